@@ -1,0 +1,146 @@
+"""PyTorch's dtypes as gradsh knows them: names, NumPy equivalents and type promotion."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True, eq=False)
+class DType:
+    """One dtype. Identity is equality: there is exactly one instance per dtype."""
+
+    name: str  # "float32"
+    np: np.dtype  # numpy.dtype("float32")
+    category: int  # 0 bool, 1 integer, 2 floating: the order of PyTorch's promotion categories
+    legacy: str  # "FloatTensor": the name in `[torch.FloatTensor [3]]`
+    short: str  # "Float": the name in messages such as "Got: Long"
+
+    @property
+    def is_floating_point(self) -> bool:
+        return self.category == 2
+
+    @property
+    def itemsize(self) -> int:
+        return self.np.itemsize
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __copy__(self) -> DType:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> DType:
+        return self
+
+
+def _make(name: str, category: int, legacy: str, short: str) -> DType:
+    return DType(name, np.dtype(name), category, legacy, short)
+
+
+bool_ = _make("bool", 0, "BoolTensor", "Bool")
+uint8 = _make("uint8", 1, "ByteTensor", "Byte")
+int8 = _make("int8", 1, "CharTensor", "Char")
+int16 = _make("int16", 1, "ShortTensor", "Short")
+int32 = _make("int32", 1, "IntTensor", "Int")
+int64 = _make("int64", 1, "LongTensor", "Long")
+float16 = _make("float16", 2, "HalfTensor", "Half")
+float32 = _make("float32", 2, "FloatTensor", "Float")
+float64 = _make("float64", 2, "DoubleTensor", "Double")
+
+ALL: tuple[DType, ...] = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+BY_NAME: dict[str, DType] = {d.name: d for d in ALL}
+# PyTorch's aliases: torch.float is float32, torch.double float64, torch.long int64, ...
+BY_NAME.update(
+    {
+        "float": float32,
+        "double": float64,
+        "half": float16,
+        "long": int64,
+        "int": int32,
+        "short": int16,
+    }
+)
+_BY_NP: dict[np.dtype, DType] = {d.np: d for d in ALL}
+
+
+def from_numpy(dtype: np.dtype) -> DType:
+    """The gradsh dtype of a NumPy dtype (KeyError for dtypes PyTorch has no equivalent of)."""
+    return _BY_NP[np.dtype(dtype)]
+
+
+def promote_types(a: DType, b: DType) -> DType:
+    """torch.promote_types: the smallest dtype both convert to without losing category."""
+    if a is b:
+        return a
+    if a.category != b.category:
+        return a if a.category > b.category else b
+    return from_numpy(np.promote_types(a.np, b.np))
+
+
+class DefaultDtype:
+    """The default floating dtype (torch.get_default_dtype), float32 unless the user sets it."""
+
+    value: DType = float32
+
+
+def default_float() -> DType:
+    return DefaultDtype.value
+
+
+def set_default_dtype(dtype: DType) -> None:
+    if not dtype.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    DefaultDtype.value = dtype
+
+
+def scalar_dtype(value: bool | int | float) -> DType:
+    """The dtype PyTorch gives a Python scalar turned into a tensor (`tensor(2.)` -> float32)."""
+    if isinstance(value, bool):
+        return bool_
+    if isinstance(value, int):
+        return int64
+    return default_float()
+
+
+def result_type(tensors: list[tuple[DType, int]], scalars: list[bool | int | float]) -> DType:
+    """torch.result_type over operands: (dtype, ndim) of each tensor, plus Python scalars.
+
+    PyTorch ranks operands in three priority groups: tensors with dimensions, zero-dim tensors,
+    and Python numbers. A lower group only matters when it brings a higher category
+    (bool < integer < floating): `int64 tensor * 2.5` is float32, but
+    `float32 tensor * float64 zero-dim tensor` stays float32.
+    """
+    dim_result: DType | None = None
+    zero_result: DType | None = None
+    for dtype, ndim in tensors:
+        if ndim > 0:
+            dim_result = dtype if dim_result is None else promote_types(dim_result, dtype)
+        else:
+            zero_result = dtype if zero_result is None else promote_types(zero_result, dtype)
+    scalar_result: DType | None = None
+    for value in scalars:
+        d = scalar_dtype(value)
+        scalar_result = d if scalar_result is None else promote_types(scalar_result, d)
+
+    result = dim_result
+    for group in (zero_result, scalar_result):
+        if group is None:
+            continue
+        if result is None:
+            result = group
+        elif group.category > result.category:
+            # A higher category from a lower-priority group: a float scalar makes an integer
+            # tensor the default float dtype; a float64 zero-dim tensor makes it float64.
+            result = group if group is not scalar_result else _scalar_category_dtype(group)
+    assert result is not None, "result_type needs at least one operand"
+    return result
+
+
+def _scalar_category_dtype(d: DType) -> DType:
+    if d.category == 2:
+        return default_float()
+    if d.category == 1:
+        return int64
+    return bool_

@@ -1,0 +1,1 @@
+"""The gradsh grammar, shipped as package data (see pyproject.toml)."""
