@@ -1,0 +1,1106 @@
+"""Tensor, the autograd node base classes, grad mode and the iterative backward engine.
+
+The model is PyTorch's, reduced to what gradsh shows:
+
+- A Tensor wraps a backend array. Tensors that alias one storage (views, `detach()`) share a
+  VersionCounter, bumped by every in-place change; `.data` aliases the storage with a fresh
+  counter, which is why changes through it go unnoticed by autograd.
+- An operation is a Function subclass named after PyTorch's grad_fn class (`MulBackward0`). Its
+  `forward` computes the output array and saves what `backward` needs; `backward` returns one
+  gradient per input. Leaves that require grad are reached through an AccumulateGrad node.
+- Saved tensors remember the version they were saved at and are released after a backward that
+  does not retain the graph, so the two classic errors come out exactly where PyTorch raises them.
+- Backward is a loop over a ready queue ordered like PyTorch's (latest node first), with
+  dependency counts computed by an explicit stack: no recursion over graph depth.
+
+Gradients are plain arrays unless `create_graph` is set; then they are Tensors and backward
+formulas build a graph of their own (higher-order gradients). Formulas are written once against
+`F` (ArrayOps or TensorOps), using operators that arrays and Tensors share.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, ClassVar
+
+import numpy as np
+
+from gradsh.engine import dtypes
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
+
+Array = Any  # a numpy.ndarray, or a cupy.ndarray on the cuda device
+Shape = tuple[int, ...]
+
+# ---------------------------------------------------------------------------------------------
+# Grad mode
+# ---------------------------------------------------------------------------------------------
+
+
+class _GradMode:
+    enabled: bool = True
+
+
+def is_grad_enabled() -> bool:
+    return _GradMode.enabled
+
+
+@contextmanager
+def set_grad_enabled(mode: bool) -> Iterator[None]:
+    previous = _GradMode.enabled
+    _GradMode.enabled = bool(mode)
+    try:
+        yield
+    finally:
+        _GradMode.enabled = previous
+
+
+def no_grad() -> Any:
+    return set_grad_enabled(False)
+
+
+def enable_grad() -> Any:
+    return set_grad_enabled(True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Versions and saved tensors
+# ---------------------------------------------------------------------------------------------
+
+
+class VersionCounter:
+    """Shared by every tensor aliasing one storage through autograd-visible means."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+def _short_node_name(node: Node) -> str:
+    # PyTorch's message prints the C++ class: generated nodes without their `Backward<N>`
+    # suffix ("output 0 of Sigmoid"), hand-written ones with their namespace.
+    name = node.name
+    stripped = name.rstrip("0123456789")
+    if stripped.endswith("Backward") and stripped != name:
+        return stripped[: -len("Backward")]
+    return f"torch::autograd::{name}"
+
+
+class SavedTensor:
+    """A tensor saved for backward: the alias, the version it had, and whether it was freed.
+
+    An output saved by its own node (`ExpBackward0` saves `result`) keeps only the array and a
+    weak reference to the tensor, as PyTorch does, so that tensor -> grad_fn -> saved -> tensor
+    is not a reference cycle.
+    """
+
+    __slots__ = ("_tensor", "_weak", "_data", "_counter", "version", "is_output", "released",
+                 "shape", "dtype", "device", "output_grad_fn_name")
+
+    def __init__(self, tensor: Tensor, is_output: bool = False):
+        self.is_output = is_output
+        self._counter = tensor._version
+        self.version = tensor._version.value
+        self.released = False
+        self.shape = tensor.shape
+        self.dtype = tensor.dtype
+        self.device = tensor.device
+        if is_output:
+            self._tensor = None
+            self._weak = weakref.ref(tensor)
+            self._data = tensor._data
+        else:
+            self._tensor = tensor
+            self._weak = None
+            self._data = None
+
+    @property
+    def tensor(self) -> Tensor | None:
+        """The saved tensor if it still exists (for display); None once released."""
+        if self.released:
+            return None
+        return self._tensor if self._tensor is not None else self._weak()  # type: ignore[misc]
+
+    @property
+    def is_stale(self) -> bool:
+        """True when the storage was modified in place after the save (backward would fail)."""
+        return not self.released and self._counter.value != self.version
+
+    def release(self) -> None:
+        self.released = True
+        self._tensor = None
+        self._data = None
+
+    def unpack(self, owner: Node, as_tensor: bool) -> Any:
+        if self.released:
+            raise TorchRuntimeError(SECOND_BACKWARD_MESSAGE)
+        if self._counter.value != self.version:
+            raise TorchRuntimeError(self._version_message(owner))
+        if self.is_output:
+            if not as_tensor:
+                return self._data
+            alive = self._weak()  # type: ignore[misc]
+            if alive is not None and alive._data is self._data:
+                return alive
+            # The output tensor is gone (or now holds other data): rebuild one that is still
+            # the output of `owner`, so a higher-order graph flows through it.
+            return Tensor._make(self._data, owner.output_device, grad_fn=owner)
+        tensor = self._tensor
+        assert tensor is not None
+        if as_tensor:
+            return tensor
+        # A wrapped Python number unpacks as a Python number, so NumPy keeps it a weak scalar.
+        return tensor._data.item() if tensor._wrapped else tensor._data
+
+    def _version_message(self, owner: Node) -> str:
+        legacy = f"torch.{self.dtype.legacy}"
+        if self.device != "cpu":
+            legacy = f"torch.cuda.{self.dtype.legacy}"
+        shape = ", ".join(str(n) for n in self.shape)
+        what = f"[{legacy} [{shape}]]"
+        producer: Node | None
+        if self.is_output:
+            producer = owner
+        else:
+            producer = self._tensor.grad_fn if self._tensor is not None else None
+        if producer is not None:
+            what += f", which is output 0 of {_short_node_name(producer)},"
+        return (
+            "one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: {what} is at version {self._counter.value}; expected version "
+            f"{self.version} instead. Hint: enable anomaly detection to find the operation that "
+            "failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, "
+            "check_nan=False)."
+        )
+
+
+SECOND_BACKWARD_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you "
+    "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+    "through the graph a second time or if you need to access saved tensors after calling "
+    "backward."
+)
+
+# ---------------------------------------------------------------------------------------------
+# Nodes
+# ---------------------------------------------------------------------------------------------
+
+_sequence = itertools.count()
+_LAST = 2**63  # AccumulateGrad runs as soon as it is ready, as PyTorch's max sequence_nr does
+
+Edge = tuple["Node | None", int]
+
+
+class Node:
+    """A node of the backward graph: PyTorch's `grad_fn` objects.
+
+    `next_functions` holds one edge per differentiable input, `(node, 0)` or `(None, 0)`, exactly
+    as PyTorch shows it. Tensor hooks of the output (register_hook, retain_grad) live on the
+    node that produced it and run before the node, in registration order, retain_grad last.
+    """
+
+    name: ClassVar[str] = "Node"
+
+    def __init__(self) -> None:
+        self.next_functions: tuple[Edge, ...] = ()
+        self.sequence_nr = next(_sequence)
+        self.pre_hooks: list[Callable[[Any], Any]] = []
+        self.retain_grad_ref: weakref.ref[Tensor] | None = None
+        self.output_device = "cpu"
+        self.metadata: dict[str, Any] = {}
+
+    def call_backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+        """One gradient per edge in next_functions, given the gradient of this node's output."""
+        raise NotImplementedError
+
+    def release_variables(self) -> None:
+        pass
+
+    @property
+    def saved_tensors(self) -> dict[str, SavedTensor]:
+        return {}
+
+    def register_hook(self, fn: Callable[..., Any]) -> None:
+        raise TorchRuntimeError("register_hook on grad_fn objects is not supported by gradsh")
+
+    def __repr__(self) -> str:
+        return f"<{self.name} object at {id(self):#x}>"
+
+
+class Function(Node):
+    """Base of every operation.
+
+    Subclasses define
+      forward(self, *inputs: Tensor, **params) -> Array
+        the output array. Save what backward needs with `self.save(name, tensor)` (`RESULT` for
+        the output itself), only for inputs whose gradient is needed (`self.needs_input_grad`);
+        keep non-tensor values (dims, shapes, Python exponents) as plain attributes.
+      backward(self, F: GradOps, grad) -> tuple
+        one gradient per input, None where `needs_input_grad` is False. Read saved tensors with
+        `self.saved(name, F)`. The engine sums a broadcast gradient back to the input's shape and
+        casts it to the input's dtype, as PyTorch's engine does, so formulas need not.
+    Class attributes: `name` (PyTorch's grad_fn class name), `is_view` (the output aliases the
+    first input's storage and version counter).
+    """
+
+    is_view: ClassVar[bool] = False
+
+    def __init__(self) -> None:
+        # Deliberately not calling Node.__init__: nodes that end up outside any graph (grad mode
+        # off, no input requiring grad) should cost as little as possible. `_activate` finishes.
+        self.needs_input_grad: tuple[bool, ...] = ()
+        self._saved: dict[str, SavedTensor] = {}
+        self.output_device = "cpu"
+
+    def _activate(self, inputs: Sequence[Tensor]) -> None:
+        self.next_functions = tuple(t._gradient_edge() for t in inputs)
+        self.sequence_nr = next(_sequence)
+        self.pre_hooks = []
+        self.retain_grad_ref = None
+        self.metadata = {}
+        self.input_meta = tuple(
+            (t.shape, t.dtype, t.device) if t.requires_grad else None for t in inputs
+        )
+
+    @classmethod
+    def apply(cls, *inputs: Tensor, **params: Any) -> Tensor:
+        node = cls()
+        requires = _GradMode.enabled and any(t.requires_grad for t in inputs)
+        node.output_device = node.common_device(inputs)
+        if requires:
+            node.needs_input_grad = tuple(t.requires_grad for t in inputs)
+            node._activate(inputs)
+        else:
+            node.needs_input_grad = (False,) * len(inputs)
+        data = node.forward(*inputs, **params)
+        if not isinstance(data, np.ndarray) or data.__class__ is not np.ndarray:
+            data = _as_array(data)
+        out = Tensor._make(data, node.output_device, grad_fn=node if requires else None)
+        if cls.is_view:
+            base = inputs[0]
+            out._version = base._version
+            out._base = base._base if base._base is not None else base
+            out._view_fn = _compose_view(base, node.view_fn)
+            out._view_version = base._version.value
+        if requires and RESULT_KEY in node._saved:
+            node._saved["result"] = SavedTensor(out, is_output=True)
+            del node._saved[RESULT_KEY]
+        return out
+
+    def common_device(self, inputs: Sequence[Tensor]) -> str:
+        device = None
+        for t in inputs:
+            if t._data.ndim == 0 and t.device == "cpu" and device is not None:
+                continue  # a CPU scalar may join tensors on any device, as in PyTorch
+            if device is None or (device == "cpu" and t._data.ndim == 0 and len(inputs) > 1):
+                device = t.device
+            elif t.device != device:
+                if t._data.ndim == 0 and t.device == "cpu":
+                    continue
+                raise TorchRuntimeError(
+                    "Expected all tensors to be on the same device, but found at least two "
+                    f"devices, {device} and {t.device}!"
+                )
+        return device or "cpu"
+
+    def view_fn(self, array: Array) -> Array:
+        """For view ops: the same view taken of another array of the input's shape."""
+        raise NotImplementedError
+
+    def forward(self, *inputs: Tensor, **params: Any) -> Array:
+        raise NotImplementedError
+
+    def backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def call_backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+        return self.backward(F, grad)
+
+    def save(self, name: str, tensor: Tensor | object) -> None:
+        if tensor is RESULT:
+            self._saved[RESULT_KEY] = None  # type: ignore[assignment]
+        else:
+            self._saved[name] = SavedTensor(tensor)  # type: ignore[arg-type]
+
+    def saved(self, name: str, F: GradOps) -> Any:
+        return self._saved[name].unpack(self, F.as_tensor)
+
+    @property
+    def saved_tensors(self) -> dict[str, SavedTensor]:
+        return self._saved
+
+    def release_variables(self) -> None:
+        for saved in self._saved.values():
+            saved.release()
+
+
+RESULT = object()  # `self.save("result", RESULT)`: save the output once it exists
+RESULT_KEY = "\0result"
+
+
+def _as_array(data: Any) -> Array:
+    if isinstance(data, np.generic):
+        return np.asarray(data)
+    if isinstance(data, np.ndarray):
+        return data
+    if hasattr(data, "__cuda_array_interface__"):
+        return data
+    return np.asarray(data)
+
+
+def _compose_view(base: Tensor, view_fn: Callable[[Array], Array]) -> Callable[[Array], Array]:
+    if base._view_fn is None:
+        return view_fn
+    inner = base._view_fn
+    return lambda array: view_fn(inner(array))
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf that requires grad: adds the incoming gradient into `leaf.grad`."""
+
+    name = "AccumulateGrad"
+
+    def __init__(self, variable: Tensor):
+        super().__init__()
+        self.sequence_nr = _LAST
+        self.variable = variable
+        self.output_device = variable.device
+
+    def accumulate(self, grad: Any, create_graph: bool) -> None:
+        leaf = self.variable
+        if isinstance(grad, Tensor):
+            new = grad
+        else:
+            new = Tensor._make(grad, leaf.device)
+        if leaf._grad is None:
+            if not create_graph:
+                # Never let .grad alias a buffer someone else holds (the same gradient array can
+                # flow to several leaves): own a contiguous copy, as PyTorch clones when needed.
+                new = Tensor._make(np.array(new._data, copy=True, order="C"), leaf.device)
+            leaf._grad = new
+        elif not create_graph:
+            with no_grad():
+                leaf._grad._inplace_data(leaf._grad._data + new._data)
+        else:
+            leaf._grad = leaf._grad + new
+
+
+class GraphRoot(Node):
+    name = "GraphRoot"
+
+
+# ---------------------------------------------------------------------------------------------
+# Gradient arithmetic: one namespace for plain arrays, one for differentiable Tensors
+# ---------------------------------------------------------------------------------------------
+
+
+class GradOps:
+    """What a backward formula may call besides arithmetic operators."""
+
+    as_tensor: ClassVar[bool]
+
+
+class ArrayOps(GradOps):
+    as_tensor = False
+
+
+class TensorOps(GradOps):
+    as_tensor = True
+
+
+def grad_ops(as_tensor: bool) -> type[GradOps]:
+    """The namespace backward formulas receive (functions.py fills both with the op helpers)."""
+    return TensorOps if as_tensor else ArrayOps
+
+
+# ---------------------------------------------------------------------------------------------
+# The tensor
+# ---------------------------------------------------------------------------------------------
+
+
+class Tensor:
+    """An n-dimensional array with PyTorch's autograd attributes.
+
+    Public attributes mirror PyTorch: requires_grad, is_leaf, grad_fn, grad, retains_grad, data,
+    shape, dtype, device, _version. Operations and methods are attached by gradsh.engine.ops.
+    """
+
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_grad", "_version", "_base",
+                 "_view_fn", "_view_version", "_acc", "_hooks", "device", "_wrapped", "__weakref__")
+
+    # Let NumPy defer to Tensor's reflected operators (`2.0 * t` with a numpy scalar on the left).
+    __array_priority__ = 1000
+
+    @classmethod
+    def _make(cls, data: Array, device: str = "cpu", grad_fn: Node | None = None,
+              requires_grad: bool = False) -> Tensor:
+        t = cls.__new__(cls)
+        t._data = data
+        t._requires_grad = requires_grad
+        t._grad_fn = grad_fn
+        t._grad = None
+        t._version = VersionCounter()
+        t._base = None
+        t._view_fn = None
+        t._view_version = 0
+        t._acc = None
+        t._hooks = None
+        t.device = device
+        t._wrapped = False
+        return t
+
+    @classmethod
+    def wrap_scalar(cls, value: bool | int | float, device: str = "cpu") -> Tensor:
+        """A Python number as PyTorch wraps it for an operation: a 0-d tensor of low priority."""
+        dtype = dtypes.scalar_dtype(value)
+        t = cls._make(np.array(value, dtype=dtype.np), "cpu")
+        t._wrapped = True
+        return t
+
+    # -- autograd attributes ------------------------------------------------------------------
+
+    @property
+    def grad_fn(self) -> Node | None:
+        if self._base is not None and self._grad_fn is not None:
+            self._refresh_view_grad_fn()
+        return self._grad_fn
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad or self._grad_fn is not None
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if self._grad_fn is not None:
+            message = "you can only change requires_grad flags of leaf variables."
+            if not value:
+                message += NON_LEAF_REQUIRES_GRAD_SUFFIX
+            raise TorchRuntimeError(message)
+        if value and not self.dtype.is_floating_point:
+            raise TorchRuntimeError(
+                "only Tensors of floating point and complex dtype can require gradients"
+            )
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if self._grad_fn is not None:
+            if not requires_grad:
+                raise TorchRuntimeError(
+                    "you can only change requires_grad flags of leaf variables."
+                    + NON_LEAF_REQUIRES_GRAD_SUFFIX
+                )
+            return self
+        if requires_grad and not self.dtype.is_floating_point:
+            raise TorchRuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def retains_grad(self) -> bool:
+        fn = self._grad_fn
+        return fn is not None and fn.retain_grad_ref is not None and fn.retain_grad_ref() is self
+
+    def retain_grad(self) -> None:
+        if not self.requires_grad:
+            raise TorchRuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        fn = self.grad_fn
+        if fn is None:
+            return  # a leaf keeps its grad anyway
+        fn.retain_grad_ref = weakref.ref(self)
+
+    @property
+    def grad(self) -> Tensor | None:
+        if self._grad is None and self._grad_fn is not None and not self.retains_grad:
+            warn(NON_LEAF_GRAD_WARNING)
+        return self._grad
+
+    def peek_grad(self) -> Tensor | None:
+        """`.grad` without the non-leaf warning: for displays that must not change anything."""
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TorchRuntimeError("assigned grad expected to be a Tensor or None but got "
+                                        f"grad of type {type(value).__name__}")
+            if value.dtype is not self.dtype:
+                raise TorchRuntimeError("assigned grad has data of a different type")
+            if value.device != self.device:
+                raise TorchRuntimeError("assigned grad has data located on a different device")
+            if value.shape != self.shape:
+                raise TorchRuntimeError("assigned grad has data of a different size")
+        self._grad = value
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
+        if not self.requires_grad:
+            raise TorchRuntimeError(
+                "cannot register a hook on a tensor that doesn't require gradient"
+            )
+        fn = self.grad_fn
+        if fn is None:
+            if self._hooks is None:
+                self._hooks = []
+            hooks = self._hooks
+        else:
+            hooks = fn.pre_hooks
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def detach(self) -> Tensor:
+        t = Tensor._make(self._data, self.device)
+        t._version = self._version
+        return t
+
+    def detach_(self) -> Tensor:
+        if self._base is not None:
+            raise TorchRuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self._grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self) -> Tensor:
+        """A tensor on the same storage that autograd does not track (fresh version counter)."""
+        return Tensor._make(self._data, self.device)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TorchRuntimeError("data must be a Tensor")
+        if value.device != self.device and False:
+            raise TorchRuntimeError("data set to a tensor on a different device")
+        self._data = value._data
+        self.device = value.device
+
+    # -- plain attributes -----------------------------------------------------------------------
+
+    @property
+    def shape(self) -> Shape:
+        return self._data.shape  # type: ignore[no-any-return]
+
+    @property
+    def dtype(self) -> DType:
+        return dtypes.from_numpy(self._data.dtype)
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim  # type: ignore[no-any-return]
+
+    def dim(self) -> int:
+        return self._data.ndim  # type: ignore[no-any-return]
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TorchTypeError("len() of a 0-d tensor")
+        return int(self._data.shape[0])
+
+    # -- autograd plumbing ----------------------------------------------------------------------
+
+    def _gradient_edge(self) -> Edge:
+        fn = self.grad_fn
+        if fn is not None:
+            return (fn, 0)
+        if not self._requires_grad:
+            return (None, 0)
+        acc = self._acc() if self._acc is not None else None
+        if acc is None:
+            acc = AccumulateGrad(self)
+            self._acc = weakref.ref(acc)
+        return (acc, 0)
+
+    def _refresh_view_grad_fn(self) -> None:
+        """A view whose storage was modified in place since its grad_fn was set gets a fresh
+        one, AsStridedBackward0 on top of the base's current history, as in PyTorch."""
+        if self._view_version == self._version.value:
+            return
+        self._view_version = self._version.value
+        base = self._base
+        assert base is not None
+        if base.requires_grad:
+            self._grad_fn = AsStridedBackward0(base, self._view_fn, self.shape)
+
+    def _inplace_data(self, value: Array) -> None:
+        """Write `value` into this tensor's storage (visible through every alias)."""
+        data = self._data
+        if data.ndim == 0 and not data.flags.writeable:
+            self._data = np.array(value, dtype=data.dtype)
+        else:
+            data[...] = value
+        self._version.value += 1
+
+    # -- conversion ------------------------------------------------------------------------------
+
+    def numpy(self) -> np.ndarray:
+        return np.asarray(self._data)
+
+    def item(self) -> bool | int | float:
+        if self._data.size != 1:
+            raise TorchRuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
+            )
+        return self._data.reshape(()).item()  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        from gradsh.engine.tensor_str import format_tensor
+
+        fn = self.grad_fn
+        return format_tensor(
+            np.asarray(self._data),
+            self.dtype,
+            device=self.device,
+            requires_grad=self.requires_grad,
+            grad_fn=fn.name if fn is not None else None,
+        )
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise TorchRuntimeError(
+                f"Boolean value of Tensor with more than one value is ambiguous"
+            )
+        return bool(self._data.reshape(()))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+NON_LEAF_REQUIRES_GRAD_SUFFIX = (
+    " If you want to use a computed variable in a subgraph that doesn't require differentiation "
+    "use var_no_grad = var.detach()."
+)
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
+    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
+
+class RemovableHandle:
+    """What register_hook returns; `remove()` unregisters the hook."""
+
+    def __init__(self, hooks: list[Any], hook: Any):
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+
+class AsStridedBackward0(Function):
+    """The grad_fn a view gets once its base was modified in place (PyTorch regenerates it)."""
+
+    name = "AsStridedBackward0"
+
+    def __init__(self, base: Tensor, view_fn: Callable[[Array], Array] | None, shape: Shape):
+        super().__init__()
+        self.needs_input_grad = (True,)
+        self._activate([base])
+        self.base_shape = base.shape
+        self.base_dtype = base.dtype
+        self.view_fn_ = view_fn
+        self.base_version = base._version.value
+        self.output_device = base.device
+
+    def backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+        return (F.view_scatter(grad, self.base_shape, self.view_fn_),)  # type: ignore[attr-defined]
+
+
+class CopySlices(Node):
+    """The base's grad_fn after an in-place operation on one of its views.
+
+    Backward hands the part of the gradient that falls on the view to the in-place op's node
+    and passes the rest through unchanged, as PyTorch's CopySlices does.
+    """
+
+    name = "CopySlices"
+
+    def __init__(self, base: Tensor, view_fn: Callable[[Array], Array] | None, fn: Function):
+        super().__init__()
+        self.base_shape = base.shape
+        self.view_fn_ = view_fn
+        self.fn = fn
+        self.output_device = base.device
+        self.next_functions = (base._gradient_edge(),) + fn.next_functions[1:]
+        self.input_meta = ((base.shape, base.dtype, base.device),) + fn.input_meta[1:]
+
+    def call_backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+        result, in_view = F.view_split(grad, self.view_fn_)  # type: ignore[attr-defined]
+        grads = self.fn.call_backward(F, in_view)
+        result = F.view_fill(result, self.view_fn_, grads[0])  # type: ignore[attr-defined]
+        return (result,) + tuple(grads[1:])
+
+    def release_variables(self) -> None:
+        self.fn.release_variables()
+
+    @property
+    def saved_tensors(self) -> dict[str, SavedTensor]:
+        return self.fn.saved_tensors
+
+
+# ---------------------------------------------------------------------------------------------
+# In-place operations
+# ---------------------------------------------------------------------------------------------
+
+LEAF_INPLACE_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF_INPLACE_MESSAGE = (
+    "a view of a leaf Variable that requires grad is being used in an in-place operation."
+)
+
+
+def check_inplace(target: Tensor) -> None:
+    """PyTorch's checks before any in-place change of `target` with grad mode on."""
+    if not _GradMode.enabled:
+        return
+    if target._grad_fn is None and target._requires_grad:
+        if target._base is not None:
+            raise TorchRuntimeError(VIEW_OF_LEAF_INPLACE_MESSAGE)
+        raise TorchRuntimeError(LEAF_INPLACE_MESSAGE)
+    base = target._base
+    if base is not None and base._grad_fn is None and base._requires_grad:
+        raise TorchRuntimeError(VIEW_OF_LEAF_INPLACE_MESSAGE)
+
+
+def check_writable(target: Tensor) -> None:
+    data = target._data
+    if isinstance(data, np.ndarray) and not data.flags.writeable:
+        raise TorchRuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation."
+        )
+
+
+def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params: Any) -> Tensor:
+    """Run `cls` in place on `target`: compute out of place, write back, rebase the history.
+
+    The node sees an alias of `target` holding its old value; if the node saved that alias, the
+    alias gets a private copy of the old data first (PyTorch saves `original_self.clone()`).
+    """
+    check_inplace(target)
+    check_writable(target)
+    alias = Tensor._make(target._data, target.device, grad_fn=target.grad_fn,
+                         requires_grad=target._requires_grad)
+    out = cls.apply(alias, *others, **params)
+    result_dtype = out.dtype
+    if result_dtype is not target.dtype and not _can_cast(result_dtype, target.dtype):
+        raise TorchRuntimeError(
+            f"result type {result_dtype.short} can't be cast to the desired output type "
+            f"{target.dtype.short}"
+        )
+    if out.shape != target.shape:
+        raise TorchRuntimeError(
+            f"output with shape {list(target.shape)} doesn't match the broadcast shape "
+            f"{list(out.shape)}"
+        )
+    node = out._grad_fn
+    if node is not None:
+        for saved in node.saved_tensors.values():
+            if saved._tensor is alias:
+                alias._data = alias._data.copy()
+    target._inplace_data(out._data)
+    if isinstance(node, Function):
+        result = node._saved.get("result")
+        if result is not None:
+            node._saved["result"] = SavedTensor(target, is_output=True)
+        if target._base is None:
+            target._grad_fn = node
+        else:
+            base = target._base
+            base._grad_fn = CopySlices(base, target._view_fn, node)
+            target._grad_fn = AsStridedBackward0(base, target._view_fn, target.shape)
+            target._view_version = target._version.value
+    return target
+
+
+def _can_cast(source: DType, target: DType) -> bool:
+    return source.category <= target.category
+
+
+# ---------------------------------------------------------------------------------------------
+# The backward engine
+# ---------------------------------------------------------------------------------------------
+
+_once: set[str] = set()
+
+
+def reset_warn_once() -> None:
+    """Forget TORCH_WARN_ONCE warnings already given (a fresh interpreter is a fresh process)."""
+    _once.clear()
+
+
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter "
+    "and its gradient which can cause a memory leak. We recommend using autograd.grad when "
+    "creating the graph to avoid this. If you have to use this function, make sure to reset the "
+    ".grad fields of your parameters to None after use to break the cycle and avoid the leak."
+)
+
+
+def _format_size(shape: Shape) -> str:
+    return "torch.Size([" + ", ".join(str(n) for n in shape) + "])"
+
+
+def make_root_grads(outputs: Sequence[Tensor], grads: Sequence[Tensor | None],
+                    create_graph: bool) -> list[Any]:
+    """torch.autograd's _make_grads: the seed gradient of each output."""
+    from gradsh.engine import ops
+
+    result: list[Any] = []
+    for i, (out, grad) in enumerate(zip(outputs, grads)):
+        if grad is None:
+            if out.requires_grad:
+                if out.numel() != 1:
+                    raise TorchRuntimeError("grad can be implicitly created only for scalar outputs")
+                if not out.dtype.is_floating_point:
+                    raise TorchRuntimeError(
+                        "grad can be implicitly created only for real scalar outputs but got "
+                        f"{out.dtype!r}"
+                    )
+            seed = ops.ones_like(out)
+            result.append(seed if create_graph else seed._data)
+            continue
+        if not isinstance(grad, Tensor):
+            raise TorchTypeError(
+                f"gradients can be either Tensors or None, but got {type(grad).__name__}"
+            )
+        if grad.shape != out.shape:
+            raise TorchRuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {_format_size(grad.shape)} "
+                f"and output[{i}] has a shape of {_format_size(out.shape)}."
+            )
+        result.append(grad if create_graph else grad._data)
+    return result
+
+
+def run_backward(
+    outputs: Sequence[Tensor],
+    grad_outputs: Sequence[Tensor | None],
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    inputs: Sequence[Tensor] | None = None,
+    allow_unused: bool = False,
+    accumulate: bool = True,
+) -> list[Tensor | None] | None:
+    """torch.autograd.backward (accumulate=True) and torch.autograd.grad (accumulate=False).
+
+    With `inputs` and accumulate=False, returns the gradient of each input instead of
+    accumulating into leaves; nodes that do not lead to an input are not run (and so keep their
+    saved tensors), as in PyTorch.
+    """
+    if retain_graph is None:
+        retain_graph = create_graph
+    seeds = make_root_grads(outputs, grad_outputs, create_graph)
+    roots: list[tuple[Node, Any]] = []
+    for i, (out, seed) in enumerate(zip(outputs, seeds)):
+        if not out.requires_grad:
+            raise TorchRuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
+        node, _ = out._gradient_edge()
+        assert node is not None
+        roots.append((node, seed))
+
+    captures: dict[Node, list[int]] = {}
+    if inputs is not None:
+        for i, t in enumerate(inputs):
+            if not t.requires_grad:
+                raise TorchRuntimeError(
+                    f"One of the differentiated Tensors does not require grad"
+                )
+            node, _ = t._gradient_edge()
+            assert node is not None
+            captures.setdefault(node, []).append(i)
+
+    order, dependencies = _topological_order([node for node, _ in roots])
+    needed: set[Node] | None = None
+    if captures:
+        needed = _nodes_leading_to(order, captures)
+
+    F = grad_ops(create_graph)
+    captured: list[Any] = [None] * (len(inputs) if inputs is not None else 0)
+    buffers: dict[Node, Any] = {}
+    for node, seed in roots:
+        buffers[node] = seed if node not in buffers else buffers[node] + seed
+
+    ready: list[tuple[int, int, Node]] = []
+    tie = itertools.count()
+    for node, _ in roots:
+        if dependencies.get(node, 0) == 0 and node not in {n for _, _, n in ready}:
+            heapq.heappush(ready, (-node.sequence_nr, next(tie), node))
+
+    warned_create_graph = False
+    with set_grad_enabled(create_graph):
+        while ready:
+            _, _, node = heapq.heappop(ready)
+            grad = buffers.pop(node, None)
+            if grad is not None:
+                grad = _run_tensor_hooks(node, grad, create_graph)
+            if node in captures:
+                for i in captures[node]:
+                    captured[i] = grad
+            if isinstance(node, AccumulateGrad):
+                if accumulate and inputs is None and grad is not None:
+                    if create_graph and not warned_create_graph and "create_graph" not in _once:
+                        _once.add("create_graph")
+                        warned_create_graph = True
+                        warn(CREATE_GRAPH_WARNING)
+                    node.accumulate(grad, create_graph)
+                continue
+            if needed is not None and node not in needed:
+                continue
+            grads: tuple[Any, ...]
+            if grad is None:
+                grads = (None,) * len(node.next_functions)
+            else:
+                grads = node.call_backward(F, grad)
+                if not retain_graph:
+                    node.release_variables()
+            for i, ((child, _), g) in enumerate(zip(node.next_functions, grads)):
+                if child is None:
+                    continue
+                if g is not None:
+                    g = _validate_grad(node, i, g, F)
+                    previous = buffers.get(child)
+                    buffers[child] = g if previous is None else previous + g
+                dependencies[child] -= 1
+                if dependencies[child] == 0:
+                    heapq.heappush(ready, (-child.sequence_nr, next(tie), child))
+
+    if inputs is None:
+        return None
+    results: list[Tensor | None] = []
+    for i, (t, g) in enumerate(zip(inputs, captured)):
+        if g is None:
+            if not allow_unused:
+                raise TorchRuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the "
+                    "graph. Set allow_unused=True if this is the desired behavior."
+                )
+            results.append(None)
+        elif isinstance(g, Tensor):
+            results.append(g)
+        else:
+            results.append(Tensor._make(g, t.device))
+    return results
+
+
+def _topological_order(roots: list[Node]) -> tuple[list[Node], dict[Node, int]]:
+    """Every node reachable from `roots`, children after parents, and how many edges enter each.
+
+    An explicit stack, so a graph a million nodes deep needs no recursion.
+    """
+    dependencies: dict[Node, int] = {}
+    seen: set[Node] = set()
+    order: list[Node] = []
+    stack: list[tuple[Node, int]] = []
+    for root in roots:
+        if root in seen:
+            continue
+        seen.add(root)
+        stack.append((root, 0))
+        while stack:
+            node, index = stack.pop()
+            edges = node.next_functions
+            if index < len(edges):
+                stack.append((node, index + 1))
+                child = edges[index][0]
+                if child is None:
+                    continue
+                dependencies[child] = dependencies.get(child, 0) + 1
+                if child not in seen:
+                    seen.add(child)
+                    stack.append((child, 0))
+            else:
+                order.append(node)  # post-order: children before parents
+    order.reverse()
+    return order, dependencies
+
+
+def _nodes_leading_to(order: list[Node], targets: dict[Node, list[int]]) -> set[Node]:
+    """Nodes with an edge path to a target (the targets themselves only if they lead on)."""
+    needed: set[Node] = set()
+    for node in reversed(order):  # children first
+        for child, _ in node.next_functions:
+            if child is not None and (child in targets or child in needed):
+                needed.add(node)
+                break
+    return needed
+
+
+def _run_tensor_hooks(node: Node, grad: Any, create_graph: bool) -> Any:
+    """Hooks registered on the tensor this node produced (or on the leaf), then retain_grad."""
+    hooks = node.variable._hooks if isinstance(node, AccumulateGrad) else node.pre_hooks
+    if hooks:
+        for hook in list(hooks):
+            wrapped = grad if isinstance(grad, Tensor) else Tensor._make(grad, node.output_device)
+            result = hook(wrapped)
+            if result is not None:
+                if not isinstance(result, Tensor):
+                    raise TorchTypeError(
+                        f"expected Tensor or None as the result of a hook, got {type(result).__name__}"
+                    )
+                grad = result if create_graph or isinstance(grad, Tensor) else result._data
+    ref = node.retain_grad_ref
+    if ref is not None:
+        tensor = ref()
+        if tensor is not None:
+            if isinstance(grad, Tensor):
+                tensor._grad = grad if tensor._grad is None else tensor._grad + grad
+                if tensor._grad is grad:
+                    from gradsh.engine import ops
+
+                    tensor._grad = ops.clone(grad) if not create_graph else grad
+            elif tensor._grad is None:
+                tensor._grad = Tensor._make(np.array(grad, copy=True), tensor.device)
+            else:
+                tensor._grad = Tensor._make(tensor._grad._data + grad, tensor.device)
+    return grad
+
+
+def _validate_grad(node: Node, index: int, grad: Any, F: type[GradOps]) -> Any:
+    """PyTorch's validate_outputs: sum a broadcast gradient to the input's shape, fix dtype."""
+    meta = node.input_meta[index] if hasattr(node, "input_meta") else None
+    if meta is None:
+        return grad
+    shape, dtype, _device = meta
+    if grad.shape != shape:
+        if not _expandable(shape, grad.shape):
+            raise TorchRuntimeError(
+                f"Function {node.name} returned an invalid gradient at index {index} - got "
+                f"{list(grad.shape)} but expected shape compatible with {list(shape)}"
+            )
+        grad = F.sum_to(grad, shape)  # type: ignore[attr-defined]
+    if (grad.dtype is not dtype) if isinstance(grad, Tensor) else (grad.dtype != dtype.np):
+        grad = F.cast(grad, dtype)  # type: ignore[attr-defined]
+    return grad
+
+
+def _expandable(shape: Shape, to: Shape) -> bool:
+    if len(shape) > len(to):
+        return False
+    for a, b in zip(reversed(shape), reversed(to)):
+        if a != b and a != 1:
+            return False
+    return True
