@@ -28,6 +28,7 @@ __all__ = [
     "format_scalar",
     "format_size",
     "format_tensor",
+    "format_values",
     "get_printoptions",
     "printoptions",
     "set_printoptions",
@@ -336,6 +337,15 @@ def format_tensor(
         suffixes.append("requires_grad=True")
 
     return _add_suffixes(prefix + tensor_str, suffixes, indent, opts.linewidth, False)
+
+
+def format_values(data: np.ndarray, dtype: DType, options: PrintOptions | None = None) -> str:
+    """Just the values part of the repr (`[0.5000, 1.0000]`, `2400.`), for table cells."""
+    opts = PRINT_OPTS if options is None else options
+    data = np.asarray(data)
+    if data.size == 0:
+        return "[]"
+    return _tensor_str(data, dtype.is_floating_point, 0, opts)
 
 
 def format_size(shape: tuple[int, ...]) -> str:

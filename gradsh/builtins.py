@@ -1,0 +1,328 @@
+"""The one table of gradsh's builtins: what each is, its signature, its autograd effect, an example.
+
+The interpreter resolves names and whitelists Tensor methods and attributes from this table; the
+shell's `help` and completion and the PyTorch exporter read it too, so nothing can drift.
+`target` names the implementation in gradsh.engine.ops (functions) or on Tensor (methods).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    kind: str  # "function", "method", "attribute", "statement" or "constant"
+    signature: str
+    doc: str
+    autograd: str = ""  # what it does to is_leaf / grad_fn / grad
+    example: str = ""
+    function: bool = False  # callable as `name(...)` / `torch.name(...)`
+    method: bool = False  # callable as `x.name(...)`
+    target: str = ""  # ops function name when it differs from `name`
+    grad_flag: bool = False  # accepts the bare `grad` flag: `tensor(2., grad)`
+
+    @property
+    def ops_name(self) -> str:
+        return self.target or self.name
+
+
+def _fn(name: str, signature: str, doc: str, autograd: str = "", example: str = "", *,
+        method: bool = True, function: bool = True, target: str = "",
+        grad_flag: bool = False) -> Builtin:
+    return Builtin(name, "function" if function else "method", signature, doc, autograd, example,
+                   function, method, target, grad_flag)
+
+
+def _attr(name: str, doc: str, example: str = "") -> Builtin:
+    return Builtin(name, "attribute", f"x.{name}", doc, example=example)
+
+
+def _stmt(name: str, signature: str, doc: str, example: str = "") -> Builtin:
+    return Builtin(name, "statement", signature, doc, example=example)
+
+
+_CREATION = "a new leaf; requires_grad only if asked (`grad` or requires_grad=True)"
+_ELEMENTWISE = "the result requires grad if an input does; grad_fn {}"
+_VIEW = "a view sharing storage and version counter; grad_fn {}"
+
+BUILTINS: tuple[Builtin, ...] = (
+    # -- statements --------------------------------------------------------------------------
+    _stmt("print", "print a, b   |   print(a, b)", "Print values as Python's print does.",
+          "print a.grad, c.grad"),
+    _stmt("show", "show   |   show a, c", "Show the variable table now (all or some rows).",
+          "show a, c"),
+    _stmt("graph", 'graph x   |   graph x -o "x.svg"', "Show the backward graph of x.", "graph d"),
+    _stmt("explain", "explain x", "Explain why x is or is not a leaf and what backward leaves in "
+          "x.grad.", "explain c"),
+    _stmt("assert", 'assert cond [, "message"]', "Fail unless cond holds; `a == b` on tensors "
+          "compares element-wise with allclose.", "assert a.grad == 4800"),
+    _stmt("backward", "backward e [retain] [create_graph]",
+          "e.backward(retain_graph=..., create_graph=...).", "backward d retain"),
+    _stmt("seed", "seed N", "torch.manual_seed(N): the next random numbers are PyTorch's.",
+          "seed 20200910"),
+    _stmt("device", "device cpu|cuda", "The default device for new tensors.", "device cuda"),
+    _stmt("dtype", "dtype float32|float64", "The default floating dtype (torch.set_default_dtype).",
+          "dtype float64"),
+    _stmt("del", "del x, y", "Forget variables.", "del c"),
+    _stmt("no_grad", "no_grad { ... }", "with torch.no_grad(): results do not require grad.",
+          "no_grad { w -= 0.1 * w.grad }"),
+    _stmt("enable_grad", "enable_grad { ... }", "with torch.enable_grad().",
+          "no_grad { enable_grad { y = x * 2 } }"),
+    _stmt("set_grad_enabled", "set_grad_enabled(b) { ... }", "with torch.set_grad_enabled(b).",
+          "set_grad_enabled(false) { y = x * 2 }"),
+    _stmt("repeat", "repeat N { ... }", "Run the block N times (a for loop).",
+          "repeat 3 { loss = (w*x).sum(); loss.backward() }"),
+    # -- creation ------------------------------------------------------------------------------
+    _fn("tensor", "tensor(data, dtype=None, device=None, requires_grad=False)",
+        "A tensor from data; ints give int64, floats float32.", _CREATION,
+        "a = tensor(2.0, grad)", method=False, grad_flag=True),
+    _fn("Tensor", "Tensor(data) | Tensor(*sizes)", "torch.Tensor: always float32.", _CREATION,
+        "x = Tensor([2, 3])", method=False, target="Tensor_", grad_flag=True),
+    _fn("rand", "rand(*size, dtype=None, device=None, requires_grad=False)",
+        "Uniform [0, 1) numbers, PyTorch's exact stream after `seed`.", _CREATION,
+        "a = rand(10, requires_grad=True)", method=False, grad_flag=True),
+    _fn("randn", "randn(*size, dtype=None, device=None, requires_grad=False)",
+        "Standard normal numbers, PyTorch's exact stream after `seed`.", _CREATION,
+        "data_in = randn(3, 5, grad)", method=False, grad_flag=True),
+    _fn("randint", "randint(low=0, high, size, dtype=int64)", "Random integers in [low, high).",
+        _CREATION, "i = randint(0, 10, (3,))", method=False),
+    _fn("zeros", "zeros(*size, dtype=None, device=None, requires_grad=False)", "Zeros.", _CREATION,
+        "z = zeros(2, 3)", method=False, grad_flag=True),
+    _fn("ones", "ones(*size, dtype=None, device=None, requires_grad=False)", "Ones.", _CREATION,
+        "o = ones(3, grad)", method=False, grad_flag=True),
+    _fn("full", "full(size, fill_value, dtype=None, requires_grad=False)", "A constant tensor.",
+        _CREATION, "f = full((2, 2), 7.)", method=False, grad_flag=True),
+    _fn("empty", "empty(*size, dtype=None, requires_grad=False)",
+        "An uninitialised tensor (gradsh fills it with zeros).", _CREATION, "e = empty(3)",
+        method=False, grad_flag=True),
+    _fn("arange", "arange(start=0, end, step=1, dtype=None, requires_grad=False)",
+        "Evenly spaced values; int arguments give int64.", _CREATION,
+        "x = arange(10., grad).reshape(10, 1)", method=False, grad_flag=True),
+    _fn("linspace", "linspace(start, end, steps, dtype=None, requires_grad=False)",
+        "`steps` values from start to end.", _CREATION, "x = linspace(0, 1, 5)", method=False,
+        grad_flag=True),
+    _fn("eye", "eye(n, m=None, dtype=None, requires_grad=False)", "The identity matrix.",
+        _CREATION, "i = eye(3)", method=False, grad_flag=True),
+    _fn("zeros_like", "zeros_like(x, dtype=None, requires_grad=False)", "Zeros shaped like x.",
+        _CREATION, "z = zeros_like(x)", method=False, grad_flag=True),
+    _fn("ones_like", "ones_like(x, dtype=None, requires_grad=False)", "Ones shaped like x.",
+        _CREATION, "o = ones_like(x)", method=False, grad_flag=True),
+    _fn("full_like", "full_like(x, fill_value)", "A constant shaped like x.", _CREATION,
+        "f = full_like(x, 2.)", method=False, grad_flag=True),
+    _fn("rand_like", "rand_like(x)", "Uniform numbers shaped like x.", _CREATION,
+        "r = rand_like(x)", method=False, grad_flag=True),
+    _fn("randn_like", "randn_like(x)", "Normal numbers shaped like x.", _CREATION,
+        "r = randn_like(x)", method=False, grad_flag=True),
+    # -- element-wise --------------------------------------------------------------------------
+    _fn("add", "add(a, b, alpha=1)", "a + alpha * b.", _ELEMENTWISE.format("AddBackward0"),
+        "c = add(a, b)"),
+    _fn("sub", "sub(a, b, alpha=1)", "a - alpha * b.", _ELEMENTWISE.format("SubBackward0"),
+        "c = sub(a, b)"),
+    _fn("mul", "mul(a, b)", "a * b.", _ELEMENTWISE.format("MulBackward0"), "c = mul(a, 5)"),
+    _fn("div", "div(a, b)", "a / b (true division).", _ELEMENTWISE.format("DivBackward0"),
+        "c = div(a, 2)"),
+    _fn("exp", "exp(x)", "e ** x.", _ELEMENTWISE.format("ExpBackward0"), "y = x.exp()"),
+    _fn("log", "log(x)", "Natural logarithm.", _ELEMENTWISE.format("LogBackward0"),
+        "y = x.log()"),
+    _fn("sin", "sin(x)", "Sine.", _ELEMENTWISE.format("SinBackward0"), "y = sin(x)"),
+    _fn("cos", "cos(x)", "Cosine.", _ELEMENTWISE.format("CosBackward0"), "y = cos(x)"),
+    _fn("tanh", "tanh(x)", "Hyperbolic tangent.", _ELEMENTWISE.format("TanhBackward0"),
+        "y = x.tanh()"),
+    _fn("sigmoid", "sigmoid(x)", "1 / (1 + e ** -x).", _ELEMENTWISE.format("SigmoidBackward0"),
+        "y = x.sigmoid()"),
+    _fn("relu", "relu(x)", "max(x, 0); gradient 0 at 0.", _ELEMENTWISE.format("ReluBackward0"),
+        "y = F.relu(x)"),
+    _fn("sqrt", "sqrt(x)", "Square root; infinite gradient at 0.",
+        _ELEMENTWISE.format("SqrtBackward0"), "y = x.sqrt()"),
+    _fn("abs", "abs(x)", "Absolute value; gradient 0 at 0.", _ELEMENTWISE.format("AbsBackward0"),
+        "y = x.abs()"),
+    _fn("square", "square(x)", "x ** 2.", _ELEMENTWISE.format("PowBackward0"), "y = x.square()"),
+    _fn("pow", "pow(x, exponent)", "x ** exponent (PowBackward0/1/2 by operand kinds).",
+        _ELEMENTWISE.format("PowBackward0"), "y = x.pow(2)"),
+    _fn("neg", "neg(x)", "-x.", _ELEMENTWISE.format("NegBackward0"), "y = x.neg()"),
+    _fn("reciprocal", "reciprocal(x)", "1 / x.", _ELEMENTWISE.format("ReciprocalBackward0"),
+        "y = x.reciprocal()"),
+    _fn("clamp", "clamp(x, min=None, max=None)", "Limit values; gradient passes inside [min, max].",
+        _ELEMENTWISE.format("ClampBackward1"), "y = x.clamp(min=0)"),
+    _fn("maximum", "maximum(a, b)", "Element-wise max; ties split the gradient.",
+        _ELEMENTWISE.format("MaximumBackward0"), "y = maximum(a, b)"),
+    _fn("minimum", "minimum(a, b)", "Element-wise min; ties split the gradient.",
+        _ELEMENTWISE.format("MinimumBackward0"), "y = minimum(a, b)"),
+    _fn("where", "where(cond, a, b)", "a where cond else b.", _ELEMENTWISE.format("WhereBackward0"),
+        "y = where(x > 0, x, 0.)"),
+    # -- reductions ----------------------------------------------------------------------------
+    _fn("sum", "sum(x, dim=None, keepdim=False)", "Sum of elements.",
+        "grad_fn SumBackward0 (whole tensor) or SumBackward1 (dim=)", "loss = (w * x).sum()"),
+    _fn("mean", "mean(x, dim=None, keepdim=False)", "Mean of elements (floating tensors only).",
+        "grad_fn MeanBackward0 / MeanBackward1", "m = data_in.mean()"),
+    _fn("max", "max(x) | max(x, dim, keepdim=False) | max(a, b)",
+        "Largest element; with dim a (values, indices) pair.",
+        "grad_fn MaxBackward1 (whole tensor; ties share the gradient) / MaxBackward0 (dim=)",
+        "v = x.max()"),
+    _fn("min", "min(x) | min(x, dim, keepdim=False) | min(a, b)",
+        "Smallest element; with dim a (values, indices) pair.",
+        "grad_fn MinBackward1 / MinBackward0", "v = x.min()"),
+    _fn("prod", "prod(x, dim=None, keepdim=False)", "Product of elements.",
+        "grad_fn ProdBackward0 / ProdBackward1", "p = x.prod()"),
+    _fn("norm", "norm(x, p=2, dim=None, keepdim=False)", "Vector norm.",
+        "grad_fn LinalgVectorNormBackward0", "n = x.norm()"),
+    _fn("var", "var(x, dim=None, unbiased=True, keepdim=False)", "Variance (Bessel-corrected).",
+        "grad_fn VarBackward0", "v = x.var()"),
+    _fn("std", "std(x, dim=None, unbiased=True, keepdim=False)", "Standard deviation.",
+        "grad_fn StdBackward0", "s = x.std()"),
+    _fn("argmax", "argmax(x, dim=None, keepdim=False)", "Index of the largest element.",
+        "an int64 tensor, never requires grad", "i = x.argmax()"),
+    _fn("argmin", "argmin(x, dim=None, keepdim=False)", "Index of the smallest element.",
+        "an int64 tensor, never requires grad", "i = x.argmin()"),
+    # -- shape ---------------------------------------------------------------------------------
+    _fn("reshape", "reshape(x, *shape)", "Same data, new shape (a view when possible).",
+        _VIEW.format("ViewBackward0 (UnsafeViewBackward0 after a copy)"),
+        "x = arange(10., grad).reshape(10, 1)"),
+    _fn("view", "x.view(*shape)", "A view with a new shape (needs compatible strides).",
+        _VIEW.format("ViewBackward0"), "y = x.view(2, 5)", function=False),
+    _fn("t", "t(x)", "Transpose of a matrix.", _VIEW.format("TBackward0"), "y = w.t()"),
+    _fn("transpose", "transpose(x, dim0, dim1)", "Swap two dimensions.",
+        _VIEW.format("TransposeBackward0"), "y = x.transpose(0, 1)"),
+    _fn("permute", "permute(x, *dims)", "Reorder dimensions.", _VIEW.format("PermuteBackward0"),
+        "y = x.permute(1, 0)"),
+    _fn("flatten", "flatten(x, start_dim=0, end_dim=-1)", "Merge dimensions.",
+        _VIEW.format("ViewBackward0"), "y = x.flatten()"),
+    _fn("unsqueeze", "unsqueeze(x, dim)", "Insert a dimension of size 1.",
+        _VIEW.format("UnsqueezeBackward0"), "y = x.unsqueeze(0)"),
+    _fn("squeeze", "squeeze(x, dim=None)", "Remove dimensions of size 1.",
+        _VIEW.format("SqueezeBackward0 / SqueezeBackward1"), "y = x.squeeze()"),
+    _fn("expand", "x.expand(*sizes)", "Broadcast to a larger shape without copying.",
+        _VIEW.format("ExpandBackward0"), "y = x.expand(3, 4)", function=False),
+    _fn("expand_as", "x.expand_as(other)", "expand to other's shape.",
+        _VIEW.format("ExpandBackward0"), "y = x.expand_as(z)", function=False),
+    _fn("cat", "cat(tensors, dim=0)", "Concatenate along a dimension.", "grad_fn CatBackward0",
+        "y = cat([a, b])", method=False),
+    _fn("stack", "stack(tensors, dim=0)", "Stack along a new dimension.",
+        "grad_fn StackBackward0", "y = stack([a, b])", method=False),
+    _fn("contiguous", "x.contiguous()", "x itself if contiguous, else a copy.",
+        "grad_fn CloneBackward0 when it copies", "y = x.t().contiguous()", function=False),
+    # -- linear algebra ------------------------------------------------------------------------
+    _fn("matmul", "matmul(a, b)   |   a @ b", "Matrix product with PyTorch's dimension rules.",
+        "grad_fn MmBackward0 / MvBackward0 / DotBackward0 ...", "y = w @ x"),
+    _fn("mm", "mm(a, b)", "Matrix-matrix product.", "grad_fn MmBackward0", "y = mm(a, b)"),
+    _fn("mv", "mv(a, v)", "Matrix-vector product.", "grad_fn MvBackward0", "y = mv(a, v)"),
+    _fn("dot", "dot(a, b)", "Dot product of two vectors.", "grad_fn DotBackward0",
+        "y = dot(a, b)"),
+    # -- nn ------------------------------------------------------------------------------------
+    _fn("softmax", "softmax(x, dim)", "exp(x) / exp(x).sum(dim).", "grad_fn SoftmaxBackward0",
+        "p = F.softmax(x, dim=0)"),
+    _fn("log_softmax", "log_softmax(x, dim)", "log(softmax(x, dim)), computed stably.",
+        "grad_fn LogSoftmaxBackward0", "lp = F.log_softmax(x, dim=0)"),
+    _fn("mse_loss", "mse_loss(input, target, reduction='mean')", "Mean squared error.",
+        "grad_fn MseLossBackward0", "loss = F.mse_loss(y, t)", method=False),
+    # -- casts and devices ---------------------------------------------------------------------
+    _fn("float", "x.float()", "Cast to float32.", "grad_fn ToCopyBackward0 (if it converts)",
+        "y = x.float()", function=False),
+    _fn("double", "x.double()", "Cast to float64.", "grad_fn ToCopyBackward0", "y = x.double()",
+        function=False),
+    _fn("long", "x.long()", "Cast to int64 (never requires grad).", "", "i = x.long()",
+        function=False),
+    _fn("int", "x.int()", "Cast to int32.", "", "i = x.int()", function=False),
+    _fn("bool", "x.bool()", "Cast to bool.", "", "m = x.bool()", function=False),
+    _fn("to", "x.to(dtype | device | tensor)", "Convert dtype and/or device.",
+        "grad_fn ToCopyBackward0 when it converts", "y = x.to(float64)", function=False),
+    _fn("cuda", "x.cuda()", "Copy to cuda:0.",
+        "grad_fn ToCopyBackward0: rand(10, grad).cuda() is not a leaf", "b = rand(10).cuda()",
+        function=False),
+    _fn("cpu", "x.cpu()", "Copy to the CPU.", "grad_fn ToCopyBackward0 when it copies",
+        "y = x.cpu()", function=False),
+    # -- autograd ------------------------------------------------------------------------------
+    _fn("backward", "x.backward(gradient=None, retain_graph=None, create_graph=False)",
+        "Backpropagate from x.", "fills .grad of leaves that require grad and of tensors that "
+        "called retain_grad(); frees saved tensors unless retain_graph", "d.backward()",
+        target="backward"),
+    _fn("grad", "grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, "
+        "allow_unused=False)", "torch.autograd.grad: the gradients, without touching .grad.",
+        "returns a tuple; with create_graph the results require grad", "g = grad(c, a)[0]",
+        method=False),
+    _fn("retain_grad", "x.retain_grad()", "Keep x.grad for a non-leaf (call before backward).",
+        "the next backward fills x.grad", "c.retain_grad()", function=False),
+    _fn("detach", "x.detach()", "A new leaf on the same storage (shares the version counter).",
+        "requires_grad False, grad_fn None", "y = x.detach()"),
+    _fn("detach_", "x.detach_()", "Detach x itself from the graph.",
+        "x becomes a leaf with requires_grad False", "y.detach_()", function=False),
+    _fn("requires_grad_", "x.requires_grad_(requires_grad=True)", "Set requires_grad on a leaf.",
+        "x starts (or stops) requiring grad; still a leaf", "e = rand(10).cuda().requires_grad_()",
+        function=False),
+    _fn("register_hook", "x.register_hook(fn)", "Call fn(grad) when x's gradient is computed; a "
+        "returned tensor replaces the gradient.", "", "x.register_hook(g -> g * 2)",
+        function=False),
+    _fn("clone", "clone(x)", "A copy.", "grad_fn CloneBackward0", "y = x.clone()"),
+    _fn("item", "x.item()", "The Python number in a one-element tensor.", "", "v = loss.item()",
+        function=False),
+    _fn("tolist", "x.tolist()", "Nested Python lists.", "", "l = x.tolist()", function=False),
+    _fn("numel", "numel(x)", "Number of elements.", "", "n = x.numel()"),
+    _fn("size", "x.size(dim=None)", "The shape (torch.Size) or one dimension.", "",
+        "s = x.size()", function=False),
+    _fn("dim", "x.dim()", "Number of dimensions.", "", "d = x.dim()", function=False),
+    _fn("zero_", "x.zero_()", "Fill with zeros in place.", "in place: bumps x._version",
+        "a.grad.zero_()", function=False),
+    _fn("fill_", "x.fill_(value)", "Fill in place.", "in place: bumps x._version",
+        "x.fill_(1.)", function=False),
+    _fn("copy_", "x.copy_(src)", "Copy src into x in place.", "in place: bumps x._version",
+        "x.copy_(y)", function=False),
+    _fn("add_", "x.add_(other, alpha=1)", "In-place add.",
+        "in place: bumps x._version; on a leaf that requires grad: error (outside no_grad)",
+        "w.add_(1)", function=False),
+    _fn("sub_", "x.sub_(other, alpha=1)", "In-place subtract.", "in place", "w.sub_(0.1)",
+        function=False),
+    _fn("mul_", "x.mul_(other)", "In-place multiply.", "in place", "y.mul_(2)", function=False),
+    _fn("div_", "x.div_(other)", "In-place divide.", "in place", "y.div_(2)", function=False),
+    # -- optimizer -----------------------------------------------------------------------------
+    _fn("sgd", "sgd(params, lr, momentum=0, weight_decay=0)", "torch.optim.SGD.",
+        "opt.step() updates leaves in place under no_grad; opt.zero_grad() sets grads to None",
+        "opt = sgd([w, b], lr=0.1)", method=False, target="SGD"),
+    _fn("manual_seed", "manual_seed(n)", "The `seed` statement as a function.", "",
+        "torch.manual_seed(0)", method=False),
+    # -- attributes ----------------------------------------------------------------------------
+    _attr("grad", "The accumulated gradient, or None (with a warning for non-leaves).",
+          "print a.grad"),
+    _attr("is_leaf", "True unless x was produced by an operation that requires grad."),
+    _attr("grad_fn", "The node that produced x (None for leaves)."),
+    _attr("requires_grad", "Whether operations on x are recorded; settable on leaves."),
+    _attr("retains_grad", "Whether x.retain_grad() was called on this non-leaf."),
+    _attr("data", "A tensor on x's storage that autograd does not track; settable."),
+    _attr("shape", "torch.Size of x."),
+    _attr("dtype", "x's dtype."),
+    _attr("device", "x's device."),
+    _attr("T", "Transpose (PermuteBackward0)."),
+    _attr("ndim", "Number of dimensions."),
+    _attr("is_cuda", "Whether x lives on cuda."),
+    _attr("_version", "How many in-place changes x's storage has seen."),
+    _attr("_base", "The tensor a view was taken of, or None."),
+)
+
+BY_NAME: dict[str, Builtin] = {b.name: b for b in BUILTINS}
+FUNCTIONS: dict[str, Builtin] = {b.name: b for b in BUILTINS if b.function}
+METHODS: frozenset[str] = frozenset(b.name for b in BUILTINS if b.method)
+ATTRIBUTES: frozenset[str] = frozenset(b.name for b in BUILTINS if b.kind == "attribute")
+STATEMENTS: frozenset[str] = frozenset(b.name for b in BUILTINS if b.kind == "statement")
+
+# Python-level methods named as operators, accepted on tensors (`x.__add__` is not).
+OPERATOR_METHODS = frozenset({"eq", "ne", "lt", "le", "gt", "ge"})
+
+# Writable tensor attributes: `x.grad = None`, `x.data = e`, `x.requires_grad = false`.
+WRITABLE_ATTRIBUTES = frozenset({"grad", "data", "requires_grad"})
+
+# Namespaces that accept every builtin: torch.exp, F.relu, torch.autograd.grad, nn.functional.
+MODULES = {
+    "torch": ("nn", "autograd", "optim", "cuda"),
+    "torch.nn": ("functional",),
+    "torch.nn.functional": (),
+    "torch.autograd": (),
+    "torch.optim": (),
+    "torch.cuda": (),
+}
+MODULE_ALIASES = {"F": "torch.nn.functional", "nn": "torch.nn"}
+
+# Names of constants: dtypes and devices, plain and with the torch. prefix.
+DTYPE_NAMES = ("float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8",
+               "bool", "float", "double", "half", "long", "int", "short")
+DEVICE_NAMES = ("cpu", "cuda")

@@ -1,0 +1,141 @@
+"""The command line: argv, exit codes, stdout/stderr — nothing else.
+
+    gradsh                      the interactive shell (stdin read as a script when piped)
+    gradsh FILE.grad            run a script (same as `gradsh run FILE.grad`)
+    gradsh -c 'CODE'            run code given on the command line
+    gradsh run [options] FILE   --json | --final | --quiet, --keep-going, --seed N, ...
+
+Exit codes: 0 success; 1 a runtime error in the script; 2 a syntax error, a usage error or a
+file that cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from gradsh import __version__
+from gradsh.errors import GradshError
+
+SUBCOMMANDS = ("run",)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits 2 with a one-line message (it already does) and never tracebacks."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"gradsh: error: {message}\n")
+        raise SystemExit(2)
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--json", action="store_true",
+                      help="machine-readable trace: one JSON object per statement")
+    mode.add_argument("--final", action="store_true",
+                      help="only explicit output and the table after the last step")
+    mode.add_argument("--quiet", action="store_true", help="only explicit output")
+    parser.add_argument("--keep-going", action="store_true",
+                        help="continue after an error, as the shell does")
+    parser.add_argument("--seed", type=int, metavar="N", help="torch.manual_seed(N) first")
+    parser.add_argument("--device", choices=("cpu", "cuda"), help="default device")
+    parser.add_argument("--sim-cuda", action="store_true",
+                        help="simulate cuda:0 on the CPU (also GRADSH_SIM_CUDA=1)")
+    parser.add_argument("--no-color", action="store_true", help="plain output on a terminal too")
+    parser.add_argument("--width", type=int, metavar="N",
+                        help="output width (default: the terminal's, 100 when piped)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="gradsh",
+        description="A shell for a small tensor language whose autograd behaves exactly like "
+        "PyTorch's. Run a .grad script, or start the shell with no arguments.",
+    )
+    parser.add_argument("--version", action="version", version=f"gradsh {__version__}")
+    parser.add_argument("-c", dest="code", metavar="CODE", help="run CODE")
+    parser.add_argument("file", nargs="?", help="a .grad script to run")
+    _add_run_options(parser)
+    return parser
+
+
+def build_run_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="gradsh run", description="Run a .grad script.")
+    parser.add_argument("file", help="a .grad script")
+    _add_run_options(parser)
+    return parser
+
+
+def _options(args: argparse.Namespace, out_is_terminal: bool) -> RunOptions:
+    from gradsh.runner import RunOptions
+
+    mode = "json" if args.json else "final" if args.final else "quiet" if args.quiet else "table"
+    color = (out_is_terminal and not args.no_color and "NO_COLOR" not in os.environ
+             and mode != "json")
+    return RunOptions(
+        mode=mode,
+        keep_going=args.keep_going,
+        seed=args.seed,
+        device=args.device,
+        sim_cuda=args.sim_cuda or os.environ.get("GRADSH_SIM_CUDA") == "1",
+        color=color,
+        width=args.width,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0) if not isinstance(exit_.code, str) else 2
+    except KeyboardInterrupt:
+        sys.stderr.write("gradsh: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as err:  # noqa: BLE001  (never a traceback; GRADSH_DEBUG=1 shows it)
+        if os.environ.get("GRADSH_DEBUG"):
+            raise
+        sys.stderr.write(f"gradsh: internal error: {type(err).__name__}: {err}\n")
+        return 1
+
+
+def _main(argv: list[str]) -> int:
+    from gradsh.runner import EXIT_USAGE, read_script, run_source
+
+    if argv and argv[0] in SUBCOMMANDS:
+        args = build_run_parser().parse_args(argv[1:])
+    else:
+        args = build_parser().parse_args(argv)
+    options = _options(args, sys.stdout.isatty())
+    if options.sim_cuda:
+        from gradsh.engine.backend import SIM_CUDA_NOTICE
+
+        sys.stderr.write(SIM_CUDA_NOTICE + "\n")
+
+    code = getattr(args, "code", None)
+    if code is not None:
+        if args.file is not None:
+            sys.stderr.write("gradsh: error: give either -c CODE or a FILE, not both\n")
+            return EXIT_USAGE
+        return run_source(code, "<string>", options, sys.stdout, sys.stderr)
+    if args.file is None:
+        if sys.stdin.isatty():
+            from gradsh.shell import run_shell
+
+            return run_shell(options)
+        return run_source(sys.stdin.read(), "<stdin>", options, sys.stdout, sys.stderr)
+    try:
+        source = read_script(args.file)
+    except GradshError as err:
+        sys.stderr.write(f"gradsh: error: {err.message}\n")
+        return EXIT_USAGE
+    return run_source(source, args.file, options, sys.stdout, sys.stderr)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,752 @@
+"""AST -> engine calls. Runs statements one at a time and returns what each did; never prints.
+
+Each top-level statement yields a StepOutcome: the lines it printed, the warnings it raised
+(once each, without PyTorch's "Triggered internally" tail), explicit displays it asked for
+(`show`, `graph`, `explain`) and the error that stopped it, located at the innermost expression
+that failed. The variable environment keeps definition order, which the table follows.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from gradsh import ast
+from gradsh import builtins as table
+from gradsh.engine import dtypes
+from gradsh.engine import ops
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import TorchError, set_warning_handler
+from gradsh.engine.tensor import (
+    Node,
+    Tensor,
+    reset_warn_once,
+    set_grad_enabled,
+)
+from gradsh.errors import GradshError, Pos
+from gradsh.values import (
+    BoundMethod,
+    BuiltinFunction,
+    Device,
+    Module,
+    Size,
+    UserFunction,
+    py_repr,
+    py_str,
+)
+
+
+@dataclass
+class Display:
+    """An explicit display a statement asked for: `show`, `graph` or `explain`."""
+
+    kind: str  # "show", "graph", "explain"
+    names: tuple[str, ...] = ()
+    target: Any = None
+    target_name: str = ""
+    output: str | None = None
+
+
+@dataclass
+class StepOutcome:
+    stmt: ast.Stmt
+    printed: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    displays: list[Display] = field(default_factory=list)
+    # `events` keeps prints, warnings and displays in the order they happened.
+    events: list[tuple[str, Any]] = field(default_factory=list)
+    error: GradshError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+class _Unset:
+    pass
+
+
+UNSET = _Unset()
+
+_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+    "%": operator.mod,
+    "**": operator.pow,
+    "@": operator.matmul,
+}
+_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+_INPLACE = {"+": "add_", "-": "sub_", "*": "mul_", "/": "div_"}
+_MAX_CALL_DEPTH = 200
+
+
+class Interpreter:
+    """One gradsh session: variables, the default device/dtype, and the statement runner."""
+
+    def __init__(self, path: str = "<input>", source: str = "") -> None:
+        self.path = path
+        self.source = source
+        self.env: dict[str, Any] = {}
+        self.globals = _make_globals(self._print_builtin)
+        self._outcome: StepOutcome | None = None
+        self._seen_warnings: set[str] = set()
+        self._call_depth = 0
+        reset_warn_once()
+        dtypes.set_default_dtype(dtypes.float32)
+        ops.DefaultDevice.value = "cpu"
+
+    # -- running ------------------------------------------------------------------------------
+
+    def run(self, program: ast.Program) -> Iterator[StepOutcome]:
+        """Run every top-level statement in order, yielding each outcome as it completes.
+
+        The caller decides whether to stop after an error (scripts) or go on (--keep-going).
+        """
+        self.source = program.source
+        self.path = program.path
+        for stmt in program.body:
+            yield self.run_statement(stmt)
+
+    def run_statement(self, stmt: ast.Stmt) -> StepOutcome:
+        outcome = StepOutcome(stmt)
+        self._outcome = outcome
+        self._seen_warnings = set()
+        previous = set_warning_handler(self._on_warning)
+        try:
+            self._exec(stmt)
+        except GradshError as err:
+            outcome.error = err.with_pos(stmt.pos)
+        except TorchError as err:
+            outcome.error = GradshError(err.kind, err.message, stmt.pos)
+        except RecursionError:
+            outcome.error = GradshError(
+                "RecursionError", "maximum recursion depth exceeded", stmt.pos
+            )
+        except KeyboardInterrupt:
+            raise
+        except Exception as err:  # noqa: BLE001  (a bug in gradsh: report it, never a traceback)
+            outcome.error = GradshError(
+                "InternalError", f"{type(err).__name__}: {err} (this is a gradsh bug)", stmt.pos
+            )
+        finally:
+            set_warning_handler(previous)
+            self._outcome = None
+        return outcome
+
+    def _on_warning(self, category: str, message: str) -> None:
+        text = f"{category}: {message}"
+        if text in self._seen_warnings or self._outcome is None:
+            return
+        self._seen_warnings.add(text)
+        self._outcome.warnings.append(text)
+        self._outcome.events.append(("warning", text))
+
+    def _emit(self, line: str) -> None:
+        assert self._outcome is not None
+        self._outcome.printed.append(line)
+        self._outcome.events.append(("print", line))
+
+    def _print_builtin(self, *args: Any, sep: str = " ", end: str = "") -> None:
+        text = sep.join(py_str(a) for a in args) + (end if end != "\n" else "")
+        self._emit(text)
+
+    def tensors(self) -> list[tuple[str, Tensor]]:
+        """The tensor variables in definition order (what the table shows)."""
+        return [(name, v) for name, v in self.env.items() if isinstance(v, Tensor)]
+
+    # -- statements ---------------------------------------------------------------------------
+
+    def _exec(self, stmt: ast.Stmt) -> None:
+        method = getattr(self, f"_exec_{type(stmt).__name__}")
+        method(stmt)
+
+    def _exec_Assign(self, stmt: ast.Assign) -> None:
+        value = self.eval(stmt.value)
+        self._assign(stmt.target, value)
+
+    def _assign(self, target: ast.Expr, value: Any) -> None:
+        if isinstance(target, ast.Name):
+            self._check_assignable(target)
+            self.env[target.id] = value
+        elif isinstance(target, ast.Attribute):
+            obj = self.eval(target.obj)
+            self._at(target, lambda: self._set_attribute(obj, target.name, value))
+        elif isinstance(target, ast.Index):
+            obj = self.eval(target.obj)
+            key = self._index_key(target)
+            self._at(target, lambda: self._set_item(obj, key, value))
+        elif isinstance(target, ast.TupleLit):
+            values = self._at(target, lambda: _unpack(value, len(target.items)))
+            for item, v in zip(target.items, values):
+                self._assign(item, v)
+        else:
+            raise GradshError("SyntaxError", "cannot assign to this expression", target.pos)
+
+    def _check_assignable(self, target: ast.Name) -> None:
+        if target.id in ("torch", "F", "nn") and target.id not in self.env:
+            return  # shadowing a namespace is allowed, as in Python
+
+    def _set_attribute(self, obj: Any, name: str, value: Any) -> None:
+        if isinstance(obj, Tensor):
+            if name not in table.WRITABLE_ATTRIBUTES:
+                if name in table.ATTRIBUTES:
+                    raise GradshError(
+                        "AttributeError",
+                        f"attribute '{name}' of 'torch._C.TensorBase' objects is not writable",
+                    )
+                raise GradshError(
+                    "AttributeError", f"gradsh tensors have no settable attribute '{name}'"
+                )
+            if name == "requires_grad" and not isinstance(value, bool):
+                raise GradshError("TypeError", "requires_grad must be a bool")
+            setattr(obj, name, value)
+            return
+        raise GradshError(
+            "AttributeError", f"cannot set attribute '{name}' of {_type_name(obj)}"
+        )
+
+    def _set_item(self, obj: Any, key: Any, value: Any) -> None:
+        if isinstance(obj, Tensor):
+            ops.index_put(obj, key, value)
+        elif isinstance(obj, list):
+            obj[key] = value
+        else:
+            raise GradshError(
+                "TypeError", f"'{_type_name(obj)}' object does not support item assignment"
+            )
+
+    def _exec_AugAssign(self, stmt: ast.AugAssign) -> None:
+        # Python's semantics: get, apply the in-place operator, set back (`w.data -= ...`
+        # writes through .data; `x[0] += 1` is an in-place op on a view, then a setitem).
+        current = self.eval(stmt.target)
+        value = self.eval(stmt.value)
+
+        def apply() -> Any:
+            if isinstance(current, Tensor):
+                return getattr(ops, _INPLACE[stmt.op])(current, value)
+            return _BINARY[stmt.op](current, value)
+
+        result = self._at(stmt, apply)
+        if isinstance(stmt.target, ast.Name):
+            self.env[stmt.target.id] = result
+        else:
+            self._assign(stmt.target, result)
+
+    def _exec_ExprStmt(self, stmt: ast.ExprStmt) -> None:
+        expr = stmt.expr
+        # `backward(d)` on its own is torch.autograd.backward; handled by the builtin call.
+        self.last_value = self.eval(expr)
+
+    def _exec_Print(self, stmt: ast.Print) -> None:
+        values = [self.eval(arg) for arg in stmt.args]
+        self._emit(" ".join(py_str(v) for v in values))
+
+    def _exec_Show(self, stmt: ast.Show) -> None:
+        for name in stmt.names:
+            self._lookup(name)
+        assert self._outcome is not None
+        display = Display("show", tuple(n.id for n in stmt.names))
+        self._outcome.displays.append(display)
+        self._outcome.events.append(("display", display))
+
+    def _exec_Graph(self, stmt: ast.Graph) -> None:
+        target = self.eval(stmt.target)
+        output = self.eval(stmt.output) if stmt.output is not None else None
+        if output is not None and not isinstance(output, str):
+            raise GradshError("TypeError", "graph -o expects a file name in quotes",
+                              stmt.output.pos if stmt.output else stmt.pos)
+        name = stmt.target.id if isinstance(stmt.target, ast.Name) else _source_of(
+            self.source, stmt.target.pos)
+        self._display(Display("graph", target=target, target_name=name, output=output))
+
+    def _exec_Explain(self, stmt: ast.Explain) -> None:
+        target = self.eval(stmt.target)
+        name = stmt.target.id if isinstance(stmt.target, ast.Name) else _source_of(
+            self.source, stmt.target.pos)
+        self._display(Display("explain", target=target, target_name=name))
+
+    def _display(self, display: Display) -> None:
+        assert self._outcome is not None
+        self._outcome.displays.append(display)
+        self._outcome.events.append(("display", display))
+
+    def _exec_Assert(self, stmt: ast.Assert) -> None:
+        test = stmt.test
+        if isinstance(test, ast.Compare) and test.op in ("==", "!="):
+            left = self.eval(test.left)
+            right = self.eval(test.right)
+            if isinstance(left, Tensor) or isinstance(right, Tensor):
+                equal = self._at(test, lambda: _allclose(left, right))
+                if equal == (test.op == "=="):
+                    return
+                self._assert_failed(stmt, f"{_source_of(self.source, test.pos)} is false: "
+                                    f"left is {py_repr(left)}, right is {py_repr(right)}")
+                return
+        value = self.eval(test)
+        if isinstance(value, Tensor):
+            ok = self._at(test, lambda: bool(value._data.all()))
+        else:
+            ok = bool(value)
+        if not ok:
+            self._assert_failed(stmt, f"{_source_of(self.source, test.pos)} is false")
+
+    def _assert_failed(self, stmt: ast.Assert, default: str) -> None:
+        message = default
+        if stmt.message is not None:
+            message = py_str(self.eval(stmt.message))
+        raise GradshError("AssertionError", message, stmt.test.pos)
+
+    def _exec_Backward(self, stmt: ast.Backward) -> None:
+        target = self.eval(stmt.target)
+        if not isinstance(target, Tensor):
+            raise GradshError(
+                "TypeError", f"backward needs a tensor, got {_type_name(target)}", stmt.target.pos
+            )
+        self._at(stmt, lambda: ops.backward(
+            target, retain_graph=True if stmt.retain_graph else None,
+            create_graph=stmt.create_graph,
+        ))
+
+    def _exec_Seed(self, stmt: ast.Seed) -> None:
+        value = self.eval(stmt.value)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise GradshError("TypeError", "seed expects an integer", stmt.value.pos)
+        self._at(stmt.value, lambda: ops.manual_seed(value))
+
+    def _exec_Device(self, stmt: ast.Device) -> None:
+        value = self.eval(stmt.value)
+        name = value.name if isinstance(value, Device) else value
+        if not isinstance(name, str):
+            raise GradshError("TypeError", "device expects cpu or cuda", stmt.value.pos)
+
+        def set_device() -> None:
+            resolved = ops._device_name(name)
+            ops.DeviceHooks.check(resolved)
+            ops.DefaultDevice.value = resolved
+
+        self._at(stmt.value, set_device)
+
+    def _exec_Dtype(self, stmt: ast.Dtype) -> None:
+        value = self.eval(stmt.value)
+        if not isinstance(value, DType):
+            raise GradshError("TypeError", "dtype expects a dtype such as float64",
+                              stmt.value.pos)
+        try:
+            dtypes.set_default_dtype(value)
+        except TypeError as err:
+            raise GradshError("TypeError", str(err), stmt.value.pos) from None
+
+    def _exec_Del(self, stmt: ast.Del) -> None:
+        for name in stmt.names:
+            if name.id not in self.env:
+                raise GradshError("NameError", f"name '{name.id}' is not defined", name.pos)
+        for name in stmt.names:
+            del self.env[name.id]
+
+    def _exec_GradMode(self, stmt: ast.GradMode) -> None:
+        if stmt.kind == "no_grad":
+            mode = False
+        elif stmt.kind == "enable_grad":
+            mode = True
+        else:
+            value = self.eval(stmt.arg) if stmt.arg is not None else True
+            mode = bool(value)
+        with set_grad_enabled(mode):
+            for inner in stmt.body:
+                self._exec(inner)
+
+    def _exec_Repeat(self, stmt: ast.Repeat) -> None:
+        count = self.eval(stmt.count)
+        if isinstance(count, Tensor) and count.numel() == 1 and not count.dtype.is_floating_point:
+            count = count.item()
+        if not isinstance(count, int) or isinstance(count, bool):
+            raise GradshError("TypeError", "repeat expects an integer count", stmt.count.pos)
+        for _ in range(count):
+            for inner in stmt.body:
+                self._exec(inner)
+
+    # -- expressions --------------------------------------------------------------------------
+
+    def eval(self, expr: ast.Expr) -> Any:
+        try:
+            return getattr(self, f"_eval_{type(expr).__name__}")(expr)
+        except GradshError as err:
+            raise err.with_pos(expr.pos) from None
+        except TorchError as err:
+            raise GradshError(err.kind, err.message, expr.pos) from None
+
+    def _at(self, node: ast.Expr | ast.Stmt, thunk: Callable[[], Any]) -> Any:
+        """Run `thunk`, turning engine and Python errors into gradsh errors located at `node`."""
+        try:
+            return thunk()
+        except GradshError as err:
+            raise err.with_pos(node.pos) from None
+        except TorchError as err:
+            raise GradshError(err.kind, err.message, node.pos) from None
+        except ZeroDivisionError as err:
+            raise GradshError("ZeroDivisionError", str(err), node.pos) from None
+        except (TypeError, ValueError, IndexError, AttributeError) as err:
+            # Python-level errors on Python values (`None + 1`, `(1, 2)[5]`) read as Python's.
+            raise GradshError(type(err).__name__, str(err), node.pos) from None
+        except OverflowError as err:
+            raise GradshError("OverflowError", str(err), node.pos) from None
+
+    def _eval_Number(self, expr: ast.Number) -> Any:
+        return expr.value
+
+    def _eval_String(self, expr: ast.String) -> Any:
+        return expr.value
+
+    def _eval_Bool(self, expr: ast.Bool) -> Any:
+        return expr.value
+
+    def _eval_NoneLit(self, expr: ast.NoneLit) -> Any:
+        return None
+
+    def _eval_Ellipsis_(self, expr: ast.Ellipsis_) -> Any:
+        return Ellipsis
+
+    def _eval_DeviceLit(self, expr: ast.DeviceLit) -> Any:
+        return Device(expr.value)
+
+    def _eval_Name(self, expr: ast.Name) -> Any:
+        return self._lookup(expr)
+
+    def _lookup(self, name: ast.Name) -> Any:
+        if name.id in self.env:
+            return self.env[name.id]
+        if name.id in self.globals:
+            return self.globals[name.id]
+        raise GradshError("NameError", f"name '{name.id}' is not defined", name.pos)
+
+    def _eval_ListLit(self, expr: ast.ListLit) -> Any:
+        return [self.eval(item) for item in expr.items]
+
+    def _eval_TupleLit(self, expr: ast.TupleLit) -> Any:
+        return tuple(self.eval(item) for item in expr.items)
+
+    def _eval_Attribute(self, expr: ast.Attribute) -> Any:
+        obj = self.eval(expr.obj)
+        return self._at(expr, lambda: self._get_attribute(obj, expr.name))
+
+    def _get_attribute(self, obj: Any, name: str) -> Any:
+        if isinstance(obj, Module):
+            return _module_attribute(obj, name, self.globals)
+        if isinstance(obj, Tensor):
+            return _tensor_attribute(obj, name)
+        if isinstance(obj, Node):
+            return _node_attribute(obj, name)
+        if isinstance(obj, DType):
+            if name == "is_floating_point":
+                return obj.is_floating_point
+            if name == "itemsize":
+                return obj.itemsize
+        if isinstance(obj, Device) and name in ("type", "index"):
+            return getattr(obj, name)
+        if isinstance(obj, Size) and name == "numel":
+            return BoundMethod(obj, name, obj.numel)
+        if isinstance(obj, tuple) and hasattr(obj, "_fields") and name in obj._fields:
+            return getattr(obj, name)
+        public = _PUBLIC_ATTRIBUTES.get(type(obj).__name__)
+        if public is not None and name in public:
+            value = getattr(obj, name)
+            return BoundMethod(obj, name, value) if callable(value) else value
+        raise GradshError(
+            "AttributeError", f"'{_type_name(obj)}' object has no attribute '{name}'"
+        )
+
+    def _eval_Call(self, expr: ast.Call) -> Any:
+        func = self.eval(expr.func)
+        args = [self.eval(a) for a in expr.args]
+        kwargs = {k.name: self.eval(k.value) for k in expr.kwargs}
+        return self._at(expr, lambda: self._call(func, args, kwargs))
+
+    def _call(self, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if isinstance(func, BuiltinFunction):
+            if func.accepts_grad_flag and any(a is GRAD_FLAG for a in args):
+                args = [a for a in args if a is not GRAD_FLAG]
+                kwargs.setdefault("requires_grad", True)
+            return _convert(func.call(*args, **kwargs))
+        if isinstance(func, BoundMethod):
+            return _convert(func.call(*args, **kwargs))
+        if isinstance(func, UserFunction):
+            if kwargs:
+                raise GradshError("TypeError", "lambdas take positional arguments only")
+            return func(*args)
+        if isinstance(func, Module):
+            raise GradshError("TypeError", f"'module' object is not callable")
+        raise GradshError("TypeError", f"'{_type_name(func)}' object is not callable")
+
+    def _eval_Index(self, expr: ast.Index) -> Any:
+        obj = self.eval(expr.obj)
+        key = self._index_key(expr)
+        return self._at(expr, lambda: self._get_item(obj, key))
+
+    def _index_key(self, expr: ast.Index) -> Any:
+        parts: list[Any] = []
+        for item in expr.items:
+            if isinstance(item, ast.Slice):
+                parts.append(slice(
+                    self.eval(item.start) if item.start is not None else None,
+                    self.eval(item.stop) if item.stop is not None else None,
+                    self.eval(item.step) if item.step is not None else None,
+                ))
+            else:
+                parts.append(self.eval(item))
+        return parts[0] if len(parts) == 1 else tuple(parts)
+
+    def _get_item(self, obj: Any, key: Any) -> Any:
+        if isinstance(obj, Tensor):
+            return ops.index(obj, key)
+        if isinstance(obj, (tuple, list, str)):
+            if isinstance(key, Tensor):
+                key = key.item()
+            result = obj[key]
+            return Size(result) if isinstance(obj, Size) and isinstance(key, slice) else result
+        raise GradshError("TypeError", f"'{_type_name(obj)}' object is not subscriptable")
+
+    def _eval_BinOp(self, expr: ast.BinOp) -> Any:
+        left = self.eval(expr.left)
+        right = self.eval(expr.right)
+        return self._at(expr, lambda: _check_value(_BINARY[expr.op](left, right)))
+
+    def _eval_UnaryOp(self, expr: ast.UnaryOp) -> Any:
+        value = self.eval(expr.operand)
+        if expr.op == "not":
+            return self._at(expr, lambda: not value)
+        if expr.op == "+":
+            return self._at(expr, lambda: +value)
+        return self._at(expr, lambda: -value)
+
+    def _eval_Compare(self, expr: ast.Compare) -> Any:
+        left = self.eval(expr.left)
+        right = self.eval(expr.right)
+        return self._at(expr, lambda: _COMPARE[expr.op](left, right))
+
+    def _eval_BoolOp(self, expr: ast.BoolOp) -> Any:
+        left = self.eval(expr.left)
+        truth = self._at(expr.left, lambda: bool(left))
+        if expr.op == "and":
+            return self.eval(expr.right) if truth else left
+        return left if truth else self.eval(expr.right)
+
+    def _eval_Lambda(self, expr: ast.Lambda) -> Any:
+        return UserFunction(expr.params, expr.body, self._invoke_lambda)
+
+    def _eval_Slice(self, expr: ast.Slice) -> Any:
+        raise GradshError("SyntaxError", "a slice is only allowed inside [ ]", expr.pos)
+
+    def _invoke_lambda(self, function: UserFunction, args: tuple[Any, ...]) -> Any:
+        if len(args) != len(function.params):
+            raise GradshError(
+                "TypeError",
+                f"<lambda>() takes {len(function.params)} positional argument"
+                f"{'s' if len(function.params) != 1 else ''} but {len(args)} were given",
+            )
+        if self._call_depth >= _MAX_CALL_DEPTH:
+            raise GradshError("RecursionError", "maximum recursion depth exceeded")
+        saved = {p: self.env.get(p, UNSET) for p in function.params}
+        self._call_depth += 1
+        try:
+            for p, a in zip(function.params, args):
+                self.env[p] = a
+            return self.eval(function.body)
+        finally:
+            self._call_depth -= 1
+            for p, old in saved.items():
+                if old is UNSET:
+                    self.env.pop(p, None)
+                else:
+                    self.env[p] = old
+
+
+# ---------------------------------------------------------------------------------------------
+# Attribute access on engine objects (whitelisted from the builtin table)
+# ---------------------------------------------------------------------------------------------
+
+_PUBLIC_ATTRIBUTES: dict[str, frozenset[str]] = {
+    "SGD": frozenset({"step", "zero_grad", "param_groups", "state"}),
+    "RemovableHandle": frozenset({"remove"}),
+}
+
+
+def _tensor_attribute(t: Tensor, name: str) -> Any:
+    if name in table.ATTRIBUTES:
+        if name == "shape":
+            return Size(t.shape)
+        if name == "device":
+            return Device(t.device)
+        if name == "_version":
+            return t._version.value
+        if name == "is_cuda":
+            return t.device != "cpu"
+        if name == "T":
+            return ops.T(t) if hasattr(ops, "T") else ops.t(t)
+        return getattr(t, name)
+    if name in table.METHODS or name in table.OPERATOR_METHODS:
+        method = getattr(t, name, None)
+        if method is None:
+            raise GradshError("AttributeError", f"'Tensor' object has no attribute '{name}'")
+        return BoundMethod(t, name, method)
+    raise GradshError("AttributeError", f"'Tensor' object has no attribute '{name}'")
+
+
+def _node_attribute(node: Node, name: str) -> Any:
+    if name == "next_functions":
+        return node.next_functions
+    if name == "name":
+        return BoundMethod(node, "name", lambda: node.name)
+    if name == "metadata":
+        return node.metadata
+    if name.startswith("_saved_"):
+        saved = node.saved_tensors.get(name[len("_saved_"):])
+        if saved is None:
+            raise GradshError("AttributeError", f"'{node.name}' object has no attribute '{name}'")
+        return saved.unpack(node, True)
+    if name == "variable" and hasattr(node, "variable"):
+        return node.variable  # type: ignore[attr-defined]
+    raise GradshError("AttributeError", f"'{node.name}' object has no attribute '{name}'")
+
+
+def _module_attribute(module: Module, name: str, globals_: dict[str, Any]) -> Any:
+    full = f"{module.name}.{name}"
+    if full in table.MODULES:
+        return Module(full, table.MODULES[full])
+    if name in _ALIASES:
+        name = _ALIASES[name]
+    if name in globals_ and not isinstance(globals_[name], Module):
+        return globals_[name]
+    raise GradshError("AttributeError", f"module '{module.name}' has no attribute '{name}'")
+
+
+_ALIASES = {"SGD": "sgd", "Size": "Size"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Globals
+# ---------------------------------------------------------------------------------------------
+
+
+GRAD_FLAG: Any = None  # the `grad` builtin, which creation functions also accept as a flag
+
+
+def _resolve(builtin: table.Builtin) -> Callable[..., Any] | None:
+    import importlib
+
+    modules: list[Any] = [ops]
+    try:
+        modules.append(importlib.import_module("gradsh.engine.optim"))
+    except ImportError:  # pragma: no cover  (optim lands separately)
+        pass
+    for module in modules:
+        target = getattr(module, builtin.ops_name, None)
+        if target is not None:
+            return target  # type: ignore[no-any-return]
+    return None
+
+
+def _make_globals(print_fn: Callable[..., None]) -> dict[str, Any]:
+    global GRAD_FLAG
+    names: dict[str, Any] = {}
+    for builtin in table.FUNCTIONS.values():
+        target = _resolve(builtin)
+        if target is None:
+            continue
+        names[builtin.name] = BuiltinFunction(builtin.name, target, builtin.grad_flag)
+    GRAD_FLAG = names.get("grad")
+    names["print"] = BuiltinFunction("print", print_fn)
+    for dtype_name in table.DTYPE_NAMES:
+        names[dtype_name] = dtypes.BY_NAME[dtype_name if dtype_name != "bool" else "bool"]
+    for device in table.DEVICE_NAMES:
+        names[device] = Device(device)
+    for module, children in table.MODULES.items():
+        if "." not in module:
+            names[module] = Module(module, children)
+    for alias, full in table.MODULE_ALIASES.items():
+        names[alias] = Module(full, table.MODULES[full])
+    return names
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def _convert(value: Any) -> Any:
+    """Engine results as language values (torch.Size for shapes)."""
+    return value
+
+
+def _check_value(value: Any) -> Any:
+    if value is NotImplemented:
+        raise GradshError("TypeError", "unsupported operand types")
+    return value
+
+
+def _unpack(value: Any, count: int) -> list[Any]:
+    if isinstance(value, Tensor):
+        if value.ndim == 0:
+            raise GradshError("TypeError", "iteration over a 0-d tensor")
+        items = [ops.index(value, i) for i in range(value.shape[0])]
+    elif isinstance(value, (tuple, list)):
+        items = list(value)
+    else:
+        raise GradshError("TypeError", f"cannot unpack non-iterable {_type_name(value)} object")
+    if len(items) != count:
+        if len(items) > count:
+            raise GradshError("ValueError", f"too many values to unpack (expected {count})")
+        raise GradshError(
+            "ValueError", f"not enough values to unpack (expected {count}, got {len(items)})"
+        )
+    return items
+
+
+def _allclose(left: Any, right: Any) -> bool:
+    import numpy as np
+
+    def host(v: Any) -> Any:
+        if isinstance(v, Tensor):
+            return np.asarray(v._data)
+        if v is None:
+            raise GradshError("TypeError", "cannot compare None with a tensor")
+        return np.asarray(v)
+
+    a, b = host(left), host(right)
+    try:
+        return bool(np.allclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=False)) and (
+            np.broadcast_shapes(a.shape, b.shape) is not None
+        )
+    except ValueError:
+        raise GradshError(
+            "RuntimeError",
+            f"cannot compare tensors of shapes {list(a.shape)} and {list(b.shape)}",
+        ) from None
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if value is None:
+        return "NoneType"
+    if isinstance(value, Node):
+        return value.name
+    return type(value).__name__
+
+
+def _source_of(source: str, pos: Pos) -> str:
+    lines = source.splitlines()
+    if pos.line == pos.end_line and 1 <= pos.line <= len(lines):
+        return lines[pos.line - 1][pos.column - 1 : pos.end_column]
+    return "expression"

@@ -1,0 +1,196 @@
+"""Runs a script in one of the output modes (table, final, quiet, json) and returns the exit code.
+
+The modes differ only in what they show: every mode runs the same statements the same way.
+Snapshots are taken only when something will be shown, so `--quiet` pays for no rendering.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import IO, Any
+
+from gradsh import explain as explainer
+from gradsh import graphview
+from gradsh import snapshot
+from gradsh.errors import GradshError
+from gradsh.interpreter import Display, Interpreter, StepOutcome
+from gradsh.parser import parse
+from gradsh.render import Renderer
+
+EXIT_OK = 0
+EXIT_RUNTIME = 1
+EXIT_USAGE = 2
+
+
+@dataclass
+class RunOptions:
+    mode: str = "table"  # "table", "final", "quiet" or "json"
+    keep_going: bool = False
+    seed: int | None = None
+    device: str | None = None
+    sim_cuda: bool = False
+    color: bool = False
+    width: int | None = None
+
+
+def read_script(path: str) -> str:
+    """The text of a script; unreadable files raise GradshError (exit 2)."""
+    if os.path.isdir(path):
+        raise GradshError("OSError", f"{path} is a directory, not a .grad script")
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except FileNotFoundError:
+        raise GradshError("OSError", f"no such file: {path}") from None
+    except OSError as err:
+        raise GradshError("OSError", f"cannot read {path}: {err.strerror}") from None
+    if b"\0" in raw:
+        raise GradshError("OSError", f"{path} looks like a binary file, not a .grad script")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise GradshError(
+            "OSError", f"{path} is not valid UTF-8 (byte {err.start}: {raw[err.start]:#04x})"
+        ) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def prepare(interp: Interpreter, options: RunOptions) -> None:
+    """Apply the command-line options that act like statements at the top of the script."""
+    from gradsh.engine import ops
+
+    if options.sim_cuda:
+        from gradsh.engine import backend
+
+        backend.enable_sim_cuda()
+    if options.seed is not None:
+        ops.manual_seed(options.seed)
+    if options.device is not None:
+        device = ops._device_name(options.device)
+        ops.DeviceHooks.check(device)
+        ops.DefaultDevice.value = device
+
+
+def run_source(source: str, path: str, options: RunOptions, out: IO[str], err: IO[str]) -> int:
+    renderer = Renderer(out, err, options.color, options.width)
+    try:
+        program = parse(source, path)
+    except GradshError as error:
+        if options.mode == "json":
+            out.write(json.dumps(_json_syntax_error(error)) + "\n")
+        else:
+            renderer.error(error, source, path)
+        return EXIT_USAGE
+    interp = Interpreter(path, source)
+    try:
+        prepare(interp, options)
+    except GradshError as error:
+        renderer.error(error, None, path)
+        return EXIT_USAGE
+    except Exception as error:  # noqa: BLE001  (a TorchError from --device: a usage problem)
+        renderer.error(GradshError(getattr(error, "kind", "RuntimeError"), str(error)), None,
+                       path)
+        return EXIT_USAGE
+
+    failed = False
+    last: StepOutcome | None = None
+    for number, outcome in enumerate(interp.run(program), start=1):
+        last = outcome
+        if options.mode == "json":
+            out.write(json.dumps(_json_step(number, outcome, interp, source)) + "\n")
+        else:
+            _render_step(renderer, outcome, interp, options, source, path)
+        if not outcome.ok:
+            failed = True
+            if not options.keep_going:
+                break
+    if options.mode == "final" and last is not None:
+        renderer.table(snapshot.take(interp.env))
+    return EXIT_RUNTIME if failed else EXIT_OK
+
+
+def _render_step(renderer: Renderer, outcome: StepOutcome, interp: Interpreter,
+                 options: RunOptions, source: str, path: str) -> None:
+    full = options.mode == "table"
+    if full:
+        renderer.statement(outcome.stmt.source)
+    for kind, payload in outcome.events:
+        if kind == "print":
+            renderer.printed(payload)
+        elif kind == "warning":
+            if full:
+                renderer.warning(payload)
+            else:
+                renderer.err.print(payload, markup=False)
+        else:
+            render_display(renderer, payload, interp)
+    if outcome.error is not None:
+        renderer.error(outcome.error, source, path)
+        if not options.keep_going:
+            return
+    if full:
+        renderer.table(snapshot.take(interp.env))
+        renderer.text("")
+
+
+def render_display(renderer: Renderer, display: Display, interp: Interpreter) -> None:
+    if display.kind == "show":
+        renderer.table(snapshot.take(interp.env), display.names or None, remember=False)
+    elif display.kind == "graph":
+        renderer.tree(graphview.build(display.target, display.target_name, interp.env))
+    elif display.kind == "explain":
+        renderer.paragraph(explainer.explain(display.target, display.target_name, interp.env))
+
+
+def display_text(display: Display, interp: Interpreter) -> str:
+    """A display rendered as plain text (for the JSON trace's `printed`)."""
+    import io
+
+    buffer = io.StringIO()
+    renderer = Renderer(buffer, buffer, False, 100)
+    render_display(renderer, display, interp)
+    return buffer.getvalue().rstrip("\n")
+
+
+def _json_error(error: GradshError) -> dict[str, Any]:
+    return {
+        "type": error.kind,
+        "message": error.message,
+        "line": error.pos.line if error.pos else None,
+        "column": error.pos.column if error.pos else None,
+    }
+
+
+def _json_syntax_error(error: GradshError) -> dict[str, Any]:
+    return {
+        "step": 0,
+        "line": error.pos.line if error.pos else None,
+        "source": None,
+        "ok": False,
+        "printed": [],
+        "warnings": [],
+        "error": _json_error(error),
+        "vars": {},
+    }
+
+
+def _json_step(number: int, outcome: StepOutcome, interp: Interpreter,
+               source: str) -> dict[str, Any]:
+    printed: list[str] = []
+    for kind, payload in outcome.events:
+        if kind == "print":
+            printed.append(payload)
+        elif kind == "display":
+            printed.append(display_text(payload, interp))
+    return {
+        "step": number,
+        "line": outcome.stmt.pos.line,
+        "source": outcome.stmt.source,
+        "ok": outcome.ok,
+        "printed": printed,
+        "warnings": list(outcome.warnings),
+        "error": _json_error(outcome.error) if outcome.error is not None else None,
+        "vars": {s.name: snapshot.json_state(s) for s in snapshot.take(interp.env)},
+    }

@@ -1,0 +1,152 @@
+"""The language's non-tensor values and how Python's print shows each PyTorch object."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from gradsh.engine.dtypes import DType
+from gradsh.engine.tensor import Node, Tensor
+from gradsh.engine.tensor_str import format_size
+
+
+class Size(tuple):  # type: ignore[type-arg]
+    """torch.Size: a tuple of ints that prints as `torch.Size([2, 3])`."""
+
+    def __repr__(self) -> str:
+        return format_size(tuple(self))
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        n = 1
+        for d in self:
+            n *= d
+        return n
+
+
+@dataclass(frozen=True)
+class Device:
+    """torch.device: prints as `cpu` / `cuda:0`; repr `device(type='cuda', index=0)`."""
+
+    name: str
+
+    @property
+    def type(self) -> str:
+        return self.name.split(":")[0]
+
+    @property
+    def index(self) -> int | None:
+        return int(self.name.split(":")[1]) if ":" in self.name else None
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+
+@dataclass(frozen=True)
+class Module:
+    """A namespace such as `torch`, `torch.nn.functional` (`F`) or `torch.autograd`.
+
+    Every builtin is reachable through every namespace, so pasted PyTorch reads naturally
+    (`torch.exp`, `F.relu`, `torch.autograd.grad`); `children` adds the sub-namespaces.
+    """
+
+    name: str
+    children: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"<module '{self.name}'>"
+
+
+@dataclass(frozen=True)
+class BuiltinFunction:
+    """A builtin bound to its implementation, printed like PyTorch's builtins."""
+
+    name: str
+    call: Callable[..., Any]
+    accepts_grad_flag: bool = False
+
+    def __repr__(self) -> str:
+        return f"<built-in method {self.name} of type object at {id(self):#x}>"
+
+
+@dataclass(frozen=True)
+class BoundMethod:
+    """`x.exp` before it is called."""
+
+    owner: Any
+    name: str
+    call: Callable[..., Any]
+
+    def __repr__(self) -> str:
+        kind = "Tensor" if isinstance(self.owner, Tensor) else type(self.owner).__name__
+        return f"<built-in method {self.name} of {kind} object at {id(self.owner):#x}>"
+
+
+@dataclass
+class UserFunction:
+    """A lambda `g -> g * 2`: parameters, body and the interpreter that evaluates it."""
+
+    params: tuple[str, ...]
+    body: Any
+    invoke: Callable[[UserFunction, tuple[Any, ...]], Any]
+
+    def __call__(self, *args: Any) -> Any:
+        return self.invoke(self, args)
+
+    def __repr__(self) -> str:
+        return f"<function <lambda> at {id(self):#x}>"
+
+
+def py_str(value: Any) -> str:
+    """What Python's print shows for the same PyTorch object."""
+    if isinstance(value, str):
+        return value
+    return py_repr(value)
+
+
+def py_repr(value: Any) -> str:
+    """Python's repr of the same PyTorch object (strings quoted, containers recursive)."""
+    if value is None or isinstance(value, (bool, int)):
+        return repr(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, (Tensor, DType, Size, Device, Node, Module, BuiltinFunction,
+                          BoundMethod, UserFunction)):
+        return repr(value)
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        fields = ",\n".join(f"{k}={py_repr(getattr(value, k))}" for k in value._fields)
+        return f"torch.return_types.{type(value).__name__}(\n{fields})"
+    if isinstance(value, tuple):
+        if len(value) == 1:
+            return f"({py_repr(value[0])},)"
+        return "(" + ", ".join(py_repr(v) for v in value) + ")"
+    if isinstance(value, list):
+        return "[" + ", ".join(py_repr(v) for v in value) + "]"
+    return repr(value)
+
+
+def kind_of(value: Any) -> str:
+    """A short type name for messages and the JSON trace (`optimizer`, `float`, `grad_fn`)."""
+    if isinstance(value, Tensor):
+        return "tensor"
+    if isinstance(value, Node):
+        return "grad_fn"
+    if isinstance(value, DType):
+        return "dtype"
+    if isinstance(value, Device):
+        return "device"
+    if isinstance(value, Size):
+        return "size"
+    if isinstance(value, (BuiltinFunction, BoundMethod, UserFunction)):
+        return "function"
+    name = type(value).__name__
+    return {"SGD": "optimizer", "NoneType": "None"}.get(name, name)
