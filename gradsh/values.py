@@ -72,6 +72,9 @@ class BuiltinFunction:
     call: Callable[..., Any]
     accepts_grad_flag: bool = False
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.call(*args, **kwargs)
+
     def __repr__(self) -> str:
         return f"<built-in method {self.name} of type object at {id(self):#x}>"
 
@@ -83,6 +86,9 @@ class BoundMethod:
     owner: Any
     name: str
     call: Callable[..., Any]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.call(*args, **kwargs)
 
     def __repr__(self) -> str:
         kind = "Tensor" if isinstance(self.owner, Tensor) else type(self.owner).__name__
@@ -106,8 +112,8 @@ class UserFunction:
 
 def py_str(value: Any) -> str:
     """What Python's print shows for the same PyTorch object."""
-    if isinstance(value, str):
-        return value
+    if isinstance(value, (str, Device)):
+        return str(value)
     return py_repr(value)
 
 

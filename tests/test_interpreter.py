@@ -1,0 +1,221 @@
+"""The interpreter in process: statements, values, printing, errors and their positions."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from gradsh.engine.tensor import Tensor
+from gradsh.interpreter import Interpreter, StepOutcome
+from gradsh.parser import parse
+
+
+def run(source: str) -> tuple[Interpreter, list[StepOutcome]]:
+    interp = Interpreter("t.grad", source)
+    outcomes = list(interp.run(parse(source, "t.grad")))
+    return interp, outcomes
+
+
+def printed(source: str) -> list[str]:
+    _, outcomes = run(source)
+    for outcome in outcomes:
+        assert outcome.error is None, outcome.error and outcome.error.message
+    return [line for o in outcomes for line in o.printed]
+
+
+def error_of(source: str) -> tuple[str, str, int, int]:
+    _, outcomes = run(source)
+    failed = [o for o in outcomes if o.error is not None]
+    assert failed, "expected an error"
+    err = failed[0].error
+    assert err is not None and err.pos is not None
+    return err.kind, err.message, err.pos.line, err.pos.column
+
+
+def test_grad_flag_is_requires_grad() -> None:
+    interp, _ = run("a = tensor(2.0, grad)\nb = tensor(2.0, requires_grad=True)\nc = rand(3, grad)")
+    for name in "abc":
+        assert interp.env[name].requires_grad and interp.env[name].is_leaf
+
+
+def test_print_shows_what_python_prints_for_pytorch_objects() -> None:
+    lines = printed(
+        "a = tensor(2.0, grad)\n"
+        "c = a * 2\n"
+        "print a.is_leaf, None, a.item() * 3, a.shape, tensor([[1, 2, 3], [4, 5, 6]]).shape\n"
+        "print a.dtype, a.device, tensor([1., 2.], dtype=float64)\n"
+        "print c.grad_fn\n"
+        "print c\n"
+        "print [a.requires_grad], 'text', (1, 2)\n"
+        "print(c.grad_fn.next_functions)\n"
+    )
+    assert lines[0] == "True None 6.0 torch.Size([]) torch.Size([2, 3])"
+    assert lines[1] == "torch.float32 cpu tensor([1., 2.], dtype=torch.float64)"
+    assert re.fullmatch(r"<MulBackward0 object at 0x[0-9a-f]+>", lines[2])
+    assert lines[3] == "tensor(4., grad_fn=<MulBackward0>)"
+    assert lines[4] == "[True] text (1, 2)"
+    assert re.fullmatch(
+        r"\(\(<AccumulateGrad object at 0x[0-9a-f]+>, 0\), \(None, 0\)\)", lines[5]
+    )
+
+
+def test_the_article_example_2400_4800() -> None:
+    lines = printed(
+        "a = tensor(2.0, requires_grad=True)\nb = tensor(3.0)\nc = a*a*5\nd = c*c*b\n"
+        "c.retain_grad()\nd.retain_grad()\nd.backward(retain_graph=True)\n"
+        "print(a.grad)\nprint(c.grad)\nprint(d.grad)\nd.backward()\n"
+        "print(a.grad)\nprint(c.grad)\nprint(d.grad)\n"
+    )
+    assert lines == ["tensor(2400.)", "tensor(120.)", "tensor(1.)",
+                     "tensor(4800.)", "tensor(240.)", "tensor(2.)"]
+
+
+def test_second_backward_error_and_graph_without_saved_tensors() -> None:
+    kind, message, line, column = error_of(
+        "a = tensor(2.0, grad)\nd = a * 5\nd.backward()\nd.backward()\n"
+    )
+    assert kind == "RuntimeError"
+    assert message.startswith("Trying to backward through the graph a second time")
+    assert (line, column) == (4, 1)
+    assert printed("a = tensor(2.0, grad)\ny = a + 1\ny.backward()\ny.backward()\nprint a.grad") \
+        == ["tensor(2.)"]
+
+
+def test_backward_statement_flags() -> None:
+    lines = printed(
+        "x = tensor(3.0, grad)\ny = x ** 3\nbackward y retain\nbackward y\nprint x.grad\n"
+    )
+    assert lines == ["tensor(54.)"]
+
+
+def test_no_grad_blocks_and_nesting() -> None:
+    interp, outcomes = run(
+        "x = tensor(1.0, grad)\n"
+        "no_grad { a = x * 2; enable_grad { b = x * 2 } }\n"
+        "set_grad_enabled(false) { c = x * 2 }\n"
+        "set_grad_enabled(true) { d = x * 2 }\n"
+    )
+    assert all(o.ok for o in outcomes)
+    env = interp.env
+    assert not env["a"].requires_grad and env["a"].grad_fn is None
+    assert env["b"].grad_fn.name == "MulBackward0"
+    assert not env["c"].requires_grad
+    assert env["d"].requires_grad
+
+
+def test_repeat_accumulates_gradients() -> None:
+    lines = printed(
+        "w = tensor(1.0, grad)\nx = tensor(3.0)\n"
+        "repeat 3 { loss = (w * x).sum(); loss.backward() }\nprint w.grad\n"
+    )
+    assert lines == ["tensor(9.)"]
+
+
+def test_assert_uses_allclose_and_fails_with_a_message() -> None:
+    assert printed("a = tensor([1., 2.])\nassert a * 1.0000001 == tensor([1., 2.])\nprint 1") \
+        == ["1"]
+    kind, message, line, column = error_of("a = tensor(2.)\nassert a == 3\n")
+    assert kind == "AssertionError"
+    assert message == "a == 3 is false: left is tensor(2.), right is 3"
+    assert (line, column) == (2, 8)
+    kind, message, _, _ = error_of('assert 1 > 2, "custom"')
+    assert (kind, message) == ("AssertionError", "custom")
+
+
+def test_hooks_with_lambdas_and_print() -> None:
+    lines = printed(
+        "x = tensor(2.0, grad)\n"
+        "y = x * 3\n"
+        "y.register_hook(print)\n"
+        "x.register_hook(g -> g * 10)\n"
+        "y.backward()\n"
+        "print x.grad\n"
+    )
+    assert lines == ["tensor(1.)", "tensor(30.)"]
+
+
+def test_attribute_assignment() -> None:
+    interp, outcomes = run(
+        "x = tensor([1., 2.], grad)\n"
+        "y = (x * x).sum()\n"
+        "y.backward()\n"
+        "x.grad = None\n"
+        "x.requires_grad = false\n"
+        "z = tensor([5., 6.])\n"
+        "z2 = tensor([7., 8.])\n"
+        "z.data = z2\n"
+    )
+    assert all(o.ok for o in outcomes), [o.error for o in outcomes]
+    x = interp.env["x"]
+    assert x.peek_grad() is None and not x.requires_grad
+    assert interp.env["z"]._data is interp.env["z2"]._data
+
+
+def test_augmented_assignment_is_in_place() -> None:
+    interp, outcomes = run("x = tensor([1., 2.])\ny = x\ny += 1\nprint x\n")
+    assert outcomes[-1].printed == ["tensor([2., 3.])"]
+    assert interp.env["x"]._version.value == 1
+    kind, message, _, _ = error_of("w = tensor([1., 2.], grad)\nw -= 1\n")
+    assert (kind, message) == (
+        "RuntimeError",
+        "a leaf Variable that requires grad is being used in an in-place operation.",
+    )
+    assert printed(
+        "w = tensor([1., 2.], grad)\nl = (w * w).sum()\nl.backward()\n"
+        "no_grad { w -= 0.5 * w.grad }\nprint w\n"
+    ) == ["tensor([0., 0.], requires_grad=True)"]
+
+
+def test_torch_prefixes_are_accepted() -> None:
+    lines = printed(
+        "torch.manual_seed(0)\n"
+        "x = torch.tensor([1., -1.], requires_grad=True)\n"
+        "y = F.relu(x)\n"
+        "z = torch.nn.functional.relu(x)\n"
+        "g = torch.autograd.grad(y.sum(), x)[0]\n"
+        "print y, g, torch.float64, x.dtype == torch.float32\n"
+    )
+    assert lines == ["tensor([1., 0.], grad_fn=<ReluBackward0>) tensor([1., 0.]) torch.float64 "
+                     "True"]
+
+
+def test_warnings_are_collected_once_per_statement() -> None:
+    _, outcomes = run("x = tensor(1., grad)\ny = x * 2\nprint y.grad, y.grad\nprint y.grad\n")
+    assert len(outcomes[2].warnings) == 1
+    assert len(outcomes[3].warnings) == 1
+    assert outcomes[2].warnings[0].startswith("UserWarning: The .grad attribute of a Tensor")
+
+
+def test_errors_point_at_the_innermost_expression() -> None:
+    assert error_of("a = tensor([1., 2.])\nb = a.exp() + undefined\n") == (
+        "NameError", "name 'undefined' is not defined", 2, 15)
+    kind, _, line, column = error_of("x = tensor([1, 2], grad)\n")
+    assert (kind, line, column) == ("RuntimeError", 1, 5)
+    kind, message, _, _ = error_of("x = tensor(1.)\nx.nope()\n")
+    assert (kind, message) == ("AttributeError", "'Tensor' object has no attribute 'nope'")
+
+
+def test_internals_are_not_reachable_from_the_language() -> None:
+    for source in ("x = tensor(1.)\ny = x._data", "x = tensor(1.)\ny = x.__class__",
+                   "x = tensor(1.)\ny = x._make"):
+        kind, _, _, _ = error_of(source)
+        assert kind == "AttributeError"
+
+
+def test_del_and_definition_order() -> None:
+    interp, _ = run("b = tensor(1.)\na = tensor(2.)\nb = tensor(3.)\ndel a\nc = tensor(4.)\n")
+    assert [name for name, _ in interp.tensors()] == ["b", "c"]
+
+
+def test_failing_statement_keeps_previous_state() -> None:
+    interp, outcomes = run("x = tensor(1.)\nx = undefined\n")
+    assert not outcomes[1].ok
+    assert isinstance(interp.env["x"], Tensor) and interp.env["x"].item() == 1.0
+
+
+@pytest.mark.parametrize("source", ["1 / 0", "None + 1", "(1, 2)[5]", "tensor(1.)()"])
+def test_python_level_errors_are_gradsh_errors(source: str) -> None:
+    kind, _, line, column = error_of(source)
+    assert kind in ("ZeroDivisionError", "TypeError", "IndexError")
+    assert (line, column) == (1, 1)
