@@ -20,6 +20,8 @@ from gradsh import __version__
 from gradsh.errors import GradshError
 
 SUBCOMMANDS = ("run",)
+# Subcommands that live in their own module: `gradsh NAME ARGS...` calls module.cli_main(ARGS).
+DELEGATED = {"export": "gradsh.export", "check": "gradsh.check"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -107,6 +109,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: list[str]) -> int:
     from gradsh.runner import EXIT_USAGE, read_script, run_source
 
+    if argv and argv[0] in DELEGATED:
+        import importlib
+
+        return int(importlib.import_module(DELEGATED[argv[0]]).cli_main(argv[1:]))
     if argv and argv[0] in SUBCOMMANDS:
         args = build_run_parser().parse_args(argv[1:])
     else:
