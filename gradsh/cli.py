@@ -107,16 +107,27 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
-    from gradsh.runner import EXIT_USAGE, read_script, run_source
+    from gradsh.runner import EXIT_USAGE, header_args, read_script, run_source
 
     if argv and argv[0] in DELEGATED:
         import importlib
 
         return int(importlib.import_module(DELEGATED[argv[0]]).cli_main(argv[1:]))
     if argv and argv[0] in SUBCOMMANDS:
-        args = build_run_parser().parse_args(argv[1:])
+        parser, argv = build_run_parser(), argv[1:]
     else:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+    args = parser.parse_args(argv)
+    source = None
+    if args.file is not None and getattr(args, "code", None) is None:
+        try:
+            source = read_script(args.file)
+            header = header_args(source)
+        except GradshError as err:
+            sys.stderr.write(f"gradsh: error: {err.message}\n")
+            return EXIT_USAGE
+        if header:  # the command line wins over the script's header
+            args = parser.parse_args(header + argv)
     options = _options(args, sys.stdout.isatty())
     if options.sim_cuda:
         from gradsh.engine.backend import SIM_CUDA_NOTICE
@@ -135,11 +146,7 @@ def _main(argv: list[str]) -> int:
 
             return run_shell(options)
         return run_source(sys.stdin.read(), "<stdin>", options, sys.stdout, sys.stderr)
-    try:
-        source = read_script(args.file)
-    except GradshError as err:
-        sys.stderr.write(f"gradsh: error: {err.message}\n")
-        return EXIT_USAGE
+    assert source is not None
     return run_source(source, args.file, options, sys.stdout, sys.stderr)
 
 

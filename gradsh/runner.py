@@ -57,6 +57,39 @@ def read_script(path: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+HEADER_OPTIONS = frozenset({"--sim-cuda", "--seed", "--keep-going", "--device"})
+
+
+def header_args(source: str) -> list[str]:
+    """Options a script carries in its leading comments: `# gradsh: --sim-cuda --seed 0`.
+
+    Only options that change how the script runs are honoured (not output modes), so a
+    script means the same thing under `gradsh run`, `gradsh test` and `gradsh check`.
+    """
+    args: list[str] = []
+    for line in source.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("#"):
+            break
+        body = stripped[1:].strip()
+        if body.startswith("gradsh:"):
+            words = body[len("gradsh:"):].split()
+            i = 0
+            while i < len(words):
+                word = words[i]
+                if word not in HEADER_OPTIONS:
+                    raise GradshError("UsageError", f"unsupported option in the script header: "
+                                      f"{word} (allowed: {', '.join(sorted(HEADER_OPTIONS))})")
+                args.append(word)
+                if word in ("--seed", "--device") and i + 1 < len(words):
+                    args.append(words[i + 1])
+                    i += 1
+                i += 1
+    return args
+
+
 def prepare(interp: Interpreter, options: RunOptions) -> None:
     """Apply the command-line options that act like statements at the top of the script."""
     from gradsh.engine import ops
