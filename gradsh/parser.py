@@ -20,7 +20,7 @@ import sys
 import threading
 from collections.abc import Iterable, Iterator
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 import lark
 from lark import Lark, Token
@@ -45,8 +45,8 @@ from gradsh.ast import (
     Explain,
     Expr,
     ExprStmt,
-    Graph,
     GradMode,
+    Graph,
     Index,
     Keyword,
     Lambda,
@@ -95,7 +95,7 @@ def parse(source: str, path: str = "<input>") -> Program:
     with _PARSE_LOCK:
         _BUILDER.start_text(text)
         try:
-            body = lark_parser.parse(text)
+            body = cast("tuple[Stmt, ...]", lark_parser.parse(text))
         except UnexpectedInput as err:
             raise _friendly_error(err, _POSTLEXER.stream, text) from None
     _check_depth(body)
@@ -277,9 +277,9 @@ class _TokenStream:
             following is not None
             and following.type == "NAME"
             and following.value == "o"
-            and following.start_pos == minus.end_pos
+            and _offsets(following)[0] == _offsets(minus)[1]
             and self.last is not None
-            and self.last.end_pos < minus.start_pos
+            and _offsets(self.last)[1] < _offsets(minus)[0]
             and (not self.brackets or self.brackets[-1].type == "LBRACE")
         ):
             tokens.next()
@@ -305,12 +305,12 @@ def _is_keyword(word: str, following: Token | None) -> bool:
 
 def _split_device(tok: Token) -> Iterator[Token]:
     name, _, digits = tok.value.partition(":")
-    offsets = ((name, "NAME", 0), (":", "COLON", len(name)), (digits, "NUMBER", len(name) + 1))
-    for value, kind, offset in offsets:
-        start, column = tok.start_pos + offset, tok.column + offset
-        yield Token(
-            kind, value, start, tok.line, column, tok.line, column + len(value), start + len(value)
-        )
+    line, first_column, _, _ = _where(tok)
+    first_offset = _offsets(tok)[0]
+    parts = ((name, "NAME", 0), (":", "COLON", len(name)), (digits, "NUMBER", len(name) + 1))
+    for value, kind, shift in parts:
+        start, column = first_offset + shift, first_column + shift
+        yield Token(kind, value, start, line, column, line, column + len(value), start + len(value))
 
 
 class _Lookahead:
@@ -542,8 +542,10 @@ class _Builder:
         for i in range(1, len(children), 2):
             left, op, right = children[i - 1], children[i], children[i + 1]
             compare = Compare(_span(left, right), op.value, left, right)
-            result = compare if result is None else BoolOp(
-                _span(result, compare), "and", result, compare
+            result = (
+                compare
+                if result is None
+                else BoolOp(_span(result, compare), "and", result, compare)
             )
         assert result is not None
         return result
@@ -573,9 +575,7 @@ class _Builder:
         for argument in arguments or ():
             if isinstance(argument, Keyword):
                 if any(k.name == argument.name for k in kwargs):
-                    raise _syntax_error(
-                        f"keyword argument repeated: {argument.name}", argument.pos
-                    )
+                    raise _syntax_error(f"keyword argument repeated: {argument.name}", argument.pos)
                 kwargs.append(argument)
             elif kwargs:
                 raise _syntax_error("positional argument follows keyword argument", argument.pos)
@@ -643,8 +643,23 @@ class _Builder:
 
 
 def _token_pos(tok: Token) -> Pos:
+    line, column, end_line, end_column = _where(tok)
     # lark's end_column is one past the last character; Pos is inclusive.
-    return Pos(tok.line, tok.column, tok.end_line, tok.end_column - 1)
+    return Pos(line, column, end_line, end_column - 1)
+
+
+def _where(tok: Token) -> tuple[int, int, int, int]:
+    """A token's line, column, end_line, end_column: always set by lark's lexer, typed optional."""
+    return (
+        cast(int, tok.line),
+        cast(int, tok.column),
+        cast(int, tok.end_line),
+        cast(int, tok.end_column),
+    )
+
+
+def _offsets(tok: Token) -> tuple[int, int]:
+    return cast(int, tok.start_pos), cast(int, tok.end_pos)
 
 
 def _pos(item: _Item) -> Pos:
@@ -762,8 +777,10 @@ def _grad_mode_head(head: Expr) -> tuple[str, Expr | None]:
     """The (kind, arg) of a block's head: `no_grad`, `torch.no_grad()`, `set_grad_enabled(e)`."""
     func = head.func if isinstance(head, Call) else head
     dotted = _dotted(func)
-    if dotted is None or dotted[-1] not in _GRAD_MODES or (
-        len(dotted) > 1 and dotted[:-1] not in _TORCH_PREFIXES
+    if (
+        dotted is None
+        or dotted[-1] not in _GRAD_MODES
+        or (len(dotted) > 1 and dotted[:-1] not in _TORCH_PREFIXES)
     ):
         raise _syntax_error(
             "only no_grad, enable_grad, set_grad_enabled(...) and repeat N can open a block",
@@ -838,12 +855,17 @@ def _friendly_error(err: UnexpectedInput, stream: _TokenStream, text: str) -> Gr
 
 
 def _unexpected_character(err: UnexpectedCharacters, text: str) -> GradshError:
-    char = text[err.pos_in_stream]
+    index = cast(int, err.pos_in_stream)
+    char = text[index]
     if char in "\"'":
-        line_end = text.find("\n", err.pos_in_stream)
-        length = (len(text) if line_end < 0 else line_end) - err.pos_in_stream
+        line_end = text.find("\n", index)
+        length = (len(text) if line_end < 0 else line_end) - index
         pos = Pos(err.line, err.column, err.line, err.column + length - 1)
         return _syntax_error("unterminated string", pos)
+    if char == "\\" and not text[index + 1 :].strip(" \t\f"):
+        # A line continuation with nothing after it yet: the shell asks for the next line.
+        pos = Pos.at(err.line, err.column)
+        return IncompleteInput("SyntaxError", "unexpected end of input after '\\'", pos)
     shown = f"'{char}'" if char.isprintable() else repr(char)
     return _syntax_error(f"unexpected character {shown}", Pos.at(err.line, err.column))
 
@@ -856,7 +878,7 @@ def _unexpected_token(err: UnexpectedToken, stream: _TokenStream) -> GradshError
     before = stream.previous if tok is stream.last else stream.last
     if at_end or tok.type == "_NL":
         # Point just past the last real token, where the missing piece belongs.
-        pos = Pos.at(before.end_line, before.end_column) if before else Pos.at(1, 1)
+        pos = Pos.at(*_where(before)[2:]) if before else Pos.at(1, 1)
     else:
         pos = _token_pos(tok)
 
@@ -870,7 +892,7 @@ def _unexpected_token(err: UnexpectedToken, stream: _TokenStream) -> GradshError
     if tok.type == "COLON" and "LBRACE" in accepts:
         hint = "blocks use braces, not ':': no_grad { y = x * 2 }"
     elif innermost is not None and (
-        at_end or (innermost.type != "LBRACE" and tok.line > innermost.line)
+        at_end or (innermost.type != "LBRACE" and _where(tok)[0] > _where(innermost)[0])
     ):
         hint = f"the '{innermost.value}' at line {innermost.line}, column {innermost.column}"
         hint += " is never closed"

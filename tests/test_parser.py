@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -405,7 +406,7 @@ def test_operators_and_precedence(source: str, expected: str) -> None:
 
 
 def test_literal_values() -> None:
-    def value(source: str) -> object:
+    def value(source: str) -> Any:
         return parse(source).body[0].expr  # type: ignore[attr-defined]
 
     assert value("2") == ast.Number(Pos.at(1, 1), 2, "2")
@@ -518,6 +519,7 @@ def test_spec_example_error() -> None:
         ("x = = 3", "unexpected '=', expected an expression", 1, 5),
         ("x = $", "unexpected character '$'", 1, 5),
         ("x = `y`", "unexpected character '`'", 1, 5),
+        ("a \\ b", "unexpected character '\\'", 1, 3),
         ("x = \x00", "unexpected character '\\x00'", 1, 5),
         ('print "abc', "unterminated string", 1, 7),
         ("x = 'abc\ny = 1", "unterminated string", 1, 5),
@@ -550,7 +552,7 @@ def test_spec_example_error() -> None:
         ),
         ("x = 1 if y", "unexpected 'if', expected a newline or ';'", 1, 7),
         ("x //= 2", "unexpected '=', expected an expression", 1, 5),
-        ('x = "a" "b"', 'unexpected string "b", expected a newline or \';\'', 1, 9),
+        ('x = "a" "b"', "unexpected string \"b\", expected a newline or ';'", 1, 9),
         ("device = = cpu", "unexpected '=', expected an expression", 1, 10),
         ("del 1", "del takes variable names", 1, 5),
         ("show a.grad", "show takes variable names", 1, 6),
@@ -570,14 +572,26 @@ def test_spec_example_error() -> None:
             1,
             1,
         ),
-        ("with open('f') { }", "only no_grad, enable_grad, set_grad_enabled(...) and "
-         "repeat N can open a block", 1, 6),
-        ("numpy.no_grad() { }", "only no_grad, enable_grad, set_grad_enabled(...) and "
-         "repeat N can open a block", 1, 1),
+        (
+            "with open('f') { }",
+            "only no_grad, enable_grad, set_grad_enabled(...) and repeat N can open a block",
+            1,
+            6,
+        ),
+        (
+            "numpy.no_grad() { }",
+            "only no_grad, enable_grad, set_grad_enabled(...) and repeat N can open a block",
+            1,
+            1,
+        ),
         ("no_grad(1) { }", "no_grad() takes no arguments", 1, 1),
         ("enable_grad(x=1) { }", "unexpected keyword argument 'x'", 1, 13),
-        ("set_grad_enabled { }", "set_grad_enabled takes one argument: "
-         "set_grad_enabled(false) { ... }", 1, 1),
+        (
+            "set_grad_enabled { }",
+            "set_grad_enabled takes one argument: set_grad_enabled(false) { ... }",
+            1,
+            1,
+        ),
         ("1" * 5000, "integer literal too large", 1, 1),
     ],
 )
@@ -631,6 +645,8 @@ def test_hints() -> None:
         ("graph d -o", "unexpected end of input, expected a file name", 1, 11),
         ("a, b =", "unexpected end of input, expected an expression", 1, 7),
         ("lambda", "unexpected end of input, expected a name or ':'", 1, 7),
+        ("x = 1 + \\", "unexpected end of input after '\\'", 1, 9),
+        ("x = 1 \\  ", "unexpected end of input after '\\'", 1, 7),
     ],
 )
 def test_incomplete_input(source: str, message: str, line: int, column: int) -> None:
@@ -658,6 +674,11 @@ def test_shell_continuation_completes() -> None:
             with pytest.raises(IncompleteInput):
                 parse(buffer)
     assert p(buffer) == "(repeat 2 {(= x (call f 1 2))})"
+    # A dangling operator needs a backslash to continue: newlines end statements.
+    with pytest.raises(IncompleteInput):
+        parse("x = 1 + \\")
+    assert p("x = 1 + \\\n2") == "(= x (+ 1 2))"
+    assert syntax_error("x = 1 +\n2").message == "unexpected end of line, expected an expression"
 
 
 # ---------------------------------------------------------------------------------------------
