@@ -129,7 +129,8 @@ class UnaryOp(Expr):
 
 @dataclass(frozen=True)
 class Compare(Expr):
-    """`op` is one of `== != < <= > >=`; chains are nested left to right as Python evaluates."""
+    """`op` is one of `== != < <= > >=`. A chain `a < b < c` is parsed as Python means it:
+    `BoolOp(and, Compare(a < b), Compare(b < c))`."""
 
     op: str
     left: Expr

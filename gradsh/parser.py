@@ -90,7 +90,7 @@ def parse(source: str, path: str = "<input>") -> Program:
     normalised text, which every `pos` refers to. IncompleteInput (a GradshError) is raised
     instead when the input merely ends too early.
     """
-    text = _normalise(source)
+    text = normalise(source)
     lark_parser = _get_parser()
     with _PARSE_LOCK:
         _BUILDER.start_text(text)
@@ -102,7 +102,8 @@ def parse(source: str, path: str = "<input>") -> Program:
     return Program(body=body, source=text, path=path)
 
 
-def _normalise(source: str) -> str:
+def normalise(source: str) -> str:
+    """The text positions refer to: no BOM, LF line endings."""
     if source.startswith("\ufeff"):
         source = source[1:]
     return source.replace("\r\n", "\n").replace("\r", "\n")

@@ -16,7 +16,7 @@ from gradsh import graphview
 from gradsh import snapshot
 from gradsh.errors import GradshError
 from gradsh.interpreter import Display, Interpreter, StepOutcome
-from gradsh.parser import parse
+from gradsh.parser import normalise, parse
 from gradsh.render import Renderer
 
 EXIT_OK = 0
@@ -108,6 +108,7 @@ def prepare(interp: Interpreter, options: RunOptions) -> None:
 
 def run_source(source: str, path: str, options: RunOptions, out: IO[str], err: IO[str]) -> int:
     renderer = Renderer(out, err, options.color, options.width)
+    source = normalise(source)  # positions in errors refer to this text
     try:
         program = parse(source, path)
     except GradshError as error:
