@@ -22,17 +22,23 @@ class Builtin:
     method: bool = False  # callable as `x.name(...)`
     target: str = ""  # ops function name when it differs from `name`
     grad_flag: bool = False  # accepts the bare `grad` flag: `tensor(2., grad)`
+    torch: str = ""  # PyTorch's spelling of the function when it is not `torch.<name>`
 
     @property
     def ops_name(self) -> str:
         return self.target or self.name
 
+    @property
+    def torch_name(self) -> str:
+        """How the exporter spells a call of this function in PyTorch (`torch.relu`)."""
+        return self.torch or f"torch.{self.name}"
+
 
 def _fn(name: str, signature: str, doc: str, autograd: str = "", example: str = "", *,
         method: bool = True, function: bool = True, target: str = "",
-        grad_flag: bool = False) -> Builtin:
+        grad_flag: bool = False, torch: str = "") -> Builtin:
     return Builtin(name, "function" if function else "method", signature, doc, autograd, example,
-                   function, method, target, grad_flag)
+                   function, method, target, grad_flag, torch)
 
 
 def _attr(name: str, doc: str, example: str = "") -> Builtin:
@@ -216,7 +222,8 @@ BUILTINS: tuple[Builtin, ...] = (
     _fn("log_softmax", "log_softmax(x, dim)", "log(softmax(x, dim)), computed stably.",
         "grad_fn LogSoftmaxBackward0", "lp = F.log_softmax(x, dim=0)"),
     _fn("mse_loss", "mse_loss(input, target, reduction='mean')", "Mean squared error.",
-        "grad_fn MseLossBackward0", "loss = F.mse_loss(y, t)", method=False),
+        "grad_fn MseLossBackward0", "loss = F.mse_loss(y, t)", method=False,
+        torch="torch.nn.functional.mse_loss"),
     # -- casts and devices ---------------------------------------------------------------------
     _fn("float", "x.float()", "Cast to float32.", "grad_fn ToCopyBackward0 (if it converts)",
         "y = x.float()", function=False),
@@ -237,11 +244,11 @@ BUILTINS: tuple[Builtin, ...] = (
     _fn("backward", "x.backward(gradient=None, retain_graph=None, create_graph=False)",
         "Backpropagate from x.", "fills .grad of leaves that require grad and of tensors that "
         "called retain_grad(); frees saved tensors unless retain_graph", "d.backward()",
-        target="backward"),
+        target="backward", torch="torch.autograd.backward"),
     _fn("grad", "grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, "
         "allow_unused=False)", "torch.autograd.grad: the gradients, without touching .grad.",
         "returns a tuple; with create_graph the results require grad", "g = grad(c, a)[0]",
-        method=False),
+        method=False, torch="torch.autograd.grad"),
     _fn("retain_grad", "x.retain_grad()", "Keep x.grad for a non-leaf (call before backward).",
         "the next backward fills x.grad", "c.retain_grad()", function=False),
     _fn("detach", "x.detach()", "A new leaf on the same storage (shares the version counter).",
@@ -278,7 +285,7 @@ BUILTINS: tuple[Builtin, ...] = (
     # -- optimizer -----------------------------------------------------------------------------
     _fn("sgd", "sgd(params, lr, momentum=0, weight_decay=0)", "torch.optim.SGD.",
         "opt.step() updates leaves in place under no_grad; opt.zero_grad() sets grads to None",
-        "opt = sgd([w, b], lr=0.1)", method=False, target="SGD"),
+        "opt = sgd([w, b], lr=0.1)", method=False, target="SGD", torch="torch.optim.SGD"),
     _fn("manual_seed", "manual_seed(n)", "The `seed` statement as a function.", "",
         "torch.manual_seed(0)", method=False),
     # -- attributes ----------------------------------------------------------------------------
