@@ -8,17 +8,28 @@ the same formula runs on plain arrays or, under create_graph, on differentiable 
 
 The engine sums broadcast gradients back to each input's shape and casts them to its dtype
 (PyTorch's validate_outputs), so binary ops return the broadcast-shaped gradient.
+
+Families, in order: helpers, binary arithmetic, unary element-wise, clamp/maximum/where,
+reductions, views, indexing, joining, linear algebra, nn, copies and fills, the fused backward
+nodes that only appear in higher-order graphs, and the two gradient namespaces.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import math
+from collections.abc import Callable, Sequence
+from contextlib import contextmanager
+from typing import Any, ClassVar, Iterator
 
 import numpy as np
 
 from gradsh.engine import dtypes
 from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import (
+    TorchIndexError,
+    TorchNotImplementedError,
+    TorchRuntimeError,
+)
 from gradsh.engine.tensor import (
     RESULT,
     Array,
@@ -27,12 +38,17 @@ from gradsh.engine.tensor import (
     Shape,
     Tensor,
     TensorOps,
+    _as_array,
 )
+
+# =============================================================================================
+# Helpers
+# =============================================================================================
 
 
 def xp_of(array: Array) -> Any:
     """The array module of `array`: numpy, or cupy for arrays on the GPU."""
-    if isinstance(array, np.ndarray):
+    if isinstance(array, (np.ndarray, np.generic)):
         return np
     import importlib
 
@@ -66,37 +82,123 @@ def float_result_dtype(*tensors: Tensor) -> DType:
     return dtype if dtype.is_floating_point else dtypes.default_float()
 
 
+def infer_size(a: Shape, b: Shape) -> Shape:
+    """PyTorch's infer_size: the broadcast of two shapes, with its error text."""
+    ndim = max(len(a), len(b))
+    out = []
+    for i in range(ndim):
+        offset = ndim - 1 - i
+        size_a = a[len(a) - 1 - offset] if len(a) - 1 - offset >= 0 else 1
+        size_b = b[len(b) - 1 - offset] if len(b) - 1 - offset >= 0 else 1
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            raise TorchRuntimeError(
+                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) "
+                f"at non-singleton dimension {i}"
+            )
+        out.append(size_b if size_a == 1 else size_a)
+    return tuple(out)
+
+
+def broadcast_shapes(*tensors: Tensor) -> Shape:
+    """The shape element-wise operands broadcast to (TensorIterator's compute_shape)."""
+    shape: Shape = tensors[0].shape
+    for t in tensors[1:]:
+        if t.shape != shape:
+            shape = infer_size(shape, t.shape)
+    return shape
+
+
+def not_implemented_for(kernel: str, dtype: DType) -> TorchNotImplementedError:
+    return TorchNotImplementedError(f'"{kernel}" not implemented for \'{dtype.short}\'')
+
+
+def _quiet() -> Any:
+    """A fresh errstate: NumPy's context managers are not re-entrant."""
+    return np.errstate(all="ignore")
+
+
 # =============================================================================================
 # Binary arithmetic
 # =============================================================================================
+
+
+def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool = False) -> Array:
+    """x + alpha * y (or x - alpha * y) as PyTorch's CPU kernel computes it: one fused
+    multiply-add in the op's math type, so the result rounds once."""
+    xp = xp_of(x if not isinstance(x, (int, float, bool)) else np.asarray(y))
+    if alpha == 1 or dtype.category < 2:
+        scaled = y if alpha == 1 else y * alpha
+        op = xp.subtract if subtract else xp.add
+        with _quiet():
+            return op(x, scaled, dtype=dtype.np)
+    a = -alpha if subtract else alpha
+    with _quiet():
+        if dtype is dtypes.float64:
+            from gradsh.engine.random import _fma64
+
+            shape = np.broadcast_shapes(np.shape(x), np.shape(y))
+            return _fma64(np.broadcast_to(np.asarray(y, dtype=np.float64), shape),
+                          np.full(shape, float(a)),
+                          np.broadcast_to(np.asarray(x, dtype=np.float64), shape)).copy()
+        # NOTE: float32 operands multiply exactly in float64, so one rounding to float32
+        # matches the kernel's fmadd (opmath float, alpha rounded to float first).
+        alpha32 = float(np.float32(a))
+        exact = np.asarray(x, dtype=np.float64) + alpha32 * np.asarray(y, dtype=np.float64)
+        return exact.astype(dtype.np)
 
 
 class AddBackward0(Function):
     name = "AddBackward0"
 
     def forward(self, a: Tensor, b: Tensor, alpha: float | int = 1) -> Array:
+        broadcast_shapes(a, b)
         self.alpha = alpha
-        dtype = result_dtype(a, b)
-        y = operand(b) if alpha == 1 else operand(b) * alpha
-        return xp_of(a._data).add(operand(a), y, dtype=dtype.np)
+        return _add_scaled(operand(a), operand(b), alpha, result_dtype(a, b))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
         return (grad if a else None, (grad if self.alpha == 1 else grad * self.alpha) if b else None)
 
 
+class AddBackward1(Function):
+    """add(Tensor, Scalar): the overload C++ formulas use (`1 + result.pow(2)`), one input."""
+
+    name = "AddBackward1"
+
+    def forward(self, a: Tensor, other: float | int, alpha: float | int = 1) -> Array:
+        dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
+        with _quiet():
+            return xp_of(a._data).add(a._data, other * alpha, dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad,)
+
+
 class SubBackward0(Function):
     name = "SubBackward0"
 
     def forward(self, a: Tensor, b: Tensor, alpha: float | int = 1) -> Array:
+        broadcast_shapes(a, b)
         self.alpha = alpha
-        dtype = result_dtype(a, b)
-        y = operand(b) if alpha == 1 else operand(b) * alpha
-        return xp_of(a._data).subtract(operand(a), y, dtype=dtype.np)
+        return _add_scaled(operand(a), operand(b), alpha, result_dtype(a, b), subtract=True)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
         return (grad if a else None, (-grad if self.alpha == 1 else -grad * self.alpha) if b else None)
+
+
+class SubBackward1(Function):
+    """sub(Tensor, Scalar), one input."""
+
+    name = "SubBackward1"
+
+    def forward(self, a: Tensor, other: float | int, alpha: float | int = 1) -> Array:
+        dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
+        with _quiet():
+            return xp_of(a._data).subtract(a._data, other * alpha, dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad,)
 
 
 class RsubBackward1(Function):
@@ -108,7 +210,8 @@ class RsubBackward1(Function):
         self.alpha = alpha
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
         x = operand(a) if alpha == 1 else operand(a) * alpha
-        return xp_of(a._data).subtract(other, x, dtype=dtype.np)
+        with _quiet():
+            return xp_of(a._data).subtract(other, x, dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (-grad if self.alpha == 1 else -grad * self.alpha,)
@@ -118,11 +221,13 @@ class MulBackward0(Function):
     name = "MulBackward0"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
+        broadcast_shapes(a, b)
         if self.needs_input_grad[0]:
             self.save("other", b)
         if self.needs_input_grad[1]:
             self.save("self", a)
-        return xp_of(a._data).multiply(operand(a), operand(b), dtype=result_dtype(a, b).np)
+        with _quiet():
+            return xp_of(a._data).multiply(operand(a), operand(b), dtype=result_dtype(a, b).np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -132,25 +237,165 @@ class MulBackward0(Function):
         )
 
 
+class MulBackward1(Function):
+    """mul(Tensor, Scalar): saves nothing but the number."""
+
+    name = "MulBackward1"
+
+    def forward(self, a: Tensor, other: float | int) -> Array:
+        self.other = other
+        dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
+        with _quiet():
+            return xp_of(a._data).multiply(a._data, other, dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad * self.other,)
+
+
 class DivBackward0(Function):
     name = "DivBackward0"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
+        broadcast_shapes(a, b)
         if self.needs_input_grad[0] or self.needs_input_grad[1]:
             self.save("other", b)
         if self.needs_input_grad[1]:
             self.save("self", a)
         dtype = float_result_dtype(a, b)
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with _quiet():
             return xp_of(a._data).true_divide(operand(a), operand(b), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
         other = self.saved("other", F)
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with _quiet():
             ga = grad / other if a else None
-            gb = -grad * self.saved("self", F) / (other * other) if b else None
+            gb = -grad * ((self.saved("self", F) / other) / other) if b else None
         return ga, gb
+
+
+class DivBackward1(Function):
+    """div(Tensor, Scalar), one input."""
+
+    name = "DivBackward1"
+
+    def forward(self, a: Tensor, other: float | int) -> Array:
+        self.other = other
+        dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
+        if not dtype.is_floating_point:
+            dtype = dtypes.default_float()
+        with _quiet():
+            return xp_of(a._data).true_divide(a._data, other, dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad / self.other,)
+
+
+def _check_integer_division(a: Tensor, b: Tensor, dtype: DType) -> None:
+    if dtype.category < 2:
+        divisor = operand(b)
+        if (isinstance(divisor, (int, float)) and divisor == 0) or (
+            not isinstance(divisor, (int, float)) and bool((divisor == 0).any())
+        ):
+            raise TorchRuntimeError("ZeroDivisionError")
+
+
+class FloorDivideNotImplemented(Function):
+    """floor_divide has no derivative: PyTorch records a node that raises when reached."""
+
+    name = "NotImplemented"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        broadcast_shapes(a, b)
+        dtype = result_dtype(a, b)
+        _check_integer_division(a, b, dtype)
+        with _quiet():
+            return xp_of(a._data).floor_divide(operand(a), operand(b), dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        raise TorchRuntimeError("derivative for aten::floor_divide is not implemented")
+
+
+def _scalar_division(a: Tensor, other: float | int, ufunc: str) -> Array:
+    dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
+    if dtype.category < 2 and other == 0:
+        raise TorchRuntimeError("ZeroDivisionError")
+    with _quiet():
+        return getattr(xp_of(a._data), ufunc)(a._data, other, dtype=dtype.np)
+
+
+class RemainderBackward0(Function):
+    """remainder(Tensor, Scalar): the gradient passes unchanged."""
+
+    name = "RemainderBackward0"
+
+    def forward(self, a: Tensor, other: float | int) -> Array:
+        return _scalar_division(a, other, "remainder")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad,)
+
+
+class RemainderBackward1(Function):
+    """remainder(Tensor, Tensor)."""
+
+    name = "RemainderBackward1"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        broadcast_shapes(a, b)
+        if self.needs_input_grad[1]:
+            self.save("self", a)
+            self.save("other", b)
+        dtype = result_dtype(a, b)
+        _check_integer_division(a, b, dtype)
+        with _quiet():
+            return xp_of(a._data).remainder(operand(a), operand(b), dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        gb = None
+        if b:
+            x, y = self.saved("self", F), self.saved("other", F)
+            with _quiet():
+                gb = -grad * F.floor_divide(x, y)
+        return (grad if a else None, gb)
+
+
+class FmodBackward0(Function):
+    """fmod(Tensor, Scalar)."""
+
+    name = "FmodBackward0"
+
+    def forward(self, a: Tensor, other: float | int) -> Array:
+        return _scalar_division(a, other, "fmod")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad,)
+
+
+class FmodBackward1(Function):
+    """fmod(Tensor, Tensor): other's gradient is -grad * trunc(self / other)."""
+
+    name = "FmodBackward1"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        broadcast_shapes(a, b)
+        if self.needs_input_grad[1]:
+            self.save("self", a)
+            self.save("other", b)
+        dtype = result_dtype(a, b)
+        _check_integer_division(a, b, dtype)
+        with _quiet():
+            return xp_of(a._data).fmod(operand(a), operand(b), dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        gb = None
+        if b:
+            x, y = self.saved("self", F), self.saved("other", F)
+            with _quiet():
+                gb = -grad * F.trunc_divide(x, y)
+        return (grad if a else None, gb)
 
 
 class NegBackward0(Function):
@@ -158,8 +403,6 @@ class NegBackward0(Function):
 
     def forward(self, a: Tensor) -> Array:
         if a.dtype is dtypes.bool_:
-            from gradsh.engine.exceptions import TorchRuntimeError
-
             raise TorchRuntimeError(
                 "Negation, the `-` operator, on a bool tensor is not supported. If you are "
                 "trying to invert a mask, use the `~` or `logical_not()` operator instead."
@@ -168,6 +411,11 @@ class NegBackward0(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (-grad,)
+
+
+def _check_integer_power(a: Tensor, exponent: Any, dtype: DType) -> None:
+    if dtype.category == 1 and isinstance(exponent, int) and exponent < 0:
+        raise TorchRuntimeError("Integers to negative integer powers are not allowed.")
 
 
 class PowBackward0(Function):
@@ -180,16 +428,17 @@ class PowBackward0(Function):
         if self.needs_input_grad[0]:
             self.save("self", a)
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [exponent])
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        _check_integer_power(a, exponent, dtype)
+        with _quiet():
             return xp_of(a._data).power(operand(a), exponent, dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        # pow_backward: grad * exponent * self ** (exponent - 1), and 0 where exponent == 0
+        # pow_backward: grad * (exponent * self.pow(exponent - 1)), zeros where exponent == 0
         p = self.exponent
         if p == 0:
-            return (grad * 0,)
+            return (F.zeros_like(grad),)
         x = self.saved("self", F)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        with _quiet():
             return (grad * (p * x ** (p - 1)),)
 
 
@@ -199,25 +448,39 @@ class PowBackward1(Function):
     name = "PowBackward1"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
-        if self.needs_input_grad[0] or self.needs_input_grad[1]:
-            self.save("self", a)
-            self.save("exponent", b)
-        if self.needs_input_grad[1]:
-            self.save("result", RESULT)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return xp_of(a._data).power(operand(a), operand(b), dtype=result_dtype(a, b).np)
+        broadcast_shapes(a, b)
+        self.save("self", a)
+        self.save("exponent", b)
+        self.save("result", RESULT)
+        dtype = result_dtype(a, b)
+        with _quiet():
+            if dtype.category == 1:
+                exponents = operand(b)
+                if np.any(np.asarray(exponents) < 0):
+                    # PyTorch's integer pow: x ** negative is 1 for x == 1, -1 ** odd ...
+                    base = np.asarray(operand(a), dtype=dtype.np)
+                    out = np.zeros(np.broadcast_shapes(base.shape, np.shape(exponents)),
+                                   dtype=dtype.np)
+                    e = np.broadcast_to(exponents, out.shape)
+                    bb = np.broadcast_to(base, out.shape)
+                    nonneg = e >= 0
+                    out[nonneg] = np.power(bb[nonneg], e[nonneg])
+                    neg = ~nonneg
+                    out[neg & (bb == 1)] = 1
+                    out[neg & (bb == -1)] = np.where(e[neg & (bb == -1)] % 2 == 0, 1, -1)
+                    return out
+            return xp_of(a._data).power(operand(a), operand(b), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
         x = self.saved("self", F)
         p = self.saved("exponent", F)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        with _quiet():
             ga = F.where(p == 0.0, 0.0, grad * (p * x ** (p - 1))) if a else None
             gb = None
             if b:
                 result = self.saved("result", F)
-                # where(self == 0 & exponent >= 0, 0, grad * result * log(self))
-                gb = F.where((x == 0.0) & (p >= 0), 0.0, grad * (result * F.log(x)))
+                gb = grad * F.where((x == 0.0) & (p >= 0), 0.0, result * F.log(x))
         return ga, gb
 
 
@@ -229,21 +492,30 @@ class PowBackward2(Function):
     def forward(self, exponent: Tensor, base: float | int) -> Array:
         self.base = base
         if self.needs_input_grad[0]:
+            self.save("exponent", exponent)
             self.save("result", RESULT)
         dtype = dtypes.result_type([(exponent.dtype, exponent._data.ndim)], [base])
-        with np.errstate(over="ignore", invalid="ignore"):
+        with _quiet():
             return xp_of(exponent._data).power(base, operand(exponent), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         result = self.saved("result", F)
-        if self.base == 0:
-            return (F.where(result == 0, 0.0, grad * result * float("-inf")),)
-        return (grad * (result * float(np.log(self.base))),)
+        with _quiet():
+            if self.base == 0:
+                p = self.saved("exponent", F)
+                return (grad * F.where(p >= 0, 0.0, result * float("-inf")),)
+            return (grad * (result * math.log(self.base)),)
 
 
 # =============================================================================================
 # Unary element-wise
 # =============================================================================================
+
+
+def _float_unary(a: Tensor, ufunc: str) -> Array:
+    """A float-valued ufunc (exp, sin ...): integer inputs compute in the default float."""
+    with _quiet():
+        return getattr(xp_of(a._data), ufunc)(a._data, dtype=float_result_dtype(a).np)
 
 
 class ExpBackward0(Function):
@@ -252,8 +524,7 @@ class ExpBackward0(Function):
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
             self.save("result", RESULT)
-        with np.errstate(over="ignore"):
-            return xp_of(a._data).exp(a._data, dtype=float_result_dtype(a).np)
+        return _float_unary(a, "exp")
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (grad * self.saved("result", F),)
@@ -265,12 +536,192 @@ class LogBackward0(Function):
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
             self.save("self", a)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return xp_of(a._data).log(a._data, dtype=float_result_dtype(a).np)
+        return _float_unary(a, "log")
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with _quiet():
             return (grad / self.saved("self", F),)
+
+
+class Log2Backward0(Function):
+    name = "Log2Backward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+        return _float_unary(a, "log2")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        with _quiet():
+            return (grad / (self.saved("self", F) * math.log(2.0)),)
+
+
+class Log10Backward0(Function):
+    name = "Log10Backward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+        return _float_unary(a, "log10")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        with _quiet():
+            return (grad / (self.saved("self", F) * math.log(10.0)),)
+
+
+class SinBackward0(Function):
+    name = "SinBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+        return _float_unary(a, "sin")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad * F.cos(self.saved("self", F)),)
+
+
+class CosBackward0(Function):
+    name = "CosBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+        return _float_unary(a, "cos")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad * -F.sin(self.saved("self", F)),)
+
+
+class TanBackward0(Function):
+    name = "TanBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("result", RESULT)
+        return _float_unary(a, "tan")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        result = self.saved("result", F)
+        return (grad * (1 + result ** 2),)
+
+
+class TanhBackward0(Function):
+    name = "TanhBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("result", RESULT)
+        return _float_unary(a, "tanh")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.tanh_backward(grad, self.saved("result", F)),)
+
+
+def _sigmoid_array(x: Array, dtype: DType) -> Array:
+    xp = xp_of(x)
+    with _quiet():
+        x = x.astype(dtype.np, copy=False)
+        return xp.reciprocal(xp.exp(-x) + x.dtype.type(1))
+
+
+class SigmoidBackward0(Function):
+    name = "SigmoidBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("result", RESULT)
+        return _sigmoid_array(a._data, float_result_dtype(a))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.sigmoid_backward(grad, self.saved("result", F)),)
+
+
+class ReluBackward0(Function):
+    name = "ReluBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if a.dtype is dtypes.bool_:
+            raise not_implemented_for("clamp_min_scalar_cpu", a.dtype)
+        if self.needs_input_grad[0]:
+            self.save("result", RESULT)
+        xp = xp_of(a._data)
+        # NOTE: maximum propagates NaN, as PyTorch's relu does.
+        return xp.maximum(a._data, a._data.dtype.type(0))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # NOTE: threshold_backward(grad, result, 0): the gradient at 0 is 0.
+        return (F.threshold_backward(grad, self.saved("result", F), 0),)
+
+
+class SqrtBackward0(Function):
+    name = "SqrtBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("result", RESULT)
+        return _float_unary(a, "sqrt")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # NOTE: at 0 this is grad / 0 = inf, as in PyTorch.
+        with _quiet():
+            return (grad / (2 * self.saved("result", F)),)
+
+
+class RsqrtBackward0(Function):
+    name = "RsqrtBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("result", RESULT)
+        with _quiet():
+            x = a._data.astype(float_result_dtype(a).np, copy=False)
+            return xp_of(x).reciprocal(xp_of(x).sqrt(x))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        with _quiet():
+            return (-0.5 * grad * self.saved("result", F) ** 3,)
+
+
+class AbsBackward0(Function):
+    name = "AbsBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if a.dtype is dtypes.bool_:
+            raise not_implemented_for("abs_cpu", a.dtype)
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+        return xp_of(a._data).abs(a._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # NOTE: sgn(0) = 0, so the gradient of abs at 0 is 0.
+        return (grad * F.sgn(self.saved("self", F)),)
+
+
+class SignBackward0(Function):
+    name = "SignBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if a.dtype is dtypes.bool_:
+            return a._data.copy()
+        return xp_of(a._data).sign(a._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.zeros_like(grad),)
+
+
+class SgnBackward0(Function):
+    """sgn: sign for real tensors; appears in abs's double backward."""
+
+    name = "SgnBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if a.dtype is dtypes.bool_:
+            return a._data.copy()
+        return xp_of(a._data).sign(a._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.zeros_like(grad),)
 
 
 class ReciprocalBackward0(Function):
@@ -279,12 +730,253 @@ class ReciprocalBackward0(Function):
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
             self.save("result", RESULT)
-        with np.errstate(divide="ignore"):
-            return xp_of(a._data).reciprocal(a._data, dtype=float_result_dtype(a).np)
+        return _float_unary(a, "reciprocal")
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         result = self.saved("result", F)
         return (-grad * (result * result),)
+
+
+class _Rounding(Function):
+    """floor/ceil/round/trunc: piecewise constant, zero gradient."""
+
+    ufunc: ClassVar[str]
+
+    def forward(self, a: Tensor) -> Array:
+        if not a.dtype.is_floating_point:
+            return a._data.copy()
+        return getattr(xp_of(a._data), self.ufunc)(a._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.zeros_like(grad),)
+
+
+class FloorBackward0(_Rounding):
+    name = "FloorBackward0"
+    ufunc = "floor"
+
+
+class CeilBackward0(_Rounding):
+    name = "CeilBackward0"
+    ufunc = "ceil"
+
+
+class RoundBackward0(_Rounding):
+    name = "RoundBackward0"
+    ufunc = "rint"  # round half to even, as PyTorch's round
+
+
+class TruncBackward0(_Rounding):
+    name = "TruncBackward0"
+    ufunc = "trunc"
+
+
+# =============================================================================================
+# Clamp, maximum/minimum, where
+# =============================================================================================
+
+
+def _clamp_dtype(a: Tensor, *bounds: Any) -> DType:
+    scalars = [b for b in bounds if b is not None]
+    return dtypes.result_type([(a.dtype, a._data.ndim)], scalars)
+
+
+class ClampBackward1(Function):
+    """clamp with number bounds (either may be None); saves self, min, max."""
+
+    name = "ClampBackward1"
+
+    def forward(self, a: Tensor, min: Any = None, max: Any = None) -> Array:  # noqa: A002
+        self.min, self.max = min, max
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+        dtype = _clamp_dtype(a, min, max)
+        x = a._data.astype(dtype.np, copy=False)
+        xp = xp_of(x)
+        with _quiet():
+            # clamp(x, min, max) = min(max(x, min), max): with min > max every value is max.
+            if min is not None:
+                x = xp.where(x < min, dtype.np.type(min), x) if not math.isnan(min) else \
+                    xp.full_like(x, math.nan)
+            if max is not None:
+                x = xp.where(x > max, dtype.np.type(max), x) if not math.isnan(max) else \
+                    xp.full_like(x, math.nan)
+        return x if x is not a._data else x.copy()
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # NOTE: the bounds are inclusive: at x == min or x == max the gradient passes.
+        x = self.saved("self", F)
+        if self.min is not None and self.max is not None:
+            mask = (x >= self.min) & (x <= self.max)
+        elif self.min is not None:
+            mask = x >= self.min
+        else:
+            mask = x <= self.max
+        return (F.where(mask, grad, 0.0),)
+
+
+class ClampMinBackward0(Function):
+    name = "ClampMinBackward0"
+
+    def forward(self, a: Tensor, min: Any) -> Array:  # noqa: A002
+        self.min = min
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+        dtype = _clamp_dtype(a, min)
+        x = a._data.astype(dtype.np, copy=False)
+        with _quiet():
+            return xp_of(x).where(x < min, dtype.np.type(min), x)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.where(self.saved("self", F) >= self.min, grad, 0.0),)
+
+
+class ClampMaxBackward0(Function):
+    name = "ClampMaxBackward0"
+
+    def forward(self, a: Tensor, max: Any) -> Array:  # noqa: A002
+        self.max = max
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+        dtype = _clamp_dtype(a, max)
+        x = a._data.astype(dtype.np, copy=False)
+        with _quiet():
+            return xp_of(x).where(x > max, dtype.np.type(max), x)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.where(self.saved("self", F) <= self.max, grad, 0.0),)
+
+
+class ClampBackward0(Function):
+    """clamp with tensor bounds: inputs (self, min, max); a missing bound is an empty tensor
+    placeholder (`has_min` / `has_max`)."""
+
+    name = "ClampBackward0"
+
+    def forward(self, a: Tensor, lo: Tensor, hi: Tensor, has_min: bool = True,
+                has_max: bool = True) -> Array:
+        self.has_min, self.has_max = has_min, has_max
+        present = [a] + ([lo] if has_min else []) + ([hi] if has_max else [])
+        broadcast_shapes(*present)
+        self.save("self", a)
+        if has_min:
+            self.save("min", lo)
+        if has_max:
+            self.save("max", hi)
+        dtype = result_dtype(*present)
+        xp = xp_of(a._data)
+        x = a._data.astype(dtype.np, copy=False)
+        with _quiet():
+            if has_min:
+                x = xp.where(x < lo._data, lo._data.astype(dtype.np), x)
+                x = xp.where(xp.isnan(lo._data), lo._data.astype(dtype.np), x)
+            if has_max:
+                x = xp.where(x > hi._data, hi._data.astype(dtype.np), x)
+                x = xp.where(xp.isnan(hi._data), hi._data.astype(dtype.np), x)
+        return x if x is not a._data else x.copy()
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_self, need_min, need_max = self.needs_input_grad
+        x = self.saved("self", F)
+        lo = self.saved("min", F) if self.has_min else None
+        hi = self.saved("max", F) if self.has_max else None
+        if lo is not None and hi is not None:
+            inside = (x >= lo) & (x <= hi)
+        elif lo is not None:
+            inside = x >= lo
+        else:
+            inside = x <= hi
+        g_self = F.where(inside, grad, 0.0) if need_self else None
+        g_min = g_max = None
+        if need_min and lo is not None:
+            below = x < lo if hi is None else (x < lo) & (lo < hi)
+            g_min = F.where(below, grad, 0.0)
+        if need_max and hi is not None:
+            g_max = F.where(x > hi, grad, 0.0)
+            if lo is not None:
+                g_max = F.where(lo >= hi, grad, g_max)
+        return g_self, g_min, g_max
+
+
+class MaximumBackward0(Function):
+    name = "MaximumBackward0"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        broadcast_shapes(a, b)
+        self.save("self", a)
+        self.save("other", b)
+        dtype = result_dtype(a, b)
+        return xp_of(a._data).maximum(operand(a), operand(b), dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # NOTE: ties split the gradient in half, as PyTorch's maximum does.
+        a, b = self.needs_input_grad
+        x, y = self.saved("self", F), self.saved("other", F)
+        half = F.where(x == y, grad / 2, grad)
+        return (
+            F.masked_fill(half, x < y, 0.0) if a else None,
+            F.masked_fill(half, x > y, 0.0) if b else None,
+        )
+
+
+class MinimumBackward0(Function):
+    name = "MinimumBackward0"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        broadcast_shapes(a, b)
+        self.save("self", a)
+        self.save("other", b)
+        dtype = result_dtype(a, b)
+        return xp_of(a._data).minimum(operand(a), operand(b), dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        x, y = self.saved("self", F), self.saved("other", F)
+        half = F.where(x == y, grad / 2, grad)
+        return (
+            F.masked_fill(half, x > y, 0.0) if a else None,
+            F.masked_fill(half, x < y, 0.0) if b else None,
+        )
+
+
+class WhereBackward0(Function):
+    """where(condition, self, other): the condition is a non-differentiable input."""
+
+    name = "WhereBackward0"
+
+    def forward(self, a: Tensor, b: Tensor, condition: Tensor) -> Array:
+        broadcast_shapes(condition, a, b)
+        self.save("condition", condition)
+        dtype = result_dtype(a, b)
+        xp = xp_of(condition._data)
+        x = operand(a)
+        y = operand(b)
+        x = xp.asarray(x, dtype=dtype.np)
+        y = xp.asarray(y, dtype=dtype.np)
+        return xp.where(condition._data, x, y)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        cond = self.saved("condition", F)
+        return (
+            F.where(cond, grad, 0.0) if a else None,
+            F.where(cond, 0.0, grad) if b else None,
+        )
+
+
+class MaskedFillBackward0(Function):
+    """masked_fill(self, mask, value): used by backward formulas (norm, std, maximum)."""
+
+    name = "MaskedFillBackward0"
+
+    def forward(self, a: Tensor, mask: Tensor, value: Any) -> Array:
+        self.save("mask", mask)
+        out = a._data.copy()
+        xp_of(out).copyto(out, value, where=xp_of(out).broadcast_to(mask._data, out.shape))
+        return out
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.masked_fill(grad, self.saved("mask", F), 0.0),)
 
 
 # =============================================================================================
@@ -297,12 +989,22 @@ def _sum_dtype(a: Tensor) -> DType:
     return a.dtype if a.dtype.is_floating_point else dtypes.int64
 
 
+def _restore_reduced(F: Any, grad: Any, dims: tuple[int, ...] | None, keepdim: bool,
+                     ndim: int) -> Any:
+    """A reduced gradient with its reduced dimensions back as size 1 (keepdim form)."""
+    if keepdim or ndim == 0:
+        return grad
+    if dims is None:
+        dims = tuple(range(ndim))
+    return F.unsqueeze_dims(grad, dims, ndim)
+
+
 class SumBackward0(Function):
     name = "SumBackward0"
 
-    def forward(self, a: Tensor) -> Array:
+    def forward(self, a: Tensor, dtype: DType | None = None) -> Array:
         self.self_sizes = a.shape
-        return a._data.sum(dtype=_sum_dtype(a).np)
+        return a._data.sum(dtype=(dtype or _sum_dtype(a)).np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.expand(grad, self.self_sizes),)
@@ -311,46 +1013,359 @@ class SumBackward0(Function):
 class SumBackward1(Function):
     name = "SumBackward1"
 
-    def forward(self, a: Tensor, dim: tuple[int, ...], keepdim: bool = False) -> Array:
+    def forward(self, a: Tensor, dim: tuple[int, ...], keepdim: bool = False,
+                dtype: DType | None = None) -> Array:
         self.self_sizes = a.shape
         self.dim = dim
         self.keepdim = keepdim
-        return a._data.sum(axis=dim, keepdims=keepdim, dtype=_sum_dtype(a).np)
+        return a._data.sum(axis=dim or None, keepdims=keepdim, dtype=(dtype or _sum_dtype(a)).np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        if not self.keepdim:
-            grad = F.unsqueeze_dims(grad, self.dim, len(self.self_sizes))
+        grad = _restore_reduced(F, grad, self.dim, self.keepdim, len(self.self_sizes))
         return (F.expand(grad, self.self_sizes),)
 
 
 class MeanBackward0(Function):
     name = "MeanBackward0"
 
-    def forward(self, a: Tensor) -> Array:
+    def forward(self, a: Tensor, dtype: DType | None = None) -> Array:
         self.self_sizes = a.shape
         self.numel = a.numel()
-        return a._data.mean(dtype=a.dtype.np)
+        with _quiet():
+            return a._data.mean(dtype=(dtype or a.dtype).np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (F.expand(grad / self.numel, self.self_sizes),)
+        with _quiet():
+            return (F.expand(grad / self.numel, self.self_sizes),)
 
 
 class MeanBackward1(Function):
     name = "MeanBackward1"
 
-    def forward(self, a: Tensor, dim: tuple[int, ...], keepdim: bool = False) -> Array:
+    def forward(self, a: Tensor, dim: tuple[int, ...], keepdim: bool = False,
+                dtype: DType | None = None) -> Array:
         self.self_sizes = a.shape
         self.dim = dim
         self.keepdim = keepdim
-        return a._data.mean(axis=dim, keepdims=keepdim, dtype=a.dtype.np)
+        with _quiet():
+            return a._data.mean(axis=dim or None, keepdims=keepdim, dtype=(dtype or a.dtype).np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         count = 1
         for d in self.dim:
-            count *= self.self_sizes[d]
-        if not self.keepdim:
-            grad = F.unsqueeze_dims(grad, self.dim, len(self.self_sizes))
-        return (F.expand(grad / count, self.self_sizes),)
+            count *= self.self_sizes[d] if self.self_sizes else 1
+        grad = _restore_reduced(F, grad, self.dim, self.keepdim, len(self.self_sizes))
+        with _quiet():
+            return (F.expand(grad / count, self.self_sizes),)
+
+
+def _exclusive_products(x: Array, axis: int) -> Array:
+    """For each element, the product of the others along `axis` (exact with zeros)."""
+    xp = xp_of(x)
+    ones_shape = list(x.shape)
+    ones_shape[axis] = 1
+    one = xp.ones(ones_shape, dtype=x.dtype)
+    before = xp.cumprod(xp.concatenate([one, x], axis=axis), axis=axis)
+    before = xp.take(before, range(x.shape[axis]), axis=axis)
+    flipped = xp.flip(x, axis=axis)
+    after = xp.cumprod(xp.concatenate([one, flipped], axis=axis), axis=axis)
+    after = xp.flip(xp.take(after, range(x.shape[axis]), axis=axis), axis=axis)
+    return before * after
+
+
+class ProdBackward0(Function):
+    name = "ProdBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        self.save("self", a)
+        self.save("result", RESULT)
+        with _quiet():
+            return a._data.prod(dtype=_sum_dtype(a).np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        if x.ndim == 0:
+            return (grad,)
+        result = self.saved("result", F)
+        if F.count_zeros(x) == 0:
+            with _quiet():
+                return (grad * (result / x),)
+        return (grad * F.detached(lambda v: _exclusive_products(v.reshape(-1), 0).reshape(v.shape),
+                                  x),)
+
+
+class ProdBackward1(Function):
+    name = "ProdBackward1"
+
+    def forward(self, a: Tensor, dim: int, keepdim: bool = False) -> Array:
+        self.dim, self.keepdim = dim, keepdim
+        self.save("self", a)
+        self.save("result", RESULT)
+        with _quiet():
+            return a._data.prod(axis=dim, keepdims=keepdim, dtype=_sum_dtype(a).np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        if x.ndim == 0:
+            return (grad,)
+        result = self.saved("result", F)
+        grad = _restore_reduced(F, grad, (self.dim,), self.keepdim, x.ndim)
+        result = _restore_reduced(F, result, (self.dim,), self.keepdim, x.ndim)
+        if F.count_zeros(x) == 0:
+            with _quiet():
+                return (grad * (result / x),)
+        dim = self.dim
+        return (grad * F.detached(lambda v: _exclusive_products(v, dim), x),)
+
+
+class _FullExtremum(Function):
+    """max()/min() over all elements: ties share the gradient evenly (evenly_distribute)."""
+
+    reduce: ClassVar[str]
+
+    def forward(self, a: Tensor) -> Array:
+        if a.numel() == 0:
+            raise TorchRuntimeError(
+                f"{self.reduce}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        self.save("self", a)
+        self.save("result", RESULT)
+        xp = xp_of(a._data)
+        fn = xp.max if self.reduce == "max" else xp.min
+        return fn(a._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        result = self.saved("result", F)
+        mask = F.isnan(x) if F.to_bool(F.isnan(result)) else x == result
+        with _quiet():
+            return (F.where(mask, grad / F.count_true(mask), 0.0),)
+
+
+class MaxBackward1(_FullExtremum):
+    name = "MaxBackward1"
+    reduce = "max"
+
+
+class MinBackward1(_FullExtremum):
+    name = "MinBackward1"
+    reduce = "min"
+
+
+def _arg_extremum(data: Array, dim: int | None, keepdim: bool, reduce: str) -> Array:
+    """argmax/argmin with PyTorch's NaN rule (a NaN is the extremum; first occurrence wins)."""
+    xp = xp_of(data)
+    if data.dtype.kind == "f":
+        nan = xp.isnan(data)
+        if bool(nan.any()):
+            work = xp.where(nan, -xp.inf if reduce == "min" else xp.inf, data)
+            if dim is None:
+                index = xp.argmax(nan.reshape(-1)) if bool(nan.any()) else None
+                return xp.asarray(index, dtype=xp.int64)
+            idx = (xp.argmax if reduce == "max" else xp.argmin)(work, axis=dim, keepdims=keepdim)
+            any_nan = nan.any(axis=dim, keepdims=keepdim)
+            first_nan = xp.argmax(nan, axis=dim, keepdims=keepdim)
+            return xp.where(any_nan, first_nan, idx).astype(xp.int64)
+    fn = xp.argmax if reduce == "max" else xp.argmin
+    if dim is None:
+        return xp.asarray(fn(data.reshape(-1)), dtype=xp.int64)
+    return fn(data, axis=dim, keepdims=keepdim).astype(xp.int64)
+
+
+class _DimExtremum(Function):
+    """max(dim)/min(dim): the values; the indices are computed alongside (no grad)."""
+
+    reduce: ClassVar[str]
+
+    def forward(self, a: Tensor, dim: int, keepdim: bool, indices: Array) -> Array:
+        self.dim, self.keepdim, self.self_sizes = dim, keepdim, a.shape
+        self.save("indices", Tensor._make(indices, a.device))
+        if a.ndim == 0:
+            return a._data.copy()
+        idx = indices if keepdim else xp_of(indices).expand_dims(indices, dim)
+        values = xp_of(a._data).take_along_axis(a._data, idx, axis=dim)
+        return values if keepdim else values.squeeze(dim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        indices = self.saved("indices", F)
+        if len(self.self_sizes) == 0:
+            return (grad,)
+        return (F.value_selecting_backward(grad, self.dim, indices, self.self_sizes,
+                                           self.keepdim),)
+
+
+class MaxBackward0(_DimExtremum):
+    name = "MaxBackward0"
+    reduce = "max"
+
+
+class MinBackward0(_DimExtremum):
+    name = "MinBackward0"
+    reduce = "min"
+
+
+class _AmaxAmin(Function):
+    reduce: ClassVar[str]
+
+    def forward(self, a: Tensor, dim: tuple[int, ...], keepdim: bool) -> Array:
+        self.dim, self.keepdim = dim, keepdim
+        self.save("self", a)
+        self.save("result", RESULT)
+        xp = xp_of(a._data)
+        fn = xp.max if self.reduce == "max" else xp.min
+        return fn(a._data, axis=dim if dim else None, keepdims=keepdim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        dims = self.dim or tuple(range(x.ndim))
+        result = _restore_reduced(F, self.saved("result", F), dims, self.keepdim, x.ndim)
+        grad = _restore_reduced(F, grad, dims, self.keepdim, x.ndim)
+        mask = x == result
+        with _quiet():
+            return (F.where(mask, grad / F.sum(mask, dims, True), 0.0),)
+
+
+class AmaxBackward0(_AmaxAmin):
+    name = "AmaxBackward0"
+    reduce = "max"
+
+
+class AminBackward0(_AmaxAmin):
+    name = "AminBackward0"
+    reduce = "min"
+
+
+class LogsumexpBackward0(Function):
+    name = "LogsumexpBackward0"
+
+    def forward(self, a: Tensor, dim: tuple[int, ...], keepdim: bool) -> Array:
+        self.dim, self.keepdim = dim, keepdim
+        self.save("self", a)
+        self.save("result", RESULT)
+        x = a._data.astype(float_result_dtype(a).np, copy=False)
+        xp = xp_of(x)
+        with _quiet():
+            m = xp.max(x, axis=dim, keepdims=True) if x.size else xp.zeros((1,) * x.ndim, x.dtype)
+            m = xp.where(xp.isinf(m), 0, m)
+            out = xp.log(xp.sum(xp.exp(x - m), axis=dim, keepdims=True)) + m
+        return out if keepdim else out.squeeze(axis=dim) if x.ndim else out
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        result = _restore_reduced(F, self.saved("result", F), self.dim, self.keepdim, x.ndim)
+        grad = _restore_reduced(F, grad, self.dim, self.keepdim, x.ndim)
+        return (grad * F.exp(x - result),)
+
+
+class LinalgVectorNormBackward0(Function):
+    name = "LinalgVectorNormBackward0"
+
+    def forward(self, a: Tensor, ord: float, dim: tuple[int, ...] | None,  # noqa: A002
+                keepdim: bool) -> Array:
+        self.ord, self.dim, self.keepdim = ord, dim, keepdim
+        self.save("self", a)
+        self.save("result", RESULT)
+        x = a._data
+        xp = xp_of(x)
+        axis = dim if dim else None
+        with _quiet():
+            ax = xp.abs(x)
+            if ord == 2:
+                out = xp.sqrt(xp.sum(ax * ax, axis=axis, keepdims=keepdim))
+            elif ord == 1:
+                out = xp.sum(ax, axis=axis, keepdims=keepdim)
+            elif ord == math.inf:
+                out = xp.max(ax, axis=axis, keepdims=keepdim)
+            elif ord == -math.inf:
+                out = xp.min(ax, axis=axis, keepdims=keepdim)
+            elif ord == 0:
+                out = xp.sum(ax != 0, axis=axis, keepdims=keepdim).astype(x.dtype)
+            else:
+                out = xp.sum(ax ** ord, axis=axis, keepdims=keepdim) ** (1.0 / ord)
+        return xp.asarray(out, dtype=x.dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        dims = self.dim or tuple(range(x.ndim))
+        norm = _restore_reduced(F, self.saved("result", F), dims, self.keepdim, x.ndim)
+        grad = _restore_reduced(F, grad, dims, self.keepdim, x.ndim)
+        p = self.ord
+        with _quiet():
+            if p == 0:
+                return (F.zeros_like(x),)
+            if p in (math.inf, -math.inf):
+                mask = F.abs(x) == norm
+                return (F.sgn(x) * ((grad / F.sum(mask, dims, True)) * mask),)
+            if p == 1:
+                return (F.sgn(x) * grad,)
+            if p == 2:
+                # NOTE: the gradient at the zero vector is 0 (masked), not NaN.
+                return (x * F.masked_fill(grad / norm, norm == 0, 0.0),)
+            scale = F.masked_fill(grad / norm ** (p - 1), norm == 0, 0.0)
+            return (x * F.abs(x) ** (p - 2) * scale,)
+
+
+def _reduced_count(shape: Shape, dims: tuple[int, ...] | None) -> int:
+    count = 1
+    for d in dims if dims else range(len(shape)):
+        count *= shape[d]
+    return count
+
+
+def _var_array(x: Array, dims: tuple[int, ...] | None, correction: float, keepdim: bool) -> Array:
+    xp = xp_of(x)
+    axis = dims if dims else None
+    with _quiet():
+        mean = xp.mean(x, axis=axis, keepdims=True)
+        centered = x - mean
+        total = xp.sum(centered * centered, axis=axis, keepdims=keepdim)
+        n = _reduced_count(x.shape, dims)
+        return xp.asarray(total / max(n - correction, 0), dtype=x.dtype)
+
+
+class VarBackward0(Function):
+    name = "VarBackward0"
+
+    def forward(self, a: Tensor, dim: tuple[int, ...] | None, correction: float,
+                keepdim: bool) -> Array:
+        self.dim, self.correction, self.keepdim = dim, correction, keepdim
+        self.save("self", a)
+        return _var_array(a._data, dim, correction, keepdim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (_var_backward(F, grad, self.saved("self", F), self.dim, self.correction,
+                              self.keepdim),)
+
+
+def _var_backward(F: Any, grad: Any, x: Any, dim: tuple[int, ...] | None, correction: float,
+                  keepdim: bool) -> Any:
+    # var_backward: (2 / (N - correction)) * grad * (self - self.mean(dim, keepdim=True))
+    dims = dim or tuple(range(x.ndim))
+    n = _reduced_count(x.shape, dims)
+    grad = _restore_reduced(F, grad, dims, keepdim, x.ndim)
+    with _quiet():
+        scale = 2.0 / (n - correction) if n - correction != 0 else math.inf
+        return (scale * grad) * (x - F.mean(x, dim, True))
+
+
+class StdBackward0(Function):
+    name = "StdBackward0"
+
+    def forward(self, a: Tensor, dim: tuple[int, ...] | None, correction: float,
+                keepdim: bool) -> Array:
+        self.dim, self.correction, self.keepdim = dim, correction, keepdim
+        self.save("self", a)
+        self.save("result", RESULT)
+        with _quiet():
+            return xp_of(a._data).sqrt(_var_array(a._data, dim, correction, keepdim))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        result = self.saved("result", F)
+        with _quiet():
+            grad_var = F.masked_fill(grad / (result * 2), result == 0, 0.0)
+        return (_var_backward(F, grad_var, self.saved("self", F), self.dim, self.correction,
+                              self.keepdim),)
 
 
 # =============================================================================================
@@ -387,6 +1402,22 @@ class UnsafeViewBackward0(Function):
         return (F.reshape(grad, self.self_sizes),)
 
 
+class AliasBackward0(Function):
+    """`x[...]`, `x[:, :]`: a view of the whole tensor."""
+
+    name = "AliasBackward0"
+    is_view = True
+
+    def forward(self, a: Tensor) -> Array:
+        return a._data[...]
+
+    def view_fn(self, array: Array) -> Array:
+        return array[...]
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad,)
+
+
 class UnsqueezeBackward0(Function):
     name = "UnsqueezeBackward0"
     is_view = True
@@ -399,7 +1430,59 @@ class UnsqueezeBackward0(Function):
         return xp_of(array).expand_dims(array, self.dim)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (F.reshape(grad, grad.shape[: self.dim] + grad.shape[self.dim + 1 :]),)
+        return (F.squeeze(grad, self.dim),)
+
+
+class _Squeeze(Function):
+    is_view = True
+
+    def forward(self, a: Tensor, dims: tuple[int, ...]) -> Array:
+        self.self_sizes = a.shape
+        self.dims = tuple(d for d in dims if a.shape[d] == 1) if a.ndim else ()
+        return a._data.reshape(self._out_shape(a.shape))
+
+    def _out_shape(self, shape: Shape) -> Shape:
+        return tuple(n for i, n in enumerate(shape) if i not in self.dims)
+
+    def view_fn(self, array: Array) -> Array:
+        return array.reshape(self._out_shape(array.shape))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.reshape(grad, self.self_sizes),)
+
+
+class SqueezeBackward0(_Squeeze):
+    """squeeze(): every size-1 dimension."""
+
+    name = "SqueezeBackward0"
+
+
+class SqueezeBackward1(_Squeeze):
+    """squeeze(dim)."""
+
+    name = "SqueezeBackward1"
+
+
+class SqueezeBackward2(_Squeeze):
+    """squeeze(dims)."""
+
+    name = "SqueezeBackward2"
+
+
+class SqueezeBackward4(Function):
+    """squeeze_(dim) in place on a fresh result (matmul's 1-d @ 2-d): not a view."""
+
+    name = "SqueezeBackward4"
+
+    def forward(self, a: Tensor, dim: int) -> Array:
+        self.self_sizes = a.shape
+        self.dim = dim
+        if a.shape[dim] != 1:
+            return a._data
+        return a._data.reshape(a.shape[:dim] + a.shape[dim + 1:])
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.reshape(grad, self.self_sizes),)
 
 
 class SelectBackward0(Function):
@@ -413,13 +1496,15 @@ class SelectBackward0(Function):
         return a._data[self._key()]
 
     def _key(self) -> tuple[Any, ...]:
-        return (slice(None),) * self.dim + (self.index,)
+        # The trailing Ellipsis keeps a 0-d result a view (not a NumPy scalar copy).
+        return (slice(None),) * self.dim + (self.index, Ellipsis)
 
     def view_fn(self, array: Array) -> Array:
         return array[self._key()]
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (F.scatter_view(grad, self.self_sizes, self.view_fn),)
+        return (F.view_backward(grad, self.self_sizes, self.view_fn, "select",
+                                (self.dim, self.index)),)
 
 
 class SliceBackward0(Function):
@@ -439,7 +1524,20 @@ class SliceBackward0(Function):
         return array[self._key()]
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (F.scatter_view(grad, self.self_sizes, self.view_fn),)
+        return (F.view_backward(grad, self.self_sizes, self.view_fn, "slice",
+                                (self.dim, self.start, self.end, self.step)),)
+
+
+class SplitBackward0(SliceBackward0):
+    """One piece of split/chunk (gradsh gives each piece its own node; see ops.split)."""
+
+    name = "SplitBackward0"
+
+
+class UnbindBackward0(SelectBackward0):
+    """One element of unbind / iteration (each element its own node; see ops.unbind)."""
+
+    name = "UnbindBackward0"
 
 
 class TBackward0(Function):
@@ -454,6 +1552,41 @@ class TBackward0(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.t(grad),)
+
+
+class TransposeBackward0(Function):
+    name = "TransposeBackward0"
+    is_view = True
+
+    def forward(self, a: Tensor, dim0: int, dim1: int) -> Array:
+        self.dim0, self.dim1 = dim0, dim1
+        return self.view_fn(a._data)
+
+    def view_fn(self, array: Array) -> Array:
+        if array.ndim == 0:
+            return array[...]
+        return xp_of(array).swapaxes(array, self.dim0, self.dim1)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.transpose(grad, self.dim0, self.dim1),)
+
+
+class PermuteBackward0(Function):
+    name = "PermuteBackward0"
+    is_view = True
+
+    def forward(self, a: Tensor, dims: tuple[int, ...]) -> Array:
+        self.dims = dims
+        return xp_of(a._data).transpose(a._data, dims)
+
+    def view_fn(self, array: Array) -> Array:
+        return xp_of(array).transpose(array, self.dims)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        inverse = [0] * len(self.dims)
+        for i, d in enumerate(self.dims):
+            inverse[d] = i
+        return (F.permute(grad, tuple(inverse)),)
 
 
 class ExpandBackward0(Function):
@@ -473,12 +1606,198 @@ class ExpandBackward0(Function):
 
 
 # =============================================================================================
+# Indexing
+# =============================================================================================
+
+
+class IndexBackward0(Function):
+    """Advanced indexing: `key` is a NumPy key of slices and int64 arrays; `indices` are the
+    index tensors PyTorch saves (so the node cannot be backpropagated twice)."""
+
+    name = "IndexBackward0"
+
+    def forward(self, a: Tensor, key: tuple[Any, ...], indices: Sequence[Tensor]) -> Array:
+        self.self_sizes = a.shape
+        self.key = key
+        for i, t in enumerate(indices):
+            self.save(f"indices{i}" if i else "indices", t)
+        return a._data[key]
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        for name in self._saved:
+            self.saved(name, F)  # raises if freed or modified, as PyTorch does
+        return (F.index_put_acc(grad, self.self_sizes, self.key),)
+
+
+class IndexPutBackward0(Function):
+    """`t[advanced] = values` (index_put_): self keeps the gradient outside the indexed
+    positions, values receive the gradient at them."""
+
+    name = "IndexPutBackward0"
+
+    def forward(self, a: Tensor, values: Tensor, key: tuple[Any, ...],
+                indices: Sequence[Tensor], accumulate: bool = False) -> Array:
+        self.key, self.accumulate = key, accumulate
+        for i, t in enumerate(indices):
+            self.save(f"indices{i}" if i else "indices", t)
+        out = a._data.copy()
+        target_shape = out[key].shape
+        v = values._data
+        try:
+            infer_size(target_shape, v.shape)
+            v = xp_of(v).broadcast_to(v, target_shape) if v.shape != target_shape else v
+        except TorchRuntimeError:
+            raise TorchRuntimeError(
+                f"shape mismatch: value tensor of shape [{', '.join(map(str, values.shape))}] "
+                f"cannot be broadcast to indexing result of shape "
+                f"[{', '.join(map(str, target_shape))}]"
+            ) from None
+        v = v.astype(out.dtype, copy=False)
+        if accumulate:
+            xp_of(out).add.at(out, key, v)
+        else:
+            out[key] = v
+        return out
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        for name in self._saved:
+            self.saved(name, F)
+        g_self = g_values = None
+        if a:
+            g_self = grad if self.accumulate else F.index_fill_zero(grad, self.key)
+        if b:
+            g_values = F.index(grad, self.key)
+        return g_self, g_values
+
+
+# =============================================================================================
+# Joining and splitting
+# =============================================================================================
+
+
+class CatBackward0(Function):
+    name = "CatBackward0"
+
+    def forward(self, *tensors: Tensor, dim: int, dtype: DType) -> Array:
+        self.dim = dim
+        self.sizes = [t.shape for t in tensors]
+        arrays = [t._data.astype(dtype.np, copy=False) for t in tensors if t._data.ndim > 0
+                  and not (t._data.ndim == 1 and t._data.shape[0] == 0 and len(tensors) > 1
+                           and any(u.ndim > 1 for u in tensors))]
+        if not arrays:
+            return xp_of(tensors[0]._data).zeros((0,), dtype=dtype.np)
+        return xp_of(arrays[0]).concatenate(arrays, axis=dim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        grads: list[Any] = []
+        offset = 0
+        for needed, shape in zip(self.needs_input_grad, self.sizes):
+            if len(shape) == 1 and shape[0] == 0 and len(grad.shape) > 1:
+                grads.append(None if not needed else F.zeros(shape, grad))
+                continue
+            length = shape[self.dim]
+            grads.append(F.narrow(grad, self.dim, offset, length) if needed else None)
+            offset += length
+        return tuple(grads)
+
+
+class StackBackward0(Function):
+    name = "StackBackward0"
+
+    def forward(self, *tensors: Tensor, dim: int, dtype: DType) -> Array:
+        self.dim = dim
+        arrays = [t._data.astype(dtype.np, copy=False) for t in tensors]
+        return xp_of(arrays[0]).stack(arrays, axis=dim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return tuple(F.select(grad, self.dim, i) if needed else None
+                     for i, needed in enumerate(self.needs_input_grad))
+
+
+# =============================================================================================
 # Linear algebra
 # =============================================================================================
 
 
+def _strides(array: Array) -> tuple[int, ...]:
+    item = array.itemsize
+    return tuple(s // item for s in array.strides)
+
+
 class MmBackward0(Function):
     name = "MmBackward0"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("mat2", b)
+        if self.needs_input_grad[1]:
+            self.save("self", a)
+        # NOTE: PyTorch returns the gradient in column-major form when the input was
+        # column-major (mm_mat1_backward / mm_mat2_backward); the layout decides the formula.
+        self.self_column_major = _column_major(a._data)
+        self.mat2_column_major = _column_major(b._data)
+        return xp_of(a._data).matmul(a._data, b._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        ga = gb = None
+        if a:
+            mat2 = self.saved("mat2", F)
+            if self.self_column_major:
+                ga = F.t(F.mm(mat2, F.t(grad)))
+            else:
+                ga = F.mm(grad, F.t(mat2))
+        if b:
+            mat1 = self.saved("self", F)
+            if self.mat2_column_major:
+                gb = F.t(F.mm(F.t(grad), mat1))
+            else:
+                gb = F.mm(F.t(mat1), grad)
+        return ga, gb
+
+
+def _column_major(array: Array) -> bool:
+    if array.ndim != 2:
+        return False
+    strides = _strides(array)
+    return strides[0] == 1 and strides[1] == array.shape[0]
+
+
+class MvBackward0(Function):
+    name = "MvBackward0"
+
+    def forward(self, a: Tensor, v: Tensor) -> Array:
+        self.save("self", a)
+        self.save("vec", v)
+        return xp_of(a._data).matmul(a._data, v._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        return (
+            F.outer(grad, self.saved("vec", F)) if a else None,
+            F.mv(F.t(self.saved("self", F)), grad) if b else None,
+        )
+
+
+class DotBackward0(Function):
+    name = "DotBackward0"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        self.save("self", a)
+        self.save("tensor", b)
+        return xp_of(a._data).dot(a._data, b._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        return (
+            grad * self.saved("tensor", F) if a else None,
+            grad * self.saved("self", F) if b else None,
+        )
+
+
+class BmmBackward0(Function):
+    name = "BmmBackward0"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -490,13 +1809,136 @@ class MmBackward0(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
         return (
-            grad @ F.t(self.saved("mat2", F)) if a else None,
-            F.t(self.saved("self", F)) @ grad if b else None,
+            F.bmm(grad, F.transpose(self.saved("mat2", F), 1, 2)) if a else None,
+            F.bmm(F.transpose(self.saved("self", F), 1, 2), grad) if b else None,
         )
 
 
 # =============================================================================================
-# Copies and casts
+# nn
+# =============================================================================================
+
+
+def _softmax_array(x: Array, dim: int) -> Array:
+    xp = xp_of(x)
+    if x.ndim == 0:
+        return xp.ones_like(x)
+    with _quiet():
+        m = xp.max(x, axis=dim, keepdims=True) if x.size else x.sum(axis=dim, keepdims=True)
+        e = xp.exp(x - m)
+        return e / xp.sum(e, axis=dim, keepdims=True)
+
+
+def _log_softmax_array(x: Array, dim: int) -> Array:
+    xp = xp_of(x)
+    if x.ndim == 0:
+        return xp.zeros_like(x)
+    with _quiet():
+        m = xp.max(x, axis=dim, keepdims=True) if x.size else x.sum(axis=dim, keepdims=True)
+        shifted = x - m
+        return shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True))
+
+
+class SoftmaxBackward0(Function):
+    name = "SoftmaxBackward0"
+
+    def forward(self, a: Tensor, dim: int) -> Array:
+        self.dim = dim
+        self.save("result", RESULT)
+        return _softmax_array(a._data, dim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.softmax_backward(grad, self.saved("result", F), self.dim),)
+
+
+class LogSoftmaxBackward0(Function):
+    name = "LogSoftmaxBackward0"
+
+    def forward(self, a: Tensor, dim: int) -> Array:
+        self.dim = dim
+        self.save("result", RESULT)
+        return _log_softmax_array(a._data, dim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.log_softmax_backward(grad, self.saved("result", F), self.dim),)
+
+
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _reduce_array(values: Array, reduction: str) -> Array:
+    if reduction == "none":
+        return values
+    with _quiet():
+        return values.mean() if reduction == "mean" else values.sum()
+
+
+class MseLossBackward0(Function):
+    name = "MseLossBackward0"
+
+    def forward(self, a: Tensor, target: Tensor, reduction: str) -> Array:
+        self.reduction = reduction
+        self.save("self", a)
+        self.save("target", target)
+        dtype = result_dtype(a, target)
+        with _quiet():
+            diff = a._data.astype(dtype.np, copy=False) - target._data.astype(dtype.np,
+                                                                               copy=False)
+            return xp_of(diff).asarray(_reduce_array(diff * diff, reduction), dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        x, t = self.saved("self", F), self.saved("target", F)
+        g = F.mse_loss_backward(grad, x, t, self.reduction)
+        return (g if a else None, -g if b else None)
+
+
+class NllLossBackward0(Function):
+    """nll_loss over (N, C) or (C,) log-probabilities with class-index targets."""
+
+    name = "NllLossBackward0"
+
+    def forward(self, a: Tensor, target: Tensor, weight: Tensor | None, reduction: str,
+                ignore_index: int) -> Array:
+        # target and weight are not differentiable inputs: PyTorch gives the node one edge.
+        self.reduction, self.ignore_index = reduction, ignore_index
+        self.save("self", a)
+        self.save("target", target)
+        x = a._data
+        xp = xp_of(x)
+        t = target._data.reshape(-1) if x.ndim == 2 else target._data.reshape(1)
+        logp = x if x.ndim == 2 else x.reshape(1, -1)
+        classes = logp.shape[1]
+        valid = t != ignore_index
+        bad = t[valid & ((t < 0) | (t >= classes))]
+        if bad.size:
+            raise TorchIndexError(f"Target {int(bad[0])} is out of bounds.")
+        safe = xp.where(valid, t, 0)
+        w = xp.ones(classes, dtype=x.dtype) if weight is None else weight._data.astype(x.dtype)
+        self.weight = w
+        wt = xp.where(valid, w[safe], 0).astype(x.dtype)
+        picked = -logp[xp.arange(logp.shape[0]), safe] * wt
+        self.total_weight = wt.sum(dtype=x.dtype)
+        self.save("total_weight", Tensor._make(xp.asarray(self.total_weight), a.device))
+        if weight is not None:
+            self.save("weight", weight)
+        with _quiet():
+            if reduction == "none":
+                out = picked if x.ndim == 2 else picked.reshape(())
+            elif reduction == "sum":
+                out = picked.sum(dtype=x.dtype)
+            else:
+                out = picked.sum(dtype=x.dtype) / self.total_weight
+        return xp.asarray(out, dtype=x.dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        target = self.saved("target", F)
+        return (F.nll_loss_backward(grad, x, target, self),)
+
+
+# =============================================================================================
+# Copies, casts and fills
 # =============================================================================================
 
 
@@ -533,18 +1975,326 @@ class ZeroBackward0(Function):
         return xp_of(a._data).zeros_like(a._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (grad * 0,)
+        return (F.zeros_like(grad),)
 
 
-class FillBackward0(Function):
-    name = "FillBackward0"
+class FillBackward2(Function):
+    """fill_(number)."""
+
+    name = "FillBackward2"
 
     def forward(self, a: Tensor, value: Any) -> Array:
-        v = value._data if isinstance(value, Tensor) else value
-        return xp_of(a._data).full_like(a._data, v)
+        return xp_of(a._data).full_like(a._data, value)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (grad * 0,)
+        return (F.zeros_like(grad),)
+
+
+class FillBackward3(Function):
+    """fill_(0-d tensor): the value is an input and receives the sum of the gradient."""
+
+    name = "FillBackward3"
+
+    def forward(self, a: Tensor, value: Tensor) -> Array:
+        if value.ndim != 0:
+            raise TorchRuntimeError(
+                "fill_ only supports 0-dimension value tensor but got tensor with "
+                f"{value.ndim} dimensions."
+            )
+        return xp_of(a._data).full_like(a._data, value._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        return (F.zeros_like(grad) if a else None, F.sum(grad, None, False) if b else None)
+
+
+class CopyBackwards(Function):
+    """copy_(src): self's old values get no gradient, src gets it (summed to its shape)."""
+
+    name = "CopyBackwards"
+
+    def forward(self, a: Tensor, src: Tensor) -> Array:
+        try:
+            infer_size(a.shape, src.shape)
+            if len(src.shape) > len(a.shape) or infer_size(a.shape, src.shape) != a.shape:
+                raise TorchRuntimeError("")
+        except TorchRuntimeError:
+            raise TorchRuntimeError(
+                f"The size of tensor a ({a.shape[-1] if a.shape else 1}) must match the size of "
+                f"tensor b ({src.shape[-1] if src.shape else 1}) at non-singleton dimension "
+                f"{max(len(a.shape) - 1, 0)}"
+            ) from None
+        xp = xp_of(a._data)
+        return xp.broadcast_to(src._data, a.shape).astype(a._data.dtype, copy=True)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        return (F.zeros_like(grad) if a else None, grad if b else None)
+
+
+# =============================================================================================
+# Nodes that only appear in higher-order graphs (the backward of a backward)
+# =============================================================================================
+
+
+def _tanh_backward_array(grad: Array, y: Array) -> Array:
+    return grad * (1 - y * y)
+
+
+def _sigmoid_backward_array(grad: Array, y: Array) -> Array:
+    return grad * ((1 - y) * y)
+
+
+def _threshold_backward_array(grad: Array, y: Array, threshold: float) -> Array:
+    xp = xp_of(grad)
+    return xp.where(y <= threshold, xp.zeros((), dtype=grad.dtype), grad)
+
+
+def _softmax_backward_array(grad: Array, y: Array, dim: int) -> Array:
+    if y.ndim == 0:
+        return grad * 0
+    return y * (grad - (grad * y).sum(axis=dim, keepdims=True))
+
+
+def _log_softmax_backward_array(grad: Array, y: Array, dim: int) -> Array:
+    if y.ndim == 0:
+        return grad * 0
+    return grad - xp_of(y).exp(y) * grad.sum(axis=dim, keepdims=True)
+
+
+def _mse_backward_array(grad: Array, x: Array, t: Array, reduction: str) -> Array:
+    scale = 2.0 / x.size if reduction == "mean" and x.size else 2.0
+    with _quiet():
+        return (scale * (x - t)) * grad
+
+
+class TanhBackwardBackward0(Function):
+    name = "TanhBackwardBackward0"
+
+    def forward(self, grad: Tensor, result: Tensor) -> Array:
+        self.save("grad_output", grad)
+        self.save("output", result)
+        return _tanh_backward_array(grad._data, result._data)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        y = self.saved("output", F)
+        return (
+            F.tanh_backward(g, y) if a else None,
+            g * -2.0 * y * self.saved("grad_output", F) if b else None,
+        )
+
+
+class SigmoidBackwardBackward0(Function):
+    name = "SigmoidBackwardBackward0"
+
+    def forward(self, grad: Tensor, result: Tensor) -> Array:
+        self.save("grad_output", grad)
+        self.save("output", result)
+        return _sigmoid_backward_array(grad._data, result._data)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        y = self.saved("output", F)
+        return (
+            F.sigmoid_backward(g, y) if a else None,
+            g * self.saved("grad_output", F) * (-2.0 * y + 1.0) if b else None,
+        )
+
+
+class ThresholdBackwardBackward0(Function):
+    name = "ThresholdBackwardBackward0"
+
+    def forward(self, grad: Tensor, result: Tensor, threshold: float) -> Array:
+        self.threshold = threshold
+        self.save("self", result)
+        return _threshold_backward_array(grad._data, result._data, threshold)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        y = self.saved("self", F)
+        return (
+            F.threshold_backward(g, y, self.threshold) if a else None,
+            F.zeros_like(g) if b else None,
+        )
+
+
+class SoftmaxBackwardDataBackward0(Function):
+    name = "SoftmaxBackwardDataBackward0"
+
+    def forward(self, grad: Tensor, result: Tensor, dim: int) -> Array:
+        self.dim = dim
+        self.save("grad_output", grad)
+        self.save("output", result)
+        return _softmax_backward_array(grad._data, result._data, dim)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        y = self.saved("output", F)
+        go = self.saved("grad_output", F)
+        ga = F.softmax_backward(g, y, self.dim) if a else None
+        gb = None
+        if b:
+            gb = g * go - g * F.sum(go * y, (self.dim,), True) - go * F.sum(g * y, (self.dim,),
+                                                                           True)
+        return ga, gb
+
+
+class LogSoftmaxBackwardDataBackward0(Function):
+    name = "LogSoftmaxBackwardDataBackward0"
+
+    def forward(self, grad: Tensor, result: Tensor, dim: int) -> Array:
+        self.dim = dim
+        self.save("grad_output", grad)
+        self.save("output", result)
+        return _log_softmax_backward_array(grad._data, result._data, dim)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        y = self.saved("output", F)
+        go = self.saved("grad_output", F)
+        ga = (g - F.sum(g * F.exp(y), (self.dim,), True)) if a else None
+        gb = (-g * F.exp(y) * F.sum(go, (self.dim,), True)) if b else None
+        return ga, gb
+
+
+class MseLossBackwardBackward0(Function):
+    name = "MseLossBackwardBackward0"
+
+    def forward(self, grad: Tensor, x: Tensor, t: Tensor, reduction: str) -> Array:
+        self.reduction = reduction
+        self.save("grad_output", grad)
+        self.save("self", x)
+        self.save("target", t)
+        dtype = result_dtype(grad, x, t)
+        return _mse_backward_array(grad._data, x._data, t._data, reduction).astype(dtype.np)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        need_grad, need_x, need_t = self.needs_input_grad
+        x, t = self.saved("self", F), self.saved("target", F)
+        go = self.saved("grad_output", F)
+        scale = 2.0 / _numel(x.shape) if self.reduction == "mean" else 2.0
+        g_grad = None
+        if need_grad:
+            g_grad = F.sum(g * (scale * (x - t)), None, False) if self.reduction != "none" \
+                else g * (scale * (x - t))
+        g_x = (scale * go) * g if need_x else None
+        g_t = -(scale * go) * g if need_t else None
+        return g_grad, g_x, g_t
+
+
+def _numel(shape: Shape) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _nll_backward_array(grad: Array, target: Array, node: NllLossBackward0,
+                        shape: Shape) -> Array:
+    xp = xp_of(grad)
+    out = xp.zeros(shape, dtype=grad.dtype)
+    flat = out if len(shape) == 2 else out.reshape(1, -1)
+    t = target.reshape(-1)
+    valid = t != node.ignore_index
+    rows = xp.arange(flat.shape[0])[valid]
+    cols = t[valid]
+    w = node.weight[cols].astype(grad.dtype)
+    if node.reduction == "none":
+        g = grad.reshape(-1)[valid]
+    elif node.reduction == "sum":
+        g = grad
+    else:
+        with _quiet():
+            g = grad / node.total_weight
+    flat[rows, cols] = -w * g
+    return out
+
+
+class NllLossBackwardBackward0(Function):
+    name = "NllLossBackwardBackward0"
+
+    def forward(self, grad: Tensor, x: Tensor, target: Tensor, node: Any) -> Array:
+        self.node = node
+        self.save("target", target)
+        return _nll_backward_array(grad._data, target._data, node, x.shape)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        target = self.saved("target", F)
+        t = target._data if isinstance(target, Tensor) else target
+        node = self.node
+        g_grad = F.detached(lambda v: _nll_pick(v, t, node), g) if a else None
+        return g_grad, (F.zeros_like(g) if b else None)
+
+
+def _nll_pick(g: Array, target: Array, node: Any) -> Array:
+    flat = g if g.ndim == 2 else g.reshape(1, -1)
+    t = target.reshape(-1)
+    xp = xp_of(g)
+    valid = t != node.ignore_index
+    safe = xp.where(valid, t, 0)
+    w = xp.where(valid, node.weight[safe], 0).astype(g.dtype)
+    picked = -flat[xp.arange(flat.shape[0]), safe] * w
+    if node.reduction == "none":
+        return picked if g.ndim == 2 else picked.reshape(())
+    total = picked.sum(dtype=g.dtype)
+    with _quiet():
+        return xp.asarray(total if node.reduction == "sum" else total / node.total_weight)
+
+
+class _ViewScatter(Function):
+    """select_backward / slice_backward: the gradient placed into zeros of the input's shape.
+    Its own backward takes the same view of the incoming gradient."""
+
+    def forward(self, grad: Tensor, shape: Shape, view_fn: Callable[[Array], Array],
+                view_op: Callable[[Tensor], Tensor]) -> Array:
+        self.view_fn_, self.view_op = view_fn, view_op
+        return _array_scatter_view(grad._data, shape, view_fn)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        return (self.view_op(g) if F.as_tensor else self.view_fn_(g),)
+
+
+class SelectBackwardBackward0(_ViewScatter):
+    name = "SelectBackwardBackward0"
+
+
+class SliceBackwardBackward0(_ViewScatter):
+    name = "SliceBackwardBackward0"
+
+
+class IndexPutImplBackward0(Function):
+    """The gradient of indexing placed (accumulating) into zeros: IndexBackward0's formula."""
+
+    name = "IndexPutImplBackward0"
+
+    def forward(self, grad: Tensor, shape: Shape, key: tuple[Any, ...]) -> Array:
+        self.key = key
+        return _array_index_put_acc(grad._data, shape, key)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        return (F.index(g, self.key),)
+
+
+class ValueSelectingBackward(Function):
+    """max(dim)/min(dim)'s backward, the gradient scattered to the selected indices."""
+
+    name = "ScatterBackward0"
+
+    def forward(self, grad: Tensor, dim: int, indices: Array, shape: Shape,
+                keepdim: bool) -> Array:
+        self.dim, self.indices, self.keepdim = dim, indices, keepdim
+        return _array_value_selecting(grad._data, dim, indices, shape, keepdim)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        return (F.detached(lambda v: _gather(v, self.dim, self.indices, self.keepdim), g),)
+
+
+def _gather(g: Array, dim: int, indices: Array, keepdim: bool) -> Array:
+    idx = indices if keepdim else xp_of(indices).expand_dims(indices, dim)
+    out = xp_of(g).take_along_axis(g, idx, axis=dim)
+    return out if keepdim else out.squeeze(dim)
 
 
 # =============================================================================================
@@ -584,20 +2334,134 @@ def _array_view_fill(result: Array, view_fn: Callable[[Array], Array], part: Arr
     return result
 
 
-ArrayOps.expand = staticmethod(lambda g, shape: xp_of(g).broadcast_to(g, shape))  # type: ignore
-ArrayOps.reshape = staticmethod(lambda g, shape: g.reshape(shape))  # type: ignore
-ArrayOps.t = staticmethod(lambda g: g.T)  # type: ignore
-ArrayOps.log = staticmethod(lambda g: xp_of(g).log(g))  # type: ignore
-ArrayOps.where = staticmethod(lambda c, a, b: xp_of(c).where(c, a, b))  # type: ignore
-ArrayOps.cast = staticmethod(lambda g, dtype: g.astype(dtype.np))  # type: ignore
-ArrayOps.sum_to = staticmethod(_array_sum_to)  # type: ignore
-ArrayOps.unsqueeze_dims = staticmethod(_array_unsqueeze_dims)  # type: ignore
-ArrayOps.scatter_view = staticmethod(_array_scatter_view)  # type: ignore
-ArrayOps.view_scatter = staticmethod(  # type: ignore
-    lambda g, shape, view_fn: _array_scatter_view(g, shape, view_fn)
+def _array_index_put_acc(grad: Array, shape: Shape, key: tuple[Any, ...]) -> Array:
+    result = xp_of(grad).zeros(shape, dtype=grad.dtype)
+    xp_of(grad).add.at(result, key, grad)
+    return result
+
+
+def _array_index_fill_zero(grad: Array, key: tuple[Any, ...]) -> Array:
+    result = grad.copy()
+    result[key] = 0
+    return result
+
+
+def _array_value_selecting(grad: Array, dim: int, indices: Array, shape: Shape,
+                           keepdim: bool) -> Array:
+    xp = xp_of(grad)
+    result = xp.zeros(shape, dtype=grad.dtype)
+    idx = indices if keepdim else xp.expand_dims(indices, dim)
+    g = grad if keepdim else xp.expand_dims(grad, dim)
+    xp.put_along_axis(result, idx, g, axis=dim)
+    return result
+
+
+def _array_sum(g: Array, dims: tuple[int, ...] | None, keepdim: bool) -> Array:
+    axis = dims if dims else None
+    dtype = g.dtype if g.dtype.kind == "f" else np.int64
+    return xp_of(g).asarray(g.sum(axis=axis, keepdims=keepdim, dtype=dtype))
+
+
+def _array_mean(g: Array, dims: tuple[int, ...] | None, keepdim: bool) -> Array:
+    axis = dims if dims else None
+    with _quiet():
+        return xp_of(g).asarray(g.mean(axis=axis, keepdims=keepdim, dtype=g.dtype))
+
+
+def _array_masked_fill(g: Array, mask: Array, value: float) -> Array:
+    xp = xp_of(g)
+    shape = np.broadcast_shapes(g.shape, mask.shape)
+    return xp.where(mask, xp.zeros((), dtype=g.dtype) + value, xp.broadcast_to(g, shape))
+
+
+def _array_narrow(g: Array, dim: int, start: int, length: int) -> Array:
+    key = (slice(None),) * dim + (slice(start, start + length),)
+    return g[key]
+
+
+def _array_select(g: Array, dim: int, index: int) -> Array:
+    return g[(slice(None),) * dim + (index, Ellipsis)]
+
+
+class _Namespace:
+    """Fill ArrayOps and TensorOps with one call per helper."""
+
+    @staticmethod
+    def install(target: type, **helpers: Callable[..., Any]) -> None:
+        for name, helper in helpers.items():
+            setattr(target, name, staticmethod(helper))
+
+
+_Namespace.install(
+    ArrayOps,
+    expand=lambda g, shape: xp_of(g).broadcast_to(g, shape),
+    reshape=lambda g, shape: g.reshape(shape),
+    t=lambda g: g.T,
+    transpose=lambda g, d0, d1: xp_of(g).swapaxes(g, d0, d1),
+    permute=lambda g, dims: xp_of(g).transpose(g, dims),
+    squeeze=lambda g, d: g.reshape(g.shape[:d] + g.shape[d + 1:]) if g.ndim else g,
+    log=lambda g: xp_of(g).log(g),
+    exp=lambda g: xp_of(g).exp(g),
+    sin=lambda g: xp_of(g).sin(g),
+    cos=lambda g: xp_of(g).cos(g),
+    abs=lambda g: xp_of(g).abs(g),
+    sgn=lambda g: xp_of(g).sign(g),
+    isnan=lambda g: xp_of(g).isnan(g),
+    to_bool=lambda g: bool(g),
+    count_true=lambda g: int(g.sum()),
+    count_zeros=lambda g: int((g == 0).sum()),
+    floor_divide=lambda a, b: xp_of(a).floor_divide(a, b),
+    trunc_divide=lambda a, b: xp_of(a).trunc(a / b),
+    where=lambda c, a, b: xp_of(c).where(c, a, b),
+    masked_fill=_array_masked_fill,
+    zeros_like=lambda g: xp_of(g).zeros_like(g),
+    zeros=lambda shape, like: xp_of(like).zeros(shape, dtype=like.dtype),
+    cast=lambda g, dtype: g.astype(dtype.np),
+    sum_to=_array_sum_to,
+    sum=_array_sum,
+    mean=_array_mean,
+    unsqueeze_dims=_array_unsqueeze_dims,
+    mm=lambda a, b: a @ b,
+    mv=lambda a, b: a @ b,
+    bmm=lambda a, b: a @ b,
+    outer=lambda a, b: xp_of(a).outer(a, b),
+    narrow=_array_narrow,
+    select=_array_select,
+    view_backward=lambda g, shape, view_fn, kind, args: _array_scatter_view(g, shape, view_fn),
+    view_scatter=_array_scatter_view,
+    index_put_acc=_array_index_put_acc,
+    index_fill_zero=_array_index_fill_zero,
+    index=lambda g, key: g[key],
+    value_selecting_backward=lambda g, dim, idx, shape, keepdim: _array_value_selecting(
+        g, dim, idx, shape, keepdim),
+    tanh_backward=_tanh_backward_array,
+    sigmoid_backward=_sigmoid_backward_array,
+    threshold_backward=_threshold_backward_array,
+    softmax_backward=_softmax_backward_array,
+    log_softmax_backward=_log_softmax_backward_array,
+    mse_loss_backward=_mse_backward_array,
+    nll_loss_backward=lambda g, x, target, node: _nll_backward_array(g, target, node, x.shape),
+    detached=lambda fn, x: fn(x),
+    view_split=_array_view_split,
+    view_fill=_array_view_fill,
 )
-ArrayOps.view_split = staticmethod(_array_view_split)  # type: ignore
-ArrayOps.view_fill = staticmethod(_array_view_fill)  # type: ignore
+
+
+class ScalarOverloads:
+    """While a backward formula runs under create_graph, `tensor * number` is PyTorch's C++
+    `mul(Tensor, Scalar)` (MulBackward1), not Python's wrapped-number MulBackward0."""
+
+    active: bool = False
+
+    @classmethod
+    @contextmanager
+    def enabled(cls) -> Iterator[None]:
+        previous = cls.active
+        cls.active = True
+        try:
+            yield
+        finally:
+            cls.active = previous
 
 
 def _install_tensor_ops() -> None:
@@ -618,31 +2482,101 @@ def _install_tensor_ops() -> None:
             g = ops.unsqueeze(g, d)
         return g
 
-    def detached(fn: Callable[..., Array]) -> Callable[..., Tensor]:
-        # NOTE: view scatters are not differentiable twice in gradsh yet: the values are right,
-        # the result simply has no grad_fn.
-        def run(g: Tensor, *args: Any) -> Any:
-            out = fn(g._data, *args)
-            if isinstance(out, tuple):
-                return tuple(Tensor._make(o, g.device) for o in out)
-            return Tensor._make(out, g.device)
+    def detached(fn: Callable[..., Array], x: Tensor) -> Tensor:
+        # NOTE: the few formulas without a differentiable form in gradsh (prod with zeros,
+        # nll's double backward) give the right values without a graph of their own.
+        return Tensor._make(_as_array(fn(x._data)), x.device)
 
-        return run
+    def view_split(g: Tensor, view_fn: Callable[[Array], Array]) -> tuple[Tensor, Tensor]:
+        result, part = _array_view_split(g._data, view_fn)
+        return Tensor._make(result, g.device), Tensor._make(part, g.device)
 
     def view_fill(result: Tensor, view_fn: Callable[[Array], Array], part: Tensor | None) -> Tensor:
         data = result._data.copy()
         view_fn(data)[...] = 0 if part is None else part._data
         return Tensor._make(data, result.device)
 
-    TensorOps.expand = staticmethod(ops.expand)  # type: ignore
-    TensorOps.reshape = staticmethod(ops.reshape)  # type: ignore
-    TensorOps.t = staticmethod(ops.t)  # type: ignore
-    TensorOps.log = staticmethod(ops.log)  # type: ignore
-    TensorOps.where = staticmethod(lambda *a: ops.where(*a))  # type: ignore
-    TensorOps.cast = staticmethod(lambda g, dtype: ops.to(g, dtype))  # type: ignore
-    TensorOps.sum_to = staticmethod(sum_to)  # type: ignore
-    TensorOps.unsqueeze_dims = staticmethod(unsqueeze_dims)  # type: ignore
-    TensorOps.scatter_view = staticmethod(detached(_array_scatter_view))  # type: ignore
-    TensorOps.view_scatter = staticmethod(detached(_array_scatter_view))  # type: ignore
-    TensorOps.view_split = staticmethod(detached(_array_view_split))  # type: ignore
-    TensorOps.view_fill = staticmethod(view_fill)  # type: ignore
+    def view_backward(g: Tensor, shape: Shape, view_fn: Callable[[Array], Array], kind: str,
+                      args: tuple[Any, ...]) -> Tensor:
+        if kind == "select":
+            cls: type[_ViewScatter] = SelectBackwardBackward0
+            op = lambda t: ops.select(t, *args)  # noqa: E731
+        else:
+            cls = SliceBackwardBackward0
+            dim, start, end, step = args
+            op = lambda t: ops.slice(t, dim, start, end, step)  # noqa: E731
+        return cls.apply(g, shape=shape, view_fn=view_fn, view_op=op)
+
+    def scalar_sum(g: Tensor, dims: tuple[int, ...] | None, keepdim: bool) -> Tensor:
+        return ops.sum(g, dim=dims, keepdim=keepdim) if dims else (
+            ops.sum(g, dim=tuple(range(g.ndim)), keepdim=True) if keepdim else ops.sum(g))
+
+    def scalar_mean(g: Tensor, dims: tuple[int, ...] | None, keepdim: bool) -> Tensor:
+        if dims:
+            return ops.mean(g, dim=dims, keepdim=keepdim)
+        if keepdim:
+            return ops.reshape(ops.mean(g), (1,) * g.ndim)
+        return ops.mean(g)
+
+    _Namespace.install(
+        TensorOps,
+        expand=ops.expand,
+        reshape=ops.reshape,
+        t=ops.t,
+        transpose=ops.transpose,
+        permute=ops.permute,
+        squeeze=ops.squeeze,
+        log=ops.log,
+        exp=ops.exp,
+        sin=ops.sin,
+        cos=ops.cos,
+        abs=ops.abs,
+        sgn=ops.sgn,
+        isnan=ops.isnan,
+        to_bool=lambda g: bool(g._data),
+        count_true=lambda g: int(g._data.sum()),
+        count_zeros=lambda g: int((g._data == 0).sum()),
+        floor_divide=lambda a, b: Tensor._make(_as_array(xp_of(a._data).floor_divide(
+            a._data, b._data)), a.device),
+        trunc_divide=lambda a, b: Tensor._make(_as_array(xp_of(a._data).trunc(
+            a._data / b._data)), a.device),
+        where=lambda c, a, b: ops.where(c, a, b),
+        masked_fill=lambda g, mask, value: ops.masked_fill(g, mask, value),
+        zeros_like=lambda g: ops.zeros_like(g),
+        zeros=lambda shape, like: ops.zeros(shape, dtype=like.dtype, device=like.device),
+        cast=lambda g, dtype: ops.to(g, dtype),
+        sum_to=sum_to,
+        sum=scalar_sum,
+        mean=scalar_mean,
+        unsqueeze_dims=unsqueeze_dims,
+        mm=ops.mm,
+        mv=ops.mv,
+        bmm=ops.bmm,
+        outer=ops.outer,
+        narrow=ops.narrow,
+        select=ops.select,
+        view_backward=view_backward,
+        # NOTE: AsStridedBackward0 (views after an in-place change) has no double backward.
+        view_scatter=lambda g, shape, view_fn: detached(
+            lambda v: _array_scatter_view(v, shape, view_fn), g),
+        index_put_acc=lambda g, shape, key: IndexPutImplBackward0.apply(g, shape=shape, key=key),
+        index_fill_zero=lambda g, key: ops._index_fill_zero(g, key),
+        index=lambda g, key: ops._index_with_key(g, key),
+        value_selecting_backward=lambda g, dim, idx, shape, keepdim: ValueSelectingBackward.apply(
+            g, dim=dim, indices=idx._data if isinstance(idx, Tensor) else idx, shape=shape,
+            keepdim=keepdim),
+        tanh_backward=lambda g, y: TanhBackwardBackward0.apply(g, y),
+        sigmoid_backward=lambda g, y: SigmoidBackwardBackward0.apply(g, y),
+        threshold_backward=lambda g, y, th: ThresholdBackwardBackward0.apply(g, y, threshold=th),
+        softmax_backward=lambda g, y, dim: SoftmaxBackwardDataBackward0.apply(g, y, dim=dim),
+        log_softmax_backward=lambda g, y, dim: LogSoftmaxBackwardDataBackward0.apply(g, y,
+                                                                                     dim=dim),
+        mse_loss_backward=lambda g, x, t, red: MseLossBackwardBackward0.apply(g, x, t,
+                                                                              reduction=red),
+        nll_loss_backward=lambda g, x, target, node: NllLossBackwardBackward0.apply(
+            g, x, target, node=node),
+        detached=detached,
+        view_split=view_split,
+        view_fill=view_fill,
+    )
+    TensorOps.formula_mode = staticmethod(ScalarOverloads.enabled)  # type: ignore[attr-defined]

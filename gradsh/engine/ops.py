@@ -3,14 +3,16 @@
 This layer does what PyTorch's Python bindings and dispatcher do before an op runs: normalise
 arguments (sizes as varargs or tuples, negative dims), wrap Python numbers, pick the overload
 (`x ** 2` is PowBackward0, `2 ** x` PowBackward2), check argument errors with PyTorch's text,
-and route in-place variants through `apply_inplace`. Methods are attached to Tensor from one
-explicit table at the bottom.
+compose the ops PyTorch composes (matmul, flatten, cross_entropy, setitem) from the same steps
+so their graphs look the same, and route in-place variants through `apply_inplace`. Methods are
+attached to Tensor from one explicit table at the bottom.
 """
 
 from __future__ import annotations
 
 import builtins
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,14 +22,32 @@ from gradsh.engine import functions as fn
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchIndexError,
+    TorchNotImplementedError,
     TorchRuntimeError,
     TorchTypeError,
+    TorchValueError,
     warn,
 )
-from gradsh.engine.tensor import Tensor, apply_inplace, check_inplace, run_backward
+from gradsh.engine.tensor import (
+    Tensor,
+    _once,
+    apply_inplace,
+    enable_grad,
+    is_grad_enabled,
+    no_grad,
+    run_backward,
+    set_grad_enabled,
+)
+
+__all__ = ["enable_grad", "is_grad_enabled", "no_grad", "set_grad_enabled"]
 
 Number = bool | int | float
 TensorLike = Tensor | Number
+
+float16, float32, float64 = dtypes.float16, dtypes.float32, dtypes.float64
+int8, int16, int32, int64, uint8 = dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64, dtypes.uint8
+bool_ = dtypes.bool_
+half, float_, double, long, short = float16, float32, float64, int64, int16
 
 # ---------------------------------------------------------------------------------------------
 # Argument helpers
@@ -38,20 +58,35 @@ def is_number(value: Any) -> bool:
     return isinstance(value, (bool, int, float)) and not isinstance(value, Tensor)
 
 
+def _type_name(value: Any) -> str:
+    return type(value).__name__
+
+
 def as_tensor_operand(value: TensorLike, like: Tensor | None = None) -> Tensor:
     """A Tensor for an operand: Python numbers become wrapped 0-d tensors, as in PyTorch."""
     if isinstance(value, Tensor):
         return value
     if is_number(value):
         return Tensor.wrap_scalar(value)
-    raise TorchTypeError(f"unsupported operand type: '{type(value).__name__}'")
+    raise TorchTypeError(f"unsupported operand type: '{_type_name(value)}'")
+
+
+def _check_tensor(value: Any, fname: str, arg: str = "input", position: int = 1) -> Tensor:
+    if not isinstance(value, Tensor):
+        raise TorchTypeError(
+            f"{fname}(): argument '{arg}' (position {position}) must be Tensor, not "
+            f"{_type_name(value)}"
+        )
+    return value
 
 
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, with PyTorch's IndexError when out of range."""
-    low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
+    if isinstance(dim, Tensor) and dim.numel() == 1 and not dim.dtype.is_floating_point:
+        dim = int(dim.item())
     if not isinstance(dim, int) or isinstance(dim, bool):
-        raise TorchTypeError(f"dim must be an int, got {type(dim).__name__}")
+        raise TorchTypeError(f"dim must be an int, got {_type_name(dim)}")
+    low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
     if dim < low or dim > high:
         raise TorchIndexError(
             f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
@@ -65,27 +100,39 @@ def normalize_dims(dim: int | Sequence[int], ndim: int) -> tuple[int, ...]:
     for i, d in enumerate(result):
         if d in result[:i]:
             raise TorchRuntimeError(f"dim {d} appears multiple times in the list of dims")
+    if ndim == 0:
+        return ()
     return result
 
 
-def size_args(args: tuple[Any, ...]) -> tuple[int, ...]:
+def _reduction_dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    """dims for sum/mean: an empty list reduces over every dimension, as in PyTorch."""
+    dims = normalize_dims(dim, ndim)
+    return dims if dims else tuple(range(ndim))
+
+
+def size_args(args: tuple[Any, ...], fname: str = "zeros") -> tuple[int, ...]:
     """`zeros(2, 3)`, `zeros((2, 3))`, `zeros([2, 3])` and `zeros(size)` all mean shape (2, 3)."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
     shape = []
-    for n in args:
+    for i, n in enumerate(args):
         if isinstance(n, Tensor) and n.numel() == 1 and not n.dtype.is_floating_point:
             n = n.item()
         if not isinstance(n, int) or isinstance(n, bool):
             raise TorchTypeError(
-                "size must be a tuple of ints, but got an element of type "
-                f"{type(n).__name__}"
-            )
-        if n < 0:
-            raise TorchRuntimeError(
-                f"Trying to create tensor with negative dimension {n}: {list(args)}"
+                f"{fname}(): argument 'size' (position 1) must be tuple of ints, but found "
+                f"element of type {_type_name(n)} at pos {i}"
+                if len(args) > 1 else
+                f"{fname}(): argument 'size' (position 1) must be tuple of ints, not "
+                f"{_type_name(n)}"
             )
         shape.append(n)
+    for n in shape:
+        if n < 0:
+            raise TorchRuntimeError(
+                f"Trying to create tensor with negative dimension {n}: {shape}"
+            )
     return tuple(shape)
 
 
@@ -97,9 +144,7 @@ def _device_name(device: Any) -> str:
         return "cuda:0"
     if name == "cpu" or name.startswith("cuda:"):
         if name.startswith("cuda:") and name != "cuda:0":
-            raise TorchRuntimeError(
-                f"gradsh simulates one CUDA device, cuda:0; got {name}"
-            )
+            raise TorchRuntimeError(f"gradsh simulates one CUDA device, cuda:0; got {name}")
         return name
     raise TorchRuntimeError(
         "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, "
@@ -126,16 +171,22 @@ class DeviceHooks:
             )
 
 
+REQUIRES_GRAD_DTYPE_MESSAGE = (
+    "Only Tensors of floating point and complex dtype can require gradients"
+)
+
+
 def _new(data: Any, dtype: DType, device: str | None, requires_grad: bool) -> Tensor:
     dev = _device_name(device)
     DeviceHooks.check(dev)
-    t = Tensor._make(np.asarray(data, dtype=dtype.np, order="C"), dev)
-    if requires_grad:
-        if not dtype.is_floating_point:
-            raise TorchRuntimeError(
-                "Only Tensors of floating point and complex dtype can require gradients"
-            )
-        t._requires_grad = True
+    if requires_grad and not dtype.is_floating_point:
+        raise TorchRuntimeError(REQUIRES_GRAD_DTYPE_MESSAGE)
+    array = np.asarray(data, dtype=dtype.np, order="C")
+    if not array.flags.writeable or (isinstance(data, np.ndarray) and array is data
+                                     and data.base is not None):
+        array = array.copy()
+    t = Tensor._make(array, dev)
+    t._requires_grad = bool(requires_grad)
     return t
 
 
@@ -143,8 +194,37 @@ def _resolve_dtype(dtype: DType | None, default: DType) -> DType:
     if dtype is None:
         return default
     if not isinstance(dtype, DType):
-        raise TorchTypeError(f"dtype must be torch.dtype, not {type(dtype).__name__}")
+        raise TorchTypeError(f"dtype must be torch.dtype, not {_type_name(dtype)}")
     return dtype
+
+
+def _plain(data: Any, device: str) -> Tensor:
+    """A result that never has a grad_fn (comparisons, argmax ...)."""
+    return Tensor._make(fn._as_array(data), device)
+
+
+class ReturnTuple(tuple):  # type: ignore[type-arg]
+    """torch.return_types.max and friends: a tuple with named fields."""
+
+    _kind = "max"
+    _fields: tuple[str, ...] = ("values", "indices")
+
+    def __new__(cls, kind: str, values: Tensor, indices: Tensor) -> ReturnTuple:
+        obj = super().__new__(cls, (values, indices))
+        obj._kind = kind
+        return obj
+
+    @property
+    def values(self) -> Tensor:  # type: ignore[override]
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def indices(self) -> Tensor:
+        return self[1]  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return (f"torch.return_types.{self._kind}(\nvalues={self[0]!r},\n"
+                f"indices={self[1]!r})")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -161,13 +241,16 @@ def _infer_data(data: Any) -> tuple[Any, DType]:
     while stack:
         item, depth = stack.pop()
         if isinstance(item, Tensor):
-            if item.numel() != 1 or depth == 0:
-                kinds.add(float if item.dtype.is_floating_point else int)
-            kinds.add(type(item.item()))
+            if item.numel() != 1 and depth > 0:
+                raise TorchValueError(
+                    "only one element tensors can be converted to Python scalars"
+                )
+            kinds.add(float if item.dtype.is_floating_point else
+                      bool if item.dtype is dtypes.bool_ else int)
             continue
         if isinstance(item, (list, tuple)):
             if depth in dims and dims[depth] != len(item):
-                raise TorchValueErrorProxy(
+                raise TorchValueError(
                     f"expected sequence of length {dims[depth]} at dim {depth} (got {len(item)})"
                 )
             dims.setdefault(depth, len(item))
@@ -181,11 +264,9 @@ def _infer_data(data: Any) -> tuple[Any, DType]:
         elif isinstance(item, float):
             kinds.add(float)
         else:
-            raise TorchTypeError(
-                f"new(): invalid data type '{type(item).__name__}'"
-            )
+            raise TorchTypeError(f"new(): invalid data type '{_type_name(item)}'")
     if len(dims) > 64:
-        raise TorchValueErrorProxy("too many dimensions 'list'")
+        raise TorchValueError("too many dimensions 'list'")
     if float in kinds:
         dtype = dtypes.default_float()
     elif int in kinds:
@@ -197,19 +278,43 @@ def _infer_data(data: Any) -> tuple[Any, DType]:
     return data, dtype
 
 
-def TorchValueErrorProxy(message: str) -> Exception:
-    from gradsh.engine.exceptions import TorchValueError
-
-    return TorchValueError(message)
-
-
 def _to_plain(data: Any) -> Any:
     """Nested lists with 0-d tensors inside (`tensor([a, b])`) as plain numbers for NumPy."""
     if isinstance(data, Tensor):
-        return data._data
+        return data._data.reshape(()).item() if data._data.size == 1 else data._data
     if isinstance(data, (list, tuple)):
         return [_to_plain(x) for x in data]
     return data
+
+
+def _array_from_data(data: Any, dtype: DType) -> np.ndarray:
+    plain = _to_plain(data)
+    if isinstance(plain, list) and _is_empty_nested(plain):
+        return np.zeros(np.shape(plain), dtype=dtype.np)
+    with np.errstate(all="ignore"):
+        if dtype.category == 1 and _has_float(plain):
+            # float -> integer conversion truncates toward zero, as PyTorch's does.
+            return np.trunc(np.array(plain, dtype=np.float64)).astype(dtype.np)
+        return np.array(plain, dtype=dtype.np)
+
+
+def _is_empty_nested(x: Any) -> bool:
+    while isinstance(x, list):
+        if not x:
+            return True
+        x = x[0]
+    return False
+
+
+def _has_float(x: Any) -> bool:
+    stack = [x]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, float):
+            return True
+    return False
 
 
 def tensor(data: Any, dtype: DType | None = None, device: Any = None,
@@ -222,83 +327,269 @@ def tensor(data: Any, dtype: DType | None = None, device: Any = None,
             "rather than torch.tensor(sourceTensor)."
         )
         out_dtype = _resolve_dtype(dtype, data.dtype)
-        return _new(np.array(data._data, copy=True), out_dtype,
+        return _new(np.array(data._data, copy=True).astype(out_dtype.np), out_dtype,
                     device if device is not None else data.device, requires_grad)
     _, inferred = _infer_data(data)
     out_dtype = _resolve_dtype(dtype, inferred)
-    array = np.array(_to_plain(data), dtype=out_dtype.np) if not (
-        isinstance(data, list) and len(data) == 0) else np.zeros((0,), dtype=out_dtype.np)
-    return _new(array, out_dtype, device, requires_grad)
+    return _new(_array_from_data(data, out_dtype), out_dtype, device, requires_grad)
 
 
 def Tensor_(*args: Any, requires_grad: bool = False, device: Any = None) -> Tensor:
     """torch.Tensor: float32 from data (`Tensor([2, 3])`), or uninitialised sizes (`Tensor(2, 3)`,
     which gradsh fills with zeros)."""
     default = dtypes.float32
-    if len(args) == 1 and isinstance(args[0], (list, tuple, Tensor)) and not (
-        isinstance(args[0], tuple) and all(isinstance(n, int) for n in args[0]) and False
-    ):
+    if len(args) == 1 and isinstance(args[0], (list, Tensor, float, bool)):
         data = args[0]
         if isinstance(data, Tensor):
             return data
+        if isinstance(data, (float, bool)):
+            raise TorchTypeError(
+                f"new(): data must be a sequence (got {_type_name(data)})"
+            )
         _infer_data(data)
-        return _new(np.array(_to_plain(data), dtype=default.np) if data else
-                    np.zeros((0,), dtype=default.np), default, device, requires_grad)
-    return _new(np.zeros(size_args(args), dtype=default.np), default, device, requires_grad)
+        return _new(_array_from_data(data, default), default, device, requires_grad)
+    return _new(np.zeros(size_args(args, "Tensor"), dtype=default.np), default, device,
+                requires_grad)
+
+
+def _filled(fname: str, size: tuple[Any, ...], value: Any, dtype: DType | None, device: Any,
+            requires_grad: bool) -> Tensor:
+    d = _resolve_dtype(dtype, dtypes.default_float())
+    shape = size_args(size, fname)
+    return _new(np.full(shape, value, dtype=d.np), d, device, requires_grad)
 
 
 def zeros(*size: Any, dtype: DType | None = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:
-    d = _resolve_dtype(dtype, dtypes.default_float())
-    return _new(np.zeros(size_args(size), dtype=d.np), d, device, requires_grad)
+    return _filled("zeros", size, 0, dtype, device, requires_grad)
 
 
 def ones(*size: Any, dtype: DType | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
-    d = _resolve_dtype(dtype, dtypes.default_float())
-    return _new(np.ones(size_args(size), dtype=d.np), d, device, requires_grad)
+    return _filled("ones", size, 1, dtype, device, requires_grad)
+
+
+def empty(*size: Any, dtype: DType | None = None, device: Any = None,
+          requires_grad: bool = False) -> Tensor:
+    """torch.empty: gradsh's uninitialised memory is zeros."""
+    return _filled("empty", size, 0, dtype, device, requires_grad)
 
 
 def full(size: Any, fill_value: Number, dtype: DType | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
     d = _resolve_dtype(dtype, dtypes.scalar_dtype(fill_value))
-    return _new(np.full(size_args((size,)), fill_value, dtype=d.np), d, device, requires_grad)
+    shape = size_args((size,) if not isinstance(size, (tuple, list)) else (size,), "full")
+    return _new(np.full(shape, fill_value, dtype=d.np), d, device, requires_grad)
+
+
+def _like(fname: str, t: Tensor, value: Any, dtype: DType | None, device: Any,
+          requires_grad: bool) -> Tensor:
+    _check_tensor(t, fname)
+    d = _resolve_dtype(dtype, t.dtype)
+    return _new(np.full(t.shape, value, dtype=d.np), d, device or t.device, requires_grad)
 
 
 def zeros_like(t: Tensor, dtype: DType | None = None, device: Any = None,
                requires_grad: bool = False) -> Tensor:
-    d = _resolve_dtype(dtype, t.dtype)
-    return _new(np.zeros(t.shape, dtype=d.np), d, device or t.device, requires_grad)
+    return _like("zeros_like", t, 0, dtype, device, requires_grad)
 
 
 def ones_like(t: Tensor, dtype: DType | None = None, device: Any = None,
               requires_grad: bool = False) -> Tensor:
-    d = _resolve_dtype(dtype, t.dtype)
-    return _new(np.ones(t.shape, dtype=d.np), d, device or t.device, requires_grad)
+    return _like("ones_like", t, 1, dtype, device, requires_grad)
 
 
-def rand(*size: Any, dtype: DType | None = None, device: Any = None,
-         requires_grad: bool = False, generator: Any = None) -> Tensor:
+def empty_like(t: Tensor, dtype: DType | None = None, device: Any = None,
+               requires_grad: bool = False) -> Tensor:
+    return _like("empty_like", t, 0, dtype, device, requires_grad)
+
+
+def full_like(t: Tensor, fill_value: Number, dtype: DType | None = None, device: Any = None,
+              requires_grad: bool = False) -> Tensor:
+    return _like("full_like", t, fill_value, dtype, device, requires_grad)
+
+
+def _scalar_value(value: Any, name: str) -> float | int:
+    if isinstance(value, Tensor):
+        return value.item()
+    if not is_number(value):
+        raise TorchTypeError(f"{name} must be a number, not {_type_name(value)}")
+    return value
+
+
+def arange(*args: Any, start: Any = None, end: Any = None, step: Any = None,
+           dtype: DType | None = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """torch.arange(end) / arange(start, end, step=1): int arguments give int64."""
+    positional = list(args)
+    if len(positional) > 3:
+        raise TorchTypeError(f"arange() takes at most 3 positional arguments ({len(args)} given)")
+    if len(positional) == 1 and end is None:
+        end = positional[0]
+    elif positional:
+        names = ["start", "end", "step"]
+        values = dict(zip(names, positional))
+        start = values.get("start", start)
+        end = values.get("end", end)
+        step = values.get("step", step)
+    if end is None:
+        raise TorchTypeError("arange() missing required argument 'end' (pos 1)")
+    start = 0 if start is None else _scalar_value(start, "start")
+    end = _scalar_value(end, "end")
+    step = 1 if step is None else _scalar_value(step, "step")
+    any_float = builtins.any(isinstance(v, float) for v in (start, end, step))
+    d = _resolve_dtype(dtype, dtypes.default_float() if any_float else dtypes.int64)
+    if step == 0:
+        raise TorchRuntimeError("step must be nonzero")
+    if not all(math.isfinite(float(v)) for v in (start, end)):
+        raise TorchRuntimeError(f"unsupported range: {start} -> {end}")
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise TorchRuntimeError("upper bound and lower bound inconsistent with step sign")
+    n = int(math.ceil((float(end) - float(start)) / float(step)))
+    n = builtins.max(n, 0)
+    if d.is_floating_point:
+        # NOTE: PyTorch computes start + step * i in double and rounds to the dtype.
+        values = (float(start) + float(step) * np.arange(n, dtype=np.float64)).astype(d.np)
+    else:
+        values = (int(start) + int(step) * np.arange(n, dtype=np.int64)) if not any_float else \
+            np.trunc(float(start) + float(step) * np.arange(n, dtype=np.float64))
+        values = values.astype(d.np)
+    return _new(values, d, device, requires_grad)
+
+
+def linspace(start: Any, end: Any, steps: int, dtype: DType | None = None, device: Any = None,
+             requires_grad: bool = False) -> Tensor:
+    start = _scalar_value(start, "start")
+    end = _scalar_value(end, "end")
+    if not isinstance(steps, int) or isinstance(steps, bool):
+        raise TorchTypeError(
+            f"linspace(): argument 'steps' (position 3) must be int, not {_type_name(steps)}"
+        )
+    if steps < 0:
+        raise TorchRuntimeError("number of steps must be non-negative")
     d = _resolve_dtype(dtype, dtypes.default_float())
-    gen = generator or _default_generator()
-    return _new(gen.rand(size_args(size), d), d, device, requires_grad)
+    idx = np.arange(steps, dtype=np.int64)
+    if d.is_floating_point:
+        t = d.np.type
+        s, e = t(start), t(end)
+        step = (e - s) / t(steps - 1) if steps > 1 else t(0)
+        halfway = steps // 2
+        with np.errstate(all="ignore"):
+            low = s + step * idx.astype(d.np)
+            high = e - step * (steps - idx - 1).astype(d.np)
+        values = np.where(idx < halfway, low, high).astype(d.np)
+        if steps == 1:
+            values = np.array([s], dtype=d.np)
+    else:
+        s, e = float(int(start) if isinstance(start, int) else start), float(end)
+        step = (int(e) - int(s)) / (steps - 1) if steps > 1 else 0.0
+        halfway = steps // 2
+        low = int(s) + step * idx
+        high = int(e) - step * (steps - idx - 1)
+        values = np.where(idx < halfway, low, high).astype(d.np)
+    return _new(values, d, device, requires_grad)
 
 
-def randn(*size: Any, dtype: DType | None = None, device: Any = None,
-          requires_grad: bool = False, generator: Any = None) -> Tensor:
+def eye(n: int, m: int | None = None, dtype: DType | None = None, device: Any = None,
+        requires_grad: bool = False) -> Tensor:
+    for value, name in ((n, "n"), (m, "m")):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise TorchTypeError(f"eye(): argument '{name}' must be int, not {_type_name(value)}")
+        if value is not None and value < 0:
+            raise TorchRuntimeError(f"{name} must be greater or equal to 0, got {value}")
     d = _resolve_dtype(dtype, dtypes.default_float())
-    gen = generator or _default_generator()
-    return _new(gen.randn(size_args(size), d), d, device, requires_grad)
+    return _new(np.eye(n, n if m is None else m, dtype=d.np), d, device, requires_grad)
 
 
-def _default_generator() -> Any:
+def _generator(generator: Any) -> Any:
+    if generator is not None:
+        return generator
     from gradsh.engine import random as rng
 
     return rng.default_generator
 
 
+def _random_call(draw: Callable[[], np.ndarray]) -> np.ndarray:
+    try:
+        return draw()
+    except ValueError as error:  # the generator words its errors like PyTorch's RuntimeError
+        raise TorchRuntimeError(str(error)) from None
+
+
+def _check_random_float(dtype: DType, kernel: str) -> None:
+    if not dtype.is_floating_point:
+        raise fn.not_implemented_for(kernel, dtype)
+
+
+def rand(*size: Any, dtype: DType | None = None, device: Any = None,
+         requires_grad: bool = False, generator: Any = None) -> Tensor:
+    d = _resolve_dtype(dtype, dtypes.default_float())
+    shape = size_args(size, "rand")
+    _check_random_float(d, "check_uniform_bounds")
+    data = _random_call(lambda: _generator(generator).rand(shape, d))
+    return _new(data, d, device, requires_grad)
+
+
+def randn(*size: Any, dtype: DType | None = None, device: Any = None,
+          requires_grad: bool = False, generator: Any = None) -> Tensor:
+    d = _resolve_dtype(dtype, dtypes.default_float())
+    shape = size_args(size, "randn")
+    _check_random_float(d, "normal_kernel_cpu")
+    data = _random_call(lambda: _generator(generator).randn(shape, d))
+    return _new(data, d, device, requires_grad)
+
+
+def randint(*args: Any, low: Any = None, high: Any = None, size: Any = None,
+            dtype: DType | None = None, device: Any = None, requires_grad: bool = False,
+            generator: Any = None) -> Tensor:
+    """torch.randint(high, size) / randint(low, high, size): int64 unless dtype says."""
+    positional = list(args)
+    if size is None and positional and isinstance(positional[-1], (tuple, list)):
+        size = positional.pop()
+    if len(positional) == 2:
+        low, high = positional
+    elif len(positional) == 1:
+        if high is None:
+            high = positional[0]
+        else:
+            low = positional[0]
+    elif len(positional) > 2:
+        raise TorchTypeError("randint() received an invalid combination of arguments")
+    if high is None or size is None:
+        raise TorchTypeError(
+            "randint() received an invalid combination of arguments - expected (int high, "
+            "tuple of ints size) or (int low, int high, tuple of ints size)"
+        )
+    low = 0 if low is None else low
+    d = _resolve_dtype(dtype, dtypes.int64)
+    if requires_grad and not d.is_floating_point:
+        raise TorchRuntimeError(REQUIRES_GRAD_DTYPE_MESSAGE)
+    shape = size_args((size,), "randint")
+    data = _random_call(lambda: _generator(generator).randint(int(low), int(high), shape, d))
+    return _new(data, d, device, requires_grad)
+
+
+def rand_like(t: Tensor, dtype: DType | None = None, device: Any = None,
+              requires_grad: bool = False) -> Tensor:
+    _check_tensor(t, "rand_like")
+    d = _resolve_dtype(dtype, t.dtype)
+    _check_random_float(d, "check_uniform_bounds")
+    data = _random_call(lambda: _generator(None).rand(t.shape, d))
+    return _new(data, d, device or t.device, requires_grad)
+
+
+def randn_like(t: Tensor, dtype: DType | None = None, device: Any = None,
+               requires_grad: bool = False) -> Tensor:
+    _check_tensor(t, "randn_like")
+    d = _resolve_dtype(dtype, t.dtype)
+    _check_random_float(d, "normal_kernel_cpu")
+    data = _random_call(lambda: _generator(None).randn(t.shape, d))
+    return _new(data, d, device or t.device, requires_grad)
+
+
 def manual_seed(seed: int) -> None:
-    _default_generator().manual_seed(seed)
+    _generator(None).manual_seed(seed)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -306,16 +597,26 @@ def manual_seed(seed: int) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+def _scalar_overload(other: Any) -> bool:
+    """Inside a create_graph formula a Python number is a C++ Scalar argument."""
+    return fn.ScalarOverloads.active and is_number(other)
+
+
 def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
     if not isinstance(a, Tensor):
         a, b = b, a
-    return fn.AddBackward0.apply(as_tensor_operand(a), as_tensor_operand(b), alpha=alpha)
+    a = _check_tensor(a, "add")
+    if _scalar_overload(b):
+        return fn.AddBackward1.apply(a, other=b, alpha=alpha)
+    return fn.AddBackward0.apply(a, as_tensor_operand(b), alpha=alpha)
 
 
 def sub(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
     if not isinstance(a, Tensor):
         return rsub(as_tensor_operand(b), a, alpha=alpha)
     _check_bool_sub(a, b)
+    if _scalar_overload(b):
+        return fn.SubBackward1.apply(a, other=b, alpha=alpha)
     return fn.SubBackward0.apply(a, as_tensor_operand(b), alpha=alpha)
 
 
@@ -335,24 +636,107 @@ def _check_bool_sub(a: TensorLike, b: TensorLike) -> None:
         )
 
 
-def rsub(a: Tensor, other: Number, alpha: Number = 1) -> Tensor:
+def rsub(a: Tensor, other: TensorLike, alpha: Number = 1) -> Tensor:
     """`other - a`."""
+    if isinstance(other, Tensor):
+        return sub(other, a, alpha=alpha)
+    _check_bool_sub(a, other)
     return fn.RsubBackward1.apply(a, other=other, alpha=alpha)
 
 
 def mul(a: TensorLike, b: TensorLike) -> Tensor:
-    return fn.MulBackward0.apply(as_tensor_operand(a), as_tensor_operand(b))
+    if not isinstance(a, Tensor):
+        a, b = b, a
+    a = _check_tensor(a, "mul")
+    if _scalar_overload(b):
+        return fn.MulBackward1.apply(a, other=b)
+    return fn.MulBackward0.apply(a, as_tensor_operand(b))
 
 
-def div(a: TensorLike, b: TensorLike) -> Tensor:
+def div(a: TensorLike, b: TensorLike, rounding_mode: str | None = None) -> Tensor:
+    if rounding_mode == "floor":
+        return floor_divide(a, b)
+    if rounding_mode is not None:
+        raise TorchNotImplementedError(f"div with rounding_mode={rounding_mode!r} is not supported "
+                                       "by gradsh")
     if not isinstance(a, Tensor):
         # Python's `2 / x` is x.__rtruediv__(2): reciprocal(x) * 2, hence MulBackward0.
         return mul(reciprocal(as_tensor_operand(b)), a)
+    if _scalar_overload(b):
+        return fn.DivBackward1.apply(a, other=b)
     return fn.DivBackward0.apply(a, as_tensor_operand(b))
 
 
+true_divide = divide = div
+multiply = mul
+subtract = sub
+
+
+def floor_divide(a: TensorLike, b: TensorLike) -> Tensor:
+    return fn.FloorDivideNotImplemented.apply(as_tensor_operand(a), as_tensor_operand(b))
+
+
+def _rfloordiv(self: Tensor, other: TensorLike) -> Tensor:
+    return _nondiff_binary(fn.FloorDivideNotImplemented, other, self)
+
+
+def _nondiff_binary(cls: type[fn.Function], a: TensorLike, b: TensorLike) -> Tensor:
+    """`number // tensor`, `number % tensor`: PyTorch records a non-differentiable node with
+    the tensor as its only input."""
+    return cls.apply(as_tensor_operand(a), as_tensor_operand(b))
+
+
+def remainder(a: TensorLike, b: TensorLike) -> Tensor:
+    if not isinstance(a, Tensor):
+        return _RemainderScalarTensor.apply(_check_tensor(b, "remainder", "other", 2), other=a)
+    if isinstance(b, Tensor):
+        return fn.RemainderBackward1.apply(a, b)
+    return fn.RemainderBackward0.apply(a, other=_number(b, "remainder"))
+
+
+def fmod(a: Tensor, b: TensorLike) -> Tensor:
+    a = _check_tensor(a, "fmod")
+    if isinstance(b, Tensor):
+        return fn.FmodBackward1.apply(a, b)
+    return fn.FmodBackward0.apply(a, other=_number(b, "fmod"))
+
+
+class _RemainderScalarTensor(fn.Function):
+    """`number % tensor`: not differentiable in PyTorch (its node raises)."""
+
+    name = "NotImplemented"
+
+    def forward(self, a: Tensor, other: Number) -> Any:
+        dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
+        if dtype.category < 2 and bool((a._data == 0).any()):
+            raise TorchRuntimeError("ZeroDivisionError")
+        with np.errstate(all="ignore"):
+            return np.remainder(other, a._data, dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        raise TorchRuntimeError("derivative for aten::remainder is not implemented")
+
+
+def _number(value: Any, fname: str) -> Number:
+    if not is_number(value):
+        raise TorchTypeError(f"{fname}() received an invalid combination of arguments - got "
+                             f"({_type_name(value)})")
+    return value
+
+
 def neg(a: Tensor) -> Tensor:
-    return fn.NegBackward0.apply(a)
+    return fn.NegBackward0.apply(_check_tensor(a, "neg"))
+
+
+negative = neg
+
+
+def positive(a: Tensor) -> Tensor:
+    if a.dtype is dtypes.bool_:
+        raise TorchRuntimeError(
+            "The `+` operator, on a bool tensor is not supported."
+        )
+    return a
 
 
 def pow(a: TensorLike, exponent: TensorLike) -> Tensor:  # noqa: A001 (torch.pow)
@@ -362,23 +746,268 @@ def pow(a: TensorLike, exponent: TensorLike) -> Tensor:  # noqa: A001 (torch.pow
         return fn.PowBackward1.apply(a, exponent)
     if is_number(a) and isinstance(exponent, Tensor):
         return fn.PowBackward2.apply(exponent, base=a)
-    raise TorchTypeError("pow() received an invalid combination of arguments")
+    raise TorchTypeError(
+        f"pow() received an invalid combination of arguments - got ({_type_name(a)}, "
+        f"{_type_name(exponent)})"
+    )
 
 
 def reciprocal(a: Tensor) -> Tensor:
-    return fn.ReciprocalBackward0.apply(a)
+    return fn.ReciprocalBackward0.apply(_check_tensor(a, "reciprocal"))
 
 
 def square(a: Tensor) -> Tensor:
-    return pow(a, 2)
+    return pow(_check_tensor(a, "square"), 2)
 
 
-def exp(a: Tensor) -> Tensor:
-    return fn.ExpBackward0.apply(a)
+# ---------------------------------------------------------------------------------------------
+# Comparisons and logical operators (never differentiable)
+# ---------------------------------------------------------------------------------------------
 
 
-def log(a: Tensor) -> Tensor:
-    return fn.LogBackward0.apply(a)
+class _Compare(fn.Function):
+    """A comparison: a bool result, so the engine never records it."""
+
+    name = "Compare"
+
+    def forward(self, a: Tensor, b: Tensor, op: str) -> Any:
+        fn.broadcast_shapes(a, b)
+        dtype = fn.result_dtype(a, b)
+        x, y = fn.operand(a), fn.operand(b)
+        if not isinstance(x, (int, float, bool)):
+            x = x.astype(dtype.np, copy=False)
+        if not isinstance(y, (int, float, bool)):
+            y = y.astype(dtype.np, copy=False)
+        with np.errstate(all="ignore"):
+            return getattr(np, op)(x, y)
+
+
+def _compare(op: str, a: TensorLike, b: TensorLike) -> Tensor:
+    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+        raise TorchTypeError("comparison needs at least one tensor")
+    return _Compare.apply(as_tensor_operand(a), as_tensor_operand(b), op=op)
+
+
+def eq(a: TensorLike, b: TensorLike) -> Tensor:
+    return _compare("equal", a, b)
+
+
+def ne(a: TensorLike, b: TensorLike) -> Tensor:
+    return _compare("not_equal", a, b)
+
+
+def lt(a: TensorLike, b: TensorLike) -> Tensor:
+    return _compare("less", a, b)
+
+
+def le(a: TensorLike, b: TensorLike) -> Tensor:
+    return _compare("less_equal", a, b)
+
+
+def gt(a: TensorLike, b: TensorLike) -> Tensor:
+    return _compare("greater", a, b)
+
+
+def ge(a: TensorLike, b: TensorLike) -> Tensor:
+    return _compare("greater_equal", a, b)
+
+
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+
+
+class _Bitwise(fn.Function):
+    name = "Bitwise"
+
+    def forward(self, a: Tensor, b: Tensor, op: str, kernel: str) -> Any:
+        for t in (a, b):
+            if t.dtype.is_floating_point and not t._wrapped:
+                raise fn.not_implemented_for(kernel, t.dtype)
+        dtype = fn.result_dtype(a, b)
+        if dtype.is_floating_point:
+            raise fn.not_implemented_for(kernel, dtype)
+        fn.broadcast_shapes(a, b)
+        return getattr(np, op)(fn.operand(a), fn.operand(b), dtype=dtype.np)
+
+
+def bitwise_and(a: TensorLike, b: TensorLike) -> Tensor:
+    return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="bitwise_and",
+                          kernel="bitwise_and_cpu")
+
+
+def bitwise_or(a: TensorLike, b: TensorLike) -> Tensor:
+    return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="bitwise_or",
+                          kernel="bitwise_or_cpu")
+
+
+def bitwise_xor(a: TensorLike, b: TensorLike) -> Tensor:
+    return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="bitwise_xor",
+                          kernel="bitwise_xor_cpu")
+
+
+def bitwise_not(a: Tensor) -> Tensor:
+    if a.dtype.is_floating_point:
+        raise TorchTypeError(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+        )
+    return _plain(np.invert(a._data), a.device)
+
+
+def logical_not(a: Tensor) -> Tensor:
+    return _plain(np.logical_not(a._data), a.device)
+
+
+def _logical(op: Callable[..., Any], a: Tensor, b: Tensor) -> Tensor:
+    a_, b_ = as_tensor_operand(a), as_tensor_operand(b)
+    fn.broadcast_shapes(a_, b_)
+    return _plain(op(a_._data, b_._data), a_.device)
+
+
+def logical_and(a: Tensor, b: Tensor) -> Tensor:
+    return _logical(np.logical_and, a, b)
+
+
+def logical_or(a: Tensor, b: Tensor) -> Tensor:
+    return _logical(np.logical_or, a, b)
+
+
+def logical_xor(a: Tensor, b: Tensor) -> Tensor:
+    return _logical(np.logical_xor, a, b)
+
+
+def isnan(a: Tensor) -> Tensor:
+    return _plain(np.isnan(a._data) if a.dtype.is_floating_point
+                  else np.zeros(a.shape, dtype=bool), a.device)
+
+
+def isinf(a: Tensor) -> Tensor:
+    return _plain(np.isinf(a._data) if a.dtype.is_floating_point
+                  else np.zeros(a.shape, dtype=bool), a.device)
+
+
+def isfinite(a: Tensor) -> Tensor:
+    return _plain(np.isfinite(a._data) if a.dtype.is_floating_point
+                  else np.ones(a.shape, dtype=bool), a.device)
+
+
+def equal(a: Tensor, b: Tensor) -> bool:
+    return a.shape == b.shape and bool(np.array_equal(a._data, b._data))
+
+
+def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> bool:
+    return bool(np.allclose(a._data, b._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+# ---------------------------------------------------------------------------------------------
+# Unary element-wise
+# ---------------------------------------------------------------------------------------------
+
+
+def _unary(cls: type[fn.Function], fname: str) -> Callable[[Tensor], Tensor]:
+    def op(a: Tensor) -> Tensor:
+        return cls.apply(_check_tensor(a, fname))
+
+    op.__name__ = fname
+    op.__doc__ = f"torch.{fname} ({cls.name})."
+    return op
+
+
+exp = _unary(fn.ExpBackward0, "exp")
+log = _unary(fn.LogBackward0, "log")
+log2 = _unary(fn.Log2Backward0, "log2")
+log10 = _unary(fn.Log10Backward0, "log10")
+sin = _unary(fn.SinBackward0, "sin")
+cos = _unary(fn.CosBackward0, "cos")
+tan = _unary(fn.TanBackward0, "tan")
+tanh = _unary(fn.TanhBackward0, "tanh")
+sigmoid = _unary(fn.SigmoidBackward0, "sigmoid")
+relu = _unary(fn.ReluBackward0, "relu")
+sqrt = _unary(fn.SqrtBackward0, "sqrt")
+rsqrt = _unary(fn.RsqrtBackward0, "rsqrt")
+abs = _unary(fn.AbsBackward0, "abs")  # noqa: A001
+absolute = abs
+sign = _unary(fn.SignBackward0, "sign")
+sgn = _unary(fn.SgnBackward0, "sgn")
+floor = _unary(fn.FloorBackward0, "floor")
+ceil = _unary(fn.CeilBackward0, "ceil")
+trunc = _unary(fn.TruncBackward0, "trunc")
+round = _unary(fn.RoundBackward0, "round")  # noqa: A001
+
+
+def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+    a = _check_tensor(a, "clamp")
+    if min is None and max is None:
+        raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        if (min is not None and not isinstance(min, Tensor)) or (
+            max is not None and not isinstance(max, Tensor)
+        ):
+            raise TorchTypeError(
+                "clamp() received an invalid combination of arguments - got (Tensor, "
+                f"{_type_name(min)}, {_type_name(max)}), but expected one of:\n"
+                " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
+                " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n"
+            )
+        placeholder = Tensor._make(np.zeros((), dtype=a._data.dtype), a.device)
+        return fn.ClampBackward0.apply(a, min if min is not None else placeholder,
+                                       max if max is not None else placeholder,
+                                       has_min=min is not None, has_max=max is not None)
+    for bound in (min, max):
+        if bound is not None and not is_number(bound):
+            raise TorchTypeError(
+                f"clamp(): argument 'min' must be Number, not {_type_name(bound)}"
+            )
+    return fn.ClampBackward1.apply(a, min=min, max=max)
+
+
+clip = clamp
+
+
+def clamp_min(a: Tensor, min: Any) -> Tensor:  # noqa: A002
+    if isinstance(min, Tensor):
+        return clamp(a, min=min)
+    return fn.ClampMinBackward0.apply(_check_tensor(a, "clamp_min"), min=min)
+
+
+def clamp_max(a: Tensor, max: Any) -> Tensor:  # noqa: A002
+    if isinstance(max, Tensor):
+        return clamp(a, max=max)
+    return fn.ClampMaxBackward0.apply(_check_tensor(a, "clamp_max"), max=max)
+
+
+def maximum(a: Tensor, b: Tensor) -> Tensor:
+    _check_tensor(a, "maximum")
+    _check_tensor(b, "maximum", "other", 2)
+    return fn.MaximumBackward0.apply(a, b)
+
+
+def minimum(a: Tensor, b: Tensor) -> Tensor:
+    _check_tensor(a, "minimum")
+    _check_tensor(b, "minimum", "other", 2)
+    return fn.MinimumBackward0.apply(a, b)
+
+
+def where(condition: Tensor, input: TensorLike, other: TensorLike) -> Tensor:  # noqa: A002
+    condition = _check_tensor(condition, "where", "condition")
+    if condition.dtype is not dtypes.bool_:
+        raise TorchRuntimeError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{condition.dtype.short}"
+        )
+    return fn.WhereBackward0.apply(as_tensor_operand(input), as_tensor_operand(other),
+                                   condition=condition)
+
+
+def masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:
+    if isinstance(value, Tensor):
+        value = value.item()
+    if mask.dtype is not dtypes.bool_:
+        raise TorchRuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{mask.dtype.name}"
+        )
+    fn.infer_size(a.shape, mask.shape)
+    return fn.MaskedFillBackward0.apply(a, mask=mask, value=value)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -386,25 +1015,173 @@ def log(a: Tensor) -> Tensor:
 # ---------------------------------------------------------------------------------------------
 
 
-def sum(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: DType | None = None) -> Tensor:  # noqa: A001
-    if dtype is not None:
-        a = to(a, dtype)
+def sum(a: Tensor, dim: Any = None, keepdim: bool = False,  # noqa: A001
+        dtype: DType | None = None) -> Tensor:
+    a = _check_tensor(a, "sum")
     if dim is None:
-        return fn.SumBackward0.apply(a)
-    return fn.SumBackward1.apply(a, dim=normalize_dims(dim, a.ndim), keepdim=keepdim)
+        return fn.SumBackward0.apply(a, dtype=dtype)
+    return fn.SumBackward1.apply(a, dim=_reduction_dims(dim, a.ndim), keepdim=keepdim,
+                                 dtype=dtype)
 
 
 def mean(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: DType | None = None) -> Tensor:
-    if dtype is not None:
-        a = to(a, dtype)
-    if not a.dtype.is_floating_point:
+    a = _check_tensor(a, "mean")
+    out_dtype = dtype or a.dtype
+    if not out_dtype.is_floating_point:
         raise TorchRuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point "
             f"or complex dtype. Got: {a.dtype.short}"
         )
     if dim is None:
-        return fn.MeanBackward0.apply(a)
-    return fn.MeanBackward1.apply(a, dim=normalize_dims(dim, a.ndim), keepdim=keepdim)
+        return fn.MeanBackward0.apply(a, dtype=dtype)
+    return fn.MeanBackward1.apply(a, dim=_reduction_dims(dim, a.ndim), keepdim=keepdim,
+                                  dtype=dtype)
+
+
+def _extremum(kind: str, a: Tensor, dim: Any, keepdim: bool) -> Any:
+    if isinstance(dim, Tensor):
+        other = dim
+        return maximum(a, other) if kind == "max" else minimum(a, other)
+    if dim is None:
+        cls = fn.MaxBackward1 if kind == "max" else fn.MinBackward1
+        return cls.apply(a)
+    d = wrap_dim(dim, a.ndim)
+    if a.ndim and a.shape[d] == 0:
+        raise TorchIndexError(
+            f"{kind}(): Expected reduction dim {d} to have non-zero size."
+        )
+    if a.ndim == 0:
+        indices = np.zeros((), dtype=np.int64)
+    else:
+        indices = fn._arg_extremum(a._data, d, keepdim, kind)
+    cls = fn.MaxBackward0 if kind == "max" else fn.MinBackward0
+    values = cls.apply(a, dim=d, keepdim=keepdim, indices=indices)
+    return ReturnTuple(kind, values, Tensor._make(np.asarray(indices), a.device))
+
+
+def max(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
+    """max(x) -> MaxBackward1; max(x, dim) -> (values, indices); max(a, b) -> maximum."""
+    return _extremum("max", _check_tensor(a, "max"), dim, keepdim)
+
+
+def min(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
+    return _extremum("min", _check_tensor(a, "min"), dim, keepdim)
+
+
+def amax(a: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+    return fn.AmaxBackward0.apply(a, dim=normalize_dims(dim, a.ndim), keepdim=keepdim)
+
+
+def amin(a: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+    return fn.AminBackward0.apply(a, dim=normalize_dims(dim, a.ndim), keepdim=keepdim)
+
+
+def _argextremum(kind: str, a: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    a = _check_tensor(a, f"arg{kind}")
+    if dim is None:
+        if a.numel() == 0:
+            raise TorchIndexError(
+                f"arg{kind}(): Expected reduction dim to be specified for input.numel() == 0."
+            )
+        out = fn._arg_extremum(a._data, None, False, kind)
+        if keepdim:
+            out = out.reshape((1,) * a.ndim)
+        return _plain(out, a.device)
+    d = wrap_dim(dim, a.ndim)
+    if a.ndim == 0:
+        return _plain(np.zeros((), dtype=np.int64), a.device)
+    if a.shape[d] == 0:
+        raise TorchIndexError(f"arg{kind}(): Expected reduction dim {d} to have non-zero size.")
+    return _plain(fn._arg_extremum(a._data, d, keepdim, kind), a.device)
+
+
+def argmax(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    return _argextremum("max", a, dim, keepdim)
+
+
+def argmin(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    return _argextremum("min", a, dim, keepdim)
+
+
+def prod(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: DType | None = None) -> Tensor:
+    a = _check_tensor(a, "prod")
+    if dtype is not None:
+        a = to(a, dtype)
+    if dim is None:
+        return fn.ProdBackward0.apply(a)
+    return fn.ProdBackward1.apply(a, dim=wrap_dim(dim, a.ndim), keepdim=keepdim)
+
+
+def norm(a: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
+         dtype: DType | None = None) -> Tensor:
+    """torch.norm: vector norms (p='fro' is 2) as linalg.vector_norm (LinalgVectorNormBackward0)."""
+    a = _check_tensor(a, "norm")
+    if isinstance(p, str):
+        if p != "fro":
+            raise TorchNotImplementedError(f"norm with p={p!r} is not supported by gradsh")
+        p = 2
+    if p is None:
+        p = 2
+    return vector_norm(a, p, dim, keepdim, dtype=dtype)
+
+
+def vector_norm(a: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,  # noqa: A002
+                dtype: DType | None = None) -> Tensor:
+    if not a.dtype.is_floating_point:
+        raise TorchRuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+            f"{a.dtype.short}"
+        )
+    if dtype is not None:
+        a = to(a, dtype)
+    dims = None if dim is None else normalize_dims(dim, a.ndim)
+    if a.numel() == 0 and (ord < 0 or ord == math.inf) and not dims:
+        raise TorchRuntimeError(
+            f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor because the "
+            "operation does not have an identity"
+        )
+    return fn.LinalgVectorNormBackward0.apply(a, ord=float(ord), dim=dims, keepdim=keepdim)
+
+
+def _variance_args(fname: str, a: Tensor, dim: Any, unbiased: Any, keepdim: bool,
+                   correction: Any) -> tuple[tuple[int, ...] | None, float, bool]:
+    if not a.dtype.is_floating_point:
+        raise TorchRuntimeError("std and var only support floating point and complex dtypes")
+    if isinstance(dim, bool):  # var(x, True): the `unbiased` overload
+        unbiased, dim = dim, None
+    if unbiased is not None and correction is not None:
+        raise TorchRuntimeError(f"{fname}: can't specify both unbiased and correction")
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    dims = None if dim is None else normalize_dims(dim, a.ndim)
+    if not dims:
+        dims = None
+    n = fn._reduced_count(a.shape, dims)
+    if n - correction <= 0:
+        warn(
+            f"{fname}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "reduction factor (input numel divided by output numel)."
+        )
+    return dims, float(correction), keepdim
+
+
+def var(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
+        correction: Any = None) -> Tensor:
+    dims, correction, keepdim = _variance_args("var", a, dim, unbiased, keepdim, correction)
+    return fn.VarBackward0.apply(a, dim=dims, correction=correction, keepdim=keepdim)
+
+
+def std(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
+        correction: Any = None) -> Tensor:
+    dims, correction, keepdim = _variance_args("std", a, dim, unbiased, keepdim, correction)
+    return fn.StdBackward0.apply(a, dim=dims, correction=correction, keepdim=keepdim)
+
+
+def logsumexp(a: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
+    dims = _reduction_dims(dim, a.ndim)
+    if not a.dtype.is_floating_point:
+        a = to(a, dtypes.default_float())
+    return fn.LogsumexpBackward0.apply(a, dim=dims, keepdim=keepdim)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -425,7 +1202,14 @@ def _infer_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
             known *= n
     text = "[" + ", ".join(str(n) for n in shape) + "]"
     if unknown:
-        if known == 0 or numel % known != 0:
+        if known == 0:
+            if numel == 0:
+                raise TorchRuntimeError(
+                    f"cannot reshape tensor of 0 elements into shape {text} because the "
+                    "unspecified dimension size -1 can be any value and is ambiguous"
+                )
+            raise TorchRuntimeError(f"shape '{text}' is invalid for input of size {numel}")
+        if numel % known != 0:
             raise TorchRuntimeError(f"shape '{text}' is invalid for input of size {numel}")
         shape = tuple(numel // known if n == -1 else n for n in shape)
     elif known != numel:
@@ -433,19 +1217,26 @@ def _infer_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
     return shape
 
 
-def _shape_args(args: tuple[Any, ...]) -> tuple[int, ...]:
+def _shape_args(args: tuple[Any, ...], fname: str = "view") -> tuple[int, ...]:
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
+    out = []
     for n in args:
+        if isinstance(n, Tensor) and n.numel() == 1 and not n.dtype.is_floating_point:
+            n = int(n.item())
         if not isinstance(n, int) or isinstance(n, bool):
             raise TorchTypeError(
-                f"view(): argument 'size' must be tuple of ints, but found element of type "
-                f"{type(n).__name__}"
+                f"{fname}(): argument 'size' (position 1) must be tuple of ints, but found "
+                f"element of type {_type_name(n)} at pos 0"
             )
-    return tuple(args)
+        out.append(n)
+    return tuple(out)
 
 
 def view(a: Tensor, *shape: Any) -> Tensor:
+    a = _check_tensor(a, "view")
+    if len(shape) == 1 and isinstance(shape[0], DType):
+        raise TorchNotImplementedError("view(dtype) is not supported by gradsh")
     target = _infer_shape(_shape_args(shape), a.numel())
     if not _viewable(a._data, target):
         raise TorchRuntimeError(
@@ -456,23 +1247,74 @@ def view(a: Tensor, *shape: Any) -> Tensor:
 
 
 def _viewable(data: Any, shape: tuple[int, ...]) -> bool:
-    try:
-        out = data.view()
-        out.shape = shape  # raises if a copy would be needed
+    if data.size == 0 or data.flags.c_contiguous:
         return True
-    except (AttributeError, ValueError):
-        return data.size == 0 or data.flags.c_contiguous
+    try:
+        np.reshape(data, shape, copy=False)
+        return True
+    except ValueError:
+        return False
 
 
 def reshape(a: Tensor, *shape: Any) -> Tensor:
-    target = _infer_shape(_shape_args(shape), a.numel())
+    a = _check_tensor(a, "reshape")
+    target = _infer_shape(_shape_args(shape, "reshape"), a.numel())
     if _viewable(a._data, target):
         return fn.ViewBackward0.apply(a, shape=target)
     return fn.UnsafeViewBackward0.apply(clone(a), shape=target)
 
 
+def _unsafe_view(a: Tensor, shape: tuple[int, ...]) -> Tensor:
+    return fn.UnsafeViewBackward0.apply(a, shape=shape)
+
+
+def view_as(a: Tensor, other: Tensor) -> Tensor:
+    return view(a, other.shape)
+
+
+def reshape_as(a: Tensor, other: Tensor) -> Tensor:
+    return reshape(a, other.shape)
+
+
+def flatten(a: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    a = _check_tensor(a, "flatten")
+    if a.ndim == 0:
+        return reshape(a, (1,))
+    start = wrap_dim(start_dim, a.ndim)
+    end = wrap_dim(end_dim, a.ndim)
+    if start > end:
+        raise TorchRuntimeError(
+            "flatten() has invalid args: start_dim cannot come after end_dim"
+        )
+    if start == end:
+        return a
+    merged = 1
+    for n in a.shape[start:end + 1]:
+        merged *= n
+    return reshape(a, a.shape[:start] + (merged,) + a.shape[end + 1:])
+
+
+def unflatten(a: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
+    d = wrap_dim(dim, a.ndim)
+    sizes = tuple(sizes)
+    if not sizes:
+        raise TorchRuntimeError("unflatten: sizes must be non-empty")
+    try:
+        resolved = _infer_shape(sizes, a.shape[d])
+    except TorchRuntimeError:
+        resolved = None
+    if resolved is None:
+        text = "[" + ", ".join(map(str, sizes)) + "]"
+        raise TorchRuntimeError(
+            f"unflatten: Provided sizes {text} don't multiply up to the size of dim {d} "
+            f"({a.shape[d]}) in the input tensor"
+        )
+    return view(a, a.shape[:d] + resolved + a.shape[d + 1:])
+
+
 def expand(a: Tensor, *shape: Any) -> Tensor:
-    target = list(_shape_args(shape))
+    a = _check_tensor(a, "expand")
+    target = list(_shape_args(shape, "expand"))
     lead = len(target) - a.ndim
     if lead < 0:
         raise TorchRuntimeError(
@@ -480,6 +1322,7 @@ def expand(a: Tensor, *shape: Any) -> Tensor:
             f"[{', '.join(map(str, target))}]): the number of sizes provided ({len(target)}) must "
             f"be greater or equal to the number of dimensions in the tensor ({a.ndim})"
         )
+    requested = list(target)
     for i, n in enumerate(target):
         if i >= lead:
             have = a.shape[i - lead]
@@ -489,8 +1332,8 @@ def expand(a: Tensor, *shape: Any) -> Tensor:
                 raise TorchRuntimeError(
                     f"The expanded size of the tensor ({n}) must match the existing size ({have}) "
                     f"at non-singleton dimension {i}.  Target sizes: "
-                    f"[{', '.join(map(str, shape if not isinstance(shape[0], (tuple, list)) else shape[0]))}]."
-                    f"  Tensor sizes: [{', '.join(map(str, a.shape))}]"
+                    f"[{', '.join(map(str, requested))}].  Tensor sizes: "
+                    f"[{', '.join(map(str, a.shape))}]"
                 )
         elif n == -1:
             raise TorchRuntimeError(
@@ -500,7 +1343,16 @@ def expand(a: Tensor, *shape: Any) -> Tensor:
     return fn.ExpandBackward0.apply(a, shape=tuple(target))
 
 
+def expand_as(a: Tensor, other: Tensor) -> Tensor:
+    return expand(a, other.shape)
+
+
+def broadcast_to(a: Tensor, shape: Sequence[int]) -> Tensor:
+    return expand(a, tuple(shape))
+
+
 def t(a: Tensor) -> Tensor:
+    a = _check_tensor(a, "t")
     if a.ndim > 2:
         raise TorchRuntimeError(
             f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D"
@@ -508,30 +1360,532 @@ def t(a: Tensor) -> Tensor:
     return fn.TBackward0.apply(a)
 
 
+def T(a: Tensor) -> Tensor:
+    """The `.T` property: permute with the dimensions reversed."""
+    if a.ndim == 0 and "T0" not in _once:
+        _once.add("T0")
+        warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in these "
+             "cases.")
+    elif a.ndim not in (0, 2) and "T" not in _once:
+        _once.add("T")
+        warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+            "reverse the dimensions of a tensor."
+        )
+    return fn.PermuteBackward0.apply(a, dims=tuple(range(a.ndim - 1, -1, -1)))
+
+
+def mT(a: Tensor) -> Tensor:
+    if a.ndim < 2:
+        raise TorchRuntimeError(
+            "tensor.mT is only supported on matrices or batches of matrices. Got "
+            f"{a.ndim}-D tensor."
+        )
+    return transpose(a, -2, -1)
+
+
+def H(a: Tensor) -> Tensor:
+    if a.ndim != 2:
+        extra = " For batches of matrices, consider using tensor.mH" if a.ndim > 2 else ""
+        raise TorchRuntimeError(
+            f"tensor.H is only supported on matrices (2-D tensors). Got {a.ndim}-D tensor.{extra}"
+        )
+    return transpose(a, 0, 1)
+
+
+def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
+    a = _check_tensor(a, "transpose")
+    d0, d1 = wrap_dim(dim0, a.ndim), wrap_dim(dim1, a.ndim)
+    return fn.TransposeBackward0.apply(a, dim0=d0, dim1=d1)
+
+
+swapaxes = swapdims = transpose
+
+
+def permute(a: Tensor, *dims: Any) -> Tensor:
+    a = _check_tensor(a, "permute")
+    order = _shape_args(dims, "permute")
+    if len(order) != a.ndim:
+        raise TorchRuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            "length of the desired ordering of dimensions i.e. input.dim() = "
+            f"{a.ndim} is not equal to len(dims) = {len(order)}"
+        )
+    wrapped = tuple(wrap_dim(d, a.ndim) for d in order)
+    if len(set(wrapped)) != len(wrapped):
+        raise TorchRuntimeError("permute(): duplicate dims are not allowed.")
+    return fn.PermuteBackward0.apply(a, dims=wrapped)
+
+
 def unsqueeze(a: Tensor, dim: int) -> Tensor:
+    a = _check_tensor(a, "unsqueeze")
     return fn.UnsqueezeBackward0.apply(a, dim=wrap_dim(dim, a.ndim + 1))
 
 
-def clone(a: Tensor) -> Tensor:
-    return fn.CloneBackward0.apply(a)
+def squeeze(a: Tensor, dim: Any = None) -> Tensor:
+    a = _check_tensor(a, "squeeze")
+    if dim is None:
+        return fn.SqueezeBackward0.apply(a, dims=tuple(range(a.ndim)))
+    if isinstance(dim, (tuple, list)):
+        return fn.SqueezeBackward2.apply(a, dims=normalize_dims(tuple(dim), a.ndim))
+    return fn.SqueezeBackward1.apply(a, dims=(wrap_dim(dim, a.ndim),))
 
 
-def to(a: Tensor, *args: Any, dtype: DType | None = None, device: Any = None,
-       copy: bool = False) -> Tensor:
-    for arg in args:
-        if isinstance(arg, DType):
-            dtype = arg
-        elif isinstance(arg, Tensor):
-            dtype, device = arg.dtype, arg.device
-        else:
-            device = arg
-    target_dtype = dtype or a.dtype
-    target_device = _device_name(device) if device is not None else a.device
-    if target_device != a.device:
-        DeviceHooks.check(target_device)
-    if target_dtype is a.dtype and target_device == a.device and not copy:
+def contiguous(a: Tensor) -> Tensor:
+    if a._data.flags.c_contiguous:
         return a
-    return fn.ToCopyBackward0.apply(a, dtype=target_dtype, device=target_device)
+    return clone(a)
+
+
+def is_contiguous(a: Tensor) -> bool:
+    return bool(a._data.flags.c_contiguous)
+
+
+def select(a: Tensor, dim: int, index: int) -> Tensor:
+    a = _check_tensor(a, "select")
+    if a.ndim == 0:
+        raise TorchIndexError("select() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(dim, a.ndim)
+    size = a.shape[d]
+    if index < -size or index >= size:
+        raise TorchIndexError(
+            f"select(): index {index} out of range for tensor of size "
+            f"[{', '.join(map(str, a.shape))}] at dimension {d}"
+        )
+    return fn.SelectBackward0.apply(a, dim=d, index=index % size)
+
+
+def slice(a: Tensor, dim: int, start: int, end: int, step: int = 1) -> Tensor:  # noqa: A001
+    """aten::slice with already clamped, non-negative bounds."""
+    return fn.SliceBackward0.apply(a, dim=dim, start=start, end=end, step=step)
+
+
+def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
+    a = _check_tensor(a, "narrow")
+    if a.ndim == 0:
+        raise TorchRuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(dim, a.ndim)
+    size = a.shape[d]
+    if start < -size or start > size:
+        raise TorchIndexError(
+            f"start out of range (expected to be in range of [{-size}, {size}], but got {start})"
+        )
+    start %= builtins.max(size, 1) if start < 0 else size + 1
+    if length < 0 or start + length > size:
+        raise TorchRuntimeError(
+            f"start ({start}) + length ({length}) exceeds dimension size ({size})."
+        )
+    return fn.SliceBackward0.apply(a, dim=d, start=start, end=start + length, step=1)
+
+
+def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """split/chunk pieces are views named SplitBackward0 (each piece has its own node)."""
+    a = _check_tensor(a, "split")
+    d = wrap_dim(dim, a.ndim)
+    size = a.shape[d]
+    if isinstance(split_size_or_sections, int):
+        step = split_size_or_sections
+        if step < 0:
+            raise TorchRuntimeError(
+                f"split expects split_size be non-negative, but got split_size={step}"
+            )
+        if step == 0 and size != 0:
+            raise TorchRuntimeError(
+                "split_size can only be 0 if dimension size is 0, but got dimension size of "
+                f"{size}"
+            )
+        step = builtins.max(step, 1)
+        bounds = [(s, builtins.min(s + step, size)) for s in range(0, size, step)] or [(0, 0)]
+    else:
+        sections = list(split_size_or_sections)
+        if builtins.sum(sections) != size:
+            raise TorchRuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
+                f"size at dimension {d}), but got split_sizes={sections}"
+            )
+        bounds, offset = [], 0
+        for s in sections:
+            bounds.append((offset, offset + s))
+            offset += s
+    return tuple(fn.SplitBackward0.apply(a, dim=d, start=s, end=e, step=1) for s, e in bounds)
+
+
+def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    if chunks <= 0:
+        raise TorchRuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    d = wrap_dim(dim, a.ndim)
+    size = a.shape[d]
+    step = (size + chunks - 1) // chunks if size else 1
+    if size == 0:
+        return tuple(fn.SplitBackward0.apply(a, dim=d, start=0, end=0, step=1)
+                     for _ in range(chunks))
+    return split(a, step, d)
+
+
+def unbind(a: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
+    if a.ndim == 0:
+        raise TorchIndexError("Dimension specified as 0 but tensor has no dimensions")
+    d = wrap_dim(dim, a.ndim)
+    return tuple(fn.UnbindBackward0.apply(a, dim=d, index=i) for i in range(a.shape[d]))
+
+
+def _tensor_list(tensors: Any, fname: str) -> list[Tensor]:
+    if isinstance(tensors, Tensor):
+        raise TorchTypeError(
+            f"{fname}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor"
+        )
+    items = list(tensors)
+    for i, t in enumerate(items):
+        if not isinstance(t, Tensor):
+            raise TorchTypeError(
+                f"expected Tensor as element {i} in argument 0, but got {_type_name(t)}"
+            )
+    return items
+
+
+def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    items = _tensor_list(tensors, "cat")
+    if not items:
+        raise TorchValueError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(items):
+        if t.ndim == 0:
+            raise TorchRuntimeError(
+                f"zero-dimensional tensor (at position {i}) cannot be concatenated"
+            )
+    # Legacy rule: 1-d empty tensors are skipped when the others have more dimensions.
+    real = [t for t in items if not (t.ndim == 1 and t.shape[0] == 0)]
+    ref = real[0] if real else items[0]
+    d = wrap_dim(dim, ref.ndim)
+    for i, t in enumerate(items):
+        if t.ndim == 1 and t.shape[0] == 0 and ref.ndim != 1:
+            continue
+        if t.ndim != ref.ndim:
+            raise TorchRuntimeError(
+                f"Tensors must have same number of dimensions: got {ref.ndim} and {t.ndim}"
+            )
+        for k in range(t.ndim):
+            if k != d and t.shape[k] != ref.shape[k]:
+                raise TorchRuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size "
+                    f"{ref.shape[k]} but got size {t.shape[k]} for tensor number {i} in the list."
+                )
+    dtype = fn.result_dtype(*items)
+    return fn.CatBackward0.apply(*items, dim=d, dtype=dtype)
+
+
+concat = concatenate = cat
+
+
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    items = _tensor_list(tensors, "stack")
+    if not items:
+        raise TorchRuntimeError("stack expects a non-empty TensorList")
+    for i, t in enumerate(items):
+        if t.shape != items[0].shape:
+            raise TorchRuntimeError(
+                f"stack expects each tensor to be equal size, but got "
+                f"[{', '.join(map(str, items[0].shape))}] at entry 0 and "
+                f"[{', '.join(map(str, t.shape))}] at entry {i}"
+            )
+    d = wrap_dim(dim, items[0].ndim + 1)
+    dtype = fn.result_dtype(*items)
+    return fn.StackBackward0.apply(*items, dim=d, dtype=dtype)
+
+
+# ---------------------------------------------------------------------------------------------
+# Indexing (Tensor.__getitem__ / __setitem__)
+# ---------------------------------------------------------------------------------------------
+
+
+def _index_error(obj: Any) -> TorchIndexError:
+    return TorchIndexError(
+        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+        f"valid indices (got {_type_name(obj)})"
+    )
+
+
+def _as_index_tensor(item: Any) -> Tensor:
+    if isinstance(item, Tensor):
+        t = item
+    else:
+        try:
+            t = tensor(item)
+        except (TorchTypeError, TorchValueError):
+            raise _index_error(item) from None
+        if t.numel() == 0:
+            t = Tensor._make(np.zeros(t.shape, dtype=np.int64), t.device)
+    if t.dtype.is_floating_point:
+        raise TorchIndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return t
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _count_dims(items: Sequence[Any]) -> int:
+    count = 0
+    for item in items:
+        if item is None or item is Ellipsis or isinstance(item, bool):
+            continue
+        if isinstance(item, Tensor) and item.dtype is dtypes.bool_:
+            count += builtins.max(item.ndim, 0)
+        else:
+            count += 1
+    return count
+
+
+def _apply_slicing(t: Tensor, items: Sequence[Any], optimize: bool = True
+                   ) -> tuple[Tensor, list[tuple[int, Tensor]]]:
+    """PyTorch's applySlicing: basic indices become views in order; tensor indices are
+    recorded at their dimension for the advanced step."""
+    specified = _count_dims(items)
+    if specified > t.ndim:
+        raise TorchIndexError(f"too many indices for tensor of dimension {t.ndim}")
+    result = t
+    dim = 0
+    advanced: list[tuple[int, Tensor]] = []
+    for item in items:
+        if isinstance(item, Tensor) and item.ndim == 0 and not item.dtype.is_floating_point \
+                and item.dtype is not dtypes.bool_:
+            item = int(item.item())
+        if _is_int(item):
+            if result.ndim == 0:
+                raise TorchIndexError(
+                    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                    "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+                )
+            size = result.shape[dim]
+            if item < -size or item >= size:
+                raise TorchIndexError(
+                    f"index {item} is out of bounds for dimension {dim} with size {size}"
+                )
+            result = fn.SelectBackward0.apply(result, dim=dim, index=item % size)
+        elif isinstance(item, builtins.slice):
+            start, stop, step = _slice_bounds(item, result.shape[dim])
+            if not (optimize and start == 0 and stop == result.shape[dim] and step == 1):
+                result = fn.SliceBackward0.apply(result, dim=dim, start=start, end=stop,
+                                                 step=step)
+            dim += 1
+        elif item is None:
+            result = fn.UnsqueezeBackward0.apply(result, dim=dim)
+            dim += 1
+        elif item is Ellipsis:
+            dim += t.ndim - specified
+        elif isinstance(item, bool) or (isinstance(item, Tensor) and item.ndim == 0
+                                        and item.dtype is dtypes.bool_):
+            flag = bool(item.item()) if isinstance(item, Tensor) else item
+            result = fn.UnsqueezeBackward0.apply(result, dim=dim)
+            index = Tensor._make(np.zeros(1 if flag else 0, dtype=np.int64), t.device)
+            advanced.append((dim, index))
+            dim += 1
+        elif isinstance(item, (Tensor, list, tuple)):
+            index = _as_index_tensor(item)
+            advanced.append((dim, index))
+            dim += index.ndim if index.dtype is dtypes.bool_ else 1
+        else:
+            raise _index_error(item)
+    return result, advanced
+
+
+def _slice_bounds(item: builtins.slice, length: int) -> tuple[int, int, int]:
+    step = 1 if item.step is None else _slice_int(item.step)
+    if step == 0:
+        raise TorchValueError("slice step cannot be zero")
+    if step < 0:
+        raise TorchValueError("step must be greater than zero")
+    start = 0 if item.start is None else _slice_int(item.start)
+    stop = length if item.stop is None else _slice_int(item.stop)
+    if start < 0:
+        start = builtins.max(start + length, 0)
+    if stop < 0:
+        stop = builtins.max(stop + length, 0)
+    start = builtins.min(start, length)
+    stop = builtins.min(builtins.max(stop, start), length)
+    return start, stop, step
+
+
+def _slice_int(value: Any) -> int:
+    if isinstance(value, Tensor) and value.numel() == 1 and not value.dtype.is_floating_point:
+        return int(value.item())
+    if not _is_int(value):
+        raise TorchTypeError(
+            "slice indices must be integers or None or have an __index__ method"
+        )
+    return value
+
+
+def _normalize_key(key: Any) -> tuple[Any, ...]:
+    if isinstance(key, tuple):
+        return key
+    return (key,)
+
+
+def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
+                  ) -> tuple[tuple[Any, ...], list[Tensor]]:
+    """The NumPy key for PyTorch's advanced index step, with its bounds and shape errors."""
+    key: list[Any] = []
+    saved: list[Tensor] = []
+    position = 0
+    for dim, index in advanced:
+        while position < dim:
+            key.append(builtins.slice(None))
+            position += 1
+        if index.dtype is dtypes.bool_:
+            mask = index._data
+            for k in range(mask.ndim):
+                if position + k >= sliced.ndim or mask.shape[k] != sliced.shape[position + k]:
+                    raise TorchIndexError(
+                        f"The shape of the mask [{', '.join(map(str, mask.shape))}] at index {k} "
+                        f"does not match the shape of the indexed tensor "
+                        f"[{', '.join(map(str, sliced.shape))}] at index {position + k}"
+                    )
+            for part in np.nonzero(mask):
+                key.append(part.astype(np.int64))
+                saved.append(Tensor._make(part.astype(np.int64), index.device))
+            position += mask.ndim
+        else:
+            array = index._data.astype(np.int64)
+            size = sliced.shape[position]
+            bad = array[(array < -size) | (array >= size)]
+            if bad.size:
+                raise TorchIndexError(
+                    f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {position} "
+                    f"with size {size}"
+                )
+            key.append(np.where(array < 0, array + size, array))
+            saved.append(index)
+            position += 1
+    shapes = [k.shape for k in key if isinstance(k, np.ndarray)]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise TorchIndexError(
+            "shape mismatch: indexing tensors could not be broadcast together with shapes "
+            + ", ".join("[" + ", ".join(map(str, s)) + "]" for s in shapes)
+        ) from None
+    return tuple(key), saved
+
+
+def index(t: Tensor, key: Any) -> Tensor:
+    """`t[key]` exactly as PyTorch's Tensor.__getitem__."""
+    if key is None:
+        return fn.UnsqueezeBackward0.apply(t, dim=0)
+    if key is Ellipsis:
+        return fn.AliasBackward0.apply(t)
+    if _is_int(key):
+        sliced, _ = _apply_slicing(t, (key,))
+        return sliced
+    if isinstance(key, builtins.slice):
+        # A lone slice is never optimised away: `x[:]` is SliceBackward0.
+        if t.ndim == 0:
+            raise TorchIndexError(
+                "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+            )
+        start, stop, step = _slice_bounds(key, t.shape[0])
+        return fn.SliceBackward0.apply(t, dim=0, start=start, end=stop, step=step)
+    if isinstance(key, (float, str)):
+        raise _index_error(key)
+    items = _normalize_key(key)
+    sliced, advanced = _apply_slicing(t, items)
+    if not advanced:
+        if sliced is t:
+            return fn.AliasBackward0.apply(t)
+        return sliced
+    np_key, saved = _advanced_key(sliced, advanced)
+    return fn.IndexBackward0.apply(sliced, key=np_key, indices=saved)
+
+
+def _index_with_key(g: Tensor, key: tuple[Any, ...]) -> Tensor:
+    """Advanced indexing with an already built NumPy key (backward formulas)."""
+    saved = [Tensor._make(k, g.device) for k in key if isinstance(k, np.ndarray)]
+    return fn.IndexBackward0.apply(g, key=key, indices=saved)
+
+
+def _index_fill_zero(g: Tensor, key: tuple[Any, ...]) -> Tensor:
+    zeros_value = zeros((), dtype=g.dtype, device=g.device)
+    saved = [Tensor._make(k, g.device) for k in key if isinstance(k, np.ndarray)]
+    return fn.IndexPutBackward0.apply(g, zeros_value, key=key, indices=saved)
+
+
+def _strip_leading_ones(shape: tuple[int, ...]) -> tuple[int, ...]:
+    i = 0
+    while i < len(shape) and shape[i] == 1:
+        i += 1
+    return shape[i:]
+
+
+def _copy_to(dst: Tensor, src: Tensor) -> None:
+    """PyTorch's indexing copy_to: copy_, or fill_ for a CPU scalar, or view + expand + copy_."""
+    if dst.shape == src.shape:
+        copy_(dst, src)
+        return
+    if src.ndim == 0 and src.device == "cpu":
+        fill_(dst, src)
+        return
+    src_view = view(src, _strip_leading_ones(src.shape))
+    if src_view.shape != dst.shape:
+        src_view = expand(src_view, dst.shape)
+    copy_(dst, src_view)
+
+
+def index_put(t: Tensor, key: Any, value: Any) -> Tensor:
+    """`t[key] = value` exactly as PyTorch's Tensor.__setitem__ (in place)."""
+    if isinstance(value, Tensor):
+        v = value
+    elif is_number(value):
+        v = Tensor._make(np.array(value).astype(t._data.dtype), t.device)
+    else:
+        raise TorchTypeError(
+            f"can't assign a {_type_name(value)} to a {t.dtype.legacy.replace('Tensor', '')} "
+            "Tensor" if not isinstance(value, (list, tuple)) else
+            "can't assign a list to a Tensor"
+        )
+    if key is False or (isinstance(key, Tensor) and key.ndim == 0 and key.dtype is dtypes.bool_
+                        and not bool(key.item())):
+        return t
+    if key is Ellipsis:
+        _copy_to(t, v)
+        return t
+    if key is None or key is True:
+        _copy_to(fn.UnsqueezeBackward0.apply(t, dim=0), v)
+        return t
+    if _is_int(key):
+        sliced, _ = _apply_slicing(t, (key,))
+        _copy_to(sliced, v)
+        return t
+    if isinstance(key, builtins.slice):
+        if t.ndim == 0:
+            raise TorchIndexError(
+                "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+            )
+        start, stop, step = _slice_bounds(key, t.shape[0])
+        if start == 0 and stop == t.shape[0] and step == 1:
+            _copy_to(t, v)
+        else:
+            _copy_to(fn.SliceBackward0.apply(t, dim=0, start=start, end=stop, step=step), v)
+        return t
+    if isinstance(key, (float, str)):
+        raise _index_error(key)
+    sliced, advanced = _apply_slicing(t, _normalize_key(key))
+    if not advanced:
+        _copy_to(sliced, v)
+        return t
+    np_key, saved = _advanced_key(sliced, advanced)
+    stripped = _strip_leading_ones(v.shape)
+    if stripped != v.shape:
+        v = view(v, stripped)
+    if v.dtype is not sliced.dtype:
+        raise TorchRuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{sliced.dtype.short} for the destination and {v.dtype.short} for the source."
+        )
+    apply_inplace(fn.IndexPutBackward0, sliced, v, key=np_key, indices=saved)
+    return t
 
 
 # ---------------------------------------------------------------------------------------------
@@ -539,7 +1893,15 @@ def to(a: Tensor, *args: Any, dtype: DType | None = None, device: Any = None,
 # ---------------------------------------------------------------------------------------------
 
 
+def _c_name(dtype: DType) -> str:
+    return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+            "bool": "bool", "float16": "c10::Half", "int16": "short int",
+            "int8": "signed char", "uint8": "unsigned char"}.get(dtype.name, dtype.name)
+
+
 def mm(a: Tensor, b: Tensor) -> Tensor:
+    _check_tensor(a, "mm")
+    _check_tensor(b, "mm", "mat2", 2)
     if a.ndim != 2:
         raise TorchRuntimeError("self must be a matrix")
     if b.ndim != 2:
@@ -552,20 +1914,371 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
     if a.dtype is not b.dtype:
         raise TorchRuntimeError(
             "expected m1 and m2 to have the same dtype, but got: "
-            f"{a.dtype.name if False else _c_name(a.dtype)} != {_c_name(b.dtype)}"
+            f"{_c_name(a.dtype)} != {_c_name(b.dtype)}"
         )
     return fn.MmBackward0.apply(a, b)
 
 
-def _c_name(dtype: DType) -> str:
-    return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
-            "bool": "bool", "float16": "c10::Half"}.get(dtype.name, dtype.name)
+def mv(a: Tensor, v: Tensor) -> Tensor:
+    _check_tensor(a, "mv")
+    _check_tensor(v, "mv", "vec", 2)
+    if a.ndim != 2 or v.ndim != 1:
+        raise TorchRuntimeError(
+            f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}"
+        )
+    if a.shape[1] != v.shape[0]:
+        raise TorchRuntimeError(
+            f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), "
+            f"vec ({v.shape[0]})"
+        )
+    if a.dtype is not v.dtype:
+        raise TorchRuntimeError(
+            "addmv input tensors must have the same dtype, but got "
+            f"{v.dtype.short}, {a.dtype.short}, and {v.dtype.short}"
+        )
+    return fn.MvBackward0.apply(a, v)
+
+
+def dot(a: Tensor, b: Tensor) -> Tensor:
+    _check_tensor(a, "dot")
+    _check_tensor(b, "dot", "tensor", 2)
+    if a.ndim != 1 or b.ndim != 1:
+        raise TorchRuntimeError(
+            f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors"
+        )
+    if a.shape[0] != b.shape[0]:
+        raise TorchRuntimeError(
+            f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to "
+            f"have the same number of elements, but got {a.shape[0]} and {b.shape[0]} elements "
+            "respectively"
+        )
+    if a.dtype is not b.dtype:
+        raise TorchRuntimeError(
+            "dot : expected both vectors to have same dtype, but found "
+            f"{a.dtype.short} and {b.dtype.short}"
+        )
+    return fn.DotBackward0.apply(a, b)
+
+
+inner = dot
+
+
+def bmm(a: Tensor, b: Tensor) -> Tensor:
+    _check_tensor(a, "bmm")
+    _check_tensor(b, "bmm", "mat2", 2)
+    if a.ndim != 3:
+        raise TorchRuntimeError("batch1 must be a 3D tensor")
+    if b.ndim != 3:
+        raise TorchRuntimeError("batch2 must be a 3D tensor")
+    if b.shape[0] != a.shape[0] or b.shape[1] != a.shape[2]:
+        raise TorchRuntimeError(
+            "Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}]."
+        )
+    if a.dtype is not b.dtype:
+        raise TorchRuntimeError(
+            f"expected scalar type {a.dtype.short} but found {b.dtype.short}"
+        )
+    return fn.BmmBackward0.apply(a, b)
+
+
+def outer(a: Tensor, b: Tensor) -> Tensor:
+    if a.ndim != 1 or b.ndim != 1:
+        raise TorchRuntimeError(
+            f"outer: Expected 1-D argument self, but got {a.ndim}-D" if a.ndim != 1 else
+            f"outer: Expected 1-D argument vec2, but got {b.ndim}-D"
+        )
+    return mul(reshape(a, (a.shape[0], 1)), b)
+
+
+ger = outer
+
+
+def _should_fold(t1: Tensor, t2: Tensor) -> bool:
+    """PyTorch's should_fold: use mm/mv on the larger tensor folded into a matrix."""
+    t1_larger = t1.ndim >= t2.ndim
+    big = t1._data if t1_larger else np.swapaxes(t2._data, -1, -2)
+    dim_small = t2.ndim if t1_larger else t1.ndim
+    if not (big.ndim >= 3 and dim_small <= 2):
+        return False
+    small_requires_grad = t2.requires_grad if t1_larger else t1.requires_grad
+    if small_requires_grad and is_grad_enabled():
+        return True
+    if t1.ndim == 2:
+        return False
+    if big.size == 0:
+        return True
+    strides = fn._strides(big)
+    for i in range(big.ndim - 2):
+        if strides[i] != strides[i + 1] * big.shape[i + 1]:
+            return False
+    return True
 
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
-    if a.ndim == 2 and b.ndim == 2:
+    """torch.matmul with PyTorch's algorithm, so every shape case builds PyTorch's graph."""
+    _check_tensor(a, "matmul")
+    _check_tensor(b, "matmul", "other", 2)
+    da, db = a.ndim, b.ndim
+    if da == 0 or db == 0:
+        raise TorchRuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
+        )
+    if da == 1 and db == 1:
+        return dot(a, b)
+    if da == 2 and db == 1:
+        return mv(a, b)
+    if da == 1 and db == 2:
+        product = mm(unsqueeze(a, 0), b)
+        return fn.SqueezeBackward4.apply(product, dim=0)
+    if da == 2 and db == 2:
         return mm(a, b)
-    raise TorchRuntimeError("matmul for these shapes is not implemented yet")
+    if _should_fold(a, b):
+        transposed = db > da
+        t1 = mT(b) if transposed else a
+        t2 = (t(a) if da == 2 else a) if transposed else b
+        output_shape = t1.shape[:-1]
+        folded = 1
+        for n in output_shape:
+            folded *= n
+        if t2.ndim == 2:
+            output_shape = output_shape + (t2.shape[1],)
+        t1_folded = reshape(t1, (folded, t1.shape[-1]))
+        if t2.ndim == 2:
+            out = _unsafe_view(mm(t1_folded, t2), output_shape)
+            return contiguous(mT(out)) if transposed else out
+        return _unsafe_view(mv(t1_folded, t2), output_shape)
+    n = a.shape[-2] if da > 1 else 1
+    m1 = a.shape[-1]
+    batch_a = a.shape[:builtins.max(da - 2, 0)]
+    m2 = b.shape[-2] if db > 1 else b.shape[0]
+    p = b.shape[-1] if db > 1 else 1
+    batch_b = b.shape[:builtins.max(db - 2, 0)]
+    if da == 3 and db == 3 and batch_a[0] != batch_b[0]:
+        if batch_a[0] == 1 and a.requires_grad:
+            return matmul(squeeze(a, 0), b)
+        if batch_b[0] == 1 and b.requires_grad:
+            return matmul(a, squeeze(b, 0))
+    batch = fn.infer_size(batch_a, batch_b)
+    batch_product = 1
+    for s in batch:
+        batch_product *= s
+    if m1 != m2:
+        raise TorchRuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{batch_product}, {m1}] but got: [{batch_product}, {m2}]."
+        )
+    a_expanded = reshape(expand(a, batch + (n, m1)), (batch_product, n, m1))
+    vector_rhs = db == 1
+    b_expanded = expand(b, batch + ((m2,) if vector_rhs else (m2, p)))
+    if vector_rhs:
+        b_expanded = unsqueeze(reshape(b_expanded, (batch_product, m2)), 2)
+    else:
+        b_expanded = reshape(b_expanded, (batch_product, m2, p))
+    output_shape = batch + ((n,) if da > 1 else ()) + ((p,) if db > 1 else ())
+    product = bmm(a_expanded, b_expanded)
+    if vector_rhs:
+        product = squeeze(product, -1)
+    return _unsafe_view(product, output_shape)
+
+
+# ---------------------------------------------------------------------------------------------
+# nn
+# ---------------------------------------------------------------------------------------------
+
+
+def _softmax_dim(fname: str, ndim: int, dim: Any) -> int:
+    if dim is None:
+        warn(f"Implicit dimension choice for {fname} has been deprecated. Change the call to "
+             "include dim=X as an argument.")
+        dim = 0 if ndim in (0, 1, 3) else 1
+    return wrap_dim(dim, ndim)
+
+
+def softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
+    """F.softmax (torch.softmax when dim is given): SoftmaxBackward0."""
+    a = _check_tensor(a, "softmax")
+    d = _softmax_dim("softmax", a.ndim, dim)
+    if dtype is not None:
+        a = to(a, dtype)
+    if not a.dtype.is_floating_point:
+        raise fn.not_implemented_for("softmax_lastdim_kernel_impl", a.dtype)
+    return fn.SoftmaxBackward0.apply(a, dim=d)
+
+
+def log_softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
+    a = _check_tensor(a, "log_softmax")
+    d = _softmax_dim("log_softmax", a.ndim, dim)
+    if dtype is not None:
+        a = to(a, dtype)
+    if not a.dtype.is_floating_point:
+        raise fn.not_implemented_for("log_softmax_lastdim_kernel_impl", a.dtype)
+    return fn.LogSoftmaxBackward0.apply(a, dim=d)
+
+
+def _check_reduction(reduction: str) -> None:
+    if reduction not in ("none", "mean", "sum"):
+        raise TorchValueError(f"{reduction} is not a valid value for reduction")
+
+
+def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
+    _check_tensor(input, "mse_loss")
+    _check_tensor(target, "mse_loss", "target", 2)
+    if target.shape != input.shape:
+        warn(
+            f"Using a target size ({_format_size(target.shape)}) that is different to the input "
+            f"size ({_format_size(input.shape)}). This will likely lead to incorrect results due "
+            "to broadcasting. Please ensure they have the same size."
+        )
+    _check_reduction(reduction)
+    shape = fn.infer_size(input.shape, target.shape)
+    if input.shape != shape:
+        input = expand(input, shape)
+    if target.shape != shape:
+        target = expand(target, shape)
+    dtype = fn.result_dtype(input, target)
+    if not dtype.is_floating_point:
+        raise fn.not_implemented_for("mse_cpu", dtype)
+    return fn.MseLossBackward0.apply(input, target, reduction=reduction)
+
+
+def _format_size(shape: tuple[int, ...]) -> str:
+    return "torch.Size([" + ", ".join(str(n) for n in shape) + "])"
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
+             ignore_index: int = -100, reduction: str = "mean") -> Tensor:
+    _check_tensor(input, "nll_loss")
+    _check_tensor(target, "nll_loss", "target", 2)
+    _check_reduction(reduction)
+    if input.ndim not in (1, 2):
+        raise TorchNotImplementedError(
+            "gradsh's nll_loss supports (N, C) or (C,) inputs only"
+        )
+    if target.dtype not in (dtypes.int64, dtypes.uint8):
+        raise TorchRuntimeError(
+            f"expected target dtype to be Long or Byte, but got {target.dtype.short}"
+        )
+    if input.ndim == 2 and target.ndim == 1 and input.shape[0] != target.shape[0]:
+        raise TorchValueError(
+            f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+            f"({target.shape[0]})."
+        )
+    if input.ndim == 1 and target.ndim != 0:
+        raise TorchRuntimeError(
+            "0D or 1D target tensor expected, multi-target not supported"
+        )
+    if not input.dtype.is_floating_point:
+        raise fn.not_implemented_for("nll_loss_forward_reduce_cuda_kernel_2d_index", input.dtype)
+    return fn.NllLossBackward0.apply(input, target=target, weight=weight, reduction=reduction,
+                                     ignore_index=ignore_index)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
+                  ignore_index: int = -100, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    _check_tensor(input, "cross_entropy")
+    _check_tensor(target, "cross_entropy", "target", 2)
+    if target.dtype.is_floating_point:
+        if target.shape != input.shape:
+            raise TorchRuntimeError(
+                f"expected scalar type Long but found {target.dtype.short}"
+            )
+        raise TorchNotImplementedError(
+            "gradsh's cross_entropy supports class-index targets only"
+        )
+    if label_smoothing != 0.0:
+        raise TorchNotImplementedError("gradsh's cross_entropy has no label_smoothing")
+    dim = 1 if input.ndim >= 2 else 0
+    return nll_loss(log_softmax(input, dim), target, weight, ignore_index, reduction)
+
+
+# ---------------------------------------------------------------------------------------------
+# Copies, casts and devices
+# ---------------------------------------------------------------------------------------------
+
+
+def clone(a: Tensor) -> Tensor:
+    return fn.CloneBackward0.apply(_check_tensor(a, "clone"))
+
+
+_TYPE_NAMES = {f"torch.{d.legacy}": d for d in dtypes.ALL}
+
+
+def to(a: Tensor, *args: Any, dtype: DType | None = None, device: Any = None,
+       copy: bool = False, non_blocking: bool = False) -> Tensor:
+    for arg in args:
+        if isinstance(arg, DType):
+            dtype = arg
+        elif isinstance(arg, Tensor):
+            dtype, device = arg.dtype, arg.device
+        elif isinstance(arg, bool):
+            copy = arg
+        elif arg is not None:
+            device = arg
+    target_dtype = dtype or a.dtype
+    target_device = _device_name(device) if device is not None else a.device
+    if target_device != a.device:
+        DeviceHooks.check(target_device)
+    if target_dtype is a.dtype and target_device == a.device and not copy:
+        return a
+    return fn.ToCopyBackward0.apply(a, dtype=target_dtype, device=target_device)
+
+
+def _cast(dtype: DType) -> Callable[[Tensor], Tensor]:
+    def cast(a: Tensor) -> Tensor:
+        return to(a, dtype)
+
+    return cast
+
+
+def type(a: Tensor, dtype: Any = None) -> Any:  # noqa: A001
+    """`x.type()` -> 'torch.FloatTensor'; `x.type(dtype)` casts."""
+    if dtype is None:
+        prefix = "torch.cuda." if a.device != "cpu" else "torch."
+        return prefix + a.dtype.legacy
+    if isinstance(dtype, str):
+        if dtype not in _TYPE_NAMES:
+            raise TorchValueError(f"invalid type: '{dtype}'")
+        dtype = _TYPE_NAMES[dtype]
+    return to(a, dtype)
+
+
+def cuda(a: Tensor, device: Any = None) -> Tensor:
+    return to(a, device if device is not None else "cuda:0")
+
+
+def cpu(a: Tensor) -> Tensor:
+    return to(a, "cpu")
+
+
+def detach(a: Tensor) -> Tensor:
+    return a.detach()
+
+
+def numel(a: Tensor) -> int:
+    return a.numel()
+
+
+def size(a: Tensor, dim: Any = None) -> Any:
+    if dim is None:
+        return tuple(a.shape)
+    d = wrap_dim(dim, a.ndim)
+    if a.ndim == 0:
+        raise TorchIndexError("Dimension specified as 0 but tensor has no dimensions")
+    return a.shape[d]
+
+
+def tolist(a: Tensor) -> Any:
+    return np.asarray(a._data).tolist()
+
+
+def item(a: Tensor) -> Any:
+    return a.item()
+
+
+def element_size(a: Tensor) -> int:
+    return int(a._data.itemsize)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -578,6 +2291,7 @@ def add_(a: Tensor, b: TensorLike, alpha: Number = 1) -> Tensor:
 
 
 def sub_(a: Tensor, b: TensorLike, alpha: Number = 1) -> Tensor:
+    _check_bool_sub(a, b)
     return apply_inplace(fn.SubBackward0, a, as_tensor_operand(b), alpha=alpha)
 
 
@@ -589,12 +2303,89 @@ def div_(a: Tensor, b: TensorLike) -> Tensor:
     return apply_inplace(fn.DivBackward0, a, as_tensor_operand(b))
 
 
+def pow_(a: Tensor, exponent: TensorLike) -> Tensor:
+    if isinstance(exponent, Tensor):
+        return apply_inplace(fn.PowBackward1, a, exponent)
+    return apply_inplace(fn.PowBackward0, a, exponent=exponent)
+
+
+def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+    if min is None and max is None:
+        raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        placeholder = Tensor._make(np.zeros((), dtype=a._data.dtype), a.device)
+        return apply_inplace(fn.ClampBackward0, a, min if min is not None else placeholder,
+                             max if max is not None else placeholder,
+                             has_min=min is not None, has_max=max is not None)
+    return apply_inplace(fn.ClampBackward1, a, min=min, max=max)
+
+
+clip_ = clamp_
+
+
+def clamp_min_(a: Tensor, min: Any) -> Tensor:  # noqa: A002
+    return apply_inplace(fn.ClampMinBackward0, a, min=min)
+
+
+def clamp_max_(a: Tensor, max: Any) -> Tensor:  # noqa: A002
+    return apply_inplace(fn.ClampMaxBackward0, a, max=max)
+
+
+def _inplace_unary(cls: type[fn.Function]) -> Callable[[Tensor], Tensor]:
+    def op(a: Tensor) -> Tensor:
+        return apply_inplace(cls, a)
+
+    op.__name__ = cls.name
+    return op
+
+
+exp_ = _inplace_unary(fn.ExpBackward0)
+log_ = _inplace_unary(fn.LogBackward0)
+sin_ = _inplace_unary(fn.SinBackward0)
+cos_ = _inplace_unary(fn.CosBackward0)
+tanh_ = _inplace_unary(fn.TanhBackward0)
+sigmoid_ = _inplace_unary(fn.SigmoidBackward0)
+relu_ = _inplace_unary(fn.ReluBackward0)
+sqrt_ = _inplace_unary(fn.SqrtBackward0)
+abs_ = _inplace_unary(fn.AbsBackward0)
+neg_ = _inplace_unary(fn.NegBackward0)
+reciprocal_ = _inplace_unary(fn.ReciprocalBackward0)
+
+
+def square_(a: Tensor) -> Tensor:
+    return pow_(a, 2)
+
+
 def zero_(a: Tensor) -> Tensor:
     return apply_inplace(fn.ZeroBackward0, a)
 
 
 def fill_(a: Tensor, value: TensorLike) -> Tensor:
-    return apply_inplace(fn.FillBackward0, a, value=value)
+    if isinstance(value, Tensor):
+        return apply_inplace(fn.FillBackward3, a, value)
+    if not is_number(value):
+        raise TorchTypeError(
+            f"fill_() received an invalid combination of arguments - got ({_type_name(value)})"
+        )
+    return apply_inplace(fn.FillBackward2, a, value=value)
+
+
+def copy_(a: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
+    _check_tensor(src, "copy_", "src")
+    if src.shape != a.shape:
+        shape = fn.infer_size(a.shape, src.shape)
+        if shape != a.shape:
+            raise TorchRuntimeError(
+                f"output with shape [{', '.join(map(str, a.shape))}] doesn't match the broadcast "
+                f"shape [{', '.join(map(str, shape))}]"
+            )
+    return apply_inplace(fn.CopyBackwards, a, src)
+
+
+def masked_fill_(a: Tensor, mask: Tensor, value: Any) -> Tensor:
+    if isinstance(value, Tensor):
+        value = value.item()
+    return apply_inplace(fn.MaskedFillBackward0, a, mask=mask, value=value)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -602,33 +2393,54 @@ def fill_(a: Tensor, value: TensorLike) -> Tensor:
 # ---------------------------------------------------------------------------------------------
 
 
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    if isinstance(value, Tensor):
+        return [value]
+    return list(value)
+
+
 def backward(t: Tensor, gradient: Tensor | None = None, retain_graph: bool | None = None,
              create_graph: bool = False, inputs: Any = None) -> None:
-    run_backward([t], [gradient], retain_graph=retain_graph, create_graph=create_graph)
+    ins = _as_list(inputs) if inputs is not None else None
+    if ins is not None and not ins:
+        raise TorchRuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    run_backward([t], [gradient], retain_graph=retain_graph, create_graph=create_graph,
+                 inputs=ins)
 
 
 def autograd_backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None = None,
-                      create_graph: bool = False) -> None:
-    outs = [tensors] if isinstance(tensors, Tensor) else list(tensors)
-    if grad_tensors is None:
-        grads: list[Any] = [None] * len(outs)
-    else:
-        grads = [grad_tensors] if isinstance(grad_tensors, Tensor) else list(grad_tensors)
-    run_backward(outs, grads, retain_graph=retain_graph, create_graph=create_graph)
+                      create_graph: bool = False, inputs: Any = None) -> None:
+    outs = _as_list(tensors)
+    grads: list[Any] = [None] * len(outs) if grad_tensors is None else _as_list(grad_tensors)
+    ins = _as_list(inputs) if inputs is not None else None
+    run_backward(outs, grads, retain_graph=retain_graph, create_graph=create_graph, inputs=ins)
 
 
 def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool | None = None,
-         create_graph: bool = False, allow_unused: bool | None = None) -> tuple[Tensor | None, ...]:
-    outs = [outputs] if isinstance(outputs, Tensor) else list(outputs)
-    ins = [inputs] if isinstance(inputs, Tensor) else list(inputs)
-    if grad_outputs is None:
-        gouts: list[Any] = [None] * len(outs)
-    else:
-        gouts = [grad_outputs] if isinstance(grad_outputs, Tensor) else list(grad_outputs)
+         create_graph: bool = False, allow_unused: bool | None = None,
+         materialize_grads: bool = False) -> tuple[Tensor | None, ...]:
+    outs = _as_list(outputs)
+    ins = _as_list(inputs)
+    if not ins:
+        raise TorchRuntimeError("grad requires non-empty inputs.")
+    gouts: list[Any] = [None] * len(outs) if grad_outputs is None else _as_list(grad_outputs)
+    if len(gouts) != len(outs):
+        raise TorchRuntimeError(
+            f"grad_outputs should be a sequence of length {len(outs)}, got {len(gouts)}"
+        )
     result = run_backward(outs, gouts, retain_graph=retain_graph, create_graph=create_graph,
-                          inputs=ins, allow_unused=bool(allow_unused), accumulate=False)
+                          inputs=ins, allow_unused=bool(allow_unused) or materialize_grads,
+                          accumulate=False)
     assert result is not None
+    if materialize_grads:
+        result = [zeros_like(i) if g is None else g for g, i in zip(result, ins)]
     return tuple(result)
+
+
+def register_hook(t: Tensor, hook: Callable[[Tensor], Tensor | None]) -> Any:
+    return t.register_hook(hook)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -640,50 +2452,264 @@ def _reflected(op: Any) -> Any:
     return lambda self, other: op(other, self)
 
 
+def _method_max(self: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    return max(self, dim, keepdim)
+
+
+def _method_min(self: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    return min(self, dim, keepdim)
+
+
+def _int(self: Tensor) -> int:
+    if self.numel() != 1:
+        raise TorchValueError("only one element tensors can be converted to Python scalars")
+    return int(self.item())
+
+
+def _float(self: Tensor) -> float:
+    if self.numel() != 1:
+        raise TorchValueError("only one element tensors can be converted to Python scalars")
+    return float(self.item())
+
+
+def _index_method(self: Tensor) -> int:
+    if self.numel() != 1 or self.dtype.is_floating_point:
+        raise TorchTypeError("only integer tensors of a single element can be converted to an "
+                             "index")
+    return int(self.item())
+
+
+def _iter(self: Tensor) -> Any:
+    if self.ndim == 0:
+        raise TorchTypeError("iteration over a 0-d tensor")
+    return iter(unbind(self, 0))
+
+
+def _inplace_operator(op: Callable[..., Tensor]) -> Callable[[Tensor, Any], Tensor]:
+    return lambda self, other: op(self, other)
+
+
+def _setitem(self: Tensor, key: Any, value: Any) -> None:
+    index_put(self, key, value)
+
+
+def _permute_method(self: Tensor, *dims: Any) -> Tensor:
+    return permute(self, *dims)
+
+
 _METHODS: dict[str, Any] = {
+    # operators
     "__add__": add,
     "__radd__": _reflected(add),
+    "__iadd__": _inplace_operator(add_),
     "__sub__": sub,
     "__rsub__": lambda self, other: rsub(self, other),
+    "__isub__": _inplace_operator(sub_),
     "__mul__": mul,
     "__rmul__": _reflected(mul),
+    "__imul__": _inplace_operator(mul_),
     "__truediv__": div,
     "__rtruediv__": _reflected(div),
+    "__itruediv__": _inplace_operator(div_),
+    "__floordiv__": floor_divide,
+    "__rfloordiv__": _rfloordiv,
+    "__mod__": remainder,
+    "__rmod__": _reflected(remainder),
     "__pow__": pow,
     "__rpow__": _reflected(pow),
+    "__ipow__": _inplace_operator(pow_),
     "__neg__": neg,
+    "__pos__": positive,
+    "__abs__": abs,
     "__matmul__": matmul,
+    "__rmatmul__": _reflected(matmul),
+    "__eq__": eq,
+    "__ne__": ne,
+    "__lt__": lt,
+    "__le__": le,
+    "__gt__": gt,
+    "__ge__": ge,
+    "__and__": bitwise_and,
+    "__rand__": _reflected(bitwise_and),
+    "__or__": bitwise_or,
+    "__ror__": _reflected(bitwise_or),
+    "__xor__": bitwise_xor,
+    "__rxor__": _reflected(bitwise_xor),
+    "__invert__": bitwise_not,
+    "__getitem__": index,
+    "__setitem__": _setitem,
+    "__iter__": _iter,
+    "__int__": _int,
+    "__float__": _float,
+    "__index__": _index_method,
+    # arithmetic
     "add": add,
     "sub": sub,
+    "subtract": sub,
     "mul": mul,
+    "multiply": mul,
     "div": div,
+    "divide": div,
+    "true_divide": div,
+    "floor_divide": floor_divide,
+    "remainder": remainder,
+    "fmod": fmod,
     "pow": pow,
     "neg": neg,
-    "exp": exp,
-    "log": log,
+    "negative": neg,
     "reciprocal": reciprocal,
     "square": square,
+    "eq": eq,
+    "ne": ne,
+    "lt": lt,
+    "le": le,
+    "gt": gt,
+    "ge": ge,
+    "logical_not": logical_not,
+    "logical_and": logical_and,
+    "logical_or": logical_or,
+    "logical_xor": logical_xor,
+    "bitwise_not": bitwise_not,
+    "isnan": isnan,
+    "isinf": isinf,
+    "isfinite": isfinite,
+    "equal": equal,
+    "allclose": allclose,
+    # element-wise
+    "exp": exp,
+    "log": log,
+    "log2": log2,
+    "log10": log10,
+    "sin": sin,
+    "cos": cos,
+    "tan": tan,
+    "tanh": tanh,
+    "sigmoid": sigmoid,
+    "relu": relu,
+    "sqrt": sqrt,
+    "rsqrt": rsqrt,
+    "abs": abs,
+    "absolute": abs,
+    "sign": sign,
+    "sgn": sgn,
+    "floor": floor,
+    "ceil": ceil,
+    "round": round,
+    "trunc": trunc,
+    "clamp": clamp,
+    "clip": clamp,
+    "clamp_min": clamp_min,
+    "clamp_max": clamp_max,
+    "maximum": maximum,
+    "minimum": minimum,
+    "where": lambda self, condition, other: where(condition, self, other),
+    "masked_fill": masked_fill,
+    # reductions
     "sum": sum,
     "mean": mean,
+    "max": _method_max,
+    "min": _method_min,
+    "amax": amax,
+    "amin": amin,
+    "argmax": argmax,
+    "argmin": argmin,
+    "prod": prod,
+    "norm": norm,
+    "var": var,
+    "std": std,
+    "logsumexp": logsumexp,
+    # shape
     "view": view,
+    "view_as": view_as,
     "reshape": reshape,
+    "reshape_as": reshape_as,
+    "flatten": flatten,
+    "unflatten": unflatten,
     "expand": expand,
+    "expand_as": expand_as,
+    "broadcast_to": broadcast_to,
     "t": t,
+    "transpose": transpose,
+    "swapaxes": transpose,
+    "swapdims": transpose,
+    "permute": _permute_method,
     "unsqueeze": unsqueeze,
+    "squeeze": squeeze,
+    "contiguous": contiguous,
+    "is_contiguous": is_contiguous,
+    "select": select,
+    "narrow": narrow,
+    "split": split,
+    "chunk": chunk,
+    "unbind": unbind,
+    # linear algebra
+    "matmul": matmul,
+    "mm": mm,
+    "mv": mv,
+    "dot": dot,
+    "inner": dot,
+    "bmm": bmm,
+    "outer": outer,
+    "ger": outer,
+    # nn
+    "softmax": softmax,
+    "log_softmax": log_softmax,
+    # copies, casts, devices, info
     "clone": clone,
     "to": to,
-    "mm": mm,
-    "matmul": matmul,
+    "float": _cast(dtypes.float32),
+    "double": _cast(dtypes.float64),
+    "half": _cast(dtypes.float16),
+    "long": _cast(dtypes.int64),
+    "int": _cast(dtypes.int32),
+    "short": _cast(dtypes.int16),
+    "bool": _cast(dtypes.bool_),
+    "type": type,
+    "cuda": cuda,
+    "cpu": cpu,
+    "tolist": tolist,
+    "size": size,
+    "element_size": element_size,
+    # in place
     "add_": add_,
     "sub_": sub_,
     "mul_": mul_,
     "div_": div_,
+    "pow_": pow_,
+    "clamp_": clamp_,
+    "clip_": clamp_,
+    "clamp_min_": clamp_min_,
+    "clamp_max_": clamp_max_,
+    "exp_": exp_,
+    "log_": log_,
+    "sin_": sin_,
+    "cos_": cos_,
+    "tanh_": tanh_,
+    "sigmoid_": sigmoid_,
+    "relu_": relu_,
+    "sqrt_": sqrt_,
+    "abs_": abs_,
+    "neg_": neg_,
+    "reciprocal_": reciprocal_,
+    "square_": square_,
     "zero_": zero_,
     "fill_": fill_,
+    "copy_": copy_,
+    "masked_fill_": masked_fill_,
+    # autograd
     "backward": backward,
 }
 
 for _name, _function in _METHODS.items():
     setattr(Tensor, _name, _function)
 
+Tensor.T = property(T)  # type: ignore[attr-defined]
+Tensor.mT = property(mT)  # type: ignore[attr-defined]
+Tensor.H = property(H)  # type: ignore[attr-defined]
+Tensor.is_cuda = property(lambda self: self.device != "cpu")  # type: ignore[attr-defined]
+
 fn._install_tensor_ops()
+
+from gradsh.engine.optim import SGD  # noqa: E402  (optim builds on this module)
+
+sgd = SGD

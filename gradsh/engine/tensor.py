@@ -281,6 +281,10 @@ class Function(Node):
         data = node.forward(*inputs, **params)
         if not isinstance(data, np.ndarray) or data.__class__ is not np.ndarray:
             data = _as_array(data)
+        if requires and data.dtype.kind not in "fc":
+            # Integer and bool results never require grad (`x.long()`, comparisons, argmax).
+            requires = False
+            node.release_variables()
         out = Tensor._make(data, node.output_device, grad_fn=node if requires else None)
         if cls.is_view:
             base = inputs[0]
@@ -320,6 +324,14 @@ class Function(Node):
         raise NotImplementedError
 
     def call_backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+        # PyTorch's generated nodes unpack every saved variable before the formulas run, so a
+        # freed or modified one raises even when the formula would not read it (x ** 0).
+        for saved in self._saved.values():
+            saved.unpack(self, False)
+        if F.as_tensor:
+            # Numbers in formulas are C++ Scalars there (MulBackward1, not MulBackward0).
+            with F.formula_mode():  # type: ignore[attr-defined]
+                return self.backward(F, grad)
         return self.backward(F, grad)
 
     def save(self, name: str, tensor: Tensor | object) -> None:
@@ -383,6 +395,12 @@ class AccumulateGrad(Node):
                 # Never let .grad alias a buffer someone else holds (the same gradient array can
                 # flow to several leaves): own a contiguous copy, as PyTorch clones when needed.
                 new = Tensor._make(np.array(new._data, copy=True, order="C"), leaf.device)
+            else:
+                # PyTorch's clone_obey_contract: new_empty_strided(...).copy_(new_grad), so a
+                # differentiable .grad has grad_fn CopyBackwards.
+                from gradsh.engine import ops
+
+                new = ops.copy_(ops.empty_like(leaf), new)
             leaf._grad = new
         elif not create_graph:
             with no_grad():
@@ -960,8 +978,14 @@ def run_backward(
             if node in captures:
                 for i in captures[node]:
                     captured[i] = grad
+            if accumulate and node in captures and grad is not None and not isinstance(
+                node, AccumulateGrad
+            ):
+                # backward(inputs=[non_leaf]) fills that tensor's .grad, as retain_grad would.
+                for i in captures[node]:
+                    _accumulate_into(inputs[i], grad, create_graph)  # type: ignore[index]
             if isinstance(node, AccumulateGrad):
-                if accumulate and inputs is None and grad is not None:
+                if accumulate and (inputs is None or node in captures) and grad is not None:
                     if create_graph and not warned_create_graph and "create_graph" not in _once:
                         _once.add("create_graph")
                         warned_create_graph = True
@@ -988,15 +1012,15 @@ def run_backward(
                 if dependencies[child] == 0:
                     heapq.heappush(ready, (-child.sequence_nr, next(tie), child))
 
-    if inputs is None:
+    if inputs is None or accumulate:
         return None
     results: list[Tensor | None] = []
     for i, (t, g) in enumerate(zip(inputs, captured)):
         if g is None:
             if not allow_unused:
                 raise TorchRuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the "
-                    "graph. Set allow_unused=True if this is the desired behavior."
+                    f"The differentiated Tensor at index {i} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior."
                 )
             results.append(None)
         elif isinstance(g, Tensor):
@@ -1004,6 +1028,20 @@ def run_backward(
         else:
             results.append(Tensor._make(g, t.device))
     return results
+
+
+def _accumulate_into(tensor: Tensor, grad: Any, create_graph: bool) -> None:
+    if isinstance(grad, Tensor):
+        new = grad if create_graph else Tensor._make(np.array(grad._data, copy=True),
+                                                      tensor.device)
+    else:
+        new = Tensor._make(np.array(grad, copy=True), tensor.device)
+    if tensor._grad is None:
+        tensor._grad = new
+    elif create_graph:
+        tensor._grad = tensor._grad + new
+    else:
+        tensor._grad = Tensor._make(tensor._grad._data + new._data, tensor.device)
 
 
 def _topological_order(roots: list[Node]) -> tuple[list[Node], dict[Node, int]]:

@@ -1,0 +1,319 @@
+"""Every differentiable op against finite differences and against PyTorch, from one table.
+
+Each row of OP_TABLE is one case: a function written once against a torch-like namespace `m`
+(`m.exp(x)`, `x.sum(0)`), the input shapes (broadcasting pairs included) and the domain the
+inputs are drawn from. Inputs mix the edge values -1, 0 and 1 with random ones, kept away
+from the op's kinks (kink behaviour has its own explicit tests below). For each row:
+
+- gradsh's gradient matches central finite differences in float64 (tests/gradcheck.py);
+- gradsh matches PyTorch in float32: values, dtype, grad_fn name and graph, input gradients,
+  and whether backward can run a second time.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+
+from gradcheck import check_grads, run_parity
+from gradsh.engine import ops
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    f: Callable[..., Any]
+    shapes: tuple[tuple[int, ...], ...]
+    domain: str = "any"  # any | positive | nonzero | unit | distinct | smooth_kink
+    fd: bool = True  # finite differences are meaningful (not piecewise constant)
+    edges: bool = True  # include -1, 0, 1 among the inputs
+    rtol: float = 1e-5
+    atol: float = 1e-6
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _draw(case: Case, index: int, shape: tuple[int, ...]) -> np.ndarray:
+    rng = np.random.default_rng(zlib.crc32(f"{case.name}/{index}".encode()))
+    n = int(np.prod(shape)) if shape else 1
+    values = rng.uniform(-2.0, 2.0, n)
+    if case.edges and n >= 3 and case.domain == "any":
+        values[:3] = [-1.0, 0.0, 1.0]
+    if case.domain == "positive":
+        values = rng.uniform(0.3, 2.5, n)
+        if case.edges and n >= 2:
+            values[:2] = [1.0, 2.0]
+    elif case.domain == "nonzero":
+        values = np.where(np.abs(values) < 0.3, values + np.sign(values + 1e-9) * 0.5, values)
+        if case.edges and n >= 2:
+            values[:2] = [-1.0, 1.0]
+    elif case.domain == "unit":
+        values = rng.uniform(-0.8, 0.8, n)
+        if case.edges and n >= 1:
+            values[0] = 0.0
+    elif case.domain == "distinct":
+        # Distinct and away from each other (max/min/sort-like ops): a permutation of a grid.
+        values = (rng.permutation(n) - n / 2) * 0.37 + 0.11 * index
+    elif case.domain == "smooth_kink":
+        # away from 0 and from +-0.5 (relu, abs, clamp(-0.5, 0.5) kinks)
+        values = np.where(np.abs(values) < 0.15, values + 0.3, values)
+        values = np.where(np.abs(np.abs(values) - 0.5) < 0.1, values * 1.5, values)
+    return values.reshape(shape)
+
+
+def _inputs(case: Case) -> list[np.ndarray]:
+    return [_draw(case, i, s) for i, s in enumerate(case.shapes)]
+
+
+def C(name: str, f: Callable[..., Any], *shapes: tuple[int, ...], **kw: Any) -> Case:
+    return Case(name, f, tuple(shapes), **kw)
+
+
+S = (2, 3)
+BROADCAST = [((3, 1), (1, 4)), ((), (2, 3)), ((2, 3), ()), ((2, 3), (3,)), ((2, 3), (2, 3))]
+
+OP_TABLE: list[Case] = [
+    # -- unary element-wise ------------------------------------------------------------------
+    C("exp", lambda m, x: m.exp(x), S),
+    C("exp_0d", lambda m, x: x.exp(), ()),
+    C("log", lambda m, x: m.log(x), S, domain="positive"),
+    C("log2", lambda m, x: m.log2(x), S, domain="positive"),
+    C("log10", lambda m, x: m.log10(x), S, domain="positive"),
+    C("sin", lambda m, x: m.sin(x), S),
+    C("cos", lambda m, x: m.cos(x), S),
+    C("tan", lambda m, x: m.tan(x), S, domain="unit"),
+    C("tanh", lambda m, x: m.tanh(x), S),
+    C("sigmoid", lambda m, x: m.sigmoid(x), S),
+    C("relu", lambda m, x: m.relu(x), S, domain="smooth_kink"),
+    C("relu_method", lambda m, x: x.relu(), (4,), domain="smooth_kink"),
+    C("sqrt", lambda m, x: m.sqrt(x), S, domain="positive"),
+    C("rsqrt", lambda m, x: m.rsqrt(x), S, domain="positive"),
+    C("abs", lambda m, x: m.abs(x), S, domain="smooth_kink"),
+    C("square", lambda m, x: m.square(x), S),
+    C("neg", lambda m, x: m.neg(x), S),
+    C("neg_op", lambda m, x: -x, S),
+    C("reciprocal", lambda m, x: m.reciprocal(x), S, domain="nonzero"),
+    C("sign", lambda m, x: m.sign(x), S, domain="smooth_kink"),
+    C("floor", lambda m, x: m.floor(x), S, domain="smooth_kink", edges=False),
+    C("clamp_both", lambda m, x: m.clamp(x, -0.5, 0.5), S, domain="smooth_kink"),
+    C("clamp_min", lambda m, x: x.clamp(min=-0.5), S, domain="smooth_kink"),
+    C("clamp_max", lambda m, x: x.clamp(max=0.5), S, domain="smooth_kink"),
+    C("clamp_min_fn", lambda m, x: m.clamp_min(x, 0.5), S, domain="smooth_kink"),
+    C("clamp_max_fn", lambda m, x: m.clamp_max(x, -0.5), S, domain="smooth_kink"),
+    C("clamp_tensor", lambda m, x, lo: m.clamp(x, min=lo), S, (3,), domain="distinct"),
+    C("clamp_tensors", lambda m, x, lo, hi: m.clamp(x, lo, hi + 3), S, (3,), (2, 3),
+      domain="distinct"),
+    # -- binary element-wise, with broadcasting ------------------------------------------------
+    *[C(f"add_{a}x{b}", lambda m, x, y: x + y, a, b) for a, b in BROADCAST],
+    *[C(f"sub_{a}x{b}", lambda m, x, y: x - y, a, b) for a, b in BROADCAST],
+    *[C(f"mul_{a}x{b}", lambda m, x, y: x * y, a, b) for a, b in BROADCAST],
+    *[C(f"div_{a}x{b}", lambda m, x, y: x / y, a, b, domain="nonzero") for a, b in BROADCAST],
+    *[C(f"pow_{a}x{b}", lambda m, x, y: x ** y, a, b, domain="positive") for a, b in BROADCAST],
+    *[C(f"maximum_{a}x{b}", lambda m, x, y: m.maximum(x, y), a, b, domain="distinct")
+      for a, b in BROADCAST],
+    *[C(f"minimum_{a}x{b}", lambda m, x, y: m.minimum(x, y), a, b, domain="distinct")
+      for a, b in BROADCAST],
+    C("max_binary", lambda m, x, y: m.max(x, y), S, S, domain="distinct"),
+    C("add_alpha", lambda m, x, y: m.add(x, y, alpha=0.5), S, (3,)),
+    C("sub_alpha", lambda m, x, y: x.sub(y, alpha=2), S, S),
+    C("add_scalar", lambda m, x: x + 1, S),
+    C("radd_scalar", lambda m, x: 1.5 + x, S),
+    C("sub_scalar", lambda m, x: x - 1, S),
+    C("rsub_scalar", lambda m, x: 1 - x, S),
+    C("mul_scalar", lambda m, x: x * 2, S),
+    C("rmul_scalar", lambda m, x: 2.5 * x, S),
+    C("div_scalar", lambda m, x: x / 2, S),
+    C("rdiv_scalar", lambda m, x: 2 / x, S, domain="nonzero"),
+    C("pow_2", lambda m, x: x ** 2, S),
+    C("pow_3", lambda m, x: x.pow(3), S),
+    C("pow_half", lambda m, x: x ** 0.5, S, domain="positive"),
+    C("pow_0", lambda m, x: x ** 0, S),
+    C("pow_neg1", lambda m, x: x ** -1, S, domain="nonzero"),
+    C("rpow", lambda m, x: 2 ** x, S),
+    C("rpow_e", lambda m, x: 0.5 ** x, S),
+    C("remainder_scalar", lambda m, x: x % 1.7, S, domain="positive", edges=False),
+    C("fmod_scalar", lambda m, x: m.fmod(x, 1.7), S, domain="positive", edges=False),
+    C("where", lambda m, x, y: m.where(x > 0, x, y), S, (3,), domain="smooth_kink"),
+    C("where_scalar", lambda m, x: m.where(x > 0, x, 0.0), S, domain="smooth_kink"),
+    C("where_scalar_first", lambda m, x: m.where(x > 0, 1.0, x), S, domain="smooth_kink"),
+    # -- reductions ------------------------------------------------------------------------------
+    C("sum", lambda m, x: x.sum(), S),
+    C("sum_0", lambda m, x: x.sum(0), S),
+    C("sum_neg1_keepdim", lambda m, x: m.sum(x, -1, keepdim=True), S),
+    C("sum_dims", lambda m, x: x.sum((0, 2)), (2, 3, 2)),
+    C("sum_empty_dims", lambda m, x: x.sum(()), S),
+    C("sum_0d", lambda m, x: x.sum(), ()),
+    C("sum_0d_dim", lambda m, x: x.sum(0), ()),
+    C("sum_dtype", lambda m, x: x.sum(dtype=m.float64), S),
+    C("mean", lambda m, x: x.mean(), S),
+    C("mean_1", lambda m, x: m.mean(x, 1), S),
+    C("mean_keepdim", lambda m, x: x.mean(0, keepdim=True), S),
+    C("mean_dims", lambda m, x: x.mean((0, 1)), (2, 3, 2)),
+    C("prod", lambda m, x: x.prod(), S, domain="nonzero"),
+    C("prod_with_zero", lambda m, x: x.prod(), S),
+    C("prod_dim", lambda m, x: x.prod(1), S, domain="nonzero"),
+    C("prod_dim_keepdim_zero", lambda m, x: x.prod(0, keepdim=True), S),
+    C("max_all", lambda m, x: x.max(), S, domain="distinct"),
+    C("min_all", lambda m, x: m.min(x), S, domain="distinct"),
+    C("max_dim", lambda m, x: x.max(1), S, domain="distinct"),
+    C("max_dim_values", lambda m, x: x.max(0)[0], S, domain="distinct"),
+    C("min_dim_keepdim", lambda m, x: m.min(x, 0, keepdim=True), S, domain="distinct"),
+    C("max_dim_0d", lambda m, x: x.max(0), (), domain="distinct"),
+    C("amax", lambda m, x: x.amax(1), S, domain="distinct"),
+    C("amin", lambda m, x: m.amin(x, (0, 1)), S, domain="distinct"),
+    C("norm", lambda m, x: x.norm(), S),
+    C("norm_fn", lambda m, x: m.norm(x), (4,)),
+    C("norm_p1", lambda m, x: x.norm(p=1), S, domain="smooth_kink"),
+    C("norm_p3", lambda m, x: x.norm(3), S, domain="smooth_kink"),
+    C("norm_inf", lambda m, x: x.norm(float("inf")), S, domain="distinct"),
+    C("norm_dim", lambda m, x: x.norm(dim=1), S),
+    C("norm_dim_keepdim", lambda m, x: x.norm(2, 0, True), S),
+    C("var", lambda m, x: x.var(), S),
+    C("var_0", lambda m, x: x.var(0), S),
+    C("var_biased", lambda m, x: m.var(x, 1, unbiased=False), S),
+    C("var_correction", lambda m, x: x.var(correction=0, dim=1, keepdim=True), S),
+    C("std", lambda m, x: x.std(), S),
+    C("std_1_keepdim", lambda m, x: x.std(1, keepdim=True), S),
+    C("logsumexp", lambda m, x: x.logsumexp(1), S),
+    # -- shape ---------------------------------------------------------------------------------
+    C("reshape", lambda m, x: x.reshape(3, 2), S),
+    C("reshape_neg1", lambda m, x: x.reshape(-1), S),
+    C("reshape_copy", lambda m, x: x.t().reshape(6), S),
+    C("view", lambda m, x: x.view(3, 2), S),
+    C("view_tuple", lambda m, x: x.view((6, 1)), S),
+    C("t", lambda m, x: x.t(), S),
+    C("t_1d", lambda m, x: m.t(x), (3,)),
+    C("T", lambda m, x: x.T, S),
+    C("mT", lambda m, x: x.mT, (2, 3, 2)),
+    C("transpose", lambda m, x: x.transpose(0, 2), (2, 3, 2)),
+    C("permute", lambda m, x: x.permute(2, 0, 1), (2, 3, 2)),
+    C("permute_tuple", lambda m, x: m.permute(x, (1, 0)), S),
+    C("flatten", lambda m, x: x.flatten(), (2, 3, 2)),
+    C("flatten_1", lambda m, x: m.flatten(x, 1), (2, 3, 2)),
+    C("flatten_copy", lambda m, x: x.t().flatten(), S),
+    C("flatten_0d", lambda m, x: x.flatten(), ()),
+    C("unflatten", lambda m, x: x.unflatten(1, (3, 1)), S),
+    C("unsqueeze", lambda m, x: x.unsqueeze(1), S),
+    C("unsqueeze_neg", lambda m, x: m.unsqueeze(x, -1), S),
+    C("squeeze", lambda m, x: x.squeeze(), (2, 1, 3, 1)),
+    C("squeeze_dim", lambda m, x: x.squeeze(1), (2, 1, 3)),
+    C("squeeze_dim_noop", lambda m, x: x.squeeze(0), S),
+    C("squeeze_dims", lambda m, x: x.squeeze((1, 3)), (2, 1, 3, 1)),
+    C("expand", lambda m, x: x.expand(4, 2, 3), (2, 1)),
+    C("expand_neg1", lambda m, x: x.expand(-1, 3), (2, 1)),
+    C("expand_as", lambda m, x, y: x.expand_as(y), (3,), (2, 3)),
+    C("contiguous", lambda m, x: x.t().contiguous(), S),
+    C("contiguous_noop", lambda m, x: (x * 1).contiguous(), S),
+    C("cat", lambda m, x, y: m.cat([x, y]), S, (1, 3)),
+    C("cat_dim1", lambda m, x, y: m.cat((x, y), dim=1), S, (2, 2)),
+    C("cat_neg", lambda m, x, y: m.cat([x, y, x], -1), (3,), (2,)),
+    C("stack", lambda m, x, y: m.stack([x, y]), S, S),
+    C("stack_dim2", lambda m, x, y: m.stack([x, y], dim=2), S, S),
+    C("split", lambda m, x: x.split(2), (5, 2)),
+    C("chunk", lambda m, x: x.chunk(2, 1), (2, 5)),
+    C("narrow", lambda m, x: x.narrow(1, 1, 2), (2, 4)),
+    C("select", lambda m, x: x.select(1, -1), S),
+    C("unbind", lambda m, x: x.unbind(1), S),
+    # -- indexing ------------------------------------------------------------------------------
+    C("index_int", lambda m, x: x[0], S),
+    C("index_neg", lambda m, x: x[-1], S),
+    C("index_pair", lambda m, x: x[1, 2], S),
+    C("index_slice", lambda m, x: x[1:], (4, 2)),
+    C("index_full_slice", lambda m, x: x[:], S),
+    C("index_step", lambda m, x: x[::2], (5,)),
+    C("index_col", lambda m, x: x[:, 1], S),
+    C("index_full_slices", lambda m, x: x[:, :], S),
+    C("index_ellipsis", lambda m, x: x[...], S),
+    C("index_ellipsis_int", lambda m, x: x[..., 0], (2, 3, 2)),
+    C("index_none", lambda m, x: x[None], S),
+    C("index_none_mid", lambda m, x: x[:, None, 1:], S),
+    C("index_out_of_range_slice", lambda m, x: x[1:100], S),
+    C("index_list", lambda m, x: x[[0, 0, 1]], S),
+    C("index_tensor", lambda m, x: x[m.tensor([1, 0])], S),
+    C("index_0d_tensor", lambda m, x: x[m.tensor(1)], S),
+    C("index_mask", lambda m, x: x[x > 0], S, domain="smooth_kink"),
+    C("index_two_lists", lambda m, x: x[[0, 1], [2, 0]], S),
+    C("index_slice_list", lambda m, x: x[:, [2, 0, 2]], S),
+    C("index_int_list", lambda m, x: x[0, [2, 0]], (2, 3, 2)),
+    C("index_split_advanced", lambda m, x: x[[0, 1], :, [1, 0]], (2, 3, 2)),
+    C("index_view_then_list", lambda m, x: x[1:][[0, 0]], (3, 2)),
+    # -- linear algebra --------------------------------------------------------------------------
+    C("matmul_1x1", lambda m, x, y: x @ y, (3,), (3,)),
+    C("matmul_2x1", lambda m, x, y: x @ y, (2, 3), (3,)),
+    C("matmul_1x2", lambda m, x, y: x @ y, (3,), (3, 4)),
+    C("matmul_2x2", lambda m, x, y: m.matmul(x, y), (2, 3), (3, 4)),
+    C("matmul_3x1", lambda m, x, y: x @ y, (4, 2, 3), (3,)),
+    C("matmul_1x3", lambda m, x, y: x @ y, (3,), (4, 3, 2)),
+    C("matmul_3x2", lambda m, x, y: x @ y, (4, 2, 3), (3, 2)),
+    C("matmul_2x3", lambda m, x, y: x @ y, (2, 3), (4, 3, 2)),
+    C("matmul_3x3", lambda m, x, y: x @ y, (4, 2, 3), (4, 3, 2)),
+    C("matmul_4x3_broadcast", lambda m, x, y: x @ y, (5, 1, 2, 3), (4, 3, 2)),
+    C("matmul_batch1_left", lambda m, x, y: x @ y, (1, 2, 3), (4, 3, 2)),
+    C("matmul_batch1_right", lambda m, x, y: x @ y, (4, 2, 3), (1, 3, 2)),
+    C("mm", lambda m, x, y: m.mm(x, y), (2, 3), (3, 2)),
+    C("mm_transposed", lambda m, x, y: m.mm(x.t(), y.t()), (3, 2), (2, 3)),
+    C("mv", lambda m, x, y: m.mv(x, y), (2, 3), (3,)),
+    C("dot", lambda m, x, y: m.dot(x, y), (3,), (3,)),
+    C("bmm", lambda m, x, y: m.bmm(x, y), (2, 2, 3), (2, 3, 4)),
+    C("outer", lambda m, x, y: m.outer(x, y), (2,), (3,)),
+    # -- nn ------------------------------------------------------------------------------------
+    C("softmax_1", lambda m, x: m.softmax(x, 1), S),
+    C("softmax_0", lambda m, x: x.softmax(0), S),
+    C("softmax_implicit", lambda m, x: m.softmax(x), S),
+    C("softmax_3d_implicit", lambda m, x: m.softmax(x), (2, 3, 2)),
+    C("log_softmax", lambda m, x: m.log_softmax(x, dim=-1), S),
+    C("log_softmax_implicit", lambda m, x: m.log_softmax(x), (4,)),
+    C("mse_loss", lambda m, x, y: m.mse_loss(x, y), S, S),
+    C("mse_loss_sum", lambda m, x, y: m.mse_loss(x, y, reduction="sum"), S, S),
+    C("mse_loss_none", lambda m, x, y: m.mse_loss(x, y, reduction="none"), S, S),
+    C("mse_loss_broadcast", lambda m, x, y: m.mse_loss(x, y), S, (3,)),
+    C("cross_entropy", lambda m, x: m.cross_entropy(x, m.tensor([2, 0])), S),
+    C("cross_entropy_sum", lambda m, x: m.cross_entropy(x, m.tensor([1, 1]), reduction="sum"), S),
+    C("cross_entropy_1d", lambda m, x: m.cross_entropy(x, m.tensor(1)), (3,)),
+    C("nll_loss", lambda m, x: m.nll_loss(x, m.tensor([2, 0])), S),
+    C("nll_loss_none", lambda m, x: m.nll_loss(x, m.tensor([0, 1]), reduction="none"), S),
+    C("nll_loss_ignore", lambda m, x: m.nll_loss(x, m.tensor([0, 1]), ignore_index=1), S),
+    # -- copies and casts ----------------------------------------------------------------------
+    C("clone", lambda m, x: x.clone(), S),
+    C("double", lambda m, x: x.double(), S),
+    C("to_float64", lambda m, x: x.to(m.float64), S),
+    # (finite differences through a float32 cast are too coarse to check)
+    C("to_copy", lambda m, x: x.to(m.float32, copy=True), S, fd=False),
+    C("float_noop", lambda m, x: x.float(), S, fd=False),
+    C("double_then_float", lambda m, x: (x.double() * 3).float(), S, fd=False),
+]
+
+
+def test_op_table_names_are_unique() -> None:
+    names = [c.name for c in OP_TABLE]
+    assert len(names) == len(set(names))
+
+
+@pytest.mark.parametrize("case", OP_TABLE, ids=str)
+def test_op(case: Case, torch: Any) -> None:
+    arrays = _inputs(case)
+    if case.fd:
+        check_grads(lambda *xs: _first(case.f(ops, *xs)), *arrays)
+    run_parity(torch, case.f, [a.astype(np.float32) for a in arrays], rtol=case.rtol,
+               atol=case.atol)
+
+
+def _first(value: Any) -> Any:
+    """The tensor finite differences check: the first of a tuple of outputs."""
+    if isinstance(value, tuple):
+        return _stack_outputs(value)
+    return value
+
+
+def _stack_outputs(values: tuple[Any, ...]) -> Any:
+    """A differentiable single tensor from several outputs (split, max(dim) ...)."""
+    from gradsh.engine.tensor import Tensor
+
+    parts = [v.reshape(-1) for v in values if isinstance(v, Tensor) and v.dtype.is_floating_point]
+    return ops.cat(parts)
