@@ -89,6 +89,8 @@ class TorchNamespace:
             return torch.optim.SGD
         if name == "bool_":
             return torch.bool
+        if name == "Tensor_":
+            return torch.Tensor
         return getattr(torch, name)
 
 

@@ -301,16 +301,20 @@ def _check_integer_division(a: Tensor, b: Tensor, dtype: DType) -> None:
 
 
 class FloorDivideNotImplemented(Function):
-    """floor_divide has no derivative: PyTorch records a node that raises when reached."""
+    """floor_divide has no derivative: PyTorch records a node that raises when reached. A
+    Python number operand is not an input (`x // 2` has one edge)."""
 
     name = "NotImplemented"
 
-    def forward(self, a: Tensor, b: Tensor) -> Array:
-        broadcast_shapes(a, b)
-        dtype = result_dtype(a, b)
-        _check_integer_division(a, b, dtype)
+    def forward(self, a: Tensor, b: Tensor | None = None, scalar: Any = None,
+                reflected: bool = False) -> Array:
+        other = b if b is not None else Tensor.wrap_scalar(scalar)
+        left, right = (other, a) if reflected else (a, other)
+        broadcast_shapes(left, right)
+        dtype = result_dtype(left, right)
+        _check_integer_division(left, right, dtype)
         with _quiet():
-            return xp_of(a._data).floor_divide(operand(a), operand(b), dtype=dtype.np)
+            return xp_of(a._data).floor_divide(operand(left), operand(right), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         raise TorchRuntimeError("derivative for aten::floor_divide is not implemented")
@@ -1293,7 +1297,7 @@ class LinalgVectorNormBackward0(Function):
         p = self.ord
         with _quiet():
             if p == 0:
-                return (F.zeros_like(x),)
+                return (None,)  # PyTorch returns an undefined gradient: x.grad stays None
             if p in (math.inf, -math.inf):
                 mask = F.abs(x) == norm
                 return (F.sgn(x) * ((grad / F.sum(mask, dims, True)) * mask),)
@@ -1387,6 +1391,18 @@ class ViewBackward0(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.reshape(grad, self.self_sizes),)
+
+
+class ReshapeAliasBackward0(ViewBackward0):
+    """reshape of a non-contiguous tensor whose strides still allow a view."""
+
+    name = "ReshapeAliasBackward0"
+
+    def forward(self, a: Tensor, shape: Shape) -> Array:
+        self.self_sizes = a.shape
+        self.shape = shape
+        return np.reshape(a._data, shape, copy=False) if isinstance(a._data, np.ndarray) \
+            else a._data.reshape(shape)
 
 
 class UnsafeViewBackward0(Function):
@@ -1532,6 +1548,12 @@ class SplitBackward0(SliceBackward0):
     """One piece of split/chunk (gradsh gives each piece its own node; see ops.split)."""
 
     name = "SplitBackward0"
+
+
+class SplitWithSizesBackward0(SliceBackward0):
+    """One piece of split with a list of sizes."""
+
+    name = "SplitWithSizesBackward0"
 
 
 class UnbindBackward0(SelectBackward0):

@@ -120,10 +120,12 @@ def size_args(args: tuple[Any, ...], fname: str = "zeros") -> tuple[int, ...]:
         if isinstance(n, Tensor) and n.numel() == 1 and not n.dtype.is_floating_point:
             n = n.item()
         if not isinstance(n, int) or isinstance(n, bool):
+            if len(args) > 1:
+                raise TorchTypeError(
+                    f"{fname}(): argument 'size' failed to unpack the object at pos {i + 1} with "
+                    f'error "type must be tuple of ints,but got {_type_name(n)}"'
+                )
             raise TorchTypeError(
-                f"{fname}(): argument 'size' (position 1) must be tuple of ints, but found "
-                f"element of type {_type_name(n)} at pos {i}"
-                if len(args) > 1 else
                 f"{fname}(): argument 'size' (position 1) must be tuple of ints, not "
                 f"{_type_name(n)}"
             )
@@ -239,7 +241,7 @@ def _infer_data(data: Any) -> tuple[Any, DType]:
     stack: list[tuple[Any, int]] = [(data, 0)]
     dims: dict[int, int] = {}
     while stack:
-        item, depth = stack.pop()
+        item, depth = stack.pop()  # depth-first, in order: PyTorch reports the first mismatch
         if isinstance(item, Tensor):
             if item.numel() != 1 and depth > 0:
                 raise TorchValueError(
@@ -254,7 +256,7 @@ def _infer_data(data: Any) -> tuple[Any, DType]:
                     f"expected sequence of length {dims[depth]} at dim {depth} (got {len(item)})"
                 )
             dims.setdefault(depth, len(item))
-            for sub in item:
+            for sub in reversed(item):
                 stack.append((sub, depth + 1))
             continue
         if isinstance(item, bool):
@@ -673,17 +675,17 @@ subtract = sub
 
 
 def floor_divide(a: TensorLike, b: TensorLike) -> Tensor:
-    return fn.FloorDivideNotImplemented.apply(as_tensor_operand(a), as_tensor_operand(b))
+    """floor_divide is not differentiable: a node named NotImplemented, one edge per tensor."""
+    if not isinstance(a, Tensor):
+        return fn.FloorDivideNotImplemented.apply(_check_tensor(b, "floor_divide", "other", 2),
+                                                  scalar=a, reflected=True)
+    if isinstance(b, Tensor):
+        return fn.FloorDivideNotImplemented.apply(a, b)
+    return fn.FloorDivideNotImplemented.apply(a, scalar=_number(b, "floor_divide"))
 
 
 def _rfloordiv(self: Tensor, other: TensorLike) -> Tensor:
-    return _nondiff_binary(fn.FloorDivideNotImplemented, other, self)
-
-
-def _nondiff_binary(cls: type[fn.Function], a: TensorLike, b: TensorLike) -> Tensor:
-    """`number // tensor`, `number % tensor`: PyTorch records a non-differentiable node with
-    the tensor as its only input."""
-    return cls.apply(as_tensor_operand(a), as_tensor_operand(b))
+    return floor_divide(other, self)
 
 
 def remainder(a: TensorLike, b: TensorLike) -> Tensor:
@@ -1259,8 +1261,11 @@ def _viewable(data: Any, shape: tuple[int, ...]) -> bool:
 def reshape(a: Tensor, *shape: Any) -> Tensor:
     a = _check_tensor(a, "reshape")
     target = _infer_shape(_shape_args(shape, "reshape"), a.numel())
-    if _viewable(a._data, target):
+    if a._data.flags.c_contiguous:
         return fn.ViewBackward0.apply(a, shape=target)
+    if _viewable(a._data, target):
+        # A strided tensor that can still be viewed: PyTorch's _reshape_alias.
+        return fn.ReshapeAliasBackward0.apply(a, shape=target)
     return fn.UnsafeViewBackward0.apply(clone(a), shape=target)
 
 
@@ -1509,6 +1514,8 @@ def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor,
         for s in sections:
             bounds.append((offset, offset + s))
             offset += s
+        return tuple(fn.SplitWithSizesBackward0.apply(a, dim=d, start=s, end=e, step=1)
+                     for s, e in bounds)
     return tuple(fn.SplitBackward0.apply(a, dim=d, start=s, end=e, step=1) for s, e in bounds)
 
 
@@ -1645,22 +1652,22 @@ def _apply_slicing(t: Tensor, items: Sequence[Any], optimize: bool = True
     if specified > t.ndim:
         raise TorchIndexError(f"too many indices for tensor of dimension {t.ndim}")
     result = t
-    dim = 0
+    dim = 0  # the dimension of `result` the next index applies to
+    real_dim = 0  # PyTorch's count for messages: one per index, Ellipsis its expansion
     advanced: list[tuple[int, Tensor]] = []
     for item in items:
         if isinstance(item, Tensor) and item.ndim == 0 and not item.dtype.is_floating_point \
                 and item.dtype is not dtypes.bool_:
             item = int(item.item())
+        if item is Ellipsis:
+            real_dim += t.ndim - specified
+        else:
+            real_dim += 1
         if _is_int(item):
-            if result.ndim == 0:
-                raise TorchIndexError(
-                    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                    "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
-                )
             size = result.shape[dim]
             if item < -size or item >= size:
                 raise TorchIndexError(
-                    f"index {item} is out of bounds for dimension {dim} with size {size}"
+                    f"index {item} is out of bounds for dimension {real_dim - 1} with size {size}"
                 )
             result = fn.SelectBackward0.apply(result, dim=dim, index=item % size)
         elif isinstance(item, builtins.slice):
@@ -1776,15 +1783,12 @@ def index(t: Tensor, key: Any) -> Tensor:
     if key is Ellipsis:
         return fn.AliasBackward0.apply(t)
     if _is_int(key):
+        _check_not_0d(t)
         sliced, _ = _apply_slicing(t, (key,))
         return sliced
     if isinstance(key, builtins.slice):
         # A lone slice is never optimised away: `x[:]` is SliceBackward0.
-        if t.ndim == 0:
-            raise TorchIndexError(
-                "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
-            )
+        _check_not_0d(t)
         start, stop, step = _slice_bounds(key, t.shape[0])
         return fn.SliceBackward0.apply(t, dim=0, start=start, end=stop, step=step)
     if isinstance(key, (float, str)):
@@ -1797,6 +1801,14 @@ def index(t: Tensor, key: Any) -> Tensor:
         return sliced
     np_key, saved = _advanced_key(sliced, advanced)
     return fn.IndexBackward0.apply(sliced, key=np_key, indices=saved)
+
+
+def _check_not_0d(t: Tensor) -> None:
+    if t.ndim == 0:
+        raise TorchIndexError(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+            "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+        )
 
 
 def _index_with_key(g: Tensor, key: tuple[Any, ...]) -> Tensor:
@@ -1854,15 +1866,12 @@ def index_put(t: Tensor, key: Any, value: Any) -> Tensor:
         _copy_to(fn.UnsqueezeBackward0.apply(t, dim=0), v)
         return t
     if _is_int(key):
+        _check_not_0d(t)
         sliced, _ = _apply_slicing(t, (key,))
         _copy_to(sliced, v)
         return t
     if isinstance(key, builtins.slice):
-        if t.ndim == 0:
-            raise TorchIndexError(
-                "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
-            )
+        _check_not_0d(t)
         start, stop, step = _slice_bounds(key, t.shape[0])
         if start == 0 and stop == t.shape[0] and step == 1:
             _copy_to(t, v)
@@ -2182,7 +2191,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
     if target.dtype.is_floating_point:
         if target.shape != input.shape:
             raise TorchRuntimeError(
-                f"expected scalar type Long but found {target.dtype.short}"
+                f"expected target dtype to be Long or Byte, but got {target.dtype.short}"
             )
         raise TorchNotImplementedError(
             "gradsh's cross_entropy supports class-index targets only"
@@ -2232,7 +2241,7 @@ def _cast(dtype: DType) -> Callable[[Tensor], Tensor]:
     return cast
 
 
-def type(a: Tensor, dtype: Any = None) -> Any:  # noqa: A001
+def tensor_type(a: Tensor, dtype: Any = None) -> Any:
     """`x.type()` -> 'torch.FloatTensor'; `x.type(dtype)` casts."""
     if dtype is None:
         prefix = "torch.cuda." if a.device != "cpu" else "torch."
@@ -2664,7 +2673,7 @@ _METHODS: dict[str, Any] = {
     "int": _cast(dtypes.int32),
     "short": _cast(dtypes.int16),
     "bool": _cast(dtypes.bool_),
-    "type": type,
+    "type": tensor_type,
     "cuda": cuda,
     "cpu": cpu,
     "tolist": tolist,

@@ -1,0 +1,530 @@
+"""gradsh's ops against PyTorch: creation, dtypes and promotion, shapes, indexing, setitem,
+in-place ops, casts and the errors and warnings of each, all from tables run on both sides.
+
+Every row is one snippet written once against a torch-like namespace `m` and run in PyTorch and
+in gradsh on the same inputs (tests/gradcheck.py's run_parity): the result's values, dtype,
+shape, requires_grad, is_leaf and grad_fn graph, or the error's type and exact text, and the
+warnings, must be the same; where the result requires grad, so must the input gradients.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from gradcheck import run_parity
+
+F32 = np.float32
+X23 = np.array([[1.0, -2.0, 3.0], [0.5, 0.0, -1.5]], dtype=F32)
+X3 = np.array([1.0, 2.0, 3.0], dtype=F32)
+I3 = np.array([1, 2, 3], dtype=np.int64)
+B3 = np.array([True, False, True])
+
+
+def case(name: str, f: Callable[..., Any], *arrays: Any, grad: Any = None,
+         **kw: Any) -> Any:
+    return pytest.param(f, list(arrays), grad, kw, id=name)
+
+
+def _nonleaf(m: Any, x: Any) -> Any:
+    return x * 1
+
+
+CREATION = [
+    case("tensor_float", lambda m: m.tensor([1.0, 2.0])),
+    case("tensor_int", lambda m: m.tensor([1, 2])),
+    case("tensor_bool", lambda m: m.tensor([True, False])),
+    case("tensor_mixed", lambda m: m.tensor([1, 2.5])),
+    case("tensor_empty", lambda m: m.tensor([])),
+    case("tensor_nested", lambda m: m.tensor([[1, 2], [3, 4]])),
+    case("tensor_ragged", lambda m: m.tensor([[1, 2], [3]])),
+    case("tensor_scalar", lambda m: m.tensor(2.0, requires_grad=True)),
+    case("tensor_dtype", lambda m: m.tensor([1, 2], dtype=m.float64)),
+    case("tensor_float_to_int", lambda m: m.tensor([1.7, -1.7], dtype=m.int64)),
+    case("tensor_int_requires_grad", lambda m: m.tensor([1, 2], requires_grad=True)),
+    case("tensor_of_tensor", lambda m, x: m.tensor(x), X3),
+    case("tensor_of_0d_tensors", lambda m: m.tensor([m.tensor(1.0), m.tensor(2.0)])),
+    case("Tensor_ints", lambda m: m.Tensor_([2, 3])),
+    case("Tensor_sizes", lambda m: m.Tensor_(2, 3).shape),
+    case("zeros", lambda m: m.zeros(2, 3)),
+    case("zeros_tuple", lambda m: m.zeros((2, 3), dtype=m.int64)),
+    case("zeros_list", lambda m: m.zeros([2])),
+    case("zeros_requires_grad", lambda m: m.zeros(2, requires_grad=True)),
+    case("zeros_int_requires_grad",
+         lambda m: m.zeros(2, dtype=m.int64, requires_grad=True)),
+    case("zeros_float_size", lambda m: m.zeros(2.5)),
+    case("zeros_float_size_second", lambda m: m.zeros(2, 2.5)),
+    case("ones", lambda m: m.ones(3)),
+    case("ones_0d", lambda m: m.ones(())),
+    case("full_int", lambda m: m.full((2,), 3)),
+    case("full_float", lambda m: m.full((2, 2), 7.0)),
+    case("full_bool", lambda m: m.full((2,), True)),
+    case("full_dtype", lambda m: m.full((2,), 3, dtype=m.float32)),
+    case("arange_int", lambda m: m.arange(5)),
+    case("arange_start_end", lambda m: m.arange(2, 7)),
+    case("arange_step", lambda m: m.arange(0, 10, 3)),
+    case("arange_float", lambda m: m.arange(0, 1, 0.1)),
+    case("arange_float_start", lambda m: m.arange(1.5, 4)),
+    case("arange_negative_step", lambda m: m.arange(5, 0, -1.5)),
+    case("arange_requires_grad", lambda m: m.arange(10.0, requires_grad=True)),
+    case("arange_int_requires_grad", lambda m: m.arange(10, requires_grad=True)),
+    case("arange_zero_step", lambda m: m.arange(0, 10, 0)),
+    case("arange_inconsistent", lambda m: m.arange(10, 0)),
+    case("arange_negative_end", lambda m: m.arange(-3)),
+    case("arange_dtype", lambda m: m.arange(4, dtype=m.float64)),
+    case("arange_reshape", lambda m: m.arange(10.0, requires_grad=True).reshape(10, 1)),
+    case("linspace", lambda m: m.linspace(0, 1, 5)),
+    case("linspace_odd", lambda m: m.linspace(-1, 2.5, 7)),
+    case("linspace_one", lambda m: m.linspace(3, 5, 1)),
+    case("linspace_zero", lambda m: m.linspace(3, 5, 0)),
+    case("linspace_int", lambda m: m.linspace(0, 10, 4, dtype=m.int64)),
+    case("linspace_negative", lambda m: m.linspace(0, 1, -1)),
+    case("eye", lambda m: m.eye(3)),
+    case("eye_rect", lambda m: m.eye(2, 3)),
+    case("zeros_like", lambda m, x: m.zeros_like(x), X23),
+    case("ones_like_dtype", lambda m, x: m.ones_like(x, dtype=m.float64), I3),
+    case("full_like", lambda m, x: m.full_like(x, 2.5), X3),
+    case("full_like_int", lambda m, x: m.full_like(x, 2.5), I3),
+    case("empty_shape", lambda m: m.empty(2, 3).shape),
+    case("empty_like_shape", lambda m, x: m.empty_like(x).shape, X23),
+    case("zeros_like_requires_grad", lambda m, x: m.zeros_like(x, requires_grad=True), X3),
+    case("randint_dtype", lambda m: m.randint(3, 10, (2,)).dtype),
+    case("randint_requires_grad", lambda m: m.randint(3, 10, (2,), requires_grad=True)),
+    case("rand_int_dtype", lambda m: m.rand(2, dtype=m.int64)),
+    case("randn_int_dtype", lambda m: m.randn(2, dtype=m.int64)),
+    case("rand_like_int", lambda m, x: m.rand_like(x), I3),
+]
+
+SEEDED = [
+    case("rand", lambda m: (m.manual_seed(20200910), m.rand(10))[1]),
+    case("randn", lambda m: (m.manual_seed(20200910), m.randn(3, 5))[1]),
+    case("randn_requires_grad",
+         lambda m: (m.manual_seed(0), m.randn(4, requires_grad=True).mean() * 2)[1]),
+    case("randint_high", lambda m: (m.manual_seed(1), m.randint(10, (6,)))[1]),
+    case("randint_low_high", lambda m: (m.manual_seed(1), m.randint(-5, 5, (2, 3)))[1]),
+    case("rand_like", lambda m, x: (m.manual_seed(2), m.rand_like(x))[1], X23),
+    case("randn_like", lambda m, x: (m.manual_seed(2), m.randn_like(x))[1], X23),
+    case("rand_float64", lambda m: (m.manual_seed(3), m.rand(5, dtype=m.float64))[1]),
+]
+
+PROMOTION = [
+    case("int_plus_float_scalar", lambda m, i: i + 2.5, I3),
+    case("int_times_int_scalar", lambda m, i: i * 2, I3),
+    case("int_div_int", lambda m, i: i / 2, I3),
+    case("int_div_int_tensor", lambda m, i: i / i, I3),
+    case("int_div_zero", lambda m, i: i / 0, I3),
+    case("int_floordiv_zero", lambda m, i: i // 0, I3),
+    case("int_mod_zero", lambda m, i: i % 0, I3),
+    case("int_floordiv_tensor_zero", lambda m, i: i // (i - 1), I3),
+    case("float_floordiv_zero", lambda m, x: x // 0, X3),
+    case("int_floordiv", lambda m, i: i // 2, np.array([-3, 3, 4])),
+    case("int_mod", lambda m, i: i % 2, np.array([-3, 3, 4])),
+    case("float_mod_negative", lambda m, x: x % -1.5, X3),
+    case("fmod_negative", lambda m, x: m.fmod(-x, 1.5), X3),
+    case("float_plus_double_0d", lambda m, x: x + m.tensor(1.0, dtype=m.float64), X3),
+    case("float_plus_double_1d", lambda m, x: x + m.ones(3, dtype=m.float64), X3),
+    case("int_plus_double_0d", lambda m, i: i + m.tensor(1.0, dtype=m.float64), I3),
+    case("bool_plus_int", lambda m, b: b + 1, B3),
+    case("bool_plus_bool", lambda m, b: b + b, B3),
+    case("bool_times_float", lambda m, b: b * 1.5, B3),
+    case("bool_minus", lambda m, b: b - 1, B3),
+    case("bool_neg", lambda m, b: -b, B3),
+    case("int_pow_negative", lambda m, i: i ** -1, I3),
+    case("int_pow_float", lambda m, i: i ** 0.5, I3),
+    case("int_exp", lambda m, i: m.exp(i), I3),
+    case("int_sqrt", lambda m, i: i.sqrt(), I3),
+    case("int_sigmoid", lambda m, i: m.sigmoid(i), I3),
+    case("int_relu", lambda m, i: m.relu(i - 2), I3),
+    case("int_abs", lambda m, i: m.abs(-i), I3),
+    case("int_neg", lambda m, i: -i, I3),
+    case("int_sum", lambda m, i: i.sum(), I3),
+    case("bool_sum", lambda m, b: b.sum(), B3),
+    case("int_prod", lambda m, i: i.prod(), I3),
+    case("int_mean", lambda m, i: i.mean(), I3),
+    case("int_max", lambda m, i: i.max(), I3),
+    case("int_var", lambda m, i: i.var(), I3),
+    case("int_norm", lambda m, i: i.norm(), I3),
+    case("int_softmax", lambda m, i: m.softmax(i, 0), I3),
+    case("int_mse", lambda m, i: m.mse_loss(i, i), I3),
+    case("maximum_mixed", lambda m, i, x: m.maximum(i, x), I3, X3),
+    case("maximum_number", lambda m, x: m.maximum(x, 2), X3),
+    case("clamp_int_float", lambda m, i: m.clamp(i, 1.5), I3),
+    case("clamp_int_int", lambda m, i: i.clamp(2, 2), I3),
+    case("clamp_min_above_max", lambda m, x: m.clamp(x, 2, 1), X3),
+    case("clamp_none", lambda m, x: m.clamp(x), X3),
+    case("where_promote", lambda m, b, i: m.where(b, i, 0.5), B3, I3),
+    case("where_promote_double", lambda m, b, x: m.where(b, x, m.ones(3, dtype=m.float64)),
+         B3, X3),
+    case("where_nonbool", lambda m, x: m.where(x, x, x), X3),
+    case("where_broadcast_error",
+         lambda m: m.where(m.ones(3) > 0, m.ones(2, 3), m.ones(4, 1))),
+    case("compare_int_float", lambda m, i: i > 1.5, I3),
+    case("compare_broadcast", lambda m, x, y: x == y, X23, X3),
+    case("compare_requires_grad", lambda m, x: x < 1, X3),
+    case("compare_scalar_left", lambda m, x: 2 <= x, X3),
+    case("ne", lambda m, x, y: x != y, X3, X3),
+    case("bool_and", lambda m, b: b & ~b, B3),
+    case("bool_or_int", lambda m, b, i: b | i, B3, I3),
+    case("bool_xor", lambda m, b: b ^ True, B3),
+    case("int_invert", lambda m, i: ~i, I3),
+    case("float_and", lambda m, x: x & x, X3),
+    case("float_invert", lambda m, x: ~x, X3),
+    case("logical_not", lambda m, x: m.logical_not(x), X3),
+    case("isnan", lambda m, x: m.isnan(x / x), np.array([0.0, 1.0], dtype=F32)),
+    case("broadcast_error", lambda m: m.ones(2, 3) + m.ones(2)),
+    case("broadcast_error_3d", lambda m: m.ones(4, 1, 3) * m.ones(2, 2)),
+    case("broadcast_error_sub", lambda m, x: x - m.ones(4), X23),
+    case("float16_mul", lambda m, x: x.half() * 2, X3),
+    case("div_by_zero_float", lambda m, x: x / 0, np.array([1.0, -1.0, 0.0], dtype=F32)),
+    case("log_zero_negative", lambda m, x: m.log(x), np.array([0.0, -1.0, 1.0], dtype=F32)),
+]
+
+REDUCTIONS = [
+    case("max_dim_pair", lambda m, x: tuple(x.max(1)), X23),
+    case("max_dim_indices", lambda m, x: x.max(dim=0).indices, X23),
+    case("max_dim_values_attr", lambda m, x: m.max(x, 1, True).values, X23),
+    case("min_dim_unpack", lambda m, x: m.min(x, 0)[1], X23),
+    case("max_dim_repr", lambda m, x: repr(x.max(1)), X23, grad=[False]),
+    case("max_ties", lambda m, x: x.max(1), np.array([[1.0, 3.0, 3.0], [2.0, 2.0, 0.0]], F32)),
+    case("max_empty", lambda m: m.ones(0).max()),
+    case("max_dim_empty", lambda m: m.ones(0).max(0)),
+    case("argmax", lambda m, x: x.argmax(), X23),
+    case("argmax_dim", lambda m, x: m.argmax(x, 1), X23),
+    case("argmin_keepdim", lambda m, x: x.argmin(0, keepdim=True), X23),
+    case("argmax_ties", lambda m, x: x.argmax(1), np.array([[3.0, 3.0], [1.0, 1.0]], F32)),
+    case("argmax_nan", lambda m, x: x.argmax(), np.array([1.0, np.nan, 3.0], F32)),
+    case("argmax_empty", lambda m: m.ones(0).argmax()),
+    case("max_nan", lambda m, x: x.max(), np.array([1.0, np.nan, 3.0], F32)),
+    case("sum_dim_out_of_range", lambda m, x: x.sum(2), X23),
+    case("sum_0d_dim_1", lambda m: m.tensor(1.0).sum(1)),
+    case("sum_repeated_dim", lambda m, x: x.sum((0, 0)), X23),
+    case("mean_dtype", lambda m, x: x.mean(dtype=m.float64), X23),
+    case("var_dof_warning", lambda m: m.tensor([1.0]).var()),
+    case("std_dof_warning", lambda m: m.tensor([1.0]).std()),
+    case("var_dim_dof_warning", lambda m: m.ones(1, 3).var(0)),
+    case("var_unbiased_positional", lambda m, x: m.var(x, False), X23),
+    case("std_correction_2", lambda m, x: x.std(correction=2), X23),
+    case("norm_zero_vector", lambda m, x: (x * 0).norm(), X3),
+    case("norm_p0", lambda m, x: x.norm(0), X23),
+    case("prod_0d", lambda m: m.tensor(3.0, requires_grad=True).prod()),
+    case("prod_two_zeros", lambda m, x: x.prod(), np.array([0.0, 2.0, 0.0], F32)),
+    case("prod_dim_zeros", lambda m, x: x.prod(1),
+         np.array([[0.0, 2.0, 0.0], [1.0, 0.0, 3.0]], F32)),
+    case("logsumexp_large", lambda m, x: x.logsumexp(0), np.array([1000.0, 1000.0], F32)),
+    case("softmax_large", lambda m, x: x.softmax(0), np.array([1000.0, 0.0], F32)),
+    case("softmax_0d", lambda m: m.softmax(m.tensor(1.0, requires_grad=True), 0)),
+    case("softmax_0d_implicit", lambda m: m.softmax(m.tensor(1.0))),
+    case("softmax_dtype", lambda m, x: m.softmax(x, 0, dtype=m.float64), X3),
+    case("mse_int", lambda m, i: m.mse_loss(i, i), I3),
+    case("mse_double_target", lambda m, x: m.mse_loss(x, m.zeros(3, dtype=m.float64)), X3),
+    case("mse_bad_reduction", lambda m, x: m.mse_loss(x, x, reduction="avg"), X3),
+    case("mse_bad_shape", lambda m, x: m.mse_loss(x, m.zeros(2)), X3),
+    case("cross_entropy_float_target", lambda m, x: m.cross_entropy(x, m.zeros(2)), X23),
+    case("cross_entropy_out_of_range", lambda m, x: m.cross_entropy(x, m.tensor([0, 5])), X23),
+    case("nll_batch_mismatch", lambda m, x: m.nll_loss(x, m.tensor([0])), X23),
+]
+
+SHAPES = [
+    case("view_incompatible", lambda m, x: x.t().view(6), X23),
+    case("view_bad_size", lambda m, x: x.view(4), X23),
+    case("view_two_unknown", lambda m, x: x.view(-1, -1), X23),
+    case("reshape_bad", lambda m, x: x.reshape(4, -1), X23),
+    case("reshape_empty_ambiguous", lambda m: m.ones(0).reshape(0, -1)),
+    case("reshape_0d", lambda m: m.tensor(2.0, requires_grad=True).reshape(1, 1)),
+    case("reshape_same_shape", lambda m, x: x.reshape(2, 3), X23),
+    case("unsqueeze_out_of_range", lambda m, x: x.unsqueeze(3), X23),
+    case("squeeze_out_of_range", lambda m, x: x.squeeze(2), X23),
+    case("transpose_out_of_range", lambda m, x: x.transpose(0, 2), X23),
+    case("permute_wrong_length", lambda m, x: x.permute(0), X23),
+    case("permute_duplicate", lambda m, x: x.permute(0, 0), X23),
+    case("t_3d", lambda m: m.ones(2, 2, 2).t()),
+    case("T_2d", lambda m, x: x.T, X23),
+    case("mT_1d", lambda m, x: x.mT, X3),
+    case("flatten_same_dim", lambda m, x: x.flatten(1, 1), X23),
+    case("flatten_bad", lambda m, x: x.flatten(1, 0), X23),
+    case("flatten_1d", lambda m, x: x[0].flatten(), X23),
+    case("unflatten_bad", lambda m, x: x.unflatten(1, (2, 2)), X23),
+    case("unflatten_neg", lambda m, x: x.unflatten(1, (-1, 1)), X23),
+    case("squeeze_0d", lambda m: m.tensor(1.0, requires_grad=True).squeeze()),
+    case("squeeze_0d_dim", lambda m: m.tensor(1.0, requires_grad=True).squeeze(0)),
+    case("unsqueeze_0d", lambda m: m.tensor(1.0, requires_grad=True).unsqueeze(0)),
+    case("expand_bad", lambda m, x: x.expand(3, 3), X23),
+    case("expand_fewer", lambda m, x: x.expand(3), X23),
+    case("expand_leading_neg1", lambda m, x: x.expand(-1, 2, 3), X23),
+    case("expand_same", lambda m, x: x.expand(2, 3), X23),
+    case("cat_0d", lambda m: m.cat([m.tensor(1.0), m.tensor(2.0)])),
+    case("cat_empty_list", lambda m: m.cat([])),
+    case("cat_size_mismatch", lambda m: m.cat([m.ones(2, 3), m.ones(2, 2)])),
+    case("cat_ndim_mismatch", lambda m: m.cat([m.ones(2, 3), m.ones(3)])),
+    case("cat_promote", lambda m, x: m.cat([x, m.ones(3, dtype=m.float64)]), X3),
+    case("cat_int_float", lambda m, i, x: m.cat([i, x]), I3, X3),
+    case("cat_dim_out_of_range", lambda m: m.cat([m.ones(2), m.ones(2)], 1)),
+    case("cat_legacy_empty", lambda m, x: m.cat([x, m.ones(0)]), X23),
+    case("stack_mismatch", lambda m: m.stack([m.ones(2, 3), m.ones(3)])),
+    case("stack_empty", lambda m: m.stack([])),
+    case("stack_promote", lambda m, x: m.stack([x, m.ones(3, dtype=m.float64)]), X3),
+    case("size", lambda m, x: x.size(), X23),
+    case("size_dim", lambda m, x: x.size(-1), X23),
+    case("size_dim_out_of_range", lambda m, x: x.size(2), X23),
+    case("shape", lambda m, x: x.shape, X23),
+    case("numel", lambda m, x: x.numel(), X23),
+    case("dim", lambda m, x: x.dim(), X23),
+    case("item", lambda m, x: x[0, 0].item(), X23),
+    case("item_many", lambda m, x: x.item(), X23),
+    case("item_bool", lambda m, b: b[0].item(), B3),
+    case("tolist", lambda m, x: x.tolist(), X23),
+    case("len_0d", lambda m: len(m.tensor(1.0))),
+    case("bool_ambiguous", lambda m, x: bool(x), X23),
+    case("int_of_float", lambda m: int(m.tensor([2.7]))),
+    case("float_of_many", lambda m, i: float(i), I3),
+    case("element_size", lambda m, x: x.element_size(), X23),
+    case("is_contiguous_t", lambda m, x: x.t().is_contiguous(), X23),
+    case("contiguous_is_self", lambda m, x: x.contiguous() is x, X23),
+    case("iterate", lambda m, x: list(x), X23),
+    case("split_sections", lambda m, x: x.split([1, 2], 1), X23),
+    case("split_bad_sections", lambda m, x: x.split([1, 1], 1), X23),
+    case("chunk_uneven", lambda m: m.arange(5.0, requires_grad=True).chunk(3)),
+    case("narrow_error", lambda m, x: x.narrow(1, 2, 2), X23),
+]
+
+CASTS = [
+    case("float_is_self", lambda m, x: x.float() is x, X23),
+    case("long", lambda m, x: x.long(), X23),
+    case("int", lambda m, x: x.int(), X23),
+    case("bool", lambda m, x: x.bool(), X23),
+    case("half", lambda m, x: x.half(), X23),
+    case("to_int", lambda m, x: x.to(m.int64), X23),
+    case("to_same_is_self", lambda m, x: x.to(m.float32) is x, X23),
+    case("to_tensor", lambda m, x, i: x.to(i), X23, I3),
+    case("to_cpu_is_self", lambda m, x: x.to("cpu") is x, X23),
+    case("cpu_is_self", lambda m, x: x.cpu() is x, X23),
+    case("type_string", lambda m, x: x.type(), X23),
+    case("type_dtype", lambda m, x: x.type(m.float64), X23),
+    case("type_name", lambda m, x: x.type("torch.DoubleTensor"), X23),
+    case("detach", lambda m, x: x.detach(), X23),
+    case("clone_int", lambda m, i: i.clone(), I3),
+    case("double_backward_dtype", lambda m, x: (x.double() ** 2).sum(), X3),
+    case("sum_dtype_backward", lambda m, x: x.sum(dtype=m.float64) * 2, X3),
+]
+
+INDEXING = [
+    case("out_of_bounds", lambda m, x: x[5], X23),
+    case("out_of_bounds_negative", lambda m, x: x[-3], X23),
+    case("out_of_bounds_second", lambda m, x: x[0, 3], X23),
+    case("float_index", lambda m, x: x[1.5], X23),
+    case("too_many", lambda m, x: x[0, 0, 0], X23),
+    case("negative_step", lambda m, x: x[::-1], X23),
+    case("zero_step", lambda m, x: x[::0], X23),
+    case("list_out_of_bounds", lambda m, x: x[[0, 5]], X23),
+    case("mask_shape", lambda m, x: x[m.tensor([True, False, True])], X23),
+    case("float_tensor_index", lambda m, x: x[m.ones(1)], X23),
+    case("broadcast_indices", lambda m, x: x[m.tensor([0, 1]), m.tensor([0, 1, 2])], X23),
+    case("true", lambda m, x: x[True], X23),
+    case("false", lambda m, x: x[False], X23),
+    case("empty_list", lambda m, x: x[[]], X23),
+    case("ellipsis_twice", lambda m, x: x[..., ...], X23),
+    case("none_none", lambda m, x: x[None, None], X23),
+    case("0d_int", lambda m: m.tensor(1.0)[0]),
+    case("0d_none", lambda m: m.tensor(1.0, requires_grad=True)[None]),
+    case("0d_ellipsis", lambda m: m.tensor(1.0, requires_grad=True)[...]),
+    case("mask_then_int", lambda m: m.ones(2, 3, 4)[m.ones(2, 3, dtype=m.bool_), 0].shape),
+    case("int_slice_list", lambda m: m.ones(2, 3, 4)[0, :, [0, 1]].shape),
+    case("list_slice_int", lambda m: m.ones(2, 3, 4)[[0, 1], :, 0].shape),
+    case("bool_list", lambda m, x: x[[True, False]], X23),
+    case("int_tensor_2d_index", lambda m, x: x[m.tensor([[0, 1], [1, 1]])], X23),
+    case("negative_list", lambda m, x: x[[-1, 0]], X23),
+    case("slice_beyond", lambda m, x: x[5:], X23),
+    case("slice_negative_start", lambda m, x: x[:, -2:], X23),
+    case("slice_of_select", lambda m, x: x[0][1:], X23),
+    case("index_view_is_view", lambda m, x: x[0]._base is x, X23),
+    case("index_of_int_tensor", lambda m, i: i[[0, 2]], I3),
+]
+
+
+def _setitem(key: Any, value: Any) -> Callable[..., Any]:
+    def run(m: Any, x: Any) -> Any:
+        y = x * 1
+        v = value(m) if callable(value) else value
+        y[key(m) if callable(key) else key] = v
+        return y
+
+    return run
+
+
+SETITEM = [
+    case("int_number", _setitem(0, 5.0), X23),
+    case("int_tensor", _setitem(0, lambda m: m.ones(3, requires_grad=True)), X23),
+    case("int_tensor_1", _setitem(0, lambda m: m.ones(1, requires_grad=True)), X23),
+    case("int_tensor_1x3", _setitem(0, lambda m: m.ones(1, 3, requires_grad=True)), X23),
+    case("int_tensor_0d", _setitem(0, lambda m: m.tensor(2.0, requires_grad=True)), X23),
+    case("pair_number", _setitem((0, 1), 5.0), X23),
+    case("pair_0d", _setitem((0, 1), lambda m: m.tensor(2.0, requires_grad=True)), X23),
+    case("full_slice_number", _setitem(slice(None), 5.0), X23),
+    case("full_slice_tensor", _setitem(slice(None), lambda m: m.ones(2, 3, requires_grad=True)),
+         X23),
+    case("full_slice_broadcast", _setitem(slice(None), lambda m: m.ones(3, requires_grad=True)),
+         X23),
+    case("ellipsis_number", _setitem(Ellipsis, 5.0), X23),
+    case("ellipsis_tensor", _setitem(Ellipsis, lambda m: m.ones(2, 3, requires_grad=True)), X23),
+    case("full_slices_tensor",
+         _setitem((slice(None), slice(None)), lambda m: m.ones(2, 3, requires_grad=True)), X23),
+    case("slice_number", _setitem(slice(1, None), 5.0), X23),
+    case("column_number", _setitem((slice(None), 1), 5.0), X23),
+    case("mask_number",
+         _setitem(lambda m: m.tensor([[True, False, True], [False, False, True]]), 0.0), X23),
+    case("list_tensor", _setitem([0], lambda m: m.ones(3, requires_grad=True)), X23),
+    case("list_tensor_1x3", _setitem([0], lambda m: m.ones(1, 3, requires_grad=True)), X23),
+    case("slice_list_number", _setitem((slice(None), [0, 2]), 0.0), X23),
+    case("int_list_number", _setitem((0, [0, 2]), 0.0), X23),
+    case("none_number", _setitem(None, 0.0), X23),
+    case("true_number", _setitem(True, 0.0), X23),
+    case("false_number", _setitem(False, 0.0), X23),
+    case("mask_double",
+         _setitem([True, False], lambda m: m.ones(3, dtype=m.float64)), X23),
+    case("int_double", _setitem(0, lambda m: m.ones(3, dtype=m.float64)), X23),
+    case("int_int", _setitem(0, lambda m: m.ones(3, dtype=m.int64)), X23),
+    case("mask_bad_shape", _setitem([True, False], lambda m: m.ones(2)), X23),
+    case("int_bad_shape", _setitem(0, lambda m: m.ones(2)), X23),
+    case("int_too_big", _setitem(0, lambda m: m.ones(2, 3)), X23),
+    case("int_1x1x3", _setitem(0, lambda m: m.ones(1, 1, 3)), X23),
+    case("int_float_into_int", lambda m, i: (i.__setitem__(0, 2.7), i)[1], I3),
+]
+
+
+def _leaf_setitem(key: Any) -> Callable[..., Any]:
+    def run(m: Any, x: Any) -> Any:
+        x[key] = 0.0
+        return x
+
+    return run
+
+
+INPLACE = [
+    case("leaf_setitem_int", _leaf_setitem(0), X23),
+    case("leaf_setitem_ellipsis", _leaf_setitem(Ellipsis), X23),
+    case("leaf_setitem_slice", _leaf_setitem(slice(None)), X23),
+    case("leaf_setitem_mask", _leaf_setitem([True, False]), X23),
+    case("leaf_add_", lambda m, x: x.add_(1), X23),
+    case("leaf_view_add_", lambda m, x: x[0].add_(1), X23),
+    case("leaf_iadd", lambda m, x: x.__iadd__(1), X23),
+    case("nonleaf_add_", lambda m, x: (x * 1).add_(1), X23),
+    case("nonleaf_add_tensor", lambda m, x, y: (x * 1).add_(y, alpha=2), X23, X3),
+    case("nonleaf_sub_", lambda m, x: (x * 1).sub_(2), X23),
+    case("nonleaf_mul_", lambda m, x: (x * 1).mul_(2), X23),
+    case("nonleaf_div_", lambda m, x: (x * 1).div_(2), X23),
+    case("nonleaf_pow_", lambda m, x: (x * 1).pow_(2), X23),
+    case("nonleaf_exp_", lambda m, x: (x * 1).exp_(), X23),
+    case("nonleaf_relu_", lambda m, x: (x * 1).relu_(), X23),
+    case("nonleaf_sigmoid_", lambda m, x: (x * 1).sigmoid_(), X23),
+    case("nonleaf_tanh_", lambda m, x: (x * 1).tanh_(), X23),
+    case("nonleaf_neg_", lambda m, x: (x * 1).neg_(), X23),
+    case("nonleaf_clamp_", lambda m, x: (x * 1).clamp_(0, 1), X23),
+    case("nonleaf_zero_", lambda m, x: (x * 1).zero_(), X23),
+    case("nonleaf_fill_", lambda m, x: (x * 1).fill_(1), X23),
+    case("nonleaf_fill_tensor", lambda m, x: (x * 1).fill_(m.tensor(2.0, requires_grad=True)),
+         X23),
+    case("nonleaf_copy_", lambda m, x, y: (x * 1).copy_(y), X23, X3),
+    case("nonleaf_iadd", lambda m, x: (x * 1).__iadd__(1), X23),
+    case("nonleaf_imul_tensor", lambda m, x, y: (x * 1).__imul__(y), X23, X3),
+    case("view_of_nonleaf_mul_", lambda m, x: (lambda y: (y[0].mul_(2), y)[1])(x * 1), X23),
+    case("view_of_nonleaf_grad_fns",
+         lambda m, x: (lambda y: (y[:, 1].mul_(2), y[0], y)[1:])(x * 1), X23),
+    case("leaf_copy_from_grad", lambda m, y: m.zeros(3).copy_(y), X3),
+    case("exp_int", lambda m, i: i.exp_(), I3),
+    case("add_float_into_int", lambda m, i: i.add_(1.5), I3),
+    case("mul_bool", lambda m, b: b.mul_(2), B3),
+    case("add_broadcast_out", lambda m: m.ones(3).add_(m.ones(2, 3))),
+    case("copy_broadcast_out", lambda m: m.ones(3).copy_(m.ones(2, 3))),
+    case("copy_mismatch", lambda m: m.ones(3).copy_(m.ones(2))),
+    case("copy_int_into_float", lambda m, i: m.ones(3).copy_(i), I3),
+    case("fill_int_with_float", lambda m, i: i.fill_(1.5), I3),
+    case("version_after_inplace", lambda m, x: (lambda y: (y.add_(1), _version(y))[1])(x * 1),
+         X23),
+    case("inplace_under_no_grad",
+         lambda m, x: (lambda _: (x, x.requires_grad, x.is_leaf))(_no_grad_add(m, x)), X23),
+    case("detach_view_inplace", lambda m, x: x[0].detach_(), X23),
+    case("exp_saved_modified", lambda m, x: _backward_after(m, x, lambda y: y.exp(),
+                                                            lambda y: y.add_(1)), X23),
+    case("sigmoid_saved_modified", lambda m, x: _backward_after(m, x, lambda y: y.sigmoid(),
+                                                                lambda y: y.mul_(2)), X23),
+    case("leaf_saved_modified", lambda m, x: _backward_leaf_after(m, x), X23),
+    case("input_saved_modified", lambda m, x: _backward_input_after(m, x), X23),
+]
+
+
+def _version(t: Any) -> int:
+    version = t._version
+    return version if isinstance(version, int) else version.value
+
+
+def _no_grad_add(m: Any, x: Any) -> Any:
+    with m.no_grad():
+        x.add_(1)
+    return x
+
+
+def _backward_after(m: Any, x: Any, make: Callable[..., Any], change: Callable[..., Any]) -> Any:
+    y = make(x)
+    change(y)
+    y.sum().backward()
+    return x.grad
+
+
+def _backward_leaf_after(m: Any, x: Any) -> Any:
+    y = (x * x).sum()
+    with m.no_grad():
+        x.mul_(2)
+    y.backward()
+    return x.grad
+
+
+def _backward_input_after(m: Any, x: Any) -> Any:
+    a = x * 1
+    y = a.sin()
+    a.add_(1)
+    y.sum().backward()
+    return x.grad
+
+
+LINALG = [
+    case("mm_dtype", lambda m: m.ones(2, 3) @ m.ones(3, 2, dtype=m.float64)),
+    case("mm_int_float", lambda m: m.tensor([[1, 2]]) @ m.ones(2, 2)),
+    case("mm_shapes", lambda m: m.ones(2, 3) @ m.ones(2, 3)),
+    case("mm_fn_vector", lambda m: m.mm(m.ones(2, 3), m.ones(3))),
+    case("mm_fn_vector_first", lambda m: m.mm(m.ones(2), m.ones(2, 2))),
+    case("mv_shapes", lambda m: m.mv(m.ones(2, 3), m.ones(2))),
+    case("mv_matrix", lambda m: m.mv(m.ones(2, 3), m.ones(2, 3))),
+    case("mv_dtype", lambda m: m.ones(2, 3) @ m.ones(3, dtype=m.float64)),
+    case("mv_dtype_mat", lambda m: m.mv(m.ones(2, 3, dtype=m.float64), m.ones(3))),
+    case("dot_sizes", lambda m: m.ones(3) @ m.ones(2)),
+    case("dot_2d", lambda m: m.dot(m.ones(2, 3), m.ones(3))),
+    case("dot_dtype", lambda m: m.dot(m.ones(3), m.ones(3, dtype=m.int64))),
+    case("dot_int_float", lambda m: m.tensor([1, 2]) @ m.ones(2)),
+    case("bmm_2d", lambda m: m.bmm(m.ones(2, 3), m.ones(1, 3, 2))),
+    case("bmm_2d_second", lambda m: m.bmm(m.ones(1, 2, 3), m.ones(3, 2))),
+    case("bmm_mismatch", lambda m: m.bmm(m.ones(1, 2, 3), m.ones(1, 2, 2))),
+    case("bmm_batch", lambda m: m.bmm(m.ones(1, 2, 3), m.ones(2, 3, 2))),
+    case("bmm_dtype", lambda m: m.bmm(m.ones(1, 2, 3, dtype=m.float64), m.ones(1, 3, 2))),
+    case("matmul_0d", lambda m: m.matmul(m.tensor(1.0), m.ones(2))),
+    case("matmul_batch_mismatch", lambda m: m.ones(4, 2, 3) @ m.ones(5, 3, 2)),
+    case("matmul_int", lambda m: m.tensor([[1, 2]]) @ m.tensor([[3], [4]])),
+    case("matmul_transposed_input", lambda m, x, y: x.t() @ y, X23, X23),
+    case("matmul_3d_transposed", lambda m, x: x.expand(4, 2, 3) @ m.ones(3, 2),
+         X23),
+    case("matmul_3x1_expanded", lambda m, x: x.expand(4, 2, 3) @ m.ones(3), X23),
+    case("matmul_1x3_left_only", lambda m, x: x @ m.ones(4, 3, 2), X3),
+    case("matmul_1x3_right_only", lambda m, x: m.ones(3) @ x.expand(4, 3, 3), np.ones((3, 3),
+                                                                                         F32)),
+]
+
+ALL = CREATION + SEEDED + PROMOTION + REDUCTIONS + SHAPES + CASTS + INDEXING + SETITEM + \
+    INPLACE + LINALG
+
+
+@pytest.mark.parametrize("f, arrays, grad, kw", ALL)
+def test_parity(f: Callable[..., Any], arrays: list[Any], grad: Any, kw: dict[str, Any],
+                torch: Any) -> None:
+    run_parity(torch, f, arrays, grad, **kw)
