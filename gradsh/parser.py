@@ -18,6 +18,7 @@ import os
 import re
 import sys
 import threading
+from pathlib import Path
 from collections.abc import Iterable, Iterator
 from importlib import resources
 from typing import Any, cast
@@ -119,11 +120,21 @@ _PARSE_LOCK = threading.Lock()
 _BUILD_LOCK = threading.Lock()
 
 
+def _grammar_text() -> str:
+    """The grammar: package data when installed, grammar/ beside the package in a checkout
+    (where `python -m pytest` imports gradsh from the source tree)."""
+    try:
+        return (resources.files("gradsh.grammar") / "gradsh.lark").read_text("utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        checkout = Path(__file__).resolve().parent.parent / "grammar" / "gradsh.lark"
+        return checkout.read_text("utf-8")
+
+
 def _get_parser() -> Lark:
     global _PARSER
     with _BUILD_LOCK:
         if _PARSER is None:
-            grammar = (resources.files("gradsh.grammar") / "gradsh.lark").read_text("utf-8")
+            grammar = _grammar_text()
             _PARSER = Lark(
                 grammar,
                 parser="lalr",

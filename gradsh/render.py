@@ -26,7 +26,18 @@ COLUMNS = ("name", "value", "shape", "dtype", "device", "requires_grad", "is_lea
 # Table cells summarise like PyTorch's repr, earlier: a cell is a glance, `print` shows all.
 CELL_OPTIONS = PrintOptions(precision=4, threshold=36, edgeitems=3, linewidth=36)
 
-PLAIN_BOX = box.ASCII
+# psql-style ASCII: `+` at every joint, so columns read clearly in a plain-text golden file.
+PLAIN_BOX = box.Box(
+    "+-++\n"
+    "| ||\n"
+    "+-++\n"
+    "| ||\n"
+    "+-++\n"
+    "+-++\n"
+    "| ||\n"
+    "+-++\n",
+    ascii=True,
+)
 
 
 def make_console(file: IO[str], color: bool, width: int | None) -> Console:
