@@ -91,6 +91,10 @@ class TorchNamespace:
             return torch.bool
         if name == "Tensor_":
             return torch.Tensor
+        if name == "grad":
+            return torch.autograd.grad
+        if name == "autograd_backward":
+            return torch.autograd.backward
         return getattr(torch, name)
 
 
@@ -181,6 +185,8 @@ def graph_signature(node: Any, depth: int = 4) -> Any:
 def _values(t: Any) -> np.ndarray:
     if isinstance(t, Tensor):
         return np.asarray(t._data)
+    if t._is_zerotensor():  # PyTorch's efficient zeros (some double-backward results)
+        return np.zeros(tuple(t.shape), dtype=str(t.dtype).replace("torch.", ""))
     return t.detach().numpy()
 
 

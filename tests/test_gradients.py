@@ -317,3 +317,141 @@ def _stack_outputs(values: tuple[Any, ...]) -> Any:
 
     parts = [v.reshape(-1) for v in values if isinstance(v, Tensor) and v.dtype.is_floating_point]
     return ops.cat(parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Kinks and edges: exactly PyTorch's choice of (sub)gradient
+# ---------------------------------------------------------------------------------------------
+
+EDGE = np.array([-1.0, -0.5, 0.0, 0.5, 1.0], dtype=np.float32)
+TIES = np.array([[1.0, 3.0, 3.0], [2.0, 2.0, 2.0]], dtype=np.float32)
+
+KINKS = [
+    pytest.param(lambda m, x: m.relu(x), [EDGE], id="relu_at_0"),
+    pytest.param(lambda m, x: m.relu(x * 1), [EDGE], id="relu_nonleaf"),
+    pytest.param(lambda m, x: m.abs(x), [EDGE], id="abs_at_0"),
+    pytest.param(lambda m, x: m.sign(x), [EDGE], id="sign_at_0"),
+    pytest.param(lambda m, x: x.clamp(-0.5, 0.5), [EDGE], id="clamp_at_bounds"),
+    pytest.param(lambda m, x: x.clamp(min=0.0), [EDGE], id="clamp_min_at_bound"),
+    pytest.param(lambda m, x: m.clamp_max(x, 0.5), [EDGE], id="clamp_max_at_bound"),
+    pytest.param(lambda m, x: x.clamp(0.5, -0.5), [EDGE], id="clamp_min_above_max"),
+    pytest.param(lambda m, x, lo: m.clamp(x, min=lo), [EDGE, EDGE[::-1].copy()],
+                 id="clamp_tensor_ties"),
+    pytest.param(lambda m, x, lo, hi: m.clamp(x, lo, hi), [EDGE, EDGE * 0, EDGE * 0],
+                 id="clamp_tensor_equal_bounds"),
+    pytest.param(lambda m, x: m.sqrt(x), [np.array([0.0, 1.0, 4.0], np.float32)],
+                 id="sqrt_at_0"),
+    pytest.param(lambda m, x: m.log(x), [np.array([0.0, 1.0, 2.0], np.float32)], id="log_at_0"),
+    pytest.param(lambda m, x: m.log(x), [np.array([-1.0, 1.0], np.float32)],
+                 id="log_negative"),
+    pytest.param(lambda m, x: m.rsqrt(x), [np.array([0.0, 4.0], np.float32)], id="rsqrt_at_0"),
+    pytest.param(lambda m, x: x.reciprocal(), [np.array([0.0, 2.0], np.float32)],
+                 id="reciprocal_at_0"),
+    pytest.param(lambda m, x: x ** 0.5, [np.array([0.0, 4.0], np.float32)], id="pow_half_at_0"),
+    pytest.param(lambda m, x: x ** 2, [EDGE], id="pow_2_at_0"),
+    pytest.param(lambda m, x: x ** 0, [EDGE], id="pow_0_at_0"),
+    pytest.param(lambda m, x: x ** -1, [EDGE], id="pow_neg1_at_0"),
+    pytest.param(lambda m, x, y: x ** y, [np.array([0.0, 0.0, 2.0], np.float32),
+                                         np.array([0.0, 2.0, -1.0], np.float32)], id="pow_tt_0"),
+    pytest.param(lambda m, x: 0 ** x, [EDGE], id="rpow_base_0"),
+    pytest.param(lambda m, x: x.max(), [TIES], id="max_ties"),
+    pytest.param(lambda m, x: x.min(), [TIES], id="min_ties"),
+    pytest.param(lambda m, x: x.max(1), [TIES], id="max_dim_ties"),
+    pytest.param(lambda m, x: x.min(0), [TIES], id="min_dim_ties"),
+    pytest.param(lambda m, x: x.amax(1), [TIES], id="amax_ties"),
+    pytest.param(lambda m, x: x.norm(float("inf")), [TIES], id="norm_inf_ties"),
+    pytest.param(lambda m, x, y: m.maximum(x, y), [EDGE, EDGE * 0], id="maximum_ties"),
+    pytest.param(lambda m, x, y: m.minimum(x, y), [EDGE, EDGE * 0], id="minimum_ties"),
+    pytest.param(lambda m, x: m.maximum(x, x), [EDGE], id="maximum_self"),
+    pytest.param(lambda m, x: x.norm(), [np.zeros(3, np.float32)], id="norm_zero_vector"),
+    pytest.param(lambda m, x: x.norm(dim=1), [np.array([[0.0, 0.0], [3.0, 4.0]], np.float32)],
+                 id="norm_zero_row"),
+    pytest.param(lambda m, x: x.norm(p=1), [EDGE], id="norm_1_at_0"),
+    pytest.param(lambda m, x: x.std(), [np.ones(4, np.float32)], id="std_zero_variance"),
+    pytest.param(lambda m, x: x.prod(), [np.array([0.0, 2.0, 3.0], np.float32)],
+                 id="prod_one_zero"),
+    pytest.param(lambda m, x: x.prod(), [np.array([0.0, 2.0, 0.0], np.float32)],
+                 id="prod_two_zeros"),
+    pytest.param(lambda m, x: m.where(x > 0, m.log(x), x), [EDGE], id="where_nan_branch"),
+    pytest.param(lambda m, x: x / x, [np.array([0.0, 1.0], np.float32)], id="div_zero_by_zero"),
+    pytest.param(lambda m, x: m.tanh(x * 50), [EDGE], id="tanh_saturated"),
+    pytest.param(lambda m, x: m.sigmoid(x * 200), [EDGE], id="sigmoid_saturated"),
+    pytest.param(lambda m, x: m.exp(x * 100), [EDGE], id="exp_overflow"),
+    pytest.param(lambda m, x: m.softmax(x * 1000, 0), [EDGE], id="softmax_extreme"),
+]
+
+
+@pytest.mark.parametrize("f, arrays", KINKS)
+def test_kink(f: Callable[..., Any], arrays: list[np.ndarray], torch: Any) -> None:
+    run_parity(torch, f, arrays)
+
+
+# ---------------------------------------------------------------------------------------------
+# Higher-order gradients: create_graph results, their graphs and the second derivatives
+# ---------------------------------------------------------------------------------------------
+
+POSITIVE = np.array([[0.5, 1.5, 2.0], [1.0, 3.0, 0.25]], dtype=np.float32)
+MIXED = np.array([[0.5, -1.5, 2.0], [-1.0, 3.0, 0.25]], dtype=np.float32)
+
+SECOND_ORDER = [
+    ("mul", lambda m, x: x * x, POSITIVE),
+    ("mul_scalar", lambda m, x: x * 3, POSITIVE),
+    ("pow", lambda m, x: x ** 3, MIXED),
+    ("pow_tensor", lambda m, x: x ** x, POSITIVE),
+    ("rpow", lambda m, x: 2 ** x, MIXED),
+    ("exp", lambda m, x: m.exp(x), MIXED),
+    ("log", lambda m, x: m.log(x), POSITIVE),
+    ("sin", lambda m, x: m.sin(x), MIXED),
+    ("cos", lambda m, x: m.cos(x), MIXED),
+    ("tan", lambda m, x: m.tan(x), MIXED * 0.3),
+    ("tanh", lambda m, x: m.tanh(x), MIXED),
+    ("sigmoid", lambda m, x: m.sigmoid(x), MIXED),
+    ("relu", lambda m, x: m.relu(x), MIXED),
+    ("sqrt", lambda m, x: m.sqrt(x), POSITIVE),
+    ("abs", lambda m, x: m.abs(x), MIXED),
+    ("reciprocal", lambda m, x: m.reciprocal(x), POSITIVE),
+    ("div", lambda m, x: 1 / x, POSITIVE),
+    ("div_tensors", lambda m, x: x / (x + 1), POSITIVE),
+    ("sub_rsub", lambda m, x: (1 - x) * (x - 2), MIXED),
+    ("sum", lambda m, x: (x * x).sum(0), MIXED),
+    ("mean", lambda m, x: (x * x).mean(), MIXED),
+    ("matmul", lambda m, x: x @ x.t(), MIXED),
+    ("mv", lambda m, x: x @ x[0], MIXED),
+    ("dot", lambda m, x: x[0] @ x[1], MIXED),
+    ("softmax", lambda m, x: m.softmax(x, 1) * x, MIXED),
+    ("log_softmax", lambda m, x: m.log_softmax(x, 1) * x, MIXED),
+    ("mse_loss", lambda m, x: m.mse_loss(x * x, m.zeros(2, 3)), MIXED),
+    ("cross_entropy", lambda m, x: m.cross_entropy(x * x, m.tensor([0, 1])), MIXED),
+    ("norm", lambda m, x: x.norm(), MIXED),
+    ("var", lambda m, x: x.var(), MIXED),
+    ("std", lambda m, x: x.std(), MIXED),
+    ("prod", lambda m, x: x.prod(), POSITIVE),
+    ("select", lambda m, x: x[0] * x[1], MIXED),
+    ("slice", lambda m, x: x[:, 1:] ** 2, MIXED),
+    ("maximum", lambda m, x: m.maximum(x, x[[1, 0]]) ** 2, MIXED),
+    ("where", lambda m, x: m.where(x > 1, x * x, x), MIXED),
+    ("clamp", lambda m, x: x.clamp(0, 1) * x, MIXED),
+    ("expand_sum", lambda m, x: x[:, :1].expand(2, 3) * x, MIXED),
+    ("view", lambda m, x: x.view(6) ** 2, MIXED),
+    ("transpose", lambda m, x: x.t() ** 2, MIXED),
+]
+
+
+@pytest.mark.parametrize("f, x", [pytest.param(f, x, id=name) for name, f, x in SECOND_ORDER])
+def test_second_order(f: Callable[..., Any], x: np.ndarray, torch: Any) -> None:
+    def first_derivative(m: Any, t: Any) -> Any:
+        y = f(m, t)
+        return m.grad(y.sum() if y.dim() else y, t, create_graph=True)
+
+    # The create_graph gradient's value and graph, then its own backward (the second
+    # derivative, accumulated into the input) against PyTorch.
+    run_parity(torch, first_derivative, [x], twice=False)
+
+
+def test_third_order(torch: Any) -> None:
+    def third(m: Any, t: Any) -> Any:
+        g1, = m.grad((t ** 4).sum(), t, create_graph=True)
+        g2, = m.grad(g1.sum(), t, create_graph=True)
+        return m.grad(g2.sum(), t, create_graph=True)
+
+    run_parity(torch, third, [MIXED])

@@ -896,9 +896,9 @@ class ClampBackward0(Function):
             below = x < lo if hi is None else (x < lo) & (lo < hi)
             g_min = F.where(below, grad, 0.0)
         if need_max and hi is not None:
-            g_max = F.where(x > hi, grad, 0.0)
-            if lo is not None:
-                g_max = F.where(lo >= hi, grad, g_max)
+            # with min > max every value is max, so max takes the whole gradient there
+            above = x > hi if lo is None else (x > hi) | (hi < lo)
+            g_max = F.where(above, grad, 0.0)
         return g_self, g_min, g_max
 
 
@@ -1290,24 +1290,34 @@ class LinalgVectorNormBackward0(Function):
         return xp.asarray(out, dtype=x.dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # norm_backward, formula for formula
         x = self.saved("self", F)
-        dims = self.dim or tuple(range(x.ndim))
-        norm = _restore_reduced(F, self.saved("result", F), dims, self.keepdim, x.ndim)
-        grad = _restore_reduced(F, grad, dims, self.keepdim, x.ndim)
+        norm = self.saved("result", F)
+        dims = self.dim or ()
+        if not self.keepdim and x.ndim != 0 and dims:
+            grad = F.unsqueeze_dims(grad, dims, x.ndim)
+            norm = F.unsqueeze_dims(norm, dims, x.ndim)
         p = self.ord
         with _quiet():
             if p == 0:
                 return (None,)  # PyTorch returns an undefined gradient: x.grad stays None
-            if p in (math.inf, -math.inf):
-                mask = F.abs(x) == norm
-                return (F.sgn(x) * ((grad / F.sum(mask, dims, True)) * mask),)
             if p == 1:
                 return (F.sgn(x) * grad,)
             if p == 2:
                 # NOTE: the gradient at the zero vector is 0 (masked), not NaN.
-                return (x * F.masked_fill(grad / norm, norm == 0, 0.0),)
-            scale = F.masked_fill(grad / norm ** (p - 1), norm == 0, 0.0)
-            return (x * F.abs(x) ** (p - 2) * scale,)
+                return (grad * F.masked_fill(x / norm, norm == 0, 0.0),)
+            if math.isinf(p):
+                ax = F.abs(x)
+                mask = (ax == norm) | F.isnan(ax)
+                return (F.sgn(x) * ((grad / F.sum(mask, dims or None, True)) * mask),)
+            if p < 1:
+                scaled = F.sgn(x) * F.masked_fill(F.abs(x) ** (p - 1), x == 0, 0.0)
+                return (scaled * grad * norm ** (1 - p),)
+            if p < 2:
+                scaled = F.sgn(x) * F.abs(x) ** (p - 1)
+            else:
+                scaled = x * F.abs(x) ** (p - 2)
+            return (scaled * F.masked_fill(grad / norm ** (p - 1), norm == 0, 0.0),)
 
 
 def _reduced_count(shape: Shape, dims: tuple[int, ...] | None) -> int:
@@ -1345,12 +1355,18 @@ class VarBackward0(Function):
 def _var_backward(F: Any, grad: Any, x: Any, dim: tuple[int, ...] | None, correction: float,
                   keepdim: bool) -> Any:
     # var_backward: (2 / (N - correction)) * grad * (self - self.mean(dim, keepdim=True))
-    dims = dim or tuple(range(x.ndim))
-    n = _reduced_count(x.shape, dims)
-    grad = _restore_reduced(F, grad, dims, keepdim, x.ndim)
     with _quiet():
+        if x.ndim == 0 or dim is None:
+            dof = _numel(x.shape) - correction
+            if dof <= 0:
+                # 2 / 0 is inf: inf * 0 is nan where self == mean, inf elsewhere
+                return grad * F.sgn(x - F.mean(x, None, False)) * math.inf
+            return (2.0 / dof) * grad * (x - F.mean(x, None, False))
+        if not keepdim and x.ndim > 1:
+            grad = F.unsqueeze_dims(grad, dim, x.ndim)
+        n = _reduced_count(x.shape, dim)
         scale = 2.0 / (n - correction) if n - correction != 0 else math.inf
-        return (scale * grad) * (x - F.mean(x, dim, True))
+        return scale * grad * (x - F.mean(x, dim, True))
 
 
 class StdBackward0(Function):
@@ -2237,6 +2253,7 @@ class NllLossBackwardBackward0(Function):
     name = "NllLossBackwardBackward0"
 
     def forward(self, grad: Tensor, x: Tensor, target: Tensor, node: Any) -> Array:
+        # edges: grad_output and self; the target is not differentiable
         self.node = node
         self.save("target", target)
         return _nll_backward_array(grad._data, target._data, node, x.shape)
@@ -2287,16 +2304,18 @@ class SliceBackwardBackward0(_ViewScatter):
 
 
 class IndexPutImplBackward0(Function):
-    """The gradient of indexing placed (accumulating) into zeros: IndexBackward0's formula."""
+    """The gradient of indexing placed (accumulating) into zeros: IndexBackward0's formula,
+    `_index_put_impl_(zeros, indices, grad, accumulate=True)` (edges: the zeros, the values)."""
 
     name = "IndexPutImplBackward0"
 
-    def forward(self, grad: Tensor, shape: Shape, key: tuple[Any, ...]) -> Array:
+    def forward(self, zeros: Tensor, grad: Tensor, key: tuple[Any, ...]) -> Array:
         self.key = key
-        return _array_index_put_acc(grad._data, shape, key)
+        return _array_index_put_acc(grad._data, zeros.shape, key)
 
     def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
-        return (F.index(g, self.key),)
+        a, b = self.needs_input_grad
+        return (g if a else None, F.index(g, self.key) if b else None)
 
 
 class ValueSelectingBackward(Function):
@@ -2581,7 +2600,8 @@ def _install_tensor_ops() -> None:
         # NOTE: AsStridedBackward0 (views after an in-place change) has no double backward.
         view_scatter=lambda g, shape, view_fn: detached(
             lambda v: _array_scatter_view(v, shape, view_fn), g),
-        index_put_acc=lambda g, shape, key: IndexPutImplBackward0.apply(g, shape=shape, key=key),
+        index_put_acc=lambda g, shape, key: IndexPutImplBackward0.apply(
+            ops.zeros(shape, dtype=g.dtype, device=g.device), g, key=key),
         index_fill_zero=lambda g, key: ops._index_fill_zero(g, key),
         index=lambda g, key: ops._index_with_key(g, key),
         value_selecting_backward=lambda g, dim, idx, shape, keepdim: ValueSelectingBackward.apply(
@@ -2596,7 +2616,7 @@ def _install_tensor_ops() -> None:
         mse_loss_backward=lambda g, x, t, red: MseLossBackwardBackward0.apply(g, x, t,
                                                                               reduction=red),
         nll_loss_backward=lambda g, x, target, node: NllLossBackwardBackward0.apply(
-            g, x, target, node=node),
+            g, x, target=target, node=node),
         detached=detached,
         view_split=view_split,
         view_fill=view_fill,
