@@ -1,0 +1,579 @@
+"""gradsh AST -> the equivalent PyTorch program, statement by statement (`gradsh export FILE`).
+
+Each top-level statement becomes one chunk of Python, so `gradsh check` can run the chunks one
+at a time beside gradsh's own steps; `Exported.source()` joins them into the program a user
+reads and runs with plain `python`. The translation is static: a bare name is a variable once
+the script has assigned it, else a builtin spelled as PyTorch spells it (`relu` -> `torch.relu`,
+`grad` -> `torch.autograd.grad`, the spellings come from gradsh.builtins), a dtype
+(`torch.float64`) or a device (`"cuda"`). Module paths to a builtin are canonicalised the same
+way (`F.relu` -> `torch.relu`). gradsh's own statements map to their PyTorch meaning:
+
+    seed N                  torch.manual_seed(N)
+    device D / dtype D      torch.set_default_device(D) / torch.set_default_dtype(D)
+    backward e retain       e.backward(retain_graph=True)
+    no_grad { ... }         with torch.no_grad(): ...   (enable_grad, set_grad_enabled alike)
+    repeat N { ... }        for _ in range(N): ...
+    print a, b              print(a, b)
+    assert a == b           a helper with gradsh's meaning: allclose when a tensor is involved
+    show / graph / explain  comments (they only display)
+
+Variables whose names Python or the export itself reserves (`lambda`, `torch`, `print`...) get
+a trailing underscore; `Exported.names` maps every gradsh variable to its Python name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import keyword
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from gradsh import ast
+from gradsh import builtins as table
+from gradsh.errors import GradshError, format_error
+from gradsh.interpreter import _ALIASES as MODULE_ATTRIBUTE_ALIASES  # torch.optim.SGD -> sgd
+from gradsh.interpreter import _source_of as source_of
+
+INDENT = "    "
+
+# Names the exported program itself uses; a gradsh variable with one of them is renamed.
+RESERVED = frozenset({
+    "torch", "F", "nn", "print", "range", "_", "_true", "_close", "_assert_equal",
+})
+
+# Python's operator precedence, loosest first (the exporter adds parentheses from it).
+LAMBDA, OR, AND, NOT, COMPARE, ADD, MUL, UNARY, POWER, POSTFIX, ATOM = range(11)
+_BINARY_PRECEDENCE = {"+": ADD, "-": ADD, "*": MUL, "/": MUL, "//": MUL, "%": MUL, "@": MUL,
+                      "**": POWER}
+
+HELPERS: dict[str, str] = {
+    "_true": '''\
+def _true(value):
+    """gradsh's truth in `assert`: a tensor holds when every element does."""
+    if isinstance(value, torch.Tensor):
+        return bool(value.all())
+    return bool(value)
+''',
+    "_close": '''\
+def _close(left, right):
+    """gradsh's `==` in `assert`: element-wise allclose (rtol=1e-5, atol=1e-8), broadcasting,
+    whenever either side is a tensor; Python's `==` otherwise."""
+    if not isinstance(left, torch.Tensor) and not isinstance(right, torch.Tensor):
+        return bool(left == right)
+
+    def host(value):
+        if isinstance(value, torch.Tensor):
+            return value.detach().cpu()
+        if value is None:
+            raise TypeError("cannot compare None with a tensor")
+        return torch.tensor(value)
+
+    a, b = host(left), host(right)
+    try:
+        torch.broadcast_shapes(a.shape, b.shape)
+    except RuntimeError:
+        raise RuntimeError(f"cannot compare tensors of shapes {list(a.shape)} and "
+                           f"{list(b.shape)}") from None
+    return bool(torch.allclose(a.double(), b.double(), rtol=1e-5, atol=1e-8))
+''',
+    "_assert_equal": '''\
+def _assert_equal(left, right, text, equal=True):
+    """gradsh's `assert left == right` (`!=` when equal is False), with gradsh's message."""
+    if isinstance(left, torch.Tensor) or isinstance(right, torch.Tensor):
+        if _close(left, right) != equal:
+            raise AssertionError(f"{text} is false: left is {left!r}, right is {right!r}")
+    elif not (left == right if equal else left != right):
+        raise AssertionError(f"{text} is false")
+''',
+}
+# Helpers that call other helpers.
+_HELPER_NEEDS = {"_assert_equal": ("_close",)}
+
+
+class ExportError(GradshError):
+    """A construct the exporter cannot write as Python (reported like a syntax error)."""
+
+
+@dataclass(frozen=True)
+class ExportedStep:
+    """One top-level gradsh statement and its Python code (one or more lines, no newline)."""
+
+    stmt: ast.Stmt
+    code: str
+
+
+@dataclass(frozen=True)
+class Exported:
+    """A whole exported program: imports and helpers, option statements, then the steps."""
+
+    path: str
+    header: str
+    prelude: str
+    steps: tuple[ExportedStep, ...]
+    names: dict[str, str] = field(default_factory=dict)  # gradsh variable -> Python name
+
+    def source(self) -> str:
+        """The runnable PyTorch program."""
+        parts = [self.header]
+        if self.prelude:
+            parts.append(self.prelude)
+        body = "\n".join(step.code for step in self.steps if step.code)
+        if body:
+            parts.append(body)
+        return "\n\n".join(parts) + "\n"
+
+
+@dataclass
+class ExportOptions:
+    """Run options a script can carry (`# gradsh: --seed 0`), as statements before the script."""
+
+    seed: int | None = None
+    device: str | None = None
+    sim_cuda: bool = False
+
+
+def export_program(program: ast.Program, options: ExportOptions | None = None) -> Exported:
+    """Translate a parsed program; raises ExportError for what Python cannot express."""
+    return _Exporter(program).export(options or ExportOptions())
+
+
+def export_source(source: str, path: str = "<input>",
+                  options: ExportOptions | None = None) -> Exported:
+    """Parse and translate gradsh source (a SyntaxError is a GradshError)."""
+    from gradsh.parser import parse
+
+    return export_program(parse(source, path), options)
+
+
+# ---------------------------------------------------------------------------------------------
+# The translator
+# ---------------------------------------------------------------------------------------------
+
+
+class _Exporter:
+    """Walks the program in order, knowing which names the script has assigned so far."""
+
+    def __init__(self, program: ast.Program) -> None:
+        self.program = program
+        self.defined: set[str] = set()  # gradsh variables assigned so far (in program order)
+        self.params: list[set[str]] = []  # lambda parameters in scope, innermost last
+        self.names: dict[str, str] = {}  # gradsh variable -> Python name
+        self.helpers: set[str] = set()
+        self.imports: set[str] = set()
+        self._all_names = _collect_names(program.body)
+
+    # -- program ------------------------------------------------------------------------------
+
+    def export(self, options: ExportOptions) -> Exported:
+        steps = tuple(ExportedStep(stmt, "\n".join(self.statement(stmt)))
+                      for stmt in self.program.body)
+        prelude: list[str] = []
+        if options.sim_cuda:
+            prelude.append("# gradsh ran this script with --sim-cuda (cuda:0 simulated on the "
+                           "CPU); PyTorch needs a real GPU for it.")
+        if options.seed is not None:
+            prelude.append(f"torch.manual_seed({options.seed})")
+        if options.device is not None:
+            prelude.append(f"torch.set_default_device({json.dumps(options.device)})")
+        return Exported(self.program.path, self._header(), "\n".join(prelude), steps,
+                        dict(self.names))
+
+    def _header(self) -> str:
+        lines = [f"# PyTorch program exported by gradsh from {self.program.path}.", "import torch"]
+        if "F" in self.imports:
+            lines.append("import torch.nn.functional as F")
+        if "nn" in self.imports:
+            lines.append("import torch.nn as nn")
+        needed: list[str] = []
+        for name in HELPERS:  # in dependency order: a helper's needs come first
+            if name in self.helpers:
+                for dependency in _HELPER_NEEDS.get(name, ()):
+                    if dependency not in needed:
+                        needed.append(dependency)
+                if name not in needed:
+                    needed.append(name)
+        helpers = [HELPERS[name] for name in HELPERS if name in needed]
+        header = "\n".join(lines)
+        if helpers:  # PEP 8: two blank lines around top-level functions
+            header += "\n\n\n" + "\n\n".join(helpers)
+        return header
+
+    # -- statements ---------------------------------------------------------------------------
+
+    def statement(self, stmt: ast.Stmt) -> list[str]:
+        method = getattr(self, f"_stmt_{type(stmt).__name__}", None)
+        if method is None:
+            raise ExportError("SyntaxError", f"cannot export {type(stmt).__name__} statements",
+                              stmt.pos)
+        return method(stmt)  # type: ignore[no-any-return]
+
+    def _block(self, body: Sequence[ast.Stmt]) -> list[str]:
+        lines: list[str] = []
+        for inner in body:
+            lines.extend(self.statement(inner))
+        if all(not line.strip() or line.lstrip().startswith("#") for line in lines):
+            lines.append("pass")
+        return [INDENT + line if line else line for line in lines]
+
+    def _stmt_Assign(self, stmt: ast.Assign) -> list[str]:
+        value = self.expr(stmt.value)
+        target = self.target(stmt.target)
+        return [f"{target} = {value}"]
+
+    def _stmt_AugAssign(self, stmt: ast.AugAssign) -> list[str]:
+        return [f"{self.expr(stmt.target)} {stmt.op}= {self.expr(stmt.value)}"]
+
+    def _stmt_ExprStmt(self, stmt: ast.ExprStmt) -> list[str]:
+        return [self.expr(stmt.expr)]
+
+    def _stmt_Print(self, stmt: ast.Print) -> list[str]:
+        return [f"print({', '.join(self.expr(arg) for arg in stmt.args)})"]
+
+    def _stmt_Show(self, stmt: ast.Show) -> list[str]:
+        return _comment(stmt.source)
+
+    def _stmt_Graph(self, stmt: ast.Graph) -> list[str]:
+        return _comment(stmt.source)
+
+    def _stmt_Explain(self, stmt: ast.Explain) -> list[str]:
+        return _comment(stmt.source)
+
+    def _stmt_Assert(self, stmt: ast.Assert) -> list[str]:
+        test = stmt.test
+        text = source_of(self.program.source, test.pos)
+        if isinstance(test, ast.Compare) and test.op in ("==", "!="):
+            left, right = self.expr(test.left), self.expr(test.right)
+            if stmt.message is None:
+                self.helpers.add("_assert_equal")
+                equal = "" if test.op == "==" else ", equal=False"
+                return [f"_assert_equal({left}, {right}, {json.dumps(text)}{equal})"]
+            self.helpers.add("_close")
+            negate = "" if test.op == "==" else "not "
+            return [f"assert {negate}_close({left}, {right}), {self.expr(stmt.message)}"]
+        self.helpers.add("_true")
+        message = (self.expr(stmt.message) if stmt.message is not None
+                   else json.dumps(f"{text} is false"))
+        return [f"assert _true({self.expr(test)}), {message}"]
+
+    def _stmt_Backward(self, stmt: ast.Backward) -> list[str]:
+        options = []
+        if stmt.retain_graph:
+            options.append("retain_graph=True")
+        if stmt.create_graph:
+            options.append("create_graph=True")
+        return [f"{self.expr(stmt.target, POSTFIX)}.backward({', '.join(options)})"]
+
+    def _stmt_Seed(self, stmt: ast.Seed) -> list[str]:
+        return [f"torch.manual_seed({self.expr(stmt.value)})"]
+
+    def _stmt_Device(self, stmt: ast.Device) -> list[str]:
+        return [f"torch.set_default_device({self.expr(stmt.value)})"]
+
+    def _stmt_Dtype(self, stmt: ast.Dtype) -> list[str]:
+        return [f"torch.set_default_dtype({self.expr(stmt.value)})"]
+
+    def _stmt_Del(self, stmt: ast.Del) -> list[str]:
+        names = [self.expr(name) for name in stmt.names]
+        for name in stmt.names:
+            self.defined.discard(name.id)
+        return [f"del {', '.join(names)}"]
+
+    def _stmt_GradMode(self, stmt: ast.GradMode) -> list[str]:
+        if stmt.kind == "no_grad":
+            head = "with torch.no_grad():"
+        elif stmt.kind == "enable_grad":
+            head = "with torch.enable_grad():"
+        else:
+            arg = self.expr(stmt.arg) if stmt.arg is not None else "True"
+            head = f"with torch.set_grad_enabled({arg}):"
+        return [head, *self._block(stmt.body)]
+
+    def _stmt_Repeat(self, stmt: ast.Repeat) -> list[str]:
+        return [f"for _ in range({self.expr(stmt.count)}):", *self._block(stmt.body)]
+
+    def target(self, expr: ast.Expr) -> str:
+        """An assignment target; names it binds become variables from here on."""
+        if isinstance(expr, ast.Name):
+            self.defined.add(expr.id)
+            return self.variable(expr.id)
+        if isinstance(expr, ast.TupleLit):
+            items = [self.target(item) if not isinstance(item, ast.TupleLit)
+                     else f"({self.target(item)})" for item in expr.items]
+            return ", ".join(items) + ("," if len(items) == 1 else "")
+        return self.expr(expr)
+
+    # -- names --------------------------------------------------------------------------------
+
+    def variable(self, name: str) -> str:
+        """The Python name of a gradsh variable (renamed only if Python or the export needs)."""
+        if name not in self.names:
+            python = name
+            taken = set(self.names.values()) | self._all_names
+            if keyword.iskeyword(python) or python in RESERVED:
+                python += "_"
+                while python in taken or python in RESERVED:
+                    python += "_"
+            self.names[name] = python
+        return self.names[name]
+
+    def _is_variable(self, name: str) -> bool:
+        return name in self.defined or any(name in scope for scope in self.params)
+
+    def _module_of(self, expr: ast.Expr) -> str | None:
+        """The module path an expression names statically (`torch`, `F` -> torch.nn.functional)."""
+        if isinstance(expr, ast.Name):
+            if self._is_variable(expr.id):
+                return None
+            if expr.id in table.MODULES:
+                return expr.id
+            return table.MODULE_ALIASES.get(expr.id)
+        if isinstance(expr, ast.Attribute):
+            parent = self._module_of(expr.obj)
+            if parent is not None and f"{parent}.{expr.name}" in table.MODULES:
+                return f"{parent}.{expr.name}"
+        return None
+
+    def _builtin_of(self, expr: ast.Expr) -> table.Builtin | None:
+        """The builtin function a callee names statically: `relu`, `F.relu`, `torch.optim.SGD`."""
+        name: str | None = None
+        if isinstance(expr, ast.Name) and not self._is_variable(expr.id):
+            name = expr.id
+        elif isinstance(expr, ast.Attribute) and self._module_of(expr.obj) is not None:
+            name = MODULE_ATTRIBUTE_ALIASES.get(expr.name, expr.name)
+        return table.FUNCTIONS.get(name) if name is not None else None
+
+    def _constant(self, name: str) -> str | None:
+        """A global that is not a function: `print`, a dtype or a device, spelled for Python."""
+        if name == "print":
+            return "print"
+        if name in table.DTYPE_NAMES:
+            return f"torch.{name}"
+        if name in table.DEVICE_NAMES:
+            return json.dumps(name)
+        return None
+
+    # -- expressions --------------------------------------------------------------------------
+
+    def expr(self, expr: ast.Expr, context: int = LAMBDA) -> str:
+        """Python source for `expr`, parenthesised when its precedence is below `context`."""
+        method = getattr(self, f"_expr_{type(expr).__name__}", None)
+        if method is None:
+            raise ExportError("SyntaxError", f"cannot export {type(expr).__name__} expressions",
+                              expr.pos)
+        code, precedence = method(expr)
+        return f"({code})" if precedence < context else code
+
+    def _expr_Number(self, expr: ast.Number) -> tuple[str, int]:
+        return expr.text, ATOM
+
+    def _expr_String(self, expr: ast.String) -> tuple[str, int]:
+        return json.dumps(expr.value, ensure_ascii=False), ATOM
+
+    def _expr_Bool(self, expr: ast.Bool) -> tuple[str, int]:
+        return ("True" if expr.value else "False"), ATOM
+
+    def _expr_NoneLit(self, expr: ast.NoneLit) -> tuple[str, int]:
+        return "None", ATOM
+
+    def _expr_Ellipsis_(self, expr: ast.Ellipsis_) -> tuple[str, int]:
+        return "...", ATOM
+
+    def _expr_DeviceLit(self, expr: ast.DeviceLit) -> tuple[str, int]:
+        return json.dumps(expr.value), ATOM
+
+    def _expr_Name(self, expr: ast.Name) -> tuple[str, int]:
+        name = expr.id
+        if self._is_variable(name):
+            return self.variable(name), ATOM
+        builtin = table.FUNCTIONS.get(name)
+        if builtin is not None:
+            return builtin.torch_name, POSTFIX
+        constant = self._constant(name)
+        if constant is not None:
+            return constant, POSTFIX
+        if name in table.MODULES:
+            return name, ATOM
+        if name in table.MODULE_ALIASES:
+            self.imports.add(name)
+            return name, ATOM
+        return self.variable(name), ATOM  # not defined yet: Python raises gradsh's NameError
+
+    def _expr_ListLit(self, expr: ast.ListLit) -> tuple[str, int]:
+        return f"[{', '.join(self.expr(item) for item in expr.items)}]", ATOM
+
+    def _expr_TupleLit(self, expr: ast.TupleLit) -> tuple[str, int]:
+        items = [self.expr(item) for item in expr.items]
+        if len(items) == 1:
+            return f"({items[0]},)", ATOM
+        return f"({', '.join(items)})", ATOM
+
+    def _expr_Attribute(self, expr: ast.Attribute) -> tuple[str, int]:
+        module = self._module_of(expr.obj)
+        if module is not None:
+            full = f"{module}.{expr.name}"
+            if full in table.MODULES:
+                return full, POSTFIX
+            builtin = self._builtin_of(expr)
+            if builtin is not None:
+                return builtin.torch_name, POSTFIX
+            constant = self._constant(expr.name)
+            if constant is not None and constant != "print":
+                return constant, POSTFIX
+        obj = self.expr(expr.obj, POSTFIX)
+        if isinstance(expr.obj, ast.Number):
+            obj = f"({obj})"  # `2.real` would read as the float `2.` then a name
+        return f"{obj}.{expr.name}", POSTFIX
+
+    def _expr_Call(self, expr: ast.Call) -> tuple[str, int]:
+        builtin = self._builtin_of(expr.func)
+        args = list(expr.args)
+        kwargs = [f"{k.name}={self.expr(k.value)}" for k in expr.kwargs]
+        flagged = False
+        if builtin is not None and builtin.grad_flag:
+            kept = [a for a in args if not self._is_grad_flag(a)]
+            flagged = len(kept) != len(args)
+            args = kept
+        func = builtin.torch_name if builtin is not None else self.expr(expr.func, POSTFIX)
+        parts = [self.expr(a) for a in args] + kwargs
+        suffix = ""
+        if flagged and not any(k.name == "requires_grad" for k in expr.kwargs):
+            if builtin is not None and builtin.name == "Tensor":
+                suffix = ".requires_grad_()"  # torch.Tensor(...) takes no requires_grad
+            else:
+                parts.append("requires_grad=True")
+        return f"{func}({', '.join(parts)}){suffix}", POSTFIX
+
+    def _is_grad_flag(self, expr: ast.Expr) -> bool:
+        """The bare `grad` in `tensor(2., grad)`: short for requires_grad=True."""
+        return isinstance(expr, ast.Name) and expr.id == "grad" and not self._is_variable("grad")
+
+    def _expr_Index(self, expr: ast.Index) -> tuple[str, int]:
+        items = [self._subscript(item) for item in expr.items]
+        inside = ", ".join(items)
+        return f"{self.expr(expr.obj, POSTFIX)}[{inside}]", POSTFIX
+
+    def _subscript(self, item: ast.Expr) -> str:
+        if isinstance(item, ast.Slice):
+            start = self.expr(item.start) if item.start is not None else ""
+            stop = self.expr(item.stop) if item.stop is not None else ""
+            text = f"{start}:{stop}"
+            if item.step is not None:
+                text += f":{self.expr(item.step)}"
+            return text
+        return self.expr(item)
+
+    def _expr_Slice(self, expr: ast.Slice) -> tuple[str, int]:
+        raise ExportError("SyntaxError", "a slice is only allowed inside [ ]", expr.pos)
+
+    def _expr_BinOp(self, expr: ast.BinOp) -> tuple[str, int]:
+        precedence = _BINARY_PRECEDENCE[expr.op]
+        if expr.op == "**":  # right associative, and binds tighter than a unary on its left
+            left = self.expr(expr.left, POWER + 1)
+            right = self.expr(expr.right, UNARY)
+        else:
+            left = self.expr(expr.left, precedence)
+            right = self.expr(expr.right, precedence + 1)
+        return f"{left} {expr.op} {right}", precedence
+
+    def _expr_UnaryOp(self, expr: ast.UnaryOp) -> tuple[str, int]:
+        if expr.op == "not":
+            return f"not {self.expr(expr.operand, NOT)}", NOT
+        return f"{expr.op}{self.expr(expr.operand, UNARY)}", UNARY
+
+    def _expr_Compare(self, expr: ast.Compare) -> tuple[str, int]:
+        # Both sides one level tighter: `(a < b) < c` must not become a Python chain.
+        left = self.expr(expr.left, COMPARE + 1)
+        right = self.expr(expr.right, COMPARE + 1)
+        return f"{left} {expr.op} {right}", COMPARE
+
+    def _expr_BoolOp(self, expr: ast.BoolOp) -> tuple[str, int]:
+        precedence = AND if expr.op == "and" else OR
+        left = self.expr(expr.left, precedence)
+        right = self.expr(expr.right, precedence + 1)
+        return f"{left} {expr.op} {right}", precedence
+
+    def _expr_Lambda(self, expr: ast.Lambda) -> tuple[str, int]:
+        self.params.append(set(expr.params))
+        try:
+            params = ", ".join(self.variable(p) for p in expr.params)
+            body = self.expr(expr.body)
+        finally:
+            self.params.pop()
+        return (f"lambda {params}: {body}" if params else f"lambda: {body}"), LAMBDA
+
+
+def _comment(source: str) -> list[str]:
+    return [f"# {line}".rstrip() for line in source.splitlines() or [""]]
+
+
+def _collect_names(body: Sequence[ast.Stmt]) -> set[str]:
+    """Every identifier the program mentions, so a renamed variable cannot collide with one."""
+    names: set[str] = set()
+    stack: list[object] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Lambda):
+            names.update(node.params)
+        if isinstance(node, (list, tuple)):
+            stack.extend(node)
+        elif hasattr(node, "__dataclass_fields__"):
+            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "pos")
+    return names
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line: gradsh export FILE
+# ---------------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from gradsh.cli import _Parser
+
+    parser = _Parser(prog="gradsh export",
+                     description="Print the PyTorch program equivalent to a .grad script.")
+    parser.add_argument("file", help="a .grad script")
+    parser.add_argument("--seed", type=int, metavar="N", help="torch.manual_seed(N) first")
+    parser.add_argument("--device", choices=("cpu", "cuda"), help="default device")
+    parser.add_argument("--sim-cuda", action="store_true",
+                        help="accepted for symmetry with run (a real GPU is needed in PyTorch)")
+    parser.add_argument("--keep-going", action="store_true",
+                        help="accepted for symmetry with run (Python stops at an error)")
+    parser.add_argument("-o", "--output", metavar="OUT", help="write the program to OUT")
+    return parser
+
+
+def cli_main(argv: Sequence[str]) -> int:
+    """`gradsh export FILE [--seed N] [--device D] [-o OUT]`; exit 0, or 2 for a bad script."""
+    from gradsh.runner import EXIT_OK, EXIT_USAGE, header_args, read_script
+
+    parser = build_parser()
+    args = parser.parse_args(list(argv))
+    try:
+        source = read_script(args.file)
+        header = header_args(source)
+    except GradshError as err:
+        sys.stderr.write(f"gradsh: error: {err.message}\n")
+        return EXIT_USAGE
+    if header:  # the command line wins over the script's header
+        args = parser.parse_args([*header, *argv])
+    options = ExportOptions(seed=args.seed, device=args.device, sim_cuda=args.sim_cuda)
+    try:
+        exported = export_source(source, args.file, options)
+    except GradshError as err:
+        sys.stderr.write(format_error(err, source, args.file) + "\n")
+        return EXIT_USAGE
+    text = exported.source()
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as err:
+            sys.stderr.write(f"gradsh: error: cannot write {args.output}: {err.strerror}\n")
+            return EXIT_USAGE
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
