@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, ClassVar, Iterator
 
 import numpy as np
@@ -65,6 +65,18 @@ def operand(t: Tensor) -> Any:
 
 def result_dtype(*tensors: Tensor) -> DType:
     """torch.result_type over tensor operands, wrapped numbers ranked lowest."""
+    if len(tensors) == 2:
+        # Fast paths for the common binary cases; the general rule below agrees with them.
+        a, b = tensors
+        if not a._wrapped:
+            da = a._data.dtype
+            if not b._wrapped:
+                if da == b._data.dtype:
+                    return dtypes.from_numpy(da)
+            elif da.kind == "f" or (da.kind in "iu" and b._data.dtype.kind in "iub") or (
+                da.kind == "b" and b._data.dtype.kind == "b"
+            ):
+                return dtypes.from_numpy(da)
     groups: list[tuple[DType, int]] = []
     scalars: list[bool | int | float] = []
     for t in tensors:
@@ -112,9 +124,15 @@ def not_implemented_for(kernel: str, dtype: DType) -> TorchNotImplementedError:
     return TorchNotImplementedError(f'"{kernel}" not implemented for \'{dtype.short}\'')
 
 
+# PyTorch never warns about overflow, division by zero or invalid values: NumPy must not either.
+# Set once for the engine (entering np.errstate on every op would cost more than the op).
+np.seterr(all="ignore")
+_NO_ERRSTATE = nullcontext()
+
+
 def _quiet() -> Any:
-    """A fresh errstate: NumPy's context managers are not re-entrant."""
-    return np.errstate(all="ignore")
+    """Where NumPy might warn: a no-op, errors are ignored engine-wide (see np.seterr above)."""
+    return _NO_ERRSTATE
 
 
 # =============================================================================================
@@ -125,6 +143,8 @@ def _quiet() -> Any:
 def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool = False) -> Array:
     """x + alpha * y (or x - alpha * y) as PyTorch's CPU kernel computes it: one fused
     multiply-add in the op's math type, so the result rounds once."""
+    if alpha == 1 and isinstance(x, np.ndarray):
+        return (np.subtract if subtract else np.add)(x, y, dtype=dtype.np)
     xp = xp_of(x if not isinstance(x, (int, float, bool)) else np.asarray(y))
     if alpha == 1 or dtype.category < 2:
         scaled = y if alpha == 1 else y * alpha
@@ -406,7 +426,7 @@ class NegBackward0(Function):
     name = "NegBackward0"
 
     def forward(self, a: Tensor) -> Array:
-        if a.dtype is dtypes.bool_:
+        if a._data.dtype.kind == "b":
             raise TorchRuntimeError(
                 "Negation, the `-` operator, on a bool tensor is not supported. If you are "
                 "trying to invert a mask, use the `~` or `logical_not()` operator instead."

@@ -25,6 +25,7 @@ import itertools
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -192,6 +193,7 @@ SECOND_BACKWARD_MESSAGE = (
 # ---------------------------------------------------------------------------------------------
 
 _sequence = itertools.count()
+_NO_SAVED: Any = MappingProxyType({})  # shared and read-only: a node that saved nothing
 _LAST = 2**63  # AccumulateGrad runs as soon as it is ready, as PyTorch's max sequence_nr does
 
 Edge = tuple["Node | None", int]
@@ -206,14 +208,22 @@ class Node:
     """
 
     name: ClassVar[str] = "Node"
+    # Class-level defaults, replaced per node only when used: a graph of a million nodes
+    # should not carry a million empty lists and dicts (see register_hook, `metadata`).
+    next_functions: tuple[Edge, ...] = ()
+    pre_hooks: Sequence[Callable[[Any], Any]] = ()
+    retain_grad_ref: weakref.ref[Tensor] | None = None
+    output_device = "cpu"
+    _metadata: dict[str, Any] | None = None
 
     def __init__(self) -> None:
-        self.next_functions: tuple[Edge, ...] = ()
         self.sequence_nr = next(_sequence)
-        self.pre_hooks: list[Callable[[Any], Any]] = []
-        self.retain_grad_ref: weakref.ref[Tensor] | None = None
-        self.output_device = "cpu"
-        self.metadata: dict[str, Any] = {}
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
 
     def call_backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
         """One gradient per edge in next_functions, given the gradient of this node's output."""
@@ -250,34 +260,46 @@ class Function(Node):
     """
 
     is_view: ClassVar[bool] = False
+    needs_input_grad: tuple[bool, ...] = ()
+    _saved: dict[str, SavedTensor] = _NO_SAVED  # type: ignore[assignment]  # until a save
 
     def __init__(self) -> None:
         # Deliberately not calling Node.__init__: nodes that end up outside any graph (grad mode
         # off, no input requiring grad) should cost as little as possible. `_activate` finishes.
-        self.needs_input_grad: tuple[bool, ...] = ()
-        self._saved: dict[str, SavedTensor] = {}
-        self.output_device = "cpu"
+        pass
 
     def _activate(self, inputs: Sequence[Tensor]) -> None:
-        self.next_functions = tuple(t._gradient_edge() for t in inputs)
+        if len(inputs) == 1:  # the common case, without the loop
+            t = inputs[0]
+            self.next_functions = (t._gradient_edge(),)
+            self.input_meta = ((t._data.shape, t.dtype, t.device),)
+        else:
+            edges = []
+            meta = []
+            for t in inputs:
+                edge = t._gradient_edge()
+                edges.append(edge)
+                meta.append(None if edge[0] is None else (t._data.shape, t.dtype, t.device))
+            self.next_functions = tuple(edges)
+            self.input_meta = tuple(meta)
         self.sequence_nr = next(_sequence)
-        self.pre_hooks = []
-        self.retain_grad_ref = None
-        self.metadata = {}
-        self.input_meta = tuple(
-            (t.shape, t.dtype, t.device) if t.requires_grad else None for t in inputs
-        )
 
     @classmethod
     def apply(cls, *inputs: Tensor, **params: Any) -> Tensor:
         node = cls()
-        requires = _GradMode.enabled and any(t.requires_grad for t in inputs)
-        node.output_device = node.common_device(inputs)
-        if requires:
-            node.needs_input_grad = tuple(t.requires_grad for t in inputs)
-            node._activate(inputs)
+        if len(inputs) == 1:
+            t = inputs[0]
+            requires = _GradMode.enabled and (t._requires_grad or t._grad_fn is not None)
+            node.needs_input_grad = (requires,)
+            node.output_device = t.device if cls.common_device is Function.common_device \
+                else node.common_device(inputs)
         else:
-            node.needs_input_grad = (False,) * len(inputs)
+            needs = tuple(t._requires_grad or t._grad_fn is not None for t in inputs)
+            requires = _GradMode.enabled and True in needs
+            node.needs_input_grad = needs if requires else (False,) * len(inputs)
+            node.output_device = node.common_device(inputs)
+        if requires:
+            node._activate(inputs)
         data = node.forward(*inputs, **params)
         if not isinstance(data, np.ndarray) or data.__class__ is not np.ndarray:
             data = _as_array(data)
@@ -335,6 +357,8 @@ class Function(Node):
         return self.backward(F, grad)
 
     def save(self, name: str, tensor: Tensor | object) -> None:
+        if self._saved is _NO_SAVED:
+            self._saved = {}
         if tensor is RESULT:
             self._saved[RESULT_KEY] = None  # type: ignore[assignment]
         else:
@@ -571,6 +595,8 @@ class Tensor:
                 self._hooks = []
             hooks = self._hooks
         else:
+            if not isinstance(fn.pre_hooks, list):
+                fn.pre_hooks = []
             hooks = fn.pre_hooks
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
@@ -951,10 +977,12 @@ def run_backward(
             assert node is not None
             captures.setdefault(node, []).append(i)
 
-    order, dependencies = _topological_order([node for node, _ in roots])
     needed: set[Node] | None = None
     if captures:
+        order, dependencies = _topological_order([node for node, _ in roots])
         needed = _nodes_leading_to(order, captures)
+    else:
+        dependencies = _dependencies([node for node, _ in roots])
 
     F = grad_ops(create_graph)
     captured: list[Any] = [None] * (len(inputs) if inputs is not None else 0)
@@ -969,22 +997,24 @@ def run_backward(
             heapq.heappush(ready, (-node.sequence_nr, next(tie), node))
 
     warned_create_graph = False
+    heappop, heappush = heapq.heappop, heapq.heappush
     with set_grad_enabled(create_graph):
         while ready:
-            _, _, node = heapq.heappop(ready)
+            node = heappop(ready)[2]
             grad = buffers.pop(node, None)
-            if grad is not None:
+            is_leaf_node = node.__class__ is AccumulateGrad
+            if grad is not None and (is_leaf_node or node.pre_hooks
+                                     or node.retain_grad_ref is not None):
                 grad = _run_tensor_hooks(node, grad, create_graph)
-            if node in captures:
+            if captures and node in captures:
                 for i in captures[node]:
                     captured[i] = grad
-            if accumulate and node in captures and grad is not None and not isinstance(
-                node, AccumulateGrad
-            ):
-                # backward(inputs=[non_leaf]) fills that tensor's .grad, as retain_grad would.
-                for i in captures[node]:
-                    _accumulate_into(inputs[i], grad, create_graph)  # type: ignore[index]
-            if isinstance(node, AccumulateGrad):
+                if accumulate and grad is not None and not is_leaf_node:
+                    # backward(inputs=[non_leaf]) fills that tensor's .grad, as retain_grad
+                    # would.
+                    for i in captures[node]:
+                        _accumulate_into(inputs[i], grad, create_graph)  # type: ignore[index]
+            if is_leaf_node:
                 if accumulate and (inputs is None or node in captures) and grad is not None:
                     if create_graph and not warned_create_graph and "create_graph" not in _once:
                         _once.add("create_graph")
@@ -1008,9 +1038,10 @@ def run_backward(
                     g = _validate_grad(node, i, g, F)
                     previous = buffers.get(child)
                     buffers[child] = g if previous is None else previous + g
-                dependencies[child] -= 1
-                if dependencies[child] == 0:
-                    heapq.heappush(ready, (-child.sequence_nr, next(tie), child))
+                remaining = dependencies[child] - 1
+                dependencies[child] = remaining
+                if remaining == 0:
+                    heappush(ready, (-child.sequence_nr, next(tie), child))
 
     if inputs is None or accumulate:
         return None
@@ -1042,6 +1073,26 @@ def _accumulate_into(tensor: Tensor, grad: Any, create_graph: bool) -> None:
         tensor._grad = tensor._grad + new
     else:
         tensor._grad = Tensor._make(tensor._grad._data + new._data, tensor.device)
+
+
+def _dependencies(roots: list[Node]) -> dict[Node, int]:
+    """How many edges enter each node reachable from `roots` (an explicit stack, no recursion)."""
+    dependencies: dict[Node, int] = {}
+    seen = set(roots)
+    stack = list(seen)
+    while stack:
+        node = stack.pop()
+        for child, _ in node.next_functions:
+            if child is None:
+                continue
+            if child in dependencies:
+                dependencies[child] += 1
+            else:
+                dependencies[child] = 1
+                if child not in seen:
+                    seen.add(child)
+                    stack.append(child)
+    return dependencies
 
 
 def _topological_order(roots: list[Node]) -> tuple[list[Node], dict[Node, int]]:
