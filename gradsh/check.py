@@ -94,16 +94,22 @@ def gradsh_trace(program: Any, options: CheckOptions) -> list[dict[str, Any]]:
     """Run the program in gradsh: one trace entry per statement, like `gradsh run --json`.
 
     `printed` holds only what the script printed (print statements and hooks), not displays.
+    Options that cannot be applied (`--device cuda` without a GPU) raise GradshError.
     """
     from gradsh import snapshot
     from gradsh.interpreter import Interpreter
     from gradsh.runner import RunOptions, prepare
 
     interp = Interpreter(program.path, program.source)
-    prepare(interp, RunOptions(seed=options.seed, device=options.device,
-                               sim_cuda=options.sim_cuda))
     steps: list[dict[str, Any]] = []
     try:
+        try:
+            prepare(interp, RunOptions(seed=options.seed, device=options.device,
+                                       sim_cuda=options.sim_cuda))
+        except GradshError:
+            raise
+        except Exception as err:  # noqa: BLE001  (a TorchError from --device: a usage problem)
+            raise GradshError(getattr(err, "kind", "RuntimeError"), str(err)) from None
         for number, outcome in enumerate(interp.run(program), start=1):
             error = outcome.error
             steps.append({
@@ -176,6 +182,12 @@ class TorchSide:
             self._process.kill()
             out, err = self._process.communicate()
             self._result.update(stdout=out, stderr=err, code=None)
+
+    def cancel(self) -> None:
+        """Stop the torch side (its answer is no longer wanted)."""
+        if self._process.poll() is None:
+            self._process.kill()
+        self._thread.join()
 
     def trace(self) -> TorchTrace:
         self._thread.join()
@@ -501,7 +513,12 @@ def cli_main(argv: Sequence[str]) -> int:
         sys.stderr.write(format_error(err, source, args.file) + "\n")
         return EXIT_USAGE
     torch_side = TorchSide(exported, options)
-    ours = gradsh_trace(program, options)
+    try:
+        ours = gradsh_trace(program, options)
+    except GradshError as err:
+        torch_side.cancel()
+        sys.stderr.write(format_error(err, None, args.file) + "\n")
+        return EXIT_USAGE
     try:
         theirs = torch_side.trace()
     except TorchMissing as err:

@@ -97,6 +97,8 @@ def kind_of(torch: Any, value: Any) -> str:
         return "optimizer"
     if value is None:
         return "None"
+    if callable(value) and not isinstance(value, type):  # the print recorder, a torch builtin
+        return "function"
     return type(value).__name__
 
 
@@ -220,29 +222,38 @@ def make_sim_cuda(torch: Any) -> Any:
 # ---------------------------------------------------------------------------------------------
 
 
+class PrintRecorder:
+    """Python's print for the exported program: records one entry per call, as gradsh's print
+    does, and shows itself as the builtin it replaces."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def __call__(self, *args: Any, sep: str | None = " ", end: str | None = "\n",
+                 file: IO[str] | None = None, flush: bool = False) -> None:
+        sep = " " if sep is None else sep
+        end = "\n" if end is None else end
+        self.lines.append(sep.join(str(a) for a in args) + (end if end != "\n" else ""))
+
+    def __repr__(self) -> str:
+        return "<built-in function print>"
+
+
 class StepRunner:
     """Runs exported chunks in one namespace and snapshots the variables after each."""
 
     def __init__(self, torch: Any, names: dict[str, str], sim_cuda: bool) -> None:
         self.torch = torch
         self.names = names  # Python name -> gradsh name
-        self.printed: list[str] = []
-        self.namespace: dict[str, Any] = {"__name__": "__gradsh_export__", "print": self._print}
+        self.print = PrintRecorder()
+        self.namespace: dict[str, Any] = {"__name__": "__gradsh_export__", "print": self.print}
         self.sim = make_sim_cuda(torch) if sim_cuda else None
         if self.sim is not None:
             torch.set_default_device = self.sim.set_default_device
 
-    def _print(self, *args: Any, sep: str | None = " ", end: str | None = "\n",
-               file: IO[str] | None = None, flush: bool = False) -> None:
-        """Python's print, recorded: one entry per call, as gradsh's print records it."""
-        sep = " " if sep is None else sep
-        end = "\n" if end is None else end
-        text = sep.join(str(a) for a in args) + (end if end != "\n" else "")
-        self.printed.append(text)
-
     def run(self, code: str, label: str) -> tuple[dict[str, Any] | None, list[str], list[str]]:
         """Run one chunk: (error or None, printed lines, warnings)."""
-        self.printed = []
+        self.print.lines = []
         error = None
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -262,7 +273,7 @@ class StepRunner:
             text = warning_text(w.category, str(w.message))
             if text not in texts:
                 texts.append(text)
-        return error, list(self.printed), texts
+        return error, list(self.print.lines), texts
 
     def snapshot(self) -> dict[str, Any]:
         """Every gradsh variable, in definition order (the namespace keeps it, as gradsh does)."""

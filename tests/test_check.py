@@ -7,6 +7,7 @@ is fixed the test fails until the marker goes.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -277,3 +278,20 @@ def test_through_the_gradsh_command(torch: object) -> None:
         capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.endswith("identical, 12 steps\n")
+
+
+def test_a_slow_torch_side_times_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "s.grad"
+    script.write_text("a = tensor(1.)\n")
+    assert check.cli_main([str(script), "--timeout", "0.001"]) == 1
+    assert "the torch side timed out after 0.001 s" in capsys.readouterr().out
+
+
+def test_an_unusable_device_option_exits_2(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    if importlib.util.find_spec("cupy") is not None:
+        pytest.skip("CuPy is installed: cuda may well be usable here")
+    script = tmp_path / "s.grad"
+    script.write_text("a = tensor(1.)\n")
+    assert check.cli_main([str(script), "--device", "cuda"]) == 2
+    assert "--sim-cuda" in capsys.readouterr().err
