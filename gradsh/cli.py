@@ -21,7 +21,7 @@ from gradsh.errors import GradshError
 
 SUBCOMMANDS = ("run",)
 # Subcommands that live in their own module: `gradsh NAME ARGS...` calls module.cli_main(ARGS).
-DELEGATED = {"export": "gradsh.export", "check": "gradsh.check"}
+DELEGATED = {"export": "gradsh.export", "check": "gradsh.check", "test": "gradsh.golden"}
 
 
 class _Parser(argparse.ArgumentParser):
