@@ -218,9 +218,10 @@ BUILTINS: tuple[Builtin, ...] = (
         "y = dot(a, b)"),
     # -- nn ------------------------------------------------------------------------------------
     _fn("softmax", "softmax(x, dim)", "exp(x) / exp(x).sum(dim).", "grad_fn SoftmaxBackward0",
-        "p = F.softmax(x, dim=0)"),
+        "p = F.softmax(x, dim=0)", torch="torch.nn.functional.softmax"),
     _fn("log_softmax", "log_softmax(x, dim)", "log(softmax(x, dim)), computed stably.",
-        "grad_fn LogSoftmaxBackward0", "lp = F.log_softmax(x, dim=0)"),
+        "grad_fn LogSoftmaxBackward0", "lp = F.log_softmax(x, dim=0)",
+        torch="torch.nn.functional.log_softmax"),
     _fn("mse_loss", "mse_loss(input, target, reduction='mean')", "Mean squared error.",
         "grad_fn MseLossBackward0", "loss = F.mse_loss(y, t)", method=False,
         torch="torch.nn.functional.mse_loss"),

@@ -129,7 +129,7 @@ def test_builtins_get_their_pytorch_spelling() -> None:
         "u = torch.Tensor([1, 2]).requires_grad_()",
         "z = torch.relu(x)",
         "f = torch.nn.functional.mse_loss(x, y)",
-        "s = torch.softmax(x, dim=0)",
+        "s = torch.nn.functional.softmax(x, dim=0)",
         "h = torch.autograd.grad(l, x)",
         "opt = torch.optim.SGD([x], lr=0.1)",
         "opt2 = torch.optim.SGD([x], lr=0.1)",
