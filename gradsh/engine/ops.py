@@ -1028,8 +1028,12 @@ def sum(a: Tensor, dim: Any = None, keepdim: bool = False,  # noqa: A001
 
 def mean(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: DType | None = None) -> Tensor:
     a = _check_tensor(a, "mean")
-    out_dtype = dtype or a.dtype
-    if not out_dtype.is_floating_point:
+    if dtype is not None and not dtype.is_floating_point:
+        raise TorchRuntimeError(
+            "mean(): could not infer output dtype. Optional dtype must be either a floating point "
+            f"or complex dtype. Got: {dtype.short}"
+        )
+    if dtype is None and not a.dtype.is_floating_point:
         raise TorchRuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point "
             f"or complex dtype. Got: {a.dtype.short}"
@@ -1328,7 +1332,8 @@ def expand(a: Tensor, *shape: Any) -> Tensor:
             f"be greater or equal to the number of dimensions in the tensor ({a.ndim})"
         )
     requested = list(target)
-    for i, n in enumerate(target):
+    for i in reversed(range(len(target))):  # PyTorch checks from the last dimension
+        n = target[i]
         if i >= lead:
             have = a.shape[i - lead]
             if n == -1:

@@ -289,12 +289,14 @@ class Function(Node):
         node = cls()
         if len(inputs) == 1:
             t = inputs[0]
-            requires = _GradMode.enabled and (t._requires_grad or t._grad_fn is not None)
+            requires = _GradMode.enabled and (t._requires_grad or t._grad_fn is not None or (
+                t._base is not None and t.requires_grad))
             node.needs_input_grad = (requires,)
             node.output_device = t.device if cls.common_device is Function.common_device \
                 else node.common_device(inputs)
         else:
-            needs = tuple(t._requires_grad or t._grad_fn is not None for t in inputs)
+            needs = tuple(t._requires_grad or t._grad_fn is not None or (
+                t._base is not None and t.requires_grad) for t in inputs)
             requires = _GradMode.enabled and True in needs
             node.needs_input_grad = needs if requires else (False,) * len(inputs)
             node.output_device = node.common_device(inputs)
@@ -314,6 +316,7 @@ class Function(Node):
             out._base = base._base if base._base is not None else base
             out._view_fn = _compose_view(base, node.view_fn)
             out._view_version = base._version.value
+            out._no_grad_view = not _GradMode.enabled
         if requires and RESULT_KEY in node._saved:
             node._saved["result"] = SavedTensor(out, is_output=True)
             del node._saved[RESULT_KEY]
@@ -474,7 +477,8 @@ class Tensor:
     """
 
     __slots__ = ("_data", "_requires_grad", "_grad_fn", "_grad", "_version", "_base",
-                 "_view_fn", "_view_version", "_acc", "_hooks", "device", "_wrapped", "__weakref__")
+                 "_view_fn", "_view_version", "_acc", "_hooks", "device", "_wrapped",
+                 "_no_grad_view", "__weakref__")
 
     # Let NumPy defer to Tensor's reflected operators (`2.0 * t` with a numpy scalar on the left).
     __array_priority__ = 1000
@@ -491,6 +495,7 @@ class Tensor:
         t._base = None
         t._view_fn = None
         t._view_version = 0
+        t._no_grad_view = False
         t._acc = None
         t._hooks = None
         t.device = device
@@ -519,7 +524,9 @@ class Tensor:
 
     @property
     def requires_grad(self) -> bool:
-        return self._requires_grad or self._grad_fn is not None
+        # A view made under no_grad has no grad_fn but reports its base's flag, as in PyTorch.
+        return self._requires_grad or self._grad_fn is not None or (
+            self._base is not None and self._base.requires_grad)
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
@@ -574,14 +581,25 @@ class Tensor:
     def grad(self, value: Tensor | None) -> None:
         if value is not None:
             if not isinstance(value, Tensor):
-                raise TorchRuntimeError("assigned grad expected to be a Tensor or None but got "
-                                        f"grad of type {type(value).__name__}")
+                raise TorchTypeError("assigned grad expected to be a Tensor or None but got "
+                                     f"grad of type {type(value).__name__}")
             if value.dtype is not self.dtype:
-                raise TorchRuntimeError("assigned grad has data of a different type")
+                raise TorchRuntimeError(
+                    f"attempting to assign a gradient with dtype '{_C_TYPE_NAMES[value.dtype.name]}'"
+                    f" to a tensor with grad_dtype '{self.dtype.short}'. The gradient must match "
+                    "the tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
+                    "tensor's grad_dtype attribute with a specific dtype, or None to allow any "
+                    "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
+                    "gradient may break downstream systems that assume they match."
+                )
             if value.device != self.device:
                 raise TorchRuntimeError("assigned grad has data located on a different device")
             if value.shape != self.shape:
-                raise TorchRuntimeError("assigned grad has data of a different size")
+                raise TorchRuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of "
+                    f"size '{list(self.shape)}'. Please ensure that the gradient and the tensor "
+                    "are the same size"
+                )
         self._grad = value
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
@@ -727,6 +745,11 @@ class Tensor:
         return id(self)
 
 
+# c10's names of the scalar types, as PyTorch's messages print them
+_C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+                 "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+                 "uint8": "unsigned char", "bool": "bool"}
+
 NON_LEAF_REQUIRES_GRAD_SUFFIX = (
     " If you want to use a computed variable in a subgraph that doesn't require differentiation "
     "use var_no_grad = var.detach()."
@@ -814,17 +837,32 @@ VIEW_OF_LEAF_INPLACE_MESSAGE = (
 )
 
 
-def check_inplace(target: Tensor) -> None:
-    """PyTorch's checks before any in-place change of `target` with grad mode on."""
+NO_GRAD_VIEW_INPLACE_MESSAGE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
+    "be tracked)."
+)
+
+
+def check_inplace(target: Tensor, others: Sequence[Any] = ()) -> None:
+    """PyTorch's checks before an in-place change of `target` (check_inplace): only with grad
+    mode on and when some input requires grad."""
     if not _GradMode.enabled:
         return
-    if target._grad_fn is None and target._requires_grad:
-        if target._base is not None:
-            raise TorchRuntimeError(VIEW_OF_LEAF_INPLACE_MESSAGE)
-        raise TorchRuntimeError(LEAF_INPLACE_MESSAGE)
+    if not target.requires_grad and not any(
+        isinstance(o, Tensor) and o.requires_grad for o in others
+    ):
+        return
     base = target._base
-    if base is not None and base._grad_fn is None and base._requires_grad:
-        raise TorchRuntimeError(VIEW_OF_LEAF_INPLACE_MESSAGE)
+    if base is not None:
+        if target._no_grad_view:
+            raise TorchRuntimeError(NO_GRAD_VIEW_INPLACE_MESSAGE)
+        if target.requires_grad and base._grad_fn is None:
+            raise TorchRuntimeError(VIEW_OF_LEAF_INPLACE_MESSAGE)
+    if target._grad_fn is None and target._requires_grad:
+        raise TorchRuntimeError(LEAF_INPLACE_MESSAGE)
 
 
 def check_writable(target: Tensor) -> None:
@@ -842,7 +880,7 @@ def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params
     The node sees an alias of `target` holding its old value; if the node saved that alias, the
     alias gets a private copy of the old data first (PyTorch saves `original_self.clone()`).
     """
-    check_inplace(target)
+    check_inplace(target, others + tuple(params.values()))
     check_writable(target)
     alias = Tensor._make(target._data, target.device, grad_fn=target.grad_fn,
                          requires_grad=target._requires_grad)
