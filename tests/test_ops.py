@@ -531,3 +531,30 @@ ALL = CREATION + SEEDED + PROMOTION + REDUCTIONS + SHAPES + CASTS + INDEXING + S
 def test_parity(f: Callable[..., Any], arrays: list[Any], grad: Any, kw: dict[str, Any],
                 torch: Any) -> None:
     run_parity(torch, f, arrays, grad, **kw)
+
+
+def test_arange_and_linspace_are_bitwise_pytorch(torch: Any) -> None:
+    """PyTorch's CPU kernels round every fused multiply-add once and fill arange vector by
+    vector; gradsh reproduces the exact bits (a print of `arange(0, 1, 0.1)` must agree)."""
+    from gradsh.engine import ops
+
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        start = round(float(rng.uniform(-5, 5)), int(rng.integers(0, 4)))
+        step = round(float(rng.uniform(0.05, 2)), int(rng.integers(1, 4))) * float(
+            rng.choice([-1, 1]))
+        end = start + step * int(rng.integers(1, 200)) - step * float(rng.uniform(0.01, 0.99))
+        for name in ("float32", "float64"):
+            want = torch.arange(start, end, step, dtype=getattr(torch, name)).numpy()
+            got = ops.arange(start, end, step, dtype=getattr(ops, name))._data
+            assert want.tobytes() == got.tobytes(), (start, end, step, name)
+    for _ in range(300):
+        start, end = (float(v) for v in rng.uniform(-10, 10, 2))
+        steps = int(rng.integers(0, 200))
+        for name in ("float32", "float64"):
+            want = torch.linspace(start, end, steps, dtype=getattr(torch, name)).numpy()
+            got = ops.linspace(start, end, steps, dtype=getattr(ops, name))._data
+            assert want.tobytes() == got.tobytes(), (start, end, steps, name)
+        want = torch.linspace(int(start), int(end), steps, dtype=torch.int64).numpy()
+        got = ops.linspace(int(start), int(end), steps, dtype=ops.int64)._data
+        assert want.tobytes() == got.tobytes(), (start, end, steps)

@@ -451,8 +451,7 @@ def arange(*args: Any, start: Any = None, end: Any = None, step: Any = None,
     n = int(math.ceil((float(end) - float(start)) / float(step)))
     n = builtins.max(n, 0)
     if d.is_floating_point:
-        # NOTE: PyTorch computes start + step * i in double and rounds to the dtype.
-        values = (float(start) + float(step) * np.arange(n, dtype=np.float64)).astype(d.np)
+        values = _arange_floats(float(start), float(step), n, d)
     else:
         values = (int(start) + int(step) * np.arange(n, dtype=np.int64)) if not any_float else \
             np.trunc(float(start) + float(step) * np.arange(n, dtype=np.float64))
@@ -471,26 +470,58 @@ def linspace(start: Any, end: Any, steps: int, dtype: DType | None = None, devic
     if steps < 0:
         raise TorchRuntimeError("number of steps must be non-negative")
     d = _resolve_dtype(dtype, dtypes.default_float())
+    return _new(_linspace_values(start, end, steps, d), d, device, requires_grad)
+
+
+# NOTE: arange and linspace reproduce PyTorch's CPU kernels bit for bit. Those kernels are
+# compiled with FMA contraction, so every `a + b * c` in them rounds once; arange also fills
+# whole pairs of 32-byte vectors from a per-vector base (`Vectorized::arange(base, step)`) and
+# only the remainder element by element.
+_VECTOR_BYTES = 32
+
+
+def _fma(a: Any, b: Any, c: Any) -> np.ndarray:
+    """a * b + c in float64, rounded once."""
+    from gradsh.engine.random import _fma64
+
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+    return _fma64(*(np.broadcast_to(np.asarray(v, dtype=np.float64), shape) for v in (a, b, c)))
+
+
+def _arange_floats(start: float, step: float, n: int, d: DType) -> np.ndarray:
+    width = _VECTOR_BYTES // d.np.itemsize
+    idx = np.arange(n, dtype=np.int64)
+    vector_end = (n // (2 * width)) * 2 * width
+    offset = idx % width
+    block = idx - offset
+    in_vectors = idx < vector_end
+    # accscalar (double) arithmetic: the vector's base is rounded to the dtype first
+    base = _fma(step, block, start).astype(d.np).astype(np.float64)
+    vector_values = _fma(offset, step, base)
+    scalar_values = _fma(step, idx, start)
+    return np.where(in_vectors, vector_values, scalar_values).astype(d.np)
+
+
+def _linspace_values(start: Any, end: Any, steps: int, d: DType) -> np.ndarray:
+    if steps == 1:
+        return np.full(1, start, dtype=np.float64).astype(d.np) if d.is_floating_point else \
+            np.full(1, int(start), dtype=d.np)
     idx = np.arange(steps, dtype=np.int64)
+    halfway = steps // 2
     if d.is_floating_point:
         t = d.np.type
         s, e = t(start), t(end)
         step = (e - s) / t(steps - 1) if steps > 1 else t(0)
-        halfway = steps // 2
-        with np.errstate(all="ignore"):
-            low = s + step * idx.astype(d.np)
-            high = e - step * (steps - idx - 1).astype(d.np)
-        values = np.where(idx < halfway, low, high).astype(d.np)
-        if steps == 1:
-            values = np.array([s], dtype=d.np)
-    else:
-        s, e = float(int(start) if isinstance(start, int) else start), float(end)
-        step = (int(e) - int(s)) / (steps - 1) if steps > 1 else 0.0
-        halfway = steps // 2
-        low = int(s) + step * idx
-        high = int(e) - step * (steps - idx - 1)
-        values = np.where(idx < halfway, low, high).astype(d.np)
-    return _new(values, d, device, requires_grad)
+        # start + step * i for the first half, end - step * (steps - i - 1) for the second, each
+        # one fused multiply-add in the dtype (float32's product is exact in float64).
+        low = _fma(np.float64(step), idx.astype(d.np), np.float64(s))
+        high = _fma(-np.float64(step), (steps - idx - 1).astype(d.np), np.float64(e))
+        return np.where(idx < halfway, low, high).astype(d.np)
+    s, e = int(start), int(end)
+    step = (float(e) - float(s)) / (steps - 1) if steps > 1 else 0.0
+    low = _fma(step, idx, float(s))
+    high = _fma(-step, steps - idx - 1, float(e))
+    return np.trunc(np.where(idx < halfway, low, high)).astype(d.np)
 
 
 def eye(n: int, m: int | None = None, dtype: DType | None = None, device: Any = None,
