@@ -11,11 +11,14 @@ dtype, device, requires_grad, is_leaf, grad_fn, grad and retains_grad. Displays 
 `explain`) are comments in the export and are not compared. Each side stops at its first error
 unless --keep-going. Both sides are seeded (--seed N, else 0) so unseeded scripts compare too.
 
---sim-cuda: PyTorch on this machine has no GPU, so the torch side simulates cuda:0 on the CPU
-(see gradsh.torch_side.make_sim_cuda): `.cuda()`, `.cpu()` and `.to()` copy when gradsh's would,
-and `x.device` says cuda:0. A device of `cuda:0` in gradsh and `cpu` in torch counts as equal,
-and gradsh's printed reprs are compared with `, device='cuda:0'` removed (torch's CPU tensors
-print without it). Mixed-device errors are not simulated on the torch side.
+--sim-cuda: gradsh simulates cuda:0 on the CPU, and so does the torch side, whose PyTorch may
+have no GPU (gradsh.torch_side.make_sim_cuda): its tensors stay on the CPU, but `.cuda()`,
+`.cpu()` and `.to()` copy (ToCopyBackward0) exactly when they would move a tensor, and
+`x.device` / `x.is_cuda` answer cuda:0 / True for the tensors it tracks as being there. A device
+of `cuda:0` in gradsh against `cpu` in torch still counts as equal (for tensors the tracking
+cannot see), and gradsh's printed text is compared with `, device='cuda:0'` removed, since the
+torch side's CPU tensors print without it. Mixed-device errors are not simulated on the torch
+side: a script that expects one shows it as a difference.
 
 Exit status: 0 identical; 1 any difference (or the torch side crashed); 2 torch cannot be
 imported (`pip install torch`), or the file cannot be read or parsed.
@@ -78,6 +81,8 @@ class Difference:
 
 @dataclass
 class CheckOptions:
+    """How both sides run: the run options a script header can carry, and a time limit."""
+
     seed: int | None = None
     device: str | None = None
     sim_cuda: bool = False
@@ -519,6 +524,9 @@ def cli_main(argv: Sequence[str]) -> int:
         torch_side.cancel()
         sys.stderr.write(format_error(err, None, args.file) + "\n")
         return EXIT_USAGE
+    except BaseException:  # an interrupt or a gradsh bug: leave no torch process behind
+        torch_side.cancel()
+        raise
     try:
         theirs = torch_side.trace()
     except TorchMissing as err:

@@ -171,8 +171,8 @@ class _Exporter:
                       for stmt in self.program.body)
         prelude: list[str] = []
         if options.sim_cuda:
-            prelude.append("# gradsh ran this script with --sim-cuda (cuda:0 simulated on the "
-                           "CPU); PyTorch needs a real GPU for it.")
+            prelude.append("# gradsh ran this script with --sim-cuda (cuda:0 simulated on the CPU);"
+                           "\n# PyTorch needs a real GPU for it.")
         if options.seed is not None:
             prelude.append(f"torch.manual_seed({options.seed})")
         if options.device is not None:
