@@ -359,3 +359,15 @@ def test_exported_failing_assert_says_what_gradsh_says(torch: object, tmp_path: 
     assert result.returncode == 1
     assert result.stderr.strip().splitlines()[-1] == (
         "AssertionError: a == 5 is false: left is tensor([1., 2.]), right is 5")
+
+
+def test_cli_accepts_every_header_option(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "s.grad"
+    script.write_text("# gradsh: --sim-cuda --keep-going --device cuda --seed 1\nx = rand(2)\n")
+    assert export.cli_main([str(script)]) == 0
+    out = capsys.readouterr().out
+    assert ("# gradsh ran this script with --sim-cuda (cuda:0 simulated on the CPU);\n"
+            "# PyTorch needs a real GPU for it.\n"
+            "torch.manual_seed(1)\n"
+            'torch.set_default_device("cuda")\n') in out
