@@ -478,9 +478,9 @@ class Interpreter:
             if func.accepts_grad_flag and any(a is GRAD_FLAG for a in args):
                 args = [a for a in args if a is not GRAD_FLAG]
                 kwargs.setdefault("requires_grad", True)
-            return _convert(func.call(*args, **kwargs))
+            return func.call(*args, **kwargs)
         if isinstance(func, BoundMethod):
-            return _convert(func.call(*args, **kwargs))
+            return func.call(*args, **kwargs)
         if isinstance(func, UserFunction):
             if kwargs:
                 raise GradshError("TypeError", "lambdas take positional arguments only")
@@ -599,6 +599,8 @@ def _tensor_attribute(t: Tensor, name: str) -> Any:
         method = getattr(t, name, None)
         if method is None:
             raise GradshError("AttributeError", f"'Tensor' object has no attribute '{name}'")
+        if name == "size":
+            return BoundMethod(t, name, lambda *args, **kw: _as_size(method(*args, **kw)))
         return BoundMethod(t, name, method)
     raise GradshError("AttributeError", f"'Tensor' object has no attribute '{name}'")
 
@@ -684,9 +686,9 @@ def _make_globals(print_fn: Callable[..., None]) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 
-def _convert(value: Any) -> Any:
-    """Engine results as language values (torch.Size for shapes)."""
-    return value
+def _as_size(value: Any) -> Any:
+    """`x.size()` is a torch.Size; `x.size(0)` an int."""
+    return Size(value) if isinstance(value, tuple) else value
 
 
 def _check_value(value: Any) -> Any:

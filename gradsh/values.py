@@ -76,6 +76,8 @@ class BuiltinFunction:
         return self.call(*args, **kwargs)
 
     def __repr__(self) -> str:
+        if self.name == "print":  # Python's own builtin, not a torch function
+            return "<built-in function print>"
         return f"<built-in method {self.name} of type object at {id(self):#x}>"
 
 
