@@ -1,0 +1,362 @@
+"""Golden-output tests: run each `x.grad` afresh and compare what the user sees with `x.out`.
+
+The golden is the plain, fixed-width (100) text `gradsh run x.grad 2>&1` shows when piped:
+stdout and stderr interleaved in the order they were written. Two things make it independent of
+where and when it runs:
+
+- errors name the script by its file name (`x.grad:4:5: RuntimeError: ...`), as `gradsh run`
+  does when started in the script's folder, so the golden does not depend on the current folder;
+- object addresses (`<MulBackward0 object at 0x7f...>`) read `0x...`, since they change each run.
+
+Every script runs in this process, starting from the state a new `gradsh` process has (see
+`fresh_state`), with `seed 0` before its first statement unless its `# gradsh:` header gives
+`--seed`: a test must never depend on unseeded random numbers. Goldens are rewritten only by an
+explicit `--update`. `gradsh test` and the pytest plugin (gradsh.pytest_plugin) share `run_case`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import difflib
+import io
+import os
+import re
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from gradsh.errors import GradshError
+
+SCRIPT_SUFFIX = ".grad"
+GOLDEN_SUFFIX = ".out"
+DEFAULT_SEED = 0  # the seed `gradsh check` uses too, so both see the same numbers
+WIDTH = 100
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
+_SKIPPED_FOLDERS = ("__pycache__",)
+
+# Statuses of a case. PASSED/FAILED/MISSING come from a test run; UNCHANGED/UPDATED/CREATED
+# from --update.
+PASSED, FAILED, MISSING = "passed", "failed", "missing"
+UNCHANGED, UPDATED, CREATED = "unchanged", "updated", "created"
+
+
+# ---------------------------------------------------------------------------------------------
+# Finding the scripts
+# ---------------------------------------------------------------------------------------------
+
+
+class UsageError(Exception):
+    """A path given on the command line that names no script (exit 2)."""
+
+
+def golden_path(script: Path) -> Path:
+    return script.with_suffix(GOLDEN_SUFFIX)
+
+
+def find_scripts(paths: Sequence[str | Path]) -> list[Path]:
+    """Every `.grad` named or found (recursively, in name order) under `paths`, each once.
+
+    A file must be a `.grad` script; a folder contributes every `.grad` below it, skipping
+    hidden folders. A path that does not exist raises UsageError.
+    """
+    found: list[Path] = []
+    seen: set[Path] = set()
+    for given in paths:
+        path = Path(given)
+        if not path.exists():
+            raise UsageError(f"no such file or folder: {given}")
+        if path.is_dir():
+            candidates: Iterable[Path] = _walk(path)
+        elif path.suffix == SCRIPT_SUFFIX:
+            candidates = [path]
+        else:
+            raise UsageError(f"{given} is not a {SCRIPT_SUFFIX} script")
+        for script in candidates:
+            key = script.resolve()
+            if key not in seen:
+                seen.add(key)
+                found.append(script)
+    return found
+
+
+def _walk(folder: Path) -> list[Path]:
+    scripts: list[Path] = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_FOLDERS)
+        scripts.extend(Path(root, name) for name in sorted(files)
+                       if name.endswith(SCRIPT_SUFFIX) and not name.startswith("."))
+    return scripts
+
+
+def in_golden_folder(script: Path) -> bool:
+    """Whether `script` has a golden, or sits beside scripts that do.
+
+    The pytest plugin walks whole trees, where a folder of plain scripts (no golden at all) is
+    not a test suite; in a folder of goldens, a script without one is reported as missing.
+    """
+    if golden_path(script).exists():
+        return True
+    return any(golden.with_suffix(SCRIPT_SUFFIX).exists()
+               for golden in script.parent.glob("*" + GOLDEN_SUFFIX))
+
+
+# ---------------------------------------------------------------------------------------------
+# Running one script
+# ---------------------------------------------------------------------------------------------
+
+
+def fresh_state() -> None:
+    """Put back the process-wide state a new `gradsh` process starts with.
+
+    `Interpreter()` resets the default dtype and device and TORCH_WARN_ONCE memory, and
+    `runner.prepare` applies the options; what neither resets is reset here: the simulated
+    cuda device, print options, and the grad mode and scalar-overload flags (restored by their
+    own `with` blocks, reset here too so that no earlier failure can leak into a test).
+    """
+    from gradsh.engine import backend, dtypes, functions, ops, tensor, tensor_str
+
+    backend.disable_sim_cuda()
+    tensor._GradMode.enabled = True
+    functions.ScalarOverloads.active = False
+    tensor.reset_warn_once()
+    tensor_str.set_printoptions(profile="default")
+    dtypes.set_default_dtype(dtypes.float32)
+    ops.DefaultDevice.value = "cpu"
+
+
+def run_script(script: Path) -> tuple[str, int]:
+    """What `gradsh run SCRIPT 2>&1` shows, piped, from SCRIPT's folder; and its exit code."""
+    from gradsh.cli import build_run_parser
+    from gradsh.runner import RunOptions, header_args, read_script, run_source
+
+    name = script.name
+    output = io.StringIO()
+    try:
+        source = read_script(str(script))
+        header = header_args(source)
+    except GradshError as err:
+        return f"gradsh: error: {err.message}\n", EXIT_USAGE
+    try:
+        with contextlib.redirect_stderr(output):  # argparse reports a bad header on stderr
+            args = build_run_parser().parse_args([*header, name])
+    except SystemExit as exit_:
+        return output.getvalue(), exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+    options = RunOptions(
+        mode="table",
+        keep_going=args.keep_going,
+        seed=DEFAULT_SEED if args.seed is None else args.seed,
+        device=args.device,
+        sim_cuda=args.sim_cuda,
+        color=False,
+        width=WIDTH,
+    )
+    fresh_state()
+    try:
+        if options.sim_cuda:
+            from gradsh.engine.backend import SIM_CUDA_NOTICE
+
+            output.write(SIM_CUDA_NOTICE + "\n")
+        code = run_source(source, name, options, output, output)
+    except Exception as err:  # noqa: BLE001  (as the cli: a gradsh bug is reported, not raised)
+        output.write(f"gradsh: internal error: {type(err).__name__}: {err}\n")
+        code = EXIT_FAILED
+    finally:
+        fresh_state()  # whoever runs next (another script, another test) starts clean
+    return normalise(output.getvalue()), code
+
+
+def normalise(text: str) -> str:
+    """The output with what changes from run to run (object addresses) made constant."""
+    return _ADDRESS.sub(" at 0x...>", text)
+
+
+# ---------------------------------------------------------------------------------------------
+# Comparing with the golden
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Case:
+    """One script's result: its status, the output it gave and the golden it was compared to."""
+
+    script: Path
+    status: str
+    actual: str
+    expected: str | None
+    exit_code: int
+    seconds: float
+
+    @property
+    def golden(self) -> Path:
+        return golden_path(self.script)
+
+    @property
+    def ok(self) -> bool:
+        return self.status not in (FAILED, MISSING)
+
+    def first_difference(self) -> tuple[int, str | None, str | None] | None:
+        """The 1-based line number of the first difference, the golden's line and ours there."""
+        if self.expected is None or self.expected == self.actual:
+            return None
+        expected, actual = self.expected.splitlines(), self.actual.splitlines()
+        for number, (want, got) in enumerate(zip(expected, actual), start=1):
+            if want != got:
+                return number, want, got
+        number = min(len(expected), len(actual)) + 1
+        if len(expected) == len(actual):  # only the final newline differs
+            return len(expected), expected[-1] if expected else "", actual[-1] if actual else ""
+        return (number, expected[number - 1] if number <= len(expected) else None,
+                actual[number - 1] if number <= len(actual) else None)
+
+    def diff(self) -> list[str]:
+        """A unified diff from the golden to the current output, one line per item."""
+        lines = difflib.unified_diff(
+            (self.expected or "").splitlines(), self.actual.splitlines(),
+            fromfile=f"{self.golden} (golden)", tofile=f"{self.script} (now)", lineterm="",
+        )
+        return list(lines)
+
+    def report(self, color: bool = False) -> str:
+        """Why the case failed: what a person needs to see to decide, in plain or ANSI text."""
+        if self.status == MISSING:
+            return (f"{self.script}: missing golden {self.golden}; create it with "
+                    f"`gradsh test --update {self.script}` and review it")
+        if self.status != FAILED:
+            return f"{self.script}: {self.status}"
+        first = self.first_difference()
+        lines = [_paint(f"{self.script}: output differs from {self.golden}", "1", color)]
+        if first is not None:
+            number, want, got = first
+            lines.append(f"first difference at line {number}:")
+            lines.append(f"  golden: {_shown(want)}")
+            lines.append(f"  now:    {_shown(got)}")
+        lines.extend(_colour_diff_line(line, color) for line in self.diff())
+        return "\n".join(lines)
+
+
+def _shown(line: str | None) -> str:
+    return "(no line: the output ends before)" if line is None else repr(line)
+
+
+def _paint(text: str, code: str, color: bool) -> str:
+    return f"\x1b[{code}m{text}\x1b[0m" if color else text
+
+
+def _colour_diff_line(line: str, color: bool) -> str:
+    if line.startswith(("---", "+++")):
+        return _paint(line, "1", color)
+    if line.startswith("@@"):
+        return _paint(line, "36", color)
+    if line.startswith("-"):
+        return _paint(line, "31", color)
+    if line.startswith("+"):
+        return _paint(line, "32", color)
+    return line
+
+
+def read_golden(path: Path) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as f:  # universal newlines: a CRLF checkout compares
+            return f.read()
+    except FileNotFoundError:
+        return None
+
+
+def write_golden(path: Path, text: str) -> None:
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+
+
+def run_case(script: Path, update: bool = False) -> Case:
+    """Run `script` and compare with its golden; with `update`, rewrite the golden instead."""
+    start = time.perf_counter()
+    actual, code = run_script(script)
+    seconds = time.perf_counter() - start
+    golden = golden_path(script)
+    expected = read_golden(golden)
+    if update:
+        if expected == actual:
+            status = UNCHANGED
+        else:
+            write_golden(golden, actual)
+            status = CREATED if expected is None else UPDATED
+    elif expected is None:
+        status = MISSING
+    else:
+        status = PASSED if expected == actual else FAILED
+    return Case(script, status, actual, expected, code, seconds)
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from gradsh.cli import _Parser
+
+    parser = _Parser(
+        prog="gradsh test",
+        description="Run every x.grad beside its golden x.out and compare what it shows (stdout "
+        "and stderr, plain, width 100) with the golden. Scripts are seeded with 0 unless their "
+        "header sets --seed.",
+    )
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help=".grad scripts or folders to search (default: the current folder)")
+    parser.add_argument("--update", action="store_true",
+                        help="rewrite the goldens from the current output instead of comparing")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="name every script with its result and time")
+    parser.add_argument("--no-color", action="store_true", help="plain output on a terminal too")
+    return parser
+
+
+def cli_main(argv: Sequence[str]) -> int:
+    """`gradsh test [PATH...] [--update]`: exit 0 all pass, 1 any failure, 2 a bad path."""
+    args = build_parser().parse_args(list(argv))
+    out = sys.stdout
+    color = out.isatty() and not args.no_color and "NO_COLOR" not in os.environ
+    try:
+        scripts = find_scripts(args.paths or ["."])
+    except UsageError as err:
+        sys.stderr.write(f"gradsh test: error: {err}\n")
+        return EXIT_USAGE
+    if not scripts:
+        sys.stderr.write(f"gradsh test: error: no {SCRIPT_SUFFIX} scripts under "
+                         f"{', '.join(args.paths or ['.'])}\n")
+        return EXIT_USAGE
+
+    start = time.perf_counter()
+    cases: list[Case] = []
+    for script in scripts:
+        case = run_case(script, update=args.update)
+        cases.append(case)
+        if args.verbose:
+            out.write(f"{case.status:<9} {script} ({case.seconds:.2f}s)\n")
+        if args.update and case.status in (UPDATED, CREATED):
+            out.write(f"{case.status} {case.golden}\n")
+        elif not case.ok:
+            out.write(case.report(color) + ("\n\n" if case.status == FAILED else "\n"))
+        out.flush()
+    elapsed = time.perf_counter() - start
+
+    if args.update:
+        counts = {s: sum(c.status == s for c in cases) for s in (UPDATED, CREATED, UNCHANGED)}
+        out.write(f"{counts[UPDATED]} updated, {counts[CREATED]} created, "
+                  f"{counts[UNCHANGED]} unchanged in {elapsed:.2f}s\n")
+        return EXIT_OK
+    failed = [c for c in cases if not c.ok]
+    missing = sum(c.status == MISSING for c in cases)
+    summary = f"{len(cases) - len(failed)} passed, {len(failed)} failed"
+    if missing:
+        summary += f" ({missing} missing)"
+    out.write(_paint(f"{summary} in {elapsed:.2f}s", "1;31" if failed else "1;32", color) + "\n")
+    return EXIT_FAILED if failed else EXIT_OK
