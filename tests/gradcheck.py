@@ -134,9 +134,12 @@ def run_torch(torch: Any, case: Callable[..., Any], arrays: Sequence[Any],
 
 def run_gradsh(case: Callable[..., Any], arrays: Sequence[Any],
                requires_grad: Sequence[bool]) -> Outcome:
-    from gradsh.engine.tensor import reset_warn_once
+    from gradsh.engine.tensor import _once
 
-    reset_warn_once()
+    # Each case runs as if in a fresh process (warn-once warnings fire again), and leaves the
+    # process-wide state as it found it for whatever test runs next.
+    once = set(_once)
+    _once.clear()
     inputs = [_gradsh_input(a, r) for a, r in zip(arrays, requires_grad)]
     outcome = Outcome(inputs=inputs)
     messages: list[str] = []
@@ -147,6 +150,8 @@ def run_gradsh(case: Callable[..., Any], arrays: Sequence[Any],
         outcome.error = (error.kind, error.message)
     finally:
         exceptions.set_warning_handler(previous)
+        _once.clear()
+        _once.update(once)
     outcome.warnings = messages
     return outcome
 

@@ -527,17 +527,6 @@ def _grad_keeps_unreached_graph(m: Any) -> Any:
     return x.grad
 
 
-def _backward_create_graph(m: Any) -> Any:
-    x = m.tensor(3.0, requires_grad=True)
-    y = x ** 3
-    y.backward(create_graph=True)
-    first = x.grad
-    g = x.grad
-    x.grad = None
-    g.backward()
-    return first, names(first), x.grad
-
-
 def _hessian_vector(m: Any) -> Any:
     x = m.tensor([1.0, 2.0, 3.0], requires_grad=True)
     y = (x.sin() * x.exp()).sum() + (x @ x) ** 2
@@ -557,7 +546,6 @@ GRAD = [
                                                 m.ones(1))),
     case("grad_twice_without_retain", _grad_twice_without_retain),
     case("grad_keeps_unreached_graph", _grad_keeps_unreached_graph),
-    case("backward_create_graph", _backward_create_graph),
     case("hessian_vector", _hessian_vector),
 ]
 
@@ -724,21 +712,17 @@ def test_cuda_without_backend_names_both_remedies() -> None:
 
 def test_T_warns_once_per_process(torch: Any) -> None:
     # PyTorch gives each deprecation warning of `.T` once per process; run it fresh.
-    import subprocess
-    import sys
-
-    script = (
+    expected = _torch_subprocess(
         "import torch, warnings\n"
         "warnings.simplefilter('always')\n"
         "with warnings.catch_warnings(record=True) as w:\n"
         "    torch.ones(3).T; torch.ones(2, 2, 2).T; torch.tensor(1.).T; torch.tensor(1.).T\n"
         "print('\\n'.join(str(x.message).split(' (Triggered')[0] for x in w))\n"
     )
-    expected = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                              check=True).stdout.splitlines()
-    from gradsh.engine.tensor import reset_warn_once
+    from gradsh.engine.tensor import _once
 
-    reset_warn_once()
+    once = set(_once)
+    _once.clear()
     seen: list[str] = []
     previous = exceptions.set_warning_handler(lambda category, text: seen.append(text))
     try:
@@ -748,7 +732,55 @@ def test_T_warns_once_per_process(torch: Any) -> None:
         ops.tensor(1.0).T
     finally:
         exceptions.set_warning_handler(previous)
+        _once.clear()
+        _once.update(once)
     assert seen == expected
+
+
+def _torch_subprocess(script: str) -> list[str]:
+    """Run a PyTorch snippet in a fresh process (its warn-once warnings are process-wide)."""
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            check=True)
+    return result.stdout.splitlines()
+
+
+def test_backward_create_graph_warns_once_and_grad_is_differentiable(torch: Any) -> None:
+    expected = _torch_subprocess(
+        "import torch, warnings\n"
+        "warnings.simplefilter('always')\n"
+        "with warnings.catch_warnings(record=True) as w:\n"
+        "    x = torch.tensor(3., requires_grad=True)\n"
+        "    (x ** 3).backward(create_graph=True)\n"
+        "    first = x.grad\n"
+        "    (x ** 2).backward(create_graph=True)\n"
+        "print(len(w)); print(str(w[0].message).split(' (Triggered')[0])\n"
+        "print(type(first.grad_fn).__name__, type(x.grad.grad_fn).__name__, x.grad.item())\n"
+        "g = x.grad; x.grad = None; g.backward(); print(x.grad.item())\n"
+    )
+    from gradsh.engine.tensor import _once
+
+    once = set(_once)
+    _once.clear()
+    seen: list[str] = []
+    previous = exceptions.set_warning_handler(lambda category, text: seen.append(text))
+    try:
+        x = ops.tensor(3.0, requires_grad=True)
+        (x ** 3).backward(create_graph=True)
+        first = x.grad
+        (x ** 2).backward(create_graph=True)
+        g = x.grad
+        names_line = f"{first.grad_fn.name} {g.grad_fn.name} {g.item()}"
+        x.grad = None
+        g.backward()
+        second = x.grad.item()
+    finally:
+        exceptions.set_warning_handler(previous)
+        _once.clear()
+        _once.update(once)
+    assert [str(len(seen)), seen[0], names_line, str(second)] == expected
 
 
 # ---------------------------------------------------------------------------------------------

@@ -113,10 +113,13 @@ def infer_size(a: Shape, b: Shape) -> Shape:
 
 def broadcast_shapes(*tensors: Tensor) -> Shape:
     """The shape element-wise operands broadcast to (TensorIterator's compute_shape)."""
-    shape: Shape = tensors[0].shape
+    shape: Shape = tensors[0]._data.shape
     for t in tensors[1:]:
-        if t.shape != shape:
-            shape = infer_size(shape, t.shape)
+        other = t._data.shape
+        if other != shape:
+            if not other:
+                continue  # a 0-d operand broadcasts to anything
+            shape = other if not shape else infer_size(shape, other)
     return shape
 
 
@@ -1008,6 +1011,17 @@ class MaskedFillBackward0(Function):
 # =============================================================================================
 
 
+def _mean_array(x: Array, axis: Any, keepdims: bool, dtype: Any) -> Array:
+    """x.mean(...): an empty reduction is NaN, without NumPy's "Mean of empty slice" warning."""
+    if x.size == 0:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return x.mean(axis=axis, keepdims=keepdims, dtype=dtype)
+    return x.mean(axis=axis, keepdims=keepdims, dtype=dtype)
+
+
 def _sum_dtype(a: Tensor) -> DType:
     # Integer and bool sums accumulate in int64, as PyTorch's sum does.
     return a.dtype if a.dtype.is_floating_point else dtypes.int64
@@ -1056,7 +1070,7 @@ class MeanBackward0(Function):
         self.self_sizes = a.shape
         self.numel = a.numel()
         with _quiet():
-            return a._data.mean(dtype=(dtype or a.dtype).np)
+            return _mean_array(a._data, None, False, (dtype or a.dtype).np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         with _quiet():
@@ -1072,7 +1086,7 @@ class MeanBackward1(Function):
         self.dim = dim
         self.keepdim = keepdim
         with _quiet():
-            return a._data.mean(axis=dim or None, keepdims=keepdim, dtype=(dtype or a.dtype).np)
+            return _mean_array(a._data, dim or None, keepdim, (dtype or a.dtype).np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         count = 1
@@ -1351,7 +1365,7 @@ def _var_array(x: Array, dims: tuple[int, ...] | None, correction: float, keepdi
     xp = xp_of(x)
     axis = dims if dims else None
     with _quiet():
-        mean = xp.mean(x, axis=axis, keepdims=True)
+        mean = _mean_array(x, axis, True, x.dtype)
         centered = x - mean
         total = xp.sum(centered * centered, axis=axis, keepdims=keepdim)
         n = _reduced_count(x.shape, dims)
@@ -1928,7 +1942,8 @@ def _reduce_array(values: Array, reduction: str) -> Array:
     if reduction == "none":
         return values
     with _quiet():
-        return values.mean() if reduction == "mean" else values.sum()
+        return _mean_array(values, None, False, values.dtype) if reduction == "mean" \
+            else values.sum()
 
 
 class MseLossBackward0(Function):
@@ -2426,7 +2441,7 @@ def _array_sum(g: Array, dims: tuple[int, ...] | None, keepdim: bool) -> Array:
 def _array_mean(g: Array, dims: tuple[int, ...] | None, keepdim: bool) -> Array:
     axis = dims if dims else None
     with _quiet():
-        return xp_of(g).asarray(g.mean(axis=axis, keepdims=keepdim, dtype=g.dtype))
+        return xp_of(g).asarray(_mean_array(g, axis, keepdim, g.dtype))
 
 
 def _array_masked_fill(g: Array, mask: Array, value: float) -> Array:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import dtypes
+from gradsh.engine import dtypes, exceptions
 from gradsh.engine import functions as fn
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
@@ -2443,12 +2443,34 @@ def _as_list(value: Any) -> list[Any]:
         return []
     if isinstance(value, Tensor):
         return [value]
+    if not isinstance(value, (list, tuple)):
+        raise TorchTypeError(f"'{_describe(value)}' object is not iterable")
     return list(value)
+
+
+def _outputs(value: Any) -> list[Tensor]:
+    outs = _as_list(value)
+    for t in outs:
+        if not isinstance(t, Tensor):
+            raise TorchTypeError("Expected output to be a torch.Tensor")
+    return outs
+
+
+def _inputs(value: Any) -> list[Tensor]:
+    ins = _as_list(value)
+    for t in ins:
+        if not isinstance(t, Tensor):
+            raise TorchRuntimeError(
+                f"all inputs have to be Tensors or GradientEdges, but got {_describe(t)}"
+            )
+    return ins
 
 
 def backward(t: Tensor, gradient: Tensor | None = None, retain_graph: bool | None = None,
              create_graph: bool = False, inputs: Any = None) -> None:
-    ins = _as_list(inputs) if inputs is not None else None
+    if not isinstance(t, Tensor):
+        raise TorchTypeError("Expected output to be a torch.Tensor")
+    ins = _inputs(inputs) if inputs is not None else None
     if ins is not None and not ins:
         raise TorchRuntimeError("`inputs` argument to `backward()` cannot be empty.")
     run_backward([t], [gradient], retain_graph=retain_graph, create_graph=create_graph,
@@ -2457,17 +2479,17 @@ def backward(t: Tensor, gradient: Tensor | None = None, retain_graph: bool | Non
 
 def autograd_backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None = None,
                       create_graph: bool = False, inputs: Any = None) -> None:
-    outs = _as_list(tensors)
+    outs = _outputs(tensors)
     grads: list[Any] = [None] * len(outs) if grad_tensors is None else _as_list(grad_tensors)
-    ins = _as_list(inputs) if inputs is not None else None
+    ins = _inputs(inputs) if inputs is not None else None
     run_backward(outs, grads, retain_graph=retain_graph, create_graph=create_graph, inputs=ins)
 
 
 def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool | None = None,
          create_graph: bool = False, allow_unused: bool | None = None,
          materialize_grads: bool = False) -> tuple[Tensor | None, ...]:
-    outs = _as_list(outputs)
-    ins = _as_list(inputs)
+    outs = _outputs(outputs)
+    ins = _inputs(inputs)
     if not ins:
         raise TorchRuntimeError("grad requires non-empty inputs.")
     gouts: list[Any] = [None] * len(outs) if grad_outputs is None else _as_list(grad_outputs)
@@ -2745,7 +2767,97 @@ _METHODS: dict[str, Any] = {
     "backward": backward,
 }
 
+# ---------------------------------------------------------------------------------------------
+# Argument errors: whatever gradsh cannot do raises a TorchError, never a raw Python exception
+# ---------------------------------------------------------------------------------------------
+
+
+def _describe(value: Any) -> str:
+    """An argument's type as PyTorch's argument parser names it."""
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, DType):
+        return "torch.dtype"
+    if isinstance(value, list):
+        return "list of [" + ", ".join(_describe(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        return "tuple of (" + ", ".join(_describe(v) for v in value) + ")"
+    return builtins.type(value).__name__
+
+
+def _invalid_arguments(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TorchTypeError:
+    parts = [_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()]
+    return TorchTypeError(
+        f"{name}() received an invalid combination of arguments - got ({', '.join(parts)})"
+    )
+
+
+_ARGUMENT_ERRORS = (TypeError, ValueError, AttributeError, IndexError, KeyError, OverflowError,
+                    ZeroDivisionError)
+
+
+def _guard(name: str, function: Callable[..., Any], *, method: bool,
+           tensor_first: bool) -> Callable[..., Any]:
+    """`function` with PyTorch's argument errors: a non-tensor where a tensor must be, or any
+    argument the implementation cannot take, is a TypeError naming the argument types."""
+
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        if tensor_first and (not args or not isinstance(args[0], Tensor)):
+            if not args:
+                raise TorchTypeError(f"{name}() missing 1 required positional arguments: "
+                                     '"input"')
+            raise TorchTypeError(
+                f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                f"{_describe(args[0])}"
+            )
+        try:
+            return function(*args, **kwargs)
+        except _ARGUMENT_ERRORS as error:
+            if isinstance(error, exceptions.TorchError):
+                raise
+            raise _invalid_arguments(name, args[1:] if method else args, kwargs) from error
+
+    guarded.__name__ = getattr(function, "__name__", name)
+    guarded.__qualname__ = guarded.__name__
+    guarded.__doc__ = function.__doc__
+    guarded.__wrapped__ = function  # type: ignore[attr-defined]
+    return guarded
+
+
+# The functions that take a tensor first (torch.add(1, x) is a TypeError; pow, where, cat,
+# stack, creation and autograd functions are not in this list).
+_TENSOR_FIRST = (
+    "add sub mul div true_divide divide multiply subtract floor_divide remainder fmod neg "
+    "negative positive reciprocal square eq ne lt le gt ge greater greater_equal less less_equal "
+    "not_equal bitwise_and bitwise_or bitwise_xor bitwise_not logical_not logical_and "
+    "logical_or logical_xor isnan isinf isfinite equal allclose exp log log2 log10 sin cos tan "
+    "tanh sigmoid relu sqrt rsqrt abs absolute sign sgn floor ceil trunc round clamp clip "
+    "clamp_min clamp_max maximum minimum masked_fill sum mean max min amax amin argmax argmin "
+    "prod norm vector_norm var std logsumexp view reshape view_as reshape_as flatten unflatten "
+    "expand expand_as broadcast_to t transpose swapaxes swapdims permute unsqueeze squeeze "
+    "contiguous is_contiguous select narrow split chunk unbind mm mv dot inner bmm outer ger "
+    "matmul softmax log_softmax mse_loss nll_loss cross_entropy clone to tensor_type cuda cpu "
+    "detach numel size tolist item element_size add_ sub_ mul_ div_ pow_ clamp_ clip_ "
+    "clamp_min_ clamp_max_ exp_ log_ sin_ cos_ tanh_ sigmoid_ relu_ sqrt_ abs_ neg_ reciprocal_ "
+    "square_ zero_ fill_ copy_ masked_fill_ index index_put T mT H register_hook"
+).split()
+_GUARDED_OTHERS = (
+    "tensor Tensor_ zeros ones empty full zeros_like ones_like empty_like full_like arange "
+    "linspace eye rand randn randint rand_like randn_like pow where cat concat concatenate stack "
+    "rsub"
+).split()
+
+_module = globals()
+for _name in _TENSOR_FIRST + _GUARDED_OTHERS:
+    _module[_name] = _guard(_name, _module[_name], method=False,
+                            tensor_first=_name in _TENSOR_FIRST)
+
+_UNGUARDED_METHODS = frozenset({"backward", "__getitem__", "__setitem__", "__iter__", "__int__",
+                                "__float__", "__index__"})
 for _name, _function in _METHODS.items():
+    if _name not in _UNGUARDED_METHODS:
+        _function = _guard(_name.strip("_") if _name.startswith("__") else _name, _function,
+                           method=True, tensor_first=False)
     setattr(Tensor, _name, _function)
 
 Tensor.T = property(T)  # type: ignore[attr-defined]

@@ -295,11 +295,17 @@ class Function(Node):
             node.output_device = t.device if cls.common_device is Function.common_device \
                 else node.common_device(inputs)
         else:
-            needs = tuple(t._requires_grad or t._grad_fn is not None or (
-                t._base is not None and t.requires_grad) for t in inputs)
+            needs = tuple([t._requires_grad or t._grad_fn is not None or (
+                t._base is not None and t.requires_grad) for t in inputs])
             requires = _GradMode.enabled and True in needs
             node.needs_input_grad = needs if requires else (False,) * len(inputs)
-            node.output_device = node.common_device(inputs)
+            first = inputs[0].device
+            if cls.common_device is Function.common_device and all(
+                t.device == first for t in inputs
+            ):
+                node.output_device = first
+            else:
+                node.output_device = node.common_device(inputs)
         if requires:
             node._activate(inputs)
         data = node.forward(*inputs, **params)
