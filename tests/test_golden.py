@@ -78,7 +78,8 @@ def test_addresses_are_made_constant(tmp_path: Path) -> None:
 
 
 def test_header_options_are_honoured(tmp_path: Path) -> None:
-    source = "# gradsh: --sim-cuda --keep-going\nx = rand(2).cuda()\nprint(x.device)\nboom\nprint(1)\n"
+    source = ("# gradsh: --sim-cuda --keep-going\n"
+              "x = rand(2).cuda()\nprint(x.device)\nboom\nprint(1)\n")
     text = output_of(write(tmp_path, "s.grad", source))
     assert text.startswith("gradsh: simulating cuda:0")
     assert "cuda:0" in text and "NameError" in text
@@ -202,7 +203,8 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert gradsh_test("--frobnicate")[0] == 2
 
 
-def test_default_path_is_the_current_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_default_path_is_the_current_folder(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     write(tmp_path, "a.grad", "print(1)\n")
     monkeypatch.chdir(tmp_path)
     code, text = gradsh_test("--update")
