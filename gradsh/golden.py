@@ -10,8 +10,10 @@ where and when it runs:
 
 Every script runs in this process, starting from the state a new `gradsh` process has (see
 `fresh_state`), with `seed 0` before its first statement unless its `# gradsh:` header gives
-`--seed`: a test must never depend on unseeded random numbers. Goldens are rewritten only by an
-explicit `--update`. `gradsh test` and the pytest plugin (gradsh.pytest_plugin) share `run_case`.
+`--seed`: a test must never depend on unseeded random numbers. Only the header counts, not the
+environment (GRADSH_SIM_CUDA), so a golden depends on its script alone. Goldens are rewritten
+only by an explicit `--update`. `gradsh test` and the pytest plugin (gradsh.pytest_plugin)
+share `run_case`.
 """
 
 from __future__ import annotations
