@@ -26,18 +26,20 @@ COLUMNS = ("name", "value", "shape", "dtype", "device", "requires_grad", "is_lea
 # Table cells summarise like PyTorch's repr, earlier: a cell is a glance, `print` shows all.
 CELL_OPTIONS = PrintOptions(precision=4, threshold=36, edgeitems=3, linewidth=36)
 
-# psql-style ASCII: `+` at every joint, so columns read clearly in a plain-text golden file.
+# Columns separated by two spaces and a dashed rule under the header: at the fixed width of
+# 100, every column a box line would take is a column the values cannot use.
 PLAIN_BOX = box.Box(
-    "+-++\n"
-    "| ||\n"
-    "+-++\n"
-    "| ||\n"
-    "+-++\n"
-    "+-++\n"
-    "| ||\n"
-    "+-++\n",
+    "    \n"
+    "    \n"
+    " -  \n"
+    "    \n"
+    "    \n"
+    "    \n"
+    "    \n"
+    "    \n",
     ascii=True,
 )
+_SEPARATOR = 1  # the (invisible) box line between columns; the dashed rule keeps them apart
 
 
 def make_console(file: IO[str], color: bool, width: int | None) -> Console:
@@ -60,7 +62,11 @@ def make_console(file: IO[str], color: bool, width: int | None) -> Console:
 
 
 def tensor_cells(state: TensorState) -> dict[str, str]:
-    """The text of each column for one tensor variable."""
+    """The text of each column for one tensor variable, independent of the layout.
+
+    Change marks compare these, so a value is "changed" only when it really changed, not
+    because another row made its column narrower.
+    """
     return {
         "name": state.name,
         "value": format_values(state.value, state.dtype, CELL_OPTIONS),
@@ -76,6 +82,39 @@ def tensor_cells(state: TensorState) -> dict[str, str]:
             else "None"
         ),
     }
+
+
+_MAX_CELL_LINES = 6
+
+
+def _one_line(text: str) -> str:
+    return " ".join(line.strip() for line in text.splitlines())
+
+
+def fit_values(array: Any, dtype: Any, width: int) -> str:
+    """Values laid out for a cell `width` columns wide, never broken inside a number.
+
+    In order of preference: every value on one line; every value over a few lines (PyTorch's
+    own line breaking at that width); PyTorch's `...` summary on one line, keeping fewer edge
+    items until it fits; the shortest summary over several lines.
+    """
+    def render(edgeitems: int, summarise: bool) -> str:
+        options = PrintOptions(precision=4, threshold=0 if summarise else CELL_OPTIONS.threshold,
+                               edgeitems=edgeitems, linewidth=width)
+        return format_values(array, dtype, options)
+
+    full = render(3, False)
+    if len(_one_line(full)) <= width:
+        return _one_line(full)
+    lines = full.splitlines()
+    if len(lines) <= _MAX_CELL_LINES and max(len(line) for line in lines) <= width:
+        return full
+    summary = full
+    for edgeitems in (3, 2, 1):
+        summary = render(edgeitems, True)
+        if len(_one_line(summary)) <= width:
+            return _one_line(summary)
+    return summary
 
 
 @dataclass
@@ -129,42 +168,112 @@ class Renderer:
     # -- the table ----------------------------------------------------------------------------
 
     def table(self, states: Sequence[VarState], names: Sequence[str] | None = None,
-              remember: bool = True) -> None:
-        """The variable table; with `names`, only those rows (for `show a, c`)."""
+              remember: bool = True, marks: bool = True) -> None:
+        """The variable table; with `names`, only those rows (for `show a, c`).
+
+        Cells that differ from the last table shown are marked, unless `marks` is False (the
+        single table of `--final` has nothing to compare with).
+        """
         tensors = [s for s in states if isinstance(s, TensorState)]
         if names:
             wanted = set(names)
             tensors = [s for s in tensors if s.name in wanted]
         if not tensors:
             return
+        previous = self.memory.cells
+        current = {state.name: tensor_cells(state) for state in tensors}
+        changed = {
+            name: {c: marks and (name not in previous or previous[name][c] != text)
+                   for c, text in cells.items()}
+            for name, cells in current.items()
+        }
+        value_width, grad_width = self._value_widths(current, changed)
         table = Table(
             box=box.SIMPLE_HEAD if self.color else PLAIN_BOX,
-            show_edge=not self.color,
+            show_edge=False,
             show_lines=False,
-            pad_edge=True,
+            pad_edge=False,
+            padding=(0, 0, 0, 0),
             header_style="bold" if self.color else None,
         )
         for column in COLUMNS:
-            no_wrap = column not in ("value", "grad")
-            table.add_column(column, no_wrap=no_wrap, overflow="fold")
-        previous = self.memory.cells
-        current: dict[str, dict[str, str]] = {}
+            if column == "value":
+                table.add_column(column, width=value_width, overflow="fold")
+            elif column == "grad":
+                table.add_column(column, width=grad_width, overflow="fold")
+            else:
+                table.add_column(column, no_wrap=True)
         for state in tensors:
-            cells = tensor_cells(state)
-            current[state.name] = cells
-            before = previous.get(state.name)
-            row = []
-            for column in COLUMNS:
-                text = cells[column]
-                changed = before is None or before[column] != text
-                row.append(self._cell(text, changed and column != "name" or
-                                      (before is None and column == "name")))
-            table.add_row(*row)
-        self.out.print(table)
+            cells = dict(current[state.name])
+            cells["value"] = fit_values(state.value, state.dtype, value_width)
+            if state.grad is not None:
+                cells["grad"] = fit_values(state.grad, state.grad_dtype, grad_width)
+            marks = changed[state.name]
+            table.add_row(*(self._cell(cells[c], marks[c]) for c in COLUMNS))
+        self._print_wide(table)
         if remember:
-            kept = {k: v for k, v in previous.items()}
-            kept.update(current)
-            self.memory = TableMemory(kept)
+            self.memory = TableMemory({**previous, **current})
+
+    def _print_wide(self, renderable: Any) -> None:
+        """Print a table or tree; plain output loses rich's trailing padding, and a table that
+        cannot be narrower than the width (a number is never broken) may exceed it."""
+        if self.color:
+            self.out.print(renderable)
+            return
+        import io
+
+        buffer = io.StringIO()
+        measure = make_console(buffer, False, 10_000).measure(renderable)
+        console = make_console(buffer, False, max(self.out.width, measure.minimum))
+        console.print(renderable)
+        for line in buffer.getvalue().splitlines():
+            self.out.print(line.rstrip(), markup=False, highlight=False)
+
+    def _value_widths(self, cells: dict[str, dict[str, str]],
+                      changed: dict[str, dict[str, bool]]) -> tuple[int, int]:
+        """How wide the value and grad columns can be so the table fits the console.
+
+        The other columns never wrap; value and grad share what is left, each taking no more
+        than its one-line text needs.
+        """
+        mark = 0 if self.color else 1  # the trailing `*` of a changed cell in plain output
+
+        def need(column: str) -> int:
+            return max([len(column)] + [
+                max(len(line) for line in row[column].splitlines() or [""])
+                + (mark if changed[name][column] else 0)
+                for name, row in cells.items()
+            ])
+
+        fixed = sum(need(c) for c in COLUMNS if c not in ("value", "grad"))
+        overhead = _SEPARATOR * (len(COLUMNS) - 1)
+        room = self.out.width - overhead - fixed
+
+        def one_line(column: str) -> int:
+            return max([len(column)] + [
+                len(_one_line(row[column])) + (mark if changed[name][column] else 0)
+                for name, row in cells.items()
+            ])
+
+        def smallest(column: str) -> int:
+            # The narrowest cell that never breaks inside a number: the longest run without a
+            # space, which in PyTorch's layout is a number with its brackets and comma.
+            return max([len(column)] + [
+                max(len(word) for word in row[column].split())
+                + (mark if changed[name][column] else 0)
+                for name, row in cells.items()
+            ])
+
+        value_need, grad_need = one_line("value"), one_line("grad")
+        if value_need + grad_need <= room:
+            return value_need, grad_need
+        if grad_need <= room // 2:
+            value, grad = room - grad_need, grad_need
+        elif value_need <= room // 2:
+            value, grad = value_need, room - value_need
+        else:
+            value, grad = room - room // 2, room // 2
+        return max(value, smallest("value")), max(grad, smallest("grad"))
 
     def forget(self, names: Sequence[str]) -> None:
         for name in names:
@@ -195,7 +304,7 @@ class Renderer:
             child_label, grandchildren = pending.pop(0)
             branch = parent.add(self._label(child_label))
             stack.append((branch, list(grandchildren)))
-        self.out.print(tree)
+        self._print_wide(tree)
 
     def _label(self, label: tuple[str, str]) -> Text:
         text, style = label

@@ -141,7 +141,7 @@ def run_source(source: str, path: str, options: RunOptions, out: IO[str], err: I
             if not options.keep_going:
                 break
     if options.mode == "final" and last is not None:
-        renderer.table(snapshot.take(interp.env))
+        renderer.table(snapshot.take(interp.env), marks=False)
     return EXIT_RUNTIME if failed else EXIT_OK
 
 
