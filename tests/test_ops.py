@@ -558,3 +558,30 @@ def test_arange_and_linspace_are_bitwise_pytorch(torch: Any) -> None:
         want = torch.linspace(int(start), int(end), steps, dtype=torch.int64).numpy()
         got = ops.linspace(int(start), int(end), steps, dtype=ops.int64)._data
         assert want.tobytes() == got.tobytes(), (start, end, steps)
+
+
+def test_sum_and_mean_are_bitwise_pytorch(torch: Any) -> None:
+    """Float sums follow PyTorch's cascade (not NumPy's pairwise) summation, so means print the
+    same last digits once scaled: the blog's seeded `randn(3, 5).mean() * 20200910`."""
+    from gradsh.engine import ops
+
+    torch.manual_seed(20200910)
+    ops.manual_seed(20200910)
+    want = (torch.randn(3, 5, requires_grad=True).mean() * 20200910).item()
+    got = (ops.randn(3, 5, requires_grad=True).mean() * 20200910).item()
+    assert got == want == 1182591.375
+
+    rng = np.random.default_rng(0)
+    shapes = [(15,), (3, 5), (8,), (9,), (33,), (1000,), (4099,), (32768,), (5, 40), (40, 5),
+              (3, 70), (70, 3), (2, 3, 4), (300, 9), (9, 300), (50, 50, 3)]
+    for shape in shapes:
+        for name in ("float32", "float64"):
+            x = (rng.standard_normal(shape) * 10).astype(name)
+            t, g = torch.from_numpy(x), ops.tensor(x.tolist(), dtype=getattr(ops, name))
+            dims_list = [None] + [tuple(range(k)) for k in range(1, len(shape))] + \
+                [tuple(range(k, len(shape))) for k in range(1, len(shape))]
+            for dims in dims_list:
+                for op in ("sum", "mean"):
+                    want_t = getattr(t, op)() if dims is None else getattr(t, op)(dims)
+                    got_t = getattr(g, op)() if dims is None else getattr(g, op)(dims)
+                    assert want_t.numpy().tobytes() == got_t._data.tobytes(), (shape, dims, op)

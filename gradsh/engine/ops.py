@@ -206,15 +206,13 @@ def _plain(data: Any, device: str) -> Tensor:
 
 
 class ReturnTuple(tuple):  # type: ignore[type-arg]
-    """torch.return_types.max and friends: a tuple with named fields."""
+    """torch.return_types.max and friends: a (values, indices) tuple with named fields. Each
+    kind is its own subclass named as PyTorch's (`type(x.max(0)).__name__ == "max"`)."""
 
-    _kind = "max"
     _fields: tuple[str, ...] = ("values", "indices")
 
-    def __new__(cls, kind: str, values: Tensor, indices: Tensor) -> ReturnTuple:
-        obj = super().__new__(cls, (values, indices))
-        obj._kind = kind
-        return obj
+    def __new__(cls, values: Tensor, indices: Tensor) -> ReturnTuple:
+        return super().__new__(cls, (values, indices))
 
     @property
     def values(self) -> Tensor:  # type: ignore[override]
@@ -225,8 +223,17 @@ class ReturnTuple(tuple):  # type: ignore[type-arg]
         return self[1]  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
-        return (f"torch.return_types.{self._kind}(\nvalues={self[0]!r},\n"
+        return (f"torch.return_types.{builtins.type(self).__name__}(\nvalues={self[0]!r},\n"
                 f"indices={self[1]!r})")
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return tuple(self)
+
+
+RETURN_TYPES: dict[str, type[ReturnTuple]] = {
+    kind: builtins.type(kind, (ReturnTuple,), {"__module__": "torch.return_types"})
+    for kind in ("max", "min")
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1093,7 +1100,7 @@ def _extremum(kind: str, a: Tensor, dim: Any, keepdim: bool) -> Any:
         indices = fn._arg_extremum(a._data, d, keepdim, kind)
     cls = fn.MaxBackward0 if kind == "max" else fn.MinBackward0
     values = cls.apply(a, dim=d, keepdim=keepdim, indices=indices)
-    return ReturnTuple(kind, values, Tensor._make(np.asarray(indices), a.device))
+    return RETURN_TYPES[kind](values, Tensor._make(np.asarray(indices), a.device))
 
 
 def max(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
