@@ -585,3 +585,27 @@ def test_sum_and_mean_are_bitwise_pytorch(torch: Any) -> None:
                     want_t = getattr(t, op)() if dims is None else getattr(t, op)(dims)
                     got_t = getattr(g, op)() if dims is None else getattr(g, op)(dims)
                     assert want_t.numpy().tobytes() == got_t._data.tobytes(), (shape, dims, op)
+
+
+SIGNED_ZEROS_AND_NAN = np.array([np.nan, -0.0, 0.0, 2.0, -np.inf, np.inf], dtype=F32)
+LAYOUT_AND_EDGE_VALUES = [
+    case("sign_nan_zero", lambda m, x: m.sign(x), SIGNED_ZEROS_AND_NAN, grad=[False]),
+    case("relu_nan_zero", lambda m, x: m.relu(x), SIGNED_ZEROS_AND_NAN, grad=[False]),
+    case("clamp_nan_zero", lambda m, x: x.clamp(-1, 1), SIGNED_ZEROS_AND_NAN, grad=[False]),
+    case("maximum_nan_zero", lambda m, x: m.maximum(x, m.zeros(6)), SIGNED_ZEROS_AND_NAN,
+         grad=[False]),
+    case("minimum_nan_zero", lambda m, x: m.minimum(m.zeros(6), x), SIGNED_ZEROS_AND_NAN,
+         grad=[False]),
+    case("abs_nan_grad", lambda m, x: m.abs(m.log(x)), np.array([-1.0, 2.0], F32)),
+    case("amax_nan_grad", lambda m, x: (m.log(x) * 0 + x).amax(-1) ** 2,
+         np.array([[-1.0, 2.0], [3.0, 1.0]], F32)),
+    case("clone_keeps_layout", lambda m, x: x.t().clone().reshape(-1), X23),
+    case("softmax_contiguous", lambda m, x: m.softmax(x.t(), -1).reshape(-1), X23),
+    case("broadcast_error_last_dim_first", lambda m, x: x.t() + x, X23),
+]
+
+
+@pytest.mark.parametrize("f, arrays, grad, kw", LAYOUT_AND_EDGE_VALUES)
+def test_layout_and_edge_values(f: Callable[..., Any], arrays: list[Any], grad: Any,
+                                kw: dict[str, Any], torch: Any) -> None:
+    run_parity(torch, f, arrays, grad, **kw)

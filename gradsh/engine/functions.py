@@ -98,7 +98,7 @@ def infer_size(a: Shape, b: Shape) -> Shape:
     """PyTorch's infer_size: the broadcast of two shapes, with its error text."""
     ndim = max(len(a), len(b))
     out = []
-    for i in range(ndim):
+    for i in reversed(range(ndim)):  # PyTorch checks (and reports) from the last dimension
         offset = ndim - 1 - i
         size_a = a[len(a) - 1 - offset] if len(a) - 1 - offset >= 0 else 1
         size_b = b[len(b) - 1 - offset] if len(b) - 1 - offset >= 0 else 1
@@ -108,7 +108,7 @@ def infer_size(a: Shape, b: Shape) -> Shape:
                 f"at non-singleton dimension {i}"
             )
         out.append(size_b if size_a == 1 else size_a)
-    return tuple(out)
+    return tuple(reversed(out))
 
 
 def broadcast_shapes(*tensors: Tensor) -> Shape:
@@ -673,8 +673,9 @@ class ReluBackward0(Function):
         if self.needs_input_grad[0]:
             self.save("result", RESULT)
         xp = xp_of(a._data)
-        # NOTE: maximum propagates NaN, as PyTorch's relu does.
-        return xp.maximum(a._data, a._data.dtype.type(0))
+        # NOTE: `x < 0 ? 0 : x`, as PyTorch's clamp_min: NaN and -0.0 pass through unchanged.
+        zero = a._data.dtype.type(0)
+        return xp.where(a._data < zero, zero, a._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         # NOTE: threshold_backward(grad, result, 0): the gradient at 0 is 0.
@@ -725,13 +726,19 @@ class AbsBackward0(Function):
         return (grad * F.sgn(self.saved("self", F)),)
 
 
+def _sign_array(x: Array) -> Array:
+    """PyTorch's sign: (0 < x) - (x < 0), so sign(NaN) and sign(-0.0) are +0."""
+    if x.dtype.kind == "b":
+        return x.copy()
+    zero = x.dtype.type(0)
+    return ((x > zero).astype(x.dtype) - (x < zero).astype(x.dtype)).astype(x.dtype)
+
+
 class SignBackward0(Function):
     name = "SignBackward0"
 
     def forward(self, a: Tensor) -> Array:
-        if a.dtype is dtypes.bool_:
-            return a._data.copy()
-        return xp_of(a._data).sign(a._data)
+        return _sign_array(a._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.zeros_like(grad),)
@@ -743,9 +750,7 @@ class SgnBackward0(Function):
     name = "SgnBackward0"
 
     def forward(self, a: Tensor) -> Array:
-        if a.dtype is dtypes.bool_:
-            return a._data.copy()
-        return xp_of(a._data).sign(a._data)
+        return _sign_array(a._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.zeros_like(grad),)
@@ -925,6 +930,18 @@ class ClampBackward0(Function):
         return g_self, g_min, g_max
 
 
+def _extremum_array(x: Any, y: Any, dtype: DType, kind: str) -> Array:
+    """maximum/minimum as PyTorch's kernels: NaN wins, and of two equal values (0.0 and -0.0)
+    the first is kept."""
+    xp = np
+    x = np.asarray(x, dtype=dtype.np)
+    y = np.asarray(y, dtype=dtype.np)
+    if dtype.category < 2:
+        return (xp.maximum if kind == "max" else xp.minimum)(x, y)
+    pick_y = (x < y) if kind == "max" else (x > y)
+    return xp.where(pick_y | xp.isnan(y), y, x)
+
+
 class MaximumBackward0(Function):
     name = "MaximumBackward0"
 
@@ -932,8 +949,7 @@ class MaximumBackward0(Function):
         broadcast_shapes(a, b)
         self.save("self", a)
         self.save("other", b)
-        dtype = result_dtype(a, b)
-        return xp_of(a._data).maximum(operand(a), operand(b), dtype=dtype.np)
+        return _extremum_array(operand(a), operand(b), result_dtype(a, b), "max")
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         # NOTE: ties split the gradient in half, as PyTorch's maximum does.
@@ -953,8 +969,7 @@ class MinimumBackward0(Function):
         broadcast_shapes(a, b)
         self.save("self", a)
         self.save("other", b)
-        dtype = result_dtype(a, b)
-        return xp_of(a._data).minimum(operand(a), operand(b), dtype=dtype.np)
+        return _extremum_array(operand(a), operand(b), result_dtype(a, b), "min")
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -1397,8 +1412,9 @@ class _AmaxAmin(Function):
         result = _restore_reduced(F, self.saved("result", F), dims, self.keepdim, x.ndim)
         grad = _restore_reduced(F, grad, dims, self.keepdim, x.ndim)
         mask = x == result
+        # scale_grad_by_count: a product, so a NaN gradient stays NaN off the extremum too
         with _quiet():
-            return (F.where(mask, grad / F.sum(mask, dims, True), 0.0),)
+            return ((grad / F.sum(mask, dims, True)) * mask,)
 
 
 class AmaxBackward0(_AmaxAmin):
@@ -2028,6 +2044,11 @@ class BmmBackward0(Function):
 # =============================================================================================
 
 
+def _c_order(x: Array) -> Array:
+    """x in C order (ascontiguousarray would turn a 0-d array into a 1-d one)."""
+    return x if x.flags.c_contiguous else x.copy(order="C")
+
+
 def _softmax_array(x: Array, dim: int) -> Array:
     xp = xp_of(x)
     if x.ndim == 0:
@@ -2054,7 +2075,8 @@ class SoftmaxBackward0(Function):
     def forward(self, a: Tensor, dim: int) -> Array:
         self.dim = dim
         self.save("result", RESULT)
-        return _softmax_array(a._data, dim)
+        # PyTorch's softmax kernels write a contiguous result whatever the input's layout
+        return _c_order(_softmax_array(a._data, dim))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.softmax_backward(grad, self.saved("result", F), self.dim),)
@@ -2066,7 +2088,7 @@ class LogSoftmaxBackward0(Function):
     def forward(self, a: Tensor, dim: int) -> Array:
         self.dim = dim
         self.save("result", RESULT)
-        return _log_softmax_array(a._data, dim)
+        return _c_order(_log_softmax_array(a._data, dim))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.log_softmax_backward(grad, self.saved("result", F), self.dim),)
@@ -2153,10 +2175,13 @@ class NllLossBackward0(Function):
 
 
 class CloneBackward0(Function):
+    """clone: memory_format "preserve" keeps a dense layout (a transposed clone stays
+    transposed), "contiguous" is what reshape and contiguous() use."""
+
     name = "CloneBackward0"
 
-    def forward(self, a: Tensor) -> Array:
-        return a._data.copy()
+    def forward(self, a: Tensor, memory_format: str = "preserve") -> Array:
+        return a._data.copy(order="K" if memory_format == "preserve" else "C")
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (grad,)
@@ -2618,7 +2643,7 @@ _Namespace.install(
     sin=lambda g: xp_of(g).sin(g),
     cos=lambda g: xp_of(g).cos(g),
     abs=lambda g: xp_of(g).abs(g),
-    sgn=lambda g: xp_of(g).sign(g),
+    sgn=_sign_array,
     isnan=lambda g: xp_of(g).isnan(g),
     to_bool=lambda g: bool(g),
     count_true=lambda g: int(g.sum()),

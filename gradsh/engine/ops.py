@@ -1308,7 +1308,7 @@ def reshape(a: Tensor, *shape: Any) -> Tensor:
     if _viewable(a._data, target):
         # A strided tensor that can still be viewed: PyTorch's _reshape_alias.
         return fn.ReshapeAliasBackward0.apply(a, shape=target)
-    return fn.UnsafeViewBackward0.apply(clone(a), shape=target)
+    return fn.UnsafeViewBackward0.apply(clone(a, memory_format="contiguous"), shape=target)
 
 
 def _unsafe_view(a: Tensor, shape: tuple[int, ...]) -> Tensor:
@@ -1484,7 +1484,7 @@ def squeeze(a: Tensor, dim: Any = None) -> Tensor:
 def contiguous(a: Tensor) -> Tensor:
     if a._data.flags.c_contiguous:
         return a
-    return clone(a)
+    return clone(a, memory_format="contiguous")
 
 
 def is_contiguous(a: Tensor) -> bool:
@@ -2250,8 +2250,11 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
 # ---------------------------------------------------------------------------------------------
 
 
-def clone(a: Tensor) -> Tensor:
-    return fn.CloneBackward0.apply(_check_tensor(a, "clone"))
+def clone(a: Tensor, memory_format: str = "preserve") -> Tensor:
+    if memory_format not in ("preserve", "contiguous"):
+        raise TorchNotImplementedError(f"clone with memory_format={memory_format!r} is not "
+                                       "supported by gradsh")
+    return fn.CloneBackward0.apply(_check_tensor(a, "clone"), memory_format=memory_format)
 
 
 _TYPE_NAMES = {f"torch.{d.legacy}": d for d in dtypes.ALL}
