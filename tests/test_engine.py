@@ -372,6 +372,37 @@ def _no_grad_leaf_update(m: Any) -> Any:
     return w, names(w), _version(w)
 
 
+def _statements(code: str) -> Callable[..., Any]:
+    """A snippet on y = x * 1 (views, in-place ops) ending in a backward; torch-agnostic."""
+    def run(m: Any, x: Any, w: Any) -> Any:
+        env = {"m": m, "x": x, "w": w}
+        exec("y = x * 1\nv = y\nz = y\n" + code, env)
+        ((env["y"] * 2).sum() + env["z"].sum() + env["v"].sum()).backward()
+        return x.grad
+
+    return run
+
+
+# Which node a version error names ("output 0 of Fill2", "of AsStrided", "of Sigmoid") depends
+# on what is still alive: found by a random fuzz of view/in-place programs against PyTorch.
+INPLACE_PROGRAMS = [
+    case("fill_after_save", _statements("z = (y * v.sum()).tanh()\nv.fill_(3.)"), X, X),
+    case("clamp_after_save", _statements("z = y.softmax(1)\nz = (y * v.sum()).tanh()\n"
+                                         "v.clamp_(-1, 1)"), X, X),
+    case("view_relu_then_copy", _statements("v = y.unsqueeze(0)\nv.relu_()\nv.copy_(v * 2)"),
+         X, X),
+    case("view_sigmoid_then_pow", _statements("v = y.t()\nv.neg_()\nv.sigmoid_()\nv.pow_(2)"),
+         X, X),
+    case("view_exp_div", _statements("v = y[:, 1]\nv.exp_()\nv.div_(2)"), X, X),
+    case("setitem_then_view_ops", _statements(
+        "y[:, 1] = w[:, 0]\ny[y > 0] = 0.\nv = y.transpose(0, 1)[1]\nv.exp_()\nv.relu_()"),
+        X, X),
+    case("index_put_then_clamp", _statements("z = y @ w.t()\ny[y > 0] = 0.\nv.clamp_(-1, 1)"),
+         X, X),
+    case("chain_without_error", _statements("v = y[0]\nv.mul_(2)\ny.add_(w, alpha=2)\n"
+                                            "y[0, 0] = w[1, 1]\nz = y.max(1)[0]"), X, X),
+]
+
 VERSIONS = [
     case("detach_shares", _detach_shares),
     case("detach_inplace_breaks_backward", _detach_inplace_breaks_backward),
@@ -660,7 +691,7 @@ SGD = [
     case("sgd_default_lr", lambda m: m.SGD([m.ones(1, requires_grad=True)]).defaults["lr"]),
 ]
 
-ALL = LEAVES + BACKWARD + VERSIONS + HOOKS + GRAD + MODES + SGD
+ALL = LEAVES + BACKWARD + VERSIONS + INPLACE_PROGRAMS + HOOKS + GRAD + MODES + SGD
 
 
 @pytest.mark.parametrize("f, arrays, grad", ALL)

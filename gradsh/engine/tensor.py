@@ -83,12 +83,14 @@ class VersionCounter:
 
 
 def _short_node_name(node: Node) -> str:
-    # PyTorch's message prints the C++ class: generated nodes without their `Backward<N>`
-    # suffix ("output 0 of Sigmoid"), hand-written ones with their namespace.
+    # PyTorch's message prints the op's name: a generated node without "Backward" and without
+    # the overload number 0 ("output 0 of Sigmoid", but "of Clamp1", "of Fill2"), hand-written
+    # nodes with their namespace ("torch::autograd::CopySlices").
     name = node.name
     stripped = name.rstrip("0123456789")
     if stripped.endswith("Backward") and stripped != name:
-        return stripped[: -len("Backward")]
+        number = name[len(stripped):]
+        return stripped[: -len("Backward")] + ("" if number == "0" else number)
     return f"torch::autograd::{name}"
 
 
@@ -101,7 +103,7 @@ class SavedTensor:
     """
 
     __slots__ = ("_tensor", "_weak", "_data", "_counter", "version", "is_output", "released",
-                 "shape", "dtype", "device", "output_grad_fn_name")
+                 "shape", "dtype", "device", "output_grad_fn_name", "view_grad_fn")
 
     def __init__(self, tensor: Tensor, is_output: bool = False):
         self.is_output = is_output
@@ -111,6 +113,9 @@ class SavedTensor:
         self.shape = tensor.shape
         self.dtype = tensor.dtype
         self.device = tensor.device
+        # for an output saved by an in-place op on a view: a weak reference to the view's
+        # grad_fn right after the op, which PyTorch's version error names
+        self.view_grad_fn: weakref.ref[Node] | None = None
         if is_output:
             self._tensor = None
             self._weak = weakref.ref(tensor)
@@ -166,7 +171,8 @@ class SavedTensor:
         what = f"[{legacy} [{shape}]]"
         producer: Node | None
         if self.is_output:
-            producer = owner
+            producer = self.view_grad_fn() if self.view_grad_fn is not None else None
+            producer = producer or owner
         else:
             producer = self._tensor.grad_fn if self._tensor is not None else None
         if producer is not None:
@@ -917,8 +923,14 @@ def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params
         else:
             base = target._base
             base._grad_fn = CopySlices(base, target._view_fn, node)
+            # CopySlices routes the view's gradient itself: the op no longer holds the view's
+            # old grad_fn (PyTorch's does not either, which its error messages show).
+            node.next_functions = ((None, 0),) + node.next_functions[1:]
+            alias._grad_fn = None
             target._grad_fn = AsStridedBackward0(base, target._view_fn, target.shape)
             target._view_version = target._version.value
+            if result is not None:
+                node._saved["result"].view_grad_fn = weakref.ref(target._grad_fn)
     return target
 
 
