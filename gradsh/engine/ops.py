@@ -1690,44 +1690,45 @@ def _count_dims(items: Sequence[Any]) -> int:
 def _apply_slicing(t: Tensor, items: Sequence[Any], optimize: bool = True
                    ) -> tuple[Tensor, list[tuple[int, Tensor]]]:
     """PyTorch's applySlicing: basic indices become views in order; tensor indices are
-    recorded at their dimension for the advanced step."""
+    recorded at their dimension for the advanced step (a mask advances by its ndim)."""
     specified = _count_dims(items)
     if specified > t.ndim:
         raise TorchIndexError(f"too many indices for tensor of dimension {t.ndim}")
     result = t
     dim = 0  # the dimension of `result` the next index applies to
-    real_dim = 0  # PyTorch's count for messages: one per index, Ellipsis its expansion
     advanced: list[tuple[int, Tensor]] = []
-    for item in items:
+    for real_dim, item in enumerate(items):  # messages name the index's position in the key
         if isinstance(item, Tensor) and item.ndim == 0 and not item.dtype.is_floating_point \
                 and item.dtype is not dtypes.bool_:
             item = int(item.item())
-        if item is Ellipsis:
-            real_dim += t.ndim - specified
-        else:
-            real_dim += 1
         if _is_int(item):
-            size = result.shape[dim]
+            # NOTE: several Ellipses can push `dim` past the end: PyTorch then sees size 0
+            size = result.shape[dim] if dim < result.ndim else 0
             if item < -size or item >= size:
                 raise TorchIndexError(
-                    f"index {item} is out of bounds for dimension {real_dim - 1} with size {size}"
+                    f"index {item} is out of bounds for dimension {real_dim} with size {size}"
                 )
             result = fn.SelectBackward0.apply(result, dim=dim, index=item % size)
         elif isinstance(item, builtins.slice):
+            if dim >= result.ndim:
+                # past the end after several Ellipses: PyTorch reads no size there and leaves
+                # the tensor alone (whatever follows reports the dimension)
+                dim += 1
+                continue
             start, stop, step = _slice_bounds(item, result.shape[dim])
             if not (optimize and start == 0 and stop == result.shape[dim] and step == 1):
                 result = fn.SliceBackward0.apply(result, dim=dim, start=start, end=stop,
                                                  step=step)
             dim += 1
         elif item is None:
-            result = fn.UnsqueezeBackward0.apply(result, dim=dim)
+            result = fn.UnsqueezeBackward0.apply(result, dim=wrap_dim(dim, result.ndim + 1))
             dim += 1
         elif item is Ellipsis:
             dim += t.ndim - specified
         elif isinstance(item, bool) or (isinstance(item, Tensor) and item.ndim == 0
                                         and item.dtype is dtypes.bool_):
             flag = bool(item.item()) if isinstance(item, Tensor) else item
-            result = fn.UnsqueezeBackward0.apply(result, dim=dim)
+            result = fn.UnsqueezeBackward0.apply(result, dim=wrap_dim(dim, result.ndim + 1))
             index = Tensor._make(np.zeros(1 if flag else 0, dtype=np.int64), t.device)
             advanced.append((dim, index))
             dim += 1
@@ -1775,9 +1776,17 @@ def _normalize_key(key: Any) -> tuple[Any, ...]:
 
 def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
                   ) -> tuple[tuple[Any, ...], list[Tensor]]:
-    """The NumPy key for PyTorch's advanced index step, with its bounds and shape errors."""
+    """The NumPy key for PyTorch's advanced index step, with its errors in PyTorch's order:
+    the number of indices, each mask's shape, broadcasting, then (only if the result has
+    elements) the bounds, naming the index's ordinal among the index tensors."""
+    entries = advanced[-1][0] + 1
+    if entries > sliced.ndim:
+        raise TorchIndexError(
+            f"too many indices for tensor of dimension {sliced.ndim} (got {entries})"
+        )
     key: list[Any] = []
     saved: list[Tensor] = []
+    indexers: list[tuple[np.ndarray, int]] = []
     position = 0
     for dim, index in advanced:
         while position < dim:
@@ -1793,30 +1802,52 @@ def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
                         f"[{', '.join(map(str, sliced.shape))}] at index {position + k}"
                     )
             for part in np.nonzero(mask):
-                key.append(part.astype(np.int64))
-                saved.append(Tensor._make(part.astype(np.int64), index.device))
-            position += mask.ndim
+                part = part.astype(np.int64)
+                key.append(part)
+                indexers.append((part, sliced.shape[position]))
+                saved.append(Tensor._make(part, index.device))
+                position += 1
         else:
             array = index._data.astype(np.int64)
-            size = sliced.shape[position]
-            bad = array[(array < -size) | (array >= size)]
-            if bad.size:
-                raise TorchIndexError(
-                    f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {position} "
-                    f"with size {size}"
-                )
-            key.append(np.where(array < 0, array + size, array))
+            key.append(array)
+            indexers.append((array, sliced.shape[position]))
             saved.append(index)
             position += 1
-    shapes = [k.shape for k in key if isinstance(k, np.ndarray)]
+    shapes = [a.shape for a, _ in indexers]
     try:
-        np.broadcast_shapes(*shapes)
+        broadcast = np.broadcast_shapes(*shapes)
     except ValueError:
         raise TorchIndexError(
             "shape mismatch: indexing tensors could not be broadcast together with shapes "
             + ", ".join("[" + ", ".join(map(str, s)) + "]" for s in shapes)
         ) from None
-    return tuple(key), saved
+    rest = 1
+    for d in range(sliced.ndim):
+        if d >= len(key) or not isinstance(key[d], np.ndarray):
+            rest *= sliced.shape[d]
+    if rest * int(np.prod(broadcast, dtype=np.int64)) > 0:
+        # the kernel checks element by element, each index in turn
+        bad = [np.broadcast_to((a < -size) | (a >= size), broadcast).reshape(-1)
+               for a, size in indexers]
+        anywhere = np.logical_or.reduce(bad) if bad else np.zeros(0, dtype=bool)
+        if anywhere.any():
+            flat = int(np.argmax(anywhere))
+            j = next(j for j, b in enumerate(bad) if b[flat])
+            value = int(np.broadcast_to(indexers[j][0], broadcast).reshape(-1)[flat])
+            raise TorchIndexError(
+                f"index {value} is out of bounds for dimension {j} with size {indexers[j][1]}"
+            )
+    normalized = []
+    for k in key:
+        if isinstance(k, np.ndarray):
+            size = sliced.shape[len(normalized)]
+            if k.size:
+                k = np.where(k < 0, k + size, k)
+                # an empty result never reads its indices (PyTorch checks none): keep NumPy's
+                # indexing from rejecting them
+                k = np.where((k < 0) | (k >= size), 0, k)
+        normalized.append(k)
+    return tuple(normalized), saved
 
 
 def index(t: Tensor, key: Any) -> Tensor:
@@ -2309,6 +2340,21 @@ def cpu(a: Tensor) -> Tensor:
 
 def detach(a: Tensor) -> Tensor:
     return a.detach()
+
+
+def Variable(data: Tensor, requires_grad: bool = False) -> Tensor:
+    """torch.autograd.Variable (deprecated): today a new leaf on the same storage and version
+    counter, requiring grad if asked."""
+    if not isinstance(data, Tensor):
+        raise TorchTypeError("Variable data has to be a tensor, but got "
+                             f"{type(data).__name__}")
+    leaf = data.detach()
+    if requires_grad and not leaf.dtype.is_floating_point:
+        raise TorchRuntimeError(
+            "Only Tensors of floating point and complex dtype can require gradients"
+        )
+    leaf._requires_grad = bool(requires_grad)
+    return leaf
 
 
 def numel(a: Tensor) -> int:
