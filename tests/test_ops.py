@@ -344,6 +344,19 @@ INDEXING = [
     case("slice_of_select", lambda m, x: x[0][1:], X23),
     case("index_view_is_view", lambda m, x: x[0]._base is x, X23),
     case("index_of_int_tensor", lambda m, i: i[[0, 2]], I3),
+    # error order and wording, found by a random key fuzz against PyTorch
+    case("none_then_list_oob", lambda m, x: x[None, [3]], X23),
+    case("ellipsis_int_oob", lambda m, x: x[..., 3], X3),
+    case("mask_error_before_bounds", lambda m: m.ones(2, 3, 4)[[-3], m.tensor(1),
+                                                                m.tensor([True, False, True])]),
+    case("broadcast_error_before_bounds", lambda m, x: x[[-3, -1, 1], [0, -3]], X23),
+    case("empty_result_skips_bounds", lambda m: m.ones(2, 3, 4)[[2], m.tensor([True, False]),
+                                                                 5:]),
+    case("too_many_with_masks", lambda m: m.ones(2, 3, 4)[..., ..., m.tensor([True] * 4),
+                                                          m.tensor([True] * 3)]),
+    case("two_ellipses", lambda m: m.ones(2, 3, 4)[..., 0, ...]),
+    case("two_ellipses_select_past_end", lambda m: m.ones(2, 3, 4)[..., ..., -1]),
+    case("second_bad_index_named", lambda m, x: x[[0, 1], [1, 7]], X23),
 ]
 
 
@@ -394,6 +407,10 @@ SETITEM = [
     case("int_too_big", _setitem(0, lambda m: m.ones(2, 3)), X23),
     case("int_1x1x3", _setitem(0, lambda m: m.ones(1, 1, 3)), X23),
     case("int_float_into_int", lambda m, i: (i.__setitem__(0, 2.7), i)[1], I3),
+    case("empty_slice_then_list", _setitem((slice(1, -1, 2), [3]),
+                                           lambda m: m.tensor(3.0, requires_grad=True)), X23),
+    case("ellipses_full_slice", _setitem((Ellipsis, Ellipsis, slice(None)),
+                                         lambda m: m.tensor(3.0, requires_grad=True)), X23),
 ]
 
 

@@ -1710,11 +1710,11 @@ def _apply_slicing(t: Tensor, items: Sequence[Any], optimize: bool = True
                 )
             result = fn.SelectBackward0.apply(result, dim=dim, index=item % size)
         elif isinstance(item, builtins.slice):
-            if dim >= result.ndim:
-                # past the end after several Ellipses: PyTorch reads no size there and leaves
-                # the tensor alone (whatever follows reports the dimension)
+            if dim >= result.ndim and optimize and item == builtins.slice(None):
+                # a full slice past the end (several Ellipses) is skipped, as in PyTorch
                 dim += 1
                 continue
+            wrap_dim(dim, result.ndim)
             start, stop, step = _slice_bounds(item, result.shape[dim])
             if not (optimize and start == 0 and stop == result.shape[dim] and step == 1):
                 result = fn.SliceBackward0.apply(result, dim=dim, start=start, end=stop,
