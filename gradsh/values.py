@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gradsh.engine.dtypes import DType
-from gradsh.engine.tensor import Node, Tensor
+from gradsh.engine.tensor import Node, RemovableHandle, Tensor
 from gradsh.engine.tensor_str import format_size
 
 
@@ -139,6 +139,8 @@ def py_repr(value: Any) -> str:
         return "(" + ", ".join(py_repr(v) for v in value) + ")"
     if isinstance(value, list):
         return "[" + ", ".join(py_repr(v) for v in value) + "]"
+    if isinstance(value, RemovableHandle):
+        return f"<torch.utils.hooks.RemovableHandle object at {id(value):#x}>"
     return repr(value)
 
 
