@@ -494,7 +494,54 @@ def _hook_bad_return(m: Any) -> Any:
     y.sum().backward()
 
 
+def _hook_changes(make: Callable[..., Any]) -> Callable[..., Any]:
+    def run(m: Any) -> Any:
+        x = m.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y.register_hook(lambda g: make(m, g))
+        y.sum().backward()
+        return x.grad
+
+    return run
+
+
+def _grad_skips_unneeded_hooks(m: Any) -> Any:
+    order: list[Any] = []
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    w = m.tensor([3.0, 4.0], requires_grad=True)
+    a = w * w
+    a.retain_grad()
+    b = x[0] + a
+    c = x + b
+    x.register_hook(lambda g: order.append("x"))
+    w.register_hook(lambda g: order.append("w"))
+    a.register_hook(lambda g: order.append("a"))
+    g = m.grad(c.sum(), x, retain_graph=True)
+    c.sum().backward(inputs=[w], retain_graph=True)
+    return order, g, peek(a), x.grad, w.grad
+
+
+def _retain_grad_create_graph(m: Any) -> Any:
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    y = x * x
+    y.retain_grad()
+    g, = m.grad((y * y).sum(), x, create_graph=True)
+    return peek(y), g
+
+
+def _sum_to_scalar_create_graph(m: Any) -> Any:
+    x = m.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    s = x.sum()
+    return m.grad((s * x.tanh()).sum(), x, create_graph=True)
+
+
 HOOKS = [
+    case("hook_returns_int", _hook_changes(lambda m, g: 3)),
+    case("hook_changes_size", _hook_changes(lambda m, g: m.ones(3))),
+    case("hook_changes_dtype", _hook_changes(lambda m, g: g.double())),
+    case("grad_skips_unneeded_hooks", _grad_skips_unneeded_hooks),
+    case("retain_grad_create_graph", _retain_grad_create_graph),
+    case("sum_to_scalar_create_graph", _sum_to_scalar_create_graph),
     case("hook_order", _hook_order),
     case("hook_order_wide", _hook_order_wide),
     case("hook_replaces", _hook_replaces),

@@ -2707,13 +2707,17 @@ def _install_tensor_ops() -> None:
     from gradsh.engine import ops
 
     def sum_to(g: Tensor, shape: Shape) -> Tensor:
+        # at::sum_to: sum() to a scalar; else sum(dims, keepdim=True) and a view for the
+        # leading dimensions
+        if not shape:
+            return ops.sum(g)
         lead = g.ndim - len(shape)
         dims = tuple(range(lead)) + tuple(
             i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1
         )
         if dims:
             g = ops.sum(g, dim=dims, keepdim=True)
-        return ops.reshape(g, shape) if g.shape != shape else g
+        return ops.view(g, shape) if lead > 0 else g
 
     def unsqueeze_dims(g: Tensor, dims: tuple[int, ...], ndim: int) -> Tensor:
         for d in sorted(d % ndim for d in dims):

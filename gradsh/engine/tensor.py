@@ -1059,6 +1059,8 @@ def run_backward(
             node = heappop(ready)[2]
             grad = buffers.pop(node, None)
             is_leaf_node = node.__class__ is AccumulateGrad
+            if needed is not None and node not in needed and node not in captures:
+                continue  # not on a path to the inputs: PyTorch never runs it (nor its hooks)
             if grad is not None and (is_leaf_node or node.pre_hooks
                                      or node.retain_grad_ref is not None):
                 grad = _run_tensor_hooks(node, grad, create_graph)
@@ -1202,21 +1204,17 @@ def _run_tensor_hooks(node: Node, grad: Any, create_graph: bool) -> Any:
             wrapped = grad if isinstance(grad, Tensor) else Tensor._make(grad, node.output_device)
             result = hook(wrapped)
             if result is not None:
-                if not isinstance(result, Tensor):
-                    raise TorchTypeError(
-                        f"expected Tensor or None as the result of a hook, got {type(result).__name__}"
-                    )
+                _check_hook_result(hook, wrapped, result)
                 grad = result if create_graph or isinstance(grad, Tensor) else result._data
     ref = node.retain_grad_ref
     if ref is not None:
         tensor = ref()
         if tensor is not None:
             if isinstance(grad, Tensor):
-                tensor._grad = grad if tensor._grad is None else tensor._grad + grad
-                if tensor._grad is grad:
-                    from gradsh.engine import ops
+                from gradsh.engine import ops
 
-                    tensor._grad = ops.clone(grad) if not create_graph else grad
+                # grad.clone() (CloneBackward0 under create_graph), or .grad + grad
+                tensor._grad = ops.clone(grad) if tensor._grad is None else tensor._grad + grad
             elif tensor._grad is None:
                 tensor._grad = Tensor._make(np.array(grad, copy=True), tensor.device)
             else:
