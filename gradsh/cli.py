@@ -21,7 +21,8 @@ from gradsh.errors import GradshError
 
 SUBCOMMANDS = ("run",)
 # Subcommands that live in their own module: `gradsh NAME ARGS...` calls module.cli_main(ARGS).
-DELEGATED = {"export": "gradsh.export", "check": "gradsh.check", "test": "gradsh.golden"}
+DELEGATED = {"export": "gradsh.export", "check": "gradsh.check", "test": "gradsh.golden",
+             "graph": "gradsh.graphcmd"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,6 +50,8 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-color", action="store_true", help="plain output on a terminal too")
     parser.add_argument("--width", type=int, metavar="N",
                         help="output width (default: the terminal's, 100 when piped)")
+    parser.add_argument("--lang", choices=("en", "zh"),
+                        help="language of `explain` (default: GRADSH_LANG or en)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -85,6 +88,7 @@ def _options(args: argparse.Namespace, out_is_terminal: bool) -> RunOptions:
         sim_cuda=args.sim_cuda or os.environ.get("GRADSH_SIM_CUDA") == "1",
         color=color,
         width=args.width,
+        lang=args.lang or os.environ.get("GRADSH_LANG", "en"),
     )
 
 

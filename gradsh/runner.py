@@ -33,6 +33,7 @@ class RunOptions:
     sim_cuda: bool = False
     color: bool = False
     width: int | None = None
+    lang: str = "en"  # the language of `explain`: "en" or "zh"
 
 
 def read_script(path: str) -> str:
