@@ -1222,6 +1222,28 @@ def _run_tensor_hooks(node: Node, grad: Any, create_graph: bool) -> Any:
     return grad
 
 
+def _check_hook_result(hook: Any, value: Tensor, result: Any) -> None:
+    """PyTorch's check_single_result: a hook may replace the gradient, not change its kind."""
+    if not isinstance(result, Tensor):
+        raise TorchTypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+    name = getattr(hook, "__name__", "<lambda>")
+
+    def kind(t: Tensor) -> str:
+        return ("torch.cuda." if t.device != "cpu" else "torch.") + t.dtype.legacy
+
+    if result.dtype is not value.dtype:
+        raise TorchRuntimeError(
+            f"hook '{name}' has changed the type of value (was {kind(value)} got {kind(result)})"
+        )
+    if result.device != value.device:
+        raise TorchRuntimeError(
+            f"hook '{name}' has changed the device of value (was {value.device} got "
+            f"{result.device})"
+        )
+    if result.shape != value.shape:
+        raise TorchRuntimeError(f"hook '{name}' has changed the size of value")
+
+
 def _validate_grad(node: Node, index: int, grad: Any, F: type[GradOps]) -> Any:
     """PyTorch's validate_outputs: sum a broadcast gradient to the input's shape, fix dtype."""
     meta = node.input_meta[index] if hasattr(node, "input_meta") else None
