@@ -1006,6 +1006,27 @@ class WhereBackward0(Function):
         )
 
 
+class MaskedFillBackward1(Function):
+    """masked_fill with a 0-d tensor value (edges: self, value); the mask is a parameter."""
+
+    name = "MaskedFillBackward1"
+
+    def forward(self, a: Tensor, value: Tensor, mask: Tensor) -> Array:
+        self.save("mask", mask)
+        out = a._data.copy()
+        xp = xp_of(out)
+        xp.copyto(out, value._data.astype(out.dtype), where=xp.broadcast_to(mask._data, out.shape))
+        return out
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        mask = self.saved("mask", F)
+        return (
+            F.masked_fill(grad, mask, 0.0) if a else None,
+            F.sum(F.where(mask, grad, 0.0), None, False) if b else None,
+        )
+
+
 class MaskedFillBackward0(Function):
     """masked_fill(self, mask, value): used by backward formulas (norm, std, maximum)."""
 
@@ -1189,6 +1210,13 @@ def _restore_reduced(F: Any, grad: Any, dims: tuple[int, ...] | None, keepdim: b
     return F.unsqueeze_dims(grad, dims, ndim)
 
 
+def _reshape_reduced(F: Any, t: Any, dims: tuple[int, ...], keepdim: bool, shape: Shape) -> Any:
+    """restore_reduced_dims: the reduced result reshaped with size 1 at the reduced dims."""
+    if keepdim:
+        return t
+    return F.reshape(t, tuple(1 if d in dims else n for d, n in enumerate(shape)))
+
+
 class SumBackward0(Function):
     name = "SumBackward0"
 
@@ -1225,8 +1253,9 @@ class MeanBackward0(Function):
             return _mean_array(a._data, None, False, (dtype or a.dtype).np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # mean_backward: sum_backward(...) / numel (expand first, then divide)
         with _quiet():
-            return (F.expand(grad / self.numel, self.self_sizes),)
+            return (F.expand(grad, self.self_sizes) / self.numel,)
 
 
 class MeanBackward1(Function):
@@ -1246,7 +1275,7 @@ class MeanBackward1(Function):
             count *= self.self_sizes[d] if self.self_sizes else 1
         grad = _restore_reduced(F, grad, self.dim, self.keepdim, len(self.self_sizes))
         with _quiet():
-            return (F.expand(grad / count, self.self_sizes),)
+            return (F.expand(grad, self.self_sizes) / count,)
 
 
 def _exclusive_products(x: Array, axis: int) -> Array:
@@ -1280,8 +1309,8 @@ class ProdBackward0(Function):
         if F.count_zeros(x) == 0:
             with _quiet():
                 return (grad * (result / x),)
-        return (grad * F.detached(lambda v: _exclusive_products(v.reshape(-1), 0).reshape(v.shape),
-                                  x),)
+        # NOTE: with zeros, result / x is 0/0: use the product of the other elements
+        return (grad * F.reshape(F.prod_others(F.reshape(x, (-1,)), 0), x.shape),)
 
 
 class ProdBackward1(Function):
@@ -1304,8 +1333,7 @@ class ProdBackward1(Function):
         if F.count_zeros(x) == 0:
             with _quiet():
                 return (grad * (result / x),)
-        dim = self.dim
-        return (grad * F.detached(lambda v: _exclusive_products(v, dim), x),)
+        return (grad * F.prod_others(x, self.dim),)
 
 
 class _FullExtremum(Function):
@@ -1329,8 +1357,8 @@ class _FullExtremum(Function):
         x = self.saved("self", F)
         result = self.saved("result", F)
         mask = F.isnan(x) if F.to_bool(F.isnan(result)) else x == result
-        with _quiet():
-            return (F.where(mask, grad / F.count_true(mask), 0.0),)
+        # evenly_distribute_backward: zeros.masked_fill_(mask, grad / mask.sum())
+        return (F.evenly_distribute(grad, x, mask),)
 
 
 class MaxBackward1(_FullExtremum):
@@ -1409,8 +1437,9 @@ class _AmaxAmin(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         x = self.saved("self", F)
         dims = self.dim or tuple(range(x.ndim))
-        result = _restore_reduced(F, self.saved("result", F), dims, self.keepdim, x.ndim)
-        grad = _restore_reduced(F, grad, dims, self.keepdim, x.ndim)
+        # restore_reduced_dims is a reshape here (not unsqueezes)
+        result = _reshape_reduced(F, self.saved("result", F), dims, self.keepdim, x.shape)
+        grad = _reshape_reduced(F, grad, dims, self.keepdim, x.shape)
         mask = x == result
         # scale_grad_by_count: a product, so a NaN gradient stays NaN off the extremum too
         with _quiet():
@@ -1546,14 +1575,22 @@ def _var_backward(F: Any, grad: Any, x: Any, dim: tuple[int, ...] | None, correc
         if x.ndim == 0 or dim is None:
             dof = _numel(x.shape) - correction
             if dof <= 0:
-                # 2 / 0 is inf: inf * 0 is nan where self == mean, inf elsewhere
-                return grad * F.sgn(x - F.mean(x, None, False)) * math.inf
+                # PyTorch returns a constant: inf (with grad's sign) off the mean, nan on it
+                # (linear in grad: its graph continues, the factor is a constant)
+                return grad * F.detached(lambda v: _var_dof_zero(v), x)
             return (2.0 / dof) * grad * (x - F.mean(x, None, False))
         if not keepdim and x.ndim > 1:
             grad = F.unsqueeze_dims(grad, dim, x.ndim)
         n = _reduced_count(x.shape, dim)
         scale = 2.0 / (n - correction) if n - correction != 0 else math.inf
         return scale * grad * (x - F.mean(x, dim, True))
+
+
+def _var_dof_zero(x: Array) -> Array:
+    """inf off the mean, nan on it (0 * inf)."""
+    xp = xp_of(x)
+    off_mean = xp.abs(_sign_array(x - _mean_array(x, None, False, x.dtype)))
+    return off_mean * x.dtype.type(math.inf)
 
 
 class StdBackward0(Function):
@@ -2516,17 +2553,27 @@ class IndexPutImplBackward0(Function):
 
 
 class ValueSelectingBackward(Function):
-    """max(dim)/min(dim)'s backward, the gradient scattered to the selected indices."""
+    """max(dim)/min(dim)'s backward: `zeros.scatter(dim, indices, grad)` (edges: the zeros,
+    the gradient unsqueezed at dim), as value_selecting_reduction_backward."""
 
     name = "ScatterBackward0"
 
-    def forward(self, grad: Tensor, dim: int, indices: Array, shape: Shape,
-                keepdim: bool) -> Array:
-        self.dim, self.indices, self.keepdim = dim, indices, keepdim
-        return _array_value_selecting(grad._data, dim, indices, shape, keepdim)
+    def forward(self, zeros: Tensor, grad: Tensor, dim: int, indices: Array) -> Array:
+        self.dim, self.indices = dim, indices
+        return _array_value_selecting(grad._data, dim, indices, zeros.shape, True)
 
     def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
-        return (F.detached(lambda v: _gather(v, self.dim, self.indices, self.keepdim), g),)
+        a, b = self.needs_input_grad
+        return (
+            F.detached(lambda v: _array_scatter_fill(v, self.dim, self.indices), g) if a else None,
+            F.detached(lambda v: _gather(v, self.dim, self.indices, True), g) if b else None,
+        )
+
+
+def _array_scatter_fill(g: Array, dim: int, indices: Array) -> Array:
+    out = g.copy()
+    xp_of(out).put_along_axis(out, indices, 0, axis=dim)
+    return out
 
 
 def _gather(g: Array, dim: int, indices: Array, keepdim: bool) -> Array:
@@ -2652,6 +2699,8 @@ _Namespace.install(
     trunc_divide=lambda a, b: xp_of(a).trunc(a / b),
     where=lambda c, a, b: xp_of(c).where(c, a, b),
     masked_fill=_array_masked_fill,
+    evenly_distribute=lambda g, x, mask: xp_of(x).where(mask, g / int(mask.sum()),
+                                                        xp_of(x).zeros((), dtype=g.dtype)),
     zeros_like=lambda g: xp_of(g).zeros_like(g),
     zeros=lambda shape, like: xp_of(like).zeros(shape, dtype=like.dtype),
     cast=lambda g, dtype: g.astype(dtype.np),
@@ -2680,6 +2729,7 @@ _Namespace.install(
     mse_loss_backward=_mse_backward_array,
     nll_loss_backward=lambda g, x, target, node: _nll_backward_array(g, target, node, x.shape),
     detached=lambda fn, x: fn(x),
+    prod_others=_exclusive_products,
     view_split=_array_view_split,
     view_fill=_array_view_fill,
 )
@@ -2738,6 +2788,32 @@ def _install_tensor_ops() -> None:
         view_fn(data)[...] = 0 if part is None else part._data
         return Tensor._make(data, result.device)
 
+    def prod_others(x: Tensor, dim: int) -> Tensor:
+        # the product of the other elements along dim, differentiably (exact with zeros):
+        # each row of an n x n matrix holds x with its own element replaced by 1
+        n = x.shape[dim]
+        last = x.ndim - 1
+        order = tuple(d for d in range(x.ndim) if d != dim) + (dim,)
+        moved = ops.permute(x, order) if dim != last else x
+        rows = ops.expand(ops.unsqueeze(moved, -2), moved.shape[:-1] + (n, n))
+        eye = ops.eye(n, dtype=dtypes.bool_, device=x.device)
+        others = ops.prod(ops.where(eye, 1.0, rows), -1)
+        if dim == last:
+            return others
+        inverse = [0] * x.ndim
+        for i, d in enumerate(order):
+            inverse[d] = i
+        return ops.permute(others, tuple(inverse))
+
+    def value_selecting_backward(g: Tensor, dim: int, idx: Any, shape: Shape,
+                                 keepdim: bool) -> Tensor:
+        indices = idx._data if isinstance(idx, Tensor) else idx
+        if not keepdim:
+            g = ops.unsqueeze(g, dim)
+            indices = xp_of(indices).expand_dims(indices, dim)
+        zeros = ops.zeros(shape, dtype=g.dtype, device=g.device)
+        return ValueSelectingBackward.apply(zeros, g, dim=dim, indices=indices)
+
     def view_backward(g: Tensor, shape: Shape, view_fn: Callable[[Array], Array], kind: str,
                       args: tuple[Any, ...]) -> Tensor:
         if kind == "select":
@@ -2784,6 +2860,8 @@ def _install_tensor_ops() -> None:
             a._data / b._data)), a.device),
         where=lambda c, a, b: ops.where(c, a, b),
         masked_fill=lambda g, mask, value: ops.masked_fill(g, mask, value),
+        evenly_distribute=lambda g, x, mask: MaskedFillBackward1.apply(
+            ops.zeros_like(x), g / ops.sum(mask), mask=mask),
         zeros_like=lambda g: ops.zeros_like(g),
         zeros=lambda shape, like: ops.zeros(shape, dtype=like.dtype, device=like.device),
         cast=lambda g, dtype: ops.to(g, dtype),
@@ -2805,9 +2883,7 @@ def _install_tensor_ops() -> None:
             ops.zeros(shape, dtype=g.dtype, device=g.device), g, key=key),
         index_fill_zero=lambda g, key: ops._index_fill_zero(g, key),
         index=lambda g, key: ops._index_with_key(g, key),
-        value_selecting_backward=lambda g, dim, idx, shape, keepdim: ValueSelectingBackward.apply(
-            g, dim=dim, indices=idx._data if isinstance(idx, Tensor) else idx, shape=shape,
-            keepdim=keepdim),
+        value_selecting_backward=value_selecting_backward,
         tanh_backward=lambda g, y: TanhBackwardBackward0.apply(g, y),
         sigmoid_backward=lambda g, y: SigmoidBackwardBackward0.apply(g, y),
         threshold_backward=lambda g, y, th: ThresholdBackwardBackward0.apply(g, y, threshold=th),
@@ -2819,6 +2895,7 @@ def _install_tensor_ops() -> None:
         nll_loss_backward=lambda g, x, target, node: NllLossBackwardBackward0.apply(
             g, x, target=target, node=node),
         detached=detached,
+        prod_others=prod_others,
         view_split=view_split,
         view_fill=view_fill,
     )
