@@ -403,6 +403,39 @@ INPLACE_PROGRAMS = [
                                             "y[0, 0] = w[1, 1]\nz = y.max(1)[0]"), X, X),
 ]
 
+
+def _copyslices_twice(m: Any, x: Any) -> Any:
+    y = x + 1  # AddBackward0 saves nothing ...
+    y[0] = 5.0  # ... but CopySlices drops its op after a backward
+    y.sum().backward()
+    y.sum().backward()
+
+
+def _create_graph_statements(code: str) -> Callable[..., Any]:
+    """As _statements, but the first derivative is taken with create_graph (which keeps the
+    in-place ops' nodes, and what they hold, alive) and differentiated again."""
+    def run(m: Any, x: Any, w: Any) -> Any:
+        env = {"m": m, "x": x, "w": w}
+        exec("y = x * 1\nv = y\nz = y\n" + code, env)
+        out = (env["y"] ** 2).sum() + (env["z"] * env["z"]).sum() + env["v"].sum()
+        g, = m.grad(out, x, create_graph=True)
+        return g, m.grad((g * g).sum(), x)
+
+    return run
+
+
+INPLACE_PROGRAMS += [
+    case("copyslices_twice", _copyslices_twice, X),
+    case("create_graph_view_ops", _create_graph_statements(
+        "v = y.transpose(0, 1)[1]\nv.sigmoid_()\nv.mul_(2)\nz = y @ w.t()"), X, X),
+    case("create_graph_base_changed", _create_graph_statements(
+        "v = y[0]\nv.sigmoid_()\nv.exp_()\ny[y > 0] = 0."), X, X),
+    case("create_graph_view_exp_then_zero", _create_graph_statements(
+        "v = y[..., :2]\nv.exp_()\nv.zero_()"), X, X),
+    case("create_graph_setitem_view", _create_graph_statements(
+        "y[0] = x[1] * x[0]\nv = y[:, 1:]\nv.pow_(2)\nz = y.sin()"), X, X),
+]
+
 VERSIONS = [
     case("detach_shares", _detach_shares),
     case("detach_inplace_breaks_backward", _detach_inplace_breaks_backward),

@@ -452,6 +452,30 @@ SECOND_ORDER_VALUES_ONLY = [
 ]
 
 
+def _inplace_on_view(m: Any, x: Any) -> Any:
+    y = x * x
+    v = y[0]
+    v.mul_(y[1].detach() + x[1])
+    w = y.t()
+    w[1:].exp_()
+    return y ** 2
+
+
+def _setitem_then_view(m: Any, x: Any) -> Any:
+    y = x * 1
+    y[0] = x[1] * x[0]
+    a = y[:, 1:]
+    a.pow_(2)
+    return y.sin() * a.sum()
+
+
+# Through CopySlices and the views regenerated after in-place changes (AsStridedBackward0).
+SECOND_ORDER += [
+    ("inplace_on_view", _inplace_on_view, MIXED),
+    ("setitem_then_view", _setitem_then_view, MIXED),
+]
+
+
 @pytest.mark.parametrize("f, x, graphs", [
     *[pytest.param(f, x, True, id=name) for name, f, x in SECOND_ORDER],
     *[pytest.param(f, x, False, id=name) for name, f, x in SECOND_ORDER_VALUES_ONLY],

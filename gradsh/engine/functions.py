@@ -2537,6 +2537,39 @@ class SliceBackwardBackward0(_ViewScatter):
     name = "SliceBackwardBackward0"
 
 
+class StridedView(Function):
+    """Any view given by its view_fn (the views of views that in-place changes leave behind):
+    the differentiable forward of AsStridedBackward0's formula."""
+
+    name = "AsStridedBackward0"
+    is_view = True
+
+    def forward(self, a: Tensor, view_fn: Callable[[Array], Array]) -> Array:
+        self.view_fn_, self.base_shape = view_fn, a.shape
+        return view_fn(a._data)
+
+    def view_fn(self, array: Array) -> Array:
+        return self.view_fn_(array)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.view_scatter(grad, self.base_shape, self.view_fn_),)
+
+
+class StridedScatter(Function):
+    """AsStridedBackward0's formula: the gradient placed into zeros of the base's shape."""
+
+    name = "AsStridedScatterBackward0"
+
+    def forward(self, grad: Tensor, shape: Shape, view_fn: Callable[[Array], Array]) -> Array:
+        self.view_fn_ = view_fn
+        return _array_scatter_view(grad._data, shape, view_fn)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        if F.as_tensor:
+            return (StridedView.apply(g, view_fn=self.view_fn_),)
+        return (self.view_fn_(g),)
+
+
 class IndexPutImplBackward0(Function):
     """The gradient of indexing placed (accumulating) into zeros: IndexBackward0's formula,
     `_index_put_impl_(zeros, indices, grad, accumulate=True)` (edges: the zeros, the values)."""
@@ -2779,14 +2812,20 @@ def _install_tensor_ops() -> None:
         # nll's double backward) give the right values without a graph of their own.
         return Tensor._make(_as_array(fn(x._data)), x.device)
 
+    # CopySlices under create_graph: clone the gradient, hand a copy of its view part to the
+    # in-place op's formula, copy the result back into the view: all differentiable.
     def view_split(g: Tensor, view_fn: Callable[[Array], Array]) -> tuple[Tensor, Tensor]:
-        result, part = _array_view_split(g._data, view_fn)
-        return Tensor._make(result, g.device), Tensor._make(part, g.device)
+        result = ops.copy_(ops.empty_like(g), g)  # new_empty_strided(...).copy_(grad)
+        part = ops.clone(StridedView.apply(result, view_fn=view_fn), memory_format="contiguous")
+        return result, part
 
     def view_fill(result: Tensor, view_fn: Callable[[Array], Array], part: Tensor | None) -> Tensor:
-        data = result._data.copy()
-        view_fn(data)[...] = 0 if part is None else part._data
-        return Tensor._make(data, result.device)
+        view = StridedView.apply(result, view_fn=view_fn)
+        if part is None:
+            ops.zero_(view)
+        else:
+            ops.copy_(view, part)
+        return result
 
     def prod_others(x: Tensor, dim: int) -> Tensor:
         # the product of the other elements along dim, differentiably (exact with zeros):
@@ -2877,8 +2916,8 @@ def _install_tensor_ops() -> None:
         select=ops.select,
         view_backward=view_backward,
         # NOTE: AsStridedBackward0 (views after an in-place change) has no double backward.
-        view_scatter=lambda g, shape, view_fn: detached(
-            lambda v: _array_scatter_view(v, shape, view_fn), g),
+        view_scatter=lambda g, shape, view_fn: StridedScatter.apply(g, shape=shape,
+                                                                    view_fn=view_fn),
         index_put_acc=lambda g, shape, key: IndexPutImplBackward0.apply(
             ops.zeros(shape, dtype=g.dtype, device=g.device), g, key=key),
         index_fill_zero=lambda g, key: ops._index_fill_zero(g, key),

@@ -103,7 +103,8 @@ class SavedTensor:
     """
 
     __slots__ = ("_tensor", "_weak", "_data", "_counter", "version", "is_output", "released",
-                 "shape", "dtype", "device", "output_grad_fn_name", "view_grad_fn")
+                 "shape", "dtype", "device", "output_grad_fn_name", "view_grad_fn",
+                 "view_history")
 
     def __init__(self, tensor: Tensor, is_output: bool = False):
         self.is_output = is_output
@@ -116,6 +117,9 @@ class SavedTensor:
         # for an output saved by an in-place op on a view: a weak reference to the view's
         # grad_fn right after the op, which PyTorch's version error names
         self.view_grad_fn: weakref.ref[Node] | None = None
+        # ... and what rebuilds that history for a higher-order graph once the view is gone:
+        # (the base's CopySlices, the view function, the base's shape, dtype and device)
+        self.view_history: tuple[Any, ...] | None = None
         if is_output:
             self._tensor = None
             self._weak = weakref.ref(tensor)
@@ -141,6 +145,7 @@ class SavedTensor:
         self.released = True
         self._tensor = None
         self._data = None
+        self.view_history = None
 
     def unpack(self, owner: Node, as_tensor: bool) -> Any:
         if self.released:
@@ -153,6 +158,11 @@ class SavedTensor:
             alive = self._weak()  # type: ignore[misc]
             if alive is not None and alive._data is self._data:
                 return alive
+            if self.view_history is not None:
+                # The output of an in-place op on a view: its history is that view of the base
+                # (through the base's CopySlices), not the op's own node.
+                return Tensor._make(self._data, owner.output_device,
+                                    grad_fn=AsStridedBackward0.from_history(*self.view_history))
             # The output tensor is gone (or now holds other data): rebuild one that is still
             # the output of `owner`, so a higher-order graph flows through it.
             return Tensor._make(self._data, owner.output_device, grad_fn=owner)
@@ -803,6 +813,21 @@ class AsStridedBackward0(Function):
         self.base_version = base._version.value
         self.output_device = base.device
 
+    @classmethod
+    def from_history(cls, base_node: Node, view_fn: Callable[[Array], Array] | None,
+                     base_shape: Shape, base_dtype: DType, base_device: str) -> AsStridedBackward0:
+        """The same node built from the base's grad_fn instead of the base tensor."""
+        node = cls.__new__(cls)
+        node.needs_input_grad = (True,)
+        node.next_functions = ((base_node, 0),)
+        node.input_meta = ((base_shape, base_dtype, base_device),)
+        node.sequence_nr = next(_sequence)
+        node.base_shape = base_shape
+        node.base_dtype = base_dtype
+        node.view_fn_ = view_fn
+        node.output_device = base_device
+        return node
+
     def backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
         return (F.view_scatter(grad, self.base_shape, self.view_fn_),)  # type: ignore[attr-defined]
 
@@ -826,17 +851,23 @@ class CopySlices(Node):
         self.input_meta = ((base.shape, base.dtype, base.device),) + fn.input_meta[1:]
 
     def call_backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+        if self.fn is None:
+            raise TorchRuntimeError(SECOND_BACKWARD_MESSAGE)
         result, in_view = F.view_split(grad, self.view_fn_)  # type: ignore[attr-defined]
         grads = self.fn.call_backward(F, in_view)
         result = F.view_fill(result, self.view_fn_, grads[0])  # type: ignore[attr-defined]
         return (result,) + tuple(grads[1:])
 
     def release_variables(self) -> None:
-        self.fn.release_variables()
+        # PyTorch drops the in-place op's node itself (a second backward is an error even if
+        # it saved nothing), and with it whatever that node kept alive.
+        if self.fn is not None:
+            self.fn.release_variables()
+            self.fn = None  # type: ignore[assignment]
 
     @property
     def saved_tensors(self) -> dict[str, SavedTensor]:
-        return self.fn.saved_tensors
+        return self.fn.saved_tensors if self.fn is not None else {}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -910,9 +941,13 @@ def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params
         )
     node = out._grad_fn
     if node is not None:
-        for saved in node.saved_tensors.values():
+        for key, saved in list(node.saved_tensors.items()):
             if saved._tensor is alias:
-                alias._data = alias._data.copy()
+                # PyTorch saves `original_self = self.clone()`: a recorded copy of the old
+                # value (CloneBackward0 in higher-order graphs)
+                from gradsh.engine import ops
+
+                node._saved[key] = SavedTensor(ops.clone(alias))
     target._inplace_data(out._data)
     if isinstance(node, Function):
         result = node._saved.get("result")
@@ -923,14 +958,13 @@ def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params
         else:
             base = target._base
             base._grad_fn = CopySlices(base, target._view_fn, node)
-            # CopySlices routes the view's gradient itself: the op no longer holds the view's
-            # old grad_fn (PyTorch's does not either, which its error messages show).
-            node.next_functions = ((None, 0),) + node.next_functions[1:]
-            alias._grad_fn = None
             target._grad_fn = AsStridedBackward0(base, target._view_fn, target.shape)
             target._view_version = target._version.value
             if result is not None:
-                node._saved["result"].view_grad_fn = weakref.ref(target._grad_fn)
+                saved = node._saved["result"]
+                saved.view_grad_fn = weakref.ref(target._grad_fn)
+                saved.view_history = (base._grad_fn, target._view_fn, base.shape, base.dtype,
+                                      base.device)
     return target
 
 
