@@ -622,7 +622,39 @@ LAYOUT_AND_EDGE_VALUES = [
 ]
 
 
-@pytest.mark.parametrize("f, arrays, grad, kw", LAYOUT_AND_EDGE_VALUES)
+BOOLS = np.array([True, False])
+BOOL_MATRIX = np.array([[True, False], [False, True]])
+# What bool tensors support and how the rest fails (PyTorch's kernel names), found by a dtype
+# fuzz against torch.
+BOOL_TENSORS = [
+    case(f"bool_{name}", f, BOOLS, BOOL_MATRIX, grad=[False, False]) for name, f in [
+        ("mod", lambda m, b, B: b % b), ("fmod", lambda m, b, B: m.fmod(b, b)),
+        ("fmod_int", lambda m, b, B: m.fmod(b, 2)), ("floordiv", lambda m, b, B: b // b),
+        ("floordiv_scalar", lambda m, b, B: b // True), ("pow", lambda m, b, B: b ** b),
+        ("pow_true", lambda m, b, B: b ** True), ("pow_false", lambda m, b, B: b ** False),
+        ("pow_int", lambda m, b, B: b ** 2), ("rpow_int", lambda m, b, B: 2 ** b),
+        ("rpow_bool", lambda m, b, B: True ** b), ("mv", lambda m, b, B: B @ b),
+        ("mm", lambda m, b, B: B @ B), ("dot", lambda m, b, B: b @ b),
+        ("bmm", lambda m, b, B: B[None] @ B[None]), ("clamp_min", lambda m, b, B: b.clamp(min=True)),
+        ("clamp_max", lambda m, b, B: b.clamp(max=False)),
+        ("clamp", lambda m, b, B: b.clamp(False, True)), ("clamp_tensor", lambda m, b, B: b.clamp(min=b)),
+        ("sum", lambda m, b, B: b.sum()), ("prod", lambda m, b, B: b.prod()),
+        ("max", lambda m, b, B: b.max()), ("abs", lambda m, b, B: b.abs()),
+        ("sign", lambda m, b, B: b.sign()), ("exp", lambda m, b, B: b.exp()),
+        ("relu", lambda m, b, B: b.relu()), ("sigmoid", lambda m, b, B: b.sigmoid()),
+        ("argmax", lambda m, b, B: b.argmax()), ("softmax", lambda m, b, B: b.softmax(0)),
+        ("reciprocal", lambda m, b, B: b.reciprocal()), ("square", lambda m, b, B: b.square()),
+        ("floor", lambda m, b, B: b.floor()), ("round", lambda m, b, B: b.round()),
+        ("mul", lambda m, b, B: b * b), ("div", lambda m, b, B: b / b),
+        ("neg", lambda m, b, B: -b), ("add_alpha", lambda m, b, B: b.add(b, alpha=True)),
+        ("add_alpha_int", lambda m, b, B: b.add(b, alpha=2)),
+        ("int_add_float_alpha", lambda m, b, B: m.tensor([1, 2]).add(3, alpha=2.5)),
+        ("float_add_bool_alpha", lambda m, b, B: m.ones(2).add(3, alpha=True)),
+    ]
+]
+
+
+@pytest.mark.parametrize("f, arrays, grad, kw", LAYOUT_AND_EDGE_VALUES + BOOL_TENSORS)
 def test_layout_and_edge_values(f: Callable[..., Any], arrays: list[Any], grad: Any,
                                 kw: dict[str, Any], torch: Any) -> None:
     run_parity(torch, f, arrays, grad, **kw)

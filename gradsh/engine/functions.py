@@ -143,12 +143,23 @@ def _quiet() -> Any:
 # =============================================================================================
 
 
+def fma64(a: Any, b: Any, c: Any) -> np.ndarray:
+    """a * b + c in float64 rounded once (NumPy has no fma; random.py's exact emulation)."""
+    from gradsh.engine.random import _fma64
+
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+    flat = [np.broadcast_to(np.asarray(v, dtype=np.float64), shape).reshape(-1) for v in (a, b, c)]
+    return _fma64(*flat).reshape(shape)
+
+
 def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool = False) -> Array:
     """x + alpha * y (or x - alpha * y) as PyTorch's CPU kernel computes it: one fused
     multiply-add in the op's math type, so the result rounds once."""
     if alpha == 1 and isinstance(x, np.ndarray):
         return (np.subtract if subtract else np.add)(x, y, dtype=dtype.np)
     xp = xp_of(x if not isinstance(x, (int, float, bool)) else np.asarray(y))
+    if dtype is dtypes.bool_:  # bools: x or (alpha and y)
+        return xp.logical_or(x, xp.logical_and(y, bool(alpha)))
     if alpha == 1 or dtype.category < 2:
         scaled = y if alpha == 1 else y * alpha
         op = xp.subtract if subtract else xp.add
@@ -157,12 +168,7 @@ def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool
     a = -alpha if subtract else alpha
     with _quiet():
         if dtype is dtypes.float64:
-            from gradsh.engine.random import _fma64
-
-            shape = np.broadcast_shapes(np.shape(x), np.shape(y))
-            return _fma64(np.broadcast_to(np.asarray(y, dtype=np.float64), shape),
-                          np.full(shape, float(a)),
-                          np.broadcast_to(np.asarray(x, dtype=np.float64), shape)).copy()
+            return fma64(y, float(a), x)
         # NOTE: float32 operands multiply exactly in float64, so one rounding to float32
         # matches the kernel's fmadd (opmath float, alpha rounded to float first).
         alpha32 = float(np.float32(a))
@@ -324,20 +330,20 @@ def _check_integer_division(a: Tensor, b: Tensor, dtype: DType) -> None:
 
 
 class FloorDivideNotImplemented(Function):
-    """floor_divide has no derivative: PyTorch records a node that raises when reached. A
-    Python number operand is not an input (`x // 2` has one edge)."""
+    """floor_divide has no derivative: PyTorch records a node that raises when reached, with
+    an edge for each operand that requires grad (and none for the others). The inputs are those
+    operands; `left` and `right` are the operands themselves."""
 
     name = "NotImplemented"
 
-    def forward(self, a: Tensor, b: Tensor | None = None, scalar: Any = None,
-                reflected: bool = False) -> Array:
-        other = b if b is not None else Tensor.wrap_scalar(scalar)
-        left, right = (other, a) if reflected else (a, other)
+    def forward(self, *inputs: Tensor, left: Tensor, right: Tensor) -> Array:
         broadcast_shapes(left, right)
         dtype = result_dtype(left, right)
+        if dtype is dtypes.bool_:
+            raise not_implemented_for("div_floor_cpu", dtype)
         _check_integer_division(left, right, dtype)
         with _quiet():
-            return xp_of(a._data).floor_divide(operand(left), operand(right), dtype=dtype.np)
+            return np.floor_divide(operand(left), operand(right), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         raise TorchRuntimeError("derivative for aten::floor_divide is not implemented")
@@ -345,6 +351,8 @@ class FloorDivideNotImplemented(Function):
 
 def _scalar_division(a: Tensor, other: float | int, ufunc: str) -> Array:
     dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
+    if dtype is dtypes.bool_:
+        raise not_implemented_for(f"{ufunc}_cpu", dtype)
     if dtype.category < 2 and other == 0:
         raise TorchRuntimeError("ZeroDivisionError")
     with _quiet():
@@ -374,6 +382,8 @@ class RemainderBackward1(Function):
             self.save("self", a)
             self.save("other", b)
         dtype = result_dtype(a, b)
+        if dtype is dtypes.bool_:
+            raise not_implemented_for("remainder_cpu", dtype)
         _check_integer_division(a, b, dtype)
         with _quiet():
             return xp_of(a._data).remainder(operand(a), operand(b), dtype=dtype.np)
@@ -411,6 +421,8 @@ class FmodBackward1(Function):
             self.save("self", a)
             self.save("other", b)
         dtype = result_dtype(a, b)
+        if dtype is dtypes.bool_:
+            raise not_implemented_for("fmod_cpu", dtype)
         _check_integer_division(a, b, dtype)
         with _quiet():
             return xp_of(a._data).fmod(operand(a), operand(b), dtype=dtype.np)
@@ -455,6 +467,8 @@ class PowBackward0(Function):
         if self.needs_input_grad[0]:
             self.save("self", a)
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [exponent])
+        if dtype is dtypes.bool_:  # x ** True is x, x ** False is all True
+            return a._data.copy() if exponent else xp_of(a._data).ones_like(a._data)
         _check_integer_power(a, exponent, dtype)
         with _quiet():
             return xp_of(a._data).power(operand(a), exponent, dtype=dtype.np)
@@ -480,6 +494,8 @@ class PowBackward1(Function):
         self.save("exponent", b)
         self.save("result", RESULT)
         dtype = result_dtype(a, b)
+        if dtype is dtypes.bool_:
+            raise not_implemented_for("pow", dtype)
         with _quiet():
             if dtype.category == 1:
                 exponents = operand(b)
@@ -502,6 +518,12 @@ class PowBackward1(Function):
         a, b = self.needs_input_grad
         x = self.saved("self", F)
         p = self.saved("exponent", F)
+        if a and self._saved["exponent"].dtype is dtypes.bool_:
+            # the formula computes `exponent - 1`, which PyTorch refuses for a bool tensor
+            raise TorchRuntimeError(
+                "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+            )
         with _quiet():
             ga = F.where(p == 0.0, 0.0, grad * (p * x ** (p - 1))) if a else None
             gb = None
@@ -522,6 +544,8 @@ class PowBackward2(Function):
             self.save("exponent", exponent)
             self.save("result", RESULT)
         dtype = dtypes.result_type([(exponent.dtype, exponent._data.ndim)], [base])
+        if dtype is dtypes.bool_:
+            raise not_implemented_for("pow", dtype)
         with _quiet():
             return xp_of(exponent._data).power(base, operand(exponent), dtype=dtype.np)
 
@@ -669,7 +693,7 @@ class ReluBackward0(Function):
 
     def forward(self, a: Tensor) -> Array:
         if a.dtype is dtypes.bool_:
-            raise not_implemented_for("clamp_min_scalar_cpu", a.dtype)
+            raise TorchRuntimeError("Boolean inputs not supported for relu")
         if self.needs_input_grad[0]:
             self.save("result", RESULT)
         xp = xp_of(a._data)
@@ -775,6 +799,8 @@ class _Rounding(Function):
     ufunc: ClassVar[str]
 
     def forward(self, a: Tensor) -> Array:
+        if a.dtype is dtypes.bool_:
+            raise not_implemented_for(f"{self.name[:-len('Backward0')].lower()}_vml_cpu", a.dtype)
         if not a.dtype.is_floating_point:
             return a._data.copy()
         return getattr(xp_of(a._data), self.ufunc)(a._data)
@@ -823,6 +849,10 @@ class ClampBackward1(Function):
         if self.needs_input_grad[0]:
             self.save("self", a)
         dtype = _clamp_dtype(a, min, max)
+        if dtype is dtypes.bool_:
+            kernel = "clamp_scalar_cpu" if min is not None and max is not None else \
+                "clamp_min_scalar_cpu" if min is not None else "clamp_max_scalar_cpu"
+            raise not_implemented_for(kernel, dtype)
         x = a._data.astype(dtype.np, copy=False)
         xp = xp_of(x)
         with _quiet():
@@ -855,6 +885,8 @@ class ClampMinBackward0(Function):
         if self.needs_input_grad[0]:
             self.save("self", a)
         dtype = _clamp_dtype(a, min)
+        if dtype is dtypes.bool_:
+            raise not_implemented_for("clamp_min_scalar_cpu", dtype)
         x = a._data.astype(dtype.np, copy=False)
         with _quiet():
             return xp_of(x).where(x < min, dtype.np.type(min), x)
@@ -871,6 +903,8 @@ class ClampMaxBackward0(Function):
         if self.needs_input_grad[0]:
             self.save("self", a)
         dtype = _clamp_dtype(a, max)
+        if dtype is dtypes.bool_:
+            raise not_implemented_for("clamp_max_scalar_cpu", dtype)
         x = a._data.astype(dtype.np, copy=False)
         with _quiet():
             return xp_of(x).where(x > max, dtype.np.type(max), x)

@@ -487,12 +487,7 @@ def linspace(start: Any, end: Any, steps: int, dtype: DType | None = None, devic
 _VECTOR_BYTES = 32
 
 
-def _fma(a: Any, b: Any, c: Any) -> np.ndarray:
-    """a * b + c in float64, rounded once."""
-    from gradsh.engine.random import _fma64
-
-    shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
-    return _fma64(*(np.broadcast_to(np.asarray(v, dtype=np.float64), shape) for v in (a, b, c)))
+_fma = fn.fma64
 
 
 def _arange_floats(start: float, step: float, n: int, d: DType) -> np.ndarray:
@@ -642,10 +637,26 @@ def _scalar_overload(other: Any) -> bool:
     return fn.ScalarOverloads.active and is_number(other)
 
 
+def _check_alpha(a: Tensor, b: TensorLike, alpha: Any) -> None:
+    """PyTorch's alpha_check: the scale must fit the result's kind."""
+    if alpha == 1 and not isinstance(alpha, bool):
+        return
+    if not is_number(alpha):
+        raise TorchTypeError(f"alpha must be a number, not {_type_name(alpha)}")
+    dtype = fn.result_dtype(a, as_tensor_operand(b))
+    if isinstance(alpha, bool) and dtype is not dtypes.bool_:
+        raise TorchRuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float) and not dtype.is_floating_point:
+        raise TorchRuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
+
+
 def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
     if not isinstance(a, Tensor):
         a, b = b, a
     a = _check_tensor(a, "add")
+    _check_alpha(a, b, alpha)
     if _scalar_overload(b):
         return fn.AddBackward1.apply(a, other=b, alpha=alpha)
     return fn.AddBackward0.apply(a, as_tensor_operand(b), alpha=alpha)
@@ -655,6 +666,7 @@ def sub(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
     if not isinstance(a, Tensor):
         return rsub(as_tensor_operand(b), a, alpha=alpha)
     _check_bool_sub(a, b)
+    _check_alpha(a, b, alpha)
     if _scalar_overload(b):
         return fn.SubBackward1.apply(a, other=b, alpha=alpha)
     return fn.SubBackward0.apply(a, as_tensor_operand(b), alpha=alpha)
@@ -713,13 +725,18 @@ subtract = sub
 
 
 def floor_divide(a: TensorLike, b: TensorLike) -> Tensor:
-    """floor_divide is not differentiable: a node named NotImplemented, one edge per tensor."""
+    """floor_divide is not differentiable: a node named NotImplemented, with an edge for each
+    operand that requires grad."""
     if not isinstance(a, Tensor):
-        return fn.FloorDivideNotImplemented.apply(_check_tensor(b, "floor_divide", "other", 2),
-                                                  scalar=a, reflected=True)
-    if isinstance(b, Tensor):
-        return fn.FloorDivideNotImplemented.apply(a, b)
-    return fn.FloorDivideNotImplemented.apply(a, scalar=_number(b, "floor_divide"))
+        _check_tensor(b, "floor_divide", "other", 2)
+        left, right = Tensor.wrap_scalar(_number(a, "floor_divide")), b
+    elif isinstance(b, Tensor):
+        left, right = a, b
+    else:
+        left, right = a, Tensor.wrap_scalar(_number(b, "floor_divide"))
+    inputs = [t for t in (left, right) if t.requires_grad] or [t for t in (left, right)
+                                                               if not t._wrapped][:1]
+    return fn.FloorDivideNotImplemented.apply(*inputs, left=left, right=right)
 
 
 def _rfloordiv(self: Tensor, other: TensorLike) -> Tensor:
@@ -859,11 +876,8 @@ class _Bitwise(fn.Function):
     name = "Bitwise"
 
     def forward(self, a: Tensor, b: Tensor, op: str, kernel: str) -> Any:
-        for t in (a, b):
-            if t.dtype.is_floating_point and not t._wrapped:
-                raise fn.not_implemented_for(kernel, t.dtype)
         dtype = fn.result_dtype(a, b)
-        if dtype.is_floating_point:
+        if dtype.is_floating_point:  # PyTorch names the promoted dtype
             raise fn.not_implemented_for(kernel, dtype)
         fn.broadcast_shapes(a, b)
         return getattr(np, op)(fn.operand(a), fn.operand(b), dtype=dtype.np)
@@ -1122,6 +1136,8 @@ def amin(a: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
 
 def _argextremum(kind: str, a: Tensor, dim: Any, keepdim: bool) -> Tensor:
     a = _check_tensor(a, f"arg{kind}")
+    if a.dtype is dtypes.bool_:
+        raise TorchRuntimeError(f"arg{kind}(): does not support bool input")
     if dim is None:
         if a.numel() == 0:
             raise TorchIndexError(
@@ -1999,6 +2015,8 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
             "expected m1 and m2 to have the same dtype, but got: "
             f"{_c_name(a.dtype)} != {_c_name(b.dtype)}"
         )
+    if a.dtype is dtypes.bool_:
+        raise fn.not_implemented_for("addmm_impl_cpu_", a.dtype)
     return fn.MmBackward0.apply(a, b)
 
 
@@ -2019,6 +2037,8 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
             "addmv input tensors must have the same dtype, but got "
             f"{v.dtype.short}, {a.dtype.short}, and {v.dtype.short}"
         )
+    if a.dtype is dtypes.bool_:
+        raise fn.not_implemented_for("addmv_impl_cpu", a.dtype)
     return fn.MvBackward0.apply(a, v)
 
 
@@ -2040,6 +2060,8 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
             "dot : expected both vectors to have same dtype, but found "
             f"{a.dtype.short} and {b.dtype.short}"
         )
+    if a.dtype is dtypes.bool_:
+        raise fn.not_implemented_for("dot", a.dtype)
     return fn.DotBackward0.apply(a, b)
 
 
@@ -2062,6 +2084,8 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
         raise TorchRuntimeError(
             f"expected scalar type {a.dtype.short} but found {b.dtype.short}"
         )
+    if a.dtype is dtypes.bool_:
+        raise fn.not_implemented_for("bmm", a.dtype)
     return fn.BmmBackward0.apply(a, b)
 
 
@@ -2388,6 +2412,7 @@ def element_size(a: Tensor) -> int:
 
 
 def add_(a: Tensor, b: TensorLike, alpha: Number = 1) -> Tensor:
+    _check_alpha(a, b, alpha)
     return apply_inplace(fn.AddBackward0, a, as_tensor_operand(b), alpha=alpha)
 
 
