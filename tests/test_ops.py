@@ -227,6 +227,21 @@ REDUCTIONS = [
     case("cross_entropy_float_target", lambda m, x: m.cross_entropy(x, m.zeros(2)), X23),
     case("cross_entropy_out_of_range", lambda m, x: m.cross_entropy(x, m.tensor([0, 5])), X23),
     case("nll_batch_mismatch", lambda m, x: m.nll_loss(x, m.tensor([0])), X23),
+    # empty tensors and explicit empty dim lists, found by a reduction fuzz against torch
+    case("amax_empty", lambda m: m.ones(0, 3).amax()),
+    case("amax_empty_dim", lambda m: m.ones(0, 3).amax(-2)),
+    case("amax_empty_kept_dim", lambda m: m.ones(0, 3).amax(1)),
+    case("std_empty_dof_warning", lambda m: m.ones(0, 3).std(-1)),
+    case("var_explicit_empty_dims", lambda m, x: x.var(()), X23),
+    case("std_explicit_empty_dims", lambda m, x: x.std((), unbiased=False, keepdim=True), X23),
+    case("logsumexp_empty_dims", lambda m, x: x.logsumexp(()), X23),
+    case("logsumexp_empty_dims_keepdim", lambda m, x: x.logsumexp((), True), X23),
+    case("logsumexp_empty_tensor", lambda m: m.ones(0, 3).logsumexp(())),
+    case("split_0d", lambda m: m.tensor(1.0).split(1)),
+    case("chunk_0d", lambda m: m.tensor(1.0).chunk(2)),
+    case("chunk_empty", lambda m: m.ones(0, 3, requires_grad=True).chunk(2)),
+    case("permute_no_dims", lambda m: m.tensor(1.0).permute()),
+    case("transpose_0d", lambda m: m.tensor(1.0, requires_grad=True).transpose(0, -1)),
 ]
 
 SHAPES = [

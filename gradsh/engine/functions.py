@@ -1613,9 +1613,11 @@ def _var_backward(F: Any, grad: Any, x: Any, dim: tuple[int, ...] | None, correc
                 # (linear in grad: its graph continues, the factor is a constant)
                 return grad * F.detached(lambda v: _var_dof_zero(v), x)
             return (2.0 / dof) * grad * (x - F.mean(x, None, False))
-        if not keepdim and x.ndim > 1:
+        if not keepdim and x.ndim > 1 and dim:
             grad = F.unsqueeze_dims(grad, dim, x.ndim)
-        n = _reduced_count(x.shape, dim)
+        n = 1
+        for d in dim:  # _safe_size over the listed dims: 1 for an explicit empty list
+            n *= x.shape[d]
         scale = 2.0 / (n - correction) if n - correction != 0 else math.inf
         return scale * grad * (x - F.mean(x, dim, True))
 
@@ -2749,7 +2751,7 @@ _Namespace.install(
     expand=lambda g, shape: xp_of(g).broadcast_to(g, shape),
     reshape=lambda g, shape: g.reshape(shape),
     t=lambda g: g.T,
-    transpose=lambda g, d0, d1: xp_of(g).swapaxes(g, d0, d1),
+    transpose=lambda g, d0, d1: xp_of(g).swapaxes(g, d0, d1) if g.ndim else g,
     permute=lambda g, dims: xp_of(g).transpose(g, dims),
     squeeze=lambda g, d: g.reshape(g.shape[:d] + g.shape[d + 1:]) if g.ndim else g,
     log=lambda g: xp_of(g).log(g),

@@ -1126,11 +1126,29 @@ def min(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
     return _extremum("min", _check_tensor(a, "min"), dim, keepdim)
 
 
+def _check_nonempty_reduction(fname: str, a: Tensor, dim: Any) -> None:
+    if a.numel() == 0:
+        given = (dim,) if isinstance(dim, int) else tuple(dim)
+        dims = normalize_dims(dim, a.ndim)
+        if not dims:
+            raise TorchRuntimeError(
+                f"{fname}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        for d, original in zip(dims, given):
+            if a.shape[d] == 0:
+                raise TorchIndexError(
+                    f"{fname}(): Expected reduction dim {original} to have non-zero size."
+                )
+
+
 def amax(a: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+    _check_nonempty_reduction("amax", a, dim)
     return fn.AmaxBackward0.apply(a, dim=normalize_dims(dim, a.ndim), keepdim=keepdim)
 
 
 def amin(a: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+    _check_nonempty_reduction("amin", a, dim)
     return fn.AminBackward0.apply(a, dim=normalize_dims(dim, a.ndim), keepdim=keepdim)
 
 
@@ -1213,10 +1231,17 @@ def _variance_args(fname: str, a: Tensor, dim: Any, unbiased: Any, keepdim: bool
         raise TorchRuntimeError(f"{fname}: can't specify both unbiased and correction")
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
+    # NOTE: an explicit empty dim list reduces everything but keeps `()`: PyTorch's backward
+    # then scales by a reduction size of 1 (its formula counts the listed dims)
     dims = None if dim is None else normalize_dims(dim, a.ndim)
-    if not dims:
+    if dims is not None and a.ndim == 0:
         dims = None
-    n = fn._reduced_count(a.shape, dims)
+    # the reduction factor as PyTorch counts it: input numel over output numel
+    kept = 1
+    for d, size in enumerate(a.shape):
+        if dims and d not in dims:
+            kept *= size
+    n = a.numel() // builtins.max(kept, 1)
     if n - correction <= 0:
         warn(
             f"{fname}(): degrees of freedom is <= 0. Correction should be strictly less than the "
@@ -1238,6 +1263,13 @@ def std(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False,
 
 
 def logsumexp(a: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
+    if not isinstance(dim, int) and not normalize_dims(dim, a.ndim) and a.ndim and not keepdim \
+            and a.numel():
+        # PyTorch reduces everything into a [1, ...] buffer, then fails to write it back
+        ones = ", ".join("1" for _ in range(a.ndim))
+        raise TorchRuntimeError(
+            f"output with shape [] doesn't match the broadcast shape [{ones}]"
+        )
     dims = _reduction_dims(dim, a.ndim)
     if not a.dtype.is_floating_point:
         a = to(a, dtypes.default_float())
@@ -1358,6 +1390,9 @@ def flatten(a: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 
 def unflatten(a: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
+    if a.ndim == 0:
+        raise TorchRuntimeError("unflatten got an unexpected error:\nDimension specified as 0 "
+                                "but tensor has no dimensions")
     d = wrap_dim(dim, a.ndim)
     sizes = tuple(sizes)
     if not sizes:
@@ -1470,6 +1505,8 @@ swapaxes = swapdims = transpose
 
 def permute(a: Tensor, *dims: Any) -> Tensor:
     a = _check_tensor(a, "permute")
+    if not dims:
+        raise TorchTypeError('permute() missing 1 required positional arguments: "dims"')
     order = _shape_args(dims, "permute")
     if len(order) != a.ndim:
         raise TorchRuntimeError(
@@ -1547,6 +1584,8 @@ def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
 def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
     """split/chunk pieces are views named SplitBackward0 (each piece has its own node)."""
     a = _check_tensor(a, "split")
+    if a.ndim == 0:
+        raise TorchRuntimeError("split expects at least a 1-dimensional tensor")
     d = wrap_dim(dim, a.ndim)
     size = a.shape[d]
     if isinstance(split_size_or_sections, int):
@@ -1579,13 +1618,15 @@ def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor,
 
 
 def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    if a.ndim == 0:
+        raise TorchRuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise TorchRuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     d = wrap_dim(dim, a.ndim)
     size = a.shape[d]
     step = (size + chunks - 1) // chunks if size else 1
-    if size == 0:
-        return tuple(fn.SplitBackward0.apply(a, dim=d, start=0, end=0, step=1)
+    if size == 0:  # PyTorch splits an empty dimension with sizes [0, ...]
+        return tuple(fn.SplitWithSizesBackward0.apply(a, dim=d, start=0, end=0, step=1)
                      for _ in range(chunks))
     return split(a, step, d)
 
