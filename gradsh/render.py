@@ -117,6 +117,19 @@ def fit_values(array: Any, dtype: Any, width: int) -> str:
     return summary
 
 
+def highlight(source: str) -> Text:
+    """gradsh source coloured on a terminal by the shell's Pygments lexer, in ANSI colours."""
+    from rich.syntax import ANSI_DARK, ANSISyntaxTheme
+
+    from gradsh.repl.lexer import GradshLexer
+
+    theme = ANSISyntaxTheme(ANSI_DARK)
+    text = Text(style="bold")
+    for token, value in GradshLexer(stripnl=False, ensurenl=False).get_tokens(source):
+        text.append(value, theme.get_style_for_token(token))
+    return text
+
+
 @dataclass
 class TableMemory:
     """The cells shown at the previous step, to mark what changed."""
@@ -141,10 +154,11 @@ class Renderer:
 
     def statement(self, source: str) -> None:
         lines = source.splitlines() or [""]
+        highlighted = list(highlight(source).split("\n")) if self.color else []
         for i, line in enumerate(lines):
             prompt = ">>> " if i == 0 else "... "
             if self.color:
-                self.out.print(Text(prompt, style="bold green") + Text(line, style="bold"))
+                self.out.print(Text.assemble(Text(prompt, style="bold green"), highlighted[i]))
             else:
                 self.out.print(prompt + line, markup=False)
 
