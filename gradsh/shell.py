@@ -1,57 +1,363 @@
-"""The interactive shell (a first version: prompt, multi-line input, state kept across errors)."""
+"""The interactive shell: `gradsh` on a terminal (a piped stdin runs as a script instead).
+
+`Session` is the shell without the terminal: it runs one input at a time (statements, `help`,
+`:` commands), shows what each statement printed, its warnings, its value when it is an
+expression, its error with a caret, then the variable table, and it never lets an error or a
+Ctrl-C end the session or lose a variable. `make_prompt` builds the prompt_toolkit session from
+the pieces in gradsh/repl/, and `interact` is the loop between the two; tests drive both with
+prompt_toolkit's pipe input.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
+from typing import IO
 
-from gradsh import snapshot
+from prompt_toolkit import PromptSession
+from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+from prompt_toolkit.formatted_text import AnyFormattedText
+from prompt_toolkit.history import History, InMemoryHistory
+from prompt_toolkit.input import Input
+from prompt_toolkit.lexers import PygmentsLexer
+from prompt_toolkit.output import ColorDepth, Output
+from prompt_toolkit.styles import Style
+
+from gradsh import __version__, ast, snapshot
+from gradsh.engine.exceptions import TorchError
 from gradsh.errors import GradshError
-from gradsh.interpreter import Interpreter
-from gradsh.parser import IncompleteInput, parse
-from gradsh.render import Renderer
-from gradsh.runner import EXIT_OK, RunOptions, prepare, render_display
+from gradsh.interpreter import Interpreter, StepOutcome
+from gradsh.parser import normalise, parse
+from gradsh.render import Renderer, TableMemory, tensor_cells
+from gradsh.repl import commands
+from gradsh.repl import help as helptext
+from gradsh.repl.completer import GradshCompleter
+from gradsh.repl.history import open_history
+from gradsh.repl.key_bindings import load_key_bindings
+from gradsh.repl.lexer import GradshLexer
+from gradsh.repl.source import is_complete, join_lines
+from gradsh.runner import (
+    EXIT_OK,
+    EXIT_USAGE,
+    RunOptions,
+    header_args,
+    prepare,
+    read_script,
+    render_display,
+)
+from gradsh.values import py_repr
+
+SHELL_PATH = "<shell>"
+PROMPT = ">>> "
+CONTINUATION = "... "
+BANNER = (f"gradsh {__version__}: PyTorch's autograd, step by step. "
+          "Type help for help, Ctrl-D to leave.")
+
+
+class Session:
+    """One shell session: the interpreter, the table setting and the statements that succeeded."""
+
+    def __init__(self, options: RunOptions, out: IO[str], err: IO[str]) -> None:
+        self.options = options
+        self.renderer = Renderer(out, err, options.color, options.width)
+        self.table_mode = "all"
+        self.statements: list[str] = []  # the source of each statement that succeeded
+        self.header = _header(options)  # options a saved script needs in its header
+        self.finished = False
+        self.interp = self._new_interpreter()
+
+    def _new_interpreter(self) -> Interpreter:
+        interp = Interpreter(SHELL_PATH)
+        prepare(interp, self.options)
+        return interp
+
+    # -- one input ----------------------------------------------------------------------------
+
+    def execute(self, text: str) -> None:
+        """Run one input. Nothing escapes: errors and Ctrl-C are shown, the session goes on."""
+        try:
+            self._execute(text)
+        except KeyboardInterrupt:
+            self._error(GradshError("KeyboardInterrupt", "interrupted"))
+        except Exception as err:  # noqa: BLE001  (a gradsh bug must not end the session)
+            if os.environ.get("GRADSH_DEBUG"):
+                raise
+            self._error(GradshError("InternalError",
+                                    f"{type(err).__name__}: {err} (this is a gradsh bug)"))
+
+    def _execute(self, text: str) -> None:
+        line = text.strip()
+        if not line:
+            return
+        if line.startswith(":"):
+            self.command(line)
+            return
+        topic = commands.help_request(line, frozenset(self.interp.env))
+        if topic is not None:
+            self.show_help(topic)
+            return
+        self.run_source(join_lines(text), SHELL_PATH)
+
+    def run_source(self, source: str, path: str, *, script: bool = False,
+                   keep_going: bool = False) -> None:
+        """Run `source` statement by statement.
+
+        Typed input shows the table after each statement; several statements on one input are
+        echoed first, so each output sits under its statement. A script (`:load`) echoes every
+        statement and shows one table at the end. The first error stops the rest.
+        """
+        try:
+            program = parse(source, path)
+        except GradshError as err:
+            self.renderer.error(err, source, path)
+            return
+        self.interp.source, self.interp.path = program.source, path
+        echo = script or len(program.body) > 1
+        for stmt in program.body:
+            if echo:
+                self.renderer.statement(stmt.source)
+            try:
+                outcome = self.interp.run_statement(stmt)
+            except KeyboardInterrupt:
+                # The interpreter let it through; whatever the statement had done stays done,
+                # as in PyTorch, and the table shows it.
+                self._error(GradshError("KeyboardInterrupt", "interrupted", stmt.pos),
+                            program.source, path)
+                self.show_table(only_changes=True)
+                return
+            self._show_outcome(outcome, program.source, path)
+            if outcome.ok:
+                self.statements.append(stmt.source)
+            if not script:
+                self.show_table(only_changes=not outcome.ok)
+            if not outcome.ok and not keep_going:
+                break
+        if script:
+            self.show_table()
+
+    def _show_outcome(self, outcome: StepOutcome, source: str, path: str) -> None:
+        for kind, payload in outcome.events:
+            if kind == "print":
+                self.renderer.printed(payload)
+            elif kind == "warning":
+                self.renderer.warning(payload)
+            else:
+                render_display(self.renderer, payload, self.interp)
+        if outcome.error is not None:
+            self.renderer.error(outcome.error, source, path)
+        elif isinstance(outcome.stmt, ast.ExprStmt):
+            value = getattr(self.interp, "last_value", None)
+            if value is not None:  # as Python's REPL: None echoes nothing
+                self.renderer.printed(py_repr(value))
+
+    def show_table(self, only_changes: bool = False) -> None:
+        """The table as the setting asks; with `only_changes`, nothing unless a cell changed
+        (after an error, which usually changed nothing)."""
+        states = snapshot.take(self.interp.env)
+        memory = self.renderer.memory.cells
+        current = {s.name: tensor_cells(s) for s in states if isinstance(s, snapshot.TensorState)}
+        changed = [name for name, cells in current.items() if cells != memory.get(name)]
+        if self.table_mode == "off":
+            # Unseen, but remembered: marks always mean "changed by the last statement".
+            self.renderer.memory = TableMemory({**memory, **current})
+            return
+        if not changed and (only_changes or self.table_mode == "changed"):
+            return
+        self.renderer.table(states, changed if self.table_mode == "changed" else None)
+
+    def show_help(self, topic: str) -> None:
+        lines = helptext.topic(topic) if topic else helptext.overview(self.renderer.out.width)
+        if lines is None:
+            self._error(GradshError("NameError", f"no help on '{topic}' "
+                                    "(help alone lists every statement, builtin and command)"))
+            return
+        for line in lines:
+            self.renderer.printed(line)
+
+    def _error(self, err: GradshError, source: str | None = None,
+               path: str = SHELL_PATH) -> None:
+        self.renderer.error(err, source, path)
+
+    # -- session commands ---------------------------------------------------------------------
+
+    def command(self, line: str) -> None:
+        try:
+            if "\n" in line:
+                raise commands.CommandError("a session command takes one line")
+            command, argument = commands.parse(line)
+        except commands.CommandError as err:
+            self._error(err)
+            return
+        getattr(self, f"command_{command.name}")(argument)
+
+    def command_help(self, topic: str) -> None:
+        self.show_help(topic)
+
+    def command_vars(self, _: str) -> None:
+        states = snapshot.take(self.interp.env)
+        if not states:
+            self.renderer.text("no variables")
+            return
+        self.renderer.table(states, remember=False, marks=False)
+        self.renderer.other_variables(states)
+
+    def command_table(self, mode: str) -> None:
+        if mode and mode not in commands.TABLE_MODES:
+            self._error(commands.CommandError(
+                f"':table {mode}': the table is one of {', '.join(commands.TABLE_MODES)}"))
+            return
+        self.table_mode = mode or self.table_mode
+        self.renderer.text(f"table: {self.table_mode}")
+
+    def command_load(self, path: str) -> None:
+        path = os.path.expanduser(path)
+        try:
+            source = normalise(read_script(path))
+            flags = header_args(source)
+        except GradshError as err:
+            self._error(err, None, path)
+            return
+        keep_going = self._apply_header(flags, path)
+        if keep_going is not None:
+            self.run_source(source, path, script=True, keep_going=keep_going)
+
+    def _apply_header(self, flags: list[str], path: str) -> bool | None:
+        """Apply a loaded script's `# gradsh:` options; its --keep-going, or None on failure.
+
+        --seed and --device act now, like the statements `seed N` and `device D` (and are saved
+        as those); --sim-cuda cannot be undone, so it goes into the saved script's header.
+        """
+        options = RunOptions()
+        try:
+            words = iter(flags)  # header_args gives each option its value right after it
+            for flag in words:
+                if flag == "--seed":
+                    options.seed = int(next(words, ""))
+                elif flag == "--device":
+                    options.device = next(words, "")
+                elif flag == "--sim-cuda":
+                    options.sim_cuda = True
+                elif flag == "--keep-going":
+                    options.keep_going = True
+            prepare(self.interp, options)
+        except ValueError:
+            self._error(GradshError("UsageError", "--seed in the script header needs a number"),
+                        None, path)
+            return None
+        except GradshError as err:
+            self._error(err, None, path)
+            return None
+        except TorchError as err:
+            self._error(GradshError(err.kind, str(err)), None, path)
+            return None
+        if options.sim_cuda and "--sim-cuda" not in self.header:
+            from gradsh.engine.backend import SIM_CUDA_NOTICE
+
+            self.renderer.err.print(SIM_CUDA_NOTICE, markup=False)
+            self.header.append("--sim-cuda")
+        if options.seed is not None:
+            self.statements.append(f"seed {options.seed}")
+        if options.device is not None:
+            self.statements.append(f"device {options.device}")
+        return options.keep_going
+
+    def command_save(self, path: str) -> None:
+        path = os.path.expanduser(path)
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(self.script())
+        except OSError as err:
+            self._error(GradshError("OSError", f"cannot write {path}: {err.strerror or err}"))
+            return
+        count = len(self.statements)
+        self.renderer.text(f"saved {count} statement{'s' if count != 1 else ''} to {path}")
+
+    def script(self) -> str:
+        """The session so far as a .grad script: the statements that succeeded, in order."""
+        lines = ["# A gradsh shell session, saved with :save."]
+        if self.header:
+            lines.append("# gradsh: " + " ".join(self.header))
+        return "\n".join(lines + self.statements) + "\n"
+
+    def command_reset(self, _: str) -> None:
+        self.interp = self._new_interpreter()
+        self.renderer.memory = TableMemory.empty()
+        self.statements.clear()
+        self.renderer.text("session reset: no variables")
+
+    def command_quit(self, _: str) -> None:
+        self.finished = True
+
+
+def _header(options: RunOptions) -> list[str]:
+    """The command-line options that change what statements do, as a script header."""
+    flags: list[str] = []
+    if options.sim_cuda:
+        flags.append("--sim-cuda")
+    if options.seed is not None:
+        flags += ["--seed", str(options.seed)]
+    if options.device is not None:
+        flags += ["--device", options.device]
+    return flags
+
+
+# ---------------------------------------------------------------------------------------------
+# The terminal side: prompt_toolkit
+# ---------------------------------------------------------------------------------------------
+
+
+def make_prompt(session: Session, *, history: History | None = None,
+                input: Input | None = None, output: Output | None = None) -> PromptSession[str]:
+    """The prompt_toolkit session for `session`: highlighting, completion, continuation lines,
+    history (with Ctrl-R search) and the shell's keys."""
+
+    def continuation(width: int, line_number: int, wrap_count: int) -> AnyFormattedText:
+        return [("class:prompt.continuation", CONTINUATION.rjust(width))]
+
+    return PromptSession(
+        message=[("class:prompt", PROMPT)],
+        multiline=True,
+        prompt_continuation=continuation,
+        lexer=PygmentsLexer(GradshLexer),
+        completer=GradshCompleter(lambda: session.interp.env, lambda: session.interp.globals),
+        complete_while_typing=False,
+        key_bindings=load_key_bindings(is_complete),
+        history=history if history is not None else InMemoryHistory(),
+        auto_suggest=AutoSuggestFromHistory(),
+        search_ignore_case=True,
+        style=Style.from_dict({"prompt": "ansigreen bold", "prompt.continuation": "ansigreen"}),
+        color_depth=None if session.options.color else ColorDepth.DEPTH_1_BIT,
+        input=input,
+        output=output,
+    )
+
+
+def interact(session: Session, prompt: PromptSession[str]) -> int:
+    """Read and run inputs until Ctrl-D or :quit. Ctrl-C at the prompt cancels the input."""
+    while not session.finished:
+        try:
+            text = prompt.prompt()
+        except KeyboardInterrupt:
+            continue
+        except EOFError:
+            break
+        session.execute(text)
+    return EXIT_OK
 
 
 def run_shell(options: RunOptions) -> int:
-    from prompt_toolkit import PromptSession
-
-    session: PromptSession[str] = PromptSession()
-    renderer = Renderer(sys.stdout, sys.stderr, options.color, options.width)
-    interp = Interpreter("<shell>")
-    prepare(interp, options)
-    buffer = ""
-    while True:
-        try:
-            line = session.prompt("... " if buffer else ">>> ")
-        except KeyboardInterrupt:
-            buffer = ""
-            continue
-        except EOFError:
-            return EXIT_OK
-        buffer = f"{buffer}\n{line}" if buffer else line
-        try:
-            program = parse(buffer, "<shell>")
-        except IncompleteInput:
-            continue
-        except GradshError as err:
-            renderer.error(err, buffer, "<shell>")
-            buffer = ""
-            continue
-        source, buffer = buffer, ""
-        interp.source = source
-        for stmt in program.body:
-            try:
-                outcome = interp.run_statement(stmt)
-            except KeyboardInterrupt:
-                renderer.text("KeyboardInterrupt")
-                break
-            for kind, payload in outcome.events:
-                if kind == "print":
-                    renderer.printed(payload)
-                elif kind == "warning":
-                    renderer.warning(payload)
-                else:
-                    render_display(renderer, payload, interp)
-            if outcome.error is not None:
-                renderer.error(outcome.error, source, "<shell>")
-            renderer.table(snapshot.take(interp.env))
+    """The entry point cli.py calls when stdin is a terminal."""
+    try:
+        session = Session(options, sys.stdout, sys.stderr)
+    except GradshError as err:
+        Renderer(sys.stdout, sys.stderr, options.color, options.width).error(err, None, "gradsh")
+        return EXIT_USAGE
+    except TorchError as err:  # `--device cuda` without a GPU: a usage problem, as in run
+        Renderer(sys.stdout, sys.stderr, options.color, options.width).error(
+            GradshError(err.kind, str(err)), None, "gradsh")
+        return EXIT_USAGE
+    history, problem = open_history()
+    session.renderer.text(BANNER)
+    if problem is not None:
+        session.renderer.err.print(f"gradsh: {problem}", markup=False)
+    return interact(session, make_prompt(session, history=history))
