@@ -120,7 +120,7 @@ def run_torch(torch: Any, case: Callable[..., Any], arrays: Sequence[Any],
               requires_grad: Sequence[bool]) -> Outcome:
     import warnings
 
-    inputs = [_torch_input(torch, a, r) for a, r in zip(arrays, requires_grad)]
+    inputs = [_torch_input(torch, a, r) for a, r in zip(arrays, requires_grad, strict=True)]
     outcome = Outcome(inputs=inputs)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -140,7 +140,7 @@ def run_gradsh(case: Callable[..., Any], arrays: Sequence[Any],
     # process-wide state as it found it for whatever test runs next.
     once = set(_once)
     _once.clear()
-    inputs = [_gradsh_input(a, r) for a, r in zip(arrays, requires_grad)]
+    inputs = [_gradsh_input(a, r) for a, r in zip(arrays, requires_grad, strict=True)]
     outcome = Outcome(inputs=inputs)
     messages: list[str] = []
     previous = exceptions.set_warning_handler(lambda category, text: messages.append(text))
@@ -226,7 +226,7 @@ def assert_value_same(expected: Any, actual: Any, where: str, rtol: float, atol:
     elif isinstance(expected, (tuple, list)):
         assert isinstance(actual, (tuple, list)), f"{where}: gradsh gave {actual!r}"
         assert len(actual) == len(expected), f"{where}: length differs"
-        for i, (e, a) in enumerate(zip(expected, actual)):
+        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
             assert_value_same(e, a, f"{where}[{i}]", rtol, atol, graphs)
     elif type(expected).__name__ == "Size":
         assert tuple(actual) == tuple(expected), f"{where}: {actual} != {expected}"
@@ -291,7 +291,7 @@ def _compare_backward(torch: Any, expected: Outcome, actual: Outcome, rtol: floa
     except TorchError as error:
         g_err = error.message
     assert g_err == t_err, f"backward error {g_err!r} != torch {t_err!r}"
-    for i, (t_in, g_in) in enumerate(zip(expected.inputs, actual.inputs)):
+    for i, (t_in, g_in) in enumerate(zip(expected.inputs, actual.inputs, strict=True)):
         if type(t_in).__name__ != "Tensor" or not t_in.requires_grad:
             continue
         t_grad, g_grad = t_in.grad, g_in.peek_grad()

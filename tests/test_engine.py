@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 from gradcheck import node_name, run_parity
+
 from gradsh.engine import exceptions, ops
 
 F32 = np.float32
@@ -837,10 +837,8 @@ def test_T_warns_once_per_process(torch: Any) -> None:
     seen: list[str] = []
     previous = exceptions.set_warning_handler(lambda category, text: seen.append(text))
     try:
-        ops.ones(3).T
-        ops.ones(2, 2, 2).T
-        ops.tensor(1.0).T
-        ops.tensor(1.0).T
+        for t in (ops.ones(3), ops.ones(2, 2, 2), ops.tensor(1.0), ops.tensor(1.0)):
+            _ = t.T
     finally:
         exceptions.set_warning_handler(previous)
         _once.clear()

@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 from gradcheck import check_grads, run_parity
+
 from gradsh.engine import ops
 
 

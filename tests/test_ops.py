@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 from gradcheck import run_parity
 
 F32 = np.float32
@@ -650,9 +649,11 @@ BOOL_TENSORS = [
         ("pow_int", lambda m, b, B: b ** 2), ("rpow_int", lambda m, b, B: 2 ** b),
         ("rpow_bool", lambda m, b, B: True ** b), ("mv", lambda m, b, B: B @ b),
         ("mm", lambda m, b, B: B @ B), ("dot", lambda m, b, B: b @ b),
-        ("bmm", lambda m, b, B: B[None] @ B[None]), ("clamp_min", lambda m, b, B: b.clamp(min=True)),
+        ("bmm", lambda m, b, B: B[None] @ B[None]),
+        ("clamp_min", lambda m, b, B: b.clamp(min=True)),
         ("clamp_max", lambda m, b, B: b.clamp(max=False)),
-        ("clamp", lambda m, b, B: b.clamp(False, True)), ("clamp_tensor", lambda m, b, B: b.clamp(min=b)),
+        ("clamp", lambda m, b, B: b.clamp(False, True)),
+        ("clamp_tensor", lambda m, b, B: b.clamp(min=b)),
         ("sum", lambda m, b, B: b.sum()), ("prod", lambda m, b, B: b.prod()),
         ("max", lambda m, b, B: b.max()), ("abs", lambda m, b, B: b.abs()),
         ("sign", lambda m, b, B: b.sign()), ("exp", lambda m, b, B: b.exp()),

@@ -17,9 +17,9 @@ nodes that only appear in higher-order graphs, and the two gradient namespaces.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -186,7 +186,8 @@ class AddBackward0(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
-        return (grad if a else None, (grad if self.alpha == 1 else grad * self.alpha) if b else None)
+        scaled = grad if self.alpha == 1 else grad * self.alpha
+        return (grad if a else None, scaled if b else None)
 
 
 class AddBackward1(Function):
@@ -213,7 +214,8 @@ class SubBackward0(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
-        return (grad if a else None, (-grad if self.alpha == 1 else -grad * self.alpha) if b else None)
+        scaled = -grad if self.alpha == 1 else -grad * self.alpha
+        return (grad if a else None, scaled if b else None)
 
 
 class SubBackward1(Function):
@@ -1990,7 +1992,7 @@ class CatBackward0(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         grads: list[Any] = []
         offset = 0
-        for needed, shape in zip(self.needs_input_grad, self.sizes):
+        for needed, shape in zip(self.needs_input_grad, self.sizes, strict=True):
             if len(shape) == 1 and shape[0] == 0 and len(grad.shape) > 1:
                 grads.append(None if not needed else F.zeros(shape, grad))
                 continue

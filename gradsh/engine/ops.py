@@ -45,7 +45,8 @@ Number = bool | int | float
 TensorLike = Tensor | Number
 
 float16, float32, float64 = dtypes.float16, dtypes.float32, dtypes.float64
-int8, int16, int32, int64, uint8 = dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64, dtypes.uint8
+int8, int16, int32, int64 = dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64
+uint8 = dtypes.uint8
 bool_ = dtypes.bool_
 half, float_, double, long, short = float16, float32, float64, int64, int16
 
@@ -438,7 +439,7 @@ def arange(*args: Any, start: Any = None, end: Any = None, step: Any = None,
         end = positional[0]
     elif positional:
         names = ["start", "end", "step"]
-        values = dict(zip(names, positional))
+        values = dict(zip(names, positional, strict=False))
         start = values.get("start", start)
         end = values.get("end", end)
         step = values.get("step", step)
@@ -1135,7 +1136,7 @@ def _check_nonempty_reduction(fname: str, a: Tensor, dim: Any) -> None:
                 f"{fname}(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument."
             )
-        for d, original in zip(dims, given):
+        for d, original in zip(dims, given, strict=True):
             if a.shape[d] == 0:
                 raise TorchIndexError(
                     f"{fname}(): Expected reduction dim {original} to have non-zero size."
@@ -2624,7 +2625,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
                           accumulate=False)
     assert result is not None
     if materialize_grads:
-        result = [zeros_like(i) if g is None else g for g, i in zip(result, ins)]
+        result = [zeros_like(i) if g is None else g for g, i in zip(result, ins, strict=True)]
     return tuple(result)
 
 
