@@ -69,6 +69,24 @@ def enable_grad() -> Any:
 
 
 # ---------------------------------------------------------------------------------------------
+# Origins
+# ---------------------------------------------------------------------------------------------
+
+
+class _Origin:
+    """Where the engine is being driven from: an opaque value its caller sets (gradsh's
+    interpreter sets the statement it runs). Saved tensors, in-place changes and freed buffers
+    record it, so that an error can say where its cause happened; the engine never looks inside.
+    """
+
+    value: Any = None
+
+
+def set_origin(origin: Any) -> None:
+    _Origin.value = origin
+
+
+# ---------------------------------------------------------------------------------------------
 # Versions and saved tensors
 # ---------------------------------------------------------------------------------------------
 
@@ -76,7 +94,8 @@ def enable_grad() -> Any:
 class VersionCounter:
     """Shared by every tensor aliasing one storage through autograd-visible means."""
 
-    __slots__ = ("value",)
+    # origin: where the last in-place change came from (unset until there is one)
+    __slots__ = ("value", "origin")
 
     def __init__(self) -> None:
         self.value = 0
@@ -103,6 +122,7 @@ class SavedTensor:
     """
 
     __slots__ = ("_tensor", "_weak", "_data", "_counter", "version", "is_output", "released",
+                 "origin", "freed_origin",
                  "shape", "dtype", "device", "output_grad_fn_name", "view_grad_fn",
                  "view_history")
 
@@ -111,6 +131,8 @@ class SavedTensor:
         self._counter = tensor._version
         self.version = tensor._version.value
         self.released = False
+        self.origin = _Origin.value  # where it was saved
+        self.freed_origin: Any = None  # where a backward freed it
         self.shape = tensor.shape
         self.dtype = tensor.dtype
         self.device = tensor.device
@@ -142,6 +164,8 @@ class SavedTensor:
         return not self.released and self._counter.value != self.version
 
     def release(self) -> None:
+        if not self.released:
+            self.freed_origin = _Origin.value
         self.released = True
         self._tensor = None
         self._data = None
@@ -149,9 +173,9 @@ class SavedTensor:
 
     def unpack(self, owner: Node, as_tensor: bool) -> Any:
         if self.released:
-            raise TorchRuntimeError(SECOND_BACKWARD_MESSAGE)
+            raise _saved_error(SECOND_BACKWARD_MESSAGE, owner, self)
         if self._counter.value != self.version:
-            raise TorchRuntimeError(self._version_message(owner))
+            raise _saved_error(self._version_message(owner), owner, self)
         if self.is_output:
             if not as_tensor:
                 return self._data
@@ -194,6 +218,14 @@ class SavedTensor:
             "failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, "
             "check_nan=False)."
         )
+
+
+def _saved_error(message: str, owner: Node, saved: SavedTensor) -> TorchRuntimeError:
+    """PyTorch's error about a saved tensor, carrying the node and the saved tensor it is about
+    (`saved_cause`), so that the caller can say where it was saved, modified or freed."""
+    error = TorchRuntimeError(message)
+    error.saved_cause = (owner, saved)  # type: ignore[attr-defined]
+    return error
 
 
 SECOND_BACKWARD_MESSAGE = (
@@ -731,6 +763,7 @@ class Tensor:
         else:
             data[...] = value
         self._version.value += 1
+        self._version.origin = _Origin.value
 
     # -- conversion ------------------------------------------------------------------------------
 
