@@ -24,6 +24,7 @@ from gradsh.engine.tensor import (
     Tensor,
     reset_warn_once,
     set_grad_enabled,
+    set_origin,
 )
 from gradsh.errors import GradshError, Pos
 from gradsh.values import (
@@ -129,7 +130,7 @@ class Interpreter:
         except GradshError as err:
             outcome.error = err.with_pos(stmt.pos)
         except TorchError as err:
-            outcome.error = GradshError(err.kind, err.message, stmt.pos)
+            outcome.error = self._torch_error(err, stmt.pos)
         except RecursionError:
             outcome.error = GradshError(
                 "RecursionError", "maximum recursion depth exceeded", stmt.pos
@@ -170,6 +171,7 @@ class Interpreter:
 
     def _exec(self, stmt: ast.Stmt) -> None:
         method = getattr(self, f"_exec_{type(stmt).__name__}")
+        set_origin(stmt)  # what the engine records with saved tensors, in-place changes, frees
         method(stmt)
 
     def _exec_Assign(self, stmt: ast.Assign) -> None:
@@ -385,7 +387,7 @@ class Interpreter:
         except GradshError as err:
             raise err.with_pos(expr.pos) from None
         except TorchError as err:
-            raise GradshError(err.kind, err.message, expr.pos) from None
+            raise self._torch_error(err, expr.pos) from None
 
     def _at(self, node: ast.Expr | ast.Stmt, thunk: Callable[[], Any]) -> Any:
         """Run `thunk`, turning engine and Python errors into gradsh errors located at `node`."""
@@ -394,7 +396,7 @@ class Interpreter:
         except GradshError as err:
             raise err.with_pos(node.pos) from None
         except TorchError as err:
-            raise GradshError(err.kind, err.message, node.pos) from None
+            raise self._torch_error(err, node.pos) from None
         except ZeroDivisionError as err:
             raise GradshError("ZeroDivisionError", str(err), node.pos) from None
         except (TypeError, ValueError, IndexError, AttributeError) as err:
@@ -402,6 +404,13 @@ class Interpreter:
             raise GradshError(type(err).__name__, str(err), node.pos) from None
         except OverflowError as err:
             raise GradshError("OverflowError", str(err), node.pos) from None
+
+    def _torch_error(self, err: TorchError, pos: Pos) -> GradshError:
+        """PyTorch's error in gradsh's terms, with a hint at its cause where the engine knows it
+        (a saved tensor modified in place or freed: where that happened)."""
+        from gradsh.explain import error_hint
+
+        return GradshError(err.kind, err.message, pos, error_hint(err, self.env, self.path))
 
     def _eval_Number(self, expr: ast.Number) -> Any:
         return expr.value

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -305,25 +306,112 @@ class Renderer:
 
     # -- graphs and explanations --------------------------------------------------------------
 
-    def tree(self, root: Any) -> None:
-        """A graph tree built by gradsh.graphview (plain nested data)."""
+    def tree(self, root: Any, notes: Sequence[Any] = ()) -> None:
+        """A graph tree built by gradsh.graphview: `(label, children)` with labels made of
+        `(text, style)` segments, styled on a terminal only, then `notes` (labels) under it.
+        Built with an explicit stack, so the depth of the data costs no recursion here."""
         label, children = root
         tree = Tree(self._label(label), guide_style="dim" if self.color else "")
-        stack: list[tuple[Tree, list[Any]]] = [(tree, list(children))]
+        stack: list[tuple[Tree, Any]] = [(tree, iter(children))]
         while stack:
             parent, pending = stack[-1]
-            if not pending:
+            child = next(pending, None)
+            if child is None:
                 stack.pop()
                 continue
-            child_label, grandchildren = pending.pop(0)
+            child_label, grandchildren = child
             branch = parent.add(self._label(child_label))
-            stack.append((branch, list(grandchildren)))
+            stack.append((branch, iter(grandchildren)))
         self._print_wide(tree)
+        for note in notes:
+            self.out.print(self._label(note))
 
-    def _label(self, label: tuple[str, str]) -> Text:
-        text, style = label
-        return Text(text, style=style if self.color else "")
+    def _label(self, label: Sequence[tuple[str, str]] | tuple[str, str]) -> Text:
+        if isinstance(label, tuple):  # one segment
+            label = [label]
+        text = Text(no_wrap=False, overflow="fold")  # long labels wrap under their start
+        for segment, style in label:
+            text.append(segment, style=style if self.color else "")
+        return text
 
     def paragraph(self, lines: Sequence[str]) -> None:
+        """Sentences, each wrapped to the width: at spaces, and between any two Chinese
+        characters (never before the punctuation that closes them); continuation lines are
+        indented, so each sentence stands out."""
         for line in lines:
-            self.out.print(line, markup=False)
+            for piece in wrap_text(line, self.out.width, indent=2):
+                self.out.print(piece, markup=False, highlight=False)
+
+
+# Chinese typesetting's kinsoku rule: punctuation that must not start a line, or end one.
+_NO_LINE_START = frozenset("，。、；：？！）》」』”’")
+_NO_LINE_END = frozenset("（《「『“‘")
+
+
+def wrap_text(text: str, width: int, indent: int = 0) -> list[str]:
+    """`text` broken into lines of at most `width` terminal cells (a Chinese character takes
+    two), continuation lines indented by `indent`. Breaks go at spaces (not inside [ ], which
+    holds tensor values) and between wide characters; a word longer than a line is cut."""
+    atoms: list[str] = []  # unbreakable pieces, and " " where a space was
+    word = ""
+    depth = 0  # inside [ ]: tensor values stay on one line where they can
+    for ch in text:
+        depth += (ch == "[") - (ch == "]")
+        if ch == " " and depth > 0:
+            word += ch
+        elif ch == " ":
+            if word:
+                atoms.append(word)
+            atoms.append(" ")
+            word = ""
+        elif ch in _NO_LINE_START:
+            if word or not atoms or atoms[-1] == " ":
+                word += ch
+            else:
+                atoms[-1] += ch
+        elif ch in _NO_LINE_END:
+            if word:
+                atoms.append(word)
+            word = ch
+        elif cell_len(ch) == 2:
+            if word and word[-1] not in _NO_LINE_END:
+                atoms.append(word)
+                word = ""
+            atoms.append(word + ch)
+            word = ""
+        else:
+            word += ch
+    if word:
+        atoms.append(word)
+
+    lines: list[str] = []
+    current = ""
+    limit = width
+    space = False
+    for atom in atoms:
+        if atom == " ":
+            space = bool(current)
+            continue
+        piece = (" " if space else "") + atom
+        space = False
+        if current and cell_len(current + piece) > limit:
+            lines.append(current)
+            current, piece, limit = "", atom, width - indent
+        while not current and cell_len(piece) > limit:  # longer than a whole line: cut it
+            cut = max(1, _fit(piece, limit))
+            lines.append(piece[:cut])
+            piece, limit = piece[cut:], width - indent
+        current += piece
+    if current or not lines:
+        lines.append(current)
+    return lines[:1] + [" " * indent + line for line in lines[1:]]
+
+
+def _fit(text: str, cells: int) -> int:
+    """How many leading characters of `text` fit in `cells` terminal cells."""
+    used = 0
+    for i, ch in enumerate(text):
+        used += cell_len(ch)
+        if used > cells:
+            return i
+    return len(text)

@@ -160,7 +160,7 @@ def _render_step(renderer: Renderer, outcome: StepOutcome, interp: Interpreter,
             else:
                 renderer.err.print(payload, markup=False)
         else:
-            render_display(renderer, payload, interp)
+            render_display(renderer, payload, interp, options.lang)
     if outcome.error is not None:
         renderer.error(outcome.error, source, path)
         if not options.keep_going:
@@ -170,13 +170,23 @@ def _render_step(renderer: Renderer, outcome: StepOutcome, interp: Interpreter,
         renderer.text("")
 
 
-def render_display(renderer: Renderer, display: Display, interp: Interpreter) -> None:
+def render_display(renderer: Renderer, display: Display, interp: Interpreter,
+                   lang: str | None = None) -> None:
+    """Show what `show`, `graph` or `explain` asked for. `lang` is the language of `explain`
+    ("en" or "zh"; by default GRADSH_LANG's, else English)."""
     if display.kind == "show":
         renderer.table(snapshot.take(interp.env), display.names or None, remember=False)
     elif display.kind == "graph":
-        renderer.tree(graphview.build(display.target, display.target_name, interp.env))
+        if display.output is not None:  # the interpreter has written the file
+            renderer.text(f"wrote the graph of {display.target_name} to {display.output}")
+        else:
+            tree, notes = graphview.build(display.target, display.target_name, interp.env,
+                                          interp.path)
+            renderer.tree(tree, notes)
     elif display.kind == "explain":
-        renderer.paragraph(explainer.explain(display.target, display.target_name, interp.env))
+        lang = lang or os.environ.get("GRADSH_LANG", "en")
+        renderer.paragraph(explainer.explain(display.target, display.target_name, interp.env,
+                                             lang=lang, path=interp.path))
 
 
 def display_text(display: Display, interp: Interpreter) -> str:
