@@ -271,6 +271,11 @@ class Interpreter:
                               stmt.output.pos if stmt.output else stmt.pos)
         name = stmt.target.id if isinstance(stmt.target, ast.Name) else _source_of(
             self.source, stmt.target.pos)
+        if output is not None:  # written now, so a failure is this statement's error
+            from gradsh.dot import write_graph
+
+            self._at(stmt.output,  # type: ignore[arg-type]
+                     lambda: write_graph(target, name, self.env, output, self.path))
         self._display(Display("graph", target=target, target_name=name, output=output))
 
     def _exec_Explain(self, stmt: ast.Explain) -> None:
