@@ -1313,6 +1313,8 @@ def _check_hook_result(hook: Any, value: Tensor, result: Any) -> None:
 
 def _validate_grad(node: Node, index: int, grad: Any, F: type[GradOps]) -> Any:
     """PyTorch's validate_outputs: sum a broadcast gradient to the input's shape, fix dtype."""
+    if isinstance(grad, np.generic):
+        grad = np.asarray(grad)  # NumPy turns 0-d results into scalars; keep arrays
     meta = node.input_meta[index] if hasattr(node, "input_meta") else None
     if meta is None:
         return grad
