@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gradsh.engine import dtypes
+from gradsh.engine import dtypes, limits
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchIndexError,
@@ -112,14 +112,23 @@ def infer_size(a: Shape, b: Shape) -> Shape:
 
 
 def broadcast_shapes(*tensors: Tensor) -> Shape:
-    """The shape element-wise operands broadcast to (TensorIterator's compute_shape)."""
+    """The shape element-wise operands broadcast to (TensorIterator's compute_shape).
+
+    A broadcast can ask for far more memory than its operands hold ((n, 1) + (1, n)), so a
+    result shape that differs from every operand's is checked against gradsh's memory limit.
+    """
     shape: Shape = tensors[0]._data.shape
+    grew = False
     for t in tensors[1:]:
         other = t._data.shape
         if other != shape:
             if not other:
                 continue  # a 0-d operand broadcasts to anything
-            shape = other if not shape else infer_size(shape, other)
+            new = other if not shape else infer_size(shape, other)
+            grew = grew or (new != shape and new != other)
+            shape = new
+    if grew:
+        limits.check(shape, max(t._data.dtype.itemsize for t in tensors))
     return shape
 
 

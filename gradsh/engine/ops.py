@@ -19,6 +19,7 @@ import numpy as np
 
 from gradsh.engine import dtypes, exceptions
 from gradsh.engine import functions as fn
+from gradsh.engine import limits
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchIndexError,
@@ -112,8 +113,11 @@ def _reduction_dims(dim: Any, ndim: int) -> tuple[int, ...]:
     return dims if dims else tuple(range(ndim))
 
 
-def size_args(args: tuple[Any, ...], fname: str = "zeros") -> tuple[int, ...]:
-    """`zeros(2, 3)`, `zeros((2, 3))`, `zeros([2, 3])` and `zeros(size)` all mean shape (2, 3)."""
+def size_args(args: tuple[Any, ...], fname: str = "zeros", itemsize: int = 0) -> tuple[int, ...]:
+    """`zeros(2, 3)`, `zeros((2, 3))`, `zeros([2, 3])` and `zeros(size)` all mean shape (2, 3).
+
+    With `itemsize`, a shape over gradsh's memory limit is refused before anything is allocated.
+    """
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
     shape = []
@@ -136,6 +140,8 @@ def size_args(args: tuple[Any, ...], fname: str = "zeros") -> tuple[int, ...]:
             raise TorchRuntimeError(
                 f"Trying to create tensor with negative dimension {n}: {shape}"
             )
+    if itemsize:
+        limits.check(tuple(shape), itemsize)
     return tuple(shape)
 
 
@@ -358,14 +364,15 @@ def Tensor_(*args: Any, requires_grad: bool = False, device: Any = None) -> Tens
             )
         _infer_data(data)
         return _new(_array_from_data(data, default), default, device, requires_grad)
-    return _new(np.zeros(size_args(args, "Tensor"), dtype=default.np), default, device,
+    shape = size_args(args, "Tensor", default.itemsize)
+    return _new(np.zeros(shape, dtype=default.np), default, device,
                 requires_grad)
 
 
 def _filled(fname: str, size: tuple[Any, ...], value: Any, dtype: DType | None, device: Any,
             requires_grad: bool) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
-    shape = size_args(size, fname)
+    shape = size_args(size, fname, d.itemsize)
     return _new(np.full(shape, value, dtype=d.np), d, device, requires_grad)
 
 
@@ -390,7 +397,8 @@ def full(size: Any, fill_value: Number, dtype: DType | None = None, device: Any 
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     d = _resolve_dtype(dtype, dtypes.scalar_dtype(fill_value))
-    shape = size_args((size,) if not isinstance(size, (tuple, list)) else (size,), "full")
+    shape = size_args((size,) if not isinstance(size, (tuple, list)) else (size,), "full",
+                      d.itemsize)
     return _new(np.full(shape, fill_value, dtype=d.np), d, device, requires_grad)
 
 
@@ -561,7 +569,7 @@ def _check_random_float(dtype: DType, kernel: str) -> None:
 def rand(*size: Any, dtype: DType | None = None, device: Any = None,
          requires_grad: bool = False, generator: Any = None) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
-    shape = size_args(size, "rand")
+    shape = size_args(size, "rand", d.itemsize)
     _check_random_float(d, "check_uniform_bounds")
     data = _random_call(lambda: _generator(generator).rand(shape, d))
     return _new(data, d, device, requires_grad)
@@ -570,7 +578,7 @@ def rand(*size: Any, dtype: DType | None = None, device: Any = None,
 def randn(*size: Any, dtype: DType | None = None, device: Any = None,
           requires_grad: bool = False, generator: Any = None) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
-    shape = size_args(size, "randn")
+    shape = size_args(size, "randn", d.itemsize)
     _check_random_float(d, "normal_kernel_cpu")
     data = _random_call(lambda: _generator(generator).randn(shape, d))
     return _new(data, d, device, requires_grad)
@@ -601,7 +609,7 @@ def randint(*args: Any, low: Any = None, high: Any = None, size: Any = None,
     d = _resolve_dtype(dtype, dtypes.int64)
     if requires_grad and not d.is_floating_point:
         raise TorchRuntimeError(REQUIRES_GRAD_DTYPE_MESSAGE)
-    shape = size_args((size,), "randint")
+    shape = size_args((size,), "randint", d.itemsize)
     data = _random_call(lambda: _generator(generator).randint(int(low), int(high), shape, d))
     return _new(data, d, device, requires_grad)
 
@@ -2059,6 +2067,7 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
         )
     if a.dtype is dtypes.bool_:
         raise fn.not_implemented_for("addmm_impl_cpu_", a.dtype)
+    limits.check((a.shape[0], b.shape[1]), a.dtype.itemsize)
     return fn.MmBackward0.apply(a, b)
 
 
@@ -2128,6 +2137,7 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
         )
     if a.dtype is dtypes.bool_:
         raise fn.not_implemented_for("bmm", a.dtype)
+    limits.check((a.shape[0], a.shape[1], b.shape[2]), a.dtype.itemsize)
     return fn.BmmBackward0.apply(a, b)
 
 

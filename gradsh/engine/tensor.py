@@ -87,6 +87,67 @@ def set_origin(origin: Any) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# Undo: what a failed step changed, so its caller can put it back
+# ---------------------------------------------------------------------------------------------
+
+
+class UndoLog:
+    """Changes the engine made to state it cannot rebuild: storage written in place (the old
+    contents, copied once per storage) and saved tensors freed by backward (kept alive until
+    the log is dropped). The interpreter opens one per statement; `rollback` makes a failed
+    statement change nothing there. Attribute changes (`.grad`, `grad_fn`, ...) are cheap to
+    snapshot, so the caller records those itself.
+    """
+
+    def __init__(self) -> None:
+        self._storage: dict[int, tuple[Any, Any, VersionCounter, int]] = {}
+        self._freed: list[tuple[Any, ...]] = []
+
+    def record_write(self, t: Tensor) -> None:
+        data = t._data
+        key = id(data)
+        if key not in self._storage:
+            self._storage[key] = (data, data.copy(), t._version, t._version.value)
+
+    def record_release(self, saved: SavedTensor) -> None:
+        self._freed.append((saved, saved._tensor, saved._data, saved.view_history,
+                            saved.released, getattr(saved, "freed_origin", None)))
+
+    def record_drop(self, node: CopySlices) -> None:
+        self._freed.append((node, node.fn))
+
+    def rollback(self) -> None:
+        for data, old, counter, version in reversed(list(self._storage.values())):
+            data[...] = old
+            counter.value = version
+        for entry in reversed(self._freed):
+            if isinstance(entry[0], CopySlices):
+                entry[0].fn = entry[1]
+                continue
+            saved, tensor, data, history, released, origin = entry
+            saved._tensor, saved._data, saved.view_history = tensor, data, history
+            saved.released = released
+            saved.freed_origin = origin
+        self._storage.clear()
+        self._freed.clear()
+
+
+class _Undo:
+    log: UndoLog | None = None
+
+
+@contextmanager
+def undo_log() -> Iterator[UndoLog]:
+    """Record undoable engine changes while the block runs (see UndoLog)."""
+    previous = _Undo.log
+    log = _Undo.log = UndoLog()
+    try:
+        yield log
+    finally:
+        _Undo.log = previous
+
+
+# ---------------------------------------------------------------------------------------------
 # Versions and saved tensors
 # ---------------------------------------------------------------------------------------------
 
@@ -164,6 +225,8 @@ class SavedTensor:
         return not self.released and self._counter.value != self.version
 
     def release(self) -> None:
+        if _Undo.log is not None:
+            _Undo.log.record_release(self)
         if not self.released:
             self.freed_origin = _Origin.value
         self.released = True
@@ -758,6 +821,8 @@ class Tensor:
     def _inplace_data(self, value: Array) -> None:
         """Write `value` into this tensor's storage (visible through every alias)."""
         data = self._data
+        if _Undo.log is not None:
+            _Undo.log.record_write(self)
         if data.ndim == 0 and not data.flags.writeable:
             self._data = np.array(value, dtype=data.dtype)
         else:
@@ -896,6 +961,8 @@ class CopySlices(Node):
         # it saved nothing), and with it whatever that node kept alive.
         if self.fn is not None:
             self.fn.release_variables()
+            if _Undo.log is not None:
+                _Undo.log.record_drop(self)
             self.fn = None  # type: ignore[assignment]
 
     @property
