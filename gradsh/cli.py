@@ -50,8 +50,22 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-color", action="store_true", help="plain output on a terminal too")
     parser.add_argument("--width", type=int, metavar="N",
                         help="output width (default: the terminal's, 100 when piped)")
+    parser.add_argument("--timeout", type=float, metavar="SECONDS",
+                        help="stop a run that takes longer (exit 1)")
+    parser.add_argument("--max-memory", type=_size, metavar="SIZE",
+                        help="the largest tensor allowed, e.g. 2G (default: half the memory "
+                        "available; also GRADSH_MAX_MEMORY)")
     parser.add_argument("--lang", choices=("en", "zh"),
                         help="language of `explain` (default: GRADSH_LANG or en)")
+
+
+def _size(text: str) -> int:
+    from gradsh.engine.limits import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -89,6 +103,8 @@ def _options(args: argparse.Namespace, out_is_terminal: bool) -> RunOptions:
         color=color,
         width=args.width,
         lang=args.lang or os.environ.get("GRADSH_LANG", "en"),
+        timeout=args.timeout,
+        max_memory=args.max_memory,
     )
 
 

@@ -25,6 +25,7 @@ from gradsh.engine.tensor import (
     reset_warn_once,
     set_grad_enabled,
     set_origin,
+    undo_log,
 )
 from gradsh.errors import GradshError, Pos
 from gradsh.values import (
@@ -121,12 +122,22 @@ class Interpreter:
             yield self.run_statement(stmt)
 
     def run_statement(self, stmt: ast.Stmt) -> StepOutcome:
+        """Run one top-level statement. A statement that fails (or is interrupted) changes
+        nothing: variables, gradients, in-place writes, freed buffers and the random stream
+        are put back as they were before it."""
         outcome = StepOutcome(stmt)
         self._outcome = outcome
         self._seen_warnings = set()
         previous = set_warning_handler(self._on_warning)
+        before = _SessionState.take(self)
         try:
-            self._exec(stmt)
+            with undo_log() as log:
+                try:
+                    self._exec(stmt)
+                except BaseException:
+                    log.rollback()
+                    before.restore(self)
+                    raise
         except GradshError as err:
             outcome.error = err.with_pos(stmt.pos)
         except TorchError as err:
@@ -135,8 +146,9 @@ class Interpreter:
             outcome.error = GradshError(
                 "RecursionError", "maximum recursion depth exceeded", stmt.pos
             )
-        except KeyboardInterrupt:
-            raise
+        except MemoryError as err:
+            detail = f": {err}" if str(err) else ""
+            outcome.error = GradshError("MemoryError", f"out of memory{detail}", stmt.pos)
         except Exception as err:  # noqa: BLE001  (a bug in gradsh: report it, never a traceback)
             outcome.error = GradshError(
                 "InternalError", f"{type(err).__name__}: {err} (this is a gradsh bug)", stmt.pos
@@ -584,6 +596,95 @@ class Interpreter:
                     self.env.pop(p, None)
                 else:
                     self.env[p] = old
+
+
+# ---------------------------------------------------------------------------------------------
+# What a failed statement must not change
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _SessionState:
+    """The cheap part of the session's state, copied before each statement: the variables,
+    each reachable tensor's autograd attributes and hooks, the random stream, the defaults.
+    (Storage written in place and buffers freed by backward are in the engine's UndoLog.)"""
+
+    env: dict[str, Any]
+    tensors: list[tuple[Tensor, tuple[Any, ...]]]
+    rng: Any
+    dtype: DType
+    device: str
+
+    @staticmethod
+    def take(interp: Interpreter) -> _SessionState:
+        from gradsh.engine.random import default_generator
+
+        return _SessionState(
+            env=dict(interp.env),
+            tensors=[(t, _tensor_attributes(t)) for t in _reachable_tensors(interp.env)],
+            rng=default_generator.get_state(),
+            dtype=dtypes.default_float(),
+            device=ops.DefaultDevice.value,
+        )
+
+    def restore(self, interp: Interpreter) -> None:
+        from gradsh.engine.random import default_generator
+
+        interp.env.clear()
+        interp.env.update(self.env)
+        for t, attributes in self.tensors:
+            _restore_tensor_attributes(t, attributes)
+        default_generator.set_state(self.rng)
+        dtypes.set_default_dtype(self.dtype)
+        ops.DefaultDevice.value = self.device
+
+
+def _reachable_tensors(env: dict[str, Any]) -> list[Tensor]:
+    """Tensors a user can reach from a variable: the variables, tensors in lists and tuples,
+    an optimizer's parameters, and their .grad tensors."""
+    found: dict[int, Tensor] = {}
+    pending: list[Any] = list(env.values())
+    while pending:
+        value = pending.pop()
+        if isinstance(value, Tensor):
+            if id(value) not in found:
+                found[id(value)] = value
+                if value._grad is not None:
+                    pending.append(value._grad)
+        elif isinstance(value, (list, tuple)):
+            pending.extend(value)
+        elif hasattr(value, "param_groups"):
+            for group in value.param_groups:
+                pending.extend(group.get("params", ()))
+    return list(found.values())
+
+
+def _tensor_attributes(t: Tensor) -> tuple[Any, ...]:
+    fn = t._grad_fn
+    node = None
+    if fn is not None:
+        hooks = fn.pre_hooks
+        node = (fn, fn.retain_grad_ref, len(hooks) if isinstance(hooks, list) else None)
+    return (t._data, t._requires_grad, fn, t._grad, t._view_version, t.device,
+            len(t._hooks) if t._hooks is not None else None, node)
+
+
+def _restore_tensor_attributes(t: Tensor, attributes: tuple[Any, ...]) -> None:
+    data, requires_grad, fn, grad, view_version, device, hooks, node = attributes
+    t._data, t._requires_grad, t._grad_fn, t._grad = data, requires_grad, fn, grad
+    t._view_version, t.device = view_version, device
+    if hooks is None:
+        t._hooks = None
+    elif t._hooks is not None:
+        del t._hooks[hooks:]
+    if node is not None:
+        fn, retain_ref, hook_count = node
+        fn.retain_grad_ref = retain_ref
+        if hook_count is None:
+            if isinstance(fn.pre_hooks, list) and "pre_hooks" in getattr(fn, "__dict__", {}):
+                fn.pre_hooks = ()
+        elif isinstance(fn.pre_hooks, list):
+            del fn.pre_hooks[hook_count:]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,8 +6,12 @@ Snapshots are taken only when something will be shown, so `--quiet` pays for no 
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
 import os
+import signal
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -33,6 +37,8 @@ class RunOptions:
     sim_cuda: bool = False
     color: bool = False
     width: int | None = None
+    timeout: float | None = None  # seconds; the running statement is stopped and undone
+    max_memory: int | None = None  # bytes one tensor may take (None: the engine's default)
     lang: str = "en"  # the language of `explain`: "en" or "zh"
 
 
@@ -58,7 +64,9 @@ def read_script(path: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-HEADER_OPTIONS = frozenset({"--sim-cuda", "--seed", "--keep-going", "--device"})
+HEADER_OPTIONS = frozenset({"--sim-cuda", "--seed", "--keep-going", "--device", "--timeout",
+                            "--max-memory"})
+_HEADER_VALUES = frozenset({"--seed", "--device", "--timeout", "--max-memory"})
 
 
 def header_args(source: str) -> list[str]:
@@ -84,7 +92,7 @@ def header_args(source: str) -> list[str]:
                     raise GradshError("UsageError", f"unsupported option in the script header: "
                                       f"{word} (allowed: {', '.join(sorted(HEADER_OPTIONS))})")
                 args.append(word)
-                if word in ("--seed", "--device") and i + 1 < len(words):
+                if word in _HEADER_VALUES and i + 1 < len(words):
                     args.append(words[i + 1])
                     i += 1
                 i += 1
@@ -99,6 +107,9 @@ def prepare(interp: Interpreter, options: RunOptions) -> None:
         from gradsh.engine import backend
 
         backend.enable_sim_cuda()
+    from gradsh.engine import limits
+
+    limits.set_max_memory(options.max_memory)
     if options.seed is not None:
         ops.manual_seed(options.seed)
     if options.device is not None:
@@ -129,21 +140,72 @@ def run_source(source: str, path: str, options: RunOptions, out: IO[str], err: I
                        path)
         return EXIT_USAGE
 
-    failed = False
-    last: StepOutcome | None = None
-    for number, outcome in enumerate(interp.run(program), start=1):
-        last = outcome
-        if options.mode == "json":
-            out.write(json.dumps(_json_step(number, outcome, interp, source)) + "\n")
-        else:
-            _render_step(renderer, outcome, interp, options, source, path)
-        if not outcome.ok:
-            failed = True
-            if not options.keep_going:
-                break
-    if options.mode == "final" and last is not None:
+    try:
+        failed = _run_steps(program, interp, options, renderer, out, source, path)
+    except ScriptTimeout:  # the timer expired between statements (while showing one)
+        renderer.error(GradshError("TimeoutError", f"the script ran longer than --timeout "
+                                   f"{options.timeout:g} seconds"), None, path)
+        return EXIT_RUNTIME
+    if options.mode == "final" and program.body:
         renderer.table(snapshot.take(interp.env), marks=False)
     return EXIT_RUNTIME if failed else EXIT_OK
+
+
+def _run_steps(program: Any, interp: Interpreter, options: RunOptions, renderer: Renderer,
+               out: IO[str], source: str, path: str) -> bool:
+    """Run and show each statement; True when one failed."""
+    failed = False
+    with _deadline(options.timeout):
+        for number, stmt in enumerate(program.body, start=1):
+            try:
+                outcome = interp.run_statement(stmt)
+            except ScriptTimeout:
+                outcome = StepOutcome(stmt, error=GradshError(
+                    "TimeoutError",
+                    f"the script ran longer than --timeout {options.timeout:g} seconds; this "
+                    "statement was stopped and undone",
+                    stmt.pos,
+                ))
+                options = dataclasses.replace(options, keep_going=False)
+            if _show_step(number, outcome, interp, options, renderer, out, source, path):
+                failed = True
+                if not options.keep_going:
+                    break
+    return failed
+
+
+def _show_step(number: int, outcome: StepOutcome, interp: Interpreter, options: RunOptions,
+               renderer: Renderer, out: IO[str], source: str, path: str) -> bool:
+    """Show one step as the mode asks; True when it failed."""
+    if options.mode == "json":
+        out.write(json.dumps(_json_step(number, outcome, interp, source)) + "\n")
+    else:
+        _render_step(renderer, outcome, interp, options, source, path)
+    return not outcome.ok
+
+
+class ScriptTimeout(BaseException):
+    """Raised in the running statement when --timeout expires (a BaseException, so no
+    `except Exception` in gradsh or the engine can swallow it)."""
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float | None) -> Iterator[None]:
+    """Raise ScriptTimeout in this thread once `seconds` have passed (SIGALRM timer)."""
+    if not seconds or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise ScriptTimeout
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _render_step(renderer: Renderer, outcome: StepOutcome, interp: Interpreter,

@@ -243,3 +243,25 @@ def test_width_option(script) -> None:
     assert max(len(line) for line in narrow) <= 80
     assert len(narrow) > len(wide)  # the value wraps over more lines when narrower
     assert max(len(line) for line in wide) <= 200
+
+
+def test_timeout_stops_a_long_run(script) -> None:
+    path = script("x = tensor(1.)\nrepeat 100000000 { x = x + 1 }\nprint 2\n")
+    result = gradsh("run", "--quiet", "--timeout", "1", str(path))
+    no_traceback(result)
+    assert result.returncode == 1
+    assert "2:1: TimeoutError: the script ran longer than --timeout 1 seconds" in result.stderr
+    assert result.stdout == ""
+
+
+def test_a_tensor_over_the_memory_limit_is_refused_at_once(script) -> None:
+    path = script("a = ones(1000, 1)\nb = a + ones(1, 1000)\nc = zeros(10**12)\nprint 1\n")
+    result = gradsh("run", "--quiet", "--keep-going", "--max-memory", "1M", str(path))
+    assert result.returncode == 1
+    assert result.stdout == "1\n"
+    lines = result.stderr.splitlines()
+    assert lines[0].endswith(
+        "2:5: RuntimeError: refusing to allocate 3.81 MiB for a tensor of shape [1000, 1000]: "
+        "gradsh's memory limit is 1.00 MiB (set it with --max-memory or GRADSH_MAX_MEMORY)")
+    assert "refusing to allocate 3.64 TiB for a tensor of shape [1000000000000]" in lines[3]
+    assert gradsh("run", "--max-memory", "lots", str(path)).returncode == 2

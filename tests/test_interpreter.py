@@ -219,3 +219,54 @@ def test_python_level_errors_are_gradsh_errors(source: str) -> None:
     kind, _, line, column = error_of(source)
     assert kind in ("ZeroDivisionError", "TypeError", "IndexError")
     assert (line, column) == (1, 1)
+
+
+def test_a_failing_block_assigns_nothing() -> None:
+    interp, outcomes = run("no_grad { a = tensor(1.); b = undefined }\n")
+    assert not outcomes[0].ok
+    assert "a" not in interp.env
+
+
+def test_a_failing_backward_accumulates_nothing_and_frees_nothing() -> None:
+    # PyTorch itself would leave a.grad filled here: AccumulateGrad(a) runs before the
+    # ExpBackward0 node that finds its saved result modified.
+    interp, outcomes = run(
+        "a = tensor(1., grad)\nb = tensor(2., grad)\ny = b.exp() + a * 2\n"
+        "e = y.grad_fn.next_functions[0][0]\n"
+        "z = b.exp()\nz.detach().zero_()\n"
+        "w = z + a * 3\nw.backward()\n"
+    )
+    assert not outcomes[-1].ok
+    assert "modified by an inplace operation" in outcomes[-1].error.message
+    assert interp.env["a"].peek_grad() is None
+    assert interp.env["b"].peek_grad() is None
+    # The graph of w was not freed by the failed backward: its MulBackward0 can still run.
+    later = list(interp.run(parse("u = (a * 3).sum()\nu.backward()\nprint a.grad", "t.grad")))
+    assert later[-1].printed == ["tensor(3.)"]
+
+
+def test_a_failing_statement_undoes_in_place_writes_and_grad_changes() -> None:
+    # The loop's second pass fails (w.grad is None by then): the first pass is undone too.
+    interp, outcomes = run(
+        "x = tensor([1., 2.])\nw = tensor([1., 2.], grad)\n(w * w).sum().backward()\n"
+        "repeat 2 { x.add_(1); w.grad.zero_(); w.grad = None; c = x * 2 }\n"
+    )
+    assert [o.ok for o in outcomes] == [True, True, True, False]
+    x, w = interp.env["x"], interp.env["w"]
+    assert x.tolist() == [1.0, 2.0] and x._version.value == 0
+    assert w.peek_grad() is not None and w.peek_grad().tolist() == [2.0, 4.0]
+    assert w.peek_grad()._version.value == 0
+    assert "c" not in interp.env
+
+
+def test_a_failing_block_undoes_everything_in_it() -> None:
+    interp, outcomes = run(
+        "seed 0\nx = tensor([1., 2.])\nw = tensor([1., 2.], grad)\n(w * w).sum().backward()\n"
+        "no_grad { x.add_(1); w.grad.zero_(); r = rand(2); w.grad = None; undefined }\n"
+        "r = rand(2)\nseed 0\nr0 = rand(2)\n"
+    )
+    assert [o.ok for o in outcomes] == [True, True, True, True, False, True, True, True]
+    env = interp.env
+    assert env["x"].tolist() == [1.0, 2.0] and env["x"]._version.value == 0
+    assert env["w"].peek_grad().tolist() == [2.0, 4.0]
+    assert env["r"].tolist() == env["r0"].tolist()  # the failed block's rand() was undone
