@@ -142,7 +142,7 @@ class Session:
             elif kind == "warning":
                 self.renderer.warning(payload)
             else:
-                render_display(self.renderer, payload, self.interp)
+                render_display(self.renderer, payload, self.interp, self.options.lang)
         if outcome.error is not None:
             self.renderer.error(outcome.error, source, path)
         elif isinstance(outcome.stmt, ast.ExprStmt):
