@@ -338,3 +338,6 @@ MODULE_ALIASES = {"F": "torch.nn.functional", "nn": "torch.nn"}
 DTYPE_NAMES = ("float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8",
                "bool", "float", "double", "half", "long", "int", "short")
 DEVICE_NAMES = ("cpu", "cuda")
+# Number constants, as torch.nan, torch.inf, torch.pi, torch.e.
+NUMBER_CONSTANTS = {"nan": float("nan"), "inf": float("inf"), "pi": 3.141592653589793,
+                    "e": 2.718281828459045}

@@ -348,7 +348,7 @@ class _Exporter:
         """A global that is not a function: `print`, a dtype or a device, spelled for Python."""
         if name == "print":
             return "print"
-        if name in table.DTYPE_NAMES:
+        if name in table.DTYPE_NAMES or name in table.NUMBER_CONSTANTS:
             return f"torch.{name}"
         if name in table.DEVICE_NAMES:
             return json.dumps(name)

@@ -786,6 +786,7 @@ def _make_globals(print_fn: Callable[..., None]) -> dict[str, Any]:
     names["print"] = BuiltinFunction("print", print_fn)
     for dtype_name in table.DTYPE_NAMES:
         names[dtype_name] = dtypes.BY_NAME[dtype_name if dtype_name != "bool" else "bool"]
+    names.update(table.NUMBER_CONSTANTS)
     for device in table.DEVICE_NAMES:
         names[device] = Device(device)
     for module, children in table.MODULES.items():
@@ -853,12 +854,25 @@ def _allclose(left: Any, right: Any) -> bool:
 
 
 def _type_name(value: Any) -> str:
+    """The type name Python's messages use for the same PyTorch object."""
     if isinstance(value, Tensor):
         return "Tensor"
     if value is None:
         return "NoneType"
     if isinstance(value, Node):
         return value.name
+    if isinstance(value, DType):
+        return "torch.dtype"
+    if isinstance(value, Device):
+        return "torch.device"
+    if isinstance(value, Size):
+        return "torch.Size"
+    if isinstance(value, Module):
+        return "module"
+    if isinstance(value, (BuiltinFunction, BoundMethod)):
+        return "builtin_function_or_method"
+    if isinstance(value, UserFunction):
+        return "function"
     return type(value).__name__
 
 

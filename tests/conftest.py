@@ -5,6 +5,14 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis profiles: "ci" (the default, bounded so the suite stays fast) and "long" for a
+# deeper fuzzing run: `pytest -m fuzz --hypothesis-profile long`.
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+settings.register_profile("ci", max_examples=100, deadline=None, suppress_health_check=_QUIET)
+settings.register_profile("long", max_examples=5000, deadline=None, suppress_health_check=_QUIET)
+settings.load_profile("ci")
 
 
 @pytest.fixture(scope="session")

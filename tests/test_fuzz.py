@@ -1,0 +1,213 @@
+"""Hostile and random input: only gradsh errors come out, and a failing statement changes nothing.
+
+Three sources of programs: random bytes and token soup, mutations of the shipped scripts, and
+generated programs over the op table with random shapes and dtypes. Run with `-m fuzz`; the
+`long` profile (`--hypothesis-profile long`) runs many more examples.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from gradsh.engine.tensor import Tensor
+from gradsh.errors import GradshError
+from gradsh.golden import fresh_state
+from gradsh.interpreter import Interpreter
+from gradsh.parser import parse
+from gradsh.runner import RunOptions, run_source
+
+pytestmark = pytest.mark.fuzz
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = sorted((ROOT / "scripts").glob("*.grad")) + sorted((ROOT / "tests" / "parity").glob(
+    "*.grad"))
+
+
+
+def run_text(source: str) -> tuple[int, str]:
+    """Run `source` as `gradsh run --keep-going` does, in process; exit code and all output."""
+    buffer = io.StringIO()
+    fresh_state()
+    code = run_source(source, "fuzz.grad", RunOptions(keep_going=True, seed=0, timeout=20),
+                      buffer, buffer)
+    fresh_state()
+    return code, buffer.getvalue()
+
+
+def assert_only_gradsh_errors(code: int, output: str) -> None:
+    assert code in (0, 1, 2)
+    assert "Traceback" not in output
+    assert "InternalError" not in output, output[-2000:]
+
+
+# -- (a) bytes and token soup ---------------------------------------------------------------
+
+TOKENS = [
+    "x", "y", "a", "b", "=", "+", "-", "*", "/", "**", "@", "(", ")", "[", "]", "{", "}", ",",
+    ";", "\n", ".", ":", "1", "2.", "-1", "0", "1e-3", "tensor", "rand", "zeros", "grad",
+    "requires_grad=True", "backward", "retain", "no_grad", "repeat", "print", "show", "graph",
+    "explain", "assert", "del", "seed", "device", "dtype", "float64", "cuda", "None", "true",
+    "sum()", "mean()", ".grad", ".data", ".backward()", ".retain_grad()", ".detach()", "->",
+    "lambda", "\"s\"", "#", "==", "<", "not", "and", "[1., 2.]", "x.add_(1)", "_version",
+]
+
+
+@given(st.binary(max_size=300))
+def test_random_bytes(data: bytes) -> None:
+    text = data.decode("utf-8", errors="replace")
+    assert_only_gradsh_errors(*run_text(text))
+
+
+@given(st.lists(st.sampled_from(TOKENS), max_size=40))
+def test_token_soup(tokens: list[str]) -> None:
+    assert_only_gradsh_errors(*run_text(" ".join(tokens)))
+
+
+# -- (b) mutations of real programs -----------------------------------------------------------
+
+
+@st.composite
+def mutated_script(draw: Any) -> str:
+    text = draw(st.sampled_from(SCRIPTS)).read_text()
+    lines = [line for line in text.splitlines() if not line.lstrip().startswith("# gradsh:")]
+    for _ in range(draw(st.integers(1, 4))):
+        if not lines:
+            break
+        i = draw(st.integers(0, len(lines) - 1))
+        kind = draw(st.sampled_from(["delete_line", "duplicate_line", "swap_lines", "cut",
+                                     "insert_token", "replace_token"]))
+        line = lines[i]
+        if kind == "delete_line":
+            del lines[i]
+        elif kind == "duplicate_line":
+            lines.insert(i, line)
+        elif kind == "swap_lines":
+            j = draw(st.integers(0, len(lines) - 1))
+            lines[i], lines[j] = lines[j], lines[i]
+        elif kind == "cut" and line:
+            a = draw(st.integers(0, len(line)))
+            b = draw(st.integers(a, len(line)))
+            lines[i] = line[:a] + line[b:]
+        elif kind == "insert_token":
+            at = draw(st.integers(0, len(line)))
+            lines[i] = line[:at] + draw(st.sampled_from(TOKENS)) + line[at:]
+        else:
+            words = line.split(" ")
+            k = draw(st.integers(0, len(words) - 1))
+            words[k] = draw(st.sampled_from(TOKENS))
+            lines[i] = " ".join(words)
+    return "\n".join(lines) + "\n"
+
+
+@given(mutated_script())
+def test_mutated_scripts(source: str) -> None:
+    assert_only_gradsh_errors(*run_text(source))
+
+
+# -- (c) generated programs over the op table --------------------------------------------------
+
+NAMES = ["a", "b", "c", "d", "e"]
+SHAPES = ["()", "(3,)", "(2, 3)", "(3, 1)", "(1, 3)", "(2,)"]
+DTYPES = ["float32", "float64", "int64", "bool"]
+UNARY = ["exp()", "log()", "sin()", "tanh()", "sigmoid()", "relu()", "sqrt()", "abs()",
+         "square()", "neg()", "sum()", "mean()", "max()", "t()", "clone()", "detach()",
+         "float()", "double()", "long()", "reshape(-1)", "unsqueeze(0)", "squeeze()",
+         "softmax(dim=0)", "norm()", "var()", "std()", "prod()", "sum(dim=0)", "T"]
+BINARY = ["+", "-", "*", "/", "**", "@", "==", "<"]
+INPLACE = ["add_(1)", "mul_(2)", "zero_()", "sub_(0.5)", "div_(2)", "fill_(3)", "clamp_(0, 1)"]
+
+
+@st.composite
+def statement(draw: Any) -> str:
+    target = draw(st.sampled_from(NAMES))
+    x, y = draw(st.sampled_from(NAMES)), draw(st.sampled_from(NAMES))
+    kind = draw(st.sampled_from(["create", "create", "unary", "binary", "binary", "backward",
+                                 "inplace", "index", "attr", "block", "hook", "grad_set"]))
+    if kind == "create":
+        shape = draw(st.sampled_from(SHAPES))
+        dtype = draw(st.sampled_from(DTYPES))
+        factory = draw(st.sampled_from(["rand", "randn", "ones", "zeros"]))
+        grad = draw(st.booleans())
+        if dtype in ("int64", "bool") or factory in ("rand", "randn") and dtype != "float64":
+            dtype = draw(st.sampled_from(["float32", "float64"]))
+        return f"{target} = {factory}{shape}.to({dtype})" + (".requires_grad_()" if grad else "")
+    if kind == "unary":
+        return f"{target} = {x}.{draw(st.sampled_from(UNARY))}"
+    if kind == "binary":
+        return f"{target} = {x} {draw(st.sampled_from(BINARY))} {y}"
+    if kind == "backward":
+        retain = draw(st.sampled_from(["", " retain"]))
+        return f"backward {x}.sum(){retain}"
+    if kind == "inplace":
+        return f"{x}.{draw(st.sampled_from(INPLACE))}"
+    if kind == "index":
+        key = draw(st.sampled_from(["0", "-1", ":, 0", "1:", "None", "..., 0", "5"]))
+        return f"{target} = {x}[{key}]"
+    if kind == "attr":
+        attr = draw(st.sampled_from(["grad", "data", "grad_fn", "is_leaf", "retain_grad()",
+                                     "requires_grad_()", "detach_()", "item()"]))
+        return f"{target} = {x}.{attr}"
+    if kind == "block":
+        inner = draw(st.lists(statement(), min_size=1, max_size=3))
+        head = draw(st.sampled_from(["no_grad", "enable_grad", "repeat 2"]))
+        return f"{head} {{ {'; '.join(inner)} }}"
+    if kind == "hook":
+        return f"{x}.register_hook(g -> g * 2)"
+    return f"{x}.grad = None"
+
+
+def state_of(interp: Interpreter) -> dict[str, Any]:
+    """Everything a failing statement must leave as it was, read without side effects."""
+    def tensor_state(t: Tensor) -> tuple[Any, ...]:
+        grad = t._grad
+        return (
+            id(t), np.asarray(t._data).tobytes(), str(t._data.dtype), t._data.shape,
+            t._requires_grad, id(t._grad_fn), t._version.value,
+            None if grad is None else (id(grad), np.asarray(grad._data).tobytes()),
+            len(t._hooks or ()),
+        )
+
+    state: dict[str, Any] = {}
+    for name, value in interp.env.items():
+        state[name] = tensor_state(value) if isinstance(value, Tensor) else repr(value)
+    return state
+
+
+@given(st.lists(statement(), min_size=1, max_size=12))
+def test_generated_programs_fail_cleanly_and_atomically(lines: list[str]) -> None:
+    source = "\n".join(lines) + "\n"
+    try:
+        program = parse(source, "gen.grad")
+    except GradshError:
+        assume(False)
+        return
+    fresh_state()
+    interp = Interpreter("gen.grad", source)
+    for stmt in program.body:
+        before = state_of(interp)
+        outcome = interp.run_statement(stmt)
+        if outcome.error is not None:
+            assert outcome.error.kind != "InternalError", (stmt.source, outcome.error.message)
+            assert outcome.error.pos is not None
+            assert state_of(interp) == before, stmt.source
+    fresh_state()
+
+
+@pytest.mark.parametrize("source", [
+    "x = " + "(" * 10_000 + "1" + ")" * 10_000,
+    "x = " + "-" * 20_000 + "1",
+    "x = tensor(" + "[" * 5_000 + "1." + "]" * 5_000 + ")",
+    "x = 1" + " + 1" * 5_000,
+    "x = tensor(1.)" + ".exp()" * 2_000,
+])
+def test_deep_input_is_a_clean_error_or_a_result(source: str) -> None:
+    code, output = run_text(source)
+    assert_only_gradsh_errors(code, output)
+    assert "RecursionError" not in output
