@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine import backend
 from gradsh.engine.dtypes import DType
 from gradsh.engine.tensor import Tensor
 from gradsh.values import kind_of, py_repr
@@ -48,11 +49,9 @@ VarState = TensorState | OtherState
 
 
 def to_host(array: Any) -> np.ndarray:
-    """A host copy of a backend array (CuPy arrays come back with .get())."""
-    if isinstance(array, np.ndarray):
-        return array.copy()
-    get = getattr(array, "get", None)
-    return np.asarray(get() if get is not None else array).copy()
+    """A host copy of an engine array (a CuPy array is copied over by the backend)."""
+    host = backend.to_host(array)
+    return host.copy() if host is array else host
 
 
 def take(env: dict[str, Any]) -> list[VarState]:

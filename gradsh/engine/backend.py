@@ -1,35 +1,206 @@
-"""Where arrays live: NumPy for cpu; cuda:0 simulated on NumPy (--sim-cuda) or, later, CuPy."""
+"""Where arrays live: NumPy for cpu; CuPy for cuda:0, or NumPy again when cuda:0 is simulated.
+
+A tensor's `device` names where its array lives; this module is the only one that knows which
+array module serves a device, the only one that imports CuPy (lazily, on the first use of
+cuda), and the only one that copies arrays between host and device:
+
+- `check(device)` makes a device usable or raises the one clear error naming both remedies;
+- `module(device)` is numpy or cupy; `to_device(array, device)` and `to_host(array)` copy;
+- `place(array, device)` is what `Tensor._make` calls when an array may be on the wrong side:
+  it copies and counts the copy (`implicit_copies`), so tests can assert that no operation
+  computed on the host what it should have computed on the device.
+
+Random numbers are always drawn on the host (gradsh.engine.random) and copied, so a seeded
+script gives the same numbers on every device.
+"""
 
 from __future__ import annotations
 
-from gradsh.engine import ops
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine.exceptions import TorchRuntimeError
+
+SIM_CUDA_NOTICE = "gradsh: simulating cuda:0 on the CPU (--sim-cuda): the numbers come from NumPy"
+
+UNAVAILABLE = (
+    "CUDA is not available ({reason}): install CuPy on a machine with an NVIDIA GPU "
+    "(pip install 'gradsh[cuda]'), or run gradsh with --sim-cuda (or GRADSH_SIM_CUDA=1) to "
+    "simulate cuda:0 on the CPU"
+)
 
 
 class _State:
     sim_cuda = False
+    # CuPy once the first use of cuda found it working; `real` is True while cuda:0 arrays are
+    # CuPy arrays (CuPy loaded and not simulating), which is when arrays ever need copying.
+    cupy: ModuleType | None = None
+    real = False
+    failure: str | None = None  # why CuPy could not be used (remembered: asked once)
+    implicit_copies = 0
 
 
-_REAL_CHECK = ops.DeviceHooks.check
+state = _State  # read by the engine's hot paths: `backend.state.real`
 
 
-def _check_sim(device: str) -> None:
-    if device not in ("cpu", "cuda:0"):
-        _REAL_CHECK(device)
+# ---------------------------------------------------------------------------------------------
+# Simulating cuda:0
+# ---------------------------------------------------------------------------------------------
 
 
 def enable_sim_cuda() -> None:
     """Simulate the cuda:0 device on the CPU: every device rule holds, arrays stay NumPy."""
     _State.sim_cuda = True
-    ops.DeviceHooks.check = staticmethod(_check_sim)  # type: ignore[method-assign]
+    _State.real = False
+
+
+def disable_sim_cuda() -> None:
+    _State.sim_cuda = False
+    _State.real = _State.cupy is not None
 
 
 def sim_cuda_enabled() -> bool:
     return _State.sim_cuda
 
 
-def disable_sim_cuda() -> None:
-    _State.sim_cuda = False
-    ops.DeviceHooks.check = staticmethod(_REAL_CHECK)  # type: ignore[method-assign]
+# ---------------------------------------------------------------------------------------------
+# CuPy, loaded on first use
+# ---------------------------------------------------------------------------------------------
 
 
-SIM_CUDA_NOTICE = "gradsh: simulating cuda:0 on the CPU (--sim-cuda): the numbers come from NumPy"
+def _load_cupy() -> ModuleType:
+    if _State.cupy is not None:
+        return _State.cupy
+    if _State.failure is None:
+        _State.failure = _try_cupy()
+    if _State.failure:
+        raise TorchRuntimeError(UNAVAILABLE.format(reason=_State.failure))
+    assert _State.cupy is not None
+    return _State.cupy
+
+
+def _try_cupy() -> str:
+    """Import CuPy and find a GPU: '' on success, else the reason in a few words."""
+    try:
+        import cupy
+    except ImportError:
+        return "CuPy is not installed"
+    except Exception as error:  # noqa: BLE001  (a broken CUDA install fails in many ways)
+        return f"CuPy failed to import: {error}"
+    try:
+        count = int(cupy.cuda.runtime.getDeviceCount())
+    except Exception as error:  # noqa: BLE001  (CUDARuntimeError: no driver, no device ...)
+        return f"CuPy found no usable GPU: {error}"
+    if count < 1:
+        return "CuPy found no GPU"
+    _State.cupy = cupy
+    _State.real = not _State.sim_cuda
+    return ""
+
+
+def reset() -> None:
+    """Forget CuPy and any failure to load it (tests swap the `cupy` module)."""
+    _State.cupy = None
+    _State.real = False
+    _State.failure = None
+    _State.implicit_copies = 0
+
+
+def check(device: str) -> None:
+    """Make `device` usable, or raise the error that names both remedies."""
+    if device == "cpu" or _State.sim_cuda:
+        return
+    if device != "cuda:0":
+        raise TorchRuntimeError(f"gradsh has one CUDA device, cuda:0; got {device}")
+    _load_cupy()
+
+
+def cuda_available() -> bool:
+    """torch.cuda.is_available(): a real GPU through CuPy (the simulated one does not count)."""
+    return unavailable_reason() is None
+
+
+def unavailable_reason() -> str | None:
+    """Why there is no real cuda:0 here ("CuPy is not installed" ...), or None if there is."""
+    try:
+        _load_cupy()
+    except TorchRuntimeError:
+        return _State.failure
+    return None
+
+
+def cupy_if_loaded() -> ModuleType | None:
+    return _State.cupy
+
+
+# ---------------------------------------------------------------------------------------------
+# Array modules and copies
+# ---------------------------------------------------------------------------------------------
+
+
+def module(device: str) -> Any:
+    """The array module computing for `device`: numpy, or cupy for a real cuda:0."""
+    if device == "cpu" or not _State.real:
+        return np
+    return _State.cupy
+
+
+def is_device_array(array: Any) -> bool:
+    cupy = _State.cupy
+    return cupy is not None and isinstance(array, cupy.ndarray)
+
+
+def array_module(array: Any) -> Any:
+    """The module of an array that is not NumPy's (a CuPy array)."""
+    if is_device_array(array):
+        return _State.cupy
+    return np
+
+
+def to_host(array: Any) -> np.ndarray:
+    """`array` in host memory (a copy only when it was on the device)."""
+    if isinstance(array, np.ndarray):
+        return array
+    if is_device_array(array):
+        return _State.cupy.asnumpy(array)  # type: ignore[union-attr]
+    return np.asarray(array)
+
+
+def to_device(array: Any, device: str) -> Any:
+    """`array` in `device`'s memory: an explicit copy (creation, .to(), .cuda(), .cpu())."""
+    if device == "cpu":
+        return to_host(array)
+    if not _State.real:
+        return array
+    return _State.cupy.asarray(array)  # type: ignore[union-attr]
+
+
+def place(array: Any, device: str) -> Any:
+    """`array` as a tensor on `device` must hold it, copied (and counted) if it is not there.
+
+    Operations compute where their inputs live, so a copy here means an operation computed on
+    the wrong side: the tests assert `implicit_copies` stays 0 while the op table runs.
+    """
+    if device == "cpu":
+        if isinstance(array, np.ndarray):
+            return array
+        if is_device_array(array):
+            _State.implicit_copies += 1
+            return _State.cupy.asnumpy(array)  # type: ignore[union-attr]
+        return np.asarray(array)
+    if not _State.real or is_device_array(array):
+        return array
+    _State.implicit_copies += 1
+    return _State.cupy.asarray(array)  # type: ignore[union-attr]
+
+
+def implicit_copies() -> int:
+    return _State.implicit_copies
+
+
+def synchronize() -> None:
+    """Wait for the GPU to finish queued work (timings); nothing to wait for without one."""
+    if _State.real:
+        _State.cupy.cuda.Device().synchronize()  # type: ignore[union-attr]

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gradsh.engine import dtypes, limits
+from gradsh.engine import backend, dtypes, limits
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchIndexError,
@@ -50,9 +50,15 @@ def xp_of(array: Array) -> Any:
     """The array module of `array`: numpy, or cupy for arrays on the GPU."""
     if isinstance(array, (np.ndarray, np.generic)):
         return np
-    import importlib
+    return backend.array_module(array)
 
-    return importlib.import_module("cupy").get_array_module(array)
+
+def xp_of_operands(*values: Any) -> Any:
+    """The array module of an op whose operands may be Python numbers (`operand`)."""
+    for value in values:
+        if not isinstance(value, (bool, int, float)):
+            return xp_of(value)
+    return np
 
 
 def operand(t: Tensor) -> Any:
@@ -166,7 +172,7 @@ def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool
     multiply-add in the op's math type, so the result rounds once."""
     if alpha == 1 and isinstance(x, np.ndarray):
         return (np.subtract if subtract else np.add)(x, y, dtype=dtype.np)
-    xp = xp_of(x if not isinstance(x, (int, float, bool)) else np.asarray(y))
+    xp = xp_of_operands(x, y)
     if dtype is dtypes.bool_:  # bools: x or (alpha and y)
         return xp.logical_or(x, xp.logical_and(y, bool(alpha)))
     if alpha == 1 or dtype.category < 2:
@@ -176,6 +182,14 @@ def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool
             return op(x, scaled, dtype=dtype.np)
     a = -alpha if subtract else alpha
     with _quiet():
+        if xp is not np:
+            # NOTE: on the GPU the float64 sum rounds twice, as a CUDA kernel that does not
+            # fuse would; float32 below is exact either way.
+            if dtype is dtypes.float64:
+                return xp.add(x, xp.multiply(y, float(a)), dtype=dtype.np)
+            alpha32 = float(np.float32(a))
+            exact = xp.asarray(x, dtype=np.float64) + alpha32 * xp.asarray(y, dtype=np.float64)
+            return exact.astype(dtype.np)
         if dtype is dtypes.float64:
             return fma64(y, float(a), x)
         # NOTE: float32 operands multiply exactly in float64, so one rounding to float32
@@ -510,18 +524,19 @@ class PowBackward1(Function):
         with _quiet():
             if dtype.category == 1:
                 exponents = operand(b)
-                if np.any(np.asarray(exponents) < 0):
+                xp = xp_of_operands(operand(a), exponents)
+                if bool(xp.any(xp.asarray(exponents) < 0)):
                     # PyTorch's integer pow: x ** negative is 1 for x == 1, -1 ** odd ...
-                    base = np.asarray(operand(a), dtype=dtype.np)
-                    out = np.zeros(np.broadcast_shapes(base.shape, np.shape(exponents)),
-                                   dtype=dtype.np)
-                    e = np.broadcast_to(exponents, out.shape)
-                    bb = np.broadcast_to(base, out.shape)
+                    base = xp.asarray(operand(a), dtype=dtype.np)
+                    e = xp.asarray(exponents)
+                    out = xp.zeros(np.broadcast_shapes(base.shape, e.shape), dtype=dtype.np)
+                    e = xp.broadcast_to(e, out.shape)
+                    bb = xp.broadcast_to(base, out.shape)
                     nonneg = e >= 0
-                    out[nonneg] = np.power(bb[nonneg], e[nonneg])
+                    out[nonneg] = xp.power(bb[nonneg], e[nonneg])
                     neg = ~nonneg
                     out[neg & (bb == 1)] = 1
-                    out[neg & (bb == -1)] = np.where(e[neg & (bb == -1)] % 2 == 0, 1, -1)
+                    out[neg & (bb == -1)] = xp.where(e[neg & (bb == -1)] % 2 == 0, 1, -1)
                     return out
             return xp_of(a._data).power(operand(a), operand(b), dtype=dtype.np)
 
@@ -978,9 +993,9 @@ class ClampBackward0(Function):
 def _extremum_array(x: Any, y: Any, dtype: DType, kind: str) -> Array:
     """maximum/minimum as PyTorch's kernels: NaN wins, and of two equal values (0.0 and -0.0)
     the first is kept."""
-    xp = np
-    x = np.asarray(x, dtype=dtype.np)
-    y = np.asarray(y, dtype=dtype.np)
+    xp = xp_of_operands(x, y)
+    x = xp.asarray(x, dtype=dtype.np)
+    y = xp.asarray(y, dtype=dtype.np)
     if dtype.category < 2:
         return (xp.maximum if kind == "max" else xp.minimum)(x, y)
     pick_y = (x < y) if kind == "max" else (x > y)
@@ -1031,8 +1046,15 @@ class WhereBackward0(Function):
 
     name = "WhereBackward0"
 
+    def common_device(self, inputs: Any, params: Any) -> str:
+        # PyTorch's where: the first device that is not the CPU, the condition's included
+        return super().common_device((params["condition"], *inputs), params)
+
     def forward(self, a: Tensor, b: Tensor, condition: Tensor) -> Array:
         broadcast_shapes(condition, a, b)
+        if condition.device != self.output_device:  # a 0-d CPU condition joins a CUDA where
+            condition = Tensor._make(backend.to_device(condition._data, self.output_device),
+                                     self.output_device)
         self.save("condition", condition)
         dtype = result_dtype(a, b)
         xp = xp_of(condition._data)
@@ -1237,7 +1259,8 @@ def _mean_array(x: Array, axis: Any, keepdims: bool, dtype: Any) -> Array:
     for d in dims:
         count *= x.shape[d]
     total = torch_sum(x.astype(dtype, copy=False), dims or None, keepdims, dtype)
-    return xp_of(total).asarray(total / xp_of(total).asarray(count, dtype=dtype))
+    # a NumPy scalar divisor: CuPy passes it to the kernel by value, nothing is copied
+    return xp_of(total).asarray(total / np.dtype(dtype).type(count))
 
 
 def _sum_dtype(a: Tensor) -> DType:
@@ -2278,13 +2301,15 @@ class ToCopyBackward0(Function):
 
     def forward(self, a: Tensor, dtype: DType, device: str) -> Array:
         self.output_device = device
-        return a._data.astype(dtype.np, copy=True)
+        return backend.to_device(a._data.astype(dtype.np, copy=True), device)
 
-    def common_device(self, inputs: Any) -> str:  # the device is a parameter, not inferred
+    def common_device(self, inputs: Any, params: Any) -> str:  # the device is a parameter
         return inputs[0].device
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (grad,)
+        # _to_copy_backward: grad.to(self.options()), dtype and device in one copy
+        _shape, dtype, device = self.input_meta[0]
+        return (F.to_copy(grad, dtype, device),)
 
 
 class ZeroBackward0(Function):
@@ -2343,12 +2368,23 @@ class CopyBackwards(Function):
                 f"tensor b ({src.shape[-1] if src.shape else 1}) at non-singleton dimension "
                 f"{max(len(a.shape) - 1, 0)}"
             ) from None
+        src_data = src._data
+        if src.device != a.device:
+            src_data = backend.to_device(src_data, a.device)  # copy_ crosses devices
         xp = xp_of(a._data)
-        return xp.broadcast_to(src._data, a.shape).astype(a._data.dtype, copy=True)
+        return xp.broadcast_to(src_data, a.shape).astype(a._data.dtype, copy=True)
+
+    def common_device(self, inputs: Any, params: Any) -> str:  # copy_ reads from any device
+        return inputs[0].device
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
-        return (F.zeros_like(grad) if a else None, grad if b else None)
+        g_src = None
+        if b:
+            # grad.to(src's options): its dtype and device, before the engine sums it
+            _shape, dtype, device = self.input_meta[1]
+            g_src = F.to_copy(grad, dtype, device)
+        return (F.zeros_like(grad) if a else None, g_src)
 
 
 # =============================================================================================
@@ -2748,6 +2784,12 @@ def _array_select(g: Array, dim: int, index: int) -> Array:
     return g[(slice(None),) * dim + (index, Ellipsis)]
 
 
+def _array_to_copy(g: Array, dtype: DType | None, device: str) -> Array:
+    if dtype is not None and g.dtype != dtype.np:
+        g = g.astype(dtype.np)
+    return backend.to_device(g, device)
+
+
 class _Namespace:
     """Fill ArrayOps and TensorOps with one call per helper."""
 
@@ -2784,6 +2826,7 @@ _Namespace.install(
     zeros_like=lambda g: xp_of(g).zeros_like(g),
     zeros=lambda shape, like: xp_of(like).zeros(shape, dtype=like.dtype),
     cast=lambda g, dtype: g.astype(dtype.np),
+    to_copy=_array_to_copy,
     sum_to=_array_sum_to,
     sum=_array_sum,
     mean=_array_mean,
@@ -2951,6 +2994,7 @@ def _install_tensor_ops() -> None:
         zeros_like=lambda g: ops.zeros_like(g),
         zeros=lambda shape, like: ops.zeros(shape, dtype=like.dtype, device=like.device),
         cast=lambda g, dtype: ops.to(g, dtype),
+        to_copy=lambda g, dtype, device: ops.to(g, dtype=dtype, device=device),
         sum_to=sum_to,
         sum=scalar_sum,
         mean=scalar_mean,

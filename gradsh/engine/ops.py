@@ -17,9 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import dtypes, exceptions
+from gradsh.engine import backend, dtypes, exceptions, limits
 from gradsh.engine import functions as fn
-from gradsh.engine import limits
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchIndexError,
@@ -33,6 +32,7 @@ from gradsh.engine.tensor import (
     Tensor,
     _once,
     apply_inplace,
+    check_same_device,
     enable_grad,
     is_grad_enabled,
     no_grad,
@@ -153,7 +153,7 @@ def _device_name(device: Any) -> str:
         return "cuda:0"
     if name == "cpu" or name.startswith("cuda:"):
         if name.startswith("cuda:") and name != "cuda:0":
-            raise TorchRuntimeError(f"gradsh simulates one CUDA device, cuda:0; got {name}")
+            raise TorchRuntimeError(f"gradsh has one CUDA device, cuda:0; got {name}")
         return name
     raise TorchRuntimeError(
         "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, "
@@ -169,15 +169,11 @@ class DefaultDevice:
 
 
 class DeviceHooks:
-    """How a device becomes usable; the backend replaces `check` (see issue on devices)."""
+    """How a device becomes usable (the backend decides: CuPy, simulated, or the error)."""
 
     @staticmethod
     def check(device: str) -> None:
-        if device != "cpu":
-            raise TorchRuntimeError(
-                "CUDA is not available: install CuPy with an NVIDIA GPU (pip install "
-                "'gradsh[cuda]'), or run gradsh with --sim-cuda to simulate cuda:0 on the CPU"
-            )
+        backend.check(device)
 
 
 REQUIRES_GRAD_DTYPE_MESSAGE = (
@@ -185,15 +181,27 @@ REQUIRES_GRAD_DTYPE_MESSAGE = (
 )
 
 
+def _check_kernel_devices(method: str, *arguments: tuple[str, Tensor | None]) -> None:
+    """The device check of an op whose CUDA kernel checks its arguments one by one (mm, bmm,
+    dot, addmv, cat, nll_loss), with that wrapper's words; TensorIterator ops check in
+    Function.common_device instead. Only a kernel on CUDA checks: all-CPU arguments pass."""
+    if any(t is not None and t.device != "cpu" for _, t in arguments):
+        check_same_device(method, arguments)
+
+
 def _new(data: Any, dtype: DType, device: str | None, requires_grad: bool) -> Tensor:
     dev = _device_name(device)
     DeviceHooks.check(dev)
     if requires_grad and not dtype.is_floating_point:
         raise TorchRuntimeError(REQUIRES_GRAD_DTYPE_MESSAGE)
-    array = np.asarray(data, dtype=dtype.np, order="C")
-    if not array.flags.writeable or (isinstance(data, np.ndarray) and array is data
-                                     and data.base is not None):
-        array = array.copy()
+    if backend.is_device_array(data):
+        array = data.astype(dtype.np, order="C", copy=False)
+    else:
+        array = np.asarray(data, dtype=dtype.np, order="C")
+        if not array.flags.writeable or (isinstance(data, np.ndarray) and array is data
+                                         and data.base is not None):
+            array = array.copy()
+    array = backend.to_device(array, dev)  # made (or drawn) on the host, then copied
     t = Tensor._make(array, dev)
     t._requires_grad = bool(requires_grad)
     return t
@@ -343,7 +351,7 @@ def tensor(data: Any, dtype: DType | None = None, device: Any = None,
             "rather than torch.tensor(sourceTensor)."
         )
         out_dtype = _resolve_dtype(dtype, data.dtype)
-        return _new(np.array(data._data, copy=True).astype(out_dtype.np), out_dtype,
+        return _new(data._data.astype(out_dtype.np, copy=True), out_dtype,
                     device if device is not None else data.device, requires_grad)
     _, inferred = _infer_data(data)
     out_dtype = _resolve_dtype(dtype, inferred)
@@ -365,7 +373,7 @@ def Tensor_(*args: Any, requires_grad: bool = False, device: Any = None) -> Tens
         _infer_data(data)
         return _new(_array_from_data(data, default), default, device, requires_grad)
     shape = size_args(args, "Tensor", default.itemsize)
-    return _new(np.zeros(shape, dtype=default.np), default, device,
+    return _new(_module_for(device).zeros(shape, dtype=default.np), default, device,
                 requires_grad)
 
 
@@ -373,7 +381,15 @@ def _filled(fname: str, size: tuple[Any, ...], value: Any, dtype: DType | None, 
             requires_grad: bool) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
     shape = size_args(size, fname, d.itemsize)
-    return _new(np.full(shape, value, dtype=d.np), d, device, requires_grad)
+    return _new(_module_for(device).full(shape, value, dtype=d.np), d, device, requires_grad)
+
+
+def _module_for(device: Any) -> Any:
+    """The array module that makes new tensors on `device` (filled ones are made there, not
+    copied there)."""
+    dev = _device_name(device)
+    DeviceHooks.check(dev)
+    return backend.module(dev)
 
 
 def zeros(*size: Any, dtype: DType | None = None, device: Any = None,
@@ -399,14 +415,16 @@ def full(size: Any, fill_value: Number, dtype: DType | None = None, device: Any 
     d = _resolve_dtype(dtype, dtypes.scalar_dtype(fill_value))
     shape = size_args((size,) if not isinstance(size, (tuple, list)) else (size,), "full",
                       d.itemsize)
-    return _new(np.full(shape, fill_value, dtype=d.np), d, device, requires_grad)
+    return _new(_module_for(device).full(shape, fill_value, dtype=d.np), d, device,
+                requires_grad)
 
 
 def _like(fname: str, t: Tensor, value: Any, dtype: DType | None, device: Any,
           requires_grad: bool) -> Tensor:
     _check_tensor(t, fname)
     d = _resolve_dtype(dtype, t.dtype)
-    return _new(np.full(t.shape, value, dtype=d.np), d, device or t.device, requires_grad)
+    device = device or t.device
+    return _new(_module_for(device).full(t.shape, value, dtype=d.np), d, device, requires_grad)
 
 
 def zeros_like(t: Tensor, dtype: DType | None = None, device: Any = None,
@@ -777,7 +795,7 @@ class _RemainderScalarTensor(fn.Function):
         if dtype.category < 2 and bool((a._data == 0).any()):
             raise TorchRuntimeError("ZeroDivisionError")
         with np.errstate(all="ignore"):
-            return np.remainder(other, a._data, dtype=dtype.np)
+            return fn.xp_of(a._data).remainder(other, a._data, dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         raise TorchRuntimeError("derivative for aten::remainder is not implemented")
@@ -845,7 +863,7 @@ class _Compare(fn.Function):
         if not isinstance(y, (int, float, bool)):
             y = y.astype(dtype.np, copy=False)
         with np.errstate(all="ignore"):
-            return getattr(np, op)(x, y)
+            return getattr(fn.xp_of_operands(x, y), op)(x, y)
 
 
 def _compare(op: str, a: TensorLike, b: TensorLike) -> Tensor:
@@ -912,11 +930,11 @@ def bitwise_not(a: Tensor) -> Tensor:
         raise TorchTypeError(
             "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
         )
-    return _plain(np.invert(a._data), a.device)
+    return _plain(fn.xp_of(a._data).invert(a._data), a.device)
 
 
 def logical_not(a: Tensor) -> Tensor:
-    return _plain(np.logical_not(a._data), a.device)
+    return _plain(fn.xp_of(a._data).logical_not(a._data), a.device)
 
 
 def _logical(op: Callable[..., Any], a: Tensor, b: Tensor) -> Tensor:
@@ -938,27 +956,31 @@ def logical_xor(a: Tensor, b: Tensor) -> Tensor:
 
 
 def isnan(a: Tensor) -> Tensor:
-    return _plain(np.isnan(a._data) if a.dtype.is_floating_point
-                  else np.zeros(a.shape, dtype=bool), a.device)
+    xp = fn.xp_of(a._data)
+    return _plain(xp.isnan(a._data) if a.dtype.is_floating_point
+                  else xp.zeros(a.shape, dtype=bool), a.device)
 
 
 def isinf(a: Tensor) -> Tensor:
-    return _plain(np.isinf(a._data) if a.dtype.is_floating_point
-                  else np.zeros(a.shape, dtype=bool), a.device)
+    xp = fn.xp_of(a._data)
+    return _plain(xp.isinf(a._data) if a.dtype.is_floating_point
+                  else xp.zeros(a.shape, dtype=bool), a.device)
 
 
 def isfinite(a: Tensor) -> Tensor:
-    return _plain(np.isfinite(a._data) if a.dtype.is_floating_point
-                  else np.ones(a.shape, dtype=bool), a.device)
+    xp = fn.xp_of(a._data)
+    return _plain(xp.isfinite(a._data) if a.dtype.is_floating_point
+                  else xp.ones(a.shape, dtype=bool), a.device)
 
 
 def equal(a: Tensor, b: Tensor) -> bool:
-    return a.shape == b.shape and bool(np.array_equal(a._data, b._data))
+    return a.shape == b.shape and bool(fn.xp_of(a._data).array_equal(a._data, b._data))
 
 
 def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
              equal_nan: bool = False) -> bool:
-    return bool(np.allclose(a._data, b._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return bool(fn.xp_of(a._data).allclose(a._data, b._data, rtol=rtol, atol=atol,
+                                           equal_nan=equal_nan))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1011,7 +1033,7 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
                 " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
                 " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n"
             )
-        placeholder = Tensor._make(np.zeros((), dtype=a._data.dtype), a.device)
+        placeholder = Tensor._make(fn.xp_of(a._data).zeros((), dtype=a._data.dtype), a.device)
         return fn.ClampBackward0.apply(a, min if min is not None else placeholder,
                                        max if max is not None else placeholder,
                                        has_min=min is not None, has_max=max is not None)
@@ -1070,7 +1092,16 @@ def masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:
             f"{mask.dtype.name}"
         )
     fn.infer_size(a.shape, mask.shape)
+    _check_mask_device(a, mask)
     return fn.MaskedFillBackward0.apply(a, mask=mask, value=value)
+
+
+def _check_mask_device(a: Tensor, mask: Tensor) -> None:
+    if mask.device != a.device:
+        raise TorchRuntimeError(
+            f"expected self and mask to be on the same device, but got mask on {mask.device} "
+            f"and self on {a.device}"
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1118,12 +1149,12 @@ def _extremum(kind: str, a: Tensor, dim: Any, keepdim: bool) -> Any:
             f"{kind}(): Expected reduction dim {d} to have non-zero size."
         )
     if a.ndim == 0:
-        indices = np.zeros((), dtype=np.int64)
+        indices = fn.xp_of(a._data).zeros((), dtype=np.int64)
     else:
         indices = fn._arg_extremum(a._data, d, keepdim, kind)
     cls = fn.MaxBackward0 if kind == "max" else fn.MinBackward0
     values = cls.apply(a, dim=d, keepdim=keepdim, indices=indices)
-    return RETURN_TYPES[kind](values, Tensor._make(np.asarray(indices), a.device))
+    return RETURN_TYPES[kind](values, Tensor._make(indices, a.device))
 
 
 def max(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
@@ -1176,7 +1207,7 @@ def _argextremum(kind: str, a: Tensor, dim: Any, keepdim: bool) -> Tensor:
         return _plain(out, a.device)
     d = wrap_dim(dim, a.ndim)
     if a.ndim == 0:
-        return _plain(np.zeros((), dtype=np.int64), a.device)
+        return _plain(fn.xp_of(a._data).zeros((), dtype=np.int64), a.device)
     if a.shape[d] == 0:
         raise TorchIndexError(f"arg{kind}(): Expected reduction dim {d} to have non-zero size.")
     return _plain(fn._arg_extremum(a._data, d, keepdim, kind), a.device)
@@ -1351,8 +1382,11 @@ def _viewable(data: Any, shape: tuple[int, ...]) -> bool:
     if data.size == 0 or data.flags.c_contiguous:
         return True
     try:
-        np.reshape(data, shape, copy=False)
-        return True
+        if isinstance(data, np.ndarray):
+            np.reshape(data, shape, copy=False)
+            return True
+        # CuPy has no reshape(copy=False): the reshape is a view exactly when it shares memory
+        return fn.xp_of(data).shares_memory(data.reshape(shape), data)
     except ValueError:
         return False
 
@@ -1665,6 +1699,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     items = _tensor_list(tensors, "cat")
     if not items:
         raise TorchValueError("torch.cat(): expected a non-empty list of Tensors")
+    _check_kernel_devices("wrapper_CUDA_cat", *[("tensors", t) for t in items])
     for i, t in enumerate(items):
         if t.ndim == 0:
             raise TorchRuntimeError(
@@ -1706,6 +1741,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                 f"[{', '.join(map(str, t.shape))}] at entry {i}"
             )
     d = wrap_dim(dim, items[0].ndim + 1)
+    _check_kernel_devices("wrapper_CUDA_cat", *[("tensors", t) for t in items])  # stack is cat
     dtype = fn.result_dtype(*items)
     return fn.StackBackward0.apply(*items, dim=d, dtype=dtype)
 
@@ -1722,16 +1758,16 @@ def _index_error(obj: Any) -> TorchIndexError:
     )
 
 
-def _as_index_tensor(item: Any) -> Tensor:
+def _as_index_tensor(item: Any, device: str) -> Tensor:
     if isinstance(item, Tensor):
         t = item
     else:
         try:
-            t = tensor(item)
+            t = tensor(item, device=device)  # a list indexes on the indexed tensor's device
         except (TorchTypeError, TorchValueError):
             raise _index_error(item) from None
         if t.numel() == 0:
-            t = Tensor._make(np.zeros(t.shape, dtype=np.int64), t.device)
+            t = Tensor._make(fn.xp_of(t._data).zeros(t.shape, dtype=np.int64), t.device)
     if t.dtype.is_floating_point:
         raise TorchIndexError("tensors used as indices must be long, int, byte or bool tensors")
     return t
@@ -1795,11 +1831,12 @@ def _apply_slicing(t: Tensor, items: Sequence[Any], optimize: bool = True
                                         and item.dtype is dtypes.bool_):
             flag = bool(item.item()) if isinstance(item, Tensor) else item
             result = fn.UnsqueezeBackward0.apply(result, dim=wrap_dim(dim, result.ndim + 1))
-            index = Tensor._make(np.zeros(1 if flag else 0, dtype=np.int64), t.device)
+            index = Tensor._make(fn.xp_of(t._data).zeros(1 if flag else 0, dtype=np.int64),
+                                 t.device)
             advanced.append((dim, index))
             dim += 1
         elif isinstance(item, (Tensor, list, tuple)):
-            index = _as_index_tensor(item)
+            index = _as_index_tensor(item, t.device)
             advanced.append((dim, index))
             dim += index.ndim if index.dtype is dtypes.bool_ else 1
         else:
@@ -1850,6 +1887,14 @@ def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
         raise TorchIndexError(
             f"too many indices for tensor of dimension {sliced.ndim} (got {entries})"
         )
+    for _, index in advanced:
+        if index.device != "cpu" and index.device != sliced.device:
+            raise TorchIndexError(
+                "indices should be either on cpu or on the same device as the indexed tensor "
+                f"({sliced.device})"
+            )
+    # The key is built and checked on the host (PyTorch's errors need the index values) and
+    # copied to the indexed tensor's device once, at the end.
     key: list[Any] = []
     saved: list[Tensor] = []
     indexers: list[tuple[np.ndarray, int]] = []
@@ -1859,7 +1904,7 @@ def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
             key.append(builtins.slice(None))
             position += 1
         if index.dtype is dtypes.bool_:
-            mask = index._data
+            mask = backend.to_host(index._data)
             for k in range(mask.ndim):
                 if position + k >= sliced.ndim or mask.shape[k] != sliced.shape[position + k]:
                     raise TorchIndexError(
@@ -1871,10 +1916,10 @@ def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
                 part = part.astype(np.int64)
                 key.append(part)
                 indexers.append((part, sliced.shape[position]))
-                saved.append(Tensor._make(part, index.device))
+                saved.append(Tensor._make(backend.to_device(part, index.device), index.device))
                 position += 1
         else:
-            array = index._data.astype(np.int64)
+            array = backend.to_host(index._data).astype(np.int64)
             key.append(array)
             indexers.append((array, sliced.shape[position]))
             saved.append(index)
@@ -1912,6 +1957,7 @@ def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
                 # an empty result never reads its indices (PyTorch checks none): keep NumPy's
                 # indexing from rejecting them
                 k = np.where((k < 0) | (k >= size), 0, k)
+            k = backend.to_device(k, sliced.device)
         normalized.append(k)
     return tuple(normalized), saved
 
@@ -1953,14 +1999,18 @@ def _check_not_0d(t: Tensor) -> None:
 
 def _index_with_key(g: Tensor, key: tuple[Any, ...]) -> Tensor:
     """Advanced indexing with an already built NumPy key (backward formulas)."""
-    saved = [Tensor._make(k, g.device) for k in key if isinstance(k, np.ndarray)]
+    saved = [Tensor._make(k, g.device) for k in key if _is_index_array(k)]
     return fn.IndexBackward0.apply(g, key=key, indices=saved)
 
 
 def _index_fill_zero(g: Tensor, key: tuple[Any, ...]) -> Tensor:
     zeros_value = zeros((), dtype=g.dtype, device=g.device)
-    saved = [Tensor._make(k, g.device) for k in key if isinstance(k, np.ndarray)]
+    saved = [Tensor._make(k, g.device) for k in key if _is_index_array(k)]
     return fn.IndexPutBackward0.apply(g, zeros_value, key=key, indices=saved)
+
+
+def _is_index_array(k: Any) -> bool:
+    return isinstance(k, np.ndarray) or backend.is_device_array(k)
 
 
 def _strip_leading_ones(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -1989,7 +2039,8 @@ def index_put(t: Tensor, key: Any, value: Any) -> Tensor:
     if isinstance(value, Tensor):
         v = value
     elif is_number(value):
-        v = Tensor._make(np.array(value).astype(t._data.dtype), t.device)
+        v = Tensor._make(backend.to_device(np.array(value).astype(t._data.dtype), t.device),
+                         t.device)
     else:
         raise TorchTypeError(
             f"can't assign a {_type_name(value)} to a {t.dtype.legacy.replace('Tensor', '')} "
@@ -2051,6 +2102,7 @@ def _c_name(dtype: DType) -> str:
 def mm(a: Tensor, b: Tensor) -> Tensor:
     _check_tensor(a, "mm")
     _check_tensor(b, "mm", "mat2", 2)
+    _check_kernel_devices("wrapper_CUDA_mm", ("self", a), ("mat2", b))
     if a.ndim != 2:
         raise TorchRuntimeError("self must be a matrix")
     if b.ndim != 2:
@@ -2074,6 +2126,8 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
 def mv(a: Tensor, v: Tensor) -> Tensor:
     _check_tensor(a, "mv")
     _check_tensor(v, "mv", "vec", 2)
+    # mv is addmv_(result, self, vec) with the result made on vec's device
+    _check_kernel_devices("wrapper_CUDA_addmv_", ("self", v), ("mat", a), ("vec", v))
     if a.ndim != 2 or v.ndim != 1:
         raise TorchRuntimeError(
             f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}"
@@ -2096,6 +2150,7 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
 def dot(a: Tensor, b: Tensor) -> Tensor:
     _check_tensor(a, "dot")
     _check_tensor(b, "dot", "tensor", 2)
+    _check_kernel_devices("wrapper_CUDA__dot", ("self", a), ("tensor", b))
     if a.ndim != 1 or b.ndim != 1:
         raise TorchRuntimeError(
             f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors"
@@ -2122,6 +2177,7 @@ inner = dot
 def bmm(a: Tensor, b: Tensor) -> Tensor:
     _check_tensor(a, "bmm")
     _check_tensor(b, "bmm", "mat2", 2)
+    _check_kernel_devices("wrapper_CUDA_bmm", ("self", a), ("mat2", b))
     if a.ndim != 3:
         raise TorchRuntimeError("batch1 must be a 3D tensor")
     if b.ndim != 3:
@@ -2156,7 +2212,7 @@ ger = outer
 def _should_fold(t1: Tensor, t2: Tensor) -> bool:
     """PyTorch's should_fold: use mm/mv on the larger tensor folded into a matrix."""
     t1_larger = t1.ndim >= t2.ndim
-    big = t1._data if t1_larger else np.swapaxes(t2._data, -1, -2)
+    big = t1._data if t1_larger else fn.xp_of(t2._data).swapaxes(t2._data, -1, -2)
     dim_small = t2.ndim if t1_larger else t1.ndim
     if not (big.ndim >= 3 and dim_small <= 2):
         return False
@@ -2327,6 +2383,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noq
         raise TorchRuntimeError(
             "0D or 1D target tensor expected, multi-target not supported"
         )
+    _check_kernel_devices("wrapper_CUDA_nll_loss_forward", ("self", input), ("target", target),
+                          ("weight", weight))
     if not input.dtype.is_floating_point:
         raise fn.not_implemented_for("nll_loss_forward_reduce_cuda_kernel_2d_index", input.dtype)
     return fn.NllLossBackward0.apply(input, target=target, weight=weight, reduction=reduction,
@@ -2447,7 +2505,7 @@ def size(a: Tensor, dim: Any = None) -> Any:
 
 
 def tolist(a: Tensor) -> Any:
-    return np.asarray(a._data).tolist()
+    return backend.to_host(a._data).tolist()
 
 
 def item(a: Tensor) -> Any:
@@ -2491,7 +2549,7 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     if min is None and max is None:
         raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        placeholder = Tensor._make(np.zeros((), dtype=a._data.dtype), a.device)
+        placeholder = Tensor._make(fn.xp_of(a._data).zeros((), dtype=a._data.dtype), a.device)
         return apply_inplace(fn.ClampBackward0, a, min if min is not None else placeholder,
                              max if max is not None else placeholder,
                              has_min=min is not None, has_max=max is not None)
@@ -2563,6 +2621,7 @@ def copy_(a: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
 def masked_fill_(a: Tensor, mask: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor):
         value = value.item()
+    _check_mask_device(a, mask)
     return apply_inplace(fn.MaskedFillBackward0, a, mask=mask, value=value)
 
 

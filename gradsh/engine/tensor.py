@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gradsh.engine import dtypes
+from gradsh.engine import backend, dtypes
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
 
@@ -404,7 +404,7 @@ class Function(Node):
                 t._base is not None and t.requires_grad))
             node.needs_input_grad = (requires,)
             node.output_device = t.device if cls.common_device is Function.common_device \
-                else node.common_device(inputs)
+                else node.common_device(inputs, params)
         else:
             needs = tuple([t._requires_grad or t._grad_fn is not None or (
                 t._base is not None and t.requires_grad) for t in inputs])
@@ -416,9 +416,11 @@ class Function(Node):
             ):
                 node.output_device = first
             else:
-                node.output_device = node.common_device(inputs)
+                node.output_device = node.common_device(inputs, params)
         if requires:
             node._activate(inputs)
+        if node.output_device != "cpu" and backend.state.real:
+            inputs = _cpu_scalars_on_device(inputs, node.output_device)
         data = node.forward(*inputs, **params)
         if not isinstance(data, np.ndarray) or data.__class__ is not np.ndarray:
             data = _as_array(data)
@@ -439,21 +441,27 @@ class Function(Node):
             del node._saved[RESULT_KEY]
         return out
 
-    def common_device(self, inputs: Sequence[Tensor]) -> str:
-        device = None
+    def common_device(self, inputs: Sequence[Tensor], params: dict[str, Any]) -> str:
+        """The device the op runs on, checked as PyTorch's TensorIterator checks it.
+
+        The common device is the first one that is not the CPU; every other tensor must be
+        there too, except a 0-d CPU tensor (a "CPU scalar"), which may join a CUDA kernel. Ops
+        whose CUDA wrapper checks arguments one by one override this (`check_same_device`).
+        """
+        device = "cpu"
         for t in inputs:
-            if t._data.ndim == 0 and t.device == "cpu" and device is not None:
-                continue  # a CPU scalar may join tensors on any device, as in PyTorch
-            if device is None or (device == "cpu" and t._data.ndim == 0 and len(inputs) > 1):
+            if t.device != "cpu":
                 device = t.device
-            elif t.device != device:
-                if t._data.ndim == 0 and t.device == "cpu":
-                    continue
+                break
+        if device == "cpu":
+            return device
+        for t in inputs:
+            if t.device != device and not (t.device == "cpu" and t._data.ndim == 0):
                 raise TorchRuntimeError(
                     "Expected all tensors to be on the same device, but found at least two "
                     f"devices, {device} and {t.device}!"
                 )
-        return device or "cpu"
+        return device
 
     def view_fn(self, array: Array) -> Array:
         """For view ops: the same view taken of another array of the input's shape."""
@@ -496,6 +504,48 @@ class Function(Node):
             saved.release()
 
 
+def check_same_device(method: str, arguments: Sequence[tuple[str, Tensor | None]]) -> str:
+    """The device check of a CUDA kernel's generated wrapper (c10::impl::
+    check_and_update_common_device): the first argument's device is the common one, in order.
+
+    `method` is the wrapper PyTorch names ("wrapper_CUDA_mm"), `arguments` the (name, tensor)
+    pairs it checks, in its order. Only kernels that run on CUDA check, so arguments all on the
+    CPU never fail.
+    """
+    common: str | None = None
+    for name, t in arguments:
+        if t is None:
+            continue
+        if common is None:
+            common = t.device
+        elif t.device != common:
+            raise TorchRuntimeError(
+                f"Expected all tensors to be on the same device, but got {name} is on "
+                f"{t.device}, different from other tensors on {common} (when checking "
+                f"argument in method {method})"
+            )
+    return common or "cpu"
+
+
+def _cpu_scalars_on_device(inputs: tuple[Tensor, ...], device: str) -> tuple[Tensor, ...]:
+    """The inputs as a CUDA kernel reads them: a CPU scalar tensor joining the op is read as a
+    device value (a Python number stays a Python number: `operand` reads it)."""
+    if all(t.device == device or t._wrapped for t in inputs):
+        return inputs
+    moved = []
+    for t in inputs:
+        if t.device != device and not t._wrapped:
+            # NOTE: the stand-in shares the version counter, so an in-place change of the CPU
+            # tensor still invalidates what the op saved. Under create_graph a saved stand-in
+            # has no history: a second derivative through a CPU scalar that requires grad is
+            # lost on a real GPU (never under --sim-cuda, where nothing is moved).
+            stand_in = Tensor._make(backend.to_device(t._data, device), device)
+            stand_in._version = t._version
+            t = stand_in
+        moved.append(t)
+    return tuple(moved)
+
+
 RESULT = object()  # `self.save("result", RESULT)`: save the output once it exists
 RESULT_KEY = "\0result"
 
@@ -503,9 +553,7 @@ RESULT_KEY = "\0result"
 def _as_array(data: Any) -> Array:
     if isinstance(data, np.generic):
         return np.asarray(data)
-    if isinstance(data, np.ndarray):
-        return data
-    if hasattr(data, "__cuda_array_interface__"):
+    if isinstance(data, np.ndarray) or backend.is_device_array(data):
         return data
     return np.asarray(data)
 
@@ -538,7 +586,7 @@ class AccumulateGrad(Node):
             if not create_graph:
                 # Never let .grad alias a buffer someone else holds (the same gradient array can
                 # flow to several leaves): own a contiguous copy, as PyTorch clones when needed.
-                new = Tensor._make(np.array(new._data, copy=True, order="C"), leaf.device)
+                new = Tensor._make(_owned_copy(new._data, "C"), leaf.device)
             else:
                 # PyTorch's clone_obey_contract: new_empty_strided(...).copy_(new_grad), so a
                 # differentiable .grad has grad_fn CopyBackwards.
@@ -603,6 +651,8 @@ class Tensor:
     @classmethod
     def _make(cls, data: Array, device: str = "cpu", grad_fn: Node | None = None,
               requires_grad: bool = False) -> Tensor:
+        if device != "cpu" or data.__class__ is not np.ndarray:
+            data = backend.place(data, device)  # a no-op unless an op computed on the wrong side
         t = cls.__new__(cls)
         t._data = data
         t._requires_grad = requires_grad
@@ -823,9 +873,11 @@ class Tensor:
         data = self._data
         if _Undo.log is not None:
             _Undo.log.record_write(self)
-        if data.ndim == 0 and not data.flags.writeable:
+        if isinstance(data, np.ndarray) and data.ndim == 0 and not data.flags.writeable:
             self._data = np.array(value, dtype=data.dtype)
         else:
+            if self.device != "cpu" and isinstance(value, np.ndarray):
+                value = backend.place(value, self.device)
             data[...] = value
         self._version.value += 1
         self._version.origin = _Origin.value
@@ -833,6 +885,11 @@ class Tensor:
     # -- conversion ------------------------------------------------------------------------------
 
     def numpy(self) -> np.ndarray:
+        if self.device != "cpu":
+            raise TorchTypeError(
+                f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to "
+                "copy the tensor to host memory first."
+            )
         return np.asarray(self._data)
 
     def item(self) -> bool | int | float:
@@ -847,7 +904,7 @@ class Tensor:
 
         fn = self.grad_fn
         return format_tensor(
-            np.asarray(self._data),
+            backend.to_host(self._data),
             self.dtype,
             device=self.device,
             requires_grad=self.requires_grad,
@@ -1255,10 +1312,9 @@ def run_backward(
 
 def _accumulate_into(tensor: Tensor, grad: Any, create_graph: bool) -> None:
     if isinstance(grad, Tensor):
-        new = grad if create_graph else Tensor._make(np.array(grad._data, copy=True),
-                                                      tensor.device)
+        new = grad if create_graph else Tensor._make(_owned_copy(grad._data), tensor.device)
     else:
-        new = Tensor._make(np.array(grad, copy=True), tensor.device)
+        new = Tensor._make(_owned_copy(grad), tensor.device)
     if tensor._grad is None:
         tensor._grad = new
     elif create_graph:
@@ -1350,7 +1406,7 @@ def _run_tensor_hooks(node: Node, grad: Any, create_graph: bool) -> Any:
                 # grad.clone() (CloneBackward0 under create_graph), or .grad + grad
                 tensor._grad = ops.clone(grad) if tensor._grad is None else tensor._grad + grad
             elif tensor._grad is None:
-                tensor._grad = Tensor._make(np.array(grad, copy=True), tensor.device)
+                tensor._grad = Tensor._make(_owned_copy(grad), tensor.device)
             else:
                 tensor._grad = Tensor._make(tensor._grad._data + grad, tensor.device)
     return grad
@@ -1385,7 +1441,7 @@ def _validate_grad(node: Node, index: int, grad: Any, F: type[GradOps]) -> Any:
     meta = node.input_meta[index] if hasattr(node, "input_meta") else None
     if meta is None:
         return grad
-    shape, dtype, _device = meta
+    shape, dtype, device = meta
     if grad.shape != shape:
         if not _expandable(shape, grad.shape):
             raise TorchRuntimeError(
@@ -1395,7 +1451,35 @@ def _validate_grad(node: Node, index: int, grad: Any, F: type[GradOps]) -> Any:
         grad = F.sum_to(grad, shape)  # type: ignore[attr-defined]
     if (grad.dtype is not dtype) if isinstance(grad, Tensor) else (grad.dtype != dtype.np):
         grad = F.cast(grad, dtype)  # type: ignore[attr-defined]
+    if (grad.device if isinstance(grad, Tensor) else _array_device(grad, device)) != device:
+        grad = _grad_to_device(node, index, grad, device, F)
     return grad
+
+
+def _array_device(array: Any, expected: str) -> str:
+    """Where a gradient array lives; simulated cuda:0 arrays are NumPy's and carry no device."""
+    if not backend.state.real:
+        return expected
+    return "cuda:0" if backend.is_device_array(array) else "cpu"
+
+
+def _grad_to_device(node: Node, index: int, grad: Any, device: str, F: type[GradOps]) -> Any:
+    """validate_outputs: a 0-d gradient on another device (a CPU scalar's, computed on CUDA)
+    moves to its input's device; any other is the op's error."""
+    if grad.ndim != 0:
+        got = grad.device if isinstance(grad, Tensor) else _array_device(grad, device)
+        raise TorchRuntimeError(
+            f"Function {node.name} returned an invalid gradient at index {index} - expected "
+            f"device {device} but got {got}"
+        )
+    return F.to_copy(grad, None, device)  # type: ignore[attr-defined]
+
+
+def _owned_copy(array: Array, order: str = "K") -> Array:
+    """A copy on the array's own device, in NumPy's `order`."""
+    if isinstance(array, (np.ndarray, np.generic)):
+        return np.array(array, copy=True, order=order)
+    return array.copy(order=order)
 
 
 def _expandable(shape: Shape, to: Shape) -> bool:
