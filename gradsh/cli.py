@@ -15,9 +15,13 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from gradsh import __version__
 from gradsh.errors import GradshError
+
+if TYPE_CHECKING:  # the runner (and the engine behind it) loads only when something runs
+    from gradsh.runner import RunOptions
 
 SUBCOMMANDS = ("run",)
 # Subcommands that live in their own module: `gradsh NAME ARGS...` calls module.cli_main(ARGS).

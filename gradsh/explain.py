@@ -24,6 +24,7 @@ from gradsh.graphview import (
     walk,
     where,
 )
+from gradsh.snapshot import to_host
 
 LANGS = ("en", "zh")
 
@@ -260,7 +261,7 @@ def explain(target: Any, name: str, env: dict[str, Any], lang: str = "en",
 def _leaf_and_grad(t: Tensor, x: str, names: Names, say: _Say) -> list[str]:
     fn = t.grad_fn
     grad = t.peek_grad()
-    grad_text = short_values(np.asarray(grad._data), grad.dtype) if grad is not None else ""
+    grad_text = short_values(to_host(grad._data), grad.dtype) if grad is not None else ""
     if fn is None:
         if not t.dtype.is_floating_point:
             return [say("leaf_integer", x=x, dtype=f"torch.{t.dtype.name}"),

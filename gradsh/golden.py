@@ -209,7 +209,7 @@ class Case:
         if self.expected is None or self.expected == self.actual:
             return None
         expected, actual = self.expected.splitlines(), self.actual.splitlines()
-        for number, (want, got) in enumerate(zip(expected, actual), start=1):
+        for number, (want, got) in enumerate(zip(expected, actual, strict=False), start=1):
             if want != got:
                 return number, want, got
         number = min(len(expected), len(actual)) + 1

@@ -15,8 +15,7 @@ from typing import Any
 
 from gradsh import ast
 from gradsh import builtins as table
-from gradsh.engine import dtypes
-from gradsh.engine import ops
+from gradsh.engine import dtypes, ops
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchError, set_warning_handler
 from gradsh.engine.tensor import (
@@ -203,7 +202,7 @@ class Interpreter:
             self._at(target, lambda: self._set_item(obj, key, value))
         elif isinstance(target, ast.TupleLit):
             values = self._at(target, lambda: _unpack(value, len(target.items)))
-            for item, v in zip(target.items, values):
+            for item, v in zip(target.items, values, strict=True):
                 self._assign(item, v)
         else:
             raise GradshError("SyntaxError", "cannot assign to this expression", target.pos)
@@ -512,7 +511,7 @@ class Interpreter:
                 raise GradshError("TypeError", "lambdas take positional arguments only")
             return func(*args)
         if isinstance(func, Module):
-            raise GradshError("TypeError", f"'module' object is not callable")
+            raise GradshError("TypeError", "'module' object is not callable")
         raise GradshError("TypeError", f"'{_type_name(func)}' object is not callable")
 
     def _eval_Index(self, expr: ast.Index) -> Any:
@@ -586,7 +585,7 @@ class Interpreter:
         saved = {p: self.env.get(p, UNSET) for p in function.params}
         self._call_depth += 1
         try:
-            for p, a in zip(function.params, args):
+            for p, a in zip(function.params, args, strict=True):
                 self.env[p] = a
             return self.eval(function.body)
         finally:
@@ -834,9 +833,11 @@ def _unpack(value: Any, count: int) -> list[Any]:
 def _allclose(left: Any, right: Any) -> bool:
     import numpy as np
 
+    from gradsh.snapshot import to_host
+
     def host(v: Any) -> Any:
         if isinstance(v, Tensor):
-            return np.asarray(v._data)
+            return to_host(v._data)
         if v is None:
             raise GradshError("TypeError", "cannot compare None with a tensor")
         return np.asarray(v)

@@ -18,9 +18,9 @@ import os
 import re
 import sys
 import threading
-from pathlib import Path
 from collections.abc import Iterable, Iterator
 from importlib import resources
+from pathlib import Path
 from typing import Any, cast
 
 import lark

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from gradsh import explain as explainer
-from gradsh import graphview
-from gradsh import snapshot
+from gradsh import graphview, snapshot
 from gradsh.errors import GradshError
 from gradsh.interpreter import Display, Interpreter, StepOutcome
 from gradsh.parser import normalise, parse

@@ -752,7 +752,8 @@ class Tensor:
                                      f"grad of type {type(value).__name__}")
             if value.dtype is not self.dtype:
                 raise TorchRuntimeError(
-                    f"attempting to assign a gradient with dtype '{_C_TYPE_NAMES[value.dtype.name]}'"
+                    "attempting to assign a gradient with dtype "
+                    f"'{_C_TYPE_NAMES[value.dtype.name]}'"
                     f" to a tensor with grad_dtype '{self.dtype.short}'. The gradient must match "
                     "the tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
                     "tensor's grad_dtype attribute with a specific dtype, or None to allow any "
@@ -914,7 +915,7 @@ class Tensor:
     def __bool__(self) -> bool:
         if self._data.size != 1:
             raise TorchRuntimeError(
-                f"Boolean value of Tensor with more than one value is ambiguous"
+                "Boolean value of Tensor with more than one value is ambiguous"
             )
         return bool(self._data.reshape(()))
 
@@ -1159,11 +1160,13 @@ def make_root_grads(outputs: Sequence[Tensor], grads: Sequence[Tensor | None],
     from gradsh.engine import ops
 
     result: list[Any] = []
-    for i, (out, grad) in enumerate(zip(outputs, grads)):
+    for i, (out, grad) in enumerate(zip(outputs, grads, strict=False)):
         if grad is None:
             if out.requires_grad:
                 if out.numel() != 1:
-                    raise TorchRuntimeError("grad can be implicitly created only for scalar outputs")
+                    raise TorchRuntimeError(
+                        "grad can be implicitly created only for scalar outputs"
+                    )
                 if not out.dtype.is_floating_point:
                     raise TorchRuntimeError(
                         "grad can be implicitly created only for real scalar outputs but got "
@@ -1204,7 +1207,7 @@ def run_backward(
         retain_graph = create_graph
     seeds = make_root_grads(outputs, grad_outputs, create_graph)
     roots: list[tuple[Node, Any]] = []
-    for i, (out, seed) in enumerate(zip(outputs, seeds)):
+    for i, (out, seed) in enumerate(zip(outputs, seeds, strict=True)):
         if not out.requires_grad:
             raise TorchRuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
@@ -1218,7 +1221,7 @@ def run_backward(
         for i, t in enumerate(inputs):
             if not t.requires_grad:
                 raise TorchRuntimeError(
-                    f"One of the differentiated Tensors does not require grad"
+                    "One of the differentiated Tensors does not require grad"
                 )
             node, _ = t._gradient_edge()
             assert node is not None
@@ -1280,7 +1283,7 @@ def run_backward(
                 grads = node.call_backward(F, grad)
                 if not retain_graph:
                     node.release_variables()
-            for i, ((child, _), g) in enumerate(zip(node.next_functions, grads)):
+            for i, ((child, _), g) in enumerate(zip(node.next_functions, grads, strict=True)):
                 if child is None:
                     continue
                 if g is not None:
@@ -1295,7 +1298,7 @@ def run_backward(
     if inputs is None or accumulate:
         return None
     results: list[Tensor | None] = []
-    for i, (t, g) in enumerate(zip(inputs, captured)):
+    for i, (t, g) in enumerate(zip(inputs, captured, strict=True)):
         if g is None:
             if not allow_unused:
                 raise TorchRuntimeError(
@@ -1485,7 +1488,7 @@ def _owned_copy(array: Array, order: str = "K") -> Array:
 def _expandable(shape: Shape, to: Shape) -> bool:
     if len(shape) > len(to):
         return False
-    for a, b in zip(reversed(shape), reversed(to)):
+    for a, b in zip(reversed(shape), reversed(to), strict=False):
         if a != b and a != 1:
             return False
     return True
