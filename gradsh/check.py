@@ -428,12 +428,7 @@ def focus(left: str, right: str, width: int = 72, before: int = 24) -> tuple[str
 def render_report(differences: Sequence[Difference], path: str, steps: int, color: bool,
                   width: int | None, failure: str | None = None) -> None:
     """The differences as a table on stdout, or `identical, N steps`."""
-    # NOTE: rich is otherwise imported only by gradsh.render; this table belongs there once
-    # render.py grows a generic table (the check report is its only other rich output).
-    from rich import box
-    from rich.table import Table
-
-    from gradsh.render import make_console
+    from gradsh.render import make_console, report_table
 
     console = make_console(sys.stdout, color, width)
     if failure is not None:
@@ -442,16 +437,14 @@ def render_report(differences: Sequence[Difference], path: str, steps: int, colo
         if failure is None:
             console.print(f"{path}: identical, {_plural(steps, 'step')}", markup=False)
         return
-    table = Table(box=box.SIMPLE_HEAD if color else box.ASCII, show_edge=not color, expand=True,
-                  header_style="bold" if color else None)
     # The compared values get most of the width; the short columns never wrap.
-    ratios = {"source": 1, "gradsh": 2, "torch": 2}
-    for column in ("step", "line", "source", "variable", "field", "gradsh", "torch"):
-        table.add_column(column, overflow="fold", ratio=ratios.get(column),
-                         no_wrap=column not in ratios)
-    for d in differences:
-        table.add_row(d.steps, str(d.line) if d.line is not None else "", d.source, d.variable,
-                      d.field, d.gradsh, d.torch)
+    table = report_table(
+        ("step", "line", "source", "variable", "field", "gradsh", "torch"),
+        [(d.steps, str(d.line) if d.line is not None else "", d.source, d.variable, d.field,
+          d.gradsh, d.torch) for d in differences],
+        wide={"source": 1, "gradsh": 2, "torch": 2},
+        color=color,
+    )
     console.print(table)
     count = len(differences)
     console.print(f"{path}: {_plural(count, 'difference')} in {_plural(steps, 'step')}",

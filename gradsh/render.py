@@ -43,6 +43,20 @@ PLAIN_BOX = box.Box(
 _SEPARATOR = 1  # the (invisible) box line between columns; the dashed rule keeps them apart
 
 
+def report_table(columns: Sequence[str], rows: Sequence[Sequence[str]],
+                 wide: dict[str, int], color: bool) -> Table:
+    """A plain report table (gradsh check's differences): the `wide` columns share the width
+    by their ratios and wrap; the others never wrap."""
+    table = Table(box=box.SIMPLE_HEAD if color else box.ASCII, show_edge=not color, expand=True,
+                  header_style="bold" if color else None)
+    for column in columns:
+        table.add_column(column, overflow="fold", ratio=wide.get(column),
+                         no_wrap=column not in wide)
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
 def make_console(file: IO[str], color: bool, width: int | None) -> Console:
     """A console that is rich on a terminal and plain (no ANSI, fixed width) otherwise."""
     # soft_wrap: printed text keeps its own line breaks (PyTorch's repr, one-line errors);
