@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 
 from gradsh import check
+from gradsh.builtins import BUILTINS, Builtin
 from gradsh.check import Difference, compare_traces, compare_variable, focus, normalise_text
 
 PARITY = Path(__file__).parent / "parity"
@@ -54,6 +56,58 @@ def test_parity_scripts_exist() -> None:
     scripts = list(PARITY.glob("*.grad"))
     assert len(scripts) >= 20
     assert sum(xfail_reason(p) is None for p in scripts) >= 20
+
+
+# Builtins that no parity script needs to use, each with the reason ("kind name": reason).
+# Empty: every function, method, attribute and statement of gradsh/builtins.py is exercised.
+UNCOVERED_BUILTINS: dict[str, str] = {}
+
+
+def script_code(path: Path) -> str:
+    """A script's statements, without its comment lines (the leading description included)."""
+    return "\n".join(line for line in path.read_text().splitlines()
+                     if line.strip() and not line.strip().startswith("#"))
+
+
+def builtin_is_used(builtin: Builtin, code: str) -> bool:
+    """A textual test: a statement starts a line (or follows `;` / `{`), a function is called
+    as `name(` or `x.name(`, a method as `.name(`, an attribute is read as `.name`."""
+    name = re.escape(builtin.name)
+    patterns = {
+        "statement": rf"(^|[;{{]\s*){name}\b",
+        "function": rf"(?<![\w]){name}\s*\(",
+        "method": rf"\.{name}\s*\(",
+        "attribute": rf"\.{name}\b(?!\s*\()",
+    }
+    return re.search(patterns[builtin.kind], code, re.MULTILINE) is not None
+
+
+def test_parity_corpus_has_80_scripts_using_every_builtin() -> None:
+    scripts = sorted(PARITY.glob("*.grad"))
+    assert len(scripts) >= 80
+    # Only scripts that come out identical count: a use inside an xfail script proves nothing.
+    code = "\n".join(script_code(p) for p in scripts if xfail_reason(p) is None)
+    checked = [b for b in BUILTINS if b.kind in ("function", "method", "attribute", "statement")]
+    assert len(checked) == len([b for b in BUILTINS if b.kind != "constant"])
+    missing = [f"{b.kind} {b.name}" for b in checked
+               if f"{b.kind} {b.name}" not in UNCOVERED_BUILTINS and not builtin_is_used(b, code)]
+    assert missing == [], f"builtins used by no parity script: {missing}"
+    stale = [key for key in UNCOVERED_BUILTINS
+             if not any(f"{b.kind} {b.name}" == key for b in checked)]
+    assert stale == [], f"exceptions naming no builtin: {stale}"
+
+
+def test_the_coverage_check_sees_each_kind_of_use() -> None:
+    by_kind = {(b.kind, b.name): b for b in BUILTINS}
+    assert builtin_is_used(by_kind["statement", "backward"], "x = 1; backward y retain")
+    assert not builtin_is_used(by_kind["statement", "backward"], "y.backward()")
+    assert builtin_is_used(by_kind["function", "grad"], "g = torch.autograd.grad(y, x)")
+    assert not builtin_is_used(by_kind["function", "grad"], "print x.grad")
+    assert builtin_is_used(by_kind["attribute", "grad"], "print x.grad")
+    assert builtin_is_used(by_kind["method", "view"], "y = x.view(2, 3)")
+    assert not builtin_is_used(by_kind["method", "view"], "view = 1")
+    assert builtin_is_used(by_kind["function", "relu"], "y = x.relu()")
+    assert not builtin_is_used(by_kind["attribute", "T"], "x.T2")
 
 
 # -- differences are reported ------------------------------------------------------------------
