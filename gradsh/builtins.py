@@ -293,6 +293,150 @@ BUILTINS: tuple[Builtin, ...] = (
         "opt = sgd([w, b], lr=0.1)", method=False, target="SGD", torch="torch.optim.SGD"),
     _fn("manual_seed", "manual_seed(n)", "The `seed` statement as a function.", "",
         "torch.manual_seed(0)", method=False),
+    # -- more element-wise, comparisons and logic ------------------------------------------------
+    *(
+        _fn(name, f"{name}(x)", doc, _ELEMENTWISE.format(node), f"y = x.{name}()")
+        for name, doc, node in (
+            ("tan", "Tangent.", "TanBackward0"),
+            ("log2", "Base-2 logarithm.", "Log2Backward0"),
+            ("log10", "Base-10 logarithm.", "Log10Backward0"),
+            ("rsqrt", "1 / sqrt(x).", "RsqrtBackward0"),
+            ("sign", "-1, 0 or 1; gradient 0.", "SignBackward0"),
+            ("sgn", "sign, also for complex numbers; gradient 0.", "SgnBackward0"),
+            ("floor", "Round down; gradient 0.", "FloorBackward0"),
+            ("ceil", "Round up; gradient 0.", "CeilBackward0"),
+            ("round", "Round half to even; gradient 0.", "RoundBackward0"),
+            ("trunc", "Round toward zero; gradient 0.", "TruncBackward0"),
+            ("negative", "-x (alias of neg).", "NegBackward0"),
+            ("absolute", "abs (alias).", "AbsBackward0"),
+            ("positive", "x itself.", "none: returns x"),
+        )
+    ),
+    _fn("clamp_min", "clamp_min(x, min)", "clamp with a lower bound only.",
+        _ELEMENTWISE.format("ClampMinBackward0"), "y = x.clamp_min(0)"),
+    _fn("clamp_max", "clamp_max(x, max)", "clamp with an upper bound only.",
+        _ELEMENTWISE.format("ClampMaxBackward0"), "y = x.clamp_max(1)"),
+    _fn("clip", "clip(x, min=None, max=None)", "clamp (alias).",
+        _ELEMENTWISE.format("ClampBackward1"), "y = x.clip(0, 1)"),
+    *(
+        _fn(name, f"{name}(a, b)", doc, _ELEMENTWISE.format(node), f"y = {name}(a, b)")
+        for name, doc, node in (
+            ("subtract", "a - b (alias of sub).", "SubBackward0"),
+            ("multiply", "a * b (alias of mul).", "MulBackward0"),
+            ("divide", "a / b (alias of div; rounding_mode= too).", "DivBackward0"),
+            ("true_divide", "a / b.", "DivBackward0"),
+            ("floor_divide", "a // b (integers: ZeroDivisionError as PyTorch).",
+             "none: not differentiable"),
+            ("remainder", "a % b, Python's sign convention.", "RemainderBackward0"),
+            ("fmod", "C's fmod: the sign of a.", "FmodBackward0"),
+        )
+    ),
+    *(
+        _fn(name, f"{name}(a, b)", doc, "a bool tensor, never requires grad", f"m = {name}(a, b)")
+        for name, doc in (
+            ("eq", "a == b element-wise."), ("ne", "a != b element-wise."),
+            ("lt", "a < b element-wise."), ("le", "a <= b element-wise."),
+            ("gt", "a > b element-wise."), ("ge", "a >= b element-wise."),
+            ("greater", "a > b (alias of gt)."), ("greater_equal", "a >= b (alias of ge)."),
+            ("less", "a < b (alias of lt)."), ("less_equal", "a <= b (alias of le)."),
+            ("not_equal", "a != b (alias of ne)."),
+            ("logical_and", "a and b element-wise."), ("logical_or", "a or b element-wise."),
+            ("logical_xor", "a xor b element-wise."),
+            ("bitwise_and", "a & b."), ("bitwise_or", "a | b."), ("bitwise_xor", "a ^ b."),
+        )
+    ),
+    *(
+        _fn(name, f"{name}(x)", doc, "a bool tensor, never requires grad", f"m = {name}(x)")
+        for name, doc in (
+            ("isnan", "Where x is NaN."), ("isinf", "Where x is infinite."),
+            ("isfinite", "Where x is finite."), ("logical_not", "not x element-wise."),
+            ("bitwise_not", "~x."),
+        )
+    ),
+    _fn("equal", "equal(a, b)", "True if same shape and values.", "a Python bool",
+        "same = equal(a, b)"),
+    _fn("allclose", "allclose(a, b, rtol=1e-05, atol=1e-08)", "True if all close.",
+        "a Python bool", "ok = allclose(a, b)"),
+    _fn("masked_fill", "masked_fill(x, mask, value)", "value where mask is True.",
+        _ELEMENTWISE.format("MaskedFillBackward0"), "y = x.masked_fill(x < 0, 0.)"),
+    # -- more reductions and shapes --------------------------------------------------------------
+    _fn("amax", "amax(x, dim=(), keepdim=False)", "Largest values; ties share the gradient.",
+        "grad_fn AmaxBackward0", "m = x.amax(dim=0)"),
+    _fn("amin", "amin(x, dim=(), keepdim=False)", "Smallest values; ties share the gradient.",
+        "grad_fn AminBackward0", "m = x.amin(dim=0)"),
+    _fn("logsumexp", "logsumexp(x, dim, keepdim=False)", "log(sum(exp(x))), computed stably.",
+        "grad_fn LogsumexpBackward0", "l = x.logsumexp(dim=0)"),
+    _fn("vector_norm", "vector_norm(x, ord=2, dim=None, keepdim=False)",
+        "torch.linalg.vector_norm.", "grad_fn LinalgVectorNormBackward0",
+        "n = vector_norm(x)", method=False, torch="torch.linalg.vector_norm"),
+    _fn("swapaxes", "swapaxes(x, a, b)", "transpose (alias).", _VIEW.format("TransposeBackward0"),
+        "y = x.swapaxes(0, 1)"),
+    _fn("swapdims", "swapdims(x, a, b)", "transpose (alias).", _VIEW.format("TransposeBackward0"),
+        "y = x.swapdims(0, 1)"),
+    _fn("unflatten", "unflatten(x, dim, sizes)", "Split one dimension into several.",
+        _VIEW.format("ViewBackward0"), "y = x.unflatten(0, (2, 3))"),
+    _fn("narrow", "narrow(x, dim, start, length)", "A slice along one dimension.",
+        _VIEW.format("SliceBackward0"), "y = x.narrow(0, 1, 2)"),
+    _fn("select", "select(x, dim, index)", "One index along a dimension (x[:, i]).",
+        _VIEW.format("SelectBackward0"), "y = x.select(1, 0)"),
+    _fn("broadcast_to", "broadcast_to(x, shape)", "expand to shape.",
+        _VIEW.format("ExpandBackward0"), "y = x.broadcast_to((3, 4))"),
+    _fn("view_as", "x.view_as(other)", "view with other's shape.", _VIEW.format("ViewBackward0"),
+        "y = x.view_as(z)", function=False),
+    _fn("reshape_as", "x.reshape_as(other)", "reshape to other's shape.",
+        _VIEW.format("ViewBackward0"), "y = x.reshape_as(z)", function=False),
+    _fn("split", "split(x, split_size_or_sections, dim=0)", "Pieces of x along a dimension.",
+        "a tuple of views; grad_fn SplitBackward0 / SplitWithSizesBackward0",
+        "a, b = x.split(2)"),
+    _fn("chunk", "chunk(x, chunks, dim=0)", "x in `chunks` nearly equal pieces.",
+        "a tuple of views; grad_fn SplitBackward0", "a, b = x.chunk(2)"),
+    _fn("unbind", "unbind(x, dim=0)", "The slices along a dimension, as a tuple.",
+        "a tuple; grad_fn UnbindBackward0", "a, b = x.unbind()"),
+    _fn("concat", "concat(tensors, dim=0)", "cat (alias).", "grad_fn CatBackward0",
+        "y = concat([a, b])", method=False),
+    _fn("concatenate", "concatenate(tensors, dim=0)", "cat (alias).", "grad_fn CatBackward0",
+        "y = concatenate([a, b])", method=False),
+    _fn("bmm", "bmm(a, b)", "Batched matrix product.", "grad_fn BmmBackward0", "y = bmm(a, b)"),
+    _fn("outer", "outer(a, b)", "Outer product of two vectors.", "grad_fn MulBackward0",
+        "y = outer(a, b)"),
+    _fn("ger", "ger(a, b)", "outer (old name).", "grad_fn MulBackward0", "y = ger(a, b)"),
+    _fn("inner", "inner(a, b)", "Inner product over the last dimension.",
+        "grad_fn DotBackward0 for vectors", "y = inner(a, b)"),
+    _fn("nll_loss", "nll_loss(log_probs, target, reduction='mean')",
+        "Negative log likelihood of class indices.", "grad_fn NllLossBackward0",
+        "loss = F.nll_loss(lp, t)", method=False, torch="torch.nn.functional.nll_loss"),
+    _fn("cross_entropy", "cross_entropy(logits, target, reduction='mean')",
+        "log_softmax then nll_loss, for class-index targets.", "grad_fn NllLossBackward0",
+        "loss = F.cross_entropy(z, t)", method=False, torch="torch.nn.functional.cross_entropy"),
+    _fn("empty_like", "empty_like(x)", "An uninitialised tensor shaped like x (zeros).",
+        _CREATION, "e = empty_like(x)", method=False, grad_flag=True),
+    # -- more methods ------------------------------------------------------------------------------
+    _fn("half", "x.half()", "Cast to float16.", "grad_fn ToCopyBackward0", "y = x.half()",
+        function=False),
+    _fn("short", "x.short()", "Cast to int16.", "", "y = x.short()", function=False),
+    _fn("type", "x.type(dtype)", "Cast to dtype.", "grad_fn ToCopyBackward0",
+        "y = x.type(float64)", function=False),
+    _fn("element_size", "x.element_size()", "Bytes per element.", "", "n = x.element_size()",
+        function=False),
+    _fn("is_contiguous", "x.is_contiguous()", "Whether x is laid out contiguously.", "",
+        "c = x.t().is_contiguous()", function=False),
+    *(
+        _fn(name, f"x.{name}()", f"{name[:-1]} in place.",
+            "in place: bumps x._version; on a leaf that requires grad: error",
+            f"y.{name}()", function=False)
+        for name in ("abs_", "cos_", "exp_", "log_", "neg_", "reciprocal_", "relu_", "sigmoid_",
+                     "sin_", "sqrt_", "square_", "tanh_")
+    ),
+    *(
+        _fn(name, f"x.{name}({args})", f"{name[:-1]} in place.",
+            "in place: bumps x._version; on a leaf that requires grad: error",
+            f"y.{name}({example})", function=False)
+        for name, args, example in (
+            ("pow_", "exponent", "2"), ("clamp_", "min=None, max=None", "0, 1"),
+            ("clamp_min_", "min", "0"), ("clamp_max_", "max", "1"),
+            ("clip_", "min=None, max=None", "0, 1"), ("masked_fill_", "mask, value", "m, 0."),
+        )
+    ),
     # -- attributes ----------------------------------------------------------------------------
     _attr("grad", "The accumulated gradient, or None (with a warning for non-leaves).",
           "print a.grad"),
@@ -305,6 +449,8 @@ BUILTINS: tuple[Builtin, ...] = (
     _attr("dtype", "x's dtype."),
     _attr("device", "x's device."),
     _attr("T", "Transpose (PermuteBackward0)."),
+    _attr("mT", "Transpose of the last two dimensions (TransposeBackward0)."),
+    _attr("H", "Conjugate transpose of a matrix (for real tensors, .T)."),
     _attr("ndim", "Number of dimensions."),
     _attr("is_cuda", "Whether x lives on cuda."),
     _attr("_version", "How many in-place changes x's storage has seen."),
@@ -318,7 +464,7 @@ ATTRIBUTES: frozenset[str] = frozenset(b.name for b in BUILTINS if b.kind == "at
 STATEMENTS: frozenset[str] = frozenset(b.name for b in BUILTINS if b.kind == "statement")
 
 # Python-level methods named as operators, accepted on tensors (`x.__add__` is not).
-OPERATOR_METHODS = frozenset({"eq", "ne", "lt", "le", "gt", "ge"})
+OPERATOR_METHODS: frozenset[str] = frozenset()
 
 # Writable tensor attributes: `x.grad = None`, `x.data = e`, `x.requires_grad = false`.
 WRITABLE_ATTRIBUTES = frozenset({"grad", "data", "requires_grad"})

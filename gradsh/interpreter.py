@@ -502,6 +502,9 @@ class Interpreter:
         if isinstance(func, BuiltinFunction):
             if func.accepts_grad_flag and any(a is GRAD_FLAG for a in args):
                 args = [a for a in args if a is not GRAD_FLAG]
+                if not _takes_requires_grad(func.call):
+                    # torch.Tensor(...) has no requires_grad: the flag means .requires_grad_()
+                    return func.call(*args, **kwargs).requires_grad_()
                 kwargs.setdefault("requires_grad", True)
             return func.call(*args, **kwargs)
         if isinstance(func, BoundMethod):
@@ -706,8 +709,8 @@ def _tensor_attribute(t: Tensor, name: str) -> Any:
             return t._version.value
         if name == "is_cuda":
             return t.device != "cpu"
-        if name == "T":
-            return ops.T(t) if hasattr(ops, "T") else ops.t(t)
+        if name in ("T", "mT", "H"):
+            return getattr(ops, name)(t)
         return getattr(t, name)
     if name in table.METHODS or name in table.OPERATOR_METHODS:
         method = getattr(t, name, None)
@@ -756,6 +759,13 @@ _ALIASES = {"SGD": "sgd", "Size": "Size"}
 
 
 GRAD_FLAG: Any = None  # the `grad` builtin, which creation functions also accept as a flag
+
+
+def _takes_requires_grad(function: Callable[..., Any]) -> bool:
+    import inspect
+
+    target = getattr(function, "__wrapped__", function)
+    return "requires_grad" in inspect.signature(target).parameters
 
 
 def _resolve(builtin: table.Builtin) -> Callable[..., Any] | None:

@@ -271,6 +271,11 @@ def _infer_data(data: Any) -> tuple[Any, DType]:
                 )
             kinds.add(float if item.dtype.is_floating_point else
                       bool if item.dtype is dtypes.bool_ else int)
+            if item.requires_grad and "scalar_grad" not in _once:
+                # Each element becomes a Python number, as `float(t)` would: TORCH_WARN_ONCE.
+                _once.add("scalar_grad")
+                warn("Converting a tensor with requires_grad=True to a scalar may lead to "
+                     "unexpected behavior.\nConsider using tensor.detach() first.")
             continue
         if isinstance(item, (list, tuple)):
             if depth in dims and dims[depth] != len(item):
@@ -358,9 +363,21 @@ def tensor(data: Any, dtype: DType | None = None, device: Any = None,
     return _new(_array_from_data(data, out_dtype), out_dtype, device, requires_grad)
 
 
-def Tensor_(*args: Any, requires_grad: bool = False, device: Any = None) -> Tensor:
+def Tensor_(*args: Any, device: Any = None, **unexpected: Any) -> Tensor:
     """torch.Tensor: float32 from data (`Tensor([2, 3])`), or uninitialised sizes (`Tensor(2, 3)`,
-    which gradsh fills with zeros)."""
+    which gradsh fills with zeros). Like PyTorch's legacy constructor it takes no
+    requires_grad (gradsh's `Tensor(data, grad)` flag calls requires_grad_() afterwards)."""
+    if unexpected:
+        got = ", ".join([_type_name(a) for a in args]
+                        + [f"{k}={_type_name(v)}" for k, v in sorted(unexpected.items())])
+        raise TorchTypeError(
+            f"new() received an invalid combination of arguments - got ({got}), but expected "
+            "one of:\n * (*, torch.device device = None)\n      didn't match because some of "
+            f"the keywords were incorrect: {', '.join(sorted(unexpected))}\n * (torch.Storage "
+            "storage)\n * (Tensor other)\n * (tuple of ints size, *, torch.device device = "
+            "None)\n * (object data, *, torch.device device = None)\n"
+        )
+    requires_grad = False
     default = dtypes.float32
     if len(args) == 1 and isinstance(args[0], (list, Tensor, float, bool)):
         data = args[0]
@@ -681,7 +698,12 @@ def _check_alpha(a: Tensor, b: TensorLike, alpha: Any) -> None:
 
 def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
     if not isinstance(a, Tensor):
-        a, b = b, a
+        # torch.add(2, x): the number is wrapped as the first operand (`2 + x` is x.__radd__,
+        # which keeps x first); two numbers give a 0-d tensor.
+        if not isinstance(b, Tensor):
+            return add(Tensor.wrap_scalar(_number(a, "add")), b, alpha=alpha)
+        _check_alpha(b, a, alpha)
+        return fn.AddBackward0.apply(Tensor.wrap_scalar(_number(a, "add")), b, alpha=alpha)
     a = _check_tensor(a, "add")
     _check_alpha(a, b, alpha)
     if _scalar_overload(b):
@@ -691,7 +713,12 @@ def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
 
 def sub(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
     if not isinstance(a, Tensor):
-        return rsub(as_tensor_operand(b), a, alpha=alpha)
+        # torch.sub(2, x) is SubBackward0 with the number wrapped first; `2 - x` is rsub.
+        if not isinstance(b, Tensor):
+            return sub(Tensor.wrap_scalar(_number(a, "sub")), b, alpha=alpha)
+        _check_bool_sub(a, b)
+        _check_alpha(b, a, alpha)
+        return fn.SubBackward0.apply(Tensor.wrap_scalar(_number(a, "sub")), b, alpha=alpha)
     _check_bool_sub(a, b)
     _check_alpha(a, b, alpha)
     if _scalar_overload(b):
@@ -725,7 +752,10 @@ def rsub(a: Tensor, other: TensorLike, alpha: Number = 1) -> Tensor:
 
 def mul(a: TensorLike, b: TensorLike) -> Tensor:
     if not isinstance(a, Tensor):
-        a, b = b, a
+        # torch.mul(2, x): the number wrapped as the first operand (`2 * x` keeps x first).
+        if not isinstance(b, Tensor):
+            return mul(Tensor.wrap_scalar(_number(a, "mul")), b)
+        return fn.MulBackward0.apply(Tensor.wrap_scalar(_number(a, "mul")), b)
     a = _check_tensor(a, "mul")
     if _scalar_overload(b):
         return fn.MulBackward1.apply(a, other=b)
@@ -739,8 +769,10 @@ def div(a: TensorLike, b: TensorLike, rounding_mode: str | None = None) -> Tenso
         raise TorchNotImplementedError(f"div with rounding_mode={rounding_mode!r} is not supported "
                                        "by gradsh")
     if not isinstance(a, Tensor):
-        # Python's `2 / x` is x.__rtruediv__(2): reciprocal(x) * 2, hence MulBackward0.
-        return mul(reciprocal(as_tensor_operand(b)), a)
+        # torch.div(2, x): DivBackward0 with the number wrapped first (`2 / x` is
+        # x.__rtruediv__, see _rtruediv).
+        return fn.DivBackward0.apply(Tensor.wrap_scalar(_number(a, "div")),
+                                     as_tensor_operand(b))
     if _scalar_overload(b):
         return fn.DivBackward1.apply(a, other=b)
     return fn.DivBackward0.apply(a, as_tensor_operand(b))
@@ -1268,7 +1300,8 @@ def _variance_args(fname: str, a: Tensor, dim: Any, unbiased: Any, keepdim: bool
     if isinstance(dim, bool):  # var(x, True): the `unbiased` overload
         unbiased, dim = dim, None
     if unbiased is not None and correction is not None:
-        raise TorchRuntimeError(f"{fname}: can't specify both unbiased and correction")
+        # No overload takes both: the guard turns this into PyTorch's argument error.
+        raise TypeError(f"{fname}: unbiased and correction together")
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
     # NOTE: an explicit empty dim list reduces everything but keeps `()`: PyTorch's backward
@@ -2171,7 +2204,25 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
     return fn.DotBackward0.apply(a, b)
 
 
-inner = dot
+def inner(a: Tensor, b: Tensor) -> Tensor:
+    """torch.inner: tensordot over the last dimensions, with its graph (permute, reshape, dot or
+    mm, view)."""
+    if a.ndim == 0 or b.ndim == 0:
+        return mul(a, b)
+    if a.shape[-1] != b.shape[-1]:
+        raise TorchRuntimeError(
+            "inner() the last dimension must match on both input tensors but got shapes "
+            f"[{', '.join(map(str, a.shape))}] and [{', '.join(map(str, b.shape))}]"
+        )
+    k = a.shape[-1]
+    left = permute(a, *range(a.ndim))
+    right = permute(b, b.ndim - 1, *range(b.ndim - 1))
+    rows = math.prod(a.shape[:-1])
+    cols = math.prod(b.shape[:-1])
+    if a.ndim == 1 and b.ndim == 1:
+        return view(dot(left, right), ())
+    product = mm(reshape(left, rows, k), reshape(right, k, cols))
+    return view(product, *(a.shape[:-1] + b.shape[:-1]))
 
 
 def bmm(a: Tensor, b: Tensor) -> Tensor:
@@ -2707,6 +2758,13 @@ def register_hook(t: Tensor, hook: Callable[[Tensor], Tensor | None]) -> Any:
 # ---------------------------------------------------------------------------------------------
 
 
+def _rtruediv(a: Tensor, other: TensorLike) -> Tensor:
+    """Python's `2 / x`: x.reciprocal() * 2, hence MulBackward0 (as PyTorch's __rtruediv__)."""
+    if isinstance(other, Tensor):
+        return div(other, a)
+    return mul(reciprocal(a), other)
+
+
 def _reflected(op: Any) -> Any:
     return lambda self, other: op(other, self)
 
@@ -2759,16 +2817,16 @@ def _permute_method(self: Tensor, *dims: Any) -> Tensor:
 _METHODS: dict[str, Any] = {
     # operators
     "__add__": add,
-    "__radd__": _reflected(add),
+    "__radd__": lambda self, other: add(self, other),
     "__iadd__": _inplace_operator(add_),
     "__sub__": sub,
     "__rsub__": lambda self, other: rsub(self, other),
     "__isub__": _inplace_operator(sub_),
     "__mul__": mul,
-    "__rmul__": _reflected(mul),
+    "__rmul__": lambda self, other: mul(self, other),
     "__imul__": _inplace_operator(mul_),
     "__truediv__": div,
-    "__rtruediv__": _reflected(div),
+    "__rtruediv__": lambda self, other: _rtruediv(self, other),
     "__itruediv__": _inplace_operator(div_),
     "__floordiv__": floor_divide,
     "__rfloordiv__": _rfloordiv,
@@ -2826,6 +2884,15 @@ _METHODS: dict[str, Any] = {
     "ge": ge,
     "logical_not": logical_not,
     "logical_and": logical_and,
+    "greater": greater,
+    "greater_equal": greater_equal,
+    "less": less,
+    "less_equal": less_equal,
+    "not_equal": not_equal,
+    "bitwise_and": bitwise_and,
+    "bitwise_or": bitwise_or,
+    "bitwise_xor": bitwise_xor,
+    "positive": positive,
     "logical_or": logical_or,
     "logical_xor": logical_xor,
     "bitwise_not": bitwise_not,
@@ -2906,7 +2973,7 @@ _METHODS: dict[str, Any] = {
     "mm": mm,
     "mv": mv,
     "dot": dot,
-    "inner": dot,
+    "inner": inner,
     "bmm": bmm,
     "outer": outer,
     "ger": outer,
@@ -2977,11 +3044,43 @@ def _describe(value: Any) -> str:
     return builtins.type(value).__name__
 
 
-def _invalid_arguments(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TorchTypeError:
-    parts = [_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()]
-    return TorchTypeError(
-        f"{name}() received an invalid combination of arguments - got ({', '.join(parts)})"
-    )
+# PyTorch's overloads for the argument errors whose full text gradsh reproduces: the method
+# form (after `self`), then the function form.
+_VARIANCE_OVERLOADS = (
+    ("tuple of ints dim, bool unbiased = True, bool keepdim = False",
+     "tuple of ints dim = None, *, Number correction = None, bool keepdim = False",
+     "bool unbiased = True"),
+    ("Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False, *, "
+     "Tensor out = None",
+     "Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = "
+     "False, Tensor out = None",
+     "Tensor input, bool unbiased = True"),
+)
+_OVERLOADS = {"std": _VARIANCE_OVERLOADS, "var": _VARIANCE_OVERLOADS}
+
+
+def _invalid_arguments(name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+                       method: bool = False) -> TorchTypeError:
+    """PyTorch's "received an invalid combination of arguments" (with its list of overloads
+    where gradsh knows them: python_arg_parser sorts keywords, and prints a trailing ", " when
+    there are only keywords)."""
+    overloads = _OVERLOADS.get(name)
+    if overloads is None:
+        parts = [_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()]
+        return TorchTypeError(
+            f"{name}() received an invalid combination of arguments - got ({', '.join(parts)})"
+        )
+    parts = [_describe(a) for a in args] + [f"{k}={_describe(kwargs[k])}" for k in sorted(kwargs)]
+    got = ", ".join(parts) + (", " if kwargs and not args else "")
+    lines = [f"{name}() received an invalid combination of arguments - got ({got}), but "
+             "expected one of:"]
+    positional = len(args) > (0 if method else 1)
+    for i, signature in enumerate(overloads[0 if method else 1]):
+        lines.append(f" * ({signature})")
+        if i == 0 and positional and kwargs:
+            lines.append("      didn't match because some of the keywords were incorrect: "
+                         + ", ".join(sorted(kwargs)))
+    return TorchTypeError("\n".join(lines) + "\n")
 
 
 _ARGUMENT_ERRORS = (TypeError, ValueError, AttributeError, IndexError, KeyError, OverflowError,
@@ -3007,7 +3106,8 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
         except _ARGUMENT_ERRORS as error:
             if isinstance(error, exceptions.TorchError):
                 raise
-            raise _invalid_arguments(name, args[1:] if method else args, kwargs) from error
+            raise _invalid_arguments(name, args[1:] if method else args, kwargs,
+                                     method) from error
 
     guarded.__name__ = getattr(function, "__name__", name)
     guarded.__qualname__ = guarded.__name__
@@ -3016,10 +3116,11 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
     return guarded
 
 
-# The functions that take a tensor first (torch.add(1, x) is a TypeError; pow, where, cat,
-# stack, creation and autograd functions are not in this list).
+# The functions that take a tensor first (torch.exp(1) is a TypeError). Not in this list: the
+# arithmetic that takes a number first (torch.add(2, x), sub, mul, div and their aliases,
+# floor_divide, remainder), pow, where, cat, stack, creation and autograd functions.
 _TENSOR_FIRST = (
-    "add sub mul div true_divide divide multiply subtract floor_divide remainder fmod neg "
+    "fmod neg "
     "negative positive reciprocal square eq ne lt le gt ge greater greater_equal less less_equal "
     "not_equal bitwise_and bitwise_or bitwise_xor bitwise_not logical_not logical_and "
     "logical_or logical_xor isnan isinf isfinite equal allclose exp log log2 log10 sin cos tan "

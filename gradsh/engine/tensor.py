@@ -1112,11 +1112,16 @@ def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params
         if result is not None:
             node._saved["result"] = SavedTensor(target, is_output=True)
         if target._base is None:
+            _move_retain_grad(target, node)
             target._grad_fn = node
         else:
             base = target._base
-            base._grad_fn = CopySlices(base, target._view_fn, node)
-            target._grad_fn = AsStridedBackward0(base, target._view_fn, target.shape)
+            copy_slices = CopySlices(base, target._view_fn, node)
+            _move_retain_grad(base, copy_slices)
+            base._grad_fn = copy_slices
+            view_fn = AsStridedBackward0(base, target._view_fn, target.shape)
+            _move_retain_grad(target, view_fn)
+            target._grad_fn = view_fn
             target._view_version = target._version.value
             if result is not None:
                 saved = node._saved["result"]
@@ -1124,6 +1129,15 @@ def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params
                 saved.view_history = (base._grad_fn, target._view_fn, base.shape, base.dtype,
                                       base.device)
     return target
+
+
+def _move_retain_grad(t: Tensor, new_fn: Node) -> None:
+    """retain_grad follows the tensor to its new grad_fn after an in-place op, as PyTorch's
+    retains_grad hook does (other tensor hooks stay with the node they were registered on)."""
+    old_fn = t._grad_fn
+    if old_fn is not None and old_fn.retain_grad_ref is not None and old_fn.retain_grad_ref() is t:
+        old_fn.retain_grad_ref = None
+        new_fn.retain_grad_ref = weakref.ref(t)
 
 
 def _can_cast(source: DType, target: DType) -> bool:
