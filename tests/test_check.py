@@ -21,6 +21,12 @@ from gradsh.builtins import BUILTINS, Builtin
 from gradsh.check import Difference, compare_traces, compare_variable, focus, normalise_text
 
 PARITY = Path(__file__).parent / "parity"
+WALKTHROUGHS = Path(__file__).parent.parent / "scripts"
+# Walkthroughs check cannot compare on a machine without a GPU: their PyTorch side simulates
+# cuda:0 with CPU tensors, so PyTorch raises none of the mixed-device errors they teach.
+NOT_COMPARABLE_WITHOUT_GPU = {
+    "devices": "mixed-device errors: the PyTorch side has no real cuda:0 without a GPU",
+}
 
 
 def xfail_reason(path: Path) -> str | None:
@@ -35,11 +41,17 @@ def xfail_reason(path: Path) -> str | None:
 
 
 def parity_params() -> list[Any]:
+    """Every parity script, and every walkthrough in scripts/ (their numbers must be
+    PyTorch's too)."""
     params = []
-    for path in sorted(PARITY.glob("*.grad")):
-        reason = xfail_reason(path)
-        marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
-        params.append(pytest.param(path, id=path.stem, marks=marks))
+    for folder in (PARITY, WALKTHROUGHS):
+        for path in sorted(folder.glob("*.grad")):
+            reason = xfail_reason(path)
+            if folder is WALKTHROUGHS:
+                reason = NOT_COMPARABLE_WITHOUT_GPU.get(path.stem)
+            marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+            name = path.stem if folder is PARITY else f"scripts/{path.stem}"
+            params.append(pytest.param(path, id=name, marks=marks))
     return params
 
 
