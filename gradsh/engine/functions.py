@@ -78,11 +78,11 @@ def result_dtype(*tensors: Tensor) -> DType:
             da = a._data.dtype
             if not b._wrapped:
                 if da == b._data.dtype:
-                    return dtypes.from_numpy(da)
+                    return a.dtype
             elif da.kind == "f" or (da.kind in "iu" and b._data.dtype.kind in "iub") or (
                 da.kind == "b" and b._data.dtype.kind == "b"
             ):
-                return dtypes.from_numpy(da)
+                return a.dtype
     groups: list[tuple[DType, int]] = []
     scalars: list[bool | int | float] = []
     for t in tensors:
@@ -203,9 +203,12 @@ class AddBackward0(Function):
     name = "AddBackward0"
 
     def forward(self, a: Tensor, b: Tensor, alpha: float | int = 1) -> Array:
-        broadcast_shapes(a, b)
+        x, y = a._data, b._data
+        if x.shape != y.shape:
+            broadcast_shapes(a, b)
         self.alpha = alpha
-        return _add_scaled(operand(a), operand(b), alpha, result_dtype(a, b))
+        return _add_scaled(x if not a._wrapped else x.item(), y if not b._wrapped else y.item(),
+                           alpha, result_dtype(a, b))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -231,9 +234,12 @@ class SubBackward0(Function):
     name = "SubBackward0"
 
     def forward(self, a: Tensor, b: Tensor, alpha: float | int = 1) -> Array:
-        broadcast_shapes(a, b)
+        x, y = a._data, b._data
+        if x.shape != y.shape:
+            broadcast_shapes(a, b)
         self.alpha = alpha
-        return _add_scaled(operand(a), operand(b), alpha, result_dtype(a, b), subtract=True)
+        return _add_scaled(x if not a._wrapped else x.item(), y if not b._wrapped else y.item(),
+                           alpha, result_dtype(a, b), subtract=True)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -275,13 +281,17 @@ class MulBackward0(Function):
     name = "MulBackward0"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
-        broadcast_shapes(a, b)
-        if self.needs_input_grad[0]:
+        x, y = a._data, b._data
+        if x.shape != y.shape:
+            broadcast_shapes(a, b)
+        need_a, need_b = self.needs_input_grad
+        if need_a:
             self.save("other", b)
-        if self.needs_input_grad[1]:
+        if need_b:
             self.save("self", a)
-        with _quiet():
-            return xp_of(a._data).multiply(operand(a), operand(b), dtype=result_dtype(a, b).np)
+        xp = np if x.__class__ is np.ndarray else xp_of(x)
+        return xp.multiply(x if not a._wrapped else x.item(), y if not b._wrapped else y.item(),
+                           dtype=result_dtype(a, b).np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad

@@ -183,18 +183,18 @@ class SavedTensor:
     """
 
     __slots__ = ("_tensor", "_weak", "_data", "_counter", "version", "is_output", "released",
-                 "origin", "freed_origin",
-                 "shape", "dtype", "device", "output_grad_fn_name", "view_grad_fn",
+                 "origin", "freed_origin", "shape", "dtype", "device", "view_grad_fn",
                  "view_history")
 
     def __init__(self, tensor: Tensor, is_output: bool = False):
+        counter = tensor._version
         self.is_output = is_output
-        self._counter = tensor._version
-        self.version = tensor._version.value
+        self._counter = counter
+        self.version = counter.value
         self.released = False
         self.origin = _Origin.value  # where it was saved
         self.freed_origin: Any = None  # where a backward freed it
-        self.shape = tensor.shape
+        self.shape = tensor._data.shape
         self.dtype = tensor.dtype
         self.device = tensor.device
         # for an output saved by an in-place op on a view: a weak reference to the view's
@@ -371,6 +371,7 @@ class Function(Node):
     """
 
     is_view: ClassVar[bool] = False
+    _plain_device: ClassVar[bool] = True
     needs_input_grad: tuple[bool, ...] = ()
     _saved: dict[str, SavedTensor] = _NO_SAVED  # type: ignore[assignment]  # until a save
 
@@ -379,56 +380,88 @@ class Function(Node):
         # off, no input requiring grad) should cost as little as possible. `_activate` finishes.
         pass
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Whether the op takes its inputs' device as they are (no common_device override):
+        # apply then needs no device check when all inputs are on one device.
+        cls._plain_device = cls.common_device is Function.common_device
+
     def _activate(self, inputs: Sequence[Tensor]) -> None:
         if len(inputs) == 1:  # the common case, without the loop
             t = inputs[0]
-            self.next_functions = (t._gradient_edge(),)
-            self.input_meta = ((t._data.shape, t.dtype, t.device),)
+            self.next_functions = (_edge(t),)
+            self.input_meta = (_meta(t),)
         else:
             edges = []
             meta = []
             for t in inputs:
-                edge = t._gradient_edge()
+                edge = _edge(t)
                 edges.append(edge)
-                meta.append(None if edge[0] is None else (t._data.shape, t.dtype, t.device))
+                meta.append(None if edge[0] is None else _meta(t))
             self.next_functions = tuple(edges)
             self.input_meta = tuple(meta)
         self.sequence_nr = next(_sequence)
 
     @classmethod
     def apply(cls, *inputs: Tensor, **params: Any) -> Tensor:
+        # The hot path of every operation: kept flat (no helper calls for the one- and
+        # two-input cases), and it stores on the node only what differs from the class
+        # defaults, so that a million-node graph stays small.
         node = cls()
+        enabled = _GradMode.enabled
         if len(inputs) == 1:
             t = inputs[0]
-            requires = _GradMode.enabled and (t._requires_grad or t._grad_fn is not None or (
+            requires = enabled and (t._requires_grad or t._grad_fn is not None or (
                 t._base is not None and t.requires_grad))
-            node.needs_input_grad = (requires,)
-            node.output_device = t.device if cls.common_device is Function.common_device \
-                else node.common_device(inputs, params)
+            node.needs_input_grad = _NEEDS_ONE[requires]
+            device = t.device if cls._plain_device else node.common_device(inputs, params)
+            if requires:
+                node.next_functions = (_edge(t),)
+                node.input_meta = (_meta(t),)
+                node.sequence_nr = next(_sequence)
+        elif len(inputs) == 2:
+            a, b = inputs
+            need_a = enabled and (a._requires_grad or a._grad_fn is not None or (
+                a._base is not None and a.requires_grad))
+            need_b = enabled and (b._requires_grad or b._grad_fn is not None or (
+                b._base is not None and b.requires_grad))
+            node.needs_input_grad = _NEEDS_TWO[need_a][need_b]
+            requires = need_a or need_b
+            device = a.device
+            if not cls._plain_device or b.device != device:
+                device = node.common_device(inputs, params)
+            if requires:
+                edge_a = _edge(a) if need_a else _NO_EDGE
+                edge_b = _edge(b) if need_b else _NO_EDGE
+                node.next_functions = (edge_a, edge_b)
+                node.input_meta = (None if edge_a[0] is None else _meta(a),
+                                   None if edge_b[0] is None else _meta(b))
+                node.sequence_nr = next(_sequence)
         else:
             needs = tuple([t._requires_grad or t._grad_fn is not None or (
                 t._base is not None and t.requires_grad) for t in inputs])
-            requires = _GradMode.enabled and True in needs
+            requires = enabled and True in needs
             node.needs_input_grad = needs if requires else (False,) * len(inputs)
             first = inputs[0].device
-            if cls.common_device is Function.common_device and all(
-                t.device == first for t in inputs
-            ):
-                node.output_device = first
+            if cls._plain_device and all(t.device == first for t in inputs):
+                device = first
             else:
-                node.output_device = node.common_device(inputs, params)
-        if requires:
-            node._activate(inputs)
-        if node.output_device != "cpu" and backend.state.real:
-            inputs = _cpu_scalars_on_device(inputs, node.output_device)
+                device = node.common_device(inputs, params)
+            if requires:
+                node._activate(inputs)
+        if device != "cpu":
+            node.output_device = device  # the class default is "cpu"
+            if backend.state.real:
+                inputs = _cpu_scalars_on_device(inputs, device)
         data = node.forward(*inputs, **params)
-        if not isinstance(data, np.ndarray) or data.__class__ is not np.ndarray:
+        if data.__class__ is not np.ndarray:
             data = _as_array(data)
         if requires and data.dtype.kind not in "fc":
             # Integer and bool results never require grad (`x.long()`, comparisons, argmax).
             requires = False
             node.release_variables()
-        out = Tensor._make(data, node.output_device, grad_fn=node if requires else None)
+        # (read back: an op that moves data, ToCopyBackward0, sets its output device itself)
+        out = Tensor._make(data, node.output_device, node if requires else None)
         if cls.is_view:
             base = inputs[0]
             out._version = base._version
@@ -502,6 +535,39 @@ class Function(Node):
     def release_variables(self) -> None:
         for saved in self._saved.values():
             saved.release()
+
+
+_NO_EDGE: Edge = (None, 0)
+_NEEDS_ONE = {False: (False,), True: (True,)}
+_NEEDS_TWO = (((False, False), (False, True)), ((True, False), (True, True)))
+_METAS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+
+def _edge(t: Tensor) -> Edge:
+    """`t._gradient_edge()`, with its common cases inline."""
+    if t._base is None:
+        fn = t._grad_fn
+        if fn is not None:
+            return (fn, 0)
+        if not t._requires_grad:
+            return _NO_EDGE
+    return t._gradient_edge()
+
+
+def _meta(t: Tensor) -> tuple[Any, ...]:
+    """What validate_outputs checks a gradient for this input against: (shape, dtype, device).
+
+    The tuples are shared between nodes (one per distinct value), as a deep graph would
+    otherwise hold a million equal ones.
+    """
+    data = t._data
+    key = (data.shape, t.dtype, t.device)
+    meta = _METAS.get(key)
+    if meta is None:
+        if len(_METAS) >= 4096:
+            _METAS.clear()
+        meta = _METAS[key] = key
+    return meta
 
 
 def check_same_device(method: str, arguments: Sequence[tuple[str, Tensor | None]]) -> str:
@@ -672,8 +738,12 @@ class Tensor:
     @classmethod
     def wrap_scalar(cls, value: bool | int | float, device: str = "cpu") -> Tensor:
         """A Python number as PyTorch wraps it for an operation: a 0-d tensor of low priority."""
-        dtype = dtypes.scalar_dtype(value)
-        t = cls._make(np.array(value, dtype=dtype.np), "cpu")
+        kind = value.__class__
+        if kind is float:  # the common case first: scalar_dtype's answer, without the call
+            dtype = dtypes.DefaultDtype.value
+        else:
+            dtype = dtypes.scalar_dtype(value)
+        t = cls._make(np.array(value, dtype=dtype.np))
         t._wrapped = True
         return t
 
@@ -827,7 +897,8 @@ class Tensor:
 
     @property
     def dtype(self) -> DType:
-        return dtypes.from_numpy(self._data.dtype)
+        dtype = _DTYPES.get(self._data.dtype)
+        return dtype if dtype is not None else dtypes.from_numpy(self._data.dtype)
 
     @property
     def ndim(self) -> int:
@@ -922,6 +993,8 @@ class Tensor:
     def __hash__(self) -> int:
         return id(self)
 
+
+_DTYPES = dtypes._BY_NP  # numpy dtype -> DType, read directly on the hot path
 
 # c10's names of the scalar types, as PyTorch's messages print them
 _C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
