@@ -2402,12 +2402,27 @@ class CopyBackwards(Function):
 # =============================================================================================
 
 
+def _in_place_ok(grad: Any, t: Any) -> bool:
+    """Whether `grad * t` may be written into the temporary `t` (a NumPy array of the result's
+    shape and dtype): the same operations, one allocation instead of one per operation."""
+    return (t.__class__ is np.ndarray and grad.__class__ is np.ndarray and t.ndim > 0
+            and grad.shape == t.shape and grad.dtype == t.dtype)
+
+
 def _tanh_backward_array(grad: Array, y: Array) -> Array:
-    return grad * (1 - y * y)
+    t = y * y
+    if _in_place_ok(grad, t):
+        np.subtract(1, t, out=t)
+        return np.multiply(grad, t, out=t)
+    return grad * (1 - t)
 
 
 def _sigmoid_backward_array(grad: Array, y: Array) -> Array:
-    return grad * ((1 - y) * y)
+    t = 1 - y
+    if _in_place_ok(grad, t):
+        np.multiply(t, y, out=t)
+        return np.multiply(grad, t, out=t)
+    return grad * (t * y)
 
 
 def _threshold_backward_array(grad: Array, y: Array, threshold: float) -> Array:

@@ -662,7 +662,7 @@ class AccumulateGrad(Node):
             leaf._grad = new
         elif not create_graph:
             with no_grad():
-                leaf._grad._inplace_data(leaf._grad._data + new._data)
+                leaf._grad._inplace_add(new._data)
         else:
             leaf._grad = leaf._grad + new
 
@@ -953,6 +953,21 @@ class Tensor:
             data[...] = value
         self._version.value += 1
         self._version.origin = _Origin.value
+
+    def _inplace_add(self, value: Array) -> None:
+        """`self._inplace_data(self._data + value)`, adding in place where that gives the same
+        array (a NumPy array of the same shape and dtype): no temporary, one pass."""
+        data = self._data
+        if (data.__class__ is np.ndarray and value.__class__ is np.ndarray
+                and data.shape == value.shape and data.dtype == value.dtype
+                and data.flags.writeable and data.ndim > 0):
+            if _Undo.log is not None:
+                _Undo.log.record_write(self)
+            np.add(data, value, out=data)
+            self._version.value += 1
+            self._version.origin = _Origin.value
+        else:
+            self._inplace_data(data + value)
 
     # -- conversion ------------------------------------------------------------------------------
 
