@@ -90,6 +90,10 @@ _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     ">=": operator.ge,
 }
 _INPLACE = {"+": "add_", "-": "sub_", "*": "mul_", "/": "div_"}
+# What _at turns into a located gradsh error (see Interpreter._located); anything else (a
+# MemoryError, a RecursionError, an interrupt) goes on up to run_statement as it is.
+_LOCATED = (GradshError, TorchError, ZeroDivisionError, TypeError, ValueError, IndexError,
+            AttributeError, OverflowError)
 _MAX_CALL_DEPTH = 200
 
 
@@ -181,13 +185,19 @@ class Interpreter:
     # -- statements ---------------------------------------------------------------------------
 
     def _exec(self, stmt: ast.Stmt) -> None:
-        method = getattr(self, f"_exec_{type(stmt).__name__}")
+        method = _EXEC.get(stmt.__class__)
+        if method is None:  # not a statement node: the AttributeError of a missing method
+            getattr(self, f"_exec_{type(stmt).__name__}")
         set_origin(stmt)  # what the engine records with saved tensors, in-place changes, frees
-        method(stmt)
+        method(self, stmt)  # type: ignore[misc]
 
     def _exec_Assign(self, stmt: ast.Assign) -> None:
         value = self.eval(stmt.value)
-        self._assign(stmt.target, value)
+        target = stmt.target
+        if target.__class__ is ast.Name:  # the common case, without _assign's dispatch
+            self.env[target.id] = value  # type: ignore[attr-defined]
+        else:
+            self._assign(target, value)
 
     def _assign(self, target: ast.Expr, value: Any) -> None:
         if isinstance(target, ast.Name):
@@ -398,28 +408,40 @@ class Interpreter:
     # -- expressions --------------------------------------------------------------------------
 
     def eval(self, expr: ast.Expr) -> Any:
+        # One dictionary lookup per node (built once from the _eval_ methods), not a method
+        # name formatted and looked up each time: this runs for every node of every statement.
+        method = _EVAL.get(expr.__class__)
+        if method is None:  # not an expression node: the AttributeError of a missing method
+            getattr(self, f"_eval_{type(expr).__name__}")
         try:
-            return getattr(self, f"_eval_{type(expr).__name__}")(expr)
+            return method(self, expr)  # type: ignore[misc]
         except GradshError as err:
             raise err.with_pos(expr.pos) from None
         except TorchError as err:
             raise self._torch_error(err, expr.pos) from None
 
     def _at(self, node: ast.Expr | ast.Stmt, thunk: Callable[[], Any]) -> Any:
-        """Run `thunk`, turning engine and Python errors into gradsh errors located at `node`."""
+        """Run `thunk`, turning engine and Python errors into gradsh errors located at `node`.
+
+        The hot paths (operators, calls, attributes) inline this as `try: ... except _LOCATED
+        as err: raise self._located(err, node)`, which saves a closure per evaluation."""
         try:
             return thunk()
-        except GradshError as err:
-            raise err.with_pos(node.pos) from None
-        except TorchError as err:
-            raise self._torch_error(err, node.pos) from None
-        except ZeroDivisionError as err:
-            raise GradshError("ZeroDivisionError", str(err), node.pos) from None
-        except (TypeError, ValueError, IndexError, AttributeError) as err:
+        except _LOCATED as err:
+            raise self._located(err, node) from None
+
+    def _located(self, err: Exception, node: ast.Expr | ast.Stmt) -> GradshError:
+        """The gradsh error for `err` (one of _LOCATED) raised by the code at `node`."""
+        if isinstance(err, GradshError):
+            return err.with_pos(node.pos)
+        if isinstance(err, TorchError):
+            return self._torch_error(err, node.pos)
+        if isinstance(err, ZeroDivisionError):
+            return GradshError("ZeroDivisionError", str(err), node.pos)
+        if isinstance(err, (TypeError, ValueError, IndexError, AttributeError)):
             # Python-level errors on Python values (`None + 1`, `(1, 2)[5]`) read as Python's.
-            raise GradshError(type(err).__name__, str(err), node.pos) from None
-        except OverflowError as err:
-            raise GradshError("OverflowError", str(err), node.pos) from None
+            return GradshError(type(err).__name__, str(err), node.pos)
+        return GradshError("OverflowError", str(err), node.pos)
 
     def _torch_error(self, err: TorchError, pos: Pos) -> GradshError:
         """PyTorch's error in gradsh's terms, with a hint at its cause where the engine knows it
@@ -464,7 +486,10 @@ class Interpreter:
 
     def _eval_Attribute(self, expr: ast.Attribute) -> Any:
         obj = self.eval(expr.obj)
-        return self._at(expr, lambda: self._get_attribute(obj, expr.name))
+        try:
+            return self._get_attribute(obj, expr.name)
+        except _LOCATED as err:
+            raise self._located(err, expr) from None
 
     def _get_attribute(self, obj: Any, name: str) -> Any:
         if isinstance(obj, Module):
@@ -496,7 +521,10 @@ class Interpreter:
         func = self.eval(expr.func)
         args = [self.eval(a) for a in expr.args]
         kwargs = {k.name: self.eval(k.value) for k in expr.kwargs}
-        return self._at(expr, lambda: self._call(func, args, kwargs))
+        try:
+            return self._call(func, args, kwargs)
+        except _LOCATED as err:
+            raise self._located(err, expr) from None
 
     def _call(self, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if isinstance(func, BuiltinFunction):
@@ -520,7 +548,10 @@ class Interpreter:
     def _eval_Index(self, expr: ast.Index) -> Any:
         obj = self.eval(expr.obj)
         key = self._index_key(expr)
-        return self._at(expr, lambda: self._get_item(obj, key))
+        try:
+            return self._get_item(obj, key)
+        except _LOCATED as err:
+            raise self._located(err, expr) from None
 
     def _index_key(self, expr: ast.Index) -> Any:
         parts: list[Any] = []
@@ -548,20 +579,29 @@ class Interpreter:
     def _eval_BinOp(self, expr: ast.BinOp) -> Any:
         left = self.eval(expr.left)
         right = self.eval(expr.right)
-        return self._at(expr, lambda: _check_value(_BINARY[expr.op](left, right)))
+        try:
+            return _check_value(_BINARY[expr.op](left, right))
+        except _LOCATED as err:
+            raise self._located(err, expr) from None
 
     def _eval_UnaryOp(self, expr: ast.UnaryOp) -> Any:
         value = self.eval(expr.operand)
-        if expr.op == "not":
-            return self._at(expr, lambda: not value)
-        if expr.op == "+":
-            return self._at(expr, lambda: +value)
-        return self._at(expr, lambda: -value)
+        try:
+            if expr.op == "not":
+                return not value
+            if expr.op == "+":
+                return +value
+            return -value
+        except _LOCATED as err:
+            raise self._located(err, expr) from None
 
     def _eval_Compare(self, expr: ast.Compare) -> Any:
         left = self.eval(expr.left)
         right = self.eval(expr.right)
-        return self._at(expr, lambda: _COMPARE[expr.op](left, right))
+        try:
+            return _COMPARE[expr.op](left, right)
+        except _LOCATED as err:
+            raise self._located(err, expr) from None
 
     def _eval_BoolOp(self, expr: ast.BoolOp) -> Any:
         left = self.eval(expr.left)
@@ -598,6 +638,21 @@ class Interpreter:
                     self.env.pop(p, None)
                 else:
                     self.env[p] = old
+
+
+def _dispatch(prefix: str) -> dict[type, Callable[..., Any]]:
+    """Node class -> the Interpreter method for it (`_eval_BinOp` for ast.BinOp), once."""
+    table: dict[type, Callable[..., Any]] = {}
+    for name, method in vars(Interpreter).items():
+        if name.startswith(prefix):
+            node = getattr(ast, name[len(prefix):], None)
+            assert isinstance(node, type), f"{name} names no node class in gradsh.ast"
+            table[node] = method
+    return table
+
+
+_EVAL = _dispatch("_eval_")
+_EXEC = _dispatch("_exec_")
 
 
 # ---------------------------------------------------------------------------------------------
