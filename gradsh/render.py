@@ -308,10 +308,11 @@ class Renderer:
         for name in names:
             self.memory.cells.pop(name, None)
 
-    def _cell(self, text: str, changed: bool) -> Text | str:
+    def _cell(self, text: str, changed: bool) -> Text:
+        # Text, never a str: rich would read `[nan, 1.]` in a str as markup and drop it.
         if self.color:
             return Text(text, style="bold yellow" if changed else "")
-        return text + "*" if changed else text
+        return Text(text + "*" if changed else text)
 
     def other_variables(self, states: Sequence[VarState]) -> None:
         others = [s for s in states if isinstance(s, OtherState)]
