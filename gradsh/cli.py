@@ -130,8 +130,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def _tune_gc() -> None:
+    """Python's cyclic garbage collector, set for a process that builds autograd graphs.
+
+    A graph is many small objects that live long (a node, its edges, saved tensors) and form
+    no cycles, so reference counting frees them; the collector would only scan them again
+    and again: at its default thresholds it costs a quarter of a `repeat` loop's time. It
+    still runs, about ten times less often.
+    """
+    import gc
+
+    gen0, gen1, gen2 = gc.get_threshold()
+    gc.set_threshold(max(gen0, 10_000), gen1, gen2)
+
+
 def _main(argv: list[str]) -> int:
     from gradsh.runner import EXIT_USAGE, header_args, read_script, run_source
+
+    _tune_gc()
 
     if argv and argv[0] in DELEGATED:
         import importlib
