@@ -97,11 +97,20 @@ class UndoLog:
     the log is dropped). The interpreter opens one per statement; `rollback` makes a failed
     statement change nothing there. Attribute changes (`.grad`, `grad_fn`, ...) are cheap to
     snapshot, so the caller records those itself.
+
+    Only nodes older than the log need their freed tensors back: a node the logged step made
+    is unreachable once the step is undone. So a `repeat` loop's backward frees each
+    iteration's buffers at once, as PyTorch does, instead of holding them all to the end.
     """
 
     def __init__(self) -> None:
         self._storage: dict[int, tuple[Any, Any, VersionCounter, int]] = {}
         self._freed: list[tuple[Any, ...]] = []
+        self.first_node = next(_sequence)  # nodes numbered from here on are the step's own
+
+    def predates(self, node: Node) -> bool:
+        """Whether `node` existed before the log was opened (and so must be restorable)."""
+        return getattr(node, "sequence_nr", _LAST) < self.first_node
 
     def record_write(self, t: Tensor) -> None:
         data = t._data
@@ -224,8 +233,8 @@ class SavedTensor:
         """True when the storage was modified in place after the save (backward would fail)."""
         return not self.released and self._counter.value != self.version
 
-    def release(self) -> None:
-        if _Undo.log is not None:
+    def release(self, undoable: bool = True) -> None:
+        if undoable and _Undo.log is not None:
             _Undo.log.record_release(self)
         if not self.released:
             self.freed_origin = _Origin.value
@@ -533,8 +542,10 @@ class Function(Node):
         return self._saved
 
     def release_variables(self) -> None:
+        log = _Undo.log
+        undoable = log is not None and log.predates(self)
         for saved in self._saved.values():
-            saved.release()
+            saved.release(undoable)
 
 
 _NO_EDGE: Edge = (None, 0)
@@ -1107,7 +1118,7 @@ class CopySlices(Node):
         # it saved nothing), and with it whatever that node kept alive.
         if self.fn is not None:
             self.fn.release_variables()
-            if _Undo.log is not None:
+            if _Undo.log is not None and _Undo.log.predates(self):
                 _Undo.log.record_drop(self)
             self.fn = None  # type: ignore[assignment]
 
