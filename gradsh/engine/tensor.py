@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import sys
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -1402,7 +1403,10 @@ def run_backward(
                 if g is not None:
                     g = _validate_grad(node, i, g, F)
                     previous = buffers.get(child)
-                    buffers[child] = g if previous is None else previous + g
+                    if previous is None:
+                        buffers[child] = g
+                    elif not _add_into(previous, g):
+                        buffers[child] = previous + g
                 remaining = dependencies[child] - 1
                 dependencies[child] = remaining
                 if remaining == 0:
@@ -1424,6 +1428,29 @@ def run_backward(
         else:
             results.append(Tensor._make(g, t.device))
     return results
+
+
+# sys.getrefcount counts every reference to an object up to Python 3.13; later versions may
+# borrow references from the interpreter's stack, so the count would prove nothing there.
+_COUNTED_REFERENCES = sys.version_info < (3, 14)
+
+
+def _add_into(buffer: Any, g: Any) -> bool:
+    """`buffer += g` when that is the same as `buffer + g` and no one else can see it: the
+    buffer is a gradient array the engine alone holds (PyTorch's InputBuffer steals its
+    buffer the same way). False, and nothing done, otherwise.
+
+    The references to `buffer` are the ready buffers' entry, run_backward's `previous`, the
+    parameter here and getrefcount's argument: a fifth (a hook that kept it, the same gradient
+    sent along two edges, a view of it) means someone else holds it.
+    """
+    if (_COUNTED_REFERENCES and buffer.__class__ is np.ndarray and g.__class__ is np.ndarray
+            and buffer.shape == g.shape and buffer.dtype == g.dtype and buffer.ndim > 0
+            and buffer.flags.owndata and buffer.flags.writeable
+            and sys.getrefcount(buffer) == 4):
+        np.add(buffer, g, out=buffer)
+        return True
+    return False
 
 
 def _accumulate_into(tensor: Tensor, grad: Any, create_graph: bool) -> None:
