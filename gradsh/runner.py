@@ -15,8 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
-from gradsh import explain as explainer
-from gradsh import graphview, snapshot
+from gradsh import snapshot
 from gradsh.errors import GradshError
 from gradsh.interpreter import Display, Interpreter, StepOutcome
 from gradsh.parser import normalise, parse
@@ -235,6 +234,9 @@ def render_display(renderer: Renderer, display: Display, interp: Interpreter,
                    lang: str | None = None) -> None:
     """Show what `show`, `graph` or `explain` asked for. `lang` is the language of `explain`
     ("en" or "zh"; by default GRADSH_LANG's, else English)."""
+    # imported here: a run that never asks for a graph or an explanation starts without them
+    from gradsh import explain as explainer
+    from gradsh import graphview
     if display.kind == "show":
         renderer.table(snapshot.take(interp.env), display.names or None, remember=False)
     elif display.kind == "graph":
