@@ -719,7 +719,7 @@ class Tensor:
     shape, dtype, device, _version. Operations and methods are attached by gradsh.engine.ops.
     """
 
-    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_grad", "_version", "_base",
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_grad", "_version_counter", "_base",
                  "_view_fn", "_view_version", "_acc", "_hooks", "device", "_wrapped",
                  "_no_grad_view", "__weakref__")
 
@@ -736,7 +736,7 @@ class Tensor:
         t._requires_grad = requires_grad
         t._grad_fn = grad_fn
         t._grad = None
-        t._version = VersionCounter()
+        t._version_counter = None  # made on first use (see _version)
         t._base = None
         t._view_fn = None
         t._view_version = 0
@@ -758,6 +758,20 @@ class Tensor:
         t = cls._make(np.array(value, dtype=dtype.np))
         t._wrapped = True
         return t
+
+    @property
+    def _version(self) -> VersionCounter:
+        """The version counter of this tensor's storage, shared by its aliases. Made on first
+        use: most results (a chain's intermediate values) are never saved, viewed or changed in
+        place, and need none."""
+        counter = self._version_counter
+        if counter is None:
+            counter = self._version_counter = VersionCounter()
+        return counter
+
+    @_version.setter
+    def _version(self, counter: VersionCounter) -> None:
+        self._version_counter = counter
 
     # -- autograd attributes ------------------------------------------------------------------
 
