@@ -697,6 +697,12 @@ def _check_alpha(a: Tensor, b: TensorLike, alpha: Any) -> None:
 
 
 def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
+    if a.__class__ is Tensor and alpha.__class__ is int and alpha == 1:
+        # `x + y` and `x + 0.5`, without the checks below (which they pass): the hot path
+        if b.__class__ is Tensor:
+            return fn.AddBackward0.apply(a, b, alpha=alpha)
+        if b.__class__ is float and not fn.ScalarOverloads.active:
+            return fn.AddBackward0.apply(a, Tensor.wrap_scalar(b), alpha=alpha)
     if not isinstance(a, Tensor):
         # torch.add(2, x): the number is wrapped as the first operand (`2 + x` is x.__radd__,
         # which keeps x first); two numbers give a 0-d tensor.
@@ -751,6 +757,12 @@ def rsub(a: Tensor, other: TensorLike, alpha: Number = 1) -> Tensor:
 
 
 def mul(a: TensorLike, b: TensorLike) -> Tensor:
+    if a.__class__ is Tensor:
+        # `x * y` and `x * 0.5`, without the checks below (which they pass): the hot path
+        if b.__class__ is Tensor:
+            return fn.MulBackward0.apply(a, b)
+        if b.__class__ is float and not fn.ScalarOverloads.active:
+            return fn.MulBackward0.apply(a, Tensor.wrap_scalar(b))
     if not isinstance(a, Tensor):
         # torch.mul(2, x): the number wrapped as the first operand (`2 * x` keeps x first).
         if not isinstance(b, Tensor):

@@ -464,8 +464,8 @@ class Function(Node):
             if backend.state.real:
                 inputs = _cpu_scalars_on_device(inputs, device)
         data = node.forward(*inputs, **params)
-        if data.__class__ is not np.ndarray:
-            data = _as_array(data)
+        if data.__class__ is not np.ndarray:  # NumPy makes 0-d results scalars
+            data = np.asarray(data) if isinstance(data, np.generic) else _as_array(data)
         if requires and data.dtype.kind not in "fc":
             # Integer and bool results never require grad (`x.long()`, comparisons, argmax).
             requires = False
@@ -529,6 +529,9 @@ class Function(Node):
 
     def save(self, name: str, tensor: Tensor | object) -> None:
         if self._saved is _NO_SAVED:
+            if tensor is not RESULT:  # the common first save, in one step
+                self._saved = {name: SavedTensor(tensor)}  # type: ignore[arg-type]
+                return
             self._saved = {}
         if tensor is RESULT:
             self._saved[RESULT_KEY] = None  # type: ignore[assignment]
