@@ -6,7 +6,8 @@ the best time of forward and of backward, in milliseconds, and the speed-up of c
 Where CuPy or a GPU is missing the cuda rows say "no GPU" and why; `--sim-cuda` is never used
 here (it would time NumPy twice).
 
-`run()` returns the rows as dictionaries for a benchmark suite runner; `main()` prints them.
+`run()` returns the rows as dictionaries; `main()` prints them. The suite runs them as its
+`devices` row (`python -m benchmarks --row devices`, see benchmarks/run.py).
 """
 
 from __future__ import annotations

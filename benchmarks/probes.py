@@ -1,0 +1,270 @@
+"""Measurements that run in a fresh process each: one probe, one JSON line on stdout.
+
+    python -m benchmarks.probes elementwise --impl numpy --n 10000000 --iters 10
+
+A fresh process per measurement keeps the sides apart: torch's threads, allocator and import
+never touch a gradsh measurement, and peak RSS (ru_maxrss) belongs to one measurement only.
+Each probe warms up once before it times, and reports one number per quantity; the suite runs
+probes several times, alternating the sides, and takes medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import resource
+import time
+from collections.abc import Callable
+from typing import Any
+
+MIB = 2**20
+
+
+def rss_bytes() -> int:
+    """The resident set size now (Linux's /proc; 0 where there is none)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * resource.getpagesize()
+    except OSError:
+        return 0
+
+
+def peak_rss_bytes() -> int:
+    """The highest resident set size this process has had (ru_maxrss is in KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+# ---------------------------------------------------------------------------------------------
+# 10M-element chain: ((x*w + b).tanh() * x).sum(), forward and backward
+# ---------------------------------------------------------------------------------------------
+
+
+def _gradsh_script(setup: list[str], body: str, iters: int) -> float:
+    """Seconds per iteration of `body`, run by gradsh's interpreter as `repeat iters { body }`
+    after `setup` and one warm-up iteration (interpretation, undo log and all)."""
+    from gradsh.interpreter import Interpreter
+    from gradsh.parser import parse
+
+    source = "\n".join(setup + [f"repeat 1 {{ {body} }}", f"repeat {iters} {{ {body} }}"]) + "\n"
+    program = parse(source, "<benchmark>")
+    interp = Interpreter("<benchmark>", source)
+    *prepare, timed = program.body
+    for stmt in prepare:
+        outcome = interp.run_statement(stmt)
+        assert outcome.ok, outcome.error
+    start = time.perf_counter()
+    outcome = interp.run_statement(timed)
+    elapsed = time.perf_counter() - start
+    assert outcome.ok, outcome.error
+    return elapsed / iters
+
+
+def elementwise(impl: str, n: int, iters: int) -> dict[str, float]:
+    if impl == "gradsh":
+        seconds = _gradsh_script(
+            [f"x = rand({n}, grad)", f"w = rand({n}, grad)", f"b = rand({n}, grad)"],
+            "loss = ((x*w + b).tanh() * x).sum(); loss.backward()", iters)
+        return {"seconds": seconds}
+    if impl == "torch":
+        import torch
+
+        x, w, b = (torch.rand(n, requires_grad=True) for _ in range(3))
+
+        def step() -> None:
+            loss = ((x * w + b).tanh() * x).sum()
+            loss.backward()
+
+        return {"seconds": _per_iteration(step, iters)}
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    x, w, b = (rng.random(n, dtype=np.float32) for _ in range(3))
+    grads: dict[str, Any] = {}
+
+    def accumulate(name: str, g: Any) -> None:
+        if name in grads:
+            grads[name] += g
+        else:
+            grads[name] = g
+
+    def numpy_step() -> None:
+        # forward
+        h = x * w + b
+        t = np.tanh(h)
+        y = t * x
+        _loss = y.sum()
+        # backward, by hand: d/dy of sum is ones
+        g_y = np.broadcast_to(np.float32(1), y.shape)
+        g_t = g_y * x
+        g_x = g_y * t
+        g_h = g_t * (1 - t * t)
+        g_x += g_h * w
+        accumulate("x", g_x)
+        accumulate("w", g_h * x)
+        accumulate("b", g_h)
+
+    return {"seconds": _per_iteration(numpy_step, iters)}
+
+
+# ---------------------------------------------------------------------------------------------
+# A square matmul, forward and backward: (a @ b).sum()
+# ---------------------------------------------------------------------------------------------
+
+
+def matmul(impl: str, n: int, iters: int) -> dict[str, float]:
+    if impl == "gradsh":
+        seconds = _gradsh_script([f"a = rand({n}, {n}, grad)", f"b = rand({n}, {n}, grad)"],
+                                 "loss = (a @ b).sum(); loss.backward()", iters)
+        return {"seconds": seconds}
+    if impl == "torch":
+        import torch
+
+        ta, tb = (torch.rand(n, n, requires_grad=True) for _ in range(2))
+
+        def step() -> None:
+            (ta @ tb).sum().backward()
+
+        return {"seconds": _per_iteration(step, iters)}
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    a, b = (rng.random((n, n), dtype=np.float32) for _ in range(2))
+    grads: dict[str, Any] = {}
+
+    def numpy_step() -> None:
+        c = a @ b
+        _loss = c.sum()
+        g = np.ones_like(c)
+        for name, value in (("a", g @ b.T), ("b", a.T @ g)):
+            if name in grads:
+                grads[name] += value
+            else:
+                grads[name] = value
+
+    return {"seconds": _per_iteration(numpy_step, iters)}
+
+
+def _per_iteration(step: Callable[[], None], iters: int) -> float:
+    step()  # warm-up
+    start = time.perf_counter()
+    for _ in range(iters):
+        step()
+    return (time.perf_counter() - start) / iters
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-op overhead through the Python API: y = y * 1.0001 + 0.0001
+# ---------------------------------------------------------------------------------------------
+
+
+def _scalar_chain(impl: str) -> tuple[Any, Callable[[Any], Any]]:
+    """A 0-d leaf that requires grad, and the step that extends its chain by two nodes."""
+    if impl == "torch":
+        import torch
+
+        leaf = torch.tensor(1.0, requires_grad=True)
+    else:
+        from gradsh.engine import ops
+
+        leaf = ops.tensor(1.0, requires_grad=True)
+    return leaf, lambda y: y * 1.0001 + 0.0001
+
+
+def perop(impl: str, n: int) -> dict[str, float]:
+    leaf, step = _scalar_chain(impl)
+    y = leaf
+    for _ in range(min(n, 1000)):  # warm-up
+        y = step(y)
+    y = leaf
+    start = time.perf_counter()
+    for _ in range(n):
+        y = step(y)
+    return {"us_per_op": (time.perf_counter() - start) / (2 * n) * 1e6}
+
+
+# ---------------------------------------------------------------------------------------------
+# Deep graphs: a chain of n steps (2n nodes), forward, backward, peak memory
+# ---------------------------------------------------------------------------------------------
+
+
+def deep(impl: str, n: int) -> dict[str, float]:
+    leaf, step = _scalar_chain(impl)
+    gc.collect()
+    base = rss_bytes()
+    start = time.perf_counter()
+    y = leaf
+    for _ in range(n):
+        y = step(y)
+    built = time.perf_counter()
+    graph = rss_bytes() - base
+    y.backward()
+    done = time.perf_counter()
+    assert leaf.grad is not None
+    return {
+        "forward_us_per_node": (built - start) / (2 * n) * 1e6,
+        "backward_us_per_node": (done - built) / (2 * n) * 1e6,
+        "graph_mib": graph / MIB,
+        "peak_mib": (peak_rss_bytes() - base) / MIB,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Memory after backward: the 10M chain with backward() and backward(retain_graph=True)
+# ---------------------------------------------------------------------------------------------
+
+
+def retained(impl: str, n: int, retain: int) -> dict[str, float]:
+    if impl == "torch":
+        import torch
+
+        x, w, b = (torch.rand(n, requires_grad=True) for _ in range(3))
+    else:
+        from gradsh.engine import ops
+
+        x, w, b = (ops.rand(n, requires_grad=True) for _ in range(3))
+    gc.collect()
+    base = rss_bytes()
+    loss = ((x * w + b).tanh() * x).sum()
+    loss.backward(retain_graph=bool(retain))
+    gc.collect()
+    after = rss_bytes()
+    # The leaves' three gradients are what any backward leaves behind; the rest is what the
+    # graph (still referenced through `loss`) keeps.
+    grads = sum(t.grad.numel() * t.grad.element_size() for t in (x, w, b))
+    del loss
+    return {
+        "peak_mib": (peak_rss_bytes() - base) / MIB,
+        "retained_mib": (after - base) / MIB,
+        "kept_by_graph_mib": (after - base - grads) / MIB,
+    }
+
+
+PROBES: dict[str, Callable[..., dict[str, float]]] = {
+    "elementwise": elementwise,
+    "matmul": matmul,
+    "perop": perop,
+    "deep": deep,
+    "retained": retained,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("probe", choices=sorted(PROBES))
+    parser.add_argument("--impl", required=True, choices=("gradsh", "engine", "numpy", "torch"))
+    parser.add_argument("--n", type=int, required=True)
+    parser.add_argument("--iters", type=int, default=None)
+    parser.add_argument("--retain", type=int, default=None)
+    args = parser.parse_args(argv)
+    kwargs: dict[str, Any] = {"impl": args.impl, "n": args.n}
+    if args.iters is not None:
+        kwargs["iters"] = args.iters
+    if args.retain is not None:
+        kwargs["retain"] = args.retain
+    print(json.dumps(PROBES[args.probe](**kwargs)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
