@@ -316,7 +316,8 @@ def test_after_a_dot_the_members_of_the_objects_kind() -> None:
     assert set(completions("opt.", interp)) == {"param_groups", "state", "step", "zero_grad"}
     assert completions("a.shape.", interp) == ["numel"]
     assert completions("a.dtype.", interp) == ["is_floating_point", "itemsize"]
-    assert completions("a.T.sh", interp) == ["shape"]
+    assert completions("a.T.sha", interp) == ["shape"]
+    assert completions("a.T.sh", interp) == ["shape", "short"]
 
 
 def test_module_namespaces_offer_every_builtin() -> None:
