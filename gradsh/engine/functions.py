@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes, limits
+from gradsh.engine import backend, dtypes, limits, threads
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchIndexError,
@@ -40,6 +40,7 @@ from gradsh.engine.tensor import (
     TensorOps,
     _as_array,
 )
+from gradsh.engine.threads import elementwise
 
 # =============================================================================================
 # Helpers
@@ -153,6 +154,20 @@ def _quiet() -> Any:
     return _NO_ERRSTATE
 
 
+def _times(x: Any, y: Any) -> Any:
+    """`x * y` for gradient formulas: on every core when both are large NumPy arrays."""
+    if x.__class__ is np.ndarray and y.__class__ is np.ndarray:
+        return elementwise(np.multiply, x, y)
+    return x * y
+
+
+def _scalar_op(x: Any, ufunc: str, other: Any, dtype: DType) -> Array:
+    """`x (op) scalar` in `dtype` (add, subtract, multiply with a Python number)."""
+    if x.__class__ is np.ndarray:
+        return elementwise(getattr(np, ufunc), x, other, dtype=dtype.np)
+    return getattr(xp_of(x), ufunc)(x, other, dtype=dtype.np)
+
+
 # =============================================================================================
 # Binary arithmetic
 # =============================================================================================
@@ -171,7 +186,11 @@ def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool
     """x + alpha * y (or x - alpha * y) as PyTorch's CPU kernel computes it: one fused
     multiply-add in the op's math type, so the result rounds once."""
     if alpha == 1 and isinstance(x, np.ndarray):
-        return (np.subtract if subtract else np.add)(x, y, dtype=dtype.np)
+        op = np.subtract if subtract else np.add
+        if x.size < threads.MIN_ELEMENTS and (y.__class__ is not np.ndarray
+                                              or y.size < threads.MIN_ELEMENTS):
+            return op(x, y, dtype=dtype.np)  # small: one call, without the threads' checks
+        return elementwise(op, x, y, dtype=dtype.np)
     xp = xp_of_operands(x, y)
     if dtype is dtypes.bool_:  # bools: x or (alpha and y)
         return xp.logical_or(x, xp.logical_and(y, bool(alpha)))
@@ -223,8 +242,7 @@ class AddBackward1(Function):
 
     def forward(self, a: Tensor, other: float | int, alpha: float | int = 1) -> Array:
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
-        with _quiet():
-            return xp_of(a._data).add(a._data, other * alpha, dtype=dtype.np)
+        return _scalar_op(a._data, "add", other * alpha, dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (grad,)
@@ -254,8 +272,7 @@ class SubBackward1(Function):
 
     def forward(self, a: Tensor, other: float | int, alpha: float | int = 1) -> Array:
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
-        with _quiet():
-            return xp_of(a._data).subtract(a._data, other * alpha, dtype=dtype.np)
+        return _scalar_op(a._data, "subtract", other * alpha, dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (grad,)
@@ -290,14 +307,19 @@ class MulBackward0(Function):
         if need_b:
             self.save("self", a)
         xp = np if x.__class__ is np.ndarray else xp_of(x)
+        if xp is np:
+            left, right = x if not a._wrapped else x.item(), y if not b._wrapped else y.item()
+            if x.size < threads.MIN_ELEMENTS and y.size < threads.MIN_ELEMENTS:
+                return np.multiply(left, right, dtype=result_dtype(a, b).np)
+            return elementwise(np.multiply, left, right, dtype=result_dtype(a, b).np)
         return xp.multiply(x if not a._wrapped else x.item(), y if not b._wrapped else y.item(),
                            dtype=result_dtype(a, b).np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
         return (
-            grad * self.saved("other", F) if a else None,
-            grad * self.saved("self", F) if b else None,
+            _times(grad, self.saved("other", F)) if a else None,
+            _times(grad, self.saved("self", F)) if b else None,
         )
 
 
@@ -309,8 +331,7 @@ class MulBackward1(Function):
     def forward(self, a: Tensor, other: float | int) -> Array:
         self.other = other
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
-        with _quiet():
-            return xp_of(a._data).multiply(a._data, other, dtype=dtype.np)
+        return _scalar_op(a._data, "multiply", other, dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (grad * self.other,)
@@ -601,8 +622,10 @@ class PowBackward2(Function):
 
 def _float_unary(a: Tensor, ufunc: str) -> Array:
     """A float-valued ufunc (exp, sin ...): integer inputs compute in the default float."""
-    with _quiet():
-        return getattr(xp_of(a._data), ufunc)(a._data, dtype=float_result_dtype(a).np)
+    x = a._data
+    if x.__class__ is np.ndarray:
+        return elementwise(getattr(np, ufunc), x, dtype=float_result_dtype(a).np)
+    return getattr(xp_of(x), ufunc)(x, dtype=float_result_dtype(a).np)
 
 
 class ExpBackward0(Function):
@@ -614,7 +637,7 @@ class ExpBackward0(Function):
         return _float_unary(a, "exp")
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (grad * self.saved("result", F),)
+        return (_times(grad, self.saved("result", F)),)
 
 
 class LogBackward0(Function):
@@ -2410,18 +2433,18 @@ def _in_place_ok(grad: Any, t: Any) -> bool:
 
 
 def _tanh_backward_array(grad: Array, y: Array) -> Array:
-    t = y * y
+    t = _times(y, y)
     if _in_place_ok(grad, t):
-        np.subtract(1, t, out=t)
-        return np.multiply(grad, t, out=t)
+        elementwise(np.subtract, 1, t, out=t)
+        return elementwise(np.multiply, grad, t, out=t)
     return grad * (1 - t)
 
 
 def _sigmoid_backward_array(grad: Array, y: Array) -> Array:
-    t = 1 - y
+    t = elementwise(np.subtract, 1, y) if y.__class__ is np.ndarray else 1 - y
     if _in_place_ok(grad, t):
-        np.multiply(t, y, out=t)
-        return np.multiply(grad, t, out=t)
+        elementwise(np.multiply, t, y, out=t)
+        return elementwise(np.multiply, grad, t, out=t)
     return grad * (t * y)
 
 

@@ -34,6 +34,7 @@ import numpy as np
 from gradsh.engine import backend, dtypes
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
+from gradsh.engine.threads import elementwise
 
 Array = Any  # a numpy.ndarray, or a cupy.ndarray on the cuda device
 Shape = tuple[int, ...]
@@ -992,7 +993,7 @@ class Tensor:
                 and data.flags.writeable and data.ndim > 0):
             if _Undo.log is not None:
                 _Undo.log.record_write(self)
-            np.add(data, value, out=data)
+            elementwise(np.add, data, value, out=data)
             self._version.value += 1
             self._version.origin = _Origin.value
         else:
@@ -1465,7 +1466,7 @@ def _add_into(buffer: Any, g: Any) -> bool:
             and buffer.shape == g.shape and buffer.dtype == g.dtype and buffer.ndim > 0
             and buffer.flags.owndata and buffer.flags.writeable
             and sys.getrefcount(buffer) == 4):
-        np.add(buffer, g, out=buffer)
+        elementwise(np.add, buffer, g, out=buffer)
         return True
     return False
 
