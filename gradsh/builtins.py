@@ -402,11 +402,16 @@ BUILTINS: tuple[Builtin, ...] = (
     _fn("ger", "ger(a, b)", "outer (old name).", "grad_fn MulBackward0", "y = ger(a, b)"),
     _fn("inner", "inner(a, b)", "Inner product over the last dimension.",
         "grad_fn DotBackward0 for vectors", "y = inner(a, b)"),
-    _fn("nll_loss", "nll_loss(log_probs, target, reduction='mean')",
+    _fn("nll_loss", "nll_loss(log_probs, target, weight=None, ignore_index=-100, "
+        "reduction='mean')",
         "Negative log likelihood of class indices.", "grad_fn NllLossBackward0",
         "loss = F.nll_loss(lp, t)", method=False, torch="torch.nn.functional.nll_loss"),
-    _fn("cross_entropy", "cross_entropy(logits, target, reduction='mean')",
-        "log_softmax then nll_loss, for class-index targets.", "grad_fn NllLossBackward0",
+    _fn("cross_entropy", "cross_entropy(logits, target, weight=None, ignore_index=-100, "
+        "reduction='mean', label_smoothing=0.0)",
+        "log_softmax then nll_loss for class indices; a target of the logits' shape holds "
+        "class probabilities; label_smoothing mixes in a uniform target.",
+        "NllLossBackward0 (indices), DivBackward1 (probabilities, mean), AddBackward0 "
+        "(label_smoothing)",
         "loss = F.cross_entropy(z, t)", method=False, torch="torch.nn.functional.cross_entropy"),
     _fn("empty_like", "empty_like(x)", "An uninitialised tensor shaped like x (zeros).",
         _CREATION, "e = empty_like(x)", method=False, grad_flag=True),

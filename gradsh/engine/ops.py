@@ -2433,14 +2433,14 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noq
         raise TorchNotImplementedError(
             "gradsh's nll_loss supports (N, C) or (C,) inputs only"
         )
+    if input.ndim == 2 and target.ndim >= 1 and input.shape[0] != target.shape[0]:
+        raise TorchValueError(  # nll_loss_nd checks the batch before the kernel checks dtypes
+            f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+            f"({target.shape[0]})."
+        )
     if target.dtype not in (dtypes.int64, dtypes.uint8):
         raise TorchRuntimeError(
             f"expected target dtype to be Long or Byte, but got {target.dtype.short}"
-        )
-    if input.ndim == 2 and target.ndim == 1 and input.shape[0] != target.shape[0]:
-        raise TorchValueError(
-            f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
-            f"({target.shape[0]})."
         )
     if input.ndim == 1 and target.ndim != 0:
         raise TorchRuntimeError(
@@ -2457,20 +2457,96 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noq
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
                   ignore_index: int = -100, reduction: str = "mean",
                   label_smoothing: float = 0.0) -> Tensor:
+    """PyTorch's cross_entropy_loss (aten/src/ATen/native/LossNLL.cpp), composed of the same
+    ops so the graph has its nodes: class indices go to nll_loss(log_softmax); a target of
+    the input's shape holds class probabilities; label smoothing mixes in the mean over
+    classes."""
     _check_tensor(input, "cross_entropy")
     _check_tensor(target, "cross_entropy", "target", 2)
-    if target.dtype.is_floating_point:
-        if target.shape != input.shape:
-            raise TorchRuntimeError(
-                f"expected target dtype to be Long or Byte, but got {target.dtype.short}"
-            )
-        raise TorchNotImplementedError(
-            "gradsh's cross_entropy supports class-index targets only"
-        )
-    if label_smoothing != 0.0:
-        raise TorchNotImplementedError("gradsh's cross_entropy has no label_smoothing")
-    dim = 1 if input.ndim >= 2 else 0
-    return nll_loss(log_softmax(input, dim), target, weight, ignore_index, reduction)
+    _check_reduction(reduction)
+    class_dim = 0 if input.ndim == 1 else 1
+    if input.shape == target.shape:
+        if not target.dtype.is_floating_point:
+            raise TorchRuntimeError("Expected floating point type for target with class "
+                                    f"probabilities, got {target.dtype.short}")
+        if ignore_index >= 0:
+            raise TorchRuntimeError("ignore_index is not supported for floating point target")
+        return _cross_entropy_probabilities(input, target, weight, reduction, label_smoothing,
+                                            class_dim)
+    if label_smoothing > 0.0:
+        _check_label_smoothing(label_smoothing)
+        return _cross_entropy_smoothed(input, target, weight, reduction, ignore_index,
+                                       label_smoothing, class_dim)
+    return nll_loss(log_softmax(input, class_dim), target, weight, ignore_index, reduction)
+
+
+def _check_label_smoothing(label_smoothing: float) -> None:
+    if label_smoothing > 1.0:
+        raise TorchRuntimeError(
+            f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}")
+
+
+def _class_weight(weight: Tensor, ndim: int, class_dim: int) -> Tensor:
+    """The weight viewed to broadcast along the class dimension."""
+    if ndim <= 1:
+        return weight
+    shape = [1] * ndim
+    shape[class_dim] = weight.shape[0]
+    return view(weight, *shape)
+
+
+def _cross_entropy_probabilities(input: Tensor, target: Tensor,  # noqa: A002
+                                 weight: Tensor | None, reduction: str,
+                                 label_smoothing: float, class_dim: int) -> Tensor:
+    """-(log_softmax(input) * target [* weight]).sum(), over N for "mean"."""
+    n_classes = input.shape[class_dim]
+    if weight is not None and (weight.ndim != 1 or weight.numel() != n_classes):
+        raise TorchRuntimeError(
+            f"cross_entropy: weight tensor should be defined either for all {n_classes} "
+            f"classes or no classes but got weight tensor of shape: {list(weight.shape)}")
+    logp = log_softmax(input, class_dim)
+    if label_smoothing > 0.0:
+        _check_label_smoothing(label_smoothing)
+        target = fn.AddBackward1.apply(fn.MulBackward1.apply(target, other=1 - label_smoothing),
+                                       other=label_smoothing / n_classes)
+    terms = mul(logp, target)
+    if weight is not None:
+        terms = mul(terms, _class_weight(weight, logp.ndim, class_dim))
+    if reduction == "none":
+        return neg(sum(terms, class_dim))
+    total = neg(sum(terms))
+    if reduction == "sum":
+        return total
+    if input.numel() == 0:
+        with no_grad():
+            fill_(total, math.nan)
+        return total
+    return fn.DivBackward1.apply(total, other=input.numel() // n_classes)
+
+
+def _cross_entropy_smoothed(input: Tensor, target: Tensor, weight: Tensor | None,  # noqa: A002
+                            reduction: str, ignore_index: int, label_smoothing: float,
+                            class_dim: int) -> Tensor:
+    """(1 - s) * nll_loss + s / C * (the loss against a uniform target), ignored rows 0."""
+    logp = log_softmax(input, class_dim)
+    nll = nll_loss(logp, target, weight, ignore_index, reduction)
+    n_classes = logp.shape[class_dim]
+    ignored = eq(target, ignore_index)
+    if weight is not None:
+        smooth = neg(sum(mul(logp, _class_weight(weight, logp.ndim, class_dim)), class_dim))
+    else:
+        smooth = neg(sum(logp, class_dim))
+    masked_fill_(smooth, ignored, 0.0)
+    if reduction == "mean":
+        if weight is not None:
+            kept = index(weight, index(target, logical_not(ignored)))
+            smooth = div(sum(smooth), sum(kept))
+        else:
+            smooth = div(sum(smooth), sum(logical_not(ignored)))
+    elif reduction == "sum":
+        smooth = sum(smooth)
+    return add(fn.MulBackward1.apply(nll, other=1 - label_smoothing),
+               fn.MulBackward1.apply(smooth, other=label_smoothing / n_classes))
 
 
 # ---------------------------------------------------------------------------------------------
