@@ -71,7 +71,9 @@ def check_grads(f: Callable[..., Tensor], *arrays: np.ndarray, eps: float = 1e-6
 # ---------------------------------------------------------------------------------------------
 
 _TORCH_FUNCTIONAL = frozenset({
-    "mse_loss", "cross_entropy", "nll_loss", "softmax", "log_softmax", "relu",
+    "mse_loss", "cross_entropy", "nll_loss", "softmax", "log_softmax", "relu", "l1_loss",
+    "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+    "leaky_relu", "elu", "silu", "softplus", "logsigmoid", "hardtanh", "relu6", "gelu",
 })
 
 

@@ -331,7 +331,8 @@ def test_module_namespaces_offer_every_builtin() -> None:
     offered = set(completions("torch."))
     assert {"nn", "autograd", "optim", "exp", "tensor", "float64", "cuda"} <= offered
     assert set(table.FUNCTIONS) - {"print"} <= offered
-    assert completions("F.rel") == ["relu"]
+    assert completions("F.rel") == ["relu", "relu6"]
+    assert completions("F.leaky") == ["leaky_relu"]
     assert "functional" in completions("torch.nn.")
     assert "relu" in completions("torch.nn.functional.re")
     assert "SGD" in completions("torch.optim.S")

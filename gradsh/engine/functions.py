@@ -2421,6 +2421,557 @@ class CopyBackwards(Function):
 
 
 # =============================================================================================
+# More element-wise functions, activations, losses, cumulative and index ops
+# =============================================================================================
+
+
+def _erf_array(x: Array) -> Array:
+    """erf element-wise (NumPy has none): math.erf in float64, rounded to x's dtype."""
+    flat = np.asarray(x, dtype=np.float64).reshape(-1)
+    out = np.fromiter((math.erf(v) for v in flat), dtype=np.float64, count=flat.size)
+    return out.reshape(np.shape(x)).astype(np.asarray(x).dtype, copy=False)
+
+
+def _sigmoid_of(x: Array) -> Array:
+    xp = xp_of(x)
+    with _quiet():
+        return xp.asarray(1 / (1 + xp.exp(-x)), dtype=x.dtype)
+
+
+_ARRAY_UFUNCS: dict[str, Callable[[Array], Array]] = {
+    "cosh": lambda x: xp_of(x).cosh(x),
+    "sinh": lambda x: xp_of(x).sinh(x),
+    "rsqrt": lambda x: 1 / xp_of(x).sqrt(x),
+    "sigmoid": _sigmoid_of,
+    "tanh": lambda x: xp_of(x).tanh(x),
+    "erf": lambda x: _erf_array(x) if xp_of(x) is np else xp_of(x).asarray(
+        _erf_array(backend.to_host(x))),
+    "logsigmoid": lambda x: xp_of(x).minimum(x, 0) - xp_of(x).log1p(
+        xp_of(x).exp(-xp_of(x).abs(x))),
+}
+
+
+def _array_diagonal_matrix(g: Array, rows: int, cols: int) -> Array:
+    out = xp_of(g).zeros((rows, cols), dtype=g.dtype)
+    n = min(rows, cols)
+    out[xp_of(g).arange(n), xp_of(g).arange(n)] = g
+    return out
+
+
+def _float_op(a: Tensor, compute: Callable[[Array], Array]) -> Array:
+    """An element-wise formula on a's values in its float dtype (integers promote)."""
+    dtype = float_result_dtype(a).np
+    with _quiet():
+        return xp_of(a._data).asarray(compute(a._data.astype(dtype, copy=False)), dtype=dtype)
+
+
+class _SavesSelf(Function):
+    """A unary op whose backward reads its input."""
+
+    def save_input(self, a: Tensor) -> None:
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+
+
+class Log1PBackward0(_SavesSelf):
+    name = "Log1PBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        self.save_input(a)
+        return _float_unary(a, "log1p")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        with _quiet():
+            return (grad / (self.saved("self", F) + 1),)
+
+
+class Expm1Backward0(Function):
+    name = "Expm1Backward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("result", RESULT)
+        return _float_unary(a, "expm1")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad * (self.saved("result", F) + 1),)
+
+
+class Exp2Backward0(Function):
+    name = "Exp2Backward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("result", RESULT)
+        return _float_unary(a, "exp2")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad * self.saved("result", F) * math.log(2),)
+
+
+class SinhBackward0(_SavesSelf):
+    name = "SinhBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        self.save_input(a)
+        return _float_unary(a, "sinh")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad * F.ufunc("cosh", self.saved("self", F)),)
+
+
+class CoshBackward0(_SavesSelf):
+    name = "CoshBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        self.save_input(a)
+        return _float_unary(a, "cosh")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad * F.ufunc("sinh", self.saved("self", F)),)
+
+
+class AsinBackward0(_SavesSelf):
+    name = "AsinBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        self.save_input(a)
+        return _float_unary(a, "arcsin")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        with _quiet():
+            return (grad * F.ufunc("rsqrt", -x * x + 1),)
+
+
+class AcosBackward0(_SavesSelf):
+    name = "AcosBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        self.save_input(a)
+        return _float_unary(a, "arccos")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        with _quiet():
+            return (grad * -F.ufunc("rsqrt", -x * x + 1),)
+
+
+class AtanBackward0(_SavesSelf):
+    name = "AtanBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        self.save_input(a)
+        return _float_unary(a, "arctan")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        return (grad / (x * x + 1),)
+
+
+class ErfBackward0(_SavesSelf):
+    name = "ErfBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        self.save_input(a)
+        return _float_op(a, _ARRAY_UFUNCS["erf"])
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        return (grad * (2 / math.sqrt(math.pi)) * F.exp(-(x * x)),)
+
+
+class LeakyReluBackward0(_SavesSelf):
+    name = "LeakyReluBackward0"
+
+    def forward(self, a: Tensor, negative_slope: float) -> Array:
+        self.save_input(a)
+        self.negative_slope = negative_slope
+        return _float_op(a, lambda x: xp_of(x).where(x > 0, x, x * negative_slope))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        return (F.where(x > 0, grad, grad * self.negative_slope),)
+
+
+class EluBackward0(_SavesSelf):
+    name = "EluBackward0"
+
+    def forward(self, a: Tensor, alpha: float, scale: float, input_scale: float) -> Array:
+        self.save_input(a)
+        self.alpha, self.scale, self.input_scale = alpha, scale, input_scale
+        return _float_op(a, lambda x: xp_of(x).where(
+            x <= 0, xp_of(x).expm1(x * input_scale) * (alpha * scale), x * scale))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        coefficient = self.input_scale * self.alpha * self.scale
+        negative = grad * coefficient * F.exp(x * self.input_scale)
+        # At 0 the value is grad * coefficient, held constant: PyTorch's double backward masks
+        # with x < 0, so the second derivative there is 0.
+        return (F.where(x < 0, negative, F.where(x <= 0, grad * coefficient,
+                                                 grad * self.scale)),)
+
+
+class SiluBackward0(_SavesSelf):
+    name = "SiluBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        self.save_input(a)
+        return _float_op(a, lambda x: x / (1 + xp_of(x).exp(-x)))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        s = F.ufunc("sigmoid", x)
+        return (grad * s * (1 + x * (1 - s)),)
+
+
+class SoftplusBackward0(_SavesSelf):
+    name = "SoftplusBackward0"
+
+    def forward(self, a: Tensor, beta: float, threshold: float) -> Array:
+        self.save_input(a)
+        self.beta, self.threshold = beta, threshold
+        return _float_op(a, lambda x: xp_of(x).where(
+            x * beta > threshold, x, xp_of(x).log1p(xp_of(x).exp(x * beta)) / beta))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        z = F.exp(x * self.beta)
+        with _quiet():
+            return (F.where(x * self.beta > self.threshold, grad, grad * z / (z + 1)),)
+
+
+class LogSigmoidBackward0(_SavesSelf):
+    name = "LogSigmoidBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        self.save_input(a)
+        return _float_op(a, lambda x: xp_of(x).minimum(x, 0) - xp_of(x).log1p(
+            xp_of(x).exp(-xp_of(x).abs(x))))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad * F.ufunc("sigmoid", -self.saved("self", F)),)
+
+
+class HardtanhBackward0(_SavesSelf):
+    name = "HardtanhBackward0"
+
+    def forward(self, a: Tensor, min_val: float, max_val: float) -> Array:
+        self.save_input(a)
+        self.min_val, self.max_val = min_val, max_val
+        return _float_op(a, lambda x: xp_of(x).minimum(xp_of(x).maximum(x, min_val), max_val))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        outside = (x <= self.min_val) | (x >= self.max_val)
+        return (F.where(outside, 0.0, grad),)
+
+
+_SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
+
+
+class GeluBackward0(_SavesSelf):
+    name = "GeluBackward0"
+
+    def forward(self, a: Tensor, approximate: str) -> Array:
+        self.save_input(a)
+        self.approximate = approximate
+        if approximate == "tanh":
+            return _float_op(a, lambda x: 0.5 * x * (1 + xp_of(x).tanh(
+                _SQRT_2_OVER_PI * (x + 0.044715 * x * x * x))))
+        return _float_op(a, lambda x: x * 0.5 * (1 + _ARRAY_UFUNCS["erf"](x / math.sqrt(2))))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        if self.approximate == "tanh":
+            t = F.ufunc("tanh", _SQRT_2_OVER_PI * (x + 0.044715 * x * x * x))
+            left = 0.5 * x
+            right = 1 + t
+            slope = left * (1 - t * t) * _SQRT_2_OVER_PI * (1 + 3 * 0.044715 * x * x)
+            return (grad * (0.5 * right + slope),)
+        cdf = 0.5 * (1 + F.ufunc("erf", x * (1 / math.sqrt(2))))
+        pdf = F.exp(-0.5 * x * x) * (1 / math.sqrt(2 * math.pi))
+        return (grad * (cdf + x * pdf),)
+
+
+def _loss_scale(grad: Any, reduction: str, numel: int) -> Any:
+    """The gradient of a reduced loss, spread over the elements (mean divides by N)."""
+    return grad / numel if reduction == "mean" else grad
+
+
+class _PairLoss(Function):
+    """A loss of (input, target) of one shape; both may require grad."""
+
+    def setup(self, a: Tensor, target: Tensor, reduction: str) -> tuple[Array, Array, Any]:
+        self.reduction = reduction
+        self.numel = a.numel()
+        self.save("self", a)
+        self.save("target", target)
+        dtype = result_dtype(a, target)
+        return (a._data.astype(dtype.np, copy=False),
+                target._data.astype(dtype.np, copy=False), dtype)
+
+    def reduce(self, values: Array, dtype: DType) -> Array:
+        return xp_of(values).asarray(_reduce_array(values, self.reduction), dtype=dtype.np)
+
+
+class BinaryCrossEntropyBackward0(_PairLoss):
+    name = "BinaryCrossEntropyBackward0"
+
+    def forward(self, a: Tensor, target: Tensor, weight: Tensor | None,
+                reduction: str) -> Array:
+        x, t, dtype = self.setup(a, target, reduction)
+        xp = xp_of(x)
+        if bool(((x < 0) | (x > 1)).any()):
+            raise TorchRuntimeError("all elements of input should be between 0 and 1")
+        self.weight = weight
+        with _quiet():
+            loss = (t - 1) * xp.maximum(xp.log1p(-x), -100) - t * xp.maximum(xp.log(x), -100)
+            if weight is not None:
+                loss = loss * weight._data
+        return self.reduce(loss.astype(dtype.np, copy=False), dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_x, need_t = self.needs_input_grad
+        x, t = self.saved("self", F), self.saved("target", F)
+        g = _loss_scale(grad, self.reduction, self.numel)
+        w = None if self.weight is None else F.as_operand(self.weight)
+        with _quiet():
+            gx = gt = None
+            if need_x:
+                denominator = (1 - x) * x
+                gx = g * (x - t) / F.where(denominator < 1e-12, 1e-12, denominator)
+                gx = gx if w is None else gx * w
+            if need_t:
+                gt = -F.log(x / (1 - x)) * g
+                gt = gt if w is None else gt * w
+        return (gx, gt)
+
+
+class BinaryCrossEntropyWithLogitsBackward0(_PairLoss):
+    name = "BinaryCrossEntropyWithLogitsBackward0"
+
+    def forward(self, a: Tensor, target: Tensor, weight: Tensor | None,
+                pos_weight: Tensor | None, reduction: str) -> Array:
+        x, t, dtype = self.setup(a, target, reduction)
+        xp = xp_of(x)
+        self.weight, self.pos_weight = weight, pos_weight
+        with _quiet():
+            log_sigmoid = xp.minimum(x, 0) - xp.log1p(xp.exp(-xp.abs(x)))
+            if pos_weight is not None:
+                log_sigmoid = log_sigmoid * ((pos_weight._data - 1) * t + 1)
+            loss = (1 - t) * x - log_sigmoid
+            if weight is not None:
+                loss = loss * weight._data
+        return self.reduce(loss.astype(dtype.np, copy=False), dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_x, need_t = self.needs_input_grad
+        x, t = self.saved("self", F), self.saved("target", F)
+        g = _loss_scale(grad, self.reduction, self.numel)
+        w = None if self.weight is None else F.as_operand(self.weight)
+        pw = None if self.pos_weight is None else F.as_operand(self.pos_weight)
+        gx = gt = None
+        with _quiet():
+            if need_x:
+                s = F.ufunc("sigmoid", x)
+                if pw is None:
+                    gx = (s - t) * g
+                else:
+                    scaled = pw * t
+                    gx = ((scaled + 1 - t) * s - scaled) * g
+                gx = gx if w is None else gx * w
+            if need_t:
+                if pw is None:
+                    gt = -x * g
+                else:
+                    log_sig = F.ufunc("logsigmoid", x)
+                    gt = (F.ufunc("logsigmoid", -x) - log_sig * pw) * g
+                gt = gt if w is None else gt * w
+        return (gx, gt)
+
+
+class SmoothL1LossBackward0(_PairLoss):
+    name = "SmoothL1LossBackward0"
+
+    def forward(self, a: Tensor, target: Tensor, reduction: str, beta: float) -> Array:
+        x, t, dtype = self.setup(a, target, reduction)
+        self.beta = beta
+        xp = xp_of(x)
+        z = xp.abs(x - t)
+        loss = xp.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta)
+        return self.reduce(loss.astype(dtype.np, copy=False), dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # PyTorch differentiates the target as the input with the two swapped (so a zero
+        # difference gives +0.0 on both sides, not -0.0).
+        x, t = self.saved("self", F), self.saved("target", F)
+        g = _loss_scale(grad, self.reduction, self.numel)
+        beta = self.beta
+
+        def slope(d: Any) -> Any:
+            return F.where(d < -beta, -g, F.where(d > beta, g, g * d / beta))
+
+        need_x, need_t = self.needs_input_grad
+        return (slope(x - t) if need_x else None, slope(t - x) if need_t else None)
+
+
+class HuberLossBackward0(_PairLoss):
+    name = "HuberLossBackward0"
+
+    def forward(self, a: Tensor, target: Tensor, reduction: str, delta: float) -> Array:
+        x, t, dtype = self.setup(a, target, reduction)
+        self.delta = delta
+        xp = xp_of(x)
+        z = xp.abs(x - t)
+        loss = xp.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
+        return self.reduce(loss.astype(dtype.np, copy=False), dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x, t = self.saved("self", F), self.saved("target", F)
+        g = _loss_scale(grad, self.reduction, self.numel)
+        delta = self.delta
+
+        def slope(d: Any) -> Any:
+            return F.where(d < -delta, -g * delta, F.where(d > delta, g * delta, g * d))
+
+        need_x, need_t = self.needs_input_grad
+        return (slope(x - t) if need_x else None, slope(t - x) if need_t else None)
+
+
+class CumsumBackward0(Function):
+    name = "CumsumBackward0"
+
+    def forward(self, a: Tensor, dim: int, dtype: DType) -> Array:
+        self.dim, self.ndim = dim, a.ndim
+        x = a._data
+        if x.ndim == 0:
+            return x.astype(dtype.np)
+        return xp_of(x).cumsum(x, axis=dim, dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        if not self.ndim:
+            return (grad,)
+        return (F.flip(F.cumsum(F.flip(grad, (self.dim,)), self.dim), (self.dim,)),)
+
+
+class FlipBackward0(Function):
+    name = "FlipBackward0"
+
+    def forward(self, a: Tensor, dims: tuple[int, ...]) -> Array:
+        self.dims = dims
+        return xp_of(a._data).flip(a._data, dims).copy() if dims else a._data.copy()
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.flip(grad, self.dims),)
+
+
+class RepeatBackward0(Function):
+    name = "RepeatBackward0"
+
+    def forward(self, a: Tensor, repeats: tuple[int, ...]) -> Array:
+        self.repeats = repeats
+        self.padded = (1,) * (len(repeats) - a.ndim) + a.shape
+        self.shape = a.shape
+        return xp_of(a._data).tile(a._data.reshape(self.padded), repeats)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        split: list[int] = []
+        for r, n in zip(self.repeats, self.padded, strict=True):
+            split += [r, n]
+        dims = tuple(range(0, 2 * len(self.repeats), 2))
+        g = F.reshape(grad, tuple(split))
+        g = F.sum(g, dims, False) if dims else g
+        return (F.reshape(g, self.shape),)
+
+
+def _gather_index(x: Array, index: Array, dim: int) -> tuple[Any, ...]:
+    """The part of x that `index` addresses outside `dim` (gather allows a smaller index)."""
+    return tuple(slice(None) if d == dim else slice(0, index.shape[d]) for d in range(x.ndim))
+
+
+class GatherBackward0(Function):
+    name = "GatherBackward0"
+
+    def forward(self, a: Tensor, dim: int, index: Tensor) -> Array:
+        self.dim, self.index, self.shape = dim, index._data, a.shape
+        self.save("index", index)  # saved as PyTorch saves it: freed after a backward
+        x = a._data
+        if x.ndim == 0:
+            return x[()] if index._data.ndim == 0 else x.reshape(1)[index._data]
+        part = x[_gather_index(x, index._data, dim)]
+        return xp_of(x).take_along_axis(part, index._data, axis=dim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        def scatter_add(g: Array) -> Array:
+            xp = xp_of(g)
+            out = xp.zeros(self.shape, dtype=g.dtype)
+            if not self.shape:
+                return out + g.sum()
+            grid = list(xp.indices(self.index.shape, sparse=True))
+            grid[self.dim] = self.index
+            xp.add.at(out, tuple(grid), g)
+            return out
+
+        return (F.detached(scatter_add, grad),)
+
+
+class IndexSelectBackward0(Function):
+    name = "IndexSelectBackward0"
+
+    def forward(self, a: Tensor, dim: int, index: Tensor) -> Array:
+        self.dim, self.index, self.shape = dim, index._data.reshape(-1), a.shape
+        self.save("index", index)  # saved as PyTorch saves it: freed after a backward
+        x = a._data
+        if x.ndim == 0:
+            return x.reshape(1)[self.index].reshape(index._data.shape)
+        return xp_of(x).take(x, self.index, axis=dim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        def index_add(g: Array) -> Array:
+            xp = xp_of(g)
+            out = xp.zeros(self.shape, dtype=g.dtype)
+            if not self.shape:
+                return out + g.sum()
+            moved = xp.moveaxis(out, self.dim, 0)
+            xp.add.at(moved, self.index, xp.moveaxis(g, self.dim, 0))
+            return out
+
+        return (F.detached(index_add, grad),)
+
+
+class TrilBackward0(Function):
+    name = "TrilBackward0"
+    upper = False
+
+    def forward(self, a: Tensor, diagonal: int) -> Array:
+        self.diagonal = diagonal
+        xp = xp_of(a._data)
+        return (xp.triu if self.upper else xp.tril)(a._data, diagonal)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.triangle(grad, self.diagonal, self.upper),)
+
+
+class TriuBackward0(TrilBackward0):
+    name = "TriuBackward0"
+    upper = True
+
+
+class TraceBackward0(Function):
+    name = "TraceBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        self.shape = a.shape
+        return xp_of(a._data).asarray(xp_of(a._data).trace(a._data), dtype=a._data.dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        rows, cols = self.shape
+        return (F.diagonal_matrix(grad, rows, cols),)
+
+
+# =============================================================================================
 # Nodes that only appear in higher-order graphs (the backward of a backward)
 # =============================================================================================
 
@@ -2900,6 +3451,13 @@ _Namespace.install(
     mse_loss_backward=_mse_backward_array,
     nll_loss_backward=lambda g, x, target, node: _nll_backward_array(g, target, node, x.shape),
     detached=lambda fn, x: fn(x),
+    ufunc=lambda name, g: _ARRAY_UFUNCS[name](g) if name in _ARRAY_UFUNCS else getattr(
+        xp_of(g), name)(g),
+    flip=lambda g, dims: xp_of(g).flip(g, dims),
+    cumsum=lambda g, dim: xp_of(g).cumsum(g, axis=dim),
+    triangle=lambda g, k, upper: (xp_of(g).triu if upper else xp_of(g).tril)(g, k),
+    diagonal_matrix=_array_diagonal_matrix,
+    as_operand=lambda t: t._data,
     prod_others=_exclusive_products,
     view_split=_array_view_split,
     view_fill=_array_view_fill,
@@ -3073,6 +3631,13 @@ def _install_tensor_ops() -> None:
         nll_loss_backward=lambda g, x, target, node: NllLossBackwardBackward0.apply(
             g, x, target=target, node=node),
         detached=detached,
+        ufunc=lambda name, g: getattr(ops, name)(g),
+        flip=ops.flip,
+        cumsum=lambda g, dim: ops.cumsum(g, dim),
+        triangle=lambda g, k, upper: (ops.triu if upper else ops.tril)(g, k),
+        diagonal_matrix=lambda g, rows, cols: ops.mul(
+            ops.eye(rows, cols, dtype=g.dtype, device=g.device), g),
+        as_operand=lambda t: t,
         prod_others=prod_others,
         view_split=view_split,
         view_fill=view_fill,

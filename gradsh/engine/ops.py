@@ -2550,6 +2550,268 @@ def _cross_entropy_smoothed(input: Tensor, target: Tensor, weight: Tensor | None
 
 
 # ---------------------------------------------------------------------------------------------
+# More element-wise functions and activations
+# ---------------------------------------------------------------------------------------------
+
+log1p = _unary(fn.Log1PBackward0, "log1p")
+expm1 = _unary(fn.Expm1Backward0, "expm1")
+exp2 = _unary(fn.Exp2Backward0, "exp2")
+sinh = _unary(fn.SinhBackward0, "sinh")
+cosh = _unary(fn.CoshBackward0, "cosh")
+asin = _unary(fn.AsinBackward0, "asin")
+acos = _unary(fn.AcosBackward0, "acos")
+atan = _unary(fn.AtanBackward0, "atan")
+erf = _unary(fn.ErfBackward0, "erf")
+arcsin, arccos, arctan = asin, acos, atan
+
+
+def _not_inplace(name: str, inplace: bool) -> None:
+    if inplace:
+        raise TorchNotImplementedError(f"gradsh's {name} has no inplace=True")
+
+
+def _float_input(a: Tensor, name: str, kernel: str) -> Tensor:
+    a = _check_tensor(a, name)
+    if not a.dtype.is_floating_point:
+        raise fn.not_implemented_for(kernel, a.dtype)
+    return a
+
+
+def logsigmoid(a: Tensor) -> Tensor:
+    return fn.LogSigmoidBackward0.apply(_float_input(a, "log_sigmoid", "log_sigmoid_cpu"))
+
+
+def leaky_relu(a: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    _not_inplace("leaky_relu", inplace)
+    return fn.LeakyReluBackward0.apply(_float_input(a, "leaky_relu", "leaky_relu_cpu"),
+                                       negative_slope=negative_slope)
+
+
+def elu(a: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    _not_inplace("elu", inplace)
+    return fn.EluBackward0.apply(_float_input(a, "elu", "elu_cpu"), alpha=alpha, scale=1.0,
+                                 input_scale=1.0)
+
+
+def silu(a: Tensor, inplace: bool = False) -> Tensor:
+    _not_inplace("silu", inplace)
+    return fn.SiluBackward0.apply(_float_input(a, "silu", "silu_cpu"))
+
+
+def softplus(a: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    return fn.SoftplusBackward0.apply(_float_input(a, "softplus", "softplus_cpu"), beta=beta,
+                                      threshold=threshold)
+
+
+def hardtanh(a: Tensor, min_val: float = -1.0, max_val: float = 1.0,
+             inplace: bool = False) -> Tensor:
+    _not_inplace("hardtanh", inplace)
+    if min_val > max_val:
+        raise TorchValueError("min_val cannot be greater than max_val")
+    return fn.HardtanhBackward0.apply(_check_tensor(a, "hardtanh"), min_val=min_val,
+                                      max_val=max_val)
+
+
+def relu6(a: Tensor, inplace: bool = False) -> Tensor:
+    _not_inplace("relu6", inplace)
+    return hardtanh(a, 0.0, 6.0)
+
+
+def gelu(a: Tensor, approximate: str = "none") -> Tensor:
+    if approximate not in ("none", "tanh"):
+        raise TorchRuntimeError("approximate argument must be either none or tanh.")
+    return fn.GeluBackward0.apply(_float_input(a, "gelu", "GeluKernelImpl"),
+                                  approximate=approximate)
+
+
+# ---------------------------------------------------------------------------------------------
+# More losses
+# ---------------------------------------------------------------------------------------------
+
+
+def _loss_operands(name: str, input: Tensor, target: Tensor,  # noqa: A002
+                   reduction: str) -> tuple[Tensor, Tensor]:
+    """F.mse_loss / l1_loss / smooth_l1_loss / huber_loss's prelude: warn when the shapes
+    differ, check the reduction, broadcast both (torch.broadcast_tensors)."""
+    _check_tensor(input, name)
+    _check_tensor(target, name, "target", 2)
+    if target.shape != input.shape:
+        warn(
+            f"Using a target size ({_format_size(target.shape)}) that is different to the input "
+            f"size ({_format_size(input.shape)}). This will likely lead to incorrect results due "
+            "to broadcasting. Please ensure they have the same size."
+        )
+    _check_reduction(reduction)
+    shape = fn.infer_size(input.shape, target.shape)
+    if input.shape != shape:
+        input = expand(input, shape)
+    if target.shape != shape:
+        target = expand(target, shape)
+    return input, target
+
+
+def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
+    """PyTorch composes it: (input - target).abs(), then mean or sum."""
+    input, target = _loss_operands("l1_loss", input, target, reduction)
+    loss = abs(sub(input, target))
+    if reduction == "none":
+        return loss
+    return mean(loss) if reduction == "mean" else sum(loss)
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: A002
+                   beta: float = 1.0) -> Tensor:
+    input, target = _loss_operands("smooth_l1_loss", input, target, reduction)
+    if beta < 0:
+        raise TorchRuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0.0:
+        return l1_loss(input, target, reduction)
+    return fn.SmoothL1LossBackward0.apply(input, target, reduction=reduction, beta=beta)
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: A002
+               delta: float = 1.0) -> Tensor:
+    input, target = _loss_operands("huber_loss", input, target, reduction)
+    if delta <= 0:
+        raise TorchRuntimeError("huber_loss does not support non-positive values for delta.")
+    return fn.HuberLossBackward0.apply(input, target, reduction=reduction, delta=delta)
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor,  # noqa: A002
+                         weight: Tensor | None = None, reduction: str = "mean") -> Tensor:
+    _check_tensor(input, "binary_cross_entropy")
+    _check_tensor(target, "binary_cross_entropy", "target", 2)
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        raise TorchValueError(
+            f"Using a target size ({_format_size(target.shape)}) that is different to the input "
+            f"size ({_format_size(input.shape)}) is deprecated. Please ensure they have the "
+            "same size.")
+    if weight is not None and weight.shape != input.shape:
+        weight = expand(weight, input.shape)
+    return fn.BinaryCrossEntropyBackward0.apply(input, target, weight=weight,
+                                                reduction=reduction)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A002
+                                     weight: Tensor | None = None, reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
+    _check_tensor(input, "binary_cross_entropy_with_logits")
+    _check_tensor(target, "binary_cross_entropy_with_logits", "target", 2)
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        raise TorchValueError(
+            f"Target size ({_format_size(target.shape)}) must be the same as input size "
+            f"({_format_size(input.shape)})")
+    return fn.BinaryCrossEntropyWithLogitsBackward0.apply(
+        input, target, weight=weight, pos_weight=pos_weight, reduction=reduction)
+
+
+# ---------------------------------------------------------------------------------------------
+# Cumulative, flipping, repeating, gathering, triangles
+# ---------------------------------------------------------------------------------------------
+
+
+def cumsum(a: Tensor, dim: int, dtype: DType | None = None) -> Tensor:
+    a = _check_tensor(a, "cumsum")
+    d = wrap_dim(dim, a.ndim)
+    if dtype is None:
+        dtype = a.dtype if a.dtype.is_floating_point else dtypes.int64
+    return fn.CumsumBackward0.apply(a, dim=d, dtype=dtype)
+
+
+def flip(a: Tensor, *dims: Any) -> Tensor:
+    a = _check_tensor(a, "flip")
+    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+        dims = tuple(dims[0])
+    wrapped = tuple(wrap_dim(d, a.ndim) for d in dims)
+    if len(set(wrapped)) != len(wrapped):
+        raise TorchRuntimeError(f"dim {wrapped[0]} appears multiple times in the list of dims")
+    return fn.FlipBackward0.apply(a, dims=wrapped)
+
+
+def repeat(a: Tensor, *sizes: Any) -> Tensor:
+    a = _check_tensor(a, "repeat")
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
+        sizes = tuple(sizes[0])
+    if len(sizes) < a.ndim:
+        raise TorchRuntimeError("Number of dimensions of repeat dims can not be smaller than "
+                                "number of dimensions of tensor")
+    if any(int(s) < 0 for s in sizes):
+        raise TorchRuntimeError(f"Trying to create tensor with negative dimension "
+                                f"{min(int(s) for s in sizes)}: {list(sizes)}")
+    return fn.RepeatBackward0.apply(a, repeats=tuple(int(s) for s in sizes))
+
+
+def _index_tensor(index: Any, name: str) -> Tensor:
+    if not isinstance(index, Tensor):
+        raise TorchTypeError(f"{name}(): argument 'index' must be Tensor, not "
+                             f"{type(index).__name__}")
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise TorchRuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+    return index if index.dtype is dtypes.int64 else to(index, dtypes.int64)
+
+
+def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
+    a = _check_tensor(a, "gather")
+    index = _index_tensor(index, "gather")
+    d = wrap_dim(dim, a.ndim)
+    if index.ndim != a.ndim and not (index.ndim <= 1 and a.ndim <= 1):
+        raise TorchRuntimeError("Index tensor must have the same number of dimensions as "
+                                "input tensor")
+    size = a.shape[d] if a.ndim else 1
+    data = index._data
+    if data.size and (int(data.min()) < -size or int(data.max()) >= size):
+        bad = int(data.max()) if int(data.max()) >= size else int(data.min())
+        raise TorchRuntimeError(f"index {bad} is out of bounds for dimension {d} with size "
+                                f"{size}")
+    for i in range(index.ndim):
+        if i != d and a.ndim and index.shape[i] > a.shape[i]:
+            raise TorchRuntimeError(
+                f"Size does not match at dimension {i} expected index "
+                f"{list(index.shape)} to be no larger than self {list(a.shape)} apart from "
+                f"dimension {d}")
+    return fn.GatherBackward0.apply(a, dim=d, index=Tensor._make(data % size if data.size
+                                                                  else data, a.device))
+
+
+def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
+    a = _check_tensor(a, "index_select")
+    index = _index_tensor(index, "index_select")
+    if index.ndim > 1:
+        raise TorchIndexError("index_select(): Index is supposed to be a vector")
+    d = wrap_dim(dim, a.ndim)
+    size = a.shape[d] if a.ndim else 1
+    data = index._data.reshape(-1)
+    if data.size and (int(data.min()) < 0 or int(data.max()) >= size):
+        raise TorchIndexError("index out of range in self")
+    return fn.IndexSelectBackward0.apply(a, dim=d, index=index)
+
+
+def _triangle(cls: type[fn.Function], name: str) -> Callable[..., Tensor]:
+    def op(a: Tensor, diagonal: int = 0) -> Tensor:
+        a = _check_tensor(a, name)
+        if a.ndim < 2:
+            raise TorchRuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+        return cls.apply(a, diagonal=diagonal)
+
+    op.__name__ = name
+    op.__doc__ = f"torch.{name} ({cls.name})."
+    return op
+
+
+tril = _triangle(fn.TrilBackward0, "tril")
+triu = _triangle(fn.TriuBackward0, "triu")
+
+
+def trace(a: Tensor) -> Tensor:
+    a = _check_tensor(a, "trace")
+    if a.ndim != 2:
+        raise TorchRuntimeError(f"trace: expected a matrix, but got tensor with dim {a.ndim}")
+    return fn.TraceBackward0.apply(a)
+
+
+# ---------------------------------------------------------------------------------------------
 # Copies, casts and devices
 # ---------------------------------------------------------------------------------------------
 
@@ -2997,6 +3259,26 @@ _METHODS: dict[str, Any] = {
     "sin": sin,
     "cos": cos,
     "tan": tan,
+    "log1p": log1p,
+    "expm1": expm1,
+    "exp2": exp2,
+    "sinh": sinh,
+    "cosh": cosh,
+    "asin": asin,
+    "acos": acos,
+    "atan": atan,
+    "arcsin": asin,
+    "arccos": acos,
+    "arctan": atan,
+    "erf": erf,
+    "cumsum": cumsum,
+    "flip": flip,
+    "repeat": repeat,
+    "gather": gather,
+    "index_select": index_select,
+    "tril": tril,
+    "triu": triu,
+    "trace": trace,
     "tanh": tanh,
     "sigmoid": sigmoid,
     "relu": relu,
@@ -3208,7 +3490,10 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
 # arithmetic that takes a number first (torch.add(2, x), sub, mul, div and their aliases,
 # floor_divide, remainder), pow, where, cat, stack, creation and autograd functions.
 _TENSOR_FIRST = (
-    "fmod neg "
+    "log1p expm1 exp2 sinh cosh asin acos atan arcsin arccos arctan erf logsigmoid leaky_relu "
+    "elu silu softplus hardtanh relu6 gelu l1_loss smooth_l1_loss huber_loss "
+    "binary_cross_entropy binary_cross_entropy_with_logits cumsum flip repeat gather "
+    "index_select tril triu trace fmod neg "
     "negative positive reciprocal square eq ne lt le gt ge greater greater_equal less less_equal "
     "not_equal bitwise_and bitwise_or bitwise_xor bitwise_not logical_not logical_and "
     "logical_or logical_xor isnan isinf isfinite equal allclose exp log log2 log10 sin cos tan "
