@@ -2971,6 +2971,133 @@ class TraceBackward0(Function):
         return (F.diagonal_matrix(grad, rows, cols),)
 
 
+class AddmmBackward0(Function):
+    """addmm(input, mat1, mat2, beta, alpha) = beta * input + alpha * (mat1 @ mat2): the fused
+    op F.linear uses for 2-D inputs with a bias."""
+
+    name = "AddmmBackward0"
+
+    def forward(self, bias: Tensor, mat1: Tensor, mat2: Tensor, beta: float,
+                alpha: float) -> Array:
+        _, need_1, need_2 = self.needs_input_grad
+        if need_1:
+            self.save("mat2", mat2)
+        if need_2:
+            self.save("mat1", mat1)
+        self.beta, self.alpha = beta, alpha
+        self.mat1_column_major = _column_major(mat1._data)
+        self.mat2_column_major = _column_major(mat2._data)
+        xp = xp_of(mat1._data)
+        product = xp.matmul(mat1._data, mat2._data)
+        if alpha != 1:
+            product = product * alpha
+        if beta == 0:  # the input is ignored, NaN and all
+            return product
+        with _quiet():
+            return xp.asarray(product + (bias._data if beta == 1 else bias._data * beta),
+                              dtype=product.dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_bias, need_1, need_2 = self.needs_input_grad
+        g_bias = g1 = g2 = None
+        if need_bias:
+            g_bias = grad if self.beta == 1 else grad * self.beta
+        if need_1:
+            mat2 = self.saved("mat2", F)
+            g1 = (F.t(F.mm(mat2, F.t(grad))) if self.mat1_column_major
+                  else F.mm(grad, F.t(mat2)))
+            g1 = g1 if self.alpha == 1 else g1 * self.alpha
+        if need_2:
+            mat1 = self.saved("mat1", F)
+            g2 = (F.t(F.mm(F.t(grad), mat1)) if self.mat2_column_major
+                  else F.mm(F.t(mat1), grad))
+            g2 = g2 if self.alpha == 1 else g2 * self.alpha
+        return g_bias, g1, g2
+
+
+class RollBackward0(Function):
+    name = "RollBackward0"
+
+    def forward(self, a: Tensor, shifts: tuple[int, ...], dims: tuple[int, ...]) -> Array:
+        self.shifts, self.dims, self.shape = shifts, dims, a.shape
+        x = a._data
+        if not dims:
+            return xp_of(x).roll(x.reshape(-1), shifts[0]).reshape(x.shape)
+        return xp_of(x).roll(x, shifts, dims)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        back = tuple(-s for s in self.shifts)
+        return (F.roll(grad, back, self.dims),)
+
+
+class Atan2Backward0(Function):
+    name = "Atan2Backward0"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        if a.shape != b.shape:
+            broadcast_shapes(a, b)
+        self.save("self", a)
+        self.save("other", b)
+        dtype = float_result_dtype(a, b).np
+        return xp_of(a._data).arctan2(a._data, b._data, dtype=dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_a, need_b = self.needs_input_grad
+        y, x = self.saved("self", F), self.saved("other", F)
+        with _quiet():
+            scale = grad / (x * x + y * y)
+            return (scale * x if need_a else None, scale * -y if need_b else None)
+
+
+class LerpBackward0(Function):
+    """lerp(start, end, weight: Scalar) = start + weight * (end - start)."""
+
+    name = "LerpBackward0"
+
+    def forward(self, a: Tensor, b: Tensor, weight: float) -> Array:
+        if a.shape != b.shape:
+            broadcast_shapes(a, b)
+        self.weight = weight
+        dtype = result_dtype(a, b).np
+        x, y = a._data.astype(dtype, copy=False), b._data.astype(dtype, copy=False)
+        with _quiet():
+            # PyTorch's lerp kernel: from the nearer end, so lerp(a, b, 1) is exactly b
+            if abs(weight) < 0.5:
+                return xp_of(x).asarray(x + weight * (y - x), dtype=dtype)
+            return xp_of(x).asarray(y - (y - x) * (1 - weight), dtype=dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_a, need_b = self.needs_input_grad
+        return (grad * (1 - self.weight) if need_a else None,
+                grad * self.weight if need_b else None)
+
+
+class MishBackward0(_SavesSelf):
+    name = "MishBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        self.save_input(a)
+        return _float_op(a, lambda x: x * xp_of(x).tanh(xp_of(x).log1p(xp_of(x).exp(x))))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        sigmoid = F.ufunc("sigmoid", x)
+        tanh_softplus = F.ufunc("tanh", -F.ufunc("logsigmoid", -x))
+        return (grad * (tanh_softplus + x * sigmoid * (1 - tanh_softplus * tanh_softplus)),)
+
+
+class HardsigmoidBackward0(_SavesSelf):
+    name = "HardsigmoidBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        self.save_input(a)
+        return _float_op(a, lambda x: xp_of(x).minimum(xp_of(x).maximum(x + 3, 0), 6) / 6)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        return (F.where((x > -3) & (x < 3), grad * (1 / 6), 0.0),)
+
+
 # =============================================================================================
 # Nodes that only appear in higher-order graphs (the backward of a backward)
 # =============================================================================================
@@ -3454,6 +3581,8 @@ _Namespace.install(
     ufunc=lambda name, g: _ARRAY_UFUNCS[name](g) if name in _ARRAY_UFUNCS else getattr(
         xp_of(g), name)(g),
     flip=lambda g, dims: xp_of(g).flip(g, dims),
+    roll=lambda g, shifts, dims: xp_of(g).roll(g, shifts, dims) if dims else xp_of(g).roll(
+        g.reshape(-1), shifts[0]).reshape(g.shape),
     cumsum=lambda g, dim: xp_of(g).cumsum(g, axis=dim),
     triangle=lambda g, k, upper: (xp_of(g).triu if upper else xp_of(g).tril)(g, k),
     diagonal_matrix=_array_diagonal_matrix,
@@ -3633,6 +3762,7 @@ def _install_tensor_ops() -> None:
         detached=detached,
         ufunc=lambda name, g: getattr(ops, name)(g),
         flip=ops.flip,
+        roll=lambda g, shifts, dims: ops.roll(g, shifts, dims),
         cumsum=lambda g, dim: ops.cumsum(g, dim),
         triangle=lambda g, k, upper: (ops.triu if upper else ops.tril)(g, k),
         diagonal_matrix=lambda g, rows, cols: ops.mul(

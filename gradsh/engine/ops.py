@@ -185,7 +185,7 @@ def _check_kernel_devices(method: str, *arguments: tuple[str, Tensor | None]) ->
     """The device check of an op whose CUDA kernel checks its arguments one by one (mm, bmm,
     dot, addmv, cat, nll_loss), with that wrapper's words; TensorIterator ops check in
     Function.common_device instead. Only a kernel on CUDA checks: all-CPU arguments pass."""
-    if any(t is not None and t.device != "cpu" for _, t in arguments):
+    if builtins.any(t is not None and t.device != "cpu" for _, t in arguments):
         check_same_device(method, arguments)
 
 
@@ -495,7 +495,7 @@ def arange(*args: Any, start: Any = None, end: Any = None, step: Any = None,
     d = _resolve_dtype(dtype, dtypes.default_float() if any_float else dtypes.int64)
     if step == 0:
         raise TorchRuntimeError("step must be nonzero")
-    if not all(math.isfinite(float(v)) for v in (start, end)):
+    if not builtins.all(math.isfinite(float(v)) for v in (start, end)):
         raise TorchRuntimeError(f"unsupported range: {start} -> {end}")
     if (step > 0 and end < start) or (step < 0 and end > start):
         raise TorchRuntimeError("upper bound and lower bound inconsistent with step sign")
@@ -2737,7 +2737,7 @@ def repeat(a: Tensor, *sizes: Any) -> Tensor:
     if len(sizes) < a.ndim:
         raise TorchRuntimeError("Number of dimensions of repeat dims can not be smaller than "
                                 "number of dimensions of tensor")
-    if any(int(s) < 0 for s in sizes):
+    if builtins.any(int(s) < 0 for s in sizes):
         raise TorchRuntimeError(f"Trying to create tensor with negative dimension "
                                 f"{min(int(s) for s in sizes)}: {list(sizes)}")
     return fn.RepeatBackward0.apply(a, repeats=tuple(int(s) for s in sizes))
@@ -2809,6 +2809,188 @@ def trace(a: Tensor) -> Tensor:
     if a.ndim != 2:
         raise TorchRuntimeError(f"trace: expected a matrix, but got tensor with dim {a.ndim}")
     return fn.TraceBackward0.apply(a)
+
+
+# ---------------------------------------------------------------------------------------------
+# linear, addmm and a few more
+# ---------------------------------------------------------------------------------------------
+
+
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, beta: Number = 1,  # noqa: A002
+          alpha: Number = 1) -> Tensor:
+    _check_tensor(input, "addmm")
+    _check_tensor(mat1, "addmm", "mat1", 2)
+    _check_tensor(mat2, "addmm", "mat2", 3)
+    for name, m in (("mat1", mat1), ("mat2", mat2)):
+        if m.ndim != 2:
+            raise TorchRuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
+    if mat1.shape[1] != mat2.shape[0]:
+        raise TorchRuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
+            f"{mat2.shape[0]}x{mat2.shape[1]})")
+    if mat1.dtype is not mat2.dtype or input.dtype is not mat1.dtype:
+        other = mat2 if mat1.dtype is not mat2.dtype else input
+        raise TorchRuntimeError(
+            "expected m1 and m2 to have the same dtype, but got: "
+            f"{_c_name(mat1.dtype)} != {_c_name(other.dtype)}")
+    shape = (mat1.shape[0], mat2.shape[1])
+    if input.shape != shape:
+        with no_grad():
+            expand(detach(input), shape)  # PyTorch expands the input: its error if it cannot
+    return fn.AddmmBackward0.apply(input, mat1, mat2, beta=beta, alpha=alpha)
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
+    """F.linear as aten's linear builds it: addmm for a 2-D input with a bias, a flattened
+    addmm for other contiguous inputs with a bias, matmul otherwise (then add_ the bias)."""
+    _check_tensor(input, "linear")
+    _check_tensor(weight, "linear", "weight", 2)
+    if bias is None:
+        return matmul(input, t(weight))
+    if input.ndim == 2:
+        return addmm(bias, input, t(weight))
+    if is_contiguous(input) and input.ndim > 0:
+        rows = 1
+        for n in input.shape[:-1]:
+            rows *= n
+        flat = reshape(input, (rows, input.shape[-1]))
+        result = addmm(bias, flat, t(weight))
+        return view(result, input.shape[:-1] + (result.shape[1],))
+    output = matmul(input, t(weight))
+    return add_(output, bias)
+
+
+def roll(a: Tensor, shifts: Any, dims: Any = None) -> Tensor:
+    a = _check_tensor(a, "roll")
+    shift_list = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
+    if dims is None:
+        if len(shift_list) != 1:
+            raise TorchRuntimeError(f"shifts and dimensions must align. shifts: "
+                                    f"{len(shift_list)}, dims:0")
+        return fn.RollBackward0.apply(a, shifts=(int(shift_list[0]),), dims=())
+    dim_list = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+    if len(shift_list) != len(dim_list):
+        raise TorchRuntimeError(f"shifts and dimensions must align. shifts: {len(shift_list)}, "
+                                f"dims:{len(dim_list)}")
+    return fn.RollBackward0.apply(a, shifts=tuple(int(s) for s in shift_list),
+                                  dims=tuple(wrap_dim(d, a.ndim) for d in dim_list))
+
+
+def atan2(a: Tensor, b: Tensor) -> Tensor:
+    a = _check_tensor(a, "atan2")
+    b = as_tensor_operand(b)
+    return fn.Atan2Backward0.apply(a, b)
+
+
+arctan2 = atan2
+
+
+def lerp(start: Tensor, end: Tensor, weight: Any) -> Tensor:
+    start = _check_tensor(start, "lerp")
+    end = _check_tensor(end, "lerp", "end", 2)
+    if isinstance(weight, Tensor):
+        raise TorchNotImplementedError("gradsh's lerp takes a number as weight")
+    if start.dtype is not end.dtype:
+        raise TorchRuntimeError(f"expected dtype {_c_name(start.dtype)} for `end` but got "
+                                f"dtype {_c_name(end.dtype)}")
+    return fn.LerpBackward0.apply(start, end, weight=float(weight))
+
+
+def movedim(a: Tensor, source: Any, destination: Any) -> Tensor:
+    a = _check_tensor(a, "movedim")
+    src = tuple(source) if isinstance(source, (tuple, list)) else (source,)
+    dst = tuple(destination) if isinstance(destination, (tuple, list)) else (destination,)
+    if len(src) != len(dst):
+        raise TorchRuntimeError(
+            f"movedim: Invalid source or destination dims: source ({list(src)} dims) should "
+            f"contain the same number of dims as destination ({list(dst)} dims)")
+    src = tuple(wrap_dim(d, a.ndim) for d in src)
+    dst = tuple(wrap_dim(d, a.ndim) for d in dst)
+    order = [d for d in range(a.ndim) if d not in src]
+    for d_dst, d_src in sorted(zip(dst, src, strict=True)):
+        order.insert(d_dst, d_src)
+    return permute(a, *order)
+
+
+moveaxis = movedim
+
+
+def mish(a: Tensor, inplace: bool = False) -> Tensor:
+    _not_inplace("mish", inplace)
+    return fn.MishBackward0.apply(_float_input(a, "mish", "mish_cpu"))
+
+
+def hardsigmoid(a: Tensor, inplace: bool = False) -> Tensor:
+    _not_inplace("hardsigmoid", inplace)
+    return fn.HardsigmoidBackward0.apply(_float_input(a, "hardsigmoid", "hardsigmoid_cpu"))
+
+
+def softmin(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
+    """F.softmin: softmax of -x (NegBackward0 under SoftmaxBackward0)."""
+    a = _check_tensor(a, "softmin")
+    d = _softmax_dim("softmin", a.ndim, dim)
+    if dtype is not None:
+        return softmax(to(neg(a), dtype), d)
+    return softmax(neg(a), d)
+
+
+def _new_like(kind: str) -> Callable[..., Tensor]:
+    def op(a: Tensor, *size: Any, dtype: DType | None = None, device: Any = None,
+           requires_grad: bool = False) -> Tensor:
+        a = _check_tensor(a, f"new_{kind}")
+        dtype = a.dtype if dtype is None else dtype
+        device = a.device if device is None else device
+        maker = zeros if kind == "zeros" else ones if kind == "ones" else empty
+        return maker(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+    op.__name__ = f"new_{kind}"
+    return op
+
+
+new_zeros = _new_like("zeros")
+new_ones = _new_like("ones")
+new_empty = _new_like("empty")
+
+
+def new_full(a: Tensor, size: Any, fill_value: Number, dtype: DType | None = None,
+             device: Any = None, requires_grad: bool = False) -> Tensor:
+    a = _check_tensor(a, "new_full")
+    return full(size, fill_value, dtype=a.dtype if dtype is None else dtype,
+                device=a.device if device is None else device, requires_grad=requires_grad)
+
+
+def new_tensor(a: Tensor, data: Any, dtype: DType | None = None, device: Any = None,
+               requires_grad: bool = False) -> Tensor:
+    a = _check_tensor(a, "new_tensor")
+    if isinstance(data, Tensor):
+        warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
+             "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
+             "tensor.new_tensor(sourceTensor).")
+    return tensor(data, dtype=a.dtype if dtype is None else dtype,
+                  device=a.device if device is None else device, requires_grad=requires_grad)
+
+
+def _truth(kind: str) -> Callable[..., Tensor]:
+    def op(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        a = _check_tensor(a, kind)
+        data = a._data
+        xp = fn.xp_of(data)
+        reduce = xp.all if kind == "all" else xp.any
+        result_dtype = dtypes.uint8 if a.dtype is dtypes.uint8 else dtypes.bool_
+        if dim is None:
+            value = reduce(data != 0)
+        else:
+            dims = tuple(wrap_dim(d, a.ndim) for d in (dim if isinstance(dim, (tuple, list))
+                                                       else (dim,)))
+            value = reduce(data != 0, axis=dims, keepdims=keepdim) if a.ndim else data != 0
+        return Tensor._make(fn._as_array(xp.asarray(value, dtype=result_dtype.np)), a.device)
+
+    op.__name__ = kind
+    return op
+
+
+all = _truth("all")  # noqa: A001
+any = _truth("any")  # noqa: A001
 
 
 # ---------------------------------------------------------------------------------------------
@@ -3279,6 +3461,20 @@ _METHODS: dict[str, Any] = {
     "tril": tril,
     "triu": triu,
     "trace": trace,
+    "addmm": addmm,
+    "roll": roll,
+    "atan2": atan2,
+    "arctan2": atan2,
+    "lerp": lerp,
+    "movedim": movedim,
+    "moveaxis": movedim,
+    "new_zeros": new_zeros,
+    "new_ones": new_ones,
+    "new_empty": new_empty,
+    "new_full": new_full,
+    "new_tensor": new_tensor,
+    "all": all,
+    "any": any,
     "tanh": tanh,
     "sigmoid": sigmoid,
     "relu": relu,
@@ -3493,7 +3689,8 @@ _TENSOR_FIRST = (
     "log1p expm1 exp2 sinh cosh asin acos atan arcsin arccos arctan erf logsigmoid leaky_relu "
     "elu silu softplus hardtanh relu6 gelu l1_loss smooth_l1_loss huber_loss "
     "binary_cross_entropy binary_cross_entropy_with_logits cumsum flip repeat gather "
-    "index_select tril triu trace fmod neg "
+    "index_select tril triu trace addmm linear roll atan2 arctan2 lerp movedim moveaxis mish "
+    "hardsigmoid softmin new_zeros new_ones new_empty new_full new_tensor all any fmod neg "
     "negative positive reciprocal square eq ne lt le gt ge greater greater_equal less less_equal "
     "not_equal bitwise_and bitwise_or bitwise_xor bitwise_not logical_not logical_and "
     "logical_or logical_xor isnan isinf isfinite equal allclose exp log log2 log10 sin cos tan "
