@@ -2451,6 +2451,15 @@ _ARRAY_UFUNCS: dict[str, Callable[[Array], Array]] = {
 }
 
 
+def _array_diagonal_scatter(g: Array, shape: Shape, k: int) -> Array:
+    """A zero matrix of `shape` with g on its k-th diagonal."""
+    out = xp_of(g).zeros(shape, dtype=g.dtype)
+    n = g.shape[0]
+    rows = xp_of(g).arange(n) + (0 if k >= 0 else -k)
+    out[rows, rows + k] = g
+    return out
+
+
 def _array_diagonal_matrix(g: Array, rows: int, cols: int) -> Array:
     out = xp_of(g).zeros((rows, cols), dtype=g.dtype)
     n = min(rows, cols)
@@ -3098,6 +3107,108 @@ class HardsigmoidBackward0(_SavesSelf):
         return (F.where((x > -3) & (x < 3), grad * (1 / 6), 0.0),)
 
 
+class NanToNumBackward0(_SavesSelf):
+    name = "NanToNumBackward0"
+
+    def forward(self, a: Tensor, nan: float, posinf: float | None,
+                neginf: float | None) -> Array:
+        self.save_input(a)
+        x = a._data
+        if x.dtype.kind not in "fc":
+            return x.copy()
+        return xp_of(x).nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        return (F.where(x == x, F.where((x - x) == 0, grad, 0.0), 0.0),)
+
+
+class DiagEmbedBackward0(Function):
+    """diag of a vector: the matrix with it on the `diagonal`-th diagonal."""
+
+    name = "DiagEmbedBackward0"
+
+    def forward(self, a: Tensor, diagonal: int) -> Array:
+        self.diagonal = diagonal
+        return xp_of(a._data).diag(a._data, diagonal)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.diagonal(grad, self.diagonal),)
+
+
+class DiagonalBackward0Copy(Function):
+    """diag of a matrix: a copy of its `diagonal`-th diagonal."""
+
+    name = "DiagonalBackward0_copy"
+
+    def forward(self, a: Tensor, diagonal: int) -> Array:
+        self.diagonal, self.shape = diagonal, a.shape
+        return xp_of(a._data).diagonal(a._data, diagonal).copy()
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.diagonal_scatter(grad, self.shape, self.diagonal),)
+
+
+class MaskedSelectBackward0(Function):
+    name = "MaskedSelectBackward0"
+
+    def forward(self, a: Tensor, mask: Tensor) -> Array:
+        shape = np.broadcast_shapes(a.shape, mask.shape)
+        self.shape, self.input_shape = shape, a.shape
+        self.save("mask", mask)
+        xp = xp_of(a._data)
+        return xp.broadcast_to(a._data, shape)[xp.broadcast_to(mask._data, shape)]
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        mask = self.saved("mask", F)
+
+        def scatter(g: Array) -> Array:
+            xp = xp_of(g)
+            out = xp.zeros(self.shape, dtype=g.dtype)
+            out[xp.broadcast_to(F.as_array(mask), self.shape)] = g
+            return out
+
+        return (F.detached(scatter, grad),)
+
+
+class DiagonalBackwardBackward0(Function):
+    """The backward of diag(matrix) when it is differentiated again: g on a zero matrix's
+    diagonal."""
+
+    name = "DiagonalBackwardBackward0"
+
+    def forward(self, g: Tensor, shape: Shape, k: int) -> Array:
+        self.k = k
+        return _array_diagonal_scatter(g._data, shape, k)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.diagonal(grad, self.k),)
+
+
+class SortBackward0(Function):
+    """sort's values (the indices are computed alongside, no grad); the gradient goes back
+    to where each value came from."""
+
+    name = "SortBackward0"
+
+    def forward(self, a: Tensor, dim: int, indices: Array) -> Array:
+        self.dim, self.self_sizes = dim, a.shape
+        self.save("indices", Tensor._make(indices, a.device))
+        if a.ndim == 0:
+            return a._data.copy()
+        return xp_of(a._data).take_along_axis(a._data, indices, axis=dim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        if not self.self_sizes:
+            return (grad,)
+        return (F.value_selecting_backward(grad, self.dim, self.saved("indices", F),
+                                           self.self_sizes, True),)
+
+
+class TopkBackward0(SortBackward0):
+    name = "TopkBackward0"
+
+
 # =============================================================================================
 # Nodes that only appear in higher-order graphs (the backward of a backward)
 # =============================================================================================
@@ -3587,6 +3698,9 @@ _Namespace.install(
     triangle=lambda g, k, upper: (xp_of(g).triu if upper else xp_of(g).tril)(g, k),
     diagonal_matrix=_array_diagonal_matrix,
     as_operand=lambda t: t._data,
+    as_array=lambda t: t,
+    diagonal=lambda g, k: xp_of(g).diagonal(g, k).copy(),
+    diagonal_scatter=_array_diagonal_scatter,
     prod_others=_exclusive_products,
     view_split=_array_view_split,
     view_fill=_array_view_fill,
@@ -3768,6 +3882,10 @@ def _install_tensor_ops() -> None:
         diagonal_matrix=lambda g, rows, cols: ops.mul(
             ops.eye(rows, cols, dtype=g.dtype, device=g.device), g),
         as_operand=lambda t: t,
+        as_array=lambda t: t._data,
+        diagonal=lambda g, k: ops.diag(g, k),
+        diagonal_scatter=lambda g, shape, k: DiagonalBackwardBackward0.apply(g, shape=shape,
+                                                                             k=k),
         prod_others=prod_others,
         view_split=view_split,
         view_fill=view_fill,

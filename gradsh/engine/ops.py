@@ -247,7 +247,7 @@ class ReturnTuple(tuple):  # type: ignore[type-arg]
 
 RETURN_TYPES: dict[str, type[ReturnTuple]] = {
     kind: builtins.type(kind, (ReturnTuple,), {"__module__": "torch.return_types"})
-    for kind in ("max", "min")
+    for kind in ("max", "min", "sort", "topk")
 }
 
 
@@ -2994,6 +2994,185 @@ any = _truth("any")  # noqa: A001
 
 
 # ---------------------------------------------------------------------------------------------
+# More random numbers: randperm, normal, bernoulli (PyTorch CPU's streams, bit for bit)
+# ---------------------------------------------------------------------------------------------
+
+
+def randperm(n: int, dtype: DType | None = None, device: Any = None,
+             requires_grad: bool = False, generator: Any = None) -> Tensor:
+    d = _resolve_dtype(dtype, dtypes.int64)
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TorchTypeError(f"randperm(): argument 'n' (position 1) must be int, not "
+                             f"{_type_name(n)}")
+    data = _random_call(lambda: _generator(generator).randperm(n, d))
+    return _new(data, d, device, requires_grad)
+
+
+def normal(mean: Any, std: Any = 1.0, size: Any = None, dtype: DType | None = None,
+           device: Any = None, requires_grad: bool = False, generator: Any = None) -> Tensor:
+    """torch.normal(mean, std, size) with numbers for mean and std."""
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        raise TorchNotImplementedError("gradsh's normal takes numbers for mean and std, and "
+                                       "a size")
+    if size is None:
+        raise TorchTypeError("normal() received an invalid combination of arguments - got "
+                             "(float, float), but expected a size")
+    d = _resolve_dtype(dtype, dtypes.default_float())
+    shape = size_args((size,), "normal", d.itemsize)
+    data = _random_call(lambda: _generator(generator).normal(float(mean), float(std), shape, d))
+    return _new(data, d, device, requires_grad)
+
+
+def bernoulli(p: Tensor, generator: Any = None) -> Tensor:
+    """torch.bernoulli(p): 0/1 draws with the probabilities in p, p's dtype; no gradient."""
+    p = _check_tensor(p, "bernoulli")
+    data = p._data if p.device == "cpu" else backend.to_host(p._data)
+    try:
+        drawn = _generator(generator).bernoulli(data)
+    except NotImplementedError as error:
+        raise TorchNotImplementedError(str(error)) from None
+    except ValueError as error:
+        raise TorchRuntimeError(str(error)) from None
+    return _new(drawn.astype(p._data.dtype, copy=False), p.dtype, p.device, False)
+
+
+
+# ---------------------------------------------------------------------------------------------
+# Sorting: sort, argsort, topk
+# ---------------------------------------------------------------------------------------------
+
+
+def _sort_order(data: Any, dim: int, descending: bool) -> Any:
+    """Stable sorting indices along dim, NaN counted as the largest value (PyTorch's order)."""
+    host = backend.to_host(data) if not isinstance(data, np.ndarray) else data
+    if host.ndim == 0:
+        return np.zeros((), dtype=np.int64)
+    if not descending:
+        order = np.argsort(host, axis=dim, kind="stable")
+    else:
+        moved = np.moveaxis(host, dim, -1)
+        if moved.dtype.kind == "f":
+            nan = np.isnan(moved)
+            key = np.where(nan, 0, -moved.astype(np.float64))
+            order = np.lexsort((key, ~nan), axis=-1)
+        elif moved.dtype.kind == "b":
+            order = np.argsort(~moved, axis=-1, kind="stable")
+        else:
+            order = np.argsort(-moved.astype(np.float64), axis=-1, kind="stable")
+        order = np.moveaxis(order, -1, dim)
+    order = order.astype(np.int64)
+    return order if isinstance(data, np.ndarray) else backend.place(order, "cuda:0")
+
+
+def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
+    a = _check_tensor(a, "sort")
+    d = wrap_dim(dim, a.ndim)
+    indices = _sort_order(a._data, d, descending)
+    values = fn.SortBackward0.apply(a, dim=d, indices=indices)
+    return RETURN_TYPES["sort"](values, Tensor._make(indices, a.device))
+
+
+def nan_to_num(a: Tensor, nan: float = 0.0, posinf: float | None = None,
+               neginf: float | None = None) -> Tensor:
+    return fn.NanToNumBackward0.apply(_check_tensor(a, "nan_to_num"), nan=nan, posinf=posinf,
+                                      neginf=neginf)
+
+
+def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
+    a = _check_tensor(a, "argsort")
+    return Tensor._make(_sort_order(a._data, wrap_dim(dim, a.ndim), descending), a.device)
+
+
+def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True,
+         sorted: bool = True) -> Any:  # noqa: A002
+    a = _check_tensor(a, "topk")
+    d = wrap_dim(dim, a.ndim)
+    size = a.shape[d] if a.ndim else 1
+    if not 0 <= k <= size:
+        raise TorchRuntimeError("selected index k out of range")
+    order = _sort_order(a._data, d, largest)
+    indices = order[(builtins.slice(None),) * d + (builtins.slice(0, k),)] if a.ndim else order
+    values = fn.TopkBackward0.apply(a, dim=d, indices=np.ascontiguousarray(indices))
+    return RETURN_TYPES["topk"](values, Tensor._make(np.ascontiguousarray(indices), a.device))
+
+
+# ---------------------------------------------------------------------------------------------
+# normalize, cosine_similarity, diag, masked_select, one_hot, nonzero
+# ---------------------------------------------------------------------------------------------
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:  # noqa: A002
+    """F.normalize as PyTorch's Python composes it: x / norm(x).clamp_min(eps).expand_as(x)."""
+    input = _check_tensor(input, "normalize")
+    denominator = expand_as(clamp_min(norm(input, p, dim, keepdim=True), eps), input)
+    return div(input, denominator)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """aten's cosine_similarity: each side over its (cloned, clamped) norm, then the sum."""
+    x1 = _check_tensor(x1, "cosine_similarity")
+    x2 = _check_tensor(x2, "cosine_similarity", "x2", 2)
+    shape = fn.infer_size(x1.shape, x2.shape)
+    if x1.shape != shape:
+        x1 = expand(x1, shape)
+    if x2.shape != shape:
+        x2 = expand(x2, shape)
+    d = wrap_dim(dim, len(shape))
+    n1 = clone(norm(x1, 2, d, keepdim=True))
+    n2 = clone(norm(x2, 2, d, keepdim=True))
+    with no_grad():
+        clamp_min_(n1, eps)
+        clamp_min_(n2, eps)
+    return sum(mul(div(x1, n1), div(x2, n2)), d)
+
+
+def diag(a: Tensor, diagonal: int = 0) -> Tensor:
+    a = _check_tensor(a, "diag")
+    if a.ndim == 1:
+        return fn.DiagEmbedBackward0.apply(a, diagonal=diagonal)
+    if a.ndim == 2:
+        return fn.DiagonalBackward0Copy.apply(a, diagonal=diagonal)
+    raise TorchRuntimeError(f"diag(): Supports 1D or 2D tensors. Got {a.ndim}D")
+
+
+def masked_select(a: Tensor, mask: Tensor) -> Tensor:
+    a = _check_tensor(a, "masked_select")
+    mask = _check_tensor(mask, "masked_select", "mask", 2)
+    if mask.dtype is not dtypes.bool_:
+        raise TorchRuntimeError("masked_select: expected BoolTensor for mask")
+    fn.infer_size(a.shape, mask.shape)
+    return fn.MaskedSelectBackward0.apply(a, mask=mask)
+
+
+def one_hot(a: Tensor, num_classes: int = -1) -> Tensor:
+    a = _check_tensor(a, "one_hot")
+    if a.dtype is not dtypes.int64:
+        raise TorchRuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    data = backend.to_host(a._data)
+    if data.size and int(data.min()) < 0:
+        raise TorchRuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        if not data.size:
+            raise TorchRuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(data.max()) + 1
+    elif data.size and int(data.max()) >= num_classes:
+        raise TorchRuntimeError("Class values must be smaller than num_classes.")
+    out = (data[..., None] == np.arange(num_classes)).astype(np.int64)
+    return _new(out, dtypes.int64, a.device, False)
+
+
+def nonzero(a: Tensor, as_tuple: bool = False) -> Any:
+    a = _check_tensor(a, "nonzero")
+    data = backend.to_host(a._data)
+    found = np.nonzero(data) if data.ndim else np.nonzero(data.reshape(1))
+    if as_tuple:
+        return tuple(_new(np.asarray(i, dtype=np.int64), dtypes.int64, a.device, False)
+                     for i in found)
+    stacked = np.stack(found, axis=1) if data.ndim else np.zeros((len(found[0]), 0), np.int64)
+    return _new(stacked.astype(np.int64), dtypes.int64, a.device, False)
+
+
+# ---------------------------------------------------------------------------------------------
 # Copies, casts and devices
 # ---------------------------------------------------------------------------------------------
 
@@ -3475,6 +3654,14 @@ _METHODS: dict[str, Any] = {
     "new_tensor": new_tensor,
     "all": all,
     "any": any,
+    "sort": sort,
+    "diag": diag,
+    "masked_select": masked_select,
+    "nonzero": nonzero,
+    "nan_to_num": nan_to_num,
+    "argsort": argsort,
+    "topk": topk,
+    "bernoulli": bernoulli,
     "tanh": tanh,
     "sigmoid": sigmoid,
     "relu": relu,
@@ -3690,7 +3877,10 @@ _TENSOR_FIRST = (
     "elu silu softplus hardtanh relu6 gelu l1_loss smooth_l1_loss huber_loss "
     "binary_cross_entropy binary_cross_entropy_with_logits cumsum flip repeat gather "
     "index_select tril triu trace addmm linear roll atan2 arctan2 lerp movedim moveaxis mish "
-    "hardsigmoid softmin new_zeros new_ones new_empty new_full new_tensor all any fmod neg "
+    "hardsigmoid softmin new_zeros new_ones new_empty new_full new_tensor all any bernoulli "
+    "sort argsort topk nan_to_num normalize cosine_similarity diag masked_select one_hot "
+    "nonzero "
+    "fmod neg "
     "negative positive reciprocal square eq ne lt le gt ge greater greater_equal less less_equal "
     "not_equal bitwise_and bitwise_or bitwise_xor bitwise_not logical_not logical_and "
     "logical_or logical_xor isnan isinf isfinite equal allclose exp log log2 log10 sin cos tan "
@@ -3707,7 +3897,7 @@ _TENSOR_FIRST = (
 _GUARDED_OTHERS = (
     "tensor Tensor_ zeros ones empty full zeros_like ones_like empty_like full_like arange "
     "linspace eye rand randn randint rand_like randn_like pow where cat concat concatenate stack "
-    "rsub"
+    "rsub randperm normal"
 ).split()
 
 _module = globals()
