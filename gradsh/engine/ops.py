@@ -3043,25 +3043,21 @@ def bernoulli(p: Tensor, generator: Any = None) -> Tensor:
 
 
 def _sort_order(data: Any, dim: int, descending: bool) -> Any:
-    """Stable sorting indices along dim, NaN counted as the largest value (PyTorch's order)."""
-    host = backend.to_host(data) if not isinstance(data, np.ndarray) else data
-    if host.ndim == 0:
-        return np.zeros((), dtype=np.int64)
+    """Stable sorting indices along dim, NaN counted as the largest value (PyTorch's order),
+    computed where the data lives."""
+    xp = fn.xp_of(data)
+    if data.ndim == 0:
+        return xp.zeros((), dtype=np.int64)
     if not descending:
-        order = np.argsort(host, axis=dim, kind="stable")
-    else:
-        moved = np.moveaxis(host, dim, -1)
-        if moved.dtype.kind == "f":
-            nan = np.isnan(moved)
-            key = np.where(nan, 0, -moved.astype(np.float64))
-            order = np.lexsort((key, ~nan), axis=-1)
-        elif moved.dtype.kind == "b":
-            order = np.argsort(~moved, axis=-1, kind="stable")
-        else:
-            order = np.argsort(-moved.astype(np.float64), axis=-1, kind="stable")
-        order = np.moveaxis(order, -1, dim)
-    order = order.astype(np.int64)
-    return order if isinstance(data, np.ndarray) else backend.place(order, "cuda:0")
+        return xp.argsort(data, axis=dim, kind="stable").astype(np.int64)
+    if data.dtype.kind == "f":
+        # two stable passes: by value descending, then NaN first
+        nan = xp.isnan(data)
+        first = xp.argsort(xp.where(nan, 0, -data), axis=dim, kind="stable")
+        second = xp.argsort(xp.take_along_axis(~nan, first, axis=dim), axis=dim, kind="stable")
+        return xp.take_along_axis(first, second, axis=dim).astype(np.int64)
+    key = ~data if data.dtype.kind == "b" else -data.astype(np.float64)
+    return xp.argsort(key, axis=dim, kind="stable").astype(np.int64)
 
 
 def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
@@ -3092,8 +3088,9 @@ def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True,
         raise TorchRuntimeError("selected index k out of range")
     order = _sort_order(a._data, d, largest)
     indices = order[(builtins.slice(None),) * d + (builtins.slice(0, k),)] if a.ndim else order
-    values = fn.TopkBackward0.apply(a, dim=d, indices=np.ascontiguousarray(indices))
-    return RETURN_TYPES["topk"](values, Tensor._make(np.ascontiguousarray(indices), a.device))
+    indices = fn.xp_of(indices).ascontiguousarray(indices)
+    values = fn.TopkBackward0.apply(a, dim=d, indices=indices)
+    return RETURN_TYPES["topk"](values, Tensor._make(indices, a.device))
 
 
 # ---------------------------------------------------------------------------------------------
