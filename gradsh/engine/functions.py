@@ -2482,100 +2482,40 @@ class _SavesSelf(Function):
             self.save("self", a)
 
 
-class Log1PBackward0(_SavesSelf):
-    name = "Log1PBackward0"
+def _float_unary_node(name: str, ufunc: str, saves: str,
+                      formula: Callable[[Any, Any, Any], Any]) -> type[Function]:
+    """A float-valued element-wise op whose backward is `formula(F, grad, saved)`, where the
+    saved tensor is its input ("self") or its output ("result")."""
 
-    def forward(self, a: Tensor) -> Array:
-        self.save_input(a)
-        return _float_unary(a, "log1p")
-
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        with _quiet():
-            return (grad / (self.saved("self", F) + 1),)
-
-
-class Expm1Backward0(Function):
-    name = "Expm1Backward0"
-
-    def forward(self, a: Tensor) -> Array:
+    def forward(self: Function, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
-            self.save("result", RESULT)
-        return _float_unary(a, "expm1")
+            self.save(saves, a if saves == "self" else RESULT)
+        return _float_unary(a, ufunc)
 
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (grad * (self.saved("result", F) + 1),)
-
-
-class Exp2Backward0(Function):
-    name = "Exp2Backward0"
-
-    def forward(self, a: Tensor) -> Array:
-        if self.needs_input_grad[0]:
-            self.save("result", RESULT)
-        return _float_unary(a, "exp2")
-
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (grad * self.saved("result", F) * math.log(2),)
-
-
-class SinhBackward0(_SavesSelf):
-    name = "SinhBackward0"
-
-    def forward(self, a: Tensor) -> Array:
-        self.save_input(a)
-        return _float_unary(a, "sinh")
-
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (grad * F.ufunc("cosh", self.saved("self", F)),)
-
-
-class CoshBackward0(_SavesSelf):
-    name = "CoshBackward0"
-
-    def forward(self, a: Tensor) -> Array:
-        self.save_input(a)
-        return _float_unary(a, "cosh")
-
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (grad * F.ufunc("sinh", self.saved("self", F)),)
-
-
-class AsinBackward0(_SavesSelf):
-    name = "AsinBackward0"
-
-    def forward(self, a: Tensor) -> Array:
-        self.save_input(a)
-        return _float_unary(a, "arcsin")
-
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        x = self.saved("self", F)
+    def backward(self: Function, F: Any, grad: Any) -> tuple[Any, ...]:
         with _quiet():
-            return (grad * F.ufunc("rsqrt", -x * x + 1),)
+            return (formula(F, grad, self.saved(saves, F)),)
+
+    return type(name, (Function,), {"name": name, "forward": forward, "backward": backward,
+                                    "__module__": __name__})
 
 
-class AcosBackward0(_SavesSelf):
-    name = "AcosBackward0"
-
-    def forward(self, a: Tensor) -> Array:
-        self.save_input(a)
-        return _float_unary(a, "arccos")
-
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        x = self.saved("self", F)
-        with _quiet():
-            return (grad * -F.ufunc("rsqrt", -x * x + 1),)
-
-
-class AtanBackward0(_SavesSelf):
-    name = "AtanBackward0"
-
-    def forward(self, a: Tensor) -> Array:
-        self.save_input(a)
-        return _float_unary(a, "arctan")
-
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        x = self.saved("self", F)
-        return (grad / (x * x + 1),)
+Log1PBackward0 = _float_unary_node("Log1PBackward0", "log1p", "self",
+                                   lambda F, g, x: g / (x + 1))
+Expm1Backward0 = _float_unary_node("Expm1Backward0", "expm1", "result",
+                                   lambda F, g, y: g * (y + 1))
+Exp2Backward0 = _float_unary_node("Exp2Backward0", "exp2", "result",
+                                  lambda F, g, y: g * y * math.log(2))
+SinhBackward0 = _float_unary_node("SinhBackward0", "sinh", "self",
+                                  lambda F, g, x: g * F.ufunc("cosh", x))
+CoshBackward0 = _float_unary_node("CoshBackward0", "cosh", "self",
+                                  lambda F, g, x: g * F.ufunc("sinh", x))
+AsinBackward0 = _float_unary_node("AsinBackward0", "arcsin", "self",
+                                  lambda F, g, x: g * F.ufunc("rsqrt", -x * x + 1))
+AcosBackward0 = _float_unary_node("AcosBackward0", "arccos", "self",
+                                  lambda F, g, x: g * -F.ufunc("rsqrt", -x * x + 1))
+AtanBackward0 = _float_unary_node("AtanBackward0", "arctan", "self",
+                                  lambda F, g, x: g / (x * x + 1))
 
 
 class ErfBackward0(_SavesSelf):
@@ -2801,52 +2741,55 @@ class BinaryCrossEntropyWithLogitsBackward0(_PairLoss):
         return (gx, gt)
 
 
-class SmoothL1LossBackward0(_PairLoss):
-    name = "SmoothL1LossBackward0"
+class _PiecewiseLoss(_PairLoss):
+    """smooth_l1 / huber: quadratic for |d| below a width, linear above; one parameter."""
 
-    def forward(self, a: Tensor, target: Tensor, reduction: str, beta: float) -> Array:
+    def forward(self, a: Tensor, target: Tensor, reduction: str, width: float) -> Array:
         x, t, dtype = self.setup(a, target, reduction)
-        self.beta = beta
-        xp = xp_of(x)
-        z = xp.abs(x - t)
-        loss = xp.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta)
-        return self.reduce(loss.astype(dtype.np, copy=False), dtype)
+        self.width = width
+        z = xp_of(x).abs(x - t)
+        return self.reduce(self.value(xp_of(x), z, width).astype(dtype.np, copy=False), dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         # PyTorch differentiates the target as the input with the two swapped (so a zero
         # difference gives +0.0 on both sides, not -0.0).
         x, t = self.saved("self", F), self.saved("target", F)
         g = _loss_scale(grad, self.reduction, self.numel)
-        beta = self.beta
-
-        def slope(d: Any) -> Any:
-            return F.where(d < -beta, -g, F.where(d > beta, g, g * d / beta))
-
         need_x, need_t = self.needs_input_grad
-        return (slope(x - t) if need_x else None, slope(t - x) if need_t else None)
+        return (self.slope(F, x - t, g, self.width) if need_x else None,
+                self.slope(F, t - x, g, self.width) if need_t else None)
+
+    @staticmethod
+    def value(xp: Any, z: Array, width: float) -> Array:
+        raise NotImplementedError
+
+    @staticmethod
+    def slope(F: Any, d: Any, g: Any, width: float) -> Any:
+        raise NotImplementedError
 
 
-class HuberLossBackward0(_PairLoss):
+class SmoothL1LossBackward0(_PiecewiseLoss):
+    name = "SmoothL1LossBackward0"
+
+    @staticmethod
+    def value(xp: Any, z: Array, beta: float) -> Array:
+        return xp.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta)
+
+    @staticmethod
+    def slope(F: Any, d: Any, g: Any, beta: float) -> Any:
+        return F.where(d < -beta, -g, F.where(d > beta, g, g * d / beta))
+
+
+class HuberLossBackward0(_PiecewiseLoss):
     name = "HuberLossBackward0"
 
-    def forward(self, a: Tensor, target: Tensor, reduction: str, delta: float) -> Array:
-        x, t, dtype = self.setup(a, target, reduction)
-        self.delta = delta
-        xp = xp_of(x)
-        z = xp.abs(x - t)
-        loss = xp.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
-        return self.reduce(loss.astype(dtype.np, copy=False), dtype)
+    @staticmethod
+    def value(xp: Any, z: Array, delta: float) -> Array:
+        return xp.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
 
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        x, t = self.saved("self", F), self.saved("target", F)
-        g = _loss_scale(grad, self.reduction, self.numel)
-        delta = self.delta
-
-        def slope(d: Any) -> Any:
-            return F.where(d < -delta, -g * delta, F.where(d > delta, g * delta, g * d))
-
-        need_x, need_t = self.needs_input_grad
-        return (slope(x - t) if need_x else None, slope(t - x) if need_t else None)
+    @staticmethod
+    def slope(F: Any, d: Any, g: Any, delta: float) -> Any:
+        return F.where(d < -delta, -g * delta, F.where(d > delta, g * delta, g * d))
 
 
 class CumsumBackward0(Function):

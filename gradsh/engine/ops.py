@@ -2400,20 +2400,7 @@ def _check_reduction(reduction: str) -> None:
 
 
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
-    _check_tensor(input, "mse_loss")
-    _check_tensor(target, "mse_loss", "target", 2)
-    if target.shape != input.shape:
-        warn(
-            f"Using a target size ({_format_size(target.shape)}) that is different to the input "
-            f"size ({_format_size(input.shape)}). This will likely lead to incorrect results due "
-            "to broadcasting. Please ensure they have the same size."
-        )
-    _check_reduction(reduction)
-    shape = fn.infer_size(input.shape, target.shape)
-    if input.shape != shape:
-        input = expand(input, shape)
-    if target.shape != shape:
-        target = expand(target, shape)
+    input, target = _loss_operands("mse_loss", input, target, reduction)
     dtype = fn.result_dtype(input, target)
     if not dtype.is_floating_point:
         raise fn.not_implemented_for("mse_cpu", dtype)
@@ -2666,7 +2653,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean",  # no
         raise TorchRuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:
         return l1_loss(input, target, reduction)
-    return fn.SmoothL1LossBackward0.apply(input, target, reduction=reduction, beta=beta)
+    return fn.SmoothL1LossBackward0.apply(input, target, reduction=reduction, width=beta)
 
 
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: A002
@@ -2674,7 +2661,7 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: 
     input, target = _loss_operands("huber_loss", input, target, reduction)
     if delta <= 0:
         raise TorchRuntimeError("huber_loss does not support non-positive values for delta.")
-    return fn.HuberLossBackward0.apply(input, target, reduction=reduction, delta=delta)
+    return fn.HuberLossBackward0.apply(input, target, reduction=reduction, width=delta)
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor,  # noqa: A002
