@@ -774,7 +774,8 @@ def _tensor_attribute(t: Tensor, name: str) -> Any:
         if name == "size":
             return BoundMethod(t, name, lambda *args, **kw: _as_size(method(*args, **kw)))
         return BoundMethod(t, name, method)
-    raise GradshError("AttributeError", f"'Tensor' object has no attribute '{name}'")
+    raise GradshError("AttributeError", f"'Tensor' object has no attribute '{name}'",
+                      hint=_unknown_name_hint(name, table.METHODS | _TENSOR_ATTRIBUTES))
 
 
 def _node_attribute(node: Node, name: str) -> Any:
@@ -802,7 +803,22 @@ def _module_attribute(module: Module, name: str, globals_: dict[str, Any]) -> An
         name = _ALIASES[name]
     if name in globals_ and not isinstance(globals_[name], Module):
         return globals_[name]
-    raise GradshError("AttributeError", f"module '{module.name}' has no attribute '{name}'")
+    raise GradshError("AttributeError", f"module '{module.name}' has no attribute '{name}'",
+                      hint=_unknown_name_hint(name, table.FUNCTIONS.keys()))
+
+
+_TENSOR_ATTRIBUTES = frozenset({"grad", "grad_fn", "is_leaf", "requires_grad", "retains_grad",
+                                "data", "shape", "dtype", "device", "T", "mT", "H", "is_cuda"})
+
+
+def _unknown_name_hint(name: str, known: Any) -> str:
+    """A likely typo's correction, or where the list of what gradsh has is."""
+    import difflib
+
+    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.8)
+    if close:
+        return f"hint: did you mean '{close[0]}'?"
+    return "hint: not a gradsh builtin; docs/builtins.md lists every one gradsh implements"
 
 
 _ALIASES = {"SGD": "sgd", "Size": "Size"}

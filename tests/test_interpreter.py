@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -270,3 +271,21 @@ def test_a_failing_block_undoes_everything_in_it() -> None:
     assert env["x"].tolist() == [1.0, 2.0] and env["x"]._version.value == 0
     assert env["w"].peek_grad().tolist() == [2.0, 4.0]
     assert env["r"].tolist() == env["r0"].tolist()  # the failed block's rand() was undone
+
+
+def test_an_unknown_attribute_suggests_the_near_name_or_the_builtin_list() -> None:
+    from gradsh.parser import parse
+
+    def error_of(source: str) -> Any:
+        interp = Interpreter("<t>", source)
+        outcomes = [interp.run_statement(stmt) for stmt in parse(source, "<t>").body]
+        return outcomes[-1].error
+
+    typo = error_of("x = rand(3)\ny = x.sofmax(0)")
+    assert (typo.kind, typo.message) == ("AttributeError",
+                                         "'Tensor' object has no attribute 'sofmax'")
+    assert typo.hint == "hint: did you mean 'softmax'?"
+    assert error_of("y = torch.softmx(rand(3), 0)").hint == "hint: did you mean 'softmax'?"
+    missing = error_of("y = F.dropout(rand(3), 0.5)")
+    assert missing.message == "module 'torch.nn.functional' has no attribute 'dropout'"
+    assert "docs/builtins.md" in missing.hint
