@@ -74,7 +74,7 @@ _TORCH_FUNCTIONAL = frozenset({
     "mse_loss", "cross_entropy", "nll_loss", "softmax", "log_softmax", "relu", "l1_loss",
     "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "leaky_relu", "elu", "silu", "softplus", "logsigmoid", "hardtanh", "relu6", "gelu",
-    "linear", "mish", "hardsigmoid", "softmin", "normalize", "one_hot",
+    "linear", "mish", "hardsigmoid", "softmin", "normalize", "one_hot", "kl_div",
 })
 
 

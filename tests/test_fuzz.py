@@ -119,7 +119,12 @@ DTYPES = ["float32", "float64", "int64", "bool"]
 UNARY = ["exp()", "log()", "sin()", "tanh()", "sigmoid()", "relu()", "sqrt()", "abs()",
          "square()", "neg()", "sum()", "mean()", "max()", "t()", "clone()", "detach()",
          "float()", "double()", "long()", "reshape(-1)", "unsqueeze(0)", "squeeze()",
-         "softmax(dim=0)", "norm()", "var()", "std()", "prod()", "sum(dim=0)", "T"]
+         "softmax(dim=0)", "norm()", "var()", "std()", "prod()", "sum(dim=0)", "T",
+         "log1p()", "expm1()", "sinh()", "asin()", "atan()", "erf()", "cumsum(0)", "flip(0)",
+         "repeat(2, 1)", "roll(1)", "tril()", "triu(1)", "trace()", "diag()", "sort()[0]",
+         "topk(1)[0]", "argsort()", "nan_to_num()", "all()", "any()", "movedim(0, -1)",
+         "gather(0, tensor([0]))", "index_select(0, tensor([0]))", "masked_select(a > 0)",
+         "nonzero()", "new_zeros(2)", "lerp(a, 0.5)", "atan2(a)", "addmm(a, a)"]
 BINARY = ["+", "-", "*", "/", "**", "@", "==", "<"]
 INPLACE = ["add_(1)", "mul_(2)", "zero_()", "sub_(0.5)", "div_(2)", "fill_(3)", "clamp_(0, 1)"]
 

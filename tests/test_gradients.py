@@ -350,6 +350,13 @@ OP_TABLE: list[Case] = [
     C("diag_matrix", lambda m, x: x.diag(1), S),
     C("diag_vector", lambda m, x: m.diag(x, -1), (3,)),
     C("masked_select", lambda m, x: x.masked_select(m.tensor([True, False, True])), S),
+    C("median_all", lambda m, x: x.median(), S, domain="distinct"),
+    C("median_dim", lambda m, x: x.median(1)[0], S, domain="distinct"),
+    C("kthvalue", lambda m, x: m.kthvalue(x, 2, 0, keepdim=True)[0], S, domain="distinct"),
+    C("mode", lambda m, x: x.mode(1)[0], S, domain="distinct"),
+    C("xlogy", lambda m, x, y: m.xlogy(x, y), S, S, domain="positive"),
+    C("kl_div", lambda m, x, p: m.kl_div(m.log_softmax(x, 1), m.softmax(p, 1),
+                                         reduction="batchmean"), S, S),
     # -- copies and casts ----------------------------------------------------------------------
     C("clone", lambda m, x: x.clone(), S),
     C("double", lambda m, x: x.double(), S),

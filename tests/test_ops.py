@@ -674,3 +674,26 @@ BOOL_TENSORS = [
 def test_layout_and_edge_values(f: Callable[..., Any], arrays: list[Any], grad: Any,
                                 kw: dict[str, Any], torch: Any) -> None:
     run_parity(torch, f, arrays, grad, **kw)
+
+
+def test_tie_indices_of_kthvalue_median_mode_and_sort_are_pytorchs(torch: Any) -> None:
+    # With many equal values the index each op reports depends on the algorithm: quickselect
+    # for kthvalue, an index-ordered nth_element for median, a small-array std::sort for mode,
+    # a stable sort for sort. Rows of 1 to 16 small integers, NaN among them, every k.
+    from gradsh.engine import ops
+
+    rng = np.random.default_rng(11)
+    for n in range(1, 17):
+        for _ in range(6):
+            row = rng.integers(0, 4, n).astype(np.float32)
+            if n > 3 and rng.random() < 0.3:
+                row[rng.integers(0, n)] = np.nan
+            ours, theirs = ops.tensor(row.tolist()), torch.tensor(row.tolist())
+            for k in range(1, n + 1):
+                assert int(ops.kthvalue(ours, k).indices.item()) == int(
+                    theirs.kthvalue(k).indices), (row, k)
+            assert int(ops.median(ours, 0).indices.item()) == int(theirs.median(0).indices), row
+            assert int(ops.mode(ours, 0).indices.item()) == int(theirs.mode(0).indices), row
+            for descending in (False, True):
+                assert ops.sort(ours, descending=descending).indices._data.tolist() == \
+                    theirs.sort(descending=descending, stable=True).indices.tolist(), row

@@ -3128,6 +3128,87 @@ class DiagonalBackwardBackward0(Function):
         return (F.diagonal(grad, self.k),)
 
 
+def _kth_smallest(data: Array, axis: int, k: Array | int) -> Array:
+    """The index of the k-th smallest along axis in the stable order (NaN sorted last); k is
+    an int or an array over the reduced shape."""
+    xp = xp_of(data)
+    order = xp.argsort(data, axis=axis, kind="stable")
+    reduced = order.shape[:axis] + order.shape[axis + 1:]
+    kth = xp.broadcast_to(xp.asarray(k, dtype=xp.int64), reduced)
+    picked = xp.take_along_axis(order, xp.expand_dims(kth, axis), axis=axis)
+    return picked.squeeze(axis).astype(xp.int64)
+
+
+class MedianBackward0(_FullExtremum):
+    """median() over all elements (the lower median; NaN if any): ties share the gradient
+    evenly, as for max()."""
+
+    name = "MedianBackward0"
+    reduce = "median"
+    skip_nan = False
+
+    def forward(self, a: Tensor) -> Array:
+        if a.numel() == 0:
+            return xp_of(a._data).asarray(xp_of(a._data).nan, dtype=a._data.dtype)
+        self.save("self", a)
+        self.save("result", RESULT)
+        flat = a._data.reshape(-1)
+        xp = xp_of(flat)
+        nan = xp.isnan(flat) if flat.dtype.kind == "f" else None
+        if nan is not None and bool(nan.any()):
+            if not self.skip_nan:
+                return flat[xp.argmax(nan)].copy()
+            flat = flat[~nan]
+            if flat.size == 0:
+                return xp.asarray(xp.nan, dtype=a._data.dtype)
+        return xp.sort(flat)[(flat.size - 1) // 2].copy()
+
+
+class NanmedianBackward0(MedianBackward0):
+    name = "NanmedianBackward0"
+    skip_nan = True
+
+
+class MedianBackward1(_DimExtremum):
+    name = "MedianBackward1"
+    reduce = "median"
+
+
+class KthvalueBackward0(_DimExtremum):
+    name = "KthvalueBackward0"
+    reduce = "kthvalue"
+
+
+class ModeBackward0(_DimExtremum):
+    name = "ModeBackward0"
+    reduce = "mode"
+
+
+class XlogyBackward0(Function):
+    """xlogy(x, y) = x * log(y), 0 where x is 0 (unless y is NaN)."""
+
+    name = "XlogyBackward0"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        if a.shape != b.shape:
+            broadcast_shapes(a, b)
+        self.save("self", a)
+        self.save("other", b)
+        dtype = float_result_dtype(a, b).np
+        x, y = a._data.astype(dtype, copy=False), b._data.astype(dtype, copy=False)
+        xp = xp_of(x)
+        with _quiet():
+            return xp.asarray(xp.where((x == 0) & ~xp.isnan(y), 0, x * xp.log(y)), dtype=dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_x, need_y = self.needs_input_grad
+        x, y = self.saved("self", F), self.saved("other", F)
+        with _quiet():
+            gx = grad * F.where((x == 0) & (y == y), 0.0, F.log(y)) if need_x else None
+            gy = grad * x / y if need_y else None
+        return (gx, gy)
+
+
 class SortBackward0(Function):
     """sort's values (the indices are computed alongside, no grad); the gradient goes back
     to where each value came from."""

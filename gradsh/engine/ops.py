@@ -247,7 +247,7 @@ class ReturnTuple(tuple):  # type: ignore[type-arg]
 
 RETURN_TYPES: dict[str, type[ReturnTuple]] = {
     kind: builtins.type(kind, (ReturnTuple,), {"__module__": "torch.return_types"})
-    for kind in ("max", "min", "sort", "topk")
+    for kind in ("max", "min", "sort", "topk", "median", "kthvalue", "mode")
 }
 
 
@@ -3157,6 +3157,192 @@ def nonzero(a: Tensor, as_tuple: bool = False) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------
+# median, nanmedian, kthvalue, mode; xlogy and kl_div
+# ---------------------------------------------------------------------------------------------
+
+
+def _mode_along(data: Any, dim: int) -> tuple[Any, Any]:
+    """The most frequent value along dim and the index PyTorch's CPU mode reports: it sorts
+    (value, index) pairs with std::sort by value (an insertion sort below 17 elements, which
+    this follows exactly, NaN comparisons included) and keeps the first longest run of equal
+    values, reporting the index that ends it. (Longer rows use the same insertion order;
+    libstdc++'s introsort may order their ties differently.)"""
+    host = backend.to_host(data)
+    moved = np.moveaxis(host, dim, -1)
+    flat = moved.reshape(-1, moved.shape[-1])
+    values = np.empty(flat.shape[0], dtype=host.dtype)
+    indices = np.empty(flat.shape[0], dtype=np.int64)
+    for row, line in enumerate(flat.tolist()):
+        pairs: list[tuple[Any, int]] = []
+        for i, v in enumerate(line):  # libstdc++'s __insertion_sort with comp(a, b) = a < b
+            if pairs and v < pairs[0][0]:
+                pairs.insert(0, (v, i))
+                continue
+            at = len(pairs)
+            while at > 0 and v < pairs[at - 1][0]:
+                at -= 1
+            pairs.insert(at, (v, i))
+        best_value, best_index, best, run = pairs[0][0], pairs[0][1], 0, 0
+        for i, (v, index) in enumerate(pairs):
+            run += 1
+            if i == len(pairs) - 1 or v != pairs[i + 1][0]:
+                if run > best:
+                    best_value, best_index, best = v, index, run
+                run = 0
+        values[row], indices[row] = best_value, best_index
+    shape = moved.shape[:-1]
+    return values.reshape(shape), indices.reshape(shape)
+
+
+def _quickselect_index(values: Any, k: int) -> int:
+    """The original index PyTorch's CPU kthvalue reports for the k-th smallest (0-based):
+    aten's quick_select_template (median-of-three pivot, NaN largest) run on the values and
+    their indices together, so ties resolve exactly as there."""
+    arr = [float(v) for v in values]
+    idx = list(range(len(arr)))
+
+    def gt_or_nan(a: float, b: float) -> bool:
+        return (math.isnan(a) and not math.isnan(b)) or a > b
+
+    def swap(i: int, j: int) -> None:
+        arr[i], arr[j] = arr[j], arr[i]
+        idx[i], idx[j] = idx[j], idx[i]
+
+    lo, hi = 0, len(arr) - 1
+    while True:
+        if hi <= lo:
+            return idx[k]
+        if hi == lo + 1:
+            if gt_or_nan(arr[lo], arr[hi]):
+                swap(lo, hi)
+            return idx[k]
+        mid = lo + (hi - lo) // 2
+        swap(mid, lo + 1)
+        if gt_or_nan(arr[lo + 1], arr[hi]):
+            swap(lo + 1, hi)
+        if gt_or_nan(arr[lo], arr[hi]):
+            swap(lo, hi)
+        if gt_or_nan(arr[lo + 1], arr[lo]):
+            swap(lo + 1, lo)
+        i, j = lo + 1, hi
+        pivot = arr[lo]
+        while True:
+            i += 1
+            while gt_or_nan(pivot, arr[i]):
+                i += 1
+            j -= 1
+            while gt_or_nan(arr[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(lo, j)
+        if j <= k:
+            lo = i
+        if j >= k:
+            hi = j - 1
+
+
+def _kthvalue_along(data: Any, axis: int, k: int) -> Any:
+    host = np.moveaxis(backend.to_host(data), axis, -1)
+    rows = host.reshape(-1, host.shape[-1])
+    found = np.array([_quickselect_index(row, k) for row in rows], dtype=np.int64)
+    return found.reshape(host.shape[:-1])
+
+
+def _selection(kind: str, a: Tensor, dim: int, keepdim: bool, k: int = 0) -> Any:
+    """median(dim) / kthvalue(k, dim) / mode(dim): (values, indices) with a value-selecting
+    backward (the gradient goes to the index)."""
+    d = wrap_dim(dim, a.ndim)
+    size = a.shape[d] if a.ndim else 1
+    if a.ndim and size == 0:
+        raise TorchIndexError(f"{kind}(): Expected reduction dim {d} to have non-zero size.")
+    data = a._data if a.ndim else a._data.reshape(1)
+    axis = d if a.ndim else 0
+    xp = fn.xp_of(data)
+    if kind == "mode":
+        _, indices = _mode_along(data, axis)
+        indices = backend.to_device(indices, a.device)
+    elif kind == "kthvalue":
+        if not 1 <= k <= size:
+            raise TorchRuntimeError(
+                f"kthvalue(): selected number k out of range for dimension {d}")
+        indices = backend.to_device(_kthvalue_along(data, axis, k - 1), a.device)
+    else:  # median: the stable order's middle (aten's nth_element breaks ties by index)
+        position: Any = (size - 1) // 2
+        if data.dtype.kind == "f":
+            nan = xp.isnan(data)
+            counts = nan.sum(axis=axis)
+            position = xp.where(counts > 0, size - counts, position)  # the first NaN
+        indices = fn._kth_smallest(data, axis, position)
+    if keepdim and a.ndim:
+        indices = xp.expand_dims(indices, d)
+    if not a.ndim:
+        indices = indices.reshape(())
+    cls = {"median": fn.MedianBackward1, "kthvalue": fn.KthvalueBackward0,
+           "mode": fn.ModeBackward0}[kind]
+    values = cls.apply(a, dim=d, keepdim=keepdim, indices=indices)
+    return RETURN_TYPES[kind](values, Tensor._make(indices, a.device))
+
+
+def median(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    a = _check_tensor(a, "median")
+    if dim is None:
+        return fn.MedianBackward0.apply(a)
+    return _selection("median", a, dim, keepdim)
+
+
+def nanmedian(a: Tensor) -> Tensor:
+    return fn.NanmedianBackward0.apply(_check_tensor(a, "nanmedian"))
+
+
+def kthvalue(a: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
+    return _selection("kthvalue", _check_tensor(a, "kthvalue"), dim, keepdim, k)
+
+
+def mode(a: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
+    return _selection("mode", _check_tensor(a, "mode"), dim, keepdim)
+
+
+def xlogy(a: TensorLike, b: TensorLike) -> Tensor:
+    a = as_tensor_operand(a) if not isinstance(a, Tensor) else a
+    return fn.XlogyBackward0.apply(a, as_tensor_operand(b))
+
+
+_KL_MEAN_WARNING = (
+    "reduction: 'mean' divides the total loss by both the batch size and the support size."
+    "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+    "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
+
+
+def kl_div(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: A002
+           log_target: bool = False) -> Tensor:
+    """F.kl_div as PyTorch composes it: xlogy(t, t) - t * input (or exp(t) * (t - input) with
+    log_target), reduced; 'batchmean' is the sum over the batch size."""
+    _check_tensor(input, "kl_div")
+    _check_tensor(target, "kl_div", "target", 2)
+    if reduction not in ("none", "mean", "sum", "batchmean"):
+        raise TorchValueError(f"{reduction} is not a valid value for reduction")
+    if reduction == "mean":
+        warn(_KL_MEAN_WARNING)
+    for t in (input, target):
+        if not t.dtype.is_floating_point:
+            raise TorchRuntimeError("kl_div: Integral inputs not supported.")
+    if log_target:
+        output = mul(exp(target), sub(target, input))
+    else:
+        output = sub(xlogy(target, target), mul(target, input))
+    if reduction == "none":
+        return output
+    if reduction == "mean":
+        return mean(output)
+    total = sum(output)
+    if reduction == "batchmean" and input.ndim != 0:
+        return div(total, input.shape[0])
+    return total
+
+
+# ---------------------------------------------------------------------------------------------
 # Copies, casts and devices
 # ---------------------------------------------------------------------------------------------
 
@@ -3639,6 +3825,11 @@ _METHODS: dict[str, Any] = {
     "all": all,
     "any": any,
     "sort": sort,
+    "median": median,
+    "nanmedian": nanmedian,
+    "kthvalue": kthvalue,
+    "mode": mode,
+    "xlogy": xlogy,
     "diag": diag,
     "masked_select": masked_select,
     "nonzero": nonzero,
@@ -3863,7 +4054,7 @@ _TENSOR_FIRST = (
     "index_select tril triu trace addmm linear roll atan2 arctan2 lerp movedim moveaxis mish "
     "hardsigmoid softmin new_zeros new_ones new_empty new_full new_tensor all any bernoulli "
     "sort argsort topk nan_to_num normalize cosine_similarity diag masked_select one_hot "
-    "nonzero "
+    "nonzero median nanmedian kthvalue mode xlogy kl_div "
     "fmod neg "
     "negative positive reciprocal square eq ne lt le gt ge greater greater_equal less less_equal "
     "not_equal bitwise_and bitwise_or bitwise_xor bitwise_not logical_not logical_and "
