@@ -591,6 +591,13 @@ BUILTINS: tuple[Builtin, ...] = (
     _fn("topk", "topk(x, k, dim=-1, largest=True)", "(values, indices) of the k largest "
         "(smallest with largest=False), in order.", "values: grad_fn TopkBackward0",
         "v, i = x.topk(2)"),
+    _fn("bernoulli_", "x.bernoulli_(p=0.5)", "Fill x with 0/1 draws, 1 with probability p "
+        "(PyTorch CPU's numbers after seed).", "in place (BernoulliBackward1)",
+        "m = empty(3).bernoulli_(0.5)", function=False),
+    _fn("dropout", "dropout(x, p=0.5, training=True)",
+        "Zero each entry with probability p and scale the rest by 1 / (1 - p); PyTorch CPU's "
+        "mask after seed.", "grad_fn MulBackward0 (the mask is saved)", "y = F.dropout(x, 0.2)",
+        method=False, torch="torch.nn.functional.dropout"),
     _fn("empty_like", "empty_like(x)", "An uninitialised tensor shaped like x (zeros).",
         _CREATION, "e = empty_like(x)", method=False, grad_flag=True),
     # -- more methods ------------------------------------------------------------------------------

@@ -3209,6 +3209,20 @@ class XlogyBackward0(Function):
         return (gx, gy)
 
 
+class BernoulliBackward1(Function):
+    """bernoulli_(p) with a number p: 0/1 draws (uniform doubles < p, PyTorch CPU's stream)
+    written in place; the gradient through it is zero."""
+
+    name = "BernoulliBackward1"
+
+    def forward(self, a: Tensor, p: float, draws: Array) -> Array:
+        xp = xp_of(a._data)
+        return xp.asarray(draws < p, dtype=a._data.dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.zeros_like(grad),)
+
+
 class SortBackward0(Function):
     """sort's values (the indices are computed alongside, no grad); the gradient goes back
     to where each value came from."""

@@ -3010,6 +3010,38 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, dtype: DType | None = No
     return _new(data, d, device, requires_grad)
 
 
+def bernoulli_(a: Tensor, p: Any = 0.5, generator: Any = None) -> Tensor:
+    """x.bernoulli_(p): each entry 1 with probability p (a number), drawn as PyTorch's CPU
+    kernel draws it (one uniform double per entry, compared with p)."""
+    a = _check_tensor(a, "bernoulli_")
+    if isinstance(p, Tensor):
+        draws = bernoulli(p if p.shape == a.shape else expand(p, a.shape), generator)
+        return copy_(a, draws)
+    if not 0 <= float(p) <= 1:
+        raise TorchRuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={float(p):g}")
+    uniform = _random_call(lambda: _generator(generator).rand(a.shape, dtypes.float64))
+    draws = backend.to_device(uniform, a.device)
+    return apply_inplace(fn.BernoulliBackward1, a, p=float(p), draws=draws)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
+            inplace: bool = False) -> Tensor:
+    """F.dropout as aten's CPU path computes it: noise = empty_like(x).bernoulli_(1 - p) /
+    (1 - p), then x * noise (MulBackward0); the input itself when p is 0 or not training."""
+    input = _check_tensor(input, "dropout")
+    _not_inplace("dropout", inplace)
+    if not 0.0 <= p <= 1.0:
+        raise TorchValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if p == 1:
+        return mul(input, zeros((), dtype=input.dtype, device=input.device))
+    with no_grad():
+        noise = bernoulli_(empty_like(input), 1 - p)
+        noise = div_(noise, 1 - p)
+    return mul(input, noise)
+
+
 def bernoulli(p: Tensor, generator: Any = None) -> Tensor:
     """torch.bernoulli(p): 0/1 draws with the probabilities in p, p's dtype; no gradient."""
     p = _check_tensor(p, "bernoulli")
@@ -3837,6 +3869,7 @@ _METHODS: dict[str, Any] = {
     "argsort": argsort,
     "topk": topk,
     "bernoulli": bernoulli,
+    "bernoulli_": bernoulli_,
     "tanh": tanh,
     "sigmoid": sigmoid,
     "relu": relu,
@@ -4054,7 +4087,7 @@ _TENSOR_FIRST = (
     "index_select tril triu trace addmm linear roll atan2 arctan2 lerp movedim moveaxis mish "
     "hardsigmoid softmin new_zeros new_ones new_empty new_full new_tensor all any bernoulli "
     "sort argsort topk nan_to_num normalize cosine_similarity diag masked_select one_hot "
-    "nonzero median nanmedian kthvalue mode xlogy kl_div "
+    "nonzero median nanmedian kthvalue mode xlogy kl_div bernoulli_ dropout "
     "fmod neg "
     "negative positive reciprocal square eq ne lt le gt ge greater greater_equal less less_equal "
     "not_equal bitwise_and bitwise_or bitwise_xor bitwise_not logical_not logical_and "
