@@ -3223,6 +3223,133 @@ class BernoulliBackward1(Function):
         return (F.zeros_like(grad),)
 
 
+class AddcmulBackward0(Function):
+    """addcmul(x, t1, t2, value) = x + value * t1 * t2."""
+
+    name = "AddcmulBackward0"
+
+    def forward(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
+        _, need_1, need_2 = self.needs_input_grad
+        if need_1:
+            self.save("tensor2", t2)
+        if need_2:
+            self.save("tensor1", t1)
+        self.value = value
+        dtype = result_dtype(a, t1, t2).np
+        x, y, z = (t._data.astype(dtype, copy=False) for t in (a, t1, t2))
+        with _quiet():
+            return xp_of(x).asarray(x + value * y * z, dtype=dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_x, need_1, need_2 = self.needs_input_grad
+        g1 = grad * (self.saved("tensor2", F) * self.value) if need_1 else None
+        g2 = grad * (self.saved("tensor1", F) * self.value) if need_2 else None
+        return (grad if need_x else None, g1, g2)
+
+
+class AddcdivBackward0(Function):
+    """addcdiv(x, t1, t2, value) = x + value * t1 / t2."""
+
+    name = "AddcdivBackward0"
+
+    def forward(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
+        _, need_1, need_2 = self.needs_input_grad
+        if need_1 or need_2:
+            self.save("tensor2", t2)
+        if need_2:
+            self.save("tensor1", t1)
+        self.value = value
+        dtype = result_dtype(a, t1, t2).np
+        x, y, z = (t._data.astype(dtype, copy=False) for t in (a, t1, t2))
+        with _quiet():
+            return xp_of(x).asarray(x + value * y / z, dtype=dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_x, need_1, need_2 = self.needs_input_grad
+        with _quiet():
+            g1 = grad * (self.value / self.saved("tensor2", F)) if need_1 else None
+            g2 = None
+            if need_2:
+                t1, t2 = self.saved("tensor1", F), self.saved("tensor2", F)
+                g2 = -grad * (self.value * t1 / (t2 * t2))
+        return (grad if need_x else None, g1, g2)
+
+
+class FracBackward0(Function):
+    name = "FracBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        x = a._data
+        return x - xp_of(x).trunc(x)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad,)
+
+
+class DistBackward0(Function):
+    """dist(a, b, p) = the p-norm of a - b."""
+
+    name = "DistBackward0"
+
+    def forward(self, a: Tensor, b: Tensor, p: float) -> Array:
+        if a.shape != b.shape:
+            broadcast_shapes(a, b)
+        self.save("self", a)
+        self.save("other", b)
+        self.save("result", RESULT)
+        self.p = p
+        dtype = result_dtype(a, b).np
+        diff = xp_of(a._data).abs(a._data.astype(dtype) - b._data.astype(dtype)).reshape(-1)
+        xp = xp_of(diff)
+        with _quiet():
+            if p == 0:
+                value = (diff != 0).sum()
+            elif math.isinf(p):
+                value = diff.max() if p > 0 else diff.min()
+            else:
+                value = (diff.astype(np.float64) ** p).sum() ** (1 / p)
+        return xp.asarray(value, dtype=dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_a, need_b = self.needs_input_grad
+        d = self.saved("self", F) - self.saved("other", F)
+        norm = self.saved("result", F)
+        p = self.p
+        if p == 0:  # PyTorch's norm backward gives no tensor for p = 0, and says so
+            raise TorchRuntimeError("Expected a proper Tensor but got None (or an undefined "
+                                    "Tensor in C++) for argument #0 'self'")
+        with _quiet():
+            if p == 1:
+                g = F.sgn(d) * grad
+            elif p == 2:
+                g = F.where(norm == 0, d * 0, d * (grad / norm))
+            elif math.isinf(p):
+                at = (F.abs(d) == norm)
+                g = F.sgn(d) * at * (grad / F.sum(at, None, False))
+            else:
+                g = F.where(norm == 0, d * 0,
+                            d * F.abs(d) ** (p - 2) * (grad / norm ** (p - 1)))
+        return (g if need_a else None, -g if need_b else None)
+
+
+class UniformBackward0(Function):
+    """uniform_(from, to) in place; its gradient is zero."""
+
+    name = "UniformBackward0"
+
+    def forward(self, a: Tensor, draws: Array) -> Array:
+        return draws
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.zeros_like(grad),)
+
+
+class NormalBackward0(UniformBackward0):
+    """normal_(mean, std) in place; its gradient is zero."""
+
+    name = "NormalBackward0"
+
+
 class SortBackward0(Function):
     """sort's values (the indices are computed alongside, no grad); the gradient goes back
     to where each value came from."""

@@ -3375,6 +3375,117 @@ def kl_div(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: A002
 
 
 # ---------------------------------------------------------------------------------------------
+# addcmul, addcdiv, frac, dist, count_nonzero, unique, meshgrid; uniform_ and normal_
+# ---------------------------------------------------------------------------------------------
+
+
+def addcmul(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> Tensor:
+    a = _check_tensor(a, "addcmul")
+    t1 = _check_tensor(tensor1, "addcmul", "tensor1", 2)
+    t2 = _check_tensor(tensor2, "addcmul", "tensor2", 3)
+    fn.infer_size(fn.infer_size(a.shape, t1.shape), t2.shape)
+    return fn.AddcmulBackward0.apply(a, t1, t2, value=value)
+
+
+def addcdiv(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> Tensor:
+    a = _check_tensor(a, "addcdiv")
+    t1 = _check_tensor(tensor1, "addcdiv", "tensor1", 2)
+    t2 = _check_tensor(tensor2, "addcdiv", "tensor2", 3)
+    if not t1.dtype.is_floating_point and not t2.dtype.is_floating_point:
+        raise TorchRuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic "
+            "addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / "
+            "tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
+            "tensor2) for float inputs. The future addcdiv behavior is just the latter "
+            "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
+    fn.infer_size(fn.infer_size(a.shape, t1.shape), t2.shape)
+    return fn.AddcdivBackward0.apply(a, t1, t2, value=value)
+
+
+frac = _unary(fn.FracBackward0, "frac")
+
+
+def dist(a: Tensor, b: Tensor, p: Number = 2) -> Tensor:
+    a = _check_tensor(a, "dist")
+    b = _check_tensor(b, "dist", "other", 2)
+    return fn.DistBackward0.apply(a, b, p=float(p))
+
+
+def count_nonzero(a: Tensor, dim: Any = None) -> Tensor:
+    a = _check_tensor(a, "count_nonzero")
+    xp = fn.xp_of(a._data)
+    if dim is None:
+        counted = xp.count_nonzero(a._data)
+    else:
+        dims = tuple(wrap_dim(d, a.ndim) for d in (dim if isinstance(dim, (tuple, list))
+                                                   else (dim,)))
+        counted = xp.count_nonzero(a._data, axis=dims)
+    return Tensor._make(fn._as_array(xp.asarray(counted, dtype=np.int64)), a.device)
+
+
+def unique(a: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
+           return_counts: bool = False, dim: Any = None) -> Any:
+    a = _check_tensor(a, "unique")
+    if dim is not None:
+        raise TorchNotImplementedError("gradsh's unique has no dim argument")
+    host = backend.to_host(a._data)
+    values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True)
+    out = [_new(values, a.dtype, a.device, False)]
+    if return_inverse:
+        out.append(_new(inverse.reshape(host.shape).astype(np.int64), dtypes.int64, a.device,
+                        False))
+    if return_counts:
+        out.append(_new(counts.astype(np.int64), dtypes.int64, a.device, False))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
+    if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+             "argument.")
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise TorchRuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", "
+                                f"but received: {indexing}")
+    ts = [_check_tensor(t, "meshgrid") for t in tensors]
+    for t in ts:
+        if t.ndim > 1:
+            raise TorchRuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
+                                    f"but got: {t}")
+    swap = indexing == "xy" and len(ts) >= 2  # the first two swapped in, then back out
+    if swap:
+        ts[0], ts[1] = ts[1], ts[0]
+    shape = tuple(t.numel() for t in ts)
+    grids = []
+    for i, t in enumerate(ts):
+        view_shape = [1] * len(ts)
+        view_shape[i] = -1
+        grids.append(expand(view(t, *view_shape), shape))
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
+def uniform_(a: Tensor, low: float = 0.0, high: float = 1.0, generator: Any = None) -> Tensor:
+    a = _check_tensor(a, "uniform_")
+    _check_random_float(a.dtype, "check_uniform_bounds")
+    draws = _random_call(lambda: _generator(generator).uniform(float(low), float(high), a.shape,
+                                                               a.dtype))
+    return apply_inplace(fn.UniformBackward0, a, draws=backend.to_device(draws, a.device))
+
+
+def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
+    a = _check_tensor(a, "normal_")
+    _check_random_float(a.dtype, "normal_kernel_cpu")
+    draws = _random_call(lambda: _generator(generator).normal(float(mean), float(std), a.shape,
+                                                              a.dtype))
+    return apply_inplace(fn.NormalBackward0, a, draws=backend.to_device(draws, a.device))
+
+
+# ---------------------------------------------------------------------------------------------
 # Copies, casts and devices
 # ---------------------------------------------------------------------------------------------
 
@@ -3870,6 +3981,14 @@ _METHODS: dict[str, Any] = {
     "topk": topk,
     "bernoulli": bernoulli,
     "bernoulli_": bernoulli_,
+    "addcmul": addcmul,
+    "addcdiv": addcdiv,
+    "frac": frac,
+    "dist": dist,
+    "count_nonzero": count_nonzero,
+    "unique": unique,
+    "uniform_": uniform_,
+    "normal_": normal_,
     "tanh": tanh,
     "sigmoid": sigmoid,
     "relu": relu,
@@ -4087,7 +4206,8 @@ _TENSOR_FIRST = (
     "index_select tril triu trace addmm linear roll atan2 arctan2 lerp movedim moveaxis mish "
     "hardsigmoid softmin new_zeros new_ones new_empty new_full new_tensor all any bernoulli "
     "sort argsort topk nan_to_num normalize cosine_similarity diag masked_select one_hot "
-    "nonzero median nanmedian kthvalue mode xlogy kl_div bernoulli_ dropout "
+    "nonzero median nanmedian kthvalue mode xlogy kl_div bernoulli_ dropout addcmul addcdiv "
+    "frac dist count_nonzero unique uniform_ normal_ "
     "fmod neg "
     "negative positive reciprocal square eq ne lt le gt ge greater greater_equal less less_equal "
     "not_equal bitwise_and bitwise_or bitwise_xor bitwise_not logical_not logical_and "
@@ -4105,7 +4225,7 @@ _TENSOR_FIRST = (
 _GUARDED_OTHERS = (
     "tensor Tensor_ zeros ones empty full zeros_like ones_like empty_like full_like arange "
     "linspace eye rand randn randint rand_like randn_like pow where cat concat concatenate stack "
-    "rsub randperm normal"
+    "rsub randperm normal meshgrid"
 ).split()
 
 _module = globals()
