@@ -621,6 +621,19 @@ BUILTINS: tuple[Builtin, ...] = (
     _fn("normal_", "x.normal_(mean=0, std=1)", "Fill x with normal draws (PyTorch CPU's "
         "numbers after seed).", "in place (NormalBackward0)", "w.data.normal_(0, 0.01)",
         function=False),
+    _fn("pad", "pad(x, pad, mode='constant', value=0)",
+        "Pad (or crop, with negative amounts) the last dimensions: (left, right) pairs from "
+        "the last dimension backwards.", "grad_fn ConstantPadNdBackward0",
+        "y = F.pad(x, (1, 1))", method=False, torch="torch.nn.functional.pad"),
+    _fn("logit", "logit(x, eps=None)", "log(x / (1 - x)), x clamped to [eps, 1 - eps] if given.",
+        "grad_fn LogitBackward0", "z = p.logit()"),
+    _fn("stride", "x.stride(dim=None)", "Elements to step in memory along each dimension.",
+        "", "x.t().stride()", function=False),
+    _fn("storage_offset", "x.storage_offset()",
+        "Where a view starts in its base's memory, in elements.", "", "x[1].storage_offset()",
+        function=False),
+    _fn("is_tensor", "is_tensor(v)", "Whether v is a tensor.", "", "is_tensor(x)",
+        method=False),
     _fn("empty_like", "empty_like(x)", "An uninitialised tensor shaped like x (zeros).",
         _CREATION, "e = empty_like(x)", method=False, grad_flag=True),
     # -- more methods ------------------------------------------------------------------------------

@@ -3350,6 +3350,60 @@ class NormalBackward0(UniformBackward0):
     name = "NormalBackward0"
 
 
+class ConstantPadNdBackward0(Function):
+    """F.pad(x, pad, value): pad (or, with negative amounts, crop) the last dimensions."""
+
+    name = "ConstantPadNdBackward0"
+
+    def forward(self, a: Tensor, pad: tuple[int, ...], value: float) -> Array:
+        x = a._data
+        xp = xp_of(x)
+        pairs = [(0, 0)] * x.ndim
+        for i in range(len(pad) // 2):
+            pairs[x.ndim - 1 - i] = (pad[2 * i], pad[2 * i + 1])
+        self.pairs = pairs
+        crop = tuple(slice(max(-lo, 0), n - max(-hi, 0)) for (lo, hi), n in zip(pairs, x.shape,
+                                                                              strict=True))
+        kept = x[crop]
+        grow = [(max(lo, 0), max(hi, 0)) for lo, hi in pairs]
+        self.inner = tuple(slice(g[0], g[0] + n) for g, n in zip(grow, kept.shape, strict=True))
+        self.shape = x.shape
+        out = xp.full(tuple(n + g[0] + g[1] for n, g in zip(kept.shape, grow, strict=True)),
+                      value, dtype=x.dtype)
+        out[self.inner] = kept
+        return out
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # the gradient of the kept part, padded back with zeros where the input was cropped
+        return (F.constant_pad(F.index(grad, self.inner),
+                               tuple(x for lo, hi in reversed(self.pairs)
+                                     for x in (max(-lo, 0), max(-hi, 0))), self.shape),)
+
+
+class LogitBackward0(_SavesSelf):
+    name = "LogitBackward0"
+
+    def forward(self, a: Tensor, eps: float | None) -> Array:
+        self.save_input(a)
+        self.eps = eps
+
+        def compute(x: Array) -> Array:
+            xp = xp_of(x)
+            if eps is not None:
+                x = xp.clip(x, eps, 1 - eps)
+            return xp.log(x / (1 - x))
+
+        return _float_op(a, compute)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        with _quiet():
+            g = grad / (x * (1 - x))
+            if self.eps is None:
+                return (F.where((x < 0) | (x > 1), g * float("nan"), g),)
+            return (F.where((x < self.eps) | (x > 1 - self.eps), 0.0, g),)
+
+
 class SortBackward0(Function):
     """sort's values (the indices are computed alongside, no grad); the gradient goes back
     to where each value came from."""
@@ -3864,6 +3918,8 @@ _Namespace.install(
     diagonal_matrix=_array_diagonal_matrix,
     as_operand=lambda t: t._data,
     as_array=lambda t: t,
+    constant_pad=lambda g, pad, shape: xp_of(g).pad(g, [(0, 0)] * (g.ndim - len(pad) // 2) + [
+        (pad[i], pad[i + 1]) for i in range(0, len(pad), 2)][::-1]),
     diagonal=lambda g, k: xp_of(g).diagonal(g, k).copy(),
     diagonal_scatter=_array_diagonal_scatter,
     prod_others=_exclusive_products,
@@ -4048,6 +4104,7 @@ def _install_tensor_ops() -> None:
             ops.eye(rows, cols, dtype=g.dtype, device=g.device), g),
         as_operand=lambda t: t,
         as_array=lambda t: t._data,
+        constant_pad=lambda g, pad, shape: ops.pad(g, pad),
         diagonal=lambda g, k: ops.diag(g, k),
         diagonal_scatter=lambda g, shape, k: DiagonalBackwardBackward0.apply(g, shape=shape,
                                                                              k=k),

@@ -3486,6 +3486,65 @@ def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = Non
 
 
 # ---------------------------------------------------------------------------------------------
+# pad, logit, strides
+# ---------------------------------------------------------------------------------------------
+
+
+def pad(input: Tensor, pad: Any, mode: str = "constant",  # noqa: A002
+        value: float | None = None) -> Tensor:
+    """F.pad in constant mode: (left, right) pairs from the last dimension backwards; negative
+    amounts crop."""
+    input = _check_tensor(input, "pad")
+    amounts = tuple(int(p) for p in pad)
+    if mode != "constant":
+        raise TorchNotImplementedError(f"gradsh's pad has only mode='constant', not {mode!r}")
+    if len(amounts) % 2:
+        raise TorchRuntimeError("Padding length must be divisible by 2")
+    if len(amounts) > 2 * input.ndim:
+        raise TorchRuntimeError(
+            "Padding length should be less than or equal to two times the input dimension but "
+            f"got padding length {len(amounts)} and input of dimension {input.ndim}")
+    for i in range(len(amounts) // 2):
+        n = input.shape[input.ndim - 1 - i]
+        if n + builtins.min(amounts[2 * i], 0) + builtins.min(amounts[2 * i + 1], 0) < 0:
+            raise TorchRuntimeError("narrow(): length must be non-negative.")
+    return fn.ConstantPadNdBackward0.apply(input, pad=amounts,
+                                           value=0.0 if value is None else value)
+
+
+def logit(a: Tensor, eps: float | None = None) -> Tensor:
+    return fn.LogitBackward0.apply(_check_tensor(a, "logit"), eps=eps)
+
+
+def _element_strides(a: Tensor) -> tuple[int, ...]:
+    data = a._data
+    return tuple(int(s) // data.itemsize for s in data.strides)
+
+
+def stride(a: Tensor, dim: int | None = None) -> Any:
+    a = _check_tensor(a, "stride")
+    strides = _element_strides(a)
+    return strides if dim is None else strides[wrap_dim(dim, a.ndim)]
+
+
+def storage_offset(a: Tensor) -> int:
+    """Elements from the start of the storage: how far into its base's memory a view begins."""
+    a = _check_tensor(a, "storage_offset")
+    data = a._data
+    root = data
+    while isinstance(getattr(root, "base", None), np.ndarray):
+        root = root.base
+    if not isinstance(data, np.ndarray) or not isinstance(root, np.ndarray):
+        return 0
+    start = data.__array_interface__["data"][0]
+    return (start - root.__array_interface__["data"][0]) // data.itemsize
+
+
+def is_tensor(value: Any) -> bool:
+    return isinstance(value, Tensor)
+
+
+# ---------------------------------------------------------------------------------------------
 # Copies, casts and devices
 # ---------------------------------------------------------------------------------------------
 
@@ -3989,6 +4048,9 @@ _METHODS: dict[str, Any] = {
     "unique": unique,
     "uniform_": uniform_,
     "normal_": normal_,
+    "logit": logit,
+    "stride": stride,
+    "storage_offset": storage_offset,
     "tanh": tanh,
     "sigmoid": sigmoid,
     "relu": relu,
@@ -4207,7 +4269,7 @@ _TENSOR_FIRST = (
     "hardsigmoid softmin new_zeros new_ones new_empty new_full new_tensor all any bernoulli "
     "sort argsort topk nan_to_num normalize cosine_similarity diag masked_select one_hot "
     "nonzero median nanmedian kthvalue mode xlogy kl_div bernoulli_ dropout addcmul addcdiv "
-    "frac dist count_nonzero unique uniform_ normal_ "
+    "frac dist count_nonzero unique uniform_ normal_ pad logit stride storage_offset "
     "fmod neg "
     "negative positive reciprocal square eq ne lt le gt ge greater greater_equal less less_equal "
     "not_equal bitwise_and bitwise_or bitwise_xor bitwise_not logical_not logical_and "
