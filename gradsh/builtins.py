@@ -634,6 +634,20 @@ BUILTINS: tuple[Builtin, ...] = (
         function=False),
     _fn("is_tensor", "is_tensor(v)", "Whether v is a tensor.", "", "is_tensor(x)",
         method=False),
+    _fn("take", "take(x, index)", "Entries of the flattened x at index.",
+        "grad_fn TakeBackward0", "y = x.take(tensor([0, 5]))"),
+    _fn("index_fill", "index_fill(x, dim, index, value)", "A copy with the slices at index "
+        "along dim set to value.", "grad_fn IndexFillBackward0", "y = x.index_fill(1, "
+        "tensor([0]), 0.)"),
+    _fn("scatter", "scatter(x, dim, index, src)", "A copy with src (or a number) written at "
+        "index along dim.", "ScatterBackward0 (tensor src), ScatterBackward1 (number)",
+        "y = x.scatter(0, tensor([[1, 0, 1]]), s)"),
+    _fn("scatter_add", "scatter_add(x, dim, index, src)", "A copy with src added at index "
+        "along dim (repeated indices add up).", "grad_fn ScatterAddBackward0",
+        "y = x.scatter_add(0, tensor([[1, 1, 0]]), s)"),
+    _fn("index_add", "index_add(x, dim, index, source, alpha=1)", "A copy with alpha * source "
+        "added to the slices at index along dim.", "grad_fn IndexAddBackward0",
+        "y = x.index_add(0, tensor([1]), s)"),
     _fn("empty_like", "empty_like(x)", "An uninitialised tensor shaped like x (zeros).",
         _CREATION, "e = empty_like(x)", method=False, grad_flag=True),
     # -- more methods ------------------------------------------------------------------------------

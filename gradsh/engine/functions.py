@@ -3404,6 +3404,126 @@ class LogitBackward0(_SavesSelf):
             return (F.where((x < self.eps) | (x > 1 - self.eps), 0.0, g),)
 
 
+def _scatter_array(base: Array, dim: int, index: Array, src: Any, add: bool = False) -> Array:
+    """A copy of base with src written (or added) at index along dim (scatter / scatter_add);
+    index may be smaller than base and src outside dim."""
+    xp = xp_of(base)
+    out = base.copy()
+    grid = list(xp.indices(index.shape, sparse=True))
+    grid[dim] = index
+    values = src if xp.ndim(src) == 0 else src[tuple(slice(0, n) for n in index.shape)]
+    if add:
+        xp.add.at(out, tuple(grid), values)
+    else:
+        out[tuple(grid)] = values
+    return out
+
+
+def _index_fill_array(base: Array, dim: int, index: Array, value: Any) -> Array:
+    out = base.copy()
+    out[(slice(None),) * dim + (index,)] = value
+    return out
+
+
+class TakeBackward0(Function):
+    name = "TakeBackward0"
+
+    def forward(self, a: Tensor, index: Tensor) -> Array:
+        self.save("index", index)
+        self.shape = a.shape
+        return a._data.reshape(-1)[index._data]
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        def put(g: Array) -> Array:
+            xp = xp_of(g)
+            out = xp.zeros(int(np.prod(self.shape, dtype=np.int64)), dtype=g.dtype)
+            xp.add.at(out, F.as_array(self.saved("index", F)).reshape(-1), g.reshape(-1))
+            return out.reshape(self.shape)
+
+        return (F.detached(put, grad),)
+
+
+class IndexFillBackward0(Function):
+    name = "IndexFillBackward0"
+
+    def forward(self, a: Tensor, dim: int, index: Tensor, value: Any) -> Array:
+        self.dim, self.index = dim, index._data
+        return _index_fill_array(a._data, dim, index._data, value)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.detached(lambda g: _index_fill_array(g, self.dim, self.index, 0), grad),)
+
+
+class ScatterBackward0(Function):
+    """scatter(dim, index, src): self gets zeros where written; src gets the gathered grad."""
+
+    name = "ScatterBackward0"
+
+    def forward(self, a: Tensor, src: Tensor, dim: int, index: Tensor) -> Array:
+        self.dim, self.index = dim, index._data
+        self.save("index", index)
+        return _scatter_array(a._data, dim, index._data, src._data.astype(a._data.dtype))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_self, need_src = self.needs_input_grad
+        g_self = F.detached(lambda g: _scatter_array(g, self.dim, self.index, 0),
+                            grad) if need_self else None
+        g_src = F.gather(grad, self.dim, self.saved("index", F)) if need_src else None
+        return (g_self, g_src)
+
+
+class ScatterBackward1(Function):
+    """scatter(dim, index, value) with a number."""
+
+    name = "ScatterBackward1"
+
+    def forward(self, a: Tensor, dim: int, index: Tensor, value: Any) -> Array:
+        self.dim, self.index = dim, index._data
+        self.save("index", index)
+        return _scatter_array(a._data, dim, index._data, value)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.detached(lambda g: _scatter_array(g, self.dim, self.index, 0), grad),)
+
+
+class ScatterAddBackward0(Function):
+    name = "ScatterAddBackward0"
+
+    def forward(self, a: Tensor, src: Tensor, dim: int, index: Tensor) -> Array:
+        self.dim = dim
+        self.save("index", index)
+        return _scatter_array(a._data, dim, index._data, src._data.astype(a._data.dtype),
+                              add=True)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_self, need_src = self.needs_input_grad
+        g_src = F.gather(grad, self.dim, self.saved("index", F)) if need_src else None
+        return (grad if need_self else None, g_src)
+
+
+class IndexAddBackward0(Function):
+    name = "IndexAddBackward0"
+
+    def forward(self, a: Tensor, source: Tensor, dim: int, index: Tensor, alpha: Any) -> Array:
+        self.dim, self.alpha = dim, alpha
+        self.save("index", index)
+        xp = xp_of(a._data)
+        out = a._data.copy()
+        src = source._data.astype(a._data.dtype) * alpha if alpha != 1 else source._data
+        moved = xp.moveaxis(out, dim, 0)
+        xp.add.at(moved, index._data.reshape(-1), xp.moveaxis(src.reshape(
+            source.shape if source.ndim else (1,)), dim if source.ndim else 0, 0))
+        return out
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_self, need_src = self.needs_input_grad
+        g_src = None
+        if need_src:
+            g_src = F.index_select(grad, self.dim, self.saved("index", F))
+            g_src = g_src if self.alpha == 1 else g_src * self.alpha
+        return (grad if need_self else None, g_src)
+
+
 class SortBackward0(Function):
     """sort's values (the indices are computed alongside, no grad); the gradient goes back
     to where each value came from."""
@@ -3918,6 +4038,10 @@ _Namespace.install(
     diagonal_matrix=_array_diagonal_matrix,
     as_operand=lambda t: t._data,
     as_array=lambda t: t,
+    gather=lambda g, dim, index: xp_of(g).take_along_axis(
+        g[tuple(slice(None) if d == dim else slice(0, index.shape[d]) for d in range(g.ndim))],
+        index, axis=dim),
+    index_select=lambda g, dim, index: xp_of(g).take(g, index.reshape(-1), axis=dim),
     constant_pad=lambda g, pad, shape: xp_of(g).pad(g, [(0, 0)] * (g.ndim - len(pad) // 2) + [
         (pad[i], pad[i + 1]) for i in range(0, len(pad), 2)][::-1]),
     diagonal=lambda g, k: xp_of(g).diagonal(g, k).copy(),
@@ -4104,6 +4228,8 @@ def _install_tensor_ops() -> None:
             ops.eye(rows, cols, dtype=g.dtype, device=g.device), g),
         as_operand=lambda t: t,
         as_array=lambda t: t._data,
+        gather=lambda g, dim, index: ops.gather(g, dim, index),
+        index_select=lambda g, dim, index: ops.index_select(g, dim, index),
         constant_pad=lambda g, pad, shape: ops.pad(g, pad),
         diagonal=lambda g, k: ops.diag(g, k),
         diagonal_scatter=lambda g, shape, k: DiagonalBackwardBackward0.apply(g, shape=shape,

@@ -3545,6 +3545,81 @@ def is_tensor(value: Any) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
+# take, index_fill, scatter, scatter_add, index_add
+# ---------------------------------------------------------------------------------------------
+
+
+def take(a: Tensor, index: Tensor) -> Tensor:
+    a = _check_tensor(a, "take")
+    index = _index_tensor(index, "take")
+    n = a.numel()
+    data = backend.to_host(index._data)
+    if data.size and (int(data.max()) >= n or int(data.min()) < -n):
+        bad = int(data.max()) if int(data.max()) >= n else int(data.min())
+        raise TorchIndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
+                              "elements.")
+    wrapped = Tensor._make(index._data % n if n else index._data, index.device)
+    return fn.TakeBackward0.apply(a, index=wrapped)
+
+
+def _check_dim_index(name: str, a: Tensor, dim: int, index: Tensor) -> int:
+    d = wrap_dim(dim, a.ndim)
+    size = a.shape[d] if a.ndim else 1
+    data = backend.to_host(index._data)
+    if data.size and (int(data.max()) >= size or int(data.min()) < -size):
+        bad = int(data.max()) if int(data.max()) >= size else int(data.min())
+        error = TorchIndexError if name in ("index_fill", "index_add") else TorchRuntimeError
+        raise error(f"index {bad} is out of bounds for dimension {d} with size {size}")
+    return d
+
+
+def index_fill(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    a = _check_tensor(a, "index_fill")
+    index = _index_tensor(index, "index_fill")
+    d = _check_dim_index("index_fill", a, dim, index)
+    if isinstance(value, Tensor):
+        value = value.item()
+    return fn.IndexFillBackward0.apply(
+        a, dim=d, index=Tensor._make(index._data.reshape(-1) % (a.shape[d] if a.ndim else 1),
+                                     index.device), value=value)
+
+
+def scatter(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None) -> Tensor:
+    a = _check_tensor(a, "scatter")
+    index = _index_tensor(index, "scatter")
+    d = _check_dim_index("scatter", a, dim, index)
+    wrapped = Tensor._make(index._data % (a.shape[d] if a.ndim else 1), index.device)
+    if src is None:
+        src = value
+    if isinstance(src, Tensor):
+        return fn.ScatterBackward0.apply(a, src, dim=d, index=wrapped)
+    return fn.ScatterBackward1.apply(a, dim=d, index=wrapped, value=src)
+
+
+def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    a = _check_tensor(a, "scatter_add")
+    index = _index_tensor(index, "scatter_add")
+    src = _check_tensor(src, "scatter_add", "src", 4)
+    d = _check_dim_index("scatter_add", a, dim, index)
+    wrapped = Tensor._make(index._data % (a.shape[d] if a.ndim else 1), index.device)
+    return fn.ScatterAddBackward0.apply(a, src, dim=d, index=wrapped)
+
+
+def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Number = 1) -> Tensor:
+    a = _check_tensor(a, "index_add")
+    index = _index_tensor(index, "index_add")
+    source = _check_tensor(source, "index_add", "source", 4)
+    d = _check_dim_index("index_add", a, dim, index)
+    expected = a.shape[:d] + (index.numel(),) + a.shape[d + 1:] if a.ndim else source.shape
+    if source.ndim and source.shape != expected:
+        raise TorchRuntimeError(
+            "source tensor shape must match self tensor shape, excluding the specified "
+            f"dimension. Got self.shape = {list(a.shape)} source.shape = {list(source.shape)}")
+    wrapped = Tensor._make(index._data % (a.shape[d] if a.ndim else 1), index.device)
+    return fn.IndexAddBackward0.apply(a, source, dim=d, index=wrapped, alpha=alpha)
+
+
+# ---------------------------------------------------------------------------------------------
 # Copies, casts and devices
 # ---------------------------------------------------------------------------------------------
 
@@ -4049,6 +4124,11 @@ _METHODS: dict[str, Any] = {
     "uniform_": uniform_,
     "normal_": normal_,
     "logit": logit,
+    "take": take,
+    "index_fill": index_fill,
+    "scatter": scatter,
+    "scatter_add": scatter_add,
+    "index_add": index_add,
     "stride": stride,
     "storage_offset": storage_offset,
     "tanh": tanh,
@@ -4269,7 +4349,8 @@ _TENSOR_FIRST = (
     "hardsigmoid softmin new_zeros new_ones new_empty new_full new_tensor all any bernoulli "
     "sort argsort topk nan_to_num normalize cosine_similarity diag masked_select one_hot "
     "nonzero median nanmedian kthvalue mode xlogy kl_div bernoulli_ dropout addcmul addcdiv "
-    "frac dist count_nonzero unique uniform_ normal_ pad logit stride storage_offset "
+    "frac dist count_nonzero unique uniform_ normal_ pad logit stride storage_offset take "
+    "index_fill scatter scatter_add index_add "
     "fmod neg "
     "negative positive reciprocal square eq ne lt le gt ge greater greater_equal less less_equal "
     "not_equal bitwise_and bitwise_or bitwise_xor bitwise_not logical_not logical_and "
