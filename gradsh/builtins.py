@@ -475,6 +475,8 @@ BUILTINS: tuple[Builtin, ...] = (
     ),
     _fn("cumsum", "cumsum(x, dim, dtype=None)", "Running sum along dim (integers give int64).",
         "grad_fn CumsumBackward0", "y = x.cumsum(0)"),
+    _fn("cumprod", "cumprod(x, dim, dtype=None)", "Running product along dim (exact "
+        "gradients with zeros).", "grad_fn CumprodBackward0", "y = x.cumprod(0)"),
     _fn("flip", "flip(x, dims)", "Reverse the order along dims (a copy).",
         "grad_fn FlipBackward0", "y = x.flip(0)"),
     _fn("repeat", "x.repeat(*sizes)", "Tile x sizes times along each dimension (a copy).",

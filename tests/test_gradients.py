@@ -317,6 +317,8 @@ OP_TABLE: list[Case] = [
     # -- cumulative, flips, repeats, gathers, triangles ------------------------------------------
     C("cumsum", lambda m, x: x.cumsum(1), S),
     C("cumsum_0", lambda m, x: m.cumsum(x, 0) * x, S),
+    C("cumprod", lambda m, x: x.cumprod(1), S, domain="nonzero"),
+    C("cumprod_zeros", lambda m, x: m.cumprod(x * m.tensor([1.0, 0.0, 1.0]), 1), S),
     C("flip", lambda m, x: x.flip(0, 1) * x, S),
     C("repeat", lambda m, x: x.repeat(2, 1, 2), S),
     C("gather", lambda m, x: x.gather(1, m.tensor([[2, 2], [0, 1]])), S),

@@ -2808,6 +2808,44 @@ class CumsumBackward0(Function):
         return (F.flip(F.cumsum(F.flip(grad, (self.dim,)), self.dim), (self.dim,)),)
 
 
+def _cumprod_grad_array(grad: Array, x: Array, dim: int) -> Array:
+    """d/dx of cumprod along dim, exact with zeros: grad_i = sum over k >= i of grad_k times
+    the product of x_j for j <= k, j != i (the products built row by row)."""
+    xp = xp_of(x)
+    xm, gm = xp.moveaxis(x, dim, -1), xp.moveaxis(grad, dim, -1)
+    n = xm.shape[-1]
+    others = xp.broadcast_to(xm[..., None, :], xm.shape + (n,)).copy()  # [..., i, j]
+    eye = xp.eye(n, dtype=bool)
+    others[..., eye] = 1  # x_j with x_i replaced by 1
+    prefix = xp.cumprod(others, axis=-1)  # [..., i, k]: prod over j <= k of x_j (j != i)
+    upper = xp.triu(xp.ones((n, n), dtype=bool))  # k >= i
+    out = (prefix * upper * gm[..., None, :]).sum(axis=-1)
+    return xp.moveaxis(out.astype(grad.dtype, copy=False), -1, dim)
+
+
+class CumprodBackward0(Function):
+    name = "CumprodBackward0"
+
+    def forward(self, a: Tensor, dim: int, dtype: DType) -> Array:
+        self.dim, self.ndim = dim, a.ndim
+        self.save("self", a)
+        self.save("result", RESULT)
+        x = a._data
+        if x.ndim == 0:
+            return x.astype(dtype.np)
+        return xp_of(x).cumprod(x, axis=dim, dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x, out = self.saved("self", F), self.saved("result", F)
+        if not self.ndim:
+            return (grad,)
+        if F.count_zeros(x) == 0:
+            flipped = F.flip(F.cumsum(F.flip(out * grad, (self.dim,)), self.dim), (self.dim,))
+            with _quiet():
+                return (flipped / x,)
+        return (F.detached(lambda g: _cumprod_grad_array(g, F.as_array(x), self.dim), grad),)
+
+
 class FlipBackward0(Function):
     name = "FlipBackward0"
 

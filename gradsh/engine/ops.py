@@ -2707,6 +2707,14 @@ def cumsum(a: Tensor, dim: int, dtype: DType | None = None) -> Tensor:
     return fn.CumsumBackward0.apply(a, dim=d, dtype=dtype)
 
 
+def cumprod(a: Tensor, dim: int, dtype: DType | None = None) -> Tensor:
+    a = _check_tensor(a, "cumprod")
+    d = wrap_dim(dim, a.ndim)
+    if dtype is None:
+        dtype = a.dtype if a.dtype.is_floating_point else dtypes.int64
+    return fn.CumprodBackward0.apply(a, dim=d, dtype=dtype)
+
+
 def flip(a: Tensor, *dims: Any) -> Tensor:
     a = _check_tensor(a, "flip")
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
@@ -4080,6 +4088,7 @@ _METHODS: dict[str, Any] = {
     "arctan": atan,
     "erf": erf,
     "cumsum": cumsum,
+    "cumprod": cumprod,
     "flip": flip,
     "repeat": repeat,
     "gather": gather,
@@ -4350,7 +4359,7 @@ _TENSOR_FIRST = (
     "sort argsort topk nan_to_num normalize cosine_similarity diag masked_select one_hot "
     "nonzero median nanmedian kthvalue mode xlogy kl_div bernoulli_ dropout addcmul addcdiv "
     "frac dist count_nonzero unique uniform_ normal_ pad logit stride storage_offset take "
-    "index_fill scatter scatter_add index_add "
+    "index_fill scatter scatter_add index_add cumprod "
     "fmod neg "
     "negative positive reciprocal square eq ne lt le gt ge greater greater_equal less less_equal "
     "not_equal bitwise_and bitwise_or bitwise_xor bitwise_not logical_not logical_and "
