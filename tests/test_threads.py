@@ -135,3 +135,25 @@ def test_a_single_element_with_more_dimensions_is_not_flattened(split: None) -> 
     assert _same(threads.elementwise(np.multiply, x, one), x * one)  # shape (1, 4099)
     grad = np.broadcast_to(np.float64(1.0), (3, x.size))  # a stride-0 gradient of a sum
     assert _same(threads.elementwise(np.multiply, grad, x[None, :]), grad * x[None, :])
+
+
+def test_an_interrupt_while_waiting_lets_every_chunk_finish_first() -> None:
+    import time
+
+    done: list[int] = []
+
+    class Slow:
+        def __init__(self, n: int) -> None:
+            self.n = n
+
+        def exception(self) -> None:
+            if not done:  # the first wait is interrupted, as Ctrl-C would
+                done.append(0)
+                raise KeyboardInterrupt
+            time.sleep(0.01)
+            done.append(self.n)
+
+    futures = [Slow(1), Slow(2)]
+    with pytest.raises(KeyboardInterrupt):
+        threads._wait_for(futures)  # type: ignore[arg-type]
+    assert done == [0, 1, 2]  # waited for both chunks before letting the interrupt through

@@ -137,9 +137,24 @@ def _split(ufunc: np.ufunc, plan: tuple[tuple[int, ...], list[Any]], out: Any,
     futures = [_executor().submit(run, start) for start in starts[1:]]
     try:
         run(starts[0])
-    finally:  # no thread is left writing into `out` when this returns or raises
-        for future in futures:
-            future.exception()
+    finally:
+        _wait_for(futures)
     for future in futures:
         future.result()
     return out
+
+
+def _wait_for(futures: list[Any]) -> None:
+    """Return only when every chunk is written, so that no thread is left writing into an array
+    (a statement that fails is rolled back, and its buffers reused). An interrupt or a timeout
+    that arrives while waiting is raised once the chunks are done."""
+    interrupted: BaseException | None = None
+    while True:
+        try:
+            for future in futures:
+                future.exception()
+            break
+        except BaseException as error:  # noqa: BLE001  (Ctrl-C, --timeout: raised just below)
+            interrupted = error
+    if interrupted is not None:
+        raise interrupted
