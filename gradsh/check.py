@@ -486,18 +486,12 @@ def cli_main(argv: Sequence[str]) -> int:
     """`gradsh check FILE [options]`: exit 0 identical, 1 different, 2 no torch / bad file."""
     from gradsh.export import ExportOptions, export_program
     from gradsh.parser import parse
-    from gradsh.runner import header_args, read_script
+    from gradsh.runner import read_with_header
 
     parser = build_parser()
-    args = parser.parse_args(list(argv))
-    try:
-        source = read_script(args.file)
-        header = header_args(source)
-    except GradshError as err:
-        sys.stderr.write(f"gradsh: error: {err.message}\n")
+    args, source = read_with_header(parser, argv, parser.parse_args(list(argv)))
+    if source is None:
         return EXIT_USAGE
-    if header:  # the command line wins over the script's header
-        args = parser.parse_args([*header, *argv])
     options = CheckOptions(
         seed=args.seed if args.seed is not None else DEFAULT_SEED, device=args.device,
         keep_going=args.keep_going, timeout=args.timeout,

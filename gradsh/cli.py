@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gradsh import __version__
-from gradsh.errors import GradshError
 
 if TYPE_CHECKING:  # the runner (and the engine behind it) loads only when something runs
     from gradsh.runner import RunOptions
@@ -145,7 +144,7 @@ def _tune_gc() -> None:
 
 
 def _main(argv: list[str]) -> int:
-    from gradsh.runner import EXIT_USAGE, header_args, read_script, run_source
+    from gradsh.runner import EXIT_USAGE, read_with_header, run_source
 
     _tune_gc()
 
@@ -160,14 +159,9 @@ def _main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     source = None
     if args.file is not None and getattr(args, "code", None) is None:
-        try:
-            source = read_script(args.file)
-            header = header_args(source)
-        except GradshError as err:
-            sys.stderr.write(f"gradsh: error: {err.message}\n")
+        args, source = read_with_header(parser, argv, args)
+        if source is None:
             return EXIT_USAGE
-        if header:  # the command line wins over the script's header
-            args = parser.parse_args(header + argv)
     options = _options(args, sys.stdout.isatty())
     if options.sim_cuda:
         from gradsh.engine.backend import SIM_CUDA_NOTICE

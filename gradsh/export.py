@@ -548,18 +548,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cli_main(argv: Sequence[str]) -> int:
     """`gradsh export FILE [--seed N] [--device D] [-o OUT]`; exit 0, or 2 for a bad script."""
-    from gradsh.runner import EXIT_OK, EXIT_USAGE, header_args, read_script
+    from gradsh.runner import EXIT_OK, EXIT_USAGE, read_with_header
 
     parser = build_parser()
-    args = parser.parse_args(list(argv))
-    try:
-        source = read_script(args.file)
-        header = header_args(source)
-    except GradshError as err:
-        sys.stderr.write(f"gradsh: error: {err.message}\n")
+    args, source = read_with_header(parser, argv, parser.parse_args(list(argv)))
+    if source is None:
         return EXIT_USAGE
-    if header:  # the command line wins over the script's header
-        args = parser.parse_args([*header, *argv])
     options = ExportOptions(seed=args.seed, device=args.device, sim_cuda=args.sim_cuda)
     try:
         exported = export_source(source, args.file, options)

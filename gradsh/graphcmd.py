@@ -48,21 +48,14 @@ def cli_main(argv: Sequence[str]) -> int:
         EXIT_RUNTIME,
         EXIT_USAGE,
         RunOptions,
-        header_args,
         prepare,
-        read_script,
+        read_with_header,
     )
 
     parser = build_parser()
-    args = parser.parse_args(list(argv))
-    try:
-        source = read_script(args.file)
-        header = header_args(source)
-    except GradshError as err:
-        sys.stderr.write(f"gradsh: error: {err.message}\n")
+    args, source = read_with_header(parser, argv, parser.parse_args(list(argv)))
+    if source is None:
         return EXIT_USAGE
-    if header:  # the command line wins over the script's header
-        args = parser.parse_args([*header, *argv])
     if args.output is not None and not _known_format(args.output):
         sys.stderr.write(f"gradsh: error: cannot write {args.output}: name a .dot, .svg or "
                          ".png file\n")

@@ -137,9 +137,11 @@ class Names:
         return self.by_counter.get(id(saved._counter), [])
 
 
-def walk(roots: Iterable[Node], limit: int = WALK_LIMIT) -> Iterator[Node]:
-    """Every node reachable from `roots`, each once, at most `limit` of them (explicit stack)."""
-    seen: set[Node] = set()
+def walk(roots: Iterable[Node], limit: int = WALK_LIMIT,
+         skip: Iterable[Node] = ()) -> Iterator[Node]:
+    """Every node reachable from `roots` and not through `skip`, each once, at most `limit` of
+    them (explicit stack)."""
+    seen: set[Node] = set(skip)
     stack: list[Node] = []
     for root in roots:
         if root not in seen:
@@ -280,23 +282,14 @@ def _count_beyond(frontier: list[Node], shown: dict[Node, int],
     if not frontier:
         return 0, False, []
     found: list[str] = []
-    seen: set[Node] = set(shown)
-    stack = []
-    for node in frontier:
-        if node not in seen:
-            seen.add(node)
-            stack.append(node)
     count = 0
-    while stack and count < WALK_LIMIT:
-        node = stack.pop()
+    for node in walk(frontier, WALK_LIMIT + 1, skip=shown):
+        if count == WALK_LIMIT:
+            return count, True, found  # a node beyond the limit: counting stopped
         count += 1
         if len(found) < 3 and id(node) in names.by_node:
             found.extend(names.by_node[id(node)][: 3 - len(found)])
-        for child, _ in node.next_functions:
-            if child is not None and child not in seen:
-                seen.add(child)
-                stack.append(child)
-    return count, bool(stack), found
+    return count, False, found
 
 
 def _numel(shape: tuple[int, ...]) -> int:

@@ -6,12 +6,14 @@ Snapshots are taken only when something will be shown, so `--quiet` pays for no 
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import dataclasses
 import json
 import os
 import signal
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -95,6 +97,22 @@ def header_args(source: str) -> list[str]:
                     i += 1
                 i += 1
     return args
+
+
+def read_with_header(parser: argparse.ArgumentParser, argv: Sequence[str],
+                     args: argparse.Namespace) -> tuple[argparse.Namespace, str | None]:
+    """Read the script `args.file` names and parse its header options in front of `argv`, so
+    the command line wins. If it cannot be read, say why on stderr and return no source (the
+    caller exits with EXIT_USAGE)."""
+    try:
+        source = read_script(args.file)
+        header = header_args(source)
+    except GradshError as err:
+        sys.stderr.write(f"gradsh: error: {err.message}\n")
+        return args, None
+    if header:
+        args = parser.parse_args([*header, *argv])
+    return args, source
 
 
 def prepare(interp: Interpreter, options: RunOptions) -> None:

@@ -17,6 +17,7 @@ Three layers, one file:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -59,15 +60,22 @@ def sim_cuda() -> Iterator[None]:
         backend.disable_sim_cuda()
 
 
+@contextlib.contextmanager
+def _cupy_as(module: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """The backend imports `module` as `cupy` for the duration."""
+    monkeypatch.setitem(sys.modules, "cupy", module)
+    backend.reset()
+    try:
+        yield module
+    finally:
+        backend.reset()
+
+
 @pytest.fixture
 def fake_cuda(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """cuda:0 on tests/fake_cupy.py, imported by the backend as `cupy`."""
-    monkeypatch.setitem(sys.modules, "cupy", fake_cupy.module)
-    backend.reset()
-    try:
-        yield fake_cupy.module
-    finally:
-        backend.reset()
+    with _cupy_as(fake_cupy.module, monkeypatch) as module:
+        yield module
 
 
 def _real_cupy() -> Any:
@@ -90,12 +98,8 @@ def cuda_arrays(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
                 ) -> Iterator[Any]:
     """The module computing for cuda:0: the stand-in in CI, the real CuPy on a GPU."""
     module = fake_cupy.module if request.param == "fake" else _real_cupy()
-    monkeypatch.setitem(sys.modules, "cupy", module)
-    backend.reset()
-    try:
+    with _cupy_as(module, monkeypatch):
         yield module
-    finally:
-        backend.reset()
 
 
 @pytest.fixture(params=["sim", "fake"])
