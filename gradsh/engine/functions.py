@@ -2245,18 +2245,35 @@ def _reduce_array(values: Array, reduction: str) -> Array:
             else values.sum()
 
 
-class MseLossBackward0(Function):
-    name = "MseLossBackward0"
+def _loss_scale(grad: Any, reduction: str, numel: int) -> Any:
+    """The gradient of a reduced loss, spread over the elements (mean divides by N)."""
+    return grad / numel if reduction == "mean" else grad
 
-    def forward(self, a: Tensor, target: Tensor, reduction: str) -> Array:
+
+class _PairLoss(Function):
+    """A loss of (input, target) of one shape; both may require grad."""
+
+    def setup(self, a: Tensor, target: Tensor, reduction: str) -> tuple[Array, Array, Any]:
         self.reduction = reduction
+        self.numel = a.numel()
         self.save("self", a)
         self.save("target", target)
         dtype = result_dtype(a, target)
+        return (a._data.astype(dtype.np, copy=False),
+                target._data.astype(dtype.np, copy=False), dtype)
+
+    def reduce(self, values: Array, dtype: DType) -> Array:
+        return xp_of(values).asarray(_reduce_array(values, self.reduction), dtype=dtype.np)
+
+
+class MseLossBackward0(_PairLoss):
+    name = "MseLossBackward0"
+
+    def forward(self, a: Tensor, target: Tensor, reduction: str) -> Array:
+        x, t, dtype = self.setup(a, target, reduction)
         with _quiet():
-            diff = a._data.astype(dtype.np, copy=False) - target._data.astype(dtype.np,
-                                                                               copy=False)
-            return xp_of(diff).asarray(_reduce_array(diff * diff, reduction), dtype=dtype.np)
+            diff = x - t
+            return self.reduce(diff * diff, dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -2432,17 +2449,11 @@ def _erf_array(x: Array) -> Array:
     return out.reshape(np.shape(x)).astype(np.asarray(x).dtype, copy=False)
 
 
-def _sigmoid_of(x: Array) -> Array:
-    xp = xp_of(x)
-    with _quiet():
-        return xp.asarray(1 / (1 + xp.exp(-x)), dtype=x.dtype)
-
-
 _ARRAY_UFUNCS: dict[str, Callable[[Array], Array]] = {
     "cosh": lambda x: xp_of(x).cosh(x),
     "sinh": lambda x: xp_of(x).sinh(x),
     "rsqrt": lambda x: 1 / xp_of(x).sqrt(x),
-    "sigmoid": _sigmoid_of,
+    "sigmoid": lambda x: _sigmoid_array(x, dtypes.from_numpy(x.dtype)),
     "tanh": lambda x: xp_of(x).tanh(x),
     "erf": lambda x: _erf_array(x) if xp_of(x) is np else xp_of(x).asarray(
         _erf_array(backend.to_host(x))),
@@ -2457,13 +2468,6 @@ def _array_diagonal_scatter(g: Array, shape: Shape, k: int) -> Array:
     n = g.shape[0]
     rows = xp_of(g).arange(n) + (0 if k >= 0 else -k)
     out[rows, rows + k] = g
-    return out
-
-
-def _array_diagonal_matrix(g: Array, rows: int, cols: int) -> Array:
-    out = xp_of(g).zeros((rows, cols), dtype=g.dtype)
-    n = min(rows, cols)
-    out[xp_of(g).arange(n), xp_of(g).arange(n)] = g
     return out
 
 
@@ -2596,8 +2600,7 @@ class LogSigmoidBackward0(_SavesSelf):
 
     def forward(self, a: Tensor) -> Array:
         self.save_input(a)
-        return _float_op(a, lambda x: xp_of(x).minimum(x, 0) - xp_of(x).log1p(
-            xp_of(x).exp(-xp_of(x).abs(x))))
+        return _float_op(a, _ARRAY_UFUNCS["logsigmoid"])
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (grad * F.ufunc("sigmoid", -self.saved("self", F)),)
@@ -2644,27 +2647,6 @@ class GeluBackward0(_SavesSelf):
         return (grad * (cdf + x * pdf),)
 
 
-def _loss_scale(grad: Any, reduction: str, numel: int) -> Any:
-    """The gradient of a reduced loss, spread over the elements (mean divides by N)."""
-    return grad / numel if reduction == "mean" else grad
-
-
-class _PairLoss(Function):
-    """A loss of (input, target) of one shape; both may require grad."""
-
-    def setup(self, a: Tensor, target: Tensor, reduction: str) -> tuple[Array, Array, Any]:
-        self.reduction = reduction
-        self.numel = a.numel()
-        self.save("self", a)
-        self.save("target", target)
-        dtype = result_dtype(a, target)
-        return (a._data.astype(dtype.np, copy=False),
-                target._data.astype(dtype.np, copy=False), dtype)
-
-    def reduce(self, values: Array, dtype: DType) -> Array:
-        return xp_of(values).asarray(_reduce_array(values, self.reduction), dtype=dtype.np)
-
-
 class BinaryCrossEntropyBackward0(_PairLoss):
     name = "BinaryCrossEntropyBackward0"
 
@@ -2704,10 +2686,9 @@ class BinaryCrossEntropyWithLogitsBackward0(_PairLoss):
     def forward(self, a: Tensor, target: Tensor, weight: Tensor | None,
                 pos_weight: Tensor | None, reduction: str) -> Array:
         x, t, dtype = self.setup(a, target, reduction)
-        xp = xp_of(x)
         self.weight, self.pos_weight = weight, pos_weight
         with _quiet():
-            log_sigmoid = xp.minimum(x, 0) - xp.log1p(xp.exp(-xp.abs(x)))
+            log_sigmoid = _ARRAY_UFUNCS["logsigmoid"](x)
             if pos_weight is not None:
                 log_sigmoid = log_sigmoid * ((pos_weight._data - 1) * t + 1)
             loss = (1 - t) * x - log_sigmoid
@@ -4073,7 +4054,8 @@ _Namespace.install(
         g.reshape(-1), shifts[0]).reshape(g.shape),
     cumsum=lambda g, dim: xp_of(g).cumsum(g, axis=dim),
     triangle=lambda g, k, upper: (xp_of(g).triu if upper else xp_of(g).tril)(g, k),
-    diagonal_matrix=_array_diagonal_matrix,
+    diagonal_matrix=lambda g, rows, cols: _array_diagonal_scatter(
+        xp_of(g).broadcast_to(g, (min(rows, cols),)), (rows, cols), 0),
     as_operand=lambda t: t._data,
     as_array=lambda t: t,
     gather=lambda g, dim, index: xp_of(g).take_along_axis(

@@ -2754,20 +2754,14 @@ def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
     if index.ndim != a.ndim and not (index.ndim <= 1 and a.ndim <= 1):
         raise TorchRuntimeError("Index tensor must have the same number of dimensions as "
                                 "input tensor")
-    size = a.shape[d] if a.ndim else 1
-    data = index._data
-    if data.size and (int(data.min()) < -size or int(data.max()) >= size):
-        bad = int(data.max()) if int(data.max()) >= size else int(data.min())
-        raise TorchRuntimeError(f"index {bad} is out of bounds for dimension {d} with size "
-                                f"{size}")
+    d, wrapped = _dim_index(a, d, index)
     for i in range(index.ndim):
         if i != d and a.ndim and index.shape[i] > a.shape[i]:
             raise TorchRuntimeError(
                 f"Size does not match at dimension {i} expected index "
                 f"{list(index.shape)} to be no larger than self {list(a.shape)} apart from "
                 f"dimension {d}")
-    return fn.GatherBackward0.apply(a, dim=d, index=Tensor._make(data % size if data.size
-                                                                  else data, a.device))
+    return fn.GatherBackward0.apply(a, dim=d, index=wrapped)
 
 
 def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
@@ -3570,33 +3564,33 @@ def take(a: Tensor, index: Tensor) -> Tensor:
     return fn.TakeBackward0.apply(a, index=wrapped)
 
 
-def _check_dim_index(name: str, a: Tensor, dim: int, index: Tensor) -> int:
+def _dim_index(a: Tensor, dim: int, index: Tensor,
+               error: type[Exception] = TorchRuntimeError) -> tuple[int, Tensor]:
+    """The wrapped dim, and index with its negative entries wrapped, after PyTorch's bounds
+    check ("index 3 is out of bounds for dimension 1 with size 3", raised as `error`)."""
     d = wrap_dim(dim, a.ndim)
     size = a.shape[d] if a.ndim else 1
     data = backend.to_host(index._data)
     if data.size and (int(data.max()) >= size or int(data.min()) < -size):
         bad = int(data.max()) if int(data.max()) >= size else int(data.min())
-        error = TorchIndexError if name in ("index_fill", "index_add") else TorchRuntimeError
         raise error(f"index {bad} is out of bounds for dimension {d} with size {size}")
-    return d
+    wrapped = index._data % size if data.size else index._data
+    return d, Tensor._make(wrapped, index.device)
 
 
 def index_fill(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     a = _check_tensor(a, "index_fill")
     index = _index_tensor(index, "index_fill")
-    d = _check_dim_index("index_fill", a, dim, index)
+    d, wrapped = _dim_index(a, dim, index, TorchIndexError)
     if isinstance(value, Tensor):
         value = value.item()
-    return fn.IndexFillBackward0.apply(
-        a, dim=d, index=Tensor._make(index._data.reshape(-1) % (a.shape[d] if a.ndim else 1),
-                                     index.device), value=value)
+    return fn.IndexFillBackward0.apply(a, dim=d, index=reshape(wrapped, (-1,)), value=value)
 
 
 def scatter(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None) -> Tensor:
     a = _check_tensor(a, "scatter")
     index = _index_tensor(index, "scatter")
-    d = _check_dim_index("scatter", a, dim, index)
-    wrapped = Tensor._make(index._data % (a.shape[d] if a.ndim else 1), index.device)
+    d, wrapped = _dim_index(a, dim, index)
     if src is None:
         src = value
     if isinstance(src, Tensor):
@@ -3608,8 +3602,7 @@ def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     a = _check_tensor(a, "scatter_add")
     index = _index_tensor(index, "scatter_add")
     src = _check_tensor(src, "scatter_add", "src", 4)
-    d = _check_dim_index("scatter_add", a, dim, index)
-    wrapped = Tensor._make(index._data % (a.shape[d] if a.ndim else 1), index.device)
+    d, wrapped = _dim_index(a, dim, index)
     return fn.ScatterAddBackward0.apply(a, src, dim=d, index=wrapped)
 
 
@@ -3617,13 +3610,12 @@ def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Number 
     a = _check_tensor(a, "index_add")
     index = _index_tensor(index, "index_add")
     source = _check_tensor(source, "index_add", "source", 4)
-    d = _check_dim_index("index_add", a, dim, index)
+    d, wrapped = _dim_index(a, dim, index, TorchIndexError)
     expected = a.shape[:d] + (index.numel(),) + a.shape[d + 1:] if a.ndim else source.shape
     if source.ndim and source.shape != expected:
         raise TorchRuntimeError(
             "source tensor shape must match self tensor shape, excluding the specified "
             f"dimension. Got self.shape = {list(a.shape)} source.shape = {list(source.shape)}")
-    wrapped = Tensor._make(index._data % (a.shape[d] if a.ndim else 1), index.device)
     return fn.IndexAddBackward0.apply(a, source, dim=d, index=wrapped, alpha=alpha)
 
 
