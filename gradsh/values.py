@@ -7,46 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from gradsh.engine.dtypes import DType
+from gradsh.engine.pytypes import Device, Size
 from gradsh.engine.tensor import Node, RemovableHandle, Tensor
-from gradsh.engine.tensor_str import format_size
-
-
-class Size(tuple):  # type: ignore[type-arg]
-    """torch.Size: a tuple of ints that prints as `torch.Size([2, 3])`."""
-
-    def __repr__(self) -> str:
-        return format_size(tuple(self))
-
-    __str__ = __repr__
-
-    def numel(self) -> int:
-        n = 1
-        for d in self:
-            n *= d
-        return n
-
-
-@dataclass(frozen=True)
-class Device:
-    """torch.device: prints as `cpu` / `cuda:0`; repr `device(type='cuda', index=0)`."""
-
-    name: str
-
-    @property
-    def type(self) -> str:
-        return self.name.split(":")[0]
-
-    @property
-    def index(self) -> int | None:
-        return int(self.name.split(":")[1]) if ":" in self.name else None
-
-    def __str__(self) -> str:
-        return self.name
-
-    def __repr__(self) -> str:
-        if self.index is None:
-            return f"device(type='{self.type}')"
-        return f"device(type='{self.type}', index={self.index})"
 
 
 @dataclass(frozen=True)

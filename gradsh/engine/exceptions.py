@@ -14,25 +14,40 @@ class TorchError(Exception):
         super().__init__(message)
         self.message = message
 
+    def __reduce__(self) -> tuple[type[BaseException], tuple[str, ...]]:
+        """Pickled as the builtin type it poses as (the classes below are renamed)."""
+        import builtins
 
-class TorchRuntimeError(TorchError):
+        return getattr(builtins, self.kind, Exception), (self.message,)
+
+
+class TorchRuntimeError(TorchError, RuntimeError):
     kind = "RuntimeError"
 
 
-class TorchTypeError(TorchError):
+class TorchTypeError(TorchError, TypeError):
     kind = "TypeError"
 
 
-class TorchValueError(TorchError):
+class TorchValueError(TorchError, ValueError):
     kind = "ValueError"
 
 
-class TorchIndexError(TorchError):
+class TorchIndexError(TorchError, IndexError):
     kind = "IndexError"
 
 
-class TorchNotImplementedError(TorchError):
+class TorchNotImplementedError(TorchError, NotImplementedError):
     kind = "NotImplementedError"
+
+
+# A Python program that catches PyTorch's errors sees Python's own types: `except RuntimeError`
+# catches them, and `type(err).__name__` and a traceback's last line say `RuntimeError`, as with
+# PyTorch (whose C++ errors arrive as the builtin types).
+for _cls in (TorchRuntimeError, TorchTypeError, TorchValueError, TorchIndexError,
+             TorchNotImplementedError):
+    _cls.__name__ = _cls.__qualname__ = _cls.kind
+    _cls.__module__ = "builtins"
 
 
 # Warnings go to whoever runs the engine (the interpreter collects them per statement). The

@@ -3706,7 +3706,7 @@ def numel(a: Tensor) -> int:
 
 def size(a: Tensor, dim: Any = None) -> Any:
     if dim is None:
-        return tuple(a.shape)
+        return a.shape
     d = wrap_dim(dim, a.ndim)
     if a.ndim == 0:
         raise TorchIndexError("Dimension specified as 0 but tensor has no dimensions")

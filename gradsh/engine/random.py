@@ -104,8 +104,9 @@ class Generator:
 
     # ----------------------------------------------------------------------------- seeding
 
-    def manual_seed(self, seed: int) -> None:
-        """torch.manual_seed: reset the stream and drop any cached normal sample."""
+    def manual_seed(self, seed: int) -> Generator:
+        """torch.manual_seed: reset the stream and drop any cached normal sample; returns the
+        generator, as PyTorch's does (`g = torch.Generator().manual_seed(0)`)."""
         seed = int(seed)  # as torch.manual_seed, which seeds 1.5 as 1
         if not _SEED_MIN <= seed <= _SEED_MAX:
             raise ValueError("Overflow when unpacking long long")
@@ -115,6 +116,7 @@ class Generator:
             "bit_generator": "MT19937",
             "state": {"key": _init_genrand(self._seed & _SEED_MASK), "pos": _MT_N},
         }
+        return self
 
     def seed(self) -> int:
         """torch.seed: reseed from the OS's entropy with a full 64-bit seed and return it."""

@@ -31,9 +31,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes
+from gradsh.engine import backend, dtypes, pytypes
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
+from gradsh.engine.pytypes import Size, device_of
 from gradsh.engine.threads import elementwise
 
 Array = Any  # a numpy.ndarray, or a cupy.ndarray on the cuda device
@@ -735,7 +736,7 @@ class Tensor:
               requires_grad: bool = False) -> Tensor:
         if device != "cpu" or data.__class__ is not np.ndarray:
             data = backend.place(data, device)  # a no-op unless an op computed on the wrong side
-        t = cls.__new__(cls)
+        t = object.__new__(cls)  # not cls.__new__: gradsh.torch gives Tensor a legacy constructor
         t._data = data
         t._requires_grad = requires_grad
         t._grad_fn = grad_fn
@@ -747,7 +748,7 @@ class Tensor:
         t._no_grad_view = False
         t._acc = None
         t._hooks = None
-        t.device = device
+        t.device = _DEVICE_OBJECTS.get(device) or device_of(device)
         t._wrapped = False
         return t
 
@@ -922,8 +923,8 @@ class Tensor:
     # -- plain attributes -----------------------------------------------------------------------
 
     @property
-    def shape(self) -> Shape:
-        return self._data.shape  # type: ignore[no-any-return]
+    def shape(self) -> Size:
+        return Size(self._data.shape)
 
     @property
     def dtype(self) -> DType:
@@ -1001,7 +1002,14 @@ class Tensor:
 
     # -- conversion ------------------------------------------------------------------------------
 
-    def numpy(self) -> np.ndarray:
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The NumPy array sharing this tensor's memory (a write through either is seen by
+        the other), refused for a tensor that requires grad, as in PyTorch."""
+        if force:
+            return np.asarray(backend.to_host(self.detach()._data))
+        if self.requires_grad:
+            raise TorchRuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                                    "tensor.detach().numpy() instead.")
         if self.device != "cpu":
             raise TorchTypeError(
                 f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to "
@@ -1015,6 +1023,19 @@ class Tensor:
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
             )
         return self._data.reshape(()).item()  # type: ignore[no-any-return]
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        """`np.asarray(t)`: the tensor's memory (as numpy() gives it), converted if asked."""
+        array = self.numpy()
+        if dtype is not None and np.dtype(dtype) != array.dtype:
+            return array.astype(dtype)
+        return array.copy() if copy else array
+
+    def __format__(self, spec: str) -> str:
+        """f"{loss:.4f}": a one-element 0-d tensor formats its item(), as in PyTorch."""
+        if self._data.ndim == 0:
+            return format(self.item(), spec)
+        return object.__format__(self, spec)
 
     def __repr__(self) -> str:
         from gradsh.engine.tensor_str import format_tensor
@@ -1040,6 +1061,7 @@ class Tensor:
 
 
 _DTYPES = dtypes._BY_NP  # numpy dtype -> DType, read directly on the hot path
+_DEVICE_OBJECTS = pytypes._DEVICES  # device name -> Device, likewise
 
 # c10's names of the scalar types, as PyTorch's messages print them
 _C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",

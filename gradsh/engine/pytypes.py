@@ -1,0 +1,97 @@
+"""The small value types PyTorch exposes besides tensors: torch.Size and torch.device."""
+
+from __future__ import annotations
+
+from typing import Any, SupportsIndex
+
+
+class Size(tuple):  # type: ignore[type-arg]
+    """A tuple of ints that prints as `torch.Size([2, 3])`; slicing, `+` and `*` stay Sizes,
+    as in PyTorch."""
+
+    def __repr__(self) -> str:
+        return f"torch.Size([{', '.join(str(int(n)) for n in self)}])"
+
+    __str__ = __repr__
+
+    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
+        result = tuple.__getitem__(self, key)
+        return Size(result) if isinstance(key, slice) else result
+
+    def __add__(self, other: Any) -> Size:  # type: ignore[override]
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(tuple.__add__(self, other))
+
+    def __radd__(self, other: Any) -> Size:
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(tuple.__add__(other, self))
+
+    def __mul__(self, n: SupportsIndex) -> Size:  # type: ignore[override]
+        return Size(tuple.__mul__(self, n))
+
+    __rmul__ = __mul__
+
+    def numel(self) -> int:
+        n = 1
+        for d in self:
+            n *= d
+        return n
+
+    def __reduce__(self) -> Any:
+        return (Size, (tuple(self),))
+
+
+class Device(str):
+    """torch.device: prints as `cpu` / `cuda:0`, repr `device(type='cuda', index=0)`.
+
+    A str subclass, so the engine keeps comparing a tensor's device with "cpu"; every tensor's
+    `device` is one of these (made once per name), so `x.device.type` and
+    `x.device == torch.device("cpu")` work as in PyTorch.
+    """
+
+    def __new__(cls, type: Any, index: int | None = None) -> Device:  # noqa: A002
+        if isinstance(type, Device) and index is None:
+            return type
+        name = str(type)
+        if index is not None:
+            if ":" in name:
+                raise RuntimeError(f"type (string) must not include an index because index was "
+                                   f"passed explicitly: {name}")
+            name = f"{name}:{int(index)}"
+        return super().__new__(cls, name)
+
+    @property
+    def name(self) -> str:
+        return str.__str__(self)
+
+    @property
+    def type(self) -> str:
+        return self.split(":")[0]
+
+    @property
+    def index(self) -> int | None:
+        return int(self.split(":")[1]) if ":" in self else None
+
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    def __repr__(self) -> str:
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __reduce__(self) -> Any:
+        return (Device, (str.__str__(self),))
+
+
+_DEVICES: dict[str, Device] = {}
+
+
+def device_of(name: str) -> Device:
+    """The one Device object for a device name (tensors share them)."""
+    device = _DEVICES.get(name)
+    if device is None:
+        device = _DEVICES[name] = Device(name)
+    return device
