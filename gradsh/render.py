@@ -172,15 +172,19 @@ def plain_table_lines(rows: Sequence[Sequence[Any]], value_width: int, grad_widt
     return lines
 
 
-def highlight(source: str) -> Text:
-    """gradsh source coloured on a terminal by the shell's Pygments lexer, in ANSI colours."""
+def highlight(source: str, language: str = "gradsh") -> Text:
+    """Source coloured on a terminal, in ANSI colours: gradsh's by the shell's Pygments lexer,
+    Python's by Pygments' own."""
     from rich.syntax import ANSI_DARK, ANSISyntaxTheme
 
-    from gradsh.repl.lexer import GradshLexer
+    if language == "python":
+        from pygments.lexers.python import PythonLexer as Lexer
+    else:
+        from gradsh.repl.lexer import GradshLexer as Lexer
 
     theme = ANSISyntaxTheme(ANSI_DARK)
     text = Text(style="bold")
-    for token, value in GradshLexer(stripnl=False, ensurenl=False).get_tokens(source):
+    for token, value in Lexer(stripnl=False, ensurenl=False).get_tokens(source):
         text.append(value, theme.get_style_for_token(token))
     return text
 
@@ -207,9 +211,9 @@ class Renderer:
 
     # -- pieces of a step ------------------------------------------------------------------
 
-    def statement(self, source: str) -> None:
+    def statement(self, source: str, language: str = "gradsh") -> None:
         lines = source.splitlines() or [""]
-        highlighted = list(highlight(source).split("\n")) if self.color else []
+        highlighted = list(highlight(source, language).split("\n")) if self.color else []
         for i, line in enumerate(lines):
             prompt = ">>> " if i == 0 else "... "
             if self.color:

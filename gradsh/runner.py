@@ -42,6 +42,11 @@ class RunOptions:
     lang: str = "en"  # the language of `explain`: "en" or "zh"
 
 
+def is_python_path(path: str) -> bool:
+    """A Python program (run by CPython on gradsh's torch) rather than a .grad script."""
+    return path.endswith((".py", ".pyw"))
+
+
 def read_script(path: str) -> str:
     """The text of a script; unreadable files raise GradshError (exit 2)."""
     if os.path.isdir(path):
@@ -117,6 +122,12 @@ def read_with_header(parser: argparse.ArgumentParser, argv: Sequence[str],
 
 def prepare(interp: Interpreter, options: RunOptions) -> None:
     """Apply the command-line options that act like statements at the top of the script."""
+    prepare_engine(options)
+
+
+def prepare_engine(options: RunOptions) -> None:
+    """The engine's settings from the command line: simulated cuda, the memory limit, the
+    seed and the default device (for .grad scripts and Python programs alike)."""
     from gradsh.engine import ops
 
     if options.sim_cuda:
@@ -135,6 +146,10 @@ def prepare(interp: Interpreter, options: RunOptions) -> None:
 
 
 def run_source(source: str, path: str, options: RunOptions, out: IO[str], err: IO[str]) -> int:
+    if is_python_path(path):
+        from gradsh.pyrun import run_python
+
+        return run_python(source, path, options, out, err)
     renderer = Renderer(out, err, options.color, options.width)
     source = normalise(source)  # positions in errors refer to this text
     try:

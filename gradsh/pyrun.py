@@ -1,0 +1,311 @@
+"""Runs a Python program on gradsh's engine, one top-level statement at a time, showing the
+variable table (or the JSON trace) after each: the Python front end of `gradsh FILE.py`.
+
+CPython runs the program; `import torch` is served by gradsh.torch (gradsh.pyserve). A `for`
+loop, a `with` block, a `def` or a `class` is one statement. There is no undo: an error leaves
+the state the program had made, as `python` does; the run stops there (exit 1) unless
+`--keep-going`. The program is the user's own code, run as `python FILE.py` would: no sandbox.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import json
+import os
+import sys
+import traceback
+import types
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from gradsh import pytrace, snapshot
+from gradsh.errors import GradshError, Pos
+from gradsh.render import Renderer
+
+EXIT_OK, EXIT_RUNTIME, EXIT_USAGE = 0, 1, 2
+_FUTURE_FLAGS = {name: getattr(__import__("__future__"), name).compiler_flag
+                 for name in __import__("__future__").all_feature_names}
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One top-level statement: its code, its text and where it is (what the engine records
+    as the origin of saved tensors and in-place changes, for the hints)."""
+
+    node: ast.stmt
+    source: str
+    pos: Pos
+
+
+@dataclass
+class StepResult:
+    stmt: Statement
+    printed: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    error: BaseException | None = None
+    exit_code: int | None = None  # set when the program called sys.exit()
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def split_statements(tree: ast.Module, source: str) -> list[Statement]:
+    lines = source.splitlines()
+    result = []
+    for node in tree.body:
+        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        end = node.end_lineno or node.lineno
+        text = "\n".join(lines[start - 1:end])
+        pos = Pos(start, node.col_offset + 1, end, (node.end_col_offset or 0))
+        result.append(Statement(node, text, pos))
+    return result
+
+
+def tensor_env(namespace: dict[str, Any]) -> dict[str, Any]:
+    """What the table shows of a program's globals: every tensor variable, and every parameter
+    and buffer of a module held in a variable, under its qualified name (`model.0.weight`)."""
+    from gradsh.engine.tensor import Tensor
+
+    env: dict[str, Any] = {}
+    for name, value in list(namespace.items()):
+        if name.startswith("__"):
+            continue
+        if isinstance(value, Tensor):
+            env[name] = value
+        elif _is_module(value):
+            try:
+                for qualified, p in value.named_parameters():
+                    env[f"{name}.{qualified}"] = p
+                for qualified, b in value.named_buffers():
+                    if isinstance(b, Tensor):
+                        env[f"{name}.{qualified}"] = b
+            except Exception:  # noqa: BLE001,S112  (a half-built module the user is writing)
+                continue
+    return env
+
+
+def _is_module(value: Any) -> bool:
+    nn = sys.modules.get("gradsh.torch.nn")
+    module_cls = getattr(nn, "Module", None) if nn is not None else None
+    return module_cls is not None and isinstance(value, module_cls)
+
+
+class PythonProgram:
+    """A program's namespace (a real `__main__` module while it runs) and its statements."""
+
+    def __init__(self, source: str, path: str):
+        self.source = source
+        # Python names a script by its absolute path in tracebacks and __file__
+        self.path = os.path.abspath(path) if not path.startswith("<") else path
+        self.argv0 = path
+        self.module = types.ModuleType("__main__")
+        self.module.__file__ = self.path
+        self.module.__builtins__ = __builtins__  # type: ignore[attr-defined]
+        self.flags = 0
+
+    @property
+    def namespace(self) -> dict[str, Any]:
+        return self.module.__dict__
+
+    def parse(self) -> list[Statement]:
+        """The statements (SyntaxError as Python raises it)."""
+        tree = ast.parse(self.source, filename=self.path)
+        return split_statements(tree, self.source)
+
+    def run(self, stmt: Statement) -> None:
+        node = stmt.node
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            for alias in node.names:
+                self.flags |= _FUTURE_FLAGS.get(alias.name, 0)
+        code = compile(ast.Module(body=[node], type_ignores=[]), self.path, "exec",
+                       flags=self.flags, dont_inherit=True)
+        exec(code, self.namespace)  # noqa: S102  (the user's own program, as `python` runs it)
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator[None]:
+        """While the program runs: it is `__main__`, its directory is first on sys.path, argv is
+        its own, `import torch` is gradsh's and engine warnings are Python warnings."""
+        from gradsh.engine import exceptions
+        from gradsh.pyserve import serve_torch
+
+        serve_torch()
+        saved = (sys.modules.get("__main__"), sys.argv, list(sys.path))
+        sys.modules["__main__"] = self.module
+        sys.argv = [self.argv0]
+        directory = os.path.dirname(os.path.abspath(self.path)) if not self.path.startswith(
+            "<") else os.getcwd()
+        sys.path.insert(0, directory)
+        previous = exceptions.set_warning_handler(pytrace.warn_from_engine)
+        try:
+            yield
+        finally:
+            exceptions.set_warning_handler(previous)
+            main, sys.argv, sys.path[:] = saved
+            if main is not None:
+                sys.modules["__main__"] = main
+
+
+# ---------------------------------------------------------------------------------------------
+# Running a program in an output mode
+# ---------------------------------------------------------------------------------------------
+
+
+def run_python(source: str, path: str, options: Any, out: IO[str], err: IO[str]) -> int:
+    """Run a program as `gradsh run` does for .grad files; returns the exit code."""
+    from gradsh.runner import ScriptTimeout, _deadline, prepare_engine
+
+    renderer = Renderer(out, err, options.color, options.width)
+    program = PythonProgram(source, path)
+    try:
+        statements = program.parse()
+    except SyntaxError as error:
+        _report_syntax_error(error, options, out, err)
+        return EXIT_USAGE
+    try:
+        prepare_engine(options)
+    except GradshError as error:
+        renderer.error(error, None, path)
+        return EXIT_USAGE
+    failed = False
+    with program.active():
+        try:
+            with _deadline(options.timeout):
+                for number, stmt in enumerate(statements, start=1):
+                    result = _run_step(program, stmt, options, renderer, out)
+                    _show(number, result, program, options, renderer, out, err)
+                    if result.exit_code is not None:
+                        return result.exit_code
+                    if not result.ok:
+                        failed = True
+                        if not options.keep_going:
+                            break
+        except ScriptTimeout:
+            out.flush()
+            err.write(f"{path}: TimeoutError: the program ran longer than --timeout "
+                      f"{options.timeout:g} seconds\n")
+            return EXIT_RUNTIME
+        except KeyboardInterrupt:
+            out.flush()
+            err.write("KeyboardInterrupt\n")
+            return 130
+        if options.mode == "final" and statements:
+            renderer.table(snapshot.take(tensor_env(program.namespace)), marks=False)
+    out.flush()
+    return EXIT_RUNTIME if failed else EXIT_OK
+
+
+def _run_step(program: PythonProgram, stmt: Statement, options: Any, renderer: Renderer,
+              out: IO[str]) -> StepResult:
+    from gradsh.engine.tensor import set_origin
+    from gradsh.runner import ScriptTimeout
+
+    result = StepResult(stmt)
+    if options.mode == "table":
+        renderer.statement(stmt.source, language="python")
+    capture = options.mode == "json"
+    buffer = io.StringIO()
+    set_origin(stmt)
+    with contextlib.ExitStack() as stack:
+        if capture:
+            stack.enter_context(contextlib.redirect_stdout(buffer))
+            stack.enter_context(_recorded_warnings(result.warnings))
+        try:
+            program.run(stmt)
+        except SystemExit as exit_:
+            result.exit_code = _exit_code(exit_, sys.stderr)
+        except (KeyboardInterrupt, ScriptTimeout):
+            raise
+        except BaseException as error:  # noqa: BLE001  (the program's error, shown as Python would)
+            result.error = error
+        finally:
+            set_origin(None)
+    if capture:
+        result.printed = buffer.getvalue().splitlines()
+    return result
+
+
+def _exit_code(exit_: SystemExit, err: IO[str]) -> int:
+    code = exit_.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    err.write(f"{code}\n")
+    return 1
+
+
+@contextlib.contextmanager
+def _recorded_warnings(into: list[str]) -> Iterator[None]:
+    """Warnings go into the step's list (`UserWarning: text`) instead of stderr."""
+    previous = warnings.showwarning
+
+    def record(message: Any, category: type, filename: str, lineno: int, file: Any = None,
+               line: Any = None) -> None:
+        into.append(f"{category.__name__}: {message}")
+
+    warnings.showwarning = record
+    try:
+        yield
+    finally:
+        warnings.showwarning = previous
+
+
+def _show(number: int, result: StepResult, program: PythonProgram, options: Any,
+          renderer: Renderer, out: IO[str], err: IO[str]) -> None:
+    if options.mode == "json":
+        out.write(json.dumps(_json_step(number, result, program)) + "\n")
+        return
+    if result.error is not None:
+        out.flush()
+        err.write(format_program_error(result.error, program))
+        err.flush()
+        if not options.keep_going:
+            return
+    if options.mode == "table":
+        renderer.table(snapshot.take(tensor_env(program.namespace)))
+        renderer.text("")
+
+
+def format_program_error(error: BaseException, program: PythonProgram) -> str:
+    """The traceback (user frames), then gradsh's hint where one applies."""
+    from gradsh.explain import error_hint
+
+    text = pytrace.format_exception(error)
+    hint = error_hint(error, tensor_env(program.namespace), program.path)
+    return text + (hint + "\n" if hint else "")
+
+
+def _json_step(number: int, result: StepResult, program: PythonProgram) -> dict[str, Any]:
+    error = None
+    if result.error is not None:
+        line, column = pytrace.innermost_user_line(result.error, program.path)
+        error = {"type": type(result.error).__name__, "message": str(result.error),
+                 "line": line, "column": column}
+    return {
+        "step": number,
+        "line": result.stmt.pos.line,
+        "source": result.stmt.source,
+        "ok": result.ok,
+        "printed": result.printed,
+        "warnings": result.warnings,
+        "error": error,
+        "vars": {s.name: snapshot.json_state(s)
+                 for s in snapshot.take(tensor_env(program.namespace))},
+    }
+
+
+def _report_syntax_error(error: SyntaxError, options: Any, out: IO[str], err: IO[str]) -> None:
+    if options.mode == "json":
+        out.write(json.dumps({
+            "step": 0, "line": error.lineno, "source": None, "ok": False, "printed": [],
+            "warnings": [], "vars": {},
+            "error": {"type": type(error).__name__, "message": error.msg, "line": error.lineno,
+                      "column": error.offset},
+        }) + "\n")
+        return
+    err.write("".join(traceback.format_exception_only(type(error), error)))

@@ -1,0 +1,69 @@
+"""Serves `import torch` (and every `torch.*` submodule) from gradsh.torch to the Python programs
+gradsh runs: never an installed PyTorch, whatever sys.path holds."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+from types import ModuleType
+from typing import Any
+
+_PREFIX = "gradsh."
+
+
+class _TorchFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """First on sys.meta_path: `torch.X` is gradsh.torch.X, or a ModuleNotFoundError saying that
+    gradsh does not implement it (never a fall-through to a real torch)."""
+
+    def __init__(self) -> None:
+        self._specs: dict[str, Any] = {}
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname != "torch" and not fullname.startswith("torch."):
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        try:
+            module = importlib.import_module(_PREFIX + spec.name)
+        except ModuleNotFoundError as err:
+            if err.name is not None and not err.name.startswith(_PREFIX + "torch"):
+                raise
+            raise ModuleNotFoundError(f"gradsh does not implement {spec.name} yet",
+                                      name=spec.name) from None
+        self._specs[spec.name] = module.__spec__
+        return module
+
+    def exec_module(self, module: ModuleType) -> None:
+        """The module ran when gradsh imported it; importlib has just replaced its __spec__
+        with the alias's, so put gradsh's back."""
+        original = self._specs.pop(module.__spec__.name, None) if module.__spec__ else None
+        if original is not None:
+            module.__spec__ = original
+
+
+_FINDER = _TorchFinder()
+
+
+def serve_torch() -> ModuleType:
+    """Make `import torch` give gradsh.torch from now on in this process. Modules already
+    imported under gradsh.torch.* are registered under their torch.* names at once, so a
+    module keeps one identity under both names."""
+    import gradsh.torch
+
+    if _FINDER not in sys.meta_path:
+        sys.meta_path.insert(0, _FINDER)
+    for name, module in list(sys.modules.items()):
+        if name == "gradsh.torch" or name.startswith("gradsh.torch."):
+            sys.modules.setdefault(name[len(_PREFIX):], module)
+    real = sys.modules.get("torch")
+    if real is not gradsh.torch:  # a real torch imported earlier in this process
+        for name in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
+            alias = sys.modules.get(_PREFIX + name)
+            if alias is not None:
+                sys.modules[name] = alias
+            else:
+                del sys.modules[name]
+    return gradsh.torch

@@ -1,0 +1,107 @@
+"""Errors of Python programs as Python shows them, cut to the user's own frames, and engine
+warnings delivered through Python's warnings machinery at the user's line."""
+
+from __future__ import annotations
+
+import builtins
+import os
+import sys
+import traceback
+import warnings
+from types import TracebackType
+from typing import Any
+
+import gradsh
+
+_GRADSH_DIR = os.path.dirname(os.path.abspath(gradsh.__file__)) + os.sep
+_ENGINE_STATEMENT_FILES = ("<gradsh-internal>",)
+
+
+def is_internal(filename: str) -> bool:
+    """Whether a frame's file is part of gradsh (its package, or code it compiles itself)."""
+    return filename.startswith(_GRADSH_DIR) or filename in _ENGINE_STATEMENT_FILES
+
+
+def _user_frames(tb: TracebackType | None) -> list[tuple[Any, int]]:
+    frames = []
+    for frame, lineno in traceback.walk_tb(tb):
+        if not is_internal(frame.f_code.co_filename):
+            frames.append((frame, lineno))
+    return frames
+
+
+def _exception_lines(exc: BaseException) -> list[str]:
+    """One exception's traceback (user frames only) and its last line."""
+    te = traceback.TracebackException(type(exc), exc, exc.__traceback__, compact=True)
+    kept = traceback.StackSummary.extract(
+        ((f, n) for f, n in traceback.walk_tb(exc.__traceback__)
+         if not is_internal(f.f_code.co_filename)),
+        capture_locals=False)
+    te.stack = kept
+    te.__cause__ = te.__context__ = None
+    return list(te.format())
+
+
+def format_exception(exc: BaseException) -> str:
+    """The traceback Python prints for `exc`, without gradsh's frames; chained exceptions that
+    happened inside gradsh (an argument check re-raised as PyTorch's error) are left out."""
+    chain: list[tuple[BaseException, str | None]] = []
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    link: str | None = None
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        chain.append((current, link))
+        if current.__cause__ is not None:
+            nxt, link = current.__cause__, ("\nThe above exception was the direct cause of the "
+                                             "following exception:\n\n")
+        elif current.__context__ is not None and not current.__suppress_context__:
+            nxt, link = current.__context__, ("\nDuring handling of the above exception, "
+                                               "another exception occurred:\n\n")
+        else:
+            nxt = None
+        if nxt is not None and not _user_frames(nxt.__traceback__):
+            break  # raised and handled inside gradsh: not the user's business
+        current = nxt
+    parts: list[str] = []
+    for i, (item, _) in enumerate(reversed(chain)):
+        if i:
+            parts.append(chain[len(chain) - i][1] or "")
+        parts.extend(_exception_lines(item))
+    return "".join(parts)
+
+
+def innermost_user_line(exc: BaseException, path: str) -> tuple[int | None, int | None]:
+    """(line, column) of the deepest frame in the program's own file, for the JSON trace."""
+    line = column = None
+    for frame, lineno in traceback.walk_tb(exc.__traceback__):
+        if frame.f_code.co_filename == path:
+            line = lineno
+            column = 1
+    if isinstance(exc, SyntaxError) and exc.filename == path:
+        line, column = exc.lineno, exc.offset
+    return line, column
+
+
+# ---------------------------------------------------------------------------------------------
+# Engine warnings -> Python warnings
+# ---------------------------------------------------------------------------------------------
+
+
+def _stacklevel() -> int:
+    """warnings.warn's stacklevel that points at the first frame outside gradsh."""
+    frame = sys._getframe(2)
+    level = 2
+    while frame is not None and is_internal(frame.f_code.co_filename):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level
+
+
+def warn_from_engine(category: str, message: str) -> None:
+    """The engine's warning handler in Python mode: a real Python warning, attributed to the
+    user's line (so Python's filters show it once per place, as PyTorch's warnings are)."""
+    cls = getattr(builtins, category, None)
+    if not (isinstance(cls, type) and issubclass(cls, Warning)):
+        cls = UserWarning
+    warnings.warn(message, cls, stacklevel=_stacklevel())

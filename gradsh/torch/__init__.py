@@ -1,0 +1,87 @@
+"""torch, as the Python programs gradsh runs see it: PyTorch's namespace over gradsh's engine.
+
+`import gradsh.torch as torch` gives it to any Python program; `gradsh FILE.py` serves it as
+`import torch` (gradsh.pyrun). The layout mirrors PyTorch's own (torch/nn/..., torch/optim/...,
+torch/autograd/..., torch/utils/data/...), so a reader who knows where PyTorch keeps a thing
+finds gradsh's in the same place. A name PyTorch has and gradsh lacks raises
+`gradsh does not implement torch.NAME yet` (an AttributeError).
+"""
+
+from __future__ import annotations
+
+from gradsh.engine import dtypes as _dtypes
+from gradsh.engine import ops as _ops
+from gradsh.engine.dtypes import DType as dtype
+from gradsh.engine.pytypes import Device as device
+from gradsh.engine.pytypes import Size
+from gradsh.engine.tensor import Tensor
+from gradsh.torch import _python_api
+from gradsh.torch._functions import *  # noqa: F403  (the torch.* functions, listed there)
+from gradsh.torch._functions import __all__ as _function_names
+from gradsh.torch._missing import module_getattr as _module_getattr
+from gradsh.torch._random import (
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
+)
+from gradsh.torch._version import __version__
+from gradsh.torch.autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+
+_python_api.install()
+
+# dtypes under every name PyTorch gives them
+float32 = float = _dtypes.float32  # noqa: A001
+float64 = double = _dtypes.float64
+float16 = half = _dtypes.float16
+int64 = long = _dtypes.int64
+int32 = int = _dtypes.int32  # noqa: A001
+int16 = short = _dtypes.int16
+int8 = _dtypes.int8
+uint8 = _dtypes.uint8
+bool = _dtypes.bool_  # noqa: A001
+
+# the legacy typed constructors: torch.FloatTensor([1, 2]), isinstance(x, torch.LongTensor)
+FloatTensor = _python_api.legacy_type(float32)
+DoubleTensor = _python_api.legacy_type(float64)
+HalfTensor = _python_api.legacy_type(float16)
+LongTensor = _python_api.legacy_type(int64)
+IntTensor = _python_api.legacy_type(int32)
+ShortTensor = _python_api.legacy_type(int16)
+CharTensor = _python_api.legacy_type(int8)
+ByteTensor = _python_api.legacy_type(uint8)
+BoolTensor = _python_api.legacy_type(bool)
+
+# submodules a program reaches as attributes of torch (`torch.nn.Linear` after `import torch`)
+from gradsh.torch import (  # noqa: E402
+    accelerator,
+    autograd,
+    backends,
+    cuda,
+    linalg,
+    nn,
+    optim,
+    random,
+    testing,
+    utils,
+)
+from gradsh.torch.serialization import load, save  # noqa: E402
+
+__getattr__ = _module_getattr("torch")
+
+__all__ = [
+    "Generator", "Size", "Tensor", "default_generator", "device", "dtype", "enable_grad",
+    "get_rng_state", "inference_mode", "initial_seed", "is_grad_enabled", "load",
+    "manual_seed", "no_grad", "save", "seed", "set_grad_enabled", "set_rng_state",
+    *_function_names,
+]
+del _ops

@@ -1,0 +1,155 @@
+"""The torch.* functions: the engine's ops under PyTorch's names, plus NumPy interop and the
+global settings (default dtype and device, print options)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine import dtypes, ops
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
+from gradsh.engine.tensor import Tensor
+from gradsh.engine.tensor_str import set_printoptions
+
+# The engine's ops that PyTorch also has as torch.NAME, with the same meaning.
+_FROM_OPS = """
+abs abs_ absolute acos add addcdiv addcmul addmm all allclose amax amin any arange arccos
+arcsin arctan arctan2 argmax argmin argsort asin atan atan2 bernoulli bitwise_and bitwise_not
+bitwise_or bitwise_xor bmm broadcast_to cat ceil chunk clamp clamp_ clamp_max clamp_max_
+clamp_min clamp_min_ clip clip_ clone concat concatenate cos cos_ cosh cosine_similarity
+count_nonzero cumprod cumsum detach diag dist div divide dot empty empty_like eq equal erf exp
+exp2 exp_ expm1 eye flatten flip floor floor_divide fmod frac full full_like gather ge ger
+greater greater_equal gt index_add index_fill index_put index_select inner isfinite isinf
+isnan kthvalue le lerp less less_equal linspace log log10 log1p log2 log_ log_softmax
+logical_and logical_not logical_or logical_xor logit logsumexp lt masked_fill masked_select
+matmul max maximum mean median meshgrid min minimum mm mode moveaxis movedim mul multiply mv
+nan_to_num nanmedian narrow ne neg neg_ negative nonzero norm normal not_equal numel ones
+ones_like outer permute positive pow prod rand rand_like randint randn randn_like randperm
+reciprocal reciprocal_ relu relu_ remainder reshape roll round rsqrt rsub scatter scatter_add
+select sgn sigmoid sigmoid_ sign sin sin_ sinh softmax sort split sqrt sqrt_ square square_
+squeeze stack std sub subtract sum swapaxes swapdims t take tan tanh tanh_ tensor topk trace
+transpose tril triu true_divide trunc unbind unflatten unique unsqueeze var where xlogy zeros
+zeros_like binary_cross_entropy_with_logits kl_div dropout is_tensor
+""".split()
+
+__all__ = [*_FROM_OPS, "as_tensor", "from_numpy", "get_default_dtype", "set_default_dtype",
+           "get_default_device", "set_default_device", "is_floating_point", "set_printoptions",
+           "promote_types", "result_type", "can_cast", "is_nonzero", "numel", "asarray"]
+
+_module = globals()
+for _name in _FROM_OPS:
+    _module[_name] = getattr(ops, _name)
+del _module, _name
+
+
+def _dtype_of_array(array: np.ndarray) -> DType:
+    try:
+        return dtypes.from_numpy(array.dtype)
+    except KeyError:
+        raise TorchTypeError(
+            f"can't convert np.ndarray of type numpy.{array.dtype.name}. The only supported "
+            "types are: float64, float32, float16, complex64, complex128, int64, int32, int16, "
+            "int8, uint64, uint32, uint16, uint8, and bool."
+        ) from None
+
+
+def from_numpy(array: Any) -> Tensor:
+    """torch.from_numpy: a tensor sharing the array's memory (a write through either is seen by
+    the other)."""
+    if not isinstance(array, np.ndarray):
+        raise TorchTypeError(f"expected np.ndarray (got {type(array).__name__})")
+    _dtype_of_array(array)
+    if not array.flags.writeable:
+        import warnings
+
+        warnings.warn(
+            "The given NumPy array is not writable, and PyTorch does not support non-writable "
+            "tensors. This means writing to this tensor will result in undefined behavior. You "
+            "may want to copy the array to protect its data or make it writable before "
+            "converting it to a tensor. This type of warning will be suppressed for the rest of "
+            "this program.", UserWarning, stacklevel=2)
+    return Tensor._make(array, "cpu")
+
+
+def as_tensor(data: Any, dtype: DType | None = None, device: Any = None) -> Tensor:
+    """torch.as_tensor: shares memory with a tensor or a NumPy array when dtype and device
+    allow it, else copies as torch.tensor does."""
+    if isinstance(data, Tensor):
+        if (dtype is None or dtype is data.dtype) and (device is None or
+                                                       ops._device_name(device) == data.device):
+            return data
+        return ops.to(data, dtype=dtype, device=device)
+    if isinstance(data, np.ndarray) and data.dtype.kind in "biuf":
+        source = _dtype_of_array(data)
+        target = source if dtype is None else dtype
+        dev = ops._device_name(device)
+        if target is source and dev == "cpu":
+            return Tensor._make(data, "cpu")
+        return ops.tensor(data.astype(target.np), device=dev)
+    return ops.tensor(data, dtype=dtype, device=device)
+
+
+def asarray(obj: Any, *, dtype: DType | None = None, device: Any = None,
+            copy: bool | None = None, requires_grad: bool = False) -> Tensor:
+    """torch.asarray: as_tensor, with copy=True forcing a copy."""
+    result = as_tensor(obj, dtype=dtype, device=device)
+    if copy and (result is obj or (isinstance(obj, np.ndarray) and
+                                   np.shares_memory(result._data, obj))):
+        result = ops.clone(result)
+    if requires_grad:
+        result.requires_grad_(True)
+    return result
+
+
+def get_default_dtype() -> DType:
+    return dtypes.default_float()
+
+
+def set_default_dtype(d: DType) -> None:
+    if not isinstance(d, DType) or d not in (dtypes.float16, dtypes.float32, dtypes.float64):
+        raise TorchTypeError("only floating-point types are supported as the default type")
+    dtypes.set_default_dtype(d)
+
+
+def get_default_device() -> Any:
+    from gradsh.engine.pytypes import device_of
+
+    return device_of(ops.DefaultDevice.value)
+
+
+def set_default_device(device: Any) -> None:
+    name = "cpu" if device is None else ops._device_name(device)
+    ops.DeviceHooks.check(name)
+    ops.DefaultDevice.value = name
+
+
+def is_floating_point(input: Tensor) -> bool:  # noqa: A002  (PyTorch's parameter name)
+    if not isinstance(input, Tensor):
+        raise TorchTypeError("is_floating_point(): argument 'input' (position 1) must be "
+                             f"Tensor, not {type(input).__name__}")
+    return input.dtype.is_floating_point
+
+
+def is_nonzero(input: Tensor) -> bool:  # noqa: A002
+    if input.numel() != 1:
+        raise TorchRuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    return bool(input)
+
+
+def promote_types(type1: DType, type2: DType) -> DType:
+    return dtypes.promote_types(type1, type2)
+
+
+def result_type(tensor1: Any, tensor2: Any) -> DType:
+    operands = [tensor1, tensor2]
+    tensors = [(t.dtype, t.ndim) for t in operands if isinstance(t, Tensor)]
+    scalars = [s for s in operands if not isinstance(s, Tensor)]
+    return dtypes.result_type(tensors, scalars)
+
+
+def can_cast(from_: DType, to: DType) -> bool:
+    """Whether PyTorch's type promotion allows the cast: never to a lower category (float to
+    integer, integer to bool)."""
+    return from_.category <= to.category

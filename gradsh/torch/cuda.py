@@ -1,0 +1,58 @@
+"""torch.cuda: whether cuda:0 is there (CuPy with a GPU, or gradsh's --sim-cuda)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gradsh.engine import backend
+from gradsh.torch._missing import module_getattr
+
+__getattr__ = module_getattr("torch.cuda")
+
+
+def is_available() -> bool:
+    """True with --sim-cuda, or when CuPy finds a GPU (checked without importing CuPy when it
+    is not installed)."""
+    if backend.sim_cuda_enabled():
+        return True
+    import importlib.util
+
+    if importlib.util.find_spec("cupy") is None:
+        return False
+    return backend.cuda_available()
+
+
+def device_count() -> int:
+    return 1 if is_available() else 0
+
+
+def current_device() -> int:
+    if not is_available():
+        raise RuntimeError("No CUDA GPUs are available")
+    return 0
+
+
+def get_device_name(device: Any = None) -> str:
+    if not is_available():
+        raise RuntimeError("No CUDA GPUs are available")
+    return "gradsh simulated cuda:0" if backend.sim_cuda_enabled() else "NVIDIA GPU (CuPy)"
+
+
+def is_initialized() -> bool:
+    return False
+
+
+def manual_seed(seed: int) -> None:
+    """gradsh draws cuda:0's random numbers on the host from the global generator."""
+
+
+def manual_seed_all(seed: int) -> None:
+    """See manual_seed."""
+
+
+def synchronize(device: Any = None) -> None:
+    backend.synchronize()
+
+
+def empty_cache() -> None:
+    """Nothing is cached."""
