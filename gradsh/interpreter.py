@@ -11,6 +11,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from gradsh import ast
@@ -446,7 +447,7 @@ class Interpreter:
     def _torch_error(self, err: TorchError, pos: Pos) -> GradshError:
         """PyTorch's error in gradsh's terms, with a hint at its cause where the engine knows it
         (a saved tensor modified in place or freed: where that happened)."""
-        from gradsh.explain import error_hint
+        from gradsh.explainer import error_hint
 
         return GradshError(err.kind, err.message, pos, error_hint(err, self.env, self.path))
 
@@ -473,7 +474,10 @@ class Interpreter:
 
     def _lookup(self, name: ast.Name) -> Any:
         if name.id in self.env:
-            return self.env[name.id]
+            value = self.env[name.id]
+            if value.__class__ is ModuleType:  # `import torch` typed in the shell, as Python
+                return _namespace_of(value) or value
+            return value
         if name.id in self.globals:
             return self.globals[name.id]
         raise GradshError("NameError", f"name '{name.id}' is not defined", name.pos)
@@ -852,6 +856,15 @@ def _resolve(builtin: table.Builtin) -> Callable[..., Any] | None:
         if target is not None:
             return target  # type: ignore[no-any-return]
     return None
+
+
+def _namespace_of(module: ModuleType) -> Module | None:
+    """The builtin namespace a Python module of gradsh.torch stands for (`torch`, `F`...), so a
+    gradsh statement means the same whether `torch` was imported in Python or not."""
+    full = module.__name__.removeprefix("gradsh.")
+    if full not in table.MODULES:
+        return None
+    return Module(full, table.MODULES[full])
 
 
 def _make_globals(print_fn: Callable[..., None]) -> dict[str, Any]:

@@ -73,57 +73,51 @@ def tensor_env(namespace: dict[str, Any]) -> dict[str, Any]:
 
     env: dict[str, Any] = {}
     for name, value in list(namespace.items()):
-        if name.startswith("__"):
-            continue
         if isinstance(value, Tensor):
             env[name] = value
-        elif _is_module(value):
-            try:
-                for qualified, p in value.named_parameters():
-                    env[f"{name}.{qualified}"] = p
-                for qualified, b in value.named_buffers():
-                    if isinstance(b, Tensor):
-                        env[f"{name}.{qualified}"] = b
-            except Exception:  # noqa: BLE001,S112  (a half-built module the user is writing)
-                continue
+        elif not name.startswith("__") and snapshot.is_nn_module(value):
+            env.update(snapshot.module_tensors(name, value))
     return env
-
-
-def _is_module(value: Any) -> bool:
-    nn = sys.modules.get("gradsh.torch.nn")
-    module_cls = getattr(nn, "Module", None) if nn is not None else None
-    return module_cls is not None and isinstance(value, module_cls)
 
 
 class PythonProgram:
     """A program's namespace (a real `__main__` module while it runs) and its statements."""
 
-    def __init__(self, source: str, path: str):
+    def __init__(self, source: str, path: str, namespace: dict[str, Any] | None = None):
+        """`namespace`: run in this dict instead of a fresh `__main__` module's (the shell's
+        variables, shared with its gradsh statements)."""
         self.source = source
         # Python names a script by its absolute path in tracebacks and __file__
         self.path = os.path.abspath(path) if not path.startswith("<") else path
         self.argv0 = path
         self.module = types.ModuleType("__main__")
-        self.module.__file__ = self.path
-        self.module.__builtins__ = __builtins__  # type: ignore[attr-defined]
+        if namespace is None:
+            self.module.__file__ = self.path
+            self.module.__builtins__ = __builtins__  # type: ignore[attr-defined]
+            namespace = self.module.__dict__
+        self.namespace = namespace
         self.flags = 0
-
-    @property
-    def namespace(self) -> dict[str, Any]:
-        return self.module.__dict__
 
     def parse(self) -> list[Statement]:
         """The statements (SyntaxError as Python raises it)."""
         tree = ast.parse(self.source, filename=self.path)
         return split_statements(tree, self.source)
 
-    def run(self, stmt: Statement) -> None:
+    def run(self, stmt: Statement, filename: str | None = None,
+            interactive: bool = False) -> None:
+        """Run one statement. `interactive` (the shell) echoes an expression's value through
+        sys.displayhook, as Python's REPL does."""
         node = stmt.node
         if isinstance(node, ast.ImportFrom) and node.module == "__future__":
             for alias in node.names:
                 self.flags |= _FUTURE_FLAGS.get(alias.name, 0)
-        code = compile(ast.Module(body=[node], type_ignores=[]), self.path, "exec",
-                       flags=self.flags, dont_inherit=True)
+        if interactive:
+            tree: ast.mod = ast.Interactive(body=[node])
+            mode = "single"
+        else:
+            tree, mode = ast.Module(body=[node], type_ignores=[]), "exec"
+        code = compile(tree, filename or self.path, mode, flags=self.flags, dont_inherit=True)
+        self.namespace.setdefault("__name__", "__main__")
         exec(code, self.namespace)  # noqa: S102  (the user's own program, as `python` runs it)
 
     @contextlib.contextmanager
@@ -273,7 +267,7 @@ def _show(number: int, result: StepResult, program: PythonProgram, options: Any,
 
 def format_program_error(error: BaseException, program: PythonProgram) -> str:
     """The traceback (user frames), then gradsh's hint where one applies."""
-    from gradsh.explain import error_hint
+    from gradsh.explainer import error_hint
 
     text = pytrace.format_exception(error)
     hint = error_hint(error, tensor_env(program.namespace), program.path)
@@ -308,4 +302,9 @@ def _report_syntax_error(error: SyntaxError, options: Any, out: IO[str], err: IO
                       "column": error.offset},
         }) + "\n")
         return
-    err.write("".join(traceback.format_exception_only(type(error), error)))
+    err.write(format_syntax_error(error))
+
+
+def format_syntax_error(error: BaseException) -> str:
+    """A SyntaxError as Python prints it (file, line, the source line and a caret)."""
+    return "".join(traceback.format_exception_only(type(error), error))

@@ -268,7 +268,7 @@ def render_display(renderer: Renderer, display: Display, interp: Interpreter,
     """Show what `show`, `graph` or `explain` asked for. `lang` is the language of `explain`
     ("en" or "zh"; by default GRADSH_LANG's, else English)."""
     # imported here: a run that never asks for a graph or an explanation starts without them
-    from gradsh import explain as explainer
+    from gradsh import explainer
     from gradsh import graphview
     if display.kind == "show":
         renderer.table(snapshot.take(interp.env), display.names or None, remember=False)

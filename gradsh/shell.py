@@ -35,12 +35,15 @@ from gradsh.repl.completer import GradshCompleter
 from gradsh.repl.history import open_history
 from gradsh.repl.key_bindings import load_key_bindings
 from gradsh.repl.lexer import GradshLexer
+from gradsh.pyrun import PythonProgram, format_syntax_error
+from gradsh.repl.python_input import looks_like_python, parses_as_python, remember_source
 from gradsh.repl.source import is_complete, join_lines
 from gradsh.runner import (
     EXIT_OK,
     EXIT_USAGE,
     RunOptions,
     header_args,
+    is_python_path,
     prepare,
     read_script,
     render_display,
@@ -64,11 +67,15 @@ class Session:
         self.statements: list[str] = []  # the source of each statement that succeeded
         self.header = _header(options)  # options a saved script needs in its header
         self.finished = False
+        self.python_inputs = 0
         self.interp = self._new_interpreter()
 
     def _new_interpreter(self) -> Interpreter:
+        """A fresh interpreter, whose variables are also the namespace Python input runs in:
+        gradsh statements and Python code see the same variables."""
         interp = Interpreter(SHELL_PATH)
         prepare(interp, self.options)
+        self.python = PythonProgram("", SHELL_PATH, interp.env)
         return interp
 
     # -- one input ----------------------------------------------------------------------------
@@ -96,7 +103,65 @@ class Session:
         if topic is not None:
             self.show_help(topic)
             return
-        self.run_source(join_lines(text), SHELL_PATH)
+        source = join_lines(text)
+        try:
+            parse(source, SHELL_PATH)
+        except GradshError as err:
+            if parses_as_python(text) or looks_like_python(text):
+                self.run_python(text)
+            else:
+                self.renderer.error(err, source, SHELL_PATH)
+            return
+        self.run_source(source, SHELL_PATH)
+
+    def run_python(self, text: str, path: str | None = None, *, script: bool = False,
+                   keep_going: bool = False) -> None:
+        """Run Python input (or a loaded .py file) statement by statement in the shared
+        namespace, with the table after each statement; an expression echoes its value as in
+        Python's REPL."""
+        import ast as pyast
+
+        from gradsh.pyrun import format_program_error, split_statements
+
+        if path is None:
+            self.python_inputs += 1
+            path = f"<shell-{self.python_inputs}>"
+        source = text.rstrip() + "\n"
+        remember_source(path, source)
+        try:
+            statements = split_statements(pyast.parse(source, path), source)
+        except (SyntaxError, ValueError) as err:
+            self.renderer.out.file.flush()
+            self.renderer.err.print(format_syntax_error(err), markup=False, highlight=False)
+            return
+        echo = script or len(statements) > 1
+        with self.python.active():
+            for stmt in statements:
+                if echo:
+                    self.renderer.statement(stmt.source, language="python")
+                self.renderer.out.file.flush()
+                error: BaseException | None = None
+                try:
+                    self.python.run(stmt, path, interactive=not script)
+                except SystemExit:
+                    self.finished = True
+                    return
+                except KeyboardInterrupt:
+                    self._error(GradshError("KeyboardInterrupt", "interrupted"))
+                    self.show_table(only_changes=True)
+                    return
+                except BaseException as exc:  # noqa: BLE001  (the user's error, shown as Python's)
+                    error = exc
+                sys.stdout.flush()
+                if error is not None:
+                    self.renderer.err.print(format_program_error(error, self.python).rstrip(),
+                                            markup=False, highlight=False)
+                if not script:
+                    self.show_table(only_changes=error is not None)
+                if error is not None and not keep_going:
+                    break
+        if script:
+            self.show_table()
 
     def run_source(self, source: str, path: str, *, script: bool = False,
                    keep_going: bool = False) -> None:
@@ -218,7 +283,11 @@ class Session:
             self._error(err, None, path)
             return
         keep_going = self._apply_header(flags, path)
-        if keep_going is not None:
+        if keep_going is None:
+            return
+        if is_python_path(path):
+            self.run_python(source, path, script=True, keep_going=keep_going)
+        else:
             self.run_source(source, path, script=True, keep_going=keep_going)
 
     def _apply_header(self, flags: list[str], path: str) -> bool | None:

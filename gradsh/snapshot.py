@@ -7,6 +7,8 @@ warning, nothing is computed. Renderers and the JSON trace read snapshots, never
 from __future__ import annotations
 
 import math
+import sys
+from types import ModuleType
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,14 +57,39 @@ def to_host(array: Any) -> np.ndarray:
 
 
 def take(env: dict[str, Any]) -> list[VarState]:
-    """Every variable in definition order."""
+    """Every variable in definition order. A torch.nn module shows as its parameters and
+    buffers under qualified names (`model.0.weight`); Python's own entries of a namespace the
+    shell shares with Python code (`__builtins__`, imported modules) are not variables."""
     states: list[VarState] = []
     for name, value in env.items():
         if isinstance(value, Tensor):
             states.append(tensor_state(name, value))
+        elif name.startswith("__") or isinstance(value, ModuleType):
+            continue
+        elif is_nn_module(value):
+            states.extend(tensor_state(qualified, t)
+                          for qualified, t in module_tensors(name, value))
         else:
             states.append(OtherState(name, kind_of(value), py_repr(value)))
     return states
+
+
+def is_nn_module(value: Any) -> bool:
+    """Whether `value` is a gradsh.torch.nn.Module (looked up only once nn is loaded)."""
+    nn = sys.modules.get("gradsh.torch.nn")
+    module_cls = getattr(nn, "Module", None) if nn is not None else None
+    return module_cls is not None and isinstance(value, module_cls)
+
+
+def module_tensors(name: str, module: Any) -> list[tuple[str, Tensor]]:
+    """A module's parameters, then its buffers, named `name.qualified.name`; nothing for a
+    module too broken to list them (one the user is still writing)."""
+    try:
+        found = [(f"{name}.{q}", p) for q, p in module.named_parameters()]
+        found += [(f"{name}.{q}", b) for q, b in module.named_buffers()]
+    except Exception:  # noqa: BLE001  (the user's half-built module: show what the rest is)
+        return []
+    return [(n, t) for n, t in found if isinstance(t, Tensor)]
 
 
 def tensor_state(name: str, t: Tensor) -> TensorState:

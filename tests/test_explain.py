@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from rich.cells import cell_len
 
-from gradsh import explain
+from gradsh import explainer as explain
 from gradsh.engine.tensor import SECOND_BACKWARD_MESSAGE
 from gradsh.interpreter import Interpreter
 from gradsh.parser import parse

@@ -64,6 +64,6 @@ def load_key_bindings(is_complete: Callable[[str], bool]) -> KeyBindings:
 def _new_line(buffer: Buffer) -> None:
     line = buffer.document.current_line_before_cursor
     indent = line[: len(line) - len(line.lstrip())]
-    if line.rstrip().endswith(("{", "(", "[")):
+    if line.rstrip().endswith(("{", "(", "[", ":")):
         indent += INDENT
     buffer.insert_text("\n" + indent)

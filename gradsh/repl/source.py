@@ -13,6 +13,7 @@ from __future__ import annotations
 from gradsh.ast import Program
 from gradsh.errors import GradshError
 from gradsh.parser import IncompleteInput, parse
+from gradsh.repl.python_input import python_status
 
 __all__ = ["CONTINUE_LINE", "is_complete", "join_lines", "parse_input"]
 
@@ -35,11 +36,19 @@ def join_lines(text: str) -> str:
 
 
 def is_complete(text: str) -> bool:
-    """False while the input merely ends too early (the shell then asks for another line).
+    """False while the input merely ends too early (the shell then asks for another line),
+    as gradsh or, for input that is not gradsh, as Python (an open block ends with an empty
+    line, as in Python's REPL).
 
     A syntax error elsewhere counts as complete: running the input reports it with a caret.
     """
-    return not isinstance(_status(join_lines(text)), IncompleteInput)
+    status = _status(join_lines(text))
+    if status is None:
+        return True
+    python = python_status(text)
+    if isinstance(status, IncompleteInput):
+        return python == "complete"
+    return python != "incomplete"
 
 
 def parse_input(text: str, path: str = "<shell>") -> Program:

@@ -1,0 +1,269 @@
+"""Python programs on gradsh: `gradsh FILE.py` as a user runs it, against `python FILE.py` with
+real PyTorch where torch is installed."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"}
+ADDRESS = re.compile(r"0x[0-9a-f]+")
+
+
+def write(tmp_path: Path, source: str, name: str = "prog.py") -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(source))
+    return path
+
+
+def gradsh(path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "gradsh", "run", *options, path.name],
+                          capture_output=True, text=True, cwd=path.parent, env=ENV, timeout=120)
+
+
+def python(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, path.name], capture_output=True, text=True,
+                          cwd=path.parent, env=ENV, timeout=120)
+
+
+def same_stdout(a: str, b: str) -> None:
+    assert ADDRESS.sub("0x…", a) == ADDRESS.sub("0x…", b)
+
+
+AUTOGRAD_BASICS = """
+    import torch
+    import numpy as np
+
+    a = torch.tensor(2.0, requires_grad=True)
+    b = torch.tensor(3.0)
+    c = a * a * 5
+    d = c * c * b
+    c.retain_grad()
+    d.backward(retain_graph=True)
+    print(a.grad, c.grad, d.grad_fn, a.is_leaf, c.is_leaf)
+    print(f"d = {d.item():.4f}, {d:.2f}, shape {d.shape}, {d.dtype}, {d.device!r}")
+    for step in range(2):
+        d.backward(retain_graph=True)
+        print(step, a.grad)
+    with torch.no_grad():
+        e = a * 2
+    print(e.requires_grad, e.grad_fn, torch.is_grad_enabled())
+    x = torch.from_numpy(np.arange(3.0))
+    x.numpy()[0] = 7
+    print(x, x.shape[0], len(x), x.tolist())
+    try:
+        a.numpy()
+    except RuntimeError as err:
+        print(type(err).__name__, err)
+    try:
+        d.backward()
+        d.backward()
+    except RuntimeError as err:
+        print("second backward:", str(err)[:40])
+    torch.manual_seed(0)
+    print(torch.rand(3), torch.randn(2, dtype=torch.float64))
+"""
+
+
+def test_quiet_output_is_pytorchs(tmp_path: Path, torch: object) -> None:
+    path = write(tmp_path, AUTOGRAD_BASICS)
+    ran, expected = gradsh(path, "--quiet"), python(path)
+    assert expected.returncode == 0, expected.stderr
+    assert ran.returncode == 0, ran.stderr
+    same_stdout(ran.stdout, expected.stdout)
+
+
+def test_import_torch_is_gradsh_even_with_torch_installed(tmp_path: Path) -> None:
+    path = write(tmp_path, """
+        import torch, torch.nn.functional as F
+        from torch import autograd
+        print(torch.__file__.split("/")[-2], F.__name__, autograd.__name__)
+        print(torch.__version__)
+    """)
+    ran = gradsh(path, "--quiet")
+    assert ran.returncode == 0, ran.stderr
+    first, version = ran.stdout.splitlines()
+    assert first == "torch gradsh.torch.nn.functional gradsh.torch.autograd"
+    assert version.startswith("2.13.0+gradsh")
+
+
+def test_table_after_each_top_level_statement(tmp_path: Path) -> None:
+    path = write(tmp_path, """
+        import torch
+        w = torch.ones(2, requires_grad=True)
+        for i in range(3):
+            loss = (w * i).sum()
+            loss.backward()
+        print(w.grad)
+    """)
+    ran = gradsh(path)
+    assert ran.returncode == 0, ran.stderr
+    out = ran.stdout
+    assert ">>> for i in range(3):\n...     loss = (w * i).sum()\n...     loss.backward()\n" in out
+    table = out.split(">>> for i in range(3):")[1].split(">>> print(w.grad)")[0]
+    assert re.search(r"^w +\[1\., 1\.\] +\[2\] .* None +\[3\., 3\.\]\*$", table, re.M)
+    assert re.search(r"^loss\* +4\.\* .*SumBackward0\*", table, re.M)
+    last = out.split(">>> print(w.grad)\n")[1]
+    assert last.startswith("tensor([3., 3.])\n")
+    assert "*" not in last  # printing changed nothing
+
+
+def test_json_trace_has_one_step_per_statement(tmp_path: Path) -> None:
+    path = write(tmp_path, """
+        import torch
+        x = torch.tensor([1., 2.], requires_grad=True)
+        y = (x ** 2).sum()
+        y.backward()
+        print("grad", x.grad)
+        print(y.grad)
+    """)
+    ran = gradsh(path, "--json")
+    steps = [json.loads(line) for line in ran.stdout.splitlines()]
+    assert [s["step"] for s in steps] == [1, 2, 3, 4, 5, 6]
+    assert steps[3]["vars"]["x"]["grad"] == [2.0, 4.0]
+    assert steps[3]["vars"]["y"]["grad_fn"] == "SumBackward0"
+    assert steps[4]["printed"] == ["grad tensor([2., 4.])"]
+    assert steps[5]["printed"] == ["None"]
+    assert steps[5]["warnings"][0].startswith("UserWarning: The .grad attribute of a Tensor "
+                                              "that is not a leaf")
+
+
+def test_error_shows_the_users_frames_and_the_hint(tmp_path: Path) -> None:
+    path = write(tmp_path, """
+        import torch
+
+        def step(t):
+            t.backward()
+
+        a = torch.tensor(2.0, requires_grad=True)
+        d = a * a
+        step(d)
+        step(d)
+        print("not reached")
+    """)
+    ran = gradsh(path, "--quiet")
+    assert ran.returncode == 1
+    assert "not reached" not in ran.stdout
+    err = ran.stderr
+    assert err.startswith("Traceback (most recent call last):\n")
+    assert f'File "{path}", line 10, in <module>' in err
+    assert f'File "{path}", line 5, in step' in err
+    assert "gradsh" not in err.split("RuntimeError:")[0]  # no frame of gradsh's own
+    assert "\nRuntimeError: Trying to backward through the graph a second time" in err
+    assert "hint: MulBackward0 (d) saved its tensors at line 8" in err
+
+
+def test_keep_going_runs_the_next_statement(tmp_path: Path) -> None:
+    path = write(tmp_path, """
+        import torch
+        x = torch.ones(2) @ 2
+        print("after")
+    """)
+    stopped, going = gradsh(path, "--quiet"), gradsh(path, "--quiet", "--keep-going")
+    assert stopped.returncode == going.returncode == 1
+    assert stopped.stdout == "" and going.stdout == "after\n"
+
+
+def test_exit_codes_of_sys_exit_and_syntax_errors(tmp_path: Path) -> None:
+    ran = gradsh(write(tmp_path, "import sys\nprint('a')\nsys.exit(3)\nprint('b')\n"), "--quiet")
+    assert (ran.returncode, ran.stdout) == (3, "a\n")
+    bad = gradsh(write(tmp_path, "x = = 2\n", "bad.py"))
+    assert bad.returncode == 2
+    assert bad.stderr.endswith("    x = = 2\n        ^\nSyntaxError: invalid syntax\n")
+
+
+def test_what_gradsh_lacks_is_named(tmp_path: Path) -> None:
+    path = write(tmp_path, """
+        import torch
+        for expr in ("torch.fft", "torch.ones(1).stft", "torch.no_such_thing",
+                     "torch.ones(1).no_such_method"):
+            try:
+                eval(expr)
+            except AttributeError as err:
+                print(type(err).__name__, err)
+        try:
+            import torch.fft
+        except ModuleNotFoundError as err:
+            print(err)
+    """)
+    ran = gradsh(path, "--quiet")
+    assert ran.stdout.splitlines() == [
+        "NotImplementedInGradsh gradsh does not implement torch.fft yet",
+        "NotImplementedInGradsh gradsh does not implement torch.Tensor.stft yet",
+        "AttributeError module 'torch' has no attribute 'no_such_thing'",
+        "AttributeError 'Tensor' object has no attribute 'no_such_method'",
+        "gradsh does not implement torch.fft yet",
+    ]
+
+
+def test_show_explain_graph_inside_a_program(tmp_path: Path) -> None:
+    path = write(tmp_path, """
+        import torch
+        import gradsh
+
+        a = torch.tensor(2.0, requires_grad=True)
+        c = a * a * 5
+        c.retain_grad()
+        c.backward()
+        gradsh.show()
+        gradsh.explain(c)
+        gradsh.graph(c)
+    """)
+    ran = gradsh(path, "--quiet")
+    assert ran.returncode == 0, ran.stderr
+    lines = ran.stdout.splitlines()
+    assert lines[0].split() == ["name", "value", "shape", "dtype", "device", "requires_grad",
+                                "is_leaf", "grad_fn", "grad"]
+    assert lines[2].split() == ["a", "2.", "[]", "float32", "cpu", "True", "True", "None", "20."]
+    assert any(line.startswith("c is not a leaf") for line in lines)
+    assert "c = MulBackward0" in ran.stdout and "AccumulateGrad  a" in ran.stdout
+
+
+def test_gradsh_torch_as_a_library() -> None:
+    code = ("import gradsh.torch as torch\n"
+            "x = torch.tensor([1., 2.], requires_grad=True)\n"
+            "(x * x).sum().backward()\n"
+            "print(x.grad, isinstance(x, torch.Tensor), torch.Size([2]) == x.shape)\n")
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV,
+                         timeout=60)
+    assert ran.stdout == "tensor([2., 4.]) True True\n", ran.stderr
+
+
+def test_python_in_the_shell_shares_variables_with_gradsh_statements() -> None:
+    import io
+
+    from gradsh.runner import RunOptions
+    from gradsh.shell import Session
+
+    out = io.StringIO()
+    session = Session(RunOptions(), out, out)
+    session.execute("import torch")
+    session.execute("x = torch.ones(2, requires_grad=True)")  # valid gradsh: runs as gradsh
+    session.execute("for i in range(2):\n    y = (x * i).sum()\n    y.backward()\n")
+    session.execute("print x.grad")  # gradsh's print statement
+    session.execute("x.grad.tolist()")  # a Python expression echoes its value
+    text = out.getvalue()
+    assert "tensor([1., 1.])" in text
+    assert "[1.0, 1.0]" in text
+    assert list(k for k in session.interp.env if not k.startswith("__")) == \
+        ["torch", "x", "i", "y"]
+
+
+def test_shell_asks_for_more_lines_of_a_python_block() -> None:
+    from gradsh.repl.source import is_complete
+
+    assert not is_complete("for i in range(3):")
+    assert not is_complete("for i in range(3):\n    print(i)")
+    assert is_complete("for i in range(3):\n    print(i)\n    ")
+    assert is_complete("import torch")
+    assert is_complete("import torch\nx = torch.ones(2)")  # pasted lines
+    assert not is_complete("x = (1 +")
+    assert is_complete("x = = 2")  # an error: shown, not waited on
