@@ -124,10 +124,11 @@ class PythonProgram:
     def active(self) -> Iterator[None]:
         """While the program runs: it is `__main__`, its directory is first on sys.path, argv is
         its own, `import torch` is gradsh's and engine warnings are Python warnings."""
-        from gradsh.engine import exceptions
+        from gradsh.engine import backend, exceptions
         from gradsh.pyserve import serve_torch
 
         serve_torch()
+        backend.use_torch_errors(True)
         saved = (sys.modules.get("__main__"), sys.argv, list(sys.path))
         sys.modules["__main__"] = self.module
         sys.argv = [self.argv0]
@@ -139,6 +140,7 @@ class PythonProgram:
             yield
         finally:
             exceptions.set_warning_handler(previous)
+            backend.use_torch_errors(False)
             main, sys.argv, sys.path[:] = saved
             if main is not None:
                 sys.modules["__main__"] = main
@@ -267,10 +269,14 @@ def _show(number: int, result: StepResult, program: PythonProgram, options: Any,
 
 def format_program_error(error: BaseException, program: PythonProgram) -> str:
     """The traceback (user frames), then gradsh's hint where one applies."""
+    from gradsh.engine.backend import TORCH_UNAVAILABLE
     from gradsh.explainer import error_hint
 
     text = pytrace.format_exception(error)
     hint = error_hint(error, tensor_env(program.namespace), program.path)
+    if hint is None and isinstance(error, AssertionError) and str(error) == TORCH_UNAVAILABLE:
+        hint = ("hint: gradsh has no cuda:0 here; run with --sim-cuda to simulate one on the CPU "
+                "(or install CuPy on a machine with an NVIDIA GPU)")
     return text + (hint + "\n" if hint else "")
 
 

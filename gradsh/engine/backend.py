@@ -21,8 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.exceptions import TorchAssertionError, TorchRuntimeError
 
+TORCH_UNAVAILABLE = "Torch not compiled with CUDA enabled"
 SIM_CUDA_NOTICE = "gradsh: simulating cuda:0 on the CPU (--sim-cuda): the numbers come from NumPy"
 
 UNAVAILABLE = (
@@ -34,6 +35,9 @@ UNAVAILABLE = (
 
 class _State:
     sim_cuda = False
+    # Python programs see a CPU build of PyTorch's error where cuda:0 is missing; .grad
+    # scripts see gradsh's, which names the remedies.
+    torch_errors = False
     # CuPy once the first use of cuda found it working; `real` is True while cuda:0 arrays are
     # CuPy arrays (CuPy loaded and not simulating), which is when arrays ever need copying.
     cupy: ModuleType | None = None
@@ -76,6 +80,8 @@ def _load_cupy() -> ModuleType:
     if _State.failure is None:
         _State.failure = _try_cupy()
     if _State.failure:
+        if _State.torch_errors:
+            raise TorchAssertionError(TORCH_UNAVAILABLE)
         raise TorchRuntimeError(UNAVAILABLE.format(reason=_State.failure))
     assert _State.cupy is not None
     return _State.cupy
@@ -126,9 +132,14 @@ def unavailable_reason() -> str | None:
     """Why there is no real cuda:0 here ("CuPy is not installed" ...), or None if there is."""
     try:
         _load_cupy()
-    except TorchRuntimeError:
+    except (TorchRuntimeError, TorchAssertionError):
         return _State.failure
     return None
+
+
+def use_torch_errors(on: bool = True) -> None:
+    """Raise what a CPU build of PyTorch raises for a missing cuda:0 (Python programs)."""
+    _State.torch_errors = on
 
 
 def cupy_if_loaded() -> ModuleType | None:

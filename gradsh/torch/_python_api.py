@@ -72,5 +72,7 @@ def _tensor_getattr(self: Tensor, name: str) -> Any:
 
 
 def install() -> None:
+    # `type(x)` prints <class 'torch.Tensor'>, as in PyTorch
+    Tensor.__module__ = "torch"
     Tensor.__new__ = _tensor_new  # type: ignore[assignment]
     Tensor.__getattr__ = _tensor_getattr  # type: ignore[attr-defined]
