@@ -125,10 +125,8 @@ class PythonProgram:
         """While the program runs: it is `__main__`, its directory is first on sys.path, argv is
         its own, `import torch` is gradsh's and engine warnings are Python warnings."""
         from gradsh.engine import backend, exceptions
-        from gradsh.pyserve import serve_torch
+        from gradsh.pyserve import served_torch
 
-        serve_torch()
-        backend.use_torch_errors(True)
         saved = (sys.modules.get("__main__"), sys.argv, list(sys.path))
         sys.modules["__main__"] = self.module
         sys.argv = [self.argv0]
@@ -136,11 +134,13 @@ class PythonProgram:
             "<") else os.getcwd()
         sys.path.insert(0, directory)
         previous = exceptions.set_warning_handler(pytrace.warn_from_engine)
+        backend.use_torch_errors(True)
         try:
-            yield
+            with served_torch():
+                yield
         finally:
-            exceptions.set_warning_handler(previous)
             backend.use_torch_errors(False)
+            exceptions.set_warning_handler(previous)
             main, sys.argv, sys.path[:] = saved
             if main is not None:
                 sys.modules["__main__"] = main

@@ -3,10 +3,12 @@ gradsh runs: never an installed PyTorch, whatever sys.path holds."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.abc
 import importlib.machinery
 import sys
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
@@ -47,23 +49,27 @@ class _TorchFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 _FINDER = _TorchFinder()
 
 
-def serve_torch() -> ModuleType:
-    """Make `import torch` give gradsh.torch from now on in this process. Modules already
-    imported under gradsh.torch.* are registered under their torch.* names at once, so a
-    module keeps one identity under both names."""
+@contextlib.contextmanager
+def served_torch() -> Iterator[ModuleType]:
+    """While the block runs, `import torch` gives gradsh.torch. Modules already imported
+    under gradsh.torch.* are registered under their torch.* names at once, so a module keeps
+    one identity under both names. Afterwards sys.modules is as it was (a real torch that
+    was imported before, as in gradsh's own tests, is back)."""
     import gradsh.torch
 
-    if _FINDER not in sys.meta_path:
-        sys.meta_path.insert(0, _FINDER)
+    before = {name: module for name, module in sys.modules.items()
+              if name == "torch" or name.startswith("torch.")}
+    for name in before:
+        del sys.modules[name]
     for name, module in list(sys.modules.items()):
         if name == "gradsh.torch" or name.startswith("gradsh.torch."):
-            sys.modules.setdefault(name[len(_PREFIX):], module)
-    real = sys.modules.get("torch")
-    if real is not gradsh.torch:  # a real torch imported earlier in this process
+            sys.modules[name[len(_PREFIX):]] = module
+    sys.meta_path.insert(0, _FINDER)
+    try:
+        yield gradsh.torch
+    finally:
+        if _FINDER in sys.meta_path:
+            sys.meta_path.remove(_FINDER)
         for name in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
-            alias = sys.modules.get(_PREFIX + name)
-            if alias is not None:
-                sys.modules[name] = alias
-            else:
-                del sys.modules[name]
-    return gradsh.torch
+            del sys.modules[name]
+        sys.modules.update(before)
