@@ -13,7 +13,6 @@ the masking of object addresses). Two checks:
 
 from __future__ import annotations
 
-import difflib
 import importlib.util
 import re
 import sys
@@ -39,16 +38,7 @@ corpus = _load("corpus")
 
 NAMES = corpus.program_names()
 EXPECTED = corpus.expected_failures()
-DIFF_LINES = 40
-
-
-def _diff(expected: str, actual: str, actual_name: str) -> str:
-    lines = list(difflib.unified_diff(expected.splitlines(), actual.splitlines(),
-                                      "torch 2.13 (recorded)", actual_name, lineterm=""))
-    shown = "\n".join(lines[:DIFF_LINES])
-    if len(lines) > DIFF_LINES:
-        shown += f"\n... ({len(lines) - DIFF_LINES} more diff lines)"
-    return shown
+RECORDED = "torch 2.13 (recorded)"
 
 
 def test_corpus_is_complete() -> None:
@@ -87,7 +77,7 @@ def test_recordings_match_torch(torch) -> None:
         elif out != expected:
             problems.append(f"{name}: torch's output changed (re-record with "
                             f"tests/programs/record.py {name})\n"
-                            + _diff(expected, out, "torch now"))
+                            + corpus.diff(expected, out, RECORDED, "torch now"))
     assert not problems, "\n\n".join(problems)
 
 
@@ -107,5 +97,5 @@ def test_gradsh_matches_torch(name: str) -> None:
         return
     stderr_tail = "\n".join((proc.stderr or "").strip().splitlines()[-8:])
     pytest.fail(f"`gradsh run --quiet {name}.py` (exit {proc.returncode}) differs from "
-                f"{name}.torch.out:\n{_diff(expected, proc.stdout, 'gradsh')}\n"
+                f"{name}.torch.out:\n{corpus.diff(expected, proc.stdout, RECORDED, 'gradsh')}\n"
                 f"--- gradsh stderr (last lines) ---\n{stderr_tail}", pytrace=False)

@@ -21,6 +21,7 @@ fresh `python NAME.py` prints.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import subprocess
@@ -50,6 +51,17 @@ def recording(name: str) -> Path:
 def mask(text: str) -> str:
     """Replace object addresses, which change from run to run."""
     return _ADDRESS.sub(" object at 0x...>", text)
+
+
+def diff(expected: str, actual: str, expected_name: str, actual_name: str,
+         limit: int = 40) -> str:
+    """The first `limit` lines of a unified diff, with a count of the lines left out."""
+    lines = list(difflib.unified_diff(expected.splitlines(), actual.splitlines(),
+                                      expected_name, actual_name, lineterm=""))
+    shown = "\n".join(lines[:limit])
+    if len(lines) > limit:
+        shown += f"\n... ({len(lines) - limit} more diff lines)"
+    return shown
 
 
 def program_env(pythonpath: str | None = None) -> dict[str, str]:

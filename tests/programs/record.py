@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import difflib
 import os
 import sys
 from pathlib import Path
@@ -23,11 +22,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import corpus  # noqa: E402  (the folder is put on sys.path just above)
-
-
-def _diff(a: str, b: str, a_name: str, b_name: str) -> str:
-    lines = difflib.unified_diff(a.splitlines(), b.splitlines(), a_name, b_name, lineterm="")
-    return "\n".join(list(lines)[:40])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         if proc.stdout != out:
             problems += 1
             print(f"{name}: the two runs differ (nondeterministic?)\n"
-                  + _diff(proc.stdout, out, "fresh", "runner"))
+                  + corpus.diff(proc.stdout, out, "fresh", "runner"))
             continue
         target = corpus.recording(name)
         old = target.read_text(encoding="utf-8") if target.exists() else None
@@ -70,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
             if old != out:
                 problems += 1
                 print(f"{name}: differs from {target.name}\n"
-                      + _diff(old or "", out, target.name, "now"))
+                      + corpus.diff(old or "", out, target.name, "now"))
         elif old != out:
             target.write_text(out, encoding="utf-8")
             print(f"{name}: {'updated' if old is not None else 'recorded'}")
