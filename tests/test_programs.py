@@ -1,0 +1,101 @@
+"""The corpus in tests/programs: PyTorch programs whose stdout under gradsh must equal torch's.
+
+Each `tests/programs/NAME.py` has `NAME.torch.out`, its stdout under real PyTorch 2.13
+(recorded by tests/programs/record.py; see tests/programs/corpus.py for the environment and
+the masking of object addresses). Two checks:
+
+* with torch installed, the recordings are still what torch prints (one test, all programs
+  run in one subprocess that imports torch once and forks per program);
+* `python -m gradsh run --quiet NAME.py` prints exactly the recording. Programs gradsh does
+  not pass yet are listed in tests/programs/EXPECTED_FAILURES.txt and are xfail(strict=True):
+  when one starts passing, the suite fails until its line is removed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+_PROGRAMS = Path(__file__).resolve().parent / "programs"
+
+
+def _load(stem: str):
+    """Import tests/programs/STEM.py (the folder is not a package)."""
+    spec = importlib.util.spec_from_file_location(f"gradsh_test_corpus_{stem}",
+                                                  _PROGRAMS / f"{stem}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+corpus = _load("corpus")
+
+NAMES = corpus.program_names()
+EXPECTED = corpus.expected_failures()
+RECORDED = "torch 2.13 (recorded)"
+
+
+def test_corpus_is_complete() -> None:
+    """Every program has a source header and a recording; the failure list names programs."""
+    assert len(NAMES) >= 40
+    for name in NAMES:
+        head = (corpus.HERE / f"{name}.py").read_text(encoding="utf-8")[:2000]
+        assert re.search(r"^# (Corpus program|Source)", head, re.M), f"{name}.py: no header"
+        assert corpus.recording(name).exists(), f"{name}: run tests/programs/record.py"
+    stale = sorted(set(EXPECTED) - set(NAMES))
+    assert not stale, f"EXPECTED_FAILURES.txt names programs that do not exist: {stale}"
+    orphans = sorted(p.name for p in corpus.HERE.glob("*.torch.out")
+                     if p.name.removesuffix(".torch.out") not in NAMES)
+    assert not orphans, f"recordings without a program: {orphans}"
+    assert all(EXPECTED.values()), "every EXPECTED_FAILURES.txt line needs a reason"
+
+
+def test_features_md_is_current() -> None:
+    """FEATURES.md is what tests/programs/features.py generates from the programs today."""
+    features = _load("features")
+    while str(_PROGRAMS) in sys.path:  # features.py puts its folder on sys.path to import corpus
+        sys.path.remove(str(_PROGRAMS))
+    current = features.OUTPUT.read_text(encoding="utf-8")
+    assert current == features.render(), "run python tests/programs/features.py"
+
+
+def test_recordings_match_torch(torch) -> None:
+    """Each NAME.torch.out is still exactly what real torch prints for NAME.py."""
+    results = corpus.run_under_torch(NAMES)
+    problems = []
+    for name in NAMES:
+        code, out, err = results[name]
+        expected = corpus.recording(name).read_text(encoding="utf-8")
+        if code != 0:
+            problems.append(f"{name}: exit {code} under torch\n{err[-1500:]}")
+        elif out != expected:
+            problems.append(f"{name}: torch's output changed (re-record with "
+                            f"tests/programs/record.py {name})\n"
+                            + corpus.diff(expected, out, RECORDED, "torch now"))
+    assert not problems, "\n\n".join(problems)
+
+
+def _gradsh_param(name: str):
+    if name in EXPECTED:
+        mark = pytest.mark.xfail(strict=True, reason=f"EXPECTED_FAILURES.txt: {EXPECTED[name]}")
+        return pytest.param(name, marks=mark, id=name)
+    return pytest.param(name, id=name)
+
+
+@pytest.mark.parametrize("name", [_gradsh_param(n) for n in NAMES])
+def test_gradsh_matches_torch(name: str) -> None:
+    """gradsh's stdout for the program is exactly torch's (recorded)."""
+    expected = corpus.recording(name).read_text(encoding="utf-8")
+    proc = corpus.run_gradsh(name)
+    if proc.stdout == expected:
+        return
+    stderr_tail = "\n".join((proc.stderr or "").strip().splitlines()[-8:])
+    pytest.fail(f"`gradsh run --quiet {name}.py` (exit {proc.returncode}) differs from "
+                f"{name}.torch.out:\n{corpus.diff(expected, proc.stdout, RECORDED, 'gradsh')}\n"
+                f"--- gradsh stderr (last lines) ---\n{stderr_tail}", pytrace=False)
