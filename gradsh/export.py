@@ -33,7 +33,7 @@ from __future__ import annotations
 import argparse
 import keyword
 import sys
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from gradsh import ast, pysafe
@@ -577,31 +577,40 @@ def _comment(source: str) -> list[str]:
     return [f"# {line}".rstrip() for line in source.splitlines() or [""]]
 
 
+def walk(nodes: Iterable[object]) -> Iterator[object]:
+    """Every gradsh AST node in and below `nodes` (statements, expressions, keywords)."""
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (list, tuple)):
+            stack.extend(node)
+        elif hasattr(node, "__dataclass_fields__"):
+            yield node
+            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "pos")
+
+
 def _collect_names(body: Sequence[ast.Stmt]) -> tuple[set[str], set[str]]:
     """Every identifier the program mentions (so a renamed variable cannot collide with one),
     and the names it assigns somewhere (its variables, even where read before assignment)."""
     names: set[str] = set()
     bound: set[str] = set()
-    stack: list[object] = list(body)
-    while stack:
-        node = stack.pop()
+    for node in walk(body):
         if isinstance(node, ast.Name):
             names.add(node.id)
         elif isinstance(node, ast.Lambda):
             names.update(node.params)
         elif isinstance(node, ast.Assign):
-            targets = [node.target]
-            while targets:
-                target = targets.pop()
-                if isinstance(target, ast.Name):
-                    bound.add(target.id)
-                elif isinstance(target, ast.TupleLit):
-                    targets.extend(target.items)
-        if isinstance(node, (list, tuple)):
-            stack.extend(node)
-        elif hasattr(node, "__dataclass_fields__"):
-            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "pos")
+            bound.update(_assigned(node.target))
     return names, bound
+
+
+def _assigned(target: ast.Expr) -> list[str]:
+    """The names an assignment target binds: `a`, or each name of `a, (b, c)` (not `x.grad`)."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.TupleLit):  # nesting is bounded by the parser's depth limit
+        return [name for item in target.items for name in _assigned(item)]
+    return []
 
 
 # ---------------------------------------------------------------------------------------------

@@ -316,18 +316,9 @@ def inert_problems(program: str, variables: set[str]) -> list[str]:
 
 def gradsh_strings(program: gradsh_ast.Program) -> list[str]:
     """Every string literal of the statements that export as code (not display comments)."""
-    found: list[str] = []
-    stack: list[object] = [s for s in program.body if not isinstance(
-        s, (gradsh_ast.Graph, gradsh_ast.Show, gradsh_ast.Explain))]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, gradsh_ast.String):
-            found.append(node.value)
-        elif isinstance(node, (list, tuple)):
-            stack.extend(node)
-        elif hasattr(node, "__dataclass_fields__"):
-            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "pos")
-    return found
+    code = [s for s in program.body
+            if not isinstance(s, (gradsh_ast.Graph, gradsh_ast.Show, gradsh_ast.Explain))]
+    return [node.value for node in export.walk(code) if isinstance(node, gradsh_ast.String)]
 
 
 @given(st.lists(hostile_statement(), min_size=1, max_size=6),
