@@ -59,6 +59,9 @@ MODULE_PREFIXES = frozenset(
 # except an integer with leading zeros (`007`), which Python refuses.
 _NUMBER = re.compile(r"(\d(_?\d)*(\.(\d(_?\d)*)?)?|\.\d(_?\d)*)([eE][+-]?\d(_?\d)*)?", re.ASCII)
 _LEADING_ZEROS = re.compile(r"0[0_]*[1-9][0-9_]*", re.ASCII)
+# What makes a comment on line 1 or 2 an encoding declaration (PEP 263).
+_CODING = re.compile(r"coding[:=]")
+_DECLARATION = re.compile(r"^[ \t\f]*#.*?coding[:=]", re.ASCII)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -109,8 +112,12 @@ def python_number(text: str, value: int | float) -> str:
 
 def comment_text(text: str) -> str:
     """`text` for the inside of a one-line `#` comment: as is when printable, else its repr, so
-    a line break (or any control character) in a file name cannot end the comment."""
-    return text if text.isprintable() else repr(text)
+    a line break (or any control character) in a file name cannot end the comment; and never
+    an encoding declaration (`coding: shift_jis` on line 1 would make Python read the bytes that
+    follow in another encoding, where a multi-byte character can swallow a backslash)."""
+    if text.isprintable() and not _CODING.search(text):
+        return text
+    return _CODING.sub(lambda m: f"coding\\x{ord(m.group()[-1]):02x}", repr(text))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -144,7 +151,10 @@ class Gate:
         self.helpers = {name: ast.dump(ast.parse(text)) for name, text in helpers.items()}
 
     def check_header(self, code: str) -> None:
-        """Imports of torch and the fixed helper functions, nothing else."""
+        """Imports of torch and the fixed helper functions, nothing else, and no encoding
+        declaration (the program is UTF-8, as gradsh wrote it)."""
+        if any(_DECLARATION.match(line) for line in re.split(r"\r\n|\r|\n", code)[:2]):
+            raise Refused("the header declares an encoding")
         for node in _parse(code).body:
             if isinstance(node, ast.Import) and len(node.names) == 1:
                 alias = node.names[0]

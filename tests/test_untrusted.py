@@ -104,6 +104,26 @@ def test_a_file_name_with_a_line_break_stays_inside_the_comment(tmp_path: Path,
     assert not (tmp_path / MARK).exists()
 
 
+def test_a_file_name_cannot_declare_the_source_encoding(tmp_path: Path, torch: object) -> None:
+    """`coding:shift_jis` on line 1 would make Python read the UTF-8 program as Shift JIS,
+    where the UTF-8 bytes of `Á` end in a lead byte that swallows the `\\` of an escaped `"`:
+    the string would end there and the rest of it would run."""
+    name = "coding:shift_jis x.grad"
+    (tmp_path / name).write_text("s = \"\u00c1\\\"; open('PWNED', 'w') #\"\n", encoding="utf-8")
+    exported = run_gradsh("export", name, "-o", "prog.py", cwd=tmp_path)
+    assert exported.returncode == 0, exported.stderr
+    program = (tmp_path / "prog.py").read_text(encoding="utf-8")
+    assert program.splitlines()[0] == (
+        "# PyTorch program exported by gradsh from 'coding\\x3ashift_jis x.grad'.")
+    ran = subprocess.run([sys.executable, "prog.py"], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300)
+    assert ran.returncode == 0, ran.stderr
+    assert not (tmp_path / MARK).exists()
+    gate = pysafe.Gate([], export.HELPERS)
+    with pytest.raises(pysafe.Refused):
+        gate.check_header("# -*- coding: latin-1 -*-\nimport torch")
+
+
 # -- what an attacker tries next --------------------------------------------------------------
 
 
