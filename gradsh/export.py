@@ -330,10 +330,19 @@ class _Exporter:
         return self.expr(expr)
 
     def _check_settable(self, expr: ast.Expr) -> None:
-        """A script may assign to its values' attributes, never to torch's (`torch.relu = f`)."""
-        if isinstance(expr, ast.Attribute) and self._module_of(expr.obj) is not None:
+        """A script may assign to a tensor attribute of its values (`x.grad = None`; gradsh says
+        which are writable), never to torch's (`torch.relu = f`, `Tensor.add = print`)."""
+        if not isinstance(expr, ast.Attribute):
+            return
+        obj = expr.obj
+        static = (isinstance(obj, ast.Name) and not self._is_variable(obj.id)
+                  or isinstance(obj, ast.Attribute) and self._module_of(obj.obj) is not None)
+        if static or self._module_of(obj) is not None:
             raise ExportError("ExportError", "cannot export an assignment to a torch attribute",
                               expr.pos)
+        if expr.name not in table.ATTRIBUTES:
+            raise ExportError("ExportError", f"cannot export an assignment to '.{expr.name}': "
+                              "not a tensor attribute", expr.pos)
 
     # -- names --------------------------------------------------------------------------------
 
@@ -574,7 +583,10 @@ def _reserved(name: str) -> bool:
 
 
 def _comment(source: str) -> list[str]:
-    return [f"# {line}".rstrip() for line in source.splitlines() or [""]]
+    """A display statement as comment lines; characters that could make a reader see other
+    text than Python does (bidirectional overrides, control characters) are escaped."""
+    return [f"# {line if line.isprintable() else repr(line)[1:-1]}".rstrip()
+            for line in source.splitlines() or [""]]
 
 
 def walk(nodes: Iterable[object]) -> Iterator[object]:

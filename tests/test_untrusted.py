@@ -225,12 +225,23 @@ def test_graph_output_is_a_comment_on_the_torch_side() -> None:
     assert [s.code for s in exported.steps[2:]] == ['# graph y -o "/tmp/PWNED.dot"',
                                                     '# graph y -o "a\\nimport os"']
     assert ast.parse(exported.steps[2].code).body == []
+    # Bidirectional overrides in a display's comment are escaped, so it reads as Python reads it.
+    shown = export_source('x = tensor(1.)\ngraph x -o "\u202egpj.dot"', "t.grad").steps[1].code
+    assert shown == '# graph x -o "\\u202egpj.dot"'
 
 
 def test_assignments_to_torch_are_refused() -> None:
     assert refusal("torch.relu = g -> g") == (
         "evil.grad:1:1: cannot export an assignment to a torch attribute")
     assert "torch attribute" in refusal("torch.pi += 1")
+    assert "torch attribute" in refusal("Tensor.grad = None")
+    assert "torch attribute" in refusal("torch.float64.is_floating_point = 1")
+    # Through a variable the exporter cannot tell a class from a tensor: only tensor
+    # attributes may be assigned, so no method of torch.Tensor can be replaced.
+    assert refusal("T = Tensor\nT.add = print") == (
+        "evil.grad:2:1: cannot export an assignment to '.add': not a tensor attribute")
+    assert export_source("x = tensor(1., grad)\nx.grad = None\nx.is_leaf = true",
+                         "t.grad").steps[2].code == "x.is_leaf = True"
 
 
 def test_header_options_cannot_name_an_output_file(tmp_path: Path) -> None:
