@@ -20,8 +20,12 @@ cannot see), and gradsh's printed text is compared with `, device='cuda:0'` remo
 torch side's CPU tensors print without it. Mixed-device errors are not simulated on the torch
 side: a script that expects one shows it as a difference.
 
+A script is untrusted input: the torch side runs only a script that exports cleanly (the
+exporter writes only what it vouches for, see gradsh.export), so one that does not is refused
+with exit 2 before the torch side starts.
+
 Exit status: 0 identical; 1 any difference (or the torch side crashed); 2 torch cannot be
-imported (`pip install torch`), or the file cannot be read or parsed.
+imported (`pip install torch`), or the file cannot be read, parsed or exported.
 """
 
 from __future__ import annotations

@@ -17,31 +17,35 @@ way (`F.relu` -> `torch.relu`). gradsh's own statements map to their PyTorch mea
     assert a == b           a helper with gradsh's meaning: allclose when a tensor is involved
     show / graph / explain  comments (they only display)
 
-Variables whose names Python or the export itself reserves (`lambda`, `torch`, `print`...) get
-a trailing underscore; `Exported.names` maps every gradsh variable to its Python name.
+Variables whose names Python or the export itself reserves (`lambda`, `torch`, `print`, `open`
+...) get a trailing underscore; `Exported.names` maps every gradsh variable to its Python name.
+
+A script is untrusted and its export gets run, so the exporter writes only what it can vouch for
+(gradsh.pysafe): the script's own variables, gradsh's builtins by their canonical torch path,
+attributes gradsh itself serves, literals re-rendered from their values, and the file name only
+inside a comment, escaped. Anything else (a name the script never assigns, `torch.os`,
+`x.__class__`, a name Python would read differently) is an ExportError at its position, and
+every chunk written passes pysafe's `ast` gate before anyone can run it.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import keyword
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from gradsh import ast
+from gradsh import ast, pysafe
 from gradsh import builtins as table
-from gradsh.errors import GradshError, format_error
+from gradsh.errors import GradshError, Pos, format_error
 from gradsh.interpreter import _ALIASES as MODULE_ATTRIBUTE_ALIASES  # torch.optim.SGD -> sgd
 from gradsh.interpreter import _source_of as source_of
 
 INDENT = "    "
 
 # Names the exported program itself uses; a gradsh variable with one of them is renamed.
-RESERVED = frozenset({
-    "torch", "F", "nn", "print", "range", "_", "_true", "_close", "_assert_equal",
-})
+RESERVED = pysafe.EXPORT_NAMES
 
 # Python's operator precedence, loosest first (the exporter adds parentheses from it).
 LAMBDA, OR, AND, NOT, COMPARE, ADD, MUL, UNARY, POWER, POSTFIX, ATOM = range(11)
@@ -162,7 +166,7 @@ class _Exporter:
         self.names: dict[str, str] = {}  # gradsh variable -> Python name
         self.helpers: set[str] = set()
         self.imports: set[str] = set()
-        self._all_names = _collect_names(program.body)
+        self._all_names, self._bound_names = _collect_names(program.body)
 
     # -- program ------------------------------------------------------------------------------
 
@@ -174,14 +178,32 @@ class _Exporter:
             prelude.append("# gradsh ran this script with --sim-cuda (cuda:0 simulated on the CPU);"
                            "\n# PyTorch needs a real GPU for it.")
         if options.seed is not None:
-            prelude.append(f"torch.manual_seed({options.seed})")
+            prelude.append(f"torch.manual_seed({int(options.seed)})")
         if options.device is not None:
-            prelude.append(f"torch.set_default_device({json.dumps(options.device)})")
-        return Exported(self.program.path, self._header(), "\n".join(prelude), steps,
-                        dict(self.names))
+            prelude.append(f"torch.set_default_device({pysafe.python_string(options.device)})")
+        exported = Exported(self.program.path, self._header(), "\n".join(prelude), steps,
+                            dict(self.names))
+        self._gate(exported)
+        return exported
+
+    def _gate(self, exported: Exported) -> None:
+        """Refuse the export if any chunk holds what the translator must never write."""
+        try:
+            gate = pysafe.Gate(exported.names.values(), HELPERS)
+            gate.check_header(exported.header)
+            gate.check_step(exported.prelude)
+        except pysafe.Refused as err:
+            raise ExportError("ExportError", f"cannot export this script: {err}") from None
+        for step in exported.steps:
+            try:
+                gate.check_step(step.code)
+            except pysafe.Refused as err:
+                raise ExportError("ExportError", f"cannot export this statement: {err}",
+                                  step.stmt.pos) from None
 
     def _header(self) -> str:
-        lines = [f"# PyTorch program exported by gradsh from {self.program.path}.", "import torch"]
+        path = pysafe.comment_text(self.program.path)
+        lines = [f"# PyTorch program exported by gradsh from {path}.", "import torch"]
         if "F" in self.imports:
             lines.append("import torch.nn.functional as F")
         if "nn" in self.imports:
@@ -223,6 +245,8 @@ class _Exporter:
         return [f"{target} = {value}"]
 
     def _stmt_AugAssign(self, stmt: ast.AugAssign) -> list[str]:
+        _operator(stmt.op, _BINARY_PRECEDENCE, stmt)
+        self._check_settable(stmt.target)
         return [f"{self.expr(stmt.target)} {stmt.op}= {self.expr(stmt.value)}"]
 
     def _stmt_ExprStmt(self, stmt: ast.ExprStmt) -> list[str]:
@@ -248,13 +272,13 @@ class _Exporter:
             if stmt.message is None:
                 self.helpers.add("_assert_equal")
                 equal = "" if test.op == "==" else ", equal=False"
-                return [f"_assert_equal({left}, {right}, {json.dumps(text)}{equal})"]
+                return [f"_assert_equal({left}, {right}, {pysafe.python_string(text)}{equal})"]
             self.helpers.add("_close")
             negate = "" if test.op == "==" else "not "
             return [f"assert {negate}_close({left}, {right}), {self.expr(stmt.message)}"]
         self.helpers.add("_true")
         message = (self.expr(stmt.message) if stmt.message is not None
-                   else json.dumps(f"{text} is false"))
+                   else pysafe.python_string(f"{text} is false"))
         return [f"assert _true({self.expr(test)}), {message}"]
 
     def _stmt_Backward(self, stmt: ast.Backward) -> list[str]:
@@ -297,23 +321,45 @@ class _Exporter:
         """An assignment target; names it binds become variables from here on."""
         if isinstance(expr, ast.Name):
             self.defined.add(expr.id)
-            return self.variable(expr.id)
+            return self.variable(expr.id, expr.pos)
         if isinstance(expr, ast.TupleLit):
             items = [self.target(item) if not isinstance(item, ast.TupleLit)
                      else f"({self.target(item)})" for item in expr.items]
             return ", ".join(items) + ("," if len(items) == 1 else "")
+        self._check_settable(expr)
         return self.expr(expr)
+
+    def _check_settable(self, expr: ast.Expr) -> None:
+        """A script may assign to a tensor attribute of its values (`x.grad = None`; gradsh says
+        which are writable), never to torch's (`torch.relu = f`, `Tensor.add = print`)."""
+        if not isinstance(expr, ast.Attribute):
+            return
+        obj = expr.obj
+        static = (isinstance(obj, ast.Name) and not self._is_variable(obj.id)
+                  or isinstance(obj, ast.Attribute) and self._module_of(obj.obj) is not None)
+        if static or self._module_of(obj) is not None:
+            raise ExportError("ExportError", "cannot export an assignment to a torch attribute",
+                              expr.pos)
+        if expr.name not in table.ATTRIBUTES:
+            raise ExportError("ExportError", f"cannot export an assignment to '.{expr.name}': "
+                              "not a tensor attribute", expr.pos)
 
     # -- names --------------------------------------------------------------------------------
 
-    def variable(self, name: str) -> str:
-        """The Python name of a gradsh variable (renamed only if Python or the export needs)."""
+    def variable(self, name: str, pos: Pos) -> str:
+        """The Python name of a gradsh variable (renamed only if Python or the export needs:
+        a keyword, a name the export uses, or one of Python's builtins, which an unbound
+        variable would otherwise reach)."""
         if name not in self.names:
+            problem = pysafe.identifier_problem(name)
+            if problem is not None:
+                raise ExportError("ExportError", f"cannot export the name '{name}': {problem}",
+                                  pos)
             python = name
             taken = set(self.names.values()) | self._all_names
-            if keyword.iskeyword(python) or python in RESERVED:
+            if _reserved(python):
                 python += "_"
-                while python in taken or python in RESERVED:
+                while python in taken or _reserved(python):
                     python += "_"
             self.names[name] = python
         return self.names[name]
@@ -351,7 +397,7 @@ class _Exporter:
         if name in table.DTYPE_NAMES or name in table.NUMBER_CONSTANTS:
             return f"torch.{name}"
         if name in table.DEVICE_NAMES:
-            return json.dumps(name)
+            return pysafe.python_string(name)
         return None
 
     # -- expressions --------------------------------------------------------------------------
@@ -366,10 +412,10 @@ class _Exporter:
         return f"({code})" if precedence < context else code
 
     def _expr_Number(self, expr: ast.Number) -> tuple[str, int]:
-        return expr.text, ATOM
+        return pysafe.python_number(expr.text, expr.value), ATOM
 
     def _expr_String(self, expr: ast.String) -> tuple[str, int]:
-        return json.dumps(expr.value, ensure_ascii=False), ATOM
+        return pysafe.python_string(expr.value), ATOM
 
     def _expr_Bool(self, expr: ast.Bool) -> tuple[str, int]:
         return ("True" if expr.value else "False"), ATOM
@@ -381,12 +427,12 @@ class _Exporter:
         return "...", ATOM
 
     def _expr_DeviceLit(self, expr: ast.DeviceLit) -> tuple[str, int]:
-        return json.dumps(expr.value), ATOM
+        return pysafe.python_string(expr.value), ATOM
 
     def _expr_Name(self, expr: ast.Name) -> tuple[str, int]:
         name = expr.id
         if self._is_variable(name):
-            return self.variable(name), ATOM
+            return self.variable(name, expr.pos), ATOM
         builtin = table.FUNCTIONS.get(name)
         if builtin is not None:
             return builtin.torch_name, POSTFIX
@@ -398,7 +444,11 @@ class _Exporter:
         if name in table.MODULE_ALIASES:
             self.imports.add(name)
             return name, ATOM
-        return self.variable(name), ATOM  # not defined yet: Python raises gradsh's NameError
+        if _reserved(name) and name not in self._bound_names:
+            # Python would reach its own builtin (`open`, `eval`) where gradsh has none.
+            raise ExportError("ExportError", f"cannot export the name '{name}': it is neither a "
+                              "gradsh builtin nor a variable of this script", expr.pos)
+        return self.variable(name, expr.pos), ATOM  # unbound here: Python raises NameError
 
     def _expr_ListLit(self, expr: ast.ListLit) -> tuple[str, int]:
         return f"[{', '.join(self.expr(item) for item in expr.items)}]", ATOM
@@ -421,7 +471,12 @@ class _Exporter:
             constant = self._constant(expr.name)
             if constant is not None and constant != "print":
                 return constant, POSTFIX
-        obj = self.expr(expr.obj, POSTFIX)
+            raise ExportError("ExportError", f"cannot export '{module}.{expr.name}': not a "
+                              "gradsh builtin", expr.pos)
+        obj = self.expr(expr.obj, POSTFIX)  # first, so the innermost refusal is reported
+        if not pysafe.is_object_attribute(expr.name):
+            raise ExportError("ExportError", f"cannot export the attribute '.{expr.name}': "
+                              "gradsh serves no such attribute", expr.pos)
         if isinstance(expr.obj, ast.Number):
             obj = f"({obj})"  # `2.real` would read as the float `2.` then a name
         return f"{obj}.{expr.name}", POSTFIX
@@ -429,7 +484,7 @@ class _Exporter:
     def _expr_Call(self, expr: ast.Call) -> tuple[str, int]:
         builtin = self._builtin_of(expr.func)
         args = list(expr.args)
-        kwargs = [f"{k.name}={self.expr(k.value)}" for k in expr.kwargs]
+        kwargs = [f"{self._keyword(k)}={self.expr(k.value)}" for k in expr.kwargs]
         flagged = False
         if builtin is not None and builtin.grad_flag:
             kept = [a for a in args if not self._is_grad_flag(a)]
@@ -444,6 +499,16 @@ class _Exporter:
             else:
                 parts.append("requires_grad=True")
         return f"{func}({', '.join(parts)}){suffix}", POSTFIX
+
+    def _keyword(self, keyword_: ast.Keyword) -> str:
+        name = keyword_.name
+        problem = pysafe.identifier_problem(name)
+        if problem is None and keyword.iskeyword(name):
+            problem = "a Python keyword"
+        if problem is not None:
+            raise ExportError("ExportError", f"cannot export the keyword argument '{name}': "
+                              f"{problem}", keyword_.pos)
+        return name
 
     def _is_grad_flag(self, expr: ast.Expr) -> bool:
         """The bare `grad` in `tensor(2., grad)`: short for requires_grad=True."""
@@ -468,7 +533,7 @@ class _Exporter:
         raise ExportError("SyntaxError", "a slice is only allowed inside [ ]", expr.pos)
 
     def _expr_BinOp(self, expr: ast.BinOp) -> tuple[str, int]:
-        precedence = _BINARY_PRECEDENCE[expr.op]
+        precedence = _BINARY_PRECEDENCE[_operator(expr.op, _BINARY_PRECEDENCE, expr)]
         if expr.op == "**":  # right associative, and binds tighter than a unary on its left
             left = self.expr(expr.left, POWER + 1)
             right = self.expr(expr.right, UNARY)
@@ -478,18 +543,20 @@ class _Exporter:
         return f"{left} {expr.op} {right}", precedence
 
     def _expr_UnaryOp(self, expr: ast.UnaryOp) -> tuple[str, int]:
+        _operator(expr.op, ("-", "+", "not"), expr)
         if expr.op == "not":
             return f"not {self.expr(expr.operand, NOT)}", NOT
         return f"{expr.op}{self.expr(expr.operand, UNARY)}", UNARY
 
     def _expr_Compare(self, expr: ast.Compare) -> tuple[str, int]:
+        _operator(expr.op, ("==", "!=", "<", "<=", ">", ">="), expr)
         # Both sides one level tighter: `(a < b) < c` must not become a Python chain.
         left = self.expr(expr.left, COMPARE + 1)
         right = self.expr(expr.right, COMPARE + 1)
         return f"{left} {expr.op} {right}", COMPARE
 
     def _expr_BoolOp(self, expr: ast.BoolOp) -> tuple[str, int]:
-        precedence = AND if expr.op == "and" else OR
+        precedence = AND if _operator(expr.op, ("and", "or"), expr) == "and" else OR
         left = self.expr(expr.left, precedence)
         right = self.expr(expr.right, precedence + 1)
         return f"{left} {expr.op} {right}", precedence
@@ -497,32 +564,65 @@ class _Exporter:
     def _expr_Lambda(self, expr: ast.Lambda) -> tuple[str, int]:
         self.params.append(set(expr.params))
         try:
-            params = ", ".join(self.variable(p) for p in expr.params)
+            params = ", ".join(self.variable(p, expr.pos) for p in expr.params)
             body = self.expr(expr.body)
         finally:
             self.params.pop()
         return (f"lambda {params}: {body}" if params else f"lambda: {body}"), LAMBDA
 
 
+def _operator(op: str, known: Collection[str], node: ast.Expr | ast.Stmt) -> str:
+    """`op` if it is one of the `known` operators (the parser makes no other; the AST is data)."""
+    if op not in known:
+        raise ExportError("ExportError", f"cannot export the operator {op!r}", node.pos)
+    return op
+
+
+def _reserved(name: str) -> bool:
+    return keyword.iskeyword(name) or name in RESERVED or name in pysafe.PYTHON_BUILTINS
+
+
 def _comment(source: str) -> list[str]:
-    return [f"# {line}".rstrip() for line in source.splitlines() or [""]]
+    """A display statement as comment lines; characters that could make a reader see other
+    text than Python does (bidirectional overrides, control characters) are escaped."""
+    return [f"# {line if line.isprintable() else repr(line)[1:-1]}".rstrip()
+            for line in source.splitlines() or [""]]
 
 
-def _collect_names(body: Sequence[ast.Stmt]) -> set[str]:
-    """Every identifier the program mentions, so a renamed variable cannot collide with one."""
-    names: set[str] = set()
-    stack: list[object] = list(body)
+def walk(nodes: Iterable[object]) -> Iterator[object]:
+    """Every gradsh AST node in and below `nodes` (statements, expressions, keywords)."""
+    stack = list(nodes)
     while stack:
         node = stack.pop()
+        if isinstance(node, (list, tuple)):
+            stack.extend(node)
+        elif hasattr(node, "__dataclass_fields__"):
+            yield node
+            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "pos")
+
+
+def _collect_names(body: Sequence[ast.Stmt]) -> tuple[set[str], set[str]]:
+    """Every identifier the program mentions (so a renamed variable cannot collide with one),
+    and the names it assigns somewhere (its variables, even where read before assignment)."""
+    names: set[str] = set()
+    bound: set[str] = set()
+    for node in walk(body):
         if isinstance(node, ast.Name):
             names.add(node.id)
         elif isinstance(node, ast.Lambda):
             names.update(node.params)
-        if isinstance(node, (list, tuple)):
-            stack.extend(node)
-        elif hasattr(node, "__dataclass_fields__"):
-            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "pos")
-    return names
+        elif isinstance(node, ast.Assign):
+            bound.update(_assigned(node.target))
+    return names, bound
+
+
+def _assigned(target: ast.Expr) -> list[str]:
+    """The names an assignment target binds: `a`, or each name of `a, (b, c)` (not `x.grad`)."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.TupleLit):  # nesting is bounded by the parser's depth limit
+        return [name for item in target.items for name in _assigned(item)]
+    return []
 
 
 # ---------------------------------------------------------------------------------------------

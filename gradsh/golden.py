@@ -14,6 +14,14 @@ Every script runs in this process, starting from the state a new `gradsh` proces
 environment (GRADSH_SIM_CUDA), so a golden depends on its script alone. Goldens are rewritten
 only by an explicit `--update`. `gradsh test` and the pytest plugin (gradsh.pytest_plugin)
 share `run_case`.
+
+A test tree may be untrusted (a pull request), so scripts and goldens are read and written only
+inside it: a symbolic link is followed only to a file within the folder being tested (the
+script's own folder when a file is named), only regular files are read (a FIFO or a device
+could hang or flood the run, a directory is no golden), and `--update` writes each golden to a
+temporary file beside it and renames it over the old one, so a failed write (a full disk)
+leaves the reviewed golden whole. Any of these problems fails that script alone, with one line
+saying why; the others still run.
 """
 
 from __future__ import annotations
@@ -24,6 +32,8 @@ import difflib
 import io
 import os
 import re
+import secrets
+import stat
 import sys
 import time
 from collections.abc import Iterable, Sequence
@@ -59,6 +69,10 @@ class UsageError(Exception):
     """A path given on the command line that names no script (exit 2)."""
 
 
+class GoldenError(Exception):
+    """A script or golden that cannot be read or written safely: that script's failure."""
+
+
 def golden_path(script: Path) -> Path:
     return script.with_suffix(GOLDEN_SUFFIX)
 
@@ -69,7 +83,12 @@ def find_scripts(paths: Sequence[str | Path]) -> list[Path]:
     A file must be a `.grad` script; a folder contributes every `.grad` below it, skipping
     hidden folders. A path that does not exist raises UsageError.
     """
-    found: list[Path] = []
+    return [script for script, _ in find_cases(paths)]
+
+
+def find_cases(paths: Sequence[str | Path]) -> list[tuple[Path, Path]]:
+    """find_scripts, each script with its tree: the folder named, or a named file's folder."""
+    found: list[tuple[Path, Path]] = []
     seen: set[Path] = set()
     for given in paths:
         path = Path(given)
@@ -77,15 +96,17 @@ def find_scripts(paths: Sequence[str | Path]) -> list[Path]:
             raise UsageError(f"no such file or folder: {given}")
         if path.is_dir():
             candidates: Iterable[Path] = _walk(path)
+            root = path
         elif path.suffix == SCRIPT_SUFFIX:
             candidates = [path]
+            root = path.parent
         else:
             raise UsageError(f"{given} is not a {SCRIPT_SUFFIX} script")
         for script in candidates:
             key = script.resolve()
             if key not in seen:
                 seen.add(key)
-                found.append(script)
+                found.append((script, root))
     return found
 
 
@@ -132,6 +153,28 @@ def fresh_state() -> None:
     tensor_str.set_printoptions(profile="default")
     dtypes.set_default_dtype(dtypes.float32)
     ops.DefaultDevice.value = "cpu"
+
+
+def inside(path: Path, root: Path) -> Path:
+    """The file `path` names once every symbolic link is followed, if that lies within `root`;
+    otherwise GoldenError (a link out of the tree is never followed)."""
+    target = path.resolve()
+    if not target.is_relative_to(root.resolve()):
+        raise GoldenError(f"{path} leads through a symbolic link to {target}, outside {root}: "
+                          "refusing to follow it")
+    return target
+
+
+def _regular(path: Path, target: Path) -> None:
+    """GoldenError unless `target` is a regular file (not a folder, FIFO or device)."""
+    try:
+        mode = target.stat().st_mode
+    except OSError as err:
+        raise GoldenError(f"cannot read {path}: {err.strerror}") from None
+    if stat.S_ISDIR(mode):
+        raise GoldenError(f"{path} is a directory, not a file")
+    if not stat.S_ISREG(mode):
+        raise GoldenError(f"{path} is not a regular file")
 
 
 def run_script(script: Path) -> tuple[str, int]:
@@ -195,6 +238,7 @@ class Case:
     expected: str | None
     exit_code: int
     seconds: float
+    problem: str | None = None  # why the script or its golden could not be read or written
 
     @property
     def golden(self) -> Path:
@@ -228,6 +272,8 @@ class Case:
 
     def report(self, color: bool = False) -> str:
         """Why the case failed: what a person needs to see to decide, in plain or ANSI text."""
+        if self.problem is not None:
+            return f"{self.script}: {self.problem}"
         if self.status == MISSING:
             return (f"{self.script}: missing golden {self.golden}; create it with "
                     f"`gradsh test --update {self.script}` and review it")
@@ -264,32 +310,76 @@ def _colour_diff_line(line: str, color: bool) -> str:
     return line
 
 
-def read_golden(path: Path) -> str | None:
-    try:
-        with open(path, encoding="utf-8") as f:  # universal newlines: a CRLF checkout compares
-            return f.read()
-    except FileNotFoundError:
+# Opening never follows a last symbolic link (`inside` resolved them all) and never blocks.
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+_CREATE_FLAGS = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+                 | getattr(os, "O_BINARY", 0))
+
+
+def read_golden(path: Path, root: Path | None = None) -> str | None:
+    """The golden's text (None if there is none), read within `root` (default: its folder)."""
+    target = inside(path, path.parent if root is None else root)
+    if not os.path.lexists(target):
         return None
+    _regular(path, target)
+    try:
+        fd = os.open(target, _READ_FLAGS)
+        # universal newlines: a CRLF checkout compares
+        with os.fdopen(fd, encoding="utf-8") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # swapped since the check
+                raise GoldenError(f"{path} is not a regular file")
+            return f.read()
+    except OSError as err:
+        raise GoldenError(f"cannot read {path}: {err.strerror}") from None
+    except UnicodeDecodeError as err:
+        raise GoldenError(f"{path} is not valid UTF-8 (at byte {err.start})") from None
 
 
-def write_golden(path: Path, text: str) -> None:
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
+def write_golden(path: Path, text: str, root: Path | None = None) -> None:
+    """Replace the golden atomically: a temporary file beside it, renamed over it."""
+    target = inside(path, path.parent if root is None else root)
+    if os.path.lexists(target):
+        _regular(path, target)
+    temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(temporary, _CREATE_FLAGS, 0o666)  # the umask applies, as for a new file
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            if os.path.lexists(target):
+                os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
+            os.replace(temporary, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+    except OSError as err:
+        raise GoldenError(f"cannot write {path}: {err.strerror or err}") from None
 
 
-def run_case(script: Path, update: bool = False) -> Case:
-    """Run `script` and compare with its golden; with `update`, rewrite the golden instead."""
+def run_case(script: Path, update: bool = False, root: Path | None = None) -> Case:
+    """Run `script` and compare with its golden; with `update`, rewrite the golden instead.
+
+    `root` is the tree being tested (default: the script's folder): nothing outside it is read
+    or written. A script or golden that cannot be is a FAILED case saying why.
+    """
+    root = script.parent if root is None else root
     start = time.perf_counter()
-    actual, code = run_script(script)
-    seconds = time.perf_counter() - start
     golden = golden_path(script)
-    expected = read_golden(golden)
+    try:
+        _regular(script, inside(script, root))
+        actual, code = run_script(script)
+        expected = read_golden(golden, root)
+        if update and expected != actual:
+            write_golden(golden, actual, root)
+    except GoldenError as err:
+        return Case(script, FAILED, "", None, EXIT_FAILED, time.perf_counter() - start,
+                    problem=str(err))
+    seconds = time.perf_counter() - start
     if update:
-        if expected == actual:
-            status = UNCHANGED
-        else:
-            write_golden(golden, actual)
-            status = CREATED if expected is None else UPDATED
+        status = UNCHANGED if expected == actual else CREATED if expected is None else UPDATED
     elif expected is None:
         status = MISSING
     else:
@@ -327,7 +417,7 @@ def cli_main(argv: Sequence[str]) -> int:
     out = sys.stdout
     color = out.isatty() and not args.no_color and "NO_COLOR" not in os.environ
     try:
-        scripts = find_scripts(args.paths or ["."])
+        scripts = find_cases(args.paths or ["."])
     except UsageError as err:
         sys.stderr.write(f"gradsh test: error: {err}\n")
         return EXIT_USAGE
@@ -338,24 +428,28 @@ def cli_main(argv: Sequence[str]) -> int:
 
     start = time.perf_counter()
     cases: list[Case] = []
-    for script in scripts:
-        case = run_case(script, update=args.update)
+    for script, root in scripts:
+        case = run_case(script, update=args.update, root=root)
         cases.append(case)
         if args.verbose:
             out.write(f"{case.status:<9} {script} ({case.seconds:.2f}s)\n")
         if args.update and case.status in (UPDATED, CREATED):
             out.write(f"{case.status} {case.golden}\n")
         elif not case.ok:
-            out.write(case.report(color) + ("\n\n" if case.status == FAILED else "\n"))
+            diffed = case.status == FAILED and case.problem is None
+            out.write(case.report(color) + ("\n\n" if diffed else "\n"))
         out.flush()
     elapsed = time.perf_counter() - start
 
+    failed = [c for c in cases if not c.ok]
     if args.update:
         counts = {s: sum(c.status == s for c in cases) for s in (UPDATED, CREATED, UNCHANGED)}
-        out.write(f"{counts[UPDATED]} updated, {counts[CREATED]} created, "
-                  f"{counts[UNCHANGED]} unchanged in {elapsed:.2f}s\n")
-        return EXIT_OK
-    failed = [c for c in cases if not c.ok]
+        summary = (f"{counts[UPDATED]} updated, {counts[CREATED]} created, "
+                   f"{counts[UNCHANGED]} unchanged")
+        if failed:
+            summary += f", {len(failed)} failed"
+        out.write(f"{summary} in {elapsed:.2f}s\n")
+        return EXIT_FAILED if failed else EXIT_OK
     missing = sum(c.status == MISSING for c in cases)
     summary = f"{len(cases) - len(failed)} passed, {len(failed)} failed"
     if missing:

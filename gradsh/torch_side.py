@@ -21,11 +21,18 @@ TorchFunctionMode remembers which of them are "on cuda:0" so that `.cuda()`, `.c
 `x.device` / `x.is_cuda` answer as on a GPU. Reprs carry no `device='cuda:0'` suffix (the
 comparison strips it from gradsh's side) and mixing devices in one operation does not raise.
 
+The chunks come from gradsh.export, which writes only what it vouches for and passes each chunk
+through an `ast` gate (gradsh.pysafe); as a second wall they run with a reduced `__builtins__`:
+the few the exported program uses, so no gap in the exporter can reach `open`, `eval`, `exec`
+or `getattr`. Its `__import__` (which torch's C code also calls, from the program's frame)
+serves torch and modules already loaded, and loads nothing new.
+
 This is the only gradsh module that imports torch.
 """
 
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import re
@@ -38,6 +45,9 @@ from collections.abc import Callable
 from typing import IO, Any
 
 EXIT_TORCH_MISSING = 3
+# Python's builtins the exported program uses: the helpers' and `for _ in range(n)`.
+SAFE_BUILTINS = ("range", "isinstance", "bool", "list", "TypeError", "RuntimeError",
+                 "AssertionError")
 _TRIGGERED = re.compile(r"\s*\(Triggered internally at [^\n]*\)\s*$")
 
 
@@ -239,6 +249,21 @@ class PrintRecorder:
         return "<built-in function print>"
 
 
+def _import_loaded(name: str, globals_: Any = None, locals_: Any = None,
+                   fromlist: Any = (), level: int = 0) -> Any:
+    """`__import__` for the exported program: torch's modules, or one already loaded."""
+    torch_module = name == "torch" or name.startswith("torch.")
+    if level != 0 or not (torch_module or name in sys.modules):
+        raise ImportError(f"the exported program may not import {name!r}")
+    return builtins.__import__(name, globals_, locals_, fromlist, level)
+
+
+def restricted_builtins() -> dict[str, Any]:
+    names: dict[str, Any] = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
+    names["__import__"] = _import_loaded
+    return names
+
+
 class StepRunner:
     """Runs exported chunks in one namespace and snapshots the variables after each."""
 
@@ -246,7 +271,8 @@ class StepRunner:
         self.torch = torch
         self.names = names  # Python name -> gradsh name
         self.print = PrintRecorder()
-        self.namespace: dict[str, Any] = {"__name__": "__gradsh_export__", "print": self.print}
+        self.namespace: dict[str, Any] = {"__name__": "__gradsh_export__", "print": self.print,
+                                          "__builtins__": restricted_builtins()}
         self.sim = make_sim_cuda(torch) if sim_cuda else None
         if self.sim is not None:
             torch.set_default_device = self.sim.set_default_device

@@ -7,15 +7,21 @@ generated programs over the op table with random shapes and dtypes. Run with `-m
 
 from __future__ import annotations
 
+import ast
+import builtins
 import io
+import re
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
+from gradsh import ast as gradsh_ast
+from gradsh import builtins as table
+from gradsh import export
 from gradsh.engine.tensor import Tensor
 from gradsh.errors import GradshError
 from gradsh.golden import fresh_state
@@ -216,3 +222,126 @@ def test_deep_input_is_a_clean_error_or_a_result(source: str) -> None:
     code, output = run_text(source)
     assert_only_gradsh_errors(code, output)
     assert "RecursionError" not in output
+
+
+# -- (d) the exporter under hostile names, attributes and string literals ----------------------
+
+HOSTILE_NAMES = [
+    "__import__", "open", "eval", "exec", "getattr", "globals", "vars", "compile", "breakpoint",
+    "input", "type", "__builtins__", "__class__", "os", "system", "torch", "F", "nn", "print",
+    "range", "_", "_close", "_true", "lambda", "ｏｐｅｎ", "ℯval", "ﬁle", "x", "grad", "relu",
+    "cpu", "float64", "pi", "α", "g",
+]
+HOSTILE_ATTRIBUTES = [
+    "__class__", "__globals__", "__dict__", "__subclasses__", "__init__", "__builtins__",
+    "_saved___class__", "_saved_self", "os", "system", "load", "save", "numpy", "format",
+    "grad", "grad_fn", "next_functions", "name", "relu", "functional", "nn", "autograd",
+    "register_hook", "mro", "f_globals", "gi_frame", "ｇrad", "sum", "float64", "item",
+]
+IDENTIFIER = st.from_regex(r"[^\W\d]\w{0,5}", fullmatch=True)
+NAME = st.one_of(st.sampled_from(HOSTILE_NAMES), IDENTIFIER)
+ATTRIBUTE = st.one_of(st.sampled_from(HOSTILE_ATTRIBUTES), IDENTIFIER)
+_GRADSH_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\0": "\\0"}
+
+
+@st.composite
+def string_literal(draw: Any) -> str:
+    """A gradsh string literal of any text: quotes, line breaks, backslashes, unicode."""
+    value = draw(st.text(max_size=16))
+    return '"' + "".join(_GRADSH_ESCAPES.get(c, c) for c in value) + '"'
+
+
+@st.composite
+def hostile_statement(draw: Any) -> str:
+    name, other, attr = draw(NAME), draw(NAME), draw(ATTRIBUTE)
+    text = draw(string_literal())
+    return draw(st.sampled_from([
+        f"{name} = tensor(1., grad)", f"y = {name}", f"y = {name}({text})",
+        f"y = {name}.{attr}", f"y = {name}.{attr}({text}, {other})", f"y = x.{attr}.{attr}",
+        f"y = torch.{attr}.{draw(ATTRIBUTE)}", f"y = F.{attr}", f"s = {text}",
+        f"y = tensor(1., {name}={text})", f"h = x.register_hook({name} -> {name}.{attr})",
+        f"h = x.register_hook(g -> {name}({text}))", f"print {name}, {text}",
+        f"y = x.to({text})", f"device {text}", f"dtype {text}", f"graph x -o {text}",
+        f"assert {name} == {text}, {text}", f"del {name}", f"{name}.{attr} = {text}",
+        f"{name} += {other}",
+    ]))
+
+
+def inert_problems(program: str, variables: set[str]) -> list[str]:
+    """What in an exported program reaches beyond torch, gradsh's builtins and its variables."""
+    allowed = {"torch", "F", "nn", "print", "range", "_"} | set(export.HELPERS)
+    torch_paths = ({b.torch_name for b in table.FUNCTIONS.values()} | set(table.MODULES)
+                   | {f"torch.{n}" for n in (*table.DTYPE_NAMES, *table.NUMBER_CONSTANTS)}
+                   | {"torch.no_grad", "torch.enable_grad", "torch.set_grad_enabled",
+                      "torch.manual_seed", "torch.set_default_device", "torch.set_default_dtype"})
+    modules = {p.rsplit(".", 1)[0] for p in torch_paths if "." in p} | set(table.MODULES)
+    value_attributes = table.ATTRIBUTES | table.METHODS | {
+        "next_functions", "name", "metadata", "variable", "is_floating_point", "itemsize",
+        "type", "index", "values", "indices", "step", "zero_grad", "param_groups", "state",
+        "remove"}
+    problems = [f"variable {v}" for v in variables
+                if v in dir(builtins) or v in allowed or v.startswith("__") and v.strip("_")]
+    helpers = {name: ast.unparse(ast.parse(code)) for name, code in export.HELPERS.items()}
+    for top in ast.parse(program).body:
+        if isinstance(top, ast.FunctionDef):  # a helper: exactly gradsh's own text
+            if helpers.get(top.name) != ast.unparse(top):
+                problems.append(f"function {top.name}")
+            continue
+        if isinstance(top, ast.Import):
+            if ast.unparse(top) not in ("import torch", "import torch.nn.functional as F",
+                                        "import torch.nn as nn"):
+                problems.append(ast.unparse(top))
+            continue
+        for node in ast.walk(top):
+            if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef,
+                                 ast.JoinedStr, ast.NamedExpr, ast.Starred)):
+                problems.append(type(node).__name__)
+            elif isinstance(node, ast.Name) and node.id not in allowed | variables:
+                problems.append(f"name {node.id}")
+            elif isinstance(node, ast.arg) and node.arg not in variables:
+                problems.append(f"parameter {node.arg}")
+            elif isinstance(node, ast.Call) and not isinstance(node.func,
+                                                               (ast.Name, ast.Attribute)):
+                continue  # calling a call's result (a lambda's): its parts are checked too
+            elif isinstance(node, ast.Attribute):
+                parent = {"F": "torch.nn.functional", "nn": "torch.nn"}.get(
+                    ast.unparse(node.value), ast.unparse(node.value))
+                if parent in modules:  # torch.X must be one of gradsh's builtins or modules
+                    if f"{parent}.{node.attr}" not in torch_paths | modules:
+                        problems.append(f"path {parent}.{node.attr}")
+                elif node.attr not in value_attributes and not (
+                        node.attr.startswith("_saved_") and "__" not in node.attr):
+                    problems.append(f"attribute {node.attr}")
+    return problems
+
+
+def gradsh_strings(program: gradsh_ast.Program) -> list[str]:
+    """Every string literal of the statements that export as code (not display comments)."""
+    code = [s for s in program.body
+            if not isinstance(s, (gradsh_ast.Graph, gradsh_ast.Show, gradsh_ast.Explain))]
+    return [node.value for node in export.walk(code) if isinstance(node, gradsh_ast.String)]
+
+
+@given(st.lists(hostile_statement(), min_size=1, max_size=6),
+       st.one_of(st.text(min_size=1, max_size=12),
+                 st.sampled_from(["coding:shift_jis x", "a coding=latin-1 b", "n\nimport os"])))
+def test_the_exporter_writes_only_torch_and_the_scripts_own_names(lines: list[str],
+                                                                  stem: str) -> None:
+    source = "x = tensor([1., 2.], grad)\n" + "\n".join(lines) + "\n"
+    path = stem + ".grad"
+    try:
+        program = parse(source, path)
+        exported = export.export_program(program)
+    except GradshError as err:
+        assert err.kind in ("SyntaxError", "ExportError"), err.message
+        event(f"refused: {err.kind}")
+        return
+    event("exported")
+    text = exported.source()
+    assert inert_problems(text, set(exported.names.values())) == [], text
+    constants = [n.value for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Constant)]
+    for value in gradsh_strings(program):
+        assert value in constants, value
+    first = text.split("\n", 1)[0]
+    assert first.startswith("# PyTorch program exported by gradsh from ")
+    assert "\r" not in first and re.search(r"coding[:=]", first) is None  # no encoding cookie

@@ -223,6 +223,130 @@ def test_the_command_line_routes_to_gradsh_test(tmp_path: Path) -> None:
     assert run.returncode == 2 and "Traceback" not in run.stderr
 
 
+# -- an untrusted tree: nothing outside it is read or written -------------------------------------
+
+
+def outside_file(tmp_path: Path, text: str = "precious\n") -> Path:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    target = elsewhere / "file"
+    target.write_text(text)
+    return target
+
+
+def test_update_never_writes_through_a_symlink_out_of_the_tree(tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    target = outside_file(tmp_path)
+    script = write(tree, "a.grad", SIMPLE)
+    (tree / "a.out").symlink_to(target)
+    later = write(tree, "b.grad", "print(1)\n")
+    code, text = gradsh_test("--update", tree)
+    assert code == 1
+    assert text.splitlines()[0] == (
+        f"{script}: {tree / 'a.out'} leads through a symbolic link to {target}, outside "
+        f"{tree}: refusing to follow it")
+    assert target.read_text() == "precious\n" and (tree / "a.out").is_symlink()
+    assert later.with_suffix(".out").is_file()  # the rest of the tree was still updated
+    assert text.splitlines()[-1].startswith("0 updated, 1 created, 0 unchanged, 1 failed")
+    # Comparing does not read it either (its text would show in the diff, e.g. in a CI log).
+    code, text = gradsh_test(tree)
+    assert code == 1 and "precious" not in text
+    assert text.splitlines()[-1].startswith("1 passed, 1 failed")
+
+
+def test_a_symlinked_script_out_of_the_tree_is_not_read(tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    target = outside_file(tmp_path, "secret = 1 +\n")
+    write(tree, "ok.grad", "print(1)\n")
+    (tree / "leak.grad").symlink_to(target)
+    assert gradsh_test("--update", tree)[0] == 1
+    code, text = gradsh_test(tree)
+    assert code == 1 and "secret" not in text
+    assert "leak.grad leads through a symbolic link to" in text
+    assert text.splitlines()[-1].startswith("1 passed, 1 failed")
+
+
+def test_a_symlink_inside_the_tree_is_followed_and_kept(tmp_path: Path) -> None:
+    script = write(tmp_path, "sub/a.grad", SIMPLE)
+    shared = tmp_path / "shared.out"
+    shared.write_text("old\n")
+    (tmp_path / "sub" / "a.out").symlink_to(Path("..") / "shared.out")
+    code, text = gradsh_test("--update", tmp_path)
+    assert code == 0, text
+    assert (tmp_path / "sub" / "a.out").is_symlink()
+    assert shared.read_text() == output_of(script)
+    assert gradsh_test(tmp_path)[0] == 0
+    # Named as a file, the script's tree is its own folder: ../shared.out lies outside.
+    assert "refusing to follow it" in gradsh_test(script)[1]
+
+
+def test_a_golden_that_is_a_directory_fails_that_script_only(tmp_path: Path) -> None:
+    (tmp_path / "a.out").mkdir()
+    write(tmp_path, "a.grad", SIMPLE)
+    b = write(tmp_path, "b.grad", "print(1)\n")
+    b.with_suffix(".out").write_text(output_of(b))
+    code, text = gradsh_test(tmp_path)
+    assert code == 1
+    assert text.splitlines()[0] == f"{tmp_path / 'a.grad'}: {tmp_path / 'a.out'} is a " \
+        "directory, not a file"
+    assert text.splitlines()[-1].startswith("1 passed, 1 failed")
+    assert "internal error" not in text
+    code, text = gradsh_test("--update", tmp_path)
+    assert code == 1 and "a.out is a directory, not a file" in text
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_golden_that_is_a_fifo_is_not_read(tmp_path: Path) -> None:
+    write(tmp_path, "a.grad", SIMPLE)
+    os.mkfifo(tmp_path / "a.out")  # opening it to read would wait for a writer forever
+    code, text = gradsh_test(tmp_path)
+    assert code == 1 and f"{tmp_path / 'a.out'} is not a regular file" in text
+
+
+def test_a_golden_that_is_not_utf8_fails_that_script(tmp_path: Path) -> None:
+    write(tmp_path, "a.grad", "print(1)\n")
+    (tmp_path / "a.out").write_bytes(b"\xff\xfe")
+    code, text = gradsh_test(tmp_path)
+    assert code == 1 and "a.out is not valid UTF-8 (at byte 0)" in text
+
+
+def test_update_replaces_a_golden_atomically_keeping_its_mode(tmp_path: Path) -> None:
+    script = write(tmp_path, "a.grad", SIMPLE, "old\n")
+    golden_file = script.with_suffix(".out")
+    golden_file.chmod(0o640)
+    inode = golden_file.stat().st_ino
+    assert gradsh_test("--update", tmp_path)[0] == 0
+    assert golden_file.read_text() == output_of(script)
+    assert golden_file.stat().st_mode & 0o777 == 0o640
+    assert golden_file.stat().st_ino != inode  # a new file renamed over the old one
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.grad", "a.out"]  # no temp file
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_FSIZE and SIGXFSZ as on Linux")
+def test_a_rewrite_that_fails_midway_keeps_the_old_golden(tmp_path: Path) -> None:
+    """A file size limit makes the write fail after 64 bytes, as a full disk would."""
+    import resource
+    import signal
+
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # then the write fails with EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))
+
+    stale = write(tmp_path, "a.grad", SIMPLE, "the reviewed golden\n")
+    later = write(tmp_path, "b.grad", "print(1)\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1")
+    run = subprocess.run([sys.executable, "-m", "gradsh", "test", "--update", str(tmp_path)],
+                         capture_output=True, text=True, env=env, preexec_fn=limit, timeout=300)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert stale.with_suffix(".out").read_text() == "the reviewed golden\n"
+    assert f"{stale}: cannot write {stale.with_suffix('.out')}: File too large" in run.stdout
+    assert "internal error" not in run.stdout + run.stderr and "Traceback" not in run.stderr
+    # The next script (whose golden fits in 64 bytes) was still run and written; no temp files.
+    assert later.with_suffix(".out").read_text() == output_of(later)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.grad", "a.out", "b.grad", "b.out"]
+    assert run.stdout.splitlines()[-1].startswith("0 updated, 1 created, 0 unchanged, 1 failed")
+
+
 def test_the_scripts_library_has_a_golden_for_each_script() -> None:
     """The walkthroughs in scripts/: at least 20, each beside its golden (the plugin runs them)."""
     scripts = golden.find_scripts([SCRIPTS])
