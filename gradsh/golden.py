@@ -43,6 +43,7 @@ from pathlib import Path
 from gradsh.errors import GradshError
 
 SCRIPT_SUFFIX = ".grad"
+PYTHON_SUFFIX = ".py"
 GOLDEN_SUFFIX = ".out"
 DEFAULT_SEED = 0  # the seed `gradsh check` uses too, so both see the same numbers
 WIDTH = 100
@@ -77,16 +78,19 @@ def golden_path(script: Path) -> Path:
     return script.with_suffix(GOLDEN_SUFFIX)
 
 
-def find_scripts(paths: Sequence[str | Path]) -> list[Path]:
+def find_scripts(paths: Sequence[str | Path], python: bool = False) -> list[Path]:
     """Every `.grad` named or found (recursively, in name order) under `paths`, each once.
 
-    A file must be a `.grad` script; a folder contributes every `.grad` below it, skipping
-    hidden folders. A path that does not exist raises UsageError.
+    A file must be a `.grad` script or a Python program (`.py`); a folder contributes every
+    `.grad` below it, skipping hidden folders, and with `python` every `.py` that has a golden
+    (a Python program is the user's own code, run unsandboxed: only when asked). A path that
+    does not exist raises UsageError.
     """
-    return [script for script, _ in find_cases(paths)]
+    return [script for script, _ in find_cases(paths, python)]
 
 
-def find_cases(paths: Sequence[str | Path]) -> list[tuple[Path, Path]]:
+def find_cases(paths: Sequence[str | Path],
+               python: bool = False) -> list[tuple[Path, Path]]:
     """find_scripts, each script with its tree: the folder named, or a named file's folder."""
     found: list[tuple[Path, Path]] = []
     seen: set[Path] = set()
@@ -95,13 +99,14 @@ def find_cases(paths: Sequence[str | Path]) -> list[tuple[Path, Path]]:
         if not path.exists():
             raise UsageError(f"no such file or folder: {given}")
         if path.is_dir():
-            candidates: Iterable[Path] = _walk(path)
+            candidates: Iterable[Path] = _walk(path, python)
             root = path
-        elif path.suffix == SCRIPT_SUFFIX:
+        elif path.suffix in (SCRIPT_SUFFIX, PYTHON_SUFFIX):
             candidates = [path]
             root = path.parent
         else:
-            raise UsageError(f"{given} is not a {SCRIPT_SUFFIX} script")
+            raise UsageError(f"{given} is not a {SCRIPT_SUFFIX} script or a "
+                             f"{PYTHON_SUFFIX} program")
         for script in candidates:
             key = script.resolve()
             if key not in seen:
@@ -110,13 +115,21 @@ def find_cases(paths: Sequence[str | Path]) -> list[tuple[Path, Path]]:
     return found
 
 
-def _walk(folder: Path) -> list[Path]:
+def _walk(folder: Path, python: bool = False) -> list[Path]:
     scripts: list[Path] = []
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_FOLDERS)
-        scripts.extend(Path(root, name) for name in sorted(files)
-                       if name.endswith(SCRIPT_SUFFIX) and not name.startswith("."))
+        for name in sorted(files):
+            if name.startswith("."):
+                continue
+            if name.endswith(SCRIPT_SUFFIX) or (python and is_python_case(Path(root, name))):
+                scripts.append(Path(root, name))
     return scripts
+
+
+def is_python_case(path: Path) -> bool:
+    """A Python program with a golden beside it (other .py files are not tests)."""
+    return path.suffix == PYTHON_SUFFIX and golden_path(path).exists()
 
 
 def in_golden_folder(script: Path) -> bool:
@@ -209,7 +222,7 @@ def run_script(script: Path) -> tuple[str, int]:
             from gradsh.engine.backend import SIM_CUDA_NOTICE
 
             output.write(SIM_CUDA_NOTICE + "\n")
-        code = run_source(source, name, options, output, output)
+        code = run_source(source, name, options, output, output, str(script.parent))
     except Exception as err:  # noqa: BLE001  (as the cli: a gradsh bug is reported, not raised)
         output.write(f"gradsh: internal error: {type(err).__name__}: {err}\n")
         code = EXIT_FAILED
@@ -405,6 +418,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help=".grad scripts or folders to search (default: the current folder)")
     parser.add_argument("--update", action="store_true",
                         help="rewrite the goldens from the current output instead of comparing")
+    parser.add_argument("--python", action="store_true",
+                        help="also run the Python programs (x.py beside x.out) found in folders; "
+                        "they run as `python` would run them, unsandboxed: only in trees you "
+                        "trust (a .py named on the command line always runs)")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="name every script with its result and time")
     parser.add_argument("--no-color", action="store_true", help="plain output on a terminal too")
@@ -417,7 +434,7 @@ def cli_main(argv: Sequence[str]) -> int:
     out = sys.stdout
     color = out.isatty() and not args.no_color and "NO_COLOR" not in os.environ
     try:
-        scripts = find_cases(args.paths or ["."])
+        scripts = find_cases(args.paths or ["."], python=args.python)
     except UsageError as err:
         sys.stderr.write(f"gradsh test: error: {err}\n")
         return EXIT_USAGE

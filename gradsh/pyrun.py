@@ -83,16 +83,26 @@ def tensor_env(namespace: dict[str, Any]) -> dict[str, Any]:
 class PythonProgram:
     """A program's namespace (a real `__main__` module while it runs) and its statements."""
 
-    def __init__(self, source: str, path: str, namespace: dict[str, Any] | None = None):
+    def __init__(self, source: str, path: str, namespace: dict[str, Any] | None = None,
+                 directory: str | None = None):
         """`namespace`: run in this dict instead of a fresh `__main__` module's (the shell's
-        variables, shared with its gradsh statements)."""
+        variables, shared with its gradsh statements). `directory`: where the program lives,
+        when `path` is to be shown as given (golden tests name a script by its file name);
+        otherwise tracebacks name it by its absolute path, as Python does."""
         self.source = source
-        # Python names a script by its absolute path in tracebacks and __file__
-        self.path = os.path.abspath(path) if not path.startswith("<") else path
         self.argv0 = path
+        if path.startswith("<"):
+            self.path, self.directory, file = path, os.getcwd(), path
+        elif directory is None:
+            self.path = file = os.path.abspath(path)
+            self.directory = os.path.dirname(self.path)
+        else:
+            self.path, self.directory = path, os.path.abspath(directory)
+            file = os.path.join(self.directory, os.path.basename(path))
+        self.err: IO[str] | None = None  # where warnings go (None: sys.stderr at the time)
         self.module = types.ModuleType("__main__")
         if namespace is None:
-            self.module.__file__ = self.path
+            self.module.__file__ = file
             self.module.__builtins__ = __builtins__  # type: ignore[attr-defined]
             namespace = self.module.__dict__
         self.namespace = namespace
@@ -130,13 +140,11 @@ class PythonProgram:
         saved = (sys.modules.get("__main__"), sys.argv, list(sys.path))
         sys.modules["__main__"] = self.module
         sys.argv = [self.argv0]
-        directory = os.path.dirname(os.path.abspath(self.path)) if not self.path.startswith(
-            "<") else os.getcwd()
-        sys.path.insert(0, directory)
+        sys.path.insert(0, self.directory)
         previous = exceptions.set_warning_handler(pytrace.warn_from_engine)
         backend.use_torch_errors(True)
         try:
-            with served_torch():
+            with served_torch(), pytrace.python_warnings(self.err):
                 yield
         finally:
             backend.use_torch_errors(False)
@@ -151,12 +159,15 @@ class PythonProgram:
 # ---------------------------------------------------------------------------------------------
 
 
-def run_python(source: str, path: str, options: Any, out: IO[str], err: IO[str]) -> int:
-    """Run a program as `gradsh run` does for .grad files; returns the exit code."""
+def run_python(source: str, path: str, options: Any, out: IO[str], err: IO[str],
+               directory: str | None = None) -> int:
+    """Run a program as `gradsh run` does for .grad files; returns the exit code.
+    `directory`: see PythonProgram."""
     from gradsh.runner import ScriptTimeout, _deadline, prepare_engine
 
     renderer = Renderer(out, err, options.color, options.width)
-    program = PythonProgram(source, path)
+    program = PythonProgram(source, path, directory=directory)
+    program.err = err
     try:
         statements = program.parse()
     except SyntaxError as error:
@@ -168,7 +179,8 @@ def run_python(source: str, path: str, options: Any, out: IO[str], err: IO[str])
         renderer.error(error, None, path)
         return EXIT_USAGE
     failed = False
-    with program.active():
+    # the program's own prints go where gradsh's output goes (a golden test's buffer)
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), program.active():
         try:
             with _deadline(options.timeout):
                 for number, stmt in enumerate(statements, start=1):

@@ -30,6 +30,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if golden.is_python_case(file_path):  # a Python walkthrough with its golden
+        return GoldenFile.from_parent(parent, path=file_path)
     if file_path.suffix != golden.SCRIPT_SUFFIX:
         return None
     if parent.session.isinitpath(file_path) or golden.in_golden_folder(file_path):

@@ -4,12 +4,14 @@ warnings delivered through Python's warnings machinery at the user's line."""
 from __future__ import annotations
 
 import builtins
+import contextlib
 import os
 import sys
 import traceback
 import warnings
+from collections.abc import Iterator
 from types import TracebackType
-from typing import Any
+from typing import IO, Any
 
 import gradsh
 
@@ -86,6 +88,29 @@ def innermost_user_line(exc: BaseException, path: str) -> tuple[int | None, int 
 # ---------------------------------------------------------------------------------------------
 # Engine warnings -> Python warnings
 # ---------------------------------------------------------------------------------------------
+
+
+# Python's own warning filters (a non-debug build with no -W options): what `python FILE.py`
+# shows, whatever filters the process running gradsh has (pytest's, for instance).
+_DEFAULT_FILTERS = (("default", DeprecationWarning, "__main__"),
+                    ("ignore", DeprecationWarning, None), ("ignore", PendingDeprecationWarning, None),
+                    ("ignore", ImportWarning, None), ("ignore", ResourceWarning, None))
+
+
+@contextlib.contextmanager
+def python_warnings(err: IO[str] | None) -> Iterator[None]:
+    """Warnings as `python FILE.py` shows them (Python's default filters), written to `err`."""
+    with warnings.catch_warnings():
+        warnings.resetwarnings()
+        for action, category, module in reversed(_DEFAULT_FILTERS):
+            warnings.filterwarnings(action, category=category, module=module or "")
+        if err is not None:
+            def show(message: Any, category: type[Warning], filename: str, lineno: int,
+                     file: Any = None, line: str | None = None) -> None:
+                err.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+            warnings.showwarning = show
+        yield
 
 
 def _stacklevel() -> int:

@@ -145,11 +145,14 @@ def prepare_engine(options: RunOptions) -> None:
         ops.DefaultDevice.value = device
 
 
-def run_source(source: str, path: str, options: RunOptions, out: IO[str], err: IO[str]) -> int:
+def run_source(source: str, path: str, options: RunOptions, out: IO[str], err: IO[str],
+               directory: str | None = None) -> int:
+    """Run a .grad script, or a Python program (`directory`: where it lives when `path` is only
+    its name, as in golden tests)."""
     if is_python_path(path):
         from gradsh.pyrun import run_python
 
-        return run_python(source, path, options, out, err)
+        return run_python(source, path, options, out, err, directory)
     renderer = Renderer(out, err, options.color, options.width)
     source = normalise(source)  # positions in errors refer to this text
     try:

@@ -364,7 +364,9 @@ def test_the_project_suite_collects_the_scripts_goldens() -> None:
     items = [line for line in run.stdout.splitlines() if "::" in line]
     assert run.returncode == 0, run.stdout + run.stderr
     assert "scripts/hooks.grad::golden" in items
-    assert len(items) == len(golden.find_scripts([SCRIPTS]))
+    assert "scripts/python/seed004_retain_grad.py::golden" in items
+    assert len(items) == len(golden.find_scripts([SCRIPTS], python=True))
+    assert len(golden.find_scripts([SCRIPTS])) < len(items)  # .py only when asked
 
 
 # -- the pytest plugin ----------------------------------------------------------------------------
