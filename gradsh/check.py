@@ -160,17 +160,7 @@ class TorchSide:
     """The export running in `python -m gradsh.torch_side`, started at once so that gradsh can
     run meanwhile; `trace()` waits for it (and raises TorchMissing without torch)."""
 
-    def __init__(self, exported: Any, options: CheckOptions) -> None:
-        names = {python: name for name, python in exported.names.items()}
-        request = {
-            "path": exported.path,
-            "header": exported.header,
-            "prelude": exported.prelude,
-            "steps": [step.code for step in exported.steps],
-            "names": names,
-            "keep_going": options.keep_going,
-            "sim_cuda": options.sim_cuda,
-        }
+    def __init__(self, request: dict[str, Any], options: CheckOptions) -> None:
         env = dict(os.environ)
         env["PYTHONIOENCODING"] = "utf-8"
         self.timeout = options.timeout
@@ -226,6 +216,19 @@ class TorchSide:
             tail = stderr.strip().splitlines()[-1:] or [f"exit status {code}"]
             trace.failure = f"the torch side crashed: {tail[0]}"
         return trace
+
+
+def export_request(exported: Any, options: CheckOptions) -> dict[str, Any]:
+    """What the torch side runs for a .grad script: its export, chunk by chunk."""
+    return {
+        "path": exported.path,
+        "header": exported.header,
+        "prelude": exported.prelude,
+        "steps": [step.code for step in exported.steps],
+        "names": {python: name for name, python in exported.names.items()},
+        "keep_going": options.keep_going,
+        "sim_cuda": options.sim_cuda,
+    }
 
 
 def _text(data: bytes | str | None) -> str:
@@ -468,9 +471,10 @@ def build_parser() -> argparse.ArgumentParser:
     from gradsh.cli import _Parser
 
     parser = _Parser(prog="gradsh check",
-                     description="Run a .grad script in gradsh and its export in PyTorch, "
-                     "and report every difference after each statement.")
-    parser.add_argument("file", help="a .grad script")
+                     description="Run a .grad script in gradsh and its export in PyTorch (or a "
+                     "Python program in gradsh and in PyTorch), and report every difference "
+                     "after each statement.")
+    parser.add_argument("file", help="a .grad script or a .py program")
     parser.add_argument("--seed", type=int, metavar="N",
                         help=f"torch.manual_seed(N) first on both sides (default {DEFAULT_SEED})")
     parser.add_argument("--device", choices=("cpu", "cuda"), help="default device")
@@ -490,7 +494,7 @@ def cli_main(argv: Sequence[str]) -> int:
     """`gradsh check FILE [options]`: exit 0 identical, 1 different, 2 no torch / bad file."""
     from gradsh.export import ExportOptions, export_program
     from gradsh.parser import parse
-    from gradsh.runner import read_with_header
+    from gradsh.runner import is_python_path, read_with_header
 
     parser = build_parser()
     args, source = read_with_header(parser, argv, parser.parse_args(list(argv)))
@@ -501,6 +505,10 @@ def cli_main(argv: Sequence[str]) -> int:
         keep_going=args.keep_going, timeout=args.timeout,
         sim_cuda=args.sim_cuda or os.environ.get("GRADSH_SIM_CUDA") == "1",
     )
+    if is_python_path(args.file):
+        from gradsh.check_python import check_python
+
+        return check_python(args, source, options)
     try:
         program = parse(source, args.file)
         exported = export_program(program, ExportOptions(seed=options.seed,
@@ -508,7 +516,7 @@ def cli_main(argv: Sequence[str]) -> int:
     except GradshError as err:
         sys.stderr.write(format_error(err, source, args.file) + "\n")
         return EXIT_USAGE
-    torch_side = TorchSide(exported, options)
+    torch_side = TorchSide(export_request(exported, options), options)
     try:
         ours = gradsh_trace(program, options)
     except GradshError as err:

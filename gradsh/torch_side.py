@@ -327,6 +327,86 @@ class StepRunner:
         return {"kind": kind_of(torch, value), "repr": text}
 
 
+class ProgramRunner:
+    """A Python program (`gradsh check FILE.py`) under real torch, one top-level statement at a
+    time, as gradsh.pyrun runs it: the user's own code, with Python's builtins (no sandbox, as
+    `python FILE.py`). After each statement: what it printed to stdout, its warnings (Python's
+    default filters), its error, and every tensor variable and module parameter."""
+
+    def __init__(self, torch: Any, request: dict[str, Any]) -> None:
+        import ast
+
+        self.torch = torch
+        self.path = request["path"]
+        self.module = types.ModuleType("__main__")
+        self.module.__file__ = request.get("file", self.path)
+        self.namespace = self.module.__dict__
+        tree = ast.parse(request["source"], self.path)
+        self.codes = [compile(ast.Module(body=[node], type_ignores=[]), self.path, "exec",
+                              dont_inherit=True) for node in tree.body]
+        sys.modules["__main__"] = self.module
+        sys.argv = [request.get("argv0", self.path)]
+        sys.path.insert(0, request.get("directory", os.getcwd()))
+
+    def run(self, code: Any) -> tuple[dict[str, Any] | None, list[str], list[str]]:
+        import contextlib
+        import io
+
+        out = io.StringIO()
+        texts: list[str] = []
+
+        def record(message: Any, category: type, *args: Any, **kwargs: Any) -> None:
+            text = warning_text(category, str(message))
+            if text not in texts:
+                texts.append(text)
+
+        error = None
+        with warnings.catch_warnings(), contextlib.redirect_stdout(out):
+            warnings.resetwarnings()
+            for action, category, module in reversed(_DEFAULT_FILTERS):
+                warnings.filterwarnings(action, category=category, module=module)
+            warnings.showwarning = record
+            try:
+                exec(code, self.namespace)  # noqa: S102  (the user's own program)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException as err:  # noqa: BLE001  (the program's error, reported)
+                error = {"type": type(err).__name__, "message": str(err)}
+        return error, out.getvalue().splitlines(), texts
+
+    def snapshot(self) -> dict[str, Any]:
+        """Tensor variables, and each module's parameters and buffers by qualified name."""
+        torch = self.torch
+        variables: dict[str, Any] = {}
+        for name, value in list(self.namespace.items()):
+            if isinstance(value, torch.Tensor):
+                variables[name] = tensor_json(torch, value, str(value.device))
+            elif not name.startswith("__") and isinstance(value, torch.nn.Module):
+                for qualified, t in [*value.named_parameters(), *value.named_buffers()]:
+                    variables[f"{name}.{qualified}"] = tensor_json(torch, t, str(t.device))
+        return variables
+
+
+# Python's own warning filters for `python FILE.py` (as gradsh.pytrace.python_warnings).
+_DEFAULT_FILTERS = (("default", DeprecationWarning, "__main__"),
+                    ("ignore", DeprecationWarning, ""), ("ignore", PendingDeprecationWarning, ""),
+                    ("ignore", ImportWarning, ""), ("ignore", ResourceWarning, ""))
+
+
+def serve_program(torch: Any, request: dict[str, Any],
+                  emit: Callable[[dict[str, Any]], None]) -> int:
+    if request.get("seed") is not None:
+        torch.manual_seed(request["seed"])
+    runner = ProgramRunner(torch, request)
+    for number, code in enumerate(runner.codes, start=1):
+        error, printed, texts = runner.run(code)
+        emit({"kind": "step", "step": number, "ok": error is None, "printed": printed,
+              "warnings": texts, "error": error, "vars": runner.snapshot()})
+        if error is not None and not request.get("keep_going"):
+            break
+    return 0
+
+
 def serve(request: dict[str, Any], emit: Callable[[dict[str, Any]], None]) -> int:
     """Run a request (see the module docstring), emitting each JSON line; the exit status."""
     try:
@@ -335,6 +415,8 @@ def serve(request: dict[str, Any], emit: Callable[[dict[str, Any]], None]) -> in
         emit({"kind": "torch-missing", "message": f"{type(err).__name__}: {err}"})
         return EXIT_TORCH_MISSING
     emit({"kind": "ready", "torch": torch.__version__})
+    if request.get("mode") == "python":
+        return serve_program(torch, request, emit)
     runner = StepRunner(torch, dict(request["names"]), bool(request.get("sim_cuda")))
     for label, code in (("<header>", request["header"]), ("<prelude>", request["prelude"])):
         error, printed, texts = runner.run(code, label)

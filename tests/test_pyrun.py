@@ -267,3 +267,28 @@ def test_shell_asks_for_more_lines_of_a_python_block() -> None:
     assert is_complete("import torch\nx = torch.ones(2)")  # pasted lines
     assert not is_complete("x = (1 +")
     assert is_complete("x = = 2")  # an error: shown, not waited on
+
+
+def test_check_compares_a_python_program_with_torch(tmp_path: Path, torch: object) -> None:
+    same = write(tmp_path, """
+        import torch
+        a = torch.tensor([1., 2.], requires_grad=True)
+        b = (a * a).sum()
+        b.backward()
+        print(a.grad)
+    """)
+    ran = subprocess.run([sys.executable, "-m", "gradsh", "check", same.name],
+                         capture_output=True, text=True, cwd=tmp_path, env=ENV, timeout=300)
+    assert (ran.returncode, ran.stdout) == (0, "prog.py: identical, 5 steps\n"), ran.stderr
+    # a program whose gradsh side differs: torch.Tensor.data_ptr is missing in gradsh
+    other = write(tmp_path, """
+        import torch
+        a = torch.ones(2)
+        print(a.data_ptr() > 0)
+    """, "other.py")
+    ran = subprocess.run([sys.executable, "-m", "gradsh", "check", "--keep-going", "--width",
+                          "400", other.name], capture_output=True, text=True, cwd=tmp_path,
+                         env=ENV, timeout=300)
+    assert ran.returncode == 1
+    assert "does not implement torch.Tensor.data_ptr" in ran.stdout
+    assert ran.stdout.rstrip().endswith("other.py: 2 differences in 3 steps")
