@@ -28,7 +28,8 @@ def _zeros(F: GradOps, grad: Any) -> Any:
 def _where(F: GradOps, condition: Any, a: Any, b: Any) -> Any:
     """where() on arrays or, under create_graph, on Tensors."""
     if F.as_tensor:
-        return ops.where(condition, a, b)
+        like = a if isinstance(a, Tensor) else b
+        return ops.where(Tensor._make(condition, like.device), a, b)
     return _xp(condition).where(condition, a, b)
 
 

@@ -338,8 +338,8 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None,  # noqa: A00
                 stride: tuple[int, ...], padding: tuple[int, ...], dilation: tuple[int, ...],
                 groups: int) -> None:
     if input.dtype is not weight.dtype:
-        raise TorchRuntimeError(f"expected scalar type {weight.dtype.short} but found "
-                                f"{input.dtype.short}")
+        raise TorchRuntimeError(f"expected scalar type {input.dtype.short} but found "
+                                f"{weight.dtype.short}")
     if bias is not None and bias.dtype is not input.dtype:
         raise TorchRuntimeError(f"Input type ({ops._c_name(input.dtype)}) and bias type "
                                 f"({ops._c_name(bias.dtype)}) should be the same")

@@ -90,13 +90,10 @@ class NativeBatchNormBackward0(Function):
             mean, invstd = _statistics(data, self.axes, eps)
             count = data.size // channels
             if running_mean is not None:
-                running_mean._inplace_data(((1 - momentum) * running_mean._data + momentum
-                                            * mean.reshape(-1)).astype(running_mean._data.dtype))
+                _update_running(running_mean, mean.reshape(-1), momentum)
             if running_var is not None:
                 var = ((data - mean) ** 2).mean(axis=self.axes)
-                unbiased = var * count / max(count - 1, 1)
-                running_var._inplace_data(((1 - momentum) * running_var._data + momentum
-                                           * unbiased).astype(running_var._data.dtype))
+                _update_running(running_var, var * count / max(count - 1, 1), momentum)
         else:
             mean = running_mean._data.reshape(shape)  # type: ignore[union-attr]
             invstd = (1 / xp.sqrt(running_var._data + eps)).reshape(shape)  # type: ignore
@@ -141,6 +138,12 @@ class NativeBatchNormBackward0(Function):
             gb = _sum(F, grad, self.axes).reshape(-1) if not F.as_tensor else \
                 ops.reshape(_sum(F, grad, self.axes), (-1,))
         return gx, gw, gb
+
+
+def _update_running(stat: Tensor, batch_value: Array, momentum: float) -> None:
+    """stat = (1 - momentum) * stat + momentum * batch_value, written into its storage as
+    ATen's kernel writes it: no version bump (a saved running stat is not invalidated)."""
+    stat._data[...] = (1 - momentum) * stat._data + momentum * batch_value
 
 
 def _placeholder(like: Tensor) -> Tensor:

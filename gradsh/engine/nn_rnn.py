@@ -129,24 +129,17 @@ def _output_of(hidden: Hidden) -> Tensor:
     return hidden[0] if isinstance(hidden, tuple) else hidden  # type: ignore[no-any-return]
 
 
-def _forward_layer(cell: Callable[..., Any], inputs: Tensor, hidden: Hidden,
-                   params: Params) -> tuple[Tensor, Hidden]:
-    """One direction over the sequence; the input projection for all steps at once."""
-    projected = ops.linear(inputs, params[0], params[2])
+def _layer(cell: Callable[..., Any], inputs: Tensor, hidden: Hidden, params: Params,
+           reverse: bool) -> tuple[Tensor, Hidden]:
+    """One direction over the sequence, the input projection done for all steps at once (as
+    the CPU kernels do); the reverse direction walks the steps backwards."""
+    steps = ops.unbind(ops.linear(inputs, params[0], params[2]), 0)
     outputs = []
-    for step in ops.unbind(projected, 0):
+    for step in (reversed(steps) if reverse else steps):
         hidden = cell(step, hidden, params, True)
         outputs.append(_output_of(hidden))
-    return ops.stack(outputs, 0), hidden
-
-
-def _reversed_layer(cell: Callable[..., Any], inputs: Tensor, hidden: Hidden,
-                    params: Params) -> tuple[Tensor, Hidden]:
-    outputs = []
-    for step in reversed(ops.unbind(inputs, 0)):
-        hidden = cell(step, hidden, params, False)
-        outputs.append(_output_of(hidden))
-    outputs.reverse()
+    if reverse:
+        outputs.reverse()
     return ops.stack(outputs, 0), hidden
 
 
@@ -169,8 +162,7 @@ def run_rnn(mode: str, input: Tensor, hx: Hidden, weights: Sequence[Tensor | Non
         for direction in range(directions):
             index = layer * directions + direction
             params = weights[4 * index:4 * index + 4]
-            run = _forward_layer if direction == 0 else _reversed_layer
-            out, final = run(cell, layer_input, hiddens[index], params)
+            out, final = _layer(cell, layer_input, hiddens[index], params, direction == 1)
             outputs.append(out)
             finals.append(final)
         layer_input = outputs[0] if directions == 1 else ops.cat(outputs, outputs[0].ndim - 1)
