@@ -220,9 +220,10 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tenso
     q = q * np.sign(np.diag(r))
     if rows < cols:
         q = q.T
+    values = np.ascontiguousarray(q).reshape(tensor.shape).astype(tensor.dtype.np)
     with no_grad():
-        ops.copy_(tensor, ops.tensor(np.ascontiguousarray(q).reshape(tensor.shape) * gain,
-                                     dtype=tensor.dtype))
+        ops.copy_(tensor, Tensor._make(values, "cpu"))
+        ops.mul_(tensor, gain)
     return tensor
 
 

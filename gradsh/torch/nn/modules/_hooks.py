@@ -3,11 +3,11 @@ backward hooks (PyTorch's torch.utils.hooks.RemovableHandle and BackwardHook).""
 
 from __future__ import annotations
 
-import warnings
 import weakref
 from collections import OrderedDict
 from typing import Any
 
+from gradsh.engine import exceptions
 from gradsh.engine.nn_hooks import backward_hook_identity
 from gradsh.engine.tensor import Tensor, is_grad_enabled
 
@@ -130,7 +130,8 @@ class BackwardHook:
                     self.grad_outputs = tuple(out)
                 local = self.grad_outputs
                 if self.input_index is None:
-                    warnings.warn(_NO_INPUT_GRAD_WARNING, stacklevel=5)
+                    # an engine warning: attributed to the user's backward() call
+                    exceptions.warn(_NO_INPUT_GRAD_WARNING)
                     nothing = (None,) * self.n_inputs
                     for hook in self.user_hooks:
                         res = hook(self.module, nothing, self.grad_outputs)

@@ -384,6 +384,9 @@ class Module:
         return handle
 
     def register_backward_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        if self._is_full_backward_hook is True:
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks "
+                               "on a single Module. Please use only one of them.")
         raise NotImplementedInGradsh(
             "gradsh does not implement torch.nn.Module.register_backward_hook (deprecated: use "
             "register_full_backward_hook) yet")
