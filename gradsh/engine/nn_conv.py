@@ -39,7 +39,8 @@ def _xp(array: Array) -> Any:
 
 
 def _columns(x: Array, kernel: Pair, geo: ConvGeometry) -> tuple[Array, Pair]:
-    """im2col: (N*OH*OW, C*kh*kw) rows, one per output position, and (OH, OW)."""
+    """im2col: (N, C*kh*kw, OH*OW), each kernel position's inputs in a row per sample, and
+    (OH, OW). The copy reads the strided window view row by row (contiguous runs of OW)."""
     xp = _xp(x)
     (ph, pw), (sh, sw), (dh, dw) = geo.padding, geo.stride, geo.dilation
     if ph or pw:
@@ -52,75 +53,67 @@ def _columns(x: Array, kernel: Pair, geo: ConvGeometry) -> tuple[Array, Pair]:
         windows = xp.lib.stride_tricks.sliding_window_view(x, extent, axis=(2, 3))
     windows = windows[:, :, ::sh, ::sw, ::dh, ::dw]  # (N, C, OH, OW, kh, kw)
     n, c, oh, ow = windows.shape[:4]
-    cols = windows.transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, c * kh * kw)
+    cols = windows.transpose(0, 1, 4, 5, 2, 3).reshape(n, c * kh * kw, oh * ow)
     return cols, (oh, ow)
 
 
-def _group_slices(total: int, groups: int) -> list[slice]:
-    size = total // groups
-    return [slice(g * size, (g + 1) * size) for g in range(groups)]
+def _grouped(weights: Array, groups: int) -> Array:
+    """(O, K) weights as (groups, O/groups, K)."""
+    return weights.reshape(groups, weights.shape[0] // groups, weights.shape[1])
 
 
 def conv_forward(x: Array, w: Array, geo: ConvGeometry) -> Array:
-    """y[n, o] = sum over the window of x * w[o], as an (N, O, OH, OW) C-ordered array."""
+    """y[n, o] = sum over the window of x * w[o], as an (N, O, OH, OW) C-ordered array: one
+    (O x K) @ (K x OH*OW) product per sample (per group)."""
     xp = _xp(x)
-    n, o = x.shape[0], w.shape[0]
+    n, o, g = x.shape[0], w.shape[0], geo.groups
     cols, (oh, ow) = _columns(x, (w.shape[2], w.shape[3]), geo)
     weights = w.reshape(o, -1)
-    if geo.groups == 1:
-        flat = cols @ weights.T
+    if g == 1:
+        out = xp.matmul(weights, cols)
     else:
-        per_col = cols.shape[1] // geo.groups
-        flat = xp.concatenate([
-            cols[:, g * per_col:(g + 1) * per_col] @ weights[out].T
-            for g, out in enumerate(_group_slices(o, geo.groups))], axis=1)
-    return xp.ascontiguousarray(flat.reshape(n, oh, ow, o).transpose(0, 3, 1, 2))
-
-
-def _grad_rows(grad: Array) -> Array:
-    """(N, O, OH, OW) -> (N*OH*OW, O), the layout of the columns."""
-    return grad.transpose(0, 2, 3, 1).reshape(-1, grad.shape[1])
+        out = xp.matmul(_grouped(weights, g), cols.reshape(n, g, -1, cols.shape[2]))
+    return out.reshape(n, o, oh, ow)
 
 
 def conv_backward_input(grad: Array, w: Array, x_shape: tuple[int, ...],
                         geo: ConvGeometry) -> Array:
-    """col2im of grad @ w: each kernel position's columns added back into the padded input."""
+    """col2im of w^T @ grad: each kernel position's columns added back into the padded input
+    with one strided add."""
     xp = _xp(grad)
     n, c, h, width = x_shape
     o, _, kh, kw = w.shape
     oh, ow = grad.shape[2], grad.shape[3]
-    rows = _grad_rows(grad)
+    g = geo.groups
+    rows = grad.reshape(n, o, oh * ow)
     weights = w.reshape(o, -1)
-    if geo.groups == 1:
-        cols = rows @ weights
+    if g == 1:
+        cols = xp.matmul(weights.T, rows)
     else:
-        cols = xp.concatenate([rows[:, out] @ weights[out]
-                               for out in _group_slices(o, geo.groups)], axis=1)
-    cols = cols.reshape(n, oh, ow, c, kh, kw)
+        grouped = _grouped(weights, g).transpose(0, 2, 1)
+        cols = xp.matmul(grouped, rows.reshape(n, g, o // g, oh * ow))
+    cols = cols.reshape(n, c, kh, kw, oh, ow)
     (ph, pw), (sh, sw), (dh, dw) = geo.padding, geo.stride, geo.dilation
     padded = xp.zeros((n, c, h + 2 * ph, width + 2 * pw), dtype=cols.dtype)
     for i in range(kh):
         for j in range(kw):
             top, left = i * dh, j * dw
-            padded[:, :, top:top + sh * (oh - 1) + 1:sh, left:left + sw * (ow - 1) + 1:sw] += (
-                cols[:, :, :, :, i, j].transpose(0, 3, 1, 2))
+            padded[:, :, top:top + sh * (oh - 1) + 1:sh,
+                   left:left + sw * (ow - 1) + 1:sw] += cols[:, :, i, j]
     return padded[:, :, ph:ph + h, pw:pw + width]
 
 
 def conv_backward_weight(x: Array, grad: Array, w_shape: tuple[int, ...],
                          geo: ConvGeometry) -> Array:
-    """grad^T @ columns: the weight gradient, (O, C/groups, kh, kw)."""
+    """sum over samples of grad @ columns^T: the weight gradient, (O, C/groups, kh, kw)."""
     xp = _xp(x)
-    o = w_shape[0]
+    n, o, g = x.shape[0], w_shape[0], geo.groups
     cols, _ = _columns(x, (w_shape[2], w_shape[3]), geo)
-    rows = _grad_rows(grad)
-    if geo.groups == 1:
-        flat = rows.T @ cols
-    else:
-        per_col = cols.shape[1] // geo.groups
-        flat = xp.concatenate([
-            rows[:, out].T @ cols[:, g * per_col:(g + 1) * per_col]
-            for g, out in enumerate(_group_slices(o, geo.groups))], axis=0)
+    rows = grad.reshape(n, g, o // g, -1)
+    cols = cols.reshape(n, g, -1, cols.shape[2])
+    # one (O x P) @ (P x K) product per sample, summed: BLAS reads the transposed columns in
+    # place (a tensordot would copy both operands first)
+    flat = xp.matmul(rows, cols.swapaxes(-1, -2)).sum(axis=0)
     return flat.reshape(w_shape)
 
 
