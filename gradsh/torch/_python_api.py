@@ -144,16 +144,20 @@ def _tensor_reduce_ex(self: Tensor, protocol: Any) -> Any:
         root, offset = found
     layout = (data.shape, data.dtype, data.strides) if found is not None else None
     state = getattr(self, "__dict__", None) or None
-    return (_rebuild_tensor, (type(self), root, offset, layout, str(self.device),
-                              self.requires_grad, state))
+    # the plain class by None, not by name: "torch.Tensor" would find a real torch's Tensor
+    # in a process that has one
+    cls = None if type(self) is Tensor else type(self)
+    return (_rebuild_tensor, (cls, root, offset, layout, str(self.device), self.requires_grad,
+                              state))
 
 
-def _rebuild_tensor(cls: type, root: np.ndarray, offset: int, layout: Any, device: str,
+def _rebuild_tensor(cls: type | None, root: np.ndarray, offset: int, layout: Any, device: str,
                     requires_grad: bool, state: dict[str, Any] | None) -> Tensor:
     data = root
     if layout is not None:
         shape, dtype, strides = layout
         data = np.ndarray(shape, dtype=dtype, buffer=root, offset=offset, strides=strides)
+    cls = Tensor if cls is None else cls
     t = cls._make(data if device == "cpu" else backend.to_device(data, device), device)
     t._requires_grad = requires_grad
     if state:
