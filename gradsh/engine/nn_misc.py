@@ -139,8 +139,10 @@ class TrilinearBackward0(Function):
             outer = ops.mul(ops.unsqueeze(ops.unsqueeze(x1, 1), 3),
                             ops.unsqueeze(ops.unsqueeze(x2, 1), 1))  # (b, 1, i, j)
             g_w = ops.sum(ops.mul(gw, outer), dim=0) if nw else None
-            g2 = ops.sum(ops.mul(ops.mul(gw, ops.unsqueeze(w, 0)),
-                                 ops.unsqueeze(ops.unsqueeze(x1, 1), 3)), dim=(1, 2)) if n2 else None
+            g2 = None
+            if n2:
+                g2 = ops.sum(ops.mul(ops.mul(gw, ops.unsqueeze(w, 0)),
+                                     ops.unsqueeze(ops.unsqueeze(x1, 1), 3)), dim=(1, 2))
             return g1, g_w, g2
         xp = _xp(grad)
         return (xp.einsum("bo,oij,bj->bi", grad, w, x2, optimize=True) if n1 else None,

@@ -24,7 +24,8 @@ celu glu hardshrink hardswish prelu selu softshrink softsign tanhshrink threshol
 """.split()
 _FROM_LAYERS = {
     _conv: "conv1d conv2d",
-    _pool: """adaptive_avg_pool1d adaptive_avg_pool2d avg_pool1d avg_pool2d max_pool1d max_pool2d max_pool1d_with_indices
+    _pool: """adaptive_avg_pool1d adaptive_avg_pool2d avg_pool1d avg_pool2d max_pool1d max_pool2d
+              max_pool1d_with_indices
               max_pool2d_with_indices""",
     _norm: "batch_norm group_norm layer_norm",
     _misc: "bilinear embedding",
@@ -66,7 +67,8 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa
     return _ops.softmin(input, dim, dtype)  # type: ignore[no-any-return]
 
 
-def _feature_dropout(input: Tensor, p: float, training: bool, batched: bool) -> Tensor:  # noqa: A002
+def _feature_dropout(input: Tensor, p: float, training: bool,  # noqa: A002
+                     batched: bool) -> Tensor:
     """Whole channels dropped: one draw per (sample, channel), as ATen's feature_dropout."""
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")

@@ -12,12 +12,16 @@ import numpy as np
 
 from gradsh.engine import ops
 from gradsh.engine.tensor import Tensor, no_grad
+from gradsh.torch._missing import module_getattr
+
+__getattr__ = module_getattr("torch.nn.init")
 
 __all__ = [
     "calculate_gain", "constant_", "dirac_", "eye_", "kaiming_normal_", "kaiming_uniform_",
     "normal_", "ones_", "orthogonal_", "sparse_", "trunc_normal_", "uniform_",
     "xavier_normal_", "xavier_uniform_", "zeros_",
-    "constant", "kaiming_normal", "kaiming_uniform", "normal", "orthogonal", "sparse", "uniform",
+    "constant", "dirac", "eye", "kaiming_normal", "kaiming_uniform", "normal", "orthogonal",
+    "sparse", "uniform",
     "xavier_normal", "xavier_uniform",
 ]
 
@@ -262,3 +266,5 @@ kaiming_uniform = _deprecated(kaiming_uniform_)
 kaiming_normal = _deprecated(kaiming_normal_)
 orthogonal = _deprecated(orthogonal_)
 sparse = _deprecated(sparse_)
+dirac = _deprecated(dirac_)
+eye = _deprecated(eye_)

@@ -11,7 +11,7 @@ from gradsh.torch.nn import functional as F
 from gradsh.torch.nn import init
 from gradsh.torch.nn.modules.linear import factory
 from gradsh.torch.nn.modules.module import Module
-from gradsh.torch.nn.parameter import Parameter
+from gradsh.torch.nn.modules.normalization import affine_parameters
 
 __all__ = ["BatchNorm1d", "BatchNorm2d"]
 
@@ -26,15 +26,7 @@ class _NormBase(Module):
         kwargs = factory(device, dtype)
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        if affine:
-            self.weight = Parameter(ops.empty(num_features, **kwargs))
-            if bias:
-                self.bias = Parameter(ops.empty(num_features, **kwargs))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        affine_parameters(self, num_features, affine, bias, kwargs)
         if track_running_stats:
             self.register_buffer("running_mean", ops.zeros(num_features, **kwargs))
             self.register_buffer("running_var", ops.ones(num_features, **kwargs))

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from gradsh.engine import ops
 from gradsh.engine.tensor import Tensor
 from gradsh.torch.nn import functional as F
-from gradsh.torch.nn import init
-from gradsh.torch.nn.modules.linear import factory, uniform_bias
+from gradsh.torch.nn.modules.linear import kaiming_reset, weight_and_bias
 from gradsh.torch.nn.modules.module import Module
-from gradsh.torch.nn.parameter import Parameter
 
 __all__ = ["Conv1d", "Conv2d"]
 
@@ -64,17 +60,12 @@ class _ConvNd(Module):
         else:
             self._reversed_padding_repeated_twice = [p for p in reversed(padding_v)
                                                      for _ in range(2)]
-        self.weight = Parameter(ops.empty((out_channels, in_channels // groups, *kernel_t),
-                                          **factory(device, dtype)))
-        if bias:
-            self.bias = Parameter(ops.empty(out_channels, **factory(device, dtype)))
-        else:
-            self.register_parameter("bias", None)
+        weight_and_bias(self, (out_channels, in_channels // groups, *kernel_t), out_channels,
+                        bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        uniform_bias(self.bias, init._calculate_fan_in_and_fan_out(self.weight)[0])
+        kaiming_reset(self)
 
     def extra_repr(self) -> str:
         s = "{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}"

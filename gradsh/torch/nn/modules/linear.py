@@ -19,11 +19,24 @@ def factory(device: Any, dtype: Any) -> dict[str, Any]:
     return {"device": device, "dtype": dtype}
 
 
-def uniform_bias(bias: Tensor | None, fan_in: int) -> None:
-    """The bias bound every layer uses: 1/sqrt(fan_in) (0 for an empty layer)."""
-    if bias is not None:
+def weight_and_bias(module: Module, weight_shape: tuple[int, ...], bias_size: int, bias: bool,
+                    device: Any, dtype: Any) -> None:
+    """Uninitialised `weight` and `bias` parameters (bias registered as None when absent)."""
+    module.weight = Parameter(ops.empty(weight_shape, **factory(device, dtype)))
+    if bias:
+        module.bias = Parameter(ops.empty(bias_size, **factory(device, dtype)))
+    else:
+        module.register_parameter("bias", None)
+
+
+def kaiming_reset(module: Module) -> None:
+    """Linear's and the convolutions' default initialisation: kaiming_uniform_ with a=sqrt(5)
+    for the weight, then the bias uniform in +-1/sqrt(fan_in) (0 for an empty layer)."""
+    init.kaiming_uniform_(module.weight, a=math.sqrt(5))
+    if module.bias is not None:
+        fan_in = init._calculate_fan_in_and_fan_out(module.weight)[0]
         bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-        init.uniform_(bias, -bound, bound)
+        init.uniform_(module.bias, -bound, bound)
 
 
 class Identity(Module):
@@ -44,16 +57,11 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(ops.empty((out_features, in_features), **factory(device, dtype)))
-        if bias:
-            self.bias = Parameter(ops.empty(out_features, **factory(device, dtype)))
-        else:
-            self.register_parameter("bias", None)
+        weight_and_bias(self, (out_features, in_features), out_features, bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        uniform_bias(self.bias, init._calculate_fan_in_and_fan_out(self.weight)[0])
+        kaiming_reset(self)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.linear(input, self.weight, self.bias)
@@ -72,12 +80,8 @@ class Bilinear(Module):
         self.in1_features = in1_features
         self.in2_features = in2_features
         self.out_features = out_features
-        self.weight = Parameter(ops.empty((out_features, in1_features, in2_features),
-                                          **factory(device, dtype)))
-        if bias:
-            self.bias = Parameter(ops.empty(out_features, **factory(device, dtype)))
-        else:
-            self.register_parameter("bias", None)
+        weight_and_bias(self, (out_features, in1_features, in2_features), out_features, bias,
+                        device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:

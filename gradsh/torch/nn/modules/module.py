@@ -138,17 +138,21 @@ class Module:
 
     # -- registration -------------------------------------------------------------------------
 
-    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
-        if "_buffers" not in self.__dict__:
-            raise AttributeError("cannot assign buffer before Module.__init__() call")
+    def _check_member_name(self, kind: str, store: str, name: Any) -> None:
+        """register_buffer's and register_parameter's checks of the name, PyTorch's texts."""
+        if store not in self.__dict__:
+            raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
         if not isinstance(name, str):
-            raise TypeError(f"buffer name should be a string. Got {typename(name)}")
+            raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
         if "." in name:
-            raise KeyError('buffer name can\'t contain "."')
+            raise KeyError(f'{kind} name can\'t contain "."')
         if name == "":
-            raise KeyError('buffer name can\'t be empty string ""')
-        if hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f'{kind} name can\'t be empty string ""')
+        if hasattr(self, name) and name not in self.__dict__[store]:
             raise KeyError(f"attribute '{name}' already exists")
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        self._check_member_name("buffer", "_buffers", name)
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
@@ -159,16 +163,7 @@ class Module:
             self._non_persistent_buffers_set.add(name)
 
     def register_parameter(self, name: str, param: Parameter | None) -> None:
-        if "_parameters" not in self.__dict__:
-            raise AttributeError("cannot assign parameter before Module.__init__() call")
-        if not isinstance(name, str):
-            raise TypeError(f"parameter name should be a string. Got {typename(name)}")
-        if "." in name:
-            raise KeyError('parameter name can\'t contain "."')
-        if name == "":
-            raise KeyError('parameter name can\'t be empty string ""')
-        if hasattr(self, name) and name not in self._parameters:
-            raise KeyError(f"attribute '{name}' already exists")
+        self._check_member_name("parameter", "_parameters", name)
         if param is None:
             self._parameters[name] = None
         elif not isinstance(param, Parameter):

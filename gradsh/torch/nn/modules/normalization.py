@@ -16,7 +16,9 @@ from gradsh.torch.nn.parameter import Parameter
 __all__ = ["GroupNorm", "LayerNorm"]
 
 
-def _affine(module: Module, shape: Any, enabled: bool, bias: bool, kwargs: dict[str, Any]) -> None:
+def affine_parameters(module: Module, shape: Any, enabled: bool, bias: bool,
+                      kwargs: dict[str, Any]) -> None:
+    """weight and bias of `shape` (uninitialised), or registered as None."""
     if enabled:
         module.weight = Parameter(ops.empty(shape, **kwargs))
         if bias:
@@ -43,7 +45,8 @@ class LayerNorm(Module):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)
         self.eps, self.elementwise_affine = eps, elementwise_affine
-        _affine(self, self.normalized_shape, elementwise_affine, bias, factory(device, dtype))
+        affine_parameters(self, self.normalized_shape, elementwise_affine, bias,
+                          factory(device, dtype))
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -67,7 +70,7 @@ class GroupNorm(Module):
                              f"({num_groups})")
         self.num_groups, self.num_channels = num_groups, num_channels
         self.eps, self.affine = eps, affine
-        _affine(self, num_channels, affine, bias, factory(device, dtype))
+        affine_parameters(self, num_channels, affine, bias, factory(device, dtype))
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
