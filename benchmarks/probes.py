@@ -145,6 +145,33 @@ def matmul(impl: str, n: int, iters: int) -> dict[str, float]:
     return {"seconds": _per_iteration(numpy_step, iters)}
 
 
+# ---------------------------------------------------------------------------------------------
+# A 2-D convolution layer, forward and backward (single-threaded: see run.row_conv)
+# ---------------------------------------------------------------------------------------------
+
+
+def conv2d(impl: str, n: int, iters: int) -> dict[str, float]:
+    """Conv2d(3, 16, 3) on an (n, 3, 32, 32) float32 batch: forward, sum, backward into the
+    input and the parameters."""
+    import numpy as np
+
+    x = np.random.default_rng(0).standard_normal((n, 3, 32, 32)).astype(np.float32)
+    if impl == "torch":
+        import torch as namespace
+
+        namespace.set_num_threads(1)
+    else:
+        import gradsh.torch as namespace  # type: ignore[no-redef]
+    namespace.manual_seed(0)
+    conv = namespace.nn.Conv2d(3, 16, 3)
+    inputs = namespace.from_numpy(x).requires_grad_()
+
+    def step() -> None:
+        conv(inputs).sum().backward()
+
+    return {"seconds": _per_iteration(step, iters)}
+
+
 def _per_iteration(step: Callable[[], None], iters: int) -> float:
     step()  # warm-up
     start = time.perf_counter()
@@ -246,6 +273,7 @@ PROBES: dict[str, Callable[..., dict[str, float]]] = {
     "perop": perop,
     "deep": deep,
     "retained": retained,
+    "conv2d": conv2d,
 }
 
 

@@ -139,13 +139,15 @@ def wall_time(command: Sequence[str]) -> float:
     return time.perf_counter() - start
 
 
-def probe(name: str, impl: str, **args: int) -> dict[str, float]:
-    """Run one benchmarks.probes measurement in a fresh interpreter; its JSON result."""
+def probe(name: str, impl: str, env: dict[str, str] | None = None,
+          **args: int) -> dict[str, float]:
+    """Run one benchmarks.probes measurement in a fresh interpreter (with `env` added to its
+    environment); its JSON result."""
     command = [sys.executable, "-m", "benchmarks.probes", name, "--impl", impl]
     for key, value in args.items():
         command += [f"--{key}", str(value)]
-    done = subprocess.run(command, check=True, capture_output=True, text=True, env=_env(),
-                          cwd=ROOT)
+    done = subprocess.run(command, check=True, capture_output=True, text=True,
+                          env=dict(_env(), **(env or {})), cwd=ROOT)
     return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
@@ -384,6 +386,24 @@ def row_devices(cfg: Config) -> list[Result]:
     return results
 
 
+# Every BLAS and thread pool limited to one thread, set before the probe imports NumPy.
+ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+              "GRADSH_NUM_THREADS": "1"}
+
+
+def row_conv(cfg: Config) -> list[Result]:
+    n = cfg.size(64, 2)
+    iters = cfg.size(10, 1)
+    gradsh = Side("gradsh.torch")
+    torch = torch_side("torch")
+    alternate(cfg.runs, [
+        (gradsh, lambda: probe("conv2d", "gradsh", ONE_THREAD, n=n, iters=iters)["seconds"] * 1e3),
+        (torch, lambda: probe("conv2d", "torch", ONE_THREAD, n=n, iters=iters)["seconds"] * 1e3),
+    ])
+    return [Result("conv", f"Conv2d(3, 16, 3) on ({n}, 3, 32, 32) float32, fwd+bwd", "ms", gradsh,
+                   torch, goal=2.0, note="one thread each (im2col + BLAS)")]
+
+
 ROWS: dict[str, tuple[str, Callable[[Config], list[Result]]]] = {
     "startup": ("gradsh -c 'x = tensor(1.0)' vs python -c 'import torch'", row_startup),
     "large": ("10M-element chain vs NumPy and torch; 2048x2048 matmul vs NumPy", row_large),
@@ -394,6 +414,7 @@ ROWS: dict[str, tuple[str, Callable[[Config], list[Result]]]] = {
                row_memory),
     "render": ("the per-step table of 20 variables of 1,000 elements; --quiet pays nothing",
                row_render),
+    "conv": ("a Conv2d layer's forward and backward vs torch, one thread each", row_conv),
     "devices": ("cuda vs cpu (benchmarks/devices.py)", row_devices),
 }
 

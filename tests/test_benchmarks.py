@@ -26,6 +26,7 @@ def test_the_probes_measure_gradsh_and_numpy() -> None:
     for impl in ("gradsh", "numpy"):
         assert probes.elementwise(impl, 1000, 1)["seconds"] > 0
         assert probes.matmul(impl, 8, 1)["seconds"] > 0
+    assert probes.conv2d("gradsh", 2, 1)["seconds"] > 0
     assert probes.perop("engine", 50)["us_per_op"] > 0
     deep = probes.deep("engine", 100)
     assert deep["forward_us_per_node"] > 0 and deep["backward_us_per_node"] > 0

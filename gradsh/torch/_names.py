@@ -395,6 +395,15 @@ TORCH_NAMES: dict[str, frozenset[str]] = {
         trunc_normal_ uniform uniform_ warnings xavier_normal xavier_normal_ xavier_uniform
         xavier_uniform_ zeros_
     """.split()),
+    "torch.nn.utils": frozenset("""
+        _named_member_accessor clip_grad clip_grad_norm clip_grad_norm_ clip_grad_value_
+        clip_grads_with_norm_ convert_conv2d_weight_memory_format
+        convert_conv3d_weight_memory_format convert_parameters fuse_conv_bn_eval
+        fuse_conv_bn_weights fuse_linear_bn_eval fuse_linear_bn_weights fusion
+        get_total_norm init memory_format parameters_to_vector parametrizations
+        parametrize remove_spectral_norm remove_weight_norm rnn skip_init spectral_norm
+        stateless vector_to_parameters weight_norm
+    """.split()),
     "torch.optim": frozenset("""
         ASGD Adadelta Adafactor Adagrad Adam AdamW Adamax LBFGS Muon NAdam Optimizer RAdam RMSprop
         Rprop SGD SparseAdam _adafactor _functional _muon _stateless lr_scheduler swa_utils

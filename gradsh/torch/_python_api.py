@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import dtypes, ops
+from gradsh.engine import backend, dtypes, ops
 from gradsh.engine.dtypes import DType
-from gradsh.engine.exceptions import TorchTypeError
-from gradsh.engine.tensor import Tensor
+from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
+from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch._missing import missing
 
 
@@ -71,8 +71,104 @@ def _tensor_getattr(self: Tensor, name: str) -> Any:
     raise missing("torch.Tensor", name)
 
 
+# ---------------------------------------------------------------------------------------------
+# copy.deepcopy and pickle (torch.save): PyTorch's semantics
+# ---------------------------------------------------------------------------------------------
+
+_DEEPCOPY_NON_LEAF = (
+    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol "
+    "at the moment.  If you were attempting to deepcopy a module, this may be because of a "
+    "torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001"
+)
+
+
+def _storage(array: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """The array owning `array`'s memory and `array`'s byte offset in it, when `array` can be
+    rebuilt as a view of it (so tensors sharing storage still share it after a copy)."""
+    root = array
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if root is array or root.dtype != array.dtype or not (
+            root.flags.c_contiguous or root.flags.f_contiguous):
+        return None
+    offset = (array.__array_interface__["data"][0] - root.__array_interface__["data"][0])
+    return root, offset
+
+
+def _view_of(root: np.ndarray, offset: int, like: Any) -> np.ndarray:
+    return np.ndarray(like.shape, dtype=like.dtype, buffer=root, offset=offset,
+                      strides=like.strides)
+
+
+def _tensor_deepcopy(self: Tensor, memo: dict[int, Any]) -> Tensor:
+    """A leaf's data (its whole storage, shared with the other tensors copied in the same
+    deepcopy), requires_grad, a deep copy of .grad and of a subclass's attributes."""
+    if self.grad_fn is not None:
+        raise TorchRuntimeError(_DEEPCOPY_NON_LEAF)
+    if id(self) in memo:
+        return memo[id(self)]  # type: ignore[no-any-return]
+    import copy
+
+    data = self._data
+    found = _storage(data) if isinstance(data, np.ndarray) else None
+    if found is None:
+        new_data = data.copy()
+    else:
+        root, offset = found
+        root_copy = memo.get(id(root))
+        if root_copy is None:
+            root_copy = root.copy(order="F" if not root.flags.c_contiguous else "C")
+            memo[id(root)] = root_copy
+            memo.setdefault(id(memo), []).append(root)  # keep the original alive, as copy does
+        new_data = _view_of(root_copy, offset, data)
+    with no_grad():
+        new = type(self)._make(new_data, self.device)
+    if self.requires_grad:
+        new.requires_grad_()
+    if self._grad is not None:
+        new._grad = _tensor_deepcopy(self._grad, memo)
+    if hasattr(self, "__dict__"):
+        new.__dict__ = copy.deepcopy(self.__dict__, memo)
+    memo[id(self)] = new
+    return new
+
+
+def _tensor_reduce_ex(self: Tensor, protocol: Any) -> Any:
+    """Pickled as its storage (one object per storage, so views stay views after torch.load),
+    its layout, device and requires_grad; not its grad or history, as in PyTorch."""
+    data = backend.to_host(self._data)
+    found = _storage(data)
+    if found is None:
+        root, offset = (data if data.flags.c_contiguous else data.copy(order="C")), 0
+    else:
+        root, offset = found
+    layout = (data.shape, data.dtype, data.strides) if found is not None else None
+    state = getattr(self, "__dict__", None) or None
+    # the plain class by None, not by name: "torch.Tensor" would find a real torch's Tensor
+    # in a process that has one
+    cls = None if type(self) is Tensor else type(self)
+    return (_rebuild_tensor, (cls, root, offset, layout, str(self.device), self.requires_grad,
+                              state))
+
+
+def _rebuild_tensor(cls: type | None, root: np.ndarray, offset: int, layout: Any, device: str,
+                    requires_grad: bool, state: dict[str, Any] | None) -> Tensor:
+    data = root
+    if layout is not None:
+        shape, dtype, strides = layout
+        data = np.ndarray(shape, dtype=dtype, buffer=root, offset=offset, strides=strides)
+    cls = Tensor if cls is None else cls
+    t = cls._make(data if device == "cpu" else backend.to_device(data, device), device)
+    t._requires_grad = requires_grad
+    if state:
+        t.__dict__.update(state)
+    return t  # type: ignore[no-any-return]
+
+
 def install() -> None:
     # `type(x)` prints <class 'torch.Tensor'>, as in PyTorch
     Tensor.__module__ = "torch"
     Tensor.__new__ = _tensor_new  # type: ignore[assignment]
     Tensor.__getattr__ = _tensor_getattr  # type: ignore[attr-defined]
+    Tensor.__deepcopy__ = _tensor_deepcopy  # type: ignore[attr-defined]
+    Tensor.__reduce_ex__ = _tensor_reduce_ex  # type: ignore[assignment]

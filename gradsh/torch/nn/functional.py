@@ -2,21 +2,202 @@
 
 from __future__ import annotations
 
+from gradsh.engine import nn_activation as _act
+from gradsh.engine import nn_conv as _conv
+from gradsh.engine import nn_misc as _misc
+from gradsh.engine import nn_norm as _norm
+from gradsh.engine import nn_pool as _pool
 from gradsh.engine import ops as _ops
+from gradsh.engine.dtypes import DType
+from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch._missing import module_getattr
+from gradsh.torch.nn._reduction import resolve as _reduction
 
 __getattr__ = module_getattr("torch.nn.functional")
 
 _FROM_OPS = """
-binary_cross_entropy binary_cross_entropy_with_logits cosine_similarity cross_entropy dropout
-elu gelu hardsigmoid hardtanh huber_loss kl_div l1_loss leaky_relu linear log_softmax
-logsigmoid mish mse_loss nll_loss normalize one_hot pad relu relu6 relu_ sigmoid silu
-smooth_l1_loss softmax softmin softplus tanh
+cosine_similarity dropout elu gelu hardsigmoid hardtanh huber_loss leaky_relu linear logsigmoid
+mish normalize one_hot pad relu6 relu_ sigmoid silu softplus tanh
 """.split()
+_FROM_ACTIVATIONS = """
+celu glu hardshrink hardswish prelu selu softshrink softsign tanhshrink threshold
+""".split()
+_FROM_LAYERS = {
+    _conv: "conv1d conv2d",
+    _pool: """adaptive_avg_pool1d adaptive_avg_pool2d avg_pool1d avg_pool2d max_pool1d max_pool2d
+              max_pool1d_with_indices
+              max_pool2d_with_indices""",
+    _norm: "batch_norm group_norm layer_norm",
+    _misc: "bilinear embedding",
+}
 
-__all__ = list(_FROM_OPS)
+__all__ = [*_FROM_OPS, *_FROM_ACTIVATIONS, "relu", "softmax", "log_softmax", "softmin",
+           "softmax2d", "dropout1d", "dropout2d", "alpha_dropout", "binary_cross_entropy",
+           "binary_cross_entropy_with_logits", "cross_entropy", "kl_div", "l1_loss", "mse_loss",
+           "nll_loss", "smooth_l1_loss"]
 
 _module = globals()
 for _name in _FROM_OPS:
     _module[_name] = getattr(_ops, _name)
-del _module, _name
+for _name in _FROM_ACTIVATIONS:
+    _module[_name] = getattr(_act, _name)
+for _source, _names in _FROM_LAYERS.items():
+    for _name in _names.split():
+        _module[_name] = getattr(_source, _name)
+        __all__.append(_name)
+del _module, _name, _source, _names
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    return _ops.relu_(input) if inplace else _ops.relu(input)  # type: ignore[no-any-return]
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
+            dtype: DType | None = None) -> Tensor:
+    return _ops.softmax(input, dim, dtype)  # type: ignore[no-any-return]
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
+                dtype: DType | None = None) -> Tensor:
+    return _ops.log_softmax(input, dim, dtype)  # type: ignore[no-any-return]
+
+
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
+            dtype: DType | None = None) -> Tensor:
+    return _ops.softmin(input, dim, dtype)  # type: ignore[no-any-return]
+
+
+def _feature_dropout(input: Tensor, p: float, training: bool,  # noqa: A002
+                     batched: bool) -> Tensor:
+    """Whole channels dropped: one draw per (sample, channel), as ATen's feature_dropout."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if not batched:
+        return _ops.squeeze(_feature_dropout(_ops.unsqueeze(input, 0), p, training, True), 0)
+    if p == 1:
+        return _ops.mul(input, _ops.zeros((), dtype=input.dtype))
+    shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2)
+    with no_grad():
+        noise = _ops.bernoulli_(_ops.new_empty(input, shape), 1 - p)
+        noise = _ops.div_(noise, 1 - p)
+    return _ops.mul(input, noise)
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
+              inplace: bool = False) -> Tensor:
+    if input.ndim not in (2, 3):
+        raise RuntimeError("dropout1d: Expected 2D or 3D input, but received a "
+                           f"{input.ndim}D input. Note that dropout1d exists to provide channel-"
+                           "wise dropout on inputs with 1 spatial dimension, a channel dimension, "
+                           "and an optional batch dimension (i.e. 2D or 3D inputs).")
+    _ops._not_inplace("dropout1d", inplace)
+    return _feature_dropout(input, p, training, input.ndim == 3)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
+              inplace: bool = False) -> Tensor:
+    import warnings
+
+    if input.ndim not in (3, 4):
+        warnings.warn(f"dropout2d: Received a {input.ndim}-D input to dropout2d, which is "
+                      "deprecated and will result in an error in a future release. To retain "
+                      "the behavior and silence this warning, please use dropout instead. Note "
+                      "that dropout2d exists to provide channel-wise dropout on inputs with 2 "
+                      "spatial dimensions, a channel dimension, and an optional batch dimension "
+                      "(i.e. 3D or 4D inputs).", stacklevel=2)
+    if input.ndim == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-"
+                      "wise 1D dropout behavior is desired - input is interpreted as shape (N, "
+                      "C, L), where C is the channel dim. This behavior will change in a future "
+                      "release to interpret the input as one without a batch dimension, i.e. "
+                      "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please "
+                      "switch to using dropout1d instead.", stacklevel=2)
+    _ops._not_inplace("dropout2d", inplace)
+    return _feature_dropout(input, p, training, True)
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,  # noqa: A002
+                  inplace: bool = False) -> Tensor:
+    """Dropout that keeps SELU's mean and variance: dropped entries become -alpha*scale, then
+    an affine correction (ATen's _dropout_impl with alpha=True)."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _ops._not_inplace("alpha_dropout", inplace)
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if p == 1:
+        return _ops.mul(input, _ops.zeros((), dtype=input.dtype))
+    alpha = 1.7580993408473766
+    a = 1.0 / ((alpha * alpha * p + 1) * (1 - p)) ** 0.5
+    with no_grad():
+        noise = _ops.bernoulli_(_ops.empty_like(input), 1 - p)
+        b = _ops.mul(_ops.add(noise, -1), alpha * a)
+        b = _ops.add(b, alpha * a * p)
+        noise = _ops.mul(noise, a)
+    return _ops.add(_ops.mul(input, noise), b)
+
+
+def softmax2d(input: Tensor) -> Tensor:  # noqa: A002
+    return softmax(input, -3)
+
+
+# ---------------------------------------------------------------------------------------------
+# Losses, with PyTorch's full signatures (the deprecated size_average and reduce included)
+# ---------------------------------------------------------------------------------------------
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,  # noqa: A002
+            reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    return _ops.l1_loss(input, target, _reduction(size_average, reduce, reduction))  # type: ignore
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,  # noqa: A002
+             reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    return _ops.mse_loss(input, target, _reduction(size_average, reduce, reduction))  # type: ignore
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,  # noqa: A002
+                   reduce: bool | None = None, reduction: str = "mean",
+                   beta: float = 1.0) -> Tensor:
+    return _ops.smooth_l1_loss(input, target,  # type: ignore[no-any-return]
+                               _reduction(size_average, reduce, reduction), beta)
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
+             size_average: bool | None = None, ignore_index: int = -100,
+             reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    return _ops.nll_loss(input, target, weight, ignore_index,  # type: ignore[no-any-return]
+                         _reduction(size_average, reduce, reduction))
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
+                  size_average: bool | None = None, ignore_index: int = -100,
+                  reduce: bool | None = None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    return _ops.cross_entropy(input, target, weight, ignore_index,  # type: ignore
+                              _reduction(size_average, reduce, reduction), label_smoothing)
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor,  # noqa: A002
+                         weight: Tensor | None = None, size_average: bool | None = None,
+                         reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    return _ops.binary_cross_entropy(input, target, weight,  # type: ignore[no-any-return]
+                                     _reduction(size_average, reduce, reduction))
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A002
+                                     weight: Tensor | None = None,
+                                     size_average: bool | None = None,
+                                     reduce: bool | None = None, reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
+    return _ops.binary_cross_entropy_with_logits(  # type: ignore[no-any-return]
+        input, target, weight, _reduction(size_average, reduce, reduction), pos_weight)
+
+
+def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,  # noqa: A002
+           reduce: bool | None = None, reduction: str = "mean",
+           log_target: bool = False) -> Tensor:
+    return _ops.kl_div(input, target,  # type: ignore[no-any-return]
+                       _reduction(size_average, reduce, reduction), log_target)

@@ -1,0 +1,44 @@
+"""torch.nn.modules: every layer class, from the files PyTorch keeps them in."""
+
+from __future__ import annotations
+
+from gradsh.torch.nn.modules.activation import (
+    CELU, ELU, GELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid,
+    LogSoftmax, Mish, PReLU, ReLU, ReLU6, SELU, SiLU, Sigmoid, Softmax, Softmax2d, Softmin,
+    Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold,
+)
+from gradsh.torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
+from gradsh.torch.nn.modules.container import (
+    ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential,
+)
+from gradsh.torch.nn.modules.conv import Conv1d, Conv2d
+from gradsh.torch.nn.modules.dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d
+from gradsh.torch.nn.modules.flatten import Flatten, Unflatten
+from gradsh.torch.nn.modules.linear import Bilinear, Identity, Linear
+from gradsh.torch.nn.modules.loss import (
+    BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss,
+    NLLLoss, SmoothL1Loss,
+)
+from gradsh.torch.nn.modules.module import Module
+from gradsh.torch.nn.modules.normalization import GroupNorm, LayerNorm
+from gradsh.torch.nn.modules.pooling import (
+    AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d,
+)
+from gradsh.torch.nn.modules.rnn import (
+    GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase,
+)
+from gradsh.torch.nn.modules.sparse import Embedding
+
+__all__ = [
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AlphaDropout", "AvgPool1d", "AvgPool2d",
+    "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU", "Conv1d",
+    "Conv2d", "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "ELU", "Embedding",
+    "Flatten", "GELU", "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink", "Hardsigmoid",
+    "Hardswish", "Hardtanh", "HuberLoss", "Identity", "KLDivLoss", "L1Loss", "LSTM",
+    "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss",
+    "MaxPool1d", "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss", "PReLU",
+    "ParameterDict", "ParameterList", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "ReLU",
+    "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softmax2d",
+    "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold",
+    "Unflatten",
+]

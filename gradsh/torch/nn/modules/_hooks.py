@@ -1,0 +1,149 @@
+"""Module hook plumbing: the handle a register_*_hook call returns, and the wiring of full
+backward hooks (PyTorch's torch.utils.hooks.RemovableHandle and BackwardHook)."""
+
+from __future__ import annotations
+
+import weakref
+from collections import OrderedDict
+from typing import Any
+
+from gradsh.engine import exceptions
+from gradsh.engine.nn_hooks import backward_hook_identity
+from gradsh.engine.tensor import Tensor, is_grad_enabled
+
+
+class RemovableHandle:
+    """Removes one hook from the ordered dict(s) it was registered in; a context manager too."""
+
+    next_id: int = 0
+
+    def __init__(self, hooks_dict: Any, *, extra_dict: Any = None) -> None:
+        self.hooks_dict_ref = weakref.ref(hooks_dict)
+        self.id = RemovableHandle.next_id
+        RemovableHandle.next_id += 1
+        extras = [extra_dict] if isinstance(extra_dict, dict) else list(extra_dict or [])
+        self.extra_dict_ref = tuple(weakref.ref(d) for d in extras)
+
+    def remove(self) -> None:
+        for ref in (self.hooks_dict_ref, *self.extra_dict_ref):
+            hooks = ref()
+            if hooks is not None and self.id in hooks:
+                del hooks[self.id]
+
+    def __getstate__(self) -> Any:
+        return (self.hooks_dict_ref(), self.id, tuple(ref() for ref in self.extra_dict_ref))
+
+    def __setstate__(self, state: Any) -> None:
+        self.hooks_dict_ref = weakref.ref(state[0] if state[0] is not None else OrderedDict())
+        self.id = state[1]
+        RemovableHandle.next_id = max(RemovableHandle.next_id, self.id + 1)
+        self.extra_dict_ref = tuple(weakref.ref(d) for d in state[2] if d is not None)
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.remove()
+
+
+_NO_INPUT_GRAD_WARNING = (
+    "Full backward hook is firing when gradients are computed with respect to module outputs "
+    "since no inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"
+    "torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more details."
+)
+
+
+class BackwardHook:
+    """One module call's full backward hooks. The module's tensor outputs pass through identity
+    nodes that record grad_output (and run the backward pre-hooks); its tensor inputs pass
+    through identity nodes that call the hooks with (module, grad_input, grad_output).
+
+    NOTE: gradsh's nodes have one output each, so a module with several tensor inputs gets one
+    identity node per input; the hooks run when the first of them is reached, seeing that
+    input's gradient (the others are None there).
+    """
+
+    def __init__(self, module: Any, user_hooks: list[Any], user_pre_hooks: list[Any]) -> None:
+        self.module = module
+        self.user_hooks = user_hooks
+        self.user_pre_hooks = user_pre_hooks
+        self.grad_outputs: tuple[Any, ...] | None = None
+        self.n_outputs = 0
+        self.output_index: list[int] | None = None
+        self.n_inputs = 0
+        self.input_index: list[int] | None = None
+
+    def _wrap(self, args: tuple[Any, ...], make_callback: Any) -> tuple[tuple[Any, ...],
+                                                                       list[int] | None]:
+        index = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        if not (is_grad_enabled() and any(args[i].requires_grad for i in index)):
+            return args, None
+        wrapped = list(args)
+        for position, i in enumerate(index):
+            wrapped[i] = backward_hook_identity(args[i], make_callback(position))
+        return tuple(wrapped), index
+
+    def setup_input_hook(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        def make_callback(position: int) -> Any:
+            def on_grad_input(grad: Tensor) -> Tensor | None:
+                if self.grad_outputs is None:
+                    return None  # the hooks already ran for this call
+                assert self.input_index is not None
+                grads: list[Any] = [None] * self.n_inputs
+                grads[self.input_index[position]] = grad
+                result = tuple(grads)
+                for hook in self.user_hooks:
+                    out = hook(self.module, result, self.grad_outputs)
+                    if out is None:
+                        continue
+                    if len(out) != len(result):
+                        raise RuntimeError("Backward hook returned an invalid number of "
+                                           f"grad_input, got {len(out)}, but expected "
+                                           f"{len(result)}")
+                    result = tuple(out)
+                self.grad_outputs = None
+                return result[self.input_index[position]]  # type: ignore[no-any-return]
+            return on_grad_input
+
+        result, self.input_index = self._wrap(args, make_callback)
+        self.n_inputs = len(args)
+        return result
+
+    def setup_output_hook(self, result: Any) -> Any:
+        is_tuple = isinstance(result, tuple)
+        outputs = result if is_tuple else (result,)
+
+        def make_callback(position: int) -> Any:
+            def on_grad_output(grad: Tensor) -> Tensor | None:
+                assert self.output_index is not None
+                grads = list(self.grad_outputs or [None] * self.n_outputs)
+                grads[self.output_index[position]] = grad
+                self.grad_outputs = tuple(grads)
+                for pre_hook in self.user_pre_hooks:
+                    out = pre_hook(self.module, self.grad_outputs)
+                    if out is None:
+                        continue
+                    if len(out) != len(self.grad_outputs):
+                        raise RuntimeError("Backward pre hook returned an invalid number of "
+                                           f"grad_output, got {len(out)}, but expected "
+                                           f"{len(self.grad_outputs)}")
+                    self.grad_outputs = tuple(out)
+                local = self.grad_outputs
+                if self.input_index is None:
+                    # an engine warning: attributed to the user's backward() call
+                    exceptions.warn(_NO_INPUT_GRAD_WARNING)
+                    nothing = (None,) * self.n_inputs
+                    for hook in self.user_hooks:
+                        res = hook(self.module, nothing, self.grad_outputs)
+                        if res is not None and not (isinstance(res, tuple)
+                                                    and all(r is None for r in res)):
+                            raise RuntimeError("Backward hook for Modules where no input "
+                                               "requires gradient should always return None "
+                                               "or None for all gradients.")
+                    self.grad_outputs = None
+                return local[self.output_index[position]]  # type: ignore[no-any-return]
+            return on_grad_output
+
+        wrapped, self.output_index = self._wrap(outputs, make_callback)
+        self.n_outputs = len(outputs)
+        return wrapped if is_tuple else wrapped[0]

@@ -1,0 +1,76 @@
+"""nn.Parameter and nn.Buffer: the tensor kinds a Module registers when they are assigned to it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gradsh.engine import ops
+from gradsh.engine.tensor import Tensor, no_grad
+
+__all__ = ["Buffer", "Parameter"]
+
+
+def _alias(cls: type, data: Tensor, requires_grad: bool) -> Tensor:
+    """A leaf of class `cls` on `data`'s storage (PyTorch's _make_subclass: a detached alias)."""
+    t = cls._make(data._data, data.device, None, bool(requires_grad))  # type: ignore[attr-defined]
+    t._version = data._version
+    return t  # type: ignore[no-any-return]
+
+
+class Parameter(Tensor):
+    """A tensor that a Module registers as a parameter when it is assigned as an attribute.
+
+    It shares storage with the tensor it wraps, is always a leaf, and requires grad by default
+    (even under no_grad). Operations on it give plain Tensors.
+    """
+
+    def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
+        if data is None:
+            data = ops.empty(0)
+        if not isinstance(data, Tensor):
+            raise TypeError(f"Parameter.__new__() expected a Tensor, got {type(data).__name__}")
+        if requires_grad and not data.dtype.is_floating_point:
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients")
+        return _alias(cls, data, requires_grad)  # type: ignore[return-value]
+
+    def __repr__(self) -> str:
+        return "Parameter containing:\n" + super().__repr__()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Parameter:
+        if id(self) in memo:
+            return memo[id(self)]  # type: ignore[no-any-return]
+        with no_grad():
+            result = type(self)(ops.clone(self.data), self.requires_grad)
+        memo[id(self)] = result
+        return result
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        state = dict(self.__dict__)
+        return (_rebuild_parameter, (type(self), self.data, self.requires_grad, state))
+
+
+def _rebuild_parameter(cls: type, data: Tensor, requires_grad: bool,
+                       state: dict[str, Any]) -> Parameter:
+    param = cls(data, requires_grad)
+    param.__dict__.update(state)
+    return param  # type: ignore[no-any-return]
+
+
+class Buffer(Tensor):
+    """A tensor that a Module registers as a buffer when it is assigned as an attribute
+    (`persistent=False` keeps it out of the state_dict)."""
+
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Buffer:
+        if data is None:
+            data = ops.empty(0)
+        t = _alias(cls, data, data.requires_grad and data.is_leaf)
+        t.persistent = persistent
+        return t  # type: ignore[return-value]
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        return (_rebuild_buffer, (type(self), self.data, self.persistent))
+
+
+def _rebuild_buffer(cls: type, data: Tensor, persistent: bool) -> Buffer:
+    return cls(data, persistent=persistent)  # type: ignore[no-any-return]

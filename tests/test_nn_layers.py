@@ -1,0 +1,108 @@
+"""Every nn layer against PyTorch from the same seed: initial parameters bit for bit, repr,
+outputs, grad_fn graphs (three levels deep), and the gradients of inputs and parameters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.nn_parity import run_layer
+
+r = np.random.default_rng(0)
+
+
+def rn(*s: int, dt: Any = np.float32) -> np.ndarray:
+    return r.standard_normal(s).astype(dt)
+
+
+IDS = np.array([[1, 2, 1], [9, 0, 2]])
+EVAL = {"train": False}
+
+CASES: dict[str, tuple[Any, ...]] = {
+    "linear": (lambda t: t.nn.Linear(3, 4), [rn(5, 3)]),
+    "linear3d": (lambda t: t.nn.Linear(3, 4), [rn(2, 5, 3)]),
+    "linear1d": (lambda t: t.nn.Linear(3, 4), [rn(3)]),
+    "linear_nobias": (lambda t: t.nn.Linear(3, 4, bias=False), [rn(5, 3)]),
+    "identity": (lambda t: t.nn.Identity(3, foo=1), [rn(5, 3)]),
+    "bilinear": (lambda t: t.nn.Bilinear(3, 2, 4), [rn(5, 3), rn(5, 2)]),
+    "conv2d": (lambda t: t.nn.Conv2d(3, 4, 3), [rn(2, 3, 7, 7)]),
+    "conv2d_s2p1": (lambda t: t.nn.Conv2d(3, 4, 3, stride=2, padding=1), [rn(2, 3, 7, 6)]),
+    "conv2d_dil": (lambda t: t.nn.Conv2d(3, 4, (3, 2), dilation=2, bias=False),
+                   [rn(2, 3, 9, 8)]),
+    "conv2d_groups": (lambda t: t.nn.Conv2d(4, 6, 3, groups=2), [rn(2, 4, 5, 5)]),
+    "conv2d_same": (lambda t: t.nn.Conv2d(3, 4, 4, padding="same"), [rn(2, 3, 6, 6)]),
+    "conv2d_unbatched": (lambda t: t.nn.Conv2d(3, 4, 3), [rn(3, 5, 5)]),
+    "conv1d": (lambda t: t.nn.Conv1d(3, 4, 3, stride=2, padding=1), [rn(2, 3, 9)]),
+    "conv1d_unbatched": (lambda t: t.nn.Conv1d(3, 4, 3), [rn(3, 9)]),
+    "maxpool2d": (lambda t: t.nn.MaxPool2d(2), [rn(2, 3, 6, 6)]),
+    "maxpool2d_3s2p1": (lambda t: t.nn.MaxPool2d(3, 2, 1), [rn(2, 3, 7, 7)]),
+    "maxpool2d_ceil": (lambda t: t.nn.MaxPool2d(2, ceil_mode=True), [rn(2, 3, 5, 5)]),
+    "maxpool2d_dilation": (lambda t: t.nn.MaxPool2d(2, dilation=2), [rn(1, 2, 6, 6)]),
+    "maxpool1d": (lambda t: t.nn.MaxPool1d(3, 2), [rn(2, 3, 9)]),
+    "avgpool2d": (lambda t: t.nn.AvgPool2d(2), [rn(2, 3, 6, 6)]),
+    "avgpool2d_pad": (lambda t: t.nn.AvgPool2d(3, 2, 1), [rn(2, 3, 7, 7)]),
+    "avgpool2d_pad_nocount": (lambda t: t.nn.AvgPool2d(3, 2, 1, count_include_pad=False),
+                              [rn(2, 3, 7, 7)]),
+    "avgpool2d_ceil": (lambda t: t.nn.AvgPool2d(3, 2, 1, ceil_mode=True), [rn(2, 3, 6, 6)]),
+    "avgpool1d": (lambda t: t.nn.AvgPool1d(2), [rn(2, 3, 8)]),
+    "adaptive2d": (lambda t: t.nn.AdaptiveAvgPool2d((3, 2)), [rn(2, 3, 7, 5)]),
+    "adaptive2d_1": (lambda t: t.nn.AdaptiveAvgPool2d(1), [rn(2, 3, 7, 5)]),
+    "adaptive1d": (lambda t: t.nn.AdaptiveAvgPool1d(3), [rn(2, 3, 7)]),
+    "bn2d": (lambda t: t.nn.BatchNorm2d(3), [rn(4, 3, 5, 5)]),
+    "bn2d_eval": (lambda t: t.nn.BatchNorm2d(3), [rn(4, 3, 5, 5)], EVAL),
+    "bn1d": (lambda t: t.nn.BatchNorm1d(3), [rn(4, 3)]),
+    "bn1d_3d_cumulative": (lambda t: t.nn.BatchNorm1d(3, momentum=None), [rn(4, 3, 6)]),
+    "bn_noaffine": (lambda t: t.nn.BatchNorm2d(3, affine=False), [rn(4, 3, 2, 2)]),
+    "bn_nostats_eval": (lambda t: t.nn.BatchNorm2d(3, track_running_stats=False),
+                        [rn(4, 3, 2, 2)], EVAL),
+    "layernorm": (lambda t: t.nn.LayerNorm(5), [rn(4, 3, 5)]),
+    "layernorm_2d_noaffine": (lambda t: t.nn.LayerNorm((3, 5), elementwise_affine=False),
+                              [rn(4, 3, 5)]),
+    "groupnorm": (lambda t: t.nn.GroupNorm(2, 4), [rn(3, 4, 5)]),
+    "embedding": (lambda t: t.nn.Embedding(10, 3), [IDS]),
+    "embedding_padding": (lambda t: t.nn.Embedding(10, 3, padding_idx=1), [IDS]),
+    "embedding_max_norm": (lambda t: t.nn.Embedding(10, 3, max_norm=1.0), [IDS]),
+    "embedding_freq": (lambda t: t.nn.Embedding(10, 3, scale_grad_by_freq=True), [IDS]),
+    "dropout": (lambda t: t.nn.Dropout(0.3), [rn(4, 5)]),
+    "dropout_eval": (lambda t: t.nn.Dropout(0.3), [rn(4, 5)], EVAL),
+    "dropout2d": (lambda t: t.nn.Dropout2d(0.5), [rn(4, 5, 2, 2)]),
+    "dropout1d": (lambda t: t.nn.Dropout1d(0.5), [rn(4, 5, 3)]),
+    "alphadropout": (lambda t: t.nn.AlphaDropout(0.5), [rn(4, 5)]),
+    "flatten": (lambda t: t.nn.Flatten(), [rn(2, 3, 4)]),
+    "unflatten": (lambda t: t.nn.Unflatten(1, (2, 2)), [rn(3, 4)]),
+    "rnn": (lambda t: t.nn.RNN(4, 5), [rn(3, 2, 4)]),
+    "rnn_relu_2layers": (lambda t: t.nn.RNN(4, 5, 2, nonlinearity="relu"), [rn(3, 2, 4)]),
+    "rnn_batch_first": (lambda t: t.nn.RNN(4, 5, batch_first=True), [rn(2, 3, 4)]),
+    "rnn_unbatched": (lambda t: t.nn.RNN(4, 5), [rn(3, 4)]),
+    "rnn_bidirectional": (lambda t: t.nn.RNN(4, 5, num_layers=2, bidirectional=True),
+                          [rn(3, 2, 4)]),
+    "gru": (lambda t: t.nn.GRU(4, 5, num_layers=2), [rn(3, 2, 4)]),
+    "gru_hidden": (lambda t: t.nn.GRU(4, 5), [rn(3, 2, 4), rn(1, 2, 5)]),
+    "lstm64": (lambda t: t.nn.LSTM(4, 5).double(), [rn(3, 2, 4, dt=np.float64)]),
+    "lstm64_nobias": (lambda t: t.nn.LSTM(4, 5, bias=False).double(),
+                      [rn(3, 2, 4, dt=np.float64)]),
+    "lstm64_dropout": (lambda t: t.nn.LSTM(4, 5, num_layers=2, dropout=0.5).double(),
+                       [rn(3, 2, 4, dt=np.float64)]),
+    "rnncell": (lambda t: t.nn.RNNCell(4, 5), [rn(2, 4), rn(2, 5)]),
+    "lstmcell": (lambda t: t.nn.LSTMCell(4, 5), [rn(2, 4)]),
+    "grucell": (lambda t: t.nn.GRUCell(4, 5), [rn(2, 4), rn(2, 5)]),
+    "prelu": (lambda t: t.nn.PReLU(3), [rn(2, 3, 4)]),
+    "glu": (lambda t: t.nn.GLU(), [rn(3, 4)]),
+    "threshold": (lambda t: t.nn.Threshold(0.1, 20.0), [rn(3, 4)]),
+    "softmax2d": (lambda t: t.nn.Softmax2d(), [rn(2, 3, 2, 2)]),
+}
+_ACTIVATIONS = ("ReLU LeakyReLU ELU GELU SiLU Mish Sigmoid Tanh Softplus Hardtanh ReLU6 SELU CELU "
+                "Hardswish Hardsigmoid Softsign Tanhshrink LogSigmoid Hardshrink Softshrink")
+for _act in _ACTIVATIONS.split():
+    CASES[_act] = (lambda t, a=_act: getattr(t.nn, a)(), [rn(3, 4) * 3])
+for _act in ("Softmax", "LogSoftmax", "Softmin"):
+    CASES[_act] = (lambda t, a=_act: getattr(t.nn, a)(dim=1), [rn(3, 4)])
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_layer_matches_torch(torch: Any, name: str) -> None:
+    build, inputs, *options = CASES[name]
+    run_layer(torch, build, inputs, depth=3, rtol=1e-4, atol=1e-5,
+              **(options[0] if options else {}))
