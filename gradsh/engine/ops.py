@@ -252,6 +252,133 @@ RETURN_TYPES: dict[str, type[ReturnTuple]] = {
 
 
 # ---------------------------------------------------------------------------------------------
+# Argument errors: whatever gradsh cannot do raises a TorchError, never a raw Python exception
+# ---------------------------------------------------------------------------------------------
+
+
+def _describe(value: Any) -> str:
+    """An argument's type as PyTorch's argument parser names it."""
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, DType):
+        return "torch.dtype"
+    if isinstance(value, list):
+        return "list of [" + ", ".join(_describe(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        return "tuple of (" + ", ".join(_describe(v) for v in value) + ")"
+    return builtins.type(value).__name__
+
+
+# PyTorch's overloads for the argument errors whose full text gradsh reproduces: the method
+# form (after `self`), then the function form.
+_VARIANCE_OVERLOADS = (
+    ("tuple of ints dim, bool unbiased = True, bool keepdim = False",
+     "tuple of ints dim = None, *, Number correction = None, bool keepdim = False",
+     "bool unbiased = True"),
+    ("Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False, *, "
+     "Tensor out = None",
+     "Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = "
+     "False, Tensor out = None",
+     "Tensor input, bool unbiased = True"),
+)
+_OVERLOADS = {"std": _VARIANCE_OVERLOADS, "var": _VARIANCE_OVERLOADS}
+
+
+def _invalid_arguments(name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+                       method: bool = False) -> TorchTypeError:
+    """PyTorch's "received an invalid combination of arguments" (with its list of overloads
+    where gradsh knows them: python_arg_parser sorts keywords, and prints a trailing ", " when
+    there are only keywords)."""
+    overloads = _OVERLOADS.get(name)
+    if overloads is None:
+        parts = [_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()]
+        return TorchTypeError(
+            f"{name}() received an invalid combination of arguments - got ({', '.join(parts)})"
+        )
+    parts = [_describe(a) for a in args] + [f"{k}={_describe(kwargs[k])}" for k in sorted(kwargs)]
+    got = ", ".join(parts) + (", " if kwargs and not args else "")
+    lines = [f"{name}() received an invalid combination of arguments - got ({got}), but "
+             "expected one of:"]
+    positional = len(args) > (0 if method else 1)
+    for i, signature in enumerate(overloads[0 if method else 1]):
+        lines.append(f" * ({signature})")
+        if i == 0 and positional and kwargs:
+            lines.append("      didn't match because some of the keywords were incorrect: "
+                         + ", ".join(sorted(kwargs)))
+    return TorchTypeError("\n".join(lines) + "\n")
+
+
+_ARGUMENT_ERRORS = (TypeError, ValueError, AttributeError, IndexError, KeyError, OverflowError,
+                    ZeroDivisionError)
+
+
+def _guard(name: str, function: Callable[..., Any], *, method: bool,
+           tensor_first: bool) -> Callable[..., Any]:
+    """`function` with PyTorch's argument errors: a non-tensor where a tensor must be, or any
+    argument the implementation cannot take, is a TypeError naming the argument types."""
+
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        if tensor_first and (not args or not isinstance(args[0], Tensor)):
+            if not args:
+                raise TorchTypeError(f"{name}() missing 1 required positional arguments: "
+                                     '"input"')
+            raise TorchTypeError(
+                f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                f"{_describe(args[0])}"
+            )
+        try:
+            return function(*args, **kwargs)
+        except _ARGUMENT_ERRORS as error:
+            if isinstance(error, exceptions.TorchError):
+                raise
+            raise _invalid_arguments(name, args[1:] if method else args, kwargs,
+                                     method) from error
+
+    guarded.__name__ = getattr(function, "__name__", name)
+    guarded.__qualname__ = guarded.__name__
+    guarded.__doc__ = function.__doc__
+    guarded.__wrapped__ = function  # type: ignore[attr-defined]
+    return guarded
+
+
+# The guarded function -> the function itself (what the method table wraps in its own guard).
+_UNGUARDED: dict[Callable[..., Any], tuple[Callable[..., Any], bool]] = {}
+
+
+def guarded(function: Callable[..., Any] | None = None, *, name: str | None = None,
+            tensor_first: bool = True) -> Any:
+    """Decorator: a public function with PyTorch's argument errors (see `_guard`), named
+    `name` (by default its own name) in them.
+
+    `tensor_first`: the first argument must be a Tensor (torch.exp(1) is a TypeError). Not so
+    for the arithmetic that takes a number first (torch.add(2, x), sub, mul, div and their
+    aliases, floor_divide, remainder: those are not guarded at all), pow, where, cat, stack,
+    creation and autograd functions.
+    """
+
+    def wrap(function: Callable[..., Any]) -> Callable[..., Any]:
+        result = _guard(name or function.__name__, function, method=False,
+                        tensor_first=tensor_first)
+        _UNGUARDED[result] = (function, tensor_first)
+        return result
+
+    return wrap if function is None else wrap(function)
+
+
+def alias(function: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """Another public name for a guarded function (torch.clip for torch.clamp): its argument
+    errors say `name`, as PyTorch's do."""
+    raw, tensor_first = _UNGUARDED[function]
+    return guarded(raw, name=name, tensor_first=tensor_first)
+
+
+def unguarded(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The function a `guarded` one wraps (any other function as it is)."""
+    entry = _UNGUARDED.get(function)
+    return function if entry is None else entry[0]
+
+
+# ---------------------------------------------------------------------------------------------
 # Creation
 # ---------------------------------------------------------------------------------------------
 
@@ -346,6 +473,7 @@ def _has_float(x: Any) -> bool:
     return False
 
 
+@guarded(tensor_first=False)
 def tensor(data: Any, dtype: DType | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
     """torch.tensor: always copies; infers int64 / float32 / bool from the data."""
@@ -363,6 +491,7 @@ def tensor(data: Any, dtype: DType | None = None, device: Any = None,
     return _new(_array_from_data(data, out_dtype), out_dtype, device, requires_grad)
 
 
+@guarded(tensor_first=False)
 def Tensor_(*args: Any, device: Any = None, **unexpected: Any) -> Tensor:
     """torch.Tensor: float32 from data (`Tensor([2, 3])`), or uninitialised sizes (`Tensor(2, 3)`,
     which gradsh fills with zeros). Like PyTorch's legacy constructor it takes no
@@ -409,22 +538,26 @@ def _module_for(device: Any) -> Any:
     return backend.module(dev)
 
 
+@guarded(tensor_first=False)
 def zeros(*size: Any, dtype: DType | None = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:
     return _filled("zeros", size, 0, dtype, device, requires_grad)
 
 
+@guarded(tensor_first=False)
 def ones(*size: Any, dtype: DType | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     return _filled("ones", size, 1, dtype, device, requires_grad)
 
 
+@guarded(tensor_first=False)
 def empty(*size: Any, dtype: DType | None = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:
     """torch.empty: gradsh's uninitialised memory is zeros."""
     return _filled("empty", size, 0, dtype, device, requires_grad)
 
 
+@guarded(tensor_first=False)
 def full(size: Any, fill_value: Number, dtype: DType | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     if isinstance(fill_value, Tensor):
@@ -444,21 +577,25 @@ def _like(fname: str, t: Tensor, value: Any, dtype: DType | None, device: Any,
     return _new(_module_for(device).full(t.shape, value, dtype=d.np), d, device, requires_grad)
 
 
+@guarded(tensor_first=False)
 def zeros_like(t: Tensor, dtype: DType | None = None, device: Any = None,
                requires_grad: bool = False) -> Tensor:
     return _like("zeros_like", t, 0, dtype, device, requires_grad)
 
 
+@guarded(tensor_first=False)
 def ones_like(t: Tensor, dtype: DType | None = None, device: Any = None,
               requires_grad: bool = False) -> Tensor:
     return _like("ones_like", t, 1, dtype, device, requires_grad)
 
 
+@guarded(tensor_first=False)
 def empty_like(t: Tensor, dtype: DType | None = None, device: Any = None,
                requires_grad: bool = False) -> Tensor:
     return _like("empty_like", t, 0, dtype, device, requires_grad)
 
 
+@guarded(tensor_first=False)
 def full_like(t: Tensor, fill_value: Number, dtype: DType | None = None, device: Any = None,
               requires_grad: bool = False) -> Tensor:
     return _like("full_like", t, fill_value, dtype, device, requires_grad)
@@ -472,6 +609,7 @@ def _scalar_value(value: Any, name: str) -> float | int:
     return value
 
 
+@guarded(tensor_first=False)
 def arange(*args: Any, start: Any = None, end: Any = None, step: Any = None,
            dtype: DType | None = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """torch.arange(end) / arange(start, end, step=1): int arguments give int64."""
@@ -510,6 +648,7 @@ def arange(*args: Any, start: Any = None, end: Any = None, step: Any = None,
     return _new(values, d, device, requires_grad)
 
 
+@guarded(tensor_first=False)
 def linspace(start: Any, end: Any, steps: int, dtype: DType | None = None, device: Any = None,
              requires_grad: bool = False) -> Tensor:
     start = _scalar_value(start, "start")
@@ -570,6 +709,7 @@ def _linspace_values(start: Any, end: Any, steps: int, d: DType) -> np.ndarray:
     return np.trunc(np.where(idx < halfway, low, high)).astype(d.np)
 
 
+@guarded(tensor_first=False)
 def eye(n: int, m: int | None = None, dtype: DType | None = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
     for value, name in ((n, "n"), (m, "m")):
@@ -601,6 +741,7 @@ def _check_random_float(dtype: DType, kernel: str) -> None:
         raise fn.not_implemented_for(kernel, dtype)
 
 
+@guarded(tensor_first=False)
 def rand(*size: Any, dtype: DType | None = None, device: Any = None,
          requires_grad: bool = False, generator: Any = None) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
@@ -610,6 +751,7 @@ def rand(*size: Any, dtype: DType | None = None, device: Any = None,
     return _new(data, d, device, requires_grad)
 
 
+@guarded(tensor_first=False)
 def randn(*size: Any, dtype: DType | None = None, device: Any = None,
           requires_grad: bool = False, generator: Any = None) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
@@ -619,6 +761,7 @@ def randn(*size: Any, dtype: DType | None = None, device: Any = None,
     return _new(data, d, device, requires_grad)
 
 
+@guarded(tensor_first=False)
 def randint(*args: Any, low: Any = None, high: Any = None, size: Any = None,
             dtype: DType | None = None, device: Any = None, requires_grad: bool = False,
             generator: Any = None) -> Tensor:
@@ -649,6 +792,7 @@ def randint(*args: Any, low: Any = None, high: Any = None, size: Any = None,
     return _new(data, d, device, requires_grad)
 
 
+@guarded(tensor_first=False)
 def rand_like(t: Tensor, dtype: DType | None = None, device: Any = None,
               requires_grad: bool = False) -> Tensor:
     _check_tensor(t, "rand_like")
@@ -658,6 +802,7 @@ def rand_like(t: Tensor, dtype: DType | None = None, device: Any = None,
     return _new(data, d, device or t.device, requires_grad)
 
 
+@guarded(tensor_first=False)
 def randn_like(t: Tensor, dtype: DType | None = None, device: Any = None,
                requires_grad: bool = False) -> Tensor:
     _check_tensor(t, "randn_like")
@@ -748,6 +893,7 @@ def _check_bool_sub(a: TensorLike, b: TensorLike) -> None:
         )
 
 
+@guarded(tensor_first=False)
 def rsub(a: Tensor, other: TensorLike, alpha: Number = 1) -> Tensor:
     """`other - a`."""
     if isinstance(other, Tensor):
@@ -822,6 +968,7 @@ def remainder(a: TensorLike, b: TensorLike) -> Tensor:
     return fn.RemainderBackward0.apply(a, other=_number(b, "remainder"))
 
 
+@guarded
 def fmod(a: Tensor, b: TensorLike) -> Tensor:
     a = _check_tensor(a, "fmod")
     if isinstance(b, Tensor):
@@ -852,13 +999,15 @@ def _number(value: Any, fname: str) -> Number:
     return value
 
 
+@guarded
 def neg(a: Tensor) -> Tensor:
     return fn.NegBackward0.apply(_check_tensor(a, "neg"))
 
 
-negative = neg
+negative = alias(neg, "negative")
 
 
+@guarded
 def positive(a: Tensor) -> Tensor:
     if a.dtype is dtypes.bool_:
         raise TorchRuntimeError(
@@ -867,6 +1016,7 @@ def positive(a: Tensor) -> Tensor:
     return a
 
 
+@guarded(tensor_first=False)
 def pow(a: TensorLike, exponent: TensorLike) -> Tensor:  # noqa: A001 (torch.pow)
     if isinstance(a, Tensor) and is_number(exponent):
         return fn.PowBackward0.apply(a, exponent=exponent)
@@ -880,10 +1030,12 @@ def pow(a: TensorLike, exponent: TensorLike) -> Tensor:  # noqa: A001 (torch.pow
     )
 
 
+@guarded
 def reciprocal(a: Tensor) -> Tensor:
     return fn.ReciprocalBackward0.apply(_check_tensor(a, "reciprocal"))
 
 
+@guarded
 def square(a: Tensor) -> Tensor:
     return pow(_check_tensor(a, "square"), 2)
 
@@ -916,31 +1068,41 @@ def _compare(op: str, a: TensorLike, b: TensorLike) -> Tensor:
     return _Compare.apply(as_tensor_operand(a), as_tensor_operand(b), op=op)
 
 
+@guarded
 def eq(a: TensorLike, b: TensorLike) -> Tensor:
     return _compare("equal", a, b)
 
 
+@guarded
 def ne(a: TensorLike, b: TensorLike) -> Tensor:
     return _compare("not_equal", a, b)
 
 
+@guarded
 def lt(a: TensorLike, b: TensorLike) -> Tensor:
     return _compare("less", a, b)
 
 
+@guarded
 def le(a: TensorLike, b: TensorLike) -> Tensor:
     return _compare("less_equal", a, b)
 
 
+@guarded
 def gt(a: TensorLike, b: TensorLike) -> Tensor:
     return _compare("greater", a, b)
 
 
+@guarded
 def ge(a: TensorLike, b: TensorLike) -> Tensor:
     return _compare("greater_equal", a, b)
 
 
-greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+greater = alias(gt, "greater")
+greater_equal = alias(ge, "greater_equal")
+less = alias(lt, "less")
+less_equal = alias(le, "less_equal")
+not_equal = alias(ne, "not_equal")
 
 
 class _Bitwise(fn.Function):
@@ -954,21 +1116,25 @@ class _Bitwise(fn.Function):
         return getattr(np, op)(fn.operand(a), fn.operand(b), dtype=dtype.np)
 
 
+@guarded
 def bitwise_and(a: TensorLike, b: TensorLike) -> Tensor:
     return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="bitwise_and",
                           kernel="bitwise_and_cpu")
 
 
+@guarded
 def bitwise_or(a: TensorLike, b: TensorLike) -> Tensor:
     return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="bitwise_or",
                           kernel="bitwise_or_cpu")
 
 
+@guarded
 def bitwise_xor(a: TensorLike, b: TensorLike) -> Tensor:
     return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="bitwise_xor",
                           kernel="bitwise_xor_cpu")
 
 
+@guarded
 def bitwise_not(a: Tensor) -> Tensor:
     if a.dtype.is_floating_point:
         raise TorchTypeError(
@@ -977,6 +1143,7 @@ def bitwise_not(a: Tensor) -> Tensor:
     return _plain(fn.xp_of(a._data).invert(a._data), a.device)
 
 
+@guarded
 def logical_not(a: Tensor) -> Tensor:
     return _plain(fn.xp_of(a._data).logical_not(a._data), a.device)
 
@@ -987,40 +1154,48 @@ def _logical(op: Callable[..., Any], a: Tensor, b: Tensor) -> Tensor:
     return _plain(op(a_._data, b_._data), a_.device)
 
 
+@guarded
 def logical_and(a: Tensor, b: Tensor) -> Tensor:
     return _logical(np.logical_and, a, b)
 
 
+@guarded
 def logical_or(a: Tensor, b: Tensor) -> Tensor:
     return _logical(np.logical_or, a, b)
 
 
+@guarded
 def logical_xor(a: Tensor, b: Tensor) -> Tensor:
     return _logical(np.logical_xor, a, b)
 
 
+@guarded
 def isnan(a: Tensor) -> Tensor:
     xp = fn.xp_of(a._data)
     return _plain(xp.isnan(a._data) if a.dtype.is_floating_point
                   else xp.zeros(a.shape, dtype=bool), a.device)
 
 
+@guarded
 def isinf(a: Tensor) -> Tensor:
     xp = fn.xp_of(a._data)
     return _plain(xp.isinf(a._data) if a.dtype.is_floating_point
                   else xp.zeros(a.shape, dtype=bool), a.device)
 
 
+@guarded
 def isfinite(a: Tensor) -> Tensor:
     xp = fn.xp_of(a._data)
     return _plain(xp.isfinite(a._data) if a.dtype.is_floating_point
                   else xp.ones(a.shape, dtype=bool), a.device)
 
 
+@guarded
 def equal(a: Tensor, b: Tensor) -> bool:
     return a.shape == b.shape and bool(fn.xp_of(a._data).array_equal(a._data, b._data))
 
 
+@guarded
 def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
              equal_nan: bool = False) -> bool:
     return bool(fn.xp_of(a._data).allclose(a._data, b._data, rtol=rtol, atol=atol,
@@ -1038,7 +1213,7 @@ def _unary(cls: type[fn.Function], fname: str) -> Callable[[Tensor], Tensor]:
 
     op.__name__ = fname
     op.__doc__ = f"torch.{fname} ({cls.name})."
-    return op
+    return guarded(op)
 
 
 exp = _unary(fn.ExpBackward0, "exp")
@@ -1054,7 +1229,7 @@ relu = _unary(fn.ReluBackward0, "relu")
 sqrt = _unary(fn.SqrtBackward0, "sqrt")
 rsqrt = _unary(fn.RsqrtBackward0, "rsqrt")
 abs = _unary(fn.AbsBackward0, "abs")  # noqa: A001
-absolute = abs
+absolute = alias(abs, "absolute")
 sign = _unary(fn.SignBackward0, "sign")
 sgn = _unary(fn.SgnBackward0, "sgn")
 floor = _unary(fn.FloorBackward0, "floor")
@@ -1063,6 +1238,7 @@ trunc = _unary(fn.TruncBackward0, "trunc")
 round = _unary(fn.RoundBackward0, "round")  # noqa: A001
 
 
+@guarded
 def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     a = _check_tensor(a, "clamp")
     if min is None and max is None:
@@ -1089,33 +1265,38 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     return fn.ClampBackward1.apply(a, min=min, max=max)
 
 
-clip = clamp
+clip = alias(clamp, "clip")
 
 
+@guarded
 def clamp_min(a: Tensor, min: Any) -> Tensor:  # noqa: A002
     if isinstance(min, Tensor):
         return clamp(a, min=min)
     return fn.ClampMinBackward0.apply(_check_tensor(a, "clamp_min"), min=min)
 
 
+@guarded
 def clamp_max(a: Tensor, max: Any) -> Tensor:  # noqa: A002
     if isinstance(max, Tensor):
         return clamp(a, max=max)
     return fn.ClampMaxBackward0.apply(_check_tensor(a, "clamp_max"), max=max)
 
 
+@guarded
 def maximum(a: Tensor, b: Tensor) -> Tensor:
     _check_tensor(a, "maximum")
     _check_tensor(b, "maximum", "other", 2)
     return fn.MaximumBackward0.apply(a, b)
 
 
+@guarded
 def minimum(a: Tensor, b: Tensor) -> Tensor:
     _check_tensor(a, "minimum")
     _check_tensor(b, "minimum", "other", 2)
     return fn.MinimumBackward0.apply(a, b)
 
 
+@guarded(tensor_first=False)
 def where(condition: Tensor, input: TensorLike, other: TensorLike) -> Tensor:  # noqa: A002
     condition = _check_tensor(condition, "where", "condition")
     if condition.dtype is not dtypes.bool_:
@@ -1127,6 +1308,7 @@ def where(condition: Tensor, input: TensorLike, other: TensorLike) -> Tensor:  #
                                    condition=condition)
 
 
+@guarded
 def masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor):
         value = value.item()
@@ -1153,6 +1335,7 @@ def _check_mask_device(a: Tensor, mask: Tensor) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+@guarded
 def sum(a: Tensor, dim: Any = None, keepdim: bool = False,  # noqa: A001
         dtype: DType | None = None) -> Tensor:
     a = _check_tensor(a, "sum")
@@ -1162,6 +1345,7 @@ def sum(a: Tensor, dim: Any = None, keepdim: bool = False,  # noqa: A001
                                  dtype=dtype)
 
 
+@guarded
 def mean(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: DType | None = None) -> Tensor:
     a = _check_tensor(a, "mean")
     if dtype is not None and not dtype.is_floating_point:
@@ -1201,11 +1385,13 @@ def _extremum(kind: str, a: Tensor, dim: Any, keepdim: bool) -> Any:
     return RETURN_TYPES[kind](values, Tensor._make(indices, a.device))
 
 
+@guarded
 def max(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
     """max(x) -> MaxBackward1; max(x, dim) -> (values, indices); max(a, b) -> maximum."""
     return _extremum("max", _check_tensor(a, "max"), dim, keepdim)
 
 
+@guarded
 def min(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
     return _extremum("min", _check_tensor(a, "min"), dim, keepdim)
 
@@ -1226,11 +1412,13 @@ def _check_nonempty_reduction(fname: str, a: Tensor, dim: Any) -> None:
                 )
 
 
+@guarded
 def amax(a: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     _check_nonempty_reduction("amax", a, dim)
     return fn.AmaxBackward0.apply(a, dim=normalize_dims(dim, a.ndim), keepdim=keepdim)
 
 
+@guarded
 def amin(a: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     _check_nonempty_reduction("amin", a, dim)
     return fn.AminBackward0.apply(a, dim=normalize_dims(dim, a.ndim), keepdim=keepdim)
@@ -1257,14 +1445,17 @@ def _argextremum(kind: str, a: Tensor, dim: Any, keepdim: bool) -> Tensor:
     return _plain(fn._arg_extremum(a._data, d, keepdim, kind), a.device)
 
 
+@guarded
 def argmax(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return _argextremum("max", a, dim, keepdim)
 
 
+@guarded
 def argmin(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return _argextremum("min", a, dim, keepdim)
 
 
+@guarded
 def prod(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: DType | None = None) -> Tensor:
     a = _check_tensor(a, "prod")
     if dtype is not None:
@@ -1274,6 +1465,7 @@ def prod(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: DType | None 
     return fn.ProdBackward1.apply(a, dim=wrap_dim(dim, a.ndim), keepdim=keepdim)
 
 
+@guarded
 def norm(a: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
          dtype: DType | None = None) -> Tensor:
     """torch.norm: vector norms (p='fro' is 2) as linalg.vector_norm (LinalgVectorNormBackward0)."""
@@ -1287,6 +1479,7 @@ def norm(a: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     return vector_norm(a, p, dim, keepdim, dtype=dtype)
 
 
+@guarded
 def vector_norm(a: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,  # noqa: A002
                 dtype: DType | None = None) -> Tensor:
     if not a.dtype.is_floating_point:
@@ -1335,18 +1528,21 @@ def _variance_args(fname: str, a: Tensor, dim: Any, unbiased: Any, keepdim: bool
     return dims, float(correction), keepdim
 
 
+@guarded
 def var(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
         correction: Any = None) -> Tensor:
     dims, correction, keepdim = _variance_args("var", a, dim, unbiased, keepdim, correction)
     return fn.VarBackward0.apply(a, dim=dims, correction=correction, keepdim=keepdim)
 
 
+@guarded
 def std(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
         correction: Any = None) -> Tensor:
     dims, correction, keepdim = _variance_args("std", a, dim, unbiased, keepdim, correction)
     return fn.StdBackward0.apply(a, dim=dims, correction=correction, keepdim=keepdim)
 
 
+@guarded
 def logsumexp(a: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     if not isinstance(dim, int) and not normalize_dims(dim, a.ndim) and a.ndim and not keepdim \
             and a.numel():
@@ -1410,6 +1606,7 @@ def _shape_args(args: tuple[Any, ...], fname: str = "view") -> tuple[int, ...]:
     return tuple(out)
 
 
+@guarded
 def view(a: Tensor, *shape: Any) -> Tensor:
     a = _check_tensor(a, "view")
     if len(shape) == 1 and isinstance(shape[0], DType):
@@ -1436,6 +1633,7 @@ def _viewable(data: Any, shape: tuple[int, ...]) -> bool:
         return False
 
 
+@guarded
 def reshape(a: Tensor, *shape: Any) -> Tensor:
     a = _check_tensor(a, "reshape")
     target = _infer_shape(_shape_args(shape, "reshape"), a.numel())
@@ -1451,14 +1649,17 @@ def _unsafe_view(a: Tensor, shape: tuple[int, ...]) -> Tensor:
     return fn.UnsafeViewBackward0.apply(a, shape=shape)
 
 
+@guarded
 def view_as(a: Tensor, other: Tensor) -> Tensor:
     return view(a, other.shape)
 
 
+@guarded
 def reshape_as(a: Tensor, other: Tensor) -> Tensor:
     return reshape(a, other.shape)
 
 
+@guarded
 def flatten(a: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     a = _check_tensor(a, "flatten")
     if a.ndim == 0:
@@ -1477,6 +1678,7 @@ def flatten(a: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return reshape(a, a.shape[:start] + (merged,) + a.shape[end + 1:])
 
 
+@guarded
 def unflatten(a: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
     if a.ndim == 0:
         raise TorchRuntimeError("unflatten got an unexpected error:\nDimension specified as 0 "
@@ -1498,6 +1700,7 @@ def unflatten(a: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
     return view(a, a.shape[:d] + resolved + a.shape[d + 1:])
 
 
+@guarded
 def expand(a: Tensor, *shape: Any) -> Tensor:
     a = _check_tensor(a, "expand")
     target = list(_shape_args(shape, "expand"))
@@ -1530,14 +1733,17 @@ def expand(a: Tensor, *shape: Any) -> Tensor:
     return fn.ExpandBackward0.apply(a, shape=tuple(target))
 
 
+@guarded
 def expand_as(a: Tensor, other: Tensor) -> Tensor:
     return expand(a, other.shape)
 
 
+@guarded
 def broadcast_to(a: Tensor, shape: Sequence[int]) -> Tensor:
     return expand(a, tuple(shape))
 
 
+@guarded
 def t(a: Tensor) -> Tensor:
     a = _check_tensor(a, "t")
     if a.ndim > 2:
@@ -1547,6 +1753,7 @@ def t(a: Tensor) -> Tensor:
     return fn.TBackward0.apply(a)
 
 
+@guarded
 def T(a: Tensor) -> Tensor:
     """The `.T` property: permute with the dimensions reversed."""
     if a.ndim == 0 and "T0" not in _once:
@@ -1564,6 +1771,7 @@ def T(a: Tensor) -> Tensor:
     return fn.PermuteBackward0.apply(a, dims=tuple(range(a.ndim - 1, -1, -1)))
 
 
+@guarded
 def mT(a: Tensor) -> Tensor:
     if a.ndim < 2:
         raise TorchRuntimeError(
@@ -1573,6 +1781,7 @@ def mT(a: Tensor) -> Tensor:
     return transpose(a, -2, -1)
 
 
+@guarded
 def H(a: Tensor) -> Tensor:
     if a.ndim != 2:
         extra = " For batches of matrices, consider using tensor.mH" if a.ndim > 2 else ""
@@ -1582,15 +1791,18 @@ def H(a: Tensor) -> Tensor:
     return transpose(a, 0, 1)
 
 
+@guarded
 def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
     a = _check_tensor(a, "transpose")
     d0, d1 = wrap_dim(dim0, a.ndim), wrap_dim(dim1, a.ndim)
     return fn.TransposeBackward0.apply(a, dim0=d0, dim1=d1)
 
 
-swapaxes = swapdims = transpose
+swapaxes = alias(transpose, "swapaxes")
+swapdims = alias(transpose, "swapdims")
 
 
+@guarded
 def permute(a: Tensor, *dims: Any) -> Tensor:
     a = _check_tensor(a, "permute")
     if not dims:
@@ -1608,11 +1820,13 @@ def permute(a: Tensor, *dims: Any) -> Tensor:
     return fn.PermuteBackward0.apply(a, dims=wrapped)
 
 
+@guarded
 def unsqueeze(a: Tensor, dim: int) -> Tensor:
     a = _check_tensor(a, "unsqueeze")
     return fn.UnsqueezeBackward0.apply(a, dim=wrap_dim(dim, a.ndim + 1))
 
 
+@guarded
 def squeeze(a: Tensor, dim: Any = None) -> Tensor:
     a = _check_tensor(a, "squeeze")
     if dim is None:
@@ -1622,16 +1836,19 @@ def squeeze(a: Tensor, dim: Any = None) -> Tensor:
     return fn.SqueezeBackward1.apply(a, dims=(wrap_dim(dim, a.ndim),))
 
 
+@guarded
 def contiguous(a: Tensor) -> Tensor:
     if a._data.flags.c_contiguous:
         return a
     return clone(a, memory_format="contiguous")
 
 
+@guarded
 def is_contiguous(a: Tensor) -> bool:
     return bool(a._data.flags.c_contiguous)
 
 
+@guarded
 def select(a: Tensor, dim: int, index: int) -> Tensor:
     a = _check_tensor(a, "select")
     if a.ndim == 0:
@@ -1651,6 +1868,7 @@ def slice(a: Tensor, dim: int, start: int, end: int, step: int = 1) -> Tensor:  
     return fn.SliceBackward0.apply(a, dim=dim, start=start, end=end, step=step)
 
 
+@guarded
 def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
     a = _check_tensor(a, "narrow")
     if a.ndim == 0:
@@ -1669,6 +1887,7 @@ def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
     return fn.SliceBackward0.apply(a, dim=d, start=start, end=start + length, step=1)
 
 
+@guarded
 def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
     """split/chunk pieces are views named SplitBackward0 (each piece has its own node)."""
     a = _check_tensor(a, "split")
@@ -1705,6 +1924,7 @@ def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor,
     return tuple(fn.SplitBackward0.apply(a, dim=d, start=s, end=e, step=1) for s, e in bounds)
 
 
+@guarded
 def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     if a.ndim == 0:
         raise TorchRuntimeError("chunk expects at least a 1-dimensional tensor")
@@ -1719,6 +1939,7 @@ def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     return split(a, step, d)
 
 
+@guarded
 def unbind(a: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     if a.ndim == 0:
         raise TorchIndexError("Dimension specified as 0 but tensor has no dimensions")
@@ -1740,6 +1961,7 @@ def _tensor_list(tensors: Any, fname: str) -> list[Tensor]:
     return items
 
 
+@guarded(tensor_first=False)
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     items = _tensor_list(tensors, "cat")
     if not items:
@@ -1771,9 +1993,11 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     return fn.CatBackward0.apply(*items, dim=d, dtype=dtype)
 
 
-concat = concatenate = cat
+concat = alias(cat, "concat")
+concatenate = alias(cat, "concatenate")
 
 
+@guarded(tensor_first=False)
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     items = _tensor_list(tensors, "stack")
     if not items:
@@ -2007,6 +2231,7 @@ def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
     return tuple(normalized), saved
 
 
+@guarded
 def index(t: Tensor, key: Any) -> Tensor:
     """`t[key]` exactly as PyTorch's Tensor.__getitem__."""
     if key is None:
@@ -2079,6 +2304,7 @@ def _copy_to(dst: Tensor, src: Tensor) -> None:
     copy_(dst, src_view)
 
 
+@guarded
 def index_put(t: Tensor, key: Any, value: Any) -> Tensor:
     """`t[key] = value` exactly as PyTorch's Tensor.__setitem__ (in place)."""
     if isinstance(value, Tensor):
@@ -2144,6 +2370,7 @@ def _c_name(dtype: DType) -> str:
             "int8": "signed char", "uint8": "unsigned char"}.get(dtype.name, dtype.name)
 
 
+@guarded
 def mm(a: Tensor, b: Tensor) -> Tensor:
     _check_tensor(a, "mm")
     _check_tensor(b, "mm", "mat2", 2)
@@ -2168,6 +2395,7 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
     return fn.MmBackward0.apply(a, b)
 
 
+@guarded
 def mv(a: Tensor, v: Tensor) -> Tensor:
     _check_tensor(a, "mv")
     _check_tensor(v, "mv", "vec", 2)
@@ -2192,6 +2420,7 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
     return fn.MvBackward0.apply(a, v)
 
 
+@guarded
 def dot(a: Tensor, b: Tensor) -> Tensor:
     _check_tensor(a, "dot")
     _check_tensor(b, "dot", "tensor", 2)
@@ -2216,6 +2445,7 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
     return fn.DotBackward0.apply(a, b)
 
 
+@guarded
 def inner(a: Tensor, b: Tensor) -> Tensor:
     """torch.inner: tensordot over the last dimensions, with its graph (permute, reshape, dot or
     mm, view)."""
@@ -2237,6 +2467,7 @@ def inner(a: Tensor, b: Tensor) -> Tensor:
     return view(product, *(a.shape[:-1] + b.shape[:-1]))
 
 
+@guarded
 def bmm(a: Tensor, b: Tensor) -> Tensor:
     _check_tensor(a, "bmm")
     _check_tensor(b, "bmm", "mat2", 2)
@@ -2260,6 +2491,7 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
     return fn.BmmBackward0.apply(a, b)
 
 
+@guarded
 def outer(a: Tensor, b: Tensor) -> Tensor:
     if a.ndim != 1 or b.ndim != 1:
         raise TorchRuntimeError(
@@ -2269,7 +2501,7 @@ def outer(a: Tensor, b: Tensor) -> Tensor:
     return mul(reshape(a, (a.shape[0], 1)), b)
 
 
-ger = outer
+ger = alias(outer, "ger")
 
 
 def _should_fold(t1: Tensor, t2: Tensor) -> bool:
@@ -2293,6 +2525,7 @@ def _should_fold(t1: Tensor, t2: Tensor) -> bool:
     return True
 
 
+@guarded
 def matmul(a: Tensor, b: Tensor) -> Tensor:
     """torch.matmul with PyTorch's algorithm, so every shape case builds PyTorch's graph."""
     _check_tensor(a, "matmul")
@@ -2373,6 +2606,7 @@ def _softmax_dim(fname: str, ndim: int, dim: Any) -> int:
     return wrap_dim(dim, ndim)
 
 
+@guarded
 def softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
     """F.softmax (torch.softmax when dim is given): SoftmaxBackward0."""
     a = _check_tensor(a, "softmax")
@@ -2384,6 +2618,7 @@ def softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
     return fn.SoftmaxBackward0.apply(a, dim=d)
 
 
+@guarded
 def log_softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
     a = _check_tensor(a, "log_softmax")
     d = _softmax_dim("log_softmax", a.ndim, dim)
@@ -2399,6 +2634,7 @@ def _check_reduction(reduction: str) -> None:
         raise TorchValueError(f"{reduction} is not a valid value for reduction")
 
 
+@guarded
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
     input, target = _loss_operands("mse_loss", input, target, reduction)
     dtype = fn.result_dtype(input, target)
@@ -2411,6 +2647,7 @@ def _format_size(shape: tuple[int, ...]) -> str:
     return "torch.Size([" + ", ".join(str(n) for n in shape) + "])"
 
 
+@guarded
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
              ignore_index: int = -100, reduction: str = "mean") -> Tensor:
     _check_tensor(input, "nll_loss")
@@ -2441,6 +2678,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noq
                                      ignore_index=ignore_index)
 
 
+@guarded
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
                   ignore_index: int = -100, reduction: str = "mean",
                   label_smoothing: float = 0.0) -> Tensor:
@@ -2549,7 +2787,9 @@ asin = _unary(fn.AsinBackward0, "asin")
 acos = _unary(fn.AcosBackward0, "acos")
 atan = _unary(fn.AtanBackward0, "atan")
 erf = _unary(fn.ErfBackward0, "erf")
-arcsin, arccos, arctan = asin, acos, atan
+arcsin = alias(asin, "arcsin")
+arccos = alias(acos, "arccos")
+arctan = alias(atan, "arctan")
 
 
 def _not_inplace(name: str, inplace: bool) -> None:
@@ -2564,32 +2804,38 @@ def _float_input(a: Tensor, name: str, kernel: str) -> Tensor:
     return a
 
 
+@guarded
 def logsigmoid(a: Tensor) -> Tensor:
     return fn.LogSigmoidBackward0.apply(_float_input(a, "log_sigmoid", "log_sigmoid_cpu"))
 
 
+@guarded
 def leaky_relu(a: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     _not_inplace("leaky_relu", inplace)
     return fn.LeakyReluBackward0.apply(_float_input(a, "leaky_relu", "leaky_relu_cpu"),
                                        negative_slope=negative_slope)
 
 
+@guarded
 def elu(a: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     _not_inplace("elu", inplace)
     return fn.EluBackward0.apply(_float_input(a, "elu", "elu_cpu"), alpha=alpha, scale=1.0,
                                  input_scale=1.0)
 
 
+@guarded
 def silu(a: Tensor, inplace: bool = False) -> Tensor:
     _not_inplace("silu", inplace)
     return fn.SiluBackward0.apply(_float_input(a, "silu", "silu_cpu"))
 
 
+@guarded
 def softplus(a: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     return fn.SoftplusBackward0.apply(_float_input(a, "softplus", "softplus_cpu"), beta=beta,
                                       threshold=threshold)
 
 
+@guarded
 def hardtanh(a: Tensor, min_val: float = -1.0, max_val: float = 1.0,
              inplace: bool = False) -> Tensor:
     _not_inplace("hardtanh", inplace)
@@ -2599,11 +2845,13 @@ def hardtanh(a: Tensor, min_val: float = -1.0, max_val: float = 1.0,
                                       max_val=max_val)
 
 
+@guarded
 def relu6(a: Tensor, inplace: bool = False) -> Tensor:
     _not_inplace("relu6", inplace)
     return hardtanh(a, 0.0, 6.0)
 
 
+@guarded
 def gelu(a: Tensor, approximate: str = "none") -> Tensor:
     if approximate not in ("none", "tanh"):
         raise TorchRuntimeError("approximate argument must be either none or tanh.")
@@ -2637,6 +2885,7 @@ def _loss_operands(name: str, input: Tensor, target: Tensor,  # noqa: A002
     return input, target
 
 
+@guarded
 def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
     """PyTorch composes it: (input - target).abs(), then mean or sum."""
     input, target = _loss_operands("l1_loss", input, target, reduction)
@@ -2646,6 +2895,7 @@ def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  
     return mean(loss) if reduction == "mean" else sum(loss)
 
 
+@guarded
 def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: A002
                    beta: float = 1.0) -> Tensor:
     input, target = _loss_operands("smooth_l1_loss", input, target, reduction)
@@ -2656,6 +2906,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean",  # no
     return fn.SmoothL1LossBackward0.apply(input, target, reduction=reduction, width=beta)
 
 
+@guarded
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: A002
                delta: float = 1.0) -> Tensor:
     input, target = _loss_operands("huber_loss", input, target, reduction)
@@ -2664,6 +2915,7 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: 
     return fn.HuberLossBackward0.apply(input, target, reduction=reduction, width=delta)
 
 
+@guarded
 def binary_cross_entropy(input: Tensor, target: Tensor,  # noqa: A002
                          weight: Tensor | None = None, reduction: str = "mean") -> Tensor:
     _check_tensor(input, "binary_cross_entropy")
@@ -2680,6 +2932,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor,  # noqa: A002
                                                 reduction=reduction)
 
 
+@guarded
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A002
                                      weight: Tensor | None = None, reduction: str = "mean",
                                      pos_weight: Tensor | None = None) -> Tensor:
@@ -2699,6 +2952,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A00
 # ---------------------------------------------------------------------------------------------
 
 
+@guarded
 def cumsum(a: Tensor, dim: int, dtype: DType | None = None) -> Tensor:
     a = _check_tensor(a, "cumsum")
     d = wrap_dim(dim, a.ndim)
@@ -2707,6 +2961,7 @@ def cumsum(a: Tensor, dim: int, dtype: DType | None = None) -> Tensor:
     return fn.CumsumBackward0.apply(a, dim=d, dtype=dtype)
 
 
+@guarded
 def cumprod(a: Tensor, dim: int, dtype: DType | None = None) -> Tensor:
     a = _check_tensor(a, "cumprod")
     d = wrap_dim(dim, a.ndim)
@@ -2715,6 +2970,7 @@ def cumprod(a: Tensor, dim: int, dtype: DType | None = None) -> Tensor:
     return fn.CumprodBackward0.apply(a, dim=d, dtype=dtype)
 
 
+@guarded
 def flip(a: Tensor, *dims: Any) -> Tensor:
     a = _check_tensor(a, "flip")
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
@@ -2725,6 +2981,7 @@ def flip(a: Tensor, *dims: Any) -> Tensor:
     return fn.FlipBackward0.apply(a, dims=wrapped)
 
 
+@guarded
 def repeat(a: Tensor, *sizes: Any) -> Tensor:
     a = _check_tensor(a, "repeat")
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
@@ -2747,6 +3004,7 @@ def _index_tensor(index: Any, name: str) -> Tensor:
     return index if index.dtype is dtypes.int64 else to(index, dtypes.int64)
 
 
+@guarded
 def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
     a = _check_tensor(a, "gather")
     index = _index_tensor(index, "gather")
@@ -2764,6 +3022,7 @@ def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
     return fn.GatherBackward0.apply(a, dim=d, index=wrapped)
 
 
+@guarded
 def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
     a = _check_tensor(a, "index_select")
     index = _index_tensor(index, "index_select")
@@ -2786,13 +3045,14 @@ def _triangle(cls: type[fn.Function], name: str) -> Callable[..., Tensor]:
 
     op.__name__ = name
     op.__doc__ = f"torch.{name} ({cls.name})."
-    return op
+    return guarded(op)
 
 
 tril = _triangle(fn.TrilBackward0, "tril")
 triu = _triangle(fn.TriuBackward0, "triu")
 
 
+@guarded
 def trace(a: Tensor) -> Tensor:
     a = _check_tensor(a, "trace")
     if a.ndim != 2:
@@ -2805,6 +3065,7 @@ def trace(a: Tensor) -> Tensor:
 # ---------------------------------------------------------------------------------------------
 
 
+@guarded
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, beta: Number = 1,  # noqa: A002
           alpha: Number = 1) -> Tensor:
     _check_tensor(input, "addmm")
@@ -2829,6 +3090,7 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, beta: Number = 1,  # noqa: 
     return fn.AddmmBackward0.apply(input, mat1, mat2, beta=beta, alpha=alpha)
 
 
+@guarded
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
     """F.linear as aten's linear builds it: addmm for a 2-D input with a bias, a flattened
     addmm for other contiguous inputs with a bias, matmul otherwise (then add_ the bias)."""
@@ -2849,6 +3111,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return add_(output, bias)
 
 
+@guarded
 def roll(a: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     a = _check_tensor(a, "roll")
     shift_list = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
@@ -2865,15 +3128,17 @@ def roll(a: Tensor, shifts: Any, dims: Any = None) -> Tensor:
                                   dims=tuple(wrap_dim(d, a.ndim) for d in dim_list))
 
 
+@guarded
 def atan2(a: Tensor, b: Tensor) -> Tensor:
     a = _check_tensor(a, "atan2")
     b = as_tensor_operand(b)
     return fn.Atan2Backward0.apply(a, b)
 
 
-arctan2 = atan2
+arctan2 = alias(atan2, "arctan2")
 
 
+@guarded
 def lerp(start: Tensor, end: Tensor, weight: Any) -> Tensor:
     start = _check_tensor(start, "lerp")
     end = _check_tensor(end, "lerp", "end", 2)
@@ -2885,6 +3150,7 @@ def lerp(start: Tensor, end: Tensor, weight: Any) -> Tensor:
     return fn.LerpBackward0.apply(start, end, weight=float(weight))
 
 
+@guarded
 def movedim(a: Tensor, source: Any, destination: Any) -> Tensor:
     a = _check_tensor(a, "movedim")
     src = tuple(source) if isinstance(source, (tuple, list)) else (source,)
@@ -2901,19 +3167,22 @@ def movedim(a: Tensor, source: Any, destination: Any) -> Tensor:
     return permute(a, *order)
 
 
-moveaxis = movedim
+moveaxis = alias(movedim, "moveaxis")
 
 
+@guarded
 def mish(a: Tensor, inplace: bool = False) -> Tensor:
     _not_inplace("mish", inplace)
     return fn.MishBackward0.apply(_float_input(a, "mish", "mish_cpu"))
 
 
+@guarded
 def hardsigmoid(a: Tensor, inplace: bool = False) -> Tensor:
     _not_inplace("hardsigmoid", inplace)
     return fn.HardsigmoidBackward0.apply(_float_input(a, "hardsigmoid", "hardsigmoid_cpu"))
 
 
+@guarded
 def softmin(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
     """F.softmin: softmax of -x (NegBackward0 under SoftmaxBackward0)."""
     a = _check_tensor(a, "softmin")
@@ -2933,7 +3202,7 @@ def _new_like(kind: str) -> Callable[..., Tensor]:
         return maker(*size, dtype=dtype, device=device, requires_grad=requires_grad)
 
     op.__name__ = f"new_{kind}"
-    return op
+    return guarded(op)
 
 
 new_zeros = _new_like("zeros")
@@ -2941,6 +3210,7 @@ new_ones = _new_like("ones")
 new_empty = _new_like("empty")
 
 
+@guarded
 def new_full(a: Tensor, size: Any, fill_value: Number, dtype: DType | None = None,
              device: Any = None, requires_grad: bool = False) -> Tensor:
     a = _check_tensor(a, "new_full")
@@ -2948,6 +3218,7 @@ def new_full(a: Tensor, size: Any, fill_value: Number, dtype: DType | None = Non
                 device=a.device if device is None else device, requires_grad=requires_grad)
 
 
+@guarded
 def new_tensor(a: Tensor, data: Any, dtype: DType | None = None, device: Any = None,
                requires_grad: bool = False) -> Tensor:
     a = _check_tensor(a, "new_tensor")
@@ -2975,7 +3246,7 @@ def _truth(kind: str) -> Callable[..., Tensor]:
         return Tensor._make(fn._as_array(xp.asarray(value, dtype=result_dtype.np)), a.device)
 
     op.__name__ = kind
-    return op
+    return guarded(op)
 
 
 all = _truth("all")  # noqa: A001
@@ -2987,6 +3258,7 @@ any = _truth("any")  # noqa: A001
 # ---------------------------------------------------------------------------------------------
 
 
+@guarded(tensor_first=False)
 def randperm(n: int, dtype: DType | None = None, device: Any = None,
              requires_grad: bool = False, generator: Any = None) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.int64)
@@ -2997,6 +3269,7 @@ def randperm(n: int, dtype: DType | None = None, device: Any = None,
     return _new(data, d, device, requires_grad)
 
 
+@guarded(tensor_first=False)
 def normal(mean: Any, std: Any = 1.0, size: Any = None, dtype: DType | None = None,
            device: Any = None, requires_grad: bool = False, generator: Any = None) -> Tensor:
     """torch.normal(mean, std, size) with numbers for mean and std."""
@@ -3012,6 +3285,7 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, dtype: DType | None = No
     return _new(data, d, device, requires_grad)
 
 
+@guarded
 def bernoulli_(a: Tensor, p: Any = 0.5, generator: Any = None) -> Tensor:
     """x.bernoulli_(p): each entry 1 with probability p (a number), drawn as PyTorch's CPU
     kernel draws it (one uniform double per entry, compared with p)."""
@@ -3026,6 +3300,7 @@ def bernoulli_(a: Tensor, p: Any = 0.5, generator: Any = None) -> Tensor:
     return apply_inplace(fn.BernoulliBackward1, a, p=float(p), draws=draws)
 
 
+@guarded
 def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
             inplace: bool = False) -> Tensor:
     """F.dropout as aten's CPU path computes it: noise = empty_like(x).bernoulli_(1 - p) /
@@ -3044,6 +3319,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
     return mul(input, noise)
 
 
+@guarded
 def bernoulli(p: Tensor, generator: Any = None) -> Tensor:
     """torch.bernoulli(p): 0/1 draws with the probabilities in p, p's dtype; no gradient."""
     p = _check_tensor(p, "bernoulli")
@@ -3081,6 +3357,7 @@ def _sort_order(data: Any, dim: int, descending: bool) -> Any:
     return xp.argsort(key, axis=dim, kind="stable").astype(np.int64)
 
 
+@guarded
 def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
     a = _check_tensor(a, "sort")
     d = wrap_dim(dim, a.ndim)
@@ -3089,17 +3366,20 @@ def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = Fals
     return RETURN_TYPES["sort"](values, Tensor._make(indices, a.device))
 
 
+@guarded
 def nan_to_num(a: Tensor, nan: float = 0.0, posinf: float | None = None,
                neginf: float | None = None) -> Tensor:
     return fn.NanToNumBackward0.apply(_check_tensor(a, "nan_to_num"), nan=nan, posinf=posinf,
                                       neginf=neginf)
 
 
+@guarded
 def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     a = _check_tensor(a, "argsort")
     return Tensor._make(_sort_order(a._data, wrap_dim(dim, a.ndim), descending), a.device)
 
 
+@guarded
 def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True,
          sorted: bool = True) -> Any:  # noqa: A002
     a = _check_tensor(a, "topk")
@@ -3119,6 +3399,7 @@ def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True,
 # ---------------------------------------------------------------------------------------------
 
 
+@guarded
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:  # noqa: A002
     """F.normalize as PyTorch's Python composes it: x / norm(x).clamp_min(eps).expand_as(x)."""
     input = _check_tensor(input, "normalize")
@@ -3126,6 +3407,7 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -
     return div(input, denominator)
 
 
+@guarded
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """aten's cosine_similarity: each side over its (cloned, clamped) norm, then the sum."""
     x1 = _check_tensor(x1, "cosine_similarity")
@@ -3144,6 +3426,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     return sum(mul(div(x1, n1), div(x2, n2)), d)
 
 
+@guarded
 def diag(a: Tensor, diagonal: int = 0) -> Tensor:
     a = _check_tensor(a, "diag")
     if a.ndim == 1:
@@ -3153,6 +3436,7 @@ def diag(a: Tensor, diagonal: int = 0) -> Tensor:
     raise TorchRuntimeError(f"diag(): Supports 1D or 2D tensors. Got {a.ndim}D")
 
 
+@guarded
 def masked_select(a: Tensor, mask: Tensor) -> Tensor:
     a = _check_tensor(a, "masked_select")
     mask = _check_tensor(mask, "masked_select", "mask", 2)
@@ -3162,6 +3446,7 @@ def masked_select(a: Tensor, mask: Tensor) -> Tensor:
     return fn.MaskedSelectBackward0.apply(a, mask=mask)
 
 
+@guarded
 def one_hot(a: Tensor, num_classes: int = -1) -> Tensor:
     a = _check_tensor(a, "one_hot")
     if a.dtype is not dtypes.int64:
@@ -3179,6 +3464,7 @@ def one_hot(a: Tensor, num_classes: int = -1) -> Tensor:
     return _new(out, dtypes.int64, a.device, False)
 
 
+@guarded
 def nonzero(a: Tensor, as_tuple: bool = False) -> Any:
     a = _check_tensor(a, "nonzero")
     data = backend.to_host(a._data)
@@ -3319,6 +3605,7 @@ def _selection(kind: str, a: Tensor, dim: int, keepdim: bool, k: int = 0) -> Any
     return RETURN_TYPES[kind](values, Tensor._make(indices, a.device))
 
 
+@guarded
 def median(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     a = _check_tensor(a, "median")
     if dim is None:
@@ -3326,18 +3613,22 @@ def median(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     return _selection("median", a, dim, keepdim)
 
 
+@guarded
 def nanmedian(a: Tensor) -> Tensor:
     return fn.NanmedianBackward0.apply(_check_tensor(a, "nanmedian"))
 
 
+@guarded
 def kthvalue(a: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
     return _selection("kthvalue", _check_tensor(a, "kthvalue"), dim, keepdim, k)
 
 
+@guarded
 def mode(a: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     return _selection("mode", _check_tensor(a, "mode"), dim, keepdim)
 
 
+@guarded
 def xlogy(a: TensorLike, b: TensorLike) -> Tensor:
     a = as_tensor_operand(a) if not isinstance(a, Tensor) else a
     return fn.XlogyBackward0.apply(a, as_tensor_operand(b))
@@ -3349,6 +3640,7 @@ _KL_MEAN_WARNING = (
     "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
 
 
+@guarded
 def kl_div(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: A002
            log_target: bool = False) -> Tensor:
     """F.kl_div as PyTorch composes it: xlogy(t, t) - t * input (or exp(t) * (t - input) with
@@ -3381,6 +3673,7 @@ def kl_div(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: A002
 # ---------------------------------------------------------------------------------------------
 
 
+@guarded
 def addcmul(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> Tensor:
     a = _check_tensor(a, "addcmul")
     t1 = _check_tensor(tensor1, "addcmul", "tensor1", 2)
@@ -3389,6 +3682,7 @@ def addcmul(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> T
     return fn.AddcmulBackward0.apply(a, t1, t2, value=value)
 
 
+@guarded
 def addcdiv(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> Tensor:
     a = _check_tensor(a, "addcdiv")
     t1 = _check_tensor(tensor1, "addcdiv", "tensor1", 2)
@@ -3408,12 +3702,14 @@ def addcdiv(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> T
 frac = _unary(fn.FracBackward0, "frac")
 
 
+@guarded
 def dist(a: Tensor, b: Tensor, p: Number = 2) -> Tensor:
     a = _check_tensor(a, "dist")
     b = _check_tensor(b, "dist", "other", 2)
     return fn.DistBackward0.apply(a, b, p=float(p))
 
 
+@guarded
 def count_nonzero(a: Tensor, dim: Any = None) -> Tensor:
     a = _check_tensor(a, "count_nonzero")
     xp = fn.xp_of(a._data)
@@ -3426,6 +3722,7 @@ def count_nonzero(a: Tensor, dim: Any = None) -> Tensor:
     return Tensor._make(fn._as_array(xp.asarray(counted, dtype=np.int64)), a.device)
 
 
+@guarded
 def unique(a: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
            return_counts: bool = False, dim: Any = None) -> Any:
     a = _check_tensor(a, "unique")
@@ -3442,6 +3739,7 @@ def unique(a: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa
     return out[0] if len(out) == 1 else tuple(out)
 
 
+@guarded(tensor_first=False)
 def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
     if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)):
         tensors = tuple(tensors[0])
@@ -3471,6 +3769,7 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
     return tuple(grids)
 
 
+@guarded
 def uniform_(a: Tensor, low: float = 0.0, high: float = 1.0, generator: Any = None) -> Tensor:
     a = _check_tensor(a, "uniform_")
     _check_random_float(a.dtype, "check_uniform_bounds")
@@ -3479,6 +3778,7 @@ def uniform_(a: Tensor, low: float = 0.0, high: float = 1.0, generator: Any = No
     return apply_inplace(fn.UniformBackward0, a, draws=backend.to_device(draws, a.device))
 
 
+@guarded
 def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
     a = _check_tensor(a, "normal_")
     _check_random_float(a.dtype, "normal_kernel_cpu")
@@ -3492,6 +3792,7 @@ def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = Non
 # ---------------------------------------------------------------------------------------------
 
 
+@guarded
 def pad(input: Tensor, pad: Any, mode: str = "constant",  # noqa: A002
         value: float | None = None) -> Tensor:
     """F.pad in constant mode: (left, right) pairs from the last dimension backwards; negative
@@ -3514,6 +3815,7 @@ def pad(input: Tensor, pad: Any, mode: str = "constant",  # noqa: A002
                                            value=0.0 if value is None else value)
 
 
+@guarded
 def logit(a: Tensor, eps: float | None = None) -> Tensor:
     return fn.LogitBackward0.apply(_check_tensor(a, "logit"), eps=eps)
 
@@ -3523,12 +3825,14 @@ def _element_strides(a: Tensor) -> tuple[int, ...]:
     return tuple(int(s) // data.itemsize for s in data.strides)
 
 
+@guarded
 def stride(a: Tensor, dim: int | None = None) -> Any:
     a = _check_tensor(a, "stride")
     strides = _element_strides(a)
     return strides if dim is None else strides[wrap_dim(dim, a.ndim)]
 
 
+@guarded
 def storage_offset(a: Tensor) -> int:
     """Elements from the start of the storage: how far into its base's memory a view begins."""
     a = _check_tensor(a, "storage_offset")
@@ -3551,6 +3855,7 @@ def is_tensor(value: Any) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 
+@guarded
 def take(a: Tensor, index: Tensor) -> Tensor:
     a = _check_tensor(a, "take")
     index = _index_tensor(index, "take")
@@ -3578,6 +3883,7 @@ def _dim_index(a: Tensor, dim: int, index: Tensor,
     return d, Tensor._make(wrapped, index.device)
 
 
+@guarded
 def index_fill(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     a = _check_tensor(a, "index_fill")
     index = _index_tensor(index, "index_fill")
@@ -3587,6 +3893,7 @@ def index_fill(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     return fn.IndexFillBackward0.apply(a, dim=d, index=reshape(wrapped, (-1,)), value=value)
 
 
+@guarded
 def scatter(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None) -> Tensor:
     a = _check_tensor(a, "scatter")
     index = _index_tensor(index, "scatter")
@@ -3598,6 +3905,7 @@ def scatter(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = No
     return fn.ScatterBackward1.apply(a, dim=d, index=wrapped, value=src)
 
 
+@guarded
 def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     a = _check_tensor(a, "scatter_add")
     index = _index_tensor(index, "scatter_add")
@@ -3606,6 +3914,7 @@ def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     return fn.ScatterAddBackward0.apply(a, src, dim=d, index=wrapped)
 
 
+@guarded
 def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Number = 1) -> Tensor:
     a = _check_tensor(a, "index_add")
     index = _index_tensor(index, "index_add")
@@ -3624,6 +3933,7 @@ def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Number 
 # ---------------------------------------------------------------------------------------------
 
 
+@guarded
 def clone(a: Tensor, memory_format: str = "preserve") -> Tensor:
     if memory_format not in ("preserve", "contiguous"):
         raise TorchNotImplementedError(f"clone with memory_format={memory_format!r} is not "
@@ -3634,6 +3944,7 @@ def clone(a: Tensor, memory_format: str = "preserve") -> Tensor:
 _TYPE_NAMES = {f"torch.{d.legacy}": d for d in dtypes.ALL}
 
 
+@guarded
 def to(a: Tensor, *args: Any, dtype: DType | None = None, device: Any = None,
        copy: bool = False, non_blocking: bool = False) -> Tensor:
     for arg in args:
@@ -3661,6 +3972,7 @@ def _cast(dtype: DType) -> Callable[[Tensor], Tensor]:
     return cast
 
 
+@guarded
 def tensor_type(a: Tensor, dtype: Any = None) -> Any:
     """`x.type()` -> 'torch.FloatTensor'; `x.type(dtype)` casts."""
     if dtype is None:
@@ -3673,14 +3985,17 @@ def tensor_type(a: Tensor, dtype: Any = None) -> Any:
     return to(a, dtype)
 
 
+@guarded
 def cuda(a: Tensor, device: Any = None) -> Tensor:
     return to(a, device if device is not None else "cuda:0")
 
 
+@guarded
 def cpu(a: Tensor) -> Tensor:
     return to(a, "cpu")
 
 
+@guarded
 def detach(a: Tensor) -> Tensor:
     return a.detach()
 
@@ -3700,10 +4015,12 @@ def Variable(data: Tensor, requires_grad: bool = False) -> Tensor:
     return leaf
 
 
+@guarded
 def numel(a: Tensor) -> int:
     return a.numel()
 
 
+@guarded
 def size(a: Tensor, dim: Any = None) -> Any:
     if dim is None:
         return tuple(a.shape)
@@ -3713,14 +4030,17 @@ def size(a: Tensor, dim: Any = None) -> Any:
     return a.shape[d]
 
 
+@guarded
 def tolist(a: Tensor) -> Any:
     return backend.to_host(a._data).tolist()
 
 
+@guarded
 def item(a: Tensor) -> Any:
     return a.item()
 
 
+@guarded
 def element_size(a: Tensor) -> int:
     return int(a._data.itemsize)
 
@@ -3730,30 +4050,36 @@ def element_size(a: Tensor) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
+@guarded
 def add_(a: Tensor, b: TensorLike, alpha: Number = 1) -> Tensor:
     _check_alpha(a, b, alpha)
     return apply_inplace(fn.AddBackward0, a, as_tensor_operand(b), alpha=alpha)
 
 
+@guarded
 def sub_(a: Tensor, b: TensorLike, alpha: Number = 1) -> Tensor:
     _check_bool_sub(a, b)
     return apply_inplace(fn.SubBackward0, a, as_tensor_operand(b), alpha=alpha)
 
 
+@guarded
 def mul_(a: Tensor, b: TensorLike) -> Tensor:
     return apply_inplace(fn.MulBackward0, a, as_tensor_operand(b))
 
 
+@guarded
 def div_(a: Tensor, b: TensorLike) -> Tensor:
     return apply_inplace(fn.DivBackward0, a, as_tensor_operand(b))
 
 
+@guarded
 def pow_(a: Tensor, exponent: TensorLike) -> Tensor:
     if isinstance(exponent, Tensor):
         return apply_inplace(fn.PowBackward1, a, exponent)
     return apply_inplace(fn.PowBackward0, a, exponent=exponent)
 
 
+@guarded
 def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     if min is None and max is None:
         raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
@@ -3765,46 +4091,51 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     return apply_inplace(fn.ClampBackward1, a, min=min, max=max)
 
 
-clip_ = clamp_
+clip_ = alias(clamp_, "clip_")
 
 
+@guarded
 def clamp_min_(a: Tensor, min: Any) -> Tensor:  # noqa: A002
     return apply_inplace(fn.ClampMinBackward0, a, min=min)
 
 
+@guarded
 def clamp_max_(a: Tensor, max: Any) -> Tensor:  # noqa: A002
     return apply_inplace(fn.ClampMaxBackward0, a, max=max)
 
 
-def _inplace_unary(cls: type[fn.Function]) -> Callable[[Tensor], Tensor]:
+def _inplace_unary(cls: type[fn.Function], name: str) -> Callable[[Tensor], Tensor]:
     def op(a: Tensor) -> Tensor:
         return apply_inplace(cls, a)
 
     op.__name__ = cls.name
-    return op
+    return guarded(op, name=name)
 
 
-exp_ = _inplace_unary(fn.ExpBackward0)
-log_ = _inplace_unary(fn.LogBackward0)
-sin_ = _inplace_unary(fn.SinBackward0)
-cos_ = _inplace_unary(fn.CosBackward0)
-tanh_ = _inplace_unary(fn.TanhBackward0)
-sigmoid_ = _inplace_unary(fn.SigmoidBackward0)
-relu_ = _inplace_unary(fn.ReluBackward0)
-sqrt_ = _inplace_unary(fn.SqrtBackward0)
-abs_ = _inplace_unary(fn.AbsBackward0)
-neg_ = _inplace_unary(fn.NegBackward0)
-reciprocal_ = _inplace_unary(fn.ReciprocalBackward0)
+exp_ = _inplace_unary(fn.ExpBackward0, "exp_")
+log_ = _inplace_unary(fn.LogBackward0, "log_")
+sin_ = _inplace_unary(fn.SinBackward0, "sin_")
+cos_ = _inplace_unary(fn.CosBackward0, "cos_")
+tanh_ = _inplace_unary(fn.TanhBackward0, "tanh_")
+sigmoid_ = _inplace_unary(fn.SigmoidBackward0, "sigmoid_")
+relu_ = _inplace_unary(fn.ReluBackward0, "relu_")
+sqrt_ = _inplace_unary(fn.SqrtBackward0, "sqrt_")
+abs_ = _inplace_unary(fn.AbsBackward0, "abs_")
+neg_ = _inplace_unary(fn.NegBackward0, "neg_")
+reciprocal_ = _inplace_unary(fn.ReciprocalBackward0, "reciprocal_")
 
 
+@guarded
 def square_(a: Tensor) -> Tensor:
     return pow_(a, 2)
 
 
+@guarded
 def zero_(a: Tensor) -> Tensor:
     return apply_inplace(fn.ZeroBackward0, a)
 
 
+@guarded
 def fill_(a: Tensor, value: TensorLike) -> Tensor:
     if isinstance(value, Tensor):
         return apply_inplace(fn.FillBackward3, a, value)
@@ -3815,6 +4146,7 @@ def fill_(a: Tensor, value: TensorLike) -> Tensor:
     return apply_inplace(fn.FillBackward2, a, value=value)
 
 
+@guarded
 def copy_(a: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     _check_tensor(src, "copy_", "src")
     if src.shape != a.shape:
@@ -3827,6 +4159,7 @@ def copy_(a: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     return apply_inplace(fn.CopyBackwards, a, src)
 
 
+@guarded
 def masked_fill_(a: Tensor, mask: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor):
         value = value.item()
@@ -3907,6 +4240,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     return tuple(result)
 
 
+@guarded
 def register_hook(t: Tensor, hook: Callable[[Tensor], Tensor | None]) -> Any:
     return t.register_hook(hook)
 
@@ -3924,6 +4258,7 @@ def _rtruediv(a: Tensor, other: TensorLike) -> Tensor:
 
 
 def _reflected(op: Any) -> Any:
+    op = unguarded(op)
     return lambda self, other: op(other, self)
 
 
@@ -3961,6 +4296,7 @@ def _iter(self: Tensor) -> Any:
 
 
 def _inplace_operator(op: Callable[..., Tensor]) -> Callable[[Tensor, Any], Tensor]:
+    op = unguarded(op)
     return lambda self, other: op(self, other)
 
 
@@ -4249,137 +4585,190 @@ _METHODS: dict[str, Any] = {
     "backward": backward,
 }
 
-# ---------------------------------------------------------------------------------------------
-# Argument errors: whatever gradsh cannot do raises a TorchError, never a raw Python exception
-# ---------------------------------------------------------------------------------------------
 
+def _install_tensor_ops() -> None:
+    """TensorOps: the helpers of ArrayOps built from differentiable operations (create_graph),
+    and the two creation functions the engine itself calls."""
+    # What formulas call through F.ufunc (functions._ARRAY_UFUNCS on arrays).
+    ufuncs = {"cosh": cosh, "sinh": sinh, "rsqrt": rsqrt, "sigmoid": sigmoid, "tanh": tanh,
+              "erf": erf, "logsigmoid": logsigmoid}
 
-def _describe(value: Any) -> str:
-    """An argument's type as PyTorch's argument parser names it."""
-    if isinstance(value, Tensor):
-        return "Tensor"
-    if isinstance(value, DType):
-        return "torch.dtype"
-    if isinstance(value, list):
-        return "list of [" + ", ".join(_describe(v) for v in value) + "]"
-    if isinstance(value, tuple):
-        return "tuple of (" + ", ".join(_describe(v) for v in value) + ")"
-    return builtins.type(value).__name__
-
-
-# PyTorch's overloads for the argument errors whose full text gradsh reproduces: the method
-# form (after `self`), then the function form.
-_VARIANCE_OVERLOADS = (
-    ("tuple of ints dim, bool unbiased = True, bool keepdim = False",
-     "tuple of ints dim = None, *, Number correction = None, bool keepdim = False",
-     "bool unbiased = True"),
-    ("Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False, *, "
-     "Tensor out = None",
-     "Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = "
-     "False, Tensor out = None",
-     "Tensor input, bool unbiased = True"),
-)
-_OVERLOADS = {"std": _VARIANCE_OVERLOADS, "var": _VARIANCE_OVERLOADS}
-
-
-def _invalid_arguments(name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
-                       method: bool = False) -> TorchTypeError:
-    """PyTorch's "received an invalid combination of arguments" (with its list of overloads
-    where gradsh knows them: python_arg_parser sorts keywords, and prints a trailing ", " when
-    there are only keywords)."""
-    overloads = _OVERLOADS.get(name)
-    if overloads is None:
-        parts = [_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()]
-        return TorchTypeError(
-            f"{name}() received an invalid combination of arguments - got ({', '.join(parts)})"
+    def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
+        # at::sum_to: sum() to a scalar; else sum(dims, keepdim=True) and a view for the
+        # leading dimensions
+        if not shape:
+            return sum(g)
+        lead = g.ndim - len(shape)
+        dims = tuple(range(lead)) + tuple(
+            i + lead for i, n in enumerate(shape) if n == 1 and g.shape[i + lead] != 1
         )
-    parts = [_describe(a) for a in args] + [f"{k}={_describe(kwargs[k])}" for k in sorted(kwargs)]
-    got = ", ".join(parts) + (", " if kwargs and not args else "")
-    lines = [f"{name}() received an invalid combination of arguments - got ({got}), but "
-             "expected one of:"]
-    positional = len(args) > (0 if method else 1)
-    for i, signature in enumerate(overloads[0 if method else 1]):
-        lines.append(f" * ({signature})")
-        if i == 0 and positional and kwargs:
-            lines.append("      didn't match because some of the keywords were incorrect: "
-                         + ", ".join(sorted(kwargs)))
-    return TorchTypeError("\n".join(lines) + "\n")
+        if dims:
+            g = sum(g, dim=dims, keepdim=True)
+        return view(g, shape) if lead > 0 else g
 
+    def unsqueeze_dims(g: Tensor, dims: tuple[int, ...], ndim: int) -> Tensor:
+        for d in sorted(d % ndim for d in dims):
+            g = unsqueeze(g, d)
+        return g
 
-_ARGUMENT_ERRORS = (TypeError, ValueError, AttributeError, IndexError, KeyError, OverflowError,
-                    ZeroDivisionError)
+    def detached(compute: Callable[..., Any], x: Tensor) -> Tensor:
+        # NOTE: the few formulas without a differentiable form in gradsh (prod with zeros,
+        # nll's double backward) give the right values without a graph of their own.
+        return Tensor._make(fn._as_array(compute(x._data)), x.device)
 
+    # CopySlices under create_graph: clone the gradient, hand a copy of its view part to the
+    # in-place op's formula, copy the result back into the view: all differentiable.
+    def view_split(g: Tensor, view_fn: Callable[[Any], Any]) -> tuple[Tensor, Tensor]:
+        result = copy_(empty_like(g), g)  # new_empty_strided(...).copy_(grad)
+        part = clone(fn.StridedView.apply(result, view_fn=view_fn), memory_format="contiguous")
+        return result, part
 
-def _guard(name: str, function: Callable[..., Any], *, method: bool,
-           tensor_first: bool) -> Callable[..., Any]:
-    """`function` with PyTorch's argument errors: a non-tensor where a tensor must be, or any
-    argument the implementation cannot take, is a TypeError naming the argument types."""
+    def view_fill(result: Tensor, view_fn: Callable[[Any], Any], part: Tensor | None) -> Tensor:
+        view = fn.StridedView.apply(result, view_fn=view_fn)
+        if part is None:
+            zero_(view)
+        else:
+            copy_(view, part)
+        return result
 
-    def guarded(*args: Any, **kwargs: Any) -> Any:
-        if tensor_first and (not args or not isinstance(args[0], Tensor)):
-            if not args:
-                raise TorchTypeError(f"{name}() missing 1 required positional arguments: "
-                                     '"input"')
-            raise TorchTypeError(
-                f"{name}(): argument 'input' (position 1) must be Tensor, not "
-                f"{_describe(args[0])}"
-            )
-        try:
-            return function(*args, **kwargs)
-        except _ARGUMENT_ERRORS as error:
-            if isinstance(error, exceptions.TorchError):
-                raise
-            raise _invalid_arguments(name, args[1:] if method else args, kwargs,
-                                     method) from error
+    def prod_others(x: Tensor, dim: int) -> Tensor:
+        # the product of the other elements along dim, differentiably (exact with zeros):
+        # each row of an n x n matrix holds x with its own element replaced by 1
+        n = x.shape[dim]
+        last = x.ndim - 1
+        order = tuple(d for d in range(x.ndim) if d != dim) + (dim,)
+        moved = permute(x, order) if dim != last else x
+        rows = expand(unsqueeze(moved, -2), moved.shape[:-1] + (n, n))
+        identity = eye(n, dtype=dtypes.bool_, device=x.device)
+        others = prod(where(identity, 1.0, rows), -1)
+        if dim == last:
+            return others
+        inverse = [0] * x.ndim
+        for i, d in enumerate(order):
+            inverse[d] = i
+        return permute(others, tuple(inverse))
 
-    guarded.__name__ = getattr(function, "__name__", name)
-    guarded.__qualname__ = guarded.__name__
-    guarded.__doc__ = function.__doc__
-    guarded.__wrapped__ = function  # type: ignore[attr-defined]
-    return guarded
+    def value_selecting_backward(g: Tensor, dim: int, idx: Any, shape: tuple[int, ...],
+                                 keepdim: bool) -> Tensor:
+        indices = idx._data if isinstance(idx, Tensor) else idx
+        if not keepdim:
+            g = unsqueeze(g, dim)
+            indices = fn.xp_of(indices).expand_dims(indices, dim)
+        base = zeros(shape, dtype=g.dtype, device=g.device)
+        return fn.ValueSelectingBackward.apply(base, g, dim=dim, indices=indices)
 
+    def view_backward(g: Tensor, shape: tuple[int, ...], view_fn: Callable[[Any], Any],
+                      kind: str, args: tuple[Any, ...]) -> Tensor:
+        if kind == "select":
+            cls: type[fn._ViewScatter] = fn.SelectBackwardBackward0
+            op = lambda t: select(t, *args)  # noqa: E731
+        else:
+            cls = fn.SliceBackwardBackward0
+            dim, start, end, step = args
+            op = lambda t: slice(t, dim, start, end, step)  # noqa: E731
+        return cls.apply(g, shape=shape, view_fn=view_fn, view_op=op)
 
-# The functions that take a tensor first (torch.exp(1) is a TypeError). Not in this list: the
-# arithmetic that takes a number first (torch.add(2, x), sub, mul, div and their aliases,
-# floor_divide, remainder), pow, where, cat, stack, creation and autograd functions.
-_TENSOR_FIRST = (
-    "log1p expm1 exp2 sinh cosh asin acos atan arcsin arccos arctan erf logsigmoid leaky_relu "
-    "elu silu softplus hardtanh relu6 gelu l1_loss smooth_l1_loss huber_loss "
-    "binary_cross_entropy binary_cross_entropy_with_logits cumsum flip repeat gather "
-    "index_select tril triu trace addmm linear roll atan2 arctan2 lerp movedim moveaxis mish "
-    "hardsigmoid softmin new_zeros new_ones new_empty new_full new_tensor all any bernoulli "
-    "sort argsort topk nan_to_num normalize cosine_similarity diag masked_select one_hot "
-    "nonzero median nanmedian kthvalue mode xlogy kl_div bernoulli_ dropout addcmul addcdiv "
-    "frac dist count_nonzero unique uniform_ normal_ pad logit stride storage_offset take "
-    "index_fill scatter scatter_add index_add cumprod "
-    "fmod neg "
-    "negative positive reciprocal square eq ne lt le gt ge greater greater_equal less less_equal "
-    "not_equal bitwise_and bitwise_or bitwise_xor bitwise_not logical_not logical_and "
-    "logical_or logical_xor isnan isinf isfinite equal allclose exp log log2 log10 sin cos tan "
-    "tanh sigmoid relu sqrt rsqrt abs absolute sign sgn floor ceil trunc round clamp clip "
-    "clamp_min clamp_max maximum minimum masked_fill sum mean max min amax amin argmax argmin "
-    "prod norm vector_norm var std logsumexp view reshape view_as reshape_as flatten unflatten "
-    "expand expand_as broadcast_to t transpose swapaxes swapdims permute unsqueeze squeeze "
-    "contiguous is_contiguous select narrow split chunk unbind mm mv dot inner bmm outer ger "
-    "matmul softmax log_softmax mse_loss nll_loss cross_entropy clone to tensor_type cuda cpu "
-    "detach numel size tolist item element_size add_ sub_ mul_ div_ pow_ clamp_ clip_ "
-    "clamp_min_ clamp_max_ exp_ log_ sin_ cos_ tanh_ sigmoid_ relu_ sqrt_ abs_ neg_ reciprocal_ "
-    "square_ zero_ fill_ copy_ masked_fill_ index index_put T mT H register_hook"
-).split()
-_GUARDED_OTHERS = (
-    "tensor Tensor_ zeros ones empty full zeros_like ones_like empty_like full_like arange "
-    "linspace eye rand randn randint rand_like randn_like pow where cat concat concatenate stack "
-    "rsub randperm normal meshgrid"
-).split()
+    def scalar_sum(g: Tensor, dims: tuple[int, ...] | None, keepdim: bool) -> Tensor:
+        return sum(g, dim=dims, keepdim=keepdim) if dims else (
+            sum(g, dim=tuple(range(g.ndim)), keepdim=True) if keepdim else sum(g))
 
-_module = globals()
-for _name in _TENSOR_FIRST + _GUARDED_OTHERS:
-    _module[_name] = _guard(_name, _module[_name], method=False,
-                            tensor_first=_name in _TENSOR_FIRST)
+    def scalar_mean(g: Tensor, dims: tuple[int, ...] | None, keepdim: bool) -> Tensor:
+        if dims:
+            return mean(g, dim=dims, keepdim=keepdim)
+        if keepdim:
+            return reshape(mean(g), (1,) * g.ndim)
+        return mean(g)
+
+    fn._Namespace.install(
+        fn.TensorOps,
+        expand=expand,
+        reshape=reshape,
+        t=t,
+        transpose=transpose,
+        permute=permute,
+        squeeze=squeeze,
+        log=log,
+        exp=exp,
+        sin=sin,
+        cos=cos,
+        abs=abs,
+        sgn=sgn,
+        isnan=isnan,
+        to_bool=lambda g: bool(g._data),
+        count_true=lambda g: int(g._data.sum()),
+        count_zeros=lambda g: int((g._data == 0).sum()),
+        floor_divide=lambda a, b: Tensor._make(fn._as_array(fn.xp_of(a._data).floor_divide(
+            a._data, b._data)), a.device),
+        trunc_divide=lambda a, b: Tensor._make(fn._as_array(fn.xp_of(a._data).trunc(
+            a._data / b._data)), a.device),
+        where=lambda c, a, b: where(c, a, b),
+        masked_fill=lambda g, mask, value: masked_fill(g, mask, value),
+        evenly_distribute=lambda g, x, mask: fn.MaskedFillBackward1.apply(
+            zeros_like(x), g / sum(mask), mask=mask),
+        zeros_like=lambda g: zeros_like(g),
+        ones_like=ones_like,
+        empty_like=empty_like,
+        zeros=lambda shape, like: zeros(shape, dtype=like.dtype, device=like.device),
+        cast=lambda g, dtype: to(g, dtype),
+        to_copy=lambda g, dtype, device: to(g, dtype=dtype, device=device),
+        sum_to=sum_to,
+        sum=scalar_sum,
+        mean=scalar_mean,
+        unsqueeze_dims=unsqueeze_dims,
+        mm=mm,
+        mv=mv,
+        bmm=bmm,
+        outer=outer,
+        narrow=narrow,
+        select=select,
+        view_backward=view_backward,
+        # NOTE: AsStridedBackward0 (views after an in-place change) has no double backward.
+        view_scatter=lambda g, shape, view_fn: fn.StridedScatter.apply(g, shape=shape,
+                                                                       view_fn=view_fn),
+        index_put_acc=lambda g, shape, key: fn.IndexPutImplBackward0.apply(
+            zeros(shape, dtype=g.dtype, device=g.device), g, key=key),
+        index_fill_zero=lambda g, key: _index_fill_zero(g, key),
+        index=lambda g, key: _index_with_key(g, key),
+        value_selecting_backward=value_selecting_backward,
+        tanh_backward=lambda g, y: fn.TanhBackwardBackward0.apply(g, y),
+        sigmoid_backward=lambda g, y: fn.SigmoidBackwardBackward0.apply(g, y),
+        threshold_backward=lambda g, y, th: fn.ThresholdBackwardBackward0.apply(g, y,
+                                                                                 threshold=th),
+        softmax_backward=lambda g, y, dim: fn.SoftmaxBackwardDataBackward0.apply(g, y, dim=dim),
+        log_softmax_backward=lambda g, y, dim: fn.LogSoftmaxBackwardDataBackward0.apply(
+            g, y, dim=dim),
+        mse_loss_backward=lambda g, x, t, red: fn.MseLossBackwardBackward0.apply(
+            g, x, t, reduction=red),
+        nll_loss_backward=lambda g, x, target, node: fn.NllLossBackwardBackward0.apply(
+            g, x, target=target, node=node),
+        detached=detached,
+        ufunc=lambda name, g: ufuncs[name](g),
+        flip=flip,
+        roll=lambda g, shifts, dims: roll(g, shifts, dims),
+        cumsum=lambda g, dim: cumsum(g, dim),
+        triangle=lambda g, k, upper: (triu if upper else tril)(g, k),
+        diagonal_matrix=lambda g, rows, cols: mul(
+            eye(rows, cols, dtype=g.dtype, device=g.device), g),
+        as_operand=lambda t: t,
+        as_array=lambda t: t._data,
+        gather=lambda g, dim, index: gather(g, dim, index),
+        index_select=lambda g, dim, index: index_select(g, dim, index),
+        constant_pad=lambda g, padding, shape: pad(g, padding),
+        diagonal=lambda g, k: diag(g, k),
+        diagonal_scatter=lambda g, shape, k: fn.DiagonalBackwardBackward0.apply(
+            g, shape=shape, k=k),
+        prod_others=prod_others,
+        view_split=view_split,
+        view_fill=view_fill,
+    )
+    fn.TensorOps.formula_mode = staticmethod(  # type: ignore[attr-defined]
+        fn.ScalarOverloads.enabled)
+
 
 _UNGUARDED_METHODS = frozenset({"backward", "__getitem__", "__setitem__", "__iter__", "__int__",
                                 "__float__", "__index__"})
 for _name, _function in _METHODS.items():
+    _function = unguarded(_function)  # the method's own guard replaces the function's
     if _name not in _UNGUARDED_METHODS:
         _function = _guard(_name.strip("_") if _name.startswith("__") else _name, _function,
                            method=True, tensor_first=False)
@@ -4390,8 +4779,4 @@ Tensor.mT = property(mT)  # type: ignore[attr-defined]
 Tensor.H = property(H)  # type: ignore[attr-defined]
 Tensor.is_cuda = property(lambda self: self.device != "cpu")  # type: ignore[attr-defined]
 
-fn._install_tensor_ops()
-
-from gradsh.engine.optim import SGD  # noqa: E402  (optim builds on this module)
-
-sgd = SGD
+_install_tensor_ops()
