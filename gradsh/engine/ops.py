@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import backend, dtypes, exceptions, limits
-from gradsh.engine import functions as fn
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchIndexError,
@@ -28,8 +27,225 @@ from gradsh.engine.exceptions import (
     TorchValueError,
     warn,
 )
+from gradsh.engine.functions.activations import (
+    EluBackward0,
+    GeluBackward0,
+    HardsigmoidBackward0,
+    HardtanhBackward0,
+    LeakyReluBackward0,
+    LogSigmoidBackward0,
+    LogSoftmaxBackward0,
+    MishBackward0,
+    SiluBackward0,
+    SoftmaxBackward0,
+    SoftplusBackward0,
+)
+from gradsh.engine.functions.arithmetic import (
+    AddBackward0,
+    AddBackward1,
+    AddcdivBackward0,
+    AddcmulBackward0,
+    Atan2Backward0,
+    DivBackward0,
+    DivBackward1,
+    FloorDivideNotImplemented,
+    FmodBackward0,
+    FmodBackward1,
+    LerpBackward0,
+    MulBackward0,
+    MulBackward1,
+    PowBackward0,
+    PowBackward1,
+    PowBackward2,
+    RemainderBackward0,
+    RemainderBackward1,
+    RsubBackward1,
+    SubBackward0,
+    SubBackward1,
+    XlogyBackward0,
+    _RemainderScalarTensor,
+)
+from gradsh.engine.functions.common import (
+    broadcast_shapes,
+    fma64,
+    infer_size,
+    not_implemented_for,
+    result_dtype,
+    xp_of,
+)
+from gradsh.engine.functions.comparison import _Bitwise, _Compare
+from gradsh.engine.functions.copies import (
+    CloneBackward0,
+    CopyBackwards,
+    FillBackward2,
+    FillBackward3,
+    ToCopyBackward0,
+    ZeroBackward0,
+)
+from gradsh.engine.functions.grad_ops import ScalarOverloads, _Namespace
+from gradsh.engine.functions.higher_order import (
+    DiagonalBackwardBackward0,
+    IndexPutImplBackward0,
+    LogSoftmaxBackwardDataBackward0,
+    MseLossBackwardBackward0,
+    NllLossBackwardBackward0,
+    SelectBackwardBackward0,
+    SigmoidBackwardBackward0,
+    SliceBackwardBackward0,
+    SoftmaxBackwardDataBackward0,
+    StridedScatter,
+    StridedView,
+    TanhBackwardBackward0,
+    ThresholdBackwardBackward0,
+    ValueSelectingBackward,
+    _ViewScatter,
+)
+from gradsh.engine.functions.indexing import (
+    GatherBackward0,
+    IndexAddBackward0,
+    IndexBackward0,
+    IndexFillBackward0,
+    IndexPutBackward0,
+    IndexSelectBackward0,
+    MaskedSelectBackward0,
+    ScatterAddBackward0,
+    ScatterBackward0,
+    ScatterBackward1,
+    TakeBackward0,
+)
+from gradsh.engine.functions.joining import (
+    CatBackward0,
+    ConstantPadNdBackward0,
+    FlipBackward0,
+    RepeatBackward0,
+    RollBackward0,
+    StackBackward0,
+)
+from gradsh.engine.functions.linalg import (
+    AddmmBackward0,
+    BmmBackward0,
+    DiagEmbedBackward0,
+    DiagonalBackward0Copy,
+    DotBackward0,
+    MmBackward0,
+    MvBackward0,
+    TraceBackward0,
+    TrilBackward0,
+    TriuBackward0,
+    _strides,
+)
+from gradsh.engine.functions.losses import (
+    BinaryCrossEntropyBackward0,
+    BinaryCrossEntropyWithLogitsBackward0,
+    HuberLossBackward0,
+    MseLossBackward0,
+    NllLossBackward0,
+    SmoothL1LossBackward0,
+)
+from gradsh.engine.functions.reductions import (
+    AmaxBackward0,
+    AminBackward0,
+    CumprodBackward0,
+    CumsumBackward0,
+    DistBackward0,
+    LinalgVectorNormBackward0,
+    LogsumexpBackward0,
+    MaxBackward0,
+    MaxBackward1,
+    MeanBackward0,
+    MeanBackward1,
+    MinBackward0,
+    MinBackward1,
+    ProdBackward0,
+    ProdBackward1,
+    StdBackward0,
+    SumBackward0,
+    SumBackward1,
+    VarBackward0,
+    _arg_extremum,
+)
+from gradsh.engine.functions.sampling import BernoulliBackward1, NormalBackward0, UniformBackward0
+from gradsh.engine.functions.selection import (
+    ClampBackward0,
+    ClampBackward1,
+    ClampMaxBackward0,
+    ClampMinBackward0,
+    MaskedFillBackward0,
+    MaskedFillBackward1,
+    MaximumBackward0,
+    MinimumBackward0,
+    WhereBackward0,
+)
+from gradsh.engine.functions.shape import (
+    AliasBackward0,
+    ExpandBackward0,
+    PermuteBackward0,
+    ReshapeAliasBackward0,
+    SelectBackward0,
+    SliceBackward0,
+    SplitBackward0,
+    SplitWithSizesBackward0,
+    SqueezeBackward0,
+    SqueezeBackward1,
+    SqueezeBackward2,
+    SqueezeBackward4,
+    TBackward0,
+    TransposeBackward0,
+    UnbindBackward0,
+    UnsafeViewBackward0,
+    UnsqueezeBackward0,
+    ViewBackward0,
+)
+from gradsh.engine.functions.sorting import (
+    KthvalueBackward0,
+    MedianBackward0,
+    MedianBackward1,
+    ModeBackward0,
+    NanmedianBackward0,
+    SortBackward0,
+    TopkBackward0,
+    _kth_smallest,
+)
+from gradsh.engine.functions.unary import (
+    AbsBackward0,
+    AcosBackward0,
+    AsinBackward0,
+    AtanBackward0,
+    CeilBackward0,
+    CosBackward0,
+    CoshBackward0,
+    ErfBackward0,
+    Exp2Backward0,
+    ExpBackward0,
+    Expm1Backward0,
+    FloorBackward0,
+    FracBackward0,
+    Log10Backward0,
+    Log1PBackward0,
+    Log2Backward0,
+    LogBackward0,
+    LogitBackward0,
+    NanToNumBackward0,
+    NegBackward0,
+    ReciprocalBackward0,
+    ReluBackward0,
+    RoundBackward0,
+    RsqrtBackward0,
+    SgnBackward0,
+    SigmoidBackward0,
+    SignBackward0,
+    SinBackward0,
+    SinhBackward0,
+    SqrtBackward0,
+    TanBackward0,
+    TanhBackward0,
+    TruncBackward0,
+)
 from gradsh.engine.tensor import (
+    Function,
     Tensor,
+    TensorOps,
+    _as_array,
     _once,
     apply_inplace,
     check_same_device,
@@ -217,7 +433,7 @@ def _resolve_dtype(dtype: DType | None, default: DType) -> DType:
 
 def _plain(data: Any, device: str) -> Tensor:
     """A result that never has a grad_fn (comparisons, argmax ...)."""
-    return Tensor._make(fn._as_array(data), device)
+    return Tensor._make(_as_array(data), device)
 
 
 class ReturnTuple(tuple):  # type: ignore[type-arg]
@@ -670,7 +886,7 @@ def linspace(start: Any, end: Any, steps: int, dtype: DType | None = None, devic
 _VECTOR_BYTES = 32
 
 
-_fma = fn.fma64
+_fma = fma64
 
 
 def _arange_floats(start: float, step: float, n: int, d: DType) -> np.ndarray:
@@ -738,7 +954,7 @@ def _random_call(draw: Callable[[], np.ndarray]) -> np.ndarray:
 
 def _check_random_float(dtype: DType, kernel: str) -> None:
     if not dtype.is_floating_point:
-        raise fn.not_implemented_for(kernel, dtype)
+        raise not_implemented_for(kernel, dtype)
 
 
 @guarded(tensor_first=False)
@@ -823,7 +1039,7 @@ def manual_seed(seed: int) -> None:
 
 def _scalar_overload(other: Any) -> bool:
     """Inside a create_graph formula a Python number is a C++ Scalar argument."""
-    return fn.ScalarOverloads.active and is_number(other)
+    return ScalarOverloads.active and is_number(other)
 
 
 def _check_alpha(a: Tensor, b: TensorLike, alpha: Any) -> None:
@@ -832,7 +1048,7 @@ def _check_alpha(a: Tensor, b: TensorLike, alpha: Any) -> None:
         return
     if not is_number(alpha):
         raise TorchTypeError(f"alpha must be a number, not {_type_name(alpha)}")
-    dtype = fn.result_dtype(a, as_tensor_operand(b))
+    dtype = result_dtype(a, as_tensor_operand(b))
     if isinstance(alpha, bool) and dtype is not dtypes.bool_:
         raise TorchRuntimeError("Boolean alpha only supported for Boolean results.")
     if isinstance(alpha, float) and not dtype.is_floating_point:
@@ -845,21 +1061,21 @@ def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
     if a.__class__ is Tensor and alpha.__class__ is int and alpha == 1:
         # `x + y` and `x + 0.5`, without the checks below (which they pass): the hot path
         if b.__class__ is Tensor:
-            return fn.AddBackward0.apply(a, b, alpha=alpha)
-        if b.__class__ is float and not fn.ScalarOverloads.active:
-            return fn.AddBackward0.apply(a, Tensor.wrap_scalar(b), alpha=alpha)
+            return AddBackward0.apply(a, b, alpha=alpha)
+        if b.__class__ is float and not ScalarOverloads.active:
+            return AddBackward0.apply(a, Tensor.wrap_scalar(b), alpha=alpha)
     if not isinstance(a, Tensor):
         # torch.add(2, x): the number is wrapped as the first operand (`2 + x` is x.__radd__,
         # which keeps x first); two numbers give a 0-d tensor.
         if not isinstance(b, Tensor):
             return add(Tensor.wrap_scalar(_number(a, "add")), b, alpha=alpha)
         _check_alpha(b, a, alpha)
-        return fn.AddBackward0.apply(Tensor.wrap_scalar(_number(a, "add")), b, alpha=alpha)
+        return AddBackward0.apply(Tensor.wrap_scalar(_number(a, "add")), b, alpha=alpha)
     a = _check_tensor(a, "add")
     _check_alpha(a, b, alpha)
     if _scalar_overload(b):
-        return fn.AddBackward1.apply(a, other=b, alpha=alpha)
-    return fn.AddBackward0.apply(a, as_tensor_operand(b), alpha=alpha)
+        return AddBackward1.apply(a, other=b, alpha=alpha)
+    return AddBackward0.apply(a, as_tensor_operand(b), alpha=alpha)
 
 
 def sub(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
@@ -869,12 +1085,12 @@ def sub(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
             return sub(Tensor.wrap_scalar(_number(a, "sub")), b, alpha=alpha)
         _check_bool_sub(a, b)
         _check_alpha(b, a, alpha)
-        return fn.SubBackward0.apply(Tensor.wrap_scalar(_number(a, "sub")), b, alpha=alpha)
+        return SubBackward0.apply(Tensor.wrap_scalar(_number(a, "sub")), b, alpha=alpha)
     _check_bool_sub(a, b)
     _check_alpha(a, b, alpha)
     if _scalar_overload(b):
-        return fn.SubBackward1.apply(a, other=b, alpha=alpha)
-    return fn.SubBackward0.apply(a, as_tensor_operand(b), alpha=alpha)
+        return SubBackward1.apply(a, other=b, alpha=alpha)
+    return SubBackward0.apply(a, as_tensor_operand(b), alpha=alpha)
 
 
 def _check_bool_sub(a: TensorLike, b: TensorLike) -> None:
@@ -899,25 +1115,25 @@ def rsub(a: Tensor, other: TensorLike, alpha: Number = 1) -> Tensor:
     if isinstance(other, Tensor):
         return sub(other, a, alpha=alpha)
     _check_bool_sub(a, other)
-    return fn.RsubBackward1.apply(a, other=other, alpha=alpha)
+    return RsubBackward1.apply(a, other=other, alpha=alpha)
 
 
 def mul(a: TensorLike, b: TensorLike) -> Tensor:
     if a.__class__ is Tensor:
         # `x * y` and `x * 0.5`, without the checks below (which they pass): the hot path
         if b.__class__ is Tensor:
-            return fn.MulBackward0.apply(a, b)
-        if b.__class__ is float and not fn.ScalarOverloads.active:
-            return fn.MulBackward0.apply(a, Tensor.wrap_scalar(b))
+            return MulBackward0.apply(a, b)
+        if b.__class__ is float and not ScalarOverloads.active:
+            return MulBackward0.apply(a, Tensor.wrap_scalar(b))
     if not isinstance(a, Tensor):
         # torch.mul(2, x): the number wrapped as the first operand (`2 * x` keeps x first).
         if not isinstance(b, Tensor):
             return mul(Tensor.wrap_scalar(_number(a, "mul")), b)
-        return fn.MulBackward0.apply(Tensor.wrap_scalar(_number(a, "mul")), b)
+        return MulBackward0.apply(Tensor.wrap_scalar(_number(a, "mul")), b)
     a = _check_tensor(a, "mul")
     if _scalar_overload(b):
-        return fn.MulBackward1.apply(a, other=b)
-    return fn.MulBackward0.apply(a, as_tensor_operand(b))
+        return MulBackward1.apply(a, other=b)
+    return MulBackward0.apply(a, as_tensor_operand(b))
 
 
 def div(a: TensorLike, b: TensorLike, rounding_mode: str | None = None) -> Tensor:
@@ -929,11 +1145,11 @@ def div(a: TensorLike, b: TensorLike, rounding_mode: str | None = None) -> Tenso
     if not isinstance(a, Tensor):
         # torch.div(2, x): DivBackward0 with the number wrapped first (`2 / x` is
         # x.__rtruediv__, see _rtruediv).
-        return fn.DivBackward0.apply(Tensor.wrap_scalar(_number(a, "div")),
+        return DivBackward0.apply(Tensor.wrap_scalar(_number(a, "div")),
                                      as_tensor_operand(b))
     if _scalar_overload(b):
-        return fn.DivBackward1.apply(a, other=b)
-    return fn.DivBackward0.apply(a, as_tensor_operand(b))
+        return DivBackward1.apply(a, other=b)
+    return DivBackward0.apply(a, as_tensor_operand(b))
 
 
 true_divide = divide = div
@@ -953,7 +1169,7 @@ def floor_divide(a: TensorLike, b: TensorLike) -> Tensor:
         left, right = a, Tensor.wrap_scalar(_number(b, "floor_divide"))
     inputs = [t for t in (left, right) if t.requires_grad] or [t for t in (left, right)
                                                                if not t._wrapped][:1]
-    return fn.FloorDivideNotImplemented.apply(*inputs, left=left, right=right)
+    return FloorDivideNotImplemented.apply(*inputs, left=left, right=right)
 
 
 def _rfloordiv(self: Tensor, other: TensorLike) -> Tensor:
@@ -964,32 +1180,16 @@ def remainder(a: TensorLike, b: TensorLike) -> Tensor:
     if not isinstance(a, Tensor):
         return _RemainderScalarTensor.apply(_check_tensor(b, "remainder", "other", 2), other=a)
     if isinstance(b, Tensor):
-        return fn.RemainderBackward1.apply(a, b)
-    return fn.RemainderBackward0.apply(a, other=_number(b, "remainder"))
+        return RemainderBackward1.apply(a, b)
+    return RemainderBackward0.apply(a, other=_number(b, "remainder"))
 
 
 @guarded
 def fmod(a: Tensor, b: TensorLike) -> Tensor:
     a = _check_tensor(a, "fmod")
     if isinstance(b, Tensor):
-        return fn.FmodBackward1.apply(a, b)
-    return fn.FmodBackward0.apply(a, other=_number(b, "fmod"))
-
-
-class _RemainderScalarTensor(fn.Function):
-    """`number % tensor`: not differentiable in PyTorch (its node raises)."""
-
-    name = "NotImplemented"
-
-    def forward(self, a: Tensor, other: Number) -> Any:
-        dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
-        if dtype.category < 2 and bool((a._data == 0).any()):
-            raise TorchRuntimeError("ZeroDivisionError")
-        with np.errstate(all="ignore"):
-            return fn.xp_of(a._data).remainder(other, a._data, dtype=dtype.np)
-
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        raise TorchRuntimeError("derivative for aten::remainder is not implemented")
+        return FmodBackward1.apply(a, b)
+    return FmodBackward0.apply(a, other=_number(b, "fmod"))
 
 
 def _number(value: Any, fname: str) -> Number:
@@ -1001,7 +1201,7 @@ def _number(value: Any, fname: str) -> Number:
 
 @guarded
 def neg(a: Tensor) -> Tensor:
-    return fn.NegBackward0.apply(_check_tensor(a, "neg"))
+    return NegBackward0.apply(_check_tensor(a, "neg"))
 
 
 negative = alias(neg, "negative")
@@ -1019,11 +1219,11 @@ def positive(a: Tensor) -> Tensor:
 @guarded(tensor_first=False)
 def pow(a: TensorLike, exponent: TensorLike) -> Tensor:  # noqa: A001 (torch.pow)
     if isinstance(a, Tensor) and is_number(exponent):
-        return fn.PowBackward0.apply(a, exponent=exponent)
+        return PowBackward0.apply(a, exponent=exponent)
     if isinstance(a, Tensor) and isinstance(exponent, Tensor):
-        return fn.PowBackward1.apply(a, exponent)
+        return PowBackward1.apply(a, exponent)
     if is_number(a) and isinstance(exponent, Tensor):
-        return fn.PowBackward2.apply(exponent, base=a)
+        return PowBackward2.apply(exponent, base=a)
     raise TorchTypeError(
         f"pow() received an invalid combination of arguments - got ({_type_name(a)}, "
         f"{_type_name(exponent)})"
@@ -1032,7 +1232,7 @@ def pow(a: TensorLike, exponent: TensorLike) -> Tensor:  # noqa: A001 (torch.pow
 
 @guarded
 def reciprocal(a: Tensor) -> Tensor:
-    return fn.ReciprocalBackward0.apply(_check_tensor(a, "reciprocal"))
+    return ReciprocalBackward0.apply(_check_tensor(a, "reciprocal"))
 
 
 @guarded
@@ -1043,23 +1243,6 @@ def square(a: Tensor) -> Tensor:
 # ---------------------------------------------------------------------------------------------
 # Comparisons and logical operators (never differentiable)
 # ---------------------------------------------------------------------------------------------
-
-
-class _Compare(fn.Function):
-    """A comparison: a bool result, so the engine never records it."""
-
-    name = "Compare"
-
-    def forward(self, a: Tensor, b: Tensor, op: str) -> Any:
-        fn.broadcast_shapes(a, b)
-        dtype = fn.result_dtype(a, b)
-        x, y = fn.operand(a), fn.operand(b)
-        if not isinstance(x, (int, float, bool)):
-            x = x.astype(dtype.np, copy=False)
-        if not isinstance(y, (int, float, bool)):
-            y = y.astype(dtype.np, copy=False)
-        with np.errstate(all="ignore"):
-            return getattr(fn.xp_of_operands(x, y), op)(x, y)
 
 
 def _compare(op: str, a: TensorLike, b: TensorLike) -> Tensor:
@@ -1105,17 +1288,6 @@ less_equal = alias(le, "less_equal")
 not_equal = alias(ne, "not_equal")
 
 
-class _Bitwise(fn.Function):
-    name = "Bitwise"
-
-    def forward(self, a: Tensor, b: Tensor, op: str, kernel: str) -> Any:
-        dtype = fn.result_dtype(a, b)
-        if dtype.is_floating_point:  # PyTorch names the promoted dtype
-            raise fn.not_implemented_for(kernel, dtype)
-        fn.broadcast_shapes(a, b)
-        return getattr(np, op)(fn.operand(a), fn.operand(b), dtype=dtype.np)
-
-
 @guarded
 def bitwise_and(a: TensorLike, b: TensorLike) -> Tensor:
     return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="bitwise_and",
@@ -1140,17 +1312,17 @@ def bitwise_not(a: Tensor) -> Tensor:
         raise TorchTypeError(
             "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
         )
-    return _plain(fn.xp_of(a._data).invert(a._data), a.device)
+    return _plain(xp_of(a._data).invert(a._data), a.device)
 
 
 @guarded
 def logical_not(a: Tensor) -> Tensor:
-    return _plain(fn.xp_of(a._data).logical_not(a._data), a.device)
+    return _plain(xp_of(a._data).logical_not(a._data), a.device)
 
 
 def _logical(op: Callable[..., Any], a: Tensor, b: Tensor) -> Tensor:
     a_, b_ = as_tensor_operand(a), as_tensor_operand(b)
-    fn.broadcast_shapes(a_, b_)
+    broadcast_shapes(a_, b_)
     return _plain(op(a_._data, b_._data), a_.device)
 
 
@@ -1171,34 +1343,34 @@ def logical_xor(a: Tensor, b: Tensor) -> Tensor:
 
 @guarded
 def isnan(a: Tensor) -> Tensor:
-    xp = fn.xp_of(a._data)
+    xp = xp_of(a._data)
     return _plain(xp.isnan(a._data) if a.dtype.is_floating_point
                   else xp.zeros(a.shape, dtype=bool), a.device)
 
 
 @guarded
 def isinf(a: Tensor) -> Tensor:
-    xp = fn.xp_of(a._data)
+    xp = xp_of(a._data)
     return _plain(xp.isinf(a._data) if a.dtype.is_floating_point
                   else xp.zeros(a.shape, dtype=bool), a.device)
 
 
 @guarded
 def isfinite(a: Tensor) -> Tensor:
-    xp = fn.xp_of(a._data)
+    xp = xp_of(a._data)
     return _plain(xp.isfinite(a._data) if a.dtype.is_floating_point
                   else xp.ones(a.shape, dtype=bool), a.device)
 
 
 @guarded
 def equal(a: Tensor, b: Tensor) -> bool:
-    return a.shape == b.shape and bool(fn.xp_of(a._data).array_equal(a._data, b._data))
+    return a.shape == b.shape and bool(xp_of(a._data).array_equal(a._data, b._data))
 
 
 @guarded
 def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
              equal_nan: bool = False) -> bool:
-    return bool(fn.xp_of(a._data).allclose(a._data, b._data, rtol=rtol, atol=atol,
+    return bool(xp_of(a._data).allclose(a._data, b._data, rtol=rtol, atol=atol,
                                            equal_nan=equal_nan))
 
 
@@ -1207,7 +1379,7 @@ def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
 # ---------------------------------------------------------------------------------------------
 
 
-def _unary(cls: type[fn.Function], fname: str) -> Callable[[Tensor], Tensor]:
+def _unary(cls: type[Function], fname: str) -> Callable[[Tensor], Tensor]:
     def op(a: Tensor) -> Tensor:
         return cls.apply(_check_tensor(a, fname))
 
@@ -1216,26 +1388,26 @@ def _unary(cls: type[fn.Function], fname: str) -> Callable[[Tensor], Tensor]:
     return guarded(op)
 
 
-exp = _unary(fn.ExpBackward0, "exp")
-log = _unary(fn.LogBackward0, "log")
-log2 = _unary(fn.Log2Backward0, "log2")
-log10 = _unary(fn.Log10Backward0, "log10")
-sin = _unary(fn.SinBackward0, "sin")
-cos = _unary(fn.CosBackward0, "cos")
-tan = _unary(fn.TanBackward0, "tan")
-tanh = _unary(fn.TanhBackward0, "tanh")
-sigmoid = _unary(fn.SigmoidBackward0, "sigmoid")
-relu = _unary(fn.ReluBackward0, "relu")
-sqrt = _unary(fn.SqrtBackward0, "sqrt")
-rsqrt = _unary(fn.RsqrtBackward0, "rsqrt")
-abs = _unary(fn.AbsBackward0, "abs")  # noqa: A001
+exp = _unary(ExpBackward0, "exp")
+log = _unary(LogBackward0, "log")
+log2 = _unary(Log2Backward0, "log2")
+log10 = _unary(Log10Backward0, "log10")
+sin = _unary(SinBackward0, "sin")
+cos = _unary(CosBackward0, "cos")
+tan = _unary(TanBackward0, "tan")
+tanh = _unary(TanhBackward0, "tanh")
+sigmoid = _unary(SigmoidBackward0, "sigmoid")
+relu = _unary(ReluBackward0, "relu")
+sqrt = _unary(SqrtBackward0, "sqrt")
+rsqrt = _unary(RsqrtBackward0, "rsqrt")
+abs = _unary(AbsBackward0, "abs")  # noqa: A001
 absolute = alias(abs, "absolute")
-sign = _unary(fn.SignBackward0, "sign")
-sgn = _unary(fn.SgnBackward0, "sgn")
-floor = _unary(fn.FloorBackward0, "floor")
-ceil = _unary(fn.CeilBackward0, "ceil")
-trunc = _unary(fn.TruncBackward0, "trunc")
-round = _unary(fn.RoundBackward0, "round")  # noqa: A001
+sign = _unary(SignBackward0, "sign")
+sgn = _unary(SgnBackward0, "sgn")
+floor = _unary(FloorBackward0, "floor")
+ceil = _unary(CeilBackward0, "ceil")
+trunc = _unary(TruncBackward0, "trunc")
+round = _unary(RoundBackward0, "round")  # noqa: A001
 
 
 @guarded
@@ -1253,8 +1425,8 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
                 " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
                 " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n"
             )
-        placeholder = Tensor._make(fn.xp_of(a._data).zeros((), dtype=a._data.dtype), a.device)
-        return fn.ClampBackward0.apply(a, min if min is not None else placeholder,
+        placeholder = Tensor._make(xp_of(a._data).zeros((), dtype=a._data.dtype), a.device)
+        return ClampBackward0.apply(a, min if min is not None else placeholder,
                                        max if max is not None else placeholder,
                                        has_min=min is not None, has_max=max is not None)
     for bound in (min, max):
@@ -1262,7 +1434,7 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
             raise TorchTypeError(
                 f"clamp(): argument 'min' must be Number, not {_type_name(bound)}"
             )
-    return fn.ClampBackward1.apply(a, min=min, max=max)
+    return ClampBackward1.apply(a, min=min, max=max)
 
 
 clip = alias(clamp, "clip")
@@ -1272,28 +1444,28 @@ clip = alias(clamp, "clip")
 def clamp_min(a: Tensor, min: Any) -> Tensor:  # noqa: A002
     if isinstance(min, Tensor):
         return clamp(a, min=min)
-    return fn.ClampMinBackward0.apply(_check_tensor(a, "clamp_min"), min=min)
+    return ClampMinBackward0.apply(_check_tensor(a, "clamp_min"), min=min)
 
 
 @guarded
 def clamp_max(a: Tensor, max: Any) -> Tensor:  # noqa: A002
     if isinstance(max, Tensor):
         return clamp(a, max=max)
-    return fn.ClampMaxBackward0.apply(_check_tensor(a, "clamp_max"), max=max)
+    return ClampMaxBackward0.apply(_check_tensor(a, "clamp_max"), max=max)
 
 
 @guarded
 def maximum(a: Tensor, b: Tensor) -> Tensor:
     _check_tensor(a, "maximum")
     _check_tensor(b, "maximum", "other", 2)
-    return fn.MaximumBackward0.apply(a, b)
+    return MaximumBackward0.apply(a, b)
 
 
 @guarded
 def minimum(a: Tensor, b: Tensor) -> Tensor:
     _check_tensor(a, "minimum")
     _check_tensor(b, "minimum", "other", 2)
-    return fn.MinimumBackward0.apply(a, b)
+    return MinimumBackward0.apply(a, b)
 
 
 @guarded(tensor_first=False)
@@ -1304,7 +1476,7 @@ def where(condition: Tensor, input: TensorLike, other: TensorLike) -> Tensor:  #
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
             f"{condition.dtype.short}"
         )
-    return fn.WhereBackward0.apply(as_tensor_operand(input), as_tensor_operand(other),
+    return WhereBackward0.apply(as_tensor_operand(input), as_tensor_operand(other),
                                    condition=condition)
 
 
@@ -1317,9 +1489,9 @@ def masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:
             f"masked_fill_ only supports boolean masks, but got mask with dtype "
             f"{mask.dtype.name}"
         )
-    fn.infer_size(a.shape, mask.shape)
+    infer_size(a.shape, mask.shape)
     _check_mask_device(a, mask)
-    return fn.MaskedFillBackward0.apply(a, mask=mask, value=value)
+    return MaskedFillBackward0.apply(a, mask=mask, value=value)
 
 
 def _check_mask_device(a: Tensor, mask: Tensor) -> None:
@@ -1340,8 +1512,8 @@ def sum(a: Tensor, dim: Any = None, keepdim: bool = False,  # noqa: A001
         dtype: DType | None = None) -> Tensor:
     a = _check_tensor(a, "sum")
     if dim is None:
-        return fn.SumBackward0.apply(a, dtype=dtype)
-    return fn.SumBackward1.apply(a, dim=_reduction_dims(dim, a.ndim), keepdim=keepdim,
+        return SumBackward0.apply(a, dtype=dtype)
+    return SumBackward1.apply(a, dim=_reduction_dims(dim, a.ndim), keepdim=keepdim,
                                  dtype=dtype)
 
 
@@ -1359,8 +1531,8 @@ def mean(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: DType | None 
             f"or complex dtype. Got: {a.dtype.short}"
         )
     if dim is None:
-        return fn.MeanBackward0.apply(a, dtype=dtype)
-    return fn.MeanBackward1.apply(a, dim=_reduction_dims(dim, a.ndim), keepdim=keepdim,
+        return MeanBackward0.apply(a, dtype=dtype)
+    return MeanBackward1.apply(a, dim=_reduction_dims(dim, a.ndim), keepdim=keepdim,
                                   dtype=dtype)
 
 
@@ -1369,7 +1541,7 @@ def _extremum(kind: str, a: Tensor, dim: Any, keepdim: bool) -> Any:
         other = dim
         return maximum(a, other) if kind == "max" else minimum(a, other)
     if dim is None:
-        cls = fn.MaxBackward1 if kind == "max" else fn.MinBackward1
+        cls = MaxBackward1 if kind == "max" else MinBackward1
         return cls.apply(a)
     d = wrap_dim(dim, a.ndim)
     if a.ndim and a.shape[d] == 0:
@@ -1377,10 +1549,10 @@ def _extremum(kind: str, a: Tensor, dim: Any, keepdim: bool) -> Any:
             f"{kind}(): Expected reduction dim {d} to have non-zero size."
         )
     if a.ndim == 0:
-        indices = fn.xp_of(a._data).zeros((), dtype=np.int64)
+        indices = xp_of(a._data).zeros((), dtype=np.int64)
     else:
-        indices = fn._arg_extremum(a._data, d, keepdim, kind)
-    cls = fn.MaxBackward0 if kind == "max" else fn.MinBackward0
+        indices = _arg_extremum(a._data, d, keepdim, kind)
+    cls = MaxBackward0 if kind == "max" else MinBackward0
     values = cls.apply(a, dim=d, keepdim=keepdim, indices=indices)
     return RETURN_TYPES[kind](values, Tensor._make(indices, a.device))
 
@@ -1415,13 +1587,13 @@ def _check_nonempty_reduction(fname: str, a: Tensor, dim: Any) -> None:
 @guarded
 def amax(a: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     _check_nonempty_reduction("amax", a, dim)
-    return fn.AmaxBackward0.apply(a, dim=normalize_dims(dim, a.ndim), keepdim=keepdim)
+    return AmaxBackward0.apply(a, dim=normalize_dims(dim, a.ndim), keepdim=keepdim)
 
 
 @guarded
 def amin(a: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     _check_nonempty_reduction("amin", a, dim)
-    return fn.AminBackward0.apply(a, dim=normalize_dims(dim, a.ndim), keepdim=keepdim)
+    return AminBackward0.apply(a, dim=normalize_dims(dim, a.ndim), keepdim=keepdim)
 
 
 def _argextremum(kind: str, a: Tensor, dim: Any, keepdim: bool) -> Tensor:
@@ -1433,16 +1605,16 @@ def _argextremum(kind: str, a: Tensor, dim: Any, keepdim: bool) -> Tensor:
             raise TorchIndexError(
                 f"arg{kind}(): Expected reduction dim to be specified for input.numel() == 0."
             )
-        out = fn._arg_extremum(a._data, None, False, kind)
+        out = _arg_extremum(a._data, None, False, kind)
         if keepdim:
             out = out.reshape((1,) * a.ndim)
         return _plain(out, a.device)
     d = wrap_dim(dim, a.ndim)
     if a.ndim == 0:
-        return _plain(fn.xp_of(a._data).zeros((), dtype=np.int64), a.device)
+        return _plain(xp_of(a._data).zeros((), dtype=np.int64), a.device)
     if a.shape[d] == 0:
         raise TorchIndexError(f"arg{kind}(): Expected reduction dim {d} to have non-zero size.")
-    return _plain(fn._arg_extremum(a._data, d, keepdim, kind), a.device)
+    return _plain(_arg_extremum(a._data, d, keepdim, kind), a.device)
 
 
 @guarded
@@ -1461,8 +1633,8 @@ def prod(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: DType | None 
     if dtype is not None:
         a = to(a, dtype)
     if dim is None:
-        return fn.ProdBackward0.apply(a)
-    return fn.ProdBackward1.apply(a, dim=wrap_dim(dim, a.ndim), keepdim=keepdim)
+        return ProdBackward0.apply(a)
+    return ProdBackward1.apply(a, dim=wrap_dim(dim, a.ndim), keepdim=keepdim)
 
 
 @guarded
@@ -1495,7 +1667,7 @@ def vector_norm(a: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,
             f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor because the "
             "operation does not have an identity"
         )
-    return fn.LinalgVectorNormBackward0.apply(a, ord=float(ord), dim=dims, keepdim=keepdim)
+    return LinalgVectorNormBackward0.apply(a, ord=float(ord), dim=dims, keepdim=keepdim)
 
 
 def _variance_args(fname: str, a: Tensor, dim: Any, unbiased: Any, keepdim: bool,
@@ -1532,14 +1704,14 @@ def _variance_args(fname: str, a: Tensor, dim: Any, unbiased: Any, keepdim: bool
 def var(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
         correction: Any = None) -> Tensor:
     dims, correction, keepdim = _variance_args("var", a, dim, unbiased, keepdim, correction)
-    return fn.VarBackward0.apply(a, dim=dims, correction=correction, keepdim=keepdim)
+    return VarBackward0.apply(a, dim=dims, correction=correction, keepdim=keepdim)
 
 
 @guarded
 def std(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
         correction: Any = None) -> Tensor:
     dims, correction, keepdim = _variance_args("std", a, dim, unbiased, keepdim, correction)
-    return fn.StdBackward0.apply(a, dim=dims, correction=correction, keepdim=keepdim)
+    return StdBackward0.apply(a, dim=dims, correction=correction, keepdim=keepdim)
 
 
 @guarded
@@ -1554,7 +1726,7 @@ def logsumexp(a: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     dims = _reduction_dims(dim, a.ndim)
     if not a.dtype.is_floating_point:
         a = to(a, dtypes.default_float())
-    return fn.LogsumexpBackward0.apply(a, dim=dims, keepdim=keepdim)
+    return LogsumexpBackward0.apply(a, dim=dims, keepdim=keepdim)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1617,7 +1789,7 @@ def view(a: Tensor, *shape: Any) -> Tensor:
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
         )
-    return fn.ViewBackward0.apply(a, shape=target)
+    return ViewBackward0.apply(a, shape=target)
 
 
 def _viewable(data: Any, shape: tuple[int, ...]) -> bool:
@@ -1628,7 +1800,7 @@ def _viewable(data: Any, shape: tuple[int, ...]) -> bool:
             np.reshape(data, shape, copy=False)
             return True
         # CuPy has no reshape(copy=False): the reshape is a view exactly when it shares memory
-        return fn.xp_of(data).shares_memory(data.reshape(shape), data)
+        return xp_of(data).shares_memory(data.reshape(shape), data)
     except ValueError:
         return False
 
@@ -1638,15 +1810,15 @@ def reshape(a: Tensor, *shape: Any) -> Tensor:
     a = _check_tensor(a, "reshape")
     target = _infer_shape(_shape_args(shape, "reshape"), a.numel())
     if a._data.flags.c_contiguous:
-        return fn.ViewBackward0.apply(a, shape=target)
+        return ViewBackward0.apply(a, shape=target)
     if _viewable(a._data, target):
         # A strided tensor that can still be viewed: PyTorch's _reshape_alias.
-        return fn.ReshapeAliasBackward0.apply(a, shape=target)
-    return fn.UnsafeViewBackward0.apply(clone(a, memory_format="contiguous"), shape=target)
+        return ReshapeAliasBackward0.apply(a, shape=target)
+    return UnsafeViewBackward0.apply(clone(a, memory_format="contiguous"), shape=target)
 
 
 def _unsafe_view(a: Tensor, shape: tuple[int, ...]) -> Tensor:
-    return fn.UnsafeViewBackward0.apply(a, shape=shape)
+    return UnsafeViewBackward0.apply(a, shape=shape)
 
 
 @guarded
@@ -1730,7 +1902,7 @@ def expand(a: Tensor, *shape: Any) -> Tensor:
                 f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
                 f"dimension {i}"
             )
-    return fn.ExpandBackward0.apply(a, shape=tuple(target))
+    return ExpandBackward0.apply(a, shape=tuple(target))
 
 
 @guarded
@@ -1750,7 +1922,7 @@ def t(a: Tensor) -> Tensor:
         raise TorchRuntimeError(
             f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D"
         )
-    return fn.TBackward0.apply(a)
+    return TBackward0.apply(a)
 
 
 @guarded
@@ -1768,7 +1940,7 @@ def T(a: Tensor) -> Tensor:
             "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
             "reverse the dimensions of a tensor."
         )
-    return fn.PermuteBackward0.apply(a, dims=tuple(range(a.ndim - 1, -1, -1)))
+    return PermuteBackward0.apply(a, dims=tuple(range(a.ndim - 1, -1, -1)))
 
 
 @guarded
@@ -1795,7 +1967,7 @@ def H(a: Tensor) -> Tensor:
 def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
     a = _check_tensor(a, "transpose")
     d0, d1 = wrap_dim(dim0, a.ndim), wrap_dim(dim1, a.ndim)
-    return fn.TransposeBackward0.apply(a, dim0=d0, dim1=d1)
+    return TransposeBackward0.apply(a, dim0=d0, dim1=d1)
 
 
 swapaxes = alias(transpose, "swapaxes")
@@ -1817,23 +1989,23 @@ def permute(a: Tensor, *dims: Any) -> Tensor:
     wrapped = tuple(wrap_dim(d, a.ndim) for d in order)
     if len(set(wrapped)) != len(wrapped):
         raise TorchRuntimeError("permute(): duplicate dims are not allowed.")
-    return fn.PermuteBackward0.apply(a, dims=wrapped)
+    return PermuteBackward0.apply(a, dims=wrapped)
 
 
 @guarded
 def unsqueeze(a: Tensor, dim: int) -> Tensor:
     a = _check_tensor(a, "unsqueeze")
-    return fn.UnsqueezeBackward0.apply(a, dim=wrap_dim(dim, a.ndim + 1))
+    return UnsqueezeBackward0.apply(a, dim=wrap_dim(dim, a.ndim + 1))
 
 
 @guarded
 def squeeze(a: Tensor, dim: Any = None) -> Tensor:
     a = _check_tensor(a, "squeeze")
     if dim is None:
-        return fn.SqueezeBackward0.apply(a, dims=tuple(range(a.ndim)))
+        return SqueezeBackward0.apply(a, dims=tuple(range(a.ndim)))
     if isinstance(dim, (tuple, list)):
-        return fn.SqueezeBackward2.apply(a, dims=normalize_dims(tuple(dim), a.ndim))
-    return fn.SqueezeBackward1.apply(a, dims=(wrap_dim(dim, a.ndim),))
+        return SqueezeBackward2.apply(a, dims=normalize_dims(tuple(dim), a.ndim))
+    return SqueezeBackward1.apply(a, dims=(wrap_dim(dim, a.ndim),))
 
 
 @guarded
@@ -1860,12 +2032,12 @@ def select(a: Tensor, dim: int, index: int) -> Tensor:
             f"select(): index {index} out of range for tensor of size "
             f"[{', '.join(map(str, a.shape))}] at dimension {d}"
         )
-    return fn.SelectBackward0.apply(a, dim=d, index=index % size)
+    return SelectBackward0.apply(a, dim=d, index=index % size)
 
 
 def slice(a: Tensor, dim: int, start: int, end: int, step: int = 1) -> Tensor:  # noqa: A001
     """aten::slice with already clamped, non-negative bounds."""
-    return fn.SliceBackward0.apply(a, dim=dim, start=start, end=end, step=step)
+    return SliceBackward0.apply(a, dim=dim, start=start, end=end, step=step)
 
 
 @guarded
@@ -1884,7 +2056,7 @@ def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
         raise TorchRuntimeError(
             f"start ({start}) + length ({length}) exceeds dimension size ({size})."
         )
-    return fn.SliceBackward0.apply(a, dim=d, start=start, end=start + length, step=1)
+    return SliceBackward0.apply(a, dim=d, start=start, end=start + length, step=1)
 
 
 @guarded
@@ -1919,9 +2091,9 @@ def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor,
         for s in sections:
             bounds.append((offset, offset + s))
             offset += s
-        return tuple(fn.SplitWithSizesBackward0.apply(a, dim=d, start=s, end=e, step=1)
+        return tuple(SplitWithSizesBackward0.apply(a, dim=d, start=s, end=e, step=1)
                      for s, e in bounds)
-    return tuple(fn.SplitBackward0.apply(a, dim=d, start=s, end=e, step=1) for s, e in bounds)
+    return tuple(SplitBackward0.apply(a, dim=d, start=s, end=e, step=1) for s, e in bounds)
 
 
 @guarded
@@ -1934,7 +2106,7 @@ def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     size = a.shape[d]
     step = (size + chunks - 1) // chunks if size else 1
     if size == 0:  # PyTorch splits an empty dimension with sizes [0, ...]
-        return tuple(fn.SplitWithSizesBackward0.apply(a, dim=d, start=0, end=0, step=1)
+        return tuple(SplitWithSizesBackward0.apply(a, dim=d, start=0, end=0, step=1)
                      for _ in range(chunks))
     return split(a, step, d)
 
@@ -1944,7 +2116,7 @@ def unbind(a: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     if a.ndim == 0:
         raise TorchIndexError("Dimension specified as 0 but tensor has no dimensions")
     d = wrap_dim(dim, a.ndim)
-    return tuple(fn.UnbindBackward0.apply(a, dim=d, index=i) for i in range(a.shape[d]))
+    return tuple(UnbindBackward0.apply(a, dim=d, index=i) for i in range(a.shape[d]))
 
 
 def _tensor_list(tensors: Any, fname: str) -> list[Tensor]:
@@ -1989,8 +2161,8 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                     f"Sizes of tensors must match except in dimension {d}. Expected size "
                     f"{ref.shape[k]} but got size {t.shape[k]} for tensor number {i} in the list."
                 )
-    dtype = fn.result_dtype(*items)
-    return fn.CatBackward0.apply(*items, dim=d, dtype=dtype)
+    dtype = result_dtype(*items)
+    return CatBackward0.apply(*items, dim=d, dtype=dtype)
 
 
 concat = alias(cat, "concat")
@@ -2011,8 +2183,8 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
             )
     d = wrap_dim(dim, items[0].ndim + 1)
     _check_kernel_devices("wrapper_CUDA_cat", *[("tensors", t) for t in items])  # stack is cat
-    dtype = fn.result_dtype(*items)
-    return fn.StackBackward0.apply(*items, dim=d, dtype=dtype)
+    dtype = result_dtype(*items)
+    return StackBackward0.apply(*items, dim=d, dtype=dtype)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2036,7 +2208,7 @@ def _as_index_tensor(item: Any, device: str) -> Tensor:
         except (TorchTypeError, TorchValueError):
             raise _index_error(item) from None
         if t.numel() == 0:
-            t = Tensor._make(fn.xp_of(t._data).zeros(t.shape, dtype=np.int64), t.device)
+            t = Tensor._make(xp_of(t._data).zeros(t.shape, dtype=np.int64), t.device)
     if t.dtype.is_floating_point:
         raise TorchIndexError("tensors used as indices must be long, int, byte or bool tensors")
     return t
@@ -2079,7 +2251,7 @@ def _apply_slicing(t: Tensor, items: Sequence[Any], optimize: bool = True
                 raise TorchIndexError(
                     f"index {item} is out of bounds for dimension {real_dim} with size {size}"
                 )
-            result = fn.SelectBackward0.apply(result, dim=dim, index=item % size)
+            result = SelectBackward0.apply(result, dim=dim, index=item % size)
         elif isinstance(item, builtins.slice):
             if dim >= result.ndim and optimize and item == builtins.slice(None):
                 # a full slice past the end (several Ellipses) is skipped, as in PyTorch
@@ -2088,19 +2260,19 @@ def _apply_slicing(t: Tensor, items: Sequence[Any], optimize: bool = True
             wrap_dim(dim, result.ndim)
             start, stop, step = _slice_bounds(item, result.shape[dim])
             if not (optimize and start == 0 and stop == result.shape[dim] and step == 1):
-                result = fn.SliceBackward0.apply(result, dim=dim, start=start, end=stop,
+                result = SliceBackward0.apply(result, dim=dim, start=start, end=stop,
                                                  step=step)
             dim += 1
         elif item is None:
-            result = fn.UnsqueezeBackward0.apply(result, dim=wrap_dim(dim, result.ndim + 1))
+            result = UnsqueezeBackward0.apply(result, dim=wrap_dim(dim, result.ndim + 1))
             dim += 1
         elif item is Ellipsis:
             dim += t.ndim - specified
         elif isinstance(item, bool) or (isinstance(item, Tensor) and item.ndim == 0
                                         and item.dtype is dtypes.bool_):
             flag = bool(item.item()) if isinstance(item, Tensor) else item
-            result = fn.UnsqueezeBackward0.apply(result, dim=wrap_dim(dim, result.ndim + 1))
-            index = Tensor._make(fn.xp_of(t._data).zeros(1 if flag else 0, dtype=np.int64),
+            result = UnsqueezeBackward0.apply(result, dim=wrap_dim(dim, result.ndim + 1))
+            index = Tensor._make(xp_of(t._data).zeros(1 if flag else 0, dtype=np.int64),
                                  t.device)
             advanced.append((dim, index))
             dim += 1
@@ -2235,9 +2407,9 @@ def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
 def index(t: Tensor, key: Any) -> Tensor:
     """`t[key]` exactly as PyTorch's Tensor.__getitem__."""
     if key is None:
-        return fn.UnsqueezeBackward0.apply(t, dim=0)
+        return UnsqueezeBackward0.apply(t, dim=0)
     if key is Ellipsis:
-        return fn.AliasBackward0.apply(t)
+        return AliasBackward0.apply(t)
     if _is_int(key):
         _check_not_0d(t)
         sliced, _ = _apply_slicing(t, (key,))
@@ -2246,17 +2418,17 @@ def index(t: Tensor, key: Any) -> Tensor:
         # A lone slice is never optimised away: `x[:]` is SliceBackward0.
         _check_not_0d(t)
         start, stop, step = _slice_bounds(key, t.shape[0])
-        return fn.SliceBackward0.apply(t, dim=0, start=start, end=stop, step=step)
+        return SliceBackward0.apply(t, dim=0, start=start, end=stop, step=step)
     if isinstance(key, (float, str)):
         raise _index_error(key)
     items = _normalize_key(key)
     sliced, advanced = _apply_slicing(t, items)
     if not advanced:
         if sliced is t:
-            return fn.AliasBackward0.apply(t)
+            return AliasBackward0.apply(t)
         return sliced
     np_key, saved = _advanced_key(sliced, advanced)
-    return fn.IndexBackward0.apply(sliced, key=np_key, indices=saved)
+    return IndexBackward0.apply(sliced, key=np_key, indices=saved)
 
 
 def _check_not_0d(t: Tensor) -> None:
@@ -2270,13 +2442,13 @@ def _check_not_0d(t: Tensor) -> None:
 def _index_with_key(g: Tensor, key: tuple[Any, ...]) -> Tensor:
     """Advanced indexing with an already built NumPy key (backward formulas)."""
     saved = [Tensor._make(k, g.device) for k in key if _is_index_array(k)]
-    return fn.IndexBackward0.apply(g, key=key, indices=saved)
+    return IndexBackward0.apply(g, key=key, indices=saved)
 
 
 def _index_fill_zero(g: Tensor, key: tuple[Any, ...]) -> Tensor:
     zeros_value = zeros((), dtype=g.dtype, device=g.device)
     saved = [Tensor._make(k, g.device) for k in key if _is_index_array(k)]
-    return fn.IndexPutBackward0.apply(g, zeros_value, key=key, indices=saved)
+    return IndexPutBackward0.apply(g, zeros_value, key=key, indices=saved)
 
 
 def _is_index_array(k: Any) -> bool:
@@ -2325,7 +2497,7 @@ def index_put(t: Tensor, key: Any, value: Any) -> Tensor:
         _copy_to(t, v)
         return t
     if key is None or key is True:
-        _copy_to(fn.UnsqueezeBackward0.apply(t, dim=0), v)
+        _copy_to(UnsqueezeBackward0.apply(t, dim=0), v)
         return t
     if _is_int(key):
         _check_not_0d(t)
@@ -2338,7 +2510,7 @@ def index_put(t: Tensor, key: Any, value: Any) -> Tensor:
         if start == 0 and stop == t.shape[0] and step == 1:
             _copy_to(t, v)
         else:
-            _copy_to(fn.SliceBackward0.apply(t, dim=0, start=start, end=stop, step=step), v)
+            _copy_to(SliceBackward0.apply(t, dim=0, start=start, end=stop, step=step), v)
         return t
     if isinstance(key, (float, str)):
         raise _index_error(key)
@@ -2355,7 +2527,7 @@ def index_put(t: Tensor, key: Any, value: Any) -> Tensor:
             "Index put requires the source and destination dtypes match, got "
             f"{sliced.dtype.short} for the destination and {v.dtype.short} for the source."
         )
-    apply_inplace(fn.IndexPutBackward0, sliced, v, key=np_key, indices=saved)
+    apply_inplace(IndexPutBackward0, sliced, v, key=np_key, indices=saved)
     return t
 
 
@@ -2390,9 +2562,9 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
             f"{_c_name(a.dtype)} != {_c_name(b.dtype)}"
         )
     if a.dtype is dtypes.bool_:
-        raise fn.not_implemented_for("addmm_impl_cpu_", a.dtype)
+        raise not_implemented_for("addmm_impl_cpu_", a.dtype)
     limits.check((a.shape[0], b.shape[1]), a.dtype.itemsize)
-    return fn.MmBackward0.apply(a, b)
+    return MmBackward0.apply(a, b)
 
 
 @guarded
@@ -2416,8 +2588,8 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
             f"{v.dtype.short}, {a.dtype.short}, and {v.dtype.short}"
         )
     if a.dtype is dtypes.bool_:
-        raise fn.not_implemented_for("addmv_impl_cpu", a.dtype)
-    return fn.MvBackward0.apply(a, v)
+        raise not_implemented_for("addmv_impl_cpu", a.dtype)
+    return MvBackward0.apply(a, v)
 
 
 @guarded
@@ -2441,8 +2613,8 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
             f"{a.dtype.short} and {b.dtype.short}"
         )
     if a.dtype is dtypes.bool_:
-        raise fn.not_implemented_for("dot", a.dtype)
-    return fn.DotBackward0.apply(a, b)
+        raise not_implemented_for("dot", a.dtype)
+    return DotBackward0.apply(a, b)
 
 
 @guarded
@@ -2486,9 +2658,9 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
             f"expected scalar type {a.dtype.short} but found {b.dtype.short}"
         )
     if a.dtype is dtypes.bool_:
-        raise fn.not_implemented_for("bmm", a.dtype)
+        raise not_implemented_for("bmm", a.dtype)
     limits.check((a.shape[0], a.shape[1], b.shape[2]), a.dtype.itemsize)
-    return fn.BmmBackward0.apply(a, b)
+    return BmmBackward0.apply(a, b)
 
 
 @guarded
@@ -2507,7 +2679,7 @@ ger = alias(outer, "ger")
 def _should_fold(t1: Tensor, t2: Tensor) -> bool:
     """PyTorch's should_fold: use mm/mv on the larger tensor folded into a matrix."""
     t1_larger = t1.ndim >= t2.ndim
-    big = t1._data if t1_larger else fn.xp_of(t2._data).swapaxes(t2._data, -1, -2)
+    big = t1._data if t1_larger else xp_of(t2._data).swapaxes(t2._data, -1, -2)
     dim_small = t2.ndim if t1_larger else t1.ndim
     if not (big.ndim >= 3 and dim_small <= 2):
         return False
@@ -2518,7 +2690,7 @@ def _should_fold(t1: Tensor, t2: Tensor) -> bool:
         return False
     if big.size == 0:
         return True
-    strides = fn._strides(big)
+    strides = _strides(big)
     for i in range(big.ndim - 2):
         if strides[i] != strides[i + 1] * big.shape[i + 1]:
             return False
@@ -2541,7 +2713,7 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
         return mv(a, b)
     if da == 1 and db == 2:
         product = mm(unsqueeze(a, 0), b)
-        return fn.SqueezeBackward4.apply(product, dim=0)
+        return SqueezeBackward4.apply(product, dim=0)
     if da == 2 and db == 2:
         return mm(a, b)
     if _should_fold(a, b):
@@ -2570,7 +2742,7 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
             return matmul(squeeze(a, 0), b)
         if batch_b[0] == 1 and b.requires_grad:
             return matmul(a, squeeze(b, 0))
-    batch = fn.infer_size(batch_a, batch_b)
+    batch = infer_size(batch_a, batch_b)
     batch_product = 1
     for s in batch:
         batch_product *= s
@@ -2614,8 +2786,8 @@ def softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
     if dtype is not None:
         a = to(a, dtype)
     if not a.dtype.is_floating_point:
-        raise fn.not_implemented_for("softmax_lastdim_kernel_impl", a.dtype)
-    return fn.SoftmaxBackward0.apply(a, dim=d)
+        raise not_implemented_for("softmax_lastdim_kernel_impl", a.dtype)
+    return SoftmaxBackward0.apply(a, dim=d)
 
 
 @guarded
@@ -2625,8 +2797,8 @@ def log_softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tenso
     if dtype is not None:
         a = to(a, dtype)
     if not a.dtype.is_floating_point:
-        raise fn.not_implemented_for("log_softmax_lastdim_kernel_impl", a.dtype)
-    return fn.LogSoftmaxBackward0.apply(a, dim=d)
+        raise not_implemented_for("log_softmax_lastdim_kernel_impl", a.dtype)
+    return LogSoftmaxBackward0.apply(a, dim=d)
 
 
 def _check_reduction(reduction: str) -> None:
@@ -2637,10 +2809,10 @@ def _check_reduction(reduction: str) -> None:
 @guarded
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
     input, target = _loss_operands("mse_loss", input, target, reduction)
-    dtype = fn.result_dtype(input, target)
+    dtype = result_dtype(input, target)
     if not dtype.is_floating_point:
-        raise fn.not_implemented_for("mse_cpu", dtype)
-    return fn.MseLossBackward0.apply(input, target, reduction=reduction)
+        raise not_implemented_for("mse_cpu", dtype)
+    return MseLossBackward0.apply(input, target, reduction=reduction)
 
 
 def _format_size(shape: tuple[int, ...]) -> str:
@@ -2673,8 +2845,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noq
     _check_kernel_devices("wrapper_CUDA_nll_loss_forward", ("self", input), ("target", target),
                           ("weight", weight))
     if not input.dtype.is_floating_point:
-        raise fn.not_implemented_for("nll_loss_forward_reduce_cuda_kernel_2d_index", input.dtype)
-    return fn.NllLossBackward0.apply(input, target=target, weight=weight, reduction=reduction,
+        raise not_implemented_for("nll_loss_forward_reduce_cuda_kernel_2d_index", input.dtype)
+    return NllLossBackward0.apply(input, target=target, weight=weight, reduction=reduction,
                                      ignore_index=ignore_index)
 
 
@@ -2732,7 +2904,7 @@ def _cross_entropy_probabilities(input: Tensor, target: Tensor,  # noqa: A002
     logp = log_softmax(input, class_dim)
     if label_smoothing > 0.0:
         _check_label_smoothing(label_smoothing)
-        target = fn.AddBackward1.apply(fn.MulBackward1.apply(target, other=1 - label_smoothing),
+        target = AddBackward1.apply(MulBackward1.apply(target, other=1 - label_smoothing),
                                        other=label_smoothing / n_classes)
     terms = mul(logp, target)
     if weight is not None:
@@ -2746,7 +2918,7 @@ def _cross_entropy_probabilities(input: Tensor, target: Tensor,  # noqa: A002
         with no_grad():
             fill_(total, math.nan)
         return total
-    return fn.DivBackward1.apply(total, other=input.numel() // n_classes)
+    return DivBackward1.apply(total, other=input.numel() // n_classes)
 
 
 def _cross_entropy_smoothed(input: Tensor, target: Tensor, weight: Tensor | None,  # noqa: A002
@@ -2770,23 +2942,23 @@ def _cross_entropy_smoothed(input: Tensor, target: Tensor, weight: Tensor | None
             smooth = div(sum(smooth), sum(logical_not(ignored)))
     elif reduction == "sum":
         smooth = sum(smooth)
-    return add(fn.MulBackward1.apply(nll, other=1 - label_smoothing),
-               fn.MulBackward1.apply(smooth, other=label_smoothing / n_classes))
+    return add(MulBackward1.apply(nll, other=1 - label_smoothing),
+               MulBackward1.apply(smooth, other=label_smoothing / n_classes))
 
 
 # ---------------------------------------------------------------------------------------------
 # More element-wise functions and activations
 # ---------------------------------------------------------------------------------------------
 
-log1p = _unary(fn.Log1PBackward0, "log1p")
-expm1 = _unary(fn.Expm1Backward0, "expm1")
-exp2 = _unary(fn.Exp2Backward0, "exp2")
-sinh = _unary(fn.SinhBackward0, "sinh")
-cosh = _unary(fn.CoshBackward0, "cosh")
-asin = _unary(fn.AsinBackward0, "asin")
-acos = _unary(fn.AcosBackward0, "acos")
-atan = _unary(fn.AtanBackward0, "atan")
-erf = _unary(fn.ErfBackward0, "erf")
+log1p = _unary(Log1PBackward0, "log1p")
+expm1 = _unary(Expm1Backward0, "expm1")
+exp2 = _unary(Exp2Backward0, "exp2")
+sinh = _unary(SinhBackward0, "sinh")
+cosh = _unary(CoshBackward0, "cosh")
+asin = _unary(AsinBackward0, "asin")
+acos = _unary(AcosBackward0, "acos")
+atan = _unary(AtanBackward0, "atan")
+erf = _unary(ErfBackward0, "erf")
 arcsin = alias(asin, "arcsin")
 arccos = alias(acos, "arccos")
 arctan = alias(atan, "arctan")
@@ -2800,38 +2972,38 @@ def _not_inplace(name: str, inplace: bool) -> None:
 def _float_input(a: Tensor, name: str, kernel: str) -> Tensor:
     a = _check_tensor(a, name)
     if not a.dtype.is_floating_point:
-        raise fn.not_implemented_for(kernel, a.dtype)
+        raise not_implemented_for(kernel, a.dtype)
     return a
 
 
 @guarded
 def logsigmoid(a: Tensor) -> Tensor:
-    return fn.LogSigmoidBackward0.apply(_float_input(a, "log_sigmoid", "log_sigmoid_cpu"))
+    return LogSigmoidBackward0.apply(_float_input(a, "log_sigmoid", "log_sigmoid_cpu"))
 
 
 @guarded
 def leaky_relu(a: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     _not_inplace("leaky_relu", inplace)
-    return fn.LeakyReluBackward0.apply(_float_input(a, "leaky_relu", "leaky_relu_cpu"),
+    return LeakyReluBackward0.apply(_float_input(a, "leaky_relu", "leaky_relu_cpu"),
                                        negative_slope=negative_slope)
 
 
 @guarded
 def elu(a: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     _not_inplace("elu", inplace)
-    return fn.EluBackward0.apply(_float_input(a, "elu", "elu_cpu"), alpha=alpha, scale=1.0,
+    return EluBackward0.apply(_float_input(a, "elu", "elu_cpu"), alpha=alpha, scale=1.0,
                                  input_scale=1.0)
 
 
 @guarded
 def silu(a: Tensor, inplace: bool = False) -> Tensor:
     _not_inplace("silu", inplace)
-    return fn.SiluBackward0.apply(_float_input(a, "silu", "silu_cpu"))
+    return SiluBackward0.apply(_float_input(a, "silu", "silu_cpu"))
 
 
 @guarded
 def softplus(a: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
-    return fn.SoftplusBackward0.apply(_float_input(a, "softplus", "softplus_cpu"), beta=beta,
+    return SoftplusBackward0.apply(_float_input(a, "softplus", "softplus_cpu"), beta=beta,
                                       threshold=threshold)
 
 
@@ -2841,7 +3013,7 @@ def hardtanh(a: Tensor, min_val: float = -1.0, max_val: float = 1.0,
     _not_inplace("hardtanh", inplace)
     if min_val > max_val:
         raise TorchValueError("min_val cannot be greater than max_val")
-    return fn.HardtanhBackward0.apply(_check_tensor(a, "hardtanh"), min_val=min_val,
+    return HardtanhBackward0.apply(_check_tensor(a, "hardtanh"), min_val=min_val,
                                       max_val=max_val)
 
 
@@ -2855,7 +3027,7 @@ def relu6(a: Tensor, inplace: bool = False) -> Tensor:
 def gelu(a: Tensor, approximate: str = "none") -> Tensor:
     if approximate not in ("none", "tanh"):
         raise TorchRuntimeError("approximate argument must be either none or tanh.")
-    return fn.GeluBackward0.apply(_float_input(a, "gelu", "GeluKernelImpl"),
+    return GeluBackward0.apply(_float_input(a, "gelu", "GeluKernelImpl"),
                                   approximate=approximate)
 
 
@@ -2877,7 +3049,7 @@ def _loss_operands(name: str, input: Tensor, target: Tensor,  # noqa: A002
             "to broadcasting. Please ensure they have the same size."
         )
     _check_reduction(reduction)
-    shape = fn.infer_size(input.shape, target.shape)
+    shape = infer_size(input.shape, target.shape)
     if input.shape != shape:
         input = expand(input, shape)
     if target.shape != shape:
@@ -2903,7 +3075,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean",  # no
         raise TorchRuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:
         return l1_loss(input, target, reduction)
-    return fn.SmoothL1LossBackward0.apply(input, target, reduction=reduction, width=beta)
+    return SmoothL1LossBackward0.apply(input, target, reduction=reduction, width=beta)
 
 
 @guarded
@@ -2912,7 +3084,7 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: 
     input, target = _loss_operands("huber_loss", input, target, reduction)
     if delta <= 0:
         raise TorchRuntimeError("huber_loss does not support non-positive values for delta.")
-    return fn.HuberLossBackward0.apply(input, target, reduction=reduction, width=delta)
+    return HuberLossBackward0.apply(input, target, reduction=reduction, width=delta)
 
 
 @guarded
@@ -2928,7 +3100,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor,  # noqa: A002
             "same size.")
     if weight is not None and weight.shape != input.shape:
         weight = expand(weight, input.shape)
-    return fn.BinaryCrossEntropyBackward0.apply(input, target, weight=weight,
+    return BinaryCrossEntropyBackward0.apply(input, target, weight=weight,
                                                 reduction=reduction)
 
 
@@ -2943,7 +3115,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A00
         raise TorchValueError(
             f"Target size ({_format_size(target.shape)}) must be the same as input size "
             f"({_format_size(input.shape)})")
-    return fn.BinaryCrossEntropyWithLogitsBackward0.apply(
+    return BinaryCrossEntropyWithLogitsBackward0.apply(
         input, target, weight=weight, pos_weight=pos_weight, reduction=reduction)
 
 
@@ -2958,7 +3130,7 @@ def cumsum(a: Tensor, dim: int, dtype: DType | None = None) -> Tensor:
     d = wrap_dim(dim, a.ndim)
     if dtype is None:
         dtype = a.dtype if a.dtype.is_floating_point else dtypes.int64
-    return fn.CumsumBackward0.apply(a, dim=d, dtype=dtype)
+    return CumsumBackward0.apply(a, dim=d, dtype=dtype)
 
 
 @guarded
@@ -2967,7 +3139,7 @@ def cumprod(a: Tensor, dim: int, dtype: DType | None = None) -> Tensor:
     d = wrap_dim(dim, a.ndim)
     if dtype is None:
         dtype = a.dtype if a.dtype.is_floating_point else dtypes.int64
-    return fn.CumprodBackward0.apply(a, dim=d, dtype=dtype)
+    return CumprodBackward0.apply(a, dim=d, dtype=dtype)
 
 
 @guarded
@@ -2978,7 +3150,7 @@ def flip(a: Tensor, *dims: Any) -> Tensor:
     wrapped = tuple(wrap_dim(d, a.ndim) for d in dims)
     if len(set(wrapped)) != len(wrapped):
         raise TorchRuntimeError(f"dim {wrapped[0]} appears multiple times in the list of dims")
-    return fn.FlipBackward0.apply(a, dims=wrapped)
+    return FlipBackward0.apply(a, dims=wrapped)
 
 
 @guarded
@@ -2992,7 +3164,7 @@ def repeat(a: Tensor, *sizes: Any) -> Tensor:
     if builtins.any(int(s) < 0 for s in sizes):
         raise TorchRuntimeError(f"Trying to create tensor with negative dimension "
                                 f"{min(int(s) for s in sizes)}: {list(sizes)}")
-    return fn.RepeatBackward0.apply(a, repeats=tuple(int(s) for s in sizes))
+    return RepeatBackward0.apply(a, repeats=tuple(int(s) for s in sizes))
 
 
 def _index_tensor(index: Any, name: str) -> Tensor:
@@ -3019,7 +3191,7 @@ def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
                 f"Size does not match at dimension {i} expected index "
                 f"{list(index.shape)} to be no larger than self {list(a.shape)} apart from "
                 f"dimension {d}")
-    return fn.GatherBackward0.apply(a, dim=d, index=wrapped)
+    return GatherBackward0.apply(a, dim=d, index=wrapped)
 
 
 @guarded
@@ -3033,10 +3205,10 @@ def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
     data = index._data.reshape(-1)
     if data.size and (int(data.min()) < 0 or int(data.max()) >= size):
         raise TorchIndexError("index out of range in self")
-    return fn.IndexSelectBackward0.apply(a, dim=d, index=index)
+    return IndexSelectBackward0.apply(a, dim=d, index=index)
 
 
-def _triangle(cls: type[fn.Function], name: str) -> Callable[..., Tensor]:
+def _triangle(cls: type[Function], name: str) -> Callable[..., Tensor]:
     def op(a: Tensor, diagonal: int = 0) -> Tensor:
         a = _check_tensor(a, name)
         if a.ndim < 2:
@@ -3048,8 +3220,8 @@ def _triangle(cls: type[fn.Function], name: str) -> Callable[..., Tensor]:
     return guarded(op)
 
 
-tril = _triangle(fn.TrilBackward0, "tril")
-triu = _triangle(fn.TriuBackward0, "triu")
+tril = _triangle(TrilBackward0, "tril")
+triu = _triangle(TriuBackward0, "triu")
 
 
 @guarded
@@ -3057,7 +3229,7 @@ def trace(a: Tensor) -> Tensor:
     a = _check_tensor(a, "trace")
     if a.ndim != 2:
         raise TorchRuntimeError(f"trace: expected a matrix, but got tensor with dim {a.ndim}")
-    return fn.TraceBackward0.apply(a)
+    return TraceBackward0.apply(a)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -3087,7 +3259,7 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, beta: Number = 1,  # noqa: 
     if input.shape != shape:
         with no_grad():
             expand(detach(input), shape)  # PyTorch expands the input: its error if it cannot
-    return fn.AddmmBackward0.apply(input, mat1, mat2, beta=beta, alpha=alpha)
+    return AddmmBackward0.apply(input, mat1, mat2, beta=beta, alpha=alpha)
 
 
 @guarded
@@ -3119,12 +3291,12 @@ def roll(a: Tensor, shifts: Any, dims: Any = None) -> Tensor:
         if len(shift_list) != 1:
             raise TorchRuntimeError(f"shifts and dimensions must align. shifts: "
                                     f"{len(shift_list)}, dims:0")
-        return fn.RollBackward0.apply(a, shifts=(int(shift_list[0]),), dims=())
+        return RollBackward0.apply(a, shifts=(int(shift_list[0]),), dims=())
     dim_list = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
     if len(shift_list) != len(dim_list):
         raise TorchRuntimeError(f"shifts and dimensions must align. shifts: {len(shift_list)}, "
                                 f"dims:{len(dim_list)}")
-    return fn.RollBackward0.apply(a, shifts=tuple(int(s) for s in shift_list),
+    return RollBackward0.apply(a, shifts=tuple(int(s) for s in shift_list),
                                   dims=tuple(wrap_dim(d, a.ndim) for d in dim_list))
 
 
@@ -3132,7 +3304,7 @@ def roll(a: Tensor, shifts: Any, dims: Any = None) -> Tensor:
 def atan2(a: Tensor, b: Tensor) -> Tensor:
     a = _check_tensor(a, "atan2")
     b = as_tensor_operand(b)
-    return fn.Atan2Backward0.apply(a, b)
+    return Atan2Backward0.apply(a, b)
 
 
 arctan2 = alias(atan2, "arctan2")
@@ -3147,7 +3319,7 @@ def lerp(start: Tensor, end: Tensor, weight: Any) -> Tensor:
     if start.dtype is not end.dtype:
         raise TorchRuntimeError(f"expected dtype {_c_name(start.dtype)} for `end` but got "
                                 f"dtype {_c_name(end.dtype)}")
-    return fn.LerpBackward0.apply(start, end, weight=float(weight))
+    return LerpBackward0.apply(start, end, weight=float(weight))
 
 
 @guarded
@@ -3173,13 +3345,13 @@ moveaxis = alias(movedim, "moveaxis")
 @guarded
 def mish(a: Tensor, inplace: bool = False) -> Tensor:
     _not_inplace("mish", inplace)
-    return fn.MishBackward0.apply(_float_input(a, "mish", "mish_cpu"))
+    return MishBackward0.apply(_float_input(a, "mish", "mish_cpu"))
 
 
 @guarded
 def hardsigmoid(a: Tensor, inplace: bool = False) -> Tensor:
     _not_inplace("hardsigmoid", inplace)
-    return fn.HardsigmoidBackward0.apply(_float_input(a, "hardsigmoid", "hardsigmoid_cpu"))
+    return HardsigmoidBackward0.apply(_float_input(a, "hardsigmoid", "hardsigmoid_cpu"))
 
 
 @guarded
@@ -3234,7 +3406,7 @@ def _truth(kind: str) -> Callable[..., Tensor]:
     def op(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
         a = _check_tensor(a, kind)
         data = a._data
-        xp = fn.xp_of(data)
+        xp = xp_of(data)
         reduce = xp.all if kind == "all" else xp.any
         result_dtype = dtypes.uint8 if a.dtype is dtypes.uint8 else dtypes.bool_
         if dim is None:
@@ -3243,7 +3415,7 @@ def _truth(kind: str) -> Callable[..., Tensor]:
             dims = tuple(wrap_dim(d, a.ndim) for d in (dim if isinstance(dim, (tuple, list))
                                                        else (dim,)))
             value = reduce(data != 0, axis=dims, keepdims=keepdim) if a.ndim else data != 0
-        return Tensor._make(fn._as_array(xp.asarray(value, dtype=result_dtype.np)), a.device)
+        return Tensor._make(_as_array(xp.asarray(value, dtype=result_dtype.np)), a.device)
 
     op.__name__ = kind
     return guarded(op)
@@ -3297,7 +3469,7 @@ def bernoulli_(a: Tensor, p: Any = 0.5, generator: Any = None) -> Tensor:
         raise TorchRuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={float(p):g}")
     uniform = _random_call(lambda: _generator(generator).rand(a.shape, dtypes.float64))
     draws = backend.to_device(uniform, a.device)
-    return apply_inplace(fn.BernoulliBackward1, a, p=float(p), draws=draws)
+    return apply_inplace(BernoulliBackward1, a, p=float(p), draws=draws)
 
 
 @guarded
@@ -3342,7 +3514,7 @@ def bernoulli(p: Tensor, generator: Any = None) -> Tensor:
 def _sort_order(data: Any, dim: int, descending: bool) -> Any:
     """Stable sorting indices along dim, NaN counted as the largest value (PyTorch's order),
     computed where the data lives."""
-    xp = fn.xp_of(data)
+    xp = xp_of(data)
     if data.ndim == 0:
         return xp.zeros((), dtype=np.int64)
     if not descending:
@@ -3362,14 +3534,14 @@ def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = Fals
     a = _check_tensor(a, "sort")
     d = wrap_dim(dim, a.ndim)
     indices = _sort_order(a._data, d, descending)
-    values = fn.SortBackward0.apply(a, dim=d, indices=indices)
+    values = SortBackward0.apply(a, dim=d, indices=indices)
     return RETURN_TYPES["sort"](values, Tensor._make(indices, a.device))
 
 
 @guarded
 def nan_to_num(a: Tensor, nan: float = 0.0, posinf: float | None = None,
                neginf: float | None = None) -> Tensor:
-    return fn.NanToNumBackward0.apply(_check_tensor(a, "nan_to_num"), nan=nan, posinf=posinf,
+    return NanToNumBackward0.apply(_check_tensor(a, "nan_to_num"), nan=nan, posinf=posinf,
                                       neginf=neginf)
 
 
@@ -3389,8 +3561,8 @@ def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True,
         raise TorchRuntimeError("selected index k out of range")
     order = _sort_order(a._data, d, largest)
     indices = order[(builtins.slice(None),) * d + (builtins.slice(0, k),)] if a.ndim else order
-    indices = fn.xp_of(indices).ascontiguousarray(indices)
-    values = fn.TopkBackward0.apply(a, dim=d, indices=indices)
+    indices = xp_of(indices).ascontiguousarray(indices)
+    values = TopkBackward0.apply(a, dim=d, indices=indices)
     return RETURN_TYPES["topk"](values, Tensor._make(indices, a.device))
 
 
@@ -3412,7 +3584,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     """aten's cosine_similarity: each side over its (cloned, clamped) norm, then the sum."""
     x1 = _check_tensor(x1, "cosine_similarity")
     x2 = _check_tensor(x2, "cosine_similarity", "x2", 2)
-    shape = fn.infer_size(x1.shape, x2.shape)
+    shape = infer_size(x1.shape, x2.shape)
     if x1.shape != shape:
         x1 = expand(x1, shape)
     if x2.shape != shape:
@@ -3430,9 +3602,9 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
 def diag(a: Tensor, diagonal: int = 0) -> Tensor:
     a = _check_tensor(a, "diag")
     if a.ndim == 1:
-        return fn.DiagEmbedBackward0.apply(a, diagonal=diagonal)
+        return DiagEmbedBackward0.apply(a, diagonal=diagonal)
     if a.ndim == 2:
-        return fn.DiagonalBackward0Copy.apply(a, diagonal=diagonal)
+        return DiagonalBackward0Copy.apply(a, diagonal=diagonal)
     raise TorchRuntimeError(f"diag(): Supports 1D or 2D tensors. Got {a.ndim}D")
 
 
@@ -3442,8 +3614,8 @@ def masked_select(a: Tensor, mask: Tensor) -> Tensor:
     mask = _check_tensor(mask, "masked_select", "mask", 2)
     if mask.dtype is not dtypes.bool_:
         raise TorchRuntimeError("masked_select: expected BoolTensor for mask")
-    fn.infer_size(a.shape, mask.shape)
-    return fn.MaskedSelectBackward0.apply(a, mask=mask)
+    infer_size(a.shape, mask.shape)
+    return MaskedSelectBackward0.apply(a, mask=mask)
 
 
 @guarded
@@ -3579,7 +3751,7 @@ def _selection(kind: str, a: Tensor, dim: int, keepdim: bool, k: int = 0) -> Any
         raise TorchIndexError(f"{kind}(): Expected reduction dim {d} to have non-zero size.")
     data = a._data if a.ndim else a._data.reshape(1)
     axis = d if a.ndim else 0
-    xp = fn.xp_of(data)
+    xp = xp_of(data)
     if kind == "mode":
         _, indices = _mode_along(data, axis)
         indices = backend.to_device(indices, a.device)
@@ -3594,13 +3766,13 @@ def _selection(kind: str, a: Tensor, dim: int, keepdim: bool, k: int = 0) -> Any
             nan = xp.isnan(data)
             counts = nan.sum(axis=axis)
             position = xp.where(counts > 0, size - counts, position)  # the first NaN
-        indices = fn._kth_smallest(data, axis, position)
+        indices = _kth_smallest(data, axis, position)
     if keepdim and a.ndim:
         indices = xp.expand_dims(indices, d)
     if not a.ndim:
         indices = indices.reshape(())
-    cls = {"median": fn.MedianBackward1, "kthvalue": fn.KthvalueBackward0,
-           "mode": fn.ModeBackward0}[kind]
+    cls = {"median": MedianBackward1, "kthvalue": KthvalueBackward0,
+           "mode": ModeBackward0}[kind]
     values = cls.apply(a, dim=d, keepdim=keepdim, indices=indices)
     return RETURN_TYPES[kind](values, Tensor._make(indices, a.device))
 
@@ -3609,13 +3781,13 @@ def _selection(kind: str, a: Tensor, dim: int, keepdim: bool, k: int = 0) -> Any
 def median(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     a = _check_tensor(a, "median")
     if dim is None:
-        return fn.MedianBackward0.apply(a)
+        return MedianBackward0.apply(a)
     return _selection("median", a, dim, keepdim)
 
 
 @guarded
 def nanmedian(a: Tensor) -> Tensor:
-    return fn.NanmedianBackward0.apply(_check_tensor(a, "nanmedian"))
+    return NanmedianBackward0.apply(_check_tensor(a, "nanmedian"))
 
 
 @guarded
@@ -3631,7 +3803,7 @@ def mode(a: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
 @guarded
 def xlogy(a: TensorLike, b: TensorLike) -> Tensor:
     a = as_tensor_operand(a) if not isinstance(a, Tensor) else a
-    return fn.XlogyBackward0.apply(a, as_tensor_operand(b))
+    return XlogyBackward0.apply(a, as_tensor_operand(b))
 
 
 _KL_MEAN_WARNING = (
@@ -3678,8 +3850,8 @@ def addcmul(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> T
     a = _check_tensor(a, "addcmul")
     t1 = _check_tensor(tensor1, "addcmul", "tensor1", 2)
     t2 = _check_tensor(tensor2, "addcmul", "tensor2", 3)
-    fn.infer_size(fn.infer_size(a.shape, t1.shape), t2.shape)
-    return fn.AddcmulBackward0.apply(a, t1, t2, value=value)
+    infer_size(infer_size(a.shape, t1.shape), t2.shape)
+    return AddcmulBackward0.apply(a, t1, t2, value=value)
 
 
 @guarded
@@ -3695,31 +3867,31 @@ def addcdiv(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> T
             "tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
             "tensor2) for float inputs. The future addcdiv behavior is just the latter "
             "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
-    fn.infer_size(fn.infer_size(a.shape, t1.shape), t2.shape)
-    return fn.AddcdivBackward0.apply(a, t1, t2, value=value)
+    infer_size(infer_size(a.shape, t1.shape), t2.shape)
+    return AddcdivBackward0.apply(a, t1, t2, value=value)
 
 
-frac = _unary(fn.FracBackward0, "frac")
+frac = _unary(FracBackward0, "frac")
 
 
 @guarded
 def dist(a: Tensor, b: Tensor, p: Number = 2) -> Tensor:
     a = _check_tensor(a, "dist")
     b = _check_tensor(b, "dist", "other", 2)
-    return fn.DistBackward0.apply(a, b, p=float(p))
+    return DistBackward0.apply(a, b, p=float(p))
 
 
 @guarded
 def count_nonzero(a: Tensor, dim: Any = None) -> Tensor:
     a = _check_tensor(a, "count_nonzero")
-    xp = fn.xp_of(a._data)
+    xp = xp_of(a._data)
     if dim is None:
         counted = xp.count_nonzero(a._data)
     else:
         dims = tuple(wrap_dim(d, a.ndim) for d in (dim if isinstance(dim, (tuple, list))
                                                    else (dim,)))
         counted = xp.count_nonzero(a._data, axis=dims)
-    return Tensor._make(fn._as_array(xp.asarray(counted, dtype=np.int64)), a.device)
+    return Tensor._make(_as_array(xp.asarray(counted, dtype=np.int64)), a.device)
 
 
 @guarded
@@ -3775,7 +3947,7 @@ def uniform_(a: Tensor, low: float = 0.0, high: float = 1.0, generator: Any = No
     _check_random_float(a.dtype, "check_uniform_bounds")
     draws = _random_call(lambda: _generator(generator).uniform(float(low), float(high), a.shape,
                                                                a.dtype))
-    return apply_inplace(fn.UniformBackward0, a, draws=backend.to_device(draws, a.device))
+    return apply_inplace(UniformBackward0, a, draws=backend.to_device(draws, a.device))
 
 
 @guarded
@@ -3784,7 +3956,7 @@ def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = Non
     _check_random_float(a.dtype, "normal_kernel_cpu")
     draws = _random_call(lambda: _generator(generator).normal(float(mean), float(std), a.shape,
                                                               a.dtype))
-    return apply_inplace(fn.NormalBackward0, a, draws=backend.to_device(draws, a.device))
+    return apply_inplace(NormalBackward0, a, draws=backend.to_device(draws, a.device))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -3811,13 +3983,13 @@ def pad(input: Tensor, pad: Any, mode: str = "constant",  # noqa: A002
         n = input.shape[input.ndim - 1 - i]
         if n + builtins.min(amounts[2 * i], 0) + builtins.min(amounts[2 * i + 1], 0) < 0:
             raise TorchRuntimeError("narrow(): length must be non-negative.")
-    return fn.ConstantPadNdBackward0.apply(input, pad=amounts,
+    return ConstantPadNdBackward0.apply(input, pad=amounts,
                                            value=0.0 if value is None else value)
 
 
 @guarded
 def logit(a: Tensor, eps: float | None = None) -> Tensor:
-    return fn.LogitBackward0.apply(_check_tensor(a, "logit"), eps=eps)
+    return LogitBackward0.apply(_check_tensor(a, "logit"), eps=eps)
 
 
 def _element_strides(a: Tensor) -> tuple[int, ...]:
@@ -3866,7 +4038,7 @@ def take(a: Tensor, index: Tensor) -> Tensor:
         raise TorchIndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
                               "elements.")
     wrapped = Tensor._make(index._data % n if n else index._data, index.device)
-    return fn.TakeBackward0.apply(a, index=wrapped)
+    return TakeBackward0.apply(a, index=wrapped)
 
 
 def _dim_index(a: Tensor, dim: int, index: Tensor,
@@ -3890,7 +4062,7 @@ def index_fill(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     d, wrapped = _dim_index(a, dim, index, TorchIndexError)
     if isinstance(value, Tensor):
         value = value.item()
-    return fn.IndexFillBackward0.apply(a, dim=d, index=reshape(wrapped, (-1,)), value=value)
+    return IndexFillBackward0.apply(a, dim=d, index=reshape(wrapped, (-1,)), value=value)
 
 
 @guarded
@@ -3901,8 +4073,8 @@ def scatter(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = No
     if src is None:
         src = value
     if isinstance(src, Tensor):
-        return fn.ScatterBackward0.apply(a, src, dim=d, index=wrapped)
-    return fn.ScatterBackward1.apply(a, dim=d, index=wrapped, value=src)
+        return ScatterBackward0.apply(a, src, dim=d, index=wrapped)
+    return ScatterBackward1.apply(a, dim=d, index=wrapped, value=src)
 
 
 @guarded
@@ -3911,7 +4083,7 @@ def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     index = _index_tensor(index, "scatter_add")
     src = _check_tensor(src, "scatter_add", "src", 4)
     d, wrapped = _dim_index(a, dim, index)
-    return fn.ScatterAddBackward0.apply(a, src, dim=d, index=wrapped)
+    return ScatterAddBackward0.apply(a, src, dim=d, index=wrapped)
 
 
 @guarded
@@ -3925,7 +4097,7 @@ def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Number 
         raise TorchRuntimeError(
             "source tensor shape must match self tensor shape, excluding the specified "
             f"dimension. Got self.shape = {list(a.shape)} source.shape = {list(source.shape)}")
-    return fn.IndexAddBackward0.apply(a, source, dim=d, index=wrapped, alpha=alpha)
+    return IndexAddBackward0.apply(a, source, dim=d, index=wrapped, alpha=alpha)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -3938,7 +4110,7 @@ def clone(a: Tensor, memory_format: str = "preserve") -> Tensor:
     if memory_format not in ("preserve", "contiguous"):
         raise TorchNotImplementedError(f"clone with memory_format={memory_format!r} is not "
                                        "supported by gradsh")
-    return fn.CloneBackward0.apply(_check_tensor(a, "clone"), memory_format=memory_format)
+    return CloneBackward0.apply(_check_tensor(a, "clone"), memory_format=memory_format)
 
 
 _TYPE_NAMES = {f"torch.{d.legacy}": d for d in dtypes.ALL}
@@ -3962,7 +4134,7 @@ def to(a: Tensor, *args: Any, dtype: DType | None = None, device: Any = None,
         DeviceHooks.check(target_device)
     if target_dtype is a.dtype and target_device == a.device and not copy:
         return a
-    return fn.ToCopyBackward0.apply(a, dtype=target_dtype, device=target_device)
+    return ToCopyBackward0.apply(a, dtype=target_dtype, device=target_device)
 
 
 def _cast(dtype: DType) -> Callable[[Tensor], Tensor]:
@@ -4053,30 +4225,30 @@ def element_size(a: Tensor) -> int:
 @guarded
 def add_(a: Tensor, b: TensorLike, alpha: Number = 1) -> Tensor:
     _check_alpha(a, b, alpha)
-    return apply_inplace(fn.AddBackward0, a, as_tensor_operand(b), alpha=alpha)
+    return apply_inplace(AddBackward0, a, as_tensor_operand(b), alpha=alpha)
 
 
 @guarded
 def sub_(a: Tensor, b: TensorLike, alpha: Number = 1) -> Tensor:
     _check_bool_sub(a, b)
-    return apply_inplace(fn.SubBackward0, a, as_tensor_operand(b), alpha=alpha)
+    return apply_inplace(SubBackward0, a, as_tensor_operand(b), alpha=alpha)
 
 
 @guarded
 def mul_(a: Tensor, b: TensorLike) -> Tensor:
-    return apply_inplace(fn.MulBackward0, a, as_tensor_operand(b))
+    return apply_inplace(MulBackward0, a, as_tensor_operand(b))
 
 
 @guarded
 def div_(a: Tensor, b: TensorLike) -> Tensor:
-    return apply_inplace(fn.DivBackward0, a, as_tensor_operand(b))
+    return apply_inplace(DivBackward0, a, as_tensor_operand(b))
 
 
 @guarded
 def pow_(a: Tensor, exponent: TensorLike) -> Tensor:
     if isinstance(exponent, Tensor):
-        return apply_inplace(fn.PowBackward1, a, exponent)
-    return apply_inplace(fn.PowBackward0, a, exponent=exponent)
+        return apply_inplace(PowBackward1, a, exponent)
+    return apply_inplace(PowBackward0, a, exponent=exponent)
 
 
 @guarded
@@ -4084,11 +4256,11 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     if min is None and max is None:
         raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        placeholder = Tensor._make(fn.xp_of(a._data).zeros((), dtype=a._data.dtype), a.device)
-        return apply_inplace(fn.ClampBackward0, a, min if min is not None else placeholder,
+        placeholder = Tensor._make(xp_of(a._data).zeros((), dtype=a._data.dtype), a.device)
+        return apply_inplace(ClampBackward0, a, min if min is not None else placeholder,
                              max if max is not None else placeholder,
                              has_min=min is not None, has_max=max is not None)
-    return apply_inplace(fn.ClampBackward1, a, min=min, max=max)
+    return apply_inplace(ClampBackward1, a, min=min, max=max)
 
 
 clip_ = alias(clamp_, "clip_")
@@ -4096,15 +4268,15 @@ clip_ = alias(clamp_, "clip_")
 
 @guarded
 def clamp_min_(a: Tensor, min: Any) -> Tensor:  # noqa: A002
-    return apply_inplace(fn.ClampMinBackward0, a, min=min)
+    return apply_inplace(ClampMinBackward0, a, min=min)
 
 
 @guarded
 def clamp_max_(a: Tensor, max: Any) -> Tensor:  # noqa: A002
-    return apply_inplace(fn.ClampMaxBackward0, a, max=max)
+    return apply_inplace(ClampMaxBackward0, a, max=max)
 
 
-def _inplace_unary(cls: type[fn.Function], name: str) -> Callable[[Tensor], Tensor]:
+def _inplace_unary(cls: type[Function], name: str) -> Callable[[Tensor], Tensor]:
     def op(a: Tensor) -> Tensor:
         return apply_inplace(cls, a)
 
@@ -4112,17 +4284,17 @@ def _inplace_unary(cls: type[fn.Function], name: str) -> Callable[[Tensor], Tens
     return guarded(op, name=name)
 
 
-exp_ = _inplace_unary(fn.ExpBackward0, "exp_")
-log_ = _inplace_unary(fn.LogBackward0, "log_")
-sin_ = _inplace_unary(fn.SinBackward0, "sin_")
-cos_ = _inplace_unary(fn.CosBackward0, "cos_")
-tanh_ = _inplace_unary(fn.TanhBackward0, "tanh_")
-sigmoid_ = _inplace_unary(fn.SigmoidBackward0, "sigmoid_")
-relu_ = _inplace_unary(fn.ReluBackward0, "relu_")
-sqrt_ = _inplace_unary(fn.SqrtBackward0, "sqrt_")
-abs_ = _inplace_unary(fn.AbsBackward0, "abs_")
-neg_ = _inplace_unary(fn.NegBackward0, "neg_")
-reciprocal_ = _inplace_unary(fn.ReciprocalBackward0, "reciprocal_")
+exp_ = _inplace_unary(ExpBackward0, "exp_")
+log_ = _inplace_unary(LogBackward0, "log_")
+sin_ = _inplace_unary(SinBackward0, "sin_")
+cos_ = _inplace_unary(CosBackward0, "cos_")
+tanh_ = _inplace_unary(TanhBackward0, "tanh_")
+sigmoid_ = _inplace_unary(SigmoidBackward0, "sigmoid_")
+relu_ = _inplace_unary(ReluBackward0, "relu_")
+sqrt_ = _inplace_unary(SqrtBackward0, "sqrt_")
+abs_ = _inplace_unary(AbsBackward0, "abs_")
+neg_ = _inplace_unary(NegBackward0, "neg_")
+reciprocal_ = _inplace_unary(ReciprocalBackward0, "reciprocal_")
 
 
 @guarded
@@ -4132,31 +4304,31 @@ def square_(a: Tensor) -> Tensor:
 
 @guarded
 def zero_(a: Tensor) -> Tensor:
-    return apply_inplace(fn.ZeroBackward0, a)
+    return apply_inplace(ZeroBackward0, a)
 
 
 @guarded
 def fill_(a: Tensor, value: TensorLike) -> Tensor:
     if isinstance(value, Tensor):
-        return apply_inplace(fn.FillBackward3, a, value)
+        return apply_inplace(FillBackward3, a, value)
     if not is_number(value):
         raise TorchTypeError(
             f"fill_() received an invalid combination of arguments - got ({_type_name(value)})"
         )
-    return apply_inplace(fn.FillBackward2, a, value=value)
+    return apply_inplace(FillBackward2, a, value=value)
 
 
 @guarded
 def copy_(a: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     _check_tensor(src, "copy_", "src")
     if src.shape != a.shape:
-        shape = fn.infer_size(a.shape, src.shape)
+        shape = infer_size(a.shape, src.shape)
         if shape != a.shape:
             raise TorchRuntimeError(
                 f"output with shape [{', '.join(map(str, a.shape))}] doesn't match the broadcast "
                 f"shape [{', '.join(map(str, shape))}]"
             )
-    return apply_inplace(fn.CopyBackwards, a, src)
+    return apply_inplace(CopyBackwards, a, src)
 
 
 @guarded
@@ -4164,7 +4336,7 @@ def masked_fill_(a: Tensor, mask: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor):
         value = value.item()
     _check_mask_device(a, mask)
-    return apply_inplace(fn.MaskedFillBackward0, a, mask=mask, value=value)
+    return apply_inplace(MaskedFillBackward0, a, mask=mask, value=value)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -4614,17 +4786,17 @@ def _install_tensor_ops() -> None:
     def detached(compute: Callable[..., Any], x: Tensor) -> Tensor:
         # NOTE: the few formulas without a differentiable form in gradsh (prod with zeros,
         # nll's double backward) give the right values without a graph of their own.
-        return Tensor._make(fn._as_array(compute(x._data)), x.device)
+        return Tensor._make(_as_array(compute(x._data)), x.device)
 
     # CopySlices under create_graph: clone the gradient, hand a copy of its view part to the
     # in-place op's formula, copy the result back into the view: all differentiable.
     def view_split(g: Tensor, view_fn: Callable[[Any], Any]) -> tuple[Tensor, Tensor]:
         result = copy_(empty_like(g), g)  # new_empty_strided(...).copy_(grad)
-        part = clone(fn.StridedView.apply(result, view_fn=view_fn), memory_format="contiguous")
+        part = clone(StridedView.apply(result, view_fn=view_fn), memory_format="contiguous")
         return result, part
 
     def view_fill(result: Tensor, view_fn: Callable[[Any], Any], part: Tensor | None) -> Tensor:
-        view = fn.StridedView.apply(result, view_fn=view_fn)
+        view = StridedView.apply(result, view_fn=view_fn)
         if part is None:
             zero_(view)
         else:
@@ -4653,17 +4825,17 @@ def _install_tensor_ops() -> None:
         indices = idx._data if isinstance(idx, Tensor) else idx
         if not keepdim:
             g = unsqueeze(g, dim)
-            indices = fn.xp_of(indices).expand_dims(indices, dim)
+            indices = xp_of(indices).expand_dims(indices, dim)
         base = zeros(shape, dtype=g.dtype, device=g.device)
-        return fn.ValueSelectingBackward.apply(base, g, dim=dim, indices=indices)
+        return ValueSelectingBackward.apply(base, g, dim=dim, indices=indices)
 
     def view_backward(g: Tensor, shape: tuple[int, ...], view_fn: Callable[[Any], Any],
                       kind: str, args: tuple[Any, ...]) -> Tensor:
         if kind == "select":
-            cls: type[fn._ViewScatter] = fn.SelectBackwardBackward0
+            cls: type[_ViewScatter] = SelectBackwardBackward0
             op = lambda t: select(t, *args)  # noqa: E731
         else:
-            cls = fn.SliceBackwardBackward0
+            cls = SliceBackwardBackward0
             dim, start, end, step = args
             op = lambda t: slice(t, dim, start, end, step)  # noqa: E731
         return cls.apply(g, shape=shape, view_fn=view_fn, view_op=op)
@@ -4679,8 +4851,8 @@ def _install_tensor_ops() -> None:
             return reshape(mean(g), (1,) * g.ndim)
         return mean(g)
 
-    fn._Namespace.install(
-        fn.TensorOps,
+    _Namespace.install(
+        TensorOps,
         expand=expand,
         reshape=reshape,
         t=t,
@@ -4697,13 +4869,13 @@ def _install_tensor_ops() -> None:
         to_bool=lambda g: bool(g._data),
         count_true=lambda g: int(g._data.sum()),
         count_zeros=lambda g: int((g._data == 0).sum()),
-        floor_divide=lambda a, b: Tensor._make(fn._as_array(fn.xp_of(a._data).floor_divide(
+        floor_divide=lambda a, b: Tensor._make(_as_array(xp_of(a._data).floor_divide(
             a._data, b._data)), a.device),
-        trunc_divide=lambda a, b: Tensor._make(fn._as_array(fn.xp_of(a._data).trunc(
+        trunc_divide=lambda a, b: Tensor._make(_as_array(xp_of(a._data).trunc(
             a._data / b._data)), a.device),
         where=lambda c, a, b: where(c, a, b),
         masked_fill=lambda g, mask, value: masked_fill(g, mask, value),
-        evenly_distribute=lambda g, x, mask: fn.MaskedFillBackward1.apply(
+        evenly_distribute=lambda g, x, mask: MaskedFillBackward1.apply(
             zeros_like(x), g / sum(mask), mask=mask),
         zeros_like=lambda g: zeros_like(g),
         ones_like=ones_like,
@@ -4723,23 +4895,23 @@ def _install_tensor_ops() -> None:
         select=select,
         view_backward=view_backward,
         # NOTE: AsStridedBackward0 (views after an in-place change) has no double backward.
-        view_scatter=lambda g, shape, view_fn: fn.StridedScatter.apply(g, shape=shape,
+        view_scatter=lambda g, shape, view_fn: StridedScatter.apply(g, shape=shape,
                                                                        view_fn=view_fn),
-        index_put_acc=lambda g, shape, key: fn.IndexPutImplBackward0.apply(
+        index_put_acc=lambda g, shape, key: IndexPutImplBackward0.apply(
             zeros(shape, dtype=g.dtype, device=g.device), g, key=key),
         index_fill_zero=lambda g, key: _index_fill_zero(g, key),
         index=lambda g, key: _index_with_key(g, key),
         value_selecting_backward=value_selecting_backward,
-        tanh_backward=lambda g, y: fn.TanhBackwardBackward0.apply(g, y),
-        sigmoid_backward=lambda g, y: fn.SigmoidBackwardBackward0.apply(g, y),
-        threshold_backward=lambda g, y, th: fn.ThresholdBackwardBackward0.apply(g, y,
+        tanh_backward=lambda g, y: TanhBackwardBackward0.apply(g, y),
+        sigmoid_backward=lambda g, y: SigmoidBackwardBackward0.apply(g, y),
+        threshold_backward=lambda g, y, th: ThresholdBackwardBackward0.apply(g, y,
                                                                                  threshold=th),
-        softmax_backward=lambda g, y, dim: fn.SoftmaxBackwardDataBackward0.apply(g, y, dim=dim),
-        log_softmax_backward=lambda g, y, dim: fn.LogSoftmaxBackwardDataBackward0.apply(
+        softmax_backward=lambda g, y, dim: SoftmaxBackwardDataBackward0.apply(g, y, dim=dim),
+        log_softmax_backward=lambda g, y, dim: LogSoftmaxBackwardDataBackward0.apply(
             g, y, dim=dim),
-        mse_loss_backward=lambda g, x, t, red: fn.MseLossBackwardBackward0.apply(
+        mse_loss_backward=lambda g, x, t, red: MseLossBackwardBackward0.apply(
             g, x, t, reduction=red),
-        nll_loss_backward=lambda g, x, target, node: fn.NllLossBackwardBackward0.apply(
+        nll_loss_backward=lambda g, x, target, node: NllLossBackwardBackward0.apply(
             g, x, target=target, node=node),
         detached=detached,
         ufunc=lambda name, g: ufuncs[name](g),
@@ -4755,14 +4927,14 @@ def _install_tensor_ops() -> None:
         index_select=lambda g, dim, index: index_select(g, dim, index),
         constant_pad=lambda g, padding, shape: pad(g, padding),
         diagonal=lambda g, k: diag(g, k),
-        diagonal_scatter=lambda g, shape, k: fn.DiagonalBackwardBackward0.apply(
+        diagonal_scatter=lambda g, shape, k: DiagonalBackwardBackward0.apply(
             g, shape=shape, k=k),
         prod_others=prod_others,
         view_split=view_split,
         view_fill=view_fill,
     )
-    fn.TensorOps.formula_mode = staticmethod(  # type: ignore[attr-defined]
-        fn.ScalarOverloads.enabled)
+    TensorOps.formula_mode = staticmethod(  # type: ignore[attr-defined]
+        ScalarOverloads.enabled)
 
 
 _UNGUARDED_METHODS = frozenset({"backward", "__getitem__", "__setitem__", "__iter__", "__int__",
