@@ -71,7 +71,7 @@ __all__ = ["install_tensor_ops"]
 def install_tensor_ops() -> None:
     """TensorOps: the helpers of ArrayOps built from differentiable operations (create_graph),
     and the two creation functions the engine itself calls."""
-    # What formulas call through F.ufunc (functions._ARRAY_UFUNCS on arrays).
+    # What formulas call through F.ufunc (functions.unary._ARRAY_UFUNCS on arrays).
     ufuncs = {"cosh": cosh, "sinh": sinh, "rsqrt": rsqrt, "sigmoid": sigmoid, "tanh": tanh,
               "erf": erf, "logsigmoid": logsigmoid}
 
