@@ -2,7 +2,8 @@
 
 The interpreter resolves names and whitelists Tensor methods and attributes from this table; the
 shell's `help` and completion and the PyTorch exporter read it too, so nothing can drift.
-`target` names the implementation in gradsh.engine.ops (functions) or on Tensor (methods).
+`target` names the implementation: in gradsh.engine.ops or gradsh.engine.optim (functions), or
+on Tensor (methods).
 """
 
 from __future__ import annotations

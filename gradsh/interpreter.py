@@ -16,7 +16,7 @@ from typing import Any
 
 from gradsh import ast
 from gradsh import builtins as table
-from gradsh.engine import dtypes, ops
+from gradsh.engine import dtypes, ops, optim
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchError, set_warning_handler
 from gradsh.engine.tensor import (
@@ -844,14 +844,7 @@ def _takes_requires_grad(function: Callable[..., Any]) -> bool:
 
 
 def _resolve(builtin: table.Builtin) -> Callable[..., Any] | None:
-    import importlib
-
-    modules: list[Any] = [ops]
-    try:
-        modules.append(importlib.import_module("gradsh.engine.optim"))
-    except ImportError:  # pragma: no cover  (optim lands separately)
-        pass
-    for module in modules:
+    for module in (ops, optim):
         target = getattr(module, builtin.ops_name, None)
         if target is not None:
             return target  # type: ignore[no-any-return]

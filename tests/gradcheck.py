@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import exceptions, ops
+from gradsh.engine import exceptions, ops, optim
 from gradsh.engine.exceptions import TorchError
 from gradsh.engine.tensor import Tensor
 
@@ -102,6 +102,15 @@ class TorchNamespace:
         return getattr(torch, name)
 
 
+class GradshNamespace:
+    """gradsh's ops and optim behind one attribute lookup, as TorchNamespace is for torch."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "SGD":
+            return optim.SGD
+        return getattr(ops, name)
+
+
 @dataclass
 class Outcome:
     """What one side produced: a value (tensors compared field by field) or an error."""
@@ -149,7 +158,7 @@ def run_gradsh(case: Callable[..., Any], arrays: Sequence[Any],
     messages: list[str] = []
     previous = exceptions.set_warning_handler(lambda category, text: messages.append(text))
     try:
-        outcome.value = case(ops, *inputs)
+        outcome.value = case(GradshNamespace(), *inputs)
     except TorchError as error:
         outcome.error = (error.kind, error.message)
     finally:

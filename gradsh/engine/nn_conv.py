@@ -12,6 +12,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from gradsh.engine import backend, ops
 from gradsh.engine.exceptions import TorchRuntimeError, warn
+from gradsh.engine.ops import arguments
 from gradsh.engine.tensor import Array, Function, GradOps, Tensor
 
 Pair = tuple[int, int]
@@ -287,8 +288,8 @@ def _same_padding(weight: Tensor, dilation: tuple[int, ...], stride: tuple[int, 
 def _convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,  # noqa: A002
                  padding: Any, dilation: Any, groups: int, dims: int) -> Tensor:
     name = f"conv{dims}d"
-    input = ops._check_tensor(input, name)
-    weight = ops._check_tensor(weight, name, "weight", 2)
+    input = arguments._check_tensor(input, name)
+    weight = arguments._check_tensor(weight, name, "weight", 2)
     if input.ndim not in (dims + 1, dims + 2):
         raise TorchRuntimeError(
             f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got "
@@ -334,8 +335,8 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None,  # noqa: A00
         raise TorchRuntimeError(f"expected scalar type {input.dtype.short} but found "
                                 f"{weight.dtype.short}")
     if bias is not None and bias.dtype is not input.dtype:
-        raise TorchRuntimeError(f"Input type ({ops._c_name(input.dtype)}) and bias type "
-                                f"({ops._c_name(bias.dtype)}) should be the same")
+        raise TorchRuntimeError(f"Input type ({arguments._c_name(input.dtype)}) and bias type "
+                                f"({arguments._c_name(bias.dtype)}) should be the same")
     if any(s <= 0 for s in stride):
         raise TorchRuntimeError("non-positive stride is not supported")
     if any(p < 0 for p in padding):

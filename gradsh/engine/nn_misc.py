@@ -9,6 +9,7 @@ import numpy as np
 
 from gradsh.engine import backend, dtypes, ops
 from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError
+from gradsh.engine.ops import arguments
 from gradsh.engine.tensor import Array, Function, GradOps, Tensor, no_grad
 
 
@@ -80,8 +81,8 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # 
               max_norm: float | None = None, norm_type: float = 2.0,
               scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
     """F.embedding: rows of weight picked by the integer tensor input."""
-    input = ops._check_tensor(input, "embedding")
-    weight = ops._check_tensor(weight, "embedding", "weight", 2)
+    input = arguments._check_tensor(input, "embedding")
+    weight = arguments._check_tensor(weight, "embedding", "weight", 2)
     if padding_idx is not None:
         if padding_idx > 0:
             if padding_idx >= weight.shape[0]:

@@ -14,6 +14,7 @@ import numpy as np
 
 from gradsh.engine import backend, ops
 from gradsh.engine.exceptions import TorchRuntimeError, TorchValueError
+from gradsh.engine.ops import arguments
 from gradsh.engine.tensor import Array, Function, GradOps, Tensor
 
 Axes = tuple[int, ...]
@@ -153,7 +154,7 @@ def _placeholder(like: Tensor) -> Tensor:
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,  # noqa
                weight: Tensor | None = None, bias: Tensor | None = None,
                training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
-    input = ops._check_tensor(input, "batch_norm")
+    input = arguments._check_tensor(input, "batch_norm")
     if input.ndim < 2:
         raise TorchValueError(f"expected 2D or 3D input (got {input.ndim}D input)")
     if training:
@@ -260,7 +261,7 @@ class NativeGroupNormBackward0(_GroupedNorm):
 
 def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,  # noqa: A002
                bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
-    input = ops._check_tensor(input, "layer_norm")
+    input = arguments._check_tensor(input, "layer_norm")
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(
         int(n) for n in normalized_shape)
     n = len(shape)
@@ -281,7 +282,7 @@ def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = Non
 
 def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,  # noqa: A002
                bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
-    input = ops._check_tensor(input, "group_norm")
+    input = arguments._check_tensor(input, "group_norm")
     if input.ndim < 2:
         raise TorchRuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                                 f"{input.ndim}")

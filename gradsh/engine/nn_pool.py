@@ -12,6 +12,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from gradsh.engine import backend, ops
 from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.ops import arguments
 from gradsh.engine.tensor import Array, Function, GradOps, Tensor
 
 Pair = tuple[int, int]
@@ -138,7 +139,7 @@ class MaxPool2DWithIndicesBackward0(Function):
 def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,  # noqa: A002
                             padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
                             return_indices: bool = True) -> tuple[Tensor, Tensor]:
-    input = ops._check_tensor(input, "max_pool2d")
+    input = arguments._check_tensor(input, "max_pool2d")
     kernel = _pair(kernel_size)
     window = Window(kernel, _pair(stride) if stride not in (None, (), []) else kernel,
                     _pair(padding), _pair(dilation), ceil_mode)
@@ -165,7 +166,7 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None,  # noqa: A00
                return_indices: bool = False) -> Any:
     if return_indices:
         return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
-    input = ops._check_tensor(input, "max_pool2d")
+    input = arguments._check_tensor(input, "max_pool2d")
     kernel = _pair(kernel_size)
     window = Window(kernel, _pair(stride) if stride not in (None, (), []) else kernel,
                     _pair(padding), _pair(dilation), ceil_mode)
@@ -186,7 +187,7 @@ def _one(value: Any) -> int:
 def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,  # noqa: A002
                             padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
                             return_indices: bool = True) -> tuple[Tensor, Tensor]:
-    input = ops._check_tensor(input, "max_pool1d")
+    input = arguments._check_tensor(input, "max_pool1d")
     _check_1d("max_pool1d", input, "(batch mode)")
     k = _one(kernel_size)
     s = _one(stride) if stride not in (None, (), []) else k
@@ -294,7 +295,7 @@ def _pooled_array(h: Array, node: AvgPool2DBackward0) -> Array:
 def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None,  # noqa: A002
                padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True,
                divisor_override: int | None = None) -> Tensor:
-    input = ops._check_tensor(input, "avg_pool2d")
+    input = arguments._check_tensor(input, "avg_pool2d")
     kernel = _pair(kernel_size)
     window = Window(kernel, _pair(stride) if stride not in (None, (), []) else kernel,
                     _pair(padding), (1, 1), ceil_mode)
@@ -308,7 +309,7 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None,  # noqa: A00
 def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None,  # noqa: A002
                padding: Any = 0, ceil_mode: bool = False,
                count_include_pad: bool = True) -> Tensor:
-    input = ops._check_tensor(input, "avg_pool1d")
+    input = arguments._check_tensor(input, "avg_pool1d")
     _check_1d("avg_pool1d", input, "(batch mode)")
     k = _one(kernel_size)
     s = _one(stride) if stride not in (None, (), []) else k
@@ -361,7 +362,7 @@ def _output_pair(output_size: Any, h: int, w: int) -> Pair:
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A002
-    input = ops._check_tensor(input, "adaptive_avg_pool2d")
+    input = arguments._check_tensor(input, "adaptive_avg_pool2d")
     if input.ndim not in (3, 4):
         raise TorchRuntimeError("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
                                 f"{list(input.shape)}")
@@ -376,7 +377,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A00
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A002
-    input = ops._check_tensor(input, "adaptive_avg_pool1d")
+    input = arguments._check_tensor(input, "adaptive_avg_pool1d")
     if input.ndim not in (2, 3):
         raise TorchRuntimeError("adaptive_avg_pool1d(): Expected 2D or 3D tensor, but got "
                                 f"{list(input.shape)}")

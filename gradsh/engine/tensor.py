@@ -673,9 +673,7 @@ class AccumulateGrad(Node):
             else:
                 # PyTorch's clone_obey_contract: new_empty_strided(...).copy_(new_grad), so a
                 # differentiable .grad has grad_fn CopyBackwards.
-                from gradsh.engine import ops
-
-                new = ops.copy_(ops.empty_like(leaf), new)
+                new = TensorOps.empty_like(leaf).copy_(new)  # type: ignore[attr-defined]
             leaf._grad = new
         elif not create_graph:
             with no_grad():
@@ -705,10 +703,16 @@ class ArrayOps(GradOps):
 
 class TensorOps(GradOps):
     as_tensor = True
+    # Besides the formulas' helpers, the two creation functions this module itself calls (the
+    # seed of ones, AccumulateGrad's differentiable .grad). Like Tensor's methods, they are
+    # installed by gradsh.engine.ops, the layer above, which this module never imports.
+    ones_like: ClassVar[Callable[[Tensor], Tensor]]
+    empty_like: ClassVar[Callable[[Tensor], Tensor]]
 
 
 def grad_ops(as_tensor: bool) -> type[GradOps]:
-    """The namespace backward formulas receive (functions.py fills both with the op helpers)."""
+    """The namespace backward formulas receive (gradsh.engine.functions fills ArrayOps with array
+    helpers, gradsh.engine.ops fills TensorOps with differentiable operations)."""
     return TensorOps if as_tensor else ArrayOps
 
 
@@ -1243,9 +1247,7 @@ def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params
             if saved._tensor is alias:
                 # PyTorch saves `original_self = self.clone()`: a recorded copy of the old
                 # value (CloneBackward0 in higher-order graphs)
-                from gradsh.engine import ops
-
-                node._saved[key] = SavedTensor(ops.clone(alias))
+                node._saved[key] = SavedTensor(alias.clone())  # type: ignore[attr-defined]
     target._inplace_data(out._data)
     if isinstance(node, Function):
         result = node._saved.get("result")
@@ -1311,8 +1313,6 @@ def _format_size(shape: Shape) -> str:
 def make_root_grads(outputs: Sequence[Tensor], grads: Sequence[Tensor | None],
                     create_graph: bool) -> list[Any]:
     """torch.autograd's _make_grads: the seed gradient of each output."""
-    from gradsh.engine import ops
-
     result: list[Any] = []
     for i, (out, grad) in enumerate(zip(outputs, grads, strict=False)):
         if grad is None:
@@ -1326,7 +1326,7 @@ def make_root_grads(outputs: Sequence[Tensor], grads: Sequence[Tensor | None],
                         "grad can be implicitly created only for real scalar outputs but got "
                         f"{out.dtype!r}"
                     )
-            seed = ops.ones_like(out)
+            seed = TensorOps.ones_like(out)
             result.append(seed if create_graph else seed._data)
             continue
         if not isinstance(grad, Tensor):
@@ -1584,10 +1584,9 @@ def _run_tensor_hooks(node: Node, grad: Any, create_graph: bool) -> Any:
         tensor = ref()
         if tensor is not None:
             if isinstance(grad, Tensor):
-                from gradsh.engine import ops
-
                 # grad.clone() (CloneBackward0 under create_graph), or .grad + grad
-                tensor._grad = ops.clone(grad) if tensor._grad is None else tensor._grad + grad
+                tensor._grad = (grad.clone() if tensor._grad is None  # type: ignore[attr-defined]
+                                else tensor._grad + grad)
             elif tensor._grad is None:
                 tensor._grad = Tensor._make(_owned_copy(grad), tensor.device)
             else:

@@ -18,10 +18,12 @@ everything else, and anything smaller than `MIN_ELEMENTS`, is one ordinary call.
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 # Below this a ufunc call takes well under a millisecond: the threads' hand-off would cost more
 # than they save (PyTorch's grain for element-wise kernels is 32,768 elements per thread).
@@ -47,6 +49,10 @@ def _executor() -> ThreadPoolExecutor:
     """The worker threads, started on first use (a forked child starts its own)."""
     global _pool, _pool_pid
     if _pool is None or _pool_pid != os.getpid():
+        # Imported here, not at start-up: concurrent.futures brings threading and logging, and
+        # only large arrays need the threads.
+        from concurrent.futures import ThreadPoolExecutor
+
         _pool = ThreadPoolExecutor(max_workers=THREADS - 1, thread_name_prefix="gradsh")
         _pool_pid = os.getpid()
     return _pool

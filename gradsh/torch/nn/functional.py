@@ -8,6 +8,7 @@ from gradsh.engine import nn_misc as _misc
 from gradsh.engine import nn_norm as _norm
 from gradsh.engine import nn_pool as _pool
 from gradsh.engine import ops as _ops
+from gradsh.engine.ops import activations as _activations
 from gradsh.engine.dtypes import DType
 from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch._missing import module_getattr
@@ -92,7 +93,7 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A00
                            f"{input.ndim}D input. Note that dropout1d exists to provide channel-"
                            "wise dropout on inputs with 1 spatial dimension, a channel dimension, "
                            "and an optional batch dimension (i.e. 2D or 3D inputs).")
-    _ops._not_inplace("dropout1d", inplace)
+    _activations._not_inplace("dropout1d", inplace)
     return _feature_dropout(input, p, training, input.ndim == 3)
 
 
@@ -114,7 +115,7 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A00
                       "release to interpret the input as one without a batch dimension, i.e. "
                       "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please "
                       "switch to using dropout1d instead.", stacklevel=2)
-    _ops._not_inplace("dropout2d", inplace)
+    _activations._not_inplace("dropout2d", inplace)
     return _feature_dropout(input, p, training, True)
 
 
@@ -124,7 +125,7 @@ def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,  # noqa
     an affine correction (ATen's _dropout_impl with alpha=True)."""
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    _ops._not_inplace("alpha_dropout", inplace)
+    _activations._not_inplace("alpha_dropout", inplace)
     if p == 0 or not training or input.numel() == 0:
         return input
     if p == 1:

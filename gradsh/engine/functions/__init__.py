@@ -1,0 +1,37 @@
+"""Every operation as a named Function: forward and backward side by side, one class per op.
+
+Each class carries PyTorch's grad_fn name and saves what PyTorch's derivatives.yaml entry saves
+(and only when the input it serves needs a gradient), so `grad_fn`, `next_functions` and "can
+this graph be backpropagated twice?" all match PyTorch. Backward formulas read like the yaml:
+`grad` is the incoming gradient, `F` supplies the few functions operators cannot express, and
+the same formula runs on plain arrays or, under create_graph, on differentiable Tensors.
+
+The engine sums broadcast gradients back to each input's shape and casts them to its dtype
+(PyTorch's validate_outputs), so binary ops return the broadcast-shaped gradient.
+
+One module per op family, mirrored by gradsh.engine.ops (the public functions that build these
+nodes): common (shared helpers), cascade_sum, arithmetic, unary, selection, comparison,
+reductions, sorting, shape (views), joining, indexing, linalg, activations, losses, sampling,
+copies; higher_order holds the fused nodes that only appear in the backward of a backward, and
+grad_ops the array half of the gradient namespaces (installed into ArrayOps on import). Nothing
+here imports gradsh.engine.ops: dependencies run dtypes/backend -> tensor -> functions -> ops.
+"""
+
+from gradsh.engine.functions.activations import *  # noqa: F403
+from gradsh.engine.functions.arithmetic import *  # noqa: F403
+from gradsh.engine.functions.cascade_sum import *  # noqa: F403
+from gradsh.engine.functions.common import *  # noqa: F403
+from gradsh.engine.functions.comparison import *  # noqa: F403
+from gradsh.engine.functions.copies import *  # noqa: F403
+from gradsh.engine.functions.grad_ops import *  # noqa: F403
+from gradsh.engine.functions.higher_order import *  # noqa: F403
+from gradsh.engine.functions.indexing import *  # noqa: F403
+from gradsh.engine.functions.joining import *  # noqa: F403
+from gradsh.engine.functions.linalg import *  # noqa: F403
+from gradsh.engine.functions.losses import *  # noqa: F403
+from gradsh.engine.functions.reductions import *  # noqa: F403
+from gradsh.engine.functions.sampling import *  # noqa: F403
+from gradsh.engine.functions.selection import *  # noqa: F403
+from gradsh.engine.functions.shape import *  # noqa: F403
+from gradsh.engine.functions.sorting import *  # noqa: F403
+from gradsh.engine.functions.unary import *  # noqa: F403

@@ -1,0 +1,588 @@
+"""Nodes of binary arithmetic: add, sub, mul, div, remainder, pow, addcmul, lerp ..."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine import dtypes, threads
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions.common import (
+    _quiet,
+    _scalar_op,
+    _times,
+    broadcast_shapes,
+    float_result_dtype,
+    fma64,
+    not_implemented_for,
+    operand,
+    result_dtype,
+    xp_of,
+    xp_of_operands,
+)
+from gradsh.engine.tensor import RESULT, Array, Function, Tensor
+from gradsh.engine.threads import elementwise
+
+__all__ = [
+    "AddBackward0", "AddBackward1", "SubBackward0", "SubBackward1", "RsubBackward1",
+    "MulBackward0", "MulBackward1", "DivBackward0", "DivBackward1", "FloorDivideNotImplemented",
+    "RemainderBackward0", "RemainderBackward1", "FmodBackward0", "FmodBackward1", "PowBackward0",
+    "PowBackward1", "PowBackward2", "Atan2Backward0", "LerpBackward0", "XlogyBackward0",
+    "AddcmulBackward0", "AddcdivBackward0",
+]
+
+
+def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool = False) -> Array:
+    """x + alpha * y (or x - alpha * y) as PyTorch's CPU kernel computes it: one fused
+    multiply-add in the op's math type, so the result rounds once."""
+    if alpha == 1 and isinstance(x, np.ndarray):
+        op = np.subtract if subtract else np.add
+        if x.size < threads.MIN_ELEMENTS and (y.__class__ is not np.ndarray
+                                              or y.size < threads.MIN_ELEMENTS):
+            return op(x, y, dtype=dtype.np)  # small: one call, without the threads' checks
+        return elementwise(op, x, y, dtype=dtype.np)
+    xp = xp_of_operands(x, y)
+    if dtype is dtypes.bool_:  # bools: x or (alpha and y)
+        return xp.logical_or(x, xp.logical_and(y, bool(alpha)))
+    if alpha == 1 or dtype.category < 2:
+        scaled = y if alpha == 1 else y * alpha
+        op = xp.subtract if subtract else xp.add
+        with _quiet():
+            return op(x, scaled, dtype=dtype.np)
+    a = -alpha if subtract else alpha
+    with _quiet():
+        if xp is not np:
+            # NOTE: on the GPU the float64 sum rounds twice, as a CUDA kernel that does not
+            # fuse would; float32 below is exact either way.
+            if dtype is dtypes.float64:
+                return xp.add(x, xp.multiply(y, float(a)), dtype=dtype.np)
+            alpha32 = float(np.float32(a))
+            exact = xp.asarray(x, dtype=np.float64) + alpha32 * xp.asarray(y, dtype=np.float64)
+            return exact.astype(dtype.np)
+        if dtype is dtypes.float64:
+            return fma64(y, float(a), x)
+        # NOTE: float32 operands multiply exactly in float64, so one rounding to float32
+        # matches the kernel's fmadd (opmath float, alpha rounded to float first).
+        alpha32 = float(np.float32(a))
+        exact = np.asarray(x, dtype=np.float64) + alpha32 * np.asarray(y, dtype=np.float64)
+        return exact.astype(dtype.np)
+
+
+class AddBackward0(Function):
+    name = "AddBackward0"
+
+    def forward(self, a: Tensor, b: Tensor, alpha: float | int = 1) -> Array:
+        x, y = a._data, b._data
+        if x.shape != y.shape:
+            broadcast_shapes(a, b)
+        self.alpha = alpha
+        return _add_scaled(x if not a._wrapped else x.item(), y if not b._wrapped else y.item(),
+                           alpha, result_dtype(a, b))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        scaled = grad if self.alpha == 1 else grad * self.alpha
+        return (grad if a else None, scaled if b else None)
+
+
+class AddBackward1(Function):
+    """add(Tensor, Scalar): the overload C++ formulas use (`1 + result.pow(2)`), one input."""
+
+    name = "AddBackward1"
+
+    def forward(self, a: Tensor, other: float | int, alpha: float | int = 1) -> Array:
+        dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
+        return _scalar_op(a._data, "add", other * alpha, dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad,)
+
+
+class SubBackward0(Function):
+    name = "SubBackward0"
+
+    def forward(self, a: Tensor, b: Tensor, alpha: float | int = 1) -> Array:
+        x, y = a._data, b._data
+        if x.shape != y.shape:
+            broadcast_shapes(a, b)
+        self.alpha = alpha
+        return _add_scaled(x if not a._wrapped else x.item(), y if not b._wrapped else y.item(),
+                           alpha, result_dtype(a, b), subtract=True)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        scaled = -grad if self.alpha == 1 else -grad * self.alpha
+        return (grad if a else None, scaled if b else None)
+
+
+class SubBackward1(Function):
+    """sub(Tensor, Scalar), one input."""
+
+    name = "SubBackward1"
+
+    def forward(self, a: Tensor, other: float | int, alpha: float | int = 1) -> Array:
+        dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
+        return _scalar_op(a._data, "subtract", other * alpha, dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad,)
+
+
+class RsubBackward1(Function):
+    """`number - tensor`: PyTorch's rsub with a Scalar `other`, one input."""
+
+    name = "RsubBackward1"
+
+    def forward(self, a: Tensor, other: float | int, alpha: float | int = 1) -> Array:
+        self.alpha = alpha
+        dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
+        x = operand(a) if alpha == 1 else operand(a) * alpha
+        with _quiet():
+            return xp_of(a._data).subtract(other, x, dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (-grad if self.alpha == 1 else -grad * self.alpha,)
+
+
+class MulBackward0(Function):
+    name = "MulBackward0"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        x, y = a._data, b._data
+        if x.shape != y.shape:
+            broadcast_shapes(a, b)
+        need_a, need_b = self.needs_input_grad
+        if need_a:
+            self.save("other", b)
+        if need_b:
+            self.save("self", a)
+        xp = np if x.__class__ is np.ndarray else xp_of(x)
+        if xp is np:
+            left, right = x if not a._wrapped else x.item(), y if not b._wrapped else y.item()
+            if x.size < threads.MIN_ELEMENTS and y.size < threads.MIN_ELEMENTS:
+                return np.multiply(left, right, dtype=result_dtype(a, b).np)
+            return elementwise(np.multiply, left, right, dtype=result_dtype(a, b).np)
+        return xp.multiply(x if not a._wrapped else x.item(), y if not b._wrapped else y.item(),
+                           dtype=result_dtype(a, b).np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        return (
+            _times(grad, self.saved("other", F)) if a else None,
+            _times(grad, self.saved("self", F)) if b else None,
+        )
+
+
+class MulBackward1(Function):
+    """mul(Tensor, Scalar): saves nothing but the number."""
+
+    name = "MulBackward1"
+
+    def forward(self, a: Tensor, other: float | int) -> Array:
+        self.other = other
+        dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
+        return _scalar_op(a._data, "multiply", other, dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad * self.other,)
+
+
+class DivBackward0(Function):
+    name = "DivBackward0"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        broadcast_shapes(a, b)
+        if self.needs_input_grad[0] or self.needs_input_grad[1]:
+            self.save("other", b)
+        if self.needs_input_grad[1]:
+            self.save("self", a)
+        dtype = float_result_dtype(a, b)
+        with _quiet():
+            return xp_of(a._data).true_divide(operand(a), operand(b), dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        other = self.saved("other", F)
+        with _quiet():
+            ga = grad / other if a else None
+            gb = -grad * ((self.saved("self", F) / other) / other) if b else None
+        return ga, gb
+
+
+class DivBackward1(Function):
+    """div(Tensor, Scalar), one input."""
+
+    name = "DivBackward1"
+
+    def forward(self, a: Tensor, other: float | int) -> Array:
+        self.other = other
+        dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
+        if not dtype.is_floating_point:
+            dtype = dtypes.default_float()
+        with _quiet():
+            return xp_of(a._data).true_divide(a._data, other, dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad / self.other,)
+
+
+def _check_integer_division(a: Tensor, b: Tensor, dtype: DType) -> None:
+    if dtype.category < 2:
+        divisor = operand(b)
+        if (isinstance(divisor, (int, float)) and divisor == 0) or (
+            not isinstance(divisor, (int, float)) and bool((divisor == 0).any())
+        ):
+            raise TorchRuntimeError("ZeroDivisionError")
+
+
+class FloorDivideNotImplemented(Function):
+    """floor_divide has no derivative: PyTorch records a node that raises when reached, with
+    an edge for each operand that requires grad (and none for the others). The inputs are those
+    operands; `left` and `right` are the operands themselves."""
+
+    name = "NotImplemented"
+
+    def forward(self, *inputs: Tensor, left: Tensor, right: Tensor) -> Array:
+        broadcast_shapes(left, right)
+        dtype = result_dtype(left, right)
+        if dtype is dtypes.bool_:
+            raise not_implemented_for("div_floor_cpu", dtype)
+        _check_integer_division(left, right, dtype)
+        with _quiet():
+            return np.floor_divide(operand(left), operand(right), dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        raise TorchRuntimeError("derivative for aten::floor_divide is not implemented")
+
+
+def _scalar_division(a: Tensor, other: float | int, ufunc: str) -> Array:
+    dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
+    if dtype is dtypes.bool_:
+        raise not_implemented_for(f"{ufunc}_cpu", dtype)
+    if dtype.category < 2 and other == 0:
+        raise TorchRuntimeError("ZeroDivisionError")
+    with _quiet():
+        return getattr(xp_of(a._data), ufunc)(a._data, other, dtype=dtype.np)
+
+
+class RemainderBackward0(Function):
+    """remainder(Tensor, Scalar): the gradient passes unchanged."""
+
+    name = "RemainderBackward0"
+
+    def forward(self, a: Tensor, other: float | int) -> Array:
+        return _scalar_division(a, other, "remainder")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad,)
+
+
+class RemainderBackward1(Function):
+    """remainder(Tensor, Tensor)."""
+
+    name = "RemainderBackward1"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        broadcast_shapes(a, b)
+        if self.needs_input_grad[1]:
+            self.save("self", a)
+            self.save("other", b)
+        dtype = result_dtype(a, b)
+        if dtype is dtypes.bool_:
+            raise not_implemented_for("remainder_cpu", dtype)
+        _check_integer_division(a, b, dtype)
+        with _quiet():
+            return xp_of(a._data).remainder(operand(a), operand(b), dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        gb = None
+        if b:
+            x, y = self.saved("self", F), self.saved("other", F)
+            with _quiet():
+                gb = -grad * F.floor_divide(x, y)
+        return (grad if a else None, gb)
+
+
+class _RemainderScalarTensor(Function):
+    """`number % tensor`: not differentiable in PyTorch (its node raises)."""
+
+    name = "NotImplemented"
+
+    def forward(self, a: Tensor, other: bool | int | float) -> Any:
+        dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
+        if dtype.category < 2 and bool((a._data == 0).any()):
+            raise TorchRuntimeError("ZeroDivisionError")
+        with np.errstate(all="ignore"):
+            return xp_of(a._data).remainder(other, a._data, dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        raise TorchRuntimeError("derivative for aten::remainder is not implemented")
+
+
+class FmodBackward0(Function):
+    """fmod(Tensor, Scalar)."""
+
+    name = "FmodBackward0"
+
+    def forward(self, a: Tensor, other: float | int) -> Array:
+        return _scalar_division(a, other, "fmod")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad,)
+
+
+class FmodBackward1(Function):
+    """fmod(Tensor, Tensor): other's gradient is -grad * trunc(self / other)."""
+
+    name = "FmodBackward1"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        broadcast_shapes(a, b)
+        if self.needs_input_grad[1]:
+            self.save("self", a)
+            self.save("other", b)
+        dtype = result_dtype(a, b)
+        if dtype is dtypes.bool_:
+            raise not_implemented_for("fmod_cpu", dtype)
+        _check_integer_division(a, b, dtype)
+        with _quiet():
+            return xp_of(a._data).fmod(operand(a), operand(b), dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        gb = None
+        if b:
+            x, y = self.saved("self", F), self.saved("other", F)
+            with _quiet():
+                gb = -grad * F.trunc_divide(x, y)
+        return (grad if a else None, gb)
+
+
+def _check_integer_power(a: Tensor, exponent: Any, dtype: DType) -> None:
+    if dtype.category == 1 and isinstance(exponent, int) and exponent < 0:
+        raise TorchRuntimeError("Integers to negative integer powers are not allowed.")
+
+
+class PowBackward0(Function):
+    """`tensor ** number`: the exponent is a Scalar, not an input."""
+
+    name = "PowBackward0"
+
+    def forward(self, a: Tensor, exponent: float | int) -> Array:
+        self.exponent = exponent
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+        dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [exponent])
+        if dtype is dtypes.bool_:  # x ** True is x, x ** False is all True
+            return a._data.copy() if exponent else xp_of(a._data).ones_like(a._data)
+        _check_integer_power(a, exponent, dtype)
+        with _quiet():
+            return xp_of(a._data).power(operand(a), exponent, dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # pow_backward: grad * (exponent * self.pow(exponent - 1)), zeros where exponent == 0
+        p = self.exponent
+        if p == 0:
+            return (F.zeros_like(grad),)
+        x = self.saved("self", F)
+        with _quiet():
+            return (grad * (p * x ** (p - 1)),)
+
+
+class PowBackward1(Function):
+    """`tensor ** tensor`."""
+
+    name = "PowBackward1"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        broadcast_shapes(a, b)
+        self.save("self", a)
+        self.save("exponent", b)
+        self.save("result", RESULT)
+        dtype = result_dtype(a, b)
+        if dtype is dtypes.bool_:
+            raise not_implemented_for("pow", dtype)
+        with _quiet():
+            if dtype.category == 1:
+                exponents = operand(b)
+                xp = xp_of_operands(operand(a), exponents)
+                if bool(xp.any(xp.asarray(exponents) < 0)):
+                    # PyTorch's integer pow: x ** negative is 1 for x == 1, -1 ** odd ...
+                    base = xp.asarray(operand(a), dtype=dtype.np)
+                    e = xp.asarray(exponents)
+                    out = xp.zeros(np.broadcast_shapes(base.shape, e.shape), dtype=dtype.np)
+                    e = xp.broadcast_to(e, out.shape)
+                    bb = xp.broadcast_to(base, out.shape)
+                    nonneg = e >= 0
+                    out[nonneg] = xp.power(bb[nonneg], e[nonneg])
+                    neg = ~nonneg
+                    out[neg & (bb == 1)] = 1
+                    out[neg & (bb == -1)] = xp.where(e[neg & (bb == -1)] % 2 == 0, 1, -1)
+                    return out
+            return xp_of(a._data).power(operand(a), operand(b), dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        x = self.saved("self", F)
+        p = self.saved("exponent", F)
+        if a and self._saved["exponent"].dtype is dtypes.bool_:
+            # the formula computes `exponent - 1`, which PyTorch refuses for a bool tensor
+            raise TorchRuntimeError(
+                "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+            )
+        with _quiet():
+            ga = F.where(p == 0.0, 0.0, grad * (p * x ** (p - 1))) if a else None
+            gb = None
+            if b:
+                result = self.saved("result", F)
+                gb = grad * F.where((x == 0.0) & (p >= 0), 0.0, result * F.log(x))
+        return ga, gb
+
+
+class PowBackward2(Function):
+    """`number ** tensor`."""
+
+    name = "PowBackward2"
+
+    def forward(self, exponent: Tensor, base: float | int) -> Array:
+        self.base = base
+        if self.needs_input_grad[0]:
+            self.save("exponent", exponent)
+            self.save("result", RESULT)
+        dtype = dtypes.result_type([(exponent.dtype, exponent._data.ndim)], [base])
+        if dtype is dtypes.bool_:
+            raise not_implemented_for("pow", dtype)
+        with _quiet():
+            return xp_of(exponent._data).power(base, operand(exponent), dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        result = self.saved("result", F)
+        with _quiet():
+            if self.base == 0:
+                p = self.saved("exponent", F)
+                return (grad * F.where(p >= 0, 0.0, result * float("-inf")),)
+            return (grad * (result * math.log(self.base)),)
+
+
+class Atan2Backward0(Function):
+    name = "Atan2Backward0"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        if a.shape != b.shape:
+            broadcast_shapes(a, b)
+        self.save("self", a)
+        self.save("other", b)
+        dtype = float_result_dtype(a, b).np
+        return xp_of(a._data).arctan2(a._data, b._data, dtype=dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_a, need_b = self.needs_input_grad
+        y, x = self.saved("self", F), self.saved("other", F)
+        with _quiet():
+            scale = grad / (x * x + y * y)
+            return (scale * x if need_a else None, scale * -y if need_b else None)
+
+
+class LerpBackward0(Function):
+    """lerp(start, end, weight: Scalar) = start + weight * (end - start)."""
+
+    name = "LerpBackward0"
+
+    def forward(self, a: Tensor, b: Tensor, weight: float) -> Array:
+        if a.shape != b.shape:
+            broadcast_shapes(a, b)
+        self.weight = weight
+        dtype = result_dtype(a, b).np
+        x, y = a._data.astype(dtype, copy=False), b._data.astype(dtype, copy=False)
+        with _quiet():
+            # PyTorch's lerp kernel: from the nearer end, so lerp(a, b, 1) is exactly b
+            if abs(weight) < 0.5:
+                return xp_of(x).asarray(x + weight * (y - x), dtype=dtype)
+            return xp_of(x).asarray(y - (y - x) * (1 - weight), dtype=dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_a, need_b = self.needs_input_grad
+        return (grad * (1 - self.weight) if need_a else None,
+                grad * self.weight if need_b else None)
+
+
+class XlogyBackward0(Function):
+    """xlogy(x, y) = x * log(y), 0 where x is 0 (unless y is NaN)."""
+
+    name = "XlogyBackward0"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        if a.shape != b.shape:
+            broadcast_shapes(a, b)
+        self.save("self", a)
+        self.save("other", b)
+        dtype = float_result_dtype(a, b).np
+        x, y = a._data.astype(dtype, copy=False), b._data.astype(dtype, copy=False)
+        xp = xp_of(x)
+        with _quiet():
+            return xp.asarray(xp.where((x == 0) & ~xp.isnan(y), 0, x * xp.log(y)), dtype=dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_x, need_y = self.needs_input_grad
+        x, y = self.saved("self", F), self.saved("other", F)
+        with _quiet():
+            gx = grad * F.where((x == 0) & (y == y), 0.0, F.log(y)) if need_x else None
+            gy = grad * x / y if need_y else None
+        return (gx, gy)
+
+
+class AddcmulBackward0(Function):
+    """addcmul(x, t1, t2, value) = x + value * t1 * t2."""
+
+    name = "AddcmulBackward0"
+
+    def forward(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
+        _, need_1, need_2 = self.needs_input_grad
+        if need_1:
+            self.save("tensor2", t2)
+        if need_2:
+            self.save("tensor1", t1)
+        self.value = value
+        dtype = result_dtype(a, t1, t2).np
+        x, y, z = (t._data.astype(dtype, copy=False) for t in (a, t1, t2))
+        with _quiet():
+            return xp_of(x).asarray(x + value * y * z, dtype=dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_x, need_1, need_2 = self.needs_input_grad
+        g1 = grad * (self.saved("tensor2", F) * self.value) if need_1 else None
+        g2 = grad * (self.saved("tensor1", F) * self.value) if need_2 else None
+        return (grad if need_x else None, g1, g2)
+
+
+class AddcdivBackward0(Function):
+    """addcdiv(x, t1, t2, value) = x + value * t1 / t2."""
+
+    name = "AddcdivBackward0"
+
+    def forward(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
+        _, need_1, need_2 = self.needs_input_grad
+        if need_1 or need_2:
+            self.save("tensor2", t2)
+        if need_2:
+            self.save("tensor1", t1)
+        self.value = value
+        dtype = result_dtype(a, t1, t2).np
+        x, y, z = (t._data.astype(dtype, copy=False) for t in (a, t1, t2))
+        with _quiet():
+            return xp_of(x).asarray(x + value * y / z, dtype=dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_x, need_1, need_2 = self.needs_input_grad
+        with _quiet():
+            g1 = grad * (self.value / self.saved("tensor2", F)) if need_1 else None
+            g2 = None
+            if need_2:
+                t1, t2 = self.saved("tensor1", F), self.saved("tensor2", F)
+                g2 = -grad * (self.value * t1 / (t2 * t2))
+        return (grad if need_x else None, g1, g2)

@@ -1,0 +1,156 @@
+"""What the node families share: array module, dtype promotion, broadcasting, quiet NumPy."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine import backend, dtypes, limits
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
+from gradsh.engine.tensor import Array, Shape, Tensor
+from gradsh.engine.threads import elementwise
+
+__all__ = [
+    "xp_of", "xp_of_operands", "operand", "result_dtype", "float_result_dtype", "infer_size",
+    "broadcast_shapes", "not_implemented_for", "fma64",
+]
+
+
+def xp_of(array: Array) -> Any:
+    """The array module of `array`: numpy, or cupy for arrays on the GPU."""
+    if isinstance(array, (np.ndarray, np.generic)):
+        return np
+    return backend.array_module(array)
+
+
+def xp_of_operands(*values: Any) -> Any:
+    """The array module of an op whose operands may be Python numbers (`operand`)."""
+    for value in values:
+        if not isinstance(value, (bool, int, float)):
+            return xp_of(value)
+    return np
+
+
+def operand(t: Tensor) -> Any:
+    """The value a kernel computes with: wrapped Python numbers stay Python numbers, so NumPy
+    treats them as weak scalars, like PyTorch's wrapped numbers."""
+    if t._wrapped:
+        return t._data.item()
+    return t._data
+
+
+def result_dtype(*tensors: Tensor) -> DType:
+    """torch.result_type over tensor operands, wrapped numbers ranked lowest."""
+    if len(tensors) == 2:
+        # Fast paths for the common binary cases; the general rule below agrees with them.
+        a, b = tensors
+        if not a._wrapped:
+            da = a._data.dtype
+            if not b._wrapped:
+                if da == b._data.dtype:
+                    return a.dtype
+            elif da.kind == "f" or (da.kind in "iu" and b._data.dtype.kind in "iub") or (
+                da.kind == "b" and b._data.dtype.kind == "b"
+            ):
+                return a.dtype
+    groups: list[tuple[DType, int]] = []
+    scalars: list[bool | int | float] = []
+    for t in tensors:
+        if t._wrapped:
+            scalars.append(t._data.item())
+        else:
+            groups.append((t.dtype, t._data.ndim))
+    return dtypes.result_type(groups, scalars)
+
+
+def float_result_dtype(*tensors: Tensor) -> DType:
+    """Like result_dtype, but integers and bools promote to the default float (true division,
+    exp, sqrt ...)."""
+    dtype = result_dtype(*tensors)
+    return dtype if dtype.is_floating_point else dtypes.default_float()
+
+
+def infer_size(a: Shape, b: Shape) -> Shape:
+    """PyTorch's infer_size: the broadcast of two shapes, with its error text."""
+    ndim = max(len(a), len(b))
+    out = []
+    for i in reversed(range(ndim)):  # PyTorch checks (and reports) from the last dimension
+        offset = ndim - 1 - i
+        size_a = a[len(a) - 1 - offset] if len(a) - 1 - offset >= 0 else 1
+        size_b = b[len(b) - 1 - offset] if len(b) - 1 - offset >= 0 else 1
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            raise TorchRuntimeError(
+                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) "
+                f"at non-singleton dimension {i}"
+            )
+        out.append(size_b if size_a == 1 else size_a)
+    return tuple(reversed(out))
+
+
+def broadcast_shapes(*tensors: Tensor) -> Shape:
+    """The shape element-wise operands broadcast to (TensorIterator's compute_shape).
+
+    A broadcast can ask for far more memory than its operands hold ((n, 1) + (1, n)), so a
+    result shape that differs from every operand's is checked against gradsh's memory limit.
+    """
+    shape: Shape = tensors[0]._data.shape
+    grew = False
+    for t in tensors[1:]:
+        other = t._data.shape
+        if other != shape:
+            if not other:
+                continue  # a 0-d operand broadcasts to anything
+            new = other if not shape else infer_size(shape, other)
+            grew = grew or (new != shape and new != other)
+            shape = new
+    if grew:
+        limits.check(shape, max(t._data.dtype.itemsize for t in tensors))
+    return shape
+
+
+def not_implemented_for(kernel: str, dtype: DType) -> TorchNotImplementedError:
+    return TorchNotImplementedError(f'"{kernel}" not implemented for \'{dtype.short}\'')
+
+
+# PyTorch never warns about overflow, division by zero or invalid values: NumPy must not either.
+# Set once for the engine (entering np.errstate on every op would cost more than the op).
+np.seterr(all="ignore")
+_NO_ERRSTATE = nullcontext()
+
+
+def _quiet() -> Any:
+    """Where NumPy might warn: a no-op, errors are ignored engine-wide (see np.seterr above)."""
+    return _NO_ERRSTATE
+
+
+def _times(x: Any, y: Any) -> Any:
+    """`x * y` for gradient formulas: on every core when both are large NumPy arrays."""
+    if x.__class__ is np.ndarray and y.__class__ is np.ndarray:
+        return elementwise(np.multiply, x, y)
+    return x * y
+
+
+def _scalar_op(x: Any, ufunc: str, other: Any, dtype: DType) -> Array:
+    """`x (op) scalar` in `dtype` (add, subtract, multiply with a Python number)."""
+    if x.__class__ is np.ndarray:
+        return elementwise(getattr(np, ufunc), x, other, dtype=dtype.np)
+    return getattr(xp_of(x), ufunc)(x, other, dtype=dtype.np)
+
+
+def fma64(a: Any, b: Any, c: Any) -> np.ndarray:
+    """a * b + c in float64 rounded once (NumPy has no fma; random.py's exact emulation)."""
+    from gradsh.engine.random import _fma64
+
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+    flat = [np.broadcast_to(np.asarray(v, dtype=np.float64), shape).reshape(-1) for v in (a, b, c)]
+    return _fma64(*flat).reshape(shape)
+
+
+def _numel(shape: Shape) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n

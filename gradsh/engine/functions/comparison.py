@@ -1,0 +1,44 @@
+"""Comparisons and bitwise operators: forward only, never differentiable."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine.functions.common import (
+    broadcast_shapes,
+    not_implemented_for,
+    operand,
+    result_dtype,
+    xp_of_operands,
+)
+from gradsh.engine.tensor import Function, Tensor
+
+
+class _Compare(Function):
+    """A comparison: a bool result, so the engine never records it."""
+
+    name = "Compare"
+
+    def forward(self, a: Tensor, b: Tensor, op: str) -> Any:
+        broadcast_shapes(a, b)
+        dtype = result_dtype(a, b)
+        x, y = operand(a), operand(b)
+        if not isinstance(x, (int, float, bool)):
+            x = x.astype(dtype.np, copy=False)
+        if not isinstance(y, (int, float, bool)):
+            y = y.astype(dtype.np, copy=False)
+        with np.errstate(all="ignore"):
+            return getattr(xp_of_operands(x, y), op)(x, y)
+
+
+class _Bitwise(Function):
+    name = "Bitwise"
+
+    def forward(self, a: Tensor, b: Tensor, op: str, kernel: str) -> Any:
+        dtype = result_dtype(a, b)
+        if dtype.is_floating_point:  # PyTorch names the promoted dtype
+            raise not_implemented_for(kernel, dtype)
+        broadcast_shapes(a, b)
+        return getattr(np, op)(operand(a), operand(b), dtype=dtype.np)

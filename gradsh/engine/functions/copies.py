@@ -1,0 +1,122 @@
+"""Nodes of copies, casts and fills: clone, to, zero_, fill_, copy_."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gradsh.engine import backend
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions.common import infer_size, xp_of
+from gradsh.engine.tensor import Array, Function, Tensor
+
+__all__ = [
+    "CloneBackward0", "ToCopyBackward0", "ZeroBackward0", "FillBackward2", "FillBackward3",
+    "CopyBackwards",
+]
+
+
+class CloneBackward0(Function):
+    """clone: memory_format "preserve" keeps a dense layout (a transposed clone stays
+    transposed), "contiguous" is what reshape and contiguous() use."""
+
+    name = "CloneBackward0"
+
+    def forward(self, a: Tensor, memory_format: str = "preserve") -> Array:
+        return a._data.copy(order="K" if memory_format == "preserve" else "C")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad,)
+
+
+class ToCopyBackward0(Function):
+    """A dtype or device change: the gradient goes back in the input's dtype and device."""
+
+    name = "ToCopyBackward0"
+
+    def forward(self, a: Tensor, dtype: DType, device: str) -> Array:
+        self.output_device = device
+        return backend.to_device(a._data.astype(dtype.np, copy=True), device)
+
+    def common_device(self, inputs: Any, params: Any) -> str:  # the device is a parameter
+        return inputs[0].device
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # _to_copy_backward: grad.to(self.options()), dtype and device in one copy
+        _shape, dtype, device = self.input_meta[0]
+        return (F.to_copy(grad, dtype, device),)
+
+
+class ZeroBackward0(Function):
+    name = "ZeroBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        return xp_of(a._data).zeros_like(a._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.zeros_like(grad),)
+
+
+class FillBackward2(Function):
+    """fill_(number)."""
+
+    name = "FillBackward2"
+
+    def forward(self, a: Tensor, value: Any) -> Array:
+        return xp_of(a._data).full_like(a._data, value)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.zeros_like(grad),)
+
+
+class FillBackward3(Function):
+    """fill_(0-d tensor): the value is an input and receives the sum of the gradient."""
+
+    name = "FillBackward3"
+
+    def forward(self, a: Tensor, value: Tensor) -> Array:
+        if value.ndim != 0:
+            raise TorchRuntimeError(
+                "fill_ only supports 0-dimension value tensor but got tensor with "
+                f"{value.ndim} dimensions."
+            )
+        return xp_of(a._data).full_like(a._data, value._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        return (F.zeros_like(grad) if a else None, F.sum(grad, None, False) if b else None)
+
+
+class CopyBackwards(Function):
+    """copy_(src): self's old values get no gradient, src gets it (summed to its shape)."""
+
+    name = "CopyBackwards"
+
+    def forward(self, a: Tensor, src: Tensor) -> Array:
+        try:
+            infer_size(a.shape, src.shape)
+            if len(src.shape) > len(a.shape) or infer_size(a.shape, src.shape) != a.shape:
+                raise TorchRuntimeError("")
+        except TorchRuntimeError:
+            raise TorchRuntimeError(
+                f"The size of tensor a ({a.shape[-1] if a.shape else 1}) must match the size of "
+                f"tensor b ({src.shape[-1] if src.shape else 1}) at non-singleton dimension "
+                f"{max(len(a.shape) - 1, 0)}"
+            ) from None
+        src_data = src._data
+        if src.device != a.device:
+            src_data = backend.to_device(src_data, a.device)  # copy_ crosses devices
+        xp = xp_of(a._data)
+        return xp.broadcast_to(src_data, a.shape).astype(a._data.dtype, copy=True)
+
+    def common_device(self, inputs: Any, params: Any) -> str:  # copy_ reads from any device
+        return inputs[0].device
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        g_src = None
+        if b:
+            # grad.to(src's options): its dtype and device, before the engine sums it
+            _shape, dtype, device = self.input_meta[1]
+            g_src = F.to_copy(grad, dtype, device)
+        return (F.zeros_like(grad) if a else None, g_src)

@@ -1,0 +1,372 @@
+"""Nodes only higher-order graphs hold (the backward of a backward), and their array forms."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine.functions.common import _numel, _quiet, _times, result_dtype, xp_of
+from gradsh.engine.functions.linalg import _array_diagonal_scatter
+from gradsh.engine.functions.losses import NllLossBackward0
+from gradsh.engine.tensor import Array, Function, Shape, Tensor
+from gradsh.engine.threads import elementwise
+
+__all__ = [
+    "TanhBackwardBackward0", "SigmoidBackwardBackward0", "ThresholdBackwardBackward0",
+    "SoftmaxBackwardDataBackward0", "LogSoftmaxBackwardDataBackward0", "MseLossBackwardBackward0",
+    "NllLossBackwardBackward0", "SelectBackwardBackward0", "SliceBackwardBackward0", "StridedView",
+    "StridedScatter", "IndexPutImplBackward0", "ValueSelectingBackward",
+    "DiagonalBackwardBackward0",
+]
+
+
+def _in_place_ok(grad: Any, t: Any) -> bool:
+    """Whether `grad * t` may be written into the temporary `t` (a NumPy array of the result's
+    shape and dtype): the same operations, one allocation instead of one per operation."""
+    return (t.__class__ is np.ndarray and grad.__class__ is np.ndarray and t.ndim > 0
+            and grad.shape == t.shape and grad.dtype == t.dtype)
+
+
+def _tanh_backward_array(grad: Array, y: Array) -> Array:
+    t = _times(y, y)
+    if _in_place_ok(grad, t):
+        elementwise(np.subtract, 1, t, out=t)
+        return elementwise(np.multiply, grad, t, out=t)
+    return grad * (1 - t)
+
+
+def _sigmoid_backward_array(grad: Array, y: Array) -> Array:
+    t = elementwise(np.subtract, 1, y) if y.__class__ is np.ndarray else 1 - y
+    if _in_place_ok(grad, t):
+        elementwise(np.multiply, t, y, out=t)
+        return elementwise(np.multiply, grad, t, out=t)
+    return grad * (t * y)
+
+
+def _threshold_backward_array(grad: Array, y: Array, threshold: float) -> Array:
+    xp = xp_of(grad)
+    return xp.where(y <= threshold, xp.zeros((), dtype=grad.dtype), grad)
+
+
+def _softmax_backward_array(grad: Array, y: Array, dim: int) -> Array:
+    if y.ndim == 0:
+        return grad * 0
+    return y * (grad - (grad * y).sum(axis=dim, keepdims=True))
+
+
+def _log_softmax_backward_array(grad: Array, y: Array, dim: int) -> Array:
+    if y.ndim == 0:
+        return grad * 0
+    return grad - xp_of(y).exp(y) * grad.sum(axis=dim, keepdims=True)
+
+
+def _mse_backward_array(grad: Array, x: Array, t: Array, reduction: str) -> Array:
+    scale = 2.0 / x.size if reduction == "mean" and x.size else 2.0
+    with _quiet():
+        return (scale * (x - t)) * grad
+
+
+class TanhBackwardBackward0(Function):
+    name = "TanhBackwardBackward0"
+
+    def forward(self, grad: Tensor, result: Tensor) -> Array:
+        self.save("grad_output", grad)
+        self.save("output", result)
+        return _tanh_backward_array(grad._data, result._data)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        y = self.saved("output", F)
+        return (
+            F.tanh_backward(g, y) if a else None,
+            g * -2.0 * y * self.saved("grad_output", F) if b else None,
+        )
+
+
+class SigmoidBackwardBackward0(Function):
+    name = "SigmoidBackwardBackward0"
+
+    def forward(self, grad: Tensor, result: Tensor) -> Array:
+        self.save("grad_output", grad)
+        self.save("output", result)
+        return _sigmoid_backward_array(grad._data, result._data)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        y = self.saved("output", F)
+        return (
+            F.sigmoid_backward(g, y) if a else None,
+            g * self.saved("grad_output", F) * (-2.0 * y + 1.0) if b else None,
+        )
+
+
+class ThresholdBackwardBackward0(Function):
+    name = "ThresholdBackwardBackward0"
+
+    def forward(self, grad: Tensor, result: Tensor, threshold: float) -> Array:
+        self.threshold = threshold
+        self.save("self", result)
+        return _threshold_backward_array(grad._data, result._data, threshold)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        y = self.saved("self", F)
+        return (
+            F.threshold_backward(g, y, self.threshold) if a else None,
+            F.zeros_like(g) if b else None,
+        )
+
+
+class SoftmaxBackwardDataBackward0(Function):
+    name = "SoftmaxBackwardDataBackward0"
+
+    def forward(self, grad: Tensor, result: Tensor, dim: int) -> Array:
+        self.dim = dim
+        self.save("grad_output", grad)
+        self.save("output", result)
+        return _softmax_backward_array(grad._data, result._data, dim)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        y = self.saved("output", F)
+        go = self.saved("grad_output", F)
+        ga = F.softmax_backward(g, y, self.dim) if a else None
+        gb = None
+        if b:
+            gb = g * go - g * F.sum(go * y, (self.dim,), True) - go * F.sum(g * y, (self.dim,),
+                                                                           True)
+        return ga, gb
+
+
+class LogSoftmaxBackwardDataBackward0(Function):
+    name = "LogSoftmaxBackwardDataBackward0"
+
+    def forward(self, grad: Tensor, result: Tensor, dim: int) -> Array:
+        self.dim = dim
+        self.save("grad_output", grad)
+        self.save("output", result)
+        return _log_softmax_backward_array(grad._data, result._data, dim)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        y = self.saved("output", F)
+        go = self.saved("grad_output", F)
+        ga = (g - F.sum(g * F.exp(y), (self.dim,), True)) if a else None
+        gb = (-g * F.exp(y) * F.sum(go, (self.dim,), True)) if b else None
+        return ga, gb
+
+
+class MseLossBackwardBackward0(Function):
+    name = "MseLossBackwardBackward0"
+
+    def forward(self, grad: Tensor, x: Tensor, t: Tensor, reduction: str) -> Array:
+        self.reduction = reduction
+        self.save("grad_output", grad)
+        self.save("self", x)
+        self.save("target", t)
+        dtype = result_dtype(grad, x, t)
+        return _mse_backward_array(grad._data, x._data, t._data, reduction).astype(dtype.np)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        need_grad, need_x, need_t = self.needs_input_grad
+        x, t = self.saved("self", F), self.saved("target", F)
+        go = self.saved("grad_output", F)
+        scale = 2.0 / _numel(x.shape) if self.reduction == "mean" else 2.0
+        g_grad = None
+        if need_grad:
+            g_grad = F.sum(g * (scale * (x - t)), None, False) if self.reduction != "none" \
+                else g * (scale * (x - t))
+        g_x = (scale * go) * g if need_x else None
+        g_t = -(scale * go) * g if need_t else None
+        return g_grad, g_x, g_t
+
+
+def _nll_backward_array(grad: Array, target: Array, node: NllLossBackward0,
+                        shape: Shape) -> Array:
+    xp = xp_of(grad)
+    out = xp.zeros(shape, dtype=grad.dtype)
+    flat = out if len(shape) == 2 else out.reshape(1, -1)
+    t = target.reshape(-1)
+    valid = t != node.ignore_index
+    rows = xp.arange(flat.shape[0])[valid]
+    cols = t[valid]
+    w = node.weight[cols].astype(grad.dtype)
+    if node.reduction == "none":
+        g = grad.reshape(-1)[valid]
+    elif node.reduction == "sum":
+        g = grad
+    else:
+        with _quiet():
+            g = grad / node.total_weight
+    flat[rows, cols] = -w * g
+    return out
+
+
+class NllLossBackwardBackward0(Function):
+    name = "NllLossBackwardBackward0"
+
+    def forward(self, grad: Tensor, x: Tensor, target: Tensor, node: Any) -> Array:
+        # edges: grad_output and self; the target is not differentiable
+        self.node = node
+        self.save("target", target)
+        return _nll_backward_array(grad._data, target._data, node, x.shape)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        target = self.saved("target", F)
+        t = target._data if isinstance(target, Tensor) else target
+        node = self.node
+        g_grad = F.detached(lambda v: _nll_pick(v, t, node), g) if a else None
+        return g_grad, (F.zeros_like(g) if b else None)
+
+
+def _nll_pick(g: Array, target: Array, node: Any) -> Array:
+    flat = g if g.ndim == 2 else g.reshape(1, -1)
+    t = target.reshape(-1)
+    xp = xp_of(g)
+    valid = t != node.ignore_index
+    safe = xp.where(valid, t, 0)
+    w = xp.where(valid, node.weight[safe], 0).astype(g.dtype)
+    picked = -flat[xp.arange(flat.shape[0]), safe] * w
+    if node.reduction == "none":
+        return picked if g.ndim == 2 else picked.reshape(())
+    total = picked.sum(dtype=g.dtype)
+    with _quiet():
+        return xp.asarray(total if node.reduction == "sum" else total / node.total_weight)
+
+
+def _array_scatter_view(grad: Array, shape: Shape, view_fn: Callable[[Array], Array]) -> Array:
+    result = xp_of(grad).zeros(shape, dtype=grad.dtype)
+    view_fn(result)[...] = grad
+    return result
+
+
+class _ViewScatter(Function):
+    """select_backward / slice_backward: the gradient placed into zeros of the input's shape.
+    Its own backward takes the same view of the incoming gradient."""
+
+    def forward(self, grad: Tensor, shape: Shape, view_fn: Callable[[Array], Array],
+                view_op: Callable[[Tensor], Tensor]) -> Array:
+        self.view_fn_, self.view_op = view_fn, view_op
+        return _array_scatter_view(grad._data, shape, view_fn)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        return (self.view_op(g) if F.as_tensor else self.view_fn_(g),)
+
+
+class SelectBackwardBackward0(_ViewScatter):
+    name = "SelectBackwardBackward0"
+
+
+class SliceBackwardBackward0(_ViewScatter):
+    name = "SliceBackwardBackward0"
+
+
+class StridedView(Function):
+    """Any view given by its view_fn (the views of views that in-place changes leave behind):
+    the differentiable forward of AsStridedBackward0's formula."""
+
+    name = "AsStridedBackward0"
+    is_view = True
+
+    def forward(self, a: Tensor, view_fn: Callable[[Array], Array]) -> Array:
+        self.view_fn_, self.base_shape = view_fn, a.shape
+        return view_fn(a._data)
+
+    def view_fn(self, array: Array) -> Array:
+        return self.view_fn_(array)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.view_scatter(grad, self.base_shape, self.view_fn_),)
+
+
+class StridedScatter(Function):
+    """AsStridedBackward0's formula: the gradient placed into zeros of the base's shape."""
+
+    name = "AsStridedScatterBackward0"
+
+    def forward(self, grad: Tensor, shape: Shape, view_fn: Callable[[Array], Array]) -> Array:
+        self.view_fn_ = view_fn
+        return _array_scatter_view(grad._data, shape, view_fn)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        if F.as_tensor:
+            return (StridedView.apply(g, view_fn=self.view_fn_),)
+        return (self.view_fn_(g),)
+
+
+def _array_index_put_acc(grad: Array, shape: Shape, key: tuple[Any, ...]) -> Array:
+    result = xp_of(grad).zeros(shape, dtype=grad.dtype)
+    xp_of(grad).add.at(result, key, grad)
+    return result
+
+
+class IndexPutImplBackward0(Function):
+    """The gradient of indexing placed (accumulating) into zeros: IndexBackward0's formula,
+    `_index_put_impl_(zeros, indices, grad, accumulate=True)` (edges: the zeros, the values)."""
+
+    name = "IndexPutImplBackward0"
+
+    def forward(self, zeros: Tensor, grad: Tensor, key: tuple[Any, ...]) -> Array:
+        self.key = key
+        return _array_index_put_acc(grad._data, zeros.shape, key)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        return (g if a else None, F.index(g, self.key) if b else None)
+
+
+def _array_value_selecting(grad: Array, dim: int, indices: Array, shape: Shape,
+                           keepdim: bool) -> Array:
+    xp = xp_of(grad)
+    result = xp.zeros(shape, dtype=grad.dtype)
+    idx = indices if keepdim else xp.expand_dims(indices, dim)
+    g = grad if keepdim else xp.expand_dims(grad, dim)
+    xp.put_along_axis(result, idx, g, axis=dim)
+    return result
+
+
+def _array_scatter_fill(g: Array, dim: int, indices: Array) -> Array:
+    out = g.copy()
+    xp_of(out).put_along_axis(out, indices, 0, axis=dim)
+    return out
+
+
+def _gather(g: Array, dim: int, indices: Array, keepdim: bool) -> Array:
+    idx = indices if keepdim else xp_of(indices).expand_dims(indices, dim)
+    out = xp_of(g).take_along_axis(g, idx, axis=dim)
+    return out if keepdim else out.squeeze(dim)
+
+
+class ValueSelectingBackward(Function):
+    """max(dim)/min(dim)'s backward: `zeros.scatter(dim, indices, grad)` (edges: the zeros,
+    the gradient unsqueezed at dim), as value_selecting_reduction_backward."""
+
+    name = "ScatterBackward0"
+
+    def forward(self, zeros: Tensor, grad: Tensor, dim: int, indices: Array) -> Array:
+        self.dim, self.indices = dim, indices
+        return _array_value_selecting(grad._data, dim, indices, zeros.shape, True)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        return (
+            F.detached(lambda v: _array_scatter_fill(v, self.dim, self.indices), g) if a else None,
+            F.detached(lambda v: _gather(v, self.dim, self.indices, True), g) if b else None,
+        )
+
+
+class DiagonalBackwardBackward0(Function):
+    """The backward of diag(matrix) when it is differentiated again: g on a zero matrix's
+    diagonal."""
+
+    name = "DiagonalBackwardBackward0"
+
+    def forward(self, g: Tensor, shape: Shape, k: int) -> Array:
+        self.k = k
+        return _array_diagonal_scatter(g._data, shape, k)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.diagonal(grad, self.k),)

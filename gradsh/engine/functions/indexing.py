@@ -1,0 +1,276 @@
+"""Nodes of indexing: a[key], a[key] = v, gather, scatter, index_select, take ..."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions.common import infer_size, xp_of
+from gradsh.engine.tensor import Array, Function, Tensor
+
+__all__ = [
+    "IndexBackward0", "IndexPutBackward0", "GatherBackward0", "IndexSelectBackward0",
+    "MaskedSelectBackward0", "TakeBackward0", "IndexFillBackward0", "ScatterBackward0",
+    "ScatterBackward1", "ScatterAddBackward0", "IndexAddBackward0",
+]
+
+
+class IndexBackward0(Function):
+    """Advanced indexing: `key` is a NumPy key of slices and int64 arrays; `indices` are the
+    index tensors PyTorch saves (so the node cannot be backpropagated twice)."""
+
+    name = "IndexBackward0"
+
+    def forward(self, a: Tensor, key: tuple[Any, ...], indices: Sequence[Tensor]) -> Array:
+        self.self_sizes = a.shape
+        self.key = key
+        for i, t in enumerate(indices):
+            self.save(f"indices{i}" if i else "indices", t)
+        return a._data[key]
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        for name in self._saved:
+            self.saved(name, F)  # raises if freed or modified, as PyTorch does
+        return (F.index_put_acc(grad, self.self_sizes, self.key),)
+
+
+class IndexPutBackward0(Function):
+    """`t[advanced] = values` (index_put_): self keeps the gradient outside the indexed
+    positions, values receive the gradient at them."""
+
+    name = "IndexPutBackward0"
+
+    def forward(self, a: Tensor, values: Tensor, key: tuple[Any, ...],
+                indices: Sequence[Tensor], accumulate: bool = False) -> Array:
+        self.key, self.accumulate = key, accumulate
+        for i, t in enumerate(indices):
+            self.save(f"indices{i}" if i else "indices", t)
+        out = a._data.copy()
+        target_shape = out[key].shape
+        v = values._data
+        try:
+            infer_size(target_shape, v.shape)
+            v = xp_of(v).broadcast_to(v, target_shape) if v.shape != target_shape else v
+        except TorchRuntimeError:
+            raise TorchRuntimeError(
+                f"shape mismatch: value tensor of shape [{', '.join(map(str, values.shape))}] "
+                f"cannot be broadcast to indexing result of shape "
+                f"[{', '.join(map(str, target_shape))}]"
+            ) from None
+        v = v.astype(out.dtype, copy=False)
+        if accumulate:
+            xp_of(out).add.at(out, key, v)
+        else:
+            out[key] = v
+        return out
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        for name in self._saved:
+            self.saved(name, F)
+        g_self = g_values = None
+        if a:
+            g_self = grad if self.accumulate else F.index_fill_zero(grad, self.key)
+        if b:
+            g_values = F.index(grad, self.key)
+        return g_self, g_values
+
+
+def _gather_index(x: Array, index: Array, dim: int) -> tuple[Any, ...]:
+    """The part of x that `index` addresses outside `dim` (gather allows a smaller index)."""
+    return tuple(slice(None) if d == dim else slice(0, index.shape[d]) for d in range(x.ndim))
+
+
+class GatherBackward0(Function):
+    name = "GatherBackward0"
+
+    def forward(self, a: Tensor, dim: int, index: Tensor) -> Array:
+        self.dim, self.index, self.shape = dim, index._data, a.shape
+        self.save("index", index)  # saved as PyTorch saves it: freed after a backward
+        x = a._data
+        if x.ndim == 0:
+            return x[()] if index._data.ndim == 0 else x.reshape(1)[index._data]
+        part = x[_gather_index(x, index._data, dim)]
+        return xp_of(x).take_along_axis(part, index._data, axis=dim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        def scatter_add(g: Array) -> Array:
+            xp = xp_of(g)
+            out = xp.zeros(self.shape, dtype=g.dtype)
+            if not self.shape:
+                return out + g.sum()
+            grid = list(xp.indices(self.index.shape, sparse=True))
+            grid[self.dim] = self.index
+            xp.add.at(out, tuple(grid), g)
+            return out
+
+        return (F.detached(scatter_add, grad),)
+
+
+class IndexSelectBackward0(Function):
+    name = "IndexSelectBackward0"
+
+    def forward(self, a: Tensor, dim: int, index: Tensor) -> Array:
+        self.dim, self.index, self.shape = dim, index._data.reshape(-1), a.shape
+        self.save("index", index)  # saved as PyTorch saves it: freed after a backward
+        x = a._data
+        if x.ndim == 0:
+            return x.reshape(1)[self.index].reshape(index._data.shape)
+        return xp_of(x).take(x, self.index, axis=dim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        def index_add(g: Array) -> Array:
+            xp = xp_of(g)
+            out = xp.zeros(self.shape, dtype=g.dtype)
+            if not self.shape:
+                return out + g.sum()
+            moved = xp.moveaxis(out, self.dim, 0)
+            xp.add.at(moved, self.index, xp.moveaxis(g, self.dim, 0))
+            return out
+
+        return (F.detached(index_add, grad),)
+
+
+class MaskedSelectBackward0(Function):
+    name = "MaskedSelectBackward0"
+
+    def forward(self, a: Tensor, mask: Tensor) -> Array:
+        shape = np.broadcast_shapes(a.shape, mask.shape)
+        self.shape, self.input_shape = shape, a.shape
+        self.save("mask", mask)
+        xp = xp_of(a._data)
+        return xp.broadcast_to(a._data, shape)[xp.broadcast_to(mask._data, shape)]
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        mask = self.saved("mask", F)
+
+        def scatter(g: Array) -> Array:
+            xp = xp_of(g)
+            out = xp.zeros(self.shape, dtype=g.dtype)
+            out[xp.broadcast_to(F.as_array(mask), self.shape)] = g
+            return out
+
+        return (F.detached(scatter, grad),)
+
+
+def _scatter_array(base: Array, dim: int, index: Array, src: Any, add: bool = False) -> Array:
+    """A copy of base with src written (or added) at index along dim (scatter / scatter_add);
+    index may be smaller than base and src outside dim."""
+    xp = xp_of(base)
+    out = base.copy()
+    grid = list(xp.indices(index.shape, sparse=True))
+    grid[dim] = index
+    values = src if xp.ndim(src) == 0 else src[tuple(slice(0, n) for n in index.shape)]
+    if add:
+        xp.add.at(out, tuple(grid), values)
+    else:
+        out[tuple(grid)] = values
+    return out
+
+
+def _index_fill_array(base: Array, dim: int, index: Array, value: Any) -> Array:
+    out = base.copy()
+    out[(slice(None),) * dim + (index,)] = value
+    return out
+
+
+class TakeBackward0(Function):
+    name = "TakeBackward0"
+
+    def forward(self, a: Tensor, index: Tensor) -> Array:
+        self.save("index", index)
+        self.shape = a.shape
+        return a._data.reshape(-1)[index._data]
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        def put(g: Array) -> Array:
+            xp = xp_of(g)
+            out = xp.zeros(int(np.prod(self.shape, dtype=np.int64)), dtype=g.dtype)
+            xp.add.at(out, F.as_array(self.saved("index", F)).reshape(-1), g.reshape(-1))
+            return out.reshape(self.shape)
+
+        return (F.detached(put, grad),)
+
+
+class IndexFillBackward0(Function):
+    name = "IndexFillBackward0"
+
+    def forward(self, a: Tensor, dim: int, index: Tensor, value: Any) -> Array:
+        self.dim, self.index = dim, index._data
+        return _index_fill_array(a._data, dim, index._data, value)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.detached(lambda g: _index_fill_array(g, self.dim, self.index, 0), grad),)
+
+
+class ScatterBackward0(Function):
+    """scatter(dim, index, src): self gets zeros where written; src gets the gathered grad."""
+
+    name = "ScatterBackward0"
+
+    def forward(self, a: Tensor, src: Tensor, dim: int, index: Tensor) -> Array:
+        self.dim, self.index = dim, index._data
+        self.save("index", index)
+        return _scatter_array(a._data, dim, index._data, src._data.astype(a._data.dtype))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_self, need_src = self.needs_input_grad
+        g_self = F.detached(lambda g: _scatter_array(g, self.dim, self.index, 0),
+                            grad) if need_self else None
+        g_src = F.gather(grad, self.dim, self.saved("index", F)) if need_src else None
+        return (g_self, g_src)
+
+
+class ScatterBackward1(Function):
+    """scatter(dim, index, value) with a number."""
+
+    name = "ScatterBackward1"
+
+    def forward(self, a: Tensor, dim: int, index: Tensor, value: Any) -> Array:
+        self.dim, self.index = dim, index._data
+        self.save("index", index)
+        return _scatter_array(a._data, dim, index._data, value)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.detached(lambda g: _scatter_array(g, self.dim, self.index, 0), grad),)
+
+
+class ScatterAddBackward0(Function):
+    name = "ScatterAddBackward0"
+
+    def forward(self, a: Tensor, src: Tensor, dim: int, index: Tensor) -> Array:
+        self.dim = dim
+        self.save("index", index)
+        return _scatter_array(a._data, dim, index._data, src._data.astype(a._data.dtype),
+                              add=True)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_self, need_src = self.needs_input_grad
+        g_src = F.gather(grad, self.dim, self.saved("index", F)) if need_src else None
+        return (grad if need_self else None, g_src)
+
+
+class IndexAddBackward0(Function):
+    name = "IndexAddBackward0"
+
+    def forward(self, a: Tensor, source: Tensor, dim: int, index: Tensor, alpha: Any) -> Array:
+        self.dim, self.alpha = dim, alpha
+        self.save("index", index)
+        xp = xp_of(a._data)
+        out = a._data.copy()
+        src = source._data.astype(a._data.dtype) * alpha if alpha != 1 else source._data
+        moved = xp.moveaxis(out, dim, 0)
+        xp.add.at(moved, index._data.reshape(-1), xp.moveaxis(src.reshape(
+            source.shape if source.ndim else (1,)), dim if source.ndim else 0, 0))
+        return out
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_self, need_src = self.needs_input_grad
+        g_src = None
+        if need_src:
+            g_src = F.index_select(grad, self.dim, self.saved("index", F))
+            g_src = g_src if self.alpha == 1 else g_src * self.alpha
+        return (grad if need_self else None, g_src)

@@ -1,0 +1,217 @@
+"""Nodes of linear algebra: mm, mv, dot, bmm, addmm, trace, tril/triu, diag."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gradsh.engine.functions.common import _quiet, xp_of
+from gradsh.engine.tensor import Array, Function, Shape, Tensor
+
+__all__ = [
+    "MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0", "AddmmBackward0",
+    "TraceBackward0", "TrilBackward0", "TriuBackward0", "DiagEmbedBackward0",
+    "DiagonalBackward0Copy",
+]
+
+
+def _strides(array: Array) -> tuple[int, ...]:
+    item = array.itemsize
+    return tuple(s // item for s in array.strides)
+
+
+class MmBackward0(Function):
+    name = "MmBackward0"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("mat2", b)
+        if self.needs_input_grad[1]:
+            self.save("self", a)
+        # NOTE: PyTorch returns the gradient in column-major form when the input was
+        # column-major (mm_mat1_backward / mm_mat2_backward); the layout decides the formula.
+        self.self_column_major = _column_major(a._data)
+        self.mat2_column_major = _column_major(b._data)
+        return xp_of(a._data).matmul(a._data, b._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        ga = gb = None
+        if a:
+            mat2 = self.saved("mat2", F)
+            if self.self_column_major:
+                ga = F.t(F.mm(mat2, F.t(grad)))
+            else:
+                ga = F.mm(grad, F.t(mat2))
+        if b:
+            mat1 = self.saved("self", F)
+            if self.mat2_column_major:
+                gb = F.t(F.mm(F.t(grad), mat1))
+            else:
+                gb = F.mm(F.t(mat1), grad)
+        return ga, gb
+
+
+def _column_major(array: Array) -> bool:
+    if array.ndim != 2:
+        return False
+    strides = _strides(array)
+    return strides[0] == 1 and strides[1] == array.shape[0]
+
+
+class MvBackward0(Function):
+    name = "MvBackward0"
+
+    def forward(self, a: Tensor, v: Tensor) -> Array:
+        self.save("self", a)
+        self.save("vec", v)
+        return xp_of(a._data).matmul(a._data, v._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        return (
+            F.outer(grad, self.saved("vec", F)) if a else None,
+            F.mv(F.t(self.saved("self", F)), grad) if b else None,
+        )
+
+
+class DotBackward0(Function):
+    name = "DotBackward0"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        self.save("self", a)
+        self.save("tensor", b)
+        return xp_of(a._data).dot(a._data, b._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        return (
+            grad * self.saved("tensor", F) if a else None,
+            grad * self.saved("self", F) if b else None,
+        )
+
+
+class BmmBackward0(Function):
+    name = "BmmBackward0"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("mat2", b)
+        if self.needs_input_grad[1]:
+            self.save("self", a)
+        return xp_of(a._data).matmul(a._data, b._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        return (
+            F.bmm(grad, F.transpose(self.saved("mat2", F), 1, 2)) if a else None,
+            F.bmm(F.transpose(self.saved("self", F), 1, 2), grad) if b else None,
+        )
+
+
+class AddmmBackward0(Function):
+    """addmm(input, mat1, mat2, beta, alpha) = beta * input + alpha * (mat1 @ mat2): the fused
+    op F.linear uses for 2-D inputs with a bias."""
+
+    name = "AddmmBackward0"
+
+    def forward(self, bias: Tensor, mat1: Tensor, mat2: Tensor, beta: float,
+                alpha: float) -> Array:
+        _, need_1, need_2 = self.needs_input_grad
+        if need_1:
+            self.save("mat2", mat2)
+        if need_2:
+            self.save("mat1", mat1)
+        self.beta, self.alpha = beta, alpha
+        self.mat1_column_major = _column_major(mat1._data)
+        self.mat2_column_major = _column_major(mat2._data)
+        xp = xp_of(mat1._data)
+        product = xp.matmul(mat1._data, mat2._data)
+        if alpha != 1:
+            product = product * alpha
+        if beta == 0:  # the input is ignored, NaN and all
+            return product
+        with _quiet():
+            return xp.asarray(product + (bias._data if beta == 1 else bias._data * beta),
+                              dtype=product.dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_bias, need_1, need_2 = self.needs_input_grad
+        g_bias = g1 = g2 = None
+        if need_bias:
+            g_bias = grad if self.beta == 1 else grad * self.beta
+        if need_1:
+            mat2 = self.saved("mat2", F)
+            g1 = (F.t(F.mm(mat2, F.t(grad))) if self.mat1_column_major
+                  else F.mm(grad, F.t(mat2)))
+            g1 = g1 if self.alpha == 1 else g1 * self.alpha
+        if need_2:
+            mat1 = self.saved("mat1", F)
+            g2 = (F.t(F.mm(F.t(grad), mat1)) if self.mat2_column_major
+                  else F.mm(F.t(mat1), grad))
+            g2 = g2 if self.alpha == 1 else g2 * self.alpha
+        return g_bias, g1, g2
+
+
+class TraceBackward0(Function):
+    name = "TraceBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        self.shape = a.shape
+        return xp_of(a._data).asarray(xp_of(a._data).trace(a._data), dtype=a._data.dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        rows, cols = self.shape
+        return (F.diagonal_matrix(grad, rows, cols),)
+
+
+class TrilBackward0(Function):
+    name = "TrilBackward0"
+    upper = False
+
+    def forward(self, a: Tensor, diagonal: int) -> Array:
+        self.diagonal = diagonal
+        xp = xp_of(a._data)
+        return (xp.triu if self.upper else xp.tril)(a._data, diagonal)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.triangle(grad, self.diagonal, self.upper),)
+
+
+class TriuBackward0(TrilBackward0):
+    name = "TriuBackward0"
+    upper = True
+
+
+def _array_diagonal_scatter(g: Array, shape: Shape, k: int) -> Array:
+    """A zero matrix of `shape` with g on its k-th diagonal."""
+    out = xp_of(g).zeros(shape, dtype=g.dtype)
+    n = g.shape[0]
+    rows = xp_of(g).arange(n) + (0 if k >= 0 else -k)
+    out[rows, rows + k] = g
+    return out
+
+
+class DiagEmbedBackward0(Function):
+    """diag of a vector: the matrix with it on the `diagonal`-th diagonal."""
+
+    name = "DiagEmbedBackward0"
+
+    def forward(self, a: Tensor, diagonal: int) -> Array:
+        self.diagonal = diagonal
+        return xp_of(a._data).diag(a._data, diagonal)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.diagonal(grad, self.diagonal),)
+
+
+class DiagonalBackward0Copy(Function):
+    """diag of a matrix: a copy of its `diagonal`-th diagonal."""
+
+    name = "DiagonalBackward0_copy"
+
+    def forward(self, a: Tensor, diagonal: int) -> Array:
+        self.diagonal, self.shape = diagonal, a.shape
+        return xp_of(a._data).diagonal(a._data, diagonal).copy()
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.diagonal_scatter(grad, self.shape, self.diagonal),)

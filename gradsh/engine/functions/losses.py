@@ -1,0 +1,235 @@
+"""Nodes of the losses: mse, nll, binary cross-entropy (with logits), smooth L1, Huber."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError
+from gradsh.engine.functions.cascade_sum import _mean_array
+from gradsh.engine.functions.common import _quiet, result_dtype, xp_of
+from gradsh.engine.functions.unary import _ARRAY_UFUNCS
+from gradsh.engine.tensor import Array, Function, Tensor
+
+__all__ = [
+    "MseLossBackward0", "NllLossBackward0", "BinaryCrossEntropyBackward0",
+    "BinaryCrossEntropyWithLogitsBackward0", "SmoothL1LossBackward0", "HuberLossBackward0",
+]
+
+
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _reduce_array(values: Array, reduction: str) -> Array:
+    if reduction == "none":
+        return values
+    with _quiet():
+        return _mean_array(values, None, False, values.dtype) if reduction == "mean" \
+            else values.sum()
+
+
+def _loss_scale(grad: Any, reduction: str, numel: int) -> Any:
+    """The gradient of a reduced loss, spread over the elements (mean divides by N)."""
+    return grad / numel if reduction == "mean" else grad
+
+
+class _PairLoss(Function):
+    """A loss of (input, target) of one shape; both may require grad."""
+
+    def setup(self, a: Tensor, target: Tensor, reduction: str) -> tuple[Array, Array, Any]:
+        self.reduction = reduction
+        self.numel = a.numel()
+        self.save("self", a)
+        self.save("target", target)
+        dtype = result_dtype(a, target)
+        return (a._data.astype(dtype.np, copy=False),
+                target._data.astype(dtype.np, copy=False), dtype)
+
+    def reduce(self, values: Array, dtype: DType) -> Array:
+        return xp_of(values).asarray(_reduce_array(values, self.reduction), dtype=dtype.np)
+
+
+class MseLossBackward0(_PairLoss):
+    name = "MseLossBackward0"
+
+    def forward(self, a: Tensor, target: Tensor, reduction: str) -> Array:
+        x, t, dtype = self.setup(a, target, reduction)
+        with _quiet():
+            diff = x - t
+            return self.reduce(diff * diff, dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        a, b = self.needs_input_grad
+        x, t = self.saved("self", F), self.saved("target", F)
+        g = F.mse_loss_backward(grad, x, t, self.reduction)
+        return (g if a else None, -g if b else None)
+
+
+class NllLossBackward0(Function):
+    """nll_loss over (N, C) or (C,) log-probabilities with class-index targets."""
+
+    name = "NllLossBackward0"
+
+    def forward(self, a: Tensor, target: Tensor, weight: Tensor | None, reduction: str,
+                ignore_index: int) -> Array:
+        # target and weight are not differentiable inputs: PyTorch gives the node one edge.
+        self.reduction, self.ignore_index = reduction, ignore_index
+        self.save("self", a)
+        self.save("target", target)
+        x = a._data
+        xp = xp_of(x)
+        t = target._data.reshape(-1) if x.ndim == 2 else target._data.reshape(1)
+        logp = x if x.ndim == 2 else x.reshape(1, -1)
+        classes = logp.shape[1]
+        valid = t != ignore_index
+        bad = t[valid & ((t < 0) | (t >= classes))]
+        if bad.size:
+            raise TorchIndexError(f"Target {int(bad[0])} is out of bounds.")
+        safe = xp.where(valid, t, 0)
+        w = xp.ones(classes, dtype=x.dtype) if weight is None else weight._data.astype(x.dtype)
+        self.weight = w
+        wt = xp.where(valid, w[safe], 0).astype(x.dtype)
+        picked = -logp[xp.arange(logp.shape[0]), safe] * wt
+        self.total_weight = wt.sum(dtype=x.dtype)
+        self.save("total_weight", Tensor._make(xp.asarray(self.total_weight), a.device))
+        if weight is not None:
+            self.save("weight", weight)
+        with _quiet():
+            if reduction == "none":
+                out = picked if x.ndim == 2 else picked.reshape(())
+            elif reduction == "sum":
+                out = picked.sum(dtype=x.dtype)
+            else:
+                out = picked.sum(dtype=x.dtype) / self.total_weight
+        return xp.asarray(out, dtype=x.dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        target = self.saved("target", F)
+        return (F.nll_loss_backward(grad, x, target, self),)
+
+
+class BinaryCrossEntropyBackward0(_PairLoss):
+    name = "BinaryCrossEntropyBackward0"
+
+    def forward(self, a: Tensor, target: Tensor, weight: Tensor | None,
+                reduction: str) -> Array:
+        x, t, dtype = self.setup(a, target, reduction)
+        xp = xp_of(x)
+        if bool(((x < 0) | (x > 1)).any()):
+            raise TorchRuntimeError("all elements of input should be between 0 and 1")
+        self.weight = weight
+        with _quiet():
+            loss = (t - 1) * xp.maximum(xp.log1p(-x), -100) - t * xp.maximum(xp.log(x), -100)
+            if weight is not None:
+                loss = loss * weight._data
+        return self.reduce(loss.astype(dtype.np, copy=False), dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_x, need_t = self.needs_input_grad
+        x, t = self.saved("self", F), self.saved("target", F)
+        g = _loss_scale(grad, self.reduction, self.numel)
+        w = None if self.weight is None else F.as_operand(self.weight)
+        with _quiet():
+            gx = gt = None
+            if need_x:
+                denominator = (1 - x) * x
+                gx = g * (x - t) / F.where(denominator < 1e-12, 1e-12, denominator)
+                gx = gx if w is None else gx * w
+            if need_t:
+                gt = -F.log(x / (1 - x)) * g
+                gt = gt if w is None else gt * w
+        return (gx, gt)
+
+
+class BinaryCrossEntropyWithLogitsBackward0(_PairLoss):
+    name = "BinaryCrossEntropyWithLogitsBackward0"
+
+    def forward(self, a: Tensor, target: Tensor, weight: Tensor | None,
+                pos_weight: Tensor | None, reduction: str) -> Array:
+        x, t, dtype = self.setup(a, target, reduction)
+        self.weight, self.pos_weight = weight, pos_weight
+        with _quiet():
+            log_sigmoid = _ARRAY_UFUNCS["logsigmoid"](x)
+            if pos_weight is not None:
+                log_sigmoid = log_sigmoid * ((pos_weight._data - 1) * t + 1)
+            loss = (1 - t) * x - log_sigmoid
+            if weight is not None:
+                loss = loss * weight._data
+        return self.reduce(loss.astype(dtype.np, copy=False), dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_x, need_t = self.needs_input_grad
+        x, t = self.saved("self", F), self.saved("target", F)
+        g = _loss_scale(grad, self.reduction, self.numel)
+        w = None if self.weight is None else F.as_operand(self.weight)
+        pw = None if self.pos_weight is None else F.as_operand(self.pos_weight)
+        gx = gt = None
+        with _quiet():
+            if need_x:
+                s = F.ufunc("sigmoid", x)
+                if pw is None:
+                    gx = (s - t) * g
+                else:
+                    scaled = pw * t
+                    gx = ((scaled + 1 - t) * s - scaled) * g
+                gx = gx if w is None else gx * w
+            if need_t:
+                if pw is None:
+                    gt = -x * g
+                else:
+                    log_sig = F.ufunc("logsigmoid", x)
+                    gt = (F.ufunc("logsigmoid", -x) - log_sig * pw) * g
+                gt = gt if w is None else gt * w
+        return (gx, gt)
+
+
+class _PiecewiseLoss(_PairLoss):
+    """smooth_l1 / huber: quadratic for |d| below a width, linear above; one parameter."""
+
+    def forward(self, a: Tensor, target: Tensor, reduction: str, width: float) -> Array:
+        x, t, dtype = self.setup(a, target, reduction)
+        self.width = width
+        z = xp_of(x).abs(x - t)
+        return self.reduce(self.value(xp_of(x), z, width).astype(dtype.np, copy=False), dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # PyTorch differentiates the target as the input with the two swapped (so a zero
+        # difference gives +0.0 on both sides, not -0.0).
+        x, t = self.saved("self", F), self.saved("target", F)
+        g = _loss_scale(grad, self.reduction, self.numel)
+        need_x, need_t = self.needs_input_grad
+        return (self.slope(F, x - t, g, self.width) if need_x else None,
+                self.slope(F, t - x, g, self.width) if need_t else None)
+
+    @staticmethod
+    def value(xp: Any, z: Array, width: float) -> Array:
+        raise NotImplementedError
+
+    @staticmethod
+    def slope(F: Any, d: Any, g: Any, width: float) -> Any:
+        raise NotImplementedError
+
+
+class SmoothL1LossBackward0(_PiecewiseLoss):
+    name = "SmoothL1LossBackward0"
+
+    @staticmethod
+    def value(xp: Any, z: Array, beta: float) -> Array:
+        return xp.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta)
+
+    @staticmethod
+    def slope(F: Any, d: Any, g: Any, beta: float) -> Any:
+        return F.where(d < -beta, -g, F.where(d > beta, g, g * d / beta))
+
+
+class HuberLossBackward0(_PiecewiseLoss):
+    name = "HuberLossBackward0"
+
+    @staticmethod
+    def value(xp: Any, z: Array, delta: float) -> Array:
+        return xp.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
+
+    @staticmethod
+    def slope(F: Any, d: Any, g: Any, delta: float) -> Any:
+        return F.where(d < -delta, -g * delta, F.where(d > delta, g * delta, g * d))

@@ -1,0 +1,549 @@
+"""Nodes of reductions: sum, mean, prod, max/min, logsumexp, norm, var, std, cumsum ..."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+import numpy as np
+
+from gradsh.engine import dtypes
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions.cascade_sum import _mean_array, torch_sum
+from gradsh.engine.functions.common import (
+    _numel,
+    _quiet,
+    broadcast_shapes,
+    float_result_dtype,
+    result_dtype,
+    xp_of,
+)
+from gradsh.engine.functions.unary import _sign_array
+from gradsh.engine.tensor import RESULT, Array, Function, Shape, Tensor
+
+__all__ = [
+    "SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1", "ProdBackward0",
+    "ProdBackward1", "MaxBackward1", "MinBackward1", "MaxBackward0", "MinBackward0",
+    "AmaxBackward0", "AminBackward0", "LogsumexpBackward0", "LinalgVectorNormBackward0",
+    "VarBackward0", "StdBackward0", "DistBackward0", "CumsumBackward0", "CumprodBackward0",
+]
+
+
+def _sum_dtype(a: Tensor) -> DType:
+    # Integer and bool sums accumulate in int64, as PyTorch's sum does.
+    return a.dtype if a.dtype.is_floating_point else dtypes.int64
+
+
+def _restore_reduced(F: Any, grad: Any, dims: tuple[int, ...] | None, keepdim: bool,
+                     ndim: int) -> Any:
+    """A reduced gradient with its reduced dimensions back as size 1 (keepdim form)."""
+    if keepdim or ndim == 0:
+        return grad
+    if dims is None:
+        dims = tuple(range(ndim))
+    return F.unsqueeze_dims(grad, dims, ndim)
+
+
+def _reshape_reduced(F: Any, t: Any, dims: tuple[int, ...], keepdim: bool, shape: Shape) -> Any:
+    """restore_reduced_dims: the reduced result reshaped with size 1 at the reduced dims."""
+    if keepdim:
+        return t
+    return F.reshape(t, tuple(1 if d in dims else n for d, n in enumerate(shape)))
+
+
+class SumBackward0(Function):
+    name = "SumBackward0"
+
+    def forward(self, a: Tensor, dtype: DType | None = None) -> Array:
+        self.self_sizes = a.shape
+        return torch_sum(a._data, None, False, (dtype or _sum_dtype(a)).np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.expand(grad, self.self_sizes),)
+
+
+class SumBackward1(Function):
+    name = "SumBackward1"
+
+    def forward(self, a: Tensor, dim: tuple[int, ...], keepdim: bool = False,
+                dtype: DType | None = None) -> Array:
+        self.self_sizes = a.shape
+        self.dim = dim
+        self.keepdim = keepdim
+        return torch_sum(a._data, dim or None, keepdim, (dtype or _sum_dtype(a)).np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        grad = _restore_reduced(F, grad, self.dim, self.keepdim, len(self.self_sizes))
+        return (F.expand(grad, self.self_sizes),)
+
+
+class MeanBackward0(Function):
+    name = "MeanBackward0"
+
+    def forward(self, a: Tensor, dtype: DType | None = None) -> Array:
+        self.self_sizes = a.shape
+        self.numel = a.numel()
+        with _quiet():
+            return _mean_array(a._data, None, False, (dtype or a.dtype).np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # mean_backward: sum_backward(...) / numel (expand first, then divide)
+        with _quiet():
+            return (F.expand(grad, self.self_sizes) / self.numel,)
+
+
+class MeanBackward1(Function):
+    name = "MeanBackward1"
+
+    def forward(self, a: Tensor, dim: tuple[int, ...], keepdim: bool = False,
+                dtype: DType | None = None) -> Array:
+        self.self_sizes = a.shape
+        self.dim = dim
+        self.keepdim = keepdim
+        with _quiet():
+            return _mean_array(a._data, dim or None, keepdim, (dtype or a.dtype).np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        count = 1
+        for d in self.dim:
+            count *= self.self_sizes[d] if self.self_sizes else 1
+        grad = _restore_reduced(F, grad, self.dim, self.keepdim, len(self.self_sizes))
+        with _quiet():
+            return (F.expand(grad, self.self_sizes) / count,)
+
+
+def _exclusive_products(x: Array, axis: int) -> Array:
+    """For each element, the product of the others along `axis` (exact with zeros)."""
+    xp = xp_of(x)
+    ones_shape = list(x.shape)
+    ones_shape[axis] = 1
+    one = xp.ones(ones_shape, dtype=x.dtype)
+    before = xp.cumprod(xp.concatenate([one, x], axis=axis), axis=axis)
+    before = xp.take(before, range(x.shape[axis]), axis=axis)
+    flipped = xp.flip(x, axis=axis)
+    after = xp.cumprod(xp.concatenate([one, flipped], axis=axis), axis=axis)
+    after = xp.flip(xp.take(after, range(x.shape[axis]), axis=axis), axis=axis)
+    return before * after
+
+
+class ProdBackward0(Function):
+    name = "ProdBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        self.save("self", a)
+        self.save("result", RESULT)
+        with _quiet():
+            return a._data.prod(dtype=_sum_dtype(a).np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        if x.ndim == 0:
+            return (grad,)
+        result = self.saved("result", F)
+        if F.count_zeros(x) == 0:
+            with _quiet():
+                return (grad * (result / x),)
+        # NOTE: with zeros, result / x is 0/0: use the product of the other elements
+        return (grad * F.reshape(F.prod_others(F.reshape(x, (-1,)), 0), x.shape),)
+
+
+class ProdBackward1(Function):
+    name = "ProdBackward1"
+
+    def forward(self, a: Tensor, dim: int, keepdim: bool = False) -> Array:
+        self.dim, self.keepdim = dim, keepdim
+        self.save("self", a)
+        self.save("result", RESULT)
+        with _quiet():
+            return a._data.prod(axis=dim, keepdims=keepdim, dtype=_sum_dtype(a).np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        if x.ndim == 0:
+            return (grad,)
+        result = self.saved("result", F)
+        grad = _restore_reduced(F, grad, (self.dim,), self.keepdim, x.ndim)
+        result = _restore_reduced(F, result, (self.dim,), self.keepdim, x.ndim)
+        if F.count_zeros(x) == 0:
+            with _quiet():
+                return (grad * (result / x),)
+        return (grad * F.prod_others(x, self.dim),)
+
+
+class _FullExtremum(Function):
+    """max()/min() over all elements: ties share the gradient evenly (evenly_distribute)."""
+
+    reduce: ClassVar[str]
+
+    def forward(self, a: Tensor) -> Array:
+        if a.numel() == 0:
+            raise TorchRuntimeError(
+                f"{self.reduce}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        self.save("self", a)
+        self.save("result", RESULT)
+        xp = xp_of(a._data)
+        fn = xp.max if self.reduce == "max" else xp.min
+        return fn(a._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        result = self.saved("result", F)
+        mask = F.isnan(x) if F.to_bool(F.isnan(result)) else x == result
+        # evenly_distribute_backward: zeros.masked_fill_(mask, grad / mask.sum())
+        return (F.evenly_distribute(grad, x, mask),)
+
+
+class MaxBackward1(_FullExtremum):
+    name = "MaxBackward1"
+    reduce = "max"
+
+
+class MinBackward1(_FullExtremum):
+    name = "MinBackward1"
+    reduce = "min"
+
+
+def _arg_extremum(data: Array, dim: int | None, keepdim: bool, reduce: str) -> Array:
+    """argmax/argmin with PyTorch's NaN rule (a NaN is the extremum; first occurrence wins)."""
+    xp = xp_of(data)
+    if data.dtype.kind == "f":
+        nan = xp.isnan(data)
+        if bool(nan.any()):
+            work = xp.where(nan, -xp.inf if reduce == "min" else xp.inf, data)
+            if dim is None:
+                index = xp.argmax(nan.reshape(-1)) if bool(nan.any()) else None
+                return xp.asarray(index, dtype=xp.int64)
+            idx = (xp.argmax if reduce == "max" else xp.argmin)(work, axis=dim, keepdims=keepdim)
+            any_nan = nan.any(axis=dim, keepdims=keepdim)
+            first_nan = xp.argmax(nan, axis=dim, keepdims=keepdim)
+            return xp.where(any_nan, first_nan, idx).astype(xp.int64)
+    fn = xp.argmax if reduce == "max" else xp.argmin
+    if dim is None:
+        return xp.asarray(fn(data.reshape(-1)), dtype=xp.int64)
+    return fn(data, axis=dim, keepdims=keepdim).astype(xp.int64)
+
+
+class _DimExtremum(Function):
+    """max(dim)/min(dim): the values; the indices are computed alongside (no grad)."""
+
+    reduce: ClassVar[str]
+
+    def forward(self, a: Tensor, dim: int, keepdim: bool, indices: Array) -> Array:
+        self.dim, self.keepdim, self.self_sizes = dim, keepdim, a.shape
+        self.save("indices", Tensor._make(indices, a.device))
+        if a.ndim == 0:
+            return a._data.copy()
+        idx = indices if keepdim else xp_of(indices).expand_dims(indices, dim)
+        values = xp_of(a._data).take_along_axis(a._data, idx, axis=dim)
+        return values if keepdim else values.squeeze(dim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        indices = self.saved("indices", F)
+        if len(self.self_sizes) == 0:
+            return (grad,)
+        return (F.value_selecting_backward(grad, self.dim, indices, self.self_sizes,
+                                           self.keepdim),)
+
+
+class MaxBackward0(_DimExtremum):
+    name = "MaxBackward0"
+    reduce = "max"
+
+
+class MinBackward0(_DimExtremum):
+    name = "MinBackward0"
+    reduce = "min"
+
+
+class _AmaxAmin(Function):
+    reduce: ClassVar[str]
+
+    def forward(self, a: Tensor, dim: tuple[int, ...], keepdim: bool) -> Array:
+        self.dim, self.keepdim = dim, keepdim
+        self.save("self", a)
+        self.save("result", RESULT)
+        xp = xp_of(a._data)
+        fn = xp.max if self.reduce == "max" else xp.min
+        return fn(a._data, axis=dim if dim else None, keepdims=keepdim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        dims = self.dim or tuple(range(x.ndim))
+        # restore_reduced_dims is a reshape here (not unsqueezes)
+        result = _reshape_reduced(F, self.saved("result", F), dims, self.keepdim, x.shape)
+        grad = _reshape_reduced(F, grad, dims, self.keepdim, x.shape)
+        mask = x == result
+        # scale_grad_by_count: a product, so a NaN gradient stays NaN off the extremum too
+        with _quiet():
+            return ((grad / F.sum(mask, dims, True)) * mask,)
+
+
+class AmaxBackward0(_AmaxAmin):
+    name = "AmaxBackward0"
+    reduce = "max"
+
+
+class AminBackward0(_AmaxAmin):
+    name = "AminBackward0"
+    reduce = "min"
+
+
+class LogsumexpBackward0(Function):
+    name = "LogsumexpBackward0"
+
+    def forward(self, a: Tensor, dim: tuple[int, ...], keepdim: bool) -> Array:
+        self.dim, self.keepdim = dim, keepdim
+        self.save("self", a)
+        self.save("result", RESULT)
+        x = a._data.astype(float_result_dtype(a).np, copy=False)
+        xp = xp_of(x)
+        with _quiet():
+            m = xp.max(x, axis=dim, keepdims=True) if x.size else xp.zeros((1,) * x.ndim, x.dtype)
+            m = xp.where(xp.isinf(m), 0, m)
+            out = xp.log(xp.sum(xp.exp(x - m), axis=dim, keepdims=True)) + m
+        return out if keepdim else out.squeeze(axis=dim) if x.ndim else out
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        result = _restore_reduced(F, self.saved("result", F), self.dim, self.keepdim, x.ndim)
+        grad = _restore_reduced(F, grad, self.dim, self.keepdim, x.ndim)
+        return (grad * F.exp(x - result),)
+
+
+class LinalgVectorNormBackward0(Function):
+    name = "LinalgVectorNormBackward0"
+
+    def forward(self, a: Tensor, ord: float, dim: tuple[int, ...] | None,  # noqa: A002
+                keepdim: bool) -> Array:
+        self.ord, self.dim, self.keepdim = ord, dim, keepdim
+        self.save("self", a)
+        self.save("result", RESULT)
+        x = a._data
+        xp = xp_of(x)
+        axis = dim if dim else None
+        with _quiet():
+            ax = xp.abs(x)
+            if ord == 2:
+                out = xp.sqrt(xp.sum(ax * ax, axis=axis, keepdims=keepdim))
+            elif ord == 1:
+                out = xp.sum(ax, axis=axis, keepdims=keepdim)
+            elif ord == math.inf:
+                out = xp.max(ax, axis=axis, keepdims=keepdim)
+            elif ord == -math.inf:
+                out = xp.min(ax, axis=axis, keepdims=keepdim)
+            elif ord == 0:
+                out = xp.sum(ax != 0, axis=axis, keepdims=keepdim).astype(x.dtype)
+            else:
+                out = xp.sum(ax ** ord, axis=axis, keepdims=keepdim) ** (1.0 / ord)
+        return xp.asarray(out, dtype=x.dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # norm_backward, formula for formula
+        x = self.saved("self", F)
+        norm = self.saved("result", F)
+        dims = self.dim or ()
+        if not self.keepdim and x.ndim != 0 and dims:
+            grad = F.unsqueeze_dims(grad, dims, x.ndim)
+            norm = F.unsqueeze_dims(norm, dims, x.ndim)
+        p = self.ord
+        with _quiet():
+            if p == 0:
+                return (None,)  # PyTorch returns an undefined gradient: x.grad stays None
+            if p == 1:
+                return (F.sgn(x) * grad,)
+            if p == 2:
+                # NOTE: the gradient at the zero vector is 0 (masked), not NaN.
+                return (grad * F.masked_fill(x / norm, norm == 0, 0.0),)
+            if math.isinf(p):
+                ax = F.abs(x)
+                mask = (ax == norm) | F.isnan(ax)
+                return (F.sgn(x) * ((grad / F.sum(mask, dims or None, True)) * mask),)
+            if p < 1:
+                scaled = F.sgn(x) * F.masked_fill(F.abs(x) ** (p - 1), x == 0, 0.0)
+                return (scaled * grad * norm ** (1 - p),)
+            if p < 2:
+                scaled = F.sgn(x) * F.abs(x) ** (p - 1)
+            else:
+                scaled = x * F.abs(x) ** (p - 2)
+            return (scaled * F.masked_fill(grad / norm ** (p - 1), norm == 0, 0.0),)
+
+
+def _reduced_count(shape: Shape, dims: tuple[int, ...] | None) -> int:
+    count = 1
+    for d in dims if dims else range(len(shape)):
+        count *= shape[d]
+    return count
+
+
+def _var_array(x: Array, dims: tuple[int, ...] | None, correction: float, keepdim: bool) -> Array:
+    xp = xp_of(x)
+    axis = dims if dims else None
+    with _quiet():
+        mean = _mean_array(x, axis, True, x.dtype)
+        centered = x - mean
+        total = xp.sum(centered * centered, axis=axis, keepdims=keepdim)
+        n = _reduced_count(x.shape, dims)
+        return xp.asarray(total / max(n - correction, 0), dtype=x.dtype)
+
+
+class VarBackward0(Function):
+    name = "VarBackward0"
+
+    def forward(self, a: Tensor, dim: tuple[int, ...] | None, correction: float,
+                keepdim: bool) -> Array:
+        self.dim, self.correction, self.keepdim = dim, correction, keepdim
+        self.save("self", a)
+        return _var_array(a._data, dim, correction, keepdim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (_var_backward(F, grad, self.saved("self", F), self.dim, self.correction,
+                              self.keepdim),)
+
+
+def _var_backward(F: Any, grad: Any, x: Any, dim: tuple[int, ...] | None, correction: float,
+                  keepdim: bool) -> Any:
+    # var_backward: (2 / (N - correction)) * grad * (self - self.mean(dim, keepdim=True))
+    with _quiet():
+        if x.ndim == 0 or dim is None:
+            dof = _numel(x.shape) - correction
+            if dof <= 0:
+                # PyTorch returns a constant: inf (with grad's sign) off the mean, nan on it
+                # (linear in grad: its graph continues, the factor is a constant)
+                return grad * F.detached(lambda v: _var_dof_zero(v), x)
+            return (2.0 / dof) * grad * (x - F.mean(x, None, False))
+        if not keepdim and x.ndim > 1 and dim:
+            grad = F.unsqueeze_dims(grad, dim, x.ndim)
+        n = 1
+        for d in dim:  # _safe_size over the listed dims: 1 for an explicit empty list
+            n *= x.shape[d]
+        scale = 2.0 / (n - correction) if n - correction != 0 else math.inf
+        return scale * grad * (x - F.mean(x, dim, True))
+
+
+def _var_dof_zero(x: Array) -> Array:
+    """inf off the mean, nan on it (0 * inf)."""
+    xp = xp_of(x)
+    off_mean = xp.abs(_sign_array(x - _mean_array(x, None, False, x.dtype)))
+    return off_mean * x.dtype.type(math.inf)
+
+
+class StdBackward0(Function):
+    name = "StdBackward0"
+
+    def forward(self, a: Tensor, dim: tuple[int, ...] | None, correction: float,
+                keepdim: bool) -> Array:
+        self.dim, self.correction, self.keepdim = dim, correction, keepdim
+        self.save("self", a)
+        self.save("result", RESULT)
+        with _quiet():
+            return xp_of(a._data).sqrt(_var_array(a._data, dim, correction, keepdim))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        result = self.saved("result", F)
+        with _quiet():
+            grad_var = F.masked_fill(grad / (result * 2), result == 0, 0.0)
+        return (_var_backward(F, grad_var, self.saved("self", F), self.dim, self.correction,
+                              self.keepdim),)
+
+
+class DistBackward0(Function):
+    """dist(a, b, p) = the p-norm of a - b."""
+
+    name = "DistBackward0"
+
+    def forward(self, a: Tensor, b: Tensor, p: float) -> Array:
+        if a.shape != b.shape:
+            broadcast_shapes(a, b)
+        self.save("self", a)
+        self.save("other", b)
+        self.save("result", RESULT)
+        self.p = p
+        dtype = result_dtype(a, b).np
+        diff = xp_of(a._data).abs(a._data.astype(dtype) - b._data.astype(dtype)).reshape(-1)
+        xp = xp_of(diff)
+        with _quiet():
+            if p == 0:
+                value = (diff != 0).sum()
+            elif math.isinf(p):
+                value = diff.max() if p > 0 else diff.min()
+            else:
+                value = (diff.astype(np.float64) ** p).sum() ** (1 / p)
+        return xp.asarray(value, dtype=dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_a, need_b = self.needs_input_grad
+        d = self.saved("self", F) - self.saved("other", F)
+        norm = self.saved("result", F)
+        p = self.p
+        if p == 0:  # PyTorch's norm backward gives no tensor for p = 0, and says so
+            raise TorchRuntimeError("Expected a proper Tensor but got None (or an undefined "
+                                    "Tensor in C++) for argument #0 'self'")
+        with _quiet():
+            if p == 1:
+                g = F.sgn(d) * grad
+            elif p == 2:
+                g = F.where(norm == 0, d * 0, d * (grad / norm))
+            elif math.isinf(p):
+                at = (F.abs(d) == norm)
+                g = F.sgn(d) * at * (grad / F.sum(at, None, False))
+            else:
+                g = F.where(norm == 0, d * 0,
+                            d * F.abs(d) ** (p - 2) * (grad / norm ** (p - 1)))
+        return (g if need_a else None, -g if need_b else None)
+
+
+class CumsumBackward0(Function):
+    name = "CumsumBackward0"
+
+    def forward(self, a: Tensor, dim: int, dtype: DType) -> Array:
+        self.dim, self.ndim = dim, a.ndim
+        x = a._data
+        if x.ndim == 0:
+            return x.astype(dtype.np)
+        return xp_of(x).cumsum(x, axis=dim, dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        if not self.ndim:
+            return (grad,)
+        return (F.flip(F.cumsum(F.flip(grad, (self.dim,)), self.dim), (self.dim,)),)
+
+
+def _cumprod_grad_array(grad: Array, x: Array, dim: int) -> Array:
+    """d/dx of cumprod along dim, exact with zeros: grad_i = sum over k >= i of grad_k times
+    the product of x_j for j <= k, j != i (the products built row by row)."""
+    xp = xp_of(x)
+    xm, gm = xp.moveaxis(x, dim, -1), xp.moveaxis(grad, dim, -1)
+    n = xm.shape[-1]
+    others = xp.broadcast_to(xm[..., None, :], xm.shape + (n,)).copy()  # [..., i, j]
+    eye = xp.eye(n, dtype=bool)
+    others[..., eye] = 1  # x_j with x_i replaced by 1
+    prefix = xp.cumprod(others, axis=-1)  # [..., i, k]: prod over j <= k of x_j (j != i)
+    upper = xp.triu(xp.ones((n, n), dtype=bool))  # k >= i
+    out = (prefix * upper * gm[..., None, :]).sum(axis=-1)
+    return xp.moveaxis(out.astype(grad.dtype, copy=False), -1, dim)
+
+
+class CumprodBackward0(Function):
+    name = "CumprodBackward0"
+
+    def forward(self, a: Tensor, dim: int, dtype: DType) -> Array:
+        self.dim, self.ndim = dim, a.ndim
+        self.save("self", a)
+        self.save("result", RESULT)
+        x = a._data
+        if x.ndim == 0:
+            return x.astype(dtype.np)
+        return xp_of(x).cumprod(x, axis=dim, dtype=dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x, out = self.saved("self", F), self.saved("result", F)
+        if not self.ndim:
+            return (grad,)
+        if F.count_zeros(x) == 0:
+            flipped = F.flip(F.cumsum(F.flip(out * grad, (self.dim,)), self.dim), (self.dim,))
+            with _quiet():
+                return (flipped / x,)
+        return (F.detached(lambda g: _cumprod_grad_array(g, F.as_array(x), self.dim), grad),)

@@ -1,0 +1,42 @@
+"""Nodes of the random in-place fills: bernoulli_, uniform_, normal_."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gradsh.engine.functions.common import xp_of
+from gradsh.engine.tensor import Array, Function, Tensor
+
+__all__ = ["BernoulliBackward1", "UniformBackward0", "NormalBackward0"]
+
+
+class BernoulliBackward1(Function):
+    """bernoulli_(p) with a number p: 0/1 draws (uniform doubles < p, PyTorch CPU's stream)
+    written in place; the gradient through it is zero."""
+
+    name = "BernoulliBackward1"
+
+    def forward(self, a: Tensor, p: float, draws: Array) -> Array:
+        xp = xp_of(a._data)
+        return xp.asarray(draws < p, dtype=a._data.dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.zeros_like(grad),)
+
+
+class UniformBackward0(Function):
+    """uniform_(from, to) in place; its gradient is zero."""
+
+    name = "UniformBackward0"
+
+    def forward(self, a: Tensor, draws: Array) -> Array:
+        return draws
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.zeros_like(grad),)
+
+
+class NormalBackward0(UniformBackward0):
+    """normal_(mean, std) in place; its gradient is zero."""
+
+    name = "NormalBackward0"

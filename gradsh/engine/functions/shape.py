@@ -1,0 +1,268 @@
+"""View nodes: view, reshape, squeeze, select, slice, split, transpose, permute, expand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine.functions.common import xp_of
+from gradsh.engine.tensor import Array, Function, Shape, Tensor
+
+__all__ = [
+    "ViewBackward0", "ReshapeAliasBackward0", "UnsafeViewBackward0", "AliasBackward0",
+    "UnsqueezeBackward0", "SqueezeBackward0", "SqueezeBackward1", "SqueezeBackward2",
+    "SqueezeBackward4", "SelectBackward0", "SliceBackward0", "SplitBackward0",
+    "SplitWithSizesBackward0", "UnbindBackward0", "TBackward0", "TransposeBackward0",
+    "PermuteBackward0", "ExpandBackward0",
+]
+
+
+class ViewBackward0(Function):
+    name = "ViewBackward0"
+    is_view = True
+
+    def forward(self, a: Tensor, shape: Shape) -> Array:
+        self.self_sizes = a.shape
+        self.shape = shape
+        return a._data.reshape(shape)
+
+    def view_fn(self, array: Array) -> Array:
+        return array.reshape(self.shape)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.reshape(grad, self.self_sizes),)
+
+
+class ReshapeAliasBackward0(ViewBackward0):
+    """reshape of a non-contiguous tensor whose strides still allow a view."""
+
+    name = "ReshapeAliasBackward0"
+
+    def forward(self, a: Tensor, shape: Shape) -> Array:
+        self.self_sizes = a.shape
+        self.shape = shape
+        return np.reshape(a._data, shape, copy=False) if isinstance(a._data, np.ndarray) \
+            else a._data.reshape(shape)
+
+
+class UnsafeViewBackward0(Function):
+    """reshape of a tensor that cannot be viewed: a copy (CloneBackward0) then this."""
+
+    name = "UnsafeViewBackward0"
+
+    def forward(self, a: Tensor, shape: Shape) -> Array:
+        self.self_sizes = a.shape
+        return a._data.reshape(shape)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.reshape(grad, self.self_sizes),)
+
+
+class AliasBackward0(Function):
+    """`x[...]`, `x[:, :]`: a view of the whole tensor."""
+
+    name = "AliasBackward0"
+    is_view = True
+
+    def forward(self, a: Tensor) -> Array:
+        return a._data[...]
+
+    def view_fn(self, array: Array) -> Array:
+        return array[...]
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad,)
+
+
+class UnsqueezeBackward0(Function):
+    name = "UnsqueezeBackward0"
+    is_view = True
+
+    def forward(self, a: Tensor, dim: int) -> Array:
+        self.dim = dim
+        return xp_of(a._data).expand_dims(a._data, dim)
+
+    def view_fn(self, array: Array) -> Array:
+        return xp_of(array).expand_dims(array, self.dim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.squeeze(grad, self.dim),)
+
+
+class _Squeeze(Function):
+    is_view = True
+
+    def forward(self, a: Tensor, dims: tuple[int, ...]) -> Array:
+        self.self_sizes = a.shape
+        self.dims = tuple(d for d in dims if a.shape[d] == 1) if a.ndim else ()
+        return a._data.reshape(self._out_shape(a.shape))
+
+    def _out_shape(self, shape: Shape) -> Shape:
+        return tuple(n for i, n in enumerate(shape) if i not in self.dims)
+
+    def view_fn(self, array: Array) -> Array:
+        return array.reshape(self._out_shape(array.shape))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.reshape(grad, self.self_sizes),)
+
+
+class SqueezeBackward0(_Squeeze):
+    """squeeze(): every size-1 dimension."""
+
+    name = "SqueezeBackward0"
+
+
+class SqueezeBackward1(_Squeeze):
+    """squeeze(dim)."""
+
+    name = "SqueezeBackward1"
+
+
+class SqueezeBackward2(_Squeeze):
+    """squeeze(dims)."""
+
+    name = "SqueezeBackward2"
+
+
+class SqueezeBackward4(Function):
+    """squeeze_(dim) in place on a fresh result (matmul's 1-d @ 2-d): not a view."""
+
+    name = "SqueezeBackward4"
+
+    def forward(self, a: Tensor, dim: int) -> Array:
+        self.self_sizes = a.shape
+        self.dim = dim
+        if a.shape[dim] != 1:
+            return a._data
+        return a._data.reshape(a.shape[:dim] + a.shape[dim + 1:])
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.reshape(grad, self.self_sizes),)
+
+
+class SelectBackward0(Function):
+    name = "SelectBackward0"
+    is_view = True
+
+    def forward(self, a: Tensor, dim: int, index: int) -> Array:
+        self.self_sizes = a.shape
+        self.dim = dim
+        self.index = index
+        return a._data[self._key()]
+
+    def _key(self) -> tuple[Any, ...]:
+        # The trailing Ellipsis keeps a 0-d result a view (not a NumPy scalar copy).
+        return (slice(None),) * self.dim + (self.index, Ellipsis)
+
+    def view_fn(self, array: Array) -> Array:
+        return array[self._key()]
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.view_backward(grad, self.self_sizes, self.view_fn, "select",
+                                (self.dim, self.index)),)
+
+
+class SliceBackward0(Function):
+    name = "SliceBackward0"
+    is_view = True
+
+    def forward(self, a: Tensor, dim: int, start: int, end: int, step: int) -> Array:
+        self.self_sizes = a.shape
+        self.dim = dim
+        self.start, self.end, self.step = start, end, step
+        return a._data[self._key()]
+
+    def _key(self) -> tuple[Any, ...]:
+        return (slice(None),) * self.dim + (slice(self.start, self.end, self.step),)
+
+    def view_fn(self, array: Array) -> Array:
+        return array[self._key()]
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.view_backward(grad, self.self_sizes, self.view_fn, "slice",
+                                (self.dim, self.start, self.end, self.step)),)
+
+
+class SplitBackward0(SliceBackward0):
+    """One piece of split/chunk (gradsh gives each piece its own node; see ops.split)."""
+
+    name = "SplitBackward0"
+
+
+class SplitWithSizesBackward0(SliceBackward0):
+    """One piece of split with a list of sizes."""
+
+    name = "SplitWithSizesBackward0"
+
+
+class UnbindBackward0(SelectBackward0):
+    """One element of unbind / iteration (each element its own node; see ops.unbind)."""
+
+    name = "UnbindBackward0"
+
+
+class TBackward0(Function):
+    name = "TBackward0"
+    is_view = True
+
+    def forward(self, a: Tensor) -> Array:
+        return a._data.T
+
+    def view_fn(self, array: Array) -> Array:
+        return array.T
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.t(grad),)
+
+
+class TransposeBackward0(Function):
+    name = "TransposeBackward0"
+    is_view = True
+
+    def forward(self, a: Tensor, dim0: int, dim1: int) -> Array:
+        self.dim0, self.dim1 = dim0, dim1
+        return self.view_fn(a._data)
+
+    def view_fn(self, array: Array) -> Array:
+        if array.ndim == 0:
+            return array[...]
+        return xp_of(array).swapaxes(array, self.dim0, self.dim1)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.transpose(grad, self.dim0, self.dim1),)
+
+
+class PermuteBackward0(Function):
+    name = "PermuteBackward0"
+    is_view = True
+
+    def forward(self, a: Tensor, dims: tuple[int, ...]) -> Array:
+        self.dims = dims
+        return xp_of(a._data).transpose(a._data, dims)
+
+    def view_fn(self, array: Array) -> Array:
+        return xp_of(array).transpose(array, self.dims)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        inverse = [0] * len(self.dims)
+        for i, d in enumerate(self.dims):
+            inverse[d] = i
+        return (F.permute(grad, tuple(inverse)),)
+
+
+class ExpandBackward0(Function):
+    name = "ExpandBackward0"
+    is_view = True
+
+    def forward(self, a: Tensor, shape: Shape) -> Array:
+        self.self_sizes = a.shape
+        self.shape = shape
+        return xp_of(a._data).broadcast_to(a._data, shape)
+
+    def view_fn(self, array: Array) -> Array:
+        return xp_of(array).broadcast_to(array, self.shape)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.sum_to(grad, self.self_sizes),)

@@ -1,0 +1,94 @@
+"""Nodes of sorting and order statistics: sort, topk, median, kthvalue, mode."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gradsh.engine.functions.common import xp_of
+from gradsh.engine.functions.reductions import _DimExtremum, _FullExtremum
+from gradsh.engine.tensor import RESULT, Array, Function, Tensor
+
+__all__ = [
+    "MedianBackward0", "NanmedianBackward0", "MedianBackward1", "KthvalueBackward0",
+    "ModeBackward0", "SortBackward0", "TopkBackward0",
+]
+
+
+def _kth_smallest(data: Array, axis: int, k: Array | int) -> Array:
+    """The index of the k-th smallest along axis in the stable order (NaN sorted last); k is
+    an int or an array over the reduced shape."""
+    xp = xp_of(data)
+    order = xp.argsort(data, axis=axis, kind="stable")
+    reduced = order.shape[:axis] + order.shape[axis + 1:]
+    kth = xp.broadcast_to(xp.asarray(k, dtype=xp.int64), reduced)
+    picked = xp.take_along_axis(order, xp.expand_dims(kth, axis), axis=axis)
+    return picked.squeeze(axis).astype(xp.int64)
+
+
+class MedianBackward0(_FullExtremum):
+    """median() over all elements (the lower median; NaN if any): ties share the gradient
+    evenly, as for max()."""
+
+    name = "MedianBackward0"
+    reduce = "median"
+    skip_nan = False
+
+    def forward(self, a: Tensor) -> Array:
+        if a.numel() == 0:
+            return xp_of(a._data).asarray(xp_of(a._data).nan, dtype=a._data.dtype)
+        self.save("self", a)
+        self.save("result", RESULT)
+        flat = a._data.reshape(-1)
+        xp = xp_of(flat)
+        nan = xp.isnan(flat) if flat.dtype.kind == "f" else None
+        if nan is not None and bool(nan.any()):
+            if not self.skip_nan:
+                return flat[xp.argmax(nan)].copy()
+            flat = flat[~nan]
+            if flat.size == 0:
+                return xp.asarray(xp.nan, dtype=a._data.dtype)
+        return xp.sort(flat)[(flat.size - 1) // 2].copy()
+
+
+class NanmedianBackward0(MedianBackward0):
+    name = "NanmedianBackward0"
+    skip_nan = True
+
+
+class MedianBackward1(_DimExtremum):
+    name = "MedianBackward1"
+    reduce = "median"
+
+
+class KthvalueBackward0(_DimExtremum):
+    name = "KthvalueBackward0"
+    reduce = "kthvalue"
+
+
+class ModeBackward0(_DimExtremum):
+    name = "ModeBackward0"
+    reduce = "mode"
+
+
+class SortBackward0(Function):
+    """sort's values (the indices are computed alongside, no grad); the gradient goes back
+    to where each value came from."""
+
+    name = "SortBackward0"
+
+    def forward(self, a: Tensor, dim: int, indices: Array) -> Array:
+        self.dim, self.self_sizes = dim, a.shape
+        self.save("indices", Tensor._make(indices, a.device))
+        if a.ndim == 0:
+            return a._data.copy()
+        return xp_of(a._data).take_along_axis(a._data, indices, axis=dim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        if not self.self_sizes:
+            return (grad,)
+        return (F.value_selecting_backward(grad, self.dim, self.saved("indices", F),
+                                           self.self_sizes, True),)
+
+
+class TopkBackward0(SortBackward0):
+    name = "TopkBackward0"

@@ -1,0 +1,449 @@
+"""Nodes of the unary math functions: exp, log, trigonometry, sqrt, abs, sign, rounding ..."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import numpy as np
+
+from gradsh.engine import backend, dtypes
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions.common import (
+    _quiet,
+    _times,
+    float_result_dtype,
+    not_implemented_for,
+    xp_of,
+)
+from gradsh.engine.tensor import RESULT, Array, Function, Tensor
+from gradsh.engine.threads import elementwise
+
+__all__ = [
+    "ExpBackward0", "LogBackward0", "Log2Backward0", "Log10Backward0", "SinBackward0",
+    "CosBackward0", "TanBackward0", "TanhBackward0", "SigmoidBackward0", "ReluBackward0",
+    "SqrtBackward0", "RsqrtBackward0", "AbsBackward0", "SignBackward0", "SgnBackward0",
+    "NegBackward0", "ReciprocalBackward0", "FloorBackward0", "CeilBackward0", "RoundBackward0",
+    "TruncBackward0", "Log1PBackward0", "Expm1Backward0", "Exp2Backward0", "SinhBackward0",
+    "CoshBackward0", "AsinBackward0", "AcosBackward0", "AtanBackward0", "ErfBackward0",
+    "FracBackward0", "NanToNumBackward0", "LogitBackward0",
+]
+
+
+def _float_unary(a: Tensor, ufunc: str) -> Array:
+    """A float-valued ufunc (exp, sin ...): integer inputs compute in the default float."""
+    x = a._data
+    if x.__class__ is np.ndarray:
+        return elementwise(getattr(np, ufunc), x, dtype=float_result_dtype(a).np)
+    return getattr(xp_of(x), ufunc)(x, dtype=float_result_dtype(a).np)
+
+
+class ExpBackward0(Function):
+    name = "ExpBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("result", RESULT)
+        return _float_unary(a, "exp")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (_times(grad, self.saved("result", F)),)
+
+
+class LogBackward0(Function):
+    name = "LogBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+        return _float_unary(a, "log")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        with _quiet():
+            return (grad / self.saved("self", F),)
+
+
+class Log2Backward0(Function):
+    name = "Log2Backward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+        return _float_unary(a, "log2")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        with _quiet():
+            return (grad / (self.saved("self", F) * math.log(2.0)),)
+
+
+class Log10Backward0(Function):
+    name = "Log10Backward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+        return _float_unary(a, "log10")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        with _quiet():
+            return (grad / (self.saved("self", F) * math.log(10.0)),)
+
+
+class SinBackward0(Function):
+    name = "SinBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+        return _float_unary(a, "sin")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad * F.cos(self.saved("self", F)),)
+
+
+class CosBackward0(Function):
+    name = "CosBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+        return _float_unary(a, "cos")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad * -F.sin(self.saved("self", F)),)
+
+
+class TanBackward0(Function):
+    name = "TanBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("result", RESULT)
+        return _float_unary(a, "tan")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        result = self.saved("result", F)
+        return (grad * (1 + result ** 2),)
+
+
+class TanhBackward0(Function):
+    name = "TanhBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("result", RESULT)
+        return _float_unary(a, "tanh")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.tanh_backward(grad, self.saved("result", F)),)
+
+
+def _sigmoid_array(x: Array, dtype: DType) -> Array:
+    xp = xp_of(x)
+    with _quiet():
+        x = x.astype(dtype.np, copy=False)
+        return xp.reciprocal(xp.exp(-x) + x.dtype.type(1))
+
+
+class SigmoidBackward0(Function):
+    name = "SigmoidBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("result", RESULT)
+        return _sigmoid_array(a._data, float_result_dtype(a))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.sigmoid_backward(grad, self.saved("result", F)),)
+
+
+class ReluBackward0(Function):
+    name = "ReluBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if a.dtype is dtypes.bool_:
+            raise TorchRuntimeError("Boolean inputs not supported for relu")
+        if self.needs_input_grad[0]:
+            self.save("result", RESULT)
+        xp = xp_of(a._data)
+        # NOTE: `x < 0 ? 0 : x`, as PyTorch's clamp_min: NaN and -0.0 pass through unchanged.
+        zero = a._data.dtype.type(0)
+        return xp.where(a._data < zero, zero, a._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # NOTE: threshold_backward(grad, result, 0): the gradient at 0 is 0.
+        return (F.threshold_backward(grad, self.saved("result", F), 0),)
+
+
+class SqrtBackward0(Function):
+    name = "SqrtBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("result", RESULT)
+        return _float_unary(a, "sqrt")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # NOTE: at 0 this is grad / 0 = inf, as in PyTorch.
+        with _quiet():
+            return (grad / (2 * self.saved("result", F)),)
+
+
+class RsqrtBackward0(Function):
+    name = "RsqrtBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("result", RESULT)
+        with _quiet():
+            x = a._data.astype(float_result_dtype(a).np, copy=False)
+            return xp_of(x).reciprocal(xp_of(x).sqrt(x))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        with _quiet():
+            return (-0.5 * grad * self.saved("result", F) ** 3,)
+
+
+class AbsBackward0(Function):
+    name = "AbsBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if a.dtype is dtypes.bool_:
+            raise not_implemented_for("abs_cpu", a.dtype)
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+        return xp_of(a._data).abs(a._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # NOTE: sgn(0) = 0, so the gradient of abs at 0 is 0.
+        return (grad * F.sgn(self.saved("self", F)),)
+
+
+def _sign_array(x: Array) -> Array:
+    """PyTorch's sign: (0 < x) - (x < 0), so sign(NaN) and sign(-0.0) are +0."""
+    if x.dtype.kind == "b":
+        return x.copy()
+    zero = x.dtype.type(0)
+    return ((x > zero).astype(x.dtype) - (x < zero).astype(x.dtype)).astype(x.dtype)
+
+
+class SignBackward0(Function):
+    name = "SignBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        return _sign_array(a._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.zeros_like(grad),)
+
+
+class SgnBackward0(Function):
+    """sgn: sign for real tensors; appears in abs's double backward."""
+
+    name = "SgnBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        return _sign_array(a._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.zeros_like(grad),)
+
+
+class NegBackward0(Function):
+    name = "NegBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if a._data.dtype.kind == "b":
+            raise TorchRuntimeError(
+                "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+            )
+        return xp_of(a._data).negative(a._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (-grad,)
+
+
+class ReciprocalBackward0(Function):
+    name = "ReciprocalBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("result", RESULT)
+        return _float_unary(a, "reciprocal")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        result = self.saved("result", F)
+        return (-grad * (result * result),)
+
+
+class _Rounding(Function):
+    """floor/ceil/round/trunc: piecewise constant, zero gradient."""
+
+    ufunc: ClassVar[str]
+
+    def forward(self, a: Tensor) -> Array:
+        if a.dtype is dtypes.bool_:
+            raise not_implemented_for(f"{self.name[:-len('Backward0')].lower()}_vml_cpu", a.dtype)
+        if not a.dtype.is_floating_point:
+            return a._data.copy()
+        return getattr(xp_of(a._data), self.ufunc)(a._data)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.zeros_like(grad),)
+
+
+class FloorBackward0(_Rounding):
+    name = "FloorBackward0"
+    ufunc = "floor"
+
+
+class CeilBackward0(_Rounding):
+    name = "CeilBackward0"
+    ufunc = "ceil"
+
+
+class RoundBackward0(_Rounding):
+    name = "RoundBackward0"
+    ufunc = "rint"  # round half to even, as PyTorch's round
+
+
+class TruncBackward0(_Rounding):
+    name = "TruncBackward0"
+    ufunc = "trunc"
+
+
+def _erf_array(x: Array) -> Array:
+    """erf element-wise (NumPy has none): math.erf in float64, rounded to x's dtype."""
+    flat = np.asarray(x, dtype=np.float64).reshape(-1)
+    out = np.fromiter((math.erf(v) for v in flat), dtype=np.float64, count=flat.size)
+    return out.reshape(np.shape(x)).astype(np.asarray(x).dtype, copy=False)
+
+
+_ARRAY_UFUNCS: dict[str, Callable[[Array], Array]] = {
+    "cosh": lambda x: xp_of(x).cosh(x),
+    "sinh": lambda x: xp_of(x).sinh(x),
+    "rsqrt": lambda x: 1 / xp_of(x).sqrt(x),
+    "sigmoid": lambda x: _sigmoid_array(x, dtypes.from_numpy(x.dtype)),
+    "tanh": lambda x: xp_of(x).tanh(x),
+    "erf": lambda x: _erf_array(x) if xp_of(x) is np else xp_of(x).asarray(
+        _erf_array(backend.to_host(x))),
+    "logsigmoid": lambda x: xp_of(x).minimum(x, 0) - xp_of(x).log1p(
+        xp_of(x).exp(-xp_of(x).abs(x))),
+}
+
+
+def _float_op(a: Tensor, compute: Callable[[Array], Array]) -> Array:
+    """An element-wise formula on a's values in its float dtype (integers promote)."""
+    dtype = float_result_dtype(a).np
+    with _quiet():
+        return xp_of(a._data).asarray(compute(a._data.astype(dtype, copy=False)), dtype=dtype)
+
+
+class _SavesSelf(Function):
+    """A unary op whose backward reads its input."""
+
+    def save_input(self, a: Tensor) -> None:
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+
+
+def _float_unary_node(name: str, ufunc: str, saves: str,
+                      formula: Callable[[Any, Any, Any], Any]) -> type[Function]:
+    """A float-valued element-wise op whose backward is `formula(F, grad, saved)`, where the
+    saved tensor is its input ("self") or its output ("result")."""
+
+    def forward(self: Function, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save(saves, a if saves == "self" else RESULT)
+        return _float_unary(a, ufunc)
+
+    def backward(self: Function, F: Any, grad: Any) -> tuple[Any, ...]:
+        with _quiet():
+            return (formula(F, grad, self.saved(saves, F)),)
+
+    return type(name, (Function,), {"name": name, "forward": forward, "backward": backward,
+                                    "__module__": __name__})
+
+
+Log1PBackward0 = _float_unary_node("Log1PBackward0", "log1p", "self",
+                                   lambda F, g, x: g / (x + 1))
+Expm1Backward0 = _float_unary_node("Expm1Backward0", "expm1", "result",
+                                   lambda F, g, y: g * (y + 1))
+Exp2Backward0 = _float_unary_node("Exp2Backward0", "exp2", "result",
+                                  lambda F, g, y: g * y * math.log(2))
+SinhBackward0 = _float_unary_node("SinhBackward0", "sinh", "self",
+                                  lambda F, g, x: g * F.ufunc("cosh", x))
+CoshBackward0 = _float_unary_node("CoshBackward0", "cosh", "self",
+                                  lambda F, g, x: g * F.ufunc("sinh", x))
+AsinBackward0 = _float_unary_node("AsinBackward0", "arcsin", "self",
+                                  lambda F, g, x: g * F.ufunc("rsqrt", -x * x + 1))
+AcosBackward0 = _float_unary_node("AcosBackward0", "arccos", "self",
+                                  lambda F, g, x: g * -F.ufunc("rsqrt", -x * x + 1))
+AtanBackward0 = _float_unary_node("AtanBackward0", "arctan", "self",
+                                  lambda F, g, x: g / (x * x + 1))
+
+
+class ErfBackward0(_SavesSelf):
+    name = "ErfBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        self.save_input(a)
+        return _float_op(a, _ARRAY_UFUNCS["erf"])
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        return (grad * (2 / math.sqrt(math.pi)) * F.exp(-(x * x)),)
+
+
+class FracBackward0(Function):
+    name = "FracBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        x = a._data
+        return x - xp_of(x).trunc(x)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad,)
+
+
+class NanToNumBackward0(_SavesSelf):
+    name = "NanToNumBackward0"
+
+    def forward(self, a: Tensor, nan: float, posinf: float | None,
+                neginf: float | None) -> Array:
+        self.save_input(a)
+        x = a._data
+        if x.dtype.kind not in "fc":
+            return x.copy()
+        return xp_of(x).nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        return (F.where(x == x, F.where((x - x) == 0, grad, 0.0), 0.0),)
+
+
+class LogitBackward0(_SavesSelf):
+    name = "LogitBackward0"
+
+    def forward(self, a: Tensor, eps: float | None) -> Array:
+        self.save_input(a)
+        self.eps = eps
+
+        def compute(x: Array) -> Array:
+            xp = xp_of(x)
+            if eps is not None:
+                x = xp.clip(x, eps, 1 - eps)
+            return xp.log(x / (1 - x))
+
+        return _float_op(a, compute)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        with _quiet():
+            g = grad / (x * (1 - x))
+            if self.eps is None:
+                return (F.where((x < 0) | (x > 1), g * float("nan"), g),)
+            return (F.where((x < self.eps) | (x > 1 - self.eps), 0.0, g),)

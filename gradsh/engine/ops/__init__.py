@@ -1,0 +1,56 @@
+"""The public tensor API: torch.* functions and Tensor methods, built on the Function classes.
+
+This layer does what PyTorch's Python bindings and dispatcher do before an op runs: normalise
+arguments (sizes as varargs or tuples, negative dims), wrap Python numbers, pick the overload
+(`x ** 2` is PowBackward0, `2 ** x` PowBackward2), check argument errors with PyTorch's text,
+compose the ops PyTorch composes (matmul, flatten, cross_entropy, setitem) from the same steps
+so their graphs look the same, and route in-place variants through `apply_inplace`.
+
+One module per op family, mirroring gradsh.engine.functions (the nodes they build): creation,
+copies, arithmetic, unary, comparison, selection, reductions, sorting, shape, joining, indexing,
+linalg, activations, losses, sampling, autograd; arguments and guard hold what they all share
+(argument normalisation; PyTorch's argument errors, which every public function wears through
+@guarded). This package re-exports each family's __all__, so `ops.add`, `ops.relu` and the
+builtins table's names keep one flat namespace. Importing it runs the one registration step at
+the bottom: Tensor's methods and operators (methods.py's table) and TensorOps, the
+differentiable half of the gradient namespaces (grad_ops.py).
+"""
+
+from gradsh.engine import dtypes
+from gradsh.engine.ops.activations import *  # noqa: F403
+from gradsh.engine.ops.arguments import *  # noqa: F403
+from gradsh.engine.ops.arguments import _device_name  # noqa: F401  (the runner's --device)
+from gradsh.engine.ops.arithmetic import *  # noqa: F403
+from gradsh.engine.ops.autograd import *  # noqa: F403
+from gradsh.engine.ops.comparison import *  # noqa: F403
+from gradsh.engine.ops.copies import *  # noqa: F403
+from gradsh.engine.ops.creation import *  # noqa: F403
+from gradsh.engine.ops.grad_ops import install_tensor_ops
+from gradsh.engine.ops.indexing import *  # noqa: F403
+from gradsh.engine.ops.joining import *  # noqa: F403
+from gradsh.engine.ops.linalg import *  # noqa: F403
+from gradsh.engine.ops.losses import *  # noqa: F403
+from gradsh.engine.ops.methods import install_tensor_methods
+from gradsh.engine.ops.reductions import *  # noqa: F403
+from gradsh.engine.ops.sampling import *  # noqa: F403
+from gradsh.engine.ops.selection import *  # noqa: F403
+from gradsh.engine.ops.shape import *  # noqa: F403
+from gradsh.engine.ops.sorting import *  # noqa: F403
+from gradsh.engine.ops.unary import *  # noqa: F403
+from gradsh.engine.tensor import (  # noqa: F401  (torch.no_grad and friends)
+    enable_grad,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+
+# torch.float32 and the other dtypes by name
+float16, float32, float64 = dtypes.float16, dtypes.float32, dtypes.float64
+int8, int16, int32, int64 = dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64
+uint8 = dtypes.uint8
+bool_ = dtypes.bool_
+half, float_, double, long, short = float16, float32, float64, int64, int16
+
+# The one registration step: Tensor's methods and operators, and TensorOps.
+install_tensor_methods()
+install_tensor_ops()

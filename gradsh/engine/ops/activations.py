@@ -1,0 +1,157 @@
+"""The nn activations: softmax, log_softmax, softmin, elu, silu, gelu, hardtanh ..."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import (
+    TorchNotImplementedError,
+    TorchRuntimeError,
+    TorchValueError,
+    warn,
+)
+from gradsh.engine.functions.activations import (
+    EluBackward0,
+    GeluBackward0,
+    HardsigmoidBackward0,
+    HardtanhBackward0,
+    LeakyReluBackward0,
+    LogSigmoidBackward0,
+    LogSoftmaxBackward0,
+    MishBackward0,
+    SiluBackward0,
+    SoftmaxBackward0,
+    SoftplusBackward0,
+)
+from gradsh.engine.functions.common import not_implemented_for
+from gradsh.engine.ops.arguments import _check_tensor, wrap_dim
+from gradsh.engine.ops.copies import to
+from gradsh.engine.ops.guard import guarded
+from gradsh.engine.ops.unary import neg
+from gradsh.engine.tensor import Tensor
+
+__all__ = [
+    "softmax", "log_softmax", "softmin", "logsigmoid", "leaky_relu", "elu", "silu", "softplus",
+    "hardtanh", "relu6", "gelu", "mish", "hardsigmoid",
+]
+
+
+def _softmax_dim(fname: str, ndim: int, dim: Any) -> int:
+    if dim is None:
+        warn(f"Implicit dimension choice for {fname} has been deprecated. Change the call to "
+             "include dim=X as an argument.")
+        dim = 0 if ndim in (0, 1, 3) else 1
+    return wrap_dim(dim, ndim)
+
+
+@guarded
+def softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
+    """F.softmax (torch.softmax when dim is given): SoftmaxBackward0."""
+    a = _check_tensor(a, "softmax")
+    d = _softmax_dim("softmax", a.ndim, dim)
+    if dtype is not None:
+        a = to(a, dtype)
+    if not a.dtype.is_floating_point:
+        raise not_implemented_for("softmax_lastdim_kernel_impl", a.dtype)
+    return SoftmaxBackward0.apply(a, dim=d)
+
+
+@guarded
+def log_softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
+    a = _check_tensor(a, "log_softmax")
+    d = _softmax_dim("log_softmax", a.ndim, dim)
+    if dtype is not None:
+        a = to(a, dtype)
+    if not a.dtype.is_floating_point:
+        raise not_implemented_for("log_softmax_lastdim_kernel_impl", a.dtype)
+    return LogSoftmaxBackward0.apply(a, dim=d)
+
+
+@guarded
+def softmin(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
+    """F.softmin: softmax of -x (NegBackward0 under SoftmaxBackward0)."""
+    a = _check_tensor(a, "softmin")
+    d = _softmax_dim("softmin", a.ndim, dim)
+    if dtype is not None:
+        return softmax(to(neg(a), dtype), d)
+    return softmax(neg(a), d)
+
+
+def _not_inplace(name: str, inplace: bool) -> None:
+    if inplace:
+        raise TorchNotImplementedError(f"gradsh's {name} has no inplace=True")
+
+
+def _float_input(a: Tensor, name: str, kernel: str) -> Tensor:
+    a = _check_tensor(a, name)
+    if not a.dtype.is_floating_point:
+        raise not_implemented_for(kernel, a.dtype)
+    return a
+
+
+@guarded
+def logsigmoid(a: Tensor) -> Tensor:
+    return LogSigmoidBackward0.apply(_float_input(a, "log_sigmoid", "log_sigmoid_cpu"))
+
+
+@guarded
+def leaky_relu(a: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    _not_inplace("leaky_relu", inplace)
+    return LeakyReluBackward0.apply(_float_input(a, "leaky_relu", "leaky_relu_cpu"),
+                                       negative_slope=negative_slope)
+
+
+@guarded
+def elu(a: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    _not_inplace("elu", inplace)
+    return EluBackward0.apply(_float_input(a, "elu", "elu_cpu"), alpha=alpha, scale=1.0,
+                                 input_scale=1.0)
+
+
+@guarded
+def silu(a: Tensor, inplace: bool = False) -> Tensor:
+    _not_inplace("silu", inplace)
+    return SiluBackward0.apply(_float_input(a, "silu", "silu_cpu"))
+
+
+@guarded
+def softplus(a: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    return SoftplusBackward0.apply(_float_input(a, "softplus", "softplus_cpu"), beta=beta,
+                                      threshold=threshold)
+
+
+@guarded
+def hardtanh(a: Tensor, min_val: float = -1.0, max_val: float = 1.0,
+             inplace: bool = False) -> Tensor:
+    _not_inplace("hardtanh", inplace)
+    if min_val > max_val:
+        raise TorchValueError("min_val cannot be greater than max_val")
+    return HardtanhBackward0.apply(_check_tensor(a, "hardtanh"), min_val=min_val,
+                                      max_val=max_val)
+
+
+@guarded
+def relu6(a: Tensor, inplace: bool = False) -> Tensor:
+    _not_inplace("relu6", inplace)
+    return hardtanh(a, 0.0, 6.0)
+
+
+@guarded
+def gelu(a: Tensor, approximate: str = "none") -> Tensor:
+    if approximate not in ("none", "tanh"):
+        raise TorchRuntimeError("approximate argument must be either none or tanh.")
+    return GeluBackward0.apply(_float_input(a, "gelu", "GeluKernelImpl"),
+                                  approximate=approximate)
+
+
+@guarded
+def mish(a: Tensor, inplace: bool = False) -> Tensor:
+    _not_inplace("mish", inplace)
+    return MishBackward0.apply(_float_input(a, "mish", "mish_cpu"))
+
+
+@guarded
+def hardsigmoid(a: Tensor, inplace: bool = False) -> Tensor:
+    _not_inplace("hardsigmoid", inplace)
+    return HardsigmoidBackward0.apply(_float_input(a, "hardsigmoid", "hardsigmoid_cpu"))

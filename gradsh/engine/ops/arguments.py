@@ -1,0 +1,225 @@
+"""Argument helpers every public function shares: dims, sizes, devices, numbers."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine import backend, limits
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError, TorchTypeError
+from gradsh.engine.tensor import Tensor, _as_array, check_same_device
+
+__all__ = [
+    "Number", "TensorLike", "is_number", "as_tensor_operand", "wrap_dim", "normalize_dims",
+    "size_args", "DefaultDevice", "DeviceHooks", "REQUIRES_GRAD_DTYPE_MESSAGE", "ReturnTuple",
+    "RETURN_TYPES",
+]
+
+
+Number = bool | int | float
+TensorLike = Tensor | Number
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (bool, int, float)) and not isinstance(value, Tensor)
+
+
+def _type_name(value: Any) -> str:
+    return type(value).__name__
+
+
+def as_tensor_operand(value: TensorLike, like: Tensor | None = None) -> Tensor:
+    """A Tensor for an operand: Python numbers become wrapped 0-d tensors, as in PyTorch."""
+    if isinstance(value, Tensor):
+        return value
+    if is_number(value):
+        return Tensor.wrap_scalar(value)
+    raise TorchTypeError(f"unsupported operand type: '{_type_name(value)}'")
+
+
+def _check_tensor(value: Any, fname: str, arg: str = "input", position: int = 1) -> Tensor:
+    if not isinstance(value, Tensor):
+        raise TorchTypeError(
+            f"{fname}(): argument '{arg}' (position {position}) must be Tensor, not "
+            f"{_type_name(value)}"
+        )
+    return value
+
+
+def wrap_dim(dim: int, ndim: int) -> int:
+    """A dimension index made non-negative, with PyTorch's IndexError when out of range."""
+    if isinstance(dim, Tensor) and dim.numel() == 1 and not dim.dtype.is_floating_point:
+        dim = int(dim.item())
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        raise TorchTypeError(f"dim must be an int, got {_type_name(dim)}")
+    low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
+    if dim < low or dim > high:
+        raise TorchIndexError(
+            f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
+        )
+    return dim % builtins.max(ndim, 1)
+
+
+def normalize_dims(dim: int | Sequence[int], ndim: int) -> tuple[int, ...]:
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    result = tuple(wrap_dim(d, ndim) for d in dims)
+    for i, d in enumerate(result):
+        if d in result[:i]:
+            raise TorchRuntimeError(f"dim {d} appears multiple times in the list of dims")
+    if ndim == 0:
+        return ()
+    return result
+
+
+def _reduction_dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    """dims for sum/mean: an empty list reduces over every dimension, as in PyTorch."""
+    dims = normalize_dims(dim, ndim)
+    return dims if dims else tuple(range(ndim))
+
+
+def size_args(args: tuple[Any, ...], fname: str = "zeros", itemsize: int = 0) -> tuple[int, ...]:
+    """`zeros(2, 3)`, `zeros((2, 3))`, `zeros([2, 3])` and `zeros(size)` all mean shape (2, 3).
+
+    With `itemsize`, a shape over gradsh's memory limit is refused before anything is allocated.
+    """
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    shape = []
+    for i, n in enumerate(args):
+        if isinstance(n, Tensor) and n.numel() == 1 and not n.dtype.is_floating_point:
+            n = n.item()
+        if not isinstance(n, int) or isinstance(n, bool):
+            if len(args) > 1:
+                raise TorchTypeError(
+                    f"{fname}(): argument 'size' failed to unpack the object at pos {i + 1} with "
+                    f'error "type must be tuple of ints,but got {_type_name(n)}"'
+                )
+            raise TorchTypeError(
+                f"{fname}(): argument 'size' (position 1) must be tuple of ints, not "
+                f"{_type_name(n)}"
+            )
+        shape.append(n)
+    for n in shape:
+        if n < 0:
+            raise TorchRuntimeError(
+                f"Trying to create tensor with negative dimension {n}: {shape}"
+            )
+    if itemsize:
+        limits.check(tuple(shape), itemsize)
+    return tuple(shape)
+
+
+def _device_name(device: Any) -> str:
+    if device is None:
+        return DefaultDevice.value
+    name = str(device)
+    if name == "cuda":
+        return "cuda:0"
+    if name == "cpu" or name.startswith("cuda:"):
+        if name.startswith("cuda:") and name != "cuda:0":
+            raise TorchRuntimeError(f"gradsh has one CUDA device, cuda:0; got {name}")
+        return name
+    raise TorchRuntimeError(
+        "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, "
+        "maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of "
+        f"device string: {name}"
+    )
+
+
+class DefaultDevice:
+    """The device new tensors are created on (`device cuda` changes it)."""
+
+    value: str = "cpu"
+
+
+class DeviceHooks:
+    """How a device becomes usable (the backend decides: CuPy, simulated, or the error)."""
+
+    @staticmethod
+    def check(device: str) -> None:
+        backend.check(device)
+
+
+REQUIRES_GRAD_DTYPE_MESSAGE = (
+    "Only Tensors of floating point and complex dtype can require gradients"
+)
+
+
+def _check_kernel_devices(method: str, *arguments: tuple[str, Tensor | None]) -> None:
+    """The device check of an op whose CUDA kernel checks its arguments one by one (mm, bmm,
+    dot, addmv, cat, nll_loss), with that wrapper's words; TensorIterator ops check in
+    Function.common_device instead. Only a kernel on CUDA checks: all-CPU arguments pass."""
+    if builtins.any(t is not None and t.device != "cpu" for _, t in arguments):
+        check_same_device(method, arguments)
+
+
+def _new(data: Any, dtype: DType, device: str | None, requires_grad: bool) -> Tensor:
+    dev = _device_name(device)
+    DeviceHooks.check(dev)
+    if requires_grad and not dtype.is_floating_point:
+        raise TorchRuntimeError(REQUIRES_GRAD_DTYPE_MESSAGE)
+    if backend.is_device_array(data):
+        array = data.astype(dtype.np, order="C", copy=False)
+    else:
+        array = np.asarray(data, dtype=dtype.np, order="C")
+        if not array.flags.writeable or (isinstance(data, np.ndarray) and array is data
+                                         and data.base is not None):
+            array = array.copy()
+    array = backend.to_device(array, dev)  # made (or drawn) on the host, then copied
+    t = Tensor._make(array, dev)
+    t._requires_grad = bool(requires_grad)
+    return t
+
+
+def _resolve_dtype(dtype: DType | None, default: DType) -> DType:
+    if dtype is None:
+        return default
+    if not isinstance(dtype, DType):
+        raise TorchTypeError(f"dtype must be torch.dtype, not {_type_name(dtype)}")
+    return dtype
+
+
+def _plain(data: Any, device: str) -> Tensor:
+    """A result that never has a grad_fn (comparisons, argmax ...)."""
+    return Tensor._make(_as_array(data), device)
+
+
+class ReturnTuple(tuple):  # type: ignore[type-arg]
+    """torch.return_types.max and friends: a (values, indices) tuple with named fields. Each
+    kind is its own subclass named as PyTorch's (`type(x.max(0)).__name__ == "max"`)."""
+
+    _fields: tuple[str, ...] = ("values", "indices")
+
+    def __new__(cls, values: Tensor, indices: Tensor) -> ReturnTuple:
+        return super().__new__(cls, (values, indices))
+
+    @property
+    def values(self) -> Tensor:  # type: ignore[override]
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def indices(self) -> Tensor:
+        return self[1]  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return (f"torch.return_types.{builtins.type(self).__name__}(\nvalues={self[0]!r},\n"
+                f"indices={self[1]!r})")
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return tuple(self)
+
+
+RETURN_TYPES: dict[str, type[ReturnTuple]] = {
+    kind: builtins.type(kind, (ReturnTuple,), {"__module__": "torch.return_types"})
+    for kind in ("max", "min", "sort", "topk", "median", "kthvalue", "mode")
+}
+
+
+def _c_name(dtype: DType) -> str:
+    return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+            "bool": "bool", "float16": "c10::Half", "int16": "short int",
+            "int8": "signed char", "uint8": "unsigned char"}.get(dtype.name, dtype.name)

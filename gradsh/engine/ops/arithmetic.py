@@ -1,0 +1,321 @@
+"""Binary arithmetic: add, sub, mul, div, remainder, pow, addcmul, lerp ... and a += b."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gradsh.engine import dtypes
+from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError, TorchTypeError
+from gradsh.engine.functions.arithmetic import (
+    AddBackward0,
+    AddBackward1,
+    AddcdivBackward0,
+    AddcmulBackward0,
+    Atan2Backward0,
+    DivBackward0,
+    DivBackward1,
+    FloorDivideNotImplemented,
+    FmodBackward0,
+    FmodBackward1,
+    LerpBackward0,
+    MulBackward0,
+    MulBackward1,
+    PowBackward0,
+    PowBackward1,
+    PowBackward2,
+    RemainderBackward0,
+    RemainderBackward1,
+    RsubBackward1,
+    SubBackward0,
+    SubBackward1,
+    XlogyBackward0,
+    _RemainderScalarTensor,
+)
+from gradsh.engine.functions.common import infer_size, result_dtype
+from gradsh.engine.functions.grad_ops import ScalarOverloads
+from gradsh.engine.ops.arguments import (
+    Number,
+    TensorLike,
+    _c_name,
+    _check_tensor,
+    _type_name,
+    as_tensor_operand,
+    is_number,
+)
+from gradsh.engine.ops.guard import alias, guarded
+from gradsh.engine.tensor import Tensor, apply_inplace
+
+__all__ = [
+    "add", "sub", "rsub", "mul", "div", "true_divide", "divide", "multiply", "subtract",
+    "floor_divide", "remainder", "fmod", "pow", "square", "atan2", "arctan2", "lerp", "xlogy",
+    "addcmul", "addcdiv", "add_", "sub_", "mul_", "div_", "pow_", "square_",
+]
+
+
+def _scalar_overload(other: Any) -> bool:
+    """Inside a create_graph formula a Python number is a C++ Scalar argument."""
+    return ScalarOverloads.active and is_number(other)
+
+
+def _check_alpha(a: Tensor, b: TensorLike, alpha: Any) -> None:
+    """PyTorch's alpha_check: the scale must fit the result's kind."""
+    if alpha == 1 and not isinstance(alpha, bool):
+        return
+    if not is_number(alpha):
+        raise TorchTypeError(f"alpha must be a number, not {_type_name(alpha)}")
+    dtype = result_dtype(a, as_tensor_operand(b))
+    if isinstance(alpha, bool) and dtype is not dtypes.bool_:
+        raise TorchRuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float) and not dtype.is_floating_point:
+        raise TorchRuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
+
+
+def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
+    if a.__class__ is Tensor and alpha.__class__ is int and alpha == 1:
+        # `x + y` and `x + 0.5`, without the checks below (which they pass): the hot path
+        if b.__class__ is Tensor:
+            return AddBackward0.apply(a, b, alpha=alpha)
+        if b.__class__ is float and not ScalarOverloads.active:
+            return AddBackward0.apply(a, Tensor.wrap_scalar(b), alpha=alpha)
+    if not isinstance(a, Tensor):
+        # torch.add(2, x): the number is wrapped as the first operand (`2 + x` is x.__radd__,
+        # which keeps x first); two numbers give a 0-d tensor.
+        if not isinstance(b, Tensor):
+            return add(Tensor.wrap_scalar(_number(a, "add")), b, alpha=alpha)
+        _check_alpha(b, a, alpha)
+        return AddBackward0.apply(Tensor.wrap_scalar(_number(a, "add")), b, alpha=alpha)
+    a = _check_tensor(a, "add")
+    _check_alpha(a, b, alpha)
+    if _scalar_overload(b):
+        return AddBackward1.apply(a, other=b, alpha=alpha)
+    return AddBackward0.apply(a, as_tensor_operand(b), alpha=alpha)
+
+
+def sub(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
+    if not isinstance(a, Tensor):
+        # torch.sub(2, x) is SubBackward0 with the number wrapped first; `2 - x` is rsub.
+        if not isinstance(b, Tensor):
+            return sub(Tensor.wrap_scalar(_number(a, "sub")), b, alpha=alpha)
+        _check_bool_sub(a, b)
+        _check_alpha(b, a, alpha)
+        return SubBackward0.apply(Tensor.wrap_scalar(_number(a, "sub")), b, alpha=alpha)
+    _check_bool_sub(a, b)
+    _check_alpha(a, b, alpha)
+    if _scalar_overload(b):
+        return SubBackward1.apply(a, other=b, alpha=alpha)
+    return SubBackward0.apply(a, as_tensor_operand(b), alpha=alpha)
+
+
+def _check_bool_sub(a: TensorLike, b: TensorLike) -> None:
+    def is_bool(x: TensorLike) -> bool:
+        return (isinstance(x, Tensor) and x.dtype is dtypes.bool_) or isinstance(x, bool)
+
+    if is_bool(a) and is_bool(b):
+        raise TorchRuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+            "or `logical_xor()` operator instead."
+        )
+    if is_bool(a) or is_bool(b):
+        raise TorchRuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+
+
+@guarded(tensor_first=False)
+def rsub(a: Tensor, other: TensorLike, alpha: Number = 1) -> Tensor:
+    """`other - a`."""
+    if isinstance(other, Tensor):
+        return sub(other, a, alpha=alpha)
+    _check_bool_sub(a, other)
+    return RsubBackward1.apply(a, other=other, alpha=alpha)
+
+
+def mul(a: TensorLike, b: TensorLike) -> Tensor:
+    if a.__class__ is Tensor:
+        # `x * y` and `x * 0.5`, without the checks below (which they pass): the hot path
+        if b.__class__ is Tensor:
+            return MulBackward0.apply(a, b)
+        if b.__class__ is float and not ScalarOverloads.active:
+            return MulBackward0.apply(a, Tensor.wrap_scalar(b))
+    if not isinstance(a, Tensor):
+        # torch.mul(2, x): the number wrapped as the first operand (`2 * x` keeps x first).
+        if not isinstance(b, Tensor):
+            return mul(Tensor.wrap_scalar(_number(a, "mul")), b)
+        return MulBackward0.apply(Tensor.wrap_scalar(_number(a, "mul")), b)
+    a = _check_tensor(a, "mul")
+    if _scalar_overload(b):
+        return MulBackward1.apply(a, other=b)
+    return MulBackward0.apply(a, as_tensor_operand(b))
+
+
+def div(a: TensorLike, b: TensorLike, rounding_mode: str | None = None) -> Tensor:
+    if rounding_mode == "floor":
+        return floor_divide(a, b)
+    if rounding_mode is not None:
+        raise TorchNotImplementedError(f"div with rounding_mode={rounding_mode!r} is not supported "
+                                       "by gradsh")
+    if not isinstance(a, Tensor):
+        # torch.div(2, x): DivBackward0 with the number wrapped first (`2 / x` is
+        # x.__rtruediv__, see _rtruediv).
+        return DivBackward0.apply(Tensor.wrap_scalar(_number(a, "div")),
+                                     as_tensor_operand(b))
+    if _scalar_overload(b):
+        return DivBackward1.apply(a, other=b)
+    return DivBackward0.apply(a, as_tensor_operand(b))
+
+
+true_divide = divide = div
+multiply = mul
+subtract = sub
+
+
+def floor_divide(a: TensorLike, b: TensorLike) -> Tensor:
+    """floor_divide is not differentiable: a node named NotImplemented, with an edge for each
+    operand that requires grad."""
+    if not isinstance(a, Tensor):
+        _check_tensor(b, "floor_divide", "other", 2)
+        left, right = Tensor.wrap_scalar(_number(a, "floor_divide")), b
+    elif isinstance(b, Tensor):
+        left, right = a, b
+    else:
+        left, right = a, Tensor.wrap_scalar(_number(b, "floor_divide"))
+    inputs = [t for t in (left, right) if t.requires_grad] or [t for t in (left, right)
+                                                               if not t._wrapped][:1]
+    return FloorDivideNotImplemented.apply(*inputs, left=left, right=right)
+
+
+def _rfloordiv(self: Tensor, other: TensorLike) -> Tensor:
+    return floor_divide(other, self)
+
+
+def remainder(a: TensorLike, b: TensorLike) -> Tensor:
+    if not isinstance(a, Tensor):
+        return _RemainderScalarTensor.apply(_check_tensor(b, "remainder", "other", 2), other=a)
+    if isinstance(b, Tensor):
+        return RemainderBackward1.apply(a, b)
+    return RemainderBackward0.apply(a, other=_number(b, "remainder"))
+
+
+@guarded
+def fmod(a: Tensor, b: TensorLike) -> Tensor:
+    a = _check_tensor(a, "fmod")
+    if isinstance(b, Tensor):
+        return FmodBackward1.apply(a, b)
+    return FmodBackward0.apply(a, other=_number(b, "fmod"))
+
+
+def _number(value: Any, fname: str) -> Number:
+    if not is_number(value):
+        raise TorchTypeError(f"{fname}() received an invalid combination of arguments - got "
+                             f"({_type_name(value)})")
+    return value
+
+
+@guarded(tensor_first=False)
+def pow(a: TensorLike, exponent: TensorLike) -> Tensor:  # noqa: A001 (torch.pow)
+    if isinstance(a, Tensor) and is_number(exponent):
+        return PowBackward0.apply(a, exponent=exponent)
+    if isinstance(a, Tensor) and isinstance(exponent, Tensor):
+        return PowBackward1.apply(a, exponent)
+    if is_number(a) and isinstance(exponent, Tensor):
+        return PowBackward2.apply(exponent, base=a)
+    raise TorchTypeError(
+        f"pow() received an invalid combination of arguments - got ({_type_name(a)}, "
+        f"{_type_name(exponent)})"
+    )
+
+
+@guarded
+def square(a: Tensor) -> Tensor:
+    return pow(_check_tensor(a, "square"), 2)
+
+
+@guarded
+def atan2(a: Tensor, b: Tensor) -> Tensor:
+    a = _check_tensor(a, "atan2")
+    b = as_tensor_operand(b)
+    return Atan2Backward0.apply(a, b)
+
+
+arctan2 = alias(atan2, "arctan2")
+
+
+@guarded
+def lerp(start: Tensor, end: Tensor, weight: Any) -> Tensor:
+    start = _check_tensor(start, "lerp")
+    end = _check_tensor(end, "lerp", "end", 2)
+    if isinstance(weight, Tensor):
+        raise TorchNotImplementedError("gradsh's lerp takes a number as weight")
+    if start.dtype is not end.dtype:
+        raise TorchRuntimeError(f"expected dtype {_c_name(start.dtype)} for `end` but got "
+                                f"dtype {_c_name(end.dtype)}")
+    return LerpBackward0.apply(start, end, weight=float(weight))
+
+
+@guarded
+def xlogy(a: TensorLike, b: TensorLike) -> Tensor:
+    a = as_tensor_operand(a) if not isinstance(a, Tensor) else a
+    return XlogyBackward0.apply(a, as_tensor_operand(b))
+
+
+@guarded
+def addcmul(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> Tensor:
+    a = _check_tensor(a, "addcmul")
+    t1 = _check_tensor(tensor1, "addcmul", "tensor1", 2)
+    t2 = _check_tensor(tensor2, "addcmul", "tensor2", 3)
+    infer_size(infer_size(a.shape, t1.shape), t2.shape)
+    return AddcmulBackward0.apply(a, t1, t2, value=value)
+
+
+@guarded
+def addcdiv(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> Tensor:
+    a = _check_tensor(a, "addcdiv")
+    t1 = _check_tensor(tensor1, "addcdiv", "tensor1", 2)
+    t2 = _check_tensor(tensor2, "addcdiv", "tensor2", 3)
+    if not t1.dtype.is_floating_point and not t2.dtype.is_floating_point:
+        raise TorchRuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic "
+            "addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / "
+            "tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
+            "tensor2) for float inputs. The future addcdiv behavior is just the latter "
+            "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
+    infer_size(infer_size(a.shape, t1.shape), t2.shape)
+    return AddcdivBackward0.apply(a, t1, t2, value=value)
+
+
+@guarded
+def add_(a: Tensor, b: TensorLike, alpha: Number = 1) -> Tensor:
+    _check_alpha(a, b, alpha)
+    return apply_inplace(AddBackward0, a, as_tensor_operand(b), alpha=alpha)
+
+
+@guarded
+def sub_(a: Tensor, b: TensorLike, alpha: Number = 1) -> Tensor:
+    _check_bool_sub(a, b)
+    return apply_inplace(SubBackward0, a, as_tensor_operand(b), alpha=alpha)
+
+
+@guarded
+def mul_(a: Tensor, b: TensorLike) -> Tensor:
+    return apply_inplace(MulBackward0, a, as_tensor_operand(b))
+
+
+@guarded
+def div_(a: Tensor, b: TensorLike) -> Tensor:
+    return apply_inplace(DivBackward0, a, as_tensor_operand(b))
+
+
+@guarded
+def pow_(a: Tensor, exponent: TensorLike) -> Tensor:
+    if isinstance(exponent, Tensor):
+        return apply_inplace(PowBackward1, a, exponent)
+    return apply_inplace(PowBackward0, a, exponent=exponent)
+
+
+@guarded
+def square_(a: Tensor) -> Tensor:
+    return pow_(a, 2)

@@ -1,0 +1,150 @@
+"""Comparisons, logical and bitwise operators: ==, <, &, logical_and, isnan, allclose."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine.exceptions import TorchTypeError
+from gradsh.engine.functions.common import broadcast_shapes, xp_of
+from gradsh.engine.functions.comparison import _Bitwise, _Compare
+from gradsh.engine.ops.arguments import TensorLike, _plain, as_tensor_operand
+from gradsh.engine.ops.guard import alias, guarded
+from gradsh.engine.tensor import Tensor
+
+__all__ = [
+    "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
+    "not_equal", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "logical_not",
+    "logical_and", "logical_or", "logical_xor", "isnan", "isinf", "isfinite", "equal", "allclose",
+]
+
+
+def _compare(op: str, a: TensorLike, b: TensorLike) -> Tensor:
+    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+        raise TorchTypeError("comparison needs at least one tensor")
+    return _Compare.apply(as_tensor_operand(a), as_tensor_operand(b), op=op)
+
+
+@guarded
+def eq(a: TensorLike, b: TensorLike) -> Tensor:
+    return _compare("equal", a, b)
+
+
+@guarded
+def ne(a: TensorLike, b: TensorLike) -> Tensor:
+    return _compare("not_equal", a, b)
+
+
+@guarded
+def lt(a: TensorLike, b: TensorLike) -> Tensor:
+    return _compare("less", a, b)
+
+
+@guarded
+def le(a: TensorLike, b: TensorLike) -> Tensor:
+    return _compare("less_equal", a, b)
+
+
+@guarded
+def gt(a: TensorLike, b: TensorLike) -> Tensor:
+    return _compare("greater", a, b)
+
+
+@guarded
+def ge(a: TensorLike, b: TensorLike) -> Tensor:
+    return _compare("greater_equal", a, b)
+
+
+greater = alias(gt, "greater")
+greater_equal = alias(ge, "greater_equal")
+less = alias(lt, "less")
+less_equal = alias(le, "less_equal")
+not_equal = alias(ne, "not_equal")
+
+
+@guarded
+def bitwise_and(a: TensorLike, b: TensorLike) -> Tensor:
+    return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="bitwise_and",
+                          kernel="bitwise_and_cpu")
+
+
+@guarded
+def bitwise_or(a: TensorLike, b: TensorLike) -> Tensor:
+    return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="bitwise_or",
+                          kernel="bitwise_or_cpu")
+
+
+@guarded
+def bitwise_xor(a: TensorLike, b: TensorLike) -> Tensor:
+    return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="bitwise_xor",
+                          kernel="bitwise_xor_cpu")
+
+
+@guarded
+def bitwise_not(a: Tensor) -> Tensor:
+    if a.dtype.is_floating_point:
+        raise TorchTypeError(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+        )
+    return _plain(xp_of(a._data).invert(a._data), a.device)
+
+
+@guarded
+def logical_not(a: Tensor) -> Tensor:
+    return _plain(xp_of(a._data).logical_not(a._data), a.device)
+
+
+def _logical(op: Callable[..., Any], a: Tensor, b: Tensor) -> Tensor:
+    a_, b_ = as_tensor_operand(a), as_tensor_operand(b)
+    broadcast_shapes(a_, b_)
+    return _plain(op(a_._data, b_._data), a_.device)
+
+
+@guarded
+def logical_and(a: Tensor, b: Tensor) -> Tensor:
+    return _logical(np.logical_and, a, b)
+
+
+@guarded
+def logical_or(a: Tensor, b: Tensor) -> Tensor:
+    return _logical(np.logical_or, a, b)
+
+
+@guarded
+def logical_xor(a: Tensor, b: Tensor) -> Tensor:
+    return _logical(np.logical_xor, a, b)
+
+
+@guarded
+def isnan(a: Tensor) -> Tensor:
+    xp = xp_of(a._data)
+    return _plain(xp.isnan(a._data) if a.dtype.is_floating_point
+                  else xp.zeros(a.shape, dtype=bool), a.device)
+
+
+@guarded
+def isinf(a: Tensor) -> Tensor:
+    xp = xp_of(a._data)
+    return _plain(xp.isinf(a._data) if a.dtype.is_floating_point
+                  else xp.zeros(a.shape, dtype=bool), a.device)
+
+
+@guarded
+def isfinite(a: Tensor) -> Tensor:
+    xp = xp_of(a._data)
+    return _plain(xp.isfinite(a._data) if a.dtype.is_floating_point
+                  else xp.ones(a.shape, dtype=bool), a.device)
+
+
+@guarded
+def equal(a: Tensor, b: Tensor) -> bool:
+    return a.shape == b.shape and bool(xp_of(a._data).array_equal(a._data, b._data))
+
+
+@guarded
+def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> bool:
+    return bool(xp_of(a._data).allclose(a._data, b._data, rtol=rtol, atol=atol,
+                                           equal_nan=equal_nan))

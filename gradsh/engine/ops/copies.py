@@ -1,0 +1,186 @@
+"""Copies, casts, devices and fills: clone, to, .float(), cuda, detach, copy_, fill_ ..."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gradsh.engine import backend, dtypes
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import (
+    TorchIndexError,
+    TorchNotImplementedError,
+    TorchRuntimeError,
+    TorchTypeError,
+    TorchValueError,
+)
+from gradsh.engine.functions.common import infer_size
+from gradsh.engine.functions.copies import (
+    CloneBackward0,
+    CopyBackwards,
+    FillBackward2,
+    FillBackward3,
+    ToCopyBackward0,
+    ZeroBackward0,
+)
+from gradsh.engine.ops.arguments import (
+    DeviceHooks,
+    TensorLike,
+    _check_tensor,
+    _device_name,
+    _type_name,
+    is_number,
+    wrap_dim,
+)
+from gradsh.engine.ops.guard import guarded
+from gradsh.engine.tensor import Tensor, apply_inplace
+
+__all__ = [
+    "clone", "to", "tensor_type", "cuda", "cpu", "detach", "Variable", "numel", "size", "tolist",
+    "item", "element_size", "is_tensor", "zero_", "fill_", "copy_",
+]
+
+
+@guarded
+def clone(a: Tensor, memory_format: str = "preserve") -> Tensor:
+    if memory_format not in ("preserve", "contiguous"):
+        raise TorchNotImplementedError(f"clone with memory_format={memory_format!r} is not "
+                                       "supported by gradsh")
+    return CloneBackward0.apply(_check_tensor(a, "clone"), memory_format=memory_format)
+
+
+_TYPE_NAMES = {f"torch.{d.legacy}": d for d in dtypes.ALL}
+
+
+@guarded
+def to(a: Tensor, *args: Any, dtype: DType | None = None, device: Any = None,
+       copy: bool = False, non_blocking: bool = False) -> Tensor:
+    for arg in args:
+        if isinstance(arg, DType):
+            dtype = arg
+        elif isinstance(arg, Tensor):
+            dtype, device = arg.dtype, arg.device
+        elif isinstance(arg, bool):
+            copy = arg
+        elif arg is not None:
+            device = arg
+    target_dtype = dtype or a.dtype
+    target_device = _device_name(device) if device is not None else a.device
+    if target_device != a.device:
+        DeviceHooks.check(target_device)
+    if target_dtype is a.dtype and target_device == a.device and not copy:
+        return a
+    return ToCopyBackward0.apply(a, dtype=target_dtype, device=target_device)
+
+
+def _cast(dtype: DType) -> Callable[[Tensor], Tensor]:
+    def cast(a: Tensor) -> Tensor:
+        return to(a, dtype)
+
+    return cast
+
+
+@guarded
+def tensor_type(a: Tensor, dtype: Any = None) -> Any:
+    """`x.type()` -> 'torch.FloatTensor'; `x.type(dtype)` casts."""
+    if dtype is None:
+        prefix = "torch.cuda." if a.device != "cpu" else "torch."
+        return prefix + a.dtype.legacy
+    if isinstance(dtype, str):
+        if dtype not in _TYPE_NAMES:
+            raise TorchValueError(f"invalid type: '{dtype}'")
+        dtype = _TYPE_NAMES[dtype]
+    return to(a, dtype)
+
+
+@guarded
+def cuda(a: Tensor, device: Any = None) -> Tensor:
+    return to(a, device if device is not None else "cuda:0")
+
+
+@guarded
+def cpu(a: Tensor) -> Tensor:
+    return to(a, "cpu")
+
+
+@guarded
+def detach(a: Tensor) -> Tensor:
+    return a.detach()
+
+
+def Variable(data: Tensor, requires_grad: bool = False) -> Tensor:
+    """torch.autograd.Variable (deprecated): today a new leaf on the same storage and version
+    counter, requiring grad if asked."""
+    if not isinstance(data, Tensor):
+        raise TorchTypeError("Variable data has to be a tensor, but got "
+                             f"{type(data).__name__}")
+    leaf = data.detach()
+    if requires_grad and not leaf.dtype.is_floating_point:
+        raise TorchRuntimeError(
+            "Only Tensors of floating point and complex dtype can require gradients"
+        )
+    leaf._requires_grad = bool(requires_grad)
+    return leaf
+
+
+@guarded
+def numel(a: Tensor) -> int:
+    return a.numel()
+
+
+@guarded
+def size(a: Tensor, dim: Any = None) -> Any:
+    if dim is None:
+        return a.shape
+    d = wrap_dim(dim, a.ndim)
+    if a.ndim == 0:
+        raise TorchIndexError("Dimension specified as 0 but tensor has no dimensions")
+    return a.shape[d]
+
+
+@guarded
+def tolist(a: Tensor) -> Any:
+    return backend.to_host(a._data).tolist()
+
+
+@guarded
+def item(a: Tensor) -> Any:
+    return a.item()
+
+
+@guarded
+def element_size(a: Tensor) -> int:
+    return int(a._data.itemsize)
+
+
+def is_tensor(value: Any) -> bool:
+    return isinstance(value, Tensor)
+
+
+@guarded
+def zero_(a: Tensor) -> Tensor:
+    return apply_inplace(ZeroBackward0, a)
+
+
+@guarded
+def fill_(a: Tensor, value: TensorLike) -> Tensor:
+    if isinstance(value, Tensor):
+        return apply_inplace(FillBackward3, a, value)
+    if not is_number(value):
+        raise TorchTypeError(
+            f"fill_() received an invalid combination of arguments - got ({_type_name(value)})"
+        )
+    return apply_inplace(FillBackward2, a, value=value)
+
+
+@guarded
+def copy_(a: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
+    _check_tensor(src, "copy_", "src")
+    if src.shape != a.shape:
+        shape = infer_size(a.shape, src.shape)
+        if shape != a.shape:
+            raise TorchRuntimeError(
+                f"output with shape [{', '.join(map(str, a.shape))}] doesn't match the broadcast "
+                f"shape [{', '.join(map(str, shape))}]"
+            )
+    return apply_inplace(CopyBackwards, a, src)

@@ -1,0 +1,410 @@
+"""Creation: tensor, Tensor, zeros, ones, full, *_like, arange, linspace, eye, new_*."""
+
+from __future__ import annotations
+
+import builtins
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine import backend, dtypes
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError, warn
+from gradsh.engine.functions.common import fma64
+from gradsh.engine.ops.arguments import (
+    DeviceHooks,
+    Number,
+    _check_tensor,
+    _device_name,
+    _new,
+    _resolve_dtype,
+    _type_name,
+    is_number,
+    size_args,
+)
+from gradsh.engine.ops.guard import guarded
+from gradsh.engine.tensor import Tensor, _once
+
+__all__ = [
+    "tensor", "Tensor_", "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like",
+    "full_like", "arange", "linspace", "eye", "new_zeros", "new_ones", "new_empty", "new_full",
+    "new_tensor",
+]
+
+
+def _infer_data(data: Any) -> tuple[Any, DType]:
+    """Nested Python lists of numbers -> (nested list, inferred dtype), with PyTorch's errors."""
+    kinds: set[type] = set()
+    # Iterative walk: a deeply nested literal must not hit the recursion limit.
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    dims: dict[int, int] = {}
+    while stack:
+        item, depth = stack.pop()  # depth-first, in order: PyTorch reports the first mismatch
+        if isinstance(item, Tensor):
+            if item.numel() != 1 and depth > 0:
+                raise TorchValueError(
+                    "only one element tensors can be converted to Python scalars"
+                )
+            kinds.add(float if item.dtype.is_floating_point else
+                      bool if item.dtype is dtypes.bool_ else int)
+            if item.requires_grad and "scalar_grad" not in _once:
+                # Each element becomes a Python number, as `float(t)` would: TORCH_WARN_ONCE.
+                _once.add("scalar_grad")
+                warn("Converting a tensor with requires_grad=True to a scalar may lead to "
+                     "unexpected behavior.\nConsider using tensor.detach() first.")
+            continue
+        if isinstance(item, (list, tuple)):
+            if depth in dims and dims[depth] != len(item):
+                raise TorchValueError(
+                    f"expected sequence of length {dims[depth]} at dim {depth} (got {len(item)})"
+                )
+            dims.setdefault(depth, len(item))
+            for sub in reversed(item):
+                stack.append((sub, depth + 1))
+            continue
+        if isinstance(item, bool):
+            kinds.add(bool)
+        elif isinstance(item, int):
+            kinds.add(int)
+        elif isinstance(item, float):
+            kinds.add(float)
+        else:
+            raise TorchTypeError(f"new(): invalid data type '{_type_name(item)}'")
+    if len(dims) > 64:
+        raise TorchValueError("too many dimensions 'list'")
+    if float in kinds:
+        dtype = dtypes.default_float()
+    elif int in kinds:
+        dtype = dtypes.int64
+    elif bool in kinds:
+        dtype = dtypes.bool_
+    else:
+        dtype = dtypes.default_float()  # empty list: tensor([]) is float32
+    return data, dtype
+
+
+def _to_plain(data: Any) -> Any:
+    """Nested lists with 0-d tensors inside (`tensor([a, b])`) as plain numbers for NumPy."""
+    if isinstance(data, Tensor):
+        return data._data.reshape(()).item() if data._data.size == 1 else data._data
+    if isinstance(data, (list, tuple)):
+        return [_to_plain(x) for x in data]
+    return data
+
+
+def _array_from_data(data: Any, dtype: DType) -> np.ndarray:
+    plain = _to_plain(data)
+    if isinstance(plain, list) and _is_empty_nested(plain):
+        return np.zeros(np.shape(plain), dtype=dtype.np)
+    with np.errstate(all="ignore"):
+        if dtype.category == 1 and _has_float(plain):
+            # float -> integer conversion truncates toward zero, as PyTorch's does.
+            return np.trunc(np.array(plain, dtype=np.float64)).astype(dtype.np)
+        return np.array(plain, dtype=dtype.np)
+
+
+def _is_empty_nested(x: Any) -> bool:
+    while isinstance(x, list):
+        if not x:
+            return True
+        x = x[0]
+    return False
+
+
+def _has_float(x: Any) -> bool:
+    stack = [x]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, float):
+            return True
+    return False
+
+
+@guarded(tensor_first=False)
+def tensor(data: Any, dtype: DType | None = None, device: Any = None,
+           requires_grad: bool = False) -> Tensor:
+    """torch.tensor: always copies; infers int64 / float32 / bool from the data."""
+    if isinstance(data, Tensor):
+        warn(
+            "To copy construct from a tensor, it is recommended to use "
+            "sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), "
+            "rather than torch.tensor(sourceTensor)."
+        )
+        out_dtype = _resolve_dtype(dtype, data.dtype)
+        return _new(data._data.astype(out_dtype.np, copy=True), out_dtype,
+                    device if device is not None else data.device, requires_grad)
+    _, inferred = _infer_data(data)
+    out_dtype = _resolve_dtype(dtype, inferred)
+    return _new(_array_from_data(data, out_dtype), out_dtype, device, requires_grad)
+
+
+@guarded(tensor_first=False)
+def Tensor_(*args: Any, device: Any = None, **unexpected: Any) -> Tensor:
+    """torch.Tensor: float32 from data (`Tensor([2, 3])`), or uninitialised sizes (`Tensor(2, 3)`,
+    which gradsh fills with zeros). Like PyTorch's legacy constructor it takes no
+    requires_grad (gradsh's `Tensor(data, grad)` flag calls requires_grad_() afterwards)."""
+    if unexpected:
+        got = ", ".join([_type_name(a) for a in args]
+                        + [f"{k}={_type_name(v)}" for k, v in sorted(unexpected.items())])
+        raise TorchTypeError(
+            f"new() received an invalid combination of arguments - got ({got}), but expected "
+            "one of:\n * (*, torch.device device = None)\n      didn't match because some of "
+            f"the keywords were incorrect: {', '.join(sorted(unexpected))}\n * (torch.Storage "
+            "storage)\n * (Tensor other)\n * (tuple of ints size, *, torch.device device = "
+            "None)\n * (object data, *, torch.device device = None)\n"
+        )
+    requires_grad = False
+    default = dtypes.float32
+    if len(args) == 1 and isinstance(args[0], (list, Tensor, float, bool)):
+        data = args[0]
+        if isinstance(data, Tensor):
+            return data
+        if isinstance(data, (float, bool)):
+            raise TorchTypeError(
+                f"new(): data must be a sequence (got {_type_name(data)})"
+            )
+        _infer_data(data)
+        return _new(_array_from_data(data, default), default, device, requires_grad)
+    shape = size_args(args, "Tensor", default.itemsize)
+    return _new(_module_for(device).zeros(shape, dtype=default.np), default, device,
+                requires_grad)
+
+
+def _filled(fname: str, size: tuple[Any, ...], value: Any, dtype: DType | None, device: Any,
+            requires_grad: bool) -> Tensor:
+    d = _resolve_dtype(dtype, dtypes.default_float())
+    shape = size_args(size, fname, d.itemsize)
+    return _new(_module_for(device).full(shape, value, dtype=d.np), d, device, requires_grad)
+
+
+def _module_for(device: Any) -> Any:
+    """The array module that makes new tensors on `device` (filled ones are made there, not
+    copied there)."""
+    dev = _device_name(device)
+    DeviceHooks.check(dev)
+    return backend.module(dev)
+
+
+@guarded(tensor_first=False)
+def zeros(*size: Any, dtype: DType | None = None, device: Any = None,
+          requires_grad: bool = False) -> Tensor:
+    return _filled("zeros", size, 0, dtype, device, requires_grad)
+
+
+@guarded(tensor_first=False)
+def ones(*size: Any, dtype: DType | None = None, device: Any = None,
+         requires_grad: bool = False) -> Tensor:
+    return _filled("ones", size, 1, dtype, device, requires_grad)
+
+
+@guarded(tensor_first=False)
+def empty(*size: Any, dtype: DType | None = None, device: Any = None,
+          requires_grad: bool = False) -> Tensor:
+    """torch.empty: gradsh's uninitialised memory is zeros."""
+    return _filled("empty", size, 0, dtype, device, requires_grad)
+
+
+@guarded(tensor_first=False)
+def full(size: Any, fill_value: Number, dtype: DType | None = None, device: Any = None,
+         requires_grad: bool = False) -> Tensor:
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    d = _resolve_dtype(dtype, dtypes.scalar_dtype(fill_value))
+    shape = size_args((size,) if not isinstance(size, (tuple, list)) else (size,), "full",
+                      d.itemsize)
+    return _new(_module_for(device).full(shape, fill_value, dtype=d.np), d, device,
+                requires_grad)
+
+
+def _like(fname: str, t: Tensor, value: Any, dtype: DType | None, device: Any,
+          requires_grad: bool) -> Tensor:
+    _check_tensor(t, fname)
+    d = _resolve_dtype(dtype, t.dtype)
+    device = device or t.device
+    return _new(_module_for(device).full(t.shape, value, dtype=d.np), d, device, requires_grad)
+
+
+@guarded(tensor_first=False)
+def zeros_like(t: Tensor, dtype: DType | None = None, device: Any = None,
+               requires_grad: bool = False) -> Tensor:
+    return _like("zeros_like", t, 0, dtype, device, requires_grad)
+
+
+@guarded(tensor_first=False)
+def ones_like(t: Tensor, dtype: DType | None = None, device: Any = None,
+              requires_grad: bool = False) -> Tensor:
+    return _like("ones_like", t, 1, dtype, device, requires_grad)
+
+
+@guarded(tensor_first=False)
+def empty_like(t: Tensor, dtype: DType | None = None, device: Any = None,
+               requires_grad: bool = False) -> Tensor:
+    return _like("empty_like", t, 0, dtype, device, requires_grad)
+
+
+@guarded(tensor_first=False)
+def full_like(t: Tensor, fill_value: Number, dtype: DType | None = None, device: Any = None,
+              requires_grad: bool = False) -> Tensor:
+    return _like("full_like", t, fill_value, dtype, device, requires_grad)
+
+
+def _scalar_value(value: Any, name: str) -> float | int:
+    if isinstance(value, Tensor):
+        return value.item()
+    if not is_number(value):
+        raise TorchTypeError(f"{name} must be a number, not {_type_name(value)}")
+    return value
+
+
+@guarded(tensor_first=False)
+def arange(*args: Any, start: Any = None, end: Any = None, step: Any = None,
+           dtype: DType | None = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """torch.arange(end) / arange(start, end, step=1): int arguments give int64."""
+    positional = list(args)
+    if len(positional) > 3:
+        raise TorchTypeError(f"arange() takes at most 3 positional arguments ({len(args)} given)")
+    if len(positional) == 1 and end is None:
+        end = positional[0]
+    elif positional:
+        names = ["start", "end", "step"]
+        values = dict(zip(names, positional, strict=False))
+        start = values.get("start", start)
+        end = values.get("end", end)
+        step = values.get("step", step)
+    if end is None:
+        raise TorchTypeError("arange() missing required argument 'end' (pos 1)")
+    start = 0 if start is None else _scalar_value(start, "start")
+    end = _scalar_value(end, "end")
+    step = 1 if step is None else _scalar_value(step, "step")
+    any_float = builtins.any(isinstance(v, float) for v in (start, end, step))
+    d = _resolve_dtype(dtype, dtypes.default_float() if any_float else dtypes.int64)
+    if step == 0:
+        raise TorchRuntimeError("step must be nonzero")
+    if not builtins.all(math.isfinite(float(v)) for v in (start, end)):
+        raise TorchRuntimeError(f"unsupported range: {start} -> {end}")
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise TorchRuntimeError("upper bound and lower bound inconsistent with step sign")
+    n = int(math.ceil((float(end) - float(start)) / float(step)))
+    n = builtins.max(n, 0)
+    if d.is_floating_point:
+        values = _arange_floats(float(start), float(step), n, d)
+    else:
+        values = (int(start) + int(step) * np.arange(n, dtype=np.int64)) if not any_float else \
+            np.trunc(float(start) + float(step) * np.arange(n, dtype=np.float64))
+        values = values.astype(d.np)
+    return _new(values, d, device, requires_grad)
+
+
+@guarded(tensor_first=False)
+def linspace(start: Any, end: Any, steps: int, dtype: DType | None = None, device: Any = None,
+             requires_grad: bool = False) -> Tensor:
+    start = _scalar_value(start, "start")
+    end = _scalar_value(end, "end")
+    if not isinstance(steps, int) or isinstance(steps, bool):
+        raise TorchTypeError(
+            f"linspace(): argument 'steps' (position 3) must be int, not {_type_name(steps)}"
+        )
+    if steps < 0:
+        raise TorchRuntimeError("number of steps must be non-negative")
+    d = _resolve_dtype(dtype, dtypes.default_float())
+    return _new(_linspace_values(start, end, steps, d), d, device, requires_grad)
+
+
+# NOTE: arange and linspace reproduce PyTorch's CPU kernels bit for bit. Those kernels are
+# compiled with FMA contraction, so every `a + b * c` in them rounds once; arange also fills
+# whole pairs of 32-byte vectors from a per-vector base (`Vectorized::arange(base, step)`) and
+# only the remainder element by element.
+_VECTOR_BYTES = 32
+
+
+_fma = fma64
+
+
+def _arange_floats(start: float, step: float, n: int, d: DType) -> np.ndarray:
+    width = _VECTOR_BYTES // d.np.itemsize
+    idx = np.arange(n, dtype=np.int64)
+    vector_end = (n // (2 * width)) * 2 * width
+    offset = idx % width
+    block = idx - offset
+    in_vectors = idx < vector_end
+    # accscalar (double) arithmetic: the vector's base is rounded to the dtype first
+    base = _fma(step, block, start).astype(d.np).astype(np.float64)
+    vector_values = _fma(offset, step, base)
+    scalar_values = _fma(step, idx, start)
+    return np.where(in_vectors, vector_values, scalar_values).astype(d.np)
+
+
+def _linspace_values(start: Any, end: Any, steps: int, d: DType) -> np.ndarray:
+    if steps == 1:
+        return np.full(1, start, dtype=np.float64).astype(d.np) if d.is_floating_point else \
+            np.full(1, int(start), dtype=d.np)
+    idx = np.arange(steps, dtype=np.int64)
+    halfway = steps // 2
+    if d.is_floating_point:
+        t = d.np.type
+        s, e = t(start), t(end)
+        step = (e - s) / t(steps - 1) if steps > 1 else t(0)
+        # start + step * i for the first half, end - step * (steps - i - 1) for the second, each
+        # one fused multiply-add in the dtype (float32's product is exact in float64).
+        low = _fma(np.float64(step), idx.astype(d.np), np.float64(s))
+        high = _fma(-np.float64(step), (steps - idx - 1).astype(d.np), np.float64(e))
+        return np.where(idx < halfway, low, high).astype(d.np)
+    s, e = int(start), int(end)
+    step = (float(e) - float(s)) / (steps - 1) if steps > 1 else 0.0
+    low = _fma(step, idx, float(s))
+    high = _fma(-step, steps - idx - 1, float(e))
+    return np.trunc(np.where(idx < halfway, low, high)).astype(d.np)
+
+
+@guarded(tensor_first=False)
+def eye(n: int, m: int | None = None, dtype: DType | None = None, device: Any = None,
+        requires_grad: bool = False) -> Tensor:
+    for value, name in ((n, "n"), (m, "m")):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise TorchTypeError(f"eye(): argument '{name}' must be int, not {_type_name(value)}")
+        if value is not None and value < 0:
+            raise TorchRuntimeError(f"{name} must be greater or equal to 0, got {value}")
+    d = _resolve_dtype(dtype, dtypes.default_float())
+    return _new(np.eye(n, n if m is None else m, dtype=d.np), d, device, requires_grad)
+
+
+def _new_like(kind: str) -> Callable[..., Tensor]:
+    def op(a: Tensor, *size: Any, dtype: DType | None = None, device: Any = None,
+           requires_grad: bool = False) -> Tensor:
+        a = _check_tensor(a, f"new_{kind}")
+        dtype = a.dtype if dtype is None else dtype
+        device = a.device if device is None else device
+        maker = zeros if kind == "zeros" else ones if kind == "ones" else empty
+        return maker(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+    op.__name__ = f"new_{kind}"
+    return guarded(op)
+
+
+new_zeros = _new_like("zeros")
+new_ones = _new_like("ones")
+new_empty = _new_like("empty")
+
+
+@guarded
+def new_full(a: Tensor, size: Any, fill_value: Number, dtype: DType | None = None,
+             device: Any = None, requires_grad: bool = False) -> Tensor:
+    a = _check_tensor(a, "new_full")
+    return full(size, fill_value, dtype=a.dtype if dtype is None else dtype,
+                device=a.device if device is None else device, requires_grad=requires_grad)
+
+
+@guarded
+def new_tensor(a: Tensor, data: Any, dtype: DType | None = None, device: Any = None,
+               requires_grad: bool = False) -> Tensor:
+    a = _check_tensor(a, "new_tensor")
+    if isinstance(data, Tensor):
+        warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
+             "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
+             "tensor.new_tensor(sourceTensor).")
+    return tensor(data, dtype=a.dtype if dtype is None else dtype,
+                  device=a.device if device is None else device, requires_grad=requires_grad)

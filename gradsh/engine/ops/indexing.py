@@ -1,0 +1,541 @@
+"""Indexing: a[key], a[key] = v, gather, scatter, index_select, take, nonzero, one_hot."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine import backend, dtypes
+from gradsh.engine.exceptions import (
+    TorchIndexError,
+    TorchRuntimeError,
+    TorchTypeError,
+    TorchValueError,
+)
+from gradsh.engine.functions.common import infer_size, xp_of
+from gradsh.engine.functions.indexing import (
+    GatherBackward0,
+    IndexAddBackward0,
+    IndexBackward0,
+    IndexFillBackward0,
+    IndexPutBackward0,
+    IndexSelectBackward0,
+    MaskedSelectBackward0,
+    ScatterAddBackward0,
+    ScatterBackward0,
+    ScatterBackward1,
+    TakeBackward0,
+)
+from gradsh.engine.functions.shape import (
+    AliasBackward0,
+    SelectBackward0,
+    SliceBackward0,
+    UnsqueezeBackward0,
+)
+from gradsh.engine.ops.arguments import Number, _check_tensor, _new, _type_name, is_number, wrap_dim
+from gradsh.engine.ops.copies import copy_, fill_, to
+from gradsh.engine.ops.creation import tensor, zeros
+from gradsh.engine.ops.guard import guarded
+from gradsh.engine.ops.shape import expand, reshape, view
+from gradsh.engine.tensor import Tensor, apply_inplace
+
+__all__ = [
+    "index", "index_put", "gather", "index_select", "masked_select", "take", "index_fill",
+    "scatter", "scatter_add", "index_add", "nonzero", "one_hot",
+]
+
+
+def _index_error(obj: Any) -> TorchIndexError:
+    return TorchIndexError(
+        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+        f"valid indices (got {_type_name(obj)})"
+    )
+
+
+def _as_index_tensor(item: Any, device: str) -> Tensor:
+    if isinstance(item, Tensor):
+        t = item
+    else:
+        try:
+            t = tensor(item, device=device)  # a list indexes on the indexed tensor's device
+        except (TorchTypeError, TorchValueError):
+            raise _index_error(item) from None
+        if t.numel() == 0:
+            t = Tensor._make(xp_of(t._data).zeros(t.shape, dtype=np.int64), t.device)
+    if t.dtype.is_floating_point:
+        raise TorchIndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return t
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _count_dims(items: Sequence[Any]) -> int:
+    count = 0
+    for item in items:
+        if item is None or item is Ellipsis or isinstance(item, bool):
+            continue
+        if isinstance(item, Tensor) and item.dtype is dtypes.bool_:
+            count += builtins.max(item.ndim, 0)
+        else:
+            count += 1
+    return count
+
+
+def _apply_slicing(t: Tensor, items: Sequence[Any], optimize: bool = True
+                   ) -> tuple[Tensor, list[tuple[int, Tensor]]]:
+    """PyTorch's applySlicing: basic indices become views in order; tensor indices are
+    recorded at their dimension for the advanced step (a mask advances by its ndim)."""
+    specified = _count_dims(items)
+    if specified > t.ndim:
+        raise TorchIndexError(f"too many indices for tensor of dimension {t.ndim}")
+    result = t
+    dim = 0  # the dimension of `result` the next index applies to
+    advanced: list[tuple[int, Tensor]] = []
+    for real_dim, item in enumerate(items):  # messages name the index's position in the key
+        if isinstance(item, Tensor) and item.ndim == 0 and not item.dtype.is_floating_point \
+                and item.dtype is not dtypes.bool_:
+            item = int(item.item())
+        if _is_int(item):
+            # NOTE: several Ellipses can push `dim` past the end: PyTorch then sees size 0
+            size = result.shape[dim] if dim < result.ndim else 0
+            if item < -size or item >= size:
+                raise TorchIndexError(
+                    f"index {item} is out of bounds for dimension {real_dim} with size {size}"
+                )
+            result = SelectBackward0.apply(result, dim=dim, index=item % size)
+        elif isinstance(item, builtins.slice):
+            if dim >= result.ndim and optimize and item == builtins.slice(None):
+                # a full slice past the end (several Ellipses) is skipped, as in PyTorch
+                dim += 1
+                continue
+            wrap_dim(dim, result.ndim)
+            start, stop, step = _slice_bounds(item, result.shape[dim])
+            if not (optimize and start == 0 and stop == result.shape[dim] and step == 1):
+                result = SliceBackward0.apply(result, dim=dim, start=start, end=stop,
+                                                 step=step)
+            dim += 1
+        elif item is None:
+            result = UnsqueezeBackward0.apply(result, dim=wrap_dim(dim, result.ndim + 1))
+            dim += 1
+        elif item is Ellipsis:
+            dim += t.ndim - specified
+        elif isinstance(item, bool) or (isinstance(item, Tensor) and item.ndim == 0
+                                        and item.dtype is dtypes.bool_):
+            flag = bool(item.item()) if isinstance(item, Tensor) else item
+            result = UnsqueezeBackward0.apply(result, dim=wrap_dim(dim, result.ndim + 1))
+            index = Tensor._make(xp_of(t._data).zeros(1 if flag else 0, dtype=np.int64),
+                                 t.device)
+            advanced.append((dim, index))
+            dim += 1
+        elif isinstance(item, (Tensor, list, tuple)):
+            index = _as_index_tensor(item, t.device)
+            advanced.append((dim, index))
+            dim += index.ndim if index.dtype is dtypes.bool_ else 1
+        else:
+            raise _index_error(item)
+    return result, advanced
+
+
+def _slice_bounds(item: builtins.slice, length: int) -> tuple[int, int, int]:
+    step = 1 if item.step is None else _slice_int(item.step)
+    if step == 0:
+        raise TorchValueError("slice step cannot be zero")
+    if step < 0:
+        raise TorchValueError("step must be greater than zero")
+    start = 0 if item.start is None else _slice_int(item.start)
+    stop = length if item.stop is None else _slice_int(item.stop)
+    if start < 0:
+        start = builtins.max(start + length, 0)
+    if stop < 0:
+        stop = builtins.max(stop + length, 0)
+    start = builtins.min(start, length)
+    stop = builtins.min(builtins.max(stop, start), length)
+    return start, stop, step
+
+
+def _slice_int(value: Any) -> int:
+    if isinstance(value, Tensor) and value.numel() == 1 and not value.dtype.is_floating_point:
+        return int(value.item())
+    if not _is_int(value):
+        raise TorchTypeError(
+            "slice indices must be integers or None or have an __index__ method"
+        )
+    return value
+
+
+def _normalize_key(key: Any) -> tuple[Any, ...]:
+    if isinstance(key, tuple):
+        return key
+    return (key,)
+
+
+def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
+                  ) -> tuple[tuple[Any, ...], list[Tensor]]:
+    """The NumPy key for PyTorch's advanced index step, with its errors in PyTorch's order:
+    the number of indices, each mask's shape, broadcasting, then (only if the result has
+    elements) the bounds, naming the index's ordinal among the index tensors."""
+    entries = advanced[-1][0] + 1
+    if entries > sliced.ndim:
+        raise TorchIndexError(
+            f"too many indices for tensor of dimension {sliced.ndim} (got {entries})"
+        )
+    for _, index in advanced:
+        if index.device != "cpu" and index.device != sliced.device:
+            raise TorchIndexError(
+                "indices should be either on cpu or on the same device as the indexed tensor "
+                f"({sliced.device})"
+            )
+    # The key is built and checked on the host (PyTorch's errors need the index values) and
+    # copied to the indexed tensor's device once, at the end.
+    key: list[Any] = []
+    saved: list[Tensor] = []
+    indexers: list[tuple[np.ndarray, int]] = []
+    position = 0
+    for dim, index in advanced:
+        while position < dim:
+            key.append(builtins.slice(None))
+            position += 1
+        if index.dtype is dtypes.bool_:
+            mask = backend.to_host(index._data)
+            for k in range(mask.ndim):
+                if position + k >= sliced.ndim or mask.shape[k] != sliced.shape[position + k]:
+                    raise TorchIndexError(
+                        f"The shape of the mask [{', '.join(map(str, mask.shape))}] at index {k} "
+                        f"does not match the shape of the indexed tensor "
+                        f"[{', '.join(map(str, sliced.shape))}] at index {position + k}"
+                    )
+            for part in np.nonzero(mask):
+                part = part.astype(np.int64)
+                key.append(part)
+                indexers.append((part, sliced.shape[position]))
+                saved.append(Tensor._make(backend.to_device(part, index.device), index.device))
+                position += 1
+        else:
+            array = backend.to_host(index._data).astype(np.int64)
+            key.append(array)
+            indexers.append((array, sliced.shape[position]))
+            saved.append(index)
+            position += 1
+    shapes = [a.shape for a, _ in indexers]
+    try:
+        broadcast = np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise TorchIndexError(
+            "shape mismatch: indexing tensors could not be broadcast together with shapes "
+            + ", ".join("[" + ", ".join(map(str, s)) + "]" for s in shapes)
+        ) from None
+    rest = 1
+    for d in range(sliced.ndim):
+        if d >= len(key) or not isinstance(key[d], np.ndarray):
+            rest *= sliced.shape[d]
+    if rest * int(np.prod(broadcast, dtype=np.int64)) > 0:
+        # the kernel checks element by element, each index in turn
+        bad = [np.broadcast_to((a < -size) | (a >= size), broadcast).reshape(-1)
+               for a, size in indexers]
+        anywhere = np.logical_or.reduce(bad) if bad else np.zeros(0, dtype=bool)
+        if anywhere.any():
+            flat = int(np.argmax(anywhere))
+            j = next(j for j, b in enumerate(bad) if b[flat])
+            value = int(np.broadcast_to(indexers[j][0], broadcast).reshape(-1)[flat])
+            raise TorchIndexError(
+                f"index {value} is out of bounds for dimension {j} with size {indexers[j][1]}"
+            )
+    normalized = []
+    for k in key:
+        if isinstance(k, np.ndarray):
+            size = sliced.shape[len(normalized)]
+            if k.size:
+                k = np.where(k < 0, k + size, k)
+                # an empty result never reads its indices (PyTorch checks none): keep NumPy's
+                # indexing from rejecting them
+                k = np.where((k < 0) | (k >= size), 0, k)
+            k = backend.to_device(k, sliced.device)
+        normalized.append(k)
+    return tuple(normalized), saved
+
+
+@guarded
+def index(t: Tensor, key: Any) -> Tensor:
+    """`t[key]` exactly as PyTorch's Tensor.__getitem__."""
+    if key is None:
+        return UnsqueezeBackward0.apply(t, dim=0)
+    if key is Ellipsis:
+        return AliasBackward0.apply(t)
+    if _is_int(key):
+        _check_not_0d(t)
+        sliced, _ = _apply_slicing(t, (key,))
+        return sliced
+    if isinstance(key, builtins.slice):
+        # A lone slice is never optimised away: `x[:]` is SliceBackward0.
+        _check_not_0d(t)
+        start, stop, step = _slice_bounds(key, t.shape[0])
+        return SliceBackward0.apply(t, dim=0, start=start, end=stop, step=step)
+    if isinstance(key, (float, str)):
+        raise _index_error(key)
+    items = _normalize_key(key)
+    sliced, advanced = _apply_slicing(t, items)
+    if not advanced:
+        if sliced is t:
+            return AliasBackward0.apply(t)
+        return sliced
+    np_key, saved = _advanced_key(sliced, advanced)
+    return IndexBackward0.apply(sliced, key=np_key, indices=saved)
+
+
+def _check_not_0d(t: Tensor) -> None:
+    if t.ndim == 0:
+        raise TorchIndexError(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+            "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+        )
+
+
+def _index_with_key(g: Tensor, key: tuple[Any, ...]) -> Tensor:
+    """Advanced indexing with an already built NumPy key (backward formulas)."""
+    saved = [Tensor._make(k, g.device) for k in key if _is_index_array(k)]
+    return IndexBackward0.apply(g, key=key, indices=saved)
+
+
+def _index_fill_zero(g: Tensor, key: tuple[Any, ...]) -> Tensor:
+    zeros_value = zeros((), dtype=g.dtype, device=g.device)
+    saved = [Tensor._make(k, g.device) for k in key if _is_index_array(k)]
+    return IndexPutBackward0.apply(g, zeros_value, key=key, indices=saved)
+
+
+def _is_index_array(k: Any) -> bool:
+    return isinstance(k, np.ndarray) or backend.is_device_array(k)
+
+
+def _strip_leading_ones(shape: tuple[int, ...]) -> tuple[int, ...]:
+    i = 0
+    while i < len(shape) and shape[i] == 1:
+        i += 1
+    return shape[i:]
+
+
+def _copy_to(dst: Tensor, src: Tensor) -> None:
+    """PyTorch's indexing copy_to: copy_, or fill_ for a CPU scalar, or view + expand + copy_."""
+    if dst.shape == src.shape:
+        copy_(dst, src)
+        return
+    if src.ndim == 0 and src.device == "cpu":
+        fill_(dst, src)
+        return
+    src_view = view(src, _strip_leading_ones(src.shape))
+    if src_view.shape != dst.shape:
+        src_view = expand(src_view, dst.shape)
+    copy_(dst, src_view)
+
+
+@guarded
+def index_put(t: Tensor, key: Any, value: Any) -> Tensor:
+    """`t[key] = value` exactly as PyTorch's Tensor.__setitem__ (in place)."""
+    if isinstance(value, Tensor):
+        v = value
+    elif is_number(value):
+        v = Tensor._make(backend.to_device(np.array(value).astype(t._data.dtype), t.device),
+                         t.device)
+    else:
+        raise TorchTypeError(
+            f"can't assign a {_type_name(value)} to a {t.dtype.legacy.replace('Tensor', '')} "
+            "Tensor" if not isinstance(value, (list, tuple)) else
+            "can't assign a list to a Tensor"
+        )
+    if key is False or (isinstance(key, Tensor) and key.ndim == 0 and key.dtype is dtypes.bool_
+                        and not bool(key.item())):
+        return t
+    if key is Ellipsis:
+        _copy_to(t, v)
+        return t
+    if key is None or key is True:
+        _copy_to(UnsqueezeBackward0.apply(t, dim=0), v)
+        return t
+    if _is_int(key):
+        _check_not_0d(t)
+        sliced, _ = _apply_slicing(t, (key,))
+        _copy_to(sliced, v)
+        return t
+    if isinstance(key, builtins.slice):
+        _check_not_0d(t)
+        start, stop, step = _slice_bounds(key, t.shape[0])
+        if start == 0 and stop == t.shape[0] and step == 1:
+            _copy_to(t, v)
+        else:
+            _copy_to(SliceBackward0.apply(t, dim=0, start=start, end=stop, step=step), v)
+        return t
+    if isinstance(key, (float, str)):
+        raise _index_error(key)
+    sliced, advanced = _apply_slicing(t, _normalize_key(key))
+    if not advanced:
+        _copy_to(sliced, v)
+        return t
+    np_key, saved = _advanced_key(sliced, advanced)
+    stripped = _strip_leading_ones(v.shape)
+    if stripped != v.shape:
+        v = view(v, stripped)
+    if v.dtype is not sliced.dtype:
+        raise TorchRuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{sliced.dtype.short} for the destination and {v.dtype.short} for the source."
+        )
+    apply_inplace(IndexPutBackward0, sliced, v, key=np_key, indices=saved)
+    return t
+
+
+def _index_tensor(index: Any, name: str) -> Tensor:
+    if not isinstance(index, Tensor):
+        raise TorchTypeError(f"{name}(): argument 'index' must be Tensor, not "
+                             f"{type(index).__name__}")
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise TorchRuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+    return index if index.dtype is dtypes.int64 else to(index, dtypes.int64)
+
+
+@guarded
+def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
+    a = _check_tensor(a, "gather")
+    index = _index_tensor(index, "gather")
+    d = wrap_dim(dim, a.ndim)
+    if index.ndim != a.ndim and not (index.ndim <= 1 and a.ndim <= 1):
+        raise TorchRuntimeError("Index tensor must have the same number of dimensions as "
+                                "input tensor")
+    d, wrapped = _dim_index(a, d, index)
+    for i in range(index.ndim):
+        if i != d and a.ndim and index.shape[i] > a.shape[i]:
+            raise TorchRuntimeError(
+                f"Size does not match at dimension {i} expected index "
+                f"{list(index.shape)} to be no larger than self {list(a.shape)} apart from "
+                f"dimension {d}")
+    return GatherBackward0.apply(a, dim=d, index=wrapped)
+
+
+@guarded
+def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
+    a = _check_tensor(a, "index_select")
+    index = _index_tensor(index, "index_select")
+    if index.ndim > 1:
+        raise TorchIndexError("index_select(): Index is supposed to be a vector")
+    d = wrap_dim(dim, a.ndim)
+    size = a.shape[d] if a.ndim else 1
+    data = index._data.reshape(-1)
+    if data.size and (int(data.min()) < 0 or int(data.max()) >= size):
+        raise TorchIndexError("index out of range in self")
+    return IndexSelectBackward0.apply(a, dim=d, index=index)
+
+
+@guarded
+def masked_select(a: Tensor, mask: Tensor) -> Tensor:
+    a = _check_tensor(a, "masked_select")
+    mask = _check_tensor(mask, "masked_select", "mask", 2)
+    if mask.dtype is not dtypes.bool_:
+        raise TorchRuntimeError("masked_select: expected BoolTensor for mask")
+    infer_size(a.shape, mask.shape)
+    return MaskedSelectBackward0.apply(a, mask=mask)
+
+
+@guarded
+def take(a: Tensor, index: Tensor) -> Tensor:
+    a = _check_tensor(a, "take")
+    index = _index_tensor(index, "take")
+    n = a.numel()
+    data = backend.to_host(index._data)
+    if data.size and (int(data.max()) >= n or int(data.min()) < -n):
+        bad = int(data.max()) if int(data.max()) >= n else int(data.min())
+        raise TorchIndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
+                              "elements.")
+    wrapped = Tensor._make(index._data % n if n else index._data, index.device)
+    return TakeBackward0.apply(a, index=wrapped)
+
+
+def _dim_index(a: Tensor, dim: int, index: Tensor,
+               error: type[Exception] = TorchRuntimeError) -> tuple[int, Tensor]:
+    """The wrapped dim, and index with its negative entries wrapped, after PyTorch's bounds
+    check ("index 3 is out of bounds for dimension 1 with size 3", raised as `error`)."""
+    d = wrap_dim(dim, a.ndim)
+    size = a.shape[d] if a.ndim else 1
+    data = backend.to_host(index._data)
+    if data.size and (int(data.max()) >= size or int(data.min()) < -size):
+        bad = int(data.max()) if int(data.max()) >= size else int(data.min())
+        raise error(f"index {bad} is out of bounds for dimension {d} with size {size}")
+    wrapped = index._data % size if data.size else index._data
+    return d, Tensor._make(wrapped, index.device)
+
+
+@guarded
+def index_fill(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    a = _check_tensor(a, "index_fill")
+    index = _index_tensor(index, "index_fill")
+    d, wrapped = _dim_index(a, dim, index, TorchIndexError)
+    if isinstance(value, Tensor):
+        value = value.item()
+    return IndexFillBackward0.apply(a, dim=d, index=reshape(wrapped, (-1,)), value=value)
+
+
+@guarded
+def scatter(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None) -> Tensor:
+    a = _check_tensor(a, "scatter")
+    index = _index_tensor(index, "scatter")
+    d, wrapped = _dim_index(a, dim, index)
+    if src is None:
+        src = value
+    if isinstance(src, Tensor):
+        return ScatterBackward0.apply(a, src, dim=d, index=wrapped)
+    return ScatterBackward1.apply(a, dim=d, index=wrapped, value=src)
+
+
+@guarded
+def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    a = _check_tensor(a, "scatter_add")
+    index = _index_tensor(index, "scatter_add")
+    src = _check_tensor(src, "scatter_add", "src", 4)
+    d, wrapped = _dim_index(a, dim, index)
+    return ScatterAddBackward0.apply(a, src, dim=d, index=wrapped)
+
+
+@guarded
+def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Number = 1) -> Tensor:
+    a = _check_tensor(a, "index_add")
+    index = _index_tensor(index, "index_add")
+    source = _check_tensor(source, "index_add", "source", 4)
+    d, wrapped = _dim_index(a, dim, index, TorchIndexError)
+    expected = a.shape[:d] + (index.numel(),) + a.shape[d + 1:] if a.ndim else source.shape
+    if source.ndim and source.shape != expected:
+        raise TorchRuntimeError(
+            "source tensor shape must match self tensor shape, excluding the specified "
+            f"dimension. Got self.shape = {list(a.shape)} source.shape = {list(source.shape)}")
+    return IndexAddBackward0.apply(a, source, dim=d, index=wrapped, alpha=alpha)
+
+
+@guarded
+def nonzero(a: Tensor, as_tuple: bool = False) -> Any:
+    a = _check_tensor(a, "nonzero")
+    data = backend.to_host(a._data)
+    found = np.nonzero(data) if data.ndim else np.nonzero(data.reshape(1))
+    if as_tuple:
+        return tuple(_new(np.asarray(i, dtype=np.int64), dtypes.int64, a.device, False)
+                     for i in found)
+    stacked = np.stack(found, axis=1) if data.ndim else np.zeros((len(found[0]), 0), np.int64)
+    return _new(stacked.astype(np.int64), dtypes.int64, a.device, False)
+
+
+@guarded
+def one_hot(a: Tensor, num_classes: int = -1) -> Tensor:
+    a = _check_tensor(a, "one_hot")
+    if a.dtype is not dtypes.int64:
+        raise TorchRuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    data = backend.to_host(a._data)
+    if data.size and int(data.min()) < 0:
+        raise TorchRuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        if not data.size:
+            raise TorchRuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(data.max()) + 1
+    elif data.size and int(data.max()) >= num_classes:
+        raise TorchRuntimeError("Class values must be smaller than num_classes.")
+    out = (data[..., None] == np.arange(num_classes)).astype(np.int64)
+    return _new(out, dtypes.int64, a.device, False)

@@ -1,0 +1,576 @@
+"""Tensor's methods and operators: one explicit table, attached by install_tensor_methods."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gradsh.engine import dtypes
+from gradsh.engine.exceptions import TorchTypeError, TorchValueError
+from gradsh.engine.ops.activations import log_softmax, softmax
+from gradsh.engine.ops.arguments import TensorLike
+from gradsh.engine.ops.arithmetic import (
+    _rfloordiv,
+    add,
+    add_,
+    addcdiv,
+    addcmul,
+    atan2,
+    div,
+    div_,
+    floor_divide,
+    fmod,
+    lerp,
+    mul,
+    mul_,
+    pow,
+    pow_,
+    remainder,
+    rsub,
+    square,
+    square_,
+    sub,
+    sub_,
+    xlogy,
+)
+from gradsh.engine.ops.autograd import backward
+from gradsh.engine.ops.comparison import (
+    allclose,
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    eq,
+    equal,
+    ge,
+    greater,
+    greater_equal,
+    gt,
+    isfinite,
+    isinf,
+    isnan,
+    le,
+    less,
+    less_equal,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    lt,
+    ne,
+    not_equal,
+)
+from gradsh.engine.ops.copies import (
+    _cast,
+    clone,
+    copy_,
+    cpu,
+    cuda,
+    element_size,
+    fill_,
+    size,
+    tensor_type,
+    to,
+    tolist,
+    zero_,
+)
+from gradsh.engine.ops.creation import new_empty, new_full, new_ones, new_tensor, new_zeros
+from gradsh.engine.ops.guard import _guard, unguarded
+from gradsh.engine.ops.indexing import (
+    gather,
+    index,
+    index_add,
+    index_fill,
+    index_put,
+    index_select,
+    masked_select,
+    nonzero,
+    scatter,
+    scatter_add,
+    take,
+)
+from gradsh.engine.ops.joining import flip, repeat, roll
+from gradsh.engine.ops.linalg import (
+    addmm,
+    bmm,
+    diag,
+    dot,
+    inner,
+    matmul,
+    mm,
+    mv,
+    outer,
+    trace,
+    tril,
+    triu,
+)
+from gradsh.engine.ops.reductions import (
+    all,
+    amax,
+    amin,
+    any,
+    argmax,
+    argmin,
+    count_nonzero,
+    cumprod,
+    cumsum,
+    dist,
+    logsumexp,
+    max,
+    mean,
+    min,
+    norm,
+    prod,
+    std,
+    sum,
+    var,
+)
+from gradsh.engine.ops.sampling import bernoulli, bernoulli_, normal_, uniform_
+from gradsh.engine.ops.selection import (
+    clamp,
+    clamp_,
+    clamp_max,
+    clamp_max_,
+    clamp_min,
+    clamp_min_,
+    masked_fill,
+    masked_fill_,
+    maximum,
+    minimum,
+    where,
+)
+from gradsh.engine.ops.shape import (
+    H,
+    T,
+    broadcast_to,
+    chunk,
+    contiguous,
+    expand,
+    expand_as,
+    flatten,
+    is_contiguous,
+    mT,
+    movedim,
+    narrow,
+    permute,
+    reshape,
+    reshape_as,
+    select,
+    split,
+    squeeze,
+    storage_offset,
+    stride,
+    t,
+    transpose,
+    unbind,
+    unflatten,
+    unsqueeze,
+    view,
+    view_as,
+)
+from gradsh.engine.ops.sorting import argsort, kthvalue, median, mode, nanmedian, sort, topk, unique
+from gradsh.engine.ops.unary import (
+    abs,
+    abs_,
+    acos,
+    asin,
+    atan,
+    ceil,
+    cos,
+    cos_,
+    cosh,
+    erf,
+    exp,
+    exp2,
+    exp_,
+    expm1,
+    floor,
+    frac,
+    log,
+    log10,
+    log1p,
+    log2,
+    log_,
+    logit,
+    nan_to_num,
+    neg,
+    neg_,
+    positive,
+    reciprocal,
+    reciprocal_,
+    relu,
+    relu_,
+    round,
+    rsqrt,
+    sgn,
+    sigmoid,
+    sigmoid_,
+    sign,
+    sin,
+    sin_,
+    sinh,
+    sqrt,
+    sqrt_,
+    tan,
+    tanh,
+    tanh_,
+    trunc,
+)
+from gradsh.engine.tensor import Tensor
+
+__all__ = ["install_tensor_methods"]
+
+
+def _rtruediv(a: Tensor, other: TensorLike) -> Tensor:
+    """Python's `2 / x`: x.reciprocal() * 2, hence MulBackward0 (as PyTorch's __rtruediv__)."""
+    if isinstance(other, Tensor):
+        return div(other, a)
+    return mul(reciprocal(a), other)
+
+
+def _reflected(op: Any) -> Any:
+    op = unguarded(op)
+    return lambda self, other: op(other, self)
+
+
+def _method_max(self: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    return max(self, dim, keepdim)
+
+
+def _method_min(self: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    return min(self, dim, keepdim)
+
+
+def _int(self: Tensor) -> int:
+    if self.numel() != 1:
+        raise TorchValueError("only one element tensors can be converted to Python scalars")
+    return int(self.item())
+
+
+def _float(self: Tensor) -> float:
+    if self.numel() != 1:
+        raise TorchValueError("only one element tensors can be converted to Python scalars")
+    return float(self.item())
+
+
+def _index_method(self: Tensor) -> int:
+    if self.numel() != 1 or self.dtype.is_floating_point:
+        raise TorchTypeError("only integer tensors of a single element can be converted to an "
+                             "index")
+    return int(self.item())
+
+
+def _iter(self: Tensor) -> Any:
+    if self.ndim == 0:
+        raise TorchTypeError("iteration over a 0-d tensor")
+    return iter(unbind(self, 0))
+
+
+def _inplace_operator(op: Callable[..., Tensor]) -> Callable[[Tensor, Any], Tensor]:
+    op = unguarded(op)
+    return lambda self, other: op(self, other)
+
+
+def _setitem(self: Tensor, key: Any, value: Any) -> None:
+    index_put(self, key, value)
+
+
+def _permute_method(self: Tensor, *dims: Any) -> Tensor:
+    return permute(self, *dims)
+
+
+_METHODS: dict[str, Any] = {
+    # operators
+    "__add__": add,
+    "__radd__": lambda self, other: add(self, other),
+    "__iadd__": _inplace_operator(add_),
+    "__sub__": sub,
+    "__rsub__": lambda self, other: rsub(self, other),
+    "__isub__": _inplace_operator(sub_),
+    "__mul__": mul,
+    "__rmul__": lambda self, other: mul(self, other),
+    "__imul__": _inplace_operator(mul_),
+    "__truediv__": div,
+    "__rtruediv__": lambda self, other: _rtruediv(self, other),
+    "__itruediv__": _inplace_operator(div_),
+    "__floordiv__": floor_divide,
+    "__rfloordiv__": _rfloordiv,
+    "__mod__": remainder,
+    "__rmod__": _reflected(remainder),
+    "__pow__": pow,
+    "__rpow__": _reflected(pow),
+    "__ipow__": _inplace_operator(pow_),
+    "__neg__": neg,
+    "__pos__": positive,
+    "__abs__": abs,
+    "__matmul__": matmul,
+    "__rmatmul__": _reflected(matmul),
+    "__eq__": eq,
+    "__ne__": ne,
+    "__lt__": lt,
+    "__le__": le,
+    "__gt__": gt,
+    "__ge__": ge,
+    "__and__": bitwise_and,
+    "__rand__": _reflected(bitwise_and),
+    "__or__": bitwise_or,
+    "__ror__": _reflected(bitwise_or),
+    "__xor__": bitwise_xor,
+    "__rxor__": _reflected(bitwise_xor),
+    "__invert__": bitwise_not,
+    "__getitem__": index,
+    "__setitem__": _setitem,
+    "__iter__": _iter,
+    "__int__": _int,
+    "__float__": _float,
+    "__index__": _index_method,
+    # arithmetic
+    "add": add,
+    "sub": sub,
+    "subtract": sub,
+    "mul": mul,
+    "multiply": mul,
+    "div": div,
+    "divide": div,
+    "true_divide": div,
+    "floor_divide": floor_divide,
+    "remainder": remainder,
+    "fmod": fmod,
+    "pow": pow,
+    "neg": neg,
+    "negative": neg,
+    "reciprocal": reciprocal,
+    "square": square,
+    "eq": eq,
+    "ne": ne,
+    "lt": lt,
+    "le": le,
+    "gt": gt,
+    "ge": ge,
+    "logical_not": logical_not,
+    "logical_and": logical_and,
+    "greater": greater,
+    "greater_equal": greater_equal,
+    "less": less,
+    "less_equal": less_equal,
+    "not_equal": not_equal,
+    "bitwise_and": bitwise_and,
+    "bitwise_or": bitwise_or,
+    "bitwise_xor": bitwise_xor,
+    "positive": positive,
+    "logical_or": logical_or,
+    "logical_xor": logical_xor,
+    "bitwise_not": bitwise_not,
+    "isnan": isnan,
+    "isinf": isinf,
+    "isfinite": isfinite,
+    "equal": equal,
+    "allclose": allclose,
+    # element-wise
+    "exp": exp,
+    "log": log,
+    "log2": log2,
+    "log10": log10,
+    "sin": sin,
+    "cos": cos,
+    "tan": tan,
+    "log1p": log1p,
+    "expm1": expm1,
+    "exp2": exp2,
+    "sinh": sinh,
+    "cosh": cosh,
+    "asin": asin,
+    "acos": acos,
+    "atan": atan,
+    "arcsin": asin,
+    "arccos": acos,
+    "arctan": atan,
+    "erf": erf,
+    "cumsum": cumsum,
+    "cumprod": cumprod,
+    "flip": flip,
+    "repeat": repeat,
+    "gather": gather,
+    "index_select": index_select,
+    "tril": tril,
+    "triu": triu,
+    "trace": trace,
+    "addmm": addmm,
+    "roll": roll,
+    "atan2": atan2,
+    "arctan2": atan2,
+    "lerp": lerp,
+    "movedim": movedim,
+    "moveaxis": movedim,
+    "new_zeros": new_zeros,
+    "new_ones": new_ones,
+    "new_empty": new_empty,
+    "new_full": new_full,
+    "new_tensor": new_tensor,
+    "all": all,
+    "any": any,
+    "sort": sort,
+    "median": median,
+    "nanmedian": nanmedian,
+    "kthvalue": kthvalue,
+    "mode": mode,
+    "xlogy": xlogy,
+    "diag": diag,
+    "masked_select": masked_select,
+    "nonzero": nonzero,
+    "nan_to_num": nan_to_num,
+    "argsort": argsort,
+    "topk": topk,
+    "bernoulli": bernoulli,
+    "bernoulli_": bernoulli_,
+    "addcmul": addcmul,
+    "addcdiv": addcdiv,
+    "frac": frac,
+    "dist": dist,
+    "count_nonzero": count_nonzero,
+    "unique": unique,
+    "uniform_": uniform_,
+    "normal_": normal_,
+    "logit": logit,
+    "take": take,
+    "index_fill": index_fill,
+    "scatter": scatter,
+    "scatter_add": scatter_add,
+    "index_add": index_add,
+    "stride": stride,
+    "storage_offset": storage_offset,
+    "tanh": tanh,
+    "sigmoid": sigmoid,
+    "relu": relu,
+    "sqrt": sqrt,
+    "rsqrt": rsqrt,
+    "abs": abs,
+    "absolute": abs,
+    "sign": sign,
+    "sgn": sgn,
+    "floor": floor,
+    "ceil": ceil,
+    "round": round,
+    "trunc": trunc,
+    "clamp": clamp,
+    "clip": clamp,
+    "clamp_min": clamp_min,
+    "clamp_max": clamp_max,
+    "maximum": maximum,
+    "minimum": minimum,
+    "where": lambda self, condition, other: where(condition, self, other),
+    "masked_fill": masked_fill,
+    # reductions
+    "sum": sum,
+    "mean": mean,
+    "max": _method_max,
+    "min": _method_min,
+    "amax": amax,
+    "amin": amin,
+    "argmax": argmax,
+    "argmin": argmin,
+    "prod": prod,
+    "norm": norm,
+    "var": var,
+    "std": std,
+    "logsumexp": logsumexp,
+    # shape
+    "view": view,
+    "view_as": view_as,
+    "reshape": reshape,
+    "reshape_as": reshape_as,
+    "flatten": flatten,
+    "unflatten": unflatten,
+    "expand": expand,
+    "expand_as": expand_as,
+    "broadcast_to": broadcast_to,
+    "t": t,
+    "transpose": transpose,
+    "swapaxes": transpose,
+    "swapdims": transpose,
+    "permute": _permute_method,
+    "unsqueeze": unsqueeze,
+    "squeeze": squeeze,
+    "contiguous": contiguous,
+    "is_contiguous": is_contiguous,
+    "select": select,
+    "narrow": narrow,
+    "split": split,
+    "chunk": chunk,
+    "unbind": unbind,
+    # linear algebra
+    "matmul": matmul,
+    "mm": mm,
+    "mv": mv,
+    "dot": dot,
+    "inner": inner,
+    "bmm": bmm,
+    "outer": outer,
+    "ger": outer,
+    # nn
+    "softmax": softmax,
+    "log_softmax": log_softmax,
+    # copies, casts, devices, info
+    "clone": clone,
+    "to": to,
+    "float": _cast(dtypes.float32),
+    "double": _cast(dtypes.float64),
+    "half": _cast(dtypes.float16),
+    "long": _cast(dtypes.int64),
+    "int": _cast(dtypes.int32),
+    "short": _cast(dtypes.int16),
+    "bool": _cast(dtypes.bool_),
+    "type": tensor_type,
+    "cuda": cuda,
+    "cpu": cpu,
+    "tolist": tolist,
+    "size": size,
+    "element_size": element_size,
+    # in place
+    "add_": add_,
+    "sub_": sub_,
+    "mul_": mul_,
+    "div_": div_,
+    "pow_": pow_,
+    "clamp_": clamp_,
+    "clip_": clamp_,
+    "clamp_min_": clamp_min_,
+    "clamp_max_": clamp_max_,
+    "exp_": exp_,
+    "log_": log_,
+    "sin_": sin_,
+    "cos_": cos_,
+    "tanh_": tanh_,
+    "sigmoid_": sigmoid_,
+    "relu_": relu_,
+    "sqrt_": sqrt_,
+    "abs_": abs_,
+    "neg_": neg_,
+    "reciprocal_": reciprocal_,
+    "square_": square_,
+    "zero_": zero_,
+    "fill_": fill_,
+    "copy_": copy_,
+    "masked_fill_": masked_fill_,
+    # autograd
+    "backward": backward,
+}
+
+
+_UNGUARDED_METHODS = frozenset({"backward", "__getitem__", "__setitem__", "__iter__", "__int__",
+                                "__float__", "__index__"})
+
+
+def install_tensor_methods() -> None:
+    """Attach _METHODS to Tensor, each wearing the method form of the argument guard, and the
+    properties T, mT, H and is_cuda (gradsh.engine.ops calls this once, on import)."""
+    for name, function in _METHODS.items():
+        function = unguarded(function)  # the method's own guard replaces the function's
+        if name not in _UNGUARDED_METHODS:
+            function = _guard(name.strip("_") if name.startswith("__") else name, function,
+                              method=True, tensor_first=False)
+        setattr(Tensor, name, function)
+    Tensor.T = property(T)  # type: ignore[attr-defined]
+    Tensor.mT = property(mT)  # type: ignore[attr-defined]
+    Tensor.H = property(H)  # type: ignore[attr-defined]
+    Tensor.is_cuda = property(lambda self: self.device != "cpu")  # type: ignore[attr-defined]

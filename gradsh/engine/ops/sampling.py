@@ -1,0 +1,227 @@
+"""Random numbers with PyTorch CPU's streams: rand, randn, randint, normal, dropout ..."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine import backend, dtypes
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import (
+    TorchNotImplementedError,
+    TorchRuntimeError,
+    TorchTypeError,
+    TorchValueError,
+)
+from gradsh.engine.functions.common import not_implemented_for
+from gradsh.engine.functions.sampling import BernoulliBackward1, NormalBackward0, UniformBackward0
+from gradsh.engine.ops.activations import _not_inplace
+from gradsh.engine.ops.arguments import (
+    REQUIRES_GRAD_DTYPE_MESSAGE,
+    _check_tensor,
+    _new,
+    _resolve_dtype,
+    _type_name,
+    size_args,
+)
+from gradsh.engine.ops.arithmetic import div_, mul
+from gradsh.engine.ops.copies import copy_
+from gradsh.engine.ops.creation import empty_like, zeros
+from gradsh.engine.ops.guard import guarded
+from gradsh.engine.ops.shape import expand
+from gradsh.engine.tensor import Tensor, apply_inplace, no_grad
+
+__all__ = [
+    "rand", "randn", "randint", "rand_like", "randn_like", "manual_seed", "randperm", "normal",
+    "bernoulli_", "bernoulli", "dropout", "uniform_", "normal_",
+]
+
+
+def _generator(generator: Any) -> Any:
+    if generator is not None:
+        return generator
+    from gradsh.engine import random as rng
+
+    return rng.default_generator
+
+
+def _random_call(draw: Callable[[], np.ndarray]) -> np.ndarray:
+    try:
+        return draw()
+    except ValueError as error:  # the generator words its errors like PyTorch's RuntimeError
+        raise TorchRuntimeError(str(error)) from None
+
+
+def _check_random_float(dtype: DType, kernel: str) -> None:
+    if not dtype.is_floating_point:
+        raise not_implemented_for(kernel, dtype)
+
+
+@guarded(tensor_first=False)
+def rand(*size: Any, dtype: DType | None = None, device: Any = None,
+         requires_grad: bool = False, generator: Any = None) -> Tensor:
+    d = _resolve_dtype(dtype, dtypes.default_float())
+    shape = size_args(size, "rand", d.itemsize)
+    _check_random_float(d, "check_uniform_bounds")
+    data = _random_call(lambda: _generator(generator).rand(shape, d))
+    return _new(data, d, device, requires_grad)
+
+
+@guarded(tensor_first=False)
+def randn(*size: Any, dtype: DType | None = None, device: Any = None,
+          requires_grad: bool = False, generator: Any = None) -> Tensor:
+    d = _resolve_dtype(dtype, dtypes.default_float())
+    shape = size_args(size, "randn", d.itemsize)
+    _check_random_float(d, "normal_kernel_cpu")
+    data = _random_call(lambda: _generator(generator).randn(shape, d))
+    return _new(data, d, device, requires_grad)
+
+
+@guarded(tensor_first=False)
+def randint(*args: Any, low: Any = None, high: Any = None, size: Any = None,
+            dtype: DType | None = None, device: Any = None, requires_grad: bool = False,
+            generator: Any = None) -> Tensor:
+    """torch.randint(high, size) / randint(low, high, size): int64 unless dtype says."""
+    positional = list(args)
+    if size is None and positional and isinstance(positional[-1], (tuple, list)):
+        size = positional.pop()
+    if len(positional) == 2:
+        low, high = positional
+    elif len(positional) == 1:
+        if high is None:
+            high = positional[0]
+        else:
+            low = positional[0]
+    elif len(positional) > 2:
+        raise TorchTypeError("randint() received an invalid combination of arguments")
+    if high is None or size is None:
+        raise TorchTypeError(
+            "randint() received an invalid combination of arguments - expected (int high, "
+            "tuple of ints size) or (int low, int high, tuple of ints size)"
+        )
+    low = 0 if low is None else low
+    d = _resolve_dtype(dtype, dtypes.int64)
+    if requires_grad and not d.is_floating_point:
+        raise TorchRuntimeError(REQUIRES_GRAD_DTYPE_MESSAGE)
+    shape = size_args((size,), "randint", d.itemsize)
+    data = _random_call(lambda: _generator(generator).randint(int(low), int(high), shape, d))
+    return _new(data, d, device, requires_grad)
+
+
+@guarded(tensor_first=False)
+def rand_like(t: Tensor, dtype: DType | None = None, device: Any = None,
+              requires_grad: bool = False) -> Tensor:
+    _check_tensor(t, "rand_like")
+    d = _resolve_dtype(dtype, t.dtype)
+    _check_random_float(d, "check_uniform_bounds")
+    data = _random_call(lambda: _generator(None).rand(t.shape, d))
+    return _new(data, d, device or t.device, requires_grad)
+
+
+@guarded(tensor_first=False)
+def randn_like(t: Tensor, dtype: DType | None = None, device: Any = None,
+               requires_grad: bool = False) -> Tensor:
+    _check_tensor(t, "randn_like")
+    d = _resolve_dtype(dtype, t.dtype)
+    _check_random_float(d, "normal_kernel_cpu")
+    data = _random_call(lambda: _generator(None).randn(t.shape, d))
+    return _new(data, d, device or t.device, requires_grad)
+
+
+def manual_seed(seed: int) -> None:
+    _generator(None).manual_seed(seed)
+
+
+@guarded(tensor_first=False)
+def randperm(n: int, dtype: DType | None = None, device: Any = None,
+             requires_grad: bool = False, generator: Any = None) -> Tensor:
+    d = _resolve_dtype(dtype, dtypes.int64)
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TorchTypeError(f"randperm(): argument 'n' (position 1) must be int, not "
+                             f"{_type_name(n)}")
+    data = _random_call(lambda: _generator(generator).randperm(n, d))
+    return _new(data, d, device, requires_grad)
+
+
+@guarded(tensor_first=False)
+def normal(mean: Any, std: Any = 1.0, size: Any = None, dtype: DType | None = None,
+           device: Any = None, requires_grad: bool = False, generator: Any = None) -> Tensor:
+    """torch.normal(mean, std, size) with numbers for mean and std."""
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        raise TorchNotImplementedError("gradsh's normal takes numbers for mean and std, and "
+                                       "a size")
+    if size is None:
+        raise TorchTypeError("normal() received an invalid combination of arguments - got "
+                             "(float, float), but expected a size")
+    d = _resolve_dtype(dtype, dtypes.default_float())
+    shape = size_args((size,), "normal", d.itemsize)
+    data = _random_call(lambda: _generator(generator).normal(float(mean), float(std), shape, d))
+    return _new(data, d, device, requires_grad)
+
+
+@guarded
+def bernoulli_(a: Tensor, p: Any = 0.5, generator: Any = None) -> Tensor:
+    """x.bernoulli_(p): each entry 1 with probability p (a number), drawn as PyTorch's CPU
+    kernel draws it (one uniform double per entry, compared with p)."""
+    a = _check_tensor(a, "bernoulli_")
+    if isinstance(p, Tensor):
+        draws = bernoulli(p if p.shape == a.shape else expand(p, a.shape), generator)
+        return copy_(a, draws)
+    if not 0 <= float(p) <= 1:
+        raise TorchRuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={float(p):g}")
+    uniform = _random_call(lambda: _generator(generator).rand(a.shape, dtypes.float64))
+    draws = backend.to_device(uniform, a.device)
+    return apply_inplace(BernoulliBackward1, a, p=float(p), draws=draws)
+
+
+@guarded
+def bernoulli(p: Tensor, generator: Any = None) -> Tensor:
+    """torch.bernoulli(p): 0/1 draws with the probabilities in p, p's dtype; no gradient."""
+    p = _check_tensor(p, "bernoulli")
+    data = p._data if p.device == "cpu" else backend.to_host(p._data)
+    try:
+        drawn = _generator(generator).bernoulli(data)
+    except NotImplementedError as error:
+        raise TorchNotImplementedError(str(error)) from None
+    except ValueError as error:
+        raise TorchRuntimeError(str(error)) from None
+    return _new(drawn.astype(p._data.dtype, copy=False), p.dtype, p.device, False)
+
+
+@guarded
+def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
+            inplace: bool = False) -> Tensor:
+    """F.dropout as aten's CPU path computes it: noise = empty_like(x).bernoulli_(1 - p) /
+    (1 - p), then x * noise (MulBackward0); the input itself when p is 0 or not training."""
+    input = _check_tensor(input, "dropout")
+    _not_inplace("dropout", inplace)
+    if not 0.0 <= p <= 1.0:
+        raise TorchValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if p == 1:
+        return mul(input, zeros((), dtype=input.dtype, device=input.device))
+    with no_grad():
+        noise = bernoulli_(empty_like(input), 1 - p)
+        noise = div_(noise, 1 - p)
+    return mul(input, noise)
+
+
+@guarded
+def uniform_(a: Tensor, low: float = 0.0, high: float = 1.0, generator: Any = None) -> Tensor:
+    a = _check_tensor(a, "uniform_")
+    _check_random_float(a.dtype, "check_uniform_bounds")
+    draws = _random_call(lambda: _generator(generator).uniform(float(low), float(high), a.shape,
+                                                               a.dtype))
+    return apply_inplace(UniformBackward0, a, draws=backend.to_device(draws, a.device))
+
+
+@guarded
+def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
+    a = _check_tensor(a, "normal_")
+    _check_random_float(a.dtype, "normal_kernel_cpu")
+    draws = _random_call(lambda: _generator(generator).normal(float(mean), float(std), a.shape,
+                                                              a.dtype))
+    return apply_inplace(NormalBackward0, a, draws=backend.to_device(draws, a.device))

@@ -1,0 +1,158 @@
+"""Element-wise choices: clamp, maximum, minimum, where, masked_fill (and in place)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gradsh.engine import dtypes
+from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
+from gradsh.engine.functions.common import infer_size, xp_of
+from gradsh.engine.functions.selection import (
+    ClampBackward0,
+    ClampBackward1,
+    ClampMaxBackward0,
+    ClampMinBackward0,
+    MaskedFillBackward0,
+    MaximumBackward0,
+    MinimumBackward0,
+    WhereBackward0,
+)
+from gradsh.engine.ops.arguments import (
+    TensorLike,
+    _check_tensor,
+    _type_name,
+    as_tensor_operand,
+    is_number,
+)
+from gradsh.engine.ops.guard import alias, guarded
+from gradsh.engine.tensor import Tensor, apply_inplace
+
+__all__ = [
+    "clamp", "clip", "clamp_min", "clamp_max", "maximum", "minimum", "where", "masked_fill",
+    "clamp_", "clip_", "clamp_min_", "clamp_max_", "masked_fill_",
+]
+
+
+@guarded
+def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+    a = _check_tensor(a, "clamp")
+    if min is None and max is None:
+        raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        if (min is not None and not isinstance(min, Tensor)) or (
+            max is not None and not isinstance(max, Tensor)
+        ):
+            raise TorchTypeError(
+                "clamp() received an invalid combination of arguments - got (Tensor, "
+                f"{_type_name(min)}, {_type_name(max)}), but expected one of:\n"
+                " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
+                " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n"
+            )
+        placeholder = Tensor._make(xp_of(a._data).zeros((), dtype=a._data.dtype), a.device)
+        return ClampBackward0.apply(a, min if min is not None else placeholder,
+                                       max if max is not None else placeholder,
+                                       has_min=min is not None, has_max=max is not None)
+    for bound in (min, max):
+        if bound is not None and not is_number(bound):
+            raise TorchTypeError(
+                f"clamp(): argument 'min' must be Number, not {_type_name(bound)}"
+            )
+    return ClampBackward1.apply(a, min=min, max=max)
+
+
+clip = alias(clamp, "clip")
+
+
+@guarded
+def clamp_min(a: Tensor, min: Any) -> Tensor:  # noqa: A002
+    if isinstance(min, Tensor):
+        return clamp(a, min=min)
+    return ClampMinBackward0.apply(_check_tensor(a, "clamp_min"), min=min)
+
+
+@guarded
+def clamp_max(a: Tensor, max: Any) -> Tensor:  # noqa: A002
+    if isinstance(max, Tensor):
+        return clamp(a, max=max)
+    return ClampMaxBackward0.apply(_check_tensor(a, "clamp_max"), max=max)
+
+
+@guarded
+def maximum(a: Tensor, b: Tensor) -> Tensor:
+    _check_tensor(a, "maximum")
+    _check_tensor(b, "maximum", "other", 2)
+    return MaximumBackward0.apply(a, b)
+
+
+@guarded
+def minimum(a: Tensor, b: Tensor) -> Tensor:
+    _check_tensor(a, "minimum")
+    _check_tensor(b, "minimum", "other", 2)
+    return MinimumBackward0.apply(a, b)
+
+
+@guarded(tensor_first=False)
+def where(condition: Tensor, input: TensorLike, other: TensorLike) -> Tensor:  # noqa: A002
+    condition = _check_tensor(condition, "where", "condition")
+    if condition.dtype is not dtypes.bool_:
+        raise TorchRuntimeError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{condition.dtype.short}"
+        )
+    return WhereBackward0.apply(as_tensor_operand(input), as_tensor_operand(other),
+                                   condition=condition)
+
+
+@guarded
+def masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:
+    if isinstance(value, Tensor):
+        value = value.item()
+    if mask.dtype is not dtypes.bool_:
+        raise TorchRuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{mask.dtype.name}"
+        )
+    infer_size(a.shape, mask.shape)
+    _check_mask_device(a, mask)
+    return MaskedFillBackward0.apply(a, mask=mask, value=value)
+
+
+def _check_mask_device(a: Tensor, mask: Tensor) -> None:
+    if mask.device != a.device:
+        raise TorchRuntimeError(
+            f"expected self and mask to be on the same device, but got mask on {mask.device} "
+            f"and self on {a.device}"
+        )
+
+
+@guarded
+def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+    if min is None and max is None:
+        raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        placeholder = Tensor._make(xp_of(a._data).zeros((), dtype=a._data.dtype), a.device)
+        return apply_inplace(ClampBackward0, a, min if min is not None else placeholder,
+                             max if max is not None else placeholder,
+                             has_min=min is not None, has_max=max is not None)
+    return apply_inplace(ClampBackward1, a, min=min, max=max)
+
+
+clip_ = alias(clamp_, "clip_")
+
+
+@guarded
+def clamp_min_(a: Tensor, min: Any) -> Tensor:  # noqa: A002
+    return apply_inplace(ClampMinBackward0, a, min=min)
+
+
+@guarded
+def clamp_max_(a: Tensor, max: Any) -> Tensor:  # noqa: A002
+    return apply_inplace(ClampMaxBackward0, a, max=max)
+
+
+@guarded
+def masked_fill_(a: Tensor, mask: Tensor, value: Any) -> Tensor:
+    if isinstance(value, Tensor):
+        value = value.item()
+    _check_mask_device(a, mask)
+    return apply_inplace(MaskedFillBackward0, a, mask=mask, value=value)

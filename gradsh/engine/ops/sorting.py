@@ -1,0 +1,240 @@
+"""Sorting and order statistics: sort, argsort, topk, median, kthvalue, mode, unique."""
+
+from __future__ import annotations
+
+import builtins
+import math
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine import backend, dtypes
+from gradsh.engine.exceptions import TorchIndexError, TorchNotImplementedError, TorchRuntimeError
+from gradsh.engine.functions.common import xp_of
+from gradsh.engine.functions.sorting import (
+    KthvalueBackward0,
+    MedianBackward0,
+    MedianBackward1,
+    ModeBackward0,
+    NanmedianBackward0,
+    SortBackward0,
+    TopkBackward0,
+    _kth_smallest,
+)
+from gradsh.engine.ops.arguments import RETURN_TYPES, _check_tensor, _new, wrap_dim
+from gradsh.engine.ops.guard import guarded
+from gradsh.engine.tensor import Tensor
+
+__all__ = ["sort", "argsort", "topk", "median", "nanmedian", "kthvalue", "mode", "unique"]
+
+
+def _sort_order(data: Any, dim: int, descending: bool) -> Any:
+    """Stable sorting indices along dim, NaN counted as the largest value (PyTorch's order),
+    computed where the data lives."""
+    xp = xp_of(data)
+    if data.ndim == 0:
+        return xp.zeros((), dtype=np.int64)
+    if not descending:
+        return xp.argsort(data, axis=dim, kind="stable").astype(np.int64)
+    if data.dtype.kind == "f":
+        # two stable passes: by value descending, then NaN first
+        nan = xp.isnan(data)
+        first = xp.argsort(xp.where(nan, 0, -data), axis=dim, kind="stable")
+        second = xp.argsort(xp.take_along_axis(~nan, first, axis=dim), axis=dim, kind="stable")
+        return xp.take_along_axis(first, second, axis=dim).astype(np.int64)
+    key = ~data if data.dtype.kind == "b" else -data.astype(np.float64)
+    return xp.argsort(key, axis=dim, kind="stable").astype(np.int64)
+
+
+@guarded
+def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
+    a = _check_tensor(a, "sort")
+    d = wrap_dim(dim, a.ndim)
+    indices = _sort_order(a._data, d, descending)
+    values = SortBackward0.apply(a, dim=d, indices=indices)
+    return RETURN_TYPES["sort"](values, Tensor._make(indices, a.device))
+
+
+@guarded
+def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
+    a = _check_tensor(a, "argsort")
+    return Tensor._make(_sort_order(a._data, wrap_dim(dim, a.ndim), descending), a.device)
+
+
+@guarded
+def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True,
+         sorted: bool = True) -> Any:  # noqa: A002
+    a = _check_tensor(a, "topk")
+    d = wrap_dim(dim, a.ndim)
+    size = a.shape[d] if a.ndim else 1
+    if not 0 <= k <= size:
+        raise TorchRuntimeError("selected index k out of range")
+    order = _sort_order(a._data, d, largest)
+    indices = order[(builtins.slice(None),) * d + (builtins.slice(0, k),)] if a.ndim else order
+    indices = xp_of(indices).ascontiguousarray(indices)
+    values = TopkBackward0.apply(a, dim=d, indices=indices)
+    return RETURN_TYPES["topk"](values, Tensor._make(indices, a.device))
+
+
+def _mode_along(data: Any, dim: int) -> tuple[Any, Any]:
+    """The most frequent value along dim and the index PyTorch's CPU mode reports: it sorts
+    (value, index) pairs with std::sort by value (an insertion sort below 17 elements, which
+    this follows exactly, NaN comparisons included) and keeps the first longest run of equal
+    values, reporting the index that ends it. (Longer rows use the same insertion order;
+    libstdc++'s introsort may order their ties differently.)"""
+    host = backend.to_host(data)
+    moved = np.moveaxis(host, dim, -1)
+    flat = moved.reshape(-1, moved.shape[-1])
+    values = np.empty(flat.shape[0], dtype=host.dtype)
+    indices = np.empty(flat.shape[0], dtype=np.int64)
+    for row, line in enumerate(flat.tolist()):
+        pairs: list[tuple[Any, int]] = []
+        for i, v in enumerate(line):  # libstdc++'s __insertion_sort with comp(a, b) = a < b
+            if pairs and v < pairs[0][0]:
+                pairs.insert(0, (v, i))
+                continue
+            at = len(pairs)
+            while at > 0 and v < pairs[at - 1][0]:
+                at -= 1
+            pairs.insert(at, (v, i))
+        best_value, best_index, best, run = pairs[0][0], pairs[0][1], 0, 0
+        for i, (v, index) in enumerate(pairs):
+            run += 1
+            if i == len(pairs) - 1 or v != pairs[i + 1][0]:
+                if run > best:
+                    best_value, best_index, best = v, index, run
+                run = 0
+        values[row], indices[row] = best_value, best_index
+    shape = moved.shape[:-1]
+    return values.reshape(shape), indices.reshape(shape)
+
+
+def _quickselect_index(values: Any, k: int) -> int:
+    """The original index PyTorch's CPU kthvalue reports for the k-th smallest (0-based):
+    aten's quick_select_template (median-of-three pivot, NaN largest) run on the values and
+    their indices together, so ties resolve exactly as there."""
+    arr = [float(v) for v in values]
+    idx = list(range(len(arr)))
+
+    def gt_or_nan(a: float, b: float) -> bool:
+        return (math.isnan(a) and not math.isnan(b)) or a > b
+
+    def swap(i: int, j: int) -> None:
+        arr[i], arr[j] = arr[j], arr[i]
+        idx[i], idx[j] = idx[j], idx[i]
+
+    lo, hi = 0, len(arr) - 1
+    while True:
+        if hi <= lo:
+            return idx[k]
+        if hi == lo + 1:
+            if gt_or_nan(arr[lo], arr[hi]):
+                swap(lo, hi)
+            return idx[k]
+        mid = lo + (hi - lo) // 2
+        swap(mid, lo + 1)
+        if gt_or_nan(arr[lo + 1], arr[hi]):
+            swap(lo + 1, hi)
+        if gt_or_nan(arr[lo], arr[hi]):
+            swap(lo, hi)
+        if gt_or_nan(arr[lo + 1], arr[lo]):
+            swap(lo + 1, lo)
+        i, j = lo + 1, hi
+        pivot = arr[lo]
+        while True:
+            i += 1
+            while gt_or_nan(pivot, arr[i]):
+                i += 1
+            j -= 1
+            while gt_or_nan(arr[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(lo, j)
+        if j <= k:
+            lo = i
+        if j >= k:
+            hi = j - 1
+
+
+def _kthvalue_along(data: Any, axis: int, k: int) -> Any:
+    host = np.moveaxis(backend.to_host(data), axis, -1)
+    rows = host.reshape(-1, host.shape[-1])
+    found = np.array([_quickselect_index(row, k) for row in rows], dtype=np.int64)
+    return found.reshape(host.shape[:-1])
+
+
+def _selection(kind: str, a: Tensor, dim: int, keepdim: bool, k: int = 0) -> Any:
+    """median(dim) / kthvalue(k, dim) / mode(dim): (values, indices) with a value-selecting
+    backward (the gradient goes to the index)."""
+    d = wrap_dim(dim, a.ndim)
+    size = a.shape[d] if a.ndim else 1
+    if a.ndim and size == 0:
+        raise TorchIndexError(f"{kind}(): Expected reduction dim {d} to have non-zero size.")
+    data = a._data if a.ndim else a._data.reshape(1)
+    axis = d if a.ndim else 0
+    xp = xp_of(data)
+    if kind == "mode":
+        _, indices = _mode_along(data, axis)
+        indices = backend.to_device(indices, a.device)
+    elif kind == "kthvalue":
+        if not 1 <= k <= size:
+            raise TorchRuntimeError(
+                f"kthvalue(): selected number k out of range for dimension {d}")
+        indices = backend.to_device(_kthvalue_along(data, axis, k - 1), a.device)
+    else:  # median: the stable order's middle (aten's nth_element breaks ties by index)
+        position: Any = (size - 1) // 2
+        if data.dtype.kind == "f":
+            nan = xp.isnan(data)
+            counts = nan.sum(axis=axis)
+            position = xp.where(counts > 0, size - counts, position)  # the first NaN
+        indices = _kth_smallest(data, axis, position)
+    if keepdim and a.ndim:
+        indices = xp.expand_dims(indices, d)
+    if not a.ndim:
+        indices = indices.reshape(())
+    cls = {"median": MedianBackward1, "kthvalue": KthvalueBackward0,
+           "mode": ModeBackward0}[kind]
+    values = cls.apply(a, dim=d, keepdim=keepdim, indices=indices)
+    return RETURN_TYPES[kind](values, Tensor._make(indices, a.device))
+
+
+@guarded
+def median(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    a = _check_tensor(a, "median")
+    if dim is None:
+        return MedianBackward0.apply(a)
+    return _selection("median", a, dim, keepdim)
+
+
+@guarded
+def nanmedian(a: Tensor) -> Tensor:
+    return NanmedianBackward0.apply(_check_tensor(a, "nanmedian"))
+
+
+@guarded
+def kthvalue(a: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
+    return _selection("kthvalue", _check_tensor(a, "kthvalue"), dim, keepdim, k)
+
+
+@guarded
+def mode(a: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
+    return _selection("mode", _check_tensor(a, "mode"), dim, keepdim)
+
+
+@guarded
+def unique(a: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
+           return_counts: bool = False, dim: Any = None) -> Any:
+    a = _check_tensor(a, "unique")
+    if dim is not None:
+        raise TorchNotImplementedError("gradsh's unique has no dim argument")
+    host = backend.to_host(a._data)
+    values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True)
+    out = [_new(values, a.dtype, a.device, False)]
+    if return_inverse:
+        out.append(_new(inverse.reshape(host.shape).astype(np.int64), dtypes.int64, a.device,
+                        False))
+    if return_counts:
+        out.append(_new(counts.astype(np.int64), dtypes.int64, a.device, False))
+    return out[0] if len(out) == 1 else tuple(out)
