@@ -754,10 +754,14 @@ class Tensor:
 
     @classmethod
     def wrap_scalar(cls, value: bool | int | float, device: str = "cpu") -> Tensor:
-        """A Python number as PyTorch wraps it for an operation: a 0-d tensor of low priority."""
+        """A Python number as PyTorch wraps it for an operation: a 0-d tensor of low priority.
+
+        A float is kept as a double, as PyTorch's wrapped numbers are: kernels read it back
+        with item(), and a float64 tensor times 0.1 must multiply by the double 0.1, not by
+        0.1 rounded to float32 (type promotion ranks wrapped numbers by kind, not dtype)."""
         kind = value.__class__
-        if kind is float:  # the common case first: scalar_dtype's answer, without the call
-            dtype = dtypes.DefaultDtype.value
+        if kind is float:  # the common case first, without the call
+            dtype = dtypes.float64
         else:
             dtype = dtypes.scalar_dtype(value)
         t = cls._make(np.array(value, dtype=dtype.np))
