@@ -261,9 +261,11 @@ class SavedTensor:
         """saved_tensors_hooks: keep what pack_hook returns instead of the tensor."""
         pack, unpack = SavedHooks.stack[-1]
         SavedHooks.stack.pop()  # a hook's own operations save nothing through it
+        grad_mode, _GradMode.enabled = _GradMode.enabled, False  # PyTorch packs under no_grad
         try:
             packed = pack(tensor)
         finally:
+            _GradMode.enabled = grad_mode
             SavedHooks.stack.append((pack, unpack))
         SavedHooks.used = True
         self._hooked = [unpack, packed, None]

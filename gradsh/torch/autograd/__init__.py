@@ -6,12 +6,7 @@ from __future__ import annotations
 from gradsh.engine import ops as _ops
 from gradsh.torch._missing import module_getattr
 from gradsh.torch.autograd import anomaly_mode, function, graph
-from gradsh.torch.autograd.anomaly_mode import (
-    detect_anomaly,
-    is_anomaly_check_nan_enabled,
-    is_anomaly_enabled,
-    set_detect_anomaly,
-)
+from gradsh.torch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from gradsh.torch.autograd.function import Function, NestedIOFunction, once_differentiable
 from gradsh.torch.autograd.grad_mode import (
     enable_grad,
@@ -32,6 +27,5 @@ from gradsh.torch.autograd.gradcheck import gradcheck, gradgradcheck  # noqa: E4
 
 __all__ = ["Function", "NestedIOFunction", "Variable", "anomaly_mode", "backward",
            "detect_anomaly", "enable_grad", "function", "functional", "grad", "gradcheck",
-           "gradgradcheck", "graph", "inference_mode", "is_anomaly_check_nan_enabled",
-           "is_anomaly_enabled", "is_grad_enabled", "no_grad", "once_differentiable",
+           "gradgradcheck", "graph", "inference_mode", "is_grad_enabled", "no_grad", "once_differentiable",
            "set_detect_anomaly", "set_grad_enabled"]

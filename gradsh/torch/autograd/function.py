@@ -292,6 +292,10 @@ class Function(_SingleLevelFunction):
 def _wrap_outputs(node: BackwardCFunction, ctx: FunctionCtx, args: tuple[Any, ...],
                   output: Any) -> Any:
     """Give the outputs their history (node, output number), then save what forward asked."""
+    for i, t in enumerate(ctx.to_save):  # checked first, as PyTorch does
+        if t is not None and not isinstance(t, Tensor):
+            raise TorchTypeError("save_for_backward can only save variables, but argument "
+                                 f"{i} is of type {type(t).__name__}")
     is_tuple = isinstance(output, tuple)
     outputs = output if is_tuple else (output,)
     node.num_outputs = len(outputs)  # type: ignore[misc]
@@ -336,9 +340,6 @@ def _save(node: BackwardCFunction, ctx: FunctionCtx, outputs: list[Any]) -> None
         if t is None:
             saved.append(None)
             continue
-        if not isinstance(t, Tensor):
-            raise TorchTypeError("save_for_backward can only save variables, but argument "
-                                 f"{i} is of type {type(t).__name__}")
         record = SavedTensor(t, is_output=any(t is o for o in outputs))
         saved.append(record)
         node._saved_records[f"saved_tensors[{i}]"] = record

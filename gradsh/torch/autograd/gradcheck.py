@@ -63,7 +63,7 @@ def _check_inputs(inputs: tuple[Any, ...]) -> None:
             any_requires = True
     if not any_requires:
         raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
-                         "none of the them have requires_grad=True.")
+                         "none of them have requires_grad=True.")
 
 
 def _numerical_jacobian(func: Callable[..., Any], inputs: tuple[Any, ...],
