@@ -102,6 +102,7 @@ class BackwardCFunction(Node):
         self.input_meta = tuple(_meta(t) if n else None for t, n in zip(tensors, needs,
                                                                          strict=True))
         self._outputs: list[weakref.ref[Tensor] | None] = []
+        self._output_ids: list[int | None] = []  # id of each output's array
         self._output_meta: list[tuple[Any, ...] | None] = []
         self._saved_records: dict[str, SavedTensor] = {}
 
@@ -118,9 +119,11 @@ class BackwardCFunction(Node):
         for i, ref in enumerate(self._outputs):
             if ref is not None and ref() is t:
                 return (self, i)
-        for i, ref in enumerate(self._outputs):  # an alias of an output (an in-place op's)
-            out = ref() if ref is not None else None
-            if out is not None and out._data is t._data:
+        # an alias of an output (an in-place op's), or a saved output rebuilt once the
+        # output itself is gone: the same storage
+        key = id(t._data)
+        for i, data_id in enumerate(self._output_ids):
+            if data_id == key:
                 return (self, i)
         return (self, 0)
 
@@ -307,6 +310,7 @@ def _wrap_outputs(node: BackwardCFunction, ctx: FunctionCtx, args: tuple[Any, ..
         if not isinstance(out, Tensor):
             wrapped.append(out)
             node._outputs.append(None)
+            node._output_ids.append(None)
             node._output_meta.append(None)
             continue
         if id(out) in dirty:
@@ -315,6 +319,7 @@ def _wrap_outputs(node: BackwardCFunction, ctx: FunctionCtx, args: tuple[Any, ..
         elif id(out) in inputs or out._base is not None:
             out = _alias(out)  # an input returned as is: a new tensor of the same storage
         node._outputs.append(weakref.ref(out))
+        node._output_ids.append(id(out._data))
         node._output_meta.append((tuple(out.shape), out.dtype, out.device))
         if id(out) not in non_differentiable and out.dtype.is_floating_point:
             out._grad_fn = node

@@ -178,9 +178,20 @@ def jacobian(func: Func, inputs: Any, create_graph: bool = False, strict: bool =
                              "Hint: If your function has more outputs than inputs, "
                              '"forward-mode" tends to be more performant. Otherwise, prefer to '
                              'use "reverse-mode".')
-    if strategy == "forward-mode" or vectorize:
-        raise NotImplementedError("gradsh does not implement jacobian with forward-mode or "
-                                  "vectorize=True yet")
+    if strategy == "forward-mode" and create_graph:
+        raise NotImplementedError(
+            "torch.autograd.functional.jacobian: `create_graph=True` and "
+            '`strategy="forward-mode"` are not supported together (yet). Please either set '
+            '`create_graph=False` or `strategy="reverse-mode"`.')
+    if strategy == "forward-mode" and not vectorize:
+        raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse "
+                                  "Hessian isonly implemented for `vectorize=True`.")
+    if vectorize and strict:
+        raise TorchRuntimeError("torch.autograd.functional.jacobian: `strict=True` and "
+                                "`vectorized=True` are not supported together. Please either "
+                                "set `strict=False` or `vectorize=False`.")
+    # NOTE: gradsh has no vmap and no forward mode: vectorize=True and "forward-mode" compute
+    # the same Jacobian row by row in reverse mode (the same values, more backward passes).
     with set_grad_enabled(True):
         is_inputs_tuple, ins = _as_tuple(inputs, "inputs", "jacobian")
         ins = _grad_preprocess(ins, create_graph=create_graph, need_graph=True)
