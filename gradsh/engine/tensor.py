@@ -90,6 +90,34 @@ def set_origin(origin: Any) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# Anomaly mode and saved-tensor hooks (torch.autograd.set_detect_anomaly, saved_tensors_hooks)
+# ---------------------------------------------------------------------------------------------
+
+
+class Anomaly:
+    """Anomaly detection: while enabled, every node records where its forward ran
+    (`metadata["traceback_"]`, from `trace()`: the origin unless a front end installs a Python
+    stack), a failing backward warns with it, and a NaN gradient raises (when check_nan)."""
+
+    enabled: bool = False
+    check_nan: bool = True
+    trace: Callable[[], Any] = staticmethod(lambda: _Origin.value)  # type: ignore[assignment]
+
+
+def _record_forward(node: Node) -> None:
+    node.metadata["traceback_"] = Anomaly.trace()
+
+
+class SavedHooks:
+    """The stack of (pack_hook, unpack_hook) pairs of saved_tensors_hooks: the innermost packs
+    every tensor saved for backward while it is active. `used` stays set once a hook packed
+    something, so that backward knows to unpack each saved tensor once per node."""
+
+    stack: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = []
+    used: bool = False
+
+
+# ---------------------------------------------------------------------------------------------
 # Undo: what a failed step changed, so its caller can put it back
 # ---------------------------------------------------------------------------------------------
 
@@ -178,6 +206,8 @@ def _short_node_name(node: Node) -> str:
     # PyTorch's message prints the op's name: a generated node without "Backward" and without
     # the overload number 0 ("output 0 of Sigmoid", but "of Clamp1", "of Fill2"), hand-written
     # nodes with their namespace ("torch::autograd::CopySlices").
+    if node.short_name is not None:
+        return node.short_name
     name = node.name
     stripped = name.rstrip("0123456789")
     if stripped.endswith("Backward") and stripped != name:
@@ -196,7 +226,7 @@ class SavedTensor:
 
     __slots__ = ("_tensor", "_weak", "_data", "_counter", "version", "is_output", "released",
                  "origin", "freed_origin", "shape", "dtype", "device", "view_grad_fn",
-                 "view_history")
+                 "view_history", "_hooked")
 
     def __init__(self, tensor: Tensor, is_output: bool = False):
         counter = tensor._version
@@ -215,6 +245,7 @@ class SavedTensor:
         # ... and what rebuilds that history for a higher-order graph once the view is gone:
         # (the base's CopySlices, the view function, the base's shape, dtype and device)
         self.view_history: tuple[Any, ...] | None = None
+        self._hooked: list[Any] | None = None  # [unpack_hook, packed, unpacked or None]
         if is_output:
             self._tensor = None
             self._weak = weakref.ref(tensor)
@@ -223,6 +254,24 @@ class SavedTensor:
             self._tensor = tensor
             self._weak = None
             self._data = None
+        if SavedHooks.stack:
+            self._pack(tensor)
+
+    def _pack(self, tensor: Tensor) -> None:
+        """saved_tensors_hooks: keep what pack_hook returns instead of the tensor."""
+        pack, unpack = SavedHooks.stack[-1]
+        SavedHooks.stack.pop()  # a hook's own operations save nothing through it
+        grad_mode, _GradMode.enabled = _GradMode.enabled, False  # PyTorch packs under no_grad
+        try:
+            packed = pack(tensor)
+        finally:
+            _GradMode.enabled = grad_mode
+            SavedHooks.stack.append((pack, unpack))
+        SavedHooks.used = True
+        self._hooked = [unpack, packed, None]
+        self._tensor = None
+        self._weak = None
+        self._data = None
 
     @property
     def tensor(self) -> Tensor | None:
@@ -245,12 +294,15 @@ class SavedTensor:
         self._tensor = None
         self._data = None
         self.view_history = None
+        self._hooked = None
 
     def unpack(self, owner: Node, as_tensor: bool) -> Any:
         if self.released:
             raise _saved_error(SECOND_BACKWARD_MESSAGE, owner, self)
         if self._counter.value != self.version:
             raise _saved_error(self._version_message(owner), owner, self)
+        if self._hooked is not None:
+            return self._unpack_hooked(as_tensor)
         if self.is_output:
             if not as_tensor:
                 return self._data
@@ -272,6 +324,24 @@ class SavedTensor:
         # A wrapped Python number unpacks as a Python number, so NumPy keeps it a weak scalar.
         return tensor._data.item() if tensor._wrapped else tensor._data
 
+    def _unpack_hooked(self, as_tensor: bool) -> Any:
+        """unpack_hook(packed), called once per backward of the node (then cached until
+        `clear_unpacked`), as PyTorch unpacks each saved variable once before a formula."""
+        record = self._hooked
+        assert record is not None
+        if record[2] is None:
+            unpacked = record[0](record[1])
+            if not isinstance(unpacked, Tensor):
+                raise TorchTypeError("Output of saved tensor unpack_hook expected to be a Tensor "
+                                     f"but got result of type {type(unpacked).__name__}")
+            record[2] = unpacked
+        tensor = record[2]
+        return tensor if as_tensor else tensor._data
+
+    def clear_unpacked(self) -> None:
+        if self._hooked is not None:
+            self._hooked[2] = None
+
     def _version_message(self, owner: Node) -> str:
         legacy = f"torch.{self.dtype.legacy}"
         if self.device != "cpu":
@@ -289,9 +359,7 @@ class SavedTensor:
         return (
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: {what} is at version {self._counter.value}; expected version "
-            f"{self.version} instead. Hint: enable anomaly detection to find the operation that "
-            "failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, "
-            "check_nan=False)."
+            f"{self.version} instead. " + (_ANOMALY_HINT if Anomaly.enabled else _PLAIN_HINT)
         )
 
 
@@ -302,6 +370,15 @@ def _saved_error(message: str, owner: Node, saved: SavedTensor) -> TorchRuntimeE
     error.saved_cause = (owner, saved)  # type: ignore[attr-defined]
     return error
 
+
+_PLAIN_HINT = (
+    "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
+    "with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+)
+_ANOMALY_HINT = (
+    "Hint: the backtrace further above shows the operation that failed to compute its gradient. "
+    "The variable in question was changed in there or anywhere later. Good luck!"
+)
 
 SECOND_BACKWARD_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -338,9 +415,17 @@ class Node:
     retain_grad_ref: weakref.ref[Tensor] | None = None
     output_device = "cpu"
     _metadata: dict[str, Any] | None = None
+    # A node with several outputs (a custom autograd.Function's) receives its gradients as a
+    # list, one slot per output; the edge to output i is (node, i), found by `edge_of`.
+    num_outputs: ClassVar[int] = 1
+    short_name: ClassVar[str | None] = None  # the name PyTorch's version error gives it
 
     def __init__(self) -> None:
         self.sequence_nr = next(_sequence)
+
+    def edge_of(self, t: Tensor) -> Edge:
+        """The edge to `t`, one of this node's outputs (multi-output nodes say which)."""
+        return (self, 0)
 
     @property
     def metadata(self) -> dict[str, Any]:
@@ -484,6 +569,8 @@ class Function(Node):
         if requires and RESULT_KEY in node._saved:
             node._saved["result"] = SavedTensor(out, is_output=True)
             del node._saved[RESULT_KEY]
+        if requires and Anomaly.enabled:
+            _record_forward(node)
         return out
 
     def common_device(self, inputs: Sequence[Tensor], params: dict[str, Any]) -> str:
@@ -523,11 +610,25 @@ class Function(Node):
         # freed or modified one raises even when the formula would not read it (x ** 0).
         for saved in self._saved.values():
             saved.unpack(self, False)
+        if SavedHooks.used:
+            return self._call_backward_unpacked(F, grad)
         if F.as_tensor:
             # Numbers in formulas are C++ Scalars there (MulBackward1, not MulBackward0).
             with F.formula_mode():  # type: ignore[attr-defined]
                 return self.backward(F, grad)
         return self.backward(F, grad)
+
+    def _call_backward_unpacked(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+        """call_backward once saved_tensors_hooks were used: the formula reads each saved
+        tensor as unpacked above, and the next backward unpacks afresh."""
+        try:
+            if F.as_tensor:
+                with F.formula_mode():  # type: ignore[attr-defined]
+                    return self.backward(F, grad)
+            return self.backward(F, grad)
+        finally:
+            for saved in self._saved.values():
+                saved.clear_unpacked()
 
     def save(self, name: str, tensor: Tensor | object) -> None:
         if self._saved is _NO_SAVED:
@@ -565,7 +666,7 @@ def _edge(t: Tensor) -> Edge:
     if t._base is None:
         fn = t._grad_fn
         if fn is not None:
-            return (fn, 0)
+            return (fn, 0) if fn.num_outputs == 1 else fn.edge_of(t)
         if not t._requires_grad:
             return _NO_EDGE
     return t._gradient_edge()
@@ -680,6 +781,10 @@ class AccumulateGrad(Node):
                 leaf._grad._inplace_add(new._data)
         else:
             leaf._grad = leaf._grad + new
+        hooks = getattr(leaf, "_post_accumulate_hooks", None)
+        if hooks:
+            for hook in list(hooks):
+                hook(leaf)
 
 
 class GraphRoot(Node):
@@ -730,7 +835,8 @@ class Tensor:
 
     __slots__ = ("_data", "_requires_grad", "_grad_fn", "_grad", "_version_counter", "_base",
                  "_view_fn", "_view_version", "_acc", "_hooks", "device", "_wrapped",
-                 "_no_grad_view", "__weakref__")
+                 "_no_grad_view", "_post_accumulate_hooks", "__weakref__")
+    # (_post_accumulate_hooks is set only by register_post_accumulate_grad_hook)
 
     # Let NumPy defer to Tensor's reflected operators (`2.0 * t` with a numpy scalar on the left).
     __array_priority__ = 1000
@@ -758,10 +864,14 @@ class Tensor:
 
     @classmethod
     def wrap_scalar(cls, value: bool | int | float, device: str = "cpu") -> Tensor:
-        """A Python number as PyTorch wraps it for an operation: a 0-d tensor of low priority."""
+        """A Python number as PyTorch wraps it for an operation: a 0-d tensor of low priority.
+
+        A float is kept as a double, as PyTorch's wrapped numbers are: kernels read it back
+        with item(), and a float64 tensor times 0.1 must multiply by the double 0.1, not by
+        0.1 rounded to float32 (type promotion ranks wrapped numbers by kind, not dtype)."""
         kind = value.__class__
-        if kind is float:  # the common case first: scalar_dtype's answer, without the call
-            dtype = dtypes.DefaultDtype.value
+        if kind is float:  # the common case first, without the call
+            dtype = dtypes.float64
         else:
             dtype = dtypes.scalar_dtype(value)
         t = cls._make(np.array(value, dtype=dtype.np))
@@ -892,6 +1002,22 @@ class Tensor:
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
 
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> Any:
+        """hook(tensor) after backward has accumulated into this leaf's .grad."""
+        if not self.requires_grad:
+            raise TorchRuntimeError(
+                "cannot register a hook on a tensor that doesn't require gradient"
+            )
+        if self.grad_fn is not None:
+            raise TorchRuntimeError(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors"
+            )
+        hooks = getattr(self, "_post_accumulate_hooks", None)
+        if hooks is None:
+            hooks = self._post_accumulate_hooks = []
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
     def detach(self) -> Tensor:
         t = Tensor._make(self._data, self.device)
         t._version = self._version
@@ -955,7 +1081,7 @@ class Tensor:
     def _gradient_edge(self) -> Edge:
         fn = self.grad_fn
         if fn is not None:
-            return (fn, 0)
+            return (fn, 0) if fn.num_outputs == 1 else fn.edge_of(self)
         if not self._requires_grad:
             return (None, 0)
         acc = self._acc() if self._acc is not None else None
@@ -1361,25 +1487,30 @@ def run_backward(
         retain_graph = create_graph
     seeds = make_root_grads(outputs, grad_outputs, create_graph)
     roots: list[tuple[Node, Any]] = []
+    root_slots: list[int] = []
     for i, (out, seed) in enumerate(zip(outputs, seeds, strict=True)):
         if not out.requires_grad:
             raise TorchRuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
             )
-        node, _ = out._gradient_edge()
+        node, slot = out._gradient_edge()
         assert node is not None
         roots.append((node, seed))
+        root_slots.append(slot)
 
     captures: dict[Node, list[int]] = {}
+    capture_slots: dict[int, int] = {}  # input index -> output slot of a multi-output node
     if inputs is not None:
         for i, t in enumerate(inputs):
             if not t.requires_grad:
                 raise TorchRuntimeError(
                     "One of the differentiated Tensors does not require grad"
                 )
-            node, _ = t._gradient_edge()
+            node, slot = t._gradient_edge()
             assert node is not None
             captures.setdefault(node, []).append(i)
+            if node.num_outputs != 1:
+                capture_slots[i] = slot
 
     needed: set[Node] | None = None
     if captures:
@@ -1391,8 +1522,11 @@ def run_backward(
     F = grad_ops(create_graph)
     captured: list[Any] = [None] * (len(inputs) if inputs is not None else 0)
     buffers: dict[Node, Any] = {}
-    for node, seed in roots:
-        buffers[node] = seed if node not in buffers else buffers[node] + seed
+    for (node, seed), slot in zip(roots, root_slots, strict=True):
+        if node.num_outputs != 1:
+            _deposit_slot(buffers, node, slot, seed)
+        else:
+            buffers[node] = seed if node not in buffers else buffers[node] + seed
 
     ready: list[tuple[int, int, Node]] = []
     tie = itertools.count()
@@ -1414,12 +1548,15 @@ def run_backward(
                 grad = _run_tensor_hooks(node, grad, create_graph)
             if captures and node in captures:
                 for i in captures[node]:
-                    captured[i] = grad
+                    captured[i] = grad if i not in capture_slots else (
+                        grad[capture_slots[i]] if grad is not None else None)
                 if accumulate and grad is not None and not is_leaf_node:
                     # backward(inputs=[non_leaf]) fills that tensor's .grad, as retain_grad
                     # would.
                     for i in captures[node]:
-                        _accumulate_into(inputs[i], grad, create_graph)  # type: ignore[index]
+                        if captured[i] is not None:
+                            _accumulate_into(inputs[i], captured[i],  # type: ignore[index]
+                                             create_graph)
             if is_leaf_node:
                 if accumulate and (inputs is None or node in captures) and grad is not None:
                     if create_graph and not warned_create_graph and "create_graph" not in _once:
@@ -1433,15 +1570,24 @@ def run_backward(
             grads: tuple[Any, ...]
             if grad is None:
                 grads = (None,) * len(node.next_functions)
+            elif Anomaly.enabled:
+                grads = _backward_with_anomaly_checks(node, F, grad)
+                if not retain_graph:
+                    node.release_variables()
             else:
                 grads = node.call_backward(F, grad)
                 if not retain_graph:
                     node.release_variables()
-            for i, ((child, _), g) in enumerate(zip(node.next_functions, grads, strict=True)):
+            for i, ((child, slot), g) in enumerate(zip(node.next_functions, grads,
+                                                       strict=True)):
                 if child is None:
                     continue
                 if g is not None:
                     g = _validate_grad(node, i, g, F)
+                    if child.num_outputs != 1:
+                        _deposit_slot(buffers, child, slot, g)
+                        g = None  # deposited: skip the single-output buffer below
+                if g is not None:
                     previous = buffers.get(child)
                     if previous is None:
                         buffers[child] = g
@@ -1468,6 +1614,51 @@ def run_backward(
         else:
             results.append(Tensor._make(g, t.device))
     return results
+
+
+def _deposit_slot(buffers: dict[Node, Any], node: Node, slot: int, g: Any) -> None:
+    """Add `g` to the gradient of output `slot` of a multi-output node."""
+    slots = buffers.get(node)
+    if slots is None:
+        slots = buffers[node] = [None] * node.num_outputs
+    slots[slot] = g if slots[slot] is None else slots[slot] + g
+
+
+def _backward_with_anomaly_checks(node: Node, F: type[GradOps], grad: Any) -> tuple[Any, ...]:
+    """node.call_backward in anomaly mode: an error warns with where the node's forward ran,
+    and (with check_nan) a NaN in a returned gradient is PyTorch's error naming the node."""
+    try:
+        grads = node.call_backward(F, grad)
+        if Anomaly.check_nan:
+            for i, g in enumerate(grads):
+                if g is None:
+                    continue
+                data = g._data if isinstance(g, Tensor) else g
+                if data.dtype.kind in "fc" and bool(backend.array_module(data).isnan(data).any()):
+                    raise TorchRuntimeError(
+                        f"Function '{node.name}' returned nan values in its {i}th output.")
+    except Exception:
+        trace = node.metadata.get("traceback_") if node._metadata is not None else None
+        if trace is None:
+            warn(f"Error detected in {node.name}. No forward pass information available. "
+                 "Enable detect anomaly during forward pass for more information.")
+        else:
+            warn(f"Error detected in {node.name}. Traceback of forward call that caused the "
+                 f"error:\n{_describe_trace(trace)}")
+        raise
+    return grads
+
+
+def _describe_trace(trace: Any) -> str:
+    """A recorded forward location as text: a Python traceback as recorded, or an origin
+    (gradsh's statement) by its position and source."""
+    if isinstance(trace, str):
+        return trace
+    pos = getattr(trace, "pos", None)
+    if pos is None:
+        return f"  {trace}"
+    source = getattr(trace, "source", None)
+    return f"  line {pos.line}" + (f": {source}" if source else "")
 
 
 # sys.getrefcount counts every reference to an object up to Python 3.13; later versions may

@@ -29,6 +29,10 @@ from gradsh.torch._random import (
     set_rng_state,
 )
 from gradsh.torch._version import __version__
+from gradsh.torch.autograd.anomaly_mode import (
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+)
 from gradsh.torch.autograd.grad_mode import (
     enable_grad,
     inference_mode,
@@ -80,7 +84,8 @@ __getattr__ = _module_getattr("torch")
 
 __all__ = [
     "Generator", "Size", "Tensor", "default_generator", "device", "dtype", "enable_grad",
-    "get_rng_state", "inference_mode", "initial_seed", "is_grad_enabled", "load",
+    "get_rng_state", "inference_mode", "initial_seed", "is_anomaly_check_nan_enabled",
+    "is_anomaly_enabled", "is_grad_enabled", "load",
     "manual_seed", "no_grad", "save", "seed", "set_grad_enabled", "set_rng_state",
     *_function_names,
 ]

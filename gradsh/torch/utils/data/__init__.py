@@ -1,7 +1,29 @@
-"""torch.utils.data: datasets and the DataLoader."""
+"""torch.utils.data: datasets, samplers and the DataLoader (single process)."""
 
 from __future__ import annotations
 
 from gradsh.torch._missing import module_getattr
+from gradsh.torch.utils.data._utils.collate import default_collate, default_convert
+from gradsh.torch.utils.data.dataloader import DataLoader, get_worker_info
+from gradsh.torch.utils.data.dataset import (
+    ConcatDataset,
+    Dataset,
+    IterableDataset,
+    Subset,
+    TensorDataset,
+    random_split,
+)
+from gradsh.torch.utils.data.sampler import (
+    BatchSampler,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    SubsetRandomSampler,
+)
 
 __getattr__ = module_getattr("torch.utils.data")
+
+__all__ = ["BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset",
+           "RandomSampler", "Sampler", "SequentialSampler", "Subset", "SubsetRandomSampler",
+           "TensorDataset", "default_collate", "default_convert", "get_worker_info",
+           "random_split"]

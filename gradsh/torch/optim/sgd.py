@@ -1,0 +1,86 @@
+"""torch.optim.SGD: stochastic gradient descent with momentum, dampening, Nesterov, weight decay
+and maximize, in the order of PyTorch's single-tensor update (the path it takes on the CPU)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gradsh.engine.exceptions import TorchRuntimeError, TorchValueError
+from gradsh.engine.tensor import Tensor
+from gradsh.torch.optim.optimizer import Optimizer, _to_scalar, _use_grad_for_differentiable
+
+__all__ = ["SGD"]
+
+
+class SGD(Optimizer):
+    def __init__(self, params: Any, lr: float | Tensor = 1e-3, momentum: float = 0,
+                 dampening: float = 0, weight_decay: float | Tensor = 0, nesterov: bool = False,
+                 *, maximize: bool = False, foreach: bool | None = None,
+                 differentiable: bool = False, fused: bool | None = None) -> None:
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise TorchValueError("Tensor lr must be 1-element")
+        if lr < 0.0:
+            raise TorchValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise TorchValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise TorchValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = {"lr": lr, "momentum": momentum, "dampening": dampening,
+                    "weight_decay": weight_decay, "nesterov": nesterov, "maximize": maximize,
+                    "foreach": foreach, "differentiable": differentiable, "fused": fused}
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise TorchValueError("Nesterov momentum requires a momentum and zero dampening")
+        super().__init__(params, defaults)
+        if fused:
+            if differentiable:
+                raise TorchRuntimeError("`fused` does not support `differentiable`")
+            if foreach:
+                raise TorchRuntimeError("`fused` and `foreach` cannot be `True` together.")
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("nesterov", False)
+            group.setdefault("maximize", False)
+            group.setdefault("foreach", None)
+            group.setdefault("differentiable", False)
+            group.setdefault("fused", False)
+
+    @_use_grad_for_differentiable
+    def step(self, closure: Any = None) -> Any:
+        """One update of every parameter that has a gradient; returns the closure's loss."""
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            momentum = group["momentum"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                if momentum == 0:  # no state at all, as in PyTorch
+                    _sgd_update(p, p.grad, None, group)
+                    continue
+                state = self.state[p]
+                state["momentum_buffer"] = _sgd_update(p, p.grad, state.get("momentum_buffer"),
+                                                       group)
+        return loss
+
+
+def _sgd_update(param: Tensor, grad: Tensor, buf: Tensor | None,
+                group: dict[str, Any]) -> Tensor | None:
+    """torch.optim.sgd._single_tensor_sgd for one parameter; returns the momentum buffer."""
+    weight_decay, momentum, lr = group["weight_decay"], group["momentum"], _to_scalar(group["lr"])
+    if group["maximize"]:
+        grad = -grad
+    if weight_decay != 0:
+        grad = grad.add(param, alpha=_number(weight_decay))
+    if momentum != 0:
+        if buf is None:
+            buf = grad.detach().clone()
+        else:
+            buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+        grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+    param.add_(grad, alpha=-_number(lr))
+    return buf
+
+
+def _number(value: Any) -> Any:
+    return value.item() if isinstance(value, Tensor) else value

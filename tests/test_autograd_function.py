@@ -1,0 +1,325 @@
+"""torch.autograd.Function, saved-tensor hooks, post-accumulate hooks and anomaly mode against
+PyTorch: each scenario runs with both libraries and records what a program would print."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import pytest
+
+import gradsh.torch as gt
+
+
+def _text(value) -> str:
+    return re.sub(r"0x[0-9a-f]+", "0x?", repr(value))
+
+
+def _run(lib, scenario) -> list[str]:
+    """The scenario's record, errors included (type and message)."""
+    record: list[str] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            scenario(lib, record.append)
+        except Exception as error:  # noqa: BLE001  (the error is part of the record)
+            record.append(f"{type(error).__name__}: {error}")
+    return [_text(r) if not isinstance(r, str) else r for r in record]
+
+
+def _functions(torch):
+    """The custom Functions of the scenarios, defined against one library."""
+
+    class Square(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            ctx.save_for_backward(x)
+            ctx.k = k
+            return x * x * k
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return 2 * ctx.k * x * grad, None
+
+    class Power(torch.autograd.Function):  # the setup_context style
+        @staticmethod
+        def forward(x, k=2.0):
+            return x ** k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            x, k = inputs
+            ctx.save_for_backward(x, output)
+            ctx.k = k
+
+        @staticmethod
+        def backward(ctx, grad):
+            x, _ = ctx.saved_tensors
+            return grad * ctx.k * x ** (ctx.k - 1), None
+
+    class StraightThroughClamp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.clamp(-1, 1)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+
+    class SplitMax(torch.autograd.Function):  # several outputs, one not differentiable
+        @staticmethod
+        def forward(ctx, x):
+            index = x.argmax()
+            ctx.mark_non_differentiable(index)
+            ctx.save_for_backward(x)
+            return x * 2, index, "label", x.exp()
+
+        @staticmethod
+        def backward(ctx, g_double, g_index, g_label, g_exp):
+            (x,) = ctx.saved_tensors
+            return 2 * g_double + g_exp * x.exp()
+
+    class Lazy(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return (g1 if g1 is not None else 0) + (g2 * 3 if g2 is not None else 0)
+
+    class Scale(torch.autograd.Function):  # in place, mark_dirty
+        @staticmethod
+        def forward(ctx, x, w):
+            x.mul_(w)
+            ctx.mark_dirty(x)
+            ctx.save_for_backward(w)
+            return x
+
+        @staticmethod
+        def backward(ctx, grad):
+            (w,) = ctx.saved_tensors
+            return grad * w, None
+
+    class SavesOutput(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x.exp()
+            ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def backward(ctx, grad):
+            (y,) = ctx.saved_tensors
+            return grad * y
+
+    return {cls.__name__: cls for cls in (Square, Power, StraightThroughClamp, SplitMax, Lazy,
+                                          Scale, SavesOutput)}
+
+
+def s_forms(torch, out):
+    fns = _functions(torch)
+    x = torch.tensor([1.0, -2.0, 0.5], requires_grad=True)
+    y = fns["Square"].apply(x, 3)
+    out(y)
+    out(y.grad_fn.next_functions)
+    out(y.grad_fn.needs_input_grad)
+    out(y.grad_fn.k)
+    y.sum().backward()
+    out(x.grad)
+    z = fns["Power"].apply(x)
+    out(z)
+    (g,) = torch.autograd.grad(z.sum(), x, create_graph=True)
+    out(g)
+    g.sum().backward()
+    out(x.grad)
+    c = fns["StraightThroughClamp"].apply(x * 3)
+    out(c)
+    c.sum().backward()
+    out(x.grad)
+    with torch.no_grad():
+        out(fns["Square"].apply(x, 2))
+
+
+def s_outputs(torch, out):
+    fns = _functions(torch)
+    x = torch.tensor([1.0, 3.0, 2.0], requires_grad=True)
+    d, i, label, e = fns["SplitMax"].apply(x)
+    out((d, i, label, e, d.grad_fn is e.grad_fn, i.requires_grad))
+    (d.sum() + 10 * e.sum()).backward()
+    out(x.grad)
+    x.grad = None
+    d, i, label, e = fns["SplitMax"].apply(x)
+    e.sum().backward()
+    out(x.grad)
+    x.grad = None
+    a, b = fns["Lazy"].apply(x)
+    b.sum().backward()
+    out(x.grad)
+    out(torch.autograd.grad(fns["SplitMax"].apply(x)[3].sum(), x))
+
+
+def s_dirty_and_versions(torch, out):
+    fns = _functions(torch)
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    w = torch.tensor([3.0, 4.0], requires_grad=True)
+    h = x * 1
+    r = fns["Scale"].apply(h, w)
+    out((r is h, r, r.grad_fn.next_functions))
+    r.sum().backward()
+    out((x.grad, w.grad))
+    y = fns["SavesOutput"].apply(x)
+    with torch.no_grad():
+        y.add_(1)
+    y.sum().backward()
+
+
+def s_dirty_leaf(torch, out):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    _functions(torch)["Scale"].apply(x, 2.0)
+
+
+def s_freed(torch, out):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = _functions(torch)["Square"].apply(x, 2)
+    y.sum().backward()
+    try:
+        y.grad_fn.ctx.saved_tensors if hasattr(y.grad_fn, "ctx") else y.grad_fn.saved_tensors
+    except RuntimeError as error:
+        out(f"saved_tensors: {error}")
+    y.sum().backward()
+
+
+def _bad(torch, backward, forward=None):
+    class Bad(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            if forward is not None:
+                forward(ctx, x)
+            return x * 2
+
+    Bad.backward = staticmethod(backward)
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    Bad.apply(x, 3).sum().backward()
+
+
+BAD_BACKWARDS = {
+    "too_few": lambda torch: _bad(torch, lambda ctx, g: g),
+    "non_tensor_input": lambda torch: _bad(torch, lambda ctx, g: (g, g)),
+    "not_a_tensor": lambda torch: _bad(torch, lambda ctx, g: (3, None)),
+    "wrong_shape": lambda torch: _bad(torch, lambda ctx, g: (g[:1], None)),
+    "extra_nones": lambda torch: _bad(torch, lambda ctx, g: (g, None, None)),
+    "save_number": lambda torch: _bad(torch, lambda ctx, g: (g, None),
+                                      lambda ctx, x: ctx.save_for_backward(3)),
+}
+
+
+@pytest.mark.parametrize("scenario", [s_forms, s_outputs, s_dirty_and_versions, s_dirty_leaf,
+                                      s_freed])
+def test_scenarios_match_torch(torch, scenario):
+    assert _run(gt, scenario) == _run(torch, scenario)
+
+
+@pytest.mark.parametrize("name", list(BAD_BACKWARDS))
+def test_backward_errors_match_torch(torch, name):
+    def scenario(lib, out):
+        BAD_BACKWARDS[name](lib)
+        out("no error")
+
+    assert _run(gt, scenario) == _run(torch, scenario)
+
+
+def test_node_shows_in_table_and_graph():
+    from gradsh import graphview
+
+    x = gt.tensor([1.0, 2.0], requires_grad=True)
+    y = _functions(gt)["Square"].apply(x, 2)
+    assert y.grad_fn.name == "SquareBackward"
+    assert "SquareBackward" in repr(y)
+    assert list(y.grad_fn.saved_tensors) == ["saved_tensors[0]"]
+    tree, _ = graphview.build(y, "y", {"x": x, "y": y})
+    assert "SquareBackward" in str(tree)
+
+
+def test_saved_tensors_hooks_match_torch(torch):
+    def scenario(lib, out):
+        def pack(t):
+            out(("pack", t))
+            return t * 1  # a copy, as a user's hook would make
+
+        def unpack(t):
+            out(("unpack", t))
+            return t
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(pack, unpack):
+            y = (x * x).sin()
+        y.sum().backward(retain_graph=True)
+        out(x.grad)
+        y.sum().backward()
+        out(x.grad)
+        with lib.autograd.graph.save_on_cpu():
+            z = x.exp()
+        z.sum().backward()
+        out(x.grad)
+
+    assert _run(gt, scenario) == _run(torch, scenario)
+
+
+def test_post_accumulate_grad_hook_matches_torch(torch):
+    def scenario(lib, out):
+        w = lib.tensor([1.0, 2.0], requires_grad=True)
+        handle = w.register_post_accumulate_grad_hook(lambda p: out(("after", p.grad)))
+        (w * 3).sum().backward()
+        (w * 3).sum().backward()
+        handle.remove()
+        (w * 3).sum().backward()
+        out(w.grad)
+        (w * 2).register_post_accumulate_grad_hook(lambda p: None)
+
+    assert _run(gt, scenario) == _run(torch, scenario)
+
+
+def test_anomaly_mode_matches_torch(torch):
+    def scenario(lib, out):
+        out(lib.is_anomaly_enabled())
+        x = lib.tensor([0.0, 1.0], requires_grad=True)
+        with lib.autograd.detect_anomaly():
+            out(lib.is_anomaly_enabled())
+            u = x * lib.tensor([0.0, 1.0])
+            v = u / u
+            try:
+                v.sum().backward()
+            except RuntimeError as error:
+                out(str(error))
+        out(lib.is_anomaly_enabled())
+        lib.autograd.set_detect_anomaly(True)
+        d = (x * 2).sigmoid()
+        with lib.no_grad():
+            d.add_(1)
+        try:
+            d.sum().backward()
+        finally:
+            lib.autograd.set_detect_anomaly(False)
+
+    assert _run(gt, scenario) == _run(torch, scenario)
+
+
+def test_anomaly_warning_names_the_forward_line(tmp_path):
+    import subprocess
+    import sys
+
+    program = tmp_path / "nan.py"
+    program.write_text("import torch\nx = torch.tensor([0., 1.], requires_grad=True)\n"
+                       "torch.autograd.set_detect_anomaly(True)\nu = x * torch.tensor([0., 1.])\n"
+                       "v = u / u\nv.sum().backward()\n")
+    result = subprocess.run([sys.executable, "-m", "gradsh", "run", "--quiet", str(program)],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 1
+    assert "UserWarning: Error detected in DivBackward0. Traceback of forward call that caused "\
+           "the error:" in result.stderr
+    assert f'File "{program}", line 5, in <module>\n    v = u / u' in result.stderr
+    assert "RuntimeError: Function 'DivBackward0' returned nan values in its 1th output." \
+        in result.stderr

@@ -1,0 +1,120 @@
+"""torch.autograd.functional and gradcheck against PyTorch: jacobian, hessian, vjp, jvp, vhp,
+hvp on the same inputs; gradcheck over a selection of the op table (float64), and its failure
+text for a wrong custom backward."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import gradsh.torch as gt
+
+
+def _f(lib):
+    return lambda x, y: (x * y).sin() + x.exp()
+
+
+def _scalar(lib):
+    return lambda x, y: (x * x * y).sum() + (x.sin() * y.cos()).sum()
+
+
+def _inputs(lib):
+    x = lib.tensor([[0.5, -1.0], [2.0, 0.25]], dtype=lib.float64)
+    y = lib.tensor([[1.5, 0.5], [-0.5, 3.0]], dtype=lib.float64)
+    return x, y
+
+
+def _values(result):
+    if isinstance(result, (tuple, list)):
+        return [_values(r) for r in result]
+    return result.detach().numpy().tolist()
+
+
+@pytest.mark.parametrize("name", ["jacobian", "hessian", "vjp", "jvp", "vhp", "hvp"])
+def test_functional_matches_torch(torch, name):
+    results = []
+    for lib in (torch, gt):
+        x, y = _inputs(lib)
+        f = getattr(lib.autograd.functional, name)
+        v = lib.ones(2, 2, dtype=lib.float64) * 0.5
+        if name == "jacobian":
+            result = (f(_f(lib), (x, y)), f(lambda t: t ** 2, x))
+        elif name == "hessian":
+            result = (f(_scalar(lib), (x, y)), f(lambda t: (t ** 3).sum(), x))
+        elif name == "vjp":
+            result = f(_f(lib), (x, y), v)
+        elif name == "jvp":
+            result = f(_f(lib), (x, y), (v, v))
+        else:
+            result = f(_scalar(lib), (x, y), (v, v))
+        results.append(_values(result))
+    assert _close(results[1], results[0])
+
+
+def _close(a, b) -> bool:
+    """Same nesting, and every number within float64 rounding."""
+    if isinstance(a, list) or isinstance(b, list):
+        return (isinstance(a, list) and isinstance(b, list) and len(a) == len(b)
+                and all(_close(x, y) for x, y in zip(a, b, strict=True)))
+    return bool(np.isclose(a, b, rtol=1e-12, atol=1e-12))
+
+
+# ops of the table, as (function of the inputs, inputs' shapes); float64, away from kinks
+OPS = {
+    "mul": (lambda a, b: a * b, [(3,), (2, 3)]),
+    "div": (lambda a, b: a / (b.abs() + 1), [(2, 3), (3,)]),
+    "matmul": (lambda a, b: a @ b, [(2, 3), (3, 4)]),
+    "exp_log": (lambda a: (a.exp() + 1).log(), [(4,)]),
+    "tanh_sigmoid": (lambda a: a.tanh() * a.sigmoid(), [(2, 2)]),
+    "softmax": (lambda a: a.softmax(dim=1), [(2, 3)]),
+    "log_softmax": (lambda a: a.log_softmax(dim=0), [(3, 2)]),
+    "mean_var": (lambda a: a.mean(dim=0) + a.var(dim=1).sum(), [(3, 4)]),
+    "pow": (lambda a: (a.abs() + 0.5) ** 2.5, [(4,)]),
+    "reshape_t": (lambda a: a.reshape(3, 2).t() * 2, [(2, 3)]),
+    "index": (lambda a: a[1:, ::2] * a[0, 0], [(3, 4)]),
+    "cat_stack": (lambda a, b: (a.unsqueeze(0) * b).sum(0), [(3,), (2, 3)]),
+    "norm": (lambda a: a.norm(), [(5,)]),
+    "sqrt": (lambda a: (a * a + 1).sqrt(), [(4,)]),
+}
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_gradcheck_and_gradgradcheck_pass_on_ops(name):
+    fn, shapes = OPS[name]
+    gen = gt.Generator().manual_seed(7)
+    inputs = tuple(gt.randn(*shape, dtype=gt.float64, generator=gen).requires_grad_()
+                   for shape in shapes)
+    assert gt.autograd.gradcheck(fn, inputs)
+    assert gt.autograd.gradgradcheck(fn, inputs)
+
+
+def test_gradcheck_failure_text_matches_torch(torch):
+    messages = []
+    for lib in (torch, gt):
+        class Wrong(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, grad):
+                (x,) = ctx.saved_tensors
+                return 3 * x * grad
+
+        x = lib.tensor([1.0, 2.0, -1.0], dtype=lib.float64, requires_grad=True)
+        with pytest.raises(RuntimeError) as info:
+            lib.autograd.gradcheck(Wrong.apply, (x,))
+        assert type(info.value).__name__ == "GradcheckError"
+        messages.append(str(info.value))
+        assert lib.autograd.gradcheck(Wrong.apply, (x,), raise_exception=False) is False
+    assert messages[1] == messages[0]
+
+
+def test_gradcheck_needs_an_input_requiring_grad(torch):
+    texts = []
+    for lib in (torch, gt):
+        with pytest.raises(ValueError) as info:
+            lib.autograd.gradcheck(lambda t: t * 2, (lib.ones(2, dtype=lib.float64),))
+        texts.append(str(info.value))
+    assert texts[1] == texts[0]
