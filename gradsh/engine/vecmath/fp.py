@@ -96,9 +96,11 @@ def pow2i32(q: np.ndarray) -> np.ndarray:
 
 
 def rint_i32(x: np.ndarray) -> np.ndarray:
-    """Round half to even, as cvtps2dq does in the default rounding mode."""
+    """Round half to even to int32, as cvtps2dq does: nan and out-of-range give INT_MIN."""
     with np.errstate(invalid="ignore"):
-        return np.rint(x).astype(I32)
+        r = np.rint(np.asarray(x, F32)).astype(F64)
+        ok = np.abs(r) < 2.0**31
+        return np.where(ok, r, -(2.0**31)).astype(I32)
 
 
 def near_f32_boundary(y: np.ndarray, margin: float) -> np.ndarray:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradsh.engine.vecmath.fp import F32, fma32, pow2i32, rint_i32
+from gradsh.engine.vecmath.fp import F32, fma32, from_int32, pow2i32, rint_i32
 
 R_LN2F = F32(1.442695040888963407359924681001892137)
 L2UF = F32(0.693145751953125)
@@ -47,3 +47,228 @@ def expf_u10(x: np.ndarray) -> np.ndarray:
         u = np.where(d < F32(-104.0), F32(0.0), u)
         u = np.where(F32(100.0) < d, F32(np.inf), u)
     return u.astype(F32, copy=False)
+
+
+# ---- double-float arithmetic (SLEEF's df.h, FMA flavour) ---------------------------------------
+# A double-float is a pair (x, y) of float32 arrays standing for x + y.
+
+DF = tuple[np.ndarray, np.ndarray]
+
+
+def _fmapn(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
+    return fma32(x, y, -z)
+
+
+def _fmanp(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
+    return fma32(-x, y, z)
+
+
+def df_add_ff(x: np.ndarray, y: np.ndarray) -> DF:
+    s = x + y
+    return s, (x - s) + y
+
+
+def df_add2_ff(x: np.ndarray, y: np.ndarray) -> DF:
+    s = x + y
+    v = s - x
+    return s, (x - (s - v)) + (y - v)
+
+
+def df_add_df_f(x: DF, y: np.ndarray) -> DF:
+    s = x[0] + y
+    return s, ((x[0] - s) + y) + x[1]
+
+
+def df_add2_df_f(x: DF, y: np.ndarray) -> DF:
+    s = x[0] + y
+    v = s - x[0]
+    t = (x[0] - (s - v)) + (y - v)
+    return s, t + x[1]
+
+
+def df_add_f_df(x: np.ndarray, y: DF) -> DF:
+    s = x + y[0]
+    return s, ((x - s) + y[0]) + y[1]
+
+
+def df_add_df_df(x: DF, y: DF) -> DF:
+    s = x[0] + y[0]
+    return s, (((x[0] - s) + y[0]) + x[1]) + y[1]
+
+
+def df_add2_df_df(x: DF, y: DF) -> DF:
+    s = x[0] + y[0]
+    v = s - x[0]
+    t = (x[0] - (s - v)) + (y[0] - v)
+    return s, t + (x[1] + y[1])
+
+
+def df_sub_df_df(x: DF, y: DF) -> DF:
+    s = x[0] - y[0]
+    t = x[0] - s
+    t = t - y[0]
+    t = t + x[1]
+    return s, t - y[1]
+
+
+def df_scale(d: DF, s: np.ndarray) -> DF:
+    return d[0] * s, d[1] * s
+
+
+def df_mul_ff(x: np.ndarray, y: np.ndarray) -> DF:
+    s = x * y
+    return s, _fmapn(x, y, s)
+
+
+def df_mul_df_f(x: DF, y: np.ndarray) -> DF:
+    s = x[0] * y
+    return s, fma32(x[1], y, _fmapn(x[0], y, s))
+
+
+def df_mul_df_df(x: DF, y: DF) -> DF:
+    s = x[0] * y[0]
+    return s, fma32(x[0], y[1], fma32(x[1], y[0], _fmapn(x[0], y[0], s)))
+
+
+def df_squ(x: DF) -> DF:
+    s = x[0] * x[0]
+    return s, fma32(x[0] + x[0], x[1], _fmapn(x[0], x[0], s))
+
+
+def df_div(n: DF, d: DF) -> DF:
+    t = F32(1.0) / d[0]
+    s = n[0] * t
+    u = _fmapn(t, n[0], s)
+    v = _fmanp(d[1], t, _fmanp(d[0], t, F32(1.0)))
+    return s, fma32(s, v, fma32(n[1], t, u))
+
+
+def df_rec(d: DF) -> DF:
+    s = F32(1.0) / d[0]
+    return s, s * _fmanp(d[1], s, _fmanp(d[0], s, F32(1.0)))
+
+
+# ---- log --------------------------------------------------------------------------------------
+
+_LN2_DF = (F32(0.69314718246459960938), F32(-1.904654323148236017e-09))
+_LOG_POLY = [F32(c) for c in (0.3027294874, 0.3996108174, 0.6666694880)]
+
+
+def _getexp(d: np.ndarray) -> np.ndarray:
+    """vgetexp: floor(log2 |d|) as float32 (-inf for 0, +inf for inf, exact for subnormals)."""
+    _, k = np.frexp(d)
+    e = (k - 1).astype(F32)
+    e = np.where(d == 0, F32(-np.inf), e)
+    return np.where(np.isinf(d), F32(np.inf), np.where(np.isnan(d), d, e))
+
+
+def _getmant(d: np.ndarray) -> np.ndarray:
+    """vgetmant with interval [0.75, 1.5) and the sign dropped (negative inputs give nan)."""
+    f, _ = np.frexp(np.abs(d))
+    m = np.where(f < F32(0.75), f * F32(2.0), f).astype(F32)
+    return np.where(d < 0, F32(np.nan), m)
+
+
+def logf_u10(x: np.ndarray) -> np.ndarray:
+    """Sleef_logf16_u10 (xlogf_u1, AVX-512 branch)."""
+    d = np.asarray(x, F32)
+    with np.errstate(all="ignore"):
+        e = _getexp(d * F32(1.0 / 0.75))
+        e = np.where(np.isposinf(e), F32(128.0), e)
+        m = _getmant(d)
+        s = df_mul_df_f(_LN2_DF, e)
+        xx = df_div(df_add2_ff(F32(-1.0), m), df_add2_ff(F32(1.0), m))
+        x2 = xx[0] * xx[0]
+        t = fma32(fma32(_LOG_POLY[0], x2, _LOG_POLY[1]), x2, _LOG_POLY[2])
+        s = df_add_df_df(s, df_scale(xx, F32(2.0)))
+        s = df_add_df_f(s, (x2 * xx[0]) * t)
+        r = s[0] + s[1]
+        # vfixupimm: 0 -> -inf, -inf -> nan, +inf -> +inf, negative -> nan; nan stays nan.
+        r = np.where(d == 0, F32(-np.inf), r)
+        r = np.where(np.isposinf(d), F32(np.inf), r)
+        r = np.where(d < 0, F32(np.nan), r)
+    return r.astype(F32, copy=False)
+
+
+# ---- exp in double-float, tanh, expm1, log1p ---------------------------------------------------
+
+_EXPK2_POLY = [F32(c) for c in (0.1980960224e-3, 0.1394256484e-2, 0.8333456703e-2,
+                                0.4166637361e-1)]
+
+
+def _expk2f(d: DF) -> DF:
+    u = (d[0] + d[1]) * R_LN2F
+    q = rint_i32(u)
+    qf = q.astype(F32)
+    s = df_add2_df_f(d, qf * -L2UF)
+    s = df_add2_df_f(s, qf * -L2LF)
+    u = np.full_like(s[0], _EXPK2_POLY[0])
+    for c in _EXPK2_POLY[1:]:
+        u = fma32(u, s[0], c)
+    t = df_add2_df_f(df_mul_df_f(s, u), F32(0.166666659414234244790680580464))
+    t = df_add2_df_f(df_mul_df_df(s, t), F32(0.5))
+    t = df_add2_df_df(s, df_mul_df_df(df_squ(s), t))
+    t = df_add_f_df(F32(1.0), t)
+    tx = ldexp2(t[0], q)
+    ty = ldexp2(t[1], q)
+    under = d[0] < F32(-104.0)
+    return np.where(under, F32(0.0), tx), np.where(under, F32(0.0), ty)
+
+
+def tanhf_u10(x: np.ndarray) -> np.ndarray:
+    """Sleef_tanhf16_u10 (xtanhf)."""
+    x = np.asarray(x, F32)
+    with np.errstate(all="ignore"):
+        y = np.abs(x)
+        d = _expk2f((y, np.zeros_like(y)))
+        e = df_rec(d)
+        d = df_div(df_add_df_df(d, (-e[0], -e[1])), df_add_df_df(d, e))
+        y = d[0] + d[1]
+        y = np.where((np.abs(x) > F32(8.664339742)) | np.isnan(y), F32(1.0), y)
+        y = np.copysign(y, x)
+        y = np.where(np.isnan(x), x, y)
+    return y.astype(F32, copy=False)
+
+
+def expm1f_u10(a: np.ndarray) -> np.ndarray:
+    """Sleef_expm1f16_u10 (xexpm1f)."""
+    a = np.asarray(a, F32)
+    with np.errstate(all="ignore"):
+        d = df_add2_df_f(_expk2f((a, np.zeros_like(a))), F32(-1.0))
+        x = d[0] + d[1]
+        x = np.where(a > F32(88.72283172607421875), F32(np.inf), x)
+        x = np.where(a < F32(-16.635532333438687426013570), F32(-1.0), x)
+        x = np.where((a == 0) & np.signbit(a), F32(-0.0), x)
+    return x.astype(F32, copy=False)
+
+
+_LOG1PF_BOUND = F32(float.fromhex("0x1.2ced32p+126"))
+
+
+def log1pf_u10(d: np.ndarray) -> np.ndarray:
+    """Sleef_log1pf16_u10 (xlog1pf, AVX-512 branch)."""
+    d = np.asarray(d, F32)
+    with np.errstate(all="ignore"):
+        dp1 = d + F32(1.0)
+        e = _getexp(dp1 * F32(1.0 / 0.75))
+        e = np.where(np.isposinf(e), F32(128.0), e)
+        t = from_int32_exp(-rint_i32(e))
+        m = fma32(d, t, t - F32(1.0))
+        s = df_mul_df_f(_LN2_DF, e)
+        xx = df_div((m, np.zeros_like(m)), df_add_ff(F32(2.0), m))
+        x2 = xx[0] * xx[0]
+        tt = fma32(fma32(_LOG_POLY[0], x2, _LOG_POLY[1]), x2, _LOG_POLY[2])
+        s = df_add_df_df(s, df_scale(xx, F32(2.0)))
+        s = df_add_df_f(s, (x2 * xx[0]) * tt)
+        r = s[0] + s[1]
+        r = np.where(d <= _LOG1PF_BOUND, r, logf_u10(d))
+        r = np.where(F32(-1.0) > d, F32(np.nan), r)
+        r = np.where(d == F32(-1.0), F32(-np.inf), r)
+        r = np.where((d == 0) & np.signbit(d), F32(-0.0), r)
+    return r.astype(F32, copy=False)
+
+
+def from_int32_exp(q: np.ndarray) -> np.ndarray:
+    """vldexp3(1, q): 1.0 with q added to its exponent field (no range checks, as SLEEF)."""
+    with np.errstate(over="ignore"):
+        return from_int32((np.asarray(q, np.int32) << 23) + np.int32(0x3F800000))
