@@ -86,3 +86,149 @@ def expf(x: np.ndarray) -> np.ndarray:
             res = np.where(np.isnan(v), v + v, res)
         out.flat[idx] = res
     return out
+
+
+# ---- the fdlibm-derived float routines (pure float32 arithmetic, no FMA build) ---------------
+
+_LN2_HI_F = F32(6.9313812256e-01)
+_LN2_LO_F = F32(9.0580006145e-06)
+_LP = [F32(c) for c in (6.6666668653e-01, 4.0000000596e-01, 2.8571429849e-01, 2.2222198546e-01,
+                        1.8183572590e-01, 1.5313838422e-01, 1.4798198640e-01)]
+
+
+def _bits(x: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(x, F32).view(np.int32)
+
+
+def _float(i: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(i, np.int32).view(F32)
+
+
+def log1pf(x: np.ndarray) -> np.ndarray:
+    """glibc log1pf (s_log1pf.c), element-wise."""
+    x = np.asarray(x, F32).reshape(-1)
+    one = F32(1.0)
+    with np.errstate(all="ignore"):
+        hx = _bits(x)
+        ax = hx & 0x7FFFFFFF
+        small_k = (hx < 0x3ED413D7) & ((hx > 0) | (hx <= np.int32(-0x416A09E1)))  # 0xbe95f61f
+        # k != 0 path: reduce 1 + x = 2^k u with a correction c for the rounding of 1 + x
+        u = one + x
+        hu = _bits(u)
+        k = (hu >> 23) - 127
+        c = np.where(k > 0, one - (u - x), x - (u - one)) / u
+        big = hx >= 0x5A000000
+        hu = np.where(big, hx, hu)
+        k = np.where(big, (hx >> 23) - 127, k)
+        c = np.where(big, F32(0.0), c)
+        hu = hu & 0x007FFFFF
+        low = hu < 0x3504F7
+        u = np.where(low, _float(hu | 0x3F800000), _float(hu | 0x3F000000))
+        k = np.where(low, k, k + 1)
+        hu = np.where(low, hu, (0x00800000 - hu) >> 2)
+        f = u - one
+        f = np.where(small_k, x, f)
+        k = np.where(small_k, 0, k)
+        hu = np.where(small_k, 1, hu)
+        c = np.where(small_k, F32(0.0), c)
+        kf = k.astype(F32)
+        hfsq = F32(0.5) * f * f
+        # general case
+        s = f / (F32(2.0) + f)
+        z = s * s
+        r = _LP[6]
+        for lp in _LP[5::-1]:
+            r = lp + z * r
+        r = z * r
+        general = np.where(k == 0, f - (hfsq - s * (hfsq + r)),
+                           kf * _LN2_HI_F - ((hfsq - (s * (hfsq + r) + (kf * _LN2_LO_F + c))) - f))
+        # |f| < 2^-20
+        r0 = hfsq * (one - F32(0.66666666666666666) * f)
+        tiny_f = np.where(k == 0, f - r0, kf * _LN2_HI_F - ((r0 - (kf * _LN2_LO_F + c)) - f))
+        zero_f = np.where(k == 0, F32(0.0), kf * _LN2_HI_F + (c + kf * _LN2_LO_F))
+        out = np.where(hu == 0, np.where(f == 0, zero_f, tiny_f), general)
+        # the early returns, in reverse order of precedence
+        out = np.where(hx >= 0x7F800000, x + x, out)
+        tiny_x = (hx < 0x3ED413D7) & (ax < 0x31000000)
+        out = np.where(tiny_x, np.where(ax < 0x24800000, x, x - x * x * F32(0.5)), out)
+        le_m1 = (hx < 0x3ED413D7) & (ax >= 0x3F800000)
+        out = np.where(le_m1, np.where(x == F32(-1.0), F32(-np.inf), F32(np.nan)), out)
+    return out.astype(F32, copy=False)
+
+
+_Q = [F32(c) for c in (-3.3333335072e-02, 1.5873016091e-03, -7.9365076090e-05, 4.0082177293e-06,
+                       -2.0109921195e-07)]
+_INVLN2_F = F32(1.4426950216e+00)
+
+
+def expm1f(x: np.ndarray) -> np.ndarray:
+    """glibc expm1f (s_expm1f.c), element-wise."""
+    x = np.asarray(x, F32).reshape(-1)
+    one, half = F32(1.0), F32(0.5)
+    with np.errstate(all="ignore"):
+        hx = _bits(x) & 0x7FFFFFFF
+        neg = np.signbit(x)
+        # argument reduction: x = k ln2 + (hi - lo), c the rounding error of hi - lo
+        near = hx < 0x3F851592
+        k_far = (_INVLN2_F * x + np.where(neg, F32(-0.5), half))
+        k_far = np.where(np.abs(k_far) < F32(2.0**31), k_far, F32(0.0)).astype(np.int32)
+        t = k_far.astype(F32)
+        hi = np.where(near, np.where(neg, x + _LN2_HI_F, x - _LN2_HI_F), x - t * _LN2_HI_F)
+        lo = np.where(near, np.where(neg, -_LN2_LO_F, _LN2_LO_F), t * _LN2_LO_F)
+        k = np.where(near, np.where(neg, -1, 1), k_far)
+        reduce = hx > 0x3EB17218
+        xr = np.where(reduce, hi - lo, x)
+        c = np.where(reduce, (hi - xr) - lo, F32(0.0))
+        k = np.where(reduce, k, 0)
+        hfx = half * xr
+        hxs = xr * hfx
+        r1 = _Q[4]
+        for q in _Q[3::-1]:
+            r1 = q + hxs * r1
+        r1 = one + hxs * r1
+        t = F32(3.0) - r1 * hfx
+        e = hxs * ((r1 - t) / (F32(6.0) - xr * t))
+        out_k0 = xr - (xr * e - hxs)
+        e = xr * (e - c) - c
+        e = e - hxs
+        out_km1 = half * (xr - e) - half
+        out_k1 = np.where(xr < F32(-0.25), -F32(2.0) * (e - (xr + half)), one + F32(2.0) * (xr - e))
+        kshift = (k << 23).astype(np.int32)
+        y = one - (e - xr)
+        out_far = _float(_bits(y) + kshift) - one
+        t_lo = _float((0x3F800000 - (0x1000000 >> np.clip(k, 0, 31))).astype(np.int32))
+        y = t_lo - (e - xr)
+        out_mid = _float(_bits(y) + kshift)
+        t_hi = _float(((0x7F - k) << 23).astype(np.int32))
+        y = (xr - (e + t_hi)) + one
+        out_high = _float(_bits(y) + kshift)
+        out = np.where(k < 23, out_mid, out_high)
+        out = np.where((k <= -2) | (k > 56), out_far, out)
+        out = np.where(k == 1, out_k1, out)
+        out = np.where(k == -1, out_km1, out)
+        out = np.where(k == 0, out_k0, out)
+        out = np.where(~reduce & (hx < 0x33000000), x, out)
+        big = hx >= 0x4195B844
+        out = np.where(big & neg, F32(-1.0), out)
+        out = np.where((hx >= 0x42B17218) & ~neg & (x > F32(8.8721679688e+01)), F32(np.inf), out)
+        out = np.where(hx == 0x7F800000, np.where(neg, F32(-1.0), x), out)
+        out = np.where(hx > 0x7F800000, x + x, out)
+    return out.astype(F32, copy=False)
+
+
+def tanhf(x: np.ndarray) -> np.ndarray:
+    """glibc tanhf (s_tanhf.c, through expm1f), element-wise."""
+    x = np.asarray(x, F32).reshape(-1)
+    one, two = F32(1.0), F32(2.0)
+    with np.errstate(all="ignore"):
+        ix = _bits(x) & 0x7FFFFFFF
+        a = np.abs(x)
+        t_big = expm1f(two * a)
+        t_small = expm1f(-two * a)
+        z = np.where(ix >= 0x3F800000, one - two / (t_big + two), -t_small / (t_small + two))
+        z = np.where(ix < 0x41B00000, z, one - F32(1.0e-30))
+        out = np.where(np.signbit(x), -z, z)
+        out = np.where(ix < 0x24000000, x * (one + x), out)
+        out = np.where(ix == 0, x, out)
+        out = np.where(ix >= 0x7F800000, np.where(np.signbit(x), one / x - one, one / x + one), out)
+    return out.astype(F32, copy=False)
