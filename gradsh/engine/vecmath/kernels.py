@@ -1,0 +1,163 @@
+"""PyTorch 2.13's float32 CPU kernels for the element-wise and softmax ops, bit for bit.
+
+Each op combines the routines of `sleef` (ATen's vector path), `libm` (its scalar path) and
+`rounded` (the stand-in for MKL's VML) exactly as ATen's kernel does; `simd` says which
+elements take the vector path (layout.simd_mask; default: a C-contiguous tensor, one thread).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from gradsh.engine.vecmath import libm, rounded, sleef
+from gradsh.engine.vecmath.fp import F32
+from gradsh.engine.vecmath.layout import mask_for
+from gradsh.engine.vecmath.vecreduce import add, maximum, reduce_last
+
+Unary = Callable[[np.ndarray], np.ndarray]
+
+
+def _split(x: np.ndarray, simd: np.ndarray | None, vector: Unary, scalar: Unary) -> np.ndarray:
+    """Apply `vector` where ATen's loop is vectorised and `scalar` on the rest."""
+    x = np.asarray(x, F32)
+    if simd is None:
+        simd = mask_for(np.ascontiguousarray(x))
+    out = np.empty(x.shape, F32)
+    with np.errstate(all="ignore"):
+        if simd.all():
+            out[...] = vector(x.reshape(-1)).reshape(x.shape)
+        elif not simd.any():
+            out[...] = scalar(x.reshape(-1)).reshape(x.shape)
+        else:
+            out[simd] = vector(x[simd])
+            out[~simd] = scalar(x[~simd])
+    return out
+
+
+def _flat(fn: Unary) -> Unary:
+    def run(x: np.ndarray) -> np.ndarray:
+        x = np.asarray(x, F32)
+        with np.errstate(all="ignore"):
+            return fn(x.reshape(-1)).reshape(x.shape)
+    run.__doc__ = fn.__doc__
+    return run
+
+
+# ---- MKL VML ops: every element, whatever the layout (correctly rounded stand-ins) ------------
+
+exp = _flat(rounded.exp)
+log = _flat(rounded.log)
+tanh = _flat(rounded.tanh)
+sin = _flat(rounded.sin)
+cos = _flat(rounded.cos)
+tan = _flat(rounded.tan)
+
+# ---- at::vml maps without MKL: SLEEF on every element (partial loads for the tail) -----------
+
+expm1 = _flat(sleef.expm1f_u10)
+log1p = _flat(sleef.log1pf_u10)
+
+ONE = F32(1.0)
+
+
+def sqrt(x: np.ndarray) -> np.ndarray:
+    """IEEE square root: exact on every path."""
+    with np.errstate(invalid="ignore"):
+        return np.sqrt(np.asarray(x, F32))
+
+
+def rsqrt(x: np.ndarray) -> np.ndarray:
+    """1 / sqrt(x), two correctly rounded steps on both paths."""
+    with np.errstate(all="ignore"):
+        return ONE / np.sqrt(np.asarray(x, F32))
+
+
+# ---- cpu_kernel_vec ops: SLEEF in full vector blocks, glibc in the rest -----------------------
+
+def sigmoid(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """sigmoid_kernel: 1 / (1 + exp(-x)); the vector path computes exp(0 - x)."""
+    return _split(x, simd, lambda v: ONE / (ONE + sleef.expf_u10(F32(0.0) - v)),
+                  lambda v: ONE / (ONE + libm.expf(-v)))
+
+
+def silu(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """silu_kernel: x / (1 + exp(-x))."""
+    return _split(x, simd, lambda v: v / (ONE + sleef.expf_u10(-v)),
+                  lambda v: v / (ONE + libm.expf(-v)))
+
+
+def softplus(x: np.ndarray, beta: float = 1.0, threshold: float = 20.0,
+             simd: np.ndarray | None = None) -> np.ndarray:
+    """softplus_kernel: x where x*beta > threshold, else log1p(exp(x*beta)) / beta."""
+    b, t = F32(beta), F32(threshold)
+
+    def vector(v: np.ndarray) -> np.ndarray:
+        z = v * b
+        return np.where(z > t, v, sleef.log1pf_u10(sleef.expf_u10(z)) / b)
+
+    def scalar(v: np.ndarray) -> np.ndarray:
+        z = v * b
+        return np.where(z > t, v, libm.log1pf(libm.expf(z)) / b)
+
+    return _split(x, simd, vector, scalar)
+
+
+def elu(x: np.ndarray, alpha: float = 1.0, scale: float = 1.0, input_scale: float = 1.0,
+        simd: np.ndarray | None = None) -> np.ndarray:
+    """elu_kernel: x > 0 ? x * scale : expm1(x * input_scale) * (alpha * scale)."""
+    neg = F32(float(alpha) * float(scale))
+    pos, inp = F32(scale), F32(input_scale)
+
+    def vector(v: np.ndarray) -> np.ndarray:
+        return np.where(v > 0, v * pos, sleef.expm1f_u10(v * inp) * neg)
+
+    def scalar(v: np.ndarray) -> np.ndarray:
+        return np.where(v > 0, v * pos, libm.expm1f(v * inp) * neg)
+
+    return _split(x, simd, vector, scalar)
+
+
+def mish(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """mish_kernel: x * tanh(log1p(exp(x)))."""
+    return _split(x, simd,
+                  lambda v: v * sleef.tanhf_u10(sleef.log1pf_u10(sleef.expf_u10(v))),
+                  lambda v: v * libm.tanhf(libm.log1pf(libm.expf(v))))
+
+
+def logsigmoid(x: np.ndarray) -> np.ndarray:
+    """log_sigmoid_cpu_kernel: min(x, 0) - log1p(exp(-|x|)), vectorised on every element."""
+    x = np.asarray(x, F32)
+    with np.errstate(all="ignore"):
+        v = x.reshape(-1)
+        out = np.minimum(v, F32(0.0)) - sleef.log1pf_u10(sleef.expf_u10(-np.abs(v)))
+    return out.reshape(x.shape)
+
+
+# ---- softmax over the last dimension (contiguous rows) ----------------------------------------
+
+def _rows(x: np.ndarray) -> np.ndarray:
+    x = np.ascontiguousarray(x, F32)
+    return x.reshape(-1, x.shape[-1] if x.ndim else 1)
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    """_vec_softmax_lastdim: exp(x - max) scaled by the reciprocal of its vectorised sum."""
+    rows = _rows(x)
+    with np.errstate(all="ignore"):
+        mx = reduce_last(rows, maximum)[:, None]
+        e = sleef.expf_u10(rows - mx)
+        total = reduce_last(e, add)[:, None]
+        out = e * (ONE / total)
+    return out.reshape(np.shape(x))
+
+
+def log_softmax(x: np.ndarray) -> np.ndarray:
+    """_vec_log_softmax_lastdim: x - max - log(sum(exp(x - max)))."""
+    rows = _rows(x)
+    with np.errstate(all="ignore"):
+        mx = reduce_last(rows, maximum)[:, None]
+        total = reduce_last(sleef.expf_u10(rows - mx), add)[:, None]
+        out = (rows - mx) - sleef.logf_u10(total)
+    return out.reshape(np.shape(x))
