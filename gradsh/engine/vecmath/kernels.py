@@ -45,7 +45,7 @@ def _flat(fn: Unary) -> Unary:
     return run
 
 
-# ---- MKL VML ops: every element, whatever the layout (correctly rounded stand-ins) ------------
+# ---- MKL VML ops (and sqrt below): every element, whatever the layout (correctly rounded stand-ins) ------------
 
 exp = _flat(rounded.exp)
 log = _flat(rounded.log)
@@ -63,7 +63,7 @@ ONE = F32(1.0)
 
 
 def sqrt(x: np.ndarray) -> np.ndarray:
-    """IEEE square root: exact on every path."""
+    """IEEE (correctly rounded) square root: the stand-in for MKL's vmsSqrt, which is not."""
     with np.errstate(invalid="ignore"):
         return np.sqrt(np.asarray(x, F32))
 
