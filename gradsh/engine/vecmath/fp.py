@@ -106,14 +106,28 @@ def rint_i32(x: np.ndarray) -> np.ndarray:
 def near_f32_boundary(y: np.ndarray, margin: float) -> np.ndarray:
     """Where float64 `y` lies within `margin` float32-ulps of a float32 rounding boundary.
 
-    Such elements may round differently when `y` carries a few float64 ulps of error.
+    Such elements may round differently when `y` carries a few float64 ulps of error. In
+    float32's normal range the boundary is where y's 29 low significand bits equal 1 << 28;
+    the subnormal and overflow ranges are measured against the float32 neighbours instead.
     """
+    bits = y.view(I64)
+    off = np.abs((bits & _LOW29) - _HALF29)
+    near = off <= I64(margin * 2.0**29)
     with np.errstate(all="ignore"):
-        r = y.astype(F32)
-        toward = np.nextafter(r, np.where(y > r, F32(np.inf), F32(-np.inf))).astype(F64)
-        r64 = r.astype(F64)
-        frac = np.abs(y - r64) / np.abs(toward - r64)
-    return (frac > 0.5 - margin) & np.isfinite(toward)
+        a = np.abs(y)
+        edge = (a < _F32_MIN_NORMAL) | (a >= 2.0**127)
+    if edge.any():
+        idx = np.flatnonzero(edge)
+        ye = y.reshape(-1)[idx]
+        with np.errstate(all="ignore"):
+            r = ye.astype(F32)
+            toward = np.nextafter(r, np.where(ye > r, F32(np.inf), F32(-np.inf))).astype(F64)
+            r64 = r.astype(F64)
+            frac = np.abs(ye - r64) / np.abs(toward - r64)
+        near = near.reshape(-1).copy()
+        near[idx] = (frac > 0.5 - margin) & np.isfinite(toward) & (ye != 0)
+        near = near.reshape(y.shape)
+    return near
 
 
 def exact(x: float) -> Fraction:

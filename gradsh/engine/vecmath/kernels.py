@@ -17,6 +17,18 @@ from gradsh.engine.vecmath.layout import mask_for
 from gradsh.engine.vecmath.vecreduce import add, maximum, reduce_last
 
 Unary = Callable[[np.ndarray], np.ndarray]
+# Work through long arrays in pieces that stay in the CPU cache: every kernel is a chain of
+# dozens of NumPy passes, and element-wise results do not depend on the piece boundaries.
+CHUNK = 1 << 16
+
+
+def _chunked(fn: Unary, v: np.ndarray) -> np.ndarray:
+    if v.size <= CHUNK:
+        return fn(v)
+    out = np.empty(v.shape, F32)
+    for start in range(0, v.size, CHUNK):
+        out[start:start + CHUNK] = fn(v[start:start + CHUNK])
+    return out
 
 
 def _split(x: np.ndarray, simd: np.ndarray | None, vector: Unary, scalar: Unary) -> np.ndarray:
@@ -27,12 +39,12 @@ def _split(x: np.ndarray, simd: np.ndarray | None, vector: Unary, scalar: Unary)
     out = np.empty(x.shape, F32)
     with np.errstate(all="ignore"):
         if simd.all():
-            out[...] = vector(x.reshape(-1)).reshape(x.shape)
+            out[...] = _chunked(vector, x.reshape(-1)).reshape(x.shape)
         elif not simd.any():
-            out[...] = scalar(x.reshape(-1)).reshape(x.shape)
+            out[...] = _chunked(scalar, x.reshape(-1)).reshape(x.shape)
         else:
-            out[simd] = vector(x[simd])
-            out[~simd] = scalar(x[~simd])
+            out[simd] = _chunked(vector, x[simd])
+            out[~simd] = _chunked(scalar, x[~simd])
     return out
 
 
@@ -40,7 +52,7 @@ def _flat(fn: Unary) -> Unary:
     def run(x: np.ndarray) -> np.ndarray:
         x = np.asarray(x, F32)
         with np.errstate(all="ignore"):
-            return fn(x.reshape(-1)).reshape(x.shape)
+            return _chunked(fn, x.reshape(-1)).reshape(x.shape)
     run.__doc__ = fn.__doc__
     return run
 
@@ -131,7 +143,8 @@ def logsigmoid(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, F32)
     with np.errstate(all="ignore"):
         v = x.reshape(-1)
-        out = np.minimum(v, F32(0.0)) - sleef.log1pf_u10(sleef.expf_u10(-np.abs(v)))
+        out = _chunked(lambda c: np.minimum(c, F32(0.0))
+                       - sleef.log1pf_u10(sleef.expf_u10(-np.abs(c))), v)
     return out.reshape(x.shape)
 
 
@@ -142,22 +155,36 @@ def _rows(x: np.ndarray) -> np.ndarray:
     return x.reshape(-1, x.shape[-1] if x.ndim else 1)
 
 
+def _by_rows(fn: Unary, x: np.ndarray) -> np.ndarray:
+    """Apply a row-wise kernel to blocks of rows that fit the chunk size."""
+    rows = _rows(x)
+    step = max(1, CHUNK // max(1, rows.shape[1]))
+    out = np.empty(rows.shape, F32)
+    for start in range(0, rows.shape[0], step):
+        out[start:start + step] = fn(rows[start:start + step])
+    return out.reshape(np.shape(x))
+
+
 def softmax(x: np.ndarray) -> np.ndarray:
     """_vec_softmax_lastdim: exp(x - max) scaled by the reciprocal of its vectorised sum."""
-    rows = _rows(x)
-    with np.errstate(all="ignore"):
-        mx = reduce_last(rows, maximum)[:, None]
-        e = sleef.expf_u10(rows - mx)
-        total = reduce_last(e, add)[:, None]
-        out = e * (ONE / total)
-    return out.reshape(np.shape(x))
+    return _by_rows(_softmax_rows, x)
 
 
 def log_softmax(x: np.ndarray) -> np.ndarray:
     """_vec_log_softmax_lastdim: x - max - log(sum(exp(x - max)))."""
-    rows = _rows(x)
+    return _by_rows(_log_softmax_rows, x)
+
+
+def _softmax_rows(rows: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        mx = reduce_last(rows, maximum)[:, None]
+        e = sleef.expf_u10(rows - mx)
+        total = reduce_last(e, add)[:, None]
+        return e * (ONE / total)
+
+
+def _log_softmax_rows(rows: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         mx = reduce_last(rows, maximum)[:, None]
         total = reduce_last(sleef.expf_u10(rows - mx), add)[:, None]
-        out = (rows - mx) - sleef.logf_u10(total)
-    return out.reshape(np.shape(x))
+        return (rows - mx) - sleef.logf_u10(total)
