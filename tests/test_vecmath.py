@@ -66,6 +66,8 @@ EXACT: dict[str, tuple[Callable[..., np.ndarray], str, bool, tuple[float, float,
     "expm1": (K.expm1, "expm1", False, (90.0, -30, 2.1)),
     "log1p": (K.log1p, "log1p", False, (2.0, -40, 38)),
     "rsqrt": (K.rsqrt, "rsqrt", False, (100.0, -40, 38)),
+    "sinh": (K.sinh, "sinh", True, (95.0, -30, 2.0)),
+    "cosh": (K.cosh, "cosh", True, (95.0, -30, 2.0)),
 }
 
 
@@ -146,6 +148,19 @@ def test_softplus_and_elu_parameters_match_torch(torch) -> None:
                  torch.selu(t).numpy(), x)
 
 
+@pytest.mark.parametrize("n", [7, 45, N_RANDOM + 13])
+def test_tanh_and_sigmoid_backward_match_torch(torch, n: int) -> None:
+    rng = np.random.default_rng(n)
+    x = (rng.standard_normal(n) * 4).astype(F32)
+    g = rng.standard_normal(n).astype(F32)
+    for name, backward in [("tanh", K.tanh_backward), ("sigmoid", K.sigmoid_backward)]:
+        leaf = torch.from_numpy(x).requires_grad_()
+        out = getattr(torch, name)(leaf)
+        (grad,) = torch.autograd.grad(out, leaf, torch.from_numpy(g))
+        y = out.detach().numpy()
+        _assert_bits(f"{name} backward", backward(g, y), grad.numpy(), x)
+
+
 # ---- MKL VML ops: correctly rounded stand-ins -------------------------------------------------
 
 # The share of inputs on which MKL's VML_HA result equals the correctly rounded one, measured on
@@ -211,7 +226,7 @@ h.update(K.log_softmax(x[:4000].reshape(40, 100)).tobytes())
 print(h.hexdigest())
 """
 _ALL = ["exp", "log", "tanh", "sin", "cos", "tan", "sigmoid", "silu", "softplus", "elu", "mish",
-        "logsigmoid", "expm1", "log1p", "sqrt", "rsqrt"]
+        "logsigmoid", "expm1", "log1p", "sqrt", "rsqrt", "sinh", "cosh"]
 
 
 def _digest(env: dict[str, str]) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 
 from gradsh.engine.vecmath import libm, rounded, sleef
-from gradsh.engine.vecmath.fp import F32
+from gradsh.engine.vecmath.fp import F32, fma32
 from gradsh.engine.vecmath.layout import mask_for
 from gradsh.engine.vecmath.vecreduce import add, maximum, reduce_last
 
@@ -188,3 +188,27 @@ def _log_softmax_rows(rows: np.ndarray) -> np.ndarray:
         mx = reduce_last(rows, maximum)[:, None]
         total = reduce_last(sleef.expf_u10(rows - mx), add)[:, None]
         return (rows - mx) - sleef.logf_u10(total)
+
+
+def sinh(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """sinh_kernel: SLEEF sinhf in vector blocks, glibc sinhf in the rest."""
+    return _split(x, simd, sleef.sinhf_u10, libm.sinhf)
+
+
+def cosh(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """cosh_kernel: SLEEF coshf in vector blocks, glibc coshf in the rest."""
+    return _split(x, simd, sleef.coshf_u10, libm.coshf)
+
+
+# ---- backward formulas that PyTorch evaluates with its own rounding ---------------------------
+
+def tanh_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """tanh_backward: grad * (1 - y*y), where 1 - y*y is one fused operation on both paths."""
+    y = np.asarray(y, F32)
+    return (np.asarray(grad, F32) * fma32(-y, y, ONE)).astype(F32, copy=False)
+
+
+def sigmoid_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """sigmoid_backward: (grad * (1 - y)) * y, unfused."""
+    y = np.asarray(y, F32)
+    return ((np.asarray(grad, F32) * (ONE - y)) * y).astype(F32, copy=False)

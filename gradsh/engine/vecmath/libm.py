@@ -232,3 +232,47 @@ def tanhf(x: np.ndarray) -> np.ndarray:
         out = np.where(ix == 0, x, out)
         out = np.where(ix >= 0x7F800000, np.where(np.signbit(x), one / x - one, one / x + one), out)
     return out.astype(F32, copy=False)
+
+
+def sinhf(x: np.ndarray) -> np.ndarray:
+    """glibc sinhf (e_sinhf.c), element-wise."""
+    x = np.asarray(x, F32).reshape(-1)
+    one, two = F32(1.0), F32(2.0)
+    with np.errstate(all="ignore"):
+        ix = _bits(x) & 0x7FFFFFFF
+        a = np.abs(x)
+        h = np.where(np.signbit(x), F32(-0.5), F32(0.5))
+        t = expm1f(a)
+        mid = np.where(ix < 0x3F800000, h * (two * t - t * t / (t + one)), h * (t + t / (t + one)))
+        big = h * expf(a)
+        w = expf(F32(0.5) * a)
+        huge = (h * w) * w
+        out = np.where(ix <= 0x42B2D4FC, huge, x * F32(1.0e37))
+        out = np.where(ix < 0x42B17180, big, out)
+        out = np.where(ix < 0x41B00000, mid, out)
+        out = np.where(ix < 0x31800000, x, out)
+        out = np.where(ix >= 0x7F800000, x + x, out)
+    return out.astype(F32, copy=False)
+
+
+def coshf(x: np.ndarray) -> np.ndarray:
+    """glibc coshf (e_coshf.c), element-wise."""
+    x = np.asarray(x, F32).reshape(-1)
+    one, half = F32(1.0), F32(0.5)
+    with np.errstate(all="ignore"):
+        ix = _bits(x) & 0x7FFFFFFF
+        a = np.abs(x)
+        t = expm1f(a)
+        w = one + t
+        small = np.where(ix < 0x24000000, w, one + (t * t) / (w + w))
+        e = expf(a)
+        mid = half * e + half / e
+        big = half * e
+        w2 = expf(half * a)
+        huge = (half * w2) * w2
+        out = np.where(ix >= 0x7F800000, x * x, F32(1.0e30) * F32(1.0e30))
+        out = np.where(ix <= 0x42B2D4FC, huge, out)
+        out = np.where(ix < 0x42B17180, big, out)
+        out = np.where(ix < 0x41B00000, mid, out)
+        out = np.where(ix < 0x3EB17218, small, out)
+    return out.astype(F32, copy=False)

@@ -272,3 +272,31 @@ def from_int32_exp(q: np.ndarray) -> np.ndarray:
     """vldexp3(1, q): 1.0 with q added to its exponent field (no range checks, as SLEEF)."""
     with np.errstate(over="ignore"):
         return from_int32((np.asarray(q, np.int32) << 23) + np.int32(0x3F800000))
+
+
+def sinhf_u10(x: np.ndarray) -> np.ndarray:
+    """Sleef_sinhf16_u10 (xsinhf)."""
+    x = np.asarray(x, F32)
+    with np.errstate(all="ignore"):
+        y = np.abs(x)
+        d = _expk2f((y, np.zeros_like(y)))
+        r = df_rec(d)
+        d = df_sub_df_df(d, r)
+        y = (d[0] + d[1]) * F32(0.5)
+        y = np.where((np.abs(x) > F32(89.0)) | np.isnan(y), F32(np.inf), y)
+        y = np.copysign(y, x)
+        y = np.where(np.isnan(x), x, y)
+    return y.astype(F32, copy=False)
+
+
+def coshf_u10(x: np.ndarray) -> np.ndarray:
+    """Sleef_coshf16_u10 (xcoshf)."""
+    x = np.asarray(x, F32)
+    with np.errstate(all="ignore"):
+        y = np.abs(x)
+        d = _expk2f((y, np.zeros_like(y)))
+        d = df_add_df_df(d, df_rec(d))
+        y = (d[0] + d[1]) * F32(0.5)
+        y = np.where((np.abs(x) > F32(89.0)) | np.isnan(y), F32(np.inf), y)
+        y = np.where(np.isnan(x), x, y)
+    return y.astype(F32, copy=False)
