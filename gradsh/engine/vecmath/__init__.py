@@ -1,1 +1,1 @@
-"""float32 math bit-identical to PyTorch 2.13's CPU kernels, in plain NumPy (see docs/float32.md)."""
+"""float32 math as PyTorch 2.13 computes it on the CPU, in plain NumPy (docs/float32.md)."""

@@ -70,21 +70,6 @@ def fma32(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
         return out
 
 
-def fms32(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """float32 a*b - c with one rounding (vfmsub)."""
-    return fma32(a, b, -np.asarray(c, F32))
-
-
-def fnma32(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """float32 -(a*b) + c with one rounding (vfnmadd)."""
-    return fma32(-np.asarray(a, F32), b, c)
-
-
-def as_int32(x: np.ndarray) -> np.ndarray:
-    """The bits of a float32 array as int32."""
-    return np.ascontiguousarray(x, F32).view(I32)
-
-
 def from_int32(i: np.ndarray) -> np.ndarray:
     """The float32 array whose bits are `i`."""
     return np.ascontiguousarray(i, I32).view(F32)

@@ -57,7 +57,7 @@ def _flat(fn: Unary) -> Unary:
     return run
 
 
-# ---- MKL VML ops (and sqrt below): every element, whatever the layout (correctly rounded stand-ins) ------------
+# ---- MKL VML ops (and sqrt): every element, any layout; correctly rounded stand-ins -----
 
 exp = _flat(rounded.exp)
 log = _flat(rounded.log)
