@@ -177,6 +177,16 @@ def _pi_decimal() -> Decimal:
 _PI = _pi_decimal()
 
 
+def _alternating_series(term: Decimal, r: Decimal, n: int) -> Decimal:
+    """sum of term * (-r^2)^j / ((n+1)...(n+2j)): sin's series from (r, 1), cos's from (1, 0)."""
+    total = Decimal(0)
+    while abs(term) >= Decimal(10) ** -(_DIGITS + 40):
+        total += term
+        term = -term * r * r / ((n + 1) * (n + 2))
+        n += 2
+    return total
+
+
 def _sin_cos_exact(d: Decimal) -> tuple[Decimal, Decimal]:
     """sin and cos of `d` (|d| up to 2^128) to the current precision."""
     with localcontext() as ctx:
@@ -184,20 +194,8 @@ def _sin_cos_exact(d: Decimal) -> tuple[Decimal, Decimal]:
         half_pi = _PI / 2
         k = (d / half_pi).to_integral_value()
         r = d - k * half_pi
-        term, s, c, n = r, Decimal(0), Decimal(0), 1
-        while True:
-            s += term
-            term = -term * r * r / ((n + 1) * (n + 2))
-            n += 2
-            if abs(term) < Decimal(10) ** -(_DIGITS + 40):
-                break
-        term, n = Decimal(1), 0
-        while True:
-            c += term
-            term = -term * r * r / ((n + 1) * (n + 2))
-            n += 2
-            if abs(term) < Decimal(10) ** -(_DIGITS + 40):
-                break
+        s = _alternating_series(r, r, 1)
+        c = _alternating_series(Decimal(1), r, 0)
         quadrant = int(k) % 4
         pairs = {0: (s, c), 1: (c, -s), 2: (-s, -c), 3: (-c, s)}
     return pairs[quadrant]

@@ -7,6 +7,8 @@ rounding reproduced with `fp.fma32` and float32 NumPy arithmetic.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from gradsh.engine.vecmath.fp import F32, fma32, from_int32, pow2i32, rint_i32
@@ -274,17 +276,21 @@ def from_int32_exp(q: np.ndarray) -> np.ndarray:
         return from_int32((np.asarray(q, np.int32) << 23) + np.int32(0x3F800000))
 
 
+def _half_exp_pair(x: np.ndarray, combine: Callable[[DF, DF], DF]) -> np.ndarray:
+    """(e^|x| combined with e^-|x|) / 2 in double-float, inf past |x| = 89: sinh's and cosh's
+    common core."""
+    y = np.abs(x)
+    d = _expk2f((y, np.zeros_like(y)))
+    d = combine(d, df_rec(d))
+    y = (d[0] + d[1]) * F32(0.5)
+    return np.where((np.abs(x) > F32(89.0)) | np.isnan(y), F32(np.inf), y)
+
+
 def sinhf_u10(x: np.ndarray) -> np.ndarray:
     """Sleef_sinhf16_u10 (xsinhf)."""
     x = np.asarray(x, F32)
     with np.errstate(all="ignore"):
-        y = np.abs(x)
-        d = _expk2f((y, np.zeros_like(y)))
-        r = df_rec(d)
-        d = df_sub_df_df(d, r)
-        y = (d[0] + d[1]) * F32(0.5)
-        y = np.where((np.abs(x) > F32(89.0)) | np.isnan(y), F32(np.inf), y)
-        y = np.copysign(y, x)
+        y = np.copysign(_half_exp_pair(x, df_sub_df_df), x)
         y = np.where(np.isnan(x), x, y)
     return y.astype(F32, copy=False)
 
@@ -293,10 +299,5 @@ def coshf_u10(x: np.ndarray) -> np.ndarray:
     """Sleef_coshf16_u10 (xcoshf)."""
     x = np.asarray(x, F32)
     with np.errstate(all="ignore"):
-        y = np.abs(x)
-        d = _expk2f((y, np.zeros_like(y)))
-        d = df_add_df_df(d, df_rec(d))
-        y = (d[0] + d[1]) * F32(0.5)
-        y = np.where((np.abs(x) > F32(89.0)) | np.isnan(y), F32(np.inf), y)
-        y = np.where(np.isnan(x), x, y)
+        y = np.where(np.isnan(x), x, _half_exp_pair(x, df_add_df_df))
     return y.astype(F32, copy=False)
