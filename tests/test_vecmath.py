@@ -161,6 +161,36 @@ def test_tanh_and_sigmoid_backward_match_torch(torch, n: int) -> None:
         _assert_bits(f"{name} backward", backward(g, y), grad.numpy(), x)
 
 
+BACKWARD = {
+    "softplus": K.softplus_backward, "silu": K.silu_backward, "elu": K.elu_backward,
+    "mish": K.mish_backward, "logsigmoid": K.logsigmoid_backward,
+}
+
+
+@pytest.mark.parametrize("name", list(BACKWARD))
+@pytest.mark.parametrize("n", [7, 45, N_RANDOM + 13])
+def test_activation_backward_matches_torch(torch, name: str, n: int) -> None:
+    x = _inputs(n + len(name), 30.0, -30, 2.5)[:n]
+    g = np.random.default_rng(n).standard_normal(n).astype(F32)
+    leaf = torch.from_numpy(x).requires_grad_()
+    out = _torch_fn(torch, EXACT[name][1])(leaf)
+    (grad,) = torch.autograd.grad(out, leaf, torch.from_numpy(g))
+    _assert_bits(f"{name} backward", BACKWARD[name](g, x), grad.numpy(), x)
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("width", [1, 5, 16, 37, 100])
+def test_softmax_backward_matches_torch(torch, name: str, width: int) -> None:
+    rng = np.random.default_rng(width)
+    x = (rng.standard_normal((200, width)) * 4).astype(F32)
+    g = rng.standard_normal((200, width)).astype(F32)
+    leaf = torch.from_numpy(x).requires_grad_()
+    out = getattr(torch, name)(leaf, -1)
+    (grad,) = torch.autograd.grad(out, leaf, torch.from_numpy(g))
+    ours = getattr(K, f"{name}_backward")(g, out.detach().numpy())
+    _assert_bits(f"{name} backward", ours, grad.numpy(), x)
+
+
 # ---- MKL VML ops: correctly rounded stand-ins -------------------------------------------------
 
 # The share of inputs on which MKL's VML_HA result equals the correctly rounded one, measured on

@@ -212,3 +212,121 @@ def sigmoid_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     """sigmoid_backward: (grad * (1 - y)) * y, unfused."""
     y = np.asarray(y, F32)
     return ((np.asarray(grad, F32) * (ONE - y)) * y).astype(F32, copy=False)
+
+
+Binary = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def _split2(grad: np.ndarray, x: np.ndarray, simd: np.ndarray | None, vector: Binary,
+            scalar: Binary) -> np.ndarray:
+    """_split for the backward kernels, which loop over (grad, input) pairs."""
+    g = np.broadcast_to(np.asarray(grad, F32), np.shape(x))
+    x = np.asarray(x, F32)
+    if simd is None:
+        simd = mask_for(np.ascontiguousarray(x))
+    out = np.empty(x.shape, F32)
+    with np.errstate(all="ignore"):
+        for mask, fn in ((simd, vector), (~simd, scalar)):
+            if mask.any():
+                out[mask] = fn(g[mask], x[mask])
+    return out
+
+
+def softplus_backward(grad: np.ndarray, x: np.ndarray, beta: float = 1.0,
+                      threshold: float = 20.0, simd: np.ndarray | None = None) -> np.ndarray:
+    """softplus_backward: z = exp(x*beta); x*beta > threshold ? grad : grad * z / (z + 1)."""
+    b, t = F32(beta), F32(threshold)
+
+    def make(exp: Unary) -> Binary:
+        def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+            z = exp(v * b)
+            return np.where(v * b > t, g, g * z / (z + ONE))
+        return run
+
+    return _split2(grad, x, simd, make(sleef.expf_u10), make(libm.expf))
+
+
+def silu_backward(grad: np.ndarray, x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """silu_backward: s = 1 / (1 + exp(-x)); grad * s * (1 + x * (1 - s)), where the compiler
+    fuses 1 + x * (1 - s) (on the vector path too: GCC contracts the intrinsics)."""
+    def make(exp: Unary) -> Binary:
+        def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+            s = ONE / (ONE + exp(-v))
+            return (g * s) * fma32(v, ONE - s, ONE)
+        return run
+
+    return _split2(grad, x, simd, make(sleef.expf_u10), make(libm.expf))
+
+
+def elu_backward(grad: np.ndarray, x: np.ndarray, alpha: float = 1.0, scale: float = 1.0,
+                 input_scale: float = 1.0, simd: np.ndarray | None = None) -> np.ndarray:
+    """elu_backward on the input: x <= 0 ? grad * input_scale * (alpha*scale) * exp(x *
+    input_scale) : grad * scale."""
+    neg = F32(float(alpha) * float(scale))
+    pos, inp = F32(scale), F32(input_scale)
+
+    def make(exp: Unary) -> Binary:
+        def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+            return np.where(v <= 0, ((g * inp) * neg) * exp(v * inp), g * pos)
+        return run
+
+    return _split2(grad, x, simd, make(sleef.expf_u10), make(libm.expf))
+
+
+def mish_backward(grad: np.ndarray, x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """mish_backward: grad * (tsp + x * sigmoid(x) * (1 - tsp*tsp)), tsp = tanh(softplus(x)),
+    with both multiply-adds fused."""
+    def vector(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+        s = ONE / (ONE + sleef.expf_u10(-v))
+        tsp = sleef.tanhf_u10(sleef.log1pf_u10(sleef.expf_u10(v)))
+        return g * fma32(v * s, fma32(-tsp, tsp, ONE), tsp)
+
+    def scalar(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+        s = ONE / (ONE + libm.expf(-v))
+        tsp = libm.tanhf(libm.log1pf(libm.expf(v)))
+        return g * fma32(v * s, fma32(-tsp, tsp, ONE), tsp)
+
+    return _split2(grad, x, simd, vector, scalar)
+
+
+def logsigmoid_backward(grad: np.ndarray, x: np.ndarray,
+                        simd: np.ndarray | None = None) -> np.ndarray:
+    """log_sigmoid_backward with the forward's buffer b = exp(-|x|):
+    (max_deriv - sign * (b / (1 + b))) * grad, max_deriv = x < 0, sign = x < 0 ? 1 : -1."""
+    def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+        b = sleef.expf_u10(-np.abs(v))
+        neg = v < 0
+        max_deriv = np.where(neg, ONE, F32(0.0))
+        sign = np.where(neg, ONE, -ONE)
+        return (max_deriv - sign * (b / (ONE + b))) * g
+
+    return _split2(grad, x, simd, run, run)
+
+
+def softmax_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """_vec_softmax_backward (last dim): y * (grad - sum(grad * y))."""
+    def run(g: np.ndarray, yy: np.ndarray) -> np.ndarray:
+        total = reduce_last(g * yy, add)[:, None]
+        return yy * (g - total)
+
+    return _backward_rows(run, grad, y)
+
+
+def log_softmax_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """_vec_log_softmax_backward (last dim): grad - exp(y) * sum(grad), one fused step."""
+    def run(g: np.ndarray, yy: np.ndarray) -> np.ndarray:
+        total = reduce_last(g, add)[:, None]
+        return fma32(-sleef.expf_u10(yy), total, g)
+
+    return _backward_rows(run, grad, y)
+
+
+def _backward_rows(fn: Binary, grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Apply a row-wise (grad, output) kernel to blocks of rows that fit the chunk size."""
+    g, yy = _rows(np.broadcast_to(np.asarray(grad, F32), np.shape(y))), _rows(y)
+    step = max(1, CHUNK // max(1, yy.shape[1]))
+    out = np.empty(yy.shape, F32)
+    with np.errstate(all="ignore"):
+        for start in range(0, yy.shape[0], step):
+            out[start:start + step] = fn(g[start:start + step], yy[start:start + step])
+    return out.reshape(np.shape(y))

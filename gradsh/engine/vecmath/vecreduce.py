@@ -51,3 +51,4 @@ def add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def maximum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """vec::maximum: the larger, nan if either is nan."""
     return np.maximum(a, b)
+
