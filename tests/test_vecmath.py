@@ -137,6 +137,21 @@ def test_softmax_last_dim_matches_torch(torch, name: str, width: int) -> None:
     _assert_bits(name, getattr(K, name)(x), theirs, x)
 
 
+@pytest.mark.parametrize("shape,dim", [((37, 50), 0), ((5, 37, 20), 1), ((3, 64), 0),
+                                       ((10, 7, 33), 1), ((3000, 4), 0), ((20, 200, 9), 1)])
+def test_softmax_other_dims_match_torch(torch, shape: tuple[int, ...], dim: int) -> None:
+    """_vec_softmax splits the columns among threads (vector blocks of 16, scalar tails);
+    _vec_logsoftmax works in chunks of columns."""
+    rng = np.random.default_rng(len(shape) * 100 + dim)
+    x = (rng.standard_normal(shape) * 8).astype(F32)
+    x.flat[3] = np.inf
+    x.flat[-2] = -np.inf
+    t = torch.from_numpy(x)
+    _assert_bits("softmax", K.softmax(x, dim, threads=torch.get_num_threads()),
+                 torch.softmax(t, dim).numpy(), x)
+    _assert_bits("log_softmax", K.log_softmax(x, dim), torch.log_softmax(t, dim).numpy(), x)
+
+
 def test_softplus_and_elu_parameters_match_torch(torch) -> None:
     x = _inputs(5, 30.0, -30, 2.5)
     F = torch.nn.functional

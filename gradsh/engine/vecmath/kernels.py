@@ -165,14 +165,96 @@ def _by_rows(fn: Unary, x: np.ndarray) -> np.ndarray:
     return out.reshape(np.shape(x))
 
 
-def softmax(x: np.ndarray) -> np.ndarray:
-    """_vec_softmax_lastdim: exp(x - max) scaled by the reciprocal of its vectorised sum."""
-    return _by_rows(_softmax_rows, x)
+def softmax(x: np.ndarray, dim: int = -1, threads: int = 1) -> np.ndarray:
+    """softmax along `dim`: the last dimension through _vec_softmax_lastdim (exp(x - max) scaled
+    by the reciprocal of its vectorised sum), another through _vec_softmax, whose split among
+    `threads` (torch.get_num_threads()) decides which columns are vectorised."""
+    x = np.asarray(x, F32)
+    if x.ndim == 0 or dim % x.ndim == x.ndim - 1:
+        return _by_rows(_softmax_rows, x)
+    return _softmax_inner(x, dim % x.ndim, threads)
 
 
-def log_softmax(x: np.ndarray) -> np.ndarray:
-    """_vec_log_softmax_lastdim: x - max - log(sum(exp(x - max)))."""
-    return _by_rows(_log_softmax_rows, x)
+def _softmax_columns(cols: np.ndarray, vector: bool) -> np.ndarray:
+    """One side of _vec_softmax on columns (dim, n): sequential max, exp, sum from 0, divide."""
+    mx = cols[0].copy()
+    for row in cols[1:]:
+        mx = np.maximum(mx, row) if vector else np.where(mx < row, row, mx)
+    diff = cols - mx
+    e = sleef.expf_u10(diff) if vector else libm.expf(diff.reshape(-1)).reshape(diff.shape)
+    total = np.zeros_like(mx)
+    for row in e:
+        total = total + row
+    return e / total
+
+
+def _softmax_inner(x: np.ndarray, dim: int, threads: int) -> np.ndarray:
+    shape = x.shape
+    outer = int(np.prod(shape[:dim], dtype=np.int64))
+    inner = int(np.prod(shape[dim + 1:], dtype=np.int64))
+    cube = np.ascontiguousarray(x).reshape(outer, shape[dim], inner)
+    vector = np.zeros(outer * inner, bool)  # per column: vectorised or scalar
+    lanes = 16
+    count = outer * inner
+    used = max(1, min(threads, count))
+    chunk = -(-count // used)
+    for begin in range(0, count, chunk):
+        end = min(count, begin + chunk)
+        idx = begin
+        while idx < end:
+            inner_idx = idx % inner
+            if inner_idx + lanes <= inner and idx + lanes <= end:
+                vector[idx:idx + lanes] = True
+                idx += lanes
+            else:
+                idx += (end - idx) if idx + lanes > end else (inner - inner_idx)
+    cols = cube.transpose(1, 0, 2).reshape(shape[dim], count)
+    out = np.empty_like(cols)
+    with np.errstate(all="ignore"):
+        for side in (True, False):
+            pick = vector if side else ~vector
+            if pick.any():
+                out[:, pick] = _softmax_columns(cols[:, pick], side)
+    return out.reshape(shape[dim], outer, inner).transpose(1, 0, 2).reshape(shape)
+
+
+def log_softmax(x: np.ndarray, dim: int = -1) -> np.ndarray:
+    """log_softmax along `dim`: x - max - log(sum(exp(x - max))), through
+    _vec_log_softmax_lastdim for the last dimension and _vec_logsoftmax for another."""
+    x = np.asarray(x, F32)
+    if x.ndim == 0 or dim % x.ndim == x.ndim - 1:
+        return _by_rows(_log_softmax_rows, x)
+    return _log_softmax_inner(x, dim % x.ndim)
+
+
+def _log_softmax_inner(x: np.ndarray, dim: int) -> np.ndarray:
+    """_vec_logsoftmax: the inner dimension in chunks of CHUNK_SIZE columns, the first
+    multiple of 16 of each chunk vectorised, the rest with glibc's expf; log(sum) by SLEEF."""
+    shape = x.shape
+    outer = int(np.prod(shape[:dim], dtype=np.int64))
+    inner = int(np.prod(shape[dim + 1:], dtype=np.int64))
+    dim_size = shape[dim]
+    cube = np.ascontiguousarray(x).reshape(outer, dim_size, inner)
+    max_chunk = max(128 * 1024 // dim_size // 4, 16) // 16 * 16
+    chunk = min(max_chunk, inner)
+    col = np.arange(inner)
+    size = np.minimum(chunk, inner - col // chunk * chunk)
+    vector = (col % chunk) < size - size % 16
+    with np.errstate(all="ignore"):
+        mx = np.full((outer, inner), -np.inf, F32)
+        for d in range(dim_size):
+            row = cube[:, d, :]
+            mx = np.where(row > mx, row, mx)
+        total = np.zeros((outer, inner), F32)
+        for d in range(dim_size):
+            diff = cube[:, d, :] - mx
+            e = np.empty_like(diff)
+            e[:, vector] = sleef.expf_u10(diff[:, vector])
+            e[:, ~vector] = libm.expf(diff[:, ~vector].reshape(-1)).reshape(outer, -1)
+            total = total + e
+        logs = sleef.logf_u10(total)
+        out = (cube - mx[:, None, :]) - logs[:, None, :]
+    return out.reshape(shape)
 
 
 def _softmax_rows(rows: np.ndarray) -> np.ndarray:
