@@ -68,6 +68,7 @@ EXACT: dict[str, tuple[Callable[..., np.ndarray], str, bool, tuple[float, float,
     "rsqrt": (K.rsqrt, "rsqrt", False, (100.0, -40, 38)),
     "sinh": (K.sinh, "sinh", True, (95.0, -30, 2.0)),
     "cosh": (K.cosh, "cosh", True, (95.0, -30, 2.0)),
+    "exp2": (K.exp2, "exp2", True, (160.0, -30, 2.2)),
 }
 
 
@@ -150,6 +151,34 @@ def test_softmax_other_dims_match_torch(torch, shape: tuple[int, ...], dim: int)
     _assert_bits("softmax", K.softmax(x, dim, threads=torch.get_num_threads()),
                  torch.softmax(t, dim).numpy(), x)
     _assert_bits("log_softmax", K.log_softmax(x, dim), torch.log_softmax(t, dim).numpy(), x)
+
+
+@pytest.mark.parametrize("exponent", [2.5, -1.7, 1 / 3, 4.0, 5.0, -3.0, 0.1, 100.0, 0.0, 1.0, 2.0,
+                                      3.0, -1.0, -2.0, -0.5])
+def test_pow_number_exponent_matches_torch(torch, exponent: float) -> None:
+    """The vector side rounds the exponent to float, the scalar side keeps it double."""
+    x = _inputs(int(exponent * 100) % 997, 10.0, -6, 6)
+    for part in (x, x[:45], x[3:10], x[::3]):
+        part = np.ascontiguousarray(part)
+        _assert_bits(f"pow {exponent}", K.pow(part, exponent),
+                     torch.pow(torch.from_numpy(part), exponent).numpy(), part)
+    g = np.random.default_rng(1).standard_normal(x.size).astype(F32)
+    base = np.abs(x)
+    leaf = torch.from_numpy(base).requires_grad_()
+    (grad,) = torch.autograd.grad(torch.pow(leaf, exponent), leaf, torch.from_numpy(g))
+    if exponent != 1.5:  # pow(x, 0.5) would be MKL's sqrt
+        _assert_bits(f"pow {exponent} backward", K.pow_backward(g, base, exponent),
+                     grad.numpy(), base)
+
+
+def test_pow_tensor_exponent_matches_torch(torch) -> None:
+    x = _inputs(3, 10.0, -6, 6)
+    y = np.random.default_rng(4).standard_normal(x.size).astype(F32) * F32(4)
+    y[:44] = SPECIALS
+    for a, b in ((x, y), (x[:45], y[:45]), (np.abs(x), y), (x[:7], np.round(y[:7]))):
+        a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
+        _assert_bits("pow tensor", K.pow(a, b),
+                     torch.pow(torch.from_numpy(a), torch.from_numpy(b)).numpy(), a)
 
 
 def test_softplus_and_elu_parameters_match_torch(torch) -> None:
@@ -271,7 +300,7 @@ h.update(K.log_softmax(x[:4000].reshape(40, 100)).tobytes())
 print(h.hexdigest())
 """
 _ALL = ["exp", "log", "tanh", "sin", "cos", "tan", "sigmoid", "silu", "softplus", "elu", "mish",
-        "logsigmoid", "expm1", "log1p", "sqrt", "rsqrt", "sinh", "cosh"]
+        "logsigmoid", "expm1", "log1p", "sqrt", "rsqrt", "sinh", "cosh", "exp2"]
 
 
 def _digest(env: dict[str, str]) -> str:

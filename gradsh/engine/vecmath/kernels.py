@@ -412,3 +412,46 @@ def _backward_rows(fn: Binary, grad: np.ndarray, y: np.ndarray) -> np.ndarray:
         for start in range(0, yy.shape[0], step):
             out[start:start + step] = fn(g[start:start + step], yy[start:start + step])
     return out.reshape(np.shape(y))
+
+
+def exp2(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """exp2_kernel: SLEEF exp2f in vector blocks, glibc exp2f in the rest."""
+    return _split(x, simd, sleef.exp2f_u10, libm.exp2f)
+
+
+def pow(x: np.ndarray, exponent: float | np.ndarray,
+        simd: np.ndarray | None = None) -> np.ndarray:
+    """torch.pow(x, exponent) in float32, exponent a number or an array broadcast against x.
+
+    A number exponent of 0, 1, 2, 3, 0.5, -0.5, -1 or -2 takes the shortcuts of pow_out and
+    pow_tensor_scalar_optimized_kernel (exact arithmetic; 0.5 is torch.sqrt, MKL's); any other
+    goes through SLEEF's powf (exponent rounded to float) in vector blocks and the double pow
+    (exponent kept double) in the rest; an array exponent uses glibc's powf there.
+    """
+    x = np.asarray(x, F32)
+    with np.errstate(all="ignore"):
+        if np.ndim(exponent) == 0:
+            e = float(exponent)
+            shortcuts = {0.0: lambda v: np.ones_like(v), 1.0: lambda v: v.copy(),
+                         2.0: lambda v: v * v, 3.0: lambda v: (v * v) * v, 0.5: sqrt,
+                         -0.5: rsqrt, -1.0: lambda v: ONE / v, -2.0: lambda v: ONE / (v * v)}
+            if e in shortcuts:
+                return shortcuts[e](x).astype(F32, copy=False)
+            # the vector side rounds the exponent to float; the scalar side keeps it double
+            ef = F32(e)
+            return _split(x, simd, lambda v: sleef.powf_u10(v, ef),
+                          lambda v: rounded.pow_double_exponent(v, e))
+        ex = np.broadcast_to(np.asarray(exponent, F32), x.shape)
+        xb = np.broadcast_to(x, ex.shape)
+        return _split2(ex, xb, simd, lambda e, v: sleef.powf_u10(v, e),
+                       lambda e, v: libm.powf(v, e))
+
+
+def pow_backward(grad: np.ndarray, x: np.ndarray, exponent: float,
+                 simd: np.ndarray | None = None) -> np.ndarray:
+    """pow_backward for a number exponent: grad * (exponent * x.pow(exponent - 1))."""
+    if float(exponent) == 0.0:
+        return np.zeros(np.shape(x), F32)
+    base = pow(x, float(exponent) - 1.0, simd)
+    with np.errstate(all="ignore"):
+        return (np.asarray(grad, F32) * (F32(exponent) * base)).astype(F32, copy=False)

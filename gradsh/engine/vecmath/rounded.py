@@ -25,11 +25,11 @@ _MARGIN = 2.0**-47 * 2.0**24  # relative float64 error, in float32 ulps (an ulp 
 
 
 def _with_fallback(x: np.ndarray, y: np.ndarray, slow: Callable[[Decimal], Decimal],
-                   skip: np.ndarray | None = None) -> np.ndarray:
+                   skip: np.ndarray | None = None, margin: float = _MARGIN) -> np.ndarray:
     """Round `y` to float32, recomputing exactly where the rounding could be wrong."""
     with np.errstate(over="ignore"):
         out = y.astype(F32)
-    suspect = near_f32_boundary(y, _MARGIN) & np.isfinite(y)
+    suspect = near_f32_boundary(y, margin) & np.isfinite(y) & (y != 0)
     if skip is not None:
         suspect |= skip
     idx = np.flatnonzero(suspect)
@@ -38,8 +38,23 @@ def _with_fallback(x: np.ndarray, y: np.ndarray, slow: Callable[[Decimal], Decim
         with localcontext() as ctx:
             ctx.prec = _DIGITS
             for i in idx:
-                flat[i] = round_to_f32(Fraction(slow(Decimal(float(x.flat[i])))))
+                flat[i] = _round_decimal(slow(Decimal(float(x.flat[i]))))
     return out
+
+
+_NUDGE = Fraction(1, 10**(_DIGITS - 5))
+
+
+def _round_decimal(v: Decimal) -> np.float32:
+    """Round a value known to _DIGITS digits to float32. Within the last digits of a rounding
+    boundary the exact value must be the boundary itself (a transcendental function of a float
+    is never that close to one otherwise: x**2.5 at x = 2^-60 is 2^-150 exactly), so it rounds
+    to even."""
+    q = Fraction(v)
+    below, above = round_to_f32(q * (1 - _NUDGE)), round_to_f32(q * (1 + _NUDGE))
+    if below == above or not (np.isfinite(below) and np.isfinite(above)):
+        return round_to_f32(q)
+    return round_to_f32((Fraction(float(below)) + Fraction(float(above))) / 2)
 
 
 # ---- exp --------------------------------------------------------------------------------------
@@ -286,3 +301,43 @@ def cos(x: np.ndarray) -> np.ndarray:
 def tan(x: np.ndarray) -> np.ndarray:
     """Correctly rounded float32 tan (stand-in for MKL vmsTan)."""
     return _trig(x, "tan")
+
+
+# ---- pow with a float64 exponent (glibc pow, rounded to float32) ------------------------------
+
+def pow_double_exponent(x: np.ndarray, e: float) -> np.ndarray:
+    """float32(pow(double(x), e)) correctly rounded: ATen's scalar path for pow(tensor, number)
+    calls the double pow (glibc's, within 0.52 float64 ulps) with the exponent as a double."""
+    x = np.asarray(x, F32)
+    xd = x.astype(F64)
+    e = float(e)
+    e_int = e == np.floor(e) and abs(e) < 2.0**53
+    odd = e_int and abs(e) < 2.0**53 and int(e) % 2 == 1
+    with np.errstate(all="ignore"):
+        a = np.abs(xd)
+        ok = (a > 0) & np.isfinite(a)
+        t = e * _log64(np.where(ok, a, 1.0))
+        y = _exp64(np.clip(t, -110.0, 110.0))
+        y = np.where(t > 110.0, np.inf, np.where(t < -110.0, 0.0, y))
+        if odd:
+            y = np.where(xd < 0, -y, y)
+        elif not e_int:
+            y = np.where(xd < 0, np.nan, y)
+        # zeros and infinities as C99's pow
+        zero = np.where(e > 0, 0.0, np.inf)
+        inf = np.where(e > 0, np.inf, 0.0)
+        signed_zero = np.copysign(zero, xd) if odd else zero
+        signed_inf = np.copysign(inf, xd) if odd else inf
+        y = np.where(xd == 0, signed_zero, y)
+        y = np.where(np.isinf(xd), signed_inf, y)
+        y = np.where((xd == -1.0) & np.isinf(e), 1.0, y)
+        y = np.where(np.isnan(xd), np.nan, y)
+        y = np.where(xd == 1.0, 1.0, y)
+    # The float64 value carries up to ~110 * 2^-50 of relative error near the float32 range's
+    # ends; the fallback margin accounts for it.
+
+    def slow(d: Decimal) -> Decimal:
+        value = abs(d) ** Decimal(e)
+        return -value if (odd and d < 0) else value
+
+    return _with_fallback(x, y, slow, margin=2.0**-42 * 2.0**24)

@@ -301,3 +301,108 @@ def coshf_u10(x: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         y = np.where(np.isnan(x), x, _half_exp_pair(x, df_add_df_df))
     return y.astype(F32, copy=False)
+
+
+# ---- exp2, pow ---------------------------------------------------------------------------------
+
+_EXP2_POLY = [F32(c) for c in (0.1535920892e-3, 0.1339262701e-2, 0.9618384764e-2,
+                               0.5550347269e-1, 0.2402264476e+0, 0.6931471825e+0)]
+
+
+def exp2f_u10(d: np.ndarray) -> np.ndarray:
+    """Sleef_exp2f16_u10 (xexp2f)."""
+    d = np.asarray(d, F32)
+    with np.errstate(all="ignore"):
+        u = np.rint(d)
+        q = rint_i32(u)
+        s = d - u
+        p = np.full_like(d, _EXP2_POLY[0])
+        for c in _EXP2_POLY[1:]:
+            p = fma32(p, s, c)
+        p = fma32(p, s, F32(1.0))
+        p = ldexp2(p, q)
+        p = np.where(d >= F32(128.0), F32(np.inf), p)
+        p = np.where(d < F32(-150.0), F32(0.0), p)
+    return p.astype(F32, copy=False)
+
+
+def ldexp(x: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """SLEEF's general vldexp: x * 2**q in five float32 multiplications, for any int32 q."""
+    q = np.asarray(q, np.int32)
+    m = q >> 31
+    m = (((m + q) >> 6) - m) << 4
+    q = q - (m << 2)
+    m = np.clip(m + 0x7F, 0, 0xFF)
+    u = from_int32(m << 23)
+    x = ((x * u) * u) * u * u
+    return x * from_int32((q + 0x7F) << 23)
+
+
+_LOGK_POLY = [F32(c) for c in (0.240320354700088500976562, 0.285112679004669189453125,
+                               0.400007992982864379882812)]
+_LOGK_C = (F32(0.66666662693023681640625), F32(3.69183861259614332084311e-09))
+_EXPK_POLY = [F32(c) for c in (0.00136324646882712841033936, 0.00836596917361021041870117,
+                               0.0416710823774337768554688, 0.166665524244308471679688,
+                               0.499999850988388061523438)]
+
+
+def _logkf(d: np.ndarray) -> DF:
+    """log(d) in double-float (AVX-512 branch)."""
+    e = _getexp(d * F32(1.0 / 0.75))
+    e = np.where(np.isposinf(e), F32(128.0), e)
+    m = _getmant(d)
+    x = df_div(df_add2_ff(F32(-1.0), m), df_add2_ff(F32(1.0), m))
+    x2 = df_squ(x)
+    t = fma32(fma32(_LOGK_POLY[0], x2[0], _LOGK_POLY[1]), x2[0], _LOGK_POLY[2])
+    s = df_mul_df_f(_LN2_DF, e)
+    s = df_add_df_df(s, df_scale(x, F32(2.0)))
+    tail = df_add2_df_df(df_mul_df_f(x2, t), _LOGK_C)
+    return df_add_df_df(s, df_mul_df_df(df_mul_df_df(x2, x), tail))
+
+
+def _expkf(d: DF) -> np.ndarray:
+    """exp of a double-float, rounded to float."""
+    u = (d[0] + d[1]) * R_LN2F
+    q = rint_i32(u)
+    qf = q.astype(F32)
+    s = df_add2_df_f(d, qf * -L2UF)
+    s = df_add2_df_f(s, qf * -L2LF)
+    total = s[0] + s[1]
+    s = (total, (s[0] - total) + s[1])
+    u = np.full_like(s[0], _EXPK_POLY[0])
+    for c in _EXPK_POLY[1:]:
+        u = fma32(u, s[0], c)
+    t = df_add_df_df(s, df_mul_df_f(df_squ(s), u))
+    t = df_add_f_df(F32(1.0), t)
+    u = ldexp(t[0] + t[1], q)
+    return np.where(d[0] < F32(-104.0), F32(0.0), u)
+
+
+def powf_u10(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Sleef_powf16_u10 (xpowf)."""
+    x, y = np.broadcast_arrays(np.asarray(x, F32), np.asarray(y, F32))
+    one, inf, nan = F32(1.0), F32(np.inf), F32(np.nan)
+    with np.errstate(all="ignore"):
+        ay = np.abs(y)
+        yisint = (np.trunc(y) == y) | (ay > F32(1 << 24))
+        ty = np.where(ay < F32(2.0**31), np.trunc(y), F32(0.0)).astype(np.int32)
+        yisodd = ((ty & 1) == 1) & yisint & (ay < F32(1 << 24))
+        result = _expkf(df_mul_df_f(_logkf(np.abs(x)), y))
+        result = np.where(np.isnan(result), inf, result)
+        sign = np.where(x > 0, one, np.where(yisint, np.where(yisodd, -one, one), nan))
+        result = result * sign
+        efx = _mulsign(np.abs(x) - one, y)
+        inf_y = np.where(efx < 0, F32(0.0), np.where(efx == 0, one, inf))
+        result = np.where(np.isinf(y), inf_y, result)
+        zero_or_inf = np.where(np.signbit(y) ^ (x == 0), F32(0.0), inf)
+        result = np.where(np.isinf(x) | (x == 0),
+                          _mulsign(zero_or_inf, np.where(yisodd, x, one)), result)
+        result = np.where(np.isnan(x) | np.isnan(y), nan, result)
+        result = np.where((y == 0) | (x == one), one, result)
+    return result.astype(F32, copy=False)
+
+
+def _mulsign(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """vmulsign: x with its sign flipped where y's sign bit is set."""
+    return from_int32(np.ascontiguousarray(x, F32).view(np.int32)
+                      ^ (np.ascontiguousarray(y, F32).view(np.int32) & np.int32(-2**31)))
