@@ -247,6 +247,12 @@ MKL_STANDINS = {
     "cos": (K.cos, (10.0, -30, 9), 0.94),
     "tan": (K.tan, (10.0, -30, 9), 0.985),
     "sqrt": (K.sqrt, (100.0, -44, 38), 0.99),
+    "log2": (K.log2, (100.0, -44, 38), 0.999),
+    "log10": (K.log10, (100.0, -44, 38), 0.999),
+    "atan": (K.atan, (10.0, -30, 30), 0.999),
+    "asin": (K.asin, (1.0, -30, 0), 0.95),
+    "acos": (K.acos, (1.0, -30, 0), 0.93),
+    "erf": (K.erf, (5.0, -30, 0.7), 0.95),
 }
 
 
@@ -255,10 +261,11 @@ def test_mkl_standins_are_correctly_rounded(name: str) -> None:
     mpmath = pytest.importorskip("mpmath")
     kernel, (scale, lo, hi), _ = MKL_STANDINS[name]
     x = _inputs(11 + len(name), scale, lo, hi)[::4]
-    x = x[np.isfinite(x) & ((x > 0) if name == "log" else True)]
+    x = x[np.isfinite(x) & ((x > 0) if name.startswith("log") else True)]
+    x = x[(np.abs(x) <= 1) if name in ("asin", "acos") else slice(None)]
     ours = kernel(x)
     mpmath.mp.prec = 160
-    fn = getattr(mpmath, name)
+    fn = (lambda v: mpmath.log(v, 2)) if name == "log2" else getattr(mpmath, name)
     for xi, yi in zip(x, ours):
         exact = fn(mpmath.mpf(float(xi)))
         below, above = np.nextafter(yi, F32(-np.inf)), np.nextafter(yi, F32(np.inf))
@@ -299,8 +306,9 @@ h.update(K.softmax(x[:4000].reshape(40, 100)).tobytes())
 h.update(K.log_softmax(x[:4000].reshape(40, 100)).tobytes())
 print(h.hexdigest())
 """
-_ALL = ["exp", "log", "tanh", "sin", "cos", "tan", "sigmoid", "silu", "softplus", "elu", "mish",
-        "logsigmoid", "expm1", "log1p", "sqrt", "rsqrt", "sinh", "cosh", "exp2"]
+_ALL = ["exp", "log", "tanh", "sin", "cos", "tan", "log2", "log10", "atan", "asin", "acos",
+        "erf", "sigmoid", "silu", "softplus", "elu", "mish", "logsigmoid", "expm1", "log1p",
+        "sqrt", "rsqrt", "sinh", "cosh", "exp2"]
 
 
 def _digest(env: dict[str, str]) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gradsh.engine.vecmath import libm, rounded, sleef
+from gradsh.engine.vecmath import libm, rounded, rounded_extra, sleef
 from gradsh.engine.vecmath.fp import F32, fma32
 from gradsh.engine.vecmath.layout import mask_for
 from gradsh.engine.vecmath.vecreduce import add, maximum, reduce_last
@@ -65,6 +65,12 @@ tanh = _flat(rounded.tanh)
 sin = _flat(rounded.sin)
 cos = _flat(rounded.cos)
 tan = _flat(rounded.tan)
+log2 = _flat(rounded_extra.log2)
+log10 = _flat(rounded_extra.log10)
+atan = _flat(rounded_extra.atan)
+asin = _flat(rounded_extra.asin)
+acos = _flat(rounded_extra.acos)
+erf = _flat(rounded_extra.erf)
 
 # ---- at::vml maps without MKL: SLEEF on every element (partial loads for the tail) -----------
 
