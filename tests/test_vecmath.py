@@ -181,6 +181,39 @@ def test_pow_tensor_exponent_matches_torch(torch) -> None:
                      torch.pow(torch.from_numpy(a), torch.from_numpy(b)).numpy(), a)
 
 
+def test_gelu_matches_torch_on_every_path(torch) -> None:
+    """oneDNN for contiguous tensors of 2+ elements; ATen's kernel (vector: its erf polynomial,
+    scalar: glibc erff) for one element and strided views; tanh approximation always ATen."""
+    F = torch.nn.functional
+    x = _inputs(21, 8.0, -30, 1.3)
+    g = np.random.default_rng(21).standard_normal(x.size).astype(F32)
+    doubled = np.repeat(x, 2)
+    view = doubled[::2]
+    for approximate in ("none", "tanh"):
+        _assert_bits(f"gelu {approximate}", K.gelu(x, approximate),
+                     F.gelu(torch.from_numpy(x), approximate=approximate).numpy(), x)
+        _assert_bits(f"gelu {approximate} strided",
+                     K.gelu(view, approximate, contiguous=False, simd=mask_for(view)),
+                     F.gelu(torch.from_numpy(doubled)[::2], approximate=approximate).numpy(), x)
+        one = x[5:6]
+        _assert_bits(f"gelu {approximate} one element", K.gelu(one, approximate),
+                     F.gelu(torch.from_numpy(one), approximate=approximate).numpy(), one)
+    leaf = torch.from_numpy(x).requires_grad_()
+    (grad,) = torch.autograd.grad(F.gelu(leaf), leaf, torch.from_numpy(g))
+    _assert_bits("gelu backward", K.gelu_backward(g, x), grad.numpy(), x)
+    leaf = torch.from_numpy(doubled).requires_grad_()
+    (grad,) = torch.autograd.grad(F.gelu(leaf[::2]), leaf, torch.from_numpy(g))
+    _assert_bits("gelu backward strided",
+                 K.gelu_backward(g, view, contiguous=False, simd=mask_for(view)),
+                 grad.numpy()[::2], x)
+    square = x[:64 * 64].reshape(64, 64)
+    g2 = g[:64 * 64].reshape(64, 64)
+    theirs = torch.ops.aten.gelu_backward(torch.from_numpy(g2).T, torch.from_numpy(square).T)
+    _assert_bits("gelu backward transposed",
+                 K.gelu_backward(g2.T, square.T, contiguous=False, simd=mask_for(square.T)),
+                 theirs.numpy(), square.T)
+
+
 def test_softplus_and_elu_parameters_match_torch(torch) -> None:
     x = _inputs(5, 30.0, -30, 2.5)
     F = torch.nn.functional

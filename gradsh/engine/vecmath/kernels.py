@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gradsh.engine.vecmath import libm, rounded, rounded_extra, sleef
+from gradsh.engine.vecmath import libm, onednn, rounded, rounded_extra, sleef
 from gradsh.engine.vecmath.fp import F32, fma32
 from gradsh.engine.vecmath.layout import mask_for
 from gradsh.engine.vecmath.vecreduce import add, maximum, reduce_last
@@ -461,3 +461,63 @@ def pow_backward(grad: np.ndarray, x: np.ndarray, exponent: float,
     base = pow(x, float(exponent) - 1.0, simd)
     with np.errstate(all="ignore"):
         return (np.asarray(grad, F32) * (F32(exponent) * base)).astype(F32, copy=False)
+
+
+# ---- gelu ----------------------------------------------------------------------------------------
+
+_SQRT1_2 = F32(0.7071067811865476)
+_GELU_BETA = F32(np.sqrt(2.0) * (2.0 / np.sqrt(np.pi)) * 0.5)
+_GELU_KAPPA = F32(0.044715)
+_PDF_BETA = F32((2.0 / np.sqrt(np.pi)) * 0.7071067811865476 * 0.5)
+
+
+def _aten_erf(v: np.ndarray) -> np.ndarray:
+    """Vectorized<float>::erf on AVX-512: Abramowitz-Stegun with SLEEF's exp."""
+    a = np.abs(v)
+    t = ONE / fma32(F32(0.3275911), a, ONE)
+    r = F32(1.061405429)
+    for c in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
+        r = fma32(r, t, F32(c))
+    e = sleef.expf_u10(-(v * v))
+    out = fma32(-e * t, r, ONE)
+    return np.where(np.signbit(v), -out, out)
+
+
+def gelu(x: np.ndarray, approximate: str = "none", contiguous: bool = True,
+         simd: np.ndarray | None = None) -> np.ndarray:
+    """F.gelu: oneDNN's gelu_erf for a contiguous tensor of 2+ elements (approximate="none",
+    mkldnn enabled); otherwise ATen's gelu kernel, vector and scalar paths as `simd` says."""
+    x = np.asarray(x, F32)
+    if approximate == "none":
+        if contiguous and x.size > 1:
+            return _flat(onednn.gelu_erf)(x)
+        return _split(x, simd, lambda v: (v * F32(0.5)) * (ONE + _aten_erf(v * _SQRT1_2)),
+                      lambda v: (v * F32(0.5)) * (ONE + libm.erff(v * _SQRT1_2)))
+
+    def make(tanh: Unary) -> Unary:
+        def run(v: np.ndarray) -> np.ndarray:
+            inner = _GELU_BETA * fma32(_GELU_KAPPA, (v * v) * v, v)
+            return (F32(0.5) * v) * (ONE + tanh(inner))
+        return run
+
+    return _split(x, simd, make(sleef.tanhf_u10), make(libm.tanhf))
+
+
+def gelu_backward(grad: np.ndarray, x: np.ndarray, contiguous: bool = True,
+                  simd: np.ndarray | None = None) -> np.ndarray:
+    """gelu_backward (approximate="none"): oneDNN's for a contiguous tensor of 2+ elements,
+    otherwise ATen's grad * (cdf + x * pdf), the multiply-add fused on the vector path only."""
+    x = np.asarray(x, F32)
+    if contiguous and x.size > 1:
+        g = np.broadcast_to(np.asarray(grad, F32), x.shape)
+        return onednn.gelu_erf_backward(g.reshape(-1), x.reshape(-1)).reshape(x.shape)
+
+    def make(erf: Unary, exp: Unary, fused: bool) -> Binary:
+        def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+            cdf = F32(0.5) * (ONE + erf(v * _SQRT1_2))
+            pdf = _PDF_BETA * exp((v * v) * F32(-0.5))
+            return g * (fma32(v, pdf, cdf) if fused else cdf + v * pdf)
+        return run
+
+    return _split2(grad, x, simd, make(_aten_erf, sleef.expf_u10, True),
+                  make(libm.erff, libm.expf, False))

@@ -454,3 +454,71 @@ def _exp2_big(ylogx: np.ndarray, sign_bias: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         inside = (ylogx > -150.0) & (ylogx < 130.0)
         return _exp2_inline(np.where(inside, ylogx, 0.0), sign_bias).astype(F32)
+
+
+# ---- erff (s_erff.c) ---------------------------------------------------------------------------
+
+def _f32s(*values: float) -> list[np.float32]:
+    return [F32(v) for v in values]
+
+
+_ERX = F32(8.4506291151e-01)
+_EFX = F32(1.2837916613e-01)
+_PP = _f32s(1.2837916613e-01, -3.2504209876e-01, -2.8481749818e-02, -5.7702702470e-03,
+            -2.3763017452e-05)
+_QQ = _f32s(1.0, 3.9791721106e-01, 6.5022252500e-02, 5.0813062117e-03, 1.3249473704e-04,
+            -3.9602282413e-06)
+_PA = _f32s(-2.3621185683e-03, 4.1485610604e-01, -3.7220788002e-01, 3.1834661961e-01,
+            -1.1089469492e-01, 3.5478305072e-02, -2.1663755178e-03)
+_QA = _f32s(1.0, 1.0642088205e-01, 5.4039794207e-01, 7.1828655899e-02, 1.2617121637e-01,
+            1.3637083583e-02, 1.1984500103e-02)
+_RA = _f32s(-9.8649440333e-03, -6.9385856390e-01, -1.0558626175e+01, -6.2375331879e+01,
+            -1.6239666748e+02, -1.8460508728e+02, -8.1287437439e+01, -9.8143291473e+00)
+_SA = _f32s(1.0, 1.9651271820e+01, 1.3765776062e+02, 4.3456588745e+02, 6.4538726807e+02,
+            4.2900814819e+02, 1.0863500214e+02, 6.5702495575e+00, -6.0424413532e-02)
+_RB = _f32s(-9.8649431020e-03, -7.9928326607e-01, -1.7757955551e+01, -1.6063638306e+02,
+            -6.3756646729e+02, -1.0250950928e+03, -4.8351919556e+02)
+_SB = _f32s(1.0, 3.0338060379e+01, 3.2579251099e+02, 1.5367296143e+03, 3.1998581543e+03,
+            2.5530502930e+03, 4.7452853394e+02, -2.2440952301e+01)
+
+
+def _horner(coeffs: list[np.float32], z: np.ndarray) -> np.ndarray:
+    """c0 + z*(c1 + z*(c2 + ...)), innermost first, in float32."""
+    acc = np.full_like(z, coeffs[-1])
+    for c in coeffs[-2::-1]:
+        acc = c + z * acc
+    return acc
+
+
+def erff(x: np.ndarray) -> np.ndarray:
+    """glibc erff (s_erff.c), element-wise."""
+    x = np.asarray(x, F32).reshape(-1)
+    one = F32(1.0)
+    with np.errstate(all="ignore"):
+        hx = _bits(x)
+        ix = hx & 0x7FFFFFFF
+        neg = hx < 0
+        # |x| < 0.84375
+        z = x * x
+        y = _horner(_PP, z) / _horner(_QQ, z)
+        small = x + x * y
+        tiny = np.where(ix < 0x04000000, F32(0.0625) * (F32(16.0) * x + (F32(16.0) * _EFX) * x),
+                        x + _EFX * x)
+        # 0.84375 <= |x| < 1.25
+        s = np.abs(x) - one
+        pq = _horner(_PA, s) / _horner(_QA, s)
+        mid = np.where(neg, -_ERX - pq, _ERX + pq)
+        # 1.25 <= |x| < 6
+        a = np.abs(x)
+        s = one / (a * a)
+        near = ix < 0x4036DB6E
+        rs = np.where(near, _horner(_RA, s) / _horner(_SA, s), _horner(_RB, s) / _horner(_SB, s))
+        zz = _float(_bits(a) & np.int32(-0x1000))  # ix & 0xfffff000
+        r = expf(-zz * zz - F32(0.5625)) * expf((zz - a) * (zz + a) + rs)
+        far = np.where(neg, r / a - one, one - r / a)
+        out = np.where(neg, F32(1e-30) - one, one - F32(1e-30))
+        out = np.where(ix < 0x40C00000, far, out)
+        out = np.where(ix < 0x3FA00000, mid, out)
+        out = np.where(ix < 0x3F580000, np.where(ix < 0x31800000, tiny, small), out)
+        out = np.where(ix >= 0x7F800000, np.where(neg, F32(-1.0), one) + one / x, out)
+    return out.astype(F32, copy=False)
