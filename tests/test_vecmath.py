@@ -214,6 +214,16 @@ def test_gelu_matches_torch_on_every_path(torch) -> None:
                  theirs.numpy(), square.T)
 
 
+def test_atan2_matches_torch(torch) -> None:
+    y = _inputs(31, 10.0, -40, 38)
+    x = np.random.default_rng(32).permutation(_inputs(33, 10.0, -40, 38))
+    x[:44] = SPECIALS[::-1]
+    for a, b in ((y, x), (y[:45], x[:45]), (y[:7], x[:7])):
+        a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
+        _assert_bits("atan2", K.atan2(a, b),
+                     torch.atan2(torch.from_numpy(a), torch.from_numpy(b)).numpy(), a)
+
+
 def test_softplus_and_elu_parameters_match_torch(torch) -> None:
     x = _inputs(5, 30.0, -30, 2.5)
     F = torch.nn.functional

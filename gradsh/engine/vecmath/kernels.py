@@ -521,3 +521,9 @@ def gelu_backward(grad: np.ndarray, x: np.ndarray, contiguous: bool = True,
 
     return _split2(grad, x, simd, make(_aten_erf, sleef.expf_u10, True),
                   make(libm.erff, libm.expf, False))
+
+
+def atan2(y: np.ndarray, x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """atan2_kernel: SLEEF atan2f in vector blocks, glibc atan2f in the rest."""
+    yb, xb = np.broadcast_arrays(np.asarray(y, F32), np.asarray(x, F32))
+    return _split2(yb, xb, simd, sleef.atan2f_u10, libm.atan2f)

@@ -522,3 +522,76 @@ def erff(x: np.ndarray) -> np.ndarray:
         out = np.where(ix < 0x3F580000, np.where(ix < 0x31800000, tiny, small), out)
         out = np.where(ix >= 0x7F800000, np.where(neg, F32(-1.0), one) + one / x, out)
     return out.astype(F32, copy=False)
+
+
+# ---- atanf, atan2f (s_atanf.c, e_atan2f.c) ----------------------------------------------------
+
+_ATANHI = _f32s(4.6364760399e-01, 7.8539812565e-01, 9.8279368877e-01, 1.5707962513e+00)
+_ATANLO = _f32s(5.0121582440e-09, 3.7748947079e-08, 3.4473217170e-08, 7.5497894159e-08)
+_AT = _f32s(3.3333334327e-01, -2.0000000298e-01, 1.4285714924e-01, -1.1111110449e-01,
+            9.0908870101e-02, -7.6918758452e-02, 6.6610731184e-02, -5.8335702866e-02,
+            4.9768779427e-02, -3.6531571299e-02, 1.6285819933e-02)
+
+
+def atanf(x: np.ndarray) -> np.ndarray:
+    """glibc atanf, element-wise."""
+    x = np.asarray(x, F32).reshape(-1)
+    one = F32(1.0)
+    with np.errstate(all="ignore"):
+        hx = _bits(x)
+        ix = hx & 0x7FFFFFFF
+        a = np.abs(x)
+        ident = np.where(ix < 0x3F300000, 0, 1)
+        ident = np.where(ix < 0x3F980000, ident, np.where(ix < 0x401C0000, 2, 3))
+        ident = np.where(ix < 0x3EE00000, -1, ident)
+        red = np.where(ident == 0, (F32(2.0) * a - one) / (F32(2.0) + a),
+                       np.where(ident == 1, (a - one) / (a + one),
+                                np.where(ident == 2, (a - F32(1.5)) / (one + F32(1.5) * a),
+                                         -one / a)))
+        t = np.where(ident < 0, x, red)
+        z = t * t
+        w = z * z
+        s1 = z * _horner(_AT[0::2], w)
+        s2 = w * _horner(_AT[1::2], w)
+        k = np.maximum(ident, 0)
+        hi = np.array(_ATANHI, F32)[k]
+        lo = np.array(_ATANLO, F32)[k]
+        zz = hi - ((t * (s1 + s2) - lo) - t)
+        out = np.where(ident < 0, t - t * (s1 + s2), np.where(hx < 0, -zz, zz))
+        out = np.where((ident < 0) & (ix < 0x31000000), x, out)
+        big = np.where(hx > 0, _ATANHI[3] + _ATANLO[3], -_ATANHI[3] - _ATANLO[3])
+        # glibc 2.36 returns +-pi/2 from |x| >= 2^25 on (fdlibm: 2^34)
+        out = np.where(ix >= 0x4C000000, np.where(ix > 0x7F800000, x + x, big), out)
+    return out.astype(F32, copy=False)
+
+
+_PI_F, _PI_LO_F = F32(3.1415927410e+00), F32(-8.7422776573e-08)
+_PI_O_2_F, _PI_O_4_F = F32(1.5707963705e+00), F32(7.8539818525e-01)
+
+
+def atan2f(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """glibc atan2f, element-wise over broadcast y and x."""
+    y, x = np.broadcast_arrays(np.asarray(y, F32), np.asarray(x, F32))
+    y, x = np.ascontiguousarray(y).reshape(-1), np.ascontiguousarray(x).reshape(-1)
+    tiny = F32(1.0e-30)
+    with np.errstate(all="ignore"):
+        hx, hy = _bits(x), _bits(y)
+        ix, iy = hx & 0x7FFFFFFF, hy & 0x7FFFFFFF
+        m = ((hy >> 31) & 1) | ((hx >> 30) & 2)
+        k = (iy - ix) >> 23
+        z = np.where(k > 60, _PI_O_2_F + F32(0.5) * _PI_LO_F,
+                     np.where((hx < 0) & (k < -60), F32(0.0), atanf(np.abs(y / x))))
+        general = np.choose(m, [z, -z, _PI_F - (z - _PI_LO_F), (z - _PI_LO_F) - _PI_F])
+        out = general
+        out = np.where(iy == 0x7F800000, np.where(hy < 0, -_PI_O_2_F - tiny, _PI_O_2_F + tiny),
+                       out)
+        inf_inf = np.choose(m, [_PI_O_4_F + tiny, -_PI_O_4_F - tiny,
+                                F32(3.0) * _PI_O_4_F + tiny, F32(-3.0) * _PI_O_4_F - tiny])
+        inf_fin = np.choose(m, [F32(0.0), F32(-0.0), _PI_F + tiny, -_PI_F - tiny])
+        out = np.where(ix == 0x7F800000, np.where(iy == 0x7F800000, inf_inf, inf_fin), out)
+        out = np.where(ix == 0, np.where(hy < 0, -_PI_O_2_F - tiny, _PI_O_2_F + tiny), out)
+        y_zero = np.choose(m, [y, y, _PI_F + tiny, -_PI_F - tiny])
+        out = np.where(iy == 0, y_zero, out)
+        out = np.where(hx == 0x3F800000, atanf(y), out)
+        out = np.where((ix > 0x7F800000) | (iy > 0x7F800000), x + y, out)
+    return out.astype(F32, copy=False)

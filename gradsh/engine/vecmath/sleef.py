@@ -406,3 +406,59 @@ def _mulsign(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """vmulsign: x with its sign flipped where y's sign bit is set."""
     return from_int32(np.ascontiguousarray(x, F32).view(np.int32)
                       ^ (np.ascontiguousarray(y, F32).view(np.int32) & np.int32(-2**31)))
+
+
+# ---- atan2 -------------------------------------------------------------------------------------
+
+_ATAN2_POLY = [F32(c) for c in (
+    -0.00176397908944636583328247, 0.0107900900766253471374512, -0.0309564601629972457885742,
+    0.0577365085482597351074219, -0.0838950723409652709960938, 0.109463557600975036621094,
+    -0.142626821994781494140625, 0.199983194470405578613281)]
+_HALF_PI_DF = (F32(1.5707963705062866211), F32(-4.3711388286737928865e-08))
+
+
+def _atan2kf_u1(y: DF, x: DF) -> DF:
+    q = np.where(x[0] < 0, -2, 0).astype(np.int32)
+    flip = np.where(x[0] < 0, np.int32(-2**31), np.int32(0))
+    x = (from_int32(x[0].view(np.int32) ^ flip), from_int32(x[1].view(np.int32) ^ flip))
+    q = np.where(x[0] < y[0], q + 1, q)
+    p = x[0] < y[0]
+    s = (np.where(p, -x[0], y[0]), np.where(p, -x[1], y[1]))
+    t = (np.where(p, y[0], x[0]), np.where(p, y[1], x[1]))
+    s = df_div(s, t)
+    t = df_squ(s)
+    total = t[0] + t[1]
+    t = (total, (t[0] - total) + t[1])
+    u = np.full_like(t[0], _ATAN2_POLY[0])
+    for c in _ATAN2_POLY[1:]:
+        u = fma32(u, t[0], c)
+    t = df_mul_df_df(t, df_add_ff(F32(-0.333332866430282592773438), u * t[0]))
+    t = df_mul_df_df(s, df_add_f_df(F32(1.0), t))
+    return df_add_df_df(df_mul_df_f(_HALF_PI_DF, q.astype(F32)), t)
+
+
+def _isinf2(d: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """visinf2: where d is infinite, m with d's sign bit or-ed in; 0 elsewhere."""
+    bits = (np.ascontiguousarray(d, F32).view(np.int32) & np.int32(-2**31)) | \
+        np.ascontiguousarray(m, F32).view(np.int32)
+    return np.where(np.isinf(d), from_int32(bits), F32(0.0))
+
+
+def atan2f_u10(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Sleef_atan2f16_u10 (xatan2f_u1)."""
+    y, x = np.broadcast_arrays(np.asarray(y, F32), np.asarray(x, F32))
+    half_pi, quarter_pi = F32(np.pi / 2), F32(np.pi / 4)
+    with np.errstate(all="ignore"):
+        o = np.abs(x) < F32(2.9387372783541830947e-39)
+        x = np.where(o, x * F32(1 << 24), x)
+        y = np.where(o, y * F32(1 << 24), y)
+        zeros = np.zeros_like(x)
+        d = _atan2kf_u1((np.abs(y), zeros), (x, zeros))
+        r = _mulsign(d[0] + d[1], x)
+        r = np.where(np.isinf(x) | (x == 0),
+                     half_pi - _isinf2(x, _mulsign(np.full_like(x, half_pi), x)), r)
+        r = np.where(np.isinf(y), half_pi - _isinf2(x, _mulsign(np.full_like(x, quarter_pi), x)),
+                     r)
+        r = np.where(y == 0, np.where(np.signbit(x), F32(np.pi), F32(0.0)), r)
+        r = np.where(np.isnan(x) | np.isnan(y), F32(np.nan), _mulsign(r, y))
+    return r.astype(F32, copy=False)
