@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gradsh.engine.vecmath import libm, onednn, rounded, rounded_extra, sleef
+from gradsh.engine.vecmath import fdlibm, libm, onednn, rounded, rounded_extra, sleef
 from gradsh.engine.vecmath.fp import F32, fma32
 from gradsh.engine.vecmath.layout import mask_for
 from gradsh.engine.vecmath.vecreduce import add, maximum, reduce_last
@@ -117,7 +117,7 @@ def softplus(x: np.ndarray, beta: float = 1.0, threshold: float = 20.0,
 
     def scalar(v: np.ndarray) -> np.ndarray:
         z = v * b
-        return np.where(z > t, v, libm.log1pf(libm.expf(z)) / b)
+        return np.where(z > t, v, fdlibm.log1pf(libm.expf(z)) / b)
 
     return _split(x, simd, vector, scalar)
 
@@ -132,7 +132,7 @@ def elu(x: np.ndarray, alpha: float = 1.0, scale: float = 1.0, input_scale: floa
         return np.where(v > 0, v * pos, sleef.expm1f_u10(v * inp) * neg)
 
     def scalar(v: np.ndarray) -> np.ndarray:
-        return np.where(v > 0, v * pos, libm.expm1f(v * inp) * neg)
+        return np.where(v > 0, v * pos, fdlibm.expm1f(v * inp) * neg)
 
     return _split(x, simd, vector, scalar)
 
@@ -141,7 +141,7 @@ def mish(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
     """mish_kernel: x * tanh(log1p(exp(x)))."""
     return _split(x, simd,
                   lambda v: v * sleef.tanhf_u10(sleef.log1pf_u10(sleef.expf_u10(v))),
-                  lambda v: v * libm.tanhf(libm.log1pf(libm.expf(v))))
+                  lambda v: v * fdlibm.tanhf(fdlibm.log1pf(libm.expf(v))))
 
 
 def logsigmoid(x: np.ndarray) -> np.ndarray:
@@ -280,12 +280,12 @@ def _log_softmax_rows(rows: np.ndarray) -> np.ndarray:
 
 def sinh(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
     """sinh_kernel: SLEEF sinhf in vector blocks, glibc sinhf in the rest."""
-    return _split(x, simd, sleef.sinhf_u10, libm.sinhf)
+    return _split(x, simd, sleef.sinhf_u10, fdlibm.sinhf)
 
 
 def cosh(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
     """cosh_kernel: SLEEF coshf in vector blocks, glibc coshf in the rest."""
-    return _split(x, simd, sleef.coshf_u10, libm.coshf)
+    return _split(x, simd, sleef.coshf_u10, fdlibm.coshf)
 
 
 # ---- backward formulas that PyTorch evaluates with its own rounding ---------------------------
@@ -371,7 +371,7 @@ def mish_backward(grad: np.ndarray, x: np.ndarray, simd: np.ndarray | None = Non
 
     def scalar(g: np.ndarray, v: np.ndarray) -> np.ndarray:
         s = ONE / (ONE + libm.expf(-v))
-        tsp = libm.tanhf(libm.log1pf(libm.expf(v)))
+        tsp = fdlibm.tanhf(fdlibm.log1pf(libm.expf(v)))
         return g * fma32(v * s, fma32(-tsp, tsp, ONE), tsp)
 
     return _split2(grad, x, simd, vector, scalar)
@@ -492,7 +492,7 @@ def gelu(x: np.ndarray, approximate: str = "none", contiguous: bool = True,
         if contiguous and x.size > 1:
             return _flat(onednn.gelu_erf)(x)
         return _split(x, simd, lambda v: (v * F32(0.5)) * (ONE + _aten_erf(v * _SQRT1_2)),
-                      lambda v: (v * F32(0.5)) * (ONE + libm.erff(v * _SQRT1_2)))
+                      lambda v: (v * F32(0.5)) * (ONE + fdlibm.erff(v * _SQRT1_2)))
 
     def make(tanh: Unary) -> Unary:
         def run(v: np.ndarray) -> np.ndarray:
@@ -500,7 +500,7 @@ def gelu(x: np.ndarray, approximate: str = "none", contiguous: bool = True,
             return (F32(0.5) * v) * (ONE + tanh(inner))
         return run
 
-    return _split(x, simd, make(sleef.tanhf_u10), make(libm.tanhf))
+    return _split(x, simd, make(sleef.tanhf_u10), make(fdlibm.tanhf))
 
 
 def gelu_backward(grad: np.ndarray, x: np.ndarray, contiguous: bool = True,
@@ -520,10 +520,10 @@ def gelu_backward(grad: np.ndarray, x: np.ndarray, contiguous: bool = True,
         return run
 
     return _split2(grad, x, simd, make(_aten_erf, sleef.expf_u10, True),
-                  make(libm.erff, libm.expf, False))
+                  make(fdlibm.erff, libm.expf, False))
 
 
 def atan2(y: np.ndarray, x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
     """atan2_kernel: SLEEF atan2f in vector blocks, glibc atan2f in the rest."""
     yb, xb = np.broadcast_arrays(np.asarray(y, F32), np.asarray(x, F32))
-    return _split2(yb, xb, simd, sleef.atan2f_u10, libm.atan2f)
+    return _split2(yb, xb, simd, sleef.atan2f_u10, fdlibm.atan2f)
