@@ -185,7 +185,7 @@ def _softmax_columns(cols: np.ndarray, vector: bool) -> np.ndarray:
     """One side of _vec_softmax on columns (dim, n): sequential max, exp, sum from 0, divide."""
     mx = cols[0].copy()
     for row in cols[1:]:
-        mx = np.maximum(mx, row) if vector else np.where(mx < row, row, mx)
+        mx = maximum(mx, row) if vector else np.where(mx < row, row, mx)
     diff = cols - mx
     e = sleef.expf_u10(diff) if vector else libm.expf(diff.reshape(-1)).reshape(diff.shape)
     total = np.zeros_like(mx)
@@ -465,10 +465,11 @@ def pow_backward(grad: np.ndarray, x: np.ndarray, exponent: float,
 
 # ---- gelu ----------------------------------------------------------------------------------------
 
-_SQRT1_2 = F32(0.7071067811865476)
-_GELU_BETA = F32(np.sqrt(2.0) * (2.0 / np.sqrt(np.pi)) * 0.5)
+_SQRT1_2 = F32(0.7071067811865476)  # M_SQRT1_2
+_M_SQRT2, _M_2_SQRTPI, _M_SQRT1_2 = 1.4142135623730951, 1.1283791670955126, 0.7071067811865476
+_GELU_BETA = F32(_M_SQRT2 * _M_2_SQRTPI * 0.5)  # ATen's kBeta, computed in double
 _GELU_KAPPA = F32(0.044715)
-_PDF_BETA = F32((2.0 / np.sqrt(np.pi)) * 0.7071067811865476 * 0.5)
+_PDF_BETA = F32(_M_2_SQRTPI * _M_SQRT1_2 * 0.5)
 
 
 def _aten_erf(v: np.ndarray) -> np.ndarray:

@@ -12,6 +12,7 @@ elements whose float64 value lies too close to a float32 rounding boundary to be
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -78,7 +79,7 @@ def _exp_table() -> np.ndarray:
 
 
 _EXP2_J = _exp_table()
-_INV_FACT = [1.0 / np.prod(np.arange(1, n + 1, dtype=F64)) for n in range(0, 24)]
+_INV_FACT = [1 / math.factorial(n) for n in range(0, 24)]  # int / int: correctly rounded
 
 
 def _exp64(x: np.ndarray) -> np.ndarray:

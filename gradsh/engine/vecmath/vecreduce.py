@@ -49,6 +49,7 @@ def add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def maximum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """vec::maximum: the larger, nan if either is nan."""
-    return np.maximum(a, b)
+    """vec::maximum: vmaxps (the second operand unless a > b, so b on +0/-0 ties) with nan
+    propagated from either side. np.maximum leaves the sign of a tied zero unspecified."""
+    return np.where(np.isnan(a) | np.isnan(b), F32(np.nan), np.where(a > b, a, b))
 
