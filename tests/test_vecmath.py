@@ -40,6 +40,17 @@ def _inputs(seed: int, scale: float, log_lo: float, log_hi: float) -> np.ndarray
     return np.concatenate([x, SPECIALS])
 
 
+@pytest.fixture(scope="module")
+def torch(torch):
+    """conftest's torch, when its CPU kernels are the AVX-512 ones vecmath reproduces (on an
+    AVX2 machine PyTorch runs 8-lane SLEEF code, 16-element blocks and other MKL code paths,
+    hence other bits)."""
+    capability = torch.backends.cpu.get_cpu_capability()
+    if capability != "AVX512":
+        pytest.skip(f"vecmath reproduces PyTorch's AVX512 kernels; this torch uses {capability}")
+    return torch
+
+
 def _same_bits(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a = np.ascontiguousarray(a, F32)
     b = np.ascontiguousarray(b, F32)
