@@ -1,0 +1,530 @@
+"""PyTorch 2.13's float32 CPU kernels for the element-wise and softmax ops, bit for bit.
+
+Each op combines the routines of `sleef` (ATen's vector path), `libm` (its scalar path) and
+`rounded` (the stand-in for MKL's VML) exactly as ATen's kernel does; `simd` says which
+elements take the vector path (layout.simd_mask; default: a C-contiguous tensor, one thread).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from gradsh.engine.vecmath import fdlibm, libm, onednn, rounded, rounded_extra, sleef
+from gradsh.engine.vecmath.fp import F32, fma32
+from gradsh.engine.vecmath.layout import mask_for
+from gradsh.engine.vecmath.vecreduce import add, maximum, reduce_last
+
+Unary = Callable[[np.ndarray], np.ndarray]
+# Work through long arrays in pieces that stay in the CPU cache: every kernel is a chain of
+# dozens of NumPy passes, and element-wise results do not depend on the piece boundaries.
+CHUNK = 1 << 16
+
+
+def _chunked(fn: Unary, v: np.ndarray) -> np.ndarray:
+    if v.size <= CHUNK:
+        return fn(v)
+    out = np.empty(v.shape, F32)
+    for start in range(0, v.size, CHUNK):
+        out[start:start + CHUNK] = fn(v[start:start + CHUNK])
+    return out
+
+
+def _split(x: np.ndarray, simd: np.ndarray | None, vector: Unary, scalar: Unary) -> np.ndarray:
+    """Apply `vector` where ATen's loop is vectorised and `scalar` on the rest."""
+    x = np.asarray(x, F32)
+    if simd is None:
+        simd = mask_for(np.ascontiguousarray(x))
+    out = np.empty(x.shape, F32)
+    with np.errstate(all="ignore"):
+        if simd.all():
+            out[...] = _chunked(vector, x.reshape(-1)).reshape(x.shape)
+        elif not simd.any():
+            out[...] = _chunked(scalar, x.reshape(-1)).reshape(x.shape)
+        else:
+            out[simd] = _chunked(vector, x[simd])
+            out[~simd] = _chunked(scalar, x[~simd])
+    return out
+
+
+def _flat(fn: Unary) -> Unary:
+    def run(x: np.ndarray) -> np.ndarray:
+        x = np.asarray(x, F32)
+        with np.errstate(all="ignore"):
+            return _chunked(fn, x.reshape(-1)).reshape(x.shape)
+    run.__doc__ = fn.__doc__
+    return run
+
+
+# ---- MKL VML ops (and sqrt): every element, any layout; correctly rounded stand-ins -----
+
+exp = _flat(rounded.exp)
+log = _flat(rounded.log)
+tanh = _flat(rounded.tanh)
+sin = _flat(rounded.sin)
+cos = _flat(rounded.cos)
+tan = _flat(rounded.tan)
+log2 = _flat(rounded_extra.log2)
+log10 = _flat(rounded_extra.log10)
+atan = _flat(rounded_extra.atan)
+asin = _flat(rounded_extra.asin)
+acos = _flat(rounded_extra.acos)
+erf = _flat(rounded_extra.erf)
+
+# ---- at::vml maps without MKL: SLEEF on every element (partial loads for the tail) -----------
+
+expm1 = _flat(sleef.expm1f_u10)
+log1p = _flat(sleef.log1pf_u10)
+
+ONE = F32(1.0)
+
+
+def sqrt(x: np.ndarray) -> np.ndarray:
+    """IEEE (correctly rounded) square root: the stand-in for MKL's vmsSqrt, which is not."""
+    with np.errstate(invalid="ignore"):
+        return np.sqrt(np.asarray(x, F32))
+
+
+def rsqrt(x: np.ndarray) -> np.ndarray:
+    """1 / sqrt(x), two correctly rounded steps on both paths."""
+    with np.errstate(all="ignore"):
+        return ONE / np.sqrt(np.asarray(x, F32))
+
+
+# ---- cpu_kernel_vec ops: SLEEF in full vector blocks, glibc in the rest -----------------------
+
+def sigmoid(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """sigmoid_kernel: 1 / (1 + exp(-x)); the vector path computes exp(0 - x)."""
+    return _split(x, simd, lambda v: ONE / (ONE + sleef.expf_u10(F32(0.0) - v)),
+                  lambda v: ONE / (ONE + libm.expf(-v)))
+
+
+def silu(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """silu_kernel: x / (1 + exp(-x))."""
+    return _split(x, simd, lambda v: v / (ONE + sleef.expf_u10(-v)),
+                  lambda v: v / (ONE + libm.expf(-v)))
+
+
+def softplus(x: np.ndarray, beta: float = 1.0, threshold: float = 20.0,
+             simd: np.ndarray | None = None) -> np.ndarray:
+    """softplus_kernel: x where x*beta > threshold, else log1p(exp(x*beta)) / beta."""
+    b, t = F32(beta), F32(threshold)
+
+    def vector(v: np.ndarray) -> np.ndarray:
+        z = v * b
+        return np.where(z > t, v, sleef.log1pf_u10(sleef.expf_u10(z)) / b)
+
+    def scalar(v: np.ndarray) -> np.ndarray:
+        z = v * b
+        return np.where(z > t, v, fdlibm.log1pf(libm.expf(z)) / b)
+
+    return _split(x, simd, vector, scalar)
+
+
+def elu(x: np.ndarray, alpha: float = 1.0, scale: float = 1.0, input_scale: float = 1.0,
+        simd: np.ndarray | None = None) -> np.ndarray:
+    """elu_kernel: x > 0 ? x * scale : expm1(x * input_scale) * (alpha * scale)."""
+    neg = F32(float(alpha) * float(scale))
+    pos, inp = F32(scale), F32(input_scale)
+
+    def vector(v: np.ndarray) -> np.ndarray:
+        return np.where(v > 0, v * pos, sleef.expm1f_u10(v * inp) * neg)
+
+    def scalar(v: np.ndarray) -> np.ndarray:
+        return np.where(v > 0, v * pos, fdlibm.expm1f(v * inp) * neg)
+
+    return _split(x, simd, vector, scalar)
+
+
+def mish(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """mish_kernel: x * tanh(log1p(exp(x)))."""
+    return _split(x, simd,
+                  lambda v: v * sleef.tanhf_u10(sleef.log1pf_u10(sleef.expf_u10(v))),
+                  lambda v: v * fdlibm.tanhf(fdlibm.log1pf(libm.expf(v))))
+
+
+def logsigmoid(x: np.ndarray) -> np.ndarray:
+    """log_sigmoid_cpu_kernel: min(x, 0) - log1p(exp(-|x|)), vectorised on every element."""
+    x = np.asarray(x, F32)
+    with np.errstate(all="ignore"):
+        v = x.reshape(-1)
+        out = _chunked(lambda c: np.minimum(c, F32(0.0))
+                       - sleef.log1pf_u10(sleef.expf_u10(-np.abs(c))), v)
+    return out.reshape(x.shape)
+
+
+# ---- softmax over the last dimension (contiguous rows) ----------------------------------------
+
+def _rows(x: np.ndarray) -> np.ndarray:
+    x = np.ascontiguousarray(x, F32)
+    return x.reshape(-1, x.shape[-1] if x.ndim else 1)
+
+
+def _by_rows(fn: Unary, x: np.ndarray) -> np.ndarray:
+    """Apply a row-wise kernel to blocks of rows that fit the chunk size."""
+    rows = _rows(x)
+    step = max(1, CHUNK // max(1, rows.shape[1]))
+    out = np.empty(rows.shape, F32)
+    for start in range(0, rows.shape[0], step):
+        out[start:start + step] = fn(rows[start:start + step])
+    return out.reshape(np.shape(x))
+
+
+def softmax(x: np.ndarray, dim: int = -1, threads: int = 1) -> np.ndarray:
+    """softmax along `dim`: the last dimension through _vec_softmax_lastdim (exp(x - max) scaled
+    by the reciprocal of its vectorised sum), another through _vec_softmax, whose split among
+    `threads` (torch.get_num_threads()) decides which columns are vectorised."""
+    x = np.asarray(x, F32)
+    if x.ndim == 0 or dim % x.ndim == x.ndim - 1:
+        return _by_rows(_softmax_rows, x)
+    return _softmax_inner(x, dim % x.ndim, threads)
+
+
+def _softmax_columns(cols: np.ndarray, vector: bool) -> np.ndarray:
+    """One side of _vec_softmax on columns (dim, n): sequential max, exp, sum from 0, divide."""
+    mx = cols[0].copy()
+    for row in cols[1:]:
+        mx = maximum(mx, row) if vector else np.where(mx < row, row, mx)
+    diff = cols - mx
+    e = sleef.expf_u10(diff) if vector else libm.expf(diff.reshape(-1)).reshape(diff.shape)
+    total = np.zeros_like(mx)
+    for row in e:
+        total = total + row
+    return e / total
+
+
+def _softmax_inner(x: np.ndarray, dim: int, threads: int) -> np.ndarray:
+    shape = x.shape
+    outer = int(np.prod(shape[:dim], dtype=np.int64))
+    inner = int(np.prod(shape[dim + 1:], dtype=np.int64))
+    cube = np.ascontiguousarray(x).reshape(outer, shape[dim], inner)
+    vector = np.zeros(outer * inner, bool)  # per column: vectorised or scalar
+    lanes = 16
+    count = outer * inner
+    used = max(1, min(threads, count))
+    chunk = -(-count // used)
+    for begin in range(0, count, chunk):
+        end = min(count, begin + chunk)
+        idx = begin
+        while idx < end:
+            inner_idx = idx % inner
+            if inner_idx + lanes <= inner and idx + lanes <= end:
+                vector[idx:idx + lanes] = True
+                idx += lanes
+            else:
+                idx += (end - idx) if idx + lanes > end else (inner - inner_idx)
+    cols = cube.transpose(1, 0, 2).reshape(shape[dim], count)
+    out = np.empty_like(cols)
+    with np.errstate(all="ignore"):
+        for side in (True, False):
+            pick = vector if side else ~vector
+            if pick.any():
+                out[:, pick] = _softmax_columns(cols[:, pick], side)
+    return out.reshape(shape[dim], outer, inner).transpose(1, 0, 2).reshape(shape)
+
+
+def log_softmax(x: np.ndarray, dim: int = -1) -> np.ndarray:
+    """log_softmax along `dim`: x - max - log(sum(exp(x - max))), through
+    _vec_log_softmax_lastdim for the last dimension and _vec_logsoftmax for another."""
+    x = np.asarray(x, F32)
+    if x.ndim == 0 or dim % x.ndim == x.ndim - 1:
+        return _by_rows(_log_softmax_rows, x)
+    return _log_softmax_inner(x, dim % x.ndim)
+
+
+def _log_softmax_inner(x: np.ndarray, dim: int) -> np.ndarray:
+    """_vec_logsoftmax: the inner dimension in chunks of CHUNK_SIZE columns, the first
+    multiple of 16 of each chunk vectorised, the rest with glibc's expf; log(sum) by SLEEF."""
+    shape = x.shape
+    outer = int(np.prod(shape[:dim], dtype=np.int64))
+    inner = int(np.prod(shape[dim + 1:], dtype=np.int64))
+    dim_size = shape[dim]
+    cube = np.ascontiguousarray(x).reshape(outer, dim_size, inner)
+    max_chunk = max(128 * 1024 // dim_size // 4, 16) // 16 * 16
+    chunk = min(max_chunk, inner)
+    col = np.arange(inner)
+    size = np.minimum(chunk, inner - col // chunk * chunk)
+    vector = (col % chunk) < size - size % 16
+    with np.errstate(all="ignore"):
+        mx = np.full((outer, inner), -np.inf, F32)
+        for d in range(dim_size):
+            row = cube[:, d, :]
+            mx = np.where(row > mx, row, mx)
+        total = np.zeros((outer, inner), F32)
+        for d in range(dim_size):
+            diff = cube[:, d, :] - mx
+            e = np.empty_like(diff)
+            e[:, vector] = sleef.expf_u10(diff[:, vector])
+            e[:, ~vector] = libm.expf(diff[:, ~vector].reshape(-1)).reshape(outer, -1)
+            total = total + e
+        logs = sleef.logf_u10(total)
+        out = (cube - mx[:, None, :]) - logs[:, None, :]
+    return out.reshape(shape)
+
+
+def _softmax_rows(rows: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        mx = reduce_last(rows, maximum)[:, None]
+        e = sleef.expf_u10(rows - mx)
+        total = reduce_last(e, add)[:, None]
+        return e * (ONE / total)
+
+
+def _log_softmax_rows(rows: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        mx = reduce_last(rows, maximum)[:, None]
+        total = reduce_last(sleef.expf_u10(rows - mx), add)[:, None]
+        return (rows - mx) - sleef.logf_u10(total)
+
+
+def sinh(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """sinh_kernel: SLEEF sinhf in vector blocks, glibc sinhf in the rest."""
+    return _split(x, simd, sleef.sinhf_u10, fdlibm.sinhf)
+
+
+def cosh(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """cosh_kernel: SLEEF coshf in vector blocks, glibc coshf in the rest."""
+    return _split(x, simd, sleef.coshf_u10, fdlibm.coshf)
+
+
+# ---- backward formulas that PyTorch evaluates with its own rounding ---------------------------
+
+def tanh_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """tanh_backward: grad * (1 - y*y), where 1 - y*y is one fused operation on both paths."""
+    y = np.asarray(y, F32)
+    return (np.asarray(grad, F32) * fma32(-y, y, ONE)).astype(F32, copy=False)
+
+
+def sigmoid_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """sigmoid_backward: (grad * (1 - y)) * y, unfused."""
+    y = np.asarray(y, F32)
+    return ((np.asarray(grad, F32) * (ONE - y)) * y).astype(F32, copy=False)
+
+
+Binary = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def _split2(grad: np.ndarray, x: np.ndarray, simd: np.ndarray | None, vector: Binary,
+            scalar: Binary) -> np.ndarray:
+    """_split for the backward kernels, which loop over (grad, input) pairs."""
+    g = np.broadcast_to(np.asarray(grad, F32), np.shape(x))
+    x = np.asarray(x, F32)
+    if simd is None:
+        simd = mask_for(np.ascontiguousarray(x))
+    out = np.empty(x.shape, F32)
+    with np.errstate(all="ignore"):
+        for mask, fn in ((simd, vector), (~simd, scalar)):
+            if mask.any():
+                out[mask] = fn(g[mask], x[mask])
+    return out
+
+
+def softplus_backward(grad: np.ndarray, x: np.ndarray, beta: float = 1.0,
+                      threshold: float = 20.0, simd: np.ndarray | None = None) -> np.ndarray:
+    """softplus_backward: z = exp(x*beta); x*beta > threshold ? grad : grad * z / (z + 1)."""
+    b, t = F32(beta), F32(threshold)
+
+    def make(exp: Unary) -> Binary:
+        def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+            z = exp(v * b)
+            return np.where(v * b > t, g, g * z / (z + ONE))
+        return run
+
+    return _split2(grad, x, simd, make(sleef.expf_u10), make(libm.expf))
+
+
+def silu_backward(grad: np.ndarray, x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """silu_backward: s = 1 / (1 + exp(-x)); grad * s * (1 + x * (1 - s)), where the compiler
+    fuses 1 + x * (1 - s) (on the vector path too: GCC contracts the intrinsics)."""
+    def make(exp: Unary) -> Binary:
+        def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+            s = ONE / (ONE + exp(-v))
+            return (g * s) * fma32(v, ONE - s, ONE)
+        return run
+
+    return _split2(grad, x, simd, make(sleef.expf_u10), make(libm.expf))
+
+
+def elu_backward(grad: np.ndarray, x: np.ndarray, alpha: float = 1.0, scale: float = 1.0,
+                 input_scale: float = 1.0, simd: np.ndarray | None = None) -> np.ndarray:
+    """elu_backward on the input: x <= 0 ? grad * input_scale * (alpha*scale) * exp(x *
+    input_scale) : grad * scale."""
+    neg = F32(float(alpha) * float(scale))
+    pos, inp = F32(scale), F32(input_scale)
+
+    def make(exp: Unary) -> Binary:
+        def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+            return np.where(v <= 0, ((g * inp) * neg) * exp(v * inp), g * pos)
+        return run
+
+    return _split2(grad, x, simd, make(sleef.expf_u10), make(libm.expf))
+
+
+def mish_backward(grad: np.ndarray, x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """mish_backward: grad * (tsp + x * sigmoid(x) * (1 - tsp*tsp)), tsp = tanh(softplus(x)),
+    with both multiply-adds fused."""
+    def vector(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+        s = ONE / (ONE + sleef.expf_u10(-v))
+        tsp = sleef.tanhf_u10(sleef.log1pf_u10(sleef.expf_u10(v)))
+        return g * fma32(v * s, fma32(-tsp, tsp, ONE), tsp)
+
+    def scalar(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+        s = ONE / (ONE + libm.expf(-v))
+        tsp = fdlibm.tanhf(fdlibm.log1pf(libm.expf(v)))
+        return g * fma32(v * s, fma32(-tsp, tsp, ONE), tsp)
+
+    return _split2(grad, x, simd, vector, scalar)
+
+
+def logsigmoid_backward(grad: np.ndarray, x: np.ndarray,
+                        simd: np.ndarray | None = None) -> np.ndarray:
+    """log_sigmoid_backward with the forward's buffer b = exp(-|x|):
+    (max_deriv - sign * (b / (1 + b))) * grad, max_deriv = x < 0, sign = x < 0 ? 1 : -1."""
+    def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+        b = sleef.expf_u10(-np.abs(v))
+        neg = v < 0
+        max_deriv = np.where(neg, ONE, F32(0.0))
+        sign = np.where(neg, ONE, -ONE)
+        return (max_deriv - sign * (b / (ONE + b))) * g
+
+    return _split2(grad, x, simd, run, run)
+
+
+def softmax_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """_vec_softmax_backward (last dim): y * (grad - sum(grad * y))."""
+    def run(g: np.ndarray, yy: np.ndarray) -> np.ndarray:
+        total = reduce_last(g * yy, add)[:, None]
+        return yy * (g - total)
+
+    return _backward_rows(run, grad, y)
+
+
+def log_softmax_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """_vec_log_softmax_backward (last dim): grad - exp(y) * sum(grad), one fused step."""
+    def run(g: np.ndarray, yy: np.ndarray) -> np.ndarray:
+        total = reduce_last(g, add)[:, None]
+        return fma32(-sleef.expf_u10(yy), total, g)
+
+    return _backward_rows(run, grad, y)
+
+
+def _backward_rows(fn: Binary, grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Apply a row-wise (grad, output) kernel to blocks of rows that fit the chunk size."""
+    g, yy = _rows(np.broadcast_to(np.asarray(grad, F32), np.shape(y))), _rows(y)
+    step = max(1, CHUNK // max(1, yy.shape[1]))
+    out = np.empty(yy.shape, F32)
+    with np.errstate(all="ignore"):
+        for start in range(0, yy.shape[0], step):
+            out[start:start + step] = fn(g[start:start + step], yy[start:start + step])
+    return out.reshape(np.shape(y))
+
+
+def exp2(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """exp2_kernel: SLEEF exp2f in vector blocks, glibc exp2f in the rest."""
+    return _split(x, simd, sleef.exp2f_u10, libm.exp2f)
+
+
+def pow(x: np.ndarray, exponent: float | np.ndarray,
+        simd: np.ndarray | None = None) -> np.ndarray:
+    """torch.pow(x, exponent) in float32, exponent a number or an array broadcast against x.
+
+    A number exponent of 0, 1, 2, 3, 0.5, -0.5, -1 or -2 takes the shortcuts of pow_out and
+    pow_tensor_scalar_optimized_kernel (exact arithmetic; 0.5 is torch.sqrt, MKL's); any other
+    goes through SLEEF's powf (exponent rounded to float) in vector blocks and the double pow
+    (exponent kept double) in the rest; an array exponent uses glibc's powf there.
+    """
+    x = np.asarray(x, F32)
+    with np.errstate(all="ignore"):
+        if np.ndim(exponent) == 0:
+            e = float(exponent)
+            shortcuts = {0.0: lambda v: np.ones_like(v), 1.0: lambda v: v.copy(),
+                         2.0: lambda v: v * v, 3.0: lambda v: (v * v) * v, 0.5: sqrt,
+                         -0.5: rsqrt, -1.0: lambda v: ONE / v, -2.0: lambda v: ONE / (v * v)}
+            if e in shortcuts:
+                return shortcuts[e](x).astype(F32, copy=False)
+            # the vector side rounds the exponent to float; the scalar side keeps it double
+            ef = F32(e)
+            return _split(x, simd, lambda v: sleef.powf_u10(v, ef),
+                          lambda v: rounded.pow_double_exponent(v, e))
+        ex = np.broadcast_to(np.asarray(exponent, F32), x.shape)
+        xb = np.broadcast_to(x, ex.shape)
+        return _split2(ex, xb, simd, lambda e, v: sleef.powf_u10(v, e),
+                       lambda e, v: libm.powf(v, e))
+
+
+def pow_backward(grad: np.ndarray, x: np.ndarray, exponent: float,
+                 simd: np.ndarray | None = None) -> np.ndarray:
+    """pow_backward for a number exponent: grad * (exponent * x.pow(exponent - 1))."""
+    if float(exponent) == 0.0:
+        return np.zeros(np.shape(x), F32)
+    base = pow(x, float(exponent) - 1.0, simd)
+    with np.errstate(all="ignore"):
+        return (np.asarray(grad, F32) * (F32(exponent) * base)).astype(F32, copy=False)
+
+
+# ---- gelu ----------------------------------------------------------------------------------------
+
+_SQRT1_2 = F32(0.7071067811865476)  # M_SQRT1_2
+_M_SQRT2, _M_2_SQRTPI, _M_SQRT1_2 = 1.4142135623730951, 1.1283791670955126, 0.7071067811865476
+_GELU_BETA = F32(_M_SQRT2 * _M_2_SQRTPI * 0.5)  # ATen's kBeta, computed in double
+_GELU_KAPPA = F32(0.044715)
+_PDF_BETA = F32(_M_2_SQRTPI * _M_SQRT1_2 * 0.5)
+
+
+def _aten_erf(v: np.ndarray) -> np.ndarray:
+    """Vectorized<float>::erf on AVX-512: Abramowitz-Stegun with SLEEF's exp."""
+    a = np.abs(v)
+    t = ONE / fma32(F32(0.3275911), a, ONE)
+    r = F32(1.061405429)
+    for c in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
+        r = fma32(r, t, F32(c))
+    e = sleef.expf_u10(-(v * v))
+    out = fma32(-e * t, r, ONE)
+    return np.where(np.signbit(v), -out, out)
+
+
+def gelu(x: np.ndarray, approximate: str = "none", contiguous: bool = True,
+         simd: np.ndarray | None = None) -> np.ndarray:
+    """F.gelu: oneDNN's gelu_erf for a contiguous tensor of 2+ elements (approximate="none",
+    mkldnn enabled); otherwise ATen's gelu kernel, vector and scalar paths as `simd` says."""
+    x = np.asarray(x, F32)
+    if approximate == "none":
+        if contiguous and x.size > 1:
+            return _flat(onednn.gelu_erf)(x)
+        return _split(x, simd, lambda v: (v * F32(0.5)) * (ONE + _aten_erf(v * _SQRT1_2)),
+                      lambda v: (v * F32(0.5)) * (ONE + fdlibm.erff(v * _SQRT1_2)))
+
+    def make(tanh: Unary) -> Unary:
+        def run(v: np.ndarray) -> np.ndarray:
+            inner = _GELU_BETA * fma32(_GELU_KAPPA, (v * v) * v, v)
+            return (F32(0.5) * v) * (ONE + tanh(inner))
+        return run
+
+    return _split(x, simd, make(sleef.tanhf_u10), make(fdlibm.tanhf))
+
+
+def gelu_backward(grad: np.ndarray, x: np.ndarray, contiguous: bool = True,
+                  simd: np.ndarray | None = None) -> np.ndarray:
+    """gelu_backward (approximate="none"): oneDNN's for a contiguous tensor of 2+ elements,
+    otherwise ATen's grad * (cdf + x * pdf), the multiply-add fused on the vector path only."""
+    x = np.asarray(x, F32)
+    if contiguous and x.size > 1:
+        g = np.broadcast_to(np.asarray(grad, F32), x.shape)
+        return onednn.gelu_erf_backward(g.reshape(-1), x.reshape(-1)).reshape(x.shape)
+
+    def make(erf: Unary, exp: Unary, fused: bool) -> Binary:
+        def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+            cdf = F32(0.5) * (ONE + erf(v * _SQRT1_2))
+            pdf = _PDF_BETA * exp((v * v) * F32(-0.5))
+            return g * (fma32(v, pdf, cdf) if fused else cdf + v * pdf)
+        return run
+
+    return _split2(grad, x, simd, make(_aten_erf, sleef.expf_u10, True),
+                  make(fdlibm.erff, libm.expf, False))
+
+
+def atan2(y: np.ndarray, x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+    """atan2_kernel: SLEEF atan2f in vector blocks, glibc atan2f in the rest."""
+    yb, xb = np.broadcast_arrays(np.asarray(y, F32), np.asarray(x, F32))
+    return _split2(yb, xb, simd, sleef.atan2f_u10, fdlibm.atan2f)

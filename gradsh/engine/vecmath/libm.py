@@ -1,0 +1,267 @@
+"""glibc 2.36's float64-internal float32 functions (expf, exp2f, powf; x86-64 FMA builds), which
+ATen's scalar paths call (the fdlibm-derived ones are in `fdlibm`).
+
+ATen hands a loop's tail, strided inputs and 0-d tensors to `std::exp` and friends, i.e. glibc's
+`expf` (selected at load time as its FMA build on CPUs with FMA). These routines work in float64
+and round once at the end; the float64 steps here run unfused, which differs from the fused build
+by a few float64 ulps, so every result whose float64 value lies that close to a float32 rounding
+boundary is recomputed exactly with the fused operations (rare: about 1 in 10**6 elements).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, localcontext
+
+import numpy as np
+
+from gradsh.engine.vecmath.fp import F32, F64, I64, exact, fma64, fraction_to_f64, near_f32_boundary
+
+_N = 32
+
+
+def _exp2_table() -> np.ndarray:
+    """glibc's __exp2f_data.tab: bits of 2^(i/32) rounded to float64, minus i << 47."""
+    out = []
+    with localcontext() as ctx:
+        ctx.prec = 60
+        for i in range(_N):
+            value = float(Decimal(2) ** (Decimal(i) / _N))  # Decimal -> float rounds correctly
+            out.append(int(np.float64(value).view(I64)) - (i << 47))
+    return np.array(out, dtype=I64)
+
+
+_TAB = _exp2_table()
+_INVLN2N = F64(float.fromhex("0x1.71547652b82fep+0") * _N)
+_SHIFT = F64(float.fromhex("0x1.8p+52"))
+_C0 = F64(float.fromhex("0x1.c6af84b912394p-5") / _N / _N / _N)
+_C1 = F64(float.fromhex("0x1.ebfce50fac4f3p-3") / _N / _N)
+_C2 = F64(float.fromhex("0x1.62e42ff0c52d6p-1") / _N)
+_OVER = F32(float.fromhex("0x1.62e42ep6"))
+_UNDER = F32(float.fromhex("-0x1.9fe368p6"))
+# How far (in float32 ulps) the unfused float64 value may sit from glibc's fused one.
+_MARGIN = 2.0**-20
+
+
+def _expf_exact(x: float) -> float:
+    """One glibc expf in exact arithmetic, with the contractions of its FMA build."""
+    xd = float(x)
+    kd = fma64(_INVLN2N, xd, _SHIFT)
+    ki = int(np.float64(kd).view(I64))
+    kd -= _SHIFT
+    r = fma64(_INVLN2N, xd, -kd)
+    t = (int(_TAB[ki % _N]) + (ki << 47)) & ((1 << 64) - 1)
+    s = float(np.array([t], dtype=np.uint64).view(F64)[0])
+    z = fma64(_C0, r, _C1)
+    r2 = r * r
+    y = fma64(_C2, r, 1.0)
+    y = fma64(z, r2, y)
+    return fraction_to_f64(exact(y) * exact(s))
+
+
+def expf(x: np.ndarray) -> np.ndarray:
+    """glibc expf, element-wise."""
+    x = np.asarray(x, F32)
+    xd = x.astype(F64)
+    with np.errstate(all="ignore"):
+        z = _INVLN2N * xd
+        kd = z + _SHIFT
+        ki = kd.view(I64)
+        kd = kd - _SHIFT
+        r = z - kd
+        t = _TAB[ki % _N] + (ki << 47)
+        s = t.view(F64)
+        y = (_C0 * r + _C1) * (r * r) + (_C2 * r + 1.0)
+        y = y * s
+        out = y.astype(F32)
+        special = ~(np.abs(x) < F32(88.0))
+        ambiguous = near_f32_boundary(y, _MARGIN) & ~special
+    for i in np.flatnonzero(ambiguous):
+        out.flat[i] = F32(_expf_exact(xd.flat[i]))
+    if special.any():
+        idx = np.flatnonzero(special)
+        v = x.flat[idx]
+        with np.errstate(all="ignore"):
+            res = out.flat[idx]
+            res = np.where(v > _OVER, F32(np.inf), res)
+            res = np.where(v < _UNDER, F32(0.0), res)
+            res = np.where(np.isnan(v), v + v, res)
+        out.flat[idx] = res
+    return out
+
+
+# ---- exp2f and powf (float64 inside, like expf) ------------------------------------------------
+
+_SHIFT_N = F64(float.fromhex("0x1.8p+52") / _N)
+_C_UNSCALED = [F64(float.fromhex(h)) for h in (
+    "0x1.c6af84b912394p-5", "0x1.ebfce50fac4f3p-3", "0x1.62e42ff0c52d6p-1")]
+# glibc's __powf_log2_data (Arm Optimized Routines, MIT): {1/c, log2(c)} for 16 subintervals
+# of [0x3f330000, 2 * 0x3f330000), and the log2(1+r) polynomial.
+_POW_INVC = np.array([float.fromhex(h) for h in (
+    "0x1.661ec79f8f3bep+0", "0x1.571ed4aaf883dp+0", "0x1.49539f0f010bp+0", "0x1.3c995b0b80385p+0",
+    "0x1.30d190c8864a5p+0", "0x1.25e227b0b8eap+0", "0x1.1bb4a4a1a343fp+0", "0x1.12358f08ae5bap+0",
+    "0x1.0953f419900a7p+0", "0x1p+0", "0x1.e608cfd9a47acp-1", "0x1.ca4b31f026aap-1",
+    "0x1.b2036576afce6p-1", "0x1.9c2d163a1aa2dp-1", "0x1.886e6037841edp-1",
+    "0x1.767dcf5534862p-1")], F64)
+_POW_LOGC = np.array([float.fromhex(h) for h in (
+    "-0x1.efec65b963019p-2", "-0x1.b0b6832d4fca4p-2", "-0x1.7418b0a1fb77bp-2",
+    "-0x1.39de91a6dcf7bp-2", "-0x1.01d9bf3f2b631p-2", "-0x1.97c1d1b3b7afp-3",
+    "-0x1.2f9e393af3c9fp-3", "-0x1.960cbbf788d5cp-4", "-0x1.a6f9db6475fcep-5", "0x0p+0",
+    "0x1.338ca9f24f53dp-4", "0x1.476a9543891bap-3", "0x1.e840b4ac4e4d2p-3",
+    "0x1.40645f0c6651cp-2", "0x1.88e9c2c1b9ff8p-2", "0x1.ce0a44eb17bccp-2")], F64)
+_POW_A = [F64(float.fromhex(h)) for h in (
+    "0x1.27616c9496e0bp-2", "-0x1.71969a075c67ap-2", "0x1.ec70a6ca7baddp-2",
+    "-0x1.7154748bef6c8p-1", "0x1.71547652ab82bp0")]
+_SIGN_BIAS = 1 << (5 + 11)
+
+
+def _exp2_inline(xd: np.ndarray, sign_bias: np.ndarray) -> np.ndarray:
+    """2^xd (times -1 where sign_bias is set) in float64, unfused."""
+    kd = xd + _SHIFT_N
+    ki = kd.view(I64)
+    kd = kd - _SHIFT_N
+    r = xd - kd
+    t = _TAB[ki % _N] + ((ki + sign_bias) << 47)
+    s = t.view(F64)
+    y = (_C_UNSCALED[0] * r + _C_UNSCALED[1]) * (r * r) + (_C_UNSCALED[2] * r + 1.0)
+    return y * s
+
+
+def _exp2_inline_exact(xd: float, sign_bias: int) -> float:
+    """_exp2_inline with the fused operations of glibc's FMA build, exactly."""
+    kd = xd + float(_SHIFT_N)
+    ki = int(np.float64(kd).view(I64))
+    kd -= float(_SHIFT_N)
+    r = xd - kd
+    t = (int(_TAB[ki % _N]) + ((ki + sign_bias) << 47)) & ((1 << 64) - 1)
+    s = float(np.array([t], dtype=np.uint64).view(F64)[0])
+    z = fma64(float(_C_UNSCALED[0]), r, float(_C_UNSCALED[1]))
+    y = fma64(float(_C_UNSCALED[2]), r, 1.0)
+    y = fma64(z, r * r, y)
+    return fraction_to_f64(exact(y) * exact(s))
+
+
+def exp2f(x: np.ndarray) -> np.ndarray:
+    """glibc exp2f, element-wise."""
+    x = np.asarray(x, F32).reshape(-1)
+    xd = x.astype(F64)
+    with np.errstate(all="ignore"):
+        y = _exp2_inline(np.where(np.abs(xd) < 200.0, xd, 0.0), np.zeros(x.shape, I64))
+        out = y.astype(F32)
+        special = ~(np.abs(x) < F32(128.0))
+        ambiguous = near_f32_boundary(y, _MARGIN) & ~special
+    for i in np.flatnonzero(ambiguous):
+        out[i] = F32(_exp2_inline_exact(float(xd[i]), 0))
+    if special.any():
+        v = x[special]
+        with np.errstate(all="ignore"):
+            res = np.where(v > 0, F32(np.inf), np.where(v <= F32(-150.0), F32(0.0), out[special]))
+            res = np.where(v == F32(-np.inf), F32(0.0), res)
+            out[special] = np.where(np.isnan(v), v + v, res)
+    return out
+
+
+def _log2_inline(ix: np.ndarray) -> np.ndarray:
+    """log2 of the positive normal float32 whose bits are ix, in float64, unfused."""
+    tmp = ix - np.int64(0x3F330000)
+    i = (tmp >> 19) % 16
+    top = tmp & np.int64(-0x800000)  # 0xff800000 as a signed mask on the sign-extended value
+    iz = (ix - top).astype(np.uint32).view(np.int32).view(F32).astype(F64)
+    k = (top >> 23).astype(F64)
+    r = iz * _POW_INVC[i] - 1.0
+    y0 = _POW_LOGC[i] + k
+    r2 = r * r
+    y = _POW_A[0] * r + _POW_A[1]
+    p = _POW_A[2] * r + _POW_A[3]
+    r4 = r2 * r2
+    q = _POW_A[4] * r + y0
+    q = p * r2 + q
+    return y * r4 + q
+
+
+def _log2_inline_exact(ix: int) -> float:
+    tmp = (ix - 0x3F330000) & 0xFFFFFFFF
+    i = (tmp >> 19) % 16
+    top = tmp & 0xFF800000
+    iz = (ix - top) & 0xFFFFFFFF
+    k = (top - (1 << 32) if top & 0x80000000 else top) >> 23
+    z = float(np.array([iz], np.uint32).view(F32)[0])
+    a = [float(c) for c in _POW_A]
+    r = fma64(z, float(_POW_INVC[i]), -1.0)
+    y0 = float(_POW_LOGC[i]) + k
+    r2 = r * r
+    y = fma64(a[0], r, a[1])
+    p = fma64(a[2], r, a[3])
+    r4 = r2 * r2
+    q = fma64(a[4], r, y0)
+    q = fma64(p, r2, q)
+    return fma64(y, r4, q)
+
+
+def _checkint(iy: np.ndarray) -> np.ndarray:
+    """0: not an integer, 1: odd integer, 2: even integer (y's bits iy, as uint32 in int64)."""
+    e = (iy >> 23) & 0xFF
+    shift = np.clip(0x7F + 23 - e, 0, 31)
+    frac = iy & ((np.int64(1) << shift) - 1)
+    odd = (iy & (np.int64(1) << shift)) != 0
+    out = np.where(frac != 0, 0, np.where(odd, 1, 2))
+    return np.where(e < 0x7F, 0, np.where(e > 0x7F + 23, 2, out))
+
+
+def powf(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """glibc powf, element-wise over broadcast x and y."""
+    x, y = np.broadcast_arrays(np.asarray(x, F32), np.asarray(y, F32))
+    x, y = x.reshape(-1), y.reshape(-1)
+    ix = x.view(np.uint32).astype(np.int64)
+    iy = y.view(np.uint32).astype(np.int64)
+    one = F32(1.0)
+    with np.errstate(all="ignore"):
+        yint = _checkint(iy)
+        negative = (ix & 0x80000000) != 0
+        sign_bias = np.where(negative & (yint == 1), _SIGN_BIAS, 0).astype(I64)
+        ax = ix & 0x7FFFFFFF
+        sub = ax < 0x00800000
+        ax_norm = np.where(sub, (x * F32(2.0**23)).view(np.uint32).astype(np.int64) & 0x7FFFFFFF,
+                           ax)
+        ax_norm = np.where(sub, ax_norm - (23 << 23), ax_norm)
+        ax_norm = np.where((ax == 0) | (ax >= 0x7F800000), 0x3F800000, ax_norm)
+        logx = _log2_inline(ax_norm)
+        ylogx = y.astype(F64) * logx
+        big = (ylogx.view(I64) >> 47 & 0xFFFF) >= (np.float64(126.0).view(I64) >> 47)
+        res64 = _exp2_inline(np.where(big, 0.0, ylogx), sign_bias)
+        out = res64.astype(F32)
+        ambiguous = near_f32_boundary(res64, _MARGIN) & ~big
+        neg_res = np.where(sign_bias != 0, F32(-1.0), one)
+        out = np.where(big & (ylogx > float.fromhex("0x1.fffffffd1d571p+6")), neg_res * F32(np.inf),
+                       out)
+        out = np.where(big & (ylogx <= -150.0), neg_res * F32(0.0), out)
+        out = np.where(big & (ylogx <= float.fromhex("0x1.fffffffd1d571p+6"))
+                       & (ylogx > -150.0), _exp2_big(ylogx, sign_bias), out)
+        # negative finite x with a non-integer y
+        out = np.where(negative & (yint == 0), F32(np.nan), out)
+        # x is 0, inf or nan
+        zin_x = ((2 * ix - 1) & 0xFFFFFFFF) >= 2 * 0x7F800000 - 1
+        x2 = x * x
+        x2 = np.where(negative & (yint == 1), -x2, x2)
+        out = np.where(zin_x, np.where((iy & 0x80000000) != 0, one / x2, x2), out)
+        # y is 0, inf or nan
+        zin_y = ((2 * iy - 1) & 0xFFFFFFFF) >= 2 * 0x7F800000 - 1
+        yres = np.where(((2 * ax) < 2 * 0x3F800000) == ((iy & 0x80000000) == 0), F32(0.0), y * y)
+        yres = np.where(2 * ax == 2 * 0x3F800000, one, yres)
+        yres = np.where((2 * ax > 2 * 0x7F800000) | ((2 * iy & 0xFFFFFFFF) > 2 * 0x7F800000),
+                        x + y, yres)
+        yres = np.where(ix == 0x3F800000, one, yres)
+        yres = np.where((2 * iy & 0xFFFFFFFF) == 0, one, yres)
+        out = np.where(zin_y, yres, out)
+        exact_cases = ambiguous & ~zin_x & ~zin_y & ~(negative & (yint == 0))
+    for i in np.flatnonzero(exact_cases):
+        value = _exp2_inline_exact(float(y[i]) * _log2_inline_exact(int(ax_norm[i])),
+                                   int(sign_bias[i]))
+        out[i] = F32(value)
+    return out
+
+
+def _exp2_big(ylogx: np.ndarray, sign_bias: np.ndarray) -> np.ndarray:
+    """The in-range results of large |y log2 x|, which the fast path skipped."""
+    with np.errstate(all="ignore"):
+        inside = (ylogx > -150.0) & (ylogx < 130.0)
+        return _exp2_inline(np.where(inside, ylogx, 0.0), sign_bias).astype(F32)

@@ -1,0 +1,55 @@
+"""ATen's vectorised reductions over a contiguous last dimension (16 float32 lanes, AVX-512).
+
+`vec::reduce_all` and `vec::map_reduce_all` accumulate 16 lanes side by side, fold a partial
+last vector into the first lanes only, and finish with a shuffle tree (lane i with lane i^8,
+then i^4, i^2, i^1); rows shorter than 16 are folded left to right instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from gradsh.engine.vecmath.fp import F32
+
+LANES = 16
+Fold = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def _tree(acc: np.ndarray, fold: Fold) -> np.ndarray:
+    """vec_reduce_all on full 16-lane accumulators: shape (rows, 16) -> (rows,)."""
+    for step in (8, 4, 2, 1):
+        partner = acc[:, np.arange(LANES) ^ step]
+        acc = fold(acc, partner)
+    return acc[:, 0]
+
+
+def reduce_last(data: np.ndarray, fold: Fold) -> np.ndarray:
+    """vec::reduce_all over each row of the 2-D float32 array `data` (rows, n)."""
+    rows, n = data.shape
+    if n < LANES:
+        acc = data[:, 0].copy()
+        for j in range(1, n):
+            acc = fold(acc, data[:, j])
+        return acc
+    acc = data[:, :LANES].copy()
+    full = n - n % LANES
+    for d in range(LANES, full, LANES):
+        acc = fold(acc, data[:, d:d + LANES])
+    tail = n - full
+    if tail:
+        acc[:, :tail] = fold(acc[:, :tail], data[:, full:])
+    return _tree(acc, fold)
+
+
+def add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """float32 addition (the fold of a sum)."""
+    return (a + b).astype(F32, copy=False)
+
+
+def maximum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """vec::maximum: vmaxps (the second operand unless a > b, so b on +0/-0 ties) with nan
+    propagated from either side. np.maximum leaves the sign of a tied zero unspecified."""
+    return np.where(np.isnan(a) | np.isnan(b), F32(np.nan), np.where(a > b, a, b))
+
