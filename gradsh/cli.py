@@ -12,6 +12,7 @@ file that cannot be read.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from collections.abc import Sequence
@@ -51,15 +52,41 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sim-cuda", action="store_true",
                         help="simulate cuda:0 on the CPU (also GRADSH_SIM_CUDA=1)")
     parser.add_argument("--no-color", action="store_true", help="plain output on a terminal too")
-    parser.add_argument("--width", type=int, metavar="N",
+    parser.add_argument("--width", type=_width, metavar="N",
                         help="output width (default: the terminal's, 100 when piped)")
-    parser.add_argument("--timeout", type=float, metavar="SECONDS",
+    parser.add_argument("--timeout", type=_seconds, metavar="SECONDS",
                         help="stop a run that takes longer (exit 1)")
     parser.add_argument("--max-memory", type=_size, metavar="SIZE",
                         help="the largest tensor allowed, e.g. 2G (default: half the memory "
                         "available; also GRADSH_MAX_MEMORY)")
     parser.add_argument("--lang", choices=("en", "zh"),
                         help="language of `explain` (default: GRADSH_LANG or en)")
+
+
+MIN_WIDTH, MAX_WIDTH = 20, 100_000
+MAX_TIMEOUT = 365 * 24 * 3600.0  # a year: setitimer's range, and surely a mistake beyond
+
+
+def _width(text: str) -> int:
+    try:
+        width = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid width: {text!r} (a whole number)") from None
+    if not MIN_WIDTH <= width <= MAX_WIDTH:
+        raise argparse.ArgumentTypeError(
+            f"--width must be between {MIN_WIDTH} and {MAX_WIDTH} columns, not {width}")
+    return width
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid time: {text!r} (seconds)") from None
+    if not 0 < seconds <= MAX_TIMEOUT:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(
+            f"--timeout must be more than 0 and at most {MAX_TIMEOUT:g} seconds, not {text}")
+    return seconds
 
 
 def _size(text: str) -> int:
@@ -121,12 +148,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write("gradsh: interrupted\n")
         return 130
     except BrokenPipeError:
+        _silence_stdout()
         return 0
+    except OSError as err:
+        if err.errno in _OUTPUT_ERRORS:  # a full disk, a closed or broken output
+            _silence_stdout()
+            sys.stderr.write(f"gradsh: error: cannot write the output: "
+                             f"{err.strerror or err}\n")
+            return 1
+        if os.environ.get("GRADSH_DEBUG"):
+            raise
+        sys.stderr.write(f"gradsh: internal error: {type(err).__name__}: {err}\n")
+        return 1
     except Exception as err:  # noqa: BLE001  (never a traceback; GRADSH_DEBUG=1 shows it)
         if os.environ.get("GRADSH_DEBUG"):
             raise
         sys.stderr.write(f"gradsh: internal error: {type(err).__name__}: {err}\n")
         return 1
+
+
+_OUTPUT_ERRORS = frozenset({errno.ENOSPC, errno.EIO, errno.EBADF, errno.EPIPE, errno.EDQUOT,
+                            errno.EFBIG})
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so Python's final flush of what could not be written raises
+    nothing more at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 def _tune_gc() -> None:
@@ -147,6 +199,10 @@ def _main(argv: list[str]) -> int:
     from gradsh.runner import EXIT_USAGE, read_with_header, run_source
 
     _tune_gc()
+    if sys.stdout is None or sys.stderr is None:  # started with `>&-` or `2>&-`
+        if sys.stderr is not None:
+            sys.stderr.write("gradsh: error: standard output is closed\n")
+        return EXIT_USAGE
 
     if argv and argv[0] in DELEGATED:
         import importlib
@@ -175,6 +231,9 @@ def _main(argv: list[str]) -> int:
             return EXIT_USAGE
         return run_source(code, "<string>", options, sys.stdout, sys.stderr)
     if args.file is None:
+        if sys.stdin is None:
+            sys.stderr.write("gradsh: error: standard input is closed (give a FILE or -c CODE)\n")
+            return EXIT_USAGE
         if sys.stdin.isatty():
             from gradsh.shell import run_shell
 

@@ -37,6 +37,7 @@ from gradsh.values import (
     UserFunction,
     py_repr,
     py_str,
+    safe_repr,
 )
 
 
@@ -275,7 +276,12 @@ class Interpreter:
 
     def _exec_Print(self, stmt: ast.Print) -> None:
         values = [self.eval(arg) for arg in stmt.args]
-        self._emit(" ".join(py_str(v) for v in values))
+        try:
+            text = " ".join(py_str(v) for v in values)
+        except (ValueError, RecursionError) as err:  # what Python's print raises for them too
+            kind = "RecursionError" if isinstance(err, RecursionError) else "ValueError"
+            raise GradshError(kind, str(err), stmt.pos) from None
+        self._emit(text)
 
     def _exec_Show(self, stmt: ast.Show) -> None:
         for name in stmt.names:
@@ -321,7 +327,7 @@ class Interpreter:
                 if equal == (test.op == "=="):
                     return
                 self._assert_failed(stmt, f"{_source_of(self.source, test.pos)} is false: "
-                                    f"left is {py_repr(left)}, right is {py_repr(right)}")
+                                    f"left is {safe_repr(left)}, right is {safe_repr(right)}")
                 return
         value = self.eval(test)
         if isinstance(value, Tensor):
@@ -704,6 +710,7 @@ def _reachable_tensors(env: dict[str, Any]) -> list[Tensor]:
     """Tensors a user can reach from a variable: the variables, tensors in lists and tuples,
     an optimizer's parameters, and their .grad tensors."""
     found: dict[int, Tensor] = {}
+    seen: set[int] = set()  # containers already walked (a list may hold itself)
     pending: list[Any] = list(env.values())
     while pending:
         value = pending.pop()
@@ -713,10 +720,12 @@ def _reachable_tensors(env: dict[str, Any]) -> list[Tensor]:
                 if value._grad is not None:
                     pending.append(value._grad)
         elif isinstance(value, (list, tuple)):
-            pending.extend(value)
-        elif hasattr(value, "param_groups"):
-            for group in value.param_groups:
-                pending.extend(group.get("params", ()))
+            if id(value) not in seen:
+                seen.add(id(value))
+                pending.extend(value)
+        elif hasattr(value, "param_groups") and isinstance(value.param_groups, list):
+            pending.extend(group["params"] for group in value.param_groups
+                           if isinstance(group, dict) and "params" in group)
     return list(found.values())
 
 

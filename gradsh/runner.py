@@ -47,17 +47,33 @@ def is_python_path(path: str) -> bool:
     return path.endswith((".py", ".pyw"))
 
 
+DEFAULT_MAX_SCRIPT_BYTES = 64 * 1024 * 1024
+
+
+def max_script_bytes() -> int:
+    """The largest script gradsh reads (64 MiB, or GRADSH_MAX_SCRIPT_BYTES)."""
+    text = os.environ.get("GRADSH_MAX_SCRIPT_BYTES", "")
+    try:
+        return max(1, int(text)) if text else DEFAULT_MAX_SCRIPT_BYTES
+    except ValueError:
+        return DEFAULT_MAX_SCRIPT_BYTES
+
+
 def read_script(path: str) -> str:
     """The text of a script; unreadable files raise GradshError (exit 2)."""
     if os.path.isdir(path):
         raise GradshError("OSError", f"{path} is a directory, not a .grad script")
+    limit = max_script_bytes()
     try:
         with open(path, "rb") as f:
-            raw = f.read()
+            raw = f.read(limit + 1)  # never more: /dev/zero or a huge file is refused, not read
     except FileNotFoundError:
         raise GradshError("OSError", f"no such file: {path}") from None
     except OSError as err:
         raise GradshError("OSError", f"cannot read {path}: {err.strerror}") from None
+    if len(raw) > limit:
+        raise GradshError("OSError", f"{path} is larger than {limit:,} bytes: not a script "
+                          "gradsh reads (GRADSH_MAX_SCRIPT_BYTES sets the limit)")
     if b"\0" in raw:
         raise GradshError("OSError", f"{path} looks like a binary file, not a .grad script")
     try:
@@ -156,7 +172,12 @@ def run_source(source: str, path: str, options: RunOptions, out: IO[str], err: I
     renderer = Renderer(out, err, options.color, options.width)
     source = normalise(source)  # positions in errors refer to this text
     try:
-        program = parse(source, path)
+        with _deadline(options.timeout):  # --timeout covers parsing too
+            program = parse(source, path)
+    except ScriptTimeout:
+        renderer.error(GradshError("TimeoutError", f"parsing the script took longer than "
+                                   f"--timeout {options.timeout:g} seconds"), None, path)
+        return EXIT_RUNTIME
     except GradshError as error:
         if options.mode == "json":
             out.write(json.dumps(_json_syntax_error(error)) + "\n")

@@ -213,7 +213,11 @@ class Session:
         elif isinstance(outcome.stmt, ast.ExprStmt):
             value = getattr(self.interp, "last_value", None)
             if value is not None:  # as Python's REPL: None echoes nothing
-                self.renderer.printed(py_repr(value))
+                try:
+                    self.renderer.printed(py_repr(value))
+                except (ValueError, RecursionError) as err:  # as the REPL's repr would
+                    self._error(GradshError(type(err).__name__, str(err), outcome.stmt.pos),
+                                source, path)
 
     def show_table(self, only_changes: bool = False) -> None:
         """The table as the setting asks; with `only_changes`, nothing unless a cell changed

@@ -17,7 +17,7 @@ import numpy as np
 from gradsh.engine import backend
 from gradsh.engine.dtypes import DType
 from gradsh.engine.tensor import Tensor
-from gradsh.values import kind_of, py_repr
+from gradsh.values import kind_of, safe_repr
 
 
 @dataclass(frozen=True)
@@ -70,8 +70,9 @@ def take(env: dict[str, Any]) -> list[VarState]:
             states.extend(tensor_state(qualified, t)
                           for qualified, t in module_tensors(name, value))
         else:
-            states.append(OtherState(name, kind_of(value), py_repr(value)))
+            states.append(OtherState(name, kind_of(value), safe_repr(value)))
     return states
+
 
 
 def is_nn_module(value: Any) -> bool:

@@ -81,8 +81,10 @@ def py_str(value: Any) -> str:
     return py_repr(value)
 
 
-def py_repr(value: Any) -> str:
-    """Python's repr of the same PyTorch object (strings quoted, containers recursive)."""
+def py_repr(value: Any, _open: frozenset[int] = frozenset()) -> str:
+    """Python's repr of the same PyTorch object (strings quoted, containers recursive; a list
+    inside itself shows as `[...]`, as in Python). Ints past Python's 4,300-digit limit raise
+    Python's ValueError, as `repr` does."""
     if value is None or isinstance(value, (bool, int)):
         return repr(value)
     if isinstance(value, float):
@@ -92,15 +94,18 @@ def py_repr(value: Any) -> str:
     if isinstance(value, (Tensor, DType, Size, Device, Node, Module, BuiltinFunction,
                           BoundMethod, UserFunction)):
         return repr(value)
+    if isinstance(value, (tuple, list)) and id(value) in _open:
+        return "[...]" if isinstance(value, list) else "(...)"
+    inner = _open | {id(value)}
     if isinstance(value, tuple) and hasattr(value, "_fields"):
-        fields = ",\n".join(f"{k}={py_repr(getattr(value, k))}" for k in value._fields)
+        fields = ",\n".join(f"{k}={py_repr(getattr(value, k), inner)}" for k in value._fields)
         return f"torch.return_types.{type(value).__name__}(\n{fields})"
     if isinstance(value, tuple):
         if len(value) == 1:
-            return f"({py_repr(value[0])},)"
-        return "(" + ", ".join(py_repr(v) for v in value) + ")"
+            return f"({py_repr(value[0], inner)},)"
+        return "(" + ", ".join(py_repr(v, inner) for v in value) + ")"
     if isinstance(value, list):
-        return "[" + ", ".join(py_repr(v) for v in value) + "]"
+        return "[" + ", ".join(py_repr(v, inner) for v in value) + "]"
     if isinstance(value, RemovableHandle):
         return f"<torch.utils.hooks.RemovableHandle object at {id(value):#x}>"
     return repr(value)
@@ -122,3 +127,19 @@ def kind_of(value: Any) -> str:
         return "function"
     name = type(value).__name__
     return {"SGD": "optimizer", "NoneType": "None"}.get(name, name)
+
+
+def safe_repr(value: Any) -> str:
+    """py_repr, or a short description where the repr itself fails: a table or trace never
+    ends a run (an int past Python's digit limit, a list nested too deep, a broken object)."""
+    try:
+        return py_repr(value)
+    except ValueError:
+        if isinstance(value, int):
+            digits = int(value.bit_length() * 0.30102999566398120) + 1
+            return f"<int of about {digits} digits>"
+        return f"<{type(value).__name__} object>"
+    except RecursionError:
+        return f"<{type(value).__name__} nested too deeply to show>"
+    except Exception as err:  # noqa: BLE001  (the user's object's own __repr__ failed)
+        return f"<{type(value).__name__} object (its repr raised {type(err).__name__})>"

@@ -36,8 +36,13 @@ def open_history(path: Path | None = None) -> tuple[History, str | None]:
     path = path or history_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.touch(exist_ok=True)
+        # created readable by its owner only: what was typed may be private
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+        if not path.is_file():
+            raise IsADirectoryError(21, "not a regular file")
+        with open(path, "rb") as f:  # readable, as the prompt will read it
+            f.read(1)
     except OSError as err:
-        reason = f"history is not saved: cannot write {path} ({err.strerror or err})"
+        reason = f"history is not saved: cannot use {path} ({err.strerror or err})"
         return InMemoryHistory(), reason
     return _QuietFileHistory(str(path)), None
