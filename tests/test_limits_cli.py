@@ -124,3 +124,17 @@ def test_history_in_a_directory_falls_back_to_memory(tmp_path: Path) -> None:
     fresh = tmp_path / "state" / "gradsh" / "history"
     _, none = open_history(fresh)
     assert none is None and stat.S_IMODE(fresh.stat().st_mode) == 0o600
+
+
+def test_a_long_string_literal_parses_in_linear_memory(tmp_path: Path) -> None:
+    """The STRING terminal once cost ~500 bytes per character (a 10 MB literal: 5 GB)."""
+    script = tmp_path / "s.grad"
+    script.write_text('x = "' + "a" * 2_000_000 + '"\n')
+    if not os.path.exists("/usr/bin/time"):
+        pytest.skip("/usr/bin/time is not installed")
+    run = subprocess.run(["/usr/bin/time", "-f", "%M", sys.executable, "-m", "gradsh", "run",
+                          "--quiet", str(script)], capture_output=True, text=True, env=ENV,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    peak_kb = int(run.stderr.strip().splitlines()[-1])
+    assert peak_kb < 400_000, f"peak {peak_kb} KB"
