@@ -13,6 +13,7 @@ import json
 import os
 import signal
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
@@ -169,6 +170,11 @@ def run_source(source: str, path: str, options: RunOptions, out: IO[str], err: I
         from gradsh.pyrun import run_python
 
         return run_python(source, path, options, out, err, directory)
+    with _deadline(options.timeout):  # one deadline for parsing and running
+        return _run_grad(source, path, options, out, err)
+
+
+def _run_grad(source: str, path: str, options: RunOptions, out: IO[str], err: IO[str]) -> int:
     renderer = Renderer(out, err, options.color, options.width)
     source = normalise(source)  # positions in errors refer to this text
     try:
@@ -244,21 +250,47 @@ class ScriptTimeout(BaseException):
     `except Exception` in gradsh or the engine can swallow it)."""
 
 
+class _Deadline:
+    active = False  # an outer _deadline is armed: inner ones (parse, steps) share its time
+
+
+WATCHDOG_GRACE = 2.0  # seconds past --timeout before the process is ended from outside
+
+
 @contextlib.contextmanager
 def _deadline(seconds: float | None) -> Iterator[None]:
-    """Raise ScriptTimeout in this thread once `seconds` have passed (SIGALRM timer)."""
-    if not seconds or not hasattr(signal, "setitimer"):
+    """Raise ScriptTimeout in this thread once `seconds` have passed (SIGALRM timer). Nested
+    uses share the outermost deadline. A watchdog thread ends the process with the one-line
+    timeout error if the main thread cannot be interrupted (one long NumPy call holds it):
+    WATCHDOG_GRACE seconds after the deadline, it writes the error and exits 1."""
+    if not seconds or not hasattr(signal, "setitimer") or _Deadline.active:
         yield
         return
 
     def expire(signum: int, frame: Any) -> None:
         raise ScriptTimeout
 
+    def watchdog() -> None:
+        message = (f"gradsh: TimeoutError: the run went past --timeout {seconds:g} seconds "
+                   "inside one computation that could not be interrupted; stopped\n")
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            pass
+        os.write(2, message.encode())
+        os._exit(EXIT_RUNTIME)
+
+    timer = threading.Timer(seconds + WATCHDOG_GRACE, watchdog)
+    timer.daemon = True
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, seconds)
+    timer.start()
+    _Deadline.active = True
     try:
         yield
     finally:
+        _Deadline.active = False
+        timer.cancel()
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 

@@ -138,3 +138,17 @@ def test_a_long_string_literal_parses_in_linear_memory(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     peak_kb = int(run.stderr.strip().splitlines()[-1])
     assert peak_kb < 400_000, f"peak {peak_kb} KB"
+
+
+def test_timeout_ends_a_computation_numpy_will_not_let_go() -> None:
+    """One long NumPy call cannot be interrupted by the SIGALRM handler: the watchdog ends the
+    process with the one-line timeout error shortly after the deadline."""
+    import time
+
+    start = time.monotonic()
+    run = gradsh("--timeout", "1", "-c", "x = ones(1).expand(4*10**5, 10**5).sum()")
+    assert time.monotonic() - start < 30
+    assert run.returncode == 1
+    assert run.stderr.endswith("gradsh: TimeoutError: the run went past --timeout 1 seconds "
+                               "inside one computation that could not be interrupted; "
+                               "stopped\n")
