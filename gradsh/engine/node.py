@@ -186,10 +186,10 @@ class Function(Node):
         out = Tensor._make(data, node.output_device, node if requires else None)
         if cls.is_view:
             base = inputs[0]
-            out._version = base._version
+            out._version_counter = base._version_counter
             out._base = base._base if base._base is not None else base
             out._view_fn = _compose_view(base, node.view_fn)
-            out._view_version = base._version.value
+            out._view_version = base._version
             out._no_grad_view = not _GradMode.enabled
         if requires and RESULT_KEY in node._saved:
             node._saved["result"] = SavedTensor(out, is_output=True)
@@ -349,7 +349,7 @@ def _cpu_scalars_on_device(inputs: tuple[Tensor, ...], device: str) -> tuple[Ten
             # has no history: a second derivative through a CPU scalar that requires grad is
             # lost on a real GPU (never under --sim-cuda, where nothing is moved).
             stand_in = Tensor._make(backend.to_device(t._data, device), device)
-            stand_in._version = t._version
+            stand_in._version_counter = t._version_counter
             t = stand_in
         moved.append(t)
     return tuple(moved)
@@ -439,7 +439,7 @@ class AsStridedBackward0(Function):
         self.base_shape = base.shape
         self.base_dtype = base.dtype
         self.view_fn_ = view_fn
-        self.base_version = base._version.value
+        self.base_version = base._version
         self.output_device = base.device
 
     @classmethod

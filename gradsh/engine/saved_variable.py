@@ -42,7 +42,7 @@ class SavedTensor:
                  "view_history", "_hooked")
 
     def __init__(self, tensor: Tensor, is_output: bool = False):
-        counter = tensor._version
+        counter = tensor._version_counter
         self.is_output = is_output
         self._counter = counter
         self.version = counter.value

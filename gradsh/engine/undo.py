@@ -40,7 +40,7 @@ class UndoLog:
         data = t._data
         key = id(data)
         if key not in self._storage:
-            self._storage[key] = (data, data.copy(), t._version, t._version.value)
+            self._storage[key] = (data, data.copy(), t._version_counter, t._version)
 
     def record_release(self, saved: SavedTensor) -> None:
         self._freed.append(("release", saved, saved._tensor, saved._data, saved.view_history,

@@ -41,7 +41,7 @@ class Tensor:
     shape, dtype, device, _version. Operations and methods are attached by gradsh.engine.ops.
     """
 
-    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_grad", "_version_counter", "_base",
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_grad", "_counter", "_base",
                  "_view_fn", "_view_version", "_acc", "_hooks", "device", "_wrapped",
                  "_no_grad_view", "_post_accumulate_hooks", "__weakref__")
     # (_post_accumulate_hooks is set only by register_post_accumulate_grad_hook)
@@ -65,7 +65,7 @@ class Tensor:
         t._requires_grad = requires_grad
         t._grad_fn = grad_fn
         t._grad = None
-        t._version_counter = None  # made on first use (see _version)
+        t._counter = None  # made on first use (see _version_counter)
         t._base = None
         t._view_fn = None
         t._view_version = 0
@@ -93,18 +93,24 @@ class Tensor:
         return t
 
     @property
-    def _version(self) -> VersionCounter:
+    def _version(self) -> int:
+        """How many in-place changes this tensor's storage has seen (PyTorch's `x._version`)."""
+        counter = self._counter
+        return 0 if counter is None else counter.value
+
+    @property
+    def _version_counter(self) -> VersionCounter:
         """The version counter of this tensor's storage, shared by its aliases. Made on first
         use: most results (a chain's intermediate values) are never saved, viewed or changed in
         place, and need none."""
-        counter = self._version_counter
+        counter = self._counter
         if counter is None:
-            counter = self._version_counter = VersionCounter()
+            counter = self._counter = VersionCounter()
         return counter
 
-    @_version.setter
-    def _version(self, counter: VersionCounter) -> None:
-        self._version_counter = counter
+    @_version_counter.setter
+    def _version_counter(self, counter: VersionCounter) -> None:
+        self._counter = counter
 
     # -- autograd attributes ------------------------------------------------------------------
 
@@ -234,7 +240,7 @@ class Tensor:
 
     def detach(self) -> Tensor:
         t = Tensor._make(self._data, self.device)
-        t._version = self._version
+        t._version_counter = self._version_counter
         return t
 
     def detach_(self) -> Tensor:
@@ -307,9 +313,9 @@ class Tensor:
     def _refresh_view_grad_fn(self) -> None:
         """A view whose storage was modified in place since its grad_fn was set gets a fresh
         one, AsStridedBackward0 on top of the base's current history, as in PyTorch."""
-        if self._view_version == self._version.value:
+        if self._view_version == self._version:
             return
-        self._view_version = self._version.value
+        self._view_version = self._version
         base = self._base
         assert base is not None
         if base.requires_grad:
@@ -326,8 +332,8 @@ class Tensor:
             if self.device != "cpu" and isinstance(value, np.ndarray):
                 value = backend.place(value, self.device)
             data[...] = value
-        self._version.value += 1
-        self._version.origin = _Origin.value
+        self._version_counter.value += 1
+        self._version_counter.origin = _Origin.value
 
     def _inplace_add(self, value: Array) -> None:
         """`self._inplace_data(self._data + value)`, adding in place where that gives the same
@@ -339,8 +345,8 @@ class Tensor:
             if _Undo.log is not None:
                 _Undo.log.record_write(self)
             elementwise(np.add, data, value, out=data)
-            self._version.value += 1
-            self._version.origin = _Origin.value
+            self._version_counter.value += 1
+            self._version_counter.origin = _Origin.value
         else:
             self._inplace_data(data + value)
 
