@@ -376,7 +376,7 @@ def _storage(t: Tensor, x: str, env: dict[str, Any], names: Names, say: _Say,
     changed: list[tuple[Node, SavedTensor]] = []
     for node in walk(roots):
         for saved in node.saved_tensors.values():
-            if saved._counter is not t._version or id(saved) in mentioned:
+            if saved._counter is not t._version_counter or id(saved) in mentioned:
                 continue
             state = saved_state(saved)
             if state == MODIFIED:
@@ -406,7 +406,7 @@ def _storage(t: Tensor, x: str, env: dict[str, Any], names: Names, say: _Say,
                          nodes=say.join(nodes),
                          saved_at=say.where(getattr(first, "origin", None))
                          if len(origins) == 1 else "",
-                         version=t._version.value))
+                         version=t._version))
     return lines
 
 
@@ -416,7 +416,7 @@ def _saved_as(node: Node, saved: SavedTensor, held: list[str]) -> str:
 
 def _relation(x: Tensor, y: Tensor) -> str:
     """How y came to share x's storage: a view, detach() (same version counter), or .data."""
-    if y._version is not x._version:
+    if y._version_counter is not x._version_counter:
         return "data"
     if y._base is x:
         return "view_of"

@@ -116,7 +116,7 @@ class Names:
         for name, value in env.items():
             if isinstance(value, Tensor):
                 self.by_tensor.setdefault(id(value), []).append(name)
-                self.by_counter.setdefault(id(value._version), []).append(name)
+                self.by_counter.setdefault(id(value._version_counter), []).append(name)
                 fn = value.grad_fn
                 if fn is not None:
                     self.by_node.setdefault(id(fn), []).append(name)

@@ -774,7 +774,7 @@ def _tensor_attribute(t: Tensor, name: str) -> Any:
         if name == "device":
             return Device(t.device)
         if name == "_version":
-            return t._version.value
+            return t._version
         if name == "is_cuda":
             return t.device != "cpu"
         if name in ("T", "mT", "H"):

@@ -221,7 +221,7 @@ def _zero_grad_manually(m: Any) -> Any:
     g = x.grad
     g.zero_()
     (x * 3).sum().backward()
-    return x.grad, x.grad is g, _version(g)
+    return x.grad, x.grad is g, g._version
 
 
 def _grad_setter(m: Any) -> Any:
@@ -272,12 +272,7 @@ def _detach_shares(m: Any) -> Any:
     x = m.tensor([1.0, 2.0], requires_grad=True)
     d = x.detach()
     d.zero_()
-    return x, _version(x), names(d)
-
-
-def _version(t: Any) -> int:
-    version = t._version
-    return version if isinstance(version, int) else version.value
+    return x, x._version, names(d)
 
 
 def _detach_inplace_breaks_backward(m: Any) -> Any:
@@ -292,7 +287,7 @@ def _data_inplace_is_silent(m: Any) -> Any:
     y = x.sigmoid()
     y.data.mul_(2)
     y.sum().backward()
-    return x.grad, _version(y)
+    return x.grad, y._version
 
 
 def _data_setter(m: Any) -> Any:
@@ -316,7 +311,7 @@ def _copyslices(m: Any) -> Any:
     v.mul_(10)
     z = (y * y).sum()
     z.backward()
-    return x.grad, names(y, v), _version(y), _version(v)
+    return x.grad, names(y, v), y._version, v._version
 
 
 def _view_after_base_changed(m: Any) -> Any:
@@ -369,7 +364,7 @@ def _no_grad_leaf_update(m: Any) -> Any:
     (w * w).sum().backward()
     with m.no_grad():
         w -= 0.1 * w.grad
-    return w, names(w), _version(w)
+    return w, names(w), w._version
 
 
 def _statements(code: str) -> Callable[..., Any]:
@@ -705,7 +700,7 @@ def _no_grad_inplace_on_leaf(m: Any) -> Any:
     with m.no_grad():
         x.mul_(2)
         x[0] = 7.0
-    return x, names(x), _version(x)
+    return x, names(x), x._version
 
 
 MODES = [
@@ -735,7 +730,7 @@ def _sgd_loop(m: Any, steps: int = 5, set_to_none: bool = True, **options: Any) 
         loss.backward()
         opt.step()
         history.append(loss.detach())
-    return w, b, history, _version(w), peek(w)
+    return w, b, history, w._version, peek(w)
 
 
 def _sgd_state(m: Any) -> Any:

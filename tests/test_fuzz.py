@@ -180,7 +180,7 @@ def state_of(interp: Interpreter) -> dict[str, Any]:
         grad = t._grad
         return (
             id(t), np.asarray(t._data).tobytes(), str(t._data.dtype), t._data.shape,
-            t._requires_grad, id(t._grad_fn), t._version.value,
+            t._requires_grad, id(t._grad_fn), t._version,
             None if grad is None else (id(grad), np.asarray(grad._data).tobytes()),
             len(t._hooks or ()),
         )

@@ -475,7 +475,7 @@ INPLACE = [
     case("copy_mismatch", lambda m: m.ones(3).copy_(m.ones(2))),
     case("copy_int_into_float", lambda m, i: m.ones(3).copy_(i), I3),
     case("fill_int_with_float", lambda m, i: i.fill_(1.5), I3),
-    case("version_after_inplace", lambda m, x: (lambda y: (y.add_(1), _version(y))[1])(x * 1),
+    case("version_after_inplace", lambda m, x: (lambda y: (y.add_(1), y._version)[1])(x * 1),
          X23),
     case("inplace_under_no_grad",
          lambda m, x: (lambda _: (x, x.requires_grad, x.is_leaf))(_no_grad_add(m, x)), X23),
@@ -487,11 +487,6 @@ INPLACE = [
     case("leaf_saved_modified", lambda m, x: _backward_leaf_after(m, x), X23),
     case("input_saved_modified", lambda m, x: _backward_input_after(m, x), X23),
 ]
-
-
-def _version(t: Any) -> int:
-    version = t._version
-    return version if isinstance(version, int) else version.value
 
 
 def _no_grad_add(m: Any, x: Any) -> Any:

@@ -206,10 +206,10 @@ def test_zero_grad_and_closure(torch):
     assert w.grad is not None and np.array_equal(w.grad.numpy(), np.zeros(3, np.float32))
     opt.zero_grad()
     assert w.grad is None
-    version = w._version.value
+    version = w._version
     w.grad = gt.ones(3)
     opt.step()
-    assert w._version.value > version  # the update is an in-place change, as PyTorch's
+    assert w._version > version  # the update is an in-place change, as PyTorch's
 
 
 @pytest.mark.parametrize(("build", "kind"), [

@@ -81,6 +81,26 @@ def test_quiet_output_is_pytorchs(tmp_path: Path, torch: object) -> None:
     same_stdout(ran.stdout, expected.stdout)
 
 
+def test_version_is_an_int_counting_in_place_changes(tmp_path: Path, torch: object) -> None:
+    path = write(tmp_path, """
+        import torch
+        x = torch.ones(3, requires_grad=True)
+        print(x._version, type(x._version).__name__)
+        y = x * 2
+        z = y[1:]
+        z.mul_(3)
+        print(x._version, y._version, z._version, y.detach()._version, y.data._version)
+        with torch.no_grad():
+            x.add_(1)
+            x.zero_()
+        print(x._version, f"{z._version:>3}", z._version + 1)
+    """)
+    ran, expected = gradsh(path, "--quiet"), python(path)
+    assert expected.returncode == 0, expected.stderr
+    assert ran.returncode == 0, ran.stderr
+    same_stdout(ran.stdout, expected.stdout)
+
+
 def test_import_torch_is_gradsh_even_with_torch_installed(tmp_path: Path) -> None:
     path = write(tmp_path, """
         import torch, torch.nn.functional as F

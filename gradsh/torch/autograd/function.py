@@ -335,7 +335,7 @@ def _wrap_outputs(node: BackwardCFunction, ctx: FunctionCtx, args: tuple[Any, ..
 
 def _alias(t: Tensor) -> Tensor:
     alias = Tensor._make(t._data, t.device)
-    alias._version = t._version
+    alias._version_counter = t._version_counter
     return alias
 
 

@@ -13,7 +13,7 @@ __all__ = ["Buffer", "Parameter"]
 def _alias(cls: type, data: Tensor, requires_grad: bool) -> Tensor:
     """A leaf of class `cls` on `data`'s storage (PyTorch's _make_subclass: a detached alias)."""
     t = cls._make(data._data, data.device, None, bool(requires_grad))  # type: ignore[attr-defined]
-    t._version = data._version
+    t._version_counter = data._version_counter
     return t  # type: ignore[no-any-return]
 
 

@@ -1,0 +1,459 @@
+"""The backward engine: torch.autograd.backward and grad as one loop over a ready queue ordered
+like PyTorch's (latest node first), with dependencies counted by an explicit stack."""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine import backend
+from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
+from gradsh.engine.grad_mode import Anomaly, set_grad_enabled
+from gradsh.engine.node import AccumulateGrad, GradOps, Node, TensorOps, _owned_copy, grad_ops
+from gradsh.engine.threads import elementwise
+from gradsh.engine.variable import Shape, Tensor
+
+_once: set[str] = set()
+
+
+def reset_warn_once() -> None:
+    """Forget TORCH_WARN_ONCE warnings already given (a fresh interpreter is a fresh process)."""
+    _once.clear()
+
+
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter "
+    "and its gradient which can cause a memory leak. We recommend using autograd.grad when "
+    "creating the graph to avoid this. If you have to use this function, make sure to reset the "
+    ".grad fields of your parameters to None after use to break the cycle and avoid the leak."
+)
+
+
+def _format_size(shape: Shape) -> str:
+    return "torch.Size([" + ", ".join(str(n) for n in shape) + "])"
+
+
+def make_root_grads(outputs: Sequence[Tensor], grads: Sequence[Tensor | None],
+                    create_graph: bool) -> list[Any]:
+    """torch.autograd's _make_grads: the seed gradient of each output."""
+    result: list[Any] = []
+    for i, (out, grad) in enumerate(zip(outputs, grads, strict=False)):
+        if grad is None:
+            if out.requires_grad:
+                if out.numel() != 1:
+                    raise TorchRuntimeError(
+                        "grad can be implicitly created only for scalar outputs"
+                    )
+                if not out.dtype.is_floating_point:
+                    raise TorchRuntimeError(
+                        "grad can be implicitly created only for real scalar outputs but got "
+                        f"{out.dtype!r}"
+                    )
+            seed = TensorOps.ones_like(out)
+            result.append(seed if create_graph else seed._data)
+            continue
+        if not isinstance(grad, Tensor):
+            raise TorchTypeError(
+                f"gradients can be either Tensors or None, but got {type(grad).__name__}"
+            )
+        if grad.shape != out.shape:
+            raise TorchRuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {_format_size(grad.shape)} "
+                f"and output[{i}] has a shape of {_format_size(out.shape)}."
+            )
+        result.append(grad if create_graph else grad._data)
+    return result
+
+
+def run_backward(
+    outputs: Sequence[Tensor],
+    grad_outputs: Sequence[Tensor | None],
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    inputs: Sequence[Tensor] | None = None,
+    allow_unused: bool = False,
+    accumulate: bool = True,
+) -> list[Tensor | None] | None:
+    """torch.autograd.backward (accumulate=True) and torch.autograd.grad (accumulate=False).
+
+    With `inputs` and accumulate=False, returns the gradient of each input instead of
+    accumulating into leaves; nodes that do not lead to an input are not run (and so keep their
+    saved tensors), as in PyTorch.
+    """
+    if retain_graph is None:
+        retain_graph = create_graph
+    seeds = make_root_grads(outputs, grad_outputs, create_graph)
+    roots: list[tuple[Node, Any]] = []
+    root_slots: list[int] = []
+    for i, (out, seed) in enumerate(zip(outputs, seeds, strict=True)):
+        if not out.requires_grad:
+            raise TorchRuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
+        node, slot = out._gradient_edge()
+        assert node is not None
+        roots.append((node, seed))
+        root_slots.append(slot)
+
+    captures: dict[Node, list[int]] = {}
+    capture_slots: dict[int, int] = {}  # input index -> output slot of a multi-output node
+    if inputs is not None:
+        for i, t in enumerate(inputs):
+            if not t.requires_grad:
+                raise TorchRuntimeError(
+                    "One of the differentiated Tensors does not require grad"
+                )
+            node, slot = t._gradient_edge()
+            assert node is not None
+            captures.setdefault(node, []).append(i)
+            if node.num_outputs != 1:
+                capture_slots[i] = slot
+
+    needed: set[Node] | None = None
+    if captures:
+        order, dependencies = _topological_order([node for node, _ in roots])
+        needed = _nodes_leading_to(order, captures)
+    else:
+        dependencies = _dependencies([node for node, _ in roots])
+
+    F = grad_ops(create_graph)
+    captured: list[Any] = [None] * (len(inputs) if inputs is not None else 0)
+    buffers: dict[Node, Any] = {}
+    for (node, seed), slot in zip(roots, root_slots, strict=True):
+        if node.num_outputs != 1:
+            _deposit_slot(buffers, node, slot, seed)
+        else:
+            buffers[node] = seed if node not in buffers else buffers[node] + seed
+
+    ready: list[tuple[int, int, Node]] = []
+    tie = itertools.count()
+    for node, _ in roots:
+        if dependencies.get(node, 0) == 0 and node not in {n for _, _, n in ready}:
+            heapq.heappush(ready, (-node.sequence_nr, next(tie), node))
+
+    warned_create_graph = False
+    heappop, heappush = heapq.heappop, heapq.heappush
+    with set_grad_enabled(create_graph):
+        while ready:
+            node = heappop(ready)[2]
+            grad = buffers.pop(node, None)
+            is_leaf_node = node.__class__ is AccumulateGrad
+            if needed is not None and node not in needed and node not in captures:
+                continue  # not on a path to the inputs: PyTorch never runs it (nor its hooks)
+            if grad is not None and (is_leaf_node or node.pre_hooks
+                                     or node.retain_grad_ref is not None):
+                grad = _run_tensor_hooks(node, grad, create_graph)
+            if captures and node in captures:
+                for i in captures[node]:
+                    captured[i] = grad if i not in capture_slots else (
+                        grad[capture_slots[i]] if grad is not None else None)
+                if accumulate and grad is not None and not is_leaf_node:
+                    # backward(inputs=[non_leaf]) fills that tensor's .grad, as retain_grad
+                    # would.
+                    for i in captures[node]:
+                        if captured[i] is not None:
+                            _accumulate_into(inputs[i], captured[i],  # type: ignore[index]
+                                             create_graph)
+            if is_leaf_node:
+                if accumulate and (inputs is None or node in captures) and grad is not None:
+                    if create_graph and not warned_create_graph and "create_graph" not in _once:
+                        _once.add("create_graph")
+                        warned_create_graph = True
+                        warn(CREATE_GRAPH_WARNING)
+                    node.accumulate(grad, create_graph)
+                continue
+            if needed is not None and node not in needed:
+                continue
+            grads: tuple[Any, ...]
+            if grad is None:
+                grads = (None,) * len(node.next_functions)
+            elif Anomaly.enabled:
+                grads = _backward_with_anomaly_checks(node, F, grad)
+                if not retain_graph:
+                    node.release_variables()
+            else:
+                grads = node.call_backward(F, grad)
+                if not retain_graph:
+                    node.release_variables()
+            for i, ((child, slot), g) in enumerate(zip(node.next_functions, grads,
+                                                       strict=True)):
+                if child is None:
+                    continue
+                if g is not None:
+                    g = _validate_grad(node, i, g, F)
+                    if child.num_outputs != 1:
+                        _deposit_slot(buffers, child, slot, g)
+                        g = None  # deposited: skip the single-output buffer below
+                if g is not None:
+                    previous = buffers.get(child)
+                    if previous is None:
+                        buffers[child] = g
+                    elif not _add_into(previous, g):
+                        buffers[child] = previous + g
+                remaining = dependencies[child] - 1
+                dependencies[child] = remaining
+                if remaining == 0:
+                    heappush(ready, (-child.sequence_nr, next(tie), child))
+
+    if inputs is None or accumulate:
+        return None
+    results: list[Tensor | None] = []
+    for i, (t, g) in enumerate(zip(inputs, captured, strict=True)):
+        if g is None:
+            if not allow_unused:
+                raise TorchRuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior."
+                )
+            results.append(None)
+        elif isinstance(g, Tensor):
+            results.append(g)
+        else:
+            results.append(Tensor._make(g, t.device))
+    return results
+
+
+def _deposit_slot(buffers: dict[Node, Any], node: Node, slot: int, g: Any) -> None:
+    """Add `g` to the gradient of output `slot` of a multi-output node."""
+    slots = buffers.get(node)
+    if slots is None:
+        slots = buffers[node] = [None] * node.num_outputs
+    slots[slot] = g if slots[slot] is None else slots[slot] + g
+
+
+def _backward_with_anomaly_checks(node: Node, F: type[GradOps], grad: Any) -> tuple[Any, ...]:
+    """node.call_backward in anomaly mode: an error warns with where the node's forward ran,
+    and (with check_nan) a NaN in a returned gradient is PyTorch's error naming the node."""
+    try:
+        grads = node.call_backward(F, grad)
+        if Anomaly.check_nan:
+            for i, g in enumerate(grads):
+                if g is None:
+                    continue
+                data = g._data if isinstance(g, Tensor) else g
+                if data.dtype.kind in "fc" and bool(backend.array_module(data).isnan(data).any()):
+                    raise TorchRuntimeError(
+                        f"Function '{node.name}' returned nan values in its {i}th output.")
+    except Exception:
+        trace = node.metadata.get("traceback_") if node._metadata is not None else None
+        if trace is None:
+            warn(f"Error detected in {node.name}. No forward pass information available. "
+                 "Enable detect anomaly during forward pass for more information.")
+        else:
+            warn(f"Error detected in {node.name}. Traceback of forward call that caused the "
+                 f"error:\n{_describe_trace(trace)}")
+        raise
+    return grads
+
+
+def _describe_trace(trace: Any) -> str:
+    """A recorded forward location as text: a Python traceback as recorded, or an origin
+    (gradsh's statement) by its position and source."""
+    if isinstance(trace, str):
+        return trace
+    pos = getattr(trace, "pos", None)
+    if pos is None:
+        return f"  {trace}"
+    source = getattr(trace, "source", None)
+    return f"  line {pos.line}" + (f": {source}" if source else "")
+
+
+# sys.getrefcount counts every reference to an object up to Python 3.13; later versions may
+# borrow references from the interpreter's stack, so the count would prove nothing there.
+_COUNTED_REFERENCES = sys.version_info < (3, 14)
+
+
+def _add_into(buffer: Any, g: Any) -> bool:
+    """`buffer += g` when that is the same as `buffer + g` and no one else can see it: the
+    buffer is a gradient array the engine alone holds (PyTorch's InputBuffer steals its
+    buffer the same way). False, and nothing done, otherwise.
+
+    The references to `buffer` are the ready buffers' entry, run_backward's `previous`, the
+    parameter here and getrefcount's argument: a fifth (a hook that kept it, the same gradient
+    sent along two edges, a view of it) means someone else holds it.
+    """
+    if (_COUNTED_REFERENCES and buffer.__class__ is np.ndarray and g.__class__ is np.ndarray
+            and buffer.shape == g.shape and buffer.dtype == g.dtype and buffer.ndim > 0
+            and buffer.flags.owndata and buffer.flags.writeable
+            and sys.getrefcount(buffer) == 4):
+        elementwise(np.add, buffer, g, out=buffer)
+        return True
+    return False
+
+
+def _accumulate_into(tensor: Tensor, grad: Any, create_graph: bool) -> None:
+    if isinstance(grad, Tensor):
+        new = grad if create_graph else Tensor._make(_owned_copy(grad._data), tensor.device)
+    else:
+        new = Tensor._make(_owned_copy(grad), tensor.device)
+    if tensor._grad is None:
+        tensor._grad = new
+    elif create_graph:
+        tensor._grad = tensor._grad + new
+    else:
+        tensor._grad = Tensor._make(tensor._grad._data + new._data, tensor.device)
+
+
+def _dependencies(roots: list[Node]) -> dict[Node, int]:
+    """How many edges enter each node reachable from `roots` (an explicit stack, no recursion)."""
+    dependencies: dict[Node, int] = {}
+    seen = set(roots)
+    stack = list(seen)
+    while stack:
+        node = stack.pop()
+        for child, _ in node.next_functions:
+            if child is None:
+                continue
+            if child in dependencies:
+                dependencies[child] += 1
+            else:
+                dependencies[child] = 1
+                if child not in seen:
+                    seen.add(child)
+                    stack.append(child)
+    return dependencies
+
+
+def _topological_order(roots: list[Node]) -> tuple[list[Node], dict[Node, int]]:
+    """Every node reachable from `roots`, children after parents, and how many edges enter each.
+
+    An explicit stack, so a graph a million nodes deep needs no recursion.
+    """
+    dependencies: dict[Node, int] = {}
+    seen: set[Node] = set()
+    order: list[Node] = []
+    stack: list[tuple[Node, int]] = []
+    for root in roots:
+        if root in seen:
+            continue
+        seen.add(root)
+        stack.append((root, 0))
+        while stack:
+            node, index = stack.pop()
+            edges = node.next_functions
+            if index < len(edges):
+                stack.append((node, index + 1))
+                child = edges[index][0]
+                if child is None:
+                    continue
+                dependencies[child] = dependencies.get(child, 0) + 1
+                if child not in seen:
+                    seen.add(child)
+                    stack.append((child, 0))
+            else:
+                order.append(node)  # post-order: children before parents
+    order.reverse()
+    return order, dependencies
+
+
+def _nodes_leading_to(order: list[Node], targets: dict[Node, list[int]]) -> set[Node]:
+    """Nodes with an edge path to a target (the targets themselves only if they lead on)."""
+    needed: set[Node] = set()
+    for node in reversed(order):  # children first
+        for child, _ in node.next_functions:
+            if child is not None and (child in targets or child in needed):
+                needed.add(node)
+                break
+    return needed
+
+
+def _run_tensor_hooks(node: Node, grad: Any, create_graph: bool) -> Any:
+    """Hooks registered on the tensor this node produced (or on the leaf), then retain_grad."""
+    hooks = node.variable._hooks if isinstance(node, AccumulateGrad) else node.pre_hooks
+    if hooks:
+        for hook in list(hooks):
+            wrapped = grad if isinstance(grad, Tensor) else Tensor._make(grad, node.output_device)
+            result = hook(wrapped)
+            if result is not None:
+                _check_hook_result(hook, wrapped, result)
+                grad = result if create_graph or isinstance(grad, Tensor) else result._data
+    ref = node.retain_grad_ref
+    if ref is not None:
+        tensor = ref()
+        if tensor is not None:
+            if isinstance(grad, Tensor):
+                # grad.clone() (CloneBackward0 under create_graph), or .grad + grad
+                tensor._grad = (grad.clone() if tensor._grad is None  # type: ignore[attr-defined]
+                                else tensor._grad + grad)
+            elif tensor._grad is None:
+                tensor._grad = Tensor._make(_owned_copy(grad), tensor.device)
+            else:
+                tensor._grad = Tensor._make(tensor._grad._data + grad, tensor.device)
+    return grad
+
+
+def _check_hook_result(hook: Any, value: Tensor, result: Any) -> None:
+    """PyTorch's check_single_result: a hook may replace the gradient, not change its kind."""
+    if not isinstance(result, Tensor):
+        raise TorchTypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+    name = getattr(hook, "__name__", "<lambda>")
+
+    def kind(t: Tensor) -> str:
+        return ("torch.cuda." if t.device != "cpu" else "torch.") + t.dtype.legacy
+
+    if result.dtype is not value.dtype:
+        raise TorchRuntimeError(
+            f"hook '{name}' has changed the type of value (was {kind(value)} got {kind(result)})"
+        )
+    if result.device != value.device:
+        raise TorchRuntimeError(
+            f"hook '{name}' has changed the device of value (was {value.device} got "
+            f"{result.device})"
+        )
+    if result.shape != value.shape:
+        raise TorchRuntimeError(f"hook '{name}' has changed the size of value")
+
+
+def _validate_grad(node: Node, index: int, grad: Any, F: type[GradOps]) -> Any:
+    """PyTorch's validate_outputs: sum a broadcast gradient to the input's shape, fix dtype."""
+    if isinstance(grad, np.generic):
+        grad = np.asarray(grad)  # NumPy turns 0-d results into scalars; keep arrays
+    meta = node.input_meta[index] if hasattr(node, "input_meta") else None
+    if meta is None:
+        return grad
+    shape, dtype, device = meta
+    if grad.shape != shape:
+        if not _expandable(shape, grad.shape):
+            raise TorchRuntimeError(
+                f"Function {node.name} returned an invalid gradient at index {index} - got "
+                f"{list(grad.shape)} but expected shape compatible with {list(shape)}"
+            )
+        grad = F.sum_to(grad, shape)  # type: ignore[attr-defined]
+    if (grad.dtype is not dtype) if isinstance(grad, Tensor) else (grad.dtype != dtype.np):
+        grad = F.cast(grad, dtype)  # type: ignore[attr-defined]
+    if (grad.device if isinstance(grad, Tensor) else _array_device(grad, device)) != device:
+        grad = _grad_to_device(node, index, grad, device, F)
+    return grad
+
+
+def _array_device(array: Any, expected: str) -> str:
+    """Where a gradient array lives; simulated cuda:0 arrays are NumPy's and carry no device."""
+    if not backend.state.real:
+        return expected
+    return "cuda:0" if backend.is_device_array(array) else "cpu"
+
+
+def _grad_to_device(node: Node, index: int, grad: Any, device: str, F: type[GradOps]) -> Any:
+    """validate_outputs: a 0-d gradient on another device (a CPU scalar's, computed on CUDA)
+    moves to its input's device; any other is the op's error."""
+    if grad.ndim != 0:
+        got = grad.device if isinstance(grad, Tensor) else _array_device(grad, device)
+        raise TorchRuntimeError(
+            f"Function {node.name} returned an invalid gradient at index {index} - expected "
+            f"device {device} but got {got}"
+        )
+    return F.to_copy(grad, None, device)  # type: ignore[attr-defined]
+
+
+def _expandable(shape: Shape, to: Shape) -> bool:
+    if len(shape) > len(to):
+        return False
+    for a, b in zip(reversed(shape), reversed(to), strict=False):
+        if a != b and a != 1:
+            return False
+    return True

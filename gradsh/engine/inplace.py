@@ -1,0 +1,128 @@
+"""In-place operations: PyTorch's checks before one, and how it rebases the history of the
+changed tensor (and of its base, through CopySlices, when it is a view)."""
+
+from __future__ import annotations
+
+import functools
+import weakref
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.grad_mode import _GradMode
+from gradsh.engine.node import AsStridedBackward0, CopySlices, Function, Node
+from gradsh.engine.saved_variable import SavedTensor
+from gradsh.engine.variable import Tensor
+
+LEAF_INPLACE_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF_INPLACE_MESSAGE = (
+    "a view of a leaf Variable that requires grad is being used in an in-place operation."
+)
+
+
+NO_GRAD_VIEW_INPLACE_MESSAGE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
+    "be tracked)."
+)
+
+
+def check_inplace(target: Tensor, others: Sequence[Any] = ()) -> None:
+    """PyTorch's checks before an in-place change of `target` (check_inplace): only with grad
+    mode on and when some input requires grad."""
+    if not _GradMode.enabled:
+        return
+    if not target.requires_grad and not any(
+        isinstance(o, Tensor) and o.requires_grad for o in others
+    ):
+        return
+    base = target._base
+    if base is not None:
+        if target._no_grad_view:
+            raise TorchRuntimeError(NO_GRAD_VIEW_INPLACE_MESSAGE)
+        if target.requires_grad and base._grad_fn is None:
+            raise TorchRuntimeError(VIEW_OF_LEAF_INPLACE_MESSAGE)
+    if target._grad_fn is None and target._requires_grad:
+        raise TorchRuntimeError(LEAF_INPLACE_MESSAGE)
+
+
+def check_writable(target: Tensor) -> None:
+    data = target._data
+    if isinstance(data, np.ndarray) and not data.flags.writeable:
+        raise TorchRuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation."
+        )
+
+
+def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params: Any) -> Tensor:
+    """Run `cls` in place on `target`: compute out of place, write back, rebase the history.
+
+    The node sees an alias of `target` holding its old value; if the node saved that alias, the
+    alias gets a private copy of the old data first (PyTorch saves `original_self.clone()`).
+    """
+    check_inplace(target, others + tuple(params.values()))
+    check_writable(target)
+    alias = Tensor._make(target._data, target.device, grad_fn=target.grad_fn,
+                         requires_grad=target._requires_grad)
+    out = cls.apply(alias, *others, **params)
+    result_dtype = out.dtype
+    if result_dtype is not target.dtype and not _can_cast(result_dtype, target.dtype):
+        raise TorchRuntimeError(
+            f"result type {result_dtype.short} can't be cast to the desired output type "
+            f"{target.dtype.short}"
+        )
+    if out.shape != target.shape:
+        raise TorchRuntimeError(
+            f"output with shape {list(target.shape)} doesn't match the broadcast shape "
+            f"{list(out.shape)}"
+        )
+    node = out._grad_fn
+    if node is not None:
+        for key, saved in list(node.saved_tensors.items()):
+            if saved._tensor is alias:
+                # PyTorch saves `original_self = self.clone()`: a recorded copy of the old
+                # value (CloneBackward0 in higher-order graphs)
+                node._saved[key] = SavedTensor(alias.clone())  # type: ignore[attr-defined]
+    target._inplace_data(out._data)
+    if isinstance(node, Function):
+        result = node._saved.get("result")
+        if result is not None:
+            node._saved["result"] = SavedTensor(target, is_output=True)
+        if target._base is None:
+            _move_retain_grad(target, node)
+            target._grad_fn = node
+        else:
+            base = target._base
+            copy_slices = CopySlices(base, target._view_fn, node)
+            _move_retain_grad(base, copy_slices)
+            base._grad_fn = copy_slices
+            view_fn = AsStridedBackward0(base, target._view_fn, target.shape)
+            _move_retain_grad(target, view_fn)
+            target._grad_fn = view_fn
+            target._view_version = target._version
+            if result is not None:
+                saved = node._saved["result"]
+                saved.view_grad_fn = weakref.ref(target._grad_fn)
+                saved.view_history = functools.partial(
+                    AsStridedBackward0.from_history, base._grad_fn, target._view_fn, base.shape,
+                    base.dtype, base.device)
+    return target
+
+
+def _move_retain_grad(t: Tensor, new_fn: Node) -> None:
+    """retain_grad follows the tensor to its new grad_fn after an in-place op, as PyTorch's
+    retains_grad hook does (other tensor hooks stay with the node they were registered on)."""
+    old_fn = t._grad_fn
+    if old_fn is not None and old_fn.retain_grad_ref is not None and old_fn.retain_grad_ref() is t:
+        old_fn.retain_grad_ref = None
+        new_fn.retain_grad_ref = weakref.ref(t)
+
+
+def _can_cast(source: DType, target: DType) -> bool:
+    return source.category <= target.category

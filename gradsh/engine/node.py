@@ -1,0 +1,537 @@
+"""The backward graph's nodes: Node, Function (the base of every operation), AccumulateGrad,
+the view nodes an in-place change makes (AsStridedBackward0, CopySlices), and the namespaces
+backward formulas compute with (ArrayOps, TensorOps)."""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Sequence
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+import numpy as np
+
+from gradsh.engine import backend
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.grad_mode import _LAST, Anomaly, SavedHooks, _GradMode, _sequence, no_grad
+from gradsh.engine.saved_variable import SECOND_BACKWARD_MESSAGE, SavedTensor
+from gradsh.engine.undo import _Undo
+from gradsh.engine.variable import Array, Shape, Tensor
+
+_NO_SAVED: Any = MappingProxyType({})  # shared and read-only: a node that saved nothing
+
+Edge = tuple["Node | None", int]
+
+
+class Node:
+    """A node of the backward graph: PyTorch's `grad_fn` objects.
+
+    `next_functions` holds one edge per differentiable input, `(node, 0)` or `(None, 0)`, exactly
+    as PyTorch shows it. Tensor hooks of the output (register_hook, retain_grad) live on the
+    node that produced it and run before the node, in registration order, retain_grad last.
+    """
+
+    name: ClassVar[str] = "Node"
+    # Class-level defaults, replaced per node only when used: a graph of a million nodes
+    # should not carry a million empty lists and dicts (see register_hook, `metadata`).
+    next_functions: tuple[Edge, ...] = ()
+    pre_hooks: Sequence[Callable[[Any], Any]] = ()
+    retain_grad_ref: weakref.ref[Tensor] | None = None
+    output_device = "cpu"
+    _metadata: dict[str, Any] | None = None
+    # A node with several outputs (a custom autograd.Function's) receives its gradients as a
+    # list, one slot per output; the edge to output i is (node, i), found by `edge_of`.
+    num_outputs: ClassVar[int] = 1
+    short_name: ClassVar[str | None] = None  # the name PyTorch's version error gives it
+
+    def __init__(self) -> None:
+        self.sequence_nr = next(_sequence)
+
+    def edge_of(self, t: Tensor) -> Edge:
+        """The edge to `t`, one of this node's outputs (multi-output nodes say which)."""
+        return (self, 0)
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
+
+    def call_backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+        """One gradient per edge in next_functions, given the gradient of this node's output."""
+        raise NotImplementedError
+
+    def release_variables(self) -> None:
+        pass
+
+    @property
+    def saved_tensors(self) -> dict[str, SavedTensor]:
+        return {}
+
+    def register_hook(self, fn: Callable[..., Any]) -> None:
+        raise TorchRuntimeError("register_hook on grad_fn objects is not supported by gradsh")
+
+    def __repr__(self) -> str:
+        return f"<{self.name} object at {id(self):#x}>"
+
+
+class Function(Node):
+    """Base of every operation.
+
+    Subclasses define
+      forward(self, *inputs: Tensor, **params) -> Array
+        the output array. Save what backward needs with `self.save(name, tensor)` (`RESULT` for
+        the output itself), only for inputs whose gradient is needed (`self.needs_input_grad`);
+        keep non-tensor values (dims, shapes, Python exponents) as plain attributes.
+      backward(self, F: GradOps, grad) -> tuple
+        one gradient per input, None where `needs_input_grad` is False. Read saved tensors with
+        `self.saved(name, F)`. The engine sums a broadcast gradient back to the input's shape and
+        casts it to the input's dtype, as PyTorch's engine does, so formulas need not.
+    Class attributes: `name` (PyTorch's grad_fn class name), `is_view` (the output aliases the
+    first input's storage and version counter).
+    """
+
+    is_view: ClassVar[bool] = False
+    _plain_device: ClassVar[bool] = True
+    needs_input_grad: tuple[bool, ...] = ()
+    _saved: dict[str, SavedTensor] = _NO_SAVED  # type: ignore[assignment]  # until a save
+
+    def __init__(self) -> None:
+        # Deliberately not calling Node.__init__: nodes that end up outside any graph (grad mode
+        # off, no input requiring grad) should cost as little as possible. `_activate` finishes.
+        pass
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Whether the op takes its inputs' device as they are (no common_device override):
+        # apply then needs no device check when all inputs are on one device.
+        cls._plain_device = cls.common_device is Function.common_device
+
+    def _activate(self, inputs: Sequence[Tensor]) -> None:
+        if len(inputs) == 1:  # the common case, without the loop
+            t = inputs[0]
+            self.next_functions = (_edge(t),)
+            self.input_meta = (_meta(t),)
+        else:
+            edges = []
+            meta = []
+            for t in inputs:
+                edge = _edge(t)
+                edges.append(edge)
+                meta.append(None if edge[0] is None else _meta(t))
+            self.next_functions = tuple(edges)
+            self.input_meta = tuple(meta)
+        self.sequence_nr = next(_sequence)
+
+    @classmethod
+    def apply(cls, *inputs: Tensor, **params: Any) -> Tensor:
+        # The hot path of every operation: kept flat (no helper calls for the one- and
+        # two-input cases), and it stores on the node only what differs from the class
+        # defaults, so that a million-node graph stays small.
+        node = cls()
+        enabled = _GradMode.enabled
+        if len(inputs) == 1:
+            t = inputs[0]
+            requires = enabled and (t._requires_grad or t._grad_fn is not None or (
+                t._base is not None and t.requires_grad))
+            node.needs_input_grad = _NEEDS_ONE[requires]
+            device = t.device if cls._plain_device else node.common_device(inputs, params)
+            if requires:
+                node.next_functions = (_edge(t),)
+                node.input_meta = (_meta(t),)
+                node.sequence_nr = next(_sequence)
+        elif len(inputs) == 2:
+            a, b = inputs
+            need_a = enabled and (a._requires_grad or a._grad_fn is not None or (
+                a._base is not None and a.requires_grad))
+            need_b = enabled and (b._requires_grad or b._grad_fn is not None or (
+                b._base is not None and b.requires_grad))
+            node.needs_input_grad = _NEEDS_TWO[need_a][need_b]
+            requires = need_a or need_b
+            device = a.device
+            if not cls._plain_device or b.device != device:
+                device = node.common_device(inputs, params)
+            if requires:
+                edge_a = _edge(a) if need_a else _NO_EDGE
+                edge_b = _edge(b) if need_b else _NO_EDGE
+                node.next_functions = (edge_a, edge_b)
+                node.input_meta = (None if edge_a[0] is None else _meta(a),
+                                   None if edge_b[0] is None else _meta(b))
+                node.sequence_nr = next(_sequence)
+        else:
+            needs = tuple([t._requires_grad or t._grad_fn is not None or (
+                t._base is not None and t.requires_grad) for t in inputs])
+            requires = enabled and True in needs
+            node.needs_input_grad = needs if requires else (False,) * len(inputs)
+            first = inputs[0].device
+            if cls._plain_device and all(t.device == first for t in inputs):
+                device = first
+            else:
+                device = node.common_device(inputs, params)
+            if requires:
+                node._activate(inputs)
+        if device != "cpu":
+            node.output_device = device  # the class default is "cpu"
+            if backend.state.real:
+                inputs = _cpu_scalars_on_device(inputs, device)
+        data = node.forward(*inputs, **params)
+        if data.__class__ is not np.ndarray:  # NumPy makes 0-d results scalars
+            data = np.asarray(data) if isinstance(data, np.generic) else _as_array(data)
+        if requires and data.dtype.kind not in "fc":
+            # Integer and bool results never require grad (`x.long()`, comparisons, argmax).
+            requires = False
+            node.release_variables()
+        # (read back: an op that moves data, ToCopyBackward0, sets its output device itself)
+        out = Tensor._make(data, node.output_device, node if requires else None)
+        if cls.is_view:
+            base = inputs[0]
+            out._version_counter = base._version_counter
+            out._base = base._base if base._base is not None else base
+            out._view_fn = _compose_view(base, node.view_fn)
+            out._view_version = base._version
+            out._no_grad_view = not _GradMode.enabled
+        if requires and RESULT_KEY in node._saved:
+            node._saved["result"] = SavedTensor(out, is_output=True)
+            del node._saved[RESULT_KEY]
+        if requires and Anomaly.enabled:
+            _record_forward(node)
+        return out
+
+    def common_device(self, inputs: Sequence[Tensor], params: dict[str, Any]) -> str:
+        """The device the op runs on, checked as PyTorch's TensorIterator checks it.
+
+        The common device is the first one that is not the CPU; every other tensor must be
+        there too, except a 0-d CPU tensor (a "CPU scalar"), which may join a CUDA kernel. Ops
+        whose CUDA wrapper checks arguments one by one override this (`check_same_device`).
+        """
+        device = "cpu"
+        for t in inputs:
+            if t.device != "cpu":
+                device = t.device
+                break
+        if device == "cpu":
+            return device
+        for t in inputs:
+            if t.device != device and not (t.device == "cpu" and t._data.ndim == 0):
+                raise TorchRuntimeError(
+                    "Expected all tensors to be on the same device, but found at least two "
+                    f"devices, {device} and {t.device}!"
+                )
+        return device
+
+    def view_fn(self, array: Array) -> Array:
+        """For view ops: the same view taken of another array of the input's shape."""
+        raise NotImplementedError
+
+    def forward(self, *inputs: Tensor, **params: Any) -> Array:
+        raise NotImplementedError
+
+    def backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def call_backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+        # PyTorch's generated nodes unpack every saved variable before the formulas run, so a
+        # freed or modified one raises even when the formula would not read it (x ** 0).
+        for saved in self._saved.values():
+            saved.unpack(self, False)
+        if SavedHooks.used:
+            return self._call_backward_unpacked(F, grad)
+        if F.as_tensor:
+            # Numbers in formulas are C++ Scalars there (MulBackward1, not MulBackward0).
+            with F.formula_mode():  # type: ignore[attr-defined]
+                return self.backward(F, grad)
+        return self.backward(F, grad)
+
+    def _call_backward_unpacked(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+        """call_backward once saved_tensors_hooks were used: the formula reads each saved
+        tensor as unpacked above, and the next backward unpacks afresh."""
+        try:
+            if F.as_tensor:
+                with F.formula_mode():  # type: ignore[attr-defined]
+                    return self.backward(F, grad)
+            return self.backward(F, grad)
+        finally:
+            for saved in self._saved.values():
+                saved.clear_unpacked()
+
+    def save(self, name: str, tensor: Tensor | object) -> None:
+        if self._saved is _NO_SAVED:
+            if tensor is not RESULT:  # the common first save, in one step
+                self._saved = {name: SavedTensor(tensor)}  # type: ignore[arg-type]
+                return
+            self._saved = {}
+        if tensor is RESULT:
+            self._saved[RESULT_KEY] = None  # type: ignore[assignment]
+        else:
+            self._saved[name] = SavedTensor(tensor)  # type: ignore[arg-type]
+
+    def saved(self, name: str, F: GradOps) -> Any:
+        return self._saved[name].unpack(self, F.as_tensor)
+
+    @property
+    def saved_tensors(self) -> dict[str, SavedTensor]:
+        return self._saved
+
+    def release_variables(self) -> None:
+        log = _Undo.log
+        undoable = log is not None and log.predates(self)
+        for saved in self._saved.values():
+            saved.release(undoable)
+
+
+_NO_EDGE: Edge = (None, 0)
+_NEEDS_ONE = {False: (False,), True: (True,)}
+_NEEDS_TWO = (((False, False), (False, True)), ((True, False), (True, True)))
+_METAS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+
+def _edge(t: Tensor) -> Edge:
+    """`t._gradient_edge()`, with its common cases inline."""
+    if t._base is None:
+        fn = t._grad_fn
+        if fn is not None:
+            return (fn, 0) if fn.num_outputs == 1 else fn.edge_of(t)
+        if not t._requires_grad:
+            return _NO_EDGE
+    return t._gradient_edge()
+
+
+def _meta(t: Tensor) -> tuple[Any, ...]:
+    """What validate_outputs checks a gradient for this input against: (shape, dtype, device).
+
+    The tuples are shared between nodes (one per distinct value), as a deep graph would
+    otherwise hold a million equal ones.
+    """
+    data = t._data
+    key = (data.shape, t.dtype, t.device)
+    meta = _METAS.get(key)
+    if meta is None:
+        if len(_METAS) >= 4096:
+            _METAS.clear()
+        meta = _METAS[key] = key
+    return meta
+
+
+def check_same_device(method: str, arguments: Sequence[tuple[str, Tensor | None]]) -> str:
+    """The device check of a CUDA kernel's generated wrapper (c10::impl::
+    check_and_update_common_device): the first argument's device is the common one, in order.
+
+    `method` is the wrapper PyTorch names ("wrapper_CUDA_mm"), `arguments` the (name, tensor)
+    pairs it checks, in its order. Only kernels that run on CUDA check, so arguments all on the
+    CPU never fail.
+    """
+    common: str | None = None
+    for name, t in arguments:
+        if t is None:
+            continue
+        if common is None:
+            common = t.device
+        elif t.device != common:
+            raise TorchRuntimeError(
+                f"Expected all tensors to be on the same device, but got {name} is on "
+                f"{t.device}, different from other tensors on {common} (when checking "
+                f"argument in method {method})"
+            )
+    return common or "cpu"
+
+
+def _cpu_scalars_on_device(inputs: tuple[Tensor, ...], device: str) -> tuple[Tensor, ...]:
+    """The inputs as a CUDA kernel reads them: a CPU scalar tensor joining the op is read as a
+    device value (a Python number stays a Python number: `operand` reads it)."""
+    if all(t.device == device or t._wrapped for t in inputs):
+        return inputs
+    moved = []
+    for t in inputs:
+        if t.device != device and not t._wrapped:
+            # NOTE: the stand-in shares the version counter, so an in-place change of the CPU
+            # tensor still invalidates what the op saved. Under create_graph a saved stand-in
+            # has no history: a second derivative through a CPU scalar that requires grad is
+            # lost on a real GPU (never under --sim-cuda, where nothing is moved).
+            stand_in = Tensor._make(backend.to_device(t._data, device), device)
+            stand_in._version_counter = t._version_counter
+            t = stand_in
+        moved.append(t)
+    return tuple(moved)
+
+
+RESULT = object()  # `self.save("result", RESULT)`: save the output once it exists
+RESULT_KEY = "\0result"
+
+
+def _as_array(data: Any) -> Array:
+    if isinstance(data, np.generic):
+        return np.asarray(data)
+    if isinstance(data, np.ndarray) or backend.is_device_array(data):
+        return data
+    return np.asarray(data)
+
+
+def _compose_view(base: Tensor, view_fn: Callable[[Array], Array]) -> Callable[[Array], Array]:
+    if base._view_fn is None:
+        return view_fn
+    inner = base._view_fn
+    return lambda array: view_fn(inner(array))
+
+
+def _record_forward(node: Node) -> None:
+    node.metadata["traceback_"] = Anomaly.trace()
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf that requires grad: adds the incoming gradient into `leaf.grad`."""
+
+    name = "AccumulateGrad"
+
+    def __init__(self, variable: Tensor):
+        super().__init__()
+        self.sequence_nr = _LAST
+        self.variable = variable
+        self.output_device = variable.device
+
+    def accumulate(self, grad: Any, create_graph: bool) -> None:
+        leaf = self.variable
+        if isinstance(grad, Tensor):
+            new = grad
+        else:
+            new = Tensor._make(grad, leaf.device)
+        if leaf._grad is None:
+            if not create_graph:
+                # Never let .grad alias a buffer someone else holds (the same gradient array can
+                # flow to several leaves): own a contiguous copy, as PyTorch clones when needed.
+                new = Tensor._make(_owned_copy(new._data, "C"), leaf.device)
+            else:
+                # PyTorch's clone_obey_contract: new_empty_strided(...).copy_(new_grad), so a
+                # differentiable .grad has grad_fn CopyBackwards.
+                new = TensorOps.empty_like(leaf).copy_(new)  # type: ignore[attr-defined]
+            leaf._grad = new
+        elif not create_graph:
+            with no_grad():
+                leaf._grad._inplace_add(new._data)
+        else:
+            leaf._grad = leaf._grad + new
+        hooks = getattr(leaf, "_post_accumulate_hooks", None)
+        if hooks:
+            for hook in list(hooks):
+                hook(leaf)
+
+
+def _owned_copy(array: Array, order: str = "K") -> Array:
+    """A copy on the array's own device, in NumPy's `order`."""
+    if isinstance(array, (np.ndarray, np.generic)):
+        return np.array(array, copy=True, order=order)
+    return array.copy(order=order)
+
+
+class GraphRoot(Node):
+    name = "GraphRoot"
+
+
+class AsStridedBackward0(Function):
+    """The grad_fn a view gets once its base was modified in place (PyTorch regenerates it)."""
+
+    name = "AsStridedBackward0"
+
+    def __init__(self, base: Tensor, view_fn: Callable[[Array], Array] | None, shape: Shape):
+        super().__init__()
+        self.needs_input_grad = (True,)
+        self._activate([base])
+        self.base_shape = base.shape
+        self.base_dtype = base.dtype
+        self.view_fn_ = view_fn
+        self.base_version = base._version
+        self.output_device = base.device
+
+    @classmethod
+    def from_history(cls, base_node: Node, view_fn: Callable[[Array], Array] | None,
+                     base_shape: Shape, base_dtype: DType, base_device: str) -> AsStridedBackward0:
+        """The same node built from the base's grad_fn instead of the base tensor."""
+        node = cls.__new__(cls)
+        node.needs_input_grad = (True,)
+        node.next_functions = ((base_node, 0),)
+        node.input_meta = ((base_shape, base_dtype, base_device),)
+        node.sequence_nr = next(_sequence)
+        node.base_shape = base_shape
+        node.base_dtype = base_dtype
+        node.view_fn_ = view_fn
+        node.output_device = base_device
+        return node
+
+    def backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+        return (F.view_scatter(grad, self.base_shape, self.view_fn_),)  # type: ignore[attr-defined]
+
+
+class CopySlices(Node):
+    """The base's grad_fn after an in-place operation on one of its views.
+
+    Backward hands the part of the gradient that falls on the view to the in-place op's node
+    and passes the rest through unchanged, as PyTorch's CopySlices does.
+    """
+
+    name = "CopySlices"
+
+    def __init__(self, base: Tensor, view_fn: Callable[[Array], Array] | None, fn: Function):
+        super().__init__()
+        self.base_shape = base.shape
+        self.view_fn_ = view_fn
+        self.fn = fn
+        self.output_device = base.device
+        self.next_functions = (base._gradient_edge(),) + fn.next_functions[1:]
+        self.input_meta = ((base.shape, base.dtype, base.device),) + fn.input_meta[1:]
+
+    def call_backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+        if self.fn is None:
+            raise TorchRuntimeError(SECOND_BACKWARD_MESSAGE)
+        result, in_view = F.view_split(grad, self.view_fn_)  # type: ignore[attr-defined]
+        grads = self.fn.call_backward(F, in_view)
+        result = F.view_fill(result, self.view_fn_, grads[0])  # type: ignore[attr-defined]
+        return (result,) + tuple(grads[1:])
+
+    def release_variables(self) -> None:
+        # PyTorch drops the in-place op's node itself (a second backward is an error even if
+        # it saved nothing), and with it whatever that node kept alive.
+        if self.fn is not None:
+            self.fn.release_variables()
+            if _Undo.log is not None and _Undo.log.predates(self):
+                _Undo.log.record_drop(self)
+            self.fn = None  # type: ignore[assignment]
+
+    @property
+    def saved_tensors(self) -> dict[str, SavedTensor]:
+        return self.fn.saved_tensors if self.fn is not None else {}
+
+
+# ---------------------------------------------------------------------------------------------
+# Gradient arithmetic: one namespace for plain arrays, one for differentiable Tensors
+# ---------------------------------------------------------------------------------------------
+
+
+class GradOps:
+    """What a backward formula may call besides arithmetic operators."""
+
+    as_tensor: ClassVar[bool]
+
+
+class ArrayOps(GradOps):
+    as_tensor = False
+
+
+class TensorOps(GradOps):
+    as_tensor = True
+    # Besides the formulas' helpers, the two creation functions the core itself calls (the seed
+    # of ones in backward.py, AccumulateGrad's differentiable .grad). Like Tensor's methods, they
+    # are installed by gradsh.engine.ops, the layer above, which the core never imports.
+    ones_like: ClassVar[Callable[[Tensor], Tensor]]
+    empty_like: ClassVar[Callable[[Tensor], Tensor]]
+
+
+def grad_ops(as_tensor: bool) -> type[GradOps]:
+    """The namespace backward formulas receive (gradsh.engine.functions fills ArrayOps with array
+    helpers, gradsh.engine.ops fills TensorOps with differentiable operations)."""
+    return TensorOps if as_tensor else ArrayOps
+
+
+# A tensor makes two of these nodes itself (its leaf's AccumulateGrad, a stale view's fresh
+# grad_fn); Tensor, one layer below, finds them here once this module is imported.
+Tensor._accumulate_grad_node = AccumulateGrad
+Tensor._view_node = AsStridedBackward0

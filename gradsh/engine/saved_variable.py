@@ -1,0 +1,202 @@
+"""Tensors saved for backward: the version they were saved at, release after backward, and
+PyTorch's errors for a saved tensor modified in place or already freed."""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
+from gradsh.engine.grad_mode import Anomaly, SavedHooks, _GradMode, _Origin
+from gradsh.engine.undo import _Undo
+from gradsh.engine.variable import Tensor
+
+if TYPE_CHECKING:  # (type names only: gradsh.engine.node sits above this module)
+    from gradsh.engine.node import Node
+
+def _short_node_name(node: Node) -> str:
+    # PyTorch's message prints the op's name: a generated node without "Backward" and without
+    # the overload number 0 ("output 0 of Sigmoid", but "of Clamp1", "of Fill2"), hand-written
+    # nodes with their namespace ("torch::autograd::CopySlices").
+    if node.short_name is not None:
+        return node.short_name
+    name = node.name
+    stripped = name.rstrip("0123456789")
+    if stripped.endswith("Backward") and stripped != name:
+        number = name[len(stripped):]
+        return stripped[: -len("Backward")] + ("" if number == "0" else number)
+    return f"torch::autograd::{name}"
+
+
+class SavedTensor:
+    """A tensor saved for backward: the alias, the version it had, and whether it was freed.
+
+    An output saved by its own node (`ExpBackward0` saves `result`) keeps only the array and a
+    weak reference to the tensor, as PyTorch does, so that tensor -> grad_fn -> saved -> tensor
+    is not a reference cycle.
+    """
+
+    __slots__ = ("_tensor", "_weak", "_data", "_counter", "version", "is_output", "released",
+                 "origin", "freed_origin", "shape", "dtype", "device", "view_grad_fn",
+                 "view_history", "_hooked")
+
+    def __init__(self, tensor: Tensor, is_output: bool = False):
+        counter = tensor._version_counter
+        self.is_output = is_output
+        self._counter = counter
+        self.version = counter.value
+        self.released = False
+        self.origin = _Origin.value  # where it was saved
+        self.freed_origin: Any = None  # where a backward freed it
+        self.shape = tensor._data.shape
+        self.dtype = tensor.dtype
+        self.device = tensor.device
+        # for an output saved by an in-place op on a view: a weak reference to the view's
+        # grad_fn right after the op, which PyTorch's version error names
+        self.view_grad_fn: weakref.ref[Node] | None = None
+        # ... and what rebuilds that history for a higher-order graph once the view is gone:
+        # a call making AsStridedBackward0 from the base's CopySlices, the view function and
+        # the base's shape, dtype and device
+        self.view_history: Callable[[], Node] | None = None
+        self._hooked: list[Any] | None = None  # [unpack_hook, packed, unpacked or None]
+        if is_output:
+            self._tensor = None
+            self._weak = weakref.ref(tensor)
+            self._data = tensor._data
+        else:
+            self._tensor = tensor
+            self._weak = None
+            self._data = None
+        if SavedHooks.stack:
+            self._pack(tensor)
+
+    def _pack(self, tensor: Tensor) -> None:
+        """saved_tensors_hooks: keep what pack_hook returns instead of the tensor."""
+        pack, unpack = SavedHooks.stack[-1]
+        SavedHooks.stack.pop()  # a hook's own operations save nothing through it
+        grad_mode, _GradMode.enabled = _GradMode.enabled, False  # PyTorch packs under no_grad
+        try:
+            packed = pack(tensor)
+        finally:
+            _GradMode.enabled = grad_mode
+            SavedHooks.stack.append((pack, unpack))
+        SavedHooks.used = True
+        self._hooked = [unpack, packed, None]
+        self._tensor = None
+        self._weak = None
+        self._data = None
+
+    @property
+    def tensor(self) -> Tensor | None:
+        """The saved tensor if it still exists (for display); None once released."""
+        if self.released:
+            return None
+        return self._tensor if self._tensor is not None else self._weak()  # type: ignore[misc]
+
+    @property
+    def is_stale(self) -> bool:
+        """True when the storage was modified in place after the save (backward would fail)."""
+        return not self.released and self._counter.value != self.version
+
+    def release(self, undoable: bool = True) -> None:
+        if undoable and _Undo.log is not None:
+            _Undo.log.record_release(self)
+        if not self.released:
+            self.freed_origin = _Origin.value
+        self.released = True
+        self._tensor = None
+        self._data = None
+        self.view_history = None
+        self._hooked = None
+
+    def unpack(self, owner: Node, as_tensor: bool) -> Any:
+        if self.released:
+            raise _saved_error(SECOND_BACKWARD_MESSAGE, owner, self)
+        if self._counter.value != self.version:
+            raise _saved_error(self._version_message(owner), owner, self)
+        if self._hooked is not None:
+            return self._unpack_hooked(as_tensor)
+        if self.is_output:
+            if not as_tensor:
+                return self._data
+            alive = self._weak()  # type: ignore[misc]
+            if alive is not None and alive._data is self._data:
+                return alive
+            if self.view_history is not None:
+                # The output of an in-place op on a view: its history is that view of the base
+                # (through the base's CopySlices), not the op's own node.
+                return Tensor._make(self._data, owner.output_device, grad_fn=self.view_history())
+            # The output tensor is gone (or now holds other data): rebuild one that is still
+            # the output of `owner`, so a higher-order graph flows through it.
+            return Tensor._make(self._data, owner.output_device, grad_fn=owner)
+        tensor = self._tensor
+        assert tensor is not None
+        if as_tensor:
+            return tensor
+        # A wrapped Python number unpacks as a Python number, so NumPy keeps it a weak scalar.
+        return tensor._data.item() if tensor._wrapped else tensor._data
+
+    def _unpack_hooked(self, as_tensor: bool) -> Any:
+        """unpack_hook(packed), called once per backward of the node (then cached until
+        `clear_unpacked`), as PyTorch unpacks each saved variable once before a formula."""
+        record = self._hooked
+        assert record is not None
+        if record[2] is None:
+            unpacked = record[0](record[1])
+            if not isinstance(unpacked, Tensor):
+                raise TorchTypeError("Output of saved tensor unpack_hook expected to be a Tensor "
+                                     f"but got result of type {type(unpacked).__name__}")
+            record[2] = unpacked
+        tensor = record[2]
+        return tensor if as_tensor else tensor._data
+
+    def clear_unpacked(self) -> None:
+        if self._hooked is not None:
+            self._hooked[2] = None
+
+    def _version_message(self, owner: Node) -> str:
+        legacy = f"torch.{self.dtype.legacy}"
+        if self.device != "cpu":
+            legacy = f"torch.cuda.{self.dtype.legacy}"
+        shape = ", ".join(str(n) for n in self.shape)
+        what = f"[{legacy} [{shape}]]"
+        producer: Node | None
+        if self.is_output:
+            producer = self.view_grad_fn() if self.view_grad_fn is not None else None
+            producer = producer or owner
+        else:
+            producer = self._tensor.grad_fn if self._tensor is not None else None
+        if producer is not None:
+            what += f", which is output 0 of {_short_node_name(producer)},"
+        return (
+            "one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: {what} is at version {self._counter.value}; expected version "
+            f"{self.version} instead. " + (_ANOMALY_HINT if Anomaly.enabled else _PLAIN_HINT)
+        )
+
+
+def _saved_error(message: str, owner: Node, saved: SavedTensor) -> TorchRuntimeError:
+    """PyTorch's error about a saved tensor, carrying the node and the saved tensor it is about
+    (`saved_cause`), so that the caller can say where it was saved, modified or freed."""
+    error = TorchRuntimeError(message)
+    error.saved_cause = (owner, saved)  # type: ignore[attr-defined]
+    return error
+
+
+_PLAIN_HINT = (
+    "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
+    "with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+)
+_ANOMALY_HINT = (
+    "Hint: the backtrace further above shows the operation that failed to compute its gradient. "
+    "The variable in question was changed in there or anywhere later. Good luck!"
+)
+
+SECOND_BACKWARD_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you "
+    "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+    "through the graph a second time or if you need to access saved tensors after calling "
+    "backward."
+)

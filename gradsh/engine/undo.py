@@ -1,0 +1,80 @@
+"""The undo log: what a failed step changed in engine state it cannot rebuild, so that its
+caller can put it back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from gradsh.engine.grad_mode import _LAST, _sequence
+
+if TYPE_CHECKING:  # (type names only: these modules sit above this one)
+    from gradsh.engine.node import CopySlices, Node
+    from gradsh.engine.saved_variable import SavedTensor
+    from gradsh.engine.variable import Tensor, VersionCounter
+
+
+class UndoLog:
+    """Changes the engine made to state it cannot rebuild: storage written in place (the old
+    contents, copied once per storage) and saved tensors freed by backward (kept alive until
+    the log is dropped). The interpreter opens one per statement; `rollback` makes a failed
+    statement change nothing there. Attribute changes (`.grad`, `grad_fn`, ...) are cheap to
+    snapshot, so the caller records those itself.
+
+    Only nodes older than the log need their freed tensors back: a node the logged step made
+    is unreachable once the step is undone. So a `repeat` loop's backward frees each
+    iteration's buffers at once, as PyTorch does, instead of holding them all to the end.
+    """
+
+    def __init__(self) -> None:
+        self._storage: dict[int, tuple[Any, Any, VersionCounter, int]] = {}
+        self._freed: list[tuple[Any, ...]] = []
+        self.first_node = next(_sequence)  # nodes numbered from here on are the step's own
+
+    def predates(self, node: Node) -> bool:
+        """Whether `node` existed before the log was opened (and so must be restorable)."""
+        return getattr(node, "sequence_nr", _LAST) < self.first_node
+
+    def record_write(self, t: Tensor) -> None:
+        data = t._data
+        key = id(data)
+        if key not in self._storage:
+            self._storage[key] = (data, data.copy(), t._version_counter, t._version)
+
+    def record_release(self, saved: SavedTensor) -> None:
+        self._freed.append(("release", saved, saved._tensor, saved._data, saved.view_history,
+                            saved.released, getattr(saved, "freed_origin", None)))
+
+    def record_drop(self, node: CopySlices) -> None:
+        self._freed.append(("drop", node, node.fn))
+
+    def rollback(self) -> None:
+        for data, old, counter, version in reversed(list(self._storage.values())):
+            data[...] = old
+            counter.value = version
+        for entry in reversed(self._freed):
+            if entry[0] == "drop":
+                entry[1].fn = entry[2]
+                continue
+            _, saved, tensor, data, history, released, origin = entry
+            saved._tensor, saved._data, saved.view_history = tensor, data, history
+            saved.released = released
+            saved.freed_origin = origin
+        self._storage.clear()
+        self._freed.clear()
+
+
+class _Undo:
+    log: UndoLog | None = None
+
+
+@contextmanager
+def undo_log() -> Iterator[UndoLog]:
+    """Record undoable engine changes while the block runs (see UndoLog)."""
+    previous = _Undo.log
+    log = _Undo.log = UndoLog()
+    try:
+        yield log
+    finally:
+        _Undo.log = previous

@@ -1,0 +1,444 @@
+"""Tensor: a backend array with PyTorch's autograd attributes (what PyTorch's C++ calls a
+Variable), and the version counter its aliases share."""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from gradsh.engine import backend, dtypes, pytypes
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
+from gradsh.engine.grad_mode import _Origin
+from gradsh.engine.pytypes import Size, device_of
+from gradsh.engine.threads import elementwise
+from gradsh.engine.undo import _Undo
+
+if TYPE_CHECKING:  # (type names only: gradsh.engine.node sits above this module)
+    from gradsh.engine.node import Edge, Node
+
+Array = Any  # a numpy.ndarray, or a cupy.ndarray on the cuda device
+Shape = tuple[int, ...]
+
+
+class VersionCounter:
+    """Shared by every tensor aliasing one storage through autograd-visible means."""
+
+    # origin: where the last in-place change came from (unset until there is one)
+    __slots__ = ("value", "origin")
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+class Tensor:
+    """An n-dimensional array with PyTorch's autograd attributes.
+
+    Public attributes mirror PyTorch: requires_grad, is_leaf, grad_fn, grad, retains_grad, data,
+    shape, dtype, device, _version. Operations and methods are attached by gradsh.engine.ops.
+    """
+
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_grad", "_counter", "_base",
+                 "_view_fn", "_view_version", "_acc", "_hooks", "device", "_wrapped",
+                 "_no_grad_view", "_post_accumulate_hooks", "__weakref__")
+    # (_post_accumulate_hooks is set only by register_post_accumulate_grad_hook)
+
+    # Let NumPy defer to Tensor's reflected operators (`2.0 * t` with a numpy scalar on the left).
+    __array_priority__ = 1000
+
+    # The two nodes a tensor makes for itself: its leaf's AccumulateGrad, and a fresh grad_fn
+    # for a view whose base changed in place. gradsh.engine.node, the layer above, installs
+    # them when it is imported; this module never imports it.
+    _accumulate_grad_node: ClassVar[Callable[[Tensor], Node]]
+    _view_node: ClassVar[Callable[[Tensor, Callable[[Array], Array] | None, Shape], Node]]
+
+    @classmethod
+    def _make(cls, data: Array, device: str = "cpu", grad_fn: Node | None = None,
+              requires_grad: bool = False) -> Tensor:
+        if device != "cpu" or data.__class__ is not np.ndarray:
+            data = backend.place(data, device)  # a no-op unless an op computed on the wrong side
+        t = object.__new__(cls)  # not cls.__new__: gradsh.torch gives Tensor a legacy constructor
+        t._data = data
+        t._requires_grad = requires_grad
+        t._grad_fn = grad_fn
+        t._grad = None
+        t._counter = None  # made on first use (see _version_counter)
+        t._base = None
+        t._view_fn = None
+        t._view_version = 0
+        t._no_grad_view = False
+        t._acc = None
+        t._hooks = None
+        t.device = _DEVICE_OBJECTS.get(device) or device_of(device)
+        t._wrapped = False
+        return t
+
+    @classmethod
+    def wrap_scalar(cls, value: bool | int | float, device: str = "cpu") -> Tensor:
+        """A Python number as PyTorch wraps it for an operation: a 0-d tensor of low priority.
+
+        A float is kept as a double, as PyTorch's wrapped numbers are: kernels read it back
+        with item(), and a float64 tensor times 0.1 must multiply by the double 0.1, not by
+        0.1 rounded to float32 (type promotion ranks wrapped numbers by kind, not dtype)."""
+        kind = value.__class__
+        if kind is float:  # the common case first, without the call
+            dtype = dtypes.float64
+        else:
+            dtype = dtypes.scalar_dtype(value)
+        t = cls._make(np.array(value, dtype=dtype.np))
+        t._wrapped = True
+        return t
+
+    @property
+    def _version(self) -> int:
+        """How many in-place changes this tensor's storage has seen (PyTorch's `x._version`)."""
+        counter = self._counter
+        return 0 if counter is None else counter.value
+
+    @property
+    def _version_counter(self) -> VersionCounter:
+        """The version counter of this tensor's storage, shared by its aliases. Made on first
+        use: most results (a chain's intermediate values) are never saved, viewed or changed in
+        place, and need none."""
+        counter = self._counter
+        if counter is None:
+            counter = self._counter = VersionCounter()
+        return counter
+
+    @_version_counter.setter
+    def _version_counter(self, counter: VersionCounter) -> None:
+        self._counter = counter
+
+    # -- autograd attributes ------------------------------------------------------------------
+
+    @property
+    def grad_fn(self) -> Node | None:
+        if self._base is not None and self._grad_fn is not None:
+            self._refresh_view_grad_fn()
+        return self._grad_fn
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def requires_grad(self) -> bool:
+        # A view made under no_grad has no grad_fn but reports its base's flag, as in PyTorch.
+        return self._requires_grad or self._grad_fn is not None or (
+            self._base is not None and self._base.requires_grad)
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if self._grad_fn is not None:
+            message = "you can only change requires_grad flags of leaf variables."
+            if not value:
+                message += NON_LEAF_REQUIRES_GRAD_SUFFIX
+            raise TorchRuntimeError(message)
+        if value and not self.dtype.is_floating_point:
+            raise TorchRuntimeError(
+                "only Tensors of floating point and complex dtype can require gradients"
+            )
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if self._grad_fn is not None:
+            if not requires_grad:
+                raise TorchRuntimeError(
+                    "you can only change requires_grad flags of leaf variables."
+                    + NON_LEAF_REQUIRES_GRAD_SUFFIX
+                )
+            return self
+        if requires_grad and not self.dtype.is_floating_point:
+            raise TorchRuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def retains_grad(self) -> bool:
+        fn = self._grad_fn
+        return fn is not None and fn.retain_grad_ref is not None and fn.retain_grad_ref() is self
+
+    def retain_grad(self) -> None:
+        if not self.requires_grad:
+            raise TorchRuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        fn = self.grad_fn
+        if fn is None:
+            return  # a leaf keeps its grad anyway
+        fn.retain_grad_ref = weakref.ref(self)
+
+    @property
+    def grad(self) -> Tensor | None:
+        if self._grad is None and self._grad_fn is not None and not self.retains_grad:
+            warn(NON_LEAF_GRAD_WARNING)
+        return self._grad
+
+    def peek_grad(self) -> Tensor | None:
+        """`.grad` without the non-leaf warning: for displays that must not change anything."""
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TorchTypeError("assigned grad expected to be a Tensor or None but got "
+                                     f"grad of type {type(value).__name__}")
+            if value.dtype is not self.dtype:
+                raise TorchRuntimeError(
+                    "attempting to assign a gradient with dtype "
+                    f"'{_C_TYPE_NAMES[value.dtype.name]}'"
+                    f" to a tensor with grad_dtype '{self.dtype.short}'. The gradient must match "
+                    "the tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
+                    "tensor's grad_dtype attribute with a specific dtype, or None to allow any "
+                    "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
+                    "gradient may break downstream systems that assume they match."
+                )
+            if value.device != self.device:
+                raise TorchRuntimeError("assigned grad has data located on a different device")
+            if value.shape != self.shape:
+                raise TorchRuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of "
+                    f"size '{list(self.shape)}'. Please ensure that the gradient and the tensor "
+                    "are the same size"
+                )
+        self._grad = value
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
+        if not self.requires_grad:
+            raise TorchRuntimeError(
+                "cannot register a hook on a tensor that doesn't require gradient"
+            )
+        fn = self.grad_fn
+        if fn is None:
+            if self._hooks is None:
+                self._hooks = []
+            hooks = self._hooks
+        else:
+            if not isinstance(fn.pre_hooks, list):
+                fn.pre_hooks = []
+            hooks = fn.pre_hooks
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> Any:
+        """hook(tensor) after backward has accumulated into this leaf's .grad."""
+        if not self.requires_grad:
+            raise TorchRuntimeError(
+                "cannot register a hook on a tensor that doesn't require gradient"
+            )
+        if self.grad_fn is not None:
+            raise TorchRuntimeError(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors"
+            )
+        hooks = getattr(self, "_post_accumulate_hooks", None)
+        if hooks is None:
+            hooks = self._post_accumulate_hooks = []
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def detach(self) -> Tensor:
+        t = Tensor._make(self._data, self.device)
+        t._version_counter = self._version_counter
+        return t
+
+    def detach_(self) -> Tensor:
+        if self._base is not None:
+            raise TorchRuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self._grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self) -> Tensor:
+        """A tensor on the same storage that autograd does not track (fresh version counter)."""
+        return Tensor._make(self._data, self.device)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TorchRuntimeError("data must be a Tensor")
+        if value.device != self.device and False:
+            raise TorchRuntimeError("data set to a tensor on a different device")
+        self._data = value._data
+        self.device = value.device
+
+    # -- plain attributes -----------------------------------------------------------------------
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    @property
+    def dtype(self) -> DType:
+        dtype = _DTYPES.get(self._data.dtype)
+        return dtype if dtype is not None else dtypes.from_numpy(self._data.dtype)
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim  # type: ignore[no-any-return]
+
+    def dim(self) -> int:
+        return self._data.ndim  # type: ignore[no-any-return]
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TorchTypeError("len() of a 0-d tensor")
+        return int(self._data.shape[0])
+
+    # -- autograd plumbing ----------------------------------------------------------------------
+
+    def _gradient_edge(self) -> Edge:
+        fn = self.grad_fn
+        if fn is not None:
+            return (fn, 0) if fn.num_outputs == 1 else fn.edge_of(self)
+        if not self._requires_grad:
+            return (None, 0)
+        acc = self._acc() if self._acc is not None else None
+        if acc is None:
+            acc = self._accumulate_grad_node(self)
+            self._acc = weakref.ref(acc)
+        return (acc, 0)
+
+    def _refresh_view_grad_fn(self) -> None:
+        """A view whose storage was modified in place since its grad_fn was set gets a fresh
+        one, AsStridedBackward0 on top of the base's current history, as in PyTorch."""
+        if self._view_version == self._version:
+            return
+        self._view_version = self._version
+        base = self._base
+        assert base is not None
+        if base.requires_grad:
+            self._grad_fn = self._view_node(base, self._view_fn, self.shape)
+
+    def _inplace_data(self, value: Array) -> None:
+        """Write `value` into this tensor's storage (visible through every alias)."""
+        data = self._data
+        if _Undo.log is not None:
+            _Undo.log.record_write(self)
+        if isinstance(data, np.ndarray) and data.ndim == 0 and not data.flags.writeable:
+            self._data = np.array(value, dtype=data.dtype)
+        else:
+            if self.device != "cpu" and isinstance(value, np.ndarray):
+                value = backend.place(value, self.device)
+            data[...] = value
+        self._version_counter.value += 1
+        self._version_counter.origin = _Origin.value
+
+    def _inplace_add(self, value: Array) -> None:
+        """`self._inplace_data(self._data + value)`, adding in place where that gives the same
+        array (a NumPy array of the same shape and dtype): no temporary, one pass."""
+        data = self._data
+        if (data.__class__ is np.ndarray and value.__class__ is np.ndarray
+                and data.shape == value.shape and data.dtype == value.dtype
+                and data.flags.writeable and data.ndim > 0):
+            if _Undo.log is not None:
+                _Undo.log.record_write(self)
+            elementwise(np.add, data, value, out=data)
+            self._version_counter.value += 1
+            self._version_counter.origin = _Origin.value
+        else:
+            self._inplace_data(data + value)
+
+    # -- conversion ------------------------------------------------------------------------------
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The NumPy array sharing this tensor's memory (a write through either is seen by
+        the other), refused for a tensor that requires grad, as in PyTorch."""
+        if force:
+            return np.asarray(backend.to_host(self.detach()._data))
+        if self.requires_grad:
+            raise TorchRuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                                    "tensor.detach().numpy() instead.")
+        if self.device != "cpu":
+            raise TorchTypeError(
+                f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to "
+                "copy the tensor to host memory first."
+            )
+        return np.asarray(self._data)
+
+    def item(self) -> bool | int | float:
+        if self._data.size != 1:
+            raise TorchRuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
+            )
+        return self._data.reshape(()).item()  # type: ignore[no-any-return]
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        """`np.asarray(t)`: the tensor's memory (as numpy() gives it), converted if asked."""
+        array = self.numpy()
+        if dtype is not None and np.dtype(dtype) != array.dtype:
+            return array.astype(dtype)
+        return array.copy() if copy else array
+
+    def __format__(self, spec: str) -> str:
+        """f"{loss:.4f}": a one-element 0-d tensor formats its item(), as in PyTorch."""
+        if self._data.ndim == 0:
+            return format(self.item(), spec)
+        return object.__format__(self, spec)
+
+    def __repr__(self) -> str:
+        from gradsh.engine.tensor_str import format_tensor
+
+        fn = self.grad_fn
+        return format_tensor(
+            backend.to_host(self._data),
+            self.dtype,
+            device=self.device,
+            requires_grad=self.requires_grad,
+            grad_fn=fn.name if fn is not None else None,
+        )
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise TorchRuntimeError(
+                "Boolean value of Tensor with more than one value is ambiguous"
+            )
+        return bool(self._data.reshape(()))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+_DTYPES = dtypes._BY_NP  # numpy dtype -> DType, read directly on the hot path
+_DEVICE_OBJECTS = pytypes._DEVICES  # device name -> Device, likewise
+
+# c10's names of the scalar types, as PyTorch's messages print them
+_C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+                 "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+                 "uint8": "unsigned char", "bool": "bool"}
+
+NON_LEAF_REQUIRES_GRAD_SUFFIX = (
+    " If you want to use a computed variable in a subgraph that doesn't require differentiation "
+    "use var_no_grad = var.detach()."
+)
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
+    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
+
+class RemovableHandle:
+    """What register_hook returns; `remove()` unregisters the hook."""
+
+    def __init__(self, hooks: list[Any], hook: Any):
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
