@@ -170,17 +170,27 @@ def write_graph(target: Any, name: str, env: dict[str, Any], out: str,
     if fmt == "dot":
         _write(out, source.encode("utf-8"))
         return
-    if shutil.which(str(graphviz.DOT_BINARY)) is None:
+    picture = render(source, fmt, out)
+    if picture is None:
         raise _no_dot(out, fmt, source)
+    _write(out, picture)
+
+
+def render(source: str, fmt: str, what: str = "the graph") -> bytes | None:
+    """DOT text drawn by Graphviz's `dot` as `fmt` ("svg", "png"); None when `dot` is not
+    installed. A drawing `dot` refuses raises, naming `what` was being drawn."""
+    import graphviz
+
+    if shutil.which(str(graphviz.DOT_BINARY)) is None:
+        return None
     try:
-        picture = graphviz.Source(source).pipe(format=fmt, quiet=True)
+        return bytes(graphviz.Source(source).pipe(format=fmt, quiet=True))
     except graphviz.ExecutableNotFound:
-        raise _no_dot(out, fmt, source) from None
+        return None
     except graphviz.CalledProcessError as err:
         detail = (err.stderr or b"").decode("utf-8", "replace").strip().splitlines()
-        raise GradshError("RuntimeError", f"Graphviz could not render {out}"
+        raise GradshError("RuntimeError", f"Graphviz could not render {what}"
                           + (f": {detail[-1]}" if detail else "")) from None
-    _write(out, picture)
 
 
 def _no_dot(out: str, fmt: str, source: str) -> GradshError:

@@ -134,24 +134,34 @@ class PythonProgram:
     def active(self) -> Iterator[None]:
         """While the program runs: it is `__main__`, its directory is first on sys.path, argv is
         its own, `import torch` is gradsh's and engine warnings are Python warnings."""
-        from gradsh.engine import backend, exceptions
-        from gradsh.pyserve import served_torch
-
         saved = (sys.modules.get("__main__"), sys.argv, list(sys.path))
         sys.modules["__main__"] = self.module
         sys.argv = [self.argv0]
         sys.path.insert(0, self.directory)
-        previous = exceptions.set_warning_handler(pytrace.warn_from_engine)
-        backend.use_torch_errors(True)
         try:
-            with served_torch(), pytrace.python_warnings(self.err):
+            with torch_engine(), pytrace.python_warnings(self.err):
                 yield
         finally:
-            backend.use_torch_errors(False)
-            exceptions.set_warning_handler(previous)
             main, sys.argv, sys.path[:] = saved
             if main is not None:
                 sys.modules["__main__"] = main
+
+
+@contextlib.contextmanager
+def torch_engine() -> Iterator[None]:
+    """The engine as Python code sees it: `import torch` is gradsh's, errors are the ones
+    PyTorch raises, engine warnings are Python warnings."""
+    from gradsh.engine import backend, exceptions
+    from gradsh.pyserve import served_torch
+
+    previous = exceptions.set_warning_handler(pytrace.warn_from_engine)
+    backend.use_torch_errors(True)
+    try:
+        with served_torch():
+            yield
+    finally:
+        backend.use_torch_errors(False)
+        exceptions.set_warning_handler(previous)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -281,11 +291,18 @@ def _show(number: int, result: StepResult, program: PythonProgram, options: Any,
 
 def format_program_error(error: BaseException, program: PythonProgram) -> str:
     """The traceback (user frames), then gradsh's hint where one applies."""
+    return error_text(error, tensor_env(program.namespace), program.path)
+
+
+def error_text(error: BaseException, env: dict[str, Any], path: str,
+               hidden: tuple[str, ...] = ()) -> str:
+    """An error of Python code as gradsh shows it: the traceback without gradsh's frames (nor
+    those of files under the `hidden` directories), then gradsh's hint about `env`'s tensors."""
     from gradsh.engine.backend import TORCH_UNAVAILABLE
     from gradsh.explainer import error_hint
 
-    text = pytrace.format_exception(error)
-    hint = error_hint(error, tensor_env(program.namespace), program.path)
+    text = pytrace.format_exception(error, hidden)
+    hint = error_hint(error, env, path)
     if hint is None and isinstance(error, AssertionError) and str(error) == TORCH_UNAVAILABLE:
         hint = ("hint: gradsh has no cuda:0 here; run with --sim-cuda to simulate one on the CPU "
                 "(or install CuPy on a machine with an NVIDIA GPU)")

@@ -24,29 +24,34 @@ def is_internal(filename: str) -> bool:
     return filename.startswith(_GRADSH_DIR) or filename in _ENGINE_STATEMENT_FILES
 
 
-def _user_frames(tb: TracebackType | None) -> list[tuple[Any, int]]:
+def _is_hidden(filename: str, hidden: tuple[str, ...]) -> bool:
+    return is_internal(filename) or (bool(hidden) and filename.startswith(hidden))
+
+
+def _user_frames(tb: TracebackType | None, hidden: tuple[str, ...] = ()) -> list[tuple[Any, int]]:
     frames = []
     for frame, lineno in traceback.walk_tb(tb):
-        if not is_internal(frame.f_code.co_filename):
+        if not _is_hidden(frame.f_code.co_filename, hidden):
             frames.append((frame, lineno))
     return frames
 
 
-def _exception_lines(exc: BaseException) -> list[str]:
+def _exception_lines(exc: BaseException, hidden: tuple[str, ...]) -> list[str]:
     """One exception's traceback (user frames only) and its last line."""
     te = traceback.TracebackException(type(exc), exc, exc.__traceback__, compact=True)
     kept = traceback.StackSummary.extract(
         ((f, n) for f, n in traceback.walk_tb(exc.__traceback__)
-         if not is_internal(f.f_code.co_filename)),
+         if not _is_hidden(f.f_code.co_filename, hidden)),
         capture_locals=False)
     te.stack = kept
     te.__cause__ = te.__context__ = None
     return list(te.format())
 
 
-def format_exception(exc: BaseException) -> str:
-    """The traceback Python prints for `exc`, without gradsh's frames; chained exceptions that
-    happened inside gradsh (an argument check re-raised as PyTorch's error) are left out."""
+def format_exception(exc: BaseException, hidden: tuple[str, ...] = ()) -> str:
+    """The traceback Python prints for `exc`, without gradsh's frames (nor those of files under
+    the `hidden` directories: a notebook's machinery); chained exceptions that happened inside
+    gradsh (an argument check re-raised as PyTorch's error) are left out."""
     chain: list[tuple[BaseException, str | None]] = []
     seen: set[int] = set()
     current: BaseException | None = exc
@@ -62,14 +67,14 @@ def format_exception(exc: BaseException) -> str:
                                                "another exception occurred:\n\n")
         else:
             nxt = None
-        if nxt is not None and not _user_frames(nxt.__traceback__):
+        if nxt is not None and not _user_frames(nxt.__traceback__, hidden):
             break  # raised and handled inside gradsh: not the user's business
         current = nxt
     parts: list[str] = []
     for i, (item, _) in enumerate(reversed(chain)):
         if i:
             parts.append(chain[len(chain) - i][1] or "")
-        parts.extend(_exception_lines(item))
+        parts.extend(_exception_lines(item, hidden))
     return "".join(parts)
 
 

@@ -7,7 +7,7 @@ stable. Everything here reads snapshots and plain data, never engine objects.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -60,11 +60,14 @@ def report_table(columns: Sequence[str], rows: Sequence[Sequence[str]],
 def make_console(file: IO[str], color: bool, width: int | None) -> Console:
     """A console that is rich on a terminal and plain (no ANSI, fixed width) otherwise."""
     # soft_wrap: printed text keeps its own line breaks (PyTorch's repr, one-line errors);
-    # only tables and trees are laid out to the width.
+    # only tables and trees are laid out to the width. force_jupyter=False: in a Jupyter
+    # kernel rich would display HTML itself instead of writing to `file`.
     if color:
-        return Console(file=file, width=width, highlight=False, soft_wrap=True)
+        return Console(file=file, width=width, highlight=False, soft_wrap=True,
+                       force_jupyter=False)
     return Console(
         file=file,
+        force_jupyter=False,
         width=width or 100,
         color_system=None,
         force_terminal=False,
@@ -393,6 +396,11 @@ class Renderer:
         self._print_wide(tree)
         for note in notes:
             self.out.print(self._label(note))
+
+    def graph(self, root: Any, notes: Sequence[Any], dot_source: Callable[[], str]) -> None:
+        """`graph x`: the tree here; a renderer that can show pictures (a notebook's) draws
+        `dot_source()`, the graph's DOT text, instead."""
+        self.tree(root, notes)
 
     def _label(self, label: Sequence[tuple[str, str]] | tuple[str, str]) -> Text:
         if isinstance(label, tuple):  # one segment

@@ -334,7 +334,14 @@ def render_display(renderer: Renderer, display: Display, interp: Interpreter,
         else:
             tree, notes = graphview.build(display.target, display.target_name, interp.env,
                                           interp.path)
-            renderer.tree(tree, notes)
+
+            def dot_source() -> str:
+                from gradsh import dot
+
+                return dot.dot_source(display.target, display.target_name, interp.env,
+                                      interp.path)
+
+            renderer.graph(tree, notes, dot_source)
     elif display.kind == "explain":
         lang = lang or os.environ.get("GRADSH_LANG", "en")
         renderer.paragraph(explainer.explain(display.target, display.target_name, interp.env,
