@@ -2,7 +2,8 @@
 
 From a Python program: `import gradsh.torch as torch` for gradsh's engine behind PyTorch's API,
 and `gradsh.show()`, `gradsh.explain(x)`, `gradsh.graph(x)` to print what the statements of the
-same names print in the shell.
+same names print in the shell (in a Jupyter notebook: to display them, the graph as a picture).
+In a notebook, `%load_ext gradsh` serves `import torch` from gradsh (see gradsh.notebook).
 """
 
 from typing import Any
@@ -29,3 +30,16 @@ def graph(target: Any) -> None:
     from gradsh.pyinspect import graph as _graph
 
     _graph(target)
+
+
+def load_ipython_extension(shell: Any) -> None:
+    """`%load_ext gradsh`: cells run on gradsh's torch, the variable table after each cell."""
+    from gradsh.notebook import load_ipython_extension as _load
+
+    _load(shell)
+
+
+def unload_ipython_extension(shell: Any) -> None:
+    from gradsh.notebook import unload_ipython_extension as _unload
+
+    _unload(shell)
