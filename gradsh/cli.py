@@ -4,6 +4,7 @@
     gradsh FILE.grad            run a script (same as `gradsh run FILE.grad`)
     gradsh -c 'CODE'            run code given on the command line
     gradsh run [options] FILE   --json | --final | --quiet, --keep-going, --seed N, ...
+    gradsh kernel install       the Jupyter kernel for notebooks in the gradsh language
 
 Exit codes: 0 success; 1 a runtime error in the script; 2 a syntax error, a usage error or a
 file that cannot be read.
@@ -26,7 +27,7 @@ if TYPE_CHECKING:  # the runner (and the engine behind it) loads only when somet
 SUBCOMMANDS = ("run",)
 # Subcommands that live in their own module: `gradsh NAME ARGS...` calls module.cli_main(ARGS).
 DELEGATED = {"export": "gradsh.export", "check": "gradsh.check", "test": "gradsh.golden",
-             "graph": "gradsh.graphcmd"}
+             "graph": "gradsh.graphcmd", "kernel": "gradsh.kernelcmd"}
 
 
 class _Parser(argparse.ArgumentParser):
