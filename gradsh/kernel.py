@@ -71,7 +71,7 @@ class GradshKernel(Kernel):  # type: ignore[misc]  (ipykernel has no type hints)
 
     def _renderer(self) -> NotebookRenderer:
         return NotebookRenderer(_Stream(self, "stdout"), _Stream(self, "stderr"), self._display,
-                                self.tables, label=f"In [{self.execution_count}]")
+                                self.tables, label=f"Cell In[{self.execution_count}]")
 
     def _display(self, view: object) -> None:
         self.send_response(self.iopub_socket, "display_data",

@@ -27,12 +27,10 @@ from gradsh.render_html import MODES, GraphView, Tables, TextView
 from gradsh.runner import RunOptions
 from gradsh.shell import SHELL_PATH, Session
 
-_ORIGIN_HOOK = "_gradsh_origin"
 # IPython's output history (`_`, `__`, `_5`), input history (`_i`, `_i5`, `_ih`) and its other
 # names: the kernel binds them, not the user; a tensor shown by `x` would otherwise appear again
 # as `_` and `_7`.
-_IPYTHON_NAMES = re.compile(rf"_{{1,3}}|_\d+|_i{{1,3}}|_i\d+|_[iod]h|In|Out|get_ipython|exit|quit"
-                            rf"|{_ORIGIN_HOOK}")
+_IPYTHON_NAMES = re.compile(r"_{1,3}|_\d+|_i{1,3}|_i\d+|_[iod]h|In|Out|get_ipython|exit|quit")
 _EVENTS = ("pre_execute", "post_execute", "pre_run_cell", "post_run_cell")
 _TABLE_WORDS = {"all": "on"}  # the shell's `:table all` is the notebook's `%gradsh on`
 
@@ -209,9 +207,17 @@ class Origin:
     pos: Pos
 
 
+def mark_origin(source: str, line: int, end_line: int) -> None:
+    """What a cell calls before each of its statements (see _MarkOrigins)."""
+    from gradsh.engine.tensor import set_origin
+
+    set_origin(Origin(source, Pos(line, 1, end_line, 1)))
+
+
 class _MarkOrigins(ast.NodeTransformer):
     """Before each top-level statement of a cell, a call that records it as the engine's
-    origin; the statement's text is the cell's own where its lines are known."""
+    origin; the statement's text is the cell's own where its lines are known. The call reaches
+    gradsh through `__import__`, not a variable, which `%reset` would delete mid-cell."""
 
     def __init__(self, extension: Extension):
         self.extension = extension
@@ -223,9 +229,12 @@ class _MarkOrigins(ast.NodeTransformer):
             end = stmt.end_lineno or stmt.lineno
             text = ("\n".join(lines[stmt.lineno - 1:end]).strip()
                     if 1 <= stmt.lineno <= end <= len(lines) else ast.unparse(stmt))
+            gradsh = ast.Call(ast.Name("__import__", ast.Load()),
+                              [ast.Constant("gradsh.notebook")], [])
+            hook = ast.Attribute(ast.Attribute(gradsh, "notebook", ast.Load()), "mark_origin",
+                                 ast.Load())
             call = ast.Expr(ast.Call(
-                ast.Name(_ORIGIN_HOOK, ast.Load()),
-                [ast.Constant(text), ast.Constant(stmt.lineno), ast.Constant(end)], []))
+                hook, [ast.Constant(text), ast.Constant(stmt.lineno), ast.Constant(end)], []))
             body += [ast.copy_location(call, stmt), stmt]
         node.body = body
         return ast.fix_missing_locations(node)
@@ -258,7 +267,6 @@ class Extension:
             shell.events.register(event, getattr(self, event))
         shell.register_magic_function(self.magic, "line_cell", "gradsh")
         shell.ast_transformers.append(self.transformer)
-        shell.push({_ORIGIN_HOOK: self.set_origin}, interactive=False)
         shell.set_custom_exc((Exception,), self.show_error)
 
     def unload(self) -> None:
@@ -269,7 +277,6 @@ class Extension:
         if self.transformer in shell.ast_transformers:
             shell.ast_transformers.remove(self.transformer)
         shell.custom_exceptions, shell.CustomTB = self.previous_exc
-        shell.user_ns.pop(_ORIGIN_HOOK, None)
 
     # -- around each cell ---------------------------------------------------------------------
 
@@ -310,11 +317,6 @@ class Extension:
             engine, self.engine = self.engine, None
             engine.close()
 
-    def set_origin(self, source: str, line: int, end_line: int) -> None:
-        from gradsh.engine.tensor import set_origin
-
-        set_origin(Origin(source, Pos(line, 1, end_line, 1)))
-
     # -- magics -------------------------------------------------------------------------------
 
     def magic(self, line: str, cell: str | None = None) -> None:
@@ -346,7 +348,7 @@ class Extension:
         self.leave_engine()  # gradsh statements run on the engine as the shell runs them
 
         renderer = NotebookRenderer(sys.stdout, sys.stderr, display, self.tables,
-                                    label=f"In [{self.shell.execution_count}]")
+                                    label=self.calling_cell() or SHELL_PATH)
         if self.session is None:
             self.session = NotebookSession(notebook_options(), renderer, self.shell.user_ns)
         errors = self.session.run_cell(cell, renderer)
@@ -380,6 +382,16 @@ class Extension:
         name_of = getattr(self.shell.compile, "format_code_name", None)
         named = name_of(filename) if name_of is not None else None
         return f"{named[0]} {named[1]}" if named else None
+
+    def calling_cell(self) -> str | None:
+        """`Cell In[4]` for the cell running now: the first frame out that is a cell's."""
+        frame = sys._getframe(1)
+        while frame is not None:
+            named = self.cell_name(frame.f_code.co_filename)
+            if named is not None:
+                return named
+            frame = frame.f_back  # type: ignore[assignment]
+        return None
 
     def _cell_names(self, text: str) -> str:
         """`File "/tmp/ipykernel_1/2.py", line 3` as IPython names a cell: `Cell In[4], line 3`."""
@@ -456,7 +468,7 @@ def unload_ipython_extension(shell: Any) -> None:
 def display_function() -> Emit | None:
     """IPython's display when running in a Jupyter kernel (which can show HTML and SVG); None
     elsewhere, including a terminal IPython, where gradsh prints as it does in a script."""
-    if "IPython" not in sys.modules:
+    if sys.modules.get("IPython") is None:  # never imported (or made unimportable)
         return None
     from IPython import get_ipython
 

@@ -39,7 +39,7 @@ def _caller_env() -> tuple[dict[str, Any], str]:
 
 def _display() -> Callable[[object], None] | None:
     """IPython's display in a Jupyter kernel; None elsewhere (gradsh prints)."""
-    if "IPython" not in sys.modules:
+    if sys.modules.get("IPython") is None:  # never imported (or made unimportable)
         return None
     from gradsh.notebook import display_function
 

@@ -22,9 +22,11 @@ MODES = ("on", "changed", "off")  # after each cell: every row, the rows that ch
 # A cell is a glance, as on the terminal, but HTML cells can be wider: PyTorch's summary (`...`)
 # beyond 64 elements, lines of at most 60 characters.
 CELL_OPTIONS = PrintOptions(precision=4, threshold=64, edgeitems=3, linewidth=60)
-CHANGED_STYLE = "background-color:#fff0a8;font-weight:bold"
+CHANGED_STYLE = "background-color:#fff0a8;color:#000;font-weight:bold"  # dark themes too
 _TABLE_STYLE = "border-collapse:collapse;font-family:monospace;font-size:12px"
-_CELL_STYLE = "text-align:left;vertical-align:top;padding:2px 8px;white-space:pre"
+# Inline styles: Jupyter's own CSS right-aligns table cells, and a <style> element does not
+# survive an untrusted notebook's sanitizer.
+_CELL_STYLE = "text-align:left;vertical-align:top;padding:1px 6px;white-space:pre"
 
 Cells = dict[str, str]
 
@@ -60,10 +62,10 @@ class TableView:
         for cells, changed in self.rows:
             tds = []
             for column in COLUMNS:
-                style = _CELL_STYLE + (";" + CHANGED_STYLE if column in changed else "")
-                title = ' title="changed"' if column in changed else ""
-                tds.append(f'<td class="gradsh-{"changed" if column in changed else "cell"}" '
-                           f'style="{style}"{title}>{html.escape(cells[column])}</td>')
+                marked = ('class="gradsh-changed" title="changed" '
+                          f'style="{_CELL_STYLE};{CHANGED_STYLE}"')
+                attributes = marked if column in changed else f'style="{_CELL_STYLE}"'
+                tds.append(f"<td {attributes}>{html.escape(cells[column])}</td>")
             body.append("<tr>" + "".join(tds) + "</tr>")
         return (f'<table class="gradsh-table" style="{_TABLE_STYLE}">'
                 f'<thead><tr style="border-bottom:1px solid #888">{head}</tr></thead>'
@@ -116,6 +118,8 @@ class Tables:
         whole table, the rows that changed, or nothing. With `only_changes` (after an error,
         which usually changed nothing) a table only if something changed."""
         current = {s.name: tensor_cells(s) for s in states if isinstance(s, TensorState)}
+        for gone in set(self.memory) - set(current):
+            del self.memory[gone]  # deleted: made again, it is a new variable
         changed = [name for name, cells in current.items() if cells != self.memory.get(name)]
         if self.mode == "off":
             self.memory.update(current)  # unseen, but remembered: marks mean "this step"
