@@ -30,3 +30,37 @@ def torch():
             pytest.fail("GRADSH_REQUIRE_TORCH is set but torch cannot be imported")
         pytest.skip("PyTorch is not installed (pip install torch==2.13.0 to run parity tests)")
     return torch_module
+
+
+def _required(variable: str, what: str, remedy: str) -> None:
+    """Skip with a reason where `what` is missing; fail where CI (`variable`=1) requires it."""
+    if os.environ.get(variable):
+        pytest.fail(f"{variable} is set but {what} is missing")
+    pytest.skip(f"{what} is not installed ({remedy})")
+
+
+@pytest.fixture(scope="session")
+def jupyter():
+    """nbclient and nbformat, with ipykernel for the kernels, for notebook tests: skipped with
+    a reason without them; a failure in CI (GRADSH_REQUIRE_JUPYTER=1, set by .ci/run)."""
+    try:
+        import ipykernel  # noqa: F401
+        import nbclient  # noqa: F401
+        import nbformat
+    except ImportError:
+        _required("GRADSH_REQUIRE_JUPYTER", "Jupyter (ipykernel, nbclient, nbformat)",
+                  "pip install '.[test]' installs it")
+    return nbformat
+
+
+@pytest.fixture(scope="session")
+def graphviz_dot() -> str:
+    """The path of Graphviz's `dot`, for tests of SVG pictures: skipped with a reason without
+    it; a failure in CI (GRADSH_REQUIRE_DOT=1, set by .ci/run, which installs Graphviz)."""
+    import shutil
+
+    path = shutil.which("dot")
+    if path is None:
+        _required("GRADSH_REQUIRE_DOT", "Graphviz's dot program",
+                  "apt-get install graphviz, brew install graphviz")
+    return str(path)
