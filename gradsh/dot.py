@@ -162,7 +162,7 @@ def write_graph(target: Any, name: str, env: dict[str, Any], out: str,
         raise GradshError("ValueError", f"cannot write '{suffix or out}' files: "
                           "name a .dot, .svg or .png file")
     try:
-        import graphviz
+        import graphviz  # noqa: F401  (only whether it is installed)
     except ImportError:
         raise GradshError("ModuleNotFoundError", "graph -o needs the graphviz Python package",
                           hint="hint: pip install graphviz") from None
