@@ -198,6 +198,9 @@ EXTENSION_CELLS: list[str | tuple[str, list[str]]] = [
     # 18
     "%gradsh bogus",
     "%gradsh",
+    # 20
+    "%unload_ext gradsh",
+    "i = a * 4",
 ]
 
 
@@ -291,6 +294,19 @@ def test_gradsh_cells_run_as_in_the_shell_and_share_variables(extension_run: Any
     failed = error(extension_run[16])
     assert failed.traceback[0].startswith("Cell In[17]:1:1: RuntimeError: Trying to backward")
     assert failed.traceback[1:3] == ["    backward s", "    ^^^^^^^^^^"]
+
+
+def test_unloading_stops_the_tables(extension_run: Any) -> None:
+    assert not extension_run[20].outputs and not extension_run[21].outputs
+
+
+def test_a_torch_imported_before_is_pointed_out(jupyter: Any, torch: Any) -> None:
+    """A real torch imported before the extension stays the user's `torch`: loading says so."""
+    cells = execute(code_notebook("import torch as pt", "%load_ext gradsh",
+                                  "import torch\nprint(torch.__name__)")).cells
+    assert stream(cells[1]) == ("gradsh: `pt` is the torch imported before %load_ext gradsh; "
+                                "`import torch` again for gradsh's\n")
+    assert stream(cells[2]) == "gradsh.torch\n"
 
 
 def test_warnings_name_the_cell(extension_run: Any) -> None:
