@@ -226,6 +226,9 @@ class _MarkOrigins(ast.NodeTransformer):
         lines = self.extension.cell_lines
         body: list[ast.stmt] = []
         for stmt in node.body:
+            if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
+                body.append(stmt)  # nothing may come before it
+                continue
             end = stmt.end_lineno or stmt.lineno
             text = ("\n".join(lines[stmt.lineno - 1:end]).strip()
                     if 1 <= stmt.lineno <= end <= len(lines) else ast.unparse(stmt))

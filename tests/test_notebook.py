@@ -139,6 +139,30 @@ def test_ipython_history_names_are_not_variables() -> None:
     assert sorted(visible(namespace)) == ["Input", "____", "_x", "x"]
 
 
+def test_each_statement_of_a_cell_is_the_engines_origin() -> None:
+    """The extension marks each top-level statement, so hints can name it; the cell's own text
+    where its lines are known, and nothing before `from __future__` imports."""
+    import ast
+    from types import SimpleNamespace
+
+    from gradsh.engine.tensor import set_origin
+    from gradsh.notebook import _MarkOrigins
+
+    cell = "from __future__ import annotations\nimport gradsh.torch as torch\n" \
+           "a = torch.tensor(2.0, requires_grad=True)\nb = a*a\nb.backward()\nb.backward()"
+    marker = _MarkOrigins(SimpleNamespace(cell_lines=cell.splitlines()))  # type: ignore[arg-type]
+    code = compile(marker.visit(ast.parse(cell)), "<cell>", "exec")
+    namespace: dict[str, Any] = {}
+    with pytest.raises(RuntimeError, match="backward through the graph a second time") as info:
+        exec(code, namespace)
+    set_origin(None)
+    from gradsh.explainer import error_hint
+
+    hint = error_hint(info.value, {k: v for k, v in namespace.items() if k in "ab"}, "<shell>")
+    assert hint is not None and "saved its tensors in `b = a*a`" in hint
+    assert "the backward in `b.backward()` freed them" in hint
+
+
 def test_gradsh_works_without_jupyter() -> None:
     """IPython is imported lazily: with it unimportable, gradsh (the notebook module too)
     imports and prints as before, and `gradsh kernel install` says what to install."""
