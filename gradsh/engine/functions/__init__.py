@@ -12,24 +12,32 @@ The engine sums broadcast gradients back to each input's shape and casts them to
 One module per op family, mirrored by gradsh.engine.ops (the public functions that build these
 nodes): common (shared helpers), cascade_sum, arithmetic, unary, selection, comparison,
 reductions, sorting, shape (views), joining, indexing, linalg, activations, losses, sampling,
-copies; higher_order holds the fused nodes that only appear in the backward of a backward, and
-grad_ops the array half of the gradient namespaces (installed into ArrayOps on import). Nothing
-here imports gradsh.engine.ops: dependencies run dtypes/backend -> tensor -> functions -> ops.
+copies, and the nn layers' convolution, pooling, normalization, embeddings, rnn; autograd holds
+the identity node of module backward hooks, higher_order the fused nodes that only appear in
+the backward of a backward, and grad_ops the array half of the gradient namespaces (installed
+into ArrayOps on import). Nothing here imports gradsh.engine.ops: dependencies run
+dtypes/backend -> tensor -> functions -> ops.
 """
 
 from gradsh.engine.functions.activations import *  # noqa: F403
 from gradsh.engine.functions.arithmetic import *  # noqa: F403
+from gradsh.engine.functions.autograd import *  # noqa: F403
 from gradsh.engine.functions.cascade_sum import *  # noqa: F403
 from gradsh.engine.functions.common import *  # noqa: F403
 from gradsh.engine.functions.comparison import *  # noqa: F403
+from gradsh.engine.functions.convolution import *  # noqa: F403
 from gradsh.engine.functions.copies import *  # noqa: F403
+from gradsh.engine.functions.embeddings import *  # noqa: F403
 from gradsh.engine.functions.grad_ops import *  # noqa: F403
 from gradsh.engine.functions.higher_order import *  # noqa: F403
 from gradsh.engine.functions.indexing import *  # noqa: F403
 from gradsh.engine.functions.joining import *  # noqa: F403
 from gradsh.engine.functions.linalg import *  # noqa: F403
 from gradsh.engine.functions.losses import *  # noqa: F403
+from gradsh.engine.functions.normalization import *  # noqa: F403
+from gradsh.engine.functions.pooling import *  # noqa: F403
 from gradsh.engine.functions.reductions import *  # noqa: F403
+from gradsh.engine.functions.rnn import *  # noqa: F403
 from gradsh.engine.functions.sampling import *  # noqa: F403
 from gradsh.engine.functions.selection import *  # noqa: F403
 from gradsh.engine.functions.shape import *  # noqa: F403

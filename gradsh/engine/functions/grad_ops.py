@@ -24,6 +24,7 @@ from gradsh.engine.functions.higher_order import (
     _tanh_backward_array,
     _threshold_backward_array,
 )
+from gradsh.engine.functions.indexing import _scatter_array
 from gradsh.engine.functions.linalg import _array_diagonal_scatter
 from gradsh.engine.functions.reductions import _exclusive_products
 from gradsh.engine.functions.unary import _ARRAY_UFUNCS, _sign_array
@@ -87,6 +88,13 @@ def _array_narrow(g: Array, dim: int, start: int, length: int) -> Array:
     return g[key]
 
 
+def _array_index_add(base: Array, dim: int, index: Array, source: Array) -> Array:
+    xp = xp_of(base)
+    out = base.copy()
+    xp.add.at(xp.moveaxis(out, dim, 0), index.reshape(-1), xp.moveaxis(source, dim, 0))
+    return out
+
+
 def _array_select(g: Array, dim: int, index: int) -> Array:
     return g[(slice(None),) * dim + (index, Ellipsis)]
 
@@ -114,6 +122,7 @@ _Namespace.install(
     transpose=lambda g, d0, d1: xp_of(g).swapaxes(g, d0, d1) if g.ndim else g,
     permute=lambda g, dims: xp_of(g).transpose(g, dims),
     squeeze=lambda g, d: g.reshape(g.shape[:d] + g.shape[d + 1:]) if g.ndim else g,
+    unsqueeze=lambda g, d: xp_of(g).expand_dims(g, d),
     log=lambda g: xp_of(g).log(g),
     exp=lambda g: xp_of(g).exp(g),
     sin=lambda g: xp_of(g).sin(g),
@@ -174,6 +183,9 @@ _Namespace.install(
         g[tuple(slice(None) if d == dim else slice(0, index.shape[d]) for d in range(g.ndim))],
         index, axis=dim),
     index_select=lambda g, dim, index: xp_of(g).take(g, index.reshape(-1), axis=dim),
+    index_add=_array_index_add,
+    scatter_add=lambda base, dim, index, src: _scatter_array(base, dim % base.ndim, index, src,
+                                                             add=True),
     constant_pad=lambda g, pad, shape: xp_of(g).pad(g, [(0, 0)] * (g.ndim - len(pad) // 2) + [
         (pad[i], pad[i + 1]) for i in range(0, len(pad), 2)][::-1]),
     diagonal=lambda g, k: xp_of(g).diagonal(g, k).copy(),

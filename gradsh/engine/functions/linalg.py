@@ -1,4 +1,5 @@
-"""Nodes of linear algebra: mm, mv, dot, bmm, addmm, trace, tril/triu, diag."""
+"""Nodes of linear algebra: mm, mv, dot, bmm, addmm, trilinear (bilinear), trace, tril/triu,
+diag."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from gradsh.engine.tensor import Array, Function, Shape, Tensor
 __all__ = [
     "MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0", "AddmmBackward0",
     "TraceBackward0", "TrilBackward0", "TriuBackward0", "DiagEmbedBackward0",
-    "DiagonalBackward0Copy",
+    "DiagonalBackward0Copy", "TrilinearBackward0",
 ]
 
 
@@ -215,3 +216,35 @@ class DiagonalBackward0Copy(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.diagonal_scatter(grad, self.shape, self.diagonal),)
+
+
+class TrilinearBackward0(Function):
+    """at::_trilinear as bilinear uses it: out[b, o] = sum_ij x1[b, i] w[o, i, j] x2[b, j]."""
+
+    name = "TrilinearBackward0"
+
+    def forward(self, x1: Tensor, weight: Tensor, x2: Tensor) -> Array:
+        self.save("i1", x1)
+        self.save("i2", weight)
+        self.save("i3", x2)
+        xp = xp_of(x1._data)
+        return xp.einsum("bi,oij,bj->bo", x1._data, weight._data, x2._data, optimize=True)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x1, w, x2 = (self.saved(k, F) for k in ("i1", "i2", "i3"))
+        n1, nw, n2 = self.needs_input_grad
+        if F.as_tensor:
+            unsqueeze = F.unsqueeze
+            gw = unsqueeze(unsqueeze(grad, 2), 3)  # (b, o, 1, 1)
+            full = gw * unsqueeze(w, 0) * unsqueeze(unsqueeze(x2, 1), 1)  # g w x2: (b, o, i, j)
+            g1 = F.sum(full, (1, 3), False) if n1 else None
+            outer = unsqueeze(unsqueeze(x1, 1), 3) * unsqueeze(unsqueeze(x2, 1), 1)  # (b,1,i,j)
+            g_w = F.sum(gw * outer, (0,), False) if nw else None
+            g2 = None
+            if n2:
+                g2 = F.sum(gw * unsqueeze(w, 0) * unsqueeze(unsqueeze(x1, 1), 3), (1, 2), False)
+            return g1, g_w, g2
+        xp = xp_of(grad)
+        return (xp.einsum("bo,oij,bj->bi", grad, w, x2, optimize=True) if n1 else None,
+                xp.einsum("bo,bi,bj->oij", grad, x1, x2, optimize=True) if nw else None,
+                xp.einsum("bo,oij,bi->bj", grad, w, x1, optimize=True) if n2 else None)

@@ -31,7 +31,14 @@ from gradsh.engine.ops.arithmetic import mul
 from gradsh.engine.ops.comparison import isnan
 from gradsh.engine.ops.copies import clone, copy_, to, zero_
 from gradsh.engine.ops.creation import empty_like, eye, ones_like, zeros, zeros_like
-from gradsh.engine.ops.indexing import _index_fill_zero, _index_with_key, gather, index_select
+from gradsh.engine.ops.indexing import (
+    _index_fill_zero,
+    _index_with_key,
+    gather,
+    index_add,
+    index_select,
+    scatter_add,
+)
 from gradsh.engine.ops.joining import flip, pad, roll
 from gradsh.engine.ops.linalg import bmm, diag, mm, mv, outer, tril, triu
 from gradsh.engine.ops.reductions import cumsum, mean, prod, sum
@@ -169,6 +176,7 @@ def install_tensor_ops() -> None:
         transpose=transpose,
         permute=permute,
         squeeze=squeeze,
+        unsqueeze=unsqueeze,
         log=log,
         exp=exp,
         sin=sin,
@@ -235,6 +243,8 @@ def install_tensor_ops() -> None:
         as_array=lambda t: t._data,
         gather=lambda g, dim, index: gather(g, dim, index),
         index_select=lambda g, dim, index: index_select(g, dim, index),
+        index_add=index_add,
+        scatter_add=scatter_add,
         constant_pad=lambda g, padding, shape: pad(g, padding),
         diagonal=lambda g, k: diag(g, k),
         diagonal_scatter=lambda g, shape, k: DiagonalBackwardBackward0.apply(

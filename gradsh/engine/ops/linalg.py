@@ -1,4 +1,4 @@
-"""Linear algebra: mm, mv, dot, bmm, matmul, addmm, linear, trace, tril/triu, diag ..."""
+"""Linear algebra: mm, mv, dot, bmm, matmul, addmm, linear, bilinear, trace, tril/triu, diag ..."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from gradsh.engine.functions.linalg import (
     MvBackward0,
     TraceBackward0,
     TrilBackward0,
+    TrilinearBackward0,
     TriuBackward0,
     _strides,
 )
@@ -30,7 +31,7 @@ from gradsh.engine.ops.arguments import (
     _check_tensor,
     wrap_dim,
 )
-from gradsh.engine.ops.arithmetic import add_, div, mul
+from gradsh.engine.ops.arithmetic import add, add_, div, mul
 from gradsh.engine.ops.copies import clone, detach
 from gradsh.engine.ops.guard import alias, guarded
 from gradsh.engine.ops.reductions import norm, sum
@@ -52,8 +53,8 @@ from gradsh.engine.ops.shape import (
 from gradsh.engine.tensor import Function, Tensor, is_grad_enabled, no_grad
 
 __all__ = [
-    "mm", "mv", "dot", "inner", "bmm", "outer", "ger", "matmul", "addmm", "linear", "trace",
-    "tril", "triu", "diag", "normalize", "cosine_similarity",
+    "mm", "mv", "dot", "inner", "bmm", "outer", "ger", "matmul", "addmm", "linear", "bilinear",
+    "trace", "tril", "triu", "diag", "normalize", "cosine_similarity",
 ]
 
 
@@ -324,6 +325,29 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         return view(result, input.shape[:-1] + (result.shape[1],))
     output = matmul(input, t(weight))
     return add_(output, bias)
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
+             bias: Tensor | None = None) -> Tensor:
+    """F.bilinear as ATen builds it: both inputs flattened to 2-D, the trilinear product,
+    reshaped back, plus the bias."""
+    if input1.ndim != input2.ndim:
+        raise TorchRuntimeError(f"bilinear(): input dimensions do not match: got {input1.ndim} "
+                                f"and {input2.ndim}")
+    if input1.shape[:-1] != input2.shape[:-1]:
+        raise TorchRuntimeError(f"bilinear(): input batch dimensions do not match: got "
+                                f"{list(input1.shape)} and {list(input2.shape)}")
+    if input1.shape[-1] != weight.shape[1]:
+        raise TorchRuntimeError(f"bilinear(): input1 size does not match weight size: got "
+                                f"{input1.shape[-1]} but expected {weight.shape[1]}")
+    if input2.shape[-1] != weight.shape[2]:
+        raise TorchRuntimeError(f"bilinear(): input2 size does not match weight size: got "
+                                f"{input2.shape[-1]} but expected {weight.shape[2]}")
+    out_shape = tuple(input1.shape[:-1]) + (weight.shape[0],)
+    flat1 = reshape(input1, (-1, input1.shape[-1]))
+    flat2 = reshape(input2, (-1, input2.shape[-1]))
+    output = reshape(TrilinearBackward0.apply(flat1, weight, flat2), out_shape)
+    return output if bias is None else add(output, bias)
 
 
 @guarded

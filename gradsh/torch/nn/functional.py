@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 from gradsh.engine import nn_activation as _act
-from gradsh.engine import nn_conv as _conv
-from gradsh.engine import nn_misc as _misc
-from gradsh.engine import nn_norm as _norm
-from gradsh.engine import nn_pool as _pool
 from gradsh.engine import ops as _ops
 from gradsh.engine.ops import activations as _activations
 from gradsh.engine.dtypes import DType
@@ -23,30 +19,23 @@ mish normalize one_hot pad relu6 relu_ sigmoid silu softplus tanh
 _FROM_ACTIVATIONS = """
 celu glu hardshrink hardswish prelu selu softshrink softsign tanhshrink threshold
 """.split()
-_FROM_LAYERS = {
-    _conv: "conv1d conv2d",
-    _pool: """adaptive_avg_pool1d adaptive_avg_pool2d avg_pool1d avg_pool2d max_pool1d max_pool2d
-              max_pool1d_with_indices
-              max_pool2d_with_indices""",
-    _norm: "batch_norm group_norm layer_norm",
-    _misc: "bilinear embedding",
-}
+_FROM_LAYERS = """
+adaptive_avg_pool1d adaptive_avg_pool2d avg_pool1d avg_pool2d batch_norm bilinear conv1d conv2d
+embedding group_norm layer_norm max_pool1d max_pool1d_with_indices max_pool2d
+max_pool2d_with_indices
+""".split()
 
-__all__ = [*_FROM_OPS, *_FROM_ACTIVATIONS, "relu", "softmax", "log_softmax", "softmin",
+__all__ = [*_FROM_OPS, *_FROM_LAYERS, *_FROM_ACTIVATIONS, "relu", "softmax", "log_softmax", "softmin",
            "softmax2d", "dropout1d", "dropout2d", "alpha_dropout", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "cross_entropy", "kl_div", "l1_loss", "mse_loss",
            "nll_loss", "smooth_l1_loss"]
 
 _module = globals()
-for _name in _FROM_OPS:
+for _name in (*_FROM_OPS, *_FROM_LAYERS):
     _module[_name] = getattr(_ops, _name)
 for _name in _FROM_ACTIVATIONS:
     _module[_name] = getattr(_act, _name)
-for _source, _names in _FROM_LAYERS.items():
-    for _name in _names.split():
-        _module[_name] = getattr(_source, _name)
-        __all__.append(_name)
-del _module, _name, _source, _names
+del _module, _name
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002

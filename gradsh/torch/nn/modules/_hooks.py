@@ -8,7 +8,7 @@ from collections import OrderedDict
 from typing import Any
 
 from gradsh.engine import exceptions
-from gradsh.engine.nn_hooks import backward_hook_identity
+from gradsh.engine.ops.autograd import backward_hook_identity
 from gradsh.engine.tensor import Tensor, is_grad_enabled
 
 

@@ -7,7 +7,8 @@ import numbers
 import warnings
 from typing import Any
 
-from gradsh.engine import nn_rnn, ops
+from gradsh.engine import ops
+from gradsh.engine.ops import rnn as rnn_ops
 from gradsh.engine.tensor import Tensor
 from gradsh.torch.nn import init
 from gradsh.torch.nn.modules.linear import factory
@@ -147,7 +148,7 @@ class RNNBase(Module):
         return input, (hx if hx is not None else self._zeros(input)), batched
 
     def _run(self, input: Tensor, hx: Any) -> tuple[Tensor, Any]:  # noqa: A002
-        return nn_rnn.run_rnn(self.mode, input, hx, self._weights_per_layer(), self.num_layers,
+        return rnn_ops.run_rnn(self.mode, input, hx, self._weights_per_layer(), self.num_layers,
                               self.dropout, self.training, self.bidirectional, self.batch_first)
 
     def _forward_one_state(self, input: Tensor, hx: Tensor | None,  # noqa: A002
@@ -301,9 +302,9 @@ class RNNCell(RNNCellBase):
             raise ValueError(f"RNNCell: Expected hidden to be 1D or 2D, got {hx.ndim}D instead")
         hx = self._zeros(input) if hx is None else (hx if batched else ops.unsqueeze(hx, 0))
         if self.nonlinearity == "tanh":
-            result = nn_rnn.tanh_cell(input, hx, self._params)
+            result = rnn_ops.tanh_cell(input, hx, self._params)
         elif self.nonlinearity == "relu":
-            result = nn_rnn.relu_cell(input, hx, self._params)
+            result = rnn_ops.relu_cell(input, hx, self._params)
         else:
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
         return result if batched else ops.squeeze(result, 0)
@@ -326,7 +327,7 @@ class LSTMCell(RNNCellBase):
             hx = (zeros, zeros)
         elif not batched:
             hx = (ops.unsqueeze(hx[0], 0), ops.unsqueeze(hx[1], 0))
-        h, c = nn_rnn.lstm_cell(input, tuple(hx), self._params)  # type: ignore[arg-type]
+        h, c = rnn_ops.lstm_cell(input, tuple(hx), self._params)  # type: ignore[arg-type]
         return (h, c) if batched else (ops.squeeze(h, 0), ops.squeeze(c, 0))
 
 
@@ -340,5 +341,5 @@ class GRUCell(RNNCellBase):
         if hx is not None and hx.ndim not in (1, 2):
             raise ValueError(f"GRUCell: Expected hidden to be 1D or 2D, got {hx.ndim}D instead")
         hx = self._zeros(input) if hx is None else (hx if batched else ops.unsqueeze(hx, 0))
-        result = nn_rnn.gru_cell(input, hx, self._params)
+        result = rnn_ops.gru_cell(input, hx, self._params)
         return result if batched else ops.squeeze(result, 0)

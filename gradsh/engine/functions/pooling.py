@@ -1,7 +1,7 @@
-"""Pooling: max_pool1d/2d (MaxPool2DWithIndicesBackward0), avg_pool1d/2d (AvgPool2DBackward0),
-adaptive_avg_pool1d/2d (AdaptiveAvgPool2DBackward0, or a mean for a 1x1 output). The 1-D forms
-are the 2-D ones on an unsqueezed input, as in ATen. Windows come from strided views; the
-backward scatters with bincount or one strided add per kernel position."""
+"""Nodes of pooling: max (MaxPool2DWithIndicesBackward0), average (AvgPool2DBackward0) and
+adaptive average (AdaptiveAvgPool2DBackward0), all 2-D (the 1-D forms pool an unsqueezed input,
+as in ATen). Windows come from strided views; the backward scatters with bincount or one
+strided add per kernel position."""
 
 from __future__ import annotations
 
@@ -10,23 +10,15 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from gradsh.engine import backend, ops
-from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.ops import arguments
-from gradsh.engine.tensor import Array, Function, GradOps, Tensor
+from gradsh.engine.functions.common import xp_of
+from gradsh.engine.tensor import Array, Function, Tensor
+
+__all__ = [
+    "MaxPool2DWithIndicesBackward0", "AvgPool2DBackward0", "AvgPoolInputGrad",
+    "AdaptiveAvgPool2DBackward0",
+]
 
 Pair = tuple[int, int]
-
-
-def _xp(array: Array) -> Any:
-    return np if isinstance(array, np.ndarray) else backend.array_module(array)
-
-
-def _pair(value: Any, name: str = "") -> Pair:
-    if isinstance(value, int):
-        return value, value
-    values = tuple(int(v) for v in value)
-    return (values[0], values[0]) if len(values) == 1 else (values[0], values[1])
 
 
 class Window:
@@ -51,7 +43,7 @@ class Window:
     def windows(self, x: Array, fill: Any) -> tuple[Array, Pair]:
         """(N, C, OH, OW, kh, kw): the windows over x padded with `fill` (extra fill at the end
         for ceil_mode's partial windows)."""
-        xp = _xp(x)
+        xp = xp_of(x)
         h, w = x.shape[-2:]
         oh, ow = self.out_size(h, w)
         (kh, kw), (sh, sw), (ph, pw), (dh, dw) = self.kernel, self.stride, self.padding, \
@@ -66,24 +58,6 @@ class Window:
         view = sliding_window_view(x, extent, axis=(2, 3)) if xp is np else \
             xp.lib.stride_tricks.sliding_window_view(x, extent, axis=(2, 3))
         return view[:, :, :oh * sh:sh, :ow * sw:sw, ::dh, ::dw], (oh, ow)
-
-
-def _check_pool(name: str, x: Tensor, win: Window) -> None:
-    if x.ndim not in (3, 4) or x.numel() == 0:
-        raise TorchRuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    if any(s == 0 for s in win.stride):
-        raise TorchRuntimeError("stride should not be zero")
-    for k, p, d in zip(win.kernel, win.padding, win.dilation, strict=True):
-        if p > (d * (k - 1) + 1) // 2:
-            raise TorchRuntimeError(
-                "pad should be at most half of effective kernel size, but got pad="
-                f"{p}, kernel_size={k} and dilation={d}")
-    h, w = x.shape[-2:]
-    oh, ow = win.out_size(h, w)
-    if oh < 1 or ow < 1:
-        c = x.shape[-3]
-        raise TorchRuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: "
-                                f"({c}x{oh}x{ow}). Output size is too small")
 
 
 def _batched(a: Array) -> Array:
@@ -102,7 +76,7 @@ class MaxPool2DWithIndicesBackward0(Function):
 
     def forward(self, a: Tensor, window: Window) -> Array:
         x = _batched(a._data)
-        xp = _xp(x)
+        xp = xp_of(x)
         fill = -xp.inf if x.dtype.kind == "f" else xp.iinfo(x.dtype).min
         view, (oh, ow) = window.windows(x, fill)
         kh, kw = window.kernel
@@ -119,89 +93,21 @@ class MaxPool2DWithIndicesBackward0(Function):
         self.input_shape = tuple(a.shape)
         return xp.ascontiguousarray(values)
 
-    def backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         shape = self.input_shape
         plane = shape[-1] * shape[-2]
         if F.as_tensor:
             lead = tuple(grad.shape[:-2])
-            zeros = ops.zeros(lead + (plane,), dtype=grad.dtype, device=grad.device)
             index = Tensor._make(self.indices.reshape(lead + (-1,)), grad.device)
-            flat = ops.scatter_add(zeros, -1, index, ops.reshape(grad, lead + (-1,)))
-            return (ops.reshape(flat, shape),)
-        xp = _xp(grad)
+            flat = F.scatter_add(F.zeros(lead + (plane,), grad), -1, index,
+                                 F.reshape(grad, lead + (-1,)))
+            return (F.reshape(flat, shape),)
+        xp = xp_of(grad)
         planes = grad.size // max(grad.shape[-1] * grad.shape[-2], 1)
         offsets = xp.arange(planes).reshape(-1, 1) * plane
         where = (self.indices.reshape(planes, -1) + offsets).ravel()
         summed = xp.bincount(where, weights=grad.reshape(-1), minlength=planes * plane)
         return (summed.astype(grad.dtype, copy=False).reshape(shape),)
-
-
-def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,  # noqa: A002
-                            padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
-                            return_indices: bool = True) -> tuple[Tensor, Tensor]:
-    input = arguments._check_tensor(input, "max_pool2d")
-    kernel = _pair(kernel_size)
-    window = Window(kernel, _pair(stride) if stride not in (None, (), []) else kernel,
-                    _pair(padding), _pair(dilation), ceil_mode)
-    _check_pool("max_pool2d", input, window)
-    node_out = MaxPool2DWithIndicesBackward0.apply(input, window=window)
-    indices = _last_indices(node_out, input, window)
-    return node_out, indices
-
-
-def _last_indices(out: Tensor, input: Tensor, window: Window) -> Tensor:  # noqa: A002
-    """The indices tensor of the max pooling that produced `out` (recomputed when the node was
-    not recorded, as under no_grad)."""
-    node = out.grad_fn
-    if isinstance(node, MaxPool2DWithIndicesBackward0):
-        return Tensor._make(node.indices, input.device)
-    probe = MaxPool2DWithIndicesBackward0()
-    probe.needs_input_grad = (False,)
-    probe.forward(input, window)
-    return Tensor._make(probe.indices, input.device)
-
-
-def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None,  # noqa: A002
-               padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
-               return_indices: bool = False) -> Any:
-    if return_indices:
-        return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
-    input = arguments._check_tensor(input, "max_pool2d")
-    kernel = _pair(kernel_size)
-    window = Window(kernel, _pair(stride) if stride not in (None, (), []) else kernel,
-                    _pair(padding), _pair(dilation), ceil_mode)
-    _check_pool("max_pool2d", input, window)
-    return MaxPool2DWithIndicesBackward0.apply(input, window=window)
-
-
-def _check_1d(name: str, input: Tensor, batch_words: str) -> None:  # noqa: A002
-    if input.ndim not in (2, 3):
-        raise TorchRuntimeError(f"{name}: Expected 2D or 3D {batch_words} tensor with optional "
-                                f"0 dim batch size for input, but got:{list(input.shape)}")
-
-
-def _one(value: Any) -> int:
-    return value if isinstance(value, int) else int(tuple(value)[0])
-
-
-def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,  # noqa: A002
-                            padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
-                            return_indices: bool = True) -> tuple[Tensor, Tensor]:
-    input = arguments._check_tensor(input, "max_pool1d")
-    _check_1d("max_pool1d", input, "(batch mode)")
-    k = _one(kernel_size)
-    s = _one(stride) if stride not in (None, (), []) else k
-    out, indices = max_pool2d_with_indices(ops.unsqueeze(input, -2), (1, k), (1, s),
-                                           (0, _one(padding)), (1, _one(dilation)), ceil_mode)
-    return ops.squeeze(out, -2), ops.squeeze(indices, -2)
-
-
-def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None,  # noqa: A002
-               padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
-               return_indices: bool = False) -> Any:
-    out, indices = max_pool1d_with_indices(input, kernel_size, stride, padding, dilation,
-                                           ceil_mode)
-    return (out, indices) if return_indices else out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -231,7 +137,7 @@ class AvgPool2DBackward0(Function):
     def forward(self, a: Tensor, window: Window, count_include_pad: bool,
                 divisor_override: int | None) -> Array:
         x = _batched(a._data)
-        xp = _xp(x)
+        xp = xp_of(x)
         view, out = window.windows(x, 0)
         h, w = x.shape[-2:]
         self.window, self.input_shape = window, tuple(a.shape)
@@ -245,14 +151,14 @@ class AvgPool2DBackward0(Function):
             result = (sums // xp.asarray(divisor.astype(np.int64))).astype(x.dtype)
         return xp.ascontiguousarray(result if a.ndim == 4 else result[0])
 
-    def backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         if F.as_tensor:
             return (AvgPoolInputGrad.apply(grad, node=self),)
         return (_avg_pool_input_grad(grad, self),)
 
 
 def _avg_pool_input_grad(grad: Array, node: AvgPool2DBackward0) -> Array:
-    xp = _xp(grad)
+    xp = xp_of(grad)
     g = _batched(grad) / xp.asarray(node.divisor, dtype=grad.dtype)
     shape4 = (1,) * (4 - len(node.input_shape)) + node.input_shape
     h, w = shape4[-2:]
@@ -276,7 +182,7 @@ class AvgPoolInputGrad(Function):
         self.node = node
         return _avg_pool_input_grad(grad._data, node)
 
-    def backward(self, F: GradOps, h: Any) -> tuple[Any, ...]:
+    def backward(self, F: Any, h: Any) -> tuple[Any, ...]:
         node = self.node
         if F.as_tensor:
             return (AvgPool2DBackward0.apply(h, window=node.window,
@@ -288,34 +194,8 @@ class AvgPoolInputGrad(Function):
 def _pooled_array(h: Array, node: AvgPool2DBackward0) -> Array:
     x = _batched(h)
     view, _ = node.window.windows(x, 0)
-    out = view.sum(axis=(-2, -1)) / _xp(h).asarray(node.divisor, dtype=h.dtype)
+    out = view.sum(axis=(-2, -1)) / xp_of(h).asarray(node.divisor, dtype=h.dtype)
     return out.astype(h.dtype, copy=False) if h.ndim == 4 else out[0].astype(h.dtype)
-
-
-def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None,  # noqa: A002
-               padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True,
-               divisor_override: int | None = None) -> Tensor:
-    input = arguments._check_tensor(input, "avg_pool2d")
-    kernel = _pair(kernel_size)
-    window = Window(kernel, _pair(stride) if stride not in (None, (), []) else kernel,
-                    _pair(padding), (1, 1), ceil_mode)
-    _check_pool("avg_pool2d", input, window)
-    if divisor_override is not None and divisor_override == 0:
-        raise TorchRuntimeError("divisor must be not zero")
-    return AvgPool2DBackward0.apply(input, window=window, count_include_pad=count_include_pad,
-                                    divisor_override=divisor_override)
-
-
-def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None,  # noqa: A002
-               padding: Any = 0, ceil_mode: bool = False,
-               count_include_pad: bool = True) -> Tensor:
-    input = arguments._check_tensor(input, "avg_pool1d")
-    _check_1d("avg_pool1d", input, "(batch mode)")
-    k = _one(kernel_size)
-    s = _one(stride) if stride not in (None, (), []) else k
-    out = avg_pool2d(ops.unsqueeze(input, -2), (1, k), (1, s), (0, _one(padding)), ceil_mode,
-                     count_include_pad)
-    return ops.squeeze(out, -2)  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -339,48 +219,15 @@ class AdaptiveAvgPool2DBackward0(Function):
 
     def forward(self, a: Tensor, output_size: Pair) -> Array:
         x = a._data
-        xp = _xp(x)
+        xp = xp_of(x)
         h, w = x.shape[-2:]
         self.rows = xp.asarray(_bin_matrix(h, output_size[0], x.dtype))
         self.cols = xp.asarray(_bin_matrix(w, output_size[1], x.dtype))
         return xp.ascontiguousarray(self.rows @ x @ self.cols.T)
 
-    def backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         if F.as_tensor:
             rows = Tensor._make(self.rows, grad.device)
             cols = Tensor._make(self.cols, grad.device)
-            return (ops.matmul(ops.matmul(ops.t(rows), grad), cols),)
+            return (F.t(rows) @ grad @ cols,)
         return (self.rows.T @ grad @ self.cols,)
-
-
-def _output_pair(output_size: Any, h: int, w: int) -> Pair:
-    if isinstance(output_size, int):
-        return output_size, output_size
-    oh, ow = (tuple(output_size) * 2)[:2] if len(tuple(output_size)) == 1 else tuple(
-        output_size)
-    return (h if oh is None else int(oh)), (w if ow is None else int(ow))
-
-
-def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A002
-    input = arguments._check_tensor(input, "adaptive_avg_pool2d")
-    if input.ndim not in (3, 4):
-        raise TorchRuntimeError("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
-                                f"{list(input.shape)}")
-    h, w = input.shape[-2:]
-    out = _output_pair(output_size, h, w)
-    if out == (1, 1):
-        return ops.mean(input, dim=(-1, -2), keepdim=True)  # type: ignore[no-any-return]
-    if not input.dtype.is_floating_point:
-        raise TorchRuntimeError(f'"adaptive_avg_pool2d" not implemented for '
-                                f"'{input.dtype.short}'")
-    return AdaptiveAvgPool2DBackward0.apply(input, output_size=out)
-
-
-def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A002
-    input = arguments._check_tensor(input, "adaptive_avg_pool1d")
-    if input.ndim not in (2, 3):
-        raise TorchRuntimeError("adaptive_avg_pool1d(): Expected 2D or 3D tensor, but got "
-                                f"{list(input.shape)}")
-    out = adaptive_avg_pool2d(ops.unsqueeze(input, -2), (1, _one(output_size)))
-    return ops.squeeze(out, -2)  # type: ignore[no-any-return]
-

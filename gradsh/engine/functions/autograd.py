@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gradsh.engine.tensor import Array, Function, GradOps, Tensor, is_grad_enabled
+from gradsh.engine.tensor import Array, Function, Tensor
+
+__all__ = ["BackwardHookFunctionBackward"]
 
 
 class BackwardHookFunctionBackward(Function):
@@ -18,18 +20,10 @@ class BackwardHookFunctionBackward(Function):
         self.callback = callback
         return a._data
 
-    def backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         device = self.input_meta[0][2] if self.input_meta and self.input_meta[0] else "cpu"
         given = grad if isinstance(grad, Tensor) else Tensor._make(grad, device)
         result = self.callback(given)
         if result is None:
             return (grad,)
         return (result if F.as_tensor else result._data,)
-
-
-def backward_hook_identity(t: Tensor, callback: Callable[[Tensor], Tensor | None]) -> Tensor:
-    """`t` passed through a BackwardHookFunctionBackward node (t itself when no graph is being
-    recorded for it)."""
-    if not (is_grad_enabled() and t.requires_grad):
-        return t
-    return BackwardHookFunctionBackward.apply(t, callback=callback)

@@ -10,66 +10,34 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
+from gradsh.engine.functions.rnn import TransposeBackward1, UnsafeSplitBackward0
+from gradsh.engine.ops import sampling
+from gradsh.engine.ops.arguments import wrap_dim
+from gradsh.engine.ops.arithmetic import add, mul, sub
+from gradsh.engine.ops.joining import cat, stack
+from gradsh.engine.ops.linalg import linear
+from gradsh.engine.ops.shape import transpose, unbind
+from gradsh.engine.ops.unary import relu, sigmoid, tanh
+from gradsh.engine.tensor import Tensor
 
-from gradsh.engine import backend, ops
-from gradsh.engine.tensor import Array, Function, GradOps, Tensor
+# The cells and run_rnn take PyTorch's weights as one sequence, unlike torch.lstm_cell and
+# friends: torch.nn's recurrent modules import them from this module by name.
+__all__ = ["unsafe_chunk"]
 
 Hidden = Any  # a Tensor, or (h, c) for an LSTM
 Params = Sequence[Tensor | None]  # w_ih, w_hh, b_ih, b_hh
 
 
-def _xp(array: Array) -> Any:
-    return np if isinstance(array, np.ndarray) else backend.array_module(array)
-
-
-
-class UnsafeSplitBackward0(Function):
-    """One chunk of unsafe_chunk: a copy, not a view (the cells update it in place)."""
-
-    name = "UnsafeSplitBackward0"
-
-    def forward(self, a: Tensor, dim: int, start: int, length: int) -> Array:
-        self.dim, self.start, self.length = dim, start, length
-        self.full = a.shape[dim]
-        index = [slice(None)] * a.ndim
-        index[dim] = slice(start, start + length)
-        return a._data[tuple(index)].copy()
-
-    def backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
-        after = self.full - self.start - self.length
-        if F.as_tensor:
-            pad = [0, 0] * (grad.ndim - 1 - self.dim) + [self.start, after]
-            return (ops.pad(grad, pad),)
-        widths = [(0, 0)] * grad.ndim
-        widths[self.dim] = (self.start, after)
-        return (_xp(grad).pad(grad, widths),)
-
-
 def unsafe_chunk(a: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
-    dim = ops.wrap_dim(dim, a.ndim)
+    dim = wrap_dim(dim, a.ndim)
     size = -(-a.shape[dim] // chunks)
     return [UnsafeSplitBackward0.apply(a, dim=dim, start=start,  # type: ignore[call-arg]
                                        length=min(size, a.shape[dim] - start))
             for start in range(0, a.shape[dim], size)]
 
 
-class TransposeBackward1(Function):
-    """transpose_ of a result nobody else holds (the batch_first output of an RNN)."""
-
-    name = "TransposeBackward1"
-
-    def forward(self, a: Tensor, dim0: int, dim1: int) -> Array:
-        self.dim0, self.dim1 = dim0, dim1
-        return _xp(a._data).swapaxes(a._data, dim0, dim1)
-
-    def backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
-        if F.as_tensor:
-            return (ops.transpose(grad, self.dim0, self.dim1),)
-        return (_xp(grad).swapaxes(grad, self.dim0, self.dim1),)
-
-
 def transpose_result(a: Tensor, dim0: int, dim1: int) -> Tensor:
+    """transpose_ of a result nobody else holds (TransposeBackward1)."""
     return TransposeBackward1.apply(a, dim0=dim0, dim1=dim1)
 
 
@@ -79,40 +47,40 @@ def transpose_result(a: Tensor, dim0: int, dim1: int) -> Tensor:
 
 
 def _input_part(x: Tensor, params: Params, precomputed: bool) -> Tensor:
-    return x if precomputed else ops.linear(x, params[0], params[2])
+    return x if precomputed else linear(x, params[0], params[2])
 
 
 def _hidden_part(h: Tensor, params: Params) -> Tensor:
-    return ops.linear(h, params[1], params[3])  # type: ignore[no-any-return]
+    return linear(h, params[1], params[3])  # type: ignore[no-any-return]
 
 
 def tanh_cell(x: Tensor, h: Tensor, params: Params, precomputed: bool = False) -> Tensor:
-    return ops.tanh(ops.add(_hidden_part(h, params), _input_part(x, params, precomputed)))
+    return tanh(add(_hidden_part(h, params), _input_part(x, params, precomputed)))
 
 
 def relu_cell(x: Tensor, h: Tensor, params: Params, precomputed: bool = False) -> Tensor:
-    return ops.relu(ops.add(_hidden_part(h, params), _input_part(x, params, precomputed)))
+    return relu(add(_hidden_part(h, params), _input_part(x, params, precomputed)))
 
 
 def lstm_cell(x: Tensor, hidden: tuple[Tensor, Tensor], params: Params,
               precomputed: bool = False) -> tuple[Tensor, Tensor]:
     hx, cx = hidden
-    gates = ops.add(_hidden_part(hx, params), _input_part(x, params, precomputed))
+    gates = add(_hidden_part(hx, params), _input_part(x, params, precomputed))
     chunks = unsafe_chunk(gates, 4, 1)
-    ingate, forgetgate = ops.sigmoid(chunks[0]), ops.sigmoid(chunks[1])
-    cellgate, outgate = ops.tanh(chunks[2]), ops.sigmoid(chunks[3])
-    cy = ops.add(ops.mul(forgetgate, cx), ops.mul(ingate, cellgate))
-    hy = ops.mul(outgate, ops.tanh(cy))
+    ingate, forgetgate = sigmoid(chunks[0]), sigmoid(chunks[1])
+    cellgate, outgate = tanh(chunks[2]), sigmoid(chunks[3])
+    cy = add(mul(forgetgate, cx), mul(ingate, cellgate))
+    hy = mul(outgate, tanh(cy))
     return hy, cy
 
 
 def gru_cell(x: Tensor, h: Tensor, params: Params, precomputed: bool = False) -> Tensor:
     igates = unsafe_chunk(_input_part(x, params, precomputed), 3, 1)
     hgates = unsafe_chunk(_hidden_part(h, params), 3, 1)
-    reset = ops.sigmoid(ops.add(hgates[0], igates[0]))
-    update = ops.sigmoid(ops.add(hgates[1], igates[1]))
-    new = ops.tanh(ops.add(igates[2], ops.mul(hgates[2], reset)))
-    return ops.add(ops.mul(ops.sub(h, new), update), new)  # type: ignore[no-any-return]
+    reset = sigmoid(add(hgates[0], igates[0]))
+    update = sigmoid(add(hgates[1], igates[1]))
+    new = tanh(add(igates[2], mul(hgates[2], reset)))
+    return add(mul(sub(h, new), update), new)  # type: ignore[no-any-return]
 
 
 CELLS: dict[str, Callable[..., Any]] = {
@@ -133,14 +101,14 @@ def _layer(cell: Callable[..., Any], inputs: Tensor, hidden: Hidden, params: Par
            reverse: bool) -> tuple[Tensor, Hidden]:
     """One direction over the sequence, the input projection done for all steps at once (as
     the CPU kernels do); the reverse direction walks the steps backwards."""
-    steps = ops.unbind(ops.linear(inputs, params[0], params[2]), 0)
+    steps = unbind(linear(inputs, params[0], params[2]), 0)
     outputs = []
     for step in (reversed(steps) if reverse else steps):
         hidden = cell(step, hidden, params, True)
         outputs.append(_output_of(hidden))
     if reverse:
         outputs.reverse()
-    return ops.stack(outputs, 0), hidden
+    return stack(outputs, 0), hidden
 
 
 def run_rnn(mode: str, input: Tensor, hx: Hidden, weights: Sequence[Tensor | None],  # noqa
@@ -151,11 +119,10 @@ def run_rnn(mode: str, input: Tensor, hx: Hidden, weights: Sequence[Tensor | Non
     cell = CELLS[mode]
     directions = 2 if bidirectional else 1
     if mode == "LSTM":
-        hiddens: list[Hidden] = list(zip(ops.unbind(hx[0], 0), ops.unbind(hx[1], 0),
-                                         strict=True))
+        hiddens: list[Hidden] = list(zip(unbind(hx[0], 0), unbind(hx[1], 0), strict=True))
     else:
-        hiddens = list(ops.unbind(hx, 0))
-    layer_input = ops.transpose(input, 0, 1) if batch_first else input
+        hiddens = list(unbind(hx, 0))
+    layer_input = transpose(input, 0, 1) if batch_first else input
     finals: list[Hidden] = []
     for layer in range(num_layers):
         outputs = []
@@ -165,10 +132,10 @@ def run_rnn(mode: str, input: Tensor, hx: Hidden, weights: Sequence[Tensor | Non
             out, final = _layer(cell, layer_input, hiddens[index], params, direction == 1)
             outputs.append(out)
             finals.append(final)
-        layer_input = outputs[0] if directions == 1 else ops.cat(outputs, outputs[0].ndim - 1)
+        layer_input = outputs[0] if directions == 1 else cat(outputs, outputs[0].ndim - 1)
         if dropout != 0 and train and layer < num_layers - 1:
-            layer_input = ops.dropout(layer_input, dropout, True)
+            layer_input = sampling.dropout(layer_input, dropout, True)
     output = transpose_result(layer_input, 0, 1) if batch_first else layer_input
     if mode == "LSTM":
-        return output, (ops.stack([h for h, _ in finals], 0), ops.stack([c for _, c in finals], 0))
-    return output, ops.stack(finals, 0)
+        return output, (stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0))
+    return output, stack(finals, 0)

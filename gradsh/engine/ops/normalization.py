@@ -1,0 +1,87 @@
+"""Normalisation: batch_norm, layer_norm and group_norm, with PyTorch's argument checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gradsh.engine.exceptions import TorchRuntimeError, TorchValueError
+from gradsh.engine.functions.normalization import (
+    NativeBatchNormBackward0,
+    NativeGroupNormBackward0,
+    NativeLayerNormBackward0,
+)
+from gradsh.engine.ops.arguments import _check_tensor
+from gradsh.engine.ops.creation import zeros
+from gradsh.engine.tensor import Tensor
+
+__all__ = ["batch_norm", "layer_norm", "group_norm"]
+
+
+def _placeholder(like: Tensor) -> Tensor:
+    """What the node receives for an absent weight or bias."""
+    return zeros(0, dtype=like.dtype, device=like.device)
+
+
+def _or_placeholder(t: Tensor | None, like: Tensor) -> Tensor:
+    return t if t is not None else _placeholder(like)
+
+
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,  # noqa
+               weight: Tensor | None = None, bias: Tensor | None = None,
+               training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    input = _check_tensor(input, "batch_norm")
+    if input.ndim < 2:
+        raise TorchValueError(f"expected 2D or 3D input (got {input.ndim}D input)")
+    if training:
+        size = input.numel() // input.shape[1]
+        if size == 1:
+            raise TorchValueError("Expected more than 1 value per channel when training, got "
+                                  f"input size {input.shape}")
+    elif running_mean is None or running_var is None:
+        raise TorchRuntimeError("running_mean and running_var must be defined in evaluation "
+                                "mode")
+    channels = input.shape[1]
+    for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                    ("weight", weight), ("bias", bias)):
+        if t is not None and t.numel() != channels:
+            raise TorchRuntimeError(f"{name} should contain {channels} elements not "
+                                    f"{t.numel()}")
+    return NativeBatchNormBackward0.apply(
+        input, _or_placeholder(weight, input), _or_placeholder(bias, input),
+        running_mean=running_mean, running_var=running_var, training=training,
+        momentum=momentum, eps=eps, affine=(weight is not None, bias is not None))
+
+
+def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,  # noqa: A002
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    input = _check_tensor(input, "layer_norm")
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(
+        int(n) for n in normalized_shape)
+    n = len(shape)
+    if n == 0 or input.ndim < n or tuple(input.shape[input.ndim - n:]) != shape:
+        raise TorchRuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape "
+            f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != shape:
+            raise TorchRuntimeError(f"Expected {name} to be of same shape as normalized_shape, "
+                                    f"but got {name} of shape {list(t.shape)} and "
+                                    f"normalized_shape = {list(shape)}")
+    return NativeLayerNormBackward0.apply(
+        input, _or_placeholder(weight, input), _or_placeholder(bias, input), normalized=n,
+        eps=eps, affine=(weight is not None, bias is not None))
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,  # noqa: A002
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    input = _check_tensor(input, "group_norm")
+    if input.ndim < 2:
+        raise TorchRuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                                f"{input.ndim}")
+    if input.shape[1] % num_groups:
+        raise TorchRuntimeError(
+            "Expected number of channels in input to be divisible by num_groups, but got input "
+            f"of shape {list(input.shape)} and num_groups={num_groups}")
+    return NativeGroupNormBackward0.apply(
+        input, _or_placeholder(weight, input), _or_placeholder(bias, input), groups=num_groups,
+        eps=eps, affine=(weight is not None, bias is not None))
