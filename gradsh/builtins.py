@@ -2,8 +2,8 @@
 
 The interpreter resolves names and whitelists Tensor methods and attributes from this table; the
 shell's `help` and completion and the PyTorch exporter read it too, so nothing can drift.
-`target` names the implementation: in gradsh.engine.ops or gradsh.engine.optim (functions), or
-on Tensor (methods).
+`target` names the implementation: a function of the `home` module (gradsh.engine.ops, or
+gradsh.torch.optim for the optimizer), or a method on Tensor.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ class Builtin:
     target: str = ""  # ops function name when it differs from `name`
     grad_flag: bool = False  # accepts the bare `grad` flag: `tensor(2., grad)`
     torch: str = ""  # PyTorch's spelling of the function when it is not `torch.<name>`
+    home: str = "ops"  # where `target` lives: a key of HOMES
+    owners: tuple[str, ...] = ()  # a member's classes: "Module" (torch.nn), "Optimizer"
 
     @property
     def ops_name(self) -> str:
@@ -37,19 +39,26 @@ class Builtin:
 
 def _fn(name: str, signature: str, doc: str, autograd: str = "", example: str = "", *,
         method: bool = True, function: bool = True, target: str = "",
-        grad_flag: bool = False, torch: str = "") -> Builtin:
+        grad_flag: bool = False, torch: str = "", home: str = "ops") -> Builtin:
     return Builtin(name, "function" if function else "method", signature, doc, autograd, example,
-                   function, method, target, grad_flag, torch)
+                   function, method, target, grad_flag, torch, home)
 
 
 def _attr(name: str, doc: str, example: str = "") -> Builtin:
     return Builtin(name, "attribute", f"x.{name}", doc, example=example)
 
 
+def _member(name: str, owners: tuple[str, ...], signature: str, doc: str, autograd: str = "",
+            example: str = "") -> Builtin:
+    """A method or attribute of an nn module or an optimizer that scripts may use."""
+    return Builtin(name, "member", signature, doc, autograd, example, owners=owners)
+
+
 def _stmt(name: str, signature: str, doc: str, example: str = "") -> Builtin:
     return Builtin(name, "statement", signature, doc, example=example)
 
 
+_OPT = ("Optimizer",)
 _CREATION = "a new leaf; requires_grad only if asked (`grad` or requires_grad=True)"
 _ELEMENTWISE = "the result requires grad if an input does; grad_fn {}"
 _VIEW = "a view sharing storage and version counter; grad_fn {}"
@@ -291,7 +300,22 @@ BUILTINS: tuple[Builtin, ...] = (
     # -- optimizer -----------------------------------------------------------------------------
     _fn("sgd", "sgd(params, lr, momentum=0, weight_decay=0)", "torch.optim.SGD.",
         "opt.step() updates leaves in place under no_grad; opt.zero_grad() sets grads to None",
-        "opt = sgd([w, b], lr=0.1)", method=False, target="SGD", torch="torch.optim.SGD"),
+        "opt = sgd([w, b], lr=0.1)", method=False, target="SGD", torch="torch.optim.SGD",
+        home="optim"),
+    _member("step", _OPT, "opt.step(closure=None)", "One update of every parameter that has a "
+            "gradient, by PyTorch's formula.", "in place under no_grad: bumps each _version",
+            "opt.step()"),
+    _member("zero_grad", (*_OPT, "Module"), "opt.zero_grad(set_to_none=True)",
+            "Reset the gradients of the optimizer's (or module's) parameters.",
+            "grads become None (PyTorch 2's default), or zeros with set_to_none=False",
+            "opt.zero_grad()"),
+    _member("param_groups", _OPT, "opt.param_groups",
+            "The parameter groups: a list of dicts holding `params` and the options.", "",
+            'opt.param_groups[0]["lr"] = 0.01'),
+    _member("state", _OPT, "opt.state", "Per-parameter state (SGD's momentum_buffer).", "",
+            "print(opt.state)"),
+    _member("defaults", _OPT, "opt.defaults", "The options new parameter groups start from.",
+            "", 'print(opt.defaults["lr"])'),
     _fn("manual_seed", "manual_seed(n)", "The `seed` statement as a function.", "",
         "torch.manual_seed(0)", method=False),
     # -- more element-wise, comparisons and logic ------------------------------------------------
@@ -700,11 +724,20 @@ BUILTINS: tuple[Builtin, ...] = (
     _attr("_base", "The tensor a view was taken of, or None."),
 )
 
+# The modules `home` names; gradsh.torch's are imported on first use (they take a while).
+HOMES = {"ops": "gradsh.engine.ops", "optim": "gradsh.torch.optim"}
+
 BY_NAME: dict[str, Builtin] = {b.name: b for b in BUILTINS}
 FUNCTIONS: dict[str, Builtin] = {b.name: b for b in BUILTINS if b.function}
 METHODS: frozenset[str] = frozenset(b.name for b in BUILTINS if b.method)
 ATTRIBUTES: frozenset[str] = frozenset(b.name for b in BUILTINS if b.kind == "attribute")
 STATEMENTS: frozenset[str] = frozenset(b.name for b in BUILTINS if b.kind == "statement")
+# What a script may read or call on an object of each class gradsh.torch serves ("Module" is
+# torch.nn.Module, "Optimizer" torch.optim.Optimizer); nothing else of theirs is reachable.
+MEMBERS: dict[str, frozenset[str]] = {
+    owner: frozenset(b.name for b in BUILTINS if owner in b.owners)
+    for owner in ("Module", "Optimizer")
+}
 
 # Python-level methods named as operators, accepted on tensors (`x.__add__` is not).
 OPERATOR_METHODS: frozenset[str] = frozenset()

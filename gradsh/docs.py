@@ -11,6 +11,7 @@ _SECTIONS = (
     ("Statements", lambda b: b.kind == "statement"),
     ("Functions and methods", lambda b: b.function or b.method),
     ("Attributes", lambda b: b.kind == "attribute"),
+    ("Members of nn modules and optimizers", lambda b: b.kind == "member"),
 )
 
 
@@ -21,6 +22,8 @@ def _row(b: Builtin) -> str:
     if b.method:
         forms.append("method")
     kind = " + ".join(forms) if forms else b.kind
+    if b.owners:
+        kind = " + ".join(b.owners)
     cells = [f"`{b.signature}`", kind, b.doc, b.autograd, f"`{b.example}`" if b.example else ""]
     return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
 

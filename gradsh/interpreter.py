@@ -8,19 +8,24 @@ that failed. The variable environment keeps definition order, which the table fo
 
 from __future__ import annotations
 
+import importlib
 import operator
+import sys
+import warnings
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
 from gradsh import ast
 from gradsh import builtins as table
-from gradsh.engine import dtypes, ops, optim
+from gradsh.engine import dtypes, ops
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchError, set_warning_handler
 from gradsh.engine.tensor import (
     Node,
+    RemovableHandle,
     Tensor,
     reset_warn_once,
     set_grad_enabled,
@@ -136,7 +141,7 @@ class Interpreter:
         previous = set_warning_handler(self._on_warning)
         before = _SessionState.take(self)
         try:
-            with undo_log() as log:
+            with undo_log() as log, _python_warnings(self._on_warning):
                 try:
                     self._exec(stmt)
                 except BaseException:
@@ -245,7 +250,7 @@ class Interpreter:
     def _set_item(self, obj: Any, key: Any, value: Any) -> None:
         if isinstance(obj, Tensor):
             ops.index_put(obj, key, value)
-        elif isinstance(obj, list):
+        elif isinstance(obj, (list, dict)):  # `opt.param_groups[0]["lr"] = 0.01`
             obj[key] = value
         else:
             raise GradshError(
@@ -519,7 +524,7 @@ class Interpreter:
             return BoundMethod(obj, name, obj.numel)
         if isinstance(obj, tuple) and hasattr(obj, "_fields") and name in obj._fields:
             return getattr(obj, name)
-        public = _PUBLIC_ATTRIBUTES.get(type(obj).__name__)
+        public = public_members(obj)
         if public is not None and name in public:
             value = getattr(obj, name)
             return BoundMethod(obj, name, value) if callable(value) else value
@@ -584,6 +589,8 @@ class Interpreter:
                 key = key.item()
             result = obj[key]
             return Size(result) if isinstance(obj, Size) and isinstance(key, slice) else result
+        if isinstance(obj, dict):
+            return obj[key]
         raise GradshError("TypeError", f"'{_type_name(obj)}' object is not subscriptable")
 
     def _eval_BinOp(self, expr: ast.BinOp) -> Any:
@@ -761,10 +768,30 @@ def _restore_tensor_attributes(t: Tensor, attributes: tuple[Any, ...]) -> None:
 # Attribute access on engine objects (whitelisted from the builtin table)
 # ---------------------------------------------------------------------------------------------
 
-_PUBLIC_ATTRIBUTES: dict[str, frozenset[str]] = {
-    "SGD": frozenset({"step", "zero_grad", "param_groups", "state"}),
-    "RemovableHandle": frozenset({"remove"}),
-}
+_HANDLE_MEMBERS = frozenset({"remove"})
+# The classes of gradsh.torch whose members the builtin table lists, by owner name.
+_OWNER_CLASSES = (("Module", "gradsh.torch.nn", "Module"),
+                  ("Optimizer", "gradsh.torch.optim", "Optimizer"))
+
+
+def public_members(obj: Any) -> frozenset[str] | None:
+    """What a script may read or call on `obj`, a value that is neither a tensor, a node nor a
+    namespace: the builtin table's members of its class (an nn module, an optimizer), a hook
+    handle's remove(); None for any other object (no attribute of it is reachable)."""
+    if isinstance(obj, RemovableHandle) or _is_instance(obj, "gradsh.torch.utils.hooks",
+                                                         "RemovableHandle"):
+        return _HANDLE_MEMBERS
+    for owner, module, cls in _OWNER_CLASSES:
+        if _is_instance(obj, module, cls):
+            return table.MEMBERS[owner]
+    return None
+
+
+def _is_instance(obj: Any, module: str, cls: str) -> bool:
+    """isinstance(obj, module.cls), without importing the module (nothing of gradsh.torch is
+    loaded before a script uses it)."""
+    loaded = sys.modules.get(module)
+    return loaded is not None and isinstance(obj, getattr(loaded, cls))
 
 
 def _tensor_attribute(t: Tensor, name: str) -> Any:
@@ -853,11 +880,34 @@ def _takes_requires_grad(function: Callable[..., Any]) -> bool:
 
 
 def _resolve(builtin: table.Builtin) -> Callable[..., Any] | None:
-    for module in (ops, optim):
-        target = getattr(module, builtin.ops_name, None)
-        if target is not None:
-            return target  # type: ignore[no-any-return]
-    return None
+    if builtin.home == "ops":
+        return getattr(ops, builtin.ops_name, None)
+    return _imported_on_call(table.HOMES[builtin.home], builtin.ops_name)
+
+
+def _imported_on_call(module: str, name: str) -> Callable[..., Any]:
+    """module.name, imported when first called: gradsh.torch takes a while to import, and most
+    scripts never use it."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+    call.__qualname__ = call.__name__ = name
+    return call
+
+
+@contextmanager
+def _python_warnings(handler: Callable[[str, str], None]) -> Iterator[None]:
+    """Python warnings raised while a statement runs (gradsh.torch's optimizers and modules warn
+    through Python's warnings module) go to the step's warnings, as the engine's do."""
+
+    def show(message: Any, category: type[Warning], *rest: Any, **kw: Any) -> None:
+        handler(category.__name__, str(message))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = show
+        yield
 
 
 def _namespace_of(module: ModuleType) -> Module | None:

@@ -28,15 +28,15 @@ EXPORT_NAMES = frozenset({
 PYTHON_BUILTINS = frozenset(dir(builtins))
 
 # Attributes a script may read on a value (not a module): what gradsh's interpreter serves on
-# its tensors, grad_fn nodes, dtypes, devices, sizes, (values, indices) results, optimizers and
-# hook handles. Nothing here starts with `__`, and none reaches Python's or the OS's machinery.
+# its tensors, grad_fn nodes, dtypes, devices, sizes, (values, indices) results, nn modules and
+# optimizers (the builtin table's members) and hook handles. Nothing here starts with `__`, and
+# none reaches Python's or the OS's machinery.
 OBJECT_ATTRIBUTES = frozenset(
-    table.ATTRIBUTES | table.METHODS | {
+    table.ATTRIBUTES | table.METHODS | frozenset().union(*table.MEMBERS.values()) | {
         "next_functions", "name", "metadata", "variable",  # grad_fn nodes
         "is_floating_point", "itemsize",  # dtypes
         "type", "index",  # devices
         "values", "indices",  # torch.return_types (max, sort, topk ...)
-        "step", "zero_grad", "param_groups", "state",  # optimizers
         "remove",  # hook handles
     }
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -125,8 +126,11 @@ def kind_of(value: Any) -> str:
         return "size"
     if isinstance(value, (BuiltinFunction, BoundMethod, UserFunction)):
         return "function"
+    optim = sys.modules.get("gradsh.torch.optim")  # loaded once a script makes an optimizer
+    if optim is not None and isinstance(value, optim.Optimizer):
+        return "optimizer"
     name = type(value).__name__
-    return {"SGD": "optimizer", "NoneType": "None"}.get(name, name)
+    return "None" if name == "NoneType" else name
 
 
 def safe_repr(value: Any) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import exceptions, ops, optim
+from gradsh.engine import exceptions, ops
 from gradsh.engine.exceptions import TorchError
 from gradsh.engine.tensor import Tensor
 
@@ -103,11 +103,14 @@ class TorchNamespace:
 
 
 class GradshNamespace:
-    """gradsh's ops and optim behind one attribute lookup, as TorchNamespace is for torch."""
+    """gradsh's ops and torch.optim.SGD behind one attribute lookup, as TorchNamespace is for
+    torch."""
 
     def __getattr__(self, name: str) -> Any:
         if name == "SGD":
-            return optim.SGD
+            from gradsh.torch.optim import SGD
+
+            return SGD
         return getattr(ops, name)
 
 

@@ -320,7 +320,8 @@ def test_after_a_dot_the_members_of_the_objects_kind() -> None:
     assert completions("(a * a).grad_fn.", interp) == []  # never evaluates an expression
     mul = session_with("a = tensor(2., grad); b = tensor(3., grad); m = a * b")
     assert completions("m.grad_fn._", mul) == ["_saved_other", "_saved_self"]
-    assert set(completions("opt.", interp)) == {"param_groups", "state", "step", "zero_grad"}
+    assert set(completions("opt.", interp)) == {"defaults", "param_groups", "state", "step",
+                                                "zero_grad"}
     assert completions("a.shape.", interp) == ["numel"]
     assert completions("a.dtype.", interp) == ["is_floating_point", "itemsize"]
     assert completions("a.T.sha", interp) == ["shape"]

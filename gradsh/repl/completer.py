@@ -21,7 +21,7 @@ from gradsh import builtins as table
 from gradsh.engine.dtypes import DType
 from gradsh.engine.tensor import Node, Tensor
 from gradsh.interpreter import _ALIASES as MODULE_ALIASES
-from gradsh.interpreter import _PUBLIC_ATTRIBUTES as OBJECT_ATTRIBUTES
+from gradsh.interpreter import public_members
 from gradsh.repl import commands
 from gradsh.repl.lexer import GradshLexer
 from gradsh.values import Device, Module, Size, kind_of
@@ -219,7 +219,7 @@ def _members(obj: Any, globals_: Mapping[str, Any]) -> tuple[list[str], Callable
         return ["numel"], lambda n: "torch.Size"
     if isinstance(obj, tuple) and hasattr(obj, "_fields"):
         return list(obj._fields), lambda n: ""
-    public = OBJECT_ATTRIBUTES.get(type(obj).__name__)
+    public = public_members(obj)
     if public is not None:
         kind = kind_of(obj)
         return sorted(public), lambda n: kind

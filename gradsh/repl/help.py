@@ -29,6 +29,7 @@ def overview(width: int = 100) -> list[str]:
     functions = [b.name for b in table.BUILTINS if b.function]
     methods = [b.name for b in table.BUILTINS if b.method]
     attributes = [b.name for b in table.BUILTINS if b.kind == "attribute"]
+    members = [b.name for b in table.BUILTINS if b.kind == "member"]
     lines = [
         "Type a statement; after it the table shows every tensor: value, requires_grad, "
         "is_leaf, grad_fn, grad.",
@@ -40,6 +41,7 @@ def overview(width: int = 100) -> list[str]:
     lines += _names("Functions   f(...), also torch.f, F.f", functions, width)
     lines += _names("Methods     x.f(...)", methods, width)
     lines += _names("Attributes  x.a", attributes, width)
+    lines += _names("Members of nn modules and optimizers  m.f(...), m.a", members, width)
     lines.append("Session commands (any unambiguous prefix works):")
     lines += _rows([(c.usage, c.doc) for c in commands.COMMANDS], width)
     lines.append("")
@@ -77,6 +79,8 @@ def topic(name: str) -> list[str] | None:
 
 def _kind(entry: table.Builtin) -> str:
     forms = [form for form, yes in (("function", entry.function), ("method", entry.method)) if yes]
+    if entry.owners:
+        return "member of " + " and ".join(entry.owners)
     return " and ".join(forms) if forms else entry.kind
 
 

@@ -1,0 +1,90 @@
+"""torch.optim and torch.nn from .grad scripts: what the interpreter serves of them (the
+builtin table's members, nothing else), their printed forms, warnings and the table's rows."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from gradsh.interpreter import Interpreter, StepOutcome
+from gradsh.parser import parse
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(source: str) -> tuple[Interpreter, list[StepOutcome]]:
+    interp = Interpreter("t.grad", source)
+    return interp, list(interp.run(parse(source, "t.grad")))
+
+
+def printed(source: str) -> list[str]:
+    _, outcomes = run(source)
+    for outcome in outcomes:
+        assert outcome.error is None, outcome.error and outcome.error.message
+    return [line for o in outcomes for line in o.printed]
+
+
+def error_of(source: str) -> tuple[str, str]:
+    _, outcomes = run(source)
+    failed = [o.error for o in outcomes if o.error is not None]
+    assert failed, "expected an error"
+    return failed[0].kind, failed[0].message
+
+
+# -- torch.optim ------------------------------------------------------------------------------
+
+
+def test_sgd_is_torch_optim_sgd() -> None:
+    from gradsh.torch.optim import SGD
+
+    interp, _ = run("w = tensor([1., 2.], grad)\nopt = sgd([w], lr=0.1)\n"
+                    "o2 = torch.optim.SGD([w], lr=0.2)")
+    assert type(interp.env["opt"]) is SGD and type(interp.env["o2"]) is SGD
+
+
+def test_param_groups_are_dicts_a_script_can_write() -> None:
+    lines = printed(
+        "w = tensor([1., 2.], grad)\n"
+        "opt = sgd([w], lr=0.1)\n"
+        'opt.param_groups[0]["lr"] = 0.5\n'
+        "(w * w).sum().backward()\n"
+        "opt.step()\n"
+        'print(w, opt.param_groups[0]["lr"], opt.defaults["lr"])\n'
+    )
+    assert lines == ["tensor([0., 0.], requires_grad=True) 0.5 0.1"]
+
+
+def test_print_of_an_optimizer_is_pytorchs_repr() -> None:
+    lines = printed("w = tensor([1., 2.], grad)\nprint(sgd([w], lr=0.1, momentum=0.9))")
+    assert lines == ["SGD (\nParameter Group 0\n    dampening: 0\n    differentiable: False\n"
+                     "    foreach: None\n    fused: None\n    lr: 0.1\n    maximize: False\n"
+                     "    momentum: 0.9\n    nesterov: False\n    weight_decay: 0\n)"]
+
+
+def test_an_optimizers_python_warning_is_the_steps_warning() -> None:
+    _, outcomes = run("w = tensor([1., 2.], grad)\nopt = sgd([w, w], lr=0.1)")
+    assert outcomes[1].warnings == [
+        "UserWarning: optimizer contains a parameter group with duplicate parameters; in "
+        "future, this will cause an error; see github.com/pytorch/pytorch/issues/40967 for "
+        "more information"]
+
+
+def test_only_the_tables_members_of_an_optimizer_are_reachable() -> None:
+    setup = "w = tensor([1., 2.], grad)\nopt = sgd([w], lr=0.1)\n"
+    for expression in ("opt.__class__", "opt._optimizer_step_pre_hooks", "opt.__dict__",
+                       "opt.register_step_pre_hook", "opt.step.__globals__",
+                       "opt.param_groups[0].keys", "opt.state.__class__", "opt.__getstate__"):
+        kind, _ = error_of(setup + f"y = {expression}")
+        assert kind == "AttributeError", expression
+
+
+def test_gradsh_torch_is_imported_only_when_a_script_uses_it() -> None:
+    code = ("import sys\nfrom gradsh.interpreter import Interpreter\nfrom gradsh.parser import "
+            "parse\ni = Interpreter()\nlist(i.run(parse('x = tensor(1., grad) * 2', 't')))\n"
+            "print('gradsh.torch' in sys.modules)\n"
+            "list(i.run(parse('o = sgd([tensor(1., grad)], lr=0.1)', 't')))\n"
+            "print('gradsh.torch' in sys.modules)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=ROOT, env={"PYTHONPATH": str(ROOT)}, timeout=120, check=True)
+    assert result.stdout.split() == ["False", "True"]
