@@ -9,7 +9,8 @@ from gradsh.builtins import BUILTINS, Builtin
 
 _SECTIONS = (
     ("Statements", lambda b: b.kind == "statement"),
-    ("Functions and methods", lambda b: b.function or b.method),
+    ("Functions and methods", lambda b: b.kind in ("function", "method")),
+    ("torch.nn modules", lambda b: b.kind == "class"),
     ("Attributes", lambda b: b.kind == "attribute"),
     ("Members of nn modules and optimizers", lambda b: b.kind == "member"),
 )
@@ -21,7 +22,7 @@ def _row(b: Builtin) -> str:
         forms.append("function")
     if b.method:
         forms.append("method")
-    kind = " + ".join(forms) if forms else b.kind
+    kind = " + ".join(forms) if forms and b.kind != "class" else b.kind
     if b.owners:
         kind = " + ".join(b.owners)
     cells = [f"`{b.signature}`", kind, b.doc, b.autograd, f"`{b.example}`" if b.example else ""]

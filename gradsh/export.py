@@ -474,6 +474,8 @@ class _Exporter:
             raise ExportError("ExportError", f"cannot export '{module}.{expr.name}': not a "
                               "gradsh builtin", expr.pos)
         obj = self.expr(expr.obj, POSTFIX)  # first, so the innermost refusal is reported
+        if _module_position(expr.name):
+            return f"{obj}[{expr.name}]", POSTFIX  # `model.0`: a Sequential's module by position
         if not pysafe.is_object_attribute(expr.name):
             raise ExportError("ExportError", f"cannot export the attribute '.{expr.name}': "
                               "gradsh serves no such attribute", expr.pos)
@@ -576,6 +578,11 @@ def _operator(op: str, known: Collection[str], node: ast.Expr | ast.Stmt) -> str
     if op not in known:
         raise ExportError("ExportError", f"cannot export the operator {op!r}", node.pos)
     return op
+
+
+def _module_position(name: str) -> bool:
+    """`0` in `model.0.weight`: digits Python reads as the same int."""
+    return name.isascii() and name.isdigit() and str(int(name)) == name
 
 
 def _reserved(name: str) -> bool:

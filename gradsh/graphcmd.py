@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
 def cli_main(argv: Sequence[str]) -> int:
     import os
 
-    from gradsh import dot
+    from gradsh import dot, snapshot
     from gradsh.interpreter import Interpreter
     from gradsh.parser import normalise, parse
     from gradsh.runner import (
@@ -86,15 +86,16 @@ def cli_main(argv: Sequence[str]) -> int:
             if not args.keep_going:
                 return EXIT_RUNTIME
 
-    if args.var not in interp.env:
+    tensors = snapshot.tensor_env(interp.env)  # `model.0.weight` names a parameter too
+    if args.var not in interp.env and args.var not in tensors:
         sys.stderr.write(f"gradsh: error: {args.file} defines no variable '{args.var}'\n")
         return EXIT_USAGE
-    target = interp.env[args.var]
+    target = interp.env[args.var] if args.var in interp.env else tensors[args.var]
     try:
         if args.output is None:
-            sys.stdout.write(dot.dot_source(target, args.var, interp.env, interp.path))
+            sys.stdout.write(dot.dot_source(target, args.var, tensors, interp.path))
         else:
-            dot.write_graph(target, args.var, interp.env, args.output, interp.path)
+            dot.write_graph(target, args.var, tensors, args.output, interp.path)
             sys.stdout.write(f"wrote the graph of {args.var} to {args.output}\n")
     except GradshError as err:
         sys.stderr.write(format_error(err, None, "gradsh graph") + "\n")

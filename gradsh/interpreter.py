@@ -33,6 +33,7 @@ from gradsh.engine.tensor import (
     undo_log,
 )
 from gradsh.errors import GradshError, Pos
+from gradsh.snapshot import module_tensors, tensor_env
 from gradsh.values import (
     BoundMethod,
     BuiltinFunction,
@@ -460,7 +461,8 @@ class Interpreter:
         (a saved tensor modified in place or freed: where that happened)."""
         from gradsh.explainer import error_hint
 
-        return GradshError(err.kind, err.message, pos, error_hint(err, self.env, self.path))
+        return GradshError(err.kind, err.message, pos,
+                           error_hint(err, tensor_env(self.env), self.path))
 
     def _eval_Number(self, expr: ast.Number) -> Any:
         return expr.value
@@ -528,8 +530,11 @@ class Interpreter:
         if public is not None and name in public:
             value = getattr(obj, name)
             return BoundMethod(obj, name, value) if callable(value) else value
+        if name.isdigit() and _is_nn_module(obj) and name in obj._modules:
+            return obj._modules[name]  # `model.0`: a Sequential's first module, as getattr does
         raise GradshError(
-            "AttributeError", f"'{_type_name(obj)}' object has no attribute '{name}'"
+            "AttributeError", f"'{_type_name(obj)}' object has no attribute '{name}'",
+            hint=_unknown_name_hint(name, public) if public else None,
         )
 
     def _eval_Call(self, expr: ast.Call) -> Any:
@@ -556,6 +561,8 @@ class Interpreter:
             if kwargs:
                 raise GradshError("TypeError", "lambdas take positional arguments only")
             return func(*args)
+        if _is_nn_module(func):  # `model(x)`: forward with the module's hooks
+            return func(*args, **kwargs)
         if isinstance(func, Module):
             raise GradshError("TypeError", "'module' object is not callable")
         raise GradshError("TypeError", f"'{_type_name(func)}' object is not callable")
@@ -591,6 +598,8 @@ class Interpreter:
             return Size(result) if isinstance(obj, Size) and isinstance(key, slice) else result
         if isinstance(obj, dict):
             return obj[key]
+        if _is_nn_module(obj) and hasattr(type(obj), "__getitem__"):
+            return obj[key]  # Sequential, ModuleList: a module, or a slice of them
         raise GradshError("TypeError", f"'{_type_name(obj)}' object is not subscriptable")
 
     def _eval_BinOp(self, expr: ast.BinOp) -> Any:
@@ -733,6 +742,9 @@ def _reachable_tensors(env: dict[str, Any]) -> list[Tensor]:
         elif hasattr(value, "param_groups") and isinstance(value.param_groups, list):
             pending.extend(group["params"] for group in value.param_groups
                            if isinstance(group, dict) and "params" in group)
+        elif _is_nn_module(value) and id(value) not in seen:
+            seen.add(id(value))
+            pending.extend(t for _, t in module_tensors("", value))
     return list(found.values())
 
 
@@ -785,6 +797,10 @@ def public_members(obj: Any) -> frozenset[str] | None:
         if _is_instance(obj, module, cls):
             return table.MEMBERS[owner]
     return None
+
+
+def _is_nn_module(obj: Any) -> bool:
+    return _is_instance(obj, "gradsh.torch.nn", "Module")
 
 
 def _is_instance(obj: Any, module: str, cls: str) -> bool:

@@ -223,6 +223,7 @@ class _TokenStream:
         """
         pending_newline: Token | None = None
         previous_type = ""
+        previous: Token | None = None
         for tok in tokens:
             kind = tok.type
             if kind == "_NL":
@@ -246,8 +247,15 @@ class _TokenStream:
                 yield from _split_device(tok)
                 previous_type = "NUMBER"
                 continue
+            elif (kind == "NUMBER" and _MODULE_INDEX.fullmatch(tok.value)
+                  and _ends_primary(previous, previous_type) and _adjacent(previous, tok)):
+                # `model.0.weight`: the attribute `0` (a Sequential's first module), as the
+                # table names parameters; `model .0` stays a syntax error.
+                yield from _split_attribute(tok)
+                previous, previous_type = tok, "NAME"
+                continue
             yield tok
-            previous_type = kind
+            previous, previous_type = tok, kind
 
     def _close(self, tok: Token) -> None:
         if not self.brackets:
@@ -313,6 +321,31 @@ def _is_keyword(word: str, following: Token | None) -> bool:
     if kind in _EXPRESSION_START:
         return True
     return word in _OPTIONAL_ARGUMENT and kind in _STATEMENT_END
+
+
+_MODULE_INDEX = re.compile(r"\.[0-9]+")
+
+
+def _ends_primary(tok: Token | None, kind: str) -> bool:
+    """Whether `tok` ends something `.name` can follow: a name (not a statement word), `)` or
+    `]`."""
+    if tok is None or kind not in ("NAME", "RPAR", "RSQB"):
+        return False
+    return kind != "NAME" or tok.value not in _SOFT_KEYWORDS | _ALWAYS_KEYWORDS
+
+
+def _adjacent(first: Token | None, second: Token) -> bool:
+    return first is not None and _offsets(first)[1] == _offsets(second)[0]
+
+
+def _split_attribute(tok: Token) -> Iterator[Token]:
+    """`.0` as the tokens `.` and the name `0`."""
+    line, column, _, _ = _where(tok)
+    start = _offsets(tok)[0]
+    yield Token("DOT", ".", start, line, column, line, column + 1, start + 1)
+    digits = tok.value[1:]
+    yield Token("NAME", digits, start + 1, line, column + 1, line, column + 1 + len(digits),
+                start + 1 + len(digits))
 
 
 def _split_device(tok: Token) -> Iterator[Token]:

@@ -25,6 +25,7 @@ from typing import IO, Any
 from gradsh import pytrace, snapshot
 from gradsh.errors import GradshError, Pos
 from gradsh.render import Renderer
+from gradsh.snapshot import tensor_env  # noqa: F401  (where check_python and pyinspect get it)
 
 EXIT_OK, EXIT_RUNTIME, EXIT_USAGE = 0, 1, 2
 _FUTURE_FLAGS = {name: getattr(__import__("__future__"), name).compiler_flag
@@ -64,20 +65,6 @@ def split_statements(tree: ast.Module, source: str) -> list[Statement]:
         pos = Pos(start, node.col_offset + 1, end, (node.end_col_offset or 0))
         result.append(Statement(node, text, pos))
     return result
-
-
-def tensor_env(namespace: dict[str, Any]) -> dict[str, Any]:
-    """What the table shows of a program's globals: every tensor variable, and every parameter
-    and buffer of a module held in a variable, under its qualified name (`model.0.weight`)."""
-    from gradsh.engine.tensor import Tensor
-
-    env: dict[str, Any] = {}
-    for name, value in list(namespace.items()):
-        if isinstance(value, Tensor):
-            env[name] = value
-        elif not name.startswith("__") and snapshot.is_nn_module(value):
-            env.update(snapshot.module_tensors(name, value))
-    return env
 
 
 class PythonProgram:

@@ -332,20 +332,21 @@ def render_display(renderer: Renderer, display: Display, interp: Interpreter,
         if display.output is not None:  # the interpreter has written the file
             renderer.text(f"wrote the graph of {display.target_name} to {display.output}")
         else:
-            tree, notes = graphview.build(display.target, display.target_name, interp.env,
+            tensors = snapshot.tensor_env(interp.env)  # parameters by qualified name
+            tree, notes = graphview.build(display.target, display.target_name, tensors,
                                           interp.path)
 
             def dot_source() -> str:
                 from gradsh import dot
 
-                return dot.dot_source(display.target, display.target_name, interp.env,
-                                      interp.path)
+                return dot.dot_source(display.target, display.target_name, tensors, interp.path)
 
             renderer.graph(tree, notes, dot_source)
     elif display.kind == "explain":
         lang = lang or os.environ.get("GRADSH_LANG", "en")
-        renderer.paragraph(explainer.explain(display.target, display.target_name, interp.env,
-                                             lang=lang, path=interp.path))
+        renderer.paragraph(explainer.explain(display.target, display.target_name,
+                                             snapshot.tensor_env(interp.env), lang=lang,
+                                             path=interp.path))
 
 
 def display_text(display: Display, interp: Interpreter) -> str:

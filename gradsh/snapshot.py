@@ -75,6 +75,19 @@ def take(env: dict[str, Any]) -> list[VarState]:
 
 
 
+def tensor_env(namespace: dict[str, Any]) -> dict[str, Any]:
+    """The tensors a namespace holds by name: every tensor variable, and every parameter and
+    buffer of a module held in a variable, under its qualified name (`model.0.weight`); what
+    the table shows, and how `graph` and `explain` name tensors."""
+    env: dict[str, Any] = {}
+    for name, value in list(namespace.items()):
+        if isinstance(value, Tensor):
+            env[name] = value
+        elif not name.startswith("__") and is_nn_module(value):
+            env.update(module_tensors(name, value))
+    return env
+
+
 def is_nn_module(value: Any) -> bool:
     """Whether `value` is a gradsh.torch.nn.Module (looked up only once nn is loaded)."""
     nn = sys.modules.get("gradsh.torch.nn")

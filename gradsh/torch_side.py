@@ -302,13 +302,18 @@ class StepRunner:
         return error, list(self.print.lines), texts
 
     def snapshot(self) -> dict[str, Any]:
-        """Every gradsh variable, in definition order (the namespace keeps it, as gradsh does)."""
+        """Every gradsh variable, in definition order (the namespace keeps it, as gradsh does);
+        a module as its parameters and buffers under qualified names, as gradsh's table."""
         variables: dict[str, Any] = {}
         for python, value in list(self.namespace.items()):
             name = self.names.get(python)
             if name is None:
                 continue
             try:
+                if isinstance(value, self.torch.nn.Module):
+                    for qualified, t in [*value.named_parameters(), *value.named_buffers()]:
+                        variables[f"{name}.{qualified}"] = self._variable(t)
+                    continue
                 variables[name] = self._variable(value)
             except Exception as err:  # noqa: BLE001  (a value we cannot read is a difference)
                 variables[name] = {"kind": "unreadable", "repr": f"{type(err).__name__}: {err}"}

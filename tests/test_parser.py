@@ -360,6 +360,10 @@ def test_statement_words_are_not_reserved(source: str, expected: str) -> None:
         ("x.detach().requires_grad_()", "(call (. (call (. x detach)) requires_grad_))"),
         ("(w*x).sum()", "(call (. (* w x) sum))"),
         ("x.T", "(. x T)"),
+        ("model.0.weight", "(. (. model 0) weight)"),
+        ("model.10.bias.grad", "(. (. (. model 10) bias) grad)"),
+        ("f(x).0", "(. (call f x) 0)"),
+        ("m[1].2", "(. (index m 1) 2)"),
     ],
 )
 def test_atoms_and_postfix(source: str, expected: str) -> None:
@@ -538,7 +542,8 @@ def test_spec_example_error() -> None:
         ("no_grad { a b }", "unexpected 'b', expected a newline, ';' or '}'", 1, 13),
         ("x = (1, 2\ny = 3", "unexpected 'y', expected ',' or ')'", 2, 1),
         ("with torch.no_grad():", "unexpected ':', expected '{'", 1, 21),
-        ("x.1", "unexpected '.1', expected a newline or ';'", 1, 2),
+        ("x .1", "unexpected '.1', expected a newline or ';'", 1, 3),
+        ("x.1e5", "unexpected '.1e5', expected a newline or ';'", 1, 2),
         ("x.(", "unexpected '(', expected a name", 1, 3),
         ("lambda x x", "unexpected 'x', expected ',' or ':'", 1, 10),
         ("a = b = 1", "unexpected '=', expected a newline or ';'", 1, 7),

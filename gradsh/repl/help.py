@@ -26,7 +26,8 @@ KEYS = (
 def overview(width: int = 100) -> list[str]:
     """Every statement, builtin, session command and key, by kind."""
     statements = [b.name for b in table.BUILTINS if b.kind == "statement"] + ["with"]
-    functions = [b.name for b in table.BUILTINS if b.function]
+    functions = [b.name for b in table.BUILTINS if b.function and b.kind != "class"]
+    classes = [b.name for b in table.BUILTINS if b.kind == "class"]
     methods = [b.name for b in table.BUILTINS if b.method]
     attributes = [b.name for b in table.BUILTINS if b.kind == "attribute"]
     members = [b.name for b in table.BUILTINS if b.kind == "member"]
@@ -41,6 +42,7 @@ def overview(width: int = 100) -> list[str]:
     lines += _names("Functions   f(...), also torch.f, F.f", functions, width)
     lines += _names("Methods     x.f(...)", methods, width)
     lines += _names("Attributes  x.a", attributes, width)
+    lines += _names("torch.nn    nn.Linear(3, 4), then model(x)", classes, width)
     lines += _names("Members of nn modules and optimizers  m.f(...), m.a", members, width)
     lines.append("Session commands (any unambiguous prefix works):")
     lines += _rows([(c.usage, c.doc) for c in commands.COMMANDS], width)
@@ -81,6 +83,8 @@ def _kind(entry: table.Builtin) -> str:
     forms = [form for form, yes in (("function", entry.function), ("method", entry.method)) if yes]
     if entry.owners:
         return "member of " + " and ".join(entry.owners)
+    if entry.kind == "class":
+        return "torch.nn class"
     return " and ".join(forms) if forms else entry.kind
 
 
