@@ -135,7 +135,9 @@ def run_rnn(mode: str, input: Tensor, hx: Hidden, weights: Sequence[Tensor | Non
         layer_input = outputs[0] if directions == 1 else cat(outputs, outputs[0].ndim - 1)
         if dropout != 0 and train and layer < num_layers - 1:
             layer_input = sampling.dropout(layer_input, dropout, True)
-    output = transpose_result(layer_input, 0, 1) if batch_first else layer_input
+    output = layer_input
+    if batch_first:  # ATen's LSTM returns a transposed view, the others transpose_ in place
+        output = transpose(output, 0, 1) if mode == "LSTM" else transpose_result(output, 0, 1)
     if mode == "LSTM":
         return output, (stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0))
     return output, stack(finals, 0)
