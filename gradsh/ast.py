@@ -263,6 +263,15 @@ class GradMode(Stmt):
 
 
 @dataclass(frozen=True)
+class DetectAnomaly(Stmt):
+    """`detect_anomaly { }`, `torch.autograd.detect_anomaly(check_nan=e) { }`: anomaly mode
+    while the body runs. `check_nan` is the argument, if given."""
+
+    check_nan: Expr | None
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
 class Repeat(Stmt):
     count: Expr
     body: tuple[Stmt, ...]

@@ -95,6 +95,10 @@ BUILTINS: tuple[Builtin, ...] = (
           "no_grad { enable_grad { y = x * 2 } }"),
     _stmt("set_grad_enabled", "set_grad_enabled(b) { ... }", "with torch.set_grad_enabled(b).",
           "set_grad_enabled(false) { y = x * 2 }"),
+    _stmt("detect_anomaly", "detect_anomaly { ... }   |   detect_anomaly(check_nan=b) { ... }",
+          "with torch.autograd.detect_anomaly(): nodes made inside remember their statement; a "
+          "backward through them that fails says where, one that returns NaN raises.",
+          "detect_anomaly { y = x / x }"),
     _stmt("repeat", "repeat N { ... }", "Run the block N times (a for loop).",
           "repeat 3 { loss = (w*x).sum(); loss.backward() }"),
     # -- creation ------------------------------------------------------------------------------
@@ -323,6 +327,11 @@ BUILTINS: tuple[Builtin, ...] = (
             "print(opt.state)"),
     _member("defaults", _OPT, "opt.defaults", "The options new parameter groups start from.",
             "", 'print(opt.defaults["lr"])'),
+    _fn("set_detect_anomaly", "set_detect_anomaly(mode, check_nan=True)",
+        "Anomaly mode on or off from here on (the block form: detect_anomaly { ... }).",
+        "while on, each node remembers the statement of its forward; a backward that fails says "
+        "so, and one that returns NaN raises naming the node", "set_detect_anomaly(true)",
+        method=False, torch="torch.autograd.set_detect_anomaly", home="autograd"),
     _fn("manual_seed", "manual_seed(n)", "The `seed` statement as a function.", "",
         "torch.manual_seed(0)", method=False),
     # -- more element-wise, comparisons and logic ------------------------------------------------
@@ -890,7 +899,8 @@ BUILTINS: tuple[Builtin, ...] = (
 )
 
 # The modules `home` names; gradsh.torch's are imported on first use (they take a while).
-HOMES = {"ops": "gradsh.engine.ops", "optim": "gradsh.torch.optim", "nn": "gradsh.torch.nn"}
+HOMES = {"ops": "gradsh.engine.ops", "optim": "gradsh.torch.optim", "nn": "gradsh.torch.nn",
+         "autograd": "gradsh.torch.autograd"}
 
 BY_NAME: dict[str, Builtin] = {b.name: b for b in BUILTINS}
 FUNCTIONS: dict[str, Builtin] = {b.name: b for b in BUILTINS if b.function}

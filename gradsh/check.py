@@ -57,6 +57,7 @@ TOLERANCES = {"float16": (1e-3, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _SIM_DEVICE = re.compile(r",\s*device='cuda:0'")
+_FORWARD_TRACE = re.compile(r"(Traceback of forward call that caused the error:)\n.*", re.DOTALL)
 MISSING = "(not run)"
 # Unseeded scripts draw different numbers on each run, in PyTorch too: check seeds both sides.
 DEFAULT_SEED = 0
@@ -243,8 +244,11 @@ def _text(data: bytes | str | None) -> str:
 
 
 def normalise_text(text: str, sim_cuda: bool = False) -> str:
-    """Printed text as compared: object addresses masked; in sim mode no cuda:0 repr suffix."""
+    """Printed text as compared: object addresses masked; in sim mode no cuda:0 repr suffix;
+    anomaly mode's forward location left out (a script line in gradsh, a Python traceback of
+    the export in PyTorch)."""
     text = _ADDRESS.sub("0x…", text)
+    text = _FORWARD_TRACE.sub(r"\1 …", text)
     if sim_cuda:
         text = _SIM_DEVICE.sub("", text)
     return text

@@ -12,6 +12,7 @@ way (`F.relu` -> `torch.relu`). gradsh's own statements map to their PyTorch mea
     device D / dtype D      torch.set_default_device(D) / torch.set_default_dtype(D)
     backward e retain       e.backward(retain_graph=True)
     no_grad { ... }         with torch.no_grad(): ...   (enable_grad, set_grad_enabled alike)
+    detect_anomaly { ... }  with torch.autograd.detect_anomaly(): ...
     repeat N { ... }        for _ in range(N): ...
     print a, b              print(a, b)
     assert a == b           a helper with gradsh's meaning: allclose when a tensor is involved
@@ -313,6 +314,10 @@ class _Exporter:
             arg = self.expr(stmt.arg) if stmt.arg is not None else "True"
             head = f"with torch.set_grad_enabled({arg}):"
         return [head, *self._block(stmt.body)]
+
+    def _stmt_DetectAnomaly(self, stmt: ast.DetectAnomaly) -> list[str]:
+        arg = f"check_nan={self.expr(stmt.check_nan)}" if stmt.check_nan is not None else ""
+        return [f"with torch.autograd.detect_anomaly({arg}):", *self._block(stmt.body)]
 
     def _stmt_Repeat(self, stmt: ast.Repeat) -> list[str]:
         return [f"for _ in range({self.expr(stmt.count)}):", *self._block(stmt.body)]

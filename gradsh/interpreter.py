@@ -24,9 +24,11 @@ from gradsh.engine import dtypes, ops
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchError, set_warning_handler
 from gradsh.engine.tensor import (
+    Anomaly,
     Node,
     RemovableHandle,
     Tensor,
+    _Origin,
     reset_warn_once,
     set_grad_enabled,
     set_origin,
@@ -142,7 +144,7 @@ class Interpreter:
         previous = set_warning_handler(self._on_warning)
         before = _SessionState.take(self)
         try:
-            with undo_log() as log, _python_warnings(self._on_warning):
+            with undo_log() as log, _python_warnings(self._on_warning), _statement_origins():
                 try:
                     self._exec(stmt)
                 except BaseException:
@@ -405,6 +407,14 @@ class Interpreter:
             value = self.eval(stmt.arg) if stmt.arg is not None else True
             mode = bool(value)
         with set_grad_enabled(mode):
+            for inner in stmt.body:
+                self._exec(inner)
+
+    def _exec_DetectAnomaly(self, stmt: ast.DetectAnomaly) -> None:
+        from gradsh.torch.autograd import detect_anomaly  # warns as PyTorch's does
+
+        check_nan = self.eval(stmt.check_nan) if stmt.check_nan is not None else True
+        with detect_anomaly(check_nan=bool(check_nan)):
             for inner in stmt.body:
                 self._exec(inner)
 
@@ -910,6 +920,22 @@ def _imported_on_call(module: str, name: str) -> Callable[..., Any]:
 
     call.__qualname__ = call.__name__ = name
     return call
+
+
+@contextmanager
+def _statement_origins() -> Iterator[None]:
+    """Anomaly mode records the statement that ran a node's forward (gradsh.torch, once a
+    script has loaded it, would record Python's stack, which is gradsh's own here)."""
+    previous = Anomaly.__dict__["trace"]
+    Anomaly.trace = staticmethod(_current_origin)  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        Anomaly.trace = previous
+
+
+def _current_origin() -> Any:
+    return _Origin.value
 
 
 @contextmanager

@@ -39,6 +39,7 @@ from gradsh.ast import (
     Call,
     Compare,
     Del,
+    DetectAnomaly,
     Device,
     DeviceLit,
     Dtype,
@@ -408,7 +409,7 @@ class _Block:
 
 _Item = Token | Expr | Stmt | Keyword | _Block
 
-_GRAD_MODES = ("no_grad", "enable_grad", "set_grad_enabled")
+_GRAD_MODES = ("no_grad", "enable_grad", "set_grad_enabled", "detect_anomaly")
 _TORCH_PREFIXES = (("torch",), ("torch", "autograd"), ("torch", "autograd", "grad_mode"))
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", "'": "'", '"': '"'}
 _ESCAPE = re.compile(r"\\(.)")
@@ -476,6 +477,8 @@ class _Builder:
 
     def _grad_mode(self, first: _Item, head: Expr, block: _Block) -> Stmt:
         kind, arg = _grad_mode_head(head)
+        if kind == "detect_anomaly":
+            return self._statement(DetectAnomaly, first, block, check_nan=arg, body=block.body)
         return self._statement(GradMode, first, block, kind=kind, arg=arg, body=block.body)
 
     def repeat_stmt(self, children: list[Any]) -> Stmt:
@@ -819,7 +822,8 @@ def _dotted(expr: Expr) -> tuple[str, ...] | None:
 
 
 def _grad_mode_head(head: Expr) -> tuple[str, Expr | None]:
-    """The (kind, arg) of a block's head: `no_grad`, `torch.no_grad()`, `set_grad_enabled(e)`."""
+    """The (kind, arg) of a block's head: `no_grad`, `torch.no_grad()`, `set_grad_enabled(e)`,
+    `detect_anomaly(check_nan=e)`."""
     func = head.func if isinstance(head, Call) else head
     dotted = _dotted(func)
     if (
@@ -828,7 +832,8 @@ def _grad_mode_head(head: Expr) -> tuple[str, Expr | None]:
         or (len(dotted) > 1 and dotted[:-1] not in _TORCH_PREFIXES)
     ):
         raise _syntax_error(
-            "only no_grad, enable_grad, set_grad_enabled(...) and repeat N can open a block",
+            "only no_grad, enable_grad, set_grad_enabled(...), detect_anomaly and repeat N can "
+            "open a block",
             head.pos,
         )
     kind = dotted[-1]
@@ -836,7 +841,8 @@ def _grad_mode_head(head: Expr) -> tuple[str, Expr | None]:
     if isinstance(head, Call):
         args = list(head.args)
         for kwarg in head.kwargs:
-            if kind != "set_grad_enabled" or kwarg.name != "mode":
+            if (kind, kwarg.name) not in (("set_grad_enabled", "mode"),
+                                          ("detect_anomaly", "check_nan")):
                 raise _syntax_error(f"unexpected keyword argument '{kwarg.name}'", kwarg.pos)
             args.append(kwarg.value)
     if kind == "set_grad_enabled":
@@ -845,8 +851,11 @@ def _grad_mode_head(head: Expr) -> tuple[str, Expr | None]:
                 "set_grad_enabled takes one argument: set_grad_enabled(false) { ... }", head.pos
             )
         return kind, args[0]
+    if kind == "detect_anomaly" and len(args) <= 1:
+        return kind, args[0] if args else None
     if args:
-        raise _syntax_error(f"{kind}() takes no arguments", head.pos)
+        raise _syntax_error(f"{kind}() takes no arguments" if kind != "detect_anomaly" else
+                            "detect_anomaly takes one argument, check_nan", head.pos)
     return kind, None
 
 

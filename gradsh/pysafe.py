@@ -45,7 +45,8 @@ _SAVED = re.compile(r"_saved_[a-z][a-z0-9_]*")
 
 # Canonical module paths the exporter writes (`torch.nn.functional.relu`), and their prefixes.
 _STATEMENT_PATHS = ("torch.no_grad", "torch.enable_grad", "torch.set_grad_enabled",
-                    "torch.manual_seed", "torch.set_default_device", "torch.set_default_dtype")
+                    "torch.manual_seed", "torch.set_default_device", "torch.set_default_dtype",
+                    "torch.autograd.detect_anomaly")
 MODULE_PATHS = frozenset(
     set(table.MODULES) | {b.torch_name for b in table.FUNCTIONS.values()}
     | {f"torch.{name}" for name in (*table.DTYPE_NAMES, *table.NUMBER_CONSTANTS)}

@@ -90,6 +90,8 @@ def dump(node: object) -> str:
         return f"(del{_rest(node.names)})"
     if isinstance(node, ast.GradMode):
         return f"({node.kind} {dump(node.arg)} {{{dump(node.body)}}})"
+    if isinstance(node, ast.DetectAnomaly):
+        return f"(detect_anomaly {dump(node.check_nan)} {{{dump(node.body)}}})"
     if isinstance(node, ast.Repeat):
         return f"(repeat {dump(node.count)} {{{dump(node.body)}}})"
     raise AssertionError(f"dump() does not know {type(node).__name__}")
@@ -221,6 +223,10 @@ def test_statement_words(source: str, expected: str) -> None:
         ("with torch.no_grad() { e = a }", "(no_grad _ {(= e a)})"),
         ("with torch.set_grad_enabled(False) { e = a }", "(set_grad_enabled False {(= e a)})"),
         ("with no_grad { }", "(no_grad _ {})"),
+        ("detect_anomaly { y = x / x }", "(detect_anomaly _ {(= y (/ x x))})"),
+        ("torch.autograd.detect_anomaly(check_nan=False) { y.backward() }",
+         "(detect_anomaly False {(expr (call (. y backward)))})"),
+        ("with torch.autograd.detect_anomaly(True) { }", "(detect_anomaly True {})"),
         (
             "repeat 3 { loss = (w*x).sum(); loss.backward() }",
             "(repeat 3 {(= loss (call (. (* w x) sum))) (expr (call (. loss backward)))})",
@@ -573,19 +579,22 @@ def test_spec_example_error() -> None:
         ("(a, a) -> a", "duplicate parameter 'a' in lambda", 1, 5),
         (
             "foo() { x }",
-            "only no_grad, enable_grad, set_grad_enabled(...) and repeat N can open a block",
+            "only no_grad, enable_grad, set_grad_enabled(...), detect_anomaly and repeat N can "
+            "open a block",
             1,
             1,
         ),
         (
             "with open('f') { }",
-            "only no_grad, enable_grad, set_grad_enabled(...) and repeat N can open a block",
+            "only no_grad, enable_grad, set_grad_enabled(...), detect_anomaly and repeat N can "
+            "open a block",
             1,
             6,
         ),
         (
             "numpy.no_grad() { }",
-            "only no_grad, enable_grad, set_grad_enabled(...) and repeat N can open a block",
+            "only no_grad, enable_grad, set_grad_enabled(...), detect_anomaly and repeat N can "
+            "open a block",
             1,
             1,
         ),

@@ -88,3 +88,34 @@ def test_gradsh_torch_is_imported_only_when_a_script_uses_it() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=ROOT, env={"PYTHONPATH": str(ROOT)}, timeout=120, check=True)
     assert result.stdout.split() == ["False", "True"]
+
+
+# -- anomaly mode -----------------------------------------------------------------------------
+
+
+def test_anomaly_mode_names_the_statement_of_the_forward_even_with_gradsh_torch_loaded() -> None:
+    _, outcomes = run(
+        "w = sgd([tensor(1., grad)], lr=0.1)\n"  # loads gradsh.torch, which records Python stacks
+        "x = tensor([0., 1.], grad)\n"
+        "set_detect_anomaly(true)\n"
+        "y = (x / x).sum()\n"
+        "y.backward()\n"
+        "set_detect_anomaly(false)\n"
+    )
+    failed = outcomes[4]
+    assert failed.error is not None and failed.error.message == (
+        "Function 'DivBackward0' returned nan values in its 1th output.")
+    assert failed.warnings == ["UserWarning: Error detected in DivBackward0. Traceback of forward "
+                               "call that caused the error:\n  line 4: y = (x / x).sum()"]
+
+
+def test_detect_anomaly_block_restores_the_mode_after_it() -> None:
+    from gradsh.engine.tensor import Anomaly
+
+    interp, outcomes = run("x = tensor([0., 1.], grad)\n"
+                           "detect_anomaly(check_nan=false) { y = x.sqrt() }\n")
+    assert outcomes[1].warnings == ["UserWarning: Anomaly Detection has been enabled. This mode "
+                                    "will increase the runtime and should only be enabled for "
+                                    "debugging."]
+    assert not Anomaly.enabled and Anomaly.check_nan
+    assert interp.env["y"].grad_fn.metadata["traceback_"].source == "y = x.sqrt()"

@@ -37,7 +37,7 @@ _ALWAYS_KEYWORDS = ("repeat", "assert", "del", "with")
 _SOFT_KEYWORDS = ("print", "show", "graph", "explain", "seed", "device", "dtype")
 _ARGUMENT_FOLLOWS = r"(?=[ \t]*(?:(?!(?:and|or)\b)[^\W\d]|\d|\.\d|[\"'(\[]|[-+](?!=)))"
 _STATEMENT_ENDS = r"(?=[ \t]*(?:$|[;}#]))"
-_GRAD_MODES = ("no_grad", "enable_grad", "set_grad_enabled")
+_GRAD_MODES = ("no_grad", "enable_grad", "set_grad_enabled", "detect_anomaly")
 _MODULES = ("torch", "F", "nn")
 _CALLABLE = tuple(sorted({*table.FUNCTIONS, "print"}))
 _NUMBER_FLOAT = (
