@@ -245,15 +245,17 @@ class Renderer:
 
     def table(self, states: Sequence[VarState], names: Sequence[str] | None = None,
               remember: bool = True, marks: bool = True) -> None:
-        """The variable table; with `names`, only those rows (for `show a, c`).
+        """The variable table; with `names`, only those rows (for `show a, c`; a module's name
+        stands for its parameters' and buffers' rows).
 
         Cells that differ from the last table shown are marked, unless `marks` is False (the
         single table of `--final` has nothing to compare with).
         """
         tensors = [s for s in states if isinstance(s, TensorState)]
-        if names:
+        if names:  # `show model` shows the module's rows (model.0.weight ...)
             wanted = set(names)
-            tensors = [s for s in tensors if s.name in wanted]
+            tensors = [s for s in tensors
+                       if s.name in wanted or s.name.split(".", 1)[0] in wanted]
         if not tensors:
             return
         previous = self.memory.cells

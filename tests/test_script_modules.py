@@ -90,6 +90,80 @@ def test_gradsh_torch_is_imported_only_when_a_script_uses_it() -> None:
     assert result.stdout.split() == ["False", "True"]
 
 
+# -- torch.nn ---------------------------------------------------------------------------------
+
+MODEL = "seed 0\nmodel = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))\n"
+
+
+def test_a_module_is_built_called_indexed_and_named_by_qualified_names() -> None:
+    from gradsh import snapshot
+
+    interp, outcomes = run(MODEL + "x = randn(2, 3)\ny = model(x)\nloss = nn.MSELoss()(y, "
+                           "zeros(2, 1))\nloss.backward()\nfirst = model.0\nsame = model[0]\n"
+                           "tail = model[1:]")
+    assert all(o.error is None for o in outcomes), [o.error for o in outcomes if o.error]
+    env = interp.env
+    assert env["first"] is env["same"] is env["model"][0]
+    assert type(env["tail"]).__name__ == "Sequential" and len(env["tail"]) == 2
+    assert env["y"].grad_fn.name == "AddmmBackward0"
+    rows = [s.name for s in snapshot.take(env)]
+    assert rows[:4] == ["model.0.weight", "model.0.bias", "model.2.weight", "model.2.bias"]
+    assert "model.0.weight" in snapshot.tensor_env(env)
+
+
+def test_graph_and_explain_name_parameters_by_qualified_name() -> None:
+    from gradsh import explainer, graphview, snapshot
+
+    interp, _ = run(MODEL + "loss = model(randn(2, 3)).sum()\nloss.backward()")
+    env = snapshot.tensor_env(interp.env)
+    tree, _ = graphview.build(interp.env["loss"], "loss", env, "t.grad")
+    text = repr(tree)
+    assert "model.0.weight" in text and "model.2.bias" in text and "unnamed" not in text
+    lines = explainer.explain(env["model.0.weight"], "model.0.weight", env, path="t.grad")
+    assert lines[0].startswith("model.0.weight is a leaf")
+
+
+def test_eval_changes_layers_not_autograd() -> None:
+    lines = printed("seed 0\nnet = nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.5))\n"
+                    "x = ones(1, 2)\nnet.eval()\ny = net(x)\n"
+                    "print(net.training, net.1.training, y.requires_grad, y.grad_fn)\n"
+                    "no_grad { z = net(x) }\nprint(z.requires_grad, (z == y).all())")
+    assert lines[0].startswith("False False True <AddmmBackward0 object at 0x")
+    assert lines[1] == "False tensor(True)"
+
+
+def test_only_the_tables_members_of_a_module_are_reachable() -> None:
+    for expression in ("model.__class__", "model._modules", "model._parameters",
+                       "model.__dict__", "model.register_forward_hook", "model.apply",
+                       "model.forward.__globals__", "model.0.__init__", "model[0]._buffers",
+                       "model.parameters().gi_frame", "model.state_dict().__class__",
+                       "model.__call__", "model._call_impl", "model.0._forward_hooks"):
+        kind, _ = error_of(MODEL + f"y = {expression}")
+        assert kind == "AttributeError", expression
+    kind, message = error_of(MODEL + "y = model.wieght")
+    assert (kind, message) == ("AttributeError", "'Sequential' object has no attribute 'wieght'")
+    kind, message = error_of(MODEL + "y = model.7")
+    assert (kind, message) == ("AttributeError", "'Sequential' object has no attribute '7'")
+
+
+def test_the_exporter_writes_modules_as_pytorch_and_refuses_their_internals() -> None:
+    from gradsh.errors import GradshError
+    from gradsh.export import export_source
+
+    exported = export_source(MODEL + "w = model.0.weight\ny = model[2](model.1(randn(1, 4)))")
+    codes = [step.code for step in exported.steps]
+    assert codes[1] == ("model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), "
+                        "torch.nn.Linear(4, 1))")
+    assert codes[2:] == ["w = model[0].weight", "y = model[2](model[1](torch.randn(1, 4)))"]
+    for attribute in ("_modules", "register_forward_hook", "apply", "__class__", "007"):
+        try:
+            export_source(MODEL + f"y = model.{attribute}")
+        except GradshError as err:
+            assert err.kind == "ExportError", attribute
+        else:
+            raise AssertionError(f"model.{attribute} was exported")
+
+
 # -- anomaly mode -----------------------------------------------------------------------------
 
 
