@@ -37,7 +37,7 @@ def python_trace(program: Any, statements: list[Any], options: CheckOptions) -> 
     """Run the program on gradsh: one trace entry per statement (printed, warnings, error,
     vars), in the shape of `gradsh run --json`."""
     from gradsh import pytrace, snapshot
-    from gradsh.pyrun import tensor_env
+    from gradsh.snapshot import tensor_env
     from gradsh.runner import RunOptions, prepare_engine
 
     prepare_engine(RunOptions(seed=options.seed, device=options.device,

@@ -311,7 +311,7 @@ class Interpreter:
             from gradsh.dot import write_graph
 
             self._at(stmt.output,  # type: ignore[arg-type]
-                     lambda: write_graph(target, name, self.env, output, self.path))
+                     lambda: write_graph(target, name, tensor_env(self.env), output, self.path))
         self._display(Display("graph", target=target, target_name=name, output=output))
 
     def _exec_Explain(self, stmt: ast.Explain) -> None:

@@ -53,7 +53,7 @@ def visible(namespace: dict[str, Any]) -> dict[str, Any]:
 def tensor_states(namespace: dict[str, Any]) -> list[snapshot.VarState]:
     """The table's rows for a notebook namespace: its tensors and module parameters only (the
     rest of a notebook's namespace is never read, however large)."""
-    from gradsh.pyrun import tensor_env
+    from gradsh.snapshot import tensor_env
 
     return snapshot.take(tensor_env(visible(namespace)))
 
@@ -379,7 +379,7 @@ class Extension:
         if not internal or isinstance(value, (GradshCellError, UsageError)):
             shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
             return
-        from gradsh.pyrun import tensor_env
+        from gradsh.snapshot import tensor_env
 
         text = error_text(value, tensor_env(visible(shell.user_ns)), SHELL_PATH,
                           hidden=(self.ipython_dir,))

@@ -18,7 +18,7 @@ def _caller_env() -> tuple[dict[str, Any], str]:
     """The tensors (and module parameters) the calling code can name: its globals, then its
     locals (which win, as in Python); and the caller's file. The caller is the first frame
     outside gradsh."""
-    from gradsh.pyrun import tensor_env
+    from gradsh.snapshot import tensor_env
     from gradsh.pytrace import is_internal
 
     frame = sys._getframe(1)

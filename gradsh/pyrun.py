@@ -25,7 +25,7 @@ from typing import IO, Any
 from gradsh import pytrace, snapshot
 from gradsh.errors import GradshError, Pos
 from gradsh.render import Renderer
-from gradsh.snapshot import tensor_env  # noqa: F401  (where check_python and pyinspect get it)
+from gradsh.snapshot import tensor_env
 
 EXIT_OK, EXIT_RUNTIME, EXIT_USAGE = 0, 1, 2
 _FUTURE_FLAGS = {name: getattr(__import__("__future__"), name).compiler_flag
