@@ -540,6 +540,51 @@ BUILTINS: tuple[Builtin, ...] = (
         "AddmmBackward0 (2-D x with bias), MmBackward0 (no bias), ViewBackward0 (other "
         "contiguous x with bias)", "y = F.linear(x, w, b)", method=False,
         torch="torch.nn.functional.linear"),
+    *(
+        _fn(name, signature, doc, autograd, example, method=False,
+            torch=f"torch.nn.functional.{name}")
+        for name, signature, doc, autograd, example in (
+            ("bilinear", "bilinear(x1, x2, weight, bias=None)", "x1 @ weight @ x2 + bias.",
+             "AddBackward0 over ViewBackward0 over TrilinearBackward0",
+             "y = F.bilinear(a, b, w)"),
+            ("conv1d", "conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, "
+             "groups=1)", "1-d convolution (padding may be 'same' or 'valid').",
+             "ConvolutionBackward0", "y = F.conv1d(x, w, padding=1)"),
+            ("conv2d", "conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, "
+             "groups=1)", "2-d convolution (padding may be 'same' or 'valid').",
+             "ConvolutionBackward0", "y = F.conv2d(x, w, stride=2)"),
+            ("max_pool1d", "max_pool1d(x, kernel_size, stride=None, padding=0, dilation=1, "
+             "ceil_mode=False, return_indices=False)", "The maximum of each window.",
+             "SqueezeBackward1 over MaxPool2DWithIndicesBackward0", "y = F.max_pool1d(x, 2)"),
+            ("max_pool2d", "max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, "
+             "ceil_mode=False, return_indices=False)", "The maximum of each window.",
+             "MaxPool2DWithIndicesBackward0", "y = F.max_pool2d(x, 2)"),
+            ("avg_pool1d", "avg_pool1d(x, kernel_size, stride=None, padding=0, "
+             "ceil_mode=False, count_include_pad=True)", "The mean of each window.",
+             "SqueezeBackward1 over AvgPool2DBackward0", "y = F.avg_pool1d(x, 2)"),
+            ("avg_pool2d", "avg_pool2d(x, kernel_size, stride=None, padding=0, "
+             "ceil_mode=False, count_include_pad=True, divisor_override=None)",
+             "The mean of each window.", "AvgPool2DBackward0", "y = F.avg_pool2d(x, 2)"),
+            ("adaptive_avg_pool2d", "adaptive_avg_pool2d(x, output_size)",
+             "Average pooling to a given output size.",
+             "AdaptiveAvgPool2DBackward0 (MeanBackward1 for 1x1)",
+             "y = F.adaptive_avg_pool2d(x, (2, 2))"),
+            ("batch_norm", "batch_norm(x, running_mean, running_var, weight=None, bias=None, "
+             "training=False, momentum=0.1, eps=1e-05)", "Normalise per channel (dim 1) by the "
+             "batch's statistics (training, updating the running ones in place) or the "
+             "running ones.", "NativeBatchNormBackward0",
+             "y = F.batch_norm(x, rm, rv, training=True)"),
+            ("layer_norm", "layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-05)",
+             "Normalise over the last dimensions.", "NativeLayerNormBackward0",
+             "y = F.layer_norm(x, (4,))"),
+            ("group_norm", "group_norm(x, num_groups, weight=None, bias=None, eps=1e-05)",
+             "Normalise over groups of channels.", "NativeGroupNormBackward0",
+             "y = F.group_norm(x, 2)"),
+            ("embedding", "embedding(indices, weight, padding_idx=None, max_norm=None, ...)",
+             "Rows of weight picked by integer indices.", "EmbeddingBackward0",
+             "y = F.embedding(idx, w)"),
+        )
+    ),
     _fn("roll", "roll(x, shifts, dims=None)", "Rotate entries along dims (flattened if none).",
         "grad_fn RollBackward0", "y = x.roll(1, 0)"),
     _fn("atan2", "atan2(y, x)", "The angle of (x, y), element-wise.", "grad_fn Atan2Backward0",
