@@ -3,13 +3,16 @@ global settings (default dtype and device, print options)."""
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import numpy as np
 
 from gradsh.engine import dtypes, ops
 from gradsh.engine.dtypes import DType
-from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
+from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError
+from gradsh.engine.ops.arguments import _type_name
+from gradsh.engine.ops.creation import _numpy_dtype
 from gradsh.engine.tensor import Tensor
 from gradsh.engine.tensor_str import set_printoptions
 
@@ -44,23 +47,17 @@ for _name in _FROM_OPS:
 del _module, _name
 
 
-def _dtype_of_array(array: np.ndarray) -> DType:
-    try:
-        return dtypes.from_numpy(array.dtype)
-    except KeyError:
-        raise TorchTypeError(
-            f"can't convert np.ndarray of type numpy.{array.dtype.name}. The only supported "
-            "types are: float64, float32, float16, complex64, complex128, int64, int32, int16, "
-            "int8, uint64, uint32, uint16, uint8, and bool."
-        ) from None
-
-
 def from_numpy(array: Any) -> Tensor:
     """torch.from_numpy: a tensor sharing the array's memory (a write through either is seen by
     the other)."""
     if not isinstance(array, np.ndarray):
-        raise TorchTypeError(f"expected np.ndarray (got {type(array).__name__})")
-    _dtype_of_array(array)
+        raise TorchTypeError(f"expected np.ndarray (got {_type_name(array)})")
+    _numpy_dtype(array.dtype)
+    if builtins.any(stride < 0 for stride in array.strides):
+        raise TorchValueError(
+            "At least one stride in the given numpy array is negative, and tensors with "
+            "negative strides are not currently supported. (You can probably work around this "
+            "by making a copy of your array  with array.copy().) ")
     if not array.flags.writeable:
         import warnings
 
@@ -81,13 +78,13 @@ def as_tensor(data: Any, dtype: DType | None = None, device: Any = None) -> Tens
                                                        ops._device_name(device) == data.device):
             return data
         return ops.to(data, dtype=dtype, device=device)
-    if isinstance(data, np.ndarray) and data.dtype.kind in "biuf":
-        source = _dtype_of_array(data)
+    if isinstance(data, np.ndarray):
+        source = _numpy_dtype(data.dtype)
         target = source if dtype is None else dtype
         dev = ops._device_name(device)
         if target is source and dev == "cpu":
-            return Tensor._make(data, "cpu")
-        return ops.tensor(data.astype(target.np), device=dev)
+            return from_numpy(data)
+        return ops.tensor(data, dtype=target, device=dev)
     return ops.tensor(data, dtype=dtype, device=device)
 
 

@@ -165,6 +165,15 @@ def _rebuild_tensor(cls: type | None, root: np.ndarray, offset: int, layout: Any
     return t  # type: ignore[no-any-return]
 
 
+def _tensor_array_wrap(self: Tensor, array: np.ndarray) -> Tensor:
+    """What a NumPy function over a tensor returns (`np.sin(t)`, `t * ndarray`): a tensor
+    sharing the result's memory, a bool result as uint8, as PyTorch's __array_wrap__ (whose
+    one-argument signature NumPy 2 warns about, here as there)."""
+    if array.dtype == bool:
+        array = array.astype("uint8")
+    return Tensor._make(array, "cpu")
+
+
 def install() -> None:
     # `type(x)` prints <class 'torch.Tensor'>, as in PyTorch
     Tensor.__module__ = "torch"
@@ -172,3 +181,4 @@ def install() -> None:
     Tensor.__getattr__ = _tensor_getattr  # type: ignore[attr-defined]
     Tensor.__deepcopy__ = _tensor_deepcopy  # type: ignore[attr-defined]
     Tensor.__reduce_ex__ = _tensor_reduce_ex  # type: ignore[assignment]
+    Tensor.__array_wrap__ = _tensor_array_wrap  # type: ignore[attr-defined]

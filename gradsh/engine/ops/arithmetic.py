@@ -35,6 +35,7 @@ from gradsh.engine.functions.common import infer_size, result_dtype
 from gradsh.engine.functions.grad_ops import ScalarOverloads
 from gradsh.engine.ops.arguments import (
     Number,
+    OperandTypeError,
     TensorLike,
     _c_name,
     _check_tensor,
@@ -72,6 +73,7 @@ def _check_alpha(a: Tensor, b: TensorLike, alpha: Any) -> None:
         )
 
 
+@guarded(tensor_first=False)
 def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
     if a.__class__ is Tensor and alpha.__class__ is int and alpha == 1:
         # `x + y` and `x + 0.5`, without the checks below (which they pass): the hot path
@@ -93,6 +95,7 @@ def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
     return AddBackward0.apply(a, as_tensor_operand(b), alpha=alpha)
 
 
+@guarded(tensor_first=False)
 def sub(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
     if not isinstance(a, Tensor):
         # torch.sub(2, x) is SubBackward0 with the number wrapped first; `2 - x` is rsub.
@@ -129,10 +132,13 @@ def rsub(a: Tensor, other: TensorLike, alpha: Number = 1) -> Tensor:
     """`other - a`."""
     if isinstance(other, Tensor):
         return sub(other, a, alpha=alpha)
+    if not is_number(other):
+        raise OperandTypeError(other)
     _check_bool_sub(a, other)
     return RsubBackward1.apply(a, other=other, alpha=alpha)
 
 
+@guarded(tensor_first=False)
 def mul(a: TensorLike, b: TensorLike) -> Tensor:
     if a.__class__ is Tensor:
         # `x * y` and `x * 0.5`, without the checks below (which they pass): the hot path
@@ -151,6 +157,7 @@ def mul(a: TensorLike, b: TensorLike) -> Tensor:
     return MulBackward0.apply(a, as_tensor_operand(b))
 
 
+@guarded(tensor_first=False)
 def div(a: TensorLike, b: TensorLike, rounding_mode: str | None = None) -> Tensor:
     if rounding_mode == "floor":
         return floor_divide(a, b)
@@ -167,11 +174,13 @@ def div(a: TensorLike, b: TensorLike, rounding_mode: str | None = None) -> Tenso
     return DivBackward0.apply(a, as_tensor_operand(b))
 
 
-true_divide = divide = div
-multiply = mul
-subtract = sub
+true_divide = alias(div, "true_divide")
+divide = alias(div, "divide")
+multiply = alias(mul, "multiply")
+subtract = alias(sub, "subtract")
 
 
+@guarded(tensor_first=False)
 def floor_divide(a: TensorLike, b: TensorLike) -> Tensor:
     """floor_divide is not differentiable: a node named NotImplemented, with an edge for each
     operand that requires grad."""
@@ -191,6 +200,7 @@ def _rfloordiv(self: Tensor, other: TensorLike) -> Tensor:
     return floor_divide(other, self)
 
 
+@guarded(tensor_first=False)
 def remainder(a: TensorLike, b: TensorLike) -> Tensor:
     if not isinstance(a, Tensor):
         return _RemainderScalarTensor.apply(_check_tensor(b, "remainder", "other", 2), other=a)

@@ -14,6 +14,7 @@ from gradsh.engine.exceptions import (
     TorchRuntimeError,
     TorchTypeError,
     TorchValueError,
+    warn,
 )
 from gradsh.engine.functions.common import infer_size, xp_of
 from gradsh.engine.functions.indexing import (
@@ -35,7 +36,14 @@ from gradsh.engine.functions.shape import (
     SliceBackward0,
     UnsqueezeBackward0,
 )
-from gradsh.engine.ops.arguments import Number, _check_tensor, _new, _type_name, is_number, wrap_dim
+from gradsh.engine.ops.arguments import (
+    Number,
+    _check_tensor,
+    _new,
+    _type_name,
+    as_int,
+    wrap_dim,
+)
 from gradsh.engine.ops.copies import copy_, fill_, to
 from gradsh.engine.ops.creation import tensor, zeros
 from gradsh.engine.ops.guard import guarded
@@ -56,18 +64,40 @@ def _index_error(obj: Any) -> TorchIndexError:
 
 
 def _as_index_tensor(item: Any, device: str) -> Tensor:
+    """A tensor, list or NumPy array used as an index. Data that is not a tensor becomes one as
+    PyTorch's indexing_tensor_from_data makes it: a mask if bool or uint8, else int64 (floats
+    truncated)."""
     if isinstance(item, Tensor):
         t = item
     else:
         try:
             t = tensor(item, device=device)  # a list indexes on the indexed tensor's device
-        except (TorchTypeError, TorchValueError):
+        except (TorchTypeError, TorchValueError, TorchRuntimeError):
             raise _index_error(item) from None
-        if t.numel() == 0:
-            t = Tensor._make(xp_of(t._data).zeros(t.shape, dtype=np.int64), t.device)
+        if t.dtype is not dtypes.bool_ and t.dtype is not dtypes.uint8:
+            t = to(t, dtypes.int64)
     if t.dtype.is_floating_point:
         raise TorchIndexError("tensors used as indices must be long, int, byte or bool tensors")
     return t
+
+
+def _plain_key(key: Any) -> Any:
+    """An index as PyTorch reads it before indexing: a NumPy integer as an int, an array as an
+    index tensor (a 0-d integer one then indexes as an int), a uint8 tensor as a bool mask
+    (deprecated, with PyTorch's warning)."""
+    if isinstance(key, tuple):
+        if any(isinstance(k, (np.integer, np.ndarray, Tensor)) for k in key):
+            return tuple(_plain_key(k) for k in key)
+        return key
+    if isinstance(key, np.integer):
+        return int(key)
+    if isinstance(key, np.ndarray):
+        key = _as_index_tensor(key, "cpu")
+    if isinstance(key, Tensor) and key.dtype is dtypes.uint8:
+        warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
+             "instead.")
+        key = to(key, dtypes.bool_)
+    return key
 
 
 def _is_int(x: Any) -> bool:
@@ -159,13 +189,12 @@ def _slice_bounds(item: builtins.slice, length: int) -> tuple[int, int, int]:
 
 
 def _slice_int(value: Any) -> int:
-    if isinstance(value, Tensor) and value.numel() == 1 and not value.dtype.is_floating_point:
-        return int(value.item())
-    if not _is_int(value):
+    index = as_int(value)
+    if index is None:
         raise TorchTypeError(
             "slice indices must be integers or None or have an __index__ method"
         )
-    return value
+    return index
 
 
 def _normalize_key(key: Any) -> tuple[Any, ...]:
@@ -262,6 +291,7 @@ def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
 @guarded
 def index(t: Tensor, key: Any) -> Tensor:
     """`t[key]` exactly as PyTorch's Tensor.__getitem__."""
+    key = _plain_key(key)
     if key is None:
         return UnsqueezeBackward0.apply(t, dim=0)
     if key is Ellipsis:
@@ -332,20 +362,17 @@ def _copy_to(dst: Tensor, src: Tensor) -> None:
     copy_(dst, src_view)
 
 
-@guarded
+@guarded(numpy_data=True)  # the value's NumPy type matters (a numpy.float32 is refused)
 def index_put(t: Tensor, key: Any, value: Any) -> Tensor:
     """`t[key] = value` exactly as PyTorch's Tensor.__setitem__ (in place)."""
+    key = _plain_key(key)
     if isinstance(value, Tensor):
         v = value
-    elif is_number(value):
+    elif isinstance(value, (bool, int, float, np.integer)):  # not other NumPy scalars
         v = Tensor._make(backend.to_device(np.array(value).astype(t._data.dtype), t.device),
                          t.device)
     else:
-        raise TorchTypeError(
-            f"can't assign a {_type_name(value)} to a {t.dtype.legacy.replace('Tensor', '')} "
-            "Tensor" if not isinstance(value, (list, tuple)) else
-            "can't assign a list to a Tensor"
-        )
+        raise TorchTypeError(f"can't assign a {_type_name(value)} to a torch.{t.dtype.legacy}")
     if key is False or (isinstance(key, Tensor) and key.ndim == 0 and key.dtype is dtypes.bool_
                         and not bool(key.item())):
         return t

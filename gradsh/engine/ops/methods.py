@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchTypeError, TorchValueError
 from gradsh.engine.ops.activations import log_softmax, softmax
@@ -75,7 +77,7 @@ from gradsh.engine.ops.copies import (
     zero_,
 )
 from gradsh.engine.ops.creation import new_empty, new_full, new_ones, new_tensor, new_zeros
-from gradsh.engine.ops.guard import _guard, unguarded
+from gradsh.engine.ops.guard import _guard, reads_numpy_data, unguarded
 from gradsh.engine.ops.indexing import (
     gather,
     index,
@@ -233,6 +235,16 @@ def _reflected(op: Any) -> Any:
     return lambda self, other: op(other, self)
 
 
+def _method_eq(self: Tensor, other: Any) -> Tensor:
+    """`t == ndarray` compares with the array's values (PyTorch's __eq__ takes an array where
+    every other operator leaves it to NumPy)."""
+    if isinstance(other, np.ndarray):
+        if other.dtype not in dtypes._BY_NP:
+            return NotImplemented
+        other = Tensor._make(other, "cpu")
+    return eq(self, other)
+
+
 def _method_max(self: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     return max(self, dim, keepdim)
 
@@ -305,7 +317,7 @@ _METHODS: dict[str, Any] = {
     "__abs__": abs,
     "__matmul__": matmul,
     "__rmatmul__": _reflected(matmul),
-    "__eq__": eq,
+    "__eq__": _method_eq,
     "__ne__": ne,
     "__lt__": lt,
     "__le__": le,
@@ -560,15 +572,26 @@ _METHODS: dict[str, Any] = {
 _UNGUARDED_METHODS = frozenset({"backward", "__getitem__", "__setitem__", "__iter__", "__int__",
                                 "__float__", "__index__"})
 
+# The binary operators: a TypeError makes them answer NotImplemented (see _guard)
+_OPERATORS = frozenset({
+    "__add__", "__radd__", "__iadd__", "__sub__", "__rsub__", "__isub__", "__mul__", "__rmul__",
+    "__imul__", "__truediv__", "__rtruediv__", "__itruediv__", "__floordiv__", "__rfloordiv__",
+    "__mod__", "__rmod__", "__pow__", "__rpow__", "__ipow__", "__matmul__", "__rmatmul__",
+    "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__rand__", "__or__",
+    "__ror__", "__xor__", "__rxor__",
+})
+
 
 def install_tensor_methods() -> None:
     """Attach _METHODS to Tensor, each wearing the method form of the argument guard, and the
     properties T, mT, H and is_cuda (gradsh.engine.ops calls this once, on import)."""
     for name, function in _METHODS.items():
+        numpy_data = reads_numpy_data(function)
         function = unguarded(function)  # the method's own guard replaces the function's
         if name not in _UNGUARDED_METHODS:
             function = _guard(name.strip("_") if name.startswith("__") else name, function,
-                              method=True, tensor_first=False)
+                              method=True, tensor_first=False, numpy_data=numpy_data,
+                              operator=name in _OPERATORS)
         setattr(Tensor, name, function)
     Tensor.T = property(T)  # type: ignore[attr-defined]
     Tensor.mT = property(mT)  # type: ignore[attr-defined]

@@ -24,6 +24,7 @@ from gradsh.engine.ops.arguments import (
     _new,
     _resolve_dtype,
     _type_name,
+    given_size,
     size_args,
 )
 from gradsh.engine.ops.arithmetic import div_, mul
@@ -60,20 +61,20 @@ def _check_random_float(dtype: DType, kernel: str) -> None:
 
 
 @guarded(tensor_first=False)
-def rand(*size: Any, dtype: DType | None = None, device: Any = None,
+def rand(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
          requires_grad: bool = False, generator: Any = None) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
-    shape = size_args(size, "rand", d.itemsize)
+    shape = size_args(given_size(shape, size), "rand", d.itemsize)
     _check_random_float(d, "check_uniform_bounds")
     data = _random_call(lambda: _generator(generator).rand(shape, d))
     return _new(data, d, device, requires_grad)
 
 
 @guarded(tensor_first=False)
-def randn(*size: Any, dtype: DType | None = None, device: Any = None,
+def randn(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
           requires_grad: bool = False, generator: Any = None) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
-    shape = size_args(size, "randn", d.itemsize)
+    shape = size_args(given_size(shape, size), "randn", d.itemsize)
     _check_random_float(d, "normal_kernel_cpu")
     data = _random_call(lambda: _generator(generator).randn(shape, d))
     return _new(data, d, device, requires_grad)

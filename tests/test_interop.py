@@ -1,0 +1,170 @@
+"""The surface a PyTorch program touches, against real PyTorch: NumPy scalars and arrays as
+operands and arguments, `out=`, grad_fn objects, Tensor methods and torch functions.
+
+Each case is an expression evaluated twice in the same fresh namespace, once with gradsh.torch
+and once with torch: its value (repr, dtype, requires_grad, grad_fn), the warnings it gave and
+the error it raised must be the same.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+import gradsh.torch as gtorch
+
+_TRIGGERED = re.compile(r" \(Triggered internally at .*\)$", re.S)
+_ADDRESS = re.compile(r"0x[0-9a-f]+")
+
+
+def _namespace(torch: Any) -> dict[str, Any]:
+    torch.manual_seed(0)
+    return {
+        "torch": torch, "np": np,
+        "t": torch.tensor([1., 2., 3.]),
+        "ti": torch.tensor([1, 2, 3]),
+        "tg": torch.tensor([1., 2., 3.], requires_grad=True),
+        "m": torch.arange(6.).reshape(2, 3),
+        "nd": np.array([1., 2., 3.]),
+    }
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return type(value).__name__ + "(" + ", ".join(_describe(v) for v in value) + ")"
+    text = repr(value)
+    for attribute in ("dtype", "requires_grad", "is_leaf"):
+        if hasattr(value, attribute) and not isinstance(value, np.ndarray):
+            text += f" {attribute}={getattr(value, attribute)}"
+    fn = getattr(value, "grad_fn", None)
+    if fn is not None:
+        text += f" grad_fn={type(fn).__name__}"
+    return _ADDRESS.sub("0x?", text)
+
+
+def outcome(torch: Any, source: str, setup: str = "") -> str:
+    """What running `setup` then evaluating `source` gives under `torch`."""
+    namespace = _namespace(torch)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            if setup:
+                exec(setup, namespace)  # noqa: S102  (test code)
+            result = _describe(eval(source, namespace))  # noqa: S307
+        except Exception as error:  # noqa: BLE001  (the error is the outcome)
+            result = f"{type(error).__name__}: {error}"
+    shown = [f"{w.category.__name__}: {_TRIGGERED.sub('', str(w.message))}" for w in caught
+             if not issubclass(w.category, DeprecationWarning)]
+    return "\n".join([result, *shown])
+
+
+def check(torch: Any, source: str, setup: str = "") -> None:
+    assert outcome(gtorch, source, setup) == outcome(torch, source, setup)
+
+
+NUMPY_CASES = [
+    # NumPy scalars as operands are Python numbers (a numpy.bool counts as a float, as in PyTorch)
+    "t * np.float32(2)", "np.float32(2) * t", "np.float64(2) * t", "t + np.int64(3)",
+    "ti + np.int64(3)", "ti * np.float64(1.5)", "ti + np.bool_(True)", "np.int64(3) + ti",
+    "ti * np.int32(2)", "ti / np.int64(2)", "ti // np.int64(2)", "np.int64(3) - t",
+    "np.float32(3) / t", "t == np.float32(2)", "t.half() * np.float64(3)",
+    "torch.tensor(1, dtype=torch.int32) + np.int64(3)", "t ** np.float64(2)", "ti ** np.int64(2)",
+    "np.float64(2) ** t", "torch.pow(t, np.float32(2))", "t.mul(np.float32(2))",
+    "tg * np.float32(2)", "torch.add(t, t, alpha=np.float64(2))",
+    "t.clamp(np.float64(1.5), np.float64(2.5))", "t.clamp(min=np.float32(2))",
+    "torch.zeros(2).fill_(np.float32(3))", "t.clone().mul_(np.float64(2))",
+    "torch.full((2,), np.float32(1.5))", "torch.full((2,), np.int32(1))",
+    "torch.full((2,), np.bool_(True))",
+    # NumPy arrays: PyTorch's operators leave them to NumPy (no autograd), functions refuse them
+    "t * nd", "t * np.array([1., 2., 3.], dtype=np.float32)", "t * np.array([1, 2, 3])",
+    "t - np.array(2.0)", "t / nd", "t @ nd", "t * np.ones((2, 3))", "t % nd", "t ** nd",
+    "t // nd", "ti & np.array([1, 2, 3])", "t * np.array([True, False, True])",
+    "tg * nd", "t == nd", "t != nd", "t < nd", "nd * t", "nd + t", "nd - t", "nd @ np.ones(3)",
+    "nd > t", "torch.tensor([1, 2]) == np.array([1.5, 2])", "tg == nd",
+    "torch.mul(t, nd)", "torch.add(t, nd)", "t.add(nd)", "torch.maximum(t, nd)",
+    "t * 'a'", "t + None", "t == 'a'", "t < 'a'",
+    "np.sin(t)", "np.add(t, 1)", "np.exp(ti)", "np.sin(tg)", "np.asarray(tg)", "np.array(t)",
+    "np.isnan(t)", "np.float64(t[0])", "np.int64(ti[0])", "np.array([t, t])",
+    # torch.tensor and friends: NumPy data keeps its dtype, Python floats are the default dtype
+    "torch.tensor(np.array([1, 2]))", "torch.tensor(np.array([1., 2.], dtype=np.float32))",
+    "torch.tensor(np.float64(2.5))", "torch.tensor(np.float32(2.5))", "torch.tensor(np.int32(2))",
+    "torch.tensor(np.bool_(True))", "torch.tensor([np.float64(1), np.float64(2)])",
+    "torch.tensor([np.float32(1), np.float32(2)])", "torch.tensor([np.int32(1), np.int32(2)])",
+    "torch.tensor([1, np.float64(2)])", "torch.tensor([np.int64(1), 2.5])",
+    "torch.tensor([np.float32(1), True])", "torch.tensor([np.int32(1), True])",
+    "torch.tensor([[np.float32(1)], [np.float64(2)]])", "torch.tensor([np.uint8(1)])",
+    "torch.tensor([np.array([1., 2.]), np.array([3., 4.])])",
+    "torch.tensor([np.array([1., 2.], dtype=np.float32)])",
+    "torch.tensor([[1, 2], np.array([3, 4])])", "torch.tensor([np.array(1.), np.array(2.)])",
+    "torch.tensor([torch.tensor(1.), np.float64(2.)])",
+    "torch.tensor(np.array([1., 2.]), requires_grad=True)",
+    "torch.tensor(np.array([1], dtype=np.int8))", "torch.tensor(np.array([1], np.float16))",
+    "torch.tensor(np.array([1, 'a'], dtype=object))", "torch.tensor(np.array(['a']))",
+    "torch.tensor(np.array([1.1]), dtype=torch.float32)",
+    "torch.tensor(np.array([1.5]), dtype=torch.int64)",
+    "torch.tensor(np.arange(6.).reshape(2, 3)[:, 1])", "torch.tensor(np.ones((2, 3))[:, ::2])",
+    "torch.tensor(None)", "torch.tensor([None])", "torch.tensor(object())", "torch.tensor('ab')",
+    "torch.tensor(['a'])", "torch.tensor([1, 'a'])", "torch.tensor({1: 2})",
+    "torch.tensor(range(3))", "torch.tensor((1, 2.5))",
+    "torch.Tensor(np.array([1, 2]))", "torch.FloatTensor(np.array([1., 2]))",
+    "t.new_tensor(np.array([1, 2]))",
+    "torch.as_tensor(np.float64(2))", "torch.as_tensor([np.float32(2)])",
+    "torch.as_tensor(np.array([1, 2]))", "torch.as_tensor([np.float64(1)])",
+    "torch.from_numpy(np.float64(1))", "torch.from_numpy(np.ones((2, 3))[:, ::2]).stride()",
+    "torch.from_numpy(np.asfortranarray(np.ones((2, 3)))).stride()",
+    "torch.from_numpy(np.ones(3)[::-1])", "torch.from_numpy(np.array([1], dtype=np.int32))",
+    # NumPy integers where PyTorch takes ints: sizes, dims, indices
+    "torch.zeros(np.int64(3))", "torch.zeros(np.int64(3), np.int32(2))",
+    "torch.zeros((np.int64(3),))", "torch.zeros(size=(np.int64(2),))",
+    "torch.ones(np.array([2, 3]).shape)", "torch.ones(np.array([2, 3]))",
+    "torch.randn(np.int32(2), 3).shape", "torch.randn(size=(), requires_grad=True)",
+    "torch.rand(size=(2, 1))", "torch.empty(size=(0,))",
+    "torch.arange(np.int64(3))", "torch.arange(np.float64(3))", "torch.arange(np.float32(3))",
+    "torch.linspace(np.float64(0), np.float64(1), np.int64(3))",
+    "torch.randint(np.int64(3), (np.int64(2),)).shape",
+    "torch.randint(np.int64(0), np.int64(3), (2,)).shape",
+    "torch.arange(4.).view(np.int64(2), -1)", "torch.arange(4.).reshape(np.int64(2), np.int64(2))",
+    "t.reshape((np.int64(3), -1))", "torch.ones(1, 2).expand(np.int64(3), 2).shape",
+    "t.repeat(np.int64(2)).shape", "t.repeat(*np.array([2, 1])).shape",
+    "t.new_full((np.int64(2),), np.float32(1))",
+    "torch.ones(2, 3).sum(dim=np.int64(0))", "torch.ones(2, 3).sum(dim=[np.int64(0)])",
+    "torch.ones(2, 3).mean(np.int32(1))", "torch.ones(2, 3).max(np.int64(1)).values",
+    "torch.max(t, np.int32(0)).values", "t.unsqueeze(np.int64(0)).shape",
+    "torch.ones(2, 3).transpose(np.int64(0), np.int64(1)).shape",
+    "t.narrow(0, np.int64(1), np.int64(2))", "t.topk(np.int64(2)).values",
+    "torch.cat([t, t], np.int64(0))", "torch.softmax(t, np.int64(0))",
+    "t.unsqueeze(np.int64(0)).squeeze(np.int64(0))",
+    "t[np.int64(0)]", "t[np.int32(1)]", "t[np.array([0, 2])]", "t[np.array([True, False, True])]",
+    "t[np.array(1)]", "t[np.array([0, 1], dtype=np.int32)]", "t[np.array([0., 1.])]",
+    "t[[np.int64(0), np.int64(2)]]", "t[np.int64(0):np.int64(2)]", "t[np.int32(-1)]",
+    "t[[0., 1.]]", "t[[0.5, 2.7]]", "t[[True, False, True]]",
+    "t[np.array([1, 0, 1], dtype=np.uint8)]", "t[np.float64(0)]", "t[np.bool_(True)]",
+    "m[np.array([0, 1]), np.int64(1)]", "tg[np.array([0, 2])]",
+    # NumPy's keyword names, as PyTorch's parser accepts them
+    "m.sum(axis=0)", "m.mean(axis=1, keepdims=True)", "torch.cat([m, m], axis=0).shape",
+    "torch.softmax(m, axis=0).shape", "m.argmax(axis=1)", "m.std(axis=0)",
+]
+
+SETITEM_CASES = [
+    ("t[0] = np.float32(1)", "t"), ("t[0] = np.int64(5)", "t"), ("t[0] = np.float64(5.)", "t"),
+    ("t[0:2] = np.array([5., 6.])", "t"), ("t[0] = 'a'", "t"), ("ti[0] = 'a'", "ti"),
+    ("t[0:2] = [1., 2.]", "t"), ("t[0] = None", "t"), ("t[np.int64(0)] = 3", "t"),
+    ("t[np.array([0, 1])] = 5", "t"), ("t[0] = np.bool_(True)", "t"),
+    ("t += np.float32(2)", "t"), ("ti *= np.int64(2)", "ti"),
+    ("a = torch.as_tensor(nd); nd[0] = 9", "a"), ("a = torch.from_numpy(nd); a[1] = 7", "nd"),
+    ("a = torch.tensor(nd); nd[0] = 9", "a"), ("a = t.numpy(); a[0] = 9", "t"),
+]
+
+
+@pytest.mark.parametrize("source", NUMPY_CASES)
+def test_numpy_values_as_pytorch_reads_them(torch: Any, source: str) -> None:
+    check(torch, source)
+
+
+@pytest.mark.parametrize(("setup", "source"), SETITEM_CASES)
+def test_numpy_values_written_into_tensors(torch: Any, setup: str, source: str) -> None:
+    check(torch, source, setup)
