@@ -9,7 +9,9 @@ finds gradsh's in the same place. A name PyTorch has and gradsh lacks raises
 
 from __future__ import annotations
 
+from gradsh import pytrace as _pytrace
 from gradsh.engine import dtypes as _dtypes
+from gradsh.engine import exceptions as _exceptions
 from gradsh.engine import ops as _ops
 from gradsh.engine.dtypes import DType as dtype
 from gradsh.engine.pytypes import Device as device
@@ -42,6 +44,9 @@ from gradsh.torch.autograd.grad_mode import (
 )
 
 _python_api.install()
+# `import gradsh.torch as torch` in any program: the engine's warnings are Python warnings at
+# the program's line, as PyTorch's are (under gradsh run, pyrun installs the same handler)
+_exceptions.set_default_warning_handler(_pytrace.warn_from_engine)
 
 # dtypes under every name PyTorch gives them
 float32 = float = _dtypes.float32  # noqa: A001
@@ -89,4 +94,4 @@ __all__ = [
     "manual_seed", "no_grad", "save", "seed", "set_grad_enabled", "set_rng_state",
     *_function_names,
 ]
-del _ops
+del _ops, _exceptions, _pytrace
