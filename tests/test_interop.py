@@ -34,7 +34,7 @@ def _namespace(torch: Any) -> dict[str, Any]:
 
 
 def _describe(value: Any) -> str:
-    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+    if isinstance(value, list) or type(value) is tuple:
         return type(value).__name__ + "(" + ", ".join(_describe(v) for v in value) + ")"
     text = repr(value)
     for attribute in ("dtype", "requires_grad", "is_leaf"):
@@ -167,4 +167,105 @@ def test_numpy_values_as_pytorch_reads_them(torch: Any, source: str) -> None:
 
 @pytest.mark.parametrize(("setup", "source"), SETITEM_CASES)
 def test_numpy_values_written_into_tensors(torch: Any, setup: str, source: str) -> None:
+    check(torch, source, setup)
+
+
+LIBRARY_PROGRAM = """\
+import {module} as torch
+import numpy as np
+
+a = torch.ones(2, requires_grad=True)
+b = a * 2
+print(b.grad)
+print(torch.tensor([np.array([1., 2.])]))
+for _ in range(2):
+    print(b.grad is None)
+"""
+
+
+def test_library_mode_warnings_are_python_warnings(torch: Any, tmp_path: Any) -> None:
+    """`import gradsh.torch as torch` in plain Python: the engine's warnings are Python warnings
+    at the program's line, shown once per line by Python's filters, as PyTorch's are."""
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    results = []
+    for module in ("gradsh.torch", "torch"):
+        path = tmp_path / "prog.py"
+        path.write_text(LIBRARY_PROGRAM.format(module=module))
+        ran = subprocess.run([sys.executable, "prog.py"], capture_output=True, text=True,
+                             cwd=tmp_path, env={**os.environ, "PYTHONPATH": root}, timeout=120)
+        assert ran.returncode == 0, ran.stderr
+        results.append((ran.stdout, re.sub(r" \(Triggered internally at [^)]*\)", "",
+                                           ran.stderr)))
+    assert results[0] == results[1]
+    assert results[0][1].count("UserWarning") == 3  # lines 6, 7 and 9 (once, in the loop)
+
+
+OUT_CASES = [
+    ("o = torch.empty(3); r = torch.add(t, ti, out=o)", "(r is o, o)"),
+    ("o = torch.empty(2); r = torch.add(t, ti, out=o)", "o"),
+    ("o = torch.empty(0); r = torch.add(t, 1, out=o)", "o"),
+    ("o = torch.empty(3, dtype=torch.float64); torch.add(t, t, out=o)", "o"),
+    ("o = torch.empty(3, dtype=torch.long); torch.add(t, t, out=o)", "o"),
+    ("o = torch.empty(3); torch.add(ti, ti, out=o)", "o"),
+    ("o = torch.empty(3); torch.add(t, t, alpha=2, out=o)", "o"),
+    ("o = torch.empty(3); torch.add(tg, 1, out=o)", "o"),
+    ("o = torch.empty(3); torch.add(t, 1, out=tg)", "tg"),
+    ("c = tg.clone(); torch.add(c, 1, out=c)", "c"),
+    ("o = torch.empty(3)\nwith torch.no_grad():\n    torch.add(tg, 1, out=o)", "o"),
+    ("o = torch.empty(3)", "torch.mul(tg, 2, out=o)"),
+    ("o = torch.empty(())", "torch.matmul(tg, tg, out=o)"),
+    ("o = torch.empty(())", "torch.sum(tg, 0, out=o)"),
+    ("o = torch.empty(3)", "torch.exp(tg, out=o)"),
+    ("o = torch.empty(6)", "torch.cat([tg, tg], out=o)"),
+    ("o = torch.empty(())", "torch.mean(tg, 0, out=o)"),
+    ("o = torch.empty(2, 3)", "torch.matmul(torch.ones(2, 2), torch.ones(2, 3), out=o)"),
+    ("o = torch.empty(2, 2)", "torch.mm(m, m.t(), out=o)"),
+    ("o = torch.empty(3)", "torch.exp(t, out=o)"),
+    ("o = torch.empty(6)", "torch.cat([t, t], out=o)"),
+    ("o = torch.empty(2, 3)", "torch.stack([t, t], out=o)"),
+    ("o = torch.empty(())", "torch.sum(t, 0, out=o)"),
+    ("o = torch.empty(3)", "torch.sum(m, 0, out=o)"),
+    ("o = torch.empty(2)", "torch.mean(m, 1, out=o)"),
+    ("o = torch.empty(2, 1)", "torch.mean(m, 1, keepdim=True, out=o)"),
+    ("o = torch.zeros(2, 3)[:, 0]; r = torch.add(torch.ones(2), 1, out=o)", "o"),
+    ("o = torch.empty(3)", "torch.zeros(3, out=o)"),
+    ("o = torch.empty(2, 2)", "torch.ones(2, 2, out=o)"),
+    ("o = torch.empty(3)", "torch.arange(3, out=o)"),
+    ("o = torch.empty(3, dtype=torch.long)", "torch.arange(3, out=o)"),
+    ("o = torch.empty(3)", "torch.sub(t, 1, out=o)"),
+    ("o = torch.empty(3)", "torch.div(t, 2, out=o)"),
+    ("o = torch.empty(3)", "torch.pow(t, 2, out=o)"),
+    ("o = torch.empty(3)", "torch.clamp(t, 0, 1, out=o)"),
+    ("o = torch.empty(3)", "torch.sqrt(t, out=o)"),
+    ("o = torch.empty(3)", "torch.tanh(t, out=o)"),
+    ("o = torch.empty(3)", "torch.sigmoid(t, out=o)"),
+    ("o = torch.empty(3)", "torch.neg(t, out=o)"),
+    ("o = torch.empty(3)", "torch.abs(t, out=o)"),
+    ("o = torch.empty(3)", "torch.maximum(t, t.flip(0), out=o)"),
+    ("o = torch.empty(3, dtype=torch.bool)", "torch.gt(t, 1, out=o)"),
+    ("o = torch.empty(3)", "torch.where(t > 1, t, t.flip(0), out=o)"),
+    ("o = torch.empty(3)", "torch.cumsum(t, 0, out=o)"),
+    ("o = torch.empty(())", "torch.prod(t, 0, out=o)"),
+    ("o = torch.empty(2)", "torch.mv(m, t, out=o)"),
+    ("o = torch.empty(2, 2, 2)", "torch.bmm(torch.ones(2, 2, 3), torch.ones(2, 3, 2), out=o)"),
+    ("o = torch.empty(())", "torch.dot(t, t, out=o)"),
+    ("v, i = torch.empty(2), torch.empty(2, dtype=torch.long)", "torch.max(m, 1, out=(v, i))"),
+    ("v, i = torch.empty(2), torch.empty(2, dtype=torch.long)",
+     "(type(torch.max(m, 1, out=(v, i))).__name__, v, i)"),
+    ("o = torch.empty(3)", "t.add(t, out=o)"),
+    ("o = torch.empty(3)", "torch.add(t, t, out=None)"),
+    ("o = torch.empty(2)", "torch.randn(2, out=o).shape"),
+    ("o = torch.empty(2, 3)", "torch.tril(m, out=o)"),
+    ("o = torch.empty(2)", "torch.index_select(t, 0, torch.tensor([0, 2]), out=o)"),
+    ("o = torch.empty(3)", "torch.linspace(0, 1, 3, out=o)"),
+    ("o = torch.empty(3)", "torch.full((3,), 2., out=o)"),
+]
+
+
+@pytest.mark.parametrize(("setup", "source"), OUT_CASES)
+def test_out_keyword(torch: Any, setup: str, source: str) -> None:
     check(torch, source, setup)

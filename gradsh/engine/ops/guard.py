@@ -11,6 +11,7 @@ from gradsh.engine import exceptions
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchTypeError
 from gradsh.engine.ops.arguments import OperandTypeError, _type_name, python_scalar
+from gradsh.engine.ops.out import OUT_FUNCTIONS, call_with_out
 from gradsh.engine.tensor import Tensor
 
 __all__ = ["guarded", "alias", "unguarded", "reads_numpy_data"]
@@ -106,9 +107,11 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
     NumPy scalars become Python numbers first, except for a function that reads them as data
     (`numpy_data`: torch.tensor(np.float64(2.5)) keeps float64). A binary `operator` answers
     NotImplemented instead of any TypeError, as PyTorch's do, so that Python tries the other
-    operand: `t * ndarray` is NumPy's multiplication, `t == "a"` is False."""
+    operand: `t * ndarray` is NumPy's multiplication, `t == "a"` is False. A function that
+    takes `out=` in PyTorch (ops/out.py) takes it here, the method forms never."""
 
     scalar = np.generic
+    takes_out = not method and name in OUT_FUNCTIONS
 
     def guarded(*given: Any, **kwargs: Any) -> Any:
         if tensor_first and (not given or not isinstance(given[0], Tensor)):
@@ -131,6 +134,8 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
             if kwargs:
                 kwargs = _python_keywords(kwargs)
         try:
+            if takes_out and "out" in kwargs:
+                return call_with_out(name, function, args, kwargs)
             return function(*args, **kwargs)
         except _ARGUMENT_ERRORS as error:
             torch_error = isinstance(error, exceptions.TorchError)
