@@ -244,7 +244,7 @@ class Interpreter:
 
     def _set_item(self, obj: Any, key: Any, value: Any) -> None:
         if isinstance(obj, Tensor):
-            ops.index_put(obj, key, value)
+            ops.setitem(obj, key, value)
         elif isinstance(obj, list):
             obj[key] = value
         else:

@@ -18,6 +18,9 @@ import pytest
 import gradsh.torch as gtorch
 
 _TRIGGERED = re.compile(r" \(Triggered internally at .*\)$", re.S)
+# PyTorch's TORCH_WARN_ONCE warnings: once per process, so whether a case shows them depends on
+# the cases before it in the same process
+_ONCE = ("Using torch.cross without specifying the dim",)
 _ADDRESS = re.compile(r"0x[0-9a-f]+")
 
 
@@ -58,7 +61,8 @@ def outcome(torch: Any, source: str, setup: str = "") -> str:
         except Exception as error:  # noqa: BLE001  (the error is the outcome)
             result = f"{type(error).__name__}: {error}"
     shown = [f"{w.category.__name__}: {_TRIGGERED.sub('', str(w.message))}" for w in caught
-             if not issubclass(w.category, DeprecationWarning)]
+             if not issubclass(w.category, DeprecationWarning)
+             and not str(w.message).startswith(_ONCE)]
     return "\n".join([result, *shown])
 
 
@@ -269,3 +273,95 @@ OUT_CASES = [
 @pytest.mark.parametrize(("setup", "source"), OUT_CASES)
 def test_out_keyword(torch: Any, setup: str, source: str) -> None:
     check(torch, source, setup)
+
+
+METHOD_CASES = [
+    # information
+    "t.data_ptr() == t.detach().data_ptr()", "m[1].data_ptr() - m.data_ptr()",
+    "t.is_floating_point()", "ti.is_floating_point()", "torch.is_floating_point(t)",
+    "t.is_complex()", "t.is_signed()", "torch.tensor([True]).is_signed()",
+    "torch.tensor([1], dtype=torch.uint8).is_signed()", "m.nbytes", "m.itemsize",
+    "m.t().nbytes", "m[:, 1].nbytes", "m.ndimension()", "m.nelement()", "m.element_size()",
+    "m.t().dim_order()", "ti.type_as(t)", "tg.type_as(ti.double())", "t.is_sparse",
+    # apply_ and map_
+    "t.clone().apply_(lambda x: x * 2)", "ti.clone().apply_(lambda x: x / 3)",
+    "t.clone().apply_(lambda x: 'a')", "tg.apply_(lambda x: x)", "(tg * 1).apply_(lambda x: x)",
+    "t.clone().map_(t.flip(0), lambda a, b: a + b)", "t.clone().map_(ti, lambda a, b: a)",
+    "torch.ones(2, 2).map_(torch.tensor([1., 2.]), lambda a, b: a + b)",
+    "torch.ones(2).map_(torch.ones(2, 2), lambda a, b: a + b)",
+    # rounding
+    "torch.tensor([1.25, 1.35, 1.45, 2.675, 0.125]).round(decimals=2)",
+    "torch.tensor([15., 25., 35.]).round(decimals=-1)", "torch.round(tg * 1.234, decimals=1)",
+    "ti.round(decimals=1)", "torch.tensor([0.5, 1.5, 2.5, -0.5]).round_()",
+    "(tg * 1.05).round_(decimals=1)",
+    # in-place forms
+    "(tg * 1).floor_()", "(tg * 0.3).sinh_()", "(tg / 4).asin_()", "(tg * 1).log2_()",
+    "(tg * 1).expm1_()", "(tg * 1).sign_()", "(tg * 1).frac_()", "(tg * 1).nan_to_num_()",
+    "(tg * 1).lerp_(t.flip(0), 0.3)", "(tg * 1).addcmul_(t, t, value=2)",
+    "(tg * 1).addcdiv_(t, t.flip(0), value=0.5)", "(tg * 1).remainder_(2)",
+    "(tg * 1).fmod_(t.flip(0))", "(tg * 1).true_divide_(2)", "(tg * 1).atan2_(t)",
+    "tg.floor_()", "ti.clone().addcdiv_(ti, ti)", "t.clone().lerp_(ti, 0.5)",
+    # indexing in place
+    "(m * 1).index_add_(0, torch.tensor([1]), torch.ones(1, 3), alpha=2)",
+    "(m * 1).index_fill_(1, torch.tensor([0, 2]), -1.)",
+    "(m * 1).index_fill_(1, torch.tensor([0]), torch.tensor(7.))",
+    "(m * 1).index_fill_(1, torch.tensor([0]), torch.tensor([7.]))",
+    "(m * 1).scatter_(0, torch.tensor([[1, 0, 1]]), torch.ones(1, 3))",
+    "(m * 1).scatter_(0, torch.tensor([[1, 0, 1]]), 5.)",
+    "(m * 1).scatter_(0, torch.tensor([[1, 0, 1]]), torch.ones(1, 3, dtype=torch.long))",
+    "(m * 1).scatter_add_(1, torch.tensor([[0, 0], [2, 2]]), torch.ones(2, 2))",
+    "m.index_copy(0, torch.tensor([1, 0]), torch.ones(2, 3))",
+    "(m * 1).index_copy_(1, torch.tensor([2]), torch.zeros(2, 1))",
+    "m.index_copy(0, torch.tensor([0.]), torch.ones(1, 3))",
+    "m.index_copy(0, torch.tensor([5]), torch.ones(1, 3))",
+    "m.index_copy(0, torch.tensor([0]), torch.ones(1, 3, dtype=torch.long))",
+    "m.masked_scatter(m > 2, torch.arange(10., 16.))",
+    "(m * 1).masked_scatter_(torch.tensor([True, False, True]), torch.zeros(4))",
+    "m.masked_scatter(torch.tensor([1, 0, 1]), torch.ones(6))",
+    "m.masked_scatter(m > -1, torch.ones(3))",
+    "m.masked_scatter(m > -1, torch.ones(6, dtype=torch.long))",
+    "(m * 1).index_put_((torch.tensor([1, 1]),), torch.ones(3), accumulate=True)",
+    "(m * 1).index_put_((torch.tensor([0]), torch.tensor([2])), torch.tensor(9.))",
+    "torch.index_put(m, (torch.tensor([True, False]),), torch.zeros(3))",
+    "m.index_put((torch.tensor([0]),), torch.ones(3, dtype=torch.long))",
+    "m.index_put_(torch.tensor([0]), torch.ones(3))",
+    "m.index_put_((torch.tensor([0]),), 5.)",
+    # random_ draws PyTorch's numbers
+    "(tg * 1).random_()", "(tg * 1).random_(5)", "(tg * 1).random_(2, 5)",
+    "torch.empty(3, dtype=torch.long).random_()", "torch.empty(3, dtype=torch.int32).random_()",
+    "torch.empty(3, dtype=torch.float64).random_()", "torch.empty(4, dtype=torch.bool).random_()",
+    "torch.empty(3, dtype=torch.uint8).random_()", "torch.empty(3).random_(0, 1 << 40)",
+    "torch.empty(3, dtype=torch.int16).random_(-5, 5)", "torch.empty(2, 3).random_(to=7)",
+    # functions
+    "torch.cross(torch.tensor([1., 0, 0]), torch.tensor([0., 1, 0]), dim=0)",
+    "torch.cross(m.view(3, 2) * tg.view(3, 1), torch.ones(3, 1), dim=0)",
+    "torch.cross(torch.ones(2, 3), torch.arange(3.))", "tg.cross(t.flip(0))",
+    "torch.cross(torch.ones(2, 2), torch.ones(2, 2), dim=0)",
+    "torch.cross(torch.ones(2, 2), torch.ones(2, 2))",
+    "torch.cross(torch.ones(3), ti, dim=0)", "torch.cross(torch.ones(3), torch.ones(3), dim=1)",
+    "torch.cross(ti, ti.flip(0), dim=0)", "torch.std_mean(t)", "torch.var_mean(m, dim=1)",
+    "torch.std_mean(m, 0, keepdim=True, correction=0)", "torch.var_mean(ti)",
+    "torch.where(t > 1)", "torch.where(torch.tensor([[0, 2], [3, 0]]))",
+    "torch.full_like(t, 7)", "torch.manual_seed(3)", "torch.is_inference_mode_enabled()",
+    "torch.atleast_1d(torch.tensor(1.))", "torch.atleast_2d(t)", "torch.atleast_3d(m)",
+    "torch.atleast_3d(tg)", "torch.atleast_1d(t, torch.tensor(2.))", "torch.atleast_2d((t, m))",
+    "torch.broadcast_tensors(t, m)", "torch.broadcast_shapes((2,), (3, 1), 2)",
+    "torch.cartesian_prod(t, torch.tensor([5., 6.]))", "torch.cartesian_prod(t)",
+    "torch.tensordot(m, m.t(), dims=1)", "torch.tensordot(m, m, dims=([0, 1], [0, 1]))",
+    "torch.tensordot(m.view(1, 2, 3), m.view(3, 2), dims=([1, 2], [1, 0]))",
+    "torch.tensordot(m * tg, m, dims=([1], [1]))", "torch.tensordot(m, m, dims=3)",
+    "torch.functional.tensordot(m, m.t(), 1)", "torch.functional.atleast_2d(t)",
+    "x = 1", "torch.ones(2, requires_grad=True).numpy()",
+]
+
+
+@pytest.mark.parametrize("source", METHOD_CASES)
+def test_tensor_methods_and_functions(torch: Any, source: str) -> None:
+    if "=" in source.split("(")[0]:
+        check(torch, "0", source)
+    else:
+        check(torch, source)
+
+
+def test_numpy_of_a_tensor_that_requires_grad_under_no_grad(torch: Any) -> None:
+    check(torch, "a", "with torch.no_grad():\n    a = tg.numpy()")

@@ -39,6 +39,7 @@ from gradsh.torch.autograd.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
+    is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
 )
@@ -76,6 +77,7 @@ from gradsh.torch import (  # noqa: E402
     autograd,
     backends,
     cuda,
+    functional,
     linalg,
     nn,
     optim,
@@ -90,6 +92,7 @@ __getattr__ = _module_getattr("torch")
 __all__ = [
     "Generator", "Size", "Tensor", "default_generator", "device", "dtype", "enable_grad",
     "get_rng_state", "inference_mode", "initial_seed", "is_anomaly_check_nan_enabled",
+    "is_inference_mode_enabled",
     "is_anomaly_enabled", "is_grad_enabled", "load",
     "manual_seed", "no_grad", "save", "seed", "set_grad_enabled", "set_rng_state",
     *_function_names,

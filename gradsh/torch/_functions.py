@@ -35,10 +35,12 @@ select sgn sigmoid sigmoid_ sign sin sin_ sinh softmax sort split sqrt sqrt_ squ
 squeeze stack std sub subtract sum swapaxes swapdims t take tan tanh tanh_ tensor topk trace
 transpose tril triu true_divide trunc unbind unflatten unique unsqueeze var where xlogy zeros
 zeros_like binary_cross_entropy_with_logits kl_div dropout is_tensor
+cross index_copy is_complex is_floating_point masked_scatter std_mean var_mean
+atleast_1d atleast_2d atleast_3d broadcast_tensors broadcast_shapes cartesian_prod tensordot
 """.split()
 
 __all__ = [*_FROM_OPS, "as_tensor", "from_numpy", "get_default_dtype", "set_default_dtype",
-           "get_default_device", "set_default_device", "is_floating_point", "set_printoptions",
+           "get_default_device", "set_default_device", "set_printoptions",
            "promote_types", "result_type", "can_cast", "is_nonzero", "numel", "asarray"]
 
 _module = globals()
@@ -120,13 +122,6 @@ def set_default_device(device: Any) -> None:
     name = "cpu" if device is None else ops._device_name(device)
     ops.DeviceHooks.check(name)
     ops.DefaultDevice.value = name
-
-
-def is_floating_point(input: Tensor) -> bool:  # noqa: A002  (PyTorch's parameter name)
-    if not isinstance(input, Tensor):
-        raise TorchTypeError("is_floating_point(): argument 'input' (position 1) must be "
-                             f"Tensor, not {type(input).__name__}")
-    return input.dtype.is_floating_point
 
 
 def is_nonzero(input: Tensor) -> bool:  # noqa: A002

@@ -31,7 +31,7 @@ __all__ = [
     "MulBackward0", "MulBackward1", "DivBackward0", "DivBackward1", "FloorDivideNotImplemented",
     "RemainderBackward0", "RemainderBackward1", "FmodBackward0", "FmodBackward1", "PowBackward0",
     "PowBackward1", "PowBackward2", "Atan2Backward0", "LerpBackward0", "XlogyBackward0",
-    "AddcmulBackward0", "AddcdivBackward0",
+    "AddcmulBackward0", "AddcdivBackward0", "LinalgCrossBackward0",
 ]
 
 
@@ -586,3 +586,28 @@ class AddcdivBackward0(Function):
                 t1, t2 = self.saved("tensor1", F), self.saved("tensor2", F)
                 g2 = -grad * (self.value * t1 / (t2 * t2))
         return (grad if need_x else None, g1, g2)
+
+
+class LinalgCrossBackward0(Function):
+    """cross(self, other, dim): the cross product of 3-vectors along dim (inputs broadcast)."""
+
+    name = "LinalgCrossBackward0"
+
+    def forward(self, a: Tensor, b: Tensor, dim: int) -> Array:
+        need_a, need_b = self.needs_input_grad
+        if need_a:
+            self.save("other", b)
+        if need_b:
+            self.save("self", a)
+        self.dim = dim
+        shape = broadcast_shapes(a, b)
+        xp = xp_of(a._data)
+        x, y = (xp.broadcast_to(t._data, shape) for t in (a, b))
+        with _quiet():
+            return xp.cross(x, y, axis=dim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_a, need_b = self.needs_input_grad
+        g_a = F.cross(self.saved("other", F), grad, self.dim) if need_a else None
+        g_b = F.cross(grad, self.saved("self", F), self.dim) if need_b else None
+        return (g_a, g_b)

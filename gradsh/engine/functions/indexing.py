@@ -14,7 +14,8 @@ from gradsh.engine.tensor import Array, Function, Tensor
 __all__ = [
     "IndexBackward0", "IndexPutBackward0", "GatherBackward0", "IndexSelectBackward0",
     "MaskedSelectBackward0", "TakeBackward0", "IndexFillBackward0", "ScatterBackward0",
-    "ScatterBackward1", "ScatterAddBackward0", "IndexAddBackward0",
+    "ScatterBackward1", "ScatterAddBackward0", "IndexAddBackward0", "IndexFillBackward1",
+    "IndexCopyBackward0", "MaskedScatterBackward0",
 ]
 
 
@@ -204,6 +205,87 @@ class IndexFillBackward0(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.detached(lambda g: _index_fill_array(g, self.dim, self.index, 0), grad),)
+
+
+class IndexFillBackward1(Function):
+    """index_fill(dim, index, value) with a 0-d tensor value, which receives the gradient of
+    every filled position."""
+
+    name = "IndexFillBackward1"
+
+    def forward(self, a: Tensor, value: Tensor, dim: int, index: Tensor) -> Array:
+        self.dim, self.index = dim, index._data
+        self.save("index", index)
+        return _index_fill_array(a._data, dim, index._data, value._data.reshape(()))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_self, need_value = self.needs_input_grad
+        g_self = F.detached(lambda g: _index_fill_array(g, self.dim, self.index, 0),
+                            grad) if need_self else None
+        g_value = None
+        if need_value:
+            g_value = F.sum(F.index_select(grad, self.dim, self.saved("index", F)), None, False)
+        return (g_self, g_value)
+
+
+class IndexCopyBackward0(Function):
+    """index_copy(dim, index, source): source's slices replace self's at index along dim."""
+
+    name = "IndexCopyBackward0"
+
+    def forward(self, a: Tensor, source: Tensor, dim: int, index: Tensor) -> Array:
+        self.dim, self.index = dim, index._data
+        self.save("index", index)
+        xp = xp_of(a._data)
+        out = a._data.copy()
+        if out.ndim == 0:
+            out[...] = source._data.reshape(())
+            return out
+        xp.moveaxis(out, dim, 0)[index._data.reshape(-1)] = xp.moveaxis(
+            source._data.reshape(source.shape or (1,)), dim if source.ndim else 0, 0)
+        return out
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_self, need_source = self.needs_input_grad
+        g_self = F.detached(lambda g: _index_fill_array(g, self.dim, self.index, 0),
+                            grad) if need_self else None
+        g_source = F.index_select(grad, self.dim, self.saved("index", F)) if need_source else None
+        return (g_self, g_source)
+
+
+class MaskedScatterBackward0(Function):
+    """masked_scatter(mask, source): the masked positions, in order, take source's first
+    elements."""
+
+    name = "MaskedScatterBackward0"
+
+    def forward(self, a: Tensor, source: Tensor, mask: Tensor) -> Array:
+        xp = xp_of(a._data)
+        self.mask = xp.broadcast_to(mask._data, a.shape)
+        self.source_shape = source.shape
+        self.save("mask", mask)
+        count = int(self.mask.sum())
+        if count > source.numel():
+            raise TorchRuntimeError("Number of elements of source < number of ones in mask")
+        out = a._data.copy()
+        out[self.mask] = source._data.reshape(-1)[:count].astype(out.dtype, copy=False)
+        return out
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_self, need_source = self.needs_input_grad
+        self.saved("mask", F)  # raises if freed, as PyTorch's saved mask does
+        mask = self.mask
+
+        def source_grad(g: Array) -> Array:
+            xp = xp_of(g)
+            flat = xp.zeros(int(np.prod(self.source_shape, dtype=np.int64)), dtype=g.dtype)
+            picked = g[mask]
+            flat[:picked.size] = picked
+            return flat.reshape(self.source_shape)
+
+        g_self = F.detached(lambda g: xp_of(g).where(mask, 0, g).astype(g.dtype),
+                            grad) if need_self else None
+        return (g_self, F.detached(source_grad, grad) if need_source else None)
 
 
 class ScatterBackward0(Function):

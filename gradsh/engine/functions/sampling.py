@@ -1,4 +1,4 @@
-"""Nodes of the random in-place fills: bernoulli_, uniform_, normal_."""
+"""Nodes of the random in-place fills: bernoulli_, uniform_, normal_, random_."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ from typing import Any
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 
-__all__ = ["BernoulliBackward1", "UniformBackward0", "NormalBackward0"]
+__all__ = [
+    "BernoulliBackward1", "UniformBackward0", "NormalBackward0", "RandomBackward0",
+    "RandomBackward1", "RandomBackward2",
+]
 
 
 class BernoulliBackward1(Function):
@@ -40,3 +43,21 @@ class NormalBackward0(UniformBackward0):
     """normal_(mean, std) in place; its gradient is zero."""
 
     name = "NormalBackward0"
+
+
+class RandomBackward0(UniformBackward0):
+    """random_(from, to) in place; its gradient is zero."""
+
+    name = "RandomBackward0"
+
+
+class RandomBackward1(UniformBackward0):
+    """random_(to) in place; its gradient is zero."""
+
+    name = "RandomBackward1"
+
+
+class RandomBackward2(UniformBackward0):
+    """random_() in place; its gradient is zero."""
+
+    name = "RandomBackward2"

@@ -26,9 +26,9 @@ __all__ = [
     "CosBackward0", "TanBackward0", "TanhBackward0", "SigmoidBackward0", "ReluBackward0",
     "SqrtBackward0", "RsqrtBackward0", "AbsBackward0", "SignBackward0", "SgnBackward0",
     "NegBackward0", "ReciprocalBackward0", "FloorBackward0", "CeilBackward0", "RoundBackward0",
-    "TruncBackward0", "Log1PBackward0", "Expm1Backward0", "Exp2Backward0", "SinhBackward0",
-    "CoshBackward0", "AsinBackward0", "AcosBackward0", "AtanBackward0", "ErfBackward0",
-    "FracBackward0", "NanToNumBackward0", "LogitBackward0",
+    "RoundBackward1", "TruncBackward0", "Log1PBackward0", "Expm1Backward0", "Exp2Backward0",
+    "SinhBackward0", "CoshBackward0", "AsinBackward0", "AcosBackward0", "AtanBackward0",
+    "ErfBackward0", "FracBackward0", "NanToNumBackward0", "LogitBackward0",
 ]
 
 
@@ -308,6 +308,26 @@ class CeilBackward0(_Rounding):
 class RoundBackward0(_Rounding):
     name = "RoundBackward0"
     ufunc = "rint"  # round half to even, as PyTorch's round
+
+
+class RoundBackward1(Function):
+    """round(decimals=d): rint(x * 10^d) / 10^d in the tensor's dtype (for d < 0,
+    rint(x / 10^-d) * 10^-d), as PyTorch's kernel computes it; zero gradient."""
+
+    name = "RoundBackward1"
+
+    def forward(self, a: Tensor, decimals: int) -> Array:
+        if not a.dtype.is_floating_point:
+            raise not_implemented_for("round_cpu", a.dtype)
+        self.decimals = decimals
+        xp, data = xp_of(a._data), a._data
+        scale = data.dtype.type(10.0 ** abs(decimals))
+        if decimals < 0:
+            return xp.rint(data / scale) * scale
+        return xp.rint(data * scale) / scale
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.zeros_like(grad),)
 
 
 class TruncBackward0(_Rounding):

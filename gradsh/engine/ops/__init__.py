@@ -8,7 +8,8 @@ so their graphs look the same, and route in-place variants through `apply_inplac
 
 One module per op family, mirroring gradsh.engine.functions (the nodes they build): creation,
 copies, arithmetic, unary, comparison, selection, reductions, sorting, shape, joining, indexing,
-linalg, activations, losses, sampling, autograd; arguments and guard hold what they all share
+linalg, activations, losses, sampling, autograd, and functional (what PyTorch composes in Python,
+in torch/functional.py); arguments and guard hold what they all share
 (argument normalisation; PyTorch's argument errors, which every public function wears through
 @guarded). This package re-exports each family's __all__, so `ops.add`, `ops.relu` and the
 builtins table's names keep one flat namespace. Importing it runs the one registration step at
@@ -25,6 +26,7 @@ from gradsh.engine.ops.autograd import *  # noqa: F403
 from gradsh.engine.ops.comparison import *  # noqa: F403
 from gradsh.engine.ops.copies import *  # noqa: F403
 from gradsh.engine.ops.creation import *  # noqa: F403
+from gradsh.engine.ops.functional import *  # noqa: F403
 from gradsh.engine.ops.grad_ops import install_tensor_ops
 from gradsh.engine.ops.indexing import *  # noqa: F403
 from gradsh.engine.ops.joining import *  # noqa: F403

@@ -12,12 +12,12 @@ import numpy as np
 from gradsh.engine import backend, dtypes, limits
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError, TorchTypeError
-from gradsh.engine.tensor import Tensor, _as_array, check_same_device
+from gradsh.engine.tensor import Function, Tensor, _as_array, apply_inplace, check_same_device
 
 __all__ = [
     "Number", "TensorLike", "is_number", "python_scalar", "as_int", "OperandTypeError",
     "as_tensor_operand", "wrap_dim", "normalize_dims", "size_args", "given_size", "DefaultDevice",
-    "DeviceHooks", "REQUIRES_GRAD_DTYPE_MESSAGE", "ReturnTuple", "RETURN_TYPES",
+    "DeviceHooks", "REQUIRES_GRAD_DTYPE_MESSAGE", "ReturnTuple", "RETURN_TYPES", "apply_node",
 ]
 
 
@@ -166,6 +166,13 @@ def given_size(positional: tuple[Any, ...], size: Any) -> tuple[Any, ...]:
     if positional:
         raise TorchTypeError("argument 'size' given by name and by position")
     return (size,)
+
+
+def apply_node(inplace: bool, cls: type[Function], *inputs: Tensor, **params: Any) -> Tensor:
+    """The node applied to the inputs, or in place on the first (an op's `x_()` form)."""
+    if inplace:
+        return apply_inplace(cls, *inputs, **params)
+    return cls.apply(*inputs, **params)
 
 
 def _device_name(device: Any) -> str:

@@ -18,6 +18,7 @@ from gradsh.engine.ops.arithmetic import (
     addcdiv,
     addcmul,
     atan2,
+    cross,
     div,
     div_,
     floor_divide,
@@ -64,16 +65,25 @@ from gradsh.engine.ops.comparison import (
 )
 from gradsh.engine.ops.copies import (
     _cast,
+    apply_,
     clone,
     copy_,
     cpu,
     cuda,
+    data_ptr,
+    dim_order,
     element_size,
     fill_,
+    is_complex,
+    is_floating_point,
+    is_signed,
+    map_,
+    numel,
     size,
     tensor_type,
     to,
     tolist,
+    type_as,
     zero_,
 )
 from gradsh.engine.ops.creation import new_empty, new_full, new_ones, new_tensor, new_zeros
@@ -82,13 +92,16 @@ from gradsh.engine.ops.indexing import (
     gather,
     index,
     index_add,
+    index_copy,
     index_fill,
     index_put,
     index_select,
+    masked_scatter,
     masked_select,
     nonzero,
     scatter,
     scatter_add,
+    setitem,
     take,
 )
 from gradsh.engine.ops.joining import flip, repeat, roll
@@ -218,9 +231,29 @@ from gradsh.engine.ops.unary import (
     tanh_,
     trunc,
 )
+from gradsh.engine.ops import arithmetic as _arithmetic
+from gradsh.engine.ops import indexing as _indexing
+from gradsh.engine.ops.sampling import random_
+from gradsh.engine.ops import unary as _unary
 from gradsh.engine.tensor import Tensor
 
 __all__ = ["install_tensor_methods"]
+
+# In-place forms, methods only, under their own names.
+_ARITHMETIC_IN_PLACE = (
+    "lerp_", "addcmul_", "addcdiv_", "true_divide_", "remainder_", "fmod_", "atan2_",
+    "arctan2_", "xlogy_", "subtract_", "multiply_", "divide_",
+)
+_INDEXING_IN_PLACE = (
+    "index_add_", "index_fill_", "scatter_", "scatter_add_", "index_copy_", "masked_scatter_",
+    "index_put_",
+)
+_UNARY_IN_PLACE = (
+    "log2_", "log10_", "tan_", "rsqrt_", "sign_", "sgn_", "floor_", "ceil_", "trunc_",
+    "round_", "frac_", "log1p_", "expm1_", "exp2_", "sinh_", "cosh_", "asin_", "acos_",
+    "atan_", "arcsin_", "arccos_", "arctan_", "erf_", "nan_to_num_", "logit_", "negative_",
+    "absolute_",
+)
 
 
 def _rtruediv(a: Tensor, other: TensorLike) -> Tensor:
@@ -284,7 +317,7 @@ def _inplace_operator(op: Callable[..., Tensor]) -> Callable[[Tensor, Any], Tens
 
 
 def _setitem(self: Tensor, key: Any, value: Any) -> None:
-    index_put(self, key, value)
+    setitem(self, key, value)
 
 
 def _permute_method(self: Tensor, *dims: Any) -> Tensor:
@@ -410,6 +443,7 @@ _METHODS: dict[str, Any] = {
     "addmm": addmm,
     "roll": roll,
     "atan2": atan2,
+    "cross": cross,
     "arctan2": atan2,
     "lerp": lerp,
     "movedim": movedim,
@@ -443,12 +477,16 @@ _METHODS: dict[str, Any] = {
     "unique": unique,
     "uniform_": uniform_,
     "normal_": normal_,
+    "random_": random_,
     "logit": logit,
     "take": take,
     "index_fill": index_fill,
     "scatter": scatter,
     "scatter_add": scatter_add,
     "index_add": index_add,
+    "index_copy": index_copy,
+    "index_put": index_put,
+    "masked_scatter": masked_scatter,
     "stride": stride,
     "storage_offset": storage_offset,
     "tanh": tanh,
@@ -538,6 +576,16 @@ _METHODS: dict[str, Any] = {
     "tolist": tolist,
     "size": size,
     "element_size": element_size,
+    "data_ptr": data_ptr,
+    "is_floating_point": is_floating_point,
+    "is_complex": is_complex,
+    "is_signed": is_signed,
+    "dim_order": dim_order,
+    "ndimension": lambda self: self.dim(),
+    "nelement": numel,
+    "type_as": type_as,
+    "apply_": apply_,
+    "map_": map_,
     # in place
     "add_": add_,
     "sub_": sub_,
@@ -564,6 +612,9 @@ _METHODS: dict[str, Any] = {
     "fill_": fill_,
     "copy_": copy_,
     "masked_fill_": masked_fill_,
+    **{name: getattr(_unary, name) for name in _UNARY_IN_PLACE},
+    **{name: getattr(_arithmetic, name) for name in _ARITHMETIC_IN_PLACE},
+    **{name: getattr(_indexing, name) for name in _INDEXING_IN_PLACE},
     # autograd
     "backward": backward,
 }
@@ -594,6 +645,10 @@ def install_tensor_methods() -> None:
                               operator=name in _OPERATORS)
         setattr(Tensor, name, function)
     Tensor.T = property(T)  # type: ignore[attr-defined]
+    Tensor.itemsize = property(element_size)  # type: ignore[attr-defined]
+    Tensor.nbytes = property(lambda self: self.numel() * self._data.itemsize)  # type: ignore
+    for flag in ("is_sparse", "is_quantized", "is_meta", "is_mkldnn", "is_nested"):
+        setattr(Tensor, flag, False)
     Tensor.mT = property(mT)  # type: ignore[attr-defined]
     Tensor.H = property(H)  # type: ignore[attr-defined]
     Tensor.is_cuda = property(lambda self: self.device != "cpu")  # type: ignore[attr-defined]
