@@ -316,6 +316,7 @@ def _wrap_outputs(node: BackwardCFunction, ctx: FunctionCtx, args: tuple[Any, ..
         if id(out) in dirty:
             if out._grad_fn is None and out._requires_grad:
                 raise TorchRuntimeError(_DIRTY_LEAF_MESSAGE)
+            out._version_counter.value += 1  # mark_dirty counts a change, as PyTorch's does
         elif id(out) in inputs or out._base is not None:
             out = _alias(out)  # an input returned as is: a new tensor of the same storage
         node._outputs.append(weakref.ref(out))
