@@ -40,8 +40,8 @@ def _describe(value: Any) -> str:
     if isinstance(value, list) or type(value) is tuple:
         return type(value).__name__ + "(" + ", ".join(_describe(v) for v in value) + ")"
     text = repr(value)
-    for attribute in ("dtype", "requires_grad", "is_leaf"):
-        if hasattr(value, attribute) and not isinstance(value, np.ndarray):
+    if type(value).__name__ == "Tensor":
+        for attribute in ("dtype", "requires_grad", "is_leaf"):
             text += f" {attribute}={getattr(value, attribute)}"
     fn = getattr(value, "grad_fn", None)
     if fn is not None:
@@ -365,3 +365,65 @@ def test_tensor_methods_and_functions(torch: Any, source: str) -> None:
 
 def test_numpy_of_a_tensor_that_requires_grad_under_no_grad(torch: Any) -> None:
     check(torch, "a", "with torch.no_grad():\n    a = tg.numpy()")
+
+
+GRAD_FN_SETUP = """
+a = torch.tensor([1., 2.], requires_grad=True)
+b = torch.tensor([3., 4.], requires_grad=True)
+log = []
+"""
+
+GRAD_FN_CASES = [
+    "(a * b).grad_fn.name()", "type((a * b).grad_fn).__name__", "(a * b).grad_fn",
+    "(a * b).grad_fn.next_functions[0][0].name()", "(a // 1).grad_fn.name()",
+    "type((a // 1).grad_fn).__name__", "(a * b).grad_fn.metadata",
+    "(a * b).grad_fn._saved_self is a", "(a * b).grad_fn._saved_other is b",
+    "(a * 2).grad_fn._saved_other", "(a + b).grad_fn._saved_alpha",
+    "(a ** 2).grad_fn._saved_exponent", "(a ** 2).grad_fn._saved_self is a",
+    "a.exp().grad_fn._saved_result", "a.tanh().grad_fn._saved_result.grad_fn",
+    "a.sum().grad_fn._saved_self_sym_sizes", "a.mean().grad_fn._saved_self_sym_numel",
+    "a[0].grad_fn._saved_dim", "a[1].grad_fn._saved_index", "a.view(2, 1).grad_fn._saved_self_sym_sizes",
+    "torch.cat([a, b]).grad_fn._saved_dim", "a.clamp(0, 1).grad_fn._saved_min",
+    "a.unsqueeze(0).grad_fn._saved_dim", "a.dot(b).grad_fn._saved_tensor is b",
+    "(a * b).grad_fn._saved_foo", "a.exp().grad_fn._raw_saved_result",
+    "type(a.exp().grad_fn._raw_saved_result).__name__",
+]
+
+GRAD_FN_PROGRAMS = [
+    # _saved_* after backward freed it
+    ("y = a.exp()\ny.sum().backward()", "y.grad_fn._saved_result"),
+    # node hooks: prehook, then the node, then its post hook; their results replace grads
+    ("y = a * b\n"
+     "y.grad_fn.register_prehook(lambda go: log.append(('pre', go)))\n"
+     "y.grad_fn.register_hook(lambda gi, go: log.append(('post', gi, go)))\n"
+     "y.sum().backward()", "log"),
+    ("y = a * b\n"
+     "y.grad_fn.register_prehook(lambda go: (go[0] * 2,))\n"
+     "y.grad_fn.register_hook(lambda gi, go: (gi[0] * 10, None))\n"
+     "y.sum().backward()", "(a.grad, b.grad)"),
+    ("y = a * b\nh = y.grad_fn.register_hook(lambda gi, go: (gi[0] * 10, gi[1]))\n"
+     "h.remove()\ny.sum().backward()", "(a.grad, b.grad)"),
+    ("y = a * b\ny.register_hook(lambda g: log.append('tensor'))\n"
+     "y.grad_fn.register_prehook(lambda go: log.append('node'))\ny.sum().backward()", "log"),
+    ("y = a.exp()\nz = y * b\nz.grad_fn.register_hook(lambda gi, go: log.append(len(gi)))\n"
+     "z.sum().backward()", "log"),
+    # the raw saved tensor's own hooks
+    ("y = a.pow(3)\nraw = y.grad_fn._raw_saved_self\n"
+     "raw.register_hooks(lambda t: (log.append(t is a), t.detach())[1], "
+     "lambda t: (log.append('unpack'), t)[1])\n"
+     "print(y.grad_fn._saved_self)\ny.sum().backward()", "(log, a.grad)"),
+    ("y = a.pow(3)\nraw = y.grad_fn._raw_saved_self\nraw.register_hooks(lambda t: t, "
+     "lambda t: t)", "raw.register_hooks(lambda t: t, lambda t: t)"),
+    ("y = a.pow(3)\nraw = y.grad_fn._raw_saved_self\ny.sum().backward()",
+     "raw.register_hooks(lambda t: t, lambda t: t)"),
+]
+
+
+@pytest.mark.parametrize("source", GRAD_FN_CASES)
+def test_grad_fn_attributes(torch: Any, source: str) -> None:
+    check(torch, source, GRAD_FN_SETUP)
+
+
+@pytest.mark.parametrize(("setup", "source"), GRAD_FN_PROGRAMS)
+def test_grad_fn_hooks(torch: Any, setup: str, source: str) -> None:
+    check(torch, source, GRAD_FN_SETUP + setup)

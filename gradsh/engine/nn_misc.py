@@ -26,7 +26,7 @@ class EmbeddingBackward0(Function):
     """weight[indices]; the gradient of each row is the sum of the gradients of its lookups
     (nothing for padding_idx, divided by the lookup count with scale_grad_by_freq)."""
 
-    name = "EmbeddingBackward0"
+    node_name = "EmbeddingBackward0"
 
     def forward(self, weight: Tensor, indices: Tensor, padding_idx: int,
                 scale_grad_by_freq: bool) -> Array:
@@ -120,7 +120,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # 
 class TrilinearBackward0(Function):
     """at::_trilinear as bilinear uses it: out[b, o] = sum_ij x1[b, i] w[o, i, j] x2[b, j]."""
 
-    name = "TrilinearBackward0"
+    node_name = "TrilinearBackward0"
 
     def forward(self, x1: Tensor, weight: Tensor, x2: Tensor) -> Array:
         self.save("i1", x1)

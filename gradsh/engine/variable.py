@@ -396,7 +396,7 @@ class Tensor:
             self.dtype,
             device=self.device,
             requires_grad=self.requires_grad,
-            grad_fn=fn.name if fn is not None else None,
+            grad_fn=fn.node_name if fn is not None else None,
         )
 
     def __bool__(self) -> bool:

@@ -23,7 +23,7 @@ class IndexBackward0(Function):
     """Advanced indexing: `key` is a NumPy key of slices and int64 arrays; `indices` are the
     index tensors PyTorch saves (so the node cannot be backpropagated twice)."""
 
-    name = "IndexBackward0"
+    node_name = "IndexBackward0"
 
     def forward(self, a: Tensor, key: tuple[Any, ...], indices: Sequence[Tensor]) -> Array:
         self.self_sizes = a.shape
@@ -42,7 +42,7 @@ class IndexPutBackward0(Function):
     """`t[advanced] = values` (index_put_): self keeps the gradient outside the indexed
     positions, values receive the gradient at them."""
 
-    name = "IndexPutBackward0"
+    node_name = "IndexPutBackward0"
 
     def forward(self, a: Tensor, values: Tensor, key: tuple[Any, ...],
                 indices: Sequence[Tensor], accumulate: bool = False) -> Array:
@@ -86,7 +86,7 @@ def _gather_index(x: Array, index: Array, dim: int) -> tuple[Any, ...]:
 
 
 class GatherBackward0(Function):
-    name = "GatherBackward0"
+    node_name = "GatherBackward0"
 
     def forward(self, a: Tensor, dim: int, index: Tensor) -> Array:
         self.dim, self.index, self.shape = dim, index._data, a.shape
@@ -112,7 +112,7 @@ class GatherBackward0(Function):
 
 
 class IndexSelectBackward0(Function):
-    name = "IndexSelectBackward0"
+    node_name = "IndexSelectBackward0"
 
     def forward(self, a: Tensor, dim: int, index: Tensor) -> Array:
         self.dim, self.index, self.shape = dim, index._data.reshape(-1), a.shape
@@ -136,7 +136,7 @@ class IndexSelectBackward0(Function):
 
 
 class MaskedSelectBackward0(Function):
-    name = "MaskedSelectBackward0"
+    node_name = "MaskedSelectBackward0"
 
     def forward(self, a: Tensor, mask: Tensor) -> Array:
         shape = np.broadcast_shapes(a.shape, mask.shape)
@@ -179,7 +179,7 @@ def _index_fill_array(base: Array, dim: int, index: Array, value: Any) -> Array:
 
 
 class TakeBackward0(Function):
-    name = "TakeBackward0"
+    node_name = "TakeBackward0"
 
     def forward(self, a: Tensor, index: Tensor) -> Array:
         self.save("index", index)
@@ -197,7 +197,7 @@ class TakeBackward0(Function):
 
 
 class IndexFillBackward0(Function):
-    name = "IndexFillBackward0"
+    node_name = "IndexFillBackward0"
 
     def forward(self, a: Tensor, dim: int, index: Tensor, value: Any) -> Array:
         self.dim, self.index = dim, index._data
@@ -211,7 +211,7 @@ class IndexFillBackward1(Function):
     """index_fill(dim, index, value) with a 0-d tensor value, which receives the gradient of
     every filled position."""
 
-    name = "IndexFillBackward1"
+    node_name = "IndexFillBackward1"
 
     def forward(self, a: Tensor, value: Tensor, dim: int, index: Tensor) -> Array:
         self.dim, self.index = dim, index._data
@@ -231,7 +231,7 @@ class IndexFillBackward1(Function):
 class IndexCopyBackward0(Function):
     """index_copy(dim, index, source): source's slices replace self's at index along dim."""
 
-    name = "IndexCopyBackward0"
+    node_name = "IndexCopyBackward0"
 
     def forward(self, a: Tensor, source: Tensor, dim: int, index: Tensor) -> Array:
         self.dim, self.index = dim, index._data
@@ -257,7 +257,7 @@ class MaskedScatterBackward0(Function):
     """masked_scatter(mask, source): the masked positions, in order, take source's first
     elements."""
 
-    name = "MaskedScatterBackward0"
+    node_name = "MaskedScatterBackward0"
 
     def forward(self, a: Tensor, source: Tensor, mask: Tensor) -> Array:
         xp = xp_of(a._data)
@@ -291,7 +291,7 @@ class MaskedScatterBackward0(Function):
 class ScatterBackward0(Function):
     """scatter(dim, index, src): self gets zeros where written; src gets the gathered grad."""
 
-    name = "ScatterBackward0"
+    node_name = "ScatterBackward0"
 
     def forward(self, a: Tensor, src: Tensor, dim: int, index: Tensor) -> Array:
         self.dim, self.index = dim, index._data
@@ -309,7 +309,7 @@ class ScatterBackward0(Function):
 class ScatterBackward1(Function):
     """scatter(dim, index, value) with a number."""
 
-    name = "ScatterBackward1"
+    node_name = "ScatterBackward1"
 
     def forward(self, a: Tensor, dim: int, index: Tensor, value: Any) -> Array:
         self.dim, self.index = dim, index._data
@@ -321,7 +321,7 @@ class ScatterBackward1(Function):
 
 
 class ScatterAddBackward0(Function):
-    name = "ScatterAddBackward0"
+    node_name = "ScatterAddBackward0"
 
     def forward(self, a: Tensor, src: Tensor, dim: int, index: Tensor) -> Array:
         self.dim = dim
@@ -336,7 +336,7 @@ class ScatterAddBackward0(Function):
 
 
 class IndexAddBackward0(Function):
-    name = "IndexAddBackward0"
+    node_name = "IndexAddBackward0"
 
     def forward(self, a: Tensor, source: Tensor, dim: int, index: Tensor, alpha: Any) -> Array:
         self.dim, self.alpha = dim, alpha

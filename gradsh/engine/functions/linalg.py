@@ -20,7 +20,7 @@ def _strides(array: Array) -> tuple[int, ...]:
 
 
 class MmBackward0(Function):
-    name = "MmBackward0"
+    node_name = "MmBackward0"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -59,7 +59,7 @@ def _column_major(array: Array) -> bool:
 
 
 class MvBackward0(Function):
-    name = "MvBackward0"
+    node_name = "MvBackward0"
 
     def forward(self, a: Tensor, v: Tensor) -> Array:
         self.save("self", a)
@@ -75,7 +75,7 @@ class MvBackward0(Function):
 
 
 class DotBackward0(Function):
-    name = "DotBackward0"
+    node_name = "DotBackward0"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         self.save("self", a)
@@ -91,7 +91,7 @@ class DotBackward0(Function):
 
 
 class BmmBackward0(Function):
-    name = "BmmBackward0"
+    node_name = "BmmBackward0"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -112,7 +112,7 @@ class AddmmBackward0(Function):
     """addmm(input, mat1, mat2, beta, alpha) = beta * input + alpha * (mat1 @ mat2): the fused
     op F.linear uses for 2-D inputs with a bias."""
 
-    name = "AddmmBackward0"
+    node_name = "AddmmBackward0"
 
     def forward(self, bias: Tensor, mat1: Tensor, mat2: Tensor, beta: float,
                 alpha: float) -> Array:
@@ -153,7 +153,7 @@ class AddmmBackward0(Function):
 
 
 class TraceBackward0(Function):
-    name = "TraceBackward0"
+    node_name = "TraceBackward0"
 
     def forward(self, a: Tensor) -> Array:
         self.shape = a.shape
@@ -165,7 +165,7 @@ class TraceBackward0(Function):
 
 
 class TrilBackward0(Function):
-    name = "TrilBackward0"
+    node_name = "TrilBackward0"
     upper = False
 
     def forward(self, a: Tensor, diagonal: int) -> Array:
@@ -178,7 +178,7 @@ class TrilBackward0(Function):
 
 
 class TriuBackward0(TrilBackward0):
-    name = "TriuBackward0"
+    node_name = "TriuBackward0"
     upper = True
 
 
@@ -194,7 +194,7 @@ def _array_diagonal_scatter(g: Array, shape: Shape, k: int) -> Array:
 class DiagEmbedBackward0(Function):
     """diag of a vector: the matrix with it on the `diagonal`-th diagonal."""
 
-    name = "DiagEmbedBackward0"
+    node_name = "DiagEmbedBackward0"
 
     def forward(self, a: Tensor, diagonal: int) -> Array:
         self.diagonal = diagonal
@@ -207,7 +207,7 @@ class DiagEmbedBackward0(Function):
 class DiagonalBackward0Copy(Function):
     """diag of a matrix: a copy of its `diagonal`-th diagonal."""
 
-    name = "DiagonalBackward0_copy"
+    node_name = "DiagonalBackward0_copy"
 
     def forward(self, a: Tensor, diagonal: int) -> Array:
         self.diagonal, self.shape = diagonal, a.shape

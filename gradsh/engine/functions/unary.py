@@ -41,7 +41,7 @@ def _float_unary(a: Tensor, ufunc: str) -> Array:
 
 
 class ExpBackward0(Function):
-    name = "ExpBackward0"
+    node_name = "ExpBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -53,7 +53,7 @@ class ExpBackward0(Function):
 
 
 class LogBackward0(Function):
-    name = "LogBackward0"
+    node_name = "LogBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -66,7 +66,7 @@ class LogBackward0(Function):
 
 
 class Log2Backward0(Function):
-    name = "Log2Backward0"
+    node_name = "Log2Backward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -79,7 +79,7 @@ class Log2Backward0(Function):
 
 
 class Log10Backward0(Function):
-    name = "Log10Backward0"
+    node_name = "Log10Backward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -92,7 +92,7 @@ class Log10Backward0(Function):
 
 
 class SinBackward0(Function):
-    name = "SinBackward0"
+    node_name = "SinBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -104,7 +104,7 @@ class SinBackward0(Function):
 
 
 class CosBackward0(Function):
-    name = "CosBackward0"
+    node_name = "CosBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -116,7 +116,7 @@ class CosBackward0(Function):
 
 
 class TanBackward0(Function):
-    name = "TanBackward0"
+    node_name = "TanBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -129,7 +129,7 @@ class TanBackward0(Function):
 
 
 class TanhBackward0(Function):
-    name = "TanhBackward0"
+    node_name = "TanhBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -148,7 +148,7 @@ def _sigmoid_array(x: Array, dtype: DType) -> Array:
 
 
 class SigmoidBackward0(Function):
-    name = "SigmoidBackward0"
+    node_name = "SigmoidBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -160,7 +160,7 @@ class SigmoidBackward0(Function):
 
 
 class ReluBackward0(Function):
-    name = "ReluBackward0"
+    node_name = "ReluBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if a.dtype is dtypes.bool_:
@@ -178,7 +178,7 @@ class ReluBackward0(Function):
 
 
 class SqrtBackward0(Function):
-    name = "SqrtBackward0"
+    node_name = "SqrtBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -192,7 +192,7 @@ class SqrtBackward0(Function):
 
 
 class RsqrtBackward0(Function):
-    name = "RsqrtBackward0"
+    node_name = "RsqrtBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -207,7 +207,7 @@ class RsqrtBackward0(Function):
 
 
 class AbsBackward0(Function):
-    name = "AbsBackward0"
+    node_name = "AbsBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if a.dtype is dtypes.bool_:
@@ -230,7 +230,7 @@ def _sign_array(x: Array) -> Array:
 
 
 class SignBackward0(Function):
-    name = "SignBackward0"
+    node_name = "SignBackward0"
 
     def forward(self, a: Tensor) -> Array:
         return _sign_array(a._data)
@@ -242,7 +242,7 @@ class SignBackward0(Function):
 class SgnBackward0(Function):
     """sgn: sign for real tensors; appears in abs's double backward."""
 
-    name = "SgnBackward0"
+    node_name = "SgnBackward0"
 
     def forward(self, a: Tensor) -> Array:
         return _sign_array(a._data)
@@ -252,7 +252,7 @@ class SgnBackward0(Function):
 
 
 class NegBackward0(Function):
-    name = "NegBackward0"
+    node_name = "NegBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if a._data.dtype.kind == "b":
@@ -267,7 +267,7 @@ class NegBackward0(Function):
 
 
 class ReciprocalBackward0(Function):
-    name = "ReciprocalBackward0"
+    node_name = "ReciprocalBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -286,7 +286,7 @@ class _Rounding(Function):
 
     def forward(self, a: Tensor) -> Array:
         if a.dtype is dtypes.bool_:
-            raise not_implemented_for(f"{self.name[:-len('Backward0')].lower()}_vml_cpu", a.dtype)
+            raise not_implemented_for(f"{self.node_name[:-len('Backward0')].lower()}_vml_cpu", a.dtype)
         if not a.dtype.is_floating_point:
             return a._data.copy()
         return getattr(xp_of(a._data), self.ufunc)(a._data)
@@ -296,17 +296,17 @@ class _Rounding(Function):
 
 
 class FloorBackward0(_Rounding):
-    name = "FloorBackward0"
+    node_name = "FloorBackward0"
     ufunc = "floor"
 
 
 class CeilBackward0(_Rounding):
-    name = "CeilBackward0"
+    node_name = "CeilBackward0"
     ufunc = "ceil"
 
 
 class RoundBackward0(_Rounding):
-    name = "RoundBackward0"
+    node_name = "RoundBackward0"
     ufunc = "rint"  # round half to even, as PyTorch's round
 
 
@@ -314,7 +314,7 @@ class RoundBackward1(Function):
     """round(decimals=d): rint(x * 10^d) / 10^d in the tensor's dtype (for d < 0,
     rint(x / 10^-d) * 10^-d), as PyTorch's kernel computes it; zero gradient."""
 
-    name = "RoundBackward1"
+    node_name = "RoundBackward1"
 
     def forward(self, a: Tensor, decimals: int) -> Array:
         if not a.dtype.is_floating_point:
@@ -331,7 +331,7 @@ class RoundBackward1(Function):
 
 
 class TruncBackward0(_Rounding):
-    name = "TruncBackward0"
+    node_name = "TruncBackward0"
     ufunc = "trunc"
 
 
@@ -384,7 +384,7 @@ def _float_unary_node(name: str, ufunc: str, saves: str,
         with _quiet():
             return (formula(F, grad, self.saved(saves, F)),)
 
-    return type(name, (Function,), {"name": name, "forward": forward, "backward": backward,
+    return type(name, (Function,), {"node_name": name, "forward": forward, "backward": backward,
                                     "__module__": __name__})
 
 
@@ -407,7 +407,7 @@ AtanBackward0 = _float_unary_node("AtanBackward0", "arctan", "self",
 
 
 class ErfBackward0(_SavesSelf):
-    name = "ErfBackward0"
+    node_name = "ErfBackward0"
 
     def forward(self, a: Tensor) -> Array:
         self.save_input(a)
@@ -419,7 +419,7 @@ class ErfBackward0(_SavesSelf):
 
 
 class FracBackward0(Function):
-    name = "FracBackward0"
+    node_name = "FracBackward0"
 
     def forward(self, a: Tensor) -> Array:
         x = a._data
@@ -430,7 +430,7 @@ class FracBackward0(Function):
 
 
 class NanToNumBackward0(_SavesSelf):
-    name = "NanToNumBackward0"
+    node_name = "NanToNumBackward0"
 
     def forward(self, a: Tensor, nan: float, posinf: float | None,
                 neginf: float | None) -> Array:
@@ -446,7 +446,7 @@ class NanToNumBackward0(_SavesSelf):
 
 
 class LogitBackward0(_SavesSelf):
-    name = "LogitBackward0"
+    node_name = "LogitBackward0"
 
     def forward(self, a: Tensor, eps: float | None) -> Array:
         self.save_input(a)

@@ -63,7 +63,7 @@ def _unary(cls: type[Function], fname: str) -> Callable[[Tensor], Tensor]:
         return cls.apply(_check_tensor(a, fname))
 
     op.__name__ = fname
-    op.__doc__ = f"torch.{fname} ({cls.name})."
+    op.__doc__ = f"torch.{fname} ({cls.node_name})."
     return guarded(op)
 
 
@@ -151,7 +151,7 @@ def _inplace_unary(cls: type[Function], name: str) -> Callable[[Tensor], Tensor]
     def op(a: Tensor) -> Tensor:
         return apply_inplace(cls, a)
 
-    op.__name__ = cls.name
+    op.__name__ = cls.node_name
     return guarded(op, name=name)
 
 
