@@ -427,3 +427,33 @@ def test_grad_fn_attributes(torch: Any, source: str) -> None:
 @pytest.mark.parametrize(("setup", "source"), GRAD_FN_PROGRAMS)
 def test_grad_fn_hooks(torch: Any, setup: str, source: str) -> None:
     check(torch, source, GRAD_FN_SETUP + setup)
+
+
+TRACEBACK_PROGRAM = """\
+import torch
+
+
+def f(x):
+    return x.view(5) + torch.ones(2, 3)
+
+
+a = torch.ones(2, 3)
+b = f(a) * 2
+"""
+
+
+def test_tracebacks_mark_the_failing_expression(torch: Any, tmp_path: Any) -> None:
+    """A program's traceback under `gradsh run` is python's, `^^^^` carets included."""
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    (tmp_path / "prog.py").write_text(TRACEBACK_PROGRAM)
+    env = {**os.environ, "PYTHONPATH": root}
+    python = subprocess.run([sys.executable, "prog.py"], capture_output=True, text=True,
+                            cwd=tmp_path, env={**os.environ, "PYTHONPATH": ""}, timeout=120)
+    gradsh = subprocess.run([sys.executable, "-m", "gradsh", "run", "--quiet", "prog.py"],
+                            capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    assert "^^^^^^^^^" in python.stderr
+    assert (gradsh.returncode, gradsh.stderr) == (python.returncode, python.stderr)
