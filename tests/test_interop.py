@@ -148,6 +148,9 @@ NUMPY_CASES = [
     "t[[0., 1.]]", "t[[0.5, 2.7]]", "t[[True, False, True]]",
     "t[np.array([1, 0, 1], dtype=np.uint8)]", "t[np.float64(0)]", "t[np.bool_(True)]",
     "m[np.array([0, 1]), np.int64(1)]", "tg[np.array([0, 2])]",
+    # a short list holding sequences indexes as a tuple (deprecated); an array never does
+    "m[[[0, 1], [0, 2]]]", "m[[np.array([0, 1]), np.array([0, 2])]]", "m[[slice(None), 1]]",
+    "m[np.array([[0, 1], [1, 0]])]", "m[[0, None]]", "m[[[0, 1]] * 40].shape",
     # NumPy's keyword names, as PyTorch's parser accepts them
     "m.sum(axis=0)", "m.mean(axis=1, keepdims=True)", "torch.cat([m, m], axis=0).shape",
     "torch.softmax(m, axis=0).shape", "m.argmax(axis=1)", "m.std(axis=0)",

@@ -87,10 +87,29 @@ def _as_index_tensor(item: Any, device: str) -> Tensor:
     return t
 
 
+def _sequence_as_tuple(key: list[Any]) -> bool:
+    """PyTorch's treatSequenceAsTuple (NumPy's old heuristic): a short list holding a tensor,
+    a sequence, a slice, None or Ellipsis indexes as the tuple of its items, with a
+    deprecation warning. NumPy arrays are always one index."""
+    if len(key) >= 32:
+        return False
+    for item in key:
+        if isinstance(item, (Tensor, list, tuple, range, str, np.ndarray, builtins.slice)) \
+                or item is None or item is Ellipsis:
+            warn("Using a non-tuple sequence for multidimensional indexing is deprecated and "
+                 "will be changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In "
+                 "pytorch 2.9 this will be interpreted as tensor index, x[torch.tensor(seq)], "
+                 "which will result either in an error or a different result")
+            return True
+    return False
+
+
 def _plain_key(key: Any) -> Any:
     """An index as PyTorch reads it before indexing: a NumPy integer as an int, an array as an
     index tensor (a 0-d integer one then indexes as an int), a uint8 tensor as a bool mask
     (deprecated, with PyTorch's warning)."""
+    if isinstance(key, list) and _sequence_as_tuple(key):
+        key = tuple(key)
     if isinstance(key, tuple):
         if any(isinstance(k, (np.integer, np.ndarray, Tensor)) for k in key):
             return tuple(_plain_key(k) for k in key)
