@@ -385,7 +385,8 @@ GRAD_FN_CASES = [
     "(a ** 2).grad_fn._saved_exponent", "(a ** 2).grad_fn._saved_self is a",
     "a.exp().grad_fn._saved_result", "a.tanh().grad_fn._saved_result.grad_fn",
     "a.sum().grad_fn._saved_self_sym_sizes", "a.mean().grad_fn._saved_self_sym_numel",
-    "a[0].grad_fn._saved_dim", "a[1].grad_fn._saved_index", "a.view(2, 1).grad_fn._saved_self_sym_sizes",
+    "a[0].grad_fn._saved_dim", "a[1].grad_fn._saved_index",
+    "a.view(2, 1).grad_fn._saved_self_sym_sizes",
     "torch.cat([a, b]).grad_fn._saved_dim", "a.clamp(0, 1).grad_fn._saved_min",
     "a.unsqueeze(0).grad_fn._saved_dim", "a.dot(b).grad_fn._saved_tensor is b",
     "(a * b).grad_fn._saved_foo", "a.exp().grad_fn._raw_saved_result",
@@ -460,3 +461,53 @@ def test_tracebacks_mark_the_failing_expression(torch: Any, tmp_path: Any) -> No
                             capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
     assert "^^^^^^^^^" in python.stderr
     assert (gradsh.returncode, gradsh.stderr) == (python.returncode, python.stderr)
+
+
+SURFACE_CASES = [
+    # settings and type information
+    "torch.finfo(torch.float32)", "torch.finfo()", "torch.finfo(torch.float64).eps",
+    "torch.finfo(torch.float16).resolution", "torch.finfo(torch.float32).tiny",
+    "torch.iinfo(torch.int32)", "torch.iinfo(torch.uint8).max", "torch.iinfo(torch.bool)",
+    "torch.finfo(torch.int32)", "torch.strided", "type(torch.strided).__name__",
+    "t.layout", "torch.contiguous_format", "torch.are_deterministic_algorithms_enabled()",
+    "torch.get_float32_matmul_precision()", "torch.typename(t)", "torch.typename(3)",
+    "torch.is_same_size(t, ti)", "torch.scalar_tensor(3)",
+    "torch.scalar_tensor(3, dtype=torch.long)",
+    "torch.range(1, 4)", "torch.range(0, 1, 0.25)", "torch.range(1, 4, dtype=torch.long)",
+    # legacy and trivial Tensor surface
+    "m.new([1, 2])", "m.new().shape", "m.new(2, 3).shape", "ti.new([1, 2])", "m.is_cpu",
+    "m.get_device()", "m.is_inference()", "m.is_shared()", "m.is_pinned()", "m.conj() is m",
+    "m.resolve_conj() is m", "m.is_conj()", "m.is_neg()", "m.real is m", "m.imag",
+    "m.output_nr", "m.mH", "m.adjoint()",
+    # stacking, splitting, reshaping
+    "torch.hstack([t, t])", "torch.vstack([t, t])", "torch.dstack([m, m])",
+    "torch.column_stack([t, t])", "torch.row_stack([m, m])", "m.tile((2,))", "tg.tile(2, 1)",
+    "tg.repeat_interleave(2)", "(m * tg).repeat_interleave(2, dim=1)",
+    "m.repeat_interleave(torch.tensor([1, 2]), dim=0)", "torch.repeat_interleave(ti, 2)",
+    "(m * tg).fliplr()", "m.flipud()", "t.fliplr()", "m.tensor_split(2, dim=1)",
+    "m.tensor_split([1, 2], dim=1)", "m.hsplit(3)", "torch.vsplit(m, 2)", "torch.hsplit(m, 2)",
+    "torch.take_along_dim(m * tg, torch.tensor([[0], [1]]), dim=1)",
+    "torch.take_along_dim(m, torch.tensor([0, 5]))", "tg.ravel()", "m.sum_to_size(1, 3)",
+    "(m * tg).sum_to_size(3)", "(m * tg).diff()", "m.diff(dim=0)", "m.diff(n=2)",
+    "torch.tensor([True, False, False]).diff()", "tg.diff(prepend=torch.tensor([0.]))",
+    "(m * tg).msort()", "torch.argwhere(torch.tensor([[0, 1], [2, 0]]))",
+    # less common math, NaN-aware and running reductions
+    "tg.asinh()", "(tg + 3).acosh()", "(tg / 4).atanh()", "(tg * 1).asinh_()",
+    "(tg * 1 + 3).acosh_()", "(tg / 4).atanh_()", "tg.erfc()", "(tg * 1).erfc_()",
+    "torch.hypot(tg, t.flip(0))", "(tg * 1).hypot_(t)", "torch.logaddexp(tg, t.flip(0))",
+    "torch.logaddexp2(tg, t.flip(0))", "tg.deg2rad()", "tg.rad2deg()", "(tg * 1).deg2rad_()",
+    "torch.copysign(tg, t.flip(0) - 2)", "torch.copysign(tg, -1)", "(tg * 1).copysign_(-1)",
+    "torch.fmax(tg, t.flip(0))", "torch.fmin(tg, t.flip(0))", "tg.fix()", "(tg * 1.5).fix_()",
+    "torch.fmax(torch.tensor([1., float('nan')]), torch.tensor([float('nan'), 2.]))",
+    "torch.tensor([1., float('nan'), 3.]).nansum()", "(m * tg).nansum(1)", "tg.nanmean()",
+    "torch.tensor([[1., float('nan')], [3., 4.]]).nanmean(1)", "ti.nanmean()",
+    "(m * tg).cummax(1)", "(m * tg).cummin(0)", "torch.tensor([3., 1., 3., 5.]).cummax(0)",
+    "torch.isclose(t, t + 1e-9)", "torch.isclose(t, ti)",
+    "torch.isneginf(torch.tensor([float('-inf'), 1.]))", "t.isposinf()", "t.isreal()",
+    "torch.signbit(torch.tensor([-0.0, 1., -2.]))",
+]
+
+
+@pytest.mark.parametrize("source", SURFACE_CASES)
+def test_torch_surface(torch: Any, source: str) -> None:
+    check(torch, source)

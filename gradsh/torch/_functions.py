@@ -37,11 +37,17 @@ transpose tril triu true_divide trunc unbind unflatten unique unsqueeze var wher
 zeros_like binary_cross_entropy_with_logits kl_div dropout is_tensor
 cross index_copy is_complex is_floating_point masked_scatter std_mean var_mean
 atleast_1d atleast_2d atleast_3d broadcast_tensors broadcast_shapes cartesian_prod tensordot
+hstack vstack row_stack dstack column_stack tile ravel fliplr flipud repeat_interleave
+tensor_split hsplit vsplit dsplit take_along_dim diff msort argwhere asinh acosh atanh arcsinh
+arccosh arctanh asinh_ acosh_ atanh_ arcsinh_ arccosh_ arctanh_ erfc erfc_ deg2rad rad2deg
+deg2rad_ rad2deg_ hypot logaddexp logaddexp2 copysign fmax fmin fix fix_ nansum nanmean cummax
+cummin isclose isneginf isposinf isreal signbit
 """.split()
 
 __all__ = [*_FROM_OPS, "as_tensor", "from_numpy", "get_default_dtype", "set_default_dtype",
            "get_default_device", "set_default_device", "set_printoptions",
-           "promote_types", "result_type", "can_cast", "is_nonzero", "numel", "asarray"]
+           "promote_types", "result_type", "can_cast", "is_nonzero", "numel", "asarray", "range",
+           "scalar_tensor"]
 
 _module = globals()
 for _name in _FROM_OPS:
@@ -145,3 +151,30 @@ def can_cast(from_: DType, to: DType) -> bool:
     """Whether PyTorch's type promotion allows the cast: never to a lower category (float to
     integer, integer to bool)."""
     return from_.category <= to.category
+
+
+def range(start: float = 0, end: float | None = None, step: float = 1,  # noqa: A001
+          dtype: DType | None = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """torch.range (deprecated): from start to end inclusive, in the default float dtype."""
+    import math
+    import warnings
+
+    warnings.warn("torch.range is deprecated and will be removed in a future release because "
+                  "its behavior is inconsistent with Python's range builtin. Instead, use "
+                  "torch.arange, which produces values in [start, end).", UserWarning,
+                  stacklevel=2)
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise TorchRuntimeError("step must be nonzero")
+    count = builtins.max(int(math.floor((end - start) / step)) + 1, 0)
+    values = [start + step * i for i in builtins.range(count)]
+    return ops.tensor(values, dtype=dtype or dtypes.default_float(), device=device,
+                      requires_grad=requires_grad)
+
+
+def scalar_tensor(s: Any, dtype: DType | None = None, device: Any = None,
+                  requires_grad: bool = False) -> Tensor:
+    """torch.scalar_tensor(3): a 0-d tensor of the default float dtype unless told."""
+    return ops.tensor(s, dtype=dtype or dtypes.default_float(), device=device,
+                      requires_grad=requires_grad)

@@ -286,7 +286,8 @@ class _Rounding(Function):
 
     def forward(self, a: Tensor) -> Array:
         if a.dtype is dtypes.bool_:
-            raise not_implemented_for(f"{self.node_name[:-len('Backward0')].lower()}_vml_cpu", a.dtype)
+            kernel = self.node_name[:-len("Backward0")].lower()
+            raise not_implemented_for(f"{kernel}_vml_cpu", a.dtype)
         if not a.dtype.is_floating_point:
             return a._data.copy()
         return getattr(xp_of(a._data), self.ufunc)(a._data)

@@ -8,8 +8,9 @@ so their graphs look the same, and route in-place variants through `apply_inplac
 
 One module per op family, mirroring gradsh.engine.functions (the nodes they build): creation,
 copies, arithmetic, unary, comparison, selection, reductions, sorting, shape, joining, indexing,
-linalg, activations, losses, sampling, autograd, and functional (what PyTorch composes in Python,
-in torch/functional.py); arguments and guard hold what they all share
+linalg, activations, losses, sampling, autograd, functional (what PyTorch composes of other
+ops) and numerics (the less common element-wise math, NaN-aware and running reductions);
+arguments and guard hold what they all share
 (argument normalisation; PyTorch's argument errors, which every public function wears through
 @guarded). This package re-exports each family's __all__, so `ops.add`, `ops.relu` and the
 builtins table's names keep one flat namespace. Importing it runs the one registration step at
@@ -33,6 +34,7 @@ from gradsh.engine.ops.joining import *  # noqa: F403
 from gradsh.engine.ops.linalg import *  # noqa: F403
 from gradsh.engine.ops.losses import *  # noqa: F403
 from gradsh.engine.ops.methods import install_tensor_methods
+from gradsh.engine.ops.numerics import *  # noqa: F403
 from gradsh.engine.ops.reductions import *  # noqa: F403
 from gradsh.engine.ops.sampling import *  # noqa: F403
 from gradsh.engine.ops.selection import *  # noqa: F403

@@ -278,7 +278,7 @@ class ReturnTuple(tuple):  # type: ignore[type-arg]
 RETURN_TYPES: dict[str, type[ReturnTuple]] = {
     kind + suffix: builtins.type(kind + suffix, (ReturnTuple,),
                                  {"__module__": "torch.return_types"})
-    for kind in ("max", "min", "sort", "topk", "median", "kthvalue", "mode")
+    for kind in ("max", "min", "sort", "topk", "median", "kthvalue", "mode", "cummax", "cummin")
     for suffix in ("", "_out")  # the `_out` kinds are what a call with out= returns
 }
 

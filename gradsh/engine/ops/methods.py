@@ -232,7 +232,9 @@ from gradsh.engine.ops.unary import (
     trunc,
 )
 from gradsh.engine.ops import arithmetic as _arithmetic
+from gradsh.engine.ops import functional as _functional
 from gradsh.engine.ops import indexing as _indexing
+from gradsh.engine.ops import numerics as _numerics
 from gradsh.engine.ops.sampling import random_
 from gradsh.engine.ops import unary as _unary
 from gradsh.engine.tensor import Tensor
@@ -243,6 +245,18 @@ __all__ = ["install_tensor_methods"]
 _ARITHMETIC_IN_PLACE = (
     "lerp_", "addcmul_", "addcdiv_", "true_divide_", "remainder_", "fmod_", "atan2_",
     "arctan2_", "xlogy_", "subtract_", "multiply_", "divide_",
+)
+# Methods with the function's name, from the families whose every function is also a method.
+_NUMERICS_METHODS = (
+    "asinh", "acosh", "atanh", "arcsinh", "arccosh", "arctanh", "asinh_", "acosh_", "atanh_",
+    "arcsinh_", "arccosh_", "arctanh_", "erfc", "erfc_", "deg2rad", "rad2deg", "deg2rad_",
+    "rad2deg_", "hypot", "hypot_", "logaddexp", "logaddexp2", "copysign", "copysign_", "fmax",
+    "fmin", "fix", "fix_", "nansum", "nanmean", "cummax", "cummin", "isclose", "isneginf",
+    "isposinf", "isreal", "signbit",
+)
+_FUNCTIONAL_METHODS = (
+    "tile", "ravel", "fliplr", "flipud", "repeat_interleave", "tensor_split", "hsplit",
+    "vsplit", "dsplit", "take_along_dim", "sum_to_size", "diff", "msort", "argwhere",
 )
 _INDEXING_IN_PLACE = (
     "index_add_", "index_fill_", "scatter_", "scatter_add_", "index_copy_", "masked_scatter_",
@@ -615,6 +629,8 @@ _METHODS: dict[str, Any] = {
     **{name: getattr(_unary, name) for name in _UNARY_IN_PLACE},
     **{name: getattr(_arithmetic, name) for name in _ARITHMETIC_IN_PLACE},
     **{name: getattr(_indexing, name) for name in _INDEXING_IN_PLACE},
+    **{name: getattr(_numerics, name) for name in _NUMERICS_METHODS},
+    **{name: getattr(_functional, name) for name in _FUNCTIONAL_METHODS},
     # autograd
     "backward": backward,
 }
