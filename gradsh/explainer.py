@@ -282,10 +282,10 @@ def _leaf_and_grad(t: Tensor, x: str, names: Names, say: _Say) -> list[str]:
             described = held[0] if held else say.phrase("unnamed_leaf")
         else:
             held = names.of_node(child)
-            described = held[0] if held else say.phrase("unnamed_result", node=child.name)
+            described = held[0] if held else say.phrase("unnamed_result", node=child.node_name)
         if described not in inputs:
             inputs.append(described)
-    lines = [say("not_leaf", x=x, node=fn.name, inputs=say.join(inputs))]
+    lines = [say("not_leaf", x=x, node=fn.node_name, inputs=say.join(inputs))]
     if t.retains_grad:
         lines.append(say("grad_retained_full", x=x, grad=grad_text) if grad is not None
                      else say("grad_retained_empty", x=x))
@@ -299,8 +299,8 @@ def _node_ref(node: Node, names: Names, saved_as: list[str] | None = None) -> st
     variables `saved_as`, its own output, which the sentence names already)."""
     held = names.of_node(node)
     if not held or held == saved_as:
-        return node.name
-    return f"{node.name} ({', '.join(held)})"
+        return node.node_name
+    return f"{node.node_name} ({', '.join(held)})"
 
 
 def _saved_name(node: Node, saved: SavedTensor) -> str:
@@ -458,7 +458,7 @@ def error_hint(error: Exception, env: dict[str, Any], path: str = "<input>") -> 
         return (f"hint: {_node_ref(node, names)} saved its tensors{made}; {who} freed them. "
                 "Pass retain_graph=True to that backward to backpropagate through them again.")
     held = names.of_saved(saved)
-    var = " / ".join(held) if held else f"`{_saved_name(node, saved)}` of {node.name}"
+    var = " / ".join(held) if held else f"`{_saved_name(node, saved)}` of {node.node_name}"
     by = f" by {_node_ref(node, names, held)}" if held else ""
     changed = _hint_place(getattr(saved._counter, "origin", None), path)
     return (f"hint: {var} was saved{by}{made} and modified in place{changed}; version "

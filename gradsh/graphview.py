@@ -205,7 +205,7 @@ def tensor_info(t: Tensor, names: list[str]) -> TensorInfo:
 def node_info(node: Node, number: int, names: Names) -> NodeInfo:
     info = NodeInfo(
         number=number,
-        name=node.name,
+        name=node.node_name,
         holders=names.of_node(node),
         saved=[saved_info(n, s, names) for n, s in node.saved_tensors.items()],
     )

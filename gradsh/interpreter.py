@@ -252,7 +252,7 @@ class Interpreter:
 
     def _set_item(self, obj: Any, key: Any, value: Any) -> None:
         if isinstance(obj, Tensor):
-            ops.index_put(obj, key, value)
+            ops.setitem(obj, key, value)
         elif isinstance(obj, (list, dict)):  # `opt.param_groups[0]["lr"] = 0.01`
             obj[key] = value
         else:
@@ -848,17 +848,17 @@ def _node_attribute(node: Node, name: str) -> Any:
     if name == "next_functions":
         return node.next_functions
     if name == "name":
-        return BoundMethod(node, "name", lambda: node.name)
+        return BoundMethod(node, "name", node.name)
     if name == "metadata":
         return node.metadata
     if name.startswith("_saved_"):
         saved = node.saved_tensors.get(name[len("_saved_"):])
         if saved is None:
-            raise GradshError("AttributeError", f"'{node.name}' object has no attribute '{name}'")
+            raise GradshError("AttributeError", f"'{node.node_name}' object has no attribute '{name}'")
         return saved.unpack(node, True)
     if name == "variable" and hasattr(node, "variable"):
         return node.variable  # type: ignore[attr-defined]
-    raise GradshError("AttributeError", f"'{node.name}' object has no attribute '{name}'")
+    raise GradshError("AttributeError", f"'{node.node_name}' object has no attribute '{name}'")
 
 
 def _module_attribute(module: Module, name: str, globals_: dict[str, Any]) -> Any:

@@ -36,14 +36,26 @@ def _user_frames(tb: TracebackType | None, hidden: tuple[str, ...] = ()) -> list
     return frames
 
 
+def _user_stack(tb: TracebackType | None, hidden: tuple[str, ...]) -> traceback.StackSummary:
+    """The user's frames of a traceback, with the column positions Python 3.11 marks with
+    `^^^^` under the failing expression (the standard library's own walk, filtered)."""
+    walk = getattr(traceback, "_walk_tb_with_full_positions", None)
+    extract = getattr(traceback.StackSummary, "_extract_from_extended_frame_gen", None)
+    if walk is None or extract is None:  # another Python: the lines without positions
+        return traceback.StackSummary.extract(
+            ((f, n) for f, n in traceback.walk_tb(tb)
+             if not _is_hidden(f.f_code.co_filename, hidden)),
+            capture_locals=False)
+    return extract(  # type: ignore[no-any-return]
+        ((f, positions) for f, positions in walk(tb)
+         if not _is_hidden(f.f_code.co_filename, hidden)),
+        capture_locals=False)
+
+
 def _exception_lines(exc: BaseException, hidden: tuple[str, ...]) -> list[str]:
     """One exception's traceback (user frames only) and its last line."""
     te = traceback.TracebackException(type(exc), exc, exc.__traceback__, compact=True)
-    kept = traceback.StackSummary.extract(
-        ((f, n) for f, n in traceback.walk_tb(exc.__traceback__)
-         if not _is_hidden(f.f_code.co_filename, hidden)),
-        capture_locals=False)
-    te.stack = kept
+    te.stack = _user_stack(exc.__traceback__, hidden)
     te.__cause__ = te.__context__ = None
     return list(te.format())
 

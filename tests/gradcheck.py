@@ -190,7 +190,7 @@ def node_name(node: Any) -> str:
     """gradsh nodes carry PyTorch's class name as data; PyTorch's are that class."""
     from gradsh.engine.tensor import Node
 
-    return node.name if isinstance(node, Node) else type(node).__name__
+    return node.node_name if isinstance(node, Node) else type(node).__name__
 
 
 def graph_signature(node: Any, depth: int = 4) -> Any:

@@ -236,7 +236,7 @@ def test_node_shows_in_table_and_graph():
 
     x = gt.tensor([1.0, 2.0], requires_grad=True)
     y = _functions(gt)["Square"].apply(x, 2)
-    assert y.grad_fn.name == "SquareBackward"
+    assert y.grad_fn.name() == "SquareBackward"
     assert "SquareBackward" in repr(y)
     assert list(y.grad_fn.saved_tensors) == ["saved_tensors[0]"]
     tree, _ = graphview.build(y, "y", {"x": x, "y": y})

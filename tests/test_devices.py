@@ -203,14 +203,14 @@ def test_sim_cuda_from_the_environment_says_so_once(tmp_path: Path) -> None:
 
 def test_leaf_rules_of_the_source_article(cuda_mode: str) -> None:
     b = ops.rand(10, requires_grad=True).cuda()
-    assert not b.is_leaf and b.grad_fn.name == "ToCopyBackward0" and b.device == "cuda:0"
+    assert not b.is_leaf and b.grad_fn.name() == "ToCopyBackward0" and b.device == "cuda:0"
     assert ops.rand(10).cuda().is_leaf
     e = ops.rand(10).cuda().requires_grad_()
     assert e.is_leaf and e.requires_grad
     f = ops.rand(10, requires_grad=True, device="cuda")
     assert f.is_leaf and f.device == "cuda:0" and f.is_cuda
     assert b.cuda() is b and b.to("cuda:0") is b  # already there: no copy, no node
-    assert b.cpu().grad_fn.name == "ToCopyBackward0"
+    assert b.cpu().grad_fn.name() == "ToCopyBackward0"
     assert repr(f).endswith("device='cuda:0', requires_grad=True)")
     assert f.type() == "torch.cuda.FloatTensor"
 
@@ -228,7 +228,7 @@ def test_gradients_come_back_across_copies(cuda_mode: str) -> None:
 def test_second_derivatives_across_copies(cuda_mode: str) -> None:
     x = ops.tensor([1.0, -2.0], requires_grad=True)
     (g,) = ops.grad((x.cuda() ** 3).sum(), x, create_graph=True)
-    assert g.device == "cpu" and g.grad_fn.name == "ToCopyBackward0"
+    assert g.device == "cpu" and g.grad_fn.name() == "ToCopyBackward0"
     assert g.tolist() == [3.0, 12.0]
     g.sum().backward()
     assert x.grad.tolist() == [6.0, -12.0]
@@ -250,7 +250,7 @@ def test_copy_between_devices_is_allowed_and_differentiable(cuda_mode: str) -> N
     src = ops.tensor([1.0, 2.0], requires_grad=True)
     dst = ops.zeros(2, device="cuda")
     dst.copy_(src * 2)
-    assert dst.device == "cuda:0" and dst.grad_fn.name == "CopyBackwards"
+    assert dst.device == "cuda:0" and dst.grad_fn.name() == "CopyBackwards"
     dst.sum().backward()
     assert src.grad.device == "cpu" and src.grad.tolist() == [2.0, 2.0]
 

@@ -796,11 +796,11 @@ def test_cuda_copy_is_not_a_leaf(sim_cuda: Any) -> None:
     c = ops.rand(10).cuda().requires_grad_()
     d = ops.rand(10, requires_grad=True, device="cuda")
     assert (a.is_leaf, b.is_leaf, c.is_leaf, d.is_leaf) == (True, False, True, True)
-    assert b.grad_fn.name == "ToCopyBackward0" and b.device == "cuda:0"
+    assert b.grad_fn.name() == "ToCopyBackward0" and b.device == "cuda:0"
     (b * 2).sum().backward()
     assert a.grad.device == "cpu"
     np.testing.assert_array_equal(a.grad._data, np.full(10, 2.0, np.float32))
-    assert b.cuda() is b and b.cpu().grad_fn.name == "ToCopyBackward0"
+    assert b.cuda() is b and b.cpu().grad_fn.name() == "ToCopyBackward0"
 
 
 def test_mixed_devices_error(sim_cuda: Any) -> None:
@@ -876,7 +876,7 @@ def test_backward_create_graph_warns_once_and_grad_is_differentiable(torch: Any)
         first = x.grad
         (x ** 2).backward(create_graph=True)
         g = x.grad
-        names_line = f"{first.grad_fn.name} {g.grad_fn.name} {g.item()}"
+        names_line = f"{first.grad_fn.name()} {g.grad_fn.name()} {g.item()}"
         x.grad = None
         g.backward()
         second = x.grad.item()
@@ -906,7 +906,7 @@ def test_million_op_chain_backpropagates() -> None:
         built = time.perf_counter()
         (y * ops.tensor([3.0, 5.0])).sum().backward()
         done = time.perf_counter()
-        assert y.grad_fn.name == "NegBackward0"
+        assert y.grad_fn.name() == "NegBackward0"
         del y
     finally:
         gc.enable()

@@ -100,7 +100,7 @@ def test_no_grad_blocks_and_nesting() -> None:
     assert all(o.ok for o in outcomes)
     env = interp.env
     assert not env["a"].requires_grad and env["a"].grad_fn is None
-    assert env["b"].grad_fn.name == "MulBackward0"
+    assert env["b"].grad_fn.name() == "MulBackward0"
     assert not env["c"].requires_grad
     assert env["d"].requires_grad
 

@@ -105,7 +105,7 @@ def test_a_module_is_built_called_indexed_and_named_by_qualified_names() -> None
     env = interp.env
     assert env["first"] is env["same"] is env["model"][0]
     assert type(env["tail"]).__name__ == "Sequential" and len(env["tail"]) == 2
-    assert env["y"].grad_fn.name == "AddmmBackward0"
+    assert env["y"].grad_fn.name() == "AddmmBackward0"
     rows = [s.name for s in snapshot.take(env)]
     assert rows[:4] == ["model.0.weight", "model.0.bias", "model.2.weight", "model.2.bias"]
     assert "model.0.weight" in snapshot.tensor_env(env)

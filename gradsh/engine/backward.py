@@ -148,6 +148,8 @@ def run_backward(
             if grad is not None and (is_leaf_node or node.pre_hooks
                                      or node.retain_grad_ref is not None):
                 grad = _run_tensor_hooks(node, grad, create_graph)
+            if grad is not None and node.node_pre_hooks:
+                grad = _run_node_pre_hooks(node, grad, create_graph)
             if captures and node in captures:
                 for i in captures[node]:
                     captured[i] = grad if i not in capture_slots else (
@@ -166,6 +168,8 @@ def run_backward(
                         warned_create_graph = True
                         warn(CREATE_GRAPH_WARNING)
                     node.accumulate(grad, create_graph)
+                if node.post_hooks:
+                    _run_node_post_hooks(node, (), grad, create_graph)
                 continue
             if needed is not None and node not in needed:
                 continue
@@ -180,6 +184,8 @@ def run_backward(
                 grads = node.call_backward(F, grad)
                 if not retain_graph:
                     node.release_variables()
+            if node.post_hooks:
+                grads = _run_node_post_hooks(node, grads, grad, create_graph)
             for i, ((child, slot), g) in enumerate(zip(node.next_functions, grads,
                                                        strict=True)):
                 if child is None:
@@ -238,14 +244,14 @@ def _backward_with_anomaly_checks(node: Node, F: type[GradOps], grad: Any) -> tu
                 data = g._data if isinstance(g, Tensor) else g
                 if data.dtype.kind in "fc" and bool(backend.array_module(data).isnan(data).any()):
                     raise TorchRuntimeError(
-                        f"Function '{node.name}' returned nan values in its {i}th output.")
+                        f"Function '{node.name()}' returned nan values in its {i}th output.")
     except Exception:
         trace = node.metadata.get("traceback_") if node._metadata is not None else None
         if trace is None:
-            warn(f"Error detected in {node.name}. No forward pass information available. "
+            warn(f"Error detected in {node.name()}. No forward pass information available. "
                  "Enable detect anomaly during forward pass for more information.")
         else:
-            warn(f"Error detected in {node.name}. Traceback of forward call that caused the "
+            warn(f"Error detected in {node.name()}. Traceback of forward call that caused the "
                  f"error:\n{_describe_trace(trace)}")
         raise
     return grads
@@ -387,6 +393,45 @@ def _run_tensor_hooks(node: Node, grad: Any, create_graph: bool) -> Any:
     return grad
 
 
+def _as_tensors(grads: Any, device: str, create_graph: bool) -> tuple[Any, ...]:
+    """Gradients as the hooks on a grad_fn see them: a tuple of Tensors (None kept)."""
+    items = grads if isinstance(grads, (tuple, list)) else (grads,)
+    return tuple(g if g is None or isinstance(g, Tensor) else Tensor._make(g, device)
+                 for g in items)
+
+
+def _unwrap(grads: tuple[Any, ...], like: Any, create_graph: bool) -> tuple[Any, ...]:
+    """A hook's tuple of gradients back in the engine's form (arrays, unless under
+    create_graph)."""
+    return tuple(g._data if isinstance(g, Tensor) and not create_graph
+                 and not isinstance(like, Tensor) else g for g in grads)
+
+
+def _run_node_pre_hooks(node: Node, grad: Any, create_graph: bool) -> Any:
+    """grad_fn.register_prehook: hook(grad_outputs); a tuple it returns replaces them."""
+    several = node.num_outputs != 1
+    for hook in list(node.node_pre_hooks):
+        result = hook(_as_tensors(grad, node.output_device, create_graph))
+        if result is not None:
+            unwrapped = _unwrap(tuple(result), grad if not several else None, create_graph)
+            grad = list(unwrapped) if several else unwrapped[0]
+    return grad
+
+
+def _run_node_post_hooks(node: Node, grads: tuple[Any, ...], grad: Any,
+                         create_graph: bool) -> tuple[Any, ...]:
+    """grad_fn.register_hook: hook(grad_inputs, grad_outputs) after the node ran; a tuple it
+    returns replaces grad_inputs."""
+    outputs = _as_tensors(grad, node.output_device, create_graph)
+    for hook in list(node.post_hooks):
+        inputs = _as_tensors(grads, node.output_device, create_graph) if grads else ()
+        result = hook(inputs, outputs)
+        if result is not None:
+            like = next((g for g in grads if g is not None), None)
+            grads = _unwrap(tuple(result), like, create_graph)
+    return grads
+
+
 def _check_hook_result(hook: Any, value: Tensor, result: Any) -> None:
     """PyTorch's check_single_result: a hook may replace the gradient, not change its kind."""
     if not isinstance(result, Tensor):
@@ -420,7 +465,7 @@ def _validate_grad(node: Node, index: int, grad: Any, F: type[GradOps]) -> Any:
     if grad.shape != shape:
         if not _expandable(shape, grad.shape):
             raise TorchRuntimeError(
-                f"Function {node.name} returned an invalid gradient at index {index} - got "
+                f"Function {node.name()} returned an invalid gradient at index {index} - got "
                 f"{list(grad.shape)} but expected shape compatible with {list(shape)}"
             )
         grad = F.sum_to(grad, shape)  # type: ignore[attr-defined]
@@ -444,7 +489,7 @@ def _grad_to_device(node: Node, index: int, grad: Any, device: str, F: type[Grad
     if grad.ndim != 0:
         got = grad.device if isinstance(grad, Tensor) else _array_device(grad, device)
         raise TorchRuntimeError(
-            f"Function {node.name} returned an invalid gradient at index {index} - expected "
+            f"Function {node.name()} returned an invalid gradient at index {index} - expected "
             f"device {device} but got {got}"
         )
     return F.to_copy(grad, None, device)  # type: ignore[attr-defined]

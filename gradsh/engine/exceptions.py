@@ -57,11 +57,24 @@ for _cls in (TorchRuntimeError, TorchTypeError, TorchValueError, TorchIndexError
 # Warnings go to whoever runs the engine (the interpreter collects them per statement). The
 # default handler drops them so the engine can be used on its own without output.
 WarningHandler = Callable[[str, str], None]
-_handler: list[WarningHandler] = [lambda category, message: None]
+
+
+def _drop(category: str, message: str) -> None:
+    pass
+
+
+_handler: list[WarningHandler] = [_drop]
 
 
 def warn(message: str, category: str = "UserWarning") -> None:
     _handler[-1](category, message)
+
+
+def set_default_warning_handler(handler: WarningHandler) -> None:
+    """Deliver the warnings nobody else collects to `handler` (gradsh.torch used as a library
+    makes them Python warnings); a handler installed for the moment keeps them."""
+    if _handler[-1] is _drop:
+        _handler[-1] = handler
 
 
 def set_warning_handler(handler: WarningHandler) -> WarningHandler:

@@ -51,7 +51,7 @@ class _SavesInput(Function):
 
 
 class ThresholdBackward0(_SavesInput):
-    name = "ThresholdBackward0"
+    node_name = "ThresholdBackward0"
 
     def forward(self, a: Tensor, threshold: float, value: float) -> Array:
         self.keep_input(a)
@@ -65,7 +65,7 @@ class ThresholdBackward0(_SavesInput):
 
 
 class CeluBackward0(_SavesInput):
-    name = "CeluBackward0"
+    node_name = "CeluBackward0"
 
     def forward(self, a: Tensor, alpha: float) -> Array:
         self.keep_input(a)
@@ -82,7 +82,7 @@ class CeluBackward0(_SavesInput):
 
 
 class HardswishBackward0(_SavesInput):
-    name = "HardswishBackward0"
+    node_name = "HardswishBackward0"
 
     def forward(self, a: Tensor) -> Array:
         self.keep_input(a)
@@ -107,7 +107,7 @@ class _Shrink(_SavesInput):
 
 
 class HardshrinkBackward0(_Shrink):
-    name = "HardshrinkBackward0"
+    node_name = "HardshrinkBackward0"
 
     def forward(self, a: Tensor, lambd: float) -> Array:
         self.keep_input(a)
@@ -117,7 +117,7 @@ class HardshrinkBackward0(_Shrink):
 
 
 class SoftshrinkBackward0(_Shrink):
-    name = "SoftshrinkBackward0"
+    node_name = "SoftshrinkBackward0"
 
     def forward(self, a: Tensor, lambd: float) -> Array:
         self.keep_input(a)
@@ -129,7 +129,7 @@ class SoftshrinkBackward0(_Shrink):
 
 
 class GluBackward0(_SavesInput):
-    name = "GluBackward0"
+    node_name = "GluBackward0"
 
     def forward(self, a: Tensor, dim: int) -> Array:
         self.keep_input(a)
@@ -151,7 +151,7 @@ class GluBackward0(_SavesInput):
 
 
 class PreluKernelBackward0(Function):
-    name = "PreluKernelBackward0"
+    node_name = "PreluKernelBackward0"
 
     def forward(self, a: Tensor, weight: Tensor) -> Array:
         self.save("self", a)

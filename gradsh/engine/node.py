@@ -17,9 +17,12 @@ from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.grad_mode import _LAST, Anomaly, SavedHooks, _GradMode, _sequence, no_grad
 from gradsh.engine.saved_variable import SECOND_BACKWARD_MESSAGE, SavedTensor
 from gradsh.engine.undo import _Undo
-from gradsh.engine.variable import Array, Shape, Tensor
+from gradsh.engine.variable import Array, RemovableHandle, Shape, Tensor
 
 _NO_SAVED: Any = MappingProxyType({})  # shared and read-only: a node that saved nothing
+_MISSING = object()
+# What a node's `_saved_<name>` shows besides tensors: the plain arguments it kept
+_PLAIN_VALUES = (bool, int, float, str, tuple)
 
 Edge = tuple["Node | None", int]
 
@@ -32,11 +35,13 @@ class Node:
     node that produced it and run before the node, in registration order, retain_grad last.
     """
 
-    name: ClassVar[str] = "Node"
+    node_name: ClassVar[str] = "Node"  # what repr and type() show: <MulBackward0 object ...>
     # Class-level defaults, replaced per node only when used: a graph of a million nodes
     # should not carry a million empty lists and dicts (see register_hook, `metadata`).
     next_functions: tuple[Edge, ...] = ()
-    pre_hooks: Sequence[Callable[[Any], Any]] = ()
+    pre_hooks: Sequence[Callable[[Any], Any]] = ()  # the output tensor's register_hook
+    node_pre_hooks: Sequence[Callable[[Any], Any]] = ()  # grad_fn.register_prehook
+    post_hooks: Sequence[Callable[..., Any]] = ()  # grad_fn.register_hook
     retain_grad_ref: weakref.ref[Tensor] | None = None
     output_device = "cpu"
     _metadata: dict[str, Any] | None = None
@@ -44,6 +49,15 @@ class Node:
     # list, one slot per output; the edge to output i is (node, i), found by `edge_of`.
     num_outputs: ClassVar[int] = 1
     short_name: ClassVar[str | None] = None  # the name PyTorch's version error gives it
+    qualified_name: ClassVar[str | None] = None  # name(), where it differs from node_name
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # type(x.grad_fn) is PyTorch's: <class 'MulBackward0'>, a builtins type
+        if "node_name" in cls.__dict__:
+            cls.__name__ = cls.__qualname__ = cls.node_name
+            if cls.__module__.startswith("gradsh.engine"):
+                cls.__module__ = "builtins"
 
     def __init__(self) -> None:
         self.sequence_nr = next(_sequence)
@@ -69,11 +83,73 @@ class Node:
     def saved_tensors(self) -> dict[str, SavedTensor]:
         return {}
 
-    def register_hook(self, fn: Callable[..., Any]) -> None:
-        raise TorchRuntimeError("register_hook on grad_fn objects is not supported by gradsh")
+    def register_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """hook(grad_inputs, grad_outputs) after this node's backward ran: tuples of gradients
+        (None where an input needs none); a tuple it returns replaces grad_inputs."""
+        if not isinstance(self.post_hooks, list):
+            self.post_hooks = []
+        self.post_hooks.append(hook)
+        return RemovableHandle(self.post_hooks, hook)
+
+    def register_prehook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """hook(grad_outputs) before this node's backward runs (after the output tensor's own
+        hooks); a tuple it returns replaces grad_outputs."""
+        if not isinstance(self.node_pre_hooks, list):
+            self.node_pre_hooks = []
+        self.node_pre_hooks.append(hook)
+        return RemovableHandle(self.node_pre_hooks, hook)
+
+    def __getattr__(self, attribute: str) -> Any:
+        """PyTorch's generated attributes: `_saved_self` (a saved tensor, unpacked as backward
+        would), `_saved_dim` (an argument), `_saved_self_sym_sizes`; `_raw_saved_self` (the
+        SavedTensor). Reached only when ordinary lookup fails."""
+        if attribute.startswith("_raw_saved_"):
+            saved = self.saved_tensors.get(attribute[len("_raw_saved_"):])
+            if saved is not None:
+                return saved
+        elif attribute.startswith("_saved_"):
+            found, value = self._saved_value(attribute[len("_saved_"):])
+            if found:
+                return value
+        raise AttributeError(f"'{self.node_name}' object has no attribute '{attribute}'")
+
+    def _saved_value(self, key: str) -> tuple[bool, Any]:
+        saved = self.saved_tensors.get(key)
+        if saved is not None:
+            value = saved.unpack(self, True)
+            saved.clear_unpacked()  # each read calls an unpack hook again, as in PyTorch
+            if saved.is_output and isinstance(value, Tensor):
+                # an output comes back as a new tensor of its storage and history, as PyTorch
+                # unpacks one (not the output object itself)
+                alias = Tensor._make(value._data, value.device, grad_fn=value._grad_fn)
+                alias._version_counter = value._version_counter
+                return True, alias
+            return True, value
+        known = self.__dict__
+        for suffix, own in (("_sym_sizes", "_sizes"), ("_sym_numel", "_numel")):
+            if key.endswith(suffix):
+                base = key[: -len(suffix)]
+                if base + own in known:
+                    return True, tuple(known[base + own]) if own == "_sizes" else known[base + own]
+                if own == "_numel" and base == "self" and "numel" in known:
+                    return True, known["numel"]
+        value = known.get(key, _MISSING)
+        if value is not _MISSING and (value is None or isinstance(value, _PLAIN_VALUES)):
+            return True, tuple(value) if isinstance(value, tuple) else value
+        return False, None
+
+    @property
+    def requires_grad(self) -> bool:
+        """grad_fn.requires_grad: a node in the graph is there because an input needs it."""
+        return True
+
+    def name(self) -> str:
+        """PyTorch's grad_fn.name(): the class name, with its C++ namespace for the nodes
+        PyTorch writes by hand ('torch::autograd::AccumulateGrad')."""
+        return self.qualified_name or self.node_name
 
     def __repr__(self) -> str:
-        return f"<{self.name} object at {id(self):#x}>"
+        return f"<{self.node_name} object at {id(self):#x}>"
 
 
 class Function(Node):
@@ -381,7 +457,8 @@ def _record_forward(node: Node) -> None:
 class AccumulateGrad(Node):
     """The node of a leaf that requires grad: adds the incoming gradient into `leaf.grad`."""
 
-    name = "AccumulateGrad"
+    node_name = "AccumulateGrad"
+    qualified_name = "torch::autograd::AccumulateGrad"
 
     def __init__(self, variable: Tensor):
         super().__init__()
@@ -424,13 +501,14 @@ def _owned_copy(array: Array, order: str = "K") -> Array:
 
 
 class GraphRoot(Node):
-    name = "GraphRoot"
+    node_name = "GraphRoot"
+    qualified_name = "torch::autograd::GraphRoot"
 
 
 class AsStridedBackward0(Function):
     """The grad_fn a view gets once its base was modified in place (PyTorch regenerates it)."""
 
-    name = "AsStridedBackward0"
+    node_name = "AsStridedBackward0"
 
     def __init__(self, base: Tensor, view_fn: Callable[[Array], Array] | None, shape: Shape):
         super().__init__()
@@ -468,7 +546,8 @@ class CopySlices(Node):
     and passes the rest through unchanged, as PyTorch's CopySlices does.
     """
 
-    name = "CopySlices"
+    node_name = "CopySlices"
+    qualified_name = "torch::autograd::CopySlices"
 
     def __init__(self, base: Tensor, view_fn: Callable[[Array], Array] | None, fn: Function):
         super().__init__()

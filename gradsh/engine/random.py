@@ -41,6 +41,7 @@ import numpy as np
 
 from gradsh.engine import dtypes
 from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import warn
 
 __all__ = ["Generator", "GeneratorState", "default_generator"]
 
@@ -316,6 +317,14 @@ class Generator:
             raise ValueError(f"from is out of bounds for {name}")
         if not lowest <= high - 1 <= highest:
             raise ValueError(f"to - 1 is out of bounds for {name}")
+        if dtype.is_floating_point:
+            digits = np.finfo(dtype.np).nmant + 1
+            for bound, what in ((low, "from"), (high - 1, "to - 1")):
+                if not -(2**digits) <= bound <= 2**digits:
+                    warn(f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                         f"limitations {name} can support discrete uniform distribution only "
+                         "within this range. This warning will become an error in version 1.7 "
+                         "release, please fix the code in advance")
         n = _numel(shape)
         span = high - low  # fits in uint64: at most 2**64 - 1
         # NOTE: PyTorch's public builds switch to 64-bit draws from a range of 2**28, whatever
@@ -326,6 +335,20 @@ class Generator:
         with np.errstate(over="ignore"):
             offsets = (draws % _U64(span) + _U64(low % 2**64)).view(np.int64)
         return offsets.astype(dtype.np).reshape(shape)
+
+    def random(self, shape: Sequence[int], dtype: DType) -> np.ndarray:
+        """x.random_() with no bounds: uniform_int_distribution<T> over T's full range, for a
+        float type the integers up to 2**digits (a 64-bit draw for int64 and float64)."""
+        n = _numel(shape)
+        wide = dtype is dtypes.int64 or dtype is dtypes.float64
+        draws = self._random64(n) if wide else self._random(n).astype(_U64)
+        if dtype is dtypes.bool_:
+            return (draws & _U64(1)).astype(bool).reshape(shape)
+        if dtype.is_floating_point:
+            span = 2 ** (np.finfo(dtype.np).nmant + 1) + 1
+        else:
+            span = int(np.iinfo(dtype.np).max) + 1
+        return (draws % _U64(span)).astype(dtype.np).reshape(shape)
 
     def randperm(self, n: int, dtype: DType = dtypes.int64) -> np.ndarray:
         """torch.randperm(n): a forward Fisher-Yates shuffle of 0..n-1."""

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
-from gradsh.engine.grad_mode import Anomaly, SavedHooks, _GradMode, _Origin
+from gradsh.engine.grad_mode import Anomaly, SavedHooks, _GradMode, _Origin, no_grad
 from gradsh.engine.undo import _Undo
 from gradsh.engine.variable import Tensor
 
@@ -21,7 +21,7 @@ def _short_node_name(node: Node) -> str:
     # nodes with their namespace ("torch::autograd::CopySlices").
     if node.short_name is not None:
         return node.short_name
-    name = node.name
+    name = node.node_name
     stripped = name.rstrip("0123456789")
     if stripped.endswith("Backward") and stripped != name:
         number = name[len(stripped):]
@@ -82,10 +82,44 @@ class SavedTensor:
             _GradMode.enabled = grad_mode
             SavedHooks.stack.append((pack, unpack))
         SavedHooks.used = True
-        self._hooked = [unpack, packed, None]
+        self._keep_packed(tensor, unpack, packed)
+
+    def _keep_packed(self, tensor: Tensor, unpack: Callable[[Any], Any], packed: Any) -> None:
+        """Hold what a pack hook returned, and the history the unpacked tensor gets back."""
+        self._hooked = [unpack, packed, None, tensor._grad_fn, tensor.requires_grad]
         self._tensor = None
         self._weak = None
         self._data = None
+
+    def register_hooks(self, pack_hook: Callable[[Any], Any],
+                       unpack_hook: Callable[[Any], Any]) -> None:
+        """grad_fn._raw_saved_x.register_hooks(pack, unpack): pack the saved tensor now (a new
+        tensor of its storage, as PyTorch passes), unpack it when backward reads it."""
+        if not callable(pack_hook) or not callable(unpack_hook):
+            raise TorchTypeError(
+                "register_hooks(): incompatible function arguments. The following argument "
+                "types are supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: "
+                "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n")
+        if self.released:
+            raise TorchRuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved "
+                "intermediate values of the graph are freed when you call .backward() or "
+                "autograd.grad(). Specify retain_graph=True if you need to backward through the "
+                "graph a second time or if you need to access saved variables after calling "
+                "backward.")
+        if self._hooked is not None:
+            raise TorchRuntimeError(
+                "Calling register_hooks on a saved tensor whose hooks have already been set. "
+                "Hint: only one pair of hooks is allowed at a time.")
+        tensor = self.tensor
+        assert tensor is not None
+        alias = Tensor._make(tensor._data, tensor.device)
+        with no_grad():
+            packed = pack_hook(alias)
+        self._keep_packed(tensor, unpack_hook, packed)
+
+    def __repr__(self) -> str:
+        return f"<torch._C._autograd.SavedTensor object at {id(self):#x}>"
 
     @property
     def tensor(self) -> Tensor | None:
@@ -147,6 +181,12 @@ class SavedTensor:
             if not isinstance(unpacked, Tensor):
                 raise TorchTypeError("Output of saved tensor unpack_hook expected to be a Tensor "
                                      f"but got result of type {type(unpacked).__name__}")
+            grad_fn, requires_grad = record[3], record[4]
+            if requires_grad and not unpacked.requires_grad:
+                # the unpacked tensor gets the saved one's history back, as PyTorch's does
+                data = unpacked._data
+                unpacked = Tensor._make(data, unpacked.device, grad_fn=grad_fn)
+                unpacked._requires_grad = grad_fn is None
             record[2] = unpacked
         tensor = record[2]
         return tensor if as_tensor else tensor._data

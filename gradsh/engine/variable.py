@@ -12,7 +12,7 @@ import numpy as np
 from gradsh.engine import backend, dtypes, pytypes
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
-from gradsh.engine.grad_mode import _Origin
+from gradsh.engine.grad_mode import _GradMode, _Origin
 from gradsh.engine.pytypes import Size, device_of
 from gradsh.engine.threads import elementwise
 from gradsh.engine.undo import _Undo
@@ -357,7 +357,7 @@ class Tensor:
         the other), refused for a tensor that requires grad, as in PyTorch."""
         if force:
             return np.asarray(backend.to_host(self.detach()._data))
-        if self.requires_grad:
+        if self.requires_grad and _GradMode.enabled:  # PyTorch allows it under no_grad
             raise TorchRuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                     "tensor.detach().numpy() instead.")
         if self.device != "cpu":
@@ -396,7 +396,7 @@ class Tensor:
             self.dtype,
             device=self.device,
             requires_grad=self.requires_grad,
-            grad_fn=fn.name if fn is not None else None,
+            grad_fn=fn.node_name if fn is not None else None,
         )
 
     def __bool__(self) -> bool:

@@ -9,13 +9,17 @@ finds gradsh's in the same place. A name PyTorch has and gradsh lacks raises
 
 from __future__ import annotations
 
+from gradsh import pytrace as _pytrace
 from gradsh.engine import dtypes as _dtypes
+from gradsh.engine import exceptions as _exceptions
 from gradsh.engine import ops as _ops
 from gradsh.engine.dtypes import DType as dtype
 from gradsh.engine.pytypes import Device as device
 from gradsh.engine.pytypes import Size
 from gradsh.engine.tensor import Tensor
 from gradsh.torch import _python_api
+from gradsh.torch._settings import *  # noqa: F403  (threads, finfo, layouts ...)
+from gradsh.torch._settings import __all__ as _setting_names
 from gradsh.torch._functions import *  # noqa: F403  (the torch.* functions, listed there)
 from gradsh.torch._functions import __all__ as _function_names
 from gradsh.torch._missing import module_getattr as _module_getattr
@@ -37,11 +41,15 @@ from gradsh.torch.autograd.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
+    is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
 )
 
 _python_api.install()
+# `import gradsh.torch as torch` in any program: the engine's warnings are Python warnings at
+# the program's line, as PyTorch's are (under gradsh run, pyrun installs the same handler)
+_exceptions.set_default_warning_handler(_pytrace.warn_from_engine)
 
 # dtypes under every name PyTorch gives them
 float32 = float = _dtypes.float32  # noqa: A001
@@ -71,6 +79,7 @@ from gradsh.torch import (  # noqa: E402
     autograd,
     backends,
     cuda,
+    functional,
     linalg,
     nn,
     optim,
@@ -85,8 +94,9 @@ __getattr__ = _module_getattr("torch")
 __all__ = [
     "Generator", "Size", "Tensor", "default_generator", "device", "dtype", "enable_grad",
     "get_rng_state", "inference_mode", "initial_seed", "is_anomaly_check_nan_enabled",
+    "is_inference_mode_enabled",
     "is_anomaly_enabled", "is_grad_enabled", "load",
     "manual_seed", "no_grad", "save", "seed", "set_grad_enabled", "set_rng_state",
-    *_function_names,
+    *_function_names, *_setting_names,
 ]
-del _ops
+del _ops, _exceptions, _pytrace

@@ -3,13 +3,16 @@ global settings (default dtype and device, print options)."""
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import numpy as np
 
 from gradsh.engine import dtypes, ops
 from gradsh.engine.dtypes import DType
-from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
+from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError
+from gradsh.engine.ops.arguments import _type_name
+from gradsh.engine.ops.creation import _numpy_dtype
 from gradsh.engine.tensor import Tensor
 from gradsh.engine.tensor_str import set_printoptions
 
@@ -32,11 +35,19 @@ select sgn sigmoid sigmoid_ sign sin sin_ sinh softmax sort split sqrt sqrt_ squ
 squeeze stack std sub subtract sum swapaxes swapdims t take tan tanh tanh_ tensor topk trace
 transpose tril triu true_divide trunc unbind unflatten unique unsqueeze var where xlogy zeros
 zeros_like binary_cross_entropy_with_logits kl_div dropout is_tensor
+cross index_copy is_complex is_floating_point masked_scatter std_mean var_mean
+atleast_1d atleast_2d atleast_3d broadcast_tensors broadcast_shapes cartesian_prod tensordot
+hstack vstack row_stack dstack column_stack tile ravel fliplr flipud repeat_interleave
+tensor_split hsplit vsplit dsplit take_along_dim diff msort argwhere asinh acosh atanh arcsinh
+arccosh arctanh asinh_ acosh_ atanh_ arcsinh_ arccosh_ arctanh_ erfc erfc_ deg2rad rad2deg
+deg2rad_ rad2deg_ hypot logaddexp logaddexp2 copysign fmax fmin fix fix_ nansum nanmean cummax
+cummin isclose isneginf isposinf isreal signbit
 """.split()
 
 __all__ = [*_FROM_OPS, "as_tensor", "from_numpy", "get_default_dtype", "set_default_dtype",
-           "get_default_device", "set_default_device", "is_floating_point", "set_printoptions",
-           "promote_types", "result_type", "can_cast", "is_nonzero", "numel", "asarray"]
+           "get_default_device", "set_default_device", "set_printoptions",
+           "promote_types", "result_type", "can_cast", "is_nonzero", "numel", "asarray", "range",
+           "scalar_tensor"]
 
 _module = globals()
 for _name in _FROM_OPS:
@@ -44,23 +55,17 @@ for _name in _FROM_OPS:
 del _module, _name
 
 
-def _dtype_of_array(array: np.ndarray) -> DType:
-    try:
-        return dtypes.from_numpy(array.dtype)
-    except KeyError:
-        raise TorchTypeError(
-            f"can't convert np.ndarray of type numpy.{array.dtype.name}. The only supported "
-            "types are: float64, float32, float16, complex64, complex128, int64, int32, int16, "
-            "int8, uint64, uint32, uint16, uint8, and bool."
-        ) from None
-
-
 def from_numpy(array: Any) -> Tensor:
     """torch.from_numpy: a tensor sharing the array's memory (a write through either is seen by
     the other)."""
     if not isinstance(array, np.ndarray):
-        raise TorchTypeError(f"expected np.ndarray (got {type(array).__name__})")
-    _dtype_of_array(array)
+        raise TorchTypeError(f"expected np.ndarray (got {_type_name(array)})")
+    _numpy_dtype(array.dtype)
+    if builtins.any(stride < 0 for stride in array.strides):
+        raise TorchValueError(
+            "At least one stride in the given numpy array is negative, and tensors with "
+            "negative strides are not currently supported. (You can probably work around this "
+            "by making a copy of your array  with array.copy().) ")
     if not array.flags.writeable:
         import warnings
 
@@ -81,13 +86,13 @@ def as_tensor(data: Any, dtype: DType | None = None, device: Any = None) -> Tens
                                                        ops._device_name(device) == data.device):
             return data
         return ops.to(data, dtype=dtype, device=device)
-    if isinstance(data, np.ndarray) and data.dtype.kind in "biuf":
-        source = _dtype_of_array(data)
+    if isinstance(data, np.ndarray):
+        source = _numpy_dtype(data.dtype)
         target = source if dtype is None else dtype
         dev = ops._device_name(device)
         if target is source and dev == "cpu":
-            return Tensor._make(data, "cpu")
-        return ops.tensor(data.astype(target.np), device=dev)
+            return from_numpy(data)
+        return ops.tensor(data, dtype=target, device=dev)
     return ops.tensor(data, dtype=dtype, device=device)
 
 
@@ -125,13 +130,6 @@ def set_default_device(device: Any) -> None:
     ops.DefaultDevice.value = name
 
 
-def is_floating_point(input: Tensor) -> bool:  # noqa: A002  (PyTorch's parameter name)
-    if not isinstance(input, Tensor):
-        raise TorchTypeError("is_floating_point(): argument 'input' (position 1) must be "
-                             f"Tensor, not {type(input).__name__}")
-    return input.dtype.is_floating_point
-
-
 def is_nonzero(input: Tensor) -> bool:  # noqa: A002
     if input.numel() != 1:
         raise TorchRuntimeError("Boolean value of Tensor with more than one value is ambiguous")
@@ -153,3 +151,30 @@ def can_cast(from_: DType, to: DType) -> bool:
     """Whether PyTorch's type promotion allows the cast: never to a lower category (float to
     integer, integer to bool)."""
     return from_.category <= to.category
+
+
+def range(start: float = 0, end: float | None = None, step: float = 1,  # noqa: A001
+          dtype: DType | None = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """torch.range (deprecated): from start to end inclusive, in the default float dtype."""
+    import math
+    import warnings
+
+    warnings.warn("torch.range is deprecated and will be removed in a future release because "
+                  "its behavior is inconsistent with Python's range builtin. Instead, use "
+                  "torch.arange, which produces values in [start, end).", UserWarning,
+                  stacklevel=2)
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise TorchRuntimeError("step must be nonzero")
+    count = builtins.max(int(math.floor((end - start) / step)) + 1, 0)
+    values = [start + step * i for i in builtins.range(count)]
+    return ops.tensor(values, dtype=dtype or dtypes.default_float(), device=device,
+                      requires_grad=requires_grad)
+
+
+def scalar_tensor(s: Any, dtype: DType | None = None, device: Any = None,
+                  requires_grad: bool = False) -> Tensor:
+    """torch.scalar_tensor(3): a 0-d tensor of the default float dtype unless told."""
+    return ops.tensor(s, dtype=dtype or dtypes.default_float(), device=device,
+                      requires_grad=requires_grad)

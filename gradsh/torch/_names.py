@@ -459,6 +459,11 @@ TORCH_NAMES: dict[str, frozenset[str]] = {
         graph_settings guaranteed_datapipes_determinism non_deterministic random_split
         runtime_validation runtime_validation_disabled sampler
     """.split()),
+    "torch.functional": frozenset("""
+        atleast_1d atleast_2d atleast_3d block_diag broadcast_shapes broadcast_tensors
+        cartesian_prod cdist chain_matmul einsum istft lu meshgrid norm pca_lowrank split stft
+        svd_lowrank tensordot unique unique_consecutive unravel_index
+    """.split()),
     "torch.linalg": frozenset("""
         LinAlgError _add_docstr _linalg _powsum cholesky cholesky_ex common_notes cond cross det
         diagonal eig eigh eigvals eigvalsh householder_product inv inv_ex ldl_factor ldl_factor_ex

@@ -15,6 +15,7 @@ from gradsh.engine import backend, dtypes, ops
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.tensor import Tensor, no_grad
+from gradsh.torch import _settings
 from gradsh.torch._missing import missing
 
 
@@ -165,6 +166,57 @@ def _rebuild_tensor(cls: type | None, root: np.ndarray, offset: int, layout: Any
     return t  # type: ignore[no-any-return]
 
 
+def _tensor_array_wrap(self: Tensor, array: np.ndarray) -> Tensor:
+    """What a NumPy function over a tensor returns (`np.sin(t)`, `t * ndarray`): a tensor
+    sharing the result's memory, a bool result as uint8, as PyTorch's __array_wrap__ (whose
+    one-argument signature NumPy 2 warns about, here as there)."""
+    if array.dtype == bool:
+        array = array.astype("uint8")
+    return Tensor._make(array, "cpu")
+
+
+def _new_like(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """x.new(...): the legacy constructor with x's dtype and device."""
+    kwargs.setdefault("device", self.device)
+    return _legacy_new(self.dtype, "new", args, kwargs)
+
+
+def _output_nr(self: Tensor) -> int:
+    return self._gradient_edge()[1] if self.grad_fn is not None else 0
+
+
+def _no_imaginary(self: Tensor) -> Tensor:
+    raise TorchRuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+
+# Methods of a real CPU tensor that PyTorch answers without computing: (name, function).
+_TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
+    ("new", _new_like),
+    ("get_device", lambda self: -1 if self.device == "cpu" else 0),
+    ("is_inference", lambda self: False),
+    ("is_shared", lambda self: False),
+    ("share_memory_", lambda self: self),
+    ("pin_memory", lambda self, device=None: self),
+    ("is_pinned", lambda self, device=None: False),
+    ("conj", lambda self: self),
+    ("conj_physical", lambda self: self.clone()),
+    ("resolve_conj", lambda self: self),
+    ("resolve_neg", lambda self: self),
+    ("is_conj", lambda self: False),
+    ("is_neg", lambda self: False),
+    ("adjoint", lambda self: self.mT),
+)
+
+_TRIVIAL_PROPERTIES: tuple[tuple[str, Any], ...] = (
+    ("is_cpu", lambda self: self.device == "cpu"),
+    ("real", lambda self: self),
+    ("imag", _no_imaginary),
+    ("output_nr", _output_nr),
+    ("mH", lambda self: self.mT),
+    ("layout", lambda self: _settings.strided),
+)
+
+
 def install() -> None:
     # `type(x)` prints <class 'torch.Tensor'>, as in PyTorch
     Tensor.__module__ = "torch"
@@ -172,3 +224,8 @@ def install() -> None:
     Tensor.__getattr__ = _tensor_getattr  # type: ignore[attr-defined]
     Tensor.__deepcopy__ = _tensor_deepcopy  # type: ignore[attr-defined]
     Tensor.__reduce_ex__ = _tensor_reduce_ex  # type: ignore[assignment]
+    Tensor.__array_wrap__ = _tensor_array_wrap  # type: ignore[attr-defined]
+    for name, method in _TRIVIAL_METHODS:
+        setattr(Tensor, name, method)
+    for name, getter in _TRIVIAL_PROPERTIES:
+        setattr(Tensor, name, property(getter))

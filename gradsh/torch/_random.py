@@ -12,6 +12,9 @@ from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.tensor import Tensor
 
 default_generator = _engine_random.default_generator
+# torch.manual_seed returns the global generator, which prints as PyTorch's does
+_engine_random.Generator.__repr__ = (  # type: ignore[method-assign]
+    lambda self: f"<torch._C.Generator object at {id(self):#x}>")
 
 
 class Generator(_engine_random.Generator):

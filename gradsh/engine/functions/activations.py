@@ -42,7 +42,7 @@ def _log_softmax_array(x: Array, dim: int) -> Array:
 
 
 class SoftmaxBackward0(Function):
-    name = "SoftmaxBackward0"
+    node_name = "SoftmaxBackward0"
 
     def forward(self, a: Tensor, dim: int) -> Array:
         self.dim = dim
@@ -55,7 +55,7 @@ class SoftmaxBackward0(Function):
 
 
 class LogSoftmaxBackward0(Function):
-    name = "LogSoftmaxBackward0"
+    node_name = "LogSoftmaxBackward0"
 
     def forward(self, a: Tensor, dim: int) -> Array:
         self.dim = dim
@@ -67,7 +67,7 @@ class LogSoftmaxBackward0(Function):
 
 
 class LeakyReluBackward0(_SavesSelf):
-    name = "LeakyReluBackward0"
+    node_name = "LeakyReluBackward0"
 
     def forward(self, a: Tensor, negative_slope: float) -> Array:
         self.save_input(a)
@@ -80,7 +80,7 @@ class LeakyReluBackward0(_SavesSelf):
 
 
 class EluBackward0(_SavesSelf):
-    name = "EluBackward0"
+    node_name = "EluBackward0"
 
     def forward(self, a: Tensor, alpha: float, scale: float, input_scale: float) -> Array:
         self.save_input(a)
@@ -99,7 +99,7 @@ class EluBackward0(_SavesSelf):
 
 
 class SiluBackward0(_SavesSelf):
-    name = "SiluBackward0"
+    node_name = "SiluBackward0"
 
     def forward(self, a: Tensor) -> Array:
         self.save_input(a)
@@ -112,7 +112,7 @@ class SiluBackward0(_SavesSelf):
 
 
 class SoftplusBackward0(_SavesSelf):
-    name = "SoftplusBackward0"
+    node_name = "SoftplusBackward0"
 
     def forward(self, a: Tensor, beta: float, threshold: float) -> Array:
         self.save_input(a)
@@ -128,7 +128,7 @@ class SoftplusBackward0(_SavesSelf):
 
 
 class LogSigmoidBackward0(_SavesSelf):
-    name = "LogSigmoidBackward0"
+    node_name = "LogSigmoidBackward0"
 
     def forward(self, a: Tensor) -> Array:
         self.save_input(a)
@@ -139,7 +139,7 @@ class LogSigmoidBackward0(_SavesSelf):
 
 
 class HardtanhBackward0(_SavesSelf):
-    name = "HardtanhBackward0"
+    node_name = "HardtanhBackward0"
 
     def forward(self, a: Tensor, min_val: float, max_val: float) -> Array:
         self.save_input(a)
@@ -156,7 +156,7 @@ _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
 
 
 class GeluBackward0(_SavesSelf):
-    name = "GeluBackward0"
+    node_name = "GeluBackward0"
 
     def forward(self, a: Tensor, approximate: str) -> Array:
         self.save_input(a)
@@ -180,7 +180,7 @@ class GeluBackward0(_SavesSelf):
 
 
 class MishBackward0(_SavesSelf):
-    name = "MishBackward0"
+    node_name = "MishBackward0"
 
     def forward(self, a: Tensor) -> Array:
         self.save_input(a)
@@ -194,7 +194,7 @@ class MishBackward0(_SavesSelf):
 
 
 class HardsigmoidBackward0(_SavesSelf):
-    name = "HardsigmoidBackward0"
+    node_name = "HardsigmoidBackward0"
 
     def forward(self, a: Tensor) -> Array:
         self.save_input(a)

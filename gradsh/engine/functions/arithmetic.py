@@ -31,7 +31,7 @@ __all__ = [
     "MulBackward0", "MulBackward1", "DivBackward0", "DivBackward1", "FloorDivideNotImplemented",
     "RemainderBackward0", "RemainderBackward1", "FmodBackward0", "FmodBackward1", "PowBackward0",
     "PowBackward1", "PowBackward2", "Atan2Backward0", "LerpBackward0", "XlogyBackward0",
-    "AddcmulBackward0", "AddcdivBackward0",
+    "AddcmulBackward0", "AddcdivBackward0", "LinalgCrossBackward0",
 ]
 
 
@@ -72,7 +72,7 @@ def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool
 
 
 class AddBackward0(Function):
-    name = "AddBackward0"
+    node_name = "AddBackward0"
 
     def forward(self, a: Tensor, b: Tensor, alpha: float | int = 1) -> Array:
         x, y = a._data, b._data
@@ -91,7 +91,7 @@ class AddBackward0(Function):
 class AddBackward1(Function):
     """add(Tensor, Scalar): the overload C++ formulas use (`1 + result.pow(2)`), one input."""
 
-    name = "AddBackward1"
+    node_name = "AddBackward1"
 
     def forward(self, a: Tensor, other: float | int, alpha: float | int = 1) -> Array:
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
@@ -102,7 +102,7 @@ class AddBackward1(Function):
 
 
 class SubBackward0(Function):
-    name = "SubBackward0"
+    node_name = "SubBackward0"
 
     def forward(self, a: Tensor, b: Tensor, alpha: float | int = 1) -> Array:
         x, y = a._data, b._data
@@ -121,7 +121,7 @@ class SubBackward0(Function):
 class SubBackward1(Function):
     """sub(Tensor, Scalar), one input."""
 
-    name = "SubBackward1"
+    node_name = "SubBackward1"
 
     def forward(self, a: Tensor, other: float | int, alpha: float | int = 1) -> Array:
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
@@ -134,7 +134,7 @@ class SubBackward1(Function):
 class RsubBackward1(Function):
     """`number - tensor`: PyTorch's rsub with a Scalar `other`, one input."""
 
-    name = "RsubBackward1"
+    node_name = "RsubBackward1"
 
     def forward(self, a: Tensor, other: float | int, alpha: float | int = 1) -> Array:
         self.alpha = alpha
@@ -148,7 +148,7 @@ class RsubBackward1(Function):
 
 
 class MulBackward0(Function):
-    name = "MulBackward0"
+    node_name = "MulBackward0"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         x, y = a._data, b._data
@@ -179,7 +179,7 @@ class MulBackward0(Function):
 class MulBackward1(Function):
     """mul(Tensor, Scalar): saves nothing but the number."""
 
-    name = "MulBackward1"
+    node_name = "MulBackward1"
 
     def forward(self, a: Tensor, other: float | int) -> Array:
         self.other = other
@@ -191,7 +191,7 @@ class MulBackward1(Function):
 
 
 class DivBackward0(Function):
-    name = "DivBackward0"
+    node_name = "DivBackward0"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         broadcast_shapes(a, b)
@@ -215,7 +215,7 @@ class DivBackward0(Function):
 class DivBackward1(Function):
     """div(Tensor, Scalar), one input."""
 
-    name = "DivBackward1"
+    node_name = "DivBackward1"
 
     def forward(self, a: Tensor, other: float | int) -> Array:
         self.other = other
@@ -243,7 +243,8 @@ class FloorDivideNotImplemented(Function):
     an edge for each operand that requires grad (and none for the others). The inputs are those
     operands; `left` and `right` are the operands themselves."""
 
-    name = "NotImplemented"
+    node_name = "NotImplemented"
+    qualified_name = "torch::autograd::NotImplemented"
 
     def forward(self, *inputs: Tensor, left: Tensor, right: Tensor) -> Array:
         broadcast_shapes(left, right)
@@ -271,7 +272,7 @@ def _scalar_division(a: Tensor, other: float | int, ufunc: str) -> Array:
 class RemainderBackward0(Function):
     """remainder(Tensor, Scalar): the gradient passes unchanged."""
 
-    name = "RemainderBackward0"
+    node_name = "RemainderBackward0"
 
     def forward(self, a: Tensor, other: float | int) -> Array:
         return _scalar_division(a, other, "remainder")
@@ -283,7 +284,7 @@ class RemainderBackward0(Function):
 class RemainderBackward1(Function):
     """remainder(Tensor, Tensor)."""
 
-    name = "RemainderBackward1"
+    node_name = "RemainderBackward1"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         broadcast_shapes(a, b)
@@ -310,7 +311,8 @@ class RemainderBackward1(Function):
 class _RemainderScalarTensor(Function):
     """`number % tensor`: not differentiable in PyTorch (its node raises)."""
 
-    name = "NotImplemented"
+    node_name = "NotImplemented"
+    qualified_name = "torch::autograd::NotImplemented"
 
     def forward(self, a: Tensor, other: bool | int | float) -> Any:
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
@@ -326,7 +328,7 @@ class _RemainderScalarTensor(Function):
 class FmodBackward0(Function):
     """fmod(Tensor, Scalar)."""
 
-    name = "FmodBackward0"
+    node_name = "FmodBackward0"
 
     def forward(self, a: Tensor, other: float | int) -> Array:
         return _scalar_division(a, other, "fmod")
@@ -338,7 +340,7 @@ class FmodBackward0(Function):
 class FmodBackward1(Function):
     """fmod(Tensor, Tensor): other's gradient is -grad * trunc(self / other)."""
 
-    name = "FmodBackward1"
+    node_name = "FmodBackward1"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         broadcast_shapes(a, b)
@@ -370,7 +372,7 @@ def _check_integer_power(a: Tensor, exponent: Any, dtype: DType) -> None:
 class PowBackward0(Function):
     """`tensor ** number`: the exponent is a Scalar, not an input."""
 
-    name = "PowBackward0"
+    node_name = "PowBackward0"
 
     def forward(self, a: Tensor, exponent: float | int) -> Array:
         self.exponent = exponent
@@ -396,7 +398,7 @@ class PowBackward0(Function):
 class PowBackward1(Function):
     """`tensor ** tensor`."""
 
-    name = "PowBackward1"
+    node_name = "PowBackward1"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         broadcast_shapes(a, b)
@@ -447,7 +449,7 @@ class PowBackward1(Function):
 class PowBackward2(Function):
     """`number ** tensor`."""
 
-    name = "PowBackward2"
+    node_name = "PowBackward2"
 
     def forward(self, exponent: Tensor, base: float | int) -> Array:
         self.base = base
@@ -470,7 +472,7 @@ class PowBackward2(Function):
 
 
 class Atan2Backward0(Function):
-    name = "Atan2Backward0"
+    node_name = "Atan2Backward0"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         if a.shape != b.shape:
@@ -491,7 +493,7 @@ class Atan2Backward0(Function):
 class LerpBackward0(Function):
     """lerp(start, end, weight: Scalar) = start + weight * (end - start)."""
 
-    name = "LerpBackward0"
+    node_name = "LerpBackward0"
 
     def forward(self, a: Tensor, b: Tensor, weight: float) -> Array:
         if a.shape != b.shape:
@@ -514,7 +516,7 @@ class LerpBackward0(Function):
 class XlogyBackward0(Function):
     """xlogy(x, y) = x * log(y), 0 where x is 0 (unless y is NaN)."""
 
-    name = "XlogyBackward0"
+    node_name = "XlogyBackward0"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         if a.shape != b.shape:
@@ -539,7 +541,7 @@ class XlogyBackward0(Function):
 class AddcmulBackward0(Function):
     """addcmul(x, t1, t2, value) = x + value * t1 * t2."""
 
-    name = "AddcmulBackward0"
+    node_name = "AddcmulBackward0"
 
     def forward(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
         _, need_1, need_2 = self.needs_input_grad
@@ -563,7 +565,7 @@ class AddcmulBackward0(Function):
 class AddcdivBackward0(Function):
     """addcdiv(x, t1, t2, value) = x + value * t1 / t2."""
 
-    name = "AddcdivBackward0"
+    node_name = "AddcdivBackward0"
 
     def forward(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
         _, need_1, need_2 = self.needs_input_grad
@@ -586,3 +588,28 @@ class AddcdivBackward0(Function):
                 t1, t2 = self.saved("tensor1", F), self.saved("tensor2", F)
                 g2 = -grad * (self.value * t1 / (t2 * t2))
         return (grad if need_x else None, g1, g2)
+
+
+class LinalgCrossBackward0(Function):
+    """cross(self, other, dim): the cross product of 3-vectors along dim (inputs broadcast)."""
+
+    node_name = "LinalgCrossBackward0"
+
+    def forward(self, a: Tensor, b: Tensor, dim: int) -> Array:
+        need_a, need_b = self.needs_input_grad
+        if need_a:
+            self.save("other", b)
+        if need_b:
+            self.save("self", a)
+        self.dim = dim
+        shape = broadcast_shapes(a, b)
+        xp = xp_of(a._data)
+        x, y = (xp.broadcast_to(t._data, shape) for t in (a, b))
+        with _quiet():
+            return xp.cross(x, y, axis=dim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_a, need_b = self.needs_input_grad
+        g_a = F.cross(self.saved("other", F), grad, self.dim) if need_a else None
+        g_b = F.cross(grad, self.saved("self", F), self.dim) if need_b else None
+        return (g_a, g_b)

@@ -14,7 +14,7 @@ class BackwardHookFunctionBackward(Function):
     """PyTorch's BackwardHookFunction: passes its input through unchanged; in backward it hands
     the incoming gradient (as a Tensor) to `callback`, which may return a replacement."""
 
-    name = "BackwardHookFunctionBackward"
+    node_name = "BackwardHookFunctionBackward"
 
     def forward(self, a: Tensor, callback: Callable[[Tensor], Tensor | None]) -> Array:
         self.callback = callback

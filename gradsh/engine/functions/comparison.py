@@ -19,7 +19,7 @@ from gradsh.engine.tensor import Function, Tensor
 class _Compare(Function):
     """A comparison: a bool result, so the engine never records it."""
 
-    name = "Compare"
+    node_name = "Compare"
 
     def forward(self, a: Tensor, b: Tensor, op: str) -> Any:
         broadcast_shapes(a, b)
@@ -34,7 +34,7 @@ class _Compare(Function):
 
 
 class _Bitwise(Function):
-    name = "Bitwise"
+    node_name = "Bitwise"
 
     def forward(self, a: Tensor, b: Tensor, op: str, kernel: str) -> Any:
         dtype = result_dtype(a, b)

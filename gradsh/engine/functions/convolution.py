@@ -122,7 +122,7 @@ def _as_2d(array: Array, one_d: bool) -> Array:
 class ConvolutionBackward0(Function):
     """convolution(input, weight, bias): one node, three edges (bias's None when absent)."""
 
-    name = "ConvolutionBackward0"
+    node_name = "ConvolutionBackward0"
 
     def forward(self, x: Tensor, w: Tensor, bias: Tensor, geo: ConvGeometry,
                 has_bias: bool) -> Array:
@@ -173,7 +173,7 @@ class ConvInputGrad(Function):
     """The input gradient of a convolution as a differentiable op (create_graph): linear in the
     output gradient (whose gradient is the convolution itself) and in the weight."""
 
-    name = "ConvolutionBackwardBackward0"
+    node_name = "ConvolutionBackwardBackward0"
 
     def forward(self, grad: Tensor, w: Tensor, geo: ConvGeometry,
                 x_shape: tuple[int, ...]) -> Array:
@@ -207,7 +207,7 @@ class ConvInputGrad(Function):
 class ConvWeightGrad(Function):
     """The weight gradient of a convolution as a differentiable op (create_graph)."""
 
-    name = "ConvolutionBackwardBackward0"
+    node_name = "ConvolutionBackwardBackward0"
 
     def forward(self, x: Tensor, grad: Tensor, geo: ConvGeometry,
                 w_shape: tuple[int, ...]) -> Array:

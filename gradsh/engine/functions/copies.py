@@ -20,7 +20,7 @@ class CloneBackward0(Function):
     """clone: memory_format "preserve" keeps a dense layout (a transposed clone stays
     transposed), "contiguous" is what reshape and contiguous() use."""
 
-    name = "CloneBackward0"
+    node_name = "CloneBackward0"
 
     def forward(self, a: Tensor, memory_format: str = "preserve") -> Array:
         return a._data.copy(order="K" if memory_format == "preserve" else "C")
@@ -32,7 +32,7 @@ class CloneBackward0(Function):
 class ToCopyBackward0(Function):
     """A dtype or device change: the gradient goes back in the input's dtype and device."""
 
-    name = "ToCopyBackward0"
+    node_name = "ToCopyBackward0"
 
     def forward(self, a: Tensor, dtype: DType, device: str) -> Array:
         self.output_device = device
@@ -48,7 +48,7 @@ class ToCopyBackward0(Function):
 
 
 class ZeroBackward0(Function):
-    name = "ZeroBackward0"
+    node_name = "ZeroBackward0"
 
     def forward(self, a: Tensor) -> Array:
         return xp_of(a._data).zeros_like(a._data)
@@ -60,7 +60,7 @@ class ZeroBackward0(Function):
 class FillBackward2(Function):
     """fill_(number)."""
 
-    name = "FillBackward2"
+    node_name = "FillBackward2"
 
     def forward(self, a: Tensor, value: Any) -> Array:
         return xp_of(a._data).full_like(a._data, value)
@@ -72,7 +72,7 @@ class FillBackward2(Function):
 class FillBackward3(Function):
     """fill_(0-d tensor): the value is an input and receives the sum of the gradient."""
 
-    name = "FillBackward3"
+    node_name = "FillBackward3"
 
     def forward(self, a: Tensor, value: Tensor) -> Array:
         if value.ndim != 0:
@@ -90,7 +90,7 @@ class FillBackward3(Function):
 class CopyBackwards(Function):
     """copy_(src): self's old values get no gradient, src gets it (summed to its shape)."""
 
-    name = "CopyBackwards"
+    node_name = "CopyBackwards"
 
     def forward(self, a: Tensor, src: Tensor) -> Array:
         try:

@@ -14,7 +14,7 @@ class EmbeddingBackward0(Function):
     """weight[indices]; the gradient of each row is the sum of the gradients of its lookups
     (nothing for padding_idx, divided by the lookup count with scale_grad_by_freq)."""
 
-    name = "EmbeddingBackward0"
+    node_name = "EmbeddingBackward0"
 
     def forward(self, weight: Tensor, indices: Tensor, padding_idx: int,
                 scale_grad_by_freq: bool) -> Array:

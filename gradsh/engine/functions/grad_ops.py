@@ -151,6 +151,7 @@ _Namespace.install(
     mv=lambda a, b: a @ b,
     bmm=lambda a, b: a @ b,
     outer=lambda a, b: xp_of(a).outer(a, b),
+    cross=lambda a, b, dim: xp_of(a).cross(*xp_of(a).broadcast_arrays(a, b), axis=dim),
     narrow=_array_narrow,
     select=_array_select,
     view_backward=lambda g, shape, view_fn, kind, args: _array_scatter_view(g, shape, view_fn),

@@ -69,7 +69,7 @@ def _mse_backward_array(grad: Array, x: Array, t: Array, reduction: str) -> Arra
 
 
 class TanhBackwardBackward0(Function):
-    name = "TanhBackwardBackward0"
+    node_name = "TanhBackwardBackward0"
 
     def forward(self, grad: Tensor, result: Tensor) -> Array:
         self.save("grad_output", grad)
@@ -86,7 +86,7 @@ class TanhBackwardBackward0(Function):
 
 
 class SigmoidBackwardBackward0(Function):
-    name = "SigmoidBackwardBackward0"
+    node_name = "SigmoidBackwardBackward0"
 
     def forward(self, grad: Tensor, result: Tensor) -> Array:
         self.save("grad_output", grad)
@@ -103,7 +103,7 @@ class SigmoidBackwardBackward0(Function):
 
 
 class ThresholdBackwardBackward0(Function):
-    name = "ThresholdBackwardBackward0"
+    node_name = "ThresholdBackwardBackward0"
 
     def forward(self, grad: Tensor, result: Tensor, threshold: float) -> Array:
         self.threshold = threshold
@@ -120,7 +120,7 @@ class ThresholdBackwardBackward0(Function):
 
 
 class SoftmaxBackwardDataBackward0(Function):
-    name = "SoftmaxBackwardDataBackward0"
+    node_name = "SoftmaxBackwardDataBackward0"
 
     def forward(self, grad: Tensor, result: Tensor, dim: int) -> Array:
         self.dim = dim
@@ -141,7 +141,7 @@ class SoftmaxBackwardDataBackward0(Function):
 
 
 class LogSoftmaxBackwardDataBackward0(Function):
-    name = "LogSoftmaxBackwardDataBackward0"
+    node_name = "LogSoftmaxBackwardDataBackward0"
 
     def forward(self, grad: Tensor, result: Tensor, dim: int) -> Array:
         self.dim = dim
@@ -159,7 +159,7 @@ class LogSoftmaxBackwardDataBackward0(Function):
 
 
 class MseLossBackwardBackward0(Function):
-    name = "MseLossBackwardBackward0"
+    node_name = "MseLossBackwardBackward0"
 
     def forward(self, grad: Tensor, x: Tensor, t: Tensor, reduction: str) -> Array:
         self.reduction = reduction
@@ -205,7 +205,7 @@ def _nll_backward_array(grad: Array, target: Array, node: NllLossBackward0,
 
 
 class NllLossBackwardBackward0(Function):
-    name = "NllLossBackwardBackward0"
+    node_name = "NllLossBackwardBackward0"
 
     def forward(self, grad: Tensor, x: Tensor, target: Tensor, node: Any) -> Array:
         # edges: grad_output and self; the target is not differentiable
@@ -257,18 +257,18 @@ class _ViewScatter(Function):
 
 
 class SelectBackwardBackward0(_ViewScatter):
-    name = "SelectBackwardBackward0"
+    node_name = "SelectBackwardBackward0"
 
 
 class SliceBackwardBackward0(_ViewScatter):
-    name = "SliceBackwardBackward0"
+    node_name = "SliceBackwardBackward0"
 
 
 class StridedView(Function):
     """Any view given by its view_fn (the views of views that in-place changes leave behind):
     the differentiable forward of AsStridedBackward0's formula."""
 
-    name = "AsStridedBackward0"
+    node_name = "AsStridedBackward0"
     is_view = True
 
     def forward(self, a: Tensor, view_fn: Callable[[Array], Array]) -> Array:
@@ -285,7 +285,7 @@ class StridedView(Function):
 class StridedScatter(Function):
     """AsStridedBackward0's formula: the gradient placed into zeros of the base's shape."""
 
-    name = "AsStridedScatterBackward0"
+    node_name = "AsStridedScatterBackward0"
 
     def forward(self, grad: Tensor, shape: Shape, view_fn: Callable[[Array], Array]) -> Array:
         self.view_fn_ = view_fn
@@ -307,7 +307,7 @@ class IndexPutImplBackward0(Function):
     """The gradient of indexing placed (accumulating) into zeros: IndexBackward0's formula,
     `_index_put_impl_(zeros, indices, grad, accumulate=True)` (edges: the zeros, the values)."""
 
-    name = "IndexPutImplBackward0"
+    node_name = "IndexPutImplBackward0"
 
     def forward(self, zeros: Tensor, grad: Tensor, key: tuple[Any, ...]) -> Array:
         self.key = key
@@ -344,7 +344,7 @@ class ValueSelectingBackward(Function):
     """max(dim)/min(dim)'s backward: `zeros.scatter(dim, indices, grad)` (edges: the zeros,
     the gradient unsqueezed at dim), as value_selecting_reduction_backward."""
 
-    name = "ScatterBackward0"
+    node_name = "ScatterBackward0"
 
     def forward(self, zeros: Tensor, grad: Tensor, dim: int, indices: Array) -> Array:
         self.dim, self.indices = dim, indices
@@ -362,7 +362,7 @@ class DiagonalBackwardBackward0(Function):
     """The backward of diag(matrix) when it is differentiated again: g on a zero matrix's
     diagonal."""
 
-    name = "DiagonalBackwardBackward0"
+    node_name = "DiagonalBackwardBackward0"
 
     def forward(self, g: Tensor, shape: Shape, k: int) -> Array:
         self.k = k

@@ -14,7 +14,8 @@ from gradsh.engine.tensor import Array, Function, Tensor
 __all__ = [
     "IndexBackward0", "IndexPutBackward0", "GatherBackward0", "IndexSelectBackward0",
     "MaskedSelectBackward0", "TakeBackward0", "IndexFillBackward0", "ScatterBackward0",
-    "ScatterBackward1", "ScatterAddBackward0", "IndexAddBackward0",
+    "ScatterBackward1", "ScatterAddBackward0", "IndexAddBackward0", "IndexFillBackward1",
+    "IndexCopyBackward0", "MaskedScatterBackward0",
 ]
 
 
@@ -22,7 +23,7 @@ class IndexBackward0(Function):
     """Advanced indexing: `key` is a NumPy key of slices and int64 arrays; `indices` are the
     index tensors PyTorch saves (so the node cannot be backpropagated twice)."""
 
-    name = "IndexBackward0"
+    node_name = "IndexBackward0"
 
     def forward(self, a: Tensor, key: tuple[Any, ...], indices: Sequence[Tensor]) -> Array:
         self.self_sizes = a.shape
@@ -41,7 +42,7 @@ class IndexPutBackward0(Function):
     """`t[advanced] = values` (index_put_): self keeps the gradient outside the indexed
     positions, values receive the gradient at them."""
 
-    name = "IndexPutBackward0"
+    node_name = "IndexPutBackward0"
 
     def forward(self, a: Tensor, values: Tensor, key: tuple[Any, ...],
                 indices: Sequence[Tensor], accumulate: bool = False) -> Array:
@@ -85,7 +86,7 @@ def _gather_index(x: Array, index: Array, dim: int) -> tuple[Any, ...]:
 
 
 class GatherBackward0(Function):
-    name = "GatherBackward0"
+    node_name = "GatherBackward0"
 
     def forward(self, a: Tensor, dim: int, index: Tensor) -> Array:
         self.dim, self.index, self.shape = dim, index._data, a.shape
@@ -111,7 +112,7 @@ class GatherBackward0(Function):
 
 
 class IndexSelectBackward0(Function):
-    name = "IndexSelectBackward0"
+    node_name = "IndexSelectBackward0"
 
     def forward(self, a: Tensor, dim: int, index: Tensor) -> Array:
         self.dim, self.index, self.shape = dim, index._data.reshape(-1), a.shape
@@ -135,7 +136,7 @@ class IndexSelectBackward0(Function):
 
 
 class MaskedSelectBackward0(Function):
-    name = "MaskedSelectBackward0"
+    node_name = "MaskedSelectBackward0"
 
     def forward(self, a: Tensor, mask: Tensor) -> Array:
         shape = np.broadcast_shapes(a.shape, mask.shape)
@@ -178,7 +179,7 @@ def _index_fill_array(base: Array, dim: int, index: Array, value: Any) -> Array:
 
 
 class TakeBackward0(Function):
-    name = "TakeBackward0"
+    node_name = "TakeBackward0"
 
     def forward(self, a: Tensor, index: Tensor) -> Array:
         self.save("index", index)
@@ -196,7 +197,7 @@ class TakeBackward0(Function):
 
 
 class IndexFillBackward0(Function):
-    name = "IndexFillBackward0"
+    node_name = "IndexFillBackward0"
 
     def forward(self, a: Tensor, dim: int, index: Tensor, value: Any) -> Array:
         self.dim, self.index = dim, index._data
@@ -206,10 +207,91 @@ class IndexFillBackward0(Function):
         return (F.detached(lambda g: _index_fill_array(g, self.dim, self.index, 0), grad),)
 
 
+class IndexFillBackward1(Function):
+    """index_fill(dim, index, value) with a 0-d tensor value, which receives the gradient of
+    every filled position."""
+
+    node_name = "IndexFillBackward1"
+
+    def forward(self, a: Tensor, value: Tensor, dim: int, index: Tensor) -> Array:
+        self.dim, self.index = dim, index._data
+        self.save("index", index)
+        return _index_fill_array(a._data, dim, index._data, value._data.reshape(()))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_self, need_value = self.needs_input_grad
+        g_self = F.detached(lambda g: _index_fill_array(g, self.dim, self.index, 0),
+                            grad) if need_self else None
+        g_value = None
+        if need_value:
+            g_value = F.sum(F.index_select(grad, self.dim, self.saved("index", F)), None, False)
+        return (g_self, g_value)
+
+
+class IndexCopyBackward0(Function):
+    """index_copy(dim, index, source): source's slices replace self's at index along dim."""
+
+    node_name = "IndexCopyBackward0"
+
+    def forward(self, a: Tensor, source: Tensor, dim: int, index: Tensor) -> Array:
+        self.dim, self.index = dim, index._data
+        self.save("index", index)
+        xp = xp_of(a._data)
+        out = a._data.copy()
+        if out.ndim == 0:
+            out[...] = source._data.reshape(())
+            return out
+        xp.moveaxis(out, dim, 0)[index._data.reshape(-1)] = xp.moveaxis(
+            source._data.reshape(source.shape or (1,)), dim if source.ndim else 0, 0)
+        return out
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_self, need_source = self.needs_input_grad
+        g_self = F.detached(lambda g: _index_fill_array(g, self.dim, self.index, 0),
+                            grad) if need_self else None
+        g_source = F.index_select(grad, self.dim, self.saved("index", F)) if need_source else None
+        return (g_self, g_source)
+
+
+class MaskedScatterBackward0(Function):
+    """masked_scatter(mask, source): the masked positions, in order, take source's first
+    elements."""
+
+    node_name = "MaskedScatterBackward0"
+
+    def forward(self, a: Tensor, source: Tensor, mask: Tensor) -> Array:
+        xp = xp_of(a._data)
+        self.mask = xp.broadcast_to(mask._data, a.shape)
+        self.source_shape = source.shape
+        self.save("mask", mask)
+        count = int(self.mask.sum())
+        if count > source.numel():
+            raise TorchRuntimeError("Number of elements of source < number of ones in mask")
+        out = a._data.copy()
+        out[self.mask] = source._data.reshape(-1)[:count].astype(out.dtype, copy=False)
+        return out
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_self, need_source = self.needs_input_grad
+        self.saved("mask", F)  # raises if freed, as PyTorch's saved mask does
+        mask = self.mask
+
+        def source_grad(g: Array) -> Array:
+            xp = xp_of(g)
+            flat = xp.zeros(int(np.prod(self.source_shape, dtype=np.int64)), dtype=g.dtype)
+            picked = g[mask]
+            flat[:picked.size] = picked
+            return flat.reshape(self.source_shape)
+
+        g_self = F.detached(lambda g: xp_of(g).where(mask, 0, g).astype(g.dtype),
+                            grad) if need_self else None
+        return (g_self, F.detached(source_grad, grad) if need_source else None)
+
+
 class ScatterBackward0(Function):
     """scatter(dim, index, src): self gets zeros where written; src gets the gathered grad."""
 
-    name = "ScatterBackward0"
+    node_name = "ScatterBackward0"
 
     def forward(self, a: Tensor, src: Tensor, dim: int, index: Tensor) -> Array:
         self.dim, self.index = dim, index._data
@@ -227,7 +309,7 @@ class ScatterBackward0(Function):
 class ScatterBackward1(Function):
     """scatter(dim, index, value) with a number."""
 
-    name = "ScatterBackward1"
+    node_name = "ScatterBackward1"
 
     def forward(self, a: Tensor, dim: int, index: Tensor, value: Any) -> Array:
         self.dim, self.index = dim, index._data
@@ -239,7 +321,7 @@ class ScatterBackward1(Function):
 
 
 class ScatterAddBackward0(Function):
-    name = "ScatterAddBackward0"
+    node_name = "ScatterAddBackward0"
 
     def forward(self, a: Tensor, src: Tensor, dim: int, index: Tensor) -> Array:
         self.dim = dim
@@ -254,7 +336,7 @@ class ScatterAddBackward0(Function):
 
 
 class IndexAddBackward0(Function):
-    name = "IndexAddBackward0"
+    node_name = "IndexAddBackward0"
 
     def forward(self, a: Tensor, source: Tensor, dim: int, index: Tensor, alpha: Any) -> Array:
         self.dim, self.alpha = dim, alpha

@@ -15,7 +15,7 @@ __all__ = [
 
 
 class CatBackward0(Function):
-    name = "CatBackward0"
+    node_name = "CatBackward0"
 
     def forward(self, *tensors: Tensor, dim: int, dtype: DType) -> Array:
         self.dim = dim
@@ -41,7 +41,7 @@ class CatBackward0(Function):
 
 
 class StackBackward0(Function):
-    name = "StackBackward0"
+    node_name = "StackBackward0"
 
     def forward(self, *tensors: Tensor, dim: int, dtype: DType) -> Array:
         self.dim = dim
@@ -54,7 +54,7 @@ class StackBackward0(Function):
 
 
 class FlipBackward0(Function):
-    name = "FlipBackward0"
+    node_name = "FlipBackward0"
 
     def forward(self, a: Tensor, dims: tuple[int, ...]) -> Array:
         self.dims = dims
@@ -65,7 +65,7 @@ class FlipBackward0(Function):
 
 
 class RepeatBackward0(Function):
-    name = "RepeatBackward0"
+    node_name = "RepeatBackward0"
 
     def forward(self, a: Tensor, repeats: tuple[int, ...]) -> Array:
         self.repeats = repeats
@@ -84,7 +84,7 @@ class RepeatBackward0(Function):
 
 
 class RollBackward0(Function):
-    name = "RollBackward0"
+    node_name = "RollBackward0"
 
     def forward(self, a: Tensor, shifts: tuple[int, ...], dims: tuple[int, ...]) -> Array:
         self.shifts, self.dims, self.shape = shifts, dims, a.shape
@@ -101,7 +101,7 @@ class RollBackward0(Function):
 class ConstantPadNdBackward0(Function):
     """F.pad(x, pad, value): pad (or, with negative amounts, crop) the last dimensions."""
 
-    name = "ConstantPadNdBackward0"
+    node_name = "ConstantPadNdBackward0"
 
     def forward(self, a: Tensor, pad: tuple[int, ...], value: float) -> Array:
         x = a._data

@@ -21,7 +21,7 @@ def _strides(array: Array) -> tuple[int, ...]:
 
 
 class MmBackward0(Function):
-    name = "MmBackward0"
+    node_name = "MmBackward0"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -60,7 +60,7 @@ def _column_major(array: Array) -> bool:
 
 
 class MvBackward0(Function):
-    name = "MvBackward0"
+    node_name = "MvBackward0"
 
     def forward(self, a: Tensor, v: Tensor) -> Array:
         self.save("self", a)
@@ -76,7 +76,7 @@ class MvBackward0(Function):
 
 
 class DotBackward0(Function):
-    name = "DotBackward0"
+    node_name = "DotBackward0"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         self.save("self", a)
@@ -92,7 +92,7 @@ class DotBackward0(Function):
 
 
 class BmmBackward0(Function):
-    name = "BmmBackward0"
+    node_name = "BmmBackward0"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -113,7 +113,7 @@ class AddmmBackward0(Function):
     """addmm(input, mat1, mat2, beta, alpha) = beta * input + alpha * (mat1 @ mat2): the fused
     op F.linear uses for 2-D inputs with a bias."""
 
-    name = "AddmmBackward0"
+    node_name = "AddmmBackward0"
 
     def forward(self, bias: Tensor, mat1: Tensor, mat2: Tensor, beta: float,
                 alpha: float) -> Array:
@@ -154,7 +154,7 @@ class AddmmBackward0(Function):
 
 
 class TraceBackward0(Function):
-    name = "TraceBackward0"
+    node_name = "TraceBackward0"
 
     def forward(self, a: Tensor) -> Array:
         self.shape = a.shape
@@ -166,7 +166,7 @@ class TraceBackward0(Function):
 
 
 class TrilBackward0(Function):
-    name = "TrilBackward0"
+    node_name = "TrilBackward0"
     upper = False
 
     def forward(self, a: Tensor, diagonal: int) -> Array:
@@ -179,7 +179,7 @@ class TrilBackward0(Function):
 
 
 class TriuBackward0(TrilBackward0):
-    name = "TriuBackward0"
+    node_name = "TriuBackward0"
     upper = True
 
 
@@ -195,7 +195,7 @@ def _array_diagonal_scatter(g: Array, shape: Shape, k: int) -> Array:
 class DiagEmbedBackward0(Function):
     """diag of a vector: the matrix with it on the `diagonal`-th diagonal."""
 
-    name = "DiagEmbedBackward0"
+    node_name = "DiagEmbedBackward0"
 
     def forward(self, a: Tensor, diagonal: int) -> Array:
         self.diagonal = diagonal
@@ -208,7 +208,7 @@ class DiagEmbedBackward0(Function):
 class DiagonalBackward0Copy(Function):
     """diag of a matrix: a copy of its `diagonal`-th diagonal."""
 
-    name = "DiagonalBackward0_copy"
+    node_name = "DiagonalBackward0_copy"
 
     def forward(self, a: Tensor, diagonal: int) -> Array:
         self.diagonal, self.shape = diagonal, a.shape
@@ -221,7 +221,7 @@ class DiagonalBackward0Copy(Function):
 class TrilinearBackward0(Function):
     """at::_trilinear as bilinear uses it: out[b, o] = sum_ij x1[b, i] w[o, i, j] x2[b, j]."""
 
-    name = "TrilinearBackward0"
+    node_name = "TrilinearBackward0"
 
     def forward(self, x1: Tensor, weight: Tensor, x2: Tensor) -> Array:
         self.save("i1", x1)

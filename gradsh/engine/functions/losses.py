@@ -50,7 +50,7 @@ class _PairLoss(Function):
 
 
 class MseLossBackward0(_PairLoss):
-    name = "MseLossBackward0"
+    node_name = "MseLossBackward0"
 
     def forward(self, a: Tensor, target: Tensor, reduction: str) -> Array:
         x, t, dtype = self.setup(a, target, reduction)
@@ -68,7 +68,7 @@ class MseLossBackward0(_PairLoss):
 class NllLossBackward0(Function):
     """nll_loss over (N, C) or (C,) log-probabilities with class-index targets."""
 
-    name = "NllLossBackward0"
+    node_name = "NllLossBackward0"
 
     def forward(self, a: Tensor, target: Tensor, weight: Tensor | None, reduction: str,
                 ignore_index: int) -> Array:
@@ -110,7 +110,7 @@ class NllLossBackward0(Function):
 
 
 class BinaryCrossEntropyBackward0(_PairLoss):
-    name = "BinaryCrossEntropyBackward0"
+    node_name = "BinaryCrossEntropyBackward0"
 
     def forward(self, a: Tensor, target: Tensor, weight: Tensor | None,
                 reduction: str) -> Array:
@@ -143,7 +143,7 @@ class BinaryCrossEntropyBackward0(_PairLoss):
 
 
 class BinaryCrossEntropyWithLogitsBackward0(_PairLoss):
-    name = "BinaryCrossEntropyWithLogitsBackward0"
+    node_name = "BinaryCrossEntropyWithLogitsBackward0"
 
     def forward(self, a: Tensor, target: Tensor, weight: Tensor | None,
                 pos_weight: Tensor | None, reduction: str) -> Array:
@@ -212,7 +212,7 @@ class _PiecewiseLoss(_PairLoss):
 
 
 class SmoothL1LossBackward0(_PiecewiseLoss):
-    name = "SmoothL1LossBackward0"
+    node_name = "SmoothL1LossBackward0"
 
     @staticmethod
     def value(xp: Any, z: Array, beta: float) -> Array:
@@ -224,7 +224,7 @@ class SmoothL1LossBackward0(_PiecewiseLoss):
 
 
 class HuberLossBackward0(_PiecewiseLoss):
-    name = "HuberLossBackward0"
+    node_name = "HuberLossBackward0"
 
     @staticmethod
     def value(xp: Any, z: Array, delta: float) -> Array:

@@ -65,7 +65,7 @@ class NativeBatchNormBackward0(Function):
     """Per channel (dim 1): batch statistics when training (updating the running ones), else
     the running statistics."""
 
-    name = "NativeBatchNormBackward0"
+    node_name = "NativeBatchNormBackward0"
 
     def forward(self, x: Tensor, weight: Tensor, bias: Tensor, running_mean: Tensor | None,
                 running_var: Tensor | None, training: bool, momentum: float, eps: float,
@@ -191,7 +191,7 @@ class _GroupedNorm(Function):
 
 
 class NativeLayerNormBackward0(_GroupedNorm):
-    name = "NativeLayerNormBackward0"
+    node_name = "NativeLayerNormBackward0"
 
     def forward(self, x: Tensor, weight: Tensor, bias: Tensor, normalized: int, eps: float,
                 affine: tuple[bool, bool]) -> Array:
@@ -203,7 +203,7 @@ class NativeLayerNormBackward0(_GroupedNorm):
 
 
 class NativeGroupNormBackward0(_GroupedNorm):
-    name = "NativeGroupNormBackward0"
+    node_name = "NativeGroupNormBackward0"
 
     def forward(self, x: Tensor, weight: Tensor, bias: Tensor, groups: int, eps: float,
                 affine: tuple[bool, bool]) -> Array:

@@ -72,7 +72,7 @@ def _batched(a: Array) -> Array:
 class MaxPool2DWithIndicesBackward0(Function):
     """The maximum of each window; the gradient goes to the position it came from."""
 
-    name = "MaxPool2DWithIndicesBackward0"
+    node_name = "MaxPool2DWithIndicesBackward0"
 
     def forward(self, a: Tensor, window: Window) -> Array:
         x = _batched(a._data)
@@ -132,7 +132,7 @@ def _divisors(window: Window, h: int, w: int, out: Pair, count_include_pad: bool
 
 
 class AvgPool2DBackward0(Function):
-    name = "AvgPool2DBackward0"
+    node_name = "AvgPool2DBackward0"
 
     def forward(self, a: Tensor, window: Window, count_include_pad: bool,
                 divisor_override: int | None) -> Array:
@@ -176,7 +176,7 @@ class AvgPoolInputGrad(Function):
     """avg_pool2d's input gradient as a differentiable op (create_graph): linear in the output
     gradient, whose own gradient is the average pooling again."""
 
-    name = "AvgPool2DBackwardBackward0"
+    node_name = "AvgPool2DBackwardBackward0"
 
     def forward(self, grad: Tensor, node: AvgPool2DBackward0) -> Array:
         self.node = node
@@ -215,7 +215,7 @@ def _bin_matrix(n: int, out: int, dtype: Any) -> np.ndarray:
 class AdaptiveAvgPool2DBackward0(Function):
     """Separable: y = A_h @ x @ A_w^T with the bin-averaging matrices of each axis."""
 
-    name = "AdaptiveAvgPool2DBackward0"
+    node_name = "AdaptiveAvgPool2DBackward0"
 
     def forward(self, a: Tensor, output_size: Pair) -> Array:
         x = a._data

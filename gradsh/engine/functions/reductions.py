@@ -53,7 +53,7 @@ def _reshape_reduced(F: Any, t: Any, dims: tuple[int, ...], keepdim: bool, shape
 
 
 class SumBackward0(Function):
-    name = "SumBackward0"
+    node_name = "SumBackward0"
 
     def forward(self, a: Tensor, dtype: DType | None = None) -> Array:
         self.self_sizes = a.shape
@@ -64,7 +64,7 @@ class SumBackward0(Function):
 
 
 class SumBackward1(Function):
-    name = "SumBackward1"
+    node_name = "SumBackward1"
 
     def forward(self, a: Tensor, dim: tuple[int, ...], keepdim: bool = False,
                 dtype: DType | None = None) -> Array:
@@ -79,7 +79,7 @@ class SumBackward1(Function):
 
 
 class MeanBackward0(Function):
-    name = "MeanBackward0"
+    node_name = "MeanBackward0"
 
     def forward(self, a: Tensor, dtype: DType | None = None) -> Array:
         self.self_sizes = a.shape
@@ -94,7 +94,7 @@ class MeanBackward0(Function):
 
 
 class MeanBackward1(Function):
-    name = "MeanBackward1"
+    node_name = "MeanBackward1"
 
     def forward(self, a: Tensor, dim: tuple[int, ...], keepdim: bool = False,
                 dtype: DType | None = None) -> Array:
@@ -128,7 +128,7 @@ def _exclusive_products(x: Array, axis: int) -> Array:
 
 
 class ProdBackward0(Function):
-    name = "ProdBackward0"
+    node_name = "ProdBackward0"
 
     def forward(self, a: Tensor) -> Array:
         self.save("self", a)
@@ -149,7 +149,7 @@ class ProdBackward0(Function):
 
 
 class ProdBackward1(Function):
-    name = "ProdBackward1"
+    node_name = "ProdBackward1"
 
     def forward(self, a: Tensor, dim: int, keepdim: bool = False) -> Array:
         self.dim, self.keepdim = dim, keepdim
@@ -197,12 +197,12 @@ class _FullExtremum(Function):
 
 
 class MaxBackward1(_FullExtremum):
-    name = "MaxBackward1"
+    node_name = "MaxBackward1"
     reduce = "max"
 
 
 class MinBackward1(_FullExtremum):
-    name = "MinBackward1"
+    node_name = "MinBackward1"
     reduce = "min"
 
 
@@ -249,12 +249,12 @@ class _DimExtremum(Function):
 
 
 class MaxBackward0(_DimExtremum):
-    name = "MaxBackward0"
+    node_name = "MaxBackward0"
     reduce = "max"
 
 
 class MinBackward0(_DimExtremum):
-    name = "MinBackward0"
+    node_name = "MinBackward0"
     reduce = "min"
 
 
@@ -282,17 +282,17 @@ class _AmaxAmin(Function):
 
 
 class AmaxBackward0(_AmaxAmin):
-    name = "AmaxBackward0"
+    node_name = "AmaxBackward0"
     reduce = "max"
 
 
 class AminBackward0(_AmaxAmin):
-    name = "AminBackward0"
+    node_name = "AminBackward0"
     reduce = "min"
 
 
 class LogsumexpBackward0(Function):
-    name = "LogsumexpBackward0"
+    node_name = "LogsumexpBackward0"
 
     def forward(self, a: Tensor, dim: tuple[int, ...], keepdim: bool) -> Array:
         self.dim, self.keepdim = dim, keepdim
@@ -314,7 +314,7 @@ class LogsumexpBackward0(Function):
 
 
 class LinalgVectorNormBackward0(Function):
-    name = "LinalgVectorNormBackward0"
+    node_name = "LinalgVectorNormBackward0"
 
     def forward(self, a: Tensor, ord: float, dim: tuple[int, ...] | None,  # noqa: A002
                 keepdim: bool) -> Array:
@@ -390,7 +390,7 @@ def _var_array(x: Array, dims: tuple[int, ...] | None, correction: float, keepdi
 
 
 class VarBackward0(Function):
-    name = "VarBackward0"
+    node_name = "VarBackward0"
 
     def forward(self, a: Tensor, dim: tuple[int, ...] | None, correction: float,
                 keepdim: bool) -> Array:
@@ -431,7 +431,7 @@ def _var_dof_zero(x: Array) -> Array:
 
 
 class StdBackward0(Function):
-    name = "StdBackward0"
+    node_name = "StdBackward0"
 
     def forward(self, a: Tensor, dim: tuple[int, ...] | None, correction: float,
                 keepdim: bool) -> Array:
@@ -452,7 +452,7 @@ class StdBackward0(Function):
 class DistBackward0(Function):
     """dist(a, b, p) = the p-norm of a - b."""
 
-    name = "DistBackward0"
+    node_name = "DistBackward0"
 
     def forward(self, a: Tensor, b: Tensor, p: float) -> Array:
         if a.shape != b.shape:
@@ -496,7 +496,7 @@ class DistBackward0(Function):
 
 
 class CumsumBackward0(Function):
-    name = "CumsumBackward0"
+    node_name = "CumsumBackward0"
 
     def forward(self, a: Tensor, dim: int, dtype: DType) -> Array:
         self.dim, self.ndim = dim, a.ndim
@@ -527,7 +527,7 @@ def _cumprod_grad_array(grad: Array, x: Array, dim: int) -> Array:
 
 
 class CumprodBackward0(Function):
-    name = "CumprodBackward0"
+    node_name = "CumprodBackward0"
 
     def forward(self, a: Tensor, dim: int, dtype: DType) -> Array:
         self.dim, self.ndim = dim, a.ndim

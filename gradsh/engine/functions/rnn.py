@@ -14,7 +14,7 @@ __all__ = ["UnsafeSplitBackward0", "TransposeBackward1"]
 class UnsafeSplitBackward0(Function):
     """One chunk of unsafe_chunk: a copy, not a view (the cells update it in place)."""
 
-    name = "UnsafeSplitBackward0"
+    node_name = "UnsafeSplitBackward0"
 
     def forward(self, a: Tensor, dim: int, start: int, length: int) -> Array:
         self.dim, self.start, self.length = dim, start, length
@@ -33,7 +33,7 @@ class UnsafeSplitBackward0(Function):
 class TransposeBackward1(Function):
     """transpose_ of a result nobody else holds (the batch_first output of an RNN)."""
 
-    name = "TransposeBackward1"
+    node_name = "TransposeBackward1"
 
     def forward(self, a: Tensor, dim0: int, dim1: int) -> Array:
         self.dim0, self.dim1 = dim0, dim1

@@ -1,4 +1,4 @@
-"""Nodes of the random in-place fills: bernoulli_, uniform_, normal_."""
+"""Nodes of the random in-place fills: bernoulli_, uniform_, normal_, random_."""
 
 from __future__ import annotations
 
@@ -7,14 +7,17 @@ from typing import Any
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 
-__all__ = ["BernoulliBackward1", "UniformBackward0", "NormalBackward0"]
+__all__ = [
+    "BernoulliBackward1", "UniformBackward0", "NormalBackward0", "RandomBackward0",
+    "RandomBackward1", "RandomBackward2",
+]
 
 
 class BernoulliBackward1(Function):
     """bernoulli_(p) with a number p: 0/1 draws (uniform doubles < p, PyTorch CPU's stream)
     written in place; the gradient through it is zero."""
 
-    name = "BernoulliBackward1"
+    node_name = "BernoulliBackward1"
 
     def forward(self, a: Tensor, p: float, draws: Array) -> Array:
         xp = xp_of(a._data)
@@ -27,7 +30,7 @@ class BernoulliBackward1(Function):
 class UniformBackward0(Function):
     """uniform_(from, to) in place; its gradient is zero."""
 
-    name = "UniformBackward0"
+    node_name = "UniformBackward0"
 
     def forward(self, a: Tensor, draws: Array) -> Array:
         return draws
@@ -39,4 +42,22 @@ class UniformBackward0(Function):
 class NormalBackward0(UniformBackward0):
     """normal_(mean, std) in place; its gradient is zero."""
 
-    name = "NormalBackward0"
+    node_name = "NormalBackward0"
+
+
+class RandomBackward0(UniformBackward0):
+    """random_(from, to) in place; its gradient is zero."""
+
+    node_name = "RandomBackward0"
+
+
+class RandomBackward1(UniformBackward0):
+    """random_(to) in place; its gradient is zero."""
+
+    node_name = "RandomBackward1"
+
+
+class RandomBackward2(UniformBackward0):
+    """random_() in place; its gradient is zero."""
+
+    node_name = "RandomBackward2"

@@ -33,7 +33,7 @@ def _clamp_dtype(a: Tensor, *bounds: Any) -> DType:
 class ClampBackward1(Function):
     """clamp with number bounds (either may be None); saves self, min, max."""
 
-    name = "ClampBackward1"
+    node_name = "ClampBackward1"
 
     def forward(self, a: Tensor, min: Any = None, max: Any = None) -> Array:  # noqa: A002
         self.min, self.max = min, max
@@ -69,7 +69,7 @@ class ClampBackward1(Function):
 
 
 class ClampMinBackward0(Function):
-    name = "ClampMinBackward0"
+    node_name = "ClampMinBackward0"
 
     def forward(self, a: Tensor, min: Any) -> Array:  # noqa: A002
         self.min = min
@@ -87,7 +87,7 @@ class ClampMinBackward0(Function):
 
 
 class ClampMaxBackward0(Function):
-    name = "ClampMaxBackward0"
+    node_name = "ClampMaxBackward0"
 
     def forward(self, a: Tensor, max: Any) -> Array:  # noqa: A002
         self.max = max
@@ -108,7 +108,7 @@ class ClampBackward0(Function):
     """clamp with tensor bounds: inputs (self, min, max); a missing bound is an empty tensor
     placeholder (`has_min` / `has_max`)."""
 
-    name = "ClampBackward0"
+    node_name = "ClampBackward0"
 
     def forward(self, a: Tensor, lo: Tensor, hi: Tensor, has_min: bool = True,
                 has_max: bool = True) -> Array:
@@ -168,7 +168,7 @@ def _extremum_array(x: Any, y: Any, dtype: DType, kind: str) -> Array:
 
 
 class MaximumBackward0(Function):
-    name = "MaximumBackward0"
+    node_name = "MaximumBackward0"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         broadcast_shapes(a, b)
@@ -188,7 +188,7 @@ class MaximumBackward0(Function):
 
 
 class MinimumBackward0(Function):
-    name = "MinimumBackward0"
+    node_name = "MinimumBackward0"
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         broadcast_shapes(a, b)
@@ -209,7 +209,7 @@ class MinimumBackward0(Function):
 class WhereBackward0(Function):
     """where(condition, self, other): the condition is a non-differentiable input."""
 
-    name = "WhereBackward0"
+    node_name = "WhereBackward0"
 
     def common_device(self, inputs: Any, params: Any) -> str:
         # PyTorch's where: the first device that is not the CPU, the condition's included
@@ -241,7 +241,7 @@ class WhereBackward0(Function):
 class MaskedFillBackward1(Function):
     """masked_fill with a 0-d tensor value (edges: self, value); the mask is a parameter."""
 
-    name = "MaskedFillBackward1"
+    node_name = "MaskedFillBackward1"
 
     def forward(self, a: Tensor, value: Tensor, mask: Tensor) -> Array:
         self.save("mask", mask)
@@ -262,7 +262,7 @@ class MaskedFillBackward1(Function):
 class MaskedFillBackward0(Function):
     """masked_fill(self, mask, value): used by backward formulas (norm, std, maximum)."""
 
-    name = "MaskedFillBackward0"
+    node_name = "MaskedFillBackward0"
 
     def forward(self, a: Tensor, mask: Tensor, value: Any) -> Array:
         self.save("mask", mask)

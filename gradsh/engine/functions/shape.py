@@ -19,7 +19,7 @@ __all__ = [
 
 
 class ViewBackward0(Function):
-    name = "ViewBackward0"
+    node_name = "ViewBackward0"
     is_view = True
 
     def forward(self, a: Tensor, shape: Shape) -> Array:
@@ -37,7 +37,7 @@ class ViewBackward0(Function):
 class ReshapeAliasBackward0(ViewBackward0):
     """reshape of a non-contiguous tensor whose strides still allow a view."""
 
-    name = "ReshapeAliasBackward0"
+    node_name = "ReshapeAliasBackward0"
 
     def forward(self, a: Tensor, shape: Shape) -> Array:
         self.self_sizes = a.shape
@@ -49,7 +49,7 @@ class ReshapeAliasBackward0(ViewBackward0):
 class UnsafeViewBackward0(Function):
     """reshape of a tensor that cannot be viewed: a copy (CloneBackward0) then this."""
 
-    name = "UnsafeViewBackward0"
+    node_name = "UnsafeViewBackward0"
 
     def forward(self, a: Tensor, shape: Shape) -> Array:
         self.self_sizes = a.shape
@@ -62,7 +62,7 @@ class UnsafeViewBackward0(Function):
 class AliasBackward0(Function):
     """`x[...]`, `x[:, :]`: a view of the whole tensor."""
 
-    name = "AliasBackward0"
+    node_name = "AliasBackward0"
     is_view = True
 
     def forward(self, a: Tensor) -> Array:
@@ -76,7 +76,7 @@ class AliasBackward0(Function):
 
 
 class UnsqueezeBackward0(Function):
-    name = "UnsqueezeBackward0"
+    node_name = "UnsqueezeBackward0"
     is_view = True
 
     def forward(self, a: Tensor, dim: int) -> Array:
@@ -111,25 +111,25 @@ class _Squeeze(Function):
 class SqueezeBackward0(_Squeeze):
     """squeeze(): every size-1 dimension."""
 
-    name = "SqueezeBackward0"
+    node_name = "SqueezeBackward0"
 
 
 class SqueezeBackward1(_Squeeze):
     """squeeze(dim)."""
 
-    name = "SqueezeBackward1"
+    node_name = "SqueezeBackward1"
 
 
 class SqueezeBackward2(_Squeeze):
     """squeeze(dims)."""
 
-    name = "SqueezeBackward2"
+    node_name = "SqueezeBackward2"
 
 
 class SqueezeBackward4(Function):
     """squeeze_(dim) in place on a fresh result (matmul's 1-d @ 2-d): not a view."""
 
-    name = "SqueezeBackward4"
+    node_name = "SqueezeBackward4"
 
     def forward(self, a: Tensor, dim: int) -> Array:
         self.self_sizes = a.shape
@@ -143,7 +143,7 @@ class SqueezeBackward4(Function):
 
 
 class SelectBackward0(Function):
-    name = "SelectBackward0"
+    node_name = "SelectBackward0"
     is_view = True
 
     def forward(self, a: Tensor, dim: int, index: int) -> Array:
@@ -165,7 +165,7 @@ class SelectBackward0(Function):
 
 
 class SliceBackward0(Function):
-    name = "SliceBackward0"
+    node_name = "SliceBackward0"
     is_view = True
 
     def forward(self, a: Tensor, dim: int, start: int, end: int, step: int) -> Array:
@@ -188,23 +188,23 @@ class SliceBackward0(Function):
 class SplitBackward0(SliceBackward0):
     """One piece of split/chunk (gradsh gives each piece its own node; see ops.split)."""
 
-    name = "SplitBackward0"
+    node_name = "SplitBackward0"
 
 
 class SplitWithSizesBackward0(SliceBackward0):
     """One piece of split with a list of sizes."""
 
-    name = "SplitWithSizesBackward0"
+    node_name = "SplitWithSizesBackward0"
 
 
 class UnbindBackward0(SelectBackward0):
     """One element of unbind / iteration (each element its own node; see ops.unbind)."""
 
-    name = "UnbindBackward0"
+    node_name = "UnbindBackward0"
 
 
 class TBackward0(Function):
-    name = "TBackward0"
+    node_name = "TBackward0"
     is_view = True
 
     def forward(self, a: Tensor) -> Array:
@@ -218,7 +218,7 @@ class TBackward0(Function):
 
 
 class TransposeBackward0(Function):
-    name = "TransposeBackward0"
+    node_name = "TransposeBackward0"
     is_view = True
 
     def forward(self, a: Tensor, dim0: int, dim1: int) -> Array:
@@ -235,7 +235,7 @@ class TransposeBackward0(Function):
 
 
 class PermuteBackward0(Function):
-    name = "PermuteBackward0"
+    node_name = "PermuteBackward0"
     is_view = True
 
     def forward(self, a: Tensor, dims: tuple[int, ...]) -> Array:
@@ -253,7 +253,7 @@ class PermuteBackward0(Function):
 
 
 class ExpandBackward0(Function):
-    name = "ExpandBackward0"
+    node_name = "ExpandBackward0"
     is_view = True
 
     def forward(self, a: Tensor, shape: Shape) -> Array:

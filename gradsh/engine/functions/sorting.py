@@ -29,7 +29,7 @@ class MedianBackward0(_FullExtremum):
     """median() over all elements (the lower median; NaN if any): ties share the gradient
     evenly, as for max()."""
 
-    name = "MedianBackward0"
+    node_name = "MedianBackward0"
     reduce = "median"
     skip_nan = False
 
@@ -51,22 +51,22 @@ class MedianBackward0(_FullExtremum):
 
 
 class NanmedianBackward0(MedianBackward0):
-    name = "NanmedianBackward0"
+    node_name = "NanmedianBackward0"
     skip_nan = True
 
 
 class MedianBackward1(_DimExtremum):
-    name = "MedianBackward1"
+    node_name = "MedianBackward1"
     reduce = "median"
 
 
 class KthvalueBackward0(_DimExtremum):
-    name = "KthvalueBackward0"
+    node_name = "KthvalueBackward0"
     reduce = "kthvalue"
 
 
 class ModeBackward0(_DimExtremum):
-    name = "ModeBackward0"
+    node_name = "ModeBackward0"
     reduce = "mode"
 
 
@@ -74,7 +74,7 @@ class SortBackward0(Function):
     """sort's values (the indices are computed alongside, no grad); the gradient goes back
     to where each value came from."""
 
-    name = "SortBackward0"
+    node_name = "SortBackward0"
 
     def forward(self, a: Tensor, dim: int, indices: Array) -> Array:
         self.dim, self.self_sizes = dim, a.shape
@@ -91,4 +91,4 @@ class SortBackward0(Function):
 
 
 class TopkBackward0(SortBackward0):
-    name = "TopkBackward0"
+    node_name = "TopkBackward0"

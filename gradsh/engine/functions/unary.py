@@ -26,9 +26,9 @@ __all__ = [
     "CosBackward0", "TanBackward0", "TanhBackward0", "SigmoidBackward0", "ReluBackward0",
     "SqrtBackward0", "RsqrtBackward0", "AbsBackward0", "SignBackward0", "SgnBackward0",
     "NegBackward0", "ReciprocalBackward0", "FloorBackward0", "CeilBackward0", "RoundBackward0",
-    "TruncBackward0", "Log1PBackward0", "Expm1Backward0", "Exp2Backward0", "SinhBackward0",
-    "CoshBackward0", "AsinBackward0", "AcosBackward0", "AtanBackward0", "ErfBackward0",
-    "FracBackward0", "NanToNumBackward0", "LogitBackward0",
+    "RoundBackward1", "TruncBackward0", "Log1PBackward0", "Expm1Backward0", "Exp2Backward0",
+    "SinhBackward0", "CoshBackward0", "AsinBackward0", "AcosBackward0", "AtanBackward0",
+    "ErfBackward0", "FracBackward0", "NanToNumBackward0", "LogitBackward0",
 ]
 
 
@@ -41,7 +41,7 @@ def _float_unary(a: Tensor, ufunc: str) -> Array:
 
 
 class ExpBackward0(Function):
-    name = "ExpBackward0"
+    node_name = "ExpBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -53,7 +53,7 @@ class ExpBackward0(Function):
 
 
 class LogBackward0(Function):
-    name = "LogBackward0"
+    node_name = "LogBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -66,7 +66,7 @@ class LogBackward0(Function):
 
 
 class Log2Backward0(Function):
-    name = "Log2Backward0"
+    node_name = "Log2Backward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -79,7 +79,7 @@ class Log2Backward0(Function):
 
 
 class Log10Backward0(Function):
-    name = "Log10Backward0"
+    node_name = "Log10Backward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -92,7 +92,7 @@ class Log10Backward0(Function):
 
 
 class SinBackward0(Function):
-    name = "SinBackward0"
+    node_name = "SinBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -104,7 +104,7 @@ class SinBackward0(Function):
 
 
 class CosBackward0(Function):
-    name = "CosBackward0"
+    node_name = "CosBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -116,7 +116,7 @@ class CosBackward0(Function):
 
 
 class TanBackward0(Function):
-    name = "TanBackward0"
+    node_name = "TanBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -129,7 +129,7 @@ class TanBackward0(Function):
 
 
 class TanhBackward0(Function):
-    name = "TanhBackward0"
+    node_name = "TanhBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -148,7 +148,7 @@ def _sigmoid_array(x: Array, dtype: DType) -> Array:
 
 
 class SigmoidBackward0(Function):
-    name = "SigmoidBackward0"
+    node_name = "SigmoidBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -160,7 +160,7 @@ class SigmoidBackward0(Function):
 
 
 class ReluBackward0(Function):
-    name = "ReluBackward0"
+    node_name = "ReluBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if a.dtype is dtypes.bool_:
@@ -178,7 +178,7 @@ class ReluBackward0(Function):
 
 
 class SqrtBackward0(Function):
-    name = "SqrtBackward0"
+    node_name = "SqrtBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -192,7 +192,7 @@ class SqrtBackward0(Function):
 
 
 class RsqrtBackward0(Function):
-    name = "RsqrtBackward0"
+    node_name = "RsqrtBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -207,7 +207,7 @@ class RsqrtBackward0(Function):
 
 
 class AbsBackward0(Function):
-    name = "AbsBackward0"
+    node_name = "AbsBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if a.dtype is dtypes.bool_:
@@ -230,7 +230,7 @@ def _sign_array(x: Array) -> Array:
 
 
 class SignBackward0(Function):
-    name = "SignBackward0"
+    node_name = "SignBackward0"
 
     def forward(self, a: Tensor) -> Array:
         return _sign_array(a._data)
@@ -242,7 +242,7 @@ class SignBackward0(Function):
 class SgnBackward0(Function):
     """sgn: sign for real tensors; appears in abs's double backward."""
 
-    name = "SgnBackward0"
+    node_name = "SgnBackward0"
 
     def forward(self, a: Tensor) -> Array:
         return _sign_array(a._data)
@@ -252,7 +252,7 @@ class SgnBackward0(Function):
 
 
 class NegBackward0(Function):
-    name = "NegBackward0"
+    node_name = "NegBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if a._data.dtype.kind == "b":
@@ -267,7 +267,7 @@ class NegBackward0(Function):
 
 
 class ReciprocalBackward0(Function):
-    name = "ReciprocalBackward0"
+    node_name = "ReciprocalBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
@@ -286,7 +286,8 @@ class _Rounding(Function):
 
     def forward(self, a: Tensor) -> Array:
         if a.dtype is dtypes.bool_:
-            raise not_implemented_for(f"{self.name[:-len('Backward0')].lower()}_vml_cpu", a.dtype)
+            kernel = self.node_name[:-len("Backward0")].lower()
+            raise not_implemented_for(f"{kernel}_vml_cpu", a.dtype)
         if not a.dtype.is_floating_point:
             return a._data.copy()
         return getattr(xp_of(a._data), self.ufunc)(a._data)
@@ -296,22 +297,42 @@ class _Rounding(Function):
 
 
 class FloorBackward0(_Rounding):
-    name = "FloorBackward0"
+    node_name = "FloorBackward0"
     ufunc = "floor"
 
 
 class CeilBackward0(_Rounding):
-    name = "CeilBackward0"
+    node_name = "CeilBackward0"
     ufunc = "ceil"
 
 
 class RoundBackward0(_Rounding):
-    name = "RoundBackward0"
+    node_name = "RoundBackward0"
     ufunc = "rint"  # round half to even, as PyTorch's round
 
 
+class RoundBackward1(Function):
+    """round(decimals=d): rint(x * 10^d) / 10^d in the tensor's dtype (for d < 0,
+    rint(x / 10^-d) * 10^-d), as PyTorch's kernel computes it; zero gradient."""
+
+    node_name = "RoundBackward1"
+
+    def forward(self, a: Tensor, decimals: int) -> Array:
+        if not a.dtype.is_floating_point:
+            raise not_implemented_for("round_cpu", a.dtype)
+        self.decimals = decimals
+        xp, data = xp_of(a._data), a._data
+        scale = data.dtype.type(10.0 ** abs(decimals))
+        if decimals < 0:
+            return xp.rint(data / scale) * scale
+        return xp.rint(data * scale) / scale
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.zeros_like(grad),)
+
+
 class TruncBackward0(_Rounding):
-    name = "TruncBackward0"
+    node_name = "TruncBackward0"
     ufunc = "trunc"
 
 
@@ -364,7 +385,7 @@ def _float_unary_node(name: str, ufunc: str, saves: str,
         with _quiet():
             return (formula(F, grad, self.saved(saves, F)),)
 
-    return type(name, (Function,), {"name": name, "forward": forward, "backward": backward,
+    return type(name, (Function,), {"node_name": name, "forward": forward, "backward": backward,
                                     "__module__": __name__})
 
 
@@ -387,7 +408,7 @@ AtanBackward0 = _float_unary_node("AtanBackward0", "arctan", "self",
 
 
 class ErfBackward0(_SavesSelf):
-    name = "ErfBackward0"
+    node_name = "ErfBackward0"
 
     def forward(self, a: Tensor) -> Array:
         self.save_input(a)
@@ -399,7 +420,7 @@ class ErfBackward0(_SavesSelf):
 
 
 class FracBackward0(Function):
-    name = "FracBackward0"
+    node_name = "FracBackward0"
 
     def forward(self, a: Tensor) -> Array:
         x = a._data
@@ -410,7 +431,7 @@ class FracBackward0(Function):
 
 
 class NanToNumBackward0(_SavesSelf):
-    name = "NanToNumBackward0"
+    node_name = "NanToNumBackward0"
 
     def forward(self, a: Tensor, nan: float, posinf: float | None,
                 neginf: float | None) -> Array:
@@ -426,7 +447,7 @@ class NanToNumBackward0(_SavesSelf):
 
 
 class LogitBackward0(_SavesSelf):
-    name = "LogitBackward0"
+    node_name = "LogitBackward0"
 
     def forward(self, a: Tensor, eps: float | None) -> Array:
         self.save_input(a)

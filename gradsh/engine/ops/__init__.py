@@ -8,8 +8,10 @@ so their graphs look the same, and route in-place variants through `apply_inplac
 
 One module per op family, mirroring gradsh.engine.functions (the nodes they build): creation,
 copies, arithmetic, unary, comparison, selection, reductions, sorting, shape, joining, indexing,
-linalg, activations, losses, sampling, autograd, and the nn layers' convolution, pooling,
-normalization, embeddings, rnn; arguments and guard hold what they all share
+linalg, activations, losses, sampling, autograd, the nn layers' convolution, pooling,
+normalization, embeddings, rnn, functional (what PyTorch composes of other ops) and numerics
+(the less common element-wise math, NaN-aware and running reductions); arguments and guard hold
+what they all share
 (argument normalisation; PyTorch's argument errors, which every public function wears through
 @guarded). This package re-exports each family's __all__, so `ops.add`, `ops.relu` and the
 builtins table's names keep one flat namespace. Importing it runs the one registration step at
@@ -28,6 +30,7 @@ from gradsh.engine.ops.convolution import *  # noqa: F403
 from gradsh.engine.ops.copies import *  # noqa: F403
 from gradsh.engine.ops.creation import *  # noqa: F403
 from gradsh.engine.ops.embeddings import *  # noqa: F403
+from gradsh.engine.ops.functional import *  # noqa: F403
 from gradsh.engine.ops.grad_ops import install_tensor_ops
 from gradsh.engine.ops.indexing import *  # noqa: F403
 from gradsh.engine.ops.joining import *  # noqa: F403
@@ -35,6 +38,7 @@ from gradsh.engine.ops.linalg import *  # noqa: F403
 from gradsh.engine.ops.losses import *  # noqa: F403
 from gradsh.engine.ops.methods import install_tensor_methods
 from gradsh.engine.ops.normalization import *  # noqa: F403
+from gradsh.engine.ops.numerics import *  # noqa: F403
 from gradsh.engine.ops.pooling import *  # noqa: F403
 from gradsh.engine.ops.reductions import *  # noqa: F403
 from gradsh.engine.ops.rnn import *  # noqa: F403

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import builtins
+import operator
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend, limits
+from gradsh.engine import backend, dtypes, limits
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError, TorchTypeError
-from gradsh.engine.tensor import Tensor, _as_array, check_same_device
+from gradsh.engine.tensor import Function, Tensor, _as_array, apply_inplace, check_same_device
 
 __all__ = [
-    "Number", "TensorLike", "is_number", "as_tensor_operand", "wrap_dim", "normalize_dims",
-    "size_args", "DefaultDevice", "DeviceHooks", "REQUIRES_GRAD_DTYPE_MESSAGE", "ReturnTuple",
-    "RETURN_TYPES",
+    "Number", "TensorLike", "is_number", "python_scalar", "as_int", "OperandTypeError",
+    "as_tensor_operand", "wrap_dim", "normalize_dims", "size_args", "given_size", "DefaultDevice",
+    "DeviceHooks", "REQUIRES_GRAD_DTYPE_MESSAGE", "ReturnTuple", "RETURN_TYPES", "apply_node",
 ]
 
 
@@ -25,11 +26,57 @@ TensorLike = Tensor | Number
 
 
 def is_number(value: Any) -> bool:
-    return isinstance(value, (bool, int, float)) and not isinstance(value, Tensor)
+    """A Python number, or a NumPy scalar (which PyTorch's argument parser reads as one)."""
+    return isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating)) \
+        and not isinstance(value, Tensor)
+
+
+def python_scalar(value: Any) -> Any:
+    """A NumPy scalar as PyTorch reads one where a Number goes: an integer as int, a float (and,
+    as PyTorch's scalar_slow does, a numpy.bool) as float. Anything else is returned as it is."""
+    if isinstance(value, np.generic):
+        if isinstance(value, np.integer):
+            return int(value)
+        if isinstance(value, (np.floating, np.bool_)):
+            return float(value)
+    return value
+
+
+def as_int(value: Any) -> int | None:
+    """An integer argument (a dim, a size) as PyTorch's parser takes one: a Python int (never
+    a bool), a NumPy integer or a one-element integer tensor; None for anything else."""
+    if value.__class__ is int:
+        return value  # type: ignore[no-any-return]
+    if isinstance(value, Tensor):
+        if value.numel() == 1 and not value.dtype.is_floating_point \
+                and value.dtype is not dtypes.bool_:
+            return int(value.item())
+        return None
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return operator.index(value)
+    return None
 
 
 def _type_name(value: Any) -> str:
-    return type(value).__name__
+    """The type's name as PyTorch's messages print it (CPython's tp_name): a built-in or a
+    Python class by its name, an extension type with its module (`numpy.ndarray`)."""
+    kind = type(value)
+    if kind.__module__ == "builtins" or kind.__flags__ & _HEAP_TYPE:
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__name__}"
+
+
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
+
+
+class OperandTypeError(TorchTypeError):
+    """An operand that is neither a tensor nor a number: the argument guard names the argument
+    and its position (`add(): argument 'other' (position 2) must be Tensor, not str`), and a
+    Tensor operator answers NotImplemented, as PyTorch's do."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__(f"unsupported operand type: '{_type_name(value)}'")
+        self.value = value
 
 
 def as_tensor_operand(value: TensorLike, like: Tensor | None = None) -> Tensor:
@@ -37,8 +84,8 @@ def as_tensor_operand(value: TensorLike, like: Tensor | None = None) -> Tensor:
     if isinstance(value, Tensor):
         return value
     if is_number(value):
-        return Tensor.wrap_scalar(value)
-    raise TorchTypeError(f"unsupported operand type: '{_type_name(value)}'")
+        return Tensor.wrap_scalar(python_scalar(value))
+    raise OperandTypeError(value)
 
 
 def _check_tensor(value: Any, fname: str, arg: str = "input", position: int = 1) -> Tensor:
@@ -52,10 +99,10 @@ def _check_tensor(value: Any, fname: str, arg: str = "input", position: int = 1)
 
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, with PyTorch's IndexError when out of range."""
-    if isinstance(dim, Tensor) and dim.numel() == 1 and not dim.dtype.is_floating_point:
-        dim = int(dim.item())
-    if not isinstance(dim, int) or isinstance(dim, bool):
+    index = as_int(dim)
+    if index is None:
         raise TorchTypeError(f"dim must be an int, got {_type_name(dim)}")
+    dim = index
     low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
     if dim < low or dim > high:
         raise TorchIndexError(
@@ -65,7 +112,7 @@ def wrap_dim(dim: int, ndim: int) -> int:
 
 
 def normalize_dims(dim: int | Sequence[int], ndim: int) -> tuple[int, ...]:
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
     result = tuple(wrap_dim(d, ndim) for d in dims)
     for i, d in enumerate(result):
         if d in result[:i]:
@@ -89,18 +136,17 @@ def size_args(args: tuple[Any, ...], fname: str = "zeros", itemsize: int = 0) ->
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
     shape = []
-    for i, n in enumerate(args):
-        if isinstance(n, Tensor) and n.numel() == 1 and not n.dtype.is_floating_point:
-            n = n.item()
-        if not isinstance(n, int) or isinstance(n, bool):
+    for i, item in enumerate(args):
+        n = as_int(item)
+        if n is None:
             if len(args) > 1:
                 raise TorchTypeError(
                     f"{fname}(): argument 'size' failed to unpack the object at pos {i + 1} with "
-                    f'error "type must be tuple of ints,but got {_type_name(n)}"'
+                    f'error "type must be tuple of ints,but got {_type_name(item)}"'
                 )
             raise TorchTypeError(
                 f"{fname}(): argument 'size' (position 1) must be tuple of ints, not "
-                f"{_type_name(n)}"
+                f"{_type_name(item)}"
             )
         shape.append(n)
     for n in shape:
@@ -111,6 +157,22 @@ def size_args(args: tuple[Any, ...], fname: str = "zeros", itemsize: int = 0) ->
     if itemsize:
         limits.check(tuple(shape), itemsize)
     return tuple(shape)
+
+
+def given_size(positional: tuple[Any, ...], size: Any) -> tuple[Any, ...]:
+    """The size of `zeros(2, 3)` or of `zeros(size=(2, 3))`, for size_args."""
+    if size is None:
+        return positional
+    if positional:
+        raise TorchTypeError("argument 'size' given by name and by position")
+    return (size,)
+
+
+def apply_node(inplace: bool, cls: type[Function], *inputs: Tensor, **params: Any) -> Tensor:
+    """The node applied to the inputs, or in place on the first (an op's `x_()` form)."""
+    if inplace:
+        return apply_inplace(cls, *inputs, **params)
+    return cls.apply(*inputs, **params)
 
 
 def _device_name(device: Any) -> str:
@@ -214,8 +276,10 @@ class ReturnTuple(tuple):  # type: ignore[type-arg]
 
 
 RETURN_TYPES: dict[str, type[ReturnTuple]] = {
-    kind: builtins.type(kind, (ReturnTuple,), {"__module__": "torch.return_types"})
-    for kind in ("max", "min", "sort", "topk", "median", "kthvalue", "mode")
+    kind + suffix: builtins.type(kind + suffix, (ReturnTuple,),
+                                 {"__module__": "torch.return_types"})
+    for kind in ("max", "min", "sort", "topk", "median", "kthvalue", "mode", "cummax", "cummin")
+    for suffix in ("", "_out")  # the `_out` kinds are what a call with out= returns
 }
 
 

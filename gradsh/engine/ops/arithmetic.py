@@ -5,7 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from gradsh.engine import dtypes
-from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError, TorchTypeError
+from gradsh.engine.exceptions import (
+    TorchNotImplementedError,
+    TorchRuntimeError,
+    TorchTypeError,
+    warn,
+)
 from gradsh.engine.functions.arithmetic import (
     AddBackward0,
     AddBackward1,
@@ -18,6 +23,7 @@ from gradsh.engine.functions.arithmetic import (
     FmodBackward0,
     FmodBackward1,
     LerpBackward0,
+    LinalgCrossBackward0,
     MulBackward0,
     MulBackward1,
     PowBackward0,
@@ -35,20 +41,25 @@ from gradsh.engine.functions.common import infer_size, result_dtype
 from gradsh.engine.functions.grad_ops import ScalarOverloads
 from gradsh.engine.ops.arguments import (
     Number,
+    OperandTypeError,
     TensorLike,
     _c_name,
     _check_tensor,
     _type_name,
+    apply_node,
     as_tensor_operand,
     is_number,
+    wrap_dim,
 )
 from gradsh.engine.ops.guard import alias, guarded
-from gradsh.engine.tensor import Tensor, apply_inplace
+from gradsh.engine.tensor import Function, Tensor, _once, apply_inplace
 
 __all__ = [
     "add", "sub", "rsub", "mul", "div", "true_divide", "divide", "multiply", "subtract",
     "floor_divide", "remainder", "fmod", "pow", "square", "atan2", "arctan2", "lerp", "xlogy",
-    "addcmul", "addcdiv", "add_", "sub_", "mul_", "div_", "pow_", "square_",
+    "addcmul", "addcdiv", "add_", "sub_", "mul_", "div_", "pow_", "square_", "lerp_",
+    "addcmul_", "addcdiv_", "true_divide_", "remainder_", "fmod_", "atan2_", "xlogy_",
+    "subtract_", "multiply_", "divide_", "arctan2_", "cross",
 ]
 
 
@@ -72,6 +83,7 @@ def _check_alpha(a: Tensor, b: TensorLike, alpha: Any) -> None:
         )
 
 
+@guarded(tensor_first=False)
 def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
     if a.__class__ is Tensor and alpha.__class__ is int and alpha == 1:
         # `x + y` and `x + 0.5`, without the checks below (which they pass): the hot path
@@ -93,6 +105,7 @@ def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
     return AddBackward0.apply(a, as_tensor_operand(b), alpha=alpha)
 
 
+@guarded(tensor_first=False)
 def sub(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
     if not isinstance(a, Tensor):
         # torch.sub(2, x) is SubBackward0 with the number wrapped first; `2 - x` is rsub.
@@ -129,10 +142,13 @@ def rsub(a: Tensor, other: TensorLike, alpha: Number = 1) -> Tensor:
     """`other - a`."""
     if isinstance(other, Tensor):
         return sub(other, a, alpha=alpha)
+    if not is_number(other):
+        raise OperandTypeError(other)
     _check_bool_sub(a, other)
     return RsubBackward1.apply(a, other=other, alpha=alpha)
 
 
+@guarded(tensor_first=False)
 def mul(a: TensorLike, b: TensorLike) -> Tensor:
     if a.__class__ is Tensor:
         # `x * y` and `x * 0.5`, without the checks below (which they pass): the hot path
@@ -151,6 +167,7 @@ def mul(a: TensorLike, b: TensorLike) -> Tensor:
     return MulBackward0.apply(a, as_tensor_operand(b))
 
 
+@guarded(tensor_first=False)
 def div(a: TensorLike, b: TensorLike, rounding_mode: str | None = None) -> Tensor:
     if rounding_mode == "floor":
         return floor_divide(a, b)
@@ -167,11 +184,13 @@ def div(a: TensorLike, b: TensorLike, rounding_mode: str | None = None) -> Tenso
     return DivBackward0.apply(a, as_tensor_operand(b))
 
 
-true_divide = divide = div
-multiply = mul
-subtract = sub
+true_divide = alias(div, "true_divide")
+divide = alias(div, "divide")
+multiply = alias(mul, "multiply")
+subtract = alias(sub, "subtract")
 
 
+@guarded(tensor_first=False)
 def floor_divide(a: TensorLike, b: TensorLike) -> Tensor:
     """floor_divide is not differentiable: a node named NotImplemented, with an edge for each
     operand that requires grad."""
@@ -191,6 +210,7 @@ def _rfloordiv(self: Tensor, other: TensorLike) -> Tensor:
     return floor_divide(other, self)
 
 
+@guarded(tensor_first=False)
 def remainder(a: TensorLike, b: TensorLike) -> Tensor:
     if not isinstance(a, Tensor):
         return _RemainderScalarTensor.apply(_check_tensor(b, "remainder", "other", 2), other=a)
@@ -256,26 +276,29 @@ def lerp(start: Tensor, end: Tensor, weight: Any) -> Tensor:
 
 
 @guarded
+def lerp_(start: Tensor, end: Tensor, weight: Any) -> Tensor:
+    end = _check_tensor(end, "lerp_", "end", 1)
+    if isinstance(weight, Tensor):
+        raise TorchNotImplementedError("gradsh's lerp_ takes a number as weight")
+    if start.dtype is not end.dtype:
+        raise TorchRuntimeError(f"expected dtype {_c_name(start.dtype)} for `end` but got "
+                                f"dtype {_c_name(end.dtype)}")
+    return apply_inplace(LerpBackward0, start, end, weight=float(weight))
+
+
+@guarded
 def xlogy(a: TensorLike, b: TensorLike) -> Tensor:
     a = as_tensor_operand(a) if not isinstance(a, Tensor) else a
     return XlogyBackward0.apply(a, as_tensor_operand(b))
 
 
-@guarded
-def addcmul(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> Tensor:
-    a = _check_tensor(a, "addcmul")
-    t1 = _check_tensor(tensor1, "addcmul", "tensor1", 2)
-    t2 = _check_tensor(tensor2, "addcmul", "tensor2", 3)
-    infer_size(infer_size(a.shape, t1.shape), t2.shape)
-    return AddcmulBackward0.apply(a, t1, t2, value=value)
-
-
-@guarded
-def addcdiv(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> Tensor:
-    a = _check_tensor(a, "addcdiv")
-    t1 = _check_tensor(tensor1, "addcdiv", "tensor1", 2)
-    t2 = _check_tensor(tensor2, "addcdiv", "tensor2", 3)
-    if not t1.dtype.is_floating_point and not t2.dtype.is_floating_point:
+def _addc(cls: type[Function], fname: str, a: Tensor, tensor1: Tensor, tensor2: Tensor,
+          value: Number, inplace: bool) -> Tensor:
+    a = _check_tensor(a, fname)
+    t1 = _check_tensor(tensor1, fname, "tensor1", 2)
+    t2 = _check_tensor(tensor2, fname, "tensor2", 3)
+    if cls is AddcdivBackward0 and not t1.dtype.is_floating_point \
+            and not t2.dtype.is_floating_point:
         raise TorchRuntimeError(
             "Integer division with addcdiv is no longer supported, and in a future  release "
             "addcdiv will perform a true division of tensor1 and tensor2. The historic "
@@ -284,7 +307,27 @@ def addcdiv(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> T
             "tensor2) for float inputs. The future addcdiv behavior is just the latter "
             "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
     infer_size(infer_size(a.shape, t1.shape), t2.shape)
-    return AddcdivBackward0.apply(a, t1, t2, value=value)
+    return apply_node(inplace, cls, a, t1, t2, value=value)
+
+
+@guarded
+def addcmul(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> Tensor:
+    return _addc(AddcmulBackward0, "addcmul", a, tensor1, tensor2, value, inplace=False)
+
+
+@guarded
+def addcmul_(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> Tensor:
+    return _addc(AddcmulBackward0, "addcmul_", a, tensor1, tensor2, value, inplace=True)
+
+
+@guarded
+def addcdiv(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> Tensor:
+    return _addc(AddcdivBackward0, "addcdiv", a, tensor1, tensor2, value, inplace=False)
+
+
+@guarded
+def addcdiv_(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> Tensor:
+    return _addc(AddcdivBackward0, "addcdiv_", a, tensor1, tensor2, value, inplace=True)
 
 
 @guarded
@@ -319,3 +362,63 @@ def pow_(a: Tensor, exponent: TensorLike) -> Tensor:
 @guarded
 def square_(a: Tensor) -> Tensor:
     return pow_(a, 2)
+
+
+@guarded
+def remainder_(a: Tensor, other: TensorLike) -> Tensor:
+    if isinstance(other, Tensor):
+        return apply_inplace(RemainderBackward1, a, other)
+    return apply_inplace(RemainderBackward0, a, other=_number(other, "remainder_"))
+
+
+@guarded
+def fmod_(a: Tensor, other: TensorLike) -> Tensor:
+    if isinstance(other, Tensor):
+        return apply_inplace(FmodBackward1, a, other)
+    return apply_inplace(FmodBackward0, a, other=_number(other, "fmod_"))
+
+
+@guarded
+def atan2_(a: Tensor, other: Tensor) -> Tensor:
+    return apply_inplace(Atan2Backward0, a, as_tensor_operand(other))
+
+
+@guarded
+def xlogy_(a: Tensor, other: TensorLike) -> Tensor:
+    return apply_inplace(XlogyBackward0, a, as_tensor_operand(other))
+
+
+arctan2_ = alias(atan2_, "arctan2_")
+true_divide_ = alias(div_, "true_divide_")
+divide_ = alias(div_, "divide_")
+multiply_ = alias(mul_, "multiply_")
+subtract_ = alias(sub_, "subtract_")
+
+
+@guarded
+def cross(a: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
+    """torch.cross: without dim, the first dimension of size 3 (deprecated, with PyTorch's
+    warning); LinalgCrossBackward0 either way."""
+    a = _check_tensor(a, "cross")
+    b = _check_tensor(other, "cross", "other", 2)
+    if a.dtype is not b.dtype:
+        raise TorchRuntimeError(f"expected scalar type {a.dtype.short} but found "
+                                f"{b.dtype.short}")
+    if dim is None and "cross_dim" not in _once:  # TORCH_WARN_ONCE
+        _once.add("cross_dim")
+        warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either "
+             "pass the dim explicitly or simply use torch.linalg.cross.\nThe default value of "
+             "dim will change to agree with that of linalg.cross in a future release.")
+    if dim is None:
+        sizes = [d for d in range(a.ndim) if a.shape[d] == 3]
+        if not sizes:
+            raise TorchRuntimeError("no dimension of size 3 in input")
+        dim = sizes[0]
+    if a.ndim != b.ndim:
+        raise TorchRuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    d = wrap_dim(dim, a.ndim)
+    if a.shape[d] != 3 or b.shape[d] != 3:
+        raise TorchRuntimeError(f"linalg.cross: inputs dimension {d} must have length 3. Got "
+                                f"{a.shape[d]} and {b.shape[d]}")
+    infer_size(a.shape, b.shape)
+    return LinalgCrossBackward0.apply(a, b, dim=d)

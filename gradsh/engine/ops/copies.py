@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from gradsh.engine import backend, dtypes
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
@@ -36,8 +38,9 @@ from gradsh.engine.ops.guard import guarded
 from gradsh.engine.tensor import Tensor, apply_inplace
 
 __all__ = [
-    "clone", "to", "tensor_type", "cuda", "cpu", "detach", "Variable", "numel", "size", "tolist",
-    "item", "element_size", "is_tensor", "zero_", "fill_", "copy_",
+    "clone", "to", "tensor_type", "type_as", "cuda", "cpu", "detach", "Variable", "numel", "size",
+    "tolist", "item", "element_size", "data_ptr", "is_floating_point", "is_complex", "is_signed",
+    "dim_order", "is_tensor", "zero_", "fill_", "copy_", "apply_", "map_",
 ]
 
 
@@ -91,6 +94,11 @@ def tensor_type(a: Tensor, dtype: Any = None) -> Any:
             raise TorchValueError(f"invalid type: '{dtype}'")
         dtype = _TYPE_NAMES[dtype]
     return to(a, dtype)
+
+
+@guarded
+def type_as(a: Tensor, other: Tensor) -> Tensor:
+    return to(a, _check_tensor(other, "type_as", "other", 1).dtype)
 
 
 @guarded
@@ -153,6 +161,37 @@ def element_size(a: Tensor) -> int:
     return int(a._data.itemsize)
 
 
+@guarded
+def data_ptr(a: Tensor) -> int:
+    """The address of the first element: tensors sharing memory there have the same one."""
+    data = a._data
+    if isinstance(data, np.ndarray):
+        return int(data.__array_interface__["data"][0])
+    return int(data.data.ptr)  # a CuPy array
+
+
+@guarded
+def is_floating_point(a: Tensor) -> bool:
+    return a.dtype.is_floating_point
+
+
+@guarded
+def is_complex(a: Tensor) -> bool:
+    return False  # gradsh has no complex dtypes
+
+
+@guarded
+def is_signed(a: Tensor) -> bool:
+    return a.dtype.category != 0 and a.dtype is not dtypes.uint8
+
+
+@guarded
+def dim_order(a: Tensor) -> tuple[int, ...]:
+    """The dimensions from the outermost in memory to the innermost (strides descending)."""
+    strides = a._data.strides
+    return tuple(sorted(range(a.ndim), key=lambda d: -strides[d]))
+
+
 def is_tensor(value: Any) -> bool:
     return isinstance(value, Tensor)
 
@@ -184,3 +223,44 @@ def copy_(a: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
                 f"shape [{', '.join(map(str, shape))}]"
             )
     return apply_inplace(CopyBackwards, a, src)
+
+
+def _elementwise_in_place(name: str, a: Tensor, function: Callable[..., Any],
+                          *others: Tensor) -> Tensor:
+    """apply_ and map_: `function` on each element as a Python number, written back into
+    `a` (PyTorch counts no version for it)."""
+    if a.requires_grad or any(o.requires_grad for o in others):
+        raise TorchRuntimeError(f"Can't call {name}() on Variable that requires grad. Use "
+                                f"var.detach().{name}() instead.")
+    if a.device != "cpu":
+        raise TorchTypeError(f"{name}_ is only implemented on CPU tensors")
+    data = a._data
+    columns = [np.broadcast_to(o._data, data.shape).reshape(-1).tolist() for o in others]
+    kind = bool if a.dtype is dtypes.bool_ else float if a.dtype.is_floating_point else int
+    values = []
+    for x, *rest in zip(data.reshape(-1).tolist(), *columns):
+        value = function(x, *rest)
+        if not is_number(value):
+            raise TorchTypeError(f"must be real number, not {_type_name(value)}")
+        values.append(kind(value))
+    data[...] = np.array(values, dtype=data.dtype).reshape(data.shape)
+    return a
+
+
+@guarded
+def apply_(a: Tensor, callable: Callable[[Any], Any]) -> Tensor:  # noqa: A002
+    return _elementwise_in_place("apply_", a, callable)
+
+
+@guarded
+def map_(a: Tensor, tensor: Tensor, callable: Callable[..., Any]) -> Tensor:  # noqa: A002
+    other = _check_tensor(tensor, "map_", "tensor", 1)
+    if other.dtype is not a.dtype:
+        raise TorchTypeError(f"map_: expected torch.{a.dtype.legacy} for 'other' (got "
+                             f"torch.{other.dtype.legacy})")
+    if infer_size(a.shape, other.shape) != a.shape:
+        raise TorchRuntimeError(
+            f"expand(torch.{other.dtype.legacy}{{[{', '.join(map(str, other.shape))}]}}, size="
+            f"[{', '.join(map(str, a.shape))}]): the number of sizes provided ({a.ndim}) must "
+            f"be greater or equal to the number of dimensions in the tensor ({other.ndim})")
+    return _elementwise_in_place("map_", a, callable, other)

@@ -21,6 +21,7 @@ from gradsh.engine.ops.arguments import (
     _new,
     _resolve_dtype,
     _type_name,
+    given_size,
     is_number,
     size_args,
 )
@@ -35,61 +36,100 @@ __all__ = [
 
 
 def _infer_data(data: Any) -> tuple[Any, DType]:
-    """Nested Python lists of numbers -> (nested list, inferred dtype), with PyTorch's errors."""
-    kinds: set[type] = set()
+    """The data of torch.tensor (nested sequences of numbers, NumPy scalars and arrays, one-
+    element tensors) -> (data, inferred dtype), with PyTorch's errors. As PyTorch's
+    infer_scalar_type, the dtype is promoted over every element: a Python float counts as the
+    default dtype, an int as int64, a bool as bool, a NumPy value or a tensor as its own dtype.
+    """
+    if isinstance(data, np.ndarray):
+        return data, _numpy_dtype(data.dtype)
+    _check_first_elements(data)
+    inferred: DType | None = None
     # Iterative walk: a deeply nested literal must not hit the recursion limit.
     stack: list[tuple[Any, int]] = [(data, 0)]
     dims: dict[int, int] = {}
     while stack:
         item, depth = stack.pop()  # depth-first, in order: PyTorch reports the first mismatch
-        if isinstance(item, Tensor):
-            if item.numel() != 1 and depth > 0:
-                raise TorchValueError(
-                    "only one element tensors can be converted to Python scalars"
-                )
-            kinds.add(float if item.dtype.is_floating_point else
-                      bool if item.dtype is dtypes.bool_ else int)
-            if item.requires_grad and "scalar_grad" not in _once:
-                # Each element becomes a Python number, as `float(t)` would: TORCH_WARN_ONCE.
-                _once.add("scalar_grad")
-                warn("Converting a tensor with requires_grad=True to a scalar may lead to "
-                     "unexpected behavior.\nConsider using tensor.detach() first.")
-            continue
-        if isinstance(item, (list, tuple)):
-            if depth in dims and dims[depth] != len(item):
-                raise TorchValueError(
-                    f"expected sequence of length {dims[depth]} at dim {depth} (got {len(item)})"
-                )
-            dims.setdefault(depth, len(item))
+        if isinstance(item, (list, tuple, range)):
+            _check_length(dims, depth, len(item))
             for sub in reversed(item):
                 stack.append((sub, depth + 1))
             continue
-        if isinstance(item, bool):
-            kinds.add(bool)
-        elif isinstance(item, int):
-            kinds.add(int)
-        elif isinstance(item, float):
-            kinds.add(float)
-        else:
-            raise TorchTypeError(f"new(): invalid data type '{_type_name(item)}'")
+        if isinstance(item, np.ndarray) and depth > 0:
+            if item.ndim == 0:
+                raise TorchTypeError("len() of unsized object")
+            for k, n in enumerate(item.shape):
+                _check_length(dims, depth + k, n)
+        kind = _element_dtype(item, depth)
+        inferred = kind if inferred is None else dtypes.promote_types(inferred, kind)
     if len(dims) > 64:
         raise TorchValueError("too many dimensions 'list'")
-    if float in kinds:
-        dtype = dtypes.default_float()
-    elif int in kinds:
-        dtype = dtypes.int64
-    elif bool in kinds:
-        dtype = dtypes.bool_
-    else:
-        dtype = dtypes.default_float()  # empty list: tensor([]) is float32
-    return data, dtype
+    return data, inferred or dtypes.default_float()  # tensor([]) is float32
+
+
+def _check_length(dims: dict[int, int], depth: int, length: int) -> None:
+    if depth in dims and dims[depth] != length:
+        raise TorchValueError(
+            f"expected sequence of length {dims[depth]} at dim {depth} (got {length})"
+        )
+    dims.setdefault(depth, length)
+
+
+def _check_first_elements(data: Any) -> None:
+    """PyTorch sizes the data by its first elements, before it reads any value."""
+    item = data
+    while isinstance(item, (list, tuple, range)) and len(item) > 0:
+        item = item[0]
+        if isinstance(item, np.ndarray) and "ndarray_list" not in _once:
+            _once.add("ndarray_list")
+            warn("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please "
+                 "consider converting the list to a single numpy.ndarray with numpy.array() "
+                 "before converting to a tensor.")
+        if isinstance(item, str):
+            raise TorchValueError("too many dimensions 'str'")
+
+
+def _element_dtype(item: Any, depth: int) -> DType:
+    """One element's dtype, as infer_scalar_type gives it."""
+    if isinstance(item, bool):
+        return dtypes.bool_
+    if isinstance(item, (np.generic, np.ndarray)):
+        return _numpy_dtype(item.dtype)
+    if isinstance(item, int):
+        return dtypes.int64
+    if isinstance(item, float):
+        return dtypes.default_float()
+    if isinstance(item, Tensor):
+        if item.numel() != 1 and depth > 0:
+            raise TorchValueError("only one element tensors can be converted to Python scalars")
+        if item.requires_grad and "scalar_grad" not in _once:
+            # Each element becomes a Python number, as `float(t)` would: TORCH_WARN_ONCE.
+            _once.add("scalar_grad")
+            warn("Converting a tensor with requires_grad=True to a scalar may lead to "
+                 "unexpected behavior.\nConsider using tensor.detach() first.")
+        return item.dtype
+    if isinstance(item, (str, bytes)):
+        raise TorchTypeError(f"new(): invalid data type '{_type_name(item)}'")
+    raise TorchRuntimeError(f"Could not infer dtype of {_type_name(item)}")
+
+
+def _numpy_dtype(dtype: np.dtype) -> DType:
+    """The dtype of a NumPy array or scalar, with PyTorch's error for the ones it cannot hold."""
+    try:
+        return dtypes.from_numpy(dtype)
+    except KeyError:
+        raise TorchTypeError(
+            f"can't convert np.ndarray of type numpy.{dtype.type.__name__}. The only supported "
+            "types are: float64, float32, float16, complex64, complex128, int64, int32, int16, "
+            "int8, uint64, uint32, uint16, uint8, and bool."
+        ) from None
 
 
 def _to_plain(data: Any) -> Any:
     """Nested lists with 0-d tensors inside (`tensor([a, b])`) as plain numbers for NumPy."""
     if isinstance(data, Tensor):
         return data._data.reshape(()).item() if data._data.size == 1 else data._data
-    if isinstance(data, (list, tuple)):
+    if isinstance(data, (list, tuple, range)):
         return [_to_plain(x) for x in data]
     return data
 
@@ -119,12 +159,13 @@ def _has_float(x: Any) -> bool:
         item = stack.pop()
         if isinstance(item, list):
             stack.extend(item)
-        elif isinstance(item, float):
+        elif isinstance(item, (float, np.floating)) or (isinstance(item, np.ndarray)
+                                                       and item.dtype.kind == "f"):
             return True
     return False
 
 
-@guarded(tensor_first=False)
+@guarded(tensor_first=False, numpy_data=True)
 def tensor(data: Any, dtype: DType | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
     """torch.tensor: always copies; infers int64 / float32 / bool from the data."""
@@ -142,7 +183,7 @@ def tensor(data: Any, dtype: DType | None = None, device: Any = None,
     return _new(_array_from_data(data, out_dtype), out_dtype, device, requires_grad)
 
 
-@guarded(tensor_first=False)
+@guarded(tensor_first=False, numpy_data=True)
 def Tensor_(*args: Any, device: Any = None, **unexpected: Any) -> Tensor:
     """torch.Tensor: float32 from data (`Tensor([2, 3])`), or uninitialised sizes (`Tensor(2, 3)`,
     which gradsh fills with zeros). Like PyTorch's legacy constructor it takes no
@@ -159,7 +200,7 @@ def Tensor_(*args: Any, device: Any = None, **unexpected: Any) -> Tensor:
         )
     requires_grad = False
     default = dtypes.float32
-    if len(args) == 1 and isinstance(args[0], (list, Tensor, float, bool)):
+    if len(args) == 1 and isinstance(args[0], (list, np.ndarray, Tensor, float, bool)):
         data = args[0]
         if isinstance(data, Tensor):
             return data
@@ -190,22 +231,22 @@ def _module_for(device: Any) -> Any:
 
 
 @guarded(tensor_first=False)
-def zeros(*size: Any, dtype: DType | None = None, device: Any = None,
+def zeros(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:
-    return _filled("zeros", size, 0, dtype, device, requires_grad)
+    return _filled("zeros", given_size(shape, size), 0, dtype, device, requires_grad)
 
 
 @guarded(tensor_first=False)
-def ones(*size: Any, dtype: DType | None = None, device: Any = None,
+def ones(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
-    return _filled("ones", size, 1, dtype, device, requires_grad)
+    return _filled("ones", given_size(shape, size), 1, dtype, device, requires_grad)
 
 
 @guarded(tensor_first=False)
-def empty(*size: Any, dtype: DType | None = None, device: Any = None,
+def empty(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:
     """torch.empty: gradsh's uninitialised memory is zeros."""
-    return _filled("empty", size, 0, dtype, device, requires_grad)
+    return _filled("empty", given_size(shape, size), 0, dtype, device, requires_grad)
 
 
 @guarded(tensor_first=False)
@@ -398,7 +439,7 @@ def new_full(a: Tensor, size: Any, fill_value: Number, dtype: DType | None = Non
                 device=a.device if device is None else device, requires_grad=requires_grad)
 
 
-@guarded
+@guarded(numpy_data=True)
 def new_tensor(a: Tensor, data: Any, dtype: DType | None = None, device: Any = None,
                requires_grad: bool = False) -> Tensor:
     a = _check_tensor(a, "new_tensor")

@@ -27,7 +27,7 @@ from gradsh.engine.functions.higher_order import (
 )
 from gradsh.engine.functions.selection import MaskedFillBackward1
 from gradsh.engine.ops.activations import logsigmoid
-from gradsh.engine.ops.arithmetic import mul
+from gradsh.engine.ops.arithmetic import cross, mul
 from gradsh.engine.ops.comparison import isnan
 from gradsh.engine.ops.copies import clone, copy_, to, zero_
 from gradsh.engine.ops.creation import empty_like, eye, ones_like, zeros, zeros_like
@@ -170,6 +170,7 @@ def install_tensor_ops() -> None:
 
     _Namespace.install(
         TensorOps,
+        cross=cross,
         expand=expand,
         reshape=reshape,
         t=t,

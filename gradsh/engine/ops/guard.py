@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from gradsh.engine import exceptions
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchTypeError
+from gradsh.engine.ops.arguments import OperandTypeError, _type_name, python_scalar
+from gradsh.engine.ops.out import OUT_FUNCTIONS, call_with_out
 from gradsh.engine.tensor import Tensor
 
-__all__ = ["guarded", "alias", "unguarded"]
+__all__ = ["guarded", "alias", "unguarded", "reads_numpy_data"]
 
 
 def _describe(value: Any) -> str:
@@ -24,7 +27,7 @@ def _describe(value: Any) -> str:
         return "list of [" + ", ".join(_describe(v) for v in value) + "]"
     if isinstance(value, tuple):
         return "tuple of (" + ", ".join(_describe(v) for v in value) + ")"
-    return builtins.type(value).__name__
+    return _type_name(value)
 
 
 # PyTorch's overloads for the argument errors whose full text gradsh reproduces: the method
@@ -70,26 +73,84 @@ _ARGUMENT_ERRORS = (TypeError, ValueError, AttributeError, IndexError, KeyError,
                     ZeroDivisionError)
 
 
-def _guard(name: str, function: Callable[..., Any], *, method: bool,
-           tensor_first: bool) -> Callable[..., Any]:
-    """`function` with PyTorch's argument errors: a non-tensor where a tensor must be, or any
-    argument the implementation cannot take, is a TypeError naming the argument types."""
+# The NumPy names PyTorch's argument parser accepts for its own (`x.sum(axis=0)`)
+_NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim"}
 
-    def guarded(*args: Any, **kwargs: Any) -> Any:
-        if tensor_first and (not args or not isinstance(args[0], Tensor)):
-            if not args:
+
+def _python_keywords(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Keyword arguments with NumPy scalars read as Python numbers and NumPy's keyword names
+    as PyTorch's."""
+    for value in kwargs.values():
+        if isinstance(value, np.generic):
+            kwargs = {k: python_scalar(v) for k, v in kwargs.items()}
+            break
+    if "axis" in kwargs or "keepdims" in kwargs:
+        kwargs = {_NUMPY_NAMES.get(k, k): v for k, v in kwargs.items()}
+    return kwargs
+
+
+def _operand_error(name: str, error: OperandTypeError, args: tuple[Any, ...],
+                   method: bool) -> TorchTypeError:
+    """PyTorch's words for an operand of the wrong type, naming its position."""
+    for i, value in enumerate(args):
+        if value is error.value and i > 0:
+            return TorchTypeError(f"{name}(): argument 'other' (position {i if method else i + 1})"
+                                  f" must be Tensor, not {_type_name(value)}")
+    return error
+
+
+def _guard(name: str, function: Callable[..., Any], *, method: bool,
+           tensor_first: bool, numpy_data: bool = False,
+           operator: bool = False) -> Callable[..., Any]:
+    """`function` with PyTorch's argument errors: a non-tensor where a tensor must be, or any
+    argument the implementation cannot take, is a TypeError naming the argument types.
+    NumPy scalars become Python numbers first, except for a function that reads them as data
+    (`numpy_data`: torch.tensor(np.float64(2.5)) keeps float64). A binary `operator` answers
+    NotImplemented instead of any TypeError, as PyTorch's do, so that Python tries the other
+    operand: `t * ndarray` is NumPy's multiplication, `t == "a"` is False. A function that
+    takes `out=` in PyTorch (ops/out.py) takes it here, the method forms never."""
+
+    scalar = np.generic
+    takes_out = not method and name in OUT_FUNCTIONS
+
+    def guarded(*given: Any, **kwargs: Any) -> Any:
+        if tensor_first and (not given or not isinstance(given[0], Tensor)):
+            if not given:
                 raise TorchTypeError(f"{name}() missing 1 required positional arguments: "
                                      '"input"')
             raise TorchTypeError(
                 f"{name}(): argument 'input' (position 1) must be Tensor, not "
-                f"{_describe(args[0])}"
+                f"{_describe(given[0])}"
             )
+        args, keywords = given, kwargs
+        if not numpy_data:
+            # NumPy scalars read as PyTorch's argument parser reads them (see python_scalar):
+            # `t * np.float32(2)`, `torch.zeros(np.int64(3))`. A loop, not any(): this is
+            # every operation's path.
+            for value in given:
+                if isinstance(value, scalar):
+                    args = tuple(map(python_scalar, given))
+                    break
+            if kwargs:
+                kwargs = _python_keywords(kwargs)
         try:
+            if takes_out and "out" in kwargs:
+                return call_with_out(name, function, args, kwargs)
             return function(*args, **kwargs)
         except _ARGUMENT_ERRORS as error:
-            if isinstance(error, exceptions.TorchError):
+            torch_error = isinstance(error, exceptions.TorchError)
+            if operator and (isinstance(error, TypeError) or not torch_error):
+                return NotImplemented
+            if isinstance(error, OperandTypeError):
+                raise _operand_error(name, error, args, method) from None
+            if torch_error:
                 raise
-            raise _invalid_arguments(name, args[1:] if method else args, kwargs,
+            if "got an unexpected keyword argument" in str(error):
+                # no overload takes the keyword: PyTorch's parser says so in Python's words
+                keyword = str(error).split("got an unexpected keyword argument ")[-1]
+                raise TorchTypeError(f"{name}() got an unexpected keyword argument {keyword}"
+                                     ) from None
+            raise _invalid_arguments(name, given[1:] if method else given, keywords,
                                      method) from error
 
     guarded.__name__ = getattr(function, "__name__", name)
@@ -100,24 +161,26 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
 
 
 # The guarded function -> the function itself (what the method table wraps in its own guard).
-_UNGUARDED: dict[Callable[..., Any], tuple[Callable[..., Any], bool]] = {}
+_UNGUARDED: dict[Callable[..., Any], tuple[Callable[..., Any], bool, bool]] = {}
 
 
 def guarded(function: Callable[..., Any] | None = None, *, name: str | None = None,
-            tensor_first: bool = True) -> Any:
+            tensor_first: bool = True, numpy_data: bool = False) -> Any:
     """Decorator: a public function with PyTorch's argument errors (see `_guard`), named
     `name` (by default its own name) in them.
 
     `tensor_first`: the first argument must be a Tensor (torch.exp(1) is a TypeError). Not so
     for the arithmetic that takes a number first (torch.add(2, x), sub, mul, div and their
-    aliases, floor_divide, remainder: those are not guarded at all), pow, where, cat, stack,
-    creation and autograd functions.
+    aliases, floor_divide, remainder), pow, where, cat, stack, creation and autograd
+    functions.
+
+    `numpy_data`: the function reads NumPy scalars as data, with their dtype (torch.tensor).
     """
 
     def wrap(function: Callable[..., Any]) -> Callable[..., Any]:
         result = _guard(name or function.__name__, function, method=False,
-                        tensor_first=tensor_first)
-        _UNGUARDED[result] = (function, tensor_first)
+                        tensor_first=tensor_first, numpy_data=numpy_data)
+        _UNGUARDED[result] = (function, tensor_first, numpy_data)
         return result
 
     return wrap if function is None else wrap(function)
@@ -126,8 +189,14 @@ def guarded(function: Callable[..., Any] | None = None, *, name: str | None = No
 def alias(function: Callable[..., Any], name: str) -> Callable[..., Any]:
     """Another public name for a guarded function (torch.clip for torch.clamp): its argument
     errors say `name`, as PyTorch's do."""
-    raw, tensor_first = _UNGUARDED[function]
-    return guarded(raw, name=name, tensor_first=tensor_first)
+    raw, tensor_first, numpy_data = _UNGUARDED[function]
+    return guarded(raw, name=name, tensor_first=tensor_first, numpy_data=numpy_data)
+
+
+def reads_numpy_data(function: Callable[..., Any]) -> bool:
+    """Whether a guarded function reads NumPy scalars as data (see `guarded`)."""
+    entry = _UNGUARDED.get(function)
+    return entry is not None and entry[2]
 
 
 def unguarded(function: Callable[..., Any]) -> Callable[..., Any]:

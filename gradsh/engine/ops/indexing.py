@@ -14,15 +14,19 @@ from gradsh.engine.exceptions import (
     TorchRuntimeError,
     TorchTypeError,
     TorchValueError,
+    warn,
 )
 from gradsh.engine.functions.common import infer_size, xp_of
 from gradsh.engine.functions.indexing import (
     GatherBackward0,
     IndexAddBackward0,
     IndexBackward0,
+    IndexCopyBackward0,
     IndexFillBackward0,
+    IndexFillBackward1,
     IndexPutBackward0,
     IndexSelectBackward0,
+    MaskedScatterBackward0,
     MaskedSelectBackward0,
     ScatterAddBackward0,
     ScatterBackward0,
@@ -35,7 +39,15 @@ from gradsh.engine.functions.shape import (
     SliceBackward0,
     UnsqueezeBackward0,
 )
-from gradsh.engine.ops.arguments import Number, _check_tensor, _new, _type_name, is_number, wrap_dim
+from gradsh.engine.ops.arguments import (
+    Number,
+    _check_tensor,
+    _new,
+    _type_name,
+    apply_node,
+    as_int,
+    wrap_dim,
+)
 from gradsh.engine.ops.copies import copy_, fill_, to
 from gradsh.engine.ops.creation import tensor, zeros
 from gradsh.engine.ops.guard import guarded
@@ -43,8 +55,10 @@ from gradsh.engine.ops.shape import expand, reshape, view
 from gradsh.engine.tensor import Tensor, apply_inplace
 
 __all__ = [
-    "index", "index_put", "gather", "index_select", "masked_select", "take", "index_fill",
-    "scatter", "scatter_add", "index_add", "nonzero", "one_hot",
+    "index", "setitem", "index_put", "index_put_", "gather", "index_select", "masked_select",
+    "take", "index_fill", "index_fill_", "scatter", "scatter_", "scatter_add", "scatter_add_",
+    "index_add", "index_add_", "index_copy", "index_copy_", "masked_scatter", "masked_scatter_",
+    "nonzero", "one_hot",
 ]
 
 
@@ -56,18 +70,59 @@ def _index_error(obj: Any) -> TorchIndexError:
 
 
 def _as_index_tensor(item: Any, device: str) -> Tensor:
+    """A tensor, list or NumPy array used as an index. Data that is not a tensor becomes one as
+    PyTorch's indexing_tensor_from_data makes it: a mask if bool or uint8, else int64 (floats
+    truncated)."""
     if isinstance(item, Tensor):
         t = item
     else:
         try:
             t = tensor(item, device=device)  # a list indexes on the indexed tensor's device
-        except (TorchTypeError, TorchValueError):
+        except (TorchTypeError, TorchValueError, TorchRuntimeError):
             raise _index_error(item) from None
-        if t.numel() == 0:
-            t = Tensor._make(xp_of(t._data).zeros(t.shape, dtype=np.int64), t.device)
+        if t.dtype is not dtypes.bool_ and t.dtype is not dtypes.uint8:
+            t = to(t, dtypes.int64)
     if t.dtype.is_floating_point:
         raise TorchIndexError("tensors used as indices must be long, int, byte or bool tensors")
     return t
+
+
+def _sequence_as_tuple(key: list[Any]) -> bool:
+    """PyTorch's treatSequenceAsTuple (NumPy's old heuristic): a short list holding a tensor,
+    a sequence, a slice, None or Ellipsis indexes as the tuple of its items, with a
+    deprecation warning. NumPy arrays are always one index."""
+    if len(key) >= 32:
+        return False
+    for item in key:
+        if isinstance(item, (Tensor, list, tuple, range, str, np.ndarray, builtins.slice)) \
+                or item is None or item is Ellipsis:
+            warn("Using a non-tuple sequence for multidimensional indexing is deprecated and "
+                 "will be changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In "
+                 "pytorch 2.9 this will be interpreted as tensor index, x[torch.tensor(seq)], "
+                 "which will result either in an error or a different result")
+            return True
+    return False
+
+
+def _plain_key(key: Any) -> Any:
+    """An index as PyTorch reads it before indexing: a NumPy integer as an int, an array as an
+    index tensor (a 0-d integer one then indexes as an int), a uint8 tensor as a bool mask
+    (deprecated, with PyTorch's warning)."""
+    if isinstance(key, list) and _sequence_as_tuple(key):
+        key = tuple(key)
+    if isinstance(key, tuple):
+        if any(isinstance(k, (np.integer, np.ndarray, Tensor)) for k in key):
+            return tuple(_plain_key(k) for k in key)
+        return key
+    if isinstance(key, np.integer):
+        return int(key)
+    if isinstance(key, np.ndarray):
+        key = _as_index_tensor(key, "cpu")
+    if isinstance(key, Tensor) and key.dtype is dtypes.uint8:
+        warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
+             "instead.")
+        key = to(key, dtypes.bool_)
+    return key
 
 
 def _is_int(x: Any) -> bool:
@@ -132,7 +187,7 @@ def _apply_slicing(t: Tensor, items: Sequence[Any], optimize: bool = True
                                  t.device)
             advanced.append((dim, index))
             dim += 1
-        elif isinstance(item, (Tensor, list, tuple)):
+        elif isinstance(item, (Tensor, list, tuple, range)):
             index = _as_index_tensor(item, t.device)
             advanced.append((dim, index))
             dim += index.ndim if index.dtype is dtypes.bool_ else 1
@@ -159,13 +214,12 @@ def _slice_bounds(item: builtins.slice, length: int) -> tuple[int, int, int]:
 
 
 def _slice_int(value: Any) -> int:
-    if isinstance(value, Tensor) and value.numel() == 1 and not value.dtype.is_floating_point:
-        return int(value.item())
-    if not _is_int(value):
+    index = as_int(value)
+    if index is None:
         raise TorchTypeError(
             "slice indices must be integers or None or have an __index__ method"
         )
-    return value
+    return index
 
 
 def _normalize_key(key: Any) -> tuple[Any, ...]:
@@ -262,6 +316,7 @@ def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
 @guarded
 def index(t: Tensor, key: Any) -> Tensor:
     """`t[key]` exactly as PyTorch's Tensor.__getitem__."""
+    key = _plain_key(key)
     if key is None:
         return UnsqueezeBackward0.apply(t, dim=0)
     if key is Ellipsis:
@@ -332,20 +387,17 @@ def _copy_to(dst: Tensor, src: Tensor) -> None:
     copy_(dst, src_view)
 
 
-@guarded
-def index_put(t: Tensor, key: Any, value: Any) -> Tensor:
+@guarded(numpy_data=True)  # the value's NumPy type matters (a numpy.float32 is refused)
+def setitem(t: Tensor, key: Any, value: Any) -> Tensor:
     """`t[key] = value` exactly as PyTorch's Tensor.__setitem__ (in place)."""
+    key = _plain_key(key)
     if isinstance(value, Tensor):
         v = value
-    elif is_number(value):
+    elif isinstance(value, (bool, int, float, np.integer)):  # not other NumPy scalars
         v = Tensor._make(backend.to_device(np.array(value).astype(t._data.dtype), t.device),
                          t.device)
     else:
-        raise TorchTypeError(
-            f"can't assign a {_type_name(value)} to a {t.dtype.legacy.replace('Tensor', '')} "
-            "Tensor" if not isinstance(value, (list, tuple)) else
-            "can't assign a list to a Tensor"
-        )
+        raise TorchTypeError(f"can't assign a {_type_name(value)} to a torch.{t.dtype.legacy}")
     if key is False or (isinstance(key, Tensor) and key.ndim == 0 and key.dtype is dtypes.bool_
                         and not bool(key.item())):
         return t
@@ -466,49 +518,198 @@ def _dim_index(a: Tensor, dim: int, index: Tensor,
     return d, Tensor._make(wrapped, index.device)
 
 
+def _index_fill(a: Tensor, dim: int, index: Tensor, value: Any, fname: str,
+                inplace: bool) -> Tensor:
+    a = _check_tensor(a, fname)
+    index = _index_tensor(index, fname)
+    d, wrapped = _dim_index(a, dim, index, TorchIndexError)
+    flat = reshape(wrapped, (-1,))
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise TorchRuntimeError(f"{fname} only supports a 0-dimensional value tensor, but "
+                                    f"got tensor with {value.ndim} dimension(s).")
+        return apply_node(inplace, IndexFillBackward1, a, value, dim=d, index=flat)
+    return apply_node(inplace, IndexFillBackward0, a, dim=d, index=flat, value=value)
+
+
 @guarded
 def index_fill(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
-    a = _check_tensor(a, "index_fill")
-    index = _index_tensor(index, "index_fill")
-    d, wrapped = _dim_index(a, dim, index, TorchIndexError)
-    if isinstance(value, Tensor):
-        value = value.item()
-    return IndexFillBackward0.apply(a, dim=d, index=reshape(wrapped, (-1,)), value=value)
+    return _index_fill(a, dim, index, value, "index_fill", inplace=False)
 
 
 @guarded
-def scatter(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None) -> Tensor:
-    a = _check_tensor(a, "scatter")
-    index = _index_tensor(index, "scatter")
+def index_fill_(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    return _index_fill(a, dim, index, value, "index_fill_", inplace=True)
+
+
+def _scatter(a: Tensor, dim: int, index: Tensor, src: Any, value: Any, fname: str,
+             inplace: bool) -> Tensor:
+    a = _check_tensor(a, fname)
+    index = _index_tensor(index, fname)
     d, wrapped = _dim_index(a, dim, index)
     if src is None:
         src = value
     if isinstance(src, Tensor):
-        return ScatterBackward0.apply(a, src, dim=d, index=wrapped)
-    return ScatterBackward1.apply(a, dim=d, index=wrapped, value=src)
+        if src.dtype is not a.dtype:
+            raise TorchRuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        return apply_node(inplace, ScatterBackward0, a, src, dim=d, index=wrapped)
+    return apply_node(inplace, ScatterBackward1, a, dim=d, index=wrapped, value=src)
+
+
+@guarded
+def scatter(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None) -> Tensor:
+    return _scatter(a, dim, index, src, value, "scatter", inplace=False)
+
+
+@guarded
+def scatter_(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None) -> Tensor:
+    return _scatter(a, dim, index, src, value, "scatter_", inplace=True)
+
+
+def _scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor, fname: str,
+                 inplace: bool) -> Tensor:
+    a = _check_tensor(a, fname)
+    index = _index_tensor(index, fname)
+    src = _check_tensor(src, fname, "src", 4)
+    d, wrapped = _dim_index(a, dim, index)
+    return apply_node(inplace, ScatterAddBackward0, a, src, dim=d, index=wrapped)
 
 
 @guarded
 def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
-    a = _check_tensor(a, "scatter_add")
-    index = _index_tensor(index, "scatter_add")
-    src = _check_tensor(src, "scatter_add", "src", 4)
-    d, wrapped = _dim_index(a, dim, index)
-    return ScatterAddBackward0.apply(a, src, dim=d, index=wrapped)
+    return _scatter_add(a, dim, index, src, "scatter_add", inplace=False)
 
 
 @guarded
-def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Number = 1) -> Tensor:
-    a = _check_tensor(a, "index_add")
-    index = _index_tensor(index, "index_add")
-    source = _check_tensor(source, "index_add", "source", 4)
+def scatter_add_(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    return _scatter_add(a, dim, index, src, "scatter_add_", inplace=True)
+
+
+def _index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Number, fname: str,
+               inplace: bool) -> Tensor:
+    a = _check_tensor(a, fname)
+    index = _index_tensor(index, fname)
+    source = _check_tensor(source, fname, "source", 4)
     d, wrapped = _dim_index(a, dim, index, TorchIndexError)
     expected = a.shape[:d] + (index.numel(),) + a.shape[d + 1:] if a.ndim else source.shape
     if source.ndim and source.shape != expected:
         raise TorchRuntimeError(
             "source tensor shape must match self tensor shape, excluding the specified "
             f"dimension. Got self.shape = {list(a.shape)} source.shape = {list(source.shape)}")
-    return IndexAddBackward0.apply(a, source, dim=d, index=wrapped, alpha=alpha)
+    return apply_node(inplace, IndexAddBackward0, a, source, dim=d, index=wrapped, alpha=alpha)
+
+
+@guarded
+def index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Number = 1) -> Tensor:
+    return _index_add(a, dim, index, source, alpha, "index_add", inplace=False)
+
+
+@guarded
+def index_add_(a: Tensor, dim: int, index: Tensor, source: Tensor,
+               alpha: Number = 1) -> Tensor:
+    return _index_add(a, dim, index, source, alpha, "index_add_", inplace=True)
+
+
+def _index_copy(a: Tensor, dim: int, index: Tensor, source: Tensor, inplace: bool) -> Tensor:
+    fname = "index_copy_"  # PyTorch's messages name the in-place kernel either way
+    a = _check_tensor(a, fname)
+    source = _check_tensor(source, fname, "source", 4)
+    if not isinstance(index, Tensor) or index.dtype is not dtypes.int64:
+        got = index.dtype.short if isinstance(index, Tensor) else _type_name(index)
+        raise TorchRuntimeError(f"{fname}(): Expected a long tensor for index, but got {got}")
+    try:
+        d, wrapped = _dim_index(a, dim, index, TorchIndexError)
+    except TorchIndexError as error:
+        raise TorchIndexError(f"{fname}(): {error}") from None
+    if a.ndim and source.ndim:
+        for k in range(a.ndim):
+            if k != d and (k >= source.ndim or a.shape[k] != source.shape[k]):
+                raise TorchRuntimeError(
+                    f"{fname}(): Source/destination tensor must have same slice shapes. "
+                    f"Destination slice shape: {a.shape[1 - d if a.ndim > 1 else 0]} at "
+                    f"dimension {d} and source slice shape: "
+                    f"{source.shape[1 - d if source.ndim > 1 else 0]} at dimension 0.")
+    if source.dtype is not a.dtype:
+        raise TorchRuntimeError(f"{fname}(): self and source expected to have the same dtype, "
+                                f"but got (self) {a.dtype.short} and (source) "
+                                f"{source.dtype.short}")
+    return apply_node(inplace, IndexCopyBackward0, a, source, dim=d, index=wrapped)
+
+
+@guarded
+def index_copy(a: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    return _index_copy(a, dim, index, source, inplace=False)
+
+
+@guarded
+def index_copy_(a: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    return _index_copy(a, dim, index, source, inplace=True)
+
+
+def _masked_scatter(a: Tensor, mask: Tensor, source: Tensor, inplace: bool) -> Tensor:
+    a = _check_tensor(a, "masked_scatter")
+    mask = _check_tensor(mask, "masked_scatter", "mask", 1)
+    source = _check_tensor(source, "masked_scatter", "source", 2)
+    if mask.dtype is not dtypes.bool_:
+        raise TorchRuntimeError("masked_scatter_ only supports boolean masks, but got mask "
+                                f"with dtype {mask.dtype.short}")
+    if source.dtype is not a.dtype:
+        raise TorchRuntimeError("masked_scatter: expected self and source to have same dtypes "
+                                f"but got{a.dtype.short} and {source.dtype.short}")
+    if inplace:
+        if infer_size(a.shape, mask.shape) != a.shape:
+            raise TorchRuntimeError(f"masked_scatter_: mask of shape {list(mask.shape)} cannot "
+                                    f"be broadcast to self of shape {list(a.shape)}")
+        return apply_inplace(MaskedScatterBackward0, a, source, mask=mask)
+    shape = infer_size(a.shape, mask.shape)
+    return MaskedScatterBackward0.apply(expand(a, shape) if shape != a.shape else a, source,
+                                        mask=mask)
+
+
+@guarded
+def masked_scatter(a: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    return _masked_scatter(a, mask, source, inplace=False)
+
+
+@guarded
+def masked_scatter_(a: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    return _masked_scatter(a, mask, source, inplace=True)
+
+
+def _index_put(t: Tensor, indices: Any, values: Any, accumulate: bool, fname: str,
+               inplace: bool) -> Tensor:
+    """torch.index_put(input, indices, values, accumulate): advanced indexing by a tuple of
+    index tensors (masks included), as `t[indices] = values` (`+=` with accumulate)."""
+    t = _check_tensor(t, fname)
+    if not isinstance(indices, (tuple, list)):
+        raise TorchTypeError(f"{fname}(): argument 'indices' (position 1) must be tuple of "
+                             f"Tensors, not {_type_name(indices)}")
+    for i, item in enumerate(indices):
+        if item is not None and not isinstance(item, Tensor):
+            raise TorchTypeError(f"expected Tensor as element {i} in argument 0, but got "
+                                 f"{_type_name(item)}")
+    values = _check_tensor(values, fname, "values", 2)
+    items = tuple(slice(None) if item is None else item for item in _plain_key(tuple(indices)))
+    sliced, advanced = _apply_slicing(t, items)
+    if values.dtype is not t.dtype:
+        raise TorchRuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{t.dtype.short} for the destination and {values.dtype.short} for the source.")
+    if not advanced:
+        raise TorchRuntimeError(f"{fname}(): gradsh needs at least one index tensor")
+    np_key, saved = _advanced_key(sliced, advanced)
+    return apply_node(inplace, IndexPutBackward0, t, values, key=np_key, indices=saved,
+                      accumulate=accumulate)
+
+
+@guarded
+def index_put(t: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+    return _index_put(t, indices, values, accumulate, "index_put", inplace=False)
+
+
+@guarded
+def index_put_(t: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+    return _index_put(t, indices, values, accumulate, "index_put_", inplace=True)
 
 
 @guarded

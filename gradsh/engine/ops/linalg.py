@@ -366,7 +366,7 @@ def _triangle(cls: type[Function], name: str) -> Callable[..., Tensor]:
         return cls.apply(a, diagonal=diagonal)
 
     op.__name__ = name
-    op.__doc__ = f"torch.{name} ({cls.name})."
+    op.__doc__ = f"torch.{name} ({cls.node_name})."
     return guarded(op)
 
 

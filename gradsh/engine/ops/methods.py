@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchTypeError, TorchValueError
 from gradsh.engine.ops.activations import log_softmax, softmax
@@ -16,6 +18,7 @@ from gradsh.engine.ops.arithmetic import (
     addcdiv,
     addcmul,
     atan2,
+    cross,
     div,
     div_,
     floor_divide,
@@ -62,31 +65,43 @@ from gradsh.engine.ops.comparison import (
 )
 from gradsh.engine.ops.copies import (
     _cast,
+    apply_,
     clone,
     copy_,
     cpu,
     cuda,
+    data_ptr,
+    dim_order,
     element_size,
     fill_,
+    is_complex,
+    is_floating_point,
+    is_signed,
+    map_,
+    numel,
     size,
     tensor_type,
     to,
     tolist,
+    type_as,
     zero_,
 )
 from gradsh.engine.ops.creation import new_empty, new_full, new_ones, new_tensor, new_zeros
-from gradsh.engine.ops.guard import _guard, unguarded
+from gradsh.engine.ops.guard import _guard, reads_numpy_data, unguarded
 from gradsh.engine.ops.indexing import (
     gather,
     index,
     index_add,
+    index_copy,
     index_fill,
     index_put,
     index_select,
+    masked_scatter,
     masked_select,
     nonzero,
     scatter,
     scatter_add,
+    setitem,
     take,
 )
 from gradsh.engine.ops.joining import flip, repeat, roll
@@ -216,9 +231,43 @@ from gradsh.engine.ops.unary import (
     tanh_,
     trunc,
 )
+from gradsh.engine.ops import arithmetic as _arithmetic
+from gradsh.engine.ops import functional as _functional
+from gradsh.engine.ops import indexing as _indexing
+from gradsh.engine.ops import numerics as _numerics
+from gradsh.engine.ops.sampling import random_
+from gradsh.engine.ops import unary as _unary
 from gradsh.engine.tensor import Tensor
 
 __all__ = ["install_tensor_methods"]
+
+# In-place forms, methods only, under their own names.
+_ARITHMETIC_IN_PLACE = (
+    "lerp_", "addcmul_", "addcdiv_", "true_divide_", "remainder_", "fmod_", "atan2_",
+    "arctan2_", "xlogy_", "subtract_", "multiply_", "divide_",
+)
+# Methods with the function's name, from the families whose every function is also a method.
+_NUMERICS_METHODS = (
+    "asinh", "acosh", "atanh", "arcsinh", "arccosh", "arctanh", "asinh_", "acosh_", "atanh_",
+    "arcsinh_", "arccosh_", "arctanh_", "erfc", "erfc_", "deg2rad", "rad2deg", "deg2rad_",
+    "rad2deg_", "hypot", "hypot_", "logaddexp", "logaddexp2", "copysign", "copysign_", "fmax",
+    "fmin", "fix", "fix_", "nansum", "nanmean", "cummax", "cummin", "isclose", "isneginf",
+    "isposinf", "isreal", "signbit",
+)
+_FUNCTIONAL_METHODS = (
+    "tile", "ravel", "fliplr", "flipud", "repeat_interleave", "tensor_split", "hsplit",
+    "vsplit", "dsplit", "take_along_dim", "sum_to_size", "diff", "msort", "argwhere",
+)
+_INDEXING_IN_PLACE = (
+    "index_add_", "index_fill_", "scatter_", "scatter_add_", "index_copy_", "masked_scatter_",
+    "index_put_",
+)
+_UNARY_IN_PLACE = (
+    "log2_", "log10_", "tan_", "rsqrt_", "sign_", "sgn_", "floor_", "ceil_", "trunc_",
+    "round_", "frac_", "log1p_", "expm1_", "exp2_", "sinh_", "cosh_", "asin_", "acos_",
+    "atan_", "arcsin_", "arccos_", "arctan_", "erf_", "nan_to_num_", "logit_", "negative_",
+    "absolute_",
+)
 
 
 def _rtruediv(a: Tensor, other: TensorLike) -> Tensor:
@@ -231,6 +280,16 @@ def _rtruediv(a: Tensor, other: TensorLike) -> Tensor:
 def _reflected(op: Any) -> Any:
     op = unguarded(op)
     return lambda self, other: op(other, self)
+
+
+def _method_eq(self: Tensor, other: Any) -> Tensor:
+    """`t == ndarray` compares with the array's values (PyTorch's __eq__ takes an array where
+    every other operator leaves it to NumPy)."""
+    if isinstance(other, np.ndarray):
+        if other.dtype not in dtypes._BY_NP:
+            return NotImplemented
+        other = Tensor._make(other, "cpu")
+    return eq(self, other)
 
 
 def _method_max(self: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
@@ -272,7 +331,7 @@ def _inplace_operator(op: Callable[..., Tensor]) -> Callable[[Tensor, Any], Tens
 
 
 def _setitem(self: Tensor, key: Any, value: Any) -> None:
-    index_put(self, key, value)
+    setitem(self, key, value)
 
 
 def _permute_method(self: Tensor, *dims: Any) -> Tensor:
@@ -305,7 +364,7 @@ _METHODS: dict[str, Any] = {
     "__abs__": abs,
     "__matmul__": matmul,
     "__rmatmul__": _reflected(matmul),
-    "__eq__": eq,
+    "__eq__": _method_eq,
     "__ne__": ne,
     "__lt__": lt,
     "__le__": le,
@@ -398,6 +457,7 @@ _METHODS: dict[str, Any] = {
     "addmm": addmm,
     "roll": roll,
     "atan2": atan2,
+    "cross": cross,
     "arctan2": atan2,
     "lerp": lerp,
     "movedim": movedim,
@@ -431,12 +491,16 @@ _METHODS: dict[str, Any] = {
     "unique": unique,
     "uniform_": uniform_,
     "normal_": normal_,
+    "random_": random_,
     "logit": logit,
     "take": take,
     "index_fill": index_fill,
     "scatter": scatter,
     "scatter_add": scatter_add,
     "index_add": index_add,
+    "index_copy": index_copy,
+    "index_put": index_put,
+    "masked_scatter": masked_scatter,
     "stride": stride,
     "storage_offset": storage_offset,
     "tanh": tanh,
@@ -526,6 +590,16 @@ _METHODS: dict[str, Any] = {
     "tolist": tolist,
     "size": size,
     "element_size": element_size,
+    "data_ptr": data_ptr,
+    "is_floating_point": is_floating_point,
+    "is_complex": is_complex,
+    "is_signed": is_signed,
+    "dim_order": dim_order,
+    "ndimension": lambda self: self.dim(),
+    "nelement": numel,
+    "type_as": type_as,
+    "apply_": apply_,
+    "map_": map_,
     # in place
     "add_": add_,
     "sub_": sub_,
@@ -552,6 +626,11 @@ _METHODS: dict[str, Any] = {
     "fill_": fill_,
     "copy_": copy_,
     "masked_fill_": masked_fill_,
+    **{name: getattr(_unary, name) for name in _UNARY_IN_PLACE},
+    **{name: getattr(_arithmetic, name) for name in _ARITHMETIC_IN_PLACE},
+    **{name: getattr(_indexing, name) for name in _INDEXING_IN_PLACE},
+    **{name: getattr(_numerics, name) for name in _NUMERICS_METHODS},
+    **{name: getattr(_functional, name) for name in _FUNCTIONAL_METHODS},
     # autograd
     "backward": backward,
 }
@@ -560,17 +639,32 @@ _METHODS: dict[str, Any] = {
 _UNGUARDED_METHODS = frozenset({"backward", "__getitem__", "__setitem__", "__iter__", "__int__",
                                 "__float__", "__index__"})
 
+# The binary operators: a TypeError makes them answer NotImplemented (see _guard)
+_OPERATORS = frozenset({
+    "__add__", "__radd__", "__iadd__", "__sub__", "__rsub__", "__isub__", "__mul__", "__rmul__",
+    "__imul__", "__truediv__", "__rtruediv__", "__itruediv__", "__floordiv__", "__rfloordiv__",
+    "__mod__", "__rmod__", "__pow__", "__rpow__", "__ipow__", "__matmul__", "__rmatmul__",
+    "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__rand__", "__or__",
+    "__ror__", "__xor__", "__rxor__",
+})
+
 
 def install_tensor_methods() -> None:
     """Attach _METHODS to Tensor, each wearing the method form of the argument guard, and the
     properties T, mT, H and is_cuda (gradsh.engine.ops calls this once, on import)."""
     for name, function in _METHODS.items():
+        numpy_data = reads_numpy_data(function)
         function = unguarded(function)  # the method's own guard replaces the function's
         if name not in _UNGUARDED_METHODS:
             function = _guard(name.strip("_") if name.startswith("__") else name, function,
-                              method=True, tensor_first=False)
+                              method=True, tensor_first=False, numpy_data=numpy_data,
+                              operator=name in _OPERATORS)
         setattr(Tensor, name, function)
     Tensor.T = property(T)  # type: ignore[attr-defined]
+    Tensor.itemsize = property(element_size)  # type: ignore[attr-defined]
+    Tensor.nbytes = property(lambda self: self.numel() * self._data.itemsize)  # type: ignore
+    for flag in ("is_sparse", "is_quantized", "is_meta", "is_mkldnn", "is_nested"):
+        setattr(Tensor, flag, False)
     Tensor.mT = property(mT)  # type: ignore[attr-defined]
     Tensor.H = property(H)  # type: ignore[attr-defined]
     Tensor.is_cuda = property(lambda self: self.device != "cpu")  # type: ignore[attr-defined]

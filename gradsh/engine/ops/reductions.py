@@ -56,7 +56,8 @@ from gradsh.engine.tensor import Tensor, _as_array
 
 __all__ = [
     "sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "prod", "norm", "vector_norm",
-    "var", "std", "logsumexp", "all", "any", "cumsum", "cumprod", "dist", "count_nonzero",
+    "var", "std", "var_mean", "std_mean", "logsumexp", "all", "any", "cumsum", "cumprod",
+    "dist", "count_nonzero",
 ]
 
 
@@ -226,7 +227,8 @@ def vector_norm(a: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,
 def _variance_args(fname: str, a: Tensor, dim: Any, unbiased: Any, keepdim: bool,
                    correction: Any) -> tuple[tuple[int, ...] | None, float, bool]:
     if not a.dtype.is_floating_point:
-        raise TorchRuntimeError("std and var only support floating point and complex dtypes")
+        what = fname if fname.endswith("_mean") else "std and var"
+        raise TorchRuntimeError(f"{what} only support floating point and complex dtypes")
     if isinstance(dim, bool):  # var(x, True): the `unbiased` overload
         unbiased, dim = dim, None
     if unbiased is not None and correction is not None:
@@ -258,6 +260,31 @@ def var(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False,
         correction: Any = None) -> Tensor:
     dims, correction, keepdim = _variance_args("var", a, dim, unbiased, keepdim, correction)
     return VarBackward0.apply(a, dim=dims, correction=correction, keepdim=keepdim)
+
+
+@guarded
+def var_mean(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
+             correction: Any = None) -> tuple[Tensor, Tensor]:
+    """torch.var_mean: (var, mean). NOTE: PyTorch records both under one VarMeanBackward0
+    node; gradsh records VarBackward0 and MeanBackward1 (the same values and gradients)."""
+    dims, correction, keepdim = _variance_args("var_mean", a, dim, unbiased, keepdim,
+                                               correction)
+    return (VarBackward0.apply(a, dim=dims, correction=correction, keepdim=keepdim),
+            _mean_over(a, dims, keepdim))
+
+
+@guarded
+def std_mean(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
+             correction: Any = None) -> tuple[Tensor, Tensor]:
+    """torch.std_mean: (std, mean), recorded as var_mean is."""
+    dims, correction, keepdim = _variance_args("std_mean", a, dim, unbiased, keepdim,
+                                               correction)
+    return (StdBackward0.apply(a, dim=dims, correction=correction, keepdim=keepdim),
+            _mean_over(a, dims, keepdim))
+
+
+def _mean_over(a: Tensor, dims: tuple[int, ...] | None, keepdim: bool) -> Tensor:
+    return mean(a) if dims is None else mean(a, dims, keepdim)
 
 
 @guarded

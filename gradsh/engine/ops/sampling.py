@@ -16,7 +16,14 @@ from gradsh.engine.exceptions import (
     TorchValueError,
 )
 from gradsh.engine.functions.common import not_implemented_for
-from gradsh.engine.functions.sampling import BernoulliBackward1, NormalBackward0, UniformBackward0
+from gradsh.engine.functions.sampling import (
+    BernoulliBackward1,
+    NormalBackward0,
+    RandomBackward0,
+    RandomBackward1,
+    RandomBackward2,
+    UniformBackward0,
+)
 from gradsh.engine.ops.activations import _not_inplace
 from gradsh.engine.ops.arguments import (
     REQUIRES_GRAD_DTYPE_MESSAGE,
@@ -24,6 +31,7 @@ from gradsh.engine.ops.arguments import (
     _new,
     _resolve_dtype,
     _type_name,
+    given_size,
     size_args,
 )
 from gradsh.engine.ops.arithmetic import div_, mul
@@ -35,7 +43,7 @@ from gradsh.engine.tensor import Tensor, apply_inplace, no_grad
 
 __all__ = [
     "rand", "randn", "randint", "rand_like", "randn_like", "manual_seed", "randperm", "normal",
-    "bernoulli_", "bernoulli", "dropout", "uniform_", "normal_",
+    "bernoulli_", "bernoulli", "dropout", "uniform_", "normal_", "random_",
 ]
 
 
@@ -60,20 +68,20 @@ def _check_random_float(dtype: DType, kernel: str) -> None:
 
 
 @guarded(tensor_first=False)
-def rand(*size: Any, dtype: DType | None = None, device: Any = None,
+def rand(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
          requires_grad: bool = False, generator: Any = None) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
-    shape = size_args(size, "rand", d.itemsize)
+    shape = size_args(given_size(shape, size), "rand", d.itemsize)
     _check_random_float(d, "check_uniform_bounds")
     data = _random_call(lambda: _generator(generator).rand(shape, d))
     return _new(data, d, device, requires_grad)
 
 
 @guarded(tensor_first=False)
-def randn(*size: Any, dtype: DType | None = None, device: Any = None,
+def randn(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
           requires_grad: bool = False, generator: Any = None) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
-    shape = size_args(size, "randn", d.itemsize)
+    shape = size_args(given_size(shape, size), "randn", d.itemsize)
     _check_random_float(d, "normal_kernel_cpu")
     data = _random_call(lambda: _generator(generator).randn(shape, d))
     return _new(data, d, device, requires_grad)
@@ -225,3 +233,22 @@ def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = Non
     draws = _random_call(lambda: _generator(generator).normal(float(mean), float(std), a.shape,
                                                               a.dtype))
     return apply_inplace(NormalBackward0, a, draws=backend.to_device(draws, a.device))
+
+
+@guarded
+def random_(a: Tensor, *bounds: Any, to: Any = None, generator: Any = None) -> Tensor:
+    """x.random_() (T's full range), x.random_(to), x.random_(from, to): integers drawn as
+    PyTorch's CPU kernels draw them, written in place."""
+    a = _check_tensor(a, "random_")
+    if to is not None:
+        bounds = (*bounds, to)
+    if len(bounds) > 2:
+        raise TorchTypeError(f"random_() takes at most 2 bounds, got {len(bounds)}")
+    gen = _generator(generator)
+    if not bounds:
+        draws, node = _random_call(lambda: gen.random(a.shape, a.dtype)), RandomBackward2
+    else:
+        low, high = (0, bounds[0]) if len(bounds) == 1 else bounds
+        draws = _random_call(lambda: gen.randint(int(low), int(high), a.shape, a.dtype))
+        node = RandomBackward1 if len(bounds) == 1 else RandomBackward0
+    return apply_inplace(node, a, draws=backend.to_device(draws, a.device))

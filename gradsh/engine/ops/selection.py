@@ -92,8 +92,14 @@ def minimum(a: Tensor, b: Tensor) -> Tensor:
 
 
 @guarded(tensor_first=False)
-def where(condition: Tensor, input: TensorLike, other: TensorLike) -> Tensor:  # noqa: A002
+def where(condition: Tensor, input: TensorLike | None = None,  # noqa: A002
+          other: TensorLike | None = None) -> Any:
+    """where(condition, input, other); where(condition) alone is nonzero(as_tuple=True)."""
     condition = _check_tensor(condition, "where", "condition")
+    if input is None and other is None:
+        from gradsh.engine.ops.indexing import nonzero  # indexing imports this module
+
+        return nonzero(condition, as_tuple=True)
     if condition.dtype is not dtypes.bool_:
         raise TorchRuntimeError(
             "where expected condition to be a boolean tensor, but got a tensor with dtype "

@@ -35,7 +35,13 @@ from gradsh.engine.functions.shape import (
     UnsqueezeBackward0,
     ViewBackward0,
 )
-from gradsh.engine.ops.arguments import _check_tensor, _type_name, normalize_dims, wrap_dim
+from gradsh.engine.ops.arguments import (
+    _check_tensor,
+    _type_name,
+    as_int,
+    normalize_dims,
+    wrap_dim,
+)
 from gradsh.engine.ops.copies import clone
 from gradsh.engine.ops.guard import alias, guarded
 from gradsh.engine.tensor import Tensor, _once
@@ -80,13 +86,12 @@ def _shape_args(args: tuple[Any, ...], fname: str = "view") -> tuple[int, ...]:
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
     out = []
-    for n in args:
-        if isinstance(n, Tensor) and n.numel() == 1 and not n.dtype.is_floating_point:
-            n = int(n.item())
-        if not isinstance(n, int) or isinstance(n, bool):
+    for i, item in enumerate(args):
+        n = as_int(item)
+        if n is None:
             raise TorchTypeError(
                 f"{fname}(): argument 'size' (position 1) must be tuple of ints, but found "
-                f"element of type {_type_name(n)} at pos 0"
+                f"element of type {_type_name(item)} at pos {i}"
             )
         out.append(n)
     return tuple(out)
@@ -427,8 +432,8 @@ def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor,
         raise TorchRuntimeError("split expects at least a 1-dimensional tensor")
     d = wrap_dim(dim, a.ndim)
     size = a.shape[d]
-    if isinstance(split_size_or_sections, int):
-        step = split_size_or_sections
+    step = as_int(split_size_or_sections)
+    if step is not None:
         if step < 0:
             raise TorchRuntimeError(
                 f"split expects split_size be non-negative, but got split_size={step}"

@@ -30,6 +30,7 @@ from gradsh.engine.functions.unary import (
     ReciprocalBackward0,
     ReluBackward0,
     RoundBackward0,
+    RoundBackward1,
     RsqrtBackward0,
     SgnBackward0,
     SigmoidBackward0,
@@ -50,7 +51,10 @@ __all__ = [
     "abs", "absolute", "sign", "sgn", "floor", "ceil", "trunc", "round", "log1p", "expm1", "exp2",
     "sinh", "cosh", "asin", "acos", "atan", "erf", "arcsin", "arccos", "arctan", "frac",
     "nan_to_num", "logit", "neg", "negative", "positive", "reciprocal", "exp_", "log_", "sin_",
-    "cos_", "tanh_", "sigmoid_", "relu_", "sqrt_", "abs_", "neg_", "reciprocal_",
+    "cos_", "tanh_", "sigmoid_", "relu_", "sqrt_", "abs_", "neg_", "reciprocal_", "log2_",
+    "log10_", "tan_", "rsqrt_", "sign_", "sgn_", "floor_", "ceil_", "trunc_", "round_", "frac_",
+    "log1p_", "expm1_", "exp2_", "sinh_", "cosh_", "asin_", "acos_", "atan_", "arcsin_",
+    "arccos_", "arctan_", "erf_", "nan_to_num_", "logit_", "negative_", "absolute_",
 ]
 
 
@@ -59,7 +63,7 @@ def _unary(cls: type[Function], fname: str) -> Callable[[Tensor], Tensor]:
         return cls.apply(_check_tensor(a, fname))
 
     op.__name__ = fname
-    op.__doc__ = f"torch.{fname} ({cls.name})."
+    op.__doc__ = f"torch.{fname} ({cls.node_name})."
     return guarded(op)
 
 
@@ -82,7 +86,15 @@ sgn = _unary(SgnBackward0, "sgn")
 floor = _unary(FloorBackward0, "floor")
 ceil = _unary(CeilBackward0, "ceil")
 trunc = _unary(TruncBackward0, "trunc")
-round = _unary(RoundBackward0, "round")  # noqa: A001
+
+
+@guarded
+def round(a: Tensor, decimals: int = 0) -> Tensor:  # noqa: A001
+    a = _check_tensor(a, "round")
+    if decimals:
+        return RoundBackward1.apply(a, decimals=decimals)
+    return RoundBackward0.apply(a)
+
 
 log1p = _unary(Log1PBackward0, "log1p")
 expm1 = _unary(Expm1Backward0, "expm1")
@@ -139,7 +151,7 @@ def _inplace_unary(cls: type[Function], name: str) -> Callable[[Tensor], Tensor]
     def op(a: Tensor) -> Tensor:
         return apply_inplace(cls, a)
 
-    op.__name__ = cls.name
+    op.__name__ = cls.node_name
     return guarded(op, name=name)
 
 
@@ -154,3 +166,45 @@ sqrt_ = _inplace_unary(SqrtBackward0, "sqrt_")
 abs_ = _inplace_unary(AbsBackward0, "abs_")
 neg_ = _inplace_unary(NegBackward0, "neg_")
 reciprocal_ = _inplace_unary(ReciprocalBackward0, "reciprocal_")
+log2_ = _inplace_unary(Log2Backward0, "log2_")
+log10_ = _inplace_unary(Log10Backward0, "log10_")
+tan_ = _inplace_unary(TanBackward0, "tan_")
+rsqrt_ = _inplace_unary(RsqrtBackward0, "rsqrt_")
+sign_ = _inplace_unary(SignBackward0, "sign_")
+sgn_ = _inplace_unary(SgnBackward0, "sgn_")
+floor_ = _inplace_unary(FloorBackward0, "floor_")
+ceil_ = _inplace_unary(CeilBackward0, "ceil_")
+trunc_ = _inplace_unary(TruncBackward0, "trunc_")
+frac_ = _inplace_unary(FracBackward0, "frac_")
+log1p_ = _inplace_unary(Log1PBackward0, "log1p_")
+expm1_ = _inplace_unary(Expm1Backward0, "expm1_")
+exp2_ = _inplace_unary(Exp2Backward0, "exp2_")
+sinh_ = _inplace_unary(SinhBackward0, "sinh_")
+cosh_ = _inplace_unary(CoshBackward0, "cosh_")
+asin_ = _inplace_unary(AsinBackward0, "asin_")
+acos_ = _inplace_unary(AcosBackward0, "acos_")
+atan_ = _inplace_unary(AtanBackward0, "atan_")
+arcsin_ = alias(asin_, "arcsin_")
+arccos_ = alias(acos_, "arccos_")
+arctan_ = alias(atan_, "arctan_")
+erf_ = _inplace_unary(ErfBackward0, "erf_")
+negative_ = alias(neg_, "negative_")
+absolute_ = alias(abs_, "absolute_")
+
+
+@guarded
+def round_(a: Tensor, decimals: int = 0) -> Tensor:
+    if decimals:
+        return apply_inplace(RoundBackward1, a, decimals=decimals)
+    return apply_inplace(RoundBackward0, a)
+
+
+@guarded
+def nan_to_num_(a: Tensor, nan: float = 0.0, posinf: float | None = None,
+                neginf: float | None = None) -> Tensor:
+    return apply_inplace(NanToNumBackward0, a, nan=nan, posinf=posinf, neginf=neginf)
+
+
+@guarded
+def logit_(a: Tensor, eps: float | None = None) -> Tensor:
+    return apply_inplace(LogitBackward0, a, eps=eps)

@@ -113,7 +113,7 @@ class BackwardCFunction(Node):
         return getattr(self.ctx, name)
 
     def __repr__(self) -> str:
-        return f"<torch.autograd.function.{self.name} object at {id(self):#x}>"
+        return f"<torch.autograd.function.{self.node_name} object at {id(self):#x}>"
 
     def edge_of(self, t: Tensor) -> tuple[Node, int]:
         for i, ref in enumerate(self._outputs):
@@ -187,7 +187,7 @@ class BackwardCFunction(Node):
         if len(result) > expected and all(g is None for g in result[expected:]):
             result = result[:expected]
         if len(result) != expected:
-            raise TorchRuntimeError(f"function {self.name} returned an incorrect number of "
+            raise TorchRuntimeError(f"function {self.node_name} returned an incorrect number of "
                                     f"gradients (expected {expected}, got {len(result)})")
         grads = []
         for i, (g, is_tensor, needed) in enumerate(zip(result, self._is_tensor, self._needs,
@@ -195,7 +195,7 @@ class BackwardCFunction(Node):
             if not is_tensor:
                 if g is not None:
                     raise TorchRuntimeError(
-                        f"function {self.name} returned a gradient different than None at "
+                        f"function {self.node_name} returned a gradient different than None at "
                         f"position {i + 1}, but the corresponding forward input was not a "
                         "Variable")
                 continue
@@ -213,7 +213,7 @@ class FunctionMeta(type):
 
     def __init__(cls, name: str, bases: tuple[type, ...], attrs: dict[str, Any]) -> None:
         cls._backward_cls = type(name + "Backward", (BackwardCFunction,), {
-            "_forward_cls": cls, "name": name + "Backward", "short_name": name,
+            "_forward_cls": cls, "node_name": name + "Backward", "short_name": name,
             "__module__": "torch.autograd.function"})
         super().__init__(name, bases, attrs)
 
@@ -316,6 +316,7 @@ def _wrap_outputs(node: BackwardCFunction, ctx: FunctionCtx, args: tuple[Any, ..
         if id(out) in dirty:
             if out._grad_fn is None and out._requires_grad:
                 raise TorchRuntimeError(_DIRTY_LEAF_MESSAGE)
+            out._version_counter.value += 1  # mark_dirty counts a change, as PyTorch's does
         elif id(out) in inputs or out._base is not None:
             out = _alias(out)  # an input returned as is: a new tensor of the same storage
         node._outputs.append(weakref.ref(out))

@@ -9,7 +9,8 @@ from typing import Any
 
 from gradsh.engine.tensor import _GradMode, is_grad_enabled
 
-__all__ = ["enable_grad", "inference_mode", "is_grad_enabled", "no_grad", "set_grad_enabled"]
+__all__ = ["enable_grad", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled",
+           "no_grad", "set_grad_enabled"]
 
 
 class _DecoratorContextManager:
@@ -104,17 +105,27 @@ class inference_mode(_DecoratorContextManager):  # noqa: N801
             return cls()(mode)
         return super().__new__(cls)
 
+    enabled: bool = False  # torch.is_inference_mode_enabled()
+
     def __init__(self, mode: bool = True) -> None:
         self.mode = bool(mode)
         self.prev = True
+        self.prev_inference = False
 
     def __enter__(self) -> None:
         self.prev = _GradMode.enabled
+        self.prev_inference = inference_mode.enabled
+        inference_mode.enabled = self.mode
         if self.mode:
             _GradMode.enabled = False
 
     def __exit__(self, *exc: Any) -> None:
         _GradMode.enabled = self.prev
+        inference_mode.enabled = self.prev_inference
 
     def clone(self) -> inference_mode:
         return self.__class__(self.mode)
+
+
+def is_inference_mode_enabled() -> bool:
+    return inference_mode.enabled

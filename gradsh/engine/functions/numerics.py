@@ -1,0 +1,285 @@
+"""Nodes of the less common element-wise math and the NaN-aware and running reductions: asinh,
+acosh, atanh, erfc, deg2rad, rad2deg, hypot, logaddexp(2), copysign, fmax/fmin, nansum,
+cummax/cummin. Each formula is PyTorch's derivatives.yaml entry."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions.common import (
+    _quiet,
+    broadcast_shapes,
+    float_result_dtype,
+    result_dtype,
+    xp_of,
+)
+from gradsh.engine.node import RESULT, Function
+from gradsh.engine.variable import Array, Tensor
+
+__all__ = [
+    "AsinhBackward0", "AcoshBackward0", "AtanhBackward0", "AsinhBackward1", "AcoshBackward1",
+    "AtanhBackward1", "ErfcBackward0", "Deg2RadBackward0", "Rad2DegBackward0", "HypotBackward0",
+    "LogaddexpBackward0", "Logaddexp2Backward0", "CopysignBackward0", "CopysignBackward1",
+    "FmaxBackward0", "FminBackward0", "NansumBackward0", "CummaxBackward0", "CumminBackward0",
+]
+
+
+def _float_values(a: Tensor, compute: Callable[[Array], Array]) -> Array:
+    """`compute` on a's values in its float dtype (integers promote to the default float)."""
+    dtype = float_result_dtype(a).np
+    with _quiet():
+        return xp_of(a._data).asarray(compute(a._data.astype(dtype, copy=False)), dtype=dtype)
+
+
+def _unary_node(name: str, compute: Callable[[Array], Array],
+                formula: Callable[[Any, Any, Any], Any]) -> type[Function]:
+    """A float-valued element-wise op saving its input; backward is formula(F, grad, self)."""
+
+    def forward(self: Function, a: Tensor) -> Array:
+        if self.needs_input_grad[0]:
+            self.save("self", a)
+        return _float_values(a, compute)
+
+    def backward(self: Function, F: Any, grad: Any) -> tuple[Any, ...]:
+        with _quiet():
+            return (formula(F, grad, self.saved("self", F)),)
+
+    return type(name, (Function,), {"node_name": name, "forward": forward, "backward": backward,
+                                    "__module__": __name__})
+
+
+def _erfc(x: Array) -> Array:
+    """erfc element-wise: math.erfc in float64, rounded to x's dtype (NumPy has none)."""
+    host = np.asarray(x)
+    values = np.frompyfunc(math.erfc, 1, 1)(host.astype(np.float64)).astype(host.dtype)
+    return xp_of(x).asarray(values)
+
+
+AsinhBackward0 = _unary_node("AsinhBackward0", lambda x: xp_of(x).arcsinh(x),
+                             lambda F, g, x: g * F.ufunc("rsqrt", x * x + 1))
+AcoshBackward0 = _unary_node("AcoshBackward0", lambda x: xp_of(x).arccosh(x),
+                             lambda F, g, x: g * F.ufunc("rsqrt", x * x - 1))
+AtanhBackward0 = _unary_node("AtanhBackward0", lambda x: xp_of(x).arctanh(x),
+                             lambda F, g, x: g / (1 - x * x))
+
+
+def _no_inplace_derivative(name: str) -> Callable[[Any, Any, Any], Any]:
+    def formula(F: Any, grad: Any, x: Any) -> Any:
+        raise TorchRuntimeError(f"the derivative for 'inplace version of {name}' is not "
+                                "implemented.")
+
+    return formula
+
+
+# their in-place forms: PyTorch records asinh_, acosh_ and atanh_ under Backward1 nodes
+# without a derivative
+AsinhBackward1 = _unary_node("AsinhBackward1", lambda x: xp_of(x).arcsinh(x),
+                             _no_inplace_derivative("asinh"))
+AcoshBackward1 = _unary_node("AcoshBackward1", lambda x: xp_of(x).arccosh(x),
+                             _no_inplace_derivative("acosh"))
+AtanhBackward1 = _unary_node("AtanhBackward1", lambda x: xp_of(x).arctanh(x),
+                             _no_inplace_derivative("atanh"))
+ErfcBackward0 = _unary_node("ErfcBackward0", _erfc,
+                            lambda F, g, x: g * (-2 / math.sqrt(math.pi)) * F.exp(-(x * x)))
+
+
+class _Scale(Function):
+    """deg2rad / rad2deg: a multiplication by a constant in the tensor's float dtype."""
+
+    factor: float
+
+    def forward(self, a: Tensor) -> Array:
+        return _float_values(a, lambda x: x * x.dtype.type(self.factor))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (grad * self.factor,)
+
+
+class Deg2RadBackward0(_Scale):
+    node_name = "Deg2RadBackward0"
+    factor = math.pi / 180
+
+
+class Rad2DegBackward0(_Scale):
+    node_name = "Rad2DegBackward0"
+    factor = 180 / math.pi
+
+
+def _binary_values(a: Tensor, b: Tensor, compute: Callable[[Array, Array], Array],
+                   floating: bool = True) -> Array:
+    if a.shape != b.shape:
+        broadcast_shapes(a, b)
+    dtype = (float_result_dtype(a, b) if floating else result_dtype(a, b)).np
+    x, y = a._data.astype(dtype, copy=False), b._data.astype(dtype, copy=False)
+    with _quiet():
+        return xp_of(x).asarray(compute(x, y), dtype=dtype)
+
+
+class HypotBackward0(Function):
+    """hypot(self, other) = sqrt(self^2 + other^2); grads self / result, other / result."""
+
+    node_name = "HypotBackward0"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        self.save("self", a)
+        self.save("other", b)
+        self.save("result", RESULT)
+        return _binary_values(a, b, lambda x, y: xp_of(x).hypot(x, y))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_a, need_b = self.needs_input_grad
+        result = self.saved("result", F)
+        with _quiet():
+            return (grad * self.saved("self", F) / result if need_a else None,
+                    grad * self.saved("other", F) / result if need_b else None)
+
+
+class LogaddexpBackward0(Function):
+    """logaddexp(a, b) = log(exp(a) + exp(b)); grads 1 / (1 + exp(b - a)) and the mirror."""
+
+    node_name = "LogaddexpBackward0"
+    base = "e"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        self.save("self", a)
+        self.save("other", b)
+        ufunc = "logaddexp" if self.base == "e" else "logaddexp2"
+        return _binary_values(a, b, lambda x, y: getattr(xp_of(x), ufunc)(x, y))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_a, need_b = self.needs_input_grad
+        x, y = self.saved("self", F), self.saved("other", F)
+        with _quiet():
+            if self.base == "e":
+                return (grad / (1 + F.exp(y - x)) if need_a else None,
+                        grad / (1 + F.exp(x - y)) if need_b else None)
+            return (grad / (1 + F.exp((y - x) * math.log(2))) if need_a else None,
+                    grad / (1 + F.exp((x - y) * math.log(2))) if need_b else None)
+
+
+class Logaddexp2Backward0(LogaddexpBackward0):
+    node_name = "Logaddexp2Backward0"
+    base = "2"
+
+
+class CopysignBackward0(Function):
+    """copysign(self, other): |self| with other's sign; self's gradient is result / self
+    (0 where self is 0), other's is zero."""
+
+    node_name = "CopysignBackward0"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        self.save("self", a)
+        self.save("result", RESULT)
+        return _binary_values(a, b, lambda x, y: xp_of(x).copysign(x, y))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_a, need_b = self.needs_input_grad
+        g_a = None
+        if need_a:
+            x, result = self.saved("self", F), self.saved("result", F)
+            with _quiet():
+                g_a = F.where(x == 0, F.zeros_like(grad), grad * (result / x))
+        return (g_a, F.zeros_like(grad) if need_b else None)
+
+
+class CopysignBackward1(Function):
+    """copysign(self, other) with a number for other."""
+
+    node_name = "CopysignBackward1"
+
+    def forward(self, a: Tensor, other: float) -> Array:
+        self.save("self", a)
+        self.save("result", RESULT)
+        return _float_values(a, lambda x: xp_of(x).copysign(x, x.dtype.type(other)))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x, result = self.saved("self", F), self.saved("result", F)
+        with _quiet():
+            return (F.where(x == 0, F.zeros_like(grad), grad * (result / x)),)
+
+
+class FmaxBackward0(Function):
+    """fmax(self, other): the larger, ignoring a NaN; the gradient goes to the chosen one."""
+
+    node_name = "FmaxBackward0"
+    pick_self: Callable[[Any, Any], Any] = staticmethod(lambda x, y: x >= y)  # type: ignore
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        self.save("self", a)
+        self.save("other", b)
+        ufunc = "fmax" if self.node_name == "FmaxBackward0" else "fmin"
+        return _binary_values(a, b, lambda x, y: getattr(xp_of(x), ufunc)(x, y),
+                              floating=False)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_a, need_b = self.needs_input_grad
+        x, y = self.saved("self", F), self.saved("other", F)
+        chosen = self.pick_self(x, y) | F.isnan(y)
+        return (F.masked_fill(grad, ~chosen, 0.0) if need_a else None,
+                F.masked_fill(grad, chosen, 0.0) if need_b else None)
+
+
+class FminBackward0(FmaxBackward0):
+    node_name = "FminBackward0"
+    pick_self = staticmethod(lambda x, y: x <= y)  # type: ignore[assignment]
+
+
+class NansumBackward0(Function):
+    """nansum(dim, keepdim): the sum with NaNs as zeros; their gradient is zero."""
+
+    node_name = "NansumBackward0"
+
+    def forward(self, a: Tensor, dim: tuple[int, ...] | None, keepdim: bool) -> Array:
+        self.save("self", a)
+        self.dim, self.keepdim, self.self_sizes = dim, keepdim, a.shape
+        xp = xp_of(a._data)
+        return xp.asarray(xp.nansum(a._data, axis=dim, keepdims=keepdim), dtype=a._data.dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        x = self.saved("self", F)
+        if self.dim is not None and not self.keepdim:
+            grad = F.unsqueeze_dims(grad, self.dim, len(self.self_sizes))
+        full = F.expand(grad, self.self_sizes)
+        return (F.masked_fill(full, F.isnan(x), 0.0),)
+
+
+class CummaxBackward0(Function):
+    """cummax(dim).values: the running maximum; each value's gradient goes to the element
+    it came from (the indices, saved)."""
+
+    node_name = "CummaxBackward0"
+    ufunc = "maximum"
+
+    def forward(self, a: Tensor, dim: int, indices: Tensor) -> Array:
+        self.dim, self.shape = dim, a.shape
+        self.save("indices", indices)
+        xp = xp_of(a._data)
+        if a.ndim == 0:
+            return a._data.copy()
+        return getattr(xp, self.ufunc).accumulate(a._data, axis=dim)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        indices = F.as_array(self.saved("indices", F))
+
+        def scatter(g: Array) -> Array:
+            xp = xp_of(g)
+            out = xp.zeros(self.shape, dtype=g.dtype)
+            if g.ndim == 0:
+                return g.copy()
+            grid = list(xp.indices(g.shape, sparse=True))
+            grid[self.dim] = indices
+            xp.add.at(out, tuple(grid), g)
+            return out
+
+        return (F.detached(scatter, grad),)
+
+
+class CumminBackward0(CummaxBackward0):
+    node_name = "CumminBackward0"
+    ufunc = "minimum"
