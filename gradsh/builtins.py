@@ -24,6 +24,9 @@ class Builtin:
     target: str = ""  # ops function name when it differs from `name`
     grad_flag: bool = False  # accepts the bare `grad` flag: `tensor(2., grad)`
     torch: str = ""  # PyTorch's spelling of the function when it is not `torch.<name>`
+    # "only": Python's builtin (`len`), never reached through torch.; "fallback": torch's function
+    # on a tensor, Python's builtin on other values (`sum(losses)`, `max(2, 3)`); "": torch's.
+    python: str = ""
 
     @property
     def ops_name(self) -> str:
@@ -37,9 +40,9 @@ class Builtin:
 
 def _fn(name: str, signature: str, doc: str, autograd: str = "", example: str = "", *,
         method: bool = True, function: bool = True, target: str = "",
-        grad_flag: bool = False, torch: str = "") -> Builtin:
+        grad_flag: bool = False, torch: str = "", python: str = "") -> Builtin:
     return Builtin(name, "function" if function else "method", signature, doc, autograd, example,
-                   function, method, target, grad_flag, torch)
+                   function, method, target, grad_flag, torch, python)
 
 
 def _attr(name: str, doc: str, example: str = "") -> Builtin:
@@ -143,8 +146,8 @@ BUILTINS: tuple[Builtin, ...] = (
         "y = F.relu(x)"),
     _fn("sqrt", "sqrt(x)", "Square root; infinite gradient at 0.",
         _ELEMENTWISE.format("SqrtBackward0"), "y = x.sqrt()"),
-    _fn("abs", "abs(x)", "Absolute value; gradient 0 at 0.", _ELEMENTWISE.format("AbsBackward0"),
-        "y = x.abs()"),
+    _fn("abs", "abs(x)", "Absolute value; gradient 0 at 0 (Python's abs on a number).",
+        _ELEMENTWISE.format("AbsBackward0"), "y = x.abs()", python="fallback"),
     _fn("square", "square(x)", "x ** 2.", _ELEMENTWISE.format("PowBackward0"), "y = x.square()"),
     _fn("pow", "pow(x, exponent)", "x ** exponent (PowBackward0/1/2 by operand kinds).",
         _ELEMENTWISE.format("PowBackward0"), "y = x.pow(2)"),
@@ -160,17 +163,19 @@ BUILTINS: tuple[Builtin, ...] = (
     _fn("where", "where(cond, a, b)", "a where cond else b.", _ELEMENTWISE.format("WhereBackward0"),
         "y = where(x > 0, x, 0.)"),
     # -- reductions ----------------------------------------------------------------------------
-    _fn("sum", "sum(x, dim=None, keepdim=False)", "Sum of elements.",
-        "grad_fn SumBackward0 (whole tensor) or SumBackward1 (dim=)", "loss = (w * x).sum()"),
+    _fn("sum", "sum(x, dim=None, keepdim=False)", "Sum of elements; sum of a list (of tensors, "
+        "numbers) is Python's sum.",
+        "grad_fn SumBackward0 (whole tensor) or SumBackward1 (dim=); Python's sum of tensors: "
+        "AddBackward0", "loss = (w * x).sum()", python="fallback"),
     _fn("mean", "mean(x, dim=None, keepdim=False)", "Mean of elements (floating tensors only).",
         "grad_fn MeanBackward0 / MeanBackward1", "m = data_in.mean()"),
     _fn("max", "max(x) | max(x, dim, keepdim=False) | max(a, b)",
-        "Largest element; with dim a (values, indices) pair.",
+        "Largest element; with dim a (values, indices) pair; of numbers or a list, Python's max.",
         "grad_fn MaxBackward1 (whole tensor; ties share the gradient) / MaxBackward0 (dim=)",
-        "v = x.max()"),
+        "v = x.max()", python="fallback"),
     _fn("min", "min(x) | min(x, dim, keepdim=False) | min(a, b)",
-        "Smallest element; with dim a (values, indices) pair.",
-        "grad_fn MinBackward1 / MinBackward0", "v = x.min()"),
+        "Smallest element; with dim a (values, indices) pair; of numbers or a list, Python's min.",
+        "grad_fn MinBackward1 / MinBackward0", "v = x.min()", python="fallback"),
     _fn("prod", "prod(x, dim=None, keepdim=False)", "Product of elements.",
         "grad_fn ProdBackward0 / ProdBackward1", "p = x.prod()"),
     _fn("norm", "norm(x, p=2, dim=None, keepdim=False)", "Vector norm.",
@@ -227,14 +232,19 @@ BUILTINS: tuple[Builtin, ...] = (
         "grad_fn MseLossBackward0", "loss = F.mse_loss(y, t)", method=False,
         torch="torch.nn.functional.mse_loss"),
     # -- casts and devices ---------------------------------------------------------------------
-    _fn("float", "x.float()", "Cast to float32.", "grad_fn ToCopyBackward0 (if it converts)",
-        "y = x.float()", function=False),
+    _fn("float", "x.float()   |   float(x)", "Cast to float32; float(x) is Python's float of a "
+        "one-element tensor or a number (the bare name `float` is torch.float).",
+        "grad_fn ToCopyBackward0 (if it converts)", "y = x.float()", python="only", torch="float"),
     _fn("double", "x.double()", "Cast to float64.", "grad_fn ToCopyBackward0", "y = x.double()",
         function=False),
     _fn("long", "x.long()", "Cast to int64 (never requires grad).", "", "i = x.long()",
         function=False),
-    _fn("int", "x.int()", "Cast to int32.", "", "i = x.int()", function=False),
-    _fn("bool", "x.bool()", "Cast to bool.", "", "m = x.bool()", function=False),
+    _fn("int", "x.int()   |   int(x)", "Cast to int32; int(x) is Python's int of a one-element "
+        "tensor or a number (the bare name `int` is torch.int).", "", "i = x.int()",
+        python="only", torch="int"),
+    _fn("bool", "x.bool()   |   bool(x)", "Cast to bool; bool(x) is Python's truth of a "
+        "one-element tensor or a value (the bare name `bool` is torch.bool).", "",
+        "m = x.bool()", python="only", torch="bool"),
     _fn("to", "x.to(dtype | device | tensor)", "Convert dtype and/or device.",
         "grad_fn ToCopyBackward0 when it converts", "y = x.to(float64)", function=False),
     _fn("cuda", "x.cuda()", "Copy to cuda:0.",
@@ -271,6 +281,8 @@ BUILTINS: tuple[Builtin, ...] = (
     _fn("item", "x.item()", "The Python number in a one-element tensor.", "", "v = loss.item()",
         function=False),
     _fn("tolist", "x.tolist()", "Nested Python lists.", "", "l = x.tolist()", function=False),
+    _fn("numpy", "x.numpy()", "A NumPy array on x's memory (x must not require grad); it prints "
+        "as NumPy prints.", "", "a = x.detach().numpy()", function=False),
     _fn("numel", "numel(x)", "Number of elements.", "", "n = x.numel()"),
     _fn("size", "x.size(dim=None)", "The shape (torch.Size) or one dimension.", "",
         "s = x.size()", function=False),
@@ -306,13 +318,14 @@ BUILTINS: tuple[Builtin, ...] = (
             ("sgn", "sign, also for complex numbers; gradient 0.", "SgnBackward0"),
             ("floor", "Round down; gradient 0.", "FloorBackward0"),
             ("ceil", "Round up; gradient 0.", "CeilBackward0"),
-            ("round", "Round half to even; gradient 0.", "RoundBackward0"),
             ("trunc", "Round toward zero; gradient 0.", "TruncBackward0"),
             ("negative", "-x (alias of neg).", "NegBackward0"),
             ("absolute", "abs (alias).", "AbsBackward0"),
             ("positive", "x itself.", "none: returns x"),
         )
     ),
+    _fn("round", "round(x, decimals=0)", "Round half to even; gradient 0 (Python's round on a "
+        "number).", _ELEMENTWISE.format("RoundBackward0"), "y = x.round()", python="fallback"),
     _fn("clamp_min", "clamp_min(x, min)", "clamp with a lower bound only.",
         _ELEMENTWISE.format("ClampMinBackward0"), "y = x.clamp_min(0)"),
     _fn("clamp_max", "clamp_max(x, max)", "clamp with an upper bound only.",
@@ -678,6 +691,24 @@ BUILTINS: tuple[Builtin, ...] = (
             ("pow_", "exponent", "2"), ("clamp_", "min=None, max=None", "0, 1"),
             ("clamp_min_", "min", "0"), ("clamp_max_", "max", "1"),
             ("clip_", "min=None, max=None", "0, 1"), ("masked_fill_", "mask, value", "m, 0."),
+        )
+    ),
+    # -- Python's builtins ------------------------------------------------------------------------
+    *(
+        _fn(name, signature, doc, "", example, method=False, python="only", torch=name)
+        for name, signature, doc, example in (
+            ("len", "len(x)", "Python's len: a tensor's first dimension, a list's length.",
+             "n = len(x)"),
+            ("range", "range(stop)   |   range(start, stop, step=1)", "Python's range.",
+             "r = list(range(3))"),
+            ("list", "list(iterable)", "Python's list; of a tensor, its rows (UnbindBackward0).",
+             "rows = list(x)"),
+            ("tuple", "tuple(iterable)", "Python's tuple; of a tensor, its rows.",
+             "rows = tuple(x)"),
+            ("zip", "zip(*iterables)", "Python's zip: tuples of the items at the same position.",
+             "pairs = list(zip(a, b))"),
+            ("enumerate", "enumerate(iterable, start=0)", "Python's enumerate: (index, item) "
+             "pairs.", "pairs = list(enumerate(x))"),
         )
     ),
     # -- attributes ----------------------------------------------------------------------------

@@ -55,6 +55,8 @@ def _infer_data(data: Any) -> tuple[Any, DType]:
                 warn("Converting a tensor with requires_grad=True to a scalar may lead to "
                      "unexpected behavior.\nConsider using tensor.detach() first.")
             continue
+        if isinstance(item, range):  # any sequence will do, as for PyTorch: tensor(range(3))
+            item = list(item)
         if isinstance(item, (list, tuple)):
             if depth in dims and dims[depth] != len(item):
                 raise TorchValueError(
@@ -89,7 +91,7 @@ def _to_plain(data: Any) -> Any:
     """Nested lists with 0-d tensors inside (`tensor([a, b])`) as plain numbers for NumPy."""
     if isinstance(data, Tensor):
         return data._data.reshape(()).item() if data._data.size == 1 else data._data
-    if isinstance(data, (list, tuple)):
+    if isinstance(data, (list, tuple, range)):
         return [_to_plain(x) for x in data]
     return data
 
