@@ -18,6 +18,7 @@ here imports gradsh.engine.ops: dependencies run dtypes/backend -> tensor -> fun
 """
 
 from gradsh.engine.functions.activations import *  # noqa: F403
+from gradsh.engine.functions.activations_inplace import *  # noqa: F403
 from gradsh.engine.functions.arithmetic import *  # noqa: F403
 from gradsh.engine.functions.cascade_sum import *  # noqa: F403
 from gradsh.engine.functions.common import *  # noqa: F403

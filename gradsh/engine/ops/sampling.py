@@ -17,7 +17,6 @@ from gradsh.engine.exceptions import (
 )
 from gradsh.engine.functions.common import not_implemented_for
 from gradsh.engine.functions.sampling import BernoulliBackward1, NormalBackward0, UniformBackward0
-from gradsh.engine.ops.activations import _not_inplace
 from gradsh.engine.ops.arguments import (
     REQUIRES_GRAD_DTYPE_MESSAGE,
     _check_tensor,
@@ -26,7 +25,7 @@ from gradsh.engine.ops.arguments import (
     _type_name,
     size_args,
 )
-from gradsh.engine.ops.arithmetic import div_, mul
+from gradsh.engine.ops.arithmetic import div_, mul, mul_
 from gradsh.engine.ops.copies import copy_
 from gradsh.engine.ops.creation import empty_like, zeros
 from gradsh.engine.ops.guard import guarded
@@ -196,7 +195,6 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
     """F.dropout as aten's CPU path computes it: noise = empty_like(x).bernoulli_(1 - p) /
     (1 - p), then x * noise (MulBackward0); the input itself when p is 0 or not training."""
     input = _check_tensor(input, "dropout")
-    _not_inplace("dropout", inplace)
     if not 0.0 <= p <= 1.0:
         raise TorchValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if p == 0 or not training or input.numel() == 0:
@@ -206,7 +204,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
     with no_grad():
         noise = bernoulli_(empty_like(input), 1 - p)
         noise = div_(noise, 1 - p)
-    return mul(input, noise)
+    return mul_(input, noise) if inplace else mul(input, noise)
 
 
 @guarded
