@@ -524,8 +524,12 @@ BUILTINS: tuple[Builtin, ...] = (
         "a = atan2(y, x)"),
     _fn("arctan2", "arctan2(y, x)", "atan2 (alias).", "grad_fn Atan2Backward0",
         "a = arctan2(y, x)"),
-    _fn("lerp", "lerp(start, end, weight)", "start + weight * (end - start), weight a number.",
-        "grad_fn LerpBackward0", "y = lerp(a, b, 0.25)"),
+    _fn("lerp", "lerp(start, end, weight)", "start + weight * (end - start); weight a number or "
+        "a tensor (the three broadcast).", "grad_fn LerpBackward0 (LerpBackward1 for a tensor "
+        "weight)", "y = lerp(a, b, 0.25)"),
+    _fn("heaviside", "heaviside(x, values)", "The step: 0 below 0, 1 above, values where x is 0.",
+        "not differentiable: grad_fn NotImplemented, whose backward raises",
+        "h = heaviside(x, tensor(0.5))"),
     _fn("movedim", "movedim(x, source, destination)", "Move dimensions (a permuted view).",
         _VIEW.format("PermuteBackward0"), "y = x.movedim(0, -1)"),
     _fn("moveaxis", "moveaxis(x, source, destination)", "movedim (alias).",
@@ -559,9 +563,18 @@ BUILTINS: tuple[Builtin, ...] = (
         "not differentiable", "some = (x > 0).any()"),
     _fn("randperm", "randperm(n, dtype=int64)", "A random permutation of 0..n-1 (PyTorch "
         "CPU's numbers after seed).", _CREATION, "p = randperm(5)", method=False),
-    _fn("normal", "normal(mean, std, size)", "Normal draws with number mean and std (PyTorch "
-        "CPU's numbers after seed).", _CREATION, "n = normal(0., 2., (2, 3))", method=False,
-        grad_flag=True),
+    _fn("normal", "normal(mean, std, size) | normal(mean, std)", "Normal draws (PyTorch CPU's "
+        "numbers after seed): numbers and a size, or a tensor mean and/or std (one draw per "
+        "entry of their broadcast).", "numbers: " + _CREATION + "; tensors: NormalBackward1/2/3 "
+        "(zero gradients)", "n = normal(0., 2., (2, 3))", method=False, grad_flag=True),
+    _fn("multinomial", "multinomial(p, num_samples, replacement=False)",
+        "Category indices drawn with the weights in p's rows (PyTorch CPU's numbers after seed).",
+        "not differentiable (int64)", "i = multinomial(tensor([0.2, 0.8]), 1)"),
+    _fn("randint_like", "randint_like(x, low=0, high)", "randint with x's shape and dtype.",
+        _CREATION, "r = randint_like(x, 10)", method=False),
+    _fn("exponential_", "x.exponential_(lambd=1)", "Fill x with exponential draws (PyTorch CPU's "
+        "numbers after seed).", "in place (ExponentialBackward0)", "e = empty(3).exponential_()",
+        function=False),
     _fn("bernoulli", "bernoulli(p)", "0/1 draws with the probabilities in p (PyTorch CPU's "
         "numbers after seed).", "not differentiable", "mask = bernoulli(full((3,), 0.5))"),
     _fn("sort", "sort(x, dim=-1, descending=False)",

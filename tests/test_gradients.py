@@ -356,6 +356,10 @@ OP_TABLE: list[Case] = [
     C("roll_flat", lambda m, x: m.roll(x, 2) * x, S),
     C("atan2", lambda m, y, x: m.atan2(y, x), S, S, domain="nonzero"),
     C("lerp", lambda m, x, y: m.lerp(x, y, 0.3), S, S),
+    C("lerp_weight_above_half", lambda m, x, y: m.lerp(x, y, 0.8), S, S),
+    C("lerp_tensor", lambda m, x, y, w: m.lerp(x, y, w), S, S, S),
+    C("lerp_tensor_broadcast", lambda m, x, y, w: m.lerp(x, y, w), (2, 1), (3,), (2, 3)),
+    C("lerp_tensor_0d_weight", lambda m, x, y, w: x.lerp(y, w), S, (3,), ()),
     C("movedim", lambda m, x: m.movedim(x, 0, 1) @ x, S),
     C("mish", lambda m, x: m.mish(x), S),
     C("hardsigmoid", lambda m, x: m.hardsigmoid(x * 4), S, domain="smooth_kink"),
@@ -494,6 +498,8 @@ KINKS = [
     pytest.param(lambda m, x: m.sigmoid(x * 200), [EDGE], id="sigmoid_saturated"),
     pytest.param(lambda m, x: m.exp(x * 100), [EDGE], id="exp_overflow"),
     pytest.param(lambda m, x: m.softmax(x * 1000, 0), [EDGE], id="softmax_extreme"),
+    pytest.param(lambda m, x: m.heaviside(x, m.tensor(0.25)), [EDGE], id="heaviside_raises"),
+    pytest.param(lambda m, x, v: m.heaviside(x, v), [EDGE, EDGE + 2], id="heaviside_values"),
 ]
 
 

@@ -1,4 +1,5 @@
-"""Nodes of the random in-place fills: bernoulli_, uniform_, normal_."""
+"""Nodes of the random in-place fills (bernoulli_, uniform_, normal_) and of torch.normal with
+tensor arguments."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from typing import Any
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 
-__all__ = ["BernoulliBackward1", "UniformBackward0", "NormalBackward0"]
+__all__ = ["BernoulliBackward1", "UniformBackward0", "NormalBackward0", "NormalBackward1",
+           "NormalBackward2", "NormalBackward3", "ExponentialBackward0"]
 
 
 class BernoulliBackward1(Function):
@@ -40,3 +42,39 @@ class NormalBackward0(UniformBackward0):
     """normal_(mean, std) in place; its gradient is zero."""
 
     name = "NormalBackward0"
+
+
+class ExponentialBackward0(UniformBackward0):
+    """exponential_(lambd) in place; its gradient is zero."""
+
+    name = "ExponentialBackward0"
+
+
+class _NormalOfTensors(Function):
+    """torch.normal with a tensor mean and/or std: the draws are computed by the op (`values`);
+    derivatives.yaml gives each tensor argument a zero gradient of its own shape."""
+
+    def forward(self, *inputs: Tensor, values: Array) -> Array:
+        return values
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # zeros of the output's shape: the engine sums each back to its input's shape
+        return tuple(F.zeros_like(grad) if need else None for need in self.needs_input_grad)
+
+
+class NormalBackward1(_NormalOfTensors):
+    """normal(mean: Tensor, std: float)."""
+
+    name = "NormalBackward1"
+
+
+class NormalBackward2(_NormalOfTensors):
+    """normal(mean: float, std: Tensor)."""
+
+    name = "NormalBackward2"
+
+
+class NormalBackward3(_NormalOfTensors):
+    """normal(mean: Tensor, std: Tensor)."""
+
+    name = "NormalBackward3"

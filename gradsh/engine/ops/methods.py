@@ -129,6 +129,8 @@ from gradsh.engine.ops.reductions import (
     sum,
     var,
 )
+from gradsh.engine.ops.discrete import heaviside
+from gradsh.engine.ops.distributions import exponential_, multinomial
 from gradsh.engine.ops.sampling import bernoulli, bernoulli_, normal_, uniform_
 from gradsh.engine.ops.selection import (
     clamp,
@@ -454,6 +456,9 @@ _METHODS: dict[str, Any] = {
     "unique": unique,
     "uniform_": uniform_,
     "normal_": normal_,
+    "exponential_": exponential_,
+    "multinomial": multinomial,
+    "heaviside": heaviside,
     "logit": logit,
     "take": take,
     "index_fill": index_fill,

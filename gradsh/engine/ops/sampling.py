@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes
+from gradsh.engine import backend, dtypes, limits
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchNotImplementedError,
@@ -33,7 +33,7 @@ from gradsh.engine.ops.shape import expand
 from gradsh.engine.tensor import Tensor, apply_inplace, no_grad
 
 __all__ = [
-    "rand", "randn", "randint", "rand_like", "randn_like", "manual_seed", "randperm", "normal",
+    "rand", "randn", "randint", "rand_like", "randn_like", "manual_seed", "randperm",
     "bernoulli_", "bernoulli", "dropout", "uniform_", "normal_",
 ]
 
@@ -140,23 +140,9 @@ def randperm(n: int, dtype: DType | None = None, device: Any = None,
     if not isinstance(n, int) or isinstance(n, bool):
         raise TorchTypeError(f"randperm(): argument 'n' (position 1) must be int, not "
                              f"{_type_name(n)}")
+    if n > 0:
+        limits.check((n,), max(d.itemsize, 8))  # the shuffle itself works on int64
     data = _random_call(lambda: _generator(generator).randperm(n, d))
-    return _new(data, d, device, requires_grad)
-
-
-@guarded(tensor_first=False)
-def normal(mean: Any, std: Any = 1.0, size: Any = None, dtype: DType | None = None,
-           device: Any = None, requires_grad: bool = False, generator: Any = None) -> Tensor:
-    """torch.normal(mean, std, size) with numbers for mean and std."""
-    if isinstance(mean, Tensor) or isinstance(std, Tensor):
-        raise TorchNotImplementedError("gradsh's normal takes numbers for mean and std, and "
-                                       "a size")
-    if size is None:
-        raise TorchTypeError("normal() received an invalid combination of arguments - got "
-                             "(float, float), but expected a size")
-    d = _resolve_dtype(dtype, dtypes.default_float())
-    shape = size_args((size,), "normal", d.itemsize)
-    data = _random_call(lambda: _generator(generator).normal(float(mean), float(std), shape, d))
     return _new(data, d, device, requires_grad)
 
 
