@@ -419,12 +419,14 @@ BUILTINS: tuple[Builtin, ...] = (
         "grad_fn DotBackward0 for vectors", "y = inner(a, b)"),
     _fn("nll_loss", "nll_loss(log_probs, target, weight=None, ignore_index=-100, "
         "reduction='mean')",
-        "Negative log likelihood of class indices.", "grad_fn NllLossBackward0",
+        "Negative log likelihood of class indices; (N, C, d1, ...) inputs with (N, d1, ...) "
+        "targets too.", "grad_fn NllLossBackward0 (NllLoss2DBackward0 from 3 dimensions on)",
         "loss = F.nll_loss(lp, t)", method=False, torch="torch.nn.functional.nll_loss"),
     _fn("cross_entropy", "cross_entropy(logits, target, weight=None, ignore_index=-100, "
         "reduction='mean', label_smoothing=0.0)",
         "log_softmax then nll_loss for class indices; a target of the logits' shape holds "
-        "class probabilities; label_smoothing mixes in a uniform target.",
+        "class probabilities; label_smoothing mixes in a uniform target; (N, C, d1, ...) logits "
+        "take (N, d1, ...) targets.",
         "NllLossBackward0 (indices), DivBackward1 (probabilities, mean), AddBackward0 "
         "(label_smoothing)",
         "loss = F.cross_entropy(z, t)", method=False, torch="torch.nn.functional.cross_entropy"),

@@ -280,6 +280,17 @@ OP_TABLE: list[Case] = [
     C("nll_loss_none", lambda m, x: m.nll_loss(x, m.tensor([0, 1]), reduction="none"), S),
     C("nll_loss_ignore", lambda m, x: m.nll_loss(x, m.tensor([0, 1]), ignore_index=1), S),
     C("cross_entropy_probs", lambda m, x, p: m.cross_entropy(x, m.softmax(p, 1)), S, S),
+    C("cross_entropy_3d", lambda m, x: m.cross_entropy(x, m.tensor([[2, 0], [1, 1]])), (2, 3, 2)),
+    C("cross_entropy_4d_weight", lambda m, x: m.cross_entropy(
+        x, m.tensor([[[2, 0]], [[1, -100]]]), weight=m.tensor([0.5, 2.0, 1.0])), (2, 3, 1, 2)),
+    C("cross_entropy_5d_none", lambda m, x: m.cross_entropy(
+        x, m.tensor([[[[0, 1]]], [[[1, 0]]]]), reduction="none"), (2, 2, 1, 1, 2)),
+    C("nll_loss_4d_sum", lambda m, x: m.nll_loss(x, m.tensor([[[0, 2], [1, 1]]]),
+                                                 reduction="sum"), (1, 3, 2, 2)),
+    C("cross_entropy_3d_probs", lambda m, x, p: m.cross_entropy(x, m.softmax(p, 1)),
+      (2, 3, 2), (2, 3, 2)),
+    C("cross_entropy_3d_smoothing", lambda m, x: m.cross_entropy(
+        x, m.tensor([[2, 0], [1, -100]]), label_smoothing=0.3), (2, 3, 2)),
     C("cross_entropy_smoothing", lambda m, x: m.cross_entropy(x, m.tensor([2, 0]),
                                                               label_smoothing=0.2), S),
     C("l1_loss", lambda m, x, y: m.l1_loss(x, y), S, S, domain="smooth_kink"),
@@ -544,6 +555,10 @@ SECOND_ORDER = [
     ("log_softmax", lambda m, x: m.log_softmax(x, 1) * x, MIXED),
     ("mse_loss", lambda m, x: m.mse_loss(x * x, m.zeros(2, 3)), MIXED),
     ("cross_entropy", lambda m, x: m.cross_entropy(x * x, m.tensor([0, 1])), MIXED),
+    ("cross_entropy_3d", lambda m, x: m.cross_entropy((x * x).reshape(1, 2, 3),
+                                                      m.tensor([[0, 1, 1]])), MIXED),
+    ("nll_loss_4d", lambda m, x: m.nll_loss(x.reshape(1, 3, 2, 1) * x.reshape(1, 3, 2, 1),
+                                            m.tensor([[[0], [2]]])), MIXED),
     ("norm", lambda m, x: x.norm(), MIXED),
     ("var", lambda m, x: x.var(), MIXED),
     ("std", lambda m, x: x.std(), MIXED),
