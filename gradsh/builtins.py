@@ -659,7 +659,9 @@ BUILTINS: tuple[Builtin, ...] = (
         function=False),
     _fn("pad", "pad(x, pad, mode='constant', value=0)",
         "Pad (or crop, with negative amounts) the last dimensions: (left, right) pairs from "
-        "the last dimension backwards.", "grad_fn ConstantPadNdBackward0",
+        "the last dimension backwards; mode 'reflect', 'replicate' or 'circular' pads 1 to 3 "
+        "trailing dimensions of a batch or sample.", "ConstantPadNdBackward0, "
+        "ReflectionPad{1,2,3}DBackward0, ReplicationPad{1,2,3}DBackward0, CopySlices (circular)",
         "y = F.pad(x, (1, 1))", method=False, torch="torch.nn.functional.pad"),
     _fn("logit", "logit(x, eps=None)", "log(x / (1 - x)), x clamped to [eps, 1 - eps] if given.",
         "grad_fn LogitBackward0", "z = p.logit()"),

@@ -395,6 +395,10 @@ OP_TABLE: list[Case] = [
     C("dist_p1", lambda m, x, y: m.dist(x, y, 1), S, (3,), domain="distinct"),
     C("dist_p3", lambda m, x, y: x.dist(y, 3), S, S, domain="distinct"),
     C("pad", lambda m, x: m.pad(x, (1, 2, -1, 1), value=0.5) * 2, S),
+    *[C(f"pad_{mode}_{len(p) // 2}d", lambda m, x, p=p, mode=mode: m.pad(x * 1, p, mode=mode),
+        shape) for mode in ("reflect", "replicate", "circular")
+      for shape, p in (((2, 4), (2, 3)), ((1, 2, 5), (-1, 3)), ((1, 3, 4), (1, 2, 2, 0)),
+                       ((1, 1, 2, 3, 3), (1, 1, 1, 0, 1, 1)))],
     C("logit", lambda m, x: m.logit(m.sigmoid(x)), S),
     C("logit_eps", lambda m, x: x.logit(eps=0.1), S, domain="unit"),
     C("take", lambda m, x: x.take(m.tensor([0, 5, 5, 2])), S),

@@ -31,6 +31,7 @@ from gradsh.engine.functions.indexing import *  # noqa: F403
 from gradsh.engine.functions.joining import *  # noqa: F403
 from gradsh.engine.functions.linalg import *  # noqa: F403
 from gradsh.engine.functions.losses import *  # noqa: F403
+from gradsh.engine.functions.padding import *  # noqa: F403
 from gradsh.engine.functions.reductions import *  # noqa: F403
 from gradsh.engine.functions.sampling import *  # noqa: F403
 from gradsh.engine.functions.selection import *  # noqa: F403
