@@ -663,6 +663,15 @@ BUILTINS: tuple[Builtin, ...] = (
         "trailing dimensions of a batch or sample.", "ConstantPadNdBackward0, "
         "ReflectionPad{1,2,3}DBackward0, ReplicationPad{1,2,3}DBackward0, CopySlices (circular)",
         "y = F.pad(x, (1, 1))", method=False, torch="torch.nn.functional.pad"),
+    _fn("unfold", "x.unfold(dim, size, step)   |   F.unfold(x, kernel_size, dilation=1, "
+        "padding=0, stride=1)", "x.unfold: windows of size every step along dim, as a view "
+        "with one more dimension; F.unfold: the columns of the sliding blocks of an (N, C, H, "
+        "W) image (im2col).", "UnfoldBackward0 (a view); Im2ColBackward0",
+        "w = x.unfold(0, 2, 1)", target="im2col", torch="torch.nn.functional.unfold"),
+    _fn("fold", "fold(cols, output_size, kernel_size, dilation=1, padding=0, stride=1)",
+        "F.fold: columns of sliding blocks added back into (N, C, H, W) images (col2im).",
+        "grad_fn Col2ImBackward0", "img = F.fold(cols, (4, 5), 2)", method=False,
+        target="col2im", torch="torch.nn.functional.fold"),
     _fn("logit", "logit(x, eps=None)", "log(x / (1 - x)), x clamped to [eps, 1 - eps] if given.",
         "grad_fn LogitBackward0", "z = p.logit()"),
     _fn("stride", "x.stride(dim=None)", "Elements to step in memory along each dimension.",

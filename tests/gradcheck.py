@@ -97,6 +97,8 @@ class TorchNamespace:
             return torch.Tensor
         if name == "grad":
             return torch.autograd.grad
+        if name in ("im2col", "col2im"):  # gradsh's names of F.unfold and F.fold
+            return getattr(torch.nn.functional, "unfold" if name == "im2col" else "fold")
         if name == "autograd_backward":
             return torch.autograd.backward
         return getattr(torch, name)

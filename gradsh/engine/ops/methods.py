@@ -130,6 +130,7 @@ from gradsh.engine.ops.reductions import (
     var,
 )
 from gradsh.engine.ops.discrete import heaviside
+from gradsh.engine.ops.unfold import unfold
 from gradsh.engine.ops.distributions import exponential_, multinomial
 from gradsh.engine.ops.sampling import bernoulli, bernoulli_, normal_, uniform_
 from gradsh.engine.ops.selection import (
@@ -459,6 +460,7 @@ _METHODS: dict[str, Any] = {
     "exponential_": exponential_,
     "multinomial": multinomial,
     "heaviside": heaviside,
+    "unfold": unfold,
     "logit": logit,
     "take": take,
     "index_fill": index_fill,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from gradsh.engine import nn_activation as _act
 from gradsh.engine import nn_conv as _conv
 from gradsh.engine import nn_misc as _misc
@@ -36,7 +38,7 @@ _FROM_LAYERS = {
 __all__ = [*_FROM_OPS, *_FROM_ACTIVATIONS, "relu", "softmax", "log_softmax", "softmin",
            "softmax2d", "dropout1d", "dropout2d", "alpha_dropout", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "cross_entropy", "kl_div", "l1_loss", "mse_loss",
-           "nll_loss", "smooth_l1_loss"]
+           "nll_loss", "smooth_l1_loss", "unfold", "fold"]
 
 _module = globals()
 for _name in _FROM_OPS:
@@ -51,6 +53,19 @@ del _module, _name, _source, _names
 
 
 relu = _ops.functional_relu
+
+
+def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,  # noqa: A002
+           stride: Any = 1) -> Tensor:
+    """F.unfold: the columns of input's sliding blocks (im2col, Im2ColBackward0)."""
+    return _ops.im2col(input, kernel_size, dilation, padding, stride)  # type: ignore[no-any-return]
+
+
+def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1,  # noqa: A002
+         padding: Any = 0, stride: Any = 1) -> Tensor:
+    """F.fold: columns added back into images (col2im, Col2ImBackward0)."""
+    return _ops.col2im(input, output_size, kernel_size, dilation,  # type: ignore[no-any-return]
+                       padding, stride)
 
 
 def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
