@@ -642,6 +642,18 @@ BUILTINS: tuple[Builtin, ...] = (
         _ELEMENTWISE.format("FracBackward0"), "y = x.frac()"),
     _fn("dist", "dist(a, b, p=2)", "The p-norm of a - b.", "grad_fn DistBackward0",
         "d = dist(a, b)"),
+    _fn("einsum", "einsum(equation, *operands)", "Einstein summation: operands' labelled "
+        "dimensions multiplied and summed as the equation says ('ij,jk->ik'), as PyTorch "
+        "composes it (diagonals, permutes, bmm).", "PermuteBackward0, BmmBackward0, "
+        "ViewBackward0, MulBackward0, SumBackward1 ... as PyTorch's einsum records them",
+        "y = einsum('ij,jk->ik', a, b)", method=False),
+    _fn("diagonal", "diagonal(x, offset=0, dim1=0, dim2=1)", "A view of the offset-th "
+        "diagonal over dim1 and dim2, appended as the last dimension.",
+        _VIEW.format("DiagonalBackward0"), "d = x.diagonal()"),
+    _fn("cdist", "cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary')",
+        "The p-norm distance of every row of x1 to every row of x2 (batched).",
+        "CdistBackward0; for p=2 with more than 25 rows, ViewBackward0 over "
+        "EuclideanDistBackward0", "d = cdist(a, b)", method=False),
     _fn("count_nonzero", "count_nonzero(x, dim=None)", "How many entries are non-zero (int64).",
         "not differentiable", "n = x.count_nonzero()"),
     _fn("unique", "unique(x, sorted=True, return_inverse=False, return_counts=False)",

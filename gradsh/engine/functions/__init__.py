@@ -24,7 +24,9 @@ from gradsh.engine.functions.cascade_sum import *  # noqa: F403
 from gradsh.engine.functions.common import *  # noqa: F403
 from gradsh.engine.functions.comparison import *  # noqa: F403
 from gradsh.engine.functions.copies import *  # noqa: F403
+from gradsh.engine.functions.diagonal import *  # noqa: F403
 from gradsh.engine.functions.discrete import *  # noqa: F403
+from gradsh.engine.functions.distance import *  # noqa: F403
 from gradsh.engine.functions.grad_ops import *  # noqa: F403
 from gradsh.engine.functions.higher_order import *  # noqa: F403
 from gradsh.engine.functions.indexing import *  # noqa: F403

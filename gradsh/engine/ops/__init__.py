@@ -26,8 +26,11 @@ from gradsh.engine.ops.autograd import *  # noqa: F403
 from gradsh.engine.ops.comparison import *  # noqa: F403
 from gradsh.engine.ops.copies import *  # noqa: F403
 from gradsh.engine.ops.creation import *  # noqa: F403
+from gradsh.engine.ops.diagonal import *  # noqa: F403
 from gradsh.engine.ops.discrete import *  # noqa: F403
+from gradsh.engine.ops.distance import *  # noqa: F403
 from gradsh.engine.ops.distributions import *  # noqa: F403
+from gradsh.engine.ops.einsum import *  # noqa: F403
 from gradsh.engine.ops.grad_ops import install_tensor_ops
 from gradsh.engine.ops.indexing import *  # noqa: F403
 from gradsh.engine.ops.joining import *  # noqa: F403

@@ -129,6 +129,7 @@ from gradsh.engine.ops.reductions import (
     sum,
     var,
 )
+from gradsh.engine.ops.diagonal import diagonal
 from gradsh.engine.ops.discrete import heaviside
 from gradsh.engine.ops.unfold import unfold
 from gradsh.engine.ops.distributions import exponential_, multinomial
@@ -460,6 +461,7 @@ _METHODS: dict[str, Any] = {
     "exponential_": exponential_,
     "multinomial": multinomial,
     "heaviside": heaviside,
+    "diagonal": diagonal,
     "unfold": unfold,
     "logit": logit,
     "take": take,
