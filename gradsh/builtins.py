@@ -654,6 +654,77 @@ BUILTINS: tuple[Builtin, ...] = (
         "The p-norm distance of every row of x1 to every row of x2 (batched).",
         "CdistBackward0; for p=2 with more than 25 rows, ViewBackward0 over "
         "EuclideanDistBackward0", "d = cdist(a, b)", method=False),
+    # -- torch.linalg (`torch.linalg.NAME` reaches linalg_NAME where torch.NAME differs) --------
+    _fn("inv", "inv(A)", "torch.linalg.inv: the inverse of each square matrix; a singular one "
+        "raises torch.linalg.LinAlgError.", "grad_fn LinalgInvExBackward0", "B = inv(A)",
+        method=False, target="linalg_inv", torch="torch.linalg.inv"),
+    _fn("inv_ex", "inv_ex(A, check_errors=False)", "torch.linalg.inv_ex: (inverse, info), "
+        "info the first zero pivot of each matrix (0: invertible).",
+        "inverse: grad_fn LinalgInvExBackward0", "B, info = inv_ex(A)", method=False,
+        torch="torch.linalg.inv_ex"),
+    _fn("inverse", "inverse(A)", "torch.inverse: linalg.inv.", "grad_fn LinalgInvExBackward0",
+        "B = A.inverse()"),
+    _fn("det", "det(A)", "The determinant of each square matrix, from its LU factorization.",
+        "grad_fn LinalgDetBackward0", "d = det(A)"),
+    _fn("slogdet", "slogdet(A)", "torch.slogdet: (sign, logabsdet) of the determinant.",
+        "both: grad_fn LinalgSlogdetBackward0 (one node)", "sign, logabsdet = slogdet(A)"),
+    _fn("linalg_slogdet", "linalg_slogdet(A)", "torch.linalg.slogdet: as slogdet, a "
+        "torch.return_types.linalg_slogdet.", "both: grad_fn LinalgSlogdetBackward0",
+        "r = torch.linalg.slogdet(A)", method=False, torch="torch.linalg.slogdet"),
+    _fn("logdet", "logdet(A)", "log det(A); NaN for a negative determinant.",
+        "grad_fn WhereBackward0 over LinalgSlogdetBackward0", "l = A.logdet()"),
+    _fn("solve", "solve(A, B, left=True)", "torch.linalg.solve: X with AX = B (XA = B with "
+        "left=False); B may be a vector, batches broadcast.", "grad_fn LinalgSolveExBackward0",
+        "x = solve(A, b)", method=False, target="linalg_solve", torch="torch.linalg.solve"),
+    _fn("solve_ex", "solve_ex(A, B, left=True, check_errors=False)",
+        "torch.linalg.solve_ex: (result, info).", "result: grad_fn LinalgSolveExBackward0",
+        "x, info = solve_ex(A, b)", method=False, torch="torch.linalg.solve_ex"),
+    _fn("solve_triangular", "solve_triangular(A, B, upper, left=True, unitriangular=False)",
+        "torch.linalg.solve_triangular: X with AX = B for A's upper or lower triangle.",
+        "grad_fn LinalgSolveTriangularBackward0", "x = solve_triangular(U, b, upper=True)",
+        method=False, torch="torch.linalg.solve_triangular"),
+    _fn("linalg_cholesky", "linalg_cholesky(A, upper=False)", "torch.linalg.cholesky: L with "
+        "A = L L^T (U = L^T with upper=True); a matrix that is not positive-definite raises "
+        "torch.linalg.LinAlgError.", "grad_fn LinalgCholeskyExBackward0",
+        "L = torch.linalg.cholesky(A)", method=False, torch="torch.linalg.cholesky"),
+    _fn("cholesky_ex", "cholesky_ex(A, upper=False, check_errors=False)",
+        "torch.linalg.cholesky_ex: (L, info).", "L: grad_fn LinalgCholeskyExBackward0",
+        "L, info = cholesky_ex(A)", method=False, torch="torch.linalg.cholesky_ex"),
+    _fn("cholesky", "cholesky(A, upper=False)", "The deprecated torch.cholesky (warns once).",
+        "grad_fn CholeskyBackward0", "L = A.cholesky()"),
+    _fn("qr", "qr(A, mode='reduced')", "torch.linalg.qr: (Q, R); mode 'complete' or 'r' (an "
+        "empty Q).", "both: grad_fn LinalgQrBackward0 (one node)", "Q, R = qr(A)",
+        method=False, torch="torch.linalg.qr"),
+    _fn("linalg_svd", "linalg_svd(A, full_matrices=True)", "torch.linalg.svd: (U, S, Vh). "
+        "Singular vectors may differ from PyTorch's in sign (NumPy's LAPACK, not MKL).",
+        "all three: grad_fn LinalgSvdBackward0 (one node)", "U, S, Vh = torch.linalg.svd(A)",
+        method=False, torch="torch.linalg.svd"),
+    _fn("svd", "svd(A, some=True, compute_uv=True)", "torch.svd: (U, S, V), V = Vh.mH.",
+        "U, S: grad_fn LinalgSvdBackward0; V: TransposeBackward0", "U, S, V = A.svd()"),
+    _fn("svdvals", "svdvals(A)", "torch.linalg.svdvals: the singular values, descending.",
+        "grad_fn LinalgSvdBackward0", "s = svdvals(A)", method=False,
+        torch="torch.linalg.svdvals"),
+    _fn("eigh", "eigh(A, UPLO='L')", "torch.linalg.eigh: (eigenvalues ascending, "
+        "eigenvectors) of a symmetric matrix, read from its lower (or upper) triangle. "
+        "Eigenvectors may differ from PyTorch's in sign.", "both: grad_fn LinalgEighBackward0",
+        "L, V = eigh(A)", method=False, torch="torch.linalg.eigh"),
+    _fn("eigvalsh", "eigvalsh(A, UPLO='L')", "torch.linalg.eigvalsh: the eigenvalues of a "
+        "symmetric matrix.", "grad_fn LinalgEighBackward0", "w = eigvalsh(A)", method=False,
+        torch="torch.linalg.eigvalsh"),
+    _fn("pinv", "pinv(A, atol=None, rtol=None, hermitian=False)", "torch.linalg.pinv: the "
+        "pseudo-inverse, from the SVD (eigh with hermitian=True).",
+        "grad_fn LinalgPinvBackward0", "P = pinv(A)", method=False, torch="torch.linalg.pinv"),
+    _fn("pinverse", "pinverse(A, rcond=1e-15)", "torch.pinverse: linalg.pinv with rtol=rcond.",
+        "grad_fn LinalgPinvBackward0", "P = A.pinverse()"),
+    _fn("matrix_norm", "matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False)",
+        "torch.linalg.matrix_norm: 'fro', 'nuc', 2, -2, 1, -1, inf, -inf.",
+        "LinalgVectorNormBackward0 ('fro'), SumBackward1 ('nuc'), AmaxBackward0 / "
+        "AminBackward0 (the others)", "n = matrix_norm(A)", method=False,
+        torch="torch.linalg.matrix_norm"),
+    _fn("linalg_norm", "linalg_norm(A, ord=None, dim=None, keepdim=False)",
+        "torch.linalg.norm: a matrix norm over two dims, else a vector norm.",
+        "as matrix_norm or vector_norm", "n = torch.linalg.norm(A)", method=False,
+        torch="torch.linalg.norm"),
     _fn("count_nonzero", "count_nonzero(x, dim=None)", "How many entries are non-zero (int64).",
         "not differentiable", "n = x.count_nonzero()"),
     _fn("unique", "unique(x, sorted=True, return_inverse=False, return_counts=False)",
@@ -788,12 +859,13 @@ WRITABLE_ATTRIBUTES = frozenset({"grad", "data", "requires_grad"})
 
 # Namespaces that accept every builtin: torch.exp, F.relu, torch.autograd.grad, nn.functional.
 MODULES = {
-    "torch": ("nn", "autograd", "optim", "cuda"),
+    "torch": ("nn", "autograd", "optim", "cuda", "linalg"),
     "torch.nn": ("functional",),
     "torch.nn.functional": (),
     "torch.autograd": (),
     "torch.optim": (),
     "torch.cuda": (),
+    "torch.linalg": (),
 }
 MODULE_ALIASES = {"F": "torch.nn.functional", "nn": "torch.nn"}
 

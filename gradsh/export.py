@@ -398,6 +398,9 @@ class _Exporter:
             name = expr.id
         elif isinstance(expr, ast.Attribute) and self._module_of(expr.obj) is not None:
             name = MODULE_ATTRIBUTE_ALIASES.get(expr.name, expr.name)
+            if (self._module_of(expr.obj) == "torch.linalg"
+                    and f"linalg_{name}" in table.FUNCTIONS):
+                name = f"linalg_{name}"
             builtin = table.FUNCTIONS.get(name)
             return None if builtin is None or builtin.python == "only" else builtin
         return table.FUNCTIONS.get(name) if name is not None else None

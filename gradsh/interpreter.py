@@ -839,6 +839,8 @@ def _module_attribute(module: Module, name: str, globals_: dict[str, Any]) -> An
         return Module(full, table.MODULES[full])
     if name in _ALIASES:
         name = _ALIASES[name]
+    if module.name == "torch.linalg" and f"linalg_{name}" in table.FUNCTIONS:
+        name = f"linalg_{name}"  # torch.linalg.svd, where torch.svd differs
     value = globals_.get(name)
     if isinstance(value, BuiltinFunction) and value.torch_call is not None:
         return BuiltinFunction(name, value.torch_call, value.accepts_grad_flag)

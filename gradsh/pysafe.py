@@ -39,6 +39,8 @@ OBJECT_ATTRIBUTES = frozenset(
         "is_floating_point", "itemsize",  # dtypes
         "type", "index",  # devices
         "values", "indices",  # torch.return_types (max, sort, topk ...)
+        "inverse", "info", "L", "result", "sign", "logabsdet", "Q", "R", "U", "S", "Vh", "V",
+        "eigenvalues", "eigenvectors",  # ... and torch.linalg's
         "step", "zero_grad", "param_groups", "state",  # optimizers
         "remove",  # hook handles
     }

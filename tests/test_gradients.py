@@ -417,7 +417,7 @@ OP_TABLE: list[Case] = [
     C("cdist_mm_batch", lambda m, x, y: m.cdist(x, y), (2, 26, 2), (3, 2), domain="distinct",
       rtol=1e-4, atol=1e-5),
     C("pad", lambda m, x: m.pad(x, (1, 2, -1, 1), value=0.5) * 2, S),
-    *[C(f"pad_{mode}_{len(p) // 2}d", lambda m, x, p=p, mode=mode: m.pad(x * 1, p, mode=mode),
+    *[C(f"pad_{mode}_{len(p) // 2}d_of_{len(shape)}d", lambda m, x, p=p, mode=mode: m.pad(x * 1, p, mode=mode),
         shape) for mode in ("reflect", "replicate", "circular")
       for shape, p in (((2, 4), (2, 3)), ((1, 2, 5), (-1, 3)), ((1, 3, 4), (1, 2, 2, 0)),
                        ((1, 1, 2, 3, 3), (1, 1, 1, 0, 1, 1)))],
@@ -429,6 +429,44 @@ OP_TABLE: list[Case] = [
     C("im2col", lambda m, x: m.im2col(x, (2, 3), padding=1, stride=(2, 1)), (2, 2, 3, 4)),
     C("im2col_unbatched_dilated", lambda m, x: m.im2col(x, 2, dilation=2), (2, 4, 3)),
     C("col2im", lambda m, x: m.col2im(x, (3, 4), (2, 2), padding=1, stride=2), (1, 8, 6)),
+    # -- torch.linalg ----------------------------------------------------------------------------
+    C("linalg_inv", lambda m, x: m.linalg_inv(x + 3 * m.eye(3)), (3, 3)),
+    C("linalg_inv_batch", lambda m, x: m.linalg_inv(x + 3 * m.eye(3)), (2, 3, 3)),
+    C("inverse", lambda m, x: m.inverse(x.mT + 3 * m.eye(3)), (3, 3)),
+    C("det", lambda m, x: m.det(x), (2, 3, 3)),
+    C("det_transposed", lambda m, x: m.det(x.mT), (3, 3)),
+    C("linalg_slogdet", lambda m, x: m.linalg_slogdet(x + 3 * m.eye(3)), (3, 3)),
+    C("logdet", lambda m, x: m.logdet(x @ x.mT + m.eye(3)), (3, 3)),
+    C("linalg_solve", lambda m, a, b: m.linalg_solve(a + 3 * m.eye(3), b), (3, 3), (3, 2)),
+    C("linalg_solve_vector_batch", lambda m, a, b: m.linalg_solve(a + 3 * m.eye(3), b),
+      (2, 3, 3), (3,)),
+    C("linalg_solve_right", lambda m, a, b: m.linalg_solve(a + 3 * m.eye(3), b, left=False),
+      (3, 3), (2, 3)),
+    C("solve_triangular", lambda m, a, b: m.solve_triangular(a + 4 * m.eye(3), b, upper=True),
+      (3, 3), (3, 2)),
+    C("solve_triangular_right_unit", lambda m, a, b: m.solve_triangular(
+        a, b, upper=False, left=False, unitriangular=True), (3, 3), (2, 3)),
+    C("linalg_cholesky", lambda m, x: m.linalg_cholesky(x @ x.mT + m.eye(3)), (3, 3)),
+    C("linalg_cholesky_upper", lambda m, x: m.linalg_cholesky(x @ x.mT + m.eye(3), upper=True),
+      (2, 3, 3)),
+    C("qr", lambda m, x: m.qr(x), (4, 3)),
+    C("qr_wide", lambda m, x: m.qr(x), (2, 4)),
+    C("svdvals", lambda m, x: m.svdvals(x), (3, 2), domain="distinct"),
+    C("linalg_svd_invariant", lambda m, x: (lambda r: (r.U @ r.Vh, r.S))(
+        m.linalg_svd(x, full_matrices=False)), (3, 2), domain="distinct"),
+    C("linalg_svd_full_wide", lambda m, x: (lambda r: (r.U @ r.Vh[:2], r.S))(
+        m.linalg_svd(x)), (2, 3), domain="distinct"),
+    C("eigh_invariant", lambda m, x: (lambda r: (r.eigenvectors ** 2 * r.eigenvalues))(
+        m.eigh(x + x.mT)), (3, 3), domain="distinct"),
+    C("eigvalsh_upper", lambda m, x: m.eigvalsh(x + x.mT, UPLO="U"), (3, 3), domain="distinct"),
+    C("pinv", lambda m, x: m.pinv(x), (3, 2)),
+    C("pinv_wide_hermitian", lambda m, x: m.pinv(x @ x.mT, hermitian=True), (2, 3)),
+    C("matrix_norm_nuc", lambda m, x: m.matrix_norm(x, "nuc"), (2, 3, 2), domain="distinct"),
+    C("matrix_norm_2_keepdim", lambda m, x: m.matrix_norm(x, 2, dim=(0, 2), keepdim=True),
+      (2, 3, 2), domain="distinct"),
+    C("matrix_norm_inf", lambda m, x: m.matrix_norm(x, float("inf")), (3, 3),
+      domain="distinct"),
+    C("linalg_norm_fro", lambda m, x: m.linalg_norm(x, dim=(0, 1)), (2, 3)),
     C("logit_eps", lambda m, x: x.logit(eps=0.1), S, domain="unit"),
     C("take", lambda m, x: x.take(m.tensor([0, 5, 5, 2])), S),
     C("index_fill", lambda m, x: x.index_fill(1, m.tensor([0, 2]), -1.0) * x, S),
@@ -619,6 +657,25 @@ SECOND_ORDER = [
 SECOND_ORDER_VALUES_ONLY = [
     ("prod_with_zero", lambda m, x: (x * (x > 1)).prod(), MIXED),
     ("prod_dim_with_zeros", lambda m, x: (x * (x > 1)).prod(1) * x[0], MIXED),
+]
+# torch.linalg's formulas under create_graph: the values (the graphs of the helpers that build
+# diagonal matrices differ: a product with eye where PyTorch writes into a diagonal view).
+SECOND_ORDER_VALUES_ONLY += [
+    ("linalg_inv", lambda m, x: m.linalg_inv(x @ x.mT + m.eye(2)), MIXED),
+    ("det", lambda m, x: m.det(x[:, :2]) * x, MIXED),
+    ("det_singular", lambda m, x: m.det(x[:, :2] * 0 + x[0, :2]) * x, MIXED),
+    ("linalg_slogdet", lambda m, x: m.linalg_slogdet(x @ x.mT)[1] * x, MIXED),
+    ("linalg_solve", lambda m, x: m.linalg_solve(x[:, :2] + 3 * m.eye(2), x), MIXED),
+    ("solve_triangular", lambda m, x: m.solve_triangular(x[:, 1:] + 3 * m.eye(2), x,
+                                                         upper=False), MIXED),
+    ("linalg_cholesky", lambda m, x: m.linalg_cholesky(x @ x.mT + m.eye(2)), MIXED),
+    ("qr", lambda m, x: m.qr(x.mT).Q * m.qr(x.mT).R.sum(), MIXED),
+    ("svdvals", lambda m, x: m.svdvals(x), MIXED),
+    ("linalg_svd_invariant", lambda m, x: (lambda r: r.U @ r.Vh)(
+        m.linalg_svd(x, full_matrices=False)), MIXED),
+    ("eigh_invariant", lambda m, x: (lambda r: r.eigenvectors ** 2 * r.eigenvalues)(
+        m.eigh(x @ x.mT)), MIXED),
+    ("pinv", lambda m, x: m.pinv(x), MIXED),
 ]
 
 

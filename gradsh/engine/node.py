@@ -93,6 +93,7 @@ class Function(Node):
     """
 
     is_view: ClassVar[bool] = False
+    result_name: ClassVar[str] = "result"  # what `save(..., RESULT)` names the output
     _plain_device: ClassVar[bool] = True
     needs_input_grad: tuple[bool, ...] = ()
     _saved: dict[str, SavedTensor] = _NO_SAVED  # type: ignore[assignment]  # until a save
@@ -192,7 +193,7 @@ class Function(Node):
             out._view_version = base._version
             out._no_grad_view = not _GradMode.enabled
         if requires and RESULT_KEY in node._saved:
-            node._saved["result"] = SavedTensor(out, is_output=True)
+            node._saved[cls.result_name] = SavedTensor(out, is_output=True)
             del node._saved[RESULT_KEY]
         if requires and Anomaly.enabled:
             _record_forward(node)

@@ -33,6 +33,7 @@ squeeze stack std sub subtract sum swapaxes swapdims t take tan tanh tanh_ tenso
 transpose tril triu true_divide trunc unbind unflatten unique unsqueeze var where xlogy zeros
 zeros_like binary_cross_entropy_with_logits kl_div dropout is_tensor
 heaviside multinomial randint_like selu_ celu_ threshold_ cdist einsum diagonal
+inverse det slogdet logdet svd cholesky pinverse
 """.split()
 
 __all__ = [*_FROM_OPS, "as_tensor", "from_numpy", "get_default_dtype", "set_default_dtype",

@@ -32,6 +32,8 @@ from gradsh.engine.functions.higher_order import *  # noqa: F403
 from gradsh.engine.functions.indexing import *  # noqa: F403
 from gradsh.engine.functions.joining import *  # noqa: F403
 from gradsh.engine.functions.linalg import *  # noqa: F403
+from gradsh.engine.functions.linalg_decompositions import *  # noqa: F403
+from gradsh.engine.functions.linalg_lu import *  # noqa: F403
 from gradsh.engine.functions.losses import *  # noqa: F403
 from gradsh.engine.functions.padding import *  # noqa: F403
 from gradsh.engine.functions.reductions import *  # noqa: F403

@@ -35,6 +35,8 @@ from gradsh.engine.ops.grad_ops import install_tensor_ops
 from gradsh.engine.ops.indexing import *  # noqa: F403
 from gradsh.engine.ops.joining import *  # noqa: F403
 from gradsh.engine.ops.linalg import *  # noqa: F403
+from gradsh.engine.ops.linalg_decompositions import *  # noqa: F403
+from gradsh.engine.ops.linalg_solvers import *  # noqa: F403
 from gradsh.engine.ops.losses import *  # noqa: F403
 from gradsh.engine.ops.methods import install_tensor_methods
 from gradsh.engine.ops.reductions import *  # noqa: F403

@@ -132,6 +132,8 @@ from gradsh.engine.ops.reductions import (
 from gradsh.engine.ops.diagonal import diagonal
 from gradsh.engine.ops.discrete import heaviside
 from gradsh.engine.ops.unfold import unfold
+from gradsh.engine.ops.linalg_decompositions import pinverse, svd
+from gradsh.engine.ops.linalg_solvers import cholesky, det, inverse, logdet, slogdet
 from gradsh.engine.ops.distributions import exponential_, multinomial
 from gradsh.engine.ops.sampling import bernoulli, bernoulli_, normal_, uniform_
 from gradsh.engine.ops.selection import (
@@ -463,6 +465,13 @@ _METHODS: dict[str, Any] = {
     "heaviside": heaviside,
     "diagonal": diagonal,
     "unfold": unfold,
+    "det": det,
+    "slogdet": slogdet,
+    "logdet": logdet,
+    "inverse": inverse,
+    "pinverse": pinverse,
+    "svd": svd,
+    "cholesky": cholesky,
     "logit": logit,
     "take": take,
     "index_fill": index_fill,
