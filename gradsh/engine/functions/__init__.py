@@ -43,3 +43,6 @@ from gradsh.engine.functions.shape import *  # noqa: F403
 from gradsh.engine.functions.sorting import *  # noqa: F403
 from gradsh.engine.functions.unary import *  # noqa: F403
 from gradsh.engine.functions.unfold import *  # noqa: F403
+from gradsh.engine.functions.half_opmath import mark_widened_ops
+
+mark_widened_ops()

@@ -30,6 +30,9 @@ def _in_place_ok(grad: Any, t: Any) -> bool:
 
 
 def _tanh_backward_array(grad: Array, y: Array) -> Array:
+    if y.dtype == np.float16:  # in float32, rounded once, as PyTorch's kernel for Half
+        wide = _tanh_backward_array(grad.astype(np.float32), y.astype(np.float32))
+        return wide.astype(np.float16)
     t = _times(y, y)
     if _in_place_ok(grad, t):
         elementwise(np.subtract, 1, t, out=t)
