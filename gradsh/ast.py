@@ -112,7 +112,7 @@ class Index(Expr):
 
 @dataclass(frozen=True)
 class BinOp(Expr):
-    """`op` is one of `+ - * / // % ** @`."""
+    """`op` is one of `+ - * / // % ** @ & | ^`."""
 
     op: str
     left: Expr
@@ -121,7 +121,7 @@ class BinOp(Expr):
 
 @dataclass(frozen=True)
 class UnaryOp(Expr):
-    """`op` is `-`, `+` or `not`."""
+    """`op` is `-`, `+`, `~` or `not`."""
 
     op: str
     operand: Expr
@@ -129,7 +129,7 @@ class UnaryOp(Expr):
 
 @dataclass(frozen=True)
 class Compare(Expr):
-    """`op` is one of `== != < <= > >=`. A chain `a < b < c` is parsed as Python means it:
+    """`op` is one of `== != < <= > >= in not in is is not`. A chain `a < b < c` is parsed as Python means it:
     `BoolOp(and, Compare(a < b), Compare(b < c))`."""
 
     op: str

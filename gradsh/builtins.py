@@ -26,6 +26,9 @@ class Builtin:
     torch: str = ""  # PyTorch's spelling of the function when it is not `torch.<name>`
     home: str = "ops"  # where `target` lives: a key of HOMES (gradsh.torch.nn for classes)
     owners: tuple[str, ...] = ()  # a member's classes: "Module" (torch.nn), "Optimizer"
+    # "only": Python's builtin (`len`), never reached through torch.; "fallback": torch's function
+    # on a tensor, Python's builtin on other values (`sum(losses)`, `max(2, 3)`); "": torch's.
+    python: str = ""
 
     @property
     def ops_name(self) -> str:
@@ -39,9 +42,10 @@ class Builtin:
 
 def _fn(name: str, signature: str, doc: str, autograd: str = "", example: str = "", *,
         method: bool = True, function: bool = True, target: str = "",
-        grad_flag: bool = False, torch: str = "", home: str = "ops") -> Builtin:
+        grad_flag: bool = False, torch: str = "", home: str = "ops",
+        python: str = "") -> Builtin:
     return Builtin(name, "function" if function else "method", signature, doc, autograd, example,
-                   function, method, target, grad_flag, torch, home)
+                   function, method, target, grad_flag, torch, home, python=python)
 
 
 def _attr(name: str, doc: str, example: str = "") -> Builtin:
@@ -159,12 +163,13 @@ BUILTINS: tuple[Builtin, ...] = (
         "y = x.tanh()"),
     _fn("sigmoid", "sigmoid(x)", "1 / (1 + e ** -x).", _ELEMENTWISE.format("SigmoidBackward0"),
         "y = x.sigmoid()"),
-    _fn("relu", "relu(x)", "max(x, 0); gradient 0 at 0.", _ELEMENTWISE.format("ReluBackward0"),
-        "y = F.relu(x)"),
+    _fn("relu", "relu(x, inplace=False)", "max(x, 0); gradient 0 at 0; with inplace=True, "
+        "in x itself (relu_).", _ELEMENTWISE.format("ReluBackward0"), "y = F.relu(x)",
+        target="functional_relu", torch="torch.nn.functional.relu"),
     _fn("sqrt", "sqrt(x)", "Square root; infinite gradient at 0.",
         _ELEMENTWISE.format("SqrtBackward0"), "y = x.sqrt()"),
-    _fn("abs", "abs(x)", "Absolute value; gradient 0 at 0.", _ELEMENTWISE.format("AbsBackward0"),
-        "y = x.abs()"),
+    _fn("abs", "abs(x)", "Absolute value; gradient 0 at 0 (Python's abs on a number).",
+        _ELEMENTWISE.format("AbsBackward0"), "y = x.abs()", python="fallback"),
     _fn("square", "square(x)", "x ** 2.", _ELEMENTWISE.format("PowBackward0"), "y = x.square()"),
     _fn("pow", "pow(x, exponent)", "x ** exponent (PowBackward0/1/2 by operand kinds).",
         _ELEMENTWISE.format("PowBackward0"), "y = x.pow(2)"),
@@ -180,17 +185,19 @@ BUILTINS: tuple[Builtin, ...] = (
     _fn("where", "where(cond, a, b)", "a where cond else b.", _ELEMENTWISE.format("WhereBackward0"),
         "y = where(x > 0, x, 0.)"),
     # -- reductions ----------------------------------------------------------------------------
-    _fn("sum", "sum(x, dim=None, keepdim=False)", "Sum of elements.",
-        "grad_fn SumBackward0 (whole tensor) or SumBackward1 (dim=)", "loss = (w * x).sum()"),
+    _fn("sum", "sum(x, dim=None, keepdim=False)", "Sum of elements; sum of a list (of tensors, "
+        "numbers) is Python's sum.",
+        "grad_fn SumBackward0 (whole tensor) or SumBackward1 (dim=); Python's sum of tensors: "
+        "AddBackward0", "loss = (w * x).sum()", python="fallback"),
     _fn("mean", "mean(x, dim=None, keepdim=False)", "Mean of elements (floating tensors only).",
         "grad_fn MeanBackward0 / MeanBackward1", "m = data_in.mean()"),
     _fn("max", "max(x) | max(x, dim, keepdim=False) | max(a, b)",
-        "Largest element; with dim a (values, indices) pair.",
+        "Largest element; with dim a (values, indices) pair; of numbers or a list, Python's max.",
         "grad_fn MaxBackward1 (whole tensor; ties share the gradient) / MaxBackward0 (dim=)",
-        "v = x.max()"),
+        "v = x.max()", python="fallback"),
     _fn("min", "min(x) | min(x, dim, keepdim=False) | min(a, b)",
-        "Smallest element; with dim a (values, indices) pair.",
-        "grad_fn MinBackward1 / MinBackward0", "v = x.min()"),
+        "Smallest element; with dim a (values, indices) pair; of numbers or a list, Python's min.",
+        "grad_fn MinBackward1 / MinBackward0", "v = x.min()", python="fallback"),
     _fn("prod", "prod(x, dim=None, keepdim=False)", "Product of elements.",
         "grad_fn ProdBackward0 / ProdBackward1", "p = x.prod()"),
     _fn("norm", "norm(x, p=2, dim=None, keepdim=False)", "Vector norm.",
@@ -247,14 +254,19 @@ BUILTINS: tuple[Builtin, ...] = (
         "grad_fn MseLossBackward0", "loss = F.mse_loss(y, t)", method=False,
         torch="torch.nn.functional.mse_loss"),
     # -- casts and devices ---------------------------------------------------------------------
-    _fn("float", "x.float()", "Cast to float32.", "grad_fn ToCopyBackward0 (if it converts)",
-        "y = x.float()", function=False),
+    _fn("float", "x.float()   |   float(x)", "Cast to float32; float(x) is Python's float of a "
+        "one-element tensor or a number (the bare name `float` is torch.float).",
+        "grad_fn ToCopyBackward0 (if it converts)", "y = x.float()", python="only", torch="float"),
     _fn("double", "x.double()", "Cast to float64.", "grad_fn ToCopyBackward0", "y = x.double()",
         function=False),
     _fn("long", "x.long()", "Cast to int64 (never requires grad).", "", "i = x.long()",
         function=False),
-    _fn("int", "x.int()", "Cast to int32.", "", "i = x.int()", function=False),
-    _fn("bool", "x.bool()", "Cast to bool.", "", "m = x.bool()", function=False),
+    _fn("int", "x.int()   |   int(x)", "Cast to int32; int(x) is Python's int of a one-element "
+        "tensor or a number (the bare name `int` is torch.int).", "", "i = x.int()",
+        python="only", torch="int"),
+    _fn("bool", "x.bool()   |   bool(x)", "Cast to bool; bool(x) is Python's truth of a "
+        "one-element tensor or a value (the bare name `bool` is torch.bool).", "",
+        "m = x.bool()", python="only", torch="bool"),
     _fn("to", "x.to(dtype | device | tensor)", "Convert dtype and/or device.",
         "grad_fn ToCopyBackward0 when it converts", "y = x.to(float64)", function=False),
     _fn("cuda", "x.cuda()", "Copy to cuda:0.",
@@ -291,6 +303,8 @@ BUILTINS: tuple[Builtin, ...] = (
     _fn("item", "x.item()", "The Python number in a one-element tensor.", "", "v = loss.item()",
         function=False),
     _fn("tolist", "x.tolist()", "Nested Python lists.", "", "l = x.tolist()", function=False),
+    _fn("numpy", "x.numpy()", "A NumPy array on x's memory (x must not require grad); it prints "
+        "as NumPy prints.", "", "a = x.detach().numpy()", function=False),
     _fn("numel", "numel(x)", "Number of elements.", "", "n = x.numel()"),
     _fn("size", "x.size(dim=None)", "The shape (torch.Size) or one dimension.", "",
         "s = x.size()", function=False),
@@ -346,13 +360,14 @@ BUILTINS: tuple[Builtin, ...] = (
             ("sgn", "sign, also for complex numbers; gradient 0.", "SgnBackward0"),
             ("floor", "Round down; gradient 0.", "FloorBackward0"),
             ("ceil", "Round up; gradient 0.", "CeilBackward0"),
-            ("round", "Round half to even; gradient 0.", "RoundBackward0"),
             ("trunc", "Round toward zero; gradient 0.", "TruncBackward0"),
             ("negative", "-x (alias of neg).", "NegBackward0"),
             ("absolute", "abs (alias).", "AbsBackward0"),
             ("positive", "x itself.", "none: returns x"),
         )
     ),
+    _fn("round", "round(x, decimals=0)", "Round half to even; gradient 0 (Python's round on a "
+        "number).", _ELEMENTWISE.format("RoundBackward0"), "y = x.round()", python="fallback"),
     _fn("clamp_min", "clamp_min(x, min)", "clamp with a lower bound only.",
         _ELEMENTWISE.format("ClampMinBackward0"), "y = x.clamp_min(0)"),
     _fn("clamp_max", "clamp_max(x, max)", "clamp with an upper bound only.",
@@ -445,12 +460,14 @@ BUILTINS: tuple[Builtin, ...] = (
         "grad_fn DotBackward0 for vectors", "y = inner(a, b)"),
     _fn("nll_loss", "nll_loss(log_probs, target, weight=None, ignore_index=-100, "
         "reduction='mean')",
-        "Negative log likelihood of class indices.", "grad_fn NllLossBackward0",
+        "Negative log likelihood of class indices; (N, C, d1, ...) inputs with (N, d1, ...) "
+        "targets too.", "grad_fn NllLossBackward0 (NllLoss2DBackward0 from 3 dimensions on)",
         "loss = F.nll_loss(lp, t)", method=False, torch="torch.nn.functional.nll_loss"),
     _fn("cross_entropy", "cross_entropy(logits, target, weight=None, ignore_index=-100, "
         "reduction='mean', label_smoothing=0.0)",
         "log_softmax then nll_loss for class indices; a target of the logits' shape holds "
-        "class probabilities; label_smoothing mixes in a uniform target.",
+        "class probabilities; label_smoothing mixes in a uniform target; (N, C, d1, ...) logits "
+        "take (N, d1, ...) targets.",
         "NllLossBackward0 (indices), DivBackward1 (probabilities, mean), AddBackward0 "
         "(label_smoothing)",
         "loss = F.cross_entropy(z, t)", method=False, torch="torch.nn.functional.cross_entropy"),
@@ -475,20 +492,24 @@ BUILTINS: tuple[Builtin, ...] = (
         _fn(name, signature, doc, f"grad_fn {node}", f"y = F.{example}", method=False,
             torch=f"torch.nn.functional.{name}")
         for name, signature, doc, node, example in (
-            ("leaky_relu", "leaky_relu(x, negative_slope=0.01)", "x, or slope * x below 0.",
-             "LeakyReluBackward0", "leaky_relu(x, 0.1)"),
-            ("elu", "elu(x, alpha=1.0)", "x, or alpha * (exp(x) - 1) at or below 0.",
-             "EluBackward0", "elu(x)"),
-            ("silu", "silu(x)", "x * sigmoid(x) (swish).", "SiluBackward0", "silu(x)"),
+            ("leaky_relu", "leaky_relu(x, negative_slope=0.01, inplace=False)",
+             "x, or slope * x below 0; inplace=True changes x itself.",
+             "LeakyReluBackward0 (LeakyReluBackward1 in place)", "leaky_relu(x, 0.1)"),
+            ("elu", "elu(x, alpha=1.0, inplace=False)",
+             "x, or alpha * (exp(x) - 1) at or below 0; inplace=True changes x itself.",
+             "EluBackward0 (EluBackward1 in place)", "elu(x)"),
+            ("silu", "silu(x, inplace=False)", "x * sigmoid(x) (swish).", "SiluBackward0",
+             "silu(x)"),
             ("softplus", "softplus(x, beta=1.0, threshold=20.0)",
              "log(1 + exp(beta * x)) / beta; x itself above threshold.", "SoftplusBackward0",
              "softplus(x)"),
             ("logsigmoid", "logsigmoid(x)", "log(sigmoid(x)), computed stably.",
              "LogSigmoidBackward0", "logsigmoid(x)"),
-            ("hardtanh", "hardtanh(x, min_val=-1.0, max_val=1.0)",
+            ("hardtanh", "hardtanh(x, min_val=-1.0, max_val=1.0, inplace=False)",
              "clamp to [min_val, max_val]; gradient 0 at and beyond the bounds.",
              "HardtanhBackward0", "hardtanh(x)"),
-            ("relu6", "relu6(x)", "hardtanh(x, 0, 6).", "HardtanhBackward0", "relu6(x)"),
+            ("relu6", "relu6(x, inplace=False)", "hardtanh(x, 0, 6).", "HardtanhBackward0",
+             "relu6(x)"),
             ("gelu", "gelu(x, approximate='none')",
              "x * Phi(x) (the normal CDF); approximate='tanh' for the tanh form.",
              "GeluBackward0", "gelu(x)"),
@@ -591,15 +612,19 @@ BUILTINS: tuple[Builtin, ...] = (
         "a = atan2(y, x)"),
     _fn("arctan2", "arctan2(y, x)", "atan2 (alias).", "grad_fn Atan2Backward0",
         "a = arctan2(y, x)"),
-    _fn("lerp", "lerp(start, end, weight)", "start + weight * (end - start), weight a number.",
-        "grad_fn LerpBackward0", "y = lerp(a, b, 0.25)"),
+    _fn("lerp", "lerp(start, end, weight)", "start + weight * (end - start); weight a number or "
+        "a tensor (the three broadcast).", "grad_fn LerpBackward0 (LerpBackward1 for a tensor "
+        "weight)", "y = lerp(a, b, 0.25)"),
+    _fn("heaviside", "heaviside(x, values)", "The step: 0 below 0, 1 above, values where x is 0.",
+        "not differentiable: grad_fn NotImplemented, whose backward raises",
+        "h = heaviside(x, tensor(0.5))"),
     _fn("movedim", "movedim(x, source, destination)", "Move dimensions (a permuted view).",
         _VIEW.format("PermuteBackward0"), "y = x.movedim(0, -1)"),
     _fn("moveaxis", "moveaxis(x, source, destination)", "movedim (alias).",
         _VIEW.format("PermuteBackward0"), "y = x.moveaxis(0, -1)"),
-    _fn("mish", "mish(x)", "x * tanh(softplus(x)).", "grad_fn MishBackward0", "y = F.mish(x)",
-        method=False, torch="torch.nn.functional.mish"),
-    _fn("hardsigmoid", "hardsigmoid(x)", "clamp(x / 6 + 1/2, 0, 1).",
+    _fn("mish", "mish(x, inplace=False)", "x * tanh(softplus(x)).", "grad_fn MishBackward0",
+        "y = F.mish(x)", method=False, torch="torch.nn.functional.mish"),
+    _fn("hardsigmoid", "hardsigmoid(x, inplace=False)", "clamp(x / 6 + 1/2, 0, 1).",
         "grad_fn HardsigmoidBackward0", "y = F.hardsigmoid(x)", method=False,
         torch="torch.nn.functional.hardsigmoid"),
     _fn("softmin", "softmin(x, dim)", "softmax(-x, dim).",
@@ -626,9 +651,18 @@ BUILTINS: tuple[Builtin, ...] = (
         "not differentiable", "some = (x > 0).any()"),
     _fn("randperm", "randperm(n, dtype=int64)", "A random permutation of 0..n-1 (PyTorch "
         "CPU's numbers after seed).", _CREATION, "p = randperm(5)", method=False),
-    _fn("normal", "normal(mean, std, size)", "Normal draws with number mean and std (PyTorch "
-        "CPU's numbers after seed).", _CREATION, "n = normal(0., 2., (2, 3))", method=False,
-        grad_flag=True),
+    _fn("normal", "normal(mean, std, size) | normal(mean, std)", "Normal draws (PyTorch CPU's "
+        "numbers after seed): numbers and a size, or a tensor mean and/or std (one draw per "
+        "entry of their broadcast).", "numbers: " + _CREATION + "; tensors: NormalBackward1/2/3 "
+        "(zero gradients)", "n = normal(0., 2., (2, 3))", method=False, grad_flag=True),
+    _fn("multinomial", "multinomial(p, num_samples, replacement=False)",
+        "Category indices drawn with the weights in p's rows (PyTorch CPU's numbers after seed).",
+        "not differentiable (int64)", "i = multinomial(tensor([0.2, 0.8]), 1)"),
+    _fn("randint_like", "randint_like(x, low=0, high)", "randint with x's shape and dtype.",
+        _CREATION, "r = randint_like(x, 10)", method=False),
+    _fn("exponential_", "x.exponential_(lambd=1)", "Fill x with exponential draws (PyTorch CPU's "
+        "numbers after seed).", "in place (ExponentialBackward0)", "e = empty(3).exponential_()",
+        function=False),
     _fn("bernoulli", "bernoulli(p)", "0/1 draws with the probabilities in p (PyTorch CPU's "
         "numbers after seed).", "not differentiable", "mask = bernoulli(full((3,), 0.5))"),
     _fn("sort", "sort(x, dim=-1, descending=False)",
@@ -682,7 +716,7 @@ BUILTINS: tuple[Builtin, ...] = (
     _fn("bernoulli_", "x.bernoulli_(p=0.5)", "Fill x with 0/1 draws, 1 with probability p "
         "(PyTorch CPU's numbers after seed).", "in place (BernoulliBackward1)",
         "m = empty(3).bernoulli_(0.5)", function=False),
-    _fn("dropout", "dropout(x, p=0.5, training=True)",
+    _fn("dropout", "dropout(x, p=0.5, training=True, inplace=False)",
         "Zero each entry with probability p and scale the rest by 1 / (1 - p); PyTorch CPU's "
         "mask after seed.", "grad_fn MulBackward0 (the mask is saved)", "y = F.dropout(x, 0.2)",
         method=False, torch="torch.nn.functional.dropout"),
@@ -694,6 +728,89 @@ BUILTINS: tuple[Builtin, ...] = (
         _ELEMENTWISE.format("FracBackward0"), "y = x.frac()"),
     _fn("dist", "dist(a, b, p=2)", "The p-norm of a - b.", "grad_fn DistBackward0",
         "d = dist(a, b)"),
+    _fn("einsum", "einsum(equation, *operands)", "Einstein summation: operands' labelled "
+        "dimensions multiplied and summed as the equation says ('ij,jk->ik'), as PyTorch "
+        "composes it (diagonals, permutes, bmm).", "PermuteBackward0, BmmBackward0, "
+        "ViewBackward0, MulBackward0, SumBackward1 ... as PyTorch's einsum records them",
+        "y = einsum('ij,jk->ik', a, b)", method=False),
+    _fn("diagonal", "diagonal(x, offset=0, dim1=0, dim2=1)", "A view of the offset-th "
+        "diagonal over dim1 and dim2, appended as the last dimension.",
+        _VIEW.format("DiagonalBackward0"), "d = x.diagonal()"),
+    _fn("cdist", "cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary')",
+        "The p-norm distance of every row of x1 to every row of x2 (batched).",
+        "CdistBackward0; for p=2 with more than 25 rows, ViewBackward0 over "
+        "EuclideanDistBackward0", "d = cdist(a, b)", method=False),
+    # -- torch.linalg (`torch.linalg.NAME` reaches linalg_NAME where torch.NAME differs) --------
+    _fn("inv", "inv(A)", "torch.linalg.inv: the inverse of each square matrix; a singular one "
+        "raises torch.linalg.LinAlgError.", "grad_fn LinalgInvExBackward0", "B = inv(A)",
+        method=False, target="linalg_inv", torch="torch.linalg.inv"),
+    _fn("inv_ex", "inv_ex(A, check_errors=False)", "torch.linalg.inv_ex: (inverse, info), "
+        "info the first zero pivot of each matrix (0: invertible).",
+        "inverse: grad_fn LinalgInvExBackward0", "B, info = inv_ex(A)", method=False,
+        torch="torch.linalg.inv_ex"),
+    _fn("inverse", "inverse(A)", "torch.inverse: linalg.inv.", "grad_fn LinalgInvExBackward0",
+        "B = A.inverse()"),
+    _fn("det", "det(A)", "The determinant of each square matrix, from its LU factorization.",
+        "grad_fn LinalgDetBackward0", "d = det(A)"),
+    _fn("slogdet", "slogdet(A)", "torch.slogdet: (sign, logabsdet) of the determinant.",
+        "both: grad_fn LinalgSlogdetBackward0 (one node)", "sign, logabsdet = slogdet(A)"),
+    _fn("linalg_slogdet", "linalg_slogdet(A)", "torch.linalg.slogdet: as slogdet, a "
+        "torch.return_types.linalg_slogdet.", "both: grad_fn LinalgSlogdetBackward0",
+        "r = torch.linalg.slogdet(A)", method=False, torch="torch.linalg.slogdet"),
+    _fn("logdet", "logdet(A)", "log det(A); NaN for a negative determinant.",
+        "grad_fn WhereBackward0 over LinalgSlogdetBackward0", "l = A.logdet()"),
+    _fn("solve", "solve(A, B, left=True)", "torch.linalg.solve: X with AX = B (XA = B with "
+        "left=False); B may be a vector, batches broadcast.", "grad_fn LinalgSolveExBackward0",
+        "x = solve(A, b)", method=False, target="linalg_solve", torch="torch.linalg.solve"),
+    _fn("solve_ex", "solve_ex(A, B, left=True, check_errors=False)",
+        "torch.linalg.solve_ex: (result, info).", "result: grad_fn LinalgSolveExBackward0",
+        "x, info = solve_ex(A, b)", method=False, torch="torch.linalg.solve_ex"),
+    _fn("solve_triangular", "solve_triangular(A, B, upper, left=True, unitriangular=False)",
+        "torch.linalg.solve_triangular: X with AX = B for A's upper or lower triangle.",
+        "grad_fn LinalgSolveTriangularBackward0", "x = solve_triangular(U, b, upper=True)",
+        method=False, torch="torch.linalg.solve_triangular"),
+    _fn("linalg_cholesky", "linalg_cholesky(A, upper=False)", "torch.linalg.cholesky: L with "
+        "A = L L^T (U = L^T with upper=True); a matrix that is not positive-definite raises "
+        "torch.linalg.LinAlgError.", "grad_fn LinalgCholeskyExBackward0",
+        "L = torch.linalg.cholesky(A)", method=False, torch="torch.linalg.cholesky"),
+    _fn("cholesky_ex", "cholesky_ex(A, upper=False, check_errors=False)",
+        "torch.linalg.cholesky_ex: (L, info).", "L: grad_fn LinalgCholeskyExBackward0",
+        "L, info = cholesky_ex(A)", method=False, torch="torch.linalg.cholesky_ex"),
+    _fn("cholesky", "cholesky(A, upper=False)", "The deprecated torch.cholesky (warns once).",
+        "grad_fn CholeskyBackward0", "L = A.cholesky()"),
+    _fn("qr", "qr(A, mode='reduced')", "torch.linalg.qr: (Q, R); mode 'complete' or 'r' (an "
+        "empty Q).", "both: grad_fn LinalgQrBackward0 (one node)", "Q, R = qr(A)",
+        method=False, torch="torch.linalg.qr"),
+    _fn("linalg_svd", "linalg_svd(A, full_matrices=True)", "torch.linalg.svd: (U, S, Vh). "
+        "Singular vectors may differ from PyTorch's in sign (NumPy's LAPACK, not MKL).",
+        "all three: grad_fn LinalgSvdBackward0 (one node)", "U, S, Vh = torch.linalg.svd(A)",
+        method=False, torch="torch.linalg.svd"),
+    _fn("svd", "svd(A, some=True, compute_uv=True)", "torch.svd: (U, S, V), V = Vh.mH.",
+        "U, S: grad_fn LinalgSvdBackward0; V: TransposeBackward0", "U, S, V = A.svd()"),
+    _fn("svdvals", "svdvals(A)", "torch.linalg.svdvals: the singular values, descending.",
+        "grad_fn LinalgSvdBackward0", "s = svdvals(A)", method=False,
+        torch="torch.linalg.svdvals"),
+    _fn("eigh", "eigh(A, UPLO='L')", "torch.linalg.eigh: (eigenvalues ascending, "
+        "eigenvectors) of a symmetric matrix, read from its lower (or upper) triangle. "
+        "Eigenvectors may differ from PyTorch's in sign.", "both: grad_fn LinalgEighBackward0",
+        "L, V = eigh(A)", method=False, torch="torch.linalg.eigh"),
+    _fn("eigvalsh", "eigvalsh(A, UPLO='L')", "torch.linalg.eigvalsh: the eigenvalues of a "
+        "symmetric matrix.", "grad_fn LinalgEighBackward0", "w = eigvalsh(A)", method=False,
+        torch="torch.linalg.eigvalsh"),
+    _fn("pinv", "pinv(A, atol=None, rtol=None, hermitian=False)", "torch.linalg.pinv: the "
+        "pseudo-inverse, from the SVD (eigh with hermitian=True).",
+        "grad_fn LinalgPinvBackward0", "P = pinv(A)", method=False, torch="torch.linalg.pinv"),
+    _fn("pinverse", "pinverse(A, rcond=1e-15)", "torch.pinverse: linalg.pinv with rtol=rcond.",
+        "grad_fn LinalgPinvBackward0", "P = A.pinverse()"),
+    _fn("matrix_norm", "matrix_norm(A, ord='fro', dim=(-2, -1), keepdim=False)",
+        "torch.linalg.matrix_norm: 'fro', 'nuc', 2, -2, 1, -1, inf, -inf.",
+        "LinalgVectorNormBackward0 ('fro'), SumBackward1 ('nuc'), AmaxBackward0 / "
+        "AminBackward0 (the others)", "n = matrix_norm(A)", method=False,
+        torch="torch.linalg.matrix_norm"),
+    _fn("linalg_norm", "linalg_norm(A, ord=None, dim=None, keepdim=False)",
+        "torch.linalg.norm: a matrix norm over two dims, else a vector norm.",
+        "as matrix_norm or vector_norm", "n = torch.linalg.norm(A)", method=False,
+        torch="torch.linalg.norm"),
     _fn("count_nonzero", "count_nonzero(x, dim=None)", "How many entries are non-zero (int64).",
         "not differentiable", "n = x.count_nonzero()"),
     _fn("unique", "unique(x, sorted=True, return_inverse=False, return_counts=False)",
@@ -711,8 +828,19 @@ BUILTINS: tuple[Builtin, ...] = (
         function=False),
     _fn("pad", "pad(x, pad, mode='constant', value=0)",
         "Pad (or crop, with negative amounts) the last dimensions: (left, right) pairs from "
-        "the last dimension backwards.", "grad_fn ConstantPadNdBackward0",
+        "the last dimension backwards; mode 'reflect', 'replicate' or 'circular' pads 1 to 3 "
+        "trailing dimensions of a batch or sample.", "ConstantPadNdBackward0, "
+        "ReflectionPad{1,2,3}DBackward0, ReplicationPad{1,2,3}DBackward0, CopySlices (circular)",
         "y = F.pad(x, (1, 1))", method=False, torch="torch.nn.functional.pad"),
+    _fn("unfold", "x.unfold(dim, size, step)   |   F.unfold(x, kernel_size, dilation=1, "
+        "padding=0, stride=1)", "x.unfold: windows of size every step along dim, as a view "
+        "with one more dimension; F.unfold: the columns of the sliding blocks of an (N, C, H, "
+        "W) image (im2col).", "UnfoldBackward0 (a view); Im2ColBackward0",
+        "w = x.unfold(0, 2, 1)", target="im2col", torch="torch.nn.functional.unfold"),
+    _fn("fold", "fold(cols, output_size, kernel_size, dilation=1, padding=0, stride=1)",
+        "F.fold: columns of sliding blocks added back into (N, C, H, W) images (col2im).",
+        "grad_fn Col2ImBackward0", "img = F.fold(cols, (4, 5), 2)", method=False,
+        target="col2im", torch="torch.nn.functional.fold"),
     _fn("logit", "logit(x, eps=None)", "log(x / (1 - x)), x clamped to [eps, 1 - eps] if given.",
         "grad_fn LogitBackward0", "z = p.logit()"),
     _fn("stride", "x.stride(dim=None)", "Elements to step in memory along each dimension.",
@@ -923,6 +1051,24 @@ BUILTINS: tuple[Builtin, ...] = (
             ("eps", "bn.eps", "The epsilon added to the variance.", "", "print(bn.eps)"),
         )
     ),
+    # -- Python's builtins ------------------------------------------------------------------------
+    *(
+        _fn(name, signature, doc, "", example, method=False, python="only", torch=name)
+        for name, signature, doc, example in (
+            ("len", "len(x)", "Python's len: a tensor's first dimension, a list's length.",
+             "n = len(x)"),
+            ("range", "range(stop)   |   range(start, stop, step=1)", "Python's range.",
+             "r = list(range(3))"),
+            ("list", "list(iterable)", "Python's list; of a tensor, its rows (UnbindBackward0).",
+             "rows = list(x)"),
+            ("tuple", "tuple(iterable)", "Python's tuple; of a tensor, its rows.",
+             "rows = tuple(x)"),
+            ("zip", "zip(*iterables)", "Python's zip: tuples of the items at the same position.",
+             "pairs = list(zip(a, b))"),
+            ("enumerate", "enumerate(iterable, start=0)", "Python's enumerate: (index, item) "
+             "pairs.", "pairs = list(enumerate(x))"),
+        )
+    ),
     # -- attributes ----------------------------------------------------------------------------
     _attr("grad", "The accumulated gradient, or None (with a warning for non-leaves).",
           "print a.grad"),
@@ -967,12 +1113,13 @@ WRITABLE_ATTRIBUTES = frozenset({"grad", "data", "requires_grad"})
 
 # Namespaces that accept every builtin: torch.exp, F.relu, torch.autograd.grad, nn.functional.
 MODULES = {
-    "torch": ("nn", "autograd", "optim", "cuda"),
+    "torch": ("nn", "autograd", "optim", "cuda", "linalg"),
     "torch.nn": ("functional",),
     "torch.nn.functional": (),
     "torch.autograd": (),
     "torch.optim": (),
     "torch.cuda": (),
+    "torch.linalg": (),
 }
 MODULE_ALIASES = {"F": "torch.nn.functional", "nn": "torch.nn"}
 

@@ -49,9 +49,11 @@ INDENT = "    "
 RESERVED = pysafe.EXPORT_NAMES
 
 # Python's operator precedence, loosest first (the exporter adds parentheses from it).
-LAMBDA, OR, AND, NOT, COMPARE, ADD, MUL, UNARY, POWER, POSTFIX, ATOM = range(11)
+LAMBDA, OR, AND, NOT, COMPARE, BITOR, BITXOR, BITAND, ADD, MUL, UNARY, POWER, POSTFIX, ATOM = (
+    range(14))
 _BINARY_PRECEDENCE = {"+": ADD, "-": ADD, "*": MUL, "/": MUL, "//": MUL, "%": MUL, "@": MUL,
-                      "**": POWER}
+                      "**": POWER, "|": BITOR, "^": BITXOR, "&": BITAND}
+_COMPARE_OPERATORS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in", "is", "is not")
 
 HELPERS: dict[str, str] = {
     "_true": '''\
@@ -91,6 +93,14 @@ def _assert_equal(left, right, text, equal=True):
             raise AssertionError(f"{text} is false: left is {left!r}, right is {right!r}")
     elif not (left == right if equal else left != right):
         raise AssertionError(f"{text} is false")
+''',
+    "_torch_or_python": '''\
+def _torch_or_python(torch_function, python_function, *args, **kwargs):
+    """gradsh's sum, min, max and round: torch's function on a tensor, Python's builtin on other
+    values (a list of tensors, numbers)."""
+    if (args and isinstance(args[0], torch.Tensor)) or (not args and kwargs):
+        return torch_function(*args, **kwargs)
+    return python_function(*args, **kwargs)
 ''',
 }
 # Helpers that call other helpers.
@@ -393,6 +403,11 @@ class _Exporter:
             name = expr.id
         elif isinstance(expr, ast.Attribute) and self._module_of(expr.obj) is not None:
             name = MODULE_ATTRIBUTE_ALIASES.get(expr.name, expr.name)
+            if (self._module_of(expr.obj) == "torch.linalg"
+                    and f"linalg_{name}" in table.FUNCTIONS):
+                name = f"linalg_{name}"
+            builtin = table.FUNCTIONS.get(name)
+            return None if builtin is None or builtin.python == "only" else builtin
         return table.FUNCTIONS.get(name) if name is not None else None
 
     def _constant(self, name: str) -> str | None:
@@ -438,6 +453,8 @@ class _Exporter:
         name = expr.id
         if self._is_variable(name):
             return self.variable(name, expr.pos), ATOM
+        if name in table.DTYPE_NAMES:  # `float` on its own is torch.float (`float(x)`: a call)
+            return f"torch.{name}", POSTFIX
         builtin = table.FUNCTIONS.get(name)
         if builtin is not None:
             return builtin.torch_name, POSTFIX
@@ -492,6 +509,8 @@ class _Exporter:
         builtin = self._builtin_of(expr.func)
         args = list(expr.args)
         kwargs = [f"{self._keyword(k)}={self.expr(k.value)}" for k in expr.kwargs]
+        if builtin is not None and builtin.python == "fallback" and isinstance(expr.func, ast.Name):
+            return self._torch_or_python(builtin, args, kwargs), POSTFIX
         flagged = False
         if builtin is not None and builtin.grad_flag:
             kept = [a for a in args if not self._is_grad_flag(a)]
@@ -506,6 +525,20 @@ class _Exporter:
             else:
                 parts.append("requires_grad=True")
         return f"{func}({', '.join(parts)}){suffix}", POSTFIX
+
+    def _torch_or_python(self, builtin: table.Builtin, args: list[ast.Expr],
+                         kwargs: list[str]) -> str:
+        """A bare `sum(...)`, `max(...)`, `abs(...)` ...: torch's on a tensor, Python's otherwise.
+        `abs` is Python's either way (abs of a tensor is torch.abs); the others need a helper
+        unless the first argument is a list, tuple or number written out in the script."""
+        parts = [self.expr(a) for a in args] + kwargs
+        first = args[0] if args else None
+        literal = isinstance(first, (ast.ListLit, ast.TupleLit, ast.Number))
+        if (builtin.name == "abs" and not kwargs) or (literal and first is not None):
+            return f"{builtin.name}({', '.join(parts)})"
+        self.helpers.add("_torch_or_python")
+        return (f"_torch_or_python({builtin.torch_name}, {builtin.name}"
+                f"{''.join(', ' + p for p in parts)})")
 
     def _keyword(self, keyword_: ast.Keyword) -> str:
         name = keyword_.name
@@ -550,13 +583,13 @@ class _Exporter:
         return f"{left} {expr.op} {right}", precedence
 
     def _expr_UnaryOp(self, expr: ast.UnaryOp) -> tuple[str, int]:
-        _operator(expr.op, ("-", "+", "not"), expr)
+        _operator(expr.op, ("-", "+", "~", "not"), expr)
         if expr.op == "not":
             return f"not {self.expr(expr.operand, NOT)}", NOT
         return f"{expr.op}{self.expr(expr.operand, UNARY)}", UNARY
 
     def _expr_Compare(self, expr: ast.Compare) -> tuple[str, int]:
-        _operator(expr.op, ("==", "!=", "<", "<=", ">", ">="), expr)
+        _operator(expr.op, _COMPARE_OPERATORS, expr)
         # Both sides one level tighter: `(a < b) < c` must not become a Python chain.
         left = self.expr(expr.left, COMPARE + 1)
         right = self.expr(expr.right, COMPARE + 1)

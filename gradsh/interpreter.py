@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+import numpy as np
+
 from gradsh import ast
 from gradsh import builtins as table
 from gradsh.engine import dtypes, ops
@@ -36,6 +38,7 @@ from gradsh.engine.tensor import (
 )
 from gradsh.errors import GradshError, Pos
 from gradsh.snapshot import module_tensors, tensor_env
+from gradsh.pybuiltins import CONVERSIONS, PYTHON_ONLY, torch_or_python
 from gradsh.values import (
     BoundMethod,
     BuiltinFunction,
@@ -90,6 +93,9 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "%": operator.mod,
     "**": operator.pow,
     "@": operator.matmul,
+    "&": operator.and_,
+    "|": operator.or_,
+    "^": operator.xor,
 }
 _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq,
@@ -98,13 +104,20 @@ _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     "<=": operator.le,
     ">": operator.gt,
     ">=": operator.ge,
+    "in": lambda item, container: item in container,
+    "not in": lambda item, container: item not in container,
+    "is": operator.is_,
+    "is not": operator.is_not,
 }
-_INPLACE = {"+": "add_", "-": "sub_", "*": "mul_", "/": "div_"}
+_INPLACE = {"+": "add_", "-": "sub_", "*": "mul_", "/": "div_", "&": "bitwise_and_",
+            "|": "bitwise_or_", "^": "bitwise_xor_"}
 # What _at turns into a located gradsh error (see Interpreter._located); anything else (a
 # MemoryError, a RecursionError, an interrupt) goes on up to run_statement as it is.
 _LOCATED = (GradshError, TorchError, ZeroDivisionError, TypeError, ValueError, IndexError,
             AttributeError, OverflowError)
 _MAX_CALL_DEPTH = 200
+_CONVERSION_FUNCTIONS = {name: BuiltinFunction(name, function, python=True)
+                         for name, function in CONVERSIONS.items()}
 
 
 class Interpreter:
@@ -548,7 +561,13 @@ class Interpreter:
         )
 
     def _eval_Call(self, expr: ast.Call) -> Any:
-        func = self.eval(expr.func)
+        callee = expr.func
+        func: Any
+        if isinstance(callee, ast.Name) and callee.id in CONVERSIONS and callee.id not in self.env:
+            # `int(x)` is Python's int; the bare name `int` stays the dtype torch.int
+            func = _CONVERSION_FUNCTIONS[callee.id]
+        else:
+            func = self.eval(callee)
         args = [self.eval(a) for a in expr.args]
         kwargs = {k.name: self.eval(k.value) for k in expr.kwargs}
         try:
@@ -601,6 +620,8 @@ class Interpreter:
     def _get_item(self, obj: Any, key: Any) -> Any:
         if isinstance(obj, Tensor):
             return ops.index(obj, key)
+        if isinstance(obj, np.ndarray):
+            return obj[key]  # x.numpy()[0]: NumPy's own indexing
         if isinstance(obj, (tuple, list, str)):
             if isinstance(key, Tensor):
                 key = key.item()
@@ -627,6 +648,8 @@ class Interpreter:
                 return not value
             if expr.op == "+":
                 return +value
+            if expr.op == "~":
+                return ~value
             return -value
         except _LOCATED as err:
             raise self._located(err, expr) from None
@@ -791,6 +814,8 @@ def _restore_tensor_attributes(t: Tensor, attributes: tuple[Any, ...]) -> None:
 # ---------------------------------------------------------------------------------------------
 
 _HANDLE_MEMBERS = frozenset({"remove"})
+# x.numpy(): what describes the array, never NumPy's files or raw memory (tofile, ctypes)
+_NDARRAY_MEMBERS = frozenset({"shape", "ndim", "size", "dtype", "T", "tolist", "item"})
 # The classes of gradsh.torch whose members the builtin table lists, by owner name.
 _OWNER_CLASSES = (("Module", "gradsh.torch.nn", "Module"),
                   ("Optimizer", "gradsh.torch.optim", "Optimizer"))
@@ -803,6 +828,8 @@ def public_members(obj: Any) -> frozenset[str] | None:
     if isinstance(obj, RemovableHandle) or _is_instance(obj, "gradsh.torch.utils.hooks",
                                                          "RemovableHandle"):
         return _HANDLE_MEMBERS
+    if type(obj).__name__ == "ndarray":
+        return _NDARRAY_MEMBERS
     for owner, module, cls in _OWNER_CLASSES:
         if _is_instance(obj, module, cls):
             return table.MEMBERS[owner]
@@ -867,10 +894,17 @@ def _module_attribute(module: Module, name: str, globals_: dict[str, Any]) -> An
         return Module(full, table.MODULES[full])
     if name in _ALIASES:
         name = _ALIASES[name]
-    if name in globals_ and not isinstance(globals_[name], Module):
-        return globals_[name]
+    if module.name == "torch.linalg" and f"linalg_{name}" in table.FUNCTIONS:
+        name = f"linalg_{name}"  # torch.linalg.svd, where torch.svd differs
+    value = globals_.get(name)
+    if isinstance(value, BuiltinFunction) and value.torch_call is not None:
+        return BuiltinFunction(name, value.torch_call, value.accepts_grad_flag)
+    if value is not None and not isinstance(value, Module) and not (
+            isinstance(value, BuiltinFunction) and value.python):
+        return value
     raise GradshError("AttributeError", f"module '{module.name}' has no attribute '{name}'",
-                      hint=_unknown_name_hint(name, table.FUNCTIONS.keys()))
+                      hint=_unknown_name_hint(name, [b.name for b in table.FUNCTIONS.values()
+                                                     if b.python != "only"]))
 
 
 _TENSOR_ATTRIBUTES = frozenset({"grad", "grad_fn", "is_leaf", "requires_grad", "retains_grad",
@@ -906,6 +940,8 @@ def _takes_requires_grad(function: Callable[..., Any]) -> bool:
 
 
 def _resolve(builtin: table.Builtin) -> Callable[..., Any] | None:
+    if builtin.python == "only":
+        return PYTHON_ONLY.get(builtin.name)
     if builtin.home == "ops":
         return getattr(ops, builtin.ops_name, None)
     return _imported_on_call(table.HOMES[builtin.home], builtin.ops_name)
@@ -968,9 +1004,15 @@ def _make_globals(print_fn: Callable[..., None]) -> dict[str, Any]:
         target = _resolve(builtin)
         if target is None:
             continue
-        names[builtin.name] = BuiltinFunction(builtin.name, target, builtin.grad_flag)
+        if builtin.python == "fallback":
+            names[builtin.name] = BuiltinFunction(
+                builtin.name, torch_or_python(builtin.name, target), builtin.grad_flag,
+                torch_call=target)
+        else:
+            names[builtin.name] = BuiltinFunction(builtin.name, target, builtin.grad_flag,
+                                                  python=builtin.python == "only")
     GRAD_FLAG = names.get("grad")
-    names["print"] = BuiltinFunction("print", print_fn)
+    names["print"] = BuiltinFunction("print", print_fn, python=True)
     for dtype_name in table.DTYPE_NAMES:
         names[dtype_name] = dtypes.BY_NAME[dtype_name if dtype_name != "bool" else "bool"]
     names.update(table.NUMBER_CONSTANTS)
@@ -1004,8 +1046,8 @@ def _unpack(value: Any, count: int) -> list[Any]:
     if isinstance(value, Tensor):
         if value.ndim == 0:
             raise GradshError("TypeError", "iteration over a 0-d tensor")
-        items = [ops.index(value, i) for i in range(value.shape[0])]
-    elif isinstance(value, (tuple, list)):
+        items = list(ops.unbind(value, 0))  # Python iterates a tensor through unbind
+    elif isinstance(value, (tuple, list, range, zip, enumerate, str)):
         items = list(value)
     else:
         raise GradshError("TypeError", f"cannot unpack non-iterable {_type_name(value)} object")

@@ -189,7 +189,7 @@ _OPTIONAL_ARGUMENT = frozenset({"print", "show"})
 # Tokens that can begin an expression.
 _EXPRESSION_START = frozenset(
     {
-        "NAME", "NUMBER", "STRING", "DEVICE_LIT", "LPAR", "LSQB", "MINUS", "PLUS", "NOT",
+        "NAME", "NUMBER", "STRING", "DEVICE_LIT", "LPAR", "LSQB", "MINUS", "PLUS", "TILDE", "NOT",
         "LAMBDA", "NONE", "TRUE", "FALSE", "TRUE_LOWER", "FALSE_LOWER",
     }
 )  # fmt: skip
@@ -589,7 +589,7 @@ class _Builder:
         result: Expr | None = None
         for i in range(1, len(children), 2):
             left, op, right = children[i - 1], children[i], children[i + 1]
-            compare = Compare(_span(left, right), op.value, left, right)
+            compare = Compare(_span(left, right), op, left, right)
             result = (
                 compare
                 if result is None
@@ -597,6 +597,19 @@ class _Builder:
             )
         assert result is not None
         return result
+
+    def comp_op(self, children: list[Any]) -> str:
+        # `not in` and `is not` are two tokens; Compare.op holds them as one string.
+        return " ".join(tok.value for tok in children)
+
+    def bitor(self, children: list[Any]) -> Expr:
+        return _binary_chain(children)
+
+    def bitxor(self, children: list[Any]) -> Expr:
+        return _binary_chain(children)
+
+    def bitand(self, children: list[Any]) -> Expr:
+        return _binary_chain(children)
 
     def arith(self, children: list[Any]) -> Expr:
         return _binary_chain(children)

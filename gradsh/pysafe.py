@@ -21,7 +21,10 @@ from gradsh import builtins as table
 
 # Names the exported program itself binds or calls; a gradsh variable with one is renamed.
 EXPORT_NAMES = frozenset({
-    "torch", "F", "nn", "print", "range", "_", "_true", "_close", "_assert_equal",
+    "torch", "F", "nn", "print", "_", "_true", "_close", "_assert_equal", "_torch_or_python",
+    # Python's builtins a script may call (gradsh.pybuiltins), none of which reaches further
+    "range", "len", "list", "tuple", "zip", "enumerate", "int", "float", "bool", "sum", "min",
+    "max", "abs", "round",
 })
 # Python's own builtins (open, eval, __import__ ...): a variable that could be read while unbound
 # must never resolve to one of them, so variables with these names are renamed too.
@@ -37,6 +40,9 @@ OBJECT_ATTRIBUTES = frozenset(
         "is_floating_point", "itemsize",  # dtypes
         "type", "index",  # devices
         "values", "indices",  # torch.return_types (max, sort, topk ...)
+        "inverse", "info", "L", "result", "sign", "logabsdet", "Q", "R", "U", "S", "Vh", "V",
+        "eigenvalues", "eigenvectors",  # ... and torch.linalg's
+        "step", "zero_grad", "param_groups", "state",  # optimizers
         "remove",  # hook handles
     }
 )

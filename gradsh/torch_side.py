@@ -45,9 +45,11 @@ from collections.abc import Callable
 from typing import IO, Any
 
 EXIT_TORCH_MISSING = 3
-# Python's builtins the exported program uses: the helpers' and `for _ in range(n)`.
+# Python's builtins the exported program uses: the helpers', `for _ in range(n)` and those a
+# script may call (gradsh.pybuiltins).
 SAFE_BUILTINS = ("range", "isinstance", "bool", "list", "TypeError", "RuntimeError",
-                 "AssertionError")
+                 "AssertionError", "len", "tuple", "zip", "enumerate", "int", "float", "sum",
+                 "min", "max", "abs", "round")
 _TRIGGERED = re.compile(r"\s*\(Triggered internally at [^\n]*\)\s*$")
 
 

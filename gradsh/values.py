@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from gradsh.engine.dtypes import DType
 from gradsh.engine.pytypes import Device, Size
 from gradsh.engine.tensor import Node, RemovableHandle, Tensor
@@ -34,13 +36,18 @@ class BuiltinFunction:
     name: str
     call: Callable[..., Any]
     accepts_grad_flag: bool = False
+    python: bool = False  # Python's own builtin (print, len), not a torch function
+    # What `torch.<name>` is when the bare name means more (`sum` of a list is Python's sum).
+    torch_call: Callable[..., Any] | None = None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.call(*args, **kwargs)
 
     def __repr__(self) -> str:
-        if self.name == "print":  # Python's own builtin, not a torch function
-            return "<built-in function print>"
+        if self.python:
+            if self.name in ("range", "list", "tuple", "zip", "enumerate"):
+                return f"<class '{self.name}'>"
+            return f"<built-in function {self.name}>"
         return f"<built-in method {self.name} of type object at {id(self):#x}>"
 
 
@@ -77,7 +84,7 @@ class UserFunction:
 
 def py_str(value: Any) -> str:
     """What Python's print shows for the same PyTorch object."""
-    if isinstance(value, (str, Device)):
+    if isinstance(value, (str, Device, np.ndarray, np.generic, np.dtype)):
         return str(value)
     return py_repr(value)
 

@@ -75,8 +75,18 @@ _TORCH_FUNCTIONAL = frozenset({
     "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "leaky_relu", "elu", "silu", "softplus", "logsigmoid", "hardtanh", "relu6", "gelu",
     "linear", "mish", "hardsigmoid", "softmin", "normalize", "one_hot", "kl_div",
-    "pad", "dropout",
+    "pad", "dropout", "elu_", "leaky_relu_", "hardtanh_",
 })
+
+
+# gradsh's names of torch.linalg's functions (where torch.NAME is another function or none)
+_TORCH_LINALG = {
+    "linalg_inv": "inv", "linalg_slogdet": "slogdet", "linalg_solve": "solve",
+    "linalg_cholesky": "cholesky", "linalg_svd": "svd", "linalg_norm": "norm", "qr": "qr",
+    "inv_ex": "inv_ex", "solve_ex": "solve_ex", "cholesky_ex": "cholesky_ex",
+    "solve_triangular": "solve_triangular", "svdvals": "svdvals", "eigh": "eigh",
+    "eigvalsh": "eigvalsh", "pinv": "pinv", "matrix_norm": "matrix_norm",
+}
 
 
 class TorchNamespace:
@@ -97,6 +107,10 @@ class TorchNamespace:
             return torch.Tensor
         if name == "grad":
             return torch.autograd.grad
+        if name in _TORCH_LINALG:
+            return getattr(torch.linalg, _TORCH_LINALG[name])
+        if name in ("im2col", "col2im"):  # gradsh's names of F.unfold and F.fold
+            return getattr(torch.nn.functional, "unfold" if name == "im2col" else "fold")
         if name == "autograd_backward":
             return torch.autograd.backward
         return getattr(torch, name)

@@ -122,12 +122,12 @@ def test_builtins_get_their_pytorch_spelling() -> None:
         "k = tensor(2.).exp()"
     ) == [
         "x = torch.tensor([1., 2.], requires_grad=True)",
-        "y = torch.relu(x)",
+        "y = torch.nn.functional.relu(x)",
         "l = torch.nn.functional.mse_loss(x, y)",
         "g = torch.autograd.grad(l, x)[0]",
         "t = torch.Tensor([1, 2])",
         "u = torch.Tensor([1, 2]).requires_grad_()",
-        "z = torch.relu(x)",
+        "z = torch.nn.functional.relu(x)",
         "f = torch.nn.functional.mse_loss(x, y)",
         "s = torch.nn.functional.softmax(x, dim=0)",
         "h = torch.autograd.grad(l, x)",
@@ -225,7 +225,7 @@ def test_names_python_or_the_export_reserve_are_renamed() -> None:
         "F__ = 2",
         "F_ = 3",
         "print(F__, F_)",
-        "y = torch.relu(torch_)",
+        "y = torch.nn.functional.relu(torch_)",
         "range_ = 4",
         "for _ in range(2):\n    pass",
     ]
@@ -235,11 +235,11 @@ def test_names_python_or_the_export_reserve_are_renamed() -> None:
 
 def test_a_variable_shadows_a_builtin_from_its_assignment_on() -> None:
     assert steps("x = relu(tensor(1.))\nrelu = x -> x\ny = relu(x)\ndel relu\nz = relu(x)") == [
-        "x = torch.relu(torch.tensor(1.))",
+        "x = torch.nn.functional.relu(torch.tensor(1.))",
         "relu = lambda x: x",
         "y = relu(x)",
         "del relu",
-        "z = torch.relu(x)",
+        "z = torch.nn.functional.relu(x)",
     ]
 
 

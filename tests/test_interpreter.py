@@ -289,3 +289,28 @@ def test_an_unknown_attribute_suggests_the_near_name_or_the_builtin_list() -> No
     missing = error_of("y = F.grid_sample(rand(3), 0.5)")
     assert missing.message == "module 'torch.nn.functional' has no attribute 'grid_sample'"
     assert "docs/builtins.md" in missing.hint
+
+
+def test_pythons_builtins_and_the_names_they_share_with_torch() -> None:
+    lines = printed(
+        "x = tensor([1., 2.])\n"
+        "print(len, int, sum(x), sum([1, 2]), torch.sum(x), max(1, 5), round(2.5), abs(-1))\n"
+        "print(float(x[0]), float, int(3.9), bool([]), list(range(2)), x.to(float).dtype)\n"
+        "a, b = x\n"
+        "print(a.grad_fn is None, a is x, 1. in x, len(x), x.numpy()[1], x.numpy().dtype)\n"
+    )
+    assert lines == [
+        "<built-in function len> torch.int32 tensor(3.) 3 tensor(3.) 5 2 1",
+        "1.0 torch.float32 3 False [0, 1] torch.float32",
+        "True False True 2 2.0 float32",
+    ]
+    assert error_of("s = torch.len([1])")[:2] == ("AttributeError",
+                                                 "module 'torch' has no attribute 'len'")
+    assert error_of("s = torch.sum([1, 2])")[0] == "TypeError"  # torch.sum is torch's only
+    assert error_of("x = 1\nr = list(range(10 ** 15))") == (
+        "MemoryError", error_of("x = 1\nr = list(range(10 ** 15))")[1], 2, 5)
+
+
+def test_a_variable_named_like_a_conversion_is_called_as_the_variable() -> None:
+    assert error_of("int = tensor(1.)\ny = int(2)")[:2] == ("TypeError",
+                                                          "'Tensor' object is not callable")

@@ -150,6 +150,8 @@ def walk(node: object):
         ("x /= e", "(/= x e)"),
         ("w.data -= lr * w.grad", "(-= (. w data) (* lr (. w grad)))"),
         ("x[0] += 1", "(+= (index x 0) 1)"),
+        ("m &= k", "(&= m k)"),
+        ("m |= k; m ^= k", "(|= m k)\n(^= m k)"),
         ("a * 2", "(expr (* a 2))"),
         ("a, b", "(expr (tuple a b))"),
     ],
@@ -409,6 +411,18 @@ def test_atoms_and_postfix(source: str, expected: str) -> None:
         ("g -> h -> g", "(lambda (g) (lambda (h) g))"),
         ("g -> a or b", "(lambda (g) (or a b))"),
         ("f(g -> g * 2, 1)", "(call f (lambda (g) (* g 2)) 1)"),
+        # Python's bitwise layers: | loosest, then ^, then &, all tighter than comparisons
+        ("a | b ^ c & d", "(| a (^ b (& c d)))"),
+        ("a & b + c", "(& a (+ b c))"),
+        ("a > 0 & b", "(> a (& 0 b))"),
+        ("(a > 0) & (b < 1) | c", "(| (& (> a 0) (< b 1)) c)"),
+        ("~a & ~-b", "(& (~ a) (~ (- b)))"),
+        ("~x ** 2", "(~ (** x 2))"),
+        ("a in b", "(in a b)"),
+        ("a not in b | c", "(not in a (| b c))"),
+        ("a is None", "(is a None)"),
+        ("a is not b == c", "(and (is not a b) (== b c))"),
+        ("not a in b", "(not (in a b))"),
     ],
 )
 def test_operators_and_precedence(source: str, expected: str) -> None:

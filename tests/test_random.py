@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import struct
 import time
 from fractions import Fraction
@@ -248,6 +249,68 @@ def test_randperm(torch, n):
     g = seeded(torch, 9)
     assert_same(g.randperm(n), torch.randperm(n))
     assert_same(g.rand((3,), dtypes.float32), torch.rand(3))
+
+
+def randperm_inside_out(draws: list[int], n: int) -> list[int]:
+    """PyTorch's large-n randperm_cpu loop, transcribed: r[i] = i; r[i] = r[z]; r[z] = i with
+    z = random64() % (i + 1)."""
+    r = [0] * n
+    for i in range(n):
+        z = draws[i] % (i + 1)
+        r[i] = i
+        r[i] = r[z]
+        r[z] = i
+    return r
+
+
+def test_randperm_for_large_n_is_the_inside_out_shuffle(monkeypatch):
+    # PyTorch switches algorithm at n >= (2**32 - 1) // 20 (checked against torch once by hand:
+    # see docs); here the switch is lowered so the loop runs on a small n.
+    import gradsh.engine.random as rng
+
+    monkeypatch.setattr(rng, "_RANDPERM_MAX", 10)
+    for n in (10, 11, 1000, (1 << 20) + 3):
+        draws = Generator(5)._random64(n).tolist()
+        assert Generator(5).randperm(n).tolist() == randperm_inside_out(draws, n)
+
+
+@pytest.mark.parametrize("n, dtype, message", [
+    (2**24 + 2, dtypes.float32, "n cannot be greater than 2^24+1 for Float type."),
+    (2050, dtypes.float16, "n cannot be greater than 2049 for Half type."),
+    (257, dtypes.uint8, "value cannot be converted to type uint8_t without overflow"),
+    (129, dtypes.int8, "value cannot be converted to type int8_t without overflow"),
+])
+def test_randperm_precision_limits(torch, n, dtype, message):
+    with pytest.raises(RuntimeError, match=re.escape(message)):
+        torch.randperm(n, dtype=torch_dtype(torch, dtype))
+    with pytest.raises(ValueError, match=re.escape(message)):
+        Generator(0).randperm(n, dtype)
+    Generator(0).randperm(n - 1, dtype)  # the largest n allowed
+
+
+@pytest.mark.parametrize("lambd", [1.0, 2.5, 0.01])
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_exponential(torch, dtype, lambd):
+    g = seeded(torch, 11)
+    theirs = torch.empty(5000, dtype=torch_dtype(torch, dtype)).exponential_(lambd)
+    assert_same(g.exponential(lambd, (5000,), dtype), theirs)
+
+
+@pytest.mark.parametrize("replacement", [False, True])
+@pytest.mark.parametrize("samples", [1, 3, 40])
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: d.name)
+def test_multinomial(torch, dtype, samples, replacement):
+    from gradsh.engine import ops
+
+    weights = (np.random.default_rng(samples).random((4, 50)) ** 3).astype(dtype.np)
+    weights[1, :10] = 0.0  # categories that can never come out
+    for seed in (0, 20200910):
+        ops.manual_seed(seed)
+        torch.manual_seed(seed)
+        ours = ops.multinomial(ops.tensor(weights.tolist(), dtype=dtype), samples, replacement)
+        theirs = torch.multinomial(torch.tensor(weights), samples, replacement)
+        assert_same(ours._data, theirs)
+        assert_same(ops.rand(3)._data, torch.rand(3))  # the same number of draws taken
 
 
 @pytest.mark.parametrize("dtype", [dtypes.float32, dtypes.float64], ids=lambda d: d.name)

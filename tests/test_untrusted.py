@@ -130,7 +130,7 @@ def test_a_file_name_cannot_declare_the_source_encoding(tmp_path: Path, torch: o
 @pytest.mark.parametrize("attribute", [
     "__class__", "__globals__", "__dict__", "__subclasses__", "__reduce_ex__", "__init__",
     "_saved___class__", "__builtins__", "system", "load", "save", "from_file", "storage",
-    "untyped_storage", "numpy", "format", "gi_frame", "f_globals", "mro",
+    "untyped_storage", "format", "gi_frame", "f_globals", "mro",
 ])
 def test_attributes_gradsh_does_not_serve_are_refused(attribute: str) -> None:
     message = refusal(f"x = tensor(1., grad)\ny = x.{attribute}")
@@ -138,6 +138,23 @@ def test_attributes_gradsh_does_not_serve_are_refused(attribute: str) -> None:
                        "serves no such attribute")
     refusal(f"x = tensor(1., grad)\ny = (x * 2).grad_fn.{attribute}")
     refusal(f'y = "text".{attribute}')
+
+
+@pytest.mark.parametrize("attribute", ["tofile", "dump", "dumps", "ctypes", "base",
+                                       "__array_interface__", "setflags"])
+def test_a_numpy_array_serves_no_attribute_in_a_script_or_its_export(attribute: str) -> None:
+    # x.numpy() is a value a script may print and pass on; NumPy's own surface (writing files,
+    # raw memory) is reachable neither in gradsh nor in the export.
+    source = f'x = tensor([1., 2.])\na = x.numpy()\ny = a.{attribute}("{MARK}")'
+    assert refusal(source).startswith(f"evil.grad:3:5: cannot export the attribute '.{attribute}'")
+    from gradsh.interpreter import Interpreter
+    from gradsh.parser import parse
+
+    interp = Interpreter("evil.grad", source)
+    outcomes = list(interp.run(parse(source, "evil.grad")))
+    assert outcomes[-1].error is not None
+    assert outcomes[-1].error.kind == "AttributeError"
+    assert not Path(MARK).exists()
 
 
 @pytest.mark.parametrize("name", [

@@ -54,6 +54,20 @@ for _cls in (TorchRuntimeError, TorchTypeError, TorchValueError, TorchIndexError
     _cls.__module__ = "builtins"
 
 
+class TorchLinAlgError(TorchRuntimeError):
+    """torch.linalg.LinAlgError (torch._C._LinAlgError): a singular or not positive-definite
+    input. A RuntimeError, as in PyTorch, shown under PyTorch's class name."""
+
+    kind = "_LinAlgError"
+
+    def __reduce__(self) -> tuple[type[BaseException], tuple[str, ...]]:
+        return RuntimeError, (self.message,)
+
+
+TorchLinAlgError.__name__ = TorchLinAlgError.__qualname__ = "_LinAlgError"
+TorchLinAlgError.__module__ = "torch._C"
+
+
 # Warnings go to whoever runs the engine (the interpreter collects them per statement). The
 # default handler drops them so the engine can be used on its own without output.
 WarningHandler = Callable[[str, str], None]

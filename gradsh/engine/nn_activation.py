@@ -8,10 +8,10 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import backend, ops
-from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
+from gradsh.engine.exceptions import TorchRuntimeError
 # (the functions package re-exports these public names in both its layouts)
 from gradsh.engine.functions import EluBackward0, not_implemented_for
-from gradsh.engine.tensor import Array, Function, GradOps, Tensor
+from gradsh.engine.tensor import Array, Function, GradOps, Tensor, apply_inplace
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -92,8 +92,9 @@ class HardswishBackward0(_SavesInput):
 
     def backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
         x = self.saved("self", F)
-        low = _mask(F, x, lambda v: v < -3)
-        middle = _mask(F, x, lambda v: v <= 3)
+        # NOTE: hardswish_backward: 0 where x <= -3, the slope where x < 3, grad from 3 on
+        low = _mask(F, x, lambda v: v <= -3)
+        middle = _mask(F, x, lambda v: v < 3)
         return (_where(F, low, _zeros(F, grad), _where(F, middle, grad * (x / 3 + 0.5), grad)),)
 
 
@@ -173,32 +174,32 @@ class PreluKernelBackward0(Function):
 # ---------------------------------------------------------------------------------------------
 
 
-def _no_inplace(name: str, inplace: bool) -> None:
-    if inplace:
-        raise TorchNotImplementedError(f"gradsh's {name} has no inplace=True")
-
-
 def threshold(input: Tensor, threshold: float, value: float,  # noqa: A002
               inplace: bool = False) -> Tensor:
-    _no_inplace("threshold", inplace)
+    if inplace:
+        return ops.threshold_(input, threshold, value)
     return ThresholdBackward0.apply(input, threshold=threshold, value=value)
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
-    _no_inplace("celu", inplace)
     if alpha == 0:
         raise TorchRuntimeError("ZeroDivisionError")
+    if inplace:
+        return ops.celu_(input, alpha)
     return CeluBackward0.apply(input, alpha=alpha)
 
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
-    _no_inplace("selu", inplace)
+    if inplace:
+        return ops.selu_(input)
     _float_values(input, "elu_cpu")
     return EluBackward0.apply(input, alpha=_SELU_ALPHA, scale=_SELU_SCALE, input_scale=1.0)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
-    _no_inplace("hardswish", inplace)
+    if inplace:
+        _float_values(input, "hardswish_cpu")
+        return apply_inplace(HardswishBackward0, input)
     return HardswishBackward0.apply(input)
 
 

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gradsh.engine import backend
+from gradsh.engine import backend, dtypes
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.grad_mode import _LAST, Anomaly, SavedHooks, _GradMode, _sequence, no_grad
@@ -169,6 +169,10 @@ class Function(Node):
     """
 
     is_view: ClassVar[bool] = False
+    result_name: ClassVar[str] = "result"  # what `save(..., RESULT)` names the output
+    # PyTorch computes these ops on float16 in float32 and rounds once (at::opmath_type<Half>);
+    # functions/half_opmath.py lists them.
+    half_opmath: ClassVar[bool] = False
     _plain_device: ClassVar[bool] = True
     needs_input_grad: tuple[bool, ...] = ()
     _saved: dict[str, SavedTensor] = _NO_SAVED  # type: ignore[assignment]  # until a save
@@ -205,6 +209,8 @@ class Function(Node):
         # The hot path of every operation: kept flat (no helper calls for the one- and
         # two-input cases), and it stores on the node only what differs from the class
         # defaults, so that a million-node graph stays small.
+        if cls.half_opmath and inputs[0]._data.dtype == _HALF:
+            return _apply_in_float32(cls, inputs, params)
         node = cls()
         enabled = _GradMode.enabled
         if len(inputs) == 1:
@@ -268,7 +274,7 @@ class Function(Node):
             out._view_version = base._version
             out._no_grad_view = not _GradMode.enabled
         if requires and RESULT_KEY in node._saved:
-            node._saved["result"] = SavedTensor(out, is_output=True)
+            node._saved[cls.result_name] = SavedTensor(out, is_output=True)
             del node._saved[RESULT_KEY]
         if requires and Anomaly.enabled:
             _record_forward(node)
@@ -354,6 +360,43 @@ class Function(Node):
         undoable = log is not None and log.predates(self)
         for saved in self._saved.values():
             saved.release(undoable)
+
+
+_HALF = np.dtype(np.float16)
+
+
+def _apply_in_float32(cls: type[Function], inputs: Sequence[Tensor],
+                      params: dict[str, Any]) -> Tensor:
+    """A float16 op as PyTorch's CPU kernels run it: forward on float32 copies of the float16
+    inputs, the result rounded to float16 once. The node is built on the inputs themselves
+    (their edges, and what it saves), so backward runs as for any float16 op."""
+    node = cls()
+    enabled = _GradMode.enabled
+    needs = tuple(enabled and t.requires_grad for t in inputs)
+    requires = True in needs
+    node.needs_input_grad = needs
+    if requires:
+        node._activate(inputs)
+    wide = [Tensor._make(t._data.astype(np.float32), t.device) if t._data.dtype == _HALF
+            else t for t in inputs]
+    # an accumulation dtype of float16 (cumsum's, mean's) is float32 too
+    params = {k: (dtypes.float32 if v is dtypes.float16 else v) for k, v in params.items()}
+    data = _as_array(node.forward(*wide, **params))
+    if data.dtype == np.float32:
+        data = data.astype(_HALF)
+    if not requires:
+        return Tensor._make(data, inputs[0].device)
+    for name, saved in list(node._saved.items()):  # the float16 inputs, not the copies
+        for t, w in zip(inputs, wide, strict=True):
+            if saved is not None and w is not t and saved._tensor is w:
+                node._saved[name] = SavedTensor(t)
+    out = Tensor._make(data, inputs[0].device, node)
+    if RESULT_KEY in node._saved:
+        node._saved[cls.result_name] = SavedTensor(out, is_output=True)
+        del node._saved[RESULT_KEY]
+    if Anomaly.enabled:
+        _record_forward(node)
+    return out
 
 
 _NO_EDGE: Edge = (None, 0)

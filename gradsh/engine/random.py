@@ -31,6 +31,7 @@ scalar float kernel on the platform's logf/sinf/cosf, which this module does not
 
 from __future__ import annotations
 
+import array
 import math
 import secrets
 from collections.abc import Callable, Sequence
@@ -290,6 +291,26 @@ class Generator:
             data[n - 16 :] = _box_muller_pd(tail, mean, std).ravel()
         return data
 
+    def uniform_doubles(self, n: int) -> np.ndarray:
+        """n draws of uniform_real_distribution<double>(0, 1), as the CPU kernels draw them."""
+        return self._unit(n, dtypes.float64)
+
+    def exponential(self, lambd: float, shape: Sequence[int], dtype: DType) -> np.ndarray:
+        """x.exponential_(lambd): exponential_distribution<double> per entry, -1 / lambd *
+        log1p(-u) from one uniform double u, cast to dtype."""
+        _check_floating(dtype, "exponential_cpu")
+        if not lambd > 0.0:
+            raise ValueError(f"exponential_ expects lambda > 0.0, but found lambda={_fmt(lambd)}")
+        u = self._unit(_numel(shape), dtypes.float64)
+        # NOTE: the C library's log1p (scalar glibc, as ATen's std::log1p), not NumPy's SIMD one,
+        # which differs in the last bit on some 7% of inputs.
+        logs = np.fromiter(map(math.log1p, (-u).tolist()), dtype=np.float64, count=u.size)
+        with np.errstate(over="ignore"):
+            values = (-1.0 / lambd) * logs
+            if dtype is not dtypes.float64:
+                values = values.astype(_F32)  # c10::Half converts through float
+        return values.astype(dtype.np).reshape(shape)
+
     # ----------------------------------------------------------------------------- integers
 
     def randint(self, low: int, high: int, shape: Sequence[int], dtype: DType) -> np.ndarray:
@@ -351,11 +372,12 @@ class Generator:
         return (draws % _U64(span)).astype(dtype.np).reshape(shape)
 
     def randperm(self, n: int, dtype: DType = dtypes.int64) -> np.ndarray:
-        """torch.randperm(n): a forward Fisher-Yates shuffle of 0..n-1."""
+        """torch.randperm(n): PyTorch's CPU shuffles of 0..n-1 (randperm_cpu)."""
         if n < 0:
             raise ValueError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+        _check_randperm_precision(n, dtype)
         if n >= _RANDPERM_MAX:
-            raise ValueError(f"randperm({n}) is beyond the sizes gradsh reproduces")
+            return self._randperm_inside_out(n).astype(dtype.np)
         # Step i swaps position i with i + random() % (n - i), for i < n - 1.
         draws = self._random(max(n - 1, 0)).astype(np.int64)
         jumps = (draws % np.arange(n, 1, -1, dtype=np.int64)).tolist()
@@ -363,6 +385,22 @@ class Generator:
         for i, z in enumerate(jumps):
             perm[i], perm[i + z] = perm[i + z], perm[i]
         return np.array(perm, dtype=np.int64).astype(dtype.np)
+
+    def _randperm_inside_out(self, n: int) -> np.ndarray:
+        """The large-n shuffle (n >= (2**32 - 1) // 20, where random() % n would be visibly
+        biased): the "inside-out" Fisher-Yates with 64-bit draws, step i swapping positions i
+        and random64() % (i + 1) of an array whose entry i is still i. The draws come in chunks
+        so that only the result is n long."""
+        perm = array.array("q", bytes(8 * n))
+        chunk = 1 << 20
+        for start in range(0, n, chunk):
+            count = min(chunk, n - start)
+            bound = np.arange(start + 1, start + count + 1, dtype=np.uint64)
+            swaps = (self._random64(count) % bound).astype(np.int64).tolist()
+            for i, z in enumerate(swaps, start):
+                perm[i] = perm[z]
+                perm[z] = i
+        return np.frombuffer(perm, dtype=np.int64)
 
     def bernoulli(self, p: np.ndarray) -> np.ndarray:
         """torch.bernoulli(p) for a float32 or float64 array of probabilities, in C order."""
@@ -381,6 +419,29 @@ class Generator:
 
 
 # --------------------------------------------------------------------------------- helpers
+
+
+def _check_randperm_precision(n: int, dtype: DType) -> None:
+    """check_supported_max_int_with_precision: n - 1 must fit the dtype, and a float dtype must
+    hold every integer up to n - 1 exactly."""
+    if dtype is dtypes.bool_:
+        raise NotImplementedError("\"randperm\" not implemented for 'Bool'")
+    if dtype.category == 1:
+        low, high = _int_range(dtype)
+        if not low <= max(n - 1, 0) <= high:
+            raise ValueError(f"value cannot be converted to type {_C_TYPES[dtype.name]} without "
+                             "overflow")
+        return
+    digits = {"float16": 11, "float32": 24, "float64": 53}.get(dtype.name)
+    if digits is not None and n > 2**digits + 1:
+        limit = "2049" if digits == 11 else f"2^{digits}+1"
+        raise ValueError(f"n cannot be greater than {limit} for {dtype.short} type.")
+
+
+# The C type names of PyTorch's "value cannot be converted to type ... without overflow".
+_C_TYPES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
+            "int32": "int32_t", "int64": "int64_t"}
+
 
 
 def _init_genrand(seed: int) -> np.ndarray:

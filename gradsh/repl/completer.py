@@ -24,7 +24,7 @@ from gradsh.interpreter import _ALIASES as MODULE_ALIASES
 from gradsh.interpreter import public_members
 from gradsh.repl import commands
 from gradsh.repl.lexer import GradshLexer
-from gradsh.values import Device, Module, Size, kind_of
+from gradsh.values import BuiltinFunction, Device, Module, Size, kind_of
 
 __all__ = ["GradshCompleter"]
 
@@ -207,7 +207,8 @@ def _members(obj: Any, globals_: Mapping[str, Any]) -> tuple[list[str], Callable
         return sorted(names), lambda n: "grad_fn"
     if isinstance(obj, Module):
         names = list(obj.children) + sorted(
-            n for n, v in globals_.items() if not isinstance(v, Module) and n != "print"
+            n for n, v in globals_.items() if not isinstance(v, Module)
+            and not (isinstance(v, BuiltinFunction) and v.python)  # print, len: not torch's
         ) + sorted(a for a, target in MODULE_ALIASES.items()
                    if a not in globals_ and target in globals_)
         return names, lambda n: "module" if n in obj.children else _builtin_meta(n)

@@ -2,11 +2,11 @@
 
 The shell highlights its input with it, the renderer echoes statements with it on a terminal, and
 any Pygments user (`pygmentize x.grad`, editors, documentation builds) gets it through the
-`pygments.lexers` entry point. It follows grammar/gradsh.lark's word rules: `and or not lambda
-None True False` are reserved everywhere, while statement words (`print`, `device`, `repeat`, ...)
-are keywords only at the start of a statement, and `print show graph explain backward seed device
-dtype` only when an argument (or, for print and show, the end of the statement) follows, so
-`device = cpu` and `x.device` stay names. Builtins are highlighted where they are called
+`pygments.lexers` entry point. It follows grammar/gradsh.lark's word rules: `and or not in is
+lambda None True False` are reserved everywhere, while statement words (`print`, `device`,
+`repeat`, ...) are keywords only at the start of a statement, and `print show graph explain
+backward seed device dtype` only when an argument (or, for print and show, the end of the
+statement) follows, so `device = cpu` and `x.device` stay names. Builtins are highlighted where they are called
 (`tensor(`), because `t`, `grad` or `sum` are just as likely to be variables.
 """
 
@@ -35,7 +35,7 @@ _ALWAYS_KEYWORDS = ("repeat", "assert", "del", "with")
 # Keywords when an argument follows: a name, a number, a string, `(`, `[`, a sign. `and`/`or`
 # cannot begin an expression, and `-=`/`+=` make an augmented assignment to a variable.
 _SOFT_KEYWORDS = ("print", "show", "graph", "explain", "seed", "device", "dtype")
-_ARGUMENT_FOLLOWS = r"(?=[ \t]*(?:(?!(?:and|or)\b)[^\W\d]|\d|\.\d|[\"'(\[]|[-+](?!=)))"
+_ARGUMENT_FOLLOWS = r"(?=[ \t]*(?:(?!(?:and|or|in|is)\b)[^\W\d]|\d|\.\d|[\"'(\[~]|[-+](?!=)))"
 _STATEMENT_ENDS = r"(?=[ \t]*(?:$|[;}#]))"
 _GRAD_MODES = ("no_grad", "enable_grad", "set_grad_enabled", "detect_anomaly")
 _MODULES = ("torch", "F", "nn")
@@ -120,7 +120,7 @@ class GradshLexer(RegexLexer):
             (r"(\.)(" + "|".join(_GRAD_MODES) + r")\b", bygroups(Punctuation, Keyword)),
             (r"(\.)(" + _NAME + r")(?=[ \t]*\()", bygroups(Punctuation, Name.Function)),
             (r"(\.)(" + _NAME + r")", bygroups(Punctuation, Name.Attribute)),
-            (words(("and", "or", "not"), suffix=r"\b"), Operator.Word),
+            (words(("and", "or", "not", "in", "is"), suffix=r"\b"), Operator.Word),
             (r"lambda\b", Keyword),
             (words(("None", "True", "False", "true", "false"), suffix=r"\b"), Keyword.Constant),
             (words(_MODULES, suffix=r"\b(?=[ \t]*\.)"), Name.Namespace),
@@ -128,7 +128,7 @@ class GradshLexer(RegexLexer):
             (words(table.DTYPE_NAMES, suffix=r"\b"), Keyword.Type),
             (words(table.DEVICE_NAMES, suffix=r"\b"), Name.Constant),
             (_NAME, Name),
-            (r"->|\*\*|//|==|!=|<=|>=|[-+*/]=|[-+*/%@<>=]", Operator),
+            (r"->|\*\*|//|==|!=|<=|>=|[-+*/&|^]=|[-+*/%@<>=&|^~]", Operator),
             (r"[,:.]", Punctuation),
         ],
     }

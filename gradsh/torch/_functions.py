@@ -42,6 +42,8 @@ tensor_split hsplit vsplit dsplit take_along_dim diff msort argwhere asinh acosh
 arccosh arctanh asinh_ acosh_ atanh_ arcsinh_ arccosh_ arctanh_ erfc erfc_ deg2rad rad2deg
 deg2rad_ rad2deg_ hypot logaddexp logaddexp2 copysign fmax fmin fix fix_ nansum nanmean cummax
 cummin isclose isneginf isposinf isreal signbit
+heaviside multinomial randint_like selu_ celu_ threshold_ cdist einsum diagonal
+inverse det slogdet logdet svd cholesky pinverse
 """.split()
 
 __all__ = [*_FROM_OPS, "as_tensor", "from_numpy", "get_default_dtype", "set_default_dtype",

@@ -20,6 +20,7 @@ dtypes/backend -> tensor -> functions -> ops.
 """
 
 from gradsh.engine.functions.activations import *  # noqa: F403
+from gradsh.engine.functions.activations_inplace import *  # noqa: F403
 from gradsh.engine.functions.arithmetic import *  # noqa: F403
 from gradsh.engine.functions.autograd import *  # noqa: F403
 from gradsh.engine.functions.cascade_sum import *  # noqa: F403
@@ -27,14 +28,20 @@ from gradsh.engine.functions.common import *  # noqa: F403
 from gradsh.engine.functions.comparison import *  # noqa: F403
 from gradsh.engine.functions.convolution import *  # noqa: F403
 from gradsh.engine.functions.copies import *  # noqa: F403
+from gradsh.engine.functions.diagonal import *  # noqa: F403
+from gradsh.engine.functions.discrete import *  # noqa: F403
+from gradsh.engine.functions.distance import *  # noqa: F403
 from gradsh.engine.functions.embeddings import *  # noqa: F403
 from gradsh.engine.functions.grad_ops import *  # noqa: F403
 from gradsh.engine.functions.higher_order import *  # noqa: F403
 from gradsh.engine.functions.indexing import *  # noqa: F403
 from gradsh.engine.functions.joining import *  # noqa: F403
 from gradsh.engine.functions.linalg import *  # noqa: F403
+from gradsh.engine.functions.linalg_decompositions import *  # noqa: F403
+from gradsh.engine.functions.linalg_lu import *  # noqa: F403
 from gradsh.engine.functions.losses import *  # noqa: F403
 from gradsh.engine.functions.normalization import *  # noqa: F403
+from gradsh.engine.functions.padding import *  # noqa: F403
 from gradsh.engine.functions.pooling import *  # noqa: F403
 from gradsh.engine.functions.reductions import *  # noqa: F403
 from gradsh.engine.functions.rnn import *  # noqa: F403
@@ -43,3 +50,7 @@ from gradsh.engine.functions.selection import *  # noqa: F403
 from gradsh.engine.functions.shape import *  # noqa: F403
 from gradsh.engine.functions.sorting import *  # noqa: F403
 from gradsh.engine.functions.unary import *  # noqa: F403
+from gradsh.engine.functions.unfold import *  # noqa: F403
+from gradsh.engine.functions.half_opmath import mark_widened_ops
+
+mark_widened_ops()

@@ -25,6 +25,7 @@ from gradsh.engine.functions.common import (
 )
 from gradsh.engine.tensor import RESULT, Array, Function, Tensor
 from gradsh.engine.threads import elementwise
+from gradsh.engine.vecmath.fp import fma32
 
 __all__ = [
     "AddBackward0", "AddBackward1", "SubBackward0", "SubBackward1", "RsubBackward1",
@@ -32,6 +33,9 @@ __all__ = [
     "RemainderBackward0", "RemainderBackward1", "FmodBackward0", "FmodBackward1", "PowBackward0",
     "PowBackward1", "PowBackward2", "Atan2Backward0", "LerpBackward0", "XlogyBackward0",
     "AddcmulBackward0", "AddcdivBackward0", "LinalgCrossBackward0",
+    "PowBackward1", "PowBackward2", "Atan2Backward0", "LerpBackward0", "LerpBackward1",
+    "XlogyBackward0",
+    "AddcmulBackward0", "AddcdivBackward0",
 ]
 
 
@@ -490,6 +494,27 @@ class Atan2Backward0(Function):
             return (scale * x if need_a else None, scale * -y if need_b else None)
 
 
+def _lerp_values(x: Any, y: Any, weight: Any, dtype: DType) -> Array:
+    """PyTorch's lerp kernel (lerp_vec) in the op's math type (float for float16): from the
+    nearer end with one fused multiply-add, fma(w, y - x, x) where |w| < 0.5 and
+    fma(w - 1, y - x, y) elsewhere, so lerp(x, y, 1) is exactly y."""
+    xp = xp_of_operands(x, y, weight)
+    math = np.float64 if dtype is dtypes.float64 else np.float32
+    x, y = xp.asarray(x, dtype=math), xp.asarray(y, dtype=math)
+    w = xp.asarray(weight, dtype=math)
+    with _quiet():
+        d = y - x
+        small = xp.abs(w) < 0.5
+        coeff, base = xp.where(small, w, w - math(1)), xp.where(small, x, y)
+        if xp is not np:
+            out = coeff * d + base  # NOTE: on the GPU, as a kernel that does not fuse
+        elif math is np.float64:
+            out = fma64(coeff, d, base)
+        else:
+            out = fma32(coeff, d, base)
+        return xp.asarray(out, dtype=dtype.np)
+
+
 class LerpBackward0(Function):
     """lerp(start, end, weight: Scalar) = start + weight * (end - start)."""
 
@@ -499,18 +524,36 @@ class LerpBackward0(Function):
         if a.shape != b.shape:
             broadcast_shapes(a, b)
         self.weight = weight
-        dtype = result_dtype(a, b).np
-        x, y = a._data.astype(dtype, copy=False), b._data.astype(dtype, copy=False)
-        with _quiet():
-            # PyTorch's lerp kernel: from the nearer end, so lerp(a, b, 1) is exactly b
-            if abs(weight) < 0.5:
-                return xp_of(x).asarray(x + weight * (y - x), dtype=dtype)
-            return xp_of(x).asarray(y - (y - x) * (1 - weight), dtype=dtype)
+        return _lerp_values(a._data, b._data, weight, result_dtype(a, b))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_a, need_b = self.needs_input_grad
         return (grad * (1 - self.weight) if need_a else None,
                 grad * self.weight if need_b else None)
+
+
+class LerpBackward1(Function):
+    """lerp(start, end, weight: Tensor), the three broadcast together; derivatives.yaml:
+    self: grad * (1 - weight), end: grad * weight, weight: grad * (end - self)."""
+
+    node_name = "LerpBackward1"
+
+    def forward(self, a: Tensor, b: Tensor, w: Tensor) -> Array:
+        broadcast_shapes(a, b, w)
+        need_a, need_b, need_w = self.needs_input_grad
+        if need_a or need_b:
+            self.save("weight", w)
+        if need_w:
+            self.save("self", a)
+            self.save("end", b)
+        return _lerp_values(a._data, b._data, w._data, a.dtype)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_a, need_b, need_w = self.needs_input_grad
+        w = self.saved("weight", F) if need_a or need_b else None
+        return (grad * (1 - w) if need_a else None,
+                grad * w if need_b else None,
+                grad * (self.saved("end", F) - self.saved("self", F)) if need_w else None)
 
 
 class XlogyBackward0(Function):

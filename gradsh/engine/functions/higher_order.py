@@ -9,14 +9,14 @@ import numpy as np
 
 from gradsh.engine.functions.common import _numel, _quiet, _times, result_dtype, xp_of
 from gradsh.engine.functions.linalg import _array_diagonal_scatter
-from gradsh.engine.functions.losses import NllLossBackward0
+from gradsh.engine.functions.losses import NllLossBackward0, nll_rows
 from gradsh.engine.tensor import Array, Function, Shape, Tensor
 from gradsh.engine.threads import elementwise
 
 __all__ = [
     "TanhBackwardBackward0", "SigmoidBackwardBackward0", "ThresholdBackwardBackward0",
     "SoftmaxBackwardDataBackward0", "LogSoftmaxBackwardDataBackward0", "MseLossBackwardBackward0",
-    "NllLossBackwardBackward0", "SelectBackwardBackward0", "SliceBackwardBackward0", "StridedView",
+    "NllLossBackwardBackward0", "NllLoss2DBackwardBackward0", "SelectBackwardBackward0", "SliceBackwardBackward0", "StridedView",
     "StridedScatter", "IndexPutImplBackward0", "ValueSelectingBackward",
     "DiagonalBackwardBackward0",
 ]
@@ -30,6 +30,9 @@ def _in_place_ok(grad: Any, t: Any) -> bool:
 
 
 def _tanh_backward_array(grad: Array, y: Array) -> Array:
+    if y.dtype == np.float16:  # in float32, rounded once, as PyTorch's kernel for Half
+        wide = _tanh_backward_array(grad.astype(np.float32), y.astype(np.float32))
+        return wide.astype(np.float16)
     t = _times(y, y)
     if _in_place_ok(grad, t):
         elementwise(np.subtract, 1, t, out=t)
@@ -186,8 +189,9 @@ class MseLossBackwardBackward0(Function):
 def _nll_backward_array(grad: Array, target: Array, node: NllLossBackward0,
                         shape: Shape) -> Array:
     xp = xp_of(grad)
-    out = xp.zeros(shape, dtype=grad.dtype)
-    flat = out if len(shape) == 2 else out.reshape(1, -1)
+    # written as (samples, classes) rows (nll_rows), then put back in the input's layout
+    rows_shape = (_numel(shape) // shape[1], shape[1]) if len(shape) > 1 else (1, shape[0])
+    flat = xp.zeros(rows_shape, dtype=grad.dtype)
     t = target.reshape(-1)
     valid = t != node.ignore_index
     rows = xp.arange(flat.shape[0])[valid]
@@ -201,7 +205,10 @@ def _nll_backward_array(grad: Array, target: Array, node: NllLossBackward0,
         with _quiet():
             g = grad / node.total_weight
     flat[rows, cols] = -w * g
-    return out
+    if len(shape) == 4:  # (N, H, W, C) back to (N, C, H, W)
+        moved = (shape[0], shape[2], shape[3], shape[1])
+        return xp.ascontiguousarray(xp.moveaxis(flat.reshape(moved), -1, 1))
+    return flat.reshape(shape)
 
 
 class NllLossBackwardBackward0(Function):
@@ -222,18 +229,22 @@ class NllLossBackwardBackward0(Function):
         return g_grad, (F.zeros_like(g) if b else None)
 
 
+class NllLoss2DBackwardBackward0(NllLossBackwardBackward0):
+    node_name = "NllLoss2DBackwardBackward0"
+
+
 def _nll_pick(g: Array, target: Array, node: Any) -> Array:
-    flat = g if g.ndim == 2 else g.reshape(1, -1)
+    flat = nll_rows(g)
     t = target.reshape(-1)
     xp = xp_of(g)
     valid = t != node.ignore_index
     safe = xp.where(valid, t, 0)
     w = xp.where(valid, node.weight[safe], 0).astype(g.dtype)
-    picked = -flat[xp.arange(flat.shape[0]), safe] * w
-    if node.reduction == "none":
-        return picked if g.ndim == 2 else picked.reshape(())
-    total = picked.sum(dtype=g.dtype)
     with _quiet():
+        picked = xp.where(valid, -flat[xp.arange(flat.shape[0]), safe] * w, 0).astype(g.dtype)
+        if node.reduction == "none":
+            return picked.reshape(node.unreduced_shape(g.shape))
+        total, _ = node._reduce(picked, w, valid, False)
         return xp.asarray(total if node.reduction == "sum" else total / node.total_weight)
 
 

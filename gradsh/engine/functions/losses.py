@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
+
+import numpy as np
 
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError
 from gradsh.engine.functions.cascade_sum import _mean_array
 from gradsh.engine.functions.common import _quiet, result_dtype, xp_of
+from gradsh.engine.functions.nll_sum import nll_cascade_sum
 from gradsh.engine.functions.unary import _ARRAY_UFUNCS
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = [
-    "MseLossBackward0", "NllLossBackward0", "BinaryCrossEntropyBackward0",
+    "MseLossBackward0", "NllLossBackward0", "NllLoss2DBackward0", "BinaryCrossEntropyBackward0",
     "BinaryCrossEntropyWithLogitsBackward0", "SmoothL1LossBackward0", "HuberLossBackward0",
 ]
 
@@ -65,6 +69,17 @@ class MseLossBackward0(_PairLoss):
         return (g if a else None, -g if b else None)
 
 
+def nll_rows(x: Array) -> Array:
+    """nll_loss's input as (samples, classes): (C,) is one sample, (N, C) as it is, and
+    nll_loss2d's (N, C, H, W) with the class dimension moved last (sample b * H * W + h * W + w,
+    the kernels' flat position)."""
+    if x.ndim == 1:
+        return x.reshape(1, -1)
+    if x.ndim == 4:
+        return xp_of(x).moveaxis(x, 1, -1).reshape(-1, x.shape[1])
+    return x
+
+
 class NllLossBackward0(Function):
     """nll_loss over (N, C) or (C,) log-probabilities with class-index targets."""
 
@@ -78,8 +93,8 @@ class NllLossBackward0(Function):
         self.save("target", target)
         x = a._data
         xp = xp_of(x)
-        t = target._data.reshape(-1) if x.ndim == 2 else target._data.reshape(1)
-        logp = x if x.ndim == 2 else x.reshape(1, -1)
+        t = target._data.reshape(-1)
+        logp = nll_rows(x)
         classes = logp.shape[1]
         valid = t != ignore_index
         bad = t[valid & ((t < 0) | (t >= classes))]
@@ -89,24 +104,53 @@ class NllLossBackward0(Function):
         w = xp.ones(classes, dtype=x.dtype) if weight is None else weight._data.astype(x.dtype)
         self.weight = w
         wt = xp.where(valid, w[safe], 0).astype(x.dtype)
-        picked = -logp[xp.arange(logp.shape[0]), safe] * wt
-        self.total_weight = wt.sum(dtype=x.dtype)
+        with _quiet():
+            # NOTE: an ignored target's loss is written as 0 (never -0.0 from -x * 0)
+            picked = xp.where(valid, -logp[xp.arange(logp.shape[0]), safe] * wt, 0)
+            picked = picked.astype(x.dtype, copy=False)
+            loss, self.total_weight = self._reduce(picked, wt, valid, weight is not None)
         self.save("total_weight", Tensor._make(xp.asarray(self.total_weight), a.device))
         if weight is not None:
             self.save("weight", weight)
-        with _quiet():
-            if reduction == "none":
-                out = picked if x.ndim == 2 else picked.reshape(())
-            elif reduction == "sum":
-                out = picked.sum(dtype=x.dtype)
-            else:
-                out = picked.sum(dtype=x.dtype) / self.total_weight
+        if reduction == "none":
+            out = picked.reshape(self.unreduced_shape(x.shape))
+        elif not valid.size:
+            out = math.nan if reduction == "mean" else 0.0  # (a positive NaN, as PyTorch's fill)
+        else:
+            with _quiet():
+                out = loss if reduction == "sum" else loss / self.total_weight
         return xp.asarray(out, dtype=x.dtype)
+
+    @staticmethod
+    def unreduced_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
+        return () if len(shape) == 1 else shape[:1] + shape[2:]
+
+    @staticmethod
+    def _reduce(picked: Array, wt: Array, valid: Array, weighted: bool) -> tuple[Any, Any]:
+        """The loss total and the weight total as the kernel adds them (nll_cascade_sum), or
+        in NumPy's way for arrays on the GPU."""
+        dtype = picked.dtype
+        if not isinstance(picked, np.ndarray):
+            return picked.sum(dtype=dtype), wt.sum(dtype=dtype)
+        positions = np.flatnonzero(valid)
+        loss = nll_cascade_sum(positions, picked[positions], valid.size)
+        if weighted:
+            total = nll_cascade_sum(positions, wt[positions], valid.size)
+        else:
+            total = dtype.type(positions.size)
+        return loss, total
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         x = self.saved("self", F)
         target = self.saved("target", F)
         return (F.nll_loss_backward(grad, x, target, self),)
+
+
+class NllLoss2DBackward0(NllLossBackward0):
+    """nll_loss2d: (N, C, H, W) log-probabilities, (N, H, W) targets (the kernel reads the
+    input in its own layout; cross_entropy on (N, C, d1, ...) comes here through views)."""
+
+    node_name = "NllLoss2DBackward0"
 
 
 class BinaryCrossEntropyBackward0(_PairLoss):

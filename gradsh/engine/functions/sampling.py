@@ -1,4 +1,5 @@
-"""Nodes of the random in-place fills: bernoulli_, uniform_, normal_, random_."""
+"""Nodes of the random in-place fills (bernoulli_, uniform_, normal_, random_, exponential_)
+and of torch.normal with tensor arguments."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = [
     "BernoulliBackward1", "UniformBackward0", "NormalBackward0", "RandomBackward0",
-    "RandomBackward1", "RandomBackward2",
+    "RandomBackward1", "RandomBackward2", "NormalBackward1", "NormalBackward2", "NormalBackward3",
+    "ExponentialBackward0",
 ]
 
 
@@ -61,3 +63,39 @@ class RandomBackward2(UniformBackward0):
     """random_() in place; its gradient is zero."""
 
     node_name = "RandomBackward2"
+
+
+class ExponentialBackward0(UniformBackward0):
+    """exponential_(lambd) in place; its gradient is zero."""
+
+    node_name = "ExponentialBackward0"
+
+
+class _NormalOfTensors(Function):
+    """torch.normal with a tensor mean and/or std: the draws are computed by the op (`values`);
+    derivatives.yaml gives each tensor argument a zero gradient of its own shape."""
+
+    def forward(self, *inputs: Tensor, values: Array) -> Array:
+        return values
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # zeros of the output's shape: the engine sums each back to its input's shape
+        return tuple(F.zeros_like(grad) if need else None for need in self.needs_input_grad)
+
+
+class NormalBackward1(_NormalOfTensors):
+    """normal(mean: Tensor, std: float)."""
+
+    node_name = "NormalBackward1"
+
+
+class NormalBackward2(_NormalOfTensors):
+    """normal(mean: float, std: Tensor)."""
+
+    node_name = "NormalBackward2"
+
+
+class NormalBackward3(_NormalOfTensors):
+    """normal(mean: Tensor, std: Tensor)."""
+
+    node_name = "NormalBackward3"

@@ -21,6 +21,7 @@ differentiable half of the gradient namespaces (grad_ops.py).
 
 from gradsh.engine import dtypes
 from gradsh.engine.ops.activations import *  # noqa: F403
+from gradsh.engine.ops.activations_inplace import *  # noqa: F403
 from gradsh.engine.ops.arguments import *  # noqa: F403
 from gradsh.engine.ops.arguments import _device_name  # noqa: F401  (the runner's --device)
 from gradsh.engine.ops.arithmetic import *  # noqa: F403
@@ -29,12 +30,19 @@ from gradsh.engine.ops.comparison import *  # noqa: F403
 from gradsh.engine.ops.convolution import *  # noqa: F403
 from gradsh.engine.ops.copies import *  # noqa: F403
 from gradsh.engine.ops.creation import *  # noqa: F403
+from gradsh.engine.ops.diagonal import *  # noqa: F403
+from gradsh.engine.ops.discrete import *  # noqa: F403
+from gradsh.engine.ops.distance import *  # noqa: F403
+from gradsh.engine.ops.distributions import *  # noqa: F403
+from gradsh.engine.ops.einsum import *  # noqa: F403
 from gradsh.engine.ops.embeddings import *  # noqa: F403
 from gradsh.engine.ops.functional import *  # noqa: F403
 from gradsh.engine.ops.grad_ops import install_tensor_ops
 from gradsh.engine.ops.indexing import *  # noqa: F403
 from gradsh.engine.ops.joining import *  # noqa: F403
 from gradsh.engine.ops.linalg import *  # noqa: F403
+from gradsh.engine.ops.linalg_decompositions import *  # noqa: F403
+from gradsh.engine.ops.linalg_solvers import *  # noqa: F403
 from gradsh.engine.ops.losses import *  # noqa: F403
 from gradsh.engine.ops.methods import install_tensor_methods
 from gradsh.engine.ops.normalization import *  # noqa: F403
@@ -47,6 +55,7 @@ from gradsh.engine.ops.selection import *  # noqa: F403
 from gradsh.engine.ops.shape import *  # noqa: F403
 from gradsh.engine.ops.sorting import *  # noqa: F403
 from gradsh.engine.ops.unary import *  # noqa: F403
+from gradsh.engine.ops.unfold import *  # noqa: F403
 from gradsh.engine.tensor import (  # noqa: F401  (torch.no_grad and friends)
     enable_grad,
     is_grad_enabled,

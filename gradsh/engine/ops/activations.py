@@ -25,6 +25,15 @@ from gradsh.engine.functions.activations import (
     SoftplusBackward0,
 )
 from gradsh.engine.functions.common import not_implemented_for
+from gradsh.engine.ops.activations_inplace import (
+    elu_,
+    hardsigmoid_,
+    hardtanh_,
+    leaky_relu_,
+    mish_,
+    relu6_,
+    silu_,
+)
 from gradsh.engine.ops.arguments import _check_tensor, wrap_dim
 from gradsh.engine.ops.copies import to
 from gradsh.engine.ops.guard import guarded
@@ -97,21 +106,24 @@ def logsigmoid(a: Tensor) -> Tensor:
 
 @guarded
 def leaky_relu(a: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
-    _not_inplace("leaky_relu", inplace)
+    if inplace:
+        return leaky_relu_(a, negative_slope)
     return LeakyReluBackward0.apply(_float_input(a, "leaky_relu", "leaky_relu_cpu"),
                                        negative_slope=negative_slope)
 
 
 @guarded
 def elu(a: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
-    _not_inplace("elu", inplace)
+    if inplace:
+        return elu_(a, alpha)
     return EluBackward0.apply(_float_input(a, "elu", "elu_cpu"), alpha=alpha, scale=1.0,
                                  input_scale=1.0)
 
 
 @guarded
 def silu(a: Tensor, inplace: bool = False) -> Tensor:
-    _not_inplace("silu", inplace)
+    if inplace:
+        return silu_(a)
     return SiluBackward0.apply(_float_input(a, "silu", "silu_cpu"))
 
 
@@ -124,16 +136,18 @@ def softplus(a: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
 @guarded
 def hardtanh(a: Tensor, min_val: float = -1.0, max_val: float = 1.0,
              inplace: bool = False) -> Tensor:
-    _not_inplace("hardtanh", inplace)
     if min_val > max_val:
         raise TorchValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return hardtanh_(a, min_val, max_val)
     return HardtanhBackward0.apply(_check_tensor(a, "hardtanh"), min_val=min_val,
                                       max_val=max_val)
 
 
 @guarded
 def relu6(a: Tensor, inplace: bool = False) -> Tensor:
-    _not_inplace("relu6", inplace)
+    if inplace:
+        return relu6_(a)
     return hardtanh(a, 0.0, 6.0)
 
 
@@ -147,11 +161,13 @@ def gelu(a: Tensor, approximate: str = "none") -> Tensor:
 
 @guarded
 def mish(a: Tensor, inplace: bool = False) -> Tensor:
-    _not_inplace("mish", inplace)
+    if inplace:
+        return mish_(a)
     return MishBackward0.apply(_float_input(a, "mish", "mish_cpu"))
 
 
 @guarded
 def hardsigmoid(a: Tensor, inplace: bool = False) -> Tensor:
-    _not_inplace("hardsigmoid", inplace)
+    if inplace:
+        return hardsigmoid_(a)
     return HardsigmoidBackward0.apply(_float_input(a, "hardsigmoid", "hardsigmoid_cpu"))

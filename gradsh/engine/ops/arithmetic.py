@@ -24,6 +24,7 @@ from gradsh.engine.functions.arithmetic import (
     FmodBackward1,
     LerpBackward0,
     LinalgCrossBackward0,
+    LerpBackward1,
     MulBackward0,
     MulBackward1,
     PowBackward0,
@@ -267,12 +268,19 @@ arctan2 = alias(atan2, "arctan2")
 def lerp(start: Tensor, end: Tensor, weight: Any) -> Tensor:
     start = _check_tensor(start, "lerp")
     end = _check_tensor(end, "lerp", "end", 2)
-    if isinstance(weight, Tensor):
-        raise TorchNotImplementedError("gradsh's lerp takes a number as weight")
     if start.dtype is not end.dtype:
         raise TorchRuntimeError(f"expected dtype {_c_name(start.dtype)} for `end` but got "
                                 f"dtype {_c_name(end.dtype)}")
-    return LerpBackward0.apply(start, end, weight=float(weight))
+    if not isinstance(weight, Tensor):
+        return LerpBackward0.apply(start, end, weight=float(weight))
+    # A 0-d weight of any dtype passes (its value is read in the math type, as a Scalar's)
+    if weight.ndim > 0 and weight.dtype is not start.dtype:
+        raise TorchRuntimeError(f"expected dtype {_c_name(start.dtype)} for `weight` but got "
+                                f"dtype {_c_name(weight.dtype)}")
+    if not start.dtype.is_floating_point:
+        raise TorchNotImplementedError(
+            f"\"lerp_kernel_tensor\" not implemented for '{start.dtype.short}'")
+    return LerpBackward1.apply(start, end, weight)
 
 
 @guarded

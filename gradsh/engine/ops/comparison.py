@@ -7,16 +7,17 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine.exceptions import TorchTypeError
-from gradsh.engine.functions.common import broadcast_shapes, xp_of
+from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
+from gradsh.engine.functions.common import broadcast_shapes, result_dtype, xp_of
 from gradsh.engine.functions.comparison import _Bitwise, _Compare
 from gradsh.engine.ops.arguments import TensorLike, _plain, as_tensor_operand
 from gradsh.engine.ops.guard import alias, guarded
-from gradsh.engine.tensor import Tensor
+from gradsh.engine.tensor import Tensor, apply_inplace, check_inplace
 
 __all__ = [
     "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
-    "not_equal", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "logical_not",
+    "not_equal", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_and_",
+    "bitwise_or_", "bitwise_xor_", "bitwise_not_", "logical_not",
     "logical_and", "logical_or", "logical_xor", "isnan", "isinf", "isfinite", "equal", "allclose",
 ]
 
@@ -89,6 +90,42 @@ def bitwise_not(a: Tensor) -> Tensor:
             "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
         )
     return _plain(xp_of(a._data).invert(a._data), a.device)
+
+
+def _bitwise_inplace(a: Tensor, b: TensorLike, op: str) -> Tensor:
+    other = as_tensor_operand(b)
+    dtype = result_dtype(a, other)
+    if dtype is not a.dtype and dtype.category > a.dtype.category:
+        # PyTorch checks the cast before the kernel: `i |= 4.5` on int64 is this error
+        raise TorchRuntimeError(f"result type {dtype.short} can't be cast to the desired output "
+                                f"type {a.dtype.short}")
+    return apply_inplace(_Bitwise, a, other, op=op, kernel=f"{op}_cpu")
+
+
+@guarded
+def bitwise_and_(a: Tensor, b: TensorLike) -> Tensor:
+    """`x &= y`."""
+    return _bitwise_inplace(a, b, "bitwise_and")
+
+
+@guarded
+def bitwise_or_(a: Tensor, b: TensorLike) -> Tensor:
+    """`x |= y`."""
+    return _bitwise_inplace(a, b, "bitwise_or")
+
+
+@guarded
+def bitwise_xor_(a: Tensor, b: TensorLike) -> Tensor:
+    """`x ^= y`."""
+    return _bitwise_inplace(a, b, "bitwise_xor")
+
+
+@guarded
+def bitwise_not_(a: Tensor) -> Tensor:
+    result = bitwise_not(a)
+    check_inplace(a)
+    a._inplace_data(result._data)
+    return a
 
 
 @guarded

@@ -13,6 +13,7 @@ from gradsh.engine.functions.higher_order import (
     IndexPutImplBackward0,
     LogSoftmaxBackwardDataBackward0,
     MseLossBackwardBackward0,
+    NllLoss2DBackwardBackward0,
     NllLossBackwardBackward0,
     SelectBackwardBackward0,
     SigmoidBackwardBackward0,
@@ -230,7 +231,8 @@ def install_tensor_ops() -> None:
             g, y, dim=dim),
         mse_loss_backward=lambda g, x, t, red: MseLossBackwardBackward0.apply(
             g, x, t, reduction=red),
-        nll_loss_backward=lambda g, x, target, node: NllLossBackwardBackward0.apply(
+        nll_loss_backward=lambda g, x, target, node: (
+            NllLoss2DBackwardBackward0 if x.ndim == 4 else NllLossBackwardBackward0).apply(
             g, x, target=target, node=node),
         detached=detached,
         ufunc=lambda name, g: ufuncs[name](g),

@@ -24,6 +24,7 @@ from gradsh.engine.functions.joining import (
 )
 from gradsh.engine.ops.arguments import _check_kernel_devices, _check_tensor, _type_name, wrap_dim
 from gradsh.engine.ops.guard import alias, guarded
+from gradsh.engine.ops.padding import pad_nonconstant
 from gradsh.engine.ops.reductions import min
 from gradsh.engine.ops.shape import expand, view
 from gradsh.engine.tensor import Tensor
@@ -174,18 +175,20 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
 @guarded
 def pad(input: Tensor, pad: Any, mode: str = "constant",  # noqa: A002
         value: float | None = None) -> Tensor:
-    """F.pad in constant mode: (left, right) pairs from the last dimension backwards; negative
-    amounts crop."""
+    """F.pad: (left, right) pairs from the last dimension backwards; negative amounts crop.
+    mode "constant" here, "reflect", "replicate" and "circular" in padding.py."""
     input = _check_tensor(input, "pad")
     amounts = tuple(int(p) for p in pad)
-    if mode != "constant":
-        raise TorchNotImplementedError(f"gradsh's pad has only mode='constant', not {mode!r}")
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise TorchNotImplementedError(f"Unrecognised padding mode {mode}")
     if len(amounts) % 2:
         raise TorchRuntimeError("Padding length must be divisible by 2")
     if len(amounts) > 2 * input.ndim:
         raise TorchRuntimeError(
             "Padding length should be less than or equal to two times the input dimension but "
             f"got padding length {len(amounts)} and input of dimension {input.ndim}")
+    if mode != "constant":
+        return pad_nonconstant(input, amounts, mode, value)
     for i in range(len(amounts) // 2):
         n = input.shape[input.ndim - 1 - i]
         if n + builtins.min(amounts[2 * i], 0) + builtins.min(amounts[2 * i + 1], 0) < 0:

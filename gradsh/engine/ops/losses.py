@@ -18,6 +18,7 @@ from gradsh.engine.functions.losses import (
     BinaryCrossEntropyWithLogitsBackward0,
     HuberLossBackward0,
     MseLossBackward0,
+    NllLoss2DBackward0,
     NllLossBackward0,
     SmoothL1LossBackward0,
 )
@@ -30,7 +31,7 @@ from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.indexing import index
 from gradsh.engine.ops.reductions import mean, sum
 from gradsh.engine.ops.selection import masked_fill_
-from gradsh.engine.ops.shape import expand, view
+from gradsh.engine.ops.shape import contiguous, expand, view
 from gradsh.engine.ops.unary import abs, exp, neg
 from gradsh.engine.tensor import Tensor, no_grad
 
@@ -64,11 +65,9 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noq
     _check_tensor(input, "nll_loss")
     _check_tensor(target, "nll_loss", "target", 2)
     _check_reduction(reduction)
-    if input.ndim not in (1, 2):
-        raise TorchNotImplementedError(
-            "gradsh's nll_loss supports (N, C) or (C,) inputs only"
-        )
-    if input.ndim == 2 and target.ndim >= 1 and input.shape[0] != target.shape[0]:
+    if input.ndim < 1:
+        raise TorchValueError(f"Expected 1 or more dimensions (got {input.ndim})")
+    if input.ndim >= 2 and target.ndim >= 1 and input.shape[0] != target.shape[0]:
         raise TorchValueError(  # nll_loss_nd checks the batch before the kernel checks dtypes
             f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
             f"({target.shape[0]})."
@@ -81,12 +80,49 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noq
         raise TorchRuntimeError(
             "0D or 1D target tensor expected, multi-target not supported"
         )
+    if input.ndim > 2:
+        return _nll_loss_nd(input, target, weight, ignore_index, reduction)
     _check_kernel_devices("wrapper_CUDA_nll_loss_forward", ("self", input), ("target", target),
                           ("weight", weight))
     if not input.dtype.is_floating_point:
         raise not_implemented_for("nll_loss_forward_reduce_cuda_kernel_2d_index", input.dtype)
     return NllLossBackward0.apply(input, target=target, weight=weight, reduction=reduction,
                                      ignore_index=ignore_index)
+
+
+def _nll_loss_nd(input: Tensor, target: Tensor, weight: Tensor | None,  # noqa: A002
+                 ignore_index: int, reduction: str) -> Tensor:
+    """nll_loss_nd for (N, C, d1, ...): nll_loss2d on a 4-d input as it is, any other rank
+    viewed as (N, C, 1, -1) (the unreduced loss viewed back to (N, d1, ...))."""
+    if input.ndim == 4:
+        _check_nll_loss2d(input, target, weight)
+        return NllLoss2DBackward0.apply(input, target=target, weight=weight,
+                                        reduction=reduction, ignore_index=ignore_index)
+    n, c = input.shape[0], input.shape[1]
+    out_size = (n, *input.shape[2:])
+    if tuple(target.shape[1:]) != tuple(input.shape[2:]):
+        raise TorchRuntimeError(f"Expected target size {list(out_size)}, got "
+                                f"{list(target.shape)}")
+    input_, target_ = contiguous(input), contiguous(target)
+    input_ = view(input_, n, c, 1, -1) if input_.numel() > 0 else view(input_, n, c, 0, 0)
+    target_ = view(target_, n, 1, -1) if target_.numel() > 0 else view(target_, n, 0, 0)
+    _check_nll_loss2d(input_, target_, weight)
+    out = NllLoss2DBackward0.apply(input_, target=target_, weight=weight, reduction=reduction,
+                                   ignore_index=ignore_index)
+    return view(out, *out_size) if reduction == "none" else out
+
+
+def _check_nll_loss2d(input: Tensor, target: Tensor,  # noqa: A002
+                      weight: Tensor | None) -> None:
+    """check_inputs_nll_loss2d, in its order."""
+    if target.ndim != 3:
+        raise TorchRuntimeError("only batches of spatial targets supported (3D tensors) but got "
+                                f"targets of dimension: {target.ndim}")
+    if weight is not None and weight.numel() != input.shape[1]:
+        raise TorchRuntimeError("weight tensor should be defined either for all or no classes")
+    if (input.shape[0], input.shape[2], input.shape[3]) != tuple(target.shape):
+        raise TorchRuntimeError(f"size mismatch (got input: {list(input.shape)} , target: "
+                                f"{list(target.shape)}")
 
 
 @guarded

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import dtypes
-from gradsh.engine.exceptions import TorchTypeError, TorchValueError
+from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError, warn
 from gradsh.engine.ops.activations import log_softmax, softmax
 from gradsh.engine.ops.arguments import TensorLike
 from gradsh.engine.ops.arithmetic import (
@@ -40,9 +40,13 @@ from gradsh.engine.ops.autograd import backward
 from gradsh.engine.ops.comparison import (
     allclose,
     bitwise_and,
+    bitwise_and_,
     bitwise_not,
+    bitwise_not_,
     bitwise_or,
+    bitwise_or_,
     bitwise_xor,
+    bitwise_xor_,
     eq,
     equal,
     ge,
@@ -140,6 +144,12 @@ from gradsh.engine.ops.reductions import (
     sum,
     var,
 )
+from gradsh.engine.ops.diagonal import diagonal
+from gradsh.engine.ops.discrete import heaviside
+from gradsh.engine.ops.unfold import unfold
+from gradsh.engine.ops.linalg_decompositions import pinverse, svd
+from gradsh.engine.ops.linalg_solvers import cholesky, det, inverse, logdet, slogdet
+from gradsh.engine.ops.distributions import exponential_, multinomial
 from gradsh.engine.ops.sampling import bernoulli, bernoulli_, normal_, uniform_
 from gradsh.engine.ops.selection import (
     clamp,
@@ -238,6 +248,7 @@ from gradsh.engine.ops import numerics as _numerics
 from gradsh.engine.ops.sampling import random_
 from gradsh.engine.ops import unary as _unary
 from gradsh.engine.tensor import Tensor
+from gradsh.engine.tensor import Tensor, _once
 
 __all__ = ["install_tensor_methods"]
 
@@ -309,7 +320,18 @@ def _int(self: Tensor) -> int:
 def _float(self: Tensor) -> float:
     if self.numel() != 1:
         raise TorchValueError("only one element tensors can be converted to Python scalars")
+    if self.requires_grad and "scalar_grad" not in _once:  # TORCH_WARN_ONCE, float() only
+        _once.add("scalar_grad")
+        warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+             "behavior.\nConsider using tensor.detach() first.")
     return float(self.item())
+
+
+def _contains(self: Tensor, element: Any) -> bool:
+    if isinstance(element, (Tensor, int, float, bool)):
+        return bool(eq(self, element).any().item())
+    raise TorchRuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you "
+                            f"passed in a {type(element)}.")
 
 
 def _index_method(self: Tensor) -> int:
@@ -377,6 +399,10 @@ _METHODS: dict[str, Any] = {
     "__xor__": bitwise_xor,
     "__rxor__": _reflected(bitwise_xor),
     "__invert__": bitwise_not,
+    "__iand__": _inplace_operator(bitwise_and_),
+    "__ior__": _inplace_operator(bitwise_or_),
+    "__ixor__": _inplace_operator(bitwise_xor_),
+    "__contains__": _contains,
     "__getitem__": index,
     "__setitem__": _setitem,
     "__iter__": _iter,
@@ -420,6 +446,10 @@ _METHODS: dict[str, Any] = {
     "logical_or": logical_or,
     "logical_xor": logical_xor,
     "bitwise_not": bitwise_not,
+    "bitwise_and_": bitwise_and_,
+    "bitwise_or_": bitwise_or_,
+    "bitwise_xor_": bitwise_xor_,
+    "bitwise_not_": bitwise_not_,
     "isnan": isnan,
     "isinf": isinf,
     "isfinite": isfinite,
@@ -492,6 +522,18 @@ _METHODS: dict[str, Any] = {
     "uniform_": uniform_,
     "normal_": normal_,
     "random_": random_,
+    "exponential_": exponential_,
+    "multinomial": multinomial,
+    "heaviside": heaviside,
+    "diagonal": diagonal,
+    "unfold": unfold,
+    "det": det,
+    "slogdet": slogdet,
+    "logdet": logdet,
+    "inverse": inverse,
+    "pinverse": pinverse,
+    "svd": svd,
+    "cholesky": cholesky,
     "logit": logit,
     "take": take,
     "index_fill": index_fill,
@@ -637,7 +679,7 @@ _METHODS: dict[str, Any] = {
 
 
 _UNGUARDED_METHODS = frozenset({"backward", "__getitem__", "__setitem__", "__iter__", "__int__",
-                                "__float__", "__index__"})
+                                "__float__", "__index__", "__contains__"})
 
 # The binary operators: a TypeError makes them answer NotImplemented (see _guard)
 _OPERATORS = frozenset({

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes
+from gradsh.engine import backend, dtypes, limits
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchNotImplementedError,
@@ -24,7 +24,6 @@ from gradsh.engine.functions.sampling import (
     RandomBackward2,
     UniformBackward0,
 )
-from gradsh.engine.ops.activations import _not_inplace
 from gradsh.engine.ops.arguments import (
     REQUIRES_GRAD_DTYPE_MESSAGE,
     _check_tensor,
@@ -34,7 +33,7 @@ from gradsh.engine.ops.arguments import (
     given_size,
     size_args,
 )
-from gradsh.engine.ops.arithmetic import div_, mul
+from gradsh.engine.ops.arithmetic import div_, mul, mul_
 from gradsh.engine.ops.copies import copy_
 from gradsh.engine.ops.creation import empty_like, zeros
 from gradsh.engine.ops.guard import guarded
@@ -42,7 +41,7 @@ from gradsh.engine.ops.shape import expand
 from gradsh.engine.tensor import Tensor, apply_inplace, no_grad
 
 __all__ = [
-    "rand", "randn", "randint", "rand_like", "randn_like", "manual_seed", "randperm", "normal",
+    "rand", "randn", "randint", "rand_like", "randn_like", "manual_seed", "randperm",
     "bernoulli_", "bernoulli", "dropout", "uniform_", "normal_", "random_",
 ]
 
@@ -149,23 +148,9 @@ def randperm(n: int, dtype: DType | None = None, device: Any = None,
     if not isinstance(n, int) or isinstance(n, bool):
         raise TorchTypeError(f"randperm(): argument 'n' (position 1) must be int, not "
                              f"{_type_name(n)}")
+    if n > 0:
+        limits.check((n,), max(d.itemsize, 8))  # the shuffle itself works on int64
     data = _random_call(lambda: _generator(generator).randperm(n, d))
-    return _new(data, d, device, requires_grad)
-
-
-@guarded(tensor_first=False)
-def normal(mean: Any, std: Any = 1.0, size: Any = None, dtype: DType | None = None,
-           device: Any = None, requires_grad: bool = False, generator: Any = None) -> Tensor:
-    """torch.normal(mean, std, size) with numbers for mean and std."""
-    if isinstance(mean, Tensor) or isinstance(std, Tensor):
-        raise TorchNotImplementedError("gradsh's normal takes numbers for mean and std, and "
-                                       "a size")
-    if size is None:
-        raise TorchTypeError("normal() received an invalid combination of arguments - got "
-                             "(float, float), but expected a size")
-    d = _resolve_dtype(dtype, dtypes.default_float())
-    shape = size_args((size,), "normal", d.itemsize)
-    data = _random_call(lambda: _generator(generator).normal(float(mean), float(std), shape, d))
     return _new(data, d, device, requires_grad)
 
 
@@ -204,7 +189,6 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
     """F.dropout as aten's CPU path computes it: noise = empty_like(x).bernoulli_(1 - p) /
     (1 - p), then x * noise (MulBackward0); the input itself when p is 0 or not training."""
     input = _check_tensor(input, "dropout")
-    _not_inplace("dropout", inplace)
     if not 0.0 <= p <= 1.0:
         raise TorchValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if p == 0 or not training or input.numel() == 0:
@@ -214,7 +198,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
     with no_grad():
         noise = bernoulli_(empty_like(input), 1 - p)
         noise = div_(noise, 1 - p)
-    return mul(input, noise)
+    return mul_(input, noise) if inplace else mul(input, noise)
 
 
 @guarded

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from gradsh.engine import nn_activation as _act
 from gradsh.engine import ops as _ops
 from gradsh.engine.ops import activations as _activations
@@ -13,8 +15,9 @@ from gradsh.torch.nn._reduction import resolve as _reduction
 __getattr__ = module_getattr("torch.nn.functional")
 
 _FROM_OPS = """
-cosine_similarity dropout elu gelu hardsigmoid hardtanh huber_loss leaky_relu linear logsigmoid
-mish normalize one_hot pad relu6 relu_ sigmoid silu softplus tanh
+cosine_similarity dropout elu elu_ gelu hardsigmoid hardtanh hardtanh_ huber_loss leaky_relu
+leaky_relu_ linear logsigmoid mish normalize one_hot pad relu6 relu_ selu_ celu_ sigmoid silu
+softplus tanh threshold_
 """.split()
 _FROM_ACTIVATIONS = """
 celu glu hardshrink hardswish prelu selu softshrink softsign tanhshrink threshold
@@ -28,7 +31,7 @@ max_pool2d_with_indices
 __all__ = [*_FROM_OPS, *_FROM_LAYERS, *_FROM_ACTIVATIONS, "relu", "softmax", "log_softmax", "softmin",
            "softmax2d", "dropout1d", "dropout2d", "alpha_dropout", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "cross_entropy", "kl_div", "l1_loss", "mse_loss",
-           "nll_loss", "smooth_l1_loss"]
+           "nll_loss", "smooth_l1_loss", "unfold", "fold"]
 
 _module = globals()
 for _name in (*_FROM_OPS, *_FROM_LAYERS):
@@ -38,8 +41,20 @@ for _name in _FROM_ACTIVATIONS:
 del _module, _name
 
 
-def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
-    return _ops.relu_(input) if inplace else _ops.relu(input)  # type: ignore[no-any-return]
+relu = _ops.functional_relu
+
+
+def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,  # noqa: A002
+           stride: Any = 1) -> Tensor:
+    """F.unfold: the columns of input's sliding blocks (im2col, Im2ColBackward0)."""
+    return _ops.im2col(input, kernel_size, dilation, padding, stride)  # type: ignore[no-any-return]
+
+
+def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1,  # noqa: A002
+         padding: Any = 0, stride: Any = 1) -> Tensor:
+    """F.fold: columns added back into images (col2im, Col2ImBackward0)."""
+    return _ops.col2im(input, output_size, kernel_size, dilation,  # type: ignore[no-any-return]
+                       padding, stride)
 
 
 def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
@@ -58,21 +73,26 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa
 
 
 def _feature_dropout(input: Tensor, p: float, training: bool,  # noqa: A002
-                     batched: bool) -> Tensor:
-    """Whole channels dropped: one draw per (sample, channel), as ATen's feature_dropout."""
+                     batched: bool, inplace: bool = False) -> Tensor:
+    """Whole channels dropped: one draw per (sample, channel), as ATen's feature_dropout (with
+    inplace, ATen's feature_dropout_: the mask multiplied in with mul_)."""
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not batched and inplace:
+        # PyTorch unsqueeze_s the input in place first; gradsh has no in-place view ops
+        _activations._not_inplace("unbatched feature dropout", inplace)
     if p == 0 or not training or input.numel() == 0:
         return input
     if not batched:
         return _ops.squeeze(_feature_dropout(_ops.unsqueeze(input, 0), p, training, True), 0)
+    multiply = _ops.mul_ if inplace else _ops.mul
     if p == 1:
-        return _ops.mul(input, _ops.zeros((), dtype=input.dtype))
+        return multiply(input, _ops.zeros((), dtype=input.dtype))
     shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2)
     with no_grad():
         noise = _ops.bernoulli_(_ops.new_empty(input, shape), 1 - p)
         noise = _ops.div_(noise, 1 - p)
-    return _ops.mul(input, noise)
+    return multiply(input, noise)
 
 
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
@@ -82,8 +102,7 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A00
                            f"{input.ndim}D input. Note that dropout1d exists to provide channel-"
                            "wise dropout on inputs with 1 spatial dimension, a channel dimension, "
                            "and an optional batch dimension (i.e. 2D or 3D inputs).")
-    _activations._not_inplace("dropout1d", inplace)
-    return _feature_dropout(input, p, training, input.ndim == 3)
+    return _feature_dropout(input, p, training, input.ndim == 3, inplace)
 
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
@@ -104,8 +123,7 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A00
                       "release to interpret the input as one without a batch dimension, i.e. "
                       "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please "
                       "switch to using dropout1d instead.", stacklevel=2)
-    _activations._not_inplace("dropout2d", inplace)
-    return _feature_dropout(input, p, training, True)
+    return _feature_dropout(input, p, training, True, inplace)
 
 
 def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,  # noqa: A002
@@ -114,11 +132,10 @@ def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,  # noqa
     an affine correction (ATen's _dropout_impl with alpha=True)."""
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    _activations._not_inplace("alpha_dropout", inplace)
     if p == 0 or not training or input.numel() == 0:
         return input
     if p == 1:
-        return _ops.mul(input, _ops.zeros((), dtype=input.dtype))
+        return (_ops.mul_ if inplace else _ops.mul)(input, _ops.zeros((), dtype=input.dtype))
     alpha = 1.7580993408473766
     a = 1.0 / ((alpha * alpha * p + 1) * (1 - p)) ** 0.5
     with no_grad():
@@ -126,6 +143,8 @@ def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,  # noqa
         b = _ops.mul(_ops.add(noise, -1), alpha * a)
         b = _ops.add(b, alpha * a * p)
         noise = _ops.mul(noise, a)
+    if inplace:
+        return _ops.add_(_ops.mul_(input, noise), b)
     return _ops.add(_ops.mul(input, noise), b)
 
 

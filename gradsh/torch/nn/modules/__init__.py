@@ -14,6 +14,7 @@ from gradsh.torch.nn.modules.container import (
 from gradsh.torch.nn.modules.conv import Conv1d, Conv2d
 from gradsh.torch.nn.modules.dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d
 from gradsh.torch.nn.modules.flatten import Flatten, Unflatten
+from gradsh.torch.nn.modules.fold import Fold, Unfold
 from gradsh.torch.nn.modules.linear import Bilinear, Identity, Linear
 from gradsh.torch.nn.modules.loss import (
     BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss,
@@ -33,12 +34,12 @@ __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AlphaDropout", "AvgPool1d", "AvgPool2d",
     "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU", "Conv1d",
     "Conv2d", "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "ELU", "Embedding",
-    "Flatten", "GELU", "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink", "Hardsigmoid",
+    "Flatten", "Fold", "GELU", "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink", "Hardsigmoid",
     "Hardswish", "Hardtanh", "HuberLoss", "Identity", "KLDivLoss", "L1Loss", "LSTM",
     "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss",
     "MaxPool1d", "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss", "PReLU",
     "ParameterDict", "ParameterList", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "ReLU",
     "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softmax2d",
     "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold",
-    "Unflatten",
+    "Unflatten", "Unfold",
 ]

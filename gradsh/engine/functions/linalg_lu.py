@@ -1,0 +1,488 @@
+"""torch.linalg's LU and triangular family: inv, det, solve, solve_triangular, cholesky.
+
+The factorizations are LAPACK's algorithms written out in NumPy over a stack of matrices
+(getrf's partial pivoting, getrs, trsm's substitutions, potrf's columns), so that the LU a
+node saves, the pivots, a singular matrix's zero pivot and a failed Cholesky's order are
+PyTorch's. NOTE: PyTorch runs MKL's blocked kernels and NumPy's `linalg` (inv, solve,
+cholesky) OpenBLAS's, so results agree with PyTorch's to rounding, not bit for bit.
+
+Backward formulas are PyTorch's (FunctionsManual.cpp), written once against `F.la`: NumPy
+arrays on a first backward, differentiable ops under create_graph (ops.linalg_decompositions
+installs those), as at::GradMode::is_enabled() chooses there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine.exceptions import TorchLinAlgError
+from gradsh.engine.functions.common import _quiet
+from gradsh.engine.tensor import RESULT, Array, ArrayOps, Function, Tensor
+
+__all__ = [
+    "lu_factor", "lu_solve", "triangular_solve", "cholesky_lower", "mT",
+    "LinalgInvExBackward0", "LinalgDetBackward0", "LinalgSolveExBackward0",
+    "LinalgSolveTriangularBackward0", "LinalgCholeskyExBackward0", "CholeskyBackward0",
+    "singular_error", "batch_prefix", "torch_lu", "factors_transpose",
+]
+
+
+def mT(a: Array) -> Array:
+    return np.swapaxes(a, -1, -2)
+
+
+def _stack(a: Array, n_rows: int, n_cols: int) -> Array:
+    count = int(np.prod(a.shape[:-2], dtype=np.int64))
+    return np.array(a, copy=True).reshape((count, n_rows, n_cols))
+
+
+def lu_factor(a: Array) -> tuple[Array, Array, Array]:
+    """getrf on each matrix of a (..., n, n) stack: (LU, 1-based int32 pivots, int32 info, the
+    1-based index of the first zero pivot or 0). Multipliers are scaled by the pivot's
+    reciprocal, as dgetf2 does when the pivot is not tiny."""
+    n = a.shape[-1]
+    batch = a.shape[:-2]
+    lu = _stack(a, n, n)
+    count = lu.shape[0]
+    pivots = np.empty((count, n), np.int32)
+    info = np.zeros(count, np.int32)
+    rows = np.arange(count)
+    tiny = np.finfo(a.dtype).tiny
+    with _quiet():
+        for k in range(n):
+            p = k + np.argmax(np.abs(lu[:, k:, k]), axis=1)
+            pivots[:, k] = p + 1
+            swap = p != k
+            if swap.any():
+                r, q = rows[swap], p[swap]
+                top = lu[r, k, :].copy()
+                lu[r, k, :] = lu[r, q, :]
+                lu[r, q, :] = top
+            pivot = lu[:, k, k]
+            zero = pivot == 0
+            info[(info == 0) & zero] = k + 1
+            if k + 1 < n:
+                col = lu[:, k + 1:, k]
+                scaled = np.where((np.abs(pivot) < tiny)[:, None], col / pivot[:, None],
+                                  col * (np.ones((), a.dtype) / pivot)[:, None])
+                col[...] = np.where(zero[:, None], col, scaled)
+                lu[:, k + 1:, k + 1:] -= col[:, :, None] * lu[:, k, None, k + 1:]
+    return lu.reshape(a.shape), pivots.reshape(batch + (n,)), info.reshape(batch)
+
+
+def _swap_rows(x: Array, pivots: Array, order: range) -> None:
+    rows = np.arange(x.shape[0])
+    for k in order:
+        q = pivots[:, k] - 1
+        swap = q != k
+        if swap.any():
+            r, q = rows[swap], q[swap]
+            top = x[r, k].copy()
+            x[r, k] = x[r, q]
+            x[r, q] = top
+
+
+def lu_solve(lu: Array, pivots: Array, b: Array, adjoint: bool) -> Array:
+    """getrs: X with A X = B (adjoint: A^T X = B) from A's LU, over broadcast batches."""
+    n = lu.shape[-1]
+    batch = np.broadcast_shapes(lu.shape[:-2], b.shape[:-2])
+    k = b.shape[-1]
+    lu_ = np.broadcast_to(lu, batch + (n, n)).reshape((-1, n, n))
+    piv = np.broadcast_to(pivots, batch + (n,)).reshape((-1, n))
+    x = _stack(np.broadcast_to(b, batch + (n, k)), n, k)
+    with _quiet():
+        if not adjoint:
+            _swap_rows(x, piv, range(n))
+            _substitute(lu_, x, lower=True, unit=True)
+            _substitute(lu_, x, lower=False, unit=False)
+        else:
+            t = mT(lu_)
+            _substitute(t, x, lower=True, unit=False)
+            _substitute(t, x, lower=False, unit=True)
+            _swap_rows(x, piv, range(n - 1, -1, -1))
+    return x.reshape(batch + (n, k))
+
+
+def _substitute(a: Array, x: Array, lower: bool, unit: bool) -> None:
+    """x <- T^{-1} x in place, T the lower or upper triangle of each a (unit: ones on the
+    diagonal), row by row as trsm's substitution."""
+    n = a.shape[-1]
+    order = range(n) if lower else range(n - 1, -1, -1)
+    for i in order:
+        part = slice(0, i) if lower else slice(i + 1, n)
+        if (i > 0) if lower else (i < n - 1):
+            x[:, i] -= (a[:, i, None, part] @ x[:, part])[:, 0]
+        if not unit:
+            x[:, i] /= a[:, i, i, None]
+
+
+def triangular_solve(a: Array, b: Array, upper: bool, left: bool, unit: bool) -> Array:
+    """X with A X = B (left) or X A = B, A's upper or lower triangle, batches broadcast."""
+    if not left:
+        return mT(triangular_solve(mT(a), mT(b), not upper, True, unit))
+    n = a.shape[-1]
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    k = b.shape[-1]
+    a_ = np.broadcast_to(a, batch + (n, n)).reshape((-1, n, n))
+    x = _stack(np.broadcast_to(b, batch + (n, k)), n, k).astype(np.result_type(a, b))
+    with _quiet():
+        _substitute(a_, x, lower=not upper, unit=unit)
+    return x.reshape(batch + (n, k))
+
+
+def cholesky_lower(a: Array) -> tuple[Array, Array]:
+    """potrf on each matrix's lower triangle: (L, int32 info, the order of the first leading
+    minor that is not positive-definite, or 0). NumPy's (LAPACK's) factorization when it
+    succeeds; dpotf2's columns otherwise, which leave the failed diagonal element as it was
+    found, as PyTorch's cholesky_ex shows it."""
+    n = a.shape[-1]
+    batch = a.shape[:-2]
+    try:
+        with _quiet():
+            lower = np.linalg.cholesky(a)
+        if not np.isnan(np.diagonal(lower, 0, -2, -1)).any():  # NaN passes LAPACK's test
+            return lower, np.zeros(batch, np.int32)
+    except np.linalg.LinAlgError:
+        pass
+    m = np.tril(_stack(a, n, n))
+    info = np.zeros(m.shape[0], np.int32)
+    with _quiet():
+        for j in range(n):
+            active = info == 0
+            ajj = m[:, j, j] - np.einsum("bk,bk->b", m[:, j, :j], m[:, j, :j])
+            bad = active & ~(ajj > 0)
+            info[bad] = j + 1
+            m[bad, j, j] = ajj[bad]
+            ok = active & ~bad
+            if not ok.any():
+                continue
+            root = np.sqrt(ajj[ok])
+            m[ok, j, j] = root
+            rest = m[ok, j + 1:, j] - (m[ok, j + 1:, :j] @ m[ok, j, :j, None])[..., 0]
+            m[ok, j + 1:, j] = rest / root[:, None]
+    # columns after a failure keep A's lower triangle, as potrf leaves them
+    return m.reshape(a.shape), info.reshape(batch)
+
+
+def batch_prefix(info: Array) -> tuple[int, str]:
+    """The first failed matrix's info and PyTorch's "(Batch element i): " when batched."""
+    flat = np.asarray(info).reshape(-1)
+    index = int(np.flatnonzero(flat)[0])
+    prefix = f"(Batch element {index}): " if np.ndim(info) > 0 else ""
+    return int(flat[index]), prefix
+
+
+def singular_error(name: str, info: Array, inverse: bool) -> TorchLinAlgError:
+    value, prefix = batch_prefix(info)
+    if inverse:
+        return TorchLinAlgError(
+            f"{name}: {prefix}The diagonal element {value} is zero, the inversion could not be "
+            "completed because the input matrix is singular.")
+    return TorchLinAlgError(f"torch.linalg.solve: {prefix}The solver failed because the input "
+                            "matrix is singular.")
+
+
+def factors_transpose(a: Tensor) -> bool:
+    """PyTorch factors A^T instead of A when A is contiguous (det(A^T) = det(A), and A^T is
+    then the column-major matrix LAPACK reads without a copy)."""
+    return bool(a._data.flags.c_contiguous)
+
+
+def torch_lu(a: Array, use_a_t: bool) -> tuple[Array, Array, Array]:
+    """The LU PyTorch computes for A: of A^T when `factors_transpose(A)`."""
+    return lu_factor(mT(a) if use_a_t else a)
+
+
+def permutation_sign(pivots: Array, dtype: Any) -> Array:
+    n = pivots.shape[-1]
+    swaps = (pivots != np.arange(1, n + 1, dtype=pivots.dtype)).sum(-1)
+    return np.where(swaps % 2 == 0, 1, -1).astype(dtype)
+
+
+def diagonal_product(lu: Array) -> Array:
+    """prod over each LU's diagonal, left to right."""
+    n = lu.shape[-1]
+    out = np.ones(lu.shape[:-2], lu.dtype)
+    with _quiet():
+        for i in range(n):
+            out = out * lu[..., i, i]
+    return out
+
+
+def _lu_tensors(node: Function, lu: Array, pivots: Array, device: str) -> None:
+    node.save("LU", Tensor._make(lu, device))
+    node.save("pivots", Tensor._make(pivots, device))
+
+
+# ---------------------------------------------------------------------------------------------
+# Nodes
+# ---------------------------------------------------------------------------------------------
+
+
+class LinalgInvExBackward0(Function):
+    """linalg.inv / inv_ex / torch.inverse: gA = -A^{-H} g A^{-H}."""
+
+    node_name = "LinalgInvExBackward0"
+    result_name = "inverse"
+
+    def forward(self, a: Tensor, check_errors: bool = True) -> Array:
+        data = a._data
+        self.save("result", RESULT)
+        if data.size == 0:
+            return np.empty(data.shape, data.dtype)
+        try:
+            with _quiet():
+                result = np.linalg.inv(data)
+            return result
+        except np.linalg.LinAlgError:
+            pass
+        lu, pivots, info = torch_lu(data, factors_transpose(a))
+        if check_errors and info.any():
+            raise singular_error("linalg.inv", info, inverse=True)
+        eye = np.broadcast_to(np.eye(data.shape[-1], dtype=data.dtype), data.shape)
+        return lu_solve(lu, pivots, eye, adjoint=factors_transpose(a))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        la = F.la
+        inverse_h = la.mH(self.saved("inverse", F))
+        return (-la.matmul(inverse_h, la.matmul(grad, inverse_h)),)
+
+
+class LinalgDetBackward0(Function):
+    """linalg.det from the LU: det(P) * prod(diag(U)). Backward: linalg_det_backward, the
+    perturbed-LU solve on a first backward, solve or the SVD formula under create_graph."""
+
+    node_name = "LinalgDetBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        self.use_a_t = factors_transpose(a)
+        lu, pivots, _ = torch_lu(a._data, self.use_a_t)
+        if self.needs_input_grad[0]:
+            self.save("A", a)
+            _lu_tensors(self, lu, pivots, a.device)
+            self.save("result", RESULT)
+        with _quiet():
+            return permutation_sign(pivots, lu.dtype) * diagonal_product(lu)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        A = self.saved("A", F)
+        lu = self.saved("LU", F)
+        pivots = self.saved("pivots", F)
+        det = self.saved("result", F)
+        if 0 in self.saved_tensors["A"].shape:
+            return (None,)
+        la = F.la
+        eps = float(np.finfo(self.saved_tensors["A"].dtype.np).eps)
+        n = self.saved_tensors["A"].shape[-1]
+        d = la.diag_embed(la.expand_last(grad * det, n))
+        if not F.as_tensor:
+            diag = np.diagonal(lu, 0, -2, -1)
+            perturbed = lu + la.diag_embed(np.where(diag == 0, np.asarray(eps, lu.dtype),
+                                                    np.zeros((), lu.dtype)))
+            return (lu_solve(perturbed, pivots, d, adjoint=not self.use_a_t),)
+        return (la.det_backward(A, d, grad, det, eps),)
+
+
+class LinalgSolveExBackward0(Function):
+    """linalg.solve / solve_ex: X = A^{-1} B (left) or B A^{-1}; gB = A^{-H} gX,
+    gA = -gB X^H (left) or -X^H gB."""
+
+    node_name = "LinalgSolveExBackward0"
+
+    def forward(self, a: Tensor, b: Tensor, left: bool, vector: bool,
+                check_errors: bool = True) -> Array:
+        A, B = a._data, b._data
+        self.left, self.vector = left, vector
+        if vector:
+            B = B[..., None]
+        self.use_a_t = factors_transpose(a)
+        batch = np.broadcast_shapes(A.shape[:-2], B.shape[:-2])
+        A_ = np.broadcast_to(A, batch + A.shape[-2:])
+        B_ = np.broadcast_to(B, batch + B.shape[-2:])
+        if not left:
+            A_, B_ = mT(A_), mT(B_)
+        result = None if A_.size and B_.size else np.empty(B_.shape, A.dtype)
+        if result is None:
+            try:
+                with _quiet():
+                    result = np.linalg.solve(A_, B_)
+            except np.linalg.LinAlgError:
+                pass
+        if any(self.needs_input_grad) or result is None:
+            lu, pivots, info = torch_lu(A, self.use_a_t)
+            if result is None:
+                info = np.broadcast_to(info, batch)
+                if check_errors and info.any():
+                    raise singular_error("linalg.solve", info, inverse=False)
+                # A X = B reads A^T's LU adjoint; X A = B is A^T X^T = B^T
+                result = lu_solve(lu, pivots, B_, adjoint=self.use_a_t == left)
+            if any(self.needs_input_grad):
+                self.save("A", a)
+                _lu_tensors(self, lu, pivots, a.device)
+                self.save("result", RESULT)
+        if not left:
+            result = mT(result)
+        return result[..., 0] if vector else result
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        la = F.la
+        A = self.saved("A", F)
+        lu = self.saved("LU", F)
+        X = self.saved("result", F)
+        need_a, _ = self.needs_input_grad
+        gX = la.unsqueeze(grad, -1) if self.vector else grad
+        if F.as_tensor:
+            gB = la.solve(la.mH(A), gX, self.left)
+        else:
+            pivots = self.saved("pivots", F)
+            if self.left:
+                gB = lu_solve(lu, pivots, gX, adjoint=not self.use_a_t)
+            else:
+                gB = mT(lu_solve(lu, pivots, mT(gX), adjoint=self.use_a_t))
+        gA = None
+        if need_a:
+            Xm = la.unsqueeze(X, -1) if self.vector else X
+            gA = -la.matmul(gB, la.mH(Xm)) if self.left else -la.matmul(la.mH(Xm), gB)
+        if self.vector:
+            gB = la.squeeze_last(gB)
+        return gA, gB if self.needs_input_grad[1] else None
+
+
+class LinalgSolveTriangularBackward0(Function):
+    node_name = "LinalgSolveTriangularBackward0"
+
+    def forward(self, a: Tensor, b: Tensor, upper: bool, left: bool,
+                unitriangular: bool) -> Array:
+        self.upper, self.left, self.unitriangular = upper, left, unitriangular
+        if self.needs_input_grad[0] or self.needs_input_grad[1]:
+            self.save("self", a)
+            self.save("result", RESULT)
+        return triangular_solve(a._data, b._data, upper, left, unitriangular)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        la = F.la
+        A = self.saved("self", F)
+        X = self.saved("result", F)
+        need_a, need_b = self.needs_input_grad
+        gB = la.solve_triangular(la.mH(A), grad, not self.upper, self.left, self.unitriangular)
+        gA = None
+        if need_a:
+            gA = -la.matmul(gB, la.mH(X)) if self.left else -la.matmul(la.mH(X), gB)
+            k = int(self.unitriangular)
+            gA = la.triu(gA, k) if self.upper else la.tril(gA, -k)
+        return gA, gB if need_b else None
+
+
+def cholesky_backward(F: Any, gL: Any, upper: bool, L: Any) -> Any:
+    """Iain Murray's formula as PyTorch writes it: L^{-H} Phi(L^H gL) L^{-1}."""
+    la = F.la
+    if upper:
+        L, gL = la.mH(L), la.mH(gL)
+    gA = la.tril(la.matmul(la.mH(L), gL), 0)
+    gA = 0.5 * (gA + la.mH(la.tril(gA, -1)))
+    gA = la.solve_triangular(la.mH(L), gA, True, True, False)
+    return la.solve_triangular(L, gA, False, False, False)
+
+
+class LinalgCholeskyExBackward0(Function):
+    node_name = "LinalgCholeskyExBackward0"
+    result_name = "L"
+
+    def forward(self, a: Tensor, upper: bool = False) -> Array:
+        self.upper = upper
+        data = a._data
+        lower, _ = cholesky_lower(mT(data) if upper else data)
+        self.save(self.result_name, RESULT)
+        return np.ascontiguousarray(mT(lower)) if upper else lower
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (cholesky_backward(F, grad, self.upper, self.saved(self.result_name, F)),)
+
+
+class CholeskyBackward0(LinalgCholeskyExBackward0):
+    """The deprecated torch.cholesky's node: the same formula, the factor saved as result."""
+
+    node_name = "CholeskyBackward0"
+    result_name = "result"
+
+
+# ---------------------------------------------------------------------------------------------
+# F.la on arrays: what the formulas above and in linalg_decompositions call
+# ---------------------------------------------------------------------------------------------
+
+
+class ArrayLinalg:
+    """The batched matrix helpers of a first backward (NumPy)."""
+
+    matmul = staticmethod(np.matmul)
+    mH = staticmethod(mT)
+
+    @staticmethod
+    def solve(a: Array, b: Array, left: bool = True) -> Array:
+        with _quiet():
+            if left:
+                return np.linalg.solve(a, b)
+            return mT(np.linalg.solve(mT(a), mT(b)))
+
+    @staticmethod
+    def solve_triangular(a: Array, b: Array, upper: bool, left: bool, unit: bool) -> Array:
+        return triangular_solve(a, b, upper, left, unit)
+
+    @staticmethod
+    def tril(a: Array, k: int) -> Array:
+        return np.tril(a, k)
+
+    @staticmethod
+    def triu(a: Array, k: int) -> Array:
+        return np.triu(a, k)
+
+    @staticmethod
+    def diagonal(a: Array) -> Array:
+        return np.diagonal(a, 0, -2, -1)
+
+    @staticmethod
+    def diag_embed(v: Array) -> Array:
+        n = v.shape[-1]
+        out = np.zeros(v.shape + (n,), v.dtype)
+        idx = np.arange(n)
+        out[..., idx, idx] = v
+        return out
+
+    @staticmethod
+    def expand_last(v: Array, n: int) -> Array:
+        return np.broadcast_to(np.asarray(v)[..., None], np.shape(v) + (n,))
+
+    @staticmethod
+    def unsqueeze(a: Array, dim: int) -> Array:
+        return np.expand_dims(a, dim)
+
+    @staticmethod
+    def squeeze_last(a: Array) -> Array:
+        return a[..., 0]
+
+    @staticmethod
+    def eye_where(n: int, like: Array, on: Any, off: Array) -> Array:
+        """`off` with its diagonal replaced by `on`."""
+        out = np.array(off, copy=True)
+        idx = np.arange(n)
+        out[..., idx, idx] = on
+        return out
+
+    @staticmethod
+    def narrow(a: Array, dim: int, start: int, length: int) -> Array:
+        key = [slice(None)] * a.ndim
+        key[dim] = slice(start, start + length)
+        return a[tuple(key)]
+
+    @staticmethod
+    def cat(arrays: list[Array], dim: int) -> Array:
+        return np.concatenate(arrays, axis=dim)
+
+    @staticmethod
+    def zeros(shape: tuple[int, ...], like: Array) -> Array:
+        return np.zeros(shape, like.dtype)
+
+
+ArrayOps.la = ArrayLinalg  # type: ignore[attr-defined]

@@ -1,0 +1,64 @@
+"""nll_loss's reduction as PyTorch's CPU kernels add it (LossNLL.cpp, LossNLL2d.cpp), bit for bit.
+
+The kernels do not sum pairwise as NumPy does: they subtract each picked value from the first of
+8 partial sums, and after the element at flat position i move partial sum j into j + 1 for every
+level j whose bits of i are all zero (levels of `level_power` bits, at least 4). Ignored targets
+are skipped, flushes included. The total is then 0 + partial[0] + ... + partial[7], in order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["nll_cascade_sum"]
+
+_LEVELS = 8
+
+
+def _ceil_log2(n: int) -> int:
+    return max(int(n) - 1, 0).bit_length()
+
+
+def _segment_sums(positions: np.ndarray, values: np.ndarray,
+                  period: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sequential sums of the runs of `values` that end at a position divisible by `period`.
+
+    Returns the sums of the closed runs, the positions that closed them, and the sum of the
+    trailing open run (a 0-d array, 0 when there is none). Runs never hold more than `period`
+    values, so they are added as columns of a padded matrix, one vectorised add per column.
+    """
+    dtype = values.dtype
+    if positions.size == 0:
+        return values[:0], positions, np.zeros((), dtype)
+    closes = positions % period == 0
+    run = np.concatenate([[0], np.cumsum(closes)[:-1]])
+    starts = np.flatnonzero(np.concatenate([[True], run[1:] != run[:-1]]))
+    offset = np.arange(positions.size) - starts[run]
+    matrix = np.zeros((run[-1] + 1, int(offset.max()) + 1), dtype)
+    matrix[run, offset] = values
+    sums = np.zeros(matrix.shape[0], dtype)
+    for column in matrix.T:
+        sums = sums + column
+    closed = int(closes.sum())
+    leftover = sums[closed] if closed < sums.size else np.zeros((), dtype)
+    return sums[:closed], positions[closes], np.asarray(leftover)
+
+
+def nll_cascade_sum(positions: np.ndarray, negated: np.ndarray, numiter: int) -> np.ndarray:
+    """The kernel's total of `negated` (the values it subtracts, already negated, in order),
+    each at its flat position among `numiter` (ignored positions absent), as a 0-d array."""
+    power = max(4, _ceil_log2(numiter) // _LEVELS)
+    leftovers = []
+    for level in range(_LEVELS):
+        if level == _LEVELS - 1:
+            total = np.zeros((), negated.dtype)
+            for value in negated:
+                total = total + value
+            leftovers.append(total)
+            break
+        negated, positions, rest = _segment_sums(positions, negated, 1 << (power * (level + 1)))
+        leftovers.append(rest)
+    result = np.zeros((), negated.dtype)
+    for value in leftovers:
+        result = result + value
+    return np.asarray(result)

@@ -1,0 +1,192 @@
+"""Sampling beyond the plain fills: torch.normal (numbers or tensors for mean and std),
+multinomial, randint_like and x.exponential_, each with PyTorch CPU's numbers after a seed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine import backend, dtypes
+from gradsh.engine.dtypes import DType
+from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
+from gradsh.engine.functions.common import infer_size, not_implemented_for
+from gradsh.engine.functions.sampling import (
+    ExponentialBackward0,
+    NormalBackward1,
+    NormalBackward2,
+    NormalBackward3,
+)
+from gradsh.engine.ops.arguments import (
+    _check_tensor,
+    _new,
+    _resolve_dtype,
+    _type_name,
+    size_args,
+)
+from gradsh.engine.ops.arithmetic import add_, div, mul_
+from gradsh.engine.ops.guard import guarded
+from gradsh.engine.ops.reductions import argmax
+from gradsh.engine.ops.sampling import _generator, _random_call
+from gradsh.engine.ops.sorting import topk
+from gradsh.engine.tensor import Tensor, apply_inplace, no_grad
+
+__all__ = ["normal", "multinomial", "randint_like", "exponential_"]
+
+
+@guarded(tensor_first=False)
+def normal(mean: Any, std: Any = 1.0, size: Any = None, dtype: DType | None = None,
+           device: Any = None, requires_grad: bool = False, generator: Any = None) -> Tensor:
+    """torch.normal(mean, std, size) with numbers; with a tensor mean and/or std, one draw per
+    entry of their broadcast (NormalBackward1/2/3, whose gradients are zeros)."""
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        if size is not None:
+            raise TorchTypeError("normal() received an invalid combination of arguments - got "
+                                 f"({_type_name(mean)}, {_type_name(std)}, size=...)")
+        return _normal_of_tensors(mean, std, generator)
+    if size is None:
+        raise TorchTypeError("normal() received an invalid combination of arguments - got "
+                             "(float, float), but expected a size")
+    d = _resolve_dtype(dtype, dtypes.default_float())
+    shape = size_args((size,), "normal", d.itemsize)
+    data = _random_call(lambda: _generator(generator).normal(float(mean), float(std), shape, d))
+    return _new(data, d, device, requires_grad)
+
+
+def _normal_of_tensors(mean: Any, std: Any, generator: Any) -> Tensor:
+    """ATen's normal_out_impl: standard normal draws in the result's dtype (mean's, or std's
+    when mean is a number), then `out.mul_(std).add_(mean)`; with a number std, normal_(0, std)
+    then `out.add_(mean)`."""
+    gen = _generator(generator)
+    if isinstance(std, Tensor):
+        if bool((std._data < 0).any()):
+            raise TorchRuntimeError("normal expects all elements of std >= 0.0")
+    elif not float(std) >= 0.0:
+        raise TorchRuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
+    like = mean if isinstance(mean, Tensor) else std
+    shape = tuple(like.shape)
+    if isinstance(mean, Tensor) and isinstance(std, Tensor):
+        shape = infer_size(mean.shape, std.shape)
+    dtype = like.dtype
+    if not dtype.is_floating_point:
+        raise not_implemented_for("normal_kernel_cpu", dtype)
+    with no_grad():
+        if isinstance(std, Tensor):
+            draws = _random_call(lambda: gen.normal(0.0, 1.0, shape, dtype))
+            out = mul_(Tensor._make(backend.to_device(draws, like.device), like.device), std)
+        else:
+            draws = _random_call(lambda: gen.normal(0.0, float(std), shape, dtype))
+            out = Tensor._make(backend.to_device(draws, like.device), like.device)
+        out = add_(out, mean)
+    if isinstance(mean, Tensor) and isinstance(std, Tensor):
+        return NormalBackward3.apply(mean, std, values=out._data)
+    if isinstance(mean, Tensor):
+        return NormalBackward1.apply(mean, values=out._data)
+    return NormalBackward2.apply(std, values=out._data)
+
+
+@guarded(tensor_first=False)
+def randint_like(t: Tensor, *bounds: Any, low: Any = None, high: Any = None,
+                 dtype: DType | None = None, device: Any = None,
+                 requires_grad: bool = False, generator: Any = None) -> Tensor:
+    """torch.randint_like(x, high) / (x, low, high): randint of x's shape, in x's dtype unless
+    dtype says (so a float x gives whole numbers as floats)."""
+    _check_tensor(t, "randint_like")
+    if len(bounds) == 2:
+        low, high = bounds
+    elif len(bounds) == 1:
+        if high is None:
+            high = bounds[0]
+        else:
+            low = bounds[0]
+    elif bounds:
+        raise TorchTypeError("randint_like() received an invalid combination of arguments")
+    if high is None:
+        raise TorchTypeError("randint_like() missing required argument 'high'")
+    d = _resolve_dtype(dtype, t.dtype)
+    data = _random_call(lambda: _generator(generator).randint(
+        0 if low is None else int(low), int(high), tuple(t.shape), d))
+    return _new(data, d, device or t.device, requires_grad)
+
+
+def _check_multinomial(p: Tensor, n_sample: int, replacement: bool) -> None:
+    if not 1 <= p.ndim <= 2:
+        raise TorchRuntimeError("prob_dist must be 1 or 2 dim")
+    if not p.dtype.is_floating_point:
+        raise TorchRuntimeError("multinomial only supports floating-point dtypes for input, "
+                                f"got: {p.dtype.short}")
+    if n_sample <= 0:
+        raise TorchRuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and n_sample > p.shape[-1]:
+        raise TorchRuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
+                                "replacement")
+    if p.shape[-1] > 2**24:
+        raise TorchRuntimeError("number of categories cannot exceed 2^24")
+
+
+@guarded
+def multinomial(p: Tensor, num_samples: int, replacement: bool = False,
+                generator: Any = None) -> Tensor:
+    """torch.multinomial as ATen's CPU code draws it. Without replacement (or for one sample):
+    the Gumbel trick, argmax / topk of p / q with q ~ Exp(1) (x.exponential_). With
+    replacement: per row, the cumulative sum in p's dtype divided by its total, one uniform
+    double per sample, and the first category whose cumulative value reaches it."""
+    p = _check_tensor(p, "multinomial")
+    n_sample = int(num_samples)
+    _check_multinomial(p, n_sample, replacement)
+    gen = _generator(generator)
+    values = backend.to_host(p._data)
+    rows = values.reshape(-1, values.shape[-1])
+    if not replacement or n_sample == 1:
+        if not (bool((values < np.inf).all()) and bool((values >= 0).all())):
+            raise TorchRuntimeError("probability tensor contains either `inf`, `nan` or "
+                                    "element < 0")
+        if bool((rows.sum(axis=1) == 0).any()):
+            raise TorchRuntimeError("invalid multinomial distribution (sum of probabilities "
+                                    "<= 0)")
+        q = _random_call(lambda: gen.exponential(1.0, values.shape, p.dtype))
+        with no_grad():
+            ratio = div(p.detach(), Tensor._make(backend.to_device(q, p.device), p.device))
+            if n_sample == 1:
+                return argmax(ratio, -1, keepdim=True)
+            return topk(ratio, n_sample)[1]
+    samples = _with_replacement(rows, n_sample, gen)
+    shape = (n_sample,) if p.ndim == 1 else (p.shape[0], n_sample)
+    return _new(samples.reshape(shape), dtypes.int64, p.device, False)
+
+
+def _with_replacement(rows: np.ndarray, n_sample: int, gen: Any) -> np.ndarray:
+    """multinomial_with_replacement_apply, row by row (float16 accumulates in float)."""
+    math = np.float32 if rows.dtype == np.float16 else rows.dtype
+    out = np.empty((rows.shape[0], n_sample), dtype=np.int64)
+    for i, row in enumerate(rows.astype(math)):
+        bad = ~(row >= 0)
+        infinite = ~np.isfinite(row)
+        first = np.flatnonzero(bad | infinite)
+        if first.size:
+            if bad[first[0]]:
+                raise TorchRuntimeError("invalid multinomial distribution (encountering "
+                                        "probability entry < 0)")
+            raise TorchRuntimeError("invalid multinomial distribution (encountering "
+                                    "probability entry = infinity or NaN)")
+        cumulative = np.cumsum(row, dtype=math)  # sequential, in the kernel's type
+        total = cumulative[-1]
+        if not total > 0:
+            raise TorchRuntimeError("invalid multinomial distribution (sum of probabilities "
+                                    "<= 0)")
+        cumulative = cumulative / total
+        cumulative[-1] = 1
+        uniform = _random_call(lambda: gen.uniform_doubles(n_sample))
+        # the binary search's answer: the first slot whose cumulative value is >= the draw
+        out[i] = np.searchsorted(cumulative.astype(np.float64), uniform, side="left")
+    return out
+
+
+@guarded
+def exponential_(a: Tensor, lambd: float = 1.0, generator: Any = None) -> Tensor:
+    """x.exponential_(lambd): one draw per entry, in place (ExponentialBackward0)."""
+    a = _check_tensor(a, "exponential_")
+    draws = _random_call(lambda: _generator(generator).exponential(float(lambd), a.shape,
+                                                                     a.dtype))
+    return apply_inplace(ExponentialBackward0, a,
+                         draws=backend.to_device(draws, a.device))
