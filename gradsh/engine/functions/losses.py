@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError
-from gradsh.engine.functions.cascade_sum import _mean_array
+from gradsh.engine.functions.cascade_sum import _mean_array, _multi_level_sum, torch_sum
 from gradsh.engine.functions.common import _quiet, result_dtype, xp_of
-from gradsh.engine.functions.unary import _ARRAY_UFUNCS
+from gradsh.engine.functions.pointwise import unary
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = [
@@ -25,7 +27,7 @@ def _reduce_array(values: Array, reduction: str) -> Array:
         return values
     with _quiet():
         return _mean_array(values, None, False, values.dtype) if reduction == "mean" \
-            else values.sum()
+            else torch_sum(values, None, False, values.dtype)
 
 
 def _loss_scale(grad: Any, reduction: str, numel: int) -> Any:
@@ -90,7 +92,11 @@ class NllLossBackward0(Function):
         self.weight = w
         wt = xp.where(valid, w[safe], 0).astype(x.dtype)
         picked = -logp[xp.arange(logp.shape[0]), safe] * wt
-        self.total_weight = wt.sum(dtype=x.dtype)
+        if reduction == "none":
+            self.total_weight = wt.sum(dtype=x.dtype)
+        else:
+            loss, self.total_weight = _nll_sums(logp[xp.arange(logp.shape[0]), safe], wt, valid,
+                                                weight is not None)
         self.save("total_weight", Tensor._make(xp.asarray(self.total_weight), a.device))
         if weight is not None:
             self.save("weight", weight)
@@ -98,15 +104,50 @@ class NllLossBackward0(Function):
             if reduction == "none":
                 out = picked if x.ndim == 2 else picked.reshape(())
             elif reduction == "sum":
-                out = picked.sum(dtype=x.dtype)
+                out = loss
             else:
-                out = picked.sum(dtype=x.dtype) / self.total_weight
+                out = loss / self.total_weight
         return xp.asarray(out, dtype=x.dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         x = self.saved("self", F)
         target = self.saved("target", F)
         return (F.nll_loss_backward(grad, x, target, self),)
+
+
+def _nll_sums(data: Array, weights: Array, valid: Array, weighted: bool) -> tuple[Any, Any]:
+    """nll_loss_out_frame's reduction: the loss `0 - data (* weight)` and the weights summed
+    over the batch in its own 8-level cascade (chunks of 2**max(4, ceil(log2 N) / 8)), the
+    partial sums flushed after each index that is a multiple of a chunk; an ignored target adds
+    nothing and flushes nothing. Unweighted, the total weight is the count."""
+    xp = xp_of(data)
+    if xp is not np:
+        losses = -data * weights
+        return losses.sum(dtype=data.dtype), weights.sum(dtype=data.dtype)
+    losses = -(data * weights) if weighted else -data
+    count = data.dtype.type(int(valid.sum()))
+    if data.shape[0] == 0:
+        return data.dtype.type(0), count
+    if bool(valid.all()):
+        loss = _multi_level_sum(losses, 8)
+        return loss, (_multi_level_sum(weights, 8) if weighted else count)
+    # ignored targets break the regular chunks: the kernel's loop, element by element
+    size = data.shape[0]
+    step_power = max(4, ((size - 1).bit_length() if size > 1 else 0) // 8)
+    zero = data.dtype.type(0)
+    loss_sums, weight_sums = [zero] * 8, [zero] * 8
+    for b in np.flatnonzero(valid):
+        loss_sums[0] = loss_sums[0] - (data[b] * weights[b] if weighted else data[b])
+        weight_sums[0] = weight_sums[0] + weights[b]
+        for j in range(7):
+            if b & (((1 << step_power) - 1) << (j * step_power)):
+                break
+            loss_sums[j + 1], loss_sums[j] = loss_sums[j + 1] + loss_sums[j], zero
+            weight_sums[j + 1], weight_sums[j] = weight_sums[j + 1] + weight_sums[j], zero
+    loss, total = zero, zero
+    for j in range(8):
+        loss, total = loss + loss_sums[j], total + weight_sums[j]
+    return loss, (total if weighted else count)
 
 
 class BinaryCrossEntropyBackward0(_PairLoss):
@@ -150,7 +191,7 @@ class BinaryCrossEntropyWithLogitsBackward0(_PairLoss):
         x, t, dtype = self.setup(a, target, reduction)
         self.weight, self.pos_weight = weight, pos_weight
         with _quiet():
-            log_sigmoid = _ARRAY_UFUNCS["logsigmoid"](x)
+            log_sigmoid = unary("logsigmoid", x)
             if pos_weight is not None:
                 log_sigmoid = log_sigmoid * ((pos_weight._data - 1) * t + 1)
             loss = (1 - t) * x - log_sigmoid

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from gradsh.engine import nn_activation as _act
 from gradsh.engine import nn_conv as _conv
 from gradsh.engine import nn_misc as _misc
 from gradsh.engine import nn_norm as _norm
@@ -41,7 +40,7 @@ _module = globals()
 for _name in _FROM_OPS:
     _module[_name] = getattr(_ops, _name)
 for _name in _FROM_ACTIVATIONS:
-    _module[_name] = getattr(_act, _name)
+    _module[_name] = getattr(_activations, _name)
 for _source, _names in _FROM_LAYERS.items():
     for _name in _names.split():
         _module[_name] = getattr(_source, _name)
