@@ -24,6 +24,9 @@ from gradsh.engine.vecmath.layout import loop_mask
 
 __all__ = ["UNARY", "unary", "is_float32"]
 
+# vecmath's kernels spread large arrays over the cores as the engine's NumPy calls do
+K.run_all, K.WORKERS = threads.run_all, threads.THREADS
+
 
 def is_float32(x: Any) -> bool:
     """Whether x is a float32 NumPy array: the arrays PyTorch's CPU kernels are reproduced for."""

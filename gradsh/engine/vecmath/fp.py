@@ -47,9 +47,10 @@ def round_f64_to_f32(s: np.ndarray, err: np.ndarray | None = None) -> np.ndarray
 
 
 def _f64(x: object) -> object:
-    """x's float32 values in float64 (exact); a scalar stays a scalar."""
+    """x's float32 values in float64 (exact); a scalar stays a scalar, and float64 arrays (of
+    float32 values: a polynomial's argument, converted once) pass through."""
     if x.__class__ is np.ndarray:
-        return x.astype(F64)  # type: ignore[union-attr]
+        return x if x.dtype == F64 else x.astype(F64)  # type: ignore[union-attr]
     return F64(F32(x))  # type: ignore[arg-type]
 
 

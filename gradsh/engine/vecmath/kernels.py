@@ -38,10 +38,36 @@ def _flat_pair(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return src, dst, out
 
 
-def _fill(dst: np.ndarray, src: np.ndarray, fn: Unary, begin: int, end: int) -> None:
-    for start in range(begin, end, CHUNK):
-        stop = min(start + CHUNK, end)
-        dst[start:stop] = fn(src[start:stop])
+def _run_serially(calls: list[Callable[[], None]]) -> None:
+    for call in calls:
+        call()
+
+
+# Runs independent calls, each writing its own part of an output; the engine replaces it with
+# one that spreads them over the CPU's cores (NumPy releases the GIL inside its loops).
+run_all: Callable[[list[Callable[[], None]]], None] = _run_serially
+# How many cores run_all uses, and the least work worth splitting among them.
+WORKERS = 1
+_PARALLEL_MIN = 8 * CHUNK
+
+
+def _fill(dst: np.ndarray, src: np.ndarray | tuple[np.ndarray, ...], fn: Callable[..., np.ndarray],
+          begin: int, end: int) -> None:
+    """dst[begin:end] = fn(src[begin:end]) (fn of several sources: src a tuple), chunk by
+    chunk; large ranges in a few pieces at once (results do not depend on the pieces)."""
+    sources = src if isinstance(src, tuple) else (src,)
+
+    def serial(lo: int, hi: int) -> None:
+        for start in range(lo, hi, CHUNK):
+            stop = min(start + CHUNK, hi)
+            dst[start:stop] = fn(*(s[start:stop] for s in sources))
+
+    if WORKERS < 2 or end - begin < _PARALLEL_MIN:
+        serial(begin, end)
+        return
+    chunks = -(-(end - begin) // CHUNK)
+    per = -(-chunks // WORKERS) * CHUNK
+    run_all([lambda lo=lo: serial(lo, min(lo + per, end)) for lo in range(begin, end, per)])
 
 
 def _split(x: np.ndarray, simd: np.ndarray | None, vector: Unary, scalar: Unary,
@@ -121,15 +147,8 @@ def _correctly_rounded(f64: np.ufunc, exact: Unary, nan: np.float32 = _NAN) -> U
                 r[idx] = exact(x[idx])
         return r
 
-    def run(x: np.ndarray) -> np.ndarray:
-        x = np.asarray(x, F32)
-        src, dst, out = _flat_pair(x)
-        with np.errstate(all="ignore"):
-            _fill(dst, src, chunk, 0, x.size)
-        return out
-
-    run.__doc__ = f"Correctly rounded float32 {f64.__name__} (PyTorch: MKL's VML)."
-    return run
+    chunk.__doc__ = f"Correctly rounded float32 {f64.__name__} (PyTorch: MKL's VML)."
+    return _flat(chunk)
 
 
 exp = _correctly_rounded(np.exp, rounded.exp)
@@ -389,10 +408,7 @@ def _split2(a: np.ndarray, b: np.ndarray, simd: np.ndarray | None, vector: Binar
                 src_a = np.broadcast_to(a.reshape(-1)[:1], (b.size,)) if not any(a.strides) \
                     else a.transpose(order).reshape(-1)
                 for begin, end, vectorised in dense_segments(b.size, threads):
-                    fn = vector if vectorised else scalar
-                    for start in range(begin, end, CHUNK):
-                        stop = min(start + CHUNK, end)
-                        dst[start:stop] = fn(src_a[start:stop], src_b[start:stop])
+                    _fill(dst, (src_a, src_b), vector if vectorised else scalar, begin, end)
                 return out
             simd = loop_mask(b.shape, [strides(a), strides(b)], threads)
         out = np.empty(b.shape, F32)

@@ -27,6 +27,16 @@ def ldexp2(d: np.ndarray, e: np.ndarray) -> np.ndarray:
     return (d * pow2i32(half)) * pow2i32(e - half)
 
 
+def _horner(s: np.ndarray, coefficients: list[np.float32]) -> np.ndarray:
+    """c0 s^n + ... + cn by Horner's rule, one fused multiply-add per step (the argument
+    converted to float64 once)."""
+    s64 = s.astype(np.float64)
+    u = fma32(coefficients[0], s64, coefficients[1])
+    for c in coefficients[2:]:
+        u = fma32(u, s64, c)
+    return u
+
+
 def _exp_reduce(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """q = rint(d / ln 2) and s = d - q ln 2 in two fused steps (Cody-Waite)."""
     q = rint_i32(d * R_LN2F)
@@ -41,9 +51,7 @@ def expf_u10(x: np.ndarray) -> np.ndarray:
     d = np.asarray(x, F32)
     with np.errstate(all="ignore"):
         q, s = _exp_reduce(d)
-        u = np.full_like(d, _EXP_POLY[0])
-        for c in _EXP_POLY[1:]:
-            u = fma32(u, s, c)
+        u = _horner(s, _EXP_POLY)
         u = F32(1.0) + fma32(s * s, u, s)
         u = ldexp2(u, q)
         u = where(d < F32(-104.0), F32(0.0), u)
@@ -204,9 +212,7 @@ def _expk2f(d: DF) -> DF:
     qf = q.astype(F32)
     s = df_add2_df_f(d, qf * -L2UF)
     s = df_add2_df_f(s, qf * -L2LF)
-    u = np.full_like(s[0], _EXPK2_POLY[0])
-    for c in _EXPK2_POLY[1:]:
-        u = fma32(u, s[0], c)
+    u = _horner(s[0], _EXPK2_POLY)
     t = df_add2_df_f(df_mul_df_f(s, u), F32(0.166666659414234244790680580464))
     t = df_add2_df_f(df_mul_df_df(s, t), F32(0.5))
     t = df_add2_df_df(s, df_mul_df_df(df_squ(s), t))
@@ -316,10 +322,7 @@ def exp2f_u10(d: np.ndarray) -> np.ndarray:
         u = np.rint(d)
         q = rint_i32(u)
         s = d - u
-        p = np.full_like(d, _EXP2_POLY[0])
-        for c in _EXP2_POLY[1:]:
-            p = fma32(p, s, c)
-        p = fma32(p, s, F32(1.0))
+        p = _horner(s, _EXP2_POLY + [F32(1.0)])
         p = ldexp2(p, q)
         p = where(d >= F32(128.0), F32(np.inf), p)
         p = where(d < F32(-150.0), F32(0.0), p)
@@ -369,9 +372,7 @@ def _expkf(d: DF) -> np.ndarray:
     s = df_add2_df_f(s, qf * -L2LF)
     total = s[0] + s[1]
     s = (total, (s[0] - total) + s[1])
-    u = np.full_like(s[0], _EXPK_POLY[0])
-    for c in _EXPK_POLY[1:]:
-        u = fma32(u, s[0], c)
+    u = _horner(s[0], _EXPK_POLY)
     t = df_add_df_df(s, df_mul_df_f(df_squ(s), u))
     t = df_add_f_df(F32(1.0), t)
     u = ldexp(t[0] + t[1], q)
@@ -429,9 +430,7 @@ def _atan2kf_u1(y: DF, x: DF) -> DF:
     t = df_squ(s)
     total = t[0] + t[1]
     t = (total, (t[0] - total) + t[1])
-    u = np.full_like(t[0], _ATAN2_POLY[0])
-    for c in _ATAN2_POLY[1:]:
-        u = fma32(u, t[0], c)
+    u = _horner(t[0], _ATAN2_POLY)
     t = df_mul_df_df(t, df_add_ff(F32(-0.333332866430282592773438), u * t[0]))
     t = df_mul_df_df(s, df_add_f_df(F32(1.0), t))
     return df_add_df_df(df_mul_df_f(_HALF_PI_DF, q.astype(F32)), t)
