@@ -18,7 +18,6 @@ everything else, and anything smaller than `MIN_ELEMENTS`, is one ordinary call.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -168,27 +167,6 @@ def _split(ufunc: np.ufunc, plan: tuple[tuple[int, ...], list[Any]], out: Any,
     for future in futures:
         future.result()
     return out
-
-
-def run_all(calls: list[Callable[[], None]]) -> None:
-    """Run independent calls (each writing its own part of an array) on every core; return when
-    all are done, raising the first error."""
-    if THREADS < 2 or len(calls) < 2:
-        for call in calls:
-            call()
-        return
-
-    def quiet(call: Callable[[], None]) -> None:
-        with np.errstate(all="ignore"):  # a worker thread starts with NumPy's default state
-            call()
-
-    futures = [_executor().submit(quiet, call) for call in calls[1:]]
-    try:
-        calls[0]()
-    finally:
-        _wait_for(futures)
-    for future in futures:
-        future.result()
 
 
 def _wait_for(futures: list[Any]) -> None:

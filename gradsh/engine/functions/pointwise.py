@@ -19,13 +19,26 @@ import numpy as np
 from gradsh.engine import backend, threads
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array
-from gradsh.engine.vecmath import kernels as K
 from gradsh.engine.vecmath.layout import loop_mask
 
 __all__ = ["UNARY", "unary", "is_float32"]
 
-# vecmath's kernels spread large arrays over the cores as the engine's NumPy calls do
-K.run_all, K.WORKERS = threads.run_all, threads.THREADS
+
+class _Kernels:
+    """gradsh.engine.vecmath.kernels, imported when a float32 op first runs: its tables and
+    modules cost about 25 ms of start-up."""
+
+    module: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if _Kernels.module is None:
+            from gradsh.engine.vecmath import kernels
+
+            _Kernels.module = kernels
+        return getattr(_Kernels.module, name)
+
+
+K = _Kernels()
 
 
 def is_float32(x: Any) -> bool:
@@ -57,27 +70,27 @@ def _logsigmoid_other(x: Array) -> Array:
 
 # name (NumPy's) -> (float32 kernel, the formula for other dtypes)
 UNARY: dict[str, tuple[Callable[[Array], Array], Callable[[Array], Array]]] = {
-    "exp": (K.exp, lambda x: xp_of(x).exp(x)),
-    "log": (K.log, lambda x: xp_of(x).log(x)),
-    "log2": (K.log2, lambda x: xp_of(x).log2(x)),
-    "log10": (K.log10, lambda x: xp_of(x).log10(x)),
-    "sin": (K.sin, lambda x: xp_of(x).sin(x)),
-    "cos": (K.cos, lambda x: xp_of(x).cos(x)),
-    "tan": (K.tan, lambda x: xp_of(x).tan(x)),
-    "tanh": (K.tanh, lambda x: xp_of(x).tanh(x)),
-    "arcsin": (K.asin, lambda x: xp_of(x).arcsin(x)),
-    "arccos": (K.acos, lambda x: xp_of(x).arccos(x)),
-    "arctan": (K.atan, lambda x: xp_of(x).arctan(x)),
-    "erf": (K.erf, _erf_array),
-    "sqrt": (K.sqrt, lambda x: xp_of(x).sqrt(x)),
-    "rsqrt": (K.rsqrt, lambda x: 1 / xp_of(x).sqrt(x)),
-    "expm1": (K.expm1, lambda x: xp_of(x).expm1(x)),
-    "log1p": (K.log1p, lambda x: xp_of(x).log1p(x)),
+    "exp": (lambda x: K.exp(x), lambda x: xp_of(x).exp(x)),
+    "log": (lambda x: K.log(x), lambda x: xp_of(x).log(x)),
+    "log2": (lambda x: K.log2(x), lambda x: xp_of(x).log2(x)),
+    "log10": (lambda x: K.log10(x), lambda x: xp_of(x).log10(x)),
+    "sin": (lambda x: K.sin(x), lambda x: xp_of(x).sin(x)),
+    "cos": (lambda x: K.cos(x), lambda x: xp_of(x).cos(x)),
+    "tan": (lambda x: K.tan(x), lambda x: xp_of(x).tan(x)),
+    "tanh": (lambda x: K.tanh(x), lambda x: xp_of(x).tanh(x)),
+    "arcsin": (lambda x: K.asin(x), lambda x: xp_of(x).arcsin(x)),
+    "arccos": (lambda x: K.acos(x), lambda x: xp_of(x).arccos(x)),
+    "arctan": (lambda x: K.atan(x), lambda x: xp_of(x).arctan(x)),
+    "erf": (lambda x: K.erf(x), _erf_array),
+    "sqrt": (lambda x: K.sqrt(x), lambda x: xp_of(x).sqrt(x)),
+    "rsqrt": (lambda x: K.rsqrt(x), lambda x: 1 / xp_of(x).sqrt(x)),
+    "expm1": (lambda x: K.expm1(x), lambda x: xp_of(x).expm1(x)),
+    "log1p": (lambda x: K.log1p(x), lambda x: xp_of(x).log1p(x)),
     "sigmoid": (lambda x: K.sigmoid(x, threads=_n()), _sigmoid_other),
     "sinh": (lambda x: K.sinh(x, threads=_n()), lambda x: xp_of(x).sinh(x)),
     "cosh": (lambda x: K.cosh(x, threads=_n()), lambda x: xp_of(x).cosh(x)),
     "exp2": (lambda x: K.exp2(x, threads=_n()), lambda x: xp_of(x).exp2(x)),
-    "logsigmoid": (K.logsigmoid, _logsigmoid_other),
+    "logsigmoid": (lambda x: K.logsigmoid(x), _logsigmoid_other),
 }
 
 

@@ -66,18 +66,19 @@ def fma32(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     s = a64 * b64
     s += c64
     out = s.astype(F32)
-    if ((s.view(I64) & _LOW29) == _HALF29).any() or \
-            ((out.view(I32) & _F32_EXPONENT) == 0).any():
-        _fix_double_rounding(a64, b64, c64, s, out)
+    halfway = (s.view(I64) & _LOW29) == _HALF29
+    tiny = (out.view(I32) & _F32_EXPONENT) == 0
+    if halfway.any() or tiny.any():
+        _fix_double_rounding(a64, b64, c64, s, out, halfway | tiny)
     return out
 
 
 def _fix_double_rounding(a64: object, b64: object, c64: object, s: np.ndarray,
-                         out: np.ndarray) -> None:
+                         out: np.ndarray, suspect: np.ndarray) -> None:
     """fma32's rare elements: round a*b + c once, from s = RN64(a*b + c) and its remainder."""
-    suspect = ((s.view(I64) & _LOW29) == _HALF29) | ((out.view(I32) & _F32_EXPONENT) == 0)
-    suspect &= s != 0  # an exact zero is exact in float32 too
     idx = np.nonzero(suspect)
+    keep = s[idx] != 0  # an exact zero is exact in float32 too
+    idx = tuple(i[keep] for i in idx)
     if not idx[0].size:
         return
     pp = _pick(a64, idx, s.shape) * _pick(b64, idx, s.shape)

@@ -38,36 +38,17 @@ def _flat_pair(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return src, dst, out
 
 
-def _run_serially(calls: list[Callable[[], None]]) -> None:
-    for call in calls:
-        call()
-
-
-# Runs independent calls, each writing its own part of an output; the engine replaces it with
-# one that spreads them over the CPU's cores (NumPy releases the GIL inside its loops).
-run_all: Callable[[list[Callable[[], None]]], None] = _run_serially
-# How many cores run_all uses, and the least work worth splitting among them.
-WORKERS = 1
-_PARALLEL_MIN = 8 * CHUNK
-
-
 def _fill(dst: np.ndarray, src: np.ndarray | tuple[np.ndarray, ...], fn: Callable[..., np.ndarray],
           begin: int, end: int) -> None:
-    """dst[begin:end] = fn(src[begin:end]) (fn of several sources: src a tuple), chunk by
-    chunk; large ranges in a few pieces at once (results do not depend on the pieces)."""
+    """dst[begin:end] = fn(src[begin:end]) (fn of several sources: src a tuple), chunk by chunk.
+
+    (Running the chunks on two threads was measured and is no faster: the GIL is held between
+    the dozens of short NumPy calls of a chunk, and each thread's allocations fault in pages.)
+    """
     sources = src if isinstance(src, tuple) else (src,)
-
-    def serial(lo: int, hi: int) -> None:
-        for start in range(lo, hi, CHUNK):
-            stop = min(start + CHUNK, hi)
-            dst[start:stop] = fn(*(s[start:stop] for s in sources))
-
-    if WORKERS < 2 or end - begin < _PARALLEL_MIN:
-        serial(begin, end)
-        return
-    chunks = -(-(end - begin) // CHUNK)
-    per = -(-chunks // WORKERS) * CHUNK
-    run_all([lambda lo=lo: serial(lo, min(lo + per, end)) for lo in range(begin, end, per)])
+    for start in range(begin, end, CHUNK):
+        stop = min(start + CHUNK, end)
+        dst[start:stop] = fn(*(s[start:stop] for s in sources))
 
 
 def _split(x: np.ndarray, simd: np.ndarray | None, vector: Unary, scalar: Unary,
@@ -114,6 +95,7 @@ def _flat(fn: Unary) -> Unary:
 # is therefore the same on every CPU, whatever code NumPy runs.
 
 _LOW29 = I64((1 << 29) - 1)
+_HALF29 = I64(1 << 28)
 _MARGIN_BITS = 512  # 2**-20 float32 ulps = 512 float64 ulps (of the float32 ulp's binade)
 _BELOW_MIDPOINT = I64((1 << 28) - _MARGIN_BITS)
 _EXPONENT = I32(0x7F000000)  # the float32 exponent field's top 7 bits: 0 below 2**-125,
@@ -383,16 +365,37 @@ def cosh(x: np.ndarray, simd: np.ndarray | None = None, threads: int = 1) -> np.
 
 # ---- backward formulas that PyTorch evaluates with its own rounding ---------------------------
 
+_EIGHTH = F32(0.125)
+
+
+def _tanh_backward(g: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """g * fma(-y, y, 1) for |y| <= 1 (tanh's output), cheaper than fma32: y*y is exact in
+    float64 and so is 1 - y*y once y*y >= 2**-6, so only |y| < 1/8 can round twice; and the
+    result is 0 or at least 2**-24, never in the subnormal range."""
+    y64 = y.astype(F64)
+    s = np.multiply(y64, y64)
+    np.subtract(1.0, s, out=s)
+    one_minus = s.astype(F32)
+    halfway = (s.view(I64) & _LOW29) == _HALF29
+    if halfway.any():
+        idx = np.flatnonzero(halfway & (np.abs(y) < _EIGHTH))
+        if idx.size:
+            one_minus[idx] = fma32(-y[idx], y[idx], ONE)
+    return g * one_minus
+
+
 def tanh_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     """tanh_backward: grad * (1 - y*y), where 1 - y*y is one fused operation on both paths."""
-    y = np.asarray(y, F32)
-    return (np.asarray(grad, F32) * fma32(-y, y, ONE)).astype(F32, copy=False)
+    return _split2(grad, y, None, _tanh_backward, _tanh_backward)
+
+
+def _sigmoid_backward(g: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return (g * (ONE - y)) * y
 
 
 def sigmoid_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     """sigmoid_backward: (grad * (1 - y)) * y, unfused."""
-    y = np.asarray(y, F32)
-    return ((np.asarray(grad, F32) * (ONE - y)) * y).astype(F32, copy=False)
+    return _split2(grad, y, None, _sigmoid_backward, _sigmoid_backward)
 
 
 def _split2(a: np.ndarray, b: np.ndarray, simd: np.ndarray | None, vector: Binary,
@@ -414,7 +417,9 @@ def _split2(a: np.ndarray, b: np.ndarray, simd: np.ndarray | None, vector: Binar
         out = np.empty(b.shape, F32)
         for mask, fn in ((simd, vector), (~simd, scalar)):
             if mask.any():
-                out[mask] = fn(a[mask], b[mask])
+                values = np.empty(int(mask.sum()), F32)
+                _fill(values, (a[mask], b[mask]), fn, 0, values.size)
+                out[mask] = values
     return out
 
 
