@@ -208,15 +208,19 @@ def log_softmax(x: Array, dim: int) -> Array | None:
 
 
 def softmax_backward(grad: Array, y: Array, dim: int) -> Array | None:
-    """_softmax_backward_data along the last dimension for float32 arrays, else None."""
-    if not _float32_pair(grad, y) or y.ndim == 0 or y.size == 0 or dim % y.ndim != y.ndim - 1:
+    """_softmax_backward_data for float32 arrays, else None."""
+    if not _float32_pair(grad, y) or y.ndim == 0 or y.size == 0:
         return None
+    if dim % y.ndim != y.ndim - 1:
+        return K.softmax_backward_dim(grad, y, dim % y.ndim)
     return K.softmax_backward(grad, y, threads=_n())
 
 
 def log_softmax_backward(grad: Array, y: Array, dim: int) -> Array | None:
-    if not _float32_pair(grad, y) or y.ndim == 0 or y.size == 0 or dim % y.ndim != y.ndim - 1:
+    if not _float32_pair(grad, y) or y.ndim == 0 or y.size == 0:
         return None
+    if dim % y.ndim != y.ndim - 1:
+        return K.log_softmax_backward_dim(grad, y, dim % y.ndim)
     return K.log_softmax_backward(grad, y)
 
 

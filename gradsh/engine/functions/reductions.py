@@ -611,13 +611,14 @@ class CumsumBackward0(Function):
         return (F.flip(F.cumsum(F.flip(grad, (self.dim,)), self.dim), (self.dim,)),)
 
 
-def _cumsum_array(x: Array, dim: int) -> Array:
-    """cumsum along dim as PyTorch's CPU kernel: the running sum of a float32 tensor is kept in
-    float64 (its accumulate type on the CPU) and each value rounded to float32."""
+def _cumsum_array(x: Array, dim: int, product: bool = False) -> Array:
+    """cumsum (or cumprod) along dim as PyTorch's CPU kernel: the running sum of a float32
+    tensor is kept in float64 (its accumulate type on the CPU), each value rounded to float32."""
     xp = xp_of(x)
+    accumulate = xp.cumprod if product else xp.cumsum
     if xp is np and x.dtype == np.float32:
-        return np.cumsum(x, axis=dim, dtype=np.float64).astype(np.float32)
-    return xp.cumsum(x, axis=dim, dtype=x.dtype)
+        return accumulate(x, axis=dim, dtype=np.float64).astype(np.float32)
+    return accumulate(x, axis=dim, dtype=x.dtype)
 
 
 def _cumprod_grad_array(grad: Array, x: Array, dim: int) -> Array:
@@ -645,7 +646,7 @@ class CumprodBackward0(Function):
         x = a._data
         if x.ndim == 0:
             return x.astype(dtype.np)
-        return xp_of(x).cumprod(x, axis=dim, dtype=dtype.np)
+        return _cumsum_array(x.astype(dtype.np, copy=False), dim, product=True)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         x, out = self.saved("self", F), self.saved("result", F)

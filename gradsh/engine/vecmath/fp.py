@@ -68,7 +68,7 @@ def fma32(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     out = s.astype(F32)
     halfway = (s.view(I64) & _LOW29) == _HALF29
     tiny = (out.view(I32) & _F32_EXPONENT) == 0
-    if halfway.any() or tiny.any():
+    if np.count_nonzero(halfway) or np.count_nonzero(tiny):  # (cheaper than .any())
         _fix_double_rounding(a64, b64, c64, s, out, halfway | tiny)
     return out
 

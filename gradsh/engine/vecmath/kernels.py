@@ -23,6 +23,9 @@ Binary = Callable[[np.ndarray, np.ndarray], np.ndarray]
 # Work through long arrays in pieces that stay in the CPU cache: every kernel is a chain of
 # dozens of NumPy passes, and element-wise results do not depend on the piece boundaries.
 CHUNK = 1 << 14
+# Row-wise kernels (softmax) fold their rows 16 lanes at a time, one NumPy call per step for
+# the whole block of rows: bigger blocks, fewer calls.
+ROW_CHUNK = 1 << 16
 
 
 def _flat_pair(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -117,7 +120,7 @@ def _correctly_rounded(f64: np.ufunc, exact: Unary, nan: np.float32 = _NAN) -> U
         suspect = low <= 2 * _MARGIN_BITS
         top = r.view(I32) & _EXPONENT
         suspect |= (top == 0) | (top == _EXPONENT)
-        if suspect.any():
+        if np.count_nonzero(suspect):
             idx = np.flatnonzero(suspect)
             value, given = y[idx], x[idx]
             r[idx[np.isnan(value)]] = nan
@@ -239,7 +242,7 @@ def _rows(x: np.ndarray) -> np.ndarray:
 def _by_rows(fn: Unary, x: np.ndarray) -> np.ndarray:
     """Apply a row-wise kernel to blocks of rows that fit the chunk size."""
     rows = _rows(x)
-    step = max(1, CHUNK // max(1, rows.shape[1]))
+    step = max(1, ROW_CHUNK // max(1, rows.shape[1]))
     out = np.empty(rows.shape, F32)
     for start in range(0, rows.shape[0], step):
         out[start:start + step] = fn(rows[start:start + step])
@@ -377,7 +380,7 @@ def _tanh_backward(g: np.ndarray, y: np.ndarray) -> np.ndarray:
     np.subtract(1.0, s, out=s)
     one_minus = s.astype(F32)
     halfway = (s.view(I64) & _LOW29) == _HALF29
-    if halfway.any():
+    if np.count_nonzero(halfway):
         idx = np.flatnonzero(halfway & (np.abs(y) < _EIGHTH))
         if idx.size:
             one_minus[idx] = fma32(-y[idx], y[idx], ONE)
@@ -526,10 +529,60 @@ def log_softmax_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     return _backward_rows(run, grad, y)
 
 
+def _chunked_columns(y: np.ndarray, dim: int) -> tuple[int, int, int, np.ndarray]:
+    """(outer, dim size, inner, which inner columns are vectorised) for the softmax kernels
+    over a non-last dimension: the columns in chunks of min(128K / size / 4, inner) rounded to
+    16, the first multiple of 16 of each chunk vectorised."""
+    shape = y.shape
+    outer = int(np.prod(shape[:dim], dtype=np.int64))
+    inner = int(np.prod(shape[dim + 1:], dtype=np.int64))
+    size = shape[dim]
+    chunk = min(max(128 * 1024 // size // 4, 16) // 16 * 16, inner)
+    col = np.arange(inner)
+    width = np.minimum(chunk, inner - col // chunk * chunk)
+    return outer, size, inner, (col % chunk) < width - width % 16
+
+
+def softmax_backward_dim(grad: np.ndarray, y: np.ndarray, dim: int) -> np.ndarray:
+    """_vec_softmax_backward (a dimension other than the last): per column the sum of grad * y
+    along the dimension from 0, each step one fused multiply-add (vector and scalar columns
+    alike), then y * (grad - sum)."""
+    y = np.ascontiguousarray(y, F32)
+    g = np.ascontiguousarray(np.broadcast_to(np.asarray(grad, F32), y.shape))
+    outer, size, inner, _ = _chunked_columns(y, dim)
+    g3, y3 = g.reshape(outer, size, inner), y.reshape(outer, size, inner)
+    with np.errstate(all="ignore"):
+        total = np.zeros((outer, inner), F32)
+        for d in range(size):
+            total = fma32(g3[:, d], y3[:, d], total)
+        return (y3 * (g3 - total[:, None, :])).reshape(y.shape)
+
+
+def log_softmax_backward_dim(grad: np.ndarray, y: np.ndarray, dim: int) -> np.ndarray:
+    """_vec_log_softmax_backward (a dimension other than the last): per column the sum of grad
+    along the dimension from 0, then grad - exp(y) * sum as one fused step, exp by SLEEF in the
+    vectorised columns and by glibc in the rest."""
+    y = np.ascontiguousarray(y, F32)
+    g = np.ascontiguousarray(np.broadcast_to(np.asarray(grad, F32), y.shape))
+    outer, size, inner, vector = _chunked_columns(y, dim)
+    g3, y3 = g.reshape(outer, size, inner), y.reshape(outer, size, inner)
+    out = np.empty_like(g3)
+    with np.errstate(all="ignore"):
+        total = np.zeros((outer, inner), F32)
+        for d in range(size):
+            total = total + g3[:, d]
+        e = np.empty_like(y3)
+        e[:, :, vector] = sleef.expf_u10(y3[:, :, vector])
+        e[:, :, ~vector] = libm.expf(y3[:, :, ~vector].reshape(-1)).reshape(outer, size, -1)
+        for d in range(size):
+            out[:, d] = fma32(-e[:, d], total, g3[:, d])
+    return out.reshape(y.shape)
+
+
 def _backward_rows(fn: Binary, grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Apply a row-wise (grad, output) kernel to blocks of rows that fit the chunk size."""
     g, yy = _rows(np.broadcast_to(np.asarray(grad, F32), np.shape(y))), _rows(y)
-    step = max(1, CHUNK // max(1, yy.shape[1]))
+    step = max(1, ROW_CHUNK // max(1, yy.shape[1]))
     out = np.empty(yy.shape, F32)
     with np.errstate(all="ignore"):
         for start in range(0, yy.shape[0], step):
