@@ -421,6 +421,9 @@ def serve(request: dict[str, Any], emit: Callable[[dict[str, Any]], None]) -> in
     except Exception as err:  # noqa: BLE001  (ImportError, or a broken install)
         emit({"kind": "torch-missing", "message": f"{type(err).__name__}: {err}"})
         return EXIT_TORCH_MISSING
+    # One intra-op thread, as gradsh reproduces (docs/float32.md): large float sums and a few
+    # kernels give other last bits with more threads, and PyTorch's default is the core count.
+    torch.set_num_threads(1)
     emit({"kind": "ready", "torch": torch.__version__})
     if request.get("mode") == "python":
         return serve_program(torch, request, emit)

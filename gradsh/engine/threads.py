@@ -41,6 +41,25 @@ def _thread_count() -> int:
 
 
 THREADS = _thread_count()
+
+# The number of threads PyTorch's CPU kernels split a large tensor among
+# (torch.get_num_threads()). It is not about gradsh's speed: past 32,768 elements it decides
+# where element-wise loops hand elements to scalar code and how float sums are cut, hence the
+# last bits of float32 results. gradsh follows PyTorch run with one thread, whatever the machine
+# (PyTorch's default is the number of physical cores, so its own bits differ between machines;
+# tests/programs records with one thread); torch.set_num_threads(n) follows n threads instead.
+_torch_threads = 1
+
+
+def torch_threads() -> int:
+    """The thread count whose PyTorch results gradsh reproduces (torch.get_num_threads())."""
+    return _torch_threads
+
+
+def set_torch_threads(count: int) -> None:
+    """torch.set_num_threads: reproduce PyTorch's results with `count` threads."""
+    global _torch_threads
+    _torch_threads = max(1, int(count))
 _pool: ThreadPoolExecutor | None = None
 _pool_pid = 0
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import dtypes, ops
+from gradsh.engine import dtypes, ops, threads
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError
 from gradsh.engine.ops.arguments import _type_name
@@ -49,7 +49,7 @@ inverse det slogdet logdet svd cholesky pinverse
 __all__ = [*_FROM_OPS, "as_tensor", "from_numpy", "get_default_dtype", "set_default_dtype",
            "get_default_device", "set_default_device", "set_printoptions",
            "promote_types", "result_type", "can_cast", "is_nonzero", "numel", "asarray", "range",
-           "scalar_tensor"]
+           "scalar_tensor", "get_num_threads", "set_num_threads"]
 
 _module = globals()
 for _name in _FROM_OPS:
@@ -130,6 +130,22 @@ def set_default_device(device: Any) -> None:
     name = "cpu" if device is None else ops._device_name(device)
     ops.DeviceHooks.check(name)
     ops.DefaultDevice.value = name
+
+
+def get_num_threads() -> int:
+    """The thread count whose results gradsh reproduces: 1 unless set (engine/threads.py)."""
+    return threads.torch_threads()
+
+
+def set_num_threads(count: Any) -> None:
+    """Reproduce PyTorch's float results as it computes them with `count` threads (large sums
+    and element-wise loops split differently); gradsh's own speed does not change."""
+    if not isinstance(count, int) or isinstance(count, bool):
+        raise TorchRuntimeError("set_num_threads expects an int, but got "
+                                f"{type(count).__name__}")
+    if count <= 0:
+        raise TorchRuntimeError("set_num_threads expects a positive integer")
+    threads.set_torch_threads(count)
 
 
 def is_nonzero(input: Tensor) -> bool:  # noqa: A002

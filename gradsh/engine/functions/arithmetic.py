@@ -10,6 +10,7 @@ import numpy as np
 from gradsh.engine import dtypes, threads
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.common import (
     _quiet,
     _scalar_op,
@@ -23,7 +24,7 @@ from gradsh.engine.functions.common import (
     xp_of,
     xp_of_operands,
 )
-from gradsh.engine.tensor import RESULT, Array, Function, Tensor
+from gradsh.engine.tensor import RESULT, Array, ArrayOps, Function, Tensor
 from gradsh.engine.threads import elementwise
 from gradsh.engine.vecmath.fp import fma32
 
@@ -37,6 +38,11 @@ __all__ = [
     "XlogyBackward0",
     "AddcmulBackward0", "AddcdivBackward0",
 ]
+
+
+def _as_float32(x: Any) -> Any:
+    """A NumPy operand as float32 (a PyTorch kernel's common dtype); others unchanged."""
+    return x.astype(np.float32, copy=False) if x.__class__ is np.ndarray else x
 
 
 def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool = False) -> Array:
@@ -386,6 +392,10 @@ class PowBackward0(Function):
         if dtype is dtypes.bool_:  # x ** True is x, x ** False is all True
             return a._data.copy() if exponent else xp_of(a._data).ones_like(a._data)
         _check_integer_power(a, exponent, dtype)
+        if dtype is dtypes.float32 and a._data.__class__ is np.ndarray:
+            exact = pointwise.pow_scalar(a._data.astype(np.float32, copy=False), exponent)
+            if exact is not None:
+                return exact
         with _quiet():
             return xp_of(a._data).power(operand(a), exponent, dtype=dtype.np)
 
@@ -395,6 +405,9 @@ class PowBackward0(Function):
         if p == 0:
             return (F.zeros_like(grad),)
         x = self.saved("self", F)
+        exact = None if F.as_tensor else pointwise.pow_backward(grad, x, p)
+        if exact is not None:
+            return (exact,)
         with _quiet():
             return (grad * (p * x ** (p - 1)),)
 
@@ -429,12 +442,18 @@ class PowBackward1(Function):
                     out[neg & (bb == 1)] = 1
                     out[neg & (bb == -1)] = xp.where(e[neg & (bb == -1)] % 2 == 0, 1, -1)
                     return out
+            if dtype is dtypes.float32:
+                exact = pointwise.pow_tensor(_as_float32(operand(a)), _as_float32(operand(b)))
+                if exact is not None:
+                    return exact
             return xp_of(a._data).power(operand(a), operand(b), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
         x = self.saved("self", F)
         p = self.saved("exponent", F)
+        if not F.as_tensor and pointwise.is_float32(x) and pointwise.is_float32(p):
+            return self._float32_backward(grad, x, p, a, b)
         if a and self._saved["exponent"].dtype is dtypes.bool_:
             # the formula computes `exponent - 1`, which PyTorch refuses for a bool tensor
             raise TorchRuntimeError(
@@ -447,6 +466,21 @@ class PowBackward1(Function):
             if b:
                 result = self.saved("result", F)
                 gb = grad * F.where((x == 0.0) & (p >= 0), 0.0, result * F.log(x))
+        return ga, gb
+
+    def _float32_backward(self, grad: Array, x: Array, p: Array, need_a: bool,
+                          need_b: bool) -> tuple[Any, ...]:
+        """pow_backward_self and pow_backward_exponent on float32 arrays, the pow and log as
+        PyTorch's kernels compute them."""
+        zero = np.float32(0.0)
+        ga = gb = None
+        if need_a:
+            base = pointwise.pow_tensor(x, np.asarray(p - np.float32(1), np.float32))
+            ga = np.where(p == 0.0, zero, grad * (p * base))
+        if need_b:
+            result = self.saved("result", ArrayOps)
+            gb = grad * np.where((x == 0.0) & (p >= 0), zero,
+                                 result * pointwise.unary("log", x))
         return ga, gb
 
 
@@ -463,6 +497,10 @@ class PowBackward2(Function):
         dtype = dtypes.result_type([(exponent.dtype, exponent._data.ndim)], [base])
         if dtype is dtypes.bool_:
             raise not_implemented_for("pow", dtype)
+        if dtype is dtypes.float32 and isinstance(base, (int, float)) and base != 1:
+            exact = pointwise.rpow(base, _as_float32(operand(exponent)))
+            if exact is not None:
+                return exact
         with _quiet():
             return xp_of(exponent._data).power(base, operand(exponent), dtype=dtype.np)
 
@@ -484,6 +522,10 @@ class Atan2Backward0(Function):
         self.save("self", a)
         self.save("other", b)
         dtype = float_result_dtype(a, b).np
+        if dtype == np.float32:
+            exact = pointwise.atan2(_as_float32(a._data), _as_float32(b._data))
+            if exact is not None:
+                return exact
         return xp_of(a._data).arctan2(a._data, b._data, dtype=dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:

@@ -26,8 +26,9 @@ from gradsh.engine.functions.higher_order import (
 )
 from gradsh.engine.functions.indexing import _scatter_array
 from gradsh.engine.functions.linalg import _array_diagonal_scatter
-from gradsh.engine.functions.reductions import _exclusive_products
-from gradsh.engine.functions.unary import _ARRAY_UFUNCS, _sign_array
+from gradsh.engine.functions.reductions import _cumsum_array, _exclusive_products
+from gradsh.engine.functions.pointwise import UNARY, unary
+from gradsh.engine.functions.unary import _sign_array
 from gradsh.engine.tensor import Array, ArrayOps, Shape
 
 __all__ = ["ScalarOverloads"]
@@ -123,10 +124,10 @@ _Namespace.install(
     permute=lambda g, dims: xp_of(g).transpose(g, dims),
     squeeze=lambda g, d: g.reshape(g.shape[:d] + g.shape[d + 1:]) if g.ndim else g,
     unsqueeze=lambda g, d: xp_of(g).expand_dims(g, d),
-    log=lambda g: xp_of(g).log(g),
-    exp=lambda g: xp_of(g).exp(g),
-    sin=lambda g: xp_of(g).sin(g),
-    cos=lambda g: xp_of(g).cos(g),
+    log=lambda g: unary("log", g),
+    exp=lambda g: unary("exp", g),
+    sin=lambda g: unary("sin", g),
+    cos=lambda g: unary("cos", g),
     abs=lambda g: xp_of(g).abs(g),
     sgn=_sign_array,
     isnan=lambda g: xp_of(g).isnan(g),
@@ -169,12 +170,12 @@ _Namespace.install(
     mse_loss_backward=_mse_backward_array,
     nll_loss_backward=lambda g, x, target, node: _nll_backward_array(g, target, node, x.shape),
     detached=lambda fn, x: fn(x),
-    ufunc=lambda name, g: _ARRAY_UFUNCS[name](g) if name in _ARRAY_UFUNCS else getattr(
-        xp_of(g), name)(g),
+    ufunc=lambda name, g: unary(name, g) if name in UNARY else getattr(xp_of(g), name)(g),
+    cat=lambda parts, dim: xp_of(parts[0]).concatenate(parts, axis=dim),
     flip=lambda g, dims: xp_of(g).flip(g, dims),
     roll=lambda g, shifts, dims: xp_of(g).roll(g, shifts, dims) if dims else xp_of(g).roll(
         g.reshape(-1), shifts[0]).reshape(g.shape),
-    cumsum=lambda g, dim: xp_of(g).cumsum(g, axis=dim),
+    cumsum=_cumsum_array,
     triangle=lambda g, k, upper: (xp_of(g).triu if upper else xp_of(g).tril)(g, k),
     diagonal_matrix=lambda g, rows, cols: _array_diagonal_scatter(
         xp_of(g).broadcast_to(g, (min(rows, cols),)), (rows, cols), 0),

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.common import _numel, _quiet, _times, result_dtype, xp_of
 from gradsh.engine.functions.linalg import _array_diagonal_scatter
 from gradsh.engine.functions.losses import NllLossBackward0, nll_rows
@@ -33,6 +34,9 @@ def _tanh_backward_array(grad: Array, y: Array) -> Array:
     if y.dtype == np.float16:  # in float32, rounded once, as PyTorch's kernel for Half
         wide = _tanh_backward_array(grad.astype(np.float32), y.astype(np.float32))
         return wide.astype(np.float16)
+    exact = pointwise.tanh_backward(grad, y)
+    if exact is not None:
+        return exact
     t = _times(y, y)
     if _in_place_ok(grad, t):
         elementwise(np.subtract, 1, t, out=t)
@@ -41,6 +45,9 @@ def _tanh_backward_array(grad: Array, y: Array) -> Array:
 
 
 def _sigmoid_backward_array(grad: Array, y: Array) -> Array:
+    exact = pointwise.sigmoid_backward(grad, y)
+    if exact is not None:
+        return exact
     t = elementwise(np.subtract, 1, y) if y.__class__ is np.ndarray else 1 - y
     if _in_place_ok(grad, t):
         elementwise(np.multiply, t, y, out=t)
@@ -54,12 +61,18 @@ def _threshold_backward_array(grad: Array, y: Array, threshold: float) -> Array:
 
 
 def _softmax_backward_array(grad: Array, y: Array, dim: int) -> Array:
+    exact = pointwise.softmax_backward(grad, y, dim)
+    if exact is not None:
+        return exact
     if y.ndim == 0:
         return grad * 0
     return y * (grad - (grad * y).sum(axis=dim, keepdims=True))
 
 
 def _log_softmax_backward_array(grad: Array, y: Array, dim: int) -> Array:
+    exact = pointwise.log_softmax_backward(grad, y, dim)
+    if exact is not None:
+        return exact
     if y.ndim == 0:
         return grad * 0
     return grad - xp_of(y).exp(y) * grad.sum(axis=dim, keepdims=True)

@@ -9,10 +9,10 @@ import numpy as np
 
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError
-from gradsh.engine.functions.cascade_sum import _mean_array
+from gradsh.engine.functions.cascade_sum import _mean_array, torch_sum
 from gradsh.engine.functions.common import _quiet, result_dtype, xp_of
 from gradsh.engine.functions.nll_sum import nll_cascade_sum
-from gradsh.engine.functions.unary import _ARRAY_UFUNCS
+from gradsh.engine.functions.pointwise import unary
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = [
@@ -29,7 +29,7 @@ def _reduce_array(values: Array, reduction: str) -> Array:
         return values
     with _quiet():
         return _mean_array(values, None, False, values.dtype) if reduction == "mean" \
-            else values.sum()
+            else torch_sum(values, None, False, values.dtype)
 
 
 def _loss_scale(grad: Any, reduction: str, numel: int) -> Any:
@@ -194,7 +194,7 @@ class BinaryCrossEntropyWithLogitsBackward0(_PairLoss):
         x, t, dtype = self.setup(a, target, reduction)
         self.weight, self.pos_weight = weight, pos_weight
         with _quiet():
-            log_sigmoid = _ARRAY_UFUNCS["logsigmoid"](x)
+            log_sigmoid = unary("logsigmoid", x)
             if pos_weight is not None:
                 log_sigmoid = log_sigmoid * ((pos_weight._data - 1) * t + 1)
             loss = (1 - t) * x - log_sigmoid

@@ -7,10 +7,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gradsh.engine import dtypes
+from gradsh.engine import dtypes, threads
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions.cascade_sum import _mean_array, torch_sum
+from gradsh.engine.functions import pointwise
+from gradsh.engine.functions.cascade_sum import _GRAIN, _mean_array, torch_sum
 from gradsh.engine.functions.common import (
     _numel,
     _quiet,
@@ -21,6 +22,7 @@ from gradsh.engine.functions.common import (
 )
 from gradsh.engine.functions.unary import _sign_array
 from gradsh.engine.tensor import RESULT, Array, Function, Shape, Tensor
+from gradsh.engine.vecmath.layout import coalesce, iteration_order
 
 __all__ = [
     "SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1", "ProdBackward0",
@@ -301,9 +303,11 @@ class LogsumexpBackward0(Function):
         x = a._data.astype(float_result_dtype(a).np, copy=False)
         xp = xp_of(x)
         with _quiet():
+            # logsumexp_out_impl: amax (infinities masked to 0), exp, sum, log, add
             m = xp.max(x, axis=dim, keepdims=True) if x.size else xp.zeros((1,) * x.ndim, x.dtype)
-            m = xp.where(xp.isinf(m), 0, m)
-            out = xp.log(xp.sum(xp.exp(x - m), axis=dim, keepdims=True)) + m
+            m = xp.where(xp.isinf(m), x.dtype.type(0), m)
+            total = torch_sum(pointwise.unary("exp", x - m), dim, True, x.dtype)
+            out = pointwise.unary("log", total) + m
         return out if keepdim else out.squeeze(axis=dim) if x.ndim else out
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -378,7 +382,104 @@ def _reduced_count(shape: Shape, dims: tuple[int, ...] | None) -> int:
     return count
 
 
-def _var_array(x: Array, dims: tuple[int, ...] | None, correction: float, keepdim: bool) -> Array:
+def _var_array(x: Array, dims: tuple[int, ...] | None, correction: float, keepdim: bool,
+               take_sqrt: bool = False) -> Array:
+    """var (or std) as PyTorch's CPU kernels compute it (see _var_all, _var_dims)."""
+    if x.__class__ is np.ndarray and x.dtype in (np.float32, np.float64) and x.size:
+        reduced = tuple(range(x.ndim)) if not dims else dims
+        if all(n == 1 for d, n in enumerate(x.shape) if d not in reduced):  # one output
+            shape = tuple(1 if d in reduced else n for d, n in enumerate(x.shape)) if keepdim \
+                else tuple(n for d, n in enumerate(x.shape) if d not in reduced)
+            return np.full(shape, _var_all(x, correction, take_sqrt), dtype=x.dtype)
+        if x.dtype == np.float32:
+            return _var_dims(x, dims, correction, keepdim, take_sqrt)
+    var = _var_numpy(x, dims, correction, keepdim)
+    return xp_of(var).sqrt(var) if take_sqrt else var
+
+
+def _var_all(x: np.ndarray, correction: float, take_sqrt: bool) -> Any:
+    """std_var_all_cpu: the mean in x's dtype (mean()), then the squared distances to it added
+    up in float64, in iteration order (one running sum per loop call, added into the thread's),
+    divided, square-rooted in float64 and only then rounded to x's dtype."""
+    mean = float(_mean_array(x, None, False, x.dtype))
+    values = x.astype(np.float64) - mean
+    values *= values
+    count = threads.torch_threads()
+    if x.size <= _GRAIN or count == 1:
+        total = _loop_sums(values, 0, x.size)
+    else:  # at::parallel_reduce: one range per thread, their sums added to 0 in turn
+        used = min(count, -(-x.size // _GRAIN))
+        chunk = -(-x.size // used)
+        total = 0.0
+        for begin in range(0, x.size, chunk):
+            total += _loop_sums(values, begin, min(x.size, begin + chunk))
+    var = total / max(0.0, x.size - correction) if x.size - correction > 0 else (
+        math.nan if total == 0 or math.isnan(total) else math.inf)
+    return math.sqrt(var) if take_sqrt and not math.isnan(var) else var
+
+
+def _loop_sums(values: np.ndarray, begin: int, end: int) -> float:
+    """serial_for_each over [begin, end) of an input-only iteration: each 2-D step sums its
+    elements from 0.0, and the steps' sums are added to the thread's sum from 0.0."""
+    dims = _input_iteration(values)
+    flat = _in_iteration_order(values, dims)
+    size0 = dims[0][0] if dims else 1
+    size1 = dims[1][0] if len(dims) > 1 else 1
+    steps = []
+    offset = begin
+    while offset < end:  # DimCounter's steps: a partial row, rows, whole blocks
+        inner = offset % size0
+        if inner or end - offset < size0:
+            step = min(size0 - inner, end - offset)
+        else:
+            rows = min(size1 - (offset // size0) % size1, (end - offset) // size0)
+            step = rows * size0
+        steps.append(step)
+        offset += step
+    sums = []
+    start = begin
+    for step in steps:
+        sums.append(float(np.cumsum(flat[start:start + step])[-1]))
+        start += step
+    total = 0.0
+    for value in sums:
+        total += value
+    return total
+
+
+def _input_iteration(x: np.ndarray) -> list[tuple[int, int]]:
+    """(size, stride) of a one-operand TensorIterator's dimensions, fastest first."""
+    keep = [d for d in range(x.ndim) if x.shape[d] != 1]
+    sizes = [x.shape[d] for d in keep]
+    strides = [[x.strides[d] // x.itemsize for d in keep]]
+    order = iteration_order(sizes, strides)
+    merged_sizes, (merged,) = coalesce([sizes[d] for d in order], [[strides[0][d] for d in order]])
+    return list(zip(merged_sizes, merged))
+
+
+def _in_iteration_order(x: np.ndarray, dims: list[tuple[int, int]]) -> np.ndarray:
+    view = np.lib.stride_tricks.as_strided(
+        x, shape=tuple(n for n, _ in reversed(dims)),
+        strides=tuple(s * x.itemsize for _, s in reversed(dims)))
+    return view.reshape(-1)
+
+
+def _var_dims(x: np.ndarray, dims: tuple[int, ...], correction: float, keepdim: bool,
+              take_sqrt: bool) -> np.ndarray:
+    """std_var_kernel: Welford in float64 per output, the result rounded to float32. Computed
+    here in float64 by two passes, which rounds to the same float32 except when the float64
+    value lies within about 1e-9 of a float32 ulp of a rounding boundary."""
+    x64 = x.astype(np.float64)
+    mean = np.mean(x64, axis=dims, keepdims=True)
+    centered = x64 - mean
+    total = np.sum(centered * centered, axis=dims, keepdims=keepdim)
+    n = _reduced_count(x.shape, dims)
+    with _quiet():
+        var = total / (n - correction if n - correction > 0 else 0.0)
+        return (np.sqrt(var) if take_sqrt else var).astype(np.float32)
+
+
+def _var_numpy(x: Array, dims: tuple[int, ...] | None, correction: float, keepdim: bool) -> Array:
     xp = xp_of(x)
     axis = dims if dims else None
     with _quiet():
@@ -438,8 +539,7 @@ class StdBackward0(Function):
         self.dim, self.correction, self.keepdim = dim, correction, keepdim
         self.save("self", a)
         self.save("result", RESULT)
-        with _quiet():
-            return xp_of(a._data).sqrt(_var_array(a._data, dim, correction, keepdim))
+        return _var_array(a._data, dim, correction, keepdim, take_sqrt=True)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         result = self.saved("result", F)
@@ -503,12 +603,22 @@ class CumsumBackward0(Function):
         x = a._data
         if x.ndim == 0:
             return x.astype(dtype.np)
-        return xp_of(x).cumsum(x, axis=dim, dtype=dtype.np)
+        return _cumsum_array(x.astype(dtype.np, copy=False), dim)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         if not self.ndim:
             return (grad,)
         return (F.flip(F.cumsum(F.flip(grad, (self.dim,)), self.dim), (self.dim,)),)
+
+
+def _cumsum_array(x: Array, dim: int, product: bool = False) -> Array:
+    """cumsum (or cumprod) along dim as PyTorch's CPU kernel: the running sum of a float32
+    tensor is kept in float64 (its accumulate type on the CPU), each value rounded to float32."""
+    xp = xp_of(x)
+    accumulate = xp.cumprod if product else xp.cumsum
+    if xp is np and x.dtype == np.float32:
+        return accumulate(x, axis=dim, dtype=np.float64).astype(np.float32)
+    return accumulate(x, axis=dim, dtype=x.dtype)
 
 
 def _cumprod_grad_array(grad: Array, x: Array, dim: int) -> Array:
@@ -536,7 +646,7 @@ class CumprodBackward0(Function):
         x = a._data
         if x.ndim == 0:
             return x.astype(dtype.np)
-        return xp_of(x).cumprod(x, axis=dim, dtype=dtype.np)
+        return _cumsum_array(x.astype(dtype.np, copy=False), dim, product=True)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         x, out = self.saved("self", F), self.saved("result", F)

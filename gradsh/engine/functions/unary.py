@@ -8,9 +8,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes
-from gradsh.engine.dtypes import DType
+from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.common import (
     _quiet,
     _times,
@@ -33,11 +33,15 @@ __all__ = [
 
 
 def _float_unary(a: Tensor, ufunc: str) -> Array:
-    """A float-valued ufunc (exp, sin ...): integer inputs compute in the default float."""
+    """A float-valued ufunc (exp, sin ...): integer inputs compute in the default float; float32
+    as PyTorch's kernels compute it (functions.pointwise)."""
     x = a._data
+    dtype = float_result_dtype(a).np
     if x.__class__ is np.ndarray:
-        return elementwise(getattr(np, ufunc), x, dtype=float_result_dtype(a).np)
-    return getattr(xp_of(x), ufunc)(x, dtype=float_result_dtype(a).np)
+        if dtype == np.float32 and ufunc in pointwise.UNARY:
+            return pointwise.unary(ufunc, x.astype(dtype, copy=False))
+        return elementwise(getattr(np, ufunc), x, dtype=dtype)
+    return getattr(xp_of(x), ufunc)(x, dtype=dtype)
 
 
 class ExpBackward0(Function):
@@ -140,20 +144,13 @@ class TanhBackward0(Function):
         return (F.tanh_backward(grad, self.saved("result", F)),)
 
 
-def _sigmoid_array(x: Array, dtype: DType) -> Array:
-    xp = xp_of(x)
-    with _quiet():
-        x = x.astype(dtype.np, copy=False)
-        return xp.reciprocal(xp.exp(-x) + x.dtype.type(1))
-
-
 class SigmoidBackward0(Function):
     node_name = "SigmoidBackward0"
 
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
             self.save("result", RESULT)
-        return _sigmoid_array(a._data, float_result_dtype(a))
+        return _float_op(a, lambda x: pointwise.unary("sigmoid", x))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.sigmoid_backward(grad, self.saved("result", F)),)
@@ -197,13 +194,13 @@ class RsqrtBackward0(Function):
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
             self.save("result", RESULT)
-        with _quiet():
-            x = a._data.astype(float_result_dtype(a).np, copy=False)
-            return xp_of(x).reciprocal(xp_of(x).sqrt(x))
+        return _float_op(a, lambda x: pointwise.unary("rsqrt", x))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        result = self.saved("result", F)
+        cube = None if F.as_tensor else pointwise.pow_scalar(result, 3)
         with _quiet():
-            return (-0.5 * grad * self.saved("result", F) ** 3,)
+            return (-0.5 * grad * (result ** 3 if cube is None else cube),)
 
 
 class AbsBackward0(Function):
@@ -336,26 +333,6 @@ class TruncBackward0(_Rounding):
     ufunc = "trunc"
 
 
-def _erf_array(x: Array) -> Array:
-    """erf element-wise (NumPy has none): math.erf in float64, rounded to x's dtype."""
-    flat = np.asarray(x, dtype=np.float64).reshape(-1)
-    out = np.fromiter((math.erf(v) for v in flat), dtype=np.float64, count=flat.size)
-    return out.reshape(np.shape(x)).astype(np.asarray(x).dtype, copy=False)
-
-
-_ARRAY_UFUNCS: dict[str, Callable[[Array], Array]] = {
-    "cosh": lambda x: xp_of(x).cosh(x),
-    "sinh": lambda x: xp_of(x).sinh(x),
-    "rsqrt": lambda x: 1 / xp_of(x).sqrt(x),
-    "sigmoid": lambda x: _sigmoid_array(x, dtypes.from_numpy(x.dtype)),
-    "tanh": lambda x: xp_of(x).tanh(x),
-    "erf": lambda x: _erf_array(x) if xp_of(x) is np else xp_of(x).asarray(
-        _erf_array(backend.to_host(x))),
-    "logsigmoid": lambda x: xp_of(x).minimum(x, 0) - xp_of(x).log1p(
-        xp_of(x).exp(-xp_of(x).abs(x))),
-}
-
-
 def _float_op(a: Tensor, compute: Callable[[Array], Array]) -> Array:
     """An element-wise formula on a's values in its float dtype (integers promote)."""
     dtype = float_result_dtype(a).np
@@ -412,11 +389,11 @@ class ErfBackward0(_SavesSelf):
 
     def forward(self, a: Tensor) -> Array:
         self.save_input(a)
-        return _float_op(a, _ARRAY_UFUNCS["erf"])
+        return _float_op(a, lambda x: pointwise.unary("erf", x))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         x = self.saved("self", F)
-        return (grad * (2 / math.sqrt(math.pi)) * F.exp(-(x * x)),)
+        return ((2 / math.sqrt(math.pi)) * F.exp(-(x * x)) * grad,)
 
 
 class FracBackward0(Function):

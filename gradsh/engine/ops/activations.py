@@ -1,4 +1,5 @@
-"""The nn activations: softmax, log_softmax, softmin, elu, silu, gelu, hardtanh ..."""
+"""The nn activations: softmax, log_softmax, softmin, elu, silu, gelu, hardtanh, threshold, glu,
+prelu ..."""
 
 from __future__ import annotations
 
@@ -12,38 +13,54 @@ from gradsh.engine.exceptions import (
     warn,
 )
 from gradsh.engine.functions.activations import (
+    CeluBackward0,
     EluBackward0,
     GeluBackward0,
+    GluBackward0,
+    HardshrinkBackward0,
     HardsigmoidBackward0,
+    HardswishBackward0,
     HardtanhBackward0,
     LeakyReluBackward0,
     LogSigmoidBackward0,
     LogSoftmaxBackward0,
     MishBackward0,
+    PreluKernelBackward0,
     SiluBackward0,
     SoftmaxBackward0,
     SoftplusBackward0,
+    SoftshrinkBackward0,
+    ThresholdBackward0,
 )
 from gradsh.engine.functions.common import not_implemented_for
 from gradsh.engine.ops.activations_inplace import (
+    celu_,
     elu_,
     hardsigmoid_,
     hardtanh_,
     leaky_relu_,
     mish_,
     relu6_,
+    selu_,
     silu_,
+    threshold_,
 )
 from gradsh.engine.ops.arguments import _check_tensor, wrap_dim
 from gradsh.engine.ops.copies import to
 from gradsh.engine.ops.guard import guarded
-from gradsh.engine.ops.unary import neg
-from gradsh.engine.tensor import Tensor
+from gradsh.engine.ops.arithmetic import add, div, sub
+from gradsh.engine.ops.shape import reshape
+from gradsh.engine.ops.unary import abs, neg, tanh  # noqa: A004
+from gradsh.engine.tensor import Tensor, apply_inplace
 
 __all__ = [
     "softmax", "log_softmax", "softmin", "logsigmoid", "leaky_relu", "elu", "silu", "softplus",
-    "hardtanh", "relu6", "gelu", "mish", "hardsigmoid",
+    "hardtanh", "relu6", "gelu", "mish", "hardsigmoid", "threshold", "celu", "selu", "hardswish",
+    "hardshrink", "softshrink", "glu", "prelu", "softsign", "tanhshrink",
 ]
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def _softmax_dim(fname: str, ndim: int, dim: Any) -> int:
@@ -171,3 +188,102 @@ def hardsigmoid(a: Tensor, inplace: bool = False) -> Tensor:
     if inplace:
         return hardsigmoid_(a)
     return HardsigmoidBackward0.apply(_float_input(a, "hardsigmoid", "hardsigmoid_cpu"))
+
+
+# ---- the activations torch.nn adds ---------------------------------------------------------
+
+
+@guarded
+def threshold(a: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    if inplace:
+        return threshold_(a, threshold, value)
+    return ThresholdBackward0.apply(_check_tensor(a, "threshold"), threshold=threshold,
+                                    value=value)
+
+
+@guarded
+def celu(a: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    if alpha == 0:
+        raise TorchRuntimeError("ZeroDivisionError")
+    if inplace:
+        return celu_(a, alpha)
+    return CeluBackward0.apply(_check_tensor(a, "celu"), alpha=alpha)
+
+
+@guarded
+def selu(a: Tensor, inplace: bool = False) -> Tensor:
+    if inplace:
+        return selu_(a)
+    return EluBackward0.apply(_float_input(a, "selu", "elu_cpu"), alpha=_SELU_ALPHA,
+                              scale=_SELU_SCALE, input_scale=1.0)
+
+
+@guarded
+def hardswish(a: Tensor, inplace: bool = False) -> Tensor:
+    if inplace:
+        a = _check_tensor(a, "hardswish_")
+        if not a.dtype.is_floating_point:
+            raise not_implemented_for("hardswish_cpu", a.dtype)
+        return apply_inplace(HardswishBackward0, a)
+    return HardswishBackward0.apply(_check_tensor(a, "hardswish"))
+
+
+@guarded
+def hardshrink(a: Tensor, lambd: float = 0.5) -> Tensor:
+    return HardshrinkBackward0.apply(_check_tensor(a, "hardshrink"), lambd=lambd)
+
+
+@guarded
+def softshrink(a: Tensor, lambd: float = 0.5) -> Tensor:
+    if lambd < 0:
+        raise TorchRuntimeError("lambda must be greater or equal to 0, but found to be "
+                                f"{lambd}.")
+    return SoftshrinkBackward0.apply(_check_tensor(a, "softshrink"), lambd=lambd)
+
+
+@guarded
+def glu(a: Tensor, dim: int = -1) -> Tensor:
+    a = _check_tensor(a, "glu")
+    if a.ndim == 0:
+        raise TorchRuntimeError("glu does not support scalars because halving size must be even")
+    dim = wrap_dim(dim, a.ndim)
+    if a.shape[dim] % 2:
+        raise TorchRuntimeError(f"Halving dimension must be even, but dimension {dim} is size "
+                                f"{a.shape[dim]}")
+    return GluBackward0.apply(a, dim=dim)
+
+
+@guarded
+def prelu(a: Tensor, weight: Tensor) -> Tensor:
+    """The weight broadcasts over dim 1 (channels), reshaped as ATen reshapes it."""
+    a = _check_tensor(a, "prelu")
+    count = weight.numel()
+    if count != 1:
+        if a.ndim == 0:
+            raise TorchRuntimeError("Not allow zero-dim input tensor.")
+        channels = a.shape[1] if a.ndim > 1 else 1
+        if channels != count:
+            raise TorchRuntimeError("Mismatch of parameter numbers and input channel size. "
+                                    f"Found parameter numbers = {count} and channel size = "
+                                    f"{channels}.")
+    if weight.ndim > 1:
+        raise TorchRuntimeError("prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                                f"ndim = {weight.ndim}")
+    if weight.ndim != a.ndim:
+        shape = [1] * a.ndim
+        if a.ndim > 1:
+            shape[1] = count
+        weight = reshape(weight, tuple(shape))
+    return PreluKernelBackward0.apply(a, weight)
+
+
+@guarded
+def softsign(a: Tensor) -> Tensor:
+    """x / (|x| + 1), composed as PyTorch composes it (DivBackward0)."""
+    return div(a, add(abs(a), 1))
+
+
+@guarded
+def tanhshrink(a: Tensor) -> Tensor:
+    """x - tanh(x), composed (SubBackward0)."""
+    return sub(a, tanh(a))

@@ -40,7 +40,7 @@ from gradsh.engine.ops.indexing import (
     index_select,
     scatter_add,
 )
-from gradsh.engine.ops.joining import flip, pad, roll
+from gradsh.engine.ops.joining import cat, flip, pad, roll
 from gradsh.engine.ops.linalg import bmm, diag, mm, mv, outer, tril, triu
 from gradsh.engine.ops.reductions import cumsum, mean, prod, sum
 from gradsh.engine.ops.selection import masked_fill, where
@@ -79,7 +79,7 @@ __all__ = ["install_tensor_ops"]
 def install_tensor_ops() -> None:
     """TensorOps: the helpers of ArrayOps built from differentiable operations (create_graph),
     and the two creation functions the engine itself calls."""
-    # What formulas call through F.ufunc (functions.unary._ARRAY_UFUNCS on arrays).
+    # What formulas call through F.ufunc (functions.pointwise.unary on arrays).
     ufuncs = {"cosh": cosh, "sinh": sinh, "rsqrt": rsqrt, "sigmoid": sigmoid, "tanh": tanh,
               "erf": erf, "logsigmoid": logsigmoid}
 
@@ -236,6 +236,7 @@ def install_tensor_ops() -> None:
             g, x, target=target, node=node),
         detached=detached,
         ufunc=lambda name, g: ufuncs[name](g),
+        cat=lambda parts, dim: cat(parts, dim),
         flip=flip,
         roll=lambda g, shifts, dims: roll(g, shifts, dims),
         cumsum=lambda g, dim: cumsum(g, dim),

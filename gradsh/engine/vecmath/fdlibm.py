@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradsh.engine.vecmath.fp import F32
+from gradsh.engine.vecmath.fp import F32, where
 from gradsh.engine.vecmath.libm import expf
 
 
@@ -41,21 +41,21 @@ def log1pf(x: np.ndarray) -> np.ndarray:
         u = one + x
         hu = _bits(u)
         k = (hu >> 23) - 127
-        c = np.where(k > 0, one - (u - x), x - (u - one)) / u
+        c = where(k > 0, one - (u - x), x - (u - one)) / u
         big = hx >= 0x5A000000
-        hu = np.where(big, hx, hu)
-        k = np.where(big, (hx >> 23) - 127, k)
-        c = np.where(big, F32(0.0), c)
+        hu = where(big, hx, hu)
+        k = where(big, (hx >> 23) - 127, k)
+        c = where(big, F32(0.0), c)
         hu = hu & 0x007FFFFF
         low = hu < 0x3504F7
-        u = np.where(low, _float(hu | 0x3F800000), _float(hu | 0x3F000000))
-        k = np.where(low, k, k + 1)
-        hu = np.where(low, hu, (0x00800000 - hu) >> 2)
+        u = where(low, _float(hu | 0x3F800000), _float(hu | 0x3F000000))
+        k = where(low, k, k + 1)
+        hu = where(low, hu, (0x00800000 - hu) >> 2)
         f = u - one
-        f = np.where(small_k, x, f)
-        k = np.where(small_k, 0, k)
-        hu = np.where(small_k, 1, hu)
-        c = np.where(small_k, F32(0.0), c)
+        f = where(small_k, x, f)
+        k = where(small_k, 0, k)
+        hu = where(small_k, 1, hu)
+        c = where(small_k, F32(0.0), c)
         kf = k.astype(F32)
         hfsq = F32(0.5) * f * f
         # general case
@@ -65,19 +65,19 @@ def log1pf(x: np.ndarray) -> np.ndarray:
         for lp in _LP[5::-1]:
             r = lp + z * r
         r = z * r
-        general = np.where(k == 0, f - (hfsq - s * (hfsq + r)),
+        general = where(k == 0, f - (hfsq - s * (hfsq + r)),
                            kf * _LN2_HI_F - ((hfsq - (s * (hfsq + r) + (kf * _LN2_LO_F + c))) - f))
         # |f| < 2^-20
         r0 = hfsq * (one - F32(0.66666666666666666) * f)
-        tiny_f = np.where(k == 0, f - r0, kf * _LN2_HI_F - ((r0 - (kf * _LN2_LO_F + c)) - f))
-        zero_f = np.where(k == 0, F32(0.0), kf * _LN2_HI_F + (c + kf * _LN2_LO_F))
-        out = np.where(hu == 0, np.where(f == 0, zero_f, tiny_f), general)
+        tiny_f = where(k == 0, f - r0, kf * _LN2_HI_F - ((r0 - (kf * _LN2_LO_F + c)) - f))
+        zero_f = where(k == 0, F32(0.0), kf * _LN2_HI_F + (c + kf * _LN2_LO_F))
+        out = where(hu == 0, where(f == 0, zero_f, tiny_f), general)
         # the early returns, in reverse order of precedence
-        out = np.where(hx >= 0x7F800000, x + x, out)
+        out = where(hx >= 0x7F800000, x + x, out)
         tiny_x = (hx < 0x3ED413D7) & (ax < 0x31000000)
-        out = np.where(tiny_x, np.where(ax < 0x24800000, x, x - x * x * F32(0.5)), out)
+        out = where(tiny_x, where(ax < 0x24800000, x, x - x * x * F32(0.5)), out)
         le_m1 = (hx < 0x3ED413D7) & (ax >= 0x3F800000)
-        out = np.where(le_m1, np.where(x == F32(-1.0), F32(-np.inf), F32(np.nan)), out)
+        out = where(le_m1, where(x == F32(-1.0), F32(-np.inf), F32(np.nan)), out)
     return out.astype(F32, copy=False)
 
 
@@ -95,16 +95,16 @@ def expm1f(x: np.ndarray) -> np.ndarray:
         neg = np.signbit(x)
         # argument reduction: x = k ln2 + (hi - lo), c the rounding error of hi - lo
         near = hx < 0x3F851592
-        k_far = (_INVLN2_F * x + np.where(neg, F32(-0.5), half))
-        k_far = np.where(np.abs(k_far) < F32(2.0**31), k_far, F32(0.0)).astype(np.int32)
+        k_far = (_INVLN2_F * x + where(neg, F32(-0.5), half))
+        k_far = where(np.abs(k_far) < F32(2.0**31), k_far, F32(0.0)).astype(np.int32)
         t = k_far.astype(F32)
-        hi = np.where(near, np.where(neg, x + _LN2_HI_F, x - _LN2_HI_F), x - t * _LN2_HI_F)
-        lo = np.where(near, np.where(neg, -_LN2_LO_F, _LN2_LO_F), t * _LN2_LO_F)
-        k = np.where(near, np.where(neg, -1, 1), k_far)
+        hi = where(near, where(neg, x + _LN2_HI_F, x - _LN2_HI_F), x - t * _LN2_HI_F)
+        lo = where(near, where(neg, -_LN2_LO_F, _LN2_LO_F), t * _LN2_LO_F)
+        k = where(near, where(neg, -1, 1), k_far)
         reduce = hx > 0x3EB17218
-        xr = np.where(reduce, hi - lo, x)
-        c = np.where(reduce, (hi - xr) - lo, F32(0.0))
-        k = np.where(reduce, k, 0)
+        xr = where(reduce, hi - lo, x)
+        c = where(reduce, (hi - xr) - lo, F32(0.0))
+        k = where(reduce, k, 0)
         hfx = half * xr
         hxs = xr * hfx
         r1 = _Q[4]
@@ -117,7 +117,7 @@ def expm1f(x: np.ndarray) -> np.ndarray:
         e = xr * (e - c) - c
         e = e - hxs
         out_km1 = half * (xr - e) - half
-        out_k1 = np.where(xr < F32(-0.25), -F32(2.0) * (e - (xr + half)), one + F32(2.0) * (xr - e))
+        out_k1 = where(xr < F32(-0.25), -F32(2.0) * (e - (xr + half)), one + F32(2.0) * (xr - e))
         kshift = (k << 23).astype(np.int32)
         y = one - (e - xr)
         out_far = _float(_bits(y) + kshift) - one
@@ -127,17 +127,17 @@ def expm1f(x: np.ndarray) -> np.ndarray:
         t_hi = _float(((0x7F - k) << 23).astype(np.int32))
         y = (xr - (e + t_hi)) + one
         out_high = _float(_bits(y) + kshift)
-        out = np.where(k < 23, out_mid, out_high)
-        out = np.where((k <= -2) | (k > 56), out_far, out)
-        out = np.where(k == 1, out_k1, out)
-        out = np.where(k == -1, out_km1, out)
-        out = np.where(k == 0, out_k0, out)
-        out = np.where(~reduce & (hx < 0x33000000), x, out)
+        out = where(k < 23, out_mid, out_high)
+        out = where((k <= -2) | (k > 56), out_far, out)
+        out = where(k == 1, out_k1, out)
+        out = where(k == -1, out_km1, out)
+        out = where(k == 0, out_k0, out)
+        out = where(~reduce & (hx < 0x33000000), x, out)
         big = hx >= 0x4195B844
-        out = np.where(big & neg, F32(-1.0), out)
-        out = np.where((hx >= 0x42B17218) & ~neg & (x > F32(8.8721679688e+01)), F32(np.inf), out)
-        out = np.where(hx == 0x7F800000, np.where(neg, F32(-1.0), x), out)
-        out = np.where(hx > 0x7F800000, x + x, out)
+        out = where(big & neg, F32(-1.0), out)
+        out = where((hx >= 0x42B17218) & ~neg & (x > F32(8.8721679688e+01)), F32(np.inf), out)
+        out = where(hx == 0x7F800000, where(neg, F32(-1.0), x), out)
+        out = where(hx > 0x7F800000, x + x, out)
     return out.astype(F32, copy=False)
 
 
@@ -150,12 +150,12 @@ def tanhf(x: np.ndarray) -> np.ndarray:
         a = np.abs(x)
         t_big = expm1f(two * a)
         t_small = expm1f(-two * a)
-        z = np.where(ix >= 0x3F800000, one - two / (t_big + two), -t_small / (t_small + two))
-        z = np.where(ix < 0x41B00000, z, one - F32(1.0e-30))
-        out = np.where(np.signbit(x), -z, z)
-        out = np.where(ix < 0x24000000, x * (one + x), out)
-        out = np.where(ix == 0, x, out)
-        out = np.where(ix >= 0x7F800000, np.where(np.signbit(x), one / x - one, one / x + one), out)
+        z = where(ix >= 0x3F800000, one - two / (t_big + two), -t_small / (t_small + two))
+        z = where(ix < 0x41B00000, z, one - F32(1.0e-30))
+        out = where(np.signbit(x), -z, z)
+        out = where(ix < 0x24000000, x * (one + x), out)
+        out = where(ix == 0, x, out)
+        out = where(ix >= 0x7F800000, where(np.signbit(x), one / x - one, one / x + one), out)
     return out.astype(F32, copy=False)
 
 
@@ -166,17 +166,17 @@ def sinhf(x: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         ix = _bits(x) & 0x7FFFFFFF
         a = np.abs(x)
-        h = np.where(np.signbit(x), F32(-0.5), F32(0.5))
+        h = where(np.signbit(x), F32(-0.5), F32(0.5))
         t = expm1f(a)
-        mid = np.where(ix < 0x3F800000, h * (two * t - t * t / (t + one)), h * (t + t / (t + one)))
+        mid = where(ix < 0x3F800000, h * (two * t - t * t / (t + one)), h * (t + t / (t + one)))
         big = h * expf(a)
         w = expf(F32(0.5) * a)
         huge = (h * w) * w
-        out = np.where(ix <= 0x42B2D4FC, huge, x * F32(1.0e37))
-        out = np.where(ix < 0x42B17180, big, out)
-        out = np.where(ix < 0x41B00000, mid, out)
-        out = np.where(ix < 0x31800000, x, out)
-        out = np.where(ix >= 0x7F800000, x + x, out)
+        out = where(ix <= 0x42B2D4FC, huge, x * F32(1.0e37))
+        out = where(ix < 0x42B17180, big, out)
+        out = where(ix < 0x41B00000, mid, out)
+        out = where(ix < 0x31800000, x, out)
+        out = where(ix >= 0x7F800000, x + x, out)
     return out.astype(F32, copy=False)
 
 
@@ -189,17 +189,17 @@ def coshf(x: np.ndarray) -> np.ndarray:
         a = np.abs(x)
         t = expm1f(a)
         w = one + t
-        small = np.where(ix < 0x24000000, w, one + (t * t) / (w + w))
+        small = where(ix < 0x24000000, w, one + (t * t) / (w + w))
         e = expf(a)
         mid = half * e + half / e
         big = half * e
         w2 = expf(half * a)
         huge = (half * w2) * w2
-        out = np.where(ix >= 0x7F800000, x * x, F32(1.0e30) * F32(1.0e30))
-        out = np.where(ix <= 0x42B2D4FC, huge, out)
-        out = np.where(ix < 0x42B17180, big, out)
-        out = np.where(ix < 0x41B00000, mid, out)
-        out = np.where(ix < 0x3EB17218, small, out)
+        out = where(ix >= 0x7F800000, x * x, F32(1.0e30) * F32(1.0e30))
+        out = where(ix <= 0x42B2D4FC, huge, out)
+        out = where(ix < 0x42B17180, big, out)
+        out = where(ix < 0x41B00000, mid, out)
+        out = where(ix < 0x3EB17218, small, out)
     return out.astype(F32, copy=False)
 
 
@@ -249,25 +249,25 @@ def erff(x: np.ndarray) -> np.ndarray:
         z = x * x
         y = _horner(_PP, z) / _horner(_QQ, z)
         small = x + x * y
-        tiny = np.where(ix < 0x04000000, F32(0.0625) * (F32(16.0) * x + (F32(16.0) * _EFX) * x),
+        tiny = where(ix < 0x04000000, F32(0.0625) * (F32(16.0) * x + (F32(16.0) * _EFX) * x),
                         x + _EFX * x)
         # 0.84375 <= |x| < 1.25
         s = np.abs(x) - one
         pq = _horner(_PA, s) / _horner(_QA, s)
-        mid = np.where(neg, -_ERX - pq, _ERX + pq)
+        mid = where(neg, -_ERX - pq, _ERX + pq)
         # 1.25 <= |x| < 6
         a = np.abs(x)
         s = one / (a * a)
         near = ix < 0x4036DB6E
-        rs = np.where(near, _horner(_RA, s) / _horner(_SA, s), _horner(_RB, s) / _horner(_SB, s))
+        rs = where(near, _horner(_RA, s) / _horner(_SA, s), _horner(_RB, s) / _horner(_SB, s))
         zz = _float(_bits(a) & np.int32(-0x1000))  # ix & 0xfffff000
         r = expf(-zz * zz - F32(0.5625)) * expf((zz - a) * (zz + a) + rs)
-        far = np.where(neg, r / a - one, one - r / a)
-        out = np.where(neg, F32(1e-30) - one, one - F32(1e-30))
-        out = np.where(ix < 0x40C00000, far, out)
-        out = np.where(ix < 0x3FA00000, mid, out)
-        out = np.where(ix < 0x3F580000, np.where(ix < 0x31800000, tiny, small), out)
-        out = np.where(ix >= 0x7F800000, np.where(neg, F32(-1.0), one) + one / x, out)
+        far = where(neg, r / a - one, one - r / a)
+        out = where(neg, F32(1e-30) - one, one - F32(1e-30))
+        out = where(ix < 0x40C00000, far, out)
+        out = where(ix < 0x3FA00000, mid, out)
+        out = where(ix < 0x3F580000, where(ix < 0x31800000, tiny, small), out)
+        out = where(ix >= 0x7F800000, where(neg, F32(-1.0), one) + one / x, out)
     return out.astype(F32, copy=False)
 
 
@@ -288,14 +288,14 @@ def atanf(x: np.ndarray) -> np.ndarray:
         hx = _bits(x)
         ix = hx & 0x7FFFFFFF
         a = np.abs(x)
-        ident = np.where(ix < 0x3F300000, 0, 1)
-        ident = np.where(ix < 0x3F980000, ident, np.where(ix < 0x401C0000, 2, 3))
-        ident = np.where(ix < 0x3EE00000, -1, ident)
-        red = np.where(ident == 0, (F32(2.0) * a - one) / (F32(2.0) + a),
-                       np.where(ident == 1, (a - one) / (a + one),
-                                np.where(ident == 2, (a - F32(1.5)) / (one + F32(1.5) * a),
+        ident = where(ix < 0x3F300000, 0, 1)
+        ident = where(ix < 0x3F980000, ident, where(ix < 0x401C0000, 2, 3))
+        ident = where(ix < 0x3EE00000, -1, ident)
+        red = where(ident == 0, (F32(2.0) * a - one) / (F32(2.0) + a),
+                       where(ident == 1, (a - one) / (a + one),
+                                where(ident == 2, (a - F32(1.5)) / (one + F32(1.5) * a),
                                          -one / a)))
-        t = np.where(ident < 0, x, red)
+        t = where(ident < 0, x, red)
         z = t * t
         w = z * z
         s1 = z * _horner(_AT[0::2], w)
@@ -304,11 +304,11 @@ def atanf(x: np.ndarray) -> np.ndarray:
         hi = np.array(_ATANHI, F32)[k]
         lo = np.array(_ATANLO, F32)[k]
         zz = hi - ((t * (s1 + s2) - lo) - t)
-        out = np.where(ident < 0, t - t * (s1 + s2), np.where(hx < 0, -zz, zz))
-        out = np.where((ident < 0) & (ix < 0x31000000), x, out)
-        big = np.where(hx > 0, _ATANHI[3] + _ATANLO[3], -_ATANHI[3] - _ATANLO[3])
+        out = where(ident < 0, t - t * (s1 + s2), where(hx < 0, -zz, zz))
+        out = where((ident < 0) & (ix < 0x31000000), x, out)
+        big = where(hx > 0, _ATANHI[3] + _ATANLO[3], -_ATANHI[3] - _ATANLO[3])
         # glibc 2.36 returns +-pi/2 from |x| >= 2^25 on (fdlibm: 2^34)
-        out = np.where(ix >= 0x4C000000, np.where(ix > 0x7F800000, x + x, big), out)
+        out = where(ix >= 0x4C000000, where(ix > 0x7F800000, x + x, big), out)
     return out.astype(F32, copy=False)
 
 
@@ -326,19 +326,19 @@ def atan2f(y: np.ndarray, x: np.ndarray) -> np.ndarray:
         ix, iy = hx & 0x7FFFFFFF, hy & 0x7FFFFFFF
         m = ((hy >> 31) & 1) | ((hx >> 30) & 2)
         k = (iy - ix) >> 23
-        z = np.where(k > 60, _PI_O_2_F + F32(0.5) * _PI_LO_F,
-                     np.where((hx < 0) & (k < -60), F32(0.0), atanf(np.abs(y / x))))
+        z = where(k > 60, _PI_O_2_F + F32(0.5) * _PI_LO_F,
+                     where((hx < 0) & (k < -60), F32(0.0), atanf(np.abs(y / x))))
         general = np.choose(m, [z, -z, _PI_F - (z - _PI_LO_F), (z - _PI_LO_F) - _PI_F])
         out = general
-        out = np.where(iy == 0x7F800000, np.where(hy < 0, -_PI_O_2_F - tiny, _PI_O_2_F + tiny),
+        out = where(iy == 0x7F800000, where(hy < 0, -_PI_O_2_F - tiny, _PI_O_2_F + tiny),
                        out)
         inf_inf = np.choose(m, [_PI_O_4_F + tiny, -_PI_O_4_F - tiny,
                                 F32(3.0) * _PI_O_4_F + tiny, F32(-3.0) * _PI_O_4_F - tiny])
         inf_fin = np.choose(m, [F32(0.0), F32(-0.0), _PI_F + tiny, -_PI_F - tiny])
-        out = np.where(ix == 0x7F800000, np.where(iy == 0x7F800000, inf_inf, inf_fin), out)
-        out = np.where(ix == 0, np.where(hy < 0, -_PI_O_2_F - tiny, _PI_O_2_F + tiny), out)
+        out = where(ix == 0x7F800000, where(iy == 0x7F800000, inf_inf, inf_fin), out)
+        out = where(ix == 0, where(hy < 0, -_PI_O_2_F - tiny, _PI_O_2_F + tiny), out)
         y_zero = np.choose(m, [y, y, _PI_F + tiny, -_PI_F - tiny])
-        out = np.where(iy == 0, y_zero, out)
-        out = np.where(hx == 0x3F800000, atanf(y), out)
-        out = np.where((ix > 0x7F800000) | (iy > 0x7F800000), x + y, out)
+        out = where(iy == 0, y_zero, out)
+        out = where(hx == 0x3F800000, atanf(y), out)
+        out = where((ix > 0x7F800000) | (iy > 0x7F800000), x + y, out)
     return out.astype(F32, copy=False)

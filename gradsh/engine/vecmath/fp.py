@@ -16,6 +16,7 @@ I64 = np.int64
 _LOW29 = I64((1 << 29) - 1)
 _HALF29 = I64(1 << 28)
 _F32_MIN_NORMAL = F64(2.0**-126)
+_F32_EXPONENT = I32(0x7F800000)
 
 
 def f32(x: object) -> np.ndarray:
@@ -45,29 +46,72 @@ def round_f64_to_f32(s: np.ndarray, err: np.ndarray | None = None) -> np.ndarray
     return s.astype(F32)
 
 
+def _f64(x: object) -> object:
+    """x's float32 values in float64 (exact); a scalar stays a scalar, and float64 arrays (of
+    float32 values: a polynomial's argument, converted once) pass through."""
+    if x.__class__ is np.ndarray:
+        return x if x.dtype == F64 else x.astype(F64)  # type: ignore[union-attr]
+    return F64(F32(x))  # type: ignore[arg-type]
+
+
 def fma32(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     """float32 fused multiply-add a*b + c with one rounding, as the CPU's vfmadd does.
 
     The product of two float32 values is exact in float64, so only the addition can round; the
-    float64 sum is then exact or off by a remainder that decides the rare double-rounding cases.
+    float64 sum is then exact or off by a remainder that decides the rare double-rounding cases:
+    a sum exactly halfway between two float32 neighbours, or in float32's subnormal range.
+    Callers ignore floating-point warnings (np.errstate), as the engine does everywhere.
     """
-    p = np.asarray(a, F32).astype(F64) * np.asarray(b, F32)
-    c64 = np.asarray(c, F32).astype(F64)
-    with np.errstate(invalid="ignore", over="ignore"):
-        s = p + c64
-        bits = s.view(I64)
-        suspect = ((bits & _LOW29) == _HALF29) | (np.abs(s) < _F32_MIN_NORMAL)
-        if not suspect.any():
-            return s.astype(F32)
-        s, p, c64 = np.broadcast_arrays(s, p, c64)
-        idx = np.nonzero(suspect)
-        ss, pp, cc = s[idx], p[idx], c64[idx]
-        bp = ss - cc
-        err = (pp - bp) + (cc - (ss - bp))
-        err = np.where(np.isfinite(ss), err, 0.0)
-        out = s.astype(F32)
-        out[idx] = round_f64_to_f32(ss, err)
-        return out
+    a64, b64, c64 = _f64(a), _f64(b), _f64(c)
+    s = a64 * b64
+    s += c64
+    out = s.astype(F32)
+    halfway = (s.view(I64) & _LOW29) == _HALF29
+    tiny = (out.view(I32) & _F32_EXPONENT) == 0
+    if np.count_nonzero(halfway) or np.count_nonzero(tiny):  # (cheaper than .any())
+        _fix_double_rounding(a64, b64, c64, s, out, halfway | tiny)
+    return out
+
+
+def _fix_double_rounding(a64: object, b64: object, c64: object, s: np.ndarray,
+                         out: np.ndarray, suspect: np.ndarray) -> None:
+    """fma32's rare elements: round a*b + c once, from s = RN64(a*b + c) and its remainder."""
+    idx = np.nonzero(suspect)
+    keep = s[idx] != 0  # an exact zero is exact in float32 too
+    idx = tuple(i[keep] for i in idx)
+    if not idx[0].size:
+        return
+    pp = _pick(a64, idx, s.shape) * _pick(b64, idx, s.shape)
+    cc = _pick(c64, idx, s.shape)
+    ss = s[idx]
+    bp = ss - cc
+    err = (pp - bp) + (cc - (ss - bp))  # TwoSum: ss + err == pp + cc exactly
+    err[~np.isfinite(ss)] = 0.0
+    out[idx] = round_f64_to_f32(ss, err)
+
+
+def _pick(v: object, idx: tuple[np.ndarray, ...], shape: tuple[int, ...]) -> np.ndarray:
+    """v (an array broadcastable to `shape`, or a scalar) at the positions `idx`."""
+    if v.__class__ is not np.ndarray or v.ndim == 0:  # type: ignore[union-attr]
+        return np.full(idx[0].shape, v, F64)
+    if v.shape != shape:  # type: ignore[union-attr]
+        v = np.broadcast_to(v, shape)
+    return v[idx]  # type: ignore[index]
+
+
+def where(condition: np.ndarray, a: object, b: object) -> np.ndarray:
+    """np.where for float32 (or int32) values, without branches: NumPy's loop branches on each
+    element, which costs ten times more when the condition follows no pattern."""
+    a_arr, b_arr = np.asarray(a), np.asarray(b)
+    kind = a_arr.dtype if a_arr.ndim else b_arr.dtype
+    if kind not in (F32, I32) or a_arr.dtype != b_arr.dtype:
+        return np.where(condition, a, b)
+    mask = np.negative(np.asarray(condition).astype(I32))  # all ones where true
+    ai, bi = a_arr.view(I32), b_arr.view(I32)
+    picked = np.bitwise_xor(ai, bi)
+    picked = np.bitwise_and(picked, mask, out=picked if picked.shape == mask.shape else None)
+    picked ^= bi
+    return picked.view(kind)
 
 
 def from_int32(i: np.ndarray) -> np.ndarray:

@@ -1,8 +1,10 @@
 """PyTorch 2.13's float32 CPU kernels for the element-wise and softmax ops, bit for bit.
 
-Each op combines the routines of `sleef` (ATen's vector path), `libm` (its scalar path) and
-`rounded` (the stand-in for MKL's VML) exactly as ATen's kernel does; `simd` says which
-elements take the vector path (layout.simd_mask; default: a C-contiguous tensor, one thread).
+Each op combines the routines of `sleef` (ATen's vector path) and `libm` / `fdlibm` (its scalar
+path) exactly as ATen's kernel does; `simd` says which elements take the vector path (a mask,
+see layout.loop_mask), or None: the input's own layout, `threads` as torch.get_num_threads().
+The ops PyTorch hands to MKL's VML return the correctly rounded value instead (see
+`_correctly_rounded`).
 """
 
 from __future__ import annotations
@@ -12,65 +14,140 @@ from collections.abc import Callable
 import numpy as np
 
 from gradsh.engine.vecmath import fdlibm, libm, onednn, rounded, rounded_extra, sleef
-from gradsh.engine.vecmath.fp import F32, fma32
-from gradsh.engine.vecmath.layout import mask_for
-from gradsh.engine.vecmath.vecreduce import add, maximum, reduce_last
+from gradsh.engine.vecmath.fp import F32, F64, I32, I64, fma32, where
+from gradsh.engine.vecmath.layout import dense_order, dense_segments, loop_mask, mask_for
+from gradsh.engine.vecmath.vecreduce import add, dot_last, maximum, reduce_last
 
 Unary = Callable[[np.ndarray], np.ndarray]
+Binary = Callable[[np.ndarray, np.ndarray], np.ndarray]
 # Work through long arrays in pieces that stay in the CPU cache: every kernel is a chain of
 # dozens of NumPy passes, and element-wise results do not depend on the piece boundaries.
-CHUNK = 1 << 16
+CHUNK = 1 << 14
+# Row-wise kernels (softmax) fold their rows 16 lanes at a time, one NumPy call per step for
+# the whole block of rows: bigger blocks, fewer calls.
+ROW_CHUNK = 1 << 16
 
 
-def _chunked(fn: Unary, v: np.ndarray) -> np.ndarray:
-    if v.size <= CHUNK:
-        return fn(v)
-    out = np.empty(v.shape, F32)
-    for start in range(0, v.size, CHUNK):
-        out[start:start + CHUNK] = fn(v[start:start + CHUNK])
-    return out
+def _flat_pair(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(x's elements in memory order, a flat output buffer, the output array over that buffer
+    with x's layout); a non-dense x is read in C order (PyTorch's output is then contiguous)."""
+    order = dense_order(x)
+    if order is None:
+        x = np.ascontiguousarray(x)
+        order = list(range(x.ndim))
+    src = x.transpose(order).reshape(-1)
+    dst = np.empty(x.size, F32)
+    out = dst.reshape([x.shape[a] for a in order]).transpose(np.argsort(order))
+    return src, dst, out
 
 
-def _split(x: np.ndarray, simd: np.ndarray | None, vector: Unary, scalar: Unary) -> np.ndarray:
+def _fill(dst: np.ndarray, src: np.ndarray | tuple[np.ndarray, ...], fn: Callable[..., np.ndarray],
+          begin: int, end: int) -> None:
+    """dst[begin:end] = fn(src[begin:end]) (fn of several sources: src a tuple), chunk by chunk.
+
+    (Running the chunks on two threads was measured and is no faster: the GIL is held between
+    the dozens of short NumPy calls of a chunk, and each thread's allocations fault in pages.)
+    """
+    sources = src if isinstance(src, tuple) else (src,)
+    for start in range(begin, end, CHUNK):
+        stop = min(start + CHUNK, end)
+        dst[start:stop] = fn(*(s[start:stop] for s in sources))
+
+
+def _split(x: np.ndarray, simd: np.ndarray | None, vector: Unary, scalar: Unary,
+           threads: int = 1) -> np.ndarray:
     """Apply `vector` where ATen's loop is vectorised and `scalar` on the rest."""
     x = np.asarray(x, F32)
-    if simd is None:
-        simd = mask_for(np.ascontiguousarray(x))
-    out = np.empty(x.shape, F32)
     with np.errstate(all="ignore"):
-        if simd.all():
-            out[...] = _chunked(vector, x.reshape(-1)).reshape(x.shape)
-        elif not simd.any():
-            out[...] = _chunked(scalar, x.reshape(-1)).reshape(x.shape)
-        else:
-            out[simd] = _chunked(vector, x[simd])
-            out[~simd] = _chunked(scalar, x[~simd])
+        if simd is None and dense_order(x) is not None:
+            src, dst, out = _flat_pair(x)
+            for begin, end, vectorised in dense_segments(x.size, threads):
+                _fill(dst, src, vector if vectorised else scalar, begin, end)
+            return out
+        if simd is None:
+            simd = mask_for(x, threads)
+        out = np.empty(x.shape, F32)
+        for mask, fn in ((simd, vector), (~simd, scalar)):
+            if mask.any():
+                part = x[mask]
+                values = np.empty(part.size, F32)
+                _fill(values, part, fn, 0, part.size)
+                out[mask] = values
     return out
 
 
 def _flat(fn: Unary) -> Unary:
+    """A kernel that treats every element alike (SLEEF through at::vml::map)."""
     def run(x: np.ndarray) -> np.ndarray:
         x = np.asarray(x, F32)
+        src, dst, out = _flat_pair(x)
         with np.errstate(all="ignore"):
-            return _chunked(fn, x.reshape(-1)).reshape(x.shape)
+            _fill(dst, src, fn, 0, x.size)
+        return out
     run.__doc__ = fn.__doc__
     return run
 
 
-# ---- MKL VML ops (and sqrt): every element, any layout; correctly rounded stand-ins -----
+# ---- MKL VML ops: every element, any layout; correctly rounded stand-ins ----------------------
+#
+# MKL's results are not reproducible (closed source; docs/float32.md), so these return the
+# correctly rounded value, computed the cheap way: NumPy's float64 function (within ~1 float64
+# ulp on every SIMD level), rounded to float32. That rounding is the correct one unless the
+# float64 value lies within _MARGIN float32 ulps of a rounding boundary (one element in 500,000)
+# or in float32's subnormal range; those elements are recomputed exactly by `rounded`. The result
+# is therefore the same on every CPU, whatever code NumPy runs.
 
-exp = _flat(rounded.exp)
-log = _flat(rounded.log)
-tanh = _flat(rounded.tanh)
-sin = _flat(rounded.sin)
-cos = _flat(rounded.cos)
-tan = _flat(rounded.tan)
-log2 = _flat(rounded_extra.log2)
-log10 = _flat(rounded_extra.log10)
-atan = _flat(rounded_extra.atan)
-asin = _flat(rounded_extra.asin)
-acos = _flat(rounded_extra.acos)
-erf = _flat(rounded_extra.erf)
+_LOW29 = I64((1 << 29) - 1)
+_HALF29 = I64(1 << 28)
+_MARGIN_BITS = 512  # 2**-20 float32 ulps = 512 float64 ulps (of the float32 ulp's binade)
+_BELOW_MIDPOINT = I64((1 << 28) - _MARGIN_BITS)
+_EXPONENT = I32(0x7F000000)  # the float32 exponent field's top 7 bits: 0 below 2**-125,
+#                              all ones from 2**127 on (and for inf and nan)
+_NAN = F32(np.nan)  # MKL's nan from log(-1), sqrt(-1) ...
+_NEG_NAN = (-_NAN).astype(F32)  # ... and from sin(inf), asin(2) ...
+
+
+def _correctly_rounded(f64: np.ufunc, exact: Unary, nan: np.float32 = _NAN) -> Unary:
+    """float32 f(x) correctly rounded, from NumPy's float64 `f64` with `exact` as fallback; a
+    nan the function makes from a number has MKL's bits `nan`, a nan argument comes back
+    (NumPy's nans depend on the code it runs)."""
+    def chunk(x: np.ndarray) -> np.ndarray:
+        y = x.astype(F64)
+        f64(y, out=y)
+        r = y.astype(F32)
+        low = y.view(I64) - _BELOW_MIDPOINT
+        np.bitwise_and(low, _LOW29, out=low)
+        suspect = low <= 2 * _MARGIN_BITS
+        top = r.view(I32) & _EXPONENT
+        suspect |= (top == 0) | (top == _EXPONENT)
+        if np.count_nonzero(suspect):
+            idx = np.flatnonzero(suspect)
+            value, given = y[idx], x[idx]
+            r[idx[np.isnan(value)]] = nan
+            was_nan = np.isnan(given)  # a nan in gives the same nan out, quieted
+            r[idx[was_nan]] = (given[was_nan].view(I32) | I32(0x400000)).view(F32)
+            # exact zeros and infinities in float64 are exact in float32
+            idx = idx[np.isfinite(value) & (value != 0)]
+            if idx.size:
+                r[idx] = exact(x[idx])
+        return r
+
+    chunk.__doc__ = f"Correctly rounded float32 {f64.__name__} (PyTorch: MKL's VML)."
+    return _flat(chunk)
+
+
+exp = _correctly_rounded(np.exp, rounded.exp)
+log = _correctly_rounded(np.log, rounded.log)
+tanh = _correctly_rounded(np.tanh, rounded.tanh)
+sin = _correctly_rounded(np.sin, rounded.sin, _NEG_NAN)
+cos = _correctly_rounded(np.cos, rounded.cos, _NEG_NAN)
+tan = _correctly_rounded(np.tan, rounded.tan, _NEG_NAN)
+log2 = _correctly_rounded(np.log2, rounded_extra.log2)
+log10 = _correctly_rounded(np.log10, rounded_extra.log10)
+atan = _correctly_rounded(np.arctan, rounded_extra.atan)
+asin = _correctly_rounded(np.arcsin, rounded_extra.asin, _NEG_NAN)
+acos = _correctly_rounded(np.arccos, rounded_extra.acos, _NEG_NAN)
+erf = _flat(rounded_extra.erf)  # NumPy has no erf: the float64 series of `rounded_extra`
 
 # ---- at::vml maps without MKL: SLEEF on every element (partial loads for the tail) -----------
 
@@ -81,9 +158,15 @@ ONE = F32(1.0)
 
 
 def sqrt(x: np.ndarray) -> np.ndarray:
-    """IEEE (correctly rounded) square root: the stand-in for MKL's vmsSqrt, which is not."""
+    """IEEE (correctly rounded) square root: the stand-in for MKL's vmsSqrt, which is not; the
+    nan of a negative number has MKL's bits (the CPU's default nan has the sign bit set)."""
+    x = np.asarray(x, F32)
     with np.errstate(invalid="ignore"):
-        return np.sqrt(np.asarray(x, F32))
+        out = np.sqrt(x)
+        negative = x < 0
+        if negative.any():
+            out[negative] = _NAN
+    return out
 
 
 def rsqrt(x: np.ndarray) -> np.ndarray:
@@ -94,64 +177,59 @@ def rsqrt(x: np.ndarray) -> np.ndarray:
 
 # ---- cpu_kernel_vec ops: SLEEF in full vector blocks, glibc in the rest -----------------------
 
-def sigmoid(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+def sigmoid(x: np.ndarray, simd: np.ndarray | None = None, threads: int = 1) -> np.ndarray:
     """sigmoid_kernel: 1 / (1 + exp(-x)); the vector path computes exp(0 - x)."""
     return _split(x, simd, lambda v: ONE / (ONE + sleef.expf_u10(F32(0.0) - v)),
-                  lambda v: ONE / (ONE + libm.expf(-v)))
+                  lambda v: ONE / (ONE + libm.expf(-v)), threads=threads)
 
 
-def silu(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+def silu(x: np.ndarray, simd: np.ndarray | None = None, threads: int = 1) -> np.ndarray:
     """silu_kernel: x / (1 + exp(-x))."""
     return _split(x, simd, lambda v: v / (ONE + sleef.expf_u10(-v)),
-                  lambda v: v / (ONE + libm.expf(-v)))
+                  lambda v: v / (ONE + libm.expf(-v)), threads=threads)
 
 
 def softplus(x: np.ndarray, beta: float = 1.0, threshold: float = 20.0,
-             simd: np.ndarray | None = None) -> np.ndarray:
+             simd: np.ndarray | None = None, threads: int = 1) -> np.ndarray:
     """softplus_kernel: x where x*beta > threshold, else log1p(exp(x*beta)) / beta."""
     b, t = F32(beta), F32(threshold)
 
     def vector(v: np.ndarray) -> np.ndarray:
         z = v * b
-        return np.where(z > t, v, sleef.log1pf_u10(sleef.expf_u10(z)) / b)
+        return where(z > t, v, sleef.log1pf_u10(sleef.expf_u10(z)) / b)
 
     def scalar(v: np.ndarray) -> np.ndarray:
         z = v * b
-        return np.where(z > t, v, fdlibm.log1pf(libm.expf(z)) / b)
+        return where(z > t, v, fdlibm.log1pf(libm.expf(z)) / b)
 
-    return _split(x, simd, vector, scalar)
+    return _split(x, simd, vector, scalar, threads=threads)
 
 
 def elu(x: np.ndarray, alpha: float = 1.0, scale: float = 1.0, input_scale: float = 1.0,
-        simd: np.ndarray | None = None) -> np.ndarray:
+        simd: np.ndarray | None = None, threads: int = 1) -> np.ndarray:
     """elu_kernel: x > 0 ? x * scale : expm1(x * input_scale) * (alpha * scale)."""
     neg = F32(float(alpha) * float(scale))
     pos, inp = F32(scale), F32(input_scale)
 
     def vector(v: np.ndarray) -> np.ndarray:
-        return np.where(v > 0, v * pos, sleef.expm1f_u10(v * inp) * neg)
+        return where(v > 0, v * pos, sleef.expm1f_u10(v * inp) * neg)
 
     def scalar(v: np.ndarray) -> np.ndarray:
-        return np.where(v > 0, v * pos, fdlibm.expm1f(v * inp) * neg)
+        return where(v > 0, v * pos, fdlibm.expm1f(v * inp) * neg)
 
-    return _split(x, simd, vector, scalar)
+    return _split(x, simd, vector, scalar, threads=threads)
 
 
-def mish(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+def mish(x: np.ndarray, simd: np.ndarray | None = None, threads: int = 1) -> np.ndarray:
     """mish_kernel: x * tanh(log1p(exp(x)))."""
     return _split(x, simd,
                   lambda v: v * sleef.tanhf_u10(sleef.log1pf_u10(sleef.expf_u10(v))),
-                  lambda v: v * fdlibm.tanhf(fdlibm.log1pf(libm.expf(v))))
+                  lambda v: v * fdlibm.tanhf(fdlibm.log1pf(libm.expf(v))), threads=threads)
 
 
-def logsigmoid(x: np.ndarray) -> np.ndarray:
-    """log_sigmoid_cpu_kernel: min(x, 0) - log1p(exp(-|x|)), vectorised on every element."""
-    x = np.asarray(x, F32)
-    with np.errstate(all="ignore"):
-        v = x.reshape(-1)
-        out = _chunked(lambda c: np.minimum(c, F32(0.0))
-                       - sleef.log1pf_u10(sleef.expf_u10(-np.abs(c))), v)
-    return out.reshape(x.shape)
+logsigmoid = _flat(lambda c: np.minimum(c, F32(0.0)) - sleef.log1pf_u10(sleef.expf_u10(-np.abs(c))))
+logsigmoid.__doc__ = """log_sigmoid_cpu_kernel: min(x, 0) - log1p(exp(-|x|)), vectorised on every
+element."""
 
 
 # ---- softmax over the last dimension (contiguous rows) ----------------------------------------
@@ -164,7 +242,7 @@ def _rows(x: np.ndarray) -> np.ndarray:
 def _by_rows(fn: Unary, x: np.ndarray) -> np.ndarray:
     """Apply a row-wise kernel to blocks of rows that fit the chunk size."""
     rows = _rows(x)
-    step = max(1, CHUNK // max(1, rows.shape[1]))
+    step = max(1, ROW_CHUNK // max(1, rows.shape[1]))
     out = np.empty(rows.shape, F32)
     for start in range(0, rows.shape[0], step):
         out[start:start + step] = fn(rows[start:start + step])
@@ -185,7 +263,7 @@ def _softmax_columns(cols: np.ndarray, vector: bool) -> np.ndarray:
     """One side of _vec_softmax on columns (dim, n): sequential max, exp, sum from 0, divide."""
     mx = cols[0].copy()
     for row in cols[1:]:
-        mx = maximum(mx, row) if vector else np.where(mx < row, row, mx)
+        mx = maximum(mx, row) if vector else where(mx < row, row, mx)
     diff = cols - mx
     e = sleef.expf_u10(diff) if vector else libm.expf(diff.reshape(-1)).reshape(diff.shape)
     total = np.zeros_like(mx)
@@ -250,7 +328,7 @@ def _log_softmax_inner(x: np.ndarray, dim: int) -> np.ndarray:
         mx = np.full((outer, inner), -np.inf, F32)
         for d in range(dim_size):
             row = cube[:, d, :]
-            mx = np.where(row > mx, row, mx)
+            mx = where(row > mx, row, mx)
         total = np.zeros((outer, inner), F32)
         for d in range(dim_size):
             diff = cube[:, d, :] - mx
@@ -278,63 +356,98 @@ def _log_softmax_rows(rows: np.ndarray) -> np.ndarray:
         return (rows - mx) - sleef.logf_u10(total)
 
 
-def sinh(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+def sinh(x: np.ndarray, simd: np.ndarray | None = None, threads: int = 1) -> np.ndarray:
     """sinh_kernel: SLEEF sinhf in vector blocks, glibc sinhf in the rest."""
-    return _split(x, simd, sleef.sinhf_u10, fdlibm.sinhf)
+    return _split(x, simd, sleef.sinhf_u10, fdlibm.sinhf, threads=threads)
 
 
-def cosh(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+def cosh(x: np.ndarray, simd: np.ndarray | None = None, threads: int = 1) -> np.ndarray:
     """cosh_kernel: SLEEF coshf in vector blocks, glibc coshf in the rest."""
-    return _split(x, simd, sleef.coshf_u10, fdlibm.coshf)
+    return _split(x, simd, sleef.coshf_u10, fdlibm.coshf, threads=threads)
 
 
 # ---- backward formulas that PyTorch evaluates with its own rounding ---------------------------
 
+_EIGHTH = F32(0.125)
+
+
+def _tanh_backward(g: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """g * fma(-y, y, 1) for |y| <= 1 (tanh's output), cheaper than fma32: y*y is exact in
+    float64 and so is 1 - y*y once y*y >= 2**-6, so only |y| < 1/8 can round twice; and the
+    result is 0 or at least 2**-24, never in the subnormal range."""
+    y64 = y.astype(F64)
+    s = np.multiply(y64, y64)
+    np.subtract(1.0, s, out=s)
+    one_minus = s.astype(F32)
+    halfway = (s.view(I64) & _LOW29) == _HALF29
+    if np.count_nonzero(halfway):
+        idx = np.flatnonzero(halfway & (np.abs(y) < _EIGHTH))
+        if idx.size:
+            one_minus[idx] = fma32(-y[idx], y[idx], ONE)
+    return g * one_minus
+
+
 def tanh_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     """tanh_backward: grad * (1 - y*y), where 1 - y*y is one fused operation on both paths."""
-    y = np.asarray(y, F32)
-    return (np.asarray(grad, F32) * fma32(-y, y, ONE)).astype(F32, copy=False)
+    return _split2(grad, y, None, _tanh_backward, _tanh_backward)
+
+
+def _sigmoid_backward(g: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return (g * (ONE - y)) * y
 
 
 def sigmoid_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     """sigmoid_backward: (grad * (1 - y)) * y, unfused."""
-    y = np.asarray(y, F32)
-    return ((np.asarray(grad, F32) * (ONE - y)) * y).astype(F32, copy=False)
+    return _split2(grad, y, None, _sigmoid_backward, _sigmoid_backward)
 
 
-Binary = Callable[[np.ndarray, np.ndarray], np.ndarray]
-
-
-def _split2(grad: np.ndarray, x: np.ndarray, simd: np.ndarray | None, vector: Binary,
-            scalar: Binary) -> np.ndarray:
-    """_split for the backward kernels, which loop over (grad, input) pairs."""
-    g = np.broadcast_to(np.asarray(grad, F32), np.shape(x))
-    x = np.asarray(x, F32)
-    if simd is None:
-        simd = mask_for(np.ascontiguousarray(x))
-    out = np.empty(x.shape, F32)
+def _split2(a: np.ndarray, b: np.ndarray, simd: np.ndarray | None, vector: Binary,
+            scalar: Binary, threads: int = 1) -> np.ndarray:
+    """_split for kernels of two inputs (grad and input, y and x), broadcast together."""
+    a, b = np.broadcast_arrays(np.asarray(a, F32), np.asarray(b, F32))
     with np.errstate(all="ignore"):
+        if simd is None:
+            order = dense_order(b)
+            if order is not None and (a.strides == b.strides or not any(a.strides)):
+                # one run in memory order: `a` shares b's layout or is one broadcast value
+                src_b, dst, out = _flat_pair(b)
+                src_a = np.broadcast_to(a.reshape(-1)[:1], (b.size,)) if not any(a.strides) \
+                    else a.transpose(order).reshape(-1)
+                for begin, end, vectorised in dense_segments(b.size, threads):
+                    _fill(dst, (src_a, src_b), vector if vectorised else scalar, begin, end)
+                return out
+            simd = loop_mask(b.shape, [strides(a), strides(b)], threads)
+        out = np.empty(b.shape, F32)
         for mask, fn in ((simd, vector), (~simd, scalar)):
             if mask.any():
-                out[mask] = fn(g[mask], x[mask])
+                values = np.empty(int(mask.sum()), F32)
+                _fill(values, (a[mask], b[mask]), fn, 0, values.size)
+                out[mask] = values
     return out
 
 
+def strides(x: np.ndarray) -> tuple[int, ...]:
+    """x's strides in elements."""
+    return tuple(s // x.itemsize for s in x.strides)
+
+
 def softplus_backward(grad: np.ndarray, x: np.ndarray, beta: float = 1.0,
-                      threshold: float = 20.0, simd: np.ndarray | None = None) -> np.ndarray:
+                      threshold: float = 20.0, simd: np.ndarray | None = None,
+                      threads: int = 1) -> np.ndarray:
     """softplus_backward: z = exp(x*beta); x*beta > threshold ? grad : grad * z / (z + 1)."""
     b, t = F32(beta), F32(threshold)
 
     def make(exp: Unary) -> Binary:
         def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
             z = exp(v * b)
-            return np.where(v * b > t, g, g * z / (z + ONE))
+            return where(v * b > t, g, g * z / (z + ONE))
         return run
 
-    return _split2(grad, x, simd, make(sleef.expf_u10), make(libm.expf))
+    return _split2(grad, x, simd, make(sleef.expf_u10), make(libm.expf), threads=threads)
 
 
-def silu_backward(grad: np.ndarray, x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+def silu_backward(grad: np.ndarray, x: np.ndarray, simd: np.ndarray | None = None,
+                  threads: int = 1) -> np.ndarray:
     """silu_backward: s = 1 / (1 + exp(-x)); grad * s * (1 + x * (1 - s)), where the compiler
     fuses 1 + x * (1 - s) (on the vector path too: GCC contracts the intrinsics)."""
     def make(exp: Unary) -> Binary:
@@ -343,11 +456,12 @@ def silu_backward(grad: np.ndarray, x: np.ndarray, simd: np.ndarray | None = Non
             return (g * s) * fma32(v, ONE - s, ONE)
         return run
 
-    return _split2(grad, x, simd, make(sleef.expf_u10), make(libm.expf))
+    return _split2(grad, x, simd, make(sleef.expf_u10), make(libm.expf), threads=threads)
 
 
 def elu_backward(grad: np.ndarray, x: np.ndarray, alpha: float = 1.0, scale: float = 1.0,
-                 input_scale: float = 1.0, simd: np.ndarray | None = None) -> np.ndarray:
+                 input_scale: float = 1.0, simd: np.ndarray | None = None,
+                 threads: int = 1) -> np.ndarray:
     """elu_backward on the input: x <= 0 ? grad * input_scale * (alpha*scale) * exp(x *
     input_scale) : grad * scale."""
     neg = F32(float(alpha) * float(scale))
@@ -355,13 +469,14 @@ def elu_backward(grad: np.ndarray, x: np.ndarray, alpha: float = 1.0, scale: flo
 
     def make(exp: Unary) -> Binary:
         def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
-            return np.where(v <= 0, ((g * inp) * neg) * exp(v * inp), g * pos)
+            return where(v <= 0, ((g * inp) * neg) * exp(v * inp), g * pos)
         return run
 
-    return _split2(grad, x, simd, make(sleef.expf_u10), make(libm.expf))
+    return _split2(grad, x, simd, make(sleef.expf_u10), make(libm.expf), threads=threads)
 
 
-def mish_backward(grad: np.ndarray, x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+def mish_backward(grad: np.ndarray, x: np.ndarray, simd: np.ndarray | None = None,
+                  threads: int = 1) -> np.ndarray:
     """mish_backward: grad * (tsp + x * sigmoid(x) * (1 - tsp*tsp)), tsp = tanh(softplus(x)),
     with both multiply-adds fused."""
     def vector(g: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -374,27 +489,32 @@ def mish_backward(grad: np.ndarray, x: np.ndarray, simd: np.ndarray | None = Non
         tsp = fdlibm.tanhf(fdlibm.log1pf(libm.expf(v)))
         return g * fma32(v * s, fma32(-tsp, tsp, ONE), tsp)
 
-    return _split2(grad, x, simd, vector, scalar)
+    return _split2(grad, x, simd, vector, scalar, threads=threads)
 
 
 def logsigmoid_backward(grad: np.ndarray, x: np.ndarray,
-                        simd: np.ndarray | None = None) -> np.ndarray:
+                        simd: np.ndarray | None = None, threads: int = 1) -> np.ndarray:
     """log_sigmoid_backward with the forward's buffer b = exp(-|x|):
     (max_deriv - sign * (b / (1 + b))) * grad, max_deriv = x < 0, sign = x < 0 ? 1 : -1."""
     def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
         b = sleef.expf_u10(-np.abs(v))
         neg = v < 0
-        max_deriv = np.where(neg, ONE, F32(0.0))
-        sign = np.where(neg, ONE, -ONE)
+        max_deriv = where(neg, ONE, F32(0.0))
+        sign = where(neg, ONE, -ONE)
         return (max_deriv - sign * (b / (ONE + b))) * g
 
-    return _split2(grad, x, simd, run, run)
+    return _split2(grad, x, simd, run, run, threads=threads)
 
 
-def softmax_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """_vec_softmax_backward (last dim): y * (grad - sum(grad * y))."""
+def softmax_backward(grad: np.ndarray, y: np.ndarray, threads: int = 1) -> np.ndarray:
+    """_vec_host_softmax_backward_lastdim: y * (grad - sum(grad * y)). Its rows are split
+    among threads by an OpenMP loop; the copy of the loop body that runs outside it (one
+    thread, or one row) fuses the partial last vector's multiply-add, the other does not."""
+    rows = int(np.prod(np.shape(y)[:-1], dtype=np.int64)) if np.ndim(y) else 1
+    fused = threads == 1 or rows == 1
+
     def run(g: np.ndarray, yy: np.ndarray) -> np.ndarray:
-        total = reduce_last(g * yy, add)[:, None]
+        total = dot_last(g, yy, fused)[:, None]
         return yy * (g - total)
 
     return _backward_rows(run, grad, y)
@@ -409,10 +529,60 @@ def log_softmax_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     return _backward_rows(run, grad, y)
 
 
+def _chunked_columns(y: np.ndarray, dim: int) -> tuple[int, int, int, np.ndarray]:
+    """(outer, dim size, inner, which inner columns are vectorised) for the softmax kernels
+    over a non-last dimension: the columns in chunks of min(128K / size / 4, inner) rounded to
+    16, the first multiple of 16 of each chunk vectorised."""
+    shape = y.shape
+    outer = int(np.prod(shape[:dim], dtype=np.int64))
+    inner = int(np.prod(shape[dim + 1:], dtype=np.int64))
+    size = shape[dim]
+    chunk = min(max(128 * 1024 // size // 4, 16) // 16 * 16, inner)
+    col = np.arange(inner)
+    width = np.minimum(chunk, inner - col // chunk * chunk)
+    return outer, size, inner, (col % chunk) < width - width % 16
+
+
+def softmax_backward_dim(grad: np.ndarray, y: np.ndarray, dim: int) -> np.ndarray:
+    """_vec_softmax_backward (a dimension other than the last): per column the sum of grad * y
+    along the dimension from 0, each step one fused multiply-add (vector and scalar columns
+    alike), then y * (grad - sum)."""
+    y = np.ascontiguousarray(y, F32)
+    g = np.ascontiguousarray(np.broadcast_to(np.asarray(grad, F32), y.shape))
+    outer, size, inner, _ = _chunked_columns(y, dim)
+    g3, y3 = g.reshape(outer, size, inner), y.reshape(outer, size, inner)
+    with np.errstate(all="ignore"):
+        total = np.zeros((outer, inner), F32)
+        for d in range(size):
+            total = fma32(g3[:, d], y3[:, d], total)
+        return (y3 * (g3 - total[:, None, :])).reshape(y.shape)
+
+
+def log_softmax_backward_dim(grad: np.ndarray, y: np.ndarray, dim: int) -> np.ndarray:
+    """_vec_log_softmax_backward (a dimension other than the last): per column the sum of grad
+    along the dimension from 0, then grad - exp(y) * sum as one fused step, exp by SLEEF in the
+    vectorised columns and by glibc in the rest."""
+    y = np.ascontiguousarray(y, F32)
+    g = np.ascontiguousarray(np.broadcast_to(np.asarray(grad, F32), y.shape))
+    outer, size, inner, vector = _chunked_columns(y, dim)
+    g3, y3 = g.reshape(outer, size, inner), y.reshape(outer, size, inner)
+    out = np.empty_like(g3)
+    with np.errstate(all="ignore"):
+        total = np.zeros((outer, inner), F32)
+        for d in range(size):
+            total = total + g3[:, d]
+        e = np.empty_like(y3)
+        e[:, :, vector] = sleef.expf_u10(y3[:, :, vector])
+        e[:, :, ~vector] = libm.expf(y3[:, :, ~vector].reshape(-1)).reshape(outer, size, -1)
+        for d in range(size):
+            out[:, d] = fma32(-e[:, d], total, g3[:, d])
+    return out.reshape(y.shape)
+
+
 def _backward_rows(fn: Binary, grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Apply a row-wise (grad, output) kernel to blocks of rows that fit the chunk size."""
     g, yy = _rows(np.broadcast_to(np.asarray(grad, F32), np.shape(y))), _rows(y)
-    step = max(1, CHUNK // max(1, yy.shape[1]))
+    step = max(1, ROW_CHUNK // max(1, yy.shape[1]))
     out = np.empty(yy.shape, F32)
     with np.errstate(all="ignore"):
         for start in range(0, yy.shape[0], step):
@@ -420,13 +590,13 @@ def _backward_rows(fn: Binary, grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     return out.reshape(np.shape(y))
 
 
-def exp2(x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+def exp2(x: np.ndarray, simd: np.ndarray | None = None, threads: int = 1) -> np.ndarray:
     """exp2_kernel: SLEEF exp2f in vector blocks, glibc exp2f in the rest."""
-    return _split(x, simd, sleef.exp2f_u10, libm.exp2f)
+    return _split(x, simd, sleef.exp2f_u10, libm.exp2f, threads=threads)
 
 
 def pow(x: np.ndarray, exponent: float | np.ndarray,
-        simd: np.ndarray | None = None) -> np.ndarray:
+        simd: np.ndarray | None = None, threads: int = 1) -> np.ndarray:
     """torch.pow(x, exponent) in float32, exponent a number or an array broadcast against x.
 
     A number exponent of 0, 1, 2, 3, 0.5, -0.5, -1 or -2 takes the shortcuts of pow_out and
@@ -446,19 +616,16 @@ def pow(x: np.ndarray, exponent: float | np.ndarray,
             # the vector side rounds the exponent to float; the scalar side keeps it double
             ef = F32(e)
             return _split(x, simd, lambda v: sleef.powf_u10(v, ef),
-                          lambda v: rounded.pow_double_exponent(v, e))
-        ex = np.broadcast_to(np.asarray(exponent, F32), x.shape)
-        xb = np.broadcast_to(x, ex.shape)
-        return _split2(ex, xb, simd, lambda e, v: sleef.powf_u10(v, e),
-                       lambda e, v: libm.powf(v, e))
+                          lambda v: rounded.pow_double_exponent(v, e), threads=threads)
+        return _split2(x, exponent, simd, sleef.powf_u10, libm.powf, threads=threads)
 
 
 def pow_backward(grad: np.ndarray, x: np.ndarray, exponent: float,
-                 simd: np.ndarray | None = None) -> np.ndarray:
+                 simd: np.ndarray | None = None, threads: int = 1) -> np.ndarray:
     """pow_backward for a number exponent: grad * (exponent * x.pow(exponent - 1))."""
     if float(exponent) == 0.0:
         return np.zeros(np.shape(x), F32)
-    base = pow(x, float(exponent) - 1.0, simd)
+    base = pow(x, float(exponent) - 1.0, simd, threads)
     with np.errstate(all="ignore"):
         return (np.asarray(grad, F32) * (F32(exponent) * base)).astype(F32, copy=False)
 
@@ -481,11 +648,11 @@ def _aten_erf(v: np.ndarray) -> np.ndarray:
         r = fma32(r, t, F32(c))
     e = sleef.expf_u10(-(v * v))
     out = fma32(-e * t, r, ONE)
-    return np.where(np.signbit(v), -out, out)
+    return where(np.signbit(v), -out, out)
 
 
 def gelu(x: np.ndarray, approximate: str = "none", contiguous: bool = True,
-         simd: np.ndarray | None = None) -> np.ndarray:
+         simd: np.ndarray | None = None, threads: int = 1) -> np.ndarray:
     """F.gelu: oneDNN's gelu_erf for a contiguous tensor of 2+ elements (approximate="none",
     mkldnn enabled); otherwise ATen's gelu kernel, vector and scalar paths as `simd` says."""
     x = np.asarray(x, F32)
@@ -493,7 +660,7 @@ def gelu(x: np.ndarray, approximate: str = "none", contiguous: bool = True,
         if contiguous and x.size > 1:
             return _flat(onednn.gelu_erf)(x)
         return _split(x, simd, lambda v: (v * F32(0.5)) * (ONE + _aten_erf(v * _SQRT1_2)),
-                      lambda v: (v * F32(0.5)) * (ONE + fdlibm.erff(v * _SQRT1_2)))
+                      lambda v: (v * F32(0.5)) * (ONE + fdlibm.erff(v * _SQRT1_2)), threads=threads)
 
     def make(tanh: Unary) -> Unary:
         def run(v: np.ndarray) -> np.ndarray:
@@ -501,11 +668,11 @@ def gelu(x: np.ndarray, approximate: str = "none", contiguous: bool = True,
             return (F32(0.5) * v) * (ONE + tanh(inner))
         return run
 
-    return _split(x, simd, make(sleef.tanhf_u10), make(fdlibm.tanhf))
+    return _split(x, simd, make(sleef.tanhf_u10), make(fdlibm.tanhf), threads=threads)
 
 
 def gelu_backward(grad: np.ndarray, x: np.ndarray, contiguous: bool = True,
-                  simd: np.ndarray | None = None) -> np.ndarray:
+                  simd: np.ndarray | None = None, threads: int = 1) -> np.ndarray:
     """gelu_backward (approximate="none"): oneDNN's for a contiguous tensor of 2+ elements,
     otherwise ATen's grad * (cdf + x * pdf), the multiply-add fused on the vector path only."""
     x = np.asarray(x, F32)
@@ -521,10 +688,11 @@ def gelu_backward(grad: np.ndarray, x: np.ndarray, contiguous: bool = True,
         return run
 
     return _split2(grad, x, simd, make(_aten_erf, sleef.expf_u10, True),
-                  make(fdlibm.erff, libm.expf, False))
+                  make(fdlibm.erff, libm.expf, False), threads=threads)
 
 
-def atan2(y: np.ndarray, x: np.ndarray, simd: np.ndarray | None = None) -> np.ndarray:
+def atan2(y: np.ndarray, x: np.ndarray, simd: np.ndarray | None = None,
+          threads: int = 1) -> np.ndarray:
     """atan2_kernel: SLEEF atan2f in vector blocks, glibc atan2f in the rest."""
     yb, xb = np.broadcast_arrays(np.asarray(y, F32), np.asarray(x, F32))
-    return _split2(yb, xb, simd, sleef.atan2f_u10, fdlibm.atan2f)
+    return _split2(yb, xb, simd, sleef.atan2f_u10, fdlibm.atan2f, threads=threads)

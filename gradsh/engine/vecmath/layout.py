@@ -1,12 +1,17 @@
-"""Which elements of a float32 tensor PyTorch's element-wise CPU loops run through SIMD code.
+"""How PyTorch's TensorIterator walks a CPU tensor, and which elements of a float32 element-wise
+op its loops run through SIMD code.
 
-ATen's `cpu_kernel_vec` (TensorIterator + `vectorized_loop` in Loops.h) walks the tensor in
-memory order, splits the elements among threads when there are more than GRAIN_SIZE of them,
-and in each contiguous run hands blocks of 2 x 16 floats to the vector op and the rest of the
-run to the scalar op. A strided innermost dimension runs entirely through the scalar op.
+TensorIterator orders the dimensions by stride (the fastest moving first), merges neighbours that
+form one strided run, splits the elements among threads when there are more than GRAIN_SIZE of
+them, and hands each run of the innermost dimension to the loop. `cpu_kernel_vec`'s loop
+(Loops.h `vectorized_loop`) gives blocks of 2 x 16 floats to the vector op and the rest of the
+run to the scalar op, when every operand is contiguous along the run (or exactly one input is a
+broadcast scalar there); otherwise the whole run goes to the scalar op.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -14,65 +19,150 @@ BLOCK = 32  # 2 * Vectorized<float>::size() on AVX-512
 GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE
 
 
-def _runs_simd(run_starts: np.ndarray, run_length: int, begin: int, end: int,
-               out: np.ndarray) -> None:
-    """Mark, in the linear iteration order `out`, the SIMD elements of runs cut to [begin, end)."""
-    for start in run_starts:
-        lo, hi = max(start, begin), min(start + run_length, end)
-        if hi > lo:
-            n_simd = (hi - lo) // BLOCK * BLOCK
-            out[lo:lo + n_simd] = True
+def _should_swap(strides: Sequence[Sequence[int]], sizes: Sequence[int], a: int, b: int,
+                 reduced_output: bool) -> int:
+    """reorder_dimensions' comparison of dimensions a and b over the operands' strides (the
+    output's first when `reduced_output`): 1 when a goes after b, -1 before, 0 undecided."""
+    for arg, stride in enumerate(strides):
+        s0, s1 = stride[a], stride[b]
+        if reduced_output and arg == 0 and (s0 == 0) != (s1 == 0):
+            return 1 if s1 == 0 else -1  # reduced dimensions go first
+        if s0 == 0 or s1 == 0:
+            continue
+        if s0 != s1:
+            return -1 if s0 < s1 else 1
+        if sizes[a] > sizes[b]:
+            return 1
+    return 0
 
 
-def _thread_ranges(numel: int, threads: int) -> list[tuple[int, int]]:
-    """at::parallel_for's split of [0, numel) (OpenMP backend)."""
-    if numel < GRAIN_SIZE or threads <= 1:
+def iteration_order(sizes: Sequence[int], strides: Sequence[Sequence[int]],
+                    reduced_output: bool = False) -> list[int]:
+    """The dimensions in TensorIterator's order, fastest first (insertion sort from the last
+    dimension, tolerating undecided comparisons, as reorder_dimensions)."""
+    perm = list(range(len(sizes)))[::-1]
+    for i in range(1, len(perm)):
+        j = i
+        for k in range(i - 1, -1, -1):
+            comparison = _should_swap(strides, sizes, perm[k], perm[j], reduced_output)
+            if comparison > 0:
+                perm[k], perm[j] = perm[j], perm[k]
+                j = k
+            elif comparison < 0:
+                break
+    return perm
+
+
+def coalesce(sizes: list[int], strides: list[list[int]]) -> tuple[list[int], list[list[int]]]:
+    """coalesce_dimensions on dimensions already in iteration order: a dimension merges into
+    the previous one when, for every operand, it continues the previous one's run."""
+    out_sizes: list[int] = []
+    out_strides: list[list[int]] = [[] for _ in strides]
+    for d, size in enumerate(sizes):
+        if out_sizes and all(out_sizes[-1] * s[-1] == stride[d]
+                             for s, stride in zip(out_strides, strides)):
+            out_sizes[-1] *= size
+            continue
+        out_sizes.append(size)
+        for s, stride in zip(out_strides, strides):
+            s.append(stride[d])
+    return out_sizes, out_strides
+
+
+def thread_ranges(numel: int, threads: int) -> list[tuple[int, int]]:
+    """at::parallel_for's split of [0, numel) with GRAIN_SIZE (OpenMP backend)."""
+    if numel <= GRAIN_SIZE or threads <= 1:
         return [(0, numel)]
     used = min(threads, -(-numel // GRAIN_SIZE))
     chunk = -(-numel // used)
     return [(t * chunk, min(numel, (t + 1) * chunk)) for t in range(used) if t * chunk < numel]
 
 
-def simd_mask(shape: tuple[int, ...], strides: tuple[int, ...] | None = None,
-              threads: int = 1) -> np.ndarray:
-    """Boolean array of `shape`: True where a unary float32 kernel takes the vector path.
+def loop_mask(shape: tuple[int, ...], inputs: Sequence[Sequence[int] | None],
+              threads: int = 1, contiguous_output: bool = False) -> np.ndarray:
+    """Boolean array of `shape`: True where an element-wise float32 kernel takes the vector path.
 
-    `strides` are in elements (None: C-contiguous); `threads` is torch.get_num_threads().
+    `inputs` are the inputs' strides in elements (None: C-contiguous; a broadcast dimension has
+    stride 0); the output is the new tensor PyTorch allocates, its dimensions in the inputs'
+    order, or C-contiguous (an op that allocates it itself, as pow(number, tensor));
+    `threads` is torch.get_num_threads().
     """
     shape = tuple(int(s) for s in shape)
     numel = int(np.prod(shape, dtype=np.int64))
-    if strides is None:
-        strides = tuple(int(s) for s in np.cumprod((1,) + shape[:0:-1])[::-1]) if shape else ()
     if numel == 0:
         return np.zeros(shape, bool)
-    dims = [(st, sz) for st, sz in zip(strides, shape) if sz != 1]
-    # TensorIterator orders the dimensions by stride, the fastest-moving innermost.
-    order = sorted(range(len(dims)), key=lambda d: -abs(dims[d][0]))
-    ordered = [dims[d] for d in order]
-    # Coalesce neighbours that form one strided run.
-    merged: list[list[int]] = []
-    for st, sz in ordered:
-        if merged and merged[-1][0] == st * sz:
-            merged[-1] = [st, merged[-1][1] * sz]
-        else:
-            merged.append([st, sz])
-    inner_stride, inner = (merged[-1][0], merged[-1][1]) if merged else (1, 1)
+    contiguous = [int(s) for s in np.cumprod((1,) + shape[:0:-1])[::-1]] if shape else []
+    in_strides = [list(contiguous) if s is None else [int(v) for v in s] for s in inputs]
+    keep = [d for d, n in enumerate(shape) if n != 1]
+    sizes = [shape[d] for d in keep]
+    in_strides = [[s[d] for d in keep] for s in in_strides]
+    out_stride, step = [0] * len(sizes), 1
+    if contiguous_output:
+        for d in reversed(range(len(sizes))):
+            out_stride[d] = step
+            step *= sizes[d]
+        order = iteration_order(sizes, [out_stride] + in_strides)
+    else:
+        order = iteration_order(sizes, in_strides)
+        for d in order:  # the output is dense in the iteration order
+            out_stride[d] = step
+            step *= sizes[d]
+    operands = [out_stride] + in_strides
+    merged_sizes, merged = coalesce([sizes[d] for d in order],
+                                    [[s[d] for d in order] for s in operands])
     linear = np.zeros(numel, bool)
-    if inner_stride == 1 or len(merged) == 0:
-        starts = np.arange(0, numel, inner)
-        for begin, end in _thread_ranges(numel, threads):
-            _runs_simd(starts, inner, begin, end, linear)
-    # `linear` is in the iteration order (dims sorted by stride); bring it back to logical order.
-    if len(dims) == 0:
+    inner = merged_sizes[0] if merged_sizes else 1
+    inner_strides = [s[0] if s else 1 for s in merged]
+    contiguous_run = all(s == 1 for s in inner_strides)
+    scalar_inputs = [s == 0 for s in inner_strides[1:]]
+    if contiguous_run or (sum(scalar_inputs) == 1 and inner_strides[0] == 1 and all(
+            s in (0, 1) for s in inner_strides[1:])):
+        for begin, end in thread_ranges(numel, threads):
+            first = begin - begin % inner
+            for start in range(first, end, inner):
+                lo, hi = max(start, begin), min(start + inner, end)
+                linear[lo:lo + (hi - lo) // BLOCK * BLOCK] = True
+    # `linear` follows the iteration order (fastest first): back to the logical order
+    if not sizes:
         return linear.reshape(shape)
-    sizes = [dims[d][1] for d in order]
-    iter_view = linear.reshape(sizes)
-    inverse = np.argsort(order)
-    logical = iter_view.transpose(inverse)
+    iterated = linear.reshape([sizes[d] for d in reversed(order)])
+    axes = list(reversed(order))  # axis i of `iterated` is dimension axes[i]
+    logical = iterated.transpose(np.argsort(axes))
     return logical.reshape(shape)
+
+
+def simd_mask(shape: tuple[int, ...], strides: tuple[int, ...] | None = None,
+              threads: int = 1) -> np.ndarray:
+    """loop_mask for a unary op on one input with `strides` (elements; None: C-contiguous)."""
+    return loop_mask(shape, [strides], threads)
 
 
 def mask_for(x: np.ndarray, threads: int = 1) -> np.ndarray:
     """simd_mask for a NumPy array, from its own strides."""
-    strides = tuple(s // x.itemsize for s in x.strides)
-    return simd_mask(x.shape, strides, threads)
+    return simd_mask(x.shape, tuple(s // x.itemsize for s in x.strides), threads)
+
+
+def dense_order(x: np.ndarray) -> list[int] | None:
+    """The axes of x from slowest to fastest in memory when x covers its memory without gaps
+    (any permutation of a contiguous array), else None."""
+    item = x.itemsize
+    axes = sorted((a for a in range(x.ndim) if x.shape[a] != 1), key=lambda a: -x.strides[a])
+    step = item
+    for a in reversed(axes):
+        if x.strides[a] != step:
+            return None
+        step *= x.shape[a]
+    return [a for a in range(x.ndim) if x.shape[a] == 1] + axes
+
+
+def dense_segments(numel: int, threads: int = 1) -> list[tuple[int, int, bool]]:
+    """For a dense tensor walked in memory order: (start, stop, vectorised) pieces of
+    [0, numel), each thread's range a vector part (whole blocks) and a scalar tail."""
+    pieces = []
+    for begin, end in thread_ranges(numel, threads):
+        cut = begin + (end - begin) // BLOCK * BLOCK
+        if cut > begin:
+            pieces.append((begin, cut, True))
+        if end > cut:
+            pieces.append((cut, end, False))
+    return pieces

@@ -14,7 +14,16 @@ from decimal import Decimal, localcontext
 
 import numpy as np
 
-from gradsh.engine.vecmath.fp import F32, F64, I64, exact, fma64, fraction_to_f64, near_f32_boundary
+from gradsh.engine.vecmath.fp import (
+    F32,
+    F64,
+    I64,
+    exact,
+    fma64,
+    fraction_to_f64,
+    near_f32_boundary,
+    where,
+)
 
 _N = 32
 
@@ -82,9 +91,9 @@ def expf(x: np.ndarray) -> np.ndarray:
         v = x.flat[idx]
         with np.errstate(all="ignore"):
             res = out.flat[idx]
-            res = np.where(v > _OVER, F32(np.inf), res)
-            res = np.where(v < _UNDER, F32(0.0), res)
-            res = np.where(np.isnan(v), v + v, res)
+            res = where(v > _OVER, F32(np.inf), res)
+            res = where(v < _UNDER, F32(0.0), res)
+            res = where(np.isnan(v), v + v, res)
         out.flat[idx] = res
     return out
 
@@ -145,7 +154,7 @@ def exp2f(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, F32).reshape(-1)
     xd = x.astype(F64)
     with np.errstate(all="ignore"):
-        y = _exp2_inline(np.where(np.abs(xd) < 200.0, xd, 0.0), np.zeros(x.shape, I64))
+        y = _exp2_inline(where(np.abs(xd) < 200.0, xd, 0.0), np.zeros(x.shape, I64))
         out = y.astype(F32)
         special = ~(np.abs(x) < F32(128.0))
         ambiguous = near_f32_boundary(y, _MARGIN) & ~special
@@ -154,9 +163,9 @@ def exp2f(x: np.ndarray) -> np.ndarray:
     if special.any():
         v = x[special]
         with np.errstate(all="ignore"):
-            res = np.where(v > 0, F32(np.inf), np.where(v <= F32(-150.0), F32(0.0), out[special]))
-            res = np.where(v == F32(-np.inf), F32(0.0), res)
-            out[special] = np.where(np.isnan(v), v + v, res)
+            res = where(v > 0, F32(np.inf), where(v <= F32(-150.0), F32(0.0), out[special]))
+            res = where(v == F32(-np.inf), F32(0.0), res)
+            out[special] = where(np.isnan(v), v + v, res)
     return out
 
 
@@ -203,8 +212,8 @@ def _checkint(iy: np.ndarray) -> np.ndarray:
     shift = np.clip(0x7F + 23 - e, 0, 31)
     frac = iy & ((np.int64(1) << shift) - 1)
     odd = (iy & (np.int64(1) << shift)) != 0
-    out = np.where(frac != 0, 0, np.where(odd, 1, 2))
-    return np.where(e < 0x7F, 0, np.where(e > 0x7F + 23, 2, out))
+    out = where(frac != 0, 0, where(odd, 1, 2))
+    return where(e < 0x7F, 0, where(e > 0x7F + 23, 2, out))
 
 
 def powf(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -217,41 +226,41 @@ def powf(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         yint = _checkint(iy)
         negative = (ix & 0x80000000) != 0
-        sign_bias = np.where(negative & (yint == 1), _SIGN_BIAS, 0).astype(I64)
+        sign_bias = where(negative & (yint == 1), _SIGN_BIAS, 0).astype(I64)
         ax = ix & 0x7FFFFFFF
         sub = ax < 0x00800000
-        ax_norm = np.where(sub, (x * F32(2.0**23)).view(np.uint32).astype(np.int64) & 0x7FFFFFFF,
+        ax_norm = where(sub, (x * F32(2.0**23)).view(np.uint32).astype(np.int64) & 0x7FFFFFFF,
                            ax)
-        ax_norm = np.where(sub, ax_norm - (23 << 23), ax_norm)
-        ax_norm = np.where((ax == 0) | (ax >= 0x7F800000), 0x3F800000, ax_norm)
+        ax_norm = where(sub, ax_norm - (23 << 23), ax_norm)
+        ax_norm = where((ax == 0) | (ax >= 0x7F800000), 0x3F800000, ax_norm)
         logx = _log2_inline(ax_norm)
         ylogx = y.astype(F64) * logx
         big = (ylogx.view(I64) >> 47 & 0xFFFF) >= (np.float64(126.0).view(I64) >> 47)
-        res64 = _exp2_inline(np.where(big, 0.0, ylogx), sign_bias)
+        res64 = _exp2_inline(where(big, 0.0, ylogx), sign_bias)
         out = res64.astype(F32)
         ambiguous = near_f32_boundary(res64, _MARGIN) & ~big
-        neg_res = np.where(sign_bias != 0, F32(-1.0), one)
-        out = np.where(big & (ylogx > float.fromhex("0x1.fffffffd1d571p+6")), neg_res * F32(np.inf),
+        neg_res = where(sign_bias != 0, F32(-1.0), one)
+        out = where(big & (ylogx > float.fromhex("0x1.fffffffd1d571p+6")), neg_res * F32(np.inf),
                        out)
-        out = np.where(big & (ylogx <= -150.0), neg_res * F32(0.0), out)
-        out = np.where(big & (ylogx <= float.fromhex("0x1.fffffffd1d571p+6"))
+        out = where(big & (ylogx <= -150.0), neg_res * F32(0.0), out)
+        out = where(big & (ylogx <= float.fromhex("0x1.fffffffd1d571p+6"))
                        & (ylogx > -150.0), _exp2_big(ylogx, sign_bias), out)
         # negative finite x with a non-integer y
-        out = np.where(negative & (yint == 0), F32(np.nan), out)
+        out = where(negative & (yint == 0), F32(np.nan), out)
         # x is 0, inf or nan
         zin_x = ((2 * ix - 1) & 0xFFFFFFFF) >= 2 * 0x7F800000 - 1
         x2 = x * x
-        x2 = np.where(negative & (yint == 1), -x2, x2)
-        out = np.where(zin_x, np.where((iy & 0x80000000) != 0, one / x2, x2), out)
+        x2 = where(negative & (yint == 1), -x2, x2)
+        out = where(zin_x, where((iy & 0x80000000) != 0, one / x2, x2), out)
         # y is 0, inf or nan
         zin_y = ((2 * iy - 1) & 0xFFFFFFFF) >= 2 * 0x7F800000 - 1
-        yres = np.where(((2 * ax) < 2 * 0x3F800000) == ((iy & 0x80000000) == 0), F32(0.0), y * y)
-        yres = np.where(2 * ax == 2 * 0x3F800000, one, yres)
-        yres = np.where((2 * ax > 2 * 0x7F800000) | ((2 * iy & 0xFFFFFFFF) > 2 * 0x7F800000),
+        yres = where(((2 * ax) < 2 * 0x3F800000) == ((iy & 0x80000000) == 0), F32(0.0), y * y)
+        yres = where(2 * ax == 2 * 0x3F800000, one, yres)
+        yres = where((2 * ax > 2 * 0x7F800000) | ((2 * iy & 0xFFFFFFFF) > 2 * 0x7F800000),
                         x + y, yres)
-        yres = np.where(ix == 0x3F800000, one, yres)
-        yres = np.where((2 * iy & 0xFFFFFFFF) == 0, one, yres)
-        out = np.where(zin_y, yres, out)
+        yres = where(ix == 0x3F800000, one, yres)
+        yres = where((2 * iy & 0xFFFFFFFF) == 0, one, yres)
+        out = where(zin_y, yres, out)
         exact_cases = ambiguous & ~zin_x & ~zin_y & ~(negative & (yint == 0))
     for i in np.flatnonzero(exact_cases):
         value = _exp2_inline_exact(float(y[i]) * _log2_inline_exact(int(ax_norm[i])),
@@ -264,4 +273,4 @@ def _exp2_big(ylogx: np.ndarray, sign_bias: np.ndarray) -> np.ndarray:
     """The in-range results of large |y log2 x|, which the fast path skipped."""
     with np.errstate(all="ignore"):
         inside = (ylogx > -150.0) & (ylogx < 130.0)
-        return _exp2_inline(np.where(inside, ylogx, 0.0), sign_bias).astype(F32)
+        return _exp2_inline(where(inside, ylogx, 0.0), sign_bias).astype(F32)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradsh.engine.vecmath.fp import F32, fma32
+from gradsh.engine.vecmath.fp import F32, fma32, where
 
 # The piecewise minimax coefficients, degree 0 to 5, from oneDNN (Apache-2.0) as float32 bits.
 _GELU_ERF_POLY = np.array([
@@ -71,7 +71,7 @@ def gelu_erf(x: np.ndarray) -> np.ndarray:
         pos = pos_bits.view(F32)
         idx = (pos_bits + _IDX_BIAS) >> 21  # int32 wrap-around, arithmetic shift
         idx = np.clip(idx, 1, 24)
-        idx = np.where(_RBOUND < pos, 23, idx)
+        idx = where(_RBOUND < pos, 23, idx)
         pol = _GELU_ERF_POLY[5][idx]
         for degree in range(4, -1, -1):
             pol = fma32(pol, pos, _GELU_ERF_POLY[degree][idx])
@@ -98,11 +98,11 @@ ONE, HALF = F32(1.0), F32(0.5)
 
 def _minps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """x86 minps: the second operand unless a < b (so a nan in `a` gives `b`)."""
-    return np.where(a < b, a, b)
+    return where(a < b, a, b)
 
 
 def _maxps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.where(a > b, a, b)
+    return where(a > b, a, b)
 
 
 def exp(x: np.ndarray) -> np.ndarray:
@@ -115,7 +115,7 @@ def exp(x: np.ndarray) -> np.ndarray:
         r = fma32(-fx, _LN2F, x)
         n = (fx - ONE).astype(np.int32)
         scale = ((n + 127) << 23).view(F32)
-        scale = np.where(below, F32(0.0), scale)
+        scale = where(below, F32(0.0), scale)
         p = np.full_like(r, _EXP_POL[4])
         for c in _EXP_POL[3::-1]:
             p = fma32(p, r, c)

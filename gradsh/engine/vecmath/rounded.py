@@ -179,9 +179,11 @@ def _pi_decimal() -> Decimal:
     with localcontext() as ctx:
         ctx.prec = _DIGITS + 160
 
+        smallest = Decimal(10) ** -(ctx.prec + 5)  # below the precision: the sum is done
+
         def arctan_inv(n: int) -> Decimal:
             total, term, k, n2 = Decimal(0), Decimal(1) / n, 1, n * n
-            while term:
+            while term > smallest:
                 total += term / k if (k // 2) % 2 == 0 else -term / k
                 term /= n2
                 k += 2

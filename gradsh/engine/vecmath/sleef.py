@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gradsh.engine.vecmath.fp import F32, fma32, from_int32, pow2i32, rint_i32
+from gradsh.engine.vecmath.fp import F32, fma32, from_int32, pow2i32, rint_i32, where
 
 R_LN2F = F32(1.442695040888963407359924681001892137)
 L2UF = F32(0.693145751953125)
@@ -25,6 +25,16 @@ def ldexp2(d: np.ndarray, e: np.ndarray) -> np.ndarray:
     """d * 2**e in two float32 multiplications (SLEEF's vldexp2), so that e may reach +-254."""
     half = e >> 1
     return (d * pow2i32(half)) * pow2i32(e - half)
+
+
+def _horner(s: np.ndarray, coefficients: list[np.float32]) -> np.ndarray:
+    """c0 s^n + ... + cn by Horner's rule, one fused multiply-add per step (the argument
+    converted to float64 once)."""
+    s64 = s.astype(np.float64)
+    u = fma32(coefficients[0], s64, coefficients[1])
+    for c in coefficients[2:]:
+        u = fma32(u, s64, c)
+    return u
 
 
 def _exp_reduce(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -41,13 +51,11 @@ def expf_u10(x: np.ndarray) -> np.ndarray:
     d = np.asarray(x, F32)
     with np.errstate(all="ignore"):
         q, s = _exp_reduce(d)
-        u = np.full_like(d, _EXP_POLY[0])
-        for c in _EXP_POLY[1:]:
-            u = fma32(u, s, c)
+        u = _horner(s, _EXP_POLY)
         u = F32(1.0) + fma32(s * s, u, s)
         u = ldexp2(u, q)
-        u = np.where(d < F32(-104.0), F32(0.0), u)
-        u = np.where(F32(100.0) < d, F32(np.inf), u)
+        u = where(d < F32(-104.0), F32(0.0), u)
+        u = where(F32(100.0) < d, F32(np.inf), u)
     return u.astype(F32, copy=False)
 
 
@@ -160,15 +168,15 @@ def _getexp(d: np.ndarray) -> np.ndarray:
     """vgetexp: floor(log2 |d|) as float32 (-inf for 0, +inf for inf, exact for subnormals)."""
     _, k = np.frexp(d)
     e = (k - 1).astype(F32)
-    e = np.where(d == 0, F32(-np.inf), e)
-    return np.where(np.isinf(d), F32(np.inf), np.where(np.isnan(d), d, e))
+    e = where(d == 0, F32(-np.inf), e)
+    return where(np.isinf(d), F32(np.inf), where(np.isnan(d), d, e))
 
 
 def _getmant(d: np.ndarray) -> np.ndarray:
     """vgetmant with interval [0.75, 1.5) and the sign dropped (negative inputs give nan)."""
     f, _ = np.frexp(np.abs(d))
-    m = np.where(f < F32(0.75), f * F32(2.0), f).astype(F32)
-    return np.where(d < 0, F32(np.nan), m)
+    m = where(f < F32(0.75), f * F32(2.0), f).astype(F32)
+    return where(d < 0, F32(np.nan), m)
 
 
 def logf_u10(x: np.ndarray) -> np.ndarray:
@@ -176,7 +184,7 @@ def logf_u10(x: np.ndarray) -> np.ndarray:
     d = np.asarray(x, F32)
     with np.errstate(all="ignore"):
         e = _getexp(d * F32(1.0 / 0.75))
-        e = np.where(np.isposinf(e), F32(128.0), e)
+        e = where(np.isposinf(e), F32(128.0), e)
         m = _getmant(d)
         s = df_mul_df_f(_LN2_DF, e)
         xx = df_div(df_add2_ff(F32(-1.0), m), df_add2_ff(F32(1.0), m))
@@ -186,9 +194,9 @@ def logf_u10(x: np.ndarray) -> np.ndarray:
         s = df_add_df_f(s, (x2 * xx[0]) * t)
         r = s[0] + s[1]
         # vfixupimm: 0 -> -inf, -inf -> nan, +inf -> +inf, negative -> nan; nan stays nan.
-        r = np.where(d == 0, F32(-np.inf), r)
-        r = np.where(np.isposinf(d), F32(np.inf), r)
-        r = np.where(d < 0, F32(np.nan), r)
+        r = where(d == 0, F32(-np.inf), r)
+        r = where(np.isposinf(d), F32(np.inf), r)
+        r = where(d < 0, F32(np.nan), r)
     return r.astype(F32, copy=False)
 
 
@@ -204,9 +212,7 @@ def _expk2f(d: DF) -> DF:
     qf = q.astype(F32)
     s = df_add2_df_f(d, qf * -L2UF)
     s = df_add2_df_f(s, qf * -L2LF)
-    u = np.full_like(s[0], _EXPK2_POLY[0])
-    for c in _EXPK2_POLY[1:]:
-        u = fma32(u, s[0], c)
+    u = _horner(s[0], _EXPK2_POLY)
     t = df_add2_df_f(df_mul_df_f(s, u), F32(0.166666659414234244790680580464))
     t = df_add2_df_f(df_mul_df_df(s, t), F32(0.5))
     t = df_add2_df_df(s, df_mul_df_df(df_squ(s), t))
@@ -214,7 +220,7 @@ def _expk2f(d: DF) -> DF:
     tx = ldexp2(t[0], q)
     ty = ldexp2(t[1], q)
     under = d[0] < F32(-104.0)
-    return np.where(under, F32(0.0), tx), np.where(under, F32(0.0), ty)
+    return where(under, F32(0.0), tx), where(under, F32(0.0), ty)
 
 
 def tanhf_u10(x: np.ndarray) -> np.ndarray:
@@ -226,9 +232,9 @@ def tanhf_u10(x: np.ndarray) -> np.ndarray:
         e = df_rec(d)
         d = df_div(df_add_df_df(d, (-e[0], -e[1])), df_add_df_df(d, e))
         y = d[0] + d[1]
-        y = np.where((np.abs(x) > F32(8.664339742)) | np.isnan(y), F32(1.0), y)
+        y = where((np.abs(x) > F32(8.664339742)) | np.isnan(y), F32(1.0), y)
         y = np.copysign(y, x)
-        y = np.where(np.isnan(x), x, y)
+        y = where(np.isnan(x), x, y)
     return y.astype(F32, copy=False)
 
 
@@ -238,9 +244,9 @@ def expm1f_u10(a: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         d = df_add2_df_f(_expk2f((a, np.zeros_like(a))), F32(-1.0))
         x = d[0] + d[1]
-        x = np.where(a > F32(88.72283172607421875), F32(np.inf), x)
-        x = np.where(a < F32(-16.635532333438687426013570), F32(-1.0), x)
-        x = np.where((a == 0) & np.signbit(a), F32(-0.0), x)
+        x = where(a > F32(88.72283172607421875), F32(np.inf), x)
+        x = where(a < F32(-16.635532333438687426013570), F32(-1.0), x)
+        x = where((a == 0) & np.signbit(a), F32(-0.0), x)
     return x.astype(F32, copy=False)
 
 
@@ -253,7 +259,7 @@ def log1pf_u10(d: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         dp1 = d + F32(1.0)
         e = _getexp(dp1 * F32(1.0 / 0.75))
-        e = np.where(np.isposinf(e), F32(128.0), e)
+        e = where(np.isposinf(e), F32(128.0), e)
         t = from_int32_exp(-rint_i32(e))
         m = fma32(d, t, t - F32(1.0))
         s = df_mul_df_f(_LN2_DF, e)
@@ -263,10 +269,10 @@ def log1pf_u10(d: np.ndarray) -> np.ndarray:
         s = df_add_df_df(s, df_scale(xx, F32(2.0)))
         s = df_add_df_f(s, (x2 * xx[0]) * tt)
         r = s[0] + s[1]
-        r = np.where(d <= _LOG1PF_BOUND, r, logf_u10(d))
-        r = np.where(F32(-1.0) > d, F32(np.nan), r)
-        r = np.where(d == F32(-1.0), F32(-np.inf), r)
-        r = np.where((d == 0) & np.signbit(d), F32(-0.0), r)
+        r = where(d <= _LOG1PF_BOUND, r, logf_u10(d))
+        r = where(F32(-1.0) > d, F32(np.nan), r)
+        r = where(d == F32(-1.0), F32(-np.inf), r)
+        r = where((d == 0) & np.signbit(d), F32(-0.0), r)
     return r.astype(F32, copy=False)
 
 
@@ -283,7 +289,7 @@ def _half_exp_pair(x: np.ndarray, combine: Callable[[DF, DF], DF]) -> np.ndarray
     d = _expk2f((y, np.zeros_like(y)))
     d = combine(d, df_rec(d))
     y = (d[0] + d[1]) * F32(0.5)
-    return np.where((np.abs(x) > F32(89.0)) | np.isnan(y), F32(np.inf), y)
+    return where((np.abs(x) > F32(89.0)) | np.isnan(y), F32(np.inf), y)
 
 
 def sinhf_u10(x: np.ndarray) -> np.ndarray:
@@ -291,7 +297,7 @@ def sinhf_u10(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, F32)
     with np.errstate(all="ignore"):
         y = np.copysign(_half_exp_pair(x, df_sub_df_df), x)
-        y = np.where(np.isnan(x), x, y)
+        y = where(np.isnan(x), x, y)
     return y.astype(F32, copy=False)
 
 
@@ -299,7 +305,7 @@ def coshf_u10(x: np.ndarray) -> np.ndarray:
     """Sleef_coshf16_u10 (xcoshf)."""
     x = np.asarray(x, F32)
     with np.errstate(all="ignore"):
-        y = np.where(np.isnan(x), x, _half_exp_pair(x, df_add_df_df))
+        y = where(np.isnan(x), x, _half_exp_pair(x, df_add_df_df))
     return y.astype(F32, copy=False)
 
 
@@ -316,13 +322,10 @@ def exp2f_u10(d: np.ndarray) -> np.ndarray:
         u = np.rint(d)
         q = rint_i32(u)
         s = d - u
-        p = np.full_like(d, _EXP2_POLY[0])
-        for c in _EXP2_POLY[1:]:
-            p = fma32(p, s, c)
-        p = fma32(p, s, F32(1.0))
+        p = _horner(s, _EXP2_POLY + [F32(1.0)])
         p = ldexp2(p, q)
-        p = np.where(d >= F32(128.0), F32(np.inf), p)
-        p = np.where(d < F32(-150.0), F32(0.0), p)
+        p = where(d >= F32(128.0), F32(np.inf), p)
+        p = where(d < F32(-150.0), F32(0.0), p)
     return p.astype(F32, copy=False)
 
 
@@ -349,7 +352,7 @@ _EXPK_POLY = [F32(c) for c in (0.00136324646882712841033936, 0.00836596917361021
 def _logkf(d: np.ndarray) -> DF:
     """log(d) in double-float (AVX-512 branch)."""
     e = _getexp(d * F32(1.0 / 0.75))
-    e = np.where(np.isposinf(e), F32(128.0), e)
+    e = where(np.isposinf(e), F32(128.0), e)
     m = _getmant(d)
     x = df_div(df_add2_ff(F32(-1.0), m), df_add2_ff(F32(1.0), m))
     x2 = df_squ(x)
@@ -369,13 +372,11 @@ def _expkf(d: DF) -> np.ndarray:
     s = df_add2_df_f(s, qf * -L2LF)
     total = s[0] + s[1]
     s = (total, (s[0] - total) + s[1])
-    u = np.full_like(s[0], _EXPK_POLY[0])
-    for c in _EXPK_POLY[1:]:
-        u = fma32(u, s[0], c)
+    u = _horner(s[0], _EXPK_POLY)
     t = df_add_df_df(s, df_mul_df_f(df_squ(s), u))
     t = df_add_f_df(F32(1.0), t)
     u = ldexp(t[0] + t[1], q)
-    return np.where(d[0] < F32(-104.0), F32(0.0), u)
+    return where(d[0] < F32(-104.0), F32(0.0), u)
 
 
 def powf_u10(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -385,20 +386,20 @@ def powf_u10(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         ay = np.abs(y)
         yisint = (np.trunc(y) == y) | (ay > F32(1 << 24))
-        ty = np.where(ay < F32(2.0**31), np.trunc(y), F32(0.0)).astype(np.int32)
+        ty = where(ay < F32(2.0**31), np.trunc(y), F32(0.0)).astype(np.int32)
         yisodd = ((ty & 1) == 1) & yisint & (ay < F32(1 << 24))
         result = _expkf(df_mul_df_f(_logkf(np.abs(x)), y))
-        result = np.where(np.isnan(result), inf, result)
-        sign = np.where(x > 0, one, np.where(yisint, np.where(yisodd, -one, one), nan))
+        result = where(np.isnan(result), inf, result)
+        sign = where(x > 0, one, where(yisint, where(yisodd, -one, one), nan))
         result = result * sign
         efx = _mulsign(np.abs(x) - one, y)
-        inf_y = np.where(efx < 0, F32(0.0), np.where(efx == 0, one, inf))
-        result = np.where(np.isinf(y), inf_y, result)
-        zero_or_inf = np.where(np.signbit(y) ^ (x == 0), F32(0.0), inf)
-        result = np.where(np.isinf(x) | (x == 0),
-                          _mulsign(zero_or_inf, np.where(yisodd, x, one)), result)
-        result = np.where(np.isnan(x) | np.isnan(y), nan, result)
-        result = np.where((y == 0) | (x == one), one, result)
+        inf_y = where(efx < 0, F32(0.0), where(efx == 0, one, inf))
+        result = where(np.isinf(y), inf_y, result)
+        zero_or_inf = where(np.signbit(y) ^ (x == 0), F32(0.0), inf)
+        result = where(np.isinf(x) | (x == 0),
+                          _mulsign(zero_or_inf, where(yisodd, x, one)), result)
+        result = where(np.isnan(x) | np.isnan(y), nan, result)
+        result = where((y == 0) | (x == one), one, result)
     return result.astype(F32, copy=False)
 
 
@@ -418,20 +419,18 @@ _HALF_PI_DF = (F32(1.5707963705062866211), F32(-4.3711388286737928865e-08))
 
 
 def _atan2kf_u1(y: DF, x: DF) -> DF:
-    q = np.where(x[0] < 0, -2, 0).astype(np.int32)
-    flip = np.where(x[0] < 0, np.int32(-2**31), np.int32(0))
+    q = where(x[0] < 0, -2, 0).astype(np.int32)
+    flip = where(x[0] < 0, np.int32(-2**31), np.int32(0))
     x = (from_int32(x[0].view(np.int32) ^ flip), from_int32(x[1].view(np.int32) ^ flip))
-    q = np.where(x[0] < y[0], q + 1, q)
+    q = where(x[0] < y[0], q + 1, q)
     p = x[0] < y[0]
-    s = (np.where(p, -x[0], y[0]), np.where(p, -x[1], y[1]))
-    t = (np.where(p, y[0], x[0]), np.where(p, y[1], x[1]))
+    s = (where(p, -x[0], y[0]), where(p, -x[1], y[1]))
+    t = (where(p, y[0], x[0]), where(p, y[1], x[1]))
     s = df_div(s, t)
     t = df_squ(s)
     total = t[0] + t[1]
     t = (total, (t[0] - total) + t[1])
-    u = np.full_like(t[0], _ATAN2_POLY[0])
-    for c in _ATAN2_POLY[1:]:
-        u = fma32(u, t[0], c)
+    u = _horner(t[0], _ATAN2_POLY)
     t = df_mul_df_df(t, df_add_ff(F32(-0.333332866430282592773438), u * t[0]))
     t = df_mul_df_df(s, df_add_f_df(F32(1.0), t))
     return df_add_df_df(df_mul_df_f(_HALF_PI_DF, q.astype(F32)), t)
@@ -441,7 +440,7 @@ def _isinf2(d: np.ndarray, m: np.ndarray) -> np.ndarray:
     """visinf2: where d is infinite, m with d's sign bit or-ed in; 0 elsewhere."""
     bits = (np.ascontiguousarray(d, F32).view(np.int32) & np.int32(-2**31)) | \
         np.ascontiguousarray(m, F32).view(np.int32)
-    return np.where(np.isinf(d), from_int32(bits), F32(0.0))
+    return where(np.isinf(d), from_int32(bits), F32(0.0))
 
 
 def atan2f_u10(y: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -450,15 +449,15 @@ def atan2f_u10(y: np.ndarray, x: np.ndarray) -> np.ndarray:
     half_pi, quarter_pi = F32(np.pi / 2), F32(np.pi / 4)
     with np.errstate(all="ignore"):
         o = np.abs(x) < F32(2.9387372783541830947e-39)
-        x = np.where(o, x * F32(1 << 24), x)
-        y = np.where(o, y * F32(1 << 24), y)
+        x = where(o, x * F32(1 << 24), x)
+        y = where(o, y * F32(1 << 24), y)
         zeros = np.zeros_like(x)
         d = _atan2kf_u1((np.abs(y), zeros), (x, zeros))
         r = _mulsign(d[0] + d[1], x)
-        r = np.where(np.isinf(x) | (x == 0),
+        r = where(np.isinf(x) | (x == 0),
                      half_pi - _isinf2(x, _mulsign(np.full_like(x, half_pi), x)), r)
-        r = np.where(np.isinf(y), half_pi - _isinf2(x, _mulsign(np.full_like(x, quarter_pi), x)),
+        r = where(np.isinf(y), half_pi - _isinf2(x, _mulsign(np.full_like(x, quarter_pi), x)),
                      r)
-        r = np.where(y == 0, np.where(np.signbit(x), F32(np.pi), F32(0.0)), r)
-        r = np.where(np.isnan(x) | np.isnan(y), F32(np.nan), _mulsign(r, y))
+        r = where(y == 0, where(np.signbit(x), F32(np.pi), F32(0.0)), r)
+        r = where(np.isnan(x) | np.isnan(y), F32(np.nan), _mulsign(r, y))
     return r.astype(F32, copy=False)

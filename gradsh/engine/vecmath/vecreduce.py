@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gradsh.engine.vecmath.fp import F32
+from gradsh.engine.vecmath.fp import F32, fma32
 
 LANES = 16
 Fold = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -41,6 +41,23 @@ def reduce_last(data: np.ndarray, fold: Fold) -> np.ndarray:
     if tail:
         acc[:, :tail] = fold(acc[:, :tail], data[:, full:])
     return _tree(acc, fold)
+
+
+def dot_last(a: np.ndarray, b: np.ndarray, fused_tail: bool = False) -> np.ndarray:
+    """vec::map2_reduce_all(x * y, x + y) over each row of a and b (rows, n): the products
+    summed as reduce_last sums. With `fused_tail` the partial last vector's products are added
+    as one fused multiply-add (how GCC compiled the copy of the loop that runs outside an OpenMP
+    region: softmax's backward with one thread or one row)."""
+    products = a * b
+    n = products.shape[1]
+    if not fused_tail or n < LANES or n % LANES == 0:
+        return reduce_last(products, add)
+    full = n - n % LANES
+    acc = products[:, :LANES].copy()
+    for d in range(LANES, full, LANES):
+        acc = add(acc, products[:, d:d + LANES])
+    acc[:, :n - full] = fma32(a[:, full:], b[:, full:], acc[:, :n - full])
+    return _tree(acc, add)
 
 
 def add(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from gradsh.engine import nn_activation as _act
 from gradsh.engine import ops as _ops
 from gradsh.engine.ops import activations as _activations
 from gradsh.engine.dtypes import DType
@@ -28,7 +27,8 @@ embedding group_norm layer_norm max_pool1d max_pool1d_with_indices max_pool2d
 max_pool2d_with_indices
 """.split()
 
-__all__ = [*_FROM_OPS, *_FROM_LAYERS, *_FROM_ACTIVATIONS, "relu", "softmax", "log_softmax", "softmin",
+__all__ = [*_FROM_OPS, *_FROM_LAYERS, *_FROM_ACTIVATIONS, "relu", "softmax", "log_softmax",
+           "softmin",
            "softmax2d", "dropout1d", "dropout2d", "alpha_dropout", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "cross_entropy", "kl_div", "l1_loss", "mse_loss",
            "nll_loss", "smooth_l1_loss", "unfold", "fold"]
@@ -37,7 +37,7 @@ _module = globals()
 for _name in (*_FROM_OPS, *_FROM_LAYERS):
     _module[_name] = getattr(_ops, _name)
 for _name in _FROM_ACTIVATIONS:
-    _module[_name] = getattr(_act, _name)
+    _module[_name] = getattr(_activations, _name)
 del _module, _name
 
 

@@ -1,0 +1,265 @@
+"""Element-wise math and softmax on the engine's arrays, as PyTorch 2.13's CPU kernels compute it.
+
+float32 NumPy arrays go through gradsh.engine.vecmath: bit for bit where PyTorch runs open code
+(SLEEF, glibc, ATen's own loops), correctly rounded where it calls MKL's VML (exp, log, sin,
+tanh ...); either way the result is the same whatever SIMD code NumPy picks on this CPU
+(docs/float32.md). Other dtypes and devices compute with NumPy / CuPy formulas, as before.
+Past 32,768 elements the float32 kernels split their work as PyTorch would among
+threads.torch_threads() threads.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from gradsh.engine import backend, threads
+from gradsh.engine.functions.common import xp_of
+from gradsh.engine.tensor import Array
+from gradsh.engine.vecmath.layout import loop_mask
+
+__all__ = ["UNARY", "unary", "is_float32"]
+
+
+class _Kernels:
+    """gradsh.engine.vecmath.kernels, imported when a float32 op first runs: its tables and
+    modules cost about 25 ms of start-up."""
+
+    module: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if _Kernels.module is None:
+            from gradsh.engine.vecmath import kernels
+
+            _Kernels.module = kernels
+        return getattr(_Kernels.module, name)
+
+
+K = _Kernels()
+
+
+def is_float32(x: Any) -> bool:
+    """Whether x is a float32 NumPy array: the arrays PyTorch's CPU kernels are reproduced for."""
+    return x.__class__ is np.ndarray and x.dtype == np.float32
+
+
+def _n() -> int:
+    return threads.torch_threads()
+
+
+def _erf_array(x: Array) -> Array:
+    """erf element-wise for other dtypes (NumPy has none): math.erf in float64."""
+    flat = np.asarray(backend.to_host(x), dtype=np.float64).reshape(-1)
+    out = np.fromiter((math.erf(v) for v in flat), dtype=np.float64, count=flat.size)
+    out = out.reshape(np.shape(x)).astype(x.dtype, copy=False)
+    return out if xp_of(x) is np else xp_of(x).asarray(out)
+
+
+def _sigmoid_other(x: Array) -> Array:
+    xp = xp_of(x)
+    return xp.reciprocal(xp.exp(-x) + x.dtype.type(1))
+
+
+def _logsigmoid_other(x: Array) -> Array:
+    xp = xp_of(x)
+    return xp.minimum(x, 0) - xp.log1p(xp.exp(-xp.abs(x)))
+
+
+# name (NumPy's) -> (float32 kernel, the formula for other dtypes)
+UNARY: dict[str, tuple[Callable[[Array], Array], Callable[[Array], Array]]] = {
+    "exp": (lambda x: K.exp(x), lambda x: xp_of(x).exp(x)),
+    "log": (lambda x: K.log(x), lambda x: xp_of(x).log(x)),
+    "log2": (lambda x: K.log2(x), lambda x: xp_of(x).log2(x)),
+    "log10": (lambda x: K.log10(x), lambda x: xp_of(x).log10(x)),
+    "sin": (lambda x: K.sin(x), lambda x: xp_of(x).sin(x)),
+    "cos": (lambda x: K.cos(x), lambda x: xp_of(x).cos(x)),
+    "tan": (lambda x: K.tan(x), lambda x: xp_of(x).tan(x)),
+    "tanh": (lambda x: K.tanh(x), lambda x: xp_of(x).tanh(x)),
+    "arcsin": (lambda x: K.asin(x), lambda x: xp_of(x).arcsin(x)),
+    "arccos": (lambda x: K.acos(x), lambda x: xp_of(x).arccos(x)),
+    "arctan": (lambda x: K.atan(x), lambda x: xp_of(x).arctan(x)),
+    "erf": (lambda x: K.erf(x), _erf_array),
+    "sqrt": (lambda x: K.sqrt(x), lambda x: xp_of(x).sqrt(x)),
+    "rsqrt": (lambda x: K.rsqrt(x), lambda x: 1 / xp_of(x).sqrt(x)),
+    "expm1": (lambda x: K.expm1(x), lambda x: xp_of(x).expm1(x)),
+    "log1p": (lambda x: K.log1p(x), lambda x: xp_of(x).log1p(x)),
+    "sigmoid": (lambda x: K.sigmoid(x, threads=_n()), _sigmoid_other),
+    "sinh": (lambda x: K.sinh(x, threads=_n()), lambda x: xp_of(x).sinh(x)),
+    "cosh": (lambda x: K.cosh(x, threads=_n()), lambda x: xp_of(x).cosh(x)),
+    "exp2": (lambda x: K.exp2(x, threads=_n()), lambda x: xp_of(x).exp2(x)),
+    "logsigmoid": (lambda x: K.logsigmoid(x), _logsigmoid_other),
+}
+
+
+def unary(name: str, x: Array) -> Array:
+    """The element-wise function `name` (NumPy's spelling: arcsin, not asin) of a float array."""
+    float32, other = UNARY[name]
+    return float32(x) if is_float32(x) else other(x)
+
+
+# ---- activations ---------------------------------------------------------------------------
+
+
+def silu(x: Array) -> Array:
+    if is_float32(x):
+        return K.silu(x, threads=_n())
+    return x / (1 + xp_of(x).exp(-x))
+
+
+def softplus(x: Array, beta: float, threshold: float) -> Array:
+    if is_float32(x):
+        return K.softplus(x, beta, threshold, threads=_n())
+    xp = xp_of(x)
+    return xp.where(x * beta > threshold, x, xp.log1p(xp.exp(x * beta)) / beta)
+
+
+def elu(x: Array, alpha: float, scale: float, input_scale: float) -> Array:
+    """elu, selu and celu (celu: input_scale = 1 / alpha)."""
+    if is_float32(x):
+        return K.elu(x, alpha, scale, input_scale, threads=_n())
+    xp = xp_of(x)
+    return xp.where(x <= 0, xp.expm1(x * input_scale) * (alpha * scale), x * scale)
+
+
+def mish(x: Array) -> Array:
+    if is_float32(x):
+        return K.mish(x, threads=_n())
+    xp = xp_of(x)
+    return x * xp.tanh(xp.log1p(xp.exp(x)))
+
+
+_SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
+
+
+def gelu(x: Array, approximate: str) -> Array:
+    if is_float32(x):
+        return K.gelu(x, approximate, contiguous=x.flags.c_contiguous, threads=_n())
+    xp = xp_of(x)
+    if approximate == "tanh":
+        return 0.5 * x * (1 + xp.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)))
+    return x * 0.5 * (1 + _erf_array(x / math.sqrt(2)))
+
+
+# ---- backward kernels: (grad, saved input or result) --------------------------------------------
+
+
+def _float32_pair(grad: Any, x: Any) -> bool:
+    return is_float32(x) and (is_float32(grad) or isinstance(grad, (float, int)))
+
+
+def silu_backward(grad: Array, x: Array) -> Array | None:
+    """silu_backward(grad, x) for float32 arrays; None: compute the formula (other dtypes, or
+    Tensors under create_graph)."""
+    return K.silu_backward(grad, x, threads=_n()) if _float32_pair(grad, x) else None
+
+
+def softplus_backward(grad: Array, x: Array, beta: float, threshold: float) -> Array | None:
+    if not _float32_pair(grad, x):
+        return None
+    return K.softplus_backward(grad, x, beta, threshold, threads=_n())
+
+
+def elu_backward(grad: Array, x: Array, alpha: float, scale: float,
+                 input_scale: float) -> Array | None:
+    if not _float32_pair(grad, x):
+        return None
+    return K.elu_backward(grad, x, alpha, scale, input_scale, threads=_n())
+
+
+def mish_backward(grad: Array, x: Array) -> Array | None:
+    return K.mish_backward(grad, x, threads=_n()) if _float32_pair(grad, x) else None
+
+
+def logsigmoid_backward(grad: Array, x: Array) -> Array | None:
+    return K.logsigmoid_backward(grad, x, threads=_n()) if _float32_pair(grad, x) else None
+
+
+def gelu_backward(grad: Array, x: Array, approximate: str) -> Array | None:
+    if approximate != "none" or not _float32_pair(grad, x):
+        return None  # NOTE: the tanh approximation's backward kernel is not reproduced
+    return K.gelu_backward(grad, x, contiguous=x.flags.c_contiguous, threads=_n())
+
+
+def tanh_backward(grad: Array, y: Array) -> Array | None:
+    return K.tanh_backward(grad, y) if _float32_pair(grad, y) else None
+
+
+def sigmoid_backward(grad: Array, y: Array) -> Array | None:
+    return K.sigmoid_backward(grad, y) if _float32_pair(grad, y) else None
+
+
+# ---- softmax ------------------------------------------------------------------------------------
+
+
+def softmax(x: Array, dim: int) -> Array | None:
+    """softmax along dim for float32 arrays (contiguous result); None for other dtypes."""
+    if not is_float32(x) or x.ndim == 0 or x.size == 0:
+        return None
+    return K.softmax(x, dim, threads=_n())
+
+
+def log_softmax(x: Array, dim: int) -> Array | None:
+    if not is_float32(x) or x.ndim == 0 or x.size == 0:
+        return None
+    return K.log_softmax(x, dim)
+
+
+def softmax_backward(grad: Array, y: Array, dim: int) -> Array | None:
+    """_softmax_backward_data for float32 arrays, else None."""
+    if not _float32_pair(grad, y) or y.ndim == 0 or y.size == 0:
+        return None
+    if dim % y.ndim != y.ndim - 1:
+        return K.softmax_backward_dim(grad, y, dim % y.ndim)
+    return K.softmax_backward(grad, y, threads=_n())
+
+
+def log_softmax_backward(grad: Array, y: Array, dim: int) -> Array | None:
+    if not _float32_pair(grad, y) or y.ndim == 0 or y.size == 0:
+        return None
+    if dim % y.ndim != y.ndim - 1:
+        return K.log_softmax_backward_dim(grad, y, dim % y.ndim)
+    return K.log_softmax_backward(grad, y)
+
+
+# ---- pow, atan2 ---------------------------------------------------------------------------------
+
+
+def pow_scalar(x: Array, exponent: float) -> Array | None:
+    """torch.pow(float32 tensor, number), else None."""
+    if not is_float32(x) or isinstance(exponent, bool) or not isinstance(exponent, (int, float)):
+        return None
+    return K.pow(x, float(exponent), threads=_n())
+
+
+def pow_backward(grad: Array, x: Array, exponent: float) -> Array | None:
+    """pow_backward(grad, x, number): grad * (exponent * x.pow(exponent - 1)), else None."""
+    if not _float32_pair(grad, x) or isinstance(exponent, bool):
+        return None
+    return K.pow_backward(grad, x, float(exponent), threads=_n())
+
+
+def pow_tensor(x: Array, exponent: Array) -> Array | None:
+    """torch.pow(float32 tensor, float32 tensor), else None."""
+    if not (is_float32(x) and is_float32(exponent)):
+        return None
+    return K.pow(x, exponent, threads=_n())
+
+
+def rpow(base: float, exponent: Array) -> Array | None:
+    """torch.pow(number, float32 tensor), else None. pow_Scalar allocates its output contiguous
+    whatever the exponent's layout, and the loop follows the output."""
+    if not is_float32(exponent):
+        return None
+    b = np.broadcast_to(np.asarray(base, np.float32), exponent.shape)
+    layout = loop_mask(exponent.shape, [(0,) * exponent.ndim, K.strides(exponent)], _n(),
+                         contiguous_output=True)
+    return np.ascontiguousarray(K.pow(b, exponent, simd=layout, threads=_n()))
+
+
+def atan2(y: Array, x: Array) -> Array | None:
+    if not (is_float32(y) and is_float32(x)):
+        return None
+    return K.atan2(y, x, threads=_n())
