@@ -130,7 +130,7 @@ def test_table_after_each_top_level_statement(tmp_path: Path) -> None:
     assert ">>> for i in range(3):\n...     loss = (w * i).sum()\n...     loss.backward()\n" in out
     table = out.split(">>> for i in range(3):")[1].split(">>> print(w.grad)")[0]
     assert re.search(r"^w +\[1\., 1\.\] +\[2\] .* None +\[3\., 3\.\]\*$", table, re.M)
-    assert re.search(r"^loss\* +4\.\* .*SumBackward0\*", table, re.M)
+    assert re.search(r"^loss\* +4\. .*SumBackward0 +None$", table, re.M)  # new: marked once
     last = out.split(">>> print(w.grad)\n")[1]
     assert last.startswith("tensor([3., 3.])\n")
     assert "*" not in last  # printing changed nothing
@@ -241,8 +241,9 @@ def test_show_explain_graph_inside_a_program(tmp_path: Path) -> None:
     assert ran.returncode == 0, ran.stderr
     lines = ran.stdout.splitlines()
     assert lines[0].split() == ["name", "value", "shape", "dtype", "device", "requires_grad",
-                                "is_leaf", "grad_fn", "grad"]
-    assert lines[2].split() == ["a", "2.", "[]", "float32", "cpu", "True", "True", "None", "20."]
+                                "is_leaf", "grad_fn", "retains_grad", "grad"]
+    assert lines[2].split() == ["a", "2.", "[]", "float32", "cpu", "True", "True", "None",
+                                "False", "20."]
     assert any(line.startswith("c is not a leaf") for line in lines)
     assert "c = MulBackward0" in ran.stdout and "AccumulateGrad  a" in ran.stdout
 
