@@ -278,7 +278,11 @@ class Interpreter:
         if value is not None and outcome is not None and stmt is outcome.stmt:
             # A bare expression at the top shows its value, as in Python's REPL (whose
             # transcripts the walkthroughs follow); None, what most calls return, shows nothing.
-            outcome.events.append(("echo", py_repr(value)))
+            # A value Python cannot repr (an int past 4,300 digits) fails as the REPL's does.
+            try:
+                outcome.events.append(("echo", py_repr(value)))
+            except (ValueError, RecursionError) as err:
+                raise GradshError(type(err).__name__, str(err), stmt.pos) from None
 
     def _exec_Print(self, stmt: ast.Print) -> None:
         values = [self.eval(arg) for arg in stmt.args]

@@ -38,6 +38,7 @@ from gradsh.repl.lexer import GradshLexer
 from gradsh.pyrun import PythonProgram, format_syntax_error
 from gradsh.repl.python_input import looks_like_python, parses_as_python, remember_source
 from gradsh.repl.source import is_complete, join_lines
+from gradsh.repl.terminal import keep_typeahead
 from gradsh.runner import (
     EXIT_OK,
     EXIT_USAGE,
@@ -48,13 +49,12 @@ from gradsh.runner import (
     read_script,
     render_display,
 )
-from gradsh.values import py_repr
 
 SHELL_PATH = "<shell>"
 PROMPT = ">>> "
 CONTINUATION = "... "
 BANNER = (f"gradsh {__version__}: PyTorch's autograd, step by step. "
-          "Type help for help, Ctrl-D to leave.")
+          "Type help, or Ctrl-D to leave.")
 
 
 class Session:
@@ -110,9 +110,9 @@ class Session:
             if parses_as_python(text) or looks_like_python(text):
                 self.run_python(text)
             else:
-                self.renderer.error(err, source, SHELL_PATH)
+                self.renderer.error(err, text, SHELL_PATH)  # as typed: the same lines, columns
             return
-        self.run_source(source, SHELL_PATH)
+        self.run_source(source, SHELL_PATH, shown=text)
 
     def run_python(self, text: str, path: str | None = None, *, script: bool = False,
                    keep_going: bool = False) -> None:
@@ -164,7 +164,7 @@ class Session:
             self.show_table()
 
     def run_source(self, source: str, path: str, *, script: bool = False,
-                   keep_going: bool = False) -> None:
+                   keep_going: bool = False, shown: str | None = None) -> None:
         """Run `source` statement by statement.
 
         Typed input shows the table after each statement; several statements on one input are
@@ -177,6 +177,8 @@ class Session:
             self.renderer.error(err, source, path)
             return
         self.interp.source, self.interp.path = program.source, path
+        # Errors quote the input as typed (`shown`), not with the shell's line joins.
+        quoted = program.source if shown is None else shown
         echo = script or len(program.body) > 1
         for stmt in program.body:
             if echo:
@@ -187,13 +189,13 @@ class Session:
                 # The interpreter let it through; whatever the statement had done stays done,
                 # as in PyTorch, and the table shows it.
                 self._error(GradshError("KeyboardInterrupt", "interrupted", stmt.pos),
-                            program.source, path)
+                            quoted, path)
                 self.show_table(only_changes=True)
                 return
-            self._show_outcome(outcome, program.source, path)
+            self._show_outcome(outcome, quoted, path)
             if outcome.ok:
                 self.statements.append(stmt.source)
-            if not script:
+            if not script and not isinstance(stmt, ast.Show):  # `show` has shown it
                 self.show_table(only_changes=not outcome.ok)
             if not outcome.ok and not keep_going:
                 break
@@ -202,7 +204,7 @@ class Session:
 
     def _show_outcome(self, outcome: StepOutcome, source: str, path: str) -> None:
         for kind, payload in outcome.events:
-            if kind == "print":
+            if kind in ("print", "echo"):
                 self.renderer.printed(payload)
             elif kind == "warning":
                 self.renderer.warning(payload)
@@ -210,14 +212,6 @@ class Session:
                 render_display(self.renderer, payload, self.interp, self.options.lang)
         if outcome.error is not None:
             self.renderer.error(outcome.error, source, path)
-        elif isinstance(outcome.stmt, ast.ExprStmt):
-            value = getattr(self.interp, "last_value", None)
-            if value is not None:  # as Python's REPL: None echoes nothing
-                try:
-                    self.renderer.printed(py_repr(value))
-                except (ValueError, RecursionError) as err:  # as the REPL's repr would
-                    self._error(GradshError(type(err).__name__, str(err), outcome.stmt.pos),
-                                source, path)
 
     def show_table(self, only_changes: bool = False) -> None:
         """The table as the setting asks; with `only_changes`, nothing unless a cell changed
@@ -238,7 +232,8 @@ class Session:
         lines = helptext.topic(topic) if topic else helptext.overview(self.renderer.out.width)
         if lines is None:
             self._error(GradshError("NameError", f"no help on '{topic}' "
-                                    "(help alone lists every statement, builtin and command)"))
+                                    "(help alone lists every statement, builtin and command)",
+                                    hint=helptext.topic_hint(topic)))
             return
         for line in lines:
             self.renderer.printed(line)
@@ -414,7 +409,8 @@ def interact(session: Session, prompt: PromptSession[str]) -> int:
             continue
         except EOFError:
             break
-        session.execute(text)
+        with keep_typeahead(prompt.input):
+            session.execute(text)
     return EXIT_OK
 
 

@@ -9,7 +9,7 @@ import textwrap
 from gradsh import builtins as table
 from gradsh.repl import commands
 
-__all__ = ["KEYS", "overview", "topic"]
+__all__ = ["KEYS", "overview", "topic", "topic_hint"]
 
 KEYS = (
     ("Enter", "run the input, or start a new line while it is incomplete (an open { ( [ or a "
@@ -73,6 +73,15 @@ def topic(name: str) -> list[str] | None:
         if entry.example:
             lines.append(f"    example:  {entry.example}")
     return lines
+
+
+def topic_hint(name: str) -> str | None:
+    """`hint: did you mean 'tensor'?` for `help tensr`: the builtins and commands nearest."""
+    from gradsh.suggest import did_you_mean
+
+    if name.startswith(":"):
+        return did_you_mean(name[1:], [c.name for c in commands.COMMANDS], form="':{}'")
+    return did_you_mean(name.rsplit(".", 1)[-1], {b.name for b in table.BUILTINS})
 
 
 def _kind(entry: table.Builtin) -> str:
