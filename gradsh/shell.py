@@ -2,8 +2,8 @@
 
 `Session` is the shell without the terminal: it runs one input at a time (statements, `help`,
 `:` commands), shows what each statement printed, its warnings, its value when it is an
-expression, its error with a caret, then the variable table, and it never lets an error or a
-Ctrl-C end the session or lose a variable. `make_prompt` builds the prompt_toolkit session from
+expression, its error with a caret, then the variable table when the statement changed it, and
+it never lets an error or a Ctrl-C end the session or lose a variable. `make_prompt` builds the prompt_toolkit session from
 the pieces in gradsh/repl/, and `interact` is the loop between the two; tests drive both with
 prompt_toolkit's pipe input.
 """
@@ -148,7 +148,7 @@ class Session:
                     return
                 except KeyboardInterrupt:
                     self._error(GradshError("KeyboardInterrupt", "interrupted"))
-                    self.show_table(only_changes=True)
+                    self.show_table()
                     return
                 except BaseException as exc:  # noqa: BLE001  (the user's error, shown as Python's)
                     error = exc
@@ -157,11 +157,11 @@ class Session:
                     self.renderer.err.print(format_program_error(error, self.python).rstrip(),
                                             markup=False, highlight=False)
                 if not script:
-                    self.show_table(only_changes=error is not None)
+                    self.show_table()
                 if error is not None and not keep_going:
                     break
         if script:
-            self.show_table()
+            self.show_table(always=True)
 
     def run_source(self, source: str, path: str, *, script: bool = False,
                    keep_going: bool = False, shown: str | None = None) -> None:
@@ -190,17 +190,17 @@ class Session:
                 # as in PyTorch, and the table shows it.
                 self._error(GradshError("KeyboardInterrupt", "interrupted", stmt.pos),
                             quoted, path)
-                self.show_table(only_changes=True)
+                self.show_table()
                 return
             self._show_outcome(outcome, quoted, path)
             if outcome.ok:
                 self.statements.append(stmt.source)
             if not script and not isinstance(stmt, ast.Show):  # `show` has shown it
-                self.show_table(only_changes=not outcome.ok)
+                self.show_table()
             if not outcome.ok and not keep_going:
                 break
         if script:
-            self.show_table()
+            self.show_table(always=True)
 
     def _show_outcome(self, outcome: StepOutcome, source: str, path: str) -> None:
         for kind, payload in outcome.events:
@@ -213,20 +213,26 @@ class Session:
         if outcome.error is not None:
             self.renderer.error(outcome.error, source, path)
 
-    def show_table(self, only_changes: bool = False) -> None:
-        """The table as the setting asks; with `only_changes`, nothing unless a cell changed
-        (after an error, which usually changed nothing)."""
+    def show_table(self, always: bool = False) -> None:
+        """The table as the setting asks, when the statement changed something (a cell, a new
+        or deleted variable): a statement that only reads (`x.grad`, `print(x)`) shows its
+        output alone; `show` and `:vars` show the table at any time. With `always` (after
+        `:load`), it shows even if nothing changed."""
         states = snapshot.take(self.interp.env)
         memory = self.renderer.memory.cells
         current = {s.name: tensor_cells(s) for s in states if isinstance(s, snapshot.TensorState)}
         changed = [name for name, cells in current.items() if cells != memory.get(name)]
+        removed = [name for name in memory if name not in current]
+        self.renderer.forget(removed)  # one made again later is new again
         if self.table_mode == "off":
             # Unseen, but remembered: marks always mean "changed by the last statement".
-            self.renderer.memory = TableMemory({**memory, **current})
+            self.renderer.memory = TableMemory({**self.renderer.memory.cells, **current})
             return
-        if not changed and (only_changes or self.table_mode == "changed"):
-            return
-        self.renderer.table(states, changed if self.table_mode == "changed" else None)
+        if self.table_mode == "changed":
+            if changed:
+                self.renderer.table(states, changed)
+        elif changed or removed or always:
+            self.renderer.table(states)
 
     def show_help(self, topic: str) -> None:
         lines = helptext.topic(topic) if topic else helptext.overview(self.renderer.out.width)

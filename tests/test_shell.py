@@ -125,6 +125,17 @@ def test_a_statement_shows_its_table_with_changed_cells_marked() -> None:
     assert re.search(r"^a +2\. +\[\] ", tables[1], re.M)  # unchanged: no mark
 
 
+def test_a_statement_that_changes_nothing_shows_no_table() -> None:
+    run = drive("a = tensor(1.); b = a * 2" + ENTER, "b" + ENTER, "print(a)" + ENTER,
+                "del b" + ENTER, "b = a * 3" + ENTER)
+    after = run.out.split("tensor(2.)\n", 1)[1]  # the echo of `b`: no table after it
+    assert after.startswith("tensor(1.)\nname ")  # nor after print: the next is del's
+    tables = after.split("name ")[1:]
+    assert len(tables) == 2
+    assert not re.search(r"^b", tables[0], re.M)  # del: the table without b
+    assert re.search(r"^b\* +3\. ", tables[1], re.M)  # made again: new, marked once
+
+
 def test_expression_statements_echo_their_value_as_python_does() -> None:
     run = drive(":table off" + ENTER, "a = tensor([1., 2.], grad)" + ENTER, "a * 2" + ENTER,
                 "a.shape" + ENTER, "a.grad" + ENTER, '"text"' + ENTER, "a.is_leaf" + ENTER)
