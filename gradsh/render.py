@@ -138,7 +138,10 @@ class Renderer:
         self.out.print(line, markup=False, highlight=False)
 
     def warning(self, text: str) -> None:
-        self.out.print(Text(text, style="yellow") if self.color else text, markup=False)
+        if self.color:  # on a terminal, wrapped between words rather than by the terminal
+            self.out.print(Text(text, style="yellow"), soft_wrap=False)
+        else:
+            self.out.print(text, markup=False)
 
     def text(self, text: str) -> None:
         self.out.print(text, markup=False)
@@ -146,10 +149,15 @@ class Renderer:
     def error(self, err: GradshError, source: str | None, path: str) -> None:
         message = format_error(err, source, path)
         self.out.file.flush()  # keep stdout and stderr in order when both go to one pipe
-        if self.color:
-            self.err.print(Text(message, style="red"))
-        else:
+        if not self.color:
             self.err.print(message, markup=False)
+            return
+        for line in message.split("\n"):
+            # On a terminal the message and hint wrap between words; the quoted source line
+            # and its caret (indented) keep their columns.
+            hint = line.startswith("hint:")
+            self.err.print(Text(line, style="cyan" if hint else "red"),
+                           soft_wrap=line.startswith("    "))
 
     # -- the table ----------------------------------------------------------------------------
 

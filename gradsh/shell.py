@@ -36,7 +36,12 @@ from gradsh.repl.history import open_history
 from gradsh.repl.key_bindings import load_key_bindings
 from gradsh.repl.lexer import GradshLexer
 from gradsh.pyrun import PythonProgram, format_syntax_error
-from gradsh.repl.python_input import looks_like_python, parses_as_python, remember_source
+from gradsh.repl.python_input import (
+    looks_like_python,
+    needs_python,
+    parses_as_python,
+    remember_source,
+)
 from gradsh.repl.source import is_complete, join_lines
 from gradsh.repl.terminal import keep_typeahead
 from gradsh.runner import (
@@ -105,12 +110,15 @@ class Session:
             return
         source = join_lines(text)
         try:
-            parse(source, SHELL_PATH)
+            program = parse(source, SHELL_PATH)
         except GradshError as err:
             if parses_as_python(text) or looks_like_python(text):
                 self.run_python(text)
             else:
                 self.renderer.error(err, text, SHELL_PATH)  # as typed: the same lines, columns
+            return
+        if needs_python(program, self.interp) and parses_as_python(text):
+            self.run_python(text)
             return
         self.run_source(source, SHELL_PATH, shown=text)
 

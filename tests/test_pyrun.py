@@ -278,6 +278,30 @@ def test_python_in_the_shell_shares_variables_with_gradsh_statements() -> None:
         ["torch", "x", "i", "y"]
 
 
+def test_input_that_needs_python_runs_as_python_in_the_shell() -> None:
+    import io
+
+    from gradsh.runner import RunOptions
+    from gradsh.shell import Session
+
+    out = io.StringIO()
+    session = Session(RunOptions(), out, out)
+    session.execute("x = tensor([1., 2., 3.], grad)")  # gradsh
+    session.execute("import torch.nn as nn")
+    # Valid gradsh, but gradsh's nn has no Linear and a module made by Python is Python's:
+    # each runs as Python instead of failing as gradsh.
+    session.execute("lin = nn.Linear(3, 2)")
+    session.execute("out = lin(x).sum()")
+    session.execute("n = len(x)")
+    session.execute("out.backward()")
+    env = session.interp.env
+    assert type(env["lin"]).__name__ == "Linear" and env["n"] == 3
+    assert env["x"].grad is not None and env["lin"].weight.grad.shape == (2, 3)
+    assert "Error" not in out.getvalue()
+    session.execute("y = x.gard")  # gradsh and Python both lack it: gradsh's error and hint
+    assert "hint: did you mean 'grad'?" in out.getvalue()
+
+
 def test_shell_asks_for_more_lines_of_a_python_block() -> None:
     from gradsh.repl.source import is_complete
 
