@@ -65,8 +65,11 @@ def test_features_md_is_current() -> None:
     assert current == features.render(), "run python tests/programs/features.py"
 
 
+@pytest.mark.slow
 def test_recordings_match_torch(torch) -> None:
-    """Each NAME.torch.out is still exactly what real torch prints for NAME.py."""
+    """Each NAME.torch.out is still exactly what real torch prints for NAME.py. It checks the
+    recordings rather than gradsh, and runs every program under torch (about 35 s of CPU):
+    CI runs it with the slow tests."""
     results = corpus.run_under_torch(NAMES)
     problems = []
     for name in NAMES:
