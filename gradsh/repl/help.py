@@ -20,6 +20,7 @@ KEYS = (
     ("Ctrl-R", "search the history"),
     ("Ctrl-C", "cancel the input; while a statement runs, interrupt it"),
     ("Ctrl-D", "leave the shell (on an empty line)"),
+    ("Esc", "close the completion menu"),
 )
 
 
@@ -30,10 +31,16 @@ def overview(width: int = 100) -> list[str]:
     methods = [b.name for b in table.BUILTINS if b.method]
     attributes = [b.name for b in table.BUILTINS if b.kind == "attribute"]
     lines = [
-        "Type a statement; after it the table shows every tensor: value, requires_grad, "
-        "is_leaf, grad_fn, grad.",
-        "`help NAME` shows one builtin: its signature, what it does to is_leaf / grad_fn / "
-        "grad, an example.",
+        *textwrap.wrap("Type a statement; after it the table shows every tensor: value, "
+                       "requires_grad, is_leaf, grad_fn, grad. PyTorch's Python works too "
+                       "(import torch).", max(40, width)),
+        *textwrap.wrap("`help NAME` shows one builtin: its signature, what it does to "
+                       "is_leaf / grad_fn / grad, an example.", max(40, width)),
+        "",
+        "Start here, one line at a time:",
+        "    a = tensor(2.0, grad)    c = a * a * 5    c.backward()    a.grad    explain c    "
+        "graph c",
+        "In a clone of the repository, :load scripts/tour.grad runs the README's tour here.",
         "",
     ]
     lines += _names("Statements", statements, width)
