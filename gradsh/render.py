@@ -182,8 +182,8 @@ class Renderer:
         if remember:
             self.memory = TableMemory({**previous, **current})
         layout = lay_out(tensors, changed, self.out.width, mark_width=0 if self.color else 1)
-        if self.color:
-            self._print_wide(self._rich_table(layout))
+        if self.color:  # as wide as the layout, wider than the terminal if it must be
+            self._print_at_least(self._rich_table(layout), layout.width)
         else:
             self.out.file.write("".join(line + "\n" for line in plain_lines(layout)))
 
@@ -198,6 +198,16 @@ class Renderer:
                             for text, mark in zip(cells, marked, strict=True)))
         return table
 
+    def _print_at_least(self, renderable: Any, width: int) -> None:
+        """Print on the terminal as if it were at least `width` wide (rich would shrink or cut
+        what is wider; the terminal wraps it instead)."""
+        terminal = self.out.width
+        self.out.width = max(terminal, width)
+        try:
+            self.out.print(renderable)
+        finally:
+            self.out.width = terminal
+
     def _print_wide(self, renderable: Any) -> None:
         """Print a table or tree no narrower than it must be (a header is never cut, a number
         never broken), wider than the width if it must; plain output loses rich's trailing
@@ -206,8 +216,7 @@ class Renderer:
 
         measure = make_console(io.StringIO(), False, 10_000).measure(renderable)
         if self.color:
-            width = max(self.out.width, measure.minimum)
-            self.out.print(renderable, width=width)
+            self._print_at_least(renderable, measure.minimum)
             return
         buffer = io.StringIO()
         console = make_console(buffer, False, max(self.out.width, measure.minimum))

@@ -198,3 +198,19 @@ def test_plain_lines_mark_a_changed_cell_with_a_star() -> None:
     lines = render.plain_lines(layout)
     assert lines[0].startswith("name value")
     assert lines[2].split()[:2] == ["a", "[0.,"] and "2.]*" in lines[2]
+
+
+@pytest.mark.parametrize("width", [60, 80, 100])
+def test_a_coloured_table_has_the_same_layout_without_the_stars(width: int) -> None:
+    """On a terminal the same layout is drawn by rich, highlighted instead of starred: rich
+    is given every width and never shrinks a column, so no header is cut there either."""
+    states = _tables(5)[2]
+    out = io.StringIO()
+    renderer = Renderer(out, io.StringIO(), True, width)
+    renderer.table(states, marks=False)
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue()).splitlines()
+    plain = io.StringIO()
+    Renderer(plain, io.StringIO(), False, width).table(states, marks=False)
+    expected = plain.getvalue().splitlines()
+    assert [line.rstrip() for line in shown[:1] + shown[2:]] == expected[:1] + expected[2:]
+    assert set(shown[1]) == {"─"} and len(shown[1].rstrip()) == len(expected[1])
