@@ -416,7 +416,8 @@ def build_parser() -> argparse.ArgumentParser:
         "header sets --seed.",
     )
     parser.add_argument("paths", nargs="*", metavar="PATH",
-                        help=".grad scripts or folders to search (default: the current folder)")
+                        help=".grad scripts or folders to search (default: the folders under "
+                        "the current one that hold goldens)")
     parser.add_argument("--update", action="store_true",
                         help="rewrite the goldens from the current output instead of comparing")
     parser.add_argument("--python", action="store_true",
