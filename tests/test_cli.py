@@ -277,17 +277,21 @@ a.retain_grad()
 """
 
 
-def test_a_bare_expression_shows_its_value_in_every_mode(script) -> None:
+def test_a_bare_expression_shows_its_value_in_every_mode(script, capsys) -> None:
+    from gradsh.cli import main  # in this process: the modes, not the installed command
+
+    def run(*args: str) -> str:
+        assert main([*args, str(path)]) == 0
+        return capsys.readouterr().out
+
     path = script(ECHO)
-    table = gradsh(str(path)).stdout
+    table = run("run")
     assert ">>> a.is_leaf\nTrue\nname " in table
     assert ">>> a * 3\ntensor(6., grad_fn=<MulBackward0>)\nname " in table
     assert ">>> a.retain_grad()\nname " in table  # None shows nothing, as in Python's REPL
-    assert gradsh("run", "--quiet", str(path)).stdout == (
-        "True\ntensor(6., grad_fn=<MulBackward0>)\n")
-    assert gradsh("run", "--final", str(path)).stdout.startswith(
-        "True\ntensor(6., grad_fn=<MulBackward0>)\nname ")
-    steps = [json.loads(line) for line in gradsh("run", "--json", str(path)).stdout.splitlines()]
+    assert run("run", "--quiet") == "True\ntensor(6., grad_fn=<MulBackward0>)\n"
+    assert run("run", "--final").startswith("True\ntensor(6., grad_fn=<MulBackward0>)\nname ")
+    steps = [json.loads(line) for line in run("run", "--json").splitlines()]
     assert [step["printed"] for step in steps] == [
         [], ["True"], ["tensor(6., grad_fn=<MulBackward0>)"], []]
 
