@@ -100,16 +100,33 @@ def change_marks(before: dict[str, str] | None, now: dict[str, str]) -> dict[str
 def plain_lines(layout: Layout) -> list[str]:
     """The plain table: columns one space apart, a dashed rule under the header, a changed
     cell's text followed by `*`, no trailing spaces."""
+    return ["".join(text for text, _ in line) for line in _table_lines(layout, color=False)]
+
+
+def _table_lines(layout: Layout, color: bool) -> list[list[tuple[str, str]]]:
+    """The table's lines as (text, style) pieces: plain, a changed cell marked `*` and a rule
+    of dashes per column; on a terminal, the header bold, a rule across, a changed cell
+    highlighted. Trailing spaces are left out."""
     widths = layout.widths
-    lines = [" ".join(c.ljust(w) for c, w in zip(layout.columns, widths, strict=True)).rstrip(),
-             " ".join("-" * w for w in widths)]
+    header = " ".join(c.ljust(w) for c, w in zip(layout.columns, widths, strict=True))
+    rule = "─" * layout.width if color else " ".join("-" * w for w in widths)
+    lines = [[(header.rstrip(), "bold" if color else "")], [(rule, "dim" if color else "")]]
+    highlight = "bold yellow" if color else ""
     for cells, marked in zip(layout.cells, layout.marked, strict=True):
-        split = [(text + "*" if mark else text).split("\n")
+        split = [(text + "*" if mark and not color else text).split("\n")
                  for text, mark in zip(cells, marked, strict=True)]
         for k in range(max(len(cell) for cell in split)):
-            parts = [(cell[k] if k < len(cell) else "").ljust(w)
-                     for cell, w in zip(split, widths, strict=True)]
-            lines.append(" ".join(parts).rstrip())
+            pieces: list[tuple[str, str]] = []
+            for i, (cell, width, mark) in enumerate(zip(split, widths, marked, strict=True)):
+                if i:
+                    pieces.append((" ", ""))
+                pieces.append(((cell[k] if k < len(cell) else "").ljust(width),
+                               highlight if mark else ""))
+            while pieces and not pieces[-1][0].strip():  # no trailing spaces
+                pieces.pop()
+            if pieces:
+                pieces[-1] = (pieces[-1][0].rstrip(), pieces[-1][1])
+            lines.append(pieces)
     return lines
 
 
@@ -181,22 +198,14 @@ class Renderer:
                    for state in tensors]
         if remember:
             self.memory = TableMemory({**previous, **current})
-        layout = lay_out(tensors, changed, self.out.width, mark_width=0 if self.color else 1)
+        layout = lay_out(tensors, changed, self.out.width, mark_width=0 if self.color else 1,
+                         texts=[current[state.name] for state in tensors])
         if self.color:  # as wide as the layout, wider than the terminal if it must be
-            self._print_at_least(self._rich_table(layout), layout.width)
+            for line in _table_lines(layout, color=True):
+                # Text, never a str: rich would read `[nan, 1.]` in a str as markup.
+                self.out.print(Text.assemble(*line), soft_wrap=True)
         else:
             self.out.file.write("".join(line + "\n" for line in plain_lines(layout)))
-
-    def _rich_table(self, layout: Layout) -> Table:
-        table = Table(box=box.SIMPLE_HEAD, show_edge=False, show_lines=False, pad_edge=False,
-                      padding=(0, 0, 0, 0), header_style="bold")
-        for column, width in zip(layout.columns, layout.widths, strict=True):
-            table.add_column(column, width=width, no_wrap=True)
-        for cells, marked in zip(layout.cells, layout.marked, strict=True):
-            # Text, never a str: rich would read `[nan, 1.]` in a str as markup and drop it.
-            table.add_row(*(Text(text, style="bold yellow" if mark else "")
-                            for text, mark in zip(cells, marked, strict=True)))
-        return table
 
     def _print_at_least(self, renderable: Any, width: int) -> None:
         """Print on the terminal as if it were at least `width` wide (rich would shrink or cut

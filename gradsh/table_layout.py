@@ -80,10 +80,12 @@ class Layout:
 
 
 def lay_out(states: Sequence[TensorState], marks: Sequence[Mapping[str, bool]], width: int,
-            mark_width: int = 0) -> Layout:
+            mark_width: int = 0, texts: Sequence[dict[str, str]] | None = None) -> Layout:
     """The layout of `states` (with the cells `marks` flags, each taking `mark_width` more
-    columns, as the plain output's `*` does) in `width` columns."""
-    texts = [tensor_cells(state) for state in states]
+    columns, as the plain output's `*` does) in `width` columns; `texts` are the states'
+    tensor_cells when the caller has them already."""
+    if texts is None:
+        texts = [tensor_cells(state) for state in states]
     columns = [c for c in COLUMNS
                if c != "retains_grad" or any(state.retains_grad for state in states)]
     candidates = [columns]
@@ -93,17 +95,9 @@ def lay_out(states: Sequence[TensorState], marks: Sequence[Mapping[str, bool]], 
             candidates.append(columns)
     fitting = _Fitting(states, texts, marks, width, mark_width)
     # A column goes only if the table then fits the width where it did not, or shows more
-    # values in full, or numbers (not brackets alone) for more of the values it summarises,
-    # or, too wide whatever goes, is narrower.
-    best: tuple[tuple[bool, int, int, int], Layout] | None = None
-    for columns in candidates:
-        shown, summarised, layout = fitting.fit(columns)
-        fits = layout.width <= width
-        score = (fits, shown, summarised, 0 if fits else -layout.width)
-        if best is None or score > best[0]:
-            best = (score, layout)
-    assert best is not None
-    return best[1]
+    # (the changed values first), or, too wide whatever goes, is narrower.
+    scores = [fitting.score(columns) for columns in candidates]
+    return fitting.fit(candidates[scores.index(max(scores))])
 
 
 class _Fitting:
@@ -116,6 +110,12 @@ class _Fitting:
         self.marks = marks
         self.width = width
         self.mark_width = mark_width
+        # Each value and grad is formatted once, whatever widths the layouts try.
+        self.arrays = {
+            "value": [Values(state.value, state.dtype) for state in states],
+            "grad": [Values(state.grad, state.grad_dtype) if state.grad is not None else None
+                     for state in states],  # type: ignore[arg-type]
+        }
 
     def extra(self, row: int, column: str) -> int:
         return self.mark_width if self.marks[row].get(column, False) else 0
@@ -133,59 +133,54 @@ class _Fitting:
             for row, text in enumerate(self.texts)
         ])
 
-    def thresholds(self, column: str) -> list[tuple[int, int, int]]:
-        """For each value (or grad) of the column, its mark included: the width it needs to
-        show in full, to show a summary with a number, and to show at all."""
+    def thresholds(self, column: str) -> list[Need]:
+        """What each value (or grad) of the column needs, its mark included."""
         found = []
-        for row, state in enumerate(self.states):
-            array, dtype = ((state.value, state.dtype) if column == "value"
-                            else (state.grad, state.grad_dtype))
-            if array is not None:
+        for row, values in enumerate(self.arrays[column]):
+            if values is not None:
                 extra = self.extra(row, column)
-                full, summary = widths_needed(array, dtype)  # type: ignore[arg-type]
-                least = min(full, summary, array.ndim * 2 + 3)  # `[[...]]`
-                found.append((full + extra, summary + extra, least + extra))
+                full, summary, least = values.needs
+                found.append(Need(full + extra, summary + extra, least + extra,
+                                  self.marks[row].get(column, False)))
         return found
 
     def split(self, room: int) -> tuple[int, int]:
-        """The widths of value and grad in `room` columns: the split that shows the most values
-        in full, then the most summaries with numbers, nearest to _split's."""
+        """The widths of value and grad in `room` columns: the split that shows the most
+        (_shown), nearest to _split's."""
         value_width, grad_width = _split(room, self.one_line_need("value"),
                                          self.one_line_need("grad"))
         values, grads = self.thresholds("value"), self.thresholds("grad")
-
-        def score(value: int) -> tuple[int, int, int]:
-            grad = room - value
-            cells = [(value, need) for need in values] + [(grad, need) for need in grads]
-            return (sum(need[0] <= width for width, need in cells),
-                    sum(need[1] <= width for width, need in cells),
-                    -abs(value - value_width))
-
-        low = max([len("value")] + [least for _, _, least in values])
-        high = room - max([len("grad")] + [least for _, _, least in grads])
+        low = _least("value", values)
+        high = room - _least("grad", grads)
         if high < low:  # too narrow for anything but the shortest cells
             return low, room - low
-        best = max(range(low, high + 1), key=score)
+        best = max(range(low, high + 1), key=lambda value: (
+            *_shown(value, room - value, values, grads), -abs(value - value_width)))
         return best, room - best
 
-    def fit(self, columns: Sequence[str]) -> tuple[int, int, Layout]:
-        """The layout with these columns; how many values and grads it shows in full, and how
-        many as a summary with numbers."""
+    def room(self, columns: Sequence[str]) -> int:
+        """What the columns other than value and grad leave them."""
         fixed = sum(self.need(c) for c in columns if c not in ARRAY_COLUMNS)
-        room = self.width - fixed - SEPARATOR * (len(columns) - 1)
-        value_width, grad_width = self.split(room)
-        shown = [0, 0, 0]  # how many cells show values at each level, BRACKETS to FULL
+        return self.width - fixed - SEPARATOR * (len(columns) - 1)
+
+    def score(self, columns: Sequence[str]) -> tuple[int, ...]:
+        """How good the layout with these columns would be, from the widths each value needs
+        (no text is made): whether it fits, what it shows (_shown), and, too wide, how much."""
+        room = self.room(columns)
+        values, grads = self.thresholds("value"), self.thresholds("grad")
+        over = max(0, _least("value", values) + _least("grad", grads) - room)
+        return (over == 0, *_shown(*self.split(room), values, grads), -over)
+
+    def fit(self, columns: Sequence[str]) -> Layout:
+        """The layout with these columns."""
+        value_width, grad_width = self.split(self.room(columns))
         rows: list[tuple[str, ...]] = []
-        for row, (state, text) in enumerate(zip(self.states, self.texts, strict=True)):
+        for row, text in enumerate(self.texts):
             cells = dict(text)
-            cells["value"], level = cell_text(state.value, state.dtype,
-                                              value_width - self.extra(row, "value"))
-            shown[level] += 1
-            if state.grad is not None:
-                cells["grad"], level = cell_text(
-                    state.grad, state.grad_dtype,  # type: ignore[arg-type]
-                    grad_width - self.extra(row, "grad"))
-                shown[level] += 1
+            for column, room_left in (("value", value_width), ("grad", grad_width)):
+                values = self.arrays[column][row]
+                if values is not None:
+                    cells[column], _ = values.text(room_left - self.extra(row, column))
             rows.append(tuple(cells[c] for c in columns))
         widths = tuple(
             max([len(column)] + [
@@ -196,7 +191,34 @@ class _Fitting:
         )
         marked = tuple(tuple(self.marks[row].get(c, False) for c in columns)
                        for row in range(len(rows)))
-        return shown[FULL], shown[SUMMARY], Layout(tuple(columns), widths, tuple(rows), marked)
+        return Layout(tuple(columns), widths, tuple(rows), marked)
+
+
+@dataclass(frozen=True)
+class Need:
+    """The widths a value or grad needs to show in full, as a summary with a number, at all;
+    and whether it changed in this step (what a reader looks at first)."""
+
+    full: int
+    summary: int
+    least: int
+    changed: bool
+
+
+def _shown(value_width: int, grad_width: int, values: list[Need],
+           grads: list[Need]) -> tuple[int, int]:
+    """What value and grad columns this wide show: how many values in full, then how many as a
+    summary with a number, a value that changed in this step counting twice."""
+    cells = [(value_width, need) for need in values] + [(grad_width, need) for need in grads]
+    full = sum(1 + need.changed for width, need in cells if need.full <= width)
+    summary = sum(1 + need.changed for width, need in cells
+                  if need.summary <= width < need.full)
+    return full, summary
+
+
+def _least(column: str, needs: list[Need]) -> int:
+    """The narrowest a value or grad column can be: its header, its shortest cells."""
+    return max([len(column)] + [need.least for need in needs])
 
 
 def _split(room: int, value_need: int, grad_need: int) -> tuple[int, int]:
@@ -219,52 +241,96 @@ FULL, SUMMARY, BRACKETS = 2, 1, 0
 
 
 def cell_text(array: np.ndarray, dtype: DType, width: int) -> tuple[str, int]:
-    """The values of `array` for a cell `width` columns wide, never broken inside a number,
-    and how much of them it shows (FULL: what the table shows with room enough).
-
-    In order of preference: every value on one line; every value over a few lines, one row of
-    a matrix to a line or a vector wrapped; PyTorch's `...` summary on one line with fewer edge items; the first
-    items only; the brackets alone.
-    """
-    full = format_values(array, dtype, _options(math.inf))  # one line per row
-    one = _one_line(full)
-    if len(one) <= width or array.ndim == 0 or array.size == 0:
-        return one, FULL
-    lines = full.splitlines()
-    if len(lines) <= MAX_CELL_LINES and max(len(line) for line in lines) <= width:
-        return full, FULL
-    if _wrappable(array):
-        wrapped = format_values(array, dtype, _options(width))
-        lines = wrapped.splitlines()
-        if len(lines) <= _wrapped_lines(array) and max(len(line) for line in lines) <= width:
-            return wrapped, FULL
-    for edgeitems in (3, 2, 1):
-        summary = _one_line(format_values(array, dtype, _options(width, edgeitems, 0)))
-        if len(summary) <= width:
-            return summary, SUMMARY
-    first = first_items(array, dtype, width)
-    if first is not None:
-        return first, SUMMARY
-    return "[" * array.ndim + "..." + "]" * array.ndim, BRACKETS
+    """The values of `array` for a cell `width` columns wide (see Values.text)."""
+    return Values(array, dtype).text(width)
 
 
 def widths_needed(array: np.ndarray, dtype: DType) -> tuple[int, int]:
-    """The narrowest cells in which cell_text shows `array` in full, and as a summary with a
-    number (the first item)."""
-    full = format_values(array, dtype, _options(math.inf))
-    one = len(_one_line(full))
-    if array.ndim == 0 or array.size == 0:
-        return one, one
-    lines = full.splitlines()
-    if len(lines) <= MAX_CELL_LINES:
-        one = min(one, max(len(line) for line in lines))
-    if _wrappable(array):  # PyTorch's lines of `per_line` items, each `item` wide, ", " apart
-        count = array.shape[0]
-        item = (len(_one_line(full)) - 2 - 2 * (count - 1)) // count
-        per_line = -(-count // _wrapped_lines(array))
-        one = min(one, per_line * (item + 2))
-    first = format_values(array.reshape(-1)[:1], dtype, _options(math.inf))[1:-1]
-    return one, len(_first_items_text(array.shape, first, more=array.shape[-1] > 1))
+    """The narrowest cells in which `array` shows in full, and as a summary with a number."""
+    full, summary, _ = Values(array, dtype).needs
+    return full, summary
+
+
+class Values:
+    """A value (or grad) as table cells: its text for a width, and the widths it needs. A
+    layout tries several widths; each text is made once."""
+
+    def __init__(self, array: np.ndarray, dtype: DType) -> None:
+        self.array = array
+        self.dtype = dtype
+        self.full = format_values(array, dtype, _options(math.inf))  # one line per row
+        self.one = _one_line(self.full)
+        self._texts: dict[int, tuple[str, int]] = {}
+        self._wraps: dict[int, str | None] = {}
+        self._needs: tuple[int, int, int] | None = None
+
+    def text(self, width: int) -> tuple[str, int]:
+        """The values for a cell `width` columns wide, never broken inside a number, and how
+        much of them it shows (FULL: what the table shows with room enough).
+
+        In order of preference: every value on one line; every value over a few lines, one row
+        of a matrix to a line or a vector wrapped; PyTorch's `...` summary on one line with
+        fewer edge items; the first items only; the brackets alone.
+        """
+        if width not in self._texts:
+            self._texts[width] = self._text(width)
+        return self._texts[width]
+
+    def _text(self, width: int) -> tuple[str, int]:
+        array, dtype = self.array, self.dtype
+        if len(self.one) <= width or array.ndim == 0 or array.size == 0:
+            return self.one, FULL
+        lines = self.full.splitlines()
+        if len(lines) <= MAX_CELL_LINES and max(len(line) for line in lines) <= width:
+            return self.full, FULL
+        wrapped = self._wrapped(width)
+        if wrapped is not None:
+            return wrapped, FULL
+        for edgeitems in (3, 2, 1):
+            summary = _one_line(format_values(array, dtype, _options(width, edgeitems, 0)))
+            if len(summary) <= width:
+                return summary, SUMMARY
+        first = first_items(array, dtype, width)
+        if first is not None:
+            return first, SUMMARY
+        return "[" * array.ndim + "..." + "]" * array.ndim, BRACKETS
+
+    def _wrapped(self, width: int) -> str | None:
+        """The vector wrapped as PyTorch wraps it at `width`, if that is few enough lines no
+        wider than `width` (PyTorch measures "0." as one character, so it may not be)."""
+        if not _wrappable(self.array):
+            return None
+        if width not in self._wraps:
+            text = format_values(self.array, self.dtype, _options(width))
+            lines = text.splitlines()
+            fits = len(lines) <= _wrapped_lines(self.array) and max(map(len, lines)) <= width
+            self._wraps[width] = text if fits else None
+        return self._wraps[width]
+
+    @property
+    def needs(self) -> tuple[int, int, int]:
+        """The narrowest cells that show the values in full, a summary with a number (the
+        first item), and anything (`[[...]]`)."""
+        if self._needs is None:
+            self._needs = self._widths()
+        return self._needs
+
+    def _widths(self) -> tuple[int, int, int]:
+        array, one = self.array, len(self.one)
+        if array.ndim == 0 or array.size == 0:
+            return one, one, one
+        lines = self.full.splitlines()
+        if len(lines) <= MAX_CELL_LINES:
+            one = min(one, max(len(line) for line in lines))
+        if _wrappable(array):  # the narrowest wrapping, found by halving (wider never hurts)
+            low, high = 1, one
+            while low < high:
+                middle = (low + high) // 2
+                low, high = (low, middle) if self._wrapped(middle) else (middle + 1, high)
+            one = low
+        first = format_values(array.reshape(-1)[:1], self.dtype, _options(math.inf))[1:-1]
+        summary = len(_first_items_text(array.shape, first, more=array.shape[-1] > 1))
+        return one, summary, min(one, summary, 2 * array.ndim + 3)
 
 
 def _wrappable(array: np.ndarray) -> bool:
