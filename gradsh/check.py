@@ -31,6 +31,7 @@ imported (`pip install torch`), or the file cannot be read, parsed or exported.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -38,7 +39,7 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -157,24 +158,123 @@ class TorchTrace:
     failure: str | None = None  # why the torch side ended early (crash, timeout, setup error)
 
 
+def _torch_side_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONIOENCODING"] = "utf-8"
+    return env
+
+
+class TorchServer:
+    """One `python -m gradsh.torch_side --serve` for many checks: torch is imported once and
+    each request runs in a fork of it, as fresh as a process of its own. For callers that
+    check many scripts in one process (the test suite's parity scripts); a request that times
+    out or is cancelled stops the server, and the next one starts another."""
+
+    def __init__(self) -> None:
+        self._process: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+
+    def run(self, request: bytes, timeout: float) -> dict[str, Any]:
+        """The request's stdout (the trace), stderr and exit status (None: timed out)."""
+        with self._lock:
+            if self._process is None or self._process.poll() is not None:
+                self._process = subprocess.Popen(
+                    [sys.executable, "-m", "gradsh.torch_side", "--serve"],
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                    env=_torch_side_env(), start_new_session=True)
+            process = self._process
+        assert process.stdin is not None and process.stdout is not None
+        expired = threading.Event()
+
+        def expire() -> None:
+            expired.set()
+            self.stop()
+
+        timer = threading.Timer(timeout, expire)
+        timer.start()
+        lines: list[bytes] = []
+        try:
+            process.stdin.write(request.replace(b"\n", b" ") + b"\n")  # one line a request
+            process.stdin.flush()
+            for line in process.stdout:
+                entry = _json_line(line)
+                if entry.get("kind") == "exit":
+                    return {"stdout": b"".join(lines), "stderr": entry.get("stderr", ""),
+                            "code": entry.get("code")}
+                lines.append(line)
+        except (OSError, ValueError):  # the server was stopped (a timeout, a cancel)
+            pass
+        finally:
+            timer.cancel()
+        if expired.is_set():
+            return {"stdout": b"".join(lines), "stderr": "", "code": None}
+        self.stop()  # it died: the next request starts another
+        return {"stdout": b"".join(lines), "stderr": "the torch server ended", "code": 1}
+
+    def stop(self) -> None:
+        """Kill the server and the request it runs (its session: the forked child too)."""
+        with self._lock:
+            process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            import signal
+
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except OSError:
+                process.kill()
+            process.wait()
+
+
+def _json_line(line: bytes) -> dict[str, Any]:
+    try:
+        entry = json.loads(line)
+    except json.JSONDecodeError:
+        return {}
+    return entry if isinstance(entry, dict) else {}
+
+
+_SHARED_SERVER: TorchServer | None = None
+
+
+@contextlib.contextmanager
+def shared_torch_side(server: TorchServer | None = None) -> Iterator[TorchServer]:
+    """Within the block, every check in this process runs its PyTorch side on one server:
+    `server`, which goes on after the block, or a new one, stopped at its end."""
+    global _SHARED_SERVER
+    active = server if server is not None else TorchServer()
+    previous, _SHARED_SERVER = _SHARED_SERVER, active
+    try:
+        yield active
+    finally:
+        _SHARED_SERVER = previous
+        if server is None:
+            active.stop()
+
+
 class TorchSide:
-    """The export running in `python -m gradsh.torch_side`, started at once so that gradsh can
-    run meanwhile; `trace()` waits for it (and raises TorchMissing without torch)."""
+    """The export running in `python -m gradsh.torch_side` (or on the shared server), started
+    at once so that gradsh can run meanwhile; `trace()` waits for it (and raises TorchMissing
+    without torch)."""
 
     def __init__(self, request: dict[str, Any], options: CheckOptions) -> None:
-        env = dict(os.environ)
-        env["PYTHONIOENCODING"] = "utf-8"
         self.timeout = options.timeout
-        self._process = subprocess.Popen(
-            [sys.executable, "-m", "gradsh.torch_side"], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-        )
+        self._server = _SHARED_SERVER
+        self._process: subprocess.Popen[bytes] | None = None
+        if self._server is None:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "gradsh.torch_side"], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_torch_side_env(),
+            )
         self._result: dict[str, Any] = {}
         self._thread = threading.Thread(target=self._communicate,
                                         args=(json.dumps(request).encode("utf-8"),), daemon=True)
         self._thread.start()
 
     def _communicate(self, request: bytes) -> None:
+        if self._server is not None:
+            self._result.update(self._server.run(request, self.timeout))
+            return
+        assert self._process is not None
         try:
             out, err = self._process.communicate(request, timeout=self.timeout)
             self._result.update(stdout=out, stderr=err, code=self._process.returncode)
@@ -185,7 +285,9 @@ class TorchSide:
 
     def cancel(self) -> None:
         """Stop the torch side (its answer is no longer wanted)."""
-        if self._process.poll() is None:
+        if self._server is not None:
+            self._server.stop()
+        elif self._process is not None and self._process.poll() is None:
             self._process.kill()
         self._thread.join()
 

@@ -5,6 +5,7 @@
     gradsh -c 'CODE'            run code given on the command line
     gradsh run [options] FILE   --json | --final | --quiet, --keep-going, --seed N, ...
     gradsh kernel install       the Jupyter kernel for notebooks in the gradsh language
+    gradsh test|export|check|graph ...   in their own modules (DELEGATED)
 
 Exit codes: 0 success; 1 a runtime error in the script; 2 a syntax error, a usage error or a
 file that cannot be read.
@@ -99,15 +100,47 @@ def _size(text: str) -> int:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
+# What `gradsh --help` lists under the options: every subcommand, one line each.
+SUBCOMMAND_HELP = (
+    ("run FILE", "run a .grad script or a Python program (the same as `gradsh FILE`)"),
+    ("test [PATH...]", "golden-output tests: each x.grad (and x.py) against its x.out; "
+                       "--update rewrites them"),
+    ("export FILE", "the equivalent PyTorch program, on stdout"),
+    ("check FILE", "run FILE and its PyTorch export side by side, report every difference "
+                   "(needs torch)"),
+    ("graph FILE VAR -o OUT", "VAR's backward graph as .dot, .svg or .png (pictures need "
+                              "Graphviz's dot)"),
+)
+
+
+def _subcommand_epilog() -> str:
+    import textwrap
+
+    width = max(len(usage) for usage, _ in SUBCOMMAND_HELP) + 2
+    indent = " " * (len("  gradsh ") + width)
+    lines = ["subcommands (gradsh SUBCOMMAND --help for each):"]
+    for usage, text in SUBCOMMAND_HELP:
+        lines += textwrap.wrap(text, 79, initial_indent=f"  gradsh {usage.ljust(width)}",
+                               subsequent_indent=indent)
+    lines.append("")
+    lines.append("With no FILE and no -c, gradsh starts the interactive shell (type help there).")
+    return "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="gradsh",
-        description="A shell for a small tensor language whose autograd behaves exactly like "
-        "PyTorch's. Run a .grad script, or start the shell with no arguments.",
+        usage="gradsh [options] [FILE | -c CODE]\n       gradsh {run,test,export,check,graph} ...",
+        description="A shell for a small tensor language whose autograd behaves exactly like\n"
+        "PyTorch's. Run a .grad script or a Python program, or start the shell with no\n"
+        "arguments.",
+        epilog=_subcommand_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"gradsh {__version__}")
     parser.add_argument("-c", dest="code", metavar="CODE", help="run CODE")
-    parser.add_argument("file", nargs="?", help="a .grad script to run")
+    parser.add_argument("file", nargs="?", metavar="FILE",
+                        help="a .grad script or a .py program to run")
     _add_run_options(parser)
     return parser
 
@@ -182,6 +215,20 @@ def _silence_stdout() -> None:
         pass
 
 
+def _mistyped_subcommand(word: str) -> bool:
+    """`gradsh tset`: no such file, and a name near a subcommand's; say so (True) rather than
+    only that the file is missing."""
+    if os.path.exists(word) or any(ch in word for ch in "./\\"):
+        return False
+    from gradsh.suggest import did_you_mean
+
+    hint = did_you_mean(word, [*SUBCOMMANDS, *DELEGATED], form="`gradsh {}`")
+    if hint is None:
+        return False
+    sys.stderr.write(f"gradsh: error: no such file or subcommand: {word}\n{hint}\n")
+    return True
+
+
 def _tune_gc() -> None:
     """Python's cyclic garbage collector, set for a process that builds autograd graphs.
 
@@ -216,6 +263,8 @@ def _main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     source = None
     if args.file is not None and getattr(args, "code", None) is None:
+        if _mistyped_subcommand(args.file):
+            return EXIT_USAGE
         args, source = read_with_header(parser, argv, args)
         if source is None:
             return EXIT_USAGE

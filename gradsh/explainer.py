@@ -439,13 +439,22 @@ def _shares_memory(a: Tensor, b: Tensor) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 
+NON_SCALAR = "grad can be implicitly created only for scalar outputs"
+NON_SCALAR_HINT = ("hint: backward() starts from a gradient of 1, which only a one-element "
+                   "output has; reduce the output first (y.sum().backward()), or give the "
+                   "gradient of each element (y.backward(gradient=torch.ones_like(y)))")
+
+
 def error_hint(error: Exception, env: dict[str, Any], path: str = "<input>") -> str | None:
-    """One line naming the cause of an error about a saved tensor, or None.
+    """One line naming the cause of an error about a saved tensor, or the way out of calling
+    backward() on a non-scalar output; or None.
 
     For a saved tensor modified in place: the variable, where it was saved and where it was
     changed (PyTorch needs anomaly mode to say less). For one a backward freed: the node, and
     the backward that freed it. PyTorch's own message is left as it is.
     """
+    if str(error).endswith(NON_SCALAR):
+        return NON_SCALAR_HINT
     cause = getattr(error, "saved_cause", None)
     if cause is None:
         return None

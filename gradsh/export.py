@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from gradsh import ast, pysafe
 from gradsh import builtins as table
 from gradsh.errors import GradshError, Pos, format_error
+from gradsh.export_comments import Comments
 from gradsh.interpreter import _ALIASES as MODULE_ATTRIBUTE_ALIASES  # torch.optim.SGD -> sgd
 from gradsh.interpreter import _source_of as source_of
 
@@ -128,13 +129,15 @@ class Exported:
     prelude: str
     steps: tuple[ExportedStep, ...]
     names: dict[str, str] = field(default_factory=dict)  # gradsh variable -> Python name
+    trailer: str = ""  # the script's comments after its last statement
 
     def source(self) -> str:
         """The runnable PyTorch program."""
         parts = [self.header]
         if self.prelude:
             parts.append(self.prelude)
-        body = "\n".join(step.code for step in self.steps if step.code)
+        body = "\n".join([step.code for step in self.steps if step.code]
+                         + ([self.trailer] if self.trailer else []))
         if body:
             parts.append(body)
         return "\n\n".join(parts) + "\n"
@@ -178,12 +181,18 @@ class _Exporter:
         self.helpers: set[str] = set()
         self.imports: set[str] = set()
         self._all_names, self._bound_names = _collect_names(program.body)
+        self.comments = Comments(program.source)
 
     # -- program ------------------------------------------------------------------------------
 
     def export(self, options: ExportOptions) -> Exported:
-        steps = tuple(ExportedStep(stmt, "\n".join(self.statement(stmt)))
-                      for stmt in self.program.body)
+        chunks = self._statements(self.program.body, None, blank_lines=True)
+        if chunks:
+            while chunks[0] and not chunks[0][0]:  # the program's first lines: no blank above
+                chunks[0].pop(0)
+        steps = tuple(ExportedStep(stmt, "\n".join(lines))
+                      for stmt, lines in zip(self.program.body, chunks, strict=True))
+        trailer = "\n".join(self.comments.rest())
         prelude: list[str] = []
         if options.sim_cuda:
             prelude.append("# gradsh ran this script with --sim-cuda (cuda:0 simulated on the CPU);"
@@ -193,7 +202,7 @@ class _Exporter:
         if options.device is not None:
             prelude.append(f"torch.set_default_device({pysafe.python_string(options.device)})")
         exported = Exported(self.program.path, self._header(), "\n".join(prelude), steps,
-                            dict(self.names))
+                            dict(self.names), trailer)
         self._gate(exported)
         return exported
 
@@ -242,13 +251,45 @@ class _Exporter:
                               stmt.pos)
         return method(stmt)  # type: ignore[no-any-return]
 
-    def _block(self, body: Sequence[ast.Stmt]) -> list[str]:
+    def _statements(self, body: Sequence[ast.Stmt], parent: ast.Stmt | None,
+                    blank_lines: bool = False) -> list[list[str]]:
+        """Each statement's lines with the script's comments around it: those on lines of
+        their own before it, those inside it (written on several lines), the one ending its
+        last line unless a statement after it (or the block around it) ends there too."""
+        chunks: list[list[str]] = []
+        for i, stmt in enumerate(body):
+            block = isinstance(stmt, (ast.GradMode, ast.Repeat))
+            lines = self.comments.before(stmt.pos.line, blank_lines)
+            if not block:
+                lines += self.comments.within(stmt.pos.line, stmt.pos.end_line - 1)
+            code = self.statement(stmt)
+            end = stmt.pos.end_line
+            later = body[i + 1].pos.line if i + 1 < len(body) else None
+            comment = None
+            if end != later and (parent is None or end != parent.pos.end_line):
+                comment = self.comments.after(end)
+            if comment is not None and block and stmt.pos.line != end:
+                code.append(comment.lstrip())  # after the closing brace: a line of its own
+            elif comment is not None:
+                at = 0 if block else len(code) - 1
+                code[at] += comment
+            chunks.append(lines + code)
+        return chunks
+
+    def _block(self, body: Sequence[ast.Stmt], parent: ast.Stmt) -> list[str]:
         lines: list[str] = []
-        for inner in body:
-            lines.extend(self.statement(inner))
+        for chunk in self._statements(body, parent):
+            lines.extend(chunk)
+        lines += self.comments.before(parent.pos.end_line, blank_lines=False)
         if all(not line.strip() or line.lstrip().startswith("#") for line in lines):
             lines.append("pass")
         return [INDENT + line if line else line for line in lines]
+
+    def _head(self, head: str, stmt: ast.GradMode | ast.Repeat) -> str:
+        """A block's first line, with the comment that ends `repeat 3 {  # ...`."""
+        if stmt.body and stmt.body[0].pos.line > stmt.pos.line:
+            head += self.comments.after(stmt.pos.line) or ""
+        return head
 
     def _stmt_Assign(self, stmt: ast.Assign) -> list[str]:
         value = self.expr(stmt.value)
@@ -323,14 +364,15 @@ class _Exporter:
         else:
             arg = self.expr(stmt.arg) if stmt.arg is not None else "True"
             head = f"with torch.set_grad_enabled({arg}):"
-        return [head, *self._block(stmt.body)]
+        return [self._head(head, stmt), *self._block(stmt.body, stmt)]
 
     def _stmt_DetectAnomaly(self, stmt: ast.DetectAnomaly) -> list[str]:
         arg = f"check_nan={self.expr(stmt.check_nan)}" if stmt.check_nan is not None else ""
         return [f"with torch.autograd.detect_anomaly({arg}):", *self._block(stmt.body)]
 
     def _stmt_Repeat(self, stmt: ast.Repeat) -> list[str]:
-        return [f"for _ in range({self.expr(stmt.count)}):", *self._block(stmt.body)]
+        head = self._head(f"for _ in range({self.expr(stmt.count)}):", stmt)
+        return [head, *self._block(stmt.body, stmt)]
 
     def target(self, expr: ast.Expr) -> str:
         """An assignment target; names it binds become variables from here on."""

@@ -36,6 +36,7 @@ import secrets
 import stat
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -417,7 +418,8 @@ def build_parser() -> argparse.ArgumentParser:
         "header sets --seed.",
     )
     parser.add_argument("paths", nargs="*", metavar="PATH",
-                        help=".grad scripts or folders to search (default: the current folder)")
+                        help=".grad scripts or folders to search (default: the folders under "
+                        "the current one that hold goldens)")
     parser.add_argument("--update", action="store_true",
                         help="rewrite the goldens from the current output instead of comparing")
     parser.add_argument("--python", action="store_true",
@@ -440,9 +442,12 @@ def cli_main(argv: Sequence[str]) -> int:
     except UsageError as err:
         sys.stderr.write(f"gradsh test: error: {err}\n")
         return EXIT_USAGE
+    notes: list[str] = []
+    if not args.paths:  # the current folder: its test suites, not every script below it
+        scripts, notes = _golden_suites(scripts, args.python)
     if not scripts:
-        sys.stderr.write(f"gradsh test: error: no {SCRIPT_SUFFIX} scripts under "
-                         f"{', '.join(args.paths or ['.'])}\n")
+        where = ", ".join(args.paths) if args.paths else "the current folder (none with a golden)"
+        sys.stderr.write(f"gradsh test: error: no {SCRIPT_SUFFIX} scripts under {where}\n")
         return EXIT_USAGE
 
     start = time.perf_counter()
@@ -473,5 +478,38 @@ def cli_main(argv: Sequence[str]) -> int:
     summary = f"{len(cases) - len(failed)} passed, {len(failed)} failed"
     if missing:
         summary += f" ({missing} missing)"
+    for note in notes:
+        out.write(note + "\n")
     out.write(_paint(f"{summary} in {elapsed:.2f}s", "1;31" if failed else "1;32", color) + "\n")
     return EXIT_FAILED if failed else EXIT_OK
+
+
+def _golden_suites(cases: list[tuple[Path, Path]],
+                   python: bool) -> tuple[list[tuple[Path, Path]], list[str]]:
+    """`gradsh test` with no path: the scripts in folders that hold goldens (a folder of plain
+    scripts is no test suite; with no golden anywhere, every script, whose goldens `--update`
+    then creates), and lines saying what ran and what did not."""
+    kept = [(script, root) for script, root in cases if in_golden_folder(script)] or cases
+    chosen = {script for script, _ in kept}
+    skipped = Counter(script.parent for script, _ in cases if script not in chosen)
+    ran = Counter(script.parent for script, _ in kept)
+    notes = [f"ran {_count(ran)}"] if ran else []
+    if skipped:
+        notes.append(f"skipped {_count(skipped)}: no goldens there")
+    if not python:
+        programs = Counter(path.parent for path in _walk(Path("."), python=True)
+                           if path.suffix == PYTHON_SUFFIX)
+        if programs:
+            notes.append(f"not run: {_count(programs, 'Python program')} with goldens; add "
+                         "--python to run them (unsandboxed, as python runs them)")
+    return kept, notes
+
+
+def _count(folders: Counter[Path], noun: str = "script") -> str:
+    """`28 scripts in scripts/`, or `31 scripts (28 in scripts/, 3 in demo/)`."""
+    total = sum(folders.values())
+    head = f"{total} {noun}{'s' if total != 1 else ''}"
+    places = [(f"{folder.as_posix()}/", n) for folder, n in sorted(folders.items())]
+    if len(places) == 1:
+        return f"{head} in {places[0][0]}"
+    return f"{head} ({', '.join(f'{n} in {place}' for place, n in places)})"

@@ -2,7 +2,8 @@
 
 Each top-level statement yields a StepOutcome: the lines it printed, the warnings it raised
 (once each, without PyTorch's "Triggered internally" tail), explicit displays it asked for
-(`show`, `graph`, `explain`) and the error that stopped it, located at the innermost expression
+(`show`, `graph`, `explain`), the repr of its value when it is a bare expression (as Python's
+REPL echoes it) and the error that stopped it, located at the innermost expression
 that failed. The variable environment keeps definition order, which the table follows.
 """
 
@@ -20,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh import ast
+from gradsh import ast, suggest
 from gradsh import builtins as table
 from gradsh.engine import dtypes, ops
 from gradsh.engine.dtypes import DType
@@ -69,7 +70,8 @@ class StepOutcome:
     printed: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     displays: list[Display] = field(default_factory=list)
-    # `events` keeps prints, warnings and displays in the order they happened.
+    # `events` keeps prints, warnings, displays and the echo of a bare expression's value
+    # ("echo", not in `printed`, which is what the script printed) in the order they happened.
     events: list[tuple[str, Any]] = field(default_factory=list)
     error: GradshError | None = None
 
@@ -291,9 +293,17 @@ class Interpreter:
             self._assign(stmt.target, result)
 
     def _exec_ExprStmt(self, stmt: ast.ExprStmt) -> None:
-        expr = stmt.expr
         # `backward(d)` on its own is torch.autograd.backward; handled by the builtin call.
-        self.last_value = self.eval(expr)
+        value = self.last_value = self.eval(stmt.expr)
+        outcome = self._outcome
+        if value is not None and outcome is not None and stmt is outcome.stmt:
+            # A bare expression at the top shows its value, as in Python's REPL (whose
+            # transcripts the walkthroughs follow); None, what most calls return, shows nothing.
+            # A value Python cannot repr (an int past 4,300 digits) fails as the REPL's does.
+            try:
+                outcome.events.append(("echo", py_repr(value)))
+            except (ValueError, RecursionError) as err:
+                raise GradshError(type(err).__name__, str(err), stmt.pos) from None
 
     def _exec_Print(self, stmt: ast.Print) -> None:
         values = [self.eval(arg) for arg in stmt.args]
@@ -314,10 +324,14 @@ class Interpreter:
 
     def _exec_Graph(self, stmt: ast.Graph) -> None:
         target = self.eval(stmt.target)
-        output = self.eval(stmt.output) if stmt.output is not None else None
+        output = None
+        if stmt.output is not None:
+            output = self._path(stmt.output)
+            if output is None:
+                output = self.eval(stmt.output)
         if output is not None and not isinstance(output, str):
-            raise GradshError("TypeError", "graph -o expects a file name in quotes",
-                              stmt.output.pos if stmt.output else stmt.pos)
+            raise GradshError("TypeError", "graph -o expects a file name, such as c.svg or "
+                              '"my graphs/c.svg"', stmt.output.pos if stmt.output else stmt.pos)
         name = stmt.target.id if isinstance(stmt.target, ast.Name) else _source_of(
             self.source, stmt.target.pos)
         if output is not None:  # written now, so a failure is this statement's error
@@ -326,6 +340,23 @@ class Interpreter:
             self._at(stmt.output,  # type: ignore[arg-type]
                      lambda: write_graph(target, name, tensor_env(self.env), output, self.path))
         self._display(Display("graph", target=target, target_name=name, output=output))
+
+    def _path(self, expr: ast.Expr) -> str | None:
+        """The file name an unquoted `graph c -o out/c.svg` means: its text, when it reads as a
+        path (names, numbers, `.`, `/`, `-`) and is not a variable; None otherwise."""
+        stack = [expr]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Attribute):
+                stack.append(node.obj)
+            elif isinstance(node, ast.BinOp) and node.op in ("/", "-"):
+                stack += [node.left, node.right]
+            elif not isinstance(node, (ast.Name, ast.Number)):
+                return None
+        if isinstance(expr, ast.Name) and expr.id in self.env:
+            return None
+        text = _source_of(self.source, expr.pos)
+        return text if expr.pos.line == expr.pos.end_line and " " not in text else None
 
     def _exec_Explain(self, stmt: ast.Explain) -> None:
         target = self.eval(stmt.target)
@@ -516,7 +547,11 @@ class Interpreter:
             return value
         if name.id in self.globals:
             return self.globals[name.id]
-        raise GradshError("NameError", f"name '{name.id}' is not defined", name.pos)
+        env, functions = self.env, self.globals
+        raise suggest.TypoError("NameError", f"name '{name.id}' is not defined", name.pos,
+                        lambda called: suggest.name_hint(
+                            name.id, env, [n for n, v in {**functions, **env}.items()
+                                           if callable(v)], called))
 
     def _eval_ListLit(self, expr: ast.ListLit) -> Any:
         return [self.eval(item) for item in expr.items]
@@ -567,13 +602,21 @@ class Interpreter:
             # `int(x)` is Python's int; the bare name `int` stays the dtype torch.int
             func = _CONVERSION_FUNCTIONS[callee.id]
         else:
-            func = self.eval(callee)
+            try:
+                func = self.eval(callee)
+            except suggest.TypoError as err:  # `tensr(...)`, `a.backwrd()`: what can be called
+                if err.pos == callee.pos:
+                    err.hint = err.hint_when(True)
+                raise
         args = [self.eval(a) for a in expr.args]
         kwargs = {k.name: self.eval(k.value) for k in expr.kwargs}
         try:
             return self._call(func, args, kwargs)
         except _LOCATED as err:
-            raise self._located(err, expr) from None
+            located = self._located(err, expr)
+            if isinstance(err, TypeError) and located.hint is None:
+                located.hint = suggest.keyword_hint_for(func, str(err))
+            raise located from None
 
     def _call(self, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if isinstance(func, BuiltinFunction):
@@ -867,8 +910,8 @@ def _tensor_attribute(t: Tensor, name: str) -> Any:
         if name == "size":
             return BoundMethod(t, name, lambda *args, **kw: _as_size(method(*args, **kw)))
         return BoundMethod(t, name, method)
-    raise GradshError("AttributeError", f"'Tensor' object has no attribute '{name}'",
-                      hint=_unknown_name_hint(name, table.METHODS | _TENSOR_ATTRIBUTES))
+    raise suggest.TypoError("AttributeError", f"'Tensor' object has no attribute '{name}'", None,
+                            lambda called: suggest.tensor_attribute_hint(name, called))
 
 
 def _node_attribute(node: Node, name: str) -> Any:
@@ -902,9 +945,9 @@ def _module_attribute(module: Module, name: str, globals_: dict[str, Any]) -> An
     if value is not None and not isinstance(value, Module) and not (
             isinstance(value, BuiltinFunction) and value.python):
         return value
-    raise GradshError("AttributeError", f"module '{module.name}' has no attribute '{name}'",
-                      hint=_unknown_name_hint(name, [b.name for b in table.FUNCTIONS.values()
-                                                     if b.python != "only"]))
+    raise suggest.TypoError("AttributeError", f"module '{module.name}' has no attribute '{name}'",
+                            None, lambda called: suggest.module_attribute_hint(module.name, name,
+                                                                               called))
 
 
 _TENSOR_ATTRIBUTES = frozenset({"grad", "grad_fn", "is_leaf", "requires_grad", "retains_grad",
@@ -913,12 +956,8 @@ _TENSOR_ATTRIBUTES = frozenset({"grad", "grad_fn", "is_leaf", "requires_grad", "
 
 def _unknown_name_hint(name: str, known: Any) -> str:
     """A likely typo's correction, or where the list of what gradsh has is."""
-    import difflib
-
-    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.8)
-    if close:
-        return f"hint: did you mean '{close[0]}'?"
-    return "hint: not a gradsh builtin; docs/builtins.md lists every one gradsh implements"
+    return (suggest.did_you_mean(name, known)
+            or "hint: not a gradsh builtin; docs/builtins.md lists every one gradsh implements")
 
 
 _ALIASES = {"SGD": "sgd", "Size": "Size"}

@@ -173,9 +173,10 @@ class NotebookSession(Session):
         if hasattr(self, "renderer") and isinstance(self.renderer, NotebookRenderer):
             self.renderer.tables.mode = _TABLE_WORDS.get(mode, mode)
 
-    def show_table(self, only_changes: bool = False) -> None:
+    def show_table(self, always: bool = False) -> None:
+        # As in the shell: after a statement, a table only if it changed something.
         states = tensor_states(self.interp.env)
-        self.renderer.show(self.renderer.tables.after_step(states, only_changes))
+        self.renderer.show(self.renderer.tables.after_step(states, only_changes=not always))
 
     def command_reset(self, argument: str) -> None:
         if self.namespace is not None:

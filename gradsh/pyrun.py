@@ -285,15 +285,20 @@ def error_text(error: BaseException, env: dict[str, Any], path: str,
                hidden: tuple[str, ...] = ()) -> str:
     """An error of Python code as gradsh shows it: the traceback without gradsh's frames (nor
     those of files under the `hidden` directories), then gradsh's hint about `env`'s tensors."""
+    hint = error_hint_text(error, env, path)
+    return pytrace.format_exception(error, hidden) + (hint + "\n" if hint else "")
+
+
+def error_hint_text(error: BaseException, env: dict[str, Any], path: str) -> str | None:
+    """gradsh's hint on an error of Python code (`hint: ...`), or None."""
     from gradsh.engine.backend import TORCH_UNAVAILABLE
     from gradsh.explainer import error_hint
 
-    text = pytrace.format_exception(error, hidden)
     hint = error_hint(error, env, path)
     if hint is None and isinstance(error, AssertionError) and str(error) == TORCH_UNAVAILABLE:
         hint = ("hint: gradsh has no cuda:0 here; run with --sim-cuda to simulate one on the CPU "
                 "(or install CuPy on a machine with an NVIDIA GPU)")
-    return text + (hint + "\n" if hint else "")
+    return hint
 
 
 def _json_step(number: int, result: StepResult, program: PythonProgram) -> dict[str, Any]:
@@ -301,7 +306,9 @@ def _json_step(number: int, result: StepResult, program: PythonProgram) -> dict[
     if result.error is not None:
         line, column = pytrace.innermost_user_line(result.error, program.path)
         error = {"type": type(result.error).__name__, "message": str(result.error),
-                 "line": line, "column": column}
+                 "line": line, "column": column,
+                 "hint": error_hint_text(result.error, tensor_env(program.namespace),
+                                         program.path)}
     return {
         "step": number,
         "line": result.stmt.pos.line,
@@ -321,7 +328,7 @@ def _report_syntax_error(error: SyntaxError, options: Any, out: IO[str], err: IO
             "step": 0, "line": error.lineno, "source": None, "ok": False, "printed": [],
             "warnings": [], "vars": {},
             "error": {"type": type(error).__name__, "message": error.msg, "line": error.lineno,
-                      "column": error.offset},
+                      "column": error.offset, "hint": None},
         }) + "\n")
         return
     err.write(format_syntax_error(error))

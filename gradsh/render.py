@@ -2,7 +2,8 @@
 
 On a terminal the output is coloured and changed cells are highlighted; otherwise it is plain,
 fixed-width and deterministic, with changed cells marked by a trailing `*`, so goldens are
-stable. Everything here reads snapshots and plain data, never engine objects.
+stable. Everything here reads snapshots and plain data, never engine objects; the variable
+table's layout (columns, widths, cell texts) is gradsh.table_layout's.
 """
 
 from __future__ import annotations
@@ -18,30 +19,12 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from gradsh.engine.tensor_str import PrintOptions, format_values
 from gradsh.errors import GradshError, format_error
 from gradsh.snapshot import OtherState, TensorState, VarState
+from gradsh.table_layout import COLUMNS, Layout, lay_out, tensor_cells
 
-COLUMNS = ("name", "value", "shape", "dtype", "device", "requires_grad", "is_leaf", "grad_fn",
-           "grad")
-# Table cells summarise like PyTorch's repr, earlier: a cell is a glance, `print` shows all.
-CELL_OPTIONS = PrintOptions(precision=4, threshold=36, edgeitems=3, linewidth=36)
-
-# Columns separated by two spaces and a dashed rule under the header: at the fixed width of
-# 100, every column a box line would take is a column the values cannot use.
-PLAIN_BOX = box.Box(
-    "    \n"
-    "    \n"
-    " -  \n"
-    "    \n"
-    "    \n"
-    "    \n"
-    "    \n"
-    "    \n",
-    ascii=True,
-)
-_SEPARATOR = 1  # the (invisible) box line between columns; the dashed rule keeps them apart
-
+__all__ = ["COLUMNS", "Renderer", "TableMemory", "change_marks", "highlight", "make_console",
+           "plain_lines", "report_table", "tensor_cells", "wrap_text"]
 
 def report_table(columns: Sequence[str], rows: Sequence[Sequence[str]],
                  wide: dict[str, int], color: bool) -> Table:
@@ -79,102 +62,6 @@ def make_console(file: IO[str], color: bool, width: int | None) -> Console:
     )
 
 
-def tensor_cells(state: TensorState) -> dict[str, str]:
-    """The text of each column for one tensor variable, independent of the layout.
-
-    Change marks compare these, so a value is "changed" only when it really changed, not
-    because another row made its column narrower.
-    """
-    return {
-        "name": state.name,
-        "value": format_values(state.value, state.dtype, CELL_OPTIONS),
-        "shape": "[" + ", ".join(str(n) for n in state.shape) + "]",
-        "dtype": state.dtype.name,
-        "device": state.device,
-        "requires_grad": str(state.requires_grad),
-        "is_leaf": str(state.is_leaf),
-        "grad_fn": state.grad_fn or "None",
-        "grad": (
-            format_values(state.grad, state.grad_dtype, CELL_OPTIONS)  # type: ignore[arg-type]
-            if state.grad is not None
-            else "None"
-        ),
-    }
-
-
-_MAX_CELL_LINES = 6
-
-
-def _one_line(text: str) -> str:
-    return " ".join(line.strip() for line in text.splitlines())
-
-
-def fit_values(array: Any, dtype: Any, width: int) -> str:
-    """Values laid out for a cell `width` columns wide, never broken inside a number.
-
-    In order of preference: every value on one line; every value over a few lines (PyTorch's
-    own line breaking at that width); PyTorch's `...` summary on one line, keeping fewer edge
-    items until it fits; the shortest summary over several lines.
-    """
-    def render(edgeitems: int, summarise: bool) -> str:
-        options = PrintOptions(precision=4, threshold=0 if summarise else CELL_OPTIONS.threshold,
-                               edgeitems=edgeitems, linewidth=width)
-        return format_values(array, dtype, options)
-
-    full = render(3, False)
-    if len(_one_line(full)) <= width:
-        return _one_line(full)
-    lines = full.splitlines()
-    if len(lines) <= _MAX_CELL_LINES and max(len(line) for line in lines) <= width:
-        return full
-    summary = full
-    for edgeitems in (3, 2, 1):
-        summary = render(edgeitems, True)
-        if len(_one_line(summary)) <= width:
-            return _one_line(summary)
-    return summary
-
-
-def plain_table_lines(rows: Sequence[Sequence[Any]], value_width: int, grad_width: int,
-                      width: int) -> list[str] | None:
-    """The plain variable table as rich lays it out, without rich, or None where rich would
-    have to decide something: a line longer than its column (rich wraps it), a table wider
-    than the console (rich shrinks columns), text that is not plain ASCII (cell widths).
-
-    Where every cell fits, rich's layout is simple: no-wrap columns as wide as their widest
-    cell, value and grad at their given widths, cells left-aligned and top-aligned, columns
-    one space apart, a dashed rule under the header, trailing spaces stripped (_print_wide).
-    Laying out 20 rows through rich took about 25 ms (measured twice, then printed line by
-    line); this takes about 0.1 ms, and the plain output (every golden) is the same byte for
-    byte (tests/test_render_plain.py compares the two on random tables).
-    """
-    split = [[cell.split("\n") for cell in row] for row in rows]
-    widths = []
-    for i, column in enumerate(COLUMNS):
-        longest = len(column)
-        for row in split:
-            for line in row[i]:
-                if not line.isascii() or not line.isprintable():
-                    return None
-                longest = max(longest, len(line))
-        if column in ("value", "grad"):
-            fixed = value_width if column == "value" else grad_width
-            if longest > fixed:
-                return None
-            longest = fixed
-        widths.append(longest)
-    if sum(widths) + _SEPARATOR * (len(COLUMNS) - 1) > width:
-        return None
-    lines = [" ".join(c.ljust(w) for c, w in zip(COLUMNS, widths, strict=True)).rstrip(),
-             " ".join("-" * w for w in widths)]
-    for row in split:
-        for k in range(max(len(cell) for cell in row)):
-            parts = [(cell[k] if k < len(cell) else "").ljust(w)
-                     for cell, w in zip(row, widths, strict=True)]
-            lines.append(" ".join(parts).rstrip())
-    return lines
-
-
 def highlight(source: str, language: str = "gradsh") -> Text:
     """Source coloured on a terminal, in ANSI colours: gradsh's by the shell's Pygments lexer,
     Python's by Pygments' own."""
@@ -203,6 +90,46 @@ class TableMemory:
         return TableMemory({})
 
 
+def change_marks(before: dict[str, str] | None, now: dict[str, str]) -> dict[str, bool]:
+    """Which cells of a row to mark: those whose text changed; for a new row, its name."""
+    if before is None:
+        return {"name": True}
+    return {column: before.get(column) != text for column, text in now.items()}
+
+
+def plain_lines(layout: Layout) -> list[str]:
+    """The plain table: columns one space apart, a dashed rule under the header, a changed
+    cell's text followed by `*`, no trailing spaces."""
+    return ["".join(text for text, _ in line) for line in _table_lines(layout, color=False)]
+
+
+def _table_lines(layout: Layout, color: bool) -> list[list[tuple[str, str]]]:
+    """The table's lines as (text, style) pieces: plain, a changed cell marked `*` and a rule
+    of dashes per column; on a terminal, the header bold, a rule across, a changed cell
+    highlighted. Trailing spaces are left out."""
+    widths = layout.widths
+    header = " ".join(c.ljust(w) for c, w in zip(layout.columns, widths, strict=True))
+    rule = "─" * layout.width if color else " ".join("-" * w for w in widths)
+    lines = [[(header.rstrip(), "bold" if color else "")], [(rule, "dim" if color else "")]]
+    highlight = "bold yellow" if color else ""
+    for cells, marked in zip(layout.cells, layout.marked, strict=True):
+        split = [(text + "*" if mark and not color else text).split("\n")
+                 for text, mark in zip(cells, marked, strict=True)]
+        for k in range(max(len(cell) for cell in split)):
+            pieces: list[tuple[str, str]] = []
+            for i, (cell, width, mark) in enumerate(zip(split, widths, marked, strict=True)):
+                if i:
+                    pieces.append((" ", ""))
+                pieces.append(((cell[k] if k < len(cell) else "").ljust(width),
+                               highlight if mark else ""))
+            while pieces and not pieces[-1][0].strip():  # no trailing spaces
+                pieces.pop()
+            if pieces:
+                pieces[-1] = (pieces[-1][0].rstrip(), pieces[-1][1])
+            lines.append(pieces)
+    return lines
+
+
 class Renderer:
     """Writes steps to stdout and errors to stderr, rich or plain."""
 
@@ -228,7 +155,10 @@ class Renderer:
         self.out.print(line, markup=False, highlight=False)
 
     def warning(self, text: str) -> None:
-        self.out.print(Text(text, style="yellow") if self.color else text, markup=False)
+        if self.color:  # on a terminal, wrapped between words rather than by the terminal
+            self.out.print(Text(text, style="yellow"), soft_wrap=False)
+        else:
+            self.out.print(text, markup=False)
 
     def text(self, text: str) -> None:
         self.out.print(text, markup=False)
@@ -236,10 +166,15 @@ class Renderer:
     def error(self, err: GradshError, source: str | None, path: str) -> None:
         message = format_error(err, source, path)
         self.out.file.flush()  # keep stdout and stderr in order when both go to one pipe
-        if self.color:
-            self.err.print(Text(message, style="red"))
-        else:
+        if not self.color:
             self.err.print(message, markup=False)
+            return
+        for line in message.split("\n"):
+            # On a terminal the message and hint wrap between words; the quoted source line
+            # and its caret (indented) keep their columns.
+            hint = line.startswith("hint:")
+            self.err.print(Text(line, style="cyan" if hint else "red"),
+                           soft_wrap=line.startswith("    "))
 
     # -- the table ----------------------------------------------------------------------------
 
@@ -249,7 +184,8 @@ class Renderer:
         stands for its parameters' and buffers' rows).
 
         Cells that differ from the last table shown are marked, unless `marks` is False (the
-        single table of `--final` has nothing to compare with).
+        single table of `--final` has nothing to compare with); a new variable is marked once,
+        on its name.
         """
         tensors = [s for s in states if isinstance(s, TensorState)]
         if names:  # `show model` shows the module's rows (model.0.weight ...)
@@ -260,117 +196,48 @@ class Renderer:
             return
         previous = self.memory.cells
         current = {state.name: tensor_cells(state) for state in tensors}
-        changed = {
-            name: {c: marks and (name not in previous or previous[name][c] != text)
-                   for c, text in cells.items()}
-            for name, cells in current.items()
-        }
-        value_width, grad_width = self._value_widths(current, changed)
-        rows = []
-        for state in tensors:
-            cells = dict(current[state.name])
-            cells["value"] = fit_values(state.value, state.dtype, value_width)
-            if state.grad is not None:
-                cells["grad"] = fit_values(state.grad, state.grad_dtype, grad_width)
-            rows.append((cells, changed[state.name]))
+        changed = [change_marks(previous.get(state.name), current[state.name]) if marks else {}
+                   for state in tensors]
         if remember:
             self.memory = TableMemory({**previous, **current})
-        if not self.color:
-            marked = [[cells[c] + "*" if marks[c] else cells[c] for c in COLUMNS]
-                      for cells, marks in rows]
-            lines = plain_table_lines(marked, value_width, grad_width, self.out.width)
-            if lines is not None:
-                self.out.file.write("".join(line + "\n" for line in lines))
-                return
-        table = Table(
-            box=box.SIMPLE_HEAD if self.color else PLAIN_BOX,
-            show_edge=False,
-            show_lines=False,
-            pad_edge=False,
-            padding=(0, 0, 0, 0),
-            header_style="bold" if self.color else None,
-        )
-        for column in COLUMNS:
-            if column == "value":
-                table.add_column(column, width=value_width, overflow="fold")
-            elif column == "grad":
-                table.add_column(column, width=grad_width, overflow="fold")
-            else:
-                table.add_column(column, no_wrap=True)
-        for cells, marks in rows:
-            table.add_row(*(self._cell(cells[c], marks[c]) for c in COLUMNS))
-        self._print_wide(table)
+        layout = lay_out(tensors, changed, self.out.width, mark_width=0 if self.color else 1,
+                         texts=[current[state.name] for state in tensors])
+        if self.color:  # as wide as the layout, wider than the terminal if it must be
+            for line in _table_lines(layout, color=True):
+                # Text, never a str: rich would read `[nan, 1.]` in a str as markup.
+                self.out.print(Text.assemble(*line), soft_wrap=True)
+        else:
+            self.out.file.write("".join(line + "\n" for line in plain_lines(layout)))
+
+    def _print_at_least(self, renderable: Any, width: int) -> None:
+        """Print on the terminal as if it were at least `width` wide (rich would shrink or cut
+        what is wider; the terminal wraps it instead)."""
+        terminal = self.out.width
+        self.out.width = max(terminal, width)
+        try:
+            self.out.print(renderable)
+        finally:
+            self.out.width = terminal
 
     def _print_wide(self, renderable: Any) -> None:
-        """Print a table or tree; plain output loses rich's trailing padding, and a table that
-        cannot be narrower than the width (a number is never broken) may exceed it."""
-        if self.color:
-            self.out.print(renderable)
-            return
+        """Print a table or tree no narrower than it must be (a header is never cut, a number
+        never broken), wider than the width if it must; plain output loses rich's trailing
+        padding."""
         import io
 
+        measure = make_console(io.StringIO(), False, 10_000).measure(renderable)
+        if self.color:
+            self._print_at_least(renderable, measure.minimum)
+            return
         buffer = io.StringIO()
-        measure = make_console(buffer, False, 10_000).measure(renderable)
         console = make_console(buffer, False, max(self.out.width, measure.minimum))
         console.print(renderable)
         for line in buffer.getvalue().splitlines():
             self.out.print(line.rstrip(), markup=False, highlight=False)
 
-    def _value_widths(self, cells: dict[str, dict[str, str]],
-                      changed: dict[str, dict[str, bool]]) -> tuple[int, int]:
-        """How wide the value and grad columns can be so the table fits the console.
-
-        The other columns never wrap; value and grad share what is left, each taking no more
-        than its one-line text needs.
-        """
-        mark = 0 if self.color else 1  # the trailing `*` of a changed cell in plain output
-
-        def need(column: str) -> int:
-            return max([len(column)] + [
-                max(len(line) for line in row[column].splitlines() or [""])
-                + (mark if changed[name][column] else 0)
-                for name, row in cells.items()
-            ])
-
-        fixed = sum(need(c) for c in COLUMNS if c not in ("value", "grad"))
-        overhead = _SEPARATOR * (len(COLUMNS) - 1)
-        room = self.out.width - overhead - fixed
-
-        def one_line(column: str) -> int:
-            return max([len(column)] + [
-                len(_one_line(row[column])) + (mark if changed[name][column] else 0)
-                for name, row in cells.items()
-            ])
-
-        def smallest(column: str) -> int:
-            # The narrowest cell that never breaks inside a number: the longest run without a
-            # space, which in PyTorch's layout is a number with its brackets and comma.
-            return max([len(column)] + [
-                max(len(word) for word in row[column].split())
-                + (mark if changed[name][column] else 0)
-                for name, row in cells.items()
-            ])
-
-        value_need, grad_need = one_line("value"), one_line("grad")
-        if value_need + grad_need <= room:
-            return value_need, grad_need
-        if grad_need <= room // 2:
-            value, grad = room - grad_need, grad_need
-        elif value_need <= room // 2:
-            value, grad = value_need, room - value_need
-        else:
-            value, grad = room - room // 2, room // 2
-        return max(value, smallest("value")), max(grad, smallest("grad"))
-
     def forget(self, names: Sequence[str]) -> None:
         for name in names:
             self.memory.cells.pop(name, None)
-
-    def _cell(self, text: str, changed: bool) -> Text:
-        # Text, never a str: rich would read `[nan, 1.]` in a str as markup and drop it.
-        if self.color:
-            return Text(text, style="bold yellow" if changed else "")
-        return Text(text + "*" if changed else text)
 
     def other_variables(self, states: Sequence[VarState]) -> None:
         others = [s for s in states if isinstance(s, OtherState)]

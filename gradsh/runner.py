@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
-from gradsh import snapshot
+from gradsh import ast, snapshot
 from gradsh.errors import GradshError
 from gradsh.interpreter import Display, Interpreter, StepOutcome
 from gradsh.parser import normalise, parse
@@ -301,7 +301,7 @@ def _render_step(renderer: Renderer, outcome: StepOutcome, interp: Interpreter,
     if full:
         renderer.statement(outcome.stmt.source)
     for kind, payload in outcome.events:
-        if kind == "print":
+        if kind in ("print", "echo"):
             renderer.printed(payload)
         elif kind == "warning":
             if full:
@@ -315,7 +315,8 @@ def _render_step(renderer: Renderer, outcome: StepOutcome, interp: Interpreter,
         if not options.keep_going:
             return
     if full:
-        renderer.table(snapshot.take(interp.env))
+        if not isinstance(outcome.stmt, ast.Show):  # `show` has just shown the table
+            renderer.table(snapshot.take(interp.env))
         renderer.text("")
 
 
@@ -365,6 +366,7 @@ def _json_error(error: GradshError) -> dict[str, Any]:
         "message": error.message,
         "line": error.pos.line if error.pos else None,
         "column": error.pos.column if error.pos else None,
+        "hint": error.hint,
     }
 
 
@@ -385,7 +387,7 @@ def _json_step(number: int, outcome: StepOutcome, interp: Interpreter,
                source: str) -> dict[str, Any]:
     printed: list[str] = []
     for kind, payload in outcome.events:
-        if kind == "print":
+        if kind in ("print", "echo"):
             printed.append(payload)
         elif kind == "display":
             printed.append(display_text(payload, interp))

@@ -2,8 +2,8 @@
 
 `Session` is the shell without the terminal: it runs one input at a time (statements, `help`,
 `:` commands), shows what each statement printed, its warnings, its value when it is an
-expression, its error with a caret, then the variable table, and it never lets an error or a
-Ctrl-C end the session or lose a variable. `make_prompt` builds the prompt_toolkit session from
+expression, its error with a caret, then the variable table when the statement changed it, and
+it never lets an error or a Ctrl-C end the session or lose a variable. `make_prompt` builds the prompt_toolkit session from
 the pieces in gradsh/repl/, and `interact` is the loop between the two; tests drive both with
 prompt_toolkit's pipe input.
 """
@@ -36,8 +36,14 @@ from gradsh.repl.history import open_history
 from gradsh.repl.key_bindings import load_key_bindings
 from gradsh.repl.lexer import GradshLexer
 from gradsh.pyrun import PythonProgram, format_syntax_error
-from gradsh.repl.python_input import looks_like_python, parses_as_python, remember_source
+from gradsh.repl.python_input import (
+    looks_like_python,
+    needs_python,
+    parses_as_python,
+    remember_source,
+)
 from gradsh.repl.source import is_complete, join_lines
+from gradsh.repl.terminal import keep_typeahead
 from gradsh.runner import (
     EXIT_OK,
     EXIT_USAGE,
@@ -48,13 +54,12 @@ from gradsh.runner import (
     read_script,
     render_display,
 )
-from gradsh.values import py_repr
 
 SHELL_PATH = "<shell>"
 PROMPT = ">>> "
 CONTINUATION = "... "
 BANNER = (f"gradsh {__version__}: PyTorch's autograd, step by step. "
-          "Type help for help, Ctrl-D to leave.")
+          "Type help, or Ctrl-D to leave.")
 
 
 class Session:
@@ -105,14 +110,17 @@ class Session:
             return
         source = join_lines(text)
         try:
-            parse(source, SHELL_PATH)
+            program = parse(source, SHELL_PATH)
         except GradshError as err:
             if parses_as_python(text) or looks_like_python(text):
                 self.run_python(text)
             else:
-                self.renderer.error(err, source, SHELL_PATH)
+                self.renderer.error(err, text, SHELL_PATH)  # as typed: the same lines, columns
             return
-        self.run_source(source, SHELL_PATH)
+        if needs_python(program, self.interp) and parses_as_python(text):
+            self.run_python(text)
+            return
+        self.run_source(source, SHELL_PATH, shown=text)
 
     def run_python(self, text: str, path: str | None = None, *, script: bool = False,
                    keep_going: bool = False) -> None:
@@ -148,7 +156,7 @@ class Session:
                     return
                 except KeyboardInterrupt:
                     self._error(GradshError("KeyboardInterrupt", "interrupted"))
-                    self.show_table(only_changes=True)
+                    self.show_table()
                     return
                 except BaseException as exc:  # noqa: BLE001  (the user's error, shown as Python's)
                     error = exc
@@ -157,14 +165,14 @@ class Session:
                     self.renderer.err.print(format_program_error(error, self.python).rstrip(),
                                             markup=False, highlight=False)
                 if not script:
-                    self.show_table(only_changes=error is not None)
+                    self.show_table()
                 if error is not None and not keep_going:
                     break
         if script:
-            self.show_table()
+            self.show_table(always=True)
 
     def run_source(self, source: str, path: str, *, script: bool = False,
-                   keep_going: bool = False) -> None:
+                   keep_going: bool = False, shown: str | None = None) -> None:
         """Run `source` statement by statement.
 
         Typed input shows the table after each statement; several statements on one input are
@@ -177,6 +185,8 @@ class Session:
             self.renderer.error(err, source, path)
             return
         self.interp.source, self.interp.path = program.source, path
+        # Errors quote the input as typed (`shown`), not with the shell's line joins.
+        quoted = program.source if shown is None else shown
         echo = script or len(program.body) > 1
         for stmt in program.body:
             if echo:
@@ -187,22 +197,22 @@ class Session:
                 # The interpreter let it through; whatever the statement had done stays done,
                 # as in PyTorch, and the table shows it.
                 self._error(GradshError("KeyboardInterrupt", "interrupted", stmt.pos),
-                            program.source, path)
-                self.show_table(only_changes=True)
+                            quoted, path)
+                self.show_table()
                 return
-            self._show_outcome(outcome, program.source, path)
+            self._show_outcome(outcome, quoted, path)
             if outcome.ok:
                 self.statements.append(stmt.source)
-            if not script:
-                self.show_table(only_changes=not outcome.ok)
+            if not script and not isinstance(stmt, ast.Show):  # `show` has shown it
+                self.show_table()
             if not outcome.ok and not keep_going:
                 break
         if script:
-            self.show_table()
+            self.show_table(always=True)
 
     def _show_outcome(self, outcome: StepOutcome, source: str, path: str) -> None:
         for kind, payload in outcome.events:
-            if kind == "print":
+            if kind in ("print", "echo"):
                 self.renderer.printed(payload)
             elif kind == "warning":
                 self.renderer.warning(payload)
@@ -210,35 +220,34 @@ class Session:
                 render_display(self.renderer, payload, self.interp, self.options.lang)
         if outcome.error is not None:
             self.renderer.error(outcome.error, source, path)
-        elif isinstance(outcome.stmt, ast.ExprStmt):
-            value = getattr(self.interp, "last_value", None)
-            if value is not None:  # as Python's REPL: None echoes nothing
-                try:
-                    self.renderer.printed(py_repr(value))
-                except (ValueError, RecursionError) as err:  # as the REPL's repr would
-                    self._error(GradshError(type(err).__name__, str(err), outcome.stmt.pos),
-                                source, path)
 
-    def show_table(self, only_changes: bool = False) -> None:
-        """The table as the setting asks; with `only_changes`, nothing unless a cell changed
-        (after an error, which usually changed nothing)."""
+    def show_table(self, always: bool = False) -> None:
+        """The table as the setting asks, when the statement changed something (a cell, a new
+        or deleted variable): a statement that only reads (`x.grad`, `print(x)`) shows its
+        output alone; `show` and `:vars` show the table at any time. With `always` (after
+        `:load`), it shows even if nothing changed."""
         states = snapshot.take(self.interp.env)
         memory = self.renderer.memory.cells
         current = {s.name: tensor_cells(s) for s in states if isinstance(s, snapshot.TensorState)}
         changed = [name for name, cells in current.items() if cells != memory.get(name)]
+        removed = [name for name in memory if name not in current]
+        self.renderer.forget(removed)  # one made again later is new again
         if self.table_mode == "off":
             # Unseen, but remembered: marks always mean "changed by the last statement".
-            self.renderer.memory = TableMemory({**memory, **current})
+            self.renderer.memory = TableMemory({**self.renderer.memory.cells, **current})
             return
-        if not changed and (only_changes or self.table_mode == "changed"):
-            return
-        self.renderer.table(states, changed if self.table_mode == "changed" else None)
+        if self.table_mode == "changed":
+            if changed:
+                self.renderer.table(states, changed)
+        elif changed or removed or always:
+            self.renderer.table(states)
 
     def show_help(self, topic: str) -> None:
         lines = helptext.topic(topic) if topic else helptext.overview(self.renderer.out.width)
         if lines is None:
             self._error(GradshError("NameError", f"no help on '{topic}' "
-                                    "(help alone lists every statement, builtin and command)"))
+                                    "(help alone lists every statement, builtin and command)",
+                                    hint=helptext.topic_hint(topic)))
             return
         for line in lines:
             self.renderer.printed(line)
@@ -414,7 +423,8 @@ def interact(session: Session, prompt: PromptSession[str]) -> int:
             continue
         except EOFError:
             break
-        session.execute(text)
+        with keep_typeahead(prompt.input):
+            session.execute(text)
     return EXIT_OK
 
 

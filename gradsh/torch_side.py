@@ -1,6 +1,7 @@
 """The PyTorch half of `gradsh check`: runs an exported program one step at a time, traced as JSON.
 
     python -m gradsh.torch_side < request.json
+    python -m gradsh.torch_side --serve        (requests one per line; see serve_many)
 
 The request (written by gradsh.check) holds the export's header and prelude, the Python code of
 each top-level statement and the gradsh name of every variable. The answer is JSON lines on
@@ -442,6 +443,40 @@ def serve(request: dict[str, Any], emit: Callable[[dict[str, Any]], None]) -> in
     return 0
 
 
+def serve_many(emit: Callable[[dict[str, Any]], None]) -> int:
+    """`--serve`: one request per line of stdin, each run in a child forked from this process,
+    which imported torch once (a second of CPU that every check would pay again). The child
+    starts with torch's state untouched (nothing ran here), its crash ends only itself, and
+    its stderr is collected; after it, `{"kind": "exit", "code": N, "stderr": TEXT}`."""
+    import tempfile
+
+    try:
+        import torch  # noqa: F401  (imported before the forks: the point of the server)
+    except Exception:  # noqa: BLE001  (each child says so, as a lone torch side does)
+        pass
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        with tempfile.TemporaryFile() as errors:
+            pid = os.fork()
+            if pid == 0:  # the child: one request, as `python -m gradsh.torch_side` runs it
+                code = 1
+                try:
+                    os.dup2(errors.fileno(), 1)
+                    os.dup2(errors.fileno(), 2)
+                    code = serve(json.loads(line), emit)
+                except BaseException:  # noqa: BLE001  (a bug here: on its stderr)
+                    traceback.print_exc()
+                finally:
+                    sys.stderr.flush()
+                    os._exit(code)
+            _, status = os.waitpid(pid, 0)
+            errors.seek(0)
+            text = errors.read().decode("utf-8", "replace")
+        emit({"kind": "exit", "code": os.waitstatus_to_exitcode(status), "stderr": text[-4000:]})
+    return 0
+
+
 def main() -> int:
     # The trace goes to the real stdout; fd 1 then points at stderr for everything else.
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
@@ -454,6 +489,8 @@ def main() -> int:
         out.flush()
 
     try:
+        if sys.argv[1:] == ["--serve"] and hasattr(os, "fork"):
+            return serve_many(emit)
         request = json.loads(sys.stdin.read())
         return serve(request, emit)
     except Exception:  # noqa: BLE001  (a bug here: say so on stderr, exit non-zero)

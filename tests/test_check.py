@@ -7,11 +7,13 @@ is fixed the test fails until the marker goes.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import re
 import sys
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,6 +22,7 @@ from gradsh import check
 from gradsh.builtins import BUILTINS, Builtin
 from gradsh.check import Difference, compare_traces, compare_variable, focus, normalise_text
 
+ROOT = Path(__file__).resolve().parent.parent
 PARITY = Path(__file__).parent / "parity"
 WALKTHROUGHS = Path(__file__).parent.parent / "scripts"
 # Walkthroughs check cannot compare on a machine without a GPU: their PyTorch side simulates
@@ -55,8 +58,28 @@ def parity_params() -> list[Any]:
     return params
 
 
+@pytest.fixture(scope="module")
+def one_torch_server() -> Iterator[check.TorchServer]:
+    server = check.TorchServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def torch_server(one_torch_server: check.TorchServer) -> Iterator[check.TorchServer]:
+    """One PyTorch side for the checks of the module that ask for it: torch is imported once
+    (about a second of CPU) instead of once for each of some 160 scripts; each check still
+    runs in a process of its own, forked from that one."""
+    with check.shared_torch_side(one_torch_server) as server:
+        yield server
+
+
+def sides(shared: bool) -> contextlib.AbstractContextManager[object]:
+    return check.shared_torch_side() if shared else contextlib.nullcontext()
+
+
 @pytest.mark.parametrize("path", parity_params())
-def test_parity_script_is_identical(torch: object, path: Path,
+def test_parity_script_is_identical(torch: object, torch_server: object, path: Path,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     status = check.cli_main([str(path)])
     out = capsys.readouterr().out
@@ -316,18 +339,38 @@ def test_unreadable_or_unparsable_files_exit_2(tmp_path: Path,
     assert "SyntaxError" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("shared", [False, True])
 def test_a_crashing_torch_side_is_a_failure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+                                            capsys: pytest.CaptureFixture[str],
+                                            shared: bool) -> None:
     fake = tmp_path / "fake"
     fake.mkdir()
     (fake / "torch.py").write_text("import os\nos._exit(7)\n")  # dies as if it segfaulted
-    monkeypatch.setenv("PYTHONPATH", str(fake))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(fake), str(ROOT)]))
     script = tmp_path / "s.grad"
     script.write_text("a = tensor(1.)\n")
-    assert check.cli_main([str(script)]) == 1
-    out = capsys.readouterr().out
-    assert "the torch side crashed" in out
-    assert "(not run)" in out
+    with sides(shared):
+        assert check.cli_main([str(script)]) == 1
+        out = capsys.readouterr().out
+        assert "the torch side crashed" in out
+        assert "(not run)" in out
+        assert check.cli_main([str(script)]) == 1  # and again: a dead server is started anew
+
+
+def test_the_shared_torch_side_forks_a_fresh_process_for_each_check(
+        torch: object, torch_server: check.TorchServer, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # A warning PyTorch gives once per process comes in every check: nothing carries over.
+    script = tmp_path / "s.grad"
+    script.write_text("a = tensor(1., grad)\nb = a * 2\nprint(b.grad)\n")
+    for _ in range(2):
+        assert check.cli_main([str(script)]) == 0
+        assert capsys.readouterr().out.strip().endswith("identical, 3 steps")
+    crash = tmp_path / "t.grad"
+    crash.write_text("a = tensor(1.)\n")
+    assert check.cli_main([str(crash), "--timeout", "0.001"]) == 1  # stops the server
+    assert "timed out" in capsys.readouterr().out
+    assert check.cli_main([str(script)]) == 0  # the next check starts another
 
 
 def test_keep_going_runs_both_sides_to_the_end(torch: object, tmp_path: Path,
@@ -350,10 +393,13 @@ def test_through_the_gradsh_command(torch: object) -> None:
     assert result.stdout.endswith("identical, 12 steps\n")
 
 
-def test_a_slow_torch_side_times_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("shared", [False, True])
+def test_a_slow_torch_side_times_out(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                     shared: bool) -> None:
     script = tmp_path / "s.grad"
     script.write_text("a = tensor(1.)\n")
-    assert check.cli_main([str(script), "--timeout", "0.001"]) == 1
+    with sides(shared):
+        assert check.cli_main([str(script), "--timeout", "0.001"]) == 1
     assert "the torch side timed out after 0.001 s" in capsys.readouterr().out
 
 

@@ -67,10 +67,10 @@ def test_run_prints_each_statement_and_the_table(script) -> None:
     for column in ("name", "value", "shape", "dtype", "device", "requires_grad", "is_leaf",
                    "grad_fn", "grad"):
         assert column in header
-    # The row of c after `c = a*a*5` marks its new cells with `*`.
+    # The row of c after `c = a*a*5` is new: its name is marked with `*`, once.
     step = out.split(">>> c = a*a*5")[1].split(">>>")[0]
     row_c = next(line for line in step.splitlines() if line.startswith("c*"))
-    assert "MulBackward0*" in row_c
+    assert "MulBackward0" in row_c and row_c.count("*") == 1
     # `run FILE` is the same as `FILE`.
     assert gradsh("run", str(path)).stdout == out
 
@@ -129,9 +129,11 @@ def test_json_warnings_and_errors(script) -> None:
     assert "Triggered internally" not in steps[2]["warnings"][0]
     error = steps[3]["error"]
     assert steps[3]["ok"] is False
+    from gradsh.explainer import NON_SCALAR_HINT
+
     assert error == {"type": "RuntimeError",
                      "message": "grad can be implicitly created only for scalar outputs",
-                     "line": 4, "column": 1}
+                     "line": 4, "column": 1, "hint": NON_SCALAR_HINT}
 
 
 def test_json_non_finite_and_bool_values(script) -> None:
@@ -265,3 +267,65 @@ def test_a_tensor_over_the_memory_limit_is_refused_at_once(script) -> None:
         "gradsh's memory limit is 1.00 MiB (set it with --max-memory or GRADSH_MAX_MEMORY)")
     assert "refusing to allocate 3.64 TiB for a tensor of shape [1000000000000]" in lines[3]
     assert gradsh("run", "--max-memory", "lots", str(path)).returncode == 2
+
+
+ECHO = """\
+a = tensor(2.0, requires_grad=True)
+a.is_leaf
+a * 3
+a.retain_grad()
+"""
+
+
+def test_a_bare_expression_shows_its_value_in_every_mode(script, capsys) -> None:
+    from gradsh.cli import main  # in this process: the modes, not the installed command
+
+    def run(*args: str) -> str:
+        assert main([*args, str(path)]) == 0
+        return capsys.readouterr().out
+
+    path = script(ECHO)
+    table = run("run")
+    assert ">>> a.is_leaf\nTrue\nname " in table
+    assert ">>> a * 3\ntensor(6., grad_fn=<MulBackward0>)\nname " in table
+    assert ">>> a.retain_grad()\nname " in table  # None shows nothing, as in Python's REPL
+    assert run("run", "--quiet") == "True\ntensor(6., grad_fn=<MulBackward0>)\n"
+    assert run("run", "--final").startswith("True\ntensor(6., grad_fn=<MulBackward0>)\nname ")
+    steps = [json.loads(line) for line in run("run", "--json").splitlines()]
+    assert [step["printed"] for step in steps] == [
+        [], ["True"], ["tensor(6., grad_fn=<MulBackward0>)"], []]
+
+
+def test_a_python_program_keeps_pythons_rule_no_echo(script) -> None:
+    path = script("import torch\na = torch.tensor(2.0)\na * 3\na.is_leaf\n", "p.py")
+    assert gradsh("run", "--quiet", str(path)).stdout == ""
+
+
+def test_a_mistyped_subcommand_is_named(tmp_path: Path) -> None:
+    result = gradsh("tset", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == ("gradsh: error: no such file or subcommand: tset\n"
+                             "hint: did you mean `gradsh test`?\n")
+    far = gradsh("nothing.grad", cwd=tmp_path)
+    assert far.returncode == 2 and "hint" not in far.stderr
+
+
+def test_help_lists_every_subcommand() -> None:
+    from gradsh.cli import DELEGATED, SUBCOMMANDS
+
+    out = gradsh("--help").stdout
+    for name in (*SUBCOMMANDS, *DELEGATED):
+        assert f"  gradsh {name} " in out, name
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_graph_writes_to_an_unquoted_path(script, tmp_path: Path) -> None:
+    path = script("a = tensor(2., grad)\nc = a * a\ngraph c -o c.dot\ngraph c -o out-c.dot\n"
+                  'name = "named.dot"\ngraph c -o name\n')
+    result = gradsh("run", "--quiet", str(path), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["wrote the graph of c to c.dot",
+                                          "wrote the graph of c to out-c.dot",
+                                          "wrote the graph of c to named.dot"]
+    for name in ("c.dot", "out-c.dot", "named.dot"):
+        assert (tmp_path / name).read_text().startswith("digraph")

@@ -136,6 +136,7 @@ explain d
 
 def test_storage_sharing_and_changes_since_saved() -> None:
     assert quiet(STORAGE) == """\
+tensor([ 3.7183,  8.3891, 21.0855])
 y is not a leaf: it is the result of an operation on tensors that require grad (w), so autograd
   recorded how it was made: its grad_fn is ExpBackward0.
 retain_grad() was called on y, so the next backward will store its gradient in y.grad as well (None
@@ -175,7 +176,8 @@ d shares the storage that MulBackward0 saved for backward at line 4 (as y), and 
 
 
 def test_storage_sharing_in_chinese() -> None:
-    text = quiet(STORAGE, "zh").splitlines()
+    echo, *text = quiet(STORAGE, "zh").splitlines()  # d.add_(1) shows d, as in Python
+    assert echo == "tensor([ 3.7183,  8.3891, 21.0855])"
     assert text[:9] == [
         "y 不是叶子节点：它是对需要梯度的张量（w）做运算的结果，所以 autograd "
         "记录了它是怎么算出来的：它的",
@@ -341,8 +343,16 @@ def test_the_json_trace_keeps_pytorchs_message() -> None:
     assert error["message"] == SECOND_BACKWARD_MESSAGE
 
 
+def test_backward_on_a_non_scalar_says_how_to_get_a_scalar(torch: Any) -> None:
+    err = failure("x = tensor([1., 2.], grad)\nx.backward()\n")
+    with pytest.raises(RuntimeError) as real:
+        torch.tensor([1., 2.], requires_grad=True).backward()
+    assert err.message == str(real.value)  # PyTorch's text, then gradsh's way out
+    assert err.hint == explain.NON_SCALAR_HINT
+    assert "y.sum().backward()" in err.hint and "gradient=torch.ones_like(y)" in err.hint
+
+
 def test_other_errors_get_no_hint() -> None:
-    assert failure("x = tensor([1., 2.], grad)\nx.backward()\n").hint is None
     assert explain.error_hint(RuntimeError("boom"), {}) is None
 
 

@@ -319,6 +319,61 @@ def test_cli_through_gradsh_command(tmp_path: Path) -> None:
 # -- exported programs run in PyTorch ---------------------------------------------------------
 
 
+COMMENTED = """\
+# gradsh: --seed 3
+# A script with comments.
+a = tensor(2.0, grad)  # a leaf
+
+# then a block
+repeat 2 {  # twice
+    # inside
+    b = a * 2   # double
+    c = b + 1; d = c * 2  # two on a line
+    # before the brace
+}  # after the brace
+no_grad { e = a * 2 }  # one-line block
+x = tensor([1.,   # first
+            2.])  # second
+s = "a # not a comment"  # but this is
+show  # look
+# the end
+"""
+
+
+def test_comments_are_kept_beside_their_statements() -> None:
+    exported = export_source(COMMENTED, "t.grad", ExportOptions(seed=3))
+    body = exported.source().split("torch.manual_seed(3)\n\n", 1)[1]
+    assert body == """\
+# A script with comments.
+a = torch.tensor(2.0, requires_grad=True)  # a leaf
+
+# then a block
+for _ in range(2):  # twice
+    # inside
+    b = a * 2  # double
+    c = b + 1
+    d = c * 2  # two on a line
+    # before the brace
+# after the brace
+with torch.no_grad():  # one-line block
+    e = a * 2
+# first
+x = torch.tensor([1., 2.])  # second
+s = "a # not a comment"  # but this is
+# show  # look
+# the end
+"""
+    # each comment belongs to one step, the one it stands beside or before
+    assert exported.steps[0].code.startswith("# A script with comments.\na = ")
+    assert exported.trailer == "# the end"
+
+
+def test_a_block_of_comments_only_is_still_a_block() -> None:
+    exported = export_source("repeat 2 {\n    # nothing yet\n}\nprint(1)\n", "t.grad")
+    assert exported.steps[0].code == "for _ in range(2):\n    # nothing yet\n    pass"
+    compile(exported.source(), "exported.py", "exec")  # Python accepts it
+
+
 def run_python(source: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     program = tmp_path / "exported.py"
     program.write_text(source)

@@ -112,6 +112,7 @@ def mutated_script(draw: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow
 @given(mutated_script())
 def test_mutated_scripts(source: str) -> None:
     assert_only_gradsh_errors(*run_text(source))

@@ -212,6 +212,27 @@ def test_default_path_is_the_current_folder(tmp_path: Path,
     assert gradsh_test()[0] == 0
 
 
+def test_default_path_runs_the_folders_with_goldens_and_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A repository's root: scripts/ has goldens, tests/parity/ holds scripts that are not
+    # golden tests, scripts/python/ Python programs that run only with --python.
+    write(tmp_path / "scripts", "a.grad", "print(1)\n", "")
+    write(tmp_path / "tests" / "parity", "p.grad", "print(2)\n")
+    write(tmp_path / "scripts" / "python", "q.py", "print(3)\n", "")
+    monkeypatch.chdir(tmp_path)
+    assert gradsh_test("--update", "scripts")[0] == 0
+    code, text = gradsh_test()
+    assert code == 0
+    assert text.splitlines()[:3] == [
+        "ran 1 script in scripts/",
+        "skipped 1 script in tests/parity/: no goldens there",
+        "not run: 1 Python program in scripts/python/ with goldens; add --python to run them "
+        "(unsandboxed, as python runs them)",
+    ]
+    assert text.splitlines()[3].startswith("1 passed, 0 failed")
+    assert not (tmp_path / "tests" / "parity" / "p.out").exists()
+
+
 def test_the_command_line_routes_to_gradsh_test(tmp_path: Path) -> None:
     write(tmp_path, "a.grad", "print(1)\n")
     env = {k: v for k, v in os.environ.items() if k != "GRADSH_SIM_CUDA"}

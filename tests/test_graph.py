@@ -100,6 +100,7 @@ v.mul_(2)
 graph loss
 """
     assert quiet(source) == """\
+tensor([  5.4366, 109.1963], grad_fn=<MulBackward0>)
 loss = SumBackward0
 └── AddBackward0
     ├── u = SinBackward0  saved: self = h (alive)

@@ -314,3 +314,45 @@ def test_pythons_builtins_and_the_names_they_share_with_torch() -> None:
 def test_a_variable_named_like_a_conversion_is_called_as_the_variable() -> None:
     assert error_of("int = tensor(1.)\ny = int(2)")[:2] == ("TypeError",
                                                           "'Tensor' object is not callable")
+def _error(source: str) -> Any:
+    interp = Interpreter("<t>", source)
+    outcomes = [interp.run_statement(stmt) for stmt in parse(source, "<t>").body]
+    assert outcomes[-1].error is not None
+    return outcomes[-1].error
+@pytest.mark.parametrize("source, hint", [
+    ("a = tensor(2., grad)\na.gard", "hint: did you mean 'grad'?"),  # an attribute
+    ("a = tensor(2., grad)\na.backwrd()", "hint: did you mean 'backward'?"),  # a method
+    ("x = tensr([1.])", "hint: did you mean 'tensor'?"),  # a function
+    ("x = torch.tensr([1.])", "hint: did you mean 'tensor'?"),
+    ("a = tensor(1.)\nprint(aa)", "hint: did you mean 'a'?"),  # a variable
+    ("a = tensor(2., grad)\n(a * 2).backward(retain_grap=True)", "hint: did you mean retain_graph=?"),
+    ("x = zeros(2, dtyp=float64)", "hint: did you mean dtype=?"),  # PyTorch's overload error
+    ("x = zeros(2)\nx.sum(dimm=0)", "hint: did you mean dim=?"),
+])
+def test_a_typo_gets_the_name_meant(source: str, hint: str) -> None:
+    assert _error(source).hint == hint
+def test_a_called_typo_is_offered_only_what_can_be_called() -> None:
+    # `a.gard` may be the attribute grad; `a.gard()` cannot be, and nothing callable is near.
+    assert _error("a = tensor(2., grad)\na.gard()").hint.startswith("hint: tensors here have no")
+    assert _error("x = tensor([1.])\ny = x.requires_grad_(retain=True)").hint == (
+        "hint: requires_grad_() takes the keywords requires_grad")
+def test_a_class_of_torch_nn_names_its_function_without_offering_it() -> None:
+    # nn.Linear(2, 3) takes sizes, linear(x, weight, bias) tensors: not a typo, a different
+    # thing, so the hint says what exists rather than "did you mean".
+    hint = _error("layer = nn.Linear(2, 3)").hint
+    assert "did you mean" not in hint
+    assert "torch.nn.Linear is a class" in hint and "linear(x, weight, bias=None)" in hint
+    assert "gradsh FILE.py" in hint
+    assert "cross_entropy(" in _error("loss = nn.CrossEntropyLoss()").hint
+    assert "no classes such as torch.nn.Conv2d" in _error("c = nn.Conv2d(1, 2, 3)").hint
+def test_pythons_own_builtins_say_what_the_language_has_instead() -> None:
+    assert "x.shape[0]" in _error("x = tensor([1.])\nn = len(x)").hint
+    assert "repeat N" in _error("for_ = range(3)").hint
+def test_bare_expressions_echo_their_value_as_python_does() -> None:
+    source = ("a = tensor(2., grad)\na.is_leaf\na * 3\na.backward()\nprint(a.grad)\n"
+              "repeat 2 { a.grad }\na.grad.zero_()\n")
+    _, outcomes = run(source)
+    echoes = [[p for kind, p in o.events if kind == "echo"] for o in outcomes]
+    assert echoes == [[], ["True"], ["tensor(6., grad_fn=<MulBackward0>)"], [], [], [],
+                      ["tensor(0.)"]]  # None shows nothing; inside a block nothing either
+    assert all(o.printed == [] for o in outcomes[:4])  # what the script printed: no echo

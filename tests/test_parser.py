@@ -755,6 +755,7 @@ _TOKENS = [
 ]  # fmt: skip
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(st.lists(st.sampled_from(_TOKENS), max_size=30))
 def test_token_soup_only_raises_gradsh_errors(tokens: list[str]) -> None:

@@ -4,8 +4,8 @@ Each `tests/programs/NAME.py` has `NAME.torch.out`, its stdout under real PyTorc
 (recorded by tests/programs/record.py; see tests/programs/corpus.py for the environment and
 the masking of object addresses). Two checks:
 
-* with torch installed, the recordings are still what torch prints (one test, all programs
-  run in one subprocess that imports torch once and forks per program);
+* with torch installed, the recordings are still what torch prints (one test, marked slow:
+  all programs run in one subprocess that imports torch once and forks per program);
 * `python -m gradsh run --quiet NAME.py` prints exactly the recording. Programs gradsh does
   not pass yet are listed in tests/programs/EXPECTED_FAILURES.txt and are xfail(strict=True):
   when one starts passing, the suite fails until its line is removed.
@@ -65,8 +65,11 @@ def test_features_md_is_current() -> None:
     assert current == features.render(), "run python tests/programs/features.py"
 
 
+@pytest.mark.slow
 def test_recordings_match_torch(torch) -> None:
-    """Each NAME.torch.out is still exactly what real torch prints for NAME.py."""
+    """Each NAME.torch.out is still exactly what real torch prints for NAME.py. It checks the
+    recordings rather than gradsh, and runs every program under torch (about 35 s of CPU):
+    CI runs it with the slow tests."""
     results = corpus.run_under_torch(NAMES)
     problems = []
     for name in NAMES:

@@ -130,7 +130,7 @@ def test_table_after_each_top_level_statement(tmp_path: Path) -> None:
     assert ">>> for i in range(3):\n...     loss = (w * i).sum()\n...     loss.backward()\n" in out
     table = out.split(">>> for i in range(3):")[1].split(">>> print(w.grad)")[0]
     assert re.search(r"^w +\[1\., 1\.\] +\[2\] .* None +\[3\., 3\.\]\*$", table, re.M)
-    assert re.search(r"^loss\* +4\.\* .*SumBackward0\*", table, re.M)
+    assert re.search(r"^loss\* +4\. .*SumBackward0 +None$", table, re.M)  # new: marked once
     last = out.split(">>> print(w.grad)\n")[1]
     assert last.startswith("tensor([3., 3.])\n")
     assert "*" not in last  # printing changed nothing
@@ -241,8 +241,9 @@ def test_show_explain_graph_inside_a_program(tmp_path: Path) -> None:
     assert ran.returncode == 0, ran.stderr
     lines = ran.stdout.splitlines()
     assert lines[0].split() == ["name", "value", "shape", "dtype", "device", "requires_grad",
-                                "is_leaf", "grad_fn", "grad"]
-    assert lines[2].split() == ["a", "2.", "[]", "float32", "cpu", "True", "True", "None", "20."]
+                                "is_leaf", "grad_fn", "retains_grad", "grad"]
+    assert lines[2].split() == ["a", "2.", "[]", "float32", "cpu", "True", "True", "None",
+                                "False", "20."]
     assert any(line.startswith("c is not a leaf") for line in lines)
     assert "c = MulBackward0" in ran.stdout and "AccumulateGrad  a" in ran.stdout
 
@@ -275,6 +276,30 @@ def test_python_in_the_shell_shares_variables_with_gradsh_statements() -> None:
     assert "[1.0, 1.0]" in text
     assert list(k for k in session.interp.env if not k.startswith("__")) == \
         ["torch", "x", "i", "y"]
+
+
+def test_input_that_needs_python_runs_as_python_in_the_shell() -> None:
+    import io
+
+    from gradsh.runner import RunOptions
+    from gradsh.shell import Session
+
+    out = io.StringIO()
+    session = Session(RunOptions(), out, out)
+    session.execute("x = tensor([1., 2., 3.], grad)")  # gradsh
+    session.execute("import torch.nn as nn")
+    # Valid gradsh, but gradsh's nn has no Linear and a module made by Python is Python's:
+    # each runs as Python instead of failing as gradsh.
+    session.execute("lin = nn.Linear(3, 2)")
+    session.execute("out = lin(x).sum()")
+    session.execute("n = len(x)")
+    session.execute("out.backward()")
+    env = session.interp.env
+    assert type(env["lin"]).__name__ == "Linear" and env["n"] == 3
+    assert env["x"].grad is not None and env["lin"].weight.grad.shape == (2, 3)
+    assert "Error" not in out.getvalue()
+    session.execute("y = x.gard")  # gradsh and Python both lack it: gradsh's error and hint
+    assert "hint: did you mean 'grad'?" in out.getvalue()
 
 
 def test_shell_asks_for_more_lines_of_a_python_block() -> None:

@@ -52,7 +52,8 @@ class Until:
     """A step that waits until the prompt's buffer satisfies `test` (completion is async: the
     next keys must not overtake it)."""
 
-    test: Callable[[str], bool]
+    test: Callable[[Any], bool]
+    buffer: bool = False  # test the prompt's Buffer (its completion state), not its text
 
 
 @dataclass
@@ -86,7 +87,8 @@ def drive(*steps: str | Until, session: Session | None = None,
                     pipe.send_text(step)
                     continue
                 deadline = time.monotonic() + 10
-                while not step.test(prompt.default_buffer.text):
+                buffer = prompt.default_buffer
+                while not step.test(buffer if step.buffer else buffer.text):
                     if time.monotonic() > deadline:
                         failures.append(f"buffer never satisfied the test: "
                                         f"{prompt.default_buffer.text!r}")
@@ -117,8 +119,21 @@ def test_a_statement_shows_its_table_with_changed_cells_marked() -> None:
     assert value(run, "c") == 20.0
     tables = run.out.split("name ")[1:]
     assert len(tables) == 2
-    assert "a*" in tables[0] and "MulBackward0*" in tables[1]
+    # a new variable is marked once, on its name
+    assert re.search(r"^a\* +2\. +\[\] ", tables[0], re.M)
+    assert re.search(r"^c\* +20\. +\[\] .* MulBackward0 +None$", tables[1], re.M)
     assert re.search(r"^a +2\. +\[\] ", tables[1], re.M)  # unchanged: no mark
+
+
+def test_a_statement_that_changes_nothing_shows_no_table() -> None:
+    run = drive("a = tensor(1.); b = a * 2" + ENTER, "b" + ENTER, "print(a)" + ENTER,
+                "del b" + ENTER, "b = a * 3" + ENTER)
+    after = run.out.split("tensor(2.)\n", 1)[1]  # the echo of `b`: no table after it
+    assert after.startswith("tensor(1.)\nname ")  # nor after print: the next is del's
+    tables = after.split("name ")[1:]
+    assert len(tables) == 2
+    assert not re.search(r"^b", tables[0], re.M)  # del: the table without b
+    assert re.search(r"^b\* +3\. ", tables[1], re.M)  # made again: new, marked once
 
 
 def test_expression_statements_echo_their_value_as_python_does() -> None:
@@ -195,6 +210,38 @@ def test_a_dangling_operator_continues_the_expression() -> None:
     # The saved statement joins the lines with gradsh's own continuation.
     assert run.session.statements[0] == "a = 1 + \\\n2"
     assert [parse(s).body[0].source for s in run.session.statements] == run.session.statements
+
+
+def test_enter_on_an_empty_line_after_a_dangling_operator_ends_the_input() -> None:
+    # As Python does after a `\`: the input ends and the error says what is missing, quoting
+    # the line as typed (not with the shell's own ` \` continuation).
+    run = drive("x = 1 +" + ENTER, ENTER, "y = 2" + ENTER)
+    assert "<shell>:1:8: SyntaxError: unexpected end of input" in run.out
+    assert "    x = 1 +\n           ^\n" in run.out
+    assert "x" not in run.env and value(run, "y") == 2
+    # Inside brackets and braces an empty line is only a line.
+    run = drive("x = (1 +" + ENTER, ENTER, "2)" + ENTER, "repeat 2 {" + ENTER, ENTER,
+                "x = x * 2" + ENTER, "}" + ENTER)
+    assert value(run, "x") == 12
+
+
+@pytest.mark.parametrize("closing", ["}", ")", "]"])
+def test_a_closing_bracket_at_a_line_start_steps_back(closing: str) -> None:
+    opening = {"}": "repeat 1 {", ")": "x = f(", "]": "x = ["}[closing]
+    session = Session(RunOptions(width=100), io.StringIO(), io.StringIO())
+    with create_pipe_input() as pipe:
+        prompt = make_prompt(session, input=pipe, output=DummyOutput())
+        pipe.send_text(opening + ENTER + "1" + ENTER + closing + "\x1b" + ENTER)
+        text = prompt.prompt()
+    assert text == f"{opening}\n    1\n{closing}"
+
+
+def test_escape_closes_the_completion_menu() -> None:
+    run = drive("abc = 1; abd = 2" + ENTER, "ab" + TAB,
+                Until(lambda buffer: buffer.complete_state is not None, buffer=True), "\x1b",
+                Until(lambda buffer: buffer.complete_state is None, buffer=True),
+                "c" + ENTER)
+    assert list(run.env) == ["abc", "abd"] and run.out.rstrip().endswith("1")
 
 
 def test_escape_enter_runs_incomplete_input_to_show_the_error() -> None:
@@ -415,6 +462,21 @@ def test_help_name_shows_signature_autograd_effect_and_example() -> None:
     assert "NameError: no help on 'nothing_like_it'" in run.out
 
 
+def test_help_on_a_typo_suggests_the_builtin_or_command_meant() -> None:
+    run = drive("help tensr" + ENTER, ":help :lod" + ENTER, "help zzzzzz" + ENTER)
+    assert "no help on 'tensr'" in run.out and "hint: did you mean 'tensor'?" in run.out
+    assert "hint: did you mean ':load'?" in run.out
+    assert run.out.count("hint:") == 2
+
+
+def test_show_prints_one_table() -> None:
+    run = drive("a = tensor(1.); b = a * 2" + ENTER, "show" + ENTER, "show a" + ENTER)
+    after = run.out[run.out.index("\nname", run.out.index("b*")):]
+    tables = after.split("\nname ")
+    assert len(tables) == 3  # the last statement's table, then one for each show
+    assert re.search(r"^a +1\. ", tables[2], re.M) and not re.search(r"^b ", tables[2], re.M)
+
+
 def test_help_is_a_variable_when_the_session_has_one() -> None:
     assert commands.help_request("help", frozenset({"help"})) is None
     assert commands.help_request("help x", frozenset({"help"})) == "x"
@@ -606,7 +668,7 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
 def test_end_to_end_in_a_pseudo_terminal(terminal: Terminal, tmp_path: Path) -> None:
     prompt = r"[\s\S]*>>> "  # wait for the next prompt before typing: keys typed earlier
     # reach a terminal in cooked mode, where Ctrl-D is end-of-file rather than a key.
-    terminal.expect(r"gradsh .*Type help for help" + prompt)
+    terminal.expect(r"gradsh .*Type help, or Ctrl-D to leave" + prompt)
     terminal.send("alpha_value = tensor(2.0, grad); c = alpha_value * 3\r")
     terminal.expect(r"grad_fn.*\n.*\n.*alpha_value.*\n.*c +6\. +\[\] +float32.*MulBackward0"
                     + prompt)
@@ -625,7 +687,14 @@ def test_end_to_end_in_a_pseudo_terminal(terminal: Terminal, tmp_path: Path) -> 
     terminal.expect(r"KeyboardInterrupt: interrupted" + prompt)
     terminal.send("print(i, alpha_value.grad)\r")  # the interrupted loop was undone
     terminal.expect(r"tensor\(0\) tensor\(3\.\)" + prompt)
-    terminal.send(CTRL_D)
+    # Keys typed while a statement runs wait for the next prompt, unechoed meanwhile; Ctrl-D
+    # among them is a key, as at the prompt.
+    terminal.send("repeat 20000 { i = i + 1 }\r")
+    time.sleep(0.3)
+    terminal.send("print(i * 2)\r" + CTRL_D)
+    shown = terminal.expect(r"tensor\(40000\)\n")
+    ran = shown[shown.index("repeat 20000"):shown.index(">>> print(i * 2)")]
+    assert "print" not in ran  # not echoed into the table
     assert terminal.wait() == 0
     history = (tmp_path / "state" / "gradsh" / "history").read_text()
     assert "+repeat 100000000 { i = i + 1 }" in history

@@ -573,6 +573,7 @@ def _float_arrays(draw: st.DrawFn) -> tuple[np.ndarray, DType]:
     return draw(hnp.arrays(dtype.np, shape, elements=elements)), dtype
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(case=_float_arrays())
 def test_hypothesis_float_arrays(torch, case: tuple[np.ndarray, DType]) -> None:
@@ -580,6 +581,7 @@ def test_hypothesis_float_arrays(torch, case: tuple[np.ndarray, DType]) -> None:
     _check(torch, arr, dtype)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     case=_float_arrays(),

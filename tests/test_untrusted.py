@@ -124,6 +124,27 @@ def test_a_file_name_cannot_declare_the_source_encoding(tmp_path: Path, torch: o
         gate.check_header("# -*- coding: latin-1 -*-\nimport torch")
 
 
+def test_a_comment_the_export_keeps_cannot_end_early(tmp_path: Path, torch: object) -> None:
+    """The export keeps the script's comments: whatever a comment holds (a character some
+    reader takes for a line break, a bidirectional override), it stays one comment line. (A
+    `\r` ends the line for gradsh too: what follows is code, which the export refuses.)"""
+    breaks = ["\x0b", "\x0c", "\x1c", "\x85", "\u2028", "\u2029", "\u202e", "\x00"]
+    lines = []
+    for brk in breaks:
+        attack = f'{brk}open("{MARK}", "w").write("x")'
+        lines += [f"# {attack}", f"x = tensor(1.)  # {attack}"]
+    program = export_source("\n".join(lines) + "\n# the end\n", "evil.grad").source()
+    assert [type(node).__name__ for node in ast.parse(program).body] == (
+        ["Import"] + ["Assign"] * len(breaks))
+    for line in program.splitlines():
+        assert line.isprintable(), repr(line)  # escaped: no control or separator character
+    assert program.count(f'open("{MARK}"') == 2 * len(breaks)  # kept, as text
+    ran = subprocess.run([sys.executable, "-"], input=program, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0, ran.stderr
+    assert not (tmp_path / MARK).exists()
+
+
 # -- what an attacker tries next --------------------------------------------------------------
 
 

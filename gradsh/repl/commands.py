@@ -31,8 +31,8 @@ COMMANDS: tuple[Command, ...] = (
             "topic"),
     Command("vars", ":vars", "every variable: the tensor table, then the other values"),
     Command("table", ":table [off|changed|all]",
-            "after each statement: no table, only the rows that changed, or every row "
-            "(the default); alone, says which", "mode"),
+            "after each statement that changed something: no table, only the rows that "
+            "changed, or every row (the default); alone, says which", "mode"),
     Command("load", ":load FILE", "run a .grad script into the session (its header options "
             "too); it stops at the first error", "file", required=True),
     Command("save", ":save FILE", "write the statements that succeeded as a .grad script that "

@@ -9,7 +9,7 @@ import textwrap
 from gradsh import builtins as table
 from gradsh.repl import commands
 
-__all__ = ["KEYS", "overview", "topic"]
+__all__ = ["KEYS", "overview", "topic", "topic_hint"]
 
 KEYS = (
     ("Enter", "run the input, or start a new line while it is incomplete (an open { ( [ or a "
@@ -20,6 +20,7 @@ KEYS = (
     ("Ctrl-R", "search the history"),
     ("Ctrl-C", "cancel the input; while a statement runs, interrupt it"),
     ("Ctrl-D", "leave the shell (on an empty line)"),
+    ("Esc", "close the completion menu"),
 )
 
 
@@ -32,10 +33,16 @@ def overview(width: int = 100) -> list[str]:
     attributes = [b.name for b in table.BUILTINS if b.kind == "attribute"]
     members = [b.name for b in table.BUILTINS if b.kind == "member"]
     lines = [
-        "Type a statement; after it the table shows every tensor: value, requires_grad, "
-        "is_leaf, grad_fn, grad.",
-        "`help NAME` shows one builtin: its signature, what it does to is_leaf / grad_fn / "
-        "grad, an example.",
+        *textwrap.wrap("Type a statement; after it the table shows every tensor: value, "
+                       "requires_grad, is_leaf, grad_fn, grad. PyTorch's Python works too "
+                       "(import torch).", max(40, width)),
+        *textwrap.wrap("`help NAME` shows one builtin: its signature, what it does to "
+                       "is_leaf / grad_fn / grad, an example.", max(40, width)),
+        "",
+        "Start here, one line at a time:",
+        "    a = tensor(2.0, grad)    c = a * a * 5    c.backward()    a.grad    explain c    "
+        "graph c",
+        "In a clone of the repository, :load scripts/tour.grad runs the README's tour here.",
         "",
     ]
     lines += _names("Statements", statements, width)
@@ -77,6 +84,15 @@ def topic(name: str) -> list[str] | None:
         if entry.example:
             lines.append(f"    example:  {entry.example}")
     return lines
+
+
+def topic_hint(name: str) -> str | None:
+    """`hint: did you mean 'tensor'?` for `help tensr`: the builtins and commands nearest."""
+    from gradsh.suggest import did_you_mean
+
+    if name.startswith(":"):
+        return did_you_mean(name[1:], [c.name for c in commands.COMMANDS], form="':{}'")
+    return did_you_mean(name.rsplit(".", 1)[-1], {b.name for b in table.BUILTINS})
 
 
 def _kind(entry: table.Builtin) -> str:

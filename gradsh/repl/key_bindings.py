@@ -2,8 +2,9 @@
 
 Enter runs the input when `is_complete` says the parser has all of it, and otherwise starts a
 new line, indented like the last one and one step more after an opening bracket (indentation is
-cosmetic: the parser alone decides completeness), and a `}` typed there steps back. Esc Enter
-runs the input as it stands. Tab at the start of a line indents; elsewhere it completes.
+cosmetic: the parser alone decides completeness), and a `}`, `)` or `]` typed there steps back.
+Esc Enter runs the input as it stands; Esc alone closes the completion menu. Tab at the start of
+a line indents; elsewhere it completes.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Callable
 
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.enums import DEFAULT_BUFFER
-from prompt_toolkit.filters import Condition, has_focus, has_selection
+from prompt_toolkit.filters import Condition, has_completions, has_focus, has_selection
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 __all__ = ["INDENT", "load_key_bindings"]
@@ -51,12 +52,20 @@ def load_key_bindings(is_complete: Callable[[str], bool]) -> KeyBindings:
     def _indent(event: KeyPressEvent) -> None:
         event.current_buffer.insert_text(INDENT)
 
-    @bindings.add("}", filter=editing & at_line_start)
-    def _close_block(event: KeyPressEvent) -> None:
-        buffer = event.current_buffer
-        line = buffer.document.current_line_before_cursor
-        buffer.delete_before_cursor(min(len(line), len(INDENT)))
-        buffer.insert_text("}")
+    def close(bracket: str) -> None:
+        @bindings.add(bracket, filter=editing & at_line_start)
+        def _close(event: KeyPressEvent) -> None:
+            buffer = event.current_buffer
+            line = buffer.document.current_line_before_cursor
+            buffer.delete_before_cursor(min(len(line), len(INDENT)))
+            buffer.insert_text(bracket)
+
+    for bracket in "})]":
+        close(bracket)
+
+    @bindings.add("escape", filter=has_focus(DEFAULT_BUFFER) & has_completions)
+    def _close_menu(event: KeyPressEvent) -> None:
+        event.current_buffer.cancel_completion()
 
     return bindings
 

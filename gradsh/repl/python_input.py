@@ -4,12 +4,16 @@ namespace the shell shares between gradsh statements and Python code."""
 from __future__ import annotations
 
 import ast
+import builtins
 import codeop
 import keyword
 import linecache
 import re
+from types import FunctionType, MethodType, ModuleType
+from typing import Any
 
-__all__ = ["looks_like_python", "python_status", "remember_source"]
+__all__ = ["looks_like_python", "needs_python", "parses_as_python", "python_status",
+           "remember_source"]
 
 _PYTHON_START = re.compile(
     r"^\s*(import|from|def|class|for|while|with|if|try|async|@|return|global|lambda|raise)\b")
@@ -66,3 +70,65 @@ def remember_source(filename: str, source: str) -> None:
 
 
 PYTHON_KEYWORDS = frozenset(keyword.kwlist)
+
+
+def needs_python(program: Any, interp: Any) -> bool:
+    """Whether typed input that parses as gradsh means something only Python has: an object
+    Python code made (a torch.nn module, an optimizer of gradsh.torch, a function, a class), a
+    builtin of Python's that gradsh lacks (`len`), or an attribute of an imported module that
+    gradsh's namespace of the same name lacks (`nn.Linear` after `import torch.nn as nn`).
+    Such input runs as Python (when it parses as Python too), so the shell's two languages
+    share one namespace without the user choosing."""
+    from gradsh import ast as gast
+    from gradsh.errors import GradshError
+    from gradsh.export import walk
+
+    env, globals_ = interp.env, interp.globals
+    for node in walk(program.body):
+        if isinstance(node, gast.Name):
+            if node.id in env:
+                if _python_object(env[node.id]):
+                    return True
+            elif node.id not in globals_ and node.id in _PYTHON_BUILTINS:
+                return True
+        elif isinstance(node, gast.Attribute):
+            path = _dotted(node)
+            if path is None or not isinstance(env.get(path[0]), ModuleType):
+                continue
+            try:
+                interp.eval(node)  # a module's attribute: reading it changes nothing
+            except GradshError:
+                if _python_getattr(env[path[0]], path[1:]):
+                    return True
+    return False
+
+
+_PYTHON_BUILTINS = frozenset(dir(builtins))
+
+
+def _python_object(value: Any) -> bool:
+    if isinstance(value, (FunctionType, MethodType, type)):
+        return True
+    return type(value).__module__.startswith("gradsh.torch")
+
+
+def _dotted(node: Any) -> list[str] | None:
+    """`nn.Linear` -> ["nn", "Linear"] for a chain of attributes on a name, else None."""
+    from gradsh import ast as gast
+
+    parts: list[str] = []
+    while isinstance(node, gast.Attribute):
+        parts.append(node.name)
+        node = node.obj
+    if not isinstance(node, gast.Name):
+        return None
+    parts.append(node.id)
+    return parts[::-1]
+
+
+def _python_getattr(value: Any, names: list[str]) -> bool:
+    for name in names:
+        if name.startswith("_") or not hasattr(value, name):
+            return False
+        value = getattr(value, name)
+    return True

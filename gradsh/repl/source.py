@@ -41,10 +41,18 @@ def is_complete(text: str) -> bool:
     line, as in Python's REPL).
 
     A syntax error elsewhere counts as complete: running the input reports it with a caret.
+    So does Enter on an empty line after a dangling operator (`x = 1 +`) or an unfinished
+    statement (`repeat 3`): as in Python after a `\\`, the input ends there and the error
+    says what is missing, where inside brackets or braces an empty line is only a line.
     """
     status = _status(join_lines(text))
     if status is None:
         return True
+    head, _, last = text.rpartition("\n")
+    if head and not last.strip() and isinstance(status, IncompleteInput):
+        joined = join_lines(head)
+        if _joiner(joined) == CONTINUE_LINE and python_status(text) != "incomplete":
+            return True
     python = python_status(text)
     if isinstance(status, IncompleteInput):
         return python == "complete"
