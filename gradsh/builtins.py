@@ -1094,6 +1094,15 @@ HOMES = {"ops": "gradsh.engine.ops", "optim": "gradsh.torch.optim", "nn": "grads
          "autograd": "gradsh.torch.autograd"}
 
 BY_NAME: dict[str, Builtin] = {b.name: b for b in BUILTINS}
+# The functions PyTorch writes in Python (their repr is `<function relu at 0x...>`, not a
+# built-in method's); tests/test_builtins.py checks the list against torch.
+PYTHON_DEFINED: frozenset[str] = frozenset("""
+relu norm softmax log_softmax mse_loss backward grad manual_seed split nll_loss cross_entropy
+leaky_relu elu silu hardtanh relu6 l1_loss smooth_l1_loss huber_loss binary_cross_entropy
+binary_cross_entropy_with_logits max_pool1d max_pool2d adaptive_avg_pool2d batch_norm layer_norm
+group_norm embedding mish hardsigmoid softmin normalize kl_div dropout einsum cdist unique
+meshgrid pad unfold fold is_tensor
+""".split())
 FUNCTIONS: dict[str, Builtin] = {b.name: b for b in BUILTINS if b.function}
 METHODS: frozenset[str] = frozenset(b.name for b in BUILTINS if b.method)
 ATTRIBUTES: frozenset[str] = frozenset(b.name for b in BUILTINS if b.kind == "attribute")

@@ -110,6 +110,8 @@ SUBCOMMAND_HELP = (
                    "(needs torch)"),
     ("graph FILE VAR -o OUT", "VAR's backward graph as .dot, .svg or .png (pictures need "
                               "Graphviz's dot)"),
+    ("kernel install", "a Jupyter kernel running .grad cells (Python notebooks: %load_ext "
+                       "gradsh)"),
 )
 
 
@@ -130,7 +132,7 @@ def _subcommand_epilog() -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="gradsh",
-        usage="gradsh [options] [FILE | -c CODE]\n       gradsh {run,test,export,check,graph} ...",
+        usage="gradsh [options] [FILE | -c CODE]\n       gradsh {run,test,export,check,graph,kernel} ...",
         description="A shell for a small tensor language whose autograd behaves exactly like\n"
         "PyTorch's. Run a .grad script or a Python program, or start the shell with no\n"
         "arguments.",

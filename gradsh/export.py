@@ -368,7 +368,8 @@ class _Exporter:
 
     def _stmt_DetectAnomaly(self, stmt: ast.DetectAnomaly) -> list[str]:
         arg = f"check_nan={self.expr(stmt.check_nan)}" if stmt.check_nan is not None else ""
-        return [f"with torch.autograd.detect_anomaly({arg}):", *self._block(stmt.body)]
+        head = self._head(f"with torch.autograd.detect_anomaly({arg}):", stmt)
+        return [head, *self._block(stmt.body, stmt)]
 
     def _stmt_Repeat(self, stmt: ast.Repeat) -> list[str]:
         head = self._head(f"for _ in range({self.expr(stmt.count)}):", stmt)

@@ -941,7 +941,8 @@ def _module_attribute(module: Module, name: str, globals_: dict[str, Any]) -> An
         name = f"linalg_{name}"  # torch.linalg.svd, where torch.svd differs
     value = globals_.get(name)
     if isinstance(value, BuiltinFunction) and value.torch_call is not None:
-        return BuiltinFunction(name, value.torch_call, value.accepts_grad_flag)
+        return BuiltinFunction(name, value.torch_call, value.accepts_grad_flag,
+                               defined_in_python=value.defined_in_python)
     if value is not None and not isinstance(value, Module) and not (
             isinstance(value, BuiltinFunction) and value.python):
         return value
@@ -1046,10 +1047,11 @@ def _make_globals(print_fn: Callable[..., None]) -> dict[str, Any]:
         if builtin.python == "fallback":
             names[builtin.name] = BuiltinFunction(
                 builtin.name, torch_or_python(builtin.name, target), builtin.grad_flag,
-                torch_call=target)
+                torch_call=target, defined_in_python=builtin.name in table.PYTHON_DEFINED)
         else:
-            names[builtin.name] = BuiltinFunction(builtin.name, target, builtin.grad_flag,
-                                                  python=builtin.python == "only")
+            names[builtin.name] = BuiltinFunction(
+                builtin.name, target, builtin.grad_flag, python=builtin.python == "only",
+                defined_in_python=builtin.name in table.PYTHON_DEFINED)
     GRAD_FLAG = names.get("grad")
     names["print"] = BuiltinFunction("print", print_fn, python=True)
     for dtype_name in table.DTYPE_NAMES:

@@ -39,6 +39,7 @@ class BuiltinFunction:
     python: bool = False  # Python's own builtin (print, len), not a torch function
     # What `torch.<name>` is when the bare name means more (`sum` of a list is Python's sum).
     torch_call: Callable[..., Any] | None = None
+    defined_in_python: bool = False  # PyTorch's is a Python function (table.PYTHON_DEFINED)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.call(*args, **kwargs)
@@ -48,6 +49,8 @@ class BuiltinFunction:
             if self.name in ("range", "list", "tuple", "zip", "enumerate"):
                 return f"<class '{self.name}'>"
             return f"<built-in function {self.name}>"
+        if self.defined_in_python:
+            return f"<function {self.name} at {id(self):#x}>"
         return f"<built-in method {self.name} of type object at {id(self):#x}>"
 
 

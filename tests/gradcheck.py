@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import warnings
+
 import numpy as np
 
 from gradsh.engine import exceptions, ops
@@ -175,7 +177,13 @@ def run_gradsh(case: Callable[..., Any], arrays: Sequence[Any],
     messages: list[str] = []
     previous = exceptions.set_warning_handler(lambda category, text: messages.append(text))
     try:
-        outcome.value = case(GradshNamespace(), *inputs)
+        # gradsh.torch (the optimizers, nn) warns through Python's warnings module, as PyTorch
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                outcome.value = case(GradshNamespace(), *inputs)
+            finally:
+                messages.extend(str(w.message) for w in caught)
     except TorchError as error:
         outcome.error = (error.kind, error.message)
     finally:

@@ -293,7 +293,7 @@ def test_dot_follows_torchviz_and_adds_names_values_and_states() -> None:
     leaf_name, leaf = labels["b"]
     assert leaf["fillcolor"] == "lightblue"
     assert leaf["label"].split("\n")[1:] == ["(3)", "value [1., 2., 3.]",
-                                             "grad [ 38.7781, 141.1963, 846.8575]"]
+                                             "grad [ 38.7781, 141.1963, 846.8576]"]  # as torch
     (target,) = [b for a, b, _ in edges if a == leaf_name]
     assert nodes[target]["label"] == "AccumulateGrad"
     # saved tensors: orange while alive, grey and dashed once freed, hanging from their node

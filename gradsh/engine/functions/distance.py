@@ -17,16 +17,18 @@ __all__ = ["CdistBackward0", "CdistBackwardBackward0", "EuclideanDistBackward0"]
 
 def _pow32(x: Array, p: float) -> Array:
     """powf(x, p) for float32 (glibc's is correctly rounded: float64 then one rounding)."""
+    xp = xp_of(x)
     if x.dtype == np.float64:
-        return np.power(x, p)
-    return np.power(x.astype(np.float64), float(np.float32(p))).astype(x.dtype)
+        return xp.power(x, p)
+    return xp.power(x.astype(np.float64), float(np.float32(p))).astype(x.dtype)
 
 
 def cdist_array(x1: Array, x2: Array, p: float) -> Array:
     """(..., r1, m) and (..., r2, m) -> (..., r1, r2): per pair, the column terms added one
     after another in the input's dtype, then the finish (sqrt, or pow(agg, 1.0 / p) in double)."""
-    diff = np.abs(x1[..., :, None, :] - x2[..., None, :, :])
-    agg = np.zeros(diff.shape[:-1], dtype=diff.dtype)
+    xp = xp_of(x1)
+    diff = xp.abs(x1[..., :, None, :] - x2[..., None, :, :])
+    agg = xp.zeros(diff.shape[:-1], dtype=diff.dtype)
     with _quiet():
         for k in range(diff.shape[-1]):
             d = diff[..., k]
@@ -37,20 +39,21 @@ def cdist_array(x1: Array, x2: Array, p: float) -> Array:
             elif p == 2:
                 agg = agg + d * d
             elif math.isinf(p):
-                agg = np.maximum(agg, d)
+                agg = xp.maximum(agg, d)
             else:
                 agg = agg + _pow32(d, p)
         if p == 2:
-            return np.sqrt(agg)
+            return xp.sqrt(agg)
         if p in (0, 1) or math.isinf(p):
             return agg
-        return np.power(agg.astype(np.float64), 1.0 / float(np.float32(p))).astype(agg.dtype)
+        return xp.power(agg.astype(np.float64), 1.0 / float(np.float32(p))).astype(agg.dtype)
 
 
 def cdist_backward_array(grad: Array, x1: Array, x2: Array, p: float, dist: Array) -> Array:
     """The gradient for x1: per row of x1, the pair terms added over x2's rows in order
     (Dist::backward_down_column_cdist); for x2, the same with the roles swapped."""
-    out = np.zeros(x1.shape, dtype=x1.dtype)
+    xp = xp_of(x1)
+    out = xp.zeros(x1.shape, dtype=x1.dtype)
     if p == 0:
         return out
     one = x1.dtype.type(1)
@@ -59,19 +62,19 @@ def cdist_backward_array(grad: Array, x1: Array, x2: Array, p: float, dist: Arra
             diff = x1 - x2[..., j:j + 1, :]
             g = grad[..., j:j + 1]
             dj = dist[..., j:j + 1]
-            sign = np.sign(diff)
+            sign = xp.sign(diff)
             if p == 1:
                 term = g * sign
             elif p < 2:
-                value = sign * _pow32(np.abs(diff), p - 1) * g / _pow32(dj, p - 1)
-                term = np.where((dj == 0) | ((diff == 0) & (p < 1)), 0, value)
+                value = sign * _pow32(xp.abs(diff), p - 1) * g / _pow32(dj, p - 1)
+                term = xp.where((dj == 0) | ((diff == 0) & (p < 1)), 0, value)
             elif p == 2:
-                term = np.where(dj == 0, 0, g * diff / dj)
+                term = xp.where(dj == 0, 0, g * diff / dj)
             elif math.isinf(p):
-                term = g * sign * (one - np.minimum(one, np.ceil(np.abs(np.abs(diff) - dj))))
+                term = g * sign * (one - xp.minimum(one, xp.ceil(xp.abs(xp.abs(diff) - dj))))
             else:
-                value = diff * _pow32(np.abs(diff), p - 2) * g / _pow32(dj, p - 1)
-                term = np.where(dj == 0, 0, value)
+                value = diff * _pow32(xp.abs(diff), p - 2) * g / _pow32(dj, p - 1)
+                term = xp.where(dj == 0, 0, value)
             out = out + term.astype(x1.dtype)
     return out
 
@@ -100,11 +103,12 @@ class CdistBackward0(Function):
 
 def _cdist_gradients(grad: Array, x1: Array, x2: Array, dist: Array, p: float, need1: bool,
                      need2: bool) -> tuple[Any, Any]:
+    xp = xp_of(x1)
     shape = np.broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
-    a = np.broadcast_to(x1, shape + x1.shape[-2:])
-    b = np.broadcast_to(x2, shape + x2.shape[-2:])
+    a = xp.broadcast_to(x1, shape + x1.shape[-2:])
+    b = xp.broadcast_to(x2, shape + x2.shape[-2:])
     g1 = cdist_backward_array(grad, a, b, p, dist) if need1 else None
-    g2 = (cdist_backward_array(np.swapaxes(grad, -1, -2), b, a, p, np.swapaxes(dist, -1, -2))
+    g2 = (cdist_backward_array(xp.swapaxes(grad, -1, -2), b, a, p, xp.swapaxes(dist, -1, -2))
           if need2 else None)
     return g1, g2
 

@@ -29,5 +29,5 @@ def mark_widened_ops() -> None:
     while pending:
         cls = pending.pop()
         pending.extend(cls.__subclasses__())
-        if cls.__dict__.get("name", None) in _WIDENED:
+        if cls.__dict__.get("node_name", None) in _WIDENED:
             cls.half_opmath = True
