@@ -33,6 +33,10 @@ class GradshError(Exception):
         self.message = message
         self.pos = pos
         self.hint = hint
+        # gradsh stopped the statement itself (Ctrl-C, --timeout, a limit, a gradsh bug) and
+        # undid it; PyTorch's errors leave their partial state instead
+        self.rolled_back = False
+        self.own_stop = False  # raised by gradsh's own limit (--max-memory ...), not PyTorch
 
     def with_pos(self, pos: Pos) -> GradshError:
         """The same error placed at `pos` if it has no position yet."""
@@ -49,7 +53,8 @@ def format_error(err: GradshError, source: str | None = None, path: str = "<inpu
     """
     if err.pos is None:
         head = f"{path}: {err.kind}: {err.message}"
-        return head if err.hint is None else f"{head}\n{err.hint}"
+        tail = [line for line in (err.hint, rolled_back_line(err)) if line]
+        return "\n".join([head, *tail])
     pos = err.pos
     lines = [f"{path}:{pos.line}:{pos.column}: {err.kind}: {err.message}"]
     if source is not None:
@@ -65,4 +70,14 @@ def format_error(err: GradshError, source: str | None = None, path: str = "<inpu
             lines.append(f"    {lead}{'^' * width}")
     if err.hint is not None:
         lines.append(err.hint)
+    if err.rolled_back:
+        lines.append(rolled_back_line(err))
     return "\n".join(lines)
+
+
+def rolled_back_line(err: GradshError) -> str:
+    """The line after an error whose statement gradsh undid."""
+    if not err.rolled_back:
+        return ""
+    return ("gradsh undid this statement (gradsh's own stop, not PyTorch's error): variables, "
+            "gradients and the random stream are as they were before it")

@@ -41,7 +41,7 @@ from gradsh import ast, pysafe
 from gradsh import builtins as table
 from gradsh.errors import GradshError, Pos, format_error
 from gradsh.export_comments import Comments
-from gradsh.interpreter import _ALIASES as MODULE_ATTRIBUTE_ALIASES  # torch.optim.SGD -> sgd
+from gradsh.interp_names import _ALIASES as MODULE_ATTRIBUTE_ALIASES  # torch.optim.SGD -> sgd
 from gradsh.interpreter import _source_of as source_of
 
 INDENT = "    "

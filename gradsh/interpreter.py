@@ -9,9 +9,7 @@ that failed. The variable environment keeps definition order, which the table fo
 
 from __future__ import annotations
 
-import importlib
 import operator
-import sys
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,11 +23,10 @@ from gradsh import ast, suggest
 from gradsh import builtins as table
 from gradsh.engine import dtypes, ops
 from gradsh.engine.dtypes import DType
-from gradsh.engine.exceptions import TorchError, set_warning_handler
+from gradsh.engine.exceptions import LimitExceeded, TorchError, set_warning_handler
 from gradsh.engine.tensor import (
     Anomaly,
     Node,
-    RemovableHandle,
     Tensor,
     _Origin,
     reset_warn_once,
@@ -37,9 +34,21 @@ from gradsh.engine.tensor import (
     set_origin,
     undo_log,
 )
+from gradsh import interp_names as names
 from gradsh.errors import GradshError, Pos
-from gradsh.snapshot import module_tensors, tensor_env
-from gradsh.pybuiltins import CONVERSIONS, PYTHON_ONLY, torch_or_python
+from gradsh.interp_names import (
+    _make_globals,
+    _module_attribute,
+    _namespace_of,
+    _node_attribute,
+    _takes_requires_grad,
+    _tensor_attribute,
+    _unknown_name_hint,
+    public_members,
+)
+from gradsh.statement_undo import SessionState, is_instance, is_nn_module, undoes, uninterrupted
+from gradsh.snapshot import tensor_env
+from gradsh.pybuiltins import CONVERSIONS, PYTHON_ONLY
 from gradsh.values import (
     BoundMethod,
     BuiltinFunction,
@@ -74,6 +83,7 @@ class StepOutcome:
     # ("echo", not in `printed`, which is what the script printed) in the order they happened.
     events: list[tuple[str, Any]] = field(default_factory=list)
     error: GradshError | None = None
+    rolled_back: bool = False  # gradsh undid the statement (its own stop, not PyTorch's error)
 
     @property
     def ok(self) -> bool:
@@ -150,22 +160,34 @@ class Interpreter:
             yield self.run_statement(stmt)
 
     def run_statement(self, stmt: ast.Stmt) -> StepOutcome:
-        """Run one top-level statement. A statement that fails (or is interrupted) changes
-        nothing: variables, gradients, in-place writes, freed buffers and the random stream
-        are put back as they were before it."""
+        """Run one top-level statement.
+
+        A statement that raises one of PyTorch's errors (or a Python error of the script's own
+        making) leaves what PyTorch leaves: what ran before the raise keeps its effects
+        (gradients a failing backward already accumulated, buffers it freed, the first
+        statements of a failing block). Only gradsh's own stops undo the statement: Ctrl-C and
+        --timeout (re-raised to the caller), --max-memory and work too large to start
+        (LimitExceeded, MemoryError) and gradsh's internal errors; variables, gradients,
+        in-place writes, freed buffers and the random stream are then put back, and the error
+        says so (`rolled_back`)."""
         outcome = StepOutcome(stmt)
         self._outcome = outcome
         self._seen_warnings = set()
         previous = set_warning_handler(self._on_warning)
-        before = _SessionState.take(self)
+        before = SessionState.take(self.env)
         try:
             with undo_log() as log, _python_warnings(self._on_warning), _statement_origins():
                 try:
                     self._exec(stmt)
-                except BaseException:
-                    log.rollback()
-                    before.restore(self)
+                except BaseException as err:
+                    if undoes(err):
+                        with uninterrupted():
+                            log.rollback()
+                            before.restore(self.env)
+                        outcome.rolled_back = True
                     raise
+        except LimitExceeded as err:
+            outcome.error = self._torch_error(err, stmt.pos)
         except GradshError as err:
             outcome.error = err.with_pos(stmt.pos)
         except TorchError as err:
@@ -184,6 +206,8 @@ class Interpreter:
         finally:
             set_warning_handler(previous)
             self._outcome = None
+        if outcome.error is not None and outcome.rolled_back:
+            outcome.error.rolled_back = True
         return outcome
 
     def _on_warning(self, category: str, message: str) -> None:
@@ -515,8 +539,10 @@ class Interpreter:
         (a saved tensor modified in place or freed: where that happened)."""
         from gradsh.explainer import error_hint
 
-        return GradshError(err.kind, err.message, pos,
-                           error_hint(err, tensor_env(self.env), self.path))
+        located = GradshError(err.kind, err.message, pos,
+                              error_hint(err, tensor_env(self.env), self.path))
+        located.own_stop = isinstance(err, LimitExceeded)  # gradsh's limit: undone
+        return located
 
     def _eval_Number(self, expr: ast.Number) -> Any:
         return expr.value
@@ -588,7 +614,7 @@ class Interpreter:
         if public is not None and name in public:
             value = getattr(obj, name)
             return BoundMethod(obj, name, value) if callable(value) else value
-        if name.isdigit() and _is_nn_module(obj) and name in obj._modules:
+        if name.isdigit() and is_nn_module(obj) and name in obj._modules:
             return obj._modules[name]  # `model.0`: a Sequential's first module, as getattr does
         raise GradshError(
             "AttributeError", f"'{_type_name(obj)}' object has no attribute '{name}'",
@@ -620,8 +646,8 @@ class Interpreter:
 
     def _call(self, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         if isinstance(func, BuiltinFunction):
-            if func.accepts_grad_flag and any(a is GRAD_FLAG for a in args):
-                args = [a for a in args if a is not GRAD_FLAG]
+            if func.accepts_grad_flag and any(a is names.GRAD_FLAG for a in args):
+                args = [a for a in args if a is not names.GRAD_FLAG]
                 if not _takes_requires_grad(func.call):
                     # torch.Tensor(...) has no requires_grad: the flag means .requires_grad_()
                     return func.call(*args, **kwargs).requires_grad_()
@@ -633,7 +659,7 @@ class Interpreter:
             if kwargs:
                 raise GradshError("TypeError", "lambdas take positional arguments only")
             return func(*args)
-        if _is_nn_module(func):  # `model(x)`: forward with the module's hooks
+        if is_nn_module(func):  # `model(x)`: forward with the module's hooks
             return func(*args, **kwargs)
         if isinstance(func, Module):
             raise GradshError("TypeError", "'module' object is not callable")
@@ -672,7 +698,7 @@ class Interpreter:
             return Size(result) if isinstance(obj, Size) and isinstance(key, slice) else result
         if isinstance(obj, dict):
             return obj[key]
-        if _is_nn_module(obj) and hasattr(type(obj), "__getitem__"):
+        if is_nn_module(obj) and hasattr(type(obj), "__getitem__"):
             return obj[key]  # Sequential, ModuleList: a module, or a slice of them
         raise GradshError("TypeError", f"'{_type_name(obj)}' object is not subscriptable")
 
@@ -758,244 +784,8 @@ _EXEC = _dispatch("_exec_")
 
 
 # ---------------------------------------------------------------------------------------------
-# What a failed statement must not change
+# Warnings and origins while a statement runs
 # ---------------------------------------------------------------------------------------------
-
-
-@dataclass
-class _SessionState:
-    """The cheap part of the session's state, copied before each statement: the variables,
-    each reachable tensor's autograd attributes and hooks, the random stream, the defaults.
-    (Storage written in place and buffers freed by backward are in the engine's UndoLog.)"""
-
-    env: dict[str, Any]
-    tensors: list[tuple[Tensor, tuple[Any, ...]]]
-    rng: Any
-    dtype: DType
-    device: str
-
-    @staticmethod
-    def take(interp: Interpreter) -> _SessionState:
-        from gradsh.engine.random import default_generator
-
-        return _SessionState(
-            env=dict(interp.env),
-            tensors=[(t, _tensor_attributes(t)) for t in _reachable_tensors(interp.env)],
-            rng=default_generator.get_state(),
-            dtype=dtypes.default_float(),
-            device=ops.DefaultDevice.value,
-        )
-
-    def restore(self, interp: Interpreter) -> None:
-        from gradsh.engine.random import default_generator
-
-        interp.env.clear()
-        interp.env.update(self.env)
-        for t, attributes in self.tensors:
-            _restore_tensor_attributes(t, attributes)
-        default_generator.set_state(self.rng)
-        dtypes.set_default_dtype(self.dtype)
-        ops.DefaultDevice.value = self.device
-
-
-def _reachable_tensors(env: dict[str, Any]) -> list[Tensor]:
-    """Tensors a user can reach from a variable: the variables, tensors in lists and tuples,
-    an optimizer's parameters, and their .grad tensors."""
-    found: dict[int, Tensor] = {}
-    seen: set[int] = set()  # containers already walked (a list may hold itself)
-    pending: list[Any] = list(env.values())
-    while pending:
-        value = pending.pop()
-        if isinstance(value, Tensor):
-            if id(value) not in found:
-                found[id(value)] = value
-                if value._grad is not None:
-                    pending.append(value._grad)
-        elif isinstance(value, (list, tuple)):
-            if id(value) not in seen:
-                seen.add(id(value))
-                pending.extend(value)
-        elif hasattr(value, "param_groups") and isinstance(value.param_groups, list):
-            pending.extend(group["params"] for group in value.param_groups
-                           if isinstance(group, dict) and "params" in group)
-        elif _is_nn_module(value) and id(value) not in seen:
-            seen.add(id(value))
-            pending.extend(t for _, t in module_tensors("", value))
-    return list(found.values())
-
-
-def _tensor_attributes(t: Tensor) -> tuple[Any, ...]:
-    fn = t._grad_fn
-    node = None
-    if fn is not None:
-        hooks = fn.pre_hooks
-        node = (fn, fn.retain_grad_ref, len(hooks) if isinstance(hooks, list) else None)
-    return (t._data, t._requires_grad, fn, t._grad, t._view_version, t.device,
-            len(t._hooks) if t._hooks is not None else None, node)
-
-
-def _restore_tensor_attributes(t: Tensor, attributes: tuple[Any, ...]) -> None:
-    data, requires_grad, fn, grad, view_version, device, hooks, node = attributes
-    t._data, t._requires_grad, t._grad_fn, t._grad = data, requires_grad, fn, grad
-    t._view_version, t.device = view_version, device
-    if hooks is None:
-        t._hooks = None
-    elif t._hooks is not None:
-        del t._hooks[hooks:]
-    if node is not None:
-        fn, retain_ref, hook_count = node
-        fn.retain_grad_ref = retain_ref
-        if hook_count is None:
-            if isinstance(fn.pre_hooks, list) and "pre_hooks" in getattr(fn, "__dict__", {}):
-                fn.pre_hooks = ()
-        elif isinstance(fn.pre_hooks, list):
-            del fn.pre_hooks[hook_count:]
-
-
-# ---------------------------------------------------------------------------------------------
-# Attribute access on engine objects (whitelisted from the builtin table)
-# ---------------------------------------------------------------------------------------------
-
-_HANDLE_MEMBERS = frozenset({"remove"})
-# x.numpy(): what describes the array, never NumPy's files or raw memory (tofile, ctypes)
-_NDARRAY_MEMBERS = frozenset({"shape", "ndim", "size", "dtype", "T", "tolist", "item"})
-# The classes of gradsh.torch whose members the builtin table lists, by owner name.
-_OWNER_CLASSES = (("Module", "gradsh.torch.nn", "Module"),
-                  ("Optimizer", "gradsh.torch.optim", "Optimizer"))
-
-
-def public_members(obj: Any) -> frozenset[str] | None:
-    """What a script may read or call on `obj`, a value that is neither a tensor, a node nor a
-    namespace: the builtin table's members of its class (an nn module, an optimizer), a hook
-    handle's remove(); None for any other object (no attribute of it is reachable)."""
-    if isinstance(obj, RemovableHandle) or _is_instance(obj, "gradsh.torch.utils.hooks",
-                                                         "RemovableHandle"):
-        return _HANDLE_MEMBERS
-    if type(obj).__name__ == "ndarray":
-        return _NDARRAY_MEMBERS
-    for owner, module, cls in _OWNER_CLASSES:
-        if _is_instance(obj, module, cls):
-            return table.MEMBERS[owner]
-    return None
-
-
-def _is_nn_module(obj: Any) -> bool:
-    return _is_instance(obj, "gradsh.torch.nn", "Module")
-
-
-def _is_instance(obj: Any, module: str, cls: str) -> bool:
-    """isinstance(obj, module.cls), without importing the module (nothing of gradsh.torch is
-    loaded before a script uses it)."""
-    loaded = sys.modules.get(module)
-    return loaded is not None and isinstance(obj, getattr(loaded, cls))
-
-
-def _tensor_attribute(t: Tensor, name: str) -> Any:
-    if name in table.ATTRIBUTES:
-        if name == "shape":
-            return Size(t.shape)
-        if name == "device":
-            return Device(t.device)
-        if name == "_version":
-            return t._version
-        if name == "is_cuda":
-            return t.device != "cpu"
-        if name in ("T", "mT", "H"):
-            return getattr(ops, name)(t)
-        return getattr(t, name)
-    if name in table.METHODS or name in table.OPERATOR_METHODS:
-        method = getattr(t, name, None)
-        if method is None:
-            raise GradshError("AttributeError", f"'Tensor' object has no attribute '{name}'")
-        if name == "size":
-            return BoundMethod(t, name, lambda *args, **kw: _as_size(method(*args, **kw)))
-        return BoundMethod(t, name, method)
-    raise suggest.TypoError("AttributeError", f"'Tensor' object has no attribute '{name}'", None,
-                            lambda called: suggest.tensor_attribute_hint(name, called))
-
-
-def _node_attribute(node: Node, name: str) -> Any:
-    if name == "next_functions":
-        return node.next_functions
-    if name == "name":
-        return BoundMethod(node, "name", node.name)
-    if name == "metadata":
-        return node.metadata
-    if name.startswith("_saved_"):
-        saved = node.saved_tensors.get(name[len("_saved_"):])
-        if saved is None:
-            raise GradshError("AttributeError", f"'{node.node_name}' object has no attribute '{name}'")
-        return saved.unpack(node, True)
-    if name == "variable" and hasattr(node, "variable"):
-        return node.variable  # type: ignore[attr-defined]
-    raise GradshError("AttributeError", f"'{node.node_name}' object has no attribute '{name}'")
-
-
-def _module_attribute(module: Module, name: str, globals_: dict[str, Any]) -> Any:
-    full = f"{module.name}.{name}"
-    if full in table.MODULES:
-        return Module(full, table.MODULES[full])
-    if name in _ALIASES:
-        name = _ALIASES[name]
-    if module.name == "torch.linalg" and f"linalg_{name}" in table.FUNCTIONS:
-        name = f"linalg_{name}"  # torch.linalg.svd, where torch.svd differs
-    value = globals_.get(name)
-    if isinstance(value, BuiltinFunction) and value.torch_call is not None:
-        return BuiltinFunction(name, value.torch_call, value.accepts_grad_flag,
-                               defined_in_python=value.defined_in_python)
-    if value is not None and not isinstance(value, Module) and not (
-            isinstance(value, BuiltinFunction) and value.python):
-        return value
-    raise suggest.TypoError("AttributeError", f"module '{module.name}' has no attribute '{name}'",
-                            None, lambda called: suggest.module_attribute_hint(module.name, name,
-                                                                               called))
-
-
-_TENSOR_ATTRIBUTES = frozenset({"grad", "grad_fn", "is_leaf", "requires_grad", "retains_grad",
-                                "data", "shape", "dtype", "device", "T", "mT", "H", "is_cuda"})
-
-
-def _unknown_name_hint(name: str, known: Any) -> str:
-    """A likely typo's correction, or where the list of what gradsh has is."""
-    return (suggest.did_you_mean(name, known)
-            or "hint: not a gradsh builtin; docs/builtins.md lists every one gradsh implements")
-
-
-_ALIASES = {"SGD": "sgd", "Size": "Size"}
-
-
-# ---------------------------------------------------------------------------------------------
-# Globals
-# ---------------------------------------------------------------------------------------------
-
-
-GRAD_FLAG: Any = None  # the `grad` builtin, which creation functions also accept as a flag
-
-
-def _takes_requires_grad(function: Callable[..., Any]) -> bool:
-    import inspect
-
-    target = getattr(function, "__wrapped__", function)
-    return "requires_grad" in inspect.signature(target).parameters
-
-
-def _resolve(builtin: table.Builtin) -> Callable[..., Any] | None:
-    if builtin.python == "only":
-        return PYTHON_ONLY.get(builtin.name)
-    if builtin.home == "ops":
-        return getattr(ops, builtin.ops_name, None)
-    return _imported_on_call(table.HOMES[builtin.home], builtin.ops_name)
-
-
-def _imported_on_call(module: str, name: str) -> Callable[..., Any]:
-    """module.name, imported when first called: gradsh.torch takes a while to import, and most
-    scripts never use it."""
-
-    def call(*args: Any, **kwargs: Any) -> Any:
-        return getattr(importlib.import_module(module), name)(*args, **kwargs)
-
-    call.__qualname__ = call.__name__ = name
-    return call
 
 
 @contextmanager
@@ -1028,53 +818,9 @@ def _python_warnings(handler: Callable[[str, str], None]) -> Iterator[None]:
         yield
 
 
-def _namespace_of(module: ModuleType) -> Module | None:
-    """The builtin namespace a Python module of gradsh.torch stands for (`torch`, `F`...), so a
-    gradsh statement means the same whether `torch` was imported in Python or not."""
-    full = module.__name__.removeprefix("gradsh.")
-    if full not in table.MODULES:
-        return None
-    return Module(full, table.MODULES[full])
-
-
-def _make_globals(print_fn: Callable[..., None]) -> dict[str, Any]:
-    global GRAD_FLAG
-    names: dict[str, Any] = {}
-    for builtin in table.FUNCTIONS.values():
-        target = _resolve(builtin)
-        if target is None:
-            continue
-        if builtin.python == "fallback":
-            names[builtin.name] = BuiltinFunction(
-                builtin.name, torch_or_python(builtin.name, target), builtin.grad_flag,
-                torch_call=target, defined_in_python=builtin.name in table.PYTHON_DEFINED)
-        else:
-            names[builtin.name] = BuiltinFunction(
-                builtin.name, target, builtin.grad_flag, python=builtin.python == "only",
-                defined_in_python=builtin.name in table.PYTHON_DEFINED)
-    GRAD_FLAG = names.get("grad")
-    names["print"] = BuiltinFunction("print", print_fn, python=True)
-    for dtype_name in table.DTYPE_NAMES:
-        names[dtype_name] = dtypes.BY_NAME[dtype_name if dtype_name != "bool" else "bool"]
-    names.update(table.NUMBER_CONSTANTS)
-    for device in table.DEVICE_NAMES:
-        names[device] = Device(device)
-    for module, children in table.MODULES.items():
-        if "." not in module:
-            names[module] = Module(module, children)
-    for alias, full in table.MODULE_ALIASES.items():
-        names[alias] = Module(full, table.MODULES[full])
-    return names
-
-
 # ---------------------------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------------------------
-
-
-def _as_size(value: Any) -> Any:
-    """`x.size()` is a torch.Size; `x.size(0)` an int."""
-    return Size(value) if isinstance(value, tuple) else value
 
 
 def _check_value(value: Any) -> Any:

@@ -221,12 +221,14 @@ def _run_steps(program: Any, interp: Interpreter, options: RunOptions, renderer:
             try:
                 outcome = interp.run_statement(stmt)
             except ScriptTimeout:
-                outcome = StepOutcome(stmt, error=GradshError(
+                stopped = GradshError(
                     "TimeoutError",
                     f"the script ran longer than --timeout {options.timeout:g} seconds; this "
-                    "statement was stopped and undone",
+                    "statement was stopped",
                     stmt.pos,
-                ))
+                )
+                stopped.rolled_back = True
+                outcome = StepOutcome(stmt, error=stopped, rolled_back=True)
                 options = dataclasses.replace(options, keep_going=False)
             if _show_step(number, outcome, interp, options, renderer, out, source, path):
                 failed = True
@@ -399,5 +401,6 @@ def _json_step(number: int, outcome: StepOutcome, interp: Interpreter,
         "printed": printed,
         "warnings": list(outcome.warnings),
         "error": _json_error(outcome.error) if outcome.error is not None else None,
+        **({"rolled_back": True} if outcome.rolled_back else {}),
         "vars": {s.name: snapshot.json_state(s) for s in snapshot.take(interp.env)},
     }

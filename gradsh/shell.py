@@ -194,10 +194,10 @@ class Session:
             try:
                 outcome = self.interp.run_statement(stmt)
             except KeyboardInterrupt:
-                # The interpreter let it through; whatever the statement had done stays done,
-                # as in PyTorch, and the table shows it.
-                self._error(GradshError("KeyboardInterrupt", "interrupted", stmt.pos),
-                            quoted, path)
+                # The interpreter undid the statement (gradsh's own stop) and let Ctrl-C through.
+                interrupted = GradshError("KeyboardInterrupt", "interrupted", stmt.pos)
+                interrupted.rolled_back = True
+                self._error(interrupted, quoted, path)
                 self.show_table()
                 return
             self._show_outcome(outcome, quoted, path)

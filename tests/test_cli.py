@@ -265,7 +265,12 @@ def test_a_tensor_over_the_memory_limit_is_refused_at_once(script) -> None:
     assert lines[0].endswith(
         "2:5: RuntimeError: refusing to allocate 3.81 MiB for a tensor of shape [1000, 1000]: "
         "gradsh's memory limit is 1.00 MiB (set it with --max-memory or GRADSH_MAX_MEMORY)")
-    assert "refusing to allocate 3.64 TiB for a tensor of shape [1000000000000]" in lines[3]
+    assert "refusing to allocate 3.64 TiB for a tensor of shape [1000000000000]" in lines[4]
+    # gradsh's own stop: the statement was undone, and the line after the error says so
+    assert lines[3].startswith("gradsh undid this statement") and lines[7] == lines[3]
+    steps = [json.loads(line) for line in gradsh(
+        "run", "--json", "--keep-going", "--max-memory", "1M", str(path)).stdout.splitlines()]
+    assert [step.get("rolled_back", False) for step in steps] == [False, True, True, False]
     assert gradsh("run", "--max-memory", "lots", str(path)).returncode == 2
 
 

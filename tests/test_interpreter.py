@@ -222,55 +222,108 @@ def test_python_level_errors_are_gradsh_errors(source: str) -> None:
     assert (line, column) == (1, 1)
 
 
-def test_a_failing_block_assigns_nothing() -> None:
+def test_a_failing_block_keeps_what_ran_before_the_error() -> None:
+    # As Python and PyTorch: the block's first statement ran, its effects stay.
     interp, outcomes = run("no_grad { a = tensor(1.); b = undefined }\n")
-    assert not outcomes[0].ok
-    assert "a" not in interp.env
+    assert not outcomes[0].ok and not outcomes[0].rolled_back
+    assert "a" in interp.env and "b" not in interp.env
 
 
-def test_a_failing_backward_accumulates_nothing_and_frees_nothing() -> None:
-    # PyTorch itself would leave a.grad filled here: AccumulateGrad(a) runs before the
-    # ExpBackward0 node that finds its saved result modified.
+def test_a_failing_backward_leaves_what_pytorch_leaves(torch: Any) -> None:
+    # AccumulateGrad(a) runs before the ExpBackward0 node that finds its saved result modified:
+    # PyTorch leaves a.grad filled, and the graph's buffers it had not reached unfreed.
     interp, outcomes = run(
-        "a = tensor(1., grad)\nb = tensor(2., grad)\ny = b.exp() + a * 2\n"
-        "e = y.grad_fn.next_functions[0][0]\n"
+        "a = tensor(1., grad)\nb = tensor(2., grad)\n"
         "z = b.exp()\nz.detach().zero_()\n"
         "w = z + a * 3\nw.backward()\n"
     )
-    assert not outcomes[-1].ok
+    assert not outcomes[-1].ok and not outcomes[-1].rolled_back
     assert "modified by an inplace operation" in outcomes[-1].error.message
-    assert interp.env["a"].peek_grad() is None
-    assert interp.env["b"].peek_grad() is None
-    # The graph of w was not freed by the failed backward: its MulBackward0 can still run.
+    ta = torch.tensor(1., requires_grad=True)
+    tb = torch.tensor(2., requires_grad=True)
+    tz = tb.exp()
+    tz.detach().zero_()
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        (tz + ta * 3).backward()
+    assert interp.env["a"].peek_grad().item() == ta.grad.item() == 3.0
+    assert interp.env["b"].peek_grad() is None and tb.grad is None
     later = list(interp.run(parse("u = (a * 3).sum()\nu.backward()\nprint a.grad", "t.grad")))
-    assert later[-1].printed == ["tensor(3.)"]
+    assert later[-1].printed == ["tensor(6.)"]
 
 
-def test_a_failing_statement_undoes_in_place_writes_and_grad_changes() -> None:
-    # The loop's second pass fails (w.grad is None by then): the first pass is undone too.
+def test_a_failing_loop_keeps_its_passes_up_to_the_error() -> None:
+    # The loop's second pass fails at w.grad.zero_() (w.grad is None by then).
     interp, outcomes = run(
         "x = tensor([1., 2.])\nw = tensor([1., 2.], grad)\n(w * w).sum().backward()\n"
         "repeat 2 { x.add_(1); w.grad.zero_(); w.grad = None; c = x * 2 }\n"
     )
     assert [o.ok for o in outcomes] == [True, True, True, False]
     x, w = interp.env["x"], interp.env["w"]
-    assert x.tolist() == [1.0, 2.0] and x._version == 0
-    assert w.peek_grad() is not None and w.peek_grad().tolist() == [2.0, 4.0]
-    assert w.peek_grad()._version == 0
-    assert "c" not in interp.env
+    assert x.tolist() == [3.0, 4.0] and x._version == 2
+    assert w.peek_grad() is None
+    assert interp.env["c"].tolist() == [4.0, 6.0]
 
 
-def test_a_failing_block_undoes_everything_in_it() -> None:
+def test_a_failing_block_keeps_its_random_draws() -> None:
     interp, outcomes = run(
-        "seed 0\nx = tensor([1., 2.])\nw = tensor([1., 2.], grad)\n(w * w).sum().backward()\n"
-        "no_grad { x.add_(1); w.grad.zero_(); r = rand(2); w.grad = None; undefined }\n"
-        "r = rand(2)\nseed 0\nr0 = rand(2)\n"
+        "seed 0\nx = tensor([1., 2.])\n"
+        "no_grad { x.add_(1); r = rand(2); undefined }\n"
+        "r2 = rand(2)\nseed 0\nr0 = rand(2)\n"
     )
-    assert [o.ok for o in outcomes] == [True, True, True, True, False, True, True, True]
+    assert [o.ok for o in outcomes] == [True, True, False, True, True, True]
     env = interp.env
-    assert env["x"].tolist() == [1.0, 2.0] and env["x"]._version == 0
-    assert env["w"].peek_grad().tolist() == [2.0, 4.0]
-    assert env["r"].tolist() == env["r0"].tolist()  # the failed block's rand() was undone
+    assert env["x"].tolist() == [2.0, 3.0] and env["x"]._version == 1
+    assert env["r"].tolist() == env["r0"].tolist()  # the block drew first after the seed
+    assert env["r2"].tolist() != env["r0"].tolist()
+
+
+def test_a_statement_over_the_memory_limit_is_undone_completely() -> None:
+    """gradsh's own stop undoes everything the statement did: variables, list contents, an
+    optimizer's dicts, hooks added and removed, optimizer state and options, in-place writes, the .grad
+    of a leaf no variable names any more, the random stream."""
+    from gradsh.engine import limits
+
+    setup = (
+        "seed 0\nw = tensor([1., 2.], grad)\nl = [1, 2]\n"
+        "h = w.register_hook(print)\nopt = sgd([w], lr=0.1, momentum=0.9)\n"
+        "u = tensor(3., grad)\nv = u * 2\nu = 0\n"
+    )
+    stopped = ("no_grad { w.mul_(2) }\nrepeat 1 { l[0] = 5; h.remove(); "
+               "(w * w).sum().backward(); opt.step(); opt.param_groups[0]['lr'] = 1.; "
+               "v.backward(); r = rand(2); big = zeros(10 ** 9) }\n")
+    previous = limits.Limit.max_bytes
+    limits.set_max_memory(10 ** 6)
+    try:
+        interp, outcomes = run(setup + stopped + "seed 0\nr0 = rand(2)\nr1 = rand(2)\n")
+    finally:
+        limits.set_max_memory(previous)
+    stop = outcomes[-4]
+    assert not stop.ok and stop.rolled_back and stop.error.rolled_back
+    assert "refusing to allocate" in stop.error.message
+    env = interp.env
+    assert env["w"].tolist() == [2.0, 4.0]  # the statement before it is not undone
+    assert env["w"].peek_grad() is None
+    assert env["l"] == [1, 2]
+    assert "r" not in env and "big" not in env
+    opt = env["opt"]
+    assert opt.param_groups[0]["lr"] == 0.1 and len(opt.state) == 0
+    leaf = env["v"].grad_fn.next_functions[0][0].variable
+    assert leaf.peek_grad() is None
+    # the hook is still registered: a backward prints through it
+    later = list(interp.run(parse("(w * 1).sum().backward()", "t.grad")))
+    assert later[0].printed == ["tensor([1., 1.])"]
+
+
+def test_a_second_ctrl_c_cannot_break_into_an_undo() -> None:
+    import os
+    import signal
+
+    from gradsh.statement_undo import uninterrupted
+
+    with uninterrupted():
+        os.kill(os.getpid(), signal.SIGINT)  # delivered here, held until the undo is done
+        finished = True
+    assert finished
 
 
 def test_an_unknown_attribute_suggests_the_near_name_or_the_builtin_list() -> None:

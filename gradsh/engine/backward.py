@@ -16,6 +16,7 @@ from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
 from gradsh.engine.grad_mode import Anomaly, set_grad_enabled
 from gradsh.engine.node import AccumulateGrad, GradOps, Node, TensorOps, _owned_copy, grad_ops
 from gradsh.engine.threads import elementwise
+from gradsh.engine.undo import _Undo
 from gradsh.engine.variable import Shape, Tensor
 
 _once: set[str] = set()
@@ -297,6 +298,8 @@ def _accumulate_into(tensor: Tensor, grad: Any, create_graph: bool) -> None:
         new = grad if create_graph else Tensor._make(_owned_copy(grad._data), tensor.device)
     else:
         new = Tensor._make(_owned_copy(grad), tensor.device)
+    if _Undo.log is not None:
+        _Undo.log.record_grad(tensor)
     if tensor._grad is None:
         tensor._grad = new
     elif create_graph:
@@ -382,6 +385,8 @@ def _run_tensor_hooks(node: Node, grad: Any, create_graph: bool) -> Any:
     if ref is not None:
         tensor = ref()
         if tensor is not None:
+            if _Undo.log is not None:
+                _Undo.log.record_grad(tensor)
             if isinstance(grad, Tensor):
                 # grad.clone() (CloneBackward0 under create_graph), or .grad + grad
                 tensor._grad = (grad.clone() if tensor._grad is None  # type: ignore[attr-defined]

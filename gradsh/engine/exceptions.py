@@ -54,6 +54,15 @@ for _cls in (TorchRuntimeError, TorchTypeError, TorchValueError, TorchIndexError
     _cls.__module__ = "builtins"
 
 
+class LimitExceeded(TorchRuntimeError):
+    """gradsh's own stop (--max-memory, work too large to start): not PyTorch's, so the .grad
+    interpreter undoes the statement it stopped."""
+
+
+LimitExceeded.__name__ = LimitExceeded.__qualname__ = "RuntimeError"
+LimitExceeded.__module__ = "builtins"
+
+
 class TorchLinAlgError(TorchRuntimeError):
     """torch.linalg.LinAlgError (torch._C._LinAlgError): a singular or not positive-definite
     input. A RuntimeError, as in PyTorch, shown under PyTorch's class name."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 
-from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.exceptions import LimitExceeded
 
 _UNITS = {"": 1, "b": 1, "k": 2**10, "kb": 2**10, "kib": 2**10, "m": 2**20, "mb": 2**20,
           "mib": 2**20, "g": 2**30, "gb": 2**30, "gib": 2**30, "t": 2**40, "tb": 2**40,
@@ -76,7 +76,7 @@ def check(shape: tuple[int, ...], itemsize: int) -> None:
     size = numel * itemsize
     if size > Limit.current():
         dims = ", ".join(str(n) for n in shape)
-        raise TorchRuntimeError(
+        raise LimitExceeded(
             f"refusing to allocate {format_size(size)} for a tensor of shape [{dims}]: gradsh's "
             f"memory limit is {format_size(Limit.current())} (set it with --max-memory or "
             "GRADSH_MAX_MEMORY)"

@@ -515,6 +515,8 @@ class AccumulateGrad(Node):
             new = grad
         else:
             new = Tensor._make(grad, leaf.device)
+        if _Undo.log is not None:
+            _Undo.log.record_grad(leaf)
         if leaf._grad is None:
             if not create_graph:
                 # Never let .grad alias a buffer someone else holds (the same gradient array can

@@ -18,8 +18,9 @@ if TYPE_CHECKING:  # (type names only: these modules sit above this one)
 class UndoLog:
     """Changes the engine made to state it cannot rebuild: storage written in place (the old
     contents, copied once per storage) and saved tensors freed by backward (kept alive until
-    the log is dropped). The interpreter opens one per statement; `rollback` makes a failed
-    statement change nothing there. Attribute changes (`.grad`, `grad_fn`, ...) are cheap to
+    the log is dropped) and the `.grad` backward sets. The interpreter opens one per statement;
+    `rollback` makes a statement gradsh stopped (Ctrl-C, --timeout, a limit) change nothing
+    there. Attribute changes (`.grad`, `grad_fn`, ...) are cheap to
     snapshot, so the caller records those itself.
 
     Only nodes older than the log need their freed tensors back: a node the logged step made
@@ -30,6 +31,7 @@ class UndoLog:
     def __init__(self) -> None:
         self._storage: dict[int, tuple[Any, Any, VersionCounter, int]] = {}
         self._freed: list[tuple[Any, ...]] = []
+        self._grads: dict[int, tuple[Tensor, Any]] = {}
         self.first_node = next(_sequence)  # nodes numbered from here on are the step's own
 
     def predates(self, node: Node) -> bool:
@@ -41,6 +43,11 @@ class UndoLog:
         key = id(data)
         if key not in self._storage:
             self._storage[key] = (data, data.copy(), t._version_counter, t._version)
+
+    def record_grad(self, t: Tensor) -> None:
+        """`t.grad` is about to be set by backward (a leaf no variable names any more too)."""
+        if id(t) not in self._grads:
+            self._grads[id(t)] = (t, t._grad)
 
     def record_release(self, saved: SavedTensor) -> None:
         self._freed.append(("release", saved, saved._tensor, saved._data, saved.view_history,
@@ -61,8 +68,11 @@ class UndoLog:
             saved._tensor, saved._data, saved.view_history = tensor, data, history
             saved.released = released
             saved.freed_origin = origin
+        for t, grad in self._grads.values():
+            t._grad = grad
         self._storage.clear()
         self._freed.clear()
+        self._grads.clear()
 
 
 class _Undo:

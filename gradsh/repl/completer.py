@@ -20,8 +20,8 @@ from pygments.token import Comment, String
 from gradsh import builtins as table
 from gradsh.engine.dtypes import DType
 from gradsh.engine.tensor import Node, Tensor
-from gradsh.interpreter import _ALIASES as MODULE_ALIASES
-from gradsh.interpreter import public_members
+from gradsh.interp_names import _ALIASES as MODULE_ALIASES
+from gradsh.interp_names import public_members
 from gradsh.repl import commands
 from gradsh.repl.lexer import GradshLexer
 from gradsh.values import BuiltinFunction, Device, Module, Size, kind_of
