@@ -177,6 +177,7 @@ class Interpreter:
         before = SessionState.take(self.env)
         try:
             with undo_log() as log, _python_warnings(self._on_warning), _statement_origins():
+                log.protected = before.protected_arrays()
                 try:
                     self._exec(stmt)
                 except BaseException as err:

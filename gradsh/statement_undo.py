@@ -106,6 +106,17 @@ class SessionState:
             device=ops.DefaultDevice.value,
         )
 
+    def protected_arrays(self) -> set[int]:
+        """The ids of the arrays the session's tensors hold (and of the arrays those view): the
+        storage a statement's in-place writes must be undone in (UndoLog.protected)."""
+        ids: set[int] = set()
+        for t, _ in self.tensors:
+            array = t._data
+            while array is not None and id(array) not in ids:
+                ids.add(id(array))
+                array = getattr(array, "base", None)
+        return ids
+
     def restore(self, env: dict[str, Any]) -> None:
         from gradsh.engine.random import default_generator
 

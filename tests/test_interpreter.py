@@ -409,3 +409,27 @@ def test_bare_expressions_echo_their_value_as_python_does() -> None:
     assert echoes == [[], ["True"], ["tensor(6., grad_fn=<MulBackward0>)"], [], [], [],
                       ["tensor(0.)"]]  # None shows nothing; inside a block nothing either
     assert all(o.printed == [] for o in outcomes[:4])  # what the script printed: no echo
+
+
+def test_the_undo_copies_only_storage_older_than_the_statement() -> None:
+    """A loop that makes and changes a large tensor on each pass holds no copy of it (the undo
+    would discard it anyway), while writes into older storage, through `.data` or a view, are
+    still undone."""
+    from gradsh.engine import limits, ops
+    from gradsh.engine.tensor import undo_log
+
+    with undo_log() as log:
+        log.protected = set()
+        fresh = ops.zeros(1000)
+        fresh.add_(1)
+        assert log._storage == {}
+    previous = limits.Limit.max_bytes
+    limits.set_max_memory(10 ** 6)
+    try:
+        interp, outcomes = run("x = tensor([1., 2.])\n"
+                               "repeat 2 { d = x.data; d.add_(1); v = x[0:1]; v.mul_(10); "
+                               "y = zeros(10); y.add_(1); z = zeros(10 ** 9) }\n")
+    finally:
+        limits.set_max_memory(previous)
+    assert outcomes[-1].rolled_back
+    assert interp.env["x"].tolist() == [1.0, 2.0] and interp.env["x"]._version == 0

@@ -33,6 +33,11 @@ class UndoLog:
         self._freed: list[tuple[Any, ...]] = []
         self._grads: dict[int, tuple[Tensor, Any]] = {}
         self.first_node = next(_sequence)  # nodes numbered from here on are the step's own
+        # The ids of the arrays that existed before the step (and the arrays they view), when
+        # the caller knows them: a write into any other array is into storage the step made,
+        # which an undo discards anyway, so it is not copied (a loop that makes and changes a
+        # large tensor on each pass would otherwise hold a copy per pass). None: copy all.
+        self.protected: set[int] | None = None
 
     def predates(self, node: Node) -> bool:
         """Whether `node` existed before the log was opened (and so must be restorable)."""
@@ -41,8 +46,20 @@ class UndoLog:
     def record_write(self, t: Tensor) -> None:
         data = t._data
         key = id(data)
-        if key not in self._storage:
+        if key not in self._storage and self._predates(data):
             self._storage[key] = (data, data.copy(), t._version_counter, t._version)
+
+    def _predates(self, data: Any) -> bool:
+        """Whether `data` is (or views) an array that existed before the step."""
+        protected = self.protected
+        if protected is None:
+            return True
+        array = data
+        while array is not None:
+            if id(array) in protected:
+                return True
+            array = getattr(array, "base", None)
+        return False
 
     def record_grad(self, t: Tensor) -> None:
         """`t.grad` is about to be set by backward (a leaf no variable names any more too)."""
