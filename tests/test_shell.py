@@ -311,6 +311,36 @@ def test_ctrl_c_interrupts_a_long_computation_and_undoes_it() -> None:
     assert session.statements == ["i = tensor(0)", "w = tensor(1., grad)", "j = i * 2"]
 
 
+@pytest.mark.parametrize("gap", [0.05, 0.15, 0.3])
+def test_a_second_ctrl_c_soon_after_the_first_leaves_the_state_whole(gap: float) -> None:
+    # Two presses in a row: each statement they stop is undone as a whole (never i back and n
+    # not), and the session goes on. The next input keeps the shell busy for the second press.
+    session = Session(RunOptions(width=100), io.StringIO(), io.StringIO())
+
+    def press_twice() -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            i = session.interp.env.get("i")
+            if isinstance(i, Tensor) and i.item() > 50:
+                _thread.interrupt_main()
+                time.sleep(gap)
+                _thread.interrupt_main()
+                return
+            time.sleep(0.01)
+
+    watcher = threading.Thread(target=press_twice)
+    watcher.start()
+    run = drive("i = tensor(0); n = tensor(0); k = tensor(0); m = tensor(0)" + ENTER,
+                "repeat 100000000 { i = i + 1; n = n + 1 }" + ENTER,
+                "repeat 100000000 { k = k + 1; m = m + 1 }" + ENTER, "j = 1" + ENTER,
+                session=session)
+    watcher.join()
+    assert run.out.count("KeyboardInterrupt") == 2
+    assert value(run, "i") == value(run, "n") == 0
+    assert value(run, "k") == value(run, "m") == 0
+    assert value(run, "j") == 1
+
+
 # ---------------------------------------------------------------------------------------------
 # Completion
 # ---------------------------------------------------------------------------------------------
