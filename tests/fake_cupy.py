@@ -279,6 +279,11 @@ def get_array_module(*args: Any) -> Any:
     return module if any(isinstance(a, ndarray) for a in args) else np
 
 
+def _as_strided(x: ndarray, shape: Any = None, strides: Any = None) -> ndarray:
+    """cupy.lib.stride_tricks.as_strided: a view of the same device memory."""
+    return ndarray(np.lib.stride_tricks.as_strided(_device(x), shape, strides))
+
+
 class _Device:
     id = 0
 
@@ -309,6 +314,7 @@ class FakeCupyModule(types.ModuleType):
     cuda = types.SimpleNamespace(runtime=_Runtime, Device=lambda *_: _DEVICE,
                                  is_available=lambda: True)
     transfers = transfers
+    lib = types.SimpleNamespace(stride_tricks=types.SimpleNamespace(as_strided=_as_strided))
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") or name in _NOT_IN_CUPY or not hasattr(np, name):

@@ -30,7 +30,14 @@ import fake_cupy
 import numpy as np
 import pytest
 from gradcheck import check_grads, graph_signature
-from test_gradients import OP_TABLE, SECOND_ORDER, Case, _first, _inputs
+from test_gradients import (
+    OP_TABLE,
+    SECOND_ORDER,
+    SECOND_ORDER_LINALG,
+    Case,
+    _first,
+    _inputs,
+)
 
 from gradsh.engine import backend, ops
 from gradsh.engine.exceptions import TorchError
@@ -411,7 +418,8 @@ def test_op_table_gradients_on_cuda_by_finite_differences(case: Case, cuda_array
     check_grads(_through_cuda(case.f), *_inputs(case))
 
 
-@pytest.mark.parametrize("name, f, x", SECOND_ORDER, ids=[name for name, _, _ in SECOND_ORDER])
+@pytest.mark.parametrize("name, f, x", SECOND_ORDER + SECOND_ORDER_LINALG,
+                         ids=[name for name, _, _ in SECOND_ORDER + SECOND_ORDER_LINALG])
 def test_second_order_on_cuda_matches_cpu(name: str, f: Callable[..., Any], x: np.ndarray,
                                           cuda_arrays: Any) -> None:
     rtol, atol = _tolerances(cuda_arrays, ops.float32)
@@ -432,6 +440,59 @@ def test_second_order_on_cuda_matches_cpu(name: str, f: Callable[..., Any], x: n
         assert gg_cuda is None
         return
     np.testing.assert_allclose(_host(gg_cuda), _host(gg_cpu), rtol=rtol, atol=atol)
+
+
+SINGULAR = [[[1.0, 2.0], [2.0, 4.0]], [[2.0, 1.0], [1.0, 3.0]]]  # one singular, one not
+NOT_POSITIVE = [[[4.0, 2.0], [2.0, 1.0]], [[4.0, 2.0], [2.0, 3.0]]]  # minor 2 fails first
+
+
+LINALG_ON_CUDA: dict[str, Callable[..., Any]] = {
+    "inv_ex": lambda m, a: tuple(m.inv_ex(a)),
+    "solve_ex": lambda m, a: tuple(m.solve_ex(a, a.sum(-1))),
+    "cholesky_ex": lambda m, a: tuple(m.cholesky_ex(a * m.tensor([[1.0, 1.0], [1.0, 0.5]]))),
+    "det_singular": lambda m, a: m.det(a),
+    "slogdet_singular": lambda m, a: tuple(m.linalg_slogdet(a)),
+    "pinv_hermitian": lambda m, a: m.pinv(a, hermitian=True),
+}
+
+
+@pytest.mark.parametrize("name", LINALG_ON_CUDA)
+def test_linalg_infos_and_singular_matrices_on_cuda(name: str, cuda_arrays: Any) -> None:
+    """The ex variants' info tensors, singular and failed factorizations: on cuda:0 what they
+    are on cpu, with gradients (det's at a singular matrix goes through the perturbed LU)."""
+    values = NOT_POSITIVE if name == "cholesky_ex" else SINGULAR
+    results = {}
+    copies = backend.implicit_copies()
+    for device in ("cpu", "cuda:0"):
+        with default_device(device):
+            a = ops.tensor(values, requires_grad=True)
+            outputs = _outputs(LINALG_ON_CUDA[name](ops, a))
+            floats = [t for t in outputs if t.dtype.is_floating_point]
+            ops.stack([t.sum() for t in floats]).sum().backward()
+        results[device] = (outputs, a.grad)
+    (cpu_out, cpu_grad), (cuda_out, cuda_grad) = results["cpu"], results["cuda:0"]
+    for expected, got in zip(cpu_out, cuda_out, strict=True):
+        assert got.device == "cuda:0" and isinstance(got._data, cuda_arrays.ndarray)
+        assert got.dtype is expected.dtype
+        assert graph_signature(got.grad_fn) == graph_signature(expected.grad_fn)
+        np.testing.assert_allclose(_host(got), _host(expected), rtol=1e-6, atol=1e-6)
+    assert isinstance(cuda_grad._data, cuda_arrays.ndarray)
+    np.testing.assert_allclose(_host(cuda_grad), _host(cpu_grad), rtol=1e-6, atol=1e-6)
+    assert backend.implicit_copies() == copies
+
+
+@pytest.mark.parametrize("expression", [
+    "ops.linalg_inv(a)", "ops.linalg_solve(a, a)", "ops.linalg_cholesky(a - 3)",
+    "ops.cholesky_ex(a - 3, check_errors=True)", "ops.inv_ex(a, check_errors=True)",
+])
+def test_linalg_errors_on_cuda_are_the_cpus(expression: str, cuda_arrays: Any) -> None:
+    errors = {}
+    for device in ("cpu", "cuda:0"):
+        with default_device(device):
+            a = ops.tensor(SINGULAR)
+            errors[device] = error_of(lambda: eval(expression, {"ops": ops, "a": a}))
+    assert errors["cuda:0"] == errors["cpu"]
+    assert "(Batch element 0)" in errors["cpu"][1]
 
 
 def test_only_explicit_copies_cross(fake_cuda: Any) -> None:

@@ -660,7 +660,7 @@ SECOND_ORDER_VALUES_ONLY = [
 ]
 # torch.linalg's formulas under create_graph: the values (the graphs of the helpers that build
 # diagonal matrices differ: a product with eye where PyTorch writes into a diagonal view).
-SECOND_ORDER_VALUES_ONLY += [
+SECOND_ORDER_LINALG = [
     ("linalg_inv", lambda m, x: m.linalg_inv(x @ x.mT + m.eye(2)), MIXED),
     ("det", lambda m, x: m.det(x[:, :2]) * x, MIXED),
     ("det_singular", lambda m, x: m.det(x[:, :2] * 0 + x[0, :2]) * x, MIXED),
@@ -677,6 +677,7 @@ SECOND_ORDER_VALUES_ONLY += [
         m.eigh(x @ x.mT)), MIXED),
     ("pinv", lambda m, x: m.pinv(x), MIXED),
 ]
+SECOND_ORDER_VALUES_ONLY += SECOND_ORDER_LINALG
 
 
 def _inplace_on_view(m: Any, x: Any) -> Any:

@@ -6,6 +6,7 @@ cuda), and the only one that copies arrays between host and device:
 
 - `check(device)` makes a device usable or raises the one clear error naming both remedies;
 - `module(device)` is numpy or cupy; `to_device(array, device)` and `to_host(array)` copy;
+- `host_kernel` runs a kernel written in NumPy on device arrays, copying both ways;
 - `place(array, device)` is what `Tensor._make` calls when an array may be on the wrong side:
   it copies and counts the copy (`implicit_copies`), so tests can assert that no operation
   computed on the host what it should have computed on the device.
@@ -16,6 +17,8 @@ script gives the same numbers on every device.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -205,6 +208,33 @@ def place(array: Any, device: str) -> Any:
         return array
     _State.implicit_copies += 1
     return _State.cupy.asarray(array)  # type: ignore[union-attr]
+
+
+def host_kernel(kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """`kernel`, written in NumPy, also for device arrays: the arrays among its positional
+    arguments are copied to the host and the arrays it returns (alone or in a tuple) back.
+
+    For LAPACK's algorithms that gradsh writes out itself (torch.linalg's LU, Cholesky,
+    decompositions): their pivots, info and failure points are PyTorch's only as written, so a
+    device computes them where the CPU does, through explicit copies (not `implicit_copies`).
+    """
+
+    @functools.wraps(kernel)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        if not _State.real or not any(map(is_device_array, args)):
+            return kernel(*args, **kwargs)
+        host = tuple(to_host(a) if is_device_array(a) else a for a in args)
+        return _to_device_all(kernel(*host, **kwargs))
+
+    return run
+
+
+def _to_device_all(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(_to_device_all(v) for v in value)
+    if isinstance(value, (np.ndarray, np.generic)):
+        return _State.cupy.asarray(value)  # type: ignore[union-attr]
+    return value
 
 
 def implicit_copies() -> int:

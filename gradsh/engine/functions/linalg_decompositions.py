@@ -4,7 +4,8 @@ A decomposition's outputs share one node, as in PyTorch (`U.grad_fn is S.grad_fn
 has `num_outputs` slots, the edge to output i is (node, i), and backward receives one gradient
 per output, None where nothing flowed. NOTE: NumPy's LAPACK (OpenBLAS) and PyTorch's (MKL) may
 pick the opposite sign for a singular vector or an eigenvector; values, singular values,
-eigenvalues and anything invariant under those signs agree to rounding.
+eigenvalues and anything invariant under those signs agree to rounding. On cuda:0 the
+factorizations run on the host too (`backend.host_kernel`), the backward formulas on the device.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from gradsh.engine import backend
+from gradsh.engine.backend import host_kernel
 from gradsh.engine.exceptions import TorchLinAlgError, TorchRuntimeError
 from gradsh.engine.functions.common import _quiet
 from gradsh.engine.functions.linalg_lu import (
@@ -55,7 +58,8 @@ class MultiOutputFunction(Function):
         arrays = node.forward(*inputs, **params)
         outputs = []
         for data, differentiable in zip(arrays, cls.differentiable, strict=True):
-            data = np.asarray(data) if not isinstance(data, np.ndarray) else data
+            if not isinstance(data, np.ndarray) and not backend.is_device_array(data):
+                data = np.asarray(data)
             grad_fn = node if requires and differentiable and data.dtype.kind in "fc" else None
             outputs.append(Tensor._make(data, device, grad_fn))
         if requires:
@@ -108,6 +112,21 @@ class MultiOutputFunction(Function):
         raise NotImplementedError
 
 
+@host_kernel
+def slogdet_array(data: Array, use_a_t: bool) -> tuple[Array, Array, Array, Array]:
+    """(sign, log|det|, LU, pivots) from PyTorch's LU."""
+    lu, pivots, _ = lu_factor(mT(data) if use_a_t else data)
+    diag = np.diagonal(lu, 0, -2, -1)
+    with _quiet():
+        signs = np.sign(diag)
+        sign = permutation_sign(pivots, lu.dtype)
+        for i in range(diag.shape[-1]):
+            sign = sign * signs[..., i]
+        logabs = np.log(np.abs(diag)).sum(-1) if diag.shape[-1] else np.zeros(
+            diag.shape[:-1], lu.dtype)
+    return np.asarray(sign, lu.dtype), np.asarray(logabs, lu.dtype), lu, pivots
+
+
 class LinalgSlogdetBackward0(MultiOutputFunction):
     """(sign, logabsdet) from the LU; gA = g_logabsdet * A^{-H} (sign is constant for real A)."""
 
@@ -116,21 +135,12 @@ class LinalgSlogdetBackward0(MultiOutputFunction):
 
     def forward(self, a: Tensor) -> tuple[Array, ...]:  # type: ignore[override]
         self.use_a_t = factors_transpose(a)
-        data = a._data
-        lu, pivots, _ = lu_factor(mT(data) if self.use_a_t else data)
-        diag = np.diagonal(lu, 0, -2, -1)
-        with _quiet():
-            signs = np.sign(diag)
-            sign = permutation_sign(pivots, lu.dtype)
-            for i in range(diag.shape[-1]):
-                sign = sign * signs[..., i]
-            logabs = np.log(np.abs(diag)).sum(-1) if diag.shape[-1] else np.zeros(
-                diag.shape[:-1], lu.dtype)
+        sign, logabs, lu, pivots = slogdet_array(a._data, self.use_a_t)
         if any(self.needs_input_grad):
             self.save("A", a)
             self.save("LU", Tensor._make(lu, a.device))
             self.save("pivots", Tensor._make(pivots, a.device))
-        return np.asarray(sign, lu.dtype), np.asarray(logabs, lu.dtype)
+        return sign, logabs
 
     def backward(self, F: Any, grads: Any) -> tuple[Any, ...]:  # type: ignore[override]
         _, g = grads
@@ -153,19 +163,23 @@ def _qr_modes(mode: str) -> tuple[bool, bool]:
     return mode != "r", mode != "complete"
 
 
+@host_kernel
+def qr_array(data: Array, mode: str) -> tuple[Array, Array]:
+    with _quiet():
+        if mode == "r":
+            r = np.linalg.qr(data, mode="r")
+            return np.empty((0,), data.dtype), np.asarray(r, data.dtype)
+        q, r = np.linalg.qr(data, mode=mode)
+    return np.asarray(q, data.dtype), np.asarray(r, data.dtype)
+
+
 class LinalgQrBackward0(MultiOutputFunction):
     node_name = "LinalgQrBackward0"
     outputs_saved = ("Q", "R")
 
     def forward(self, a: Tensor, mode: str) -> tuple[Array, ...]:  # type: ignore[override]
         self.mode = mode
-        data = a._data
-        with _quiet():
-            if mode == "r":
-                r = np.linalg.qr(data, mode="r")
-                return np.empty((0,), data.dtype), np.asarray(r, data.dtype)
-            q, r = np.linalg.qr(data, mode=mode)
-        return np.asarray(q, data.dtype), np.asarray(r, data.dtype)
+        return qr_array(a._data, mode)
 
     def backward(self, F: Any, grads: Any) -> tuple[Any, ...]:  # type: ignore[override]
         gQ, gR = grads
@@ -208,6 +222,39 @@ class LinalgQrBackward0(MultiOutputFunction):
         return (gA,)
 
 
+@host_kernel
+def svd_array(data: Array, full_matrices: bool, compute_uv: bool) -> tuple[Array, ...]:
+    """compute_uv=False (svdvals without a gradient) gives NaN singular values for a
+    non-finite input where the SVD itself raises, as LAPACK's gesdd without vectors."""
+    m, n = data.shape[-2:]
+    k = min(m, n)
+    if data.size == 0:
+        batch = data.shape[:-2]
+        eye = np.broadcast_to
+        u = eye(np.eye(m, m if full_matrices else k, dtype=data.dtype), batch + (
+            m, m if full_matrices else k)).copy()
+        vh = eye(np.eye(n if full_matrices else k, n, dtype=data.dtype), batch + (
+            n if full_matrices else k, n)).copy()
+        return u, np.zeros(batch + (k,), data.dtype), vh
+    if not np.isfinite(data).all():
+        # gesdd refuses a NaN; an infinity only when vectors are asked for
+        nan_in = np.isnan(data).any(axis=(-2, -1))
+        failed = nan_in | (~np.isfinite(data).all(axis=(-2, -1)) if compute_uv else nan_in)
+        if failed.any():
+            prefix = (f"(Batch element {int(np.flatnonzero(failed)[0])}): "
+                      if data.ndim > 2 else "")
+            raise TorchLinAlgError(
+                f"linalg.svd: {prefix}The algorithm failed to converge because the input "
+                "matrix contained non-finite values.")
+        nan = np.full(data.shape[:-2] + (k,), np.nan, data.dtype)
+        return np.zeros(data.shape[:-2] + (m, k), data.dtype), nan, np.zeros(
+            data.shape[:-2] + (k, n), data.dtype)
+    with _quiet():
+        u, s, vh = np.linalg.svd(data, full_matrices=full_matrices)
+    return (np.asarray(u, data.dtype), np.asarray(s, data.dtype),
+            np.asarray(vh, data.dtype))
+
+
 class LinalgSvdBackward0(MultiOutputFunction):
     """(U, S, Vh); svdvals returns S alone from the same node (output 1)."""
 
@@ -218,37 +265,8 @@ class LinalgSvdBackward0(MultiOutputFunction):
 
     def forward(self, a: Tensor, full_matrices: bool,  # type: ignore[override]
                 compute_uv: bool = True) -> tuple[Array, ...]:
-        """compute_uv=False (svdvals without a gradient) gives NaN singular values for a
-        non-finite input where the SVD itself raises, as LAPACK's gesdd without vectors."""
         self.full_matrices = full_matrices
-        data = a._data
-        m, n = data.shape[-2:]
-        k = min(m, n)
-        if data.size == 0:
-            batch = data.shape[:-2]
-            eye = np.broadcast_to
-            u = eye(np.eye(m, m if full_matrices else k, dtype=data.dtype), batch + (
-                m, m if full_matrices else k)).copy()
-            vh = eye(np.eye(n if full_matrices else k, n, dtype=data.dtype), batch + (
-                n if full_matrices else k, n)).copy()
-            return u, np.zeros(batch + (k,), data.dtype), vh
-        if not np.isfinite(data).all():
-            # gesdd refuses a NaN; an infinity only when vectors are asked for
-            nan_in = np.isnan(data).any(axis=(-2, -1))
-            failed = nan_in | (~np.isfinite(data).all(axis=(-2, -1)) if compute_uv else nan_in)
-            if failed.any():
-                prefix = (f"(Batch element {int(np.flatnonzero(failed)[0])}): "
-                          if data.ndim > 2 else "")
-                raise TorchLinAlgError(
-                    f"linalg.svd: {prefix}The algorithm failed to converge because the input "
-                    "matrix contained non-finite values.")
-            nan = np.full(data.shape[:-2] + (k,), np.nan, data.dtype)
-            return np.zeros(data.shape[:-2] + (m, k), data.dtype), nan, np.zeros(
-                data.shape[:-2] + (k, n), data.dtype)
-        with _quiet():
-            u, s, vh = np.linalg.svd(data, full_matrices=full_matrices)
-        return (np.asarray(u, data.dtype), np.asarray(s, data.dtype),
-                np.asarray(vh, data.dtype))
+        return svd_array(a._data, full_matrices, compute_uv)
 
     def backward(self, F: Any, grads: Any) -> tuple[Any, ...]:  # type: ignore[override]
         gU, gS, gVh = grads
@@ -308,6 +326,13 @@ def svd_backward(F: Any, gU: Any, gS: Any, gVh: Any, U: Any, S: Any, Vh: Any) ->
             else la.matmul(la.matmul(U, ret), Vh))
 
 
+@host_kernel
+def eigh_array(data: Array, UPLO: str) -> tuple[Array, Array]:  # noqa: N803
+    with _quiet():
+        w, v = np.linalg.eigh(data, UPLO=UPLO)
+    return np.asarray(w, data.dtype), np.asarray(v, data.dtype)
+
+
 class LinalgEighBackward0(MultiOutputFunction):
     """(eigenvalues, eigenvectors); eigvalsh returns the eigenvalues alone (output 0)."""
 
@@ -315,10 +340,7 @@ class LinalgEighBackward0(MultiOutputFunction):
     outputs_saved = ("eigenvalues", "eigenvectors")
 
     def forward(self, a: Tensor, UPLO: str) -> tuple[Array, ...]:  # type: ignore[override]  # noqa: N803
-        data = a._data
-        with _quiet():
-            w, v = np.linalg.eigh(data, UPLO=UPLO)
-        return np.asarray(w, data.dtype), np.asarray(v, data.dtype)
+        return eigh_array(a._data, UPLO)
 
     def backward(self, F: Any, grads: Any) -> tuple[Any, ...]:  # type: ignore[override]
         gL, gV = grads
@@ -339,6 +361,7 @@ class LinalgEighBackward0(MultiOutputFunction):
         return (la.matmul(V, la.matmul(ret, la.mH(V))),)
 
 
+@host_kernel
 def pinv_array(data: Array, atol: Any, rtol: Any, hermitian: bool) -> Array:
     """linalg.pinv's forward: the SVD (or eigh) with singular values at most
     max(atol, rtol * largest) dropped; the tolerance in float64 as PyTorch's."""

@@ -4,7 +4,9 @@ The factorizations are LAPACK's algorithms written out in NumPy over a stack of 
 (getrf's partial pivoting, getrs, trsm's substitutions, potrf's columns), so that the LU a
 node saves, the pivots, a singular matrix's zero pivot and a failed Cholesky's order are
 PyTorch's. NOTE: PyTorch runs MKL's blocked kernels and NumPy's `linalg` (inv, solve,
-cholesky) OpenBLAS's, so results agree with PyTorch's to rounding, not bit for bit.
+cholesky) OpenBLAS's, so results agree with PyTorch's to rounding, not bit for bit. On cuda:0
+these kernels run on the host too (`backend.host_kernel`), so the device's LU, pivots and
+failures are the CPU's; the backward formulas run where the gradients live.
 
 Backward formulas are PyTorch's (FunctionsManual.cpp), written once against `F.la`: NumPy
 arrays on a first backward, differentiable ops under create_graph (ops.linalg_decompositions
@@ -17,8 +19,9 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine.backend import host_kernel
 from gradsh.engine.exceptions import TorchLinAlgError
-from gradsh.engine.functions.common import _quiet
+from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.tensor import RESULT, Array, ArrayOps, Function, Tensor
 
 __all__ = [
@@ -30,7 +33,7 @@ __all__ = [
 
 
 def mT(a: Array) -> Array:
-    return np.swapaxes(a, -1, -2)
+    return a.swapaxes(-1, -2)
 
 
 def _stack(a: Array, n_rows: int, n_cols: int) -> Array:
@@ -38,6 +41,7 @@ def _stack(a: Array, n_rows: int, n_cols: int) -> Array:
     return np.array(a, copy=True).reshape((count, n_rows, n_cols))
 
 
+@host_kernel
 def lu_factor(a: Array) -> tuple[Array, Array, Array]:
     """getrf on each matrix of a (..., n, n) stack: (LU, 1-based int32 pivots, int32 info, the
     1-based index of the first zero pivot or 0). Multipliers are scaled by the pivot's
@@ -84,6 +88,7 @@ def _swap_rows(x: Array, pivots: Array, order: range) -> None:
             x[r, q] = top
 
 
+@host_kernel
 def lu_solve(lu: Array, pivots: Array, b: Array, adjoint: bool) -> Array:
     """getrs: X with A X = B (adjoint: A^T X = B) from A's LU, over broadcast batches."""
     n = lu.shape[-1]
@@ -118,6 +123,7 @@ def _substitute(a: Array, x: Array, lower: bool, unit: bool) -> None:
             x[:, i] /= a[:, i, i, None]
 
 
+@host_kernel
 def triangular_solve(a: Array, b: Array, upper: bool, left: bool, unit: bool) -> Array:
     """X with A X = B (left) or X A = B, A's upper or lower triangle, batches broadcast."""
     if not left:
@@ -132,6 +138,7 @@ def triangular_solve(a: Array, b: Array, upper: bool, left: bool, unit: bool) ->
     return x.reshape(batch + (n, k))
 
 
+@host_kernel
 def cholesky_lower(a: Array) -> tuple[Array, Array]:
     """potrf on each matrix's lower triangle: (L, int32 info, the order of the first leading
     minor that is not positive-definite, or 0). NumPy's (LAPACK's) factorization when it
@@ -228,26 +235,48 @@ class LinalgInvExBackward0(Function):
     result_name = "inverse"
 
     def forward(self, a: Tensor, check_errors: bool = True) -> Array:
-        data = a._data
         self.save("result", RESULT)
-        if data.size == 0:
-            return np.empty(data.shape, data.dtype)
-        try:
-            with _quiet():
-                result = np.linalg.inv(data)
-            return result
-        except np.linalg.LinAlgError:
-            pass
-        lu, pivots, info = torch_lu(data, factors_transpose(a))
-        if check_errors and info.any():
-            raise singular_error("linalg.inv", info, inverse=True)
-        eye = np.broadcast_to(np.eye(data.shape[-1], dtype=data.dtype), data.shape)
-        return lu_solve(lu, pivots, eye, adjoint=factors_transpose(a))
+        return inverse_array(a._data, factors_transpose(a), check_errors)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         la = F.la
         inverse_h = la.mH(self.saved("inverse", F))
         return (-la.matmul(inverse_h, la.matmul(grad, inverse_h)),)
+
+
+@host_kernel
+def inverse_array(data: Array, use_a_t: bool, check_errors: bool) -> Array:
+    """LAPACK's inverse (NumPy's); a singular matrix's from PyTorch's LU, or its error."""
+    if data.size == 0:
+        return np.empty(data.shape, data.dtype)
+    try:
+        with _quiet():
+            result = np.linalg.inv(data)
+        return result
+    except np.linalg.LinAlgError:
+        pass
+    lu, pivots, info = torch_lu(data, use_a_t)
+    if check_errors and info.any():
+        raise singular_error("linalg.inv", info, inverse=True)
+    eye = np.broadcast_to(np.eye(data.shape[-1], dtype=data.dtype), data.shape)
+    return lu_solve(lu, pivots, eye, adjoint=use_a_t)
+
+
+@host_kernel
+def det_array(data: Array, use_a_t: bool) -> tuple[Array, Array, Array]:
+    """(LU, pivots, det): det(P) * prod(diag(U))."""
+    lu, pivots, _ = torch_lu(data, use_a_t)
+    with _quiet():
+        return lu, pivots, permutation_sign(pivots, lu.dtype) * diagonal_product(lu)
+
+
+@host_kernel
+def perturbed_lu_solve(lu: Array, pivots: Array, d: Array, eps: float, adjoint: bool) -> Array:
+    """linalg_det_backward's solve from the LU with each zero pivot replaced by eps."""
+    diag = np.diagonal(lu, 0, -2, -1)
+    perturbed = lu + ArrayLinalg.diag_embed(np.where(diag == 0, np.asarray(eps, lu.dtype),
+                                                     np.zeros((), lu.dtype)))
+    return lu_solve(perturbed, pivots, d, adjoint=adjoint)
 
 
 class LinalgDetBackward0(Function):
@@ -258,13 +287,12 @@ class LinalgDetBackward0(Function):
 
     def forward(self, a: Tensor) -> Array:
         self.use_a_t = factors_transpose(a)
-        lu, pivots, _ = torch_lu(a._data, self.use_a_t)
+        lu, pivots, det = det_array(a._data, self.use_a_t)
         if self.needs_input_grad[0]:
             self.save("A", a)
             _lu_tensors(self, lu, pivots, a.device)
             self.save("result", RESULT)
-        with _quiet():
-            return permutation_sign(pivots, lu.dtype) * diagonal_product(lu)
+        return det
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         A = self.saved("A", F)
@@ -278,10 +306,7 @@ class LinalgDetBackward0(Function):
         n = self.saved_tensors["A"].shape[-1]
         d = la.diag_embed(la.expand_last(grad * det, n))
         if not F.as_tensor:
-            diag = np.diagonal(lu, 0, -2, -1)
-            perturbed = lu + la.diag_embed(np.where(diag == 0, np.asarray(eps, lu.dtype),
-                                                    np.zeros((), lu.dtype)))
-            return (lu_solve(perturbed, pivots, d, adjoint=not self.use_a_t),)
+            return (perturbed_lu_solve(lu, pivots, d, eps, not self.use_a_t),)
         return (la.det_backward(A, d, grad, det, eps),)
 
 
@@ -293,38 +318,16 @@ class LinalgSolveExBackward0(Function):
 
     def forward(self, a: Tensor, b: Tensor, left: bool, vector: bool,
                 check_errors: bool = True) -> Array:
-        A, B = a._data, b._data
         self.left, self.vector = left, vector
-        if vector:
-            B = B[..., None]
         self.use_a_t = factors_transpose(a)
-        batch = np.broadcast_shapes(A.shape[:-2], B.shape[:-2])
-        A_ = np.broadcast_to(A, batch + A.shape[-2:])
-        B_ = np.broadcast_to(B, batch + B.shape[-2:])
-        if not left:
-            A_, B_ = mT(A_), mT(B_)
-        result = None if A_.size and B_.size else np.empty(B_.shape, A.dtype)
-        if result is None:
-            try:
-                with _quiet():
-                    result = np.linalg.solve(A_, B_)
-            except np.linalg.LinAlgError:
-                pass
-        if any(self.needs_input_grad) or result is None:
-            lu, pivots, info = torch_lu(A, self.use_a_t)
-            if result is None:
-                info = np.broadcast_to(info, batch)
-                if check_errors and info.any():
-                    raise singular_error("linalg.solve", info, inverse=False)
-                # A X = B reads A^T's LU adjoint; X A = B is A^T X^T = B^T
-                result = lu_solve(lu, pivots, B_, adjoint=self.use_a_t == left)
-            if any(self.needs_input_grad):
-                self.save("A", a)
-                _lu_tensors(self, lu, pivots, a.device)
-                self.save("result", RESULT)
-        if not left:
-            result = mT(result)
-        return result[..., 0] if vector else result
+        need_lu = any(self.needs_input_grad)
+        result, lu, pivots = solve_array(a._data, b._data, left, vector, self.use_a_t, need_lu,
+                                         check_errors)
+        if need_lu:
+            self.save("A", a)
+            _lu_tensors(self, lu, pivots, a.device)
+            self.save("result", RESULT)
+        return result
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         la = F.la
@@ -348,6 +351,39 @@ class LinalgSolveExBackward0(Function):
         if self.vector:
             gB = la.squeeze_last(gB)
         return gA, gB if self.needs_input_grad[1] else None
+
+
+@host_kernel
+def solve_array(A: Array, B: Array, left: bool, vector: bool, use_a_t: bool,  # noqa: N803
+                need_lu: bool, check_errors: bool) -> tuple[Array, Any, Any]:
+    """(X, LU, pivots): LAPACK's solve (NumPy's), or from PyTorch's LU for a singular matrix;
+    the LU (None unless `need_lu`) is the one backward reads."""
+    if vector:
+        B = B[..., None]
+    batch = np.broadcast_shapes(A.shape[:-2], B.shape[:-2])
+    A_ = np.broadcast_to(A, batch + A.shape[-2:])
+    B_ = np.broadcast_to(B, batch + B.shape[-2:])
+    if not left:
+        A_, B_ = mT(A_), mT(B_)
+    result = None if A_.size and B_.size else np.empty(B_.shape, A.dtype)
+    if result is None:
+        try:
+            with _quiet():
+                result = np.linalg.solve(A_, B_)
+        except np.linalg.LinAlgError:
+            pass
+    lu = pivots = None
+    if need_lu or result is None:
+        lu, pivots, info = torch_lu(A, use_a_t)
+        if result is None:
+            info = np.broadcast_to(info, batch)
+            if check_errors and info.any():
+                raise singular_error("linalg.solve", info, inverse=False)
+            # A X = B reads A^T's LU adjoint; X A = B is A^T X^T = B^T
+            result = lu_solve(lu, pivots, B_, adjoint=use_a_t == left)
+    if not left:
+        result = mT(result)
+    return (result[..., 0] if vector else result), lu, pivots
 
 
 class LinalgSolveTriangularBackward0(Function):
@@ -395,7 +431,7 @@ class LinalgCholeskyExBackward0(Function):
         data = a._data
         lower, _ = cholesky_lower(mT(data) if upper else data)
         self.save(self.result_name, RESULT)
-        return np.ascontiguousarray(mT(lower)) if upper else lower
+        return xp_of(lower).ascontiguousarray(mT(lower)) if upper else lower
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (cholesky_backward(F, grad, self.upper, self.saved(self.result_name, F)),)
@@ -414,17 +450,18 @@ class CholeskyBackward0(LinalgCholeskyExBackward0):
 
 
 class ArrayLinalg:
-    """The batched matrix helpers of a first backward (NumPy)."""
+    """The batched matrix helpers of a first backward, on the arrays' own module (NumPy or
+    CuPy); the solves are the host kernels above."""
 
-    matmul = staticmethod(np.matmul)
     mH = staticmethod(mT)
 
     @staticmethod
+    def matmul(a: Array, b: Array) -> Array:
+        return a @ b
+
+    @staticmethod
     def solve(a: Array, b: Array, left: bool = True) -> Array:
-        with _quiet():
-            if left:
-                return np.linalg.solve(a, b)
-            return mT(np.linalg.solve(mT(a), mT(b)))
+        return _solve(a, b) if left else mT(_solve(mT(a), mT(b)))
 
     @staticmethod
     def solve_triangular(a: Array, b: Array, upper: bool, left: bool, unit: bool) -> Array:
@@ -432,31 +469,34 @@ class ArrayLinalg:
 
     @staticmethod
     def tril(a: Array, k: int) -> Array:
-        return np.tril(a, k)
+        return xp_of(a).tril(a, k)
 
     @staticmethod
     def triu(a: Array, k: int) -> Array:
-        return np.triu(a, k)
+        return xp_of(a).triu(a, k)
 
     @staticmethod
     def diagonal(a: Array) -> Array:
-        return np.diagonal(a, 0, -2, -1)
+        return a.diagonal(0, -2, -1)
 
     @staticmethod
     def diag_embed(v: Array) -> Array:
+        xp = xp_of(v)
         n = v.shape[-1]
-        out = np.zeros(v.shape + (n,), v.dtype)
-        idx = np.arange(n)
+        out = xp.zeros(v.shape + (n,), v.dtype)
+        idx = xp.arange(n)
         out[..., idx, idx] = v
         return out
 
     @staticmethod
     def expand_last(v: Array, n: int) -> Array:
-        return np.broadcast_to(np.asarray(v)[..., None], np.shape(v) + (n,))
+        xp = xp_of(v)
+        v = xp.asarray(v)
+        return xp.broadcast_to(v[..., None], v.shape + (n,))
 
     @staticmethod
     def unsqueeze(a: Array, dim: int) -> Array:
-        return np.expand_dims(a, dim)
+        return xp_of(a).expand_dims(a, dim)
 
     @staticmethod
     def squeeze_last(a: Array) -> Array:
@@ -465,8 +505,9 @@ class ArrayLinalg:
     @staticmethod
     def eye_where(n: int, like: Array, on: Any, off: Array) -> Array:
         """`off` with its diagonal replaced by `on`."""
-        out = np.array(off, copy=True)
-        idx = np.arange(n)
+        xp = xp_of(off)
+        out = off.copy()
+        idx = xp.arange(n)
         out[..., idx, idx] = on
         return out
 
@@ -478,11 +519,17 @@ class ArrayLinalg:
 
     @staticmethod
     def cat(arrays: list[Array], dim: int) -> Array:
-        return np.concatenate(arrays, axis=dim)
+        return xp_of(arrays[0]).concatenate(arrays, axis=dim)
 
     @staticmethod
     def zeros(shape: tuple[int, ...], like: Array) -> Array:
-        return np.zeros(shape, like.dtype)
+        return xp_of(like).zeros(shape, like.dtype)
+
+
+@host_kernel
+def _solve(a: Array, b: Array) -> Array:
+    with _quiet():
+        return np.linalg.solve(a, b)
 
 
 ArrayOps.la = ArrayLinalg  # type: ignore[attr-defined]

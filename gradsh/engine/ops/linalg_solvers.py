@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine import backend
 from gradsh.engine.exceptions import (
     TorchLinAlgError,
     TorchNotImplementedError,
@@ -106,7 +107,8 @@ def _kernel(a: Tensor, kernel: str) -> None:
 
 
 def _info(values: Any, device: str) -> Tensor:
-    return Tensor._make(np.asarray(values, np.int32), device)
+    """An info tensor on `device` from the host's infos."""
+    return Tensor._make(backend.to_device(np.asarray(values, np.int32), device), device)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -137,10 +139,11 @@ def inv_ex(A: Tensor, *, check_errors: bool = False) -> Any:  # noqa: N803
 
 
 def _lu_info(A: Tensor) -> Any:
-    """getrf's info for each matrix of A (of A^T when A is contiguous, as PyTorch factors)."""
+    """getrf's info for each matrix of A (of A^T when A is contiguous, as PyTorch factors), on
+    the host, where errors and info tensors are made from."""
     if A.numel() == 0:
         return np.zeros(A.shape[:-2], np.int32)
-    return torch_lu(A._data, factors_transpose(A))[2]
+    return torch_lu(backend.to_host(A._data), factors_transpose(A))[2]
 
 
 @guarded
@@ -320,7 +323,9 @@ def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False) -
 
 
 def _cholesky_info(A: Tensor, upper: bool) -> Any:
-    return cholesky_lower(mT(A._data) if upper else A._data)[1]
+    """potrf's info on the host (see _lu_info)."""
+    data = backend.to_host(A._data)
+    return cholesky_lower(mT(data) if upper else data)[1]
 
 
 _CHOLESKY_DEPRECATED = (
