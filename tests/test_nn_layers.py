@@ -87,6 +87,13 @@ CASES: dict[str, tuple[Any, ...]] = {
                        [rn(3, 2, 4, dt=np.float64)]),
     "lstm64_batch_first": (lambda t: t.nn.LSTM(4, 5, batch_first=True).double(),
                            [rn(2, 3, 4, dt=np.float64)]),
+    # float32: PyTorch's oneDNN path (one MkldnnRnnLayerBackward0 per layer and direction)
+    "lstm": (lambda t: t.nn.LSTM(4, 5), [rn(3, 2, 4)]),
+    "lstm_nobias": (lambda t: t.nn.LSTM(4, 5, bias=False), [rn(3, 2, 4)]),
+    "lstm_deep_bidirectional": (lambda t: t.nn.LSTM(4, 5, num_layers=2, bidirectional=True,
+                                                    dropout=0.5), [rn(6, 3, 4)]),
+    "lstm_batch_first": (lambda t: t.nn.LSTM(4, 5, batch_first=True), [rn(2, 3, 4)]),
+    "lstm_unbatched": (lambda t: t.nn.LSTM(4, 5, num_layers=2), [rn(3, 4)]),
     "gru_batch_first": (lambda t: t.nn.GRU(4, 5, batch_first=True), [rn(2, 3, 4)]),
     "rnncell": (lambda t: t.nn.RNNCell(4, 5), [rn(2, 4), rn(2, 5)]),
     "lstmcell": (lambda t: t.nn.LSTMCell(4, 5), [rn(2, 4)]),
@@ -109,3 +116,23 @@ def test_layer_matches_torch(torch: Any, name: str) -> None:
     build, inputs, *options = CASES[name]
     run_layer(torch, build, inputs, depth=3, rtol=1e-4, atol=1e-5,
               **(options[0] if options else {}))
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_the_onednn_lstm_layer_backward_is_the_derivative(reverse: bool) -> None:
+    """MkldnnRnnLayerBackward0's backpropagation through time against float64 finite
+    differences, for every input (sequence, weights, biases, initial states) and output."""
+    import gradsh.torch as gtorch
+    from gradsh.engine.functions.rnn import MkldnnRnnLayerBackward0
+
+    g = np.random.default_rng(3)
+
+    def t(*shape: int) -> Any:
+        return gtorch.from_numpy(g.standard_normal(shape)).requires_grad_()
+
+    inputs = (t(4, 2, 3), t(8, 3), t(8, 2), t(8), t(8), t(2, 2), t(2, 2))
+
+    def layer(*args: Any) -> Any:
+        return MkldnnRnnLayerBackward0.apply_all(*args, reverse=reverse)
+
+    assert gtorch.autograd.gradcheck(layer, inputs, eps=1e-6, atol=1e-5)

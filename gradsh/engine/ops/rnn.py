@@ -2,21 +2,28 @@
 linear layers, activations and unsafe_chunk per step, so every intermediate has PyTorch's
 grad_fn (AddmmBackward0, UnsafeSplitBackward0, SigmoidBackward0, StackBackward0, ...).
 
-NOTE: PyTorch runs a float32 LSTM through oneDNN on the CPU, one MkldnnRnnLayerBackward0 node
-per layer; gradsh shows the composed graph PyTorch builds for float64 (or without oneDNN)."""
+A float32 LSTM on the CPU is PyTorch's oneDNN path instead (mkldnn_rnn's use_mkldnn): one
+MkldnnRnnLayerBackward0 node per layer and direction, fed each layer's slice of h_0 and c_0
+(SelectBackward0), the final states stacked (StackBackward0)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from gradsh.engine.functions.rnn import TransposeBackward1, UnsafeSplitBackward0
+from gradsh.engine import dtypes
+from gradsh.engine.functions.rnn import (
+    MkldnnRnnLayerBackward0,
+    TransposeBackward1,
+    UnsafeSplitBackward0,
+)
 from gradsh.engine.ops import sampling
+from gradsh.engine.ops.creation import zeros
 from gradsh.engine.ops.arguments import wrap_dim
 from gradsh.engine.ops.arithmetic import add, mul, sub
 from gradsh.engine.ops.joining import cat, stack
 from gradsh.engine.ops.linalg import linear
-from gradsh.engine.ops.shape import transpose, unbind
+from gradsh.engine.ops.shape import contiguous, select, transpose, unbind
 from gradsh.engine.ops.unary import relu, sigmoid, tanh
 from gradsh.engine.tensor import Tensor
 
@@ -118,6 +125,10 @@ def run_rnn(mode: str, input: Tensor, hx: Hidden, weights: Sequence[Tensor | Non
     `weights` holds w_ih, w_hh, b_ih, b_hh per layer and direction (None for absent biases)."""
     cell = CELLS[mode]
     directions = 2 if bidirectional else 1
+    if mode == "LSTM" and input.dtype is dtypes.float32 and input.device == "cpu" \
+            and input.numel() != 0:
+        return _mkldnn_lstm(input, hx, weights, num_layers, dropout, train, directions,
+                            batch_first)
     if mode == "LSTM":
         hiddens: list[Hidden] = list(zip(unbind(hx[0], 0), unbind(hx[1], 0), strict=True))
     else:
@@ -141,3 +152,32 @@ def run_rnn(mode: str, input: Tensor, hx: Hidden, weights: Sequence[Tensor | Non
     if mode == "LSTM":
         return output, (stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0))
     return output, stack(finals, 0)
+
+
+def _mkldnn_lstm(input: Tensor, hx: Hidden, weights: Sequence[Tensor | None],  # noqa: A002
+                 num_layers: int, dropout: float, train: bool, directions: int,
+                 batch_first: bool) -> tuple[Tensor, Hidden]:
+    """ATen's mkldnn_impl: per layer and direction one mkldnn_rnn_layer over the whole
+    sequence (on a contiguous input: a batch_first input's transpose is cloned); the
+    directions' outputs joined (cat), dropout between layers."""
+    layer_input = contiguous(transpose(input, 0, 1) if batch_first else input)
+    finals_h, finals_c = [], []
+    for layer in range(num_layers):
+        outputs = []
+        for direction in range(directions):
+            index = layer * directions + direction
+            w_ih, w_hh, b_ih, b_hh = weights[4 * index:4 * index + 4]
+            size = w_ih.shape[0]  # type: ignore[union-attr]
+            b_ih = zeros(size, dtype=input.dtype) if b_ih is None else b_ih
+            b_hh = zeros(size, dtype=input.dtype) if b_hh is None else b_hh
+            out, h, c = MkldnnRnnLayerBackward0.apply_all(
+                layer_input, w_ih, w_hh, b_ih, b_hh, select(hx[0], 0, index),
+                select(hx[1], 0, index), reverse=direction == 1)
+            outputs.append(out)
+            finals_h.append(h)
+            finals_c.append(c)
+        layer_input = outputs[0] if directions == 1 else cat(outputs, outputs[0].ndim - 1)
+        if dropout != 0 and train and layer < num_layers - 1:
+            layer_input = sampling.dropout(layer_input, dropout, True)
+    output = transpose(layer_input, 0, 1) if batch_first else layer_input
+    return output, (stack(finals_h, 0), stack(finals_c, 0))
