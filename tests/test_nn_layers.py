@@ -136,3 +136,31 @@ def test_the_onednn_lstm_layer_backward_is_the_derivative(reverse: bool) -> None
         return MkldnnRnnLayerBackward0.apply_all(*args, reverse=reverse)
 
     assert gtorch.autograd.gradcheck(layer, inputs, eps=1e-6, atol=1e-5)
+
+
+def test_hooks_and_retain_grad_on_the_outputs_of_a_several_output_node(torch: Any) -> None:
+    """An LSTM's output and h_n come from one MkldnnRnnLayerBackward0 (svd's U, S, Vh from one
+    node): each output keeps its own hooks and retained gradient, as in PyTorch."""
+    import gradsh.torch as gtorch
+
+    results = []
+    for m in (torch, gtorch):
+        m.manual_seed(0)
+        lstm = m.nn.LSTM(3, 4)
+        out, (h, c) = lstm(m.randn(5, 2, 3))
+        out.retain_grad()
+        h.retain_grad()
+        seen: list[Any] = []
+        out.register_hook(lambda g: seen.append(tuple(g.shape)))
+        c.register_hook(lambda g: g * 0)  # c_n's gradient replaced: the weights see none of it
+        (out.sum() * 2 + h.sum() + c.sum()).backward()
+        u, s, _ = m.linalg.svd(m.randn(3, 3, dtype=m.float64, requires_grad=True))
+        s.retain_grad()
+        u.register_hook(lambda g: g * 0)
+        (u.sum() + s.sum()).backward()
+        results.append((out.retains_grad, out.grad.numpy(), h.grad.numpy(), seen,
+                        lstm.weight_hh_l0.grad.numpy(), s.grad.numpy()))
+    expected, got = results
+    assert got[0] is expected[0] is True and got[3] == expected[3]
+    for e, g in zip(expected[1:3] + expected[4:], got[1:3] + got[4:], strict=True):
+        np.testing.assert_allclose(g, e, rtol=1e-4, atol=1e-5)

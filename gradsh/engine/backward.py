@@ -149,6 +149,9 @@ def run_backward(
             if grad is not None and (is_leaf_node or node.pre_hooks
                                      or node.retain_grad_ref is not None):
                 grad = _run_tensor_hooks(node, grad, create_graph)
+            elif grad is not None and node.num_outputs != 1 and (
+                    "hooks_by_slot" in node.__dict__ or "retained_by_slot" in node.__dict__):
+                grad = _run_output_hooks(node, grad, create_graph)
             if grad is not None and node.node_pre_hooks:
                 grad = _run_node_pre_hooks(node, grad, create_graph)
             if captures and node in captures:
@@ -371,9 +374,25 @@ def _nodes_leading_to(order: list[Node], targets: dict[Node, list[int]]) -> set[
     return needed
 
 
+def _run_output_hooks(node: Node, grads: list[Any], create_graph: bool) -> list[Any]:
+    """A multi-output node's tensor hooks and retain_grad, each output's on its gradient."""
+    hooks = node.__dict__.get("hooks_by_slot", {})
+    retained = node.__dict__.get("retained_by_slot", {})
+    grads = list(grads)
+    for slot, grad in enumerate(grads):
+        if grad is not None and (slot in hooks or slot in retained):
+            grads[slot] = _hooks_then_retain(node, hooks.get(slot, ()), retained.get(slot),
+                                             grad, create_graph)
+    return grads
+
+
 def _run_tensor_hooks(node: Node, grad: Any, create_graph: bool) -> Any:
     """Hooks registered on the tensor this node produced (or on the leaf), then retain_grad."""
     hooks = node.variable._hooks if isinstance(node, AccumulateGrad) else node.pre_hooks
+    return _hooks_then_retain(node, hooks, node.retain_grad_ref, grad, create_graph)
+
+
+def _hooks_then_retain(node: Node, hooks: Any, ref: Any, grad: Any, create_graph: bool) -> Any:
     if hooks:
         for hook in list(hooks):
             wrapped = grad if isinstance(grad, Tensor) else Tensor._make(grad, node.output_device)
@@ -381,7 +400,6 @@ def _run_tensor_hooks(node: Node, grad: Any, create_graph: bool) -> Any:
             if result is not None:
                 _check_hook_result(hook, wrapped, result)
                 grad = result if create_graph or isinstance(grad, Tensor) else result._data
-    ref = node.retain_grad_ref
     if ref is not None:
         tensor = ref()
         if tensor is not None:

@@ -159,6 +159,8 @@ class Tensor:
     @property
     def retains_grad(self) -> bool:
         fn = self._grad_fn
+        if fn is not None and fn.num_outputs != 1:
+            return fn.retains_slot(self)  # type: ignore[attr-defined,no-any-return]
         return fn is not None and fn.retain_grad_ref is not None and fn.retain_grad_ref() is self
 
     def retain_grad(self) -> None:
@@ -167,6 +169,9 @@ class Tensor:
         fn = self.grad_fn
         if fn is None:
             return  # a leaf keeps its grad anyway
+        if fn.num_outputs != 1:
+            fn.retain_slot(self)  # type: ignore[attr-defined]
+            return
         fn.retain_grad_ref = weakref.ref(self)
 
     @property
@@ -215,6 +220,8 @@ class Tensor:
             if self._hooks is None:
                 self._hooks = []
             hooks = self._hooks
+        elif fn.num_outputs != 1:
+            hooks = fn.slot_hooks(self)  # type: ignore[attr-defined]
         else:
             if not isinstance(fn.pre_hooks, list):
                 fn.pre_hooks = []

@@ -85,15 +85,15 @@ class MultiOutputFunction(Function):
                 return (self, i)
         return (self, 0)
 
-    # Tensor hooks and retain_grad live on the node of a single output (they would receive
-    # this node's list of gradients).
+    # A tensor's hooks and retain_grad, kept per output (the engine runs each output's on
+    # that output's gradient); the single-output attributes stay empty.
     @property  # type: ignore[override]
     def pre_hooks(self) -> Any:
-        return self.__dict__.get("_pre_hooks", ())
+        return ()
 
     @pre_hooks.setter
     def pre_hooks(self, hooks: Any) -> None:
-        self._refuse_hooks()
+        raise AssertionError("a multi-output node keeps hooks per output (slot_hooks)")
 
     @property  # type: ignore[override]
     def retain_grad_ref(self) -> Any:
@@ -102,11 +102,19 @@ class MultiOutputFunction(Function):
     @retain_grad_ref.setter
     def retain_grad_ref(self, ref: Any) -> None:
         if ref is not None:
-            self._refuse_hooks()
+            raise AssertionError("a multi-output node retains per output (retain_slot)")
 
-    def _refuse_hooks(self) -> None:
-        raise TorchRuntimeError(f"gradsh does not implement hooks or retain_grad on the outputs "
-                                f"of {self.node_name} (a node with several outputs) yet")
+    def slot_hooks(self, t: Tensor) -> list[Any]:
+        """The hook list of output `t` (register_hook appends to it)."""
+        per_slot = self.__dict__.setdefault("hooks_by_slot", {})
+        return per_slot.setdefault(self.edge_of(t)[1], [])  # type: ignore[no-any-return]
+
+    def retain_slot(self, t: Tensor) -> None:
+        self.__dict__.setdefault("retained_by_slot", {})[self.edge_of(t)[1]] = weakref.ref(t)
+
+    def retains_slot(self, t: Tensor) -> bool:
+        ref = self.__dict__.get("retained_by_slot", {}).get(self.edge_of(t)[1])
+        return ref is not None and ref() is t
 
     def forward(self, *inputs: Tensor, **params: Any) -> tuple[Array, ...]:  # type: ignore[override]
         raise NotImplementedError
