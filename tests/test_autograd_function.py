@@ -323,3 +323,27 @@ def test_anomaly_warning_names_the_forward_line(tmp_path):
     assert f'File "{program}", line 5, in <module>\n    v = u / u' in result.stderr
     assert "RuntimeError: Function 'DivBackward0' returned nan values in its 1th output." \
         in result.stderr
+
+
+def test_hooks_and_retain_grad_on_each_output_of_a_custom_function(torch):
+    """A custom Function with two outputs: each keeps its own hooks and retained gradient."""
+    import gradsh.torch as gtorch
+
+    results = []
+    for m in (torch, gtorch):
+        class Split(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2, x * 3
+
+            @staticmethod
+            def backward(ctx, a, b):
+                return a * 2 + b * 3
+
+        x = m.ones(2, requires_grad=True)
+        a, b = Split.apply(x)
+        a.retain_grad()
+        b.register_hook(lambda g: g * 10)
+        (a.sum() * 5 + b.sum()).backward()
+        results.append((a.grad.tolist(), x.grad.tolist(), a.retains_grad, b.retains_grad))
+    assert results[1] == results[0] == ([5.0, 5.0], [40.0, 40.0], True, False)

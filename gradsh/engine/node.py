@@ -497,6 +497,40 @@ def _record_forward(node: Node) -> None:
     node.metadata["traceback_"] = Anomaly.trace()
 
 
+class OutputSlots:
+    """What a node with several outputs (`_outputs`, weak references, and `_output_ids`, the
+    ids of their arrays) needs: the output slot a tensor is, and each output's own tensor hooks
+    and retain_grad (the backward engine runs them on that output's gradient)."""
+
+    _outputs: list[Any]
+    _output_ids: list[int | None]
+    __dict__: dict[str, Any]
+
+    def edge_of(self, t: Tensor) -> tuple[Any, int]:
+        for i, ref in enumerate(self._outputs):
+            if ref is not None and ref() is t:
+                return (self, i)
+        # an alias of an output (an in-place op's), or a saved output rebuilt once the output
+        # itself is gone: the same storage
+        key = id(t._data)
+        for i, data_id in enumerate(self._output_ids):
+            if data_id == key:
+                return (self, i)
+        return (self, 0)
+
+    def slot_hooks(self, t: Tensor) -> list[Any]:
+        """The hook list of output `t` (register_hook appends to it)."""
+        per_slot = self.__dict__.setdefault("hooks_by_slot", {})
+        return per_slot.setdefault(self.edge_of(t)[1], [])  # type: ignore[no-any-return]
+
+    def retain_slot(self, t: Tensor) -> None:
+        self.__dict__.setdefault("retained_by_slot", {})[self.edge_of(t)[1]] = weakref.ref(t)
+
+    def retains_slot(self, t: Tensor) -> bool:
+        ref = self.__dict__.get("retained_by_slot", {}).get(self.edge_of(t)[1])
+        return ref is not None and ref() is t
+
+
 class AccumulateGrad(Node):
     """The node of a leaf that requires grad: adds the incoming gradient into `leaf.grad`."""
 

@@ -28,7 +28,7 @@ from gradsh.engine.functions.linalg_lu import (
 )
 from gradsh.engine.grad_mode import Anomaly, _GradMode
 from gradsh.engine.saved_variable import SavedTensor
-from gradsh.engine.tensor import RESULT, Array, Function, Node, Tensor
+from gradsh.engine.tensor import RESULT, Array, Function, Node, OutputSlots, Tensor
 
 __all__ = [
     "MultiOutputFunction", "LinalgSlogdetBackward0", "LinalgQrBackward0",
@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 
-class MultiOutputFunction(Function):
+class MultiOutputFunction(OutputSlots, Function):
     """A node with several outputs. Subclasses define `forward` returning a tuple of arrays
     and `backward(F, grads)` taking one gradient (or None) per output; `differentiable` says
     which outputs get the node as grad_fn; `save_outputs` keeps outputs for backward."""
@@ -75,46 +75,15 @@ class MultiOutputFunction(Function):
                 node.metadata["traceback_"] = Anomaly.trace()
         return tuple(outputs)
 
-    def edge_of(self, t: Tensor) -> tuple[Node, int]:
-        for i, ref in enumerate(self._outputs):
-            if ref() is t:
-                return (self, i)
-        key = id(t._data)  # a saved output rebuilt once the output itself is gone
-        for i, data_id in enumerate(self._output_ids):
-            if data_id == key:
-                return (self, i)
-        return (self, 0)
-
-    # A tensor's hooks and retain_grad, kept per output (the engine runs each output's on
-    # that output's gradient); the single-output attributes stay empty.
+    # A tensor's hooks and retain_grad are kept per output (OutputSlots); the single-output
+    # attributes stay empty.
     @property  # type: ignore[override]
     def pre_hooks(self) -> Any:
         return ()
 
-    @pre_hooks.setter
-    def pre_hooks(self, hooks: Any) -> None:
-        raise AssertionError("a multi-output node keeps hooks per output (slot_hooks)")
-
     @property  # type: ignore[override]
     def retain_grad_ref(self) -> Any:
         return None
-
-    @retain_grad_ref.setter
-    def retain_grad_ref(self, ref: Any) -> None:
-        if ref is not None:
-            raise AssertionError("a multi-output node retains per output (retain_slot)")
-
-    def slot_hooks(self, t: Tensor) -> list[Any]:
-        """The hook list of output `t` (register_hook appends to it)."""
-        per_slot = self.__dict__.setdefault("hooks_by_slot", {})
-        return per_slot.setdefault(self.edge_of(t)[1], [])  # type: ignore[no-any-return]
-
-    def retain_slot(self, t: Tensor) -> None:
-        self.__dict__.setdefault("retained_by_slot", {})[self.edge_of(t)[1]] = weakref.ref(t)
-
-    def retains_slot(self, t: Tensor) -> bool:
-        ref = self.__dict__.get("retained_by_slot", {}).get(self.edge_of(t)[1])
-        return ref is not None and ref() is t
 
     def forward(self, *inputs: Tensor, **params: Any) -> tuple[Array, ...]:  # type: ignore[override]
         raise NotImplementedError

@@ -22,6 +22,7 @@ from gradsh.engine.tensor import (
     Anomaly,
     GradOps,
     Node,
+    OutputSlots,
     SavedTensor,
     Tensor,
     _edge,
@@ -85,7 +86,7 @@ class FunctionCtx:
         return node() if node is not None else None
 
 
-class BackwardCFunction(Node):
+class BackwardCFunction(OutputSlots, Node):
     """The grad_fn of a custom Function's outputs: `<Name>Backward`, one per apply."""
 
     _forward_cls: type[Function]
@@ -115,27 +116,14 @@ class BackwardCFunction(Node):
     def __repr__(self) -> str:
         return f"<torch.autograd.function.{self.node_name} object at {id(self):#x}>"
 
-    def edge_of(self, t: Tensor) -> tuple[Node, int]:
-        for i, ref in enumerate(self._outputs):
-            if ref is not None and ref() is t:
-                return (self, i)
-        # an alias of an output (an in-place op's), or a saved output rebuilt once the
-        # output itself is gone: the same storage
-        key = id(t._data)
-        for i, data_id in enumerate(self._output_ids):
-            if data_id == key:
-                return (self, i)
-        return (self, 0)
-
-    # Tensor hooks and retain_grad live on the node of a single output; a node with several
-    # outputs receives a list of gradients, which those would not expect.
+    # With one output, that tensor's hooks and retain_grad live on the node as on any other;
+    # with several, each output's in OutputSlots.
     @property  # type: ignore[override]
     def pre_hooks(self) -> Any:
         return self.__dict__.get("_pre_hooks", ())
 
     @pre_hooks.setter
     def pre_hooks(self, hooks: Any) -> None:
-        self._refuse_hooks_on_several_outputs()
         self.__dict__["_pre_hooks"] = hooks
 
     @property  # type: ignore[override]
@@ -144,14 +132,7 @@ class BackwardCFunction(Node):
 
     @retain_grad_ref.setter
     def retain_grad_ref(self, ref: Any) -> None:
-        if ref is not None:
-            self._refuse_hooks_on_several_outputs()
         self.__dict__["_retain_grad_ref"] = ref
-
-    def _refuse_hooks_on_several_outputs(self) -> None:
-        if self.num_outputs != 1:
-            raise TorchRuntimeError("gradsh does not implement hooks or retain_grad on the "
-                                    "outputs of a custom Function with several outputs yet")
 
     @property
     def saved_tensors(self) -> dict[str, SavedTensor]:  # type: ignore[override]
