@@ -13,11 +13,12 @@ import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from gradsh.engine.tensor_str import PrintOptions, format_values
+from gradsh import table_layout
+from gradsh.engine.tensor_str import PrintOptions
 from gradsh.snapshot import TensorState, VarState
 
 COLUMNS = ("name", "value", "shape", "dtype", "device", "requires_grad", "is_leaf", "grad_fn",
-           "grad")
+           "retains_grad", "grad")  # the terminal table's columns
 MODES = ("on", "changed", "off")  # after each cell: every row, the rows that changed, nothing
 # A cell is a glance, as on the terminal, but HTML cells can be wider: PyTorch's summary (`...`)
 # beyond 64 elements, lines of at most 60 characters.
@@ -32,22 +33,8 @@ Cells = dict[str, str]
 
 
 def tensor_cells(state: TensorState) -> Cells:
-    """The text of each column for one tensor: values as PyTorch prints them (`[1., 2.]`,
-    `2400.`), and the attributes as PyTorch names them (`float32`, `MulBackward0`)."""
-    grad = "None"
-    if state.grad is not None and state.grad_dtype is not None:
-        grad = format_values(state.grad, state.grad_dtype, CELL_OPTIONS)
-    return {
-        "name": state.name,
-        "value": format_values(state.value, state.dtype, CELL_OPTIONS),
-        "shape": "[" + ", ".join(str(n) for n in state.shape) + "]",
-        "dtype": state.dtype.name,
-        "device": state.device,
-        "requires_grad": str(state.requires_grad),
-        "is_leaf": str(state.is_leaf),
-        "grad_fn": state.grad_fn or "None",
-        "grad": grad,
-    }
+    """The text of each column for one tensor, as on the terminal, with wider summaries."""
+    return table_layout.tensor_cells(state, CELL_OPTIONS)
 
 
 @dataclass(frozen=True)

@@ -40,15 +40,16 @@ MAX_WRAPPED_LINES = 3  # a vector wrapped as PyTorch wraps it
 SEPARATOR = 1  # columns are one space apart
 
 
-def tensor_cells(state: TensorState) -> dict[str, str]:
-    """The text of each column for one tensor variable, independent of the layout.
+def tensor_cells(state: TensorState, options: PrintOptions = CELL_OPTIONS) -> dict[str, str]:
+    """The text of each column for one tensor variable, independent of the layout: values as
+    PyTorch prints them (summarised as `options` say), attributes as PyTorch names them.
 
     Change marks compare these, so a value is "changed" only when it really changed, not
     because another row made its column narrower.
     """
     return {
         "name": state.name,
-        "value": format_values(state.value, state.dtype, CELL_OPTIONS),
+        "value": format_values(state.value, state.dtype, options),
         "shape": "[" + ", ".join(str(n) for n in state.shape) + "]",
         "dtype": state.dtype.name,
         "device": state.device,
@@ -57,7 +58,7 @@ def tensor_cells(state: TensorState) -> dict[str, str]:
         "grad_fn": state.grad_fn or "None",
         "retains_grad": str(state.retains_grad),
         "grad": (
-            format_values(state.grad, state.grad_dtype, CELL_OPTIONS)  # type: ignore[arg-type]
+            format_values(state.grad, state.grad_dtype, options)  # type: ignore[arg-type]
             if state.grad is not None
             else "None"
         ),

@@ -40,13 +40,13 @@ def test_table_html_has_the_columns_and_marks_what_the_step_changed() -> None:
     assert view is not None
     table = parse_table(view._repr_html_())
     assert table.columns == ["name", "value", "shape", "dtype", "device", "requires_grad",
-                             "is_leaf", "grad_fn", "grad"]
+                             "is_leaf", "grad_fn", "retains_grad", "grad"]
     assert table.rows["a"] == {"name": "a", "value": "2.", "shape": "[]", "dtype": "float32",
                                "device": "cpu", "requires_grad": "True", "is_leaf": "True",
-                               "grad_fn": "None", "grad": "None"}
+                               "grad_fn": "None", "retains_grad": "False", "grad": "None"}
     assert table.rows["b"]["value"] == "[1., 2.]" and table.rows["b"]["dtype"] == "float64"
     assert table.rows["c"]["grad_fn"] == "MulBackward0" and table.rows["c"]["is_leaf"] == "False"
-    assert len(table.changed) == 27  # three new rows: every cell is news
+    assert len(table.changed) == 30  # three new rows: every cell is news
 
     second, _ = states("c.backward()", interp)
     table = parse_table(tables.view(second)._repr_html_())
@@ -56,7 +56,7 @@ def test_table_html_has_the_columns_and_marks_what_the_step_changed() -> None:
     plain = repr(tables.view(states("a.grad.zero_()", interp)[0]))
     assert plain.splitlines()[0].split() == table.columns
     assert plain.splitlines()[1].split() == ["a", "2.", "[]", "float32", "cpu", "True", "True",
-                                             "None", "0.*"]
+                                             "None", "False", "0.*"]
 
 
 def test_table_html_escapes_and_keeps_multi_line_values() -> None:
@@ -251,12 +251,13 @@ def test_the_table_after_a_cell_is_pytorchs_state(extension_run: Any, torch: Any
         assert row["is_leaf"] == str(t.is_leaf)
         assert row["grad_fn"] == (type(t.grad_fn).__name__ if t.grad_fn else "None")
     assert list(table.rows) == ["a", "b", "c", "d"]
-    assert len(table.changed) == 4 * 9
+    assert len(table.changed) == 4 * 10
 
     c.retain_grad()
     d.backward(retain_graph=True)
     [after] = tables_of(extension_run[2])
-    assert after.changed == {("a", "grad"), ("c", "grad")}
+    assert after.changed == {("a", "grad"), ("c", "grad"), ("c", "retains_grad")}
+    assert after.rows["c"]["retains_grad"] == str(c.retains_grad) == "True"
     assert float(after.rows["a"]["grad"]) == a.grad.item() == 2400.0
     assert float(after.rows["c"]["grad"]) == c.grad.item() == 120.0
     assert after.rows["d"]["grad"] == "None"
