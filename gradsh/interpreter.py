@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -51,6 +51,9 @@ from gradsh.values import (
     py_str,
     safe_repr,
 )
+
+if TYPE_CHECKING:  # (gradsh.engine.random is imported when a statement first runs)
+    from gradsh.engine.random import GeneratorCheckpoint
 
 
 @dataclass
@@ -770,7 +773,7 @@ class _SessionState:
 
     env: dict[str, Any]
     tensors: list[tuple[Tensor, tuple[Any, ...]]]
-    rng: Any
+    rng: GeneratorCheckpoint  # the random stream, copied only if the statement draws
     dtype: DType
     device: str
 
@@ -781,19 +784,17 @@ class _SessionState:
         return _SessionState(
             env=dict(interp.env),
             tensors=[(t, _tensor_attributes(t)) for t in _reachable_tensors(interp.env)],
-            rng=default_generator.get_state(),
+            rng=default_generator.checkpoint(),
             dtype=dtypes.default_float(),
             device=ops.DefaultDevice.value,
         )
 
     def restore(self, interp: Interpreter) -> None:
-        from gradsh.engine.random import default_generator
-
         interp.env.clear()
         interp.env.update(self.env)
         for t, attributes in self.tensors:
             _restore_tensor_attributes(t, attributes)
-        default_generator.set_state(self.rng)
+        self.rng.restore()
         dtypes.set_default_dtype(self.dtype)
         ops.DefaultDevice.value = self.device
 
