@@ -740,6 +740,40 @@ def test_nesting_just_inside_the_limits_parses() -> None:
     assert p("[" * 50 + "]" * 50).startswith("(expr [[[")
 
 
+def _depth(node: Any) -> int:
+    deepest, pending = 0, [(node, 1)]
+    while pending:
+        node, depth = pending.pop()
+        deepest = max(deepest, depth)
+        for field in dataclasses.fields(node):
+            value = getattr(node, field.name)
+            items = value if isinstance(value, tuple) else (value,)
+            pending.extend((item, depth + 1) for item in items
+                           if isinstance(item, (ast.Expr, ast.Stmt, ast.Keyword)))
+    return deepest
+
+
+# (forms looser than a primary are parenthesised, so that any wrapping parses)
+_WRAPS = ["-{}", "~{}", "(not {})", "{}.a", "{}[0]", "{}[1:2:3]", "f({})", "f(k={})", "[{}]",
+          "({},)", "({}, 1)", "(g -> {})", "({} + 1)", "(1 * {})", "({} ** 2)", "(2 ** {})",
+          "(a < {} < b)", "({} or b)", "({})", "[{}, {}]"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_WRAPS), max_size=30),
+       st.sampled_from(["{}", "x = {}", "{},", "x = {},", "print 1, {}", "repeat 2 {{ y = {} }}"]))
+def test_a_statement_is_at_most_two_levels_deeper_than_its_length(wraps: list[str],
+                                                                   form: str) -> None:
+    # parse() walks only statements long enough to reach MAX_DEPTH (see _check_depth)
+    expr = "x"
+    for wrap in wraps:
+        expr = wrap.format(expr, expr)
+        if len(expr) > 400:
+            break
+    (stmt,) = parse(form.format(expr)).body
+    assert _depth(stmt) <= len(stmt.source) + 2
+
+
 def test_many_statements() -> None:
     program = parse("x = x + 1\n" * 5_000)
     assert len(program.body) == 5_000
