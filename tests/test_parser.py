@@ -877,3 +877,42 @@ def test_no_usable_cache_directory_still_parses(tmp_path: Path) -> None:
     env = {"GRADSH_CACHE_DIR": unusable, "XDG_CACHE_HOME": unusable, "HOME": unusable}
     result = _parse_in_subprocess(env)
     assert (result.returncode, result.stdout, result.stderr) == (0, "2\n", "")
+
+
+def _parsed_both_ways(source: str) -> list[Any]:
+    """The body (or the error) from gradsh.lalr's loops and from lark's own parse."""
+    from gradsh import parser as module
+
+    results = []
+    module._get_parser()
+    fast = module._TABLES
+    for tables in (fast, None):
+        module._TABLES = tables
+        try:
+            results.append(repr(parse(source).body))
+        except GradshError as err:
+            results.append((type(err).__name__, err.kind, err.message, err.pos, err.hint))
+        finally:
+            module._TABLES = fast
+    return results
+
+
+def test_the_fast_loops_parse_every_script_as_lark_does() -> None:
+    root = Path(__file__).resolve().parent.parent
+    scripts = sorted(root.glob("scripts/*.grad")) + sorted(root.glob("tests/**/*.grad"))
+    assert len(scripts) > 50
+    for script in scripts:
+        fast, lark = _parsed_both_ways(script.read_text())
+        assert fast == lark, script
+
+
+_SOUP = ["x", "y", "=", "+", "-", "*", "**", "(", ")", "[", "]", "{", "}", ",", ";", "\n", ".",
+         ":", "1", "2.", "'s'", '"t"', "print", "repeat", "no_grad", "->", "lambda", "not", "and",
+         "<", "==", "@", "#c", "\\\n", "cuda:0", "...", "$", "?", " ", "del", "graph", "-o"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_SOUP), max_size=14))
+def test_the_fast_loops_parse_token_soup_as_lark_does(tokens: list[str]) -> None:
+    fast, lark = _parsed_both_ways(" ".join(tokens))
+    assert fast == lark
