@@ -236,19 +236,53 @@ def _tune_gc() -> None:
 
     A graph is many small objects that live long (a node, its edges, saved tensors) and form
     no cycles, so reference counting frees them; the collector would only scan them again
-    and again: at its default thresholds it costs a quarter of a `repeat` loop's time. It
-    still runs, about ten times less often.
+    and again: at its default thresholds it costs half the time of a deep chain's forward
+    pass (9.2 against 5.0 µs per node). Young objects are still collected about ten times
+    less often, the whole heap about a hundred times less; what gradsh imported at start-up
+    is never scanned again (gc.freeze).
     """
     import gc
 
+    gc.freeze()
     gen0, gen1, gen2 = gc.get_threshold()
-    gc.set_threshold(max(gen0, 10_000), gen1, gen2)
+    gc.set_threshold(max(gen0, 10_000), gen1, max(gen2, 100))
+
+
+# glibc's mallopt parameters (malloc.h)
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+
+
+def _tune_malloc() -> None:
+    """glibc's malloc, set to keep freed memory for the next arrays instead of giving it back.
+
+    By default an array of a few megabytes is mapped fresh from the system and unmapped when
+    freed, so every training step touches new pages (1,500 page faults a step for the MLP of
+    1,024 x 512: on a virtual machine they can cost more than its arithmetic). Blocks up to
+    4 MiB now come from the heap, which keeps up to 64 MiB free before trimming. (Higher limits
+    would keep the big tables of a deep graph's backward in the heap too, where they fragment
+    it: a 200,000-step chain then peaks 9% higher, against 2% with these.) Elsewhere (another C
+    library, another system) nothing changes.
+    """
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(_M_MMAP_THRESHOLD, 4 << 20)
+    mallopt(_M_TRIM_THRESHOLD, 64 << 20)
+
+
+def tune_process() -> None:
+    """The process settings of a gradsh run: the garbage collector's and malloc's."""
+    _tune_gc()
+    _tune_malloc()
 
 
 def _main(argv: list[str]) -> int:
     from gradsh.runner import EXIT_USAGE, read_with_header, run_source
 
-    _tune_gc()
+    tune_process()
     if sys.stdout is None or sys.stderr is None:  # started with `>&-` or `2>&-`
         if sys.stderr is not None:
             sys.stderr.write("gradsh: error: standard output is closed\n")

@@ -61,7 +61,6 @@ from gradsh.values import (
     safe_repr,
 )
 
-
 @dataclass
 class Display:
     """An explicit display a statement asked for: `show`, `graph` or `explain`."""

@@ -1,6 +1,7 @@
 """Source text -> gradsh.ast.Program, with friendly SyntaxErrors.
 
-The language lives in grammar/gradsh.lark. lark's LALR(1) parser runs it with the basic lexer and
+The language lives in grammar/gradsh.lark. lark's LALR(1) tables run it (through gradsh.lalr's
+faster loops over lark's lexer and tables; lark's own on errors) with the basic lexer and
 `_PostLexer`, which does what a context-free grammar cannot say simply: newlines inside brackets,
 statement words that are keywords only at the start of a statement, bracket balance and depth.
 `_Builder` is an inline lark transformer: each rule becomes a frozen gradsh.ast node the moment
@@ -27,6 +28,7 @@ import lark
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from gradsh import lalr
 from gradsh.ast import (
     Assert,
     Assign,
@@ -97,11 +99,22 @@ def parse(source: str, path: str = "<input>") -> Program:
     with _PARSE_LOCK:
         _BUILDER.start_text(text)
         try:
-            body = cast("tuple[Stmt, ...]", lark_parser.parse(text))
+            body = cast("tuple[Stmt, ...]", _run(lark_parser, text))
         except UnexpectedInput as err:
             raise _friendly_error(err, _POSTLEXER.stream, text) from None
     _check_depth(body)
     return Program(body=body, source=text, path=path)
+
+
+def _run(lark_parser: Lark, text: str) -> Any:
+    """lark's tables run by gradsh.lalr; on a syntax error, lark's own parse of the text raises
+    the error its messages are made from (the builder's callbacks are the same either way)."""
+    if _TABLES is None or _LEXER is None:
+        return lark_parser.parse(text)
+    try:
+        return _TABLES.run(_POSTLEXER.process(_LEXER.tokens(text)))
+    except lalr.SyntaxMismatch:
+        return lark_parser.parse(text)
 
 
 def normalise(source: str) -> str:
@@ -116,6 +129,9 @@ def normalise(source: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 _PARSER: Lark | None = None
+# its lexer and tables as gradsh.lalr runs them
+_LEXER: lalr.Lexer | None = None
+_TABLES: lalr.Tables | None = None
 # One parse at a time: the builder and the post-lexer hold the state of the parse in progress.
 _PARSE_LOCK = threading.Lock()
 _BUILD_LOCK = threading.Lock()
@@ -132,7 +148,7 @@ def _grammar_text() -> str:
 
 
 def _get_parser() -> Lark:
-    global _PARSER
+    global _PARSER, _LEXER, _TABLES
     with _BUILD_LOCK:
         if _PARSER is None:
             grammar = _grammar_text()
@@ -145,6 +161,7 @@ def _get_parser() -> Lark:
                 maybe_placeholders=True,
                 cache=_cache_file(grammar),
             )
+            _LEXER, _TABLES = lalr.lexer_of(_PARSER), lalr.tables_of(_PARSER)
         return _PARSER
 
 
@@ -759,7 +776,7 @@ def _bool_chain(op: str, operands: list[Expr]) -> Expr:
 
 def _number_value(tok: Token) -> int | float:
     text = tok.value.replace("_", "")
-    if any(c in text for c in ".eE"):
+    if "." in text or "e" in text or "E" in text:
         return float(text)
     try:
         return int(text)
@@ -878,7 +895,11 @@ def _grad_mode_head(head: Expr) -> tuple[str, Expr | None]:
 
 
 def _check_depth(body: tuple[Stmt, ...]) -> None:
-    pending: list[tuple[Any, int]] = [(stmt, 1) for stmt in body]
+    # Each level below a statement's own expression has a token of its own (an operator, a
+    # bracket, a name), so a statement is at most two levels deeper than it has characters:
+    # only long ones need the walk.
+    pending: list[tuple[Any, int]] = [(stmt, 1) for stmt in body
+                                      if len(stmt.source) + 2 >= MAX_DEPTH]
     while pending:
         node, depth = pending.pop()
         if depth > MAX_DEPTH:

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gradsh.engine import dtypes, ops
 from gradsh.engine.dtypes import DType
@@ -24,6 +24,9 @@ from gradsh.engine.exceptions import LimitExceeded, TorchError
 from gradsh.engine.tensor import Tensor
 from gradsh.errors import GradshError
 from gradsh.snapshot import module_tensors
+
+if TYPE_CHECKING:  # (gradsh.engine.random is imported when a statement first runs)
+    from gradsh.engine.random import GeneratorCheckpoint
 
 __all__ = ["SessionState", "is_nn_module", "is_instance", "undoes", "uninterrupted"]
 
@@ -88,7 +91,7 @@ class SessionState:
     env: dict[str, Any]
     tensors: list[tuple[Tensor, tuple[Any, ...]]]
     containers: list[tuple[Any, Any]]
-    rng: Any
+    rng: GeneratorCheckpoint  # the random stream, copied only if the statement draws
     dtype: DType
     device: str
 
@@ -101,7 +104,7 @@ class SessionState:
             env=dict(env),
             tensors=[(t, _tensor_attributes(t)) for t in tensors],
             containers=[(c, _contents(c)) for c in containers],
-            rng=default_generator.get_state(),
+            rng=default_generator.checkpoint(),
             dtype=dtypes.default_float(),
             device=ops.DefaultDevice.value,
         )
@@ -118,15 +121,13 @@ class SessionState:
         return ids
 
     def restore(self, env: dict[str, Any]) -> None:
-        from gradsh.engine.random import default_generator
-
         env.clear()
         env.update(self.env)
         for container, contents in self.containers:
             _put_back(container, contents)
         for t, attributes in self.tensors:
             _restore_tensor_attributes(t, attributes)
-        default_generator.set_state(self.rng)
+        self.rng.restore()
         dtypes.set_default_dtype(self.dtype)
         ops.DefaultDevice.value = self.device
 

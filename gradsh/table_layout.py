@@ -49,7 +49,7 @@ def tensor_cells(state: TensorState, options: PrintOptions = CELL_OPTIONS) -> di
     """
     return {
         "name": state.name,
-        "value": format_values(state.value, state.dtype, options),
+        "value": _cell(state.value, state.dtype, options),
         "shape": "[" + ", ".join(str(n) for n in state.shape) + "]",
         "dtype": state.dtype.name,
         "device": state.device,
@@ -58,7 +58,7 @@ def tensor_cells(state: TensorState, options: PrintOptions = CELL_OPTIONS) -> di
         "grad_fn": state.grad_fn or "None",
         "retains_grad": str(state.retains_grad),
         "grad": (
-            format_values(state.grad, state.grad_dtype, options)  # type: ignore[arg-type]
+            _cell(state.grad, state.grad_dtype, options)  # type: ignore[arg-type]
             if state.grad is not None
             else "None"
         ),
@@ -111,10 +111,11 @@ class _Fitting:
         self.marks = marks
         self.width = width
         self.mark_width = mark_width
+        self._known: dict[tuple[str, str], object] = {}  # need, thresholds ... per column
         # Each value and grad is formatted once, whatever widths the layouts try.
         self.arrays = {
-            "value": [Values(state.value, state.dtype) for state in states],
-            "grad": [Values(state.grad, state.grad_dtype) if state.grad is not None else None
+            "value": [values_of(state.value, state.dtype) for state in states],
+            "grad": [values_of(state.grad, state.grad_dtype) if state.grad is not None else None
                      for state in states],  # type: ignore[arg-type]
         }
 
@@ -123,19 +124,31 @@ class _Fitting:
 
     def need(self, column: str) -> int:
         """The width of a column whose cells stay on one line."""
-        return max([len(column)] + [
-            max(len(line) for line in _lines(text[column])) + self.extra(row, column)
-            for row, text in enumerate(self.texts)
-        ])
+        key = ("need", column)
+        if key not in self._known:
+            self._known[key] = max([len(column)] + [
+                max(len(line) for line in _lines(text[column])) + self.extra(row, column)
+                for row, text in enumerate(self.texts)
+            ])
+        return self._known[key]  # type: ignore[return-value]
 
     def one_line_need(self, column: str) -> int:
-        return max([len(column)] + [
-            len(_one_line(text[column])) + self.extra(row, column)
-            for row, text in enumerate(self.texts)
-        ])
+        key = ("one_line_need", column)
+        if key not in self._known:
+            self._known[key] = max([len(column)] + [
+                len(_one_line(text[column])) + self.extra(row, column)
+                for row, text in enumerate(self.texts)
+            ])
+        return self._known[key]  # type: ignore[return-value]
 
     def thresholds(self, column: str) -> list[Need]:
         """What each value (or grad) of the column needs, its mark included."""
+        key = ("thresholds", column)
+        if key not in self._known:
+            self._known[key] = self._thresholds(column)
+        return self._known[key]  # type: ignore[return-value]
+
+    def _thresholds(self, column: str) -> list[Need]:
         found = []
         for row, values in enumerate(self.arrays[column]):
             if values is not None:
@@ -155,7 +168,15 @@ class _Fitting:
         high = room - _least("grad", grads)
         if high < low:  # too narrow for anything but the shortest cells
             return low, room - low
-        best = max(range(low, high + 1), key=lambda value: (
+        # What is shown changes only where a width meets a need, so the best width is one
+        # next to such a point, an end of the range, or the preferred width itself.
+        candidates = {low, high, min(max(value_width, low), high)}
+        for need in values:
+            candidates.update((need.full - 1, need.full, need.summary - 1, need.summary))
+        for need in grads:
+            candidates.update((room - need.full, room - need.full + 1, room - need.summary,
+                               room - need.summary + 1))
+        best = max(sorted(v for v in candidates if low <= v <= high), key=lambda value: (
             *_shown(value, room - value, values, grads), -abs(value - value_width)))
         return best, room - best
 
@@ -252,6 +273,34 @@ def widths_needed(array: np.ndarray, dtype: DType) -> tuple[int, int]:
     return full, summary
 
 
+# Values of small arrays, kept from one table to the next: most variables do not change in a
+# step, and a value's texts for every width tried are all it takes to lay it out again.
+_KEPT: dict[tuple[object, ...], Values] = {}
+_KEPT_MAX_BYTES = 8192
+_KEPT_MAX = 512
+
+
+def _cell(array: np.ndarray, dtype: DType, options: PrintOptions) -> str:
+    """A value's cell text: the terminal's (made once per value, see values_of) or another
+    summary's (the notebook's wider cells)."""
+    if options is CELL_OPTIONS:
+        return values_of(array, dtype).cell
+    return format_values(array, dtype, options)
+
+
+def values_of(array: np.ndarray, dtype: DType) -> Values:
+    """The Values of `array` (the same object again for an equal small array)."""
+    if array.nbytes > _KEPT_MAX_BYTES:
+        return Values(array, dtype)
+    key = (dtype, array.dtype.str, array.shape, array.tobytes())
+    values = _KEPT.get(key)
+    if values is None:
+        if len(_KEPT) >= _KEPT_MAX:
+            del _KEPT[next(iter(_KEPT))]  # the oldest
+        values = _KEPT[key] = Values(array.copy(), dtype)
+    return values
+
+
 class Values:
     """A value (or grad) as table cells: its text for a width, and the widths it needs. A
     layout tries several widths; each text is made once."""
@@ -261,9 +310,17 @@ class Values:
         self.dtype = dtype
         self.full = format_values(array, dtype, _options(math.inf))  # one line per row
         self.one = _one_line(self.full)
+        self._cell: str | None = None
         self._texts: dict[int, tuple[str, int]] = {}
         self._wraps: dict[int, str | None] = {}
         self._needs: tuple[int, int, int] | None = None
+
+    @property
+    def cell(self) -> str:
+        """The text of the table cell before any layout (what change marks compare)."""
+        if self._cell is None:
+            self._cell = format_values(self.array, self.dtype, CELL_OPTIONS)
+        return self._cell
 
     def text(self, width: int) -> tuple[str, int]:
         """The values for a cell `width` columns wide, never broken inside a number, and how

@@ -46,3 +46,20 @@ def test_a_gradient_buffer_someone_holds_is_never_added_into() -> None:
     s = w * 1.0
     (s + s).sum().backward()  # the same gradient array along two edges
     np.testing.assert_array_equal(w.grad.numpy(), np.full(5, 2, dtype=np.float32))
+
+
+def test_relu_and_its_backward_keep_torchs_bits_through_the_bit_mask(torch) -> None:
+    # zero_where ANDs bits instead of calling np.where: -0.0, NaN and infinities must come out
+    # as torch's, in every float width, including where the gradient is exactly at the kink.
+    special = [-0.0, 0.0, np.nan, -np.nan, -1.5, 2.5, np.inf, -np.inf, 1e-40, -1e-40]
+    rng = np.random.default_rng(0)
+    for dtype in (np.float16, np.float32, np.float64):
+        values = np.concatenate([np.array(special), rng.standard_normal(300)]).astype(dtype)
+        grads = np.concatenate([np.array(special[::-1]), rng.standard_normal(300)]).astype(dtype)
+        x, tx = ops.tensor(values, requires_grad=True), torch.tensor(values, requires_grad=True)
+        y, ty = ops.relu(x), torch.relu(tx)
+        y.backward(ops.tensor(grads))
+        ty.backward(torch.tensor(grads))
+        width = f"u{np.dtype(dtype).itemsize}"
+        assert y.detach().numpy().view(width).tolist() == ty.detach().numpy().view(width).tolist()
+        assert x.grad.numpy().view(width).tolist() == tx.grad.numpy().view(width).tolist()

@@ -740,6 +740,40 @@ def test_nesting_just_inside_the_limits_parses() -> None:
     assert p("[" * 50 + "]" * 50).startswith("(expr [[[")
 
 
+def _depth(node: Any) -> int:
+    deepest, pending = 0, [(node, 1)]
+    while pending:
+        node, depth = pending.pop()
+        deepest = max(deepest, depth)
+        for field in dataclasses.fields(node):
+            value = getattr(node, field.name)
+            items = value if isinstance(value, tuple) else (value,)
+            pending.extend((item, depth + 1) for item in items
+                           if isinstance(item, (ast.Expr, ast.Stmt, ast.Keyword)))
+    return deepest
+
+
+# (forms looser than a primary are parenthesised, so that any wrapping parses)
+_WRAPS = ["-{}", "~{}", "(not {})", "{}.a", "{}[0]", "{}[1:2:3]", "f({})", "f(k={})", "[{}]",
+          "({},)", "({}, 1)", "(g -> {})", "({} + 1)", "(1 * {})", "({} ** 2)", "(2 ** {})",
+          "(a < {} < b)", "({} or b)", "({})", "[{}, {}]"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_WRAPS), max_size=30),
+       st.sampled_from(["{}", "x = {}", "{},", "x = {},", "print 1, {}", "repeat 2 {{ y = {} }}"]))
+def test_a_statement_is_at_most_two_levels_deeper_than_its_length(wraps: list[str],
+                                                                   form: str) -> None:
+    # parse() walks only statements long enough to reach MAX_DEPTH (see _check_depth)
+    expr = "x"
+    for wrap in wraps:
+        expr = wrap.format(expr, expr)
+        if len(expr) > 400:
+            break
+    (stmt,) = parse(form.format(expr)).body
+    assert _depth(stmt) <= len(stmt.source) + 2
+
+
 def test_many_statements() -> None:
     program = parse("x = x + 1\n" * 5_000)
     assert len(program.body) == 5_000
@@ -843,3 +877,42 @@ def test_no_usable_cache_directory_still_parses(tmp_path: Path) -> None:
     env = {"GRADSH_CACHE_DIR": unusable, "XDG_CACHE_HOME": unusable, "HOME": unusable}
     result = _parse_in_subprocess(env)
     assert (result.returncode, result.stdout, result.stderr) == (0, "2\n", "")
+
+
+def _parsed_both_ways(source: str) -> list[Any]:
+    """The body (or the error) from gradsh.lalr's loops and from lark's own parse."""
+    from gradsh import parser as module
+
+    results = []
+    module._get_parser()
+    fast = module._TABLES
+    for tables in (fast, None):
+        module._TABLES = tables
+        try:
+            results.append(repr(parse(source).body))
+        except GradshError as err:
+            results.append((type(err).__name__, err.kind, err.message, err.pos, err.hint))
+        finally:
+            module._TABLES = fast
+    return results
+
+
+def test_the_fast_loops_parse_every_script_as_lark_does() -> None:
+    root = Path(__file__).resolve().parent.parent
+    scripts = sorted(root.glob("scripts/*.grad")) + sorted(root.glob("tests/**/*.grad"))
+    assert len(scripts) > 50
+    for script in scripts:
+        fast, lark = _parsed_both_ways(script.read_text())
+        assert fast == lark, script
+
+
+_SOUP = ["x", "y", "=", "+", "-", "*", "**", "(", ")", "[", "]", "{", "}", ",", ";", "\n", ".",
+         ":", "1", "2.", "'s'", '"t"', "print", "repeat", "no_grad", "->", "lambda", "not", "and",
+         "<", "==", "@", "#c", "\\\n", "cuda:0", "...", "$", "?", " ", "del", "graph", "-o"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_SOUP), max_size=14))
+def test_the_fast_loops_parse_token_soup_as_lark_does(tokens: list[str]) -> None:
+    fast, lark = _parsed_both_ways(" ".join(tokens))
+    assert fast == lark

@@ -639,3 +639,31 @@ def assert_state_matches(g: Generator, torch) -> None:
         assert not normal_is_valid
     else:
         assert normal_is_valid and normal_y == ours.next_double_normal
+
+
+def test_a_checkpoint_copies_the_state_only_when_the_stream_changes() -> None:
+    g = Generator(5)
+    g.randn((1,), dtypes.float64)  # leaves Box-Muller's second sample cached
+    quiet = g.checkpoint()
+    assert quiet.state is None  # nothing drawn: nothing copied
+    quiet.restore()
+    checkpoint = g.checkpoint()
+    first = [g.randn((1,), dtypes.float64), g.rand((20,), dtypes.float32)]  # the cached one first
+    assert checkpoint.state is not None
+    checkpoint.restore()
+    again = [g.randn((1,), dtypes.float64), g.rand((20,), dtypes.float32)]
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+
+
+def test_checkpoints_alive_together_each_restore_their_own_point() -> None:
+    g = Generator(7)
+    outer = g.checkpoint()
+    a = g.rand((3,), dtypes.float32)
+    inner = g.checkpoint()
+    g.manual_seed(1)  # a reseed is a change too
+    g.rand((3,), dtypes.float32)
+    inner.restore()
+    assert np.array_equal(g.rand((3,), dtypes.float32), Generator(7).rand((6,), dtypes.float32)[3:])
+    outer.restore()
+    assert np.array_equal(g.rand((3,), dtypes.float32), a)
+    assert g.initial_seed() == 7

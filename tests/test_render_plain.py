@@ -200,6 +200,26 @@ def test_plain_lines_mark_a_changed_cell_with_a_star() -> None:
     assert lines[2].split()[:2] == ["a", "[0.,"] and "2.]*" in lines[2]
 
 
+def test_a_coloured_table_is_written_as_rich_prints_it() -> None:
+    # Renderer.table writes each piece between the escape codes of its style itself: byte for
+    # byte what printing the lines through rich on a colour terminal gives.
+    from rich.console import Console
+    from rich.text import Text
+
+    for states in _tables(7):
+        buffers = [io.StringIO(), io.StringIO()]
+        consoles = [Console(file=b, width=100, force_terminal=True, color_system="256",
+                            highlight=False, soft_wrap=True) for b in buffers]
+        renderer = Renderer(buffers[0], io.StringIO(), True, 100)
+        renderer.out = consoles[0]
+        renderer.table(states)  # a first table: every name marked new, highlighted
+        layout = lay_out(states, [{"name": True}] * len(states), 100, 0)
+        for line in render._table_lines(layout, color=True):
+            consoles[1].print(Text.assemble(*line), soft_wrap=True)
+        assert "\x1b[" in buffers[0].getvalue()
+        assert buffers[0].getvalue() == buffers[1].getvalue()
+
+
 @pytest.mark.parametrize("width", [60, 80, 100])
 def test_a_coloured_table_has_the_same_layout_without_the_stars(width: int) -> None:
     """On a terminal the same layout is drawn by rich, highlighted instead of starred: rich

@@ -385,3 +385,24 @@ def test_results_do_not_depend_on_numpys_simd_level() -> None:
     full = _digest(env)
     env["NPY_DISABLE_CPU_FEATURES"] = " ".join(avx512)
     assert _digest(env) == full
+
+
+def test_short_row_reductions_fold_left_to_right_bit_for_bit() -> None:
+    # reduce_last's whole-array forms for rows under 16 lanes (a cumulative sum, a max with
+    # the last zero's sign and canonical NaNs) against the plain left fold they replace
+    from gradsh.engine.vecmath import vecreduce
+
+    rng = np.random.default_rng(0)
+    payload = np.array([0x7FC01234], np.int32).view(np.float32)
+    specials = np.concatenate([np.array([0.0, -0.0, 1.0, -1.0, np.nan, np.inf, -np.inf, 2.5],
+                                        np.float32), payload])
+    with np.errstate(all="ignore"):
+        for n in range(2, vecreduce.LANES):
+            for data in (rng.choice(specials, size=(2000, n)),
+                         rng.standard_normal((200, n)).astype(np.float32)):
+                for fold in (vecreduce.maximum, vecreduce.add):
+                    expected = data[:, 0].copy()
+                    for j in range(1, n):
+                        expected = fold(expected, data[:, j])
+                    got = vecreduce.reduce_last(data, fold)
+                    assert got.view(np.int32).tolist() == expected.view(np.int32).tolist()

@@ -3,6 +3,7 @@ cascade_sum, for any layout, size and thread count."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,12 +48,14 @@ def _seq_sum(a: np.ndarray) -> np.ndarray:
     """Sequential adds along axis 0, from a zero accumulator (the kernel's `acc += x`)."""
     if a.shape[0] == 0:
         return np.zeros(a.shape[1:], dtype=a.dtype)
-    return _accumulate(np.moveaxis(a, 0, -1))
+    return _accumulate(a.transpose(tuple(range(1, a.ndim)) + (0,)))
 
 
 def _seq_sum_groups(a: np.ndarray, step: int) -> np.ndarray:
     """Sequential sums of consecutive groups of `step` along axis 0 (full groups only)."""
     groups = a.shape[0] // step
+    if groups == 0:
+        return a[:0]
     blocks = a[: groups * step].reshape((groups, step) + a.shape[1:])
     if blocks.size <= _SMALL:
         return np.cumsum(blocks, axis=1, dtype=a.dtype)[:, -1]
@@ -147,7 +150,8 @@ def _block_sums(block: np.ndarray, in_strides: tuple[int, int]) -> np.ndarray:
     per row of size1, as the kernel the strides (in elements) select computes it."""
     size1, size0 = block.shape[-2:]
     width = _width(block.dtype)
-    e = np.moveaxis(block, -1, 0)  # (size0, ..., size1): the reduction index first
+    # (size0, ..., size1): the reduction index first
+    e = block.transpose((block.ndim - 1,) + tuple(range(block.ndim - 1)))
     if in_strides[0] == 1 and size0 >= width:
         return _inner_vectorized(e)
     if in_strides[1] == 1 and size1 >= width:
@@ -167,7 +171,7 @@ def _accumulate(values: np.ndarray) -> np.ndarray:
 
 # ---- TensorIterator's plan ----------------------------------------------------------------------
 
-@dataclass
+@dataclass(frozen=True)
 class _Dim:
     size: int
     inp: int  # input stride, in elements
@@ -178,7 +182,13 @@ def _iteration(shape: tuple[int, ...], strides: tuple[int, ...],
                reduced: tuple[int, ...]) -> list[_Dim]:
     """The iteration dimensions, fastest first, as TensorIterator orders and merges them for
     the output (contiguous, stride 0 along reduced dimensions) and the input; size-1
-    dimensions dropped."""
+    dimensions dropped. (Planned once per layout: training sums the same shapes each step.)"""
+    return list(_planned_iteration(shape, strides, reduced))
+
+
+@functools.lru_cache(maxsize=1024)
+def _planned_iteration(shape: tuple[int, ...], strides: tuple[int, ...],
+                       reduced: tuple[int, ...]) -> tuple[_Dim, ...]:
     out_strides, step = {}, 1
     for d in reversed(range(len(shape))):
         if d not in reduced:
@@ -190,14 +200,14 @@ def _iteration(shape: tuple[int, ...], strides: tuple[int, ...],
     order = iteration_order(sizes, operands, reduced_output=True)
     merged_sizes, (out, inp) = coalesce([sizes[d] for d in order],
                                         [[s[d] for d in order] for s in operands])
-    return [_Dim(n, i, o) for n, i, o in zip(merged_sizes, inp, out)]
+    return tuple(_Dim(n, i, o) for n, i, o in zip(merged_sizes, inp, out))
 
 
 def _view(x: np.ndarray, offset: int, dims: list[_Dim]) -> np.ndarray:
     """x's elements as the iteration sees them, axes slowest first, starting `offset` elements
     (in memory) after x's first one."""
     item = x.itemsize
-    origin = as_strided(x, shape=(offset + 1,), strides=(item,))[offset:]
+    origin = x if offset == 0 else as_strided(x, shape=(offset + 1,), strides=(item,))[offset:]
     return as_strided(origin, shape=tuple(d.size for d in reversed(dims)),
                       strides=tuple(d.inp * item for d in reversed(dims)), writeable=False)
 
@@ -333,6 +343,12 @@ def torch_sum(x: Array, axis: tuple[int, ...] | int | None, keepdims: bool, dtyp
 def _to_output(sums: np.ndarray, dims: list[_Dim], shape: tuple[int, ...]) -> np.ndarray:
     """Place the sums (kept iteration axes, slowest first) at their output positions."""
     kept = [d for d in reversed(dims) if d.out != 0]
+    contiguous, step = True, 1
+    for d in reversed(kept):
+        contiguous = contiguous and d.out == step
+        step *= d.size
+    if contiguous:  # the sums are already in the output's order (a copy: never a view of a temp)
+        return np.array(sums, copy=True).reshape(shape)
     out = np.empty(int(np.prod(shape, dtype=np.int64)), dtype=sums.dtype)
     target = as_strided(out, shape=tuple(d.size for d in kept),
                         strides=tuple(d.out * out.itemsize for d in kept))

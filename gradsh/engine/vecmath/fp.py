@@ -99,13 +99,20 @@ def _pick(v: object, idx: tuple[np.ndarray, ...], shape: tuple[int, ...]) -> np.
     return v[idx]  # type: ignore[index]
 
 
+# Up to this many elements np.where's branches cost less than where()'s four extra calls.
+_BRANCHY_MAX = 2048
+
+
 def where(condition: np.ndarray, a: object, b: object) -> np.ndarray:
     """np.where for float32 (or int32) values, without branches: NumPy's loop branches on each
-    element, which costs ten times more when the condition follows no pattern."""
+    element, which costs ten times more when the condition follows no pattern (the same bits
+    either way; small arrays take np.where, which is then cheaper)."""
     a_arr, b_arr = np.asarray(a), np.asarray(b)
     kind = a_arr.dtype if a_arr.ndim else b_arr.dtype
     if kind not in (F32, I32) or a_arr.dtype != b_arr.dtype:
         return np.where(condition, a, b)
+    if max(np.size(condition), a_arr.size, b_arr.size) <= _BRANCHY_MAX:
+        return np.where(condition, a_arr, b_arr)
     mask = np.negative(np.asarray(condition).astype(I32))  # all ones where true
     ai, bi = a_arr.view(I32), b_arr.view(I32)
     picked = np.bitwise_xor(ai, bi)

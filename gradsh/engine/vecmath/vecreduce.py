@@ -29,6 +29,10 @@ def reduce_last(data: np.ndarray, fold: Fold) -> np.ndarray:
     """vec::reduce_all over each row of the 2-D float32 array `data` (rows, n)."""
     rows, n = data.shape
     if n < LANES:
+        if n > 1 and fold is add:  # the left fold of adds is a cumulative sum, in order
+            return np.cumsum(data, axis=1, dtype=F32)[:, -1]
+        if n > 1 and fold is maximum:
+            return _max_left_to_right(data)
         acc = data[:, 0].copy()
         for j in range(1, n):
             acc = fold(acc, data[:, j])
@@ -41,6 +45,22 @@ def reduce_last(data: np.ndarray, fold: Fold) -> np.ndarray:
     if tail:
         acc[:, :tail] = fold(acc[:, :tail], data[:, full:])
     return _tree(acc, fold)
+
+
+def _max_left_to_right(data: np.ndarray) -> np.ndarray:
+    """The left fold of `maximum` over each row of 2 or more columns, in a few whole-array calls:
+    a row with a NaN gives the canonical NaN; otherwise its largest value, and where that is a
+    zero, the last zero of the row (each tie hands the fold its second operand)."""
+    result = data.max(axis=1)
+    zero = result == 0
+    if zero.any():
+        rows = data[zero]
+        last = rows.shape[1] - 1 - np.argmax(rows[:, ::-1] == 0, axis=1)
+        result[zero] = rows[np.arange(rows.shape[0]), last]
+    nan = np.isnan(result)
+    if nan.any():
+        result[nan] = F32(np.nan)
+    return result
 
 
 def dot_last(a: np.ndarray, b: np.ndarray, fused_tail: bool = False) -> np.ndarray:
