@@ -602,8 +602,12 @@ def cli_main(argv: Sequence[str]) -> int:
     from gradsh.parser import parse
     from gradsh.runner import is_python_path, read_with_header
 
+    from gradsh.cli import split_program_args
+
     parser = build_parser()
+    argv, program_argv = split_program_args(argv)
     args, source = read_with_header(parser, argv, parser.parse_args(list(argv)))
+    args.program_argv = program_argv
     if source is None:
         return EXIT_USAGE
     options = CheckOptions(

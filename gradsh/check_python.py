@@ -78,7 +78,7 @@ def python_trace(program: Any, statements: list[Any], options: CheckOptions) -> 
 def check_python(args: argparse.Namespace, source: str, options: CheckOptions) -> int:
     from gradsh.pyrun import PythonProgram
 
-    program = PythonProgram(source, args.file)
+    program = PythonProgram(source, args.file, argv=getattr(args, "program_argv", ()))
     try:
         statements = program.parse()
     except SyntaxError as err:
@@ -86,6 +86,7 @@ def check_python(args: argparse.Namespace, source: str, options: CheckOptions) -
         return EXIT_USAGE
     request = {"mode": "python", "path": program.path, "source": source,
                "file": program.module.__file__, "argv0": args.file,
+               "argv": list(program.argv),
                "directory": program.directory, "seed": options.seed,
                "keep_going": options.keep_going}
     torch_side = TorchSide(request, options)

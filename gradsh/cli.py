@@ -132,7 +132,7 @@ def _subcommand_epilog() -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="gradsh",
-        usage="gradsh [options] [FILE | -c CODE]\n       gradsh {run,test,export,check,graph,kernel} ...",
+        usage="gradsh [options] [FILE [ARGS...] | -c CODE]\n       gradsh {run,test,export,check,graph,kernel} ...",
         description="A shell for a small tensor language whose autograd behaves exactly like\n"
         "PyTorch's. Run a .grad script or a Python program, or start the shell with no\n"
         "arguments.",
@@ -142,7 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"gradsh {__version__}")
     parser.add_argument("-c", dest="code", metavar="CODE", help="run CODE")
     parser.add_argument("file", nargs="?", metavar="FILE",
-                        help="a .grad script or a .py program to run")
+                        help="a .grad script or a .py program to run (what follows a .py "
+                             "program is its own arguments)")
     _add_run_options(parser)
     return parser
 
@@ -171,6 +172,7 @@ def _options(args: argparse.Namespace, out_is_terminal: bool) -> RunOptions:
         lang=args.lang or os.environ.get("GRADSH_LANG", "en"),
         timeout=args.timeout,
         max_memory=args.max_memory,
+        argv=tuple(getattr(args, "program_argv", ())),
     )
 
 
@@ -279,6 +281,31 @@ def tune_process() -> None:
     _tune_malloc()
 
 
+# The options that take a value (the value never names the file).
+_VALUE_OPTIONS = frozenset({"-c", "--seed", "--device", "--width", "--timeout", "--max-memory",
+                            "--lang"})
+
+
+def split_program_args(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(gradsh's arguments, the Python program's own): as with `python prog.py --epochs 3`,
+    whatever follows a .py file is the program's (its sys.argv[1:]); a .grad script takes
+    none, so gradsh's options may follow it."""
+    from gradsh.runner import is_python_path
+
+    skip = False
+    for i, token in enumerate(argv):
+        if skip:
+            skip = False
+        elif token in _VALUE_OPTIONS:
+            skip = True
+        elif token == "--" or not token.startswith("-"):
+            file = i + 1 if token == "--" else i
+            if file < len(argv) and is_python_path(argv[file]):
+                return list(argv[:file + 1]), list(argv[file + 1:])
+            break
+    return list(argv), []
+
+
 def _main(argv: list[str]) -> int:
     from gradsh.runner import EXIT_USAGE, read_with_header, run_source
 
@@ -296,7 +323,9 @@ def _main(argv: list[str]) -> int:
         parser, argv = build_run_parser(), argv[1:]
     else:
         parser = build_parser()
+    argv, program_argv = split_program_args(argv)
     args = parser.parse_args(argv)
+    args.program_argv = program_argv
     source = None
     if args.file is not None and getattr(args, "code", None) is None:
         if _mistyped_subcommand(args.file):

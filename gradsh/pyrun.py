@@ -71,13 +71,14 @@ class PythonProgram:
     """A program's namespace (a real `__main__` module while it runs) and its statements."""
 
     def __init__(self, source: str, path: str, namespace: dict[str, Any] | None = None,
-                 directory: str | None = None):
+                 directory: str | None = None, argv: Sequence[str] = ()):
         """`namespace`: run in this dict instead of a fresh `__main__` module's (the shell's
         variables, shared with its gradsh statements). `directory`: where the program lives,
         when `path` is to be shown as given (golden tests name a script by its file name);
         otherwise tracebacks name it by its absolute path, as Python does."""
         self.source = source
         self.argv0 = path
+        self.argv = list(argv)  # the program's own arguments, after its name (sys.argv[1:])
         if path.startswith("<"):
             self.path, self.directory, file = path, os.getcwd(), path
         elif directory is None:
@@ -123,7 +124,7 @@ class PythonProgram:
         its own, `import torch` is gradsh's and engine warnings are Python warnings."""
         saved = (sys.modules.get("__main__"), sys.argv, list(sys.path))
         sys.modules["__main__"] = self.module
-        sys.argv = [self.argv0]
+        sys.argv = [self.argv0, *self.argv]
         sys.path.insert(0, self.directory)
         try:
             with torch_engine(), pytrace.python_warnings(self.err):
@@ -163,7 +164,7 @@ def run_python(source: str, path: str, options: Any, out: IO[str], err: IO[str],
     from gradsh.runner import ScriptTimeout, _deadline, prepare_engine
 
     renderer = Renderer(out, err, options.color, options.width)
-    program = PythonProgram(source, path, directory=directory)
+    program = PythonProgram(source, path, directory=directory, argv=options.argv)
     program.err = err
     try:
         statements = program.parse()

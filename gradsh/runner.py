@@ -41,6 +41,7 @@ class RunOptions:
     timeout: float | None = None  # seconds; the running statement is stopped and undone
     max_memory: int | None = None  # bytes one tensor may take (None: the engine's default)
     lang: str = "en"  # the language of `explain`: "en" or "zh"
+    argv: tuple[str, ...] = ()  # a Python program's own arguments (sys.argv[1:])
 
 
 def is_python_path(path: str) -> bool:

@@ -353,7 +353,7 @@ class ProgramRunner:
         self.codes = [compile(ast.Module(body=[node], type_ignores=[]), self.path, "exec",
                               dont_inherit=True) for node in tree.body]
         sys.modules["__main__"] = self.module
-        sys.argv = [request.get("argv0", self.path)]
+        sys.argv = [request.get("argv0", self.path), *request.get("argv", ())]
         sys.path.insert(0, request.get("directory", os.getcwd()))
 
     def run(self, code: Any) -> tuple[dict[str, Any] | None, list[str], list[str]]:

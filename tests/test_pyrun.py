@@ -337,3 +337,46 @@ def test_check_compares_a_python_program_with_torch(tmp_path: Path, torch: objec
     assert ran.returncode == 1
     assert "does not implement torch.Tensor.to_sparse" in ran.stdout
     assert ran.stdout.rstrip().endswith("other.py: 2 differences in 3 steps")
+
+
+ARGPARSE_PROGRAM = """\
+import argparse
+import sys
+
+import torch
+
+parser = argparse.ArgumentParser(description="train")
+parser.add_argument("--epochs", type=int, default=1)
+parser.add_argument("--quiet", action="store_true")
+args = parser.parse_args()
+print(sys.argv[1:], args.epochs, args.quiet)
+w = torch.ones(2, requires_grad=True)
+for _ in range(args.epochs):
+    (w * w).sum().backward()
+print(w.grad)
+"""
+
+
+def test_what_follows_a_program_is_its_own_arguments(tmp_path: Path) -> None:
+    """As `python prog.py --epochs 3`: the arguments after a .py file are the program's."""
+    path = write(tmp_path, ARGPARSE_PROGRAM)
+    run = subprocess.run([sys.executable, "-m", "gradsh", "run", "--quiet", str(path),
+                          "--epochs", "3", "--quiet"], capture_output=True, text=True,
+                         env=ENV)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "['--epochs', '3', '--quiet'] 3 True\ntensor([6., 6.])\n"
+    top = subprocess.run([sys.executable, "-m", "gradsh", "--quiet", str(path), "--epochs",
+                          "2"], capture_output=True, text=True, env=ENV)
+    assert top.stdout == "['--epochs', '2'] 2 False\ntensor([4., 4.])\n"
+    usage = subprocess.run([sys.executable, "-m", "gradsh", "--quiet", str(path), "-h"],
+                           capture_output=True, text=True, env=ENV)
+    assert usage.returncode == 0 and usage.stdout.startswith("usage: prog.py [-h]")
+
+
+def test_check_passes_the_programs_arguments_to_both_sides(tmp_path: Path,
+                                                           torch: object) -> None:
+    path = write(tmp_path, ARGPARSE_PROGRAM)
+    run = subprocess.run([sys.executable, "-m", "gradsh", "check", str(path), "--epochs", "2"],
+                         capture_output=True, text=True, env=ENV)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.strip().endswith("identical, 11 steps")  # both saw --epochs 2
