@@ -406,7 +406,7 @@ def _storage(t: Tensor, x: str, env: dict[str, Any], names: Names, say: _Say,
                          nodes=say.join(nodes),
                          saved_at=say.where(getattr(first, "origin", None))
                          if len(origins) == 1 else "",
-                         version=t._version))
+                         version=t._version_value()))
     return lines
 
 

@@ -10,7 +10,6 @@ and message, warnings by text); a few pin down what PyTorch on a CPU cannot run 
 from __future__ import annotations
 
 import gc
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -893,23 +892,19 @@ def test_backward_create_graph_warns_once_and_grad_is_differentiable(torch: Any)
 
 
 def test_million_op_chain_backpropagates() -> None:
-    """Backward is iterative: a chain of 10**6 nodes needs no recursion, and is linear time."""
+    """Backward is iterative: a chain of 10**6 nodes needs no recursion (its time is measured
+    in benchmarks/, the deep row, not asserted here)."""
     x = ops.tensor([1.0, -2.0], requires_grad=True)
     # CPython's cyclic collector rescans every live object on each full collection; with
     # millions of graph objects alive that, not the engine, would dominate the build.
     gc.disable()
-    start = time.perf_counter()
     try:
         y = x
         for _ in range(1_000_000):
             y = y.neg()
-        built = time.perf_counter()
         (y * ops.tensor([3.0, 5.0])).sum().backward()
-        done = time.perf_counter()
         assert y.grad_fn.name() == "NegBackward0"
         del y
     finally:
         gc.enable()
     np.testing.assert_array_equal(x.grad._data, np.array([3.0, 5.0], np.float32))
-    assert done - built < 20, f"backward of 10**6 nodes took {done - built:.1f}s"
-    assert built - start < 30

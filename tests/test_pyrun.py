@@ -380,3 +380,42 @@ def test_check_passes_the_programs_arguments_to_both_sides(tmp_path: Path,
                          capture_output=True, text=True, env=ENV)
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.strip().endswith("identical, 11 steps")  # both saw --epochs 2
+
+
+INFERENCE_MODE = """\
+import torch
+x = torch.ones(3, requires_grad=True)
+n = torch.ones(3)
+with torch.inference_mode():
+    y = x * 2
+    v = n[:2]
+    n.add_(1)
+    z = torch.zeros(2)
+    print(y.is_inference(), v.is_inference(), z.is_inference(), n.is_inference(), n._version)
+    y.add_(1)
+for expr in ["y._version", "y.add_(1)", "(y * x).sum().backward()", "y.requires_grad_()", "y + 1", "(y + x).sum()", "torch.ones(3, requires_grad=True) * y", "y.clone().is_inference()", "v._version", "y.detach().is_inference()", "y.grad_fn", "y.sum().item()", "y.detach().add_(1)", "y.data.add_(1)"]:
+    try:
+        r = eval(expr); print(expr, '->', r if not isinstance(r, torch.Tensor) else (r.is_inference(), r.requires_grad, r.grad_fn))
+    except Exception as e:
+        print(expr, '!!', type(e).__name__, e)
+for code in ["with torch.no_grad(): y.add_(1)", "y[0] = 5", "y.zero_()", "y.copy_(torch.zeros(3))", "y.requires_grad = True", "y.requires_grad_(False)"]:
+    try:
+        exec(code); print(code, 'ok')
+    except Exception as e: print(code, '!!', str(e)[:70])
+with torch.inference_mode():
+    w = torch.ones(2, requires_grad=True)
+    print('w', w.requires_grad, w.is_inference())
+with torch.inference_mode(False):
+    q = n * 2
+    print('mode False', q.is_inference(), torch.is_inference_mode_enabled())
+"""
+
+
+def test_inference_tensors_are_pytorchs(tmp_path: Path, torch: object) -> None:
+    """Tensors made under torch.inference_mode: is_inference(), no version counter, never saved
+    for backward, in-place outside inference mode written and then refused (as PyTorch's
+    kernel writes before the check), views of normal tensors normal, detach() an alias."""
+    path = write(tmp_path, INFERENCE_MODE)
+    ran, expected = gradsh(path, "--quiet"), python(path)
+    assert expected.returncode == ran.returncode == 0, ran.stderr
+    same_stdout(ran.stdout, expected.stdout)

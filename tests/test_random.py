@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import re
 import struct
-import time
 from fractions import Fraction
 
 import numpy as np
@@ -601,18 +600,6 @@ def test_fma_emulations_are_exact(triples):
         exact = Fraction(x) * Fraction(y) + Fraction(z)
         if abs(exact) < Fraction(float(np.finfo(np.float32).max)):  # overflow is not the point here
             assert float(got) == exact_fma(x, y, z, np.float32)
-
-
-# ----------------------------------------------------------------------------- speed
-
-
-@pytest.mark.parametrize("sampler", ["rand", "randn"])
-def test_a_million_values_is_fast(sampler):
-    g = Generator(0)
-    getattr(g, sampler)((16,), dtypes.float32)  # first-use setup is not the point
-    start = time.perf_counter()
-    getattr(g, sampler)((1000, 1000), dtypes.float32)
-    assert time.perf_counter() - start < 1.0
 
 
 # ----------------------------------------------------------------------------- torch's state

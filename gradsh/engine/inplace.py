@@ -105,7 +105,7 @@ def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params
             view_fn = AsStridedBackward0(base, target._view_fn, target.shape)
             _move_retain_grad(target, view_fn)
             target._grad_fn = view_fn
-            target._view_version = target._version
+            target._view_version = target._version_value()
             if result is not None:
                 saved = node._saved["result"]
                 saved.view_grad_fn = weakref.ref(target._grad_fn)

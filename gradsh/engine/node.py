@@ -271,7 +271,7 @@ class Function(Node):
             out._version_counter = base._version_counter
             out._base = base._base if base._base is not None else base
             out._view_fn = _compose_view(base, node.view_fn)
-            out._view_version = base._version
+            out._view_version = base._version_value()
             out._no_grad_view = not _GradMode.enabled
         if requires and RESULT_KEY in node._saved:
             node._saved[cls.result_name] = SavedTensor(out, is_output=True)
@@ -596,7 +596,7 @@ class AsStridedBackward0(Function):
         self.base_shape = base.shape
         self.base_dtype = base.dtype
         self.view_fn_ = view_fn
-        self.base_version = base._version
+        self.base_version = base._version_value()
         self.output_device = base.device
 
     @classmethod

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.grad_mode import Anomaly, SavedHooks, _GradMode, _Origin, no_grad
 from gradsh.engine.undo import _Undo
-from gradsh.engine.variable import Tensor
+from gradsh.engine.variable import InferenceCounter, InferenceMode, Tensor
 
 if TYPE_CHECKING:  # (type names only: gradsh.engine.node sits above this module)
     from gradsh.engine.node import Node
@@ -43,6 +43,12 @@ class SavedTensor:
 
     def __init__(self, tensor: Tensor, is_output: bool = False):
         counter = tensor._version_counter
+        if counter.__class__ is InferenceCounter and InferenceMode.counter is None:
+            raise TorchRuntimeError(
+                "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                "created in inference mode in computation tracked by autograd. To work around "
+                "this, you can make a clone to get a normal tensor and use it in autograd, or use "
+                "`torch.no_grad()` instead of `torch.inference_mode()`.")
         self.is_output = is_output
         self._counter = counter
         self.version = counter.value

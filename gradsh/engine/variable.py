@@ -34,6 +34,36 @@ class VersionCounter:
         self.value = 0
 
 
+class InferenceCounter(VersionCounter):
+    """What an inference tensor (made under torch.inference_mode) has for a version counter: it
+    tracks nothing (`x._version` raises). `alias`: a detach() or .data of one, which is an
+    inference tensor too but may be changed in place anywhere, as in PyTorch."""
+
+    __slots__ = ("alias",)
+
+    def __init__(self, alias: bool) -> None:
+        super().__init__()
+        self.alias = alias
+
+
+INFERENCE = InferenceCounter(alias=False)
+INFERENCE_ALIAS = InferenceCounter(alias=True)
+INFERENCE_INPLACE_MESSAGE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details.")
+INFERENCE_REQUIRES_GRAD_MESSAGE = ("Setting requires_grad=True on inference tensor outside "
+                                   "InferenceMode is not allowed.")
+
+
+class InferenceMode:
+    """torch.inference_mode's state: while it is on, every tensor made is an inference tensor
+    (its counter INFERENCE), except views, which share their base's counter."""
+
+    counter: VersionCounter | None = None
+
+
+
 class Tensor:
     """An n-dimensional array with PyTorch's autograd attributes.
 
@@ -65,7 +95,7 @@ class Tensor:
         t._requires_grad = requires_grad
         t._grad_fn = grad_fn
         t._grad = None
-        t._counter = None  # made on first use (see _version_counter)
+        t._counter = InferenceMode.counter  # None: made on first use (see _version_counter)
         t._base = None
         t._view_fn = None
         t._view_version = 0
@@ -96,7 +126,24 @@ class Tensor:
     def _version(self) -> int:
         """How many in-place changes this tensor's storage has seen (PyTorch's `x._version`)."""
         counter = self._counter
+        if counter is None:
+            return 0
+        if counter.__class__ is InferenceCounter:
+            raise TorchRuntimeError("Inference tensors do not track version counter.")
+        return counter.value
+
+    def _version_value(self) -> int:
+        """The version for the engine's own bookkeeping (an inference tensor's reads 0)."""
+        counter = self._counter
         return 0 if counter is None else counter.value
+
+    def is_inference(self) -> bool:
+        """Whether this tensor was made under torch.inference_mode (or aliases one)."""
+        return self._counter.__class__ is InferenceCounter
+
+    def _check_inference_inplace(self) -> None:
+        if self._counter is INFERENCE and InferenceMode.counter is None:
+            raise TorchRuntimeError(INFERENCE_INPLACE_MESSAGE)
 
     @property
     def _version_counter(self) -> VersionCounter:
@@ -141,6 +188,8 @@ class Tensor:
             raise TorchRuntimeError(
                 "only Tensors of floating point and complex dtype can require gradients"
             )
+        if value and self._counter is INFERENCE and InferenceMode.counter is None:
+            raise TorchRuntimeError(INFERENCE_REQUIRES_GRAD_MESSAGE)
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -153,6 +202,8 @@ class Tensor:
             return self
         if requires_grad and not self.dtype.is_floating_point:
             raise TorchRuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self._counter is INFERENCE and InferenceMode.counter is None:
+            raise TorchRuntimeError(INFERENCE_REQUIRES_GRAD_MESSAGE)
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -247,7 +298,8 @@ class Tensor:
 
     def detach(self) -> Tensor:
         t = Tensor._make(self._data, self.device)
-        t._version_counter = self._version_counter
+        counter = self._version_counter
+        t._version_counter = INFERENCE_ALIAS if counter is INFERENCE else counter
         return t
 
     def detach_(self) -> Tensor:
@@ -266,7 +318,10 @@ class Tensor:
     @property
     def data(self) -> Tensor:
         """A tensor on the same storage that autograd does not track (fresh version counter)."""
-        return Tensor._make(self._data, self.device)
+        t = Tensor._make(self._data, self.device)
+        if self._counter is INFERENCE:
+            t._counter = INFERENCE_ALIAS
+        return t
 
     @data.setter
     def data(self, value: Tensor) -> None:
@@ -320,9 +375,9 @@ class Tensor:
     def _refresh_view_grad_fn(self) -> None:
         """A view whose storage was modified in place since its grad_fn was set gets a fresh
         one, AsStridedBackward0 on top of the base's current history, as in PyTorch."""
-        if self._view_version == self._version:
+        if self._view_version == self._version_value():
             return
-        self._view_version = self._version
+        self._view_version = self._version_value()
         base = self._base
         assert base is not None
         if base.requires_grad:
@@ -341,6 +396,8 @@ class Tensor:
             data[...] = value
         self._version_counter.value += 1
         self._version_counter.origin = _Origin.value
+        if self._counter is INFERENCE:  # PyTorch checks after the kernel wrote
+            self._check_inference_inplace()
 
     def _inplace_add(self, value: Array) -> None:
         """`self._inplace_data(self._data + value)`, adding in place where that gives the same
@@ -354,6 +411,8 @@ class Tensor:
             elementwise(np.add, data, value, out=data)
             self._version_counter.value += 1
             self._version_counter.origin = _Origin.value
+            if self._counter is INFERENCE:
+                self._check_inference_inplace()
         else:
             self._inplace_data(data + value)
 

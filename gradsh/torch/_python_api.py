@@ -193,7 +193,6 @@ def _no_imaginary(self: Tensor) -> Tensor:
 _TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
     ("new", _new_like),
     ("get_device", lambda self: -1 if self.device == "cpu" else 0),
-    ("is_inference", lambda self: False),
     ("is_shared", lambda self: False),
     ("share_memory_", lambda self: self),
     ("pin_memory", lambda self, device=None: self),

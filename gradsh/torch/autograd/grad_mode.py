@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gradsh.engine.tensor import _GradMode, is_grad_enabled
+from gradsh.engine.variable import INFERENCE, InferenceMode
 
 __all__ = ["enable_grad", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled",
            "no_grad", "set_grad_enabled"]
@@ -98,7 +99,9 @@ class set_grad_enabled(_DecoratorContextManager):  # noqa: N801
 
 
 class inference_mode(_DecoratorContextManager):  # noqa: N801
-    """gradsh runs inference mode as no_grad: results record no graph and require no grad."""
+    """No autograd, as no_grad, and every tensor made meanwhile is an inference tensor
+    (is_inference(); no version counter; not to be saved for backward or changed in place
+    outside inference mode), as in PyTorch."""
 
     def __new__(cls, mode: Any = True) -> Any:
         if callable(mode) and not isinstance(mode, bool):
@@ -115,13 +118,16 @@ class inference_mode(_DecoratorContextManager):  # noqa: N801
     def __enter__(self) -> None:
         self.prev = _GradMode.enabled
         self.prev_inference = inference_mode.enabled
+        self.prev_counter = InferenceMode.counter
         inference_mode.enabled = self.mode
+        InferenceMode.counter = INFERENCE if self.mode else None
         if self.mode:
             _GradMode.enabled = False
 
     def __exit__(self, *exc: Any) -> None:
         _GradMode.enabled = self.prev
         inference_mode.enabled = self.prev_inference
+        InferenceMode.counter = self.prev_counter
 
     def clone(self) -> inference_mode:
         return self.__class__(self.mode)
