@@ -182,6 +182,7 @@ from gradsh.engine.ops.shape import (
     reshape_as,
     select,
     split,
+    split_with_sizes,
     squeeze,
     storage_offset,
     stride,
@@ -602,6 +603,7 @@ _METHODS: dict[str, Any] = {
     "select": select,
     "narrow": narrow,
     "split": split,
+    "split_with_sizes": split_with_sizes,
     "chunk": chunk,
     "unbind": unbind,
     # linear algebra
