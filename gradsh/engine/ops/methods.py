@@ -10,7 +10,8 @@ import numpy as np
 from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError, warn
 from gradsh.engine.ops.activations import log_softmax, softmax
-from gradsh.engine.ops.arguments import TensorLike
+from gradsh.engine.functions.grad_ops import ScalarOverloads
+from gradsh.engine.ops.arguments import OperandTypeError, TensorLike, is_number
 from gradsh.engine.ops.arithmetic import (
     _rfloordiv,
     add,
@@ -30,6 +31,7 @@ from gradsh.engine.ops.arithmetic import (
     pow_,
     remainder,
     rsub,
+    scalar_filled,
     square,
     square_,
     sub,
@@ -286,6 +288,8 @@ def _rtruediv(a: Tensor, other: TensorLike) -> Tensor:
     """Python's `2 / x`: x.reciprocal() * 2, hence MulBackward0 (as PyTorch's __rtruediv__)."""
     if isinstance(other, Tensor):
         return div(other, a)
+    if ScalarOverloads.active and is_number(other):
+        return div(scalar_filled(a, other), a)  # a formula's C++ `number / t`
     return mul(reciprocal(a), other)
 
 
