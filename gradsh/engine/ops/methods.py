@@ -353,8 +353,17 @@ def _iter(self: Tensor) -> Any:
 
 
 def _inplace_operator(op: Callable[..., Tensor]) -> Callable[[Tensor, Any], Tensor]:
+    """`x += other`: the in-place op, or NotImplemented for an operand of the wrong type (as
+    PyTorch's), so that Python raises "unsupported operand type(s) for +=: ..."."""
     op = unguarded(op)
-    return lambda self, other: op(self, other)
+
+    def inplace(self: Tensor, other: Any) -> Any:
+        try:
+            return op(self, other)
+        except OperandTypeError:
+            return NotImplemented
+
+    return inplace
 
 
 def _setitem(self: Tensor, key: Any, value: Any) -> None:

@@ -60,12 +60,13 @@ def _infer_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
     if len(unknown) > 1:
         raise TorchRuntimeError("only one dimension can be inferred")
     known = 1
-    for n in shape:
+    text = "[" + ", ".join(str(n) for n in shape) + "]"
+    for i, n in enumerate(shape):
         if n != -1:
             if n < 0:
-                raise TorchRuntimeError(f"invalid shape dimension {n}")
+                raise TorchRuntimeError(f"invalid shape dimension {n} at index {i} of shape "
+                                        f"{text}")
             known *= n
-    text = "[" + ", ".join(str(n) for n in shape) + "]"
     if unknown:
         if known == 0:
             if numel == 0:
