@@ -122,24 +122,17 @@ class LogSigmoidBackwardBackward0(ActivationBackwardBackward):
         return g * self.saved("grad_output", F) * (z - 1) * z
 
 
-class HardtanhBackwardBackward0(ActivationBackwardBackward):
-    node_name = "HardtanhBackwardBackward0"
-    saves_grad_output = False
+def _piecewise_linear(name: str) -> type[ActivationBackwardBackward]:
+    """The node of an activation linear on each piece: self's gradient is zeros_like(grad),
+    and PyTorch saves no grad_output for it."""
+    return type(name, (ActivationBackwardBackward,), {
+        "node_name": name, "saves_grad_output": False, "__module__": __name__})
 
 
-class LeakyReluBackwardBackward0(ActivationBackwardBackward):
-    node_name = "LeakyReluBackwardBackward0"
-    saves_grad_output = False
-
-
-class HardshrinkBackwardBackward0(ActivationBackwardBackward):
-    node_name = "HardshrinkBackwardBackward0"
-    saves_grad_output = False
-
-
-class SoftshrinkBackwardBackward0(ActivationBackwardBackward):
-    node_name = "SoftshrinkBackwardBackward0"
-    saves_grad_output = False
+HardtanhBackwardBackward0 = _piecewise_linear("HardtanhBackwardBackward0")
+LeakyReluBackwardBackward0 = _piecewise_linear("LeakyReluBackwardBackward0")
+HardshrinkBackwardBackward0 = _piecewise_linear("HardshrinkBackwardBackward0")
+SoftshrinkBackwardBackward0 = _piecewise_linear("SoftshrinkBackwardBackward0")
 
 
 class HardswishBackwardBackward0(ActivationBackwardBackward):

@@ -1,12 +1,137 @@
 """PyTorch 2.13's printed overloads of the functions and Tensor methods that have several:
 what "received an invalid combination of arguments ... but expected one of:" lists, in
 PyTorch's order (python_arg_parser's FunctionSignature::toString). Data only, harvested from
-torch by tests/test_signatures.py::harvest (which also checks it); see ops/signatures.py."""
+torch by tests/test_error_texts.py (which checks it); see ops/signatures.py."""
 
 from __future__ import annotations
 
+Overloads = tuple[tuple[str, ...], tuple[str, ...]]  # (function form, method form)
+
+# std, var: the same overloads
+_STD: Overloads = (
+    (
+        "(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False, *, "
+        "Tensor out = None)",
+        "(Tensor input, tuple of ints dim = None, *, Number correction = None, "
+        "bool keepdim = False, Tensor out = None)",
+        "(Tensor input, bool unbiased = True)",
+    ),
+    (
+        "(tuple of ints dim, bool unbiased = True, bool keepdim = False)",
+        "(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)",
+        "(bool unbiased = True)",
+    ),
+)
+# max, min: the same overloads
+_MAX: Overloads = (
+    (
+        "(Tensor input, *, Tensor out = None)",
+        "(Tensor input, Tensor other, *, Tensor out = None)",
+        "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)",
+    ),
+    (
+        "()",
+        "(Tensor other)",
+        "(int dim, bool keepdim = False)",
+    ),
+)
+# add, sub: the same overloads
+_ADD: Overloads = (
+    (
+        "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
+    ),
+    (
+        "(Tensor other, *, Number alpha = 1)",
+    ),
+)
+# clamp, clip: the same overloads
+_CLAMP: Overloads = (
+    (
+        "(Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)",
+        "(Tensor input, Number min = None, Number max = None, *, Tensor out = None)",
+    ),
+    (
+        "(Tensor min = None, Tensor max = None)",
+        "(Number min = None, Number max = None)",
+    ),
+)
+# rand, randn: the same overloads
+_RAND: Overloads = (
+    (
+        "(tuple of ints size, *, torch.Generator generator, Tensor out = None, "
+        "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+        "bool pin_memory = False, bool requires_grad = False)",
+        "(tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, "
+        "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+        "bool requires_grad = False)",
+    ),
+    (),
+)
+# eq, gt, lt, ge, le, ne, fmod: the same overloads
+_EQ: Overloads = (
+    (
+        "(Tensor input, Tensor other, *, Tensor out = None)",
+        "(Tensor input, Number other, *, Tensor out = None)",
+    ),
+    (
+        "(Tensor other)",
+        "(Number other)",
+    ),
+)
+# all, any: the same overloads
+_ALL: Overloads = (
+    (
+        "(Tensor input, *, Tensor out = None)",
+        "(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)",
+        "(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)",
+    ),
+    (
+        "()",
+        "(tuple of ints dim = None, bool keepdim = False)",
+        "(int dim, bool keepdim = False)",
+    ),
+)
+# rand_like, randn_like: the same overloads
+_RAND_LIKE: Overloads = (
+    (
+        "(Tensor input, *, torch.Generator generator, torch.memory_format memory_format = None, "
+        "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+        "bool pin_memory = False, bool requires_grad = False)",
+        "(Tensor input, *, torch.memory_format memory_format = None, torch.dtype dtype = None, "
+        "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+        "bool requires_grad = False)",
+    ),
+    (),
+)
+# add_, sub_: the same overloads
+_ADD_INPLACE: Overloads = (
+    (),
+    (
+        "(Tensor other, *, Number alpha = 1)",
+    ),
+)
+# addcmul, addcdiv: the same overloads
+_ADDCMUL: Overloads = (
+    (
+        "(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None)",
+    ),
+    (
+        "(Tensor tensor1, Tensor tensor2, *, Number value = 1)",
+    ),
+)
+# std_mean, var_mean: the same overloads
+_STD_MEAN: Overloads = (
+    (
+        "(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False)",
+        "(Tensor input, tuple of ints dim = None, *, Number correction = None, "
+        "bool keepdim = False)",
+        "(Tensor input, bool unbiased = True)",
+    ),
+    (),
+)
+
 # name -> (function form, method form); () where PyTorch has no such form or only one overload
-OVERLOADS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+OVERLOADS: dict[str, Overloads] = {
     "sum": (
         (
             "(Tensor input, *, torch.dtype dtype = None)",
@@ -29,58 +154,10 @@ OVERLOADS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "(tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)",
         ),
     ),
-    "std": (
-        (
-            "(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False, *, "
-            "Tensor out = None)",
-            "(Tensor input, tuple of ints dim = None, *, Number correction = None, "
-            "bool keepdim = False, Tensor out = None)",
-            "(Tensor input, bool unbiased = True)",
-        ),
-        (
-            "(tuple of ints dim, bool unbiased = True, bool keepdim = False)",
-            "(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)",
-            "(bool unbiased = True)",
-        ),
-    ),
-    "var": (
-        (
-            "(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False, *, "
-            "Tensor out = None)",
-            "(Tensor input, tuple of ints dim = None, *, Number correction = None, "
-            "bool keepdim = False, Tensor out = None)",
-            "(Tensor input, bool unbiased = True)",
-        ),
-        (
-            "(tuple of ints dim, bool unbiased = True, bool keepdim = False)",
-            "(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)",
-            "(bool unbiased = True)",
-        ),
-    ),
-    "max": (
-        (
-            "(Tensor input, *, Tensor out = None)",
-            "(Tensor input, Tensor other, *, Tensor out = None)",
-            "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)",
-        ),
-        (
-            "()",
-            "(Tensor other)",
-            "(int dim, bool keepdim = False)",
-        ),
-    ),
-    "min": (
-        (
-            "(Tensor input, *, Tensor out = None)",
-            "(Tensor input, Tensor other, *, Tensor out = None)",
-            "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)",
-        ),
-        (
-            "()",
-            "(Tensor other)",
-            "(int dim, bool keepdim = False)",
-        ),
-    ),
+    "std": _STD,
+    "var": _STD,
+    "max": _MAX,
+    "min": _MAX,
     "prod": (
         (
             "(Tensor input, *, torch.dtype dtype = None)",
@@ -92,22 +169,8 @@ OVERLOADS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "(int dim, bool keepdim = False, *, torch.dtype dtype = None)",
         ),
     ),
-    "add": (
-        (
-            "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
-        ),
-        (
-            "(Tensor other, *, Number alpha = 1)",
-        ),
-    ),
-    "sub": (
-        (
-            "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
-        ),
-        (
-            "(Tensor other, *, Number alpha = 1)",
-        ),
-    ),
+    "add": _ADD,
+    "sub": _ADD,
     "div": (
         (
             "(Tensor input, Tensor other, *, Tensor out = None)",
@@ -131,26 +194,8 @@ OVERLOADS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "(Number exponent)",
         ),
     ),
-    "clamp": (
-        (
-            "(Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)",
-            "(Tensor input, Number min = None, Number max = None, *, Tensor out = None)",
-        ),
-        (
-            "(Tensor min = None, Tensor max = None)",
-            "(Number min = None, Number max = None)",
-        ),
-    ),
-    "clip": (
-        (
-            "(Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)",
-            "(Tensor input, Number min = None, Number max = None, *, Tensor out = None)",
-        ),
-        (
-            "(Tensor min = None, Tensor max = None)",
-            "(Number min = None, Number max = None)",
-        ),
-    ),
+    "clamp": _CLAMP,
+    "clip": _CLAMP,
     "view": (
         (),
         (
@@ -170,28 +215,8 @@ OVERLOADS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "(tuple of ints dim)",
         ),
     ),
-    "rand": (
-        (
-            "(tuple of ints size, *, torch.Generator generator, Tensor out = None, "
-            "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
-            "bool pin_memory = False, bool requires_grad = False)",
-            "(tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, "
-            "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
-            "bool requires_grad = False)",
-        ),
-        (),
-    ),
-    "randn": (
-        (
-            "(tuple of ints size, *, torch.Generator generator, Tensor out = None, "
-            "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
-            "bool pin_memory = False, bool requires_grad = False)",
-            "(tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, "
-            "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
-            "bool requires_grad = False)",
-        ),
-        (),
-    ),
+    "rand": _RAND,
+    "randn": _RAND,
     "randint": (
         (
             "(int high, tuple of ints size, *, torch.Generator generator, Tensor out = None, "
@@ -211,18 +236,18 @@ OVERLOADS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "linspace": (
         (
-            "(Tensor start, Tensor end, int steps, *, Tensor out = None, torch.dtype dtype = None, "
-            "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
-            "bool requires_grad = False)",
-            "(Number start, Tensor end, int steps, *, Tensor out = None, torch.dtype dtype = None, "
-            "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
-            "bool requires_grad = False)",
-            "(Tensor start, Number end, int steps, *, Tensor out = None, torch.dtype dtype = None, "
-            "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
-            "bool requires_grad = False)",
-            "(Number start, Number end, int steps, *, Tensor out = None, torch.dtype dtype = None, "
-            "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
-            "bool requires_grad = False)",
+            "(Tensor start, Tensor end, int steps, *, Tensor out = None, "
+            "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False)",
+            "(Number start, Tensor end, int steps, *, Tensor out = None, "
+            "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False)",
+            "(Tensor start, Number end, int steps, *, Tensor out = None, "
+            "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False)",
+            "(Number start, Number end, int steps, *, Tensor out = None, "
+            "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False)",
         ),
         (),
     ),
@@ -260,66 +285,12 @@ OVERLOADS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "(Tensor mask, Number value)",
         ),
     ),
-    "eq": (
-        (
-            "(Tensor input, Tensor other, *, Tensor out = None)",
-            "(Tensor input, Number other, *, Tensor out = None)",
-        ),
-        (
-            "(Tensor other)",
-            "(Number other)",
-        ),
-    ),
-    "gt": (
-        (
-            "(Tensor input, Tensor other, *, Tensor out = None)",
-            "(Tensor input, Number other, *, Tensor out = None)",
-        ),
-        (
-            "(Tensor other)",
-            "(Number other)",
-        ),
-    ),
-    "lt": (
-        (
-            "(Tensor input, Tensor other, *, Tensor out = None)",
-            "(Tensor input, Number other, *, Tensor out = None)",
-        ),
-        (
-            "(Tensor other)",
-            "(Number other)",
-        ),
-    ),
-    "ge": (
-        (
-            "(Tensor input, Tensor other, *, Tensor out = None)",
-            "(Tensor input, Number other, *, Tensor out = None)",
-        ),
-        (
-            "(Tensor other)",
-            "(Number other)",
-        ),
-    ),
-    "le": (
-        (
-            "(Tensor input, Tensor other, *, Tensor out = None)",
-            "(Tensor input, Number other, *, Tensor out = None)",
-        ),
-        (
-            "(Tensor other)",
-            "(Number other)",
-        ),
-    ),
-    "ne": (
-        (
-            "(Tensor input, Tensor other, *, Tensor out = None)",
-            "(Tensor input, Number other, *, Tensor out = None)",
-        ),
-        (
-            "(Tensor other)",
-            "(Number other)",
-        ),
-    ),
+    "eq": _EQ,
+    "gt": _EQ,
+    "lt": _EQ,
+    "ge": _EQ,
+    "le": _EQ,
+    "ne": _EQ,
     "mm": (
         (
             "(Tensor input, Tensor mat2, *, Tensor out = None)",
@@ -345,30 +316,8 @@ OVERLOADS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "torch.memory_format memory_format = None)",
         ),
     ),
-    "all": (
-        (
-            "(Tensor input, *, Tensor out = None)",
-            "(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)",
-            "(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)",
-        ),
-        (
-            "()",
-            "(tuple of ints dim = None, bool keepdim = False)",
-            "(int dim, bool keepdim = False)",
-        ),
-    ),
-    "any": (
-        (
-            "(Tensor input, *, Tensor out = None)",
-            "(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)",
-            "(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)",
-        ),
-        (
-            "()",
-            "(tuple of ints dim = None, bool keepdim = False)",
-            "(int dim, bool keepdim = False)",
-        ),
-    ),
+    "all": _ALL,
+    "any": _ALL,
     "median": (
         (
             "(Tensor input)",
@@ -396,30 +345,8 @@ OVERLOADS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "(int dim, int start, int length)",
         ),
     ),
-    "rand_like": (
-        (
-            "(Tensor input, *, torch.Generator generator, "
-            "torch.memory_format memory_format = None, torch.dtype dtype = None, "
-            "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
-            "bool requires_grad = False)",
-            "(Tensor input, *, torch.memory_format memory_format = None, torch.dtype dtype = None, "
-            "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
-            "bool requires_grad = False)",
-        ),
-        (),
-    ),
-    "randn_like": (
-        (
-            "(Tensor input, *, torch.Generator generator, "
-            "torch.memory_format memory_format = None, torch.dtype dtype = None, "
-            "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
-            "bool requires_grad = False)",
-            "(Tensor input, *, torch.memory_format memory_format = None, torch.dtype dtype = None, "
-            "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
-            "bool requires_grad = False)",
-        ),
-        (),
-    ),
+    "rand_like": _RAND_LIKE,
+    "randn_like": _RAND_LIKE,
     "fill_": (
         (
             "(Tensor input, Tensor value)",
@@ -430,18 +357,8 @@ OVERLOADS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "(Number value)",
         ),
     ),
-    "add_": (
-        (),
-        (
-            "(Tensor other, *, Number alpha = 1)",
-        ),
-    ),
-    "sub_": (
-        (),
-        (
-            "(Tensor other, *, Number alpha = 1)",
-        ),
-    ),
+    "add_": _ADD_INPLACE,
+    "sub_": _ADD_INPLACE,
     "div_": (
         (),
         (
@@ -485,16 +402,7 @@ OVERLOADS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "(Number other)",
         ),
     ),
-    "fmod": (
-        (
-            "(Tensor input, Tensor other, *, Tensor out = None)",
-            "(Tensor input, Number other, *, Tensor out = None)",
-        ),
-        (
-            "(Tensor other)",
-            "(Number other)",
-        ),
-    ),
+    "fmod": _EQ,
     "lerp": (
         (
             "(Tensor input, Tensor end, Tensor weight, *, Tensor out = None)",
@@ -505,24 +413,8 @@ OVERLOADS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "(Tensor end, Number weight)",
         ),
     ),
-    "addcmul": (
-        (
-            "(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, "
-            "Tensor out = None)",
-        ),
-        (
-            "(Tensor tensor1, Tensor tensor2, *, Number value = 1)",
-        ),
-    ),
-    "addcdiv": (
-        (
-            "(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, "
-            "Tensor out = None)",
-        ),
-        (
-            "(Tensor tensor1, Tensor tensor2, *, Number value = 1)",
-        ),
-    ),
+    "addcmul": _ADDCMUL,
+    "addcdiv": _ADDCMUL,
     "randperm": (
         (
             "(int n, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, "
@@ -565,24 +457,8 @@ OVERLOADS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "(tuple of ints dim)",
         ),
     ),
-    "std_mean": (
-        (
-            "(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False)",
-            "(Tensor input, tuple of ints dim = None, *, Number correction = None, "
-            "bool keepdim = False)",
-            "(Tensor input, bool unbiased = True)",
-        ),
-        (),
-    ),
-    "var_mean": (
-        (
-            "(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False)",
-            "(Tensor input, tuple of ints dim = None, *, Number correction = None, "
-            "bool keepdim = False)",
-            "(Tensor input, bool unbiased = True)",
-        ),
-        (),
-    ),
+    "std_mean": _STD_MEAN,
+    "var_mean": _STD_MEAN,
 }
 
 # Parameters that take None though their printed overloads show no default (an `int[1]? dim`
