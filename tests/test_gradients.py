@@ -674,6 +674,11 @@ SECOND_ORDER = [
     ("erfc", lambda m, x: m.erfc(x), MIXED),
     ("logit", lambda m, x: m.logit(x * 0.2 + 0.5), MIXED),
     ("logit_eps", lambda m, x: m.logit(x * 0.4 + 0.5, eps=0.1), MIXED),
+    ("smooth_l1", lambda m, x: m.smooth_l1_loss(x[0] * x[0], x[1], beta=0.7), MIXED),
+    ("smooth_l1_sum", lambda m, x: m.smooth_l1_loss(x[0], x[1] * 2, reduction="sum"), MIXED),
+    ("huber_none", lambda m, x: m.huber_loss(x[0], x[1] * 2, reduction="none", delta=0.8),
+     MIXED),
+    ("huber", lambda m, x: m.huber_loss(x[0] * x[0], x[1], delta=0.8), MIXED),
 ]
 
 
@@ -760,6 +765,24 @@ def test_third_order_of_activations(torch: Any, name: str, f: Callable[..., Any]
         return g2
 
     run_parity(torch, third, [MIXED])
+
+
+@pytest.mark.parametrize("loss", ["smooth_l1_loss", "huber_loss"])
+@pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
+def test_piecewise_loss_double_backward_in_every_input(torch: Any, loss: str,
+                                                       reduction: str) -> None:
+    """SmoothL1LossBackwardBackward0 / HuberLossBackwardBackward0: the gradients of the first
+    derivative in grad_output, input and target (grad_output's summed when reduced)."""
+    def case(m: Any, x: Any, t: Any) -> Any:
+        y = getattr(m, loss)(x, t, reduction=reduction, **{
+            "smooth_l1_loss": {"beta": 0.5}, "huber_loss": {"delta": 0.5}}[loss])
+        go = m.ones_like(y).requires_grad_()
+        gx, gt = m.grad(y, (x, t), go, create_graph=True)
+        weights = m.tensor([1.0, -2.0, 0.5, 3.0])
+        return m.grad((gx * weights).sum() + (gt * gt).sum(), (go, x, t), create_graph=True)
+
+    run_parity(torch, case, [np.array([0.5, -1.5, 2.0, 0.1], np.float32),
+                             np.array([0.3, 0.2, 0.0, 0.05], np.float32)], backward=False)
 
 
 def test_hardsigmoid_double_backward_is_not_implemented(torch: Any) -> None:
