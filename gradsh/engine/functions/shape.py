@@ -192,8 +192,8 @@ class SplitBackward0(SliceBackward0):
     node_name = "SplitBackward0"
     multi_output_view = True
 
-    def forward(self, a: Tensor, dim: int, start: int, end: int, step: int,  # type: ignore[override]
-                output_nr: int = 0) -> Array:
+    def forward(self, a: Tensor, dim: int, start: int, end: int,  # type: ignore[override]
+                step: int, output_nr: int = 0) -> Array:
         self.output_nr = output_nr
         return super().forward(a, dim, start, end, step)
 
