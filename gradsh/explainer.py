@@ -371,7 +371,8 @@ def _storage(t: Tensor, x: str, env: dict[str, Any], names: Names, say: _Say,
 
     # Whether autograd saved this storage, and whether it changed since: every graph any
     # variable leads to, since the node that saved x is a consumer of x, not part of x's graph.
-    roots = [v.grad_fn for v in env.values() if isinstance(v, Tensor) and v.grad_fn is not None]
+    roots = [fn for v in env.values() if isinstance(v, Tensor)
+             if (fn := v.peek_grad_fn()) is not None]
     unchanged: list[tuple[Node, SavedTensor]] = []
     changed: list[tuple[Node, SavedTensor]] = []
     for node in walk(roots):

@@ -117,7 +117,7 @@ class Names:
             if isinstance(value, Tensor):
                 self.by_tensor.setdefault(id(value), []).append(name)
                 self.by_counter.setdefault(id(value._version_counter), []).append(name)
-                fn = value.grad_fn
+                fn = value.peek_grad_fn()
                 if fn is not None:
                     self.by_node.setdefault(id(fn), []).append(name)
 

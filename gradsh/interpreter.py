@@ -120,8 +120,11 @@ _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     "is": operator.is_,
     "is not": operator.is_not,
 }
-_INPLACE = {"+": "add_", "-": "sub_", "*": "mul_", "/": "div_", "&": "bitwise_and_",
-            "|": "bitwise_or_", "^": "bitwise_xor_"}
+# Python's augmented assignment: the in-place operator (Tensor.__iadd__ ...), falling back to
+# the binary one, with Python's "unsupported operand type(s) for +=" when neither applies
+_AUGMENTED: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.iadd, "-": operator.isub, "*": operator.imul, "/": operator.itruediv,
+    "&": operator.iand, "|": operator.ior, "^": operator.ixor}
 # What _at turns into a located gradsh error (see Interpreter._located); anything else (a
 # MemoryError, a RecursionError, an interrupt) goes on up to run_statement as it is.
 _LOCATED = (GradshError, TorchError, ZeroDivisionError, TypeError, ValueError, IndexError,
@@ -307,7 +310,7 @@ class Interpreter:
 
         def apply() -> Any:
             if isinstance(current, Tensor):
-                return getattr(ops, _INPLACE[stmt.op])(current, value)
+                return _AUGMENTED[stmt.op](current, value)
             return _BINARY[stmt.op](current, value)
 
         result = self._at(stmt, apply)

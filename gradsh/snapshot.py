@@ -108,7 +108,7 @@ def module_tensors(name: str, module: Any) -> list[tuple[str, Tensor]]:
 
 def tensor_state(name: str, t: Tensor) -> TensorState:
     grad = t.peek_grad()
-    fn = t.grad_fn
+    fn = t.grad_fn_name()
     return TensorState(
         name=name,
         value=to_host(t._data),
@@ -116,7 +116,7 @@ def tensor_state(name: str, t: Tensor) -> TensorState:
         device=t.device,
         requires_grad=t.requires_grad,
         is_leaf=fn is None,
-        grad_fn=fn.node_name if fn is not None else None,
+        grad_fn=fn,
         grad=to_host(grad._data) if grad is not None else None,
         grad_dtype=grad.dtype if grad is not None else None,
         retains_grad=t.retains_grad,

@@ -72,7 +72,11 @@ def _host_json(t: Any) -> Any:
 
 def tensor_json(torch: Any, t: Any, device: str) -> dict[str, Any]:
     """One tensor variable as `gradsh run --json` writes it, read without side effects."""
-    if t.is_leaf or t.retains_grad:
+    try:
+        fn = type(t.grad_fn).__name__ if t.grad_fn is not None else None
+    except RuntimeError:  # a view that may not be rebased: PyTorch's repr says <Invalid>
+        fn = "Invalid"
+    if fn is None or t.retains_grad:
         grad = t.grad
     else:  # only a manually set .grad can be there; reading it must not warn
         with warnings.catch_warnings():
@@ -84,8 +88,8 @@ def tensor_json(torch: Any, t: Any, device: str) -> dict[str, Any]:
         "dtype": str(t.dtype).removeprefix("torch."),
         "device": device,
         "requires_grad": t.requires_grad,
-        "is_leaf": t.is_leaf,
-        "grad_fn": type(t.grad_fn).__name__ if t.grad_fn is not None else None,
+        "is_leaf": fn is None,
+        "grad_fn": fn,
         "grad": _host_json(grad) if grad is not None else None,
         "retains_grad": t.retains_grad,
     }

@@ -77,7 +77,8 @@ _TORCH_FUNCTIONAL = frozenset({
     "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "leaky_relu", "elu", "silu", "softplus", "logsigmoid", "hardtanh", "relu6", "gelu",
     "linear", "mish", "hardsigmoid", "softmin", "normalize", "one_hot", "kl_div",
-    "pad", "dropout", "elu_", "leaky_relu_", "hardtanh_",
+    "pad", "dropout", "elu_", "leaky_relu_", "hardtanh_", "hardswish", "softshrink",
+    "hardshrink",
 })
 
 

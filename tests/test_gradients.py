@@ -22,6 +22,7 @@ import pytest
 from gradcheck import check_grads, run_parity
 
 from gradsh.engine import ops
+from gradsh.engine.exceptions import TorchError
 
 
 @dataclass(frozen=True)
@@ -649,6 +650,35 @@ SECOND_ORDER = [
     ("var_of_scalar", lambda m, x: x.sum().var() * x, MIXED),
     ("std_of_scalar", lambda m, x: x.sum().std() * x, MIXED),
     ("transpose", lambda m, x: x.t() ** 2, MIXED),
+    # the activations whose backward is an op of its own (EluBackwardBackward0 ...), and the
+    # unary formulas derivatives.yaml writes with self.pow(2) or `1 - x` (SubBackward0)
+    ("elu", lambda m, x: m.elu(x, alpha=0.7), MIXED),
+    ("elu_inplace", lambda m, x: m.elu(x * 1, alpha=0.7, inplace=True), MIXED),
+    ("selu", lambda m, x: m.selu(x), MIXED),
+    ("celu", lambda m, x: m.celu(x, alpha=0.5), MIXED),
+    ("gelu", lambda m, x: m.gelu(x), MIXED),
+    ("gelu_tanh", lambda m, x: m.gelu(x, approximate="tanh"), MIXED),
+    ("softplus", lambda m, x: m.softplus(x, beta=2.0, threshold=3.0), MIXED),
+    ("logsigmoid", lambda m, x: m.logsigmoid(x), MIXED),
+    ("hardtanh", lambda m, x: m.hardtanh(x * 1.7) * x, MIXED),
+    ("relu6", lambda m, x: m.relu6(x * 3) * x, MIXED),
+    ("leaky_relu", lambda m, x: m.leaky_relu(x, 0.2) * x, MIXED),
+    ("leaky_relu_inplace", lambda m, x: m.leaky_relu(x * 1, 0.2, inplace=True) * x, MIXED),
+    ("hardswish", lambda m, x: m.hardswish(x * 2), MIXED),
+    ("softshrink", lambda m, x: m.softshrink(x, 0.6) * x, MIXED),
+    ("hardshrink", lambda m, x: m.hardshrink(x, 0.6) * x, MIXED),
+    ("silu", lambda m, x: m.silu(x), MIXED),
+    ("mish", lambda m, x: m.mish(x), MIXED),
+    ("asinh", lambda m, x: m.asinh(x), MIXED),
+    ("atanh", lambda m, x: m.atanh(x * 0.3), MIXED),
+    ("erfc", lambda m, x: m.erfc(x), MIXED),
+    ("logit", lambda m, x: m.logit(x * 0.2 + 0.5), MIXED),
+    ("logit_eps", lambda m, x: m.logit(x * 0.4 + 0.5, eps=0.1), MIXED),
+    ("smooth_l1", lambda m, x: m.smooth_l1_loss(x[0] * x[0], x[1], beta=0.7), MIXED),
+    ("smooth_l1_sum", lambda m, x: m.smooth_l1_loss(x[0], x[1] * 2, reduction="sum"), MIXED),
+    ("huber_none", lambda m, x: m.huber_loss(x[0], x[1] * 2, reduction="none", delta=0.8),
+     MIXED),
+    ("huber", lambda m, x: m.huber_loss(x[0] * x[0], x[1], delta=0.8), MIXED),
 ]
 
 
@@ -716,6 +746,55 @@ def test_second_order(f: Callable[..., Any], x: np.ndarray, graphs: bool, torch:
     # The create_graph gradient's value and graph, then its own backward (the second
     # derivative, accumulated into the input) against PyTorch.
     run_parity(torch, first_derivative, [x], twice=False, graphs=graphs)
+
+
+@pytest.mark.parametrize("name, f", [
+    ("elu", lambda m, x: m.elu(x, alpha=0.7)),
+    ("softplus", lambda m, x: m.softplus(x, beta=2.0, threshold=3.0)),
+    ("gelu", lambda m, x: m.gelu(x)),
+    ("gelu_tanh", lambda m, x: m.gelu(x, approximate="tanh")),
+    ("logsigmoid", lambda m, x: m.logsigmoid(x)),
+    ("hardswish", lambda m, x: m.hardswish(x * 2)),
+    ("tanh", lambda m, x: m.tanh(x)),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_third_order_of_activations(torch: Any, name: str, f: Callable[..., Any]) -> None:
+    """Through the double-backward nodes' own backward (elu_double_backward ...)."""
+    def third(m: Any, t: Any) -> Any:
+        g1, = m.grad(f(m, t).sum(), t, create_graph=True)
+        g2, = m.grad((g1 * g1).sum(), t, create_graph=True)
+        return g2
+
+    run_parity(torch, third, [MIXED])
+
+
+@pytest.mark.parametrize("loss", ["smooth_l1_loss", "huber_loss"])
+@pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
+def test_piecewise_loss_double_backward_in_every_input(torch: Any, loss: str,
+                                                       reduction: str) -> None:
+    """SmoothL1LossBackwardBackward0 / HuberLossBackwardBackward0: the gradients of the first
+    derivative in grad_output, input and target (grad_output's summed when reduced)."""
+    def case(m: Any, x: Any, t: Any) -> Any:
+        y = getattr(m, loss)(x, t, reduction=reduction, **{
+            "smooth_l1_loss": {"beta": 0.5}, "huber_loss": {"delta": 0.5}}[loss])
+        go = m.ones_like(y).requires_grad_()
+        gx, gt = m.grad(y, (x, t), go, create_graph=True)
+        weights = m.tensor([1.0, -2.0, 0.5, 3.0])
+        return m.grad((gx * weights).sum() + (gt * gt).sum(), (go, x, t), create_graph=True)
+
+    run_parity(torch, case, [np.array([0.5, -1.5, 2.0, 0.1], np.float32),
+                             np.array([0.3, 0.2, 0.0, 0.05], np.float32)], backward=False)
+
+
+def test_hardsigmoid_double_backward_is_not_implemented(torch: Any) -> None:
+    def second(m: Any, t: Any) -> Any:
+        g, = m.grad(m.hardsigmoid(t).sum(), t, create_graph=True)
+        return g
+
+    expected, actual = run_parity(torch, second, [MIXED], backward=False)
+    assert actual.value.grad_fn.name() == "torch::autograd::NotImplemented"
+    with pytest.raises(TorchError, match="derivative for aten::hardsigmoid_backward is not "
+                                         "implemented"):
+        actual.value.sum().backward()
 
 
 def test_third_order(torch: Any) -> None:

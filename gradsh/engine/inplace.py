@@ -16,20 +16,13 @@ from gradsh.engine.grad_mode import _GradMode
 from gradsh.engine.node import AsStridedBackward0, CopySlices, Function, Node
 from gradsh.engine.saved_variable import SavedTensor
 from gradsh.engine.variable import Tensor
+from gradsh.engine.view_rules import rebase_error
 
 LEAF_INPLACE_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE_MESSAGE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."
 )
 
-
-NO_GRAD_VIEW_INPLACE_MESSAGE = (
-    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
-    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
-    "your code by moving both the view and the inplace either both inside the no_grad block "
-    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
-    "be tracked)."
-)
 
 
 def check_inplace(target: Tensor, others: Sequence[Any] = ()) -> None:
@@ -43,8 +36,8 @@ def check_inplace(target: Tensor, others: Sequence[Any] = ()) -> None:
         return
     base = target._base
     if base is not None:
-        if target._no_grad_view:
-            raise TorchRuntimeError(NO_GRAD_VIEW_INPLACE_MESSAGE)
+        if target._view_creation:
+            raise rebase_error(target, indirect=False)
         if target.requires_grad and base._grad_fn is None:
             raise TorchRuntimeError(VIEW_OF_LEAF_INPLACE_MESSAGE)
     if target._grad_fn is None and target._requires_grad:

@@ -18,6 +18,7 @@ from gradsh.engine.grad_mode import _LAST, Anomaly, SavedHooks, _GradMode, _sequ
 from gradsh.engine.saved_variable import SECOND_BACKWARD_MESSAGE, SavedTensor
 from gradsh.engine.undo import _Undo
 from gradsh.engine.variable import Array, RemovableHandle, Shape, Tensor
+from gradsh.engine.view_rules import creation_meta
 
 _NO_SAVED: Any = MappingProxyType({})  # shared and read-only: a node that saved nothing
 _MISSING = object()
@@ -165,10 +166,13 @@ class Function(Node):
         `self.saved(name, F)`. The engine sums a broadcast gradient back to the input's shape and
         casts it to the input's dtype, as PyTorch's engine does, so formulas need not.
     Class attributes: `name` (PyTorch's grad_fn class name), `is_view` (the output aliases the
-    first input's storage and version counter).
+    first input's storage and version counter), `multi_output_view` (one of the views a function
+    returns together: split, chunk, unbind; see view_rules).
     """
 
     is_view: ClassVar[bool] = False
+    multi_output_view: ClassVar[bool] = False
+    output_nr = 0  # which of those views: PyTorch's errors name "Output 1 of Split"
     result_name: ClassVar[str] = "result"  # what `save(..., RESULT)` names the output
     # PyTorch computes these ops on float16 in float32 and rounds once (at::opmath_type<Half>);
     # functions/half_opmath.py lists them.
@@ -272,7 +276,7 @@ class Function(Node):
             out._base = base._base if base._base is not None else base
             out._view_fn = _compose_view(base, node.view_fn)
             out._view_version = base._version_value()
-            out._no_grad_view = not _GradMode.enabled
+            out._view_creation = creation_meta(base, cls.multi_output_view, _GradMode.enabled)
         if requires and RESULT_KEY in node._saved:
             node._saved[cls.result_name] = SavedTensor(out, is_output=True)
             del node._saved[RESULT_KEY]
@@ -422,6 +426,12 @@ def _meta(t: Tensor) -> tuple[Any, ...]:
     The tuples are shared between nodes (one per distinct value), as a deep graph would
     otherwise hold a million equal ones.
     """
+    if t._acc is not None and t._grad_fn is None:
+        # a leaf's gradient is checked against its AccumulateGrad's shape, the leaf's when
+        # that node was made (`x.data = ...` may have changed it since)
+        acc = t._acc()
+        if acc is not None:
+            return acc.leaf_meta  # type: ignore[attr-defined, no-any-return]
     data = t._data
     key = (data.shape, t.dtype, t.device)
     meta = _METAS.get(key)
@@ -542,6 +552,7 @@ class AccumulateGrad(Node):
         self.sequence_nr = _LAST
         self.variable = variable
         self.output_device = variable.device
+        self.leaf_meta = _meta(variable)  # (made only when the leaf has no live one)
 
     def accumulate(self, grad: Any, create_graph: bool) -> None:
         leaf = self.variable

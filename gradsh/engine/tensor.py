@@ -44,7 +44,6 @@ from gradsh.engine.grad_mode import (
 )
 from gradsh.engine.inplace import (
     LEAF_INPLACE_MESSAGE,
-    NO_GRAD_VIEW_INPLACE_MESSAGE,
     VIEW_OF_LEAF_INPLACE_MESSAGE,
     apply_inplace,
     check_inplace,
@@ -84,7 +83,7 @@ from gradsh.engine.variable import (
 
 __all__ = [
     "CREATE_GRAPH_WARNING", "LEAF_INPLACE_MESSAGE", "NON_LEAF_GRAD_WARNING",
-    "NON_LEAF_REQUIRES_GRAD_SUFFIX", "NO_GRAD_VIEW_INPLACE_MESSAGE", "RESULT",
+    "NON_LEAF_REQUIRES_GRAD_SUFFIX", "RESULT",
     "SECOND_BACKWARD_MESSAGE", "VIEW_OF_LEAF_INPLACE_MESSAGE", "AccumulateGrad", "Anomaly",
     "Array", "ArrayOps", "AsStridedBackward0", "CopySlices", "Edge", "Function", "GradOps",
     "GraphRoot", "Node", "OutputSlots", "RemovableHandle", "SavedHooks", "SavedTensor", "Shape", "Tensor",

@@ -16,6 +16,7 @@ from gradsh.engine.grad_mode import _GradMode, _Origin
 from gradsh.engine.pytypes import Size, device_of
 from gradsh.engine.threads import elementwise
 from gradsh.engine.undo import _Undo
+from gradsh.engine.view_rules import rebase_error
 
 if TYPE_CHECKING:  # (type names only: gradsh.engine.node sits above this module)
     from gradsh.engine.node import Edge, Node
@@ -73,7 +74,7 @@ class Tensor:
 
     __slots__ = ("_data", "_requires_grad", "_grad_fn", "_grad", "_counter", "_base",
                  "_view_fn", "_view_version", "_acc", "_hooks", "device", "_wrapped",
-                 "_no_grad_view", "_post_accumulate_hooks", "__weakref__")
+                 "_view_creation", "_post_accumulate_hooks", "__weakref__")
     # (_post_accumulate_hooks is set only by register_post_accumulate_grad_hook)
 
     # Let NumPy defer to Tensor's reflected operators (`2.0 * t` with a numpy scalar on the left).
@@ -99,7 +100,7 @@ class Tensor:
         t._base = None
         t._view_fn = None
         t._view_version = 0
-        t._no_grad_view = False
+        t._view_creation = 0  # view_rules.DEFAULT
         t._acc = None
         t._hooks = None
         t.device = _DEVICE_OBJECTS.get(device) or device_of(device)
@@ -163,9 +164,26 @@ class Tensor:
 
     @property
     def grad_fn(self) -> Node | None:
-        if self._base is not None and self._grad_fn is not None:
+        if self._base is not None:
             self._refresh_view_grad_fn()
         return self._grad_fn
+
+    def peek_grad_fn(self) -> Node | None:
+        """grad_fn for displays and tools: never raises (a view that may not be rebased gives
+        the grad_fn it had)."""
+        try:
+            return self.grad_fn
+        except TorchRuntimeError:
+            return self._grad_fn
+
+    def grad_fn_name(self) -> str | None:
+        """grad_fn's name for displays, "Invalid" where reading grad_fn raises (a view that may
+        not be rebased), as PyTorch's repr prints it."""
+        try:
+            fn = self.grad_fn
+        except TorchRuntimeError:
+            return "Invalid"
+        return fn.node_name if fn is not None else None
 
     @property
     def is_leaf(self) -> bool:
@@ -374,14 +392,24 @@ class Tensor:
 
     def _refresh_view_grad_fn(self) -> None:
         """A view whose storage was modified in place since its grad_fn was set gets a fresh
-        one, AsStridedBackward0 on top of the base's current history, as in PyTorch."""
+        one, AsStridedBackward0 on top of the base's current history, as in PyTorch; retain_grad
+        moves to it. A view that may not be rebased (view_rules) raises instead, each time."""
         if self._view_version == self._version_value():
             return
-        self._view_version = self._version_value()
         base = self._base
         assert base is not None
+        if self._grad_fn is None and not base.requires_grad:
+            return
+        if self._view_creation:
+            raise rebase_error(self, indirect=True)
+        self._view_version = self._version_value()
         if base.requires_grad:
+            old = self._grad_fn
             self._grad_fn = self._view_node(base, self._view_fn, self.shape)
+            if old is not None and old.retain_grad_ref is not None and \
+                    old.retain_grad_ref() is self:
+                old.retain_grad_ref = None
+                self._grad_fn.retain_grad_ref = weakref.ref(self)
 
     def _inplace_data(self, value: Array) -> None:
         """Write `value` into this tensor's storage (visible through every alias)."""
@@ -456,13 +484,12 @@ class Tensor:
     def __repr__(self) -> str:
         from gradsh.engine.tensor_str import format_tensor
 
-        fn = self.grad_fn
         return format_tensor(
             backend.to_host(self._data),
             self.dtype,
             device=self.device,
             requires_grad=self.requires_grad,
-            grad_fn=fn.node_name if fn is not None else None,
+            grad_fn=self.grad_fn_name(),
         )
 
     def __bool__(self) -> bool:

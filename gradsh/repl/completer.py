@@ -176,7 +176,7 @@ def _read_attribute(obj: Any, name: str, globals_: Mapping[str, Any]) -> Any:
         if name == "grad":
             return obj.peek_grad()  # no warning: completion is not a read by the user
         if name == "grad_fn":
-            return obj.grad_fn
+            return obj.peek_grad_fn()
         if name in ("data", "T", "_base"):
             return _ANY_TENSOR
         if name == "shape":

@@ -31,7 +31,8 @@ matmul max maximum mean median meshgrid min minimum mm mode moveaxis movedim mul
 nan_to_num nanmedian narrow ne neg neg_ negative nonzero norm normal not_equal numel ones
 ones_like outer permute positive pow prod rand rand_like randint randn randn_like randperm
 reciprocal reciprocal_ relu relu_ remainder reshape roll round rsqrt rsub scatter scatter_add
-select sgn sigmoid sigmoid_ sign sin sin_ sinh softmax sort split sqrt sqrt_ square square_
+select sgn sigmoid sigmoid_ sign sin sin_ sinh softmax sort split split_with_sizes sqrt sqrt_ square
+square_
 squeeze stack std sub subtract sum swapaxes swapdims t take tan tanh tanh_ tensor topk trace
 transpose tril triu true_divide trunc unbind unflatten unique unsqueeze var where xlogy zeros
 zeros_like binary_cross_entropy_with_logits kl_div dropout is_tensor

@@ -40,7 +40,7 @@ def _legacy_new(dtype: DType, fname: str, args: tuple[Any, ...], kwargs: dict[st
                               device=device)
         if isinstance(data, (float, bool)):
             raise TorchTypeError(f"new(): data must be a sequence (got {type(data).__name__})")
-    return ops.zeros(*args, dtype=dtype, device=device)
+    return ops.empty(*args, dtype=dtype, device=device)  # (gradsh's empty is zeros)
 
 
 def _tensor_new(cls: type, *args: Any, **kwargs: Any) -> Tensor:

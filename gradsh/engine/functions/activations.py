@@ -7,9 +7,22 @@ import math
 from typing import Any
 
 from gradsh.engine.functions import pointwise
+from gradsh.engine.functions.activations_double import (
+    DoubleDifferentiable,
+    EluBackwardBackward0,
+    GeluBackwardBackward0,
+    HardsigmoidBackwardNotImplemented,
+    HardshrinkBackwardBackward0,
+    HardswishBackwardBackward0,
+    HardtanhBackwardBackward0,
+    LeakyReluBackwardBackward0,
+    LogSigmoidBackwardBackward0,
+    SoftplusBackwardBackward0,
+    SoftshrinkBackwardBackward0,
+)
 from gradsh.engine.functions.common import _quiet, not_implemented_for, xp_of
 from gradsh.engine.functions.unary import _float_op, _SavesSelf
-from gradsh.engine.tensor import RESULT, Array, Function, Tensor
+from gradsh.engine.tensor import RESULT, Array, ArrayOps, Function, Tensor
 
 __all__ = [
     "SoftmaxBackward0", "LogSoftmaxBackward0", "LeakyReluBackward0", "EluBackward0",
@@ -87,42 +100,43 @@ def _kernel_or_formula(F: Any, kernel: Any, formula: Any) -> Any:
         return formula()
 
 
-class LeakyReluBackward0(_SavesSelf):
+A = ArrayOps  # what `gradient` computes with: the first derivative on arrays
+
+
+class LeakyReluBackward0(DoubleDifferentiable, _SavesSelf):
     node_name = "LeakyReluBackward0"
+    double = LeakyReluBackwardBackward0
+    double_params = ("negative_slope",)
 
     def forward(self, a: Tensor, negative_slope: float) -> Array:
         self.save_input(a)
         self.negative_slope = negative_slope
         return _float_op(a, lambda x: xp_of(x).where(x > 0, x, x * negative_slope))
 
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        x = self.saved("self", F)
-        return (F.where(x > 0, grad, grad * self.negative_slope),)
+    def gradient(self, grad: Array, x: Array) -> Array:
+        return A.where(x > 0, grad, grad * self.negative_slope)
 
 
-class EluBackward0(_SavesSelf):
+class EluBackward0(DoubleDifferentiable, _SavesSelf):
     """elu and selu (scale); celu is the same kernel under its own name."""
 
     node_name = "EluBackward0"
+    double = EluBackwardBackward0
+    double_params = ("alpha", "scale", "input_scale")
 
     def forward(self, a: Tensor, alpha: float, scale: float, input_scale: float) -> Array:
         self.save_input(a)
         self.alpha, self.scale, self.input_scale = alpha, scale, input_scale
         return _float_op(a, lambda x: pointwise.elu(x, alpha, scale, input_scale))
 
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        x = self.saved("self", F)
-
+    def gradient(self, grad: Array, x: Array) -> Array:
         def formula() -> Any:
             coefficient = self.input_scale * self.alpha * self.scale
-            negative = grad * coefficient * F.exp(x * self.input_scale)
-            # At 0 the value is grad * coefficient, held constant: PyTorch's double backward
-            # masks with x < 0, so the second derivative there is 0.
-            return F.where(x < 0, negative, F.where(x <= 0, grad * coefficient,
-                                                    grad * self.scale))
+            negative = grad * coefficient * A.exp(x * self.input_scale)
+            return A.where(x <= 0, negative, grad * self.scale)
 
-        return (_kernel_or_formula(F, lambda: pointwise.elu_backward(
-            grad, x, self.alpha, self.scale, self.input_scale), formula),)
+        return _kernel_or_formula(A, lambda: pointwise.elu_backward(
+            grad, x, self.alpha, self.scale, self.input_scale), formula)
 
 
 class CeluBackward0(EluBackward0):
@@ -151,79 +165,80 @@ class SiluBackward0(_SavesSelf):
         return (_kernel_or_formula(F, lambda: pointwise.silu_backward(grad, x), formula),)
 
 
-class SoftplusBackward0(_SavesSelf):
+class SoftplusBackward0(DoubleDifferentiable, _SavesSelf):
     node_name = "SoftplusBackward0"
+    double = SoftplusBackwardBackward0
+    double_params = ("beta", "threshold")
 
     def forward(self, a: Tensor, beta: float, threshold: float) -> Array:
         self.save_input(a)
         self.beta, self.threshold = beta, threshold
         return _float_op(a, lambda x: pointwise.softplus(x, beta, threshold))
 
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        x = self.saved("self", F)
-
+    def gradient(self, grad: Array, x: Array) -> Array:
         def formula() -> Any:
-            z = F.exp(x * self.beta)
-            return F.where(x * self.beta > self.threshold, grad, grad * z / (z + 1))
+            z = A.exp(x * self.beta)
+            return A.where(x * self.beta > self.threshold, grad, grad * z / (z + 1))
 
-        return (_kernel_or_formula(F, lambda: pointwise.softplus_backward(
-            grad, x, self.beta, self.threshold), formula),)
+        return _kernel_or_formula(A, lambda: pointwise.softplus_backward(
+            grad, x, self.beta, self.threshold), formula)
 
 
-class LogSigmoidBackward0(_SavesSelf):
+class LogSigmoidBackward0(DoubleDifferentiable, _SavesSelf):
     node_name = "LogSigmoidBackward0"
+    double = LogSigmoidBackwardBackward0
 
     def forward(self, a: Tensor) -> Array:
         self.save_input(a)
         return _float_op(a, lambda x: pointwise.unary("logsigmoid", x))
 
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        x = self.saved("self", F)
-        return (_kernel_or_formula(F, lambda: pointwise.logsigmoid_backward(grad, x),
-                                   lambda: grad * F.ufunc("sigmoid", -x)),)
+    def gradient(self, grad: Array, x: Array) -> Array:
+        return _kernel_or_formula(A, lambda: pointwise.logsigmoid_backward(grad, x),
+                                  lambda: grad * A.ufunc("sigmoid", -x))
 
 
-class HardtanhBackward0(_SavesSelf):
+class HardtanhBackward0(DoubleDifferentiable, _SavesSelf):
     node_name = "HardtanhBackward0"
+    double = HardtanhBackwardBackward0
+    double_params = ("min_val", "max_val")
 
     def forward(self, a: Tensor, min_val: float, max_val: float) -> Array:
         self.save_input(a)
         self.min_val, self.max_val = min_val, max_val
         return _float_op(a, lambda x: xp_of(x).minimum(xp_of(x).maximum(x, min_val), max_val))
 
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        x = self.saved("self", F)
+    def gradient(self, grad: Array, x: Array) -> Array:
         outside = (x <= self.min_val) | (x >= self.max_val)
-        return (F.where(outside, 0.0, grad),)
+        return A.where(outside, xp_of(grad).zeros((), grad.dtype), grad)
 
 
 _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
 
 
-class GeluBackward0(_SavesSelf):
+class GeluBackward0(DoubleDifferentiable, _SavesSelf):
     node_name = "GeluBackward0"
+    double = GeluBackwardBackward0
+    double_params = ("approximate",)
 
     def forward(self, a: Tensor, approximate: str) -> Array:
         self.save_input(a)
         self.approximate = approximate
         return _float_op(a, lambda x: pointwise.gelu(x, approximate))
 
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        x = self.saved("self", F)
-
+    def gradient(self, grad: Array, x: Array) -> Array:
         def formula() -> Any:
             if self.approximate == "tanh":
-                t = F.ufunc("tanh", _SQRT_2_OVER_PI * (x + 0.044715 * x * x * x))
+                t = A.ufunc("tanh", _SQRT_2_OVER_PI * (x + 0.044715 * x * x * x))
                 left = 0.5 * x
                 right = 1 + t
                 slope = left * (1 - t * t) * _SQRT_2_OVER_PI * (1 + 3 * 0.044715 * x * x)
                 return grad * (0.5 * right + slope)
-            cdf = 0.5 * (1 + F.ufunc("erf", x * (1 / math.sqrt(2))))
-            pdf = F.exp(-0.5 * x * x) * (1 / math.sqrt(2 * math.pi))
+            cdf = 0.5 * (1 + A.ufunc("erf", x * (1 / math.sqrt(2))))
+            pdf = A.exp(-0.5 * x * x) * (1 / math.sqrt(2 * math.pi))
             return grad * (cdf + x * pdf)
 
-        return (_kernel_or_formula(F, lambda: pointwise.gelu_backward(
-            grad, x, self.approximate), formula),)
+        return _kernel_or_formula(A, lambda: pointwise.gelu_backward(grad, x, self.approximate),
+                                  formula)
 
 
 class MishBackward0(_SavesSelf):
@@ -237,33 +252,27 @@ class MishBackward0(_SavesSelf):
         x = self.saved("self", F)
 
         def formula() -> Any:
+            # infinitely_differentiable_mish_backward: softplus as log1p(exp(x))
             sigmoid = F.ufunc("sigmoid", x)
-            tanh_softplus = F.ufunc("tanh", -F.ufunc("logsigmoid", -x))
+            tanh_softplus = F.ufunc("tanh", F.ufunc("log1p", F.exp(x)))
             return grad * (tanh_softplus + x * sigmoid * (1 - tanh_softplus * tanh_softplus))
 
         return (_kernel_or_formula(F, lambda: pointwise.mish_backward(grad, x), formula),)
 
 
-class HardsigmoidBackward0(_SavesSelf):
+class HardsigmoidBackward0(DoubleDifferentiable, _SavesSelf):
     node_name = "HardsigmoidBackward0"
+    double = HardsigmoidBackwardNotImplemented
 
     def forward(self, a: Tensor) -> Array:
         self.save_input(a)
         return _float_op(a, lambda x: xp_of(x).minimum(xp_of(x).maximum(x + 3, 0), 6) / 6)
 
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        x = self.saved("self", F)
-        return (F.where((x > -3) & (x < 3), grad * (1 / 6), 0.0),)
+    def gradient(self, grad: Array, x: Array) -> Array:
+        return A.where((x > -3) & (x < 3), grad * (1 / 6), xp_of(grad).zeros((), grad.dtype))
 
 
 # ---- the activations torch.nn adds: exact arithmetic, or composed of the kernels above ------
-
-
-def _mask(F: Any, x: Any, compute: Any) -> Any:
-    """A boolean mask computed from saved values: never part of the graph."""
-    if F.as_tensor:
-        return Tensor._make(compute(x._data), x.device)
-    return compute(x)
 
 
 def _float_values(a: Tensor, name: str) -> Array:
@@ -282,12 +291,13 @@ class ThresholdBackward0(_SavesSelf):
         return xp_of(x).where(x > threshold, x, xp_of(x).asarray(value, dtype=x.dtype))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        keep = _mask(F, self.saved("self", F), lambda x: x > self.threshold)
+        keep = F.detached(lambda x: x > self.threshold, self.saved("self", F))
         return (F.where(keep, grad, F.zeros_like(grad)),)
 
 
-class HardswishBackward0(_SavesSelf):
+class HardswishBackward0(DoubleDifferentiable, _SavesSelf):
     node_name = "HardswishBackward0"
+    double = HardswishBackwardBackward0
 
     def forward(self, a: Tensor) -> Array:
         self.save_input(a)
@@ -295,27 +305,25 @@ class HardswishBackward0(_SavesSelf):
         xp = xp_of(x)
         return x * xp.minimum(xp.maximum(x + 3, 0), 6) / 6
 
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        x = self.saved("self", F)
+    def gradient(self, grad: Array, x: Array) -> Array:
         # NOTE: hardswish_backward: 0 where x <= -3, the slope where x < 3, grad from 3 on
-        low = _mask(F, x, lambda v: v <= -3)
-        middle = _mask(F, x, lambda v: v < 3)
-        return (F.where(low, F.zeros_like(grad), F.where(middle, grad * (x / 3 + 0.5), grad)),)
+        return A.where(x <= -3, A.zeros_like(grad), A.where(x < 3, grad * (x / 3 + 0.5), grad))
 
 
-class _Shrink(_SavesSelf):
+class _Shrink(DoubleDifferentiable, _SavesSelf):
     """Hardshrink and softshrink: zero inside [-lambd, lambd], gradient 1 outside."""
 
     lambd: float
+    double_params = ("lambd",)
 
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        lambd = self.lambd
-        inside = _mask(F, self.saved("self", F), lambda v: (v >= -lambd) & (v <= lambd))
-        return (F.where(inside, F.zeros_like(grad), grad),)
+    def gradient(self, grad: Array, x: Array) -> Array:
+        inside = (x >= -self.lambd) & (x <= self.lambd)
+        return A.where(inside, A.zeros_like(grad), grad)
 
 
 class HardshrinkBackward0(_Shrink):
     node_name = "HardshrinkBackward0"
+    double = HardshrinkBackwardBackward0
 
     def forward(self, a: Tensor, lambd: float) -> Array:
         self.save_input(a)
@@ -326,6 +334,7 @@ class HardshrinkBackward0(_Shrink):
 
 class SoftshrinkBackward0(_Shrink):
     node_name = "SoftshrinkBackward0"
+    double = SoftshrinkBackwardBackward0
 
     def forward(self, a: Tensor, lambd: float) -> Array:
         self.save_input(a)
@@ -365,7 +374,7 @@ class PreluKernelBackward0(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         x, w = self.saved("self", F), self.saved("weight", F)
-        positive = _mask(F, x, lambda v: v > 0)
+        positive = F.detached(lambda v: v > 0, x)
         need_x, need_w = self.needs_input_grad
         gx = F.where(positive, grad, w * grad) if need_x else None
         gw = F.where(positive, F.zeros_like(grad), x * grad) if need_w else None

@@ -37,16 +37,16 @@ class EluBackward1(EluBackward0):
     grad * input_scale * (r + alpha * scale) where r <= 0, grad * scale elsewhere."""
 
     node_name = "EluBackward1"
+    input_key = "result"
 
     def forward(self, a: Tensor, alpha: float, scale: float, input_scale: float) -> Array:
         out = super().forward(a, alpha, scale, input_scale)
         _keep_result_only(self)
         return out
 
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        r = self.saved("result", F)
+    def gradient(self, grad: Array, r: Array) -> Array:
         negative = grad * self.input_scale * (r + self.alpha * self.scale)
-        return (F.where(r <= 0, negative, grad * self.scale),)
+        return xp_of(r).where(r <= 0, negative, grad * self.scale)
 
 
 class CeluBackward1(EluBackward1):
@@ -60,6 +60,7 @@ class LeakyReluBackward1(LeakyReluBackward0):
     refuses the backward for a negative slope (the result's sign no longer tells the input's)."""
 
     node_name = "LeakyReluBackward1"
+    input_key = "result"
 
     def forward(self, a: Tensor, negative_slope: float) -> Array:
         out = super().forward(a, negative_slope)
@@ -69,8 +70,10 @@ class LeakyReluBackward1(LeakyReluBackward0):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         if self.negative_slope < 0:
             raise TorchRuntimeError(NEGATIVE_SLOPE_MESSAGE)
-        r = self.saved("result", F)
-        return (F.where(r > 0, grad, grad * self.negative_slope),)
+        return super().backward(F, grad)
+
+    def gradient(self, grad: Array, r: Array) -> Array:
+        return xp_of(r).where(r > 0, grad, grad * self.negative_slope)
 
 
 class ThresholdBackward1(Function):

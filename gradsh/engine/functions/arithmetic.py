@@ -532,8 +532,11 @@ class Atan2Backward0(Function):
         need_a, need_b = self.needs_input_grad
         y, x = self.saved("self", F), self.saved("other", F)
         with _quiet():
-            scale = grad / (x * x + y * y)
-            return (scale * x if need_a else None, scale * -y if need_b else None)
+            # atan2_backward: the reciprocal is 0 where both are 0, so the gradients there are
+            # 0 and -0, not nan
+            denom = y * y + x * x
+            recip = F.masked_fill(F.ufunc("reciprocal", denom), denom == 0, 0.0)
+            return (grad * x * recip if need_a else None, grad * -y * recip if need_b else None)
 
 
 def _lerp_values(x: Any, y: Any, weight: Any, dtype: DType) -> Array:

@@ -96,7 +96,7 @@ class TanhBackwardBackward0(Function):
         y = self.saved("output", F)
         return (
             F.tanh_backward(g, y) if a else None,
-            g * -2.0 * y * self.saved("grad_output", F) if b else None,
+            g * (-2.0 * y * self.saved("grad_output", F)) if b else None,
         )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -13,11 +13,12 @@ from gradsh.engine.functions.cascade_sum import _mean_array, torch_sum
 from gradsh.engine.functions.common import _quiet, result_dtype, xp_of
 from gradsh.engine.functions.nll_sum import nll_cascade_sum
 from gradsh.engine.functions.pointwise import unary
-from gradsh.engine.tensor import Array, Function, Tensor
+from gradsh.engine.tensor import Array, ArrayOps, Function, Tensor
 
 __all__ = [
     "MseLossBackward0", "NllLossBackward0", "NllLoss2DBackward0", "BinaryCrossEntropyBackward0",
     "BinaryCrossEntropyWithLogitsBackward0", "SmoothL1LossBackward0", "HuberLossBackward0",
+    "SmoothL1LossBackwardBackward0", "HuberLossBackwardBackward0",
 ]
 
 
@@ -237,14 +238,21 @@ class _PiecewiseLoss(_PairLoss):
         z = xp_of(x).abs(x - t)
         return self.reduce(self.value(xp_of(x), z, width).astype(dtype.np, copy=False), dtype)
 
+    double: ClassVar[type[Function]]  # its *_loss_backward recorded under create_graph
+
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         # PyTorch differentiates the target as the input with the two swapped (so a zero
         # difference gives +0.0 on both sides, not -0.0).
         x, t = self.saved("self", F), self.saved("target", F)
-        g = _loss_scale(grad, self.reduction, self.numel)
         need_x, need_t = self.needs_input_grad
-        return (self.slope(F, x - t, g, self.width) if need_x else None,
-                self.slope(F, t - x, g, self.width) if need_t else None)
+        return (self.gradient(F, grad, x, t) if need_x else None,
+                self.gradient(F, grad, t, x) if need_t else None)
+
+    def gradient(self, F: Any, grad: Any, x: Any, t: Any) -> Any:
+        """The loss's gradient in x (the input, or the target with the two swapped)."""
+        if F.as_tensor:
+            return self.double.apply(grad, x, t, first=self)
+        return self.slope(F, x - t, _loss_scale(grad, self.reduction, self.numel), self.width)
 
     @staticmethod
     def value(xp: Any, z: Array, width: float) -> Array:
@@ -255,8 +263,81 @@ class _PiecewiseLoss(_PairLoss):
         raise NotImplementedError
 
 
+class _PiecewiseLossBackwardBackward(Function):
+    """smooth_l1_loss_backward / huber_loss_backward as a node: forward is the first-order
+    gradient; backward is derivatives.yaml's (the *_double_backward functions, negated for the
+    target; grad_output's is the same backward of g, summed when the loss was reduced)."""
+
+    first: _PiecewiseLoss
+
+    def forward(self, grad_output: Tensor, x: Tensor, t: Tensor,
+                first: _PiecewiseLoss) -> Array:
+        self.first = first
+        self.reduction, self.numel = first.reduction, first.numel
+        setattr(self, self.width_name, first.width)
+        for name, tensor in (("grad_output", grad_output), ("self", x), ("target", t)):
+            self.save(name, tensor)
+        dtype = result_dtype(grad_output, x, t)
+        with _quiet():
+            g = _loss_scale(grad_output._data, self.reduction, self.numel)
+            return first.slope(ArrayOps, x._data - t._data, g, first.width).astype(dtype.np)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        need_go, need_x, need_t = self.needs_input_grad
+        go, x, t = (self.saved(name, F) for name in ("grad_output", "self", "target"))
+        g_go = g_x = None
+        with _quiet():
+            if need_go:
+                g_go = self.first.gradient(F, g, x, t) if self.reduction == "none" else \
+                    self.grad_output_gradient(F, g, go, x, t)
+            if need_x or need_t:
+                g_x = self.second(F, g * go, x, t)
+        return g_go, g_x if need_x else None, -g_x if need_t else None
+
+    def second(self, F: Any, gg: Any, x: Any, t: Any) -> Any:
+        raise NotImplementedError
+
+    def grad_output_gradient(self, F: Any, g: Any, go: Any, x: Any, t: Any) -> Any:
+        """grad_output's gradient for a reduced loss: the backward of g, summed."""
+        return F.sum(self.first.gradient(F, g, x, t), None, False)
+
+    width_name: ClassVar[str]
+
+
+class SmoothL1LossBackwardBackward0(_PiecewiseLossBackwardBackward):
+    node_name = "SmoothL1LossBackwardBackward0"
+    width_name = "beta"
+
+    def second(self, F: Any, gg: Any, x: Any, t: Any) -> Any:
+        """smooth_l1_loss_double_backward."""
+        beta = self.first.width
+        if beta == 0:
+            return F.zeros_like(gg)
+        inside = F.detached(lambda d: (xp_of(d).abs(d) < beta).astype(d.dtype), x - t)
+        out = gg * inside / beta
+        return out / self.numel if self.reduction == "mean" else out
+
+
+class HuberLossBackwardBackward0(_PiecewiseLossBackwardBackward):
+    node_name = "HuberLossBackwardBackward0"
+    width_name = "delta"
+
+    def grad_output_gradient(self, F: Any, g: Any, go: Any, x: Any, t: Any) -> Any:
+        """huber_loss_double_backward_grad_output: the backward of ones, times g, summed."""
+        ones = F.detached(lambda v: xp_of(v).ones_like(v), go)
+        return F.sum(self.first.gradient(F, ones, x, t) * g, None, False)
+
+    def second(self, F: Any, gg: Any, x: Any, t: Any) -> Any:
+        """huber_loss_double_backward."""
+        delta = self.first.width
+        inside = F.detached(lambda d: xp_of(d).abs(d) < delta, x - t)
+        out = gg * inside
+        return out / self.numel if self.reduction == "mean" else out
+
+
 class SmoothL1LossBackward0(_PiecewiseLoss):
     node_name = "SmoothL1LossBackward0"
+    double = SmoothL1LossBackwardBackward0
 
     @staticmethod
     def value(xp: Any, z: Array, beta: float) -> Array:
@@ -269,6 +350,7 @@ class SmoothL1LossBackward0(_PiecewiseLoss):
 
 class HuberLossBackward0(_PiecewiseLoss):
     node_name = "HuberLossBackward0"
+    double = HuberLossBackwardBackward0
 
     @staticmethod
     def value(xp: Any, z: Array, delta: float) -> Array:

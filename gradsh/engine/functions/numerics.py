@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine.backend import host_kernel
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import (
     _quiet,
@@ -53,19 +54,20 @@ def _unary_node(name: str, compute: Callable[[Array], Array],
                                     "__module__": __name__})
 
 
+@host_kernel
 def _erfc(x: Array) -> Array:
     """erfc element-wise: math.erfc in float64, rounded to x's dtype (NumPy has none)."""
-    host = np.asarray(x)
-    values = np.frompyfunc(math.erfc, 1, 1)(host.astype(np.float64)).astype(host.dtype)
-    return xp_of(x).asarray(values)
+    return np.frompyfunc(math.erfc, 1, 1)(x.astype(np.float64)).astype(x.dtype)
 
 
+# derivatives.yaml's formulas as written there: self.pow(2) for asinh and atanh (PowBackward0
+# under create_graph), self * self for acosh
 AsinhBackward0 = _unary_node("AsinhBackward0", lambda x: xp_of(x).arcsinh(x),
-                             lambda F, g, x: g * F.ufunc("rsqrt", x * x + 1))
+                             lambda F, g, x: g * F.ufunc("rsqrt", x ** 2 + 1))
 AcoshBackward0 = _unary_node("AcoshBackward0", lambda x: xp_of(x).arccosh(x),
                              lambda F, g, x: g * F.ufunc("rsqrt", x * x - 1))
 AtanhBackward0 = _unary_node("AtanhBackward0", lambda x: xp_of(x).arctanh(x),
-                             lambda F, g, x: g / (1 - x * x))
+                             lambda F, g, x: g * 1 / (1 - x ** 2))
 
 
 def _no_inplace_derivative(name: str) -> Callable[[Any, Any, Any], Any]:
@@ -85,7 +87,7 @@ AcoshBackward1 = _unary_node("AcoshBackward1", lambda x: xp_of(x).arccosh(x),
 AtanhBackward1 = _unary_node("AtanhBackward1", lambda x: xp_of(x).arctanh(x),
                              _no_inplace_derivative("atanh"))
 ErfcBackward0 = _unary_node("ErfcBackward0", _erfc,
-                            lambda F, g, x: g * (-2 / math.sqrt(math.pi)) * F.exp(-(x * x)))
+                            lambda F, g, x: F.exp(-(x ** 2)) * (-2 / math.sqrt(math.pi)) * g)
 
 
 class _Scale(Function):

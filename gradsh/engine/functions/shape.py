@@ -186,12 +186,19 @@ class SliceBackward0(Function):
 
 
 class SplitBackward0(SliceBackward0):
-    """One piece of split/chunk (gradsh gives each piece its own node; see ops.split)."""
+    """One piece of split/chunk (gradsh gives each piece its own node; see ops.split), the
+    piece `output_nr`."""
 
     node_name = "SplitBackward0"
+    multi_output_view = True
+
+    def forward(self, a: Tensor, dim: int, start: int, end: int,  # type: ignore[override]
+                step: int, output_nr: int = 0) -> Array:
+        self.output_nr = output_nr
+        return super().forward(a, dim, start, end, step)
 
 
-class SplitWithSizesBackward0(SliceBackward0):
+class SplitWithSizesBackward0(SplitBackward0):
     """One piece of split with a list of sizes."""
 
     node_name = "SplitWithSizesBackward0"
@@ -201,6 +208,11 @@ class UnbindBackward0(SelectBackward0):
     """One element of unbind / iteration (each element its own node; see ops.unbind)."""
 
     node_name = "UnbindBackward0"
+    multi_output_view = True
+
+    def forward(self, a: Tensor, dim: int, index: int) -> Array:
+        self.output_nr = index
+        return super().forward(a, dim, index)
 
 
 class TBackward0(Function):

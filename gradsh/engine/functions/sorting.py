@@ -1,16 +1,17 @@
-"""Nodes of sorting and order statistics: sort, topk, median, kthvalue, mode."""
+"""Nodes of sorting and order statistics: sort, topk, median, kthvalue, mode, unique."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from gradsh.engine.exceptions import TorchNotImplementedError
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.functions.reductions import _DimExtremum, _FullExtremum
 from gradsh.engine.tensor import RESULT, Array, Function, Tensor
 
 __all__ = [
     "MedianBackward0", "NanmedianBackward0", "MedianBackward1", "KthvalueBackward0",
-    "ModeBackward0", "SortBackward0", "TopkBackward0",
+    "ModeBackward0", "SortBackward0", "TopkBackward0", "Unique2Backward0", "UniqueDimBackward0",
 ]
 
 
@@ -92,3 +93,24 @@ class SortBackward0(Function):
 
 class TopkBackward0(SortBackward0):
     node_name = "TopkBackward0"
+
+
+class Unique2Backward0(Function):
+    """torch.unique's values (computed by the caller): recorded in the graph, as PyTorch does,
+    though PyTorch defines no derivative for _unique2."""
+
+    node_name = "Unique2Backward0"
+    op_name = "_unique2"
+
+    def forward(self, a: Tensor, values: Array) -> Array:
+        return values
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        raise TorchNotImplementedError(f"the derivative for '{self.op_name}' is not implemented.")
+
+
+class UniqueDimBackward0(Unique2Backward0):
+    """torch.unique(x, dim=d)'s values."""
+
+    node_name = "UniqueDimBackward0"
+    op_name = "unique_dim"

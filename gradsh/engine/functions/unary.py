@@ -391,7 +391,7 @@ class ErfBackward0(_SavesSelf):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         x = self.saved("self", F)
-        return ((2 / math.sqrt(math.pi)) * F.exp(-(x * x)) * grad,)
+        return ((2 / math.sqrt(math.pi)) * F.exp(-(x ** 2)) * grad,)  # self.pow(2), as yaml
 
 
 class FracBackward0(Function):
@@ -437,9 +437,12 @@ class LogitBackward0(_SavesSelf):
         return _float_op(a, compute)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # infinitely_differentiable_logit_backward: the quotient inside [eps, 1 - eps], 0
+        # outside (NaN outside [0, 1] without eps)
         x = self.saved("self", F)
+        eps = self.eps
+        low, high, outside = (0.0, 1.0, math.nan) if eps is None else (eps, 1.0 - eps, 0.0)
         with _quiet():
-            g = grad / (x * (1 - x))
-            if self.eps is None:
-                return (F.where((x < 0) | (x > 1), g * float("nan"), g),)
-            return (F.where((x < self.eps) | (x > 1 - self.eps), 0.0, g),)
+            inside = F.detached(lambda v: (v >= low) & (v <= high), x)
+            filled = F.detached(lambda v: xp_of(v).full((), outside, v.dtype), x)
+            return (F.where(inside, grad / (x * (1.0 - x)), filled),)

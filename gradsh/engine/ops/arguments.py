@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import math
 import operator
 from collections.abc import Sequence
 from typing import Any
@@ -128,6 +129,29 @@ def _reduction_dims(dim: Any, ndim: int) -> tuple[int, ...]:
     return dims if dims else tuple(range(ndim))
 
 
+# The C++ types fill_'s checked_convert names (AT_FORALL_SCALAR_TYPES)
+_C_INTEGER_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+                    "int64": "int64_t"}
+
+
+def checked_fill(value: Any, dtype: DType) -> Any:
+    """A fill value (full, fill_, masked_fill) as c10::checked_convert takes it into an integer
+    dtype: out of range raises; a negative integer wraps into an unsigned type down to -max."""
+    if dtype.category != 1 or isinstance(value, (bool, np.bool_)):
+        return value
+    info = np.iinfo(dtype.np)
+    if isinstance(value, (float, np.floating)):
+        fits = math.isfinite(value) and info.min <= value <= info.max
+    else:
+        low = -int(info.max) if info.min == 0 else int(info.min)
+        fits = low <= int(value) <= int(info.max)
+        value = int(np.array(value, dtype=np.int64).astype(dtype.np)) if fits else value
+    if not fits:
+        raise TorchRuntimeError(f"value cannot be converted to type "
+                                f"{_C_INTEGER_NAMES[dtype.np.name]} without overflow")
+    return value
+
+
 def size_args(args: tuple[Any, ...], fname: str = "zeros", itemsize: int = 0) -> tuple[int, ...]:
     """`zeros(2, 3)`, `zeros((2, 3))`, `zeros([2, 3])` and `zeros(size)` all mean shape (2, 3).
 
@@ -151,6 +175,8 @@ def size_args(args: tuple[Any, ...], fname: str = "zeros", itemsize: int = 0) ->
         shape.append(n)
     for n in shape:
         if n < 0:
+            if fname == "zeros":  # at::zeros checks its sizes itself
+                raise TorchRuntimeError("zeros: Dimension size must be non-negative.")
             raise TorchRuntimeError(
                 f"Trying to create tensor with negative dimension {n}: {shape}"
             )

@@ -38,7 +38,7 @@ from gradsh.engine.functions.arithmetic import (
     XlogyBackward0,
     _RemainderScalarTensor,
 )
-from gradsh.engine.functions.common import infer_size, result_dtype
+from gradsh.engine.functions.common import infer_size, result_dtype, xp_of
 from gradsh.engine.functions.grad_ops import ScalarOverloads
 from gradsh.engine.ops.arguments import (
     Number,
@@ -146,7 +146,16 @@ def rsub(a: Tensor, other: TensorLike, alpha: Number = 1) -> Tensor:
     if not is_number(other):
         raise OperandTypeError(other)
     _check_bool_sub(a, other)
+    if ScalarOverloads.active:
+        return SubBackward0.apply(scalar_filled(a, other), a, alpha=alpha)
     return RsubBackward1.apply(a, other=other, alpha=alpha)
+
+
+def scalar_filled(a: Tensor, number: Number) -> Tensor:
+    """A formula's C++ `number - t` and `number / t`: empty_like(t).fill_(number), then the
+    in-place op (SubBackward0 / DivBackward0, the filled tensor outside the graph)."""
+    data = a._data
+    return Tensor._make(xp_of(data).full(data.shape, number, dtype=data.dtype), a.device)
 
 
 @guarded(tensor_first=False)

@@ -29,33 +29,33 @@ def _compare(op: str, a: TensorLike, b: TensorLike) -> Tensor:
 
 
 @guarded
-def eq(a: TensorLike, b: TensorLike) -> Tensor:
-    return _compare("equal", a, b)
+def eq(input: TensorLike, other: TensorLike) -> Tensor:  # noqa: A002  (PyTorch's names)
+    return _compare("equal", input, other)
 
 
 @guarded
-def ne(a: TensorLike, b: TensorLike) -> Tensor:
-    return _compare("not_equal", a, b)
+def ne(input: TensorLike, other: TensorLike) -> Tensor:  # noqa: A002  (PyTorch's names)
+    return _compare("not_equal", input, other)
 
 
 @guarded
-def lt(a: TensorLike, b: TensorLike) -> Tensor:
-    return _compare("less", a, b)
+def lt(input: TensorLike, other: TensorLike) -> Tensor:  # noqa: A002  (PyTorch's names)
+    return _compare("less", input, other)
 
 
 @guarded
-def le(a: TensorLike, b: TensorLike) -> Tensor:
-    return _compare("less_equal", a, b)
+def le(input: TensorLike, other: TensorLike) -> Tensor:  # noqa: A002  (PyTorch's names)
+    return _compare("less_equal", input, other)
 
 
 @guarded
-def gt(a: TensorLike, b: TensorLike) -> Tensor:
-    return _compare("greater", a, b)
+def gt(input: TensorLike, other: TensorLike) -> Tensor:  # noqa: A002  (PyTorch's names)
+    return _compare("greater", input, other)
 
 
 @guarded
-def ge(a: TensorLike, b: TensorLike) -> Tensor:
-    return _compare("greater_equal", a, b)
+def ge(input: TensorLike, other: TensorLike) -> Tensor:  # noqa: A002  (PyTorch's names)
+    return _compare("greater_equal", input, other)
 
 
 greater = alias(gt, "greater")

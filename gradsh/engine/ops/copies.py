@@ -31,6 +31,7 @@ from gradsh.engine.ops.arguments import (
     _check_tensor,
     _device_name,
     _type_name,
+    checked_fill,
     is_number,
     wrap_dim,
 )
@@ -93,6 +94,10 @@ def tensor_type(a: Tensor, dtype: Any = None) -> Any:
         if dtype not in _TYPE_NAMES:
             raise TorchValueError(f"invalid type: '{dtype}'")
         dtype = _TYPE_NAMES[dtype]
+    elif isinstance(getattr(dtype, "dtype", None), DType):  # torch.FloatTensor
+        dtype = dtype.dtype
+    elif not isinstance(dtype, DType):
+        raise TorchTypeError("dtype must be a type, str, or dtype object")
     return to(a, dtype)
 
 
@@ -209,7 +214,7 @@ def fill_(a: Tensor, value: TensorLike) -> Tensor:
         raise TorchTypeError(
             f"fill_() received an invalid combination of arguments - got ({_type_name(value)})"
         )
-    return apply_inplace(FillBackward2, a, value=value)
+    return apply_inplace(FillBackward2, a, value=checked_fill(value, a.dtype))
 
 
 @guarded

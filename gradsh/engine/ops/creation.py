@@ -21,6 +21,7 @@ from gradsh.engine.ops.arguments import (
     _new,
     _resolve_dtype,
     _type_name,
+    checked_fill,
     given_size,
     is_number,
     size_args,
@@ -139,10 +140,36 @@ def _array_from_data(data: Any, dtype: DType) -> np.ndarray:
     if isinstance(plain, list) and _is_empty_nested(plain):
         return np.zeros(np.shape(plain), dtype=dtype.np)
     with np.errstate(all="ignore"):
-        if dtype.category == 1 and _has_float(plain):
-            # float -> integer conversion truncates toward zero, as PyTorch's does.
-            return np.trunc(np.array(plain, dtype=np.float64)).astype(dtype.np)
+        if dtype.category == 1:
+            return _integers_from_data(plain, dtype)
         return np.array(plain, dtype=dtype.np)
+
+
+def _integers_from_data(plain: Any, dtype: DType) -> np.ndarray:
+    """Python numbers as an integer dtype, with tensor_new's checked_convert: a value out of the
+    dtype's range raises, except that unsigned types take negative integers down to -max
+    (wrapped, two's complement); floats truncate toward zero."""
+    if isinstance(plain, np.ndarray):
+        return plain.astype(dtype.np)
+    wide = np.array(plain)
+    if wide.dtype == object or wide.dtype == np.uint64:  # beyond int64: THPUtils_unpackLong
+        raise TorchValueError("Overflow when unpacking long long")
+    info = np.iinfo(dtype.np)
+    if wide.dtype.kind == "f":
+        finite = np.isfinite(wide).all()
+        if not finite or (wide.size and (wide.min() < info.min or wide.max() > info.max)):
+            raise _overflow(dtype)
+        return np.trunc(wide).astype(dtype.np)
+    if wide.size and wide.dtype.kind in "iu":
+        low = -int(info.max) if info.min == 0 else int(info.min)
+        if int(wide.min()) < low or int(wide.max()) > int(info.max):
+            raise _overflow(dtype)
+    return wide.astype(dtype.np)
+
+
+def _overflow(dtype: DType) -> TorchRuntimeError:
+    return TorchRuntimeError(f"value cannot be converted to type {dtype.np.name} without "
+                             "overflow")
 
 
 def _is_empty_nested(x: Any) -> bool:
@@ -153,28 +180,24 @@ def _is_empty_nested(x: Any) -> bool:
     return False
 
 
-def _has_float(x: Any) -> bool:
-    stack = [x]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, (float, np.floating)) or (isinstance(item, np.ndarray)
-                                                       and item.dtype.kind == "f"):
-            return True
-    return False
-
-
 @guarded(tensor_first=False, numpy_data=True)
 def tensor(data: Any, dtype: DType | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
     """torch.tensor: always copies; infers int64 / float32 / bool from the data."""
     if isinstance(data, Tensor):
-        warn(
-            "To copy construct from a tensor, it is recommended to use "
-            "sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), "
-            "rather than torch.tensor(sourceTensor)."
-        )
+        warn(_COPY_CONSTRUCT.format("torch.tensor"))
+    return _tensor(data, dtype, device, requires_grad)
+
+
+_COPY_CONSTRUCT = ("To copy construct from a tensor, it is recommended to use "
+                   "sourceTensor.detach().clone() or "
+                   "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                   "{}(sourceTensor).")
+
+
+def _tensor(data: Any, dtype: DType | None, device: Any, requires_grad: bool) -> Tensor:
+    """torch.tensor's copy, without its warning (new_tensor gives its own)."""
+    if isinstance(data, Tensor):
         out_dtype = _resolve_dtype(dtype, data.dtype)
         return _new(data._data.astype(out_dtype.np, copy=True), out_dtype,
                     device if device is not None else data.device, requires_grad)
@@ -257,6 +280,7 @@ def full(size: Any, fill_value: Number, dtype: DType | None = None, device: Any 
     d = _resolve_dtype(dtype, dtypes.scalar_dtype(fill_value))
     shape = size_args((size,) if not isinstance(size, (tuple, list)) else (size,), "full",
                       d.itemsize)
+    fill_value = checked_fill(fill_value, d)
     return _new(_module_for(device).full(shape, fill_value, dtype=d.np), d, device,
                 requires_grad)
 
@@ -266,6 +290,7 @@ def _like(fname: str, t: Tensor, value: Any, dtype: DType | None, device: Any,
     _check_tensor(t, fname)
     d = _resolve_dtype(dtype, t.dtype)
     device = device or t.device
+    value = checked_fill(value, d)
     return _new(_module_for(device).full(t.shape, value, dtype=d.np), d, device, requires_grad)
 
 
@@ -419,7 +444,9 @@ def _new_like(kind: str) -> Callable[..., Tensor]:
         a = _check_tensor(a, f"new_{kind}")
         dtype = a.dtype if dtype is None else dtype
         device = a.device if device is None else device
-        maker = zeros if kind == "zeros" else ones if kind == "ones" else empty
+        if kind == "zeros":  # (not zeros(): only at::zeros has its own negative-size text)
+            return _filled("new_zeros", given_size(size, None), 0, dtype, device, requires_grad)
+        maker = ones if kind == "ones" else empty
         return maker(*size, dtype=dtype, device=device, requires_grad=requires_grad)
 
     op.__name__ = f"new_{kind}"
@@ -444,8 +471,6 @@ def new_tensor(a: Tensor, data: Any, dtype: DType | None = None, device: Any = N
                requires_grad: bool = False) -> Tensor:
     a = _check_tensor(a, "new_tensor")
     if isinstance(data, Tensor):
-        warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
-             "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
-             "tensor.new_tensor(sourceTensor).")
-    return tensor(data, dtype=a.dtype if dtype is None else dtype,
-                  device=a.device if device is None else device, requires_grad=requires_grad)
+        warn(_COPY_CONSTRUCT.format("tensor.new_tensor"))
+    return _tensor(data, a.dtype if dtype is None else dtype,
+                   a.device if device is None else device, requires_grad)

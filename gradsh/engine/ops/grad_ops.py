@@ -64,6 +64,8 @@ from gradsh.engine.ops.unary import (
     erf,
     exp,
     log,
+    log1p,
+    reciprocal,
     rsqrt,
     sgn,
     sigmoid,
@@ -81,7 +83,7 @@ def install_tensor_ops() -> None:
     and the two creation functions the engine itself calls."""
     # What formulas call through F.ufunc (functions.pointwise.unary on arrays).
     ufuncs = {"cosh": cosh, "sinh": sinh, "rsqrt": rsqrt, "sigmoid": sigmoid, "tanh": tanh,
-              "erf": erf, "logsigmoid": logsigmoid}
+              "erf": erf, "logsigmoid": logsigmoid, "reciprocal": reciprocal, "log1p": log1p}
 
     def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
         # at::sum_to: sum() to a scalar; else sum(dims, keepdim=True) and a view for the

@@ -12,6 +12,7 @@ from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchTypeError
 from gradsh.engine.ops.arguments import OperandTypeError, _type_name, python_scalar
 from gradsh.engine.ops.out import OUT_FUNCTIONS, call_with_out
+from gradsh.engine.ops.signatures import explain, has_overloads
 from gradsh.engine.tensor import Tensor
 
 __all__ = ["guarded", "alias", "unguarded", "reads_numpy_data"]
@@ -30,43 +31,32 @@ def _describe(value: Any) -> str:
     return _type_name(value)
 
 
-# PyTorch's overloads for the argument errors whose full text gradsh reproduces: the method
-# form (after `self`), then the function form.
-_VARIANCE_OVERLOADS = (
-    ("tuple of ints dim, bool unbiased = True, bool keepdim = False",
-     "tuple of ints dim = None, *, Number correction = None, bool keepdim = False",
-     "bool unbiased = True"),
-    ("Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False, *, "
-     "Tensor out = None",
-     "Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = "
-     "False, Tensor out = None",
-     "Tensor input, bool unbiased = True"),
-)
-_OVERLOADS = {"std": _VARIANCE_OVERLOADS, "var": _VARIANCE_OVERLOADS}
-
-
 def _invalid_arguments(name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
                        method: bool = False) -> TorchTypeError:
-    """PyTorch's "received an invalid combination of arguments" (with its list of overloads
-    where gradsh knows them: python_arg_parser sorts keywords, and prints a trailing ", " when
-    there are only keywords)."""
-    overloads = _OVERLOADS.get(name)
-    if overloads is None:
-        parts = [_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()]
-        return TorchTypeError(
-            f"{name}() received an invalid combination of arguments - got ({', '.join(parts)})"
-        )
-    parts = [_describe(a) for a in args] + [f"{k}={_describe(kwargs[k])}" for k in sorted(kwargs)]
-    got = ", ".join(parts) + (", " if kwargs and not args else "")
-    lines = [f"{name}() received an invalid combination of arguments - got ({got}), but "
-             "expected one of:"]
-    positional = len(args) > (0 if method else 1)
-    for i, signature in enumerate(overloads[0 if method else 1]):
-        lines.append(f" * ({signature})")
-        if i == 0 and positional and kwargs:
-            lines.append("      didn't match because some of the keywords were incorrect: "
-                         + ", ".join(sorted(kwargs)))
-    return TorchTypeError("\n".join(lines) + "\n")
+    """PyTorch's "received an invalid combination of arguments": with its list of overloads
+    for the functions that have several (ops/signatures.py), else the types alone."""
+    if has_overloads(name, method):
+        error = explain(name, method, args, kwargs)
+        if error is not None:
+            return error
+    parts = [_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()]
+    return TorchTypeError(
+        f"{name}() received an invalid combination of arguments - got ({', '.join(parts)})")
+
+
+class _Parsing:
+    """How many calls of functions with several overloads are under way: only the outermost
+    is the user's (`x.max()` calls max(x, None, False) itself, which PyTorch would refuse)."""
+
+    depth = 0
+
+
+def _refuse_as_torch(name: str, method: bool, args: tuple[Any, ...],
+                     kwargs: dict[str, Any]) -> None:
+    """Raise PyTorch's argument error for a call none of its overloads takes."""
+    refused = explain(name, method, args[1:] if method else args, kwargs)
+    if refused is not None:
+        raise refused from None
 
 
 _ARGUMENT_ERRORS = (TypeError, ValueError, AttributeError, IndexError, KeyError, OverflowError,
@@ -112,6 +102,7 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
 
     scalar = np.generic
     takes_out = not method and name in OUT_FUNCTIONS
+    overloaded = not operator and has_overloads(name, method)
 
     def guarded(*given: Any, **kwargs: Any) -> Any:
         if tensor_first and (not given or not isinstance(given[0], Tensor)):
@@ -133,25 +124,60 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
                     break
             if kwargs:
                 kwargs = _python_keywords(kwargs)
+        if overloaded:
+            return parsed_call(args, kwargs, given, keywords)
         try:
             if takes_out and "out" in kwargs:
                 return call_with_out(name, function, args, kwargs)
             return function(*args, **kwargs)
         except _ARGUMENT_ERRORS as error:
-            torch_error = isinstance(error, exceptions.TorchError)
-            if operator and (isinstance(error, TypeError) or not torch_error):
-                return NotImplemented
-            if isinstance(error, OperandTypeError):
-                raise _operand_error(name, error, args, method) from None
-            if torch_error:
-                raise
-            if "got an unexpected keyword argument" in str(error):
-                # no overload takes the keyword: PyTorch's parser says so in Python's words
-                keyword = str(error).split("got an unexpected keyword argument ")[-1]
-                raise TorchTypeError(f"{name}() got an unexpected keyword argument {keyword}"
-                                     ) from None
-            raise _invalid_arguments(name, given[1:] if method else given, keywords,
-                                     method) from error
+            return argument_error(error, args, given, keywords)
+
+    def parsed_call(args: tuple[Any, ...], kwargs: dict[str, Any], given: tuple[Any, ...],
+                    keywords: dict[str, Any]) -> Any:
+        """A function with several overloads in PyTorch: the user's call (not another op's
+        call inside gradsh) is checked as PyTorch's parser checks it. Keywords and strings
+        are where gradsh's Python signatures take what its overloads do not
+        (x.sum(keepdim=True), x.sum(0, "x")): the parser decides first; an error gradsh
+        finds afterwards is the parser's where no overload takes the call."""
+        if _Parsing.depth:
+            try:
+                return function(*args, **kwargs)
+            except _ARGUMENT_ERRORS as error:
+                return argument_error(error, args, given, keywords)
+        if kwargs or str in map(type, args):
+            _refuse_as_torch(name, method, args, kwargs)
+        _Parsing.depth += 1
+        try:
+            if takes_out and "out" in kwargs:
+                return call_with_out(name, function, args, kwargs)
+            try:
+                return function(*args, **kwargs)
+            except _ARGUMENT_ERRORS as error:
+                return argument_error(error, args, given, keywords)
+        except exceptions.TorchError:
+            _refuse_as_torch(name, method, args, kwargs)
+            raise
+        finally:
+            _Parsing.depth -= 1
+
+    def argument_error(error: Exception, args: tuple[Any, ...], given: tuple[Any, ...],
+                       keywords: dict[str, Any]) -> Any:
+        """NotImplemented for an operator, else the error in PyTorch's words."""
+        torch_error = isinstance(error, exceptions.TorchError)
+        if operator and (isinstance(error, TypeError) or not torch_error):
+            return NotImplemented
+        if isinstance(error, OperandTypeError):
+            raise _operand_error(name, error, args, method) from None
+        if torch_error:
+            raise error
+        if "got an unexpected keyword argument" in str(error):
+            # no overload takes the keyword: PyTorch's parser says so in Python's words
+            keyword = str(error).split("got an unexpected keyword argument ")[-1]
+            raise TorchTypeError(f"{name}() got an unexpected keyword argument {keyword}"
+                                 ) from None
+        raise _invalid_arguments(name, given[1:] if method else given, keywords,
+                                 method) from error
 
     guarded.__name__ = getattr(function, "__name__", name)
     guarded.__qualname__ = guarded.__name__

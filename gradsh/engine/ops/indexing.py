@@ -444,7 +444,8 @@ def _index_tensor(index: Any, name: str) -> Tensor:
         raise TorchTypeError(f"{name}(): argument 'index' must be Tensor, not "
                              f"{type(index).__name__}")
     if index.dtype not in (dtypes.int64, dtypes.int32):
-        raise TorchRuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+        kinds = "int32 or int64" if name == "index_select" else "int32/int64"
+        raise TorchRuntimeError(f"{name}(): Expected dtype {kinds} for index")
     return index if index.dtype is dtypes.int64 else to(index, dtypes.int64)
 
 

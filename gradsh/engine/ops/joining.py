@@ -101,8 +101,20 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
 
 
 @guarded
-def flip(a: Tensor, *dims: Any) -> Tensor:
+def flip(a: Tensor, *positional: Any, dims: Any = None) -> Tensor:
+    """flip(x, dims), x.flip(0, 1), flip(x, dims=(0, 1))."""
     a = _check_tensor(a, "flip")
+    if dims is None:
+        if not positional:
+            raise TorchTypeError('flip() missing 1 required positional arguments: "dims"')
+        dims = positional
+    elif positional:
+        raise TorchTypeError("flip() got multiple values for argument 'dims'")
+    elif not isinstance(dims, (tuple, list)):
+        raise TorchTypeError(f"flip(): argument 'dims' must be tuple of ints, not "
+                             f"{_type_name(dims)}")
+    else:
+        dims = (dims,)
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
     wrapped = tuple(wrap_dim(d, a.ndim) for d in dims)
@@ -119,10 +131,13 @@ def repeat(a: Tensor, *sizes: Any) -> Tensor:
     if len(sizes) < a.ndim:
         raise TorchRuntimeError("Number of dimensions of repeat dims can not be smaller than "
                                 "number of dimensions of tensor")
-    if builtins.any(int(s) < 0 for s in sizes):
-        raise TorchRuntimeError(f"Trying to create tensor with negative dimension "
-                                f"{min(int(s) for s in sizes)}: {list(sizes)}")
-    return RepeatBackward0.apply(a, repeats=tuple(int(s) for s in sizes))
+    padded = (1,) * (len(sizes) - a.ndim) + tuple(a.shape)
+    shape = [int(s) * n for s, n in zip(sizes, padded, strict=True)]
+    for n in shape:  # PyTorch checks the result's sizes (a negative repeat of 0 is 0)
+        if n < 0:
+            raise TorchRuntimeError(f"Trying to create tensor with negative dimension {n}: "
+                                    f"{shape}")
+    return RepeatBackward0.apply(a, repeats=tuple(builtins.max(int(s), 0) for s in sizes))
 
 
 @guarded

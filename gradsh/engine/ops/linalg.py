@@ -294,11 +294,12 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, beta: Number = 1,  # noqa: 
         raise TorchRuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
             f"{mat2.shape[0]}x{mat2.shape[1]})")
-    if mat1.dtype is not mat2.dtype or input.dtype is not mat1.dtype:
-        other = mat2 if mat1.dtype is not mat2.dtype else input
-        raise TorchRuntimeError(
-            "expected m1 and m2 to have the same dtype, but got: "
-            f"{_c_name(mat1.dtype)} != {_c_name(other.dtype)}")
+    if input.dtype is not mat2.dtype:  # addmm's checks, in its order
+        raise TorchRuntimeError(f"self and mat2 must have the same dtype, but got "
+                                f"{input.dtype.short} and {mat2.dtype.short}")
+    if mat1.dtype is not mat2.dtype:
+        raise TorchRuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                                f"{mat1.dtype.short} and {mat2.dtype.short}")
     shape = (mat1.shape[0], mat2.shape[1])
     if input.shape != shape:
         with no_grad():

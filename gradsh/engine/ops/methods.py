@@ -10,7 +10,8 @@ import numpy as np
 from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError, warn
 from gradsh.engine.ops.activations import log_softmax, softmax
-from gradsh.engine.ops.arguments import TensorLike
+from gradsh.engine.functions.grad_ops import ScalarOverloads
+from gradsh.engine.ops.arguments import OperandTypeError, TensorLike, is_number
 from gradsh.engine.ops.arithmetic import (
     _rfloordiv,
     add,
@@ -30,6 +31,7 @@ from gradsh.engine.ops.arithmetic import (
     pow_,
     remainder,
     rsub,
+    scalar_filled,
     square,
     square_,
     sub,
@@ -182,6 +184,7 @@ from gradsh.engine.ops.shape import (
     reshape_as,
     select,
     split,
+    split_with_sizes,
     squeeze,
     storage_offset,
     stride,
@@ -285,6 +288,8 @@ def _rtruediv(a: Tensor, other: TensorLike) -> Tensor:
     """Python's `2 / x`: x.reciprocal() * 2, hence MulBackward0 (as PyTorch's __rtruediv__)."""
     if isinstance(other, Tensor):
         return div(other, a)
+    if ScalarOverloads.active and is_number(other):
+        return div(scalar_filled(a, other), a)  # a formula's C++ `number / t`
     return mul(reciprocal(a), other)
 
 
@@ -348,8 +353,17 @@ def _iter(self: Tensor) -> Any:
 
 
 def _inplace_operator(op: Callable[..., Tensor]) -> Callable[[Tensor, Any], Tensor]:
+    """`x += other`: the in-place op, or NotImplemented for an operand of the wrong type (as
+    PyTorch's), so that Python raises "unsupported operand type(s) for +=: ..."."""
     op = unguarded(op)
-    return lambda self, other: op(self, other)
+
+    def inplace(self: Tensor, other: Any) -> Any:
+        try:
+            return op(self, other)
+        except OperandTypeError:
+            return NotImplemented
+
+    return inplace
 
 
 def _setitem(self: Tensor, key: Any, value: Any) -> None:
@@ -602,6 +616,7 @@ _METHODS: dict[str, Any] = {
     "select": select,
     "narrow": narrow,
     "split": split,
+    "split_with_sizes": split_with_sizes,
     "chunk": chunk,
     "unbind": unbind,
     # linear algebra

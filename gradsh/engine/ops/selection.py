@@ -19,9 +19,11 @@ from gradsh.engine.functions.selection import (
 )
 from gradsh.engine.ops.arguments import (
     TensorLike,
+    _c_name,
     _check_tensor,
     _type_name,
     as_tensor_operand,
+    checked_fill,
     is_number,
 )
 from gradsh.engine.ops.guard import alias, guarded
@@ -113,14 +115,16 @@ def where(condition: Tensor, input: TensorLike | None = None,  # noqa: A002
 def masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor):
         value = value.item()
-    if mask.dtype is not dtypes.bool_:
-        raise TorchRuntimeError(
-            f"masked_fill_ only supports boolean masks, but got mask with dtype "
-            f"{mask.dtype.name}"
-        )
+    _check_bool_mask(mask)
     infer_size(a.shape, mask.shape)
     _check_mask_device(a, mask)
-    return MaskedFillBackward0.apply(a, mask=mask, value=value)
+    return MaskedFillBackward0.apply(a, mask=mask, value=checked_fill(value, a.dtype))
+
+
+def _check_bool_mask(mask: Tensor) -> None:
+    if mask.dtype is not dtypes.bool_:
+        raise TorchRuntimeError(f"masked_fill_ only supports boolean masks, but got mask with "
+                                f"dtype {_c_name(mask.dtype)}")
 
 
 def _check_mask_device(a: Tensor, mask: Tensor) -> None:
@@ -160,5 +164,6 @@ def clamp_max_(a: Tensor, max: Any) -> Tensor:  # noqa: A002
 def masked_fill_(a: Tensor, mask: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor):
         value = value.item()
+    _check_bool_mask(mask)
     _check_mask_device(a, mask)
-    return apply_inplace(MaskedFillBackward0, a, mask=mask, value=value)
+    return apply_inplace(MaskedFillBackward0, a, mask=mask, value=checked_fill(value, a.dtype))

@@ -50,7 +50,7 @@ __all__ = [
     "view", "reshape", "view_as", "reshape_as", "flatten", "unflatten", "expand", "expand_as",
     "broadcast_to", "t", "T", "mT", "H", "transpose", "swapaxes", "swapdims", "permute", "movedim",
     "moveaxis", "unsqueeze", "squeeze", "contiguous", "is_contiguous", "stride", "storage_offset",
-    "select", "slice", "narrow", "split", "chunk", "unbind",
+    "select", "slice", "narrow", "split", "split_with_sizes", "chunk", "unbind",
 ]
 
 
@@ -60,12 +60,13 @@ def _infer_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
     if len(unknown) > 1:
         raise TorchRuntimeError("only one dimension can be inferred")
     known = 1
-    for n in shape:
+    text = "[" + ", ".join(str(n) for n in shape) + "]"
+    for i, n in enumerate(shape):
         if n != -1:
             if n < 0:
-                raise TorchRuntimeError(f"invalid shape dimension {n}")
+                raise TorchRuntimeError(f"invalid shape dimension {n} at index {i} of shape "
+                                        f"{text}")
             known *= n
-    text = "[" + ", ".join(str(n) for n in shape) + "]"
     if unknown:
         if known == 0:
             if numel == 0:
@@ -456,9 +457,21 @@ def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor,
         for s in sections:
             bounds.append((offset, offset + s))
             offset += s
-        return tuple(SplitWithSizesBackward0.apply(a, dim=d, start=s, end=e, step=1)
-                     for s, e in bounds)
-    return tuple(SplitBackward0.apply(a, dim=d, start=s, end=e, step=1) for s, e in bounds)
+        return tuple(SplitWithSizesBackward0.apply(a, dim=d, start=s, end=e, step=1, output_nr=i)
+                     for i, (s, e) in enumerate(bounds))
+    return tuple(SplitBackward0.apply(a, dim=d, start=s, end=e, step=1, output_nr=i)
+                 for i, (s, e) in enumerate(bounds))
+
+
+@guarded
+def split_with_sizes(a: Tensor, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """split with a list of sizes (SplitWithSizesBackward0 pieces)."""
+    a = _check_tensor(a, "split_with_sizes")
+    if not isinstance(split_sizes, (list, tuple)) or not builtins.all(
+            as_int(n) is not None for n in split_sizes):
+        raise TorchTypeError("split_with_sizes(): argument 'split_sizes' (position 1) must be "
+                             f"tuple of ints, not {_type_name(split_sizes)}")
+    return split(a, [as_int(n) for n in split_sizes], dim)  # type: ignore[no-any-return]
 
 
 @guarded
@@ -471,8 +484,8 @@ def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     size = a.shape[d]
     step = (size + chunks - 1) // chunks if size else 1
     if size == 0:  # PyTorch splits an empty dimension with sizes [0, ...]
-        return tuple(SplitWithSizesBackward0.apply(a, dim=d, start=0, end=0, step=1)
-                     for _ in range(chunks))
+        return tuple(SplitWithSizesBackward0.apply(a, dim=d, start=0, end=0, step=1, output_nr=i)
+                     for i in range(chunks))
     return split(a, step, d)
 
 

@@ -19,6 +19,8 @@ from gradsh.engine.functions.sorting import (
     NanmedianBackward0,
     SortBackward0,
     TopkBackward0,
+    Unique2Backward0,
+    UniqueDimBackward0,
     _kth_smallest,
 )
 from gradsh.engine.ops.arguments import RETURN_TYPES, _check_tensor, _new, wrap_dim
@@ -226,15 +228,23 @@ def mode(a: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
 @guarded
 def unique(a: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
            return_counts: bool = False, dim: Any = None) -> Any:
+    """torch.unique: the sorted distinct values (of the slices along `dim`), recorded as
+    Unique2Backward0 / UniqueDimBackward0, which have no derivative; inverse and counts int64."""
     a = _check_tensor(a, "unique")
-    if dim is not None:
-        raise TorchNotImplementedError("gradsh's unique has no dim argument")
     host = backend.to_host(a._data)
-    values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True)
-    out = [_new(values, a.dtype, a.device, False)]
+    if dim is None:
+        values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True)
+        inverse = inverse.reshape(host.shape)
+        node: type[Unique2Backward0] = Unique2Backward0
+    else:
+        axis = wrap_dim(dim, a.ndim)
+        values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True,
+                                            axis=axis)
+        inverse = inverse.reshape(-1)
+        node = UniqueDimBackward0
+    out = [node.apply(a, values=backend.to_device(values.astype(host.dtype), a.device))]
     if return_inverse:
-        out.append(_new(inverse.reshape(host.shape).astype(np.int64), dtypes.int64, a.device,
-                        False))
+        out.append(_new(inverse.astype(np.int64), dtypes.int64, a.device, False))
     if return_counts:
         out.append(_new(counts.astype(np.int64), dtypes.int64, a.device, False))
     return out[0] if len(out) == 1 else tuple(out)
