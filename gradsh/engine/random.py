@@ -295,6 +295,11 @@ class Generator:
         """n draws of uniform_real_distribution<double>(0, 1), as the CPU kernels draw them."""
         return self._unit(n, dtypes.float64)
 
+    def normal_doubles(self, n: int) -> np.ndarray:
+        """n draws of normal_distribution<double>(0, 1), one at a time with the cached second
+        value (what the gamma and Dirichlet samplers call)."""
+        return self._normal_scalar(n, 0.0, 1.0)
+
     def exponential(self, lambd: float, shape: Sequence[int], dtype: DType) -> np.ndarray:
         """x.exponential_(lambd): exponential_distribution<double> per entry, -1 / lambd *
         log1p(-u) from one uniform double u, cast to dtype."""

@@ -84,6 +84,7 @@ from gradsh.torch import (  # noqa: E402
     nn,
     optim,
     random,
+    special,
     testing,
     utils,
 )
