@@ -618,7 +618,8 @@ class XlogyBackward0(Function):
         need_x, need_y = self.needs_input_grad
         x, y = self.saved("self", F), self.saved("other", F)
         with _quiet():
-            gx = grad * F.where((x == 0) & (y == y), 0.0, F.log(y)) if need_x else None
+            # derivatives.yaml: grad * xlogy(other != 0, other), so log(y) even where x is 0
+            gx = grad * F.where(y == 0, 0.0, F.log(y)) if need_x else None
             gy = grad * x / y if need_y else None
         return (gx, gy)
 

@@ -13,7 +13,15 @@ from gradsh.torch.distributions.utils import lazy_property
 __all__ = ["Distribution"]
 
 
-class Distribution:
+class _DistributionType(type):
+    """Distribution classes print as PyTorch's (`<class 'torch.distributions.normal.Normal'>`),
+    which some of its messages quote."""
+
+    def __repr__(cls) -> str:
+        return f"<class '{cls.__module__.removeprefix('gradsh.')}.{cls.__qualname__}'>"
+
+
+class Distribution(metaclass=_DistributionType):
     """The abstract base class of probability distributions.
 
     batch_shape is the shape over which parameters are batched, event_shape the shape of one
