@@ -160,3 +160,217 @@ def test_distribution_matches_torch(torch: Any, case: str) -> None:
                 np.testing.assert_allclose(have, want, rtol=2e-6, atol=1e-7, err_msg=key)
         else:
             assert have == want, key
+
+
+# ----------------------------------------------------------------------------- KL divergence
+
+# Distributions of batch shape (2,) for the pairs across families: (constructor, parameters).
+KL_FAMILIES: dict[str, tuple[str, list[list[float]]]] = {
+    "normal": ("Normal", [[0.5, -1.0], [1.0, 2.0]]),
+    "laplace": ("Laplace", [[0.0, 1.0], [0.5, 1.5]]),
+    "exponential": ("Exponential", [[0.5, 2.0]]),
+    "gamma": ("Gamma", [[2.0, 0.5], [1.0, 3.0]]),
+    "beta": ("Beta", [[2.0, 0.5], [1.0, 3.0]]),
+    "uniform": ("Uniform", [[-1.0, 0.0], [2.0, 1.0]]),
+    "bernoulli": ("Bernoulli", [[0.3, 0.9]]),
+    "poisson": ("Poisson", [[0.5, 4.0]]),
+}
+KL_ACROSS = [("normal", "laplace"), ("laplace", "normal"), ("exponential", "gamma"),
+             ("gamma", "exponential"), ("beta", "uniform"), ("uniform", "normal"),
+             ("normal", "uniform"), ("exponential", "normal"), ("gamma", "normal"),
+             ("beta", "normal"), ("bernoulli", "poisson"), ("beta", "exponential"),
+             ("beta", "gamma"), ("uniform", "gamma"), ("uniform", "exponential"),
+             ("uniform", "beta"), ("normal", "gamma"), ("laplace", "uniform"),
+             ("gamma", "beta"), ("poisson", "bernoulli"), ("exponential", "uniform")]
+for _name_p, _name_q in KL_ACROSS:
+    for _family in (_name_p, _name_q):
+        CASES.setdefault(f"kl_{_family}", lambda T, f=_family: (lambda leaves: (
+            getattr(T.distributions, KL_FAMILIES[f][0])(*leaves), leaves))(
+            [_leaf(T, v) for v in KL_FAMILIES[f][1]]))
+KL_PAIRS = [
+    ("normal", "normal"), ("bernoulli_probs", "bernoulli_logits"),
+    ("categorical_probs", "categorical_probs"), ("one_hot", "one_hot"), ("uniform", "uniform"),
+    ("exponential", "exponential"), ("laplace", "laplace"), ("gamma", "gamma"), ("beta", "beta"),
+    ("dirichlet", "dirichlet"), ("poisson", "poisson"), ("geometric", "geometric"),
+    ("independent", "independent"), ("mvn_scale_tril", "mvn_scale_tril"),
+    ("binomial", "binomial"), ("chi2", "chi2"),
+    *((f"kl_{p}", f"kl_{q}") for p, q in KL_ACROSS),
+]
+
+
+def _kl(T: Any, p_case: str, q_case: str) -> dict[str, Any]:
+    """kl_divergence(p, q) with its gradient in p's parameters."""
+    T.manual_seed(0)
+    p, leaves = CASES[p_case](T)
+    q, _ = CASES[q_case](T)
+    record: dict[str, Any] = {}
+    try:
+        value = T.distributions.kl_divergence(p, q)
+    except (NotImplementedError, ValueError) as error:
+        return {"raises": (type(error).__name__, str(error))}
+    record["value"] = value
+    record["fn"] = _name(value.grad_fn)
+    if leaves and value.requires_grad:
+        for i, g in enumerate(T.autograd.grad(value.sum(), leaves, allow_unused=True)):
+            record[f"grad{i}"] = g
+    return record
+
+
+@pytest.mark.parametrize("p_case,q_case", KL_PAIRS)
+def test_kl_divergence_matches_torch(torch: Any, p_case: str, q_case: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = _kl(torch, p_case, q_case)
+        got = _kl(gtorch, p_case, q_case)
+    assert list(got) == list(expected)
+    for key, want in expected.items():
+        want, have = _plain(want), _plain(got[key])
+        if isinstance(want, np.ndarray):
+            np.testing.assert_allclose(have, want, rtol=2e-6, atol=1e-6, err_msg=key)
+        else:
+            assert have == want, key
+
+
+def test_kl_errors_and_registration(torch: Any) -> None:
+    """Unregistered pairs, Bregman divergences across families and register_kl behave as
+    PyTorch's: the same error texts, and a new registration wins the dispatch."""
+
+    def attempt(T: Any) -> list[Any]:
+        D = T.distributions
+        out = []
+        for p, q in ((D.Normal(0.0, 1.0), D.Categorical(T.tensor([0.5, 0.5]))),
+                     (D.Poisson(T.tensor([1.0])), D.Exponential(T.tensor([1.0]))),
+                     (D.Bernoulli(T.tensor([0.3])), D.Binomial(3, T.tensor([0.3])))):
+            try:
+                out.append(D.kl_divergence(p, q))
+            except NotImplementedError as error:
+                out.append(str(error))
+
+        class MyNormal(D.Normal):
+            pass
+
+        @D.register_kl(MyNormal, D.Normal)
+        def _mine(p: Any, q: Any) -> Any:
+            return T.tensor(42.0)
+
+        out.append(D.kl_divergence(MyNormal(0.0, 1.0), D.Normal(0.0, 1.0)).item())
+        out.append(D.kl_divergence(D.Normal(0.0, 1.0), MyNormal(0.0, 2.0)).item())
+        return [o if isinstance(o, (str, float)) else o.detach().numpy().tolist() for o in out]
+
+    assert attempt(gtorch) == attempt(torch)
+
+
+# ----------------------------------------------------------------------------- validation
+
+def _errors(T: Any) -> list[str]:
+    """The messages of the argument and sample checks, the constructors' own errors and the
+    warnings PyTorch gives."""
+    D = T.distributions
+    attempts: list[Callable[[], Any]] = [
+        lambda: D.Normal(T.tensor([0.0, 1.0]), T.tensor([1.0, -2.0])),
+        lambda: D.Normal(0.0, 1.0).log_prob(T.tensor([float("nan")])),
+        lambda: D.Normal(0.0, 1.0).log_prob(1.0),
+        lambda: D.Bernoulli(probs=T.tensor([0.5, 1.5])),
+        lambda: D.Bernoulli(),
+        lambda: D.Bernoulli(probs=0.5, logits=0.0),
+        lambda: D.Bernoulli(probs=T.tensor([0.5])).log_prob(T.tensor([0.5])),
+        lambda: D.Categorical(T.tensor(0.5)),
+        lambda: D.Categorical(logits=T.tensor(0.5)),
+        lambda: D.Categorical(T.tensor([0.2, 0.8])).log_prob(T.tensor(3)),
+        lambda: D.Categorical(T.tensor([[0.2, 0.8]])).log_prob(T.tensor([0, 1, 1])),
+        lambda: D.Uniform(T.tensor([1.0]), T.tensor([0.0])),
+        lambda: D.Uniform(0.0, 1.0).log_prob(T.tensor(2.0)),
+        lambda: D.Exponential(T.tensor([0.0])),
+        lambda: D.Gamma(T.tensor([1.0]), T.tensor([-1.0])),
+        lambda: D.Poisson(T.tensor([2.0])).log_prob(T.tensor([1.5])),
+        lambda: D.Dirichlet(T.tensor(1.0)),
+        lambda: D.Dirichlet(T.tensor([0.5, -1.0])),
+        lambda: D.Dirichlet(T.tensor([0.5, 1.0])).log_prob(T.tensor([0.2, 0.2])),
+        lambda: D.Independent(D.Normal(T.zeros(2), T.ones(2)), 2),
+        lambda: D.MultivariateNormal(T.tensor(0.0), T.eye(2)),
+        lambda: D.MultivariateNormal(T.zeros(2)),
+        lambda: D.MultivariateNormal(T.zeros(2), scale_tril=T.tensor([[1.0, 1.0], [0.0, 1.0]])),
+        lambda: D.MultivariateNormal(T.zeros(2), T.tensor([[1.0, 2.0], [2.0, 1.0]])),
+        lambda: D.MultivariateNormal(T.zeros(2), T.eye(2)).log_prob(T.zeros(3)),
+        lambda: D.Multinomial(T.tensor(3), T.tensor([0.5, 0.5])),
+        lambda: D.Geometric(T.tensor([0.0])),
+        lambda: D.Binomial(T.tensor([3.5]), T.tensor([0.5])),
+        lambda: D.Normal(0.0, 1.0).enumerate_support(),
+        lambda: D.Multinomial(3, T.tensor([0.5, 0.5])).mode,
+        lambda: D.Distribution(validate_args=True).support,
+        lambda: D.Binomial(T.tensor([2.0, 3.0]), T.tensor([0.5, 0.5])).entropy(),
+        lambda: D.Distribution.set_default_validate_args("yes"),
+    ]
+    messages = []
+    for attempt in attempts:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                attempt()
+                messages.append("no error")
+            except (ValueError, NotImplementedError, RuntimeError, TypeError) as error:
+                messages.append(f"{type(error).__name__}: {error}")
+        messages.extend(f"{w.category.__name__}: {w.message}" for w in caught)
+    return messages
+
+
+def test_validation_errors_match_torch(torch: Any) -> None:
+    got, expected = _errors(gtorch), _errors(torch)
+    for have, want in zip(got, expected):
+        assert have == want
+    assert len(got) == len(expected)
+
+
+def test_validate_args_off_and_default(torch: Any) -> None:
+    """validate_args=False skips the checks; set_default_validate_args turns them off for every
+    distribution made afterwards (and back on)."""
+    for T in (gtorch, torch):
+        D = T.distributions
+        assert D.Distribution._validate_args is True
+        d = D.Normal(0.0, -1.0, validate_args=False)
+        assert repr(d) == "Normal(loc: 0.0, scale: -1.0)"
+        D.Distribution.set_default_validate_args(False)
+        try:
+            assert D.Bernoulli(probs=T.tensor([2.0]))._validate_args is False
+        finally:
+            D.Distribution.set_default_validate_args(True)
+
+
+def test_sample_n_warns_and_reprs(torch: Any) -> None:
+    def show(T: Any) -> list[str]:
+        D = T.distributions
+        T.manual_seed(3)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            s = D.Normal(T.zeros(2), T.ones(2)).sample_n(2)
+        c = D.constraints
+        return [repr(s), *(f"{w.category.__name__}: {w.message}" for w in caught),
+                repr(D.Independent(D.Normal(T.zeros(3, 2), T.ones(3, 2)), 1)),
+                repr(D.Beta(2.0, 3.0)), repr(D.Binomial(5, T.tensor(0.25))),
+                repr(D.OneHotCategorical(T.tensor([0.25, 0.75]))),
+                repr(D.MultivariateNormal(T.zeros(2), T.eye(2))),
+                repr(D.Uniform(0.0, 2.0).support), repr(D.Categorical(T.ones(4)).support),
+                *(repr(x) for x in (c.real, c.positive, c.unit_interval, c.simplex, c.boolean,
+                                    c.real_vector, c.lower_cholesky, c.positive_definite,
+                                    c.nonnegative_integer, c.interval(-1, 1),
+                                    c.half_open_interval(0, 3), c.greater_than_eq(2),
+                                    c.integer_interval(0, 4), c.one_hot, c.dependent)),
+                str(type(D.Normal(0.0, 1.0)))]
+
+    assert show(gtorch) == show(torch)
+
+
+def test_utils_match_torch(torch: Any) -> None:
+    def run(T: Any) -> list[Any]:
+        U = T.distributions.utils
+        p = T.tensor([[0.0, 0.25, 1.0]])
+        mat = T.arange(9.0).reshape(3, 3)
+        a, b = U.broadcast_all(T.tensor([1.0, 2.0], dtype=T.float64), 3)
+        return [U.probs_to_logits(p), U.probs_to_logits(p, is_binary=True),
+                U.logits_to_probs(T.tensor([0.5, -1.0])),
+                U.logits_to_probs(T.tensor([0.5, -1.0]), is_binary=True), U.clamp_probs(p),
+                U.tril_matrix_to_vec(mat), U.tril_matrix_to_vec(mat, -1),
+                U.vec_to_tril_matrix(T.arange(6.0)), b, str(b.dtype)]
+
+    for have, want in zip(run(gtorch), run(torch)):
+        np.testing.assert_array_equal(_plain(have), _plain(want))
