@@ -210,13 +210,6 @@ def _pow(a: float, b: float) -> float:
         return math.inf
 
 
-def _zeta_limit(x: float, q: float) -> float:
-    """zeta with an infinite argument, as the double code's arithmetic ends up."""
-    if math.isinf(q):
-        return 0.0 if q > 0 else math.nan
-    return 1.0 if q == 1 else (0.0 if q > 1 else math.inf)
-
-
 def _zeta_scalar(x: float, q: float, first: float | None = None) -> float:
     """Cephes' Hurwitz zeta(x, q), as ATen computes it in double; `first`, when given, is the
     first term q ** -x as computed by the caller."""
@@ -224,12 +217,10 @@ def _zeta_scalar(x: float, q: float, first: float | None = None) -> float:
         return math.inf
     if x < 1 or math.isnan(x) or math.isnan(q):
         return math.nan
-    if math.isinf(x) or math.isinf(q):
-        return _zeta_limit(x, q)
     if q <= 0:
-        if q == math.floor(q):
+        if math.isinf(q) or q == math.floor(q):
             return math.inf
-        if x != math.floor(x):
+        if not math.isinf(x) and x != math.floor(x):
             return math.nan
     s = _pow(q, -x) if first is None else first
     a, b, i = q, 0.0, 0

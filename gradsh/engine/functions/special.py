@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import backend, random_samplers, special_math
-from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
 from gradsh.engine.functions.cascade_sum import torch_sum
 from gradsh.engine.functions.common import (
     _quiet,
@@ -179,12 +179,12 @@ class PolygammaBackward0(Function):
 
 def _xlog1py(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """x * log1p(y), 0 where x is 0 (unless y is NaN)."""
-    if x.dtype == np.float32:
-        from gradsh.engine.vecmath import kernels
+    if x.dtype == np.float32:  # std::log1p(float): glibc's log1pf, fdlibm's code
+        from gradsh.engine.vecmath import fdlibm
 
-        log1p = kernels.log1p(np.ascontiguousarray(y))
+        log1p = fdlibm.log1pf(np.ascontiguousarray(y).reshape(-1)).reshape(y.shape)
     else:
-        log1p = np.log1p(y)
+        log1p = special_math._mapped(math.log1p, y) if y.size else np.log1p(y)
     return np.where((x == 0) & ~np.isnan(y), x.dtype.type(0), x * log1p).astype(x.dtype)
 
 
@@ -219,8 +219,9 @@ class SpecialXlog1PyBackward0(_Binary):
         return (gx, gy)
 
 
-def _not_implemented(name: str) -> TorchRuntimeError:
-    return TorchRuntimeError(f"the derivative for '{name}' is not implemented.")
+def _not_implemented(name: str) -> TorchNotImplementedError:
+    """derivatives.yaml's not_implemented(name): a NotImplementedError when reached."""
+    return TorchNotImplementedError(f"the derivative for '{name}' is not implemented.")
 
 
 class SpecialZetaBackward0(_Binary):

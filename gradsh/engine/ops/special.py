@@ -30,6 +30,7 @@ from gradsh.engine.functions.special import (
     SpecialXlog1PyBackward0,
     SpecialZetaBackward0,
 )
+from gradsh.engine.functions.unary import RoundBackward1
 from gradsh.engine.inplace import apply_inplace
 from gradsh.engine.ops.arguments import _check_tensor, as_int, as_tensor_operand, is_number
 from gradsh.engine.ops.arithmetic import add, mul
@@ -46,7 +47,7 @@ __all__ = [
     "mvlgamma_", "erfinv", "erfinv_", "i0", "i0_", "sinc", "sinc_", "igamma", "igamma_",
     "igammac", "igammac_", "special_i0e", "special_i1", "special_i1e", "special_entr",
     "special_ndtri", "special_ndtr", "special_log_ndtr", "special_erfcx", "special_xlog1py",
-    "special_zeta", "TENSOR_SPECIAL",
+    "special_zeta", "special_round", "TENSOR_SPECIAL",
 ]
 
 
@@ -112,11 +113,10 @@ def polygamma_(a: Tensor, n: int) -> Tensor:
 
 
 def _mvlgamma_check(a: Tensor, p: Any) -> int:
+    """PyTorch 2.13 checks p only: elements at or below (p - 1) / 2 give inf or NaN."""
     order = as_int(p)
     if order is None or order < 1:
         raise TorchRuntimeError("p has to be greater than or equal to 1")
-    if not bool((a._data > 0.5 * (order - 1)).all()):
-        raise TorchRuntimeError("All elements must be greater than (p-1)/2")
     return order
 
 
@@ -192,6 +192,13 @@ def special_ndtr(input: Tensor) -> Tensor:  # noqa: A002
 
 
 special_psi = alias(digamma, "special_psi")
+
+
+@guarded
+def special_round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A002
+    """torch.special.round: the round(decimals) overload even for 0 (RoundBackward1)."""
+    a = _check_tensor(input, "special_round")
+    return RoundBackward1.apply(a, decimals=int(decimals))
 
 
 def _mvlgamma_digamma_sum(x: Tensor, p: int) -> Tensor:
