@@ -70,12 +70,25 @@ CASES: dict[str, Callable[[Any], tuple[Any, list[Any]]]] = {
         m, covariance_matrix=c), [m, c]))(
         _leaf(T, [[0.0, 1.0, 2.0]]), _leaf(T, [[2.0, 0.5, 0.1], [0.5, 1.0, 0.2],
                                                [0.1, 0.2, 3.0]])),
+    "log_normal": lambda T: (lambda m, s: (T.distributions.LogNormal(m, s), [m, s]))(
+        _leaf(T, [0.0, 1.0]), _leaf(T, [0.5, 0.25])),
+    "tanh_normal": lambda T: (lambda m, s: (T.distributions.TransformedDistribution(
+        T.distributions.Normal(m, s), [T.distributions.transforms.TanhTransform(cache_size=1)]),
+        [m, s]))(_leaf(T, [0.0, 0.5, -1.0]), _leaf(T, [1.0, 0.3, 2.0])),
+    "affine_sigmoid": lambda T: (lambda m, s: (T.distributions.TransformedDistribution(
+        T.distributions.Normal(m, s), [T.distributions.AffineTransform(1.0, 2.0),
+                                       T.distributions.SigmoidTransform()]), [m, s]))(
+        _leaf(T, [0.0, 0.5]), _leaf(T, [1.0, 0.3])),
+    "softplus_power": lambda T: (lambda m, s: (T.distributions.TransformedDistribution(
+        T.distributions.Normal(m, s), [T.distributions.transforms.SoftplusTransform(),
+                                       T.distributions.transforms.PowerTransform(2.0)]),
+        [m, s]))(_leaf(T, [0.0, 0.5]), _leaf(T, [1.0, 0.3])),
 }
 
 # Samples and their gradients are PyTorch's bit for bit; values that go through lgamma, digamma
 # and the other special functions may differ in the last float32 bit (docs in special_math).
 EXACT = ("sample", "rsample", "expanded_sample", "enumerate")
-EXACT_GRADS = ("normal", "uniform", "laplace", "exponential", "mvn_scale_tril")
+EXACT_GRADS = ("normal", "uniform", "laplace", "exponential", "mvn_scale_tril", "log_normal")
 # A covariance matrix's Cholesky factor is LAPACK's (NumPy's OpenBLAS, PyTorch's MKL): its float32
 # bits, and the samples made with it, can differ in the last place.
 CHOLESKY = ("mvn_covariance",)
@@ -193,7 +206,7 @@ KL_PAIRS = [
     ("exponential", "exponential"), ("laplace", "laplace"), ("gamma", "gamma"), ("beta", "beta"),
     ("dirichlet", "dirichlet"), ("poisson", "poisson"), ("geometric", "geometric"),
     ("independent", "independent"), ("mvn_scale_tril", "mvn_scale_tril"),
-    ("binomial", "binomial"), ("chi2", "chi2"),
+    ("binomial", "binomial"), ("chi2", "chi2"), ("log_normal", "log_normal"),
     *((f"kl_{p}", f"kl_{q}") for p, q in KL_ACROSS),
 ]
 

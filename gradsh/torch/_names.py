@@ -547,6 +547,13 @@ TORCH_NAMES: dict[str, frozenset[str]] = {
         relaxed_categorical studentT transform_to transformed_distribution transforms uniform utils
         von_mises weibull wishart
     """.split()),
+    "torch.distributions.transforms": frozenset("""
+        AbsTransform AffineTransform CatTransform ComposeTransform CorrCholeskyTransform
+        CumulativeDistributionTransform ExpTransform IndependentTransform LowerCholeskyTransform
+        PositiveDefiniteTransform PowerTransform ReshapeTransform SigmoidTransform
+        SoftplusTransform TanhTransform SoftmaxTransform StackTransform StickBreakingTransform
+        Transform identity_transform
+    """.split()),
     "torch.func": frozenset("""
         debug_unwrap functional_call functionalize grad grad_and_value hessian jacfwd jacrev jvp
         linearize replace_all_batch_norm_modules_ stack_module_state vjp vmap

@@ -12,7 +12,7 @@ yet`.
 from __future__ import annotations
 
 from gradsh.torch._missing import module_getattr
-from gradsh.torch.distributions import constraints, kl, utils
+from gradsh.torch.distributions import constraints, kl, transforms, utils
 from gradsh.torch.distributions.bernoulli import Bernoulli
 from gradsh.torch.distributions.beta import Beta
 from gradsh.torch.distributions.binomial import Binomial
@@ -27,6 +27,7 @@ from gradsh.torch.distributions.geometric import Geometric
 from gradsh.torch.distributions.independent import Independent
 from gradsh.torch.distributions.kl import kl_divergence, register_kl
 from gradsh.torch.distributions.laplace import Laplace
+from gradsh.torch.distributions.log_normal import LogNormal
 from gradsh.torch.distributions.multinomial import Multinomial
 from gradsh.torch.distributions.multivariate_normal import MultivariateNormal
 from gradsh.torch.distributions.normal import Normal
@@ -35,12 +36,27 @@ from gradsh.torch.distributions.one_hot_categorical import (
     OneHotCategoricalStraightThrough,
 )
 from gradsh.torch.distributions.poisson import Poisson
+from gradsh.torch.distributions.transformed_distribution import TransformedDistribution
+from gradsh.torch.distributions.transforms import (
+    AbsTransform,
+    AffineTransform,
+    ComposeTransform,
+    ExpTransform,
+    PowerTransform,
+    SigmoidTransform,
+    SoftplusTransform,
+    TanhTransform,
+    Transform,
+    identity_transform,
+)
 from gradsh.torch.distributions.uniform import Uniform
 
 __getattr__ = module_getattr("torch.distributions")
 
 __all__ = [
-    "Bernoulli", "Beta", "Binomial", "Categorical", "Chi2", "Dirichlet", "Distribution",
+    "AbsTransform", "AffineTransform", "ComposeTransform", "ExpTransform", "LogNormal",
+    "PowerTransform", "SigmoidTransform", "SoftplusTransform", "TanhTransform", "Transform",
+    "TransformedDistribution", "identity_transform", "transforms", "Bernoulli", "Beta", "Binomial", "Categorical", "Chi2", "Dirichlet", "Distribution",
     "Exponential", "ExponentialFamily", "Gamma", "Geometric", "Independent", "Laplace",
     "Multinomial", "MultivariateNormal", "Normal", "OneHotCategorical",
     "OneHotCategoricalStraightThrough", "Poisson", "Uniform", "constraints", "kl",

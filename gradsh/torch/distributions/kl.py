@@ -30,6 +30,7 @@ from gradsh.torch.distributions.multivariate_normal import (
 from gradsh.torch.distributions.normal import Normal
 from gradsh.torch.distributions.one_hot_categorical import OneHotCategorical
 from gradsh.torch.distributions.poisson import Poisson
+from gradsh.torch.distributions.transformed_distribution import TransformedDistribution
 from gradsh.torch.distributions.uniform import Uniform
 from gradsh.torch.distributions.utils import _sum_rightmost
 from gradsh.torch.distributions.utils import euler_constant as _euler_gamma
@@ -263,6 +264,15 @@ def _kl_onehotcategorical_onehotcategorical(p: Any, q: Any) -> Any:
 @register_kl(Poisson, Poisson)
 def _kl_poisson_poisson(p: Any, q: Any) -> Any:
     return p.rate * (p.rate.log() - q.rate.log()) - (p.rate - q.rate)
+
+
+@register_kl(TransformedDistribution, TransformedDistribution)
+def _kl_transformed_transformed(p: Any, q: Any) -> Any:
+    if p.transforms != q.transforms:
+        raise NotImplementedError
+    if p.event_shape != q.event_shape:
+        raise NotImplementedError
+    return kl_divergence(p.base_dist, q.base_dist)
 
 
 @register_kl(Uniform, Uniform)
