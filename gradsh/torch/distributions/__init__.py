@@ -54,11 +54,12 @@ from gradsh.torch.distributions.uniform import Uniform
 __getattr__ = module_getattr("torch.distributions")
 
 __all__ = [
-    "AbsTransform", "AffineTransform", "ComposeTransform", "ExpTransform", "LogNormal",
-    "PowerTransform", "SigmoidTransform", "SoftplusTransform", "TanhTransform", "Transform",
-    "TransformedDistribution", "identity_transform", "transforms", "Bernoulli", "Beta", "Binomial", "Categorical", "Chi2", "Dirichlet", "Distribution",
-    "Exponential", "ExponentialFamily", "Gamma", "Geometric", "Independent", "Laplace",
+    "AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "Chi2",
+    "ComposeTransform", "Dirichlet", "Distribution", "ExpTransform", "Exponential",
+    "ExponentialFamily", "Gamma", "Geometric", "Independent", "Laplace", "LogNormal",
     "Multinomial", "MultivariateNormal", "Normal", "OneHotCategorical",
-    "OneHotCategoricalStraightThrough", "Poisson", "Uniform", "constraints", "kl",
-    "kl_divergence", "register_kl", "utils",
+    "OneHotCategoricalStraightThrough", "Poisson", "PowerTransform", "SigmoidTransform",
+    "SoftplusTransform", "TanhTransform", "Transform", "TransformedDistribution", "Uniform",
+    "constraints", "identity_transform", "kl", "kl_divergence", "register_kl", "transforms",
+    "utils",
 ]

@@ -13,7 +13,7 @@ from gradsh.torch.distributions.exp_family import ExponentialFamily
 __all__ = ["Dirichlet"]
 
 
-def _Dirichlet_backward(x: Any, concentration: Any, grad_output: Any) -> Any:  # noqa: N802
+def _Dirichlet_backward(x: Any, concentration: Any, grad_output: Any) -> Any:
     total = concentration.sum(-1, True).expand_as(concentration)
     grad = torch._dirichlet_grad(x, concentration, total)
     return grad * (grad_output - (x * grad_output).sum(-1, True))

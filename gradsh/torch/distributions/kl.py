@@ -104,7 +104,7 @@ def _x_log_x(tensor: Any) -> Any:
     return torch.special.xlogy(tensor, tensor)
 
 
-def _batch_trace_XXT(bmat: Any) -> Any:  # noqa: N802
+def _batch_trace_XXT(bmat: Any) -> Any:
     """The trace of X X^T over batches of matrices X."""
     n, m = bmat.size(-1), bmat.size(-2)
     flat_trace = bmat.reshape(-1, m * n).pow(2).sum(-1)

@@ -19,19 +19,19 @@ def _batch_mv(bmat: Any, bvec: Any) -> Any:
     return torch.matmul(bmat, bvec.unsqueeze(-1)).squeeze(-1)
 
 
-def _batch_mahalanobis(bL: Any, bx: Any) -> Any:  # noqa: N803
+def _batch_mahalanobis(bL: Any, bx: Any) -> Any:
     """The squared Mahalanobis distance x^T (L L^T)^-1 x, for batches of L and x whose batch
     shapes broadcast; x's batch is folded onto L's so one triangular solve serves it all."""
     n = bx.size(-1)
     bx_batch_shape = bx.shape[:-1]
     bx_batch_dims = len(bx_batch_shape)
-    bL_batch_dims = bL.dim() - 2  # noqa: N806
+    bL_batch_dims = bL.dim() - 2
     outer_batch_dims = bx_batch_dims - bL_batch_dims
     old_batch_dims = outer_batch_dims + bL_batch_dims
     new_batch_dims = outer_batch_dims + 2 * bL_batch_dims
     # x's shape becomes (..., 1, j, i, 1, n) to match L's (j, i, n, n)
     bx_new_shape = bx.shape[:outer_batch_dims]
-    for sL, sx in zip(bL.shape[:-2], bx.shape[outer_batch_dims:-1]):  # noqa: N806
+    for sL, sx in zip(bL.shape[:-2], bx.shape[outer_batch_dims:-1]):
         bx_new_shape += (sx // sL, sL)
     bx_new_shape += (n,)
     bx = bx.reshape(bx_new_shape)
@@ -40,24 +40,24 @@ def _batch_mahalanobis(bL: Any, bx: Any) -> Any:  # noqa: N803
                     + list(range(outer_batch_dims + 1, new_batch_dims, 2))
                     + [new_batch_dims])
     bx = bx.permute(permute_dims)
-    flat_L = bL.reshape(-1, n, n)  # noqa: N806
+    flat_L = bL.reshape(-1, n, n)
     flat_x = bx.reshape(-1, flat_L.size(0), n)
     flat_x_swap = flat_x.permute(1, 2, 0)
-    M_swap = torch.linalg.solve_triangular(flat_L, flat_x_swap, upper=False).pow(2).sum(-2)  # noqa: N806
-    M = M_swap.t()  # noqa: N806
-    permuted_M = M.reshape(bx.shape[:-1])  # noqa: N806
+    M_swap = torch.linalg.solve_triangular(flat_L, flat_x_swap, upper=False).pow(2).sum(-2)
+    M = M_swap.t()
+    permuted_M = M.reshape(bx.shape[:-1])
     permute_inv_dims = list(range(outer_batch_dims))
     for i in range(bL_batch_dims):
         permute_inv_dims += [outer_batch_dims + i, old_batch_dims + i]
-    reshaped_M = permuted_M.permute(permute_inv_dims)  # noqa: N806
+    reshaped_M = permuted_M.permute(permute_inv_dims)
     return reshaped_M.reshape(bx_batch_shape)
 
 
-def _precision_to_scale_tril(P: Any) -> Any:  # noqa: N803
+def _precision_to_scale_tril(P: Any) -> Any:
     """The lower Cholesky factor of P^-1, through the Cholesky factor of P flipped."""
-    Lf = torch.linalg.cholesky(torch.flip(P, (-2, -1)))  # noqa: N806
-    L_inv = torch.transpose(torch.flip(Lf, (-2, -1)), -2, -1)  # noqa: N806
-    Id = torch.eye(P.shape[-1], dtype=P.dtype, device=P.device)  # noqa: N806
+    Lf = torch.linalg.cholesky(torch.flip(P, (-2, -1)))
+    L_inv = torch.transpose(torch.flip(Lf, (-2, -1)), -2, -1)
+    Id = torch.eye(P.shape[-1], dtype=P.dtype, device=P.device)
     return torch.linalg.solve_triangular(L_inv, Id, upper=False)
 
 
@@ -160,13 +160,13 @@ class MultivariateNormal(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         diff = value - self.loc
-        M = _batch_mahalanobis(self._unbroadcasted_scale_tril, diff)  # noqa: N806
+        M = _batch_mahalanobis(self._unbroadcasted_scale_tril, diff)
         half_log_det = self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
         return -0.5 * (self._event_shape[0] * math.log(2 * math.pi) + M) - half_log_det
 
     def entropy(self) -> Any:
         half_log_det = self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
-        H = 0.5 * self._event_shape[0] * (1.0 + math.log(2 * math.pi)) + half_log_det  # noqa: N806
+        H = 0.5 * self._event_shape[0] * (1.0 + math.log(2 * math.pi)) + half_log_det
         if len(self._batch_shape) == 0:
             return H
         return H.expand(self._batch_shape)
