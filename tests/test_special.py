@@ -120,7 +120,6 @@ DIFFERENTIABLE: dict[str, Callable[[Any, Any], Any]] = {
     "zeta_q": lambda T, x: T.special.zeta(3.0, x),
     "gammainc_x": lambda T, x: T.special.gammainc(T.tensor(1.5, dtype=x.dtype), x),
     "gammaincc_x": lambda T, x: T.special.gammaincc(T.tensor(2.5, dtype=x.dtype), x),
-    "xlogy_zero": lambda T, x: T.xlogy(x * 0, x),
 }
 POINTS = [0.3, 0.9, 1.7, 2.5]
 
@@ -196,6 +195,23 @@ def test_errors_match_torch(torch: Any) -> None:
         return out
 
     assert errors(gtorch) == errors(torch)
+
+
+def test_xlogy_gradient_where_self_is_zero(torch: Any) -> None:
+    """xlogy's gradient in self is xlogy(grad, other) masked where self is 0 and other <= 0:
+    log(other) at self = 0 (Gamma's and Dirichlet's log_prob at concentration 1 need it)."""
+
+    def run(T: Any) -> list[np.ndarray]:
+        a = T.tensor([0.0, 0.0, 1.0, 0.0, 1.0, 2.0, 0.0], requires_grad=True)
+        b = T.tensor([2.0, 0.0, 3.0, -1.0, 0.0, float("nan"), float("nan")])
+        T.xlogy(a, b).sum().backward()
+        first = a.grad.clone()
+        a.grad = None
+        T.xlogy(a, b).backward(T.tensor([0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 0.0]))
+        return [first.numpy(), a.grad.numpy()]
+
+    for have, want in zip(run(gtorch), run(torch)):
+        np.testing.assert_array_equal(have, want)
 
 
 def test_integer_inputs_promote(torch: Any) -> None:
