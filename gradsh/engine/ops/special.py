@@ -37,6 +37,7 @@ from gradsh.engine.ops.arithmetic import add, mul
 from gradsh.engine.ops.copies import to
 from gradsh.engine.ops.creation import arange
 from gradsh.engine.ops.guard import alias, guarded
+from gradsh.engine.ops.numerics import _unary
 from gradsh.engine.ops.reductions import sum as _sum
 from gradsh.engine.ops.shape import unsqueeze
 from gradsh.engine.ops.unary import erf
@@ -52,16 +53,6 @@ __all__ = [
 
 
 _SQRT1_2 = 0.70710678118654752440  # M_SQRT1_2
-
-
-def _unary(cls: type, fname: str, inplace: bool = False) -> Callable[[Tensor], Tensor]:
-    def op(a: Tensor) -> Tensor:
-        a = _check_tensor(a, fname)
-        return apply_inplace(cls, a) if inplace else cls.apply(a)
-
-    op.__name__ = fname
-    op.__doc__ = f"torch.{fname} ({cls.node_name})."
-    return guarded(op)
 
 
 lgamma = _unary(LgammaBackward0, "lgamma")

@@ -179,8 +179,23 @@ class _Bounds(Constraint):
         return f"{self.__class__.__name__[1:]}({bounds})"
 
 
-class _IntegerInterval(_Bounds):
-    is_discrete = True
+class _Lower(_Bounds):
+    _bounds = ("lower_bound",)
+
+    def __init__(self, lower_bound: Any) -> None:
+        self.lower_bound = lower_bound
+        super().__init__()
+
+
+class _Upper(_Bounds):
+    _bounds = ("upper_bound",)
+
+    def __init__(self, upper_bound: Any) -> None:
+        self.upper_bound = upper_bound
+        super().__init__()
+
+
+class _LowerUpper(_Bounds):
     _bounds = ("lower_bound", "upper_bound")
 
     def __init__(self, lower_bound: Any, upper_bound: Any) -> None:
@@ -188,29 +203,23 @@ class _IntegerInterval(_Bounds):
         self.upper_bound = upper_bound
         super().__init__()
 
+
+class _IntegerInterval(_LowerUpper):
+    is_discrete = True
+
     def check(self, value: Any) -> Any:
         return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
 
 
-class _IntegerLessThan(_Bounds):
+class _IntegerLessThan(_Upper):
     is_discrete = True
-    _bounds = ("upper_bound",)
-
-    def __init__(self, upper_bound: Any) -> None:
-        self.upper_bound = upper_bound
-        super().__init__()
 
     def check(self, value: Any) -> Any:
         return (value % 1 == 0) & (value <= self.upper_bound)
 
 
-class _IntegerGreaterThan(_Bounds):
+class _IntegerGreaterThan(_Lower):
     is_discrete = True
-    _bounds = ("lower_bound",)
-
-    def __init__(self, lower_bound: Any) -> None:
-        self.lower_bound = lower_bound
-        super().__init__()
 
     def check(self, value: Any) -> Any:
         return (value % 1 == 0) & (value >= self.lower_bound)
@@ -221,59 +230,27 @@ class _Real(Constraint):
         return value == value  # False only for NaN
 
 
-class _GreaterThan(_Bounds):
-    _bounds = ("lower_bound",)
-
-    def __init__(self, lower_bound: Any) -> None:
-        self.lower_bound = lower_bound
-        super().__init__()
-
+class _GreaterThan(_Lower):
     def check(self, value: Any) -> Any:
         return self.lower_bound < value
 
 
-class _GreaterThanEq(_Bounds):
-    _bounds = ("lower_bound",)
-
-    def __init__(self, lower_bound: Any) -> None:
-        self.lower_bound = lower_bound
-        super().__init__()
-
+class _GreaterThanEq(_Lower):
     def check(self, value: Any) -> Any:
         return self.lower_bound <= value
 
 
-class _LessThan(_Bounds):
-    _bounds = ("upper_bound",)
-
-    def __init__(self, upper_bound: Any) -> None:
-        self.upper_bound = upper_bound
-        super().__init__()
-
+class _LessThan(_Upper):
     def check(self, value: Any) -> Any:
         return value < self.upper_bound
 
 
-class _Interval(_Bounds):
-    _bounds = ("lower_bound", "upper_bound")
-
-    def __init__(self, lower_bound: Any, upper_bound: Any) -> None:
-        self.lower_bound = lower_bound
-        self.upper_bound = upper_bound
-        super().__init__()
-
+class _Interval(_LowerUpper):
     def check(self, value: Any) -> Any:
         return (self.lower_bound <= value) & (value <= self.upper_bound)
 
 
-class _HalfOpenInterval(_Bounds):
-    _bounds = ("lower_bound", "upper_bound")
-
-    def __init__(self, lower_bound: Any, upper_bound: Any) -> None:
-        self.lower_bound = lower_bound
-        self.upper_bound = upper_bound
-        super().__init__()
-
+class _HalfOpenInterval(_LowerUpper):
     def check(self, value: Any) -> Any:
         return (self.lower_bound <= value) & (value < self.upper_bound)
 

@@ -180,6 +180,18 @@ class Distribution(metaclass=_DistributionType):
                 f"{tuple(value.shape)}) to be within the support ({support!r}) of the "
                 f"distribution {self!r}, but found invalid values:\n{value}")
 
+    def _expand_parameters(self, cls: type, batch_shape: Any, _instance: Any,
+                           *names: str) -> Any:
+        """expand() of a distribution whose parameters are `names`, each of batch_shape:
+        the expanded views on a new instance, set up without validating again."""
+        new = self._get_checked_instance(cls, _instance)
+        batch_shape = torch.Size(batch_shape)
+        for name in names:
+            setattr(new, name, getattr(self, name).expand(batch_shape))
+        super(cls, new).__init__(batch_shape, validate_args=False)  # type: ignore[arg-type]
+        new._validate_args = self._validate_args
+        return new
+
     def _get_checked_instance(self, cls: type, _instance: Any = None) -> Any:
         if _instance is None and type(self).__init__ != cls.__init__:
             raise NotImplementedError(
