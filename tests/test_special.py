@@ -266,3 +266,20 @@ def test_standard_gamma_gradient_matches_torch(torch: Any) -> None:
 
     for have, want in zip(run(gtorch), run(torch)):
         np.testing.assert_array_equal(have, want)
+
+
+def test_sampler_error_leaves_earlier_draws_consumed(torch: Any) -> None:
+    """A negative rate stops torch.poisson where PyTorch's loop stops: the draws made for the
+    rates before it stay consumed, so the next numbers are PyTorch's."""
+
+    def run(T: Any) -> tuple[str, float]:
+        T.manual_seed(3)
+        T.randn(3)  # leave a cached normal behind too
+        try:
+            T.poisson(T.tensor([2.0, 30.0, -1.0, 4.0]))
+            message = "no error"
+        except RuntimeError as error:
+            message = str(error)
+        return message, T.rand(1).item()
+
+    assert run(gtorch) == run(torch)

@@ -295,10 +295,10 @@ class Generator:
         """n draws of uniform_real_distribution<double>(0, 1), as the CPU kernels draw them."""
         return self._unit(n, dtypes.float64)
 
-    def normal_doubles(self, n: int) -> np.ndarray:
-        """n draws of normal_distribution<double>(0, 1), one at a time with the cached second
-        value (what the gamma and Dirichlet samplers call)."""
-        return self._normal_scalar(n, 0.0, 1.0)
+    def take_words(self, n: int) -> np.ndarray:
+        """The next n raw 32-bit outputs of the stream, as uint32 (the serial samplers of
+        random_samplers read them in bulk and hand back what they did not use)."""
+        return self._random(n)
 
     def exponential(self, lambd: float, shape: Sequence[int], dtype: DType) -> np.ndarray:
         """x.exponential_(lambd): exponential_distribution<double> per entry, -1 / lambd *

@@ -17,8 +17,10 @@ they differ in the last bits, which could flip an acceptance only for a draw lan
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -28,21 +30,67 @@ _FLOAT_TINY = float(np.finfo(F32).tiny)
 _DOUBLE_TINY = float(np.finfo(np.float64).tiny)
 _THIRD_F = float(F32(1.0) / F32(3.0))  # 1.0f / 3.0f, a float constant in either sampler
 _C0331 = float(F32(0.0331))
+_MANTISSA53 = 2**53 - 1
 
 
 class _Draws:
-    """The generator's streams as sample_gamma's BaseSamplers read them: one uniform double
-    (uniform_real_distribution<double>) or one normal double (normal_distribution<double>,
-    with its cached second value) at a time."""
+    """The generator's streams as sample_gamma's BaseSamplers read them, one value at a time:
+    uniform_real_distribution<double> (a 64-bit draw's low 53 bits) and
+    normal_distribution<double> (Box-Muller on two uniforms, the second value cached on the
+    generator). The raw words are fetched in bulk; `close()` leaves the generator exactly where
+    the draws actually used end, with the cache as the last normal left it."""
+
+    _CHUNK = 4096
 
     def __init__(self, generator: Any) -> None:
         self.generator = generator
+        self.start = generator.get_state()
+        self.cached = self.start.next_double_normal
+        self.words: list[int] = []
+        self.index = 0
+        self.used = 0
+
+    def _word(self) -> int:
+        if self.index == len(self.words):
+            self.words = self.generator.take_words(self._CHUNK).tolist()
+            self.index = 0
+        word = self.words[self.index]
+        self.index += 1
+        self.used += 1
+        return word
 
     def uniform(self) -> float:
-        return float(self.generator.uniform_doubles(1)[0])
+        high = self._word()
+        return (((high << 32) | self._word()) & _MANTISSA53) * 2.0**-53
 
     def normal(self) -> float:
-        return float(self.generator.normal_doubles(1)[0])
+        if self.cached is not None:
+            value, self.cached = self.cached, None
+        else:
+            u1 = self.uniform()
+            u2 = self.uniform()
+            radius = math.sqrt(-2.0 * math.log1p(-u2))
+            theta = 2.0 * math.pi * u1
+            self.cached = radius * math.sin(theta)
+            value = radius * math.cos(theta)
+        return value + 0.0  # fma(value, 1, 0): the transformation to N(0, 1) (-0 becomes +0)
+
+    def close(self) -> None:
+        self.generator.set_state(dataclasses.replace(self.start,
+                                                     next_double_normal=self.cached))
+        if self.used:
+            self.generator.take_words(self.used)
+
+
+@contextlib.contextmanager
+def _draws(generator: Any) -> Iterator[_Draws]:
+    """Draws for one sampler call; the generator is brought up to date however it ends (an
+    error after some draws leaves them consumed, as in PyTorch)."""
+    draws = _Draws(generator)
+    try:
+        yield draws
+    finally:
+        draws.close()
 
 
 def _sample_gamma(alpha: float, draws: _Draws, single: bool) -> float:
@@ -77,22 +125,22 @@ def standard_gamma(alpha: np.ndarray, generator: Any) -> np.ndarray:
     """torch._standard_gamma: one Gamma(alpha, 1) draw per element, never below the dtype's
     smallest normal number."""
     single = alpha.dtype != np.float64
-    draws = _Draws(generator)
     tiny = _FLOAT_TINY if single else _DOUBLE_TINY
     out = np.empty(alpha.size, alpha.dtype)
-    for i, a in enumerate(alpha.ravel().tolist()):
-        value = _sample_gamma(a, draws, single)
-        value = float(F32(value)) if single else value
-        out[i] = value if value != value else max(tiny, value)
+    with _draws(generator) as draws:
+        for i, a in enumerate(alpha.ravel().tolist()):
+            value = _sample_gamma(a, draws, single)
+            value = float(F32(value)) if single else value
+            out[i] = value if value != value else max(tiny, value)
     return out.reshape(alpha.shape)
 
 
 def dirichlet_gammas(alpha: np.ndarray, generator: Any) -> np.ndarray:
     """The first half of _s_dirichlet_cpu: double gamma draws (alpha cast to double), each at
     least DBL_MIN. The caller normalises them along the last dimension."""
-    draws = _Draws(generator)
-    values = [max(_DOUBLE_TINY, _sample_gamma(a, draws, False))
-              for a in alpha.astype(np.float64).ravel().tolist()]
+    with _draws(generator) as draws:
+        values = [max(_DOUBLE_TINY, _sample_gamma(a, draws, False))
+                  for a in alpha.astype(np.float64).ravel().tolist()]
     return np.array(values, np.float64).reshape(alpha.shape)
 
 
@@ -143,12 +191,12 @@ def _sample_poisson(lam: float, draws: _Draws) -> int:
 def poisson(rates: np.ndarray, generator: Any) -> np.ndarray:
     """torch.poisson: one draw per element (ValueError for a negative or NaN rate, before any
     draw, as PyTorch checks each rate when it reaches it: the draws before stay consumed)."""
-    draws = _Draws(generator)
     out = np.empty(rates.size, rates.dtype)
-    for i, lam in enumerate(rates.astype(np.float64).ravel().tolist()):
-        if not lam >= 0:
-            raise ValueError("invalid Poisson rate, expected rate to be non-negative")
-        out[i] = _sample_poisson(lam, draws)
+    with _draws(generator) as draws:
+        for i, lam in enumerate(rates.astype(np.float64).ravel().tolist()):
+            if not lam >= 0:
+                raise ValueError("invalid Poisson rate, expected rate to be non-negative")
+            out[i] = _sample_poisson(lam, draws)
     return out.reshape(rates.shape)
 
 
@@ -242,9 +290,9 @@ def _sample_binomial(count: float, prob: float, draws: _Draws, single: bool) -> 
 def binomial(count: np.ndarray, prob: np.ndarray, generator: Any) -> np.ndarray:
     """torch.binomial(count, prob): one draw per element of the (same-shaped) arguments."""
     single = count.dtype != np.float64
-    draws = _Draws(generator)
-    values = [_sample_binomial(n, p, draws, single)
-              for n, p in zip(count.ravel().tolist(), prob.ravel().tolist())]
+    with _draws(generator) as draws:
+        values = [_sample_binomial(n, p, draws, single)
+                  for n, p in zip(count.ravel().tolist(), prob.ravel().tolist())]
     return np.array(values, np.float64).astype(count.dtype).reshape(count.shape)
 
 
