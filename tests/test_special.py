@@ -283,3 +283,16 @@ def test_sampler_error_leaves_earlier_draws_consumed(torch: Any) -> None:
         return message, T.rand(1).item()
 
     assert run(gtorch) == run(torch)
+
+
+def test_gamma_uses_the_cached_normal(torch: Any) -> None:
+    """normal_distribution<double> first returns the value Box-Muller cached on the generator
+    (here by randn of 3 elements), then caches again for whoever draws next."""
+
+    def run(T: Any) -> list[Any]:
+        T.manual_seed(8)
+        T.randn(3)
+        sample = T._standard_gamma(T.tensor([0.5, 2.0, 7.0], dtype=T.float64))
+        return [sample.tolist(), T.randn(1).item(), T.rand(1).item()]
+
+    assert run(gtorch) == run(torch)
