@@ -346,6 +346,11 @@ class Generator:
         """n draws of uniform_real_distribution<double>(0, 1), as the CPU kernels draw them."""
         return self._unit(n, dtypes.float64)
 
+    def take_words(self, n: int) -> np.ndarray:
+        """The next n raw 32-bit outputs of the stream, as uint32 (the serial samplers of
+        random_samplers read them in bulk and hand back what they did not use)."""
+        return self._random(n)
+
     def exponential(self, lambd: float, shape: Sequence[int], dtype: DType) -> np.ndarray:
         """x.exponential_(lambd): exponential_distribution<double> per entry, -1 / lambd *
         log1p(-u) from one uniform double u, cast to dtype."""

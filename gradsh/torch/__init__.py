@@ -84,12 +84,25 @@ from gradsh.torch import (  # noqa: E402
     nn,
     optim,
     random,
+    special,
     testing,
     utils,
 )
 from gradsh.torch.serialization import load, save  # noqa: E402
 
-__getattr__ = _module_getattr("torch")
+_missing_attribute = _module_getattr("torch")
+# Imported on first use (they cost start-up time every program would pay): torch.distributions
+# and torch.func, as attributes and as `import torch.distributions`.
+_LAZY_SUBMODULES = frozenset({"distributions", "func"})
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"gradsh.torch.{name}")
+    return _missing_attribute(name)
+
 
 __all__ = [
     "Generator", "Size", "Tensor", "default_generator", "device", "dtype", "enable_grad",

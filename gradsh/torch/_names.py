@@ -526,6 +526,38 @@ TORCH_NAMES: dict[str, frozenset[str]] = {
     "torch.testing": frozenset("""
         FileCheck _comparison _creation _internal _utils assert_allclose assert_close make_tensor
     """.split()),
+    "torch.distributions": frozenset("""
+        AbsTransform AffineTransform Bernoulli Beta Binomial CatTransform Categorical Cauchy Chi2
+        ComposeTransform ContinuousBernoulli CorrCholeskyTransform CumulativeDistributionTransform
+        Dirichlet Distribution ExpTransform Exponential ExponentialFamily FisherSnedecor Gamma
+        GeneralizedPareto Geometric Gumbel HalfCauchy HalfNormal Independent IndependentTransform
+        InverseGamma Kumaraswamy LKJCholesky Laplace LogNormal LogisticNormal
+        LowRankMultivariateNormal LowerCholeskyTransform MixtureSameFamily Multinomial
+        MultivariateNormal NegativeBinomial Normal OneHotCategorical
+        OneHotCategoricalStraightThrough Pareto Poisson PositiveDefiniteTransform PowerTransform
+        RelaxedBernoulli RelaxedOneHotCategorical ReshapeTransform SigmoidTransform
+        SoftmaxTransform SoftplusTransform StackTransform StickBreakingTransform StudentT
+        TanhTransform Transform TransformedDistribution Uniform VonMises Weibull Wishart bernoulli
+        beta biject_to binomial categorical cauchy chi2 constraint_registry constraints
+        continuous_bernoulli dirichlet distribution exp_family exponential fishersnedecor gamma
+        generalized_pareto geometric gumbel half_cauchy half_normal identity_transform independent
+        inverse_gamma kl kl_divergence kumaraswamy laplace lkj_cholesky log_normal logistic_normal
+        lowrank_multivariate_normal mixture_same_family multinomial multivariate_normal
+        negative_binomial normal one_hot_categorical pareto poisson register_kl relaxed_bernoulli
+        relaxed_categorical studentT transform_to transformed_distribution transforms uniform utils
+        von_mises weibull wishart
+    """.split()),
+    "torch.distributions.transforms": frozenset("""
+        AbsTransform AffineTransform CatTransform ComposeTransform CorrCholeskyTransform
+        CumulativeDistributionTransform ExpTransform IndependentTransform LowerCholeskyTransform
+        PositiveDefiniteTransform PowerTransform ReshapeTransform SigmoidTransform
+        SoftplusTransform TanhTransform SoftmaxTransform StackTransform StickBreakingTransform
+        Transform identity_transform
+    """.split()),
+    "torch.func": frozenset("""
+        debug_unwrap functional_call functionalize grad grad_and_value hessian jacfwd jacrev jvp
+        linearize replace_all_batch_norm_modules_ stack_module_state vjp vmap
+    """.split()),
     "torch.special": frozenset("""
         Tensor _add_docstr _special airy_ai bessel_j0 bessel_j1 bessel_y0 bessel_y1
         chebyshev_polynomial_t chebyshev_polynomial_u chebyshev_polynomial_v chebyshev_polynomial_w

@@ -13,6 +13,7 @@ import numpy as np
 
 from gradsh.engine import backend, dtypes, ops
 from gradsh.engine.dtypes import DType
+from gradsh.engine.pytypes import Size
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch import _settings
@@ -34,6 +35,8 @@ def _legacy_new(dtype: DType, fname: str, args: tuple[Any, ...], kwargs: dict[st
                 raise TorchTypeError(f"expected {dtype.legacy.removesuffix('Tensor')} "
                                      f"(got {data.dtype.short})")
             return data
+        if isinstance(data, Size):  # x.new(torch.Size([2, 3])) is a size, a tuple is data
+            return ops.zeros(data, dtype=dtype, device=device)
         if isinstance(data, (list, tuple, np.ndarray)) or (
                 hasattr(data, "__len__") and not isinstance(data, (str, bytes))):
             return ops.tensor(data if not isinstance(data, tuple) else list(data), dtype=dtype,

@@ -12,7 +12,7 @@ The engine sums broadcast gradients back to each input's shape and casts them to
 One module per op family, mirrored by gradsh.engine.ops (the public functions that build these
 nodes): common (shared helpers), cascade_sum, arithmetic, unary, selection, comparison,
 reductions, sorting, shape (views), joining, indexing, linalg, activations, losses, sampling,
-copies, and the nn layers' convolution, pooling, normalization, embeddings, rnn; autograd holds
+special (torch.special, the gamma and Poisson samplers), copies, and the nn layers' convolution, pooling, normalization, embeddings, rnn; autograd holds
 the identity node of module backward hooks, higher_order the fused nodes that only appear in
 the backward of a backward, and grad_ops the array half of the gradient namespaces (installed
 into ArrayOps on import). Nothing here imports gradsh.engine.ops: dependencies run
@@ -48,6 +48,7 @@ from gradsh.engine.functions.rnn import *  # noqa: F403
 from gradsh.engine.functions.sampling import *  # noqa: F403
 from gradsh.engine.functions.selection import *  # noqa: F403
 from gradsh.engine.functions.shape import *  # noqa: F403
+from gradsh.engine.functions.special import *  # noqa: F403
 from gradsh.engine.functions.sorting import *  # noqa: F403
 from gradsh.engine.functions.unary import *  # noqa: F403
 from gradsh.engine.functions.unfold import *  # noqa: F403

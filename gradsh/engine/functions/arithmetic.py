@@ -621,7 +621,10 @@ class XlogyBackward0(Function):
         need_x, need_y = self.needs_input_grad
         x, y = self.saved("self", F), self.saved("other", F)
         with _quiet():
-            gx = grad * F.where((x == 0) & (y == y), 0.0, F.log(y)) if need_x else None
+            # derivatives.yaml: xlogy(grad, other).masked_fill((self == 0) & (other <= 0), 0):
+            # log(y) even where x is 0, unless y <= 0 there
+            zero = ((grad == 0) & (y == y)) | ((x == 0) & (y <= 0))
+            gx = F.where(zero, 0.0, grad * F.log(y)) if need_x else None
             gy = grad * x / y if need_y else None
         return (gx, gy)
 

@@ -28,6 +28,7 @@ from gradsh.engine.functions.indexing import _scatter_array
 from gradsh.engine.functions.linalg import _array_diagonal_scatter
 from gradsh.engine.functions.reductions import _cumsum_array, _exclusive_products
 from gradsh.engine.functions.pointwise import UNARY, unary
+from gradsh.engine.functions.special import ARRAY_SPECIAL
 from gradsh.engine.functions.unary import _sign_array
 from gradsh.engine.tensor import Array, ArrayOps, Shape
 
@@ -171,6 +172,7 @@ _Namespace.install(
     nll_loss_backward=lambda g, x, target, node: _nll_backward_array(g, target, node, x.shape),
     detached=lambda fn, x: fn(x),
     ufunc=lambda name, g: unary(name, g) if name in UNARY else getattr(xp_of(g), name)(g),
+    special=lambda name, *args: ARRAY_SPECIAL[name](*args),
     cat=lambda parts, dim: xp_of(parts[0]).concatenate(parts, axis=dim),
     flip=lambda g, dims: xp_of(g).flip(g, dims),
     roll=lambda g, shifts, dims: xp_of(g).roll(g, shifts, dims) if dims else xp_of(g).roll(

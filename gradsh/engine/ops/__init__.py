@@ -8,7 +8,7 @@ so their graphs look the same, and route in-place variants through `apply_inplac
 
 One module per op family, mirroring gradsh.engine.functions (the nodes they build): creation,
 copies, arithmetic, unary, comparison, selection, reductions, sorting, shape, joining, indexing,
-linalg, activations, losses, sampling, autograd, the nn layers' convolution, pooling,
+linalg, activations, losses, sampling, special, autograd, the nn layers' convolution, pooling,
 normalization, embeddings, rnn, functional (what PyTorch composes of other ops) and numerics
 (the less common element-wise math, NaN-aware and running reductions); arguments and guard hold
 what they all share
@@ -54,6 +54,7 @@ from gradsh.engine.ops.sampling import *  # noqa: F403
 from gradsh.engine.ops.selection import *  # noqa: F403
 from gradsh.engine.ops.shape import *  # noqa: F403
 from gradsh.engine.ops.sorting import *  # noqa: F403
+from gradsh.engine.ops.special import *  # noqa: F403
 from gradsh.engine.ops.unary import *  # noqa: F403
 from gradsh.engine.ops.unfold import *  # noqa: F403
 from gradsh.engine.tensor import (  # noqa: F401  (torch.no_grad and friends)

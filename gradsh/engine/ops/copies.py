@@ -46,7 +46,11 @@ __all__ = [
 
 
 @guarded
-def clone(a: Tensor, memory_format: str = "preserve") -> Tensor:
+def clone(a: Tensor, memory_format: Any = "preserve") -> Tensor:
+    # torch.contiguous_format and torch.preserve_format (gradsh.torch's constants) by name
+    name = getattr(memory_format, "name", None)
+    if name in ("preserve_format", "contiguous_format"):
+        memory_format = name.removesuffix("_format")
     if memory_format not in ("preserve", "contiguous"):
         raise TorchNotImplementedError(f"clone with memory_format={memory_format!r} is not "
                                        "supported by gradsh")

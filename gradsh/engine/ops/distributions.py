@@ -1,5 +1,7 @@
 """Sampling beyond the plain fills: torch.normal (numbers or tensors for mean and std),
-multinomial, randint_like and x.exponential_, each with PyTorch CPU's numbers after a seed."""
+multinomial, randint_like, x.exponential_, and the samplers torch.distributions calls
+(_standard_gamma, poisson, binomial, _sample_dirichlet and their gradients), each with PyTorch
+CPU's numbers after a seed."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes
+from gradsh.engine import backend, dtypes, random_samplers
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.functions.common import infer_size, not_implemented_for
@@ -16,6 +18,12 @@ from gradsh.engine.functions.sampling import (
     NormalBackward1,
     NormalBackward2,
     NormalBackward3,
+)
+from gradsh.engine.functions.special import (
+    PoissonBackward0,
+    SamplerNotImplemented,
+    StandardGammaBackward0,
+    StandardGammaGradBackward0,
 )
 from gradsh.engine.ops.arguments import (
     _check_tensor,
@@ -27,11 +35,13 @@ from gradsh.engine.ops.arguments import (
 from gradsh.engine.ops.arithmetic import add_, div, mul_
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.reductions import argmax
+from gradsh.engine.ops.reductions import sum as sum_
 from gradsh.engine.ops.sampling import _generator, _random_call
 from gradsh.engine.ops.sorting import topk
 from gradsh.engine.tensor import Tensor, apply_inplace, no_grad
 
-__all__ = ["normal", "multinomial", "randint_like", "exponential_"]
+__all__ = ["normal", "multinomial", "randint_like", "exponential_", "_standard_gamma",
+           "_standard_gamma_grad", "poisson", "binomial", "_sample_dirichlet", "_dirichlet_grad"]
 
 
 @guarded(tensor_first=False)
@@ -190,3 +200,79 @@ def exponential_(a: Tensor, lambd: float = 1.0, generator: Any = None) -> Tensor
                                                                      a.dtype))
     return apply_inplace(ExponentialBackward0, a,
                          draws=backend.to_device(draws, a.device))
+
+
+# ----------------------------------------------------------------------------- gamma family
+
+
+def _sampler_input(t: Any, fname: str, kernel: str) -> Tensor:
+    t = _check_tensor(t, fname)
+    if t.dtype not in (dtypes.float32, dtypes.float64):
+        raise not_implemented_for(kernel, t.dtype)
+    return t
+
+
+@guarded
+def _standard_gamma(alpha: Tensor, generator: Any = None) -> Tensor:
+    """torch._standard_gamma(alpha): Gamma(alpha, 1) draws, PyTorch's sampler and stream
+    (StandardGammaBackward0: the reparameterised gradient)."""
+    alpha = _sampler_input(alpha, "_standard_gamma", "gamma_cpu")
+    values = random_samplers.standard_gamma(backend.to_host(alpha._data), _generator(generator))
+    return StandardGammaBackward0.apply(alpha, values=backend.to_device(values, alpha.device))
+
+
+@guarded
+def _standard_gamma_grad(alpha: Tensor, sample: Tensor) -> Tensor:
+    """The derivative of a standard gamma draw with respect to its concentration."""
+    alpha = _sampler_input(alpha, "_standard_gamma_grad", "_standard_gamma_grad_cpu")
+    return StandardGammaGradBackward0.apply(alpha, _check_tensor(sample, "_standard_gamma_grad"))
+
+
+@guarded
+def poisson(rates: Tensor, generator: Any = None) -> Tensor:
+    """torch.poisson(rates): one draw per rate (PoissonBackward0, a zero gradient)."""
+    rates = _sampler_input(rates, "poisson", "poisson_cpu")
+    gen = _generator(generator)
+    values = _random_call(lambda: random_samplers.poisson(backend.to_host(rates._data), gen))
+    return PoissonBackward0.apply(rates, values=backend.to_device(values, rates.device))
+
+
+@guarded
+def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
+    """torch.binomial(count, prob): one draw per element (a NotImplemented node)."""
+    count = _sampler_input(count, "binomial", "binomial_cpu")
+    prob = _check_tensor(prob, "binomial", "prob", 2)
+    if prob.dtype is not count.dtype:
+        raise TorchRuntimeError(f"Found dtype {prob.dtype.short} but expected "
+                                f"{count.dtype.short}")
+    shape = infer_size(count.shape, prob.shape)
+    n = np.broadcast_to(backend.to_host(count._data), shape)
+    p = np.broadcast_to(backend.to_host(prob._data), shape)
+    values = random_samplers.binomial(n, p, _generator(generator))
+    inputs = [t for t in (count, prob) if t.requires_grad] or [count]
+    return SamplerNotImplemented.apply(*inputs, values=backend.to_device(values, count.device),
+                                       op="binomial")
+
+
+@guarded
+def _sample_dirichlet(alpha: Tensor, generator: Any = None) -> Tensor:
+    """torch._sample_dirichlet(alpha): double gamma draws normalised along the last dimension
+    (their sum is PyTorch's float64 sum), cast to alpha's dtype."""
+    alpha = _sampler_input(alpha, "_sample_dirichlet", "dirichlet")
+    gammas = random_samplers.dirichlet_gammas(backend.to_host(alpha._data), _generator(generator))
+    with no_grad():
+        totals = sum_(Tensor._make(gammas, "cpu"), -1, keepdim=True)
+    values = random_samplers.dirichlet_normalise(gammas, totals._data, alpha._data.dtype)
+    return SamplerNotImplemented.apply(alpha, values=backend.to_device(values, alpha.device),
+                                       op="_sample_dirichlet")
+
+
+@guarded
+def _dirichlet_grad(x: Tensor, alpha: Tensor, total: Tensor) -> Tensor:
+    """The reparameterised gradient of Dirichlet draws x (a NotImplemented node itself)."""
+    x = _sampler_input(x, "_dirichlet_grad", "_dirichlet_grad_cpu")
+    arrays = [np.broadcast_to(backend.to_host(t._data), x.shape) for t in (x, alpha, total)]
+    values = random_samplers.dirichlet_grad(*arrays)
+    inputs = [t for t in (x, alpha, total) if t.requires_grad] or [x]
+    return SamplerNotImplemented.apply(*inputs, values=backend.to_device(values, x.device),
+                                       op="_dirichlet_grad")

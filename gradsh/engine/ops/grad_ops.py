@@ -44,6 +44,7 @@ from gradsh.engine.ops.joining import cat, flip, pad, roll
 from gradsh.engine.ops.linalg import bmm, diag, mm, mv, outer, tril, triu
 from gradsh.engine.ops.reductions import cumsum, mean, prod, sum
 from gradsh.engine.ops.selection import masked_fill, where
+from gradsh.engine.ops.special import TENSOR_SPECIAL
 from gradsh.engine.ops.shape import (
     expand,
     narrow,
@@ -238,6 +239,7 @@ def install_tensor_ops() -> None:
             g, x, target=target, node=node),
         detached=detached,
         ufunc=lambda name, g: ufuncs[name](g),
+        special=lambda name, *args: TENSOR_SPECIAL[name](*args),
         cat=lambda parts, dim: cat(parts, dim),
         flip=flip,
         roll=lambda g, shifts, dims: roll(g, shifts, dims),

@@ -249,6 +249,7 @@ from gradsh.engine.ops import functional as _functional
 from gradsh.engine.ops import indexing as _indexing
 from gradsh.engine.ops import numerics as _numerics
 from gradsh.engine.ops.sampling import random_
+from gradsh.engine.ops import special as _special
 from gradsh.engine.ops import unary as _unary
 from gradsh.engine.tensor import Tensor
 from gradsh.engine.tensor import Tensor, _once
@@ -271,6 +272,11 @@ _NUMERICS_METHODS = (
 _FUNCTIONAL_METHODS = (
     "tile", "ravel", "fliplr", "flipud", "repeat_interleave", "tensor_split", "hsplit",
     "vsplit", "dsplit", "take_along_dim", "sum_to_size", "diff", "msort", "argwhere",
+)
+# The special functions PyTorch also has as methods (torch.special's others are functions only).
+_SPECIAL_METHODS = (
+    "lgamma", "lgamma_", "digamma", "digamma_", "polygamma_", "mvlgamma", "mvlgamma_", "erfinv",
+    "erfinv_", "i0", "i0_", "sinc", "sinc_", "igamma", "igamma_", "igammac", "igammac_",
 )
 _INDEXING_IN_PLACE = (
     "index_add_", "index_fill_", "scatter_", "scatter_add_", "index_copy_", "masked_scatter_",
@@ -688,6 +694,8 @@ _METHODS: dict[str, Any] = {
     **{name: getattr(_indexing, name) for name in _INDEXING_IN_PLACE},
     **{name: getattr(_numerics, name) for name in _NUMERICS_METHODS},
     **{name: getattr(_functional, name) for name in _FUNCTIONAL_METHODS},
+    **{name: getattr(_special, name) for name in _SPECIAL_METHODS},
+    "polygamma": lambda self, n: _special.polygamma(n, self),
     # autograd
     "backward": backward,
 }

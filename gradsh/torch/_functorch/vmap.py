@@ -1,0 +1,90 @@
+"""torch.func.vmap, emulated: the function runs once per index of the mapped dimension and the
+results are stacked.
+
+The values are PyTorch's; the graph is not (each result is a StackBackward0 of the
+per-example results, where PyTorch's batched kernels give the op's own node), and randomness
+inside the function is not policed: every call draws afresh, as randomness="different" does
+(PyTorch's default "error" mode raises instead).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import gradsh.torch as torch
+from gradsh.torch._functorch.pytree import tree_flatten, tree_unflatten
+
+__all__ = ["vmap"]
+
+
+def _spec(count: int) -> str:
+    """PyTorch's pytree TreeSpec repr of a flat tuple of `count` leaves."""
+    return "TreeSpec(tuple, None, [" + ",\n  ".join(["*"] * count) + "])"
+
+
+def _dims_per_leaf(in_dims: Any, args: tuple[Any, ...], name: str) -> list[Any]:
+    """in_dims (an int, or a tuple with an entry per argument) for each flat input."""
+    where = f"vmap({name}, in_dims={in_dims}, ...)(<inputs>)"
+    if isinstance(in_dims, int) and not isinstance(in_dims, bool):
+        return [in_dims] * len(tree_flatten(args)[0])
+    if not isinstance(in_dims, tuple):
+        raise ValueError(f"{where}: expected `in_dims` to be int or a (potentially nested) "
+                         f"tuple matching the structure of inputs, got: {type(in_dims)}.")
+    if len(in_dims) != len(args):
+        raise ValueError(f"{where}: in_dims is not compatible with the structure of `inputs`. "
+                         f"in_dims has structure {_spec(len(in_dims))} but inputs has "
+                         f"structure {_spec(len(args))}.")
+    dims: list[Any] = []
+    for dim, arg in zip(in_dims, args):
+        count = len(tree_flatten(arg)[0])
+        dims += _dims_per_leaf(dim, (arg,), name) if isinstance(dim, tuple) else [dim] * count
+    return dims
+
+
+def _check_inputs(flat: list[Any], dims: list[Any], where: str) -> None:
+    for x, d in zip(flat, dims):
+        if d is None:
+            continue
+        if not isinstance(x, torch.Tensor):
+            raise ValueError(f"{where}: Got in_dim={d} for an input but the input is of type "
+                             f"{type(x)}. We cannot vmap over non-Tensor arguments, please use "
+                             "None as the respective in_dim")
+        if not -x.dim() <= d < x.dim():
+            raise ValueError(f"{where}: Got in_dim={d} for some input, but that input is a "
+                             f"Tensor of dimensionality {x.dim()} so expected in_dim to satisfy "
+                             f"-{x.dim()} <= in_dim < {x.dim()}.")
+
+
+def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
+         randomness: str = "error", *, chunk_size: int | None = None) -> Callable[..., Any]:
+    """func mapped over dimension in_dims of its inputs; outputs stacked at out_dims."""
+
+    @functools.wraps(func)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        name = getattr(func, "__name__", repr(func))
+        flat, spec = tree_flatten(args)
+        dims = _dims_per_leaf(in_dims, args, name)
+        _check_inputs(flat, dims, f"vmap({name}, in_dims={in_dims}, ...)(<inputs>)")
+        sizes = [x.shape[d] for x, d in zip(flat, dims) if d is not None]
+        if not sizes:
+            raise ValueError("vmap: Expected at least one Tensor to vmap over")
+        if len(set(sizes)) > 1:
+            raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
+                             f"dimension, got sizes {sizes} for the mapped dimension")
+        results = []
+        for i in range(sizes[0]):
+            sliced = [x.select(d, i) if d is not None and isinstance(x, torch.Tensor) else x
+                      for x, d in zip(flat, dims)]
+            results.append(func(*tree_unflatten(sliced, spec), **kwargs))
+        outs = [tree_flatten(r) for r in results]
+        out_spec = outs[0][1]
+        columns = list(zip(*(leaves for leaves, _ in outs)))
+        out_dim_list = ([out_dims] * len(columns) if isinstance(out_dims, int) or
+                        out_dims is None else list(out_dims))
+        stacked = [torch.stack(list(column), dim) if dim is not None else column[0]
+                   for column, dim in zip(columns, out_dim_list)]
+        return tree_unflatten(stacked, out_spec)
+
+    return wrapped

@@ -1,0 +1,112 @@
+"""torch.distributions.bernoulli: one coin flip, by probability or by logit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradsh.torch as torch
+from gradsh.torch.distributions import constraints
+from gradsh.torch.distributions.exp_family import ExponentialFamily
+from gradsh.torch.distributions.utils import (
+    _Number,
+    broadcast_all,
+    lazy_property,
+    logits_to_probs,
+    probs_to_logits,
+)
+from gradsh.torch.nn.functional import binary_cross_entropy_with_logits
+
+__all__ = ["Bernoulli"]
+
+
+class Bernoulli(ExponentialFamily):
+    """Bernoulli(probs=p) or Bernoulli(logits=l): 1 with probability p (sigmoid(l))."""
+
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.boolean
+    has_enumerate_support = True
+    _mean_carrier_measure = 0
+
+    def __init__(self, probs: Any = None, logits: Any = None,
+                 validate_args: bool | None = None) -> None:
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        if probs is not None:
+            is_scalar = isinstance(probs, _Number)
+            (self.probs,) = broadcast_all(probs)
+        else:
+            is_scalar = isinstance(logits, _Number)
+            (self.logits,) = broadcast_all(logits)
+        self._param = self.probs if probs is not None else self.logits
+        batch_shape = torch.Size() if is_scalar else self._param.size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Bernoulli:
+        new = self._get_checked_instance(Bernoulli, _instance)
+        batch_shape = torch.Size(batch_shape)
+        if "probs" in self.__dict__:
+            new.probs = self.probs.expand(batch_shape)
+            new._param = new.probs
+        if "logits" in self.__dict__:
+            new.logits = self.logits.expand(batch_shape)
+            new._param = new.logits
+        super(Bernoulli, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    def _new(self, *args: Any, **kwargs: Any) -> Any:
+        return self._param.new(*args, **kwargs)
+
+    @property
+    def mean(self) -> Any:
+        return self.probs
+
+    @property
+    def mode(self) -> Any:
+        mode = (self.probs >= 0.5).to(self.probs)
+        mode[self.probs == 0.5] = float("nan")
+        return mode
+
+    @property
+    def variance(self) -> Any:
+        return self.probs * (1 - self.probs)
+
+    @lazy_property
+    def logits(self) -> Any:
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self) -> Any:
+        return logits_to_probs(self.logits, is_binary=True)
+
+    @property
+    def param_shape(self) -> Any:
+        return self._param.size()
+
+    def sample(self, sample_shape: Any = torch.Size()) -> Any:
+        shape = self._extended_shape(sample_shape)
+        with torch.no_grad():
+            return torch.bernoulli(self.probs.expand(shape))
+
+    def log_prob(self, value: Any) -> Any:
+        if self._validate_args:
+            self._validate_sample(value)
+        logits, value = broadcast_all(self.logits, value)
+        return -binary_cross_entropy_with_logits(logits, value, reduction="none")
+
+    def entropy(self) -> Any:
+        return binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
+
+    def enumerate_support(self, expand: bool = True) -> Any:
+        values = torch.arange(2, dtype=self._param.dtype, device=self._param.device)
+        values = values.view((-1,) + (1,) * len(self._batch_shape))
+        if expand:
+            values = values.expand((-1,) + self._batch_shape)
+        return values
+
+    @property
+    def _natural_params(self) -> tuple[Any]:
+        return (torch.logit(self.probs),)
+
+    def _log_normalizer(self, x: Any) -> Any:
+        return torch.log1p(torch.exp(x))

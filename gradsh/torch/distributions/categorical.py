@@ -1,0 +1,113 @@
+"""torch.distributions.categorical: one draw among K categories."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradsh.torch as torch
+from gradsh.torch.distributions import constraints
+from gradsh.torch.distributions.distribution import Distribution
+from gradsh.torch.distributions.utils import lazy_property, logits_to_probs, probs_to_logits
+
+__all__ = ["Categorical"]
+
+
+class Categorical(Distribution):
+    """Categorical(probs=p) or Categorical(logits=l) over the last dimension: probs are
+    normalised to sum to 1, logits to logsumexp 0."""
+
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+    has_enumerate_support = True
+
+    def __init__(self, probs: Any = None, logits: Any = None,
+                 validate_args: bool | None = None) -> None:
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        if probs is not None:
+            if probs.dim() < 1:
+                raise ValueError("`probs` parameter must be at least one-dimensional.")
+            self.probs = probs / probs.sum(-1, keepdim=True)
+        else:
+            if logits.dim() < 1:
+                raise ValueError("`logits` parameter must be at least one-dimensional.")
+            self.logits = logits - logits.logsumexp(dim=-1, keepdim=True)
+        self._param = self.probs if probs is not None else self.logits
+        self._num_events = self._param.size()[-1]
+        batch_shape = self._param.size()[:-1] if self._param.ndimension() > 1 else torch.Size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Categorical:
+        new = self._get_checked_instance(Categorical, _instance)
+        batch_shape = torch.Size(batch_shape)
+        param_shape = batch_shape + torch.Size((self._num_events,))
+        if "probs" in self.__dict__:
+            new.probs = self.probs.expand(param_shape)
+            new._param = new.probs
+        if "logits" in self.__dict__:
+            new.logits = self.logits.expand(param_shape)
+            new._param = new.logits
+        new._num_events = self._num_events
+        super(Categorical, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    def _new(self, *args: Any, **kwargs: Any) -> Any:
+        return self._param.new(*args, **kwargs)
+
+    @constraints.dependent_property(is_discrete=True, event_dim=0)
+    def support(self) -> Any:
+        return constraints.integer_interval(0, self._num_events - 1)
+
+    @lazy_property
+    def logits(self) -> Any:
+        return probs_to_logits(self.probs)
+
+    @lazy_property
+    def probs(self) -> Any:
+        return logits_to_probs(self.logits)
+
+    @property
+    def param_shape(self) -> Any:
+        return self._param.size()
+
+    @property
+    def mean(self) -> Any:
+        return torch.full(self._extended_shape(), float("nan"), dtype=self.probs.dtype,
+                          device=self.probs.device)
+
+    @property
+    def mode(self) -> Any:
+        return self.probs.argmax(dim=-1)
+
+    @property
+    def variance(self) -> Any:
+        return torch.full(self._extended_shape(), float("nan"), dtype=self.probs.dtype,
+                          device=self.probs.device)
+
+    def sample(self, sample_shape: Any = torch.Size()) -> Any:
+        if not isinstance(sample_shape, torch.Size):
+            sample_shape = torch.Size(sample_shape)
+        probs_2d = self.probs.reshape(-1, self._num_events)
+        samples_2d = torch.multinomial(probs_2d, sample_shape.numel(), True).T
+        return samples_2d.reshape(self._extended_shape(sample_shape))
+
+    def log_prob(self, value: Any) -> Any:
+        if self._validate_args:
+            self._validate_sample(value)
+        value = value.long().unsqueeze(-1)
+        value, log_pmf = torch.broadcast_tensors(value, self.logits)
+        value = value[..., :1]
+        return log_pmf.gather(-1, value).squeeze(-1)
+
+    def entropy(self) -> Any:
+        min_real = torch.finfo(self.logits.dtype).min
+        logits = torch.clamp(self.logits, min=min_real)
+        p_log_p = logits * self.probs
+        return -p_log_p.sum(-1)
+
+    def enumerate_support(self, expand: bool = True) -> Any:
+        values = torch.arange(self._num_events, dtype=torch.long, device=self._param.device)
+        values = values.view((-1,) + (1,) * len(self._batch_shape))
+        if expand:
+            values = values.expand((-1,) + self._batch_shape)
+        return values

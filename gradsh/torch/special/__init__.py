@@ -1,0 +1,62 @@
+"""torch.special: the special functions under SciPy's names (gammaln, psi, expit, ndtr ...).
+
+What gradsh does not compute yet raises `gradsh does not implement torch.special.NAME yet`:
+the Airy and Bessel J/Y/K functions and the orthogonal polynomials (chebyshev_*, hermite_*,
+laguerre_*, legendre_*), which PyTorch gives no gradient either.
+"""
+
+from __future__ import annotations
+
+from gradsh.engine import ops
+from gradsh.engine.tensor import Tensor
+from gradsh.torch._missing import module_getattr
+
+__getattr__ = module_getattr("torch.special")
+
+digamma = psi = ops.digamma
+entr = ops.special_entr
+erf = ops.erf
+erfc = ops.erfc
+erfcx = ops.special_erfcx
+erfinv = ops.erfinv
+exp2 = ops.exp2
+expit = ops.sigmoid
+expm1 = ops.expm1
+gammainc = ops.igamma
+gammaincc = ops.igammac
+gammaln = ops.lgamma
+i0 = ops.i0
+i0e = ops.special_i0e
+i1 = ops.special_i1
+i1e = ops.special_i1e
+log1p = ops.log1p
+log_ndtr = ops.special_log_ndtr
+logit = ops.logit
+logsumexp = ops.logsumexp
+multigammaln = ops.mvlgamma
+ndtr = ops.special_ndtr
+ndtri = ops.special_ndtri
+polygamma = ops.polygamma
+round = ops.special_round  # noqa: A001
+sinc = ops.sinc
+xlog1py = ops.special_xlog1py
+xlogy = ops.xlogy
+zeta = ops.special_zeta
+
+
+def softmax(input: Tensor, dim: int, *, dtype: object = None) -> Tensor:  # noqa: A002
+    """torch.special.softmax (dim is required here, unlike F.softmax)."""
+    return ops.softmax(input, dim, dtype=dtype)
+
+
+def log_softmax(input: Tensor, dim: int, *, dtype: object = None) -> Tensor:  # noqa: A002
+    """torch.special.log_softmax (dim is required here, unlike F.log_softmax)."""
+    return ops.log_softmax(input, dim, dtype=dtype)
+
+
+__all__ = [
+    "digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2", "expit", "expm1", "gammainc",
+    "gammaincc", "gammaln", "i0", "i0e", "i1", "i1e", "log1p", "log_ndtr", "log_softmax",
+    "logit", "logsumexp", "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round", "sinc",
+    "softmax", "xlog1py", "xlogy", "zeta",
+]
