@@ -59,8 +59,15 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=_seconds, metavar="SECONDS",
                         help="stop a run that takes longer (exit 1)")
     parser.add_argument("--max-memory", type=_size, metavar="SIZE",
-                        help="the largest tensor allowed, e.g. 2G (default: half the memory "
-                        "available; also GRADSH_MAX_MEMORY)")
+                        help="the memory the run may take beyond gradsh's own, e.g. 2G "
+                        "(default: half the memory available; also GRADSH_MAX_MEMORY)")
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("--changed-only", action="store_true",
+                       help="after each step, only the variables it changed (table and JSON; "
+                       "the default beyond 50 variables)")
+    shown.add_argument("--full", action="store_true",
+                       help="after each step, every variable, and every JSON value in full "
+                       "(output grows with steps x variables)")
     parser.add_argument("--lang", choices=("en", "zh"),
                         help="language of `explain` (default: GRADSH_LANG or en)")
 
@@ -171,6 +178,7 @@ def _options(args: argparse.Namespace, out_is_terminal: bool) -> RunOptions:
         lang=args.lang or os.environ.get("GRADSH_LANG", "en"),
         timeout=args.timeout,
         max_memory=args.max_memory,
+        vars_shown="changed" if args.changed_only else "full" if args.full else "auto",
     )
 
 

@@ -23,6 +23,7 @@ from gradsh.errors import GradshError
 from gradsh.interpreter import Display, Interpreter, StepOutcome
 from gradsh.parser import normalise, parse
 from gradsh.render import Renderer
+from gradsh.step_vars import StepVars
 
 EXIT_OK = 0
 EXIT_RUNTIME = 1
@@ -39,7 +40,8 @@ class RunOptions:
     color: bool = False
     width: int | None = None
     timeout: float | None = None  # seconds; the running statement is stopped and undone
-    max_memory: int | None = None  # bytes one tensor may take (None: the engine's default)
+    max_memory: int | None = None  # bytes the run may take (None: the engine's default)
+    vars_shown: str = "auto"  # "auto", "changed" or "full": what steps show (step_vars.py)
     lang: str = "en"  # the language of `explain`: "en" or "zh"
 
 
@@ -216,6 +218,7 @@ def _run_steps(program: Any, interp: Interpreter, options: RunOptions, renderer:
                out: IO[str], source: str, path: str) -> bool:
     """Run and show each statement; True when one failed."""
     failed = False
+    view = StepVars(options.vars_shown)
     with _deadline(options.timeout):
         for number, stmt in enumerate(program.body, start=1):
             try:
@@ -228,7 +231,7 @@ def _run_steps(program: Any, interp: Interpreter, options: RunOptions, renderer:
                     stmt.pos,
                 ))
                 options = dataclasses.replace(options, keep_going=False)
-            if _show_step(number, outcome, interp, options, renderer, out, source, path):
+            if _show_step(number, outcome, interp, options, renderer, out, source, path, view):
                 failed = True
                 if not options.keep_going:
                     break
@@ -236,12 +239,13 @@ def _run_steps(program: Any, interp: Interpreter, options: RunOptions, renderer:
 
 
 def _show_step(number: int, outcome: StepOutcome, interp: Interpreter, options: RunOptions,
-               renderer: Renderer, out: IO[str], source: str, path: str) -> bool:
+               renderer: Renderer, out: IO[str], source: str, path: str,
+               view: StepVars) -> bool:
     """Show one step as the mode asks; True when it failed."""
     if options.mode == "json":
-        out.write(json.dumps(_json_step(number, outcome, interp, source)) + "\n")
+        out.write(json.dumps(_json_step(number, outcome, interp, view)) + "\n")
     else:
-        _render_step(renderer, outcome, interp, options, source, path)
+        _render_step(renderer, outcome, interp, options, source, path, view)
     return not outcome.ok
 
 
@@ -296,7 +300,7 @@ def _deadline(seconds: float | None) -> Iterator[None]:
 
 
 def _render_step(renderer: Renderer, outcome: StepOutcome, interp: Interpreter,
-                 options: RunOptions, source: str, path: str) -> None:
+                 options: RunOptions, source: str, path: str, view: StepVars) -> None:
     full = options.mode == "table"
     if full:
         renderer.statement(outcome.stmt.source)
@@ -316,7 +320,7 @@ def _render_step(renderer: Renderer, outcome: StepOutcome, interp: Interpreter,
             return
     if full:
         if not isinstance(outcome.stmt, ast.Show):  # `show` has just shown the table
-            renderer.table(snapshot.take(interp.env))
+            view.table(renderer, interp.env)
         renderer.text("")
 
 
@@ -384,7 +388,7 @@ def _json_syntax_error(error: GradshError) -> dict[str, Any]:
 
 
 def _json_step(number: int, outcome: StepOutcome, interp: Interpreter,
-               source: str) -> dict[str, Any]:
+               view: StepVars) -> dict[str, Any]:
     printed: list[str] = []
     for kind, payload in outcome.events:
         if kind in ("print", "echo"):
@@ -399,5 +403,5 @@ def _json_step(number: int, outcome: StepOutcome, interp: Interpreter,
         "printed": printed,
         "warnings": list(outcome.warnings),
         "error": _json_error(outcome.error) if outcome.error is not None else None,
-        "vars": {s.name: snapshot.json_state(s) for s in snapshot.take(interp.env)},
+        **view.json_fields(interp.env),
     }

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import exceptions
+from gradsh.engine import exceptions, limits
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchTypeError
 from gradsh.engine.ops.arguments import OperandTypeError, _type_name, python_scalar
@@ -99,6 +99,34 @@ def _operand_error(name: str, error: OperandTypeError, args: tuple[Any, ...],
     return error
 
 
+# What reads no element of its tensors (views and metadata): allowed on a view of any size,
+# such as `ones(1).expand(10**6, 10**6)`, whose other operations limits.check_reads refuses.
+_READS_NOTHING = frozenset({
+    "view", "view_as", "expand", "expand_as", "broadcast_to", "t", "T", "mT", "H", "transpose",
+    "swapaxes", "swapdims", "permute", "movedim", "moveaxis", "unsqueeze", "squeeze", "narrow",
+    "select", "slice", "split", "chunk", "unbind", "diagonal", "as_strided", "unflatten",
+    "size", "stride", "dim", "ndimension", "numel", "nelement", "element_size",
+    "is_contiguous", "storage_offset", "data_ptr", "detach", "detach_", "requires_grad_",
+    "retain_grad", "register_hook", "is_floating_point", "is_complex", "is_signed",
+    "get_device", "is_same_size", "dim_order", "untyped_storage", "is_set_to", "real",
+})
+
+
+# What makes no result as large as its largest tensor: reductions, in-place changes, and the
+# casts and copies that return their input when there is nothing to do (those check their own
+# copies). Every other operation is refused before it runs when a result that large would pass
+# gradsh's memory limit (limits.check); ops that make more than that check their own sizes.
+_SMALL_RESULT = frozenset({
+    "sum", "nansum", "mean", "nanmean", "prod", "max", "min", "amax", "amin", "aminmax",
+    "argmax", "argmin", "all", "any", "count_nonzero", "norm", "std", "var", "std_mean",
+    "var_mean", "logsumexp", "median", "nanmedian", "kthvalue", "mode", "dist", "dot", "vdot",
+    "trace", "item", "equal", "allclose", "det", "slogdet", "logdet", "backward", "tolist",
+    "numpy", "to", "float", "double", "half", "long", "int", "short", "bool", "type", "type_as",
+    "cpu", "cuda", "contiguous", "bincount", "histc", "apply_", "map_",
+    "iadd", "isub", "imul", "itruediv", "ipow", "iand", "ior", "ixor", "contains",
+})
+
+
 def _guard(name: str, function: Callable[..., Any], *, method: bool,
            tensor_first: bool, numpy_data: bool = False,
            operator: bool = False) -> Callable[..., Any]:
@@ -112,6 +140,9 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
 
     scalar = np.generic
     takes_out = not method and name in OUT_FUNCTIONS
+    reads = name not in _READS_NOTHING
+    max_reads, measured = limits.MAX_READS, limits.MEASURED_FROM
+    sized = reads and name not in _SMALL_RESULT and not name.endswith("_")
 
     def guarded(*given: Any, **kwargs: Any) -> Any:
         if tensor_first and (not given or not isinstance(given[0], Tensor)):
@@ -123,6 +154,14 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
                 f"{_describe(given[0])}"
             )
         args, keywords = given, kwargs
+        if reads:  # a view too large to ever read is refused at once (limits.check_reads)
+            for value in given:
+                if isinstance(value, Tensor):
+                    data = value._data
+                    if data.size > max_reads:
+                        limits.check_reads(data.size, data.shape)
+                    if sized and data.nbytes >= measured:  # a result as large (_SMALL_RESULT)
+                        limits.check(data.shape, data.itemsize)
         if not numpy_data:
             # NumPy scalars read as PyTorch's argument parser reads them (see python_scalar):
             # `t * np.float32(2)`, `torch.zeros(np.int64(3))`. A loop, not any(): this is
