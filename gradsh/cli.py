@@ -184,8 +184,11 @@ def _options(args: argparse.Namespace, out_is_terminal: bool) -> RunOptions:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    from gradsh.engine import limits
+
     try:
-        return _main(argv)
+        with limits.watch():  # the memory limit holds for the whole process (see limits.watch)
+            return _main(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0) if not isinstance(exit_.code, str) else 2
     except KeyboardInterrupt:
@@ -194,6 +197,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 0
+    except MemoryError as err:  # past the memory limit while showing a step, or NumPy's own
+        sys.stdout.flush()
+        sys.stderr.write(f"gradsh: MemoryError: {err or 'out of memory'}\n")
+        return 1
     except OSError as err:
         if err.errno in _OUTPUT_ERRORS:  # a full disk, a closed or broken output
             _silence_stdout()

@@ -39,7 +39,13 @@ from gradsh.engine.tensor import (
 )
 from gradsh.errors import GradshError, Pos
 from gradsh.snapshot import module_tensors, tensor_env
-from gradsh.pybuiltins import CONVERSIONS, PYTHON_ONLY, torch_or_python
+from gradsh.pybuiltins import (
+    CONVERSIONS,
+    PYTHON_ONLY,
+    checked_mul,
+    checked_pow,
+    torch_or_python,
+)
 from gradsh.values import (
     BoundMethod,
     BuiltinFunction,
@@ -89,11 +95,11 @@ UNSET = _Unset()
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add,
     "-": operator.sub,
-    "*": operator.mul,
+    "*": checked_mul,  # (a list, a string or an integer over the limits is refused)
     "/": operator.truediv,
     "//": operator.floordiv,
     "%": operator.mod,
-    "**": operator.pow,
+    "**": checked_pow,
     "@": operator.matmul,
     "&": operator.and_,
     "|": operator.or_,

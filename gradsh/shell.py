@@ -91,6 +91,8 @@ class Session:
             self._execute(text)
         except KeyboardInterrupt:
             self._error(GradshError("KeyboardInterrupt", "interrupted"))
+        except MemoryError as err:  # past the memory limit while showing a step
+            self._error(GradshError("MemoryError", str(err) or "out of memory"))
         except Exception as err:  # noqa: BLE001  (a gradsh bug must not end the session)
             if os.environ.get("GRADSH_DEBUG"):
                 raise
@@ -419,7 +421,7 @@ def interact(session: Session, prompt: PromptSession[str]) -> int:
     while not session.finished:
         try:
             text = prompt.prompt()
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, MemoryError):  # (the memory watchdog's stop comes late)
             continue
         except EOFError:
             break

@@ -207,7 +207,12 @@ def check_reads(numel: int, shape: tuple[int, ...], what: str = "elements") -> N
 
 
 class MemoryLimitStop(MemoryError):
-    """Raised in the main thread when the watchdog finds the run past its memory limit."""
+    """Raised in the main thread when the watchdog finds the run past its memory limit (shown
+    and caught as Python's MemoryError)."""
+
+
+MemoryLimitStop.__name__ = MemoryLimitStop.__qualname__ = "MemoryError"
+MemoryLimitStop.__module__ = "builtins"
 
 
 class _Watch:

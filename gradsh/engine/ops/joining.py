@@ -6,6 +6,7 @@ import builtins
 from collections.abc import Sequence
 from typing import Any
 
+from gradsh.engine import limits
 from gradsh.engine.exceptions import (
     TorchNotImplementedError,
     TorchRuntimeError,
@@ -75,6 +76,9 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                     f"{ref.shape[k]} but got size {t.shape[k]} for tensor number {i} in the list."
                 )
     dtype = result_dtype(*items)
+    shape = list(ref.shape)
+    shape[d] = builtins.sum(t.shape[d] for t in items if t.ndim == ref.ndim)
+    limits.check(tuple(shape), dtype.itemsize)
     return CatBackward0.apply(*items, dim=d, dtype=dtype)
 
 
@@ -97,6 +101,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     d = wrap_dim(dim, items[0].ndim + 1)
     _check_kernel_devices("wrapper_CUDA_cat", *[("tensors", t) for t in items])  # stack is cat
     dtype = result_dtype(*items)
+    limits.check((len(items), *items[0].shape), dtype.itemsize)
     return StackBackward0.apply(*items, dim=d, dtype=dtype)
 
 
@@ -122,7 +127,11 @@ def repeat(a: Tensor, *sizes: Any) -> Tensor:
     if builtins.any(int(s) < 0 for s in sizes):
         raise TorchRuntimeError(f"Trying to create tensor with negative dimension "
                                 f"{min(int(s) for s in sizes)}: {list(sizes)}")
-    return RepeatBackward0.apply(a, repeats=tuple(int(s) for s in sizes))
+    repeats = tuple(int(s) for s in sizes)
+    padded = (1,) * (len(repeats) - a.ndim) + tuple(a.shape)
+    limits.check(tuple(n * r for n, r in zip(padded, repeats, strict=True)),
+                 a._data.dtype.itemsize)
+    return RepeatBackward0.apply(a, repeats=repeats)
 
 
 @guarded
@@ -187,6 +196,10 @@ def pad(input: Tensor, pad: Any, mode: str = "constant",  # noqa: A002
         raise TorchRuntimeError(
             "Padding length should be less than or equal to two times the input dimension but "
             f"got padding length {len(amounts)} and input of dimension {input.ndim}")
+    shape = list(input.shape)
+    for i in range(len(amounts) // 2):
+        shape[input.ndim - 1 - i] += amounts[2 * i] + amounts[2 * i + 1]
+    limits.check(tuple(builtins.max(n, 0) for n in shape), input._data.dtype.itemsize)
     if mode != "constant":
         return pad_nonconstant(input, amounts, mode, value)
     for i in range(len(amounts) // 2):
