@@ -246,6 +246,30 @@ def _mistyped_subcommand(word: str) -> bool:
     return True
 
 
+def _read_stdin() -> str | None:
+    """The script piped in, read as a script file is (at most max_script_bytes, UTF-8); None
+    after saying on stderr why it cannot be run."""
+    from gradsh.runner import max_script_bytes
+
+    limit = max_script_bytes()
+    try:
+        raw = sys.stdin.buffer.read(limit + 1)
+    except (OSError, ValueError, AttributeError) as err:
+        sys.stderr.write(f"gradsh: error: cannot read standard input: {err}\n")
+        return None
+    if len(raw) > limit:
+        sys.stderr.write(f"gradsh: error: standard input is larger than {limit:,} bytes: not a "
+                         "script gradsh reads (GRADSH_MAX_SCRIPT_BYTES sets the limit)\n")
+        return None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        sys.stderr.write(f"gradsh: error: standard input is not valid UTF-8 (byte {err.start}: "
+                         f"{raw[err.start]:#04x})\n")
+        return None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def _tune_gc() -> None:
     """Python's cyclic garbage collector, set for a process that builds autograd graphs.
 
@@ -261,7 +285,8 @@ def _tune_gc() -> None:
 
 
 def _main(argv: list[str]) -> int:
-    from gradsh.runner import EXIT_USAGE, read_with_header, run_source
+    from gradsh.errors import GradshError
+    from gradsh.runner import EXIT_USAGE, header_args, read_with_header, run_source
 
     _tune_gc()
     if sys.stdout is None or sys.stderr is None:  # started with `>&-` or `2>&-`
@@ -279,19 +304,32 @@ def _main(argv: list[str]) -> int:
         parser = build_parser()
     args = parser.parse_args(argv)
     source = None
-    if args.file is not None and getattr(args, "code", None) is None:
+    code = getattr(args, "code", None)
+    if args.file is not None and code is None:
         if _mistyped_subcommand(args.file):
             return EXIT_USAGE
         args, source = read_with_header(parser, argv, args)
         if source is None:
             return EXIT_USAGE
+    elif code is None and sys.stdin is not None and not sys.stdin.isatty():
+        source = _read_stdin()
+        if source is None:
+            return EXIT_USAGE
+    text = code if code is not None else source
+    if text is not None and args.file is None:  # -c CODE and piped input have headers too
+        try:
+            header = header_args(text)
+        except GradshError as err:
+            sys.stderr.write(f"gradsh: error: {err.message}\n")
+            return EXIT_USAGE
+        if header:
+            args = parser.parse_args([*header, *argv])
     options = _options(args, sys.stdout.isatty())
     if options.sim_cuda:
         from gradsh.engine.backend import SIM_CUDA_NOTICE
 
         sys.stderr.write(SIM_CUDA_NOTICE + "\n")
 
-    code = getattr(args, "code", None)
     if code is not None:
         if args.file is not None:
             sys.stderr.write("gradsh: error: give either -c CODE or a FILE, not both\n")
@@ -305,7 +343,8 @@ def _main(argv: list[str]) -> int:
             from gradsh.shell import run_shell
 
             return run_shell(options)
-        return run_source(sys.stdin.read(), "<stdin>", options, sys.stdout, sys.stderr)
+        assert source is not None
+        return run_source(source, "<stdin>", options, sys.stdout, sys.stderr)
     assert source is not None
     return run_source(source, args.file, options, sys.stdout, sys.stderr)
 
