@@ -194,11 +194,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("gradsh: interrupted\n")
         return 130
-    except BrokenPipeError:
-        _silence_stdout()
-        return 0
+    except BrokenPipeError:  # the reader went away (`gradsh x.grad | head`): exit 1 quietly,
+        _silence_stdout()  # in every output mode, as Python's documentation advises
+        return 1
     except MemoryError as err:  # past the memory limit while showing a step, or NumPy's own
-        sys.stdout.flush()
+        _flush_stdout()
         sys.stderr.write(f"gradsh: MemoryError: {err or 'out of memory'}\n")
         return 1
     except OSError as err:
@@ -216,10 +216,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         sys.stderr.write(f"gradsh: internal error: {type(err).__name__}: {err}\n")
         return 1
+    except BaseException as stop:  # --timeout's stop where no statement was running
+        from gradsh.runner import ScriptTimeout
+
+        if not isinstance(stop, ScriptTimeout):
+            raise
+        _flush_stdout()
+        sys.stderr.write("gradsh: TimeoutError: the run went past --timeout\n")
+        return 1
 
 
 _OUTPUT_ERRORS = frozenset({errno.ENOSPC, errno.EIO, errno.EBADF, errno.EPIPE, errno.EDQUOT,
                             errno.EFBIG})
+
+
+def _flush_stdout() -> None:
+    """Write out what is buffered for stdout, if it still can be (before a last error line)."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _silence_stdout()
 
 
 def _silence_stdout() -> None:

@@ -8,6 +8,7 @@ table's layout (columns, widths, cell texts) is gradsh.table_layout's.
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -40,15 +41,24 @@ def report_table(columns: Sequence[str], rows: Sequence[Sequence[str]],
     return table
 
 
+class _Console(Console):
+    """rich's Console, leaving a closed pipe to gradsh's one exit path (cli.main): rich would
+    exit by itself, with its own code."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+
 def make_console(file: IO[str], color: bool, width: int | None) -> Console:
     """A console that is rich on a terminal and plain (no ANSI, fixed width) otherwise."""
     # soft_wrap: printed text keeps its own line breaks (PyTorch's repr, one-line errors);
     # only tables and trees are laid out to the width. force_jupyter=False: in a Jupyter
     # kernel rich would display HTML itself instead of writing to `file`.
     if color:
-        return Console(file=file, width=width, highlight=False, soft_wrap=True,
-                       force_jupyter=False)
-    return Console(
+        return _Console(file=file, width=width, highlight=False, soft_wrap=True,
+                        force_jupyter=False)
+    return _Console(
         file=file,
         force_jupyter=False,
         width=width or 100,

@@ -172,8 +172,14 @@ def run_source(source: str, path: str, options: RunOptions, out: IO[str], err: I
         from gradsh.pyrun import run_python
 
         return run_python(source, path, options, out, err, directory)
-    with _deadline(options.timeout):  # one deadline for parsing and running
-        return _run_grad(source, path, options, out, err)
+    try:
+        with _deadline(options.timeout):  # one deadline for parsing and running
+            return _run_grad(source, path, options, out, err)
+    except ScriptTimeout:  # before parsing or between it and the first statement
+        Renderer(out, err, options.color, options.width).error(GradshError(
+            "TimeoutError", f"the script ran longer than --timeout {options.timeout:g} "
+            "seconds"), None, path)
+        return EXIT_RUNTIME
 
 
 def _run_grad(source: str, path: str, options: RunOptions, out: IO[str], err: IO[str]) -> int:
@@ -287,10 +293,10 @@ def _deadline(seconds: float | None) -> Iterator[None]:
     timer = threading.Timer(seconds + WATCHDOG_GRACE, watchdog)
     timer.daemon = True
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
     timer.start()
     _Deadline.active = True
     try:
+        signal.setitimer(signal.ITIMER_REAL, seconds)  # (inside: it may expire at once)
         yield
     finally:
         _Deadline.active = False

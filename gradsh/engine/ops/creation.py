@@ -51,6 +51,8 @@ def _infer_data(data: Any) -> tuple[Any, DType]:
     while stack:
         item, depth = stack.pop()  # depth-first, in order: PyTorch reports the first mismatch
         if isinstance(item, (list, tuple, range)):
+            if depth >= _MAX_DIMS:
+                raise TorchValueError(f"too many dimensions '{type(item).__name__}'")
             _check_length(dims, depth, len(item))
             for sub in reversed(item):
                 stack.append((sub, depth + 1))
@@ -62,7 +64,7 @@ def _infer_data(data: Any) -> tuple[Any, DType]:
                 _check_length(dims, depth + k, n)
         kind = _element_dtype(item, depth)
         inferred = kind if inferred is None else dtypes.promote_types(inferred, kind)
-    if len(dims) > 64:
+    if len(dims) > _MAX_DIMS:
         raise TorchValueError("too many dimensions 'list'")
     return data, inferred or dtypes.default_float()  # tensor([]) is float32
 
@@ -75,11 +77,18 @@ def _check_length(dims: dict[int, int], depth: int, length: int) -> None:
     dims.setdefault(depth, length)
 
 
+_MAX_DIMS = 64  # PyTorch's limit on a tensor's dimensions
+
+
 def _check_first_elements(data: Any) -> None:
     """PyTorch sizes the data by its first elements, before it reads any value."""
     item = data
+    depth = 0
     while isinstance(item, (list, tuple, range)) and len(item) > 0:
         item = item[0]
+        depth += 1
+        if depth > _MAX_DIMS:  # (a list inside itself would go on for ever)
+            raise TorchValueError(f"too many dimensions '{type(item).__name__}'")
         if isinstance(item, np.ndarray) and "ndarray_list" not in _once:
             _once.add("ndarray_list")
             warn("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please "
