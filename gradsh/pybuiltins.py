@@ -115,7 +115,7 @@ def checked_pow(left: Any, right: Any) -> Any:
     computing it (`10**10**10` would take hours and gigabytes)."""
     if (isinstance(left, int) and isinstance(right, int) and right > 0
             and abs(left) > 1 and not isinstance(left, bool)):
-        digits = math.inf if right > MAX_INT_DIGITS else right * math.log10(abs(left))
+        digits = math.inf if right.bit_length() > 900 else right * math.log10(abs(left))
         if digits > MAX_INT_DIGITS:
             size = "far more" if math.isinf(digits) else f"about {digits:,.0f}"
             raise GradshError("MemoryError", f"this power would be an integer of {size} digits: "

@@ -152,21 +152,28 @@ class StateCache:
         self._entries: dict[str, tuple[Any, ...]] = {}
 
     def state(self, name: str, t: Tensor) -> TensorState:
+        entry = self._entries.get(name)
+        data = t._data
+        if entry is not None and entry[0] is t and entry[1] is data:  # the common case, flat
+            grad, fn = t._grad, t._grad_fn
+            if (entry[2] is grad and entry[3] is fn and entry[5] == t._requires_grad
+                    and (fn is None or entry[4] is fn.retain_grad_ref)
+                    and (grad is None or entry[7] is grad._data)
+                    and entry[6] == (data.tobytes() if grad is None
+                                     else data.tobytes() + grad._data.tobytes())):
+                return entry[8]
+        return self._refresh(name, t)
+
+    def _refresh(self, name: str, t: Tensor) -> TensorState:
         data, grad, fn = t._data, t._grad, t._grad_fn
+        state = tensor_state(name, t)
         if (t._base is not None or data.__class__ is not np.ndarray or data.size > COPIED_UP_TO
                 or (grad is not None and (grad._data.__class__ is not np.ndarray
                                           or grad._data.size > COPIED_UP_TO))):
             self._entries.pop(name, None)
-            return tensor_state(name, t)
+            return state
         content = data.tobytes() if grad is None else data.tobytes() + grad._data.tobytes()
         retained = fn.retain_grad_ref if fn is not None else None
-        entry = self._entries.get(name)
-        if (entry is not None and entry[0] is t and entry[1] is data and entry[2] is grad
-                and entry[3] is fn and entry[4] is retained
-                and entry[5] == t._requires_grad and entry[6] == content
-                and (grad is None or entry[7] is grad._data)):
-            return entry[8]
-        state = tensor_state(name, t)
         self._entries[name] = (t, data, grad, fn, retained, t._requires_grad, content,
                                None if grad is None else grad._data, state)
         return state

@@ -421,7 +421,7 @@ class Generator:
             jumps = (draws % np.arange(n - start, n - start - count, -1, dtype=np.int64)).tolist()
             for i, z in enumerate(jumps, start):
                 perm[i], perm[i + z] = perm[i + z], perm[i]
-        return np.frombuffer(perm, dtype=np.int64).astype(dtype.np)
+        return np.array(np.frombuffer(perm, dtype=np.int64), dtype=dtype.np)  # (owns its data)
 
     def _randperm_inside_out(self, n: int) -> np.ndarray:
         """The large-n shuffle (n >= (2**32 - 1) // 20, where random() % n would be visibly
