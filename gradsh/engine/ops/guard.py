@@ -109,6 +109,7 @@ _READS_NOTHING = frozenset({
     "is_contiguous", "storage_offset", "data_ptr", "detach", "detach_", "requires_grad_",
     "retain_grad", "register_hook", "is_floating_point", "is_complex", "is_signed",
     "get_device", "is_same_size", "dim_order", "untyped_storage", "is_set_to", "real",
+    "index",  # (t[key]: a view, or a gather whose result ops.indexing checks)
 })
 
 
