@@ -14,6 +14,7 @@ file that cannot be read.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import os
 import sys
@@ -183,11 +184,14 @@ def _options(args: argparse.Namespace, out_is_terminal: bool) -> RunOptions:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    """The `gradsh` command. Run as the process (no `argv`: its own arguments), it watches the
+    process's memory too (limits.watch); called with arguments (tests) it leaves that alone."""
     from gradsh.engine import limits
 
+    watch = limits.watch() if argv is None else contextlib.nullcontext()
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        with limits.watch():  # the memory limit holds for the whole process (see limits.watch)
+        with watch:  # the memory limit holds for the whole process
             return _main(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0) if not isinstance(exit_.code, str) else 2

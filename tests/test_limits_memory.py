@@ -78,7 +78,8 @@ OVER_THE_LIMIT: dict[str, tuple[Callable[[], Any], Callable[[Any], Any]]] = {
     "kthvalue": (lambda: torch.randn(2 * 10**6), lambda x: x.kthvalue(3)),
     "one_hot": (lambda: torch.randint(0, 1000, (10**5,)), lambda x: F.one_hot(x)),
     "outer": (lambda: torch.randn(10**4), lambda x: torch.outer(x, x)),
-    "advanced index": (lambda: torch.randn(10, 10**6), lambda x: x[torch.zeros(30, dtype=torch.int64)]),
+    "advanced index": (lambda: torch.randn(10, 10**6),
+                       lambda x: x[torch.zeros(30, dtype=torch.int64)]),
     "embedding": (lambda: torch.randn(1000, 1000),
                   lambda w: F.embedding(torch.zeros(10**5, dtype=torch.int64), w)),
     "cdist": (lambda: torch.randn(10**4, 3), lambda x: torch.cdist(x, x)),
@@ -228,7 +229,8 @@ def test_a_statement_past_the_limit_is_stopped_and_the_run_goes_on(baseline_mib:
 def test_the_issues_probes_stay_within_the_limit(baseline_mib: int) -> None:
     probes = ["x = linspace(0, 1, 10**8)", "x = arange(10**8)", "x = eye(10000)",
               "x = randint(0, 10**6, (2*10**7,)); y = x.unique()",
-              "x = randn(2*10**7); y = dropout(x, 0.5)", "x = ones(10**7, dtype=bool); y = x.nonzero()",
+              "x = randn(2*10**7); y = dropout(x, 0.5)",
+              "x = ones(10**7, dtype=bool); y = x.nonzero()",
               "x = randn(10**7); y = cat([x, x, x])", "x = randn(10**6); y = x.repeat(30)",
               "x = randn(10**4); y = diag(x)", "x = randn(2*10**7); y = x.sort()",
               "x = randn(2*10**8)", "x = randint(0, 1000, (10**6,)); y = one_hot(x)"]
