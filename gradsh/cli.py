@@ -14,6 +14,7 @@ file that cannot be read.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import os
 import sys
@@ -59,8 +60,15 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=_seconds, metavar="SECONDS",
                         help="stop a run that takes longer (exit 1)")
     parser.add_argument("--max-memory", type=_size, metavar="SIZE",
-                        help="the largest tensor allowed, e.g. 2G (default: half the memory "
-                        "available; also GRADSH_MAX_MEMORY)")
+                        help="the memory the run may take beyond gradsh's own, e.g. 2G "
+                        "(default: half the memory available; also GRADSH_MAX_MEMORY)")
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("--changed-only", action="store_true",
+                       help="after each step, only the variables it changed (table and JSON; "
+                       "the default beyond 50 variables)")
+    shown.add_argument("--full", action="store_true",
+                       help="after each step, every variable, and every JSON value in full "
+                       "(output grows with steps x variables)")
     parser.add_argument("--lang", choices=("en", "zh"),
                         help="language of `explain` (default: GRADSH_LANG or en)")
 
@@ -173,21 +181,32 @@ def _options(args: argparse.Namespace, out_is_terminal: bool) -> RunOptions:
         timeout=args.timeout,
         max_memory=args.max_memory,
         argv=tuple(getattr(args, "program_argv", ())),
+        vars_shown="changed" if args.changed_only else "full" if args.full else "auto",
     )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The `gradsh` command. Run as the process (no `argv`: its own arguments), it watches the
+    process's memory too (limits.watch); called with arguments (tests) it leaves that alone."""
+    from gradsh.engine import limits
+
+    watch = limits.watch() if argv is None else contextlib.nullcontext()
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        return _main(argv)
+        with watch:  # the memory limit holds for the whole process
+            return _main(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0) if not isinstance(exit_.code, str) else 2
     except KeyboardInterrupt:
         sys.stderr.write("gradsh: interrupted\n")
         return 130
-    except BrokenPipeError:
-        _silence_stdout()
-        return 0
+    except BrokenPipeError:  # the reader went away (`gradsh x.grad | head`): exit 1 quietly,
+        _silence_stdout()  # in every output mode, as Python's documentation advises
+        return 1
+    except MemoryError as err:  # past the memory limit while showing a step, or NumPy's own
+        _flush_stdout()
+        sys.stderr.write(f"gradsh: MemoryError: {err or 'out of memory'}\n")
+        return 1
     except OSError as err:
         if err.errno in _OUTPUT_ERRORS:  # a full disk, a closed or broken output
             _silence_stdout()
@@ -203,10 +222,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         sys.stderr.write(f"gradsh: internal error: {type(err).__name__}: {err}\n")
         return 1
+    except BaseException as stop:  # --timeout's stop where no statement was running
+        from gradsh.runner import ScriptTimeout
+
+        if not isinstance(stop, ScriptTimeout):
+            raise
+        _flush_stdout()
+        sys.stderr.write("gradsh: TimeoutError: the run went past --timeout\n")
+        return 1
 
 
 _OUTPUT_ERRORS = frozenset({errno.ENOSPC, errno.EIO, errno.EBADF, errno.EPIPE, errno.EDQUOT,
                             errno.EFBIG})
+
+
+def _flush_stdout() -> None:
+    """Write out what is buffered for stdout, if it still can be (before a last error line)."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _silence_stdout()
 
 
 def _silence_stdout() -> None:
@@ -231,6 +266,30 @@ def _mistyped_subcommand(word: str) -> bool:
         return False
     sys.stderr.write(f"gradsh: error: no such file or subcommand: {word}\n{hint}\n")
     return True
+
+
+def _read_stdin() -> str | None:
+    """The script piped in, read as a script file is (at most max_script_bytes, UTF-8); None
+    after saying on stderr why it cannot be run."""
+    from gradsh.runner import max_script_bytes
+
+    limit = max_script_bytes()
+    try:
+        raw = sys.stdin.buffer.read(limit + 1)
+    except (OSError, ValueError, AttributeError) as err:
+        sys.stderr.write(f"gradsh: error: cannot read standard input: {err}\n")
+        return None
+    if len(raw) > limit:
+        sys.stderr.write(f"gradsh: error: standard input is larger than {limit:,} bytes: not a "
+                         "script gradsh reads (GRADSH_MAX_SCRIPT_BYTES sets the limit)\n")
+        return None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        sys.stderr.write(f"gradsh: error: standard input is not valid UTF-8 (byte {err.start}: "
+                         f"{raw[err.start]:#04x})\n")
+        return None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _tune_gc() -> None:
@@ -307,7 +366,8 @@ def split_program_args(argv: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def _main(argv: list[str]) -> int:
-    from gradsh.runner import EXIT_USAGE, read_with_header, run_source
+    from gradsh.errors import GradshError
+    from gradsh.runner import EXIT_USAGE, header_args, read_with_header, run_source
 
     tune_process()
     if sys.stdout is None or sys.stderr is None:  # started with `>&-` or `2>&-`
@@ -327,19 +387,32 @@ def _main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     args.program_argv = program_argv
     source = None
-    if args.file is not None and getattr(args, "code", None) is None:
+    code = getattr(args, "code", None)
+    if args.file is not None and code is None:
         if _mistyped_subcommand(args.file):
             return EXIT_USAGE
         args, source = read_with_header(parser, argv, args)
         if source is None:
             return EXIT_USAGE
+    elif code is None and sys.stdin is not None and not sys.stdin.isatty():
+        source = _read_stdin()
+        if source is None:
+            return EXIT_USAGE
+    text = code if code is not None else source
+    if text is not None and args.file is None:  # -c CODE and piped input have headers too
+        try:
+            header = header_args(text)
+        except GradshError as err:
+            sys.stderr.write(f"gradsh: error: {err.message}\n")
+            return EXIT_USAGE
+        if header:
+            args = parser.parse_args([*header, *argv])
     options = _options(args, sys.stdout.isatty())
     if options.sim_cuda:
         from gradsh.engine.backend import SIM_CUDA_NOTICE
 
         sys.stderr.write(SIM_CUDA_NOTICE + "\n")
 
-    code = getattr(args, "code", None)
     if code is not None:
         if args.file is not None:
             sys.stderr.write("gradsh: error: give either -c CODE or a FILE, not both\n")
@@ -353,7 +426,8 @@ def _main(argv: list[str]) -> int:
             from gradsh.shell import run_shell
 
             return run_shell(options)
-        return run_source(sys.stdin.read(), "<stdin>", options, sys.stdout, sys.stderr)
+        assert source is not None
+        return run_source(source, "<stdin>", options, sys.stdout, sys.stderr)
     assert source is not None
     return run_source(source, args.file, options, sys.stdout, sys.stderr)
 

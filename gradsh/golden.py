@@ -218,6 +218,8 @@ def run_script(script: Path) -> tuple[str, int]:
         sim_cuda=args.sim_cuda,
         color=False,
         width=WIDTH,
+        timeout=args.timeout,
+        max_memory=args.max_memory,
     )
     fresh_state()
     try:

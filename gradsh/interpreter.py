@@ -48,7 +48,7 @@ from gradsh.interp_names import (
 )
 from gradsh.statement_undo import SessionState, is_instance, is_nn_module, undoes, uninterrupted
 from gradsh.snapshot import tensor_env
-from gradsh.pybuiltins import CONVERSIONS, PYTHON_ONLY
+from gradsh.pybuiltins import CONVERSIONS, PYTHON_ONLY, checked_mul, checked_pow
 from gradsh.values import (
     BoundMethod,
     BuiltinFunction,
@@ -98,11 +98,11 @@ UNSET = _Unset()
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add,
     "-": operator.sub,
-    "*": operator.mul,
+    "*": checked_mul,  # (a list, a string or an integer over the limits is refused)
     "/": operator.truediv,
     "//": operator.floordiv,
     "%": operator.mod,
-    "**": operator.pow,
+    "**": checked_pow,
     "@": operator.matmul,
     "&": operator.and_,
     "|": operator.or_,

@@ -19,6 +19,7 @@ import os
 import re
 import sys
 import threading
+import unicodedata
 from collections.abc import Iterable, Iterator
 from importlib import resources
 from pathlib import Path
@@ -265,6 +266,9 @@ class _TokenStream:
                 yield from _split_device(tok)
                 previous_type = "NUMBER"
                 continue
+            elif kind == "NAME" and not tok.value.isascii():
+                # Python's identifiers are NFKC-normalised: `ｘ` and `x` are one name.
+                tok = tok.update(value=unicodedata.normalize("NFKC", tok.value))
             elif (kind == "NUMBER" and _MODULE_INDEX.fullmatch(tok.value)
                   and _ends_primary(previous, previous_type) and _adjacent(previous, tok)):
                 # `model.0.weight`: the attribute `0` (a Sequential's first module), as the

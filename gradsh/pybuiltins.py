@@ -10,14 +10,17 @@ exhaust the machine with `list(range(10**12))`.
 from __future__ import annotations
 
 import builtins
+import math
+import operator
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from gradsh.engine import limits
 from gradsh.engine.limits import Limit, format_size
 from gradsh.engine.tensor import Tensor
 from gradsh.errors import GradshError
 
-__all__ = ["PYTHON_ONLY", "CONVERSIONS", "torch_or_python"]
+__all__ = ["PYTHON_ONLY", "CONVERSIONS", "torch_or_python", "checked_mul", "checked_pow"]
 
 # Bytes a list entry takes at the least (a pointer); the budget is --max-memory's.
 _BYTES_PER_ITEM = 8
@@ -86,3 +89,35 @@ def torch_or_python(name: str, torch_function: Callable[..., Any]) -> Callable[.
     call.__name__ = name
     call.__wrapped__ = torch_function  # type: ignore[attr-defined]  (its signature, for flags)
     return call
+
+
+# The largest integer `**` computes: Python itself takes about a second for 3 million digits,
+# and prints at most 4,300 (`print 10**4301` is its ValueError).
+MAX_INT_DIGITS = 1_000_000
+
+
+def checked_mul(left: Any, right: Any) -> Any:
+    """`left * right`, refusing a repeated str, list or tuple over the memory limit before it
+    is built (CPython builds it in one step that nothing can interrupt)."""
+    for seq, count in ((left, right), (right, left)):
+        if isinstance(seq, (str, list, tuple)) and isinstance(count, int) and count > 1:
+            size = len(seq) * count * (1 if isinstance(seq, str) else _BYTES_PER_ITEM)
+            items = "characters" if isinstance(seq, str) else "items"
+            try:
+                limits.reserve(size, f"a {type(seq).__name__} of {len(seq) * count:,} {items}")
+            except limits.MemoryLimitError as err:
+                raise GradshError("MemoryError", str(err)) from None
+    return operator.mul(left, right)
+
+
+def checked_pow(left: Any, right: Any) -> Any:
+    """`left ** right`, refusing an integer of more than MAX_INT_DIGITS digits before
+    computing it (`10**10**10` would take hours and gigabytes)."""
+    if (isinstance(left, int) and isinstance(right, int) and right > 0
+            and abs(left) > 1 and not isinstance(left, bool)):
+        digits = math.inf if right.bit_length() > 900 else right * math.log10(abs(left))
+        if digits > MAX_INT_DIGITS:
+            size = "far more" if math.isinf(digits) else f"about {digits:,.0f}"
+            raise GradshError("MemoryError", f"this power would be an integer of {size} digits: "
+                              f"gradsh computes integers of at most {MAX_INT_DIGITS:,} digits")
+    return operator.pow(left, right)

@@ -8,8 +8,9 @@ table's layout (columns, widths, cell texts) is gradsh.table_layout's.
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 from rich import box
@@ -40,15 +41,24 @@ def report_table(columns: Sequence[str], rows: Sequence[Sequence[str]],
     return table
 
 
+class _Console(Console):
+    """rich's Console, leaving a closed pipe to gradsh's one exit path (cli.main): rich would
+    exit by itself, with its own code."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+
 def make_console(file: IO[str], color: bool, width: int | None) -> Console:
     """A console that is rich on a terminal and plain (no ANSI, fixed width) otherwise."""
     # soft_wrap: printed text keeps its own line breaks (PyTorch's repr, one-line errors);
     # only tables and trees are laid out to the width. force_jupyter=False: in a Jupyter
     # kernel rich would display HTML itself instead of writing to `file`.
     if color:
-        return Console(file=file, width=width, highlight=False, soft_wrap=True,
-                       force_jupyter=False)
-    return Console(
+        return _Console(file=file, width=width, highlight=False, soft_wrap=True,
+                        force_jupyter=False)
+    return _Console(
         file=file,
         force_jupyter=False,
         width=width or 100,
@@ -81,13 +91,22 @@ def highlight(source: str, language: str = "gradsh") -> Text:
 
 @dataclass
 class TableMemory:
-    """The cells shown at the previous step, to mark what changed."""
+    """The cells shown at the previous step, to mark what changed, and the states they were
+    made from (a state a snapshot cache hands back unchanged keeps its cells)."""
 
     cells: dict[str, dict[str, str]]
+    states: dict[str, TensorState] = field(default_factory=dict)
 
     @staticmethod
     def empty() -> TableMemory:
         return TableMemory({})
+
+
+_UNCHANGED = dict.fromkeys(COLUMNS, False)
+
+# A step's table shows every row while there are at most this many; beyond, only the rows the
+# step changed and a line counting the others, so that output grows with the work done.
+TABLE_ALL_ROWS_UP_TO = 50
 
 
 def change_marks(before: dict[str, str] | None, now: dict[str, str]) -> dict[str, bool]:
@@ -180,13 +199,15 @@ class Renderer:
     # -- the table ----------------------------------------------------------------------------
 
     def table(self, states: Sequence[VarState], names: Sequence[str] | None = None,
-              remember: bool = True, marks: bool = True) -> None:
+              remember: bool = True, marks: bool = True, changed_only: bool | None = None
+              ) -> None:
         """The variable table; with `names`, only those rows (for `show a, c`; a module's name
         stands for its parameters' and buffers' rows).
 
         Cells that differ from the last table shown are marked, unless `marks` is False (the
         single table of `--final` has nothing to compare with); a new variable is marked once,
-        on its name.
+        on its name. With `changed_only` (by default: over TABLE_ALL_ROWS_UP_TO rows, after a
+        step), only the rows with a mark are shown, then a line counting the others.
         """
         tensors = [s for s in states if isinstance(s, TensorState)]
         if names:  # `show model` shows the module's rows (model.0.weight ...)
@@ -195,12 +216,37 @@ class Renderer:
                        if s.name in wanted or s.name.split(".", 1)[0] in wanted]
         if not tensors:
             return
-        previous = self.memory.cells
-        current = {state.name: tensor_cells(state) for state in tensors}
-        changed = [change_marks(previous.get(state.name), current[state.name]) if marks else {}
-                   for state in tensors]
+        previous, made = self.memory.cells, self.memory.states
+        current: dict[str, dict[str, str]] = {}
+        changed: list[dict[str, bool]] = []
+        for state in tensors:
+            name = state.name
+            if made.get(name) is state:  # the state of the last table: nothing changed
+                current[name] = previous[name]
+                changed.append(_UNCHANGED if marks else {})
+            else:
+                current[name] = cells = tensor_cells(state)
+                changed.append(change_marks(previous.get(name), cells) if marks else {})
         if remember:
-            self.memory = TableMemory({**previous, **current})
+            self.memory = TableMemory({**previous, **current},
+                                      {**made, **{state.name: state for state in tensors}})
+        if changed_only is None:
+            changed_only = marks and remember and len(tensors) > TABLE_ALL_ROWS_UP_TO
+        hidden = 0
+        if changed_only:
+            shown = [i for i, marked in enumerate(changed)
+                     if marked is not _UNCHANGED and any(marked.values())]
+            hidden = len(tensors) - len(shown)
+            tensors = [tensors[i] for i in shown]
+            changed = [changed[i] for i in shown]
+        if tensors:
+            self._lay_out_table(tensors, changed, current)
+        if hidden:
+            self.out.print(f"({hidden:,} unchanged variable{'s' if hidden != 1 else ''} not "
+                           "shown; `show` lists every one)", markup=False, highlight=False)
+
+    def _lay_out_table(self, tensors: Sequence[TensorState], changed: Sequence[dict[str, bool]],
+                       current: dict[str, dict[str, str]]) -> None:
         layout = lay_out(tensors, changed, self.out.width, mark_width=0 if self.color else 1,
                          texts=[current[state.name] for state in tensors])
         if self.color:  # as wide as the layout, wider than the terminal if it must be
@@ -253,6 +299,7 @@ class Renderer:
     def forget(self, names: Sequence[str]) -> None:
         for name in names:
             self.memory.cells.pop(name, None)
+            self.memory.states.pop(name, None)
 
     def other_variables(self, states: Sequence[VarState]) -> None:
         others = [s for s in states if isinstance(s, OtherState)]

@@ -23,6 +23,7 @@ from gradsh.errors import GradshError
 from gradsh.interpreter import Display, Interpreter, StepOutcome
 from gradsh.parser import normalise, parse
 from gradsh.render import Renderer
+from gradsh.step_vars import StepVars
 
 EXIT_OK = 0
 EXIT_RUNTIME = 1
@@ -39,7 +40,8 @@ class RunOptions:
     color: bool = False
     width: int | None = None
     timeout: float | None = None  # seconds; the running statement is stopped and undone
-    max_memory: int | None = None  # bytes one tensor may take (None: the engine's default)
+    max_memory: int | None = None  # bytes the run may take (None: the engine's default)
+    vars_shown: str = "auto"  # "auto", "changed" or "full": what steps show (step_vars.py)
     lang: str = "en"  # the language of `explain`: "en" or "zh"
     argv: tuple[str, ...] = ()  # a Python program's own arguments (sys.argv[1:])
 
@@ -171,8 +173,14 @@ def run_source(source: str, path: str, options: RunOptions, out: IO[str], err: I
         from gradsh.pyrun import run_python
 
         return run_python(source, path, options, out, err, directory)
-    with _deadline(options.timeout):  # one deadline for parsing and running
-        return _run_grad(source, path, options, out, err)
+    try:
+        with _deadline(options.timeout):  # one deadline for parsing and running
+            return _run_grad(source, path, options, out, err)
+    except ScriptTimeout:  # before parsing or between it and the first statement
+        Renderer(out, err, options.color, options.width).error(GradshError(
+            "TimeoutError", f"the script ran longer than --timeout {options.timeout:g} "
+            "seconds"), None, path)
+        return EXIT_RUNTIME
 
 
 def _run_grad(source: str, path: str, options: RunOptions, out: IO[str], err: IO[str]) -> int:
@@ -217,6 +225,7 @@ def _run_steps(program: Any, interp: Interpreter, options: RunOptions, renderer:
                out: IO[str], source: str, path: str) -> bool:
     """Run and show each statement; True when one failed."""
     failed = False
+    view = StepVars(options.vars_shown)
     with _deadline(options.timeout):
         for number, stmt in enumerate(program.body, start=1):
             try:
@@ -231,7 +240,7 @@ def _run_steps(program: Any, interp: Interpreter, options: RunOptions, renderer:
                 stopped.rolled_back = True
                 outcome = StepOutcome(stmt, error=stopped, rolled_back=True)
                 options = dataclasses.replace(options, keep_going=False)
-            if _show_step(number, outcome, interp, options, renderer, out, source, path):
+            if _show_step(number, outcome, interp, options, renderer, out, source, path, view):
                 failed = True
                 if not options.keep_going:
                     break
@@ -239,12 +248,13 @@ def _run_steps(program: Any, interp: Interpreter, options: RunOptions, renderer:
 
 
 def _show_step(number: int, outcome: StepOutcome, interp: Interpreter, options: RunOptions,
-               renderer: Renderer, out: IO[str], source: str, path: str) -> bool:
+               renderer: Renderer, out: IO[str], source: str, path: str,
+               view: StepVars) -> bool:
     """Show one step as the mode asks; True when it failed."""
     if options.mode == "json":
-        out.write(json.dumps(_json_step(number, outcome, interp, source)) + "\n")
+        out.write(json.dumps(_json_step(number, outcome, interp, view)) + "\n")
     else:
-        _render_step(renderer, outcome, interp, options, source, path)
+        _render_step(renderer, outcome, interp, options, source, path, view)
     return not outcome.ok
 
 
@@ -286,10 +296,10 @@ def _deadline(seconds: float | None) -> Iterator[None]:
     timer = threading.Timer(seconds + WATCHDOG_GRACE, watchdog)
     timer.daemon = True
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
     timer.start()
     _Deadline.active = True
     try:
+        signal.setitimer(signal.ITIMER_REAL, seconds)  # (inside: it may expire at once)
         yield
     finally:
         _Deadline.active = False
@@ -299,7 +309,7 @@ def _deadline(seconds: float | None) -> Iterator[None]:
 
 
 def _render_step(renderer: Renderer, outcome: StepOutcome, interp: Interpreter,
-                 options: RunOptions, source: str, path: str) -> None:
+                 options: RunOptions, source: str, path: str, view: StepVars) -> None:
     full = options.mode == "table"
     if full:
         renderer.statement(outcome.stmt.source)
@@ -319,7 +329,7 @@ def _render_step(renderer: Renderer, outcome: StepOutcome, interp: Interpreter,
             return
     if full:
         if not isinstance(outcome.stmt, ast.Show):  # `show` has just shown the table
-            renderer.table(snapshot.take(interp.env))
+            view.table(renderer, interp.env)
         renderer.text("")
 
 
@@ -387,7 +397,7 @@ def _json_syntax_error(error: GradshError) -> dict[str, Any]:
 
 
 def _json_step(number: int, outcome: StepOutcome, interp: Interpreter,
-               source: str) -> dict[str, Any]:
+               view: StepVars) -> dict[str, Any]:
     printed: list[str] = []
     for kind, payload in outcome.events:
         if kind in ("print", "echo"):
@@ -403,5 +413,5 @@ def _json_step(number: int, outcome: StepOutcome, interp: Interpreter,
         "warnings": list(outcome.warnings),
         "error": _json_error(outcome.error) if outcome.error is not None else None,
         **({"rolled_back": True} if outcome.rolled_back else {}),
-        "vars": {s.name: snapshot.json_state(s) for s in snapshot.take(interp.env)},
+        **view.json_fields(interp.env),
     }

@@ -25,6 +25,7 @@ from prompt_toolkit.styles import Style
 
 from gradsh import __version__, ast, snapshot
 from gradsh.engine.exceptions import TorchError
+from gradsh.engine.limits import Limit
 from gradsh.errors import GradshError
 from gradsh.interpreter import Interpreter, StepOutcome
 from gradsh.parser import normalise, parse
@@ -48,6 +49,8 @@ from gradsh.runner import (
     EXIT_OK,
     EXIT_USAGE,
     RunOptions,
+    ScriptTimeout,
+    _deadline,
     header_args,
     is_python_path,
     prepare,
@@ -91,6 +94,8 @@ class Session:
             self._execute(text)
         except KeyboardInterrupt:
             self._error(GradshError("KeyboardInterrupt", "interrupted"))
+        except MemoryError as err:  # past the memory limit while showing a step
+            self._error(GradshError("MemoryError", str(err) or "out of memory"))
         except Exception as err:  # noqa: BLE001  (a gradsh bug must not end the session)
             if os.environ.get("GRADSH_DEBUG"):
                 raise
@@ -262,9 +267,12 @@ class Session:
         try:
             if "\n" in line:
                 raise commands.CommandError("a session command takes one line")
-            command, argument = commands.parse(line)
+            command, argument, force = commands.parse(line)
         except commands.CommandError as err:
             self._error(err)
+            return
+        if command.name == "save":
+            self.command_save(argument, replace=force)
             return
         getattr(self, f"command_{command.name}")(argument)
 
@@ -295,21 +303,42 @@ class Session:
         except GradshError as err:
             self._error(err, None, path)
             return
-        keep_going = self._apply_header(flags, path)
-        if keep_going is None:
+        loaded = self._apply_header(flags, path)
+        if loaded is None:
             return
-        if is_python_path(path):
-            self.run_python(source, path, script=True, keep_going=keep_going)
-        else:
-            self.run_source(source, path, script=True, keep_going=keep_going)
+        keep_going, timeout, max_memory = loaded
+        previous_limit, baseline = Limit.max_bytes, Limit.baseline
+        if max_memory is not None:  # for this script only, as for `gradsh run`
+            Limit.max_bytes = max_memory
+        try:
+            with _deadline(timeout):
+                if is_python_path(path):
+                    self.run_python(source, path, script=True, keep_going=keep_going)
+                else:
+                    self.run_source(source, path, script=True, keep_going=keep_going)
+        except ScriptTimeout:
+            self._error(GradshError("TimeoutError", f"{path} ran longer than its --timeout "
+                                    f"{timeout:g} seconds; the statement running was stopped "
+                                    "and undone"))
+            self.show_table(always=True)
+        finally:
+            Limit.max_bytes, Limit.baseline = previous_limit, baseline
 
-    def _apply_header(self, flags: list[str], path: str) -> bool | None:
-        """Apply a loaded script's `# gradsh:` options; its --keep-going, or None on failure.
+    def _apply_header(self, flags: list[str], path: str
+                      ) -> tuple[bool, float | None, int | None] | None:
+        """Apply a loaded script's `# gradsh:` options; its --keep-going, --timeout and
+        --max-memory (which hold while it runs), or None on failure.
 
         --seed and --device act now, like the statements `seed N` and `device D` (and are saved
         as those); --sim-cuda cannot be undone, so it goes into the saved script's header.
         """
+        import argparse
+
+        from gradsh.cli import _seconds, _size
+
         options = RunOptions()
+        timeout: float | None = None
+        max_memory: int | None = None
         try:
             words = iter(flags)  # header_args gives each option its value right after it
             for flag in words:
@@ -321,7 +350,17 @@ class Session:
                     options.sim_cuda = True
                 elif flag == "--keep-going":
                     options.keep_going = True
+                elif flag == "--timeout":
+                    timeout = _seconds(next(words, ""))
+                elif flag == "--max-memory":
+                    max_memory = _size(next(words, ""))
+            options.max_memory = Limit.max_bytes  # the session's own limit stays, and so
+            baseline = Limit.baseline  # does the memory it counts from
             prepare(self.interp, options)
+            Limit.baseline = baseline
+        except argparse.ArgumentTypeError as err:
+            self._error(GradshError("UsageError", f"in the script header: {err}"), None, path)
+            return None
         except ValueError:
             self._error(GradshError("UsageError", "--seed in the script header needs a number"),
                         None, path)
@@ -341,13 +380,18 @@ class Session:
             self.statements.append(f"seed {options.seed}")
         if options.device is not None:
             self.statements.append(f"device {options.device}")
-        return options.keep_going
+        return options.keep_going, timeout, max_memory
 
-    def command_save(self, path: str) -> None:
+    def command_save(self, path: str, replace: bool = False) -> None:
+        """Write the session as a script; a file already there is replaced only by `:save!`."""
         path = os.path.expanduser(path)
         try:
-            with open(path, "w", encoding="utf-8") as f:
+            with open(path, "w" if replace else "x", encoding="utf-8") as f:
                 f.write(self.script())
+        except FileExistsError:
+            self._error(GradshError("FileExistsError", f"{path} exists: `:save! {path}` "
+                                    "replaces it"))
+            return
         except OSError as err:
             self._error(GradshError("OSError", f"cannot write {path}: {err.strerror or err}"))
             return
@@ -419,7 +463,7 @@ def interact(session: Session, prompt: PromptSession[str]) -> int:
     while not session.finished:
         try:
             text = prompt.prompt()
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, MemoryError):  # (the memory watchdog's stop comes late)
             continue
         except EOFError:
             break

@@ -62,6 +62,9 @@ _WIDE_RANGE = 2**28
 _FILL_MIN_NUMEL = 16
 # torch.randperm keeps its simple Fisher-Yates loop below this n (TensorFactories.cpp).
 _RANDPERM_MAX = (2**32 - 1) // 20
+# Large draws are made and transformed this many values at a time, in stream order, so that the
+# temporaries stay small whatever the size (a multiple of 16: NormalFill16's blocks).
+_CHUNK = 1 << 18
 # The C++ type names PyTorch quotes in "from is out of bounds for <type>".
 _CPP_NAMES = {
     "bool": "bool",
@@ -207,6 +210,14 @@ class Generator:
 
     def _unit(self, n: int, dtype: DType) -> np.ndarray:
         """n draws of uniform_real_distribution<T>(0, 1): T's mantissa width of random bits."""
+        if n <= _CHUNK:
+            return self._unit_chunk(n, dtype)
+        out = np.empty(n, dtype=np.float64 if dtype is dtypes.float64 else _F32)
+        for start in range(0, n, _CHUNK):
+            out[start : start + _CHUNK] = self._unit_chunk(min(_CHUNK, n - start), dtype)
+        return out
+
+    def _unit_chunk(self, n: int, dtype: DType) -> np.ndarray:
         if dtype is dtypes.float64:
             bits = self._random64(n) & _U64(2**53 - 1)
             return bits.astype(np.float64) * 2.0**-53
@@ -239,6 +250,13 @@ class Generator:
                 "the limit"
             )
         n = _numel(shape)
+        values = np.empty(n, dtype=dtype.np)
+        for start in range(0, n, _CHUNK):
+            values[start : start + _CHUNK] = self._uniform_chunk(
+                low, high, min(_CHUNK, n - start), dtype)
+        return _shaped(values, shape)
+
+    def _uniform_chunk(self, low: float, high: float, n: int, dtype: DType) -> np.ndarray:
         if dtype is dtypes.float64:
             x = self._unit(n, dtypes.float64)
             if not (low == 0 and high == 1):  # fma(x, 1, 0) is x: torch.rand skips the work
@@ -249,11 +267,11 @@ class Generator:
             lo, hi = _F32(low), _F32(high)
             if not (lo == 0 and hi == 1):
                 x = _fma32(x, hi - lo, lo, tiny_results=True)
-        values = x.astype(dtype.np)
+        values = x.astype(dtype.np, copy=False)
         # NOTE: the kernel maps a value that rounded up to `to` back to `from` (in the output
         # dtype), which keeps the range half-open after the fma or the cast to float16.
         values[values == _scalar(high, dtype)] = _scalar(low, dtype)
-        return values.reshape(shape)
+        return values
 
     # ----------------------------------------------------------------------------- normal
 
@@ -280,7 +298,7 @@ class Generator:
                 values = self._normal_fill_float(n, _F32(mean), _F32(std))
             else:
                 values = self._normal_fill_half(n, _F32(mean), _F32(std))
-            return values.astype(dtype.np).reshape(shape)
+            return _shaped(values.astype(dtype.np, copy=False), shape)
 
     def _normal_scalar(self, n: int, mean: float, std: float) -> np.ndarray:
         """at::normal_distribution<double> element by element (the kernel for numel < 16)."""
@@ -311,7 +329,9 @@ class Generator:
         """normal_fill for float32 (numel >= 16): NormalFill16<float> with AVX2 intrinsics."""
         data = self._unit(n, dtypes.float32)
         whole = n - n % 16
-        data[:whole] = _box_muller_ps(data[:whole].reshape(-1, 16), mean, std).ravel()
+        for start in range(0, whole, _CHUNK):
+            end = min(start + _CHUNK, whole)
+            data[start:end] = _box_muller_ps(data[start:end].reshape(-1, 16), mean, std).ravel()
         if n % 16:
             # The ragged tail: 16 fresh uniforms overwrite the last 16 values, some of which
             # were already transformed.
@@ -324,9 +344,11 @@ class Generator:
         whole = n - n % 16
         # Drawn 16 per block, which for the whole blocks is the same stream as drawing at once;
         # only the tail differs from the float32 path (no uniforms are drawn for it up front).
-        blocks = self._unit(whole, dtypes.float32).reshape(-1, 16)
         data = np.empty(n, dtype=np.float16)
-        data[:whole] = _box_muller_ps(blocks, mean, std).ravel().astype(np.float16)
+        for start in range(0, whole, _CHUNK):
+            end = min(start + _CHUNK, whole)
+            blocks = self._unit(end - start, dtypes.float32).reshape(-1, 16)
+            data[start:end] = _box_muller_ps(blocks, mean, std).ravel().astype(np.float16)
         if n % 16:
             tail = self._unit(16, dtypes.float32).reshape(1, 16)
             data[n - 16 :] = _box_muller_ps(tail, mean, std).ravel().astype(np.float16)
@@ -336,7 +358,9 @@ class Generator:
         """normal_fill for float64 (numel >= 16): NormalFill16<double>, scalar libm calls."""
         data = self._unit(n, dtypes.float64)
         whole = n - n % 16
-        data[:whole] = _box_muller_pd(data[:whole].reshape(-1, 16), mean, std).ravel()
+        for start in range(0, whole, _CHUNK):
+            end = min(start + _CHUNK, whole)
+            data[start:end] = _box_muller_pd(data[start:end].reshape(-1, 16), mean, std).ravel()
         if n % 16:
             tail = self._unit(16, dtypes.float64).reshape(1, 16)
             data[n - 16 :] = _box_muller_pd(tail, mean, std).ravel()
@@ -357,15 +381,19 @@ class Generator:
         _check_floating(dtype, "exponential_cpu")
         if not lambd > 0.0:
             raise ValueError(f"exponential_ expects lambda > 0.0, but found lambda={_fmt(lambd)}")
-        u = self._unit(_numel(shape), dtypes.float64)
-        # NOTE: the C library's log1p (scalar glibc, as ATen's std::log1p), not NumPy's SIMD one,
-        # which differs in the last bit on some 7% of inputs.
-        logs = np.fromiter(map(math.log1p, (-u).tolist()), dtype=np.float64, count=u.size)
-        with np.errstate(over="ignore"):
-            values = (-1.0 / lambd) * logs
-            if dtype is not dtypes.float64:
-                values = values.astype(_F32)  # c10::Half converts through float
-        return values.astype(dtype.np).reshape(shape)
+        n = _numel(shape)
+        out = np.empty(n, dtype=dtype.np)
+        for start in range(0, n, _CHUNK):
+            u = self._unit(min(_CHUNK, n - start), dtypes.float64)
+            # NOTE: the C library's log1p (scalar glibc, as ATen's std::log1p), not NumPy's SIMD
+            # one, which differs in the last bit on some 7% of inputs.
+            logs = np.fromiter(map(math.log1p, (-u).tolist()), dtype=np.float64, count=u.size)
+            with np.errstate(over="ignore"):
+                values = (-1.0 / lambd) * logs
+                if dtype is not dtypes.float64:
+                    values = values.astype(_F32)  # c10::Half converts through float
+                out[start : start + _CHUNK] = values
+        return _shaped(out, shape)
 
     # ----------------------------------------------------------------------------- integers
 
@@ -404,14 +432,20 @@ class Generator:
                          "release, please fix the code in advance")
         n = _numel(shape)
         span = high - low  # fits in uint64: at most 2**64 - 1
-        # NOTE: PyTorch's public builds switch to 64-bit draws from a range of 2**28, whatever
-        # the dtype, to bound the modulo bias (DistributionsHelper.h; Meta's internal builds use
-        # 2**32 and only for some dtypes, which is what the source shows first).
-        draws = self._random64(n) if span >= _WIDE_RANGE else self._random(n).astype(_U64)
-        # (val % range) + base in uint64 arithmetic, wrapping, then read as int64.
-        with np.errstate(over="ignore"):
-            offsets = (draws % _U64(span) + _U64(low % 2**64)).view(np.int64)
-        return offsets.astype(dtype.np).reshape(shape)
+        out = np.empty(n, dtype=dtype.np)
+        for start in range(0, n, _CHUNK):
+            count = min(_CHUNK, n - start)
+            # NOTE: PyTorch's public builds switch to 64-bit draws from a range of 2**28,
+            # whatever the dtype, to bound the modulo bias (DistributionsHelper.h; Meta's
+            # internal builds use 2**32 and only for some dtypes, which is what the source
+            # shows first).
+            draws = (self._random64(count) if span >= _WIDE_RANGE
+                     else self._random(count).astype(_U64))
+            # (val % range) + base in uint64 arithmetic, wrapping, then read as int64.
+            with np.errstate(over="ignore"):
+                offsets = (draws % _U64(span) + _U64(low % 2**64)).view(np.int64)
+            out[start : start + count] = offsets.astype(dtype.np)
+        return _shaped(out, shape)
 
     def random(self, shape: Sequence[int], dtype: DType) -> np.ndarray:
         """x.random_() with no bounds: uniform_int_distribution<T> over T's full range, for a
@@ -420,12 +454,12 @@ class Generator:
         wide = dtype is dtypes.int64 or dtype is dtypes.float64
         draws = self._random64(n) if wide else self._random(n).astype(_U64)
         if dtype is dtypes.bool_:
-            return (draws & _U64(1)).astype(bool).reshape(shape)
+            return _shaped((draws & _U64(1)).astype(bool), shape)
         if dtype.is_floating_point:
             span = 2 ** (np.finfo(dtype.np).nmant + 1) + 1
         else:
             span = int(np.iinfo(dtype.np).max) + 1
-        return (draws % _U64(span)).astype(dtype.np).reshape(shape)
+        return _shaped((draws % _U64(span)).astype(dtype.np), shape)
 
     def randperm(self, n: int, dtype: DType = dtypes.int64) -> np.ndarray:
         """torch.randperm(n): PyTorch's CPU shuffles of 0..n-1 (randperm_cpu)."""
@@ -434,13 +468,16 @@ class Generator:
         _check_randperm_precision(n, dtype)
         if n >= _RANDPERM_MAX:
             return self._randperm_inside_out(n).astype(dtype.np)
-        # Step i swaps position i with i + random() % (n - i), for i < n - 1.
-        draws = self._random(max(n - 1, 0)).astype(np.int64)
-        jumps = (draws % np.arange(n, 1, -1, dtype=np.int64)).tolist()
-        perm = list(range(n))
-        for i, z in enumerate(jumps):
-            perm[i], perm[i + z] = perm[i + z], perm[i]
-        return np.array(perm, dtype=np.int64).astype(dtype.np)
+        # Step i swaps position i with i + random() % (n - i), for i < n - 1; the draws come in
+        # chunks, and the permutation is an array of int64, not a list of Python ints.
+        perm = array.array("q", np.arange(n, dtype=np.int64).tobytes())
+        for start in range(0, n - 1, _CHUNK):
+            count = min(_CHUNK, n - 1 - start)
+            draws = self._random(count).astype(np.int64)
+            jumps = (draws % np.arange(n - start, n - start - count, -1, dtype=np.int64)).tolist()
+            for i, z in enumerate(jumps, start):
+                perm[i], perm[i + z] = perm[i + z], perm[i]
+        return np.array(np.frombuffer(perm, dtype=np.int64), dtype=dtype.np)  # (owns its data)
 
     def _randperm_inside_out(self, n: int) -> np.ndarray:
         """The large-n shuffle (n >= (2**32 - 1) // 20, where random() % n would be visibly
@@ -470,8 +507,12 @@ class Generator:
                 "message be improved?  If so, please report an enhancement request to PyTorch.)"
             )
         opmath = dtypes.float64 if p.dtype == np.float64 else dtypes.float32
-        u = self._unit(p.size, opmath).reshape(p.shape)
-        return (u < p).astype(p.dtype)
+        flat = p.reshape(-1)
+        out = np.empty(p.size, dtype=p.dtype)
+        for start in range(0, p.size, _CHUNK):
+            u = self._unit(min(_CHUNK, p.size - start), opmath)
+            out[start : start + _CHUNK] = u < flat[start : start + _CHUNK]
+        return out.reshape(p.shape)
 
 
 # --------------------------------------------------------------------------------- helpers
@@ -512,6 +553,15 @@ def _init_genrand(seed: int) -> np.ndarray:
 def _int_range(dtype: DType) -> tuple[int, int]:
     info = np.iinfo(dtype.np)
     return int(info.min), int(info.max)
+
+
+def _shaped(values: np.ndarray, shape: Sequence[int]) -> np.ndarray:
+    """`values` (a fresh array) given `shape` in place: a reshaped view would be copied again by
+    whoever takes it as a tensor's own storage."""
+    if values.base is None and values.flags.c_contiguous:
+        values.shape = tuple(shape)
+        return values
+    return values.reshape(shape)
 
 
 def _numel(shape: Sequence[int]) -> int:

@@ -36,7 +36,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("load", ":load FILE", "run a .grad script into the session (its header options "
             "too); it stops at the first error", "file", required=True),
     Command("save", ":save FILE", "write the statements that succeeded as a .grad script that "
-            "rebuilds the session", "file", required=True),
+            "rebuilds the session (:save! FILE replaces a file that exists)", "file",
+            required=True),
     Command("reset", ":reset", "forget every variable and start afresh (command-line options "
             "such as --seed apply again)"),
     Command("quit", ":quit", "leave the shell (also :exit or Ctrl-D)"),
@@ -65,18 +66,27 @@ def find(name: str) -> Command:
     raise CommandError(f"unknown command ':{name}' (commands: {known})")
 
 
-def parse(line: str) -> tuple[Command, str]:
-    """`:name argument` -> the command and its argument (stripped; may be empty)."""
+# The commands that take `!` after their name: do it even where that replaces something.
+FORCEABLE = frozenset({"save"})
+
+
+def parse(line: str) -> tuple[Command, str, bool]:
+    """`:name argument` -> the command, its argument (stripped; may be empty), and whether the
+    name ended with `!` (`:save! FILE` replaces FILE)."""
     text = line.strip()
     assert text.startswith(":"), text
     name, _, argument = text[1:].partition(" ")
-    command = find(name.strip())
+    name = name.strip()
+    force = name.endswith("!") and len(name) > 1
+    command = find(name[:-1] if force else name)
+    if force and command.name not in FORCEABLE:
+        raise CommandError(f"':{command.name}' takes no '!' (only :save! does)")
     argument = argument.strip()
     if command.required and not argument:
         raise CommandError(f"{command.usage}: {command.doc}")
     if command.argument == "" and argument:
         raise CommandError(f"{command.usage} takes no argument")
-    return command, argument
+    return command, argument, force
 
 
 _HELP_WORD = re.compile(r"^help(?:\s+(?P<topic>\S+)|\s*\(\s*(?P<call>[\w.:]*)\s*\))?\s*$")

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from gradsh.engine import limits
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 
@@ -51,6 +52,7 @@ def _columns(x: Array, kernel: Pair, geo: ConvGeometry) -> tuple[Array, Pair]:
         windows = xp.lib.stride_tricks.sliding_window_view(x, extent, axis=(2, 3))
     windows = windows[:, :, ::sh, ::sw, ::dh, ::dw]  # (N, C, OH, OW, kh, kw)
     n, c, oh, ow = windows.shape[:4]
+    limits.check((n, c * kh * kw, oh * ow), x.dtype.itemsize)  # the copy below
     cols = windows.transpose(0, 1, 4, 5, 2, 3).reshape(n, c * kh * kw, oh * ow)
     return cols, (oh, ow)
 

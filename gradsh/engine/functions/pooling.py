@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from gradsh.engine import limits
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 
@@ -57,7 +58,9 @@ class Window:
         extent = (dh * (kh - 1) + 1, dw * (kw - 1) + 1)
         view = sliding_window_view(x, extent, axis=(2, 3)) if xp is np else \
             xp.lib.stride_tricks.sliding_window_view(x, extent, axis=(2, 3))
-        return view[:, :, :oh * sh:sh, :ow * sw:sw, ::dh, ::dw], (oh, ow)
+        windows = view[:, :, :oh * sh:sh, :ow * sw:sw, ::dh, ::dw]
+        limits.check(windows.shape, x.dtype.itemsize)  # what a reduction over them may copy
+        return windows, (oh, ow)
 
 
 def _batched(a: Array) -> Array:

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes
+from gradsh.engine import backend, dtypes, limits
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchIndexError,
@@ -78,6 +78,7 @@ def to(a: Tensor, *args: Any, dtype: DType | None = None, device: Any = None,
         DeviceHooks.check(target_device)
     if target_dtype is a.dtype and target_device == a.device and not copy:
         return a
+    limits.check(tuple(a.shape), target_dtype.itemsize)
     return ToCopyBackward0.apply(a, dtype=target_dtype, device=target_device)
 
 
@@ -157,6 +158,8 @@ def size(a: Tensor, dim: Any = None) -> Any:
 
 @guarded
 def tolist(a: Tensor) -> Any:
+    # a Python number (24 bytes at least) and a list slot for each element
+    limits.reserve(a._data.size * 32, f"the Python list of {a._data.size:,} elements")
     return backend.to_host(a._data).tolist()
 
 

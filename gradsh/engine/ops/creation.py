@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes
+from gradsh.engine import backend, dtypes, limits
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError, warn
 from gradsh.engine.functions.common import fma64
@@ -52,6 +52,8 @@ def _infer_data(data: Any) -> tuple[Any, DType]:
     while stack:
         item, depth = stack.pop()  # depth-first, in order: PyTorch reports the first mismatch
         if isinstance(item, (list, tuple, range)):
+            if depth >= _MAX_DIMS:
+                raise TorchValueError(f"too many dimensions '{type(item).__name__}'")
             _check_length(dims, depth, len(item))
             for sub in reversed(item):
                 stack.append((sub, depth + 1))
@@ -63,7 +65,7 @@ def _infer_data(data: Any) -> tuple[Any, DType]:
                 _check_length(dims, depth + k, n)
         kind = _element_dtype(item, depth)
         inferred = kind if inferred is None else dtypes.promote_types(inferred, kind)
-    if len(dims) > 64:
+    if len(dims) > _MAX_DIMS:
         raise TorchValueError("too many dimensions 'list'")
     return data, inferred or dtypes.default_float()  # tensor([]) is float32
 
@@ -76,11 +78,18 @@ def _check_length(dims: dict[int, int], depth: int, length: int) -> None:
     dims.setdefault(depth, length)
 
 
+_MAX_DIMS = 64  # PyTorch's limit on a tensor's dimensions
+
+
 def _check_first_elements(data: Any) -> None:
     """PyTorch sizes the data by its first elements, before it reads any value."""
     item = data
+    depth = 0
     while isinstance(item, (list, tuple, range)) and len(item) > 0:
         item = item[0]
+        depth += 1
+        if depth > _MAX_DIMS:  # (a list inside itself would go on for ever)
+            raise TorchValueError(f"too many dimensions '{type(item).__name__}'")
         if isinstance(item, np.ndarray) and "ndarray_list" not in _once:
             _once.add("ndarray_list")
             warn("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please "
@@ -356,12 +365,14 @@ def arange(*args: Any, start: Any = None, end: Any = None, step: Any = None,
         raise TorchRuntimeError("upper bound and lower bound inconsistent with step sign")
     n = int(math.ceil((float(end) - float(start)) / float(step)))
     n = builtins.max(n, 0)
+    limits.check((n,), d.itemsize)
     if d.is_floating_point:
-        values = _arange_floats(float(start), float(step), n, d)
+        values = _in_chunks(n, d, lambda idx: _arange_floats(float(start), float(step), idx, n, d))
+    elif any_float:
+        values = _in_chunks(n, d, lambda idx: np.trunc(float(start) + float(step)
+                                                        * idx.astype(np.float64)))
     else:
-        values = (int(start) + int(step) * np.arange(n, dtype=np.int64)) if not any_float else \
-            np.trunc(float(start) + float(step) * np.arange(n, dtype=np.float64))
-        values = values.astype(d.np)
+        values = _in_chunks(n, d, lambda idx: int(start) + int(step) * idx)
     return _new(values, d, device, requires_grad)
 
 
@@ -377,6 +388,7 @@ def linspace(start: Any, end: Any, steps: int, dtype: DType | None = None, devic
     if steps < 0:
         raise TorchRuntimeError("number of steps must be non-negative")
     d = _resolve_dtype(dtype, dtypes.default_float())
+    limits.check((steps,), d.itemsize)
     return _new(_linspace_values(start, end, steps, d), d, device, requires_grad)
 
 
@@ -390,9 +402,23 @@ _VECTOR_BYTES = 32
 _fma = fma64
 
 
-def _arange_floats(start: float, step: float, n: int, d: DType) -> np.ndarray:
+# arange and linspace compute each element from its index alone: they fill the result this
+# many elements at a time, so that their float64 temporaries stay small whatever the size.
+_CHUNK = 1 << 16
+
+
+def _in_chunks(n: int, d: DType, values: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """An array of n elements of dtype `d`, `values(idx)` for each chunk of indices."""
+    out = np.empty(n, dtype=d.np)
+    for start in range(0, n, _CHUNK):
+        idx = np.arange(start, builtins.min(n, start + _CHUNK), dtype=np.int64)
+        out[start : start + _CHUNK] = values(idx)
+    return out
+
+
+def _arange_floats(start: float, step: float, idx: np.ndarray, n: int, d: DType) -> np.ndarray:
+    """arange's elements at the indices `idx` (of n in all)."""
     width = _VECTOR_BYTES // d.np.itemsize
-    idx = np.arange(n, dtype=np.int64)
     vector_end = (n // (2 * width)) * 2 * width
     offset = idx % width
     block = idx - offset
@@ -408,22 +434,29 @@ def _linspace_values(start: Any, end: Any, steps: int, d: DType) -> np.ndarray:
     if steps == 1:
         return np.full(1, start, dtype=np.float64).astype(d.np) if d.is_floating_point else \
             np.full(1, int(start), dtype=d.np)
-    idx = np.arange(steps, dtype=np.int64)
     halfway = steps // 2
     if d.is_floating_point:
         t = d.np.type
         s, e = t(start), t(end)
         step = (e - s) / t(steps - 1) if steps > 1 else t(0)
-        # start + step * i for the first half, end - step * (steps - i - 1) for the second, each
-        # one fused multiply-add in the dtype (float32's product is exact in float64).
-        low = _fma(np.float64(step), idx.astype(d.np), np.float64(s))
-        high = _fma(-np.float64(step), (steps - idx - 1).astype(d.np), np.float64(e))
-        return np.where(idx < halfway, low, high).astype(d.np)
-    s, e = int(start), int(end)
-    step = (float(e) - float(s)) / (steps - 1) if steps > 1 else 0.0
-    low = _fma(step, idx, float(s))
-    high = _fma(-step, steps - idx - 1, float(e))
-    return np.trunc(np.where(idx < halfway, low, high)).astype(d.np)
+
+        def floats(idx: np.ndarray) -> np.ndarray:
+            # start + step * i for the first half, end - step * (steps - i - 1) for the second,
+            # each one fused multiply-add in the dtype (float32's product is exact in float64).
+            low = _fma(np.float64(step), idx.astype(d.np), np.float64(s))
+            high = _fma(-np.float64(step), (steps - idx - 1).astype(d.np), np.float64(e))
+            return np.where(idx < halfway, low, high)
+
+        return _in_chunks(steps, d, floats)
+    si, ei = int(start), int(end)
+    int_step = (float(ei) - float(si)) / (steps - 1) if steps > 1 else 0.0
+
+    def ints(idx: np.ndarray) -> np.ndarray:
+        low = _fma(int_step, idx, float(si))
+        high = _fma(-int_step, steps - idx - 1, float(ei))
+        return np.trunc(np.where(idx < halfway, low, high))
+
+    return _in_chunks(steps, d, ints)
 
 
 @guarded(tensor_first=False)
@@ -435,6 +468,7 @@ def eye(n: int, m: int | None = None, dtype: DType | None = None, device: Any = 
         if value is not None and value < 0:
             raise TorchRuntimeError(f"{name} must be greater or equal to 0, got {value}")
     d = _resolve_dtype(dtype, dtypes.default_float())
+    limits.check((n, n if m is None else m), d.itemsize)
     return _new(np.eye(n, n if m is None else m, dtype=d.np), d, device, requires_grad)
 
 

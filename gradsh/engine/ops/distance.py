@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from gradsh.engine import limits
 from gradsh.engine.exceptions import TorchRuntimeError, TorchValueError
 from gradsh.engine.functions.common import infer_size
 from gradsh.engine.functions.distance import CdistBackward0, EuclideanDistBackward0
@@ -50,6 +51,7 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
     r1, r2, columns = x1.shape[-2], x2.shape[-2], x1.shape[-1]
     batch = tuple(infer_size(tuple(x1.shape[:-2]), tuple(x2.shape[:-2])))
     out_shape = (*batch, r1, r2)
+    limits.check(out_shape, x1._data.dtype.itemsize)
     product = math.prod(batch)
     if x1.numel() and x2.numel() and p == 2 and (mode == 1 or (mode == 0 and max(r1, r2) > 25)):
         if product == 1:

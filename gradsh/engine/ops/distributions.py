@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes, random_samplers
+from gradsh.engine import backend, dtypes, limits, random_samplers
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.functions.common import infer_size, not_implemented_for
@@ -160,6 +160,7 @@ def multinomial(p: Tensor, num_samples: int, replacement: bool = False,
             if n_sample == 1:
                 return argmax(ratio, -1, keepdim=True)
             return topk(ratio, n_sample)[1]
+    limits.check((rows.shape[0], n_sample), 8)
     samples = _with_replacement(rows, n_sample, gen)
     shape = (n_sample,) if p.ndim == 1 else (p.shape[0], n_sample)
     return _new(samples.reshape(shape), dtypes.int64, p.device, False)

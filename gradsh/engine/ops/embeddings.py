@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gradsh.engine import backend, dtypes
+from gradsh.engine import backend, dtypes, limits
 from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.functions.embeddings import EmbeddingBackward0
@@ -55,6 +55,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # 
         raise TorchRuntimeError("'weight' must be 2-D")
     if sparse:
         raise TorchRuntimeError("gradsh does not implement sparse gradients (sparse=True)")
+    limits.check((*input.shape, weight.shape[1]), weight._data.dtype.itemsize)
     host = backend.to_host(input._data)
     if host.size and (int(host.max()) >= weight.shape[0] or int(host.min()) < 0):
         raise TorchIndexError("index out of range in self")

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import dtypes
+from gradsh.engine import dtypes, limits
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import infer_size
 from gradsh.engine.ops.arguments import _check_tensor, as_int, wrap_dim
@@ -237,6 +237,7 @@ def repeat_interleave(a: Tensor, repeats: Any = None, dim: int | None = None, *,
     counts = repeats._data.reshape(-1)
     if counts.size != a.shape[d]:
         raise TorchRuntimeError("repeats must have the same size as input along dim")
+    limits.check((int(counts.astype(np.int64).sum()),), 8)
     positions = Tensor._make(np.repeat(np.arange(counts.size), counts.astype(np.int64)),
                              a.device)
     return index_select(a, d, positions)

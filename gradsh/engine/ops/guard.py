@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import exceptions
+from gradsh.engine import exceptions, limits
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchTypeError
 from gradsh.engine.ops.arguments import OperandTypeError, _type_name, python_scalar
@@ -89,6 +89,59 @@ def _operand_error(name: str, error: OperandTypeError, args: tuple[Any, ...],
     return error
 
 
+# What reads no element of its tensors (views and metadata): allowed on a view of any size,
+# such as `ones(1).expand(10**6, 10**6)`, whose other operations limits.check_reads refuses.
+_READS_NOTHING = frozenset({
+    "view", "view_as", "expand", "expand_as", "broadcast_to", "t", "T", "mT", "H", "transpose",
+    "swapaxes", "swapdims", "permute", "movedim", "moveaxis", "unsqueeze", "squeeze", "narrow",
+    "select", "slice", "split", "chunk", "unbind", "diagonal", "as_strided", "unflatten",
+    "size", "stride", "dim", "ndimension", "numel", "nelement", "element_size",
+    "is_contiguous", "storage_offset", "data_ptr", "detach", "detach_", "requires_grad_",
+    "retain_grad", "register_hook", "is_floating_point", "is_complex", "is_signed",
+    "get_device", "is_same_size", "dim_order", "untyped_storage", "is_set_to", "real",
+    "index",  # (t[key]: a view, or a gather whose result ops.indexing checks)
+})
+
+
+# What makes no result as large as its largest tensor: reductions, in-place changes, and the
+# casts and copies that return their input when there is nothing to do (those check their own
+# copies). Every other operation is refused before it runs when a result that large would pass
+# gradsh's memory limit (limits.check); ops that make more than that check their own sizes.
+_SMALL_RESULT = frozenset({
+    "sum", "nansum", "mean", "nanmean", "prod", "max", "min", "amax", "amin", "aminmax",
+    "argmax", "argmin", "all", "any", "count_nonzero", "norm", "std", "var", "std_mean",
+    "var_mean", "logsumexp", "median", "nanmedian", "kthvalue", "mode", "dist", "dot", "vdot",
+    "trace", "item", "equal", "allclose", "det", "slogdet", "logdet", "backward", "tolist",
+    "numpy", "to", "float", "double", "half", "long", "int", "short", "bool", "type", "type_as",
+    "cpu", "cuda", "contiguous", "bincount", "histc", "apply_", "map_",
+    "iadd", "isub", "imul", "itruediv", "ipow", "iand", "ior", "ixor", "contains",
+})
+
+
+# The memory an operation takes at its peak, as a multiple of its largest tensor's size, where
+# that is more than its result: float32 softmax's bit-exact kernels, sorting's index arrays...
+# (measured with tracemalloc on a million elements).
+_TEMPORARIES = {
+    "softmax": 18, "log_softmax": 18, "softmin": 18, "kthvalue": 19, "topk": 9, "unique": 8,
+    "max_pool1d": 8, "max_pool2d": 8, "var": 4, "std": 4, "var_mean": 4, "std_mean": 4,
+    "cumsum": 4, "cumprod": 4, "sort": 4, "argsort": 4, "msort": 4, "dropout": 5,
+    "masked_select": 4, "scatter": 3, "scatter_add": 3, "logsumexp": 3, "norm": 2,
+    "median": 2, "nanmedian": 2, "mse_loss": 3, "cross_entropy": 3,
+}
+
+
+def _check_memory(data: Any, sized: bool, temporaries: int) -> None:
+    """Refuse an operation on `data` whose result (`sized`: as large as `data`) and working
+    memory (`temporaries` times `data`, all told) would pass gradsh's memory limit."""
+    if sized:
+        extra = max(temporaries - 1, 0) * data.nbytes
+        limits.check(data.shape, data.itemsize, extra=extra)
+    else:
+        limits.reserve(temporaries * data.nbytes,
+                       f"the working memory of an operation on a tensor of {data.size:,} "
+                       "elements")
+
+
 def _guard(name: str, function: Callable[..., Any], *, method: bool,
            tensor_first: bool, numpy_data: bool = False,
            operator: bool = False) -> Callable[..., Any]:
@@ -103,6 +156,10 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
     scalar = np.generic
     takes_out = not method and name in OUT_FUNCTIONS
     overloaded = not operator and has_overloads(name, method)
+    reads = name not in _READS_NOTHING
+    max_reads, measured = limits.MAX_READS, limits.MEASURED_FROM
+    sized = reads and name not in _SMALL_RESULT and not name.endswith("_")
+    temporaries = _TEMPORARIES.get(name, 0)
 
     def guarded(*given: Any, **kwargs: Any) -> Any:
         if tensor_first and (not given or not isinstance(given[0], Tensor)):
@@ -114,6 +171,14 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
                 f"{_describe(given[0])}"
             )
         args, keywords = given, kwargs
+        if reads:  # a view too large to ever read is refused at once (limits.check_reads)
+            for value in given:
+                if isinstance(value, Tensor):
+                    data = value._data
+                    if data.size > max_reads:
+                        limits.check_reads(data.size, data.shape)
+                    if data.nbytes >= measured and (sized or temporaries):
+                        _check_memory(data, sized, temporaries)
         if not numpy_data:
             # NumPy scalars read as PyTorch's argument parser reads them (see python_scalar):
             # `t * np.float32(2)`, `torch.zeros(np.int64(3))`. A loop, not any(): this is

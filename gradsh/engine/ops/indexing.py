@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes
+from gradsh.engine import backend, dtypes, limits
 from gradsh.engine.exceptions import (
     TorchIndexError,
     TorchRuntimeError,
@@ -287,6 +287,7 @@ def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
     for d in range(sliced.ndim):
         if d >= len(key) or not isinstance(key[d], np.ndarray):
             rest *= sliced.shape[d]
+    limits.check(_indexed_shape(sliced.shape, key, broadcast), sliced._data.dtype.itemsize)
     if rest * int(np.prod(broadcast, dtype=np.int64)) > 0:
         # the kernel checks element by element, each index in turn
         bad = [np.broadcast_to((a < -size) | (a >= size), broadcast).reshape(-1)
@@ -311,6 +312,18 @@ def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
             k = backend.to_device(k, sliced.device)
         normalized.append(k)
     return tuple(normalized), saved
+
+
+def _indexed_shape(shape: tuple[int, ...], key: list[Any],
+                   broadcast: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape NumPy gives `array[key]` (index arrays broadcast to `broadcast`), computed
+    before anything is allocated: the index dimensions replace the indexed ones where these are
+    adjacent, else go first."""
+    arrays = [i for i, k in enumerate(key) if isinstance(k, np.ndarray)]
+    others = [n for d, n in enumerate(shape) if d >= len(key) or not isinstance(key[d], np.ndarray)]
+    if arrays == list(range(arrays[0], arrays[-1] + 1)):
+        return (*others[:arrays[0]], *broadcast, *others[arrays[0]:])
+    return (*broadcast, *others)
 
 
 @guarded
@@ -717,6 +730,9 @@ def index_put_(t: Tensor, indices: Any, values: Any, accumulate: bool = False) -
 def nonzero(a: Tensor, as_tuple: bool = False) -> Any:
     a = _check_tensor(a, "nonzero")
     data = backend.to_host(a._data)
+    # the indices of every nonzero element (int64, one per dimension), then their stacking
+    count, dims = int(np.count_nonzero(data)), builtins.max(data.ndim, 1)
+    limits.check((count, dims), 8, extra=count * dims * 8)
     found = np.nonzero(data) if data.ndim else np.nonzero(data.reshape(1))
     if as_tuple:
         return tuple(_new(np.asarray(i, dtype=np.int64), dtypes.int64, a.device, False)
@@ -739,5 +755,6 @@ def one_hot(a: Tensor, num_classes: int = -1) -> Tensor:
         num_classes = int(data.max()) + 1
     elif data.size and int(data.max()) >= num_classes:
         raise TorchRuntimeError("Class values must be smaller than num_classes.")
+    limits.check((*data.shape, num_classes), 8, extra=data.size * num_classes)
     out = (data[..., None] == np.arange(num_classes)).astype(np.int64)
     return _new(out, dtypes.int64, a.device, False)

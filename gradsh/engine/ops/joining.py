@@ -6,6 +6,7 @@ import builtins
 from collections.abc import Sequence
 from typing import Any
 
+from gradsh.engine import limits
 from gradsh.engine.exceptions import (
     TorchNotImplementedError,
     TorchRuntimeError,
@@ -75,6 +76,9 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                     f"{ref.shape[k]} but got size {t.shape[k]} for tensor number {i} in the list."
                 )
     dtype = result_dtype(*items)
+    shape = list(ref.shape)
+    shape[d] = builtins.sum(t.shape[d] for t in items if t.ndim == ref.ndim)
+    limits.check(tuple(shape), dtype.itemsize)
     return CatBackward0.apply(*items, dim=d, dtype=dtype)
 
 
@@ -97,6 +101,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     d = wrap_dim(dim, items[0].ndim + 1)
     _check_kernel_devices("wrapper_CUDA_cat", *[("tensors", t) for t in items])  # stack is cat
     dtype = result_dtype(*items)
+    limits.check((len(items), *items[0].shape), dtype.itemsize)
     return StackBackward0.apply(*items, dim=d, dtype=dtype)
 
 
@@ -137,6 +142,7 @@ def repeat(a: Tensor, *sizes: Any) -> Tensor:
         if n < 0:
             raise TorchRuntimeError(f"Trying to create tensor with negative dimension {n}: "
                                     f"{shape}")
+    limits.check(tuple(builtins.max(n, 0) for n in shape), a._data.dtype.itemsize)
     return RepeatBackward0.apply(a, repeats=tuple(builtins.max(int(s), 0) for s in sizes))
 
 
@@ -202,6 +208,10 @@ def pad(input: Tensor, pad: Any, mode: str = "constant",  # noqa: A002
         raise TorchRuntimeError(
             "Padding length should be less than or equal to two times the input dimension but "
             f"got padding length {len(amounts)} and input of dimension {input.ndim}")
+    shape = list(input.shape)
+    for i in range(len(amounts) // 2):
+        shape[input.ndim - 1 - i] += amounts[2 * i] + amounts[2 * i + 1]
+    limits.check(tuple(builtins.max(n, 0) for n in shape), input._data.dtype.itemsize)
     if mode != "constant":
         return pad_nonconstant(input, amounts, mode, value)
     for i in range(len(amounts) // 2):

@@ -379,6 +379,8 @@ triu = _triangle(TriuBackward0, "triu")
 def diag(a: Tensor, diagonal: int = 0) -> Tensor:
     a = _check_tensor(a, "diag")
     if a.ndim == 1:
+        n = a.shape[0] + builtins.abs(int(diagonal))
+        limits.check((n, n), a._data.dtype.itemsize)
         return DiagEmbedBackward0.apply(a, diagonal=diagonal)
     if a.ndim == 2:
         return DiagonalBackward0Copy.apply(a, diagonal=diagonal)

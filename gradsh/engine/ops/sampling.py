@@ -149,7 +149,7 @@ def randperm(n: int, dtype: DType | None = None, device: Any = None,
         raise TorchTypeError(f"randperm(): argument 'n' (position 1) must be int, not "
                              f"{_type_name(n)}")
     if n > 0:
-        limits.check((n,), max(d.itemsize, 8))  # the shuffle itself works on int64
+        limits.check((n,), d.itemsize, extra=8 * n)  # the shuffle itself works on int64
     data = _random_call(lambda: _generator(generator).randperm(n, d))
     return _new(data, d, device, requires_grad)
 
