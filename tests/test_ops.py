@@ -343,6 +343,13 @@ INDEXING = [
     case("false", lambda m, x: x[False], X23),
     case("empty_list", lambda m, x: x[[]], X23),
     case("ellipsis_twice", lambda m, x: x[..., ...], X23),
+    # a 0-d index counts as one element of a vector (the Transforms tutorial's one-hot)
+    case("scatter_0d_index_value", lambda m, x: (x * 1).scatter(0, m.tensor(1), value=5.0), X3),
+    case("scatter_0d_index_src", lambda m, x: m.zeros(3).scatter(0, m.tensor(2), x.sum()), X3),
+    case("scatter_add_0d_index", lambda m, x: (x * 2).scatter_add(0, m.tensor(0), x[1]), X3),
+    case("scatter_index_dims", lambda m, x: x.view(3, 1).scatter(0, m.tensor([1]), value=1.0),
+         X3),
+    case("gather_0d_index", lambda m, x: x.gather(0, m.tensor(2)), X3),
     case("none_none", lambda m, x: x[None, None], X23),
     case("0d_int", lambda m: m.tensor(1.0)[0]),
     case("0d_none", lambda m: m.tensor(1.0, requires_grad=True)[None]),
@@ -447,6 +454,10 @@ INPLACE = [
     case("nonleaf_add_", lambda m, x: (x * 1).add_(1), X23),
     case("nonleaf_add_tensor", lambda m, x, y: (x * 1).add_(y, alpha=2), X23, X3),
     case("nonleaf_sub_", lambda m, x: (x * 1).sub_(2), X23),
+    case("alpha_0d_tensor", lambda m, x, y: (x * 1).add_(y, alpha=m.tensor(-2.0)), X23, X3),
+    case("alpha_0d_int_tensor", lambda m, x, y: m.sub(x, y, alpha=m.tensor(3)), X23, X3),
+    case("alpha_1d_tensor", lambda m, x, y: x.add(y, alpha=m.tensor([2.0])), X23, X3),
+    case("alpha_tensor_needing_grad", lambda m, x, y: y.add(y, alpha=x.sum()), X23, X3),
     case("nonleaf_mul_", lambda m, x: (x * 1).mul_(2), X23),
     case("nonleaf_div_", lambda m, x: (x * 1).div_(2), X23),
     case("nonleaf_pow_", lambda m, x: (x * 1).pow_(2), X23),
@@ -692,3 +703,25 @@ def test_tie_indices_of_kthvalue_median_mode_and_sort_are_pytorchs(torch: Any) -
             for descending in (False, True):
                 assert ops.sort(ours, descending=descending).indices._data.tolist() == \
                     theirs.sort(descending=descending, stable=True).indices.tolist(), row
+
+
+def test_float_of_a_tensor_that_needs_grad_warns_once_and_not_under_no_grad() -> None:
+    """PyTorch warns (TORCH_WARN_ONCE) only with grad mode on: L-BFGS's float(closure())
+    inside its no_grad step stays silent."""
+    import warnings
+
+    import gradsh.torch as gt
+    from gradsh.engine.tensor import _once
+
+    _once.discard("scalar_grad")
+    x = gt.ones(1, requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with gt.no_grad():
+            assert float(x * 2) == 2.0
+        assert not caught
+        float(x * 2)
+        float(x * 3)
+    assert [str(w.message).splitlines()[0] for w in caught] == [
+        "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+        "behavior."]
