@@ -248,7 +248,7 @@ from gradsh.engine.ops import numerics as _numerics
 from gradsh.engine.ops.sampling import random_
 from gradsh.engine.ops import unary as _unary
 from gradsh.engine.tensor import Tensor
-from gradsh.engine.tensor import Tensor, _once
+from gradsh.engine.tensor import Tensor, _GradMode, _once
 
 __all__ = ["install_tensor_methods"]
 
@@ -320,7 +320,8 @@ def _int(self: Tensor) -> int:
 def _float(self: Tensor) -> float:
     if self.numel() != 1:
         raise TorchValueError("only one element tensors can be converted to Python scalars")
-    if self.requires_grad and "scalar_grad" not in _once:  # TORCH_WARN_ONCE, float() only
+    # TORCH_WARN_ONCE, float() only, and not under no_grad (L-BFGS's float(closure()))
+    if self.requires_grad and _GradMode.enabled and "scalar_grad" not in _once:
         _once.add("scalar_grad")
         warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
              "behavior.\nConsider using tensor.detach() first.")
