@@ -725,3 +725,26 @@ def test_float_of_a_tensor_that_needs_grad_warns_once_and_not_under_no_grad() ->
     assert [str(w.message).splitlines()[0] for w in caught] == [
         "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
         "behavior."]
+
+
+@pytest.mark.parametrize("shapes", [((2,), (3, 1), (1, 1, 1)), ((2, 3), (3, 2)),
+                                    ([2, 3], [3, 2]), (3, (2, 1)), (5, 4), (), ((0,), (1,)),
+                                    ((2, -1),), ((2,), None)])
+def test_broadcast_shapes_is_pytorchs_python_version(torch: Any, shapes: tuple) -> None:
+    """torch.broadcast_shapes has its own messages (torch._refs): argument index, the shape
+    as given, the common shape so far as a list."""
+    import gradsh.torch as gt
+
+    outcomes = []
+    for lib in (torch, gt):
+        try:
+            outcomes.append(str(lib.broadcast_shapes(*shapes)))
+        except (RuntimeError, ValueError) as error:
+            outcomes.append(f"{type(error).__name__}: {error}")
+    assert outcomes[1] == outcomes[0]
+    sizes = (torch.Size([4]), torch.Size([3]))
+    with pytest.raises(RuntimeError) as theirs:
+        torch.broadcast_shapes(*sizes)
+    with pytest.raises(RuntimeError) as ours:
+        gt.broadcast_shapes(*(gt.Size(s) for s in sizes))
+    assert str(ours.value) == str(theirs.value)
