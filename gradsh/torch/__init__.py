@@ -88,11 +88,13 @@ from gradsh.torch import (  # noqa: E402
     utils,
 )
 from gradsh.torch.serialization import load, save  # noqa: E402
+from gradsh.torch.storage import UntypedStorage  # noqa: E402
 
 __getattr__ = _module_getattr("torch")
 
 __all__ = [
-    "Generator", "Size", "Tensor", "default_generator", "device", "dtype", "enable_grad",
+    "Generator", "Size", "Tensor", "UntypedStorage", "default_generator", "device", "dtype",
+    "enable_grad",
     "get_rng_state", "inference_mode", "initial_seed", "is_anomaly_check_nan_enabled",
     "is_inference_mode_enabled",
     "is_anomaly_enabled", "is_grad_enabled", "load",

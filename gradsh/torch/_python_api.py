@@ -191,9 +191,16 @@ def _no_imaginary(self: Tensor) -> Tensor:
     raise TorchRuntimeError("imag is not implemented for tensors with non-complex dtypes.")
 
 
+def _untyped_storage(self: Tensor) -> Any:
+    from gradsh.torch.storage import UntypedStorage
+
+    return UntypedStorage(self)
+
+
 # Methods of a real CPU tensor that PyTorch answers without computing: (name, function).
 _TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
     ("new", _new_like),
+    ("untyped_storage", _untyped_storage),
     ("get_device", lambda self: -1 if self.device == "cpu" else 0),
     ("is_inference", lambda self: False),
     ("is_shared", lambda self: False),
