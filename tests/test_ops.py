@@ -443,6 +443,12 @@ def _leaf_setitem(key: Any) -> Callable[..., Any]:
     return run
 
 
+def _view_then_mul(base: Any) -> Any:
+    view = base[1]
+    view.unsqueeze_(0).mul_(3)
+    return base, view
+
+
 INPLACE = [
     case("leaf_setitem_int", _leaf_setitem(0), X23),
     case("leaf_setitem_ellipsis", _leaf_setitem(Ellipsis), X23),
@@ -454,6 +460,17 @@ INPLACE = [
     case("nonleaf_add_", lambda m, x: (x * 1).add_(1), X23),
     case("nonleaf_add_tensor", lambda m, x, y: (x * 1).add_(y, alpha=2), X23, X3),
     case("nonleaf_sub_", lambda m, x: (x * 1).sub_(2), X23),
+    # in-place view ops: the tensor takes the view's shape, the node its in-place name
+    case("unsqueeze_", lambda m, x: (x * 2).unsqueeze_(1), X23),
+    case("squeeze_all_", lambda m, x: (x * 2).view(1, 2, 1, 3).squeeze_(), X23),
+    case("squeeze_dim_", lambda m, x: (x * 2).view(2, 1, 3).squeeze_(1), X23),
+    case("squeeze_dims_", lambda m, x: (x * 2).view(1, 2, 1, 3).squeeze_((0, 2)), X23),
+    case("t_", lambda m, x: (x * 2).t_(), X23),
+    case("transpose_", lambda m, x: (x * 2).transpose_(0, 1), X23),
+    case("swapdims_", lambda m, x: (x * 2).swapdims_(1, 0), X23),
+    case("unsqueeze_leaf", lambda m, x: x.unsqueeze_(0), X23),
+    case("unsqueeze_view_of_leaf", lambda m, x: x[0].unsqueeze_(0), X23),
+    case("unsqueeze_view_then_mul_", lambda m, x: _view_then_mul(x * 1), X23),
     case("alpha_0d_tensor", lambda m, x, y: (x * 1).add_(y, alpha=m.tensor(-2.0)), X23, X3),
     case("alpha_0d_int_tensor", lambda m, x, y: m.sub(x, y, alpha=m.tensor(3)), X23, X3),
     case("alpha_1d_tensor", lambda m, x, y: x.add(y, alpha=m.tensor([2.0])), X23, X3),

@@ -244,6 +244,7 @@ from gradsh.engine.ops.unary import (
 from gradsh.engine.ops import arithmetic as _arithmetic
 from gradsh.engine.ops import functional as _functional
 from gradsh.engine.ops import indexing as _indexing
+from gradsh.engine.ops import inplace_views as _inplace_views
 from gradsh.engine.ops import numerics as _numerics
 from gradsh.engine.ops.sampling import random_
 from gradsh.engine.ops import unary as _unary
@@ -672,6 +673,7 @@ _METHODS: dict[str, Any] = {
     **{name: getattr(_unary, name) for name in _UNARY_IN_PLACE},
     **{name: getattr(_arithmetic, name) for name in _ARITHMETIC_IN_PLACE},
     **{name: getattr(_indexing, name) for name in _INDEXING_IN_PLACE},
+    **{name: getattr(_inplace_views, name) for name in _inplace_views.__all__},
     **{name: getattr(_numerics, name) for name in _NUMERICS_METHODS},
     **{name: getattr(_functional, name) for name in _FUNCTIONAL_METHODS},
     # autograd
