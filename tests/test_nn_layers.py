@@ -109,3 +109,36 @@ def test_layer_matches_torch(torch: Any, name: str) -> None:
     build, inputs, *options = CASES[name]
     run_layer(torch, build, inputs, depth=3, rtol=1e-4, atol=1e-5,
               **(options[0] if options else {}))
+
+
+def test_pad_sequence_and_unpad_sequence_match_torch(torch: Any) -> None:
+    """nn.utils.rnn.pad_sequence (time- or batch-first, left or right, CopySlices history,
+    gradients back to each sequence) and unpad_sequence, against PyTorch; and its errors."""
+    import gradsh.torch as gt
+
+    arrays = [np.arange(6.0, dtype=np.float32).reshape(2, 3), np.ones((3, 3), np.float32),
+              np.full((1, 3), 7.0, np.float32)]
+    outcomes = []
+    for lib in (torch, gt):
+        seqs = [lib.tensor(a, requires_grad=True) for a in arrays]
+        rnn = lib.nn.utils.rnn
+        padded = rnn.pad_sequence(seqs)
+        left = rnn.pad_sequence(seqs, batch_first=True, padding_value=-1.0, padding_side="left")
+        (padded.sum() * 2 + (left * left).sum()).backward()
+        lengths = lib.tensor([2, 3, 1])
+        back = rnn.unpad_sequence(rnn.pad_sequence(seqs).detach(), lengths)
+        ints = rnn.pad_sequence([lib.tensor([1, 2]), lib.tensor([3])], batch_first=True)
+        errors = []
+        for bad in ([], [seqs[0], lib.ones(2, 4)], ):
+            try:
+                rnn.pad_sequence(bad)
+            except RuntimeError as error:
+                errors.append(str(error))
+        try:
+            rnn.pad_sequence(seqs, padding_side="middle")
+        except RuntimeError as error:
+            errors.append(str(error))
+        outcomes.append((padded.tolist(), type(padded.grad_fn).__name__, left.tolist(),
+                         [s.grad.tolist() for s in seqs], [b.tolist() for b in back],
+                         ints.tolist(), str(ints.dtype), errors))
+    assert outcomes[1] == outcomes[0]
