@@ -2,21 +2,29 @@
 linear layers, activations and unsafe_chunk per step, so every intermediate has PyTorch's
 grad_fn (AddmmBackward0, UnsafeSplitBackward0, SigmoidBackward0, StackBackward0, ...).
 
-NOTE: PyTorch runs a float32 LSTM through oneDNN on the CPU, one MkldnnRnnLayerBackward0 node
-per layer; gradsh shows the composed graph PyTorch builds for float64 (or without oneDNN)."""
+A float32 LSTM on the CPU goes through oneDNN in PyTorch (while torch.backends.mkldnn is
+enabled, the default): one MkldnnRnnLayerBackward0 node per layer and direction, as here; other
+dtypes, and every GRU and RNN, get the composed graph."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from types import SimpleNamespace
 from typing import Any
 
-from gradsh.engine.functions.rnn import TransposeBackward1, UnsafeSplitBackward0
+from gradsh.engine import dtypes
+from gradsh.engine.functions.rnn import (
+    MkldnnRnnLayerBackward0,
+    TransposeBackward1,
+    UnsafeSplitBackward0,
+)
 from gradsh.engine.ops import sampling
 from gradsh.engine.ops.arguments import wrap_dim
 from gradsh.engine.ops.arithmetic import add, mul, sub
 from gradsh.engine.ops.joining import cat, stack
 from gradsh.engine.ops.linalg import linear
-from gradsh.engine.ops.shape import transpose, unbind
+from gradsh.engine.ops.creation import zeros
+from gradsh.engine.ops.shape import select, transpose, unbind
 from gradsh.engine.ops.unary import relu, sigmoid, tanh
 from gradsh.engine.tensor import Tensor
 
@@ -25,6 +33,8 @@ from gradsh.engine.tensor import Tensor
 __all__ = ["unsafe_chunk"]
 
 Hidden = Any  # a Tensor, or (h, c) for an LSTM
+
+MKLDNN = SimpleNamespace(enabled=True)  # torch.backends.mkldnn.enabled
 Params = Sequence[Tensor | None]  # w_ih, w_hh, b_ih, b_hh
 
 
@@ -118,6 +128,9 @@ def run_rnn(mode: str, input: Tensor, hx: Hidden, weights: Sequence[Tensor | Non
     `weights` holds w_ih, w_hh, b_ih, b_hh per layer and direction (None for absent biases)."""
     cell = CELLS[mode]
     directions = 2 if bidirectional else 1
+    if mode == "LSTM" and _use_mkldnn(input, weights):
+        return _mkldnn_lstm(input, hx, weights, num_layers, dropout, train, directions,
+                            batch_first)
     if mode == "LSTM":
         hiddens: list[Hidden] = list(zip(unbind(hx[0], 0), unbind(hx[1], 0), strict=True))
     else:
@@ -141,3 +154,37 @@ def run_rnn(mode: str, input: Tensor, hx: Hidden, weights: Sequence[Tensor | Non
     if mode == "LSTM":
         return output, (stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0))
     return output, stack(finals, 0)
+
+
+def _use_mkldnn(input: Tensor, weights: Sequence[Tensor | None]) -> bool:  # noqa: A002
+    """ATen's use_mkldnn: oneDNN on, CPU tensors, a float32 input with elements."""
+    return (MKLDNN.enabled and input.dtype is dtypes.float32 and input.device == "cpu"
+            and input.numel() != 0 and all(w is None or w.device == "cpu" for w in weights))
+
+
+def _mkldnn_lstm(input: Tensor, hx: Hidden, weights: Sequence[Tensor | None],  # noqa: A002
+                 num_layers: int, dropout: float, train: bool, directions: int,
+                 batch_first: bool) -> tuple[Tensor, Hidden]:
+    """ATen's mkldnn_rnn path: per layer and direction one mkldnn_rnn_layer (hx[index] and
+    cx[index] selected from the stacked states), dropout between layers, cat for two
+    directions, the final states stacked."""
+    layer_input = transpose(input, 0, 1) if batch_first else input
+    no_bias = zeros(0)
+    hs, cs = [], []
+    for layer in range(num_layers):
+        outputs = []
+        for direction in range(directions):
+            index = layer * directions + direction
+            w_ih, w_hh, b_ih, b_hh = weights[4 * index:4 * index + 4]
+            out, hy, cy = MkldnnRnnLayerBackward0.apply_all(
+                layer_input, w_ih, w_hh, no_bias if b_ih is None else b_ih,
+                no_bias if b_hh is None else b_hh, select(hx[0], 0, index),
+                select(hx[1], 0, index), reverse=direction == 1)
+            outputs.append(out)
+            hs.append(hy)
+            cs.append(cy)
+        layer_input = outputs[0] if directions == 1 else cat(outputs, outputs[0].ndim - 1)
+        if dropout != 0 and train and layer < num_layers - 1:
+            layer_input = sampling.dropout(layer_input, dropout, True)
+    output = transpose(layer_input, 0, 1) if batch_first else layer_input
+    return output, (stack(hs, 0), stack(cs, 0))
