@@ -36,6 +36,9 @@ class _TorchFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             raise ModuleNotFoundError(f"gradsh does not implement {spec.name} yet",
                                       name=spec.name) from None
         self._specs[spec.name] = module.__spec__
+        from gradsh.torch import _python_api
+
+        _python_api.torch_class_names(module)  # a module gradsh.torch had not imported yet
         return module
 
     def exec_module(self, module: ModuleType) -> None:
@@ -56,6 +59,7 @@ def served_torch() -> Iterator[ModuleType]:
     one identity under both names. Afterwards sys.modules is as it was (a real torch that
     was imported before, as in gradsh's own tests, is back)."""
     import gradsh.torch
+    from gradsh.torch import _python_api
 
     before = {name: module for name, module in sys.modules.items()
               if name == "torch" or name.startswith("torch.")}
@@ -65,9 +69,11 @@ def served_torch() -> Iterator[ModuleType]:
         if name == "gradsh.torch" or name.startswith("gradsh.torch."):
             sys.modules[name[len(_PREFIX):]] = module
     sys.meta_path.insert(0, _FINDER)
+    _python_api.serve_class_names()
     try:
         yield gradsh.torch
     finally:
+        _python_api.restore_class_names()
         if _FINDER in sys.meta_path:
             sys.meta_path.remove(_FINDER)
         for name in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:

@@ -118,3 +118,22 @@ def test_gradcheck_needs_an_input_requiring_grad(torch):
             lib.autograd.gradcheck(lambda t: t * 2, (lib.ones(2, dtype=lib.float64),))
         texts.append(str(info.value))
     assert texts[1] == texts[0]
+
+
+def test_grad_takes_every_keyword_of_pytorchs(torch):
+    """autograd.grad's full signature: only_inputs=False warns (FutureWarning) and is ignored,
+    inputs as a dict give a dict, and empty inputs have PyTorch's error."""
+    import warnings
+
+    for lib in (torch, gt):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            (g,) = lib.autograd.grad((x * x).sum(), x, only_inputs=False)
+        assert g.tolist() == [2.0, 4.0]
+        assert [w.category for w in caught] == [FutureWarning]
+        assert "only_inputs argument is deprecated" in str(caught[0].message)
+        named = lib.autograd.grad((x * 3).sum(), {"a": x}, is_grads_batched=False)
+        assert list(named) == ["a"] and named["a"].tolist() == [3.0, 3.0]
+        with pytest.raises(RuntimeError, match="`inputs` argument to `grad\\(\\)` cannot be "):
+            lib.autograd.grad((x * 3).sum(), [])

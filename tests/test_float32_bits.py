@@ -91,7 +91,7 @@ EXACT_UNARY: dict[str, tuple[Callable[[Any, Any], Any], tuple[float, float, floa
 
 # backward through these: torch's gradient bits on a random gradient
 EXACT_BACKWARD = ["sigmoid", "silu", "softplus", "softplus_beta", "elu", "selu", "celu", "mish",
-                  "logsigmoid", "gelu", "pow_2.5", "pow_-1.7", "pow_3", "rpow"]
+                  "logsigmoid", "gelu", "gelu_tanh", "pow_2.5", "pow_-1.7", "pow_3", "rpow"]
 
 
 def _pair(torch: Any, x: np.ndarray) -> tuple[Any, Any]:

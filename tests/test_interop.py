@@ -511,3 +511,19 @@ SURFACE_CASES = [
 @pytest.mark.parametrize("source", SURFACE_CASES)
 def test_torch_surface(torch: Any, source: str) -> None:
     check(torch, source)
+
+
+def test_untyped_storage_is_the_memory_views_share(torch: Any) -> None:
+    """x.untyped_storage(): the whole storage of a view (its bytes, size and repr as PyTorch
+    prints them), the same data_ptr for a tensor and its views, a new one for a copy."""
+    import gradsh.torch as gt
+
+    for lib in (torch, gt):
+        t = lib.arange(6, dtype=lib.int16).view(2, 3)
+        view = t[1:, 1:]
+        assert view.untyped_storage().data_ptr() == t.untyped_storage().data_ptr()
+        assert t.clone().untyped_storage().data_ptr() != t.untyped_storage().data_ptr()
+    ours = gt.arange(6, dtype=gt.int16)[2:].untyped_storage()
+    theirs = torch.arange(6, dtype=torch.int16)[2:].untyped_storage()
+    assert (repr(ours), ours.nbytes(), len(ours), ours[2], ours.tolist()) == (
+        repr(theirs), theirs.nbytes(), len(theirs), theirs[2], theirs.tolist())

@@ -32,6 +32,15 @@ def _schedulers(lib, opt):
                   s.CosineAnnealingLR(opt, T_max=20)], milestones=[5]),
         "ChainedScheduler": lambda: s.ChainedScheduler(
             [s.ExponentialLR(opt, gamma=0.9), s.StepLR(opt, step_size=4, gamma=0.5)]),
+        "CyclicLR": lambda: s.CyclicLR(opt, base_lr=[0.01, 0.02], max_lr=0.1, step_size_up=4,
+                                       step_size_down=6),
+        "CyclicLR2": lambda: s.CyclicLR(opt, base_lr=0.01, max_lr=0.1, step_size_up=3,
+                                        mode="triangular2", base_momentum=0.7),
+        "CyclicLRexp": lambda: s.CyclicLR(opt, base_lr=0.01, max_lr=0.1, step_size_up=5,
+                                          mode="exp_range", gamma=0.95),
+        "CosineAnnealingWarmRestarts": lambda: s.CosineAnnealingWarmRestarts(
+            opt, T_0=4, T_mult=2, eta_min=0.001),
+        "CosineAnnealingWarmRestarts1": lambda: s.CosineAnnealingWarmRestarts(opt, T_0=7),
     }
 
 
@@ -163,3 +172,27 @@ def test_one_cycle_cycles_adam_beta1(torch):
         traces.append(trace)
     assert traces[1] == traces[0]
     assert math.isclose(traces[1][-1][0], 1.0 / 25 / 1e4)
+
+
+def test_cosine_warm_restarts_at_fractional_epochs_and_cyclic_with_adam(torch):
+    """CosineAnnealingWarmRestarts.step(epoch) (fractional epochs, T_mult > 1) and CyclicLR
+    cycling Adam's beta1, as PyTorch's."""
+    traces = []
+    for lib in (torch, gt):
+        w = lib.zeros(2, requires_grad=True)
+        opt = lib.optim.SGD([w], lr=0.05)
+        s = lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=3, T_mult=2)
+        trace = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for epoch in (0.5, 2.25, 3.0, 8.5, 20.75):
+                s.step(epoch)
+                trace.append((s.get_last_lr(), s.T_cur, s.T_i, s.last_epoch))
+        adam = lib.optim.Adam([w], lr=0.1)
+        cyclic = lib.optim.lr_scheduler.CyclicLR(adam, 0.001, 0.01, step_size_up=2)
+        for _ in range(5):
+            adam.step()
+            cyclic.step()
+            trace.append((cyclic.get_last_lr(), adam.param_groups[0]["betas"]))
+        traces.append(trace)
+    assert traces[1] == traces[0]

@@ -164,3 +164,68 @@ def test_hooks_and_retain_grad_on_the_outputs_of_a_several_output_node(torch: An
     assert got[0] is expected[0] is True and got[3] == expected[3]
     for e, g in zip(expected[1:3] + expected[4:], got[1:3] + got[4:], strict=True):
         np.testing.assert_allclose(g, e, rtol=1e-4, atol=1e-5)
+def test_pad_sequence_and_unpad_sequence_match_torch(torch: Any) -> None:
+    """nn.utils.rnn.pad_sequence (time- or batch-first, left or right, CopySlices history,
+    gradients back to each sequence) and unpad_sequence, against PyTorch; and its errors."""
+    import gradsh.torch as gt
+    arrays = [np.arange(6.0, dtype=np.float32).reshape(2, 3), np.ones((3, 3), np.float32),
+              np.full((1, 3), 7.0, np.float32)]
+    outcomes = []
+    for lib in (torch, gt):
+        seqs = [lib.tensor(a, requires_grad=True) for a in arrays]
+        rnn = lib.nn.utils.rnn
+        padded = rnn.pad_sequence(seqs)
+        left = rnn.pad_sequence(seqs, batch_first=True, padding_value=-1.0, padding_side="left")
+        (padded.sum() * 2 + (left * left).sum()).backward()
+        lengths = lib.tensor([2, 3, 1])
+        back = rnn.unpad_sequence(rnn.pad_sequence(seqs).detach(), lengths)
+        ints = rnn.pad_sequence([lib.tensor([1, 2]), lib.tensor([3])], batch_first=True)
+        errors = []
+        for bad in ([], [seqs[0], lib.ones(2, 4)], ):
+            try:
+                rnn.pad_sequence(bad)
+            except RuntimeError as error:
+                errors.append(str(error))
+        try:
+            rnn.pad_sequence(seqs, padding_side="middle")
+        except RuntimeError as error:
+            errors.append(str(error))
+        outcomes.append((padded.tolist(), type(padded.grad_fn).__name__, left.tolist(),
+                         [s.grad.tolist() for s in seqs], [b.tolist() for b in back],
+                         ints.tolist(), str(ints.dtype), errors))
+    assert outcomes[1] == outcomes[0]
+@pytest.mark.parametrize("kwargs", [{}, {"num_layers": 2}, {"bidirectional": True},
+                                    {"batch_first": True, "bias": False},
+                                    {"num_layers": 2, "bidirectional": True}])
+def test_float32_lstm_is_one_onednn_node_per_layer(torch: Any, kwargs: dict) -> None:
+    """A float32 LSTM records PyTorch's MkldnnRnnLayerBackward0 per layer and direction (edges
+    to input, weights, biases, hx, cx); its gradients equal the composed graph's (the float64
+    path, and oneDNN switched off) and PyTorch's."""
+    import gradsh.torch as gt
+    from gradsh.engine.ops import rnn as rnn_ops
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((5, 2, 3)).astype(np.float32)
+    if kwargs.get("batch_first"):
+        x = x.transpose(1, 0, 2).copy()
+    runs = []
+    for lib, mkldnn in ((torch, True), (gt, True), (gt, False)):
+        lib.manual_seed(0)
+        model = lib.nn.LSTM(3, 4, **kwargs)
+        rnn_ops.MKLDNN.enabled = mkldnn
+        try:
+            inp = lib.tensor(x, requires_grad=True)
+            out, (h, c) = model(inp)
+            (out.sum() + (h * h).sum() + c.sum() * 3).backward()
+        finally:
+            rnn_ops.MKLDNN.enabled = True
+        node = out.grad_fn
+        names = [type(node).__name__] + [type(f).__name__ if f is not None else None
+                                         for f, _ in node.next_functions]
+        grads = [p.grad.numpy() for p in model.parameters()] + [inp.grad.numpy()]
+        runs.append((names, grads, out.detach().numpy()))
+    (their_names, theirs, their_out), (names, ours, out), (_, composed, _) = runs
+    assert names == their_names
+    np.testing.assert_allclose(out, their_out, rtol=1e-5, atol=1e-6)
+    for a, b, c in zip(theirs, ours, composed, strict=True):
+        np.testing.assert_allclose(b, c, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(b, a, rtol=1e-4, atol=1e-5)

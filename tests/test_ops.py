@@ -343,6 +343,13 @@ INDEXING = [
     case("false", lambda m, x: x[False], X23),
     case("empty_list", lambda m, x: x[[]], X23),
     case("ellipsis_twice", lambda m, x: x[..., ...], X23),
+    # a 0-d index counts as one element of a vector (the Transforms tutorial's one-hot)
+    case("scatter_0d_index_value", lambda m, x: (x * 1).scatter(0, m.tensor(1), value=5.0), X3),
+    case("scatter_0d_index_src", lambda m, x: m.zeros(3).scatter(0, m.tensor(2), x.sum()), X3),
+    case("scatter_add_0d_index", lambda m, x: (x * 2).scatter_add(0, m.tensor(0), x[1]), X3),
+    case("scatter_index_dims", lambda m, x: x.view(3, 1).scatter(0, m.tensor([1]), value=1.0),
+         X3),
+    case("gather_0d_index", lambda m, x: x.gather(0, m.tensor(2)), X3),
     case("none_none", lambda m, x: x[None, None], X23),
     case("0d_int", lambda m: m.tensor(1.0)[0]),
     case("0d_none", lambda m: m.tensor(1.0, requires_grad=True)[None]),
@@ -436,6 +443,12 @@ def _leaf_setitem(key: Any) -> Callable[..., Any]:
     return run
 
 
+def _view_then_mul(base: Any) -> Any:
+    view = base[1]
+    view.unsqueeze_(0).mul_(3)
+    return base, view
+
+
 INPLACE = [
     case("leaf_setitem_int", _leaf_setitem(0), X23),
     case("leaf_setitem_ellipsis", _leaf_setitem(Ellipsis), X23),
@@ -447,6 +460,21 @@ INPLACE = [
     case("nonleaf_add_", lambda m, x: (x * 1).add_(1), X23),
     case("nonleaf_add_tensor", lambda m, x, y: (x * 1).add_(y, alpha=2), X23, X3),
     case("nonleaf_sub_", lambda m, x: (x * 1).sub_(2), X23),
+    # in-place view ops: the tensor takes the view's shape, the node its in-place name
+    case("unsqueeze_", lambda m, x: (x * 2).unsqueeze_(1), X23),
+    case("squeeze_all_", lambda m, x: (x * 2).view(1, 2, 1, 3).squeeze_(), X23),
+    case("squeeze_dim_", lambda m, x: (x * 2).view(2, 1, 3).squeeze_(1), X23),
+    case("squeeze_dims_", lambda m, x: (x * 2).view(1, 2, 1, 3).squeeze_((0, 2)), X23),
+    case("t_", lambda m, x: (x * 2).t_(), X23),
+    case("transpose_", lambda m, x: (x * 2).transpose_(0, 1), X23),
+    case("swapdims_", lambda m, x: (x * 2).swapdims_(1, 0), X23),
+    case("unsqueeze_leaf", lambda m, x: x.unsqueeze_(0), X23),
+    case("unsqueeze_view_of_leaf", lambda m, x: x[0].unsqueeze_(0), X23),
+    case("unsqueeze_view_then_mul_", lambda m, x: _view_then_mul(x * 1), X23),
+    case("alpha_0d_tensor", lambda m, x, y: (x * 1).add_(y, alpha=m.tensor(-2.0)), X23, X3),
+    case("alpha_0d_int_tensor", lambda m, x, y: m.sub(x, y, alpha=m.tensor(3)), X23, X3),
+    case("alpha_1d_tensor", lambda m, x, y: x.add(y, alpha=m.tensor([2.0])), X23, X3),
+    case("alpha_tensor_needing_grad", lambda m, x, y: y.add(y, alpha=x.sum()), X23, X3),
     case("nonleaf_mul_", lambda m, x: (x * 1).mul_(2), X23),
     case("nonleaf_div_", lambda m, x: (x * 1).div_(2), X23),
     case("nonleaf_pow_", lambda m, x: (x * 1).pow_(2), X23),
@@ -692,3 +720,48 @@ def test_tie_indices_of_kthvalue_median_mode_and_sort_are_pytorchs(torch: Any) -
             for descending in (False, True):
                 assert ops.sort(ours, descending=descending).indices._data.tolist() == \
                     theirs.sort(descending=descending, stable=True).indices.tolist(), row
+
+
+def test_float_of_a_tensor_that_needs_grad_warns_once_and_not_under_no_grad() -> None:
+    """PyTorch warns (TORCH_WARN_ONCE) only with grad mode on: L-BFGS's float(closure())
+    inside its no_grad step stays silent."""
+    import warnings
+
+    import gradsh.torch as gt
+    from gradsh.engine.tensor import _once
+
+    _once.discard("scalar_grad")
+    x = gt.ones(1, requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with gt.no_grad():
+            assert float(x * 2) == 2.0
+        assert not caught
+        float(x * 2)
+        float(x * 3)
+    assert [str(w.message).splitlines()[0] for w in caught] == [
+        "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+        "behavior."]
+
+
+@pytest.mark.parametrize("shapes", [((2,), (3, 1), (1, 1, 1)), ((2, 3), (3, 2)),
+                                    ([2, 3], [3, 2]), (3, (2, 1)), (5, 4), (), ((0,), (1,)),
+                                    ((2, -1),), ((2,), None)])
+def test_broadcast_shapes_is_pytorchs_python_version(torch: Any, shapes: tuple) -> None:
+    """torch.broadcast_shapes has its own messages (torch._refs): argument index, the shape
+    as given, the common shape so far as a list."""
+    import gradsh.torch as gt
+
+    outcomes = []
+    for lib in (torch, gt):
+        try:
+            outcomes.append(str(lib.broadcast_shapes(*shapes)))
+        except (RuntimeError, ValueError) as error:
+            outcomes.append(f"{type(error).__name__}: {error}")
+    assert outcomes[1] == outcomes[0]
+    sizes = (torch.Size([4]), torch.Size([3]))
+    with pytest.raises(RuntimeError) as theirs:
+        torch.broadcast_shapes(*sizes)
+    with pytest.raises(RuntimeError) as ours:
+        gt.broadcast_shapes(*(gt.Size(s) for s in sizes))
+    assert str(ours.value) == str(theirs.value)

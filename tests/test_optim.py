@@ -26,6 +26,16 @@ CASES = [
     ("Adagrad", {"lr": 0.1}),
     ("Adagrad", {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.1,
                  "initial_accumulator_value": 0.1, "maximize": True}),
+    ("Adadelta", {}),
+    ("Adadelta", {"lr": 0.5, "rho": 0.8, "weight_decay": 0.1, "maximize": True}),
+    ("Adamax", {"lr": 0.01}),
+    ("Adamax", {"lr": 0.02, "betas": (0.8, 0.9), "weight_decay": 0.1, "maximize": True}),
+    ("NAdam", {"lr": 0.01}),
+    ("NAdam", {"lr": 0.01, "weight_decay": 0.1, "momentum_decay": 0.01}),
+    ("NAdam", {"lr": 0.01, "weight_decay": 0.1, "decoupled_weight_decay": True}),
+    ("RAdam", {"lr": 0.01}),
+    ("RAdam", {"lr": 0.01, "betas": (0.8, 0.9), "weight_decay": 0.1,
+               "decoupled_weight_decay": True}),
 ]
 IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in kw.items())}" for name, kw in CASES]
 
@@ -189,6 +199,49 @@ def test_state_dict_and_reload(torch, torch_sqrt, name, kwargs):
         assert np.array_equal(b.detach().numpy(), f.detach().numpy())
 
 
+@pytest.mark.parametrize("kwargs", [{"lr": 0.8, "max_iter": 4},
+                                    {"lr": 1, "max_iter": 6, "history_size": 3},
+                                    {"line_search_fn": "strong_wolfe", "max_iter": 5}])
+def test_lbfgs_follows_torch(torch, kwargs):
+    """L-BFGS on a small least-squares problem in float64: the closure's losses, call for call,
+    the parameters and the state's keys after two steps, as PyTorch's."""
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((12, 4))
+    y = rng.standard_normal(12)
+    runs = []
+    for lib in (torch, gt):
+        w = lib.zeros(4, dtype=lib.float64, requires_grad=True)
+        b = lib.zeros(1, dtype=lib.float64, requires_grad=True)
+        opt = lib.optim.LBFGS([w, b], **kwargs)
+        losses: list[float] = []
+
+        def closure():
+            opt.zero_grad()
+            err = lib.tanh(lib.from_numpy(a) @ w + b) - lib.from_numpy(y)
+            loss = (err * err).mean()
+            loss.backward()
+            losses.append(loss.item())
+            return loss
+
+        for _ in range(2):
+            opt.step(closure)
+        runs.append((losses, w.detach().numpy().copy(), sorted(opt.state[w]), repr(opt)))
+    (their_losses, their_w, their_keys, their_repr), (losses, ours, keys, our_repr) = runs
+    assert len(losses) == len(their_losses)
+    np.testing.assert_allclose(losses, their_losses, rtol=1e-12)
+    np.testing.assert_allclose(ours, their_w, rtol=1e-10, atol=1e-12)
+    assert keys == their_keys and our_repr == their_repr
+
+
+def test_lbfgs_refuses_groups_and_bad_lr(torch):
+    for lib in (torch, gt):
+        w = lib.zeros(2, requires_grad=True)
+        with pytest.raises(ValueError, match="doesn't support per-parameter options"):
+            lib.optim.LBFGS([{"params": [w]}, {"params": [lib.ones(1, requires_grad=True)]}])
+        with pytest.raises(ValueError, match="Invalid learning rate: -1"):
+            lib.optim.LBFGS([w], lr=-1)
+
+
 def test_zero_grad_and_closure(torch):
     w = gt.ones(3, requires_grad=True)
     opt = gt.optim.SGD([w], lr=0.1)
@@ -223,6 +276,12 @@ def test_zero_grad_and_closure(torch):
      ValueError),
     (lambda lib: lib.optim.SGD([{"params": {lib.zeros(2, requires_grad=True)}}]), TypeError),
     (lambda lib: lib.optim.SGD([1.0]), TypeError),
+    (lambda lib: lib.optim.Adadelta([lib.zeros(2, requires_grad=True)], rho=1.5), ValueError),
+    (lambda lib: lib.optim.NAdam([lib.zeros(2, requires_grad=True)], momentum_decay=-1),
+     ValueError),
+    (lambda lib: lib.optim.RAdam([lib.zeros(2, requires_grad=True)], eps=-1), ValueError),
+    (lambda lib: lib.optim.Adamax([lib.zeros(2, requires_grad=True)], betas=(0.5, 1.0)),
+     ValueError),
 ])
 def test_construction_errors_match(torch, build, kind):
     with pytest.raises(kind) as theirs:

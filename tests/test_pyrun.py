@@ -101,6 +101,40 @@ def test_version_is_an_int_counting_in_place_changes(tmp_path: Path, torch: obje
     same_stdout(ran.stdout, expected.stdout)
 
 
+def test_classes_print_pytorchs_names(tmp_path: Path, torch: object) -> None:
+    """type(...) of gradsh's torch objects reads as PyTorch's, and a model pickled by
+    torch.save under those names loads back, under gradsh run and in library mode."""
+    path = write(tmp_path, """
+        import io, pickle
+        import torch
+        from torch import nn, optim
+        from torch.utils.data import DataLoader, TensorDataset
+        model = nn.Sequential(nn.Linear(2, 3), nn.ReLU())
+        opt = optim.SGD(model.parameters(), lr=0.1)
+        ds = TensorDataset(torch.ones(4, 2))
+        for obj in (model, model[0].weight, opt, ds, DataLoader(ds), torch.ones(2).shape,
+                    torch.float32, torch.device("cpu"), torch.no_grad(), torch.ones(1)):
+            print(type(obj))
+        buffer = io.BytesIO()
+        torch.save(model, buffer)
+        if "gradsh" in torch.__version__:
+            open("model.pt", "wb").write(buffer.getvalue())
+        buffer.seek(0)
+        print(type(torch.load(buffer, weights_only=False)[0]))
+        print(type(pickle.loads(pickle.dumps(model))), type(pickle.loads(pickle.dumps(torch.Size([2])))))
+    """)
+    ran, expected = gradsh(path, "--quiet"), python(path)
+    assert expected.returncode == 0, expected.stderr
+    assert ran.returncode == 0, ran.stderr
+    same_stdout(ran.stdout, expected.stdout)
+    import gradsh.torch as gtorch
+
+    gtorch.nn.Linear(1, 1)  # library mode keeps gradsh's module names (pickle next to torch)
+    assert gtorch.nn.Linear.__module__ == "gradsh.torch.nn.modules.linear"
+    loaded = gtorch.load(str(tmp_path / "model.pt"), weights_only=False)
+    assert isinstance(loaded[0], gtorch.nn.Linear)
+
+
 def test_import_torch_is_gradsh_even_with_torch_installed(tmp_path: Path) -> None:
     path = write(tmp_path, """
         import torch, torch.nn.functional as F

@@ -217,6 +217,13 @@ def test_gelu_matches_torch_on_every_path(torch) -> None:
     _assert_bits("gelu backward strided",
                  K.gelu_backward(g, view, contiguous=False, simd=mask_for(view)),
                  grad.numpy()[::2], x)
+    for name, xs, gs, kw in (("", x, g, {}), (" strided", view, g, {
+            "contiguous": False, "simd": mask_for(view)}), (" one element", x[5:6], g[5:6], {})):
+        ref = torch.from_numpy(doubled)[::2] if kw else torch.from_numpy(np.array(xs))
+        theirs = torch.ops.aten.gelu_backward(torch.from_numpy(np.array(gs)), ref,
+                                              approximate="tanh")
+        _assert_bits("gelu tanh backward" + name,
+                     K.gelu_backward(gs, xs, approximate="tanh", **kw), theirs.numpy(), xs)
     square = x[:64 * 64].reshape(64, 64)
     g2 = g[:64 * 64].reshape(64, 64)
     theirs = torch.ops.aten.gelu_backward(torch.from_numpy(g2).T, torch.from_numpy(square).T)

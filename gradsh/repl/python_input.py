@@ -109,7 +109,8 @@ _PYTHON_BUILTINS = frozenset(dir(builtins))
 def _python_object(value: Any) -> bool:
     if isinstance(value, (FunctionType, MethodType, type)):
         return True
-    return type(value).__module__.startswith("gradsh.torch")
+    # gradsh's torch classes (named torch.* while a Python program is served)
+    return type(value).__module__.startswith(("gradsh.torch", "torch."))
 
 
 def _dotted(node: Any) -> list[str] | None:

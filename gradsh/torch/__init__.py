@@ -89,6 +89,7 @@ from gradsh.torch import (  # noqa: E402
     utils,
 )
 from gradsh.torch.serialization import load, save  # noqa: E402
+from gradsh.torch.storage import UntypedStorage  # noqa: E402
 
 _missing_attribute = _module_getattr("torch")
 # Imported on first use (they cost start-up time every program would pay): torch.distributions
@@ -105,7 +106,8 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "Generator", "Size", "Tensor", "default_generator", "device", "dtype", "enable_grad",
+    "Generator", "Size", "Tensor", "UntypedStorage", "default_generator", "device", "dtype",
+    "enable_grad",
     "get_rng_state", "inference_mode", "initial_seed", "is_anomaly_check_nan_enabled",
     "is_inference_mode_enabled",
     "is_anomaly_enabled", "is_grad_enabled", "load",

@@ -7,13 +7,14 @@ registration step from this layer (the engine's own methods are attached by its 
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from gradsh.engine import backend, dtypes, ops
 from gradsh.engine.dtypes import DType
-from gradsh.engine.pytypes import Size
+from gradsh.engine.pytypes import Device, Size
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch import _settings
@@ -192,9 +193,16 @@ def _no_imaginary(self: Tensor) -> Tensor:
     raise TorchRuntimeError("imag is not implemented for tensors with non-complex dtypes.")
 
 
+def _untyped_storage(self: Tensor) -> Any:
+    from gradsh.torch.storage import UntypedStorage
+
+    return UntypedStorage(self)
+
+
 # Methods of a real CPU tensor that PyTorch answers without computing: (name, function).
 _TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
     ("new", _new_like),
+    ("untyped_storage", _untyped_storage),
     ("get_device", lambda self: -1 if self.device == "cpu" else 0),
     ("is_shared", lambda self: False),
     ("share_memory_", lambda self: self),
@@ -217,6 +225,55 @@ _TRIVIAL_PROPERTIES: tuple[tuple[str, Any], ...] = (
     ("mH", lambda self: self.mT),
     ("layout", lambda self: _settings.strided),
 )
+
+
+# class -> the __module__, __name__ and __qualname__ it has outside `gradsh run`
+_RENAMED: dict[type, tuple[str, str, str]] = {}
+_SERVED = [0]  # how many served_torch blocks are running (they may nest)
+
+
+def _rename(cls: type, module: str, name: str | None = None) -> None:
+    _RENAMED.setdefault(cls, (cls.__module__, cls.__name__, cls.__qualname__))
+    cls.__module__ = module
+    if name is not None:
+        cls.__name__ = cls.__qualname__ = name
+
+
+def torch_class_names(module: ModuleType) -> None:
+    """While gradsh serves `import torch`, classes defined in a public gradsh.torch module print
+    as PyTorch's (`<class 'torch.nn.modules.linear.Linear'>`): their __module__ loses the
+    `gradsh.` prefix, which gradsh.torch's layout makes PyTorch's module, and which the served
+    sys.modules resolves (so pickle finds them). Private modules (`_random`) keep theirs."""
+    name = module.__name__
+    if not name.startswith("gradsh.torch") or any(p.startswith("_") for p in name.split(".")):
+        return
+    for value in list(vars(module).values()):
+        if isinstance(value, type) and value.__module__ == name:
+            _rename(value, name[len("gradsh."):])
+
+
+def serve_class_names() -> None:
+    """PyTorch's class names for every gradsh.torch module imported so far, and for the
+    engine's torch.Size, torch.dtype and torch.device. Only while `import torch` is gradsh's:
+    next to a real torch, `torch.Size` would make pickle find the real one."""
+    import sys
+
+    _SERVED[0] += 1
+    for module in [m for n, m in sys.modules.items() if n.startswith("gradsh.torch")]:
+        torch_class_names(module)
+    _rename(Size, "torch")
+    _rename(DType, "torch", "dtype")
+    _rename(Device, "torch", "device")
+
+
+def restore_class_names() -> None:
+    """gradsh's own names back, when the outermost served program ends."""
+    _SERVED[0] -= 1
+    if _SERVED[0] > 0:
+        return
+    for cls, (module, name, qualname) in _RENAMED.items():
+        cls.__module__, cls.__name__, cls.__qualname__ = module, name, qualname
+    _RENAMED.clear()
 
 
 def install() -> None:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-HELPERS = {"corpus", "features", "record"}
+HELPERS = {"corpus", "features", "oracle", "record"}
 EXPECTED_FAILURES = HERE / "EXPECTED_FAILURES.txt"
 TORCH_TIMEOUT_S = 300
 GRADSH_TIMEOUT_S = 120

@@ -40,6 +40,7 @@ from gradsh.engine.functions.linalg import *  # noqa: F403
 from gradsh.engine.functions.linalg_decompositions import *  # noqa: F403
 from gradsh.engine.functions.linalg_lu import *  # noqa: F403
 from gradsh.engine.functions.losses import *  # noqa: F403
+from gradsh.engine.functions.margin_losses import *  # noqa: F403
 from gradsh.engine.functions.normalization import *  # noqa: F403
 from gradsh.engine.functions.padding import *  # noqa: F403
 from gradsh.engine.functions.pooling import *  # noqa: F403

@@ -183,9 +183,9 @@ _Namespace.install(
         xp_of(g).broadcast_to(g, (min(rows, cols),)), (rows, cols), 0),
     as_operand=lambda t: t._data,
     as_array=lambda t: t,
-    gather=lambda g, dim, index: xp_of(g).take_along_axis(
-        g[tuple(slice(None) if d == dim else slice(0, index.shape[d]) for d in range(g.ndim))],
-        index, axis=dim),
+    gather=lambda g, dim, index: g.reshape(-1)[index] if index.ndim == 0 else (
+        xp_of(g).take_along_axis(g[tuple(slice(None) if d == dim else slice(0, index.shape[d])
+                                         for d in range(g.ndim))], index, axis=dim)),
     index_select=lambda g, dim, index: xp_of(g).take(g, index.reshape(-1), axis=dim),
     index_add=_array_index_add,
     scatter_add=lambda base, dim, index, src: _scatter_array(base, dim % base.ndim, index, src,

@@ -94,6 +94,8 @@ class GatherBackward0(Function):
         x = a._data
         if x.ndim == 0:
             return x[()] if index._data.ndim == 0 else x.reshape(1)[index._data]
+        if index._data.ndim == 0:  # a 0-d index into a vector: one element, 0-d
+            return x[index._data]
         part = x[_gather_index(x, index._data, dim)]
         return xp_of(x).take_along_axis(part, index._data, axis=dim)
 
@@ -103,6 +105,9 @@ class GatherBackward0(Function):
             out = xp.zeros(self.shape, dtype=g.dtype)
             if not self.shape:
                 return out + g.sum()
+            if self.index.ndim == 0:
+                xp.add.at(out, (self.index,), g)
+                return out
             grid = list(xp.indices(self.index.shape, sparse=True))
             grid[self.dim] = self.index
             xp.add.at(out, tuple(grid), g)
@@ -161,6 +166,11 @@ def _scatter_array(base: Array, dim: int, index: Array, src: Any, add: bool = Fa
     """A copy of base with src written (or added) at index along dim (scatter / scatter_add);
     index may be smaller than base and src outside dim."""
     xp = xp_of(base)
+    if base.ndim == 0 or index.ndim == 0:
+        # PyTorch reads a 0-d self or index as one element along dim 0
+        flat = _scatter_array(base.reshape(-1), 0, index.reshape(-1),
+                              src if xp.ndim(src) == 0 else src.reshape(-1), add)
+        return flat.reshape(base.shape)
     out = base.copy()
     grid = list(xp.indices(index.shape, sparse=True))
     grid[dim] = index

@@ -197,9 +197,10 @@ def logsigmoid_backward(grad: Array, x: Array) -> Array | None:
 
 
 def gelu_backward(grad: Array, x: Array, approximate: str) -> Array | None:
-    if approximate != "none" or not _float32_pair(grad, x):
-        return None  # NOTE: the tanh approximation's backward kernel is not reproduced
-    return K.gelu_backward(grad, x, contiguous=x.flags.c_contiguous, threads=_n())
+    if not _float32_pair(grad, x):
+        return None
+    return K.gelu_backward(grad, x, contiguous=x.flags.c_contiguous, threads=_n(),
+                           approximate=approximate)
 
 
 def tanh_backward(grad: Array, y: Array) -> Array | None:

@@ -1,14 +1,16 @@
 """Nodes the recurrent layers build besides the common ops: UnsafeSplitBackward0 (the gates'
-unsafe_chunk), TransposeBackward1 (transpose_ of a batch_first output) and
-MkldnnRnnLayerBackward0 (a float32 LSTM layer on the CPU, as oneDNN runs it)."""
+unsafe_chunk), TransposeBackward1 (transpose_ of a batch_first output) and a float32 LSTM
+layer's MkldnnRnnLayerBackward0."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from gradsh.engine.exceptions import TorchNotImplementedError
+import numpy as np
+
 from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.functions.linalg_decompositions import MultiOutputFunction
+from gradsh.engine.functions.pointwise import unary
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = ["UnsafeSplitBackward0", "TransposeBackward1", "MkldnnRnnLayerBackward0"]
@@ -46,98 +48,92 @@ class TransposeBackward1(Function):
         return (F.transpose(grad, self.dim0, self.dim1),)
 
 
+def _sigmoid(x: Array) -> Array:
+    return unary("sigmoid", np.ascontiguousarray(x))
+
+
+def _tanh(x: Array) -> Array:
+    return unary("tanh", np.ascontiguousarray(x))
+
+
+def _affine(x: Array, w: Array, b: Array | None) -> Array:
+    """x @ w.T (+ b): the product first, then the bias, as addmm's result reads."""
+    out = x @ w.T
+    return out + b if b is not None else out
+
+
 class MkldnnRnnLayerBackward0(MultiOutputFunction):
-    """One direction of one layer of a float32 LSTM on the CPU, as PyTorch runs it through
-    oneDNN (mkldnn_rnn_layer): one node for the whole sequence, outputs (output, h_n, c_n), inputs
-    (input, w_ih, w_hh, b_ih, b_hh, hx, cx). The steps are computed here in NumPy (the gates
-    i, f, g, o as PyTorch orders them); the backward is backpropagation through time. Values
-    agree with oneDNN's within float32 rounding (its GEMMs sum in another order)."""
+    """One layer and direction of a float32 LSTM, as PyTorch runs it through oneDNN on the
+    CPU (mkldnn_rnn_layer): one node whose outputs are the layer's output sequence, h_n and
+    c_n, with edges to (input, w_ih, w_hh, b_ih, b_hh, hx, cx). The arithmetic is the usual
+    LSTM in float32 (not oneDNN's bits); backward is backpropagation through time."""
 
     node_name = "MkldnnRnnLayerBackward0"
     num_outputs = 3
     differentiable = (True, True, True)
 
-    def forward(self, x: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor,  # type: ignore[override]
-                b_hh: Tensor, hx: Tensor, cx: Tensor, reverse: bool) -> tuple[Array, ...]:
-        xs, wi, wh = x._data, w_ih._data, w_hh._data
-        xp = xp_of(xs)
-        steps, hidden = xs.shape[0], wh.shape[1]
-        order = range(steps - 1, -1, -1) if reverse else range(steps)
-        bias = b_ih._data + b_hh._data
-        projected = xs @ wi.T + bias  # every step's input part at once, as the kernel does
-        h, c = hx._data, cx._data
-        out = xp.empty(xs.shape[:2] + (hidden,), dtype=xs.dtype)
-        gates = xp.empty(xs.shape[:2] + (4 * hidden,), dtype=xs.dtype)
-        cells = xp.empty(xs.shape[:2] + (hidden,), dtype=xs.dtype)
-        with _quiet():
-            for t in order:
-                z = projected[t] + h @ wh.T
-                act = gates[t]
-                act[:, :2 * hidden] = 1 / (1 + xp.exp(-z[:, :2 * hidden]))  # i, f
-                act[:, 2 * hidden:3 * hidden] = xp.tanh(z[:, 2 * hidden:3 * hidden])  # g
-                act[:, 3 * hidden:] = 1 / (1 + xp.exp(-z[:, 3 * hidden:]))  # o
-                i, f = act[:, :hidden], act[:, hidden:2 * hidden]
-                g, o = act[:, 2 * hidden:3 * hidden], act[:, 3 * hidden:]
-                c = f * c + i * g
-                cells[t] = c
-                h = o * xp.tanh(c)
-                out[t] = h
+    def forward(self, x: Tensor, w_ih: Tensor, w_hh: Tensor,  # type: ignore[override]
+                b_ih: Tensor, b_hh: Tensor, hx: Tensor, cx: Tensor,
+                reverse: bool) -> tuple[Array, ...]:
+        for name, t in (("input", x), ("weight0", w_ih), ("weight1", w_hh), ("weight2", b_ih),
+                        ("weight3", b_hh), ("hx_", hx), ("cx_", cx)):
+            self.save(name, t)
         self.reverse = reverse
-        if any(self.needs_input_grad):
-            device = x.device
-            for name, tensor in (("input", x), ("weight0", w_ih), ("weight1", w_hh),
-                                 ("hx_", hx), ("cx_", cx)):
-                self.save(name, tensor)
-            self.save("workspace", Tensor._make(gates, device))
-            self.save("cells", Tensor._make(cells, device))
-            self.save("output", Tensor._make(out, device))
-        return out, h.copy(), c.copy()
+        wi, wh = w_ih._data, w_hh._data
+        bi = b_ih._data if b_ih.numel() else None
+        bh = b_hh._data if b_hh.numel() else None
+        steps, batch = x.shape[0], x.shape[1]
+        hidden = wh.shape[1]
+        with _quiet():
+            projected = _affine(x._data.reshape(steps * batch, -1), wi, bi).reshape(
+                steps, batch, 4 * hidden)
+            h, c = hx._data, cx._data
+            self.trace: list[tuple[Array, ...]] = []
+            out = np.empty((steps, batch, hidden), dtype=x._data.dtype)
+            for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
+                gates = _affine(h, wh, bh) + projected[t]
+                i, f = _sigmoid(gates[:, :hidden]), _sigmoid(gates[:, hidden:2 * hidden])
+                g, o = _tanh(gates[:, 2 * hidden:3 * hidden]), _sigmoid(gates[:, 3 * hidden:])
+                c_next = f * c + i * g
+                tanh_c = _tanh(c_next)
+                self.trace.append((t, h, c, i, f, g, o, tanh_c))
+                h, c = o * tanh_c, c_next
+                out[t] = h
+        return out, h, c
 
     def backward(self, F: Any, grads: Any) -> tuple[Any, ...]:  # type: ignore[override]
-        if F.as_tensor:
-            raise TorchNotImplementedError(
-                "the derivative for 'mkldnn_rnn_layer_backward' is not implemented.")
-        d_out, d_hy, d_cy = grads
-        xs, wi, wh = self.saved("input", F), self.saved("weight0", F), self.saved("weight1", F)
-        h0, c0 = self.saved("hx_", F), self.saved("cx_", F)
-        gates, cells = self.saved("workspace", F), self.saved("cells", F)
-        out = self.saved("output", F)
-        xp = xp_of(xs)
-        steps, hidden = xs.shape[0], wh.shape[1]
-        order = list(range(steps - 1, -1, -1) if self.reverse else range(steps))
-        dh = xp.zeros_like(h0) if d_hy is None else d_hy.astype(h0.dtype, copy=True)
-        dc = xp.zeros_like(c0) if d_cy is None else d_cy.astype(c0.dtype, copy=True)
-        dz = xp.empty_like(gates)
+        g_out, g_hy, g_cy = (None if g is None else np.asarray(
+            g._data if isinstance(g, Tensor) else g) for g in grads)
+        arrays = [self.saved(name, F) for name in
+                  ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_")]
+        x, wi, wh, bi, bh, hx, cx = (a._data if isinstance(a, Tensor) else a for a in arrays)
+        hidden = wh.shape[1]
+        dtype = x.dtype
+        dx = np.zeros_like(x)
+        dwi, dwh = np.zeros_like(wi), np.zeros_like(wh)
+        dgates_sum = np.zeros(4 * hidden, dtype)
+        dh = np.zeros_like(hx) if g_hy is None else g_hy.astype(dtype, copy=True)
+        dc = np.zeros_like(cx) if g_cy is None else g_cy.astype(dtype, copy=True)
         with _quiet():
-            for position in range(steps - 1, -1, -1):  # the forward's steps, last first
-                t = order[position]
-                if d_out is not None:
-                    dh = dh + d_out[t]
-                act = gates[t]
-                i, f = act[:, :hidden], act[:, hidden:2 * hidden]
-                g, o = act[:, 2 * hidden:3 * hidden], act[:, 3 * hidden:]
-                c_prev = cells[order[position - 1]] if position > 0 else c0
-                tanh_c = xp.tanh(cells[t])
+            for t, h_prev, c_prev, i, f, g, o, tanh_c in reversed(self.trace):
+                if g_out is not None:
+                    dh = dh + g_out[t]
+                do = dh * tanh_c * o * (1 - o)
                 dc = dc + dh * o * (1 - tanh_c * tanh_c)
-                step = dz[t]
-                step[:, :hidden] = dc * g * i * (1 - i)
-                step[:, hidden:2 * hidden] = dc * c_prev * f * (1 - f)
-                step[:, 2 * hidden:3 * hidden] = dc * i * (1 - g * g)
-                step[:, 3 * hidden:] = dh * tanh_c * o * (1 - o)
+                di = dc * g * i * (1 - i)
+                df = dc * c_prev * f * (1 - f)
+                dg = dc * i * (1 - g * g)
+                dgates = np.concatenate([di, df, dg, do], axis=1)
+                dwh += dgates.T @ h_prev
+                dwi += dgates.T @ x[t]
+                dgates_sum += dgates.sum(axis=0)
+                dx[t] = dgates @ wi
+                dh = dgates @ wh
                 dc = dc * f
-                dh = step @ wh
         needs = self.needs_input_grad
-        flat = dz.reshape(-1, 4 * hidden)
-        previous = xp.empty_like(out)  # the hidden state each step started from
-        for position, t in enumerate(order):
-            previous[t] = out[order[position - 1]] if position > 0 else h0
-        d_bias = flat.sum(0) if needs[3] or needs[4] else None
-        return (
-            dz @ wi if needs[0] else None,
-            flat.T @ xs.reshape(-1, xs.shape[-1]) if needs[1] else None,
-            flat.T @ previous.reshape(-1, hidden) if needs[2] else None,
-            d_bias if needs[3] else None,
-            d_bias if needs[4] else None,
-            dh if needs[5] else None,
-            dc if needs[6] else None,
-        )
+        results = (dx, dwi, dwh, dgates_sum if bi.size else None,
+                   dgates_sum.copy() if bh.size else None, dh, dc)
+        device = self.output_device
+        return tuple(None if r is None or not need else
+                     (Tensor._make(r, device) if F.as_tensor else r)
+                     for r, need in zip(results, needs, strict=True))

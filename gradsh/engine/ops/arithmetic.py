@@ -69,6 +69,14 @@ def _scalar_overload(other: Any) -> bool:
     return ScalarOverloads.active and is_number(other)
 
 
+def _alpha_number(alpha: Any, fname: str) -> Any:
+    """A 0-d tensor that needs no grad passes for a number, as PyTorch's argument parser
+    takes it for a Scalar (`q.add_(y, alpha=-al)` in L-BFGS)."""
+    if alpha.ndim or alpha.requires_grad:
+        raise TorchTypeError(f"{fname}(): argument 'alpha' must be Number, not Tensor")
+    return alpha.item()
+
+
 def _check_alpha(a: Tensor, b: TensorLike, alpha: Any) -> None:
     """PyTorch's alpha_check: the scale must fit the result's kind."""
     if alpha == 1 and not isinstance(alpha, bool):
@@ -86,6 +94,8 @@ def _check_alpha(a: Tensor, b: TensorLike, alpha: Any) -> None:
 
 @guarded(tensor_first=False)
 def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
+    if alpha.__class__ is Tensor:
+        alpha = _alpha_number(alpha, "add")
     if a.__class__ is Tensor and alpha.__class__ is int and alpha == 1:
         # `x + y` and `x + 0.5`, without the checks below (which they pass): the hot path
         if b.__class__ is Tensor:
@@ -108,6 +118,8 @@ def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
 
 @guarded(tensor_first=False)
 def sub(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
+    if alpha.__class__ is Tensor:
+        alpha = _alpha_number(alpha, "sub")
     if not isinstance(a, Tensor):
         # torch.sub(2, x) is SubBackward0 with the number wrapped first; `2 - x` is rsub.
         if not isinstance(b, Tensor):
@@ -140,6 +152,8 @@ def _check_bool_sub(a: TensorLike, b: TensorLike) -> None:
 
 @guarded(tensor_first=False)
 def rsub(a: Tensor, other: TensorLike, alpha: Number = 1) -> Tensor:
+    if alpha.__class__ is Tensor:
+        alpha = _alpha_number(alpha, "rsub")
     """`other - a`."""
     if isinstance(other, Tensor):
         return sub(other, a, alpha=alpha)
@@ -349,12 +363,16 @@ def addcdiv_(a: Tensor, tensor1: Tensor, tensor2: Tensor, value: Number = 1) -> 
 
 @guarded
 def add_(a: Tensor, b: TensorLike, alpha: Number = 1) -> Tensor:
+    if alpha.__class__ is Tensor:
+        alpha = _alpha_number(alpha, "add_")
     _check_alpha(a, b, alpha)
     return apply_inplace(AddBackward0, a, as_tensor_operand(b), alpha=alpha)
 
 
 @guarded
 def sub_(a: Tensor, b: TensorLike, alpha: Number = 1) -> Tensor:
+    if alpha.__class__ is Tensor:
+        alpha = _alpha_number(alpha, "sub_")
     _check_bool_sub(a, b)
     return apply_inplace(SubBackward0, a, as_tensor_operand(b), alpha=alpha)
 

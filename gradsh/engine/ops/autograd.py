@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -62,12 +63,21 @@ def autograd_backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool
 
 
 def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool | None = None,
-         create_graph: bool = False, allow_unused: bool | None = None,
-         materialize_grads: bool = False) -> tuple[Tensor | None, ...]:
+         create_graph: bool = False, only_inputs: bool = True,
+         allow_unused: bool | None = None, is_grads_batched: bool = False,
+         materialize_grads: bool = False) -> Any:
+    if is_grads_batched:
+        raise TorchRuntimeError("gradsh does not implement torch.autograd.grad("
+                                "is_grads_batched=True) yet")
+    names = list(inputs) if type(inputs) is dict else None
     outs = _outputs(outputs)
-    ins = _inputs(inputs)
+    ins = _inputs(list(inputs.values()) if names is not None else inputs)
     if not ins:
-        raise TorchRuntimeError("grad requires non-empty inputs.")
+        raise TorchRuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). "
+                      "To accumulate gradient for other parts of the graph, please use "
+                      "torch.autograd.backward.", FutureWarning, stacklevel=2)
     gouts: list[Any] = [None] * len(outs) if grad_outputs is None else _as_list(grad_outputs)
     if len(gouts) != len(outs):
         raise TorchRuntimeError(
@@ -79,6 +89,8 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     assert result is not None
     if materialize_grads:
         result = [zeros_like(i) if g is None else g for g, i in zip(result, ins, strict=True)]
+    if names is not None:  # inputs given as a dict: the gradients under the same keys
+        return dict(zip(names, result, strict=True))
     return tuple(result)
 
 

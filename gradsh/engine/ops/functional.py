@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import dtypes, limits
-from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.exceptions import TorchRuntimeError, TorchValueError
 from gradsh.engine.functions.common import infer_size
 from gradsh.engine.ops.arguments import _check_tensor, as_int, wrap_dim
 from gradsh.engine.ops.arithmetic import sub
@@ -82,17 +82,40 @@ def atleast_3d(*tensors: Any) -> Any:
 
 @guarded(tensor_first=False)
 def broadcast_shapes(*shapes: Any) -> Size:
-    result: tuple[int, ...] = ()
-    for shape in shapes:
-        size = as_int(shape)
-        result = infer_size(result, (size,) if size is not None else tuple(shape))
-    return Size(result)
+    """torch.broadcast_shapes: PyTorch's Python version (torch._refs._broadcast_shapes), with
+    its own errors, which name the argument and print the shape as it was given."""
+    given = [(s,) if as_int(s) is not None else s for s in shapes if s is not None]
+    if not given:
+        return Size(())
+    for shape in given:
+        if not isinstance(shape, Sequence):
+            raise TorchRuntimeError("Input shapes should be of type ints, a tuple of ints, or a "
+                                    f"list of ints, got {shape}")
+    common = [1] * builtins.max(len(shape) for shape in given)
+    for arg_idx, shape in enumerate(given):
+        for idx in range(-1, -1 - len(shape), -1):
+            if shape[idx] == common[idx]:
+                continue
+            if common[idx] == 1:
+                if shape[idx] < 0:
+                    raise TorchValueError("Attempting to broadcast a dimension with negative "
+                                          "length!")
+                common[idx] = shape[idx]
+            if shape[idx] != 1 and common[idx] != shape[idx]:
+                raise TorchRuntimeError(
+                    f"Attempting to broadcast a dimension of length {shape[idx]} at {idx}! "
+                    f"Mismatching argument at index {arg_idx} had {shape}; but expected shape "
+                    f"should be broadcastable to {common}")
+    return Size(common)
 
 
 @guarded(tensor_first=False)
 def broadcast_tensors(*tensors: Any) -> tuple[Tensor, ...]:
     items, _ = _tensors("broadcast_tensors", tensors)
-    shape = broadcast_shapes(*(t.shape for t in items))
+    result: tuple[int, ...] = ()
+    for t in items:  # ATen's infer_size, with its "The size of tensor a ..." error
+        result = infer_size(result, tuple(t.shape))
+    shape = Size(result)
     return tuple(t if t.shape == shape else expand(t, shape) for t in items)
 
 

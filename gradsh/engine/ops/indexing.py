@@ -556,11 +556,19 @@ def index_fill_(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     return _index_fill(a, dim, index, value, "index_fill_", inplace=True)
 
 
+def _check_scatter_dims(a: Tensor, index: Tensor) -> None:
+    """ATen's scatter check: as many dimensions in index as in self (0-d counting as 1-d)."""
+    if max(index.ndim, 1) != max(a.ndim, 1):
+        raise TorchRuntimeError("Index tensor must have the same number of dimensions as self "
+                                "tensor")
+
+
 def _scatter(a: Tensor, dim: int, index: Tensor, src: Any, value: Any, fname: str,
              inplace: bool) -> Tensor:
     a = _check_tensor(a, fname)
     index = _index_tensor(index, fname)
     d, wrapped = _dim_index(a, dim, index)
+    _check_scatter_dims(a, index)
     if src is None:
         src = value
     if isinstance(src, Tensor):
@@ -586,6 +594,7 @@ def _scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor, fname: str,
     index = _index_tensor(index, fname)
     src = _check_tensor(src, fname, "src", 4)
     d, wrapped = _dim_index(a, dim, index)
+    _check_scatter_dims(a, index)
     return apply_node(inplace, ScatterAddBackward0, a, src, dim=d, index=wrapped)
 
 

@@ -247,12 +247,13 @@ from gradsh.engine.ops.unary import (
 from gradsh.engine.ops import arithmetic as _arithmetic
 from gradsh.engine.ops import functional as _functional
 from gradsh.engine.ops import indexing as _indexing
+from gradsh.engine.ops import inplace_views as _inplace_views
 from gradsh.engine.ops import numerics as _numerics
 from gradsh.engine.ops.sampling import random_
 from gradsh.engine.ops import special as _special
 from gradsh.engine.ops import unary as _unary
 from gradsh.engine.tensor import Tensor
-from gradsh.engine.tensor import Tensor, _once
+from gradsh.engine.tensor import Tensor, _GradMode, _once
 
 __all__ = ["install_tensor_methods"]
 
@@ -331,7 +332,8 @@ def _int(self: Tensor) -> int:
 def _float(self: Tensor) -> float:
     if self.numel() != 1:
         raise TorchValueError("only one element tensors can be converted to Python scalars")
-    if self.requires_grad and "scalar_grad" not in _once:  # TORCH_WARN_ONCE, float() only
+    # TORCH_WARN_ONCE, float() only, and not under no_grad (L-BFGS's float(closure()))
+    if self.requires_grad and _GradMode.enabled and "scalar_grad" not in _once:
         _once.add("scalar_grad")
         warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
              "behavior.\nConsider using tensor.detach() first.")
@@ -692,6 +694,7 @@ _METHODS: dict[str, Any] = {
     **{name: getattr(_unary, name) for name in _UNARY_IN_PLACE},
     **{name: getattr(_arithmetic, name) for name in _ARITHMETIC_IN_PLACE},
     **{name: getattr(_indexing, name) for name in _INDEXING_IN_PLACE},
+    **{name: getattr(_inplace_views, name) for name in _inplace_views.__all__},
     **{name: getattr(_numerics, name) for name in _NUMERICS_METHODS},
     **{name: getattr(_functional, name) for name in _FUNCTIONAL_METHODS},
     **{name: getattr(_special, name) for name in _SPECIAL_METHODS},

@@ -2,13 +2,14 @@
 linear layers, activations and unsafe_chunk per step, so every intermediate has PyTorch's
 grad_fn (AddmmBackward0, UnsafeSplitBackward0, SigmoidBackward0, StackBackward0, ...).
 
-A float32 LSTM on the CPU is PyTorch's oneDNN path instead (mkldnn_rnn's use_mkldnn): one
-MkldnnRnnLayerBackward0 node per layer and direction, fed each layer's slice of h_0 and c_0
-(SelectBackward0), the final states stacked (StackBackward0)."""
+A float32 LSTM on the CPU goes through oneDNN in PyTorch (while torch.backends.mkldnn is
+enabled, the default): one MkldnnRnnLayerBackward0 node per layer and direction, as here; other
+dtypes, and every GRU and RNN, get the composed graph."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from types import SimpleNamespace
 from typing import Any
 
 from gradsh.engine import dtypes
@@ -18,11 +19,11 @@ from gradsh.engine.functions.rnn import (
     UnsafeSplitBackward0,
 )
 from gradsh.engine.ops import sampling
-from gradsh.engine.ops.creation import zeros
 from gradsh.engine.ops.arguments import wrap_dim
 from gradsh.engine.ops.arithmetic import add, mul, sub
 from gradsh.engine.ops.joining import cat, stack
 from gradsh.engine.ops.linalg import linear
+from gradsh.engine.ops.creation import zeros
 from gradsh.engine.ops.shape import contiguous, select, transpose, unbind
 from gradsh.engine.ops.unary import relu, sigmoid, tanh
 from gradsh.engine.tensor import Tensor
@@ -32,6 +33,8 @@ from gradsh.engine.tensor import Tensor
 __all__ = ["unsafe_chunk"]
 
 Hidden = Any  # a Tensor, or (h, c) for an LSTM
+
+MKLDNN = SimpleNamespace(enabled=True)  # torch.backends.mkldnn.enabled
 Params = Sequence[Tensor | None]  # w_ih, w_hh, b_ih, b_hh
 
 
@@ -125,8 +128,7 @@ def run_rnn(mode: str, input: Tensor, hx: Hidden, weights: Sequence[Tensor | Non
     `weights` holds w_ih, w_hh, b_ih, b_hh per layer and direction (None for absent biases)."""
     cell = CELLS[mode]
     directions = 2 if bidirectional else 1
-    if mode == "LSTM" and input.dtype is dtypes.float32 and input.device == "cpu" \
-            and input.numel() != 0:
+    if mode == "LSTM" and _use_mkldnn(input, weights):
         return _mkldnn_lstm(input, hx, weights, num_layers, dropout, train, directions,
                             batch_first)
     if mode == "LSTM":
@@ -154,30 +156,36 @@ def run_rnn(mode: str, input: Tensor, hx: Hidden, weights: Sequence[Tensor | Non
     return output, stack(finals, 0)
 
 
+def _use_mkldnn(input: Tensor, weights: Sequence[Tensor | None]) -> bool:  # noqa: A002
+    """ATen's use_mkldnn: oneDNN on, CPU tensors, a float32 input with elements."""
+    return (MKLDNN.enabled and input.dtype is dtypes.float32 and input.device == "cpu"
+            and input.numel() != 0 and all(w is None or w.device == "cpu" for w in weights))
+
+
 def _mkldnn_lstm(input: Tensor, hx: Hidden, weights: Sequence[Tensor | None],  # noqa: A002
                  num_layers: int, dropout: float, train: bool, directions: int,
                  batch_first: bool) -> tuple[Tensor, Hidden]:
-    """ATen's mkldnn_impl: per layer and direction one mkldnn_rnn_layer over the whole
-    sequence (on a contiguous input: a batch_first input's transpose is cloned); the
-    directions' outputs joined (cat), dropout between layers."""
+    """ATen's mkldnn_rnn path: per layer and direction one mkldnn_rnn_layer (hx[index] and
+    cx[index] selected from the stacked states), dropout between layers, cat for two
+    directions, the final states stacked."""
+    # oneDNN reads a contiguous sequence: a batch_first input's transpose is cloned
     layer_input = contiguous(transpose(input, 0, 1) if batch_first else input)
-    finals_h, finals_c = [], []
+    no_bias = zeros(0)
+    hs, cs = [], []
     for layer in range(num_layers):
         outputs = []
         for direction in range(directions):
             index = layer * directions + direction
             w_ih, w_hh, b_ih, b_hh = weights[4 * index:4 * index + 4]
-            size = w_ih.shape[0]  # type: ignore[union-attr]
-            b_ih = zeros(size, dtype=input.dtype) if b_ih is None else b_ih
-            b_hh = zeros(size, dtype=input.dtype) if b_hh is None else b_hh
-            out, h, c = MkldnnRnnLayerBackward0.apply_all(
-                layer_input, w_ih, w_hh, b_ih, b_hh, select(hx[0], 0, index),
+            out, hy, cy = MkldnnRnnLayerBackward0.apply_all(
+                layer_input, w_ih, w_hh, no_bias if b_ih is None else b_ih,
+                no_bias if b_hh is None else b_hh, select(hx[0], 0, index),
                 select(hx[1], 0, index), reverse=direction == 1)
             outputs.append(out)
-            finals_h.append(h)
-            finals_c.append(c)
+            hs.append(hy)
+            cs.append(cy)
         layer_input = outputs[0] if directions == 1 else cat(outputs, outputs[0].ndim - 1)
         if dropout != 0 and train and layer < num_layers - 1:
             layer_input = sampling.dropout(layer_input, dropout, True)
     output = transpose(layer_input, 0, 1) if batch_first else layer_input
-    return output, (stack(finals_h, 0), stack(finals_c, 0))
+    return output, (stack(hs, 0), stack(cs, 0))

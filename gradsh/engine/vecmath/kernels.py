@@ -671,11 +671,30 @@ def gelu(x: np.ndarray, approximate: str = "none", contiguous: bool = True,
     return _split(x, simd, make(sleef.tanhf_u10), make(fdlibm.tanhf), threads=threads)
 
 
+def _gelu_tanh_backward(tanh: Unary) -> Binary:
+    """ATen's GeluBackwardKernelImpl for approximate="tanh", as GCC compiles it: the inner
+    polynomial, 1 - t*t and 1 + 3*kappa*x^2 fused into multiply-adds, the final sum not
+    (measured against torch 2.13: every element of 64,000 vector and 4,000 scalar inputs)."""
+    def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+        x_sq = v * v
+        t = tanh(_GELU_BETA * fma32(_GELU_KAPPA, v * x_sq, v))
+        left_derivative = F32(0.5) * (ONE + t)
+        tanh_derivative = fma32(-t, t, ONE)
+        inner_derivative = _GELU_BETA * fma32(F32(3) * _GELU_KAPPA, x_sq, ONE)
+        return g * (left_derivative + ((F32(0.5) * v) * tanh_derivative) * inner_derivative)
+    return run
+
+
 def gelu_backward(grad: np.ndarray, x: np.ndarray, contiguous: bool = True,
-                  simd: np.ndarray | None = None, threads: int = 1) -> np.ndarray:
-    """gelu_backward (approximate="none"): oneDNN's for a contiguous tensor of 2+ elements,
-    otherwise ATen's grad * (cdf + x * pdf), the multiply-add fused on the vector path only."""
+                  simd: np.ndarray | None = None, threads: int = 1,
+                  approximate: str = "none") -> np.ndarray:
+    """gelu_backward: for approximate="tanh", ATen's kernel (SLEEF tanhf in vector blocks,
+    glibc's in the rest); otherwise oneDNN's for a contiguous tensor of 2+ elements, else
+    ATen's grad * (cdf + x * pdf), the multiply-add fused on the vector path only."""
     x = np.asarray(x, F32)
+    if approximate == "tanh":
+        return _split2(grad, x, simd, _gelu_tanh_backward(sleef.tanhf_u10),
+                       _gelu_tanh_backward(fdlibm.tanhf), threads=threads)
     if contiguous and x.size > 1:
         g = np.broadcast_to(np.asarray(grad, F32), x.shape)
         return onednn.gelu_erf_backward(g.reshape(-1), x.reshape(-1)).reshape(x.shape)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from gradsh.engine.ops import rnn as _rnn_ops
 from gradsh.torch._missing import module_getattr
 
 __getattr__ = module_getattr("torch.backends")
@@ -14,5 +15,24 @@ cudnn = SimpleNamespace(enabled=True, benchmark=False, deterministic=False,
                         allow_tf32=True)
 cuda = SimpleNamespace(is_built=lambda: False,
                        matmul=SimpleNamespace(allow_tf32=False, allow_fp16_reduced_precision_reduction=True))
-mkldnn = SimpleNamespace(is_available=lambda: False, enabled=False)
+
+
+class _Mkldnn:
+    """torch.backends.mkldnn: on, as in PyTorch's CPU build. While enabled, a float32 LSTM
+    records PyTorch's oneDNN layer nodes (MkldnnRnnLayerBackward0)."""
+
+    @staticmethod
+    def is_available() -> bool:
+        return True
+
+    @property
+    def enabled(self) -> bool:
+        return _rnn_ops.MKLDNN.enabled
+
+    @enabled.setter
+    def enabled(self, value: bool) -> None:
+        _rnn_ops.MKLDNN.enabled = bool(value)
+
+
+mkldnn = _Mkldnn()
 openmp = SimpleNamespace(is_available=lambda: False)

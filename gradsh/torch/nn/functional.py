@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from builtins import sum as builtins_sum
 from typing import Any
 
 from gradsh.engine import ops as _ops
@@ -9,6 +11,7 @@ from gradsh.engine.ops import activations as _activations
 from gradsh.engine.dtypes import DType
 from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch._missing import module_getattr
+from gradsh.torch.nn import _reduction as _reduction_module
 from gradsh.torch.nn._reduction import resolve as _reduction
 
 __getattr__ = module_getattr("torch.nn.functional")
@@ -31,7 +34,10 @@ __all__ = [*_FROM_OPS, *_FROM_LAYERS, *_FROM_ACTIVATIONS, "relu", "softmax", "lo
            "softmin",
            "softmax2d", "dropout1d", "dropout2d", "alpha_dropout", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "cross_entropy", "kl_div", "l1_loss", "mse_loss",
-           "nll_loss", "smooth_l1_loss", "unfold", "fold"]
+           "nll_loss", "smooth_l1_loss", "unfold", "fold", "poisson_nll_loss",
+           "gaussian_nll_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
+           "hinge_embedding_loss", "cosine_embedding_loss", "margin_ranking_loss",
+           "multi_margin_loss", "pairwise_distance", "triplet_margin_loss"]
 
 _module = globals()
 for _name in (*_FROM_OPS, *_FROM_LAYERS):
@@ -210,3 +216,131 @@ def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,  # n
            log_target: bool = False) -> Tensor:
     return _ops.kl_div(input, target,  # type: ignore[no-any-return]
                        _reduction(size_average, reduce, reduction), log_target)
+
+
+def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True,  # noqa: A002
+                     full: bool = False, size_average: bool | None = None, eps: float = 1e-8,
+                     reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    reduction = _reduction(size_average, reduce, reduction)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not a valid value for reduction")
+    return _ops.poisson_nll_loss(input, target, log_input, full, eps,  # type: ignore
+                                 reduction)
+
+
+def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor | float,  # noqa: A002
+                      full: bool = False, eps: float = 1e-6, reduction: str = "mean") -> Tensor:
+    """PyTorch's Python version: var checked and broadcast, clamped to eps without grad."""
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * _ops.ones_like(input)
+    elif bool(_ops.any(var < 0)):
+        raise ValueError("var has negative entry/entries")
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = _ops.unsqueeze(var, -1)
+        elif not (input.ndim == var.ndim and builtins_sum(
+                y for x, y in zip(input.size(), var.size(), strict=True) if x != y) == 1):
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (_ops.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss += 0.5 * math.log(2 * math.pi)
+    if reduction == "mean":
+        return loss.mean()
+    return loss.sum() if reduction == "sum" else loss
+
+
+def _reduction_enum(size_average: bool | None, reduce: bool | None, reduction: str) -> str:
+    """The reduction the enum-taking losses use (an unknown one is a ValueError first)."""
+    if size_average is not None or reduce is not None:
+        return _reduction(size_average, reduce, reduction)
+    _reduction_module.get_enum(reduction)
+    return "mean" if reduction == "elementwise_mean" else reduction
+
+
+def soft_margin_loss(input: Tensor, target: Tensor,  # noqa: A002
+                     size_average: bool | None = None, reduce: bool | None = None,
+                     reduction: str = "mean") -> Tensor:
+    return _ops.soft_margin_loss(input, target,  # type: ignore[no-any-return]
+                                 _reduction_enum(size_average, reduce, reduction))
+
+
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor,  # noqa: A002
+                                weight: Tensor | None = None, size_average: bool | None = None,
+                                reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    """PyTorch's Python version: -(t logsigmoid(x) + (1 - t) logsigmoid(-x)), mean over the
+    classes, then the reduction."""
+    reduction = _reduction(size_average, reduce, reduction)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    loss = loss.sum(dim=class_dim) / input.size(class_dim)
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not valid")
+
+
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0,  # noqa: A002
+                         size_average: bool | None = None, reduce: bool | None = None,
+                         reduction: str = "mean") -> Tensor:
+    return _ops.hinge_embedding_loss(input, target, margin,  # type: ignore[no-any-return]
+                                     _reduction_enum(size_average, reduce, reduction))
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
+                          size_average: bool | None = None, reduce: bool | None = None,
+                          reduction: str = "mean") -> Tensor:
+    return _ops.cosine_embedding_loss(input1, input2, target, margin,  # type: ignore
+                                      _reduction_enum(size_average, reduce, reduction))
+
+
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
+                        size_average: bool | None = None, reduce: bool | None = None,
+                        reduction: str = "mean") -> Tensor:
+    reduction = _reduction_enum(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(
+            "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
+    return _ops.margin_ranking_loss(input1, input2, target, margin,  # type: ignore
+                                    reduction)
+
+
+def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1,  # noqa: A002
+                      margin: float = 1.0, weight: Tensor | None = None,
+                      size_average: bool | None = None, reduce: bool | None = None,
+                      reduction: str = "mean") -> Tensor:
+    reduction = _reduction_enum(size_average, reduce, reduction)
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    return _ops.multi_margin_loss(input, target, p, margin, weight,  # type: ignore
+                                  reduction)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
+                      keepdim: bool = False) -> Tensor:
+    return _ops.pairwise_distance(x1, x2, p, eps, keepdim)  # type: ignore[no-any-return]
+
+
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
+                        margin: float = 1.0, p: float = 2, eps: float = 1e-6, swap: bool = False,
+                        size_average: bool | None = None, reduce: bool | None = None,
+                        reduction: str = "mean") -> Tensor:
+    reduction = _reduction_enum(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    return _ops.triplet_margin_loss(anchor, positive, negative,  # type: ignore
+                                    margin, p, eps, swap, reduction)

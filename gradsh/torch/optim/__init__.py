@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from gradsh.torch._missing import module_getattr
 from gradsh.torch.optim import lr_scheduler
+from gradsh.torch.optim.adadelta import Adadelta
 from gradsh.torch.optim.adagrad import Adagrad
 from gradsh.torch.optim.adam import Adam
+from gradsh.torch.optim.adamax import Adamax
 from gradsh.torch.optim.adamw import AdamW
+from gradsh.torch.optim.lbfgs import LBFGS
+from gradsh.torch.optim.nadam import NAdam
 from gradsh.torch.optim.optimizer import Optimizer
+from gradsh.torch.optim.radam import RAdam
 from gradsh.torch.optim.rmsprop import RMSprop
 from gradsh.torch.optim.sgd import SGD
 
 __getattr__ = module_getattr("torch.optim")
 
-__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler"]
+__all__ = ["LBFGS", "SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "NAdam", "Optimizer",
+           "RAdam", "RMSprop", "lr_scheduler"]

@@ -720,3 +720,9 @@ def _phases(total_steps: int, pct_start: float, three_phase: bool) -> list[dict[
                       ("max_momentum", "max_momentum"))]
     return [up, phase(total_steps - 1, ("max_lr", "min_lr"), ("base_momentum", "max_momentum"))]
 
+
+
+# the cyclical schedules live in their own module (this one's size); they are this module's
+from gradsh.torch.optim._cyclic import CosineAnnealingWarmRestarts, CyclicLR  # noqa: E402
+
+__all__ += ["CosineAnnealingWarmRestarts", "CyclicLR"]

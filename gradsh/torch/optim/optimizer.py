@@ -110,6 +110,22 @@ def _get_value(x: Any) -> Any:
     return x.item() if isinstance(x, Tensor) else x
 
 
+def _check_hyperparameters(lr: Any, eps: float, weight_decay: float,
+                           betas: tuple[float, float] | None = None) -> None:
+    """The argument checks the Adam family's constructors make, in PyTorch's order and words."""
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise TorchValueError("Tensor lr must be 1-element")
+    if not 0.0 <= lr:
+        raise TorchValueError(f"Invalid learning rate: {lr}")
+    if not 0.0 <= eps:
+        raise TorchValueError(f"Invalid epsilon value: {eps}")
+    for i, beta in enumerate(betas or ()):
+        if not 0.0 <= beta < 1.0:
+            raise TorchValueError(f"Invalid beta parameter at index {i}: {beta}")
+    if not 0.0 <= weight_decay:
+        raise TorchValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
 def _scalar_dtype() -> dtypes.DType:
     """The dtype of the `step` counters: float64 under a float64 default, float32 otherwise."""
     return dtypes.float64 if dtypes.default_float() is dtypes.float64 else dtypes.float32
@@ -355,6 +371,22 @@ class Optimizer:
         return _register(self._optimizer_load_state_dict_post_hooks, hook, prepend)
 
     # -- for the subclasses ------------------------------------------------------------------------
+
+    def _step_each(self, closure: Callable[[], Any] | None,
+                   update: Callable[[Tensor, Tensor, dict[str, Any], dict[str, Any]], None],
+                   init_state: Callable[[Tensor, dict[str, Any]], None]) -> Any:
+        """A single-tensor step: `update(param, grad, state, group)` for every parameter with a
+        gradient, its state made by `init_state(param, state)` on its first gradient."""
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                if len(state) == 0:
+                    init_state(p, state)
+                update(p, p.grad, state, group)
+        return loss
 
     def _closure_loss(self, closure: Callable[[], Any] | None) -> Any:
         """The closure's loss, computed with grad mode on (step itself runs without)."""

@@ -1,0 +1,79 @@
+"""The in-place view ops (unsqueeze_, squeeze_, t_, transpose_ and its aliases): the tensor
+itself takes the view's shape and strides over the same memory, its version goes up by one,
+and a tensor with history gets the view's node under its in-place name (UnsqueezeBackward1,
+SqueezeBackward3 ..., as PyTorch's derivatives.yaml numbers them)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gradsh.engine.grad_mode import _Origin
+from gradsh.engine.inplace import _move_retain_grad, check_inplace
+from gradsh.engine.node import Node, _compose_view
+from gradsh.engine.ops.guard import guarded
+from gradsh.engine.ops.shape import squeeze, t, transpose, unsqueeze
+from gradsh.engine.tensor import Tensor
+
+__all__ = ["unsqueeze_", "squeeze_", "t_", "transpose_", "swapdims_", "swapaxes_"]
+
+# the out-of-place node -> its in-place form's name
+_IN_PLACE_NAMES = {
+    "UnsqueezeBackward0": "UnsqueezeBackward1", "TBackward0": "TBackward1",
+    "TransposeBackward0": "TransposeBackward1", "SqueezeBackward0": "SqueezeBackward3",
+    "SqueezeBackward1": "SqueezeBackward4", "SqueezeBackward2": "SqueezeBackward5",
+}
+_RENAMED: dict[type, type] = {}
+
+
+def _in_place_node(node: Node) -> None:
+    """Give `node` the class of the op's in-place form (same formula, PyTorch's name)."""
+    cls = type(node)
+    renamed = _RENAMED.get(cls)
+    if renamed is None:
+        name = _IN_PLACE_NAMES[cls.node_name]
+        renamed = _RENAMED[cls] = type(name, (cls,), {"node_name": name})
+    node.__class__ = renamed
+
+
+def _view_in_place(target: Tensor, view: Callable[..., Tensor], *args: Any) -> Tensor:
+    check_inplace(target)
+    alias = Tensor._make(target._data, target.device, grad_fn=target.grad_fn,
+                         requires_grad=target._requires_grad)
+    out = view(alias, *args)
+    target._data = out._data
+    if target._base is not None:  # still a view of the same base, one step further
+        target._view_fn = _compose_view(target, out._view_fn)
+    counter = target._version_counter
+    counter.value += 1
+    counter.origin = _Origin.value
+    node = out._grad_fn
+    if node is not None:
+        _in_place_node(node)
+        _move_retain_grad(target, node)
+        target._grad_fn = node
+        target._view_version = target._version
+    return target
+
+
+@guarded
+def unsqueeze_(a: Tensor, dim: int) -> Tensor:
+    return _view_in_place(a, unsqueeze, dim)
+
+
+@guarded
+def squeeze_(a: Tensor, dim: Any = None) -> Tensor:
+    return _view_in_place(a, squeeze, dim)
+
+
+@guarded
+def t_(a: Tensor) -> Tensor:
+    return _view_in_place(a, t)
+
+
+@guarded
+def transpose_(a: Tensor, dim0: int, dim1: int) -> Tensor:
+    return _view_in_place(a, transpose, dim0, dim1)
+
+
+swapdims_ = swapaxes_ = transpose_

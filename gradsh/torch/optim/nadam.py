@@ -1,0 +1,87 @@
+"""torch.optim.NAdam: PyTorch's single-tensor update (the CPU path), operation for operation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gradsh.engine import ops
+from gradsh.engine.exceptions import TorchValueError
+from gradsh.engine.tensor import Tensor
+from gradsh.torch.optim import _kernels
+from gradsh.torch.optim.optimizer import (
+    Optimizer,
+    _check_hyperparameters,
+    _get_value,
+    _scalar_dtype,
+    _to_scalar,
+    _use_grad_for_differentiable,
+)
+
+__all__ = ["NAdam"]
+
+
+class NAdam(Optimizer):
+    def __init__(self, params: Any, lr: float | Tensor = 2e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 0, momentum_decay: float = 4e-3,
+                 decoupled_weight_decay: bool = False, *, foreach: bool | None = None,
+                 maximize: bool = False, capturable: bool = False,
+                 differentiable: bool = False) -> None:
+        _check_hyperparameters(lr, eps, weight_decay, betas)
+        if not 0.0 <= momentum_decay:
+            raise TorchValueError(f"Invalid momentum_decay value: {momentum_decay}")
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
+                    "momentum_decay": momentum_decay,
+                    "decoupled_weight_decay": decoupled_weight_decay, "maximize": maximize,
+                    "foreach": foreach, "capturable": capturable,
+                    "differentiable": differentiable}
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:
+            for key, value in (("maximize", False), ("foreach", None), ("capturable", False),
+                               ("differentiable", False), ("decoupled_weight_decay", False)):
+                group.setdefault(key, value)
+
+    @staticmethod
+    def _init_state(p: Tensor, state: dict[str, Any]) -> None:
+        state["step"] = ops.tensor(0.0, dtype=_scalar_dtype())
+        state["mu_product"] = ops.tensor(1.0, dtype=_scalar_dtype())
+        state["exp_avg"] = ops.zeros_like(p)
+        state["exp_avg_sq"] = ops.zeros_like(p)
+
+    @_use_grad_for_differentiable
+    def step(self, closure: Any = None) -> Any:
+        """One update of every parameter that has a gradient; returns the closure's loss."""
+        return self._step_each(closure, _nadam_update, self._init_state)
+
+
+def _nadam_update(param: Tensor, grad: Tensor, state: dict[str, Any],
+                  group: dict[str, Any]) -> None:
+    """torch.optim.nadam._single_tensor_nadam for one parameter (capturable=False)."""
+    lr = _get_value(_to_scalar(group["lr"]))
+    beta1, beta2 = group["betas"]
+    weight_decay, momentum_decay = group["weight_decay"], group["momentum_decay"]
+    if group["maximize"]:
+        grad = -grad
+    exp_avg, exp_avg_sq, mu_product = state["exp_avg"], state["exp_avg_sq"], state["mu_product"]
+    state["step"] += 1
+    step = _get_value(state["step"])
+    bias_correction2 = 1 - beta2**step
+    if weight_decay != 0:
+        if group["decoupled_weight_decay"]:
+            param.mul_(1 - lr * weight_decay)
+        else:
+            grad = grad.add(param, alpha=weight_decay)
+    mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
+    mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
+    mu_product *= mu
+    _kernels.lerp_(exp_avg, grad, 1 - beta1)
+    _kernels.addcmul_(exp_avg_sq.mul_(beta2), grad, grad, value=1 - beta2)
+    denom = exp_avg_sq.div(bias_correction2).sqrt()
+    mu_product_next = _get_value(mu_product) * mu_next
+    denom.add_(group["eps"])
+    _kernels.addcdiv_(param, grad, denom,
+                      value=(-lr * (1.0 - mu) / (1.0 - _get_value(mu_product))))
+    _kernels.addcdiv_(param, exp_avg, denom, value=(-lr * mu_next) / (1.0 - mu_product_next))
