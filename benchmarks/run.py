@@ -315,6 +315,7 @@ def row_render(cfg: Config) -> list[Result]:
     from gradsh.interpreter import Interpreter
     from gradsh.parser import parse
     from gradsh.render import Renderer
+    from gradsh.step_vars import StepVars
 
     variables, size = 20, cfg.size(1000, 10)
     steps = cfg.size(40, 4)
@@ -331,12 +332,13 @@ def row_render(cfg: Config) -> list[Result]:
         options = runner.RunOptions(mode=mode, color=color, width=100)
         renderer = Renderer(out, io.StringIO(), color, 100)
         interp = Interpreter("<benchmark>", source)
+        view = StepVars(options.vars_shown)  # one per run, as runner._run_steps has
         elapsed = 0.0
         for number, stmt in enumerate(program.body, start=1):
             start = time.perf_counter()
             outcome = interp.run_statement(stmt)
             failed = runner._show_step(number, outcome, interp, options, renderer, out, source,
-                                       "<benchmark>")
+                                       "<benchmark>", view)
             if number > variables:
                 elapsed += time.perf_counter() - start
             assert not failed

@@ -155,13 +155,14 @@ def fresh_state() -> None:
 
     `Interpreter()` resets the default dtype and device and TORCH_WARN_ONCE memory, and
     `runner.prepare` applies the options; what neither resets is reset here: the simulated
-    cuda device, print options, and the grad mode, anomaly mode and scalar-overload flags
-    (restored by their own `with` blocks, reset here too so that no earlier failure or
-    `set_detect_anomaly(true)` can leak into a test).
+    cuda device, the memory limit, print options, and the grad mode, anomaly mode and
+    scalar-overload flags (restored by their own `with` blocks, reset here too so that no
+    earlier failure or `set_detect_anomaly(true)` can leak into a test).
     """
-    from gradsh.engine import backend, dtypes, functions, ops, tensor, tensor_str
+    from gradsh.engine import backend, dtypes, functions, limits, ops, tensor, tensor_str
 
     backend.disable_sim_cuda()
+    limits.set_max_memory(None)  # (a script's header may have set its own)
     tensor._GradMode.enabled = True
     tensor.Anomaly.enabled, tensor.Anomaly.check_nan = False, True
     functions.ScalarOverloads.active = False
