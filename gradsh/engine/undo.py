@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from gradsh.engine import limits
 from gradsh.engine.grad_mode import _LAST, _sequence
 
 if TYPE_CHECKING:  # (type names only: these modules sit above this one)
@@ -47,7 +48,9 @@ class UndoLog:
         data = t._data
         key = id(data)
         if key not in self._storage and self._predates(data):
-            self._storage[key] = (data, data.copy(), t._version_counter, t._version)
+            # the copy counts against --max-memory like any allocation (refused: undone)
+            limits.reserve(data.nbytes, "the undo log's copy of a tensor changed in place")
+            self._storage[key] = (data, data.copy(), t._version_counter, t._version_value())
 
     def _predates(self, data: Any) -> bool:
         """Whether `data` is (or views) an array that existed before the step."""
