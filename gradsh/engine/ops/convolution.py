@@ -55,16 +55,21 @@ def _same_padding(weight: Tensor, dilation: tuple[int, ...], stride: tuple[int, 
     return tuple(symmetric), None
 
 
-def _convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,  # noqa: A002
-                 padding: Any, dilation: Any, groups: int, dims: int) -> Tensor:
-    name = f"conv{dims}d"
-    input = _check_tensor(input, name)
-    weight = _check_tensor(weight, name, "weight", 2)
+def _unbatched(name: str, input: Tensor, weight: Tensor, dims: int) -> bool:  # noqa: A002
+    """The checks every convolution makes first; whether the input lacks its batch dimension
+    (the convolution then runs on it unsqueezed and squeezes the result)."""
+    _check_tensor(input, name)
+    _check_tensor(weight, name, "weight", 2)
     if input.ndim not in (dims + 1, dims + 2):
         raise TorchRuntimeError(
             f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got "
             f"input of size: {list(input.shape)}")
-    if input.ndim == dims + 1:
+    return input.ndim == dims + 1
+
+
+def _convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,  # noqa: A002
+                 padding: Any, dilation: Any, groups: int, dims: int) -> Tensor:
+    if _unbatched(f"conv{dims}d", input, weight, dims):
         out = _convolution(unsqueeze(input, 0), weight, bias, stride, padding, dilation,
                            groups, dims)
         return squeeze(out, 0)
@@ -144,14 +149,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,  # noqa: A
 def _conv_transpose(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,  # noqa
                     padding: Any, output_padding: Any, groups: int, dilation: Any,
                     dims: int) -> Tensor:
-    name = f"conv_transpose{dims}d"
-    input = _check_tensor(input, name)
-    weight = _check_tensor(weight, name, "weight", 2)
-    if input.ndim not in (dims + 1, dims + 2):
-        raise TorchRuntimeError(
-            f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got "
-            f"input of size: {list(input.shape)}")
-    if input.ndim == dims + 1:
+    if _unbatched(f"conv_transpose{dims}d", input, weight, dims):
         out = _conv_transpose(unsqueeze(input, 0), weight, bias, stride, padding,
                               output_padding, groups, dilation, dims)
         return squeeze(out, 0)
