@@ -37,6 +37,13 @@ CASES: list[tuple[str, Any, list[np.ndarray]]] = [
     ("conv1d", lambda x, w, b: GF.conv1d(x, w, b, stride=2, padding=2),
      [rn(2, 3, 7), rn(4, 3, 3), rn(4)]),
     ("conv1d_unbatched", lambda x, w: GF.conv1d(x, w), [rn(3, 7), rn(2, 3, 3)]),
+    ("conv_transpose2d", lambda x, w, b: GF.conv_transpose2d(x, w, b, stride=2, padding=1,
+                                                             output_padding=1),
+     [rn(2, 3, 3, 4), rn(3, 2, 3, 3), rn(2)]),
+    ("conv_transpose2d_groups", lambda x, w: GF.conv_transpose2d(x, w, groups=2, dilation=2),
+     [rn(1, 4, 3, 3), rn(4, 1, 2, 2)]),
+    ("conv_transpose1d", lambda x, w: GF.conv_transpose1d(x, w, stride=3), [rn(2, 2, 4),
+                                                                            rn(2, 3, 2)]),
     ("max_pool2d", lambda x: GF.max_pool2d(x, 2), [rn(2, 2, 4, 4)]),
     ("max_pool2d_overlap", lambda x: GF.max_pool2d(x, 3, 1, 1), [rn(1, 2, 4, 4)]),
     ("max_pool2d_ceil", lambda x: GF.max_pool2d(x, 2, ceil_mode=True), [rn(1, 2, 5, 5)]),
@@ -79,7 +86,8 @@ def test_gradient_matches_finite_differences(name: str, f: Any, arrays: list[np.
 
 
 # The second derivative: d/d(inputs) of sum(grad of sum(f * weights)) against PyTorch's.
-SECOND = ["conv2d", "conv2d_stride_pad", "conv2d_groups", "conv1d", "max_pool2d",
+SECOND = ["conv2d", "conv2d_stride_pad", "conv2d_groups", "conv1d", "conv_transpose2d",
+          "conv_transpose2d_groups", "max_pool2d",
           "avg_pool2d", "avg_pool2d_no_pad_count", "adaptive_avg_pool2d", "batch_norm_train",
           "batch_norm_eval", "layer_norm", "group_norm", "embedding", "bilinear", "celu",
           "glu", "prelu", "hardswish"]
@@ -92,6 +100,9 @@ def _torch_twin(torch: Any, name: str) -> Any:
         "conv2d_stride_pad": lambda x, w: F.conv2d(x, w, stride=2, padding=1),
         "conv2d_groups": lambda x, w: F.conv2d(x, w, groups=2),
         "conv1d": lambda x, w, b: F.conv1d(x, w, b, stride=2, padding=2),
+        "conv_transpose2d": lambda x, w, b: F.conv_transpose2d(x, w, b, stride=2, padding=1,
+                                                               output_padding=1),
+        "conv_transpose2d_groups": lambda x, w: F.conv_transpose2d(x, w, groups=2, dilation=2),
         "max_pool2d": lambda x: F.max_pool2d(x, 2),
         "avg_pool2d": lambda x: F.avg_pool2d(x, 3, 2, 1),
         "avg_pool2d_no_pad_count": lambda x: F.avg_pool2d(x, 3, 2, 1, count_include_pad=False),
@@ -144,6 +155,14 @@ ERRORS = [
     ("conv2d groups", lambda t: t.nn.functional.conv2d(t.ones(2, 3, 5, 5), t.ones(4, 3, 3, 3),
                                                         groups=2)),
     ("conv2d kernel", lambda t: t.nn.functional.conv2d(t.ones(1, 1, 2, 2), t.ones(1, 1, 3, 3))),
+    ("conv_transpose2d channels", lambda t: t.nn.functional.conv_transpose2d(
+        t.ones(1, 3, 4, 4), t.ones(2, 2, 3, 3))),
+    ("conv_transpose2d output_padding", lambda t: t.nn.functional.conv_transpose2d(
+        t.ones(1, 2, 4, 4), t.ones(2, 2, 3, 3), output_padding=1)),
+    ("conv_transpose1d output_padding", lambda t: t.nn.functional.conv_transpose1d(
+        t.ones(1, 2, 4), t.ones(2, 2, 3), stride=2, output_padding=(2,))),
+    ("conv_transpose output_size", lambda t: t.nn.ConvTranspose2d(3, 2, 3, stride=2)(
+        t.ones(1, 3, 4, 4), output_size=[12, 12])),
     ("conv2d dims", lambda t: t.nn.functional.conv2d(t.ones(5, 5), t.ones(1, 1, 3, 3))),
     ("conv2d bias", lambda t: t.nn.functional.conv2d(t.ones(1, 1, 5, 5), t.ones(2, 1, 3, 3),
                                                       t.ones(3))),

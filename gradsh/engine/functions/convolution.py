@@ -15,7 +15,7 @@ from gradsh.engine import limits
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 
-__all__ = ["ConvolutionBackward0", "ConvInputGrad", "ConvWeightGrad"]
+__all__ = ["ConvolutionBackward0", "ConvInputGrad", "ConvWeightGrad", "ConvolutionTransposeBackward0"]
 
 Pair = tuple[int, int]
 
@@ -238,3 +238,54 @@ class ConvWeightGrad(Function):
             gx = gx[:, :, 0, :] if gx is not None else None
             gg = gg[:, :, 0, :] if gg is not None else None
         return gx, gg
+
+
+class ConvolutionTransposeBackward0(Function):
+    """conv_transpose(input, weight, bias): the convolution's input gradient as a forward
+    (weight (C_in, C_out/groups, kh, kw)); PyTorch names its node ConvolutionBackward0 too.
+    Its input gradient is the convolution of the output gradient, its weight gradient the
+    convolution's weight gradient with the roles of input and output swapped."""
+
+    node_name = "ConvolutionBackward0"
+
+    def forward(self, x: Tensor, w: Tensor, bias: Tensor, geo: ConvGeometry, has_bias: bool,
+                out_shape: tuple[int, ...]) -> Array:
+        need_x, need_w, _ = self.needs_input_grad
+        if need_w:
+            self.save("input", x)
+        if need_x:
+            self.save("weight", w)
+        self.geo, self.one_d = geo, x.ndim == 3
+        self.w_shape = tuple(w.shape)
+        y = conv_backward_input(_as_2d(x._data, self.one_d), _as_2d(w._data, self.one_d),
+                                _shape_2d(out_shape), geo)
+        if has_bias:
+            y = y + bias._data.reshape(1, -1, 1, 1)
+        return y[:, :, 0, :] if self.one_d else y
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_x, need_w, need_b = self.needs_input_grad
+        gx = gw = gb = None
+        dims = (0, 2) if self.one_d else (0, 2, 3)
+        if F.as_tensor:
+            if need_x:
+                w = self.saved("weight", F)
+                gx = ConvolutionBackward0.apply(grad, w, F.zeros((0,), w), geo=self.geo,
+                                                has_bias=False)
+            if need_w:
+                gw = ConvWeightGrad.apply(grad, self.saved("input", F), geo=self.geo,
+                                          w_shape=self.w_shape)
+            if need_b:
+                gb = F.sum(grad, dims, False)
+            return gx, gw, gb
+        g = _as_2d(grad, self.one_d)
+        if need_x:
+            gx = conv_forward(g, _as_2d(self.saved("weight", F), self.one_d), self.geo)
+            gx = gx[:, :, 0, :] if self.one_d else gx
+        if need_w:
+            x = _as_2d(self.saved("input", F), self.one_d)
+            gw = conv_backward_weight(g, x, _shape_2d(self.w_shape), self.geo)
+            gw = gw[:, :, 0, :] if self.one_d else gw
+        if need_b:
+            gb = g.sum(axis=(0, 2, 3))
+        return gx, gw, gb

@@ -1,18 +1,24 @@
-"""The convolutions: conv1d and conv2d, with PyTorch's argument checks and padding='same'."""
+"""The convolutions: conv1d and conv2d, with PyTorch's argument checks and padding='same', and
+the transposed ones, conv_transpose1d and conv_transpose2d."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from gradsh.engine.exceptions import TorchRuntimeError, warn
-from gradsh.engine.functions.convolution import ConvGeometry, ConvolutionBackward0, Pair
+from gradsh.engine.functions.convolution import (
+    ConvGeometry,
+    ConvolutionBackward0,
+    ConvolutionTransposeBackward0,
+    Pair,
+)
 from gradsh.engine.ops.arguments import _c_name, _check_tensor
 from gradsh.engine.ops.creation import zeros
 from gradsh.engine.ops.joining import pad
 from gradsh.engine.ops.shape import squeeze, unsqueeze
 from gradsh.engine.tensor import Tensor
 
-__all__ = ["conv1d", "conv2d"]
+__all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d"]
 
 
 def _tuple(value: Any, n: int, name: str) -> tuple[int, ...]:
@@ -49,16 +55,21 @@ def _same_padding(weight: Tensor, dilation: tuple[int, ...], stride: tuple[int, 
     return tuple(symmetric), None
 
 
-def _convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,  # noqa: A002
-                 padding: Any, dilation: Any, groups: int, dims: int) -> Tensor:
-    name = f"conv{dims}d"
-    input = _check_tensor(input, name)
-    weight = _check_tensor(weight, name, "weight", 2)
+def _unbatched(name: str, input: Tensor, weight: Tensor, dims: int) -> bool:  # noqa: A002
+    """The checks every convolution makes first; whether the input lacks its batch dimension
+    (the convolution then runs on it unsqueezed and squeezes the result)."""
+    _check_tensor(input, name)
+    _check_tensor(weight, name, "weight", 2)
     if input.ndim not in (dims + 1, dims + 2):
         raise TorchRuntimeError(
             f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got "
             f"input of size: {list(input.shape)}")
-    if input.ndim == dims + 1:
+    return input.ndim == dims + 1
+
+
+def _convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,  # noqa: A002
+                 padding: Any, dilation: Any, groups: int, dims: int) -> Tensor:
+    if _unbatched(f"conv{dims}d", input, weight, dims):
         out = _convolution(unsqueeze(input, 0), weight, bias, stride, padding, dilation,
                            groups, dims)
         return squeeze(out, 0)
@@ -133,3 +144,52 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None,  # noqa: A
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,  # noqa: A002
            stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 2)
+
+
+def _conv_transpose(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,  # noqa
+                    padding: Any, output_padding: Any, groups: int, dilation: Any,
+                    dims: int) -> Tensor:
+    if _unbatched(f"conv_transpose{dims}d", input, weight, dims):
+        out = _conv_transpose(unsqueeze(input, 0), weight, bias, stride, padding,
+                              output_padding, groups, dilation, dims)
+        return squeeze(out, 0)
+    stride_t, padding_t, dilation_t = (_tuple(v, dims, n) for v, n in (
+        (stride, "stride"), (padding, "padding"), (dilation, "dilation")))
+    extra = _tuple(output_padding, dims, "output_padding")
+    if input.dtype is not weight.dtype:
+        raise TorchRuntimeError(f"expected scalar type {input.dtype.short} but found "
+                                f"{weight.dtype.short}")
+    if input.shape[1] != weight.shape[0]:
+        raise TorchRuntimeError(
+            f"Given transposed=1, weight of size {list(weight.shape)}, expected input"
+            f"{list(input.shape)} to have {weight.shape[0]} channels, but got {input.shape[1]} "
+            "channels instead")
+    if any(o >= s and o >= d for o, s, d in zip(extra, stride_t, dilation_t, strict=True)):
+        # ATen checks a 1-D convolution as a 2-D one of height 1
+        values = (_pair(extra, 0), _pair(stride_t, 1), _pair(dilation_t, 1))
+        got = " ".join(f"{name}_{axis}: {pair[i]}" for name, pair in zip(
+            ("output_padding", "stride", "dilation"), values, strict=True)
+            for i, axis in enumerate(("height", "width")))
+        raise TorchRuntimeError("output padding must be smaller than either stride or dilation, "
+                                f"but got {got}")
+    sizes = [(n - 1) * s - 2 * p + d * (k - 1) + o + 1 for n, s, p, d, k, o in zip(
+        input.shape[2:], stride_t, padding_t, dilation_t, weight.shape[2:], extra, strict=True)]
+    out_shape = (input.shape[0], weight.shape[1] * groups, *sizes)
+    geo = ConvGeometry(_pair(stride_t, 1), _pair(padding_t, 0), _pair(dilation_t, 1), groups)
+    placeholder = bias if bias is not None else zeros(0, dtype=input.dtype, device=input.device)
+    return ConvolutionTransposeBackward0.apply(input, weight, placeholder, geo=geo,
+                                               has_bias=bias is not None, out_shape=out_shape)
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None,  # noqa: A002
+                     stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1,
+                     dilation: Any = 1) -> Tensor:
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation, 1)
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,  # noqa: A002
+                     stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1,
+                     dilation: Any = 1) -> Tensor:
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation, 2)

@@ -26,6 +26,7 @@ celu glu hardshrink hardswish prelu selu softshrink softsign tanhshrink threshol
 """.split()
 _FROM_LAYERS = """
 adaptive_avg_pool1d adaptive_avg_pool2d avg_pool1d avg_pool2d batch_norm bilinear conv1d conv2d
+conv_transpose1d conv_transpose2d
 embedding group_norm layer_norm max_pool1d max_pool1d_with_indices max_pool2d
 max_pool2d_with_indices
 """.split()

@@ -9,17 +9,19 @@ from gradsh.engine.exceptions import TorchValueError
 from gradsh.engine.tensor import Tensor
 from gradsh.torch.optim import _kernels
 from gradsh.torch.optim.optimizer import (
-    Optimizer,
+    _SingleTensorOptimizer,
     _get_value,
     _scalar_dtype,
     _to_scalar,
-    _use_grad_for_differentiable,
 )
 
 __all__ = ["Adadelta"]
 
 
-class Adadelta(Optimizer):
+class Adadelta(_SingleTensorOptimizer):
+    _group_defaults = (("foreach", None), ("maximize", False), ("differentiable", False),
+                       ("capturable", False))
+
     def __init__(self, params: Any, lr: float | Tensor = 1.0, rho: float = 0.9,
                  eps: float = 1e-6, weight_decay: float = 0, foreach: bool | None = None, *,
                  capturable: bool = False, maximize: bool = False,
@@ -39,23 +41,11 @@ class Adadelta(Optimizer):
                     "differentiable": differentiable}
         super().__init__(params, defaults)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, value in (("foreach", None), ("maximize", False),
-                               ("differentiable", False), ("capturable", False)):
-                group.setdefault(key, value)
-
     @staticmethod
     def _init_state(p: Tensor, state: dict[str, Any]) -> None:
         state["step"] = ops.zeros((), dtype=_scalar_dtype())
         state["square_avg"] = ops.zeros_like(p)
         state["acc_delta"] = ops.zeros_like(p)
-
-    @_use_grad_for_differentiable
-    def step(self, closure: Any = None) -> Any:
-        """One update of every parameter that has a gradient; returns the closure's loss."""
-        return self._step_each(closure, _adadelta_update, self._init_state)
 
 
 def _adadelta_update(param: Tensor, grad: Tensor, state: dict[str, Any],
@@ -75,3 +65,7 @@ def _adadelta_update(param: Tensor, grad: Tensor, state: dict[str, Any],
     delta.div_(std).mul_(grad)
     _kernels.addcmul_(acc_delta.mul_(rho), delta, delta, value=1 - rho)
     param.add_(delta, alpha=-lr)
+
+
+# the class above updates a parameter with this function
+Adadelta._update = staticmethod(_adadelta_update)

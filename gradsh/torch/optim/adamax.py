@@ -8,18 +8,20 @@ from gradsh.engine import ops
 from gradsh.engine.tensor import Tensor
 from gradsh.torch.optim import _kernels
 from gradsh.torch.optim.optimizer import (
-    Optimizer,
+    _SingleTensorOptimizer,
     _check_hyperparameters,
     _get_value,
     _scalar_dtype,
     _to_scalar,
-    _use_grad_for_differentiable,
 )
 
 __all__ = ["Adamax"]
 
 
-class Adamax(Optimizer):
+class Adamax(_SingleTensorOptimizer):
+    _group_defaults = (("foreach", None), ("maximize", False), ("differentiable", False),
+                       ("capturable", False))
+
     def __init__(self, params: Any, lr: float | Tensor = 2e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0, foreach: bool | None = None, *,
@@ -31,23 +33,11 @@ class Adamax(Optimizer):
                     "capturable": capturable}
         super().__init__(params, defaults)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, value in (("foreach", None), ("maximize", False),
-                               ("differentiable", False), ("capturable", False)):
-                group.setdefault(key, value)
-
     @staticmethod
     def _init_state(p: Tensor, state: dict[str, Any]) -> None:
         state["step"] = ops.tensor(0.0, dtype=_scalar_dtype())
         state["exp_avg"] = ops.zeros_like(p)
         state["exp_inf"] = ops.zeros_like(p)
-
-    @_use_grad_for_differentiable
-    def step(self, closure: Any = None) -> Any:
-        """One update of every parameter that has a gradient; returns the closure's loss."""
-        return self._step_each(closure, _adamax_update, self._init_state)
 
 
 def _adamax_update(param: Tensor, grad: Tensor, state: dict[str, Any],
@@ -65,3 +55,7 @@ def _adamax_update(param: Tensor, grad: Tensor, state: dict[str, Any],
     _kernels.maximum_(exp_inf.mul_(beta2), grad.abs().add_(group["eps"]))
     clr = lr / (1 - beta1 ** _get_value(state["step"]))
     _kernels.addcdiv_(param, exp_avg, exp_inf, value=-clr)
+
+
+# the class above updates a parameter with this function
+Adamax._update = staticmethod(_adamax_update)

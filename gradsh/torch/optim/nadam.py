@@ -9,18 +9,21 @@ from gradsh.engine.exceptions import TorchValueError
 from gradsh.engine.tensor import Tensor
 from gradsh.torch.optim import _kernels
 from gradsh.torch.optim.optimizer import (
-    Optimizer,
+    _SingleTensorOptimizer,
     _check_hyperparameters,
     _get_value,
     _scalar_dtype,
     _to_scalar,
-    _use_grad_for_differentiable,
+    _weight_decayed,
 )
 
 __all__ = ["NAdam"]
 
 
-class NAdam(Optimizer):
+class NAdam(_SingleTensorOptimizer):
+    _group_defaults = (("maximize", False), ("foreach", None), ("capturable", False),
+                       ("differentiable", False), ("decoupled_weight_decay", False))
+
     def __init__(self, params: Any, lr: float | Tensor = 2e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0, momentum_decay: float = 4e-3,
@@ -37,24 +40,12 @@ class NAdam(Optimizer):
                     "differentiable": differentiable}
         super().__init__(params, defaults)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, value in (("maximize", False), ("foreach", None), ("capturable", False),
-                               ("differentiable", False), ("decoupled_weight_decay", False)):
-                group.setdefault(key, value)
-
     @staticmethod
     def _init_state(p: Tensor, state: dict[str, Any]) -> None:
         state["step"] = ops.tensor(0.0, dtype=_scalar_dtype())
         state["mu_product"] = ops.tensor(1.0, dtype=_scalar_dtype())
         state["exp_avg"] = ops.zeros_like(p)
         state["exp_avg_sq"] = ops.zeros_like(p)
-
-    @_use_grad_for_differentiable
-    def step(self, closure: Any = None) -> Any:
-        """One update of every parameter that has a gradient; returns the closure's loss."""
-        return self._step_each(closure, _nadam_update, self._init_state)
 
 
 def _nadam_update(param: Tensor, grad: Tensor, state: dict[str, Any],
@@ -69,11 +60,7 @@ def _nadam_update(param: Tensor, grad: Tensor, state: dict[str, Any],
     state["step"] += 1
     step = _get_value(state["step"])
     bias_correction2 = 1 - beta2**step
-    if weight_decay != 0:
-        if group["decoupled_weight_decay"]:
-            param.mul_(1 - lr * weight_decay)
-        else:
-            grad = grad.add(param, alpha=weight_decay)
+    grad = _weight_decayed(param, grad, lr, weight_decay, group["decoupled_weight_decay"])
     mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
     mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
     mu_product *= mu
@@ -85,3 +72,7 @@ def _nadam_update(param: Tensor, grad: Tensor, state: dict[str, Any],
     _kernels.addcdiv_(param, grad, denom,
                       value=(-lr * (1.0 - mu) / (1.0 - _get_value(mu_product))))
     _kernels.addcdiv_(param, exp_avg, denom, value=(-lr * mu_next) / (1.0 - mu_product_next))
+
+
+# the class above updates a parameter with this function
+NAdam._update = staticmethod(_nadam_update)

@@ -126,6 +126,18 @@ def _check_hyperparameters(lr: Any, eps: float, weight_decay: float,
         raise TorchValueError(f"Invalid weight_decay value: {weight_decay}")
 
 
+def _weight_decayed(param: Tensor, grad: Tensor, lr: float, weight_decay: float,
+                    decoupled: bool) -> Tensor:
+    """L2 weight decay added to the gradient, or (decoupled, AdamW-style) applied to the
+    parameter in place; the gradient to use."""
+    if weight_decay != 0:
+        if decoupled:
+            param.mul_(1 - lr * weight_decay)
+        else:
+            grad = grad.add(param, alpha=weight_decay)
+    return grad
+
+
 def _scalar_dtype() -> dtypes.DType:
     """The dtype of the `step` counters: float64 under a float64 default, float32 otherwise."""
     return dtypes.float64 if dtypes.default_float() is dtypes.float64 else dtypes.float32
@@ -407,3 +419,31 @@ def _register(hooks: OrderedDict[int, Callable[..., Any]], hook: Callable[..., A
     if prepend:
         hooks.move_to_end(handle.id, last=False)
     return handle
+
+
+class _SingleTensorOptimizer(Optimizer):
+    """The newer optimizers' shape: lazy per-parameter state (`_init_state`), PyTorch's
+    single-tensor update for one parameter (`_update`), and the group options a state dict
+    from an older PyTorch may lack (`_group_defaults`, filled in by __setstate__)."""
+
+    _group_defaults: tuple[tuple[str, Any], ...] = ()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:
+            for key, value in self._group_defaults:
+                group.setdefault(key, value)
+
+    @staticmethod
+    def _init_state(p: Tensor, state: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    @staticmethod
+    def _update(param: Tensor, grad: Tensor, state: dict[str, Any],
+                group: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    @_use_grad_for_differentiable
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """One update of every parameter that has a gradient; returns the closure's loss."""
+        return self._step_each(closure, self._update, self._init_state)

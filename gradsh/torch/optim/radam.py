@@ -8,18 +8,21 @@ from gradsh.engine import ops
 from gradsh.engine.tensor import Tensor
 from gradsh.torch.optim import _kernels
 from gradsh.torch.optim.optimizer import (
-    Optimizer,
+    _SingleTensorOptimizer,
     _check_hyperparameters,
     _get_value,
     _scalar_dtype,
     _to_scalar,
-    _use_grad_for_differentiable,
+    _weight_decayed,
 )
 
 __all__ = ["RAdam"]
 
 
-class RAdam(Optimizer):
+class RAdam(_SingleTensorOptimizer):
+    _group_defaults = (("foreach", None), ("maximize", False), ("differentiable", False),
+                       ("capturable", False), ("decoupled_weight_decay", False))
+
     def __init__(self, params: Any, lr: float | Tensor = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0, decoupled_weight_decay: bool = False, *,
@@ -32,23 +35,11 @@ class RAdam(Optimizer):
                     "differentiable": differentiable}
         super().__init__(params, defaults)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, value in (("foreach", None), ("maximize", False), ("differentiable", False),
-                               ("capturable", False), ("decoupled_weight_decay", False)):
-                group.setdefault(key, value)
-
     @staticmethod
     def _init_state(p: Tensor, state: dict[str, Any]) -> None:
         state["step"] = ops.tensor(0.0, dtype=_scalar_dtype())
         state["exp_avg"] = ops.zeros_like(p)
         state["exp_avg_sq"] = ops.zeros_like(p)
-
-    @_use_grad_for_differentiable
-    def step(self, closure: Any = None) -> Any:
-        """One update of every parameter that has a gradient; returns the closure's loss."""
-        return self._step_each(closure, _radam_update, self._init_state)
 
 
 def _radam_update(param: Tensor, grad: Tensor, state: dict[str, Any],
@@ -62,11 +53,7 @@ def _radam_update(param: Tensor, grad: Tensor, state: dict[str, Any],
     exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
     state["step"] += 1
     step = _get_value(state["step"])
-    if weight_decay != 0:
-        if group["decoupled_weight_decay"]:
-            param.mul_(1 - lr * weight_decay)
-        else:
-            grad = grad.add(param, alpha=weight_decay)
+    grad = _weight_decayed(param, grad, lr, weight_decay, group["decoupled_weight_decay"])
     _kernels.lerp_(exp_avg, grad, 1 - beta1)
     _kernels.addcmul_(exp_avg_sq.mul_(beta2), grad, grad, value=1 - beta2)
     bias_correction1 = 1 - beta1**step
@@ -81,3 +68,7 @@ def _radam_update(param: Tensor, grad: Tensor, state: dict[str, Any],
         param.add_(bias_corrected_exp_avg * lr * adaptive_lr * rect, alpha=-1.0)
     else:
         param.add_(bias_corrected_exp_avg * lr, alpha=-1.0)
+
+
+# the class above updates a parameter with this function
+RAdam._update = staticmethod(_radam_update)

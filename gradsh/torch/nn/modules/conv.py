@@ -1,4 +1,5 @@
-"""Conv1d and Conv2d, initialised as PyTorch's _ConvNd.reset_parameters does."""
+"""Conv1d, Conv2d and the transposed ConvTranspose1d and ConvTranspose2d, initialised as
+PyTorch's _ConvNd.reset_parameters does."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from gradsh.torch.nn import functional as F
 from gradsh.torch.nn.modules.linear import kaiming_reset, weight_and_bias
 from gradsh.torch.nn.modules.module import Module
 
-__all__ = ["Conv1d", "Conv2d"]
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
 
 
 def _ntuple(value: Any, n: int) -> tuple[Any, ...]:
@@ -20,6 +21,7 @@ def _ntuple(value: Any, n: int) -> tuple[Any, ...]:
 
 class _ConvNd(Module):
     _dims = 0
+    _transposed = False  # the weight is (in, out / groups, *kernel)
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
                  padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
@@ -60,8 +62,9 @@ class _ConvNd(Module):
         else:
             self._reversed_padding_repeated_twice = [p for p in reversed(padding_v)
                                                      for _ in range(2)]
-        weight_and_bias(self, (out_channels, in_channels // groups, *kernel_t), out_channels,
-                        bias, device, dtype)
+        channels = ((in_channels, out_channels // groups) if self._transposed
+                    else (out_channels, in_channels // groups))
+        weight_and_bias(self, (*channels, *kernel_t), out_channels, bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -101,4 +104,54 @@ class Conv1d(_ConvNd):
 
 
 class Conv2d(_ConvNd):
+    _dims = 2
+
+
+class _ConvTransposeNd(_ConvNd):
+    _transposed = True
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
+                 padding: Any = 0, output_padding: Any = 0, groups: int = 1, bias: bool = True,
+                 dilation: Any = 1, padding_mode: str = "zeros", device: Any = None,
+                 dtype: Any = None) -> None:
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for '
+                             f"{self.__class__.__name__}")
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         groups, bias, padding_mode, device, dtype)
+        self.transposed, self.output_padding = True, _ntuple(output_padding, self._dims)
+
+    def _output_padding(self, input: Tensor, output_size: Any) -> tuple[int, ...]:  # noqa: A002
+        """The output_padding that gives `output_size` (PyTorch's checks and message)."""
+        if output_size is None:
+            return self.output_padding  # type: ignore[no-any-return]
+        n = self._dims
+        leading = 2 if input.dim() == n + 2 else 1
+        output_size = list(output_size)
+        if len(output_size) == leading + n:
+            output_size = output_size[leading:]
+        if len(output_size) != n:
+            raise ValueError(f"ConvTranspose{n}D: for {input.dim()}D input, output_size must "
+                             f"have {n} or {leading + n} elements (got {len(output_size)})")
+        min_sizes = [(input.size(d + leading) - 1) * self.stride[d] - 2 * self.padding[d]
+                     + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(n)]
+        max_sizes = [m + self.stride[d] - 1 for d, m in enumerate(min_sizes)]
+        for size, low, high in zip(output_size, min_sizes, max_sizes, strict=True):
+            if size < low or size > high:
+                raise ValueError(f"requested an output size of {output_size}, but valid sizes "
+                                 f"range from {min_sizes} to {max_sizes} (for an input of "
+                                 f"{input.size()[leading:]})")
+        return tuple(size - low for size, low in zip(output_size, min_sizes, strict=True))
+
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:  # noqa: A002
+        conv = F.conv_transpose1d if self._dims == 1 else F.conv_transpose2d
+        return conv(input, self.weight, self.bias, self.stride, self.padding,
+                    self._output_padding(input, output_size), self.groups, self.dilation)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    _dims = 1
+
+
+class ConvTranspose2d(_ConvTransposeNd):
     _dims = 2
