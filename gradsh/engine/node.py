@@ -192,7 +192,7 @@ class Function(Node):
         if len(inputs) == 1:  # the common case, without the loop
             t = inputs[0]
             self.next_functions = (_edge(t),)
-            self.input_meta = (_meta(t),)
+            self.input_meta = _shared((_meta(t),))
         else:
             edges = []
             meta = []
@@ -201,7 +201,7 @@ class Function(Node):
                 edges.append(edge)
                 meta.append(None if edge[0] is None else _meta(t))
             self.next_functions = tuple(edges)
-            self.input_meta = tuple(meta)
+            self.input_meta = _shared(tuple(meta))
         self.sequence_nr = next(_sequence)
 
     @classmethod
@@ -221,7 +221,7 @@ class Function(Node):
             device = t.device if cls._plain_device else node.common_device(inputs, params)
             if requires:
                 node.next_functions = (_edge(t),)
-                node.input_meta = (_meta(t),)
+                node.input_meta = _shared((_meta(t),))
                 node.sequence_nr = next(_sequence)
         elif len(inputs) == 2:
             a, b = inputs
@@ -238,8 +238,8 @@ class Function(Node):
                 edge_a = _edge(a) if need_a else _NO_EDGE
                 edge_b = _edge(b) if need_b else _NO_EDGE
                 node.next_functions = (edge_a, edge_b)
-                node.input_meta = (None if edge_a[0] is None else _meta(a),
-                                   None if edge_b[0] is None else _meta(b))
+                node.input_meta = _shared((None if edge_a[0] is None else _meta(a),
+                                           None if edge_b[0] is None else _meta(b)))
                 node.sequence_nr = next(_sequence)
         else:
             needs = tuple([t._requires_grad or t._grad_fn is not None or (
@@ -414,6 +414,21 @@ def _edge(t: Tensor) -> Edge:
         if not t._requires_grad:
             return _NO_EDGE
     return t._gradient_edge()
+
+
+def _shared(metas: tuple[Any, ...]) -> tuple[Any, ...]:
+    """One tuple for equal tuples of input metas: a node's input_meta is read-only, and a deep
+    graph would otherwise hold a million equal tuples (memory, and objects for the garbage
+    collector to scan)."""
+    shared = _META_TUPLES.get(metas)
+    if shared is None:
+        if len(_META_TUPLES) >= 4096:
+            _META_TUPLES.clear()
+        shared = _META_TUPLES[metas] = metas
+    return shared
+
+
+_META_TUPLES: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
 
 def _meta(t: Tensor) -> tuple[Any, ...]:
