@@ -417,34 +417,28 @@ def _edge(t: Tensor) -> Edge:
 
 
 def _shared(metas: tuple[Any, ...]) -> tuple[Any, ...]:
-    """One tuple for equal tuples of input metas: a node's input_meta is read-only, and a deep
-    graph would otherwise hold a million equal tuples (memory, and objects for the garbage
-    collector to scan)."""
-    shared = _META_TUPLES.get(metas)
+    """A node's input_meta: one tuple for equal tuples of input metas (it is read-only)."""
+    return _interned(_META_TUPLES, metas)
+
+
+def _meta(t: Tensor) -> tuple[Any, ...]:
+    """What validate_outputs checks a gradient for this input against: (shape, dtype, device)."""
+    return _interned(_METAS, (t._data.shape, t.dtype, t.device))
+
+
+def _interned(table: dict[tuple[Any, ...], tuple[Any, ...]],
+              key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The one tuple equal to `key` in `table`: a deep graph would otherwise hold a million
+    equal ones (memory, and objects for the garbage collector to scan)."""
+    shared = table.get(key)
     if shared is None:
-        if len(_META_TUPLES) >= 4096:
-            _META_TUPLES.clear()
-        shared = _META_TUPLES[metas] = metas
+        if len(table) >= 4096:
+            table.clear()
+        shared = table[key] = key
     return shared
 
 
 _META_TUPLES: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-
-
-def _meta(t: Tensor) -> tuple[Any, ...]:
-    """What validate_outputs checks a gradient for this input against: (shape, dtype, device).
-
-    The tuples are shared between nodes (one per distinct value), as a deep graph would
-    otherwise hold a million equal ones.
-    """
-    data = t._data
-    key = (data.shape, t.dtype, t.device)
-    meta = _METAS.get(key)
-    if meta is None:
-        if len(_METAS) >= 4096:
-            _METAS.clear()
-        meta = _METAS[key] = key
-    return meta
 
 
 def check_same_device(method: str, arguments: Sequence[tuple[str, Tensor | None]]) -> str:
