@@ -129,12 +129,16 @@ def _env() -> dict[str, str]:
     return env
 
 
-def wall_time(command: Sequence[str], cwd: Path = ROOT,
-              env: dict[str, str] | None = None) -> float:
-    """Seconds a command takes from start to exit (its output discarded; it must succeed)."""
+def wall_time(command: Sequence[str], cwd: Path = ROOT, env: dict[str, str] | None = None,
+              failed: set[str] | None = None) -> float:
+    """Seconds a command takes from start to exit (its output discarded). It must succeed,
+    unless `failed` is given: then a command that exits with an error is added to it."""
     start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=dict(_env(), **(env or {})),
-                   cwd=cwd)
+    done = subprocess.run(command, check=failed is None, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL if failed is not None else None,
+                          env=dict(_env(), **(env or {})), cwd=cwd)
+    if done.returncode and failed is not None:
+        failed.add(" ".join(command))
     return time.perf_counter() - start
 
 
@@ -187,6 +191,10 @@ class Config:
 
     def size(self, full: int, quick: int) -> int:
         return quick if self.quick else full
+
+    def at_most(self, runs: int) -> Config:
+        """The same, with no more than `runs` rounds (for rows whose runs take minutes)."""
+        return Config(min(self.runs, runs), self.quick)
 
 
 def count(n: int) -> str:

@@ -90,6 +90,7 @@ def row_perop(cfg: Config) -> list[Result]:
 def row_deep(cfg: Config) -> list[Result]:
     """The chain through the interpreter (a `repeat` statement, then `y.backward()`), and
     through the engine from Python, against torch's chain from Python."""
+    cfg = cfg.at_most(3)  # each run of each side takes tens of seconds
     n = cfg.size(1_000_000, 2_000)
     script = Side("gradsh script")
     engine = Side("gradsh.engine")

@@ -193,12 +193,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: list[Result] = []
     for name in args.row or list(ROWS):
         start = time.perf_counter()
-        results += ROWS[name][1](cfg)
+        try:
+            results += ROWS[name][1](cfg)
+        except Exception as error:  # noqa: BLE001  (one broken row must not lose the others)
+            results.append(Result(name, f"the row failed: {type(error).__name__}: {error}"[:200],
+                                  "", Side("gradsh", missing="failed"), None))
         loads.append(load_average())
         print(f"[{name}: {time.perf_counter() - start:.0f} s, load {loads[-1]:.1f}]",
               file=sys.stderr, flush=True)
     print(f"{time.strftime('%Y-%m-%d')}, {machine()}; one thread each; medians of {cfg.runs} "
-          f"runs; load average {min(loads):.1f} to {max(loads):.1f} over the run"
+          f"runs (3 at most for the deep and programs rows); load average {min(loads):.1f} to {max(loads):.1f} over the run"
           + (" (--quick: not a measurement)" if cfg.quick else ""))
     print(format_markdown(results) if args.markdown else format_plain(results))
     if args.json:
