@@ -40,32 +40,44 @@ def peak_rss_bytes() -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-def _gradsh_script(setup: list[str], body: str, iters: int) -> float:
+def _gradsh_script(setup: list[str], body: str, iters: int, warm_up: int = 1) -> float:
     """Seconds per iteration of `body`, run by gradsh's interpreter as `repeat iters { body }`
-    after `setup` and one warm-up iteration (interpretation, undo log and all)."""
+    after `setup` and `warm_up` iterations (interpretation, undo log and all, with the garbage
+    collector and malloc set as `gradsh run` sets them)."""
+    return _gradsh_session(setup, body, iters, warm_up)[0]
+
+
+def _gradsh_session(setup: list[str], body: str, iters: int,
+                    warm_up: int = 1) -> tuple[float, Any]:
+    """_gradsh_script's time, and the interpreter (to read the variables it left)."""
+    from gradsh.cli import tune_process
     from gradsh.interpreter import Interpreter
     from gradsh.parser import parse
 
-    source = "\n".join(setup + [f"repeat 1 {{ {body} }}", f"repeat {iters} {{ {body} }}"]) + "\n"
+    tune_process()
+    source = "\n".join(setup + [f"repeat {warm_up} {{ {body} }}",
+                                f"repeat {iters} {{ {body} }}"]) + "\n"
     program = parse(source, "<benchmark>")
     interp = Interpreter("<benchmark>", source)
     *prepare, timed = program.body
     for stmt in prepare:
         outcome = interp.run_statement(stmt)
         assert outcome.ok, outcome.error
+    faults = minor_faults()
     start = time.perf_counter()
     outcome = interp.run_statement(timed)
     elapsed = time.perf_counter() - start
+    interp.faults_per_iteration = (minor_faults() - faults) / iters
     assert outcome.ok, outcome.error
-    return elapsed / iters
+    return elapsed / iters, interp
 
 
 def elementwise(impl: str, n: int, iters: int) -> dict[str, float]:
     if impl == "gradsh":
-        seconds = _gradsh_script(
+        seconds, interp = _gradsh_session(
             [f"x = rand({n}, grad)", f"w = rand({n}, grad)", f"b = rand({n}, grad)"],
             "loss = ((x*w + b).tanh() * x).sum(); loss.backward()", iters)
-        return {"seconds": seconds}
+        return {"seconds": seconds, "faults": interp.faults_per_iteration}
     if impl == "torch":
         import torch
 
@@ -75,7 +87,7 @@ def elementwise(impl: str, n: int, iters: int) -> dict[str, float]:
             loss = ((x * w + b).tanh() * x).sum()
             loss.backward()
 
-        return {"seconds": _per_iteration(step, iters)}
+        return _timed(step, iters)
     import numpy as np
 
     rng = np.random.default_rng(0)
@@ -104,7 +116,7 @@ def elementwise(impl: str, n: int, iters: int) -> dict[str, float]:
         accumulate("w", g_h * x)
         accumulate("b", g_h)
 
-    return {"seconds": _per_iteration(numpy_step, iters)}
+    return _timed(numpy_step, iters)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -146,6 +158,72 @@ def matmul(impl: str, n: int, iters: int) -> dict[str, float]:
 
 
 # ---------------------------------------------------------------------------------------------
+# A 2-layer MLP trained with SGD (benchmarks/programs/mlp.py is the same as a Python program)
+# ---------------------------------------------------------------------------------------------
+
+
+def mlp(impl: str, n: int, hidden: int, iters: int) -> dict[str, Any]:
+    """Seconds per training step of Linear(64, hidden), ReLU, Linear(hidden, 10) on a batch of
+    n, cross-entropy, SGD(lr=0.1), after a seed of 0: as a .grad `repeat` loop (gradsh) or
+    written out in NumPy (numpy). The programs/mlp.py sides run in run.py."""
+    if impl == "gradsh":
+        seconds, interp = _gradsh_session(
+            ["seed 0", f"x = randn({n}, 64)", f"target = randint(0, 10, ({n},))",
+             f"model = nn.Sequential(nn.Linear(64, {hidden}), nn.ReLU(), nn.Linear({hidden}, 10))",
+             "opt = sgd(model.parameters(), lr=0.1)"],
+            "opt.zero_grad(); loss = F.cross_entropy(model(x), target); loss.backward(); "
+            "opt.step()", iters, warm_up=2)
+        return {"seconds": seconds, "faults": interp.faults_per_iteration,
+                "loss": float(interp.env["loss"].item()).hex()}
+    return _numpy_mlp(n, hidden, iters)
+
+
+def _numpy_mlp(n: int, hidden: int, iters: int) -> dict[str, Any]:
+    """The MLP's training step as a careful NumPy programmer writes it: float32 throughout,
+    biases and updates in place, the softmax's gradient from its forward values."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    f32 = np.float32
+    x = rng.standard_normal((n, 64), dtype=f32)
+    target = rng.integers(0, 10, n)
+    rows = np.arange(n)
+
+    def linear(fan_in: int, fan_out: int) -> tuple[Any, Any]:
+        bound = 1 / np.sqrt(fan_in)  # nn.Linear's default initialisation
+        return (rng.uniform(-bound, bound, (fan_out, fan_in)).astype(f32),
+                rng.uniform(-bound, bound, fan_out).astype(f32))
+
+    (w1, b1), (w2, b2) = linear(64, hidden), linear(hidden, 10)
+    lr = f32(0.1)
+    losses = []
+
+    def step() -> None:
+        h = x @ w1.T
+        h += b1
+        r = np.maximum(h, 0)
+        z = r @ w2.T
+        z += b2
+        z -= z.max(axis=1, keepdims=True)  # log_softmax, shifted for stability
+        e = np.exp(z)
+        s = e.sum(axis=1, keepdims=True)
+        losses.append(-(z[rows, target] - np.log(s[:, 0])).mean())
+        g = e  # d loss / d z = (softmax - one_hot) / n, in place
+        g /= s
+        g[rows, target] -= 1
+        g /= n
+        gr = g @ w2
+        gr *= h > 0
+        for param, grad in ((w2, g.T @ r), (b2, g.sum(axis=0)), (w1, gr.T @ x),
+                            (b1, gr.sum(axis=0))):
+            grad *= lr
+            param -= grad
+
+    step()
+    return dict(_timed(step, iters), loss=float(losses[-1]).hex())
+
+
+# ---------------------------------------------------------------------------------------------
 # A 2-D convolution layer, forward and backward (single-threaded: see run.row_conv)
 # ---------------------------------------------------------------------------------------------
 
@@ -180,6 +258,20 @@ def _per_iteration(step: Callable[[], None], iters: int) -> float:
     return (time.perf_counter() - start) / iters
 
 
+def _timed(step: Callable[[], None], iters: int) -> dict[str, float]:
+    """Seconds and page faults per iteration of `step` (after one to warm up)."""
+    step()
+    faults = minor_faults()
+    seconds = _per_iteration(step, iters)
+    return {"seconds": seconds, "faults": (minor_faults() - faults) / (iters + 1)}
+
+
+def minor_faults() -> int:
+    """Page faults this process has taken so far (first touches of fresh memory: on this kind
+    of virtual machine they can cost more than the arithmetic on the page)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
 # ---------------------------------------------------------------------------------------------
 # Per-op overhead through the Python API: y = y * 1.0001 + 0.0001
 # ---------------------------------------------------------------------------------------------
@@ -211,11 +303,35 @@ def perop(impl: str, n: int) -> dict[str, float]:
 
 
 # ---------------------------------------------------------------------------------------------
+# Separate statements: Python compiling and running one line at a time, with torch
+# ---------------------------------------------------------------------------------------------
+
+
+def statements(impl: str, n: int) -> dict[str, float]:
+    """Microseconds per `x = x * 1.0001 + 0.5` compiled and run on its own, n times (what a
+    Python prompt does with each line), x a torch tensor."""
+    assert impl == "torch"
+    import torch
+
+    namespace = {"torch": torch, "x": torch.tensor(1.0)}
+    line = "x = x * 1.0001 + 0.5"
+    for _ in range(min(n, 1000)):  # warm-up
+        exec(compile(line, "<stdin>", "exec"), namespace)  # noqa: S102
+    namespace["x"] = torch.tensor(1.0)
+    start = time.perf_counter()
+    for _ in range(n):
+        exec(compile(line, "<stdin>", "exec"), namespace)  # noqa: S102
+    return {"us_per_statement": (time.perf_counter() - start) / n * 1e6}
+
+
+# ---------------------------------------------------------------------------------------------
 # Deep graphs: a chain of n steps (2n nodes), forward, backward, peak memory
 # ---------------------------------------------------------------------------------------------
 
 
 def deep(impl: str, n: int) -> dict[str, float]:
+    if impl == "gradsh":
+        return _deep_script(n)
     leaf, step = _scalar_chain(impl)
     gc.collect()
     base = rss_bytes()
@@ -231,7 +347,38 @@ def deep(impl: str, n: int) -> dict[str, float]:
     return {
         "forward_us_per_node": (built - start) / (2 * n) * 1e6,
         "backward_us_per_node": (done - built) / (2 * n) * 1e6,
+        "total_s": done - start,
         "graph_mib": graph / MIB,
+        "peak_mib": (peak_rss_bytes() - base) / MIB,
+    }
+
+
+def _deep_script(n: int) -> dict[str, float]:
+    """The chain as a .grad script runs it: `repeat n { y = y * 1.0001 + 0.0001 }`, then
+    `y.backward()`, each a statement of gradsh's interpreter (as `gradsh run` sets up)."""
+    from gradsh.cli import tune_process
+    from gradsh.interpreter import Interpreter
+    from gradsh.parser import parse
+
+    tune_process()
+    source = (f"x = tensor(1.0, grad)\ny = x\nrepeat {n} {{ y = y * 1.0001 + 0.0001 }}\n"
+              "y.backward()\n")
+    make_leaf, alias, forward, backward = parse(source, "<benchmark>").body
+    interp = Interpreter("<benchmark>", source)
+    for stmt in (make_leaf, alias):
+        assert interp.run_statement(stmt).ok
+    gc.collect()
+    base = rss_bytes()
+    start = time.perf_counter()
+    assert interp.run_statement(forward).ok
+    built = time.perf_counter()
+    assert interp.run_statement(backward).ok
+    done = time.perf_counter()
+    assert interp.env["x"].grad is not None
+    return {
+        "forward_us_per_node": (built - start) / (2 * n) * 1e6,
+        "backward_us_per_node": (done - built) / (2 * n) * 1e6,
+        "total_s": done - start,
         "peak_mib": (peak_rss_bytes() - base) / MIB,
     }
 
@@ -274,6 +421,8 @@ PROBES: dict[str, Callable[..., dict[str, float]]] = {
     "deep": deep,
     "retained": retained,
     "conv2d": conv2d,
+    "mlp": mlp,
+    "statements": statements,
 }
 
 
@@ -284,12 +433,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, required=True)
     parser.add_argument("--iters", type=int, default=None)
     parser.add_argument("--retain", type=int, default=None)
+    parser.add_argument("--hidden", type=int, default=None)
     args = parser.parse_args(argv)
     kwargs: dict[str, Any] = {"impl": args.impl, "n": args.n}
     if args.iters is not None:
         kwargs["iters"] = args.iters
     if args.retain is not None:
         kwargs["retain"] = args.retain
+    if args.hidden is not None:
+        kwargs["hidden"] = args.hidden
     print(json.dumps(PROBES[args.probe](**kwargs)))
     return 0
 

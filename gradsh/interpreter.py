@@ -12,7 +12,6 @@ from __future__ import annotations
 import operator
 import warnings
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -791,34 +790,49 @@ _EXEC = _dispatch("_exec_")
 # ---------------------------------------------------------------------------------------------
 
 
-@contextmanager
-def _statement_origins() -> Iterator[None]:
+class _statement_origins:  # noqa: N801  (used as a context manager, like the others)
     """Anomaly mode records the statement that ran a node's forward (gradsh.torch, once a
-    script has loaded it, would record Python's stack, which is gradsh's own here)."""
-    previous = Anomaly.__dict__["trace"]
-    Anomaly.trace = staticmethod(_current_origin)  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        Anomaly.trace = previous
+    script has loaded it, would record Python's stack, which is gradsh's own here).
+
+    (A class rather than a generator: run_statement enters it for every statement.)"""
+
+    __slots__ = ("previous",)
+
+    def __enter__(self) -> None:
+        self.previous = Anomaly.__dict__["trace"]
+        Anomaly.trace = _CURRENT_ORIGIN  # type: ignore[assignment]
+
+    def __exit__(self, *exc: object) -> None:
+        Anomaly.trace = self.previous
 
 
 def _current_origin() -> Any:
     return _Origin.value
 
 
-@contextmanager
-def _python_warnings(handler: Callable[[str, str], None]) -> Iterator[None]:
+_CURRENT_ORIGIN = staticmethod(_current_origin)
+
+
+class _python_warnings:  # noqa: N801
     """Python warnings raised while a statement runs (gradsh.torch's optimizers and modules warn
     through Python's warnings module) go to the step's warnings, as the engine's do."""
 
-    def show(message: Any, category: type[Warning], *rest: Any, **kw: Any) -> None:
-        handler(category.__name__, str(message))
+    __slots__ = ("handler", "catcher")
 
-    with warnings.catch_warnings():
+    def __init__(self, handler: Callable[[str, str], None]) -> None:
+        self.handler = handler
+
+    def show(self, message: Any, category: type[Warning], *rest: Any, **kw: Any) -> None:
+        self.handler(category.__name__, str(message))
+
+    def __enter__(self) -> None:
+        self.catcher = warnings.catch_warnings()
+        self.catcher.__enter__()
         warnings.simplefilter("always")
-        warnings.showwarning = show
-        yield
+        warnings.showwarning = self.show
+
+    def __exit__(self, *exc: Any) -> None:
+        self.catcher.__exit__(*exc)
 
 
 # ---------------------------------------------------------------------------------------------

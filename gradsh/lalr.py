@@ -68,8 +68,8 @@ class Lexer:
                     line += count
                     line_start = pos + value.rindex("\n") + 1
             if kind not in ignore:
-                token = Token(self._keyword(kind, value) if kind in keywords else kind, value,
-                              pos, first_line, column, line, after - line_start + 1, after)
+                token = _token(self._keyword(kind, value) if kind in keywords else kind, value,
+                               pos, first_line, column, line, after - line_start + 1, after)
                 yield callbacks[kind](token) if kind in callbacks else token
             pos = after
 
@@ -83,6 +83,19 @@ class Lexer:
         return keyword or kind
 
 
+def _token(kind: str, value: str, start: int, line: int, column: int, end_line: int,
+           end_column: int, end: int) -> Token:
+    """Token(kind, value, start, line, column, end_line, end_column, end), made without the
+    checks of lark's constructor (its keyword arguments), which cost as much as the lexing."""
+    token = _new_str(Token, value)
+    token.type, token.value, token.start_pos, token.end_pos = kind, value, start, end
+    token.line, token.column, token.end_line, token.end_column = line, column, end_line, end_column
+    return token
+
+
+_new_str = str.__new__
+
+
 class Tables:
     """One lark parser's LALR tables in the form `run` reads."""
 
@@ -90,6 +103,9 @@ class Tables:
         self.states = states
         self.start = start
         self.end = end
+        # (state below, state on top, lookahead) -> the state after the unit rules it reduces
+        # in a row: an operand climbs a dozen of them (atom, primary ... arith, test) per token
+        self._through_units: dict[tuple[int, int, str], int] = {}
 
     def run(self, tokens: Iterable[Token]) -> Any:
         """Parse the tokens (lark's lexer and post-lexer output) to the start rule's value."""
@@ -107,8 +123,12 @@ class Tables:
                     value_stack.append(token)
                     break
                 size, origin, callback = action  # type: ignore[misc]
-                if callback is None:  # a unit rule passing its child on: only the state changes
-                    state = state_stack[-1] = states[state_stack[-2]][origin]  # type: ignore
+                if callback is None:  # unit rules passing their child on: only the state changes
+                    key = (state_stack[-2], state_stack[-1], kind)
+                    state = self._through_units.get(key)  # type: ignore[assignment]
+                    if state is None:
+                        state = self._through_units[key] = self._units(*key)
+                    state_stack[-1] = state
                 else:
                     if size:
                         children = value_stack[-size:]
@@ -122,6 +142,15 @@ class Tables:
                 if state == end:  # (reached only on $END: the start rule is complete)
                     return value_stack[-1]
         raise SyntaxMismatch("$END")  # not reached: $END completes the parse or has no action
+
+
+    def _units(self, below: int, top: int, kind: str) -> int:
+        """The state on top once every unit rule `kind` asks for in a row is reduced."""
+        action = self.states[top].get(kind)
+        while action.__class__ is tuple and action[2] is None:  # type: ignore[index]
+            top = self.states[below][action[1]]  # type: ignore[index,assignment]
+            action = self.states[top].get(kind)
+        return top
 
 
 def _ended(tokens: Iterable[Token]) -> Iterator[Token]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from gradsh import pytrace, snapshot
+from gradsh.engine.tensor import set_origin
 from gradsh.errors import GradshError, Pos
 from gradsh.render import Renderer
 from gradsh.snapshot import tensor_env
@@ -207,32 +208,34 @@ def run_python(source: str, path: str, options: Any, out: IO[str], err: IO[str],
 
 def _run_step(program: PythonProgram, stmt: Statement, options: Any, renderer: Renderer,
               out: IO[str]) -> StepResult:
-    from gradsh.engine.tensor import set_origin
-    from gradsh.runner import ScriptTimeout
-
     result = StepResult(stmt)
     if options.mode == "table":
         renderer.statement(stmt.source, language="python")
-    capture = options.mode == "json"
+    if options.mode != "json":
+        _execute(program, stmt, result)
+        return result
     buffer = io.StringIO()
-    set_origin(stmt)
-    with contextlib.ExitStack() as stack:
-        if capture:
-            stack.enter_context(contextlib.redirect_stdout(buffer))
-            stack.enter_context(_recorded_warnings(result.warnings))
-        try:
-            program.run(stmt)
-        except SystemExit as exit_:
-            result.exit_code = _exit_code(exit_, sys.stderr)
-        except (KeyboardInterrupt, ScriptTimeout):
-            raise
-        except BaseException as error:  # noqa: BLE001  (the program's error, shown as Python would)
-            result.error = error
-        finally:
-            set_origin(None)
-    if capture:
-        result.printed = buffer.getvalue().splitlines()
+    with contextlib.redirect_stdout(buffer), _recorded_warnings(result.warnings):
+        _execute(program, stmt, result)
+    result.printed = buffer.getvalue().splitlines()
     return result
+
+
+def _execute(program: PythonProgram, stmt: Statement, result: StepResult) -> None:
+    """Run the statement, keeping its error (or exit code) in `result`."""
+    from gradsh.runner import ScriptTimeout
+
+    set_origin(stmt)
+    try:
+        program.run(stmt)
+    except SystemExit as exit_:
+        result.exit_code = _exit_code(exit_, sys.stderr)
+    except (KeyboardInterrupt, ScriptTimeout):
+        raise
+    except BaseException as error:  # noqa: BLE001  (the program's error, shown as Python would)
+        result.error = error
+    finally:
+        set_origin(None)
 
 
 def _exit_code(exit_: SystemExit, err: IO[str]) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 from pathlib import Path
 
@@ -18,8 +20,9 @@ def test_one_quick_row_prints_its_table(capsys: pytest.CaptureFixture[str]) -> N
     out = capsys.readouterr().out
     assert "not a measurement" in out
     rows = [line for line in out.splitlines() if line.startswith("render")]
-    assert len(rows) == 3
+    assert len(rows) == 6  # 20 variables of 4 elements, then of 10 (--quick's 1,000)
     assert "--quiet took 0 snapshots, copied 0 values" in rows[2]
+    assert "--quiet took 0 snapshots, copied 0 values" in rows[5]
 
 
 def test_the_probes_measure_gradsh_and_numpy() -> None:
@@ -28,8 +31,12 @@ def test_the_probes_measure_gradsh_and_numpy() -> None:
         assert probes.matmul(impl, 8, 1)["seconds"] > 0
     assert probes.conv2d("gradsh", 2, 1)["seconds"] > 0
     assert probes.perop("engine", 50)["us_per_op"] > 0
-    deep = probes.deep("engine", 100)
-    assert deep["forward_us_per_node"] > 0 and deep["backward_us_per_node"] > 0
+    for impl in ("engine", "gradsh"):  # from Python, and a .grad script's statements
+        deep = probes.deep(impl, 100)
+        assert deep["forward_us_per_node"] > 0 and deep["backward_us_per_node"] > 0
+    trained = [probes.mlp(impl, 8, 16, 2) for impl in ("gradsh", "numpy")]
+    assert all(run["seconds"] > 0 and run["faults"] >= 0 for run in trained)
+    assert float.fromhex(trained[0]["loss"]) > 0
     assert set(probes.retained("engine", 1000, 1)) == {"peak_mib", "retained_mib",
                                                        "kept_by_graph_mib"}
 
@@ -41,3 +48,19 @@ def test_a_missing_comparator_says_why() -> None:
     assert result.ratio is None and result.met is None
     table = run.format_plain([result])
     assert "torch not installed" in table and "2.00 µs/op ±50%" in table
+
+
+def test_the_mlp_program_runs_under_gradsh_and_torch_alike(torch: object) -> None:
+    # benchmarks/programs/mlp.py is one program for both sides; tiny sizes, same last loss
+    import subprocess
+
+    env = dict(os.environ, MLP_BATCH="8", MLP_HIDDEN="16", MLP_STEPS="2",
+               PYTHONPATH=str(ROOT))
+    program = str(ROOT / "benchmarks" / "programs" / "mlp.py")
+    outputs = [subprocess.run(command, check=True, capture_output=True, text=True, env=env,
+                              cwd=ROOT).stdout for command in
+               ([sys.executable, program], [sys.executable, "-m", "gradsh", "run", "--quiet",
+                                            program])]
+    losses = {json.loads(out.splitlines()[-1])["loss"] for out in outputs}
+    assert len(losses) == 1
+    assert probes.statements("torch", 10)["us_per_statement"] > 0

@@ -196,7 +196,7 @@ class Function(Node):
         if len(inputs) == 1:  # the common case, without the loop
             t = inputs[0]
             self.next_functions = (_edge(t),)
-            self.input_meta = (_meta(t),)
+            self.input_meta = _shared((_meta(t),))
         else:
             edges = []
             meta = []
@@ -205,7 +205,7 @@ class Function(Node):
                 edges.append(edge)
                 meta.append(None if edge[0] is None else _meta(t))
             self.next_functions = tuple(edges)
-            self.input_meta = tuple(meta)
+            self.input_meta = _shared(tuple(meta))
         self.sequence_nr = next(_sequence)
 
     @classmethod
@@ -225,7 +225,7 @@ class Function(Node):
             device = t.device if cls._plain_device else node.common_device(inputs, params)
             if requires:
                 node.next_functions = (_edge(t),)
-                node.input_meta = (_meta(t),)
+                node.input_meta = _shared((_meta(t),))
                 node.sequence_nr = next(_sequence)
         elif len(inputs) == 2:
             a, b = inputs
@@ -242,8 +242,8 @@ class Function(Node):
                 edge_a = _edge(a) if need_a else _NO_EDGE
                 edge_b = _edge(b) if need_b else _NO_EDGE
                 node.next_functions = (edge_a, edge_b)
-                node.input_meta = (None if edge_a[0] is None else _meta(a),
-                                   None if edge_b[0] is None else _meta(b))
+                node.input_meta = _shared((None if edge_a[0] is None else _meta(a),
+                                           None if edge_b[0] is None else _meta(b)))
                 node.sequence_nr = next(_sequence)
         else:
             needs = tuple([t._requires_grad or t._grad_fn is not None or (
@@ -420,26 +420,35 @@ def _edge(t: Tensor) -> Edge:
     return t._gradient_edge()
 
 
+def _shared(metas: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A node's input_meta: one tuple for equal tuples of input metas (it is read-only)."""
+    return _interned(_META_TUPLES, metas)
+
+
 def _meta(t: Tensor) -> tuple[Any, ...]:
     """What validate_outputs checks a gradient for this input against: (shape, dtype, device).
-
-    The tuples are shared between nodes (one per distinct value), as a deep graph would
-    otherwise hold a million equal ones.
-    """
+    A leaf's gradient is checked against its AccumulateGrad's meta, the leaf's when that node
+    was made (`x.data = ...` may have changed it since)."""
     if t._acc is not None and t._grad_fn is None:
-        # a leaf's gradient is checked against its AccumulateGrad's shape, the leaf's when
-        # that node was made (`x.data = ...` may have changed it since)
         acc = t._acc()
         if acc is not None:
             return acc.leaf_meta  # type: ignore[attr-defined, no-any-return]
-    data = t._data
-    key = (data.shape, t.dtype, t.device)
-    meta = _METAS.get(key)
-    if meta is None:
-        if len(_METAS) >= 4096:
-            _METAS.clear()
-        meta = _METAS[key] = key
-    return meta
+    return _interned(_METAS, (t._data.shape, t.dtype, t.device))
+
+
+def _interned(table: dict[tuple[Any, ...], tuple[Any, ...]],
+              key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The one tuple equal to `key` in `table`: a deep graph would otherwise hold a million
+    equal ones (memory, and objects for the garbage collector to scan)."""
+    shared = table.get(key)
+    if shared is None:
+        if len(table) >= 4096:
+            table.clear()
+        shared = table[key] = key
+    return shared
+
+
+_META_TUPLES: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
 
 def check_same_device(method: str, arguments: Sequence[tuple[str, Tensor | None]]) -> str:

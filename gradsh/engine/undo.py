@@ -3,8 +3,6 @@ caller can put it back."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from gradsh.engine import limits
@@ -99,12 +97,16 @@ class _Undo:
     log: UndoLog | None = None
 
 
-@contextmanager
-def undo_log() -> Iterator[UndoLog]:
-    """Record undoable engine changes while the block runs (see UndoLog)."""
-    previous = _Undo.log
-    log = _Undo.log = UndoLog()
-    try:
-        yield log
-    finally:
-        _Undo.log = previous
+class undo_log:  # noqa: N801  (a context manager, named as one)
+    """Record undoable engine changes while the block runs (see UndoLog). A class rather than a
+    generator: the interpreter opens one for every statement."""
+
+    __slots__ = ("previous",)
+
+    def __enter__(self) -> UndoLog:
+        self.previous = _Undo.log
+        log = _Undo.log = UndoLog()
+        return log
+
+    def __exit__(self, *exc: object) -> None:
+        _Undo.log = self.previous
