@@ -178,7 +178,7 @@ class Interpreter:
         before = SessionState.take(self.env)
         try:
             with undo_log() as log, _python_warnings(self._on_warning), _statement_origins():
-                log.protected = before.protected_arrays()
+                log.protected = before.protected_arrays  # made at the first in-place write
                 try:
                     self._exec(stmt)
                 except BaseException as err:

@@ -110,11 +110,12 @@ class SessionState:
         )
 
     def protected_arrays(self) -> set[int]:
-        """The ids of the arrays the session's tensors hold (and of the arrays those view): the
-        storage a statement's in-place writes must be undone in (UndoLog.protected)."""
+        """The ids of the arrays the session's tensors held when the state was taken (and of the
+        arrays those view): the storage a statement's in-place writes must be undone in
+        (UndoLog.protected)."""
         ids: set[int] = set()
-        for t, _ in self.tensors:
-            array = t._data
+        for _, attributes in self.tensors:
+            array = attributes[0]  # the tensor's array when the state was taken
             while array is not None and id(array) not in ids:
                 ids.add(id(array))
                 array = getattr(array, "base", None)

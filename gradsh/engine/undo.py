@@ -3,6 +3,7 @@ caller can put it back."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from gradsh.engine import limits
@@ -35,8 +36,10 @@ class UndoLog:
         # The ids of the arrays that existed before the step (and the arrays they view), when
         # the caller knows them: a write into any other array is into storage the step made,
         # which an undo discards anyway, so it is not copied (a loop that makes and changes a
-        # large tensor on each pass would otherwise hold a copy per pass). None: copy all.
-        self.protected: set[int] | None = None
+        # large tensor on each pass would otherwise hold a copy per pass). None: copy all. The
+        # caller may give a function that makes the set, called at the first write only (most
+        # statements write nothing in place).
+        self.protected: set[int] | Callable[[], set[int]] | None = None
 
     def predates(self, node: Node) -> bool:
         """Whether `node` existed before the log was opened (and so must be restorable)."""
@@ -55,6 +58,8 @@ class UndoLog:
         protected = self.protected
         if protected is None:
             return True
+        if callable(protected):
+            protected = self.protected = protected()
         array = data
         while array is not None:
             if id(array) in protected:
