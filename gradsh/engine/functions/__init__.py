@@ -22,6 +22,7 @@ dtypes/backend -> tensor -> functions -> ops.
 from gradsh.engine.functions.activations import *  # noqa: F403
 from gradsh.engine.functions.activations_inplace import *  # noqa: F403
 from gradsh.engine.functions.arithmetic import *  # noqa: F403
+from gradsh.engine.functions.attention import *  # noqa: F403
 from gradsh.engine.functions.autograd import *  # noqa: F403
 from gradsh.engine.functions.cascade_sum import *  # noqa: F403
 from gradsh.engine.functions.common import *  # noqa: F403

@@ -110,6 +110,7 @@ from gradsh.engine.ops.indexing import (
     setitem,
     take,
 )
+from gradsh.engine.ops.attention import baddbmm
 from gradsh.engine.ops.joining import flip, repeat, roll
 from gradsh.engine.ops.linalg import (
     addmm,
@@ -634,6 +635,7 @@ _METHODS: dict[str, Any] = {
     "dot": dot,
     "inner": inner,
     "bmm": bmm,
+    "baddbmm": baddbmm,
     "outer": outer,
     "ger": outer,
     # nn

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from gradsh.torch.nn.modules.activation import (
     CELU, ELU, GELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid,
-    LogSoftmax, Mish, PReLU, ReLU, ReLU6, SELU, SiLU, Sigmoid, Softmax, Softmax2d, Softmin,
+    LogSoftmax, Mish, MultiheadAttention,
+    PReLU, ReLU, ReLU6, SELU, SiLU, Sigmoid, Softmax, Softmax2d, Softmin,
     Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold,
 )
 from gradsh.torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
@@ -32,6 +33,10 @@ from gradsh.torch.nn.modules.rnn import (
     GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase,
 )
 from gradsh.torch.nn.modules.sparse import Embedding
+from gradsh.torch.nn.modules.transformer import (
+    Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
+    TransformerEncoderLayer,
+)
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AlphaDropout", "AvgPool1d", "AvgPool2d",
@@ -47,5 +52,6 @@ __all__ = [
     "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "SoftMarginLoss",
     "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
     "Tanhshrink", "Threshold", "TripletMarginLoss",
-    "Unflatten", "Unfold",
+    "Unflatten", "Unfold", "MultiheadAttention", "Transformer", "TransformerDecoder",
+    "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer",
 ]
