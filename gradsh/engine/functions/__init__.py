@@ -54,6 +54,7 @@ from gradsh.engine.functions.special import *  # noqa: F403
 from gradsh.engine.functions.sorting import *  # noqa: F403
 from gradsh.engine.functions.unary import *  # noqa: F403
 from gradsh.engine.functions.unfold import *  # noqa: F403
+from gradsh.engine.functions.upsampling import *  # noqa: F403
 from gradsh.engine.functions.half_opmath import mark_widened_ops
 
 mark_widened_ops()

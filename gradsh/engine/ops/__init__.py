@@ -59,6 +59,7 @@ from gradsh.engine.ops.sorting import *  # noqa: F403
 from gradsh.engine.ops.special import *  # noqa: F403
 from gradsh.engine.ops.unary import *  # noqa: F403
 from gradsh.engine.ops.unfold import *  # noqa: F403
+from gradsh.engine.ops.upsampling import *  # noqa: F403
 from gradsh.engine.tensor import (  # noqa: F401  (torch.no_grad and friends)
     enable_grad,
     is_grad_enabled,

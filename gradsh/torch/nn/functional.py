@@ -15,6 +15,8 @@ from gradsh.torch.nn import _reduction as _reduction_module
 from gradsh.torch.nn._reduction import resolve as _reduction
 from gradsh.torch.nn.functional_attention import *  # noqa: F403  (attention, listed there)
 from gradsh.torch.nn.functional_attention import __all__ as _attention_names
+from gradsh.torch.nn.functional_sampling import *  # noqa: F403  (interpolate, listed there)
+from gradsh.torch.nn.functional_sampling import __all__ as _sampling_names
 
 __getattr__ = module_getattr("torch.nn.functional")
 
@@ -40,7 +42,8 @@ __all__ = [*_FROM_OPS, *_FROM_LAYERS, *_FROM_ACTIVATIONS, "relu", "softmax", "lo
            "nll_loss", "smooth_l1_loss", "unfold", "fold", "poisson_nll_loss",
            "gaussian_nll_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
            "hinge_embedding_loss", "cosine_embedding_loss", "margin_ranking_loss",
-           "multi_margin_loss", "pairwise_distance", "triplet_margin_loss", *_attention_names]
+           "multi_margin_loss", "pairwise_distance", "triplet_margin_loss", *_attention_names,
+           *_sampling_names]
 
 _module = globals()
 for _name in (*_FROM_OPS, *_FROM_LAYERS):

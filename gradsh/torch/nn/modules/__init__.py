@@ -32,11 +32,13 @@ from gradsh.torch.nn.modules.pooling import (
 from gradsh.torch.nn.modules.rnn import (
     GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase,
 )
+from gradsh.torch.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from gradsh.torch.nn.modules.sparse import Embedding
 from gradsh.torch.nn.modules.transformer import (
     Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
     TransformerEncoderLayer,
 )
+from gradsh.torch.nn.modules.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AlphaDropout", "AvgPool1d", "AvgPool2d",
@@ -53,5 +55,6 @@ __all__ = [
     "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
     "Tanhshrink", "Threshold", "TripletMarginLoss",
     "Unflatten", "Unfold", "MultiheadAttention", "Transformer", "TransformerDecoder",
-    "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer",
+    "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "PixelShuffle",
+    "PixelUnshuffle", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d",
 ]
