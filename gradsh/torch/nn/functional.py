@@ -39,7 +39,7 @@ __all__ = [*_FROM_OPS, *_FROM_LAYERS, *_FROM_ACTIVATIONS, "relu", "softmax", "lo
            "softmin",
            "softmax2d", "dropout1d", "dropout2d", "alpha_dropout", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "cross_entropy", "kl_div", "l1_loss", "mse_loss",
-           "nll_loss", "smooth_l1_loss", "unfold", "fold", "poisson_nll_loss",
+           "nll_loss", "smooth_l1_loss", "unfold", "instance_norm", "fold", "poisson_nll_loss",
            "gaussian_nll_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
            "hinge_embedding_loss", "cosine_embedding_loss", "margin_ranking_loss",
            "multi_margin_loss", "pairwise_distance", "triplet_margin_loss", *_attention_names,
@@ -158,6 +158,21 @@ def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,  # noqa
     if inplace:
         return _ops.add_(_ops.mul_(input, noise), b)
     return _ops.add(_ops.mul(input, noise), b)
+
+
+def instance_norm(input: Tensor, running_mean: Tensor | None = None,  # noqa: A002
+                  running_var: Tensor | None = None, weight: Tensor | None = None,
+                  bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    if use_input_stats:
+        spatial = 1
+        for n in input.shape[2:]:
+            spatial *= n
+        if spatial == 1:
+            raise ValueError("Expected more than 1 spatial element when training, got input "
+                             f"size {input.size()}")
+    return _ops.instance_norm(input, weight, bias, running_mean,  # type: ignore
+                              running_var, use_input_stats, momentum, eps)
 
 
 def softmax2d(input: Tensor) -> Tensor:  # noqa: A002

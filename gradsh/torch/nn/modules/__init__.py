@@ -16,6 +16,7 @@ from gradsh.torch.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTr
 from gradsh.torch.nn.modules.dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d
 from gradsh.torch.nn.modules.flatten import Flatten, Unflatten
 from gradsh.torch.nn.modules.fold import Fold, Unfold
+from gradsh.torch.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d
 from gradsh.torch.nn.modules.linear import Bilinear, Identity, Linear
 from gradsh.torch.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from gradsh.torch.nn.modules.loss import (
@@ -56,5 +57,5 @@ __all__ = [
     "Tanhshrink", "Threshold", "TripletMarginLoss",
     "Unflatten", "Unfold", "MultiheadAttention", "Transformer", "TransformerDecoder",
     "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "PixelShuffle",
-    "PixelUnshuffle", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d",
+    "PixelUnshuffle", "InstanceNorm1d", "InstanceNorm2d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d",
 ]
