@@ -17,7 +17,7 @@ __all__ = [
     "pixel_unshuffle", "pairwise_distance", "alpha_dropout", "feature_dropout", "celu", "selu",
     "prelu", "hardshrink", "threshold", "hinge_embedding_loss", "margin_ranking_loss",
     "cosine_embedding_loss", "triplet_margin_loss", "poisson_nll_loss",
-    "scaled_dot_product_attention",
+    "scaled_dot_product_attention", "embedding_bag",
 ]
 
 _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
@@ -33,6 +33,7 @@ pixel_unshuffle = ops.pixel_unshuffle
 pairwise_distance = ops.pairwise_distance
 instance_norm = ops.instance_norm
 scaled_dot_product_attention = ops.scaled_dot_product_attention
+embedding_bag = ops.embedding_bag
 
 
 def _reduction(value: Any) -> str:

@@ -34,7 +34,7 @@ from gradsh.torch.nn.modules.rnn import (
     GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase,
 )
 from gradsh.torch.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
-from gradsh.torch.nn.modules.sparse import Embedding
+from gradsh.torch.nn.modules.sparse import Embedding, EmbeddingBag
 from gradsh.torch.nn.modules.transformer import (
     Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
     TransformerEncoderLayer,
@@ -57,5 +57,5 @@ __all__ = [
     "Tanhshrink", "Threshold", "TripletMarginLoss",
     "Unflatten", "Unfold", "MultiheadAttention", "Transformer", "TransformerDecoder",
     "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "PixelShuffle",
-    "PixelUnshuffle", "InstanceNorm1d", "InstanceNorm2d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d",
+    "PixelUnshuffle", "InstanceNorm1d", "InstanceNorm2d", "EmbeddingBag", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d",
 ]
