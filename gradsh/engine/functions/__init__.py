@@ -25,6 +25,7 @@ from gradsh.engine.functions.arithmetic import *  # noqa: F403
 from gradsh.engine.functions.attention import *  # noqa: F403
 from gradsh.engine.functions.autograd import *  # noqa: F403
 from gradsh.engine.functions.cascade_sum import *  # noqa: F403
+from gradsh.engine.functions.combining import *  # noqa: F403
 from gradsh.engine.functions.common import *  # noqa: F403
 from gradsh.engine.functions.comparison import *  # noqa: F403
 from gradsh.engine.functions.convolution import *  # noqa: F403

@@ -1,6 +1,7 @@
 """Nodes of F.interpolate: nearest, nearest-exact and (bi)linear upsampling over the last one
 or two dimensions, with ATen's CPU source indices and weights (computed in float for float32,
-as its kernels do) and its backward's accumulation order; pixel_shuffle and its inverse."""
+as its kernels do) and its backward's accumulation order; pixel_shuffle and its inverse;
+max_unpool2d (the scatter back to pooled positions)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ __all__ = [
     "UpsampleNearest1DBackward0", "UpsampleNearest2DBackward0",
     "UpsampleNearestExact1DBackward0", "UpsampleNearestExact2DBackward0",
     "UpsampleLinear1DBackward0", "UpsampleBilinear2DBackward0", "PixelShuffleBackward0",
-    "PixelUnshuffleBackward0",
+    "PixelUnshuffleBackward0", "MaxUnpool2DBackward0",
 ]
 
 
@@ -261,3 +262,29 @@ class PixelUnshuffleBackward0(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         _array_only(F, self.node_name)
         return (shuffle_pixels(grad, self.factor),)
+
+
+class MaxUnpool2DBackward0(Function):
+    """max_unpool2d: zeros with each input value at its flat index in its (N, C) plane (the
+    later of two writes to one place wins, as the CPU loop's); the gradient gathers back."""
+
+    node_name = "MaxUnpool2DBackward0"
+
+    def forward(self, x: Tensor, indices: Array, output_size: tuple[int, int]) -> Array:
+        data = x._data
+        xp = xp_of(data)
+        lead = data.shape[:-2]
+        plane = output_size[0] * output_size[1]
+        flat_in = data.reshape(-1, data.shape[-2] * data.shape[-1])
+        flat_index = indices.reshape(flat_in.shape)
+        out = xp.zeros((flat_in.shape[0], plane), dtype=data.dtype)
+        rows = xp.arange(flat_in.shape[0])[:, None]
+        out[rows, flat_index] = flat_in
+        self.indices, self.input_shape = flat_index, tuple(data.shape)
+        return out.reshape(lead + tuple(output_size))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        _array_only(F, self.node_name)
+        flat = grad.reshape(self.indices.shape[0], -1)
+        gathered = xp_of(grad).take_along_axis(flat, self.indices, axis=1)
+        return (gathered.reshape(self.input_shape),)

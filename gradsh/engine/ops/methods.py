@@ -111,6 +111,7 @@ from gradsh.engine.ops.indexing import (
     take,
 )
 from gradsh.engine.ops.attention import baddbmm
+from gradsh.engine.ops.combining import histc, kron
 from gradsh.engine.ops.joining import flip, repeat, roll
 from gradsh.engine.ops.linalg import (
     addmm,
@@ -636,6 +637,8 @@ _METHODS: dict[str, Any] = {
     "inner": inner,
     "bmm": bmm,
     "baddbmm": baddbmm,
+    "kron": kron,
+    "histc": histc,
     "outer": outer,
     "ger": outer,
     # nn

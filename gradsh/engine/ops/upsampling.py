@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from gradsh.engine import backend, dtypes
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import not_implemented_for
 from gradsh.engine.functions.upsampling import (
@@ -18,6 +19,7 @@ from gradsh.engine.functions.upsampling import (
     UpsampleNearestExact2DBackward0,
     PixelShuffleBackward0,
     PixelUnshuffleBackward0,
+    MaxUnpool2DBackward0,
 )
 from gradsh.engine.ops.arguments import _check_tensor
 from gradsh.engine.ops.guard import guarded
@@ -25,7 +27,7 @@ from gradsh.engine.tensor import Tensor
 
 __all__ = ["upsample_nearest1d", "upsample_nearest2d", "_upsample_nearest_exact1d",
            "_upsample_nearest_exact2d", "upsample_linear1d", "upsample_bilinear2d", "pixel_shuffle",
-           "pixel_unshuffle"]
+           "pixel_unshuffle", "max_unpool2d"]
 
 
 def _output_size(x: Tensor, dims: int, output_size: Sequence[int] | None,
@@ -124,3 +126,31 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:  # noqa: A0
                 f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
                 f"input.size({-2 if name == 'height' else -1})={size} is not divisible by {r}")
     return PixelUnshuffleBackward0.apply(input, factor=r)
+
+
+@guarded
+def max_unpool2d(input: Tensor, indices: Tensor, output_size: Sequence[int]) -> Tensor:  # noqa
+    """ATen's max_unpool2d: each value to its index in an (output_size) plane of zeros."""
+    input = _check_tensor(input, "max_unpool2d")
+    indices = _check_tensor(indices, "max_unpool2d", "indices", 2)
+    if indices.dtype is not dtypes.int64:
+        raise TorchRuntimeError(f"elements in indices should be type int64 but got: "
+                                f"{indices.dtype.short}")
+    sizes = tuple(int(n) for n in output_size)
+    if len(sizes) != 2:
+        raise TorchRuntimeError(f"There should be exactly two elements (height, width) in "
+                                f"output_size, but got {len(sizes)} elements.")
+    if input.ndim not in (3, 4):
+        raise TorchRuntimeError(f"Input to max_unpooling2d should be a 3d or 4d Tensor, but got "
+                                f"a tensor with {input.ndim} dimensions.")
+    if tuple(input.shape) != tuple(indices.shape):
+        raise TorchRuntimeError(f"Expected shape of indices to be same as that of the input "
+                                f"tensor ({list(input.shape)}) but got indices tensor with "
+                                f"shape: {list(indices.shape)}")
+    flat = backend.to_host(indices._data)
+    plane = sizes[0] * sizes[1]
+    if flat.size and (flat.min() < 0 or flat.max() >= plane):
+        bad = int(flat[(flat < 0) | (flat >= plane)].reshape(-1)[0])
+        raise TorchRuntimeError(f"Found an invalid max index: {bad} (output volumes are of "
+                                f"size {sizes[0]}x{sizes[1]}")
+    return MaxUnpool2DBackward0.apply(input, indices=indices._data, output_size=sizes)

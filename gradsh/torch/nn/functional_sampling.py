@@ -1,5 +1,6 @@
 """torch.nn.functional's resampling: interpolate (and the deprecated upsample forms),
-pixel_shuffle and pixel_unshuffle, with PyTorch's argument handling."""
+pixel_shuffle and pixel_unshuffle, max_unpool2d, with PyTorch's argument handling; and
+gumbel_softmax."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from gradsh.engine import ops as _ops
 from gradsh.engine.tensor import Tensor
 
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle",
-           "pixel_unshuffle"]
+           "pixel_unshuffle", "max_unpool2d", "gumbel_softmax"]
 
 pixel_shuffle = _ops.pixel_shuffle
 pixel_unshuffle = _ops.pixel_unshuffle
@@ -129,3 +130,55 @@ def upsample_bilinear(input: Tensor, size: Any = None,  # noqa: A002
     warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use "
                   "`nn.functional.interpolate` instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def _unpool_output_size(input: Tensor, kernel_size: list[int],  # noqa: A002
+                        stride: list[int], padding: list[int],
+                        output_size: Any) -> list[int]:
+    input_size = input.size()
+    default_size = [(input_size[-len(kernel_size) + d] - 1) * stride[d] + kernel_size[d]
+                    - 2 * padding[d] for d in range(len(kernel_size))]
+    if output_size is None:
+        return default_size
+    if len(output_size) == len(kernel_size) + 2:
+        output_size = output_size[2:]
+    if len(output_size) != len(kernel_size):
+        raise ValueError(f"output_size should be a sequence containing {len(kernel_size)} or "
+                         f"{len(kernel_size) + 2} elements, but it has a length of "
+                         f"'{len(output_size)}'")
+    for d in range(len(kernel_size)):
+        min_size, max_size = default_size[d] - stride[d], default_size[d] + stride[d]
+        if not min_size < output_size[d] < max_size:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between '
+                             f"{min_size} and {max_size})")
+    return list(output_size)
+
+
+def _pair(value: Any) -> tuple[int, int]:
+    return tuple(value) if isinstance(value, (list, tuple)) else (value, value)  # type: ignore
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any,  # noqa: A002
+                 stride: Any = None, padding: Any = 0, output_size: Any = None) -> Tensor:
+    """F.max_unpool2d: MaxPool2d's values put back at their indices, zeros elsewhere."""
+    kernel = list(_pair(kernel_size))
+    steps = list(_pair(stride)) if stride is not None else kernel
+    pads = list(_pair(padding))
+    size = _unpool_output_size(input, kernel, steps, pads, output_size)
+    return _ops.max_unpool2d(input, indices, size)  # type: ignore[no-any-return]
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10,
+                   dim: int = -1) -> Tensor:
+    """Samples of the Gumbel-softmax distribution (one-hot in the forward pass when hard,
+    with the soft sample's gradient: y_hard - y_soft.detach() + y_soft)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -_ops.log(_ops.exponential_(_ops.empty_like(logits)))
+    gumbels = (logits + gumbels) / tau
+    y_soft = gumbels.softmax(dim)
+    if hard:
+        index = y_soft.max(dim, keepdim=True)[1]
+        y_hard = _ops.zeros_like(logits).scatter_(dim, index, 1.0)
+        return y_hard - y_soft.detach() + y_soft
+    return y_soft

@@ -39,7 +39,9 @@ from gradsh.torch.nn.modules.transformer import (
     Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
     TransformerEncoderLayer,
 )
-from gradsh.torch.nn.modules.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
+from gradsh.torch.nn.modules.upsampling import (
+    MaxUnpool2d, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d,
+)
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AlphaDropout", "AvgPool1d", "AvgPool2d",
@@ -57,5 +59,5 @@ __all__ = [
     "Tanhshrink", "Threshold", "TripletMarginLoss",
     "Unflatten", "Unfold", "MultiheadAttention", "Transformer", "TransformerDecoder",
     "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "PixelShuffle",
-    "PixelUnshuffle", "InstanceNorm1d", "InstanceNorm2d", "EmbeddingBag", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d",
+    "PixelUnshuffle", "InstanceNorm1d", "InstanceNorm2d", "EmbeddingBag", "MaxUnpool2d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d",
 ]

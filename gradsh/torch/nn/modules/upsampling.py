@@ -1,4 +1,4 @@
-"""Upsample and its two fixed-mode forms, over F.interpolate."""
+"""Upsample and its two fixed-mode forms, over F.interpolate; MaxUnpool2d."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from gradsh.engine.tensor import Tensor
 from gradsh.torch.nn import functional as F
 from gradsh.torch.nn.modules.module import Module
 
-__all__ = ["Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
+__all__ = ["MaxUnpool2d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
 
 
 class Upsample(Module):
@@ -46,3 +46,25 @@ class UpsamplingNearest2d(Upsample):
 class UpsamplingBilinear2d(Upsample):
     def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
         super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def _pair(value: Any) -> tuple[int, int]:
+    return tuple(value) if isinstance(value, (list, tuple)) else (value, value)  # type: ignore
+
+
+class MaxUnpool2d(Module):
+    """MaxPool2d's partial inverse: the pooled values back at their indices (F.max_unpool2d)."""
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:
+        super().__init__()
+        self.kernel_size = _pair(kernel_size)
+        self.stride = _pair(stride if stride is not None else kernel_size)
+        self.padding = _pair(padding)
+
+    def forward(self, input: Tensor, indices: Tensor,  # noqa: A002
+                output_size: Any = None) -> Tensor:
+        return F.max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding,
+                              output_size)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
