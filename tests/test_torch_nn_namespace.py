@@ -1,6 +1,6 @@
 """The nn functions in the torch namespace (torch.conv2d, torch.batch_norm, torch.embedding ...,
-with their ATen argument orders) and instance norm, against PyTorch: values, grad_fn names,
-gradients, running statistics, and the InstanceNorm modules' parameters and reprs."""
+with their ATen argument orders), instance norm and local response norm, against PyTorch:
+values, grad_fn names, gradients, running statistics, the modules' parameters and reprs."""
 
 from __future__ import annotations
 
@@ -93,3 +93,22 @@ LAYERS: dict[str, tuple[Any, list[np.ndarray], bool]] = {
 def test_instance_norm_layers_match_torch(torch: Any, name: str) -> None:
     build, inputs, train = LAYERS[name]
     run_layer(torch, build, inputs, train=train, depth=6, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("shape,size", [((2, 5, 4, 4), 2), ((2, 6, 7), 3), ((1, 7, 3, 3, 2), 4)])
+def test_local_response_norm_matches_torch_bit_for_bit(torch: Any, shape: tuple[int, ...],
+                                                       size: int) -> None:
+    run_layer(torch, lambda t: t.nn.LocalResponseNorm(size, alpha=0.5), [rn(*shape)], depth=12,
+              rtol=0, atol=0)
+
+
+def test_avg_pool3d_matches_torch_bit_for_bit(torch: Any) -> None:
+    run_layer(torch, lambda t: _Pool3d(t), [rn(1, 2, 4, 5, 4)], depth=3, rtol=0, atol=0)
+
+
+def _Pool3d(t: Any) -> Any:
+    class Pool(t.nn.Module):
+        def forward(self, x: Any) -> Any:
+            return t.nn.functional.avg_pool3d(x, (2, 3, 1), stride=(1, 2, 1))
+
+    return Pool()

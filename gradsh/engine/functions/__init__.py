@@ -46,6 +46,7 @@ from gradsh.engine.functions.margin_losses import *  # noqa: F403
 from gradsh.engine.functions.normalization import *  # noqa: F403
 from gradsh.engine.functions.padding import *  # noqa: F403
 from gradsh.engine.functions.pooling import *  # noqa: F403
+from gradsh.engine.functions.pooling3d import *  # noqa: F403
 from gradsh.engine.functions.reductions import *  # noqa: F403
 from gradsh.engine.functions.rnn import *  # noqa: F403
 from gradsh.engine.functions.sampling import *  # noqa: F403

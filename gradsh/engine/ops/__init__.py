@@ -51,6 +51,7 @@ from gradsh.engine.ops.methods import install_tensor_methods
 from gradsh.engine.ops.normalization import *  # noqa: F403
 from gradsh.engine.ops.numerics import *  # noqa: F403
 from gradsh.engine.ops.pooling import *  # noqa: F403
+from gradsh.engine.ops.pooling3d import *  # noqa: F403
 from gradsh.engine.ops.reductions import *  # noqa: F403
 from gradsh.engine.ops.rnn import *  # noqa: F403
 from gradsh.engine.ops.sampling import *  # noqa: F403

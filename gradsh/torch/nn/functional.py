@@ -31,7 +31,7 @@ celu glu hardshrink hardswish prelu selu softshrink softsign tanhshrink threshol
 _FROM_LAYERS = """
 adaptive_avg_pool1d adaptive_avg_pool2d avg_pool1d avg_pool2d batch_norm bilinear conv1d conv2d
 conv_transpose1d conv_transpose2d
-embedding group_norm layer_norm max_pool1d max_pool1d_with_indices max_pool2d
+embedding group_norm layer_norm avg_pool3d max_pool1d max_pool1d_with_indices max_pool2d
 max_pool2d_with_indices
 """.split()
 
@@ -39,7 +39,8 @@ __all__ = [*_FROM_OPS, *_FROM_LAYERS, *_FROM_ACTIVATIONS, "relu", "softmax", "lo
            "softmin",
            "softmax2d", "dropout1d", "dropout2d", "alpha_dropout", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "cross_entropy", "kl_div", "l1_loss", "mse_loss",
-           "nll_loss", "smooth_l1_loss", "unfold", "instance_norm", "embedding_bag", "fold", "poisson_nll_loss",
+           "nll_loss", "smooth_l1_loss", "unfold", "instance_norm", "embedding_bag",
+           "local_response_norm", "fold", "poisson_nll_loss",
            "gaussian_nll_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
            "hinge_embedding_loss", "cosine_embedding_loss", "margin_ranking_loss",
            "multi_margin_loss", "pairwise_distance", "triplet_margin_loss", *_attention_names,
@@ -173,6 +174,31 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None,  # noqa: A0
                              f"size {input.size()}")
     return _ops.instance_norm(input, weight, bias, running_mean,  # type: ignore
                               running_var, use_input_stats, momentum, eps)
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4,  # noqa: A002
+                        beta: float = 0.75, k: float = 1.0) -> Tensor:
+    """PyTorch's Python version: the squares averaged over `size` neighbouring channels
+    (avg_pool2d for 3-D inputs, avg_pool3d above), then input / (k + alpha avg)^beta."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          "
+                         f"input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = div.unsqueeze(1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = _ops.avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = _ops.avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
 
 
 def softmax2d(input: Tensor) -> Tensor:  # noqa: A002

@@ -26,7 +26,7 @@ from gradsh.torch.nn.modules.loss import (
     SoftMarginLoss, TripletMarginLoss,
 )
 from gradsh.torch.nn.modules.module import Module
-from gradsh.torch.nn.modules.normalization import GroupNorm, LayerNorm
+from gradsh.torch.nn.modules.normalization import GroupNorm, LayerNorm, LocalResponseNorm
 from gradsh.torch.nn.modules.pooling import (
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d,
 )
@@ -59,5 +59,5 @@ __all__ = [
     "Tanhshrink", "Threshold", "TripletMarginLoss",
     "Unflatten", "Unfold", "MultiheadAttention", "Transformer", "TransformerDecoder",
     "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "PixelShuffle",
-    "PixelUnshuffle", "InstanceNorm1d", "InstanceNorm2d", "EmbeddingBag", "MaxUnpool2d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d",
+    "PixelUnshuffle", "InstanceNorm1d", "InstanceNorm2d", "EmbeddingBag", "LocalResponseNorm", "MaxUnpool2d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d",
 ]
