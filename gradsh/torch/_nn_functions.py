@@ -17,7 +17,8 @@ __all__ = [
     "pixel_unshuffle", "pairwise_distance", "alpha_dropout", "feature_dropout", "celu", "selu",
     "prelu", "hardshrink", "threshold", "hinge_embedding_loss", "margin_ranking_loss",
     "cosine_embedding_loss", "triplet_margin_loss", "poisson_nll_loss",
-    "scaled_dot_product_attention", "embedding_bag",
+    "scaled_dot_product_attention", "embedding_bag", "affine_grid_generator", "grid_sampler",
+    "grid_sampler_2d",
 ]
 
 _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
@@ -34,6 +35,8 @@ pairwise_distance = ops.pairwise_distance
 instance_norm = ops.instance_norm
 scaled_dot_product_attention = ops.scaled_dot_product_attention
 embedding_bag = ops.embedding_bag
+affine_grid_generator = ops.affine_grid_generator
+grid_sampler = grid_sampler_2d = ops.grid_sampler_2d
 
 
 def _reduction(value: Any) -> str:

@@ -36,6 +36,7 @@ from gradsh.engine.functions.distance import *  # noqa: F403
 from gradsh.engine.functions.embeddings import *  # noqa: F403
 from gradsh.engine.functions.grad_ops import *  # noqa: F403
 from gradsh.engine.functions.higher_order import *  # noqa: F403
+from gradsh.engine.functions.grid_sampling import *  # noqa: F403
 from gradsh.engine.functions.indexing import *  # noqa: F403
 from gradsh.engine.functions.joining import *  # noqa: F403
 from gradsh.engine.functions.linalg import *  # noqa: F403

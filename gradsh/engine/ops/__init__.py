@@ -40,6 +40,7 @@ from gradsh.engine.ops.einsum import *  # noqa: F403
 from gradsh.engine.ops.embeddings import *  # noqa: F403
 from gradsh.engine.ops.functional import *  # noqa: F403
 from gradsh.engine.ops.grad_ops import install_tensor_ops
+from gradsh.engine.ops.grid_sampling import *  # noqa: F403
 from gradsh.engine.ops.indexing import *  # noqa: F403
 from gradsh.engine.ops.joining import *  # noqa: F403
 from gradsh.engine.ops.linalg import *  # noqa: F403

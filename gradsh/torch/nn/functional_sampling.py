@@ -1,6 +1,6 @@
 """torch.nn.functional's resampling: interpolate (and the deprecated upsample forms),
-pixel_shuffle and pixel_unshuffle, max_unpool2d, with PyTorch's argument handling; and
-gumbel_softmax."""
+pixel_shuffle and pixel_unshuffle, max_unpool2d, grid_sample and affine_grid, with PyTorch's
+argument handling; and gumbel_softmax."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from gradsh.engine import ops as _ops
 from gradsh.engine.tensor import Tensor
 
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle",
-           "pixel_unshuffle", "max_unpool2d", "gumbel_softmax"]
+           "pixel_unshuffle", "max_unpool2d", "gumbel_softmax", "grid_sample", "affine_grid"]
 
 pixel_shuffle = _ops.pixel_shuffle
 pixel_unshuffle = _ops.pixel_unshuffle
@@ -182,3 +182,57 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
         y_hard = _ops.zeros_like(logits).scatter_(dim, index, 1.0)
         return y_hard - y_soft.detach() + y_soft
     return y_soft
+
+
+_ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners="
+                  "False since 1.3.0. Please specify align_corners=True if the old behavior is "
+                  "desired. See the documentation of grid_sample for details.")
+
+
+def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",  # noqa: A002
+                padding_mode: str = "zeros", align_corners: bool | None = None) -> Tensor:
+    """F.grid_sample: input sampled at the grid's normalised (x, y) points (2-D, bilinear or
+    nearest; bicubic is not implemented in gradsh)."""
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         f"'nearest' or 'bicubic', but got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    modes = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+    paddings = {"zeros": 0, "border": 1, "reflection": 2}
+    return _ops.grid_sampler_2d(input, grid, modes[mode],  # type: ignore[no-any-return]
+                                paddings[padding_mode], align_corners)
+
+
+def affine_grid(theta: Tensor, size: list[int], align_corners: bool | None = None) -> Tensor:
+    """F.affine_grid: the (N, H, W, 2) sampling grid of a batch of 2x3 affine matrices."""
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    if len(size) == 4:
+        if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+                             f"{size}. Got {theta.shape}.")
+        spatial_size = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size "
+                             f"{size}. Got {theta.shape}.")
+        spatial_size = size[-3:]
+    else:
+        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D "
+                                  f"affine transforms, respectively. Got size {size}.")
+    if align_corners and min(spatial_size) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size "
+                      "grids when align_corners=True. This is not an intended use case of "
+                      "affine_grid. See the documentation of affine_grid for details.",
+                      stacklevel=2)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return _ops.affine_grid_generator(theta, size, align_corners)  # type: ignore
