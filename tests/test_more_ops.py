@@ -111,3 +111,67 @@ def test_gumbel_softmax_draws_and_gradients_match_torch(torch: Any, hard: bool) 
     assert got[0] == expected[0]
     np.testing.assert_allclose(got[1], expected[1], rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(got[2], expected[2], rtol=1e-4, atol=1e-6)
+
+
+AS_STRIDED: dict[str, Any] = {
+    "window": lambda t, x: t.as_strided(x, (3, 3), (2, 1)),
+    "overlap": lambda t, x: x.as_strided((4, 3), (1, 1), 2),
+    "broadcast": lambda t, x: t.as_strided(x, (2, 3), (0, 1)),
+    "blocks": lambda t, x: x.as_strided((2, 2, 2, 2), (4, 2, 2, 1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(AS_STRIDED))
+def test_as_strided_matches_torch(torch: Any, name: str) -> None:
+    seen = []
+    for t in (torch, gtorch):
+        x = t.arange(12.0).requires_grad_()
+        out = AS_STRIDED[name](t, x)
+        (out * t.arange(out.numel(), dtype=t.float32).view(out.shape)).sum().backward()
+        seen.append((out.grad_fn.name(), tuple(out.stride()), out.detach().numpy(),
+                     x.grad.numpy()))
+    expected, got = seen
+    assert got[:2] == expected[:2]
+    np.testing.assert_array_equal(got[2], expected[2])
+    np.testing.assert_array_equal(got[3], expected[3])
+
+
+def test_as_strided_out_of_bounds_error_matches_torch(torch: Any) -> None:
+    texts = []
+    for t in (torch, gtorch):
+        with pytest.raises(RuntimeError) as info:
+            t.arange(12.0).as_strided((2, 2, 2, 2), (6, 2, 3, 1))
+        texts.append(str(info.value))
+    assert texts[1] == texts[0]
+
+
+def test_as_strided_is_a_view_that_writes_through(torch: Any) -> None:
+    seen = []
+    for t in (torch, gtorch):
+        base = t.zeros(6)
+        base.as_strided((2,), (3,), 1).add_(5)
+        seen.append(base.numpy())
+    np.testing.assert_array_equal(seen[1], seen[0])
+
+
+def test_fft_frequencies_and_shifts_match_torch(torch: Any) -> None:
+    import importlib
+
+    for t in (torch, gtorch):
+        importlib.import_module(t.__name__ + ".fft")
+    cases = [lambda t: t.fft.fftfreq(5), lambda t: t.fft.fftfreq(8, d=0.1),
+             lambda t: t.fft.rfftfreq(7, 0.3), lambda t: t.fft.fftfreq(4, dtype=t.float64),
+             lambda t: t.fft.fftshift(t.arange(10.0).view(2, 5)),
+             lambda t: t.fft.ifftshift(t.arange(10.0).view(2, 5), dim=1)]
+    for case in cases:
+        expected, got = case(torch), case(gtorch)
+        assert str(got.dtype) == str(expected.dtype)
+        np.testing.assert_array_equal(got.numpy(), expected.numpy())
+
+
+def test_torch_vmap_is_func_vmap() -> None:
+    import gradsh.torch.func
+
+    assert gtorch.vmap is gradsh.torch.func.vmap
+    out = gtorch.vmap(gtorch.dot)(gtorch.ones(3, 2), gtorch.arange(6.0).view(3, 2))
+    assert out.tolist() == [1.0, 5.0, 9.0]

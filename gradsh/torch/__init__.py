@@ -94,9 +94,9 @@ from gradsh.torch.serialization import load, save  # noqa: E402
 from gradsh.torch.storage import UntypedStorage  # noqa: E402
 
 _missing_attribute = _module_getattr("torch")
-# Imported on first use (they cost start-up time every program would pay): torch.distributions
-# and torch.func, as attributes and as `import torch.distributions`.
-_LAZY_SUBMODULES = frozenset({"distributions", "func"})
+# Imported on first use (they cost start-up time every program would pay): torch.distributions,
+# torch.func and torch.fft, as attributes and as `import torch.distributions`.
+_LAZY_SUBMODULES = frozenset({"distributions", "func", "fft"})
 
 
 def __getattr__(name: str) -> object:
@@ -104,6 +104,10 @@ def __getattr__(name: str) -> object:
         import importlib
 
         return importlib.import_module(f"gradsh.torch.{name}")
+    if name == "vmap":  # torch.vmap is torch.func.vmap
+        import importlib
+
+        return importlib.import_module("gradsh.torch.func").vmap
     return _missing_attribute(name)
 
 

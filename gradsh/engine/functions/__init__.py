@@ -54,6 +54,7 @@ from gradsh.engine.functions.sampling import *  # noqa: F403
 from gradsh.engine.functions.selection import *  # noqa: F403
 from gradsh.engine.functions.shape import *  # noqa: F403
 from gradsh.engine.functions.special import *  # noqa: F403
+from gradsh.engine.functions.strided import *  # noqa: F403
 from gradsh.engine.functions.sorting import *  # noqa: F403
 from gradsh.engine.functions.unary import *  # noqa: F403
 from gradsh.engine.functions.unfold import *  # noqa: F403

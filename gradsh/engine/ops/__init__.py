@@ -60,6 +60,7 @@ from gradsh.engine.ops.selection import *  # noqa: F403
 from gradsh.engine.ops.shape import *  # noqa: F403
 from gradsh.engine.ops.sorting import *  # noqa: F403
 from gradsh.engine.ops.special import *  # noqa: F403
+from gradsh.engine.ops.strided import *  # noqa: F403
 from gradsh.engine.ops.unary import *  # noqa: F403
 from gradsh.engine.ops.unfold import *  # noqa: F403
 from gradsh.engine.ops.upsampling import *  # noqa: F403

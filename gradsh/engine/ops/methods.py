@@ -112,6 +112,7 @@ from gradsh.engine.ops.indexing import (
 )
 from gradsh.engine.ops.attention import baddbmm
 from gradsh.engine.ops.combining import histc, kron
+from gradsh.engine.ops.strided import as_strided
 from gradsh.engine.ops.joining import flip, repeat, roll
 from gradsh.engine.ops.linalg import (
     addmm,
@@ -638,6 +639,7 @@ _METHODS: dict[str, Any] = {
     "bmm": bmm,
     "baddbmm": baddbmm,
     "kron": kron,
+    "as_strided": as_strided,
     "histc": histc,
     "outer": outer,
     "ger": outer,
