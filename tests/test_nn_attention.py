@@ -238,3 +238,20 @@ def test_multi_head_attention_forward_gradients_are_the_derivative() -> None:
         return out
 
     check_grads(attend, r.standard_normal((3, 2, 4)), w_in)
+
+
+@pytest.mark.parametrize("shapes", [[(1, 4, 3, 2), (1, 2, 5, 2)], [(4, 3, 2), (2, 5, 2)]])
+def test_grouped_query_attention_matches_torch(torch: Any, shapes: list[tuple[int, ...]]
+                                               ) -> None:
+    arrays = [rn(*shapes[0]), rn(*shapes[1]), rn(*shapes[1])]
+    seen = []
+    for t in (torch, gtorch):
+        q, k, v = (t.from_numpy(a.copy()).requires_grad_() for a in arrays)
+        out = t.nn.functional.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+        out.backward(t.from_numpy(np.ones(tuple(out.shape), np.float32)))
+        seen.append((graph_names(out, 6), [out.detach().numpy()] + [x.grad.numpy()
+                                                                     for x in (q, k, v)]))
+    (t_graph, t_values), (g_graph, g_values) = seen
+    assert g_graph == t_graph
+    for g, e in zip(g_values, t_values, strict=True):
+        np.testing.assert_allclose(g, e, **TOL)

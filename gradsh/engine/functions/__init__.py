@@ -12,7 +12,9 @@ The engine sums broadcast gradients back to each input's shape and casts them to
 One module per op family, mirrored by gradsh.engine.ops (the public functions that build these
 nodes): common (shared helpers), cascade_sum, arithmetic, unary, selection, comparison,
 reductions, sorting, shape (views), joining, indexing, linalg, activations, losses, sampling,
-special (torch.special, the gamma and Poisson samplers), copies, and the nn layers' convolution, pooling, normalization, embeddings, rnn; autograd holds
+special (torch.special, the gamma and Poisson samplers), copies, combining (block_diag), strided
+(as_strided), and the nn layers' convolution, pooling, pooling3d, normalization, embeddings,
+rnn, attention, upsampling, grid_sampling; autograd holds
 the identity node of module backward hooks, higher_order the fused nodes that only appear in
 the backward of a backward, and grad_ops the array half of the gradient namespaces (installed
 into ArrayOps on import). Nothing here imports gradsh.engine.ops: dependencies run
@@ -35,8 +37,8 @@ from gradsh.engine.functions.discrete import *  # noqa: F403
 from gradsh.engine.functions.distance import *  # noqa: F403
 from gradsh.engine.functions.embeddings import *  # noqa: F403
 from gradsh.engine.functions.grad_ops import *  # noqa: F403
-from gradsh.engine.functions.higher_order import *  # noqa: F403
 from gradsh.engine.functions.grid_sampling import *  # noqa: F403
+from gradsh.engine.functions.higher_order import *  # noqa: F403
 from gradsh.engine.functions.indexing import *  # noqa: F403
 from gradsh.engine.functions.joining import *  # noqa: F403
 from gradsh.engine.functions.linalg import *  # noqa: F403

@@ -56,6 +56,12 @@ def attention_probabilities(q: Array, k: Array, scale: float, mask: Array | None
         return _safe_softmax_array(scores, -1)
 
 
+def _sum_groups(grad: Array, groups: int) -> Array:
+    """The gradient of a head repeated `groups` times: its copies' gradients summed."""
+    *lead, heads, rows, cols = grad.shape
+    return grad.reshape(*lead, heads // groups, groups, rows, cols).sum(axis=-3)
+
+
 def _like_layout(result: Array, like: Array) -> Array:
     """result laid out in memory as `like` is (the kernel writes its output in the query's
     dimension order, so MultiheadAttention's permute-then-reshape after it is a view)."""
@@ -71,16 +77,20 @@ class ScaledDotProductFlashAttentionForCpuBackward0(Function):
     node_name = "ScaledDotProductFlashAttentionForCpuBackward0"
 
     def forward(self, q: Tensor, k: Tensor, v: Tensor, mask: Array | None, is_causal: bool,
-                scale: float) -> Array:
-        probs = attention_probabilities(q._data, k._data, scale, mask, is_causal)
-        self.scale = scale
+                scale: float, groups: int = 1) -> Array:
+        keys, values = k._data, v._data
+        if groups > 1:  # grouped-query attention: each key/value head serves `groups` heads
+            keys = xp_of(keys).repeat(keys, groups, axis=-3)
+            values = xp_of(values).repeat(values, groups, axis=-3)
+        probs = attention_probabilities(q._data, keys, scale, mask, is_causal)
+        self.scale, self.groups = scale, groups
         if any(self.needs_input_grad):
             self.probs = probs
             self.save("query", q)
             self.save("key", k)
             self.save("value", v)
         with _quiet():
-            return _like_layout(xp_of(probs).matmul(probs, v._data), q._data)
+            return _like_layout(xp_of(probs).matmul(probs, values), q._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         if F.as_tensor:
@@ -89,6 +99,8 @@ class ScaledDotProductFlashAttentionForCpuBackward0(Function):
         q, k, v = (self.saved(name, F) for name in ("query", "key", "value"))
         probs = self.probs
         xp = xp_of(grad)
+        if self.groups > 1:
+            k, v = xp.repeat(k, self.groups, axis=-3), xp.repeat(v, self.groups, axis=-3)
         with _quiet():
             g_v = xp.matmul(xp.swapaxes(probs, -1, -2), grad)
             g_p = xp.matmul(grad, xp.swapaxes(v, -1, -2))
@@ -96,6 +108,8 @@ class ScaledDotProductFlashAttentionForCpuBackward0(Function):
             g_s = g_s * g_s.dtype.type(self.scale)
             g_q = xp.matmul(g_s, k)
             g_k = xp.matmul(xp.swapaxes(g_s, -1, -2), q)
+        if self.groups > 1:
+            g_k, g_v = (_sum_groups(g, self.groups) for g in (g_k, g_v))
         need_q, need_k, need_v = self.needs_input_grad
         return (g_q if need_q else None, g_k if need_k else None, g_v if need_v else None)
 

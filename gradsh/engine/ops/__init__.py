@@ -8,8 +8,9 @@ so their graphs look the same, and route in-place variants through `apply_inplac
 
 One module per op family, mirroring gradsh.engine.functions (the nodes they build): creation,
 copies, arithmetic, unary, comparison, selection, reductions, sorting, shape, joining, indexing,
-linalg, activations, losses, sampling, special, autograd, the nn layers' convolution, pooling,
-normalization, embeddings, rnn, functional (what PyTorch composes of other ops) and numerics
+linalg, activations, losses, sampling, special, autograd, combining, strided, the nn layers'
+convolution, pooling, pooling3d, normalization, embeddings, rnn, attention, upsampling,
+grid_sampling, functional (what PyTorch composes of other ops) and numerics
 (the less common element-wise math, NaN-aware and running reductions); arguments and guard hold
 what they all share
 (argument normalisation; PyTorch's argument errors, which every public function wears through

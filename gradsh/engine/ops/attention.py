@@ -19,6 +19,7 @@ from gradsh.engine.ops.arguments import _check_tensor
 from gradsh.engine.ops.arithmetic import add_
 from gradsh.engine.ops.comparison import logical_not
 from gradsh.engine.ops.creation import ones, zeros_like
+from gradsh.engine.ops.functional import repeat_interleave
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.linalg import matmul, tril
 from gradsh.engine.ops.sampling import dropout
@@ -62,12 +63,13 @@ def _boolean_mask_to_float(mask: Tensor | None, dtype: dtypes.DType) -> Tensor |
     return masked_fill_(zeros_like(mask, dtype=dtype), logical_not(mask), -math.inf)
 
 
-def _uses_flash(q: Tensor, k: Tensor, v: Tensor, dropout_p: float) -> bool:
-    """PyTorch's CPU choice of the flash kernel: 4-D inputs of one batch, head count and head size, unit
-    stride on the last dimension, no dropout; the math composition otherwise."""
+def _uses_flash(q: Tensor, k: Tensor, v: Tensor, dropout_p: float, groups: int) -> bool:
+    """PyTorch's CPU choice of the flash kernel: 4-D inputs of one batch, head count and head
+    size, unit stride on the last dimension, no dropout; the math composition otherwise."""
     if q.ndim != 4 or k.ndim != 4 or v.ndim != 4 or dropout_p > 0.0:
         return False
-    if q.shape[:2] != k.shape[:2] or q.shape[:2] != v.shape[:2]:
+    heads = (q.shape[0], q.shape[1] // groups)
+    if heads != tuple(k.shape[:2]) or heads != tuple(v.shape[:2]):
         return False
     if not q.shape[-1] == k.shape[-1] == v.shape[-1]:
         return False
@@ -122,8 +124,18 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
             f"attn_mask.dtype: {attn_mask.dtype} and  query.dtype: {query.dtype} instead.")
     mask = _boolean_mask_to_float(attn_mask, query.dtype)
     chosen_scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
-    if _uses_flash(query, key, value, dropout_p):
+    groups = 1
+    if enable_gqa and query.ndim >= 3 and key.ndim >= 3 and key.shape[-3] != query.shape[-3]:
+        if key.shape[-3] == 0 or query.shape[-3] % key.shape[-3]:
+            raise TorchRuntimeError(
+                "Number of heads in key and value must divide the number of heads in query")
+        groups = query.shape[-3] // key.shape[-3]
+    if _uses_flash(query, key, value, dropout_p, groups):
         mask_data = None if mask is None else mask._data
         return ScaledDotProductFlashAttentionForCpuBackward0.apply(
-            query, key, value, mask=mask_data, is_causal=is_causal, scale=chosen_scale)
+            query, key, value, mask=mask_data, is_causal=is_causal, scale=chosen_scale,
+            groups=groups)
+    if groups > 1:  # ATen's pre_process_group_query_attention_input
+        key = repeat_interleave(key, groups, -3)
+        value = repeat_interleave(value, groups, -3)
     return _math_attention(query, key, value, mask, dropout_p, is_causal, chosen_scale)

@@ -15,7 +15,10 @@ __all__ = ["avg_pool3d"]
 
 def _triple(value: Any) -> tuple[int, int, int]:
     if isinstance(value, (list, tuple)):
-        return (int(value[0]),) * 3 if len(value) == 1 else tuple(int(v) for v in value)  # type: ignore
+        if len(value) == 1:
+            return (int(value[0]),) * 3
+        a, b, c = (int(v) for v in value)
+        return a, b, c
     return (int(value),) * 3
 
 

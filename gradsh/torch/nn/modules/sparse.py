@@ -1,4 +1,5 @@
-"""Embedding and EmbeddingBag: lookup tables of vectors, N(0, 1) at first, padding_idx's row zero."""
+"""Embedding and EmbeddingBag: lookup tables of vectors, N(0, 1) at first, padding_idx's row
+zero."""
 
 from __future__ import annotations
 
