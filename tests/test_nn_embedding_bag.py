@@ -1,5 +1,6 @@
 """nn.EmbeddingBag and F.embedding_bag against PyTorch: sum, mean and max bags, offsets and
-2-D input, include_last_offset, padding_idx, per_sample_weights, empty bags, max_norm; initial
+2-D input, include_last_offset, padding_idx, per_sample_weights, empty bags, max_norm,
+scale_grad_by_freq; initial
 weights, reprs, values and gradients; gradients against float64 finite differences."""
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ CASES: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "fixed_length": ({"mode": "sum"}, [[1, 2, 4], [3, 4, 4]], None),
     "max_norm": ({"mode": "sum", "max_norm": 1.0}, IDS, [0, 4]),
     "per_sample": ({"mode": "sum"}, IDS, [0, 2]),
+    # ATen divides by counts[sorted_indices[group number]] (not the index's own count)
+    "grad_by_freq": ({"mode": "mean", "include_last_offset": True, "scale_grad_by_freq": True},
+                     IDS, [0, 3, 8]),
+    "grad_by_freq_sum": ({"mode": "sum", "scale_grad_by_freq": True}, [3, 3, 1, 7, 3, 1],
+                         [0, 2]),
 }
 
 

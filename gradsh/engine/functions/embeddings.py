@@ -57,6 +57,18 @@ def bag_ids(offsets: Array, count: int, bags: int) -> Array:
     return xp.cumsum(marks)[:count]
 
 
+def _frequency_divisors(indices: Array, num_weights: int) -> Array:
+    """scale_grad_by_freq's divisor of each lookup as ATen's embedding_bag backward computes it:
+    counts[sorted[u]], u the rank of the lookup's index among the distinct indices (its loop
+    reads indices_data[i] with the group number i, not the group's own index)."""
+    xp = xp_of(indices)
+    counts = xp.bincount(indices, minlength=num_weights)
+    ordered = xp.sort(indices)
+    distinct = xp.unique(indices)
+    rank = xp.searchsorted(distinct, indices)
+    return counts[ordered[rank]].astype(xp.float64)
+
+
 class EmbeddingBagBackward0(Function):
     """Sum, mean or max of the weight rows of each bag (padding_idx lookups left out, an empty
     bag 0); per_sample_weights scale each row (sum mode)."""
@@ -105,25 +117,25 @@ class EmbeddingBagBackward0(Function):
         keep = self.keep
         per_sample = self.needs_input_grad[1] if len(self.needs_input_grad) > 1 else False
         if self.mode == 2:
-            for b in range(self.bags):
-                for column in range(dim):
-                    position = self.argmax[b, column]
-                    if position >= 0:
-                        out[self.indices[position], column] += grad[b, column]
+            found = self.argmax >= 0
+            columns = xp.broadcast_to(xp.arange(dim), self.argmax.shape)[found]
+            xp.add.at(out, (self.indices[self.argmax[found]], columns), grad[found])
             return (out,)
         rows = grad[self.ids]
-        if self.mode == 1:
-            rows = rows / xp.maximum(self.counts, 1).astype(grad.dtype)[self.ids][:, None]
         g_weights = None
+        # ATen's per-lookup scale, in double, then one multiply-add of the bag's gradient row
+        scale = xp.ones(self.indices.shape[0], dtype=xp.float64)
         if len(self.needs_input_grad) > 1:
             weights = self.saved("per_sample_weights", F)
             if per_sample:
                 g_weights = xp.where(keep, (rows * self.rows).sum(axis=1), 0).astype(
                     weights.dtype)
-            rows = rows * weights[:, None]
+            scale = scale * weights.astype(xp.float64)
         if self.scale_grad_by_freq:
-            counts = xp.bincount(self.indices, minlength=self.num_weights)
-            rows = rows / counts[self.indices].astype(grad.dtype)[:, None]
+            scale = scale / _frequency_divisors(self.indices, self.num_weights)
+        if self.mode == 1:
+            scale = scale / xp.maximum(self.counts, 1)[self.ids]
+        rows = rows * scale.astype(grad.dtype)[:, None]
         xp.add.at(out, self.indices[keep], rows[keep])
         if len(self.needs_input_grad) > 1:
             return out, g_weights
