@@ -12,6 +12,7 @@ from gradsh.engine import backend
 from gradsh.engine.dtypes import DType
 from gradsh.engine.functions.cascade_sum import _mean_array, torch_sum
 from gradsh.engine.functions.common import _quiet, xp_of
+from gradsh.engine.functions.linalg import product
 from gradsh.engine.functions.higher_order import (
     _array_index_put_acc,
     _array_scatter_view,
@@ -149,9 +150,9 @@ _Namespace.install(
     sum=_array_sum,
     mean=_array_mean,
     unsqueeze_dims=_array_unsqueeze_dims,
-    mm=lambda a, b: a @ b,
-    mv=lambda a, b: a @ b,
-    bmm=lambda a, b: a @ b,
+    mm=product,
+    mv=product,
+    bmm=product,
     outer=lambda a, b: xp_of(a).outer(a, b),
     cross=lambda a, b, dim: xp_of(a).cross(*xp_of(a).broadcast_arrays(a, b), axis=dim),
     narrow=_array_narrow,

@@ -1,0 +1,417 @@
+"""float32 matrix products with the bits of PyTorch 2.13's CPU wheel (Intel MKL's sgemm/sgemv,
+ATen's small bmm kernel), emulated with exact float64 arithmetic; docs/float32.md.
+
+MKL dispatches on the shapes and layouts. What was reproduced bit for bit (single-threaded, the
+AVX-512 code the reference machine runs), found by experiment against the torch oracle:
+
+* the general kernel: each output is one fused multiply-add chain over k = 0, 1, ..., K-1 in
+  float32, the k range cut into blocks (384 at a time while more than 768 remain, then the rest
+  in two halves if it is over 384); each block is its own chain, added into the output in turn
+  (addmm: the output starts as beta * input; each block adds alpha * block, rounded, unfused);
+* the dot-product kernels (a matrix row or column contiguous along k, the other operand a
+  vector, or tiny 'x @ W.T' products): 16 lanes each accumulate every 16th product (fused), a
+  halving tree (lane l + lane l+8, +4, +2, +1) adds them; variants peel the first product, keep
+  two accumulators on alternate 16-vectors, or handle 4 rows at once (see `_dot_lanes`);
+* ATen's own bmm for batches with m * n * k < 400: an unfused chain per output.
+
+Other shape and layout combinations (MKL's small-matrix and sgemv-N kernels for some sizes,
+sdot) are not reproduced: they compute with NumPy's matmul, as before (`plan` says which).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from gradsh.engine.vecmath.fp import F32, F64, I64, round_f64_to_f32
+
+__all__ = ["mm", "addmm", "bmm", "plan", "EXACT_MAX_WORK"]
+
+# Products with more multiply-adds than this (m * n * k) compute with NumPy's matmul: the exact
+# chain costs about 30 ns per multiply-add, ~1000 times BLAS (docs/float32.md, "matmul").
+EXACT_MAX_WORK = 2_000_000
+
+_LOW29 = I64((1 << 29) - 1)
+_HALF29 = I64(1 << 28)
+# With every nonzero input at least this large in magnitude, every exact product and partial
+# sum is a multiple of 2**-126, so no intermediate result can be a float32 subnormal (where a
+# float64 sum rounded to float32 double-rounds in ways the halfway test does not see).
+_SAFE_MIN = 2.0 ** -40
+
+Kernel = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def _layout(x: np.ndarray) -> str:
+    """'r' (row-major: PyTorch passes it to BLAS untransposed), 'c' (column-major: transposed),
+    or '' (PyTorch copies it into a row-major buffer first, so 'r' too)."""
+    rows, cols = x.shape
+    s0, s1 = (s // x.itemsize for s in x.strides)
+    if (s1 == 1 or cols == 1) and s0 >= max(1, cols):
+        return "r"
+    if (s0 == 1 or rows == 1) and s1 >= max(1, rows):
+        return "c"
+    return "r"
+
+
+def plan(m: int, n: int, k: int, a_col: bool, b_col: bool) -> str | None:
+    """Which kernel MKL runs for an (m, k) @ (k, n) float32 product, among those gradsh
+    reproduces: "chain", "blocked", "gemv" (dot form, 4 rows at a time), "gemv_t" (the same on
+    the transposed product), "dot2" (the small 'x @ W.T' kernel); None where it is not known."""
+    if k <= 1 or m == 0 or n == 0:
+        return "blocked"  # one product or none: every order gives the same bits
+    if m == 1 and n == 1:
+        return "chain" if k <= 384 else None
+    if n == 1:
+        if not a_col:
+            return "gemv"
+        return "axpy_t"
+    if m == 1:
+        return "gemv_t" if b_col else "axpy"
+    if a_col and b_col:
+        return "blocked" if m >= 8 else None
+    if b_col:  # x @ W.T: MKL's small-matrix kernels below 16 rows
+        if m >= 16:
+            return "blocked"
+        if m * n <= 30 and n <= 3 and k <= 17:
+            return "dot2"
+        if n >= 4 and m >= 8 and 17 <= k <= 100:
+            return "blocked"
+        return None
+    return "blocked"
+
+
+# ---------------------------------------------------------------------------------------------
+# The multiply-add steps
+
+
+class _State:
+    """careful: the product's inputs have tiny nonzero values (not _safe), so every step also
+    checks for float32 subnormal sums. Set around one product (the engine is single-threaded)."""
+
+    careful = False
+
+
+_state = _State()
+_F32_MIN_NORMAL = 2.0 ** -126
+
+
+def _run(kernel: Kernel, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    _state.careful = not _safe(a, b)
+    try:
+        with np.errstate(all="ignore"):
+            return kernel(a, b)
+    finally:
+        _state.careful = False
+
+
+def _safe(*arrays: np.ndarray) -> bool:
+    """Whether no partial sum can be a float32 subnormal: every nonzero input's magnitude is at
+    least _SAFE_MIN (see there)."""
+    for x in arrays:
+        mag = np.abs(x)
+        tiny = (mag < _SAFE_MIN) & (mag != 0)
+        if np.count_nonzero(tiny):
+            return False
+    return True
+
+
+
+def _fma_step(acc: np.ndarray, p: np.ndarray, low: np.ndarray,
+              products_at: Callable[[tuple[np.ndarray, ...]], np.ndarray]) -> None:
+    """acc (float32) = fl32(p + acc) elementwise, one rounding, as vfmadd does: p holds exact
+    float64 products (it is overwritten by the float64 sum). The sum double-rounds only where it
+    lands exactly halfway between two float32 values; there `products_at` gives the products
+    back and TwoSum the exact remainder."""
+    s = np.add(p, acc, out=p)
+    np.bitwise_and(s.view(I64), _LOW29, out=low)
+    suspect = low == _HALF29
+    if _state.careful:  # a float32 subnormal result double-rounds at another bit
+        suspect |= (np.abs(s) < _F32_MIN_NORMAL) & (s != 0)
+    if np.count_nonzero(suspect):
+        idx = np.nonzero(suspect)
+        pp = products_at(idx)
+        cc = acc[idx].astype(F64)
+        ss = s[idx]
+        bp = ss - cc
+        err = (pp - bp) + (cc - (ss - bp))
+        s[idx] = round_f64_to_f32(ss, err)
+    np.copyto(acc, s, casting="same_kind")
+
+
+def _kblocks(k: int) -> list[tuple[int, int]]:
+    """MKL's k blocks: 384 at a time while more than 768 remain, then the rest whole (up to
+    384) or in two halves, the first one larger."""
+    blocks, start = [], 0
+    while k - start > 768:
+        blocks.append((start, start + 384))
+        start += 384
+    rest = k - start
+    if rest > 384:
+        half = (rest + 1) // 2
+        blocks += [(start, start + half), (start + half, k)]
+    elif rest:
+        blocks.append((start, k))
+    return blocks
+
+
+def _chain(a: np.ndarray, b: np.ndarray, k0: int, k1: int) -> np.ndarray:
+    """One fused multiply-add chain per output over k0 <= k < k1, from 0."""
+    m, n = a.shape[0], b.shape[1]
+    a_t = np.ascontiguousarray(a[:, k0:k1].T, F64)
+    b64 = np.ascontiguousarray(b[k0:k1], F64)
+    acc = np.zeros((m, n), F32)
+    p = np.empty((m, n), F64)
+    low = np.empty((m, n), I64)
+    for k in range(k1 - k0):
+        a_k, b_k = a_t[k], b64[k]
+        np.multiply(a_k[:, None], b_k, out=p)
+        _fma_step(acc, p, low, lambda idx, a_k=a_k, b_k=b_k: a_k[idx[0]] * b_k[idx[1]])
+    return acc
+
+
+def _blocked(a: np.ndarray, b: np.ndarray, c: np.ndarray | None = None,
+             alpha: float = 1.0) -> np.ndarray:
+    """MKL's general kernel: a chain per k block, each block (times alpha) added into the
+    output in turn; c is the output's start (beta * input) or None (mm)."""
+    out = c
+    for k0, k1 in _kblocks(a.shape[1]):
+        part = _chain(a, b, k0, k1)
+        if alpha != 1:
+            part *= F32(alpha)
+        out = part if out is None else np.add(out, part, out=part)
+    if out is None:
+        return np.zeros((a.shape[0], b.shape[1]), F32)
+    return out
+
+
+def _tree16(lanes: np.ndarray) -> np.ndarray:
+    """The horizontal sum of a 16-lane register: lane l + lane l+8, then +4, +2, +1."""
+    for half in (8, 4, 2, 1):
+        lanes = lanes[:half] + lanes[half:2 * half]
+    return lanes[0]
+
+
+class _Lanes:
+    """Vector steps over 16 lanes for every output at once: lane l of a step at k0 takes the
+    product of k0 + l (the caller's a and b, float64, contiguous along k)."""
+
+    def __init__(self, a: np.ndarray, b: np.ndarray) -> None:
+        self.a_t = np.ascontiguousarray(a.T, F64)  # (k, m)
+        self.b = np.ascontiguousarray(b, F64)  # (k, n)
+        m, n = a.shape[0], b.shape[1]
+        self.p = np.empty((16, m, n), F64)
+        self.low = np.empty((16, m, n), I64)
+
+    def fma(self, acc: np.ndarray, k0: int, count: int = 16) -> None:
+        """acc[l] = fma(a[:, k0 + l], b[k0 + l], acc[l]) for l < count."""
+        a_v, b_v = self.a_t[k0:k0 + count], self.b[k0:k0 + count]
+        p, low = self.p[:count], self.low[:count]
+        np.multiply(a_v[:, :, None], b_v[:, None, :], out=p)
+        _fma_step(acc[:count], p, low,
+                  lambda idx: a_v[idx[0], idx[1]] * b_v[idx[0], idx[2]])
+
+
+def _dot_lanes(a: np.ndarray, b: np.ndarray, accumulators: int, peel: bool) -> np.ndarray:
+    """MKL's dot-product kernel (rows of `a` contiguous along k): 16 lanes accumulate every
+    16th product (fused); with two accumulators, pairs of 16-vectors alternate between them
+    and are added lane-wise after the last pair; the remaining vectors and the partial last one
+    are fused into the lanes, then the halving tree. `peel`: the first product is left out of
+    the lanes and added (rounded) last."""
+    m, k, n = a.shape[0], a.shape[1], b.shape[1]
+    first = int(peel)
+    lanes = _Lanes(a[:, first:], b[first:])
+    span = k - first
+    vectors = span // 16
+    paired = vectors - vectors % accumulators
+    accs = [np.zeros((16, m, n), F32) for _ in range(accumulators)]
+    for v in range(paired):
+        lanes.fma(accs[v % accumulators], 16 * v)
+    acc = accs[0]
+    for other in accs[1:]:
+        acc += other
+    for start in range(16 * paired, span, 16):
+        lanes.fma(acc, start, min(16, span - start))
+    out = _tree16(acc)
+    if peel:
+        out = out + a[:, :1] * b[:1]
+    return out
+
+
+def _dot_rows(a: np.ndarray, b: np.ndarray, peel: bool) -> np.ndarray:
+    """The dot kernel on a few rows: even rows (counted from the first) keep two accumulators,
+    odd rows one."""
+    out = _dot_lanes(a, b, 1, peel)
+    if a.shape[0]:
+        out[0::2] = _dot_lanes(a[0::2], b, 2, peel)
+    return out
+
+
+def _gemv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """MKL's sgemv on rows of `a` contiguous along k (b: one column, or a few): 4 rows at a
+    time, the first product starting lane 0, 16-lane fused steps from k = 1, the tree, then the
+    partial last vector fused into fresh lanes with the tree's sum in lane 0, and its tree; the
+    last m % 4 rows through the dot kernel with the first product peeled."""
+    m, k = a.shape
+    full = m - m % 4
+    out = np.empty((m, b.shape[1]), F32)
+    if full:
+        out[:full] = _gemv_rows4(a[:full], b)
+    if m % 4:
+        out[full:] = _dot_rows(a[full:], b, peel=True)
+    return out
+
+
+def _gemv_rows4(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    m, k, n = a.shape[0], a.shape[1], b.shape[1]
+    total = a[:, :1] * b[:1]  # the first product, rounded
+    lanes = _Lanes(a[:, 1:], b[1:])
+    vectors = (k - 1) // 16
+    if vectors:
+        acc = np.zeros((16, m, n), F32)
+        acc[0] = total
+        for v in range(vectors):
+            lanes.fma(acc, 16 * v)
+        total = _tree16(acc)
+    rest = k - 1 - 16 * vectors
+    if rest:
+        acc = np.zeros((16, m, n), F32)
+        acc[0] = total
+        lanes.fma(acc, 16 * vectors, rest)
+        total = _tree16(acc)
+    return total
+
+
+def _axpy(x: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """MKL's sgemv on a matrix contiguous along the outputs: y = sum_k x[k] * rows[k] (rows:
+    (k, n)). Outputs in whole 16-vectors take k eight at a time, as
+    y = (fma(x6, fma(x4 ... (y) + fma(x5, fl(x7))) + (fma(x0, fl(x2)) + fma(x1, fl(x3)))
+    (products named by their k in the eight), then the last k % 8 fused in turn; the outputs
+    past the last whole 16-vector are one fused chain."""
+    k, n = rows.shape
+    wide = n - n % 16
+    y = np.zeros(n, F32)
+    if n % 16:
+        y[wide:] = _chain(x[None, :], rows[:, wide:], 0, k)[0]
+    if not wide:
+        return y
+    x64 = x.astype(F64)
+    r64 = np.ascontiguousarray(rows[:, :wide], F64)
+    acc = np.zeros(wide, F32)
+    p = np.empty(wide, F64)
+    low = np.empty(wide, I64)
+
+    def fma(i: int, into: np.ndarray) -> None:
+        np.multiply(r64[i], x64[i], out=p)
+        _fma_step(into, p, low, lambda idx: r64[i][idx] * x64[i])
+
+    def rounded(i: int) -> np.ndarray:
+        return (r64[i] * x64[i]).astype(F32)
+
+    for base in range(0, k - k % 8, 8):
+        fma(base + 6, acc)
+        fma(base + 4, acc)
+        v = rounded(base + 7)
+        fma(base + 5, v)
+        acc += v
+        w0, w1 = rounded(base + 2), rounded(base + 3)
+        fma(base, w0)
+        fma(base + 1, w1)
+        w0 += w1
+        acc += w0
+    for i in range(k - k % 8, k):
+        fma(i, acc)
+    y[:wide] = acc
+    return y
+
+
+def _unfused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """acc += a[..., i, k] * b[..., k, j] in float32, k in order, the product rounded (ATen's
+    small bmm kernel, and the 1 x 1 chain)."""
+    acc = np.zeros(a.shape[:-1] + b.shape[-1:], F32)
+    for k in range(a.shape[-1]):
+        acc += a[..., :, k:k + 1] * b[..., k:k + 1, :]
+    return acc
+
+
+def _fused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return _chain(a, b, 0, a.shape[1])
+
+
+_KERNELS: dict[str, Kernel] = {
+    "blocked": lambda a, b: _blocked(a, b),
+    "chain": _fused_chain,
+    "gemv": _gemv,
+    "gemv_t": lambda a, b: _gemv(np.ascontiguousarray(b.T), np.ascontiguousarray(a.T)).T,
+    "dot2": lambda a, b: _dot_rows(a, b, peel=False),
+    "axpy": lambda a, b: _axpy(a[0], b)[None, :],
+    "axpy_t": lambda a, b: _axpy(b[:, 0], np.ascontiguousarray(a.T))[:, None],
+}
+
+
+def _exact_kernel(a: np.ndarray, b: np.ndarray) -> str | None:
+    """The kernel name for a @ b when gradsh reproduces it and it is worth the time."""
+    m, k = a.shape
+    n = b.shape[1]
+    if m * n * k > EXACT_MAX_WORK:
+        return None
+    return plan(m, n, k, _layout(a) == "c", _layout(b) == "c")
+
+
+def mm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a @ b for 2-D float32 arrays with PyTorch's bits where gradsh knows them."""
+    name = _exact_kernel(a, b)
+    if name is None:
+        return np.matmul(a, b)
+    return np.ascontiguousarray(_run(_KERNELS[name], a, b))
+
+
+def addmm(bias: np.ndarray, a: np.ndarray, b: np.ndarray, beta: float,
+          alpha: float) -> np.ndarray:
+    """beta * bias + alpha * (a @ b), float32: the general kernel folds the output's start into
+    its blocked sum; the others add the scaled product to it."""
+    m, n = a.shape[0], b.shape[1]
+    name = _exact_kernel(a, b)
+    with np.errstate(all="ignore"):
+        if beta == 0:  # the input is ignored, NaN and all
+            if name == "blocked":
+                return _run(lambda a, b: _blocked(a, b, None, alpha), a, b)
+            product = mm(a, b)
+            return product if alpha == 1 else product * F32(alpha)
+        start = np.array(np.broadcast_to(bias, (m, n)), F32)
+        if beta != 1:
+            start *= F32(beta)
+        if name == "blocked":
+            return _run(lambda a, b: _blocked(a, b, start, alpha), a, b)
+        product = mm(a, b)
+        if alpha != 1:
+            product = product * F32(alpha)
+        return np.add(product, start, dtype=F32)
+
+
+def bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a @ b for 3-D float32 arrays: ATen's own unfused loop below m * n * k = 400, else
+    MKL's sgemm on each matrix."""
+    batch, m, k = a.shape
+    n = b.shape[2]
+    if batch * m * n * k > EXACT_MAX_WORK:
+        return np.matmul(a, b)
+    if m * n * k < 400:
+        with np.errstate(all="ignore"):
+            return _unfused_chain(a, b)
+    out = np.empty((batch, m, n), F32)
+    for i in range(batch):
+        out[i] = mm(a[i], b[i])
+    return out
+
+
+def matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The engine's float32 products (mm, mv, bmm) by dimension; the rest (dot: MKL's sdot is
+    not reproduced; a one-row mv) through NumPy."""
+    if a.ndim == 2 and b.ndim == 2:
+        return mm(a, b)
+    if a.ndim == 2 and b.ndim == 1 and a.shape[0] != 1:
+        return mm(a, b[:, None])[:, 0]
+    if a.ndim == 3 and b.ndim == 3:
+        return bmm(a, b)
+    return np.matmul(a, b)
