@@ -24,7 +24,7 @@ from typing import Callable
 
 import numpy as np
 
-from gradsh.engine.vecmath.fp import F32, F64, I64, round_f64_to_f32
+from gradsh.engine.vecmath.fp import F32, F64, I64, fma32, round_f64_to_f32
 
 __all__ = ["mm", "addmm", "bmm", "plan", "EXACT_MAX_WORK"]
 
@@ -58,8 +58,10 @@ def plan(m: int, n: int, k: int, a_col: bool, b_col: bool) -> str | None:
     """Which kernel MKL runs for an (m, k) @ (k, n) float32 product, among those gradsh
     reproduces: "chain", "blocked", "gemv" (dot form, 4 rows at a time), "gemv_t" (the same on
     the transposed product), "dot2" (the small 'x @ W.T' kernel); None where it is not known."""
-    if k <= 1 or m == 0 or n == 0:
-        return "blocked"  # one product or none: every order gives the same bits
+    if m == 0 or n == 0 or k == 0:
+        return "blocked"  # no product: zeros
+    if k == 1:
+        return "rank1"  # one product: every order gives the same bits (addmm does not)
     if m == 1 and n == 1:
         return "chain" if k <= 384 else None
     if n == 1:
@@ -117,26 +119,46 @@ def _safe(*arrays: np.ndarray) -> bool:
 
 
 
-def _fma_step(acc: np.ndarray, p: np.ndarray, low: np.ndarray,
-              products_at: Callable[[tuple[np.ndarray, ...]], np.ndarray]) -> None:
-    """acc (float32) = fl32(p + acc) elementwise, one rounding, as vfmadd does: p holds exact
-    float64 products (it is overwritten by the float64 sum). The sum double-rounds only where it
-    lands exactly halfway between two float32 values; there `products_at` gives the products
-    back and TwoSum the exact remainder."""
-    s = np.add(p, acc, out=p)
-    np.bitwise_and(s.view(I64), _LOW29, out=low)
-    suspect = low == _HALF29
-    if _state.careful:  # a float32 subnormal result double-rounds at another bit
-        suspect |= (np.abs(s) < _F32_MIN_NORMAL) & (s != 0)
-    if np.count_nonzero(suspect):
-        idx = np.nonzero(suspect)
-        pp = products_at(idx)
-        cc = acc[idx].astype(F64)
-        ss = s[idx]
-        bp = ss - cc
-        err = (pp - bp) + (cc - (ss - bp))
-        s[idx] = round_f64_to_f32(ss, err)
-    np.copyto(acc, s, casting="same_kind")
+class _Acc:
+    """float32 accumulators (`f32`) with a float64 copy (`f64`: float64 + float64 adds cost a
+    third of float64 + float32 ones) and the buffers of the fused step."""
+
+    def __init__(self, shape: tuple[int, ...], start: np.ndarray | None = None) -> None:
+        self.f32 = np.zeros(shape, F32) if start is None else np.array(start, F32)
+        self.f64 = self.f32.astype(F64)
+        self.low = np.empty(shape, I64)
+        self.flag = np.empty(shape, np.bool_)
+
+    def fma(self, p: np.ndarray, products_at: Callable[[tuple[np.ndarray, ...]], np.ndarray],
+            count: int | None = None) -> None:
+        """acc = fl32(p + acc) elementwise (the first `count` rows), one rounding, as vfmadd
+        does: p holds exact float64 products and is overwritten. The float64 sum double-rounds
+        only where it lands exactly halfway between two float32 values (or, with tiny inputs,
+        in float32's subnormal range); there `products_at` gives the products back and TwoSum
+        the exact remainder."""
+        f32, f64, low, flag = self.f32, self.f64, self.low, self.flag
+        if count is not None:
+            f32, f64, low, flag = f32[:count], f64[:count], low[:count], flag[:count]
+        s = np.add(p, f64, out=p)
+        np.bitwise_and(s.view(I64), _LOW29, out=low)
+        np.equal(low, _HALF29, out=flag)
+        if _state.careful:
+            flag |= (np.abs(s) < _F32_MIN_NORMAL) & (s != 0)
+        if np.count_nonzero(flag):
+            idx = np.nonzero(flag)
+            pp = products_at(idx)
+            ss = s[idx]
+            cc = f64[idx]
+            bp = ss - cc
+            err = (pp - bp) + (cc - (ss - bp))
+            s[idx] = round_f64_to_f32(ss, err)
+        np.copyto(f32, s, casting="same_kind")
+        np.copyto(f64, f32)
+
+    def add(self, x: np.ndarray) -> None:
+        """acc = fl32(acc + x) for float32 x (an IEEE float32 add)."""
+        self.f32 += x
+        np.copyto(self.f64, self.f32)
 
 
 def _kblocks(k: int) -> list[tuple[int, int]]:
@@ -155,33 +177,42 @@ def _kblocks(k: int) -> list[tuple[int, int]]:
     return blocks
 
 
-def _chain(a: np.ndarray, b: np.ndarray, k0: int, k1: int) -> np.ndarray:
-    """One fused multiply-add chain per output over k0 <= k < k1, from 0."""
+def _chain(a: np.ndarray, b: np.ndarray, blocks: list[tuple[int, int]],
+           start: np.ndarray | None = None) -> np.ndarray:
+    """One fused multiply-add chain per output and k block, from 0 (or from `start`, one
+    block), the blocks side by side (the shorter ones padded with 0 * 0, which leaves a sum
+    that started at +0 unchanged): (len(blocks), m, n) float32."""
     m, n = a.shape[0], b.shape[1]
-    a_t = np.ascontiguousarray(a[:, k0:k1].T, F64)
-    b64 = np.ascontiguousarray(b[k0:k1], F64)
-    acc = np.zeros((m, n), F32)
-    p = np.empty((m, n), F64)
-    low = np.empty((m, n), I64)
-    for k in range(k1 - k0):
-        a_k, b_k = a_t[k], b64[k]
-        np.multiply(a_k[:, None], b_k, out=p)
-        _fma_step(acc, p, low, lambda idx, a_k=a_k, b_k=b_k: a_k[idx[0]] * b_k[idx[1]])
-    return acc
+    count = len(blocks)
+    longest = max(k1 - k0 for k0, k1 in blocks)
+    a_t = np.zeros((longest, count, m), F64)
+    b_t = np.zeros((longest, count, n), F64)
+    for i, (k0, k1) in enumerate(blocks):
+        a_t[:k1 - k0, i] = a[:, k0:k1].T
+        b_t[:k1 - k0, i] = b[k0:k1]
+    acc = _Acc((count, m, n), None if start is None else start[None])
+    p = np.empty((count, m, n), F64)
+    for step in range(longest):
+        a_k, b_k = a_t[step][:, :, None], b_t[step][:, None, :]
+        np.multiply(a_k, b_k, out=p)
+        acc.fma(p, lambda idx, a_k=a_k, b_k=b_k: a_k[idx[0], idx[1], 0] * b_k[idx[0], 0, idx[2]])
+    return acc.f32
 
 
-def _blocked(a: np.ndarray, b: np.ndarray, c: np.ndarray | None = None,
-             alpha: float = 1.0) -> np.ndarray:
-    """MKL's general kernel: a chain per k block, each block (times alpha) added into the
-    output in turn; c is the output's start (beta * input) or None (mm)."""
-    out = c
-    for k0, k1 in _kblocks(a.shape[1]):
-        part = _chain(a, b, k0, k1)
-        if alpha != 1:
-            part *= F32(alpha)
-        out = part if out is None else np.add(out, part, out=part)
-    if out is None:
-        return np.zeros((a.shape[0], b.shape[1]), F32)
+def _blocked_parts(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """MKL's general kernel before the blocks are added: one chain per k block, (blocks, m, n)."""
+    blocks = _kblocks(a.shape[1])
+    if not blocks:
+        return np.zeros((1, a.shape[0], b.shape[1]), F32)
+    return _chain(a, b, blocks)
+
+
+def _blocked(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """MKL's general kernel: the k blocks' chains, added into the output in turn."""
+    parts = _blocked_parts(a, b)
+    out = parts[0]
+    for part in parts[1:]:
+        out += part
     return out
 
 
@@ -201,15 +232,13 @@ class _Lanes:
         self.b = np.ascontiguousarray(b, F64)  # (k, n)
         m, n = a.shape[0], b.shape[1]
         self.p = np.empty((16, m, n), F64)
-        self.low = np.empty((16, m, n), I64)
 
-    def fma(self, acc: np.ndarray, k0: int, count: int = 16) -> None:
+    def fma(self, acc: _Acc, k0: int, count: int = 16) -> None:
         """acc[l] = fma(a[:, k0 + l], b[k0 + l], acc[l]) for l < count."""
         a_v, b_v = self.a_t[k0:k0 + count], self.b[k0:k0 + count]
-        p, low = self.p[:count], self.low[:count]
+        p = self.p[:count]
         np.multiply(a_v[:, :, None], b_v[:, None, :], out=p)
-        _fma_step(acc[:count], p, low,
-                  lambda idx: a_v[idx[0], idx[1]] * b_v[idx[0], idx[2]])
+        acc.fma(p, lambda idx: a_v[idx[0], idx[1]] * b_v[idx[0], idx[2]], count)
 
 
 def _dot_lanes(a: np.ndarray, b: np.ndarray, accumulators: int, peel: bool) -> np.ndarray:
@@ -224,15 +253,15 @@ def _dot_lanes(a: np.ndarray, b: np.ndarray, accumulators: int, peel: bool) -> n
     span = k - first
     vectors = span // 16
     paired = vectors - vectors % accumulators
-    accs = [np.zeros((16, m, n), F32) for _ in range(accumulators)]
+    accs = [_Acc((16, m, n)) for _ in range(accumulators)]
     for v in range(paired):
         lanes.fma(accs[v % accumulators], 16 * v)
     acc = accs[0]
     for other in accs[1:]:
-        acc += other
+        acc.add(other.f32)
     for start in range(16 * paired, span, 16):
         lanes.fma(acc, start, min(16, span - start))
-    out = _tree16(acc)
+    out = _tree16(acc.f32)
     if peel:
         out = out + a[:, :1] * b[:1]
     return out
@@ -268,60 +297,65 @@ def _gemv_rows4(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     lanes = _Lanes(a[:, 1:], b[1:])
     vectors = (k - 1) // 16
     if vectors:
-        acc = np.zeros((16, m, n), F32)
-        acc[0] = total
+        acc = _Acc((16, m, n), _lane0(total))
         for v in range(vectors):
             lanes.fma(acc, 16 * v)
-        total = _tree16(acc)
+        total = _tree16(acc.f32)
     rest = k - 1 - 16 * vectors
     if rest:
-        acc = np.zeros((16, m, n), F32)
-        acc[0] = total
+        acc = _Acc((16, m, n), _lane0(total))
         lanes.fma(acc, 16 * vectors, rest)
-        total = _tree16(acc)
+        total = _tree16(acc.f32)
     return total
 
 
-def _axpy(x: np.ndarray, rows: np.ndarray) -> np.ndarray:
+def _lane0(x: np.ndarray) -> np.ndarray:
+    """A 16-lane register holding x in lane 0, zeros elsewhere."""
+    lanes = np.zeros((16,) + x.shape, F32)
+    lanes[0] = x
+    return lanes
+
+
+def _axpy(x: np.ndarray, rows: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
     """MKL's sgemv on a matrix contiguous along the outputs: y = sum_k x[k] * rows[k] (rows:
     (k, n)). Outputs in whole 16-vectors take k eight at a time, as
     y = (fma(x6, fma(x4 ... (y) + fma(x5, fl(x7))) + (fma(x0, fl(x2)) + fma(x1, fl(x3)))
     (products named by their k in the eight), then the last k % 8 fused in turn; the outputs
-    past the last whole 16-vector are one fused chain."""
+    past the last whole 16-vector are one fused chain. The sums start at `start` (addmm's
+    beta * input) or 0."""
     k, n = rows.shape
     wide = n - n % 16
-    y = np.zeros(n, F32)
+    y = np.zeros(n, F32) if start is None else np.array(start, F32)
     if n % 16:
-        y[wide:] = _chain(x[None, :], rows[:, wide:], 0, k)[0]
+        y[wide:] = _chain(x[None, :], rows[:, wide:], [(0, k)], y[None, wide:])[0, 0]
     if not wide:
         return y
     x64 = x.astype(F64)
     r64 = np.ascontiguousarray(rows[:, :wide], F64)
-    acc = np.zeros(wide, F32)
+    acc = _Acc((wide,), y[:wide])
     p = np.empty(wide, F64)
-    low = np.empty(wide, I64)
 
-    def fma(i: int, into: np.ndarray) -> None:
+    def fma(i: int, into: _Acc) -> None:
         np.multiply(r64[i], x64[i], out=p)
-        _fma_step(into, p, low, lambda idx: r64[i][idx] * x64[i])
+        into.fma(p, lambda idx: r64[i][idx] * x64[i])
 
-    def rounded(i: int) -> np.ndarray:
-        return (r64[i] * x64[i]).astype(F32)
+    def rounded(i: int) -> _Acc:
+        return _Acc((wide,), r64[i] * x64[i])
 
     for base in range(0, k - k % 8, 8):
         fma(base + 6, acc)
         fma(base + 4, acc)
         v = rounded(base + 7)
         fma(base + 5, v)
-        acc += v
+        acc.add(v.f32)
         w0, w1 = rounded(base + 2), rounded(base + 3)
         fma(base, w0)
         fma(base + 1, w1)
-        w0 += w1
-        acc += w0
+        w0.add(w1.f32)
+        acc.add(w0.f32)
     for i in range(k - k % 8, k):
         fma(i, acc)
-    y[:wide] = acc
+    y[:wide] = acc.f32
     return y
 
 
@@ -335,15 +369,16 @@ def _unfused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _fused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return _chain(a, b, 0, a.shape[1])
+    return _chain(a, b, [(0, a.shape[1])])[0]
 
 
 _KERNELS: dict[str, Kernel] = {
-    "blocked": lambda a, b: _blocked(a, b),
+    "blocked": _blocked,
     "chain": _fused_chain,
     "gemv": _gemv,
     "gemv_t": lambda a, b: _gemv(np.ascontiguousarray(b.T), np.ascontiguousarray(a.T)).T,
     "dot2": lambda a, b: _dot_rows(a, b, peel=False),
+    "rank1": lambda a, b: a * b,
     "axpy": lambda a, b: _axpy(a[0], b)[None, :],
     "axpy_t": lambda a, b: _axpy(b[:, 0], np.ascontiguousarray(a.T))[:, None],
 }
@@ -368,25 +403,52 @@ def mm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def addmm(bias: np.ndarray, a: np.ndarray, b: np.ndarray, beta: float,
           alpha: float) -> np.ndarray:
-    """beta * bias + alpha * (a @ b), float32: the general kernel folds the output's start into
-    its blocked sum; the others add the scaled product to it."""
+    """beta * bias + alpha * (a @ b), float32, as MKL adds them: the general and small-matrix
+    kernels make the first k block's alpha * product (rounded), then fma(beta, bias, it), then
+    add the other blocks' in turn; sgemv makes fma(alpha, product, beta * bias (rounded))."""
     m, n = a.shape[0], b.shape[1]
     name = _exact_kernel(a, b)
     with np.errstate(all="ignore"):
+        ones = np.ones((m, n), F32)
         if beta == 0:  # the input is ignored, NaN and all
-            if name == "blocked":
-                return _run(lambda a, b: _blocked(a, b, None, alpha), a, b)
-            product = mm(a, b)
-            return product if alpha == 1 else product * F32(alpha)
-        start = np.array(np.broadcast_to(bias, (m, n)), F32)
-        if beta != 1:
-            start *= F32(beta)
+            start = np.zeros((m, n), F32)
+        else:
+            start = np.broadcast_to(np.asarray(bias, F32), (m, n))
+        if name in _AXPY or (name == "chain" and beta == 1 and alpha == 1):
+            kind = "axpy_t" if name == "chain" else name
+            return _run(lambda a, b: _axpy_from(kind, a, b, start * F32(beta), F32(alpha)), a, b)
+        if name == "rank1" and n > 1:  # fused into the input, as sger does
+            return fma32(a * F32(alpha), np.broadcast_to(b, (m, n)), start * F32(beta))
+        if name == "rank1":
+            name = "gemv"
         if name == "blocked":
-            return _run(lambda a, b: _blocked(a, b, start, alpha), a, b)
-        product = mm(a, b)
-        if alpha != 1:
-            product = product * F32(alpha)
-        return np.add(product, start, dtype=F32)
+            parts = _run(_blocked_parts, a, b)
+        else:
+            parts = mm(a, b)[None]
+        if name in _SGEMV:
+            first = fma32(ones * F32(alpha), parts[0], start * F32(beta))
+        else:
+            if alpha != 1:
+                parts = parts * F32(alpha)
+            first = fma32(ones * F32(beta), start, parts[0]) if beta else parts[0]
+        out = np.array(first, F32)
+        for part in parts[1:]:
+            out += part
+        return out
+
+
+# MKL's sgemv kernels: the dot form adds alpha * product to beta * input (one fma); the axpy
+# form starts its sums at beta * input and takes alpha * x (rounded) as the vector.
+_SGEMV = frozenset({"gemv", "gemv_t"})
+_AXPY = frozenset({"axpy", "axpy_t"})
+
+
+def _axpy_from(name: str, a: np.ndarray, b: np.ndarray, start: np.ndarray,
+               alpha: np.float32) -> np.ndarray:
+    """addmm through the axpy kernels: the sums start at `start`, the vector scaled first."""
+    if name == "axpy":
+        return _axpy(a[0] * alpha, b, start[0])[None, :]
+    return _axpy(b[:, 0] * alpha, np.ascontiguousarray(a.T), start[:, 0])[:, None]
 
 
 def bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
