@@ -26,11 +26,15 @@ import numpy as np
 
 from gradsh.engine.vecmath.fp import F32, F64, I64, fma32, round_f64_to_f32
 
-__all__ = ["mm", "addmm", "bmm", "plan", "EXACT_MAX_WORK"]
+__all__ = ["mm", "addmm", "bmm", "matmul", "plan", "cost", "EXACT_MAX_US"]
 
-# Products with more multiply-adds than this (m * n * k) compute with NumPy's matmul: the exact
-# chain costs about 30 ns per multiply-add, ~1000 times BLAS (docs/float32.md, "matmul").
-EXACT_MAX_WORK = 2_000_000
+# Products whose exact emulation would take longer than this (microseconds, estimated by
+# `cost`) compute with NumPy's matmul instead (docs/float32.md, "matmul": the measurements).
+EXACT_MAX_US = 10_000
+# The cost model, measured on the reference machine: each vector step of a kernel is a few
+# NumPy calls over all the outputs (or lanes) at once.
+_STEP_US = 8.0
+_MULTIPLY_ADD_US = 0.004
 
 _LOW29 = I64((1 << 29) - 1)
 _HALF29 = I64(1 << 28)
@@ -384,13 +388,28 @@ _KERNELS: dict[str, Kernel] = {
 }
 
 
+def cost(kernel: str, m: int, n: int, k: int) -> float:
+    """The estimated time of a kernel's emulation, in microseconds: its vector steps (each a
+    few NumPy calls) and its multiply-adds."""
+    if kernel == "blocked":
+        steps = k if k <= 384 else (k + 1) // 2 if k <= 768 else 384
+    elif kernel in ("chain", "axpy", "axpy_t"):
+        steps = 2 * k
+    elif kernel in ("gemv", "gemv_t", "dot2"):
+        steps = 3 * (k // 16 + 1)
+    else:
+        steps = 1
+    return steps * _STEP_US + m * n * k * _MULTIPLY_ADD_US
+
+
 def _exact_kernel(a: np.ndarray, b: np.ndarray) -> str | None:
     """The kernel name for a @ b when gradsh reproduces it and it is worth the time."""
     m, k = a.shape
     n = b.shape[1]
-    if m * n * k > EXACT_MAX_WORK:
+    name = plan(m, n, k, _layout(a) == "c", _layout(b) == "c")
+    if name is None or cost(name, m, n, k) > EXACT_MAX_US:
         return None
-    return plan(m, n, k, _layout(a) == "c", _layout(b) == "c")
+    return name
 
 
 def mm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -456,11 +475,14 @@ def bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     MKL's sgemm on each matrix."""
     batch, m, k = a.shape
     n = b.shape[2]
-    if batch * m * n * k > EXACT_MAX_WORK:
-        return np.matmul(a, b)
     if m * n * k < 400:
+        if k * _STEP_US + batch * m * n * k * _MULTIPLY_ADD_US > EXACT_MAX_US:
+            return np.matmul(a, b)
         with np.errstate(all="ignore"):
             return _unfused_chain(a, b)
+    kernel = plan(m, n, k, _layout(a[0]) == "c", _layout(b[0]) == "c") if batch else None
+    if kernel is None or batch * cost(kernel, m, n, k) > EXACT_MAX_US:
+        return np.matmul(a, b)
     out = np.empty((batch, m, n), F32)
     for i in range(batch):
         out[i] = mm(a[i], b[i])
