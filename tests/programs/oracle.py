@@ -53,6 +53,7 @@ def _substitute(names: set[str]) -> None:
         return numpy_matmul(a, b, *args, **kwargs)
 
     np.matmul = matmul
+    linalg.product = matmul  # the nodes' forward products (MKL's orders, vecmath/sgemm.py)
     ArrayOps.mm = ArrayOps.mv = ArrayOps.bmm = staticmethod(matmul)
     gradsh_addmm = linalg.AddmmBackward0.forward
 

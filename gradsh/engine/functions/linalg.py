@@ -7,8 +7,6 @@ from typing import Any
 
 import numpy as np
 
-F32 = np.float32
-
 from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.tensor import Array, Function, Shape, Tensor
 from gradsh.engine.vecmath import sgemm
@@ -18,6 +16,8 @@ __all__ = [
     "TraceBackward0", "TrilBackward0", "TriuBackward0", "DiagEmbedBackward0",
     "DiagonalBackward0Copy", "TrilinearBackward0",
 ]
+
+F32 = np.float32
 
 
 def product(a: Array, b: Array) -> Array:

@@ -1,26 +1,27 @@
 """float32 matrix products with the bits of PyTorch 2.13's CPU wheel (Intel MKL's sgemm/sgemv,
-ATen's small bmm kernel), emulated with exact float64 arithmetic; docs/float32.md.
+ATen's small bmm loop), emulated with exact float64 steps; docs/float32.md, "Matrix products".
 
-MKL dispatches on the shapes and layouts. What was reproduced bit for bit (single-threaded, the
-AVX-512 code the reference machine runs), found by experiment against the torch oracle:
+MKL picks a kernel by shape and layout. Found by experiment against the torch oracle (one
+thread, the AVX-512 code of the reference machine) and reproduced bit for bit:
 
-* the general kernel: each output is one fused multiply-add chain over k = 0, 1, ..., K-1 in
-  float32, the k range cut into blocks (384 at a time while more than 768 remain, then the rest
-  in two halves if it is over 384); each block is its own chain, added into the output in turn
-  (addmm: the output starts as beta * input; each block adds alpha * block, rounded, unfused);
-* the dot-product kernels (a matrix row or column contiguous along k, the other operand a
-  vector, or tiny 'x @ W.T' products): 16 lanes each accumulate every 16th product (fused), a
-  halving tree (lane l + lane l+8, +4, +2, +1) adds them; variants peel the first product, keep
-  two accumulators on alternate 16-vectors, or handle 4 rows at once (see `_dot_lanes`);
-* ATen's own bmm for batches with m * n * k < 400: an unfused chain per output.
+* the general kernel: one fused multiply-add chain per output over k in order, the k range cut
+  into blocks (384 at a time while more than 768 remain, then the rest whole or in two halves);
+  each block its own chain, added into the output in turn;
+* the dot-product kernels (sgemv on rows contiguous along k, the small `x @ W.T` kernel): 16
+  lanes each accumulate every 16th product, fused, and a halving tree adds them; variants peel
+  the first product, keep two accumulators on alternate pairs of vectors, or take 4 rows at once;
+* sgemv's axpy kernel (the matrix contiguous along the outputs): eight k at a time in a fixed
+  pattern of fused and unfused adds;
+* ATen's own bmm below m * n * k = 400: an unfused chain per output.
 
-Other shape and layout combinations (MKL's small-matrix and sgemv-N kernels for some sizes,
-sdot) are not reproduced: they compute with NumPy's matmul, as before (`plan` says which).
+`plan` says which kernel a shape and layout reach, None where it is not reproduced (other small-
+matrix kernels, sdot); those products, and any whose emulation would take longer than
+EXACT_MAX_US, compute with NumPy's matmul.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -47,8 +48,8 @@ Kernel = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 def _layout(x: np.ndarray) -> str:
-    """'r' (row-major: PyTorch passes it to BLAS untransposed), 'c' (column-major: transposed),
-    or '' (PyTorch copies it into a row-major buffer first, so 'r' too)."""
+    """'r' (row-major: PyTorch passes it to BLAS untransposed) or 'c' (column-major: passed
+    transposed); any other layout is copied row-major first, so 'r' too."""
     rows, cols = x.shape
     s0, s1 = (s // x.itemsize for s in x.strides)
     if (s1 == 1 or cols == 1) and s0 >= max(1, cols):
@@ -59,9 +60,11 @@ def _layout(x: np.ndarray) -> str:
 
 
 def plan(m: int, n: int, k: int, a_col: bool, b_col: bool) -> str | None:
-    """Which kernel MKL runs for an (m, k) @ (k, n) float32 product, among those gradsh
-    reproduces: "chain", "blocked", "gemv" (dot form, 4 rows at a time), "gemv_t" (the same on
-    the transposed product), "dot2" (the small 'x @ W.T' kernel); None where it is not known."""
+    """Which kernel MKL runs for an (m, k) @ (k, n) float32 product (a_col, b_col: the operand
+    is column-major), among those gradsh reproduces: "blocked" (the general kernel), "rank1",
+    "chain" (1 x 1), "gemv" (sgemv's dot form), "gemv_t" (the same on the transposed product),
+    "axpy" / "axpy_t" (sgemv's axpy form), "dot2" (the small `x @ W.T` kernel); None where it is
+    not known."""
     if m == 0 or n == 0 or k == 0:
         return "blocked"  # no product: zeros
     if k == 1:
