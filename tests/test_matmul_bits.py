@@ -206,3 +206,14 @@ def test_kblocks() -> None:
     assert sgemm._kblocks(769) == [(0, 384), (384, 577), (577, 769)]
     assert sgemm._kblocks(2000) == [(0, 384), (384, 768), (768, 1152), (1152, 1536),
                                     (1536, 1768), (1768, 2000)]
+
+
+@pytest.mark.parametrize("k", [1, 2, 15, 16, 17, 31, 33, 63, 64, 65, 100, 127, 129, 1000, 4001])
+def test_dot(torch: Any, k: int) -> None:
+    """MKL's sdot (four accumulators of 16 lanes), through torch.dot and 1-D @ 1-D."""
+    rng = np.random.default_rng(k)
+    x, y = (rng.standard_normal(k).astype(F32) for _ in range(2))
+    expected = torch.dot(torch.from_numpy(x), torch.from_numpy(y)).numpy()
+    assert np.array_equal(sgemm.dot(x, y), expected)
+    _both(torch, lambda lib, a, b: lib.dot(a, b), [x, y])
+    _both(torch, lambda lib, a, b: a @ b, [x, y])

@@ -14,8 +14,10 @@ thread, the AVX-512 code of the reference machine) and reproduced bit for bit:
   pattern of fused and unfused adds;
 * ATen's own bmm below m * n * k = 400: an unfused chain per output.
 
+* sdot: four accumulators of 16 lanes, then a fixed tree.
+
 `plan` says which kernel a shape and layout reach, None where it is not reproduced (other small-
-matrix kernels, sdot); those products, and any whose emulation would take longer than
+matrix kernels); those products, and any whose emulation would take longer than
 EXACT_MAX_US, compute with NumPy's matmul.
 """
 
@@ -27,7 +29,7 @@ import numpy as np
 
 from gradsh.engine.vecmath.fp import F32, F64, I64, fma32, round_f64_to_f32
 
-__all__ = ["mm", "addmm", "bmm", "matmul", "plan", "cost", "EXACT_MAX_US"]
+__all__ = ["mm", "addmm", "bmm", "dot", "matmul", "plan", "cost", "EXACT_MAX_US"]
 
 # Products whose exact emulation would take longer than this (microseconds, estimated by
 # `cost`) compute with NumPy's matmul instead (docs/float32.md, "matmul": the measurements).
@@ -84,7 +86,7 @@ def plan(m: int, n: int, k: int, a_col: bool, b_col: bool) -> str | None:
             return "blocked"
         if m * n <= 30 and n <= 3 and k <= 17:
             return "dot2"
-        if n >= 4 and m >= 8 and 17 <= k <= 100:
+        if n >= 4 and 17 <= k < 24 * m:  # from k = 24 m on, another small-matrix kernel
             return "blocked"
         return None
     return "blocked"
@@ -366,6 +368,37 @@ def _axpy(x: np.ndarray, rows: np.ndarray, start: np.ndarray | None = None) -> n
     return y
 
 
+def dot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x . y for float32 vectors as MKL's sdot (a 0-d array)."""
+    if x.shape[0] * _STEP_US / 16 > EXACT_MAX_US:
+        return np.asarray(np.dot(x, y), F32)
+    return _run(_sdot, x, y)
+
+
+def _sdot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """MKL's sdot: 16-vectors four at a time into four accumulators, then a pair into the
+    first two, the rest (and the partial last vector) into the first; (acc0 + acc1) + (acc2 +
+    acc3), then lane l + l+8, + l+4, and (0 + 1) + (2 + 3)."""
+    k = x.shape[0]
+    lanes = _Lanes(x[None, :], y[:, None])
+    accs = [_Acc((16, 1, 1)) for _ in range(4)]
+    vectors, v = k // 16, 0
+    while vectors - v >= 4:
+        for j in range(4):
+            lanes.fma(accs[j], 16 * (v + j))
+        v += 4
+    if vectors - v >= 2:
+        lanes.fma(accs[0], 16 * v)
+        lanes.fma(accs[1], 16 * (v + 1))
+        v += 2
+    for start in range(16 * v, k, 16):
+        lanes.fma(accs[0], start, min(16, k - start))
+    total = (accs[0].f32 + accs[1].f32) + (accs[2].f32 + accs[3].f32)
+    total = total[:8] + total[8:]
+    total = total[:4] + total[4:]
+    return np.asarray((total[0] + total[1]) + (total[2] + total[3]), F32).reshape(())
+
+
 def _unfused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """acc += a[..., i, k] * b[..., k, j] in float32, k in order, the product rounded (ATen's
     small bmm kernel, and the 1 x 1 chain)."""
@@ -493,12 +526,14 @@ def bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The engine's float32 products (mm, mv, bmm) by dimension; the rest (dot: MKL's sdot is
-    not reproduced; a one-row mv) through NumPy."""
+    """The engine's float32 products (mm, mv, bmm, dot) by dimension; the rest (a one-row mv,
+    whose kernel is not reproduced) through NumPy."""
     if a.ndim == 2 and b.ndim == 2:
         return mm(a, b)
     if a.ndim == 2 and b.ndim == 1 and a.shape[0] != 1:
         return mm(a, b[:, None])[:, 0]
     if a.ndim == 3 and b.ndim == 3:
         return bmm(a, b)
+    if a.ndim == 1 and b.ndim == 1:
+        return dot(a, b)
     return np.matmul(a, b)
