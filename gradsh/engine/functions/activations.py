@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.activations_double import (
     DoubleDifferentiable,
@@ -20,6 +22,7 @@ from gradsh.engine.functions.activations_double import (
     SoftplusBackwardBackward0,
     SoftshrinkBackwardBackward0,
 )
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.functions.common import _quiet, not_implemented_for, xp_of
 from gradsh.engine.functions.unary import _float_op, _SavesSelf
 from gradsh.engine.tensor import RESULT, Array, ArrayOps, Function, Tensor
@@ -64,6 +67,23 @@ def _log_softmax_array(x: Array, dim: int) -> Array:
         return shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True))
 
 
+def _log_softmax_reduced(x: Array, dim: int) -> Array:
+    """log_softmax of a float16 or bfloat16 array as ATen's CPU kernels compute it: in float32,
+    rounded once, except over the last dimension (serial_vec_log_softmax_lastdim_range), whose
+    buffers have the input's dtype: the sum of exponentials and its log are each rounded to it
+    before `x - max - log(sum)` (computed in float32 and rounded). Rounded once throughout, a
+    third of the entries of a random bfloat16 batch differed from PyTorch's."""
+    narrow = x.dtype
+    wide = x.astype(np.float32)
+    if x.ndim == 0 or x.size == 0 or dim % x.ndim != x.ndim - 1:
+        return _log_softmax_array(wide, dim).astype(narrow)
+    with _quiet():
+        shifted = wide - wide.max(axis=-1, keepdims=True)
+        total = pointwise.unary("exp", shifted).sum(axis=-1, keepdims=True, dtype=np.float32)
+        log_total = pointwise.unary("log", total.astype(narrow).astype(np.float32))
+        return (shifted - log_total.astype(narrow).astype(np.float32)).astype(narrow)
+
+
 class SoftmaxBackward0(Function):
     node_name = "SoftmaxBackward0"
 
@@ -83,6 +103,8 @@ class LogSoftmaxBackward0(Function):
     def forward(self, a: Tensor, dim: int) -> Array:
         self.dim = dim
         self.save("result", RESULT)
+        if a._data.dtype in REDUCED_FLOAT_NP:
+            return _c_order(_log_softmax_reduced(a._data, dim))
         return _c_order(_log_softmax_array(a._data, dim))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
