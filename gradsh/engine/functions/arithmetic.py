@@ -11,6 +11,7 @@ from gradsh.engine import dtypes, threads
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions import pointwise
+from gradsh.engine.functions.half_opmath import addc_opmath, bfloat16_pow, scalar_opmath
 from gradsh.engine.functions.common import (
     _quiet,
     _scalar_op,
@@ -75,10 +76,13 @@ def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool
         if dtype is dtypes.float64:
             return fma64(y, float(a), x)
         # NOTE: float32 operands multiply exactly in float64, so one rounding to float32
-        # matches the kernel's fmadd (opmath float, alpha rounded to float first).
-        alpha32 = float(np.float32(a))
+        # matches the kernel's fmadd (opmath float, alpha rounded to float first; bfloat16's
+        # kernel rounds alpha to bfloat16). A float16 or bfloat16 result is then rounded from
+        # that float32, as the kernel stores it.
+        alpha32 = float(np.float32(a).astype(dtype.np) if dtype is dtypes.bfloat16
+                        else np.float32(a))
         exact = np.asarray(x, dtype=np.float64) + alpha32 * np.asarray(y, dtype=np.float64)
-        return exact.astype(dtype.np)
+        return exact.astype(np.float32).astype(dtype.np, copy=False)
 
 
 class AddBackward0(Function):
@@ -169,6 +173,10 @@ class MulBackward0(Function):
             self.save("other", b)
         if need_b:
             self.save("self", a)
+        if y.size == 1 and not a._wrapped:
+            out = scalar_opmath(np.multiply, x, operand(b), result_dtype(a, b))
+            if out is not None:
+                return out
         xp = np if x.__class__ is np.ndarray else xp_of(x)
         if xp is np:
             left, right = x if not a._wrapped else x.item(), y if not b._wrapped else y.item()
@@ -194,6 +202,9 @@ class MulBackward1(Function):
     def forward(self, a: Tensor, other: float | int) -> Array:
         self.other = other
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
+        out = scalar_opmath(np.multiply, a._data, other, dtype)
+        if out is not None:
+            return out
         return _scalar_op(a._data, "multiply", other, dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -210,6 +221,10 @@ class DivBackward0(Function):
         if self.needs_input_grad[1]:
             self.save("self", a)
         dtype = float_result_dtype(a, b)
+        if b._data.size == 1 and not a._wrapped:
+            out = scalar_opmath(np.true_divide, a._data, operand(b), dtype)
+            if out is not None:
+                return out
         with _quiet():
             return xp_of(a._data).true_divide(operand(a), operand(b), dtype=dtype.np)
 
@@ -232,6 +247,9 @@ class DivBackward1(Function):
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
         if not dtype.is_floating_point:
             dtype = dtypes.default_float()
+        out = scalar_opmath(np.true_divide, a._data, other, dtype)
+        if out is not None:
+            return out
         with _quiet():
             return xp_of(a._data).true_divide(a._data, other, dtype=dtype.np)
 
@@ -262,6 +280,10 @@ class FloorDivideNotImplemented(Function):
         if dtype is dtypes.bool_:
             raise not_implemented_for("div_floor_cpu", dtype)
         _check_integer_division(left, right, dtype)
+        if right._data.size == 1 and not left._wrapped:
+            out = scalar_opmath(np.floor_divide, left._data, operand(right), dtype)
+            if out is not None:
+                return out
         with _quiet():
             return np.floor_divide(operand(left), operand(right), dtype=dtype.np)
 
@@ -396,6 +418,8 @@ class PowBackward0(Function):
             exact = pointwise.pow_scalar(a._data.astype(np.float32, copy=False), exponent)
             if exact is not None:
                 return exact
+        if dtype is dtypes.bfloat16 and a._data.__class__ is np.ndarray:
+            return bfloat16_pow(a._data.astype(dtype.np, copy=False), exponent)
         with _quiet():
             return xp_of(a._data).power(operand(a), exponent, dtype=dtype.np)
 
@@ -643,6 +667,9 @@ class AddcmulBackward0(Function):
         self.value = value
         dtype = result_dtype(a, t1, t2).np
         x, y, z = (t._data.astype(dtype, copy=False) for t in (a, t1, t2))
+        out = addc_opmath(x, y, z, value, divide=False)
+        if out is not None:
+            return out
         with _quiet():
             return xp_of(x).asarray(x + value * y * z, dtype=dtype)
 
@@ -667,6 +694,9 @@ class AddcdivBackward0(Function):
         self.value = value
         dtype = result_dtype(a, t1, t2).np
         x, y, z = (t._data.astype(dtype, copy=False) for t in (a, t1, t2))
+        out = addc_opmath(x, y, z, value, divide=True)
+        if out is not None:
+            return out
         with _quiet():
             return xp_of(x).asarray(x + value * y / z, dtype=dtype)
 

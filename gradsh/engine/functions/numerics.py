@@ -19,6 +19,7 @@ from gradsh.engine.functions.common import (
     result_dtype,
     xp_of,
 )
+from gradsh.engine.functions.half_opmath import scalar_opmath
 from gradsh.engine.node import RESULT, Function
 from gradsh.engine.variable import Array, Tensor
 
@@ -96,6 +97,10 @@ class _Scale(Function):
     factor: float
 
     def forward(self, a: Tensor) -> Array:
+        # (ATen multiplies by a wrapped number: kept in float32 for float16 and bfloat16)
+        out = scalar_opmath(np.multiply, a._data, self.factor, float_result_dtype(a))
+        if out is not None:
+            return out
         return _float_values(a, lambda x: x * x.dtype.type(self.factor))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from gradsh.engine import dtypes
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.common import (
@@ -18,6 +19,7 @@ from gradsh.engine.functions.common import (
     not_implemented_for,
     xp_of,
 )
+from gradsh.engine.functions.half_opmath import stepwise_logit, vectorized_erf
 from gradsh.engine.tensor import RESULT, Array, Function, Tensor
 from gradsh.engine.threads import elementwise
 
@@ -387,6 +389,9 @@ class ErfBackward0(_SavesSelf):
 
     def forward(self, a: Tensor) -> Array:
         self.save_input(a)
+        x = a._data
+        if x.dtype in REDUCED_FLOAT_NP and x.__class__ is np.ndarray:
+            return vectorized_erf(x.astype(np.float32)).astype(x.dtype)
         return _float_op(a, lambda x: pointwise.unary("erf", x))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -427,6 +432,8 @@ class LogitBackward0(_SavesSelf):
     def forward(self, a: Tensor, eps: float | None) -> Array:
         self.save_input(a)
         self.eps = eps
+        if a._data.dtype in REDUCED_FLOAT_NP and a._data.__class__ is np.ndarray:
+            return stepwise_logit(a._data, eps)
 
         def compute(x: Array) -> Array:
             xp = xp_of(x)
