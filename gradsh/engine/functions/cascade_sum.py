@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine import threads
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array
@@ -311,6 +312,9 @@ def _by_columns(x: np.ndarray, dims: list[_Dim], count: int, out: np.ndarray) ->
 def torch_sum(x: Array, axis: tuple[int, ...] | int | None, keepdims: bool, dtype: Any) -> Array:
     """x.sum(axis) as PyTorch's CPU kernel computes it (see the NOTE above)."""
     dtype = np.dtype(dtype)
+    if dtype in REDUCED_FLOAT_NP and isinstance(x, np.ndarray):
+        # float16 and bfloat16 accumulate in float32 (the kernel's acc_type), rounded once
+        return torch_sum(x.astype(np.float32), axis, keepdims, np.float32).astype(dtype)
     if not isinstance(x, np.ndarray) or dtype not in (np.float32, np.float64) or x.size == 0:
         return x.sum(axis=axis, keepdims=keepdims, dtype=dtype)
     if isinstance(axis, int):

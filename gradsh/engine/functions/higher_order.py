@@ -46,6 +46,9 @@ def _tanh_backward_array(grad: Array, y: Array) -> Array:
 
 
 def _sigmoid_backward_array(grad: Array, y: Array) -> Array:
+    if y.dtype in REDUCED_FLOAT_NP:  # in float32, rounded once, as PyTorch's kernel for Half
+        wide = _sigmoid_backward_array(grad.astype(np.float32), y.astype(np.float32))
+        return wide.astype(y.dtype)
     exact = pointwise.sigmoid_backward(grad, y)
     if exact is not None:
         return exact
@@ -61,6 +64,9 @@ def _threshold_backward_array(grad: Array, y: Array, threshold: float) -> Array:
 
 
 def _softmax_backward_array(grad: Array, y: Array, dim: int) -> Array:
+    if y.dtype in REDUCED_FLOAT_NP:  # in float32, rounded once, as PyTorch's kernel for Half
+        wide = _softmax_backward_array(grad.astype(np.float32), y.astype(np.float32), dim)
+        return wide.astype(y.dtype)
     exact = pointwise.softmax_backward(grad, y, dim)
     if exact is not None:
         return exact
@@ -70,6 +76,9 @@ def _softmax_backward_array(grad: Array, y: Array, dim: int) -> Array:
 
 
 def _log_softmax_backward_array(grad: Array, y: Array, dim: int) -> Array:
+    if y.dtype in REDUCED_FLOAT_NP:  # in float32, rounded once, as PyTorch's kernel for Half
+        wide = _log_softmax_backward_array(grad.astype(np.float32), y.astype(np.float32), dim)
+        return wide.astype(y.dtype)
     exact = pointwise.log_softmax_backward(grad, y, dim)
     if exact is not None:
         return exact

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine import dtypes, threads
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError
@@ -211,7 +212,7 @@ class MinBackward1(_FullExtremum):
 def _arg_extremum(data: Array, dim: int | None, keepdim: bool, reduce: str) -> Array:
     """argmax/argmin with PyTorch's NaN rule (a NaN is the extremum; first occurrence wins)."""
     xp = xp_of(data)
-    if data.dtype.kind == "f":
+    if is_float_array_dtype(data.dtype):
         nan = xp.isnan(data)
         if bool(nan.any()):
             work = xp.where(nan, -xp.inf if reduce == "min" else xp.inf, data)

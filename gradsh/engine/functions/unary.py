@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from gradsh.engine import dtypes
-from gradsh.engine.dtypes import REDUCED_FLOAT_NP
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP, is_float_array_dtype
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.common import (
@@ -417,7 +417,7 @@ class NanToNumBackward0(_SavesSelf):
                 neginf: float | None) -> Array:
         self.save_input(a)
         x = a._data
-        if x.dtype.kind not in "fc":
+        if not is_float_array_dtype(x.dtype):
             return x.copy()
         return xp_of(x).nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
 
