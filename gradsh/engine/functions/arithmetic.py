@@ -12,6 +12,7 @@ from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.half_opmath import addc_opmath, bfloat16_pow, scalar_opmath
+from gradsh.engine.functions.half_opmath import add_scaled as half_add_scaled
 from gradsh.engine.functions.common import (
     _quiet,
     _scalar_op,
@@ -64,6 +65,9 @@ def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool
         with _quiet():
             return op(x, scaled, dtype=dtype.np)
     a = -alpha if subtract else alpha
+    if dtype.np in dtypes.REDUCED_FLOAT_NP and xp is np and isinstance(x, np.ndarray) and \
+            isinstance(y, np.ndarray):
+        return half_add_scaled(x, y, a, dtype)
     with _quiet():
         if xp is not np:
             # NOTE: on the GPU the float64 sum rounds twice, as a CUDA kernel that does not
@@ -76,11 +80,8 @@ def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool
         if dtype is dtypes.float64:
             return fma64(y, float(a), x)
         # NOTE: float32 operands multiply exactly in float64, so one rounding to float32
-        # matches the kernel's fmadd (opmath float, alpha rounded to float first; bfloat16's
-        # kernel rounds alpha to bfloat16). A float16 or bfloat16 result is then rounded from
-        # that float32, as the kernel stores it.
-        alpha32 = float(np.float32(a).astype(dtype.np) if dtype is dtypes.bfloat16
-                        else np.float32(a))
+        # matches the kernel's fmadd (opmath float, alpha rounded to float first).
+        alpha32 = float(np.float32(a))
         exact = np.asarray(x, dtype=np.float64) + alpha32 * np.asarray(y, dtype=np.float64)
         return exact.astype(np.float32).astype(dtype.np, copy=False)
 

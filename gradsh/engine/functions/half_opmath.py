@@ -12,10 +12,12 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine import threads
 from gradsh.engine.dtypes import BF16_NP, REDUCED_FLOAT_NP, DType
 from gradsh.engine.functions import pointwise
 from gradsh.engine.tensor import Array, Function
 from gradsh.engine.vecmath.fp import fma32
+from gradsh.engine.vecmath.layout import loop_mask
 from gradsh.engine.vecmath.sleef import expf_u10
 
 __all__: list[str] = []  # (helpers for the node modules)
@@ -155,3 +157,22 @@ def addc_opmath(x: Array, t1: Array, t2: Array, value: float, divide: bool) -> A
         else:
             out = fma32(v * wide[1], wide[2], wide[0])
         return np.asarray(out).astype(narrow)
+
+
+def add_scaled(x: Array, y: Array, alpha: float, dtype: DType) -> Array:
+    """x + alpha * y with a float16 or bfloat16 result as ATen's add kernel computes it: alpha
+    rounded to the dtype; the vector loop fuses, fma(y, alpha, x) in float32 rounded once; the
+    scalar loop, which takes the tail of each run past its last 32-element block (as for
+    float32: layout.loop_mask), rounds alpha * y to the dtype first (c10::BFloat16
+    arithmetic). Measured against torch on runs of 8 to 20063 elements, both dtypes."""
+    narrow = dtype.np
+    a = np.float32(np.float32(alpha).astype(narrow))
+    shape = np.broadcast_shapes(x.shape, y.shape)
+    xs, ys = np.broadcast_to(x, shape), np.broadcast_to(y, shape)
+    xw, yw = xs.astype(narrow).astype(np.float32), ys.astype(narrow).astype(np.float32)
+    with np.errstate(all="ignore"):
+        vector = fma32(yw, np.full_like(yw, a), xw).astype(narrow)
+        scalar = (xw + (a * yw).astype(narrow).astype(np.float32)).astype(narrow)
+    strides = [tuple(s // t.itemsize for s in t.strides) for t in (xs, ys)]
+    mask = loop_mask(shape, strides, threads.torch_threads())
+    return np.where(mask, vector, scalar)
