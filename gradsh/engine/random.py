@@ -499,9 +499,10 @@ class Generator:
         return np.frombuffer(perm, dtype=np.int64)
 
     def bernoulli(self, p: np.ndarray) -> np.ndarray:
-        """torch.bernoulli(p) for a float32 or float64 array of probabilities, in C order."""
+        """torch.bernoulli(p) for a floating array of probabilities, in C order (float16 and
+        bfloat16 compared in float32)."""
         p = np.ascontiguousarray(p)
-        if p.dtype not in (np.float32, np.float64):
+        if p.dtype not in (np.float32, np.float64) and p.dtype not in dtypes.REDUCED_FLOAT_NP:
             short = dtypes.from_numpy(p.dtype).short
             raise NotImplementedError(f"\"bernoulli_tensor_cpu_p_\" not implemented for '{short}'")
         if not np.all((p >= 0) & (p <= 1)):
@@ -510,7 +511,7 @@ class Generator:
                 "message be improved?  If so, please report an enhancement request to PyTorch.)"
             )
         opmath = dtypes.float64 if p.dtype == np.float64 else dtypes.float32
-        flat = p.reshape(-1)
+        flat = p.reshape(-1).astype(opmath.np, copy=False)
         out = np.empty(p.size, dtype=p.dtype)
         for start in range(0, p.size, _CHUNK):
             u = self._unit(min(_CHUNK, p.size - start), opmath)

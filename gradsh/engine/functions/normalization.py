@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 
@@ -140,6 +141,11 @@ def _update_running(stat: Tensor, batch_value: Array, momentum: float) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+def _opmath(data: Array) -> Array:
+    """float16 and bfloat16 arrays in float32, as ATen's normalization kernels compute them."""
+    return data.astype(np.float32) if data.dtype in REDUCED_FLOAT_NP else data
+
+
 class _GroupedNorm(Function):
     """Normalise x reshaped to `grouped` over `axes`; weight and bias (of `affine_shape`,
     broadcast against x) scale and shift afterwards."""
@@ -152,20 +158,22 @@ class _GroupedNorm(Function):
             self.save("weight", weight)
         self.grouped, self.axes, self.affine_shape = grouped, axes, affine_shape
         self.eps, self.affine = eps, affine
-        data = x._data.reshape(grouped)
+        data = _opmath(x._data).reshape(grouped)
         mean, invstd = _statistics(data, axes, eps)
         self.mean, self.invstd = mean, invstd
         y = ((data - mean) * invstd).reshape(x.shape)
         if affine[0]:
-            y = y * weight._data.reshape(affine_shape)
+            y = y * _opmath(weight._data).reshape(affine_shape)
         if affine[1]:
-            y = y + bias._data.reshape(affine_shape)
+            y = y + _opmath(bias._data).reshape(affine_shape)
         return y.astype(x._data.dtype, copy=False)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_x, need_w, need_b = self.needs_input_grad
         reshape = F.reshape
         x = self.saved("input", F)
+        if not F.as_tensor:  # (the engine rounds float16 and bfloat16 gradients once)
+            x, grad = _opmath(x), _opmath(grad)
         shape = tuple(x.shape)
         count = int(np.prod([self.grouped[d] for d in self.axes]))
         reduce_axes = tuple(d for d, n in enumerate(self.affine_shape) if n == 1)
@@ -176,6 +184,8 @@ class _GroupedNorm(Function):
             invstd = self.invstd
             x_hat = ((x.reshape(self.grouped) - self.mean) * invstd).reshape(shape)
         w = reshape(self.saved("weight", F), self.affine_shape) if self.affine[0] else None
+        if w is not None and not F.as_tensor:
+            w = _opmath(w)
         g_hat = grad * w if w is not None else grad
         gx = gw = gb = None
         if need_x:
