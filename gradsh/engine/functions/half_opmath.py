@@ -37,7 +37,7 @@ LinalgVectorNormBackward0 CumsumBackward0 CumprodBackward0
 # bfloat16 only: matrix products, which PyTorch runs through oneDNN (float32 accumulation, one
 # rounding); ml_dtypes' bfloat16 matmul returns float32. (float16 keeps NumPy's own loops.)
 _WIDENED_BF16 = frozenset("""
-MmBackward0 MvBackward0 DotBackward0 BmmBackward0 AddmmBackward0
+MmBackward0 MvBackward0 DotBackward0 BmmBackward0 AddmmBackward0 ConvolutionBackward0
 """.split())
 
 
