@@ -67,6 +67,20 @@ def _log_softmax_array(x: Array, dim: int) -> Array:
         return shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True))
 
 
+def _softmax_reduced(x: Array, dim: int) -> Array:
+    """softmax of a float16 or bfloat16 array as ATen's CPU kernels compute it: over the last
+    dimension in float32, rounded once; over another (_vec_softmax) the exponentials are
+    stored in the output's dtype before the division by their float32 sum."""
+    narrow = x.dtype
+    wide = x.astype(np.float32)
+    if x.ndim == 0 or x.size == 0 or dim % x.ndim == x.ndim - 1:
+        return _softmax_array(wide, dim).astype(narrow)
+    with _quiet():
+        e = pointwise.unary("exp", wide - wide.max(axis=dim, keepdims=True))
+        total = e.sum(axis=dim, keepdims=True, dtype=np.float32)
+        return (e.astype(narrow).astype(np.float32) / total).astype(narrow)
+
+
 def _log_softmax_reduced(x: Array, dim: int) -> Array:
     """log_softmax of a float16 or bfloat16 array as ATen's CPU kernels compute it: in float32,
     rounded once, except over the last dimension (serial_vec_log_softmax_lastdim_range), whose
@@ -91,6 +105,8 @@ class SoftmaxBackward0(Function):
         self.dim = dim
         self.save("result", RESULT)
         # PyTorch's softmax kernels write a contiguous result whatever the input's layout
+        if a._data.dtype in REDUCED_FLOAT_NP:
+            return _c_order(_softmax_reduced(a._data, dim))
         return _c_order(_softmax_array(a._data, dim))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:

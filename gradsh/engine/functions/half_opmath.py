@@ -29,7 +29,6 @@ TanhBackward0 SigmoidBackward0 AsinBackward0 AcosBackward0 AtanBackward0 SinhBac
 CoshBackward0 ReciprocalBackward0
 GeluBackward0 SiluBackward0 MishBackward0 SoftplusBackward0 EluBackward0 CeluBackward0
 HardswishBackward0 HardsigmoidBackward0 LogSigmoidBackward0 LeakyReluBackward0
-SoftmaxBackward0
 MeanBackward0 MeanBackward1 StdBackward0 VarBackward0
 LinalgVectorNormBackward0 CumsumBackward0 CumprodBackward0
 """.split())
