@@ -52,15 +52,23 @@ def _mismatches(expected: Any, got: Any) -> int:
 # next to bfloat16's largest value that PyTorch's float32 lgamma rounds to inf; relu6 keeps
 # -0.0's sign; fmod/remainder: PyTorch gives nan where x / 0.7 overflows (|x| > 2.4e38) and
 # -0.0 for remainder's zero results of negative x.
+def _function(name: str) -> Callable[[Any, Any], Any]:
+    return lambda m, x: getattr(m, name)(x)
+
+
+def _functional(name: str) -> Callable[[Any, Any], Any]:
+    return lambda m, x: getattr(m.nn.functional, name)(x)
+
+
 ELEMENTWISE: dict[str, tuple[Callable[[Any, Any], Any], int]] = {
-    name: ((lambda name: lambda m, x: getattr(m, name)(x))(name), 0)
+    name: (_function(name), 0)
     for name in ("exp log sqrt rsqrt sin cos tan tanh sigmoid reciprocal abs neg exp2 expm1 "
                  "log1p log2 log10 asin acos atan sinh cosh erf erfc erfinv floor ceil round "
                  "trunc sign square relu frac asinh acosh atanh deg2rad rad2deg logit digamma "
                  "sinc").split()
 }
 ELEMENTWISE.update({
-    name: ((lambda name: lambda m, x: getattr(m.nn.functional, name)(x))(name), 0)
+    name: (_functional(name), 0)
     for name in ("silu mish softplus elu leaky_relu hardswish hardsigmoid logsigmoid celu selu "
                  "hardtanh softsign tanhshrink hardshrink softshrink").split()
 })
@@ -202,7 +210,8 @@ def test_matrix_products_and_convolution(torch: Any) -> None:
         z = A @ Bm
         (z * 1.5).sum().backward()
         lin = m.nn.functional.linear(A, Bm.t(), m.ones(24, dtype=m.bfloat16) * 0.3)
-        return [y, X.grad, W.grad, B.grad, z, A.grad, lin, m.bmm(A.reshape(2, 8, 64), Bm.expand(2, 64, 24))]
+        batched = m.bmm(A.reshape(2, 8, 64), Bm.expand(2, 64, 24))
+        return [y, X.grad, W.grad, B.grad, z, A.grad, lin, batched]
 
     expected = run(torch, lambda v: _torch_bf16(torch, v))
     got = run(gtorch, _gradsh_bf16)

@@ -27,6 +27,7 @@ from collections.abc import Callable
 import numpy as np
 
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP
+
 F32 = np.float32
 F64 = np.float64
 _PSI_10 = 2.25175258906672110764

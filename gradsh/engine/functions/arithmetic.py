@@ -11,8 +11,6 @@ from gradsh.engine import dtypes, threads
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions import pointwise
-from gradsh.engine.functions.half_opmath import addc_opmath, bfloat16_pow, scalar_opmath
-from gradsh.engine.functions.half_opmath import add_scaled as half_add_scaled
 from gradsh.engine.functions.common import (
     _quiet,
     _scalar_op,
@@ -26,6 +24,8 @@ from gradsh.engine.functions.common import (
     xp_of,
     xp_of_operands,
 )
+from gradsh.engine.functions.half_opmath import add_scaled as half_add_scaled
+from gradsh.engine.functions.half_opmath import addc_opmath, bfloat16_pow, scalar_opmath
 from gradsh.engine.tensor import RESULT, Array, ArrayOps, Function, Tensor
 from gradsh.engine.threads import elementwise
 from gradsh.engine.vecmath.fp import fma32

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine import threads
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array
 from gradsh.engine.vecmath.layout import coalesce, iteration_order

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine import limits
+from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 

@@ -7,9 +7,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine import dtypes, threads
-from gradsh.engine.dtypes import DType
+from gradsh.engine.dtypes import DType, is_float_array_dtype
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.cascade_sum import _GRAIN, _mean_array, torch_sum

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine import backend, dtypes
+from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchIndexError, TorchNotImplementedError, TorchRuntimeError
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.functions.sorting import (
