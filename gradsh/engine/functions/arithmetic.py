@@ -209,7 +209,7 @@ class MulBackward1(Function):
         return _scalar_op(a._data, "multiply", other, dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (grad * self.other,)
+        return (_times(grad, self.other),)
 
 
 class DivBackward0(Function):
@@ -233,7 +233,7 @@ class DivBackward0(Function):
         a, b = self.needs_input_grad
         other = self.saved("other", F)
         with _quiet():
-            ga = grad / other if a else None
+            ga = _over(grad, other) if a else None
             gb = -grad * ((self.saved("self", F) / other) / other) if b else None
         return ga, gb
 
@@ -255,7 +255,17 @@ class DivBackward1(Function):
             return xp_of(a._data).true_divide(a._data, other, dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (grad / self.other,)
+        return (_over(grad, self.other),)
+
+
+def _over(grad: Any, other: Any) -> Any:
+    """`grad / other` for a formula, a number divisor kept in float32 for float16 and
+    bfloat16 gradients (div's reduced-float branch)."""
+    if other.__class__ is float and grad.__class__ is np.ndarray:
+        out = scalar_opmath(np.true_divide, grad, other, dtypes.from_numpy(grad.dtype))
+        if out is not None:
+            return out
+    return grad / other
 
 
 def _check_integer_division(a: Tensor, b: Tensor, dtype: DType) -> None:

@@ -374,6 +374,10 @@ def _mean_array(x: Array, axis: Any, keepdims: bool, dtype: Any) -> Array:
     count = 1
     for d in dims:
         count *= x.shape[d]
+    if np.dtype(dtype) in REDUCED_FLOAT_NP and isinstance(x, np.ndarray):
+        # float16 and bfloat16: the float32 sum divided in float32, rounded once
+        wide = torch_sum(x.astype(np.float32), dims or None, keepdims, np.float32)
+        return (wide / np.float32(count)).astype(dtype)
     total = torch_sum(x.astype(dtype, copy=False), dims or None, keepdims, dtype)
     # a NumPy scalar divisor: CuPy passes it to the kernel by value, nothing is copied
     return xp_of(total).asarray(total / np.dtype(dtype).type(count))
