@@ -177,6 +177,49 @@ def test_whole_sums_of_many_elements_round_once(torch: Any) -> None:
     assert _mismatches(b.grad, a.grad) == 0
 
 
+_TARGETS = np.random.default_rng(9).integers(0, 37, 64)
+LOSSES: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "mse": lambda m, x, y: m.nn.functional.mse_loss(x, y),
+    "l1": lambda m, x, y: m.nn.functional.l1_loss(x, y),
+    "huber": lambda m, x, y: m.nn.functional.huber_loss(x, y),
+    "cross_entropy": lambda m, x, y: m.nn.functional.cross_entropy(x, m.tensor(_TARGETS)),
+    "nll": lambda m, x, y: m.nn.functional.nll_loss(x.log_softmax(1), m.tensor(_TARGETS)),
+    "kl_div": lambda m, x, y: m.nn.functional.kl_div(x.log_softmax(1), y.softmax(1),
+                                                     reduction="batchmean"),
+    "bce_with_logits": lambda m, x, y: m.nn.functional.binary_cross_entropy_with_logits(
+        x, y.sigmoid()),
+    "std": lambda m, x, y: x.std(1).sum(),
+    "var": lambda m, x, y: x.var(0).sum(),
+    "cumprod": lambda m, x, y: ((x * 0.1 + 1).cumprod(1) * y).sum(),
+    "prod": lambda m, x, y: (x * 0.1 + 1).prod(1).sum(),
+    "layer_norm": lambda m, x, y: (m.nn.functional.layer_norm(x, (37,)) * y).sum(),
+    "scaled_exp": lambda m, x, y: (x * 0.3).exp().sum(),
+    "asinh": lambda m, x, y: x.asinh().sum(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOSSES))
+def test_bfloat16_losses_and_their_gradients(name: str, torch: Any) -> None:
+    x, y = _batch((64, 37), seed=11, scale=2.0), _batch((64, 37), seed=12, scale=1.0)
+    t = _torch_bf16(torch, x).requires_grad_()
+    g = _gradsh_bf16(x).requires_grad_()
+    lt, lg = LOSSES[name](torch, t, _torch_bf16(torch, y)), LOSSES[name](gtorch, g,
+                                                                       _gradsh_bf16(y))
+    lt.backward()
+    lg.backward()
+    assert _mismatches(lt, lg) == 0
+    assert _mismatches(t.grad, g.grad) == 0
+
+
+def test_bce_with_logits_divides_by_n_last_in_float32_too(torch: Any) -> None:
+    x, y = (np.random.default_rng(s).standard_normal((64, 37)).astype(np.float32)
+            for s in (1, 2))
+    t, g = torch.tensor(x, requires_grad=True), gtorch.tensor(x, requires_grad=True)
+    torch.nn.functional.binary_cross_entropy_with_logits(t, torch.tensor(y).sigmoid()).backward()
+    gtorch.nn.functional.binary_cross_entropy_with_logits(g, gtorch.tensor(y).sigmoid()).backward()
+    np.testing.assert_array_equal(g.grad._data, t.grad.numpy())
+
+
 @pytest.mark.parametrize("n", [8, 32, 63, 100, 1000, 20063])
 @pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
 def test_add_with_alpha_fuses_on_vector_blocks_only(n: int, dtype: str, torch: Any) -> None:

@@ -161,6 +161,12 @@ class _GroupedNorm(Function):
         data = _opmath(x._data).reshape(grouped)
         mean, invstd = _statistics(data, axes, eps)
         self.mean, self.invstd = mean, invstd
+        narrow = x._data.dtype
+        if narrow in REDUCED_FLOAT_NP and all(
+                t._data.dtype == narrow for t, used in zip((weight, bias), affine) if used):
+            # without float32 parameters the kernel saves mean and rstd in the input's dtype,
+            # and its backward reads them so (the forward used them unrounded)
+            self.mean, self.invstd = (v.astype(narrow).astype(np.float32) for v in (mean, invstd))
         y = ((data - mean) * invstd).reshape(x.shape)
         if affine[0]:
             y = y * _opmath(weight._data).reshape(affine_shape)
