@@ -69,3 +69,29 @@ def test_half_saved_input_still_checks_its_version() -> None:
     y.add_(1)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         z.sum().backward()
+
+
+# Kernels that are not a plain widening, the same for float16 as for bfloat16
+# (tests/test_bfloat16.py): a number factor kept in float32, Vectorized<float>::erf, logit in
+# Half arithmetic, fused addcmul, add's alpha in the dtype. Exact on every finite value.
+HALF_KERNELS: dict[str, Any] = {
+    "mul_pi": lambda m, x: x * 3.14159,
+    "div": lambda m, x: x / 0.7,
+    "deg2rad": lambda m, x: m.deg2rad(x),
+    "rad2deg": lambda m, x: m.rad2deg(x),
+    "erf": lambda m, x: m.erf(x),
+    "logit": lambda m, x: m.logit(x),
+    "addcmul": lambda m, x: m.addcmul(x, x, x.flip(0), value=0.3),
+    "add_alpha": lambda m, x: m.add(x, x.flip(0), alpha=0.3),
+    "floor_divide": lambda m, x: m.floor_divide(x, 0.7),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HALF_KERNELS))
+def test_half_kernels_that_are_not_a_widening(name: str, torch: Any) -> None:
+    op = HALF_KERNELS[name]
+    expected = op(torch, torch.from_numpy(FINITE.copy())).numpy()
+    data = op(gtorch, gtorch.from_numpy(FINITE.copy()))._data
+    same = (expected.view(np.uint16) == data.view(np.uint16)) | (
+        np.isnan(expected) & np.isnan(data))
+    assert int((~same).sum()) == 0

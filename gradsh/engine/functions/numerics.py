@@ -14,6 +14,7 @@ from gradsh.engine.backend import host_kernel
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import (
     _quiet,
+    _times,
     broadcast_shapes,
     float_result_dtype,
     result_dtype,
@@ -88,7 +89,7 @@ AcoshBackward1 = _unary_node("AcoshBackward1", lambda x: xp_of(x).arccosh(x),
 AtanhBackward1 = _unary_node("AtanhBackward1", lambda x: xp_of(x).arctanh(x),
                              _no_inplace_derivative("atanh"))
 ErfcBackward0 = _unary_node("ErfcBackward0", _erfc,
-                            lambda F, g, x: F.exp(-(x ** 2)) * (-2 / math.sqrt(math.pi)) * g)
+                            lambda F, g, x: _times(F.exp(-(x ** 2)), -2 / math.sqrt(math.pi)) * g)
 
 
 class _Scale(Function):

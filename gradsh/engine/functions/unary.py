@@ -81,7 +81,7 @@ class Log2Backward0(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         with _quiet():
-            return (grad / (self.saved("self", F) * math.log(2.0)),)
+            return (grad / _times(self.saved("self", F), math.log(2.0)),)
 
 
 class Log10Backward0(Function):
@@ -94,7 +94,7 @@ class Log10Backward0(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         with _quiet():
-            return (grad / (self.saved("self", F) * math.log(10.0)),)
+            return (grad / _times(self.saved("self", F), math.log(10.0)),)
 
 
 class SinBackward0(Function):
@@ -371,7 +371,7 @@ Log1PBackward0 = _float_unary_node("Log1PBackward0", "log1p", "self",
 Expm1Backward0 = _float_unary_node("Expm1Backward0", "expm1", "result",
                                    lambda F, g, y: g * (y + 1))
 Exp2Backward0 = _float_unary_node("Exp2Backward0", "exp2", "result",
-                                  lambda F, g, y: g * y * math.log(2))
+                                  lambda F, g, y: _times(g * y, math.log(2)))
 SinhBackward0 = _float_unary_node("SinhBackward0", "sinh", "self",
                                   lambda F, g, x: g * F.ufunc("cosh", x))
 CoshBackward0 = _float_unary_node("CoshBackward0", "cosh", "self",
@@ -396,7 +396,8 @@ class ErfBackward0(_SavesSelf):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         x = self.saved("self", F)
-        return ((2 / math.sqrt(math.pi)) * F.exp(-(x ** 2)) * grad,)  # self.pow(2), as yaml
+        # self.pow(2), as yaml; the number factor as mul(Tensor, Scalar) takes it
+        return (_times(F.exp(-(x ** 2)), 2 / math.sqrt(math.pi)) * grad,)
 
 
 class FracBackward0(Function):
