@@ -120,7 +120,8 @@ def test_every_bfloat16_value_through_elementwise_ops(name: str, torch: Any) -> 
 # bfloat16 without constants that would round differently: bit for bit on every 7th value.
 EXACT_GRADIENTS = ("exp log sqrt sin cos tan tanh sigmoid reciprocal abs square relu atan "
                    "silu gelu mish softplus elu leaky_relu hardswish selu celu hardsigmoid "
-                   "mul_pi div add_alpha pow2 pow3 clamp lerp").split()
+                   "mul_pi div add_alpha pow2 pow3 clamp lerp log2 log10 exp2 asin acos sinh "
+                   "cosh erf erfc asinh acosh pow_1_7 pow_minus_two deg2rad logit").split()
 
 
 @pytest.mark.parametrize("name", EXACT_GRADIENTS)
