@@ -71,7 +71,7 @@ class NativeBatchNormBackward0(Function):
     def forward(self, x: Tensor, weight: Tensor, bias: Tensor, running_mean: Tensor | None,
                 running_var: Tensor | None, training: bool, momentum: float, eps: float,
                 affine: tuple[bool, bool]) -> Array:
-        data = x._data
+        data = _opmath(x._data)
         xp = xp_of(data)
         self.axes = tuple(d for d in range(data.ndim) if d != 1)
         self.training, self.eps, self.affine = training, eps, affine
@@ -89,21 +89,23 @@ class NativeBatchNormBackward0(Function):
                 var = ((data - mean) ** 2).mean(axis=self.axes)
                 _update_running(running_var, var * count / max(count - 1, 1), momentum)
         else:
-            mean = running_mean._data.reshape(shape)  # type: ignore[union-attr]
-            invstd = (1 / xp.sqrt(running_var._data + eps)).reshape(shape)  # type: ignore
+            mean = _opmath(running_mean._data).reshape(shape)  # type: ignore[union-attr]
+            invstd = (1 / xp.sqrt(_opmath(running_var._data) + eps)).reshape(shape)  # type: ignore
             self.save("running_mean", running_mean)
             self.save("running_var", running_var)
         self.mean, self.invstd = mean, invstd
         y = (data - mean) * invstd
         if affine[0]:
-            y = y * weight._data.reshape(shape)
+            y = y * _opmath(weight._data).reshape(shape)
         if affine[1]:
-            y = y + bias._data.reshape(shape)
-        return y.astype(data.dtype, copy=False)
+            y = y + _opmath(bias._data).reshape(shape)
+        return y.astype(x._data.dtype, copy=False)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_x, need_w, need_b = self.needs_input_grad
         x = self.saved("input", F)
+        if not F.as_tensor:  # (the engine rounds float16 and bfloat16 gradients once)
+            x, grad = _opmath(x), _opmath(grad)
         ndim = len(x.shape)
         shape = _affine_shape(ndim, 1, x.shape[1])
         count = int(np.prod([x.shape[d] for d in self.axes]))
@@ -118,6 +120,8 @@ class NativeBatchNormBackward0(Function):
             invstd = self.invstd
             x_hat = (x - self.mean) * invstd
         w = F.reshape(self.saved("weight", F), shape) if self.affine[0] else None
+        if w is not None and not F.as_tensor:
+            w = _opmath(w)
         g_hat = grad * w if w is not None else grad
         gx = gw = gb = None
         if need_x:
