@@ -183,6 +183,7 @@ LOSSES: dict[str, Callable[[Any, Any, Any], Any]] = {
     "mse": lambda m, x, y: m.nn.functional.mse_loss(x, y),
     "l1": lambda m, x, y: m.nn.functional.l1_loss(x, y),
     "huber": lambda m, x, y: m.nn.functional.huber_loss(x, y),
+    "smooth_l1": lambda m, x, y: m.nn.functional.smooth_l1_loss(x, y),
     "cross_entropy": lambda m, x, y: m.nn.functional.cross_entropy(x, m.tensor(_TARGETS)),
     "nll": lambda m, x, y: m.nn.functional.nll_loss(x.log_softmax(1), m.tensor(_TARGETS)),
     "kl_div": lambda m, x, y: m.nn.functional.kl_div(x.log_softmax(1), y.softmax(1),

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gradsh.engine.dtypes import REDUCED_FLOAT_NP, DType
+from gradsh.engine.dtypes import BF16_NP, REDUCED_FLOAT_NP, DType
 from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError
 from gradsh.engine.functions.cascade_sum import _mean_array, torch_sum
 from gradsh.engine.functions.common import _quiet, result_dtype, xp_of
@@ -248,6 +248,7 @@ class _PiecewiseLoss(_PairLoss):
         return self.reduce(self.value(xp_of(x), z, width).astype(dtype.np, copy=False), dtype)
 
     double: ClassVar[type[Function]]  # its *_loss_backward recorded under create_graph
+    bfloat16_in_float: ClassVar[bool] = False  # whether the backward kernel widens bfloat16
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         # PyTorch differentiates the target as the input with the two swapped (so a zero
@@ -261,6 +262,12 @@ class _PiecewiseLoss(_PairLoss):
         """The loss's gradient in x (the input, or the target with the two swapped)."""
         if F.as_tensor:
             return self.double.apply(grad, x, t, first=self)
+        if self.bfloat16_in_float and x.dtype == BF16_NP:
+            # smooth_l1's kernel has a BFloat16 branch computing in float (its Half branch,
+            # and huber's kernel, compute in the dtype): the engine rounds the result once
+            norm = np.float32(1 / self.numel if self.reduction == "mean" else 1)
+            x, t, grad = x.astype(np.float32), t.astype(np.float32), grad.astype(np.float32)
+            return self.slope(F, x - t, grad * norm, self.width)
         return self.slope(F, x - t, _loss_scale(grad, self.reduction, self.numel), self.width)
 
     @staticmethod
@@ -347,6 +354,7 @@ class HuberLossBackwardBackward0(_PiecewiseLossBackwardBackward):
 class SmoothL1LossBackward0(_PiecewiseLoss):
     node_name = "SmoothL1LossBackward0"
     double = SmoothL1LossBackwardBackward0
+    bfloat16_in_float = True
 
     @staticmethod
     def value(xp: Any, z: Array, beta: float) -> Array:
