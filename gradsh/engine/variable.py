@@ -448,8 +448,10 @@ class Tensor:
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
         """The NumPy array sharing this tensor's memory (a write through either is seen by
-        the other), refused for a tensor that requires grad, as in PyTorch."""
+        the other), refused for a tensor that requires grad, as in PyTorch. PyTorch's NumPy
+        has no bfloat16, so a bfloat16 tensor is refused too (gradsh's arrays have it)."""
         if force:
+            self._check_numpy_dtype()
             return np.asarray(backend.to_host(self.detach()._data))
         if self.requires_grad and _GradMode.enabled:  # PyTorch allows it under no_grad
             raise TorchRuntimeError("Can't call numpy() on Tensor that requires grad. Use "
@@ -459,7 +461,12 @@ class Tensor:
                 f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to "
                 "copy the tensor to host memory first."
             )
+        self._check_numpy_dtype()
         return np.asarray(self._data)
+
+    def _check_numpy_dtype(self) -> None:
+        if self._data.dtype == dtypes.BF16_NP:
+            raise TorchTypeError("Got unsupported ScalarType BFloat16")
 
     def item(self) -> bool | int | float:
         if self._data.size != 1:
@@ -508,6 +515,7 @@ _DEVICE_OBJECTS = pytypes._DEVICES  # device name -> Device, likewise
 
 # c10's names of the scalar types, as PyTorch's messages print them
 _C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+                 "bfloat16": "c10::BFloat16",
                  "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
                  "uint8": "unsigned char", "bool": "bool"}
 

@@ -118,7 +118,8 @@ def get_default_dtype() -> DType:
 
 
 def set_default_dtype(d: DType) -> None:
-    if not isinstance(d, DType) or d not in (dtypes.float16, dtypes.float32, dtypes.float64):
+    if not isinstance(d, DType) or d not in (dtypes.float16, dtypes.bfloat16, dtypes.float32,
+                                                  dtypes.float64):
         raise TorchTypeError("only floating-point types are supported as the default type")
     dtypes.set_default_dtype(d)
 

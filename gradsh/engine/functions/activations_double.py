@@ -13,6 +13,9 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar
 
+import numpy as np
+
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import _quiet
 from gradsh.engine.tensor import Array, Function, Tensor
@@ -46,6 +49,9 @@ class DoubleDifferentiable(Function):
         if F.as_tensor:
             return self.double.record(grad, x, self)
         with _quiet():
+            if x.dtype in REDUCED_FLOAT_NP:  # ATen's backward kernels compute these in float
+                wide = self.gradient(grad.astype(np.float32), x.astype(np.float32))
+                return wide.astype(x.dtype)
             return self.gradient(grad, x)
 
 

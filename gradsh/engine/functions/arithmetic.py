@@ -24,6 +24,8 @@ from gradsh.engine.functions.common import (
     xp_of,
     xp_of_operands,
 )
+from gradsh.engine.functions.half_opmath import add_scaled as half_add_scaled
+from gradsh.engine.functions.half_opmath import addc_opmath, bfloat16_pow, scalar_opmath
 from gradsh.engine.tensor import RESULT, Array, ArrayOps, Function, Tensor
 from gradsh.engine.threads import elementwise
 from gradsh.engine.vecmath.fp import fma32
@@ -63,6 +65,9 @@ def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool
         with _quiet():
             return op(x, scaled, dtype=dtype.np)
     a = -alpha if subtract else alpha
+    if dtype.np in dtypes.REDUCED_FLOAT_NP and xp is np and isinstance(x, np.ndarray) and \
+            isinstance(y, np.ndarray):
+        return half_add_scaled(x, y, a, dtype)
     with _quiet():
         if xp is not np:
             # NOTE: on the GPU the float64 sum rounds twice, as a CUDA kernel that does not
@@ -78,7 +83,7 @@ def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool
         # matches the kernel's fmadd (opmath float, alpha rounded to float first).
         alpha32 = float(np.float32(a))
         exact = np.asarray(x, dtype=np.float64) + alpha32 * np.asarray(y, dtype=np.float64)
-        return exact.astype(dtype.np)
+        return exact.astype(np.float32).astype(dtype.np, copy=False)
 
 
 class AddBackward0(Function):
@@ -169,6 +174,10 @@ class MulBackward0(Function):
             self.save("other", b)
         if need_b:
             self.save("self", a)
+        if y.size == 1 and not a._wrapped:
+            out = scalar_opmath(np.multiply, x, operand(b), result_dtype(a, b))
+            if out is not None:
+                return out
         xp = np if x.__class__ is np.ndarray else xp_of(x)
         if xp is np:
             left, right = x if not a._wrapped else x.item(), y if not b._wrapped else y.item()
@@ -194,10 +203,13 @@ class MulBackward1(Function):
     def forward(self, a: Tensor, other: float | int) -> Array:
         self.other = other
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
+        out = scalar_opmath(np.multiply, a._data, other, dtype)
+        if out is not None:
+            return out
         return _scalar_op(a._data, "multiply", other, dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (grad * self.other,)
+        return (_times(grad, self.other),)
 
 
 class DivBackward0(Function):
@@ -210,6 +222,10 @@ class DivBackward0(Function):
         if self.needs_input_grad[1]:
             self.save("self", a)
         dtype = float_result_dtype(a, b)
+        if b._data.size == 1 and not a._wrapped:
+            out = scalar_opmath(np.true_divide, a._data, operand(b), dtype)
+            if out is not None:
+                return out
         with _quiet():
             return xp_of(a._data).true_divide(operand(a), operand(b), dtype=dtype.np)
 
@@ -217,7 +233,7 @@ class DivBackward0(Function):
         a, b = self.needs_input_grad
         other = self.saved("other", F)
         with _quiet():
-            ga = grad / other if a else None
+            ga = _over(grad, other) if a else None
             gb = -grad * ((self.saved("self", F) / other) / other) if b else None
         return ga, gb
 
@@ -232,11 +248,24 @@ class DivBackward1(Function):
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
         if not dtype.is_floating_point:
             dtype = dtypes.default_float()
+        out = scalar_opmath(np.true_divide, a._data, other, dtype)
+        if out is not None:
+            return out
         with _quiet():
             return xp_of(a._data).true_divide(a._data, other, dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (grad / self.other,)
+        return (_over(grad, self.other),)
+
+
+def _over(grad: Any, other: Any) -> Any:
+    """`grad / other` for a formula, a number divisor kept in float32 for float16 and
+    bfloat16 gradients (div's reduced-float branch)."""
+    if other.__class__ is float and grad.__class__ is np.ndarray:
+        out = scalar_opmath(np.true_divide, grad, other, dtypes.from_numpy(grad.dtype))
+        if out is not None:
+            return out
+    return grad / other
 
 
 def _check_integer_division(a: Tensor, b: Tensor, dtype: DType) -> None:
@@ -262,6 +291,10 @@ class FloorDivideNotImplemented(Function):
         if dtype is dtypes.bool_:
             raise not_implemented_for("div_floor_cpu", dtype)
         _check_integer_division(left, right, dtype)
+        if right._data.size == 1 and not left._wrapped:
+            out = scalar_opmath(np.floor_divide, left._data, operand(right), dtype)
+            if out is not None:
+                return out
         with _quiet():
             return np.floor_divide(operand(left), operand(right), dtype=dtype.np)
 
@@ -396,6 +429,8 @@ class PowBackward0(Function):
             exact = pointwise.pow_scalar(a._data.astype(np.float32, copy=False), exponent)
             if exact is not None:
                 return exact
+        if dtype is dtypes.bfloat16 and a._data.__class__ is np.ndarray:
+            return bfloat16_pow(a._data.astype(dtype.np, copy=False), exponent)
         with _quiet():
             return xp_of(a._data).power(operand(a), exponent, dtype=dtype.np)
 
@@ -408,6 +443,9 @@ class PowBackward0(Function):
         exact = None if F.as_tensor else pointwise.pow_backward(grad, x, p)
         if exact is not None:
             return (exact,)
+        if not F.as_tensor and x.dtype == dtypes.bfloat16.np:
+            # bfloat16's pow kernel, and the number factor kept in float32
+            return (grad * _times(bfloat16_pow(x, p - 1), float(p)),)
         with _quiet():
             return (grad * (p * x ** (p - 1)),)
 
@@ -643,6 +681,9 @@ class AddcmulBackward0(Function):
         self.value = value
         dtype = result_dtype(a, t1, t2).np
         x, y, z = (t._data.astype(dtype, copy=False) for t in (a, t1, t2))
+        out = addc_opmath(x, y, z, value, divide=False)
+        if out is not None:
+            return out
         with _quiet():
             return xp_of(x).asarray(x + value * y * z, dtype=dtype)
 
@@ -667,6 +708,9 @@ class AddcdivBackward0(Function):
         self.value = value
         dtype = result_dtype(a, t1, t2).np
         x, y, z = (t._data.astype(dtype, copy=False) for t in (a, t1, t2))
+        out = addc_opmath(x, y, z, value, divide=True)
+        if out is not None:
+            return out
         with _quiet():
             return xp_of(x).asarray(x + value * y / z, dtype=dtype)
 

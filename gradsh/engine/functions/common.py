@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import backend, dtypes, limits
-from gradsh.engine.dtypes import DType
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP, DType
 from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
 from gradsh.engine.tensor import Array, Shape, Tensor
 from gradsh.engine.threads import elementwise
@@ -130,6 +130,13 @@ def _times(x: Any, y: Any) -> Any:
     """`x * y` for gradient formulas: on every core when both are large NumPy arrays."""
     if x.__class__ is np.ndarray and y.__class__ is np.ndarray:
         return elementwise(np.multiply, x, y)
+    if y.__class__ is float and x.__class__ is np.ndarray and x.dtype in REDUCED_FLOAT_NP:
+        # mul(Tensor, Scalar) keeps the number in float32 for float16 and bfloat16 (NumPy would
+        # round it to the array's dtype first)
+        with np.errstate(all="ignore"):
+            return (x.astype(np.float32) * np.float32(y)).astype(x.dtype)
+    if x.__class__ is float and y.__class__ is np.ndarray:
+        return _times(y, x)
     return x * y
 
 

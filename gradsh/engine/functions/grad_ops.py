@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import backend
-from gradsh.engine.dtypes import DType
+from gradsh.engine.dtypes import DType, is_float_array_dtype
 from gradsh.engine.functions.cascade_sum import _mean_array, torch_sum
 from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.functions.linalg import product
@@ -70,7 +70,7 @@ def _array_index_fill_zero(grad: Array, key: tuple[Any, ...]) -> Array:
 
 def _array_sum(g: Array, dims: tuple[int, ...] | None, keepdim: bool) -> Array:
     axis = dims if dims else None
-    dtype = g.dtype if g.dtype.kind == "f" else np.int64
+    dtype = g.dtype if is_float_array_dtype(g.dtype) else np.int64
     return xp_of(g).asarray(torch_sum(g, axis, keepdim, dtype))
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine.dtypes import BF16_NP, REDUCED_FLOAT_NP
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.common import _numel, _quiet, _times, result_dtype, xp_of
 from gradsh.engine.functions.linalg import _array_diagonal_scatter
@@ -31,9 +32,9 @@ def _in_place_ok(grad: Any, t: Any) -> bool:
 
 
 def _tanh_backward_array(grad: Array, y: Array) -> Array:
-    if y.dtype == np.float16:  # in float32, rounded once, as PyTorch's kernel for Half
+    if y.dtype in REDUCED_FLOAT_NP:  # in float32, rounded once, as PyTorch's kernel for Half
         wide = _tanh_backward_array(grad.astype(np.float32), y.astype(np.float32))
-        return wide.astype(np.float16)
+        return wide.astype(y.dtype)
     exact = pointwise.tanh_backward(grad, y)
     if exact is not None:
         return exact
@@ -45,6 +46,10 @@ def _tanh_backward_array(grad: Array, y: Array) -> Array:
 
 
 def _sigmoid_backward_array(grad: Array, y: Array) -> Array:
+    if y.dtype == BF16_NP:  # in float32, rounded once: ATen's kernel for BFloat16 (for Half it
+        # computes step by step in Half, as the formula below does on float16 arrays)
+        wide = _sigmoid_backward_array(grad.astype(np.float32), y.astype(np.float32))
+        return wide.astype(y.dtype)
     exact = pointwise.sigmoid_backward(grad, y)
     if exact is not None:
         return exact
@@ -60,6 +65,9 @@ def _threshold_backward_array(grad: Array, y: Array, threshold: float) -> Array:
 
 
 def _softmax_backward_array(grad: Array, y: Array, dim: int) -> Array:
+    if y.dtype in REDUCED_FLOAT_NP:  # in float32, rounded once, as PyTorch's kernel for Half
+        wide = _softmax_backward_array(grad.astype(np.float32), y.astype(np.float32), dim)
+        return wide.astype(y.dtype)
     exact = pointwise.softmax_backward(grad, y, dim)
     if exact is not None:
         return exact
@@ -69,6 +77,9 @@ def _softmax_backward_array(grad: Array, y: Array, dim: int) -> Array:
 
 
 def _log_softmax_backward_array(grad: Array, y: Array, dim: int) -> Array:
+    if y.dtype in REDUCED_FLOAT_NP:  # in float32, rounded once, as PyTorch's kernel for Half
+        wide = _log_softmax_backward_array(grad.astype(np.float32), y.astype(np.float32), dim)
+        return wide.astype(y.dtype)
     exact = pointwise.log_softmax_backward(grad, y, dim)
     if exact is not None:
         return exact

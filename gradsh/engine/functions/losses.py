@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gradsh.engine.dtypes import DType
+from gradsh.engine.dtypes import BF16_NP, REDUCED_FLOAT_NP, DType
 from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError
 from gradsh.engine.functions.cascade_sum import _mean_array, torch_sum
 from gradsh.engine.functions.common import _quiet, result_dtype, xp_of
@@ -34,8 +34,14 @@ def _reduce_array(values: Array, reduction: str) -> Array:
 
 
 def _loss_scale(grad: Any, reduction: str, numel: int) -> Any:
-    """The gradient of a reduced loss, spread over the elements (mean divides by N)."""
-    return grad / numel if reduction == "mean" else grad
+    """The gradient of a reduced loss, spread over the elements (mean divides by N; a float16
+    or bfloat16 gradient in float32, as div's reduced-float branch)."""
+    if reduction != "mean":
+        return grad
+    if grad.__class__ is np.ndarray and grad.dtype in REDUCED_FLOAT_NP:
+        with np.errstate(all="ignore"):
+            return (grad.astype(np.float32) / np.float32(numel)).astype(grad.dtype)
+    return grad / numel
 
 
 class _PairLoss(Function):
@@ -206,26 +212,29 @@ class BinaryCrossEntropyWithLogitsBackward0(_PairLoss):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_x, need_t = self.needs_input_grad
         x, t = self.saved("self", F), self.saved("target", F)
-        g = _loss_scale(grad, self.reduction, self.numel)
         w = None if self.weight is None else F.as_operand(self.weight)
         pw = None if self.pos_weight is None else F.as_operand(self.pos_weight)
         gx = gt = None
+        # binary_cross_entropy_with_logits_backward (and _target_backward): the elementwise
+        # gradient times grad, times the weight, and only then divided by N for a mean
         with _quiet():
             if need_x:
                 s = F.ufunc("sigmoid", x)
                 if pw is None:
-                    gx = (s - t) * g
+                    gx = (s - t) * grad
                 else:
                     scaled = pw * t
-                    gx = ((scaled + 1 - t) * s - scaled) * g
+                    gx = ((scaled + 1 - t) * s - scaled) * grad
                 gx = gx if w is None else gx * w
+                gx = _loss_scale(gx, self.reduction, self.numel)
             if need_t:
                 if pw is None:
-                    gt = -x * g
+                    gt = -x * grad
                 else:
                     log_sig = F.ufunc("logsigmoid", x)
-                    gt = (F.ufunc("logsigmoid", -x) - log_sig * pw) * g
+                    gt = (F.ufunc("logsigmoid", -x) - log_sig * pw) * grad
                 gt = gt if w is None else gt * w
+                gt = _loss_scale(gt, self.reduction, self.numel)
         return (gx, gt)
 
 
@@ -239,6 +248,7 @@ class _PiecewiseLoss(_PairLoss):
         return self.reduce(self.value(xp_of(x), z, width).astype(dtype.np, copy=False), dtype)
 
     double: ClassVar[type[Function]]  # its *_loss_backward recorded under create_graph
+    bfloat16_in_float: ClassVar[bool] = False  # whether the backward kernel widens bfloat16
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         # PyTorch differentiates the target as the input with the two swapped (so a zero
@@ -252,6 +262,12 @@ class _PiecewiseLoss(_PairLoss):
         """The loss's gradient in x (the input, or the target with the two swapped)."""
         if F.as_tensor:
             return self.double.apply(grad, x, t, first=self)
+        if self.bfloat16_in_float and x.dtype == BF16_NP:
+            # smooth_l1's kernel has a BFloat16 branch computing in float (its Half branch,
+            # and huber's kernel, compute in the dtype): the engine rounds the result once
+            norm = np.float32(1 / self.numel if self.reduction == "mean" else 1)
+            x, t, grad = x.astype(np.float32), t.astype(np.float32), grad.astype(np.float32)
+            return self.slope(F, x - t, grad * norm, self.width)
         return self.slope(F, x - t, _loss_scale(grad, self.reduction, self.numel), self.width)
 
     @staticmethod
@@ -338,6 +354,7 @@ class HuberLossBackwardBackward0(_PiecewiseLossBackwardBackward):
 class SmoothL1LossBackward0(_PiecewiseLoss):
     node_name = "SmoothL1LossBackward0"
     double = SmoothL1LossBackwardBackward0
+    bfloat16_in_float = True
 
     @staticmethod
     def value(xp: Any, z: Array, beta: float) -> Array:

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 
@@ -70,7 +71,7 @@ class NativeBatchNormBackward0(Function):
     def forward(self, x: Tensor, weight: Tensor, bias: Tensor, running_mean: Tensor | None,
                 running_var: Tensor | None, training: bool, momentum: float, eps: float,
                 affine: tuple[bool, bool]) -> Array:
-        data = x._data
+        data = _opmath(x._data)
         xp = xp_of(data)
         self.axes = tuple(d for d in range(data.ndim) if d != 1)
         self.training, self.eps, self.affine = training, eps, affine
@@ -88,21 +89,23 @@ class NativeBatchNormBackward0(Function):
                 var = ((data - mean) ** 2).mean(axis=self.axes)
                 _update_running(running_var, var * count / max(count - 1, 1), momentum)
         else:
-            mean = running_mean._data.reshape(shape)  # type: ignore[union-attr]
-            invstd = (1 / xp.sqrt(running_var._data + eps)).reshape(shape)  # type: ignore
+            mean = _opmath(running_mean._data).reshape(shape)  # type: ignore[union-attr]
+            invstd = (1 / xp.sqrt(_opmath(running_var._data) + eps)).reshape(shape)  # type: ignore
             self.save("running_mean", running_mean)
             self.save("running_var", running_var)
         self.mean, self.invstd = mean, invstd
         y = (data - mean) * invstd
         if affine[0]:
-            y = y * weight._data.reshape(shape)
+            y = y * _opmath(weight._data).reshape(shape)
         if affine[1]:
-            y = y + bias._data.reshape(shape)
-        return y.astype(data.dtype, copy=False)
+            y = y + _opmath(bias._data).reshape(shape)
+        return y.astype(x._data.dtype, copy=False)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_x, need_w, need_b = self.needs_input_grad
         x = self.saved("input", F)
+        if not F.as_tensor:  # (the engine rounds float16 and bfloat16 gradients once)
+            x, grad = _opmath(x), _opmath(grad)
         ndim = len(x.shape)
         shape = _affine_shape(ndim, 1, x.shape[1])
         count = int(np.prod([x.shape[d] for d in self.axes]))
@@ -117,6 +120,8 @@ class NativeBatchNormBackward0(Function):
             invstd = self.invstd
             x_hat = (x - self.mean) * invstd
         w = F.reshape(self.saved("weight", F), shape) if self.affine[0] else None
+        if w is not None and not F.as_tensor:
+            w = _opmath(w)
         g_hat = grad * w if w is not None else grad
         gx = gw = gb = None
         if need_x:
@@ -140,6 +145,11 @@ def _update_running(stat: Tensor, batch_value: Array, momentum: float) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+def _opmath(data: Array) -> Array:
+    """float16 and bfloat16 arrays in float32, as ATen's normalization kernels compute them."""
+    return data.astype(np.float32) if data.dtype in REDUCED_FLOAT_NP else data
+
+
 class _GroupedNorm(Function):
     """Normalise x reshaped to `grouped` over `axes`; weight and bias (of `affine_shape`,
     broadcast against x) scale and shift afterwards."""
@@ -152,20 +162,28 @@ class _GroupedNorm(Function):
             self.save("weight", weight)
         self.grouped, self.axes, self.affine_shape = grouped, axes, affine_shape
         self.eps, self.affine = eps, affine
-        data = x._data.reshape(grouped)
+        data = _opmath(x._data).reshape(grouped)
         mean, invstd = _statistics(data, axes, eps)
         self.mean, self.invstd = mean, invstd
+        narrow = x._data.dtype
+        if narrow in REDUCED_FLOAT_NP and all(
+                t._data.dtype == narrow for t, used in zip((weight, bias), affine) if used):
+            # without float32 parameters the kernel saves mean and rstd in the input's dtype,
+            # and its backward reads them so (the forward used them unrounded)
+            self.mean, self.invstd = (v.astype(narrow).astype(np.float32) for v in (mean, invstd))
         y = ((data - mean) * invstd).reshape(x.shape)
         if affine[0]:
-            y = y * weight._data.reshape(affine_shape)
+            y = y * _opmath(weight._data).reshape(affine_shape)
         if affine[1]:
-            y = y + bias._data.reshape(affine_shape)
+            y = y + _opmath(bias._data).reshape(affine_shape)
         return y.astype(x._data.dtype, copy=False)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_x, need_w, need_b = self.needs_input_grad
         reshape = F.reshape
         x = self.saved("input", F)
+        if not F.as_tensor:  # (the engine rounds float16 and bfloat16 gradients once)
+            x, grad = _opmath(x), _opmath(grad)
         shape = tuple(x.shape)
         count = int(np.prod([self.grouped[d] for d in self.axes]))
         reduce_axes = tuple(d for d, n in enumerate(self.affine_shape) if n == 1)
@@ -176,6 +194,8 @@ class _GroupedNorm(Function):
             invstd = self.invstd
             x_hat = ((x.reshape(self.grouped) - self.mean) * invstd).reshape(shape)
         w = reshape(self.saved("weight", F), self.affine_shape) if self.affine[0] else None
+        if w is not None and not F.as_tensor:
+            w = _opmath(w)
         g_hat = grad * w if w is not None else grad
         gx = gw = gb = None
         if need_x:

@@ -8,13 +8,14 @@ from typing import Any, ClassVar
 import numpy as np
 
 from gradsh.engine import dtypes, threads
-from gradsh.engine.dtypes import DType
+from gradsh.engine.dtypes import DType, is_float_array_dtype
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.cascade_sum import _GRAIN, _mean_array, torch_sum
 from gradsh.engine.functions.common import (
     _numel,
     _quiet,
+    _times,
     broadcast_shapes,
     float_result_dtype,
     result_dtype,
@@ -211,7 +212,7 @@ class MinBackward1(_FullExtremum):
 def _arg_extremum(data: Array, dim: int | None, keepdim: bool, reduce: str) -> Array:
     """argmax/argmin with PyTorch's NaN rule (a NaN is the extremum; first occurrence wins)."""
     xp = xp_of(data)
-    if data.dtype.kind == "f":
+    if is_float_array_dtype(data.dtype):
         nan = xp.isnan(data)
         if bool(nan.any()):
             work = xp.where(nan, -xp.inf if reduce == "min" else xp.inf, data)
@@ -514,14 +515,14 @@ def _var_backward(F: Any, grad: Any, x: Any, dim: tuple[int, ...] | None, correc
                 # PyTorch returns a constant: inf (with grad's sign) off the mean, nan on it
                 # (linear in grad: its graph continues, the factor is a constant)
                 return grad * F.detached(lambda v: _var_dof_zero(v), x)
-            return (2.0 / dof) * grad * (x - F.mean(x, None, False))
+            return _times(_times(grad, 2.0 / dof), x - F.mean(x, None, False))
         if not keepdim and x.ndim > 1 and dim:
             grad = F.unsqueeze_dims(grad, dim, x.ndim)
         n = 1
         for d in dim:  # _safe_size over the listed dims: 1 for an explicit empty list
             n *= x.shape[d]
         scale = 2.0 / (n - correction) if n - correction != 0 else math.inf
-        return scale * grad * (x - F.mean(x, dim, True))
+        return _times(_times(grad, scale), x - F.mean(x, dim, True))
 
 
 def _var_dof_zero(x: Array) -> Array:
@@ -613,11 +614,14 @@ class CumsumBackward0(Function):
 
 def _cumsum_array(x: Array, dim: int, product: bool = False) -> Array:
     """cumsum (or cumprod) along dim as PyTorch's CPU kernel: the running sum of a float32
-    tensor is kept in float64 (its accumulate type on the CPU), each value rounded to float32."""
+    tensor is kept in float64 (its accumulate type on the CPU), each value rounded to float32;
+    float16's and bfloat16's in float32."""
     xp = xp_of(x)
     accumulate = xp.cumprod if product else xp.cumsum
     if xp is np and x.dtype == np.float32:
         return accumulate(x, axis=dim, dtype=np.float64).astype(np.float32)
+    if xp is np and x.dtype in dtypes.REDUCED_FLOAT_NP:
+        return accumulate(x.astype(np.float32), axis=dim).astype(x.dtype)
     return accumulate(x, axis=dim, dtype=x.dtype)
 
 

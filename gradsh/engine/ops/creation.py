@@ -435,6 +435,8 @@ def _linspace_values(start: Any, end: Any, steps: int, d: DType) -> np.ndarray:
         return np.full(1, start, dtype=np.float64).astype(d.np) if d.is_floating_point else \
             np.full(1, int(start), dtype=d.np)
     halfway = steps // 2
+    if d.np in dtypes.REDUCED_FLOAT_NP:
+        return _linspace_reduced(start, end, steps, d)
     if d.is_floating_point:
         t = d.np.type
         s, e = t(start), t(end)
@@ -457,6 +459,27 @@ def _linspace_values(start: Any, end: Any, steps: int, d: DType) -> np.ndarray:
         return np.trunc(np.where(idx < halfway, low, high))
 
     return _in_chunks(steps, d, ints)
+
+
+def _linspace_reduced(start: Any, end: Any, steps: int, d: DType) -> np.ndarray:
+    """linspace in float16 or bfloat16 as the kernel computes it: in c10::Half (BFloat16)
+    arithmetic, where every operation rounds to the dtype and an int64 operand (the step
+    count, the index) is converted to the dtype first. Matches torch for 7 to 70,000 steps."""
+
+    def rounded(value: Any) -> np.ndarray:
+        return np.asarray(value, np.float32).astype(d.np).astype(np.float32)
+
+    s, e = rounded(float(start)), rounded(float(end))
+    step = rounded(rounded(e - s) / rounded(steps - 1))
+    halfway = steps // 2
+
+    def floats(idx: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            low = rounded(s + rounded(step * rounded(idx)))
+            high = rounded(e - rounded(step * rounded(steps - idx - 1)))
+        return np.where(idx < halfway, low, high)
+
+    return _in_chunks(steps, d, floats)
 
 
 @guarded(tensor_first=False)

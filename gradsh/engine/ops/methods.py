@@ -645,6 +645,7 @@ _METHODS: dict[str, Any] = {
     "float": _cast(dtypes.float32),
     "double": _cast(dtypes.float64),
     "half": _cast(dtypes.float16),
+    "bfloat16": _cast(dtypes.bfloat16),
     "long": _cast(dtypes.int64),
     "int": _cast(dtypes.int32),
     "short": _cast(dtypes.int16),

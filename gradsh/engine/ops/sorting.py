@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import backend, dtypes
+from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchIndexError, TorchNotImplementedError, TorchRuntimeError
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.functions.sorting import (
@@ -38,7 +39,7 @@ def _sort_order(data: Any, dim: int, descending: bool) -> Any:
         return xp.zeros((), dtype=np.int64)
     if not descending:
         return xp.argsort(data, axis=dim, kind="stable").astype(np.int64)
-    if data.dtype.kind == "f":
+    if is_float_array_dtype(data.dtype):
         # two stable passes: by value descending, then NaN first
         nan = xp.isnan(data)
         first = xp.argsort(xp.where(nan, 0, -data), axis=dim, kind="stable")
@@ -187,7 +188,7 @@ def _selection(kind: str, a: Tensor, dim: int, keepdim: bool, k: int = 0) -> Any
         indices = backend.to_device(_kthvalue_along(data, axis, k - 1), a.device)
     else:  # median: the stable order's middle (aten's nth_element breaks ties by index)
         position: Any = (size - 1) // 2
-        if data.dtype.kind == "f":
+        if is_float_array_dtype(data.dtype):
             nan = xp.isnan(data)
             counts = nan.sum(axis=axis)
             position = xp.where(counts > 0, size - counts, position)  # the first NaN
