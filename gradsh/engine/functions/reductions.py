@@ -352,27 +352,32 @@ class LinalgVectorNormBackward0(Function):
         if not self.keepdim and x.ndim != 0 and dims:
             grad = F.unsqueeze_dims(grad, dims, x.ndim)
             norm = F.unsqueeze_dims(norm, dims, x.ndim)
-        p = self.ord
-        with _quiet():
-            if p == 0:
-                return (None,)  # PyTorch returns an undefined gradient: x.grad stays None
-            if p == 1:
-                return (F.sgn(x) * grad,)
-            if p == 2:
-                # NOTE: the gradient at the zero vector is 0 (masked), not NaN.
-                return (grad * F.masked_fill(x / norm, norm == 0, 0.0),)
-            if math.isinf(p):
-                ax = F.abs(x)
-                mask = (ax == norm) | F.isnan(ax)
-                return (F.sgn(x) * ((grad / F.sum(mask, dims or None, True)) * mask),)
-            if p < 1:
-                scaled = F.sgn(x) * F.masked_fill(F.abs(x) ** (p - 1), x == 0, 0.0)
-                return (scaled * grad * norm ** (1 - p),)
-            if p < 2:
-                scaled = F.sgn(x) * F.abs(x) ** (p - 1)
-            else:
-                scaled = x * F.abs(x) ** (p - 2)
-            return (scaled * F.masked_fill(grad / norm ** (p - 1), norm == 0, 0.0),)
+        if self.ord == 0:
+            return (None,)  # PyTorch returns an undefined gradient: x.grad stays None
+        return (_norm_backward(F, grad, x, norm, self.ord, dims),)
+
+
+def _norm_backward(F: Any, grad: Any, x: Any, norm: Any, p: float, dims: tuple[int, ...]) -> Any:
+    """FunctionsManual's norm_backward, formula for formula (its graph under create_graph is
+    PyTorch's), for p != 0; grad and norm already have x's dimensions."""
+    with _quiet():
+        if p == 1:
+            return F.sgn(x) * grad
+        if p == 2:
+            # NOTE: the gradient at the zero vector is 0 (masked), not NaN.
+            return grad * F.masked_fill(x / norm, norm == 0, 0.0)
+        if math.isinf(p):
+            ax = F.abs(x)
+            mask = (ax == norm) | F.isnan(ax)
+            return F.sgn(x) * ((grad / F.sum(mask, dims or None, True)) * mask)
+        if p < 1:
+            scaled = F.sgn(x) * F.masked_fill(F.abs(x) ** (p - 1), x == 0, 0.0)
+            return scaled * grad * norm ** (1 - p)
+        if p < 2:
+            scaled = F.sgn(x) * F.abs(x) ** (p - 1)
+        else:
+            scaled = x * F.abs(x) ** (p - 2)
+        return scaled * F.masked_fill(grad / norm ** (p - 1), norm == 0, 0.0)
 
 
 def _reduced_count(shape: Shape, dims: tuple[int, ...] | None) -> int:
@@ -581,18 +586,9 @@ class DistBackward0(Function):
         if p == 0:  # PyTorch's norm backward gives no tensor for p = 0, and says so
             raise TorchRuntimeError("Expected a proper Tensor but got None (or an undefined "
                                     "Tensor in C++) for argument #0 'self'")
+        g = _norm_backward(F, grad, d, norm, p, ())  # derivatives.yaml: norm_backward of a - b
         with _quiet():
-            if p == 1:
-                g = F.sgn(d) * grad
-            elif p == 2:
-                g = F.where(norm == 0, d * 0, d * (grad / norm))
-            elif math.isinf(p):
-                at = (F.abs(d) == norm)
-                g = F.sgn(d) * at * (grad / F.sum(at, None, False))
-            else:
-                g = F.where(norm == 0, d * 0,
-                            d * F.abs(d) ** (p - 2) * (grad / norm ** (p - 1)))
-        return (g if need_a else None, -g if need_b else None)
+            return (g if need_a else None, -g if need_b else None)
 
 
 class CumsumBackward0(Function):
