@@ -679,6 +679,33 @@ SECOND_ORDER = [
     ("huber_none", lambda m, x: m.huber_loss(x[0], x[1] * 2, reduction="none", delta=0.8),
      MIXED),
     ("huber", lambda m, x: m.huber_loss(x[0] * x[0], x[1], delta=0.8), MIXED),
+    # glu_backward, binary_cross_entropy_backward: their own nodes (GluBackwardBackward0,
+    # BinaryCrossEntropyBackwardBackward0); bce with logits and dist: the formulas'
+    # operations in PyTorch's order (DivBackward1 last, norm_backward's MaskedFillBackward0)
+    ("glu", lambda m, x: m.glu(x, 0), MIXED),
+    ("glu_dim1", lambda m, x: m.glu(x[:, :2] * x[:, 1:], 1), MIXED),
+    ("bce", lambda m, x: m.binary_cross_entropy(m.sigmoid(x), m.sigmoid(x.detach() * 2)),
+     MIXED),
+    ("bce_weight", lambda m, x: m.binary_cross_entropy(
+        m.sigmoid(x), m.sigmoid(x.detach() * 2), weight=x.detach().abs()), MIXED),
+    ("bce_sum_target", lambda m, x: m.binary_cross_entropy(
+        m.sigmoid(x), m.sigmoid(x * 2), reduction="sum"), MIXED),
+    ("bce_none", lambda m, x: m.binary_cross_entropy(
+        m.sigmoid(x), m.sigmoid(-x), reduction="none") * x, MIXED),
+    ("bce_logits", lambda m, x: m.binary_cross_entropy_with_logits(
+        x, m.sigmoid(x.detach() * 2)), MIXED),
+    ("bce_logits_target", lambda m, x: m.binary_cross_entropy_with_logits(
+        x * x, m.sigmoid(x * 2)), MIXED),
+    ("bce_logits_pos_weight", lambda m, x: m.binary_cross_entropy_with_logits(
+        x, m.sigmoid(x.detach()), pos_weight=m.tensor([1.0, 2.0, 0.5])), MIXED),
+    ("dist", lambda m, x: m.dist(x[0], x[1]), MIXED),
+    ("dist_p3", lambda m, x: m.dist(x[0], x[1], 3), MIXED),
+    ("dist_inf", lambda m, x: m.dist(x[0], x[1], float("inf")), MIXED),
+    # native_layer_norm_backward: one node of three results (NativeLayerNormBackwardBackward0)
+    ("layer_norm", lambda m, x: m.layer_norm(x, (3,)), MIXED),
+    ("layer_norm_affine", lambda m, x: m.layer_norm(x * x, (3,), x[0] * 1, x[1] * 1) * x, MIXED),
+    ("layer_norm_2d_weight", lambda m, x: m.layer_norm(x.reshape(1, 2, 3), (2, 3), x * 2,
+                                                       None).sin(), MIXED),
 ]
 
 
