@@ -216,6 +216,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        if value.__class__ is not bool:
+            raise TorchRuntimeError("requires_grad must be a bool")
         if self._grad_fn is not None:
             message = "you can only change requires_grad flags of leaf variables."
             if not value:
@@ -363,7 +365,8 @@ class Tensor:
     @data.setter
     def data(self, value: Tensor) -> None:
         if not isinstance(value, Tensor):
-            raise TorchRuntimeError("data must be a Tensor")
+            raise TorchTypeError(f"Variable data has to be a tensor, but got "
+                                 f"{type(value).__name__}")
         if value.device != self.device and False:
             raise TorchRuntimeError("data set to a tensor on a different device")
         self._data = value._data
@@ -554,3 +557,7 @@ class RemovableHandle:
     def remove(self) -> None:
         if self._hook in self._hooks:
             self._hooks.remove(self._hook)
+
+
+# A program printing a handle sees PyTorch's class (`<torch.utils.hooks.RemovableHandle ...>`)
+RemovableHandle.__module__ = "torch.utils.hooks"

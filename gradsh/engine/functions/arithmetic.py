@@ -317,7 +317,20 @@ def _scalar_division(a: Tensor, other: float | int, ufunc: str) -> Array:
     if dtype.category < 2 and other == 0:
         raise TorchRuntimeError("ZeroDivisionError")
     with _quiet():
+        if ufunc == "remainder":
+            return _remainder(a._data, other, dtype)
         return getattr(xp_of(a._data), ufunc)(a._data, other, dtype=dtype.np)
+
+
+def _remainder(left: Any, right: Any, dtype: DType) -> Array:
+    """remainder as PyTorch's CPU kernel computes it: for floats fmod, moved into the divisor's
+    sign when they differ, so that a zero keeps fmod's sign (2. % -2 is 0., NumPy's -0.)."""
+    xp = xp_of_operands(left, right)
+    if dtype.category < 2:
+        return xp.remainder(left, right, dtype=dtype.np)
+    mod = xp.fmod(left, right, dtype=dtype.np)
+    adjust = (mod != 0) & ((xp.asarray(right) < 0) != (mod < 0))
+    return xp.where(adjust, mod + right, mod).astype(dtype.np, copy=False)
 
 
 class RemainderBackward0(Function):
@@ -347,7 +360,7 @@ class RemainderBackward1(Function):
             raise not_implemented_for("remainder_cpu", dtype)
         _check_integer_division(a, b, dtype)
         with _quiet():
-            return xp_of(a._data).remainder(operand(a, dtype), operand(b, dtype), dtype=dtype.np)
+            return _remainder(operand(a, dtype), operand(b, dtype), dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -370,7 +383,7 @@ class _RemainderScalarTensor(Function):
         if dtype.category < 2 and bool((a._data == 0).any()):
             raise TorchRuntimeError("ZeroDivisionError")
         with np.errstate(all="ignore"):
-            return xp_of(a._data).remainder(other, a._data, dtype=dtype.np)
+            return _remainder(other, a._data, dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         raise TorchRuntimeError("derivative for aten::remainder is not implemented")

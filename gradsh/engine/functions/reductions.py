@@ -20,6 +20,7 @@ from gradsh.engine.functions.common import (
     result_dtype,
     xp_of,
 )
+from gradsh.engine.functions.linalg_decompositions import MultiOutputFunction
 from gradsh.engine.functions.unary import _sign_array
 from gradsh.engine.tensor import RESULT, Array, Function, Shape, Tensor
 from gradsh.engine.vecmath.layout import coalesce, iteration_order
@@ -29,6 +30,7 @@ __all__ = [
     "ProdBackward1", "MaxBackward1", "MinBackward1", "MaxBackward0", "MinBackward0",
     "AmaxBackward0", "AminBackward0", "LogsumexpBackward0", "LinalgVectorNormBackward0",
     "VarBackward0", "StdBackward0", "DistBackward0", "CumsumBackward0", "CumprodBackward0",
+    "VarMeanBackward0", "StdMeanBackward0",
 ]
 
 
@@ -552,6 +554,56 @@ class StdBackward0(Function):
             grad_var = F.masked_fill(grad / (result * 2), result == 0, 0.0)
         return (_var_backward(F, grad_var, self.saved("self", F), self.dim, self.correction,
                               self.keepdim),)
+
+
+class VarMeanBackward0(MultiOutputFunction):
+    """var_mean: (var, mean) from one node, as PyTorch records it; var_mean_backward is
+    var_backward of the first gradient plus mean_backward of the second."""
+
+    node_name = "VarMeanBackward0"
+    take_sqrt: ClassVar[bool] = False
+
+    def forward(self, a: Tensor, dim: tuple[int, ...] | None, correction: float,
+                keepdim: bool) -> tuple[Array, Array]:
+        self.dim, self.correction, self.keepdim = dim, correction, keepdim
+        self.self_sizes = a.shape
+        self.save("self", a)
+        first = _var_array(a._data, dim, correction, keepdim, take_sqrt=self.take_sqrt)
+        with _quiet():
+            mean = _mean_array(a._data, dim or None, keepdim and dim is not None,
+                               a.dtype.np)
+        return first, mean
+
+    def backward(self, F: Any, grads: Any) -> tuple[Any, ...]:
+        g_first, g_mean = grads
+        x = self.saved("self", F)
+        g_self = None if g_first is None else self.first_backward(F, g_first, x)
+        if g_mean is not None:
+            count = _numel(self.self_sizes) if not self.dim else math.prod(
+                self.self_sizes[d] for d in self.dim)
+            g_mean = _restore_reduced(F, g_mean, self.dim or None, self.keepdim,
+                                      len(self.self_sizes))
+            with _quiet():
+                aux = F.expand(g_mean, self.self_sizes) / count
+                g_self = aux if g_self is None else g_self + aux
+        return (g_self,)
+
+    def first_backward(self, F: Any, grad: Any, x: Any) -> Any:
+        return _var_backward(F, grad, x, self.dim, self.correction, self.keepdim)
+
+
+class StdMeanBackward0(VarMeanBackward0):
+    """std_mean: (std, mean) from one node; std_backward of the first gradient."""
+
+    node_name = "StdMeanBackward0"
+    take_sqrt = True
+    outputs_saved = ("result0", None)
+
+    def first_backward(self, F: Any, grad: Any, x: Any) -> Any:
+        result = self.saved("result0", F)
+        with _quiet():
+            grad_var = F.masked_fill(grad / (result * 2), result == 0, 0.0)
+        return _var_backward(F, grad_var, x, self.dim, self.correction, self.keepdim)
 
 
 class DistBackward0(Function):
