@@ -26,7 +26,7 @@ clamp_min clamp_min_ clip clip_ clone concat concatenate cos cos_ cosh cosine_si
 count_nonzero cumprod cumsum detach diag dist div divide dot empty empty_like eq equal erf exp
 exp2 exp_ expm1 eye flatten flip floor floor_divide fmod frac full full_like gather ge ger
 greater greater_equal gt index_add index_fill index_put index_select inner isfinite isinf
-isnan kthvalue le lerp less less_equal linspace log log10 log1p log2 log_
+isnan kthvalue le lerp less less_equal linspace logspace log log10 log1p log2 log_
 logical_and logical_not logical_or logical_xor logit logsumexp lt masked_fill masked_select
 matmul max maximum mean median meshgrid min minimum mm mode moveaxis movedim mul multiply mv
 nan_to_num nanmedian narrow ne neg neg_ negative nonzero norm normal not_equal numel ones

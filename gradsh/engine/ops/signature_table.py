@@ -251,6 +251,23 @@ OVERLOADS: dict[str, Overloads] = {
         ),
         (),
     ),
+    "logspace": (
+        (
+            "(Tensor start, Tensor end, int steps, float base = 10.0, *, Tensor out = None, "
+            "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False)",
+            "(Number start, Tensor end, int steps, float base = 10.0, *, Tensor out = None, "
+            "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False)",
+            "(Tensor start, Number end, int steps, float base = 10.0, *, Tensor out = None, "
+            "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False)",
+            "(Number start, Number end, int steps, float base = 10.0, *, Tensor out = None, "
+            "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False)",
+        ),
+        (),
+    ),
     "where": (
         (
             "(Tensor condition)",
