@@ -301,9 +301,11 @@ OP_TABLE: list[Case] = [
       domain="distinct"),
     C("binary_cross_entropy", lambda m, x, y: m.binary_cross_entropy(
         m.sigmoid(x), m.sigmoid(y)), S, S),
+    # (the target in x's dtype: binary_cross_entropy refuses another, also in the float64
+    # finite differences)
     C("binary_cross_entropy_weight", lambda m, x: m.binary_cross_entropy(
-        m.sigmoid(x), m.tensor([[0.0, 1.0, 0.5], [1.0, 1.0, 0.0]]), weight=m.tensor(
-            [1.0, 2.0, 0.5]), reduction="sum"), S),
+        m.sigmoid(x), m.tensor([[0.0, 1.0, 0.5], [1.0, 1.0, 0.0]], dtype=x.dtype),
+        weight=m.tensor([1.0, 2.0, 0.5]), reduction="sum"), S),
     C("bce_with_logits", lambda m, x, y: m.binary_cross_entropy_with_logits(
         x, m.sigmoid(y)), S, S),
     C("bce_with_logits_pos_weight", lambda m, x, y: m.binary_cross_entropy_with_logits(

@@ -192,6 +192,8 @@ class BinaryCrossEntropyWithLogitsBackward0(_PairLoss):
     def forward(self, a: Tensor, target: Tensor, weight: Tensor | None,
                 pos_weight: Tensor | None, reduction: str) -> Array:
         x, t, dtype = self.setup(a, target, reduction)
+        if target.dtype.is_floating_point:
+            dtype = target.dtype  # (PyTorch's kernel works in place in `1 - target`)
         self.weight, self.pos_weight = weight, pos_weight
         with _quiet():
             log_sigmoid = unary("logsigmoid", x)
