@@ -164,6 +164,7 @@ class RsubBackward1(Function):
 
 class MulBackward0(Function):
     node_name = "MulBackward0"
+    optional_saved = ("other", "self")
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         x, y = a._data, b._data
@@ -208,6 +209,7 @@ class MulBackward1(Function):
 
 class DivBackward0(Function):
     node_name = "DivBackward0"
+    optional_saved = ("other", "self")
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         broadcast_shapes(a, b)
