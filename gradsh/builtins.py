@@ -664,7 +664,7 @@ BUILTINS: tuple[Builtin, ...] = (
         "(smallest with largest=False), in order.", "values: grad_fn TopkBackward0",
         "v, i = x.topk(2)"),
     _fn("bernoulli_", "x.bernoulli_(p=0.5)", "Fill x with 0/1 draws, 1 with probability p "
-        "(PyTorch CPU's numbers after seed).", "in place (BernoulliBackward1)",
+        "(PyTorch CPU's numbers after seed).", "in place (BernoulliBackward2)",
         "m = empty(3).bernoulli_(0.5)", function=False),
     _fn("dropout", "dropout(x, p=0.5, training=True, inplace=False)",
         "Zero each entry with probability p and scale the rest by 1 / (1 - p); PyTorch CPU's "

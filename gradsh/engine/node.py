@@ -51,6 +51,8 @@ class Node:
     num_outputs: ClassVar[int] = 1
     short_name: ClassVar[str | None] = None  # the name PyTorch's version error gives it
     qualified_name: ClassVar[str | None] = None  # name(), where it differs from node_name
+    # the saved tensors PyTorch's class always shows (`_saved_self` is None when not saved)
+    optional_saved: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -137,6 +139,8 @@ class Node:
         value = known.get(key, _MISSING)
         if value is not _MISSING and (value is None or isinstance(value, _PLAIN_VALUES)):
             return True, tuple(value) if isinstance(value, tuple) else value
+        if key in self.optional_saved:
+            return True, None  # declared by PyTorch's class, not saved for this call
         return False, None
 
     @property
@@ -717,3 +721,7 @@ def grad_ops(as_tensor: bool) -> type[GradOps]:
 # grad_fn); Tensor, one layer below, finds them here once this module is imported.
 Tensor._accumulate_grad_node = AccumulateGrad
 Tensor._view_node = AsStridedBackward0
+
+
+# A program printing the class sees PyTorch's (`<class 'torch.autograd.graph.Node'>`)
+Node.__module__ = "torch.autograd.graph"

@@ -14,6 +14,7 @@ from gradsh.engine.functions.activations_double import (
     DoubleDifferentiable,
     EluBackwardBackward0,
     GeluBackwardBackward0,
+    GluBackwardBackward0,
     HardsigmoidBackwardNotImplemented,
     HardshrinkBackwardBackward0,
     HardswishBackwardBackward0,
@@ -405,8 +406,10 @@ class SoftshrinkBackward0(_Shrink):
                                                        xp.zeros((), x.dtype))).astype(x.dtype)
 
 
-class GluBackward0(_SavesSelf):
+class GluBackward0(DoubleDifferentiable, _SavesSelf):
     node_name = "GluBackward0"
+    double = GluBackwardBackward0
+    double_params = ("dim",)
 
     def forward(self, a: Tensor, dim: int) -> Array:
         self.save_input(a)
@@ -415,12 +418,11 @@ class GluBackward0(_SavesSelf):
         first, second = xp_of(x).split(x, 2, axis=dim)
         return first * pointwise.unary("sigmoid", second)
 
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        x = self.saved("self", F)
+    def gradient(self, grad: Array, x: Array) -> Array:
         half = x.shape[self.dim] // 2
-        first, second = F.narrow(x, self.dim, 0, half), F.narrow(x, self.dim, half, half)
-        s = F.ufunc("sigmoid", second)
-        return (F.cat([grad * s, grad * first * s * (1 - s)], self.dim),)
+        first, second = A.narrow(x, self.dim, 0, half), A.narrow(x, self.dim, half, half)
+        s = A.ufunc("sigmoid", second)
+        return A.cat([grad * s, grad * first * s * (1 - s)], self.dim)
 
 
 class PreluKernelBackward0(Function):

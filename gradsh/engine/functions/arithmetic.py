@@ -16,6 +16,7 @@ from gradsh.engine.functions.common import (
     _scalar_op,
     _times,
     broadcast_shapes,
+    fit_int,
     float_result_dtype,
     fma64,
     not_implemented_for,
@@ -32,7 +33,8 @@ from gradsh.engine.vecmath.fp import fma32
 
 __all__ = [
     "AddBackward0", "AddBackward1", "SubBackward0", "SubBackward1", "RsubBackward1",
-    "MulBackward0", "MulBackward1", "DivBackward0", "DivBackward1", "FloorDivideNotImplemented",
+    "MulBackward0", "MulBackward1", "DivBackward0", "DivBackward1", "DivBackward2",
+    "FloorDivideNotImplemented",
     "RemainderBackward0", "RemainderBackward1", "FmodBackward0", "FmodBackward1", "PowBackward0",
     "PowBackward1", "PowBackward2", "Atan2Backward0", "LerpBackward0", "XlogyBackward0",
     "AddcmulBackward0", "AddcdivBackward0", "LinalgCrossBackward0",
@@ -94,8 +96,9 @@ class AddBackward0(Function):
         if x.shape != y.shape:
             broadcast_shapes(a, b)
         self.alpha = alpha
-        return _add_scaled(x if not a._wrapped else x.item(), y if not b._wrapped else y.item(),
-                           alpha, result_dtype(a, b))
+        dtype = result_dtype(a, b)
+        return _add_scaled(x if not a._wrapped else fit_int(x.item(), dtype),
+                           y if not b._wrapped else fit_int(y.item(), dtype), alpha, dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -124,8 +127,10 @@ class SubBackward0(Function):
         if x.shape != y.shape:
             broadcast_shapes(a, b)
         self.alpha = alpha
-        return _add_scaled(x if not a._wrapped else x.item(), y if not b._wrapped else y.item(),
-                           alpha, result_dtype(a, b), subtract=True)
+        dtype = result_dtype(a, b)
+        return _add_scaled(x if not a._wrapped else fit_int(x.item(), dtype),
+                           y if not b._wrapped else fit_int(y.item(), dtype), alpha, dtype,
+                           subtract=True)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -156,7 +161,7 @@ class RsubBackward1(Function):
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
         x = operand(a) if alpha == 1 else operand(a) * alpha
         with _quiet():
-            return xp_of(a._data).subtract(other, x, dtype=dtype.np)
+            return xp_of(a._data).subtract(fit_int(other, dtype), x, dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (-grad if self.alpha == 1 else -grad * self.alpha,)
@@ -164,6 +169,7 @@ class RsubBackward1(Function):
 
 class MulBackward0(Function):
     node_name = "MulBackward0"
+    optional_saved = ("other", "self")
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         x, y = a._data, b._data
@@ -179,13 +185,14 @@ class MulBackward0(Function):
             if out is not None:
                 return out
         xp = np if x.__class__ is np.ndarray else xp_of(x)
+        dtype = result_dtype(a, b)
+        left = x if not a._wrapped else fit_int(x.item(), dtype)
+        right = y if not b._wrapped else fit_int(y.item(), dtype)
         if xp is np:
-            left, right = x if not a._wrapped else x.item(), y if not b._wrapped else y.item()
             if x.size < threads.MIN_ELEMENTS and y.size < threads.MIN_ELEMENTS:
-                return np.multiply(left, right, dtype=result_dtype(a, b).np)
-            return elementwise(np.multiply, left, right, dtype=result_dtype(a, b).np)
-        return xp.multiply(x if not a._wrapped else x.item(), y if not b._wrapped else y.item(),
-                           dtype=result_dtype(a, b).np)
+                return np.multiply(left, right, dtype=dtype.np)
+            return elementwise(np.multiply, left, right, dtype=dtype.np)
+        return xp.multiply(left, right, dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -214,6 +221,7 @@ class MulBackward1(Function):
 
 class DivBackward0(Function):
     node_name = "DivBackward0"
+    optional_saved = ("other", "self")
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         broadcast_shapes(a, b)
@@ -270,7 +278,7 @@ def _over(grad: Any, other: Any) -> Any:
 
 def _check_integer_division(a: Tensor, b: Tensor, dtype: DType) -> None:
     if dtype.category < 2:
-        divisor = operand(b)
+        divisor = operand(b, dtype)
         if (isinstance(divisor, (int, float)) and divisor == 0) or (
             not isinstance(divisor, (int, float)) and bool((divisor == 0).any())
         ):
@@ -296,20 +304,68 @@ class FloorDivideNotImplemented(Function):
             if out is not None:
                 return out
         with _quiet():
-            return np.floor_divide(operand(left), operand(right), dtype=dtype.np)
+            return np.floor_divide(operand(left, dtype), operand(right, dtype), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         raise TorchRuntimeError("derivative for aten::floor_divide is not implemented")
+
+
+class DivBackward2(DivBackward0):
+    """div(a, b, rounding_mode="floor" | "trunc"): the quotient rounded down (as floor_divide)
+    or toward zero; derivatives.yaml gives both operands `grad * 0`. With rounding_mode=None
+    given, DivBackward0's true division under this name."""
+
+    node_name = "DivBackward2"
+    rounding_mode: str | None = None
+
+    def forward(self, a: Tensor, b: Tensor, rounding_mode: str | None = None) -> Array:
+        if rounding_mode is None:
+            return super().forward(a, b)
+        self.rounding_mode = rounding_mode
+        broadcast_shapes(a, b)
+        dtype = result_dtype(a, b)
+        if dtype is dtypes.bool_:
+            raise not_implemented_for(f"div_{rounding_mode}_cpu", dtype)
+        _check_integer_division(a, b, dtype)
+        left, right = operand(a, dtype), operand(b, dtype)
+        with _quiet():
+            if rounding_mode == "floor":
+                return np.floor_divide(left, right, dtype=dtype.np)
+            if dtype.category == 2:
+                return np.trunc(np.divide(left, right, dtype=dtype.np))
+            quotient = np.floor_divide(left, right, dtype=dtype.np)  # then toward zero
+            inexact = (quotient * right != left) & ((np.asarray(left) < 0) != (right < 0))
+            return quotient + inexact.astype(dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        if self.rounding_mode is None:
+            return super().backward(F, grad)
+        need_a, need_b = self.needs_input_grad
+        return (grad * 0 if need_a else None, grad * 0 if need_b else None)
 
 
 def _scalar_division(a: Tensor, other: float | int, ufunc: str) -> Array:
     dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
     if dtype is dtypes.bool_:
         raise not_implemented_for(f"{ufunc}_cpu", dtype)
+    other = fit_int(other, dtype)
     if dtype.category < 2 and other == 0:
         raise TorchRuntimeError("ZeroDivisionError")
     with _quiet():
+        if ufunc == "remainder":
+            return _remainder(a._data, other, dtype)
         return getattr(xp_of(a._data), ufunc)(a._data, other, dtype=dtype.np)
+
+
+def _remainder(left: Any, right: Any, dtype: DType) -> Array:
+    """remainder as PyTorch's CPU kernel computes it: for floats fmod, moved into the divisor's
+    sign when they differ, so that a zero keeps fmod's sign (2. % -2 is 0., NumPy's -0.)."""
+    xp = xp_of_operands(left, right)
+    if dtype.category < 2:
+        return xp.remainder(left, right, dtype=dtype.np)
+    mod = xp.fmod(left, right, dtype=dtype.np)
+    adjust = (mod != 0) & ((xp.asarray(right) < 0) != (mod < 0))
+    return xp.where(adjust, mod + right, mod).astype(dtype.np, copy=False)
 
 
 class RemainderBackward0(Function):
@@ -339,7 +395,7 @@ class RemainderBackward1(Function):
             raise not_implemented_for("remainder_cpu", dtype)
         _check_integer_division(a, b, dtype)
         with _quiet():
-            return xp_of(a._data).remainder(operand(a), operand(b), dtype=dtype.np)
+            return _remainder(operand(a, dtype), operand(b, dtype), dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -362,7 +418,7 @@ class _RemainderScalarTensor(Function):
         if dtype.category < 2 and bool((a._data == 0).any()):
             raise TorchRuntimeError("ZeroDivisionError")
         with np.errstate(all="ignore"):
-            return xp_of(a._data).remainder(other, a._data, dtype=dtype.np)
+            return _remainder(other, a._data, dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         raise TorchRuntimeError("derivative for aten::remainder is not implemented")
@@ -395,7 +451,7 @@ class FmodBackward1(Function):
             raise not_implemented_for("fmod_cpu", dtype)
         _check_integer_division(a, b, dtype)
         with _quiet():
-            return xp_of(a._data).fmod(operand(a), operand(b), dtype=dtype.np)
+            return xp_of(a._data).fmod(operand(a, dtype), operand(b, dtype), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad

@@ -34,12 +34,27 @@ def xp_of_operands(*values: Any) -> Any:
     return np
 
 
-def operand(t: Tensor) -> Any:
+def operand(t: Tensor, dtype: DType | None = None) -> Any:
     """The value a kernel computes with: wrapped Python numbers stay Python numbers, so NumPy
-    treats them as weak scalars, like PyTorch's wrapped numbers."""
+    treats them as weak scalars, like PyTorch's wrapped numbers; given the result's `dtype`,
+    an integer that does not fit it wraps around (fit_int)."""
     if t._wrapped:
-        return t._data.item()
+        value = t._data.item()
+        return value if dtype is None else fit_int(value, dtype)
     return t._data
+
+
+def fit_int(value: Any, dtype: DType) -> Any:
+    """A wrapped Python number as a kernel of `dtype` reads it. PyTorch casts a wrapped number
+    to the result's dtype as C++ casts, so an integer that does not fit an integer dtype wraps
+    around (an int32 tensor times 3000000000 multiplies by -1294967296); NumPy would refuse."""
+    if value.__class__ is int and dtype.category == 1:
+        bits = 8 * dtype.itemsize
+        signed = dtype.np.kind == "i"
+        low = -(1 << (bits - 1)) if signed else 0
+        if not low <= value < low + (1 << bits):
+            value = (value - low) % (1 << bits) + low
+    return value
 
 
 def result_dtype(*tensors: Tensor) -> DType:

@@ -15,7 +15,7 @@ __all__ = [
     "IndexBackward0", "IndexPutBackward0", "GatherBackward0", "IndexSelectBackward0",
     "MaskedSelectBackward0", "TakeBackward0", "IndexFillBackward0", "ScatterBackward0",
     "ScatterBackward1", "ScatterAddBackward0", "IndexAddBackward0", "IndexFillBackward1",
-    "IndexCopyBackward0", "MaskedScatterBackward0",
+    "IndexCopyBackward0", "MaskedScatterBackward0", "ScatterReduceNotImplemented",
 ]
 
 
@@ -162,14 +162,16 @@ class MaskedSelectBackward0(Function):
         return (F.detached(scatter, grad),)
 
 
-def _scatter_array(base: Array, dim: int, index: Array, src: Any, add: bool = False) -> Array:
-    """A copy of base with src written (or added) at index along dim (scatter / scatter_add);
-    index may be smaller than base and src outside dim."""
+def _scatter_array(base: Array, dim: int, index: Array, src: Any, add: bool = False,
+                   multiply: bool = False) -> Array:
+    """A copy of base with src written (or added, or multiplied in) at index along dim
+    (scatter / scatter_add / scatter's reduce); index may be smaller than base and src outside
+    dim."""
     xp = xp_of(base)
     if base.ndim == 0 or index.ndim == 0:
         # PyTorch reads a 0-d self or index as one element along dim 0
         flat = _scatter_array(base.reshape(-1), 0, index.reshape(-1),
-                              src if xp.ndim(src) == 0 else src.reshape(-1), add)
+                              src if xp.ndim(src) == 0 else src.reshape(-1), add, multiply)
         return flat.reshape(base.shape)
     out = base.copy()
     grid = list(xp.indices(index.shape, sparse=True))
@@ -177,6 +179,8 @@ def _scatter_array(base: Array, dim: int, index: Array, src: Any, add: bool = Fa
     values = src if xp.ndim(src) == 0 else src[tuple(slice(0, n) for n in index.shape)]
     if add:
         xp.add.at(out, tuple(grid), values)
+    elif multiply:
+        xp.multiply.at(out, tuple(grid), values)
     else:
         out[tuple(grid)] = values
     return out
@@ -328,6 +332,24 @@ class ScatterBackward1(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.detached(lambda g: _scatter_array(g, self.dim, self.index, 0), grad),)
+
+
+class ScatterReduceNotImplemented(Function):
+    """scatter(dim, index, src or value, reduce="add" | "multiply"), which PyTorch gives no
+    derivative: a NotImplemented node with an edge per operand that requires grad (the
+    inputs), raising when backward reaches it; `a` and `src` are the operands themselves."""
+
+    node_name = "NotImplemented"
+    qualified_name = "torch::autograd::NotImplemented"
+
+    def forward(self, *inputs: Tensor, a: Tensor, dim: int, index: Tensor, src: Any,
+                reduce: str) -> Array:
+        values = src._data if isinstance(src, Tensor) else src
+        return _scatter_array(a._data, dim, index._data, values, add=reduce == "add",
+                              multiply=reduce == "multiply")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        raise TorchRuntimeError("derivative for aten::scatter is not implemented")
 
 
 class ScatterAddBackward0(Function):

@@ -177,19 +177,18 @@ class BinaryCrossEntropyBackward0(_PairLoss):
         return self.reduce(loss.astype(dtype.np, copy=False), dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # binary_cross_entropy_backward (its own node under create_graph) and
+        # binary_cross_entropy_target_backward: -logit(x) times grad, the weight, 1 / N
         need_x, need_t = self.needs_input_grad
         x, t = self.saved("self", F), self.saved("target", F)
-        g = _loss_scale(grad, self.reduction, self.numel)
         w = None if self.weight is None else F.as_operand(self.weight)
         with _quiet():
-            gx = gt = None
-            if need_x:
-                denominator = (1 - x) * x
-                gx = g * (x - t) / F.where(denominator < 1e-12, 1e-12, denominator)
-                gx = gx if w is None else gx * w
+            gx = F.bce_backward(grad, x, t, w, self.reduction) if need_x else None
+            gt = None
             if need_t:
-                gt = -F.log(x / (1 - x)) * g
+                gt = -F.log(x / (1 - x)) * grad
                 gt = gt if w is None else gt * w
+                gt = gt / self.numel if self.reduction == "mean" else gt
         return (gx, gt)
 
 
@@ -199,6 +198,8 @@ class BinaryCrossEntropyWithLogitsBackward0(_PairLoss):
     def forward(self, a: Tensor, target: Tensor, weight: Tensor | None,
                 pos_weight: Tensor | None, reduction: str) -> Array:
         x, t, dtype = self.setup(a, target, reduction)
+        if target.dtype.is_floating_point:
+            dtype = target.dtype  # (PyTorch's kernel works in place in `1 - target`)
         self.weight, self.pos_weight = weight, pos_weight
         with _quiet():
             log_sigmoid = unary("logsigmoid", x)
@@ -210,6 +211,8 @@ class BinaryCrossEntropyWithLogitsBackward0(_PairLoss):
         return self.reduce(loss.astype(dtype.np, copy=False), dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # binary_cross_entropy_with_logits_backward and its _target_backward, in their order:
+        # the element's factor, times grad, times weight, then divided by N for the mean
         need_x, need_t = self.needs_input_grad
         x, t = self.saved("self", F), self.saved("target", F)
         w = None if self.weight is None else F.as_operand(self.weight)
@@ -221,21 +224,22 @@ class BinaryCrossEntropyWithLogitsBackward0(_PairLoss):
             if need_x:
                 s = F.ufunc("sigmoid", x)
                 if pw is None:
-                    gx = (s - t) * grad
+                    gx = s - t
                 else:
                     scaled = pw * t
-                    gx = ((scaled + 1 - t) * s - scaled) * grad
-                gx = gx if w is None else gx * w
-                gx = _loss_scale(gx, self.reduction, self.numel)
+                    gx = (scaled + 1 - t) * s - scaled
+                gx = self._scaled(gx * grad, w)
             if need_t:
                 if pw is None:
-                    gt = -x * grad
+                    gt = -x
                 else:
-                    log_sig = F.ufunc("logsigmoid", x)
-                    gt = (F.ufunc("logsigmoid", -x) - log_sig * pw) * grad
-                gt = gt if w is None else gt * w
-                gt = _loss_scale(gt, self.reduction, self.numel)
+                    gt = F.ufunc("logsigmoid", -x) - F.ufunc("logsigmoid", x) * pw
+                gt = self._scaled(gt * grad, w)
         return (gx, gt)
+
+    def _scaled(self, g: Any, w: Any) -> Any:
+        g = g if w is None else g * w
+        return _loss_scale(g, self.reduction, self.numel)
 
 
 class _PiecewiseLoss(_PairLoss):

@@ -31,7 +31,7 @@ from gradsh.engine.tensor import Tensor, _once
 
 __all__ = [
     "tensor", "Tensor_", "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like",
-    "full_like", "arange", "linspace", "eye", "new_zeros", "new_ones", "new_empty", "new_full",
+    "full_like", "arange", "linspace", "logspace", "eye", "new_zeros", "new_ones", "new_empty", "new_full",
     "new_tensor",
 ]
 
@@ -390,6 +390,40 @@ def linspace(start: Any, end: Any, steps: int, dtype: DType | None = None, devic
     d = _resolve_dtype(dtype, dtypes.default_float())
     limits.check((steps,), d.itemsize)
     return _new(_linspace_values(start, end, steps, d), d, device, requires_grad)
+
+
+@guarded(tensor_first=False)
+def logspace(start: Any, end: Any, steps: int, base: float = 10.0, dtype: DType | None = None,
+             device: Any = None, requires_grad: bool = False) -> Tensor:
+    """base ** linspace(start, end, steps), as PyTorch's CPU kernel computes it: the exponent
+    start + step * i (end - step * (steps - 1 - i) for the second half) in double, the power in
+    double by the C library's pow (not NumPy's, whose SIMD code differs by CPU), rounded once to
+    the dtype; an integer dtype takes an integer base."""
+    start = _scalar_value(start, "start")
+    end = _scalar_value(end, "end")
+    if steps < 0:
+        raise TorchRuntimeError("number of steps must be non-negative")
+    d = _resolve_dtype(dtype, dtypes.default_float())
+    limits.check((steps,), d.itemsize)
+    cast = d.np.type if d.is_floating_point else int
+    first, last = float(cast(start)), float(cast(end))
+    b = float(base) if d.is_floating_point else float(int(base))
+    step = (last - first) / (steps - 1) if steps > 1 else 0.0
+    half = steps // 2
+    exponents = [first + step * i if i < half else last - step * (steps - i - 1)
+                 for i in range(steps)] if steps != 1 else [float(start)]
+    with np.errstate(all="ignore"):
+        values = np.array([_c_pow(b, x) for x in exponents], dtype=np.float64)
+        return _new(values.astype(d.np), d, device, requires_grad)
+
+
+def _c_pow(base: float, exponent: float) -> float:
+    try:
+        return math.pow(base, exponent)
+    except OverflowError:
+        return math.inf
+    except ValueError:  # a negative base to a fractional power
+        return math.nan
 
 
 # NOTE: arange and linspace reproduce PyTorch's CPU kernels bit for bit. Those kernels are

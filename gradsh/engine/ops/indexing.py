@@ -31,6 +31,7 @@ from gradsh.engine.functions.indexing import (
     ScatterAddBackward0,
     ScatterBackward0,
     ScatterBackward1,
+    ScatterReduceNotImplemented,
     TakeBackward0,
 )
 from gradsh.engine.functions.shape import (
@@ -52,7 +53,7 @@ from gradsh.engine.ops.copies import copy_, fill_, to
 from gradsh.engine.ops.creation import tensor, zeros
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.shape import expand, reshape, view
-from gradsh.engine.tensor import Tensor, apply_inplace
+from gradsh.engine.tensor import Tensor, _once, apply_inplace
 
 __all__ = [
     "index", "setitem", "index_put", "index_put_", "gather", "index_select", "masked_select",
@@ -564,28 +565,49 @@ def _check_scatter_dims(a: Tensor, index: Tensor) -> None:
 
 
 def _scatter(a: Tensor, dim: int, index: Tensor, src: Any, value: Any, fname: str,
-             inplace: bool) -> Tensor:
+             inplace: bool, reduce: str | None = None) -> Tensor:
     a = _check_tensor(a, fname)
     index = _index_tensor(index, fname)
     d, wrapped = _dim_index(a, dim, index)
     _check_scatter_dims(a, index)
     if src is None:
         src = value
+    if isinstance(src, Tensor) and src.dtype is not a.dtype:
+        raise TorchRuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if reduce is not None:
+        return _scatter_reduce(a, d, wrapped, src, reduce, inplace)
     if isinstance(src, Tensor):
-        if src.dtype is not a.dtype:
-            raise TorchRuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
         return apply_node(inplace, ScatterBackward0, a, src, dim=d, index=wrapped)
     return apply_node(inplace, ScatterBackward1, a, dim=d, index=wrapped, value=src)
 
 
-@guarded
-def scatter(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None) -> Tensor:
-    return _scatter(a, dim, index, src, value, "scatter", inplace=False)
+def _scatter_reduce(a: Tensor, dim: int, index: Tensor, src: Any, reduce: str,
+                    inplace: bool) -> Tensor:
+    """scatter(..., reduce="add" | "multiply"): no derivative in PyTorch (a NotImplemented
+    node), and a tensor src is deprecated, which it says once."""
+    if reduce not in ("add", "multiply"):
+        raise TorchRuntimeError("reduce argument must be either add or multiply.")
+    operands = (a, src) if isinstance(src, Tensor) else (a,)
+    if len(operands) == 2 and "scatter_reduce" not in _once:
+        _once.add("scatter_reduce")
+        warn("The reduce argument of torch.scatter with Tensor src is deprecated and will be "
+             "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
+             "reduction options.")
+    inputs = operands if inplace else tuple(t for t in operands if t.requires_grad) or (a,)
+    return apply_node(inplace, ScatterReduceNotImplemented, *inputs, a=a, dim=dim, index=index,
+                      src=src, reduce=reduce)
 
 
 @guarded
-def scatter_(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None) -> Tensor:
-    return _scatter(a, dim, index, src, value, "scatter_", inplace=True)
+def scatter(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None, *,
+            reduce: str | None = None) -> Tensor:
+    return _scatter(a, dim, index, src, value, "scatter", inplace=False, reduce=reduce)
+
+
+@guarded
+def scatter_(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None, *,
+             reduce: str | None = None) -> Tensor:
+    return _scatter(a, dim, index, src, value, "scatter_", inplace=True, reduce=reduce)
 
 
 def _scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor, fname: str,

@@ -9,7 +9,7 @@ import numpy as np
 
 from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError, warn
-from gradsh.engine.ops.activations import log_softmax, softmax
+from gradsh.engine.ops.activations import dim_required, log_softmax, softmax
 from gradsh.engine.functions.grad_ops import ScalarOverloads
 from gradsh.engine.ops.arguments import OperandTypeError, TensorLike, is_number
 from gradsh.engine.ops.arithmetic import (
@@ -49,6 +49,10 @@ from gradsh.engine.ops.comparison import (
     bitwise_or_,
     bitwise_xor,
     bitwise_xor_,
+    bitwise_left_shift,
+    bitwise_left_shift_,
+    bitwise_right_shift,
+    bitwise_right_shift_,
     eq,
     equal,
     ge,
@@ -424,6 +428,16 @@ _METHODS: dict[str, Any] = {
     "__iand__": _inplace_operator(bitwise_and_),
     "__ior__": _inplace_operator(bitwise_or_),
     "__ixor__": _inplace_operator(bitwise_xor_),
+    "__lshift__": bitwise_left_shift,
+    "__rlshift__": _reflected(bitwise_left_shift),
+    "__rshift__": bitwise_right_shift,
+    "__rrshift__": _reflected(bitwise_right_shift),
+    "__ilshift__": _inplace_operator(bitwise_left_shift_),
+    "__irshift__": _inplace_operator(bitwise_right_shift_),
+    "bitwise_left_shift": bitwise_left_shift,
+    "bitwise_right_shift": bitwise_right_shift,
+    "bitwise_left_shift_": bitwise_left_shift_,
+    "bitwise_right_shift_": bitwise_right_shift_,
     "__contains__": _contains,
     "__getitem__": index,
     "__setitem__": _setitem,
@@ -637,8 +651,8 @@ _METHODS: dict[str, Any] = {
     "outer": outer,
     "ger": outer,
     # nn
-    "softmax": softmax,
-    "log_softmax": log_softmax,
+    "softmax": dim_required(softmax, "softmax", method=True),
+    "log_softmax": dim_required(log_softmax, "log_softmax", method=True),
     # copies, casts, devices, info
     "clone": clone,
     "to": to,
@@ -714,7 +728,7 @@ _OPERATORS = frozenset({
     "__imul__", "__truediv__", "__rtruediv__", "__itruediv__", "__floordiv__", "__rfloordiv__",
     "__mod__", "__rmod__", "__pow__", "__rpow__", "__ipow__", "__matmul__", "__rmatmul__",
     "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__rand__", "__or__",
-    "__ror__", "__xor__", "__rxor__",
+    "__ror__", "__xor__", "__rxor__", "__lshift__", "__rlshift__", "__rshift__", "__rrshift__",
 })
 
 
