@@ -22,6 +22,8 @@ from gradsh.torch._settings import *  # noqa: F403  (threads, finfo, layouts ...
 from gradsh.torch._settings import __all__ as _setting_names
 from gradsh.torch._functions import *  # noqa: F403  (the torch.* functions, listed there)
 from gradsh.torch._functions import __all__ as _function_names
+from gradsh.torch._nn_functions import *  # noqa: F403  (torch.conv2d and kin, listed there)
+from gradsh.torch._nn_functions import __all__ as _nn_function_names
 from gradsh.torch._missing import module_getattr as _module_getattr
 from gradsh.torch._random import (
     Generator,
@@ -94,9 +96,9 @@ from gradsh.torch.serialization import load, save  # noqa: E402
 from gradsh.torch.storage import UntypedStorage  # noqa: E402
 
 _missing_attribute = _module_getattr("torch")
-# Imported on first use (they cost start-up time every program would pay): torch.distributions
-# and torch.func, as attributes and as `import torch.distributions`.
-_LAZY_SUBMODULES = frozenset({"distributions", "func"})
+# Imported on first use (they cost start-up time every program would pay): torch.distributions,
+# torch.func and torch.fft, as attributes and as `import torch.distributions`.
+_LAZY_SUBMODULES = frozenset({"distributions", "func", "fft"})
 
 
 def __getattr__(name: str) -> object:
@@ -104,6 +106,10 @@ def __getattr__(name: str) -> object:
         import importlib
 
         return importlib.import_module(f"gradsh.torch.{name}")
+    if name == "vmap":  # torch.vmap is torch.func.vmap
+        import importlib
+
+        return importlib.import_module("gradsh.torch.func").vmap
     return _missing_attribute(name)
 
 
@@ -114,6 +120,6 @@ __all__ = [
     "is_inference_mode_enabled",
     "is_anomaly_enabled", "is_grad_enabled", "load",
     "manual_seed", "no_grad", "save", "seed", "set_grad_enabled", "set_rng_state",
-    *_function_names, *_setting_names,
+    *_function_names, *_nn_function_names, *_setting_names,
 ]
 del _ops, _exceptions, _pytrace

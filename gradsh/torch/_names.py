@@ -554,6 +554,10 @@ TORCH_NAMES: dict[str, frozenset[str]] = {
         SoftplusTransform TanhTransform SoftmaxTransform StackTransform StickBreakingTransform
         Transform identity_transform
     """.split()),
+    "torch.fft": frozenset("""
+        Tensor fft fft2 fftfreq fftn fftshift hfft hfft2 hfftn ifft ifft2 ifftn ifftshift ihfft
+        ihfft2 ihfftn irfft irfft2 irfftn rfft rfft2 rfftfreq rfftn
+    """.split()),
     "torch.func": frozenset("""
         debug_unwrap functional_call functionalize grad grad_and_value hessian jacfwd jacrev jvp
         linearize replace_all_batch_norm_modules_ stack_module_state vjp vmap

@@ -170,8 +170,10 @@ def _avg_pool_input_grad(grad: Array, node: AvgPool2DBackward0) -> Array:
     oh, ow = g.shape[-2:]
     padded = xp.zeros(shape4[:2] + (max(h + 2 * ph, (oh - 1) * sh + kh),
                                     max(w + 2 * pw, (ow - 1) * sw + kw)), dtype=grad.dtype)
-    for i in range(kh):
-        for j in range(kw):
+    # ATen adds each output's share into its window, outputs in order: an input receives its
+    # shares in output order when the kernel offsets run backwards
+    for i in reversed(range(kh)):
+        for j in reversed(range(kw)):
             padded[:, :, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw] += g
     return padded[:, :, ph:ph + h, pw:pw + w].reshape(node.input_shape)
 

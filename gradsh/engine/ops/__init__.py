@@ -8,8 +8,9 @@ so their graphs look the same, and route in-place variants through `apply_inplac
 
 One module per op family, mirroring gradsh.engine.functions (the nodes they build): creation,
 copies, arithmetic, unary, comparison, selection, reductions, sorting, shape, joining, indexing,
-linalg, activations, losses, sampling, special, autograd, the nn layers' convolution, pooling,
-normalization, embeddings, rnn, functional (what PyTorch composes of other ops) and numerics
+linalg, activations, losses, sampling, special, autograd, combining, strided, the nn layers'
+convolution, pooling, pooling3d, normalization, embeddings, rnn, attention, upsampling,
+grid_sampling, functional (what PyTorch composes of other ops) and numerics
 (the less common element-wise math, NaN-aware and running reductions); arguments and guard hold
 what they all share
 (argument normalisation; PyTorch's argument errors, which every public function wears through
@@ -25,7 +26,9 @@ from gradsh.engine.ops.activations_inplace import *  # noqa: F403
 from gradsh.engine.ops.arguments import *  # noqa: F403
 from gradsh.engine.ops.arguments import _device_name  # noqa: F401  (the runner's --device)
 from gradsh.engine.ops.arithmetic import *  # noqa: F403
+from gradsh.engine.ops.attention import *  # noqa: F403
 from gradsh.engine.ops.autograd import *  # noqa: F403
+from gradsh.engine.ops.combining import *  # noqa: F403
 from gradsh.engine.ops.comparison import *  # noqa: F403
 from gradsh.engine.ops.convolution import *  # noqa: F403
 from gradsh.engine.ops.copies import *  # noqa: F403
@@ -38,6 +41,7 @@ from gradsh.engine.ops.einsum import *  # noqa: F403
 from gradsh.engine.ops.embeddings import *  # noqa: F403
 from gradsh.engine.ops.functional import *  # noqa: F403
 from gradsh.engine.ops.grad_ops import install_tensor_ops
+from gradsh.engine.ops.grid_sampling import *  # noqa: F403
 from gradsh.engine.ops.indexing import *  # noqa: F403
 from gradsh.engine.ops.joining import *  # noqa: F403
 from gradsh.engine.ops.linalg import *  # noqa: F403
@@ -49,6 +53,7 @@ from gradsh.engine.ops.methods import install_tensor_methods
 from gradsh.engine.ops.normalization import *  # noqa: F403
 from gradsh.engine.ops.numerics import *  # noqa: F403
 from gradsh.engine.ops.pooling import *  # noqa: F403
+from gradsh.engine.ops.pooling3d import *  # noqa: F403
 from gradsh.engine.ops.reductions import *  # noqa: F403
 from gradsh.engine.ops.rnn import *  # noqa: F403
 from gradsh.engine.ops.sampling import *  # noqa: F403
@@ -56,8 +61,10 @@ from gradsh.engine.ops.selection import *  # noqa: F403
 from gradsh.engine.ops.shape import *  # noqa: F403
 from gradsh.engine.ops.sorting import *  # noqa: F403
 from gradsh.engine.ops.special import *  # noqa: F403
+from gradsh.engine.ops.strided import *  # noqa: F403
 from gradsh.engine.ops.unary import *  # noqa: F403
 from gradsh.engine.ops.unfold import *  # noqa: F403
+from gradsh.engine.ops.upsampling import *  # noqa: F403
 from gradsh.engine.tensor import (  # noqa: F401  (torch.no_grad and friends)
     enable_grad,
     is_grad_enabled,

@@ -114,6 +114,9 @@ from gradsh.engine.ops.indexing import (
     setitem,
     take,
 )
+from gradsh.engine.ops.attention import baddbmm
+from gradsh.engine.ops.combining import histc, kron
+from gradsh.engine.ops.strided import as_strided
 from gradsh.engine.ops.joining import flip, repeat, roll
 from gradsh.engine.ops.linalg import (
     addmm,
@@ -648,6 +651,10 @@ _METHODS: dict[str, Any] = {
     "dot": dot,
     "inner": inner,
     "bmm": bmm,
+    "baddbmm": baddbmm,
+    "kron": kron,
+    "as_strided": as_strided,
+    "histc": histc,
     "outer": outer,
     "ger": outer,
     # nn

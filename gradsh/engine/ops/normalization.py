@@ -1,4 +1,5 @@
-"""Normalisation: batch_norm, layer_norm and group_norm, with PyTorch's argument checks."""
+"""Normalisation: batch_norm, instance_norm, layer_norm and group_norm, with PyTorch's argument
+checks."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from gradsh.engine.functions.normalization import (
 )
 from gradsh.engine.ops.arguments import _check_tensor
 from gradsh.engine.ops.creation import zeros
-from gradsh.engine.tensor import Tensor
+from gradsh.engine.ops.joining import repeat
+from gradsh.engine.ops.shape import contiguous, view
+from gradsh.engine.tensor import Tensor, no_grad
 
-__all__ = ["batch_norm", "layer_norm", "group_norm"]
+__all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm"]
 
 
 def _placeholder(like: Tensor) -> Tensor:
@@ -85,3 +88,28 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,  # 
     return NativeGroupNormBackward0.apply(
         input, _or_placeholder(weight, input), _or_placeholder(bias, input), groups=num_groups,
         eps=eps, affine=(weight is not None, bias is not None))
+
+
+def instance_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None,  # noqa: A002
+                  running_mean: Tensor | None, running_var: Tensor | None,
+                  use_input_stats: bool, momentum: float, eps: float,
+                  cudnn_enabled: bool = True) -> Tensor:
+    """ATen's instance_norm: a batch norm of the input viewed as (1, N*C, ...), the affine
+    parameters and running statistics repeated N times (RepeatBackward0), the running
+    statistics then averaged back over the batch."""
+    input = _check_tensor(input, "instance_norm")
+    b, c = input.shape[0], input.shape[1]
+
+    def repeated(t: Tensor | None) -> Tensor | None:
+        return None if t is None else repeat(t, b)
+
+    weight_, bias_ = repeated(weight), repeated(bias)
+    mean_, var_ = repeated(running_mean), repeated(running_var)
+    shape = (1, b * c) + tuple(input.shape[2:])
+    out = batch_norm(view(contiguous(input), shape), mean_, var_, weight_, bias_,
+                     use_input_stats, momentum, eps)
+    with no_grad():
+        for stat, update in ((running_mean, mean_), (running_var, var_)):
+            if stat is not None and update is not None:
+                stat.copy_(view(update, (b, c)).mean(0))
+    return view(out, tuple(input.shape))

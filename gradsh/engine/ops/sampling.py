@@ -37,9 +37,10 @@ from gradsh.engine.ops.arguments import (
     size_args,
 )
 from gradsh.engine.ops.arithmetic import div_, mul, mul_
-from gradsh.engine.ops.creation import empty_like, zeros
+from gradsh.engine.ops.copies import copy_
+from gradsh.engine.ops.creation import empty, empty_like, zeros
 from gradsh.engine.ops.guard import guarded
-from gradsh.engine.ops.shape import expand
+from gradsh.engine.ops.shape import expand, permute
 from gradsh.engine.tensor import Tensor, apply_inplace, no_grad
 
 __all__ = [
@@ -215,9 +216,22 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
     if p == 1:
         return mul(input, zeros((), dtype=input.dtype, device=input.device))
     with no_grad():
-        noise = bernoulli_(empty_like(input), 1 - p)
-        noise = div_(noise, 1 - p)
+        noise, order = _empty_in_memory_order(input)
+        noise = div_(bernoulli_(noise, 1 - p), 1 - p)
+        if order is not None:
+            noise = permute(noise, [order.index(d) for d in range(input.ndim)])
     return mul_(input, noise) if inplace else mul(input, noise)
+
+
+def _empty_in_memory_order(like: Tensor) -> tuple[Tensor, list[int] | None]:
+    """ATen's empty_like keeps a dense input's strides, and the draws fill it in memory order:
+    an empty tensor of the dimensions in that order (and the order), or plain empty_like."""
+    strides = like.stride()
+    order = sorted(range(like.ndim), key=lambda d: -strides[d])
+    if order == list(range(like.ndim)) or 0 in strides:
+        return empty_like(like), None
+    shape = [like.shape[d] for d in order]
+    return empty(shape, dtype=like.dtype, device=like.device), order
 
 
 @guarded

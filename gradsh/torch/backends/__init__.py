@@ -36,3 +36,20 @@ class _Mkldnn:
 
 mkldnn = _Mkldnn()
 openmp = SimpleNamespace(is_available=lambda: False)
+
+
+class _Mha:
+    """torch.backends.mha: the switch of MultiheadAttention's and the Transformer layers' fast
+    inference paths (gradsh computes their values on the ordinary path)."""
+
+    def __init__(self) -> None:
+        self._enabled = True
+
+    def get_fastpath_enabled(self) -> bool:
+        return self._enabled
+
+    def set_fastpath_enabled(self, value: bool) -> None:
+        self._enabled = bool(value)
+
+
+mha = _Mha()

@@ -13,6 +13,10 @@ from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch._missing import module_getattr
 from gradsh.torch.nn import _reduction as _reduction_module
 from gradsh.torch.nn._reduction import resolve as _reduction
+from gradsh.torch.nn.functional_attention import *  # noqa: F403  (attention, listed there)
+from gradsh.torch.nn.functional_attention import __all__ as _attention_names
+from gradsh.torch.nn.functional_sampling import *  # noqa: F403  (interpolate, listed there)
+from gradsh.torch.nn.functional_sampling import __all__ as _sampling_names
 
 __getattr__ = module_getattr("torch.nn.functional")
 
@@ -27,7 +31,7 @@ celu glu hardshrink hardswish prelu selu softshrink softsign tanhshrink threshol
 _FROM_LAYERS = """
 adaptive_avg_pool1d adaptive_avg_pool2d avg_pool1d avg_pool2d batch_norm bilinear conv1d conv2d
 conv_transpose1d conv_transpose2d
-embedding group_norm layer_norm max_pool1d max_pool1d_with_indices max_pool2d
+embedding group_norm layer_norm avg_pool3d max_pool1d max_pool1d_with_indices max_pool2d
 max_pool2d_with_indices
 """.split()
 
@@ -35,10 +39,12 @@ __all__ = [*_FROM_OPS, *_FROM_LAYERS, *_FROM_ACTIVATIONS, "relu", "softmax", "lo
            "softmin",
            "softmax2d", "dropout1d", "dropout2d", "alpha_dropout", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "cross_entropy", "kl_div", "l1_loss", "mse_loss",
-           "nll_loss", "smooth_l1_loss", "unfold", "fold", "poisson_nll_loss",
+           "nll_loss", "smooth_l1_loss", "unfold", "instance_norm", "embedding_bag",
+           "local_response_norm", "fold", "poisson_nll_loss",
            "gaussian_nll_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
            "hinge_embedding_loss", "cosine_embedding_loss", "margin_ranking_loss",
-           "multi_margin_loss", "pairwise_distance", "triplet_margin_loss"]
+           "multi_margin_loss", "pairwise_distance", "triplet_margin_loss", *_attention_names,
+           *_sampling_names]
 
 _module = globals()
 for _name in (*_FROM_OPS, *_FROM_LAYERS):
@@ -153,6 +159,46 @@ def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,  # noqa
     if inplace:
         return _ops.add_(_ops.mul_(input, noise), b)
     return _ops.add(_ops.mul(input, noise), b)
+
+
+def instance_norm(input: Tensor, running_mean: Tensor | None = None,  # noqa: A002
+                  running_var: Tensor | None = None, weight: Tensor | None = None,
+                  bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    if use_input_stats:
+        spatial = 1
+        for n in input.shape[2:]:
+            spatial *= n
+        if spatial == 1:
+            raise ValueError("Expected more than 1 spatial element when training, got input "
+                             f"size {input.size()}")
+    return _ops.instance_norm(input, weight, bias, running_mean,  # type: ignore
+                              running_var, use_input_stats, momentum, eps)
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4,  # noqa: A002
+                        beta: float = 0.75, k: float = 1.0) -> Tensor:
+    """PyTorch's Python version: the squares averaged over `size` neighbouring channels
+    (avg_pool2d for 3-D inputs, avg_pool3d above), then input / (k + alpha avg)^beta."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          "
+                         f"input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = div.unsqueeze(1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = _ops.avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = _ops.avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
 
 
 def softmax2d(input: Tensor) -> Tensor:  # noqa: A002
@@ -345,3 +391,63 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
         raise ValueError(f"margin must be greater than 0, got {margin}")
     return _ops.triplet_margin_loss(anchor, positive, negative,  # type: ignore
                                     margin, p, eps, swap, reduction)
+
+
+def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,  # noqa: A002
+                  max_norm: float | None = None, norm_type: float = 2,
+                  scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
+                  per_sample_weights: Tensor | None = None, include_last_offset: bool = False,
+                  padding_idx: int | None = None) -> Tensor:
+    """F.embedding_bag: PyTorch's argument handling (2-D input as fixed-length bags), then
+    torch.embedding_bag."""
+    import warnings
+
+    if weight.dtype is _ops.int64 and input.is_floating_point():
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage "
+                      "`embedding_bag(weight, input, ...)` is deprecated, and should now be "
+                      "`embedding_bag(input, weight, ...)`.", stacklevel=2)
+        weight, input = input, weight
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) "
+                         "is not None, then it must have the same shape as the input "
+                         f"({input.shape})")
+    if weight.dim() != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension "
+                         f"{weight.dim()}")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
+                             "is a mini-batch of fixed length sequences. However, found "
+                             f"offsets of type {type(offsets)}")
+        offsets = _ops.arange(0, input.numel(), input.size(1), dtype=input.dtype)
+        include_last_offset = False
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension "
+                         f"{input.dim()}")
+    modes = {"sum": 0, "mean": 1, "max": 2}
+    if mode not in modes:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if mode == "max" and sparse:
+        raise ValueError("max mode does not support sparse weights")
+    if max_norm is not None:
+        _ops.renorm_embedding_rows(weight, input, max_norm, norm_type)
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            "embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+            f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+            "GitHub.")
+    if sparse:
+        raise RuntimeError("gradsh does not implement sparse gradients (sparse=True)")
+    return _ops.embedding_bag(weight, input, offsets, scale_grad_by_freq,  # type: ignore
+                              modes[mode], sparse, per_sample_weights, include_last_offset,
+                              padding_idx)[0]

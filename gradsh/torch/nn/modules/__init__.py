@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from gradsh.torch.nn.modules.activation import (
     CELU, ELU, GELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid,
-    LogSoftmax, Mish, PReLU, ReLU, ReLU6, SELU, SiLU, Sigmoid, Softmax, Softmax2d, Softmin,
+    LogSoftmax, Mish, MultiheadAttention,
+    PReLU, ReLU, ReLU6, SELU, SiLU, Sigmoid, Softmax, Softmax2d, Softmin,
     Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold,
 )
 from gradsh.torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
@@ -15,6 +16,7 @@ from gradsh.torch.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTr
 from gradsh.torch.nn.modules.dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d
 from gradsh.torch.nn.modules.flatten import Flatten, Unflatten
 from gradsh.torch.nn.modules.fold import Fold, Unfold
+from gradsh.torch.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d
 from gradsh.torch.nn.modules.linear import Bilinear, Identity, Linear
 from gradsh.torch.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from gradsh.torch.nn.modules.loss import (
@@ -24,14 +26,22 @@ from gradsh.torch.nn.modules.loss import (
     SoftMarginLoss, TripletMarginLoss,
 )
 from gradsh.torch.nn.modules.module import Module
-from gradsh.torch.nn.modules.normalization import GroupNorm, LayerNorm
+from gradsh.torch.nn.modules.normalization import GroupNorm, LayerNorm, LocalResponseNorm
 from gradsh.torch.nn.modules.pooling import (
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d,
 )
 from gradsh.torch.nn.modules.rnn import (
     GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase,
 )
-from gradsh.torch.nn.modules.sparse import Embedding
+from gradsh.torch.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
+from gradsh.torch.nn.modules.sparse import Embedding, EmbeddingBag
+from gradsh.torch.nn.modules.transformer import (
+    Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
+    TransformerEncoderLayer,
+)
+from gradsh.torch.nn.modules.upsampling import (
+    MaxUnpool2d, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d,
+)
 
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AlphaDropout", "AvgPool1d", "AvgPool2d",
@@ -47,5 +57,8 @@ __all__ = [
     "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "SoftMarginLoss",
     "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
     "Tanhshrink", "Threshold", "TripletMarginLoss",
-    "Unflatten", "Unfold",
+    "Unflatten", "Unfold", "MultiheadAttention", "Transformer", "TransformerDecoder",
+    "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "PixelShuffle",
+    "PixelUnshuffle", "InstanceNorm1d", "InstanceNorm2d", "EmbeddingBag", "LocalResponseNorm",
+    "MaxUnpool2d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d",
 ]

@@ -8,12 +8,15 @@ from typing import Any
 from gradsh.engine import ops
 from gradsh.engine.tensor import Tensor
 from gradsh.torch.nn import functional as F
+from gradsh.torch.nn import init
+from gradsh.torch.nn.modules.linear import NonDynamicallyQuantizableLinear
 from gradsh.torch.nn.modules.module import Module
 from gradsh.torch.nn.parameter import Parameter
 
 __all__ = [
     "CELU", "ELU", "GELU", "GLU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh",
-    "LeakyReLU", "LogSigmoid", "LogSoftmax", "Mish", "PReLU", "ReLU", "ReLU6", "SELU", "SiLU",
+    "LeakyReLU", "LogSigmoid", "LogSoftmax", "Mish", "MultiheadAttention", "PReLU", "ReLU",
+    "ReLU6", "SELU", "SiLU",
     "Sigmoid", "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
     "Tanhshrink", "Threshold",
 ]
@@ -273,3 +276,120 @@ class Softmax2d(Module):
             raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.ndim}D "
                              "instead")
         return F.softmax(input, -3, _stacklevel=5)
+
+
+class MultiheadAttention(Module):
+    """Attention over `num_heads` heads, PyTorch's parameters and initialisation: one packed
+    in_proj_weight (or q/k/v_proj_weight when kdim or vdim differ), out_proj a Linear."""
+
+    def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True,
+                 add_bias_kv: bool = False, add_zero_attn: bool = False, kdim: int | None = None,
+                 vdim: int | None = None, batch_first: bool = False, device: Any = None,
+                 dtype: Any = None) -> None:
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError(f"embed_dim and num_heads must be greater than 0, got embed_dim="
+                             f"{embed_dim} and num_heads={num_heads} instead")
+        factory = {"device": device, "dtype": dtype}
+        super().__init__()
+        self.embed_dim = embed_dim
+        self.kdim = kdim if kdim is not None else embed_dim
+        self.vdim = vdim if vdim is not None else embed_dim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
+        self.num_heads, self.dropout, self.batch_first = num_heads, dropout, batch_first
+        self.head_dim = embed_dim // num_heads
+        if self.head_dim * num_heads != self.embed_dim:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        if not self._qkv_same_embed_dim:
+            self.q_proj_weight = Parameter(ops.empty((embed_dim, embed_dim), **factory))
+            self.k_proj_weight = Parameter(ops.empty((embed_dim, self.kdim), **factory))
+            self.v_proj_weight = Parameter(ops.empty((embed_dim, self.vdim), **factory))
+            self.register_parameter("in_proj_weight", None)
+        else:
+            self.in_proj_weight = Parameter(ops.empty((3 * embed_dim, embed_dim), **factory))
+            for name in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
+                self.register_parameter(name, None)
+        if bias:
+            self.in_proj_bias = Parameter(ops.empty(3 * embed_dim, **factory))
+        else:
+            self.register_parameter("in_proj_bias", None)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias,
+                                                        **factory)
+        if add_bias_kv:
+            self.bias_k = Parameter(ops.empty((1, 1, embed_dim), **factory))
+            self.bias_v = Parameter(ops.empty((1, 1, embed_dim), **factory))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
+        self._reset_parameters()
+
+    def _reset_parameters(self) -> None:
+        if self._qkv_same_embed_dim:
+            init.xavier_uniform_(self.in_proj_weight)
+        else:
+            init.xavier_uniform_(self.q_proj_weight)
+            init.xavier_uniform_(self.k_proj_weight)
+            init.xavier_uniform_(self.v_proj_weight)
+        if self.in_proj_bias is not None:
+            init.constant_(self.in_proj_bias, 0.0)
+            init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+        if self.bias_v is not None:
+            init.xavier_normal_(self.bias_v)
+
+    def forward(self, query: Tensor, key: Tensor, value: Tensor,
+                key_padding_mask: Tensor | None = None, need_weights: bool = True,
+                attn_mask: Tensor | None = None, average_attn_weights: bool = True,
+                is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
+        # PyTorch's fast path (_native_multi_head_attention: eval, no grad) computes the same
+        # values without a graph; gradsh takes the ordinary path, whose result is the same
+        is_batched = query.dim() == 3
+        key_padding_mask = F._canonical_mask(key_padding_mask, "key_padding_mask",
+                                             F._none_or_dtype(attn_mask), "attn_mask",
+                                             query.dtype)
+        attn_mask = F._canonical_mask(attn_mask, "attn_mask", None, "", query.dtype,
+                                      check_other=False)
+        if self.batch_first and is_batched:
+            if key is value:
+                if query is key:
+                    query = key = value = query.transpose(1, 0)
+                else:
+                    query, key = (x.transpose(1, 0) for x in (query, key))
+                    value = key
+            else:
+                query, key, value = (x.transpose(1, 0) for x in (query, key, value))
+        separate: dict[str, Any] = {}
+        if not self._qkv_same_embed_dim:
+            separate = {"use_separate_proj_weight": True, "q_proj_weight": self.q_proj_weight,
+                        "k_proj_weight": self.k_proj_weight,
+                        "v_proj_weight": self.v_proj_weight}
+        attn_output, weights = F.multi_head_attention_forward(
+            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight,
+            self.in_proj_bias, self.bias_k, self.bias_v, self.add_zero_attn, self.dropout,
+            self.out_proj.weight, self.out_proj.bias, training=self.training,
+            key_padding_mask=key_padding_mask, need_weights=need_weights, attn_mask=attn_mask,
+            average_attn_weights=average_attn_weights, is_causal=is_causal, **separate)
+        if self.batch_first and is_batched:
+            return attn_output.transpose(1, 0), weights
+        return attn_output, weights
+
+    def merge_masks(self, attn_mask: Tensor | None, key_padding_mask: Tensor | None,
+                    query: Tensor) -> tuple[Tensor | None, int | None]:
+        """The fast path's one mask (type 1: key padding, 2: attention, merged)."""
+        mask_type: int | None = None
+        merged: Tensor | None = None
+        if key_padding_mask is not None:
+            mask_type, merged = 1, key_padding_mask
+        if attn_mask is not None:
+            batch_size, seq_len, _ = query.shape
+            mask_type = 2
+            if attn_mask.dim() == 3:
+                expanded = attn_mask.view(batch_size, -1, seq_len, seq_len)
+            else:
+                expanded = attn_mask.view(1, 1, seq_len, seq_len).expand(
+                    batch_size, self.num_heads, -1, -1)
+            merged = expanded
+            if key_padding_mask is not None:
+                merged = expanded + key_padding_mask.view(batch_size, 1, 1, seq_len).expand(
+                    -1, self.num_heads, -1, -1)
+        return merged, mask_type

@@ -12,7 +12,7 @@ from gradsh.torch.nn import init
 from gradsh.torch.nn.modules.module import Module
 from gradsh.torch.nn.parameter import Parameter
 
-__all__ = ["Bilinear", "Identity", "Linear"]
+__all__ = ["Bilinear", "Identity", "Linear", "NonDynamicallyQuantizableLinear"]
 
 
 def factory(device: Any, dtype: Any) -> dict[str, Any]:
@@ -96,3 +96,7 @@ class Bilinear(Module):
     def extra_repr(self) -> str:
         return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
                 f"out_features={self.out_features}, bias={self.bias is not None}")
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """MultiheadAttention's out_proj: a Linear under the name PyTorch gives it (its repr)."""

@@ -1,4 +1,4 @@
-"""LayerNorm and GroupNorm."""
+"""LayerNorm, GroupNorm and LocalResponseNorm."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from gradsh.torch.nn.modules.linear import factory
 from gradsh.torch.nn.modules.module import Module
 from gradsh.torch.nn.parameter import Parameter
 
-__all__ = ["GroupNorm", "LayerNorm"]
+__all__ = ["GroupNorm", "LayerNorm", "LocalResponseNorm"]
 
 
 def affine_parameters(module: Module, shape: Any, enabled: bool, bias: bool,
@@ -82,3 +82,16 @@ class GroupNorm(Module):
     def extra_repr(self) -> str:
         return ("{num_groups}, {num_channels}, eps={eps}, affine={affine}, "
                 "bias={use_bias}".format(**self.__dict__, use_bias=self.bias is not None))
+
+
+class LocalResponseNorm(Module):
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75,
+                 k: float = 1.0) -> None:
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)

@@ -1,0 +1,69 @@
+"""F.affine_grid and F.grid_sample (bilinear and nearest; zeros, border and reflection
+padding; with and without align_corners) against PyTorch, and their gradients against float64
+finite differences."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+import pytest
+
+import gradsh.torch as gtorch
+from gradsh.engine import ops
+from tests.gradcheck import check_grads
+
+r = np.random.default_rng(21)
+X = r.standard_normal((2, 3, 5, 6)).astype(np.float32)
+THETA = (np.array([[1.0, 0.2, 0.1], [0.1, 0.9, -0.2]])
+         + r.standard_normal((2, 2, 3)) * 0.5).astype(np.float32)
+COMBOS = list(itertools.product(["bilinear", "nearest"], ["zeros", "border", "reflection"],
+                                [False, True]))
+
+
+@pytest.mark.parametrize("mode,padding,align", COMBOS)
+def test_grid_sample_matches_torch(torch: Any, mode: str, padding: str, align: bool) -> None:
+    seen = []
+    for t in (torch, gtorch):
+        theta = t.from_numpy(THETA.copy()).requires_grad_()
+        x = t.from_numpy(X.copy()).requires_grad_()
+        grid = t.nn.functional.affine_grid(theta, (2, 3, 4, 7), align_corners=align)
+        out = t.nn.functional.grid_sample(x, grid * 1.3, mode=mode, padding_mode=padding,
+                                          align_corners=align)
+        weights = np.random.default_rng(1).standard_normal(tuple(out.shape)).astype(np.float32)
+        (out * t.from_numpy(weights)).sum().backward()
+        seen.append(([grid.grad_fn.name(), out.grad_fn.name()],
+                     [grid.detach().numpy(), out.detach().numpy(), x.grad.numpy(),
+                      theta.grad.numpy()]))
+    (t_names, t_values), (g_names, g_values) = seen
+    assert g_names == t_names
+    for g, e in zip(g_values, t_values, strict=True):
+        np.testing.assert_allclose(g, e, rtol=1e-4, atol=5e-5)
+
+
+def test_grid_sample_warns_without_align_corners(torch: Any) -> None:
+    texts = []
+    for t in (torch, gtorch):
+        with pytest.warns(UserWarning) as caught:
+            t.nn.functional.affine_grid(t.from_numpy(THETA.copy()), (2, 3, 4, 7))
+        texts.append(str(caught[0].message))
+    assert texts[1] == texts[0]
+
+
+@pytest.mark.parametrize("padding,align", [("zeros", False), ("border", True),
+                                           ("reflection", False)])
+def test_grid_sample_gradients_are_the_derivative(padding: str, align: bool) -> None:
+    image = r.standard_normal((1, 2, 3, 4))
+    points = r.uniform(-0.9, 0.9, (1, 2, 3, 2))
+
+    def sample(x: Any, grid: Any) -> Any:
+        return ops.grid_sampler_2d(x, grid, 0, {"zeros": 0, "border": 1, "reflection": 2}[
+            padding], align)
+
+    check_grads(sample, image, points, eps=1e-7)
+
+
+def test_affine_grid_gradient_is_the_derivative() -> None:
+    check_grads(lambda theta: ops.affine_grid_generator(theta, (2, 1, 3, 4), False),
+                r.standard_normal((2, 2, 3)))
