@@ -196,7 +196,8 @@ from gradsh.engine.ops.shape import (
     view,
     view_as,
 )
-from gradsh.engine.ops.sorting import argsort, kthvalue, median, mode, nanmedian, sort, topk, unique
+from gradsh.engine.ops.sorting import (argsort, bincount, kthvalue, median, mode, nanmedian, sort,
+                                      topk, unique)
 from gradsh.engine.ops.unary import (
     abs,
     abs_,
@@ -541,6 +542,7 @@ _METHODS: dict[str, Any] = {
     "dist": dist,
     "count_nonzero": count_nonzero,
     "unique": unique,
+    "bincount": bincount,
     "uniform_": uniform_,
     "normal_": normal_,
     "random_": random_,
