@@ -25,6 +25,7 @@ from gradsh.engine.ops.activations_inplace import *  # noqa: F403
 from gradsh.engine.ops.arguments import *  # noqa: F403
 from gradsh.engine.ops.arguments import _device_name  # noqa: F401  (the runner's --device)
 from gradsh.engine.ops.arithmetic import *  # noqa: F403
+from gradsh.engine.ops.binning import *  # noqa: F403
 from gradsh.engine.ops.autograd import *  # noqa: F403
 from gradsh.engine.ops.comparison import *  # noqa: F403
 from gradsh.engine.ops.convolution import *  # noqa: F403

@@ -196,6 +196,7 @@ from gradsh.engine.ops.shape import (
     view,
     view_as,
 )
+from gradsh.engine.ops.binning import histc
 from gradsh.engine.ops.sorting import (argsort, bincount, kthvalue, median, mode, nanmedian, sort,
                                       topk, unique)
 from gradsh.engine.ops.unary import (
@@ -543,6 +544,7 @@ _METHODS: dict[str, Any] = {
     "count_nonzero": count_nonzero,
     "unique": unique,
     "bincount": bincount,
+    "histc": histc,
     "uniform_": uniform_,
     "normal_": normal_,
     "random_": random_,
