@@ -64,6 +64,7 @@ _user_safe_globals: list[Any] = []
 
 
 def _refusal(name: str) -> pickle.UnpicklingError:
+    name = name.removeprefix("gradsh.")  # gradsh.torch.nn... outside the runner: torch.nn...
     return pickle.UnpicklingError(
         "Weights only load failed. This file can still be loaded, to do so you have two options, "
         "\x1b[1mdo those steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) In "
@@ -88,10 +89,21 @@ class _WeightsUnpickler(pickle.Unpickler):
             return super().find_class(module, name)
         if (module, name) == ("gradsh.torch.serialization", "_torch_class"):
             return _safe_torch_class
-        found = super().find_class(module, name) if _user_safe_globals else None
-        if found is not None and any(found is g for g in _user_safe_globals):
+        try:
+            found = super().find_class(module, name)
+        except (AttributeError, ImportError):
+            found = None
+        if found is not None and (found.__name__ in _SAFE_TORCH and _is_gradsh(found) or
+                                  any(found is g for g in _user_safe_globals)):
             return found
         raise _refusal(f"{module}.{name}")
+
+
+def _is_gradsh(obj: Any) -> bool:
+    """A class of gradsh's torch (gradsh.engine... or gradsh.torch..., or torch... as the
+    runner names them), not a user's class of the same name."""
+    module = getattr(obj, "__module__", "") or ""
+    return module.startswith(("gradsh.", "torch.")) or module == "torch"
 
 
 def _safe_torch_class(module: str, qualname: str) -> type:
