@@ -241,3 +241,24 @@ def test_pack_padded_sequence_errors_match_torch(torch) -> None:
         lambda lib: lib.nn.utils.rnn.pack_padded_sequence(lib.ones(3, 2), [3, 0]),
     ):
         _raises_same(torch, call)
+
+
+@pytest.mark.parametrize("reduce", ["sum", "prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_reduce_values_and_gradients_match_torch(torch, reduce: str,
+                                                         include_self: bool) -> None:
+    def run(lib):
+        lib.manual_seed(0)
+        a = lib.randn(3, 4).round(decimals=1).requires_grad_()  # rounding makes ties for amax
+        src = lib.randn(4, 4).round(decimals=1).requires_grad_()
+        index = lib.randint(0, 3, (4, 4))
+        out = a.scatter_reduce(0, index, src, reduce, include_self=include_self)
+        (out * lib.arange(12.0).view(3, 4)).sum().backward()
+        ints = lib.tensor([[1, 5], [3, 2]]).scatter_reduce(
+            1, lib.tensor([[0, 0], [1, 1]]), lib.tensor([[7, 9], [4, 4]]), reduce,
+            include_self=include_self)
+        return out, a.grad, src.grad, ints
+
+    for ours, theirs in zip(run(gt), run(torch)):
+        np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=1e-6)
+        assert str(ours.dtype) == str(theirs.dtype)

@@ -107,6 +107,7 @@ from gradsh.engine.ops.indexing import (
     nonzero,
     scatter,
     scatter_add,
+    scatter_reduce,
     setitem,
     take,
 )
@@ -283,7 +284,7 @@ _SPECIAL_METHODS = (
 )
 _INDEXING_IN_PLACE = (
     "index_add_", "index_fill_", "scatter_", "scatter_add_", "index_copy_", "masked_scatter_",
-    "index_put_",
+    "index_put_", "scatter_reduce_",
 )
 _UNARY_IN_PLACE = (
     "log2_", "log10_", "tan_", "rsqrt_", "sign_", "sgn_", "floor_", "ceil_", "trunc_",
@@ -565,6 +566,7 @@ _METHODS: dict[str, Any] = {
     "index_fill": index_fill,
     "scatter": scatter,
     "scatter_add": scatter_add,
+    "scatter_reduce": scatter_reduce,
     "index_add": index_add,
     "index_copy": index_copy,
     "index_put": index_put,
