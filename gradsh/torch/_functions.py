@@ -43,7 +43,8 @@ hstack vstack row_stack dstack column_stack tile ravel fliplr flipud repeat_inte
 tensor_split hsplit vsplit dsplit take_along_dim diff msort argwhere asinh acosh atanh arcsinh
 arccosh arctanh asinh_ acosh_ atanh_ arcsinh_ arccosh_ arctanh_ erfc erfc_ deg2rad rad2deg
 deg2rad_ rad2deg_ hypot logaddexp logaddexp2 copysign fmax fmin fix fix_ nansum nanmean cummax
-cummin isclose isneginf isposinf isreal signbit
+cummin isclose isneginf isposinf isreal signbit bincount searchsorted bucketize histc scatter_reduce
+tril_indices triu_indices
 heaviside multinomial randint_like selu_ celu_ threshold_ cdist einsum diagonal
 inverse det slogdet logdet svd cholesky pinverse
 lgamma digamma polygamma mvlgamma erfinv i0 i0_ sinc sinc_ igamma igammac poisson binomial

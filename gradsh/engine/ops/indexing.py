@@ -29,6 +29,7 @@ from gradsh.engine.functions.indexing import (
     MaskedScatterBackward0,
     MaskedSelectBackward0,
     ScatterAddBackward0,
+    ScatterReduceBackward0,
     ScatterBackward0,
     ScatterBackward1,
     ScatterReduceNotImplemented,
@@ -59,7 +60,7 @@ __all__ = [
     "index", "setitem", "index_put", "index_put_", "gather", "index_select", "masked_select",
     "take", "index_fill", "index_fill_", "scatter", "scatter_", "scatter_add", "scatter_add_",
     "index_add", "index_add_", "index_copy", "index_copy_", "masked_scatter", "masked_scatter_",
-    "nonzero", "one_hot",
+    "nonzero", "one_hot", "scatter_reduce", "scatter_reduce_",
 ]
 
 
@@ -628,6 +629,35 @@ def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
 @guarded
 def scatter_add_(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     return _scatter_add(a, dim, index, src, "scatter_add_", inplace=True)
+
+
+def _scatter_reduce(a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str,
+                    include_self: bool, fname: str, inplace: bool) -> Tensor:
+    a = _check_tensor(a, fname)
+    index = _index_tensor(index, fname)
+    src = _check_tensor(src, fname, "src", 4)
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # ATen's older names
+    if reduce not in ("sum", "prod", "mean", "amax", "amin"):
+        raise TorchRuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
+                                f"got {reduce}")
+    if src.dtype is not a.dtype:
+        raise TorchRuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    d, wrapped = _dim_index(a, dim, index)
+    _check_scatter_dims(a, index)
+    return apply_node(inplace, ScatterReduceBackward0, a, src, dim=d, index=wrapped,
+                      reduce=reduce, include_self=include_self)
+
+
+@guarded
+def scatter_reduce(a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
+                   include_self: bool = True) -> Tensor:
+    return _scatter_reduce(a, dim, index, src, reduce, include_self, "scatter_reduce", False)
+
+
+@guarded
+def scatter_reduce_(a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
+                    include_self: bool = True) -> Tensor:
+    return _scatter_reduce(a, dim, index, src, reduce, include_self, "scatter_reduce_", True)
 
 
 def _index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Number, fname: str,

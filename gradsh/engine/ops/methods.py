@@ -111,11 +111,12 @@ from gradsh.engine.ops.indexing import (
     nonzero,
     scatter,
     scatter_add,
+    scatter_reduce,
     setitem,
     take,
 )
 from gradsh.engine.ops.attention import baddbmm
-from gradsh.engine.ops.combining import histc, kron
+from gradsh.engine.ops.combining import kron
 from gradsh.engine.ops.strided import as_strided
 from gradsh.engine.ops.joining import flip, repeat, roll
 from gradsh.engine.ops.linalg import (
@@ -203,7 +204,9 @@ from gradsh.engine.ops.shape import (
     view,
     view_as,
 )
-from gradsh.engine.ops.sorting import argsort, kthvalue, median, mode, nanmedian, sort, topk, unique
+from gradsh.engine.ops.binning import histc
+from gradsh.engine.ops.sorting import (argsort, bincount, kthvalue, median, mode, nanmedian, sort,
+                                      topk, unique)
 from gradsh.engine.ops.unary import (
     abs,
     abs_,
@@ -288,7 +291,7 @@ _SPECIAL_METHODS = (
 )
 _INDEXING_IN_PLACE = (
     "index_add_", "index_fill_", "scatter_", "scatter_add_", "index_copy_", "masked_scatter_",
-    "index_put_",
+    "index_put_", "scatter_reduce_",
 )
 _UNARY_IN_PLACE = (
     "log2_", "log10_", "tan_", "rsqrt_", "sign_", "sgn_", "floor_", "ceil_", "trunc_",
@@ -558,6 +561,8 @@ _METHODS: dict[str, Any] = {
     "dist": dist,
     "count_nonzero": count_nonzero,
     "unique": unique,
+    "bincount": bincount,
+    "histc": histc,
     "uniform_": uniform_,
     "normal_": normal_,
     "random_": random_,
@@ -578,6 +583,7 @@ _METHODS: dict[str, Any] = {
     "index_fill": index_fill,
     "scatter": scatter,
     "scatter_add": scatter_add,
+    "scatter_reduce": scatter_reduce,
     "index_add": index_add,
     "index_copy": index_copy,
     "index_put": index_put,
@@ -654,7 +660,6 @@ _METHODS: dict[str, Any] = {
     "baddbmm": baddbmm,
     "kron": kron,
     "as_strided": as_strided,
-    "histc": histc,
     "outer": outer,
     "ger": outer,
     # nn
