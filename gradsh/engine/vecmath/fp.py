@@ -68,7 +68,13 @@ def fma32(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     out = s.astype(F32)
     halfway = (s.view(I64) & _LOW29) == _HALF29
     tiny = (out.view(I32) & _F32_EXPONENT) == 0
-    if np.count_nonzero(halfway) or np.count_nonzero(tiny):  # (cheaper than .any())
+    suspects = np.count_nonzero(halfway)  # (cheaper than .any())
+    zeros = np.count_nonzero(tiny)
+    if zeros and not suspects:
+        # the common tiny case is an exact zero sum (a product's error term), which needs no
+        # fixing: only when some tiny element is not one (s == 0 implies tiny) is there work
+        zeros -= np.size(s) - np.count_nonzero(s)
+    if suspects or zeros:
         _fix_double_rounding(a64, b64, c64, s, out, halfway | tiny)
     return out
 
