@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import threading
 from collections.abc import Callable
 from fractions import Fraction
@@ -130,16 +132,16 @@ def _all_exact(log: list[tuple[Any, Any, Any, np.ndarray, np.ndarray]]) -> bool:
     """Whether every recorded fma32 step's unchecked rounding is what fma32 returns: true
     where no step has a suspect element (see _suspects) whose float64 sum was inexact (then
     fma32 would have looked closer; False makes deferred_checks run the routine again)."""
-    suspect = _suspects(np.concatenate([np.ravel(step[3]) for step in log]))
+    suspect = _suspects(np.concatenate([step[3] for step in log], axis=None))
     found = np.flatnonzero(suspect)
     if not found.size:
         return True
     # the steps with suspects: often exact sums (a remainder, an error term), whose float64
     # value has exactly the bits of a halfway case
-    ends = np.cumsum([np.size(step[3]) for step in log])
-    for k in np.unique(np.searchsorted(ends, found, side="right")).tolist():
+    ends = list(itertools.accumulate(np.size(step[3]) for step in log))
+    for k in sorted({bisect.bisect_right(ends, i) for i in found.tolist()}):
         a64, b64, c64, s, _ = log[k]
-        s = np.asarray(s)
+        s = np.atleast_1d(s)  # (a 0-d input's steps give NumPy scalars)
         idx = np.nonzero(suspect[ends[k] - s.size:ends[k]].reshape(s.shape))
         ss = s[idx]
         pp = _pick(a64, idx, s.shape) * _pick(b64, idx, s.shape)
