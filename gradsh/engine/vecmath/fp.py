@@ -89,6 +89,17 @@ def fma32(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     return out
 
 
+def product_error(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """fma32(a, b, -p) for p = a*b rounded to float32 (the low part of the exact product).
+
+    a*b - p has no more significant bits than the exact product's 48, so float64 holds it
+    exactly and one cast rounds it once: fma32's result without its double-rounding checks (the
+    same bits, inf and nan included)."""
+    s = _f64(a) * _f64(b)
+    s -= _f64(p)
+    return s.astype(F32)
+
+
 class _Deferred(threading.local):
     """The fma32 steps of the deferred_checks routine running on this thread (None: none)."""
 

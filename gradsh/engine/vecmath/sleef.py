@@ -13,11 +13,11 @@ import numpy as np
 
 from gradsh.engine.vecmath.fp import (
     F32,
-    _f64,
     deferred_checks,
     fma32,
     from_int32,
     pow2i32,
+    product_error,
     rint_i32,
     where,
 )
@@ -76,13 +76,8 @@ DF = tuple[np.ndarray, np.ndarray]
 
 
 def _fmapn(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
-    """fma(x, y, -z) for z = x*y rounded to float32 (every use here): the product's rounding
-    error. x*y - z has no more significant bits than the exact product's 48, so float64 holds
-    it exactly and one cast rounds it once: fma32's result without its double-rounding checks
-    (the same bits, inf and nan included)."""
-    s = _f64(x) * _f64(y)
-    s -= _f64(z)
-    return s.astype(F32)
+    """fma(x, y, -z), where every use has z = x*y rounded to float32: the product's error."""
+    return product_error(x, y, z)
 
 
 def _fmanp(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
