@@ -22,7 +22,20 @@ def _pools(rng: np.random.Generator, n: int, dtype: Any) -> list[np.ndarray]:
         np.resize(np.array(SPECIALS, dtype), n),
         -np.zeros(n, dtype),  # a total of -0.0 added from 0 is 0.0
         rng.integers(-3, 3, n).astype(dtype) * dtype(1e-8),  # cancellations
+        _with_nans(rng, rng.standard_normal(n).astype(dtype)),  # NaNs of other payloads
     ]
+
+
+def _with_nans(rng: np.random.Generator, values: np.ndarray) -> np.ndarray:
+    """`values` with three of them NaNs of random sign and payload."""
+    single = values.dtype == np.float32
+    bits = values.view(np.uint32 if single else np.uint64)
+    exponent, fraction = (0x7F800000, 23) if single else (0x7FF0000000000000, 52)
+    sign = 1 << (values.dtype.itemsize * 8 - 1)
+    for k in rng.integers(0, values.size, 3):
+        payload = int(rng.integers(1, 1 << fraction))
+        bits[k] = exponent | payload | (sign if rng.integers(0, 2) else 0)
+    return values
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

@@ -49,7 +49,10 @@ def nll_cascade_sum(positions: np.ndarray, negated: np.ndarray, numiter: int) ->
     each at its flat position among `numiter` (ignored positions absent), as a 0-d array."""
     power = max(4, _ceil_log2(numiter) // _LEVELS)
     if positions.size == numiter > 0:  # no target ignored: the positions are 0 .. numiter-1
-        return _contiguous_cascade_sum(negated, power)
+        total = _contiguous_cascade_sum(negated, power)
+        if not np.isnan(total):
+            return total
+        # which NaN comes out depends on the order NaNs meet in: the levels' own order decides
     return _cascade_sum(positions, negated, power)
 
 

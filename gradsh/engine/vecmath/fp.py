@@ -96,7 +96,7 @@ def product_error(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
     exactly and one cast rounds it once: fma32's result without its double-rounding checks (the
     same bits, inf and nan included)."""
     s = _f64(a) * _f64(b)
-    s -= _f64(p)
+    s += _f64(-p)  # (adding the negation, as fma32 does: a NaN keeps the same sign bit)
     return s.astype(F32)
 
 
