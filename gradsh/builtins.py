@@ -664,7 +664,7 @@ BUILTINS: tuple[Builtin, ...] = (
         "(smallest with largest=False), in order.", "values: grad_fn TopkBackward0",
         "v, i = x.topk(2)"),
     _fn("bernoulli_", "x.bernoulli_(p=0.5)", "Fill x with 0/1 draws, 1 with probability p "
-        "(PyTorch CPU's numbers after seed).", "in place (BernoulliBackward1)",
+        "(PyTorch CPU's numbers after seed).", "in place (BernoulliBackward2)",
         "m = empty(3).bernoulli_(0.5)", function=False),
     _fn("dropout", "dropout(x, p=0.5, training=True, inplace=False)",
         "Zero each entry with probability p and scale the rest by 1 / (1 - p); PyTorch CPU's "
@@ -819,6 +819,8 @@ BUILTINS: tuple[Builtin, ...] = (
     # -- more methods ------------------------------------------------------------------------------
     _fn("half", "x.half()", "Cast to float16.", "grad_fn ToCopyBackward0", "y = x.half()",
         function=False),
+    _fn("bfloat16", "x.bfloat16()", "Cast to bfloat16.", "grad_fn ToCopyBackward0",
+        "y = x.bfloat16()", function=False),
     _fn("short", "x.short()", "Cast to int16.", "", "y = x.short()", function=False),
     _fn("type", "x.type(dtype)", "Cast to dtype.", "grad_fn ToCopyBackward0",
         "y = x.type(float64)", function=False),
@@ -926,8 +928,8 @@ MODULES = {
 MODULE_ALIASES = {"F": "torch.nn.functional", "nn": "torch.nn"}
 
 # Names of constants: dtypes and devices, plain and with the torch. prefix.
-DTYPE_NAMES = ("float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8",
-               "bool", "float", "double", "half", "long", "int", "short")
+DTYPE_NAMES = ("float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8",
+               "uint8", "bool", "float", "double", "half", "long", "int", "short")
 DEVICE_NAMES = ("cpu", "cuda")
 # Number constants, as torch.nan, torch.inf, torch.pi, torch.e.
 NUMBER_CONSTANTS = {"nan": float("nan"), "inf": float("inf"), "pi": 3.141592653589793,

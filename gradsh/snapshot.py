@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import backend
-from gradsh.engine.dtypes import DType
+from gradsh.engine.dtypes import DType, is_float_array_dtype
 from gradsh.engine.limits import reserve
 from gradsh.engine.tensor import Tensor
 from gradsh.values import kind_of, safe_repr
@@ -222,7 +222,7 @@ def json_array(array: np.ndarray, summarise: bool = False) -> Any:
         return array.tolist()
     if array.ndim == 0:
         return json_number(array.item())
-    if array.dtype.kind == "f" and not np.isfinite(array).all():
+    if is_float_array_dtype(array.dtype) and not np.isfinite(array).all():
         return _map_nested(array.tolist(), json_number)
     return array.tolist()
 

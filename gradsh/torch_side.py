@@ -67,7 +67,10 @@ def warning_text(category: type, message: str) -> str:
 def _host_json(t: Any) -> Any:
     from gradsh.snapshot import json_array
 
-    return json_array(t.detach().cpu().resolve_conj().resolve_neg().numpy())
+    t = t.detach().cpu().resolve_conj().resolve_neg()
+    if str(t.dtype) == "torch.bfloat16":  # torch's numpy() has no bfloat16; float32 holds it
+        t = t.float()
+    return json_array(t.numpy())
 
 
 def tensor_json(torch: Any, t: Any, device: str) -> dict[str, Any]:

@@ -78,7 +78,7 @@ _TORCH_FUNCTIONAL = frozenset({
     "leaky_relu", "elu", "silu", "softplus", "logsigmoid", "hardtanh", "relu6", "gelu",
     "linear", "mish", "hardsigmoid", "softmin", "normalize", "one_hot", "kl_div",
     "pad", "dropout", "elu_", "leaky_relu_", "hardtanh_", "hardswish", "softshrink",
-    "hardshrink",
+    "hardshrink", "glu", "layer_norm",
 })
 
 

@@ -54,6 +54,12 @@ LOADERS = {
     "subset_random": lambda lib: lib.utils.data.DataLoader(
         _tensor_dataset(lib), batch_size=3,
         sampler=lib.utils.data.SubsetRandomSampler([1, 4, 9, 16, 22])),
+    "weighted": lambda lib: lib.utils.data.DataLoader(
+        _tensor_dataset(lib), batch_size=5,
+        sampler=lib.utils.data.WeightedRandomSampler([0.1 * (i % 4) for i in range(23)], 40)),
+    "weighted_no_replacement": lambda lib: lib.utils.data.DataLoader(
+        _tensor_dataset(lib), batch_size=4,
+        sampler=lib.utils.data.WeightedRandomSampler(lib.linspace(1, 2, 23), 12, False)),
 }
 
 

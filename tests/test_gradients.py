@@ -301,9 +301,11 @@ OP_TABLE: list[Case] = [
       domain="distinct"),
     C("binary_cross_entropy", lambda m, x, y: m.binary_cross_entropy(
         m.sigmoid(x), m.sigmoid(y)), S, S),
+    # (the target in x's dtype: binary_cross_entropy refuses another, also in the float64
+    # finite differences)
     C("binary_cross_entropy_weight", lambda m, x: m.binary_cross_entropy(
-        m.sigmoid(x), m.tensor([[0.0, 1.0, 0.5], [1.0, 1.0, 0.0]]), weight=m.tensor(
-            [1.0, 2.0, 0.5]), reduction="sum"), S),
+        m.sigmoid(x), m.tensor([[0.0, 1.0, 0.5], [1.0, 1.0, 0.0]], dtype=x.dtype),
+        weight=m.tensor([1.0, 2.0, 0.5]), reduction="sum"), S),
     C("bce_with_logits", lambda m, x, y: m.binary_cross_entropy_with_logits(
         x, m.sigmoid(y)), S, S),
     C("bce_with_logits_pos_weight", lambda m, x, y: m.binary_cross_entropy_with_logits(
@@ -679,6 +681,33 @@ SECOND_ORDER = [
     ("huber_none", lambda m, x: m.huber_loss(x[0], x[1] * 2, reduction="none", delta=0.8),
      MIXED),
     ("huber", lambda m, x: m.huber_loss(x[0] * x[0], x[1], delta=0.8), MIXED),
+    # glu_backward, binary_cross_entropy_backward: their own nodes (GluBackwardBackward0,
+    # BinaryCrossEntropyBackwardBackward0); bce with logits and dist: the formulas'
+    # operations in PyTorch's order (DivBackward1 last, norm_backward's MaskedFillBackward0)
+    ("glu", lambda m, x: m.glu(x, 0), MIXED),
+    ("glu_dim1", lambda m, x: m.glu(x[:, :2] * x[:, 1:], 1), MIXED),
+    ("bce", lambda m, x: m.binary_cross_entropy(m.sigmoid(x), m.sigmoid(x.detach() * 2)),
+     MIXED),
+    ("bce_weight", lambda m, x: m.binary_cross_entropy(
+        m.sigmoid(x), m.sigmoid(x.detach() * 2), weight=x.detach().abs()), MIXED),
+    ("bce_sum_target", lambda m, x: m.binary_cross_entropy(
+        m.sigmoid(x), m.sigmoid(x * 2), reduction="sum"), MIXED),
+    ("bce_none", lambda m, x: m.binary_cross_entropy(
+        m.sigmoid(x), m.sigmoid(-x), reduction="none") * x, MIXED),
+    ("bce_logits", lambda m, x: m.binary_cross_entropy_with_logits(
+        x, m.sigmoid(x.detach() * 2)), MIXED),
+    ("bce_logits_target", lambda m, x: m.binary_cross_entropy_with_logits(
+        x * x, m.sigmoid(x * 2)), MIXED),
+    ("bce_logits_pos_weight", lambda m, x: m.binary_cross_entropy_with_logits(
+        x, m.sigmoid(x.detach()), pos_weight=m.tensor([1.0, 2.0, 0.5])), MIXED),
+    ("dist", lambda m, x: m.dist(x[0], x[1]), MIXED),
+    ("dist_p3", lambda m, x: m.dist(x[0], x[1], 3), MIXED),
+    ("dist_inf", lambda m, x: m.dist(x[0], x[1], float("inf")), MIXED),
+    # native_layer_norm_backward: one node of three results (NativeLayerNormBackwardBackward0)
+    ("layer_norm", lambda m, x: m.layer_norm(x, (3,)), MIXED),
+    ("layer_norm_affine", lambda m, x: m.layer_norm(x * x, (3,), x[0] * 1, x[1] * 1) * x, MIXED),
+    ("layer_norm_2d_weight", lambda m, x: m.layer_norm(x.reshape(1, 2, 3), (2, 3), x * 2,
+                                                       None).sin(), MIXED),
 ]
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine.dtypes import BF16_NP as _BF16
 from gradsh.engine.exceptions import TorchAssertionError, TorchRuntimeError
 
 TORCH_UNAVAILABLE = "Torch not compiled with CUDA enabled"
@@ -188,7 +189,15 @@ def to_device(array: Any, device: str) -> Any:
         return to_host(array)
     if not _State.real:
         return array
+    _check_gpu_dtype(array)
     return _State.cupy.asarray(array)  # type: ignore[union-attr]
+
+
+def _check_gpu_dtype(array: Any) -> None:
+    if getattr(array, "dtype", None) == _BF16:
+        raise TorchRuntimeError(
+            "gradsh's cuda device runs on CuPy, which has no bfloat16: keep bfloat16 tensors on "
+            "the cpu, or simulate the device with --sim-cuda")
 
 
 def place(array: Any, device: str) -> Any:
@@ -206,6 +215,7 @@ def place(array: Any, device: str) -> Any:
         return np.asarray(array)
     if not _State.real or is_device_array(array):
         return array
+    _check_gpu_dtype(array)
     _State.implicit_copies += 1
     return _State.cupy.asarray(array)  # type: ignore[union-attr]
 

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import backend
+from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
 from gradsh.engine.grad_mode import Anomaly, set_grad_enabled
 from gradsh.engine.node import AccumulateGrad, GradOps, Node, TensorOps, _owned_copy, grad_ops
@@ -246,7 +247,8 @@ def _backward_with_anomaly_checks(node: Node, F: type[GradOps], grad: Any) -> tu
                 if g is None:
                     continue
                 data = g._data if isinstance(g, Tensor) else g
-                if data.dtype.kind in "fc" and bool(backend.array_module(data).isnan(data).any()):
+                if is_float_array_dtype(data.dtype) and bool(
+                        backend.array_module(data).isnan(data).any()):
                     raise TorchRuntimeError(
                         f"Function '{node.name()}' returned nan values in its {i}th output.")
     except Exception:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import ml_dtypes
 import numpy as np
 
 
@@ -36,7 +37,7 @@ class DType:
 
 
 def _make(name: str, category: int, legacy: str, short: str) -> DType:
-    return DType(name, np.dtype(name), category, legacy, short)
+    return DType(name, np.dtype(getattr(ml_dtypes, name, name)), category, legacy, short)
 
 
 bool_ = _make("bool", 0, "BoolTensor", "Bool")
@@ -46,10 +47,14 @@ int16 = _make("int16", 1, "ShortTensor", "Short")
 int32 = _make("int32", 1, "IntTensor", "Int")
 int64 = _make("int64", 1, "LongTensor", "Long")
 float16 = _make("float16", 2, "HalfTensor", "Half")
+# NumPy has no bfloat16: ml_dtypes gives it one (conversions round to nearest even; its ufuncs
+# compute in float32 and round, as PyTorch's element-wise CPU kernels do).
+bfloat16 = _make("bfloat16", 2, "BFloat16Tensor", "BFloat16")
 float32 = _make("float32", 2, "FloatTensor", "Float")
 float64 = _make("float64", 2, "DoubleTensor", "Double")
 
-ALL: tuple[DType, ...] = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+ALL: tuple[DType, ...] = (bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32,
+                          float64)
 BY_NAME: dict[str, DType] = {d.name: d for d in ALL}
 # PyTorch's aliases: torch.float is float32, torch.double float64, torch.long int64, ...
 BY_NAME.update(
@@ -63,6 +68,14 @@ BY_NAME.update(
     }
 )
 _BY_NP: dict[np.dtype, DType] = {d.np: d for d in ALL}
+BF16_NP: np.dtype = bfloat16.np
+# The float types PyTorch's CPU kernels compute in float32 (at::opmath_type): the NumPy dtypes.
+REDUCED_FLOAT_NP: frozenset[np.dtype] = frozenset((float16.np, BF16_NP))
+
+
+def is_float_array_dtype(dtype: np.dtype) -> bool:
+    """Whether a NumPy dtype is a floating (or complex) one: bfloat16's kind is "V", not "f"."""
+    return dtype.kind in "fc" or dtype == BF16_NP
 
 
 def from_numpy(dtype: np.dtype) -> DType:
@@ -76,6 +89,7 @@ def promote_types(a: DType, b: DType) -> DType:
         return a
     if a.category != b.category:
         return a if a.category > b.category else b
+    # (NumPy, with ml_dtypes, promotes bfloat16 with float16 to float32, as PyTorch does)
     return from_numpy(np.promote_types(a.np, b.np))
 
 

@@ -45,11 +45,15 @@ class TorchAssertionError(TorchError, AssertionError):
     kind = "AssertionError"
 
 
+class TorchOverflowError(TorchError, OverflowError):
+    kind = "OverflowError"
+
+
 # A Python program that catches PyTorch's errors sees Python's own types: `except RuntimeError`
 # catches them, and `type(err).__name__` and a traceback's last line say `RuntimeError`, as with
 # PyTorch (whose C++ errors arrive as the builtin types).
 for _cls in (TorchRuntimeError, TorchTypeError, TorchValueError, TorchIndexError,
-             TorchNotImplementedError, TorchAssertionError):
+             TorchNotImplementedError, TorchAssertionError, TorchOverflowError):
     _cls.__name__ = _cls.__qualname__ = _cls.kind
     _cls.__module__ = "builtins"
 

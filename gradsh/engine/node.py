@@ -51,6 +51,8 @@ class Node:
     num_outputs: ClassVar[int] = 1
     short_name: ClassVar[str | None] = None  # the name PyTorch's version error gives it
     qualified_name: ClassVar[str | None] = None  # name(), where it differs from node_name
+    # the saved tensors PyTorch's class always shows (`_saved_self` is None when not saved)
+    optional_saved: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -137,6 +139,8 @@ class Node:
         value = known.get(key, _MISSING)
         if value is not _MISSING and (value is None or isinstance(value, _PLAIN_VALUES)):
             return True, tuple(value) if isinstance(value, tuple) else value
+        if key in self.optional_saved:
+            return True, None  # declared by PyTorch's class, not saved for this call
         return False, None
 
     @property
@@ -174,9 +178,10 @@ class Function(Node):
     multi_output_view: ClassVar[bool] = False
     output_nr = 0  # which of those views: PyTorch's errors name "Output 1 of Split"
     result_name: ClassVar[str] = "result"  # what `save(..., RESULT)` names the output
-    # PyTorch computes these ops on float16 in float32 and rounds once (at::opmath_type<Half>);
-    # functions/half_opmath.py lists them.
+    # PyTorch computes these ops on float16 and bfloat16 in float32 and rounds once
+    # (at::opmath_type<Half>, <BFloat16>); functions/half_opmath.py lists them.
     half_opmath: ClassVar[bool] = False
+    opmath_dtypes: ClassVar[frozenset[np.dtype]] = frozenset()  # the dtypes it widens
     _plain_device: ClassVar[bool] = True
     needs_input_grad: tuple[bool, ...] = ()
     _saved: dict[str, SavedTensor] = _NO_SAVED  # type: ignore[assignment]  # until a save
@@ -213,7 +218,7 @@ class Function(Node):
         # The hot path of every operation: kept flat (no helper calls for the one- and
         # two-input cases), and it stores on the node only what differs from the class
         # defaults, so that a million-node graph stays small.
-        if cls.half_opmath and inputs[0]._data.dtype == _HALF:
+        if cls.half_opmath and inputs[0]._data.dtype in cls.opmath_dtypes:
             return _apply_in_float32(cls, inputs, params)
         node = cls()
         enabled = _GradMode.enabled
@@ -264,7 +269,7 @@ class Function(Node):
         data = node.forward(*inputs, **params)
         if data.__class__ is not np.ndarray:  # NumPy makes 0-d results scalars
             data = np.asarray(data) if isinstance(data, np.generic) else _as_array(data)
-        if requires and data.dtype.kind not in "fc":
+        if requires and data.dtype.kind not in "fc" and data.dtype != _BF16:
             # Integer and bool results never require grad (`x.long()`, comparisons, argmax).
             requires = False
             node.release_variables()
@@ -366,14 +371,15 @@ class Function(Node):
             saved.release(undoable)
 
 
-_HALF = np.dtype(np.float16)
+_REDUCED = dtypes.REDUCED_FLOAT_NP
+_BF16 = dtypes.BF16_NP
 
 
 def _apply_in_float32(cls: type[Function], inputs: Sequence[Tensor],
                       params: dict[str, Any]) -> Tensor:
-    """A float16 op as PyTorch's CPU kernels run it: forward on float32 copies of the float16
-    inputs, the result rounded to float16 once. The node is built on the inputs themselves
-    (their edges, and what it saves), so backward runs as for any float16 op."""
+    """A float16 (bfloat16) op as PyTorch's CPU kernels run it: forward on float32 copies of
+    the float16 inputs, the result rounded to float16 once. The node is built on the inputs
+    themselves (their edges, and what it saves), so backward runs as for any float16 op."""
     node = cls()
     enabled = _GradMode.enabled
     needs = tuple(enabled and t.requires_grad for t in inputs)
@@ -381,13 +387,15 @@ def _apply_in_float32(cls: type[Function], inputs: Sequence[Tensor],
     node.needs_input_grad = needs
     if requires:
         node._activate(inputs)
-    wide = [Tensor._make(t._data.astype(np.float32), t.device) if t._data.dtype == _HALF
+    narrow = inputs[0]._data.dtype
+    wide = [Tensor._make(t._data.astype(np.float32), t.device) if t._data.dtype in _REDUCED
             else t for t in inputs]
     # an accumulation dtype of float16 (cumsum's, mean's) is float32 too
-    params = {k: (dtypes.float32 if v is dtypes.float16 else v) for k, v in params.items()}
+    params = {k: (dtypes.float32 if v is dtypes.float16 or v is dtypes.bfloat16 else v)
+              for k, v in params.items()}
     data = _as_array(node.forward(*wide, **params))
     if data.dtype == np.float32:
-        data = data.astype(_HALF)
+        data = data.astype(narrow)
     if not requires:
         return Tensor._make(data, inputs[0].device)
     for name, saved in list(node._saved.items()):  # the float16 inputs, not the copies
@@ -713,3 +721,7 @@ def grad_ops(as_tensor: bool) -> type[GradOps]:
 # grad_fn); Tensor, one layer below, finds them here once this module is imported.
 Tensor._accumulate_grad_node = AccumulateGrad
 Tensor._view_node = AsStridedBackward0
+
+
+# A program printing the class sees PyTorch's (`<class 'torch.autograd.graph.Node'>`)
+Node.__module__ = "torch.autograd.graph"

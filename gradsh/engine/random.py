@@ -74,6 +74,7 @@ _CPP_NAMES = {
     "int32": "int",
     "int64": "long",
     "float16": "c10::Half",
+    "bfloat16": "c10::BFloat16",
     "float32": "float",
     "float64": "double",
 }
@@ -297,7 +298,7 @@ class Generator:
             elif dtype is dtypes.float32:
                 values = self._normal_fill_float(n, _F32(mean), _F32(std))
             else:
-                values = self._normal_fill_half(n, _F32(mean), _F32(std))
+                values = self._normal_fill_half(n, _F32(mean), _F32(std), dtype.np)
             return _shaped(values.astype(dtype.np, copy=False), shape)
 
     def _normal_scalar(self, n: int, mean: float, std: float) -> np.ndarray:
@@ -339,19 +340,21 @@ class Generator:
             data[n - 16 :] = _box_muller_ps(tail, mean, std).ravel()
         return data
 
-    def _normal_fill_half(self, n: int, mean: np.float32, std: np.float32) -> np.ndarray:
-        """normal_fill for float16: float blocks drawn block by block, then rounded to half."""
+    def _normal_fill_half(self, n: int, mean: np.float32, std: np.float32,
+                          half: np.dtype) -> np.ndarray:
+        """normal_fill for float16 and bfloat16: float blocks drawn block by block, then
+        rounded to `half`."""
         whole = n - n % 16
         # Drawn 16 per block, which for the whole blocks is the same stream as drawing at once;
         # only the tail differs from the float32 path (no uniforms are drawn for it up front).
-        data = np.empty(n, dtype=np.float16)
+        data = np.empty(n, dtype=half)
         for start in range(0, whole, _CHUNK):
             end = min(start + _CHUNK, whole)
             blocks = self._unit(end - start, dtypes.float32).reshape(-1, 16)
-            data[start:end] = _box_muller_ps(blocks, mean, std).ravel().astype(np.float16)
+            data[start:end] = _box_muller_ps(blocks, mean, std).ravel().astype(half)
         if n % 16:
             tail = self._unit(16, dtypes.float32).reshape(1, 16)
-            data[n - 16 :] = _box_muller_ps(tail, mean, std).ravel().astype(np.float16)
+            data[n - 16 :] = _box_muller_ps(tail, mean, std).ravel().astype(half)
         return data
 
     def _normal_fill_double(self, n: int, mean: float, std: float) -> np.ndarray:
@@ -496,9 +499,10 @@ class Generator:
         return np.frombuffer(perm, dtype=np.int64)
 
     def bernoulli(self, p: np.ndarray) -> np.ndarray:
-        """torch.bernoulli(p) for a float32 or float64 array of probabilities, in C order."""
+        """torch.bernoulli(p) for a floating array of probabilities, in C order (float16 and
+        bfloat16 compared in float32)."""
         p = np.ascontiguousarray(p)
-        if p.dtype not in (np.float32, np.float64):
+        if p.dtype not in (np.float32, np.float64) and p.dtype not in dtypes.REDUCED_FLOAT_NP:
             short = dtypes.from_numpy(p.dtype).short
             raise NotImplementedError(f"\"bernoulli_tensor_cpu_p_\" not implemented for '{short}'")
         if not np.all((p >= 0) & (p <= 1)):
@@ -507,7 +511,7 @@ class Generator:
                 "message be improved?  If so, please report an enhancement request to PyTorch.)"
             )
         opmath = dtypes.float64 if p.dtype == np.float64 else dtypes.float32
-        flat = p.reshape(-1)
+        flat = p.reshape(-1).astype(opmath.np, copy=False)
         out = np.empty(p.size, dtype=p.dtype)
         for start in range(0, p.size, _CHUNK):
             u = self._unit(min(_CHUNK, p.size - start), opmath)
@@ -579,14 +583,14 @@ def _fmt(value: float) -> str:
 
 
 def _check_floating(dtype: DType, kernel: str) -> None:
-    if dtype not in (dtypes.float16, dtypes.float32, dtypes.float64):
+    if not dtype.is_floating_point:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{dtype.short}'")
 
 
 def _scalar(value: float, dtype: DType) -> np.floating:
-    """static_cast<scalar_t>(double): c10::Half converts through float."""
-    if dtype is dtypes.float16:
-        return np.float16(np.float32(value))
+    """static_cast<scalar_t>(double): c10::Half and c10::BFloat16 convert through float."""
+    if dtype is dtypes.float16 or dtype is dtypes.bfloat16:
+        return np.float32(value).astype(dtype.np)[()]
     return dtype.np.type(value)
 
 

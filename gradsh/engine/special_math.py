@@ -26,6 +26,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP
+
 F32 = np.float32
 F64 = np.float64
 _PSI_10 = 2.25175258906672110764
@@ -68,7 +70,7 @@ _c_log, _c_sin, _c_tan, _c_exp, _c_erf = (_c(f) for f in (math.log, math.sin, ma
 
 
 def _compute_dtype(x: np.ndarray) -> np.dtype:
-    return np.dtype(F32) if x.dtype == np.float16 else x.dtype
+    return np.dtype(F32) if x.dtype in REDUCED_FLOAT_NP else x.dtype
 
 
 def _in_dtype(fn: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:

@@ -11,7 +11,12 @@ import numpy as np
 
 from gradsh.engine import backend, dtypes, pytypes
 from gradsh.engine.dtypes import DType
-from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
+from gradsh.engine.exceptions import (
+    TorchOverflowError,
+    TorchRuntimeError,
+    TorchTypeError,
+    warn,
+)
 from gradsh.engine.grad_mode import _GradMode, _Origin
 from gradsh.engine.pytypes import Size, device_of
 from gradsh.engine.threads import elementwise
@@ -119,7 +124,21 @@ class Tensor:
             dtype = dtypes.float64
         else:
             dtype = dtypes.scalar_dtype(value)
+            if kind is int and not -(1 << 63) <= value < (1 << 63):
+                return cls._wrap_big_int(value)
         t = cls._make(np.array(value, dtype=dtype.np))
+        t._wrapped = True
+        return t
+
+    @classmethod
+    def _wrap_big_int(cls, value: int) -> Tensor:
+        """An int beyond int64, as PyTorch's Scalar takes it: below 2**64 an unsigned 64-bit
+        number (an int64 result reads it wrapped around), else an OverflowError."""
+        if value < 0:
+            raise TorchOverflowError("can't convert negative int to unsigned")
+        if value >= 1 << 64:
+            raise TorchOverflowError("int too big to convert")
+        t = cls._make(np.array(value, dtype=np.uint64))
         t._wrapped = True
         return t
 
@@ -197,6 +216,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        if value.__class__ is not bool:
+            raise TorchRuntimeError("requires_grad must be a bool")
         if self._grad_fn is not None:
             message = "you can only change requires_grad flags of leaf variables."
             if not value:
@@ -344,7 +365,8 @@ class Tensor:
     @data.setter
     def data(self, value: Tensor) -> None:
         if not isinstance(value, Tensor):
-            raise TorchRuntimeError("data must be a Tensor")
+            raise TorchTypeError(f"Variable data has to be a tensor, but got "
+                                 f"{type(value).__name__}")
         if value.device != self.device and False:
             raise TorchRuntimeError("data set to a tensor on a different device")
         self._data = value._data
@@ -448,8 +470,10 @@ class Tensor:
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
         """The NumPy array sharing this tensor's memory (a write through either is seen by
-        the other), refused for a tensor that requires grad, as in PyTorch."""
+        the other), refused for a tensor that requires grad, as in PyTorch. PyTorch's NumPy
+        has no bfloat16, so a bfloat16 tensor is refused too (gradsh's arrays have it)."""
         if force:
+            self._check_numpy_dtype()
             return np.asarray(backend.to_host(self.detach()._data))
         if self.requires_grad and _GradMode.enabled:  # PyTorch allows it under no_grad
             raise TorchRuntimeError("Can't call numpy() on Tensor that requires grad. Use "
@@ -459,7 +483,12 @@ class Tensor:
                 f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to "
                 "copy the tensor to host memory first."
             )
+        self._check_numpy_dtype()
         return np.asarray(self._data)
+
+    def _check_numpy_dtype(self) -> None:
+        if self._data.dtype == dtypes.BF16_NP:
+            raise TorchTypeError("Got unsupported ScalarType BFloat16")
 
     def item(self) -> bool | int | float:
         if self._data.size != 1:
@@ -508,6 +537,7 @@ _DEVICE_OBJECTS = pytypes._DEVICES  # device name -> Device, likewise
 
 # c10's names of the scalar types, as PyTorch's messages print them
 _C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+                 "bfloat16": "c10::BFloat16",
                  "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
                  "uint8": "unsigned char", "bool": "bool"}
 
@@ -535,3 +565,7 @@ class RemovableHandle:
     def remove(self) -> None:
         if self._hook in self._hooks:
             self._hooks.remove(self._hook)
+
+
+# A program printing a handle sees PyTorch's class (`<torch.utils.hooks.RemovableHandle ...>`)
+RemovableHandle.__module__ = "torch.utils.hooks"

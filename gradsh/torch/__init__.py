@@ -57,6 +57,7 @@ _exceptions.set_default_warning_handler(_pytrace.warn_from_engine)
 float32 = float = _dtypes.float32  # noqa: A001
 float64 = double = _dtypes.float64
 float16 = half = _dtypes.float16
+bfloat16 = _dtypes.bfloat16
 int64 = long = _dtypes.int64
 int32 = int = _dtypes.int32  # noqa: A001
 int16 = short = _dtypes.int16
@@ -68,6 +69,7 @@ bool = _dtypes.bool_  # noqa: A001
 FloatTensor = _python_api.legacy_type(float32)
 DoubleTensor = _python_api.legacy_type(float64)
 HalfTensor = _python_api.legacy_type(float16)
+BFloat16Tensor = _python_api.legacy_type(bfloat16)
 LongTensor = _python_api.legacy_type(int64)
 IntTensor = _python_api.legacy_type(int32)
 ShortTensor = _python_api.legacy_type(int16)

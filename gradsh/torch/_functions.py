@@ -20,18 +20,19 @@ from gradsh.engine.tensor_str import set_printoptions
 _FROM_OPS = """
 abs abs_ absolute acos add addcdiv addcmul addmm all allclose amax amin any arange arccos
 arcsin arctan arctan2 argmax argmin argsort asin atan atan2 bernoulli bitwise_and bitwise_not
+bitwise_left_shift bitwise_right_shift
 bitwise_or bitwise_xor bmm broadcast_to cat ceil chunk clamp clamp_ clamp_max clamp_max_
 clamp_min clamp_min_ clip clip_ clone concat concatenate cos cos_ cosh cosine_similarity
 count_nonzero cumprod cumsum detach diag dist div divide dot empty empty_like eq equal erf exp
 exp2 exp_ expm1 eye flatten flip floor floor_divide fmod frac full full_like gather ge ger
 greater greater_equal gt index_add index_fill index_put index_select inner isfinite isinf
-isnan kthvalue le lerp less less_equal linspace log log10 log1p log2 log_ log_softmax
+isnan kthvalue le lerp less less_equal linspace logspace log log10 log1p log2 log_
 logical_and logical_not logical_or logical_xor logit logsumexp lt masked_fill masked_select
 matmul max maximum mean median meshgrid min minimum mm mode moveaxis movedim mul multiply mv
 nan_to_num nanmedian narrow ne neg neg_ negative nonzero norm normal not_equal numel ones
 ones_like outer permute positive pow prod rand rand_like randint randn randn_like randperm
 reciprocal reciprocal_ relu relu_ remainder reshape roll round rsqrt rsub scatter scatter_add
-select sgn sigmoid sigmoid_ sign sin sin_ sinh softmax sort split split_with_sizes sqrt sqrt_ square
+select sgn sigmoid sigmoid_ sign sin sin_ sinh sort split split_with_sizes sqrt sqrt_ square
 square_
 squeeze stack std sub subtract sum swapaxes swapdims t take tan tanh tanh_ tensor topk trace
 transpose tril triu true_divide trunc unbind unflatten unique unsqueeze var where xlogy zeros
@@ -42,7 +43,8 @@ hstack vstack row_stack dstack column_stack tile ravel fliplr flipud repeat_inte
 tensor_split hsplit vsplit dsplit take_along_dim diff msort argwhere asinh acosh atanh arcsinh
 arccosh arctanh asinh_ acosh_ atanh_ arcsinh_ arccosh_ arctanh_ erfc erfc_ deg2rad rad2deg
 deg2rad_ rad2deg_ hypot logaddexp logaddexp2 copysign fmax fmin fix fix_ nansum nanmean cummax
-cummin isclose isneginf isposinf isreal signbit
+cummin isclose isneginf isposinf isreal signbit bincount searchsorted bucketize histc scatter_reduce
+tril_indices triu_indices
 heaviside multinomial randint_like selu_ celu_ threshold_ cdist einsum diagonal
 inverse det slogdet logdet svd cholesky pinverse
 lgamma digamma polygamma mvlgamma erfinv i0 i0_ sinc sinc_ igamma igammac poisson binomial
@@ -51,7 +53,7 @@ baddbmm _safe_softmax kron block_diag combinations searchsorted bucketize histc 
 triu_indices as_strided
 """.split()
 
-__all__ = [*_FROM_OPS, "as_tensor", "from_numpy", "get_default_dtype", "set_default_dtype",
+__all__ = [*_FROM_OPS, "softmax", "log_softmax", "as_tensor", "from_numpy", "get_default_dtype", "set_default_dtype",
            "get_default_device", "set_default_device", "set_printoptions",
            "promote_types", "result_type", "can_cast", "is_nonzero", "numel", "asarray", "range",
            "scalar_tensor", "get_num_threads", "set_num_threads"]
@@ -60,6 +62,9 @@ _module = globals()
 for _name in _FROM_OPS:
     _module[_name] = getattr(ops, _name)
 del _module, _name
+# torch.softmax requires dim (F.softmax infers one)
+softmax = ops.torch_softmax
+log_softmax = ops.torch_log_softmax
 
 
 def from_numpy(array: Any) -> Tensor:
@@ -120,7 +125,8 @@ def get_default_dtype() -> DType:
 
 
 def set_default_dtype(d: DType) -> None:
-    if not isinstance(d, DType) or d not in (dtypes.float16, dtypes.float32, dtypes.float64):
+    if not isinstance(d, DType) or d not in (dtypes.float16, dtypes.bfloat16, dtypes.float32,
+                                                  dtypes.float64):
         raise TorchTypeError("only floating-point types are supported as the default type")
     dtypes.set_default_dtype(d)
 

@@ -11,7 +11,8 @@ from gradsh.torch._missing import module_getattr
 
 __getattr__ = module_getattr("torch.testing")
 
-_TOLERANCES = {"float16": (1e-3, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7)}
+_TOLERANCES = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5),
+               "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7)}
 
 
 def assert_close(actual: Any, expected: Any, *, rtol: float | None = None,

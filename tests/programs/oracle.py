@@ -6,7 +6,8 @@ float32 kernels replaced by real PyTorch's, and see whether it then prints the r
 
 `matmul` replaces NumPy's float32 matmul (forward and backward products) and addmm (PyTorch
 folds the bias into MKL's blocked sum); `exp`, `log`, `sin`, `cos`, `tan`, `tanh`, `sqrt`,
-`sigmoid`, `erf`, `log2`, `log10` replace the element-wise kernel of that name. A program that
+`sigmoid`, `erf`, `log2`, `log10` replace the element-wise kernel of that name; `dot` replaces
+torch.dot's float32 product (ATen's BLAS sdot). A program that
 passes with a substitution drifts because of that kernel: the reason EXPECTED_FAILURES.txt
 gives. Needs torch 2.13 (the oracle); never used by the test suite.
 """
@@ -42,6 +43,17 @@ def _substitute(names: set[str]) -> None:
 
     for name in names & set(UNARY):
         pointwise.UNARY[name] = (torch_unary(name), pointwise.UNARY[name][1])
+    if "dot" in names:
+        gradsh_dot = linalg.DotBackward0.forward
+
+        def dot(self, a, b):  # type: ignore[no-untyped-def]
+            out = gradsh_dot(self, a, b)
+            if a._data.dtype == np.float32 and b._data.dtype == np.float32:
+                return torch.dot(torch.from_numpy(np.ascontiguousarray(a._data)),
+                                 torch.from_numpy(np.ascontiguousarray(b._data))).numpy()
+            return out
+
+        linalg.DotBackward0.forward = dot
     if "matmul" not in names:
         return
     numpy_matmul = np.matmul
@@ -53,6 +65,7 @@ def _substitute(names: set[str]) -> None:
         return numpy_matmul(a, b, *args, **kwargs)
 
     np.matmul = matmul
+    linalg.product = matmul  # the nodes' forward products (MKL's orders, vecmath/sgemm.py)
     ArrayOps.mm = ArrayOps.mv = ArrayOps.bmm = staticmethod(matmul)
     gradsh_addmm = linalg.AddmmBackward0.forward
 

@@ -6,11 +6,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
+from gradsh.engine.dtypes import BF16_NP, REDUCED_FLOAT_NP
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.activations_double import (
     DoubleDifferentiable,
     EluBackwardBackward0,
     GeluBackwardBackward0,
+    GluBackwardBackward0,
     HardsigmoidBackwardNotImplemented,
     HardshrinkBackwardBackward0,
     HardswishBackwardBackward0,
@@ -64,6 +68,37 @@ def _log_softmax_array(x: Array, dim: int) -> Array:
         return shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True))
 
 
+def _softmax_reduced(x: Array, dim: int) -> Array:
+    """softmax of a float16 or bfloat16 array as ATen's CPU kernels compute it: over the last
+    dimension in float32, rounded once; over another (_vec_softmax) the exponentials are
+    stored in the output's dtype before the division by their float32 sum."""
+    narrow = x.dtype
+    wide = x.astype(np.float32)
+    if x.ndim == 0 or x.size == 0 or dim % x.ndim == x.ndim - 1:
+        return _softmax_array(wide, dim).astype(narrow)
+    with _quiet():
+        e = pointwise.unary("exp", wide - wide.max(axis=dim, keepdims=True))
+        total = e.sum(axis=dim, keepdims=True, dtype=np.float32)
+        return (e.astype(narrow).astype(np.float32) / total).astype(narrow)
+
+
+def _log_softmax_reduced(x: Array, dim: int) -> Array:
+    """log_softmax of a float16 or bfloat16 array as ATen's CPU kernels compute it: in float32,
+    rounded once, except over the last dimension (serial_vec_log_softmax_lastdim_range), whose
+    buffers have the input's dtype: the sum of exponentials and its log are each rounded to it
+    before `x - max - log(sum)` (computed in float32 and rounded). Rounded once throughout, a
+    third of the entries of a random bfloat16 batch differed from PyTorch's."""
+    narrow = x.dtype
+    wide = x.astype(np.float32)
+    if x.ndim == 0 or x.size == 0 or dim % x.ndim != x.ndim - 1:
+        return _log_softmax_array(wide, dim).astype(narrow)
+    with _quiet():
+        shifted = wide - wide.max(axis=-1, keepdims=True)
+        total = pointwise.unary("exp", shifted).sum(axis=-1, keepdims=True, dtype=np.float32)
+        log_total = pointwise.unary("log", total.astype(narrow).astype(np.float32))
+        return (shifted - log_total.astype(narrow).astype(np.float32)).astype(narrow)
+
+
 class SoftmaxBackward0(Function):
     node_name = "SoftmaxBackward0"
 
@@ -71,6 +106,8 @@ class SoftmaxBackward0(Function):
         self.dim = dim
         self.save("result", RESULT)
         # PyTorch's softmax kernels write a contiguous result whatever the input's layout
+        if a._data.dtype in REDUCED_FLOAT_NP:
+            return _c_order(_softmax_reduced(a._data, dim))
         return _c_order(_softmax_array(a._data, dim))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -83,10 +120,22 @@ class LogSoftmaxBackward0(Function):
     def forward(self, a: Tensor, dim: int) -> Array:
         self.dim = dim
         self.save("result", RESULT)
+        if a._data.dtype in REDUCED_FLOAT_NP:
+            return _c_order(_log_softmax_reduced(a._data, dim))
         return _c_order(_log_softmax_array(a._data, dim))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.log_softmax_backward(grad, self.saved("result", F), self.dim),)
+
+
+_FLOAT32_TINY = np.float32(np.finfo(np.float32).tiny)
+
+
+def _widened(kernel: Any, grad: Array, x: Array) -> Array:
+    """A float32 backward kernel on float16 or bfloat16 arrays, rounded once: ATen's kernels
+    compute these in float32 (step by step in the dtype, silu's gradient differed from
+    PyTorch's on 254 of 9326 bfloat16 inputs)."""
+    return kernel(grad.astype(np.float32), x.astype(np.float32)).astype(x.dtype)
 
 
 def _kernel_or_formula(F: Any, kernel: Any, formula: Any) -> Any:
@@ -157,6 +206,8 @@ class SiluBackward0(_SavesSelf):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         x = self.saved("self", F)
+        if not F.as_tensor and x.dtype in REDUCED_FLOAT_NP:
+            return (_widened(pointwise.silu_backward, grad, x),)
 
         def formula() -> Any:
             s = F.ufunc("sigmoid", x)
@@ -223,6 +274,14 @@ class GeluBackward0(DoubleDifferentiable, _SavesSelf):
     def forward(self, a: Tensor, approximate: str) -> Array:
         self.save_input(a)
         self.approximate = approximate
+        x = a._data
+        if x.dtype in REDUCED_FLOAT_NP and x.__class__ is np.ndarray:  # in float32, rounded
+            y = pointwise.gelu(x.astype(np.float32), approximate)
+            if x.dtype == BF16_NP and approximate == "none":
+                # NOTE: PyTorch's bfloat16 gelu flushes results below float32's smallest
+                # normal to (signed) zero; measured on every bfloat16 value
+                y = np.where(np.abs(y) < _FLOAT32_TINY, y * 0, y)
+            return y.astype(x.dtype)
         return _float_op(a, lambda x: pointwise.gelu(x, approximate))
 
     def gradient(self, grad: Array, x: Array) -> Array:
@@ -250,6 +309,8 @@ class MishBackward0(_SavesSelf):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         x = self.saved("self", F)
+        if not F.as_tensor and x.dtype in REDUCED_FLOAT_NP:
+            return (_widened(pointwise.mish_backward, grad, x),)
 
         def formula() -> Any:
             # infinitely_differentiable_mish_backward: softplus as log1p(exp(x))
@@ -345,8 +406,10 @@ class SoftshrinkBackward0(_Shrink):
                                                        xp.zeros((), x.dtype))).astype(x.dtype)
 
 
-class GluBackward0(_SavesSelf):
+class GluBackward0(DoubleDifferentiable, _SavesSelf):
     node_name = "GluBackward0"
+    double = GluBackwardBackward0
+    double_params = ("dim",)
 
     def forward(self, a: Tensor, dim: int) -> Array:
         self.save_input(a)
@@ -355,12 +418,11 @@ class GluBackward0(_SavesSelf):
         first, second = xp_of(x).split(x, 2, axis=dim)
         return first * pointwise.unary("sigmoid", second)
 
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        x = self.saved("self", F)
+    def gradient(self, grad: Array, x: Array) -> Array:
         half = x.shape[self.dim] // 2
-        first, second = F.narrow(x, self.dim, 0, half), F.narrow(x, self.dim, half, half)
-        s = F.ufunc("sigmoid", second)
-        return (F.cat([grad * s, grad * first * s * (1 - s)], self.dim),)
+        first, second = A.narrow(x, self.dim, 0, half), A.narrow(x, self.dim, half, half)
+        s = A.ufunc("sigmoid", second)
+        return A.cat([grad * s, grad * first * s * (1 - s)], self.dim)
 
 
 class PreluKernelBackward0(Function):

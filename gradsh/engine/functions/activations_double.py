@@ -13,6 +13,9 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar
 
+import numpy as np
+
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import _quiet
 from gradsh.engine.tensor import Array, Function, Tensor
@@ -21,7 +24,7 @@ __all__ = [
     "DoubleDifferentiable", "EluBackwardBackward0", "SoftplusBackwardBackward0",
     "LogSigmoidBackwardBackward0", "HardtanhBackwardBackward0", "LeakyReluBackwardBackward0",
     "HardswishBackwardBackward0", "HardshrinkBackwardBackward0", "SoftshrinkBackwardBackward0",
-    "GeluBackwardBackward0", "HardsigmoidBackwardNotImplemented",
+    "GeluBackwardBackward0", "HardsigmoidBackwardNotImplemented", "GluBackwardBackward0",
 ]
 
 
@@ -46,6 +49,9 @@ class DoubleDifferentiable(Function):
         if F.as_tensor:
             return self.double.record(grad, x, self)
         with _quiet():
+            if x.dtype in REDUCED_FLOAT_NP:  # ATen's backward kernels compute these in float
+                wide = self.gradient(grad.astype(np.float32), x.astype(np.float32))
+                return wide.astype(x.dtype)
             return self.gradient(grad, x)
 
 
@@ -133,6 +139,41 @@ HardtanhBackwardBackward0 = _piecewise_linear("HardtanhBackwardBackward0")
 LeakyReluBackwardBackward0 = _piecewise_linear("LeakyReluBackwardBackward0")
 HardshrinkBackwardBackward0 = _piecewise_linear("HardshrinkBackwardBackward0")
 SoftshrinkBackwardBackward0 = _piecewise_linear("SoftshrinkBackwardBackward0")
+
+
+class GluBackwardBackward0(ActivationBackwardBackward):
+    """glu_backward as a node. Not element-wise (the input's two halves meet), so grad_output's
+    gradient is glu_double_backward_grad_output, not glu_backward again; self's is
+    glu_double_backward (FunctionsManual.cpp), formula for formula."""
+
+    node_name = "GluBackwardBackward0"
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        need_grad, need_self = self.needs_input_grad
+        x = self.saved("self", F)
+        dim = self.first.dim
+        half = x.shape[dim] // 2
+        g_grad = None
+        with _quiet():
+            if need_grad:
+                ones = F.ones_like(self.saved("grad_output", F))
+                tmp = g * self.first.recorded_gradient(F, ones, x)
+                g_grad = F.narrow(tmp, dim, 0, half) + F.narrow(tmp, dim, half, half)
+            return g_grad, self.self_gradient(F, g, x) if need_self else None
+
+    def self_gradient(self, F: Any, g: Any, x: Any) -> Any:
+        go = self.saved("grad_output", F)
+        dim = self.first.dim
+        half = x.shape[dim] // 2
+        first, second = F.narrow(x, dim, 0, half), F.narrow(x, dim, half, half)
+        sig = F.ufunc("sigmoid", second)
+        one_sub_sig = 1 - sig
+        sig_one_sub_sig = sig * one_sub_sig
+        gg_first, gg_second = F.narrow(g, dim, 0, half), F.narrow(g, dim, half, half)
+        gi_first = gg_second * go * sig_one_sub_sig
+        second_order = sig_one_sub_sig * one_sub_sig - sig ** 2 * one_sub_sig
+        gi_second = (gg_second * first) * go * second_order + gg_first * go * sig_one_sub_sig
+        return F.cat([gi_first, gi_second], dim)
 
 
 class HardswishBackwardBackward0(ActivationBackwardBackward):

@@ -16,6 +16,7 @@ from gradsh.engine.functions.common import (
     _scalar_op,
     _times,
     broadcast_shapes,
+    fit_int,
     float_result_dtype,
     fma64,
     not_implemented_for,
@@ -24,13 +25,16 @@ from gradsh.engine.functions.common import (
     xp_of,
     xp_of_operands,
 )
+from gradsh.engine.functions.half_opmath import add_scaled as half_add_scaled
+from gradsh.engine.functions.half_opmath import addc_opmath, bfloat16_pow, scalar_opmath
 from gradsh.engine.tensor import RESULT, Array, ArrayOps, Function, Tensor
 from gradsh.engine.threads import elementwise
 from gradsh.engine.vecmath.fp import fma32
 
 __all__ = [
     "AddBackward0", "AddBackward1", "SubBackward0", "SubBackward1", "RsubBackward1",
-    "MulBackward0", "MulBackward1", "DivBackward0", "DivBackward1", "FloorDivideNotImplemented",
+    "MulBackward0", "MulBackward1", "DivBackward0", "DivBackward1", "DivBackward2",
+    "FloorDivideNotImplemented",
     "RemainderBackward0", "RemainderBackward1", "FmodBackward0", "FmodBackward1", "PowBackward0",
     "PowBackward1", "PowBackward2", "Atan2Backward0", "LerpBackward0", "XlogyBackward0",
     "AddcmulBackward0", "AddcdivBackward0", "LinalgCrossBackward0",
@@ -63,6 +67,9 @@ def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool
         with _quiet():
             return op(x, scaled, dtype=dtype.np)
     a = -alpha if subtract else alpha
+    if dtype.np in dtypes.REDUCED_FLOAT_NP and xp is np and isinstance(x, np.ndarray) and \
+            isinstance(y, np.ndarray):
+        return half_add_scaled(x, y, a, dtype)
     with _quiet():
         if xp is not np:
             # NOTE: on the GPU the float64 sum rounds twice, as a CUDA kernel that does not
@@ -78,7 +85,7 @@ def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool
         # matches the kernel's fmadd (opmath float, alpha rounded to float first).
         alpha32 = float(np.float32(a))
         exact = np.asarray(x, dtype=np.float64) + alpha32 * np.asarray(y, dtype=np.float64)
-        return exact.astype(dtype.np)
+        return exact.astype(np.float32).astype(dtype.np, copy=False)
 
 
 class AddBackward0(Function):
@@ -89,8 +96,9 @@ class AddBackward0(Function):
         if x.shape != y.shape:
             broadcast_shapes(a, b)
         self.alpha = alpha
-        return _add_scaled(x if not a._wrapped else x.item(), y if not b._wrapped else y.item(),
-                           alpha, result_dtype(a, b))
+        dtype = result_dtype(a, b)
+        return _add_scaled(x if not a._wrapped else fit_int(x.item(), dtype),
+                           y if not b._wrapped else fit_int(y.item(), dtype), alpha, dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -119,8 +127,10 @@ class SubBackward0(Function):
         if x.shape != y.shape:
             broadcast_shapes(a, b)
         self.alpha = alpha
-        return _add_scaled(x if not a._wrapped else x.item(), y if not b._wrapped else y.item(),
-                           alpha, result_dtype(a, b), subtract=True)
+        dtype = result_dtype(a, b)
+        return _add_scaled(x if not a._wrapped else fit_int(x.item(), dtype),
+                           y if not b._wrapped else fit_int(y.item(), dtype), alpha, dtype,
+                           subtract=True)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -151,7 +161,7 @@ class RsubBackward1(Function):
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
         x = operand(a) if alpha == 1 else operand(a) * alpha
         with _quiet():
-            return xp_of(a._data).subtract(other, x, dtype=dtype.np)
+            return xp_of(a._data).subtract(fit_int(other, dtype), x, dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (-grad if self.alpha == 1 else -grad * self.alpha,)
@@ -159,6 +169,7 @@ class RsubBackward1(Function):
 
 class MulBackward0(Function):
     node_name = "MulBackward0"
+    optional_saved = ("other", "self")
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         x, y = a._data, b._data
@@ -169,14 +180,19 @@ class MulBackward0(Function):
             self.save("other", b)
         if need_b:
             self.save("self", a)
+        if y.size == 1 and not a._wrapped:
+            out = scalar_opmath(np.multiply, x, operand(b), result_dtype(a, b))
+            if out is not None:
+                return out
         xp = np if x.__class__ is np.ndarray else xp_of(x)
+        dtype = result_dtype(a, b)
+        left = x if not a._wrapped else fit_int(x.item(), dtype)
+        right = y if not b._wrapped else fit_int(y.item(), dtype)
         if xp is np:
-            left, right = x if not a._wrapped else x.item(), y if not b._wrapped else y.item()
             if x.size < threads.MIN_ELEMENTS and y.size < threads.MIN_ELEMENTS:
-                return np.multiply(left, right, dtype=result_dtype(a, b).np)
-            return elementwise(np.multiply, left, right, dtype=result_dtype(a, b).np)
-        return xp.multiply(x if not a._wrapped else x.item(), y if not b._wrapped else y.item(),
-                           dtype=result_dtype(a, b).np)
+                return np.multiply(left, right, dtype=dtype.np)
+            return elementwise(np.multiply, left, right, dtype=dtype.np)
+        return xp.multiply(left, right, dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -194,14 +210,18 @@ class MulBackward1(Function):
     def forward(self, a: Tensor, other: float | int) -> Array:
         self.other = other
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
+        out = scalar_opmath(np.multiply, a._data, other, dtype)
+        if out is not None:
+            return out
         return _scalar_op(a._data, "multiply", other, dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (grad * self.other,)
+        return (_times(grad, self.other),)
 
 
 class DivBackward0(Function):
     node_name = "DivBackward0"
+    optional_saved = ("other", "self")
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         broadcast_shapes(a, b)
@@ -210,6 +230,10 @@ class DivBackward0(Function):
         if self.needs_input_grad[1]:
             self.save("self", a)
         dtype = float_result_dtype(a, b)
+        if b._data.size == 1 and not a._wrapped:
+            out = scalar_opmath(np.true_divide, a._data, operand(b), dtype)
+            if out is not None:
+                return out
         with _quiet():
             return xp_of(a._data).true_divide(operand(a), operand(b), dtype=dtype.np)
 
@@ -217,7 +241,7 @@ class DivBackward0(Function):
         a, b = self.needs_input_grad
         other = self.saved("other", F)
         with _quiet():
-            ga = grad / other if a else None
+            ga = _over(grad, other) if a else None
             gb = -grad * ((self.saved("self", F) / other) / other) if b else None
         return ga, gb
 
@@ -232,16 +256,29 @@ class DivBackward1(Function):
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
         if not dtype.is_floating_point:
             dtype = dtypes.default_float()
+        out = scalar_opmath(np.true_divide, a._data, other, dtype)
+        if out is not None:
+            return out
         with _quiet():
             return xp_of(a._data).true_divide(a._data, other, dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (grad / self.other,)
+        return (_over(grad, self.other),)
+
+
+def _over(grad: Any, other: Any) -> Any:
+    """`grad / other` for a formula, a number divisor kept in float32 for float16 and
+    bfloat16 gradients (div's reduced-float branch)."""
+    if other.__class__ is float and grad.__class__ is np.ndarray:
+        out = scalar_opmath(np.true_divide, grad, other, dtypes.from_numpy(grad.dtype))
+        if out is not None:
+            return out
+    return grad / other
 
 
 def _check_integer_division(a: Tensor, b: Tensor, dtype: DType) -> None:
     if dtype.category < 2:
-        divisor = operand(b)
+        divisor = operand(b, dtype)
         if (isinstance(divisor, (int, float)) and divisor == 0) or (
             not isinstance(divisor, (int, float)) and bool((divisor == 0).any())
         ):
@@ -262,21 +299,73 @@ class FloorDivideNotImplemented(Function):
         if dtype is dtypes.bool_:
             raise not_implemented_for("div_floor_cpu", dtype)
         _check_integer_division(left, right, dtype)
+        if right._data.size == 1 and not left._wrapped:
+            out = scalar_opmath(np.floor_divide, left._data, operand(right), dtype)
+            if out is not None:
+                return out
         with _quiet():
-            return np.floor_divide(operand(left), operand(right), dtype=dtype.np)
+            return np.floor_divide(operand(left, dtype), operand(right, dtype), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         raise TorchRuntimeError("derivative for aten::floor_divide is not implemented")
+
+
+class DivBackward2(DivBackward0):
+    """div(a, b, rounding_mode="floor" | "trunc"): the quotient rounded down (as floor_divide)
+    or toward zero; derivatives.yaml gives both operands `grad * 0`. With rounding_mode=None
+    given, DivBackward0's true division under this name."""
+
+    node_name = "DivBackward2"
+    rounding_mode: str | None = None
+
+    def forward(self, a: Tensor, b: Tensor, rounding_mode: str | None = None) -> Array:
+        if rounding_mode is None:
+            return super().forward(a, b)
+        self.rounding_mode = rounding_mode
+        broadcast_shapes(a, b)
+        dtype = result_dtype(a, b)
+        if dtype is dtypes.bool_:
+            raise not_implemented_for(f"div_{rounding_mode}_cpu", dtype)
+        _check_integer_division(a, b, dtype)
+        left, right = operand(a, dtype), operand(b, dtype)
+        with _quiet():
+            if rounding_mode == "floor":
+                return np.floor_divide(left, right, dtype=dtype.np)
+            if dtype.category == 2:
+                return np.trunc(np.divide(left, right, dtype=dtype.np))
+            quotient = np.floor_divide(left, right, dtype=dtype.np)  # then toward zero
+            inexact = (quotient * right != left) & ((np.asarray(left) < 0) != (right < 0))
+            return quotient + inexact.astype(dtype.np)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        if self.rounding_mode is None:
+            return super().backward(F, grad)
+        need_a, need_b = self.needs_input_grad
+        return (grad * 0 if need_a else None, grad * 0 if need_b else None)
 
 
 def _scalar_division(a: Tensor, other: float | int, ufunc: str) -> Array:
     dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
     if dtype is dtypes.bool_:
         raise not_implemented_for(f"{ufunc}_cpu", dtype)
+    other = fit_int(other, dtype)
     if dtype.category < 2 and other == 0:
         raise TorchRuntimeError("ZeroDivisionError")
     with _quiet():
+        if ufunc == "remainder":
+            return _remainder(a._data, other, dtype)
         return getattr(xp_of(a._data), ufunc)(a._data, other, dtype=dtype.np)
+
+
+def _remainder(left: Any, right: Any, dtype: DType) -> Array:
+    """remainder as PyTorch's CPU kernel computes it: for floats fmod, moved into the divisor's
+    sign when they differ, so that a zero keeps fmod's sign (2. % -2 is 0., NumPy's -0.)."""
+    xp = xp_of_operands(left, right)
+    if dtype.category < 2:
+        return xp.remainder(left, right, dtype=dtype.np)
+    mod = xp.fmod(left, right, dtype=dtype.np)
+    adjust = (mod != 0) & ((xp.asarray(right) < 0) != (mod < 0))
+    return xp.where(adjust, mod + right, mod).astype(dtype.np, copy=False)
 
 
 class RemainderBackward0(Function):
@@ -306,7 +395,7 @@ class RemainderBackward1(Function):
             raise not_implemented_for("remainder_cpu", dtype)
         _check_integer_division(a, b, dtype)
         with _quiet():
-            return xp_of(a._data).remainder(operand(a), operand(b), dtype=dtype.np)
+            return _remainder(operand(a, dtype), operand(b, dtype), dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -329,7 +418,7 @@ class _RemainderScalarTensor(Function):
         if dtype.category < 2 and bool((a._data == 0).any()):
             raise TorchRuntimeError("ZeroDivisionError")
         with np.errstate(all="ignore"):
-            return xp_of(a._data).remainder(other, a._data, dtype=dtype.np)
+            return _remainder(other, a._data, dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         raise TorchRuntimeError("derivative for aten::remainder is not implemented")
@@ -362,7 +451,7 @@ class FmodBackward1(Function):
             raise not_implemented_for("fmod_cpu", dtype)
         _check_integer_division(a, b, dtype)
         with _quiet():
-            return xp_of(a._data).fmod(operand(a), operand(b), dtype=dtype.np)
+            return xp_of(a._data).fmod(operand(a, dtype), operand(b, dtype), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -396,6 +485,8 @@ class PowBackward0(Function):
             exact = pointwise.pow_scalar(a._data.astype(np.float32, copy=False), exponent)
             if exact is not None:
                 return exact
+        if dtype is dtypes.bfloat16 and a._data.__class__ is np.ndarray:
+            return bfloat16_pow(a._data.astype(dtype.np, copy=False), exponent)
         with _quiet():
             return xp_of(a._data).power(operand(a), exponent, dtype=dtype.np)
 
@@ -408,6 +499,9 @@ class PowBackward0(Function):
         exact = None if F.as_tensor else pointwise.pow_backward(grad, x, p)
         if exact is not None:
             return (exact,)
+        if not F.as_tensor and x.dtype == dtypes.bfloat16.np:
+            # bfloat16's pow kernel, and the number factor kept in float32
+            return (grad * _times(bfloat16_pow(x, p - 1), float(p)),)
         with _quiet():
             return (grad * (p * x ** (p - 1)),)
 
@@ -643,6 +737,9 @@ class AddcmulBackward0(Function):
         self.value = value
         dtype = result_dtype(a, t1, t2).np
         x, y, z = (t._data.astype(dtype, copy=False) for t in (a, t1, t2))
+        out = addc_opmath(x, y, z, value, divide=False)
+        if out is not None:
+            return out
         with _quiet():
             return xp_of(x).asarray(x + value * y * z, dtype=dtype)
 
@@ -667,6 +764,9 @@ class AddcdivBackward0(Function):
         self.value = value
         dtype = result_dtype(a, t1, t2).np
         x, y, z = (t._data.astype(dtype, copy=False) for t in (a, t1, t2))
+        out = addc_opmath(x, y, z, value, divide=True)
+        if out is not None:
+            return out
         with _quiet():
             return xp_of(x).asarray(x + value * y / z, dtype=dtype)
 

@@ -11,6 +11,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from gradsh.engine import threads
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array
 from gradsh.engine.vecmath.layout import coalesce, iteration_order
@@ -311,6 +312,9 @@ def _by_columns(x: np.ndarray, dims: list[_Dim], count: int, out: np.ndarray) ->
 def torch_sum(x: Array, axis: tuple[int, ...] | int | None, keepdims: bool, dtype: Any) -> Array:
     """x.sum(axis) as PyTorch's CPU kernel computes it (see the NOTE above)."""
     dtype = np.dtype(dtype)
+    if dtype in REDUCED_FLOAT_NP and isinstance(x, np.ndarray):
+        # float16 and bfloat16 accumulate in float32 (the kernel's acc_type), rounded once
+        return torch_sum(x.astype(np.float32), axis, keepdims, np.float32).astype(dtype)
     if not isinstance(x, np.ndarray) or dtype not in (np.float32, np.float64) or x.size == 0:
         return x.sum(axis=axis, keepdims=keepdims, dtype=dtype)
     if isinstance(axis, int):
@@ -370,6 +374,10 @@ def _mean_array(x: Array, axis: Any, keepdims: bool, dtype: Any) -> Array:
     count = 1
     for d in dims:
         count *= x.shape[d]
+    if np.dtype(dtype) in REDUCED_FLOAT_NP and isinstance(x, np.ndarray):
+        # float16 and bfloat16: the float32 sum divided in float32, rounded once
+        wide = torch_sum(x.astype(np.float32), dims or None, keepdims, np.float32)
+        return (wide / np.float32(count)).astype(dtype)
     total = torch_sum(x.astype(dtype, copy=False), dims or None, keepdims, dtype)
     # a NumPy scalar divisor: CuPy passes it to the kernel by value, nothing is copied
     return xp_of(total).asarray(total / np.dtype(dtype).type(count))

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import backend, dtypes, limits
-from gradsh.engine.dtypes import DType
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP, DType
 from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
 from gradsh.engine.tensor import Array, Shape, Tensor
 from gradsh.engine.threads import elementwise
@@ -34,12 +34,27 @@ def xp_of_operands(*values: Any) -> Any:
     return np
 
 
-def operand(t: Tensor) -> Any:
+def operand(t: Tensor, dtype: DType | None = None) -> Any:
     """The value a kernel computes with: wrapped Python numbers stay Python numbers, so NumPy
-    treats them as weak scalars, like PyTorch's wrapped numbers."""
+    treats them as weak scalars, like PyTorch's wrapped numbers; given the result's `dtype`,
+    an integer that does not fit it wraps around (fit_int)."""
     if t._wrapped:
-        return t._data.item()
+        value = t._data.item()
+        return value if dtype is None else fit_int(value, dtype)
     return t._data
+
+
+def fit_int(value: Any, dtype: DType) -> Any:
+    """A wrapped Python number as a kernel of `dtype` reads it. PyTorch casts a wrapped number
+    to the result's dtype as C++ casts, so an integer that does not fit an integer dtype wraps
+    around (an int32 tensor times 3000000000 multiplies by -1294967296); NumPy would refuse."""
+    if value.__class__ is int and dtype.category == 1:
+        bits = 8 * dtype.itemsize
+        signed = dtype.np.kind == "i"
+        low = -(1 << (bits - 1)) if signed else 0
+        if not low <= value < low + (1 << bits):
+            value = (value - low) % (1 << bits) + low
+    return value
 
 
 def result_dtype(*tensors: Tensor) -> DType:
@@ -130,6 +145,13 @@ def _times(x: Any, y: Any) -> Any:
     """`x * y` for gradient formulas: on every core when both are large NumPy arrays."""
     if x.__class__ is np.ndarray and y.__class__ is np.ndarray:
         return elementwise(np.multiply, x, y)
+    if y.__class__ is float and x.__class__ is np.ndarray and x.dtype in REDUCED_FLOAT_NP:
+        # mul(Tensor, Scalar) keeps the number in float32 for float16 and bfloat16 (NumPy would
+        # round it to the array's dtype first)
+        with np.errstate(all="ignore"):
+            return (x.astype(np.float32) * np.float32(y)).astype(x.dtype)
+    if x.__class__ is float and y.__class__ is np.ndarray:
+        return _times(y, x)
     return x * y
 
 

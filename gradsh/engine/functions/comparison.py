@@ -24,7 +24,7 @@ class _Compare(Function):
     def forward(self, a: Tensor, b: Tensor, op: str) -> Any:
         broadcast_shapes(a, b)
         dtype = result_dtype(a, b)
-        x, y = operand(a), operand(b)
+        x, y = operand(a, dtype), operand(b, dtype)
         if not isinstance(x, (int, float, bool)):
             x = x.astype(dtype.np, copy=False)
         if not isinstance(y, (int, float, bool)):
@@ -41,4 +41,4 @@ class _Bitwise(Function):
         if dtype.is_floating_point:  # PyTorch names the promoted dtype
             raise not_implemented_for(kernel, dtype)
         broadcast_shapes(a, b)
-        return getattr(np, op)(operand(a), operand(b), dtype=dtype.np)
+        return getattr(np, op)(operand(a, dtype), operand(b, dtype), dtype=dtype.np)

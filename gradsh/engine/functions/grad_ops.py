@@ -9,14 +9,16 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import backend
-from gradsh.engine.dtypes import DType
+from gradsh.engine.dtypes import DType, is_float_array_dtype
 from gradsh.engine.functions.cascade_sum import _mean_array, torch_sum
 from gradsh.engine.functions.common import _quiet, xp_of
+from gradsh.engine.functions.linalg import product
 from gradsh.engine.functions.higher_order import (
     _array_index_put_acc,
     _array_scatter_view,
     _array_value_selecting,
     _log_softmax_backward_array,
+    _bce_backward_array,
     _mse_backward_array,
     _nll_backward_array,
     _sigmoid_backward_array,
@@ -69,7 +71,7 @@ def _array_index_fill_zero(grad: Array, key: tuple[Any, ...]) -> Array:
 
 def _array_sum(g: Array, dims: tuple[int, ...] | None, keepdim: bool) -> Array:
     axis = dims if dims else None
-    dtype = g.dtype if g.dtype.kind == "f" else np.int64
+    dtype = g.dtype if is_float_array_dtype(g.dtype) else np.int64
     return xp_of(g).asarray(torch_sum(g, axis, keepdim, dtype))
 
 
@@ -142,6 +144,7 @@ _Namespace.install(
     evenly_distribute=lambda g, x, mask: xp_of(x).where(mask, g / int(mask.sum()),
                                                         xp_of(x).zeros((), dtype=g.dtype)),
     zeros_like=lambda g: xp_of(g).zeros_like(g),
+    ones_like=lambda g: xp_of(g).ones_like(g),
     zeros=lambda shape, like: xp_of(like).zeros(shape, dtype=like.dtype),
     cast=lambda g, dtype: g.astype(dtype.np),
     to_copy=_array_to_copy,
@@ -149,9 +152,9 @@ _Namespace.install(
     sum=_array_sum,
     mean=_array_mean,
     unsqueeze_dims=_array_unsqueeze_dims,
-    mm=lambda a, b: a @ b,
-    mv=lambda a, b: a @ b,
-    bmm=lambda a, b: a @ b,
+    mm=product,
+    mv=product,
+    bmm=product,
     outer=lambda a, b: xp_of(a).outer(a, b),
     cross=lambda a, b, dim: xp_of(a).cross(*xp_of(a).broadcast_arrays(a, b), axis=dim),
     narrow=_array_narrow,
@@ -169,6 +172,7 @@ _Namespace.install(
     softmax_backward=_softmax_backward_array,
     log_softmax_backward=_log_softmax_backward_array,
     mse_loss_backward=_mse_backward_array,
+    bce_backward=_bce_backward_array,
     nll_loss_backward=lambda g, x, target, node: _nll_backward_array(g, target, node, x.shape),
     detached=lambda fn, x: fn(x),
     ufunc=lambda name, g: unary(name, g) if name in UNARY else getattr(xp_of(g), name)(g),

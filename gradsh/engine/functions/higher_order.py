@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine.dtypes import BF16_NP, REDUCED_FLOAT_NP
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.common import _numel, _quiet, _times, result_dtype, xp_of
 from gradsh.engine.functions.linalg import _array_diagonal_scatter
@@ -19,7 +20,7 @@ __all__ = [
     "SoftmaxBackwardDataBackward0", "LogSoftmaxBackwardDataBackward0", "MseLossBackwardBackward0",
     "NllLossBackwardBackward0", "NllLoss2DBackwardBackward0", "SelectBackwardBackward0", "SliceBackwardBackward0", "StridedView",
     "StridedScatter", "IndexPutImplBackward0", "ValueSelectingBackward",
-    "DiagonalBackwardBackward0",
+    "DiagonalBackwardBackward0", "BinaryCrossEntropyBackwardBackward0",
 ]
 
 
@@ -31,9 +32,9 @@ def _in_place_ok(grad: Any, t: Any) -> bool:
 
 
 def _tanh_backward_array(grad: Array, y: Array) -> Array:
-    if y.dtype == np.float16:  # in float32, rounded once, as PyTorch's kernel for Half
+    if y.dtype in REDUCED_FLOAT_NP:  # in float32, rounded once, as PyTorch's kernel for Half
         wide = _tanh_backward_array(grad.astype(np.float32), y.astype(np.float32))
-        return wide.astype(np.float16)
+        return wide.astype(y.dtype)
     exact = pointwise.tanh_backward(grad, y)
     if exact is not None:
         return exact
@@ -45,6 +46,10 @@ def _tanh_backward_array(grad: Array, y: Array) -> Array:
 
 
 def _sigmoid_backward_array(grad: Array, y: Array) -> Array:
+    if y.dtype == BF16_NP:  # in float32, rounded once: ATen's kernel for BFloat16 (for Half it
+        # computes step by step in Half, as the formula below does on float16 arrays)
+        wide = _sigmoid_backward_array(grad.astype(np.float32), y.astype(np.float32))
+        return wide.astype(y.dtype)
     exact = pointwise.sigmoid_backward(grad, y)
     if exact is not None:
         return exact
@@ -60,6 +65,9 @@ def _threshold_backward_array(grad: Array, y: Array, threshold: float) -> Array:
 
 
 def _softmax_backward_array(grad: Array, y: Array, dim: int) -> Array:
+    if y.dtype in REDUCED_FLOAT_NP:  # in float32, rounded once, as PyTorch's kernel for Half
+        wide = _softmax_backward_array(grad.astype(np.float32), y.astype(np.float32), dim)
+        return wide.astype(y.dtype)
     exact = pointwise.softmax_backward(grad, y, dim)
     if exact is not None:
         return exact
@@ -69,6 +77,9 @@ def _softmax_backward_array(grad: Array, y: Array, dim: int) -> Array:
 
 
 def _log_softmax_backward_array(grad: Array, y: Array, dim: int) -> Array:
+    if y.dtype in REDUCED_FLOAT_NP:  # in float32, rounded once, as PyTorch's kernel for Half
+        wide = _log_softmax_backward_array(grad.astype(np.float32), y.astype(np.float32), dim)
+        return wide.astype(y.dtype)
     exact = pointwise.log_softmax_backward(grad, y, dim)
     if exact is not None:
         return exact
@@ -196,6 +207,60 @@ class MseLossBackwardBackward0(Function):
         g_x = (scale * go) * g if need_x else None
         g_t = -(scale * go) * g if need_t else None
         return g_grad, g_x, g_t
+
+
+def _bce_backward_array(grad: Array, x: Array, t: Array, w: Array | None,
+                        reduction: str) -> Array:
+    """binary_cross_entropy_backward as the CPU kernel computes it: grad * (x - t) /
+    max((1 - x) x, 1e-12), then times the weight, then divided by N for the mean."""
+    xp = xp_of(x)
+    with _quiet():
+        out = grad * (x - t) / xp.maximum((1 - x) * x, x.dtype.type(1e-12))
+        if w is not None:
+            out = out * w
+        return out / x.size if reduction == "mean" else out
+
+
+class BinaryCrossEntropyBackwardBackward0(Function):
+    """binary_cross_entropy_backward(grad_output, self, target, weight) as a node; its backward
+    is FunctionsManual's binary_cross_entropy_double_backward (self), _grad_output and _target,
+    formula for formula. The weight is no input (PyTorch gives it no gradient here)."""
+
+    node_name = "BinaryCrossEntropyBackwardBackward0"
+
+    def forward(self, grad: Tensor, x: Tensor, t: Tensor, weight: Tensor | None,
+                reduction: str) -> Array:
+        self.weight, self.reduction = weight, reduction
+        self.save("grad_output", grad)
+        self.save("self", x)
+        self.save("target", t)
+        dtype = result_dtype(grad, x, t)
+        w = None if weight is None else weight._data
+        return xp_of(x._data).asarray(
+            _bce_backward_array(grad._data, x._data, t._data, w, reduction), dtype=dtype.np)
+
+    def backward(self, F: Any, g: Any) -> tuple[Any, ...]:
+        need_grad, need_x, need_t = self.needs_input_grad
+        go, x, t = self.saved("grad_output", F), self.saved("self", F), self.saved("target", F)
+        w = None if self.weight is None else F.as_operand(self.weight)
+        eps = 1e-12
+        g_grad = g_x = g_t = None
+        with _quiet():
+            if need_grad:
+                g_grad = self._scaled((x - t) / ((x + eps) * (1 - x + eps)) * g, w, x)
+            if need_x:
+                curvature = (x * x - 2 * x * t + t) / ((x + eps) ** 2 * (1 - x + eps) ** 2)
+                g_x = self._scaled(curvature * (g * go), w, x)
+            if need_t:
+                weighted = -g * go if w is None else -g * go * w
+                denominator = (1 - x) * x
+                clamped = F.where(denominator < eps, eps, denominator)
+                g_t = self._scaled(weighted / clamped, None, x)
+        return g_grad, g_x, g_t
+
+    def _scaled(self, value: Any, w: Any, x: Any) -> Any:
+        value = value if w is None else value * w
+        return value / _numel(x.shape) if self.reduction == "mean" else value
 
 
 def _nll_backward_array(grad: Array, target: Array, node: NllLossBackward0,

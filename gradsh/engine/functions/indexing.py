@@ -15,7 +15,8 @@ __all__ = [
     "IndexBackward0", "IndexPutBackward0", "GatherBackward0", "IndexSelectBackward0",
     "MaskedSelectBackward0", "TakeBackward0", "IndexFillBackward0", "ScatterBackward0",
     "ScatterBackward1", "ScatterAddBackward0", "IndexAddBackward0", "IndexFillBackward1",
-    "IndexCopyBackward0", "MaskedScatterBackward0",
+    "IndexCopyBackward0", "MaskedScatterBackward0", "ScatterReduceNotImplemented",
+    "ScatterReduceBackward0",
 ]
 
 
@@ -162,14 +163,16 @@ class MaskedSelectBackward0(Function):
         return (F.detached(scatter, grad),)
 
 
-def _scatter_array(base: Array, dim: int, index: Array, src: Any, add: bool = False) -> Array:
-    """A copy of base with src written (or added) at index along dim (scatter / scatter_add);
-    index may be smaller than base and src outside dim."""
+def _scatter_array(base: Array, dim: int, index: Array, src: Any, add: bool = False,
+                   multiply: bool = False) -> Array:
+    """A copy of base with src written (or added, or multiplied in) at index along dim
+    (scatter / scatter_add / scatter's reduce); index may be smaller than base and src outside
+    dim."""
     xp = xp_of(base)
     if base.ndim == 0 or index.ndim == 0:
         # PyTorch reads a 0-d self or index as one element along dim 0
         flat = _scatter_array(base.reshape(-1), 0, index.reshape(-1),
-                              src if xp.ndim(src) == 0 else src.reshape(-1), add)
+                              src if xp.ndim(src) == 0 else src.reshape(-1), add, multiply)
         return flat.reshape(base.shape)
     out = base.copy()
     grid = list(xp.indices(index.shape, sparse=True))
@@ -177,6 +180,8 @@ def _scatter_array(base: Array, dim: int, index: Array, src: Any, add: bool = Fa
     values = src if xp.ndim(src) == 0 else src[tuple(slice(0, n) for n in index.shape)]
     if add:
         xp.add.at(out, tuple(grid), values)
+    elif multiply:
+        xp.multiply.at(out, tuple(grid), values)
     else:
         out[tuple(grid)] = values
     return out
@@ -330,6 +335,24 @@ class ScatterBackward1(Function):
         return (F.detached(lambda g: _scatter_array(g, self.dim, self.index, 0), grad),)
 
 
+class ScatterReduceNotImplemented(Function):
+    """scatter(dim, index, src or value, reduce="add" | "multiply"), which PyTorch gives no
+    derivative: a NotImplemented node with an edge per operand that requires grad (the
+    inputs), raising when backward reaches it; `a` and `src` are the operands themselves."""
+
+    node_name = "NotImplemented"
+    qualified_name = "torch::autograd::NotImplemented"
+
+    def forward(self, *inputs: Tensor, a: Tensor, dim: int, index: Tensor, src: Any,
+                reduce: str) -> Array:
+        values = src._data if isinstance(src, Tensor) else src
+        return _scatter_array(a._data, dim, index._data, values, add=reduce == "add",
+                              multiply=reduce == "multiply")
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        raise TorchRuntimeError("derivative for aten::scatter is not implemented")
+
+
 class ScatterAddBackward0(Function):
     node_name = "ScatterAddBackward0"
 
@@ -343,6 +366,89 @@ class ScatterAddBackward0(Function):
         need_self, need_src = self.needs_input_grad
         g_src = F.gather(grad, self.dim, self.saved("index", F)) if need_src else None
         return (grad if need_self else None, g_src)
+
+
+_REDUCE_UFUNC = {"sum": "add", "mean": "add", "prod": "multiply", "amax": "maximum",
+                 "amin": "minimum"}
+
+
+def _reduce_identity(reduce: str, dtype: Any) -> Any:
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    xp_info = np.finfo(dtype) if np.issubdtype(dtype, np.floating) else np.iinfo(dtype)
+    return xp_info.min if reduce == "amax" else xp_info.max
+
+
+class ScatterReduceBackward0(Function):
+    """scatter_reduce(dim, index, src, reduce, include_self): each src element folded into
+    self at its index, in index order as ATen's CPU loop does; without include_self the
+    written places start from the reduction's identity. Gradients as PyTorch's
+    scatter_reduce_backward (amax / amin share the gradient among equal maxima; prod assumes
+    no zeros)."""
+
+    node_name = "ScatterReduceBackward0"
+
+    def forward(self, a: Tensor, src: Tensor, dim: int, index: Tensor, reduce: str,
+                include_self: bool) -> Array:
+        self.dim, self.reduce, self.include_self = dim, reduce, include_self
+        self.index = index._data
+        xp = xp_of(a._data)
+        base, values = a._data, src._data.astype(a._data.dtype)
+        grid = list(xp.indices(self.index.shape, sparse=True))
+        grid[dim] = self.index
+        self.grid = tuple(grid)
+        taken = values[tuple(slice(0, n) for n in self.index.shape)]
+        out = base.copy()
+        if not include_self:
+            out[self.grid] = _reduce_identity(reduce, base.dtype)
+        getattr(xp, _REDUCE_UFUNC[reduce]).at(out, self.grid, taken)
+        self.counts = None
+        if reduce == "mean":
+            counts = xp.full(base.shape, 1 if include_self else 0, dtype=np.int64)
+            xp.add.at(counts, self.grid, 1)
+            counts[counts == 0] = 1
+            self.counts = counts
+            if np.issubdtype(base.dtype, np.floating):
+                out = (out / counts).astype(base.dtype)
+            else:
+                out = xp.floor_divide(out, counts).astype(base.dtype)
+        self.self_data, self.src_data, self.result = base, taken, out
+        return out
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        need_self, need_src = self.needs_input_grad
+        grid, reduce = self.grid, self.reduce
+
+        def parts(g: Array) -> tuple[Array, Array]:
+            if reduce == "sum":
+                g_self, g_src = g, g[grid]
+            elif reduce == "mean":
+                g_self = g / self.counts
+                g_src = g[grid] / self.counts[grid]
+            elif reduce == "prod":
+                g_self = g * self.result / self.self_data
+                g_src = (g * self.result)[grid] / self.src_data
+            else:  # amax / amin: shared among the places equal to the result
+                self_hit = (self.self_data == self.result).astype(g.dtype)
+                src_hit = (self.src_data == self.result[grid]).astype(g.dtype)
+                shares = self_hit.copy()
+                np.add.at(shares, grid, src_hit)
+                spread = g / shares
+                g_self, g_src = self_hit * spread, src_hit * spread[grid]
+            g_self = g_self.astype(g.dtype)
+            if not self.include_self:
+                g_self = g_self.copy()
+                g_self[grid] = 0
+            return g_self, np.asarray(g_src, dtype=g.dtype)
+
+        g_self = F.detached(lambda g: parts(g)[0], grad) if need_self else None
+        g_src = None
+        if need_src:
+            # not padded to a src larger than index: PyTorch's engine then refuses the shape
+            g_src = F.detached(lambda g: parts(g)[1], grad)
+        return (g_self, g_src)
 
 
 class IndexAddBackward0(Function):

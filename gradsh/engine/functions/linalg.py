@@ -9,12 +9,23 @@ import numpy as np
 
 from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.tensor import Array, Function, Shape, Tensor
+from gradsh.engine.vecmath import sgemm
 
 __all__ = [
     "MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0", "AddmmBackward0",
     "TraceBackward0", "TrilBackward0", "TriuBackward0", "DiagEmbedBackward0",
     "DiagonalBackward0Copy", "TrilinearBackward0",
 ]
+
+F32 = np.float32
+
+
+def product(a: Array, b: Array) -> Array:
+    """a @ b (mm, mv, bmm): float32 NumPy arrays with MKL's bits where gradsh reproduces them
+    (vecmath/sgemm.py), everything else with NumPy / CuPy."""
+    if a.__class__ is np.ndarray and b.__class__ is np.ndarray and a.dtype == b.dtype == F32:
+        return sgemm.matmul(a, b)
+    return xp_of(a).matmul(a, b)
 
 
 def _strides(array: Array) -> tuple[int, ...]:
@@ -34,7 +45,7 @@ class MmBackward0(Function):
         # column-major (mm_mat1_backward / mm_mat2_backward); the layout decides the formula.
         self.self_column_major = _column_major(a._data)
         self.mat2_column_major = _column_major(b._data)
-        return xp_of(a._data).matmul(a._data, b._data)
+        return product(a._data, b._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -67,7 +78,7 @@ class MvBackward0(Function):
     def forward(self, a: Tensor, v: Tensor) -> Array:
         self.save("self", a)
         self.save("vec", v)
-        return xp_of(a._data).matmul(a._data, v._data)
+        return product(a._data, v._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -83,6 +94,8 @@ class DotBackward0(Function):
     def forward(self, a: Tensor, b: Tensor) -> Array:
         self.save("self", a)
         self.save("tensor", b)
+        if a._data.__class__ is np.ndarray and a._data.dtype == b._data.dtype == F32:
+            return sgemm.dot(a._data, b._data)
         return xp_of(a._data).dot(a._data, b._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -101,7 +114,7 @@ class BmmBackward0(Function):
             self.save("mat2", b)
         if self.needs_input_grad[1]:
             self.save("self", a)
-        return xp_of(a._data).matmul(a._data, b._data)
+        return product(a._data, b._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -128,6 +141,11 @@ class AddmmBackward0(Function):
         self.mat1_column_major = _column_major(mat1._data)
         self.mat2_column_major = _column_major(mat2._data)
         xp = xp_of(mat1._data)
+        m1, m2, b = mat1._data, mat2._data, bias._data
+        if (m1.__class__ is np.ndarray and m2.__class__ is np.ndarray and b.__class__ is np.ndarray
+                and m1.dtype == m2.dtype == b.dtype == F32):
+            with _quiet():
+                return sgemm.addmm(b, m1, m2, beta, alpha)
         product = xp.matmul(mat1._data, mat2._data)
         if alpha != 1:
             product = product * alpha

@@ -17,6 +17,7 @@ import numpy as np
 
 from gradsh.engine import backend
 from gradsh.engine.backend import host_kernel
+from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchLinAlgError, TorchRuntimeError
 from gradsh.engine.functions.common import _quiet
 from gradsh.engine.functions.linalg_lu import (
@@ -60,7 +61,8 @@ class MultiOutputFunction(OutputSlots, Function):
         for data, differentiable in zip(arrays, cls.differentiable, strict=True):
             if not isinstance(data, np.ndarray) and not backend.is_device_array(data):
                 data = np.asarray(data)
-            grad_fn = node if requires and differentiable and data.dtype.kind in "fc" else None
+            floating = is_float_array_dtype(data.dtype)
+            grad_fn = node if requires and differentiable and floating else None
             outputs.append(Tensor._make(data, device, grad_fn))
         if requires:
             node.output_device = device

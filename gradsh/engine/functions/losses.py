@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gradsh.engine.dtypes import DType
+from gradsh.engine.dtypes import BF16_NP, REDUCED_FLOAT_NP, DType
 from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError
 from gradsh.engine.functions.cascade_sum import _mean_array, torch_sum
 from gradsh.engine.functions.common import _quiet, result_dtype, xp_of
@@ -34,8 +34,14 @@ def _reduce_array(values: Array, reduction: str) -> Array:
 
 
 def _loss_scale(grad: Any, reduction: str, numel: int) -> Any:
-    """The gradient of a reduced loss, spread over the elements (mean divides by N)."""
-    return grad / numel if reduction == "mean" else grad
+    """The gradient of a reduced loss, spread over the elements (mean divides by N; a float16
+    or bfloat16 gradient in float32, as div's reduced-float branch)."""
+    if reduction != "mean":
+        return grad
+    if grad.__class__ is np.ndarray and grad.dtype in REDUCED_FLOAT_NP:
+        with np.errstate(all="ignore"):
+            return (grad.astype(np.float32) / np.float32(numel)).astype(grad.dtype)
+    return grad / numel
 
 
 class _PairLoss(Function):
@@ -171,19 +177,18 @@ class BinaryCrossEntropyBackward0(_PairLoss):
         return self.reduce(loss.astype(dtype.np, copy=False), dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # binary_cross_entropy_backward (its own node under create_graph) and
+        # binary_cross_entropy_target_backward: -logit(x) times grad, the weight, 1 / N
         need_x, need_t = self.needs_input_grad
         x, t = self.saved("self", F), self.saved("target", F)
-        g = _loss_scale(grad, self.reduction, self.numel)
         w = None if self.weight is None else F.as_operand(self.weight)
         with _quiet():
-            gx = gt = None
-            if need_x:
-                denominator = (1 - x) * x
-                gx = g * (x - t) / F.where(denominator < 1e-12, 1e-12, denominator)
-                gx = gx if w is None else gx * w
+            gx = F.bce_backward(grad, x, t, w, self.reduction) if need_x else None
+            gt = None
             if need_t:
-                gt = -F.log(x / (1 - x)) * g
+                gt = -F.log(x / (1 - x)) * grad
                 gt = gt if w is None else gt * w
+                gt = gt / self.numel if self.reduction == "mean" else gt
         return (gx, gt)
 
 
@@ -193,6 +198,8 @@ class BinaryCrossEntropyWithLogitsBackward0(_PairLoss):
     def forward(self, a: Tensor, target: Tensor, weight: Tensor | None,
                 pos_weight: Tensor | None, reduction: str) -> Array:
         x, t, dtype = self.setup(a, target, reduction)
+        if target.dtype.is_floating_point:
+            dtype = target.dtype  # (PyTorch's kernel works in place in `1 - target`)
         self.weight, self.pos_weight = weight, pos_weight
         with _quiet():
             log_sigmoid = unary("logsigmoid", x)
@@ -204,29 +211,35 @@ class BinaryCrossEntropyWithLogitsBackward0(_PairLoss):
         return self.reduce(loss.astype(dtype.np, copy=False), dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # binary_cross_entropy_with_logits_backward and its _target_backward, in their order:
+        # the element's factor, times grad, times weight, then divided by N for the mean
         need_x, need_t = self.needs_input_grad
         x, t = self.saved("self", F), self.saved("target", F)
-        g = _loss_scale(grad, self.reduction, self.numel)
         w = None if self.weight is None else F.as_operand(self.weight)
         pw = None if self.pos_weight is None else F.as_operand(self.pos_weight)
         gx = gt = None
+        # binary_cross_entropy_with_logits_backward (and _target_backward): the elementwise
+        # gradient times grad, times the weight, and only then divided by N for a mean
         with _quiet():
             if need_x:
                 s = F.ufunc("sigmoid", x)
                 if pw is None:
-                    gx = (s - t) * g
+                    gx = s - t
                 else:
                     scaled = pw * t
-                    gx = ((scaled + 1 - t) * s - scaled) * g
-                gx = gx if w is None else gx * w
+                    gx = (scaled + 1 - t) * s - scaled
+                gx = self._scaled(gx * grad, w)
             if need_t:
                 if pw is None:
-                    gt = -x * g
+                    gt = -x
                 else:
-                    log_sig = F.ufunc("logsigmoid", x)
-                    gt = (F.ufunc("logsigmoid", -x) - log_sig * pw) * g
-                gt = gt if w is None else gt * w
+                    gt = F.ufunc("logsigmoid", -x) - F.ufunc("logsigmoid", x) * pw
+                gt = self._scaled(gt * grad, w)
         return (gx, gt)
+
+    def _scaled(self, g: Any, w: Any) -> Any:
+        g = g if w is None else g * w
+        return _loss_scale(g, self.reduction, self.numel)
 
 
 class _PiecewiseLoss(_PairLoss):
@@ -239,6 +252,7 @@ class _PiecewiseLoss(_PairLoss):
         return self.reduce(self.value(xp_of(x), z, width).astype(dtype.np, copy=False), dtype)
 
     double: ClassVar[type[Function]]  # its *_loss_backward recorded under create_graph
+    bfloat16_in_float: ClassVar[bool] = False  # whether the backward kernel widens bfloat16
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         # PyTorch differentiates the target as the input with the two swapped (so a zero
@@ -252,6 +266,12 @@ class _PiecewiseLoss(_PairLoss):
         """The loss's gradient in x (the input, or the target with the two swapped)."""
         if F.as_tensor:
             return self.double.apply(grad, x, t, first=self)
+        if self.bfloat16_in_float and x.dtype == BF16_NP:
+            # smooth_l1's kernel has a BFloat16 branch computing in float (its Half branch,
+            # and huber's kernel, compute in the dtype): the engine rounds the result once
+            norm = np.float32(1 / self.numel if self.reduction == "mean" else 1)
+            x, t, grad = x.astype(np.float32), t.astype(np.float32), grad.astype(np.float32)
+            return self.slope(F, x - t, grad * norm, self.width)
         return self.slope(F, x - t, _loss_scale(grad, self.reduction, self.numel), self.width)
 
     @staticmethod
@@ -338,6 +358,7 @@ class HuberLossBackwardBackward0(_PiecewiseLossBackwardBackward):
 class SmoothL1LossBackward0(_PiecewiseLoss):
     node_name = "SmoothL1LossBackward0"
     double = SmoothL1LossBackwardBackward0
+    bfloat16_in_float = True
 
     @staticmethod
     def value(xp: Any, z: Array, beta: float) -> Array:

@@ -48,6 +48,16 @@ def nll_cascade_sum(positions: np.ndarray, negated: np.ndarray, numiter: int) ->
     """The kernel's total of `negated` (the values it subtracts, already negated, in order),
     each at its flat position among `numiter` (ignored positions absent), as a 0-d array."""
     power = max(4, _ceil_log2(numiter) // _LEVELS)
+    if positions.size == numiter > 0:  # no target ignored: the positions are 0 .. numiter-1
+        total = _contiguous_cascade_sum(negated, power)
+        if not np.isnan(total):
+            return total
+        # which NaN comes out depends on the order NaNs meet in: the levels' own order decides
+    return _cascade_sum(positions, negated, power)
+
+
+def _cascade_sum(positions: np.ndarray, negated: np.ndarray, power: int) -> np.ndarray:
+    """nll_cascade_sum for any positions, level by level (_segment_sums)."""
     leftovers = []
     for level in range(_LEVELS - 1):
         if positions.size == 1 and positions[0] == 0:
@@ -64,3 +74,32 @@ def nll_cascade_sum(positions: np.ndarray, negated: np.ndarray, numiter: int) ->
     for value in leftovers:
         result = result + value
     return np.asarray(result)
+
+
+def _sequential(values: np.ndarray) -> np.ndarray:
+    """0 + values[0] + values[1] + ... along the last axis, in order (non-empty): cumsum adds in
+    order from the first value, and + 0 gives what starting from 0 does (a -0.0 total becomes
+    0.0; any other value is unchanged)."""
+    return np.cumsum(values, axis=-1, dtype=values.dtype)[..., -1] + values.dtype.type(0)
+
+
+def _contiguous_cascade_sum(negated: np.ndarray, power: int) -> np.ndarray:
+    """nll_cascade_sum when every position 0 .. n-1 holds a value: at each level the values
+    sit at consecutive multiples of its spacing, so the runs are the first value alone, then
+    blocks of 2**power values, then an open tail: one cumsum a level instead of _segment_sums'
+    general bookkeeping (the same additions in the same order)."""
+    dtype = negated.dtype
+    step = 1 << power
+    values = negated
+    leftovers = []
+    for _ in range(_LEVELS - 1):
+        if values.size == 1:  # only the first value is left (see nll_cascade_sum)
+            break
+        blocks = (values.size - 1) // step
+        closed = values[1:1 + blocks * step].reshape(blocks, step)
+        tail = values[1 + blocks * step:]
+        leftovers.append(_sequential(tail) if tail.size else np.zeros((), dtype))
+        values = np.concatenate([values[:1] + dtype.type(0),
+                                 _sequential(closed) if blocks else values[:0]])
+    leftovers.append(_sequential(values))
+    return np.asarray(_sequential(np.array(leftovers, dtype=dtype)))

@@ -12,10 +12,21 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.functions.common import xp_of
-from gradsh.engine.tensor import Array, Function, Tensor
+from gradsh.engine.functions.linalg_decompositions import MultiOutputFunction
+from gradsh.engine.tensor import (
+    Array,
+    ArrayOps,
+    Function,
+    Tensor,
+    TensorOps,
+    run_backward,
+    set_grad_enabled,
+)
 
-__all__ = ["NativeBatchNormBackward0", "NativeLayerNormBackward0", "NativeGroupNormBackward0"]
+__all__ = ["NativeBatchNormBackward0", "NativeLayerNormBackward0", "NativeGroupNormBackward0",
+           "NativeLayerNormBackwardBackward0"]
 
 Axes = tuple[int, ...]
 
@@ -70,7 +81,7 @@ class NativeBatchNormBackward0(Function):
     def forward(self, x: Tensor, weight: Tensor, bias: Tensor, running_mean: Tensor | None,
                 running_var: Tensor | None, training: bool, momentum: float, eps: float,
                 affine: tuple[bool, bool]) -> Array:
-        data = x._data
+        data = _opmath(x._data)
         xp = xp_of(data)
         self.axes = tuple(d for d in range(data.ndim) if d != 1)
         self.training, self.eps, self.affine = training, eps, affine
@@ -88,21 +99,23 @@ class NativeBatchNormBackward0(Function):
                 var = ((data - mean) ** 2).mean(axis=self.axes)
                 _update_running(running_var, var * count / max(count - 1, 1), momentum)
         else:
-            mean = running_mean._data.reshape(shape)  # type: ignore[union-attr]
-            invstd = (1 / xp.sqrt(running_var._data + eps)).reshape(shape)  # type: ignore
+            mean = _opmath(running_mean._data).reshape(shape)  # type: ignore[union-attr]
+            invstd = (1 / xp.sqrt(_opmath(running_var._data) + eps)).reshape(shape)  # type: ignore
             self.save("running_mean", running_mean)
             self.save("running_var", running_var)
         self.mean, self.invstd = mean, invstd
         y = (data - mean) * invstd
         if affine[0]:
-            y = y * weight._data.reshape(shape)
+            y = y * _opmath(weight._data).reshape(shape)
         if affine[1]:
-            y = y + bias._data.reshape(shape)
-        return y.astype(data.dtype, copy=False)
+            y = y + _opmath(bias._data).reshape(shape)
+        return y.astype(x._data.dtype, copy=False)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_x, need_w, need_b = self.needs_input_grad
         x = self.saved("input", F)
+        if not F.as_tensor:  # (the engine rounds float16 and bfloat16 gradients once)
+            x, grad = _opmath(x), _opmath(grad)
         ndim = len(x.shape)
         shape = _affine_shape(ndim, 1, x.shape[1])
         count = int(np.prod([x.shape[d] for d in self.axes]))
@@ -117,6 +130,8 @@ class NativeBatchNormBackward0(Function):
             invstd = self.invstd
             x_hat = (x - self.mean) * invstd
         w = F.reshape(self.saved("weight", F), shape) if self.affine[0] else None
+        if w is not None and not F.as_tensor:
+            w = _opmath(w)
         g_hat = grad * w if w is not None else grad
         gx = gw = gb = None
         if need_x:
@@ -140,6 +155,11 @@ def _update_running(stat: Tensor, batch_value: Array, momentum: float) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+def _opmath(data: Array) -> Array:
+    """float16 and bfloat16 arrays in float32, as ATen's normalization kernels compute them."""
+    return data.astype(np.float32) if data.dtype in REDUCED_FLOAT_NP else data
+
+
 class _GroupedNorm(Function):
     """Normalise x reshaped to `grouped` over `axes`; weight and bias (of `affine_shape`,
     broadcast against x) scale and shift afterwards."""
@@ -152,20 +172,33 @@ class _GroupedNorm(Function):
             self.save("weight", weight)
         self.grouped, self.axes, self.affine_shape = grouped, axes, affine_shape
         self.eps, self.affine = eps, affine
-        data = x._data.reshape(grouped)
+        data = _opmath(x._data).reshape(grouped)
         mean, invstd = _statistics(data, axes, eps)
         self.mean, self.invstd = mean, invstd
+        narrow = x._data.dtype
+        if narrow in REDUCED_FLOAT_NP and all(
+                t._data.dtype == narrow for t, used in zip((weight, bias), affine) if used):
+            # without float32 parameters the kernel saves mean and rstd in the input's dtype,
+            # and its backward reads them so (the forward used them unrounded)
+            self.mean, self.invstd = (v.astype(narrow).astype(np.float32) for v in (mean, invstd))
         y = ((data - mean) * invstd).reshape(x.shape)
         if affine[0]:
-            y = y * weight._data.reshape(affine_shape)
+            y = y * _opmath(weight._data).reshape(affine_shape)
         if affine[1]:
-            y = y + bias._data.reshape(affine_shape)
+            y = y + _opmath(bias._data).reshape(affine_shape)
         return y.astype(x._data.dtype, copy=False)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        w = self.saved("weight", F) if self.affine[0] else None
+        return self.gradients(F, grad, self.saved("input", F), w)
+
+    def gradients(self, F: Any, grad: Any, x: Any, weight: Any) -> tuple[Any, ...]:
+        """(grad_input, grad_weight, grad_bias) from grad, x and the weight (None without),
+        each None where not needed."""
         need_x, need_w, need_b = self.needs_input_grad
         reshape = F.reshape
-        x = self.saved("input", F)
+        if not F.as_tensor:  # (the engine rounds float16 and bfloat16 gradients once)
+            x, grad = _opmath(x), _opmath(grad)
         shape = tuple(x.shape)
         count = int(np.prod([self.grouped[d] for d in self.axes]))
         reduce_axes = tuple(d for d, n in enumerate(self.affine_shape) if n == 1)
@@ -175,7 +208,9 @@ class _GroupedNorm(Function):
         else:
             invstd = self.invstd
             x_hat = ((x.reshape(self.grouped) - self.mean) * invstd).reshape(shape)
-        w = reshape(self.saved("weight", F), self.affine_shape) if self.affine[0] else None
+        w = reshape(weight, self.affine_shape) if weight is not None else None
+        if w is not None and not F.as_tensor:
+            w = _opmath(w)
         g_hat = grad * w if w is not None else grad
         gx = gw = gb = None
         if need_x:
@@ -193,12 +228,28 @@ class _GroupedNorm(Function):
 class NativeLayerNormBackward0(_GroupedNorm):
     node_name = "NativeLayerNormBackward0"
 
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        if not F.as_tensor:
+            return super().backward(F, grad)
+        # under create_graph: native_layer_norm_backward, one op of three results
+        x = self.saved("input", F)
+        constant = [Tensor._make(a, x.device) for a in (self.mean, self.invstd)]
+        absent = Tensor._make(xp_of(x._data).zeros((), dtype=x._data.dtype), x.device)
+        weight = self.saved("weight", F) if self.affine[0] else absent
+        bias = self.saved("bias", F) if self.affine[1] else absent
+        outputs = NativeLayerNormBackwardBackward0.apply_all(grad, x, *constant, weight, bias,
+                                                             first=self)
+        return tuple(o if need else None for o, need in zip(outputs, self.needs_input_grad,
+                                                             strict=True))
+
     def forward(self, x: Tensor, weight: Tensor, bias: Tensor, normalized: int, eps: float,
                 affine: tuple[bool, bool]) -> Array:
         lead = x.shape[:x.ndim - normalized]
         rows = math.prod(lead)
         grouped = (rows, math.prod(x.shape[x.ndim - normalized:]))
         affine_shape = (1,) * len(lead) + tuple(x.shape[x.ndim - normalized:])
+        if affine[1]:
+            self.save("bias", bias)  # (as PyTorch's: an input of the node create_graph makes)
         return self.normalise(x, weight, bias, grouped, (1,), affine_shape, eps, affine)
 
 
@@ -210,3 +261,53 @@ class NativeGroupNormBackward0(_GroupedNorm):
         grouped = (x.shape[0], groups, x.numel() // max(x.shape[0] * groups, 1))
         affine_shape = _affine_shape(x.ndim, 1, x.shape[1])
         return self.normalise(x, weight, bias, grouped, (2,), affine_shape, eps, affine)
+
+
+class NativeLayerNormBackwardBackward0(MultiOutputFunction):
+    """native_layer_norm_backward as PyTorch records it under create_graph: one node with
+    inputs (grad_out, input, mean, rstd, weight, bias) and outputs (grad_input, grad_weight,
+    grad_bias), computed by the first node's formula. Its own backward (PyTorch's
+    layer_norm_double_backward) differentiates that formula through gradsh's ops."""
+
+    node_name = "NativeLayerNormBackwardBackward0"
+    num_outputs = 3
+    differentiable = (True, True, True)
+
+    def forward(self, grad: Tensor, x: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor,
+                bias: Tensor, first: NativeLayerNormBackward0) -> tuple[Array, ...]:
+        self.first = first
+        self.save("grad_out", grad)
+        self.save("input", x)
+        if first.affine[0]:
+            self.save("weight", weight)
+        w = weight._data if first.affine[0] else None
+        results = first.gradients(ArrayOps, grad._data, x._data, w)
+        blank = xp_of(x._data).zeros((), dtype=x._data.dtype)
+        return tuple(blank if r is None else r for r in results)
+
+    def backward(self, F: Any, grads: Any) -> tuple[Any, ...]:
+        need = self.needs_input_grad
+        operands = {0: self.saved("grad_out", F), 1: self.saved("input", F)}
+        if self.first.affine[0]:
+            operands[4] = self.saved("weight", F)
+        wanted = [i for i in operands if need[i]]
+        with set_grad_enabled(True):
+            if F.as_tensor:
+                # fresh aliases: the operands depend on one another (grad_out on x), and each
+                # gradient must be a partial derivative
+                leaves = {i: t * 1 if need[i] else t for i, t in operands.items()}
+            else:
+                device = self.output_device
+                leaves = {i: Tensor._make(a, device).requires_grad_()
+                          for i, a in operands.items()}
+            outputs = self.first.gradients(TensorOps, leaves[0], leaves[1], leaves.get(4))
+            pairs = [(o, g if F.as_tensor else Tensor._make(g, self.output_device))
+                     for o, g in zip(outputs, grads, strict=True)
+                     if o is not None and g is not None and o.requires_grad]
+            found = run_backward([o for o, _ in pairs], [g for _, g in pairs],
+                                 create_graph=F.as_tensor, inputs=[leaves[i] for i in wanted],
+                                 allow_unused=True, accumulate=False) if pairs else None
+        result: list[Any] = [None] * 6
+        for i, g in zip(wanted, found or [None] * len(wanted), strict=True):
+            result[i] = g if g is None or F.as_tensor else g._data
+        return tuple(result)

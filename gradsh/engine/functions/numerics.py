@@ -14,11 +14,13 @@ from gradsh.engine.backend import host_kernel
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import (
     _quiet,
+    _times,
     broadcast_shapes,
     float_result_dtype,
     result_dtype,
     xp_of,
 )
+from gradsh.engine.functions.half_opmath import scalar_opmath
 from gradsh.engine.node import RESULT, Function
 from gradsh.engine.variable import Array, Tensor
 
@@ -87,7 +89,7 @@ AcoshBackward1 = _unary_node("AcoshBackward1", lambda x: xp_of(x).arccosh(x),
 AtanhBackward1 = _unary_node("AtanhBackward1", lambda x: xp_of(x).arctanh(x),
                              _no_inplace_derivative("atanh"))
 ErfcBackward0 = _unary_node("ErfcBackward0", _erfc,
-                            lambda F, g, x: F.exp(-(x ** 2)) * (-2 / math.sqrt(math.pi)) * g)
+                            lambda F, g, x: _times(F.exp(-(x ** 2)), -2 / math.sqrt(math.pi)) * g)
 
 
 class _Scale(Function):
@@ -96,6 +98,10 @@ class _Scale(Function):
     factor: float
 
     def forward(self, a: Tensor) -> Array:
+        # (ATen multiplies by a wrapped number: kept in float32 for float16 and bfloat16)
+        out = scalar_opmath(np.multiply, a._data, self.factor, float_result_dtype(a))
+        if out is not None:
+            return out
         return _float_values(a, lambda x: x * x.dtype.type(self.factor))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import backend, threads
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array
 from gradsh.engine.vecmath.layout import loop_mask
@@ -97,7 +98,12 @@ UNARY: dict[str, tuple[Callable[[Array], Array], Callable[[Array], Array]]] = {
 def unary(name: str, x: Array) -> Array:
     """The element-wise function `name` (NumPy's spelling: arcsin, not asin) of a float array."""
     float32, other = UNARY[name]
-    return float32(x) if is_float32(x) else other(x)
+    if is_float32(x):
+        return float32(x)
+    if x.__class__ is np.ndarray and x.dtype in REDUCED_FLOAT_NP:
+        # float16 and bfloat16: in float32, rounded once, as ATen's kernels for them
+        return float32(x.astype(np.float32)).astype(x.dtype)
+    return other(x)
 
 
 # Signed integers as wide as each float dtype, for the bit masks of zero_where.

@@ -11,6 +11,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from gradsh.engine import limits
+from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 
@@ -80,7 +81,7 @@ class MaxPool2DWithIndicesBackward0(Function):
     def forward(self, a: Tensor, window: Window) -> Array:
         x = _batched(a._data)
         xp = xp_of(x)
-        fill = -xp.inf if x.dtype.kind == "f" else xp.iinfo(x.dtype).min
+        fill = -xp.inf if is_float_array_dtype(x.dtype) else xp.iinfo(x.dtype).min
         view, (oh, ow) = window.windows(x, fill)
         kh, kw = window.kernel
         flat = view.reshape(view.shape[:4] + (kh * kw,))
@@ -148,7 +149,7 @@ class AvgPool2DBackward0(Function):
         divisor = _divisors(window, h, w, out, count_include_pad, divisor_override)
         self.divisor = divisor
         sums = view.sum(axis=(-2, -1), dtype=x.dtype)
-        if x.dtype.kind == "f":
+        if is_float_array_dtype(x.dtype):
             result = (sums / xp.asarray(divisor, dtype=x.dtype)).astype(x.dtype, copy=False)
         else:
             result = (sums // xp.asarray(divisor.astype(np.int64))).astype(x.dtype)

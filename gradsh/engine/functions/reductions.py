@@ -8,18 +8,20 @@ from typing import Any, ClassVar
 import numpy as np
 
 from gradsh.engine import dtypes, threads
-from gradsh.engine.dtypes import DType
+from gradsh.engine.dtypes import DType, is_float_array_dtype
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.cascade_sum import _GRAIN, _mean_array, torch_sum
 from gradsh.engine.functions.common import (
     _numel,
     _quiet,
+    _times,
     broadcast_shapes,
     float_result_dtype,
     result_dtype,
     xp_of,
 )
+from gradsh.engine.functions.linalg_decompositions import MultiOutputFunction
 from gradsh.engine.functions.unary import _sign_array
 from gradsh.engine.tensor import RESULT, Array, Function, Shape, Tensor
 from gradsh.engine.vecmath.layout import coalesce, iteration_order
@@ -29,6 +31,7 @@ __all__ = [
     "ProdBackward1", "MaxBackward1", "MinBackward1", "MaxBackward0", "MinBackward0",
     "AmaxBackward0", "AminBackward0", "LogsumexpBackward0", "LinalgVectorNormBackward0",
     "VarBackward0", "StdBackward0", "DistBackward0", "CumsumBackward0", "CumprodBackward0",
+    "VarMeanBackward0", "StdMeanBackward0",
 ]
 
 
@@ -211,7 +214,7 @@ class MinBackward1(_FullExtremum):
 def _arg_extremum(data: Array, dim: int | None, keepdim: bool, reduce: str) -> Array:
     """argmax/argmin with PyTorch's NaN rule (a NaN is the extremum; first occurrence wins)."""
     xp = xp_of(data)
-    if data.dtype.kind == "f":
+    if is_float_array_dtype(data.dtype):
         nan = xp.isnan(data)
         if bool(nan.any()):
             work = xp.where(nan, -xp.inf if reduce == "min" else xp.inf, data)
@@ -352,27 +355,32 @@ class LinalgVectorNormBackward0(Function):
         if not self.keepdim and x.ndim != 0 and dims:
             grad = F.unsqueeze_dims(grad, dims, x.ndim)
             norm = F.unsqueeze_dims(norm, dims, x.ndim)
-        p = self.ord
-        with _quiet():
-            if p == 0:
-                return (None,)  # PyTorch returns an undefined gradient: x.grad stays None
-            if p == 1:
-                return (F.sgn(x) * grad,)
-            if p == 2:
-                # NOTE: the gradient at the zero vector is 0 (masked), not NaN.
-                return (grad * F.masked_fill(x / norm, norm == 0, 0.0),)
-            if math.isinf(p):
-                ax = F.abs(x)
-                mask = (ax == norm) | F.isnan(ax)
-                return (F.sgn(x) * ((grad / F.sum(mask, dims or None, True)) * mask),)
-            if p < 1:
-                scaled = F.sgn(x) * F.masked_fill(F.abs(x) ** (p - 1), x == 0, 0.0)
-                return (scaled * grad * norm ** (1 - p),)
-            if p < 2:
-                scaled = F.sgn(x) * F.abs(x) ** (p - 1)
-            else:
-                scaled = x * F.abs(x) ** (p - 2)
-            return (scaled * F.masked_fill(grad / norm ** (p - 1), norm == 0, 0.0),)
+        if self.ord == 0:
+            return (None,)  # PyTorch returns an undefined gradient: x.grad stays None
+        return (_norm_backward(F, grad, x, norm, self.ord, dims),)
+
+
+def _norm_backward(F: Any, grad: Any, x: Any, norm: Any, p: float, dims: tuple[int, ...]) -> Any:
+    """FunctionsManual's norm_backward, formula for formula (its graph under create_graph is
+    PyTorch's), for p != 0; grad and norm already have x's dimensions."""
+    with _quiet():
+        if p == 1:
+            return F.sgn(x) * grad
+        if p == 2:
+            # NOTE: the gradient at the zero vector is 0 (masked), not NaN.
+            return grad * F.masked_fill(x / norm, norm == 0, 0.0)
+        if math.isinf(p):
+            ax = F.abs(x)
+            mask = (ax == norm) | F.isnan(ax)
+            return F.sgn(x) * ((grad / F.sum(mask, dims or None, True)) * mask)
+        if p < 1:
+            scaled = F.sgn(x) * F.masked_fill(F.abs(x) ** (p - 1), x == 0, 0.0)
+            return scaled * grad * norm ** (1 - p)
+        if p < 2:
+            scaled = F.sgn(x) * F.abs(x) ** (p - 1)
+        else:
+            scaled = x * F.abs(x) ** (p - 2)
+        return scaled * F.masked_fill(grad / norm ** (p - 1), norm == 0, 0.0)
 
 
 def _reduced_count(shape: Shape, dims: tuple[int, ...] | None) -> int:
@@ -514,14 +522,14 @@ def _var_backward(F: Any, grad: Any, x: Any, dim: tuple[int, ...] | None, correc
                 # PyTorch returns a constant: inf (with grad's sign) off the mean, nan on it
                 # (linear in grad: its graph continues, the factor is a constant)
                 return grad * F.detached(lambda v: _var_dof_zero(v), x)
-            return (2.0 / dof) * grad * (x - F.mean(x, None, False))
+            return _times(_times(grad, 2.0 / dof), x - F.mean(x, None, False))
         if not keepdim and x.ndim > 1 and dim:
             grad = F.unsqueeze_dims(grad, dim, x.ndim)
         n = 1
         for d in dim:  # _safe_size over the listed dims: 1 for an explicit empty list
             n *= x.shape[d]
         scale = 2.0 / (n - correction) if n - correction != 0 else math.inf
-        return scale * grad * (x - F.mean(x, dim, True))
+        return _times(_times(grad, scale), x - F.mean(x, dim, True))
 
 
 def _var_dof_zero(x: Array) -> Array:
@@ -547,6 +555,56 @@ class StdBackward0(Function):
             grad_var = F.masked_fill(grad / (result * 2), result == 0, 0.0)
         return (_var_backward(F, grad_var, self.saved("self", F), self.dim, self.correction,
                               self.keepdim),)
+
+
+class VarMeanBackward0(MultiOutputFunction):
+    """var_mean: (var, mean) from one node, as PyTorch records it; var_mean_backward is
+    var_backward of the first gradient plus mean_backward of the second."""
+
+    node_name = "VarMeanBackward0"
+    take_sqrt: ClassVar[bool] = False
+
+    def forward(self, a: Tensor, dim: tuple[int, ...] | None, correction: float,
+                keepdim: bool) -> tuple[Array, Array]:
+        self.dim, self.correction, self.keepdim = dim, correction, keepdim
+        self.self_sizes = a.shape
+        self.save("self", a)
+        first = _var_array(a._data, dim, correction, keepdim, take_sqrt=self.take_sqrt)
+        with _quiet():
+            mean = _mean_array(a._data, dim or None, keepdim and dim is not None,
+                               a.dtype.np)
+        return first, mean
+
+    def backward(self, F: Any, grads: Any) -> tuple[Any, ...]:
+        g_first, g_mean = grads
+        x = self.saved("self", F)
+        g_self = None if g_first is None else self.first_backward(F, g_first, x)
+        if g_mean is not None:
+            count = _numel(self.self_sizes) if not self.dim else math.prod(
+                self.self_sizes[d] for d in self.dim)
+            g_mean = _restore_reduced(F, g_mean, self.dim or None, self.keepdim,
+                                      len(self.self_sizes))
+            with _quiet():
+                aux = F.expand(g_mean, self.self_sizes) / count
+                g_self = aux if g_self is None else g_self + aux
+        return (g_self,)
+
+    def first_backward(self, F: Any, grad: Any, x: Any) -> Any:
+        return _var_backward(F, grad, x, self.dim, self.correction, self.keepdim)
+
+
+class StdMeanBackward0(VarMeanBackward0):
+    """std_mean: (std, mean) from one node; std_backward of the first gradient."""
+
+    node_name = "StdMeanBackward0"
+    take_sqrt = True
+    outputs_saved = ("result0", None)
+
+    def first_backward(self, F: Any, grad: Any, x: Any) -> Any:
+        result = self.saved("result0", F)
+        with _quiet():
+            grad_var = F.masked_fill(grad / (result * 2), result == 0, 0.0)
+        return _var_backward(F, grad_var, x, self.dim, self.correction, self.keepdim)
 
 
 class DistBackward0(Function):
@@ -581,18 +639,9 @@ class DistBackward0(Function):
         if p == 0:  # PyTorch's norm backward gives no tensor for p = 0, and says so
             raise TorchRuntimeError("Expected a proper Tensor but got None (or an undefined "
                                     "Tensor in C++) for argument #0 'self'")
+        g = _norm_backward(F, grad, d, norm, p, ())  # derivatives.yaml: norm_backward of a - b
         with _quiet():
-            if p == 1:
-                g = F.sgn(d) * grad
-            elif p == 2:
-                g = F.where(norm == 0, d * 0, d * (grad / norm))
-            elif math.isinf(p):
-                at = (F.abs(d) == norm)
-                g = F.sgn(d) * at * (grad / F.sum(at, None, False))
-            else:
-                g = F.where(norm == 0, d * 0,
-                            d * F.abs(d) ** (p - 2) * (grad / norm ** (p - 1)))
-        return (g if need_a else None, -g if need_b else None)
+            return (g if need_a else None, -g if need_b else None)
 
 
 class CumsumBackward0(Function):
@@ -613,11 +662,14 @@ class CumsumBackward0(Function):
 
 def _cumsum_array(x: Array, dim: int, product: bool = False) -> Array:
     """cumsum (or cumprod) along dim as PyTorch's CPU kernel: the running sum of a float32
-    tensor is kept in float64 (its accumulate type on the CPU), each value rounded to float32."""
+    tensor is kept in float64 (its accumulate type on the CPU), each value rounded to float32;
+    float16's and bfloat16's in float32."""
     xp = xp_of(x)
     accumulate = xp.cumprod if product else xp.cumsum
     if xp is np and x.dtype == np.float32:
         return accumulate(x, axis=dim, dtype=np.float64).astype(np.float32)
+    if xp is np and x.dtype in dtypes.REDUCED_FLOAT_NP:
+        return accumulate(x.astype(np.float32), axis=dim).astype(x.dtype)
     return accumulate(x, axis=dim, dtype=x.dtype)
 
 

@@ -13,7 +13,8 @@ from gradsh.engine.functions.linalg_decompositions import MultiOutputFunction
 from gradsh.engine.functions.pointwise import unary
 from gradsh.engine.tensor import Array, Function, Tensor
 
-__all__ = ["UnsafeSplitBackward0", "TransposeBackward1", "MkldnnRnnLayerBackward0"]
+__all__ = ["UnsafeSplitBackward0", "TransposeBackward1", "MkldnnRnnLayerBackward0",
+           "PackPaddedSequenceBackward0"]
 
 
 class UnsafeSplitBackward0(Function):
@@ -46,6 +47,31 @@ class TransposeBackward1(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.transpose(grad, self.dim0, self.dim1),)
+
+
+class PackPaddedSequenceBackward0(Function):
+    """_pack_padded_sequence's data: the valid rows of a padded (time, batch, *) input, time
+    step after time step (batch_first inputs are read transposed). Backward puts each step's
+    rows back into a zero-padded input (_pack_padded_sequence_backward)."""
+
+    node_name = "PackPaddedSequenceBackward0"
+
+    def forward(self, a: Tensor, batch_sizes: tuple[int, ...], batch_first: bool) -> Array:
+        self.batch_sizes, self.batch_first = batch_sizes, batch_first
+        x = xp_of(a._data).swapaxes(a._data, 0, 1) if batch_first else a._data
+        self.width = x.shape[1]
+        steps = [x[t, :size] for t, size in enumerate(batch_sizes)]
+        return xp_of(x).concatenate(steps, axis=0)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        parts, offset = [], 0
+        for size in self.batch_sizes:
+            step = F.narrow(grad, 0, offset, size)
+            pad = [0, 0] * (grad.ndim - 1) + [0, self.width - size]
+            parts.append(F.unsqueeze(F.constant_pad(step, pad, None), 0))
+            offset += size
+        out = F.cat(parts, 0)
+        return (F.transpose(out, 0, 1) if self.batch_first else out,)
 
 
 def _sigmoid(x: Array) -> Array:

@@ -5,21 +5,49 @@ from __future__ import annotations
 
 from typing import Any
 
+from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = [
-    "BernoulliBackward1", "UniformBackward0", "NormalBackward0", "RandomBackward0",
+    "BernoulliBackward0", "BernoulliBackward1", "BernoulliBackward2", "BernoulliNotImplemented",
+    "UniformBackward0", "NormalBackward0", "RandomBackward0",
     "RandomBackward1", "RandomBackward2", "NormalBackward1", "NormalBackward2", "NormalBackward3",
     "ExponentialBackward0",
 ]
 
 
+class BernoulliBackward0(Function):
+    """torch.bernoulli(p): 0/1 draws with the probabilities in p, made beforehand; the
+    gradient through them is zero."""
+
+    node_name = "BernoulliBackward0"
+
+    def forward(self, p: Tensor, draws: Array) -> Array:
+        return draws
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.zeros_like(grad),)
+
+
 class BernoulliBackward1(Function):
+    """x.bernoulli_(p) with a tensor p: the draws (made beforehand) written in place; zero
+    gradients for x and p."""
+
+    node_name = "BernoulliBackward1"
+
+    def forward(self, a: Tensor, p: Tensor, draws: Array) -> Array:
+        return draws
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.zeros_like(grad), F.zeros_like(grad))
+
+
+class BernoulliBackward2(Function):
     """bernoulli_(p) with a number p: 0/1 draws (uniform doubles < p, PyTorch CPU's stream)
     written in place; the gradient through it is zero."""
 
-    node_name = "BernoulliBackward1"
+    node_name = "BernoulliBackward2"
 
     def forward(self, a: Tensor, p: float, draws: Array) -> Array:
         xp = xp_of(a._data)
@@ -27,6 +55,20 @@ class BernoulliBackward1(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.zeros_like(grad),)
+
+
+class BernoulliNotImplemented(Function):
+    """torch.bernoulli(x, p) with a number p, which PyTorch gives no derivative: a node that
+    raises when backward reaches it. `draws` are made beforehand (bernoulli_'s)."""
+
+    node_name = "NotImplemented"
+    qualified_name = "torch::autograd::NotImplemented"
+
+    def forward(self, a: Tensor, draws: Array) -> Array:
+        return draws
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        raise TorchRuntimeError("derivative for aten::bernoulli is not implemented")
 
 
 class UniformBackward0(Function):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchNotImplementedError
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.functions.reductions import _DimExtremum, _FullExtremum
@@ -41,7 +42,7 @@ class MedianBackward0(_FullExtremum):
         self.save("result", RESULT)
         flat = a._data.reshape(-1)
         xp = xp_of(flat)
-        nan = xp.isnan(flat) if flat.dtype.kind == "f" else None
+        nan = xp.isnan(flat) if is_float_array_dtype(flat.dtype) else None
         if nan is not None and bool(nan.any()):
             if not self.skip_nan:
                 return flat[xp.argmax(nan)].copy()

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from gradsh.engine import dtypes
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP, is_float_array_dtype
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.common import (
@@ -18,6 +19,7 @@ from gradsh.engine.functions.common import (
     not_implemented_for,
     xp_of,
 )
+from gradsh.engine.functions.half_opmath import stepwise_logit, vectorized_erf
 from gradsh.engine.tensor import RESULT, Array, Function, Tensor
 from gradsh.engine.threads import elementwise
 
@@ -79,7 +81,7 @@ class Log2Backward0(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         with _quiet():
-            return (grad / (self.saved("self", F) * math.log(2.0)),)
+            return (grad / _times(self.saved("self", F), math.log(2.0)),)
 
 
 class Log10Backward0(Function):
@@ -92,7 +94,7 @@ class Log10Backward0(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         with _quiet():
-            return (grad / (self.saved("self", F) * math.log(10.0)),)
+            return (grad / _times(self.saved("self", F), math.log(10.0)),)
 
 
 class SinBackward0(Function):
@@ -369,7 +371,7 @@ Log1PBackward0 = _float_unary_node("Log1PBackward0", "log1p", "self",
 Expm1Backward0 = _float_unary_node("Expm1Backward0", "expm1", "result",
                                    lambda F, g, y: g * (y + 1))
 Exp2Backward0 = _float_unary_node("Exp2Backward0", "exp2", "result",
-                                  lambda F, g, y: g * y * math.log(2))
+                                  lambda F, g, y: _times(g * y, math.log(2)))
 SinhBackward0 = _float_unary_node("SinhBackward0", "sinh", "self",
                                   lambda F, g, x: g * F.ufunc("cosh", x))
 CoshBackward0 = _float_unary_node("CoshBackward0", "cosh", "self",
@@ -387,11 +389,15 @@ class ErfBackward0(_SavesSelf):
 
     def forward(self, a: Tensor) -> Array:
         self.save_input(a)
+        x = a._data
+        if x.dtype in REDUCED_FLOAT_NP and x.__class__ is np.ndarray:
+            return vectorized_erf(x.astype(np.float32)).astype(x.dtype)
         return _float_op(a, lambda x: pointwise.unary("erf", x))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         x = self.saved("self", F)
-        return ((2 / math.sqrt(math.pi)) * F.exp(-(x ** 2)) * grad,)  # self.pow(2), as yaml
+        # self.pow(2), as yaml; the number factor as mul(Tensor, Scalar) takes it
+        return (_times(F.exp(-(x ** 2)), 2 / math.sqrt(math.pi)) * grad,)
 
 
 class FracBackward0(Function):
@@ -412,7 +418,7 @@ class NanToNumBackward0(_SavesSelf):
                 neginf: float | None) -> Array:
         self.save_input(a)
         x = a._data
-        if x.dtype.kind not in "fc":
+        if not is_float_array_dtype(x.dtype):
             return x.copy()
         return xp_of(x).nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
 
@@ -427,6 +433,8 @@ class LogitBackward0(_SavesSelf):
     def forward(self, a: Tensor, eps: float | None) -> Array:
         self.save_input(a)
         self.eps = eps
+        if a._data.dtype in REDUCED_FLOAT_NP and a._data.__class__ is np.ndarray:
+            return stepwise_logit(a._data, eps)
 
         def compute(x: Array) -> Array:
             xp = xp_of(x)

@@ -27,6 +27,7 @@ from gradsh.engine.ops.arguments import *  # noqa: F403
 from gradsh.engine.ops.arguments import _device_name  # noqa: F401  (the runner's --device)
 from gradsh.engine.ops.arithmetic import *  # noqa: F403
 from gradsh.engine.ops.attention import *  # noqa: F403
+from gradsh.engine.ops.binning import *  # noqa: F403
 from gradsh.engine.ops.autograd import *  # noqa: F403
 from gradsh.engine.ops.combining import *  # noqa: F403
 from gradsh.engine.ops.comparison import *  # noqa: F403
@@ -74,6 +75,7 @@ from gradsh.engine.tensor import (  # noqa: F401  (torch.no_grad and friends)
 
 # torch.float32 and the other dtypes by name
 float16, float32, float64 = dtypes.float16, dtypes.float32, dtypes.float64
+bfloat16 = dtypes.bfloat16
 int8, int16, int32, int64 = dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64
 uint8 = dtypes.uint8
 bool_ = dtypes.bool_

@@ -3,12 +3,14 @@ prelu ..."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchNotImplementedError,
     TorchRuntimeError,
+    TorchTypeError,
     TorchValueError,
     warn,
 )
@@ -54,7 +56,7 @@ from gradsh.engine.ops.unary import abs, neg, tanh  # noqa: A004
 from gradsh.engine.tensor import Tensor, apply_inplace
 
 __all__ = [
-    "softmax", "log_softmax", "softmin", "logsigmoid", "leaky_relu", "elu", "silu", "softplus",
+    "softmax", "log_softmax", "torch_softmax", "torch_log_softmax", "softmin", "logsigmoid", "leaky_relu", "elu", "silu", "softplus",
     "hardtanh", "relu6", "gelu", "mish", "hardsigmoid", "threshold", "celu", "selu", "hardswish",
     "hardshrink", "softshrink", "glu", "prelu", "softsign", "tanhshrink",
 ]
@@ -92,6 +94,31 @@ def log_softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tenso
     if not a.dtype.is_floating_point:
         raise not_implemented_for("log_softmax_lastdim_kernel_impl", a.dtype)
     return LogSoftmaxBackward0.apply(a, dim=d)
+
+
+def dim_required(function: Callable[..., Tensor], name: str,
+                 method: bool) -> Callable[..., Tensor]:
+    """torch.softmax and Tensor.softmax (log_softmax too): PyTorch's parser requires dim, an
+    int; only F.softmax infers one, with a warning."""
+
+    def strict(a: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if args:
+            dim, where = args[0], f" (position {1 if method else 2})"
+        elif "dim" in kwargs:
+            dim, where = kwargs["dim"], ""
+        else:
+            raise TorchTypeError(f'{name}() missing 1 required positional arguments: "dim"')
+        if dim is None:
+            raise TorchTypeError(f"{name}(): argument 'dim'{where} must be int, not NoneType")
+        return function(a, *args, **kwargs)
+
+    strict.__name__ = strict.__qualname__ = name
+    return strict
+
+
+torch_softmax = guarded(dim_required(softmax, "softmax", method=False), name="softmax")
+torch_log_softmax = guarded(dim_required(log_softmax, "log_softmax", method=False),
+                            name="log_softmax")
 
 
 @guarded

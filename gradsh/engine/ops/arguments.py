@@ -311,5 +311,6 @@ RETURN_TYPES: dict[str, type[ReturnTuple]] = {
 
 def _c_name(dtype: DType) -> str:
     return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
-            "bool": "bool", "float16": "c10::Half", "int16": "short int",
+            "bool": "bool", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+            "int16": "short int",
             "int8": "signed char", "uint8": "unsigned char"}.get(dtype.name, dtype.name)

@@ -19,6 +19,7 @@ from gradsh.engine.functions.arithmetic import (
     Atan2Backward0,
     DivBackward0,
     DivBackward1,
+    DivBackward2,
     FloorDivideNotImplemented,
     FmodBackward0,
     FmodBackward1,
@@ -49,6 +50,7 @@ from gradsh.engine.ops.arguments import (
     _type_name,
     apply_node,
     as_tensor_operand,
+    checked_fill,
     is_number,
     wrap_dim,
 )
@@ -90,6 +92,8 @@ def _check_alpha(a: Tensor, b: TensorLike, alpha: Any) -> None:
         raise TorchRuntimeError(
             "For integral input tensors, argument alpha must not be a floating point number."
         )
+    if alpha.__class__ is int:  # converted to the result's type, checked
+        checked_fill(alpha, dtype)
 
 
 @guarded(tensor_first=False)
@@ -191,13 +195,16 @@ def mul(a: TensorLike, b: TensorLike) -> Tensor:
     return MulBackward0.apply(a, as_tensor_operand(b))
 
 
+_NO_MODE: Any = object()  # div's rounding_mode not given
+
+
 @guarded(tensor_first=False)
-def div(a: TensorLike, b: TensorLike, rounding_mode: str | None = None) -> Tensor:
-    if rounding_mode == "floor":
-        return floor_divide(a, b)
-    if rounding_mode is not None:
-        raise TorchNotImplementedError(f"div with rounding_mode={rounding_mode!r} is not supported "
-                                       "by gradsh")
+def div(a: TensorLike, b: TensorLike, rounding_mode: Any = _NO_MODE) -> Tensor:
+    if rounding_mode is not _NO_MODE:  # (given, even as None: PyTorch's DivBackward2)
+        _check_rounding_mode(rounding_mode)
+        if not isinstance(a, Tensor):
+            a = Tensor.wrap_scalar(_number(a, "div"))
+        return DivBackward2.apply(a, as_tensor_operand(b), rounding_mode=rounding_mode)
     if not isinstance(a, Tensor):
         # torch.div(2, x): DivBackward0 with the number wrapped first (`2 / x` is
         # x.__rtruediv__, see _rtruediv).
@@ -261,6 +268,8 @@ def _number(value: Any, fname: str) -> Number:
 @guarded(tensor_first=False)
 def pow(a: TensorLike, exponent: TensorLike) -> Tensor:  # noqa: A001 (torch.pow)
     if isinstance(a, Tensor) and is_number(exponent):
+        if exponent.__class__ is int:  # an integer tensor's type takes it, checked
+            checked_fill(exponent, a.dtype)
         return PowBackward0.apply(a, exponent=exponent)
     if isinstance(a, Tensor) and isinstance(exponent, Tensor):
         return PowBackward1.apply(a, exponent)
@@ -382,8 +391,17 @@ def mul_(a: Tensor, b: TensorLike) -> Tensor:
     return apply_inplace(MulBackward0, a, as_tensor_operand(b))
 
 
+def _check_rounding_mode(rounding_mode: Any) -> None:
+    if rounding_mode not in (None, "floor", "trunc"):
+        raise TorchRuntimeError("div expected rounding_mode to be one of None, 'trunc', or "
+                                f"'floor' but found '{rounding_mode}'")
+
+
 @guarded
-def div_(a: Tensor, b: TensorLike) -> Tensor:
+def div_(a: Tensor, b: TensorLike, rounding_mode: Any = _NO_MODE) -> Tensor:
+    if rounding_mode is not _NO_MODE:
+        _check_rounding_mode(rounding_mode)
+        return apply_inplace(DivBackward2, a, as_tensor_operand(b), rounding_mode=rounding_mode)
     return apply_inplace(DivBackward0, a, as_tensor_operand(b))
 
 

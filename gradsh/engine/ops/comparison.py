@@ -17,7 +17,8 @@ from gradsh.engine.tensor import Tensor, apply_inplace, check_inplace
 __all__ = [
     "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
     "not_equal", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_and_",
-    "bitwise_or_", "bitwise_xor_", "bitwise_not_", "logical_not",
+    "bitwise_or_", "bitwise_xor_", "bitwise_not_", "logical_not", "bitwise_left_shift",
+    "bitwise_right_shift", "bitwise_left_shift_", "bitwise_right_shift_",
     "logical_and", "logical_or", "logical_xor", "isnan", "isinf", "isfinite", "equal", "allclose",
 ]
 
@@ -83,6 +84,20 @@ def bitwise_xor(a: TensorLike, b: TensorLike) -> Tensor:
                           kernel="bitwise_xor_cpu")
 
 
+@guarded(tensor_first=False)
+def bitwise_left_shift(a: TensorLike, b: TensorLike) -> Tensor:
+    """`a << b`: bits shifted out of the type give 0, as in PyTorch (and NumPy)."""
+    return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="left_shift",
+                          kernel="lshift_cpu")
+
+
+@guarded(tensor_first=False)
+def bitwise_right_shift(a: TensorLike, b: TensorLike) -> Tensor:
+    """`a >> b`: a shift beyond the type fills with the sign, as in PyTorch (and NumPy)."""
+    return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="right_shift",
+                          kernel="rshift_cpu")
+
+
 @guarded
 def bitwise_not(a: Tensor) -> Tensor:
     if a.dtype.is_floating_point:
@@ -92,14 +107,14 @@ def bitwise_not(a: Tensor) -> Tensor:
     return _plain(xp_of(a._data).invert(a._data), a.device)
 
 
-def _bitwise_inplace(a: Tensor, b: TensorLike, op: str) -> Tensor:
+def _bitwise_inplace(a: Tensor, b: TensorLike, op: str, kernel: str = "") -> Tensor:
     other = as_tensor_operand(b)
     dtype = result_dtype(a, other)
     if dtype is not a.dtype and dtype.category > a.dtype.category:
         # PyTorch checks the cast before the kernel: `i |= 4.5` on int64 is this error
         raise TorchRuntimeError(f"result type {dtype.short} can't be cast to the desired output "
                                 f"type {a.dtype.short}")
-    return apply_inplace(_Bitwise, a, other, op=op, kernel=f"{op}_cpu")
+    return apply_inplace(_Bitwise, a, other, op=op, kernel=kernel or f"{op}_cpu")
 
 
 @guarded
@@ -118,6 +133,18 @@ def bitwise_or_(a: Tensor, b: TensorLike) -> Tensor:
 def bitwise_xor_(a: Tensor, b: TensorLike) -> Tensor:
     """`x ^= y`."""
     return _bitwise_inplace(a, b, "bitwise_xor")
+
+
+@guarded
+def bitwise_left_shift_(a: Tensor, b: TensorLike) -> Tensor:
+    """`x <<= y`."""
+    return _bitwise_inplace(a, b, "left_shift", "lshift_cpu")
+
+
+@guarded
+def bitwise_right_shift_(a: Tensor, b: TensorLike) -> Tensor:
+    """`x >>= y`."""
+    return _bitwise_inplace(a, b, "right_shift", "rshift_cpu")
 
 
 @guarded

@@ -63,15 +63,21 @@ _TYPE_NAMES = {f"torch.{d.legacy}": d for d in dtypes.ALL}
 @guarded
 def to(a: Tensor, *args: Any, dtype: DType | None = None, device: Any = None,
        copy: bool = False, non_blocking: bool = False) -> Tensor:
-    for arg in args:
+    flags: list[bool] = []  # non_blocking, copy: the booleans after the first argument
+    for i, arg in enumerate(args):
         if isinstance(arg, DType):
             dtype = arg
         elif isinstance(arg, Tensor):
             dtype, device = arg.dtype, arg.device
-        elif isinstance(arg, bool):
-            copy = arg
+        elif isinstance(arg, bool) and i:
+            flags.append(arg)
+        elif isinstance(arg, (bool, float)):
+            # a number passes for the Tensor of to(Tensor other): x.to(1.5) is x.double()
+            dtype = Tensor.wrap_scalar(arg).dtype
         elif arg is not None:
             device = arg
+    if len(flags) > 1:
+        copy = flags[1]
     target_dtype = dtype or a.dtype
     target_device = _device_name(device) if device is not None else a.device
     if target_device != a.device:

@@ -31,7 +31,7 @@ from gradsh.engine.tensor import Tensor, _once
 
 __all__ = [
     "tensor", "Tensor_", "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like",
-    "full_like", "arange", "linspace", "eye", "new_zeros", "new_ones", "new_empty", "new_full",
+    "full_like", "arange", "linspace", "logspace", "eye", "new_zeros", "new_ones", "new_empty", "new_full",
     "new_tensor",
 ]
 
@@ -392,6 +392,40 @@ def linspace(start: Any, end: Any, steps: int, dtype: DType | None = None, devic
     return _new(_linspace_values(start, end, steps, d), d, device, requires_grad)
 
 
+@guarded(tensor_first=False)
+def logspace(start: Any, end: Any, steps: int, base: float = 10.0, dtype: DType | None = None,
+             device: Any = None, requires_grad: bool = False) -> Tensor:
+    """base ** linspace(start, end, steps), as PyTorch's CPU kernel computes it: the exponent
+    start + step * i (end - step * (steps - 1 - i) for the second half) in double, the power in
+    double by the C library's pow (not NumPy's, whose SIMD code differs by CPU), rounded once to
+    the dtype; an integer dtype takes an integer base."""
+    start = _scalar_value(start, "start")
+    end = _scalar_value(end, "end")
+    if steps < 0:
+        raise TorchRuntimeError("number of steps must be non-negative")
+    d = _resolve_dtype(dtype, dtypes.default_float())
+    limits.check((steps,), d.itemsize)
+    cast = d.np.type if d.is_floating_point else int
+    first, last = float(cast(start)), float(cast(end))
+    b = float(base) if d.is_floating_point else float(int(base))
+    step = (last - first) / (steps - 1) if steps > 1 else 0.0
+    half = steps // 2
+    exponents = [first + step * i if i < half else last - step * (steps - i - 1)
+                 for i in range(steps)] if steps != 1 else [float(start)]
+    with np.errstate(all="ignore"):
+        values = np.array([_c_pow(b, x) for x in exponents], dtype=np.float64)
+        return _new(values.astype(d.np), d, device, requires_grad)
+
+
+def _c_pow(base: float, exponent: float) -> float:
+    try:
+        return math.pow(base, exponent)
+    except OverflowError:
+        return math.inf
+    except ValueError:  # a negative base to a fractional power
+        return math.nan
+
+
 # NOTE: arange and linspace reproduce PyTorch's CPU kernels bit for bit. Those kernels are
 # compiled with FMA contraction, so every `a + b * c` in them rounds once; arange also fills
 # whole pairs of 32-byte vectors from a per-vector base (`Vectorized::arange(base, step)`) and
@@ -435,6 +469,8 @@ def _linspace_values(start: Any, end: Any, steps: int, d: DType) -> np.ndarray:
         return np.full(1, start, dtype=np.float64).astype(d.np) if d.is_floating_point else \
             np.full(1, int(start), dtype=d.np)
     halfway = steps // 2
+    if d.np in dtypes.REDUCED_FLOAT_NP:
+        return _linspace_reduced(start, end, steps, d)
     if d.is_floating_point:
         t = d.np.type
         s, e = t(start), t(end)
@@ -457,6 +493,27 @@ def _linspace_values(start: Any, end: Any, steps: int, d: DType) -> np.ndarray:
         return np.trunc(np.where(idx < halfway, low, high))
 
     return _in_chunks(steps, d, ints)
+
+
+def _linspace_reduced(start: Any, end: Any, steps: int, d: DType) -> np.ndarray:
+    """linspace in float16 or bfloat16 as the kernel computes it: in c10::Half (BFloat16)
+    arithmetic, where every operation rounds to the dtype and an int64 operand (the step
+    count, the index) is converted to the dtype first. Matches torch for 7 to 70,000 steps."""
+
+    def rounded(value: Any) -> np.ndarray:
+        return np.asarray(value, np.float32).astype(d.np).astype(np.float32)
+
+    s, e = rounded(float(start)), rounded(float(end))
+    step = rounded(rounded(e - s) / rounded(steps - 1))
+    halfway = steps // 2
+
+    def floats(idx: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            low = rounded(s + rounded(step * rounded(idx)))
+            high = rounded(e - rounded(step * rounded(steps - idx - 1)))
+        return np.where(idx < halfway, low, high)
+
+    return _in_chunks(steps, d, floats)
 
 
 @guarded(tensor_first=False)

@@ -167,8 +167,8 @@ def multinomial(p: Tensor, num_samples: int, replacement: bool = False,
 
 
 def _with_replacement(rows: np.ndarray, n_sample: int, gen: Any) -> np.ndarray:
-    """multinomial_with_replacement_apply, row by row (float16 accumulates in float)."""
-    math = np.float32 if rows.dtype == np.float16 else rows.dtype
+    """multinomial_with_replacement_apply, row by row (float16, bfloat16 accumulate in float)."""
+    math = np.float32 if rows.dtype in dtypes.REDUCED_FLOAT_NP else rows.dtype
     out = np.empty((rows.shape[0], n_sample), dtype=np.int64)
     for i, row in enumerate(rows.astype(math)):
         bad = ~(row >= 0)

@@ -12,6 +12,7 @@ from gradsh.engine.functions.higher_order import (
     DiagonalBackwardBackward0,
     IndexPutImplBackward0,
     LogSoftmaxBackwardDataBackward0,
+    BinaryCrossEntropyBackwardBackward0,
     MseLossBackwardBackward0,
     NllLoss2DBackwardBackward0,
     NllLossBackwardBackward0,
@@ -234,6 +235,8 @@ def install_tensor_ops() -> None:
             g, y, dim=dim),
         mse_loss_backward=lambda g, x, t, red: MseLossBackwardBackward0.apply(
             g, x, t, reduction=red),
+        bce_backward=lambda g, x, t, w, red: BinaryCrossEntropyBackwardBackward0.apply(
+            g, x, t, weight=w, reduction=red),
         nll_loss_backward=lambda g, x, target, node: (
             NllLoss2DBackwardBackward0 if x.ndim == 4 else NllLossBackwardBackward0).apply(
             g, x, target=target, node=node),

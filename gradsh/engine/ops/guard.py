@@ -12,7 +12,8 @@ from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchTypeError
 from gradsh.engine.ops.arguments import OperandTypeError, _type_name, python_scalar
 from gradsh.engine.ops.out import OUT_FUNCTIONS, call_with_out
-from gradsh.engine.ops.signatures import explain, has_overloads
+from gradsh.engine.ops.signatures import (call_key, deprecated_call, explain, has_overloads,
+                                         scalar_positions)
 from gradsh.engine.tensor import Tensor
 
 __all__ = ["guarded", "alias", "unguarded", "reads_numpy_data"]
@@ -57,6 +58,20 @@ def _refuse_as_torch(name: str, method: bool, args: tuple[Any, ...],
     refused = explain(name, method, args[1:] if method else args, kwargs)
     if refused is not None:
         raise refused from None
+
+
+def _as_torch_parses(name: str, method: bool, args: tuple[Any, ...], kwargs: dict[str, Any]
+                     ) -> tuple[tuple[Any, ...], dict[str, Any]] | None:
+    """None for a call one of PyTorch's overloads takes; the call rewritten for one it
+    deprecated (torch.add(x, 2, y)); else PyTorch's argument error is raised."""
+    given = args[1:] if method else args
+    refused = explain(name, method, given, kwargs)
+    if refused is None:
+        return None
+    rewritten = deprecated_call(name, method, given, kwargs)
+    if rewritten is None:
+        raise refused from None
+    return (args[:1] + rewritten[0] if method else rewritten[0]), rewritten[1]
 
 
 _ARGUMENT_ERRORS = (TypeError, ValueError, AttributeError, IndexError, KeyError, OverflowError,
@@ -112,8 +127,8 @@ _SMALL_RESULT = frozenset({
     "argmax", "argmin", "all", "any", "count_nonzero", "norm", "std", "var", "std_mean",
     "var_mean", "logsumexp", "median", "nanmedian", "kthvalue", "mode", "dist", "dot", "vdot",
     "trace", "item", "equal", "allclose", "det", "slogdet", "logdet", "backward", "tolist",
-    "numpy", "to", "float", "double", "half", "long", "int", "short", "bool", "type", "type_as",
-    "cpu", "cuda", "contiguous", "bincount", "histc", "apply_", "map_",
+    "numpy", "to", "float", "double", "half", "bfloat16", "long", "int", "short", "bool", "type",
+    "type_as", "cpu", "cuda", "contiguous", "bincount", "histc", "apply_", "map_",
     "iadd", "isub", "imul", "itruediv", "ipow", "iand", "ior", "ixor", "contains",
 })
 
@@ -156,6 +171,8 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
     scalar = np.generic
     takes_out = not method and name in OUT_FUNCTIONS
     overloaded = not operator and has_overloads(name, method)
+    accepted: set[tuple[Any, ...]] = set()  # the kinds of positional calls an overload takes
+    scalar_at = scalar_positions(name, method) if overloaded else frozenset()
     reads = name not in _READS_NOTHING
     max_reads, measured = limits.MAX_READS, limits.MEASURED_FROM
     sized = reads and name not in _SMALL_RESULT and not name.endswith("_")
@@ -210,8 +227,15 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
                 return function(*args, **kwargs)
             except _ARGUMENT_ERRORS as error:
                 return argument_error(error, args, given, keywords)
-        if kwargs or str in map(type, args):
-            _refuse_as_torch(name, method, args, kwargs)
+        # A positional call is matched once per kind of arguments (signatures.call_key): the
+        # common call costs a key and a set lookup, not a parse of every overload.
+        key = None if kwargs else call_key(args[1:] if method else args, scalar_at)
+        if key is None or key not in accepted:
+            rewritten = _as_torch_parses(name, method, args, kwargs)
+            if rewritten is not None:
+                args, kwargs = rewritten
+            elif key is not None and len(accepted) < 256:
+                accepted.add(key)
         _Parsing.depth += 1
         try:
             if takes_out and "out" in kwargs:

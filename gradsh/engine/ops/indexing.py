@@ -29,8 +29,10 @@ from gradsh.engine.functions.indexing import (
     MaskedScatterBackward0,
     MaskedSelectBackward0,
     ScatterAddBackward0,
+    ScatterReduceBackward0,
     ScatterBackward0,
     ScatterBackward1,
+    ScatterReduceNotImplemented,
     TakeBackward0,
 )
 from gradsh.engine.functions.shape import (
@@ -52,13 +54,13 @@ from gradsh.engine.ops.copies import copy_, fill_, to
 from gradsh.engine.ops.creation import tensor, zeros
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.shape import expand, reshape, view
-from gradsh.engine.tensor import Tensor, apply_inplace
+from gradsh.engine.tensor import Tensor, _once, apply_inplace
 
 __all__ = [
     "index", "setitem", "index_put", "index_put_", "gather", "index_select", "masked_select",
     "take", "index_fill", "index_fill_", "scatter", "scatter_", "scatter_add", "scatter_add_",
     "index_add", "index_add_", "index_copy", "index_copy_", "masked_scatter", "masked_scatter_",
-    "nonzero", "one_hot",
+    "nonzero", "one_hot", "scatter_reduce", "scatter_reduce_",
 ]
 
 
@@ -564,28 +566,49 @@ def _check_scatter_dims(a: Tensor, index: Tensor) -> None:
 
 
 def _scatter(a: Tensor, dim: int, index: Tensor, src: Any, value: Any, fname: str,
-             inplace: bool) -> Tensor:
+             inplace: bool, reduce: str | None = None) -> Tensor:
     a = _check_tensor(a, fname)
     index = _index_tensor(index, fname)
     d, wrapped = _dim_index(a, dim, index)
     _check_scatter_dims(a, index)
     if src is None:
         src = value
+    if isinstance(src, Tensor) and src.dtype is not a.dtype:
+        raise TorchRuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if reduce is not None:
+        return _scatter_reduce(a, d, wrapped, src, reduce, inplace)
     if isinstance(src, Tensor):
-        if src.dtype is not a.dtype:
-            raise TorchRuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
         return apply_node(inplace, ScatterBackward0, a, src, dim=d, index=wrapped)
     return apply_node(inplace, ScatterBackward1, a, dim=d, index=wrapped, value=src)
 
 
-@guarded
-def scatter(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None) -> Tensor:
-    return _scatter(a, dim, index, src, value, "scatter", inplace=False)
+def _scatter_reduce(a: Tensor, dim: int, index: Tensor, src: Any, reduce: str,
+                    inplace: bool) -> Tensor:
+    """scatter(..., reduce="add" | "multiply"): no derivative in PyTorch (a NotImplemented
+    node), and a tensor src is deprecated, which it says once."""
+    if reduce not in ("add", "multiply"):
+        raise TorchRuntimeError("reduce argument must be either add or multiply.")
+    operands = (a, src) if isinstance(src, Tensor) else (a,)
+    if len(operands) == 2 and "scatter_reduce" not in _once:
+        _once.add("scatter_reduce")
+        warn("The reduce argument of torch.scatter with Tensor src is deprecated and will be "
+             "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
+             "reduction options.")
+    inputs = operands if inplace else tuple(t for t in operands if t.requires_grad) or (a,)
+    return apply_node(inplace, ScatterReduceNotImplemented, *inputs, a=a, dim=dim, index=index,
+                      src=src, reduce=reduce)
 
 
 @guarded
-def scatter_(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None) -> Tensor:
-    return _scatter(a, dim, index, src, value, "scatter_", inplace=True)
+def scatter(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None, *,
+            reduce: str | None = None) -> Tensor:
+    return _scatter(a, dim, index, src, value, "scatter", inplace=False, reduce=reduce)
+
+
+@guarded
+def scatter_(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = None, *,
+             reduce: str | None = None) -> Tensor:
+    return _scatter(a, dim, index, src, value, "scatter_", inplace=True, reduce=reduce)
 
 
 def _scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor, fname: str,
@@ -606,6 +629,35 @@ def scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
 @guarded
 def scatter_add_(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     return _scatter_add(a, dim, index, src, "scatter_add_", inplace=True)
+
+
+def _scatter_reduce(a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str,
+                    include_self: bool, fname: str, inplace: bool) -> Tensor:
+    a = _check_tensor(a, fname)
+    index = _index_tensor(index, fname)
+    src = _check_tensor(src, fname, "src", 4)
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # ATen's older names
+    if reduce not in ("sum", "prod", "mean", "amax", "amin"):
+        raise TorchRuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
+                                f"got {reduce}")
+    if src.dtype is not a.dtype:
+        raise TorchRuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    d, wrapped = _dim_index(a, dim, index)
+    _check_scatter_dims(a, index)
+    return apply_node(inplace, ScatterReduceBackward0, a, src, dim=d, index=wrapped,
+                      reduce=reduce, include_self=include_self)
+
+
+@guarded
+def scatter_reduce(a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
+                   include_self: bool = True) -> Tensor:
+    return _scatter_reduce(a, dim, index, src, reduce, include_self, "scatter_reduce", False)
+
+
+@guarded
+def scatter_reduce_(a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
+                    include_self: bool = True) -> Tensor:
+    return _scatter_reduce(a, dim, index, src, reduce, include_self, "scatter_reduce_", True)
 
 
 def _index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Number, fname: str,

@@ -63,7 +63,8 @@ def unsqueeze_(a: Tensor, dim: int) -> Tensor:
 
 @guarded
 def squeeze_(a: Tensor, dim: Any = None) -> Tensor:
-    return _view_in_place(a, squeeze, dim)
+    # (squeeze(a, None) is no call PyTorch's parser takes)
+    return _view_in_place(a, squeeze, *(() if dim is None else (dim,)))
 
 
 @guarded

@@ -283,6 +283,11 @@ def binary_cross_entropy(input: Tensor, target: Tensor,  # noqa: A002
             f"Using a target size ({_format_size(target.shape)}) that is different to the input "
             f"size ({_format_size(input.shape)}) is deprecated. Please ensure they have the "
             "same size.")
+    if target.dtype is not input.dtype:  # the kernel's TensorIterator takes one dtype
+        raise TorchRuntimeError(f"Found dtype {target.dtype.short} but expected "
+                                f"{input.dtype.short}")
+    if not input.dtype.is_floating_point:
+        raise not_implemented_for("binary_cross_entropy", input.dtype)
     if weight is not None and weight.shape != input.shape:
         weight = expand(weight, input.shape)
     return BinaryCrossEntropyBackward0.apply(input, target, weight=weight,
@@ -300,6 +305,10 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A00
         raise TorchValueError(
             f"Target size ({_format_size(target.shape)}) must be the same as input size "
             f"({_format_size(input.shape)})")
+    if target.dtype.category == 1 and input.dtype.is_floating_point:
+        # PyTorch's kernel computes (1 - target).mul_(input): an integer target cannot hold it
+        raise TorchRuntimeError(f"result type {input.dtype.short} can't be cast to the desired "
+                                f"output type {target.dtype.short}")
     return BinaryCrossEntropyWithLogitsBackward0.apply(
         input, target, weight=weight, pos_weight=pos_weight, reduction=reduction)
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError, warn
-from gradsh.engine.ops.activations import log_softmax, softmax
+from gradsh.engine.ops.activations import dim_required, log_softmax, softmax
 from gradsh.engine.functions.grad_ops import ScalarOverloads
 from gradsh.engine.ops.arguments import OperandTypeError, TensorLike, is_number
 from gradsh.engine.ops.arithmetic import (
@@ -49,6 +49,10 @@ from gradsh.engine.ops.comparison import (
     bitwise_or_,
     bitwise_xor,
     bitwise_xor_,
+    bitwise_left_shift,
+    bitwise_left_shift_,
+    bitwise_right_shift,
+    bitwise_right_shift_,
     eq,
     equal,
     ge,
@@ -107,11 +111,12 @@ from gradsh.engine.ops.indexing import (
     nonzero,
     scatter,
     scatter_add,
+    scatter_reduce,
     setitem,
     take,
 )
 from gradsh.engine.ops.attention import baddbmm
-from gradsh.engine.ops.combining import histc, kron
+from gradsh.engine.ops.combining import kron
 from gradsh.engine.ops.strided import as_strided
 from gradsh.engine.ops.joining import flip, repeat, roll
 from gradsh.engine.ops.linalg import (
@@ -199,7 +204,9 @@ from gradsh.engine.ops.shape import (
     view,
     view_as,
 )
-from gradsh.engine.ops.sorting import argsort, kthvalue, median, mode, nanmedian, sort, topk, unique
+from gradsh.engine.ops.binning import histc
+from gradsh.engine.ops.sorting import (argsort, bincount, kthvalue, median, mode, nanmedian, sort,
+                                      topk, unique)
 from gradsh.engine.ops.unary import (
     abs,
     abs_,
@@ -284,7 +291,7 @@ _SPECIAL_METHODS = (
 )
 _INDEXING_IN_PLACE = (
     "index_add_", "index_fill_", "scatter_", "scatter_add_", "index_copy_", "masked_scatter_",
-    "index_put_",
+    "index_put_", "scatter_reduce_",
 )
 _UNARY_IN_PLACE = (
     "log2_", "log10_", "tan_", "rsqrt_", "sign_", "sgn_", "floor_", "ceil_", "trunc_",
@@ -427,6 +434,16 @@ _METHODS: dict[str, Any] = {
     "__iand__": _inplace_operator(bitwise_and_),
     "__ior__": _inplace_operator(bitwise_or_),
     "__ixor__": _inplace_operator(bitwise_xor_),
+    "__lshift__": bitwise_left_shift,
+    "__rlshift__": _reflected(bitwise_left_shift),
+    "__rshift__": bitwise_right_shift,
+    "__rrshift__": _reflected(bitwise_right_shift),
+    "__ilshift__": _inplace_operator(bitwise_left_shift_),
+    "__irshift__": _inplace_operator(bitwise_right_shift_),
+    "bitwise_left_shift": bitwise_left_shift,
+    "bitwise_right_shift": bitwise_right_shift,
+    "bitwise_left_shift_": bitwise_left_shift_,
+    "bitwise_right_shift_": bitwise_right_shift_,
     "__contains__": _contains,
     "__getitem__": index,
     "__setitem__": _setitem,
@@ -544,6 +561,8 @@ _METHODS: dict[str, Any] = {
     "dist": dist,
     "count_nonzero": count_nonzero,
     "unique": unique,
+    "bincount": bincount,
+    "histc": histc,
     "uniform_": uniform_,
     "normal_": normal_,
     "random_": random_,
@@ -564,6 +583,7 @@ _METHODS: dict[str, Any] = {
     "index_fill": index_fill,
     "scatter": scatter,
     "scatter_add": scatter_add,
+    "scatter_reduce": scatter_reduce,
     "index_add": index_add,
     "index_copy": index_copy,
     "index_put": index_put,
@@ -640,18 +660,18 @@ _METHODS: dict[str, Any] = {
     "baddbmm": baddbmm,
     "kron": kron,
     "as_strided": as_strided,
-    "histc": histc,
     "outer": outer,
     "ger": outer,
     # nn
-    "softmax": softmax,
-    "log_softmax": log_softmax,
+    "softmax": dim_required(softmax, "softmax", method=True),
+    "log_softmax": dim_required(log_softmax, "log_softmax", method=True),
     # copies, casts, devices, info
     "clone": clone,
     "to": to,
     "float": _cast(dtypes.float32),
     "double": _cast(dtypes.float64),
     "half": _cast(dtypes.float16),
+    "bfloat16": _cast(dtypes.bfloat16),
     "long": _cast(dtypes.int64),
     "int": _cast(dtypes.int32),
     "short": _cast(dtypes.int16),
@@ -720,7 +740,7 @@ _OPERATORS = frozenset({
     "__imul__", "__truediv__", "__rtruediv__", "__itruediv__", "__floordiv__", "__rfloordiv__",
     "__mod__", "__rmod__", "__pow__", "__rpow__", "__ipow__", "__matmul__", "__rmatmul__",
     "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__rand__", "__or__",
-    "__ror__", "__xor__", "__rxor__",
+    "__ror__", "__xor__", "__rxor__", "__lshift__", "__rlshift__", "__rshift__", "__rrshift__",
 })
 
 

@@ -35,9 +35,11 @@ from gradsh.engine.functions.reductions import (
     ProdBackward0,
     ProdBackward1,
     StdBackward0,
+    StdMeanBackward0,
     SumBackward0,
     SumBackward1,
     VarBackward0,
+    VarMeanBackward0,
     _arg_extremum,
 )
 from gradsh.engine.ops.arguments import (
@@ -265,26 +267,19 @@ def var(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False,
 @guarded
 def var_mean(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
              correction: Any = None) -> tuple[Tensor, Tensor]:
-    """torch.var_mean: (var, mean). NOTE: PyTorch records both under one VarMeanBackward0
-    node; gradsh records VarBackward0 and MeanBackward1 (the same values and gradients)."""
+    """torch.var_mean: (var, mean), both from one VarMeanBackward0 node."""
     dims, correction, keepdim = _variance_args("var_mean", a, dim, unbiased, keepdim,
                                                correction)
-    return (VarBackward0.apply(a, dim=dims, correction=correction, keepdim=keepdim),
-            _mean_over(a, dims, keepdim))
+    return VarMeanBackward0.apply_all(a, dim=dims, correction=correction, keepdim=keepdim)
 
 
 @guarded
 def std_mean(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
              correction: Any = None) -> tuple[Tensor, Tensor]:
-    """torch.std_mean: (std, mean), recorded as var_mean is."""
+    """torch.std_mean: (std, mean), both from one StdMeanBackward0 node."""
     dims, correction, keepdim = _variance_args("std_mean", a, dim, unbiased, keepdim,
                                                correction)
-    return (StdBackward0.apply(a, dim=dims, correction=correction, keepdim=keepdim),
-            _mean_over(a, dims, keepdim))
-
-
-def _mean_over(a: Tensor, dims: tuple[int, ...] | None, keepdim: bool) -> Tensor:
-    return mean(a) if dims is None else mean(a, dims, keepdim)
+    return StdMeanBackward0.apply_all(a, dim=dims, correction=correction, keepdim=keepdim)
 
 
 @guarded

@@ -15,6 +15,7 @@ from typing import Any
 from gradsh.engine import dtypes
 from gradsh.engine.functions.rnn import (
     MkldnnRnnLayerBackward0,
+    PackPaddedSequenceBackward0,
     TransposeBackward1,
     UnsafeSplitBackward0,
 )
@@ -24,7 +25,7 @@ from gradsh.engine.ops.arithmetic import add, mul, sub
 from gradsh.engine.ops.joining import cat, stack
 from gradsh.engine.ops.linalg import linear
 from gradsh.engine.ops.creation import zeros
-from gradsh.engine.ops.shape import contiguous, select, transpose, unbind
+from gradsh.engine.ops.shape import contiguous, narrow, select, transpose, unbind
 from gradsh.engine.ops.unary import relu, sigmoid, tanh
 from gradsh.engine.tensor import Tensor
 
@@ -154,6 +155,92 @@ def run_rnn(mode: str, input: Tensor, hx: Hidden, weights: Sequence[Tensor | Non
     if mode == "LSTM":
         return output, (stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0))
     return output, stack(finals, 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Packed sequences (PackedLayer / ReversedPackedLayer): the batch shrinks as sequences end
+# ---------------------------------------------------------------------------------------------
+
+
+def pack_padded(input: Tensor, batch_sizes: Sequence[int], batch_first: bool) -> Tensor:  # noqa
+    """_pack_padded_sequence's data for the given batch sizes (PackPaddedSequenceBackward0)."""
+    return PackPaddedSequenceBackward0.apply(  # type: ignore[call-arg]
+        input, batch_sizes=tuple(batch_sizes), batch_first=batch_first)
+
+
+def _slice_hidden(hidden: Hidden, start: int, end: int) -> Hidden:
+    if isinstance(hidden, tuple):
+        return tuple(narrow(h, 0, start, end - start) for h in hidden)
+    return narrow(hidden, 0, start, end - start)
+
+
+def _concat_hidden(hiddens: Sequence[Hidden]) -> Hidden:
+    if isinstance(hiddens[0], tuple):
+        return tuple(cat([h[i] for h in hiddens], 0) for i in range(len(hiddens[0])))
+    return cat(list(hiddens), 0)
+
+
+def _packed_layer(cell: Callable[..., Any], data: Tensor, batch_sizes: Sequence[int],
+                  hidden: Hidden, params: Params, reverse: bool) -> tuple[Tensor, Hidden]:
+    """One direction over a packed sequence. Forward: a sequence that ends hands its rows of
+    the hidden state to the final state. Reverse: starts with the shortest batch and takes the
+    initial state's rows of each sequence as it begins."""
+    projected = linear(data, params[0], params[2])
+    outputs = []
+    if not reverse:
+        finished, offset, last = [], 0, batch_sizes[0]
+        for size in batch_sizes:
+            step = narrow(projected, 0, offset, size)
+            offset += size
+            if size < last:
+                finished.append(_slice_hidden(hidden, size, last))
+                hidden = _slice_hidden(hidden, 0, size)
+            last = size
+            hidden = cell(step, hidden, params, True)
+            outputs.append(_output_of(hidden))
+        finished.append(hidden)
+        return cat(outputs, 0), _concat_hidden(finished[::-1])
+    initial, offset, last = hidden, data.shape[0], batch_sizes[-1]
+    hidden = _slice_hidden(initial, 0, last)
+    for size in reversed(batch_sizes):
+        if size > last:
+            hidden = _concat_hidden([hidden, _slice_hidden(initial, last, size)])
+        step = narrow(projected, 0, offset - size, size)
+        offset -= size
+        last = size
+        hidden = cell(step, hidden, params, True)
+        outputs.append(_output_of(hidden))
+    return cat(outputs[::-1], 0), hidden
+
+
+def run_packed_rnn(mode: str, data: Tensor, batch_sizes: Sequence[int], hx: Hidden,
+                   weights: Sequence[Tensor | None], num_layers: int, dropout: float,
+                   train: bool, bidirectional: bool) -> tuple[Tensor, Hidden]:
+    """_VF.rnn_tanh / rnn_relu / lstm / gru on a PackedSequence's data (never oneDNN): the
+    packed output data and h_n (or (h_n, c_n))."""
+    cell = CELLS[mode]
+    directions = 2 if bidirectional else 1
+    if mode == "LSTM":
+        hiddens: list[Hidden] = list(zip(unbind(hx[0], 0), unbind(hx[1], 0), strict=True))
+    else:
+        hiddens = list(unbind(hx, 0))
+    layer_input = data
+    finals: list[Hidden] = []
+    for layer in range(num_layers):
+        outputs = []
+        for direction in range(directions):
+            index = layer * directions + direction
+            params = weights[4 * index:4 * index + 4]
+            out, final = _packed_layer(cell, layer_input, batch_sizes, hiddens[index], params,
+                                       direction == 1)
+            outputs.append(out)
+            finals.append(final)
+        layer_input = outputs[0] if directions == 1 else cat(outputs, -1)
+        if dropout != 0 and train and layer < num_layers - 1:
+            layer_input = sampling.dropout(layer_input, dropout, True)
+    if mode == "LSTM":
+        return layer_input, (stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0))
+    return layer_input, stack(finals, 0)
 
 
 def _use_mkldnn(input: Tensor, weights: Sequence[Tensor | None]) -> bool:  # noqa: A002

@@ -17,7 +17,10 @@ from gradsh.engine.exceptions import (
 )
 from gradsh.engine.functions.common import not_implemented_for
 from gradsh.engine.functions.sampling import (
+    BernoulliBackward0,
     BernoulliBackward1,
+    BernoulliBackward2,
+    BernoulliNotImplemented,
     NormalBackward0,
     RandomBackward0,
     RandomBackward1,
@@ -156,23 +159,27 @@ def randperm(n: int, dtype: DType | None = None, device: Any = None,
 
 @guarded
 def bernoulli_(a: Tensor, p: Any = 0.5, generator: Any = None) -> Tensor:
-    """x.bernoulli_(p): each entry 1 with probability p (a number), drawn as PyTorch's CPU
-    kernel draws it (one uniform double per entry, compared with p)."""
+    """x.bernoulli_(p): each entry 1 with probability p (a number: one uniform double per
+    entry, compared with p, as PyTorch's CPU kernel draws it; a tensor: torch.bernoulli's
+    draws with p broadcast to x)."""
     a = _check_tensor(a, "bernoulli_")
     if isinstance(p, Tensor):
-        draws = bernoulli(p if p.shape == a.shape else expand(p, a.shape), generator)
-        return copy_(a, draws)
+        probabilities = p if p.shape == a.shape else expand(p, a.shape)
+        draws = _bernoulli_draws(probabilities, generator).astype(a._data.dtype, copy=False)
+        return apply_inplace(BernoulliBackward1, a, p, draws=backend.to_device(draws, a.device))
+    return apply_inplace(BernoulliBackward2, a, p=float(p), draws=_uniform_draws(a, p, generator))
+
+
+def _uniform_draws(a: Tensor, p: Any, generator: Any) -> Any:
+    """bernoulli_'s uniform doubles for the entries of `a`, checking p first."""
     if not 0 <= float(p) <= 1:
         raise TorchRuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={float(p):g}")
     uniform = _random_call(lambda: _generator(generator).rand(a.shape, dtypes.float64))
-    draws = backend.to_device(uniform, a.device)
-    return apply_inplace(BernoulliBackward1, a, p=float(p), draws=draws)
+    return backend.to_device(uniform, a.device)
 
 
-@guarded
-def bernoulli(p: Tensor, generator: Any = None) -> Tensor:
-    """torch.bernoulli(p): 0/1 draws with the probabilities in p, p's dtype; no gradient."""
-    p = _check_tensor(p, "bernoulli")
+def _bernoulli_draws(p: Tensor, generator: Any) -> Any:
+    """0/1 draws (in p's dtype, on the host) with the probabilities in p."""
     data = p._data if p.device == "cpu" else backend.to_host(p._data)
     try:
         drawn = _generator(generator).bernoulli(data)
@@ -180,7 +187,20 @@ def bernoulli(p: Tensor, generator: Any = None) -> Tensor:
         raise TorchNotImplementedError(str(error)) from None
     except ValueError as error:
         raise TorchRuntimeError(str(error)) from None
-    return _new(drawn.astype(p._data.dtype, copy=False), p.dtype, p.device, False)
+    return drawn.astype(p._data.dtype, copy=False)
+
+
+@guarded
+def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:  # noqa: A002
+    """torch.bernoulli(input): 0/1 draws with the probabilities in input, in its dtype
+    (BernoulliBackward0, a zero gradient); torch.bernoulli(input, p): empty_like(input)
+    .bernoulli_(p), which PyTorch gives no derivative (a NotImplemented node)."""
+    input = _check_tensor(input, "bernoulli")
+    if p is not None:
+        draws = _uniform_draws(input, p, generator) < float(p)
+        return BernoulliNotImplemented.apply(input, draws=draws.astype(input._data.dtype))
+    draws = backend.to_device(_bernoulli_draws(input, generator), input.device)
+    return BernoulliBackward0.apply(input, draws=draws)
 
 
 @guarded

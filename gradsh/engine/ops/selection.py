@@ -59,6 +59,8 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
             raise TorchTypeError(
                 f"clamp(): argument 'min' must be Number, not {_type_name(bound)}"
             )
+        if bound.__class__ is int:  # an integer bound takes an integer tensor's type, checked
+            checked_fill(bound, a.dtype)
     return ClampBackward1.apply(a, min=min, max=max)
 
 
@@ -107,6 +109,9 @@ def where(condition: Tensor, input: TensorLike | None = None,  # noqa: A002
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
             f"{condition.dtype.short}"
         )
+    for number, tensor in ((input, other), (other, input)):
+        if number.__class__ is int and isinstance(tensor, Tensor):
+            checked_fill(number, tensor.dtype)  # the tensor's integer type takes it, checked
     return WhereBackward0.apply(as_tensor_operand(input), as_tensor_operand(other),
                                    condition=condition)
 

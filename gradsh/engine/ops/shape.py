@@ -11,7 +11,6 @@ import numpy as np
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchIndexError,
-    TorchNotImplementedError,
     TorchRuntimeError,
     TorchTypeError,
     warn,
@@ -99,10 +98,14 @@ def _shape_args(args: tuple[Any, ...], fname: str = "view") -> tuple[int, ...]:
 
 
 @guarded
-def view(a: Tensor, *shape: Any) -> Tensor:
+def view(a: Tensor, *shape: Any, dtype: DType | None = None, size: Any = None) -> Tensor:
     a = _check_tensor(a, "view")
     if len(shape) == 1 and isinstance(shape[0], DType):
-        raise TorchNotImplementedError("view(dtype) is not supported by gradsh")
+        dtype = shape[0]
+    if dtype is not None:
+        return _view_dtype(a, dtype)
+    if size is not None:
+        shape = (size,)
     target = _infer_shape(_shape_args(shape), a.numel())
     if not _viewable(a._data, target):
         raise TorchRuntimeError(
@@ -110,6 +113,33 @@ def view(a: Tensor, *shape: Any) -> Tensor:
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
         )
     return ViewBackward0.apply(a, shape=target)
+
+
+def _view_dtype(a: Tensor, dtype: DType) -> Tensor:
+    """x.view(dtype): the same bytes read as `dtype` (view_dtype in TensorConversions.cpp). Not
+    differentiable and not a view for autograd: a tensor that requires no grad, on the same
+    storage and version counter, as x.detach() is."""
+    data = a._data
+    ratio = dtype.itemsize / a.dtype.itemsize
+    if ratio != 1:
+        why = f"to view {a.dtype.short} as {dtype.short} (different element sizes)"
+        if data.ndim == 0:
+            raise TorchRuntimeError(f"self.dim() cannot be 0 {why}")
+        strides = _element_strides(a)
+        if strides[-1] != 1:
+            raise TorchRuntimeError(f"self.stride(-1) must be 1 {why}, but got {strides[-1]}")
+        if ratio > 1:
+            n = int(ratio)
+            checks = [("self.size(-1)", data.shape[-1]), ("self.storage_offset()",
+                                                           storage_offset(a))]
+            checks += [(f"self.stride({i})", stride) for i, stride in enumerate(strides[:-1])]
+            for what, value in checks:
+                if value % n:
+                    raise TorchRuntimeError(f"{what} must be divisible by {n} {why}, but got "
+                                            f"{value}")
+    out = a.detach()
+    out._data = data.view(dtype.np)
+    return out
 
 
 def _viewable(data: Any, shape: tuple[int, ...]) -> bool:
@@ -339,8 +369,10 @@ def unsqueeze(a: Tensor, dim: int) -> Tensor:
 
 
 @guarded
-def squeeze(a: Tensor, dim: Any = None) -> Tensor:
+def squeeze(a: Tensor, dim: Any = None, *dims: int) -> Tensor:
     a = _check_tensor(a, "squeeze")
+    if dims:  # x.squeeze(0, 1): the ints are the tuple (as view's sizes are)
+        dim = (dim, *dims)
     if dim is None:
         return SqueezeBackward0.apply(a, dims=tuple(range(a.ndim)))
     if isinstance(dim, (tuple, list)):

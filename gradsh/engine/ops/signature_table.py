@@ -251,6 +251,23 @@ OVERLOADS: dict[str, Overloads] = {
         ),
         (),
     ),
+    "logspace": (
+        (
+            "(Tensor start, Tensor end, int steps, float base = 10.0, *, Tensor out = None, "
+            "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False)",
+            "(Number start, Tensor end, int steps, float base = 10.0, *, Tensor out = None, "
+            "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False)",
+            "(Tensor start, Number end, int steps, float base = 10.0, *, Tensor out = None, "
+            "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False)",
+            "(Number start, Number end, int steps, float base = 10.0, *, Tensor out = None, "
+            "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False)",
+        ),
+        (),
+    ),
     "where": (
         (
             "(Tensor condition)",
@@ -415,6 +432,8 @@ OVERLOADS: dict[str, Overloads] = {
     ),
     "addcmul": _ADDCMUL,
     "addcdiv": _ADDCMUL,
+    "addcmul_": ((), _ADDCMUL[1]),
+    "addcdiv_": ((), _ADDCMUL[1]),
     "randperm": (
         (
             "(int n, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, "
@@ -459,6 +478,23 @@ OVERLOADS: dict[str, Overloads] = {
     ),
     "std_mean": _STD_MEAN,
     "var_mean": _STD_MEAN,
+}
+
+# PyTorch's deprecated overloads (tools/autograd/deprecated.yaml): taken, with a warning, but
+# never listed in an error; the Number moves to the keyword of the same name in the overload kept
+_ADD_DEPRECATED: Overloads = (
+    ("(Tensor input, Number alpha, Tensor other, *, Tensor out = None)",),
+    ("(Number alpha, Tensor other)",),
+)
+_ADDCMUL_DEPRECATED: Overloads = (
+    ("(Tensor input, Number value, Tensor tensor1, Tensor tensor2, *, Tensor out = None)",),
+    ("(Number value, Tensor tensor1, Tensor tensor2)",),
+)
+DEPRECATED: dict[str, Overloads] = {
+    "add": _ADD_DEPRECATED, "sub": _ADD_DEPRECATED,
+    "add_": ((), _ADD_DEPRECATED[1]), "sub_": ((), _ADD_DEPRECATED[1]),
+    "addcmul": _ADDCMUL_DEPRECATED, "addcdiv": _ADDCMUL_DEPRECATED,
+    "addcmul_": ((), _ADDCMUL_DEPRECATED[1]), "addcdiv_": ((), _ADDCMUL_DEPRECATED[1]),
 }
 
 # Parameters that take None though their printed overloads show no default (an `int[1]? dim`

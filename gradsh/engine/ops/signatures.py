@@ -18,14 +18,14 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine.dtypes import DType
-from gradsh.engine.exceptions import TorchTypeError
+from gradsh.engine.exceptions import TorchTypeError, warn
 from gradsh.engine.ops.arguments import _type_name
 from gradsh.engine.pytypes import Device, Size
 from gradsh.engine.random import Generator
-from gradsh.engine.ops.signature_table import NULLABLE, OVERLOADS
-from gradsh.engine.tensor import Tensor
+from gradsh.engine.ops.signature_table import DEPRECATED, NULLABLE, OVERLOADS, Overloads
+from gradsh.engine.tensor import Tensor, _once
 
-__all__ = ["has_overloads", "explain"]
+__all__ = ["has_overloads", "explain", "deprecated_call", "call_key", "scalar_positions"]
 
 # python_arg_parser's should_allow_numbers_as_tensors: a Python number passes for a Tensor
 _NUMBERS_AS_TENSORS = frozenset({
@@ -72,14 +72,15 @@ def _signature(text: str, nullable: frozenset[str]) -> _Signature:
     return _Signature(text, tuple(params), sum(not p.optional for p in params), positional)
 
 
-_PARSED: dict[tuple[str, bool], tuple[_Signature, ...]] = {}
+_PARSED: dict[tuple[str, bool, bool], tuple[_Signature, ...]] = {}
 
 
-def _overloads(name: str, method: bool) -> tuple[_Signature, ...]:
-    key = (name, method)
+def _overloads(name: str, method: bool, deprecated: bool = False) -> tuple[_Signature, ...]:
+    key = (name, method, deprecated)
     found = _PARSED.get(key)
     if found is None:
-        texts = OVERLOADS.get(name, ((), ()))[1 if method else 0]
+        table: dict[str, Overloads] = DEPRECATED if deprecated else OVERLOADS
+        texts = table.get(name, ((), ()))[1 if method else 0]
         nullable = NULLABLE.get(name, frozenset())
         found = _PARSED[key] = tuple(_signature(t, nullable) for t in texts)
     return found
@@ -107,6 +108,62 @@ def explain(name: str, method: bool, args: tuple[Any, ...],
             return error
     return TorchTypeError(_invalid_combination(f"{name}()", args, kwargs,
                                                [s.text for s in signatures]))
+
+
+def deprecated_call(name: str, method: bool, args: tuple[Any, ...], kwargs: dict[str, Any]
+                    ) -> tuple[tuple[Any, ...], dict[str, Any]] | None:
+    """The call in the form of the overload PyTorch keeps, when it matches one of `name`'s
+    deprecated overloads (`torch.add(x, 2, y)` is add(x, y, alpha=2)); else None. The first
+    such call warns, once a process (TORCH_WARN_ONCE). `args` without `self` for a method."""
+    for signature in _overloads(name, method, deprecated=True):
+        if not _parse(signature, name, args, kwargs, raise_error=False):
+            continue
+        if "deprecated_overload" not in _once:
+            _once.add("deprecated_overload")
+            instead = "".join(f"\n\t{name}{s.text}" for s in _overloads(name, method))
+            warn(f"This overload of {name} is deprecated:\n\t{name}{signature.text}\n"
+                 f"Consider using one of the following signatures instead:{instead}")
+        for i, param in enumerate(signature.params[:len(args)]):
+            if param.type == "Number":
+                return args[:i] + args[i + 1:], {**kwargs, param.name: args[i]}
+        return args, kwargs
+    return None
+
+
+_SEQUENCES = frozenset({tuple, list})
+_SCALAR_TYPES = frozenset({"Number", "int", "float", "complex"})
+
+
+def scalar_positions(name: str, method: bool) -> frozenset[int]:
+    """The positions at which one of `name`'s overloads takes a number, which a plain 0-dim
+    Tensor may stand for: where call_key must say more of a Tensor than its type."""
+    return frozenset(i for s in _overloads(name, method) for i, p in enumerate(s.params)
+                     if p.type in _SCALAR_TYPES and not p.keyword_only)
+
+
+def call_key(args: tuple[Any, ...], scalar_at: frozenset[int]) -> tuple[Any, ...] | None:
+    """What the overload match of positional `args` depends on, to remember a match by: their
+    types; at `scalar_at` (scalar_positions), whether a Tensor is a plain scalar and of which
+    kind; the types in a short list. None for a list too long to be worth it."""
+    key = tuple(map(type, args))
+    if _SEQUENCES.isdisjoint(key):  # the common call: tensors, numbers, dtypes
+        if not scalar_at:
+            return key
+        for i in scalar_at:
+            if i < len(args) and isinstance(args[i], Tensor):
+                break
+        else:
+            return key
+    parts: list[Any] = list(key)
+    for i, value in enumerate(args):
+        kind = key[i]
+        if kind is tuple or kind is list:
+            if len(value) > 8:
+                return None
+            parts[i] = (kind, *map(type, value))
+        elif i in scalar_at and isinstance(value, Tensor) and not value._data.ndim:
+            parts[i] = (kind, value.requires_grad, value.dtype.is_floating_point)
+    return tuple(parts)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Sorting and order statistics: sort, argsort, topk, median, kthvalue, mode, unique."""
+"""Sorting and order statistics: sort, argsort, topk, median, kthvalue, mode, unique, bincount."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import backend, dtypes
+from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchIndexError, TorchNotImplementedError, TorchRuntimeError
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.functions.sorting import (
@@ -27,7 +28,8 @@ from gradsh.engine.ops.arguments import RETURN_TYPES, _check_tensor, _new, wrap_
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.tensor import Tensor
 
-__all__ = ["sort", "argsort", "topk", "median", "nanmedian", "kthvalue", "mode", "unique"]
+__all__ = ["sort", "argsort", "topk", "median", "nanmedian", "kthvalue", "mode", "unique",
+           "bincount"]
 
 
 def _sort_order(data: Any, dim: int, descending: bool) -> Any:
@@ -38,7 +40,7 @@ def _sort_order(data: Any, dim: int, descending: bool) -> Any:
         return xp.zeros((), dtype=np.int64)
     if not descending:
         return xp.argsort(data, axis=dim, kind="stable").astype(np.int64)
-    if data.dtype.kind == "f":
+    if is_float_array_dtype(data.dtype):
         # two stable passes: by value descending, then NaN first
         nan = xp.isnan(data)
         first = xp.argsort(xp.where(nan, 0, -data), axis=dim, kind="stable")
@@ -187,7 +189,7 @@ def _selection(kind: str, a: Tensor, dim: int, keepdim: bool, k: int = 0) -> Any
         indices = backend.to_device(_kthvalue_along(data, axis, k - 1), a.device)
     else:  # median: the stable order's middle (aten's nth_element breaks ties by index)
         position: Any = (size - 1) // 2
-        if data.dtype.kind == "f":
+        if is_float_array_dtype(data.dtype):
             nan = xp.isnan(data)
             counts = nan.sum(axis=axis)
             position = xp.where(counts > 0, size - counts, position)  # the first NaN
@@ -248,3 +250,32 @@ def unique(a: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa
     if return_counts:
         out.append(_new(counts.astype(np.int64), dtypes.int64, a.device, False))
     return out[0] if len(out) == 1 else tuple(out)
+
+
+@guarded
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:  # noqa: A002
+    """torch.bincount: how often each value 0 .. max occurs in a 1-d non-negative integer
+    tensor (int64), or the sum of `weights` per value (float32 weights stay float32, float64
+    and every other weight dtype give float64). Not differentiable."""
+    a = _check_tensor(input, "bincount")
+    if a.dtype.category != 1 or a.ndim != 1:
+        if a.dtype.category != 1:
+            raise TorchNotImplementedError(f'"bincount_cpu" not implemented for '
+                                           f"'{a.dtype.short}'")
+        raise TorchRuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise TorchRuntimeError("minlength should be >= 0")
+    host = backend.to_host(a._data).astype(np.int64)
+    if host.size and host.min() < 0:
+        raise TorchRuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is None or host.size == 0:  # ATen: an empty input gives int64 zeros
+        counts = np.bincount(host, minlength=minlength)
+        return _new(counts.astype(np.int64), dtypes.int64, a.device, False)
+    w = _check_tensor(weights, "bincount", "weights", 2)
+    if w.ndim != 1 or w.shape[0] != a.shape[0]:
+        raise TorchRuntimeError("weights should be 1-d and have the same length as input")
+    out_dtype = dtypes.float32 if w.dtype is dtypes.float32 else dtypes.float64
+    wh = backend.to_host(w._data).astype(np.float64)
+    sums = np.zeros(max(minlength, int(host.max()) + 1), dtype=np.float64)
+    np.add.at(sums, host, wh)  # in input order, as ATen's loop adds them
+    return _new(sums.astype(out_dtype.np), out_dtype, a.device, False)

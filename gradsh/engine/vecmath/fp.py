@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import bisect
+import functools
+import itertools
+import threading
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -66,11 +72,106 @@ def fma32(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     s = a64 * b64
     s += c64
     out = s.astype(F32)
+    log = _DEFERRED.log
+    if log is not None:  # inside deferred_checks: checked there, with the other steps
+        log.append((a64, b64, c64, s, out))
+        return out
     halfway = (s.view(I64) & _LOW29) == _HALF29
     tiny = (out.view(I32) & _F32_EXPONENT) == 0
-    if np.count_nonzero(halfway) or np.count_nonzero(tiny):  # (cheaper than .any())
+    suspects = np.count_nonzero(halfway)  # (cheaper than .any())
+    zeros = np.count_nonzero(tiny)
+    if zeros and not suspects:
+        # the common tiny case is an exact zero sum (a product's error term), which needs no
+        # fixing: only when some tiny element is not one (s == 0 implies tiny) is there work
+        zeros -= np.size(s) - np.count_nonzero(s)
+    if suspects or zeros:
         _fix_double_rounding(a64, b64, c64, s, out, halfway | tiny)
     return out
+
+
+def product_error(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """fma32(a, b, -p) for p = a*b rounded to float32 (the low part of the exact product).
+
+    a*b - p has no more significant bits than the exact product's 48, so float64 holds it
+    exactly and one cast rounds it once: fma32's result without its double-rounding checks (the
+    same bits, inf and nan included)."""
+    s = _f64(a) * _f64(b)
+    s += _f64(-p)  # (adding the negation, as fma32 does: a NaN keeps the same sign bit)
+    return s.astype(F32)
+
+
+class _Deferred(threading.local):
+    """The fma32 steps of the deferred_checks routine running on this thread (None: none)."""
+
+    log: list[tuple[Any, Any, Any, np.ndarray, np.ndarray]] | None = None
+
+
+_DEFERRED = _Deferred()
+# Up to this many elements a routine's per-step checks cost more than its arithmetic.
+_DEFER_MAX = 1024
+_Routine = TypeVar("_Routine", bound=Callable[..., np.ndarray])
+
+
+def deferred_checks(routine: _Routine) -> _Routine:
+    """`routine` (element-wise float32 code built on fma32, a SLEEF function) with fma32's
+    double-rounding checks made once over all its steps instead of at each one, on arrays of
+    up to _DEFER_MAX elements (where each NumPy call costs more than its arithmetic).
+
+    The routine first runs with every fused step rounded once from float64 and unchecked. If no
+    step has an element that fma32 would have fixed (a sum halfway between two float32 values
+    or in the subnormal range, inexact in float64), that is fma32's result; otherwise the
+    routine runs again with the checks. The same bits either way."""
+
+    @functools.wraps(routine)
+    def run(x: Any, *rest: Any) -> np.ndarray:
+        if _DEFERRED.log is not None or np.size(x) > _DEFER_MAX:
+            return routine(x, *rest)
+        log: list[tuple[Any, Any, Any, np.ndarray, np.ndarray]] = []
+        _DEFERRED.log = log
+        try:
+            out = routine(x, *rest)
+        finally:
+            _DEFERRED.log = None
+        with np.errstate(all="ignore"):
+            exact = not log or _all_exact(log)
+        return out if exact else routine(x, *rest)
+
+    return run  # type: ignore[return-value]
+
+
+def _all_exact(log: list[tuple[Any, Any, Any, np.ndarray, np.ndarray]]) -> bool:
+    """Whether every recorded fma32 step's unchecked rounding is what fma32 returns: true
+    where no step has a suspect element (see _suspects) whose float64 sum was inexact (then
+    fma32 would have looked closer; False makes deferred_checks run the routine again)."""
+    suspect = _suspects(np.concatenate([step[3] for step in log], axis=None))
+    found = np.flatnonzero(suspect)
+    if not found.size:
+        return True
+    # the steps with suspects: often exact sums (a remainder, an error term), whose float64
+    # value has exactly the bits of a halfway case
+    ends = list(itertools.accumulate(np.size(step[3]) for step in log))
+    for k in sorted({bisect.bisect_right(ends, i) for i in found.tolist()}):
+        a64, b64, c64, s, _ = log[k]
+        s = np.atleast_1d(s)  # (a 0-d input's steps give NumPy scalars)
+        idx = np.nonzero(suspect[ends[k] - s.size:ends[k]].reshape(s.shape))
+        ss = s[idx]
+        pp = _pick(a64, idx, s.shape) * _pick(b64, idx, s.shape)
+        cc = _pick(c64, idx, s.shape)
+        bp = ss - cc
+        err = (pp - bp) + (cc - (ss - bp))  # TwoSum: ss + err == pp + cc exactly
+        if np.count_nonzero(err):  # (nan too)
+            return False
+    return True
+
+
+def _suspects(s: np.ndarray) -> np.ndarray:
+    """Where rounding float64 `s` to float32 may round twice: halfway between two float32
+    values, or below float32's normal range (and not zero: a zero sum is exact). A superset of
+    fma32's own test (which reads the subnormal range from the rounded result)."""
+    suspect = (s.view(I64) & _LOW29) == _HALF29
+    suspect |= np.abs(s) < _F32_MIN_NORMAL
+    suspect &= s != 0
+    return suspect
 
 
 def _fix_double_rounding(a64: object, b64: object, c64: object, s: np.ndarray,

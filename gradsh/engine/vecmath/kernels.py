@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 from gradsh.engine.vecmath import fdlibm, libm, onednn, rounded, rounded_extra, sleef
-from gradsh.engine.vecmath.fp import F32, F64, I32, I64, fma32, where
+from gradsh.engine.vecmath.fp import F32, F64, I32, I64, deferred_checks, fma32, where
 from gradsh.engine.vecmath.layout import dense_order, dense_segments, loop_mask, mask_for
 from gradsh.engine.vecmath.vecreduce import add, dot_last, maximum, reduce_last
 
@@ -341,6 +341,7 @@ def _log_softmax_inner(x: np.ndarray, dim: int) -> np.ndarray:
     return out.reshape(shape)
 
 
+@deferred_checks
 def _softmax_rows(rows: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         mx = reduce_last(rows, maximum)[:, None]
@@ -349,6 +350,7 @@ def _softmax_rows(rows: np.ndarray) -> np.ndarray:
         return e * (ONE / total)
 
 
+@deferred_checks
 def _log_softmax_rows(rows: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         mx = reduce_last(rows, maximum)[:, None]
@@ -522,6 +524,7 @@ def softmax_backward(grad: np.ndarray, y: np.ndarray, threads: int = 1) -> np.nd
 
 def log_softmax_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     """_vec_log_softmax_backward (last dim): grad - exp(y) * sum(grad), one fused step."""
+    @deferred_checks
     def run(g: np.ndarray, yy: np.ndarray) -> np.ndarray:
         total = reduce_last(g, add)[:, None]
         return fma32(-sleef.expf_u10(yy), total, g)

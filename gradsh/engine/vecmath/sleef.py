@@ -11,7 +11,16 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gradsh.engine.vecmath.fp import F32, fma32, from_int32, pow2i32, rint_i32, where
+from gradsh.engine.vecmath.fp import (
+    F32,
+    deferred_checks,
+    fma32,
+    from_int32,
+    pow2i32,
+    product_error,
+    rint_i32,
+    where,
+)
 
 R_LN2F = F32(1.442695040888963407359924681001892137)
 L2UF = F32(0.693145751953125)
@@ -46,6 +55,7 @@ def _exp_reduce(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return q, s
 
 
+@deferred_checks
 def expf_u10(x: np.ndarray) -> np.ndarray:
     """Sleef_expf16_u10 (xexpf)."""
     d = np.asarray(x, F32)
@@ -66,7 +76,8 @@ DF = tuple[np.ndarray, np.ndarray]
 
 
 def _fmapn(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
-    return fma32(x, y, -z)
+    """fma(x, y, -z), where every use has z = x*y rounded to float32: the product's error."""
+    return product_error(x, y, z)
 
 
 def _fmanp(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
@@ -179,6 +190,7 @@ def _getmant(d: np.ndarray) -> np.ndarray:
     return where(d < 0, F32(np.nan), m)
 
 
+@deferred_checks
 def logf_u10(x: np.ndarray) -> np.ndarray:
     """Sleef_logf16_u10 (xlogf_u1, AVX-512 branch)."""
     d = np.asarray(x, F32)
@@ -223,6 +235,7 @@ def _expk2f(d: DF) -> DF:
     return where(under, F32(0.0), tx), where(under, F32(0.0), ty)
 
 
+@deferred_checks
 def tanhf_u10(x: np.ndarray) -> np.ndarray:
     """Sleef_tanhf16_u10 (xtanhf)."""
     x = np.asarray(x, F32)
@@ -238,6 +251,7 @@ def tanhf_u10(x: np.ndarray) -> np.ndarray:
     return y.astype(F32, copy=False)
 
 
+@deferred_checks
 def expm1f_u10(a: np.ndarray) -> np.ndarray:
     """Sleef_expm1f16_u10 (xexpm1f)."""
     a = np.asarray(a, F32)
@@ -253,6 +267,7 @@ def expm1f_u10(a: np.ndarray) -> np.ndarray:
 _LOG1PF_BOUND = F32(float.fromhex("0x1.2ced32p+126"))
 
 
+@deferred_checks
 def log1pf_u10(d: np.ndarray) -> np.ndarray:
     """Sleef_log1pf16_u10 (xlog1pf, AVX-512 branch)."""
     d = np.asarray(d, F32)
@@ -292,6 +307,7 @@ def _half_exp_pair(x: np.ndarray, combine: Callable[[DF, DF], DF]) -> np.ndarray
     return where((np.abs(x) > F32(89.0)) | np.isnan(y), F32(np.inf), y)
 
 
+@deferred_checks
 def sinhf_u10(x: np.ndarray) -> np.ndarray:
     """Sleef_sinhf16_u10 (xsinhf)."""
     x = np.asarray(x, F32)
@@ -301,6 +317,7 @@ def sinhf_u10(x: np.ndarray) -> np.ndarray:
     return y.astype(F32, copy=False)
 
 
+@deferred_checks
 def coshf_u10(x: np.ndarray) -> np.ndarray:
     """Sleef_coshf16_u10 (xcoshf)."""
     x = np.asarray(x, F32)
@@ -315,6 +332,7 @@ _EXP2_POLY = [F32(c) for c in (0.1535920892e-3, 0.1339262701e-2, 0.9618384764e-2
                                0.5550347269e-1, 0.2402264476e+0, 0.6931471825e+0)]
 
 
+@deferred_checks
 def exp2f_u10(d: np.ndarray) -> np.ndarray:
     """Sleef_exp2f16_u10 (xexp2f)."""
     d = np.asarray(d, F32)
@@ -379,6 +397,7 @@ def _expkf(d: DF) -> np.ndarray:
     return where(d[0] < F32(-104.0), F32(0.0), u)
 
 
+@deferred_checks
 def powf_u10(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Sleef_powf16_u10 (xpowf)."""
     x, y = np.broadcast_arrays(np.asarray(x, F32), np.asarray(y, F32))
@@ -443,6 +462,7 @@ def _isinf2(d: np.ndarray, m: np.ndarray) -> np.ndarray:
     return where(np.isinf(d), from_int32(bits), F32(0.0))
 
 
+@deferred_checks
 def atan2f_u10(y: np.ndarray, x: np.ndarray) -> np.ndarray:
     """Sleef_atan2f16_u10 (xatan2f_u1)."""
     y, x = np.broadcast_arrays(np.asarray(y, F32), np.asarray(x, F32))

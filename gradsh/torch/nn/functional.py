@@ -36,7 +36,7 @@ max_pool2d_with_indices
 """.split()
 
 __all__ = [*_FROM_OPS, *_FROM_LAYERS, *_FROM_ACTIVATIONS, "relu", "softmax", "log_softmax",
-           "softmin",
+           "softmin", "gumbel_softmax",
            "softmax2d", "dropout1d", "dropout2d", "alpha_dropout", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "cross_entropy", "kl_div", "l1_loss", "mse_loss",
            "nll_loss", "smooth_l1_loss", "unfold", "instance_norm", "embedding_bag",
@@ -83,6 +83,24 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # 
 def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
             dtype: DType | None = None) -> Tensor:
     return _ops.softmin(input, dim, dtype)  # type: ignore[no-any-return]
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10,
+                   dim: int = -1) -> Tensor:
+    """softmax((logits + g) / tau) with Gumbel noise g = -log(Exp(1)) drawn as PyTorch draws
+    it; hard=True returns the one-hot argmax with the soft sample's gradient (straight-through)."""
+    if eps != 1e-10:
+        import warnings
+
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    with no_grad():
+        gumbels = _ops.neg(_ops.log(_ops.exponential_(_ops.empty_like(logits))))
+    y_soft = _ops.softmax(_ops.div(_ops.add(logits, gumbels), tau), dim)
+    if not hard:
+        return y_soft
+    index = _ops.max(y_soft, dim, keepdim=True)[1]
+    y_hard = _ops.scatter_(_ops.zeros_like(logits), dim, index, value=1.0)
+    return _ops.add(_ops.sub(y_hard, _ops.detach(y_soft)), y_soft)
 
 
 def _feature_dropout(input: Tensor, p: float, training: bool,  # noqa: A002

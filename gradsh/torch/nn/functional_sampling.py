@@ -1,6 +1,6 @@
 """torch.nn.functional's resampling: interpolate (and the deprecated upsample forms),
 pixel_shuffle and pixel_unshuffle, max_unpool2d, grid_sample and affine_grid, with PyTorch's
-argument handling; and gumbel_softmax."""
+argument handling."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from gradsh.engine import ops as _ops
 from gradsh.engine.tensor import Tensor
 
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle",
-           "pixel_unshuffle", "max_unpool2d", "gumbel_softmax", "grid_sample", "affine_grid"]
+           "pixel_unshuffle", "max_unpool2d", "grid_sample", "affine_grid"]
 
 pixel_shuffle = _ops.pixel_shuffle
 pixel_unshuffle = _ops.pixel_unshuffle
@@ -166,22 +166,6 @@ def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any,  # noqa: A002
     pads = list(_pair(padding))
     size = _unpool_output_size(input, kernel, steps, pads, output_size)
     return _ops.max_unpool2d(input, indices, size)  # type: ignore[no-any-return]
-
-
-def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10,
-                   dim: int = -1) -> Tensor:
-    """Samples of the Gumbel-softmax distribution (one-hot in the forward pass when hard,
-    with the soft sample's gradient: y_hard - y_soft.detach() + y_soft)."""
-    if eps != 1e-10:
-        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
-    gumbels = -_ops.log(_ops.exponential_(_ops.empty_like(logits)))
-    gumbels = (logits + gumbels) / tau
-    y_soft = gumbels.softmax(dim)
-    if hard:
-        index = y_soft.max(dim, keepdim=True)[1]
-        y_hard = _ops.zeros_like(logits).scatter_(dim, index, 1.0)
-        return y_hard - y_soft.detach() + y_soft
-    return y_soft
 
 
 _ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners="

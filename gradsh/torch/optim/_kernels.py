@@ -4,7 +4,8 @@ as PyTorch's CPU kernels compute them, so that an update is bit for bit PyTorch'
 NOTE: PyTorch's CPU build (GCC, -mfma) fuses `self + weight * (end - self)` in lerp and
 `self + value * t1 * t2` in addcmul into one fused multiply-add (measured against torch 2.13:
 the unfused sums differ in a few elements per thousand); addcdiv divides, so nothing fuses
-there: `self + (value * t1) / t2`, each step rounded in the dtype.
+there: `self + (value * t1) / t2`, each step rounded in the dtype. float16 and bfloat16 compute
+in float32 (their opmath type) and round once.
 
 Each function writes into `target`'s storage (bumping its version once, as an in-place op
 does) and records no graph: optimizers run their updates under no_grad.
@@ -16,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.random import _fma32, _fma64
 from gradsh.engine.tensor import Tensor
 
@@ -35,9 +37,15 @@ def _array(t: Tensor, dtype: np.dtype) -> np.ndarray:
     return np.asarray(t._data, dtype=dtype)
 
 
+def _math_dtype(target: Tensor) -> np.dtype:
+    """The dtype the kernel computes in: float32 for float16 and bfloat16."""
+    dtype = target._data.dtype
+    return np.dtype(np.float32) if dtype in REDUCED_FLOAT_NP else dtype
+
+
 def lerp_(target: Tensor, end: Tensor, weight: float) -> Tensor:
     """target.lerp_(end, weight) for a number weight: from the nearer end, fused."""
-    dtype = target._data.dtype
+    dtype = _math_dtype(target)
     start, stop = _array(target, dtype), _array(end, dtype)
     w = dtype.type(weight)
     diff = stop - start
@@ -46,26 +54,26 @@ def lerp_(target: Tensor, end: Tensor, weight: float) -> Tensor:
             out = _fma(diff, w, start)
         else:
             out = _fma(diff, w - dtype.type(1), stop)
-    target._inplace_data(out)
+    target._inplace_data(out.astype(target._data.dtype, copy=False))
     return target
 
 
 def addcmul_(target: Tensor, t1: Tensor, t2: Tensor, value: float = 1) -> Tensor:
     """target.addcmul_(t1, t2, value=value): fma(value * t1, t2, target)."""
-    dtype = target._data.dtype
+    dtype = _math_dtype(target)
     with np.errstate(all="ignore"):
         scaled = dtype.type(value) * _array(t1, dtype)
         out = _fma(scaled, _array(t2, dtype), _array(target, dtype))
-    target._inplace_data(out)
+    target._inplace_data(out.astype(target._data.dtype, copy=False))
     return target
 
 
 def addcdiv_(target: Tensor, t1: Tensor, t2: Tensor, value: float = 1) -> Tensor:
     """target.addcdiv_(t1, t2, value=value): target + (value * t1) / t2, rounded per step."""
-    dtype = target._data.dtype
+    dtype = _math_dtype(target)
     with np.errstate(all="ignore"):
         out = _array(target, dtype) + (dtype.type(value) * _array(t1, dtype)) / _array(t2, dtype)
-    target._inplace_data(out.astype(dtype, copy=False))
+    target._inplace_data(out.astype(target._data.dtype, copy=False))
     return target
 
 

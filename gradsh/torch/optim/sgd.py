@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from gradsh.engine import limits
 from gradsh.engine.exceptions import TorchRuntimeError, TorchValueError
+from gradsh.engine.ops.arithmetic import add_
 from gradsh.engine.tensor import Tensor
 from gradsh.torch.optim.optimizer import Optimizer, _to_scalar, _use_grad_for_differentiable
 
@@ -78,8 +82,24 @@ def _sgd_update(param: Tensor, grad: Tensor, buf: Tensor | None,
         else:
             buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
         grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
-    param.add_(grad, alpha=-_number(lr))
+    _add_in_place(param, grad, -_number(lr))
     return buf
+
+
+_ADD_IN_PLACE = add_.__wrapped__  # the op behind the argument guard
+
+
+def _add_in_place(param: Tensor, update: Tensor, alpha: Any) -> None:
+    """param.add_(update, alpha=alpha). The optimizer's own call always has arguments PyTorch's
+    parser takes (two tensors and a number), so for small arrays, where the guard checks nothing
+    else (it measures the memory of large ones), the op runs without it."""
+    data = param._data
+    if (param.__class__.add_ is Tensor.add_ and update.__class__ is Tensor
+            and data.__class__ is np.ndarray and data.nbytes < limits.MEASURED_FROM
+            and update._data.nbytes < limits.MEASURED_FROM and alpha.__class__ is float):
+        _ADD_IN_PLACE(param, update, alpha=alpha)
+    else:
+        param.add_(update, alpha=alpha)
 
 
 def _number(value: Any) -> Any:

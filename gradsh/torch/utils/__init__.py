@@ -1,10 +1,10 @@
-"""torch.utils: data loading."""
+"""torch.utils: data loading and activation checkpointing."""
 
 from __future__ import annotations
 
 from gradsh.torch._missing import module_getattr
-from gradsh.torch.utils import data
+from gradsh.torch.utils import checkpoint, data
 
 __getattr__ = module_getattr("torch.utils")
 
-__all__ = ["data"]
+__all__ = ["checkpoint", "data"]

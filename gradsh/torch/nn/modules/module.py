@@ -609,6 +609,9 @@ class Module:
     def half(self) -> Module:
         return self._cast_floats(dtypes.float16)
 
+    def bfloat16(self) -> Module:
+        return self._cast_floats(dtypes.bfloat16)
+
     def to(self, *args: Any, **kwargs: Any) -> Module:
         device, dtype = _parse_to(args, kwargs)
         if dtype is not None and not dtype.is_floating_point:

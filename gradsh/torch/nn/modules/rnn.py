@@ -151,9 +151,42 @@ class RNNBase(Module):
         return rnn_ops.run_rnn(self.mode, input, hx, self._weights_per_layer(), self.num_layers,
                               self.dropout, self.training, self.bidirectional, self.batch_first)
 
+    def _forward_packed(self, packed: Any, hx: Any) -> tuple[Any, Any]:
+        """The forward of a PackedSequence: the initial state in the packed (sorted) batch
+        order, the output packed again, the final state back in the caller's order."""
+        from gradsh.torch.nn.utils.rnn import PackedSequence
+
+        data, batch_sizes, sorted_indices, unsorted_indices = packed
+        sizes = [int(v) for v in batch_sizes.tolist()]
+        lstm = self.mode == "LSTM"
+        if data.ndim != 2:
+            raise RuntimeError(f"input must have 2 dimensions, got {data.ndim}")
+        if self.input_size != data.shape[-1]:
+            raise RuntimeError("input.size(-1) must be equal to input_size. Expected "
+                               f"{self.input_size}, got {data.shape[-1]}")
+        expected = (self.num_layers * (2 if self.bidirectional else 1), sizes[0],
+                    self.hidden_size)
+        if hx is None:
+            zero = ops.zeros(expected, dtype=data.dtype, device=data.device)
+            hx = (zero, ops.zeros(expected, dtype=data.dtype, device=data.device)) if lstm else zero
+        else:
+            hx = _permute_hidden(hx, sorted_indices)
+        if lstm:
+            self.check_hidden_size(hx[0], expected, "Expected hidden[0] size {}, got {}")
+            self.check_hidden_size(hx[1], expected, "Expected hidden[1] size {}, got {}")
+        else:
+            self.check_hidden_size(hx, expected)
+        output, hidden = rnn_ops.run_packed_rnn(self.mode, data, sizes, hx,
+                                                self._weights_per_layer(), self.num_layers,
+                                                self.dropout, self.training, self.bidirectional)
+        return (PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices),
+                _permute_hidden(hidden, unsorted_indices))
+
     def _forward_one_state(self, input: Tensor, hx: Tensor | None,  # noqa: A002
                            name: str) -> tuple[Tensor, Tensor]:
         """RNN's and GRU's forward (one hidden state tensor)."""
+        if isinstance(input, tuple):  # a PackedSequence
+            return self._forward_packed(input, hx)  # type: ignore[no-any-return]
         input, hx, batched = self._prepare(input, hx, name)
         self.check_forward_args(input, hx)
         output, hidden = self._run(input, hx)
@@ -177,6 +210,15 @@ class RNNBase(Module):
         if self.bidirectional is not False:
             s += ", bidirectional={bidirectional}"
         return s.format(**self.__dict__)
+
+
+def _permute_hidden(hx: Any, permutation: Tensor | None) -> Any:
+    """The hidden state's batch reordered (index_select along dim 1), as PyTorch's."""
+    if permutation is None:
+        return hx
+    if isinstance(hx, tuple):
+        return tuple(ops.index_select(h, 1, permutation) for h in hx)
+    return ops.index_select(hx, 1, permutation)
 
 
 class RNN(RNNBase):
@@ -222,6 +264,8 @@ class LSTM(RNNBase):
         self.check_hidden_size(hidden[1], expected, "Expected hidden[1] size {}, got {}")
 
     def forward(self, input: Tensor, hx: Any = None) -> tuple[Tensor, Any]:  # noqa: A002
+        if isinstance(input, tuple):  # a PackedSequence
+            return self._forward_packed(input, hx)  # type: ignore[no-any-return]
         if input.ndim not in (2, 3):
             raise ValueError(f"LSTM: Expected input to be 2D or 3D, got {input.ndim}D instead")
         batched = input.ndim == 3

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from gradsh.torch._missing import module_getattr
 from gradsh.torch.nn.utils import rnn
-from gradsh.torch.nn.utils.clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_
+from gradsh.torch.nn.utils.clip_grad import (
+    clip_grad_norm,
+    clip_grad_norm_,
+    clip_grad_value_,
+    clip_grads_with_norm_,
+    get_total_norm,
+)
 from gradsh.torch.nn.utils.convert_parameters import parameters_to_vector, vector_to_parameters
 
 __getattr__ = module_getattr("torch.nn.utils")
 
-__all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "parameters_to_vector",
-           "rnn", "vector_to_parameters"]
+__all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_",
+           "get_total_norm", "parameters_to_vector", "rnn", "vector_to_parameters"]

@@ -11,7 +11,8 @@ from typing import Any
 from gradsh.engine import ops
 from gradsh.engine.tensor import Tensor, no_grad
 
-__all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_"]
+__all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_",
+           "get_total_norm"]
 
 
 def _as_list(parameters: Tensor | Iterable[Tensor]) -> list[Tensor]:
@@ -34,23 +35,38 @@ def _total_norm(grads: list[Tensor], norm_type: float, error_if_nonfinite: bool)
     return total  # type: ignore[no-any-return]
 
 
+def get_total_norm(tensors: Tensor | Iterable[Tensor], norm_type: float = 2.0,
+                   error_if_nonfinite: bool = False, foreach: bool | None = None) -> Tensor:
+    """The norm of the tensors' norms, as if they were one vector (0 for no tensors)."""
+    with no_grad():
+        return _total_norm(_as_list(tensors), float(norm_type), error_if_nonfinite)
+
+
+def clip_grads_with_norm_(parameters: Any, max_norm: float, total_norm: Tensor,
+                          foreach: bool | None = None) -> None:
+    """Scale every .grad by max_norm / (total_norm + 1e-6) when that is below 1."""
+    with no_grad():
+        grads = [p.grad for p in _as_list(parameters) if p.grad is not None]
+        if not grads:
+            return
+        coefficient = ops.clamp(ops.div(float(max_norm), ops.add(total_norm, 1e-6)), max=1.0)
+        for g in grads:
+            ops.mul_(g, ops.to(coefficient, device=g.device))
+
+
 def clip_grad_norm_(parameters: Any, max_norm: float, norm_type: float = 2.0,
                     error_if_nonfinite: bool = False, foreach: bool | None = None) -> Tensor:
-    """Scale all gradients by max_norm / (total_norm + 1e-6) when that is below 1; returns the
-    total norm before clipping."""
-    with no_grad():
-        is_generator = isinstance(parameters, types.GeneratorType)
-        parameters = _as_list(parameters)
-        if is_generator and not parameters:
-            warnings.warn("`parameters` is an empty generator, no gradient clipping will occur.",
-                          stacklevel=2)
-        grads = [p.grad for p in parameters if p.grad is not None]
-        total = _total_norm(grads, float(norm_type), error_if_nonfinite)
-        if grads:
-            coefficient = ops.clamp(ops.div(float(max_norm), ops.add(total, 1e-6)), max=1.0)
-            for g in grads:
-                ops.mul_(g, ops.to(coefficient, device=g.device))
-        return total
+    """get_total_norm of the gradients, then clip_grads_with_norm_; returns the total norm
+    before clipping."""
+    is_generator = isinstance(parameters, types.GeneratorType)
+    parameters = _as_list(parameters)
+    if is_generator and not parameters:
+        warnings.warn("`parameters` is an empty generator, no gradient clipping will occur.",
+                      stacklevel=2)
+    grads = [p.grad for p in parameters if p.grad is not None]
+    total = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
+    clip_grads_with_norm_(parameters, max_norm, total, foreach)
+    return total
 
 
 def clip_grad_norm(parameters: Any, max_norm: float, norm_type: float = 2.0,

@@ -11,7 +11,7 @@ from gradsh.engine import dtypes, ops
 from gradsh.torch._random import Generator, default_generator
 
 __all__ = ["BatchSampler", "RandomSampler", "Sampler", "SequentialSampler",
-           "SubsetRandomSampler"]
+           "SubsetRandomSampler", "WeightedRandomSampler"]
 
 
 def draw_int64(generator: Any = None) -> int:
@@ -101,6 +101,39 @@ class SubsetRandomSampler(Sampler):
 
     def __len__(self) -> int:
         return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """Indices 0 .. len(weights) - 1 drawn with the given weights: one torch.multinomial of the
+    weights (as float64) per pass, as PyTorch's sampler does."""
+
+    def __init__(self, weights: Sequence[float], num_samples: int, replacement: bool = True,
+                 generator: Any = None) -> None:
+        if (not isinstance(num_samples, int) or isinstance(num_samples, bool)
+                or num_samples <= 0):
+            raise ValueError("num_samples should be a positive integer value, but got "
+                             f"num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError("replacement should be a boolean value, but got "
+                             f"replacement={replacement}")
+        from gradsh.torch._functions import as_tensor
+
+        weights_tensor = as_tensor(weights, dtype=dtypes.float64)
+        if len(weights_tensor.shape) != 1:
+            raise ValueError("weights should be a 1d sequence but given weights have shape "
+                             f"{tuple(weights_tensor.shape)}")
+        self.weights = weights_tensor
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self) -> Iterator[int]:
+        drawn = ops.multinomial(self.weights, self.num_samples, self.replacement,
+                                generator=self.generator)
+        yield from iter(drawn.tolist())
+
+    def __len__(self) -> int:
+        return self.num_samples
 
 
 class BatchSampler(Sampler):

@@ -1,0 +1,28 @@
+# Probe (issue 17): positional calls matched against PyTorch's overloads; the deprecated ones
+# (torch.add(A, 2, A)) taken, with the warning PyTorch gives once.
+import torch
+A = torch.ones(2)
+def show(f):
+    try: print(repr(f()))
+    except Exception as e: print(type(e).__name__ + ":", e)
+show(lambda: torch.addcmul(A, 2, A, A))
+show(lambda: torch.add(A, 2, A))
+show(lambda: A.add(2, A))
+show(lambda: torch.sub(A, 2, A))
+show(lambda: A.sub(2, A))
+show(lambda: A.addcmul(2, A, A))
+show(lambda: torch.addcdiv(A, 2, A, A))
+show(lambda: A.clone().addcmul_(2, A, A))
+show(lambda: A.clone().add_(2, A))
+show(lambda: torch.addcmul(A, A, A, 2))
+show(lambda: A.addcmul(A, A, 2))
+show(lambda: torch.add(A, A, 2))
+show(lambda: A.add(A, 2))
+show(lambda: A.sum(0, True, torch.float64))
+show(lambda: A.clamp(0, 1, 2))
+show(lambda: A.view(2, 1, 1, 1))
+show(lambda: A.max(0, True, 1))
+show(lambda: torch.where(A > 0, A, A, A))
+show(lambda: A.to(torch.float64, False, False, 1))
+show(lambda: A.pow(2, 3))
+show(lambda: torch.mean(A, 0, True, torch.float64))

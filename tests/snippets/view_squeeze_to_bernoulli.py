@@ -1,0 +1,37 @@
+# Probe (issue 17): x.view(dtype), view's keywords, squeeze's varargs, to(number), bernoulli(p).
+import torch
+import warnings
+warnings.simplefilter("always")
+def show(f):
+    try:
+        r = f()
+        print(repr(r))
+    except Exception as e:
+        print(type(e).__name__ + ":", e)
+x = torch.arange(6.).reshape(2, 3)
+show(lambda: x.view(torch.int32))
+show(lambda: x.view(dtype=torch.int32))
+show(lambda: x.view(dtype=torch.float16))
+show(lambda: x.view(torch.float64))
+show(lambda: x.view(torch.uint8).shape)
+show(lambda: x.view(size=(3, 2)))
+show(lambda: x.view(size=(3, 2), dtype=torch.int32))
+r = x.clone().requires_grad_()
+show(lambda: r.view(torch.int32))
+show(lambda: (r * 2).view(torch.int32))
+show(lambda: (r * 2).view(torch.float32).grad_fn)
+y = torch.zeros(1, 1, 3)
+show(lambda: y.squeeze((0, 1)).shape)
+show(lambda: y.squeeze(0, 1))
+show(lambda: y.squeeze(dim=(0, 1)).shape)
+show(lambda: torch.squeeze(y, (0, 1)).shape)
+show(lambda: y.squeeze((0, 5)))
+show(lambda: y.squeeze([0, 2]).shape)
+show(lambda: x.to(1.5))
+show(lambda: x.to("float"))
+show(lambda: x.to(None))
+torch.manual_seed(0)
+show(lambda: torch.bernoulli(x / 6, p=0.3))
+show(lambda: torch.bernoulli(x / 6, 0.3))
+show(lambda: (x / 6).bernoulli(p=0.3))
+show(lambda: (x / 6).bernoulli(0.3))

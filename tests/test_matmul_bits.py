@@ -1,0 +1,219 @@
+"""gradsh's float32 matrix products against PyTorch 2.13's bits (vecmath/sgemm.py, MKL's sgemm
+and sgemv on the AVX-512 reference machine, one thread): every shape and layout `sgemm.plan`
+claims gives torch's bits for mm, addmm (with beta and alpha), bmm, mv, matmul and F.linear,
+forward and backward; products it does not claim, or over the size bound, are NumPy's."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+import gradsh.torch as gtorch
+from gradsh.engine.vecmath import sgemm
+
+F32 = np.float32
+
+
+@pytest.fixture(scope="module")
+def torch(torch: Any) -> Iterator[Any]:
+    """conftest's torch on one thread (MKL splits k among threads for some shapes; gradsh
+    follows one), where MKL runs the AVX-512 kernels that gradsh reproduces."""
+    if torch.backends.cpu.get_cpu_capability() != "AVX512":
+        pytest.skip("gradsh reproduces MKL's AVX-512 kernels; this machine runs others")
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield torch
+    torch.set_num_threads(previous)
+
+
+@pytest.fixture
+def no_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sgemm, "EXACT_MAX_US", 1e12)
+
+
+def _layout(x: np.ndarray, column_major: bool) -> np.ndarray:
+    return np.ascontiguousarray(x.T).T if column_major else x
+
+
+def _operands(rng: np.random.Generator, m: int, n: int, k: int, a_col: bool,
+              b_col: bool) -> tuple[np.ndarray, np.ndarray]:
+    a = _layout(rng.standard_normal((m, k)).astype(F32), a_col)
+    b = _layout(rng.standard_normal((k, n)).astype(F32), b_col)
+    return a, b
+
+
+SIZES = [1, 2, 3, 5, 8, 12, 16, 33]
+DEPTHS = [1, 2, 3, 17, 40, 385, 800]
+
+
+def test_mm_sweep(torch: Any, no_bound: None) -> None:
+    """Each claimed (m, n, k, layout) of a sweep gives torch.mm's bits (1-800 deep, over the
+    k blocks of 384 and the halves), and the claims cover most of the sweep."""
+    rng = np.random.default_rng(0)
+    claimed, wrong = 0, []
+    cases = itertools.product(SIZES, SIZES + [100], DEPTHS, (False, True), (False, True))
+    for m, n, k, a_col, b_col in cases:
+        a, b = _operands(rng, m, n, k, a_col, b_col)
+        if sgemm._exact_kernel(a, b) is None:
+            continue
+        claimed += 1
+        expected = torch.mm(torch.from_numpy(a), torch.from_numpy(b)).numpy()
+        if not np.array_equal(sgemm.mm(a, b), expected):
+            wrong.append((m, n, k, a_col, b_col, sgemm._exact_kernel(a, b)))
+    assert not wrong
+    assert claimed > 0.8 * len(SIZES) * (len(SIZES) + 1) * len(DEPTHS) * 4
+
+
+def _addmm_claimed(kernel: str, b_col: bool, beta: float, alpha: float) -> bool:
+    """addmm's beta and alpha are reproduced except in three corners (docs/float32.md)."""
+    if kernel == "rank1" and beta not in (0, 1):
+        return False
+    if kernel == "chain" and (beta, alpha) != (1, 1):
+        return False
+    return not (kernel == "blocked" and alpha != 1 and b_col)
+
+
+def test_addmm_sweep(torch: Any, no_bound: None) -> None:
+    rng = np.random.default_rng(1)
+    checked, wrong = 0, []
+    for m, n, k, a_col, b_col in itertools.product([1, 2, 5, 10, 16, 33], [1, 2, 3, 16, 40],
+                                                   [1, 2, 3, 17, 50, 400, 800],
+                                                   (False, True), (False, True)):
+        a, b = _operands(rng, m, n, k, a_col, b_col)
+        kernel = sgemm._exact_kernel(a, b)
+        if kernel is None:
+            continue
+        for beta, alpha in [(1, 1), (0.5, 1), (1, 0.7), (0.3, 1.7), (0, 2.5)]:
+            if not _addmm_claimed(kernel, b_col, beta, alpha):
+                continue
+            bias = rng.standard_normal(n if (m + k) % 2 else (m, n)).astype(F32)
+            expected = torch.addmm(torch.from_numpy(bias), torch.from_numpy(a),
+                                   torch.from_numpy(b), beta=beta, alpha=alpha).numpy()
+            checked += 1
+            if not np.array_equal(sgemm.addmm(bias, a, b, beta, alpha), expected):
+                wrong.append((m, n, k, a_col, b_col, beta, alpha, kernel))
+    assert not wrong
+    assert checked > 2000
+
+
+def test_a_float64_sum_halfway_between_float32_values(torch: Any) -> None:
+    """1 * (2^50 + 2^27) then fma((1 + 2^-23), 2^26 (1 - 2^-23), that): the exact sum lies just
+    below a float32 midpoint; its float64 rounding lands on it, and a plain cast would round
+    to even (2^50 + 2^28) where the fused multiply-add gives 2^50 + 2^27."""
+    a = np.ones((8, 2), F32)
+    a[:, 1] = 1 + 2.0 ** -23
+    b = np.ones((2, 8), F32)
+    b[0] = 2.0 ** 50 + 2 ** 27
+    b[1] = 2.0 ** 26 * (1 - 2.0 ** -23)
+    expected = torch.mm(torch.from_numpy(a), torch.from_numpy(b)).numpy()
+    assert expected[0, 0] == F32(2.0 ** 50 + 2 ** 27)
+    assert np.array_equal(sgemm.mm(a, b), expected)
+
+
+@pytest.mark.parametrize("shape", [(8, 50, 8), (3, 40, 1), (1, 40, 20), (10, 3, 2)])
+def test_subnormal_results(torch: Any, shape: tuple[int, int, int]) -> None:
+    """Inputs near 1e-20: products and sums in float32's subnormal range round once."""
+    m, k, n = shape
+    rng = np.random.default_rng(2)
+    a = (rng.standard_normal((m, k)) * 1e-20).astype(F32)
+    for b_col in (False, True):
+        b = _layout((rng.standard_normal((k, n)) * 1e-19).astype(F32), b_col)
+        expected = torch.mm(torch.from_numpy(a), torch.from_numpy(b)).numpy()
+        assert np.abs(expected).min() < 2.0 ** -126
+        assert np.array_equal(sgemm.mm(a, b), expected)
+
+
+def test_special_values(torch: Any) -> None:
+    rng = np.random.default_rng(3)
+    a, b = _operands(rng, 16, 20, 40, False, True)
+    a[0, 3], a[1, 5], b[7, 2], b[9, 4] = np.inf, np.nan, -np.inf, 0.0
+    expected = torch.mm(torch.from_numpy(a), torch.from_numpy(b)).numpy()
+    np.testing.assert_array_equal(sgemm.mm(a, b), expected)
+
+
+@pytest.mark.parametrize("shape", [(3, 2, 2, 2), (4, 5, 6, 7), (2, 1, 5, 30), (3, 7, 1, 20),
+                                   (2, 7, 7, 9), (2, 16, 16, 16), (5, 64, 10, 50)])
+def test_bmm(torch: Any, shape: tuple[int, int, int, int]) -> None:
+    """ATen's own loop (unfused) below m * n * k = 400, MKL's sgemm per matrix above."""
+    batch, m, n, k = shape
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((batch, m, k)).astype(F32)
+    b = rng.standard_normal((batch, k, n)).astype(F32)
+    expected = torch.bmm(torch.from_numpy(a), torch.from_numpy(b)).numpy()
+    assert np.array_equal(sgemm.bmm(a, b), expected)
+
+
+def _both(torch: Any, build: Any, arrays: list[np.ndarray]) -> None:
+    """build(lib, *tensors) -> output, in torch and gradsh: output and every gradient (for
+    the same upstream gradient) bit for bit."""
+    rng = np.random.default_rng(5)
+    results = []
+    upstream = None
+    for lib in (torch, gtorch):
+        tensors = [lib.tensor(x, requires_grad=True) for x in arrays]
+        out = build(lib, *tensors)
+        if upstream is None:
+            upstream = rng.standard_normal(tuple(out.shape)).astype(F32)
+        out.backward(lib.tensor(upstream))
+        results.append([out.detach().numpy()] + [t.grad.numpy() for t in tensors])
+    for ours, theirs in zip(results[1], results[0]):
+        assert np.array_equal(np.asarray(ours), theirs)
+
+
+LINEAR_SHAPES = [(10, 3, 2), (32, 4, 1), (64, 100, 10), (2000, 3, 1), (1, 5, 3), (16, 20, 30),
+                 (1, 128, 38), (64, 64, 128)]
+
+
+@pytest.mark.parametrize("batch,inputs,outputs", LINEAR_SHAPES)
+@pytest.mark.parametrize("bias", [True, False])
+def test_linear_forward_and_backward(torch: Any, no_bound: None, batch: int, inputs: int,
+                                     outputs: int, bias: bool) -> None:
+    """F.linear (addmm, or matmul without a bias) and its backward (grad @ W, grad.T @ x)."""
+    rng = np.random.default_rng(6)
+    arrays = [rng.standard_normal((batch, inputs)).astype(F32),
+              rng.standard_normal((outputs, inputs)).astype(F32)]
+    if bias:
+        arrays.append(rng.standard_normal(outputs).astype(F32))
+    _both(torch, lambda lib, *t: lib.nn.functional.linear(*t), arrays)
+
+
+@pytest.mark.parametrize("shapes", [((7, 40), (40,)), ((33, 17), (17,)), ((40,), (40, 16)),
+                                    ((3, 5, 8), (8, 4)), ((2, 3, 4, 5), (5, 6)),
+                                    ((4, 6, 7), (4, 7, 3)), ((2, 1, 6, 7), (3, 7, 2))])
+def test_matmul_forms(torch: Any, no_bound: None,
+                      shapes: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+    """mv, vector @ matrix, folded and broadcast batched matmul, forward and backward."""
+    rng = np.random.default_rng(7)
+    arrays = [rng.standard_normal(s).astype(F32) for s in shapes]
+    _both(torch, lambda lib, a, b: lib.matmul(a, b), arrays)
+
+
+def test_products_over_the_bound_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sgemm, "EXACT_MAX_US", 100)
+    rng = np.random.default_rng(8)
+    a, b = _operands(rng, 20, 20, 20, False, False)
+    assert sgemm._exact_kernel(a, b) is None
+    assert np.array_equal(sgemm.mm(a, b), np.matmul(a, b))
+
+
+def test_kblocks() -> None:
+    assert sgemm._kblocks(384) == [(0, 384)]
+    assert sgemm._kblocks(385) == [(0, 193), (193, 385)]
+    assert sgemm._kblocks(769) == [(0, 384), (384, 577), (577, 769)]
+    assert sgemm._kblocks(2000) == [(0, 384), (384, 768), (768, 1152), (1152, 1536),
+                                    (1536, 1768), (1768, 2000)]
+
+
+@pytest.mark.parametrize("k", [1, 2, 15, 16, 17, 31, 33, 63, 64, 65, 100, 127, 129, 1000, 4001])
+def test_dot(torch: Any, k: int) -> None:
+    """MKL's sdot (four accumulators of 16 lanes), through torch.dot and 1-D @ 1-D."""
+    rng = np.random.default_rng(k)
+    x, y = (rng.standard_normal(k).astype(F32) for _ in range(2))
+    expected = torch.dot(torch.from_numpy(x), torch.from_numpy(y)).numpy()
+    assert np.array_equal(sgemm.dot(x, y), expected)
+    _both(torch, lambda lib, a, b: lib.dot(a, b), [x, y])
+    _both(torch, lambda lib, a, b: a @ b, [x, y])
