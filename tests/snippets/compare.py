@@ -25,7 +25,10 @@ _TRIGGERED = re.compile(r" \(Triggered internally at [^\n]*\)")
 _ADDRESS = re.compile(r"0x[0-9a-f]{6,}")
 
 
-def normalise(text: str) -> str:
+def normalise(text: str, folder: Path) -> str:
+    """Without the tails, addresses and the snippet's folder (warnings name the file by its
+    absolute path), so that a recording holds wherever the repository is."""
+    text = text.replace(f"{folder}{os.sep}", "")
     return _ADDRESS.sub("0x...", _TRIGGERED.sub("", text))
 
 
@@ -33,7 +36,7 @@ def run(command: list[str], path: Path) -> str:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(command + [path.name], capture_output=True, text=True, env=env,
                           cwd=path.parent, timeout=120)
-    return normalise(done.stdout + done.stderr)
+    return normalise(done.stdout + done.stderr, path.resolve().parent)
 
 
 def under_torch(path: Path) -> str:
