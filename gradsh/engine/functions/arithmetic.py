@@ -37,10 +37,7 @@ __all__ = [
     "FloorDivideNotImplemented",
     "RemainderBackward0", "RemainderBackward1", "FmodBackward0", "FmodBackward1", "PowBackward0",
     "PowBackward1", "PowBackward2", "Atan2Backward0", "LerpBackward0", "XlogyBackward0",
-    "AddcmulBackward0", "AddcdivBackward0", "LinalgCrossBackward0",
-    "PowBackward1", "PowBackward2", "Atan2Backward0", "LerpBackward0", "LerpBackward1",
-    "XlogyBackward0",
-    "AddcmulBackward0", "AddcdivBackward0",
+    "AddcmulBackward0", "AddcdivBackward0", "LinalgCrossBackward0", "LerpBackward1",
 ]
 
 

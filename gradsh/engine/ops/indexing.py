@@ -576,14 +576,14 @@ def _scatter(a: Tensor, dim: int, index: Tensor, src: Any, value: Any, fname: st
     if isinstance(src, Tensor) and src.dtype is not a.dtype:
         raise TorchRuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if reduce is not None:
-        return _scatter_reduce(a, d, wrapped, src, reduce, inplace)
+        return _scatter_with_reduce(a, d, wrapped, src, reduce, inplace)
     if isinstance(src, Tensor):
         return apply_node(inplace, ScatterBackward0, a, src, dim=d, index=wrapped)
     return apply_node(inplace, ScatterBackward1, a, dim=d, index=wrapped, value=src)
 
 
-def _scatter_reduce(a: Tensor, dim: int, index: Tensor, src: Any, reduce: str,
-                    inplace: bool) -> Tensor:
+def _scatter_with_reduce(a: Tensor, dim: int, index: Tensor, src: Any, reduce: str,
+                         inplace: bool) -> Tensor:
     """scatter(..., reduce="add" | "multiply"): no derivative in PyTorch (a NotImplemented
     node), and a tensor src is deprecated, which it says once."""
     if reduce not in ("add", "multiply"):
