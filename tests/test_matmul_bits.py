@@ -217,3 +217,26 @@ def test_dot(torch: Any, k: int) -> None:
     assert np.array_equal(sgemm.dot(x, y), expected)
     _both(torch, lambda lib, a, b: lib.dot(a, b), [x, y])
     _both(torch, lambda lib, a, b: a @ b, [x, y])
+
+
+@pytest.mark.parametrize("setting, exact", [("0", False), ("", True), ("bad", True)])
+def test_the_bound_comes_from_the_environment(setting: str, exact: bool) -> None:
+    """GRADSH_EXACT_MATMUL_US=0 gives NumPy's products; unset or unreadable, the default bound
+    (MKL's order for a Linear's (64, 64) @ (64, 10).T, which sums differently from NumPy's on
+    some elements)."""
+    import os
+    import subprocess
+    import sys
+
+    program = (
+        "import numpy as np\n"
+        "from gradsh.engine.vecmath import sgemm\n"
+        "r = np.random.default_rng(0)\n"
+        "a = r.standard_normal((64, 64)).astype(np.float32)\n"
+        "b = r.standard_normal((10, 64)).astype(np.float32).T\n"
+        "print(sgemm.EXACT_MAX_US > 0, bool((sgemm.mm(a, b) != np.matmul(a, b)).any()))\n"
+    )
+    env = dict(os.environ, GRADSH_EXACT_MATMUL_US=setting)
+    out = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert out == [str(exact), str(exact)]

@@ -23,6 +23,7 @@ EXACT_MAX_US, compute with NumPy's matmul.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import numpy as np
@@ -31,9 +32,21 @@ from gradsh.engine.vecmath.fp import F32, F64, I64, fma32, round_f64_to_f32
 
 __all__ = ["mm", "addmm", "bmm", "dot", "matmul", "plan", "cost", "EXACT_MAX_US"]
 
+
+def _bound_from_environment(default: float = 10_000) -> float:
+    """GRADSH_EXACT_MATMUL_US: the bound a user sets (0 turns the exact products off, a larger
+    value buys MKL's bits for bigger products at their cost); the default otherwise."""
+    text = os.environ.get("GRADSH_EXACT_MATMUL_US", "").strip()
+    try:
+        value = float(text) if text else default
+    except ValueError:
+        return default
+    return value if value >= 0 else default
+
+
 # Products whose exact emulation would take longer than this (microseconds, estimated by
 # `cost`) compute with NumPy's matmul instead (docs/float32.md, "matmul": the measurements).
-EXACT_MAX_US = 10_000
+EXACT_MAX_US = _bound_from_environment()
 # The cost model, measured on the reference machine: each vector step of a kernel is a few
 # NumPy calls over all the outputs (or lanes) at once.
 _STEP_US = 8.0
