@@ -143,7 +143,12 @@ def normalised(nb: Any) -> list[list[Any]]:
         outputs = []
         for output in cell.outputs:
             if output.output_type == "stream":
-                outputs.append((output.name, _blank(output.text)))
+                # ipykernel flushes a stream on a timer: under load one print may arrive in two
+                # pieces ('tensor(4800.)', then its newline); a front end shows them as one
+                if outputs and outputs[-1][0] == output.name:
+                    outputs[-1] = (output.name, outputs[-1][1] + _blank(output.text))
+                else:
+                    outputs.append((output.name, _blank(output.text)))
             elif output.output_type == "error":
                 outputs.append(("error", output.ename, _blank("\n".join(output.traceback))))
             else:
