@@ -3,17 +3,13 @@ counting functions are in binning.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from gradsh.engine import backend, dtypes
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.combining import BlockDiagBackward0
 from gradsh.engine.functions.common import result_dtype
-from gradsh.engine.ops.arguments import _check_tensor, _new, _plain, is_number
+from gradsh.engine.ops.arguments import _check_tensor, _new, _plain
 from gradsh.engine.ops.arithmetic import mul
-from gradsh.engine.ops.copies import to
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.indexing import masked_select
 from gradsh.engine.ops.joining import meshgrid, stack

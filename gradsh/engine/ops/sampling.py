@@ -37,7 +37,6 @@ from gradsh.engine.ops.arguments import (
     size_args,
 )
 from gradsh.engine.ops.arithmetic import div_, mul, mul_
-from gradsh.engine.ops.copies import copy_
 from gradsh.engine.ops.creation import empty, empty_like, zeros
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.shape import expand, permute
