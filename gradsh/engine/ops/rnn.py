@@ -132,29 +132,42 @@ def run_rnn(mode: str, input: Tensor, hx: Hidden, weights: Sequence[Tensor | Non
     if mode == "LSTM" and _use_mkldnn(input, weights):
         return _mkldnn_lstm(input, hx, weights, num_layers, dropout, train, directions,
                             batch_first)
+    layer_input = transpose(input, 0, 1) if batch_first else input
+    output, h_n = _stacked(mode, layer_input, hx, weights, num_layers, dropout, train,
+                           directions, layer_input.ndim - 1,
+                           lambda x, hidden, params, reverse: _layer(cell, x, hidden, params,
+                                                                     reverse))
+    if batch_first:  # ATen's LSTM returns a transposed view, the others transpose_ in place
+        output = transpose(output, 0, 1) if mode == "LSTM" else transpose_result(output, 0, 1)
+    return output, h_n
+
+
+def _stacked(mode: str, layer_input: Tensor, hx: Hidden, weights: Sequence[Tensor | None],
+             num_layers: int, dropout: float, train: bool, directions: int, join_dim: int,
+             run_layer: Callable[[Tensor, Hidden, Sequence[Tensor | None], bool],
+                                 tuple[Tensor, Hidden]]) -> tuple[Tensor, Hidden]:
+    """The layers and directions of a stacked RNN: each layer's directions run on the layer
+    below's output (joined along join_dim), dropout between layers in training; (the last
+    layer's output, h_n or (h_n, c_n))."""
     if mode == "LSTM":
         hiddens: list[Hidden] = list(zip(unbind(hx[0], 0), unbind(hx[1], 0), strict=True))
     else:
         hiddens = list(unbind(hx, 0))
-    layer_input = transpose(input, 0, 1) if batch_first else input
     finals: list[Hidden] = []
     for layer in range(num_layers):
         outputs = []
         for direction in range(directions):
             index = layer * directions + direction
             params = weights[4 * index:4 * index + 4]
-            out, final = _layer(cell, layer_input, hiddens[index], params, direction == 1)
+            out, final = run_layer(layer_input, hiddens[index], params, direction == 1)
             outputs.append(out)
             finals.append(final)
-        layer_input = outputs[0] if directions == 1 else cat(outputs, outputs[0].ndim - 1)
+        layer_input = outputs[0] if directions == 1 else cat(outputs, join_dim)
         if dropout != 0 and train and layer < num_layers - 1:
             layer_input = sampling.dropout(layer_input, dropout, True)
-    output = layer_input
-    if batch_first:  # ATen's LSTM returns a transposed view, the others transpose_ in place
-        output = transpose(output, 0, 1) if mode == "LSTM" else transpose_result(output, 0, 1)
     if mode == "LSTM":
-        return output, (stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0))
-    return output, stack(finals, 0)
+        return layer_input, (stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0))
+    return layer_input, stack(finals, 0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -220,27 +233,9 @@ def run_packed_rnn(mode: str, data: Tensor, batch_sizes: Sequence[int], hx: Hidd
     packed output data and h_n (or (h_n, c_n))."""
     cell = CELLS[mode]
     directions = 2 if bidirectional else 1
-    if mode == "LSTM":
-        hiddens: list[Hidden] = list(zip(unbind(hx[0], 0), unbind(hx[1], 0), strict=True))
-    else:
-        hiddens = list(unbind(hx, 0))
-    layer_input = data
-    finals: list[Hidden] = []
-    for layer in range(num_layers):
-        outputs = []
-        for direction in range(directions):
-            index = layer * directions + direction
-            params = weights[4 * index:4 * index + 4]
-            out, final = _packed_layer(cell, layer_input, batch_sizes, hiddens[index], params,
-                                       direction == 1)
-            outputs.append(out)
-            finals.append(final)
-        layer_input = outputs[0] if directions == 1 else cat(outputs, -1)
-        if dropout != 0 and train and layer < num_layers - 1:
-            layer_input = sampling.dropout(layer_input, dropout, True)
-    if mode == "LSTM":
-        return layer_input, (stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0))
-    return layer_input, stack(finals, 0)
+    return _stacked(mode, data, hx, weights, num_layers, dropout, train, directions, -1,
+                    lambda x, hidden, params, reverse: _packed_layer(cell, x, batch_sizes,
+                                                                     hidden, params, reverse))
 
 
 def _use_mkldnn(input: Tensor, weights: Sequence[Tensor | None]) -> bool:  # noqa: A002
