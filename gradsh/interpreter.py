@@ -127,7 +127,7 @@ _AUGMENTED: dict[str, Callable[[Any, Any], Any]] = {
 # What _at turns into a located gradsh error (see Interpreter._located); anything else (a
 # MemoryError, a RecursionError, an interrupt) goes on up to run_statement as it is.
 _LOCATED = (GradshError, TorchError, ZeroDivisionError, TypeError, ValueError, IndexError,
-            AttributeError, OverflowError)
+            KeyError, AttributeError, OverflowError)
 _MAX_CALL_DEPTH = 200
 _CONVERSION_FUNCTIONS = {name: BuiltinFunction(name, function, python=True)
                          for name, function in CONVERSIONS.items()}
@@ -531,8 +531,9 @@ class Interpreter:
             return self._torch_error(err, node.pos)
         if isinstance(err, ZeroDivisionError):
             return GradshError("ZeroDivisionError", str(err), node.pos)
-        if isinstance(err, (TypeError, ValueError, IndexError, AttributeError)):
-            # Python-level errors on Python values (`None + 1`, `(1, 2)[5]`) read as Python's.
+        if isinstance(err, (TypeError, ValueError, IndexError, KeyError, AttributeError)):
+            # Python-level errors on Python values (`None + 1`, `(1, 2)[5]`, an optimizer's
+            # empty state["momentum_buffer"]) read as Python's.
             return GradshError(type(err).__name__, str(err), node.pos)
         return GradshError("OverflowError", str(err), node.pos)
 

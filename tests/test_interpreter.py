@@ -222,6 +222,15 @@ def test_python_level_errors_are_gradsh_errors(source: str) -> None:
     assert (line, column) == (1, 1)
 
 
+def test_a_missing_key_is_pythons_key_error() -> None:
+    """An optimizer's state before its first step has no momentum_buffer: Python's KeyError at
+    the expression, not an internal error (found by tests/test_fuzz.py's mutated scripts)."""
+    interp, outcomes = run('w = tensor([1., 2.], grad)\nopt = sgd([w], lr=0.1, momentum=0.9)\n'
+                           'b = opt.state[w]["momentum_buffer"]\n')
+    error = outcomes[2].error
+    assert (error.kind, error.message) == ("KeyError", "'momentum_buffer'")
+
+
 def test_a_failing_block_keeps_what_ran_before_the_error() -> None:
     # As Python and PyTorch: the block's first statement ran, its effects stay.
     interp, outcomes = run("no_grad { a = tensor(1.); b = undefined }\n")
