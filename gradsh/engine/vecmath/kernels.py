@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gradsh.engine.vecmath import fdlibm, libm, onednn, rounded, rounded_extra, sleef
+from gradsh.engine.vecmath import fdlibm, libm, onednn, rounded, rounded_extra, sleef, vml
 from gradsh.engine.vecmath.fp import F32, F64, I32, I64, deferred_checks, fma32, where
 from gradsh.engine.vecmath.layout import dense_order, dense_segments, loop_mask, mask_for
 from gradsh.engine.vecmath.vecreduce import add, dot_last, maximum, reduce_last
@@ -157,16 +157,8 @@ log1p = _flat(sleef.log1pf_u10)
 ONE = F32(1.0)
 
 
-def sqrt(x: np.ndarray) -> np.ndarray:
-    """IEEE (correctly rounded) square root: the stand-in for MKL's vmsSqrt, which is not; the
-    nan of a negative number has MKL's bits (the CPU's default nan has the sign bit set)."""
-    x = np.asarray(x, F32)
-    with np.errstate(invalid="ignore"):
-        out = np.sqrt(x)
-        negative = x < 0
-        if negative.any():
-            out[negative] = _NAN
-    return out
+# MKL's vmsSqrt, whose steps are known (vml.py): bit for bit
+sqrt = _flat(vml.sqrt)
 
 
 def rsqrt(x: np.ndarray) -> np.ndarray:
