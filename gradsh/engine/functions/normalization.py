@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine import threads
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.functions.linalg_decompositions import MultiOutputFunction
@@ -24,6 +25,7 @@ from gradsh.engine.tensor import (
     run_backward,
     set_grad_enabled,
 )
+from gradsh.engine.vecmath import batchnorm
 
 __all__ = ["NativeBatchNormBackward0", "NativeLayerNormBackward0", "NativeGroupNormBackward0",
            "NativeLayerNormBackwardBackward0"]
@@ -81,6 +83,10 @@ class NativeBatchNormBackward0(Function):
     def forward(self, x: Tensor, weight: Tensor, bias: Tensor, running_mean: Tensor | None,
                 running_var: Tensor | None, training: bool, momentum: float, eps: float,
                 affine: tuple[bool, bool]) -> Array:
+        self.kernel = _aten_kernel(x, weight, bias, running_mean, running_var, affine)
+        if self.kernel:
+            return self._forward_kernel(x, weight, bias, running_mean, running_var, training,
+                                        momentum, eps, affine)
         data = _opmath(x._data)
         xp = xp_of(data)
         self.axes = tuple(d for d in range(data.ndim) if d != 1)
@@ -111,8 +117,49 @@ class NativeBatchNormBackward0(Function):
             y = y + _opmath(bias._data).reshape(shape)
         return y.astype(x._data.dtype, copy=False)
 
+    def _forward_kernel(self, x: Tensor, weight: Tensor, bias: Tensor,
+                        running_mean: Tensor | None, running_var: Tensor | None,
+                        training: bool, momentum: float, eps: float,
+                        affine: tuple[bool, bool]) -> Array:
+        """float32 in the default layout: ATen's batch-norm kernels, bit for bit."""
+        data = x._data
+        self.axes = tuple(d for d in range(data.ndim) if d != 1)
+        self.training, self.eps, self.affine = training, eps, affine
+        self.save("input", x)
+        w = weight._data if affine[0] else None
+        b = bias._data if affine[1] else None
+        if affine[0]:
+            self.save("weight", weight)
+        if training:
+            mean, invstd = batchnorm.update_stats(
+                data, None if running_mean is None else running_mean._data,
+                None if running_var is None else running_var._data, momentum, eps,
+                threads.torch_threads())
+            # the backward kernel's inputs; and the formula's, shaped for broadcasting
+            self.kernel_mean, self.kernel_invstd = mean, invstd
+        else:
+            self.save("running_mean", running_mean)
+            self.save("running_var", running_var)
+            mean = running_mean._data  # type: ignore[union-attr]
+            invstd = batchnorm.eval_invstd(running_var._data, eps)  # type: ignore[union-attr]
+            # the backward kernel recomputes invstd in double (batch_norm_cpu_backward)
+            with np.errstate(all="ignore"):
+                self.kernel_mean = mean.copy()
+                self.kernel_invstd = (1.0 / np.sqrt(running_var._data.astype(np.float64)  # type: ignore[union-attr]
+                                                    + eps)).astype(np.float32)
+        shape = _affine_shape(data.ndim, 1, data.shape[1])
+        self.mean, self.invstd = mean.reshape(shape), invstd.reshape(shape)
+        return batchnorm.transform(data, w, b, mean, invstd)
+
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_x, need_w, need_b = self.needs_input_grad
+        if (self.kernel and not F.as_tensor and grad.__class__ is np.ndarray
+                and grad.dtype == np.float32 and grad.flags.c_contiguous):
+            x = self.saved("input", F)
+            w = self.saved("weight", F) if self.affine[0] else None
+            gx, gw, gb = batchnorm.backward(grad, x, w, self.kernel_mean, self.kernel_invstd,
+                                            self.training, threads.torch_threads())
+            return (gx if need_x else None, gw if need_w else None, gb if need_b else None)
         x = self.saved("input", F)
         if not F.as_tensor:  # (the engine rounds float16 and bfloat16 gradients once)
             x, grad = _opmath(x), _opmath(grad)
@@ -142,6 +189,19 @@ class NativeBatchNormBackward0(Function):
         if need_b:
             gb = F.reshape(_sum(F, grad, self.axes), (-1,))
         return gx, gw, gb
+
+
+def _aten_kernel(x: Tensor, weight: Tensor, bias: Tensor, running_mean: Tensor | None,
+                 running_var: Tensor | None, affine: tuple[bool, bool]) -> bool:
+    """Whether ATen runs its contiguous float32 kernels here (vecmath/batchnorm.py): a float32
+    NumPy input in the default layout, float32 parameters and statistics."""
+    data = x._data
+    if data.__class__ is not np.ndarray or data.dtype != np.float32 or not data.flags.c_contiguous:
+        return False
+    present = [t for t, used in ((weight, affine[0]), (bias, affine[1])) if used]
+    present += [t for t in (running_mean, running_var) if t is not None]
+    return all(t._data.__class__ is np.ndarray and t._data.dtype == np.float32
+               and t._data.flags.c_contiguous for t in present)
 
 
 def _update_running(stat: Tensor, batch_value: Array, momentum: float) -> None:

@@ -1,0 +1,131 @@
+"""Batch norm in float32 against PyTorch 2.13's bits (gradsh/engine/vecmath/batchnorm.py): the
+output, the saved and running statistics and the three gradients of ATen's kernels, in training
+and evaluation, for (N, C) inputs (the channels-last kernels) and (N, C, ...) ones, with and
+without affine parameters, one and two threads; and BatchNorm layers trained for several steps
+keep every parameter's bits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+import gradsh.torch as gtorch
+from gradsh.engine import threads
+from gradsh.engine.vecmath import batchnorm
+
+F32 = np.float32
+
+
+@pytest.fixture(params=[1, 2], ids=["1 thread", "2 threads"])
+def thread_count(torch: Any, request: Any) -> Iterator[int]:
+    previous, ours = torch.get_num_threads(), threads.torch_threads()
+    torch.set_num_threads(request.param)
+    threads.set_torch_threads(request.param)
+    try:
+        yield request.param
+    finally:
+        torch.set_num_threads(previous)
+        threads.set_torch_threads(ours)
+
+
+def _differ(ours: Any, theirs: Any) -> int:
+    a = np.ascontiguousarray(np.asarray(ours, F32)).view(np.uint32)
+    b = np.ascontiguousarray(np.asarray(theirs, F32)).view(np.uint32)
+    assert a.shape == b.shape
+    return int((a != b).sum())
+
+
+def _shapes(seed: int, count: int) -> list[tuple[int, ...]]:
+    rng = np.random.default_rng(seed)
+    shapes = [(64, 10), (7, 3), (5, 24), (2, 17), (16, 8, 5), (1, 5, 9), (4, 3, 17),
+              (8, 4, 6, 6), (3, 9, 1, 1), (2, 3, 2, 3, 4)]
+    for _ in range(count):
+        rank = int(rng.integers(2, 6))
+        shape = [int(rng.integers(1, 9)), int(rng.integers(1, 20))]
+        shape += [int(rng.integers(1, 8)) for _ in range(rank - 2)]
+        shape[0] = max(shape[0], 2)
+        shapes.append(tuple(shape))
+    return shapes
+
+
+@pytest.mark.parametrize("shape", _shapes(3, 14), ids=str)
+def test_kernels_against_aten(torch: Any, thread_count: int, shape: tuple[int, ...]) -> None:
+    rng = np.random.default_rng(sum(shape) + thread_count)
+    x = (rng.standard_normal(shape) * np.exp(rng.standard_normal() * 2) + 1).astype(F32)
+    c = shape[1]
+    w, b = rng.standard_normal(c).astype(F32), rng.standard_normal(c).astype(F32)
+    rm, rv = rng.standard_normal(c).astype(F32), (rng.random(c) + 0.5).astype(F32)
+    dy = rng.standard_normal(shape).astype(F32)
+    for train in (True, False):
+        for affine in (True, False):
+            weight, bias = (w, b) if affine else (None, None)
+
+            def t(a: np.ndarray | None) -> Any:
+                return None if a is None else torch.from_numpy(a.copy())
+
+            t_rm, t_rv = t(rm), t(rv)
+            out, s_mean, s_invstd = torch.native_batch_norm(
+                t(x), t(weight), t(bias), t_rm, t_rv, train, 0.1, 1e-5)
+            gi, gw, gb = torch.ops.aten.native_batch_norm_backward(
+                t(dy), t(x), t(weight), t(rm) if train else t_rm, t(rv) if train else t_rv,
+                s_mean, s_invstd, train, 1e-5, [True, affine, affine])
+            g_rm, g_rv = rm.copy(), rv.copy()
+            if train:
+                mean, invstd = batchnorm.update_stats(x, g_rm, g_rv, 0.1, 1e-5, thread_count)
+                assert _differ(mean, s_mean) == _differ(invstd, s_invstd) == 0
+                assert _differ(g_rm, t_rm) == _differ(g_rv, t_rv) == 0
+                y = batchnorm.transform(x, weight, bias, mean, invstd)
+            else:
+                y = batchnorm.transform(x, weight, bias, rm, batchnorm.eval_invstd(rv, 1e-5))
+                mean = rm
+                invstd = (1 / np.sqrt(rv.astype(np.float64) + 1e-5)).astype(F32)
+            gx, gww, gbb = batchnorm.backward(dy, x, weight, mean, invstd, train, thread_count)
+            assert _differ(y, out) == 0, (train, affine)
+            assert _differ(gx, gi) == 0, (train, affine)
+            if affine:
+                assert _differ(gww, gw) == _differ(gbb, gb) == 0, (train, affine)
+
+
+_TRAINING = """
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.BatchNorm2d(3), torch.nn.ReLU(),
+                            torch.nn.Flatten(), torch.nn.Linear(3 * 8 * 8, 12),
+                            torch.nn.BatchNorm1d(12), torch.nn.ReLU(), torch.nn.Linear(12, 3))
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+X, y = torch.randn(16, 3, 8, 8), torch.randint(0, 3, (16,))
+losses = []
+for step in range(8):
+    opt.zero_grad()
+    loss = torch.nn.functional.cross_entropy(model(X), y)
+    loss.backward()
+    opt.step()
+    losses.append(loss.item())
+model.eval()
+with torch.no_grad():
+    evaluated = model(X).numpy().copy()
+result = (losses, evaluated, [t.numpy().copy() for t in model.state_dict().values()
+                              if t.dtype == torch.float32])
+"""
+
+
+def test_batchnorm_layers_train_as_torch(torch: Any) -> None:
+    """BatchNorm2d on images and BatchNorm1d after a Linear: the losses, the running
+    statistics, every parameter and the evaluation output after 8 SGD steps with momentum."""
+    results = []
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)  # (MKL splits some products among threads; gradsh follows one)
+    try:
+        for module in (torch, gtorch):
+            scope: dict[str, Any] = {"torch": module}
+            exec(_TRAINING, scope)
+            results.append(scope["result"])
+    finally:
+        torch.set_num_threads(previous)
+    (their_losses, their_eval, theirs), (our_losses, our_eval, ours) = results
+    assert our_losses == their_losses
+    assert _differ(our_eval, their_eval) == 0
+    for mine, reference in zip(ours, theirs, strict=True):
+        assert _differ(mine, reference) == 0
