@@ -329,3 +329,22 @@ def test_results_do_not_depend_on_numpys_simd_level() -> None:
     env["NPY_DISABLE_CPU_FEATURES"] = " ".join(avx512)
     assert digest() == full
     assert hashlib.sha256().hexdigest() != full
+
+
+@pytest.mark.parametrize("value", [0.3, 2.0, -1.0, 1e-3])
+@pytest.mark.parametrize("n", [7, 16, 37, 1000])
+def test_addcmul_is_one_fused_multiply_add(torch: Any, one_thread: None, value: float,
+                                           n: int) -> None:
+    """addcmul_cpu_kernel's self + value * t1 * t2 is fma(value * t1, t2, self) as GCC compiled
+    it (both loops); in place and broadcast too. addcdiv is not fused."""
+    rng = np.random.default_rng(n)
+    s, a, b = (rng.standard_normal(n).astype(F32) for _ in range(3))
+    t = [torch.from_numpy(v.copy()) for v in (s, a, b)]
+    g = [gtorch.from_numpy(v.copy()) for v in (s, a, b)]
+    _assert_bits("addcmul", gtorch.addcmul(*g, value=value).numpy(),
+                 torch.addcmul(*t, value=value).numpy(), s)
+    _assert_bits("addcdiv", gtorch.addcdiv(*g, value=value).numpy(),
+                 torch.addcdiv(*t, value=value).numpy(), s)
+    t[0].addcmul_(t[1], t[2][:1], value=value)
+    g[0].addcmul_(g[1], g[2][:1], value=value)
+    _assert_bits("addcmul_", g[0].numpy(), t[0].numpy(), s)

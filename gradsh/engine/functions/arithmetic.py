@@ -737,6 +737,13 @@ class AddcmulBackward0(Function):
         out = addc_opmath(x, y, z, value, divide=False)
         if out is not None:
             return out
+        if dtype == np.float32 and all(t.__class__ is np.ndarray for t in (x, y, z)):
+            # addcmul_cpu_kernel: self + value * t1 * t2, which GCC compiles as one fused
+            # multiply-add, fma(value * t1, t2, self), in both of its loops
+            with _quiet():
+                shape = np.broadcast_shapes(x.shape, y.shape, z.shape)
+                return np.asarray(fma32(np.float32(value) * y, z, np.broadcast_to(x, shape)),
+                                  dtype=np.float32).reshape(shape)
         with _quiet():
             return xp_of(x).asarray(x + value * y * z, dtype=dtype)
 

@@ -148,7 +148,10 @@ class AvgPool2DBackward0(Function):
         self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
         divisor = _divisors(window, h, w, out, count_include_pad, divisor_override)
         self.divisor = divisor
-        sums = view.sum(axis=(-2, -1), dtype=x.dtype)
+        if x.dtype == np.float32 and xp is np:
+            sums = _window_sum(view)
+        else:
+            sums = view.sum(axis=(-2, -1), dtype=x.dtype)
         if is_float_array_dtype(x.dtype):
             result = (sums / xp.asarray(divisor, dtype=x.dtype)).astype(x.dtype, copy=False)
         else:
@@ -159,6 +162,17 @@ class AvgPool2DBackward0(Function):
         if F.as_tensor:
             return (AvgPoolInputGrad.apply(grad, node=self),)
         return (_avg_pool_input_grad(grad, self),)
+
+
+def _window_sum(view: np.ndarray) -> np.ndarray:
+    """Each window's float32 sum as ATen's cpu_avg_pool adds it: from 0, row by row, element by
+    element (a padded position adds +0, which changes nothing)."""
+    kh, kw = view.shape[-2:]
+    total = np.zeros(view.shape[:-2], np.float32)
+    for i in range(kh):
+        for j in range(kw):
+            total += view[..., i, j]
+    return total
 
 
 def _avg_pool_input_grad(grad: Array, node: AvgPool2DBackward0) -> Array:
@@ -227,13 +241,56 @@ class AdaptiveAvgPool2DBackward0(Function):
         x = a._data
         xp = xp_of(x)
         h, w = x.shape[-2:]
+        self.output_size = output_size
         self.rows = xp.asarray(_bin_matrix(h, output_size[0], x.dtype))
         self.cols = xp.asarray(_bin_matrix(w, output_size[1], x.dtype))
+        if x.dtype == np.float32 and xp is np:
+            return _adaptive_average(x, output_size)
         return xp.ascontiguousarray(self.rows @ x @ self.cols.T)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        if not F.as_tensor and grad.__class__ is np.ndarray and grad.dtype == np.float32:
+            return (_adaptive_average_grad(grad, self.rows.shape[1], self.cols.shape[1]),)
         if F.as_tensor:
             rows = Tensor._make(self.rows, grad.device)
             cols = Tensor._make(self.cols, grad.device)
             return (F.t(rows) @ grad @ cols,)
         return (self.rows.T @ grad @ self.cols,)
+
+
+def _bins(n: int, out: int) -> tuple[np.ndarray, np.ndarray]:
+    """ATen's adaptive pooling windows along one axis: (starts, sizes) of the `out` bins."""
+    index = np.arange(out)
+    starts = (index * n) // out
+    ends = -(-((index + 1) * n) // out)
+    return starts, ends - starts
+
+
+def _adaptive_average(x: np.ndarray, output_size: Pair) -> np.ndarray:
+    """cpu_adaptive_avg_pool in float32: each bin's sum from 0 in row-major order, then
+    / kh / kw (two divisions). All bins at once, one element offset of the window at a time
+    (a bin shorter than the longest adds +0 there, which changes nothing)."""
+    h, w = x.shape[-2:]
+    (h0, kh), (w0, kw) = _bins(h, output_size[0]), _bins(w, output_size[1])
+    total = np.zeros(x.shape[:-2] + (output_size[0], output_size[1]), np.float32)
+    for i in range(int(kh.max())):
+        rows = np.minimum(h0 + i, h - 1)
+        row_ok = i < kh
+        for j in range(int(kw.max())):
+            cols = np.minimum(w0 + j, w - 1)
+            part = x[..., rows[:, None], cols[None, :]]
+            total += np.where(row_ok[:, None] & (j < kw)[None, :], part, np.float32(0))
+    return total / kh[:, None].astype(np.float32) / kw[None, :].astype(np.float32)
+
+
+def _adaptive_average_grad(grad: np.ndarray, h: int, w: int) -> np.ndarray:
+    """cpu_adaptive_avg_pool_backward: each output's gradient / kh / kw added into its window,
+    outputs in row-major order."""
+    oh, ow = grad.shape[-2:]
+    (h0, kh), (w0, kw) = _bins(h, oh), _bins(w, ow)
+    delta = grad / kh[:, None].astype(np.float32) / kw[None, :].astype(np.float32)
+    out = np.zeros(grad.shape[:-2] + (h, w), np.float32)
+    for i in range(oh):
+        for j in range(ow):
+            out[..., h0[i]:h0[i] + kh[i], w0[j]:w0[j] + kw[j]] += delta[..., i, j, None, None]
+    return out
