@@ -348,3 +348,41 @@ def test_addcmul_is_one_fused_multiply_add(torch: Any, one_thread: None, value: 
     t[0].addcmul_(t[1], t[2][:1], value=value)
     g[0].addcmul_(g[1], g[2][:1], value=value)
     _assert_bits("addcmul_", g[0].numpy(), t[0].numpy(), s)
+
+
+NORM_CASES = [((50, 20), None), ((50, 20), 1), ((50, 20), 0), ((7,), None), ((3, 4, 5), (1, 2)),
+              ((3, 4, 5), (0, 1)), ((3, 4, 5), (0, 2)), ((3, 1, 5), 0), ((9, 1), 0),
+              ((2, 3, 4, 5), (2, 3)), ((2, 3, 4, 5), 1), ((1, 37), None), ((4, 9), (0, 1))]
+
+
+@pytest.mark.parametrize("shape, dim", NORM_CASES, ids=str)
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_two_norm_is_atens_reduction(torch: Any, one_thread: None, shape: tuple[int, ...],
+                                     dim: Any, keepdim: bool) -> None:
+    """x.norm(): the 8-lane kernel over trailing dims (lanes summed left to right, then the
+    rest), NormTwoOps in order otherwise; its gradient x / norm follows."""
+    x = (np.random.default_rng(len(shape)).standard_normal(shape) * 3).astype(F32)
+    t, g = torch.from_numpy(x).requires_grad_(), gtorch.from_numpy(x).requires_grad_()
+    theirs, ours = t.norm(dim=dim, keepdim=keepdim), g.norm(dim=dim, keepdim=keepdim)
+    _assert_bits("norm", ours.detach().numpy(), theirs.detach().numpy(), x)
+    weights = np.linspace(-1, 1, theirs.numel(), dtype=F32).reshape(tuple(theirs.shape))
+    (theirs * torch.from_numpy(weights)).sum().backward()
+    (ours * gtorch.from_numpy(weights)).sum().backward()
+    _assert_bits("norm backward", g.grad.numpy(), t.grad.numpy(), x)
+
+
+def test_gradient_clipping_total_norm(torch: Any, one_thread: None) -> None:
+    """clip_grad_norm_'s returned total norm (the norm of the norms) and the clipped grads
+    (scaled by max_norm / (total + 1e-6), which is reciprocal() * max_norm)."""
+    rng = np.random.default_rng(3)
+    shapes = [(30, 10), (30,), (3, 30), (3,)]
+    grads = [rng.standard_normal(shape).astype(F32) for shape in shapes]
+    results = []
+    for module in (torch, gtorch):
+        params = [module.zeros(shape, requires_grad=True) for shape in shapes]
+        for p, grad in zip(params, grads, strict=True):
+            p.grad = module.from_numpy(grad.copy())
+        total = module.nn.utils.clip_grad_norm_(params, 0.5).numpy()
+        results.append([total] + [p.grad.numpy().copy() for p in params])
+    for theirs, ours in zip(*results, strict=True):
+        _assert_bits("clip_grad_norm_", ours, theirs, grads[0])

@@ -49,7 +49,8 @@ def clip_grads_with_norm_(parameters: Any, max_norm: float, total_norm: Tensor,
         grads = [p.grad for p in _as_list(parameters) if p.grad is not None]
         if not grads:
             return
-        coefficient = ops.clamp(ops.div(float(max_norm), ops.add(total_norm, 1e-6)), max=1.0)
+        # max_norm / tensor is Tensor.__rtruediv__: reciprocal() * max_norm, as in PyTorch
+        coefficient = ops.clamp(float(max_norm) / ops.add(total_norm, 1e-6), max=1.0)
         for g in grads:
             ops.mul_(g, ops.to(coefficient, device=g.device))
 
