@@ -25,7 +25,7 @@ from gradsh.engine.tensor import (
     run_backward,
     set_grad_enabled,
 )
-from gradsh.engine.vecmath import batchnorm
+from gradsh.engine.vecmath import batchnorm, layernorm
 
 __all__ = ["NativeBatchNormBackward0", "NativeLayerNormBackward0", "NativeGroupNormBackward0",
            "NativeLayerNormBackwardBackward0"]
@@ -204,6 +204,17 @@ def _aten_kernel(x: Tensor, weight: Tensor, bias: Tensor, running_mean: Tensor |
                and t._data.flags.c_contiguous for t in present)
 
 
+def _layer_norm_kernel(x: Tensor, weight: Tensor, bias: Tensor,
+                       affine: tuple[bool, bool]) -> bool:
+    """Whether ATen's layer_norm kernel runs on a float32 NumPy input in the default layout
+    with float32 parameters (vecmath/layernorm.py reproduces it)."""
+    data = x._data
+    if data.__class__ is not np.ndarray or data.dtype != np.float32 or not data.flags.c_contiguous:
+        return False
+    return all(t._data.__class__ is np.ndarray and t._data.dtype == np.float32
+               for t, used in ((weight, affine[0]), (bias, affine[1])) if used)
+
+
 def _update_running(stat: Tensor, batch_value: Array, momentum: float) -> None:
     """stat = (1 - momentum) * stat + momentum * batch_value, written into its storage as
     ATen's kernel writes it: no version bump (a saved running stat is not invalidated)."""
@@ -289,6 +300,9 @@ class NativeLayerNormBackward0(_GroupedNorm):
     node_name = "NativeLayerNormBackward0"
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        if (not F.as_tensor and getattr(self, "kernel", False) and grad.__class__ is np.ndarray
+                and grad.dtype == np.float32):
+            return self._backward_kernel(grad)
         if not F.as_tensor:
             return super().backward(F, grad)
         # under create_graph: native_layer_norm_backward, one op of three results
@@ -310,7 +324,32 @@ class NativeLayerNormBackward0(_GroupedNorm):
         affine_shape = (1,) * len(lead) + tuple(x.shape[x.ndim - normalized:])
         if affine[1]:
             self.save("bias", bias)  # (as PyTorch's: an input of the node create_graph makes)
-        return self.normalise(x, weight, bias, grouped, (1,), affine_shape, eps, affine)
+        self.kernel = _layer_norm_kernel(x, weight, bias, affine)
+        if not self.kernel:
+            return self.normalise(x, weight, bias, grouped, (1,), affine_shape, eps, affine)
+        # float32 in the default layout: ATen's kernel, bit for bit (vecmath/layernorm.py)
+        self.save("input", x)
+        if affine[0]:
+            self.save("weight", weight)
+        self.grouped, self.axes, self.affine_shape = grouped, (1,), affine_shape
+        self.eps, self.affine = eps, affine
+        y, mean, rstd = layernorm.forward(x._data.reshape(grouped),
+                                          weight._data.reshape(-1) if affine[0] else None,
+                                          bias._data.reshape(-1) if affine[1] else None, eps)
+        self.mean, self.invstd = mean.reshape(rows, 1), rstd.reshape(rows, 1)
+        return y.reshape(x.shape)
+
+    def _backward_kernel(self, grad: np.ndarray) -> tuple[Any, ...]:
+        need_x, need_w, need_b = self.needs_input_grad
+        x = self.saved("input", ArrayOps)
+        w = self.saved("weight", ArrayOps).reshape(-1) if self.affine[0] else None
+        dx, dw, db = layernorm.backward(np.ascontiguousarray(grad).reshape(self.grouped),
+                                        x.reshape(self.grouped), self.mean.reshape(-1),
+                                        self.invstd.reshape(-1), w, threads.torch_threads())
+        weight_shape = tuple(n for n in self.affine_shape if n != 1) or (1,)
+        return (dx.reshape(x.shape) if need_x else None,
+                dw.reshape(weight_shape) if need_w else None,
+                db.reshape(weight_shape) if need_b else None)
 
 
 class NativeGroupNormBackward0(_GroupedNorm):

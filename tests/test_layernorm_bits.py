@@ -1,0 +1,100 @@
+"""Layer norm in float32 against PyTorch 2.13's bits (gradsh/engine/vecmath/layernorm.py): the
+saved mean and rstd (RowwiseMoments' vectorised Welford cascade), the output and the three
+gradients of ATen's kernel for rows of every length from 1 to 40 and longer ones, with and
+without affine parameters, one and two threads; and an nn.LayerNorm model trained for several
+steps keeps every parameter's bits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+import gradsh.torch as gtorch
+from gradsh.engine import threads
+from gradsh.engine.vecmath import layernorm
+
+F32 = np.float32
+
+
+@pytest.fixture(params=[1, 2], ids=["1 thread", "2 threads"])
+def thread_count(torch: Any, request: Any) -> Iterator[int]:
+    previous, ours = torch.get_num_threads(), threads.torch_threads()
+    torch.set_num_threads(request.param)
+    threads.set_torch_threads(request.param)
+    try:
+        yield request.param
+    finally:
+        torch.set_num_threads(previous)
+        threads.set_torch_threads(ours)
+
+
+def _same(ours: Any, theirs: Any) -> bool:
+    a = np.ascontiguousarray(np.asarray(ours, F32))
+    b = np.ascontiguousarray(np.asarray(theirs, F32))
+    return a.shape == b.shape and bool((a.view(np.uint32) == b.view(np.uint32)).all())
+
+
+@pytest.mark.parametrize("size", list(range(1, 41)) + [64, 127, 129, 384, 1000, 2177])
+def test_kernel_against_aten(torch: Any, thread_count: int, size: int) -> None:
+    rng = np.random.default_rng(size)
+    rows = int(rng.integers(1, 9))
+    x = (rng.standard_normal((rows, size)) * np.exp(rng.standard_normal()) + 0.3).astype(F32)
+    g, b = rng.standard_normal(size).astype(F32), rng.standard_normal(size).astype(F32)
+    dy = rng.standard_normal((rows, size)).astype(F32)
+    for affine in (False, True):
+        weight, bias = (g, b) if affine else (None, None)
+
+        def t(a: np.ndarray | None) -> Any:
+            return None if a is None else torch.from_numpy(a)
+
+        y, mean, rstd = torch.native_layer_norm(t(x), (size,), t(weight), t(bias), 1e-5)
+        gx, gw, gb = torch.ops.aten.native_layer_norm_backward(
+            t(dy), t(x), (size,), mean, rstd, t(weight), t(bias), [True, affine, affine])
+        ours = layernorm.forward(x, weight, bias, 1e-5)
+        assert _same(ours[0], y)
+        assert _same(ours[1], mean.reshape(-1)) and _same(ours[2], rstd.reshape(-1))
+        dx, dw, db = layernorm.backward(dy, x, ours[1], ours[2], weight, thread_count)
+        assert _same(dx, gx)
+        if affine:
+            assert _same(dw, gw) and _same(db, gb)
+
+
+_TRAINING = """
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(12, 24), torch.nn.LayerNorm(24), torch.nn.ReLU(),
+                            torch.nn.Linear(24, 4))
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+X, y = torch.randn(16, 12), torch.randint(0, 4, (16,))
+losses = []
+for step in range(10):
+    opt.zero_grad()
+    loss = torch.nn.functional.cross_entropy(model(X), y)
+    loss.backward()
+    opt.step()
+    losses.append(loss.item())
+norm = torch.nn.functional.layer_norm(torch.randn(3, 5, 7), (5, 7))
+result = (losses, norm.numpy().copy(), [p.detach().numpy().copy() for p in model.parameters()])
+"""
+
+
+def test_layernorm_model_trains_as_torch(torch: Any) -> None:
+    """nn.LayerNorm between Linear layers, 10 Adam steps: losses and parameters bit for bit;
+    and a layer norm over the last two dims."""
+    results = []
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        for module in (torch, gtorch):
+            scope: dict[str, Any] = {"torch": module}
+            exec(_TRAINING, scope)
+            results.append(scope["result"])
+    finally:
+        torch.set_num_threads(previous)
+    (their_losses, their_norm, theirs), (our_losses, our_norm, ours) = results
+    assert our_losses == their_losses
+    assert _same(our_norm, their_norm)
+    for mine, reference in zip(ours, theirs, strict=True):
+        assert _same(mine, reference)
