@@ -11,9 +11,10 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from gradsh.engine import limits
+from gradsh.engine import limits, threads
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
+from gradsh.engine.vecmath import conv
 
 __all__ = ["ConvolutionBackward0", "ConvInputGrad", "ConvWeightGrad", "ConvolutionTransposeBackward0"]
 
@@ -117,6 +118,25 @@ def conv_backward_weight(x: Array, grad: Array, w_shape: tuple[int, ...],
     return flat.reshape(w_shape)
 
 
+def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) -> Array | None:
+    """PyTorch's float32 bits (vecmath/conv.py: oneDNN's direct kernel, or slow_conv2d's MKL
+    product for a small single sample) when gradsh reproduces them within the time bound."""
+    if (x.__class__ is not np.ndarray or x.dtype != np.float32 or w.dtype != np.float32
+            or geo.groups != 1 or (bias is not None and bias.dtype != np.float32)):
+        return None
+    if conv.uses_onednn(x.shape, w.shape, geo.stride, geo.dilation, geo.groups,
+                        threads.torch_threads()):
+        return conv.onednn_forward(x, w, bias, geo.padding, geo.stride, geo.dilation)
+    cols, (oh, ow) = _columns(x, (w.shape[2], w.shape[3]), geo)
+    outputs = []
+    for sample in cols:
+        out = conv.slow_forward(np.ascontiguousarray(sample), w, bias)
+        if out is None:
+            return None
+        outputs.append(out)
+    return np.stack(outputs).reshape(x.shape[0], w.shape[0], oh, ow)
+
+
 def _as_2d(array: Array, one_d: bool) -> Array:
     return array[:, :, None, :] if one_d else array
 
@@ -135,9 +155,12 @@ class ConvolutionBackward0(Function):
             self.save("weight", w)
         self.geo, self.one_d = geo, x.ndim == 3
         self.x_shape, self.w_shape = tuple(x.shape), tuple(w.shape)
-        y = conv_forward(_as_2d(x._data, self.one_d), _as_2d(w._data, self.one_d), geo)
-        if has_bias:
-            y += bias._data.reshape(1, -1, 1, 1)
+        x2, w2 = _as_2d(x._data, self.one_d), _as_2d(w._data, self.one_d)
+        y = _exact_forward(x2, w2, bias._data if has_bias else None, geo)
+        if y is None:
+            y = conv_forward(x2, w2, geo)
+            if has_bias:
+                y += bias._data.reshape(1, -1, 1, 1)
         return y[:, :, 0, :] if self.one_d else y
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:

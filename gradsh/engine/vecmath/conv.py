@@ -1,0 +1,88 @@
+"""PyTorch 2.13's float32 2-D convolution forward on the CPU, bit for bit, under the time bound
+of the exact matrix products (sgemm.EXACT_MAX_US).
+
+ATen sends a float32 convolution to oneDNN (ConvParams::use_mkldnn) unless it is small and
+single-sample (then slow_conv2d: im2col and one MKL sgemm, reproduced by sgemm.py). oneDNN's
+jit:avx512_core direct kernel, found by probing torch: the input channels in blocks of 16; per
+block one fused multiply-add chain per output, from 0, over the kernel rows, the kernel columns
+and the block's channels, in that order; the blocks' results added in order, the bias added
+right after the first block's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gradsh.engine.vecmath import sgemm
+from gradsh.engine.vecmath.fp import F32, fma32
+
+IC_BLOCK = 16
+_STEP_US = 8.0
+_ELEMENT_US = 0.004
+
+
+def uses_onednn(x_shape: tuple[int, ...], w_shape: tuple[int, ...], stride: tuple[int, int],
+                dilation: tuple[int, int], groups: int, threads: int) -> bool:
+    """ConvParams::use_mkldnn for a float32 CPU input (torch.backends.mkldnn enabled)."""
+    n = x_shape[0]
+    kh, kw = w_shape[2], w_shape[3]
+    strided = any(s != 1 for s in stride)
+    dilated = any(d != 1 for d in dilation)
+    if not (strided or dilated or n >= 16 or kw != 1 or kh != 1 or threads > 1):
+        return False
+    return (groups > 1 or (kw > 3 and kh > 3) or n > 1
+            or int(np.prod(x_shape)) > 20480)
+
+
+def _windows(x: np.ndarray, kh: int, kw: int, out: tuple[int, int], stride: tuple[int, int],
+             dilation: tuple[int, int]) -> list[list[np.ndarray]]:
+    """For each kernel position (i, j): the (N, C, OH, OW) input values it multiplies."""
+    (oh, ow), (sh, sw), (dh, dw) = out, stride, dilation
+    return [[x[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw]
+             for j in range(kw)] for i in range(kh)]
+
+
+def onednn_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
+                   padding: tuple[int, int], stride: tuple[int, int],
+                   dilation: tuple[int, int]) -> np.ndarray | None:
+    """oneDNN's direct convolution (groups of 1) on float32 NCHW `x`, or None when its
+    emulation would take longer than the bound."""
+    n, c = x.shape[0], x.shape[1]
+    o, _, kh, kw = w.shape
+    (ph, pw) = padding
+    padded = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))) if ph or pw else x
+    h, width = padded.shape[2], padded.shape[3]
+    oh = (h - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    ow = (width - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    outputs = n * o * oh * ow
+    steps = c * kh * kw
+    if steps * (_STEP_US + outputs * _ELEMENT_US) > sgemm.EXACT_MAX_US:
+        return None
+    windows = _windows(padded, kh, kw, (oh, ow), stride, dilation)
+    total = None
+    for start in range(0, c, IC_BLOCK):
+        acc = np.zeros((n, o, oh, ow), F32)
+        for i in range(kh):
+            for j in range(kw):
+                for ic in range(start, min(start + IC_BLOCK, c)):
+                    inputs = windows[i][j][:, ic][:, None]
+                    weights = w[:, ic, i, j][None, :, None, None]
+                    acc = fma32(np.broadcast_to(inputs, acc.shape),
+                                np.broadcast_to(weights, acc.shape), acc)
+        if total is None:
+            total = acc if bias is None else acc + bias[None, :, None, None]
+        else:
+            total += acc
+    return total
+
+
+def slow_forward(cols: np.ndarray, w: np.ndarray, bias: np.ndarray | None) -> np.ndarray | None:
+    """slow_conv2d for one sample: weight (O, K) @ columns (K, OH*OW) by MKL's sgemm, the bias
+    (when present) as the product's starting value; None over the bound."""
+    weights = w.reshape(w.shape[0], -1)
+    if sgemm.cost("blocked", weights.shape[0], cols.shape[1], cols.shape[0]) > sgemm.EXACT_MAX_US:
+        return None
+    if bias is None:
+        return sgemm.mm(weights, cols)
+    start = np.broadcast_to(bias[:, None], (weights.shape[0], cols.shape[1]))
+    return sgemm.addmm(np.ascontiguousarray(start), weights, cols, 1.0, 1.0)

@@ -1,0 +1,49 @@
+"""float32 convolution forward against PyTorch 2.13's bits (vecmath/conv.py): oneDNN's direct
+kernel (input channels in blocks of 16, one fused chain per block over kernel rows, columns
+and channels, the blocks added, the bias after the first) and slow_conv2d's MKL product for a
+small single sample; padding, stride, dilation, 1x1 kernels and conv1d. (The backward still
+computes in NumPy's order.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import gradsh.torch as gtorch
+
+F32 = np.float32
+
+CASES = [((2, 3, 8, 8), (4, 3, 3, 3), 1, 1, 1, True), ((2, 20, 7, 7), (6, 20, 3, 3), 1, 2, 1, True),
+         ((4, 1, 28, 28), (8, 1, 5, 5), 0, 1, 1, False), ((2, 40, 6, 6), (5, 40, 3, 3), 2, 1, 1, True),
+         ((1, 40, 5, 5), (3, 40, 2, 2), 0, 1, 1, True), ((1, 3, 8, 8), (4, 3, 3, 3), 1, 1, 1, True),
+         ((1, 3, 8, 8), (4, 3, 3, 3), 1, 1, 1, False), ((3, 16, 6, 6), (8, 16, 1, 1), 0, 1, 1, True),
+         ((2, 8, 9, 9), (4, 8, 3, 3), 0, 1, 2, True), ((2, 33, 6, 5), (17, 33, 2, 3), 1, 1, 1, True)]
+
+
+@pytest.mark.parametrize("x_shape, w_shape, padding, stride, dilation, bias", CASES, ids=str)
+def test_conv2d_forward_is_torchs(torch: Any, x_shape: tuple[int, ...], w_shape: tuple[int, ...],
+                                  padding: int, stride: int, dilation: int, bias: bool) -> None:
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        rng = np.random.default_rng(sum(x_shape) + sum(w_shape))
+        x, w = rng.standard_normal(x_shape).astype(F32), rng.standard_normal(w_shape).astype(F32)
+        b = rng.standard_normal(w_shape[0]).astype(F32) if bias else None
+        outs = [module.nn.functional.conv2d(
+            module.from_numpy(x), module.from_numpy(w),
+            None if b is None else module.from_numpy(b), stride=stride, padding=padding,
+            dilation=dilation).numpy() for module in (torch, gtorch)]
+    finally:
+        torch.set_num_threads(previous)
+    assert outs[0].shape == outs[1].shape
+    assert (outs[0].view(np.uint32) == outs[1].view(np.uint32)).all()
+
+
+def test_conv1d_forward_is_torchs(torch: Any) -> None:
+    x = np.random.default_rng(0).standard_normal((2, 3, 10)).astype(F32)
+    w = np.random.default_rng(1).standard_normal((4, 3, 3)).astype(F32)
+    outs = [module.nn.functional.conv1d(module.from_numpy(x), module.from_numpy(w)).numpy()
+            for module in (torch, gtorch)]
+    assert (outs[0].view(np.uint32) == outs[1].view(np.uint32)).all()
