@@ -1,8 +1,8 @@
 """float32 convolution forward against PyTorch 2.13's bits (vecmath/conv.py): oneDNN's direct
 kernel (input channels in blocks of 16, one fused chain per block over kernel rows, columns
 and channels, the blocks added, the bias after the first) and slow_conv2d's MKL product for a
-small single sample; padding, stride, dilation, 1x1 kernels and conv1d. (The backward still
-computes in NumPy's order.)"""
+small single sample; padding, stride, dilation, 1x1 kernels and conv1d; and oneDNN's backward
+(data, weights and bias)."""
 
 from __future__ import annotations
 
@@ -47,3 +47,32 @@ def test_conv1d_forward_is_torchs(torch: Any) -> None:
     outs = [module.nn.functional.conv1d(module.from_numpy(x), module.from_numpy(w)).numpy()
             for module in (torch, gtorch)]
     assert (outs[0].view(np.uint32) == outs[1].view(np.uint32)).all()
+
+
+BACKWARD = [((2, 3, 8, 8), (4, 3, 3, 3), 1, 1), ((2, 20, 7, 7), (6, 20, 3, 3), 1, 2),
+            ((3, 16, 6, 6), (20, 16, 2, 2), 0, 1), ((2, 5, 9, 9), (3, 5, 3, 3), 2, 3),
+            ((4, 1, 12, 12), (6, 1, 5, 5), 0, 1), ((2, 40, 5, 5), (17, 40, 3, 3), 1, 1)]
+
+
+@pytest.mark.parametrize("x_shape, w_shape, padding, stride", BACKWARD, ids=str)
+def test_conv2d_backward_is_torchs(torch: Any, x_shape: tuple[int, ...],
+                                   w_shape: tuple[int, ...], padding: int, stride: int) -> None:
+    """oneDNN's backward data (output channels in blocks of 16, each a chain over kernel rows,
+    columns and channels, blocks added), weights (one chain over samples, rows, columns) and
+    bias (a float sum in the same order)."""
+    rng = np.random.default_rng(sum(x_shape))
+    arrays = [rng.standard_normal(s).astype(F32) for s in (x_shape, w_shape, w_shape[:1])]
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    results = []
+    try:
+        for module in (torch, gtorch):
+            x, w, b = (module.from_numpy(a.copy()).requires_grad_() for a in arrays)
+            y = module.nn.functional.conv2d(x, w, b, stride=stride, padding=padding)
+            dy = np.random.default_rng(7).standard_normal(tuple(y.shape)).astype(F32)
+            y.backward(module.from_numpy(dy))
+            results.append([t.grad.numpy() for t in (x, w, b)])
+    finally:
+        torch.set_num_threads(previous)
+    for theirs, ours in zip(*results, strict=True):
+        assert (theirs.view(np.uint32) == ours.view(np.uint32)).all()

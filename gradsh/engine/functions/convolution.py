@@ -177,16 +177,31 @@ class ConvolutionBackward0(Function):
                 gb = F.sum(grad, (0, 2) if self.one_d else (0, 2, 3), False)
             return gx, gw, gb
         g = _as_2d(grad, self.one_d)
+        geo = self.geo
+        exact = (g.__class__ is np.ndarray and g.dtype == np.float32 and geo.groups == 1
+                 and conv.uses_onednn(_shape_2d(self.x_shape), _shape_2d(self.w_shape),
+                                      geo.stride, geo.dilation, geo.groups,
+                                      threads.torch_threads()))
         if need_x:
             w = _as_2d(self.saved("weight", F), self.one_d)
-            gx = conv_backward_input(g, w, _shape_2d(self.x_shape), self.geo)
+            if exact and w.dtype == np.float32:
+                gx = conv.onednn_backward_data(g, w, _shape_2d(self.x_shape), geo.padding,
+                                               geo.stride, geo.dilation)
+            if gx is None:
+                gx = conv_backward_input(g, w, _shape_2d(self.x_shape), geo)
             gx = gx[:, :, 0, :] if self.one_d else gx
         if need_w:
             x = _as_2d(self.saved("input", F), self.one_d)
-            gw = conv_backward_weight(x, g, _shape_2d(self.w_shape), self.geo)
+            # (a dilated convolution's weight gradient takes another oneDNN kernel)
+            if exact and x.dtype == np.float32 and geo.dilation == (1, 1):
+                gw = conv.onednn_backward_weights(x, g, _shape_2d(self.w_shape), geo.padding,
+                                                  geo.stride, geo.dilation)
+            if gw is None:
+                gw = conv_backward_weight(x, g, _shape_2d(self.w_shape), geo)
             gw = gw[:, :, 0, :] if self.one_d else gw
         if need_b:
-            gb = g.sum(axis=(0, 2, 3))
+            gb = (conv.onednn_backward_bias(g) if exact and geo.dilation == (1, 1)
+                  else g.sum(axis=(0, 2, 3)))
         return gx, gw, gb
 
 

@@ -86,3 +86,69 @@ def slow_forward(cols: np.ndarray, w: np.ndarray, bias: np.ndarray | None) -> np
         return sgemm.mm(weights, cols)
     start = np.broadcast_to(bias[:, None], (weights.shape[0], cols.shape[1]))
     return sgemm.addmm(np.ascontiguousarray(start), weights, cols, 1.0, 1.0)
+
+
+def onednn_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...],
+                         padding: tuple[int, int], stride: tuple[int, int],
+                         dilation: tuple[int, int]) -> np.ndarray | None:
+    """oneDNN's backward-data kernel: output channels in blocks of 16; per block one fused
+    chain per input element, from 0, over kernel rows, kernel columns and the block's
+    channels; the blocks added in order. None over the time bound."""
+    n, o, oh, ow = gy.shape
+    c, kh, kw = w.shape[1], w.shape[2], w.shape[3]
+    (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
+    h, width = x_shape[2] + 2 * ph, x_shape[3] + 2 * pw
+    if o * kh * kw * (_STEP_US + n * c * oh * ow * _ELEMENT_US) > sgemm.EXACT_MAX_US:
+        return None
+    total = None
+    for start in range(0, o, IC_BLOCK):
+        acc = np.zeros((n, c, h, width), F32)
+        for i in range(kh):
+            for j in range(kw):
+                rows = slice(i * dh, i * dh + sh * (oh - 1) + 1, sh)
+                cols = slice(j * dw, j * dw + sw * (ow - 1) + 1, sw)
+                for oc in range(start, min(start + IC_BLOCK, o)):
+                    target = acc[:, :, rows, cols]
+                    acc[:, :, rows, cols] = fma32(
+                        np.broadcast_to(gy[:, oc][:, None], target.shape),
+                        np.broadcast_to(w[oc, :, i, j][None, :, None, None], target.shape),
+                        target)
+        if total is None:
+            total = acc
+        else:
+            total += acc
+    return np.ascontiguousarray(total[:, :, ph:ph + x_shape[2], pw:pw + x_shape[3]])
+
+
+def onednn_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, ...],
+                            padding: tuple[int, int], stride: tuple[int, int],
+                            dilation: tuple[int, int]) -> np.ndarray | None:
+    """oneDNN's backward-weights kernel: one fused chain per weight, from 0, over the samples,
+    then the output rows and columns. None over the time bound."""
+    n, o, oh, ow = gy.shape
+    c, kh, kw = w_shape[1], w_shape[2], w_shape[3]
+    if n * oh * ow * (_STEP_US + o * c * kh * kw * _ELEMENT_US) > sgemm.EXACT_MAX_US:
+        return None
+    (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
+    padded = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))) if ph or pw else x
+    windows = np.stack([np.stack(row, axis=-1) for row in
+                        _windows(padded, kh, kw, (oh, ow), stride, dilation)], axis=-2)
+    # windows: (N, C, OH, OW, kh, kw); the chain's step (s, r, q) multiplies gy[s, :, r, q]
+    # by windows[s, :, r, q]
+    acc = np.zeros((o, c, kh, kw), F32)
+    for s in range(n):
+        for r in range(oh):
+            for q in range(ow):
+                acc = fma32(np.broadcast_to(gy[s, :, r, q][:, None, None, None], acc.shape),
+                            np.broadcast_to(windows[s, :, r, q][None], acc.shape), acc)
+    return acc
+
+
+def onednn_backward_bias(gy: np.ndarray) -> np.ndarray:
+    """The bias gradient oneDNN computes with the weights': per channel a float sum over the
+    samples, then the output rows and columns, in order."""
+    o = gy.shape[1]
+    values = gy.transpose(1, 0, 2, 3).reshape(o, -1)
+    if values.shape[1] == 0:
+        return np.zeros(o, F32)
+    return np.cumsum(values, axis=1, dtype=F32)[:, -1]
