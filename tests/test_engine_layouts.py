@@ -1,0 +1,38 @@
+"""Result layouts (strides) against PyTorch where they change what a program sees: a mask drawn
+in memory order (dropout, rand_like) and .view's refusal of a non-contiguous tensor."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import gradsh.torch as gtorch
+
+
+def _data(lib: Any, shape: tuple[int, ...], seed: int = 0) -> Any:
+    return lib.tensor(np.random.RandomState(seed).randn(*shape).astype(np.float32))
+
+
+CASES: dict[str, Callable[[Any], Any]] = {
+    # MKL's rank-1 update path of addmm (Linear(1, n)): a new row-major result in ATen
+    "linear_in_features_1": lambda L: L.nn.functional.linear(
+        _data(L, (20, 1)), _data(L, (300, 1), 1), _data(L, (300,), 2)),
+    "cat_of_transposed": lambda L: L.cat([_data(L, (4, 3)).t(), _data(L, (4, 3), 1).t()]),
+    "stack_of_transposed": lambda L: L.stack([_data(L, (4, 3)).t(), _data(L, (4, 3)).t()]),
+    "cat_channels_last": lambda L: L.cat(
+        [_data(L, (2, 4, 5, 3)).permute(0, 3, 1, 2)] * 2, 1),  # NHWC strides stay NHWC
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_result_strides_and_what_depends_on_them(torch: Any, name: str) -> None:
+    results = []
+    for lib in (torch, gtorch):
+        lib.manual_seed(0)
+        out = CASES[name](lib)
+        mask = lib.nn.functional.dropout(lib.ones_like(out), 0.5)
+        results.append((tuple(out.stride()), out.is_contiguous(), mask.flatten().tolist()))
+    assert results[1] == results[0]
