@@ -1,5 +1,6 @@
 """Result layouts (strides) against PyTorch where they change what a program sees: a mask drawn
-in memory order (dropout, rand_like) and .view's refusal of a non-contiguous tensor."""
+in memory order (dropout, rand_like), the order a float32 sum adds in, and .view's refusal of a
+non-contiguous tensor."""
 
 from __future__ import annotations
 
@@ -24,6 +25,17 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "stack_of_transposed": lambda L: L.stack([_data(L, (4, 3)).t(), _data(L, (4, 3)).t()]),
     "cat_channels_last": lambda L: L.cat(
         [_data(L, (2, 4, 5, 3)).permute(0, 3, 1, 2)] * 2, 1),  # NHWC strides stay NHWC
+    "index_columns": lambda L: _data(L, (4, 5))[:, [0, 2, 3]],
+    "index_middle": lambda L: _data(L, (2, 4, 5))[:, [0, 2], :],
+    "index_mask_columns": lambda L: _data(L, (4, 5))[:, L.tensor([True, False, True, False,
+                                                                  True])],
+    "ones_like_transposed": lambda L: L.ones_like(_data(L, (4, 5)).t()),
+    "rand_like_transposed": lambda L: L.rand_like(_data(L, (4, 5)).t()),
+    "randn_like_permuted": lambda L: L.randn_like(_data(L, (2, 3, 4)).permute(2, 0, 1)),
+    "randint_like_transposed": lambda L: L.randint_like(_data(L, (4, 5)).t(), 10),
+    "tensor_of_fortran_array": lambda L: L.tensor(np.asfortranarray(np.ones((3, 4), np.float32))),
+    "reflection_pad": lambda L: L.nn.functional.pad(_data(L, (1, 2, 3, 3)), (1, 2, 0, 1),
+                                                    "reflect"),
 }
 
 
@@ -34,5 +46,6 @@ def test_result_strides_and_what_depends_on_them(torch: Any, name: str) -> None:
         lib.manual_seed(0)
         out = CASES[name](lib)
         mask = lib.nn.functional.dropout(out, 0.5)  # drawn in the memory order of out
-        results.append((tuple(out.stride()), out.is_contiguous(), mask.flatten().tolist()))
+        results.append((tuple(out.stride()), out.is_contiguous(), mask.flatten().tolist(),
+                        out.sum().item(), out.flatten().tolist()))
     assert results[1] == results[0]
