@@ -237,3 +237,26 @@ def test_loader_attributes_are_fixed_after_init():
     loader = gt.utils.data.DataLoader(_tensor_dataset(gt))
     with pytest.raises(ValueError, match="batch_size attribute should not be set"):
         loader.batch_size = 3
+
+
+def _stream(lib, a, b):
+    class Stream(lib.utils.data.IterableDataset):
+        def __iter__(self):
+            return iter(range(a, b))
+
+        def __len__(self):
+            return b - a
+    return Stream()
+
+
+def test_chain_and_stack_datasets(torch):
+    results = []
+    for lib in (torch, gt):
+        chained = _stream(lib, 0, 3) + _stream(lib, 10, 12)
+        images, labels = _tensor_dataset(lib, 4).tensors
+        stacked = lib.utils.data.StackDataset(x=lib.utils.data.TensorDataset(images),
+                                              y=lib.utils.data.TensorDataset(labels))
+        results.append((type(chained).__name__, list(chained), len(chained), len(stacked),
+                        [_plain(b) for b in lib.utils.data.DataLoader(stacked, batch_size=3)],
+                        _plain(lib.utils.data.StackDataset(images, labels)[1])))
+    assert results[1] == results[0]
