@@ -34,6 +34,13 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "randn_like_permuted": lambda L: L.randn_like(_data(L, (2, 3, 4)).permute(2, 0, 1)),
     "randint_like_transposed": lambda L: L.randint_like(_data(L, (4, 5)).t(), 10),
     "tensor_of_fortran_array": lambda L: L.tensor(np.asfortranarray(np.ones((3, 4), np.float32))),
+    # TensorIterator lays a result out as its first operand when the operands disagree
+    "transposed_plus_row_major": lambda L: _data(L, (4, 3)).t() + _data(L, (3, 4), 1),
+    "row_major_times_transposed": lambda L: _data(L, (3, 4), 1) * _data(L, (4, 3)).t(),
+    "squared_error_of_transposed": lambda L: (_data(L, (4, 3)).t() - _data(L, (3, 4), 1)) ** 2,
+    "permuted_over_row_major": lambda L: _data(L, (2, 4, 3)).transpose(1, 2)
+    / _data(L, (2, 3, 4), 1),
+    "transposed_greater": lambda L: (_data(L, (4, 3)).t() > _data(L, (3, 4), 1)).float(),
     "reflection_pad": lambda L: L.nn.functional.pad(_data(L, (1, 2, 3, 3)), (1, 2, 0, 1),
                                                     "reflect"),
 }
