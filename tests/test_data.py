@@ -165,9 +165,50 @@ def test_batch_sampler(torch):
         assert list(ours) == list(theirs) and len(ours) == len(theirs)
 
 
-def test_workers_are_refused_with_a_clear_error():
-    with pytest.raises(NotImplementedError, match="use num_workers=0"):
-        gt.utils.data.DataLoader(_tensor_dataset(gt), num_workers=2)
+def _noisy_dataset(lib):
+    """A dataset drawing from torch's, random's and NumPy's generators in __getitem__: in a
+    worker each draws from the worker's own seeded state."""
+    import random
+
+    class Noisy(lib.utils.data.Dataset):
+        def __len__(self):
+            return 7
+
+        def __getitem__(self, i):
+            info = lib.utils.data.get_worker_info()
+            return (i, lib.rand(2), random.random(), float(np.random.rand()),
+                    -1 if info is None else info.id)
+
+    return Noisy()
+
+
+@pytest.mark.parametrize("persistent", [False, True])
+def test_worker_processes_draw_what_pytorchs_do(torch, persistent):
+    def make(lib):
+        return lib.utils.data.DataLoader(_noisy_dataset(lib), batch_size=2, shuffle=True,
+                                         num_workers=2, persistent_workers=persistent)
+    state = np.random.get_state()
+    try:
+        assert _epochs(gt, make) == _epochs(torch, make)
+    finally:
+        np.random.set_state(state)
+
+
+def _split_range(lib):
+    class Split(lib.utils.data.IterableDataset):
+        def __iter__(self):
+            info = lib.utils.data.get_worker_info()
+            return iter(range(info.id * 5, 5 + info.id * 8))  # 5 and 8 samples
+    return Split()
+
+
+def test_iterable_dataset_workers_take_turns(torch):
+    for kwargs in ({"batch_size": 2}, {"batch_size": 2, "drop_last": True}, {"batch_size": None}):
+        theirs = [_plain(b) for b in torch.utils.data.DataLoader(
+            _split_range(torch), num_workers=2, **kwargs)]
+        ours = [_plain(b) for b in gt.utils.data.DataLoader(_split_range(gt), num_workers=2,
+                                                           **kwargs)]
+        assert ours == theirs
 
 
 @pytest.mark.parametrize("kwargs", [
@@ -175,6 +216,9 @@ def test_workers_are_refused_with_a_clear_error():
     {"batch_sampler": [[0]], "batch_size": 2},
     {"batch_size": None, "drop_last": True},
     {"num_workers": -1},
+    {"prefetch_factor": 2},
+    {"persistent_workers": True},
+    {"num_workers": 1, "prefetch_factor": -1},
 ])
 def test_option_errors_match(torch, kwargs):
     with pytest.raises(ValueError) as theirs:
@@ -193,3 +237,26 @@ def test_loader_attributes_are_fixed_after_init():
     loader = gt.utils.data.DataLoader(_tensor_dataset(gt))
     with pytest.raises(ValueError, match="batch_size attribute should not be set"):
         loader.batch_size = 3
+
+
+def _stream(lib, a, b):
+    class Stream(lib.utils.data.IterableDataset):
+        def __iter__(self):
+            return iter(range(a, b))
+
+        def __len__(self):
+            return b - a
+    return Stream()
+
+
+def test_chain_and_stack_datasets(torch):
+    results = []
+    for lib in (torch, gt):
+        chained = _stream(lib, 0, 3) + _stream(lib, 10, 12)
+        images, labels = _tensor_dataset(lib, 4).tensors
+        stacked = lib.utils.data.StackDataset(x=lib.utils.data.TensorDataset(images),
+                                              y=lib.utils.data.TensorDataset(labels))
+        results.append((type(chained).__name__, list(chained), len(chained), len(stacked),
+                        [_plain(b) for b in lib.utils.data.DataLoader(stacked, batch_size=3)],
+                        _plain(lib.utils.data.StackDataset(images, labels)[1])))
+    assert results[1] == results[0]

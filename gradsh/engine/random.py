@@ -276,19 +276,22 @@ class Generator:
 
     # ----------------------------------------------------------------------------- normal
 
-    def randn(self, shape: Sequence[int], dtype: DType) -> np.ndarray:
+    def randn(self, shape: Sequence[int], dtype: DType, contiguous: bool = True) -> np.ndarray:
         """torch.randn: standard normal."""
-        return self.normal(0.0, 1.0, shape, dtype)
+        return self.normal(0.0, 1.0, shape, dtype, contiguous)
 
-    def normal(self, mean: float, std: float, shape: Sequence[int], dtype: DType) -> np.ndarray:
-        """torch.normal(mean, std, shape) with float mean and std."""
+    def normal(self, mean: float, std: float, shape: Sequence[int], dtype: DType,
+               contiguous: bool = True) -> np.ndarray:
+        """torch.normal(mean, std, shape) with float mean and std. A tensor that is not
+        contiguous (randn_like of a transposed one) is filled element by element, in memory
+        order, whatever its size: normal_kernel's fill needs a contiguous tensor."""
         _check_floating(dtype, "normal_kernel_cpu")
         if not std >= 0.0:
             raise ValueError(f"normal expects std >= 0.0, but found std {_fmt(std)}")
         n = _numel(shape)
         # Overflowing to infinity when rounding to a narrower dtype is PyTorch's behaviour too.
         with np.errstate(over="ignore"):
-            if n < _FILL_MIN_NUMEL:
+            if n < _FILL_MIN_NUMEL or not contiguous:
                 values = self._normal_scalar(n, float(mean), float(std))
                 if dtype is not dtypes.float64:
                     # static_cast<scalar_t>(double): c10::Half converts through float.

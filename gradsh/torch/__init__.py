@@ -91,6 +91,7 @@ from gradsh.torch import (  # noqa: E402
     special,
     testing,
     utils,
+    version,
 )
 from gradsh.torch.serialization import load, save  # noqa: E402
 from gradsh.torch.storage import UntypedStorage  # noqa: E402

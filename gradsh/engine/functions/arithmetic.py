@@ -16,6 +16,7 @@ from gradsh.engine.functions.common import (
     _scalar_op,
     _times,
     broadcast_shapes,
+    first_operand_layout,
     fit_int,
     float_result_dtype,
     fma64,
@@ -94,8 +95,9 @@ class AddBackward0(Function):
             broadcast_shapes(a, b)
         self.alpha = alpha
         dtype = result_dtype(a, b)
-        return _add_scaled(x if not a._wrapped else fit_int(x.item(), dtype),
-                           y if not b._wrapped else fit_int(y.item(), dtype), alpha, dtype)
+        return first_operand_layout(_add_scaled(
+            x if not a._wrapped else fit_int(x.item(), dtype),
+            y if not b._wrapped else fit_int(y.item(), dtype), alpha, dtype), x)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -125,9 +127,9 @@ class SubBackward0(Function):
             broadcast_shapes(a, b)
         self.alpha = alpha
         dtype = result_dtype(a, b)
-        return _add_scaled(x if not a._wrapped else fit_int(x.item(), dtype),
-                           y if not b._wrapped else fit_int(y.item(), dtype), alpha, dtype,
-                           subtract=True)
+        return first_operand_layout(_add_scaled(
+            x if not a._wrapped else fit_int(x.item(), dtype),
+            y if not b._wrapped else fit_int(y.item(), dtype), alpha, dtype, subtract=True), x)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -187,8 +189,8 @@ class MulBackward0(Function):
         right = y if not b._wrapped else fit_int(y.item(), dtype)
         if xp is np:
             if x.size < threads.MIN_ELEMENTS and y.size < threads.MIN_ELEMENTS:
-                return np.multiply(left, right, dtype=dtype.np)
-            return elementwise(np.multiply, left, right, dtype=dtype.np)
+                return first_operand_layout(np.multiply(left, right, dtype=dtype.np), x)
+            return first_operand_layout(elementwise(np.multiply, left, right, dtype=dtype.np), x)
         return xp.multiply(left, right, dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -232,7 +234,8 @@ class DivBackward0(Function):
             if out is not None:
                 return out
         with _quiet():
-            return xp_of(a._data).true_divide(operand(a), operand(b), dtype=dtype.np)
+            return first_operand_layout(
+                xp_of(a._data).true_divide(operand(a), operand(b), dtype=dtype.np), a._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad

@@ -126,6 +126,28 @@ def broadcast_shapes(*tensors: Tensor) -> Shape:
     return shape
 
 
+def first_operand_layout(out: Any, first: Any) -> Any:
+    """TensorIterator lays a result out as its first operand when the operands' layouts
+    disagree (a transposed tensor plus a row-major one of the same shape gives a transposed
+    result, which .view refuses and a sum walks in that order); NumPy's ufuncs give a row-major
+    one. `out` copied into `first`'s layout in that case only."""
+    if (out.__class__ is not np.ndarray or first.__class__ is not np.ndarray or out.ndim < 2
+            or first.flags.c_contiguous or not out.flags.c_contiguous
+            or first.shape != out.shape):
+        return out
+    strides = first.strides
+    order = sorted(range(first.ndim), key=lambda d: -strides[d])
+    expected = first.itemsize
+    for d in reversed(order):
+        if first.shape[d] != 1 and strides[d] != expected:
+            return out  # not dense: left as NumPy lays it out
+        expected *= first.shape[d]
+    laid = np.empty([out.shape[d] for d in order], out.dtype)
+    laid = laid.transpose([order.index(d) for d in range(out.ndim)])
+    laid[...] = out
+    return laid
+
+
 def not_implemented_for(kernel: str, dtype: DType) -> TorchNotImplementedError:
     return TorchNotImplementedError(f'"{kernel}" not implemented for \'{dtype.short}\'')
 

@@ -31,7 +31,10 @@ class IndexBackward0(Function):
         self.key = key
         for i, t in enumerate(indices):
             self.save(f"indices{i}" if i else "indices", t)
-        return a._data[key]
+        out = a._data[key]
+        if a._data.flags.c_contiguous:  # ATen's result is then row-major, NumPy's may not be
+            return xp_of(out).ascontiguousarray(out)
+        return out
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         for name in self._saved:

@@ -14,6 +14,18 @@ __all__ = [
 ]
 
 
+def _channels_last(array: Array) -> bool:
+    return array.ndim == 4 and array.transpose(0, 2, 3, 1).flags.c_contiguous
+
+
+def _joined_layout(arrays: list[Array], out: Array) -> Array:
+    """cat's output layout: channels-last if every input is, row-major otherwise (NumPy keeps
+    the inputs' order: transposed inputs gave a transposed result, which .view refuses)."""
+    if all(_channels_last(a) for a in arrays) and _channels_last(out):
+        return out
+    return xp_of(out).ascontiguousarray(out)
+
+
 class CatBackward0(Function):
     node_name = "CatBackward0"
 
@@ -25,7 +37,7 @@ class CatBackward0(Function):
                            and any(u.ndim > 1 for u in tensors))]
         if not arrays:
             return xp_of(tensors[0]._data).zeros((0,), dtype=dtype.np)
-        return xp_of(arrays[0]).concatenate(arrays, axis=dim)
+        return _joined_layout(arrays, xp_of(arrays[0]).concatenate(arrays, axis=dim))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         grads: list[Any] = []
@@ -46,7 +58,7 @@ class StackBackward0(Function):
     def forward(self, *tensors: Tensor, dim: int, dtype: DType) -> Array:
         self.dim = dim
         arrays = [t._data.astype(dtype.np, copy=False) for t in tensors]
-        return xp_of(arrays[0]).stack(arrays, axis=dim)
+        return _joined_layout(arrays, xp_of(arrays[0]).stack(arrays, axis=dim))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return tuple(F.select(grad, self.dim, i) if needed else None

@@ -144,8 +144,8 @@ class AddmmBackward0(Function):
         m1, m2, b = mat1._data, mat2._data, bias._data
         if (m1.__class__ is np.ndarray and m2.__class__ is np.ndarray and b.__class__ is np.ndarray
                 and m1.dtype == m2.dtype == b.dtype == F32):
-            with _quiet():
-                return sgemm.addmm(b, m1, m2, beta, alpha)
+            with _quiet():  # a new row-major result, as ATen's (the rank-1 kernel's is not)
+                return np.ascontiguousarray(sgemm.addmm(b, m1, m2, beta, alpha))
         product = xp.matmul(mat1._data, mat2._data)
         if alpha != 1:
             product = product * alpha

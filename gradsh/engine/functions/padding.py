@@ -43,11 +43,13 @@ def _indices(shape: Shape, pad: tuple[int, ...], mode: str) -> tuple[np.ndarray,
 
 
 def pad_array(x: Array, pad: tuple[int, ...], mode: str) -> Array:
-    """The padded array: each output position gathered from its input position."""
+    """The padded array: each output position gathered from its input position, row-major as
+    ATen's (NumPy's fancy indexing puts the indexed dimensions first in memory, and a sum then
+    adds in another order)."""
     index = _indices(x.shape, pad, mode)
     if not isinstance(x, np.ndarray):
         index = tuple(xp_of(x).asarray(i) for i in index)
-    return x[(Ellipsis, *index)]
+    return xp_of(x).ascontiguousarray(x[(Ellipsis, *index)])
 
 
 def pad_backward_array(grad: Array, input_shape: Shape, pad: tuple[int, ...],

@@ -253,14 +253,42 @@ def _new(data: Any, dtype: DType, device: str | None, requires_grad: bool) -> Te
     if backend.is_device_array(data):
         array = data.astype(dtype.np, order="C", copy=False)
     else:
-        array = np.asarray(data, dtype=dtype.np, order="C")
+        # a dense array keeps its layout (ATen copies with preserve_format: torch.tensor of a
+        # Fortran-ordered array, *_like of a transposed tensor)
+        array = np.asarray(data, dtype=dtype.np, order="K")
         if not array.flags.writeable or (isinstance(data, np.ndarray) and array is data
                                          and data.base is not None):
-            array = array.copy()
+            array = array.copy(order="K")
     array = backend.to_device(array, dev)  # made (or drawn) on the host, then copied
     t = Tensor._make(array, dev)
     t._requires_grad = bool(requires_grad)
     return t
+
+
+def memory_order(t: Tensor) -> list[int] | None:
+    """A dense, non-overlapping t's dimensions from outermost to innermost in memory when that
+    is not their plain order (a transposed or permuted tensor); None otherwise. ATen's
+    *_like(t) keep such a layout, and random draws fill it in memory order."""
+    strides = t.stride()
+    order = sorted(range(t.ndim), key=lambda d: -strides[d])
+    if order == list(range(t.ndim)):
+        return None
+    expected = 1
+    for d in reversed(order):
+        if t.shape[d] != 1 and strides[d] != expected:
+            return None  # overlapping, broadcast or with gaps: *_like is row-major
+        expected *= t.shape[d]
+    return order
+
+
+def in_layout_of(t: Tensor, make: Any) -> Any:
+    """make(shape) -> a row-major array, laid out as ATen's *_like(t) would be: made over t's
+    dimensions in memory order, then viewed in t's order."""
+    order = memory_order(t)
+    if order is None:
+        return make(tuple(t.shape))
+    data = make(tuple(t.shape[d] for d in order))
+    return data.transpose([order.index(d) for d in range(t.ndim)])
 
 
 def _resolve_dtype(dtype: DType | None, default: DType) -> DType:

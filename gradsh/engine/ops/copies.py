@@ -15,6 +15,7 @@ from gradsh.engine.exceptions import (
     TorchRuntimeError,
     TorchTypeError,
     TorchValueError,
+    warn,
 )
 from gradsh.engine.functions.common import infer_size
 from gradsh.engine.functions.copies import (
@@ -132,13 +133,25 @@ def detach(a: Tensor) -> Tensor:
     return a.detach()
 
 
-def Variable(data: Tensor, requires_grad: bool = False) -> Tensor:
+def Variable(data: Tensor | None = None, requires_grad: bool = False,  # noqa: N802
+             volatile: bool = False, _grad_fn: Any = None, name: str | None = None) -> Tensor:
     """torch.autograd.Variable (deprecated): today a new leaf on the same storage and version
-    counter, requiring grad if asked."""
-    if not isinstance(data, Tensor):
+    counter, requiring grad if asked; an empty tensor without data. `volatile` only warns."""
+    if volatile:
+        warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.")
+    if volatile and requires_grad:
+        raise TorchValueError("Variable can't be volatile and require_grad at the same time!")
+    if data is None:
+        leaf = Tensor._make(np.empty(0, dtypes.default_float().np), "cpu")
+    elif not isinstance(data, Tensor):
         raise TorchTypeError("Variable data has to be a tensor, but got "
                              f"{type(data).__name__}")
-    leaf = data.detach()
+    else:
+        leaf = data.detach()
+    if _grad_fn is not None:
+        raise TorchRuntimeError(
+            "_grad_fn argument to legacy Variable constructor is no longer supported.  Instead, "
+            "please invoke your _grad_fn to produce a variable with it as the _grad_fn.")
     if requires_grad and not leaf.dtype.is_floating_point:
         raise TorchRuntimeError(
             "Only Tensors of floating point and complex dtype can require gradients"

@@ -23,6 +23,7 @@ from gradsh.engine.ops.arguments import (
     _type_name,
     checked_fill,
     given_size,
+    in_layout_of,
     is_number,
     size_args,
 )
@@ -300,7 +301,9 @@ def _like(fname: str, t: Tensor, value: Any, dtype: DType | None, device: Any,
     d = _resolve_dtype(dtype, t.dtype)
     device = device or t.device
     value = checked_fill(value, d)
-    return _new(_module_for(device).full(t.shape, value, dtype=d.np), d, device, requires_grad)
+    module = _module_for(device)
+    return _new(in_layout_of(t, lambda shape: module.full(shape, value, dtype=d.np)), d, device,
+                requires_grad)
 
 
 @guarded(tensor_first=False)

@@ -30,6 +30,7 @@ from gradsh.engine.ops.arguments import (
     _new,
     _resolve_dtype,
     _type_name,
+    in_layout_of,
     size_args,
 )
 from gradsh.engine.ops.arithmetic import add_, div, mul_
@@ -114,8 +115,8 @@ def randint_like(t: Tensor, *bounds: Any, low: Any = None, high: Any = None,
     if high is None:
         raise TorchTypeError("randint_like() missing required argument 'high'")
     d = _resolve_dtype(dtype, t.dtype)
-    data = _random_call(lambda: _generator(generator).randint(
-        0 if low is None else int(low), int(high), tuple(t.shape), d))
+    data = _random_call(lambda: in_layout_of(t, lambda shape: _generator(generator).randint(
+        0 if low is None else int(low), int(high), shape, d)))
     return _new(data, d, device or t.device, requires_grad)
 
 

@@ -34,6 +34,8 @@ from gradsh.engine.ops.arguments import (
     _resolve_dtype,
     _type_name,
     given_size,
+    in_layout_of,
+    memory_order,
     size_args,
 )
 from gradsh.engine.ops.arithmetic import div_, mul, mul_
@@ -125,7 +127,7 @@ def rand_like(t: Tensor, dtype: DType | None = None, device: Any = None,
     _check_tensor(t, "rand_like")
     d = _resolve_dtype(dtype, t.dtype)
     _check_random_float(d, "check_uniform_bounds")
-    data = _random_call(lambda: _generator(None).rand(t.shape, d))
+    data = _random_call(lambda: in_layout_of(t, lambda shape: _generator(None).rand(shape, d)))
     return _new(data, d, device or t.device, requires_grad)
 
 
@@ -135,7 +137,9 @@ def randn_like(t: Tensor, dtype: DType | None = None, device: Any = None,
     _check_tensor(t, "randn_like")
     d = _resolve_dtype(dtype, t.dtype)
     _check_random_float(d, "normal_kernel_cpu")
-    data = _random_call(lambda: _generator(None).randn(t.shape, d))
+    contiguous = memory_order(t) is None
+    data = _random_call(lambda: in_layout_of(
+        t, lambda shape: _generator(None).randn(shape, d, contiguous)))
     return _new(data, d, device or t.device, requires_grad)
 
 
@@ -225,9 +229,8 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
 def _empty_in_memory_order(like: Tensor) -> tuple[Tensor, list[int] | None]:
     """ATen's empty_like keeps a dense input's strides, and the draws fill it in memory order:
     an empty tensor of the dimensions in that order (and the order), or plain empty_like."""
-    strides = like.stride()
-    order = sorted(range(like.ndim), key=lambda d: -strides[d])
-    if order == list(range(like.ndim)) or 0 in strides:
+    order = memory_order(like)
+    if order is None:
         return empty_like(like), None
     shape = [like.shape[d] for d in order]
     return empty(shape, dtype=like.dtype, device=like.device), order

@@ -33,6 +33,11 @@ from gradsh.torch.nn.modules.pooling import (
 from gradsh.torch.nn.modules.rnn import (
     GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase,
 )
+from gradsh.torch.nn.modules.padding import (
+    CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
+    ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
+    ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d,
+)
 from gradsh.torch.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from gradsh.torch.nn.modules.sparse import Embedding, EmbeddingBag
 from gradsh.torch.nn.modules.transformer import (
@@ -61,4 +66,8 @@ __all__ = [
     "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "PixelShuffle",
     "PixelUnshuffle", "InstanceNorm1d", "InstanceNorm2d", "EmbeddingBag", "LocalResponseNorm",
     "MaxUnpool2d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d",
+    "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
+    "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
+    "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d",
+    "ZeroPad3d",
 ]

@@ -1,4 +1,4 @@
-"""torch.utils.data: datasets, samplers and the DataLoader (single process)."""
+"""torch.utils.data: datasets, samplers and the DataLoader (workers emulated in-process)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ from gradsh.torch._missing import module_getattr
 from gradsh.torch.utils.data._utils.collate import default_collate, default_convert
 from gradsh.torch.utils.data.dataloader import DataLoader, get_worker_info
 from gradsh.torch.utils.data.dataset import (
+    ChainDataset,
     ConcatDataset,
     Dataset,
     IterableDataset,
+    StackDataset,
     Subset,
     TensorDataset,
     random_split,
@@ -24,7 +26,7 @@ from gradsh.torch.utils.data.sampler import (
 
 __getattr__ = module_getattr("torch.utils.data")
 
-__all__ = ["BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset",
-           "RandomSampler", "Sampler", "SequentialSampler", "Subset", "SubsetRandomSampler",
+__all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset",
+           "RandomSampler", "Sampler", "SequentialSampler", "StackDataset", "Subset", "SubsetRandomSampler",
            "TensorDataset", "WeightedRandomSampler", "default_collate", "default_convert",
            "get_worker_info", "random_split"]

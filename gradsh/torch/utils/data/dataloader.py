@@ -1,6 +1,6 @@
-"""torch.utils.data.DataLoader, single-process: batches from a sampler and a collate function,
-drawing the same random numbers as PyTorch's (torch/utils/data/dataloader.py), so a seeded
-shuffle yields PyTorch's batches."""
+"""torch.utils.data.DataLoader: batches from a sampler and a collate function, drawing the same
+random numbers as PyTorch's (torch/utils/data/dataloader.py), so a seeded shuffle yields
+PyTorch's batches; worker processes are emulated in the main process (_workers.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from gradsh.torch.utils.data import _workers
 from gradsh.torch.utils.data._utils.collate import default_collate, default_convert
+from gradsh.torch.utils.data._workers import fetch_map, get_worker_info
 from gradsh.torch.utils.data.dataset import IterableDataset
 from gradsh.torch.utils.data.sampler import (
     BatchSampler,
@@ -24,11 +26,6 @@ _FIXED_AFTER_INIT = ("batch_size", "batch_sampler", "sampler", "drop_last", "dat
                      "persistent_workers")
 
 
-def get_worker_info() -> None:
-    """Always None: gradsh loads data in the main process only."""
-    return None
-
-
 class _InfiniteConstantSampler(Sampler):
     """The 'sampler' of an iterable dataset: None forever (the dataset says when it ends)."""
 
@@ -39,8 +36,7 @@ class _InfiniteConstantSampler(Sampler):
 
 class DataLoader:
     """Iterates over a dataset in batches (batch_size, shuffle, sampler, batch_sampler,
-    drop_last, collate_fn, generator). `num_workers` must be 0: gradsh runs no worker
-    processes."""
+    drop_last, collate_fn, generator, num_workers, worker_init_fn, persistent_workers)."""
 
     _initialized = False
 
@@ -54,18 +50,17 @@ class DataLoader:
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 to "
                              "disable multiprocessing.")
-        if num_workers > 0:
-            raise NotImplementedError(
-                f"gradsh does not implement DataLoader worker processes yet (num_workers="
-                f"{num_workers}): use num_workers=0, which loads the same batches in the main "
-                "process")
         if timeout < 0:
             raise ValueError("timeout option should be non-negative")
-        if prefetch_factor is not None:
+        if num_workers == 0 and prefetch_factor is not None:
             raise ValueError("prefetch_factor option could only be specified in multiprocessing."
                              "let num_workers > 0 to enable multiprocessing, otherwise set "
                              "prefetch_factor to None.")
-        if persistent_workers:
+        if num_workers > 0 and prefetch_factor is None:
+            prefetch_factor = 2
+        elif prefetch_factor is not None and prefetch_factor < 0:
+            raise ValueError("prefetch_factor option should be non-negative")
+        if persistent_workers and num_workers == 0:
             raise ValueError("persistent_workers option needs num_workers > 0")
         self.dataset = dataset
         self.num_workers = num_workers
@@ -118,6 +113,7 @@ class DataLoader:
             collate_fn = default_collate if self._auto_collation else default_convert
         self.collate_fn = collate_fn
         self.persistent_workers = persistent_workers
+        self._workers: list[Any] | None = None  # kept between passes if persistent
         self._initialized = True
 
     def __setattr__(self, attr: str, val: Any) -> None:
@@ -138,21 +134,25 @@ class DataLoader:
         # Each pass draws a base seed (for workers, in PyTorch) before the sampler draws its
         # own: the global generator moves as PyTorch's does.
         indices = iter(self._index_sampler)
+        if self.num_workers > 0:
+            if self._workers is None or not self.persistent_workers:
+                # the base seed is drawn once for persistent workers, per pass otherwise
+                workers = _workers.start_workers(self, draw_int64(self.generator))
+                if self.persistent_workers:
+                    self._workers = workers
+            else:
+                workers = self._workers
+            # the first prefetch_factor * num_workers indices are drawn now, as PyTorch's
+            # iterator sends them when it is made
+            return _workers.iterate(self, workers, indices)
         draw_int64(self.generator)
         if self._iterable:
             return self._iterate_stream(indices)
         return self._iterate_map(indices)
 
     def _iterate_map(self, indices: Iterator[Any]) -> Iterator[Any]:
-        dataset, collate = self.dataset, self.collate_fn
-        getitems = getattr(dataset, "__getitems__", None)
         for index in indices:
-            if not self._auto_collation:
-                yield collate(dataset[index])
-            elif callable(getitems):
-                yield collate(getitems(index))
-            else:
-                yield collate([dataset[i] for i in index])
+            yield fetch_map(self.dataset, index, self._auto_collation, self.collate_fn)
 
     def _iterate_stream(self, indices: Iterator[Any]) -> Iterator[Any]:
         stream = iter(self.dataset)

@@ -1,5 +1,5 @@
-"""torch.utils.data datasets: Dataset, IterableDataset, TensorDataset, ConcatDataset, Subset and
-random_split, as in torch/utils/data/dataset.py."""
+"""torch.utils.data datasets: Dataset, IterableDataset, TensorDataset, ConcatDataset,
+ChainDataset, StackDataset, Subset and random_split, as in torch/utils/data/dataset.py."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from gradsh.engine import ops
 from gradsh.engine.tensor import Tensor
 from gradsh.torch._random import default_generator
 
-__all__ = ["ConcatDataset", "Dataset", "IterableDataset", "Subset", "TensorDataset",
-           "random_split"]
+__all__ = ["ChainDataset", "ConcatDataset", "Dataset", "IterableDataset", "StackDataset",
+           "Subset", "TensorDataset", "random_split"]
 
 
 class Dataset:
@@ -34,8 +34,53 @@ class IterableDataset(Dataset):
     def __iter__(self) -> Iterator[Any]:
         raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
 
-    def __add__(self, other: Dataset) -> Any:
-        raise NotImplementedError("gradsh does not implement ChainDataset yet")
+    def __add__(self, other: Dataset) -> ChainDataset:
+        return ChainDataset([self, other])
+
+
+class ChainDataset(IterableDataset):
+    """Several iterable datasets read one after the other."""
+
+    def __init__(self, datasets: Iterable[Dataset]) -> None:
+        super().__init__()
+        self.datasets = datasets
+
+    def _checked(self) -> Iterator[Any]:
+        for d in self.datasets:
+            if not isinstance(d, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            yield d
+
+    def __iter__(self) -> Iterator[Any]:
+        for d in self._checked():
+            yield from d
+
+    def __len__(self) -> int:
+        return sum(len(d) for d in self._checked())
+
+
+class StackDataset(Dataset):
+    """Sample i is (d[i] for each dataset), or {name: d[i]} for datasets given by keyword."""
+
+    def __init__(self, *args: Dataset, **kwargs: Dataset) -> None:
+        if args and kwargs:
+            raise ValueError("Supported either ``tuple``- (via ``args``) or``dict``- (via "
+                             "``kwargs``) like input/output, but both types are given.")
+        if not args and not kwargs:
+            raise ValueError("At least one dataset should be passed")
+        parts = list(args) if args else list(kwargs.values())
+        self._length = len(parts[0])  # type: ignore[arg-type]
+        if any(self._length != len(d) for d in parts):  # type: ignore[arg-type]
+            raise ValueError("Size mismatch between datasets")
+        self.datasets: tuple[Dataset, ...] | dict[str, Dataset] = args if args else kwargs
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(self.datasets, dict):
+            return {k: d[index] for k, d in self.datasets.items()}
+        return tuple(d[index] for d in self.datasets)
+
+    def __len__(self) -> int:
+        return self._length
 
 
 class TensorDataset(Dataset):
