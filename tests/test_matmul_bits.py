@@ -165,7 +165,7 @@ def _both(torch: Any, build: Any, arrays: list[np.ndarray]) -> None:
 
 
 LINEAR_SHAPES = [(10, 3, 2), (32, 4, 1), (64, 100, 10), (2000, 3, 1), (1, 5, 3), (16, 20, 30),
-                 (1, 128, 38), (64, 64, 128)]
+                 (1, 128, 38), (64, 64, 128), (10, 30, 3), (4, 64, 2), (12, 100, 3), (10, 10, 30)]
 
 
 @pytest.mark.parametrize("batch,inputs,outputs", LINEAR_SHAPES)
