@@ -10,6 +10,7 @@ the state the program had made, as `python` does; the run stops there (exit 1) u
 from __future__ import annotations
 
 import ast
+import bisect
 import contextlib
 import io
 import json
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from gradsh import pytrace, snapshot
+from gradsh.engine.grad_mode import _Origin
 from gradsh.engine.tensor import set_origin
 from gradsh.errors import GradshError, Pos
 from gradsh.render import Renderer
@@ -190,8 +192,10 @@ def run_python(source: str, path: str, options: Any, out: IO[str], err: IO[str],
     renderer = Renderer(out, err, options.color, options.width)
     program = PythonProgram(source, path, directory=directory, argv=options.argv)
     program.err = err
+    batched = options.mode in ("quiet", "final")  # nothing is shown between statements
+    whole = _compile_whole(program) if batched else None
     try:
-        statements = program.parse()
+        statements = [] if whole is not None else program.parse()
     except SyntaxError as error:
         _report_syntax_error(error, options, out, err)
         return EXIT_USAGE
@@ -201,13 +205,23 @@ def run_python(source: str, path: str, options: Any, out: IO[str], err: IO[str],
         renderer.error(error, None, path)
         return EXIT_USAGE
     failed = False
-    batched = options.mode in ("quiet", "final")  # nothing is shown between statements
     # the program's own prints go where gradsh's output goes (a golden test's buffer)
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), program.active(), \
             _marks_installed(batched) as marks:
         try:
             with _deadline(options.timeout):
                 start = singles_until = 0  # statements before singles_until run one by one
+                if whole is not None:
+                    found = _run_whole(program, whole)
+                    if found is not None:
+                        number, result = found
+                        _show(number, result, program, options, renderer, out, err)
+                        if result.exit_code is not None:
+                            return result.exit_code
+                        failed = True
+                        start = number if options.keep_going else len(whole.statements)
+                        statements = whole.statements
+                        whole.take_future_flags(start)
                 while start < len(statements):
                     number = start + 1
                     code = None
@@ -241,7 +255,7 @@ def run_python(source: str, path: str, options: Any, out: IO[str], err: IO[str],
             out.flush()
             err.write("KeyboardInterrupt\n")
             return 130
-        if options.mode == "final" and statements:
+        if options.mode == "final" and (whole.statements if whole is not None else statements):
             renderer.table(snapshot.take(tensor_env(program.namespace)), marks=False)
     out.flush()
     return EXIT_RUNTIME if failed else EXIT_OK
@@ -329,6 +343,125 @@ def _compile_batch(program: PythonProgram, statements: list[Statement],
     except Exception:  # noqa: BLE001  (its statement's error, when it runs alone)
         return None, stop
     return code, stop
+
+
+# ---------------------------------------------------------------------------------------------
+# --quiet and --final: a program that compiles whole runs as one code object
+# ---------------------------------------------------------------------------------------------
+
+
+class _WholeProgram:
+    """A program compiled in one piece, as `python` compiles it: no AST is made unless needed.
+    The statement running is found from where the program's frame is (its last instruction's
+    position): for the engine's records (the origin of saved tensors and in-place changes, for
+    the hints), and for the statement an error or exit belongs to. The statements are parsed
+    when first needed, which a program whose top-level statements save nothing never does."""
+
+    def __init__(self, program: PythonProgram, code: types.CodeType) -> None:
+        self.program = program
+        self.code = code
+        self.frame: types.FrameType | None = None  # the program's frame, found when first needed
+        self._statements: list[Statement] | None = None
+        self._starts: list[tuple[int, int]] = []
+        self._positions: list[tuple[int | None, ...]] = []
+        self._at: dict[int, int] = {}  # instruction offset -> statement index
+
+    @property
+    def statements(self) -> list[Statement]:
+        if self._statements is None:
+            self._statements = self.program.parse()
+            self._starts = [_start(stmt) for stmt in self._statements]
+        return self._statements
+
+    def index_at(self, offset: int) -> int:
+        """The index of the statement the instruction at `offset` (bytes) belongs to."""
+        index = self._at.get(offset)
+        if index is None:
+            if not self._positions:
+                self._positions = list(self.code.co_positions())
+            line, _, column, _ = self._positions[offset // 2]
+            statements = self.statements
+            index = 0
+            if line is not None and statements:
+                index = max(bisect.bisect_right(self._starts, (line, column or 0)) - 1, 0)
+            self._at[offset] = index
+        return index
+
+    def origin(self) -> Statement | None:
+        """The statement running now (what pyrun's marks set as the origin otherwise)."""
+        frame = self.frame
+        if frame is None:
+            frame = sys._getframe(1)
+            while frame is not None and frame.f_code is not self.code:
+                frame = frame.f_back
+            if frame is None:  # (another thread, not running the program)
+                return None
+            self.frame = frame
+        statements = self.statements
+        return statements[self.index_at(frame.f_lasti)] if statements else None
+
+    def raised_in(self, error: BaseException) -> int:
+        """The index of the statement `error` came out of."""
+        tb = error.__traceback__
+        while tb is not None and tb.tb_frame.f_code is not self.code:
+            tb = tb.tb_next
+        return 0 if tb is None else self.index_at(tb.tb_lasti)
+
+    def take_future_flags(self, stop: int) -> None:
+        """The `from __future__` flags of the statements before `stop`, which ran compiled
+        together: the statements after them compile with them."""
+        for stmt in self.statements[:stop]:
+            node = stmt.node
+            if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+                for alias in node.names:
+                    self.program.flags |= _FUTURE_FLAGS.get(alias.name, 0)
+
+
+def _start(stmt: Statement) -> tuple[int, int]:
+    """Where a statement begins, as instruction positions compare (a decorated one at its
+    first decorator's line)."""
+    line = stmt._first_line()
+    return (line, stmt.node.col_offset if line == stmt.node.lineno else 0)
+
+
+def _compile_whole(program: PythonProgram) -> _WholeProgram | None:
+    """The program compiled whole, or None where it must be parsed and run as before: it does
+    not compile (a syntax error, reported as the parser finds it, or an error compile() finds,
+    which must come when its statement runs) or compiling it warns (a warning that must come
+    when its part of the program is compiled)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            code = compile(program.source, program.path, "exec", dont_inherit=True)
+        except Exception:  # noqa: BLE001  (SyntaxError, ValueError for a NUL byte ...)
+            return None
+    return None if caught else _WholeProgram(program, code)
+
+
+def _run_whole(program: PythonProgram, whole: _WholeProgram) -> tuple[int, StepResult] | None:
+    """Run a program compiled whole: None when all its statements ran, else the 1-based number
+    and result of the one that raised or exited (as _run_batch)."""
+    from gradsh.runner import ScriptTimeout
+
+    program.namespace.setdefault("__name__", "__main__")
+    _Origin.live = whole.origin
+    try:
+        exec(whole.code, program.namespace)  # noqa: S102  (the user's own program)
+        return None
+    except SystemExit as exit_:
+        index = whole.raised_in(exit_)
+        result = StepResult(whole.statements[index])
+        result.exit_code = _exit_code(exit_, sys.stderr)
+    except (KeyboardInterrupt, ScriptTimeout):
+        raise
+    except BaseException as error:  # noqa: BLE001  (the program's error, shown as Python would)
+        index = whole.raised_in(error)
+        result = StepResult(whole.statements[index])
+        result.error = error
+    finally:
+        _Origin.live = None
+        whole.frame = None
+    return index + 1, result
 
 
 def _run_batch(program: PythonProgram, code: Any, statements: list[Statement], start: int,
