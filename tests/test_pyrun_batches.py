@@ -1,7 +1,8 @@
-"""`gradsh run --quiet` and `--final` compile a Python program's consecutive statements
-together (pyrun._compile_batch): each statement still runs once, in order, with its own origin
-(the hints' lines), its errors, exits and `--keep-going` as when each is compiled alone (the
-table mode, which shows every statement, is the reference)."""
+"""`gradsh run --quiet` and `--final` compile a Python program whole (pyrun._compile_whole), or
+where it does not compile so, its consecutive statements together (pyrun._compile_batch): each
+statement still runs once, in order, with its own origin (the hints' lines), its errors, exits
+and `--keep-going` as when each is compiled alone (the table mode, which shows every statement,
+is the reference)."""
 
 from __future__ import annotations
 
@@ -68,6 +69,22 @@ PROGRAMS = {
         print("first")
         x = 1
         return x
+    """,
+    "two statements on a line, the second raising; decorators and a multi-line call": """
+        import functools
+        import torch
+        @functools.lru_cache
+        def twice(v):
+            return v * 2
+        x = torch.ones(2, requires_grad=True); y = (x * 3).sin()
+        print(twice(3),
+              y.shape)
+        y.add_(1); z = y[7]
+        print("after")
+    """,
+    "a docstring is the module's, as when each statement runs alone": """
+        \"\"\"The program's docstring.\"\"\"
+        print(__doc__)
     """,
     "future import": """
         from __future__ import annotations
