@@ -706,8 +706,10 @@ class Interpreter:
         raise GradshError("TypeError", f"'{_type_name(obj)}' object is not subscriptable")
 
     def _eval_BinOp(self, expr: ast.BinOp) -> Any:
-        left = self.eval(expr.left)
-        right = self.eval(expr.right)
+        left, right = expr.left, expr.right
+        # a number operand read here, without eval's dispatch (`y * 1.0001`: every step's)
+        left = left.value if left.__class__ is ast.Number else self.eval(left)
+        right = right.value if right.__class__ is ast.Number else self.eval(right)
         try:
             return _check_value(_BINARY[expr.op](left, right))
         except _LOCATED as err:
