@@ -105,7 +105,7 @@ def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
         if b.__class__ is Tensor:
             return AddBackward0.apply(a, b, alpha=alpha)
         if b.__class__ is float and not ScalarOverloads.active:
-            return AddBackward0.apply(a, Tensor.wrap_scalar(b), alpha=alpha)
+            return AddBackward0.apply(a, _added_float(b), alpha=alpha)
     if not isinstance(a, Tensor):
         # torch.add(2, x): the number is wrapped as the first operand (`2 + x` is x.__radd__,
         # which keeps x first); two numbers give a 0-d tensor.
@@ -118,6 +118,23 @@ def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
     if _scalar_overload(b):
         return AddBackward1.apply(a, other=b, alpha=alpha)
     return AddBackward0.apply(a, as_tensor_operand(b), alpha=alpha)
+
+
+_ADDED: dict[float, Tensor] = {}  # see _added_float
+
+
+def _added_float(value: float) -> Tensor:
+    """`value` wrapped as `x + value`'s operand, one tensor per value: AddBackward0 reads it and
+    keeps nothing of it (it saves no tensor), so no one else ever sees it. Zero (whose sign a
+    dict key would lose) and NaN are wrapped afresh."""
+    t = _ADDED.get(value)
+    if t is None:
+        t = Tensor.wrap_scalar(value)
+        if value != 0.0 and value == value:
+            if len(_ADDED) >= 256:
+                _ADDED.clear()
+            _ADDED[value] = t
+    return t
 
 
 @guarded(tensor_first=False)
