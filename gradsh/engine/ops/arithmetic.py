@@ -105,7 +105,7 @@ def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
         if b.__class__ is Tensor:
             return AddBackward0.apply(a, b, alpha=alpha)
         if b.__class__ is float and not ScalarOverloads.active:
-            return AddBackward0.apply(a, _added_float(b), alpha=alpha)
+            return AddBackward0.apply(a, _shared_float(b), alpha=alpha)
     if not isinstance(a, Tensor):
         # torch.add(2, x): the number is wrapped as the first operand (`2 + x` is x.__radd__,
         # which keeps x first); two numbers give a 0-d tensor.
@@ -120,20 +120,20 @@ def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
     return AddBackward0.apply(a, as_tensor_operand(b), alpha=alpha)
 
 
-_ADDED: dict[float, Tensor] = {}  # see _added_float
+_SHARED: dict[float, Tensor] = {}  # see _shared_float
 
 
-def _added_float(value: float) -> Tensor:
-    """`value` wrapped as `x + value`'s operand, one tensor per value: AddBackward0 reads it and
-    keeps nothing of it (it saves no tensor), so no one else ever sees it. Zero (whose sign a
-    dict key would lose) and NaN are wrapped afresh."""
-    t = _ADDED.get(value)
+def _shared_float(value: float) -> Tensor:
+    """`value` wrapped as an operand that the op reads and keeps nothing of (it saves no
+    tensor: `x + value`, `x * value` when x needs no gradient), one tensor per value: no one
+    else ever sees it. Zero (whose sign a dict key would lose) and NaN are wrapped afresh."""
+    t = _SHARED.get(value)
     if t is None:
         t = Tensor.wrap_scalar(value)
         if value != 0.0 and value == value:
-            if len(_ADDED) >= 256:
-                _ADDED.clear()
-            _ADDED[value] = t
+            if len(_SHARED) >= 256:
+                _SHARED.clear()
+            _SHARED[value] = t
     return t
 
 
@@ -200,7 +200,9 @@ def mul(a: TensorLike, b: TensorLike) -> Tensor:
         if b.__class__ is Tensor:
             return MulBackward0.apply(a, b)
         if b.__class__ is float and not ScalarOverloads.active:
-            return MulBackward0.apply(a, Tensor.wrap_scalar(b))
+            if a._requires_grad or a._grad_fn is not None or a._base is not None:
+                return MulBackward0.apply(a, Tensor.wrap_scalar(b))  # (which it may save)
+            return MulBackward0.apply(a, _shared_float(b))
     if not isinstance(a, Tensor):
         # torch.mul(2, x): the number wrapped as the first operand (`2 * x` keeps x first).
         if not isinstance(b, Tensor):
