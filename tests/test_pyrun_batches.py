@@ -1,4 +1,4 @@
-"""`gradsh run --quiet` and `--final` compile a Python program whole (pyrun._compile_whole), or
+"""`gradsh run --quiet` and `--final` compile a Python program whole (pywhole.compile_whole), or
 where it does not compile so, its consecutive statements together (pyrun._compile_batch): each
 statement still runs once, in order, with its own origin (the hints' lines), its errors, exits
 and `--keep-going` as when each is compiled alone (the table mode, which shows every statement,
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gradsh import pyrun
+from gradsh import pyrun, pywhole
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -152,7 +152,7 @@ def test_a_long_program_compiled_in_pieces_runs_as_python_runs_it(tmp_path: Path
     path = tmp_path / "prog.py"
     path.write_text(source)
     program = pyrun.PythonProgram(source, str(path))
-    pieces = pyrun._compile_pieces(program)
+    pieces = pywhole.compile_pieces(program)
     assert pieces is not None and len(pieces) > 5
     python = subprocess.run([sys.executable, path.name], capture_output=True, text=True,
                             cwd=tmp_path, timeout=120)
@@ -164,6 +164,6 @@ def test_a_long_program_compiled_in_pieces_runs_as_python_runs_it(tmp_path: Path
 @pytest.mark.parametrize("tail", ['"""A string first: a docstring alone."""\n',
                                   "x: int = 1\n", "from __future__ import annotations\n"])
 def test_pieces_that_would_differ_from_the_whole_are_not_used(tail: str) -> None:
-    source = "a = 1\n" * (2 * pyrun._PIECE_LINES) + tail + "b = 2\n" * pyrun._PIECE_LINES
-    source *= 64 * pyrun._PIECE_LINES // len(source) + 1
-    assert pyrun._compile_pieces(pyrun.PythonProgram(source, "<test>")) is None
+    source = "a = 1\n" * (2 * pywhole._PIECE_LINES) + tail + "b = 2\n" * pywhole._PIECE_LINES
+    source *= 64 * pywhole._PIECE_LINES // len(source) + 1
+    assert pywhole.compile_pieces(pyrun.PythonProgram(source, "<test>")) is None
