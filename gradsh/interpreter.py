@@ -707,9 +707,14 @@ class Interpreter:
 
     def _eval_BinOp(self, expr: ast.BinOp) -> Any:
         left, right = expr.left, expr.right
-        # a number operand read here, without eval's dispatch (`y * 1.0001`: every step's)
-        left = left.value if left.__class__ is ast.Number else self.eval(left)
-        right = right.value if right.__class__ is ast.Number else self.eval(right)
+        # a number or a name read here, without eval's dispatch (`y * 1.0001`: every step's;
+        # a name's error has its position already)
+        kind = left.__class__
+        left = left.value if kind is ast.Number else (
+            self._lookup(left) if kind is ast.Name else self.eval(left))  # type: ignore[arg-type]
+        kind = right.__class__
+        right = right.value if kind is ast.Number else (
+            self._lookup(right) if kind is ast.Name else self.eval(right))  # type: ignore
         try:
             return _check_value(_BINARY[expr.op](left, right))
         except _LOCATED as err:
