@@ -706,8 +706,15 @@ class Interpreter:
         raise GradshError("TypeError", f"'{_type_name(obj)}' object is not subscriptable")
 
     def _eval_BinOp(self, expr: ast.BinOp) -> Any:
-        left = self.eval(expr.left)
-        right = self.eval(expr.right)
+        left, right = expr.left, expr.right
+        # a number or a name read here, without eval's dispatch (`y * 1.0001`: every step's;
+        # a name's error has its position already)
+        kind = left.__class__
+        left = left.value if kind is ast.Number else (
+            self._lookup(left) if kind is ast.Name else self.eval(left))  # type: ignore[arg-type]
+        kind = right.__class__
+        right = right.value if kind is ast.Number else (
+            self._lookup(right) if kind is ast.Name else self.eval(right))  # type: ignore
         try:
             return _check_value(_BINARY[expr.op](left, right))
         except _LOCATED as err:

@@ -96,9 +96,14 @@ def torch_or_python(name: str, torch_function: Callable[..., Any]) -> Callable[.
 MAX_INT_DIGITS = 1_000_000
 
 
+_REPEATED = (str, list, tuple)  # what `*` repeats
+
+
 def checked_mul(left: Any, right: Any) -> Any:
     """`left * right`, refusing a repeated str, list or tuple over the memory limit before it
     is built (CPython builds it in one step that nothing can interrupt)."""
+    if not isinstance(left, _REPEATED) and not isinstance(right, _REPEATED):
+        return operator.mul(left, right)  # (tensors and numbers: nothing to check)
     for seq, count in ((left, right), (right, left)):
         if isinstance(seq, (str, list, tuple)) and isinstance(count, int) and count > 1:
             size = len(seq) * count * (1 if isinstance(seq, str) else _BYTES_PER_ITEM)

@@ -185,13 +185,16 @@ def run_python(source: str, path: str, options: Any, out: IO[str], err: IO[str],
                directory: str | None = None) -> int:
     """Run a program as `gradsh run` does for .grad files; returns the exit code.
     `directory`: see PythonProgram."""
+    from gradsh import pywhole
     from gradsh.runner import ScriptTimeout, _deadline, prepare_engine
 
     renderer = Renderer(out, err, options.color, options.width)
     program = PythonProgram(source, path, directory=directory, argv=options.argv)
     program.err = err
+    batched = options.mode in ("quiet", "final")  # nothing is shown between statements
+    whole = pywhole.compile_whole(program) if batched else None
     try:
-        statements = program.parse()
+        statements = [] if whole is not None else program.parse()
     except SyntaxError as error:
         _report_syntax_error(error, options, out, err)
         return EXIT_USAGE
@@ -201,13 +204,23 @@ def run_python(source: str, path: str, options: Any, out: IO[str], err: IO[str],
         renderer.error(error, None, path)
         return EXIT_USAGE
     failed = False
-    batched = options.mode in ("quiet", "final")  # nothing is shown between statements
     # the program's own prints go where gradsh's output goes (a golden test's buffer)
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), program.active(), \
             _marks_installed(batched) as marks:
         try:
             with _deadline(options.timeout):
                 start = singles_until = 0  # statements before singles_until run one by one
+                if whole is not None:
+                    found = pywhole.run_whole(program, whole)
+                    if found is not None:
+                        number, result = found
+                        _show(number, result, program, options, renderer, out, err)
+                        if result.exit_code is not None:
+                            return result.exit_code
+                        failed = True
+                        start = number if options.keep_going else len(whole.statements)
+                        statements = whole.statements
+                        whole.take_future_flags(start)
                 while start < len(statements):
                     number = start + 1
                     code = None
@@ -241,7 +254,7 @@ def run_python(source: str, path: str, options: Any, out: IO[str], err: IO[str],
             out.flush()
             err.write("KeyboardInterrupt\n")
             return 130
-        if options.mode == "final" and statements:
+        if options.mode == "final" and (whole.statements if whole is not None else statements):
             renderer.table(snapshot.take(tensor_env(program.namespace)), marks=False)
     out.flush()
     return EXIT_RUNTIME if failed else EXIT_OK

@@ -1,7 +1,8 @@
-"""`gradsh run --quiet` and `--final` compile a Python program's consecutive statements
-together (pyrun._compile_batch): each statement still runs once, in order, with its own origin
-(the hints' lines), its errors, exits and `--keep-going` as when each is compiled alone (the
-table mode, which shows every statement, is the reference)."""
+"""`gradsh run --quiet` and `--final` compile a Python program whole (pywhole.compile_whole), or
+where it does not compile so, its consecutive statements together (pyrun._compile_batch): each
+statement still runs once, in order, with its own origin (the hints' lines), its errors, exits
+and `--keep-going` as when each is compiled alone (the table mode, which shows every statement,
+is the reference)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gradsh import pyrun
+from gradsh import pyrun, pywhole
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -69,6 +70,22 @@ PROGRAMS = {
         x = 1
         return x
     """,
+    "two statements on a line, the second raising; decorators and a multi-line call": """
+        import functools
+        import torch
+        @functools.lru_cache
+        def twice(v):
+            return v * 2
+        x = torch.ones(2, requires_grad=True); y = (x * 3).sin()
+        print(twice(3),
+              y.shape)
+        y.add_(1); z = y[7]
+        print("after")
+    """,
+    "a docstring is the module's, as when each statement runs alone": """
+        \"\"\"The program's docstring.\"\"\"
+        print(__doc__)
+    """,
     "future import": """
         from __future__ import annotations
         def f(x: Undefined) -> Undefined:
@@ -111,3 +128,42 @@ def test_long_programs_run_every_statement_once_in_order(tmp_path: Path) -> None
         "assert log == list(range(%d)), log\nprint(len(log))\n" % n
     done = run(tmp_path, source, "--quiet")
     assert (done.returncode, done.stdout.strip(), done.stderr) == (0, str(n), "")
+
+
+def test_a_long_program_compiled_in_pieces_runs_as_python_runs_it(tmp_path: Path) -> None:
+    # Lines at the margin inside strings, before `else` and after decorators: a split there
+    # would not compile, so the pieces are cut at statements only; the error's line and the
+    # output are CPython's own.
+    block = textwrap.dedent('''\
+        log.append({k})
+        text = """
+        at the margin {k}
+        """
+        if {k} % 3:
+            log.append(-{k})
+        else:
+            log.append(len(text))
+        @staticmethod
+        def f{k}():
+            return {k}
+        ''')
+    source = "log = []\n" + "".join(block.format(k=k) for k in range(300)) + \
+        "print(sum(log), f299.__func__.__code__.co_firstlineno)\n" + "x = [1][2]\n"
+    path = tmp_path / "prog.py"
+    path.write_text(source)
+    program = pyrun.PythonProgram(source, str(path))
+    pieces = pywhole.compile_pieces(program)
+    assert pieces is not None and len(pieces) > 5
+    python = subprocess.run([sys.executable, path.name], capture_output=True, text=True,
+                            cwd=tmp_path, timeout=120)
+    done = run(tmp_path, source, "--quiet")
+    assert done.stdout == python.stdout and done.returncode == 1
+    assert done.stderr.splitlines()[-3:] == python.stderr.splitlines()[-3:]
+
+
+@pytest.mark.parametrize("tail", ['"""A string first: a docstring alone."""\n',
+                                  "x: int = 1\n", "from __future__ import annotations\n"])
+def test_pieces_that_would_differ_from_the_whole_are_not_used(tail: str) -> None:
+    source = "a = 1\n" * (2 * pywhole._PIECE_LINES) + tail + "b = 2\n" * pywhole._PIECE_LINES
+    source *= 64 * pywhole._PIECE_LINES // len(source) + 1
+    assert pywhole.compile_pieces(pyrun.PythonProgram(source, "<test>")) is None

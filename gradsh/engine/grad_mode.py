@@ -51,10 +51,20 @@ class _Origin:
     """
 
     value: Any = None
+    # A front end that knows the running statement only from where its code is (gradsh's
+    # Python runner, running a program compiled whole) sets `live` instead: what it returns
+    # when a record is made is the origin.
+    live: Callable[[], Any] | None = None
 
 
 def set_origin(origin: Any) -> None:
     _Origin.value = origin
+
+
+def current_origin() -> Any:
+    """The origin a record made now keeps (see _Origin)."""
+    live = _Origin.live
+    return _Origin.value if live is None else live()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -69,7 +79,7 @@ class Anomaly:
 
     enabled: bool = False
     check_nan: bool = True
-    trace: Callable[[], Any] = staticmethod(lambda: _Origin.value)  # type: ignore[assignment]
+    trace: Callable[[], Any] = staticmethod(current_origin)  # type: ignore[assignment]
 
 
 class SavedHooks:

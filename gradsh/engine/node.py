@@ -183,6 +183,7 @@ class Function(Node):
     half_opmath: ClassVar[bool] = False
     opmath_dtypes: ClassVar[frozenset[np.dtype]] = frozenset()  # the dtypes it widens
     _plain_device: ClassVar[bool] = True
+    _plain_init: ClassVar[bool] = True
     needs_input_grad: tuple[bool, ...] = ()
     _saved: dict[str, SavedTensor] = _NO_SAVED  # type: ignore[assignment]  # until a save
 
@@ -196,6 +197,9 @@ class Function(Node):
         # Whether the op takes its inputs' device as they are (no common_device override):
         # apply then needs no device check when all inputs are on one device.
         cls._plain_device = cls.common_device is Function.common_device
+        # Whether `cls()` only makes the object (Function's own empty __init__): apply then
+        # makes it with object.__new__, without calling __init__.
+        cls._plain_init = cls.__init__ is Function.__init__
 
     def _activate(self, inputs: Sequence[Tensor]) -> None:
         if len(inputs) == 1:  # the common case, without the loop
@@ -220,7 +224,7 @@ class Function(Node):
         # defaults, so that a million-node graph stays small.
         if cls.half_opmath and inputs[0]._data.dtype in cls.opmath_dtypes:
             return _apply_in_float32(cls, inputs, params)
-        node = cls()
+        node = _new(cls) if cls._plain_init else cls()
         enabled = _GradMode.enabled
         if len(inputs) == 1:
             t = inputs[0]
@@ -230,7 +234,8 @@ class Function(Node):
             device = t.device if cls._plain_device else node.common_device(inputs, params)
             if requires:
                 node.next_functions = (_edge(t),)
-                node.input_meta = _shared((_meta(t),))
+                metas = (_meta(t),)
+                node.input_meta = _META_TUPLES.get(metas) or _shared(metas)
                 node.sequence_nr = next(_sequence)
         elif len(inputs) == 2:
             a, b = inputs
@@ -247,8 +252,9 @@ class Function(Node):
                 edge_a = _edge(a) if need_a else _NO_EDGE
                 edge_b = _edge(b) if need_b else _NO_EDGE
                 node.next_functions = (edge_a, edge_b)
-                node.input_meta = _shared((None if edge_a[0] is None else _meta(a),
-                                           None if edge_b[0] is None else _meta(b)))
+                metas = (None if edge_a[0] is None else _meta(a),
+                         None if edge_b[0] is None else _meta(b))
+                node.input_meta = _META_TUPLES.get(metas) or _shared(metas)
                 node.sequence_nr = next(_sequence)
         else:
             needs = tuple([t._requires_grad or t._grad_fn is not None or (
@@ -441,7 +447,9 @@ def _meta(t: Tensor) -> tuple[Any, ...]:
         acc = t._acc()
         if acc is not None:
             return acc.leaf_meta  # type: ignore[attr-defined, no-any-return]
-    return _interned(_METAS, (t._data.shape, t.dtype, t.device))
+    key = (t._data.shape, t.dtype, t.device)
+    shared = _METAS.get(key)  # (_interned, inline: this is every recorded input's path)
+    return shared if shared is not None else _interned(_METAS, key)
 
 
 def _interned(table: dict[tuple[Any, ...], tuple[Any, ...]],
@@ -457,6 +465,7 @@ def _interned(table: dict[tuple[Any, ...], tuple[Any, ...]],
 
 
 _META_TUPLES: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+_new = object.__new__
 
 
 def check_same_device(method: str, arguments: Sequence[tuple[str, Tensor | None]]) -> str:

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
-from gradsh.engine.grad_mode import Anomaly, SavedHooks, _GradMode, _Origin, no_grad
+from gradsh.engine.grad_mode import (Anomaly, SavedHooks, _GradMode, _Origin, current_origin,
+                                     no_grad)
 from gradsh.engine.undo import _Undo
 from gradsh.engine.variable import InferenceCounter, InferenceMode, Tensor
 
@@ -53,7 +54,8 @@ class SavedTensor:
         self._counter = counter
         self.version = counter.value
         self.released = False
-        self.origin = _Origin.value  # where it was saved
+        live = _Origin.live  # where it was saved (current_origin, inline)
+        self.origin = _Origin.value if live is None else live()
         self.freed_origin: Any = None  # where a backward freed it
         self.shape = tensor._data.shape
         self.dtype = tensor.dtype
@@ -143,7 +145,7 @@ class SavedTensor:
         if undoable and _Undo.log is not None:
             _Undo.log.record_release(self)
         if not self.released:
-            self.freed_origin = _Origin.value
+            self.freed_origin = current_origin()
         self.released = True
         self._tensor = None
         self._data = None

@@ -17,7 +17,7 @@ from gradsh.engine.exceptions import (
     TorchTypeError,
     warn,
 )
-from gradsh.engine.grad_mode import _GradMode, _Origin
+from gradsh.engine.grad_mode import _GradMode, current_origin
 from gradsh.engine.pytypes import Size, device_of
 from gradsh.engine.threads import elementwise
 from gradsh.engine.undo import _Undo
@@ -445,7 +445,7 @@ class Tensor:
                 value = backend.place(value, self.device)
             data[...] = value
         self._version_counter.value += 1
-        self._version_counter.origin = _Origin.value
+        self._version_counter.origin = current_origin()
         if self._counter is INFERENCE:  # PyTorch checks after the kernel wrote
             self._check_inference_inplace()
 
@@ -460,7 +460,7 @@ class Tensor:
                 _Undo.log.record_write(self)
             elementwise(np.add, data, value, out=data)
             self._version_counter.value += 1
-            self._version_counter.origin = _Origin.value
+            self._version_counter.origin = current_origin()
             if self._counter is INFERENCE:
                 self._check_inference_inplace()
         else:

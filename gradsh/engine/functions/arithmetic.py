@@ -42,6 +42,9 @@ __all__ = [
 ]
 
 
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)  # (NumPy's one instance of each)
+
+
 def _as_float32(x: Any) -> Any:
     """A NumPy operand as float32 (a PyTorch kernel's common dtype); others unchanged."""
     return x.astype(np.float32, copy=False) if x.__class__ is np.ndarray else x
@@ -91,9 +94,13 @@ class AddBackward0(Function):
 
     def forward(self, a: Tensor, b: Tensor, alpha: float | int = 1) -> Array:
         x, y = a._data, b._data
+        self.alpha = alpha
+        if b._wrapped and alpha == 1 and not a._wrapped and x.__class__ is np.ndarray and \
+                (x.dtype is _F32 or x.dtype is _F64) and x.size < threads.MIN_ELEMENTS:
+            # `x + 0.5` on a small float tensor: what the general path below does for it
+            return np.add(x, y.item(), dtype=x.dtype)
         if x.shape != y.shape:
             broadcast_shapes(a, b)
-        self.alpha = alpha
         dtype = result_dtype(a, b)
         return first_operand_layout(_add_scaled(
             x if not a._wrapped else fit_int(x.item(), dtype),
@@ -172,9 +179,17 @@ class MulBackward0(Function):
 
     def forward(self, a: Tensor, b: Tensor) -> Array:
         x, y = a._data, b._data
+        need_a, need_b = self.needs_input_grad
+        if b._wrapped and not a._wrapped and x.__class__ is np.ndarray and \
+                (x.dtype is _F32 or x.dtype is _F64) and x.size < threads.MIN_ELEMENTS:
+            # `x * 0.5` on a small float tensor: what the general path below does for it
+            if need_a:
+                self.save("other", b)
+            if need_b:
+                self.save("self", a)
+            return np.multiply(x, y.item(), dtype=x.dtype)
         if x.shape != y.shape:
             broadcast_shapes(a, b)
-        need_a, need_b = self.needs_input_grad
         if need_a:
             self.save("other", b)
         if need_b:

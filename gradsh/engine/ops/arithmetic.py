@@ -105,7 +105,7 @@ def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
         if b.__class__ is Tensor:
             return AddBackward0.apply(a, b, alpha=alpha)
         if b.__class__ is float and not ScalarOverloads.active:
-            return AddBackward0.apply(a, Tensor.wrap_scalar(b), alpha=alpha)
+            return AddBackward0.apply(a, _shared_float(b), alpha=alpha)
     if not isinstance(a, Tensor):
         # torch.add(2, x): the number is wrapped as the first operand (`2 + x` is x.__radd__,
         # which keeps x first); two numbers give a 0-d tensor.
@@ -118,6 +118,23 @@ def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
     if _scalar_overload(b):
         return AddBackward1.apply(a, other=b, alpha=alpha)
     return AddBackward0.apply(a, as_tensor_operand(b), alpha=alpha)
+
+
+_SHARED: dict[float, Tensor] = {}  # see _shared_float
+
+
+def _shared_float(value: float) -> Tensor:
+    """`value` wrapped as an operand that the op reads and keeps nothing of (it saves no
+    tensor: `x + value`, `x * value` when x needs no gradient), one tensor per value: no one
+    else ever sees it. Zero (whose sign a dict key would lose) and NaN are wrapped afresh."""
+    t = _SHARED.get(value)
+    if t is None:
+        t = Tensor.wrap_scalar(value)
+        if value != 0.0 and value == value:
+            if len(_SHARED) >= 256:
+                _SHARED.clear()
+            _SHARED[value] = t
+    return t
 
 
 @guarded(tensor_first=False)
@@ -183,7 +200,9 @@ def mul(a: TensorLike, b: TensorLike) -> Tensor:
         if b.__class__ is Tensor:
             return MulBackward0.apply(a, b)
         if b.__class__ is float and not ScalarOverloads.active:
-            return MulBackward0.apply(a, Tensor.wrap_scalar(b))
+            if a._requires_grad or a._grad_fn is not None or a._base is not None:
+                return MulBackward0.apply(a, Tensor.wrap_scalar(b))  # (which it may save)
+            return MulBackward0.apply(a, _shared_float(b))
     if not isinstance(a, Tensor):
         # torch.mul(2, x): the number wrapped as the first operand (`2 * x` keeps x first).
         if not isinstance(b, Tensor):

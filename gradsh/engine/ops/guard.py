@@ -268,11 +268,41 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
         raise _invalid_arguments(name, given[1:] if method else given, keywords,
                                  method) from error
 
-    guarded.__name__ = getattr(function, "__name__", name)
-    guarded.__qualname__ = guarded.__name__
-    guarded.__doc__ = function.__doc__
-    guarded.__wrapped__ = function  # type: ignore[attr-defined]
-    return guarded
+    def binary(self: Any, other: Any = _ABSENT, *more: Any, **kwargs: Any) -> Any:
+        """`guarded` for a binary operator, with its common call (a tensor and a tensor or a
+        Python number) checked here without packing the arguments."""
+        kind = other.__class__
+        if more or kwargs or not (kind is float or kind is Tensor or kind is int) or \
+                not isinstance(self, Tensor):
+            if other is _ABSENT:
+                return guarded(self, *more, **kwargs)
+            return guarded(self, other, *more, **kwargs)
+        if reads:  # as in guarded
+            data = self._data
+            if data.size > max_reads:
+                limits.check_reads(data.size, data.shape)
+            if data.nbytes >= measured and (sized or temporaries):
+                _check_memory(data, sized, temporaries)
+            if kind is Tensor:
+                data = other._data
+                if data.size > max_reads:
+                    limits.check_reads(data.size, data.shape)
+                if data.nbytes >= measured and (sized or temporaries):
+                    _check_memory(data, sized, temporaries)
+        try:
+            return function(self, other)
+        except _ARGUMENT_ERRORS as error:
+            return argument_error(error, (self, other), (self, other), kwargs)
+
+    public = binary if operator and not tensor_first and not numpy_data else guarded
+    public.__name__ = getattr(function, "__name__", name)
+    public.__qualname__ = public.__name__
+    public.__doc__ = function.__doc__
+    public.__wrapped__ = function  # type: ignore[attr-defined]
+    return public
+
+
+_ABSENT: Any = object()  # a binary operator called without its second operand
 
 
 # The guarded function -> the function itself (what the method table wraps in its own guard).

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gradsh.engine.grad_mode import _Origin
+from gradsh.engine.grad_mode import current_origin
 from gradsh.engine.inplace import _move_retain_grad, check_inplace
 from gradsh.engine.node import Node, _compose_view
 from gradsh.engine.ops.guard import guarded
@@ -46,7 +46,7 @@ def _view_in_place(target: Tensor, view: Callable[..., Tensor], *args: Any) -> T
         target._view_fn = _compose_view(target, out._view_fn)
     counter = target._version_counter
     counter.value += 1
-    counter.origin = _Origin.value
+    counter.origin = current_origin()
     node = out._grad_fn
     if node is not None:
         _in_place_node(node)

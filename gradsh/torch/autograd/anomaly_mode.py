@@ -24,9 +24,9 @@ def _python_stack() -> Any:
               if not os.path.abspath(f.filename).startswith(_GRADSH_DIR + os.sep)
               and not f.filename.startswith("<frozen ")]
     if not frames:
-        from gradsh.engine.tensor import _Origin
+        from gradsh.engine.grad_mode import current_origin
 
-        return _Origin.value
+        return current_origin()
     return "".join(traceback.format_list(frames)).rstrip("\n")
 
 
