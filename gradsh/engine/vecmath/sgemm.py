@@ -28,6 +28,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from gradsh.engine.vecmath import native
 from gradsh.engine.vecmath.fp import F32, F64, I64, fma32, round_f64_to_f32
 
 __all__ = ["mm", "addmm", "bmm", "dot", "matmul", "plan", "cost", "EXACT_MAX_US"]
@@ -121,6 +122,9 @@ _F32_MIN_NORMAL = 2.0 ** -126
 
 
 def _run(kernel: Kernel, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if native.kernels is not None:  # exact in every range: no subnormal checks
+        with np.errstate(all="ignore"):
+            return kernel(a, b)
     _state.careful = not _safe(a, b)
     try:
         with np.errstate(all="ignore"):
@@ -204,6 +208,8 @@ def _chain(a: np.ndarray, b: np.ndarray, blocks: list[tuple[int, int]],
     """One fused multiply-add chain per output and k block, from 0 (or from `start`, one
     block), the blocks side by side (the shorter ones padded with 0 * 0, which leaves a sum
     that started at +0 unchanged): (len(blocks), m, n) float32."""
+    if native.kernels is not None:
+        return native.chain(a, b, blocks, start)
     m, n = a.shape[0], b.shape[1]
     count = len(blocks)
     longest = max(k1 - k0 for k0, k1 in blocks)
@@ -292,6 +298,8 @@ def _dot_lanes(a: np.ndarray, b: np.ndarray, accumulators: int, peel: bool) -> n
 def _dot_rows(a: np.ndarray, b: np.ndarray, peel: bool) -> np.ndarray:
     """The dot kernel on a few rows: even rows (counted from the first) keep two accumulators,
     odd rows one."""
+    if native.kernels is not None:
+        return native.dot_rows(a, b, peel)
     out = _dot_lanes(a, b, 1, peel)
     if a.shape[0]:
         out[0::2] = _dot_lanes(a[0::2], b, 2, peel)
@@ -303,6 +311,8 @@ def _gemv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     time, the first product starting lane 0, 16-lane fused steps from k = 1, the tree, then the
     partial last vector fused into fresh lanes with the tree's sum in lane 0, and its tree; the
     last m % 4 rows through the dot kernel with the first product peeled."""
+    if native.kernels is not None:
+        return native.gemv(a, b)
     m, k = a.shape
     full = m - m % 4
     out = np.empty((m, b.shape[1]), F32)
@@ -345,6 +355,8 @@ def _axpy(x: np.ndarray, rows: np.ndarray, start: np.ndarray | None = None) -> n
     (products named by their k in the eight), then the last k % 8 fused in turn; the outputs
     past the last whole 16-vector are one fused chain. The sums start at `start` (addmm's
     beta * input) or 0."""
+    if native.kernels is not None:
+        return native.axpy(x, rows, start)
     k, n = rows.shape
     wide = n - n % 16
     y = np.zeros(n, F32) if start is None else np.array(start, F32)
@@ -392,6 +404,8 @@ def _sdot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """MKL's sdot: 16-vectors four at a time into four accumulators, then a pair into the
     first two, the rest (and the partial last vector) into the first; (acc0 + acc1) + (acc2 +
     acc3), then lane l + l+8, + l+4, and (0 + 1) + (2 + 3)."""
+    if native.kernels is not None:
+        return native.sdot(x, y)
     k = x.shape[0]
     lanes = _Lanes(x[None, :], y[:, None])
     accs = [_Acc((16, 1, 1)) for _ in range(4)]
@@ -415,6 +429,8 @@ def _sdot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def _unfused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """acc += a[..., i, k] * b[..., k, j] in float32, k in order, the product rounded (ATen's
     small bmm kernel, and the 1 x 1 chain)."""
+    if native.kernels is not None and a.ndim == 3 and b.ndim == 3:
+        return native.unfused_chain(a, b)
     acc = np.zeros(a.shape[:-1] + b.shape[-1:], F32)
     for k in range(a.shape[-1]):
         acc += a[..., :, k:k + 1] * b[..., k:k + 1, :]

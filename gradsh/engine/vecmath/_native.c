@@ -1,0 +1,531 @@
+/* gradsh's optional compiled kernels: the exact float32 multiply-add chains that sgemm.py
+ * emulates with float64 NumPy steps (MKL's sgemm/sgemv/sdot orders, ATen's unfused bmm loop).
+ *
+ * Every output is computed by the same sequence of IEEE float32 operations as the NumPy path:
+ * fmaf for each fused step (one rounding), a plain float32 * or + for each unfused one. The
+ * build turns contraction off (-ffp-contract=off) so that no a * b + c is fused behind our back;
+ * the loops vectorise across independent outputs only, never reorder one output's chain. So the
+ * bits do not depend on the instruction set: the AVX-512 and AVX2+FMA copies run vfmadd, the
+ * portable copy calls libm's fmaf, all exact. `use(name)` forces a copy (the tests compare them).
+ *
+ * Buffers come in as C-contiguous float32 (sgemm.py's wrappers in native.py make them so); the
+ * kernels run without the GIL.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <string.h>
+
+typedef Py_ssize_t idx_t;
+
+#if defined(_MSC_VER)
+#define INLINE static __forceinline
+#else
+#define INLINE static inline __attribute__((always_inline))
+#endif
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define IVDEP _Pragma("GCC ivdep")
+#else
+#define IVDEP
+#endif
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define GRADSH_X86 1
+#endif
+
+/* Columns of the output handled together by the blocked chain (a few KiB of rows in L1). */
+#define COLUMN_TILE 512
+
+/* ---------------------------------------------------------------------------------------- */
+/* The kernels, written once and instantiated per instruction set below.                     */
+
+/* out[i, j] = fused chain over k in [k0, k1) of a[i, k] * b[k, j], from out[i, j]. a: rows of
+ * lda floats; b: rows of n floats; out: m x n. Four rows at a time share each row of b. */
+INLINE void chain_body(float *out, const float *a, const float *b, idx_t m, idx_t n, idx_t lda,
+                       idx_t k0, idx_t k1)
+{
+    for (idx_t jt = 0; jt < n; jt += COLUMN_TILE) {
+        idx_t width = n - jt < COLUMN_TILE ? n - jt : COLUMN_TILE;
+        idx_t i = 0;
+        for (; i + 4 <= m; i += 4) {
+            float *o0 = out + i * n + jt, *o1 = o0 + n, *o2 = o1 + n, *o3 = o2 + n;
+            const float *a0 = a + i * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
+            for (idx_t k = k0; k < k1; k++) {
+                const float *bk = b + k * n + jt;
+                float x0 = a0[k], x1 = a1[k], x2 = a2[k], x3 = a3[k];
+                IVDEP for (idx_t j = 0; j < width; j++) {
+                    float v = bk[j];
+                    o0[j] = fmaf(x0, v, o0[j]);
+                    o1[j] = fmaf(x1, v, o1[j]);
+                    o2[j] = fmaf(x2, v, o2[j]);
+                    o3[j] = fmaf(x3, v, o3[j]);
+                }
+            }
+        }
+        for (; i < m; i++) {
+            float *o = out + i * n + jt;
+            const float *ai = a + i * lda;
+            for (idx_t k = k0; k < k1; k++) {
+                const float *bk = b + k * n + jt;
+                float x = ai[k];
+                IVDEP for (idx_t j = 0; j < width; j++)
+                    o[j] = fmaf(x, bk[j], o[j]);
+            }
+        }
+    }
+}
+
+/* acc[l] = fma(x[l], y[l], acc[l]) for l < count (one 16-lane step). */
+INLINE void lanes_fma(float *acc, const float *x, const float *y, idx_t count)
+{
+    for (idx_t l = 0; l < count; l++)
+        acc[l] = fmaf(x[l], y[l], acc[l]);
+}
+
+/* The horizontal sum of 16 lanes: lane l + lane l+8, then +4, +2, +1. */
+INLINE float tree16(const float *lanes)
+{
+    float t[8];
+    for (int l = 0; l < 8; l++)
+        t[l] = lanes[l] + lanes[l + 8];
+    for (int half = 4; half >= 1; half /= 2)
+        for (int l = 0; l < half; l++)
+            t[l] = t[l] + t[l + half];
+    return t[0];
+}
+
+/* MKL's dot-product kernel on one output (sgemm.py _dot_lanes): `accumulators` (1 or 2) sets
+ * of 16 lanes, pairs of vectors alternating; `peel` leaves the first product out until last. */
+INLINE float dot_lanes_one(const float *x, const float *y, idx_t k, int accumulators, int peel)
+{
+    float acc[2][16];
+    memset(acc, 0, sizeof acc);
+    idx_t first = peel ? 1 : 0, span = k - first;
+    const float *xs = x + first, *ys = y + first;
+    idx_t vectors = span / 16, paired = vectors - vectors % accumulators;
+    for (idx_t v = 0; v < paired; v++)
+        lanes_fma(acc[v % accumulators], xs + 16 * v, ys + 16 * v, 16);
+    if (accumulators == 2)
+        for (int l = 0; l < 16; l++)
+            acc[0][l] = acc[0][l] + acc[1][l];
+    for (idx_t s = 16 * paired; s < span; s += 16)
+        lanes_fma(acc[0], xs + s, ys + s, span - s < 16 ? span - s : 16);
+    float out = tree16(acc[0]);
+    if (peel) {
+        float first_product = x[0] * y[0];
+        out = out + first_product;
+    }
+    return out;
+}
+
+/* out[i, j] = the dot kernel on a's row i and bt's row j (sgemm.py _dot_rows): even rows two
+ * accumulators, odd rows one. */
+INLINE void dot_rows_body(float *out, const float *a, const float *bt, idx_t m, idx_t n, idx_t k,
+                          int peel)
+{
+    for (idx_t i = 0; i < m; i++)
+        for (idx_t j = 0; j < n; j++)
+            out[i * n + j] = dot_lanes_one(a + i * k, bt + j * k, k, i % 2 == 0 ? 2 : 1, peel);
+}
+
+/* sgemv's four-row form on one output (sgemm.py _gemv_rows4). */
+INLINE float gemv4_one(const float *x, const float *y, idx_t k)
+{
+    float total = x[0] * y[0];
+    float acc[16];
+    idx_t vectors = (k - 1) / 16, rest = k - 1 - 16 * vectors;
+    if (vectors) {
+        memset(acc, 0, sizeof acc);
+        acc[0] = total;
+        for (idx_t v = 0; v < vectors; v++)
+            lanes_fma(acc, x + 1 + 16 * v, y + 1 + 16 * v, 16);
+        total = tree16(acc);
+    }
+    if (rest) {
+        memset(acc, 0, sizeof acc);
+        acc[0] = total;
+        lanes_fma(acc, x + 1 + 16 * vectors, y + 1 + 16 * vectors, rest);
+        total = tree16(acc);
+    }
+    return total;
+}
+
+/* MKL's sgemv on rows contiguous along k (sgemm.py _gemv): four rows at a time, the last
+ * m % 4 through the dot kernel with the first product peeled. */
+INLINE void gemv_body(float *out, const float *a, const float *bt, idx_t m, idx_t n, idx_t k)
+{
+    idx_t full = m - m % 4;
+    for (idx_t i = 0; i < full; i++)
+        for (idx_t j = 0; j < n; j++)
+            out[i * n + j] = gemv4_one(a + i * k, bt + j * k, k);
+    dot_rows_body(out + full * n, a + full * k, bt, m - full, n, k, 1);
+}
+
+/* MKL's sdot (sgemm.py _sdot). */
+INLINE float sdot_body(const float *x, const float *y, idx_t k)
+{
+    float acc[4][16];
+    memset(acc, 0, sizeof acc);
+    idx_t vectors = k / 16, v = 0;
+    while (vectors - v >= 4) {
+        for (int j = 0; j < 4; j++)
+            lanes_fma(acc[j], x + 16 * (v + j), y + 16 * (v + j), 16);
+        v += 4;
+    }
+    if (vectors - v >= 2) {
+        lanes_fma(acc[0], x + 16 * v, y + 16 * v, 16);
+        lanes_fma(acc[1], x + 16 * (v + 1), y + 16 * (v + 1), 16);
+        v += 2;
+    }
+    for (idx_t s = 16 * v; s < k; s += 16)
+        lanes_fma(acc[0], x + s, y + s, k - s < 16 ? k - s : 16);
+    float t[16];
+    for (int l = 0; l < 16; l++) {
+        float left = acc[0][l] + acc[1][l], right = acc[2][l] + acc[3][l];
+        t[l] = left + right;
+    }
+    for (int l = 0; l < 8; l++)
+        t[l] = t[l] + t[l + 8];
+    for (int l = 0; l < 4; l++)
+        t[l] = t[l] + t[l + 4];
+    float left = t[0] + t[1], right = t[2] + t[3];
+    return left + right;
+}
+
+/* MKL's sgemv on a matrix contiguous along the outputs (sgemm.py _axpy): y[j] (holding the
+ * start) += sum_k x[k] * rows[k, j] in its pattern of eight; outputs past the last whole
+ * 16-vector one fused chain. */
+INLINE void axpy_body(float *y, const float *x, const float *rows, idx_t k, idx_t n)
+{
+    idx_t wide = n - n % 16, eights = k - k % 8;
+    for (idx_t base = 0; base < eights; base += 8) {
+        const float *r = rows + base * n;
+        const float *r0 = r, *r1 = r + n, *r2 = r + 2 * n, *r3 = r + 3 * n, *r4 = r + 4 * n,
+                    *r5 = r + 5 * n, *r6 = r + 6 * n, *r7 = r + 7 * n;
+        const float *xb = x + base;
+        IVDEP for (idx_t j = 0; j < wide; j++) {
+            float acc = fmaf(r6[j], xb[6], y[j]);
+            acc = fmaf(r4[j], xb[4], acc);
+            float v = r7[j] * xb[7];
+            v = fmaf(r5[j], xb[5], v);
+            acc = acc + v;
+            float w0 = r2[j] * xb[2], w1 = r3[j] * xb[3];
+            w0 = fmaf(r0[j], xb[0], w0);
+            w1 = fmaf(r1[j], xb[1], w1);
+            w0 = w0 + w1;
+            y[j] = acc + w0;
+        }
+    }
+    for (idx_t i = eights; i < k; i++) {
+        const float *ri = rows + i * n;
+        float xi = x[i];
+        IVDEP for (idx_t j = 0; j < wide; j++)
+            y[j] = fmaf(ri[j], xi, y[j]);
+    }
+    for (idx_t i = 0; i < k; i++) {
+        const float *ri = rows + i * n;
+        float xi = x[i];
+        for (idx_t j = wide; j < n; j++)
+            y[j] = fmaf(xi, ri[j], y[j]);
+    }
+}
+
+/* ATen's small bmm loop (sgemm.py _unfused_chain): out = sum over k in order of the rounded
+ * products, each added with its own rounding; out starts at zero. */
+INLINE void unfused_body(float *out, const float *a, const float *b, idx_t batch, idx_t m,
+                         idx_t n, idx_t k)
+{
+    memset(out, 0, (size_t)(batch * m * n) * sizeof(float));
+    for (idx_t t = 0; t < batch; t++) {
+        const float *at = a + t * m * k, *bt = b + t * k * n;
+        float *ot = out + t * m * n;
+        for (idx_t i = 0; i < m; i++)
+            for (idx_t kk = 0; kk < k; kk++) {
+                float x = at[i * k + kk];
+                const float *bk = bt + kk * n;
+                float *o = ot + i * n;
+                IVDEP for (idx_t j = 0; j < n; j++) {
+                    float p = x * bk[j];
+                    o[j] = o[j] + p;
+                }
+            }
+    }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* One copy of every kernel per instruction set.                                              */
+
+typedef struct {
+    const char *name;
+    void (*chain)(float *, const float *, const float *, idx_t, idx_t, idx_t, idx_t, idx_t);
+    void (*dot_rows)(float *, const float *, const float *, idx_t, idx_t, idx_t, int);
+    void (*gemv)(float *, const float *, const float *, idx_t, idx_t, idx_t);
+    float (*sdot)(const float *, const float *, idx_t);
+    void (*axpy)(float *, const float *, const float *, idx_t, idx_t);
+    void (*unfused)(float *, const float *, const float *, idx_t, idx_t, idx_t, idx_t);
+} Level;
+
+#define DEFINE_LEVEL(SUFFIX, ATTRIBUTE)                                                          \
+    ATTRIBUTE static void chain_##SUFFIX(float *o, const float *a, const float *b, idx_t m,      \
+                                         idx_t n, idx_t lda, idx_t k0, idx_t k1)                 \
+    { chain_body(o, a, b, m, n, lda, k0, k1); }                                                  \
+    ATTRIBUTE static void dot_rows_##SUFFIX(float *o, const float *a, const float *bt, idx_t m,  \
+                                            idx_t n, idx_t k, int peel)                          \
+    { dot_rows_body(o, a, bt, m, n, k, peel); }                                                  \
+    ATTRIBUTE static void gemv_##SUFFIX(float *o, const float *a, const float *bt, idx_t m,      \
+                                        idx_t n, idx_t k)                                        \
+    { gemv_body(o, a, bt, m, n, k); }                                                            \
+    ATTRIBUTE static float sdot_##SUFFIX(const float *x, const float *y, idx_t k)                \
+    { return sdot_body(x, y, k); }                                                               \
+    ATTRIBUTE static void axpy_##SUFFIX(float *y, const float *x, const float *rows, idx_t k,    \
+                                        idx_t n)                                                 \
+    { axpy_body(y, x, rows, k, n); }                                                             \
+    ATTRIBUTE static void unfused_##SUFFIX(float *o, const float *a, const float *b,            \
+                                           idx_t batch, idx_t m, idx_t n, idx_t k)               \
+    { unfused_body(o, a, b, batch, m, n, k); }
+
+#define LEVEL_ENTRY(NAME, SUFFIX)                                                                \
+    { NAME, chain_##SUFFIX, dot_rows_##SUFFIX, gemv_##SUFFIX, sdot_##SUFFIX, axpy_##SUFFIX,       \
+      unfused_##SUFFIX }
+
+DEFINE_LEVEL(portable, )
+#ifdef GRADSH_X86
+DEFINE_LEVEL(avx2, __attribute__((target("avx2,fma"))))
+DEFINE_LEVEL(avx512, __attribute__((target("avx512f,avx2,fma"))))
+#endif
+
+/* Best first; `portable` runs anywhere. */
+static const Level LEVELS[] = {
+#ifdef GRADSH_X86
+    LEVEL_ENTRY("avx512f", avx512),
+    LEVEL_ENTRY("avx2", avx2),
+#endif
+    LEVEL_ENTRY("portable", portable),
+};
+#define LEVEL_COUNT ((int)(sizeof LEVELS / sizeof LEVELS[0]))
+
+static const Level *current = &LEVELS[LEVEL_COUNT - 1];
+
+static int supported(const Level *level)
+{
+#ifdef GRADSH_X86
+    __builtin_cpu_init();
+    if (strcmp(level->name, "avx512f") == 0)
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2")
+               && __builtin_cpu_supports("fma");
+    if (strcmp(level->name, "avx2") == 0)
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+    (void)level;
+    return 1;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Python entry points: buffers checked for size, then the kernel without the GIL.           */
+
+/* Whether `view` holds at least `count` floats; sets ValueError otherwise. */
+static int holds(Py_buffer *view, idx_t count, const char *what)
+{
+    if (count < 0 || view->len / (idx_t)sizeof(float) < count) {
+        PyErr_Format(PyExc_ValueError, "%s: buffer too small", what);
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *py_chain(PyObject *self, PyObject *args)
+{
+    Py_buffer out, a, b;
+    idx_t m, n, lda, k0, k1;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "w*y*y*nnnnn", &out, &a, &b, &m, &n, &lda, &k0, &k1))
+        return NULL;
+    int ok = m >= 0 && n >= 0 && 0 <= k0 && k0 <= k1 && k1 <= lda && holds(&out, m * n, "out")
+             && holds(&a, m * lda, "a") && holds(&b, k1 * n, "b");
+    if (ok) {
+        Py_BEGIN_ALLOW_THREADS
+        current->chain(out.buf, a.buf, b.buf, m, n, lda, k0, k1);
+        Py_END_ALLOW_THREADS
+    } else if (!PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, "chain: bad sizes");
+    }
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&a);
+    PyBuffer_Release(&b);
+    return ok ? Py_NewRef(Py_None) : NULL;
+}
+
+/* dot_rows(out, a, bt, m, n, k, peel) and gemv(out, a, bt, m, n, k): a is m x k, bt is n x k. */
+static PyObject *rows_call(PyObject *args, int gemv)
+{
+    Py_buffer out, a, bt;
+    idx_t m, n, k;
+    int peel = 0;
+    if (gemv ? !PyArg_ParseTuple(args, "w*y*y*nnn", &out, &a, &bt, &m, &n, &k)
+             : !PyArg_ParseTuple(args, "w*y*y*nnnp", &out, &a, &bt, &m, &n, &k, &peel))
+        return NULL;
+    int ok = m >= 0 && n >= 0 && k >= 1 && holds(&out, m * n, "out") && holds(&a, m * k, "a")
+             && holds(&bt, n * k, "bt");
+    if (ok) {
+        Py_BEGIN_ALLOW_THREADS
+        if (gemv)
+            current->gemv(out.buf, a.buf, bt.buf, m, n, k);
+        else
+            current->dot_rows(out.buf, a.buf, bt.buf, m, n, k, peel);
+        Py_END_ALLOW_THREADS
+    } else if (!PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, "dot kernel: bad sizes");
+    }
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&a);
+    PyBuffer_Release(&bt);
+    return ok ? Py_NewRef(Py_None) : NULL;
+}
+
+static PyObject *py_dot_rows(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return rows_call(args, 0);
+}
+
+static PyObject *py_gemv(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return rows_call(args, 1);
+}
+
+static PyObject *py_sdot(PyObject *self, PyObject *args)
+{
+    Py_buffer x, y;
+    idx_t k;
+    float result = 0;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*n", &x, &y, &k))
+        return NULL;
+    int ok = holds(&x, k, "x") && holds(&y, k, "y");
+    if (ok) {
+        Py_BEGIN_ALLOW_THREADS
+        result = current->sdot(x.buf, y.buf, k);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&y);
+    return ok ? PyFloat_FromDouble((double)result) : NULL;
+}
+
+static PyObject *py_axpy(PyObject *self, PyObject *args)
+{
+    Py_buffer y, x, rows;
+    idx_t k, n;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "w*y*y*nn", &y, &x, &rows, &k, &n))
+        return NULL;
+    int ok = holds(&y, n, "y") && holds(&x, k, "x") && holds(&rows, k * n, "rows");
+    if (ok) {
+        Py_BEGIN_ALLOW_THREADS
+        current->axpy(y.buf, x.buf, rows.buf, k, n);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&y);
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&rows);
+    return ok ? Py_NewRef(Py_None) : NULL;
+}
+
+static PyObject *py_unfused(PyObject *self, PyObject *args)
+{
+    Py_buffer out, a, b;
+    idx_t batch, m, n, k;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "w*y*y*nnnn", &out, &a, &b, &batch, &m, &n, &k))
+        return NULL;
+    int ok = batch >= 0 && m >= 0 && n >= 0 && k >= 0 && holds(&out, batch * m * n, "out")
+             && holds(&a, batch * m * k, "a") && holds(&b, batch * k * n, "b");
+    if (ok) {
+        Py_BEGIN_ALLOW_THREADS
+        current->unfused(out.buf, a.buf, b.buf, batch, m, n, k);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&a);
+    PyBuffer_Release(&b);
+    return ok ? Py_NewRef(Py_None) : NULL;
+}
+
+static PyObject *py_levels(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    PyObject *names = PyList_New(0);
+    for (int i = 0; names && i < LEVEL_COUNT; i++) {
+        if (!supported(&LEVELS[i]))
+            continue;
+        PyObject *name = PyUnicode_FromString(LEVELS[i].name);
+        if (!name || PyList_Append(names, name) < 0) {
+            Py_XDECREF(name);
+            Py_CLEAR(names);
+            break;
+        }
+        Py_DECREF(name);
+    }
+    return names;
+}
+
+static PyObject *py_level(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    return PyUnicode_FromString(current->name);
+}
+
+static PyObject *py_use(PyObject *self, PyObject *args)
+{
+    const char *name;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "s", &name))
+        return NULL;
+    for (int i = 0; i < LEVEL_COUNT; i++) {
+        if (strcmp(LEVELS[i].name, name) != 0)
+            continue;
+        if (!supported(&LEVELS[i])) {
+            PyErr_Format(PyExc_ValueError, "this CPU cannot run the %s kernels", name);
+            return NULL;
+        }
+        current = &LEVELS[i];
+        return Py_NewRef(Py_None);
+    }
+    PyErr_Format(PyExc_ValueError, "no kernels named %s", name);
+    return NULL;
+}
+
+static PyMethodDef METHODS[] = {
+    {"chain", py_chain, METH_VARARGS,
+     "chain(out, a, b, m, n, lda, k0, k1): out += the fused chains over k0..k1 (in place)"},
+    {"dot_rows", py_dot_rows, METH_VARARGS,
+     "dot_rows(out, a, bt, m, n, k, peel): MKL's 16-lane dot kernel on every row pair"},
+    {"gemv", py_gemv, METH_VARARGS, "gemv(out, a, bt, m, n, k): MKL's sgemv dot form"},
+    {"sdot", py_sdot, METH_VARARGS, "sdot(x, y, k) -> float: MKL's sdot"},
+    {"axpy", py_axpy, METH_VARARGS, "axpy(y, x, rows, k, n): MKL's sgemv axpy form, in place"},
+    {"unfused", py_unfused, METH_VARARGS,
+     "unfused(out, a, b, batch, m, n, k): ATen's small bmm loop"},
+    {"levels", py_levels, METH_NOARGS, "the instruction sets this CPU runs, best first"},
+    {"level", py_level, METH_NOARGS, "the instruction set in use"},
+    {"use", py_use, METH_VARARGS, "use(name): run the kernels compiled for `name`"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef MODULE = {
+    PyModuleDef_HEAD_INIT, "_native", "gradsh's compiled exact float32 kernels", -1, METHODS,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__native(void)
+{
+    for (int i = 0; i < LEVEL_COUNT; i++)
+        if (supported(&LEVELS[i])) {
+            current = &LEVELS[i];
+            break;
+        }
+    return PyModule_Create(&MODULE);
+}

@@ -1,0 +1,97 @@
+"""The optional compiled kernels (_native.c) behind sgemm.py's exact float32 chains, same bits.
+
+`kernels` is the extension module, or None where it was not built (no C compiler at install)
+or GRADSH_NATIVE=0 is set; sgemm.py then runs its NumPy emulation. Each function here takes
+and returns what the NumPy function of the same name in sgemm.py does.
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+
+import numpy as np
+
+F32 = np.float32
+
+
+def _load() -> ModuleType | None:
+    if os.environ.get("GRADSH_NATIVE", "").strip() == "0":
+        return None
+    try:
+        from gradsh.engine.vecmath import _native
+    except ImportError:
+        return None
+    return _native
+
+
+kernels = _load()
+# The cost of a product through the kernels (microseconds), measured on the reference
+# machine's AVX-512 copy: a call's overhead and the multiply-adds (the portable copy, libm's
+# fmaf one at a time, is several times slower; the bound then buys less than it says).
+CALL_US = 3.0
+MULTIPLY_ADD_US = 0.0002
+
+
+def _f32(x: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(x, F32)
+
+
+def chain(a: np.ndarray, b: np.ndarray, blocks: list[tuple[int, int]],
+          start: np.ndarray | None = None) -> np.ndarray:
+    """One fused chain per output and k block, from 0 (or `start`): (len(blocks), m, n)."""
+    assert kernels is not None
+    m, k = a.shape
+    n = b.shape[1]
+    parts = np.zeros((len(blocks), m, n), F32)
+    if start is not None:
+        parts[0] = start
+    a, b = _f32(a), _f32(b)
+    for i, (k0, k1) in enumerate(blocks):
+        kernels.chain(parts[i], a, b, m, n, k, k0, k1)
+    return parts
+
+
+def dot_rows(a: np.ndarray, b: np.ndarray, peel: bool) -> np.ndarray:
+    """MKL's 16-lane dot kernel, two accumulators on even rows: (m, n)."""
+    assert kernels is not None
+    m, k = a.shape
+    n = b.shape[1]
+    out = np.empty((m, n), F32)
+    kernels.dot_rows(out, _f32(a), _f32(b.T), m, n, k, peel)
+    return out
+
+
+def gemv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """MKL's sgemv dot form on rows of a (and the columns of b): (m, n)."""
+    assert kernels is not None
+    m, k = a.shape
+    n = b.shape[1]
+    out = np.empty((m, n), F32)
+    kernels.gemv(out, _f32(a), _f32(b.T), m, n, k)
+    return out
+
+
+def sdot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """MKL's sdot, a 0-d float32 array."""
+    assert kernels is not None
+    return np.asarray(kernels.sdot(_f32(x), _f32(y), x.shape[0]), F32).reshape(())
+
+
+def axpy(x: np.ndarray, rows: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
+    """MKL's sgemv axpy form: sum_k x[k] * rows[k] from `start` (or 0), (n,)."""
+    assert kernels is not None
+    k, n = rows.shape
+    y = np.zeros(n, F32) if start is None else np.array(start, F32)
+    kernels.axpy(y, _f32(x), _f32(rows), k, n)
+    return y
+
+
+def unfused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """ATen's small bmm loop on (batch, m, k) @ (batch, k, n)."""
+    assert kernels is not None
+    batch, m, k = a.shape
+    n = b.shape[2]
+    out = np.empty((batch, m, n), F32)
+    kernels.unfused(out, _f32(a), _f32(b), batch, m, n, k)
+    return out
