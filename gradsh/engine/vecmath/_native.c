@@ -15,6 +15,9 @@
 #include <Python.h>
 #include <math.h>
 #include <string.h>
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#endif
 
 typedef Py_ssize_t idx_t;
 
@@ -34,44 +37,83 @@ typedef Py_ssize_t idx_t;
 #define GRADSH_X86 1
 #endif
 
-/* Columns of the output handled together by the blocked chain (a few KiB of rows in L1). */
-#define COLUMN_TILE 512
 
 /* ---------------------------------------------------------------------------------------- */
 /* The kernels, written once and instantiated per instruction set below.                     */
 
-/* out[i, j] = fused chain over k in [k0, k1) of a[i, k] * b[k, j], from out[i, j]. a: rows of
- * lda floats; b: rows of n floats; out: m x n. Four rows at a time share each row of b. */
-INLINE void chain_body(float *out, const float *a, const float *b, idx_t m, idx_t n, idx_t lda,
-                       idx_t k0, idx_t k1)
+/* Four rows by `width` columns of the chains (the portable copy's tile). */
+static void chain_tile_portable(float *out, const float *a, const float *b, idx_t n, idx_t lda,
+                                idx_t k0, idx_t k1)
 {
-    for (idx_t jt = 0; jt < n; jt += COLUMN_TILE) {
-        idx_t width = n - jt < COLUMN_TILE ? n - jt : COLUMN_TILE;
-        idx_t i = 0;
-        for (; i + 4 <= m; i += 4) {
-            float *o0 = out + i * n + jt, *o1 = o0 + n, *o2 = o1 + n, *o3 = o2 + n;
-            const float *a0 = a + i * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
-            for (idx_t k = k0; k < k1; k++) {
-                const float *bk = b + k * n + jt;
-                float x0 = a0[k], x1 = a1[k], x2 = a2[k], x3 = a3[k];
-                IVDEP for (idx_t j = 0; j < width; j++) {
-                    float v = bk[j];
-                    o0[j] = fmaf(x0, v, o0[j]);
-                    o1[j] = fmaf(x1, v, o1[j]);
-                    o2[j] = fmaf(x2, v, o2[j]);
-                    o3[j] = fmaf(x3, v, o3[j]);
-                }
-            }
+    for (int r = 0; r < 4; r++)
+        for (idx_t k = k0; k < k1; k++) {
+            float x = a[r * lda + k];
+            for (idx_t j = 0; j < 4; j++)
+                out[r * n + j] = fmaf(x, b[k * n + j], out[r * n + j]);
         }
-        for (; i < m; i++) {
-            float *o = out + i * n + jt;
-            const float *ai = a + i * lda;
-            for (idx_t k = k0; k < k1; k++) {
-                const float *bk = b + k * n + jt;
-                float x = ai[k];
-                IVDEP for (idx_t j = 0; j < width; j++)
-                    o[j] = fmaf(x, bk[j], o[j]);
-            }
+}
+
+#ifdef GRADSH_X86
+/* The same tiles with the accumulators in vector registers: vfmadd is fmaf on every lane. */
+#define TILE_ROWS(LOAD, STORE, SET1, FMA, VEC, W)                                                \
+    VEC c00 = LOAD(out), c01 = LOAD(out + W), c10 = LOAD(out + n), c11 = LOAD(out + n + W);      \
+    VEC c20 = LOAD(out + 2 * n), c21 = LOAD(out + 2 * n + W);                                    \
+    VEC c30 = LOAD(out + 3 * n), c31 = LOAD(out + 3 * n + W);                                    \
+    for (idx_t k = k0; k < k1; k++) {                                                            \
+        VEC b0 = LOAD(b + k * n), b1 = LOAD(b + k * n + W), x;                                   \
+        x = SET1(a[k]);                                                                          \
+        c00 = FMA(x, b0, c00);                                                                   \
+        c01 = FMA(x, b1, c01);                                                                   \
+        x = SET1(a[lda + k]);                                                                    \
+        c10 = FMA(x, b0, c10);                                                                   \
+        c11 = FMA(x, b1, c11);                                                                   \
+        x = SET1(a[2 * lda + k]);                                                                \
+        c20 = FMA(x, b0, c20);                                                                   \
+        c21 = FMA(x, b1, c21);                                                                   \
+        x = SET1(a[3 * lda + k]);                                                                \
+        c30 = FMA(x, b0, c30);                                                                   \
+        c31 = FMA(x, b1, c31);                                                                   \
+    }                                                                                            \
+    STORE(out, c00), STORE(out + W, c01), STORE(out + n, c10), STORE(out + n + W, c11);          \
+    STORE(out + 2 * n, c20), STORE(out + 2 * n + W, c21);                                        \
+    STORE(out + 3 * n, c30), STORE(out + 3 * n + W, c31);
+
+__attribute__((target("avx2,fma"))) static void chain_tile_avx2(
+    float *out, const float *a, const float *b, idx_t n, idx_t lda, idx_t k0, idx_t k1)
+{
+    TILE_ROWS(_mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_fmadd_ps, __m256, 8)
+}
+
+__attribute__((target("avx512f"))) static void chain_tile_avx512(
+    float *out, const float *a, const float *b, idx_t n, idx_t lda, idx_t k0, idx_t k1)
+{
+    TILE_ROWS(_mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_fmadd_ps, __m512, 16)
+}
+#endif
+
+typedef void (*Tile)(float *, const float *, const float *, idx_t, idx_t, idx_t, idx_t);
+
+/* out[i, j] = fused chain over k in [k0, k1) of a[i, k] * b[k, j], from out[i, j]. a: rows of
+ * lda floats; b: rows of n floats; out: m x n. Tiles of four rows by `width` columns (a
+ * constant per instruction set: what its registers hold), then the edges a row at a time. */
+INLINE void chain_body(float *out, const float *a, const float *b, idx_t m, idx_t n, idx_t lda,
+                       idx_t k0, idx_t k1, Tile tile, idx_t width)
+{
+    idx_t rows = m - m % 4, columns = n - n % width;
+    for (idx_t j = 0; j < columns; j += width)  /* a panel of b stays in cache over the rows */
+        for (idx_t i = 0; i < rows; i += 4)
+            tile(out + i * n + j, a + i * lda, b + j, n, lda, k0, k1);
+    for (idx_t i = 0; i < m; i++) {
+        idx_t from = i < rows ? columns : 0;
+        if (from == n)
+            continue;
+        float *o = out + i * n;
+        const float *ai = a + i * lda;
+        for (idx_t k = k0; k < k1; k++) {
+            const float *bk = b + k * n;
+            float x = ai[k];
+            IVDEP for (idx_t j = from; j < n; j++)
+                o[j] = fmaf(x, bk[j], o[j]);
         }
     }
 }
@@ -266,10 +308,10 @@ typedef struct {
     void (*unfused)(float *, const float *, const float *, idx_t, idx_t, idx_t, idx_t);
 } Level;
 
-#define DEFINE_LEVEL(SUFFIX, ATTRIBUTE)                                                          \
+#define DEFINE_LEVEL(SUFFIX, ATTRIBUTE, WIDTH)                                                   \
     ATTRIBUTE static void chain_##SUFFIX(float *o, const float *a, const float *b, idx_t m,      \
                                          idx_t n, idx_t lda, idx_t k0, idx_t k1)                 \
-    { chain_body(o, a, b, m, n, lda, k0, k1); }                                                  \
+    { chain_body(o, a, b, m, n, lda, k0, k1, chain_tile_##SUFFIX, WIDTH); }                      \
     ATTRIBUTE static void dot_rows_##SUFFIX(float *o, const float *a, const float *bt, idx_t m,  \
                                             idx_t n, idx_t k, int peel)                          \
     { dot_rows_body(o, a, bt, m, n, k, peel); }                                                  \
@@ -289,10 +331,10 @@ typedef struct {
     { NAME, chain_##SUFFIX, dot_rows_##SUFFIX, gemv_##SUFFIX, sdot_##SUFFIX, axpy_##SUFFIX,       \
       unfused_##SUFFIX }
 
-DEFINE_LEVEL(portable, )
+DEFINE_LEVEL(portable, , 4)
 #ifdef GRADSH_X86
-DEFINE_LEVEL(avx2, __attribute__((target("avx2,fma"))))
-DEFINE_LEVEL(avx512, __attribute__((target("avx512f,avx2,fma"))))
+DEFINE_LEVEL(avx2, __attribute__((target("avx2,fma"))), 16)
+DEFINE_LEVEL(avx512, __attribute__((target("avx512f,avx2,fma"))), 32)
 #endif
 
 /* Best first; `portable` runs anywhere. */

@@ -31,6 +31,8 @@ kernels = _load()
 # fmaf one at a time, is several times slower; the bound then buys less than it says).
 CALL_US = 3.0
 MULTIPLY_ADD_US = 0.0002
+# Outputs narrower than this fill few of the blocked kernel's tiles (32 columns on AVX-512).
+_NARROW = 32
 
 
 def _f32(x: np.ndarray) -> np.ndarray:
@@ -41,15 +43,35 @@ def chain(a: np.ndarray, b: np.ndarray, blocks: list[tuple[int, int]],
           start: np.ndarray | None = None) -> np.ndarray:
     """One fused chain per output and k block, from 0 (or `start`): (len(blocks), m, n)."""
     assert kernels is not None
-    m, k = a.shape
-    n = b.shape[1]
+    k = a.shape[1]
+    transposed = _transpose(a, b)
+    if transposed:
+        a, b = b.T, a.T
+        start = None if start is None else start.T
+    m, n = a.shape[0], b.shape[1]
     parts = np.zeros((len(blocks), m, n), F32)
     if start is not None:
         parts[0] = start
     a, b = _f32(a), _f32(b)
     for i, (k0, k1) in enumerate(blocks):
         kernels.chain(parts[i], a, b, m, n, k, k0, k1)
-    return parts
+    return parts.transpose(0, 2, 1) if transposed else parts
+
+
+def _copied(x: np.ndarray) -> int:
+    """How many elements _f32 copies to make x row-major."""
+    return 0 if x.flags.c_contiguous and x.dtype == F32 else x.size
+
+
+def _transpose(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether to run a @ b as (b.T @ a.T).T, which has the same chains (a fused product is
+    symmetric): when the output is narrow (a Linear's few features) and its transpose fills the
+    kernel's tiles, else when it copies fewer elements into the kernel's layout (x @ W.T then
+    copies x rather than W)."""
+    m, n = a.shape[0], b.shape[1]
+    if (n < _NARROW) != (m < _NARROW):
+        return n < m
+    return _copied(b.T) + _copied(a.T) < _copied(a) + _copied(b)
 
 
 def dot_rows(a: np.ndarray, b: np.ndarray, peel: bool) -> np.ndarray:
