@@ -205,9 +205,10 @@ def test_matmul_forms(torch: Any, no_bound: None,
 
 
 def test_products_over_the_bound_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sgemm, "EXACT_MAX_US", 100)
     rng = np.random.default_rng(8)
     a, b = _operands(rng, 20, 20, 20, False, False)
+    assert sgemm._exact_kernel(a, b) == "blocked"
+    monkeypatch.setattr(sgemm, "EXACT_MAX_US", sgemm.cost("blocked", 20, 20, 20) * 0.9)
     assert sgemm._exact_kernel(a, b) is None
     assert np.array_equal(sgemm.mm(a, b), np.matmul(a, b))
 

@@ -26,11 +26,22 @@ def _load() -> ModuleType | None:
 
 
 kernels = _load()
-# The cost of a product through the kernels (microseconds), measured on the reference
-# machine's AVX-512 copy: a call's overhead and the multiply-adds (the portable copy, libm's
-# fmaf one at a time, is several times slower; the bound then buys less than it says).
-CALL_US = 3.0
-MULTIPLY_ADD_US = 0.0002
+# The cost of a product through the kernels (microseconds), measured on the reference machine:
+# a call's overhead and the multiply-adds (0.03-0.06 ns each in the AVX-512 blocked kernel on
+# large products, 0.1-0.3 ns on narrow or small ones and the dot kernels); the portable copy
+# calls libm's fmaf for each (about 1 ns with a hardware fma, several without).
+CALL_US = 10.0
+MULTIPLY_ADD_US = 0.0001
+PORTABLE_MULTIPLY_ADD_US = 0.003
+
+
+def cost(multiply_adds: int) -> float:
+    """The estimated time of a product of `multiply_adds` through the kernels, microseconds."""
+    assert kernels is not None
+    each = PORTABLE_MULTIPLY_ADD_US if kernels.level() == "portable" else MULTIPLY_ADD_US
+    return CALL_US + multiply_adds * each
+
+
 # Outputs narrower than this fill few of the blocked kernel's tiles (32 columns on AVX-512).
 _NARROW = 32
 

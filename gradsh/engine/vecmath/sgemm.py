@@ -19,6 +19,10 @@ thread, the AVX-512 code of the reference machine) and reproduced bit for bit:
 `plan` says which kernel a shape and layout reach, None where it is not reproduced (other small-
 matrix kernels); those products, and any whose emulation would take longer than
 EXACT_MAX_US, compute with NumPy's matmul.
+
+The compiled kernels (_native.c, through native.py) run the same chains with fmaf, a hundred
+times faster or more; without them (no C compiler at install, or GRADSH_NATIVE=0) the NumPy
+emulation below gives the same bits.
 """
 
 from __future__ import annotations
@@ -395,7 +399,7 @@ def _axpy(x: np.ndarray, rows: np.ndarray, start: np.ndarray | None = None) -> n
 
 def dot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """x . y for float32 vectors as MKL's sdot (a 0-d array)."""
-    if x.shape[0] * _STEP_US / 16 > EXACT_MAX_US:
+    if cost("sdot", 1, 1, x.shape[0]) > EXACT_MAX_US:
         return np.asarray(np.dot(x, y), F32)
     return _run(_sdot, x, y)
 
@@ -455,7 +459,11 @@ _KERNELS: dict[str, Kernel] = {
 
 def cost(kernel: str, m: int, n: int, k: int) -> float:
     """The estimated time of a kernel's emulation, in microseconds: its vector steps (each a
-    few NumPy calls) and its multiply-adds."""
+    few NumPy calls) and its multiply-adds; through the compiled kernels, their cost."""
+    if native.kernels is not None:
+        return native.cost(m * n * k)
+    if kernel == "sdot":
+        return k * _STEP_US / 16
     if kernel == "blocked":
         steps = k if k <= 384 else (k + 1) // 2 if k <= 768 else 384
     elif kernel in ("chain", "axpy", "axpy_t"):
@@ -541,7 +549,11 @@ def bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     batch, m, k = a.shape
     n = b.shape[2]
     if m * n * k < 400:
-        if k * _STEP_US + batch * m * n * k * _MULTIPLY_ADD_US > EXACT_MAX_US:
+        if native.kernels is not None:
+            estimate = native.cost(batch * m * n * k)
+        else:
+            estimate = k * _STEP_US + batch * m * n * k * _MULTIPLY_ADD_US
+        if estimate > EXACT_MAX_US:
             return np.matmul(a, b)
         with np.errstate(all="ignore"):
             return _unfused_chain(a, b)
