@@ -1,6 +1,7 @@
 """The optional compiled kernels (vecmath/_native.c) give the NumPy emulation's bits: every
 kernel sgemm.py dispatches to, on thousands of random shapes and layouts with subnormals,
-overflow, infinities, NaN and signed zeros, in each instruction set's copy this CPU runs."""
+overflow, infinities, NaN and signed zeros, and fp.fma32, in each instruction set's copy this
+CPU runs."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 import pytest
 
-from gradsh.engine.vecmath import native, sgemm
+from gradsh.engine.vecmath import fp, native, sgemm
 
 F32 = np.float32
 Product = tuple[str, Callable[[], np.ndarray]]
@@ -132,7 +133,8 @@ def test_a_large_product_through_each_copy(kernels: object) -> None:
     results = []
     for level in kernels.levels():  # type: ignore[attr-defined]
         kernels.use(level)  # type: ignore[attr-defined]
-        results.append(sgemm._blocked(a, b))
+        with np.errstate(all="ignore"):
+            results.append(sgemm._blocked(a, b))
     assert all(_same_bits(r, results[0]) for r in results[1:])
 
 
@@ -152,3 +154,48 @@ def test_gradsh_native_0_turns_the_kernels_off(kernels: object, setting: str,
     out = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
                          text=True, check=True).stdout.strip()
     assert out == str(built)
+
+
+def _fma_pools(rng: np.random.Generator, n: int) -> list[tuple[np.ndarray, ...]]:
+    """fma32 operands: random bit patterns, halfway cases (products 2**6 + 2**-30 onto 2**30),
+    results in the subnormal range, overflow, specials, NaNs of either sign and any payload."""
+    def bits() -> np.ndarray:
+        return rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32).view(F32)
+
+    normal = [rng.standard_normal(n).astype(F32) for _ in range(3)]
+    halfway = (np.full(n, 64 * (1 + 2.0**-12), F32), np.full(n, 1 - 4095 * 2.0**-24, F32),
+               np.full(n, 2.0**30, F32))
+    tiny = (normal[0] * F32(1e-20), normal[1] * F32(1e-19), normal[2] * F32(1e-38))
+    huge = (normal[0] * F32(1e20), normal[1] * F32(1e19), normal[2] * F32(1e38))
+    specials = np.array([np.inf, -np.inf, np.nan, -np.nan, 0.0, -0.0, 1e-45, 3.4e38], F32)
+    nans = (rng.integers(0x7F800001, 0x80000000, n) | (rng.integers(0, 2, n) << 31)).astype(
+        np.uint32).view(F32)
+    return [(bits(), bits(), bits()), tuple(normal), halfway, tiny, huge,
+            (np.resize(specials, n), rng.permutation(np.resize(specials, n)), normal[2]),
+            (nans, normal[0], rng.permutation(nans)), (normal[0], nans, normal[1])]
+
+
+@pytest.mark.parametrize("n", [1, 10, 100, 20_000])
+def test_fma32_matches_the_emulation(kernels: object, monkeypatch: pytest.MonkeyPatch,
+                                     n: int) -> None:
+    """fp.fma32 through fmaf gives the emulation's bits (NaN for NaN: NumPy's own NaN depends
+    on its loop), broadcast operands and scalars included, in every instruction set's copy, and
+    those copies give the very same NaNs; product_error is fma32(a, b, -p) bit for bit."""
+    rng = np.random.default_rng(n)
+    with np.errstate(all="ignore"):
+        for a, b, c in _fma_pools(rng, n):
+            for args in ((a, b, c), (a[0], b, c), (a, F32(b[-1]), c), (a, b, float(c[0])),
+                         (a.reshape(-1, 1)[: min(n, 7)], b[: min(n, 5)], c[0])):
+                expected = _emulated(monkeypatch, lambda args=args: fp.fma32(*args))
+                results = []
+                for level in kernels.levels():  # type: ignore[attr-defined]
+                    kernels.use(level)  # type: ignore[attr-defined]
+                    results.append(fp.fma32(*args))
+                    assert type(results[-1]) is type(expected)
+                    assert _same_bits(results[-1], expected), level
+                assert all(np.array_equal(np.asarray(r).view(np.uint32),
+                                          np.asarray(results[0]).view(np.uint32))
+                           for r in results)
+            product = a * b
+            assert np.array_equal(fp.product_error(a, b, product).view(np.uint32),
+                                  fp.fma32(a, b, -product).view(np.uint32))

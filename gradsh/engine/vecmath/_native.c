@@ -14,6 +14,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #include <immintrin.h>
@@ -295,6 +296,51 @@ INLINE void unfused_body(float *out, const float *a, const float *b, idx_t batch
     }
 }
 
+/* x with its quiet bit set, as a conversion to float64 and back leaves a NaN. */
+static float quieted(float x)
+{
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    bits |= 0x00400000u;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+/* One NaN for a NaN result whatever the instruction set (fmaf's choice depends on the
+ * instruction form): that of (a * b) + c computed in that order, as fp.fma32's NumPy steps do
+ * in NumPy's scalar loops: the first NaN operand (quieted); for an invalid operation (0 * inf,
+ * inf - inf), x86's default NaN (negative, quiet). */
+static float numpy_nan(float a, float b, float c)
+{
+    const uint32_t default_nan = 0xFFC00000u;
+    float out;
+    if (a != a)
+        return quieted(a);
+    if (b != b)
+        return quieted(b);
+    if (!((isinf(a) && b == 0) || (a == 0 && isinf(b))) && c != c)
+        return quieted(c);
+    memcpy(&out, &default_nan, sizeof out);
+    return out;
+}
+
+/* out[i] = fmaf(a[i], b[i], c[i]) (vecmath/fp.py fma32), NaNs as fma32 makes them; an operand
+ * of step 0 is one value broadcast over all. */
+INLINE void fma_body(float *out, const float *a, const float *b, const float *c, idx_t count,
+                     idx_t a_step, idx_t b_step, idx_t c_step)
+{
+    if (a_step && b_step && c_step) {
+        IVDEP for (idx_t i = 0; i < count; i++)
+            out[i] = fmaf(a[i], b[i], c[i]);
+    } else {
+        for (idx_t i = 0; i < count; i++)
+            out[i] = fmaf(a[i * a_step], b[i * b_step], c[i * c_step]);
+    }
+    for (idx_t i = 0; i < count; i++)
+        if (out[i] != out[i])
+            out[i] = numpy_nan(a[i * a_step], b[i * b_step], c[i * c_step]);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* One copy of every kernel per instruction set.                                              */
 
@@ -306,6 +352,7 @@ typedef struct {
     float (*sdot)(const float *, const float *, idx_t);
     void (*axpy)(float *, const float *, const float *, idx_t, idx_t);
     void (*unfused)(float *, const float *, const float *, idx_t, idx_t, idx_t, idx_t);
+    void (*fma)(float *, const float *, const float *, const float *, idx_t, idx_t, idx_t, idx_t);
 } Level;
 
 #define DEFINE_LEVEL(SUFFIX, ATTRIBUTE, WIDTH)                                                   \
@@ -325,11 +372,14 @@ typedef struct {
     { axpy_body(y, x, rows, k, n); }                                                             \
     ATTRIBUTE static void unfused_##SUFFIX(float *o, const float *a, const float *b,            \
                                            idx_t batch, idx_t m, idx_t n, idx_t k)               \
-    { unfused_body(o, a, b, batch, m, n, k); }
+    { unfused_body(o, a, b, batch, m, n, k); }                                                   \
+    ATTRIBUTE static void fma_##SUFFIX(float *o, const float *a, const float *b, const float *c, \
+                                       idx_t count, idx_t sa, idx_t sb, idx_t sc)                \
+    { fma_body(o, a, b, c, count, sa, sb, sc); }
 
 #define LEVEL_ENTRY(NAME, SUFFIX)                                                                \
     { NAME, chain_##SUFFIX, dot_rows_##SUFFIX, gemv_##SUFFIX, sdot_##SUFFIX, axpy_##SUFFIX,       \
-      unfused_##SUFFIX }
+      unfused_##SUFFIX, fma_##SUFFIX }
 
 DEFINE_LEVEL(portable, , 4)
 #ifdef GRADSH_X86
@@ -495,6 +545,37 @@ static PyObject *py_unfused(PyObject *self, PyObject *args)
     return ok ? Py_NewRef(Py_None) : NULL;
 }
 
+/* fma(out, a, b, c, count): each of a, b, c holds `count` floats or one (broadcast). */
+static PyObject *py_fma(PyObject *self, PyObject *args)
+{
+    Py_buffer out, a, b, c;
+    idx_t count;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "w*y*y*y*n", &out, &a, &b, &c, &count))
+        return NULL;
+    idx_t floats[3] = {a.len / (idx_t)sizeof(float), b.len / (idx_t)sizeof(float),
+                       c.len / (idx_t)sizeof(float)};
+    idx_t steps[3];
+    int ok = holds(&out, count, "out");
+    for (int i = 0; ok && i < 3; i++) {
+        steps[i] = floats[i] >= count ? 1 : 0;
+        if (!steps[i] && floats[i] != 1) {
+            PyErr_SetString(PyExc_ValueError, "fma: an operand of neither count floats nor one");
+            ok = 0;
+        }
+    }
+    if (ok && count > 0) {
+        Py_BEGIN_ALLOW_THREADS
+        current->fma(out.buf, a.buf, b.buf, c.buf, count, steps[0], steps[1], steps[2]);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&a);
+    PyBuffer_Release(&b);
+    PyBuffer_Release(&c);
+    return ok ? Py_NewRef(Py_None) : NULL;
+}
+
 static PyObject *py_levels(PyObject *self, PyObject *unused)
 {
     (void)self;
@@ -551,6 +632,8 @@ static PyMethodDef METHODS[] = {
     {"axpy", py_axpy, METH_VARARGS, "axpy(y, x, rows, k, n): MKL's sgemv axpy form, in place"},
     {"unfused", py_unfused, METH_VARARGS,
      "unfused(out, a, b, batch, m, n, k): ATen's small bmm loop"},
+    {"fma", py_fma, METH_VARARGS,
+     "fma(out, a, b, c, count): out = fmaf(a, b, c) element-wise (one-float operands broadcast)"},
     {"levels", py_levels, METH_NOARGS, "the instruction sets this CPU runs, best first"},
     {"level", py_level, METH_NOARGS, "the instruction set in use"},
     {"use", py_use, METH_VARARGS, "use(name): run the kernels compiled for `name`"},

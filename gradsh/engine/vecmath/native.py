@@ -128,3 +128,31 @@ def unfused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     out = np.empty((batch, m, n), F32)
     kernels.unfused(out, _f32(a), _f32(b), batch, m, n, k)
     return out
+
+
+_FLOATS = (F32, np.float64)
+
+
+def _operand(x: object) -> np.ndarray | None:
+    """fp.fma32's operand as float32 (exact: it holds float32 values), or None where it is
+    not a float32 or float64 array or a number (fp.fma32 then takes it as it always has)."""
+    if x.__class__ is np.ndarray:
+        return x.astype(F32, copy=False) if x.dtype in _FLOATS else None  # type: ignore
+    if isinstance(x, (float, int, np.floating)):
+        return np.asarray(F32(x))  # type: ignore[arg-type]
+    return None
+
+
+def fma32(a: object, b: object, c: object) -> np.ndarray | None:
+    """fp.fma32 (a * b + c, one rounding) through fmaf: the same bits; None where an operand is
+    of another kind."""
+    assert kernels is not None
+    operands = [_operand(x) for x in (a, b, c)]
+    if any(x is None for x in operands):
+        return None
+    shape = np.broadcast_shapes(*(x.shape for x in operands))  # type: ignore[union-attr]
+    out = np.empty(shape, F32)
+    flat = [x if x.size == 1 or x.shape == shape else np.broadcast_to(x, shape)  # type: ignore
+            for x in operands]
+    kernels.fma(out, *(np.ascontiguousarray(x) for x in flat), out.size)
+    return out if out.ndim else out[()]
