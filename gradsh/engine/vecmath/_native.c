@@ -341,6 +341,106 @@ INLINE void fma_body(float *out, const float *a, const float *b, const float *c,
             out[i] = numpy_nan(a[i * a_step], b[i * b_step], c[i * c_step]);
 }
 
+/* ATen's float32 cascade sum (SumKernel.cpp; functions/cascade_sum.py emulates it): the same
+ * adds in the same order for each output, so the same bits. */
+
+#define SUM_COLUMNS 32 /* multi_row_sum's widest row: 4 vectors of 8 floats (AVX2's 32 bytes) */
+#define SUM_WIDTH 8    /* the sum kernel's vector: 32 bytes (compiled for AVX2 everywhere) */
+
+/* multi_row_sum: out[c] = the cascade over the rows r < n of x[r * rs + c * cs], c < columns:
+ * chunks of `step` rows into level 0, flushed into level 1 after each chunk, level 1 into 2
+ * every step chunks, 2 into 3 every step**2; then ((l0 + l1) + l2) + l3. */
+INLINE void multi_sum(float *out, const float *x, idx_t n, idx_t rs, idx_t columns, idx_t cs)
+{
+    float acc[4][SUM_COLUMNS];
+    memset(acc, 0, sizeof acc);
+    int ceil_log2 = 1;
+    if (n > 2)
+        for (ceil_log2 = 0; ((idx_t)1 << ceil_log2) < n; ceil_log2++) {
+        }
+    int power = ceil_log2 / 4 > 4 ? ceil_log2 / 4 : 4;
+    idx_t step = (idx_t)1 << power, mask = step - 1, i = 0;
+    while (i + step <= n) {
+        for (idx_t j = 0; j < step; j++, i++) {
+            const float *row = x + i * rs;
+            IVDEP for (idx_t c = 0; c < columns; c++)
+                acc[0][c] = acc[0][c] + row[c * cs];
+        }
+        for (int level = 1; level < 4; level++) {
+            for (idx_t c = 0; c < columns; c++) {
+                acc[level][c] = acc[level][c] + acc[level - 1][c];
+                acc[level - 1][c] = 0;
+            }
+            if (i & (mask << (level * power)))
+                break;
+        }
+    }
+    for (; i < n; i++) {
+        const float *row = x + i * rs;
+        for (idx_t c = 0; c < columns; c++)
+            acc[0][c] = acc[0][c] + row[c * cs];
+    }
+    for (idx_t c = 0; c < columns; c++) {
+        float total = acc[0][c] + acc[1][c];
+        total = total + acc[2][c];
+        out[c] = total + acc[3][c];
+    }
+}
+
+/* row_sum over `n` rows of `lanes` independent columns (x[r * rs + l], l < lanes, lanes <= 8):
+ * rows of 4 through multi_sum, the leftover rows, then the four partial sums. */
+INLINE void row_sum(float *out, const float *x, idx_t n, idx_t rs, idx_t lanes, idx_t ls)
+{
+    float partial[SUM_COLUMNS];
+    idx_t quads = n / 4;
+    if (lanes == 1)
+        multi_sum(partial, x, quads, 4 * rs, 4, rs);
+    else  /* columns k * lanes + l: rows 4q + k, lane l (contiguous lanes: ls == 1) */
+        multi_sum(partial, x, quads, 4 * rs, 4 * lanes, ls);
+    for (idx_t l = 0; l < lanes; l++) {
+        float total = partial[l];
+        for (idx_t r = 4 * quads; r < n; r++)
+            total = total + x[r * rs + l * ls];
+        for (int k = 1; k < 4; k++)
+            total = total + partial[k * lanes + l];
+        out[l] = total;
+    }
+}
+
+/* One output's or one group's sums of a block (cascade_sum.py _block_sums): `rows` sums along
+ * size0 elements of stride s0, the rows s1 apart; `kind` is the kernel the strides selected:
+ * 0 inner vectorised, 1 outer vectorised, 2 scalar inner (row_sum), 3 scalar outer. */
+INLINE void block_sums_body(float *out, const float *x, idx_t rows, idx_t size0, idx_t s0,
+                            idx_t s1, int kind)
+{
+    if (kind == 0) {
+        idx_t vectors = size0 / SUM_WIDTH;
+        for (idx_t r = 0; r < rows; r++) {
+            const float *e = x + r * s1;
+            float lanes[SUM_WIDTH], total = 0;
+            row_sum(lanes, e, vectors, SUM_WIDTH * s0, SUM_WIDTH, s0);
+            for (idx_t k = vectors * SUM_WIDTH; k < size0; k++)
+                total = total + e[k * s0];
+            for (int l = 0; l < SUM_WIDTH; l++)
+                total = total + lanes[l];
+            out[r] = total;
+        }
+        return;
+    }
+    if (kind == 2) {
+        for (idx_t r = 0; r < rows; r++)
+            row_sum(out + r, x + r * s1, size0, s0, 1, 1);
+        return;
+    }
+    /* outer kernels: groups of 4 vectors (or 4 columns) through multi_row_sum, the rest each
+     * through row_sum */
+    idx_t group = kind == 1 ? 4 * SUM_WIDTH : 4, grouped = rows / group * group;
+    for (idx_t r = 0; r < grouped; r += group)
+        multi_sum(out + r, x + r * s1, size0, s0, group, s1);
+    for (idx_t r = grouped; r < rows; r++)
+        row_sum(out + r, x + r * s1, size0, s0, 1, 1);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* One copy of every kernel per instruction set.                                              */
 
@@ -353,6 +453,7 @@ typedef struct {
     void (*axpy)(float *, const float *, const float *, idx_t, idx_t);
     void (*unfused)(float *, const float *, const float *, idx_t, idx_t, idx_t, idx_t);
     void (*fma)(float *, const float *, const float *, const float *, idx_t, idx_t, idx_t, idx_t);
+    void (*block_sums)(float *, const float *, idx_t, idx_t, idx_t, idx_t, int);
 } Level;
 
 #define DEFINE_LEVEL(SUFFIX, ATTRIBUTE, WIDTH)                                                   \
@@ -375,11 +476,14 @@ typedef struct {
     { unfused_body(o, a, b, batch, m, n, k); }                                                   \
     ATTRIBUTE static void fma_##SUFFIX(float *o, const float *a, const float *b, const float *c, \
                                        idx_t count, idx_t sa, idx_t sb, idx_t sc)                \
-    { fma_body(o, a, b, c, count, sa, sb, sc); }
+    { fma_body(o, a, b, c, count, sa, sb, sc); }                                                 \
+    ATTRIBUTE static void block_sums_##SUFFIX(float *o, const float *x, idx_t rows, idx_t size0, \
+                                              idx_t s0, idx_t s1, int kind)                      \
+    { block_sums_body(o, x, rows, size0, s0, s1, kind); }
 
 #define LEVEL_ENTRY(NAME, SUFFIX)                                                                \
     { NAME, chain_##SUFFIX, dot_rows_##SUFFIX, gemv_##SUFFIX, sdot_##SUFFIX, axpy_##SUFFIX,       \
-      unfused_##SUFFIX, fma_##SUFFIX }
+      unfused_##SUFFIX, fma_##SUFFIX, block_sums_##SUFFIX }
 
 DEFINE_LEVEL(portable, , 4)
 #ifdef GRADSH_X86
@@ -576,6 +680,63 @@ static PyObject *py_fma(PyObject *self, PyObject *args)
     return ok ? Py_NewRef(Py_None) : NULL;
 }
 
+/* block_sums(out, block, s0, s1): block is a float32 array (any strides, at least 2-D) of
+ * (..., size1, size0); out a contiguous float32 buffer of its size1 * ... sums; s0, s1 the
+ * strides (elements) that choose the kernel, as cascade_sum.py's _block_sums. */
+static PyObject *py_block_sums(PyObject *self, PyObject *args)
+{
+    Py_buffer out, block;
+    PyObject *source;
+    idx_t s0, s1;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "w*Onn", &out, &source, &s0, &s1))
+        return NULL;
+    if (PyObject_GetBuffer(source, &block, PyBUF_STRIDED_RO | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&out);
+        return NULL;
+    }
+    int ok = 1, nd = block.ndim;
+    if (nd < 2 || nd > 16 || block.itemsize != 4 || strcmp(block.format, "f") != 0) {
+        PyErr_SetString(PyExc_ValueError, "block_sums: a float32 array of 2 to 16 dimensions");
+        ok = 0;
+    }
+    idx_t outer = 1, strides[16];
+    for (int d = 0; ok && d < nd; d++) {
+        if (block.strides[d] % 4 != 0 || block.strides[d] < 0) {
+            PyErr_SetString(PyExc_ValueError, "block_sums: strides of whole, forward elements");
+            ok = 0;
+        }
+        strides[d] = block.strides[d] / 4;
+        if (d < nd - 2)
+            outer *= block.shape[d];
+    }
+    idx_t size0 = ok ? block.shape[nd - 1] : 0, size1 = ok ? block.shape[nd - 2] : 0;
+    ok = ok && holds(&out, outer * size1, "out");
+    if (ok && outer * size1 > 0) {
+        int kind = s0 == 1 && size0 >= SUM_WIDTH   ? 0
+                   : s1 == 1 && size1 >= SUM_WIDTH ? 1
+                   : s0 < s1                        ? 2
+                                                    : 3;
+        idx_t e0 = strides[nd - 1], e1 = strides[nd - 2];
+        Py_BEGIN_ALLOW_THREADS
+        idx_t index[16] = {0};
+        for (idx_t o = 0; o < outer; o++) {
+            const float *base = block.buf;
+            idx_t rest = o;
+            for (int d = nd - 3; d >= 0; d--) {
+                index[d] = rest % block.shape[d];
+                rest /= block.shape[d];
+                base += index[d] * strides[d];
+            }
+            current->block_sums((float *)out.buf + o * size1, base, size1, size0, e0, e1, kind);
+        }
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&block);
+    return ok ? Py_NewRef(Py_None) : NULL;
+}
+
 static PyObject *py_levels(PyObject *self, PyObject *unused)
 {
     (void)self;
@@ -634,6 +795,8 @@ static PyMethodDef METHODS[] = {
      "unfused(out, a, b, batch, m, n, k): ATen's small bmm loop"},
     {"fma", py_fma, METH_VARARGS,
      "fma(out, a, b, c, count): out = fmaf(a, b, c) element-wise (one-float operands broadcast)"},
+    {"block_sums", py_block_sums, METH_VARARGS,
+     "block_sums(out, block, s0, s1): ATen's float32 cascade sums along the last axis"},
     {"levels", py_levels, METH_NOARGS, "the instruction sets this CPU runs, best first"},
     {"level", py_level, METH_NOARGS, "the instruction set in use"},
     {"use", py_use, METH_VARARGS, "use(name): run the kernels compiled for `name`"},

@@ -130,29 +130,36 @@ def unfused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
-_FLOATS = (F32, np.float64)
-
-
-def _operand(x: object) -> np.ndarray | None:
-    """fp.fma32's operand as float32 (exact: it holds float32 values), or None where it is
-    not a float32 or float64 array or a number (fp.fma32 then takes it as it always has)."""
-    if x.__class__ is np.ndarray:
-        return x.astype(F32, copy=False) if x.dtype in _FLOATS else None  # type: ignore
-    if isinstance(x, (float, int, np.floating)):
-        return np.asarray(F32(x))  # type: ignore[arg-type]
-    return None
+_F32 = np.dtype(F32)
+_F64 = np.dtype(np.float64)
+_NUMBERS = (float, int, np.floating)
 
 
 def fma32(a: object, b: object, c: object) -> np.ndarray | None:
     """fp.fma32 (a * b + c, one rounding) through fmaf: the same bits; None where an operand is
-    of another kind."""
+    not a float32 or float64 array (of float32 values, as fp.fma32 takes them) or a number."""
     assert kernels is not None
-    operands = [_operand(x) for x in (a, b, c)]
-    if any(x is None for x in operands):
-        return None
-    shape = np.broadcast_shapes(*(x.shape for x in operands))  # type: ignore[union-attr]
+    operands = []
+    shape: tuple[int, ...] | None = ()
+    for x in (a, b, c):
+        if x.__class__ is np.ndarray:
+            kind = x.dtype  # type: ignore[attr-defined]
+            if kind != _F32:
+                if kind != _F64:
+                    return None
+                x = x.astype(F32)  # type: ignore[attr-defined]
+            if x.ndim and shape is not None:  # type: ignore[attr-defined]
+                shape = x.shape if not shape or shape == x.shape else None  # type: ignore
+        elif isinstance(x, _NUMBERS):
+            x = np.asarray(F32(x))  # type: ignore[arg-type]
+        else:
+            return None
+        operands.append(x)
+    if shape is None:  # operands of different shapes: broadcast (a one-element one is not)
+        shape = np.broadcast(*operands).shape
+        operands = [x if x.size == 1 or x.shape == shape else np.broadcast_to(x, shape)
+                    for x in operands]
     out = np.empty(shape, F32)
-    flat = [x if x.size == 1 or x.shape == shape else np.broadcast_to(x, shape)  # type: ignore
-            for x in operands]
-    kernels.fma(out, *(np.ascontiguousarray(x) for x in flat), out.size)
+    kernels.fma(out, *[x if x.flags.c_contiguous else np.ascontiguousarray(x)
+                       for x in operands], out.size)
     return out if out.ndim else out[()]
