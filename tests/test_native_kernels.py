@@ -264,3 +264,29 @@ def test_large_sums_match_the_emulation(kernels: object, monkeypatch: pytest.Mon
         assert _sums_agree(monkeypatch, x.T, axis)
     finally:
         engine_threads.set_torch_threads(previous)
+
+
+@pytest.mark.parametrize("name", ["expf_u10", "logf_u10"])
+@pytest.mark.parametrize("n", [1, 7, 100, 100_000])
+def test_sleef_routines_match_the_emulation(kernels: object, monkeypatch: pytest.MonkeyPatch,
+                                            name: str, n: int) -> None:
+    """SLEEF's expf and logf through the kernels: the emulation's bits (NaN for NaN) on random
+    bit patterns, ordinary values, results in the subnormal range, subnormal inputs and the
+    special values, in every instruction set's copy."""
+    from gradsh.engine.vecmath import sleef
+
+    rng = np.random.default_rng(n)
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1e-40, 88.72283,
+                         88.7229, -103.97208, -104.0, 100.0, 100.00001, 3.4028235e38, -1.0], F32)
+    pools = [rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32).view(F32),
+             rng.standard_normal(n).astype(F32) * F32(30),
+             rng.uniform(-110.0, -80.0, n).astype(F32),
+             (rng.uniform(0.0, 1.0, n) * 1e-38).astype(F32), np.resize(specials, n)]
+    function = getattr(sleef, name)
+    with np.errstate(all="ignore"):
+        for x in pools:
+            expected = _emulated(monkeypatch, lambda x=x: function(x))
+            for level in kernels.levels():  # type: ignore[attr-defined]
+                kernels.use(level)  # type: ignore[attr-defined]
+                assert _same_bits(function(x), expected), (name, level)
+        assert type(function(F32(0.5))) is type(_emulated(monkeypatch, lambda: function(F32(0.5))))

@@ -441,6 +441,120 @@ INLINE void block_sums_body(float *out, const float *x, idx_t rows, idx_t size0,
         row_sum(out + r, x + r * s1, size0, s0, 1, 1);
 }
 
+/* SLEEF's expf and logf as ATen's AVX-512 Vectorized<float> calls them (vecmath/sleef.py
+ * expf_u10, logf_u10: the same constants and operations, each float32 rounding the same). A NaN
+ * result is left for sleef.py to make (which NaN a chain of operations passes on depends on
+ * the instruction forms). */
+
+/* float32 from its bits. */
+static float from_bits(uint32_t bits)
+{
+    float x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+/* 2**q from its exponent bits, q wrapping as int32 arithmetic does (fp.pow2i32). */
+INLINE float pow2i(int32_t q)
+{
+    return from_bits(((uint32_t)q + 127u) << 23);
+}
+
+/* d * 2**e in two multiplications (sleef.ldexp2). */
+INLINE float ldexp2(float d, int32_t e)
+{
+    int32_t half = e >> 1;
+    return (d * pow2i(half)) * pow2i((int32_t)((uint32_t)e - (uint32_t)half));
+}
+
+/* Round half to even to int32 (cvtps2dq, fp.rint_i32): NaN and out of range give INT_MIN. */
+INLINE int32_t rint_i32(float x)
+{
+    float r = nearbyintf(x);
+    return fabsf(r) < 2147483648.0f ? (int32_t)r : INT32_MIN;
+}
+
+INLINE float expf_one(float d)
+{
+    const float c0 = (float)0.000198527617612853646278381, c1 = (float)0.00139304355252534151077271,
+                c2 = (float)0.00833336077630519866943359, c3 = (float)0.0416664853692054748535156,
+                c4 = (float)0.166666671633720397949219, c5 = 0.5f;
+    int32_t q = rint_i32(d * (float)1.442695040888963407359924681001892137);
+    float qf = (float)q;
+    float s = fmaf(qf, -(float)0.693145751953125, d);
+    s = fmaf(qf, -(float)1.428606765330187045e-06, s);
+    float u = fmaf(c0, s, c1);
+    u = fmaf(u, s, c2);
+    u = fmaf(u, s, c3);
+    u = fmaf(u, s, c4);
+    u = fmaf(u, s, c5);
+    u = 1.0f + fmaf(s * s, u, s);
+    u = ldexp2(u, q);
+    if (d < -104.0f)
+        u = 0.0f;
+    if (100.0f < d)
+        u = INFINITY;
+    return u;
+}
+
+INLINE float logf_one(float d)
+{
+    const float ln2_hi = (float)0.69314718246459960938, ln2_lo = (float)-1.904654323148236017e-09;
+    const float p0 = (float)0.3027294874, p1 = (float)0.3996108174, p2 = (float)0.6666694880;
+    /* vgetexp of d / 0.75 and vgetmant of d (sleef._getexp, _getmant) */
+    int k;
+    float scaled = d * (float)(1.0 / 0.75);
+    float mantissa = frexpf(scaled, &k);
+    (void)mantissa;
+    float e = scaled == 0 ? -INFINITY : isinf(scaled) ? INFINITY : (float)(k - 1);
+    if (e == INFINITY)
+        e = 128.0f;
+    float f = frexpf(fabsf(d), &k);
+    float m = f < 0.75f ? f * 2.0f : f;
+    /* s = ln2 (double-float) * e */
+    float s0 = ln2_hi * e;
+    float s1 = fmaf(ln2_lo, e, fmaf(ln2_hi, e, -s0));
+    /* xx = (m - 1) / (m + 1) in double-float */
+    float n0 = -1.0f + m, nv = n0 - -1.0f;
+    float n1 = (-1.0f - (n0 - nv)) + (m - nv);
+    float d0 = 1.0f + m, dv = d0 - 1.0f;
+    float d1 = (1.0f - (d0 - dv)) + (m - dv);
+    float t = 1.0f / d0;
+    float x0 = n0 * t;
+    float u = fmaf(t, n0, -x0);
+    float v = fmaf(-d1, t, fmaf(-d0, t, 1.0f));
+    float x1 = fmaf(x0, v, fmaf(n1, t, u));
+    float x2 = x0 * x0;
+    float poly = fmaf(fmaf(p0, x2, p1), x2, p2);
+    /* s += 2 xx, then s += x2 * xx0 * poly */
+    float y0 = x0 * 2.0f, y1 = x1 * 2.0f;
+    float a0 = s0 + y0;
+    float a1 = (((s0 - a0) + y0) + s1) + y1;
+    float w = (x2 * x0) * poly;
+    float b0 = a0 + w;
+    float b1 = ((a0 - b0) + w) + a1;
+    float r = b0 + b1;
+    if (d == 0)
+        r = -INFINITY;
+    if (d == INFINITY)
+        r = INFINITY;
+    if (d < 0)
+        r = NAN;
+    return r;
+}
+
+INLINE void expf_body(float *out, const float *x, idx_t count)
+{
+    for (idx_t i = 0; i < count; i++)
+        out[i] = expf_one(x[i]);
+}
+
+INLINE void logf_body(float *out, const float *x, idx_t count)
+{
+    for (idx_t i = 0; i < count; i++)
+        out[i] = logf_one(x[i]);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* One copy of every kernel per instruction set.                                              */
 
@@ -454,6 +568,8 @@ typedef struct {
     void (*unfused)(float *, const float *, const float *, idx_t, idx_t, idx_t, idx_t);
     void (*fma)(float *, const float *, const float *, const float *, idx_t, idx_t, idx_t, idx_t);
     void (*block_sums)(float *, const float *, idx_t, idx_t, idx_t, idx_t, int);
+    void (*expf)(float *, const float *, idx_t);
+    void (*logf)(float *, const float *, idx_t);
 } Level;
 
 #define DEFINE_LEVEL(SUFFIX, ATTRIBUTE, WIDTH)                                                   \
@@ -479,11 +595,15 @@ typedef struct {
     { fma_body(o, a, b, c, count, sa, sb, sc); }                                                 \
     ATTRIBUTE static void block_sums_##SUFFIX(float *o, const float *x, idx_t rows, idx_t size0, \
                                               idx_t s0, idx_t s1, int kind)                      \
-    { block_sums_body(o, x, rows, size0, s0, s1, kind); }
+    { block_sums_body(o, x, rows, size0, s0, s1, kind); }                                        \
+    ATTRIBUTE static void expf_##SUFFIX(float *o, const float *x, idx_t count)                  \
+    { expf_body(o, x, count); }                                                                  \
+    ATTRIBUTE static void logf_##SUFFIX(float *o, const float *x, idx_t count)                  \
+    { logf_body(o, x, count); }
 
 #define LEVEL_ENTRY(NAME, SUFFIX)                                                                \
     { NAME, chain_##SUFFIX, dot_rows_##SUFFIX, gemv_##SUFFIX, sdot_##SUFFIX, axpy_##SUFFIX,       \
-      unfused_##SUFFIX, fma_##SUFFIX, block_sums_##SUFFIX }
+      unfused_##SUFFIX, fma_##SUFFIX, block_sums_##SUFFIX, expf_##SUFFIX, logf_##SUFFIX }
 
 DEFINE_LEVEL(portable, , 4)
 #ifdef GRADSH_X86
@@ -737,6 +857,36 @@ static PyObject *py_block_sums(PyObject *self, PyObject *args)
     return ok ? Py_NewRef(Py_None) : NULL;
 }
 
+/* expf(out, x, count) and logf(out, x, count): SLEEF's routines element-wise. */
+static PyObject *unary_call(PyObject *args, int which)
+{
+    Py_buffer out, x;
+    idx_t count;
+    if (!PyArg_ParseTuple(args, "w*y*n", &out, &x, &count))
+        return NULL;
+    int ok = holds(&out, count, "out") && holds(&x, count, "x");
+    if (ok) {
+        Py_BEGIN_ALLOW_THREADS
+        (which ? current->logf : current->expf)(out.buf, x.buf, count);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&x);
+    return ok ? Py_NewRef(Py_None) : NULL;
+}
+
+static PyObject *py_expf(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return unary_call(args, 0);
+}
+
+static PyObject *py_logf(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return unary_call(args, 1);
+}
+
 static PyObject *py_levels(PyObject *self, PyObject *unused)
 {
     (void)self;
@@ -797,6 +947,8 @@ static PyMethodDef METHODS[] = {
      "fma(out, a, b, c, count): out = fmaf(a, b, c) element-wise (one-float operands broadcast)"},
     {"block_sums", py_block_sums, METH_VARARGS,
      "block_sums(out, block, s0, s1): ATen's float32 cascade sums along the last axis"},
+    {"expf", py_expf, METH_VARARGS, "expf(out, x, count): SLEEF's expf (u10), NaN left as NaN"},
+    {"logf", py_logf, METH_VARARGS, "logf(out, x, count): SLEEF's logf (u10), NaN left as NaN"},
     {"levels", py_levels, METH_NOARGS, "the instruction sets this CPU runs, best first"},
     {"level", py_level, METH_NOARGS, "the instruction set in use"},
     {"use", py_use, METH_VARARGS, "use(name): run the kernels compiled for `name`"},

@@ -8,6 +8,7 @@ and returns what the NumPy function of the same name in sgemm.py does.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from types import ModuleType
 
 import numpy as np
@@ -162,4 +163,17 @@ def fma32(a: object, b: object, c: object) -> np.ndarray | None:
     out = np.empty(shape, F32)
     kernels.fma(out, *[x if x.flags.c_contiguous else np.ascontiguousarray(x)
                        for x in operands], out.size)
+    return out if out.ndim else out[()]
+
+
+def elementwise(kernel: Callable[[np.ndarray, np.ndarray, int], None], x: object,
+                emulated: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """A float32 routine of the kernels (SLEEF's expf, logf) on x; the elements it leaves NaN
+    from `emulated`, whose NaN (sign and payload) it does not reproduce."""
+    d = np.ascontiguousarray(x, F32)
+    out = np.empty(d.shape, F32)
+    kernel(out, d, d.size)
+    nan = np.isnan(out)
+    if nan.any():
+        out[nan] = emulated(d[nan])
     return out if out.ndim else out[()]
