@@ -501,7 +501,6 @@ def addmm(bias: np.ndarray, a: np.ndarray, b: np.ndarray, beta: float,
     m, n = a.shape[0], b.shape[1]
     name = _exact_kernel(a, b)
     with np.errstate(all="ignore"):
-        ones = np.ones((m, n), F32)
         if beta == 0:  # the input is ignored, NaN and all
             start = np.zeros((m, n), F32)
         else:
@@ -518,11 +517,11 @@ def addmm(bias: np.ndarray, a: np.ndarray, b: np.ndarray, beta: float,
         else:
             parts = mm(a, b)[None]
         if name in _SGEMV:
-            first = fma32(ones * F32(alpha), parts[0], start * F32(beta))
+            first = fma32(F32(alpha), parts[0], start * F32(beta))
         else:
             if alpha != 1:
                 parts = parts * F32(alpha)
-            first = fma32(ones * F32(beta), start, parts[0]) if beta else parts[0]
+            first = fma32(F32(beta), start, parts[0]) if beta else parts[0]
         out = np.array(first, F32)
         for part in parts[1:]:
             out += part
