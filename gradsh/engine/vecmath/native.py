@@ -1,8 +1,9 @@
-"""The optional compiled kernels (_native.c) behind sgemm.py's exact float32 chains, same bits.
+"""The optional compiled kernels (_native.c) behind vecmath's exact float32 emulations, same bits.
 
 `kernels` is the extension module, or None where it was not built (no C compiler at install)
-or GRADSH_NATIVE=0 is set; sgemm.py then runs its NumPy emulation. Each function here takes
-and returns what the NumPy function of the same name in sgemm.py does.
+or GRADSH_NATIVE=0 is set; the callers (sgemm.py, fp.fma32, sleef.py, cascade_sum.py) then run
+their NumPy emulation. Each function here takes and returns what the emulated function of the
+same name does (sgemm's `_chain`, `_dot_rows`, ...).
 """
 
 from __future__ import annotations
