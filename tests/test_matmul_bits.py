@@ -1,7 +1,8 @@
 """gradsh's float32 matrix products against PyTorch 2.13's bits (vecmath/sgemm.py, MKL's sgemm
 and sgemv on the AVX-512 reference machine, one thread): every shape and layout `sgemm.plan`
 claims gives torch's bits for mm, addmm (with beta and alpha), bmm, mv, matmul and F.linear,
-forward and backward; products it does not claim, or over the size bound, are NumPy's."""
+forward and backward; products it does not claim, or over the size bound, are NumPy's. Each
+test runs twice: through the compiled kernels (vecmath/_native.c) and the NumPy emulation."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import numpy as np
 import pytest
 
 import gradsh.torch as gtorch
-from gradsh.engine.vecmath import sgemm
+from gradsh.engine.vecmath import native, sgemm
 
 F32 = np.float32
 
@@ -28,6 +29,17 @@ def torch(torch: Any) -> Iterator[Any]:
     torch.set_num_threads(1)
     yield torch
     torch.set_num_threads(previous)
+
+
+@pytest.fixture(autouse=True, params=["native", "numpy"])
+def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The compiled kernels (skipped where they were not built) or the NumPy emulation."""
+    if request.param == "native" and native.kernels is None:
+        pytest.skip("gradsh's compiled kernels are not built")
+    if request.param == "numpy":
+        monkeypatch.setattr(native, "kernels", None)
+        monkeypatch.setenv("GRADSH_NATIVE", "0")
+    return str(request.param)
 
 
 @pytest.fixture
@@ -193,9 +205,10 @@ def test_matmul_forms(torch: Any, no_bound: None,
 
 
 def test_products_over_the_bound_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sgemm, "EXACT_MAX_US", 100)
     rng = np.random.default_rng(8)
     a, b = _operands(rng, 20, 20, 20, False, False)
+    assert sgemm._exact_kernel(a, b) == "blocked"
+    monkeypatch.setattr(sgemm, "EXACT_MAX_US", sgemm.cost("blocked", 20, 20, 20) * 0.9)
     assert sgemm._exact_kernel(a, b) is None
     assert np.array_equal(sgemm.mm(a, b), np.matmul(a, b))
 

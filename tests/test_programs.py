@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from gradsh.engine.vecmath import native
+
 _PROGRAMS = Path(__file__).resolve().parent / "programs"
 
 
@@ -39,6 +41,10 @@ corpus = _load("corpus")
 NAMES = corpus.program_names()
 EXPECTED = corpus.expected_failures()
 RECORDED = "torch 2.13 (recorded)"
+# Programs whose products are MKL's only through the compiled kernels (vecmath/_native.c): the
+# NumPy emulation's time bound leaves them to NumPy's matmul, so without the kernels they drift.
+NEEDS_NATIVE = {"tut_basics_optimization", "tut_two_layer_net_autograd",
+                "tut_two_layer_net_custom_function", "tut_two_layer_net_module"}
 
 
 def test_corpus_is_complete() -> None:
@@ -87,6 +93,10 @@ def test_recordings_match_torch(torch) -> None:
 def _gradsh_param(name: str):
     if name in EXPECTED:
         mark = pytest.mark.xfail(strict=True, reason=f"EXPECTED_FAILURES.txt: {EXPECTED[name]}")
+        return pytest.param(name, marks=mark, id=name)
+    if name in NEEDS_NATIVE and native.kernels is None:
+        mark = pytest.mark.xfail(strict=True, reason="float32 products over the NumPy emulation's "
+                                 "time bound: needs the compiled kernels (vecmath/_native.c)")
         return pytest.param(name, marks=mark, id=name)
     return pytest.param(name, id=name)
 

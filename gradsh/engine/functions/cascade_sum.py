@@ -14,6 +14,7 @@ from gradsh.engine import threads
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array
+from gradsh.engine.vecmath import native
 from gradsh.engine.vecmath.layout import coalesce, iteration_order
 
 __all__ = ["torch_sum"]
@@ -149,6 +150,10 @@ def _outer(e: np.ndarray, vectorized: bool) -> np.ndarray:
 def _block_sums(block: np.ndarray, in_strides: tuple[int, int]) -> np.ndarray:
     """cascade_sum's loop on 2-D blocks (..., size1, size0), the reduction along size0: one sum
     per row of size1, as the kernel the strides (in elements) select computes it."""
+    if native.kernels is not None and block.dtype == np.float32 and block.size:
+        sums = np.empty(block.shape[:-1], np.float32)
+        native.kernels.block_sums(sums, block, *in_strides)
+        return sums
     size1, size0 = block.shape[-2:]
     width = _width(block.dtype)
     # (size0, ..., size1): the reduction index first

@@ -12,6 +12,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from gradsh.engine.vecmath import native
+
 F32 = np.float32
 F64 = np.float64
 I32 = np.int32
@@ -67,7 +69,12 @@ def fma32(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     float64 sum is then exact or off by a remainder that decides the rare double-rounding cases:
     a sum exactly halfway between two float32 neighbours, or in float32's subnormal range.
     Callers ignore floating-point warnings (np.errstate), as the engine does everywhere.
+    The compiled kernels (native.py), where built, do it with the CPU's own fmaf.
     """
+    if native.kernels is not None:
+        out = native.fma32(a, b, c)
+        if out is not None:
+            return out
     a64, b64, c64 = _f64(a), _f64(b), _f64(c)
     s = a64 * b64
     s += c64
@@ -94,7 +101,11 @@ def product_error(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
 
     a*b - p has no more significant bits than the exact product's 48, so float64 holds it
     exactly and one cast rounds it once: fma32's result without its double-rounding checks (the
-    same bits, inf and nan included)."""
+    same bits, inf and nan included). Through the compiled kernels, fma32 itself."""
+    if native.kernels is not None:
+        out = native.fma32(a, b, -np.asarray(p))
+        if out is not None:
+            return out
     s = _f64(a) * _f64(b)
     s += _f64(-p)  # (adding the negation, as fma32 does: a NaN keeps the same sign bit)
     return s.astype(F32)

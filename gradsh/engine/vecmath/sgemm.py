@@ -19,6 +19,10 @@ thread, the AVX-512 code of the reference machine) and reproduced bit for bit:
 `plan` says which kernel a shape and layout reach, None where it is not reproduced (other small-
 matrix kernels); those products, and any whose emulation would take longer than
 EXACT_MAX_US, compute with NumPy's matmul.
+
+The compiled kernels (_native.c, through native.py) run the same chains with fmaf, a hundred
+times faster or more; without them (no C compiler at install, or GRADSH_NATIVE=0) the NumPy
+emulation below gives the same bits.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from gradsh.engine.vecmath import native
 from gradsh.engine.vecmath.fp import F32, F64, I64, fma32, round_f64_to_f32
 
 __all__ = ["mm", "addmm", "bmm", "dot", "matmul", "plan", "cost", "EXACT_MAX_US"]
@@ -121,6 +126,9 @@ _F32_MIN_NORMAL = 2.0 ** -126
 
 
 def _run(kernel: Kernel, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if native.kernels is not None:  # exact in every range: no subnormal checks
+        with np.errstate(all="ignore"):
+            return kernel(a, b)
     _state.careful = not _safe(a, b)
     try:
         with np.errstate(all="ignore"):
@@ -204,6 +212,8 @@ def _chain(a: np.ndarray, b: np.ndarray, blocks: list[tuple[int, int]],
     """One fused multiply-add chain per output and k block, from 0 (or from `start`, one
     block), the blocks side by side (the shorter ones padded with 0 * 0, which leaves a sum
     that started at +0 unchanged): (len(blocks), m, n) float32."""
+    if native.kernels is not None:
+        return native.chain(a, b, blocks, start)
     m, n = a.shape[0], b.shape[1]
     count = len(blocks)
     longest = max(k1 - k0 for k0, k1 in blocks)
@@ -292,6 +302,8 @@ def _dot_lanes(a: np.ndarray, b: np.ndarray, accumulators: int, peel: bool) -> n
 def _dot_rows(a: np.ndarray, b: np.ndarray, peel: bool) -> np.ndarray:
     """The dot kernel on a few rows: even rows (counted from the first) keep two accumulators,
     odd rows one."""
+    if native.kernels is not None:
+        return native.dot_rows(a, b, peel)
     out = _dot_lanes(a, b, 1, peel)
     if a.shape[0]:
         out[0::2] = _dot_lanes(a[0::2], b, 2, peel)
@@ -303,6 +315,8 @@ def _gemv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     time, the first product starting lane 0, 16-lane fused steps from k = 1, the tree, then the
     partial last vector fused into fresh lanes with the tree's sum in lane 0, and its tree; the
     last m % 4 rows through the dot kernel with the first product peeled."""
+    if native.kernels is not None:
+        return native.gemv(a, b)
     m, k = a.shape
     full = m - m % 4
     out = np.empty((m, b.shape[1]), F32)
@@ -345,6 +359,8 @@ def _axpy(x: np.ndarray, rows: np.ndarray, start: np.ndarray | None = None) -> n
     (products named by their k in the eight), then the last k % 8 fused in turn; the outputs
     past the last whole 16-vector are one fused chain. The sums start at `start` (addmm's
     beta * input) or 0."""
+    if native.kernels is not None:
+        return native.axpy(x, rows, start)
     k, n = rows.shape
     wide = n - n % 16
     y = np.zeros(n, F32) if start is None else np.array(start, F32)
@@ -383,7 +399,7 @@ def _axpy(x: np.ndarray, rows: np.ndarray, start: np.ndarray | None = None) -> n
 
 def dot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """x . y for float32 vectors as MKL's sdot (a 0-d array)."""
-    if x.shape[0] * _STEP_US / 16 > EXACT_MAX_US:
+    if cost("sdot", 1, 1, x.shape[0]) > EXACT_MAX_US:
         return np.asarray(np.dot(x, y), F32)
     return _run(_sdot, x, y)
 
@@ -392,6 +408,8 @@ def _sdot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """MKL's sdot: 16-vectors four at a time into four accumulators, then a pair into the
     first two, the rest (and the partial last vector) into the first; (acc0 + acc1) + (acc2 +
     acc3), then lane l + l+8, + l+4, and (0 + 1) + (2 + 3)."""
+    if native.kernels is not None:
+        return native.sdot(x, y)
     k = x.shape[0]
     lanes = _Lanes(x[None, :], y[:, None])
     accs = [_Acc((16, 1, 1)) for _ in range(4)]
@@ -415,6 +433,8 @@ def _sdot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def _unfused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """acc += a[..., i, k] * b[..., k, j] in float32, k in order, the product rounded (ATen's
     small bmm kernel, and the 1 x 1 chain)."""
+    if native.kernels is not None and a.ndim == 3 and b.ndim == 3:
+        return native.unfused_chain(a, b)
     acc = np.zeros(a.shape[:-1] + b.shape[-1:], F32)
     for k in range(a.shape[-1]):
         acc += a[..., :, k:k + 1] * b[..., k:k + 1, :]
@@ -439,7 +459,11 @@ _KERNELS: dict[str, Kernel] = {
 
 def cost(kernel: str, m: int, n: int, k: int) -> float:
     """The estimated time of a kernel's emulation, in microseconds: its vector steps (each a
-    few NumPy calls) and its multiply-adds."""
+    few NumPy calls) and its multiply-adds; through the compiled kernels, their cost."""
+    if native.kernels is not None:
+        return native.cost(m * n * k)
+    if kernel == "sdot":
+        return k * _STEP_US / 16
     if kernel == "blocked":
         steps = k if k <= 384 else (k + 1) // 2 if k <= 768 else 384
     elif kernel in ("chain", "axpy", "axpy_t"):
@@ -477,7 +501,6 @@ def addmm(bias: np.ndarray, a: np.ndarray, b: np.ndarray, beta: float,
     m, n = a.shape[0], b.shape[1]
     name = _exact_kernel(a, b)
     with np.errstate(all="ignore"):
-        ones = np.ones((m, n), F32)
         if beta == 0:  # the input is ignored, NaN and all
             start = np.zeros((m, n), F32)
         else:
@@ -494,11 +517,11 @@ def addmm(bias: np.ndarray, a: np.ndarray, b: np.ndarray, beta: float,
         else:
             parts = mm(a, b)[None]
         if name in _SGEMV:
-            first = fma32(ones * F32(alpha), parts[0], start * F32(beta))
+            first = fma32(F32(alpha), parts[0], start * F32(beta))
         else:
             if alpha != 1:
                 parts = parts * F32(alpha)
-            first = fma32(ones * F32(beta), start, parts[0]) if beta else parts[0]
+            first = fma32(F32(beta), start, parts[0]) if beta else parts[0]
         out = np.array(first, F32)
         for part in parts[1:]:
             out += part
@@ -525,7 +548,11 @@ def bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     batch, m, k = a.shape
     n = b.shape[2]
     if m * n * k < 400:
-        if k * _STEP_US + batch * m * n * k * _MULTIPLY_ADD_US > EXACT_MAX_US:
+        if native.kernels is not None:
+            estimate = native.cost(batch * m * n * k)
+        else:
+            estimate = k * _STEP_US + batch * m * n * k * _MULTIPLY_ADD_US
+        if estimate > EXACT_MAX_US:
             return np.matmul(a, b)
         with np.errstate(all="ignore"):
             return _unfused_chain(a, b)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from gradsh.engine.vecmath import native
 from gradsh.engine.vecmath.fp import (
     F32,
     deferred_checks,
@@ -55,9 +56,16 @@ def _exp_reduce(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return q, s
 
 
-@deferred_checks
 def expf_u10(x: np.ndarray) -> np.ndarray:
-    """Sleef_expf16_u10 (xexpf)."""
+    """Sleef_expf16_u10 (xexpf); through the compiled kernels where they were built."""
+    if native.kernels is not None:
+        return native.elementwise(native.kernels.expf, x, _expf_u10)
+    return _expf_u10(x)
+
+
+@deferred_checks
+def _expf_u10(x: np.ndarray) -> np.ndarray:
+    """Sleef_expf16_u10 (xexpf), emulated."""
     d = np.asarray(x, F32)
     with np.errstate(all="ignore"):
         q, s = _exp_reduce(d)
@@ -190,9 +198,17 @@ def _getmant(d: np.ndarray) -> np.ndarray:
     return where(d < 0, F32(np.nan), m)
 
 
-@deferred_checks
 def logf_u10(x: np.ndarray) -> np.ndarray:
-    """Sleef_logf16_u10 (xlogf_u1, AVX-512 branch)."""
+    """Sleef_logf16_u10 (xlogf_u1, AVX-512 branch); through the compiled kernels where they
+    were built."""
+    if native.kernels is not None:
+        return native.elementwise(native.kernels.logf, x, _logf_u10)
+    return _logf_u10(x)
+
+
+@deferred_checks
+def _logf_u10(x: np.ndarray) -> np.ndarray:
+    """Sleef_logf16_u10 (xlogf_u1, AVX-512 branch), emulated."""
     d = np.asarray(x, F32)
     with np.errstate(all="ignore"):
         e = _getexp(d * F32(1.0 / 0.75))

@@ -1,0 +1,180 @@
+"""The optional compiled kernels (_native.c) behind vecmath's exact float32 emulations, same bits.
+
+`kernels` is the extension module, or None where it was not built (no C compiler at install)
+or GRADSH_NATIVE=0 is set; the callers (sgemm.py, fp.fma32, sleef.py, cascade_sum.py) then run
+their NumPy emulation. Each function here takes and returns what the emulated function of the
+same name does (sgemm's `_chain`, `_dot_rows`, ...).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from types import ModuleType
+
+import numpy as np
+
+F32 = np.float32
+
+
+def _load() -> ModuleType | None:
+    if os.environ.get("GRADSH_NATIVE", "").strip() == "0":
+        return None
+    try:
+        from gradsh.engine.vecmath import _native
+    except ImportError:
+        return None
+    return _native
+
+
+kernels = _load()
+# The cost of a product through the kernels (microseconds), measured on the reference machine:
+# a call's overhead and the multiply-adds (0.03-0.06 ns each in the AVX-512 blocked kernel on
+# large products, 0.1-0.3 ns on narrow or small ones and the dot kernels); the portable copy
+# calls libm's fmaf for each (about 1 ns with a hardware fma, several without).
+CALL_US = 10.0
+MULTIPLY_ADD_US = 0.0001
+PORTABLE_MULTIPLY_ADD_US = 0.003
+
+
+def cost(multiply_adds: int) -> float:
+    """The estimated time of a product of `multiply_adds` through the kernels, microseconds."""
+    assert kernels is not None
+    each = PORTABLE_MULTIPLY_ADD_US if kernels.level() == "portable" else MULTIPLY_ADD_US
+    return CALL_US + multiply_adds * each
+
+
+# Outputs narrower than this fill few of the blocked kernel's tiles (32 columns on AVX-512).
+_NARROW = 32
+
+
+def _f32(x: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(x, F32)
+
+
+def chain(a: np.ndarray, b: np.ndarray, blocks: list[tuple[int, int]],
+          start: np.ndarray | None = None) -> np.ndarray:
+    """One fused chain per output and k block, from 0 (or `start`): (len(blocks), m, n)."""
+    assert kernels is not None
+    k = a.shape[1]
+    transposed = _transpose(a, b)
+    if transposed:
+        a, b = b.T, a.T
+        start = None if start is None else start.T
+    m, n = a.shape[0], b.shape[1]
+    parts = np.zeros((len(blocks), m, n), F32)
+    if start is not None:
+        parts[0] = start
+    a, b = _f32(a), _f32(b)
+    for i, (k0, k1) in enumerate(blocks):
+        kernels.chain(parts[i], a, b, m, n, k, k0, k1)
+    return parts.transpose(0, 2, 1) if transposed else parts
+
+
+def _copied(x: np.ndarray) -> int:
+    """How many elements _f32 copies to make x row-major."""
+    return 0 if x.flags.c_contiguous and x.dtype == F32 else x.size
+
+
+def _transpose(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether to run a @ b as (b.T @ a.T).T, which has the same chains (a fused product is
+    symmetric): when the output is narrow (a Linear's few features) and its transpose fills the
+    kernel's tiles, else when it copies fewer elements into the kernel's layout (x @ W.T then
+    copies x rather than W)."""
+    m, n = a.shape[0], b.shape[1]
+    if (n < _NARROW) != (m < _NARROW):
+        return n < m
+    return _copied(b.T) + _copied(a.T) < _copied(a) + _copied(b)
+
+
+def dot_rows(a: np.ndarray, b: np.ndarray, peel: bool) -> np.ndarray:
+    """MKL's 16-lane dot kernel, two accumulators on even rows: (m, n)."""
+    assert kernels is not None
+    m, k = a.shape
+    n = b.shape[1]
+    out = np.empty((m, n), F32)
+    kernels.dot_rows(out, _f32(a), _f32(b.T), m, n, k, peel)
+    return out
+
+
+def gemv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """MKL's sgemv dot form on rows of a (and the columns of b): (m, n)."""
+    assert kernels is not None
+    m, k = a.shape
+    n = b.shape[1]
+    out = np.empty((m, n), F32)
+    kernels.gemv(out, _f32(a), _f32(b.T), m, n, k)
+    return out
+
+
+def sdot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """MKL's sdot, a 0-d float32 array."""
+    assert kernels is not None
+    return np.asarray(kernels.sdot(_f32(x), _f32(y), x.shape[0]), F32).reshape(())
+
+
+def axpy(x: np.ndarray, rows: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
+    """MKL's sgemv axpy form: sum_k x[k] * rows[k] from `start` (or 0), (n,)."""
+    assert kernels is not None
+    k, n = rows.shape
+    y = np.zeros(n, F32) if start is None else np.array(start, F32)
+    kernels.axpy(y, _f32(x), _f32(rows), k, n)
+    return y
+
+
+def unfused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """ATen's small bmm loop on (batch, m, k) @ (batch, k, n)."""
+    assert kernels is not None
+    batch, m, k = a.shape
+    n = b.shape[2]
+    out = np.empty((batch, m, n), F32)
+    kernels.unfused(out, _f32(a), _f32(b), batch, m, n, k)
+    return out
+
+
+_F32 = np.dtype(F32)
+_F64 = np.dtype(np.float64)
+_NUMBERS = (float, int, np.floating)
+
+
+def fma32(a: object, b: object, c: object) -> np.ndarray | None:
+    """fp.fma32 (a * b + c, one rounding) through fmaf: the same bits; None where an operand is
+    not a float32 or float64 array (of float32 values, as fp.fma32 takes them) or a number."""
+    assert kernels is not None
+    operands = []
+    shape: tuple[int, ...] | None = ()
+    for x in (a, b, c):
+        if x.__class__ is np.ndarray:
+            kind = x.dtype  # type: ignore[attr-defined]
+            if kind != _F32:
+                if kind != _F64:
+                    return None
+                x = x.astype(F32)  # type: ignore[attr-defined]
+            if x.ndim and shape is not None:  # type: ignore[attr-defined]
+                shape = x.shape if not shape or shape == x.shape else None  # type: ignore
+        elif isinstance(x, _NUMBERS):
+            x = np.asarray(F32(x))  # type: ignore[arg-type]
+        else:
+            return None
+        operands.append(x)
+    if shape is None:  # operands of different shapes: broadcast (a one-element one is not)
+        shape = np.broadcast(*operands).shape
+        operands = [x if x.size == 1 or x.shape == shape else np.broadcast_to(x, shape)
+                    for x in operands]
+    out = np.empty(shape, F32)
+    kernels.fma(out, *[x if x.flags.c_contiguous else np.ascontiguousarray(x)
+                       for x in operands], out.size)
+    return out if out.ndim else out[()]
+
+
+def elementwise(kernel: Callable[[np.ndarray, np.ndarray, int], None], x: object,
+                emulated: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """A float32 routine of the kernels (SLEEF's expf, logf) on x; the elements it leaves NaN
+    from `emulated`, whose NaN (sign and payload) it does not reproduce."""
+    d = np.ascontiguousarray(x, F32)
+    out = np.empty(d.shape, F32)
+    kernel(out, d, d.size)
+    nan = np.isnan(out)
+    if nan.any():
+        out[nan] = emulated(d[nan])
+    return out if out.ndim else out[()]

@@ -1,0 +1,292 @@
+"""The optional compiled kernels (vecmath/_native.c) give the NumPy emulation's bits: every
+kernel sgemm.py dispatches to, on thousands of random shapes and layouts with subnormals,
+overflow, infinities, NaN and signed zeros, and fp.fma32, in each instruction set's copy this
+CPU runs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+
+import numpy as np
+import pytest
+
+from gradsh.engine.vecmath import fp, native, sgemm
+
+F32 = np.float32
+Product = tuple[str, Callable[[], np.ndarray]]
+
+
+@pytest.fixture(scope="module")
+def kernels() -> Iterator[object]:
+    """The extension module; skipped where it was not built, a failure where CI requires it
+    (GRADSH_REQUIRE_NATIVE=1: .ci/run sets it when a C compiler is present)."""
+    if native.kernels is None:
+        if os.environ.get("GRADSH_REQUIRE_NATIVE"):
+            pytest.fail("GRADSH_REQUIRE_NATIVE is set but gradsh's _native extension is missing")
+        pytest.skip("gradsh's compiled kernels are not built (a C compiler at install builds them)")
+    level = native.kernels.level()
+    yield native.kernels
+    native.kernels.use(level)
+
+
+def _values(rng: np.random.Generator, shape: tuple[int, ...], kind: int) -> np.ndarray:
+    """Random float32 values of one of a few kinds: ordinary, tiny (products and sums in
+    float32's subnormal range), huge (products overflow), or ordinary sprinkled with
+    infinities, NaN, zeros of both signs and subnormals; some with exact halfway cases."""
+    x = rng.standard_normal(shape)
+    if kind == 1:
+        x *= 1e-20
+    elif kind == 2:
+        x *= 1e19
+    elif kind == 3:
+        specials = np.array([np.inf, -np.inf, np.nan, 0.0, -0.0, 1e-40, -3e-42, 2.0 ** -126])
+        pick = rng.random(shape) < 0.05
+        x[pick] = rng.choice(specials, size=int(pick.sum()))
+    elif kind == 4:  # few significant bits: many exact ties between float32 neighbours
+        x = np.round(x * 8) * 2.0 ** rng.integers(-3, 20, shape)
+    return x.astype(F32)
+
+
+def _layout(x: np.ndarray, column_major: bool) -> np.ndarray:
+    return np.ascontiguousarray(x.T).T if column_major else x
+
+
+def _products(rng: np.random.Generator, count: int) -> Iterator[Product]:
+    """(description, thunk) for `count` random products through sgemm's public functions."""
+    depths = [1, 2, 3, 7, 16, 17, 31, 33, 48, 64, 100]
+    for case in range(count):
+        kind = int(rng.integers(0, 5))
+        m, n = (int(rng.choice([1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 33])) for _ in range(2))
+        k = int(rng.choice(depths + [385, 800])) if case % 10 == 0 else int(rng.choice(depths))
+        a_col, b_col = bool(rng.integers(2)), bool(rng.integers(2))
+        a = _layout(_values(rng, (m, k), kind), a_col)
+        b = _layout(_values(rng, (k, n), (kind + case) % 5), b_col)
+        shape = f"{m}x{k} @ {k}x{n} cols={a_col},{b_col} kind={kind}"
+        what = f"{sgemm._exact_kernel(a, b)} {shape}"
+        form = case % 4
+        if form == 0:
+            yield f"mm {what}", lambda a=a, b=b: sgemm.mm(a, b)
+        elif form == 1:
+            bias = _values(rng, (n,) if case % 8 == 1 else (m, n), kind)
+            beta, alpha = [(1.0, 1.0), (0.5, 1.0), (0.0, 2.5), (0.3, 1.7)][case % 3]
+            yield (f"addmm {what} beta={beta} alpha={alpha}",
+                   lambda a=a, b=b, c=bias, s=beta, t=alpha: sgemm.addmm(c, a, b, s, t))
+        elif form == 2:
+            batch = int(rng.integers(1, 4))
+            x = _values(rng, (batch, m, k), kind)
+            y = _values(rng, (batch, k, n), kind)
+            yield f"bmm {batch} x {what}", lambda x=x, y=y: sgemm.bmm(x, y)
+        else:
+            x = _values(rng, (k * m,), kind)
+            y = _values(rng, (k * m,), (kind + 3) % 5)
+            yield f"dot {k * m} kind={kind}", lambda x=x, y=y: sgemm.dot(x, y)
+
+
+def _emulated(monkeypatch: pytest.MonkeyPatch, thunk: Callable[[], np.ndarray]) -> np.ndarray:
+    with monkeypatch.context() as patch:
+        patch.setattr(native, "kernels", None)
+        return thunk()
+
+
+def _same_bits(x: np.ndarray, y: np.ndarray) -> bool:
+    """The same float32 bits, NaN for NaN: a NaN's sign and payload are not part of the
+    contract (x86 makes -nan for inf * 0 but passes a NaN operand's own on, and which operand
+    passes depends on the instruction form: MKL's own NaNs differ between CPUs)."""
+    x, y = np.asarray(x, F32), np.asarray(y, F32)
+    if x.shape != y.shape or not np.array_equal(np.isnan(x), np.isnan(y)):
+        return False
+    keep = ~np.isnan(x)
+    return np.array_equal(x[keep].view(np.uint32), y[keep].view(np.uint32))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's matmul on the unclaimed shapes
+def test_every_kernel_matches_the_emulation(kernels: object,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """3,000 random products (mm, addmm, bmm, dot over every kernel `plan` names, k across
+    MKL's blocks of 384): the same bits through each instruction set as through NumPy."""
+    monkeypatch.setattr(sgemm, "EXACT_MAX_US", 1e12)
+    rng = np.random.default_rng(20)
+    levels = kernels.levels()  # type: ignore[attr-defined]
+    assert levels[-1] == "portable"
+    wrong, kernels_seen = [], set()
+    for description, thunk in _products(rng, 3000):
+        expected = _emulated(monkeypatch, thunk)
+        for level in levels:
+            kernels.use(level)  # type: ignore[attr-defined]
+            if not _same_bits(thunk(), expected):
+                wrong.append((level, description))
+        kernels_seen.update(description.split()[:2])
+    assert not wrong[:20]
+    assert kernels_seen >= {"mm", "addmm", "bmm", "dot", "blocked", "chain", "gemv", "gemv_t",
+                            "axpy", "axpy_t", "dot2"}
+
+
+def test_a_large_product_through_each_copy(kernels: object) -> None:
+    """A (70, 1000) @ (1000, 600) product (three k blocks, columns over two tiles) gives the same
+    bits in every instruction set's copy (the NumPy emulation of it takes seconds)."""
+    rng = np.random.default_rng(21)
+    a = _values(rng, (70, 1000), 3)
+    b = _values(rng, (1000, 600), 0)
+    results = []
+    for level in kernels.levels():  # type: ignore[attr-defined]
+        kernels.use(level)  # type: ignore[attr-defined]
+        with np.errstate(all="ignore"):
+            results.append(sgemm._blocked(a, b))
+    assert all(_same_bits(r, results[0]) for r in results[1:])
+
+
+def test_errors_are_python_errors(kernels: object) -> None:
+    out = np.zeros((2, 2), F32)
+    with pytest.raises(ValueError, match="too small"):
+        kernels.chain(out, np.zeros(2, F32), np.zeros(4, F32), 2, 2, 2, 0, 2)  # type: ignore
+    with pytest.raises(ValueError, match="avx9000|no kernels"):
+        kernels.use("avx9000")  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("setting, built", [("0", False), ("1", True), ("", True)])
+def test_gradsh_native_0_turns_the_kernels_off(kernels: object, setting: str,
+                                              built: bool) -> None:
+    program = "from gradsh.engine.vecmath import native; print(native.kernels is not None)"
+    env = dict(os.environ, GRADSH_NATIVE=setting)
+    out = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    assert out == str(built)
+
+
+def _fma_pools(rng: np.random.Generator, n: int) -> list[tuple[np.ndarray, ...]]:
+    """fma32 operands: random bit patterns, halfway cases (products 2**6 + 2**-30 onto 2**30),
+    results in the subnormal range, overflow, specials, NaNs of either sign and any payload."""
+    def bits() -> np.ndarray:
+        return rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32).view(F32)
+
+    normal = [rng.standard_normal(n).astype(F32) for _ in range(3)]
+    halfway = (np.full(n, 64 * (1 + 2.0**-12), F32), np.full(n, 1 - 4095 * 2.0**-24, F32),
+               np.full(n, 2.0**30, F32))
+    tiny = (normal[0] * F32(1e-20), normal[1] * F32(1e-19), normal[2] * F32(1e-38))
+    huge = (normal[0] * F32(1e20), normal[1] * F32(1e19), normal[2] * F32(1e38))
+    specials = np.array([np.inf, -np.inf, np.nan, -np.nan, 0.0, -0.0, 1e-45, 3.4e38], F32)
+    nans = (rng.integers(0x7F800001, 0x80000000, n) | (rng.integers(0, 2, n) << 31)).astype(
+        np.uint32).view(F32)
+    return [(bits(), bits(), bits()), tuple(normal), halfway, tiny, huge,
+            (np.resize(specials, n), rng.permutation(np.resize(specials, n)), normal[2]),
+            (nans, normal[0], rng.permutation(nans)), (normal[0], nans, normal[1])]
+
+
+@pytest.mark.parametrize("n", [1, 10, 100, 20_000])
+def test_fma32_matches_the_emulation(kernels: object, monkeypatch: pytest.MonkeyPatch,
+                                     n: int) -> None:
+    """fp.fma32 through fmaf gives the emulation's bits (NaN for NaN: NumPy's own NaN depends
+    on its loop), broadcast operands and scalars included, in every instruction set's copy, and
+    those copies give the very same NaNs; product_error is fma32(a, b, -p) bit for bit."""
+    rng = np.random.default_rng(n)
+    with np.errstate(all="ignore"):
+        for a, b, c in _fma_pools(rng, n):
+            for args in ((a, b, c), (a[0], b, c), (a, F32(b[-1]), c), (a, b, float(c[0])),
+                         (a.reshape(-1, 1)[: min(n, 7)], b[: min(n, 5)], c[0])):
+                expected = _emulated(monkeypatch, lambda args=args: fp.fma32(*args))
+                results = []
+                for level in kernels.levels():  # type: ignore[attr-defined]
+                    kernels.use(level)  # type: ignore[attr-defined]
+                    results.append(fp.fma32(*args))
+                    assert type(results[-1]) is type(expected)
+                    assert _same_bits(results[-1], expected), level
+                assert all(np.array_equal(np.asarray(r).view(np.uint32),
+                                          np.asarray(results[0]).view(np.uint32))
+                           for r in results)
+            product = a * b
+            assert np.array_equal(fp.product_error(a, b, product).view(np.uint32),
+                                  fp.fma32(a, b, -product).view(np.uint32))
+
+
+def _sum_cases(rng: np.random.Generator, count: int) -> Iterator[tuple[np.ndarray, object]]:
+    """(array, axis) pairs: 1-3 dimensions, transposed and strided layouts, values of a few
+    magnitudes with specials sprinkled in, every axis choice."""
+    sizes = [1, 2, 3, 5, 8, 9, 16, 17, 33, 64, 100, 300]
+    for case in range(count):
+        nd = int(rng.integers(1, 4))
+        shape = tuple(int(rng.choice(sizes)) for _ in range(nd))
+        x = _values(rng, shape, case % 5) * F32(10.0 ** int(rng.integers(-3, 4)))
+        if rng.random() < 0.3 and nd >= 2:
+            x = np.swapaxes(x, 0, nd - 1)
+        if rng.random() < 0.2:
+            x = x[..., ::2]
+        if x.size == 0:
+            continue
+        if rng.random() < 0.3:
+            yield x, None
+        else:
+            yield x, tuple(sorted({int(a) for a in rng.integers(0, nd, rng.integers(1, nd + 1))}))
+
+
+def _sums_agree(monkeypatch: pytest.MonkeyPatch, x: np.ndarray, axis: object) -> bool:
+    from gradsh.engine.functions.cascade_sum import torch_sum
+
+    ours = torch_sum(x, axis, False, F32)
+    expected = _emulated(monkeypatch, lambda: torch_sum(x, axis, False, F32))
+    return _same_bits(ours, expected)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_float32_sums_match_the_emulation(kernels: object,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """ATen's cascade sum (functions/cascade_sum.py) through the compiled kernel: the
+    emulation's bits on 1,500 random shapes, layouts and axes, in every instruction set's copy."""
+    rng = np.random.default_rng(30)
+    wrong = []
+    for x, axis in _sum_cases(rng, 1500):
+        for level in kernels.levels():  # type: ignore[attr-defined]
+            kernels.use(level)  # type: ignore[attr-defined]
+            if not _sums_agree(monkeypatch, x, axis):
+                wrong.append((level, x.shape, x.strides, axis))
+    assert not wrong[:20]
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+@pytest.mark.parametrize("shape, axis", [((1_000_003,), None), ((700, 1500), None),
+                                         ((700, 1500), (0,)), ((700, 1500), (1,)),
+                                         ((3, 70_000), (1,)), ((70_000, 3), (0,))])
+def test_large_sums_match_the_emulation(kernels: object, monkeypatch: pytest.MonkeyPatch,
+                                        threads: int, shape: tuple[int, ...],
+                                        axis: object) -> None:
+    """Sums long enough for every level of the cascade (flushes every step**2 and step**3
+    rows), whole and split among threads as PyTorch splits them."""
+    from gradsh.engine import threads as engine_threads
+
+    rng = np.random.default_rng(31)
+    x = rng.standard_normal(shape).astype(F32) * F32(100)
+    previous = engine_threads.torch_threads()
+    engine_threads.set_torch_threads(threads)
+    try:
+        assert _sums_agree(monkeypatch, x, axis)
+        assert _sums_agree(monkeypatch, x.T, axis)
+    finally:
+        engine_threads.set_torch_threads(previous)
+
+
+@pytest.mark.parametrize("name", ["expf_u10", "logf_u10"])
+@pytest.mark.parametrize("n", [1, 7, 100, 100_000])
+def test_sleef_routines_match_the_emulation(kernels: object, monkeypatch: pytest.MonkeyPatch,
+                                            name: str, n: int) -> None:
+    """SLEEF's expf and logf through the kernels: the emulation's bits (NaN for NaN) on random
+    bit patterns, ordinary values, results in the subnormal range, subnormal inputs and the
+    special values, in every instruction set's copy."""
+    from gradsh.engine.vecmath import sleef
+
+    rng = np.random.default_rng(n)
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1e-40, 88.72283,
+                         88.7229, -103.97208, -104.0, 100.0, 100.00001, 3.4028235e38, -1.0], F32)
+    pools = [rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32).view(F32),
+             rng.standard_normal(n).astype(F32) * F32(30),
+             rng.uniform(-110.0, -80.0, n).astype(F32),
+             (rng.uniform(0.0, 1.0, n) * 1e-38).astype(F32), np.resize(specials, n)]
+    function = getattr(sleef, name)
+    with np.errstate(all="ignore"):
+        for x in pools:
+            expected = _emulated(monkeypatch, lambda x=x: function(x))
+            for level in kernels.levels():  # type: ignore[attr-defined]
+                kernels.use(level)  # type: ignore[attr-defined]
+                assert _same_bits(function(x), expected), (name, level)
+        assert type(function(F32(0.5))) is type(_emulated(monkeypatch, lambda: function(F32(0.5))))
