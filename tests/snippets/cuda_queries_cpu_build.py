@@ -1,0 +1,10 @@
+"""torch.cuda's queries on PyTorch's CPU build (the Chinese Dive into DL, 4.6 use-gpu)."""
+import torch
+
+print(torch.cuda.is_available(), torch.cuda.device_count(), torch.cuda.is_initialized())
+for query in (torch.cuda.current_device, lambda: torch.cuda.get_device_name(0),
+              lambda: torch.ones(2).cuda()):
+    try:
+        query()
+    except AssertionError as e:
+        print(type(e).__name__, e)
