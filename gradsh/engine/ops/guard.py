@@ -155,8 +155,8 @@ _SMALL_RESULT = frozenset({
     "argmax", "argmin", "all", "any", "count_nonzero", "norm", "std", "var", "std_mean",
     "var_mean", "logsumexp", "median", "nanmedian", "kthvalue", "mode", "dist", "dot", "vdot",
     "trace", "item", "equal", "allclose", "det", "slogdet", "logdet", "backward", "tolist",
-    "numpy", "to", "float", "double", "half", "bfloat16", "long", "int", "short", "bool", "type",
-    "type_as", "cpu", "cuda", "contiguous", "bincount", "histc", "apply_", "map_",
+    "numpy", "to", "float", "double", "half", "bfloat16", "long", "int", "short", "char", "byte",
+    "bool", "type", "type_as", "cpu", "cuda", "contiguous", "bincount", "histc", "apply_", "map_",
     "iadd", "isub", "imul", "itruediv", "ipow", "iand", "ior", "ixor", "contains",
 })
 
