@@ -822,8 +822,6 @@ BUILTINS: tuple[Builtin, ...] = (
     _fn("bfloat16", "x.bfloat16()", "Cast to bfloat16.", "grad_fn ToCopyBackward0",
         "y = x.bfloat16()", function=False),
     _fn("short", "x.short()", "Cast to int16.", "", "y = x.short()", function=False),
-    _fn("char", "x.char()", "Cast to int8.", "", "y = x.char()", function=False),
-    _fn("byte", "x.byte()", "Cast to uint8.", "", "y = x.byte()", function=False),
     _fn("type", "x.type(dtype)", "Cast to dtype.", "grad_fn ToCopyBackward0",
         "y = x.type(float64)", function=False),
     _fn("element_size", "x.element_size()", "Bytes per element.", "", "n = x.element_size()",

@@ -234,6 +234,20 @@ def test_exit_codes_of_sys_exit_and_syntax_errors(tmp_path: Path) -> None:
     assert bad.stderr.endswith("    x = = 2\n        ^\nSyntaxError: invalid syntax\n")
 
 
+@pytest.mark.parametrize("late, message", [
+    ("return 5", "'return' outside function"),
+    ("from __future__ import annotations",
+     "from __future__ imports must occur at the beginning of the file"),
+])
+def test_errors_the_compiler_finds_stop_the_program_before_it_runs(
+        tmp_path: Path, late: str, message: str) -> None:
+    """Python compiles the whole file first: nothing runs, as `python FILE` (the Chinese
+    pytorch-book's notebook joined into one file has a late `from __future__` import)."""
+    ran = gradsh(write(tmp_path, f"print('ran')\n{late}\n"), "--quiet")
+    assert ran.returncode == 2 and ran.stdout == ""
+    assert ran.stderr.endswith(f"    {late}\n    {'^' * len(late)}\nSyntaxError: {message}\n")
+
+
 def test_what_gradsh_lacks_is_named(tmp_path: Path) -> None:
     path = write(tmp_path, """
         import torch
