@@ -8,3 +8,11 @@ for query in (torch.cuda.current_device, lambda: torch.cuda.get_device_name(0),
         query()
     except AssertionError as e:
         print(type(e).__name__, e)
+# an int device is an index on the current accelerator (pytorch-book chapter 3: .cuda(0))
+x = torch.ones(2)
+for make in (lambda: x.cuda(0), lambda: x.cuda(device=0), lambda: x.to(0),
+             lambda: torch.ones(2, device=0), lambda: x.cuda("cuda:0")):
+    try:
+        make()
+    except (RuntimeError, AssertionError) as e:
+        print(type(e).__name__, e)
