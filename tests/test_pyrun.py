@@ -468,3 +468,22 @@ def test_inference_tensors_are_pytorchs(tmp_path: Path, torch: object) -> None:
     ran, expected = gradsh(path, "--quiet"), python(path)
     assert expected.returncode == ran.returncode == 0, ran.stderr
     same_stdout(ran.stdout, expected.stdout)
+
+
+@pytest.mark.parametrize("program", [
+    "Cin = None\nprint(Cn)\n",  # a global
+    "print(Cin)\n",  # a builtin ('bin')
+    "def f(alpha):\n    return alhpa\nf(1)\n",  # a local
+    "class A:\n    value = 1\nA().VALUE\n",  # a case change
+    "class A:\n    value = 1\nA().xyzzy\n",  # nothing close
+    "import math\nmath.sqr(2)\n",  # a module attribute
+    "变量 = 1\nprint(变量2)\n",  # not ASCII
+])
+def test_name_and_attribute_errors_suggest_as_python(tmp_path: Path, program: str) -> None:
+    """Python 3.11 prints "Did you mean: 'x'?" from its C excepthook, not from the traceback
+    module gradsh formats with (the Chinese pytorch-book's chapter 6 ends on such an error)."""
+    path = write(tmp_path, program)
+    expected = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                              encoding="utf-8", cwd=tmp_path)
+    ran = gradsh(path, "--quiet")
+    assert ran.stderr.splitlines()[-1] == expected.stderr.splitlines()[-1]
