@@ -20,3 +20,4 @@ try:
     torch.sum(input=x, other=x)
 except TypeError as e:
     print(type(e).__name__, e)
+print(torch.dot(x[0], tensor=x[1]), torch.dot(input=x[0], tensor=x[1]))

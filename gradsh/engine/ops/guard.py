@@ -49,7 +49,7 @@ def _invalid_arguments(name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
 # PyTorch's names for the first two arguments of its native functions, which a call may give
 # as keywords (torch.sum(input=x), torch.max(input=x, other=y)) where gradsh's Python
 # signature names them otherwise (a, b, dim): such a keyword becomes the positional argument.
-_POSITIONAL_NAMES = (("input", 0), ("other", 1), ("mat2", 1), ("vec", 1))
+_POSITIONAL_NAMES = (("input", 0), ("other", 1), ("mat2", 1), ("vec", 1), ("tensor", 1))
 _POSITIONAL_KEYS = frozenset(name for name, _ in _POSITIONAL_NAMES)
 
 
@@ -64,8 +64,8 @@ def _positional_params(function: Callable[..., Any]) -> tuple[str, ...]:
 
 def _keywords_as_positions(params: tuple[str, ...], given: tuple[Any, ...],
                            kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
-    """`input=`, `other=` (`mat2=`, `vec=`) moved to their places where the implementation has no such
-    parameter and the arguments before them are all given."""
+    """`input=`, `other=` (`mat2=`, `vec=`, `tensor=`) moved to their places where the
+    implementation has no such parameter and the arguments before them are all given."""
     kwargs = dict(kwargs)
     for keyword, position in _POSITIONAL_NAMES:
         if keyword in kwargs and keyword not in params and len(given) == position:
