@@ -206,11 +206,13 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
     sized = reads and name not in _SMALL_RESULT and not name.endswith("_")
     temporaries = _TEMPORARIES.get(name, 0)
 
-    params = _positional_params(function)
+    params: list[tuple[str, ...]] = []  # the implementation's, read at the first keyword call
 
     def guarded(*given: Any, **kwargs: Any) -> Any:
         if kwargs and not _POSITIONAL_KEYS.isdisjoint(kwargs):
-            moved, rest = _keywords_as_positions(params, given, kwargs)
+            if not params:
+                params.append(_positional_params(function))
+            moved, rest = _keywords_as_positions(params[0], given, kwargs)
             if len(moved) > len(given):
                 # PyTorch's parser judges the call as written (its errors name the keywords)
                 if overloaded and not _Parsing.depth:
