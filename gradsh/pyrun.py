@@ -121,8 +121,12 @@ class PythonProgram:
         self.flags = 0
 
     def parse(self) -> list[Statement]:
-        """The statements (SyntaxError as Python raises it)."""
+        """The statements (SyntaxError as Python raises it). The whole program is compiled
+        once, as Python compiles a file before it runs any of it: the errors the compiler
+        finds after the parser ('return' outside function, a late `from __future__` import)
+        stop the program before its first statement too."""
         tree = ast.parse(self.source, filename=self.path)
+        compile(tree, self.path, "exec", dont_inherit=True)
         return split_statements(tree, self.source)
 
     def run(self, stmt: Statement, filename: str | None = None,

@@ -14,6 +14,7 @@ from types import TracebackType
 from typing import IO, Any
 
 import gradsh
+from gradsh.pysuggest import suggestion
 
 _GRADSH_DIR = os.path.dirname(os.path.abspath(gradsh.__file__)) + os.sep
 _ENGINE_STATEMENT_FILES = ("<gradsh-internal>",)
@@ -57,7 +58,11 @@ def _exception_lines(exc: BaseException, hidden: tuple[str, ...]) -> list[str]:
     te = traceback.TracebackException(type(exc), exc, exc.__traceback__, compact=True)
     te.stack = _user_stack(exc.__traceback__, hidden)
     te.__cause__ = te.__context__ = None
-    return list(te.format())
+    lines = list(te.format())
+    suggested = suggestion(exc) if isinstance(exc, (NameError, AttributeError)) else None
+    if suggested is not None and lines and lines[-1].endswith("\n"):
+        lines[-1] = lines[-1][:-1] + f". Did you mean: '{suggested}'?\n"
+    return lines
 
 
 def format_exception(exc: BaseException, hidden: tuple[str, ...] = ()) -> str:

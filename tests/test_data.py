@@ -211,6 +211,57 @@ def test_iterable_dataset_workers_take_turns(torch):
         assert ours == theirs
 
 
+def _worker_datasets(lib):
+    """A map-style dataset whose items show the loading worker and its three generators, and
+    an iterable one that each worker reads a different (and differently long) part of."""
+    import random
+
+    class Items(lib.utils.data.Dataset):
+        def __len__(self):
+            return 7
+
+        def __getitem__(self, i):
+            info = lib.utils.data.get_worker_info()
+            return (i, -1 if info is None else info.id, lib.rand(2), random.random(),
+                    float(np.random.rand()))
+
+    class Stream(lib.utils.data.IterableDataset):
+        def __iter__(self):
+            info = lib.utils.data.get_worker_info()
+            k = 0 if info is None else info.id
+            return iter(range(100 * k, 100 * k + 3 + k))
+
+    return Items(), Stream()
+
+
+def _worker_runs(lib):
+    import random
+
+    lib.manual_seed(7)
+    random.seed(7)
+    np.random.seed(7)
+    items, stream = _worker_datasets(lib)
+    data = lib.utils.data
+    runs = []
+    for options in ({"shuffle": True}, {"persistent_workers": True, "prefetch_factor": 1,
+                                        "worker_init_fn": lambda worker: np.random.seed(worker + 1)}):
+        loader = data.DataLoader(items, batch_size=2, num_workers=2, **options)
+        runs.append([[_plain(b) for b in loader] for _ in range(2)])
+    iterator = iter(data.DataLoader(items, batch_size=3, num_workers=2))
+    runs.append([type(iterator).__name__, len(iterator), _plain(next(iterator))])
+    for options in ({"batch_size": 2}, {"batch_size": 2, "drop_last": True},
+                    {"batch_size": None}):
+        runs.append([_plain(b) for b in data.DataLoader(stream, num_workers=2, **options)])
+    runs.append(type(iter(data.DataLoader(items))).__name__)
+    return runs, lib.rand(2).tolist(), random.random(), float(np.random.rand())
+
+
+def test_workers_load_as_pytorch_worker_processes(torch):
+    """num_workers > 0: the same batches, in the same order, with each worker's random
+    numbers, as PyTorch's worker processes; the main generators move as PyTorch's do."""
+    assert _worker_runs(gt) == _worker_runs(torch)
+
+
 @pytest.mark.parametrize("kwargs", [
     {"shuffle": True, "sampler": [0, 1]},
     {"batch_sampler": [[0]], "batch_size": 2},

@@ -234,6 +234,20 @@ def test_exit_codes_of_sys_exit_and_syntax_errors(tmp_path: Path) -> None:
     assert bad.stderr.endswith("    x = = 2\n        ^\nSyntaxError: invalid syntax\n")
 
 
+@pytest.mark.parametrize("late, message", [
+    ("return 5", "'return' outside function"),
+    ("from __future__ import annotations",
+     "from __future__ imports must occur at the beginning of the file"),
+])
+def test_errors_the_compiler_finds_stop_the_program_before_it_runs(
+        tmp_path: Path, late: str, message: str) -> None:
+    """Python compiles the whole file first: nothing runs, as `python FILE` (the Chinese
+    pytorch-book's notebook joined into one file has a late `from __future__` import)."""
+    ran = gradsh(write(tmp_path, f"print('ran')\n{late}\n"), "--quiet")
+    assert ran.returncode == 2 and ran.stdout == ""
+    assert ran.stderr.endswith(f"    {late}\n    {'^' * len(late)}\nSyntaxError: {message}\n")
+
+
 def test_what_gradsh_lacks_is_named(tmp_path: Path) -> None:
     path = write(tmp_path, """
         import torch
@@ -454,3 +468,22 @@ def test_inference_tensors_are_pytorchs(tmp_path: Path, torch: object) -> None:
     ran, expected = gradsh(path, "--quiet"), python(path)
     assert expected.returncode == ran.returncode == 0, ran.stderr
     same_stdout(ran.stdout, expected.stdout)
+
+
+@pytest.mark.parametrize("program", [
+    "Cin = None\nprint(Cn)\n",  # a global
+    "print(Cin)\n",  # a builtin ('bin')
+    "def f(alpha):\n    return alhpa\nf(1)\n",  # a local
+    "class A:\n    value = 1\nA().VALUE\n",  # a case change
+    "class A:\n    value = 1\nA().xyzzy\n",  # nothing close
+    "import math\nmath.sqr(2)\n",  # a module attribute
+    "变量 = 1\nprint(变量2)\n",  # not ASCII
+])
+def test_name_and_attribute_errors_suggest_as_python(tmp_path: Path, program: str) -> None:
+    """Python 3.11 prints "Did you mean: 'x'?" from its C excepthook, not from the traceback
+    module gradsh formats with (the Chinese pytorch-book's chapter 6 ends on such an error)."""
+    path = write(tmp_path, program)
+    expected = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                              encoding="utf-8", cwd=tmp_path)
+    ran = gradsh(path, "--quiet")
+    assert ran.stderr.splitlines()[-1] == expected.stderr.splitlines()[-1]

@@ -36,6 +36,11 @@ def _legacy_new(dtype: DType, fname: str, args: tuple[Any, ...], kwargs: dict[st
                 raise TorchTypeError(f"expected {dtype.legacy.removesuffix('Tensor')} "
                                      f"(got {data.dtype.short})")
             return data
+        if type(data).__name__ == "TypedStorage":  # torch.Tensor(x.storage()): shared memory
+            if data.dtype is not dtype:
+                raise TorchTypeError(f"expected {dtype.legacy.removesuffix('Tensor')} "
+                                     f"(got {data.dtype.short})")
+            return Tensor._make(data._array, data.device)
         if isinstance(data, Size):  # x.new(torch.Size([2, 3])) is a size, a tuple is data
             return ops.zeros(data, dtype=dtype, device=device)
         if isinstance(data, (list, tuple, np.ndarray)) or (
@@ -199,10 +204,17 @@ def _untyped_storage(self: Tensor) -> Any:
     return UntypedStorage(self)
 
 
+def _typed_storage(self: Tensor) -> Any:
+    from gradsh.torch.storage import TypedStorage
+
+    return TypedStorage.of(self)
+
+
 # Methods of a real CPU tensor that PyTorch answers without computing: (name, function).
 _TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
     ("new", _new_like),
     ("untyped_storage", _untyped_storage),
+    ("storage", _typed_storage),
     ("get_device", lambda self: -1 if self.device == "cpu" else 0),
     ("is_shared", lambda self: False),
     ("share_memory_", lambda self: self),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from gradsh.engine import backend
+from gradsh.engine.exceptions import TorchAssertionError
 from gradsh.torch._missing import module_getattr
 
 __getattr__ = module_getattr("torch.cuda")
@@ -26,15 +27,19 @@ def device_count() -> int:
     return 1 if is_available() else 0
 
 
-def current_device() -> int:
+def _require_device() -> None:
+    """PyTorch's CPU build (the reference) fails a device query as its lazy init does."""
     if not is_available():
-        raise RuntimeError("No CUDA GPUs are available")
+        raise TorchAssertionError(backend.TORCH_UNAVAILABLE)
+
+
+def current_device() -> int:
+    _require_device()
     return 0
 
 
 def get_device_name(device: Any = None) -> str:
-    if not is_available():
-        raise RuntimeError("No CUDA GPUs are available")
+    _require_device()
     return "gradsh simulated cuda:0" if backend.sim_cuda_enabled() else "NVIDIA GPU (CuPy)"
 
 

@@ -49,7 +49,7 @@ TENSOR_FEATURES = {
 OPTIONS = {
     "SGD": {"momentum", "nesterov", "weight_decay", "dampening"},
     "Adam": {"weight_decay", "amsgrad", "betas"},
-    "DataLoader": {"shuffle", "drop_last"},
+    "DataLoader": {"shuffle", "drop_last", "num_workers"},
     "backward": {"retain_graph", "create_graph", "gradient", "inputs"},
     "grad": {"retain_graph", "create_graph", "grad_outputs", "allow_unused"},
     "zero_grad": {"set_to_none"},

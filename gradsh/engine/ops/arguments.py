@@ -201,9 +201,21 @@ def apply_node(inplace: bool, cls: type[Function], *inputs: Tensor, **params: An
     return cls.apply(*inputs, **params)
 
 
+def _accelerator(index: int) -> str:
+    """An int device is an index on the current accelerator (PyTorch's CPU build has none)."""
+    import importlib.util
+
+    if backend.sim_cuda_enabled() or (importlib.util.find_spec("cupy") is not None
+                                      and backend.cuda_available()):
+        return f"cuda:{index}"
+    raise TorchRuntimeError("Cannot access accelerator device when none is available.")
+
+
 def _device_name(device: Any) -> str:
     if device is None:
         return DefaultDevice.value
+    if isinstance(device, int) and not isinstance(device, bool):
+        device = _accelerator(device)
     name = str(device)
     if name == "cuda":
         return "cuda:0"

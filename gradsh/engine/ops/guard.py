@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -43,6 +44,33 @@ def _invalid_arguments(name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
     parts = [_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()]
     return TorchTypeError(
         f"{name}() received an invalid combination of arguments - got ({', '.join(parts)})")
+
+
+# PyTorch's names for the first two arguments of its native functions, which a call may give
+# as keywords (torch.sum(input=x), torch.max(input=x, other=y)) where gradsh's Python
+# signature names them otherwise (a, b, dim): such a keyword becomes the positional argument.
+_POSITIONAL_NAMES = (("input", 0), ("other", 1), ("mat2", 1), ("vec", 1), ("tensor", 1))
+_POSITIONAL_KEYS = frozenset(name for name, _ in _POSITIONAL_NAMES)
+
+
+def _positional_params(function: Callable[..., Any]) -> tuple[str, ...]:
+    try:
+        params = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return ()
+    return tuple(p.name for p in params
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+
+
+def _keywords_as_positions(params: tuple[str, ...], given: tuple[Any, ...],
+                           kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """`input=`, `other=` (`mat2=`, `vec=`, `tensor=`) moved to their places where the
+    implementation has no such parameter and the arguments before them are all given."""
+    kwargs = dict(kwargs)
+    for keyword, position in _POSITIONAL_NAMES:
+        if keyword in kwargs and keyword not in params and len(given) == position:
+            given = given + (kwargs.pop(keyword),)
+    return given, kwargs
 
 
 class _Parsing:
@@ -127,8 +155,8 @@ _SMALL_RESULT = frozenset({
     "argmax", "argmin", "all", "any", "count_nonzero", "norm", "std", "var", "std_mean",
     "var_mean", "logsumexp", "median", "nanmedian", "kthvalue", "mode", "dist", "dot", "vdot",
     "trace", "item", "equal", "allclose", "det", "slogdet", "logdet", "backward", "tolist",
-    "numpy", "to", "float", "double", "half", "bfloat16", "long", "int", "short", "bool", "type",
-    "type_as", "cpu", "cuda", "contiguous", "bincount", "histc", "apply_", "map_",
+    "numpy", "to", "float", "double", "half", "bfloat16", "long", "int", "short", "char", "byte",
+    "bool", "type", "type_as", "cpu", "cuda", "contiguous", "bincount", "histc", "apply_", "map_",
     "iadd", "isub", "imul", "itruediv", "ipow", "iand", "ior", "ixor", "contains",
 })
 
@@ -178,7 +206,18 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
     sized = reads and name not in _SMALL_RESULT and not name.endswith("_")
     temporaries = _TEMPORARIES.get(name, 0)
 
+    params: list[tuple[str, ...]] = []  # the implementation's, read at the first keyword call
+
     def guarded(*given: Any, **kwargs: Any) -> Any:
+        if kwargs and not _POSITIONAL_KEYS.isdisjoint(kwargs):
+            if not params:
+                params.append(_positional_params(function))
+            moved, rest = _keywords_as_positions(params[0], given, kwargs)
+            if len(moved) > len(given):
+                # PyTorch's parser judges the call as written (its errors name the keywords)
+                if overloaded and not _Parsing.depth:
+                    _as_torch_parses(name, method, given, kwargs)
+                return guarded(*moved, **rest)
         if tensor_first and (not given or not isinstance(given[0], Tensor)):
             if not given:
                 raise TorchTypeError(f"{name}() missing 1 required positional arguments: "

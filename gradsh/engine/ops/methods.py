@@ -675,6 +675,8 @@ _METHODS: dict[str, Any] = {
     "long": _cast(dtypes.int64),
     "int": _cast(dtypes.int32),
     "short": _cast(dtypes.int16),
+    "char": _cast(dtypes.int8),
+    "byte": _cast(dtypes.uint8),
     "bool": _cast(dtypes.bool_),
     "type": tensor_type,
     "cuda": cuda,

@@ -116,6 +116,11 @@ class BackwardCFunction(OutputSlots, Node):
     def __repr__(self) -> str:
         return f"<torch.autograd.function.{self.node_name} object at {id(self):#x}>"
 
+    def apply(self, *grads: Any) -> Any:
+        """`y.grad_fn.apply(g)`: the Function's own backward (or vjp) on `g`, its result as
+        returned (PyTorch's BackwardCFunction.apply)."""
+        return self._forward_cls._user_backward()(self.ctx, *grads)
+
     # With one output, that tensor's hooks and retain_grad live on the node as on any other;
     # with several, each output's in OutputSlots.
     @property  # type: ignore[override]

@@ -97,6 +97,9 @@ class set_grad_enabled(_DecoratorContextManager):  # noqa: N801
     def clone(self) -> set_grad_enabled:
         return self.__class__(self.mode)
 
+    def __repr__(self) -> str:  # what a notebook shows for `torch.set_grad_enabled(True)`
+        return f"torch.autograd.grad_mode.set_grad_enabled(mode={self.mode})"
+
 
 class inference_mode(_DecoratorContextManager):  # noqa: N801
     """No autograd, as no_grad, and every tensor made meanwhile is an inference tensor

@@ -1,16 +1,19 @@
-"""torch.utils.data.DataLoader: batches from a sampler and a collate function, drawing the same
-random numbers as PyTorch's (torch/utils/data/dataloader.py), so a seeded shuffle yields
-PyTorch's batches; worker processes are emulated in the main process (_workers.py)."""
+"""torch.utils.data.DataLoader: batches from a sampler and a collate function,
+drawing the same random numbers as PyTorch's (torch/utils/data/dataloader.py), so a seeded
+shuffle yields PyTorch's batches."""
 
 from __future__ import annotations
 
+import collections
+import itertools
 import math
+import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from gradsh.torch.utils.data import _workers
+from gradsh.engine.exceptions import warn
 from gradsh.torch.utils.data._utils.collate import default_collate, default_convert
-from gradsh.torch.utils.data._workers import fetch_map, get_worker_info
+from gradsh.torch.utils.data._utils.worker import Worker, get_worker_info
 from gradsh.torch.utils.data.dataset import IterableDataset
 from gradsh.torch.utils.data.sampler import (
     BatchSampler,
@@ -36,7 +39,8 @@ class _InfiniteConstantSampler(Sampler):
 
 class DataLoader:
     """Iterates over a dataset in batches (batch_size, shuffle, sampler, batch_sampler,
-    drop_last, collate_fn, generator, num_workers, worker_init_fn, persistent_workers)."""
+    drop_last, collate_fn, generator). `num_workers` > 0 runs PyTorch's workers one after
+    another in this process, with their random states (_MultiProcessingDataLoaderIter)."""
 
     _initialized = False
 
@@ -113,8 +117,9 @@ class DataLoader:
             collate_fn = default_collate if self._auto_collation else default_convert
         self.collate_fn = collate_fn
         self.persistent_workers = persistent_workers
-        self._workers: list[Any] | None = None  # kept between passes if persistent
+        self._iterator: _MultiProcessingDataLoaderIter | None = None  # persistent workers'
         self._initialized = True
+        self._check_worker_number_rationality()
 
     def __setattr__(self, attr: str, val: Any) -> None:
         if self._initialized and attr in _FIXED_AFTER_INIT:
@@ -130,45 +135,40 @@ class DataLoader:
     def _index_sampler(self) -> Any:
         return self.batch_sampler if self._auto_collation else self.sampler
 
-    def __iter__(self) -> Iterator[Any]:
-        # Each pass draws a base seed (for workers, in PyTorch) before the sampler draws its
-        # own: the global generator moves as PyTorch's does.
-        indices = iter(self._index_sampler)
-        if self.num_workers > 0:
-            if self._workers is None or not self.persistent_workers:
-                # the base seed is drawn once for persistent workers, per pass otherwise
-                workers = _workers.start_workers(self, draw_int64(self.generator))
-                if self.persistent_workers:
-                    self._workers = workers
-            else:
-                workers = self._workers
-            # the first prefetch_factor * num_workers indices are drawn now, as PyTorch's
-            # iterator sends them when it is made
-            return _workers.iterate(self, workers, indices)
-        draw_int64(self.generator)
-        if self._iterable:
-            return self._iterate_stream(indices)
-        return self._iterate_map(indices)
+    def __iter__(self) -> _BaseDataLoaderIter:
+        if self.num_workers == 0:
+            return _SingleProcessDataLoaderIter(self)
+        if not self.persistent_workers:
+            self._check_worker_number_rationality()
+            return _MultiProcessingDataLoaderIter(self)
+        if self._iterator is None:
+            self._check_worker_number_rationality()
+            self._iterator = _MultiProcessingDataLoaderIter(self)
+        else:
+            self._iterator._reset(self)
+        return self._iterator
 
-    def _iterate_map(self, indices: Iterator[Any]) -> Iterator[Any]:
-        for index in indices:
-            yield fetch_map(self.dataset, index, self._auto_collation, self.collate_fn)
-
-    def _iterate_stream(self, indices: Iterator[Any]) -> Iterator[Any]:
-        stream = iter(self.dataset)
-        for index in indices:
-            if not self._auto_collation:
-                try:
-                    yield self.collate_fn(next(stream))
-                except StopIteration:
-                    return
-                continue
-            data = list(_take(stream, len(index)))
-            if not data or (self.drop_last and len(data) < len(index)):
-                return
-            yield self.collate_fn(data)
-            if len(data) < len(index):
-                return
+    def _check_worker_number_rationality(self) -> None:
+        """PyTorch's warning for more workers than the CPUs this process may use."""
+        if not self.num_workers:
+            return
+        suggested = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+            os.cpu_count())
+        if suggested is not None and self.num_workers <= suggested:
+            return
+        if suggested is None:
+            advice = ("DataLoader is not able to compute a suggested max number of worker in "
+                      "current system.")
+        else:
+            cpuset = "" if hasattr(os, "sched_getaffinity") else (
+                " (`cpuset` is not taken into account)")
+            advice = (f"Our suggested max number of worker in current system is {suggested}"
+                      f"{cpuset}, which is smaller than what this DataLoader is going to "
+                      "create.")
+        warn(f"This DataLoader will create {self.num_workers} worker processes in total. "
+             f"{advice} Please be aware that excessive worker creation might get DataLoader "
+             "running slow or even freeze, lower the worker number to avoid potential "
+             "slowness/freeze if necessary.")
 
     def __len__(self) -> int:
         if self._iterable:
@@ -180,9 +180,145 @@ class DataLoader:
         return len(self._index_sampler)
 
 
-def _take(stream: Iterator[Any], n: int) -> Iterator[Any]:
-    for _ in range(n):
+class _Fetcher:
+    """Loads one batch (or one sample without auto-collation) for an index from the sampler:
+    PyTorch's _MapDatasetFetcher and _IterableDatasetFetcher (an iterable dataset is read
+    from one stream, started when the fetcher is made)."""
+
+    def __init__(self, loader: DataLoader, dataset: Any) -> None:
+        self.dataset = dataset
+        self.auto_collation = loader._auto_collation
+        self.collate_fn = loader.collate_fn
+        self.drop_last = loader.drop_last
+        self.stream = iter(dataset) if loader._iterable else None
+        self.ended = False
+
+    def fetch(self, index: Any) -> Any:
+        if self.stream is not None:
+            return self.collate_fn(self._read_stream(index))
+        if not self.auto_collation:
+            return self.collate_fn(self.dataset[index])
+        getitems = getattr(self.dataset, "__getitems__", None)
+        if getitems:
+            return self.collate_fn(getitems(index))
+        return self.collate_fn([self.dataset[i] for i in index])
+
+    def _read_stream(self, index: Any) -> Any:
+        assert self.stream is not None
+        if self.ended:
+            raise StopIteration
+        if not self.auto_collation:
+            return next(self.stream)
+        data = []
+        for _ in index:
+            try:
+                data.append(next(self.stream))
+            except StopIteration:
+                self.ended = True
+                break
+        if not data or (self.drop_last and len(data) < len(index)):
+            raise StopIteration
+        return data
+
+
+class _BaseDataLoaderIter:
+    """What iter(DataLoader) returns: batches in the sampler's order, with len()."""
+
+    def __init__(self, loader: DataLoader) -> None:
+        self._dataset = loader.dataset
+        self._index_sampler = loader._index_sampler
+        self._num_workers = loader.num_workers
+        self._persistent_workers = loader.persistent_workers
+        self._sampler_iter = iter(self._index_sampler)
+        # PyTorch draws the workers' base seed on every pass, workers or not, before the
+        # sampler draws its own: the global generator moves as PyTorch's does.
+        self._base_seed = draw_int64(loader.generator)
+        self._num_yielded = 0
+
+    def __iter__(self) -> _BaseDataLoaderIter:
+        return self
+
+    def _reset(self, loader: DataLoader) -> None:
+        self._sampler_iter = iter(self._index_sampler)
+        self._num_yielded = 0
+
+    def _next_index(self) -> Any:
+        return next(self._sampler_iter)
+
+    def _next_data(self) -> Any:
+        raise NotImplementedError
+
+    def __next__(self) -> Any:
+        data = self._next_data()
+        self._num_yielded += 1
+        return data
+
+    def __len__(self) -> int:
+        return len(self._index_sampler)
+
+    def __getstate__(self) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} cannot be pickled")
+
+
+class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
+    def __init__(self, loader: DataLoader) -> None:
+        super().__init__(loader)
+        self._fetcher = _Fetcher(loader, loader.dataset)
+
+    def _next_data(self) -> Any:
+        return self._fetcher.fetch(self._next_index())
+
+
+class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
+    """PyTorch's worker processes, run one after another in this process: batch indices go
+    round-robin to the workers still loading, prefetch_factor * num_workers ahead of the
+    batch returned (the sampler draws as early as PyTorch's does), and come back in order.
+    Each worker loads with its own generators and dataset copy (_utils/worker.py)."""
+
+    def __init__(self, loader: DataLoader) -> None:
+        super().__init__(loader)
+        count = self._num_workers
+        self._prefetch = loader.prefetch_factor * count
+        self._workers = [Worker(i, count, self._base_seed, loader.dataset,
+                                loader.worker_init_fn) for i in range(count)]
+        self._fetchers: list[_Fetcher] = []
+        self._start(loader)
+
+    def _start(self, loader: DataLoader) -> None:
+        self._fetchers = [worker.run(_Fetcher, loader, worker.dataset)
+                          for worker in self._workers]
+        self._active = [True] * len(self._workers)
+        self._cycle = itertools.cycle(range(len(self._workers)))
+        self._tasks: collections.deque[tuple[int, Any]] = collections.deque()
+        for _ in range(self._prefetch):
+            self._try_put_index()
+
+    def _reset(self, loader: DataLoader) -> None:
+        super()._reset(loader)
+        self._start(loader)
+
+    def _try_put_index(self) -> None:
         try:
-            yield next(stream)
+            index = self._next_index()
         except StopIteration:
             return
+        for _ in range(len(self._workers)):
+            worker = next(self._cycle)
+            if self._active[worker]:
+                self._tasks.append((worker, index))
+                return
+
+    def _next_data(self) -> Any:
+        while self._tasks:
+            worker, index = self._tasks.popleft()
+            if not self._active[worker]:
+                continue
+            try:
+                data = self._workers[worker].run(self._fetchers[worker].fetch, index)
+            except StopIteration:  # an iterable dataset's worker has no more
+                self._active[worker] = False
+                self._try_put_index()
+                continue
+            self._try_put_index()
+            return data
+        raise StopIteration
