@@ -90,7 +90,15 @@ def test_recordings_match_torch(torch) -> None:
     assert not problems, "\n\n".join(problems)
 
 
+# Listed in EXPECTED_FAILURES.txt, yet print the recording when the compiled kernels are absent:
+# ex_vae's logged loss matches with NumPy's order in its products over the emulation's bound
+# (by coincidence: those products differ from MKL's too).
+PASSES_WITHOUT_NATIVE = {"ex_vae"}
+
+
 def _gradsh_param(name: str):
+    if name in PASSES_WITHOUT_NATIVE and native.kernels is None:
+        return pytest.param(name, id=name)
     if name in EXPECTED:
         mark = pytest.mark.xfail(strict=True, reason=f"EXPECTED_FAILURES.txt: {EXPECTED[name]}")
         return pytest.param(name, marks=mark, id=name)
