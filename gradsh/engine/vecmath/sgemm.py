@@ -100,8 +100,6 @@ def plan(m: int, n: int, k: int, a_col: bool, b_col: bool) -> str | None:
     if a_col and b_col:
         return "blocked" if m >= 8 else None
     if b_col:  # x @ W.T: MKL's small-matrix kernels below 16 rows
-        if k > 768 and n > 176:  # MKL blocks k otherwise here (e.g. (128, 784) @ (784, 400))
-            return None
         if m >= 16:
             return "blocked"
         if n <= 3 and k < 24 * m:  # (probed on 400 random shapes: m < 16, n <= 3)
