@@ -16,6 +16,8 @@ import math
 
 import numpy as np
 
+from gradsh.engine.vecmath.batchnorm import _dot_all as _dot_rows
+from gradsh.engine.vecmath.batchnorm import _reduce_all as _sum_rows
 from gradsh.engine.vecmath.fp import F32, fma32
 
 LANES = 8
@@ -98,43 +100,6 @@ def forward(x: np.ndarray, gamma: np.ndarray | None, beta: np.ndarray | None,
     y = fma32((x - mean[:, None]) * rstd[:, None], np.broadcast_to(g, x.shape),
               np.broadcast_to(b, x.shape))
     return y, mean, rstd
-
-
-def _tree(acc: np.ndarray) -> np.ndarray:
-    """vec_reduce_all on 8-lane accumulators: lane i + lane i^4, then ^2, ^1."""
-    for step in (4, 2, 1):
-        acc = acc + acc[:, np.arange(LANES) ^ step]
-    return acc[:, 0]
-
-
-def _dot_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """vec::map*_reduce_all(a * b, +) per row: whole blocks' products rounded and added, a
-    partial last block's fused into the lanes (GCC's compilation of these loops)."""
-    n = a.shape[1]
-    products = a * b
-    if n < LANES:
-        return np.cumsum(products, axis=1, dtype=F32)[:, -1]
-    full = n - n % LANES
-    acc = products[:, :LANES].copy()
-    for d in range(LANES, full, LANES):
-        acc += products[:, d:d + LANES]
-    if n > full:
-        acc[:, :n - full] = fma32(a[:, full:], b[:, full:], acc[:, :n - full])
-    return _tree(acc)
-
-
-def _sum_rows(a: np.ndarray) -> np.ndarray:
-    """vec::reduce_all(+) per row."""
-    n = a.shape[1]
-    if n < LANES:
-        return np.cumsum(a, axis=1, dtype=F32)[:, -1]
-    full = n - n % LANES
-    acc = a[:, :LANES].copy()
-    for d in range(LANES, full, LANES):
-        acc += a[:, d:d + LANES]
-    if n > full:
-        acc[:, :n - full] += a[:, full:]
-    return _tree(acc)
 
 
 def backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
