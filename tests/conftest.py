@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -30,6 +32,21 @@ def torch():
             pytest.fail("GRADSH_REQUIRE_TORCH is set but torch cannot be imported")
         pytest.skip("PyTorch is not installed (pip install torch==2.13.0 to run parity tests)")
     return torch_module
+
+
+@pytest.fixture(params=[1, 2], ids=["1 thread", "2 threads"])
+def thread_count(torch: Any, request: Any) -> Iterator[int]:
+    """Runs a test with PyTorch and gradsh both set to 1, then 2 intra-op threads."""
+    from gradsh.engine import threads
+
+    previous, ours = torch.get_num_threads(), threads.torch_threads()
+    torch.set_num_threads(request.param)
+    threads.set_torch_threads(request.param)
+    try:
+        yield request.param
+    finally:
+        torch.set_num_threads(previous)
+        threads.set_torch_threads(ours)
 
 
 def _required(variable: str, what: str, remedy: str) -> None:

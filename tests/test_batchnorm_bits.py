@@ -6,29 +6,15 @@ keep every parameter's bits."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pytest
 
 import gradsh.torch as gtorch
-from gradsh.engine import threads
 from gradsh.engine.vecmath import batchnorm
 
 F32 = np.float32
-
-
-@pytest.fixture(params=[1, 2], ids=["1 thread", "2 threads"])
-def thread_count(torch: Any, request: Any) -> Iterator[int]:
-    previous, ours = torch.get_num_threads(), threads.torch_threads()
-    torch.set_num_threads(request.param)
-    threads.set_torch_threads(request.param)
-    try:
-        yield request.param
-    finally:
-        torch.set_num_threads(previous)
-        threads.set_torch_threads(ours)
 
 
 def _differ(ours: Any, theirs: Any) -> int:
