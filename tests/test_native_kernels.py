@@ -290,3 +290,54 @@ def test_sleef_routines_match_the_emulation(kernels: object, monkeypatch: pytest
                 kernels.use(level)  # type: ignore[attr-defined]
                 assert _same_bits(function(x), expected), (name, level)
         assert type(function(F32(0.5))) is type(_emulated(monkeypatch, lambda: function(F32(0.5))))
+
+
+@pytest.mark.parametrize("name", ["tanh", "exp"])
+@pytest.mark.parametrize("n", [1, 5, 1000, 300_000])
+def test_rounded_tanh_and_exp_match_the_numpy_path(kernels: object, name: str, n: int) -> None:
+    """kernels.tanh and kernels.exp through the compiled float64 routine (the elements it flags
+    recomputed): the NumPy path's correctly rounded bits (NaN for NaN) on random bit patterns,
+    ordinary values, both ends of the float32 range (exp's subnormal and infinite results,
+    tanh's saturation near 9 and 20), subnormal inputs and the special values, in every
+    instruction set's copy, and in any layout."""
+    from gradsh.engine.vecmath import kernels as vec
+
+    rng = np.random.default_rng(n)
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1e-40, 2.0 ** -126,
+                         88.0, 87.99999, 88.72283, 88.7229, -87.0, -87.00001, -103.97208, -104.0,
+                         9.0, 9.01, -9.0102, 20.0, 19.999998, -20.000002, 3.4028235e38, -1.0],
+                        F32)
+    pools = [rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32).view(F32),
+             rng.standard_normal(n).astype(F32) * F32(4),
+             rng.uniform(-110.0, 90.0, n).astype(F32),
+             (rng.uniform(-1.0, 1.0, n) * 1e-37).astype(F32), np.resize(specials, n)]
+    function = getattr(vec, name)
+    with np.errstate(all="ignore"):
+        for x in pools:
+            expected = function.numpy(x)
+            for level in kernels.levels():  # type: ignore[attr-defined]
+                kernels.use(level)  # type: ignore[attr-defined]
+                assert _same_bits(function(x), expected), (name, level)
+                if n >= 1000:
+                    grid = x[: n // 10 * 10].reshape(10, -1)
+                    assert _same_bits(function(grid.T), expected[: grid.size].reshape(10, -1).T)
+        one, reference = function(F32(0.5)), function.numpy(F32(0.5))
+        assert type(one) is type(reference) and _same_bits(one, reference)
+
+
+@pytest.mark.parametrize("n", [1, 17, 100_000])
+def test_tanh_backward_matches_the_numpy_path(kernels: object, n: int) -> None:
+    """tanh's backward g * fma(-y, y, 1) through the kernels: the NumPy path's bits, every
+    instruction set's copy, for tanh outputs (ties of 1 - y*y included) and special values."""
+    from gradsh.engine.vecmath import kernels as vec
+
+    rng = np.random.default_rng(n)
+    y = np.tanh(rng.standard_normal(n) * 2).astype(F32)
+    y[: n // 3] = (np.round(y[: n // 3] * 4096) / 4096).astype(F32)  # exact 1 - y*y, ties
+    g = rng.standard_normal(n).astype(F32)
+    g[::7] = np.resize(np.array([np.inf, np.nan, 0.0, -0.0, 1e-40, 3e38, -1.0], F32), g[::7].size)
+    with np.errstate(all="ignore"):
+        expected = vec._tanh_backward_numpy(g, y)
+    for level in kernels.levels():  # type: ignore[attr-defined]
+        kernels.use(level)  # type: ignore[attr-defined]
+        assert _same_bits(vec.tanh_backward(g, y), expected), level

@@ -422,6 +422,8 @@ static PyObject *py_use(PyObject *self, PyObject *args)
     return NULL;
 }
 
+#include "_native_rounded.h"
+
 static PyMethodDef METHODS[] = {
     {"chain", py_chain, METH_VARARGS,
      "chain(out, a, b, m, n, lda, k0, k1): out += the fused chains over k0..k1 (in place)"},
@@ -436,6 +438,10 @@ static PyMethodDef METHODS[] = {
      "fma(out, a, b, c, count): out = fmaf(a, b, c) element-wise (one-float operands broadcast)"},
     {"block_sums", py_block_sums, METH_VARARGS,
      "block_sums(out, block, s0, s1): ATen's float32 cascade sums along the last axis"},
+    {"rounded", py_rounded, METH_VARARGS,
+     "rounded(kind, out, flags, x, count): tanh or exp via float64; the doubtful positions"},
+    {"tanh_backward", py_tanh_backward, METH_VARARGS,
+     "tanh_backward(out, g, y, count): g * fma(-y, y, 1)"},
     {"expf", py_expf, METH_VARARGS, "expf(out, x, count): SLEEF's expf (u10), NaN left as NaN"},
     {"logf", py_logf, METH_VARARGS, "logf(out, x, count): SLEEF's logf (u10), NaN left as NaN"},
     {"levels", py_levels, METH_NOARGS, "the instruction sets this CPU runs, best first"},
