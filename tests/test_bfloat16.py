@@ -382,3 +382,36 @@ def test_bfloat16_in_a_grad_script_table_and_json(torch: Any) -> None:
     table = io.StringIO()
     run_source(source + "show x\n", "t.grad", RunOptions(mode="final"), table, table)
     assert "bfloat16" in table.getvalue()
+
+
+def test_ml_dtypes_is_imported_only_when_bfloat16_is_used() -> None:
+    """Importing ml_dtypes costs about 0.5 s (it registers ufunc loops for a dozen dtypes): a
+    program that never uses bfloat16 does not pay it; the first use loads it, and an array a
+    program made with ml_dtypes itself is recognised."""
+    import subprocess
+    import sys
+
+    program = "\n".join([
+        "import sys",
+        "import gradsh.torch as torch",
+        "x = torch.ones(3, requires_grad=True)",
+        "(x * 2).sum().backward()",
+        "print(torch.bfloat16, torch.tensor([1.0]).dtype, 'ml_dtypes' in sys.modules)",
+        "y = torch.tensor([1.5, 2.25]).bfloat16()",
+        "print(y, 'ml_dtypes' in sys.modules)",
+        "import ml_dtypes, numpy as np",
+        "z = torch.from_numpy(np.array([0.5, 3.0], dtype=ml_dtypes.bfloat16))",
+        "print(z.dtype, (z + y).dtype, torch.promote_types(torch.bfloat16, torch.float16))",
+    ])
+    shown = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                           check=True).stdout.splitlines()
+    assert shown == ["torch.bfloat16 torch.float32 False",
+                     "tensor([1.5000, 2.2500], dtype=torch.bfloat16) True",
+                     "torch.bfloat16 torch.bfloat16 torch.float32"]
+    fresh = subprocess.run(
+        [sys.executable, "-c", "\n".join([
+            "import ml_dtypes, numpy as np",
+            "import gradsh.torch as torch",
+            "print(torch.from_numpy(np.zeros(2, ml_dtypes.bfloat16)).dtype)"])],
+        capture_output=True, text=True, check=True).stdout
+    assert fresh == "torch.bfloat16\n"

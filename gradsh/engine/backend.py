@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine.dtypes import BF16_NP as _BF16
+from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchAssertionError, TorchRuntimeError
 
 TORCH_UNAVAILABLE = "Torch not compiled with CUDA enabled"
@@ -194,7 +194,7 @@ def to_device(array: Any, device: str) -> Any:
 
 
 def _check_gpu_dtype(array: Any) -> None:
-    if getattr(array, "dtype", None) == _BF16:
+    if getattr(array, "dtype", None) == dtypes.BF16_NP:
         raise TorchRuntimeError(
             "gradsh's cuda device runs on CuPy, which has no bfloat16: keep bfloat16 tensors on "
             "the cpu, or simulate the device with --sim-cuda")

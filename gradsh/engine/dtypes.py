@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
-import ml_dtypes
 import numpy as np
 
 
@@ -37,7 +37,27 @@ class DType:
 
 
 def _make(name: str, category: int, legacy: str, short: str) -> DType:
-    return DType(name, np.dtype(getattr(ml_dtypes, name, name)), category, legacy, short)
+    return DType(name, np.dtype(name), category, legacy, short)
+
+
+class _LazyDType(DType):
+    """bfloat16, whose NumPy dtype comes from ml_dtypes, imported the first time it is asked
+    for: importing ml_dtypes registers its ufunc loops for a dozen dtypes, which costs about
+    0.5 s of CPU with NumPy 2 (three times gradsh's whole start-up), and most programs never
+    use bfloat16. Until then no array can have that dtype, so the module's tables leave it
+    out (see _load_bfloat16)."""
+
+    @property  # type: ignore[override]
+    def np(self) -> np.dtype:  # noqa: F811  (the dataclass field, made lazy)
+        return _load_bfloat16()
+
+
+def _lazy(name: str, category: int, legacy: str, short: str) -> DType:
+    dtype = object.__new__(_LazyDType)
+    for field, value in (("name", name), ("category", category), ("legacy", legacy),
+                         ("short", short)):
+        object.__setattr__(dtype, field, value)
+    return dtype
 
 
 bool_ = _make("bool", 0, "BoolTensor", "Bool")
@@ -49,7 +69,7 @@ int64 = _make("int64", 1, "LongTensor", "Long")
 float16 = _make("float16", 2, "HalfTensor", "Half")
 # NumPy has no bfloat16: ml_dtypes gives it one (conversions round to nearest even; its ufuncs
 # compute in float32 and round, as PyTorch's element-wise CPU kernels do).
-bfloat16 = _make("bfloat16", 2, "BFloat16Tensor", "BFloat16")
+bfloat16 = _lazy("bfloat16", 2, "BFloat16Tensor", "BFloat16")
 float32 = _make("float32", 2, "FloatTensor", "Float")
 float64 = _make("float64", 2, "DoubleTensor", "Double")
 
@@ -67,10 +87,32 @@ BY_NAME.update(
         "short": int16,
     }
 )
-_BY_NP: dict[np.dtype, DType] = {d.np: d for d in ALL}
-BF16_NP: np.dtype = bfloat16.np
-# The float types PyTorch's CPU kernels compute in float32 (at::opmath_type): the NumPy dtypes.
-REDUCED_FLOAT_NP: frozenset[np.dtype] = frozenset((float16.np, BF16_NP))
+_BY_NP: dict[np.dtype, DType] = {d.np: d for d in ALL if d is not bfloat16}
+# bfloat16's NumPy dtype once ml_dtypes is loaded; until then a dtype no array of gradsh's has,
+# so that `array.dtype == dtypes.BF16_NP` is False without loading it. Read it as
+# `dtypes.BF16_NP` (the module's attribute), never bound to a name of another module.
+BF16_NP: np.dtype = np.dtype([("bfloat16_not_loaded", "u2")])
+# The float types PyTorch's CPU kernels compute in float32 (at::opmath_type): the NumPy dtypes
+# (bfloat16 joins these sets when loaded: they are shared by reference).
+REDUCED_FLOAT_NP: set[np.dtype] = {float16.np}
+BF16_ONLY: set[np.dtype] = set()
+
+
+def _load_bfloat16() -> np.dtype:
+    """Import ml_dtypes (once) and enter bfloat16 in the tables: its NumPy dtype."""
+    global BF16_NP
+    loaded = bfloat16.__dict__.get("_np")
+    if loaded is not None:
+        return loaded
+    import ml_dtypes
+
+    loaded = np.dtype(ml_dtypes.bfloat16)
+    BF16_NP = loaded
+    _BY_NP[loaded] = bfloat16
+    REDUCED_FLOAT_NP.add(loaded)
+    BF16_ONLY.add(loaded)
+    object.__setattr__(bfloat16, "_np", loaded)
+    return loaded
 
 
 def is_float_array_dtype(dtype: np.dtype) -> bool:
@@ -80,7 +122,10 @@ def is_float_array_dtype(dtype: np.dtype) -> bool:
 
 def from_numpy(dtype: np.dtype) -> DType:
     """The gradsh dtype of a NumPy dtype (KeyError for dtypes PyTorch has no equivalent of)."""
-    return _BY_NP[np.dtype(dtype)]
+    dtype = np.dtype(dtype)
+    if dtype not in _BY_NP and dtype.name == "bfloat16" and "ml_dtypes" in sys.modules:
+        _load_bfloat16()  # an array the program made with ml_dtypes itself
+    return _BY_NP[dtype]
 
 
 def promote_types(a: DType, b: DType) -> DType:

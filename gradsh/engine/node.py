@@ -275,7 +275,7 @@ class Function(Node):
         data = node.forward(*inputs, **params)
         if data.__class__ is not np.ndarray:  # NumPy makes 0-d results scalars
             data = np.asarray(data) if isinstance(data, np.generic) else _as_array(data)
-        if requires and data.dtype.kind not in "fc" and data.dtype != _BF16:
+        if requires and data.dtype.kind not in "fc" and data.dtype != dtypes.BF16_NP:
             # Integer and bool results never require grad (`x.long()`, comparisons, argmax).
             requires = False
             node.release_variables()
@@ -378,7 +378,6 @@ class Function(Node):
 
 
 _REDUCED = dtypes.REDUCED_FLOAT_NP
-_BF16 = dtypes.BF16_NP
 
 
 def _apply_in_float32(cls: type[Function], inputs: Sequence[Tensor],

@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine.dtypes import BF16_NP, REDUCED_FLOAT_NP
+from gradsh.engine import dtypes
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.activations_double import (
     DoubleDifferentiable,
@@ -277,7 +278,7 @@ class GeluBackward0(DoubleDifferentiable, _SavesSelf):
         x = a._data
         if x.dtype in REDUCED_FLOAT_NP and x.__class__ is np.ndarray:  # in float32, rounded
             y = pointwise.gelu(x.astype(np.float32), approximate)
-            if x.dtype == BF16_NP and approximate == "none":
+            if x.dtype == dtypes.BF16_NP and approximate == "none":
                 # NOTE: PyTorch's bfloat16 gelu flushes results below float32's smallest
                 # normal to (signed) zero; measured on every bfloat16 value
                 y = np.where(np.abs(y) < _FLOAT32_TINY, y * 0, y)

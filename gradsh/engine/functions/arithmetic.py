@@ -514,7 +514,7 @@ class PowBackward0(Function):
         exact = None if F.as_tensor else pointwise.pow_backward(grad, x, p)
         if exact is not None:
             return (exact,)
-        if not F.as_tensor and x.dtype == dtypes.bfloat16.np:
+        if not F.as_tensor and x.dtype == dtypes.BF16_NP:
             # bfloat16's pow kernel, and the number factor kept in float32
             return (grad * _times(bfloat16_pow(x, p - 1), float(p)),)
         with _quiet():

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend
-from gradsh.engine.dtypes import BF16_NP, DType
+from gradsh.engine import backend, dtypes
+from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import infer_size, xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
@@ -39,7 +39,7 @@ class ToCopyBackward0(Function):
     def forward(self, a: Tensor, dtype: DType, device: str) -> Array:
         self.output_device = device
         data = a._data
-        if data.dtype == BF16_NP and not dtype.is_floating_point:
+        if data.dtype == dtypes.BF16_NP and not dtype.is_floating_point:
             # c10 converts BFloat16 to an integer through float (ml_dtypes saturates instead)
             data = data.astype(np.float32)
         return backend.to_device(data.astype(dtype.np, copy=True), device)

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import threads
-from gradsh.engine.dtypes import BF16_NP, REDUCED_FLOAT_NP, DType
+from gradsh.engine.dtypes import BF16_ONLY, REDUCED_FLOAT_NP, DType
 from gradsh.engine.functions import pointwise
 from gradsh.engine.tensor import Array, Function
 from gradsh.engine.vecmath.fp import fma32
@@ -50,7 +50,7 @@ def mark_widened_ops() -> None:
         if name in _WIDENED:
             cls.half_opmath, cls.opmath_dtypes = True, REDUCED_FLOAT_NP
         elif name in _WIDENED_BF16:
-            cls.half_opmath, cls.opmath_dtypes = True, frozenset((BF16_NP,))
+            cls.half_opmath, cls.opmath_dtypes = True, BF16_ONLY
 
 
 def scalar_opmath(ufunc: Any, x: Array, scalar: Any, dtype: DType) -> Array | None:

@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine.dtypes import BF16_NP, REDUCED_FLOAT_NP
+from gradsh.engine import dtypes
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.common import _numel, _quiet, _times, result_dtype, xp_of
 from gradsh.engine.functions.linalg import _array_diagonal_scatter
@@ -46,7 +47,7 @@ def _tanh_backward_array(grad: Array, y: Array) -> Array:
 
 
 def _sigmoid_backward_array(grad: Array, y: Array) -> Array:
-    if y.dtype == BF16_NP:  # in float32, rounded once: ATen's kernel for BFloat16 (for Half it
+    if y.dtype == dtypes.BF16_NP:  # in float32, rounded once: ATen's kernel for BFloat16 (for Half it
         # computes step by step in Half, as the formula below does on float16 arrays)
         wide = _sigmoid_backward_array(grad.astype(np.float32), y.astype(np.float32))
         return wide.astype(y.dtype)

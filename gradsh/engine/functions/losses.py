@@ -7,7 +7,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gradsh.engine.dtypes import BF16_NP, REDUCED_FLOAT_NP, DType
+from gradsh.engine import dtypes
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP, DType
 from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError
 from gradsh.engine.functions.cascade_sum import _mean_array, torch_sum
 from gradsh.engine.functions.common import _quiet, result_dtype, xp_of
@@ -266,7 +267,7 @@ class _PiecewiseLoss(_PairLoss):
         """The loss's gradient in x (the input, or the target with the two swapped)."""
         if F.as_tensor:
             return self.double.apply(grad, x, t, first=self)
-        if self.bfloat16_in_float and x.dtype == BF16_NP:
+        if self.bfloat16_in_float and x.dtype == dtypes.BF16_NP:
             # smooth_l1's kernel has a BFloat16 branch computing in float (its Half branch,
             # and huber's kernel, compute in the dtype): the engine rounds the result once
             norm = np.float32(1 / self.numel if self.reduction == "mean" else 1)
