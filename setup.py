@@ -23,7 +23,8 @@ setup(
     ext_modules=[Extension("gradsh.engine.vecmath._native", ["gradsh/engine/vecmath/_native.c"],
                            depends=["gradsh/engine/vecmath/_native_products.h",
                                     "gradsh/engine/vecmath/_native_elementwise.h",
-                                    "gradsh/engine/vecmath/_native_rounded.h"],
+                                    "gradsh/engine/vecmath/_native_rounded.h",
+                                    "gradsh/engine/vecmath/_native_sort.h"],
                            optional=True)],
     cmdclass={"build_ext": _BuildExt},
 )

@@ -117,7 +117,7 @@ def test_classes_print_pytorchs_names(tmp_path: Path, torch: object) -> None:
             print(type(obj))
         buffer = io.BytesIO()
         torch.save(model, buffer)
-        if "gradsh" in torch.__version__:
+        if "gradsh" in torch.__file__:
             open("model.pt", "wb").write(buffer.getvalue())
         buffer.seek(0)
         print(type(torch.load(buffer, weights_only=False)[0]))
@@ -146,7 +146,7 @@ def test_import_torch_is_gradsh_even_with_torch_installed(tmp_path: Path) -> Non
     assert ran.returncode == 0, ran.stderr
     first, version = ran.stdout.splitlines()
     assert first == "torch gradsh.torch.nn.functional gradsh.torch.autograd"
-    assert version.startswith("2.13.0+gradsh")
+    assert version == "2.13.0+cpu"  # PyTorch's CPU wheel's, as programs print it
 
 
 def test_table_after_each_top_level_statement(tmp_path: Path) -> None:

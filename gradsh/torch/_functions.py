@@ -50,7 +50,7 @@ inverse det slogdet logdet svd cholesky pinverse
 lgamma digamma polygamma mvlgamma erfinv i0 i0_ sinc sinc_ igamma igammac poisson binomial
 _standard_gamma _standard_gamma_grad _sample_dirichlet _dirichlet_grad
 baddbmm _safe_softmax kron block_diag combinations searchsorted bucketize histc tril_indices
-triu_indices as_strided
+triu_indices as_strided quantile nanquantile
 """.split()
 
 __all__ = [*_FROM_OPS, "softmax", "log_softmax", "as_tensor", "from_numpy", "get_default_dtype", "set_default_dtype",

@@ -1,8 +1,8 @@
-"""torch.__version__: PyTorch's version that gradsh follows, marked as gradsh's."""
+"""torch.__version__: the version of the PyTorch build gradsh follows (the CPU wheel of 2.13.0):
+programs print it, and their output must be PyTorch's. gradsh's own version is
+`gradsh.__version__` (`gradsh --version`)."""
 
 from __future__ import annotations
-
-from gradsh import __version__ as _gradsh_version
 
 
 class TorchVersion(str):
@@ -40,4 +40,4 @@ def _numbers(version: str) -> tuple[int, ...]:
     return tuple(parts)
 
 
-__version__ = TorchVersion(f"2.13.0+gradsh{_gradsh_version}")
+__version__ = TorchVersion("2.13.0+cpu")

@@ -9,6 +9,6 @@ hip: str | None = None
 rocm: str | None = None
 xpu: str | None = None
 debug = False
-git_version = "gradsh"
+git_version = "cf30153c4c131c8164ee7798e5022d810682e2cb"  # PyTorch 2.13.0's commit
 
 __all__ = ["__version__", "cuda", "debug", "git_version", "hip", "rocm", "xpu"]

@@ -337,12 +337,18 @@ def lerp(start: Tensor, end: Tensor, weight: Any) -> Tensor:
 @guarded
 def lerp_(start: Tensor, end: Tensor, weight: Any) -> Tensor:
     end = _check_tensor(end, "lerp_", "end", 1)
-    if isinstance(weight, Tensor):
-        raise TorchNotImplementedError("gradsh's lerp_ takes a number as weight")
     if start.dtype is not end.dtype:
         raise TorchRuntimeError(f"expected dtype {_c_name(start.dtype)} for `end` but got "
                                 f"dtype {_c_name(end.dtype)}")
-    return apply_inplace(LerpBackward0, start, end, weight=float(weight))
+    if not isinstance(weight, Tensor):
+        return apply_inplace(LerpBackward0, start, end, weight=float(weight))
+    if weight.ndim > 0 and weight.dtype is not start.dtype:
+        raise TorchRuntimeError(f"expected dtype {_c_name(start.dtype)} for `weight` but got "
+                                f"dtype {_c_name(weight.dtype)}")
+    if not start.dtype.is_floating_point:
+        raise TorchRuntimeError(f"result type {weight.dtype.short} can't be cast to the "
+                                f"desired output type {start.dtype.short}")
+    return apply_inplace(LerpBackward1, start, end, weight)
 
 
 @guarded

@@ -205,6 +205,7 @@ from gradsh.engine.ops.shape import (
     view_as,
 )
 from gradsh.engine.ops.binning import histc
+from gradsh.engine.ops.quantile import nanquantile, quantile
 from gradsh.engine.ops.sorting import (argsort, bincount, kthvalue, median, mode, nanmedian, sort,
                                       topk, unique)
 from gradsh.engine.ops.unary import (
@@ -545,6 +546,8 @@ _METHODS: dict[str, Any] = {
     "median": median,
     "nanmedian": nanmedian,
     "kthvalue": kthvalue,
+    "quantile": quantile,
+    "nanquantile": nanquantile,
     "mode": mode,
     "xlogy": xlogy,
     "diag": diag,

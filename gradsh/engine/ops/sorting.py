@@ -27,12 +27,13 @@ from gradsh.engine.functions.sorting import (
 from gradsh.engine.ops.arguments import RETURN_TYPES, _check_tensor, _new, wrap_dim
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.tensor import Tensor
+from gradsh.engine.vecmath import stdsort
 
 __all__ = ["sort", "argsort", "topk", "median", "nanmedian", "kthvalue", "mode", "unique",
            "bincount"]
 
 
-def _sort_order(data: Any, dim: int, descending: bool) -> Any:
+def _stable_order(data: Any, dim: int, descending: bool) -> Any:
     """Stable sorting indices along dim, NaN counted as the largest value (PyTorch's order),
     computed where the data lives."""
     xp = xp_of(data)
@@ -50,11 +51,38 @@ def _sort_order(data: Any, dim: int, descending: bool) -> Any:
     return xp.argsort(key, axis=dim, kind="stable").astype(np.int64)
 
 
+# ATen sorts a 1-d integer tensor of at least this many elements in ascending order with
+# fbgemm's radix sort, which is stable (at::internal::GRAIN_SIZE).
+_RADIX_FROM = 32768
+
+
+def _sort_order(data: Any, dim: int, descending: bool, stable: bool = False) -> Any:
+    """The indices torch.sort leaves along dim: stable=True keeps ties in index order; the
+    default runs std::sort, which reorders ties in rows of more than 16 (vecmath/stdsort.py):
+    those rows are sorted again with its steps."""
+    order = _stable_order(data, dim, descending)
+    if stable or data.ndim == 0 or data.shape[dim] <= stdsort.THRESHOLD \
+            or xp_of(data) is not np:
+        return order
+    if (data.ndim == 1 and not descending and data.dtype.kind in "iu"
+            and data.size >= _RADIX_FROM):
+        return order
+    keys = np.moveaxis(data, dim, -1)
+    rows = np.moveaxis(order, dim, -1)
+    tied = stdsort.has_ties(np.take_along_axis(keys, rows, axis=-1))
+    if not tied.any():
+        return order
+    rows = rows.copy()
+    for at in [()] if tied.ndim == 0 else zip(*np.nonzero(tied)):
+        rows[at] = stdsort.order(keys[at], descending)
+    return np.ascontiguousarray(np.moveaxis(rows, -1, dim))
+
+
 @guarded
 def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
     a = _check_tensor(a, "sort")
     d = wrap_dim(dim, a.ndim)
-    indices = _sort_order(a._data, d, descending)
+    indices = _sort_order(a._data, d, descending, stable)
     values = SortBackward0.apply(a, dim=d, indices=indices)
     return RETURN_TYPES["sort"](values, Tensor._make(indices, a.device))
 
@@ -62,7 +90,31 @@ def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = Fals
 @guarded
 def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     a = _check_tensor(a, "argsort")
-    return Tensor._make(_sort_order(a._data, wrap_dim(dim, a.ndim), descending), a.device)
+    return Tensor._make(_sort_order(a._data, wrap_dim(dim, a.ndim), descending, stable),
+                        a.device)
+
+
+def _topk_order(data: Any, dim: int, k: int, largest: bool, sorted_: bool) -> Any:
+    """The indices ATen's CPU topk returns along dim: the first k of the sorted order, except
+    where its partial sort or selection leaves another (ties; sorted=False), redone with its
+    steps there (vecmath/stdsort.topk_order)."""
+    order = _stable_order(data, dim, largest)
+    if data.ndim == 0:
+        return order
+    first_k = (builtins.slice(None),) * dim + (builtins.slice(0, k),)
+    if xp_of(data) is not np or k == 0:
+        return xp_of(order).ascontiguousarray(order[first_k])
+    keys = np.moveaxis(data, dim, -1)
+    rows = np.moveaxis(order, dim, -1)
+    n = keys.shape[-1]
+    if not sorted_ and k * 64 > n and n > 1:
+        redo = np.ones(keys.shape[:-1], bool)  # nth_element's order is not the sorted one
+    else:
+        redo = stdsort.has_ties(np.take_along_axis(keys, rows, axis=-1))
+    out = np.array(rows[..., :k])
+    for at in ([()] if redo.ndim == 0 else zip(*np.nonzero(redo))) if redo.any() else ():
+        out[at] = stdsort.topk_order(keys[at], k, largest, sorted_)
+    return np.ascontiguousarray(np.moveaxis(out, -1, dim))
 
 
 @guarded
@@ -73,9 +125,7 @@ def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True,
     size = a.shape[d] if a.ndim else 1
     if not 0 <= k <= size:
         raise TorchRuntimeError("selected index k out of range")
-    order = _sort_order(a._data, d, largest)
-    indices = order[(builtins.slice(None),) * d + (builtins.slice(0, k),)] if a.ndim else order
-    indices = xp_of(indices).ascontiguousarray(indices)
+    indices = _topk_order(a._data, d, k, largest, sorted)
     values = TopkBackward0.apply(a, dim=d, indices=indices)
     return RETURN_TYPES["topk"](values, Tensor._make(indices, a.device))
 

@@ -423,6 +423,7 @@ static PyObject *py_use(PyObject *self, PyObject *args)
 }
 
 #include "_native_rounded.h"
+#include "_native_sort.h"
 
 static PyMethodDef METHODS[] = {
     {"chain", py_chain, METH_VARARGS,
@@ -440,6 +441,8 @@ static PyMethodDef METHODS[] = {
      "block_sums(out, block, s0, s1): ATen's float32 cascade sums along the last axis"},
     {"rounded", py_rounded, METH_VARARGS,
      "rounded(kind, out, flags, x, count): tanh or exp via float64; the doubtful positions"},
+    {"std_sort", py_std_sort, METH_VARARGS,
+     "std_sort(kind, keys, order, n, descending): libstdc++'s std::sort of (key, index) pairs"},
     {"tanh_backward", py_tanh_backward, METH_VARARGS,
      "tanh_backward(out, g, y, count): g * fma(-y, y, 1)"},
     {"expf", py_expf, METH_VARARGS, "expf(out, x, count): SLEEF's expf (u10), NaN left as NaN"},
