@@ -116,3 +116,46 @@ def test_compiled_sort_matches_its_python_steps() -> None:
         finally:
             native.kernels = kernels
         assert np.array_equal(compiled, emulated), case
+
+
+def test_mode_reports_the_index_pytorch_reports(torch: Any) -> None:
+    """mode's index ends the longest run in std::sort's order of (value, index) pairs."""
+    rng = np.random.default_rng(4)
+    for case in range(200):
+        n = int(rng.integers(1, 120))
+        x = rng.integers(0, 4, n).astype(np.float32 if case % 2 else np.int64)
+        theirs = torch.from_numpy(x).mode()
+        ours = gtorch.from_numpy(x).mode()
+        assert (ours[0].item(), ours[1].item()) == (theirs[0].item(), theirs[1].item()), case
+    x = rng.integers(0, 3, (5, 40)).astype(np.float32)
+    for dim in (0, 1):
+        assert np.array_equal(gtorch.from_numpy(x).mode(dim)[1].numpy(),
+                              torch.from_numpy(x).mode(dim)[1].numpy())
+
+
+def test_nanmedian_along_a_dim(torch: Any) -> None:
+    """nanmedian(dim): values, indices (a row of NaN only: where nth_element leaves it),
+    NanmedianBackward1 and its gradient, keepdim, integer input."""
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, 4, (6, 9)).astype(np.float32)
+    x[rng.random(x.shape) < 0.3] = np.nan
+    x[2] = np.nan
+    for dim, keepdim in ((1, False), (0, True), (-1, True)):
+        results = []
+        for module in (gtorch, torch):
+            t = module.tensor(x, requires_grad=True)
+            r = t.nanmedian(dim, keepdim=keepdim)
+            r.values.sum().backward()
+            results.append((r.values.detach().numpy(), r.indices.numpy(), t.grad.numpy(),
+                            type(r.values.grad_fn).__name__, type(r).__name__))
+        ours, theirs = results
+        assert ours[0].tobytes() == theirs[0].tobytes()
+        for a, b in zip(ours[1:], theirs[1:]):
+            assert np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+    for n in range(1, 12):
+        row = np.full(n, np.nan, np.float32)
+        assert gtorch.from_numpy(row).nanmedian(0)[1].item() == \
+            torch.from_numpy(row).nanmedian(0)[1].item()
+    ints = np.arange(6).reshape(2, 3)
+    assert np.array_equal(gtorch.from_numpy(ints).nanmedian(1)[1].numpy(),
+                          torch.from_numpy(ints).nanmedian(1)[1].numpy())

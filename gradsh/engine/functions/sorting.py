@@ -62,6 +62,11 @@ class MedianBackward1(_DimExtremum):
     reduce = "median"
 
 
+class NanmedianBackward1(_DimExtremum):
+    node_name = "NanmedianBackward1"
+    reduce = "nanmedian"
+
+
 class KthvalueBackward0(_DimExtremum):
     node_name = "KthvalueBackward0"
     reduce = "kthvalue"

@@ -344,7 +344,8 @@ class ReturnTuple(tuple):  # type: ignore[type-arg]
 RETURN_TYPES: dict[str, type[ReturnTuple]] = {
     kind + suffix: builtins.type(kind + suffix, (ReturnTuple,),
                                  {"__module__": "torch.return_types"})
-    for kind in ("max", "min", "sort", "topk", "median", "kthvalue", "mode", "cummax", "cummin")
+    for kind in ("max", "min", "sort", "topk", "median", "nanmedian", "kthvalue", "mode",
+                 "cummax", "cummin")
     for suffix in ("", "_out")  # the `_out` kinds are what a call with out= returns
 }
 

@@ -18,6 +18,7 @@ from gradsh.engine.functions.sorting import (
     MedianBackward1,
     ModeBackward0,
     NanmedianBackward0,
+    NanmedianBackward1,
     SortBackward0,
     TopkBackward0,
     Unique2Backward0,
@@ -132,25 +133,16 @@ def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True,
 
 def _mode_along(data: Any, dim: int) -> tuple[Any, Any]:
     """The most frequent value along dim and the index PyTorch's CPU mode reports: it sorts
-    (value, index) pairs with std::sort by value (an insertion sort below 17 elements, which
-    this follows exactly, NaN comparisons included) and keeps the first longest run of equal
-    values, reporting the index that ends it. (Longer rows use the same insertion order;
-    libstdc++'s introsort may order their ties differently.)"""
+    (value, index) pairs with std::sort by value (`a < b`, NaN comparisons false; the order of
+    ties is std::sort's, vecmath/stdsort.plain_order) and keeps the first longest run of equal
+    values, reporting the index that ends it."""
     host = backend.to_host(data)
     moved = np.moveaxis(host, dim, -1)
     flat = moved.reshape(-1, moved.shape[-1])
     values = np.empty(flat.shape[0], dtype=host.dtype)
     indices = np.empty(flat.shape[0], dtype=np.int64)
     for row, line in enumerate(flat.tolist()):
-        pairs: list[tuple[Any, int]] = []
-        for i, v in enumerate(line):  # libstdc++'s __insertion_sort with comp(a, b) = a < b
-            if pairs and v < pairs[0][0]:
-                pairs.insert(0, (v, i))
-                continue
-            at = len(pairs)
-            while at > 0 and v < pairs[at - 1][0]:
-                at -= 1
-            pairs.insert(at, (v, i))
+        pairs = [(line[i], i) for i in stdsort.plain_order(line)]
         best_value, best_index, best, run = pairs[0][0], pairs[0][1], 0, 0
         for i, (v, index) in enumerate(pairs):
             run += 1
@@ -263,8 +255,37 @@ def median(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
 
 
 @guarded
-def nanmedian(a: Tensor) -> Tensor:
-    return NanmedianBackward0.apply(_check_tensor(a, "nanmedian"))
+def nanmedian(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    a = _check_tensor(a, "nanmedian")
+    if dim is None:
+        return NanmedianBackward0.apply(a)
+    d = wrap_dim(dim, a.ndim)
+    size = a.shape[d] if a.ndim else 1
+    if a.ndim and size == 0:
+        raise TorchIndexError(f"nanmedian(): Expected reduction dim {d} to have non-zero size.")
+    host = backend.to_host(a._data if a.ndim else a._data.reshape(1))
+    axis = d if a.ndim else 0
+    if is_float_array_dtype(host.dtype):
+        nan = np.isnan(host)
+        counts = nan.sum(axis=axis)
+    else:
+        nan, counts = None, np.zeros(np.delete(host.shape, axis), np.int64)
+    # ATen's nth_element at (non-NaN count - 1) / 2, ties broken by index, NaN last: the stable
+    # order's element there; a row of NaN only has no order, and nth_element's steps pick
+    position = np.maximum(host.shape[axis] - counts - 1, 0) // 2
+    indices = _kth_smallest(host, axis, position)
+    if nan is not None and (counts == host.shape[axis]).any():
+        empty = counts == host.shape[axis]
+        indices = np.array(indices)
+        for at in [()] if empty.ndim == 0 else zip(*np.nonzero(empty)):
+            indices[at] = stdsort.nth_index(host.shape[axis], 0)
+    indices = backend.to_device(indices.astype(np.int64), a.device)
+    if keepdim and a.ndim:
+        indices = xp_of(indices).expand_dims(indices, d)
+    if not a.ndim:
+        indices = indices.reshape(())
+    values = NanmedianBackward1.apply(a, dim=d, keepdim=keepdim, indices=indices)
+    return RETURN_TYPES["nanmedian"](values, Tensor._make(indices, a.device))
 
 
 @guarded

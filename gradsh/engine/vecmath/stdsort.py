@@ -12,6 +12,7 @@ steps in Python below.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -30,9 +31,10 @@ class _Sorter:
     """libstdc++'s sorting algorithms on a list of (key, index) pairs, comparing keys with
     ATen's comparator: each step as stl_algo.h / stl_heap.h take it."""
 
-    def __init__(self, pairs: list[tuple[float, int]], descending: bool) -> None:
+    def __init__(self, pairs: list[tuple[float, int]], descending: bool,
+                 less: Callable[[float, float], bool] | None = None) -> None:
         self.pairs = pairs
-        self.less = _less(descending)
+        self.less = less or _less(descending)
 
     def lt(self, i: int, j: int) -> bool:
         return self.less(self.pairs[i][0], self.pairs[j][0])
@@ -186,6 +188,24 @@ def topk_order(keys: np.ndarray, k: int, largest: bool, sorted_: bool) -> np.nda
         if sorted_:
             sorter.sort(0, k - 1)
     return np.array([index for _, index in sorter.pairs[:k]], np.int64)
+
+
+def plain_order(keys: list[float]) -> list[int]:
+    """std::sort of (key, index) pairs by `key < key` alone (ATen's mode kernel): NaN compares
+    false both ways, as in C++. The indices in the final order."""
+    pairs = list(zip(keys, range(len(keys))))
+    if not any(k != k for k in keys) and native.kernels is not None:
+        return order(np.array(keys, np.float64), False).tolist()
+    _Sorter(pairs, False, less=lambda x, y: x < y).sort(0, len(pairs))
+    return [index for _, index in pairs]
+
+
+def nth_index(n: int, nth: int) -> int:
+    """The index std::nth_element leaves at `nth` among n elements that all compare equivalent
+    (ATen's nanmedian on a row of NaN only)."""
+    sorter = _Sorter([(0.0, i) for i in range(n)], False, less=lambda x, y: False)
+    sorter.nth_element(0, nth, n)
+    return sorter.pairs[nth][1]
 
 
 def has_ties(ordered: np.ndarray) -> np.ndarray:
