@@ -12,6 +12,7 @@ from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.functions.linalg_decompositions import MultiOutputFunction
 from gradsh.engine.functions.pointwise import unary
 from gradsh.engine.tensor import Array, Function, Tensor
+from gradsh.engine.vecmath import lstm
 
 __all__ = ["UnsafeSplitBackward0", "TransposeBackward1", "MkldnnRnnLayerBackward0",
            "PackPaddedSequenceBackward0"]
@@ -91,8 +92,9 @@ def _affine(x: Array, w: Array, b: Array | None) -> Array:
 class MkldnnRnnLayerBackward0(MultiOutputFunction):
     """One layer and direction of a float32 LSTM, as PyTorch runs it through oneDNN on the
     CPU (mkldnn_rnn_layer): one node whose outputs are the layer's output sequence, h_n and
-    c_n, with edges to (input, w_ih, w_hh, b_ih, b_hh, hx, cx). The arithmetic is the usual
-    LSTM in float32 (not oneDNN's bits); backward is backpropagation through time."""
+    c_n, with edges to (input, w_ih, w_hh, b_ih, b_hh, hx, cx). The forward has oneDNN's bits
+    for float32 NumPy arrays (vecmath/lstm.py), the textbook arithmetic otherwise; backward is
+    backpropagation through time in NumPy's arithmetic (not oneDNN's)."""
 
     node_name = "MkldnnRnnLayerBackward0"
     num_outputs = 3
@@ -110,6 +112,13 @@ class MkldnnRnnLayerBackward0(MultiOutputFunction):
         bh = b_hh._data if b_hh.numel() else None
         steps, batch = x.shape[0], x.shape[1]
         hidden = wh.shape[1]
+        arrays = (x._data, wi, wh, hx._data, cx._data)
+        if all(type(a) is np.ndarray and a.dtype == np.float32 for a in arrays):
+            with _quiet():  # ATen adds the biases once (zeros without them)
+                bias = bi + bh if bi is not None else np.zeros(4 * hidden, np.float32)
+            out, h, c, self.trace = lstm.layer_forward(x._data, wi, wh, bias, hx._data,
+                                                       cx._data, reverse)
+            return out, h, c
         with _quiet():
             projected = _affine(x._data.reshape(steps * batch, -1), wi, bi).reshape(
                 steps, batch, 4 * hidden)
