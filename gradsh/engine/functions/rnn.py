@@ -11,6 +11,7 @@ import numpy as np
 from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.functions.linalg_decompositions import MultiOutputFunction
 from gradsh.engine.functions.pointwise import unary
+from gradsh.engine.grad_mode import is_grad_enabled
 from gradsh.engine.tensor import Array, Function, Tensor
 from gradsh.engine.vecmath import lstm
 
@@ -117,7 +118,7 @@ class MkldnnRnnLayerBackward0(MultiOutputFunction):
             with _quiet():  # ATen adds the biases once (zeros without them)
                 bias = bi + bh if bi is not None else np.zeros(4 * hidden, np.float32)
             out, h, c, self.trace = lstm.layer_forward(x._data, wi, wh, bias, hx._data,
-                                                       cx._data, reverse)
+                                                       cx._data, reverse, is_grad_enabled())
             return out, h, c
         with _quiet():
             projected = _affine(x._data.reshape(steps * batch, -1), wi, bi).reshape(

@@ -36,7 +36,7 @@ import numpy as np
 from gradsh.engine.vecmath import native
 from gradsh.engine.vecmath.fp import F32, F64, I64, fma32, round_f64_to_f32
 
-__all__ = ["mm", "addmm", "bmm", "dot", "matmul", "plan", "cost", "EXACT_MAX_US"]
+__all__ = ["mm", "addmm", "bmm", "dot", "matmul", "chain", "plan", "cost", "EXACT_MAX_US"]
 
 
 def _bound_from_environment(default: float = 10_000) -> float:
@@ -459,6 +459,18 @@ def _unfused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _fused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return _chain(a, b, [(0, a.shape[1])])[0]
+
+
+def chain(a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
+    """start + a @ b as one fused chain per output over all of k, from `start` (or 0), for
+    float32 operands (oneDNN's one-row GEMM, vecmath/lstm.py); NumPy's matmul over the bound."""
+    m, k = a.shape
+    n = b.shape[1]
+    if cost("chain", m, n, k) > EXACT_MAX_US:
+        out = np.matmul(a, b)
+        return out if start is None else out + start
+    with np.errstate(all="ignore"):
+        return _run(lambda a, b: _chain(a, b, [(0, k)], start)[0], a, b)
 
 
 _KERNELS: dict[str, Kernel] = {
