@@ -461,16 +461,30 @@ def _fused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return _chain(a, b, [(0, a.shape[1])])[0]
 
 
-def chain(a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
-    """start + a @ b as one fused chain per output over all of k, from `start` (or 0), for
-    float32 operands (oneDNN's one-row GEMM, vecmath/lstm.py); NumPy's matmul over the bound."""
+def chain(a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None,
+          blocked: bool = False) -> np.ndarray:
+    """start + a @ b for float32 operands as one fused chain per output over all of k, from
+    `start` (or 0); `blocked`: the general kernel's k blocks whatever the layout, the first
+    from `start`, added in turn (oneDNN's GEMMs, vecmath/lstm.py). NumPy's matmul over the
+    bound."""
     m, k = a.shape
     n = b.shape[1]
-    if cost("chain", m, n, k) > EXACT_MAX_US:
+    if cost("blocked" if blocked else "chain", m, n, k) > EXACT_MAX_US:
         out = np.matmul(a, b)
         return out if start is None else out + start
+    blocks = _kblocks(k) if blocked else [(0, k)]
+    if not k:
+        return np.zeros((m, n), F32) if start is None else np.array(start, F32)
+
+    def run(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        parts = _chain(a, b, blocks[:1], start)[0]
+        if len(blocks) > 1:
+            for part in _chain(a, b, blocks[1:]):
+                parts += part
+        return parts
+
     with np.errstate(all="ignore"):
-        return _run(lambda a, b: _chain(a, b, [(0, k)], start)[0], a, b)
+        return _run(run, a, b)
 
 
 _KERNELS: dict[str, Kernel] = {
