@@ -119,6 +119,7 @@ class MkldnnRnnLayerBackward0(MultiOutputFunction):
                 bias = bi + bh if bi is not None else np.zeros(4 * hidden, np.float32)
             out, h, c, self.trace = lstm.layer_forward(x._data, wi, wh, bias, hx._data,
                                                        cx._data, reverse, is_grad_enabled())
+            self.onednn = True
             return out, h, c
         with _quiet():
             projected = _affine(x._data.reshape(steps * batch, -1), wi, bi).reshape(
@@ -143,6 +144,12 @@ class MkldnnRnnLayerBackward0(MultiOutputFunction):
         arrays = [self.saved(name, F) for name in
                   ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_")]
         x, wi, wh, bi, bh, hx, cx = (a._data if isinstance(a, Tensor) else a for a in arrays)
+        if getattr(self, "onednn", False) and all(
+                g is None or g.dtype == np.float32 for g in (g_out, g_hy, g_cy)):
+            dx, dwi, dwh, db, dh, dc = lstm.layer_backward(x, wi, wh, self.trace, g_out, g_hy,
+                                                           g_cy)
+            return self._results(F, (dx, dwi, dwh, db if bi.size else None,
+                                     db.copy() if bh.size else None, dh, dc))
         hidden = wh.shape[1]
         dtype = x.dtype
         dx = np.zeros_like(x)
@@ -166,9 +173,11 @@ class MkldnnRnnLayerBackward0(MultiOutputFunction):
                 dx[t] = dgates @ wi
                 dh = dgates @ wh
                 dc = dc * f
+        return self._results(F, (dx, dwi, dwh, dgates_sum if bi.size else None,
+                                 dgates_sum.copy() if bh.size else None, dh, dc))
+
+    def _results(self, F: Any, results: tuple[Any, ...]) -> tuple[Any, ...]:
         needs = self.needs_input_grad
-        results = (dx, dwi, dwh, dgates_sum if bi.size else None,
-                   dgates_sum.copy() if bh.size else None, dh, dc)
         device = self.output_device
         return tuple(None if r is None or not need else
                      (Tensor._make(r, device) if F.as_tensor else r)

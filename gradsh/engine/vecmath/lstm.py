@@ -99,3 +99,66 @@ def layer_forward(x: np.ndarray, w_ih: np.ndarray, w_hh: np.ndarray, bias: np.nd
             h, c = o * tanh_c, c_next
             out[t] = h
     return out, h, c, trace
+
+
+def _one_minus_square(x: np.ndarray) -> np.ndarray:
+    """fl(1 - x * x), one vfnmadd."""
+    return fma32(-x, x, np.ones_like(x))
+
+
+def _x_minus_square(x: np.ndarray) -> np.ndarray:
+    """fl(x - x * x), one vfnmadd."""
+    return fma32(-x, x, x)
+
+
+def layer_backward(x: np.ndarray, w_ih: np.ndarray, w_hh: np.ndarray,
+                   trace: list[tuple[Any, ...]], g_out: np.ndarray | None,
+                   g_hy: np.ndarray | None, g_cy: np.ndarray | None
+                   ) -> tuple[np.ndarray, ...]:
+    """oneDNN's LSTM backward (reference driver, MKL's sgemm) for `layer_forward`'s trace:
+    per step from the last computed, the post-GEMM kernel (jit_uni_lstm_cell_postgemm_bwd)
+    dh = dy + dh_next, dc = dc_next + ((1 - tanh(c)^2) * dh) * o, dG_o = ((o - o^2) * dh) *
+    tanh(c), dG_i = ((i - i^2) * dc) * g, dG_f = ((f - f^2) * dc) * c_prev, dG_g = (1 - g^2) *
+    (i * dc), dc_prev = dc * f (each `x - x^2` one fused step); dh_prev = dG @ W_hh; W_hh's gradient
+    (transposed) += h_prev^T @ dG with beta = 1; the bias gradient summed in float32 row by
+    row; then, over all steps at once (in time order), dx = dG @ W_ih and W_ih's gradient
+    x^T @ dG.
+    Returns (dx, dw_ih, dw_hh, db, dh0, dc0)."""
+    steps, batch, _ = x.shape
+    hidden = w_hh.shape[1]
+    w_ih = np.ascontiguousarray(w_ih, F32)
+    w_hh = np.ascontiguousarray(w_hh, F32)
+    dh = np.zeros((batch, hidden), F32) if g_hy is None else np.array(g_hy, F32)
+    dc = np.zeros((batch, hidden), F32) if g_cy is None else np.array(g_cy, F32)
+    d_gates = np.empty((steps, batch, 4 * hidden), F32)
+    h_prev = np.empty((steps, batch, hidden), F32)
+    db = np.zeros(4 * hidden, F32)
+    with np.errstate(all="ignore"):
+        for t, h_before, c_prev, i, f, g, o, tanh_c in reversed(trace):
+            if g_out is not None:
+                dh = np.asarray(g_out[t], F32) + dh
+            dc = dc + (_one_minus_square(tanh_c) * dh) * o
+            d_o = (_x_minus_square(o) * dh) * tanh_c
+            d_i = (_x_minus_square(i) * dc) * g
+            d_f = (_x_minus_square(f) * dc) * c_prev
+            d_g = _one_minus_square(g) * (i * dc)
+            dG = np.concatenate([d_i, d_f, d_g, d_o], axis=1)
+            d_gates[t] = dG
+            h_prev[t] = h_before
+            dc = dc * f
+            dh = sgemm.mm(dG, w_hh) if batch > 1 else sgemm.chain(dG, w_hh)
+            for row in dG:
+                db += row
+        rows = d_gates.reshape(steps * batch, 4 * hidden)
+        dx = sgemm.mm(rows, w_ih).reshape(x.shape)
+        dw_ih = sgemm.mm(np.ascontiguousarray(x, F32).reshape(steps * batch, -1).T, rows).T
+        # W_hh's: the steps after the first at once, then the first (h0 from the user's
+        # memory, which oneDNN does not copy) added with beta = 1
+        first = np.ascontiguousarray(h_prev[0]).T
+        if steps > 1:
+            later = h_prev[1:].reshape((steps - 1) * batch, hidden).T
+            dw_hh_t = sgemm.mm(later, rows[batch:])
+            dw_hh_t = sgemm.addmm(dw_hh_t, first, rows[:batch], 1.0, 1.0)
+        else:
+            dw_hh_t = sgemm.mm(first, rows)
+    return dx, np.ascontiguousarray(dw_ih), np.ascontiguousarray(dw_hh_t.T), db, dh, dc
