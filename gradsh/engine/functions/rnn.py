@@ -147,7 +147,7 @@ class MkldnnRnnLayerBackward0(MultiOutputFunction):
         if getattr(self, "onednn", False) and all(
                 g is None or g.dtype == np.float32 for g in (g_out, g_hy, g_cy)):
             dx, dwi, dwh, db, dh, dc = lstm.layer_backward(x, wi, wh, self.trace, g_out, g_hy,
-                                                           g_cy)
+                                                           g_cy, self.reverse)
             return self._results(F, (dx, dwi, dwh, db if bi.size else None,
                                      db.copy() if bh.size else None, dh, dc))
         hidden = wh.shape[1]

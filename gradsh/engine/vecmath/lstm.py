@@ -113,7 +113,7 @@ def _x_minus_square(x: np.ndarray) -> np.ndarray:
 
 def layer_backward(x: np.ndarray, w_ih: np.ndarray, w_hh: np.ndarray,
                    trace: list[tuple[Any, ...]], g_out: np.ndarray | None,
-                   g_hy: np.ndarray | None, g_cy: np.ndarray | None
+                   g_hy: np.ndarray | None, g_cy: np.ndarray | None, reverse: bool = False
                    ) -> tuple[np.ndarray, ...]:
     """oneDNN's LSTM backward (reference driver, MKL's sgemm) for `layer_forward`'s trace:
     per step from the last computed, the post-GEMM kernel (jit_uni_lstm_cell_postgemm_bwd)
@@ -149,16 +149,27 @@ def layer_backward(x: np.ndarray, w_ih: np.ndarray, w_hh: np.ndarray,
             dh = sgemm.mm(dG, w_hh) if batch > 1 else sgemm.chain(dG, w_hh)
             for row in dG:
                 db += row
-        rows = d_gates.reshape(steps * batch, 4 * hidden)
-        dx = sgemm.mm(rows, w_ih).reshape(x.shape)
-        dw_ih = sgemm.mm(np.ascontiguousarray(x, F32).reshape(steps * batch, -1).T, rows).T
-        # W_hh's: the steps after the first at once, then the first (h0 from the user's
-        # memory, which oneDNN does not copy) added with beta = 1
-        first = np.ascontiguousarray(h_prev[0]).T
-        if steps > 1:
-            later = h_prev[1:].reshape((steps - 1) * batch, hidden).T
+        # oneDNN keeps the steps in the order computed (reversed for the second direction)
+        order = [entry[0] for entry in trace]
+        rows = d_gates[order].reshape(steps * batch, 4 * hidden)
+        dx = np.empty_like(x, F32)
+        dx[order] = sgemm.mm(rows, w_ih).reshape(x.shape)
+        inputs = np.ascontiguousarray(x, F32)[order].reshape(steps * batch, -1)
+        dw_ih = sgemm.mm(inputs.T, rows).T
+        # W_hh's: left to right, the steps after the first at once, then the first (h0 from
+        # the user's memory, which oneDNN does not copy there) added with beta = 1; right to
+        # left all steps at once
+        states = h_prev[order]
+        first = np.ascontiguousarray(states[0]).T
+        if reverse:
+            dw_hh_t = sgemm.mm(states.reshape(steps * batch, hidden).T, rows)
+        elif steps > 1:
+            later = states[1:].reshape((steps - 1) * batch, hidden).T
             dw_hh_t = sgemm.mm(later, rows[batch:])
-            dw_hh_t = sgemm.addmm(dw_hh_t, first, rows[:batch], 1.0, 1.0)
+            if batch == 1:  # a product of one term, rounded, then added (probed)
+                dw_hh_t = dw_hh_t + first * rows[:1]
+            else:
+                dw_hh_t = sgemm.addmm(dw_hh_t, first, rows[:batch], 1.0, 1.0)
         else:
             dw_hh_t = sgemm.mm(first, rows)
     return dx, np.ascontiguousarray(dw_ih), np.ascontiguousarray(dw_hh_t.T), db, dh, dc
