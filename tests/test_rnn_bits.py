@@ -1,9 +1,9 @@
 """gradsh's float32 nn.LSTM against PyTorch 2.13's bits (ATen's mkldnn_rnn_layer: oneDNN's RNN
 primitive with MKL's sgemm, vecmath/lstm.py; docs/float32.md, "LSTM"): oneDNN's tanh and
 logistic injectors on their own, then the forward (output, h_n, c_n) over batch sizes 1 to 130,
-sequences, biases, layers, directions, batch_first, in grad mode and under no_grad. Each test
-runs through the compiled kernels (vecmath/_native.c) and the NumPy emulation. The backward is
-NumPy's arithmetic (not oneDNN's) and not tested here for bits."""
+sequences, biases, layers, directions, batch_first, in grad mode and under no_grad; and the
+backward: every gradient (input, h0, c0, weights, biases). Each test runs through the compiled
+kernels (vecmath/_native.c) and the NumPy emulation."""
 
 from __future__ import annotations
 
@@ -137,5 +137,30 @@ def test_lstm_forward(torch: Any, no_bound: None, shape: tuple[Any, ...],
             with lib.no_grad():
                 out, (h, c) = module(tensors[0], (tensors[1], tensors[2]))
         results.append([t.detach().numpy() for t in (out, h, c)])
+    for ours, theirs in zip(results[1], results[0], strict=True):
+        assert np.array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_lstm_backward(torch: Any, no_bound: None, shape: tuple[Any, ...]) -> None:
+    """The gradients of a loss on the output and h_n, bit for bit (c_n's upstream gradient is
+    then zero, as a program's loss usually leaves it)."""
+    steps, batch, inputs, hidden, layers, bidirectional, _, batch_first = shape
+    rng = np.random.default_rng(len(SHAPES) + 1)
+    directions = 2 if bidirectional else 1
+    x = rng.standard_normal((batch, steps, inputs) if batch_first else (steps, batch, inputs))
+    states = [rng.standard_normal((layers * directions, batch, hidden)) for _ in range(2)]
+    out_shape = ((batch, steps) if batch_first else (steps, batch)) + (directions * hidden,)
+    upstream = [rng.standard_normal(out_shape), rng.standard_normal(states[0].shape)]
+    arrays = [a.astype(F32) for a in [x, *states, *upstream]]
+    results = []
+    for lib, module in zip((torch, gtorch), _lstm_pair(torch, shape), strict=True):
+        leaves = [lib.tensor(a, requires_grad=True) for a in arrays[:3]]
+        out, (h, _) = module(leaves[0], (leaves[1], leaves[2]))
+        loss = (out * lib.tensor(arrays[3])).sum() + (h * lib.tensor(arrays[4])).sum()
+        loss.backward()
+        grads = [t.grad.numpy() for t in leaves]
+        grads += [p.grad.numpy() for _, p in sorted(module.named_parameters())]
+        results.append(grads)
     for ours, theirs in zip(results[1], results[0], strict=True):
         assert np.array_equal(ours, theirs)
