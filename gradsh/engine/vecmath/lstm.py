@@ -1,6 +1,5 @@
-"""A float32 LSTM layer's forward with the bits of PyTorch 2.13's CPU path (ATen's
-mkldnn_rnn_layer: oneDNN's RNN primitive); docs/float32.md,
-"LSTM".
+"""A float32 LSTM layer, forward and backward, with the bits of PyTorch 2.13's CPU path (ATen's
+mkldnn_rnn_layer: oneDNN's RNN primitive); docs/float32.md, "LSTM".
 
 Found by probing torch (an LSTM whose other gates are saturated returns one gate's
 pre-activation exactly in c_n, see tests/test_rnn_bits.py) and reading oneDNN v3.12 and ATen.
@@ -84,7 +83,7 @@ def layer_forward(x: np.ndarray, w_ih: np.ndarray, w_hh: np.ndarray, bias: np.nd
     w_iter = np.ascontiguousarray(w_hh.T, F32)
     gates_of = (_training_gates if training else _inference_gates)(x, w_layer, w_iter)
     out = np.empty((steps, batch, hidden), F32)
-    trace: list[tuple[np.ndarray, ...]] = []
+    trace: list[tuple[Any, ...]] = []
     with np.errstate(all="ignore"):
         for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
             gates = gates_of(t, np.ascontiguousarray(h, F32))
@@ -119,11 +118,10 @@ def layer_backward(x: np.ndarray, w_ih: np.ndarray, w_hh: np.ndarray,
     per step from the last computed, the post-GEMM kernel (jit_uni_lstm_cell_postgemm_bwd)
     dh = dy + dh_next, dc = dc_next + ((1 - tanh(c)^2) * dh) * o, dG_o = ((o - o^2) * dh) *
     tanh(c), dG_i = ((i - i^2) * dc) * g, dG_f = ((f - f^2) * dc) * c_prev, dG_g = (1 - g^2) *
-    (i * dc), dc_prev = dc * f (each `x - x^2` one fused step); dh_prev = dG @ W_hh; W_hh's gradient
-    (transposed) += h_prev^T @ dG with beta = 1; the bias gradient summed in float32 row by
-    row; then, over all steps at once (in time order), dx = dG @ W_ih and W_ih's gradient
-    x^T @ dG.
-    Returns (dx, dw_ih, dw_hh, db, dh0, dc0)."""
+    (i * dc), dc_prev = dc * f (each `x - x^2` one fused step); dh_prev = dG @ W_hh; the bias
+    gradient summed in float32 row by row; then over all steps at once, in the order computed,
+    dx = dG @ W_ih and the weight gradients x^T @ dG and h_prev^T @ dG (see below). Returns
+    (dx, dw_ih, dw_hh, db, dh0, dc0)."""
     steps, batch, _ = x.shape
     hidden = w_hh.shape[1]
     w_ih = np.ascontiguousarray(w_ih, F32)
