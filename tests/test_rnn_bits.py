@@ -7,45 +7,18 @@ kernels (vecmath/_native.c) and the NumPy emulation."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pytest
 
+from test_matmul_bits import no_bound, path, torch  # noqa: F401  (the same fixtures)
+
 import gradsh.torch as gtorch
-from gradsh.engine.vecmath import native, onednn, sgemm
+from gradsh.engine.vecmath import onednn
 from gradsh.engine.vecmath.fp import fma32
 
 F32 = np.float32
-
-
-@pytest.fixture(scope="module")
-def torch(torch: Any) -> Iterator[Any]:
-    """conftest's torch on one thread, where oneDNN and MKL run the AVX-512 kernels."""
-    if torch.backends.cpu.get_cpu_capability() != "AVX512":
-        pytest.skip("gradsh reproduces the AVX-512 kernels; this machine runs others")
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield torch
-    torch.set_num_threads(previous)
-
-
-@pytest.fixture(autouse=True, params=["native", "numpy"])
-def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """The compiled kernels (skipped where they were not built) or the NumPy emulation."""
-    if request.param == "native" and native.kernels is None:
-        pytest.skip("gradsh's compiled kernels are not built")
-    if request.param == "numpy":
-        monkeypatch.setattr(native, "kernels", None)
-        monkeypatch.setenv("GRADSH_NATIVE", "0")
-    return str(request.param)
-
-
-@pytest.fixture
-def no_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every product exact, however long the NumPy emulation takes."""
-    monkeypatch.setattr(sgemm, "EXACT_MAX_US", 1e12)
 
 
 def _one_step(torch: Any, gates: np.ndarray, c0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
