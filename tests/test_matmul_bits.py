@@ -213,12 +213,53 @@ def test_products_over_the_bound_are_numpys(monkeypatch: pytest.MonkeyPatch) -> 
     assert np.array_equal(sgemm.mm(a, b), np.matmul(a, b))
 
 
+# k > 768: (m, n, k, a_col, b_col) around the width (192) from which MKL keeps 384-blocks.
+DEEP_SHAPES = [(128, 400, 784, False, True), (64, 400, 784, False, True),
+               (128, 512, 784, False, True), (64, 512, 784, False, True),
+               (128, 192, 784, False, True), (64, 191, 784, False, True),
+               (128, 176, 784, False, True), (64, 176, 1000, False, True),
+               (40, 300, 1153, False, True), (200, 1024, 1500, False, True),
+               (191, 400, 900, False, False), (192, 400, 900, False, False),
+               (256, 191, 1537, True, False), (256, 192, 2000, True, False),
+               (100, 250, 769, True, True), (12, 300, 1000, True, True)]
+
+
+@pytest.mark.parametrize("shape", DEEP_SHAPES)
+def test_deep_products(torch: Any, no_bound: None,
+                       shape: tuple[int, int, int, bool, bool]) -> None:
+    """k > 768 on both sides of the width rule (sgemm._wide), mm and addmm."""
+    m, n, k, a_col, b_col = shape
+    rng = np.random.default_rng(m * n + k)
+    a, b = _operands(rng, m, n, k, a_col, b_col)
+    assert sgemm._exact_kernel(a, b) == "blocked"
+    expected = torch.mm(torch.from_numpy(a), torch.from_numpy(b)).numpy()
+    assert np.array_equal(sgemm.mm(a, b), expected)
+    bias = rng.standard_normal(n).astype(F32)
+    expected = torch.addmm(torch.from_numpy(bias), torch.from_numpy(a),
+                           torch.from_numpy(b)).numpy()
+    assert np.array_equal(sgemm.addmm(bias, a, b, 1, 1), expected)
+
+
+@pytest.mark.parametrize("batch,outputs",
+                         list(itertools.product([64, 128], [176, 192, 400, 512])))
+def test_linear_784(torch: Any, no_bound: None, batch: int, outputs: int) -> None:
+    """Linear(784, outputs) (the VAE's and the MNIST MLPs'), forward and backward."""
+    rng = np.random.default_rng(outputs + batch)
+    arrays = [rng.standard_normal((batch, 784)).astype(F32),
+              rng.standard_normal((outputs, 784)).astype(F32),
+              rng.standard_normal(outputs).astype(F32)]
+    _both(torch, lambda lib, *t: lib.nn.functional.linear(*t), arrays)
+
+
 def test_kblocks() -> None:
     assert sgemm._kblocks(384) == [(0, 384)]
     assert sgemm._kblocks(385) == [(0, 193), (193, 385)]
     assert sgemm._kblocks(769) == [(0, 384), (384, 577), (577, 769)]
     assert sgemm._kblocks(2000) == [(0, 384), (384, 768), (768, 1152), (1152, 1536),
                                     (1536, 1768), (1768, 2000)]
+    assert sgemm._kblocks(769, wide=True) == [(0, 384), (384, 768), (768, 769)]
+    assert sgemm._kblocks(768, wide=True) == [(0, 384), (384, 768)]
+    assert sgemm._kblocks(700, wide=True) == [(0, 350), (350, 700)]
 
 
 @pytest.mark.parametrize("k", [1, 2, 15, 16, 17, 31, 33, 63, 64, 65, 100, 127, 129, 1000, 4001])

@@ -43,7 +43,7 @@ EXPECTED = corpus.expected_failures()
 RECORDED = "torch 2.13 (recorded)"
 # Programs whose products are MKL's only through the compiled kernels (vecmath/_native.c): the
 # NumPy emulation's time bound leaves them to NumPy's matmul, so without the kernels they drift.
-NEEDS_NATIVE = {"tut_basics_optimization", "tut_two_layer_net_autograd",
+NEEDS_NATIVE = {"ex_mnist_rnn", "tut_basics_optimization", "tut_two_layer_net_autograd",
                 "tut_two_layer_net_custom_function", "tut_two_layer_net_module"}
 
 

@@ -15,6 +15,7 @@ from gradsh.engine.functions.common import _quiet, result_dtype, xp_of
 from gradsh.engine.functions.nll_sum import nll_cascade_sum
 from gradsh.engine.functions.pointwise import unary
 from gradsh.engine.tensor import Array, ArrayOps, Function, Tensor
+from gradsh.engine.vecmath import fdlibm, libm
 
 __all__ = [
     "MseLossBackward0", "NllLossBackward0", "NllLoss2DBackward0", "BinaryCrossEntropyBackward0",
@@ -172,7 +173,12 @@ class BinaryCrossEntropyBackward0(_PairLoss):
             raise TorchRuntimeError("all elements of input should be between 0 and 1")
         self.weight = weight
         with _quiet():
-            loss = (t - 1) * xp.maximum(xp.log1p(-x), -100) - t * xp.maximum(xp.log(x), -100)
+            if xp is np and x.dtype == np.float32 and t.dtype == np.float32:  # glibc log1pf, logf
+                log1p_neg = fdlibm.log1pf(-x).reshape(x.shape)
+                log_x = libm.logf(x)
+            else:
+                log1p_neg, log_x = xp.log1p(-x), xp.log(x)
+            loss = (t - 1) * xp.maximum(log1p_neg, -100) - t * xp.maximum(log_x, -100)
             if weight is not None:
                 loss = loss * weight._data
         return self.reduce(loss.astype(dtype.np, copy=False), dtype)

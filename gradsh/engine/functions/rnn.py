@@ -11,7 +11,9 @@ import numpy as np
 from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.functions.linalg_decompositions import MultiOutputFunction
 from gradsh.engine.functions.pointwise import unary
+from gradsh.engine.grad_mode import is_grad_enabled
 from gradsh.engine.tensor import Array, Function, Tensor
+from gradsh.engine.vecmath import lstm
 
 __all__ = ["UnsafeSplitBackward0", "TransposeBackward1", "MkldnnRnnLayerBackward0",
            "PackPaddedSequenceBackward0"]
@@ -91,8 +93,9 @@ def _affine(x: Array, w: Array, b: Array | None) -> Array:
 class MkldnnRnnLayerBackward0(MultiOutputFunction):
     """One layer and direction of a float32 LSTM, as PyTorch runs it through oneDNN on the
     CPU (mkldnn_rnn_layer): one node whose outputs are the layer's output sequence, h_n and
-    c_n, with edges to (input, w_ih, w_hh, b_ih, b_hh, hx, cx). The arithmetic is the usual
-    LSTM in float32 (not oneDNN's bits); backward is backpropagation through time."""
+    c_n, with edges to (input, w_ih, w_hh, b_ih, b_hh, hx, cx). The forward has oneDNN's bits
+    for float32 NumPy arrays (vecmath/lstm.py), the textbook arithmetic otherwise; backward is
+    backpropagation through time in NumPy's arithmetic (not oneDNN's)."""
 
     node_name = "MkldnnRnnLayerBackward0"
     num_outputs = 3
@@ -110,6 +113,14 @@ class MkldnnRnnLayerBackward0(MultiOutputFunction):
         bh = b_hh._data if b_hh.numel() else None
         steps, batch = x.shape[0], x.shape[1]
         hidden = wh.shape[1]
+        arrays = (x._data, wi, wh, hx._data, cx._data)
+        if all(type(a) is np.ndarray and a.dtype == np.float32 for a in arrays):
+            with _quiet():  # ATen adds the biases once (zeros without them)
+                bias = bi + bh if bi is not None else np.zeros(4 * hidden, np.float32)
+            out, h, c, self.trace = lstm.layer_forward(x._data, wi, wh, bias, hx._data,
+                                                       cx._data, reverse, is_grad_enabled())
+            self.onednn = True
+            return out, h, c
         with _quiet():
             projected = _affine(x._data.reshape(steps * batch, -1), wi, bi).reshape(
                 steps, batch, 4 * hidden)
@@ -133,6 +144,12 @@ class MkldnnRnnLayerBackward0(MultiOutputFunction):
         arrays = [self.saved(name, F) for name in
                   ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_")]
         x, wi, wh, bi, bh, hx, cx = (a._data if isinstance(a, Tensor) else a for a in arrays)
+        if getattr(self, "onednn", False) and all(
+                g is None or g.dtype == np.float32 for g in (g_out, g_hy, g_cy)):
+            dx, dwi, dwh, db, dh, dc = lstm.layer_backward(x, wi, wh, self.trace, g_out, g_hy,
+                                                           g_cy, self.reverse)
+            return self._results(F, (dx, dwi, dwh, db if bi.size else None,
+                                     db.copy() if bh.size else None, dh, dc))
         hidden = wh.shape[1]
         dtype = x.dtype
         dx = np.zeros_like(x)
@@ -156,9 +173,11 @@ class MkldnnRnnLayerBackward0(MultiOutputFunction):
                 dx[t] = dgates @ wi
                 dh = dgates @ wh
                 dc = dc * f
+        return self._results(F, (dx, dwi, dwh, dgates_sum if bi.size else None,
+                                 dgates_sum.copy() if bh.size else None, dh, dc))
+
+    def _results(self, F: Any, results: tuple[Any, ...]) -> tuple[Any, ...]:
         needs = self.needs_input_grad
-        results = (dx, dwi, dwh, dgates_sum if bi.size else None,
-                   dgates_sum.copy() if bh.size else None, dh, dc)
         device = self.output_device
         return tuple(None if r is None or not need else
                      (Tensor._make(r, device) if F.as_tensor else r)

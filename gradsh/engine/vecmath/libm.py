@@ -274,3 +274,71 @@ def _exp2_big(ylogx: np.ndarray, sign_bias: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         inside = (ylogx > -150.0) & (ylogx < 130.0)
         return _exp2_inline(where(inside, ylogx, 0.0), sign_bias).astype(F32)
+
+
+# ---- logf (float64 inside, like expf) ----------------------------------------------------------
+
+# glibc 2.36's __logf_data (Arm Optimized Routines, MIT): {1/c, log(c)} for the same 16
+# subintervals as powf's table, ln2, and the log1p(r) polynomial (r^4, r^3, r^2 coefficients).
+_LOG_LOGC = np.array([float.fromhex(h) for h in (
+    "-0x1.57bf7808caadep-2", "-0x1.2bef0a7c06ddbp-2", "-0x1.01eae7f513a67p-2",
+    "-0x1.b31d8a68224e9p-3", "-0x1.6574f0ac07758p-3", "-0x1.1aa2bc79c81p-3",
+    "-0x1.a4e76ce8c0e5ep-4", "-0x1.1973c5a611cccp-4", "-0x1.252f438e10c1ep-5", "0x0p+0",
+    "0x1.aa5aa5df25984p-5", "0x1.c5e53aa362eb4p-4", "0x1.526e57720db08p-3",
+    "0x1.bc2860d22477p-3", "0x1.1058bc8a07ee1p-2", "0x1.4043057b6ee09p-2")], F64)
+_LOG_LN2 = float.fromhex("0x1.62e42fefa39efp-1")
+_LOG_A = [float.fromhex(h) for h in (
+    "-0x1.00ea348b88334p-2", "0x1.5575b0be00b6ap-2", "-0x1.ffffef20a4123p-2")]
+
+
+def _logf_reduce(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """x = 2^k z with z in [0x3f330000, 2 * 0x3f330000): (z, k, the table index) for positive
+    finite x (subnormals scaled first)."""
+    ix = x.view(np.uint32).astype(I64)
+    sub = ix < 0x00800000
+    ix = where(sub, (x * F32(2.0**23)).view(np.uint32).astype(I64) - (23 << 23), ix)
+    tmp = ix - 0x3F330000
+    i = (tmp >> 19) % 16
+    k = tmp >> 23  # arithmetic shift, as glibc's int32 cast
+    iz = ix - (tmp & ~I64(0x7FFFFF))
+    z = iz.astype(np.uint32).view(F32).astype(F64)
+    return z, k.astype(F64), i
+
+
+def _logf_exact(z: float, k: float, i: int) -> float:
+    """One glibc logf in exact arithmetic, with the contractions of its FMA build."""
+    r = fma64(z, float(_POW_INVC[i]), -1.0)
+    y0 = fma64(k, _LOG_LN2, float(_LOG_LOGC[i]))
+    r2 = r * r
+    y = fma64(_LOG_A[1], r, _LOG_A[2])
+    y = fma64(_LOG_A[0], r2, y)
+    return fma64(y, r2, y0 + r)
+
+
+def logf(x: np.ndarray) -> np.ndarray:
+    """glibc logf (0.82 ulp, not correctly rounded), element-wise."""
+    x = np.asarray(x, F32)
+    shape = x.shape
+    x = x.reshape(-1)
+    with np.errstate(all="ignore"):
+        special = ~((x > 0) & (x < np.inf))
+        safe = where(special, F32(1.0), x)
+        z, k, i = _logf_reduce(safe)
+        invc, logc = _POW_INVC[i], _LOG_LOGC[i]
+        r = z * invc - 1.0
+        y0 = logc + k * _LOG_LN2
+        r2 = r * r
+        y = (_LOG_A[0] * r2 + (_LOG_A[1] * r + _LOG_A[2])) * r2 + (y0 + r)
+        out = y.astype(F32)
+        ambiguous = near_f32_boundary(y, _MARGIN) & ~special
+    for j in np.flatnonzero(ambiguous):
+        out[j] = F32(_logf_exact(float(z[j]), float(k[j]), int(i[j])))
+    if special.any():
+        v = x[special]
+        with np.errstate(all="ignore"):
+            res = where(v == 0, F32(-np.inf), F32(np.nan))
+            res = where(v == np.inf, v, res)
+            res = where(np.isnan(v), v + v, res)
+        out[special] = res
+    out[x == 1] = 0
+    return out.reshape(shape)

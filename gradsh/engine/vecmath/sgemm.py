@@ -5,8 +5,9 @@ MKL picks a kernel by shape and layout. Found by experiment against the torch or
 thread, the AVX-512 code of the reference machine) and reproduced bit for bit:
 
 * the general kernel: one fused multiply-add chain per output over k in order, the k range cut
-  into blocks (384 at a time while more than 768 remain, then the rest whole or in two halves);
-  each block its own chain, added into the output in turn;
+  into blocks (384 at a time while more than 768 remain, then the rest whole or in two halves;
+  on wide outputs with k > 768, 384 at a time to the end); each block its own chain, added
+  into the output in turn;
 * the dot-product kernels (sgemv on rows contiguous along k, the small `x @ W.T` kernel): 16
   lanes each accumulate every 16th product, fused, and a halving tree adds them; variants peel
   the first product, keep two accumulators on alternate pairs of vectors, or take 4 rows at once;
@@ -35,7 +36,7 @@ import numpy as np
 from gradsh.engine.vecmath import native
 from gradsh.engine.vecmath.fp import F32, F64, I64, fma32, round_f64_to_f32
 
-__all__ = ["mm", "addmm", "bmm", "dot", "matmul", "plan", "cost", "EXACT_MAX_US"]
+__all__ = ["mm", "addmm", "bmm", "dot", "matmul", "chain", "plan", "cost", "EXACT_MAX_US"]
 
 
 def _bound_from_environment(default: float = 10_000) -> float:
@@ -191,10 +192,18 @@ class _Acc:
         np.copyto(self.f64, self.f32)
 
 
-def _kblocks(k: int) -> list[tuple[int, int]]:
+# From this many outputs (columns; with `b` row-major, rows too) MKL keeps its k blocks at 384
+# all the way when k > 768 (probed: k 769-2000, m 16-256, n 2-1024, every layout).
+_WIDE = 192
+
+
+def _kblocks(k: int, wide: bool = False) -> list[tuple[int, int]]:
     """MKL's k blocks: 384 at a time while more than 768 remain, then the rest whole (up to
-    384) or in two halves, the first one larger."""
+    384) or in two halves, the first one larger; `wide` (see _wide) and k > 768: 384 at a time,
+    then the rest whole (up to 384)."""
     blocks, start = [], 0
+    if wide and k > 768:
+        return [(k0, min(k, k0 + 384)) for k0 in range(0, k, 384)]
     while k - start > 768:
         blocks.append((start, start + 384))
         start += 384
@@ -233,10 +242,17 @@ def _chain(a: np.ndarray, b: np.ndarray, blocks: list[tuple[int, int]],
 
 def _blocked_parts(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """MKL's general kernel before the blocks are added: one chain per k block, (blocks, m, n)."""
-    blocks = _kblocks(a.shape[1])
+    blocks = _kblocks(a.shape[1], _wide(a, b))
     if not blocks:
         return np.zeros((1, a.shape[0], b.shape[1]), F32)
     return _chain(a, b, blocks)
+
+
+def _wide(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether MKL's k blocks stay at 384 for a @ b (k > 768): n >= 192, and m >= 192 too
+    when `b` is row-major (as probed)."""
+    m, n = a.shape[0], b.shape[1]
+    return n >= _WIDE and (m >= _WIDE or _layout(b) == "c")
 
 
 def _blocked(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -443,6 +459,32 @@ def _unfused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _fused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return _chain(a, b, [(0, a.shape[1])])[0]
+
+
+def chain(a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None,
+          blocked: bool = False) -> np.ndarray:
+    """start + a @ b for float32 operands as one fused chain per output over all of k, from
+    `start` (or 0); `blocked`: the general kernel's k blocks whatever the layout, the first
+    from `start`, added in turn (oneDNN's GEMMs, vecmath/lstm.py). NumPy's matmul over the
+    bound."""
+    m, k = a.shape
+    n = b.shape[1]
+    if cost("blocked" if blocked else "chain", m, n, k) > EXACT_MAX_US:
+        out = np.matmul(a, b)
+        return out if start is None else out + start
+    blocks = _kblocks(k) if blocked else [(0, k)]
+    if not k:
+        return np.zeros((m, n), F32) if start is None else np.array(start, F32)
+
+    def run(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        parts = _chain(a, b, blocks[:1], start)[0]
+        if len(blocks) > 1:
+            for part in _chain(a, b, blocks[1:]):
+                parts += part
+        return parts
+
+    with np.errstate(all="ignore"):
+        return _run(run, a, b)
 
 
 _KERNELS: dict[str, Kernel] = {
