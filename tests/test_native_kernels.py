@@ -290,3 +290,42 @@ def test_sleef_routines_match_the_emulation(kernels: object, monkeypatch: pytest
                 kernels.use(level)  # type: ignore[attr-defined]
                 assert _same_bits(function(x), expected), (name, level)
         assert type(function(F32(0.5))) is type(_emulated(monkeypatch, lambda: function(F32(0.5))))
+
+
+def _composed(a: np.ndarray, b: np.ndarray, start: np.ndarray | None, beta: float,
+              alpha: float) -> np.ndarray:
+    """sgemm.addmm's general kernel as separate calls: each k block's chains (native.chain),
+    times alpha, the first fused with beta * start (fp.fma32), the others added in turn."""
+    blocks = sgemm._kblocks(a.shape[1]) or [(0, 0)]
+    parts = native.chain(a, b, blocks)
+    if alpha != 1:
+        parts = parts * F32(alpha)
+    out = np.array(parts[0])
+    if start is not None:
+        out = fp.fma32(F32(beta), np.broadcast_to(start, out.shape), parts[0])
+    for part in parts[1:]:
+        out += part
+    return out
+
+
+@pytest.mark.parametrize("k", [0, 1, 40, 769, 1200])
+def test_one_call_product_matches_the_blocks_composed(kernels: object, k: int) -> None:
+    """native.blocked (sgemm's mm and addmm through the general kernel in one call) gives the
+    bits of the per-block calls composed (NaN as NaN: NumPy's own NaN payloads depend on the
+    operands' layout, as the compiled kernels' do on the instruction set): row- and column-major
+    operands (the product computed transposed or not), starts of every broadcasting shape
+    and stride, alpha and beta of 1 and not."""
+    rng = np.random.default_rng(22 + k)
+    for case in range(24):
+        m, n = [(64, 128), (64, 10), (10, 64), (33, 5)][case % 4]
+        a = _layout(_values(rng, (m, k), case % 5), case % 3 == 0)
+        b = _layout(_values(rng, (k, n), (case + 1) % 5), case % 2 == 0)
+        full = _values(rng, (m, n), case % 5)
+        start = [None, full[0], full, full[:1], full[:, :1], np.asarray(full[0, 0]),
+                 _layout(full, True), full[::-1]][case % 8]
+        beta, alpha = [(1.0, 1.0), (0.5, 1.0), (1.0, 2.5), (0.3, 1.7)][case % 4]
+        with np.errstate(all="ignore"):
+            expected = _composed(a, b, start, beta, alpha)
+            got = native.blocked(a, b, sgemm._flat_kblocks(k), start, beta, alpha)
+        assert got.flags.c_contiguous and got.shape == (m, n)
+        assert _same_bits(got, expected), (case, m, n)

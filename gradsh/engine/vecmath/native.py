@@ -71,6 +71,24 @@ def chain(a: np.ndarray, b: np.ndarray, blocks: list[tuple[int, int]],
     return parts.transpose(0, 2, 1) if transposed else parts
 
 
+def blocked(a: np.ndarray, b: np.ndarray, blocks: tuple[int, ...],
+            start: np.ndarray | None = None, beta: float = 1.0, alpha: float = 1.0) -> np.ndarray:
+    """MKL's general kernel in one call, as sgemm.addmm composes it: each k block's chains
+    (`blocks`: k0, k1, k0, k1, ...) times alpha, the first fused with beta * start (None: no
+    start), the others added in turn; a new row-major (m, n) array."""
+    assert kernels is not None
+    transposed = _transpose(a, b)
+    if transposed:
+        a, b = b.T, a.T
+    m, n = a.shape[0], b.shape[1]
+    out = np.empty((n, m) if transposed else (m, n), F32)
+    if start is not None and start.dtype != _F32:
+        start = start.astype(F32)
+    kernels.blocked(out, _f32(a), _f32(b), m, n, a.shape[1], blocks, start, beta, alpha,
+                    transposed)
+    return out
+
+
 def _copied(x: np.ndarray) -> int:
     """How many elements _f32 copies to make x row-major."""
     return 0 if x.flags.c_contiguous and x.dtype == F32 else x.size

@@ -485,11 +485,24 @@ def _exact_kernel(a: np.ndarray, b: np.ndarray) -> str | None:
     return name
 
 
+def _flat_kblocks(k: int) -> tuple[int, ...]:
+    """_kblocks(k) as the compiled kernel takes them: k0, k1, k0, k1, ..."""
+    flat = _FLAT_KBLOCKS.get(k)
+    if flat is None:
+        flat = _FLAT_KBLOCKS[k] = tuple(bound for block in _kblocks(k) for bound in block)
+    return flat
+
+
+_FLAT_KBLOCKS: dict[int, tuple[int, ...]] = {}
+
+
 def mm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a @ b for 2-D float32 arrays with PyTorch's bits where gradsh knows them."""
     name = _exact_kernel(a, b)
     if name is None:
         return np.matmul(a, b)
+    if name == "blocked" and native.kernels is not None:  # one call: the blocks and their sum
+        return native.blocked(a, b, _flat_kblocks(a.shape[1]))
     return np.ascontiguousarray(_run(_KERNELS[name], a, b))
 
 
@@ -500,6 +513,10 @@ def addmm(bias: np.ndarray, a: np.ndarray, b: np.ndarray, beta: float,
     add the other blocks' in turn; sgemv makes fma(alpha, product, beta * bias (rounded))."""
     m, n = a.shape[0], b.shape[1]
     name = _exact_kernel(a, b)
+    if (name == "blocked" and native.kernels is not None and beta.__class__ in _NUMBERS
+            and alpha.__class__ in _NUMBERS):  # one call: blocks, scaling, start, sum
+        return native.blocked(a, b, _flat_kblocks(a.shape[1]),
+                              np.asarray(bias) if beta else None, beta, alpha)
     with np.errstate(all="ignore"):
         if beta == 0:  # the input is ignored, NaN and all
             start = np.zeros((m, n), F32)
@@ -528,6 +545,7 @@ def addmm(bias: np.ndarray, a: np.ndarray, b: np.ndarray, beta: float,
         return out
 
 
+_NUMBERS = (float, int)
 # MKL's sgemv kernels: the dot form adds alpha * product to beta * input (one fma); the axpy
 # form starts its sums at beta * input and takes alpha * x (rounded) as the vector.
 _SGEMV = frozenset({"gemv", "gemv_t"})
