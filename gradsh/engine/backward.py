@@ -488,7 +488,7 @@ def _validate_grad(node: Node, index: int, grad: Any, F: type[GradOps]) -> Any:
         return grad
     shape, dtype, device = meta
     if grad.shape != shape:
-        if not _expandable(shape, grad.shape):
+        if not expandable(shape, grad.shape):
             raise TorchRuntimeError(
                 f"Function {node.name()} returned an invalid gradient at index {index} - got "
                 f"{list(grad.shape)} but expected shape compatible with {list(shape)}"
@@ -520,7 +520,8 @@ def _grad_to_device(node: Node, index: int, grad: Any, device: str, F: type[Grad
     return F.to_copy(grad, None, device)  # type: ignore[attr-defined]
 
 
-def _expandable(shape: Shape, to: Shape) -> bool:
+def expandable(shape: Shape, to: Shape) -> bool:
+    """Whether a tensor of `shape` expands to `to` (each size equal or 1, aligned right)."""
     if len(shape) > len(to):
         return False
     for a, b in zip(reversed(shape), reversed(to), strict=False):

@@ -50,7 +50,7 @@ from gradsh.engine.ops.shape import (
     unsqueeze,
     view,
 )
-from gradsh.engine.tensor import Function, Tensor, is_grad_enabled, no_grad
+from gradsh.engine.tensor import Function, Tensor, expandable, is_grad_enabled, no_grad
 
 __all__ = [
     "mm", "mv", "dot", "inner", "bmm", "outer", "ger", "matmul", "addmm", "linear", "bilinear",
@@ -301,7 +301,7 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, beta: Number = 1,  # noqa: 
         raise TorchRuntimeError(f"mat1 and mat2 must have the same dtype, but got "
                                 f"{mat1.dtype.short} and {mat2.dtype.short}")
     shape = (mat1.shape[0], mat2.shape[1])
-    if input.shape != shape:
+    if input.shape != shape and not expandable(input.shape, shape):
         with no_grad():
             expand(detach(input), shape)  # PyTorch expands the input: its error if it cannot
     return AddmmBackward0.apply(input, mat1, mat2, beta=beta, alpha=alpha)
