@@ -22,7 +22,8 @@ class _BuildExt(build_ext):
 setup(
     ext_modules=[Extension("gradsh.engine.vecmath._native", ["gradsh/engine/vecmath/_native.c"],
                            depends=["gradsh/engine/vecmath/_native_products.h",
-                                    "gradsh/engine/vecmath/_native_elementwise.h"],
+                                    "gradsh/engine/vecmath/_native_elementwise.h",
+                                    "gradsh/engine/vecmath/_native_softmax.h"],
                            optional=True)],
     cmdclass={"build_ext": _BuildExt},
 )

@@ -329,3 +329,29 @@ def test_one_call_product_matches_the_blocks_composed(kernels: object, k: int) -
             got = native.blocked(a, b, sgemm._flat_kblocks(k), start, beta, alpha)
         assert got.flags.c_contiguous and got.shape == (m, n)
         assert _same_bits(got, expected), (case, m, n)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_log_softmax_rows_match_the_emulation(kernels: object,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """log_softmax over the last dimension and its backward through the compiled rows kernel:
+    the emulation's bits (NaN for NaN) on rows of 1 to 70 columns (left folds below 16, the
+    16-lane tree with a partial last vector above), of every kind of value, in every
+    instruction set's copy."""
+    from gradsh.engine.vecmath import kernels as vec
+
+    rng = np.random.default_rng(40)
+    wrong = []
+    for case in range(300):
+        n = int(rng.choice([1, 2, 3, 9, 10, 15, 16, 17, 31, 32, 33, 70]))
+        shape = (int(rng.integers(1, 9)), n) if case % 5 else (n,)
+        x = _values(rng, shape, case % 5)
+        g = _values(rng, shape, (case + 2) % 5)
+        y = _emulated(monkeypatch, lambda x=x: vec.log_softmax(x, -1))
+        expected_grad = _emulated(monkeypatch, lambda g=g, y=y: vec.log_softmax_backward(g, y))
+        for level in kernels.levels():  # type: ignore[attr-defined]
+            kernels.use(level)  # type: ignore[attr-defined]
+            if not (_same_bits(vec.log_softmax(x, -1), y)
+                    and _same_bits(vec.log_softmax_backward(g, y), expected_grad)):
+                wrong.append((level, case, shape))
+    assert not wrong[:20]

@@ -529,6 +529,8 @@ static PyObject *py_logf(PyObject *self, PyObject *args)
     return unary_call(args, 1);
 }
 
+#include "_native_softmax.h"
+
 static PyObject *py_levels(PyObject *self, PyObject *unused)
 {
     (void)self;
@@ -594,6 +596,10 @@ static PyMethodDef METHODS[] = {
      "block_sums(out, block, s0, s1): ATen's float32 cascade sums along the last axis"},
     {"expf", py_expf, METH_VARARGS, "expf(out, x, count): SLEEF's expf (u10), NaN left as NaN"},
     {"logf", py_logf, METH_VARARGS, "logf(out, x, count): SLEEF's logf (u10), NaN left as NaN"},
+    {"log_softmax_rows", py_log_softmax_rows, METH_VARARGS,
+     "log_softmax_rows(out, x, rows, n) -> bool: log_softmax of each row; False on a NaN"},
+    {"log_softmax_backward_rows", py_log_softmax_backward_rows, METH_VARARGS,
+     "log_softmax_backward_rows(out, g, y, rows, n) -> bool: its backward; False on a NaN"},
     {"levels", py_levels, METH_NOARGS, "the instruction sets this CPU runs, best first"},
     {"level", py_level, METH_NOARGS, "the instruction set in use"},
     {"use", py_use, METH_VARARGS, "use(name): run the kernels compiled for `name`"},

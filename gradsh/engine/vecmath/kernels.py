@@ -13,7 +13,16 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gradsh.engine.vecmath import fdlibm, libm, onednn, rounded, rounded_extra, sleef, vml
+from gradsh.engine.vecmath import (
+    fdlibm,
+    libm,
+    native,
+    onednn,
+    rounded,
+    rounded_extra,
+    sleef,
+    vml,
+)
 from gradsh.engine.vecmath.fp import F32, F64, I32, I64, deferred_checks, fma32, where
 from gradsh.engine.vecmath.layout import dense_order, dense_segments, loop_mask, mask_for
 from gradsh.engine.vecmath.vecreduce import add, dot_last, maximum, reduce_last
@@ -299,6 +308,10 @@ def log_softmax(x: np.ndarray, dim: int = -1) -> np.ndarray:
     _vec_log_softmax_lastdim for the last dimension and _vec_logsoftmax for another."""
     x = np.asarray(x, F32)
     if x.ndim == 0 or dim % x.ndim == x.ndim - 1:
+        if native.kernels is not None and x.size:
+            out = native.log_softmax_rows(_rows(x))
+            if out is not None:
+                return out.reshape(np.shape(x))
         return _by_rows(_log_softmax_rows, x)
     return _log_softmax_inner(x, dim % x.ndim)
 
@@ -516,6 +529,13 @@ def softmax_backward(grad: np.ndarray, y: np.ndarray, threads: int = 1) -> np.nd
 
 def log_softmax_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     """_vec_log_softmax_backward (last dim): grad - exp(y) * sum(grad), one fused step."""
+    if native.kernels is not None and np.size(y):
+        g = np.asarray(grad, F32)
+        if g.shape == np.shape(y):
+            out = native.log_softmax_backward_rows(_rows(g), _rows(y))
+            if out is not None:
+                return out.reshape(np.shape(y))
+
     @deferred_checks
     def run(g: np.ndarray, yy: np.ndarray) -> np.ndarray:
         total = reduce_last(g, add)[:, None]

@@ -185,6 +185,25 @@ def fma32(a: object, b: object, c: object) -> np.ndarray | None:
     return out if out.ndim else out[()]
 
 
+def log_softmax_rows(rows: np.ndarray) -> np.ndarray | None:
+    """kernels._log_softmax_rows on a (rows, n) float32 array, n >= 1: the same bits, or None
+    where a result is NaN (the emulation then decides which NaN)."""
+    assert kernels is not None
+    x = _f32(rows)
+    out = np.empty(x.shape, F32)
+    return out if kernels.log_softmax_rows(out, x, x.shape[0], x.shape[1]) else None
+
+
+def log_softmax_backward_rows(grad: np.ndarray, y: np.ndarray) -> np.ndarray | None:
+    """kernels.log_softmax_backward's rows (grad - exp(y) * sum(grad), one fused step) on
+    (rows, n) float32 arrays of one shape: the same bits, or None where a result is NaN."""
+    assert kernels is not None
+    g, yy = _f32(grad), _f32(y)
+    out = np.empty(yy.shape, F32)
+    ok = kernels.log_softmax_backward_rows(out, g, yy, yy.shape[0], yy.shape[1])
+    return out if ok else None
+
+
 def elementwise(kernel: Callable[[np.ndarray, np.ndarray, int], None], x: object,
                 emulated: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     """A float32 routine of the kernels (SLEEF's expf, logf) on x; the elements it leaves NaN
