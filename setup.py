@@ -23,7 +23,7 @@ setup(
     ext_modules=[Extension("gradsh.engine.vecmath._native", ["gradsh/engine/vecmath/_native.c"],
                            depends=["gradsh/engine/vecmath/_native_products.h",
                                     "gradsh/engine/vecmath/_native_elementwise.h",
-                                    "gradsh/engine/vecmath/_native_softmax.h"],
+                                    "gradsh/engine/vecmath/_native_losses.h"],
                            optional=True)],
     cmdclass={"build_ext": _BuildExt},
 )

@@ -529,7 +529,7 @@ static PyObject *py_logf(PyObject *self, PyObject *args)
     return unary_call(args, 1);
 }
 
-#include "_native_softmax.h"
+#include "_native_losses.h"
 
 static PyObject *py_levels(PyObject *self, PyObject *unused)
 {
@@ -596,6 +596,8 @@ static PyMethodDef METHODS[] = {
      "block_sums(out, block, s0, s1): ATen's float32 cascade sums along the last axis"},
     {"expf", py_expf, METH_VARARGS, "expf(out, x, count): SLEEF's expf (u10), NaN left as NaN"},
     {"logf", py_logf, METH_VARARGS, "logf(out, x, count): SLEEF's logf (u10), NaN left as NaN"},
+    {"nll_sum", py_nll_sum, METH_VARARGS,
+     "nll_sum(values, n, power) -> float: nll_loss's cascade total of n float32 values"},
     {"log_softmax_rows", py_log_softmax_rows, METH_VARARGS,
      "log_softmax_rows(out, x, rows, n) -> bool: log_softmax of each row; False on a NaN"},
     {"log_softmax_backward_rows", py_log_softmax_backward_rows, METH_VARARGS,

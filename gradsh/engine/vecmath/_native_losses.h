@@ -1,4 +1,7 @@
-/* log_softmax over the rows of a contiguous float32 matrix, forward and backward, in the
+/* The losses' small kernels. nll_sum: nll_loss's total as its kernel adds it (nll_sum.py's
+ * _contiguous_cascade_sum, every target counted).
+ *
+ * log_softmax over the rows of a contiguous float32 matrix, forward and backward, in the
  * order of operations of kernels.py's _log_softmax_rows and log_softmax_backward (ATen's
  * _vec_log_softmax_lastdim, _vec_log_softmax_backward): vecreduce.py's reductions (a left
  * fold below 16 columns, else 16 lanes, a partial last vector folded into the first lanes,
@@ -134,3 +137,58 @@ static PyObject *py_log_softmax_backward_rows(PyObject *self, PyObject *args)
 }
 
 #undef LANES
+
+/* 0 + x[0] + x[1] + ... in order (nll_sum.py's _sequential: a -0.0 total becomes 0.0). */
+static float sequential(const float *x, idx_t n)
+{
+    float s = x[0];
+    for (idx_t i = 1; i < n; i++)
+        s = s + x[i];
+    return s + 0.0f;
+}
+
+/* nll_sum.py's _contiguous_cascade_sum of n >= 1 values, levels of 2**power; values is
+ * overwritten. */
+static float nll_sum_body(float *values, idx_t n, int power)
+{
+    idx_t step = (idx_t)1 << power, size = n;
+    float leftovers[8];
+    int count = 0;
+    for (int level = 0; level < 7 && size > 1; level++) {
+        idx_t blocks = (size - 1) / step, tail = size - 1 - blocks * step;
+        leftovers[count++] = tail ? sequential(values + 1 + blocks * step, tail) : 0.0f;
+        values[0] = values[0] + 0.0f;
+        for (idx_t b = 0; b < blocks; b++)
+            values[1 + b] = sequential(values + 1 + b * step, step);
+        size = 1 + blocks;
+    }
+    leftovers[count++] = sequential(values, size);
+    return sequential(leftovers, count);
+}
+
+/* nll_sum(values, n, power) -> float: values a float32 buffer of n >= 1 (left unchanged). */
+static PyObject *py_nll_sum(PyObject *self, PyObject *args)
+{
+    Py_buffer x;
+    idx_t n;
+    int power;
+    float total = 0;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*ni", &x, &n, &power))
+        return NULL;
+    int ok = n >= 1 && power >= 1 && power < 62 && holds(&x, n, "values");
+    float *copy = ok ? PyMem_Malloc((size_t)n * sizeof(float)) : NULL;
+    if (ok && !copy) {
+        PyErr_NoMemory();
+        ok = 0;
+    } else if (!ok && !PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, "nll_sum: bad sizes");
+    }
+    if (ok) {
+        memcpy(copy, x.buf, (size_t)n * sizeof(float));
+        total = nll_sum_body(copy, n, power);
+    }
+    PyMem_Free(copy);
+    PyBuffer_Release(&x);
+    return ok ? PyFloat_FromDouble((double)total) : NULL;
+}
