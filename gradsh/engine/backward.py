@@ -56,6 +56,11 @@ def make_root_grads(outputs: Sequence[Tensor], grads: Sequence[Tensor | None],
                         "grad can be implicitly created only for real scalar outputs but got "
                         f"{out.dtype!r}"
                     )
+            data = out._data
+            if not create_graph and data.__class__ is np.ndarray and data.ndim == 0 and \
+                    out.device == "cpu":
+                result.append(np.ones((), data.dtype))  # the array ones_like would hold
+                continue
             seed = TensorOps.ones_like(out)
             result.append(seed if create_graph else seed._data)
             continue

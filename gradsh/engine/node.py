@@ -603,7 +603,8 @@ class AccumulateGrad(Node):
                 leaf._grad._inplace_add(new._data)
         else:
             leaf._grad = leaf._grad + new
-        hooks = getattr(leaf, "_post_accumulate_hooks", None)
+        hooks = (getattr(leaf, "_post_accumulate_hooks", None)
+                 if Tensor._post_accumulate_hooks_used else None)
         if hooks:
             for hook in list(hooks):
                 hook(leaf)
