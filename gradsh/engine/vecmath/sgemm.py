@@ -71,7 +71,8 @@ def _layout(x: np.ndarray) -> str:
     """'r' (row-major: PyTorch passes it to BLAS untransposed) or 'c' (column-major: passed
     transposed); any other layout is copied row-major first, so 'r' too."""
     rows, cols = x.shape
-    s0, s1 = (s // x.itemsize for s in x.strides)
+    strides, item = x.strides, x.itemsize
+    s0, s1 = strides[0] // item, strides[1] // item
     if (s1 == 1 or cols == 1) and s0 >= max(1, cols):
         return "r"
     if (s0 == 1 or rows == 1) and s1 >= max(1, rows):
