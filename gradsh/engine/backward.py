@@ -486,7 +486,7 @@ def _check_hook_result(hook: Any, value: Tensor, result: Any) -> None:
 
 def _validate_grad(node: Node, index: int, grad: Any, F: type[GradOps]) -> Any:
     """PyTorch's validate_outputs: sum a broadcast gradient to the input's shape, fix dtype."""
-    metas = node.__dict__.get("input_meta")
+    metas = getattr(node, "input_meta", None)
     if metas is not None and grad.__class__ is np.ndarray:  # the common case: a CPU array
         meta = metas[index]  # that fits
         if meta is None or (grad.shape == meta[0] and grad.dtype == meta[1].np
