@@ -1,9 +1,10 @@
 """The optional compiled kernels (_native.c) behind vecmath's exact float32 emulations, same bits.
 
 `kernels` is the extension module, or None where it was not built (no C compiler at install)
-or GRADSH_NATIVE=0 is set; the callers (sgemm.py, fp.fma32, sleef.py, cascade_sum.py) then run
-their NumPy emulation. Each function here takes and returns what the emulated function of the
-same name does (sgemm's `_chain`, `_dot_rows`, ...).
+or GRADSH_NATIVE=0 is set; the callers (sgemm.py, fp.fma32, sleef.py, cascade_sum.py,
+kernels.py's log_softmax, nll_sum.py) then run their NumPy emulation. Each function here takes
+and returns what the emulated function of the same name does (sgemm's `_chain`, `_dot_rows`,
+...); `blocked` is sgemm's general kernel with its blocks, start and scaling in one call.
 """
 
 from __future__ import annotations
