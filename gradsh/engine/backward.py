@@ -152,8 +152,8 @@ def run_backward(
             is_leaf_node = node.__class__ is AccumulateGrad
             if needed is not None and node not in needed and node not in captures:
                 continue  # not on a path to the inputs: PyTorch never runs it (nor its hooks)
-            if grad is not None and (is_leaf_node or node.pre_hooks
-                                     or node.retain_grad_ref is not None):
+            if grad is not None and (node.pre_hooks or node.retain_grad_ref is not None or (
+                    is_leaf_node and node.variable._hooks)):  # (a leaf's hooks: its tensor's)
                 grad = _run_tensor_hooks(node, grad, create_graph)
             elif grad is not None and node.num_outputs != 1 and (
                     "hooks_by_slot" in node.__dict__ or "retained_by_slot" in node.__dict__):

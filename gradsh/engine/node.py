@@ -606,6 +606,20 @@ class AccumulateGrad(Node):
 
     def accumulate(self, grad: Any, create_graph: bool) -> None:
         leaf = self.variable
+        if leaf._grad is None and not create_graph and grad.__class__ is np.ndarray and \
+                leaf.device == "cpu":
+            # the common first accumulation: .grad owns a contiguous copy (as _accumulate's)
+            if _Undo.log is not None:
+                _Undo.log.record_grad(leaf)
+            leaf._grad = Tensor._make(_owned_copy(grad, "C"))
+        else:
+            self._accumulate(leaf, grad, create_graph)
+        if Tensor._post_accumulate_hooks_used:
+            hooks = getattr(leaf, "_post_accumulate_hooks", None)
+            for hook in list(hooks or ()):
+                hook(leaf)
+
+    def _accumulate(self, leaf: Tensor, grad: Any, create_graph: bool) -> None:
         if isinstance(grad, Tensor):
             new = grad
         else:
@@ -627,11 +641,6 @@ class AccumulateGrad(Node):
                 leaf._grad._inplace_add(new._data)
         else:
             leaf._grad = leaf._grad + new
-        hooks = (getattr(leaf, "_post_accumulate_hooks", None)
-                 if Tensor._post_accumulate_hooks_used else None)
-        if hooks:
-            for hook in list(hooks):
-                hook(leaf)
 
 
 def _owned_copy(array: Array, order: str = "K") -> Array:
