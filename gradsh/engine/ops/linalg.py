@@ -29,6 +29,7 @@ from gradsh.engine.ops.arguments import (
     _c_name,
     _check_kernel_devices,
     _check_tensor,
+    unmeasured,
     wrap_dim,
 )
 from gradsh.engine.ops.arithmetic import add, add_, div, mul
@@ -307,14 +308,6 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, beta: Number = 1,  # noqa: 
     return AddmmBackward0.apply(input, mat1, mat2, beta=beta, alpha=alpha)
 
 
-def _small(*tensors: Tensor) -> bool:
-    """Whether every tensor's data is under the size from which the guards measure memory."""
-    for x in tensors:
-        if x._data.nbytes >= limits.MEASURED_FROM:
-            return False
-    return True
-
-
 _ADDMM, _T = addmm.__wrapped__, t.__wrapped__  # the ops behind their argument guards
 
 
@@ -327,7 +320,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if bias is None:
         return matmul(input, t(weight))
     if input.ndim == 2:
-        if isinstance(bias, Tensor) and _small(input, weight, bias):
+        if isinstance(bias, Tensor) and unmeasured(input, weight, bias):
             # linear's guard has checked what t's and addmm's would (the same three tensors,
             # small enough that no guard measures memory): the ops behind their guards
             return _ADDMM(bias, input, _T(weight))
