@@ -24,7 +24,8 @@ setup(
                            depends=["gradsh/engine/vecmath/_native_products.h",
                                     "gradsh/engine/vecmath/_native_elementwise.h",
                                     "gradsh/engine/vecmath/_native_rounded.h",
-                                    "gradsh/engine/vecmath/_native_sort.h"],
+                                    "gradsh/engine/vecmath/_native_sort.h",
+                                    "gradsh/engine/vecmath/_native_losses.h"],
                            optional=True)],
     cmdclass={"build_ext": _BuildExt},
 )

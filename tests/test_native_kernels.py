@@ -341,3 +341,68 @@ def test_tanh_backward_matches_the_numpy_path(kernels: object, n: int) -> None:
     for level in kernels.levels():  # type: ignore[attr-defined]
         kernels.use(level)  # type: ignore[attr-defined]
         assert _same_bits(vec.tanh_backward(g, y), expected), level
+
+
+def _composed(a: np.ndarray, b: np.ndarray, start: np.ndarray | None, beta: float,
+              alpha: float) -> np.ndarray:
+    """sgemm.addmm's general kernel as separate calls: each k block's chains (native.chain),
+    times alpha, the first fused with beta * start (fp.fma32), the others added in turn."""
+    blocks = sgemm._kblocks(a.shape[1]) or [(0, 0)]
+    parts = native.chain(a, b, blocks)
+    if alpha != 1:
+        parts = parts * F32(alpha)
+    out = np.array(parts[0])
+    if start is not None:
+        out = fp.fma32(F32(beta), np.broadcast_to(start, out.shape), parts[0])
+    for part in parts[1:]:
+        out += part
+    return out
+
+
+@pytest.mark.parametrize("k", [0, 1, 40, 769, 1200])
+def test_one_call_product_matches_the_blocks_composed(kernels: object, k: int) -> None:
+    """native.blocked (sgemm's mm and addmm through the general kernel in one call) gives the
+    bits of the per-block calls composed (NaN as NaN: NumPy's own NaN payloads depend on the
+    operands' layout, as the compiled kernels' do on the instruction set): row- and column-major
+    operands (the product computed transposed or not), starts of every broadcasting shape
+    and stride, alpha and beta of 1 and not."""
+    rng = np.random.default_rng(22 + k)
+    for case in range(24):
+        m, n = [(64, 128), (64, 10), (10, 64), (33, 5)][case % 4]
+        a = _layout(_values(rng, (m, k), case % 5), case % 3 == 0)
+        b = _layout(_values(rng, (k, n), (case + 1) % 5), case % 2 == 0)
+        full = _values(rng, (m, n), case % 5)
+        start = [None, full[0], full, full[:1], full[:, :1], np.asarray(full[0, 0]),
+                 _layout(full, True), full[::-1]][case % 8]
+        beta, alpha = [(1.0, 1.0), (0.5, 1.0), (1.0, 2.5), (0.3, 1.7)][case % 4]
+        with np.errstate(all="ignore"):
+            expected = _composed(a, b, start, beta, alpha)
+            got = native.blocked(a, b, sgemm._flat_kblocks(k), start, beta, alpha)
+        assert got.flags.c_contiguous and got.shape == (m, n)
+        assert _same_bits(got, expected), (case, m, n)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_log_softmax_rows_match_the_emulation(kernels: object,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """log_softmax over the last dimension and its backward through the compiled rows kernel:
+    the emulation's bits (NaN for NaN) on rows of 1 to 70 columns (left folds below 16, the
+    16-lane tree with a partial last vector above), of every kind of value, in every
+    instruction set's copy."""
+    from gradsh.engine.vecmath import kernels as vec
+
+    rng = np.random.default_rng(40)
+    wrong = []
+    for case in range(300):
+        n = int(rng.choice([1, 2, 3, 9, 10, 15, 16, 17, 31, 32, 33, 70]))
+        shape = (int(rng.integers(1, 9)), n) if case % 5 else (n,)
+        x = _values(rng, shape, case % 5)
+        g = _values(rng, shape, (case + 2) % 5)
+        y = _emulated(monkeypatch, lambda x=x: vec.log_softmax(x, -1))
+        expected_grad = _emulated(monkeypatch, lambda g=g, y=y: vec.log_softmax_backward(g, y))
+        for level in kernels.levels():  # type: ignore[attr-defined]
+            kernels.use(level)  # type: ignore[attr-defined]
+            if not (_same_bits(vec.log_softmax(x, -1), y)
+                    and _same_bits(vec.log_softmax_backward(g, y), expected_grad)):
+                wrong.append((level, case, shape))
+    assert not wrong[:20]

@@ -56,6 +56,11 @@ def make_root_grads(outputs: Sequence[Tensor], grads: Sequence[Tensor | None],
                         "grad can be implicitly created only for real scalar outputs but got "
                         f"{out.dtype!r}"
                     )
+            data = out._data
+            if not create_graph and data.__class__ is np.ndarray and data.ndim == 0 and \
+                    out.device == "cpu":
+                result.append(np.ones((), data.dtype))  # the array ones_like would hold
+                continue
             seed = TensorOps.ones_like(out)
             result.append(seed if create_graph else seed._data)
             continue
@@ -147,8 +152,8 @@ def run_backward(
             is_leaf_node = node.__class__ is AccumulateGrad
             if needed is not None and node not in needed and node not in captures:
                 continue  # not on a path to the inputs: PyTorch never runs it (nor its hooks)
-            if grad is not None and (is_leaf_node or node.pre_hooks
-                                     or node.retain_grad_ref is not None):
+            if grad is not None and (node.pre_hooks or node.retain_grad_ref is not None or (
+                    is_leaf_node and node.variable._hooks)):  # (a leaf's hooks: its tensor's)
                 grad = _run_tensor_hooks(node, grad, create_graph)
             elif grad is not None and node.num_outputs != 1 and (
                     "hooks_by_slot" in node.__dict__ or "retained_by_slot" in node.__dict__):
@@ -481,6 +486,12 @@ def _check_hook_result(hook: Any, value: Tensor, result: Any) -> None:
 
 def _validate_grad(node: Node, index: int, grad: Any, F: type[GradOps]) -> Any:
     """PyTorch's validate_outputs: sum a broadcast gradient to the input's shape, fix dtype."""
+    metas = getattr(node, "input_meta", None)
+    if metas is not None and grad.__class__ is np.ndarray:  # the common case: a CPU array
+        meta = metas[index]  # that fits
+        if meta is None or (grad.shape == meta[0] and grad.dtype == meta[1].np
+                            and meta[2] == "cpu"):
+            return grad
     if isinstance(grad, np.generic):
         grad = np.asarray(grad)  # NumPy turns 0-d results into scalars; keep arrays
     meta = node.input_meta[index] if hasattr(node, "input_meta") else None
@@ -488,7 +499,7 @@ def _validate_grad(node: Node, index: int, grad: Any, F: type[GradOps]) -> Any:
         return grad
     shape, dtype, device = meta
     if grad.shape != shape:
-        if not _expandable(shape, grad.shape):
+        if not expandable(shape, grad.shape):
             raise TorchRuntimeError(
                 f"Function {node.name()} returned an invalid gradient at index {index} - got "
                 f"{list(grad.shape)} but expected shape compatible with {list(shape)}"
@@ -520,7 +531,8 @@ def _grad_to_device(node: Node, index: int, grad: Any, device: str, F: type[Grad
     return F.to_copy(grad, None, device)  # type: ignore[attr-defined]
 
 
-def _expandable(shape: Shape, to: Shape) -> bool:
+def expandable(shape: Shape, to: Shape) -> bool:
+    """Whether a tensor of `shape` expands to `to` (each size equal or 1, aligned right)."""
     if len(shape) > len(to):
         return False
     for a, b in zip(reversed(shape), reversed(to), strict=False):

@@ -256,6 +256,29 @@ class Function(Node):
                          None if edge_b[0] is None else _meta(b))
                 node.input_meta = _META_TUPLES.get(metas) or _shared(metas)
                 node.sequence_nr = next(_sequence)
+        elif len(inputs) == 3 and cls._plain_device and enabled:  # addmm, Linear's op
+            a, b, c = inputs
+            need_a = a._requires_grad or a._grad_fn is not None or (
+                a._base is not None and a.requires_grad)
+            need_b = b._requires_grad or b._grad_fn is not None or (
+                b._base is not None and b.requires_grad)
+            need_c = c._requires_grad or c._grad_fn is not None or (
+                c._base is not None and c.requires_grad)
+            requires = need_a or need_b or need_c
+            node.needs_input_grad = (need_a, need_b, need_c) if requires else _NEEDS_NONE3
+            device = a.device
+            if b.device != device or c.device != device:
+                device = node.common_device(inputs, params)
+            if requires:
+                edge_a = _edge(a) if need_a else _NO_EDGE
+                edge_b = _edge(b) if need_b else _NO_EDGE
+                edge_c = _edge(c) if need_c else _NO_EDGE
+                node.next_functions = (edge_a, edge_b, edge_c)
+                metas = (None if edge_a[0] is None else _meta(a),
+                         None if edge_b[0] is None else _meta(b),
+                         None if edge_c[0] is None else _meta(c))
+                node.input_meta = _META_TUPLES.get(metas) or _shared(metas)
+                node.sequence_nr = next(_sequence)
         else:
             needs = tuple([t._requires_grad or t._grad_fn is not None or (
                 t._base is not None and t.requires_grad) for t in inputs])
@@ -419,6 +442,7 @@ def _apply_in_float32(cls: type[Function], inputs: Sequence[Tensor],
 _NO_EDGE: Edge = (None, 0)
 _NEEDS_ONE = {False: (False,), True: (True,)}
 _NEEDS_TWO = (((False, False), (False, True)), ((True, False), (True, True)))
+_NEEDS_NONE3 = (False, False, False)
 _METAS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
 
@@ -581,6 +605,20 @@ class AccumulateGrad(Node):
 
     def accumulate(self, grad: Any, create_graph: bool) -> None:
         leaf = self.variable
+        if leaf._grad is None and not create_graph and grad.__class__ is np.ndarray and \
+                leaf.device == "cpu":
+            # the common first accumulation: .grad owns a contiguous copy (as _accumulate's)
+            if _Undo.log is not None:
+                _Undo.log.record_grad(leaf)
+            leaf._grad = Tensor._make(_owned_copy(grad, "C"))
+        else:
+            self._accumulate(leaf, grad, create_graph)
+        if Tensor._post_accumulate_hooks_used:
+            hooks = getattr(leaf, "_post_accumulate_hooks", None)
+            for hook in list(hooks or ()):
+                hook(leaf)
+
+    def _accumulate(self, leaf: Tensor, grad: Any, create_graph: bool) -> None:
         if isinstance(grad, Tensor):
             new = grad
         else:
@@ -602,10 +640,6 @@ class AccumulateGrad(Node):
                 leaf._grad._inplace_add(new._data)
         else:
             leaf._grad = leaf._grad + new
-        hooks = getattr(leaf, "_post_accumulate_hooks", None)
-        if hooks:
-            for hook in list(hooks):
-                hook(leaf)
 
 
 def _owned_copy(array: Array, order: str = "K") -> Array:

@@ -27,6 +27,7 @@ Function, AccumulateGrad, AsStridedBackward0, CopySlices, ArrayOps/TensorOps), i
 from gradsh.engine.backward import (
     CREATE_GRAPH_WARNING,
     _once,
+    expandable,
     make_root_grads,
     reset_warn_once,
     run_backward,
@@ -89,7 +90,8 @@ __all__ = [
     "GraphRoot", "Node", "OutputSlots", "RemovableHandle", "SavedHooks", "SavedTensor", "Shape", "Tensor",
     "TensorOps", "UndoLog", "VersionCounter", "_GradMode", "_Origin", "_Undo", "_as_array",
     "_edge", "_meta", "_once", "_record_forward", "apply_inplace", "check_inplace",
-    "check_same_device", "check_writable", "enable_grad", "grad_ops", "is_grad_enabled",
+    "check_same_device", "check_writable", "enable_grad", "expandable", "grad_ops",
+    "is_grad_enabled",
     "make_root_grads", "no_grad", "reset_warn_once", "run_backward", "set_grad_enabled",
     "set_origin", "undo_log",
 ]

@@ -80,7 +80,10 @@ class Tensor:
     __slots__ = ("_data", "_requires_grad", "_grad_fn", "_grad", "_counter", "_base",
                  "_view_fn", "_view_version", "_acc", "_hooks", "device", "_wrapped",
                  "_view_creation", "_post_accumulate_hooks", "__weakref__")
-    # (_post_accumulate_hooks is set only by register_post_accumulate_grad_hook)
+    # (_post_accumulate_hooks is set only by register_post_accumulate_grad_hook, which sets
+    # this: until then AccumulateGrad does not look, since reading the unset slot goes
+    # through gradsh.torch's __getattr__, which builds an error)
+    _post_accumulate_hooks_used: ClassVar[bool] = False
 
     # Let NumPy defer to Tensor's reflected operators (`2.0 * t` with a numpy scalar on the left).
     __array_priority__ = 1000
@@ -332,6 +335,7 @@ class Tensor:
         hooks = getattr(self, "_post_accumulate_hooks", None)
         if hooks is None:
             hooks = self._post_accumulate_hooks = []
+            Tensor._post_accumulate_hooks_used = True
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
 

@@ -314,8 +314,76 @@ def _by_columns(x: np.ndarray, dims: list[_Dim], count: int, out: np.ndarray) ->
         out[tuple(key)] = _serial(x, begin * dims[d].inp, piece)
 
 
+@dataclass(frozen=True)
+class _SerialPlan:
+    """A serial float32 sum of one C-contiguous shape through the compiled block sums, planned
+    once: the block's view (shape, byte strides), the strides that choose the kernel, how many
+    leading axes of the block sums still add up (`reduced`) and the result's shape."""
+
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+    kernel_strides: tuple[int, int]
+    reduced: int
+    kept_shape: tuple[int, ...]
+    result_shape: tuple[int, ...]
+
+
+@functools.lru_cache(maxsize=1024)
+def _serial_plan(shape: tuple[int, ...], strides: tuple[int, ...], axis: Any,
+                 keepdims: bool) -> _SerialPlan | None:
+    """torch_sum's plan for a C-contiguous float32 array summed serially, as `_serial` and
+    `_to_output` follow it; None where the general path has more to do (nothing to add up,
+    an empty or flipped array, sums out of the output's order)."""
+    ndim = len(shape)
+    if isinstance(axis, int):
+        axis = (axis,)
+    reduced = tuple(range(ndim)) if axis is None else tuple(sorted(a % ndim for a in axis))
+    result_shape = tuple(1 if d in reduced else n for d, n in enumerate(shape))
+    if not keepdims:
+        result_shape = tuple(n for d, n in enumerate(shape) if d not in reduced)
+    dims = _iteration(shape, tuple(s // 4 for s in strides), reduced)
+    if not any(d.out == 0 for d in dims):
+        return None
+    step = 1
+    for d in dims:  # the kept dimensions, fastest first, must be the output's order
+        if d.out != 0:
+            if d.out != step:
+                return None
+            step *= d.size
+    padded = dims if len(dims) >= 2 else dims + [_Dim(1, 0, 0)]
+    sums_shape = tuple(d.size for d in reversed(padded))[:-1]
+    count = sum(1 for d in padded if d.out == 0)
+    return _SerialPlan(tuple(d.size for d in reversed(padded)),
+                       tuple(d.inp * 4 for d in reversed(padded)),
+                       (padded[0].inp, padded[1].inp), count,
+                       sums_shape[:len(sums_shape) - (count - 1)], result_shape)
+
+
+_F32 = np.dtype(np.float32)
+_AXES = (int, tuple)
+
+
+def _serial_sum(x: np.ndarray, plan: _SerialPlan) -> np.ndarray:
+    """torch_sum through `plan`: the same block sums and additions as `_serial`, without
+    planning the iteration again (a training step sums the same shapes each time)."""
+    block = np.ndarray(plan.shape, _F32, x, 0, plan.strides)
+    sums = np.empty(plan.shape[:-1], _F32)
+    native.kernels.block_sums(sums, block, *plan.kernel_strides)  # type: ignore[union-attr]
+    if plan.reduced == 1:  # each row sum has its own output element: `out += sum`
+        return np.add(sums.reshape(plan.result_shape), _F32.type(0))
+    return np.array(_accumulate(sums.reshape(plan.kept_shape + (-1,))).reshape(
+        plan.result_shape))
+
+
 def torch_sum(x: Array, axis: tuple[int, ...] | int | None, keepdims: bool, dtype: Any) -> Array:
     """x.sum(axis) as PyTorch's CPU kernel computes it (see the NOTE above)."""
+    if (x.__class__ is np.ndarray and x.dtype is _F32 and dtype == _F32 and x.size
+            and native.kernels is not None and x.flags.c_contiguous
+            and (x.size < _GRAIN or threads.torch_threads() == 1)):
+        plan = _serial_plan(x.shape, x.strides, axis, keepdims) if (
+            axis is None or axis.__class__ in _AXES) else None
+        if plan is not None:
+            return _serial_sum(x, plan)
     dtype = np.dtype(dtype)
     if dtype in REDUCED_FLOAT_NP and isinstance(x, np.ndarray):
         # float16 and bfloat16 accumulate in float32 (the kernel's acc_type), rounded once

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradsh.engine.vecmath import native
+
 __all__ = ["nll_cascade_sum"]
 
 _LEVELS = 8
+_F32 = np.dtype(np.float32)
 
 
 def _ceil_log2(n: int) -> int:
@@ -49,7 +52,11 @@ def nll_cascade_sum(positions: np.ndarray, negated: np.ndarray, numiter: int) ->
     each at its flat position among `numiter` (ignored positions absent), as a 0-d array."""
     power = max(4, _ceil_log2(numiter) // _LEVELS)
     if positions.size == numiter > 0:  # no target ignored: the positions are 0 .. numiter-1
-        total = _contiguous_cascade_sum(negated, power)
+        if native.kernels is not None and negated.dtype == _F32:  # the same adds, compiled
+            total = np.asarray(_F32.type(native.kernels.nll_sum(
+                np.ascontiguousarray(negated), numiter, power)))
+        else:
+            total = _contiguous_cascade_sum(negated, power)
         if not np.isnan(total):
             return total
         # which NaN comes out depends on the order NaNs meet in: the levels' own order decides

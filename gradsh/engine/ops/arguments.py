@@ -19,6 +19,7 @@ __all__ = [
     "Number", "TensorLike", "is_number", "python_scalar", "as_int", "OperandTypeError",
     "as_tensor_operand", "wrap_dim", "normalize_dims", "size_args", "given_size", "DefaultDevice",
     "DeviceHooks", "REQUIRES_GRAD_DTYPE_MESSAGE", "ReturnTuple", "RETURN_TYPES", "apply_node",
+    "unmeasured",
 ]
 
 
@@ -87,6 +88,16 @@ def as_tensor_operand(value: TensorLike, like: Tensor | None = None) -> Tensor:
     if is_number(value):
         return Tensor.wrap_scalar(python_scalar(value))
     raise OperandTypeError(value)
+
+
+def unmeasured(*tensors: Any) -> bool:
+    """Whether every tensor's data is under the size from which the argument guards measure
+    memory: an op whose guard checked them may call other ops behind theirs (`__wrapped__`),
+    which would check the same tensors again."""
+    for x in tensors:
+        if x._data.nbytes >= limits.MEASURED_FROM:
+            return False
+    return True
 
 
 def _check_tensor(value: Any, fname: str, arg: str = "input", position: int = 1) -> Tensor:

@@ -23,7 +23,7 @@ from gradsh.engine.functions.losses import (
     SmoothL1LossBackward0,
 )
 from gradsh.engine.ops.activations import log_softmax
-from gradsh.engine.ops.arguments import _check_kernel_devices, _check_tensor
+from gradsh.engine.ops.arguments import _check_kernel_devices, _check_tensor, unmeasured
 from gradsh.engine.ops.arithmetic import add, div, mul, sub, xlogy
 from gradsh.engine.ops.comparison import eq, logical_not
 from gradsh.engine.ops.copies import fill_
@@ -125,6 +125,10 @@ def _check_nll_loss2d(input: Tensor, target: Tensor,  # noqa: A002
                                 f"{list(target.shape)}")
 
 
+_LOG_SOFTMAX = log_softmax.__wrapped__  # (the ops behind their argument guards)
+_NLL_LOSS = nll_loss.__wrapped__
+
+
 @guarded
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
                   ignore_index: int = -100, reduction: str = "mean",
@@ -149,6 +153,12 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
         _check_label_smoothing(label_smoothing)
         return _cross_entropy_smoothed(input, target, weight, reduction, ignore_index,
                                        label_smoothing, class_dim)
+    if (ignore_index.__class__ is int and reduction.__class__ is str
+            and (weight is None or weight.__class__ is Tensor and unmeasured(weight))
+            and unmeasured(input, target)):
+        # the ops behind their guards: cross_entropy's checked these tensors and numbers
+        return _NLL_LOSS(_LOG_SOFTMAX(input, class_dim), target, weight, ignore_index,
+                         reduction)
     return nll_loss(log_softmax(input, class_dim), target, weight, ignore_index, reduction)
 
 

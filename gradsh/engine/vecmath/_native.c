@@ -161,6 +161,159 @@ static PyObject *py_chain(PyObject *self, PyObject *args)
     return ok ? Py_NewRef(Py_None) : NULL;
 }
 
+/* The float32 start of a product (an addmm's input) broadcast to out's (rows x columns): its
+ * first element and its element strides along each (0 where it broadcasts). 0, with
+ * ValueError set, where it is not a float32 array of at most 2 dimensions that broadcasts. */
+static int start_view(PyObject *source, Py_buffer *view, idx_t rows, idx_t columns,
+                      idx_t *row_step, idx_t *column_step)
+{
+    if (PyObject_GetBuffer(source, view, PyBUF_STRIDED_RO | PyBUF_FORMAT) < 0)
+        return 0;
+    int nd = view->ndim, ok = nd <= 2 && view->itemsize == 4 && strcmp(view->format, "f") == 0;
+    idx_t sizes[2] = {1, 1}, steps[2] = {0, 0};
+    for (int d = 0; ok && d < nd; d++) {
+        int at = d + 2 - nd; /* aligned to the right, as NumPy broadcasts */
+        ok = view->strides[d] % 4 == 0;
+        sizes[at] = view->shape[d];
+        steps[at] = view->shape[d] == 1 ? 0 : view->strides[d] / 4;
+    }
+    if (!ok || (sizes[0] != 1 && sizes[0] != rows) || (sizes[1] != 1 && sizes[1] != columns)) {
+        PyErr_SetString(PyExc_ValueError, "blocked: a start that does not broadcast");
+        PyBuffer_Release(view);
+        return 0;
+    }
+    *row_step = steps[0];
+    *column_step = steps[1];
+    return 1;
+}
+
+/* k blocks as pairs (k0, k1) from a tuple of 2 * count ints, each within 0..k; 0 and
+ * ValueError otherwise. `bounds` holds them (PyMem_Free it). */
+static int block_bounds(PyObject *blocks, idx_t k, idx_t **bounds, idx_t *count)
+{
+    idx_t size = PyTuple_GET_SIZE(blocks);
+    *count = size / 2;
+    *bounds = PyMem_Malloc((size_t)(size ? size : 1) * sizeof(idx_t));
+    if (!*bounds) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    int ok = size % 2 == 0;
+    for (idx_t i = 0; ok && i < size; i++) {
+        (*bounds)[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(blocks, i));
+        idx_t at = (*bounds)[i];
+        ok = at >= 0 && at <= k && (i % 2 == 0 || (*bounds)[i - 1] <= at);
+    }
+    if (!ok) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "blocked: bad k blocks");
+        PyMem_Free(*bounds);
+        *bounds = NULL;
+    }
+    return ok;
+}
+
+/* The product of `blocked` (below) without the GIL: acc (m x n) from the chains, alpha and
+ * the start; part and row are scratch (m x n and n floats). */
+static void blocked_run(float *acc, float *part, float *row, const float *a, const float *b,
+                        idx_t m, idx_t n, idx_t k, const idx_t *bounds, idx_t count,
+                        const float *start, idx_t row_step, idx_t column_step, float beta,
+                        float alpha, int scale)
+{
+    size_t bytes = (size_t)(m * n) * sizeof(float);
+    for (idx_t block = 0; block < (count ? count : 1); block++) {
+        /* the first block goes straight into acc when nothing is fused into it */
+        float *into = block == 0 && !start ? acc : part;
+        memset(into, 0, bytes);
+        if (count)
+            current->chain(into, a, b, m, n, k, bounds[2 * block], bounds[2 * block + 1]);
+        if (scale)
+            for (idx_t i = 0; i < m * n; i++)
+                into[i] = into[i] * alpha;
+        if (block == 0 && start) { /* fma(beta, start, first part), a row at a time */
+            for (idx_t i = 0; i < m; i++) {
+                const float *s = start + i * row_step;
+                idx_t step = column_step == 0 ? 0 : 1;
+                if (column_step != 0 && column_step != 1) {
+                    for (idx_t j = 0; j < n; j++)
+                        row[j] = s[j * column_step];
+                    s = row;
+                }
+                current->fma(acc + i * n, &beta, s, part + i * n, n, 0, step, 1);
+            }
+        } else if (block > 0) {
+            for (idx_t i = 0; i < m * n; i++)
+                acc[i] = acc[i] + part[i];
+        }
+    }
+}
+
+/* blocked(out, a, b, m, n, k, blocks, start, beta, alpha, transposed): MKL's general kernel
+ * whole, as sgemm.addmm composes it. a (m x k) and b (k x n) are row-major; for each k block
+ * of `blocks` (a tuple: k0, k1, k0, k1, ...), the fused chains from 0, times alpha (when not
+ * 1); the first block's then fused with beta * start (start: None, or a float32 array that
+ * broadcasts to out's shape), the others added in turn. No blocks: a zero product. out holds
+ * the m x n result, or with `transposed` its transpose (n x m: a and b are then the operands
+ * of the transposed product, and start broadcasts to n x m). */
+static PyObject *py_blocked(PyObject *self, PyObject *args)
+{
+    Py_buffer out, a, b, start = {0};
+    PyObject *blocks, *source;
+    idx_t m, n, k, count = 0, row_step = 0, column_step = 0, *bounds = NULL;
+    double beta, alpha;
+    int transposed;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "w*y*y*nnnO!Oddp", &out, &a, &b, &m, &n, &k, &PyTuple_Type,
+                          &blocks, &source, &beta, &alpha, &transposed))
+        return NULL;
+    int ok = m >= 0 && n >= 0 && k >= 0 && holds(&out, m * n, "out") && holds(&a, m * k, "a")
+             && holds(&b, k * n, "b") && block_bounds(blocks, k, &bounds, &count);
+    int has_start = 0;
+    if (ok && source != Py_None) {
+        /* the start's shape is out's: n x m when transposed, its steps swapped to ours */
+        ok = has_start = transposed ? start_view(source, &start, n, m, &column_step, &row_step)
+                                    : start_view(source, &start, m, n, &row_step, &column_step);
+    }
+    float *acc = NULL, *part = NULL, *row = NULL;
+    if (ok) {
+        size_t cells = (size_t)(m * n) + 1;
+        acc = transposed ? PyMem_Malloc(cells * sizeof(float)) : out.buf;
+        part = PyMem_Malloc(cells * sizeof(float));
+        row = PyMem_Malloc(((size_t)n + 1) * sizeof(float));
+        if (!acc || !part || !row) {
+            PyErr_NoMemory();
+            ok = 0;
+        }
+    } else if (!PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, "blocked: bad sizes");
+    }
+    if (ok) {
+        float beta_f = (float)beta, alpha_f = (float)alpha;
+        Py_BEGIN_ALLOW_THREADS
+        blocked_run(acc, part, row, a.buf, b.buf, m, n, k, bounds, count,
+                    has_start ? start.buf : NULL, row_step, column_step, beta_f, alpha_f,
+                    alpha != 1);
+        if (transposed) {
+            float *o = out.buf;
+            for (idx_t i = 0; i < m; i++)
+                for (idx_t j = 0; j < n; j++)
+                    o[j * m + i] = acc[i * n + j];
+        }
+        Py_END_ALLOW_THREADS
+    }
+    if (transposed)
+        PyMem_Free(acc);
+    PyMem_Free(part);
+    PyMem_Free(row);
+    PyMem_Free(bounds);
+    if (has_start)
+        PyBuffer_Release(&start);
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&a);
+    PyBuffer_Release(&b);
+    return ok ? Py_NewRef(Py_None) : NULL;
+}
+
 /* dot_rows(out, a, bt, m, n, k, peel) and gemv(out, a, bt, m, n, k): a is m x k, bt is n x k. */
 static PyObject *rows_call(PyObject *args, int gemv)
 {
@@ -376,6 +529,8 @@ static PyObject *py_logf(PyObject *self, PyObject *args)
     return unary_call(args, 1);
 }
 
+#include "_native_losses.h"
+
 static PyObject *py_levels(PyObject *self, PyObject *unused)
 {
     (void)self;
@@ -428,6 +583,9 @@ static PyObject *py_use(PyObject *self, PyObject *args)
 static PyMethodDef METHODS[] = {
     {"chain", py_chain, METH_VARARGS,
      "chain(out, a, b, m, n, lda, k0, k1): out += the fused chains over k0..k1 (in place)"},
+    {"blocked", py_blocked, METH_VARARGS,
+     "blocked(out, a, b, m, n, k, blocks, start, beta, alpha, transposed): MKL's general kernel "
+     "whole, its k blocks' chains fused with the start and added"},
     {"dot_rows", py_dot_rows, METH_VARARGS,
      "dot_rows(out, a, bt, m, n, k, peel): MKL's 16-lane dot kernel on every row pair"},
     {"gemv", py_gemv, METH_VARARGS, "gemv(out, a, bt, m, n, k): MKL's sgemv dot form"},
@@ -447,6 +605,12 @@ static PyMethodDef METHODS[] = {
      "tanh_backward(out, g, y, count): g * fma(-y, y, 1)"},
     {"expf", py_expf, METH_VARARGS, "expf(out, x, count): SLEEF's expf (u10), NaN left as NaN"},
     {"logf", py_logf, METH_VARARGS, "logf(out, x, count): SLEEF's logf (u10), NaN left as NaN"},
+    {"nll_sum", py_nll_sum, METH_VARARGS,
+     "nll_sum(values, n, power) -> float: nll_loss's cascade total of n float32 values"},
+    {"log_softmax_rows", py_log_softmax_rows, METH_VARARGS,
+     "log_softmax_rows(out, x, rows, n) -> bool: log_softmax of each row; False on a NaN"},
+    {"log_softmax_backward_rows", py_log_softmax_backward_rows, METH_VARARGS,
+     "log_softmax_backward_rows(out, g, y, rows, n) -> bool: its backward; False on a NaN"},
     {"levels", py_levels, METH_NOARGS, "the instruction sets this CPU runs, best first"},
     {"level", py_level, METH_NOARGS, "the instruction set in use"},
     {"use", py_use, METH_VARARGS, "use(name): run the kernels compiled for `name`"},

@@ -328,6 +328,10 @@ def log_softmax(x: np.ndarray, dim: int = -1) -> np.ndarray:
     _vec_log_softmax_lastdim for the last dimension and _vec_logsoftmax for another."""
     x = np.asarray(x, F32)
     if x.ndim == 0 or dim % x.ndim == x.ndim - 1:
+        if native.kernels is not None and x.size:
+            out = native.log_softmax_rows(_rows(x))
+            if out is not None:
+                return out.reshape(np.shape(x))
         return _by_rows(_log_softmax_rows, x)
     return _log_softmax_inner(x, dim % x.ndim)
 
@@ -555,6 +559,13 @@ def softmax_backward(grad: np.ndarray, y: np.ndarray, threads: int = 1) -> np.nd
 
 def log_softmax_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     """_vec_log_softmax_backward (last dim): grad - exp(y) * sum(grad), one fused step."""
+    if native.kernels is not None and np.size(y):
+        g = np.asarray(grad, F32)
+        if g.shape == np.shape(y):
+            out = native.log_softmax_backward_rows(_rows(g), _rows(y))
+            if out is not None:
+                return out.reshape(np.shape(y))
+
     @deferred_checks
     def run(g: np.ndarray, yy: np.ndarray) -> np.ndarray:
         total = reduce_last(g, add)[:, None]

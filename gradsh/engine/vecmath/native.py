@@ -1,9 +1,10 @@
 """The optional compiled kernels (_native.c) behind vecmath's exact float32 emulations, same bits.
 
 `kernels` is the extension module, or None where it was not built (no C compiler at install)
-or GRADSH_NATIVE=0 is set; the callers (sgemm.py, fp.fma32, sleef.py, cascade_sum.py) then run
-their NumPy emulation. Each function here takes and returns what the emulated function of the
-same name does (sgemm's `_chain`, `_dot_rows`, ...).
+or GRADSH_NATIVE=0 is set; the callers (sgemm.py, fp.fma32, sleef.py, cascade_sum.py,
+kernels.py's log_softmax, nll_sum.py) then run their NumPy emulation. Each function here takes
+and returns what the emulated function of the same name does (sgemm's `_chain`, `_dot_rows`,
+...); `blocked` is sgemm's general kernel with its blocks, start and scaling in one call.
 """
 
 from __future__ import annotations
@@ -69,6 +70,24 @@ def chain(a: np.ndarray, b: np.ndarray, blocks: list[tuple[int, int]],
     for i, (k0, k1) in enumerate(blocks):
         kernels.chain(parts[i], a, b, m, n, k, k0, k1)
     return parts.transpose(0, 2, 1) if transposed else parts
+
+
+def blocked(a: np.ndarray, b: np.ndarray, blocks: tuple[int, ...],
+            start: np.ndarray | None = None, beta: float = 1.0, alpha: float = 1.0) -> np.ndarray:
+    """MKL's general kernel in one call, as sgemm.addmm composes it: each k block's chains
+    (`blocks`: k0, k1, k0, k1, ...) times alpha, the first fused with beta * start (None: no
+    start), the others added in turn; a new row-major (m, n) array."""
+    assert kernels is not None
+    transposed = _transpose(a, b)
+    if transposed:
+        a, b = b.T, a.T
+    m, n = a.shape[0], b.shape[1]
+    out = np.empty((n, m) if transposed else (m, n), F32)
+    if start is not None and start.dtype != _F32:
+        start = start.astype(F32)
+    kernels.blocked(out, _f32(a), _f32(b), m, n, a.shape[1], blocks, start, beta, alpha,
+                    transposed)
+    return out
 
 
 def _copied(x: np.ndarray) -> int:
@@ -165,6 +184,25 @@ def fma32(a: object, b: object, c: object) -> np.ndarray | None:
     kernels.fma(out, *[x if x.flags.c_contiguous else np.ascontiguousarray(x)
                        for x in operands], out.size)
     return out if out.ndim else out[()]
+
+
+def log_softmax_rows(rows: np.ndarray) -> np.ndarray | None:
+    """kernels._log_softmax_rows on a (rows, n) float32 array, n >= 1: the same bits, or None
+    where a result is NaN (the emulation then decides which NaN)."""
+    assert kernels is not None
+    x = _f32(rows)
+    out = np.empty(x.shape, F32)
+    return out if kernels.log_softmax_rows(out, x, x.shape[0], x.shape[1]) else None
+
+
+def log_softmax_backward_rows(grad: np.ndarray, y: np.ndarray) -> np.ndarray | None:
+    """kernels.log_softmax_backward's rows (grad - exp(y) * sum(grad), one fused step) on
+    (rows, n) float32 arrays of one shape: the same bits, or None where a result is NaN."""
+    assert kernels is not None
+    g, yy = _f32(grad), _f32(y)
+    out = np.empty(yy.shape, F32)
+    ok = kernels.log_softmax_backward_rows(out, g, yy, yy.shape[0], yy.shape[1])
+    return out if ok else None
 
 
 def elementwise(kernel: Callable[[np.ndarray, np.ndarray, int], None], x: object,

@@ -72,7 +72,8 @@ def _layout(x: np.ndarray) -> str:
     """'r' (row-major: PyTorch passes it to BLAS untransposed) or 'c' (column-major: passed
     transposed); any other layout is copied row-major first, so 'r' too."""
     rows, cols = x.shape
-    s0, s1 = (s // x.itemsize for s in x.strides)
+    strides, item = x.strides, x.itemsize
+    s0, s1 = strides[0] // item, strides[1] // item
     if (s1 == 1 or cols == 1) and s0 >= max(1, cols):
         return "r"
     if (s0 == 1 or rows == 1) and s1 >= max(1, rows):
@@ -527,11 +528,25 @@ def _exact_kernel(a: np.ndarray, b: np.ndarray) -> str | None:
     return name
 
 
+def _flat_kblocks(k: int, wide: bool = False) -> tuple[int, ...]:
+    """_kblocks(k, wide) as the compiled kernel takes them: k0, k1, k0, k1, ..."""
+    flat = _FLAT_KBLOCKS.get((k, wide))
+    if flat is None:
+        flat = _FLAT_KBLOCKS[k, wide] = tuple(bound for block in _kblocks(k, wide)
+                                              for bound in block)
+    return flat
+
+
+_FLAT_KBLOCKS: dict[tuple[int, bool], tuple[int, ...]] = {}
+
+
 def mm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a @ b for 2-D float32 arrays with PyTorch's bits where gradsh knows them."""
     name = _exact_kernel(a, b)
     if name is None:
         return np.matmul(a, b)
+    if name == "blocked" and native.kernels is not None:  # one call: the blocks and their sum
+        return native.blocked(a, b, _flat_kblocks(a.shape[1], _wide(a, b)))
     return np.ascontiguousarray(_run(_KERNELS[name], a, b))
 
 
@@ -542,6 +557,10 @@ def addmm(bias: np.ndarray, a: np.ndarray, b: np.ndarray, beta: float,
     add the other blocks' in turn; sgemv makes fma(alpha, product, beta * bias (rounded))."""
     m, n = a.shape[0], b.shape[1]
     name = _exact_kernel(a, b)
+    if (name == "blocked" and native.kernels is not None and beta.__class__ in _NUMBERS
+            and alpha.__class__ in _NUMBERS):  # one call: blocks, scaling, start, sum
+        return native.blocked(a, b, _flat_kblocks(a.shape[1], _wide(a, b)),
+                              np.asarray(bias) if beta else None, beta, alpha)
     with np.errstate(all="ignore"):
         if beta == 0:  # the input is ignored, NaN and all
             start = np.zeros((m, n), F32)
@@ -570,6 +589,7 @@ def addmm(bias: np.ndarray, a: np.ndarray, b: np.ndarray, beta: float,
         return out
 
 
+_NUMBERS = (float, int)
 # MKL's sgemv kernels: the dot form adds alpha * product to beta * input (one fma); the axpy
 # form starts its sums at beta * input and takes alpha * x (rounded) as the vector.
 _SGEMV = frozenset({"gemv", "gemv_t"})

@@ -7,10 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import limits
+from gradsh.engine import dtypes, limits
 from gradsh.engine.exceptions import TorchRuntimeError, TorchValueError
+from gradsh.engine.functions.arithmetic import _add_scaled
 from gradsh.engine.ops.arithmetic import add_
-from gradsh.engine.tensor import Tensor
+from gradsh.engine.tensor import Tensor, _GradMode
 from gradsh.torch.optim.optimizer import Optimizer, _to_scalar, _use_grad_for_differentiable
 
 __all__ = ["SGD"]
@@ -87,6 +88,7 @@ def _sgd_update(param: Tensor, grad: Tensor, buf: Tensor | None,
 
 
 _ADD_IN_PLACE = add_.__wrapped__  # the op behind the argument guard
+_F32 = np.dtype(np.float32)
 
 
 def _add_in_place(param: Tensor, update: Tensor, alpha: Any) -> None:
@@ -97,7 +99,15 @@ def _add_in_place(param: Tensor, update: Tensor, alpha: Any) -> None:
     if (param.__class__.add_ is Tensor.add_ and update.__class__ is Tensor
             and data.__class__ is np.ndarray and data.nbytes < limits.MEASURED_FROM
             and update._data.nbytes < limits.MEASURED_FROM and alpha.__class__ is float):
-        _ADD_IN_PLACE(param, update, alpha=alpha)
+        values = update._data
+        if (not _GradMode.enabled and data.dtype is _F32 and values.__class__ is np.ndarray
+                and values.dtype is _F32 and data.shape == values.shape
+                and data.flags.writeable and param.device == "cpu" and not update._wrapped):
+            # What add_ does with grad mode off (no node, no checks that can fail): the
+            # kernel's sum written into the parameter's storage, its version counted
+            param._inplace_data(_add_scaled(data, values, alpha, dtypes.float32))
+        else:
+            _ADD_IN_PLACE(param, update, alpha=alpha)
     else:
         param.add_(update, alpha=alpha)
 
