@@ -1,13 +1,15 @@
 # Corpus program, written for gradsh (no code copied). Modelled on Dive into Deep Learning,
 # sections 6.4 "Lazy Initialization", 6.5 "Custom Layers", 6.3 "Parameter Initialization" and
-# 7.3 "Padding and Stride", PyTorch tab (sample code MIT-0):
+# 7.3 "Padding and Stride" and 8.5 "Batch Normalization", PyTorch tab (sample code MIT-0):
 # https://github.com/d2l-ai/d2l-en/blob/master/chapter_builders-guide/lazy-init.md
 # https://github.com/d2l-ai/d2l-en/blob/master/chapter_builders-guide/custom-layer.md
 # https://github.com/d2l-ai/d2l-en/blob/master/chapter_convolutional-neural-networks/padding-and-strides.md
+# https://github.com/d2l-ai/d2l-en/blob/master/chapter_convolutional-modern/batch-norm.md
 # Like the original: an MLP of nn.LazyLinear layers whose weights are UninitializedParameter
 # until the first forward fixes the input width; a centered custom layer after a LazyLinear;
 # initialization applied after a dummy forward (normal, constant, xavier, a custom init);
-# nn.LazyConv2d with padding and strides and the output shapes they give.
+# nn.LazyConv2d with padding and strides and the output shapes they give; a small LeNet-style
+# net with nn.LazyBatchNorm2d / nn.LazyBatchNorm1d after its lazy layers.
 # Differences: our own code and sizes; the lazy modules' reprs and classes before and after
 # the first call, the state_dict keys and an SGD step on the materialized parameters are also
 # printed; d2l's helper library is not used; seeded.
@@ -89,3 +91,12 @@ for conv in (nn.LazyConv2d(1, kernel_size=3, padding=1),
     print(conv)
     print(comp_conv2d(conv, X).shape, conv)
 print(conv.weight.shape, conv.bias)
+
+bn_net = nn.Sequential(nn.LazyConv2d(2, kernel_size=3), nn.LazyBatchNorm2d(), nn.Sigmoid(),
+                       nn.Flatten(), nn.LazyLinear(6), nn.LazyBatchNorm1d(), nn.Sigmoid(),
+                       nn.LazyLinear(3))
+print(bn_net[1].running_mean, bn_net[1].num_batches_tracked)
+out = bn_net(torch.randn(4, 1, 6, 6))
+print(bn_net)
+print(out)
+print(bn_net[1].running_mean, bn_net[5].running_var, bn_net[5].num_batches_tracked)

@@ -79,6 +79,7 @@ def _rebuild_buffer(cls: type, data: Tensor, persistent: bool) -> Buffer:
 class UninitializedTensorMixin:
     """A lazy module's parameter or buffer before the first forward knows its shape."""
 
+    __slots__ = ()  # so that an UninitializedBuffer can become a plain Tensor
     cls_to_become: type
 
     def materialize(self, shape: Any, device: Any = None, dtype: Any = None) -> None:
@@ -115,6 +116,7 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
 
 
 class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    __slots__ = ()
     cls_to_become = Tensor
 
     def __new__(cls, requires_grad: bool = False, device: Any = None,

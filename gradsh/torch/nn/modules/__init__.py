@@ -8,7 +8,9 @@ from gradsh.torch.nn.modules.activation import (
     PReLU, ReLU, ReLU6, SELU, SiLU, Sigmoid, Softmax, Softmax2d, Softmin,
     Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold,
 )
-from gradsh.torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
+from gradsh.torch.nn.modules.batchnorm import (
+    BatchNorm1d, BatchNorm2d, LazyBatchNorm1d, LazyBatchNorm2d,
+)
 from gradsh.torch.nn.modules.container import (
     ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential,
 )
@@ -65,7 +67,7 @@ __all__ = [
     "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "SoftMarginLoss",
     "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
     "Tanhshrink", "Threshold", "TripletMarginLoss",
-    "LazyConv1d", "LazyConv2d", "LazyLinear", "LazyModuleMixin",
+    "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyConv1d", "LazyConv2d", "LazyLinear", "LazyModuleMixin",
     "Unflatten", "Unfold", "MultiheadAttention", "Transformer", "TransformerDecoder",
     "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "PixelShuffle",
     "PixelUnshuffle", "InstanceNorm1d", "InstanceNorm2d", "EmbeddingBag", "LocalResponseNorm",
