@@ -85,8 +85,23 @@ class Device(str):
     def __reduce__(self) -> Any:
         return (Device, (str.__str__(self),))
 
+    def __enter__(self) -> Device:
+        """`with torch.device(d):` factory calls without a device create on d (PyTorch's
+        DeviceContext); nested contexts restore the outer default on exit."""
+        from gradsh.engine.ops.arguments import DefaultDevice, _device_name
+
+        _DEFAULT_STACK.append(DefaultDevice.value)
+        DefaultDevice.value = _device_name(self)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        from gradsh.engine.ops.arguments import DefaultDevice
+
+        DefaultDevice.value = _DEFAULT_STACK.pop()
+
 
 _DEVICES: dict[str, Device] = {}
+_DEFAULT_STACK: list[str] = []  # the defaults that open `with torch.device(...)` blocks replaced
 
 
 def device_of(name: str) -> Device:

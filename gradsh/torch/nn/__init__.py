@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from gradsh.torch._missing import module_getattr
-from gradsh.torch.nn import functional, init, modules, parameter, utils
+from gradsh.torch.nn import functional, init, modules, parallel, parameter, utils
 from gradsh.torch.nn.modules import *  # noqa: F403  (the layers, listed there)
 from gradsh.torch.nn.modules import __all__ as _module_names
-from gradsh.torch.nn.parameter import Buffer, Parameter
+from gradsh.torch.nn.parallel import DataParallel
+from gradsh.torch.nn.parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
 __getattr__ = module_getattr("torch.nn")
 
-__all__ = ["Buffer", "Parameter", "functional", "init", "modules", "parameter", "utils",
+__all__ = ["Buffer", "DataParallel", "Parameter", "UninitializedBuffer", "UninitializedParameter",
+           "functional", "init", "modules", "parallel",
+           "parameter", "utils",
            *_module_names]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 
@@ -19,6 +20,16 @@ def get_enum(reduction: str) -> int:
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+def _outside_gradsh() -> int:
+    """The stacklevel, for a warning issued by this module's caller, of the first frame
+    outside gradsh: the user's loss constructor, however many gradsh base classes lie
+    between (CrossEntropyLoss reaches here through _WeightedLoss and _Loss)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("gradsh."):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def legacy_get_string(size_average: bool | None, reduce: bool | None,
                       emit_warning: bool = True) -> str:
     """'mean', 'sum' or 'none' from the legacy pair (None counts as True), with PyTorch's
@@ -33,7 +44,7 @@ def legacy_get_string(size_average: bool | None, reduce: bool | None,
         result = "none"
     if emit_warning:
         warnings.warn("size_average and reduce args will be deprecated, please use "
-                      f"reduction='{result}' instead.", stacklevel=3)
+                      f"reduction='{result}' instead.", stacklevel=_outside_gradsh())
     return result
 
 

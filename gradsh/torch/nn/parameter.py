@@ -7,7 +7,7 @@ from typing import Any
 from gradsh.engine import ops
 from gradsh.engine.tensor import Tensor, no_grad
 
-__all__ = ["Buffer", "Parameter"]
+__all__ = ["Buffer", "Parameter", "UninitializedBuffer", "UninitializedParameter", "is_lazy"]
 
 
 def _alias(cls: type, data: Tensor, requires_grad: bool) -> Tensor:
@@ -74,3 +74,56 @@ class Buffer(Tensor):
 
 def _rebuild_buffer(cls: type, data: Tensor, persistent: bool) -> Buffer:
     return cls(data, persistent=persistent)  # type: ignore[no-any-return]
+
+
+class UninitializedTensorMixin:
+    """A lazy module's parameter or buffer before the first forward knows its shape."""
+
+    __slots__ = ()  # so that an UninitializedBuffer can become a plain Tensor
+    cls_to_become: type
+
+    def materialize(self, shape: Any, device: Any = None, dtype: Any = None) -> None:
+        """Give it storage of `shape` (uninitialised values) and its final class."""
+        data = ops.empty(tuple(shape), device=device or self.device,  # type: ignore[attr-defined]
+                         dtype=dtype or self.dtype)  # type: ignore[attr-defined]
+        self.data = data
+        self.__class__ = self.cls_to_become
+
+    @property
+    def shape(self) -> Any:
+        raise RuntimeError(
+            "Can't access the shape of an uninitialized parameter or buffer. This error usually "
+            "happens in `load_state_dict` when trying to load an uninitialized parameter into "
+            "an initialized one. Call `forward` to initialize the parameters before accessing "
+            "their attributes.")
+
+    def share_memory_(self) -> Any:
+        raise RuntimeError(
+            "Can't share memory on an uninitialized parameter or buffer. Call `forward` to "
+            "initialize the parameters before calling `module.share_memory()`.")
+
+    def __repr__(self) -> str:
+        return f"<{self.__class__.__name__}>"
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad: bool = True, device: Any = None,
+                dtype: Any = None) -> UninitializedParameter:
+        data = ops.empty(0, device=device, dtype=dtype)
+        return _alias(cls, data, requires_grad)  # type: ignore[return-value]
+
+
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    __slots__ = ()
+    cls_to_become = Tensor
+
+    def __new__(cls, requires_grad: bool = False, device: Any = None,
+                dtype: Any = None) -> UninitializedBuffer:
+        data = ops.empty(0, device=device, dtype=dtype)
+        return _alias(cls, data, requires_grad)  # type: ignore[return-value]
+
+
+def is_lazy(param: Any) -> bool:
+    return isinstance(param, UninitializedTensorMixin)

@@ -31,6 +31,15 @@ class RemovableHandle:
             if hooks is not None and self.id in hooks:
                 del hooks[self.id]
 
+    def __getstate__(self) -> Any:
+        return (self.hooks_dict_ref(), self.id, tuple(ref() for ref in self.extra_dict_ref))
+
+    def __setstate__(self, state: Any) -> None:
+        self.hooks_dict_ref = weakref.ref(state[0] if state[0] is not None else {})
+        self.id = state[1]
+        RemovableHandle.next_id = max(RemovableHandle.next_id, self.id + 1)
+        self.extra_dict_ref = tuple(weakref.ref(d) for d in state[2] if d is not None)
+
     def __enter__(self) -> RemovableHandle:
         return self
 

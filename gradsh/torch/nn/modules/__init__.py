@@ -8,16 +8,21 @@ from gradsh.torch.nn.modules.activation import (
     PReLU, ReLU, ReLU6, SELU, SiLU, Sigmoid, Softmax, Softmax2d, Softmin,
     Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold,
 )
-from gradsh.torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
+from gradsh.torch.nn.modules.batchnorm import (
+    BatchNorm1d, BatchNorm2d, LazyBatchNorm1d, LazyBatchNorm2d,
+)
 from gradsh.torch.nn.modules.container import (
     ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential,
 )
-from gradsh.torch.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from gradsh.torch.nn.modules.conv import (
+    Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, LazyConv1d, LazyConv2d,
+)
 from gradsh.torch.nn.modules.dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d
 from gradsh.torch.nn.modules.flatten import Flatten, Unflatten
 from gradsh.torch.nn.modules.fold import Fold, Unfold
 from gradsh.torch.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d
-from gradsh.torch.nn.modules.linear import Bilinear, Identity, Linear
+from gradsh.torch.nn.modules.lazy import LazyModuleMixin
+from gradsh.torch.nn.modules.linear import Bilinear, Identity, LazyLinear, Linear
 from gradsh.torch.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from gradsh.torch.nn.modules.loss import (
     BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
@@ -62,6 +67,7 @@ __all__ = [
     "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "SoftMarginLoss",
     "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
     "Tanhshrink", "Threshold", "TripletMarginLoss",
+    "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyConv1d", "LazyConv2d", "LazyLinear", "LazyModuleMixin",
     "Unflatten", "Unfold", "MultiheadAttention", "Transformer", "TransformerDecoder",
     "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "PixelShuffle",
     "PixelUnshuffle", "InstanceNorm1d", "InstanceNorm2d", "EmbeddingBag", "LocalResponseNorm",

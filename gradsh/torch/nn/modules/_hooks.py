@@ -1,49 +1,13 @@
-"""Module hook plumbing: the handle a register_*_hook call returns, and the wiring of full
-backward hooks (PyTorch's torch.utils.hooks.RemovableHandle and BackwardHook)."""
+"""Module hook plumbing: the wiring of full backward hooks (PyTorch's BackwardHook); the
+handle a register_*_hook call returns is torch.utils.hooks.RemovableHandle, as in PyTorch."""
 
 from __future__ import annotations
 
-import weakref
-from collections import OrderedDict
 from typing import Any
 
 from gradsh.engine import exceptions
 from gradsh.engine.ops.autograd import backward_hook_identity
 from gradsh.engine.tensor import Tensor, is_grad_enabled
-
-
-class RemovableHandle:
-    """Removes one hook from the ordered dict(s) it was registered in; a context manager too."""
-
-    next_id: int = 0
-
-    def __init__(self, hooks_dict: Any, *, extra_dict: Any = None) -> None:
-        self.hooks_dict_ref = weakref.ref(hooks_dict)
-        self.id = RemovableHandle.next_id
-        RemovableHandle.next_id += 1
-        extras = [extra_dict] if isinstance(extra_dict, dict) else list(extra_dict or [])
-        self.extra_dict_ref = tuple(weakref.ref(d) for d in extras)
-
-    def remove(self) -> None:
-        for ref in (self.hooks_dict_ref, *self.extra_dict_ref):
-            hooks = ref()
-            if hooks is not None and self.id in hooks:
-                del hooks[self.id]
-
-    def __getstate__(self) -> Any:
-        return (self.hooks_dict_ref(), self.id, tuple(ref() for ref in self.extra_dict_ref))
-
-    def __setstate__(self, state: Any) -> None:
-        self.hooks_dict_ref = weakref.ref(state[0] if state[0] is not None else OrderedDict())
-        self.id = state[1]
-        RemovableHandle.next_id = max(RemovableHandle.next_id, self.id + 1)
-        self.extra_dict_ref = tuple(weakref.ref(d) for d in state[2] if d is not None)
-
-    def __enter__(self) -> RemovableHandle:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.remove()
 
 
 _NO_INPUT_GRAD_WARNING = (

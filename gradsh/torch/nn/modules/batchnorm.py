@@ -9,11 +9,13 @@ from gradsh.engine import dtypes, ops
 from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch.nn import functional as F
 from gradsh.torch.nn import init
+from gradsh.torch.nn.modules.lazy import LazyModuleMixin
 from gradsh.torch.nn.modules.linear import factory
 from gradsh.torch.nn.modules.module import Module
 from gradsh.torch.nn.modules.normalization import affine_parameters
+from gradsh.torch.nn.parameter import UninitializedBuffer, UninitializedParameter
 
-__all__ = ["BatchNorm1d", "BatchNorm2d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "LazyBatchNorm1d", "LazyBatchNorm2d"]
 
 
 class _NormBase(Module):
@@ -97,3 +99,41 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input: Tensor) -> None:  # noqa: A002
         if input.ndim != 4:
             raise ValueError(f"expected 4D input (got {input.ndim}D input)")
+
+
+class _LazyNormBase(LazyModuleMixin, _NormBase):
+    """A batch norm whose num_features is its first input's channel count."""
+
+    def __init__(self, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__(0, eps, momentum, False, False, device, dtype)
+        self.affine, self.track_running_stats = affine, track_running_stats
+        if affine:
+            self.weight = UninitializedParameter(device=device, dtype=dtype)
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+        if track_running_stats:
+            self.running_mean = UninitializedBuffer(device=device, dtype=dtype)
+            self.running_var = UninitializedBuffer(device=device, dtype=dtype)
+            self.num_batches_tracked = ops.tensor(0, dtype=dtypes.int64, device=device)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input: Tensor) -> None:  # noqa: A002
+        if not self.has_uninitialized_params():
+            return
+        self.num_features = input.shape[1]
+        for name in (("weight", "bias") if self.affine else ()) + (
+                ("running_mean", "running_var") if self.track_running_stats else ()):
+            getattr(self, name).materialize((self.num_features,))
+        self.reset_parameters()
+
+
+class LazyBatchNorm1d(_LazyNormBase, BatchNorm1d):
+    cls_to_become = BatchNorm1d
+
+
+class LazyBatchNorm2d(_LazyNormBase, BatchNorm2d):
+    cls_to_become = BatchNorm2d

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from gradsh.engine.tensor import Tensor
+from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch.nn import functional as F
 from gradsh.torch.nn.modules.linear import kaiming_reset, weight_and_bias
+from gradsh.torch.nn.modules.lazy import LazyModuleMixin
 from gradsh.torch.nn.modules.module import Module
+from gradsh.torch.nn.parameter import UninitializedParameter
 
 __all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
 
@@ -155,3 +157,47 @@ class ConvTranspose1d(_ConvTransposeNd):
 
 class ConvTranspose2d(_ConvTransposeNd):
     _dims = 2
+
+
+class _LazyConvXdMixin(LazyModuleMixin):
+    """A convolution whose in_channels is its first input's channel count."""
+
+    def __init__(self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
+                 dilation: Any = 1, groups: int = 1, bias: bool = True,
+                 padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
+        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
+                         padding_mode)
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()  # type: ignore[misc]
+
+    def initialize_parameters(self, input: Tensor, *args: Any, **kwargs: Any) -> None:  # noqa: A002
+        if not self.has_uninitialized_params():
+            return
+        dims = self._dims  # type: ignore[attr-defined]
+        if input.dim() not in (dims + 1, dims + 2):
+            raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) "
+                               f"input to {self.__class__.__name__}, but got input of size: "
+                               f"{list(input.shape)}")
+        self.in_channels = input.shape[1] if input.dim() == dims + 2 else input.shape[0]
+        if self.in_channels % self.groups != 0:  # type: ignore[attr-defined]
+            raise ValueError("in_channels must be divisible by groups")
+        groups, kernel = self.groups, self.kernel_size  # type: ignore[attr-defined]
+        with no_grad():
+            self.weight.materialize((self.out_channels, self.in_channels // groups, *kernel))
+            if self.bias is not None:  # type: ignore[attr-defined]
+                self.bias.materialize((self.out_channels,))  # type: ignore[attr-defined]
+            self.reset_parameters()
+
+
+class LazyConv1d(_LazyConvXdMixin, Conv1d):
+    cls_to_become = Conv1d
+
+
+class LazyConv2d(_LazyConvXdMixin, Conv2d):
+    cls_to_become = Conv2d

@@ -6,11 +6,12 @@ import math
 from typing import Any
 
 from gradsh.engine import ops
-from gradsh.engine.tensor import Tensor
+from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch.nn import functional as F
 from gradsh.torch.nn import init
+from gradsh.torch.nn.modules.lazy import LazyModuleMixin
 from gradsh.torch.nn.modules.module import Module
-from gradsh.torch.nn.parameter import Parameter
+from gradsh.torch.nn.parameter import Parameter, UninitializedParameter
 
 __all__ = ["Bilinear", "Identity", "Linear", "NonDynamicallyQuantizableLinear"]
 
@@ -69,6 +70,33 @@ class Linear(Module):
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class LazyLinear(LazyModuleMixin, Linear):
+    """A Linear whose in_features is the last size of its first input."""
+
+    cls_to_become = Linear
+
+    def __init__(self, out_features: int, bias: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__(0, 0, False)
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_features = out_features
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input: Tensor) -> None:  # noqa: A002
+        if self.has_uninitialized_params():
+            with no_grad():
+                self.in_features = input.shape[-1]
+                self.weight.materialize((self.out_features, self.in_features))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_features,))
+                self.reset_parameters()
 
 
 class Bilinear(Module):

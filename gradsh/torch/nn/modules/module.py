@@ -13,7 +13,8 @@ from gradsh.engine import dtypes, ops
 from gradsh.engine.dtypes import DType
 from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch._missing import NotImplementedInGradsh
-from gradsh.torch.nn.modules._hooks import BackwardHook, RemovableHandle
+from gradsh.torch.nn.modules._hooks import BackwardHook
+from gradsh.torch.utils.hooks import RemovableHandle
 from gradsh.torch.nn.parameter import Buffer, Parameter
 
 __all__ = ["Module", "register_module_forward_hook", "register_module_forward_pre_hook",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gradsh.torch._missing import module_getattr
-from gradsh.torch.nn.utils import rnn
+from gradsh.torch.nn.utils import parametrize, prune, rnn
 from gradsh.torch.nn.utils.clip_grad import (
     clip_grad_norm,
     clip_grad_norm_,
@@ -16,4 +16,5 @@ from gradsh.torch.nn.utils.convert_parameters import parameters_to_vector, vecto
 __getattr__ = module_getattr("torch.nn.utils")
 
 __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_",
-           "get_total_norm", "parameters_to_vector", "rnn", "vector_to_parameters"]
+           "get_total_norm", "parameters_to_vector", "parametrize", "prune",
+           "rnn", "vector_to_parameters"]
