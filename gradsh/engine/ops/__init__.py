@@ -44,6 +44,7 @@ from gradsh.engine.ops.functional import *  # noqa: F403
 from gradsh.engine.ops.grad_ops import install_tensor_ops
 from gradsh.engine.ops.grid_sampling import *  # noqa: F403
 from gradsh.engine.ops.indexing import *  # noqa: F403
+from gradsh.engine.ops.inplace_forms import *  # noqa: F403
 from gradsh.engine.ops.joining import *  # noqa: F403
 from gradsh.engine.ops.linalg import *  # noqa: F403
 from gradsh.engine.ops.linalg_decompositions import *  # noqa: F403

@@ -258,6 +258,7 @@ from gradsh.engine.ops import arithmetic as _arithmetic
 from gradsh.engine.ops import functional as _functional
 from gradsh.engine.ops import indexing as _indexing
 from gradsh.engine.ops import inplace_views as _inplace_views
+from gradsh.engine.ops import inplace_forms as _inplace_forms
 from gradsh.engine.ops import numerics as _numerics
 from gradsh.engine.ops.sampling import random_
 from gradsh.engine.ops import special as _special
@@ -724,6 +725,7 @@ _METHODS: dict[str, Any] = {
     **{name: getattr(_arithmetic, name) for name in _ARITHMETIC_IN_PLACE},
     **{name: getattr(_indexing, name) for name in _INDEXING_IN_PLACE},
     **{name: getattr(_inplace_views, name) for name in _inplace_views.__all__},
+    **{name: getattr(_inplace_forms, name) for name in _inplace_forms.__all__},
     **{name: getattr(_numerics, name) for name in _NUMERICS_METHODS},
     **{name: getattr(_functional, name) for name in _FUNCTIONAL_METHODS},
     **{name: getattr(_special, name) for name in _SPECIAL_METHODS},
