@@ -23,6 +23,7 @@ differentiable half of the gradient namespaces (grad_ops.py).
 from gradsh.engine import dtypes
 from gradsh.engine.ops.activations import *  # noqa: F403
 from gradsh.engine.ops.activations_inplace import *  # noqa: F403
+from gradsh.engine.ops.adaptive_pooling import *  # noqa: F403
 from gradsh.engine.ops.arguments import *  # noqa: F403
 from gradsh.engine.ops.arguments import _device_name  # noqa: F401  (the runner's --device)
 from gradsh.engine.ops.arithmetic import *  # noqa: F403
