@@ -27,6 +27,7 @@ from gradsh.torch.nn.modules.loss import (
 )
 from gradsh.torch.nn.modules.module import Module
 from gradsh.torch.nn.modules.normalization import GroupNorm, LayerNorm, LocalResponseNorm
+from gradsh.torch.nn.modules.normalization import RMSNorm
 from gradsh.torch.nn.modules.pooling import (
     AdaptiveMaxPool1d, AdaptiveMaxPool2d,
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d,
@@ -50,7 +51,7 @@ from gradsh.torch.nn.modules.upsampling import (
 )
 
 __all__ = [
-    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "RMSNorm",
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AlphaDropout", "AvgPool1d", "AvgPool2d",
     "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU", "Conv1d",
     "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "CosineEmbeddingLoss", "CosineSimilarity", "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "ELU", "Embedding",

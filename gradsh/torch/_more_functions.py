@@ -1,0 +1,19 @@
+"""More torch.* functions under the engine ops' names: the in-place function forms
+(torch.ceil_ ...), rms_norm, adaptive_max_pool1d and the less common ops added with them."""
+
+from __future__ import annotations
+
+from gradsh.engine import ops
+
+_FROM_OPS = """
+acos_ arccos_ arcsin_ arctan_ asin_ atan_ ceil_ cosh_ erf_ exp2_ expm1_ fill_ floor_ frac_
+index_put_ log10_ log1p_ log2_ logit_ nan_to_num_ negative_ round_ rsqrt_ sinh_ tan_ trunc_
+xlogy_ zero_ rms_norm adaptive_max_pool1d
+""".split()
+
+__all__ = list(_FROM_OPS)
+
+_module = globals()
+for _name in _FROM_OPS:
+    _module[_name] = getattr(ops, _name)
+del _module, _name
