@@ -7,13 +7,14 @@ from typing import Any
 
 from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions.arithmetic import AddBackward1
 from gradsh.engine.ops.arguments import _check_tensor
-from gradsh.engine.ops.arithmetic import add_, mul, pow
+from gradsh.engine.ops.arithmetic import mul, pow
 from gradsh.engine.ops.copies import to, type_as
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.reductions import mean
 from gradsh.engine.ops.unary import rsqrt
-from gradsh.engine.tensor import Tensor
+from gradsh.engine.tensor import Tensor, apply_inplace
 
 __all__ = ["rms_norm"]
 
@@ -42,7 +43,9 @@ def rms_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,
     if eps is None:
         eps = _EPSILON.get(upcast.dtype, _FLOAT32_EPSILON)
     dims = tuple(range(input.ndim - n, input.ndim))
-    scale = rsqrt(add_(mean(pow(upcast, 2), dims, keepdim=True), eps))
+    # C++'s add_(tensor, double): the Scalar overload, AddBackward1
+    scale = rsqrt(apply_inplace(AddBackward1, mean(pow(upcast, 2), dims, keepdim=True),
+                                other=eps, alpha=1))
     result = mul(upcast, scale)
     if weight is not None:
         result = mul(result, weight)

@@ -18,6 +18,7 @@ from gradsh.torch.nn.modules.flatten import Flatten, Unflatten
 from gradsh.torch.nn.modules.fold import Fold, Unfold
 from gradsh.torch.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d
 from gradsh.torch.nn.modules.linear import Bilinear, Identity, Linear
+from gradsh.torch.nn.modules.lazy import LazyConv1d, LazyConv2d, LazyLinear
 from gradsh.torch.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from gradsh.torch.nn.modules.loss import (
     BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
@@ -52,6 +53,7 @@ from gradsh.torch.nn.modules.upsampling import (
 
 __all__ = [
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "RMSNorm",
+    "LazyConv1d", "LazyConv2d", "LazyLinear",
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AlphaDropout", "AvgPool1d", "AvgPool2d",
     "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU", "Conv1d",
     "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "CosineEmbeddingLoss", "CosineSimilarity", "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "ELU", "Embedding",
