@@ -106,3 +106,46 @@ def test_data_parallel_on_cpu(torch):
                      type(out.grad_fn).__name__))
     assert seen[0] == seen[1]
     assert g.nn.parallel.DataParallel is g.nn.DataParallel
+
+
+RRELU_PROGRAM = """
+import torch
+torch.manual_seed(0)
+x = torch.randn(4, 5, requires_grad=True)
+m = torch.nn.RReLU()
+print(m, torch.nn.RReLU(0.1, 0.3, inplace=True))
+y = m(x)
+print(y)
+y.sum().backward()
+print(x.grad)
+m.eval()
+y = m(x)
+print(y, type(y.grad_fn).__name__)
+x.grad = None
+y.sum().backward()
+print(x.grad)
+print(torch.rrelu(torch.randn(3, 4, dtype=torch.float64), 0.05, 0.5, True))
+print(torch.rrelu(torch.randn(3).bfloat16(), training=True))
+z = torch.randn(5)
+print(torch.rrelu_(z, training=True), z)
+w = torch.randn(5, requires_grad=True).clone()
+print(torch.nn.functional.rrelu(w, training=True, inplace=True))
+print(torch.rand(2))
+try:
+    torch.rrelu(torch.randn(3).half(), training=True)
+except NotImplementedError as error:
+    print(error)
+"""
+
+
+def test_rrelu_draws_as_torch(torch, tmp_path):
+    import subprocess
+    import sys
+
+    program = tmp_path / "rrelu.py"
+    program.write_text(RRELU_PROGRAM)
+    expected = subprocess.run([sys.executable, str(program)], capture_output=True, text=True,
+                              check=True).stdout
+    got = subprocess.run([sys.executable, "-m", "gradsh", "run", "--quiet", str(program)],
+                         capture_output=True, text=True, check=True).stdout
+    assert got == expected

@@ -59,6 +59,7 @@ from gradsh.engine.ops.pooling import *  # noqa: F403
 from gradsh.engine.ops.pooling3d import *  # noqa: F403
 from gradsh.engine.ops.reductions import *  # noqa: F403
 from gradsh.engine.ops.rms_norm import *  # noqa: F403
+from gradsh.engine.ops.rrelu import *  # noqa: F403
 from gradsh.engine.ops.rnn import *  # noqa: F403
 from gradsh.engine.ops.sampling import *  # noqa: F403
 from gradsh.engine.ops.selection import *  # noqa: F403

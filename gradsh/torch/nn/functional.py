@@ -45,7 +45,7 @@ __all__ = [*_FROM_OPS, *_FROM_LAYERS, *_FROM_ACTIVATIONS, "relu", "softmax", "lo
            "local_response_norm", "fold", "poisson_nll_loss",
            "gaussian_nll_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
            "hinge_embedding_loss", "cosine_embedding_loss", "margin_ranking_loss",
-           "multi_margin_loss", "pairwise_distance", "triplet_margin_loss", *_attention_names,
+           "multi_margin_loss", "pairwise_distance", "triplet_margin_loss", "rrelu", "rrelu_", *_attention_names,
            *_sampling_names]
 
 _module = globals()
@@ -57,6 +57,8 @@ del _module, _name
 
 
 relu = _ops.functional_relu
+rrelu = _ops.functional_rrelu
+rrelu_ = _ops.rrelu_
 
 
 def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,  # noqa: A002

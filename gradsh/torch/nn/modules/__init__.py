@@ -5,7 +5,7 @@ from __future__ import annotations
 from gradsh.torch.nn.modules.activation import (
     CELU, ELU, GELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid,
     LogSoftmax, Mish, MultiheadAttention,
-    PReLU, ReLU, ReLU6, SELU, SiLU, Sigmoid, Softmax, Softmax2d, Softmin,
+    PReLU, RReLU, ReLU, ReLU6, SELU, SiLU, Sigmoid, Softmax, Softmax2d, Softmin,
     Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold,
 )
 from gradsh.torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
@@ -53,7 +53,7 @@ from gradsh.torch.nn.modules.upsampling import (
 
 __all__ = [
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "RMSNorm",
-    "LazyConv1d", "LazyConv2d", "LazyLinear",
+    "LazyConv1d", "LazyConv2d", "LazyLinear", "RReLU",
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AlphaDropout", "AvgPool1d", "AvgPool2d",
     "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU", "Conv1d",
     "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "CosineEmbeddingLoss", "CosineSimilarity", "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "ELU", "Embedding",
