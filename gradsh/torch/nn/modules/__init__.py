@@ -8,15 +8,17 @@ from gradsh.torch.nn.modules.activation import (
     PReLU, RReLU, ReLU, ReLU6, SELU, SiLU, Sigmoid, Softmax, Softmax2d, Softmin,
     Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold,
 )
-from gradsh.torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
+from gradsh.torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from gradsh.torch.nn.modules.container import (
     ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential,
 )
 from gradsh.torch.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from gradsh.torch.nn.modules.dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d
+from gradsh.torch.nn.modules.dropout import Dropout3d
 from gradsh.torch.nn.modules.flatten import Flatten, Unflatten
 from gradsh.torch.nn.modules.fold import Fold, Unfold
 from gradsh.torch.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d
+from gradsh.torch.nn.modules.instancenorm import InstanceNorm3d
 from gradsh.torch.nn.modules.linear import Bilinear, Identity, Linear
 from gradsh.torch.nn.modules.lazy import LazyConv1d, LazyConv2d, LazyLinear
 from gradsh.torch.nn.modules.distance import CosineSimilarity, PairwiseDistance
@@ -24,13 +26,13 @@ from gradsh.torch.nn.modules.loss import (
     BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
     HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
     MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss,
-    SoftMarginLoss, TripletMarginLoss,
+    SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss,
 )
 from gradsh.torch.nn.modules.module import Module
 from gradsh.torch.nn.modules.normalization import GroupNorm, LayerNorm, LocalResponseNorm
 from gradsh.torch.nn.modules.normalization import RMSNorm
 from gradsh.torch.nn.modules.pooling import (
-    AdaptiveMaxPool1d, AdaptiveMaxPool2d,
+    AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool3d, LPPool1d, LPPool2d,
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d,
 )
 from gradsh.torch.nn.modules.rnn import (
@@ -53,7 +55,8 @@ from gradsh.torch.nn.modules.upsampling import (
 
 __all__ = [
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "RMSNorm",
-    "LazyConv1d", "LazyConv2d", "LazyLinear", "RReLU",
+    "LazyConv1d", "LazyConv2d", "LazyLinear", "RReLU", "BatchNorm3d", "Dropout3d",
+    "InstanceNorm3d", "AvgPool3d", "LPPool1d", "LPPool2d", "TripletMarginWithDistanceLoss",
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AlphaDropout", "AvgPool1d", "AvgPool2d",
     "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU", "Conv1d",
     "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "CosineEmbeddingLoss", "CosineSimilarity", "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "ELU", "Embedding",
