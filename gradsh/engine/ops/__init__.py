@@ -52,6 +52,7 @@ from gradsh.engine.ops.linalg_decompositions import *  # noqa: F403
 from gradsh.engine.ops.linalg_solvers import *  # noqa: F403
 from gradsh.engine.ops.losses import *  # noqa: F403
 from gradsh.engine.ops.margin_losses import *  # noqa: F403
+from gradsh.engine.ops.matrix_extras import *  # noqa: F403
 from gradsh.engine.ops.methods import install_tensor_methods
 from gradsh.engine.ops.normalization import *  # noqa: F403
 from gradsh.engine.ops.numerics import *  # noqa: F403

@@ -259,6 +259,7 @@ from gradsh.engine.ops import functional as _functional
 from gradsh.engine.ops import indexing as _indexing
 from gradsh.engine.ops import inplace_views as _inplace_views
 from gradsh.engine.ops import inplace_forms as _inplace_forms
+from gradsh.engine.ops import matrix_extras as _matrix_extras
 from gradsh.engine.ops import numerics as _numerics
 from gradsh.engine.ops.sampling import random_
 from gradsh.engine.ops import special as _special
@@ -294,6 +295,8 @@ _INDEXING_IN_PLACE = (
     "index_add_", "index_fill_", "scatter_", "scatter_add_", "index_copy_", "masked_scatter_",
     "index_put_", "scatter_reduce_",
 )
+_MATRIX_EXTRA_METHODS = ("rot90", "vdot", "diag_embed", "diagflat", "matrix_power", "cov",
+                         "corrcoef", "is_same_size")
 _UNARY_IN_PLACE = (
     "log2_", "log10_", "tan_", "rsqrt_", "sign_", "sgn_", "floor_", "ceil_", "trunc_",
     "round_", "frac_", "log1p_", "expm1_", "exp2_", "sinh_", "cosh_", "asin_", "acos_",
@@ -726,6 +729,7 @@ _METHODS: dict[str, Any] = {
     **{name: getattr(_indexing, name) for name in _INDEXING_IN_PLACE},
     **{name: getattr(_inplace_views, name) for name in _inplace_views.__all__},
     **{name: getattr(_inplace_forms, name) for name in _inplace_forms.__all__},
+    **{name: getattr(_matrix_extras, name) for name in _MATRIX_EXTRA_METHODS},
     **{name: getattr(_numerics, name) for name in _NUMERICS_METHODS},
     **{name: getattr(_functional, name) for name in _FUNCTIONAL_METHODS},
     **{name: getattr(_special, name) for name in _SPECIAL_METHODS},

@@ -1,0 +1,40 @@
+"""Gradients of the added matrix functions against float64 finite differences (their values,
+graphs and float32 bits against PyTorch are in tests/api2_programs/matrix_functions.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gradsh.engine import ops
+from tests.gradcheck import check_grads
+
+_X = np.random.default_rng(7).standard_normal((3, 4))
+_SQUARE = np.random.default_rng(8).standard_normal((3, 3))
+
+
+@pytest.mark.parametrize("name, f, arrays", [
+    ("rot90", lambda t: ops.rot90(t, 1), (_X,)),
+    ("rot90_3", lambda t: ops.rot90(t, 3, (1, 0)), (_X,)),
+    ("diag_embed", lambda t: ops.diag_embed(t, 1, 0, 2), (_X,)),
+    ("diagflat", lambda t: ops.diagflat(t, -2), (_X,)),
+    ("vdot", lambda a, b: ops.vdot(a, b), (_X[0], _X[1])),
+    ("matrix_power_5", lambda t: ops.matrix_power(t, 5), (_SQUARE,)),
+    ("matrix_power_-2", lambda t: ops.matrix_power(t, -2), (_SQUARE,)),
+    ("cov", lambda t: ops.cov(t), (_X,)),
+    ("corrcoef", lambda t: ops.corrcoef(t), (_X,)),
+    ("trapezoid", lambda t: ops.trapezoid(t, dx=0.5), (_X,)),
+    ("trapezoid_x", lambda y, x: ops.trapezoid(y, x), (_X, np.cumsum(np.abs(_X[0])))),
+    ("cumulative_trapezoid", lambda y, x: ops.cumulative_trapezoid(y, x, dim=1),
+     (_X, np.cumsum(np.abs(_X[1])))),
+])
+def test_gradients_match_finite_differences(name, f, arrays):
+    check_grads(f, *arrays)
+
+
+def test_rot90_double_backward():
+    x = ops.tensor(_X.tolist(), dtype=ops.float64, requires_grad=True)
+    (grad,) = ops.grad(ops.sum(ops.mul(ops.rot90(x), ops.rot90(x))), (x,), create_graph=True)
+    assert np.allclose(grad.detach().numpy(), 2 * _X)
+    (second,) = ops.grad(ops.sum(grad), (x,))
+    assert np.allclose(second.numpy(), 2.0)
