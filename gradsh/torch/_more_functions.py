@@ -10,7 +10,8 @@ acos_ arccos_ arcsin_ arctan_ asin_ atan_ ceil_ cosh_ erf_ exp2_ expm1_ fill_ fl
 index_put_ log10_ log1p_ log2_ logit_ nan_to_num_ negative_ round_ rsqrt_ sinh_ tan_ trunc_
 xlogy_ zero_ rms_norm adaptive_max_pool1d rrelu rrelu_
 rot90 vdot diag_embed diagflat matrix_power chain_matmul cov corrcoef trapezoid trapz
-cumulative_trapezoid is_same_size
+cumulative_trapezoid is_same_size float_power ldexp ldexp_ gcd gcd_ lcm lcm_ nextafter
+frexp aminmax isin unravel_index
 """.split()
 
 __all__ = list(_FROM_OPS)

@@ -55,8 +55,7 @@ def vdot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
                                 "tensors")
     if input.dtype is not other.dtype:
         raise TorchRuntimeError(f"vdot : expected both vectors to have same dtype, but found "
-                                f"{input.dtype.name.capitalize()} and "
-                                f"{other.dtype.name.capitalize()}")
+                                f"{input.dtype.short} and {other.dtype.short}")
     dot(input.detach(), other.detach())  # dot's size errors
     return VdotBackward0.apply(input, other)  # type: ignore[no-any-return]
 

@@ -260,6 +260,8 @@ from gradsh.engine.ops import indexing as _indexing
 from gradsh.engine.ops import inplace_views as _inplace_views
 from gradsh.engine.ops import inplace_forms as _inplace_forms
 from gradsh.engine.ops import matrix_extras as _matrix_extras
+from gradsh.engine.ops import elementwise_extras as _elementwise_extras
+from gradsh.engine.ops import activations as _activations_module
 from gradsh.engine.ops import numerics as _numerics
 from gradsh.engine.ops.sampling import random_
 from gradsh.engine.ops import special as _special
@@ -390,6 +392,12 @@ def _inplace_operator(op: Callable[..., Tensor]) -> Callable[[Tensor, Any], Tens
 
 def _setitem(self: Tensor, key: Any, value: Any) -> None:
     setitem(self, key, value)
+
+
+def _is_nonzero(self: Tensor) -> bool:
+    if self.numel() != 1:
+        raise TorchRuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    return bool(self.item())
 
 
 def _permute_method(self: Tensor, *dims: Any) -> Tensor:
@@ -730,6 +738,11 @@ _METHODS: dict[str, Any] = {
     **{name: getattr(_inplace_views, name) for name in _inplace_views.__all__},
     **{name: getattr(_inplace_forms, name) for name in _inplace_forms.__all__},
     **{name: getattr(_matrix_extras, name) for name in _MATRIX_EXTRA_METHODS},
+    **{name: getattr(_elementwise_extras, name) for name in _elementwise_extras.__all__
+       if name not in ("unravel_index", "isin")},
+    "hardshrink": _activations_module.hardshrink,
+    "prelu": _activations_module.prelu,
+    "is_nonzero": _is_nonzero,
     **{name: getattr(_numerics, name) for name in _NUMERICS_METHODS},
     **{name: getattr(_functional, name) for name in _FUNCTIONAL_METHODS},
     **{name: getattr(_special, name) for name in _SPECIAL_METHODS},
