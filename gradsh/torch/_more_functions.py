@@ -11,7 +11,8 @@ index_put_ log10_ log1p_ log2_ logit_ nan_to_num_ negative_ round_ rsqrt_ sinh_ 
 xlogy_ zero_ rms_norm adaptive_max_pool1d rrelu rrelu_
 rot90 vdot diag_embed diagflat matrix_power chain_matmul cov corrcoef trapezoid trapz
 cumulative_trapezoid is_same_size float_power ldexp ldexp_ gcd gcd_ lcm lcm_ nextafter
-frexp aminmax isin unravel_index
+frexp aminmax isin unravel_index hann_window hamming_window bartlett_window blackman_window
+kaiser_window
 """.split()
 
 __all__ = list(_FROM_OPS)

@@ -72,6 +72,7 @@ from gradsh.engine.ops.strided import *  # noqa: F403
 from gradsh.engine.ops.unary import *  # noqa: F403
 from gradsh.engine.ops.unfold import *  # noqa: F403
 from gradsh.engine.ops.upsampling import *  # noqa: F403
+from gradsh.engine.ops.windows import *  # noqa: F403
 from gradsh.engine.tensor import (  # noqa: F401  (torch.no_grad and friends)
     enable_grad,
     is_grad_enabled,
