@@ -64,6 +64,7 @@ from gradsh.engine.ops.rms_norm import *  # noqa: F403
 from gradsh.engine.ops.rrelu import *  # noqa: F403
 from gradsh.engine.ops.rnn import *  # noqa: F403
 from gradsh.engine.ops.sampling import *  # noqa: F403
+from gradsh.engine.ops.scatter_views import *  # noqa: F403
 from gradsh.engine.ops.selection import *  # noqa: F403
 from gradsh.engine.ops.shape import *  # noqa: F403
 from gradsh.engine.ops.sorting import *  # noqa: F403
