@@ -10,7 +10,8 @@ from typing import Any
 from gradsh.engine import ops as _ops
 from gradsh.engine.tensor import Tensor
 
-__all__ = ["dropout3d", "lp_pool1d", "lp_pool2d", "triplet_margin_with_distance_loss"]
+__all__ = ["dropout3d", "lp_pool1d", "lp_pool2d", "triplet_margin_with_distance_loss",
+           "multilabel_margin_loss"]
 
 
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
@@ -85,3 +86,11 @@ def triplet_margin_with_distance_loss(
     if reduction == "mean":
         return _ops.mean(loss)  # type: ignore[no-any-return]
     return loss  # type: ignore[no-any-return]
+
+
+def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = None,  # noqa: A002
+                           reduce: Any = None, reduction: str = "mean") -> Tensor:
+    from gradsh.torch.nn._reduction import resolve
+
+    return _ops.multilabel_margin_loss(input, target,  # type: ignore[no-any-return]
+                                       resolve(size_average, reduce, reduction))
