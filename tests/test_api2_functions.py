@@ -38,3 +38,31 @@ def test_rot90_double_backward():
     assert np.allclose(grad.detach().numpy(), 2 * _X)
     (second,) = ops.grad(ops.sum(grad), (x,))
     assert np.allclose(second.numpy(), 2.0)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"stride": 2, "padding": 1},
+                                    {"groups": 2, "dilation": (1, 2, 1)}, {"padding": "same"}])
+def test_conv3d_close_to_torch(torch, kwargs):
+    import gradsh.torch as g
+
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((2, 4, 5, 6, 7)).astype(np.float32)
+    w = rng.standard_normal((6, 4 // kwargs.get("groups", 1), 3, 3, 3)).astype(np.float32)
+    b = rng.standard_normal(6).astype(np.float32)
+    results = []
+    for m in (torch, g):
+        xs, ws, bs = (m.tensor(a, requires_grad=True) for a in (x, w, b))
+        out = m.nn.functional.conv3d(xs, ws, bs, **kwargs)
+        weights = m.tensor(np.linspace(-1, 1, out.numel(), dtype=np.float32).reshape(out.shape))
+        (out * weights).sum().backward()
+        results.append([out.detach().numpy(), xs.grad.numpy(), ws.grad.numpy(), bs.grad.numpy(),
+                        type(out.grad_fn).__name__])
+    for got, expected in zip(results[1][:4], results[0][:4], strict=True):
+        assert np.allclose(got, expected, rtol=1e-4, atol=1e-4)
+    assert results[1][4] == results[0][4] == "ConvolutionBackward0"
+
+
+def test_conv3d_gradients_finite_differences():
+    x = np.random.default_rng(10).standard_normal((1, 2, 3, 4, 3))
+    w = np.random.default_rng(11).standard_normal((2, 2, 2, 2, 2))
+    check_grads(lambda a, b: ops.conv3d(a, b, None, 1, 1, (1, 2, 1)), x, w)

@@ -33,6 +33,7 @@ from gradsh.engine.ops.autograd import *  # noqa: F403
 from gradsh.engine.ops.combining import *  # noqa: F403
 from gradsh.engine.ops.comparison import *  # noqa: F403
 from gradsh.engine.ops.convolution import *  # noqa: F403
+from gradsh.engine.ops.convolution3d import *  # noqa: F403
 from gradsh.engine.ops.copies import *  # noqa: F403
 from gradsh.engine.ops.creation import *  # noqa: F403
 from gradsh.engine.ops.diagonal import *  # noqa: F403

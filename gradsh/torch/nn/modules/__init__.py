@@ -13,6 +13,7 @@ from gradsh.torch.nn.modules.container import (
     ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential,
 )
 from gradsh.torch.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from gradsh.torch.nn.modules.conv import Conv3d
 from gradsh.torch.nn.modules.dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d
 from gradsh.torch.nn.modules.dropout import Dropout3d
 from gradsh.torch.nn.modules.flatten import Flatten, Unflatten
@@ -57,7 +58,7 @@ __all__ = [
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "RMSNorm",
     "LazyConv1d", "LazyConv2d", "LazyLinear", "RReLU", "BatchNorm3d", "Dropout3d",
     "InstanceNorm3d", "AvgPool3d", "LPPool1d", "LPPool2d", "TripletMarginWithDistanceLoss",
-    "MultiLabelMarginLoss",
+    "MultiLabelMarginLoss", "Conv3d",
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AlphaDropout", "AvgPool1d", "AvgPool2d",
     "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU", "Conv1d",
     "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "CosineEmbeddingLoss", "CosineSimilarity", "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "ELU", "Embedding",
