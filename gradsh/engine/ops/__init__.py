@@ -60,6 +60,7 @@ from gradsh.engine.ops.normalization import *  # noqa: F403
 from gradsh.engine.ops.numerics import *  # noqa: F403
 from gradsh.engine.ops.pooling import *  # noqa: F403
 from gradsh.engine.ops.pooling3d import *  # noqa: F403
+from gradsh.engine.ops.pooling3d_extra import *  # noqa: F403
 from gradsh.engine.ops.reductions import *  # noqa: F403
 from gradsh.engine.ops.rms_norm import *  # noqa: F403
 from gradsh.engine.ops.rrelu import *  # noqa: F403

@@ -33,7 +33,8 @@ from gradsh.torch.nn.modules.module import Module
 from gradsh.torch.nn.modules.normalization import GroupNorm, LayerNorm, LocalResponseNorm
 from gradsh.torch.nn.modules.normalization import RMSNorm
 from gradsh.torch.nn.modules.pooling import (
-    AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool3d, LPPool1d, LPPool2d,
+    AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool3d, LPPool1d, LPPool2d, MaxPool3d,
+    AdaptiveAvgPool3d,
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d,
 )
 from gradsh.torch.nn.modules.rnn import (
@@ -58,7 +59,7 @@ __all__ = [
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "RMSNorm",
     "LazyConv1d", "LazyConv2d", "LazyLinear", "RReLU", "BatchNorm3d", "Dropout3d",
     "InstanceNorm3d", "AvgPool3d", "LPPool1d", "LPPool2d", "TripletMarginWithDistanceLoss",
-    "MultiLabelMarginLoss", "Conv3d",
+    "MultiLabelMarginLoss", "Conv3d", "MaxPool3d", "AdaptiveAvgPool3d",
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AlphaDropout", "AvgPool1d", "AvgPool2d",
     "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU", "Conv1d",
     "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "CosineEmbeddingLoss", "CosineSimilarity", "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "ELU", "Embedding",
