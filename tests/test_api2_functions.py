@@ -66,3 +66,15 @@ def test_conv3d_gradients_finite_differences():
     x = np.random.default_rng(10).standard_normal((1, 2, 3, 4, 3))
     w = np.random.default_rng(11).standard_normal((2, 2, 2, 2, 2))
     check_grads(lambda a, b: ops.conv3d(a, b, None, 1, 1, (1, 2, 1)), x, w)
+
+
+_RNG = np.random.default_rng(12)
+
+
+@pytest.mark.parametrize("f, shapes", [
+    (lambda i, a, b: ops.addmv(i, a, b, beta=0.5, alpha=2), ((3,), (3, 4), (4,))),
+    (lambda i, a, b: ops.addr(i, a, b, alpha=3), ((4,), (3,), (4,))),
+    (lambda i, a, b: ops.addbmm(i, a, b, beta=2, alpha=0.5), ((3, 4), (2, 3, 5), (2, 5, 4))),
+])
+def test_blas_extras_gradients(f, shapes):
+    check_grads(f, *(_RNG.standard_normal(s) for s in shapes))

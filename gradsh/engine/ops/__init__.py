@@ -29,6 +29,7 @@ from gradsh.engine.ops.arguments import _device_name  # noqa: F401  (the runner'
 from gradsh.engine.ops.arithmetic import *  # noqa: F403
 from gradsh.engine.ops.attention import *  # noqa: F403
 from gradsh.engine.ops.binning import *  # noqa: F403
+from gradsh.engine.ops.blas_extras import *  # noqa: F403
 from gradsh.engine.ops.autograd import *  # noqa: F403
 from gradsh.engine.ops.combining import *  # noqa: F403
 from gradsh.engine.ops.comparison import *  # noqa: F403
