@@ -78,3 +78,13 @@ _RNG = np.random.default_rng(12)
 ])
 def test_blas_extras_gradients(f, shapes):
     check_grads(f, *(_RNG.standard_normal(s) for s in shapes))
+
+
+@pytest.mark.parametrize("p", [2.0, 1.0, 3.0, 1.5])
+def test_pdist_gradients(p):
+    check_grads(lambda t: ops.pdist(t, p), _RNG.standard_normal((4, 3)))
+
+
+@pytest.mark.parametrize("dim", [0, 1])
+def test_logcumsumexp_gradients(dim):
+    check_grads(lambda t: ops.logcumsumexp(t, dim), _RNG.standard_normal((3, 4)))

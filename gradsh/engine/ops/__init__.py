@@ -40,6 +40,7 @@ from gradsh.engine.ops.creation import *  # noqa: F403
 from gradsh.engine.ops.diagonal import *  # noqa: F403
 from gradsh.engine.ops.discrete import *  # noqa: F403
 from gradsh.engine.ops.distance import *  # noqa: F403
+from gradsh.engine.ops.distance_extras import *  # noqa: F403
 from gradsh.engine.ops.distributions import *  # noqa: F403
 from gradsh.engine.ops.einsum import *  # noqa: F403
 from gradsh.engine.ops.elementwise_extras import *  # noqa: F403

@@ -264,6 +264,7 @@ from gradsh.engine.ops import elementwise_extras as _elementwise_extras
 from gradsh.engine.ops import activations as _activations_module
 from gradsh.engine.ops import scatter_views as _scatter_views
 from gradsh.engine.ops import blas_extras as _blas_extras
+from gradsh.engine.ops.distance_extras import logcumsumexp as _logcumsumexp
 from gradsh.engine.ops import numerics as _numerics
 from gradsh.engine.ops.sampling import random_
 from gradsh.engine.ops import special as _special
@@ -747,6 +748,7 @@ _METHODS: dict[str, Any] = {
     "is_nonzero": _is_nonzero,
     **{name: getattr(_scatter_views, name) for name in _scatter_views.__all__},
     **{name: getattr(_blas_extras, name) for name in _blas_extras.__all__},
+    "logcumsumexp": _logcumsumexp,
     **{name: getattr(_numerics, name) for name in _NUMERICS_METHODS},
     **{name: getattr(_functional, name) for name in _FUNCTIONAL_METHODS},
     **{name: getattr(_special, name) for name in _SPECIAL_METHODS},

@@ -37,7 +37,7 @@ embedding group_norm layer_norm avg_pool3d max_pool1d max_pool1d_with_indices ma
 max_pool2d_with_indices
 adaptive_max_pool1d adaptive_max_pool2d adaptive_max_pool1d_with_indices
 adaptive_max_pool2d_with_indices rms_norm conv3d max_pool3d max_pool3d_with_indices
-adaptive_avg_pool3d
+adaptive_avg_pool3d pdist
 """.split()
 
 __all__ = [*_FROM_OPS, *_FROM_LAYERS, *_FROM_ACTIVATIONS, "relu", "softmax", "log_softmax",
