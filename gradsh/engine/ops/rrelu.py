@@ -27,7 +27,8 @@ def _checked(input: Tensor, name: str, training: bool) -> Tensor:  # noqa: A002
 @guarded
 def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa: A002
           training: bool = False, generator: Any = None) -> Tensor:
-    return RreluWithNoiseBackward0.apply(_checked(input, "rrelu", training), lower=lower, upper=upper,
+    return RreluWithNoiseBackward0.apply(_checked(input, "rrelu", training), lower=lower,
+                                         upper=upper,
                                          training=training, generator=_generator(generator))
 
 

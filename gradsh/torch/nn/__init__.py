@@ -13,5 +13,6 @@ from gradsh.torch.nn.parallel import DataParallel
 
 __getattr__ = module_getattr("torch.nn")
 
-__all__ = ["Buffer", "DataParallel", "Parameter", "UninitializedParameter", "parallel", "functional", "init", "modules", "parameter", "utils",
+__all__ = ["Buffer", "DataParallel", "Parameter", "UninitializedParameter", "parallel",
+           "functional", "init", "modules", "parameter", "utils",
            *_module_names]

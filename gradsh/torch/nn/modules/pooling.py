@@ -10,7 +10,8 @@ from gradsh.torch.nn import functional as F
 from gradsh.torch.nn.modules.module import Module
 
 __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-           "AdaptiveAvgPool3d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "LPPool1d", "LPPool2d", "MaxPool1d",
+           "AdaptiveAvgPool3d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "LPPool1d",
+           "LPPool2d", "MaxPool1d",
            "MaxPool2d"]
 
 
