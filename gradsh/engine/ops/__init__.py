@@ -23,42 +23,53 @@ differentiable half of the gradient namespaces (grad_ops.py).
 from gradsh.engine import dtypes
 from gradsh.engine.ops.activations import *  # noqa: F403
 from gradsh.engine.ops.activations_inplace import *  # noqa: F403
+from gradsh.engine.ops.adaptive_pooling import *  # noqa: F403
 from gradsh.engine.ops.arguments import *  # noqa: F403
 from gradsh.engine.ops.arguments import _device_name  # noqa: F401  (the runner's --device)
 from gradsh.engine.ops.arithmetic import *  # noqa: F403
 from gradsh.engine.ops.attention import *  # noqa: F403
 from gradsh.engine.ops.binning import *  # noqa: F403
+from gradsh.engine.ops.blas_extras import *  # noqa: F403
 from gradsh.engine.ops.autograd import *  # noqa: F403
 from gradsh.engine.ops.combining import *  # noqa: F403
 from gradsh.engine.ops.comparison import *  # noqa: F403
 from gradsh.engine.ops.convolution import *  # noqa: F403
+from gradsh.engine.ops.convolution3d import *  # noqa: F403
 from gradsh.engine.ops.copies import *  # noqa: F403
 from gradsh.engine.ops.creation import *  # noqa: F403
 from gradsh.engine.ops.diagonal import *  # noqa: F403
 from gradsh.engine.ops.discrete import *  # noqa: F403
 from gradsh.engine.ops.distance import *  # noqa: F403
+from gradsh.engine.ops.distance_extras import *  # noqa: F403
 from gradsh.engine.ops.distributions import *  # noqa: F403
 from gradsh.engine.ops.einsum import *  # noqa: F403
+from gradsh.engine.ops.elementwise_extras import *  # noqa: F403
 from gradsh.engine.ops.embeddings import *  # noqa: F403
 from gradsh.engine.ops.functional import *  # noqa: F403
 from gradsh.engine.ops.grad_ops import install_tensor_ops
 from gradsh.engine.ops.grid_sampling import *  # noqa: F403
 from gradsh.engine.ops.indexing import *  # noqa: F403
+from gradsh.engine.ops.inplace_forms import *  # noqa: F403
 from gradsh.engine.ops.joining import *  # noqa: F403
 from gradsh.engine.ops.linalg import *  # noqa: F403
 from gradsh.engine.ops.linalg_decompositions import *  # noqa: F403
 from gradsh.engine.ops.linalg_solvers import *  # noqa: F403
 from gradsh.engine.ops.losses import *  # noqa: F403
 from gradsh.engine.ops.margin_losses import *  # noqa: F403
+from gradsh.engine.ops.matrix_extras import *  # noqa: F403
 from gradsh.engine.ops.methods import install_tensor_methods
 from gradsh.engine.ops.normalization import *  # noqa: F403
 from gradsh.engine.ops.numerics import *  # noqa: F403
 from gradsh.engine.ops.pooling import *  # noqa: F403
 from gradsh.engine.ops.pooling3d import *  # noqa: F403
 from gradsh.engine.ops.quantile import *  # noqa: F403
+from gradsh.engine.ops.pooling3d_extra import *  # noqa: F403
 from gradsh.engine.ops.reductions import *  # noqa: F403
+from gradsh.engine.ops.rms_norm import *  # noqa: F403
+from gradsh.engine.ops.rrelu import *  # noqa: F403
 from gradsh.engine.ops.rnn import *  # noqa: F403
 from gradsh.engine.ops.sampling import *  # noqa: F403
+from gradsh.engine.ops.scatter_views import *  # noqa: F403
 from gradsh.engine.ops.selection import *  # noqa: F403
 from gradsh.engine.ops.shape import *  # noqa: F403
 from gradsh.engine.ops.sorting import *  # noqa: F403
@@ -67,6 +78,7 @@ from gradsh.engine.ops.strided import *  # noqa: F403
 from gradsh.engine.ops.unary import *  # noqa: F403
 from gradsh.engine.ops.unfold import *  # noqa: F403
 from gradsh.engine.ops.upsampling import *  # noqa: F403
+from gradsh.engine.ops.windows import *  # noqa: F403
 from gradsh.engine.tensor import (  # noqa: F401  (torch.no_grad and friends)
     enable_grad,
     is_grad_enabled,

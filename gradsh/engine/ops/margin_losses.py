@@ -17,6 +17,7 @@ from gradsh.engine.functions.margin_losses import (
     NormBackward1,
     SoftMarginLossBackward0,
 )
+from gradsh.engine.functions.multilabel_margin import MultilabelMarginLossBackward0
 from gradsh.engine.ops.arguments import _check_tensor
 from gradsh.engine.ops.arithmetic import add, add_, mul, sub, sub_
 from gradsh.engine.ops.comparison import eq, le
@@ -32,6 +33,7 @@ from gradsh.engine.tensor import Tensor, is_grad_enabled
 __all__ = [
     "poisson_nll_loss", "soft_margin_loss", "hinge_embedding_loss", "cosine_embedding_loss",
     "margin_ranking_loss", "multi_margin_loss", "triplet_margin_loss", "pairwise_distance",
+    "multilabel_margin_loss",
 ]
 
 _EPSILON = 1e-12  # Loss.cpp's EPSILON
@@ -186,3 +188,27 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: Any = 1,  # noqa: A002
     return MultiMarginLossBackward0.apply(input, target=target, p=p, margin=margin, weight=weight,
                                           reduction=reduction, scalar_out=target.ndim == 0)
 
+
+
+@guarded
+def multilabel_margin_loss(input: Tensor, target: Tensor,  # noqa: A002
+                           reduction: str = "mean") -> Tensor:
+    """The multi-label hinge loss: each row's target classes (up to the first -1) against the
+    others (MultilabelMarginLossBackward0)."""
+    input = _check_tensor(input, "multilabel_margin_loss")
+    target = _check_tensor(target, "multilabel_margin_loss", "target", 2)
+    if input.ndim > 2 or (input.ndim and input.shape[-1] == 0):
+        raise TorchRuntimeError("Expected non-empty vector or matrix with optional 0-dim batch "
+                                f"size, but got: {list(input.shape)}")
+    if tuple(target.shape) != tuple(input.shape):
+        raise TorchRuntimeError(f"inconsistent target size: {list(target.shape)} for input of "
+                                f"size: {list(input.shape)}")
+    if target.dtype.name != "int64":
+        raise TorchRuntimeError(f"expected scalar type Long but found {target.dtype.legacy[:-6]}")
+    dim = input.shape[-1] if input.ndim else 1
+    flat = target._data.reshape(-1)
+    if flat.size and (int(flat.min()) < -1 or int(flat.max()) >= dim):
+        raise TorchRuntimeError("multilabel_margin_loss: target out of range")
+    return MultilabelMarginLossBackward0.apply(input, target=target,  # type: ignore
+                                               reduction=reduction,
+                                               scalar_out=input.ndim <= 1)

@@ -259,6 +259,13 @@ from gradsh.engine.ops import arithmetic as _arithmetic
 from gradsh.engine.ops import functional as _functional
 from gradsh.engine.ops import indexing as _indexing
 from gradsh.engine.ops import inplace_views as _inplace_views
+from gradsh.engine.ops import inplace_forms as _inplace_forms
+from gradsh.engine.ops import matrix_extras as _matrix_extras
+from gradsh.engine.ops import elementwise_extras as _elementwise_extras
+from gradsh.engine.ops import activations as _activations_module
+from gradsh.engine.ops import scatter_views as _scatter_views
+from gradsh.engine.ops import blas_extras as _blas_extras
+from gradsh.engine.ops.distance_extras import logcumsumexp as _logcumsumexp
 from gradsh.engine.ops import numerics as _numerics
 from gradsh.engine.ops.sampling import random_
 from gradsh.engine.ops import special as _special
@@ -294,6 +301,8 @@ _INDEXING_IN_PLACE = (
     "index_add_", "index_fill_", "scatter_", "scatter_add_", "index_copy_", "masked_scatter_",
     "index_put_", "scatter_reduce_",
 )
+_MATRIX_EXTRA_METHODS = ("rot90", "vdot", "diag_embed", "diagflat", "matrix_power", "cov",
+                         "corrcoef", "is_same_size")
 _UNARY_IN_PLACE = (
     "log2_", "log10_", "tan_", "rsqrt_", "sign_", "sgn_", "floor_", "ceil_", "trunc_",
     "round_", "frac_", "log1p_", "expm1_", "exp2_", "sinh_", "cosh_", "asin_", "acos_",
@@ -387,6 +396,12 @@ def _inplace_operator(op: Callable[..., Tensor]) -> Callable[[Tensor, Any], Tens
 
 def _setitem(self: Tensor, key: Any, value: Any) -> None:
     setitem(self, key, value)
+
+
+def _is_nonzero(self: Tensor) -> bool:
+    if self.numel() != 1:
+        raise TorchRuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    return bool(self.item())
 
 
 def _permute_method(self: Tensor, *dims: Any) -> Tensor:
@@ -727,6 +742,16 @@ _METHODS: dict[str, Any] = {
     **{name: getattr(_arithmetic, name) for name in _ARITHMETIC_IN_PLACE},
     **{name: getattr(_indexing, name) for name in _INDEXING_IN_PLACE},
     **{name: getattr(_inplace_views, name) for name in _inplace_views.__all__},
+    **{name: getattr(_inplace_forms, name) for name in _inplace_forms.__all__},
+    **{name: getattr(_matrix_extras, name) for name in _MATRIX_EXTRA_METHODS},
+    **{name: getattr(_elementwise_extras, name) for name in _elementwise_extras.__all__
+       if name not in ("unravel_index", "isin")},
+    "hardshrink": _activations_module.hardshrink,
+    "prelu": _activations_module.prelu,
+    "is_nonzero": _is_nonzero,
+    **{name: getattr(_scatter_views, name) for name in _scatter_views.__all__},
+    **{name: getattr(_blas_extras, name) for name in _blas_extras.__all__},
+    "logcumsumexp": _logcumsumexp,
     **{name: getattr(_numerics, name) for name in _NUMERICS_METHODS},
     **{name: getattr(_functional, name) for name in _FUNCTIONAL_METHODS},
     **{name: getattr(_special, name) for name in _SPECIAL_METHODS},

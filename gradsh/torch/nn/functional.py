@@ -17,6 +17,8 @@ from gradsh.torch.nn.functional_attention import *  # noqa: F403  (attention, li
 from gradsh.torch.nn.functional_attention import __all__ as _attention_names
 from gradsh.torch.nn.functional_sampling import *  # noqa: F403  (interpolate, listed there)
 from gradsh.torch.nn.functional_sampling import __all__ as _sampling_names
+from gradsh.torch.nn.functional_extra import *  # noqa: F403  (dropout3d ..., listed there)
+from gradsh.torch.nn.functional_extra import __all__ as _extra_names
 
 __getattr__ = module_getattr("torch.nn.functional")
 
@@ -33,6 +35,9 @@ adaptive_avg_pool1d adaptive_avg_pool2d avg_pool1d avg_pool2d batch_norm bilinea
 conv_transpose1d conv_transpose2d
 embedding group_norm layer_norm avg_pool3d max_pool1d max_pool1d_with_indices max_pool2d
 max_pool2d_with_indices
+adaptive_max_pool1d adaptive_max_pool2d adaptive_max_pool1d_with_indices
+adaptive_max_pool2d_with_indices rms_norm conv3d max_pool3d max_pool3d_with_indices
+adaptive_avg_pool3d pdist
 """.split()
 
 __all__ = [*_FROM_OPS, *_FROM_LAYERS, *_FROM_ACTIVATIONS, "relu", "softmax", "log_softmax",
@@ -43,7 +48,8 @@ __all__ = [*_FROM_OPS, *_FROM_LAYERS, *_FROM_ACTIVATIONS, "relu", "softmax", "lo
            "local_response_norm", "fold", "poisson_nll_loss",
            "gaussian_nll_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
            "hinge_embedding_loss", "cosine_embedding_loss", "margin_ranking_loss",
-           "multi_margin_loss", "pairwise_distance", "triplet_margin_loss", *_attention_names,
+           "multi_margin_loss", "pairwise_distance", "triplet_margin_loss", "rrelu", "rrelu_",
+           *_attention_names, *_extra_names,
            *_sampling_names]
 
 _module = globals()
@@ -55,6 +61,8 @@ del _module, _name
 
 
 relu = _ops.functional_relu
+rrelu = _ops.functional_rrelu
+rrelu_ = _ops.rrelu_
 
 
 def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,  # noqa: A002

@@ -5,22 +5,24 @@ from __future__ import annotations
 from gradsh.torch.nn.modules.activation import (
     CELU, ELU, GELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid,
     LogSoftmax, Mish, MultiheadAttention,
-    PReLU, ReLU, ReLU6, SELU, SiLU, Sigmoid, Softmax, Softmax2d, Softmin,
+    PReLU, RReLU, ReLU, ReLU6, SELU, SiLU, Sigmoid, Softmax, Softmax2d, Softmin,
     Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold,
 )
 from gradsh.torch.nn.modules.batchnorm import (
-    BatchNorm1d, BatchNorm2d, LazyBatchNorm1d, LazyBatchNorm2d,
+    BatchNorm1d, BatchNorm2d, BatchNorm3d, LazyBatchNorm1d, LazyBatchNorm2d,
 )
 from gradsh.torch.nn.modules.container import (
     ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential,
 )
 from gradsh.torch.nn.modules.conv import (
-    Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, LazyConv1d, LazyConv2d,
+    Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, LazyConv1d, LazyConv2d,
 )
 from gradsh.torch.nn.modules.dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d
+from gradsh.torch.nn.modules.dropout import Dropout3d
 from gradsh.torch.nn.modules.flatten import Flatten, Unflatten
 from gradsh.torch.nn.modules.fold import Fold, Unfold
 from gradsh.torch.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d
+from gradsh.torch.nn.modules.instancenorm import InstanceNorm3d
 from gradsh.torch.nn.modules.lazy import LazyModuleMixin
 from gradsh.torch.nn.modules.linear import Bilinear, Identity, LazyLinear, Linear
 from gradsh.torch.nn.modules.distance import CosineSimilarity, PairwiseDistance
@@ -28,11 +30,14 @@ from gradsh.torch.nn.modules.loss import (
     BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
     HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
     MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss,
-    SoftMarginLoss, TripletMarginLoss,
+    SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss, MultiLabelMarginLoss,
 )
 from gradsh.torch.nn.modules.module import Module
 from gradsh.torch.nn.modules.normalization import GroupNorm, LayerNorm, LocalResponseNorm
+from gradsh.torch.nn.modules.normalization import RMSNorm
 from gradsh.torch.nn.modules.pooling import (
+    AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool3d, LPPool1d, LPPool2d, MaxPool3d,
+    AdaptiveAvgPool3d,
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d,
 )
 from gradsh.torch.nn.modules.rnn import (
@@ -54,6 +59,10 @@ from gradsh.torch.nn.modules.upsampling import (
 )
 
 __all__ = [
+    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "RMSNorm",
+    "RReLU", "BatchNorm3d", "Dropout3d",
+    "InstanceNorm3d", "AvgPool3d", "LPPool1d", "LPPool2d", "TripletMarginWithDistanceLoss",
+    "MultiLabelMarginLoss", "Conv3d", "MaxPool3d", "AdaptiveAvgPool3d",
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AlphaDropout", "AvgPool1d", "AvgPool2d",
     "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear", "CELU", "Conv1d",
     "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "CosineEmbeddingLoss", "CosineSimilarity", "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "ELU", "Embedding",
@@ -67,7 +76,8 @@ __all__ = [
     "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "SoftMarginLoss",
     "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
     "Tanhshrink", "Threshold", "TripletMarginLoss",
-    "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyConv1d", "LazyConv2d", "LazyLinear", "LazyModuleMixin",
+    "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyConv1d", "LazyConv2d", "LazyLinear",
+    "LazyModuleMixin",
     "Unflatten", "Unfold", "MultiheadAttention", "Transformer", "TransformerDecoder",
     "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "PixelShuffle",
     "PixelUnshuffle", "InstanceNorm1d", "InstanceNorm2d", "EmbeddingBag", "LocalResponseNorm",

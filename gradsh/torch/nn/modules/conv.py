@@ -1,4 +1,4 @@
-"""Conv1d, Conv2d and the transposed ConvTranspose1d and ConvTranspose2d, initialised as
+"""Conv1d, Conv2d, Conv3d and the transposed ConvTranspose1d and ConvTranspose2d, initialised as
 PyTorch's _ConvNd.reset_parameters does."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from gradsh.torch.nn.modules.lazy import LazyModuleMixin
 from gradsh.torch.nn.modules.module import Module
 from gradsh.torch.nn.parameter import UninitializedParameter
 
-__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d"]
 
 
 def _ntuple(value: Any, n: int) -> tuple[Any, ...]:
@@ -90,7 +90,7 @@ class _ConvNd(Module):
 
     def _conv_forward(self, input: Tensor, weight: Tensor,  # noqa: A002
                       bias: Tensor | None) -> Tensor:
-        conv = F.conv1d if self._dims == 1 else F.conv2d
+        conv = getattr(F, f"conv{self._dims}d")
         if self.padding_mode != "zeros":
             padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
             return conv(padded, weight, bias, self.stride, (0,) * self._dims, self.dilation,
@@ -107,6 +107,10 @@ class Conv1d(_ConvNd):
 
 class Conv2d(_ConvNd):
     _dims = 2
+
+
+class Conv3d(_ConvNd):
+    _dims = 3
 
 
 class _ConvTransposeNd(_ConvNd):

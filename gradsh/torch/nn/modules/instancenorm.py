@@ -1,4 +1,4 @@
-"""InstanceNorm1d and InstanceNorm2d: per-sample, per-channel statistics (F.instance_norm)."""
+"""InstanceNorm1d, 2d and 3d: per-sample, per-channel statistics (F.instance_norm)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from gradsh.engine.tensor import Tensor
 from gradsh.torch.nn import functional as F
 from gradsh.torch.nn.modules.batchnorm import _NormBase
 
-__all__ = ["InstanceNorm1d", "InstanceNorm2d"]
+__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
 
 
 class _InstanceNorm(_NormBase):
@@ -53,3 +53,7 @@ class InstanceNorm1d(_InstanceNorm):
 
 class InstanceNorm2d(_InstanceNorm):
     no_batch_dim, dims_text = 3, "3D or 4D"
+
+
+class InstanceNorm3d(_InstanceNorm):
+    no_batch_dim, dims_text = 4, "4D or 5D"

@@ -1,4 +1,4 @@
-"""LayerNorm, GroupNorm and LocalResponseNorm."""
+"""LayerNorm, RMSNorm, GroupNorm and LocalResponseNorm."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from gradsh.torch.nn.modules.linear import factory
 from gradsh.torch.nn.modules.module import Module
 from gradsh.torch.nn.parameter import Parameter
 
-__all__ = ["GroupNorm", "LayerNorm", "LocalResponseNorm"]
+__all__ = ["GroupNorm", "LayerNorm", "LocalResponseNorm", "RMSNorm"]
 
 
 def affine_parameters(module: Module, shape: Any, enabled: bool, bias: bool,
@@ -58,6 +58,32 @@ class LayerNorm(Module):
     def extra_repr(self) -> str:
         return ("{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}, "
                 "bias={use_bias}".format(**self.__dict__, use_bias=self.bias is not None))
+
+
+class RMSNorm(Module):
+    def __init__(self, normalized_shape: Any, eps: float | None = None,
+                 elementwise_affine: bool = True, device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps, self.elementwise_affine = eps, elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(ops.empty(self.normalized_shape, **factory(device, dtype)))
+        else:
+            self.register_parameter("weight", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.weight is not None:
+            init.ones_(self.weight)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return ("{normalized_shape}, eps={eps}, "
+                "elementwise_affine={elementwise_affine}".format(**self.__dict__))
 
 
 class GroupNorm(Module):

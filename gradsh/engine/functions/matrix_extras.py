@@ -1,0 +1,74 @@
+"""Nodes of the less common matrix ops: Rot90Backward0, VdotBackward0, and diag_embed over any
+pair of dimensions (DiagEmbedBackward0)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions.common import xp_of
+from gradsh.engine.functions.grad_ops import ArrayOps
+from gradsh.engine.functions.linalg import DotBackward0
+from gradsh.engine.tensor import Array, Function, Tensor
+
+__all__ = ["DiagEmbedDimsBackward0", "Rot90Backward0", "VdotBackward0", "rotate"]
+
+
+def rotate(F: Any, x: Any, k: int, dims: tuple[int, int]) -> Any:
+    """x turned k quarter turns from dims[0] towards dims[1] (ATen's rot90: flips and a
+    transpose), with F's flip and transpose, so on arrays and tensors alike."""
+    k %= 4
+    d0, d1 = dims
+    if k == 1:
+        return F.transpose(F.flip(x, (d1,)), d0, d1)
+    if k == 2:
+        return F.flip(x, (d0, d1))
+    if k == 3:
+        return F.transpose(F.flip(x, (d0,)), d0, d1)
+    return x
+
+
+class Rot90Backward0(Function):
+    node_name = "Rot90Backward0"
+
+    def forward(self, a: Tensor, k: int, dims: tuple[int, int]) -> Array:
+        self.k, self.dims = k, dims
+        return xp_of(a._data).ascontiguousarray(rotate(ArrayOps, a._data, k, dims))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (rotate(F, grad, -self.k, self.dims),)
+
+
+class VdotBackward0(DotBackward0):
+    """vdot of real vectors: dot (the conjugate is the vector itself)."""
+
+    node_name = "VdotBackward0"
+
+
+class DiagEmbedDimsBackward0(Function):
+    """diag_embed: each vector of the last dimension on the offset-th diagonal of the plane
+    (dim1, dim2) of a new tensor."""
+
+    node_name = "DiagEmbedBackward0"
+
+    def forward(self, a: Tensor, offset: int, dim1: int, dim2: int) -> Array:
+        x = a._data
+        xp = xp_of(x)
+        n = x.shape[-1] + abs(offset)
+        self.offset, self.dim1, self.dim2 = offset, dim1, dim2
+        out = xp.zeros(x.shape[:-1] + (n, n), dtype=x.dtype)
+        rows = xp.arange(x.shape[-1]) + max(-offset, 0)
+        cols = xp.arange(x.shape[-1]) + max(offset, 0)
+        out[..., rows, cols] = x
+        # the two new dimensions are last; move them to dim1 and dim2
+        order = [d for d in range(out.ndim - 2)]
+        for position, source in sorted(((dim1, out.ndim - 2), (dim2, out.ndim - 1))):
+            order.insert(position, source)
+        return xp.ascontiguousarray(xp.transpose(out, order))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        if F.as_tensor:
+            raise TorchRuntimeError("gradsh does not implement the double backward of "
+                                    "diag_embed yet")
+        xp = xp_of(grad)
+        return (xp.diagonal(grad, self.offset, self.dim1, self.dim2).copy(),)

@@ -1,0 +1,15 @@
+import torch
+torch.manual_seed(0)
+m=torch.nn.LazyLinear(3)
+print(m, m.weight, type(m.weight).__name__, list(m.state_dict().keys()))
+opt=torch.optim.SGD(m.parameters(), lr=0.1)
+y=m(torch.randn(2,4)); print(m, type(m).__name__, m.weight.shape, y.grad_fn)
+print(m.weight, m.bias)
+y.sum().backward(); opt.step(); print(m.weight)
+c=torch.nn.LazyConv2d(4, 3, padding=1); print(c)
+print(c(torch.randn(1,2,5,5)).shape, c, c.weight.shape, c.bias[:2])
+c=torch.nn.LazyConv1d(4, 2, groups=2); print(c(torch.randn(2,6,5)).shape, c, c.weight.sum())
+d=torch.nn.DataParallel(torch.nn.Linear(2,3)); print(d); print(list(d.state_dict().keys()), type(d.module).__name__, d.device_ids, d(torch.ones(1,2)).grad_fn)
+print([n for n,_ in d.named_parameters()])
+import torch.nn.parallel
+print(torch.nn.parallel.DataParallel is torch.nn.DataParallel)
