@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradsh.engine.vecmath import sgemm
+from gradsh.engine.vecmath import native, sgemm
 from gradsh.engine.vecmath.fp import F32, fma32
 
 IC_BLOCK = 16
@@ -56,6 +56,8 @@ def onednn_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
     ow = (width - dilation[1] * (kw - 1) - 1) // stride[1] + 1
     outputs = n * o * oh * ow
     steps = c * kh * kw
+    if _compiled(outputs * steps, padded.size):
+        return _compiled_forward(padded, w, bias, (oh, ow), stride, dilation)
     if steps * (_STEP_US + outputs * _ELEMENT_US) > sgemm.EXACT_MAX_US:
         return None
     windows = _windows(padded, kh, kw, (oh, ow), stride, dilation)
@@ -98,6 +100,8 @@ def onednn_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...]
     c, kh, kw = w.shape[1], w.shape[2], w.shape[3]
     (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
     h, width = x_shape[2] + 2 * ph, x_shape[3] + 2 * pw
+    if _compiled(n * c * h * width * o * kh * kw, n * c * h * width):
+        return _compiled_backward_data(gy, w, x_shape, padding, stride, dilation)
     if o * kh * kw * (_STEP_US + n * c * oh * ow * _ELEMENT_US) > sgemm.EXACT_MAX_US:
         return None
     total = None
@@ -127,6 +131,8 @@ def onednn_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, .
     then the output rows and columns. None over the time bound."""
     n, o, oh, ow = gy.shape
     c, kh, kw = w_shape[1], w_shape[2], w_shape[3]
+    if _compiled(n * oh * ow * o * c * kh * kw, x.size * kh * kw):
+        return _compiled_backward_weights(x, gy, w_shape, padding, stride, dilation)
     if n * oh * ow * (_STEP_US + o * c * kh * kw * _ELEMENT_US) > sgemm.EXACT_MAX_US:
         return None
     (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
@@ -152,3 +158,122 @@ def onednn_backward_bias(gy: np.ndarray) -> np.ndarray:
     if values.shape[1] == 0:
         return np.zeros(o, F32)
     return np.cumsum(values, axis=1, dtype=F32)[:, -1]
+
+
+# The compiled path: each of oneDNN's chains above is a row of one product of the weights and
+# the input's (or output gradient's) columns, in the chain's order, through the kernels' fused
+# chain (native.chain, the one sgemm.py's blocked products run); a column copy and one call per
+# channel block and slice of samples. Its cost (microseconds): the kernels' multiply-adds and
+# a copy of the columns, measured on the reference machine; the bound it runs under is a
+# multiple of the products' (one convolution is many products' work at once).
+_COLUMN_US = 0.002
+_COMPILED_BOUND = 100.0
+# A slice of samples copies at most this many column elements (the kernels' operands stay in
+# the caches, the copies stay small).
+_SLICE_ELEMENTS = 1 << 22
+
+
+def _compiled(multiply_adds: int, columns: int) -> bool:
+    """Whether the kernels are built and run this convolution within the bound."""
+    if native.kernels is None:
+        return False
+    cost = native.cost(multiply_adds) + columns * _COLUMN_US
+    return cost <= sgemm.EXACT_MAX_US * _COMPILED_BOUND
+
+
+def _slices(n: int, per_sample: int) -> list[slice]:
+    step = max(1, _SLICE_ELEMENTS // max(1, per_sample))
+    return [slice(s, min(n, s + step)) for s in range(0, n, step)]
+
+
+def _blocks(count: int) -> list[tuple[int, int]]:
+    return [(start, min(start + IC_BLOCK, count)) for start in range(0, count, IC_BLOCK)]
+
+
+def _window_view(x: np.ndarray, kernel: tuple[int, int], out: tuple[int, int],
+                 stride: tuple[int, int], dilation: tuple[int, int]) -> np.ndarray:
+    """(N, C, kh, kw, OH, OW): the input value each kernel position multiplies, a view."""
+    sn, sc, sh, sw = x.strides
+    return np.lib.stride_tricks.as_strided(
+        x, (x.shape[0], x.shape[1], *kernel, *out),
+        (sn, sc, sh * dilation[0], sw * dilation[1], sh * stride[0], sw * stride[1]),
+        writeable=False)
+
+
+def _block_rows(view: np.ndarray, blocks: list[tuple[int, int]]) -> np.ndarray:
+    """view (N, C, kh, kw, ...) as rows (kh * kw * C, N * ...): per channel block its kernel
+    rows, kernel columns and channels, in that order (the chains' order)."""
+    rows = [view[:, c0:c1].transpose(2, 3, 1, 0, *range(4, view.ndim)) for c0, c1 in blocks]
+    return np.concatenate([r.reshape(-1, view.shape[0] * int(np.prod(view.shape[4:])))
+                           for r in rows])
+
+
+def _summed(parts: np.ndarray, bias: np.ndarray | None) -> np.ndarray:
+    """The blocks' chains added in order, the bias right after the first's."""
+    total = parts[0] if bias is None else parts[0] + bias[:, None]
+    for part in parts[1:]:
+        total += part
+    return total
+
+
+def _compiled_forward(padded: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
+                      out: tuple[int, int], stride: tuple[int, int],
+                      dilation: tuple[int, int]) -> np.ndarray:
+    n, c = padded.shape[:2]
+    o, _, kh, kw = w.shape
+    blocks = _blocks(c)
+    weights = np.concatenate([w[:, c0:c1].transpose(0, 2, 3, 1).reshape(o, -1)
+                              for c0, c1 in blocks], axis=1)
+    spans = [(c0 * kh * kw, c1 * kh * kw) for c0, c1 in blocks]
+    view = _window_view(padded, (kh, kw), out, stride, dilation)
+    y = np.empty((n, o, *out), F32)
+    for part in _slices(n, c * kh * kw * out[0] * out[1]):
+        parts = native.chain(weights, _block_rows(view[part], blocks), spans)
+        y[part] = _summed(parts, bias).reshape(o, -1, *out).transpose(1, 0, 2, 3)
+    return y
+
+
+def _compiled_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...],
+                            padding: tuple[int, int], stride: tuple[int, int],
+                            dilation: tuple[int, int]) -> np.ndarray:
+    """Each input element's chain runs over every kernel position and output channel of its
+    block; the positions that reach no output multiply a 0 (which leaves the chain's value
+    as it was)."""
+    n, o, oh, ow = gy.shape
+    c, kh, kw = w.shape[1:]
+    (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
+    h, width = x_shape[2], x_shape[3]
+    # spread[..., t, u]: gy at the padded input row t - (kh-1)*dh (column likewise), else 0
+    top, left = (kh - 1) * dh, (kw - 1) * dw
+    spread = np.zeros((n, o, top + h + 2 * ph, left + width + 2 * pw), F32)
+    spread[:, :, top:top + sh * (oh - 1) + 1:sh, left:left + sw * (ow - 1) + 1:sw] = gy
+    # kernel position (i, j) takes input element (y, x) from spread[y + ph + top - i*dh, ...]
+    view = _window_view(spread[:, :, ph:, pw:], (kh, kw), (h, width), (1, 1), dilation)
+    view = view[:, :, ::-1, ::-1]
+    blocks = _blocks(o)
+    weights = np.concatenate([w[o0:o1].transpose(1, 2, 3, 0).reshape(c, -1)
+                              for o0, o1 in blocks], axis=1)
+    spans = [(o0 * kh * kw, o1 * kh * kw) for o0, o1 in blocks]
+    gx = np.empty((n, c, h, width), F32)
+    for part in _slices(n, o * kh * kw * h * width):
+        parts = native.chain(weights, _block_rows(view[part], blocks), spans)
+        gx[part] = _summed(parts, None).reshape(c, -1, h, width).transpose(1, 0, 2, 3)
+    return gx
+
+
+def _compiled_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, ...],
+                               padding: tuple[int, int], stride: tuple[int, int],
+                               dilation: tuple[int, int]) -> np.ndarray:
+    """One chain per weight over the samples, output rows and columns: a product over all of
+    them, continued slice by slice of samples."""
+    n, o, oh, ow = gy.shape
+    c, kh, kw = w_shape[1:]
+    (ph, pw) = padding
+    padded = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))) if ph or pw else x
+    view = _window_view(padded, (kh, kw), (oh, ow), stride, dilation)
+    acc = np.zeros((o, c * kh * kw), F32)
+    for part in _slices(n, c * kh * kw * oh * ow):
+        grads = gy[part].transpose(1, 0, 2, 3).reshape(o, -1)
+        columns = view[part].transpose(0, 4, 5, 1, 2, 3).reshape(grads.shape[1], -1)
+        acc = native.chain(grads, columns, [(0, grads.shape[1])], acc)[0]
+    return acc.reshape(o, c, kh, kw)
