@@ -17,6 +17,8 @@ from gradsh.engine.vecmath import native, sgemm
 from gradsh.engine.vecmath.fp import F32, fma32
 
 IC_BLOCK = 16
+# A part of a sum: (first channel, end, first kernel column, end).
+Piece = tuple[int, int, int, int]
 _STEP_US = 8.0
 _ELEMENT_US = 0.004
 
@@ -90,28 +92,42 @@ def slow_forward(cols: np.ndarray, w: np.ndarray, bias: np.ndarray | None) -> np
     return sgemm.addmm(np.ascontiguousarray(start), weights, cols, 1.0, 1.0)
 
 
+def data_pieces(o: int, kw: int, width: int, stride: tuple[int, int]) -> list[Piece]:
+    """How oneDNN's backward-data kernel splits each input element's sum, found by probing
+    torch: with strides of 1, output channels in blocks of 16, each block one chain over the
+    kernel rows, kernel columns and its channels; a strided convolution takes all channels at
+    once, and when its stride divides the input's width, one chain per kernel column (over the
+    kernel rows and the channels). Each piece's chain starts from 0; the pieces are added in
+    order: (first channel, end, first kernel column, end) each."""
+    if stride == (1, 1):
+        return [(start, min(start + IC_BLOCK, o), 0, kw) for start in range(0, o, IC_BLOCK)]
+    if width % stride[1] == 0:
+        return [(0, o, j, j + 1) for j in range(kw)]
+    return [(0, o, 0, kw)]
+
+
 def onednn_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...],
                          padding: tuple[int, int], stride: tuple[int, int],
                          dilation: tuple[int, int]) -> np.ndarray | None:
-    """oneDNN's backward-data kernel: output channels in blocks of 16; per block one fused
-    chain per input element, from 0, over kernel rows, kernel columns and the block's
-    channels; the blocks added in order. None over the time bound."""
+    """oneDNN's backward-data kernel (data_pieces: the chains from 0 that each input element's
+    sum is made of, added in order). None over the time bound."""
     n, o, oh, ow = gy.shape
     c, kh, kw = w.shape[1], w.shape[2], w.shape[3]
     (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
     h, width = x_shape[2] + 2 * ph, x_shape[3] + 2 * pw
-    if _compiled(n * c * h * width * o * kh * kw, n * c * h * width):
-        return _compiled_backward_data(gy, w, x_shape, padding, stride, dilation)
+    pieces = data_pieces(o, kw, x_shape[3], stride)
+    if _compiled(n * c * h * width * o * kh * kw, n * o * kh * kw * h * width):
+        return _compiled_backward_data(gy, w, x_shape, padding, stride, dilation, pieces)
     if o * kh * kw * (_STEP_US + n * c * oh * ow * _ELEMENT_US) > sgemm.EXACT_MAX_US:
         return None
     total = None
-    for start in range(0, o, IC_BLOCK):
+    for o0, o1, j0, j1 in pieces:
         acc = np.zeros((n, c, h, width), F32)
         for i in range(kh):
-            for j in range(kw):
+            for j in range(j0, j1):
                 rows = slice(i * dh, i * dh + sh * (oh - 1) + 1, sh)
                 cols = slice(j * dw, j * dw + sw * (ow - 1) + 1, sw)
-                for oc in range(start, min(start + IC_BLOCK, o)):
+                for oc in range(o0, o1):
                     target = acc[:, :, rows, cols]
                     acc[:, :, rows, cols] = fma32(
                         np.broadcast_to(gy[:, oc][:, None], target.shape),
@@ -186,8 +202,8 @@ def _slices(n: int, per_sample: int) -> list[slice]:
     return [slice(s, min(n, s + step)) for s in range(0, n, step)]
 
 
-def _blocks(count: int) -> list[tuple[int, int]]:
-    return [(start, min(start + IC_BLOCK, count)) for start in range(0, count, IC_BLOCK)]
+def _blocks(count: int, kw: int) -> list[Piece]:
+    return [(start, min(start + IC_BLOCK, count), 0, kw) for start in range(0, count, IC_BLOCK)]
 
 
 def _window_view(x: np.ndarray, kernel: tuple[int, int], out: tuple[int, int],
@@ -200,12 +216,23 @@ def _window_view(x: np.ndarray, kernel: tuple[int, int], out: tuple[int, int],
         writeable=False)
 
 
-def _block_rows(view: np.ndarray, blocks: list[tuple[int, int]]) -> np.ndarray:
-    """view (N, C, kh, kw, ...) as rows (kh * kw * C, N * ...): per channel block its kernel
-    rows, kernel columns and channels, in that order (the chains' order)."""
-    rows = [view[:, c0:c1].transpose(2, 3, 1, 0, *range(4, view.ndim)) for c0, c1 in blocks]
+def _piece_rows(view: np.ndarray, pieces: list[Piece]) -> np.ndarray:
+    """view (N, C, kh, kw, ...) as rows (kh * kw * C, N * ...): per piece its kernel rows,
+    kernel columns and channels, in that order (the chains' order)."""
+    rows = [view[:, c0:c1, :, j0:j1].transpose(2, 3, 1, 0, *range(4, view.ndim))
+            for c0, c1, j0, j1 in pieces]
     return np.concatenate([r.reshape(-1, view.shape[0] * int(np.prod(view.shape[4:])))
                            for r in rows])
+
+
+def _piece_weights(w: np.ndarray,
+                   pieces: list[Piece]) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """w (C, kh, kw, R) as the rows (R, kh * kw * C) that _piece_rows' columns meet, and each
+    piece's span of them."""
+    parts = [w[c0:c1, :, j0:j1].transpose(3, 1, 2, 0).reshape(w.shape[3], -1)
+             for c0, c1, j0, j1 in pieces]
+    ends = np.cumsum([part.shape[1] for part in parts]).tolist()
+    return np.concatenate(parts, axis=1), list(zip([0] + ends[:-1], ends))
 
 
 def _summed(parts: np.ndarray, bias: np.ndarray | None) -> np.ndarray:
@@ -221,24 +248,21 @@ def _compiled_forward(padded: np.ndarray, w: np.ndarray, bias: np.ndarray | None
                       dilation: tuple[int, int]) -> np.ndarray:
     n, c = padded.shape[:2]
     o, _, kh, kw = w.shape
-    blocks = _blocks(c)
-    weights = np.concatenate([w[:, c0:c1].transpose(0, 2, 3, 1).reshape(o, -1)
-                              for c0, c1 in blocks], axis=1)
-    spans = [(c0 * kh * kw, c1 * kh * kw) for c0, c1 in blocks]
+    pieces = _blocks(c, kw)
+    weights, spans = _piece_weights(w.transpose(1, 2, 3, 0), pieces)
     view = _window_view(padded, (kh, kw), out, stride, dilation)
     y = np.empty((n, o, *out), F32)
     for part in _slices(n, c * kh * kw * out[0] * out[1]):
-        parts = native.chain(weights, _block_rows(view[part], blocks), spans)
+        parts = native.chain(weights, _piece_rows(view[part], pieces), spans)
         y[part] = _summed(parts, bias).reshape(o, -1, *out).transpose(1, 0, 2, 3)
     return y
 
 
 def _compiled_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...],
                             padding: tuple[int, int], stride: tuple[int, int],
-                            dilation: tuple[int, int]) -> np.ndarray:
-    """Each input element's chain runs over every kernel position and output channel of its
-    block; the positions that reach no output multiply a 0 (which leaves the chain's value
-    as it was)."""
+                            dilation: tuple[int, int], pieces: list[Piece]) -> np.ndarray:
+    """Each input element's chain runs over every kernel position of its piece; the positions
+    that reach no output multiply a 0 (which leaves the chain's value as it was)."""
     n, o, oh, ow = gy.shape
     c, kh, kw = w.shape[1:]
     (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
@@ -250,13 +274,10 @@ def _compiled_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, .
     # kernel position (i, j) takes input element (y, x) from spread[y + ph + top - i*dh, ...]
     view = _window_view(spread[:, :, ph:, pw:], (kh, kw), (h, width), (1, 1), dilation)
     view = view[:, :, ::-1, ::-1]
-    blocks = _blocks(o)
-    weights = np.concatenate([w[o0:o1].transpose(1, 2, 3, 0).reshape(c, -1)
-                              for o0, o1 in blocks], axis=1)
-    spans = [(o0 * kh * kw, o1 * kh * kw) for o0, o1 in blocks]
+    weights, spans = _piece_weights(w.transpose(0, 2, 3, 1), pieces)
     gx = np.empty((n, c, h, width), F32)
     for part in _slices(n, o * kh * kw * h * width):
-        parts = native.chain(weights, _block_rows(view[part], blocks), spans)
+        parts = native.chain(weights, _piece_rows(view[part], pieces), spans)
         gx[part] = _summed(parts, None).reshape(c, -1, h, width).transpose(1, 0, 2, 3)
     return gx
 
