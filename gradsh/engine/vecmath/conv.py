@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradsh.engine import limits
 from gradsh.engine.vecmath import native, sgemm
 from gradsh.engine.vecmath.fp import F32, fma32
 
@@ -90,6 +91,32 @@ def slow_forward(cols: np.ndarray, w: np.ndarray, bias: np.ndarray | None) -> np
         return sgemm.mm(weights, cols)
     start = np.broadcast_to(bias[:, None], (weights.shape[0], cols.shape[1]))
     return sgemm.addmm(np.ascontiguousarray(start), weights, cols, 1.0, 1.0)
+
+
+def slow_backward_columns(gy: np.ndarray, w: np.ndarray) -> np.ndarray | None:
+    """slow_conv2d's input gradient before its col2im: per sample weight^T (K, O) @ the
+    output gradient (O, OH*OW) by MKL's sgemm, (N, K, OH*OW); None over the bound."""
+    n, o = gy.shape[:2]
+    weights = w.reshape(o, -1)
+    rows = gy.reshape(n, o, -1)
+    if n * sgemm.cost("blocked", weights.shape[1], rows.shape[2], o) > sgemm.EXACT_MAX_US:
+        return None
+    return np.stack([sgemm.mm(weights.T, sample) for sample in rows])
+
+
+def slow_backward_weights(cols: np.ndarray, gy: np.ndarray) -> np.ndarray | None:
+    """slow_conv2d's weight gradient: from 0, per sample in turn, += the output gradient
+    (O, OH*OW) @ its columns^T (OH*OW, K) by MKL's sgemm with beta 1; (O, K), None over the
+    bound."""
+    n, o = gy.shape[:2]
+    rows = gy.reshape(n, o, -1)
+    k = cols.shape[1]
+    if n * sgemm.cost("blocked", o, k, rows.shape[2]) > sgemm.EXACT_MAX_US:
+        return None
+    acc = np.zeros((o, k), F32)
+    for sample, columns in zip(rows, cols, strict=True):
+        acc = sgemm.addmm(acc, sample, columns.T, 1.0, 1.0)
+    return acc
 
 
 def data_pieces(o: int, kw: int, width: int, stride: tuple[int, int]) -> list[Piece]:
@@ -198,7 +225,10 @@ def _compiled(multiply_adds: int, columns: int) -> bool:
 
 
 def _slices(n: int, per_sample: int) -> list[slice]:
+    """Slices of the samples whose columns (`per_sample` elements each) make one copy, refused
+    before it is made when it would pass the memory limit."""
     step = max(1, _SLICE_ELEMENTS // max(1, per_sample))
+    limits.check((min(n, step), per_sample), 4)
     return [slice(s, min(n, s + step)) for s in range(0, n, step)]
 
 
@@ -251,8 +281,9 @@ def _compiled_forward(padded: np.ndarray, w: np.ndarray, bias: np.ndarray | None
     pieces = _blocks(c, kw)
     weights, spans = _piece_weights(w.transpose(1, 2, 3, 0), pieces)
     view = _window_view(padded, (kh, kw), out, stride, dilation)
+    slices = _slices(n, c * kh * kw * out[0] * out[1])
     y = np.empty((n, o, *out), F32)
-    for part in _slices(n, c * kh * kw * out[0] * out[1]):
+    for part in slices:
         parts = native.chain(weights, _piece_rows(view[part], pieces), spans)
         y[part] = _summed(parts, bias).reshape(o, -1, *out).transpose(1, 0, 2, 3)
     return y
@@ -267,6 +298,7 @@ def _compiled_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, .
     c, kh, kw = w.shape[1:]
     (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
     h, width = x_shape[2], x_shape[3]
+    slices = _slices(n, o * kh * kw * h * width)
     # spread[..., t, u]: gy at the padded input row t - (kh-1)*dh (column likewise), else 0
     top, left = (kh - 1) * dh, (kw - 1) * dw
     spread = np.zeros((n, o, top + h + 2 * ph, left + width + 2 * pw), F32)
@@ -276,7 +308,7 @@ def _compiled_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, .
     view = view[:, :, ::-1, ::-1]
     weights, spans = _piece_weights(w.transpose(0, 2, 3, 1), pieces)
     gx = np.empty((n, c, h, width), F32)
-    for part in _slices(n, o * kh * kw * h * width):
+    for part in slices:
         parts = native.chain(weights, _piece_rows(view[part], pieces), spans)
         gx[part] = _summed(parts, None).reshape(c, -1, h, width).transpose(1, 0, 2, 3)
     return gx
