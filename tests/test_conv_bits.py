@@ -72,7 +72,7 @@ def test_conv2d_backward_is_torchs(torch: Any, x_shape: tuple[int, ...],
 
 
 def _assert_gradients_are_torchs(torch: Any, x_shape: tuple[int, ...], w_shape: tuple[int, ...],
-                                 padding: int, stride: int) -> None:
+                                 padding: int, stride: int, dilation: int = 1) -> None:
     """conv2d's output and its three gradients, gradsh's bits against torch's (one thread)."""
     rng = np.random.default_rng(sum(x_shape))
     arrays = [rng.standard_normal(s).astype(F32) for s in (x_shape, w_shape, w_shape[:1])]
@@ -82,7 +82,8 @@ def _assert_gradients_are_torchs(torch: Any, x_shape: tuple[int, ...], w_shape: 
     try:
         for module in (torch, gtorch):
             x, w, b = (module.from_numpy(a.copy()).requires_grad_() for a in arrays)
-            y = module.nn.functional.conv2d(x, w, b, stride=stride, padding=padding)
+            y = module.nn.functional.conv2d(x, w, b, stride=stride, padding=padding,
+                                            dilation=dilation)
             dy = np.random.default_rng(7).standard_normal(tuple(y.shape)).astype(F32)
             y.backward(module.from_numpy(dy))
             results.append([y.detach().numpy()] + [t.grad.numpy() for t in (x, w, b)])
@@ -91,6 +92,19 @@ def _assert_gradients_are_torchs(torch: Any, x_shape: tuple[int, ...], w_shape: 
     for theirs, ours in zip(*results, strict=True):
         assert theirs.shape == ours.shape
         assert (theirs.view(np.uint32) == ours.view(np.uint32)).all()
+
+
+DILATED = [((2, 3, 12, 12), (4, 3, 3, 3), 2, 2), ((4, 20, 10, 10), (24, 20, 3, 3), 2, 2),
+           ((3, 33, 9, 11), (5, 33, 2, 3), 1, 3), ((2, 40, 10, 10), (20, 40, 3, 3), 0, 2)]
+
+
+@pytest.mark.parametrize("x_shape, w_shape, padding, dilation", DILATED, ids=str)
+def test_dilated_conv2d_backward_is_torchs(torch: Any, x_shape: tuple[int, ...],
+                                           w_shape: tuple[int, ...], padding: int,
+                                           dilation: int) -> None:
+    """A dilated convolution's gradients (stride 1): the same oneDNN chains, the kernel
+    positions spread out."""
+    _assert_gradients_are_torchs(torch, x_shape, w_shape, padding, 1, dilation)
 
 
 # oneDNN's layers (more than one sample, or strided): (x, w, padding, stride)

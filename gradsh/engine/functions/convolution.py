@@ -191,9 +191,11 @@ class ConvolutionBackward0(Function):
         x_shape, w_shape = _shape_2d(self.x_shape), _shape_2d(self.w_shape)
         # PyTorch's float32 kernels: oneDNN's, or slow_conv2d's (ATen's im2col and MKL)
         known = g.__class__ is np.ndarray and g.dtype == np.float32 and geo.groups == 1
-        exact = known and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation,
-                                           geo.groups, threads.torch_threads())
-        slow = known and not exact
+        onednn = known and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation,
+                                            geo.groups, threads.torch_threads())
+        exact = onednn and conv.backward_known(geo.stride, geo.dilation)
+        # (a dilated single sample is slow_conv_dilated2d's, another kernel: NumPy's then)
+        slow = known and not onednn and geo.dilation == (1, 1)
         if need_x:
             w = _as_2d(self.saved("weight", F), self.one_d)
             if exact and w.dtype == np.float32:
@@ -207,8 +209,7 @@ class ConvolutionBackward0(Function):
             gx = gx[:, :, 0, :] if self.one_d else gx
         if need_w:
             x = _as_2d(self.saved("input", F), self.one_d)
-            # (a dilated convolution's weight gradient takes another oneDNN kernel)
-            if exact and x.dtype == np.float32 and geo.dilation == (1, 1):
+            if exact and x.dtype == np.float32:
                 gw = conv.onednn_backward_weights(x, g, w_shape, geo.padding, geo.stride,
                                                   geo.dilation)
             elif slow and x.dtype == np.float32:
@@ -219,7 +220,7 @@ class ConvolutionBackward0(Function):
                 gw = conv_backward_weight(x, g, w_shape, geo)
             gw = gw[:, :, 0, :] if self.one_d else gw
         if need_b:
-            if exact and geo.dilation == (1, 1):
+            if exact:
                 gb = conv.onednn_backward_bias(g)
             elif slow:  # slow_conv2d's grad_bias is at::sum over (N, H, W)
                 gb = torch_sum(g, (0, 2, 3), False, np.float32)
