@@ -159,3 +159,36 @@ def test_cnn_layers_are_torchs(torch: Any, kernels: Any, x_shape: tuple[int, ...
                                w_shape: tuple[int, ...], padding: int, stride: int) -> None:
     """Over the NumPy emulation's time bound, the compiled path still gives torch's bits."""
     _assert_gradients_are_torchs(torch, x_shape, w_shape, padding, stride)
+
+
+# oneDNN's deconvolution: (x, w (C_in, C_out, kh, kw), padding, stride, output_padding)
+TRANSPOSED = [((2, 8, 7, 7), (8, 4, 3, 3), 1, 2, 0), ((2, 8, 7, 7), (8, 4, 3, 3), 1, 2, 1),
+              ((4, 20, 6, 6), (20, 6, 3, 3), 0, 1, 0), ((4, 32, 5, 5), (32, 16, 4, 4), 1, 2, 0),
+              ((16, 16, 7, 7), (16, 3, 4, 4), 1, 2, 0), ((16, 16, 7, 7), (16, 1, 4, 4), 1, 2, 0)]
+
+
+@pytest.mark.parametrize("x_shape, w_shape, padding, stride, extra", TRANSPOSED, ids=str)
+def test_conv_transpose2d_is_torchs(torch: Any, x_shape: tuple[int, ...],
+                                    w_shape: tuple[int, ...], padding: int, stride: int,
+                                    extra: int) -> None:
+    """conv_transpose2d through oneDNN's kernels: the output by the backward-data chains (bias
+    after), the input gradient by the forward's, the weight gradient by the weight kernel with
+    input and output swapped, the bias gradient per sample under 4 output channels."""
+    rng = np.random.default_rng(sum(x_shape))
+    arrays = [rng.standard_normal(s).astype(F32) for s in (x_shape, w_shape, w_shape[1:2])]
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    results = []
+    try:
+        for module in (torch, gtorch):
+            x, w, b = (module.from_numpy(a.copy()).requires_grad_() for a in arrays)
+            y = module.nn.functional.conv_transpose2d(x, w, b, stride=stride, padding=padding,
+                                                      output_padding=extra)
+            dy = np.random.default_rng(7).standard_normal(tuple(y.shape)).astype(F32)
+            y.backward(module.from_numpy(dy))
+            results.append([y.detach().numpy()] + [t.grad.numpy() for t in (x, w, b)])
+    finally:
+        torch.set_num_threads(previous)
+    for theirs, ours in zip(*results, strict=True):
+        assert theirs.shape == ours.shape
+        assert (theirs.view(np.uint32) == ours.view(np.uint32)).all()

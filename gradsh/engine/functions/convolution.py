@@ -319,8 +319,15 @@ class ConvolutionTransposeBackward0(Function):
             self.save("weight", w)
         self.geo, self.one_d = geo, x.ndim == 3
         self.w_shape = tuple(w.shape)
-        y = conv_backward_input(_as_2d(x._data, self.one_d), _as_2d(w._data, self.one_d),
-                                _shape_2d(out_shape), geo)
+        x2, w2 = _as_2d(x._data, self.one_d), _as_2d(w._data, self.one_d)
+        self.exact = _transpose_exact(x2, w2, geo)
+        y = None
+        if self.exact:
+            # oneDNN's deconvolution is its convolution's backward-data kernel, the bias after
+            y = conv.onednn_backward_data(x2, w2, _shape_2d(out_shape), geo.padding, geo.stride,
+                                          geo.dilation)
+        if y is None:
+            y = conv_backward_input(x2, w2, _shape_2d(out_shape), geo)
         if has_bias:
             y = y + bias._data.reshape(1, -1, 1, 1)
         return y[:, :, 0, :] if self.one_d else y
@@ -341,13 +348,36 @@ class ConvolutionTransposeBackward0(Function):
                 gb = F.sum(grad, dims, False)
             return gx, gw, gb
         g = _as_2d(grad, self.one_d)
+        geo = self.geo
+        # oneDNN's: the input gradient by its forward kernel, the weight's by its weight kernel
+        # with input and output swapped
+        exact = self.exact and g.__class__ is np.ndarray and g.dtype == np.float32
         if need_x:
-            gx = conv_forward(g, _as_2d(self.saved("weight", F), self.one_d), self.geo)
+            w = _as_2d(self.saved("weight", F), self.one_d)
+            if exact:
+                gx = conv.onednn_forward(g, w, None, geo.padding, geo.stride, geo.dilation)
+            if gx is None:
+                gx = conv_forward(g, w, geo)
             gx = gx[:, :, 0, :] if self.one_d else gx
         if need_w:
             x = _as_2d(self.saved("input", F), self.one_d)
-            gw = conv_backward_weight(g, x, _shape_2d(self.w_shape), self.geo)
+            w_shape = _shape_2d(self.w_shape)
+            if exact:
+                gw = conv.onednn_backward_weights(g, x, w_shape, geo.padding, geo.stride,
+                                                  geo.dilation)
+            if gw is None:
+                gw = conv_backward_weight(g, x, w_shape, geo)
             gw = gw[:, :, 0, :] if self.one_d else gw
         if need_b:
-            gb = g.sum(axis=(0, 2, 3))
+            gb = conv.deconv_backward_bias(g) if exact else g.sum(axis=(0, 2, 3))
         return gx, gw, gb
+
+
+def _transpose_exact(x: Array, w: Array, geo: ConvGeometry) -> bool:
+    """Whether a transposed convolution runs oneDNN's kernels that vecmath/conv.py
+    reproduces: float32, one group, not dilated (its weight gradient differs), and
+    ConvParams::use_mkldnn (else slow_conv_transpose2d: NumPy's products)."""
+    return (x.__class__ is np.ndarray and x.dtype == np.float32 and w.dtype == np.float32
+            and geo.groups == 1 and geo.dilation == (1, 1)
+            and conv.uses_onednn(x.shape, w.shape, geo.stride, geo.dilation, geo.groups,
+                                 threads.torch_threads()))

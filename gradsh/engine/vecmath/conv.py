@@ -209,6 +209,20 @@ def onednn_backward_bias(gy: np.ndarray) -> np.ndarray:
     return np.cumsum(values, axis=1, dtype=F32)[:, -1]
 
 
+
+def deconv_backward_bias(gy: np.ndarray) -> np.ndarray:
+    """A transposed convolution's bias gradient (oneDNN's deconvolution, probed): with fewer
+    than 4 output channels a float sum per sample (rows, then columns) and those sums added in
+    sample order; with more, the convolution's (onednn_backward_bias)."""
+    n, o = gy.shape[:2]
+    if o >= 4 or gy.size == 0:
+        return onednn_backward_bias(gy)
+    sums = np.cumsum(gy.reshape(n, o, -1), axis=2, dtype=F32)[:, :, -1]
+    total = np.zeros(o, F32)
+    for sample in sums:
+        total = total + sample
+    return total
+
 # The compiled path: each of oneDNN's chains above is a row of one product of the weights and
 # the input's (or output gradient's) columns, in the chain's order, through the kernels' fused
 # chain (native.chain, the one sgemm.py's blocked products run); a column copy and one call per
