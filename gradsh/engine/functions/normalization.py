@@ -25,7 +25,7 @@ from gradsh.engine.tensor import (
     run_backward,
     set_grad_enabled,
 )
-from gradsh.engine.vecmath import batchnorm, layernorm
+from gradsh.engine.vecmath import batchnorm, groupnorm, layernorm
 
 __all__ = ["NativeBatchNormBackward0", "NativeLayerNormBackward0", "NativeGroupNormBackward0",
            "NativeLayerNormBackwardBackward0"]
@@ -359,7 +359,19 @@ class NativeGroupNormBackward0(_GroupedNorm):
                 affine: tuple[bool, bool]) -> Array:
         grouped = (x.shape[0], groups, x.numel() // max(x.shape[0] * groups, 1))
         affine_shape = _affine_shape(x.ndim, 1, x.shape[1])
-        return self.normalise(x, weight, bias, grouped, (2,), affine_shape, eps, affine)
+        if not _layer_norm_kernel(x, weight, bias, affine) or x.numel() == 0:
+            return self.normalise(x, weight, bias, grouped, (2,), affine_shape, eps, affine)
+        # float32 in the default layout: ATen's kernel, bit for bit (vecmath/groupnorm.py)
+        self.save("input", x)
+        if affine[0]:
+            self.save("weight", weight)
+        self.grouped, self.axes, self.affine_shape = grouped, (2,), affine_shape
+        self.eps, self.affine = eps, affine
+        y, mean, rstd = groupnorm.forward(x._data, groups,
+                                          weight._data.reshape(-1) if affine[0] else None,
+                                          bias._data.reshape(-1) if affine[1] else None, eps)
+        self.mean, self.invstd = mean[..., None], rstd[..., None]
+        return y
 
 
 class NativeLayerNormBackwardBackward0(MultiOutputFunction):
