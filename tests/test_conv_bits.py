@@ -72,18 +72,26 @@ def test_conv2d_backward_is_torchs(torch: Any, x_shape: tuple[int, ...],
 
 
 def _assert_gradients_are_torchs(torch: Any, x_shape: tuple[int, ...], w_shape: tuple[int, ...],
-                                 padding: int, stride: int, dilation: int = 1) -> None:
-    """conv2d's output and its three gradients, gradsh's bits against torch's (one thread)."""
+                                 padding: int, stride: int, dilation: int = 1,
+                                 transposed: int | None = None) -> None:
+    """conv2d's output and its three gradients (conv_transpose2d's with `transposed`, its
+    output padding), gradsh's bits against torch's (one thread)."""
     rng = np.random.default_rng(sum(x_shape))
-    arrays = [rng.standard_normal(s).astype(F32) for s in (x_shape, w_shape, w_shape[:1])]
+    channels = w_shape[:1] if transposed is None else w_shape[1:2]
+    arrays = [rng.standard_normal(s).astype(F32) for s in (x_shape, w_shape, channels)]
     previous = torch.get_num_threads()
     torch.set_num_threads(1)
     results = []
     try:
         for module in (torch, gtorch):
             x, w, b = (module.from_numpy(a.copy()).requires_grad_() for a in arrays)
-            y = module.nn.functional.conv2d(x, w, b, stride=stride, padding=padding,
-                                            dilation=dilation)
+            functional = module.nn.functional
+            if transposed is None:
+                y = functional.conv2d(x, w, b, stride=stride, padding=padding,
+                                      dilation=dilation)
+            else:
+                y = functional.conv_transpose2d(x, w, b, stride=stride, padding=padding,
+                                                output_padding=transposed)
             dy = np.random.default_rng(7).standard_normal(tuple(y.shape)).astype(F32)
             y.backward(module.from_numpy(dy))
             results.append([y.detach().numpy()] + [t.grad.numpy() for t in (x, w, b)])
@@ -174,21 +182,4 @@ def test_conv_transpose2d_is_torchs(torch: Any, x_shape: tuple[int, ...],
     """conv_transpose2d through oneDNN's kernels: the output by the backward-data chains (bias
     after), the input gradient by the forward's, the weight gradient by the weight kernel with
     input and output swapped, the bias gradient per sample under 4 output channels."""
-    rng = np.random.default_rng(sum(x_shape))
-    arrays = [rng.standard_normal(s).astype(F32) for s in (x_shape, w_shape, w_shape[1:2])]
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    results = []
-    try:
-        for module in (torch, gtorch):
-            x, w, b = (module.from_numpy(a.copy()).requires_grad_() for a in arrays)
-            y = module.nn.functional.conv_transpose2d(x, w, b, stride=stride, padding=padding,
-                                                      output_padding=extra)
-            dy = np.random.default_rng(7).standard_normal(tuple(y.shape)).astype(F32)
-            y.backward(module.from_numpy(dy))
-            results.append([y.detach().numpy()] + [t.grad.numpy() for t in (x, w, b)])
-    finally:
-        torch.set_num_threads(previous)
-    for theirs, ours in zip(*results, strict=True):
-        assert theirs.shape == ours.shape
-        assert (theirs.view(np.uint32) == ours.view(np.uint32)).all()
+    _assert_gradients_are_torchs(torch, x_shape, w_shape, padding, stride, transposed=extra)
