@@ -366,7 +366,8 @@ class NativeGroupNormBackward0(_GroupedNorm):
                 affine: tuple[bool, bool]) -> Array:
         grouped = (x.shape[0], groups, x.numel() // max(x.shape[0] * groups, 1))
         affine_shape = _affine_shape(x.ndim, 1, x.shape[1])
-        if not _layer_norm_kernel(x, weight, bias, affine) or x.numel() == 0:
+        self.kernel = _layer_norm_kernel(x, weight, bias, affine) and x.numel() > 0
+        if not self.kernel:
             return self.normalise(x, weight, bias, grouped, (2,), affine_shape, eps, affine)
         # float32 in the default layout: ATen's kernel, bit for bit (vecmath/groupnorm.py)
         self.keep(x, weight, grouped, (2,), affine_shape, eps, affine)
@@ -374,6 +375,19 @@ class NativeGroupNormBackward0(_GroupedNorm):
                                           eps)
         self.mean, self.invstd = mean[..., None], rstd[..., None]
         return y
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # ATen's kernel, bit for bit at one thread (with more, torch's own bits move: GCC's
+        # vector code there depends on each thread's rows)
+        if (F.as_tensor or not self.kernel or grad.__class__ is not np.ndarray
+                or grad.dtype != np.float32 or threads.torch_threads() != 1):
+            return super().backward(F, grad)
+        x = self.saved("input", ArrayOps)
+        w = self.saved("weight", ArrayOps).reshape(-1) if self.affine[0] else None
+        dx, dw, db = groupnorm.backward(np.ascontiguousarray(grad), x, self.mean[..., 0],
+                                        self.invstd[..., 0], w)
+        need_x, need_w, need_b = self.needs_input_grad
+        return dx if need_x else None, dw if need_w else None, db if need_b else None
 
 
 class NativeLayerNormBackwardBackward0(MultiOutputFunction):
