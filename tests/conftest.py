@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+from gradsh.engine.vecmath import native
+
 # Hypothesis profiles: "ci" (the default, bounded so the suite stays fast) and "long" for a
 # deeper fuzzing run: `pytest -m fuzz --hypothesis-profile long`.
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
@@ -81,3 +83,16 @@ def graphviz_dot() -> str:
         _required("GRADSH_REQUIRE_DOT", "Graphviz's dot program",
                   "apt-get install graphviz, brew install graphviz")
     return str(path)
+
+
+@pytest.fixture(scope="module")
+def kernels() -> Iterator[object]:
+    """The extension module; skipped where it was not built, a failure where CI requires it
+    (GRADSH_REQUIRE_NATIVE=1: .ci/run sets it when a C compiler is present)."""
+    if native.kernels is None:
+        if os.environ.get("GRADSH_REQUIRE_NATIVE"):
+            pytest.fail("GRADSH_REQUIRE_NATIVE is set but gradsh's _native extension is missing")
+        pytest.skip("gradsh's compiled kernels are not built (a C compiler at install builds them)")
+    level = native.kernels.level()
+    yield native.kernels
+    native.kernels.use(level)

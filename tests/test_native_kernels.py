@@ -19,19 +19,6 @@ F32 = np.float32
 Product = tuple[str, Callable[[], np.ndarray]]
 
 
-@pytest.fixture(scope="module")
-def kernels() -> Iterator[object]:
-    """The extension module; skipped where it was not built, a failure where CI requires it
-    (GRADSH_REQUIRE_NATIVE=1: .ci/run sets it when a C compiler is present)."""
-    if native.kernels is None:
-        if os.environ.get("GRADSH_REQUIRE_NATIVE"):
-            pytest.fail("GRADSH_REQUIRE_NATIVE is set but gradsh's _native extension is missing")
-        pytest.skip("gradsh's compiled kernels are not built (a C compiler at install builds them)")
-    level = native.kernels.level()
-    yield native.kernels
-    native.kernels.use(level)
-
-
 def _values(rng: np.random.Generator, shape: tuple[int, ...], kind: int) -> np.ndarray:
     """Random float32 values of one of a few kinds: ordinary, tiny (products and sums in
     float32's subnormal range), huge (products overflow), or ordinary sprinkled with

@@ -44,7 +44,9 @@ RECORDED = "torch 2.13 (recorded)"
 # Programs whose products are MKL's only through the compiled kernels (vecmath/_native.c): the
 # NumPy emulation's time bound leaves them to NumPy's matmul, so without the kernels they drift.
 NEEDS_NATIVE = {"ex_mnist_rnn", "tut_basics_optimization", "tut_two_layer_net_autograd",
-                "tut_two_layer_net_custom_function", "tut_two_layer_net_module"}
+                "tut_two_layer_net_custom_function", "tut_two_layer_net_module",
+                # convolutions over the NumPy emulation's bound (vecmath/conv.py)
+                "ex_mnist", "ex_mnist_2018"}
 
 
 def test_corpus_is_complete() -> None:

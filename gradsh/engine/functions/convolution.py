@@ -12,6 +12,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from gradsh.engine import limits, threads
+from gradsh.engine.functions.cascade_sum import torch_sum
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 from gradsh.engine.vecmath import conv
@@ -82,17 +83,26 @@ def conv_backward_input(grad: Array, w: Array, x_shape: tuple[int, ...],
     """col2im of w^T @ grad: each kernel position's columns added back into the padded input
     with one strided add."""
     xp = xp_of(grad)
-    n, c, h, width = x_shape
-    o, _, kh, kw = w.shape
-    oh, ow = grad.shape[2], grad.shape[3]
+    n, o = grad.shape[0], w.shape[0]
     g = geo.groups
-    rows = grad.reshape(n, o, oh * ow)
+    rows = grad.reshape(n, o, -1)
     weights = w.reshape(o, -1)
     if g == 1:
         cols = xp.matmul(weights.T, rows)
     else:
         grouped = _grouped(weights, g).transpose(0, 2, 1)
-        cols = xp.matmul(grouped, rows.reshape(n, g, o // g, oh * ow))
+        cols = xp.matmul(grouped, rows.reshape(n, g, o // g, rows.shape[2]))
+    return _col2im(cols, x_shape, w.shape, grad.shape[2:], geo)
+
+
+def _col2im(cols: Array, x_shape: tuple[int, ...], w_shape: tuple[int, ...],
+            out: tuple[int, ...], geo: ConvGeometry) -> Array:
+    """The columns (N, C*kh*kw, OH*OW) added into a zeroed padded input in the order of
+    ATen's unfolded2d_acc (kernel rows, then kernel columns), the padding cut off."""
+    xp = xp_of(cols)
+    n, c, h, width = x_shape
+    kh, kw = w_shape[2], w_shape[3]
+    oh, ow = out
     cols = cols.reshape(n, c, kh, kw, oh, ow)
     (ph, pw), (sh, sw), (dh, dw) = geo.padding, geo.stride, geo.dilation
     padded = xp.zeros((n, c, h + 2 * ph, width + 2 * pw), dtype=cols.dtype)
@@ -178,30 +188,44 @@ class ConvolutionBackward0(Function):
             return gx, gw, gb
         g = _as_2d(grad, self.one_d)
         geo = self.geo
-        exact = (g.__class__ is np.ndarray and g.dtype == np.float32 and geo.groups == 1
-                 and conv.uses_onednn(_shape_2d(self.x_shape), _shape_2d(self.w_shape),
-                                      geo.stride, geo.dilation, geo.groups,
-                                      threads.torch_threads()))
+        x_shape, w_shape = _shape_2d(self.x_shape), _shape_2d(self.w_shape)
+        # PyTorch's float32 kernels: oneDNN's, or slow_conv2d's (ATen's im2col and MKL)
+        known = g.__class__ is np.ndarray and g.dtype == np.float32 and geo.groups == 1
+        onednn = known and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation,
+                                            geo.groups, threads.torch_threads())
+        exact = onednn and conv.backward_known(geo.stride, geo.dilation)
+        # (a dilated single sample is slow_conv_dilated2d's, another kernel: NumPy's then)
+        slow = known and not onednn and geo.dilation == (1, 1)
         if need_x:
             w = _as_2d(self.saved("weight", F), self.one_d)
             if exact and w.dtype == np.float32:
-                gx = conv.onednn_backward_data(g, w, _shape_2d(self.x_shape), geo.padding,
-                                               geo.stride, geo.dilation)
+                gx = conv.onednn_backward_data(g, w, x_shape, geo.padding, geo.stride,
+                                               geo.dilation)
+            elif slow and w.dtype == np.float32:
+                cols = conv.slow_backward_columns(g, w)
+                gx = None if cols is None else _col2im(cols, x_shape, w_shape, g.shape[2:], geo)
             if gx is None:
-                gx = conv_backward_input(g, w, _shape_2d(self.x_shape), geo)
+                gx = conv_backward_input(g, w, x_shape, geo)
             gx = gx[:, :, 0, :] if self.one_d else gx
         if need_w:
             x = _as_2d(self.saved("input", F), self.one_d)
-            # (a dilated convolution's weight gradient takes another oneDNN kernel)
-            if exact and x.dtype == np.float32 and geo.dilation == (1, 1):
-                gw = conv.onednn_backward_weights(x, g, _shape_2d(self.w_shape), geo.padding,
-                                                  geo.stride, geo.dilation)
+            if exact and x.dtype == np.float32:
+                gw = conv.onednn_backward_weights(x, g, w_shape, geo.padding, geo.stride,
+                                                  geo.dilation)
+            elif slow and x.dtype == np.float32:
+                cols = _columns(x, (w_shape[2], w_shape[3]), geo)[0]
+                gw = conv.slow_backward_weights(cols, g)
+                gw = None if gw is None else gw.reshape(w_shape)
             if gw is None:
-                gw = conv_backward_weight(x, g, _shape_2d(self.w_shape), geo)
+                gw = conv_backward_weight(x, g, w_shape, geo)
             gw = gw[:, :, 0, :] if self.one_d else gw
         if need_b:
-            gb = (conv.onednn_backward_bias(g) if exact and geo.dilation == (1, 1)
-                  else g.sum(axis=(0, 2, 3)))
+            if exact:
+                gb = conv.onednn_backward_bias(g)
+            elif slow:  # slow_conv2d's grad_bias is at::sum over (N, H, W)
+                gb = torch_sum(g, (0, 2, 3), False, np.float32)
+            else:
+                gb = g.sum(axis=(0, 2, 3))
         return gx, gw, gb
 
 
@@ -295,8 +319,15 @@ class ConvolutionTransposeBackward0(Function):
             self.save("weight", w)
         self.geo, self.one_d = geo, x.ndim == 3
         self.w_shape = tuple(w.shape)
-        y = conv_backward_input(_as_2d(x._data, self.one_d), _as_2d(w._data, self.one_d),
-                                _shape_2d(out_shape), geo)
+        x2, w2 = _as_2d(x._data, self.one_d), _as_2d(w._data, self.one_d)
+        self.exact = _transpose_exact(x2, w2, geo)
+        y = None
+        if self.exact:
+            # oneDNN's deconvolution is its convolution's backward-data kernel, the bias after
+            y = conv.onednn_backward_data(x2, w2, _shape_2d(out_shape), geo.padding, geo.stride,
+                                          geo.dilation)
+        if y is None:
+            y = conv_backward_input(x2, w2, _shape_2d(out_shape), geo)
         if has_bias:
             y = y + bias._data.reshape(1, -1, 1, 1)
         return y[:, :, 0, :] if self.one_d else y
@@ -317,13 +348,36 @@ class ConvolutionTransposeBackward0(Function):
                 gb = F.sum(grad, dims, False)
             return gx, gw, gb
         g = _as_2d(grad, self.one_d)
+        geo = self.geo
+        # oneDNN's: the input gradient by its forward kernel, the weight's by its weight kernel
+        # with input and output swapped
+        exact = self.exact and g.__class__ is np.ndarray and g.dtype == np.float32
         if need_x:
-            gx = conv_forward(g, _as_2d(self.saved("weight", F), self.one_d), self.geo)
+            w = _as_2d(self.saved("weight", F), self.one_d)
+            if exact:
+                gx = conv.onednn_forward(g, w, None, geo.padding, geo.stride, geo.dilation)
+            if gx is None:
+                gx = conv_forward(g, w, geo)
             gx = gx[:, :, 0, :] if self.one_d else gx
         if need_w:
             x = _as_2d(self.saved("input", F), self.one_d)
-            gw = conv_backward_weight(g, x, _shape_2d(self.w_shape), self.geo)
+            w_shape = _shape_2d(self.w_shape)
+            if exact:
+                gw = conv.onednn_backward_weights(g, x, w_shape, geo.padding, geo.stride,
+                                                  geo.dilation)
+            if gw is None:
+                gw = conv_backward_weight(g, x, w_shape, geo)
             gw = gw[:, :, 0, :] if self.one_d else gw
         if need_b:
-            gb = g.sum(axis=(0, 2, 3))
+            gb = conv.deconv_backward_bias(g) if exact else g.sum(axis=(0, 2, 3))
         return gx, gw, gb
+
+
+def _transpose_exact(x: Array, w: Array, geo: ConvGeometry) -> bool:
+    """Whether a transposed convolution runs oneDNN's kernels that vecmath/conv.py
+    reproduces: float32, one group, not dilated (its weight gradient differs), and
+    ConvParams::use_mkldnn (else slow_conv_transpose2d: NumPy's products)."""
+    return (x.__class__ is np.ndarray and x.dtype == np.float32 and w.dtype == np.float32
+            and geo.groups == 1 and geo.dilation == (1, 1)
+            and conv.uses_onednn(x.shape, w.shape, geo.stride, geo.dilation, geo.groups,
+                                 threads.torch_threads()))

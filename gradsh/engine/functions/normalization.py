@@ -25,7 +25,7 @@ from gradsh.engine.tensor import (
     run_backward,
     set_grad_enabled,
 )
-from gradsh.engine.vecmath import batchnorm, layernorm
+from gradsh.engine.vecmath import batchnorm, groupnorm, layernorm
 
 __all__ = ["NativeBatchNormBackward0", "NativeLayerNormBackward0", "NativeGroupNormBackward0",
            "NativeLayerNormBackwardBackward0"]
@@ -215,6 +215,13 @@ def _layer_norm_kernel(x: Tensor, weight: Tensor, bias: Tensor,
                for t, used in ((weight, affine[0]), (bias, affine[1])) if used)
 
 
+def _flat_params(weight: Tensor, bias: Tensor,
+                 affine: tuple[bool, bool]) -> tuple[Array | None, Array | None]:
+    """The weight and bias as flat arrays for a vecmath kernel, None where not used."""
+    return (weight._data.reshape(-1) if affine[0] else None,
+            bias._data.reshape(-1) if affine[1] else None)
+
+
 def _update_running(stat: Tensor, batch_value: Array, momentum: float) -> None:
     """stat = (1 - momentum) * stat + momentum * batch_value, written into its storage as
     ATen's kernel writes it: no version bump (a saved running stat is not invalidated)."""
@@ -238,11 +245,7 @@ class _GroupedNorm(Function):
     def normalise(self, x: Tensor, weight: Tensor, bias: Tensor, grouped: tuple[int, ...],
                   axes: Axes, affine_shape: tuple[int, ...], eps: float,
                   affine: tuple[bool, bool]) -> Array:
-        self.save("input", x)
-        if affine[0]:
-            self.save("weight", weight)
-        self.grouped, self.axes, self.affine_shape = grouped, axes, affine_shape
-        self.eps, self.affine = eps, affine
+        self.keep(x, weight, grouped, axes, affine_shape, eps, affine)
         data = _opmath(x._data).reshape(grouped)
         mean, invstd = _statistics(data, axes, eps)
         self.mean, self.invstd = mean, invstd
@@ -258,6 +261,15 @@ class _GroupedNorm(Function):
         if affine[1]:
             y = y + _opmath(bias._data).reshape(affine_shape)
         return y.astype(x._data.dtype, copy=False)
+
+    def keep(self, x: Tensor, weight: Tensor, grouped: tuple[int, ...], axes: Axes,
+             affine_shape: tuple[int, ...], eps: float, affine: tuple[bool, bool]) -> None:
+        """Save what the backward reads: the input, the weight when used, the geometry."""
+        self.save("input", x)
+        if affine[0]:
+            self.save("weight", weight)
+        self.grouped, self.axes, self.affine_shape = grouped, axes, affine_shape
+        self.eps, self.affine = eps, affine
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         w = self.saved("weight", F) if self.affine[0] else None
@@ -328,14 +340,9 @@ class NativeLayerNormBackward0(_GroupedNorm):
         if not self.kernel:
             return self.normalise(x, weight, bias, grouped, (1,), affine_shape, eps, affine)
         # float32 in the default layout: ATen's kernel, bit for bit (vecmath/layernorm.py)
-        self.save("input", x)
-        if affine[0]:
-            self.save("weight", weight)
-        self.grouped, self.axes, self.affine_shape = grouped, (1,), affine_shape
-        self.eps, self.affine = eps, affine
+        self.keep(x, weight, grouped, (1,), affine_shape, eps, affine)
         y, mean, rstd = layernorm.forward(x._data.reshape(grouped),
-                                          weight._data.reshape(-1) if affine[0] else None,
-                                          bias._data.reshape(-1) if affine[1] else None, eps)
+                                          *_flat_params(weight, bias, affine), eps)
         self.mean, self.invstd = mean.reshape(rows, 1), rstd.reshape(rows, 1)
         return y.reshape(x.shape)
 
@@ -359,7 +366,28 @@ class NativeGroupNormBackward0(_GroupedNorm):
                 affine: tuple[bool, bool]) -> Array:
         grouped = (x.shape[0], groups, x.numel() // max(x.shape[0] * groups, 1))
         affine_shape = _affine_shape(x.ndim, 1, x.shape[1])
-        return self.normalise(x, weight, bias, grouped, (2,), affine_shape, eps, affine)
+        self.kernel = _layer_norm_kernel(x, weight, bias, affine) and x.numel() > 0
+        if not self.kernel:
+            return self.normalise(x, weight, bias, grouped, (2,), affine_shape, eps, affine)
+        # float32 in the default layout: ATen's kernel, bit for bit (vecmath/groupnorm.py)
+        self.keep(x, weight, grouped, (2,), affine_shape, eps, affine)
+        y, mean, rstd = groupnorm.forward(x._data, groups, *_flat_params(weight, bias, affine),
+                                          eps)
+        self.mean, self.invstd = mean[..., None], rstd[..., None]
+        return y
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        # ATen's kernel, bit for bit at one thread (with more, torch's own bits move: GCC's
+        # vector code there depends on each thread's rows)
+        if (F.as_tensor or not self.kernel or grad.__class__ is not np.ndarray
+                or grad.dtype != np.float32 or threads.torch_threads() != 1):
+            return super().backward(F, grad)
+        x = self.saved("input", ArrayOps)
+        w = self.saved("weight", ArrayOps).reshape(-1) if self.affine[0] else None
+        dx, dw, db = groupnorm.backward(np.ascontiguousarray(grad), x, self.mean[..., 0],
+                                        self.invstd[..., 0], w)
+        need_x, need_w, need_b = self.needs_input_grad
+        return dx if need_x else None, dw if need_w else None, db if need_b else None
 
 
 class NativeLayerNormBackwardBackward0(MultiOutputFunction):

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradsh.engine.vecmath import sgemm
+from gradsh.engine import limits
+from gradsh.engine.vecmath import native, sgemm
 from gradsh.engine.vecmath.fp import F32, fma32
 
 IC_BLOCK = 16
+# A part of a sum: (first channel, end, first kernel column, end).
+Piece = tuple[int, int, int, int]
 _STEP_US = 8.0
 _ELEMENT_US = 0.004
 
@@ -32,6 +35,12 @@ def uses_onednn(x_shape: tuple[int, ...], w_shape: tuple[int, ...], stride: tupl
         return False
     return (groups > 1 or (kw > 3 and kh > 3) or n > 1
             or int(np.prod(x_shape)) > 20480)
+
+
+def backward_known(stride: tuple[int, int], dilation: tuple[int, int]) -> bool:
+    """Whether oneDNN's backward kernels below are the ones torch runs: not for a convolution
+    both strided and dilated (another kernel whose order is not found yet; NumPy's then)."""
+    return stride == (1, 1) or dilation == (1, 1)
 
 
 def _windows(x: np.ndarray, kh: int, kw: int, out: tuple[int, int], stride: tuple[int, int],
@@ -56,6 +65,8 @@ def onednn_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
     ow = (width - dilation[1] * (kw - 1) - 1) // stride[1] + 1
     outputs = n * o * oh * ow
     steps = c * kh * kw
+    if _compiled(outputs * steps, padded.size):
+        return _compiled_forward(padded, w, bias, (oh, ow), stride, dilation)
     if steps * (_STEP_US + outputs * _ELEMENT_US) > sgemm.EXACT_MAX_US:
         return None
     windows = _windows(padded, kh, kw, (oh, ow), stride, dilation)
@@ -88,26 +99,68 @@ def slow_forward(cols: np.ndarray, w: np.ndarray, bias: np.ndarray | None) -> np
     return sgemm.addmm(np.ascontiguousarray(start), weights, cols, 1.0, 1.0)
 
 
+def slow_backward_columns(gy: np.ndarray, w: np.ndarray) -> np.ndarray | None:
+    """slow_conv2d's input gradient before its col2im: per sample weight^T (K, O) @ the
+    output gradient (O, OH*OW) by MKL's sgemm, (N, K, OH*OW); None over the bound."""
+    n, o = gy.shape[:2]
+    weights = w.reshape(o, -1)
+    rows = gy.reshape(n, o, -1)
+    if n * sgemm.cost("blocked", weights.shape[1], rows.shape[2], o) > sgemm.EXACT_MAX_US:
+        return None
+    return np.stack([sgemm.mm(weights.T, sample) for sample in rows])
+
+
+def slow_backward_weights(cols: np.ndarray, gy: np.ndarray) -> np.ndarray | None:
+    """slow_conv2d's weight gradient: from 0, per sample in turn, += the output gradient
+    (O, OH*OW) @ its columns^T (OH*OW, K) by MKL's sgemm with beta 1; (O, K), None over the
+    bound."""
+    n, o = gy.shape[:2]
+    rows = gy.reshape(n, o, -1)
+    k = cols.shape[1]
+    if n * sgemm.cost("blocked", o, k, rows.shape[2]) > sgemm.EXACT_MAX_US:
+        return None
+    acc = np.zeros((o, k), F32)
+    for sample, columns in zip(rows, cols, strict=True):
+        acc = sgemm.addmm(acc, sample, columns.T, 1.0, 1.0)
+    return acc
+
+
+def data_pieces(o: int, kw: int, width: int, stride: tuple[int, int]) -> list[Piece]:
+    """How oneDNN's backward-data kernel splits each input element's sum, found by probing
+    torch: with strides of 1, output channels in blocks of 16, each block one chain over the
+    kernel rows, kernel columns and its channels; a strided convolution takes all channels at
+    once, and when its stride divides the input's width, one chain per kernel column (over the
+    kernel rows and the channels). Each piece's chain starts from 0; the pieces are added in
+    order: (first channel, end, first kernel column, end) each."""
+    if stride == (1, 1):
+        return [(start, min(start + IC_BLOCK, o), 0, kw) for start in range(0, o, IC_BLOCK)]
+    if width % stride[1] == 0:
+        return [(0, o, j, j + 1) for j in range(kw)]
+    return [(0, o, 0, kw)]
+
+
 def onednn_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...],
                          padding: tuple[int, int], stride: tuple[int, int],
                          dilation: tuple[int, int]) -> np.ndarray | None:
-    """oneDNN's backward-data kernel: output channels in blocks of 16; per block one fused
-    chain per input element, from 0, over kernel rows, kernel columns and the block's
-    channels; the blocks added in order. None over the time bound."""
+    """oneDNN's backward-data kernel (data_pieces: the chains from 0 that each input element's
+    sum is made of, added in order). None over the time bound."""
     n, o, oh, ow = gy.shape
     c, kh, kw = w.shape[1], w.shape[2], w.shape[3]
     (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
     h, width = x_shape[2] + 2 * ph, x_shape[3] + 2 * pw
+    pieces = data_pieces(o, kw, x_shape[3], stride)
+    if _compiled(n * c * h * width * o * kh * kw, n * o * kh * kw * h * width):
+        return _compiled_backward_data(gy, w, x_shape, padding, stride, dilation, pieces)
     if o * kh * kw * (_STEP_US + n * c * oh * ow * _ELEMENT_US) > sgemm.EXACT_MAX_US:
         return None
     total = None
-    for start in range(0, o, IC_BLOCK):
+    for o0, o1, j0, j1 in pieces:
         acc = np.zeros((n, c, h, width), F32)
         for i in range(kh):
-            for j in range(kw):
+            for j in range(j0, j1):
                 rows = slice(i * dh, i * dh + sh * (oh - 1) + 1, sh)
                 cols = slice(j * dw, j * dw + sw * (ow - 1) + 1, sw)
-                for oc in range(start, min(start + IC_BLOCK, o)):
+                for oc in range(o0, o1):
                     target = acc[:, :, rows, cols]
                     acc[:, :, rows, cols] = fma32(
                         np.broadcast_to(gy[:, oc][:, None], target.shape),
@@ -127,6 +180,8 @@ def onednn_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, .
     then the output rows and columns. None over the time bound."""
     n, o, oh, ow = gy.shape
     c, kh, kw = w_shape[1], w_shape[2], w_shape[3]
+    if _compiled(n * oh * ow * o * c * kh * kw, x.size * kh * kw):
+        return _compiled_backward_weights(x, gy, w_shape, padding, stride, dilation)
     if n * oh * ow * (_STEP_US + o * c * kh * kw * _ELEMENT_US) > sgemm.EXACT_MAX_US:
         return None
     (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
@@ -152,3 +207,146 @@ def onednn_backward_bias(gy: np.ndarray) -> np.ndarray:
     if values.shape[1] == 0:
         return np.zeros(o, F32)
     return np.cumsum(values, axis=1, dtype=F32)[:, -1]
+
+
+
+def deconv_backward_bias(gy: np.ndarray) -> np.ndarray:
+    """A transposed convolution's bias gradient (oneDNN's deconvolution, probed): with fewer
+    than 4 output channels a float sum per sample (rows, then columns) and those sums added in
+    sample order; with more, the convolution's (onednn_backward_bias)."""
+    n, o = gy.shape[:2]
+    if o >= 4 or gy.size == 0:
+        return onednn_backward_bias(gy)
+    sums = np.cumsum(gy.reshape(n, o, -1), axis=2, dtype=F32)[:, :, -1]
+    total = np.zeros(o, F32)
+    for sample in sums:
+        total = total + sample
+    return total
+
+# The compiled path: each of oneDNN's chains above is a row of one product of the weights and
+# the input's (or output gradient's) columns, in the chain's order, through the kernels' fused
+# chain (native.chain, the one sgemm.py's blocked products run); a column copy and one call per
+# channel block and slice of samples. Its cost (microseconds): the kernels' multiply-adds and
+# a copy of the columns, measured on the reference machine; the bound it runs under is a
+# multiple of the products' (one convolution is many products' work at once).
+_COLUMN_US = 0.002
+_COMPILED_BOUND = 100.0
+# A slice of samples copies at most this many column elements (the kernels' operands stay in
+# the caches, the copies stay small).
+_SLICE_ELEMENTS = 1 << 22
+
+
+def _compiled(multiply_adds: int, columns: int) -> bool:
+    """Whether the kernels are built and run this convolution within the bound."""
+    if native.kernels is None:
+        return False
+    cost = native.cost(multiply_adds) + columns * _COLUMN_US
+    return cost <= sgemm.EXACT_MAX_US * _COMPILED_BOUND
+
+
+def _slices(n: int, per_sample: int) -> list[slice]:
+    """Slices of the samples whose columns (`per_sample` elements each) make one copy, refused
+    before it is made when it would pass the memory limit."""
+    step = max(1, _SLICE_ELEMENTS // max(1, per_sample))
+    limits.check((min(n, step), per_sample), 4)
+    return [slice(s, min(n, s + step)) for s in range(0, n, step)]
+
+
+def _blocks(count: int, kw: int) -> list[Piece]:
+    return [(start, min(start + IC_BLOCK, count), 0, kw) for start in range(0, count, IC_BLOCK)]
+
+
+def _window_view(x: np.ndarray, kernel: tuple[int, int], out: tuple[int, int],
+                 stride: tuple[int, int], dilation: tuple[int, int]) -> np.ndarray:
+    """(N, C, kh, kw, OH, OW): the input value each kernel position multiplies, a view."""
+    sn, sc, sh, sw = x.strides
+    return np.lib.stride_tricks.as_strided(
+        x, (x.shape[0], x.shape[1], *kernel, *out),
+        (sn, sc, sh * dilation[0], sw * dilation[1], sh * stride[0], sw * stride[1]),
+        writeable=False)
+
+
+def _piece_rows(view: np.ndarray, pieces: list[Piece]) -> np.ndarray:
+    """view (N, C, kh, kw, ...) as rows (kh * kw * C, N * ...): per piece its kernel rows,
+    kernel columns and channels, in that order (the chains' order)."""
+    rows = [view[:, c0:c1, :, j0:j1].transpose(2, 3, 1, 0, *range(4, view.ndim))
+            for c0, c1, j0, j1 in pieces]
+    return np.concatenate([r.reshape(-1, view.shape[0] * int(np.prod(view.shape[4:])))
+                           for r in rows])
+
+
+def _piece_weights(w: np.ndarray,
+                   pieces: list[Piece]) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """w (C, kh, kw, R) as the rows (R, kh * kw * C) that _piece_rows' columns meet, and each
+    piece's span of them."""
+    parts = [w[c0:c1, :, j0:j1].transpose(3, 1, 2, 0).reshape(w.shape[3], -1)
+             for c0, c1, j0, j1 in pieces]
+    ends = np.cumsum([part.shape[1] for part in parts]).tolist()
+    return np.concatenate(parts, axis=1), list(zip([0] + ends[:-1], ends))
+
+
+def _summed(parts: np.ndarray, bias: np.ndarray | None) -> np.ndarray:
+    """The blocks' chains added in order, the bias right after the first's."""
+    total = parts[0] if bias is None else parts[0] + bias[:, None]
+    for part in parts[1:]:
+        total += part
+    return total
+
+
+def _compiled_forward(padded: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
+                      out: tuple[int, int], stride: tuple[int, int],
+                      dilation: tuple[int, int]) -> np.ndarray:
+    n, c = padded.shape[:2]
+    o, _, kh, kw = w.shape
+    pieces = _blocks(c, kw)
+    weights, spans = _piece_weights(w.transpose(1, 2, 3, 0), pieces)
+    view = _window_view(padded, (kh, kw), out, stride, dilation)
+    slices = _slices(n, c * kh * kw * out[0] * out[1])
+    y = np.empty((n, o, *out), F32)
+    for part in slices:
+        parts = native.chain(weights, _piece_rows(view[part], pieces), spans)
+        y[part] = _summed(parts, bias).reshape(o, -1, *out).transpose(1, 0, 2, 3)
+    return y
+
+
+def _compiled_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...],
+                            padding: tuple[int, int], stride: tuple[int, int],
+                            dilation: tuple[int, int], pieces: list[Piece]) -> np.ndarray:
+    """Each input element's chain runs over every kernel position of its piece; the positions
+    that reach no output multiply a 0 (which leaves the chain's value as it was)."""
+    n, o, oh, ow = gy.shape
+    c, kh, kw = w.shape[1:]
+    (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
+    h, width = x_shape[2], x_shape[3]
+    slices = _slices(n, o * kh * kw * h * width)
+    # spread[..., t, u]: gy at the padded input row t - (kh-1)*dh (column likewise), else 0
+    top, left = (kh - 1) * dh, (kw - 1) * dw
+    spread = np.zeros((n, o, top + h + 2 * ph, left + width + 2 * pw), F32)
+    spread[:, :, top:top + sh * (oh - 1) + 1:sh, left:left + sw * (ow - 1) + 1:sw] = gy
+    # kernel position (i, j) takes input element (y, x) from spread[y + ph + top - i*dh, ...]
+    view = _window_view(spread[:, :, ph:, pw:], (kh, kw), (h, width), (1, 1), dilation)
+    view = view[:, :, ::-1, ::-1]
+    weights, spans = _piece_weights(w.transpose(0, 2, 3, 1), pieces)
+    gx = np.empty((n, c, h, width), F32)
+    for part in slices:
+        parts = native.chain(weights, _piece_rows(view[part], pieces), spans)
+        gx[part] = _summed(parts, None).reshape(c, -1, h, width).transpose(1, 0, 2, 3)
+    return gx
+
+
+def _compiled_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, ...],
+                               padding: tuple[int, int], stride: tuple[int, int],
+                               dilation: tuple[int, int]) -> np.ndarray:
+    """One chain per weight over the samples, output rows and columns: a product over all of
+    them, continued slice by slice of samples."""
+    n, o, oh, ow = gy.shape
+    c, kh, kw = w_shape[1:]
+    (ph, pw) = padding
+    padded = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))) if ph or pw else x
+    view = _window_view(padded, (kh, kw), (oh, ow), stride, dilation)
+    acc = np.zeros((o, c * kh * kw), F32)
+    for part in _slices(n, c * kh * kw * oh * ow):
+        grads = gy[part].transpose(1, 0, 2, 3).reshape(o, -1)
+        columns = view[part].transpose(0, 4, 5, 1, 2, 3).reshape(grads.shape[1], -1)
+        acc = native.chain(grads, columns, [(0, grads.shape[1])], acc)[0]
+    return acc.reshape(o, c, kh, kw)

@@ -1,0 +1,54 @@
+"""F.group_norm / nn.GroupNorm in float32 against PyTorch 2.13's bits (vecmath/groupnorm.py):
+the forward (RowwiseMoments per group, rstd in double, fma(scale, x, fma(-scale, mean, beta)))
+and the backward (input, weight and bias gradients, at one thread); affine or not, 1-D to 4-D inputs, groups
+of one channel to all of them, group widths with every remainder modulo 8."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import gradsh.torch as gtorch
+
+F32 = np.float32
+
+CASES = [((4, 8, 5, 5), 2, True), ((2, 6, 7, 3), 3, True), ((3, 32, 8, 8), 4, True),
+         ((4, 8, 5, 5), 2, False), ((2, 4, 3), 2, True), ((16, 64, 14, 14), 32, True),
+         ((2, 6), 3, True), ((5, 12, 9), 12, True), ((2, 16, 3, 3), 1, False),
+         ((3, 30, 7, 7), 2, True), ((2, 26, 5, 5), 2, False), ((2, 40, 9), 4, True),
+         ((3, 24, 8, 8), 2, True), ((3, 14, 5, 5), 2, True), ((2, 22, 4, 5), 2, True)]
+
+
+@pytest.mark.parametrize("shape, groups, affine", CASES, ids=str)
+def test_group_norm_is_torchs(torch: Any, shape: tuple[int, ...], groups: int,
+                                      affine: bool) -> None:
+    rng = np.random.default_rng(sum(shape))
+    x = (rng.standard_normal(shape) * 3 + 1).astype(F32)
+    params = ([rng.standard_normal(shape[1]).astype(F32) for _ in range(2)] if affine else [])
+    dy = rng.standard_normal(shape).astype(F32)
+    results = []
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)  # (the backward's bits are torch's at one thread)
+    try:
+        for module in (torch, gtorch):
+            leaves = [module.from_numpy(a.copy()).requires_grad_() for a in [x, *params]]
+            y = module.nn.functional.group_norm(leaves[0], groups, *leaves[1:])
+            y.backward(module.from_numpy(dy))
+            results.append([y.detach().numpy()] + [t.grad.numpy() for t in leaves])
+    finally:
+        torch.set_num_threads(previous)
+    for theirs, ours in zip(*results, strict=True):
+        assert (theirs.view(np.uint32) == ours.view(np.uint32)).all()
+
+
+def test_group_norm_module_is_torchs(torch: Any) -> None:
+    """nn.GroupNorm(4, 8) (weight 1, bias 0 by default) gives torch's bits too."""
+    outputs = []
+    for module in (torch, gtorch):
+        module.manual_seed(0)
+        norm = module.nn.GroupNorm(4, 8)
+        x = module.from_numpy(np.random.default_rng(3).standard_normal((6, 8, 5, 5)).astype(F32))
+        outputs.append(norm(x).detach().numpy())
+    assert (outputs[0].view(np.uint32) == outputs[1].view(np.uint32)).all()
