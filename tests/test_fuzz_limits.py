@@ -43,7 +43,7 @@ def run_text(source: str, mode: str = "table") -> tuple[int, str, float]:
 
 def assert_clean(code: int, output: str) -> None:
     assert code in (0, 1, 2), output[-2000:]
-    assert "Traceback" not in output, output[-2000:]
+    assert "Traceback (most recent call last)" not in output, output[-2000:]
     assert "InternalError" not in output and "internal error" not in output, output[-2000:]
 
 
