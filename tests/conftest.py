@@ -36,6 +36,18 @@ def torch():
     return torch_module
 
 
+@pytest.fixture
+def one_thread(torch: Any) -> Iterator[None]:
+    """PyTorch at one intra-op thread for the test (MKL and oneDNN split some work among
+    threads, which changes their bits; gradsh follows one), restored after."""
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)
+
+
 @pytest.fixture(params=[1, 2], ids=["1 thread", "2 threads"])
 def thread_count(torch: Any, request: Any) -> Iterator[int]:
     """Runs a test with PyTorch and gradsh both set to 1, then 2 intra-op threads."""

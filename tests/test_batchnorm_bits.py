@@ -97,19 +97,14 @@ result = (losses, evaluated, [t.numpy().copy() for t in model.state_dict().value
 """
 
 
-def test_batchnorm_layers_train_as_torch(torch: Any) -> None:
+def test_batchnorm_layers_train_as_torch(torch: Any, one_thread: None) -> None:
     """BatchNorm2d on images and BatchNorm1d after a Linear: the losses, the running
     statistics, every parameter and the evaluation output after 8 SGD steps with momentum."""
     results = []
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)  # (MKL splits some products among threads; gradsh follows one)
-    try:
-        for module in (torch, gtorch):
-            scope: dict[str, Any] = {"torch": module}
-            exec(_TRAINING, scope)
-            results.append(scope["result"])
-    finally:
-        torch.set_num_threads(previous)
+    for module in (torch, gtorch):
+        scope: dict[str, Any] = {"torch": module}
+        exec(_TRAINING, scope)
+        results.append(scope["result"])
     (their_losses, their_eval, theirs), (our_losses, our_eval, ours) = results
     assert our_losses == their_losses
     assert _differ(our_eval, their_eval) == 0

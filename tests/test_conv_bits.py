@@ -25,20 +25,16 @@ CASES = [((2, 3, 8, 8), (4, 3, 3, 3), 1, 1, 1, True), ((2, 20, 7, 7), (6, 20, 3,
 
 
 @pytest.mark.parametrize("x_shape, w_shape, padding, stride, dilation, bias", CASES, ids=str)
-def test_conv2d_forward_is_torchs(torch: Any, x_shape: tuple[int, ...], w_shape: tuple[int, ...],
-                                  padding: int, stride: int, dilation: int, bias: bool) -> None:
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        rng = np.random.default_rng(sum(x_shape) + sum(w_shape))
-        x, w = rng.standard_normal(x_shape).astype(F32), rng.standard_normal(w_shape).astype(F32)
-        b = rng.standard_normal(w_shape[0]).astype(F32) if bias else None
-        outs = [module.nn.functional.conv2d(
-            module.from_numpy(x), module.from_numpy(w),
-            None if b is None else module.from_numpy(b), stride=stride, padding=padding,
-            dilation=dilation).numpy() for module in (torch, gtorch)]
-    finally:
-        torch.set_num_threads(previous)
+def test_conv2d_forward_is_torchs(torch: Any, one_thread: None, x_shape: tuple[int, ...],
+                                  w_shape: tuple[int, ...], padding: int, stride: int,
+                                  dilation: int, bias: bool) -> None:
+    rng = np.random.default_rng(sum(x_shape) + sum(w_shape))
+    x, w = rng.standard_normal(x_shape).astype(F32), rng.standard_normal(w_shape).astype(F32)
+    b = rng.standard_normal(w_shape[0]).astype(F32) if bias else None
+    outs = [module.nn.functional.conv2d(
+        module.from_numpy(x), module.from_numpy(w),
+        None if b is None else module.from_numpy(b), stride=stride, padding=padding,
+        dilation=dilation).numpy() for module in (torch, gtorch)]
     assert outs[0].shape == outs[1].shape
     assert (outs[0].view(np.uint32) == outs[1].view(np.uint32)).all()
 
@@ -63,7 +59,7 @@ BACKWARD = [((2, 3, 8, 8), (4, 3, 3, 3), 1, 1), ((2, 20, 7, 7), (6, 20, 3, 3), 1
 
 
 @pytest.mark.parametrize("x_shape, w_shape, padding, stride", BACKWARD, ids=str)
-def test_conv2d_backward_is_torchs(torch: Any, x_shape: tuple[int, ...],
+def test_conv2d_backward_is_torchs(torch: Any, one_thread: None, x_shape: tuple[int, ...],
                                    w_shape: tuple[int, ...], padding: int, stride: int) -> None:
     """oneDNN's backward data (output channels in blocks of 16, each a chain over kernel rows,
     columns and channels, blocks added), weights (one chain over samples, rows, columns) and
@@ -79,24 +75,19 @@ def _assert_gradients_are_torchs(torch: Any, x_shape: tuple[int, ...], w_shape: 
     rng = np.random.default_rng(sum(x_shape))
     channels = w_shape[:1] if transposed is None else w_shape[1:2]
     arrays = [rng.standard_normal(s).astype(F32) for s in (x_shape, w_shape, channels)]
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
     results = []
-    try:
-        for module in (torch, gtorch):
-            x, w, b = (module.from_numpy(a.copy()).requires_grad_() for a in arrays)
-            functional = module.nn.functional
-            if transposed is None:
-                y = functional.conv2d(x, w, b, stride=stride, padding=padding,
-                                      dilation=dilation)
-            else:
-                y = functional.conv_transpose2d(x, w, b, stride=stride, padding=padding,
-                                                output_padding=transposed)
-            dy = np.random.default_rng(7).standard_normal(tuple(y.shape)).astype(F32)
-            y.backward(module.from_numpy(dy))
-            results.append([y.detach().numpy()] + [t.grad.numpy() for t in (x, w, b)])
-    finally:
-        torch.set_num_threads(previous)
+    for module in (torch, gtorch):
+        x, w, b = (module.from_numpy(a.copy()).requires_grad_() for a in arrays)
+        functional = module.nn.functional
+        if transposed is None:
+            y = functional.conv2d(x, w, b, stride=stride, padding=padding,
+                                  dilation=dilation)
+        else:
+            y = functional.conv_transpose2d(x, w, b, stride=stride, padding=padding,
+                                            output_padding=transposed)
+        dy = np.random.default_rng(7).standard_normal(tuple(y.shape)).astype(F32)
+        y.backward(module.from_numpy(dy))
+        results.append([y.detach().numpy()] + [t.grad.numpy() for t in (x, w, b)])
     for theirs, ours in zip(*results, strict=True):
         assert theirs.shape == ours.shape
         assert (theirs.view(np.uint32) == ours.view(np.uint32)).all()
@@ -107,7 +98,7 @@ DILATED = [((2, 3, 12, 12), (4, 3, 3, 3), 2, 2), ((4, 20, 8, 8), (24, 20, 3, 3),
 
 
 @pytest.mark.parametrize("x_shape, w_shape, padding, dilation", DILATED, ids=str)
-def test_dilated_conv2d_backward_is_torchs(torch: Any, x_shape: tuple[int, ...],
+def test_dilated_conv2d_backward_is_torchs(torch: Any, one_thread: None, x_shape: tuple[int, ...],
                                            w_shape: tuple[int, ...], padding: int,
                                            dilation: int) -> None:
     """A dilated convolution's gradients (stride 1): the same oneDNN chains, the kernel
@@ -123,7 +114,8 @@ ONEDNN = [((4, 1, 12, 12), (8, 1, 3, 3), 0, 1), ((2, 3, 11, 11), (6, 3, 5, 5), 2
 
 @pytest.mark.parametrize("path", ["compiled", "emulated"])
 @pytest.mark.parametrize("x_shape, w_shape, padding, stride", ONEDNN, ids=str)
-def test_onednn_kernels_both_paths_are_torchs(torch: Any, request: pytest.FixtureRequest,
+def test_onednn_kernels_both_paths_are_torchs(torch: Any, one_thread: None,
+                                              request: pytest.FixtureRequest,
                                               monkeypatch: pytest.MonkeyPatch, path: str,
                                               x_shape: tuple[int, ...], w_shape: tuple[int, ...],
                                               padding: int, stride: int) -> None:
@@ -136,15 +128,10 @@ def test_onednn_kernels_both_paths_are_torchs(torch: Any, request: pytest.Fixtur
     rng = np.random.default_rng(sum(w_shape))
     x, w = rng.standard_normal(x_shape).astype(F32), rng.standard_normal(w_shape).astype(F32)
     b = rng.standard_normal(w_shape[0]).astype(F32)
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        tx, tw, tb = (torch.from_numpy(a.copy()).requires_grad_() for a in (x, w, b))
-        y = torch.nn.functional.conv2d(tx, tw, tb, stride=stride, padding=padding)
-        gy = rng.standard_normal(tuple(y.shape)).astype(F32)
-        y.backward(torch.from_numpy(gy))
-    finally:
-        torch.set_num_threads(previous)
+    tx, tw, tb = (torch.from_numpy(a.copy()).requires_grad_() for a in (x, w, b))
+    y = torch.nn.functional.conv2d(tx, tw, tb, stride=stride, padding=padding)
+    gy = rng.standard_normal(tuple(y.shape)).astype(F32)
+    y.backward(torch.from_numpy(gy))
     pad, step, one = (padding, padding), (stride, stride), (1, 1)
     ours = [conv.onednn_forward(x, w, b, pad, step, one),
             conv.onednn_backward_data(gy, w, x_shape, pad, step, one),
@@ -163,7 +150,7 @@ CNN = [((64, 1, 28, 28), (32, 1, 3, 3), 0, 1), ((64, 32, 26, 26), (64, 32, 3, 3)
 
 
 @pytest.mark.parametrize("x_shape, w_shape, padding, stride", CNN, ids=str)
-def test_cnn_layers_are_torchs(torch: Any, kernels: Any, x_shape: tuple[int, ...],
+def test_cnn_layers_are_torchs(torch: Any, one_thread: None, kernels: Any, x_shape: tuple[int, ...],
                                w_shape: tuple[int, ...], padding: int, stride: int) -> None:
     """Over the NumPy emulation's time bound, the compiled path still gives torch's bits."""
     _assert_gradients_are_torchs(torch, x_shape, w_shape, padding, stride)
@@ -176,7 +163,7 @@ TRANSPOSED = [((2, 8, 7, 7), (8, 4, 3, 3), 1, 2, 0), ((2, 8, 7, 7), (8, 4, 3, 3)
 
 
 @pytest.mark.parametrize("x_shape, w_shape, padding, stride, extra", TRANSPOSED, ids=str)
-def test_conv_transpose2d_is_torchs(torch: Any, x_shape: tuple[int, ...],
+def test_conv_transpose2d_is_torchs(torch: Any, one_thread: None, x_shape: tuple[int, ...],
                                     w_shape: tuple[int, ...], padding: int, stride: int,
                                     extra: int) -> None:
     """conv_transpose2d through oneDNN's kernels: the output by the backward-data chains (bias

@@ -22,23 +22,19 @@ CASES = [((4, 8, 5, 5), 2, True), ((2, 6, 7, 3), 3, True), ((3, 32, 8, 8), 4, Tr
 
 
 @pytest.mark.parametrize("shape, groups, affine", CASES, ids=str)
-def test_group_norm_is_torchs(torch: Any, shape: tuple[int, ...], groups: int,
-                                      affine: bool) -> None:
+def test_group_norm_is_torchs(torch: Any, one_thread: None, shape: tuple[int, ...],
+                              groups: int, affine: bool) -> None:
+    # (one_thread: the backward's bits are torch's at one thread)
     rng = np.random.default_rng(sum(shape))
     x = (rng.standard_normal(shape) * 3 + 1).astype(F32)
     params = ([rng.standard_normal(shape[1]).astype(F32) for _ in range(2)] if affine else [])
     dy = rng.standard_normal(shape).astype(F32)
     results = []
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)  # (the backward's bits are torch's at one thread)
-    try:
-        for module in (torch, gtorch):
-            leaves = [module.from_numpy(a.copy()).requires_grad_() for a in [x, *params]]
-            y = module.nn.functional.group_norm(leaves[0], groups, *leaves[1:])
-            y.backward(module.from_numpy(dy))
-            results.append([y.detach().numpy()] + [t.grad.numpy() for t in leaves])
-    finally:
-        torch.set_num_threads(previous)
+    for module in (torch, gtorch):
+        leaves = [module.from_numpy(a.copy()).requires_grad_() for a in [x, *params]]
+        y = module.nn.functional.group_norm(leaves[0], groups, *leaves[1:])
+        y.backward(module.from_numpy(dy))
+        results.append([y.detach().numpy()] + [t.grad.numpy() for t in leaves])
     for theirs, ours in zip(*results, strict=True):
         assert (theirs.view(np.uint32) == ours.view(np.uint32)).all()
 

@@ -6,7 +6,6 @@ of steps."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -24,16 +23,6 @@ def torch(torch: Any) -> Any:
     if torch.backends.cpu.get_cpu_capability() != "AVX512" or not torch.backends.mkl.is_available():
         pytest.skip("gradsh reproduces the AVX-512 MKL build's sqrt")
     return torch
-
-
-@pytest.fixture
-def one_thread(torch: Any) -> Iterator[None]:
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(previous)
 
 
 def _bits(x: Any) -> np.ndarray:
