@@ -74,7 +74,7 @@ def _sort_order(data: Any, dim: int, descending: bool, stable: bool = False) -> 
     if not tied.any():
         return order
     rows = rows.copy()
-    for at in [()] if tied.ndim == 0 else zip(*np.nonzero(tied)):
+    for at in map(tuple, np.argwhere(tied)):
         rows[at] = stdsort.order(keys[at], descending)
     return np.ascontiguousarray(np.moveaxis(rows, -1, dim))
 
@@ -113,7 +113,7 @@ def _topk_order(data: Any, dim: int, k: int, largest: bool, sorted_: bool) -> An
     else:
         redo = stdsort.has_ties(np.take_along_axis(keys, rows, axis=-1))
     out = np.array(rows[..., :k])
-    for at in ([()] if redo.ndim == 0 else zip(*np.nonzero(redo))) if redo.any() else ():
+    for at in map(tuple, np.argwhere(redo)):
         out[at] = stdsort.topk_order(keys[at], k, largest, sorted_)
     return np.ascontiguousarray(np.moveaxis(out, -1, dim))
 
@@ -265,20 +265,13 @@ def nanmedian(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
         raise TorchIndexError(f"nanmedian(): Expected reduction dim {d} to have non-zero size.")
     host = backend.to_host(a._data if a.ndim else a._data.reshape(1))
     axis = d if a.ndim else 0
-    if is_float_array_dtype(host.dtype):
-        nan = np.isnan(host)
-        counts = nan.sum(axis=axis)
-    else:
-        nan, counts = None, np.zeros(np.delete(host.shape, axis), np.int64)
+    counts = np.isnan(host).sum(axis=axis) if is_float_array_dtype(host.dtype) else 0
     # ATen's nth_element at (non-NaN count - 1) / 2, ties broken by index, NaN last: the stable
     # order's element there; a row of NaN only has no order, and nth_element's steps pick
     position = np.maximum(host.shape[axis] - counts - 1, 0) // 2
-    indices = _kth_smallest(host, axis, position)
-    if nan is not None and (counts == host.shape[axis]).any():
-        empty = counts == host.shape[axis]
-        indices = np.array(indices)
-        for at in [()] if empty.ndim == 0 else zip(*np.nonzero(empty)):
-            indices[at] = stdsort.nth_index(host.shape[axis], 0)
+    indices = np.array(_kth_smallest(host, axis, position))
+    for at in map(tuple, np.argwhere(counts == host.shape[axis])):
+        indices[at] = stdsort.nth_index(host.shape[axis], 0)
     indices = backend.to_device(indices.astype(np.int64), a.device)
     if keepdim and a.ndim:
         indices = xp_of(indices).expand_dims(indices, d)

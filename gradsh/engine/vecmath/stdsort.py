@@ -193,9 +193,9 @@ def topk_order(keys: np.ndarray, k: int, largest: bool, sorted_: bool) -> np.nda
 def plain_order(keys: list[float]) -> list[int]:
     """std::sort of (key, index) pairs by `key < key` alone (ATen's mode kernel): NaN compares
     false both ways, as in C++. The indices in the final order."""
-    pairs = list(zip(keys, range(len(keys))))
     if not any(k != k for k in keys) and native.kernels is not None:
         return order(np.array(keys, np.float64), False).tolist()
+    pairs = list(zip(keys, range(len(keys))))
     _Sorter(pairs, False, less=lambda x, y: x < y).sort(0, len(pairs))
     return [index for _, index in pairs]
 
@@ -215,7 +215,7 @@ def has_ties(ordered: np.ndarray) -> np.ndarray:
         return np.zeros(ordered.shape[:-1], bool)
     a, b = ordered[..., 1:], ordered[..., :-1]
     same = a == b
-    if ordered.dtype.kind in "fc" or ordered.dtype.kind == "V":
+    if ordered.dtype.kind in "fcV":
         same |= np.isnan(a) & np.isnan(b)
     return same.any(axis=-1)
 
