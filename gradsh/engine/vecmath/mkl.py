@@ -73,6 +73,11 @@ def _load() -> ctypes.CDLL | None:
     return lib
 
 
+def library() -> ctypes.CDLL | None:
+    """libmkl_rt 2024.2, loaded (sequential threading), or None (vecmath/blas.py uses it)."""
+    return _load()
+
+
 def available() -> bool:
     """Whether MKL 2024.2's VML is loaded (loading it on first call)."""
     return _load() is not None
