@@ -74,7 +74,8 @@ def test_gradient_uses_vml(vml, torch) -> None:
     assert np.array_equal(a.grad.numpy().view(np.int32), b.grad.numpy().view(np.int32))
 
 
-@pytest.mark.parametrize("layout", ["transposed", "strided", "broadcast", "flipped", "scalar"])
+@pytest.mark.parametrize("layout", ["transposed", "strided", "broadcast", "flipped", "scalar",
+                                    "permuted"])
 def test_layouts(vml, torch, layout: str) -> None:
     """Values and output strides as torch's for inputs that are not plain contiguous."""
     base = np.random.default_rng(6).uniform(-3, 3, (64, 48)).astype(np.float32)
@@ -83,7 +84,8 @@ def test_layouts(vml, torch, layout: str) -> None:
         t = lib.from_numpy(base.copy())
         return {"transposed": lambda: t.t(), "strided": lambda: t[::2, 1::3],
                 "broadcast": lambda: t[:1].expand(5, 48), "flipped": lambda: t.flip(0),
-                "scalar": lambda: t[3, 4]}[layout]()
+                "scalar": lambda: t[3, 4],
+                "permuted": lambda: t.reshape(4, 16, 48).permute(2, 0, 1)}[layout]()
 
     ours, theirs = gt.tanh(make(gt)), torch.tanh(make(torch))
     assert ours.stride() == theirs.stride()
@@ -125,3 +127,32 @@ def test_without_mkl_the_stand_ins_are_correctly_rounded() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                           timeout=120)
     assert proc.returncode == 0 and proc.stdout == "ok\n", proc.stderr[-2000:]
+
+
+def test_ctypes_calls_match_the_extension(vml) -> None:
+    """Without the optional _blas extension, ctypes makes the same calls: same bits."""
+    code = ("import sys, hashlib, numpy as np\n"
+            "sys.modules['gradsh.engine.vecmath._blas'] = None\n" + _PROBE)
+    env = dict(os.environ)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    here = subprocess.run([sys.executable, "-c", "import hashlib, numpy as np\n" + _PROBE],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert here.returncode == 0, here.stderr[-2000:]
+    assert proc.stdout == here.stdout and len(proc.stdout) > 10
+
+
+_PROBE = """
+import gradsh.torch as t
+from gradsh.engine.vecmath import blas
+r = np.random.default_rng(11)
+x = t.from_numpy(r.uniform(-9, 9, (300, 70)).astype(np.float32))
+w = t.from_numpy(r.standard_normal((50, 70)).astype(np.float32))
+v = t.from_numpy(r.standard_normal(70).astype(np.float32))
+b = t.from_numpy(r.standard_normal((6, 70, 40)).astype(np.float32))
+outs = [x.tanh(), x.double().sin(), x @ w.T, t.nn.functional.linear(x, w, v[:50]), x @ v,
+        v @ v, x.reshape(6, 50, 70).bmm(b)]
+digest = hashlib.sha256(b"".join(o.numpy().tobytes() for o in outs)).hexdigest()
+print(blas.available(), digest)
+"""

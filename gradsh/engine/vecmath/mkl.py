@@ -73,6 +73,15 @@ def _load() -> ctypes.CDLL | None:
     return lib
 
 
+def _fast_call() -> Callable[..., None] | None:
+    """_blas.vml (routine address, n, x, y, mode), where the optional extension was built."""
+    try:
+        from gradsh.engine.vecmath import _blas  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _blas.vml
+
+
 def library() -> ctypes.CDLL | None:
     """libmkl_rt 2024.2, loaded (sequential threading), or None (vecmath/blas.py uses it)."""
     return _load()
@@ -103,7 +112,8 @@ def function(name: str, dtype: np.dtype) -> Unary | None:
     routine = getattr(_state["lib"], ("vms" if dtype.char == "f" else "vmd") + NAMES[name])
     routine.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_longlong]
     routine.restype = None
-    step = _MAX_INT * dtype.itemsize
+    address = ctypes.cast(routine, ctypes.c_void_p).value
+    fast = _fast_call()
 
     def run(x: np.ndarray) -> np.ndarray:
         """VML on x's elements; the result has x's layout where x is dense (as ATen's)."""
@@ -111,9 +121,14 @@ def function(name: str, dtype: np.dtype) -> Unary | None:
         if out.strides != x.strides or any(s < 0 for s in x.strides):
             x = np.ascontiguousarray(x)
             out = np.empty_like(x)
-        n, src, dst = x.size, x.ctypes.data, out.ctypes.data
-        for start in range(0, n * dtype.itemsize, step):
-            routine(min(_MAX_INT, n - start // dtype.itemsize), src + start, dst + start, MODE)
+        n = x.size
+        if n <= _MAX_INT and fast is not None:  # the _blas extension: no ctypes marshalling
+            fast(address, n, x, out, MODE)  # dense: n elements from the first in memory
+            return out
+        src, dst = x.ctypes.data, out.ctypes.data
+        for start in range(0, n, _MAX_INT):
+            offset = start * dtype.itemsize
+            routine(min(_MAX_INT, n - start), src + offset, dst + offset, MODE)
         return out
 
     _functions[key] = run
