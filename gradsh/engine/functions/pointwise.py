@@ -114,9 +114,11 @@ def vml(name: str, x: Array) -> Callable[[Array], Array] | None:
         return found
 
 
-def unary(name: str, x: Array) -> Array:
-    """The element-wise function `name` (NumPy's spelling: arcsin, not asin) of a float array."""
-    routine = vml(name, x)
+def unary(name: str, x: Array, *, op: bool = True) -> Array:
+    """The element-wise function `name` (NumPy's spelling: arcsin, not asin) of a float array.
+    op: as the tensor op (at::exp ...: MKL's VML where it is loaded); False: the correctly
+    rounded stand-in, for the exp or log inside another kernel (ATen's own vector code)."""
+    routine = vml(name, x) if op else None
     if routine is not None:
         return routine(x)
     float32, other = UNARY[name]

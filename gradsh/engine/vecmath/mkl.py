@@ -20,7 +20,6 @@ from __future__ import annotations
 import ctypes
 import os
 from collections.abc import Callable
-from importlib import metadata
 
 import numpy as np
 
@@ -44,6 +43,8 @@ _functions: dict[tuple[str, str], Unary] = {}
 
 def _library_path() -> str | None:
     """libmkl_rt of the installed `mkl` distribution, if it is the version torch links."""
+    from importlib import metadata  # (its import costs milliseconds: only when first needed)
+
     try:
         dist = metadata.distribution("mkl")
     except metadata.PackageNotFoundError:
