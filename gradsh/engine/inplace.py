@@ -46,7 +46,7 @@ def check_inplace(target: Tensor, others: Sequence[Any] = ()) -> None:
 
 def check_writable(target: Tensor) -> None:
     data = target._data
-    if isinstance(data, np.ndarray) and not data.flags.writeable:
+    if isinstance(data, np.ndarray) and not data.flags.writeable and target.device != "meta":
         raise TorchRuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation."

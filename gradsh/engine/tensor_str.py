@@ -316,7 +316,12 @@ def format_tensor(
         suffixes.append(f"device='{device}'")
 
     has_default_dtype = dtype in (dtypes.default_float(), dtypes.int64, dtypes.bool_)
-    if data.size == 0:
+    if device == "meta":  # no data: PyTorch shows the size and dtype
+        suffixes.append("size=" + _shape_str(data.shape))
+        if dtype is not dtypes.default_float():
+            suffixes.append(f"dtype={dtype!r}")
+        tensor_str = "..."
+    elif data.size == 0:
         # Only (0,) looks like the printed "[]"; other empty shapes are spelled out.
         if data.ndim != 1:
             suffixes.append("size=" + _shape_str(data.shape))

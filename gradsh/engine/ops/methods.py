@@ -788,8 +788,9 @@ def install_tensor_methods() -> None:
     Tensor.T = property(T)  # type: ignore[attr-defined]
     Tensor.itemsize = property(element_size)  # type: ignore[attr-defined]
     Tensor.nbytes = property(lambda self: self.numel() * self._data.itemsize)  # type: ignore
-    for flag in ("is_sparse", "is_quantized", "is_meta", "is_mkldnn", "is_nested"):
+    for flag in ("is_sparse", "is_quantized", "is_mkldnn", "is_nested"):
         setattr(Tensor, flag, False)
     Tensor.mT = property(mT)  # type: ignore[attr-defined]
     Tensor.H = property(H)  # type: ignore[attr-defined]
-    Tensor.is_cuda = property(lambda self: self.device != "cpu")  # type: ignore[attr-defined]
+    Tensor.is_cuda = property(lambda self: self.device.type == "cuda")  # type: ignore
+    Tensor.is_meta = property(lambda self: self.device == "meta")  # type: ignore
