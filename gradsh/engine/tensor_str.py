@@ -298,6 +298,7 @@ def format_tensor(
     grad_fn: str | None = None,
     options: PrintOptions | None = None,
     default_device: str = "cpu",
+    tangent: str | None = None,
 ) -> str:
     """The string PyTorch's repr(tensor) / print(tensor) gives.
 
@@ -340,6 +341,8 @@ def format_tensor(
         suffixes.append(f"grad_fn=<{grad_fn}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:  # a dual tensor's (forward-mode AD)
+        suffixes.append(f"tangent={tangent}")
 
     return _add_suffixes(prefix + tensor_str, suffixes, indent, opts.linewidth, False)
 

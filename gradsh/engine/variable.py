@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes, meta, pytypes
+from gradsh.engine import backend, dtypes, forward_grad, meta, pytypes
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchOverflowError,
@@ -521,12 +521,14 @@ class Tensor:
     def __repr__(self) -> str:
         from gradsh.engine.tensor_str import format_tensor
 
+        tangent = forward_grad.tangent_of(self) if forward_grad._TANGENTS else None
         return format_tensor(
             backend.to_host(self._data),
             self.dtype,
             device=self.device,
             requires_grad=self.requires_grad,
             grad_fn=self.grad_fn_name(),
+            tangent=None if tangent is None else repr(tangent),
         )
 
     def __bool__(self) -> bool:
