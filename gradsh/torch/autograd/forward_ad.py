@@ -184,8 +184,8 @@ def jvp_of_node(cls: type[Function], inputs: tuple[Tensor, ...], params: dict[st
                                  create_graph=keep_graph, allow_unused=True)[0]
             if found is None:
                 found = ops.zeros_like(out)
-            if keep_graph and not found.requires_grad:
-                primal = next(t for t in inputs if t.requires_grad)
+            primal = next((t for t in inputs if t.requires_grad), None)
+            if keep_graph and not found.requires_grad and primal is not None:
                 found = ZeroTermSum.apply(found, primal)
     finally:
         forward_grad.state.suspended -= 1
