@@ -68,6 +68,7 @@ from gradsh.engine.ops.reductions import *  # noqa: F403
 from gradsh.engine.ops.rms_norm import *  # noqa: F403
 from gradsh.engine.ops.rrelu import *  # noqa: F403
 from gradsh.engine.ops.matrix_exp import *  # noqa: F403
+from gradsh.engine.ops.numeric_extras import *  # noqa: F403
 from gradsh.engine.ops.rnn import *  # noqa: F403
 from gradsh.engine.ops.sampling import *  # noqa: F403
 from gradsh.engine.ops.scatter_views import *  # noqa: F403

@@ -261,6 +261,7 @@ from gradsh.engine.ops import indexing as _indexing
 from gradsh.engine.ops import inplace_views as _inplace_views
 from gradsh.engine.ops import inplace_forms as _inplace_forms
 from gradsh.engine.ops import matrix_exp as _matrix_exp
+from gradsh.engine.ops import numeric_extras as _numeric_extras
 from gradsh.engine.ops import matrix_extras as _matrix_extras
 from gradsh.engine.ops import elementwise_extras as _elementwise_extras
 from gradsh.engine.ops import activations as _activations_module
@@ -746,6 +747,8 @@ _METHODS: dict[str, Any] = {
     **{name: getattr(_inplace_forms, name) for name in _inplace_forms.__all__},
     **{name: getattr(_matrix_extras, name) for name in _MATRIX_EXTRA_METHODS},
     "matrix_exp": _matrix_exp.matrix_exp,
+    **{name: getattr(_numeric_extras, name) for name in (
+        "renorm", "renorm_", "histogram", "index_reduce", "index_reduce_")},
     **{name: getattr(_elementwise_extras, name) for name in _elementwise_extras.__all__
        if name not in ("unravel_index", "isin")},
     "hardshrink": _activations_module.hardshrink,
