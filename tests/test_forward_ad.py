@@ -176,3 +176,47 @@ def test_gradcheck_forward_ad_reports_a_wrong_jvp() -> None:
                        match="Jacobian computed with forward mode mismatch for output 0"):
         gtorch.autograd.gradcheck(Wrong.apply, (x,), check_forward_ad=True,
                                   check_backward_ad=False)
+
+
+FUNCTORCH_PROGRAM = """
+import functools
+import warnings
+import torch
+import torch.nn as nn
+import functorch as ft
+
+torch.manual_seed(0)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    out, tangent = ft.jvp(lambda x, y: x ** 2 + y ** 2, (torch.randn(3), torch.randn(3)),
+                          (torch.ones(3), torch.ones(3)))
+    print(tangent, caught[0].category.__name__, str(caught[0].message)[:60])
+    model = nn.Linear(3, 2)
+    func, params, buffers = ft.make_functional_with_buffers(model)
+    x = torch.randn(4, 3)
+    print(torch.equal(func(params, buffers, x), model(x)), len(params), len(buffers))
+    tangents = tuple(torch.rand_like(p) for p in params)
+    _, jvp_out = ft.jvp(lambda p: func(p, buffers, x), (params,), (tangents,))
+    print(jvp_out[:2])
+    fmodel, params = ft.make_functional(model)
+    print(ft.grad(lambda p: fmodel(p, x).sum())(params)[1])
+    print(ft.vmap(torch.sum)(torch.arange(6.0).reshape(2, 3)))
+"""
+
+
+def test_functorch_is_served_as_pytorchs(tmp_path: Any, torch: Any) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent),
+           "PYTHONHASHSEED": "0"}
+    path = tmp_path / "prog.py"
+    path.write_text(FUNCTORCH_PROGRAM)
+    ours = subprocess.run([sys.executable, "-m", "gradsh", "run", "--quiet", path.name],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+    theirs = subprocess.run([sys.executable, path.name], capture_output=True, text=True,
+                            cwd=tmp_path, env=env, timeout=300)
+    assert ours.returncode == 0, ours.stderr
+    assert ours.stdout == theirs.stdout
