@@ -251,25 +251,25 @@ def test_errors_the_compiler_finds_stop_the_program_before_it_runs(
 def test_what_gradsh_lacks_is_named(tmp_path: Path) -> None:
     path = write(tmp_path, """
         import torch
-        for expr in ("torch.sparse", "torch.ones(1).stft", "torch.no_such_thing",
+        for expr in ("torch.nested", "torch.ones(1).stft", "torch.no_such_thing",
                      "torch.ones(1).no_such_method", "torch.fft.rfft"):
             try:
                 eval(expr)
             except AttributeError as err:
                 print(type(err).__name__, err)
         try:
-            import torch.sparse
+            import torch.nested
         except ModuleNotFoundError as err:
             print(err)
     """)
     ran = gradsh(path, "--quiet")
     assert ran.stdout.splitlines() == [
-        "NotImplementedInGradsh gradsh does not implement torch.sparse yet",
+        "NotImplementedInGradsh gradsh does not implement torch.nested yet",
         "NotImplementedInGradsh gradsh does not implement torch.Tensor.stft yet",
         "AttributeError module 'torch' has no attribute 'no_such_thing'",
         "AttributeError 'Tensor' object has no attribute 'no_such_method'",
         "NotImplementedInGradsh gradsh does not implement torch.fft.rfft yet",
-        "gradsh does not implement torch.sparse yet",
+        "gradsh does not implement torch.nested yet",
     ]
 
 
