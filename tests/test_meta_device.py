@@ -108,3 +108,16 @@ def _large(lib: Any) -> list[str]:
 
 def test_large_meta_shapes_match_torch(torch: Any) -> None:
     assert _large(gtorch) == _large(torch)
+
+
+def _skip_init(lib: Any) -> list[str]:
+    lib.manual_seed(0)
+    linear = lib.nn.utils.skip_init(lib.nn.Linear, 5, 2)
+    conv = lib.nn.utils.skip_init(lib.nn.Conv2d, 3, 4, 3, device="cpu")
+    return [str(linear.weight.shape), str(linear.weight.device),
+            str(linear.weight.requires_grad), str(conv.bias.shape), repr(lib.randn(2)),
+            _outcome(lambda: lib.nn.utils.skip_init(int))]
+
+
+def test_skip_init_matches_torch(torch: Any) -> None:
+    assert _skip_init(gtorch) == _skip_init(torch)
