@@ -374,17 +374,17 @@ def test_check_compares_a_python_program_with_torch(tmp_path: Path, torch: objec
     ran = subprocess.run([sys.executable, "-m", "gradsh", "check", same.name],
                          capture_output=True, text=True, cwd=tmp_path, env=ENV, timeout=300)
     assert (ran.returncode, ran.stdout) == (0, "prog.py: identical, 5 steps\n"), ran.stderr
-    # a program whose gradsh side differs: gradsh has no sparse tensors
+    # a program whose gradsh side differs: gradsh has no mkldnn tensors
     other = write(tmp_path, """
         import torch
         a = torch.ones(2)
-        print(a.to_sparse() is not None)
+        print(a.to_mkldnn() is not None)
     """, "other.py")
     ran = subprocess.run([sys.executable, "-m", "gradsh", "check", "--keep-going", "--width",
                           "400", other.name], capture_output=True, text=True, cwd=tmp_path,
                          env=ENV, timeout=300)
     assert ran.returncode == 1
-    assert "does not implement torch.Tensor.to_sparse" in ran.stdout
+    assert "does not implement torch.Tensor.to_mkldnn" in ran.stdout
     assert ran.stdout.rstrip().endswith("other.py: 2 differences in 3 steps")
 
 
