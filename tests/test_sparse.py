@@ -64,12 +64,13 @@ def _products(lib: Any, seed: int) -> list[np.ndarray]:
     dense = rng.standard_normal((m, k)).astype(np.float32)
     weights = rng.standard_normal((n, k)).astype(np.float32)
     d = lib.tensor(dense, requires_grad=True)
-    s = lib.sparse_coo_tensor(lib.tensor(idx), lib.tensor(val), (n, m))
+    v = lib.tensor(val, requires_grad=True)
+    s = lib.sparse_coo_tensor(lib.tensor(idx), v, (n, m))
     out = lib.sparse.mm(s, d)
     (out * lib.tensor(weights)).sum().backward()
     c = s.coalesce()
-    return [out.detach().numpy(), d.grad.numpy(), c._indices().numpy(),
-            c._values().numpy(), lib.sparse.sum(s).detach().numpy(),
+    return [out.detach().numpy(), d.grad.numpy(), v.grad.numpy(), c._indices().numpy(),
+            c._values().detach().numpy(), lib.sparse.sum(s).detach().numpy(),
             lib.sparse.sum(s, dim=1).to_dense().detach().numpy()]
 
 
