@@ -90,6 +90,7 @@ from gradsh.torch import (  # noqa: E402
     nn,
     optim,
     random,
+    sparse,
     special,
     testing,
     utils,
