@@ -19,6 +19,8 @@ from gradsh.engine import backend
 from gradsh.engine.backend import host_kernel
 from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchLinAlgError, TorchRuntimeError
+from gradsh.engine.functions import pointwise
+from gradsh.engine.functions.cascade_sum import torch_sum
 from gradsh.engine.functions.common import _quiet
 from gradsh.engine.functions.linalg_lu import (
     factors_transpose,
@@ -101,8 +103,10 @@ def slogdet_array(data: Array, use_a_t: bool) -> tuple[Array, Array, Array, Arra
         sign = permutation_sign(pivots, lu.dtype)
         for i in range(diag.shape[-1]):
             sign = sign * signs[..., i]
-        logabs = np.log(np.abs(diag)).sum(-1) if diag.shape[-1] else np.zeros(
-            diag.shape[:-1], lu.dtype)
+        # ATen: sum(log_(abs(diag)), -1): the tensor op log (MKL's VML where loaded) of a
+        # contiguous copy, then its sum's order
+        logabs = torch_sum(pointwise.unary("log", np.abs(diag)), -1, False, lu.dtype) if (
+            diag.shape[-1]) else np.zeros(diag.shape[:-1], lu.dtype)
     return np.asarray(sign, lu.dtype), np.asarray(logabs, lu.dtype), lu, pivots
 
 

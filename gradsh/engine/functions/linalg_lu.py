@@ -3,8 +3,9 @@
 The factorizations are LAPACK's algorithms written out in NumPy over a stack of matrices
 (getrf's partial pivoting, getrs, trsm's substitutions, potrf's columns), so that the LU a
 node saves, the pivots, a singular matrix's zero pivot and a failed Cholesky's order are
-PyTorch's. NOTE: PyTorch runs MKL's blocked kernels and NumPy's `linalg` (inv, solve,
-cholesky) OpenBLAS's, so results agree with PyTorch's to rounding, not bit for bit. On cuda:0
+PyTorch's. PyTorch runs MKL's getrf and getrs: where the `mkl` package is loaded gradsh calls
+them too (vecmath/lapack.py) and inv, solve, det and lu_factor are PyTorch's bits; elsewhere
+NumPy's `linalg` (OpenBLAS) and the NumPy LU agree with PyTorch's to rounding. On cuda:0
 these kernels run on the host too (`backend.host_kernel`), so the device's LU, pivots and
 failures are the CPU's; the backward formulas run where the gradients live.
 
@@ -23,6 +24,7 @@ from gradsh.engine.backend import host_kernel
 from gradsh.engine.exceptions import TorchLinAlgError
 from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.tensor import RESULT, Array, ArrayOps, Function, Tensor
+from gradsh.engine.vecmath import lapack
 
 __all__ = [
     "lu_factor", "lu_solve", "triangular_solve", "cholesky_lower", "mT",
@@ -49,6 +51,9 @@ def lu_factor(a: Array) -> tuple[Array, Array, Array]:
     n = a.shape[-1]
     batch = a.shape[:-2]
     lu = _stack(a, n, n)
+    if lapack.available(a.dtype) and lu.size:  # MKL's own getrf, as PyTorch calls it
+        lu, pivots, info = lapack.getrf(lu)
+        return lu.reshape(a.shape), pivots.reshape(batch + (n,)), info.reshape(batch)
     count = lu.shape[0]
     pivots = np.empty((count, n), np.int32)
     info = np.zeros(count, np.int32)
@@ -97,6 +102,8 @@ def lu_solve(lu: Array, pivots: Array, b: Array, adjoint: bool) -> Array:
     lu_ = np.broadcast_to(lu, batch + (n, n)).reshape((-1, n, n))
     piv = np.broadcast_to(pivots, batch + (n,)).reshape((-1, n))
     x = _stack(np.broadcast_to(b, batch + (n, k)), n, k)
+    if lapack.available(lu.dtype) and x.size and x.dtype == lu.dtype:  # MKL's getrs
+        return lapack.getrs(lu_, piv, x, transpose=adjoint).reshape(batch + (n, k))
     with _quiet():
         if not adjoint:
             _swap_rows(x, piv, range(n))
@@ -192,8 +199,8 @@ def singular_error(name: str, info: Array, inverse: bool) -> TorchLinAlgError:
 
 
 def factors_transpose(a: Tensor) -> bool:
-    """PyTorch factors A^T instead of A when A is contiguous (det(A^T) = det(A), and A^T is
-    then the column-major matrix LAPACK reads without a copy)."""
+    """det and slogdet factor A^T instead of A when A is contiguous (det(A^T) = det(A), and A^T
+    is then the column-major matrix LAPACK reads without a copy); inv and solve factor A."""
     return bool(a._data.flags.c_contiguous)
 
 
@@ -236,7 +243,7 @@ class LinalgInvExBackward0(Function):
 
     def forward(self, a: Tensor, check_errors: bool = True) -> Array:
         self.save("result", RESULT)
-        return inverse_array(a._data, factors_transpose(a), check_errors)
+        return inverse_array(a._data, False, check_errors)  # (2.13 factors A itself)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         la = F.la
@@ -249,12 +256,13 @@ def inverse_array(data: Array, use_a_t: bool, check_errors: bool) -> Array:
     """LAPACK's inverse (NumPy's); a singular matrix's from PyTorch's LU, or its error."""
     if data.size == 0:
         return np.empty(data.shape, data.dtype)
-    try:
-        with _quiet():
-            result = np.linalg.inv(data)
-        return result
-    except np.linalg.LinAlgError:
-        pass
+    if not lapack.available(data.dtype):  # (with MKL: PyTorch's LU and solve below)
+        try:
+            with _quiet():
+                result = np.linalg.inv(data)
+            return result
+        except np.linalg.LinAlgError:
+            pass
     lu, pivots, info = torch_lu(data, use_a_t)
     if check_errors and info.any():
         raise singular_error("linalg.inv", info, inverse=True)
@@ -319,7 +327,9 @@ class LinalgSolveExBackward0(Function):
     def forward(self, a: Tensor, b: Tensor, left: bool, vector: bool,
                 check_errors: bool = True) -> Array:
         self.left, self.vector = left, vector
-        self.use_a_t = factors_transpose(a)
+        # PyTorch 2.13's _linalg_solve_ex factors A itself (lu_factor(A), then lu_solve), not
+        # A^T as earlier versions did for a contiguous A: checked bit for bit with MKL's getrf
+        self.use_a_t = False
         need_lu = any(self.needs_input_grad)
         result, lu, pivots = solve_array(a._data, b._data, left, vector, self.use_a_t, need_lu,
                                          check_errors)
@@ -366,7 +376,7 @@ def solve_array(A: Array, B: Array, left: bool, vector: bool, use_a_t: bool,  # 
     if not left:
         A_, B_ = mT(A_), mT(B_)
     result = None if A_.size and B_.size else np.empty(B_.shape, A.dtype)
-    if result is None:
+    if result is None and not lapack.available(A.dtype):  # (with MKL: PyTorch's LU and getrs)
         try:
             with _quiet():
                 result = np.linalg.solve(A_, B_)

@@ -139,11 +139,11 @@ def inv_ex(A: Tensor, *, check_errors: bool = False) -> Any:  # noqa: N803
 
 
 def _lu_info(A: Tensor) -> Any:
-    """getrf's info for each matrix of A (of A^T when A is contiguous, as PyTorch factors), on
-    the host, where errors and info tensors are made from."""
+    """getrf's info for each matrix of A (solve_ex factors A itself), on the host, where errors
+    and info tensors are made from."""
     if A.numel() == 0:
         return np.zeros(A.shape[:-2], np.int32)
-    return torch_lu(backend.to_host(A._data), factors_transpose(A))[2]
+    return torch_lu(backend.to_host(A._data), False)[2]
 
 
 @guarded

@@ -26,7 +26,7 @@ import numpy as np
 VERSION = "2024.2.0"  # oneMKL in PyTorch 2.13's CPU wheels (torch.__config__.show())
 _HA, _FTZDAZ_OFF, _ERRMODE_IGNORE = 0x2, 0x140000, 0x100
 MODE = _HA | _FTZDAZ_OFF | _ERRMODE_IGNORE
-_SEQUENTIAL = 1  # MKL_THREADING_SEQUENTIAL: no OpenMP runtime is loaded
+_INTEL, _SEQUENTIAL = 0, 1  # MKL_THREADING_INTEL, MKL_THREADING_SEQUENTIAL
 _MAX_INT = 2**31 - 1  # MKL_INT (LP64): ATen calls VML in pieces of at most this many
 
 # NumPy's spelling -> VML's
@@ -66,7 +66,13 @@ def _load() -> ctypes.CDLL | None:
         try:
             lib = ctypes.CDLL(path)
             lib.MKL_Set_Threading_Layer.argtypes = [ctypes.c_int]
-            lib.MKL_Set_Threading_Layer(_SEQUENTIAL)
+            lib.MKL_Set_Num_Threads.argtypes = [ctypes.c_int]
+            # A threaded layer at one thread, as PyTorch runs its MKL (GNU OpenMP) at one:
+            # the sequential layer's getrf takes other paths (a 17 x 17 LU differed in an
+            # element); Intel's OpenMP comes with the mkl package (intel-openmp)
+            if lib.MKL_Set_Threading_Layer(_INTEL) != _INTEL:
+                lib.MKL_Set_Threading_Layer(_SEQUENTIAL)
+            lib.MKL_Set_Num_Threads(1)
         except (OSError, AttributeError) as exc:
             _state["error"] = str(exc)
             lib = None
