@@ -393,3 +393,39 @@ def test_log_softmax_rows_match_the_emulation(kernels: object,
                     and _same_bits(vec.log_softmax_backward(g, y), expected_grad)):
                 wrong.append((level, case, shape))
     assert not wrong[:20]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("k", [5, 64, 500])
+def test_packed_kernel_reads_any_strides(kernels: object, monkeypatch: pytest.MonkeyPatch,
+                                         k: int) -> None:
+    """kernels.gemm (the packed general kernel) on views of every kind (transposed, sliced,
+    reversed operands; a transposed or strided output; shapes that run it transposed and cut
+    its tiles short) gives the emulation's chains in every instruction set's copy: from 0 per k
+    block, and continuing from out's values over pieces longer than it packs at once."""
+    rng = np.random.default_rng(30 + k)
+    for case in range(12):
+        m, n = [(40, 70), (70, 3), (3, 70), (13, 33), (1, 1), (25, 17)][case % 6]
+        base_a = _values(rng, (2 * m + 1, 2 * k + 1), case % 5)
+        base_b = _values(rng, (2 * n + 1, 2 * k + 1), (case + 2) % 5)
+        a = [base_a[:m, :k], base_a[::2, ::2][:m, :k], base_a[::-1, ::-1][:m, :k]][case % 3]
+        b = [base_b[:n, :k].T, base_b[::-2, ::2][:n, :k].T,
+             np.ascontiguousarray(base_b[:n, :k].T)][case % 3]
+        start = _values(rng, (m, n), case % 5)
+        blocks = sgemm._kblocks(k)
+        with np.errstate(all="ignore"):
+            expected = _emulated(monkeypatch, lambda: sgemm._chain(a, b, [(0, k)], start))[0]
+            parts = _emulated(monkeypatch, lambda: sgemm._chain(a, b, blocks))
+            summed = np.array(parts[0])
+            for part in parts[1:]:
+                summed += part
+        for level in kernels.levels():  # type: ignore[attr-defined]
+            kernels.use(level)  # type: ignore[attr-defined]
+            wide = np.zeros((n, 2 * m), F32)
+            out = wide[:, ::2].T if case % 2 else np.zeros((m, n), F32)
+            out[...] = start
+            kernels.gemm(out, a, b, (0, k), None, 1.0, 1.0, True)  # type: ignore
+            assert _same_bits(out, expected), (level, case)
+            flat = tuple(bound for block in blocks for bound in block)
+            kernels.gemm(out, a, b, flat, None, 1.0, 1.0, False)  # type: ignore
+            assert _same_bits(out, summed), (level, case)

@@ -43,13 +43,16 @@ typedef Py_ssize_t idx_t;
 
 #include "_native_products.h"
 #include "_native_elementwise.h"
+#define GEMM_KC 384 /* the longest piece of a chain packed at once (from_c) */
+#include "_native_gemm.h"
 
 /* ---------------------------------------------------------------------------------------- */
 /* One copy of every kernel per instruction set.                                              */
 
 typedef struct {
     const char *name;
-    void (*chain)(float *, const float *, const float *, idx_t, idx_t, idx_t, idx_t, idx_t);
+    void (*gemm)(const Gemm *);
+    int mr, nr; /* the tile's rows and columns */
     void (*dot_rows)(float *, const float *, const float *, idx_t, idx_t, idx_t, int);
     void (*gemv)(float *, const float *, const float *, idx_t, idx_t, idx_t);
     float (*sdot)(const float *, const float *, idx_t);
@@ -61,10 +64,9 @@ typedef struct {
     void (*logf)(float *, const float *, idx_t);
 } Level;
 
-#define DEFINE_LEVEL(SUFFIX, ATTRIBUTE, WIDTH)                                                   \
-    ATTRIBUTE static void chain_##SUFFIX(float *o, const float *a, const float *b, idx_t m,      \
-                                         idx_t n, idx_t lda, idx_t k0, idx_t k1)                 \
-    { chain_body(o, a, b, m, n, lda, k0, k1, chain_tile_##SUFFIX, WIDTH); }                      \
+#define DEFINE_LEVEL(SUFFIX, ATTRIBUTE, MR, NR)                                                  \
+    ATTRIBUTE static void gemm_##SUFFIX(const Gemm *g)                                           \
+    { gemm_body(g, micro_##SUFFIX, MR, NR); }                                                    \
     ATTRIBUTE static void dot_rows_##SUFFIX(float *o, const float *a, const float *bt, idx_t m,  \
                                             idx_t n, idx_t k, int peel)                          \
     { dot_rows_body(o, a, bt, m, n, k, peel); }                                                  \
@@ -90,23 +92,23 @@ typedef struct {
     ATTRIBUTE static void logf_##SUFFIX(float *o, const float *x, idx_t count)                  \
     { logf_body(o, x, count); }
 
-#define LEVEL_ENTRY(NAME, SUFFIX)                                                                \
-    { NAME, chain_##SUFFIX, dot_rows_##SUFFIX, gemv_##SUFFIX, sdot_##SUFFIX, axpy_##SUFFIX,       \
+#define LEVEL_ENTRY(NAME, SUFFIX, MR, NR)                                                        \
+    { NAME, gemm_##SUFFIX, MR, NR, dot_rows_##SUFFIX, gemv_##SUFFIX, sdot_##SUFFIX, axpy_##SUFFIX,       \
       unfused_##SUFFIX, fma_##SUFFIX, block_sums_##SUFFIX, expf_##SUFFIX, logf_##SUFFIX }
 
-DEFINE_LEVEL(portable, , 4)
+DEFINE_LEVEL(portable, , PORTABLE_MR, PORTABLE_NR)
 #ifdef GRADSH_X86
-DEFINE_LEVEL(avx2, __attribute__((target("avx2,fma"))), 16)
-DEFINE_LEVEL(avx512, __attribute__((target("avx512f,avx2,fma"))), 32)
+DEFINE_LEVEL(avx2, __attribute__((target("avx2,fma"))), AVX2_MR, 16)
+DEFINE_LEVEL(avx512, __attribute__((target("avx512f,avx2,fma"))), AVX512_MR, 32)
 #endif
 
 /* Best first; `portable` runs anywhere. */
 static const Level LEVELS[] = {
 #ifdef GRADSH_X86
-    LEVEL_ENTRY("avx512f", avx512),
-    LEVEL_ENTRY("avx2", avx2),
+    LEVEL_ENTRY("avx512f", avx512, AVX512_MR, 32),
+    LEVEL_ENTRY("avx2", avx2, AVX2_MR, 16),
 #endif
-    LEVEL_ENTRY("portable", portable),
+    LEVEL_ENTRY("portable", portable, PORTABLE_MR, PORTABLE_NR),
 };
 #define LEVEL_COUNT ((int)(sizeof LEVELS / sizeof LEVELS[0]))
 
@@ -139,6 +141,80 @@ static int holds(Py_buffer *view, idx_t count, const char *what)
     return 1;
 }
 
+/* The packing buffers of the general kernel, kept between calls (a product's panels are a few
+ * megabytes: fresh ones would cost their page faults every call). Taken and given back with
+ * the GIL held; a second thread that finds them taken gets buffers of its own. */
+static float *scratch;
+static size_t scratch_floats;
+static int scratch_taken;
+
+static float *scratch_take(size_t floats)
+{
+    if (scratch_taken)
+        return PyMem_RawMalloc(floats * sizeof(float));
+    if (floats > scratch_floats) {
+        PyMem_RawFree(scratch);
+        scratch = PyMem_RawMalloc(floats * sizeof(float));
+        scratch_floats = scratch ? floats : 0;
+        if (!scratch)
+            return NULL;
+    }
+    scratch_taken = 1;
+    return scratch;
+}
+
+static void scratch_give(float *buffer)
+{
+    if (buffer == scratch)
+        scratch_taken = 0;
+    else
+        PyMem_RawFree(buffer);
+}
+
+/* Runs g (its packing buffers found here) on the current level: as C = A B, or as its
+ * transpose C' = B' A' when that fills the tiles better (the vectors then run along C's
+ * columns; the same chains). 0 with MemoryError set when the buffers cannot be had. Called
+ * with the GIL; runs the kernel without it. */
+static int gemm_run(Gemm *g)
+{
+    idx_t mr = current->mr, nr = current->nr;
+    if (g->m == 0 || g->n == 0)
+        return 1;
+    idx_t as_is = (g->n + nr - 1) / nr * nr * ((g->m + mr - 1) / mr * mr);
+    idx_t swapped = (g->m + nr - 1) / nr * nr * ((g->n + mr - 1) / mr * mr);
+    if (swapped < as_is || (swapped == as_is && g->ccs != 1 && g->crs == 1)) {
+        idx_t t;
+        const float *p = g->a;
+        g->a = g->b, g->b = p;
+        t = g->ars, g->ars = g->bcs, g->bcs = t;
+        t = g->aks, g->aks = g->bks, g->bks = t;
+        t = g->crs, g->crs = g->ccs, g->ccs = t;
+        t = g->srs, g->srs = g->scs, g->scs = t;
+        t = g->m, g->m = g->n, g->n = t;
+    }
+    idx_t kc = 0;
+    for (idx_t block = 0; block < g->count; block++) {
+        idx_t length = g->bounds[2 * block + 1] - g->bounds[2 * block];
+        kc = length > kc ? length : kc;
+    }
+    if (g->from_c && kc > GEMM_KC)
+        kc = GEMM_KC;
+    idx_t rows = (g->m + mr - 1) / mr * mr, columns = (g->n + nr - 1) / nr * nr;
+    size_t floats = (size_t)((rows + columns) * kc) + 1;
+    float *buffer = scratch_take(floats);
+    if (!buffer) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    g->apack = buffer;
+    g->bpack = buffer + rows * kc;
+    Py_BEGIN_ALLOW_THREADS
+    current->gemm(g);
+    Py_END_ALLOW_THREADS
+    scratch_give(buffer);
+    return 1;
+}
+
 static PyObject *py_chain(PyObject *self, PyObject *args)
 {
     Py_buffer out, a, b;
@@ -149,9 +225,10 @@ static PyObject *py_chain(PyObject *self, PyObject *args)
     int ok = m >= 0 && n >= 0 && 0 <= k0 && k0 <= k1 && k1 <= lda && holds(&out, m * n, "out")
              && holds(&a, m * lda, "a") && holds(&b, k1 * n, "b");
     if (ok) {
-        Py_BEGIN_ALLOW_THREADS
-        current->chain(out.buf, a.buf, b.buf, m, n, lda, k0, k1);
-        Py_END_ALLOW_THREADS
+        idx_t bounds[2] = {k0, k1};
+        Gemm g = {out.buf, n, 1, a.buf, lda, 1, b.buf, n, 1, m, n, bounds, 1, 1, NULL, 0, 0,
+                  0, 1, 0, NULL, NULL};
+        ok = gemm_run(&g);
     } else if (!PyErr_Occurred()) {
         PyErr_SetString(PyExc_ValueError, "chain: bad sizes");
     }
@@ -213,41 +290,6 @@ static int block_bounds(PyObject *blocks, idx_t k, idx_t **bounds, idx_t *count)
     return ok;
 }
 
-/* The product of `blocked` (below) without the GIL: acc (m x n) from the chains, alpha and
- * the start; part and row are scratch (m x n and n floats). */
-static void blocked_run(float *acc, float *part, float *row, const float *a, const float *b,
-                        idx_t m, idx_t n, idx_t k, const idx_t *bounds, idx_t count,
-                        const float *start, idx_t row_step, idx_t column_step, float beta,
-                        float alpha, int scale)
-{
-    size_t bytes = (size_t)(m * n) * sizeof(float);
-    for (idx_t block = 0; block < (count ? count : 1); block++) {
-        /* the first block goes straight into acc when nothing is fused into it */
-        float *into = block == 0 && !start ? acc : part;
-        memset(into, 0, bytes);
-        if (count)
-            current->chain(into, a, b, m, n, k, bounds[2 * block], bounds[2 * block + 1]);
-        if (scale)
-            for (idx_t i = 0; i < m * n; i++)
-                into[i] = into[i] * alpha;
-        if (block == 0 && start) { /* fma(beta, start, first part), a row at a time */
-            for (idx_t i = 0; i < m; i++) {
-                const float *s = start + i * row_step;
-                idx_t step = column_step == 0 ? 0 : 1;
-                if (column_step != 0 && column_step != 1) {
-                    for (idx_t j = 0; j < n; j++)
-                        row[j] = s[j * column_step];
-                    s = row;
-                }
-                current->fma(acc + i * n, &beta, s, part + i * n, n, 0, step, 1);
-            }
-        } else if (block > 0) {
-            for (idx_t i = 0; i < m * n; i++)
-                acc[i] = acc[i] + part[i];
-        }
-    }
-}
-
 /* blocked(out, a, b, m, n, k, blocks, start, beta, alpha, transposed): MKL's general kernel
  * whole, as sgemm.addmm composes it. a (m x k) and b (k x n) are row-major; for each k block
  * of `blocks` (a tuple: k0, k1, k0, k1, ...), the fused chains from 0, times alpha (when not
@@ -274,37 +316,82 @@ static PyObject *py_blocked(PyObject *self, PyObject *args)
         ok = has_start = transposed ? start_view(source, &start, n, m, &column_step, &row_step)
                                     : start_view(source, &start, m, n, &row_step, &column_step);
     }
-    float *acc = NULL, *part = NULL, *row = NULL;
     if (ok) {
-        size_t cells = (size_t)(m * n) + 1;
-        acc = transposed ? PyMem_Malloc(cells * sizeof(float)) : out.buf;
-        part = PyMem_Malloc(cells * sizeof(float));
-        row = PyMem_Malloc(((size_t)n + 1) * sizeof(float));
-        if (!acc || !part || !row) {
-            PyErr_NoMemory();
-            ok = 0;
-        }
+        Gemm g = {out.buf, transposed ? 1 : n, transposed ? m : 1, a.buf, k, 1, b.buf, n, 1, m,
+                  n, bounds, count, 0, has_start ? start.buf : NULL, row_step, column_step,
+                  (float)beta, (float)alpha, alpha != 1, NULL, NULL};
+        ok = gemm_run(&g);
     } else if (!PyErr_Occurred()) {
         PyErr_SetString(PyExc_ValueError, "blocked: bad sizes");
     }
-    if (ok) {
-        float beta_f = (float)beta, alpha_f = (float)alpha;
-        Py_BEGIN_ALLOW_THREADS
-        blocked_run(acc, part, row, a.buf, b.buf, m, n, k, bounds, count,
-                    has_start ? start.buf : NULL, row_step, column_step, beta_f, alpha_f,
-                    alpha != 1);
-        if (transposed) {
-            float *o = out.buf;
-            for (idx_t i = 0; i < m; i++)
-                for (idx_t j = 0; j < n; j++)
-                    o[j * m + i] = acc[i * n + j];
-        }
-        Py_END_ALLOW_THREADS
+    PyMem_Free(bounds);
+    if (has_start)
+        PyBuffer_Release(&start);
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&a);
+    PyBuffer_Release(&b);
+    return ok ? Py_NewRef(Py_None) : NULL;
+}
+
+/* A 2-D float32 array's view and its element strides; 0 with ValueError otherwise. */
+static int matrix_view(PyObject *source, Py_buffer *view, int writable, idx_t *rows_step,
+                       idx_t *columns_step, const char *what)
+{
+    int flags = PyBUF_STRIDES | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(source, view, flags) < 0)
+        return 0;
+    if (view->ndim != 2 || view->itemsize != 4 || strcmp(view->format, "f") != 0
+        || view->strides[0] % 4 != 0 || view->strides[1] % 4 != 0) {
+        PyErr_Format(PyExc_ValueError, "gemm: %s is not a 2-D float32 array", what);
+        PyBuffer_Release(view);
+        return 0;
     }
-    if (transposed)
-        PyMem_Free(acc);
-    PyMem_Free(part);
-    PyMem_Free(row);
+    *rows_step = view->strides[0] / 4;
+    *columns_step = view->strides[1] / 4;
+    return 1;
+}
+
+/* gemm(out, a, b, blocks, start, beta, alpha, from_out): `blocked` on 2-D float32 arrays of
+ * any strides (views: transposes, slices), out (m x n, written in place) among them; or with
+ * from_out each output's chain continuing from out's value over the blocks in turn (start,
+ * beta and alpha then unused). */
+static PyObject *py_gemm(PyObject *self, PyObject *args)
+{
+    PyObject *out_source, *a_source, *b_source, *blocks, *source;
+    double beta, alpha;
+    int from_out;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOO!Oddp", &out_source, &a_source, &b_source, &PyTuple_Type,
+                          &blocks, &source, &beta, &alpha, &from_out))
+        return NULL;
+    Py_buffer out, a, b, start = {0};
+    idx_t crs, ccs, ars, aks, bks, bcs, row_step = 0, column_step = 0, count = 0;
+    idx_t *bounds = NULL;
+    if (!matrix_view(out_source, &out, 1, &crs, &ccs, "out"))
+        return NULL;
+    if (!matrix_view(a_source, &a, 0, &ars, &aks, "a")) {
+        PyBuffer_Release(&out);
+        return NULL;
+    }
+    if (!matrix_view(b_source, &b, 0, &bks, &bcs, "b")) {
+        PyBuffer_Release(&out);
+        PyBuffer_Release(&a);
+        return NULL;
+    }
+    idx_t m = out.shape[0], n = out.shape[1], k = a.shape[1];
+    int ok = a.shape[0] == m && b.shape[0] == k && b.shape[1] == n;
+    if (!ok)
+        PyErr_SetString(PyExc_ValueError, "gemm: shapes that do not multiply");
+    ok = ok && block_bounds(blocks, k, &bounds, &count);
+    int has_start = 0;
+    if (ok && source != Py_None && !from_out)
+        ok = has_start = start_view(source, &start, m, n, &row_step, &column_step);
+    if (ok) {
+        Gemm g = {out.buf, crs, ccs, a.buf, ars, aks, b.buf, bks, bcs, m, n, bounds, count,
+                  from_out, has_start ? start.buf : NULL, row_step, column_step, (float)beta,
+                  (float)alpha, !from_out && alpha != 1, NULL, NULL};
+        ok = gemm_run(&g);
+    }
     PyMem_Free(bounds);
     if (has_start)
         PyBuffer_Release(&start);
@@ -586,6 +673,9 @@ static PyMethodDef METHODS[] = {
     {"blocked", py_blocked, METH_VARARGS,
      "blocked(out, a, b, m, n, k, blocks, start, beta, alpha, transposed): MKL's general kernel "
      "whole, its k blocks' chains fused with the start and added"},
+    {"gemm", py_gemm, METH_VARARGS,
+     "gemm(out, a, b, blocks, start, beta, alpha, from_out): blocked on arrays of any strides "
+     "(out written in place); from_out: the chains continue from out's values"},
     {"dot_rows", py_dot_rows, METH_VARARGS,
      "dot_rows(out, a, bt, m, n, k, peel): MKL's 16-lane dot kernel on every row pair"},
     {"gemv", py_gemv, METH_VARARGS, "gemv(out, a, bt, m, n, k): MKL's sgemv dot form"},

@@ -1,0 +1,265 @@
+/* gradsh's compiled kernels: MKL's general sgemm kernel (one fused multiply-add chain per
+ * output over each k block, in k order) computed the way a BLAS computes a product: operands
+ * packed into contiguous panels, a register tile of MR rows by two vectors of outputs. */
+/* Part of _native.c (included there after its common definitions: idx_t, INLINE, IVDEP,
+ * GRADSH_X86, _native_elementwise.h's numpy_nan); not a header of its own.
+ *
+ * Only the order of operations on each output is the contract: its chain starts at 0 (or at
+ * the output's value, `from_c`), takes fmaf(a[i, k], b[k, j], acc) for k in order and is
+ * rounded to float32 at every step, so how many outputs run at once, which operand is packed
+ * or broadcast, and whether the vectors run along the rows or the columns of the output
+ * (C = A B or its transpose C' = B' A', the same chains) change no bit. A chain may also be
+ * stored and picked up again (from_c), the accumulator being float32 throughout. */
+
+/* The product and its blocks: element (i, j) of each operand at p[i * rows + j * cols]. */
+typedef struct {
+    float *c;
+    idx_t crs, ccs;
+    const float *a;
+    idx_t ars, aks;
+    const float *b;
+    idx_t bks, bcs;
+    idx_t m, n;
+    const idx_t *bounds; /* k blocks as pairs k0, k1 */
+    idx_t count;         /* 0: one empty block (a zero product) */
+    int from_c;          /* each chain continues from c's value (blocks then split freely) */
+    const float *start;  /* fused into the first block: fma(beta, start, its chains) */
+    idx_t srs, scs;
+    float beta, alpha;
+    int scale; /* the chains times alpha before anything else */
+    float *apack, *bpack;
+} Gemm;
+
+/* What a tile does after its chains (per output, in this order): times alpha (scale); on the
+ * first block fma(beta, start, it) (start given); on the later blocks c + it (add). */
+typedef struct {
+    int from_c, scale, add;
+    float alpha, beta;
+    const float *s; /* the tile's first start value, or NULL */
+    idx_t srs;      /* start's row step; its column step is 1 (vector) or 0 (broadcast) */
+    int s_vec;
+} Epi;
+
+typedef void (*Micro)(int, idx_t, const float *, const float *, float *, idx_t, const Epi *);
+
+/* b's k0..k0+kc rows, columns j0..j0+nr, as a panel [kc][NR] (columns past nr zero). */
+static void pack_b(float *bp, const float *b, idx_t bks, idx_t bcs, idx_t k0, idx_t kc,
+                   idx_t j0, idx_t nr, int NR)
+{
+    if (bcs == 1 || nr == 1) {
+        for (idx_t k = 0; k < kc; k++) {
+            const float *row = b + (k0 + k) * bks + j0 * bcs;
+            float *to = bp + k * NR;
+            memcpy(to, row, (size_t)nr * sizeof(float));
+            for (idx_t l = nr; l < NR; l++)
+                to[l] = 0;
+        }
+        return;
+    }
+    for (idx_t l = 0; l < nr; l++) {
+        const float *column = b + k0 * bks + (j0 + l) * bcs;
+        for (idx_t k = 0; k < kc; k++)
+            bp[k * NR + l] = column[k * bks];
+    }
+    for (idx_t l = nr; l < NR; l++)
+        for (idx_t k = 0; k < kc; k++)
+            bp[k * NR + l] = 0;
+}
+
+/* a's rows i0..i0+mr, k0..k0+kc, as a panel [kc][MR] (rows past mr zero). */
+static void pack_a(float *ap, const float *a, idx_t ars, idx_t aks, idx_t i0, idx_t mr,
+                   idx_t k0, idx_t kc, int MR)
+{
+    if (ars == 1 && mr == MR) {
+        for (idx_t k = 0; k < kc; k++)
+            memcpy(ap + k * MR, a + i0 + (k0 + k) * aks, (size_t)MR * sizeof(float));
+        return;
+    }
+    for (idx_t r = 0; r < mr; r++) {
+        const float *row = a + (i0 + r) * ars + k0 * aks;
+        for (idx_t k = 0; k < kc; k++)
+            ap[k * MR + r] = row[k * aks];
+    }
+    for (idx_t r = mr; r < MR; r++)
+        for (idx_t k = 0; k < kc; k++)
+            ap[k * MR + r] = 0;
+}
+
+/* The tile's epilogue on one output (the scalar form of the vector one). */
+INLINE float epilogue_one(float v, const float *c, const Epi *e, const float *s)
+{
+    if (e->scale)
+        v = v * e->alpha;
+    if (s) {
+        float part = v;
+        v = fmaf(e->beta, *s, part);
+        if (v != v)
+            v = numpy_nan(e->beta, *s, part);
+    } else if (e->add) {
+        v = *c + v;
+    }
+    return v;
+}
+
+/* One tile of mr x nr outputs at (i0, j0) from the packed panels, through a contiguous copy
+ * of the tile when it is cut short or c is not contiguous along its columns. */
+INLINE void gemm_tile(const Gemm *g, const Epi *block, Micro micro, int MR, int NR, idx_t i0,
+                      idx_t j0, idx_t kc, const float *ap, const float *bp, float *t)
+{
+    idx_t mr = g->m - i0 < MR ? g->m - i0 : MR, nr = g->n - j0 < NR ? g->n - j0 : NR;
+    float *c = g->c + i0 * g->crs + j0 * g->ccs;
+    const float *s = block->s ? g->start + i0 * g->srs + j0 * g->scs : NULL;
+    if (nr == NR && g->ccs == 1 && (!s || g->scs <= 1)) {
+        Epi e = *block;
+        e.s = s;
+        micro((int)mr, kc, ap, bp, c, g->crs, &e);
+        return;
+    }
+    Epi raw = {block->from_c, 0, 0, 0, 0, NULL, 0, 0};
+    for (idx_t r = 0; r < mr; r++)
+        for (idx_t l = 0; l < NR; l++)
+            t[r * NR + l] = block->from_c && l < nr ? c[r * g->crs + l * g->ccs] : 0;
+    micro((int)mr, kc, ap, bp, t, NR, &raw);
+    for (idx_t r = 0; r < mr; r++)
+        for (idx_t l = 0; l < nr; l++) {
+            float *o = c + r * g->crs + l * g->ccs;
+            *o = epilogue_one(t[r * NR + l], o, block, s ? s + r * g->srs + l * g->scs : NULL);
+        }
+}
+
+/* The whole product: per k block (or piece of a chain), both operands packed, then every
+ * tile, a panel of b held in cache over all of a's. */
+INLINE void gemm_body(const Gemm *g, Micro micro, int MR, int NR)
+{
+    idx_t mtiles = (g->m + MR - 1) / MR, npanels = (g->n + NR - 1) / NR;
+    float t[16 * 64];
+    idx_t count = g->count ? g->count : 1;
+    for (idx_t block = 0; block < count; block++) {
+        idx_t k0 = g->count ? g->bounds[2 * block] : 0;
+        idx_t k1 = g->count ? g->bounds[2 * block + 1] : 0;
+        Epi e = {g->from_c, g->scale, block > 0 && !g->from_c, g->alpha, g->beta, NULL, g->srs,
+                 g->scs == 1};
+        if (block == 0 && g->start)
+            e.s = g->start; /* marks the fused start; gemm_tile finds the tile's own */
+        do { /* from_c: pieces of GEMM_KC; otherwise the block whole */
+            idx_t kc = k1 - k0;
+            if (g->from_c && kc > GEMM_KC)
+                kc = GEMM_KC;
+            for (idx_t p = 0; p < npanels; p++)
+                pack_b(g->bpack + p * kc * NR, g->b, g->bks, g->bcs, k0, kc, p * NR,
+                       g->n - p * NR < NR ? g->n - p * NR : NR, NR);
+            for (idx_t q = 0; q < mtiles; q++)
+                pack_a(g->apack + q * kc * MR, g->a, g->ars, g->aks, q * MR,
+                       g->m - q * MR < MR ? g->m - q * MR : MR, k0, kc, MR);
+            for (idx_t p = 0; p < npanels; p++)
+                for (idx_t q = 0; q < mtiles; q++)
+                    gemm_tile(g, &e, micro, MR, NR, q * MR, p * NR, kc, g->apack + q * kc * MR,
+                              g->bpack + p * kc * NR, t);
+            k0 += kc;
+        } while (k0 < k1);
+    }
+}
+
+/* The portable tile: scalar chains through libm's fmaf. */
+#define PORTABLE_MR 4
+#define PORTABLE_NR 8
+static void micro_portable(int mr, idx_t kc, const float *ap, const float *bp, float *c,
+                           idx_t ldc, const Epi *e)
+{
+    float acc[PORTABLE_MR][PORTABLE_NR];
+    for (int r = 0; r < mr; r++)
+        for (int l = 0; l < PORTABLE_NR; l++)
+            acc[r][l] = e->from_c ? c[r * ldc + l] : 0;
+    for (idx_t k = 0; k < kc; k++)
+        for (int r = 0; r < mr; r++)
+            for (int l = 0; l < PORTABLE_NR; l++)
+                acc[r][l] = fmaf(ap[k * PORTABLE_MR + r], bp[k * PORTABLE_NR + l], acc[r][l]);
+    for (int r = 0; r < mr; r++)
+        for (int l = 0; l < PORTABLE_NR; l++)
+            c[r * ldc + l] = epilogue_one(acc[r][l], c + r * ldc + l, e,
+                                          e->s ? e->s + r * e->srs + (e->s_vec ? l : 0) : NULL);
+}
+
+#ifdef GRADSH_X86
+/* The vector tiles: MR rows by two vectors of W lanes, the accumulators in registers (mr a
+ * constant in each copy, so the loops over rows unroll); vfmadd is fmaf on every lane. */
+#define MICRO(SUF, TARGET, VEC, W, MR, LOAD, STORE, SET1, FMA, ZERO, MUL, ADD, ANY_NAN)           \
+    TARGET INLINE void micro_fixed_##SUF(const int mr, idx_t kc, const float *ap,                \
+                                         const float *bp, float *c, idx_t ldc, const Epi *e)      \
+    {                                                                                            \
+        VEC acc[MR][2];                                                                          \
+        _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++) if (r < mr) {                      \
+            acc[r][0] = e->from_c ? LOAD(c + r * ldc) : ZERO();                                  \
+            acc[r][1] = e->from_c ? LOAD(c + r * ldc + W) : ZERO();                              \
+        }                                                                                        \
+        for (idx_t k = 0; k < kc; k++) {                                                         \
+            VEC b0 = LOAD(bp), b1 = LOAD(bp + W);                                                \
+            _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++) if (r < mr) {                  \
+                VEC x = SET1(ap[r]);                                                             \
+                acc[r][0] = FMA(x, b0, acc[r][0]);                                               \
+                acc[r][1] = FMA(x, b1, acc[r][1]);                                               \
+            }                                                                                    \
+            ap += MR;                                                                            \
+            bp += 2 * W;                                                                         \
+        }                                                                                        \
+        VEC alpha = SET1(e->alpha), beta = SET1(e->beta);                                        \
+        _Pragma("GCC unroll 16") for (int r = 0; r < MR; r++) if (r < mr) {                      \
+            for (int h = 0; h < 2; h++) {                                                        \
+                VEC v = acc[r][h];                                                               \
+                float *o = c + r * ldc + h * W;                                                  \
+                if (e->scale)                                                                    \
+                    v = MUL(v, alpha);                                                           \
+                if (e->s) {                                                                      \
+                    const float *s = e->s + r * e->srs + (e->s_vec ? h * W : 0);                 \
+                    VEC part = v, start = e->s_vec ? LOAD(s) : SET1(*s);                         \
+                    v = FMA(beta, start, part);                                                  \
+                    if (ANY_NAN(v)) { /* the NaN fma32 makes, whatever the instruction */        \
+                        float parts[W], starts[W], out[W];                                       \
+                        STORE(parts, part), STORE(starts, start), STORE(out, v);                 \
+                        for (int l = 0; l < W; l++)                                              \
+                            if (out[l] != out[l])                                                \
+                                out[l] = numpy_nan(e->beta, starts[l], parts[l]);                \
+                        v = LOAD(out);                                                           \
+                    }                                                                            \
+                } else if (e->add) {                                                             \
+                    v = ADD(LOAD(o), v);                                                         \
+                }                                                                                \
+                STORE(o, v);                                                                     \
+            }                                                                                    \
+        }                                                                                        \
+    }
+
+#define AVX512_MR 12
+#define AVX2_MR 6
+#define AVX512_ANY_NAN(v) (_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q) != 0)
+#define AVX2_ANY_NAN(v) (_mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q)) != 0)
+MICRO(avx512, __attribute__((target("avx512f"))), __m512, 16, AVX512_MR, _mm512_loadu_ps,
+      _mm512_storeu_ps, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_setzero_ps, _mm512_mul_ps,
+      _mm512_add_ps, AVX512_ANY_NAN)
+MICRO(avx2, __attribute__((target("avx2,fma"))), __m256, 8, AVX2_MR, _mm256_loadu_ps,
+      _mm256_storeu_ps, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_setzero_ps, _mm256_mul_ps,
+      _mm256_add_ps, AVX2_ANY_NAN)
+
+/* mr as a constant: one unrolled copy of the tile per row count. */
+#define MICRO_SWITCH(SUF, TARGET)                                                                \
+    TARGET static void micro_##SUF(int mr, idx_t kc, const float *ap, const float *bp,           \
+                                   float *c, idx_t ldc, const Epi *e)                            \
+    {                                                                                            \
+        switch (mr) {                                                                            \
+        case 1: micro_fixed_##SUF(1, kc, ap, bp, c, ldc, e); break;                              \
+        case 2: micro_fixed_##SUF(2, kc, ap, bp, c, ldc, e); break;                              \
+        case 3: micro_fixed_##SUF(3, kc, ap, bp, c, ldc, e); break;                              \
+        case 4: micro_fixed_##SUF(4, kc, ap, bp, c, ldc, e); break;                              \
+        case 5: micro_fixed_##SUF(5, kc, ap, bp, c, ldc, e); break;                              \
+        case 6: micro_fixed_##SUF(6, kc, ap, bp, c, ldc, e); break;                              \
+        case 7: micro_fixed_##SUF(7, kc, ap, bp, c, ldc, e); break;                              \
+        case 8: micro_fixed_##SUF(8, kc, ap, bp, c, ldc, e); break;                              \
+        case 9: micro_fixed_##SUF(9, kc, ap, bp, c, ldc, e); break;                              \
+        case 10: micro_fixed_##SUF(10, kc, ap, bp, c, ldc, e); break;                            \
+        case 11: micro_fixed_##SUF(11, kc, ap, bp, c, ldc, e); break;                            \
+        default: micro_fixed_##SUF(12, kc, ap, bp, c, ldc, e); break;                            \
+        }                                                                                        \
+    }
+MICRO_SWITCH(avx512, __attribute__((target("avx512f"))))
+MICRO_SWITCH(avx2, __attribute__((target("avx2,fma"))))
+#endif
