@@ -45,31 +45,17 @@ def cost(multiply_adds: int) -> float:
     return CALL_US + multiply_adds * each
 
 
-# Outputs narrower than this fill few of the blocked kernel's tiles (32 columns on AVX-512).
-_NARROW = 32
-
-
-def _f32(x: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(x, F32)
-
-
 def chain(a: np.ndarray, b: np.ndarray, blocks: list[tuple[int, int]],
           start: np.ndarray | None = None) -> np.ndarray:
     """One fused chain per output and k block, from 0 (or `start`): (len(blocks), m, n)."""
     assert kernels is not None
-    k = a.shape[1]
-    transposed = _transpose(a, b)
-    if transposed:
-        a, b = b.T, a.T
-        start = None if start is None else start.T
-    m, n = a.shape[0], b.shape[1]
-    parts = np.zeros((len(blocks), m, n), F32)
+    a, b = _f32_view(a), _f32_view(b)
+    parts = np.zeros((len(blocks), a.shape[0], b.shape[1]), F32)
     if start is not None:
         parts[0] = start
-    a, b = _f32(a), _f32(b)
-    for i, (k0, k1) in enumerate(blocks):
-        kernels.chain(parts[i], a, b, m, n, k, k0, k1)
-    return parts.transpose(0, 2, 1) if transposed else parts
+    for i, block in enumerate(blocks):
+        kernels.gemm(parts[i], a, b, tuple(block), None, 1.0, 1.0, True)
+    return parts
 
 
 def blocked(a: np.ndarray, b: np.ndarray, blocks: tuple[int, ...],
@@ -78,32 +64,21 @@ def blocked(a: np.ndarray, b: np.ndarray, blocks: tuple[int, ...],
     (`blocks`: k0, k1, k0, k1, ...) times alpha, the first fused with beta * start (None: no
     start), the others added in turn; a new row-major (m, n) array."""
     assert kernels is not None
-    transposed = _transpose(a, b)
-    if transposed:
-        a, b = b.T, a.T
-    m, n = a.shape[0], b.shape[1]
-    out = np.empty((n, m) if transposed else (m, n), F32)
+    out = np.empty((a.shape[0], b.shape[1]), F32)
     if start is not None and start.dtype != _F32:
         start = start.astype(F32)
-    kernels.blocked(out, _f32(a), _f32(b), m, n, a.shape[1], blocks, start, beta, alpha,
-                    transposed)
+    kernels.gemm(out, _f32_view(a), _f32_view(b), blocks, start, beta, alpha, False)
     return out
 
 
-def _copied(x: np.ndarray) -> int:
-    """How many elements _f32 copies to make x row-major."""
-    return 0 if x.flags.c_contiguous and x.dtype == F32 else x.size
+def _f32_view(x: np.ndarray) -> np.ndarray:
+    """x as float32 for the general kernel, which reads any strides: a copy only of another
+    dtype."""
+    return x if x.dtype == _F32 else x.astype(F32)
 
 
-def _transpose(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether to run a @ b as (b.T @ a.T).T, which has the same chains (a fused product is
-    symmetric): when the output is narrow (a Linear's few features) and its transpose fills the
-    kernel's tiles, else when it copies fewer elements into the kernel's layout (x @ W.T then
-    copies x rather than W)."""
-    m, n = a.shape[0], b.shape[1]
-    if (n < _NARROW) != (m < _NARROW):
-        return n < m
-    return _copied(b.T) + _copied(a.T) < _copied(a) + _copied(b)
+def _f32(x: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(x, F32)
 
 
 def dot_rows(a: np.ndarray, b: np.ndarray, peel: bool) -> np.ndarray:
