@@ -429,3 +429,24 @@ def test_packed_kernel_reads_any_strides(kernels: object, monkeypatch: pytest.Mo
             flat = tuple(bound for block in blocks for bound in block)
             kernels.gemm(out, a, b, flat, None, 1.0, 1.0, False)  # type: ignore
             assert _same_bits(out, summed), (level, case)
+
+
+def test_gathered_operands_read_what_their_offsets_name(kernels: object) -> None:
+    """A gathered operand (base, rows, columns) gives the bits of the same matrix as an array,
+    in every copy; offsets that reach outside the base are a ValueError, not a read."""
+    rng = np.random.default_rng(31)
+    base = _values(rng, (5, 40, 41), 0)
+    rows = (np.arange(37) * 41 + 40 * 41 * 2).astype(np.int64)  # 37 rows of the third plane
+    columns = np.array([3, 4, 5, 9, 0, 40, 17, 18, 19, 20, 21, 22, 1], np.int64)
+    matrix = base.reshape(-1)[rows[:, None] + columns[None, :]]
+    w = _values(rng, (33, 37), 0)
+    for level in kernels.levels():  # type: ignore[attr-defined]
+        kernels.use(level)  # type: ignore[attr-defined]
+        expected = native.chain(w, matrix, [(0, 37)])
+        assert _same_bits(native.chain(w, (base, rows, columns), [(0, 37)]), expected)
+        flipped = native.chain((base, columns, rows), w.T, [(0, 37)])
+        assert _same_bits(flipped[0].T, expected[0]), level
+    with pytest.raises(ValueError, match="outside"):
+        native.chain(w, (base, rows + 10**6, columns), [(0, 37)])
+    with pytest.raises(ValueError, match="outside"):
+        native.chain(w, (base, rows - 10**6, columns), [(0, 37)])

@@ -93,8 +93,9 @@ typedef struct {
     { logf_body(o, x, count); }
 
 #define LEVEL_ENTRY(NAME, SUFFIX, MR, NR)                                                        \
-    { NAME, gemm_##SUFFIX, MR, NR, dot_rows_##SUFFIX, gemv_##SUFFIX, sdot_##SUFFIX, axpy_##SUFFIX,       \
-      unfused_##SUFFIX, fma_##SUFFIX, block_sums_##SUFFIX, expf_##SUFFIX, logf_##SUFFIX }
+    { NAME, gemm_##SUFFIX, MR, NR, dot_rows_##SUFFIX, gemv_##SUFFIX, sdot_##SUFFIX,              \
+      axpy_##SUFFIX, unfused_##SUFFIX, fma_##SUFFIX, block_sums_##SUFFIX, expf_##SUFFIX,          \
+      logf_##SUFFIX }
 
 DEFINE_LEVEL(portable, , PORTABLE_MR, PORTABLE_NR)
 #ifdef GRADSH_X86
@@ -191,6 +192,9 @@ static int gemm_run(Gemm *g)
         t = g->crs, g->crs = g->ccs, g->ccs = t;
         t = g->srs, g->srs = g->scs, g->scs = t;
         t = g->m, g->m = g->n, g->n = t;
+        const idx_t *table = g->a_rows;
+        g->a_rows = g->b_cols, g->b_cols = table;
+        table = g->a_ks, g->a_ks = g->b_ks, g->b_ks = table;
     }
     idx_t kc = 0;
     for (idx_t block = 0; block < g->count; block++) {
@@ -199,8 +203,8 @@ static int gemm_run(Gemm *g)
     }
     if (g->from_c && kc > GEMM_KC)
         kc = GEMM_KC;
-    idx_t rows = (g->m + mr - 1) / mr * mr, columns = (g->n + nr - 1) / nr * nr;
-    size_t floats = (size_t)((rows + columns) * kc) + 1;
+    idx_t rows = (g->m + mr - 1) / mr * mr;
+    size_t floats = (size_t)((rows + nr) * kc) + 1;
     float *buffer = scratch_take(floats);
     if (!buffer) {
         PyErr_NoMemory();
@@ -227,7 +231,7 @@ static PyObject *py_chain(PyObject *self, PyObject *args)
     if (ok) {
         idx_t bounds[2] = {k0, k1};
         Gemm g = {out.buf, n, 1, a.buf, lda, 1, b.buf, n, 1, m, n, bounds, 1, 1, NULL, 0, 0,
-                  0, 1, 0, NULL, NULL};
+                  0, 1, 0, NULL, NULL, NULL, NULL, NULL, NULL};
         ok = gemm_run(&g);
     } else if (!PyErr_Occurred()) {
         PyErr_SetString(PyExc_ValueError, "chain: bad sizes");
@@ -319,7 +323,7 @@ static PyObject *py_blocked(PyObject *self, PyObject *args)
     if (ok) {
         Gemm g = {out.buf, transposed ? 1 : n, transposed ? m : 1, a.buf, k, 1, b.buf, n, 1, m,
                   n, bounds, count, 0, has_start ? start.buf : NULL, row_step, column_step,
-                  (float)beta, (float)alpha, alpha != 1, NULL, NULL};
+                  (float)beta, (float)alpha, alpha != 1, NULL, NULL, NULL, NULL, NULL, NULL};
         ok = gemm_run(&g);
     } else if (!PyErr_Occurred()) {
         PyErr_SetString(PyExc_ValueError, "blocked: bad sizes");
@@ -351,10 +355,97 @@ static int matrix_view(PyObject *source, Py_buffer *view, int writable, idx_t *r
     return 1;
 }
 
+/* An operand of gemm: a 2-D float32 array (any strides), or gathered: a tuple (base, rows,
+ * columns) of a C-contiguous float32 array and two int64 arrays of element offsets, element
+ * (r, c) at base[rows[r] + columns[c]], every sum inside base. */
+typedef struct {
+    Py_buffer view, rows, columns;
+    int gathered;
+    idx_t rs, cs, shape[2];
+} Operand;
+
+static void operand_release(Operand *x)
+{
+    PyBuffer_Release(&x->view);
+    if (x->gathered) {
+        PyBuffer_Release(&x->rows);
+        PyBuffer_Release(&x->columns);
+    }
+}
+
+/* The smallest and largest of `count` offsets. */
+static void offsets_range(const idx_t *at, idx_t count, idx_t *low, idx_t *high)
+{
+    *low = *high = count ? at[0] : 0;
+    for (idx_t i = 1; i < count; i++) {
+        *low = at[i] < *low ? at[i] : *low;
+        *high = at[i] > *high ? at[i] : *high;
+    }
+}
+
+static int offsets_view(PyObject *source, Py_buffer *view)
+{
+    if (PyObject_GetBuffer(source, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return 0;
+    if (view->itemsize != 8 || view->ndim != 1 || (strcmp(view->format, "l") != 0
+                                                   && strcmp(view->format, "q") != 0)) {
+        PyErr_SetString(PyExc_ValueError, "gemm: offsets that are not a 1-D int64 array");
+        PyBuffer_Release(view);
+        return 0;
+    }
+    return 1;
+}
+
+static int operand_view(PyObject *source, Operand *x, const char *what)
+{
+    x->gathered = PyTuple_Check(source);
+    x->rs = x->cs = 0;
+    if (!x->gathered) {
+        if (!matrix_view(source, &x->view, 0, &x->rs, &x->cs, what))
+            return 0;
+        x->shape[0] = x->view.shape[0];
+        x->shape[1] = x->view.shape[1];
+        return 1;
+    }
+    if (PyTuple_GET_SIZE(source) != 3) {
+        PyErr_Format(PyExc_ValueError, "gemm: %s is not (base, rows, columns)", what);
+        return 0;
+    }
+    if (PyObject_GetBuffer(PyTuple_GET_ITEM(source, 0), &x->view,
+                           PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return 0;
+    if (x->view.itemsize != 4 || strcmp(x->view.format, "f") != 0) {
+        PyErr_Format(PyExc_ValueError, "gemm: %s's base is not float32", what);
+        PyBuffer_Release(&x->view);
+        return 0;
+    }
+    if (!offsets_view(PyTuple_GET_ITEM(source, 1), &x->rows)) {
+        PyBuffer_Release(&x->view);
+        return 0;
+    }
+    if (!offsets_view(PyTuple_GET_ITEM(source, 2), &x->columns)) {
+        PyBuffer_Release(&x->view);
+        PyBuffer_Release(&x->rows);
+        return 0;
+    }
+    x->shape[0] = x->rows.shape[0];
+    x->shape[1] = x->columns.shape[0];
+    idx_t low0, high0, low1, high1;
+    offsets_range(x->rows.buf, x->shape[0], &low0, &high0);
+    offsets_range(x->columns.buf, x->shape[1], &low1, &high1);
+    if (x->shape[0] && x->shape[1]
+        && (low0 + low1 < 0 || high0 + high1 >= x->view.len / (idx_t)sizeof(float))) {
+        PyErr_Format(PyExc_ValueError, "gemm: %s's offsets reach outside its base", what);
+        operand_release(x);
+        return 0;
+    }
+    return 1;
+}
+
 /* gemm(out, a, b, blocks, start, beta, alpha, from_out): `blocked` on 2-D float32 arrays of
- * any strides (views: transposes, slices), out (m x n, written in place) among them; or with
- * from_out each output's chain continuing from out's value over the blocks in turn (start,
- * beta and alpha then unused). */
+ * any strides (views: transposes, slices), out (m x n, written in place) among them, a and b
+ * also gathered (see Operand); or with from_out each output's chain continuing from out's
+ * value over the blocks in turn (start, beta and alpha then unused). */
 static PyObject *py_gemm(PyObject *self, PyObject *args)
 {
     PyObject *out_source, *a_source, *b_source, *blocks, *source;
@@ -364,18 +455,19 @@ static PyObject *py_gemm(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOOO!Oddp", &out_source, &a_source, &b_source, &PyTuple_Type,
                           &blocks, &source, &beta, &alpha, &from_out))
         return NULL;
-    Py_buffer out, a, b, start = {0};
-    idx_t crs, ccs, ars, aks, bks, bcs, row_step = 0, column_step = 0, count = 0;
+    Py_buffer out, start = {0};
+    Operand a, b;
+    idx_t crs, ccs, row_step = 0, column_step = 0, count = 0;
     idx_t *bounds = NULL;
     if (!matrix_view(out_source, &out, 1, &crs, &ccs, "out"))
         return NULL;
-    if (!matrix_view(a_source, &a, 0, &ars, &aks, "a")) {
+    if (!operand_view(a_source, &a, "a")) {
         PyBuffer_Release(&out);
         return NULL;
     }
-    if (!matrix_view(b_source, &b, 0, &bks, &bcs, "b")) {
+    if (!operand_view(b_source, &b, "b")) {
         PyBuffer_Release(&out);
-        PyBuffer_Release(&a);
+        operand_release(&a);
         return NULL;
     }
     idx_t m = out.shape[0], n = out.shape[1], k = a.shape[1];
@@ -387,17 +479,19 @@ static PyObject *py_gemm(PyObject *self, PyObject *args)
     if (ok && source != Py_None && !from_out)
         ok = has_start = start_view(source, &start, m, n, &row_step, &column_step);
     if (ok) {
-        Gemm g = {out.buf, crs, ccs, a.buf, ars, aks, b.buf, bks, bcs, m, n, bounds, count,
-                  from_out, has_start ? start.buf : NULL, row_step, column_step, (float)beta,
-                  (float)alpha, !from_out && alpha != 1, NULL, NULL};
+        Gemm g = {out.buf, crs, ccs, a.view.buf, a.rs, a.cs, b.view.buf, b.rs, b.cs, m, n,
+                  bounds, count, from_out, has_start ? start.buf : NULL, row_step, column_step,
+                  (float)beta, (float)alpha, !from_out && alpha != 1, NULL, NULL,
+                  a.gathered ? a.rows.buf : NULL, a.gathered ? a.columns.buf : NULL,
+                  b.gathered ? b.rows.buf : NULL, b.gathered ? b.columns.buf : NULL};
         ok = gemm_run(&g);
     }
     PyMem_Free(bounds);
     if (has_start)
         PyBuffer_Release(&start);
     PyBuffer_Release(&out);
-    PyBuffer_Release(&a);
-    PyBuffer_Release(&b);
+    operand_release(&a);
+    operand_release(&b);
     return ok ? Py_NewRef(Py_None) : NULL;
 }
 

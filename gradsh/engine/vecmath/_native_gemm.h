@@ -28,6 +28,9 @@ typedef struct {
     float beta, alpha;
     int scale; /* the chains times alpha before anything else */
     float *apack, *bpack;
+    /* Gathered operands (NULL: strided): a's element (i, k) at a[a_rows[i] + a_ks[k]], b's
+     * (k, j) at b[b_ks[k] + b_cols[j]] (a convolution's windows, read without a copy). */
+    const idx_t *a_rows, *a_ks, *b_ks, *b_cols;
 } Gemm;
 
 /* What a tile does after its chains (per output, in this order): times alpha (scale); on the
@@ -85,6 +88,41 @@ static void pack_a(float *ap, const float *a, idx_t ars, idx_t aks, idx_t i0, id
             ap[k * MR + r] = 0;
 }
 
+/* pack_b from a gathered b: the panel's columns copied whole where they are consecutive. */
+static void pack_b_gathered(float *bp, const float *b, const idx_t *ks, const idx_t *cols,
+                            idx_t k0, idx_t kc, idx_t j0, idx_t nr, int NR)
+{
+    const idx_t *c = cols + j0;
+    int run = 1;
+    for (idx_t l = 1; l < nr && run; l++)
+        run = c[l] == c[0] + l;
+    for (idx_t k = 0; k < kc; k++) {
+        const float *row = b + ks[k0 + k];
+        float *to = bp + k * NR;
+        if (run) {
+            memcpy(to, row + c[0], (size_t)nr * sizeof(float));
+        } else {
+            for (idx_t l = 0; l < nr; l++)
+                to[l] = row[c[l]];
+        }
+        for (idx_t l = nr; l < NR; l++)
+            to[l] = 0;
+    }
+}
+
+/* pack_a from a gathered a. */
+static void pack_a_gathered(float *ap, const float *a, const idx_t *rows, const idx_t *ks,
+                            idx_t i0, idx_t mr, idx_t k0, idx_t kc, int MR)
+{
+    for (idx_t k = 0; k < kc; k++) {
+        const float *column = a + ks[k0 + k];
+        for (idx_t r = 0; r < mr; r++)
+            ap[k * MR + r] = column[rows[i0 + r]];
+        for (idx_t r = mr; r < MR; r++)
+            ap[k * MR + r] = 0;
+    }
+}
+
 /* The tile's epilogue on one output (the scalar form of the vector one). */
 INLINE float epilogue_one(float v, const float *c, const Epi *e, const float *s)
 {
@@ -127,8 +165,8 @@ INLINE void gemm_tile(const Gemm *g, const Epi *block, Micro micro, int MR, int 
         }
 }
 
-/* The whole product: per k block (or piece of a chain), both operands packed, then every
- * tile, a panel of b held in cache over all of a's. */
+/* The whole product: per k block (or piece of a chain), all of a packed, then each panel of
+ * b packed and held in cache over all of a's tiles. */
 INLINE void gemm_body(const Gemm *g, Micro micro, int MR, int NR)
 {
     idx_t mtiles = (g->m + MR - 1) / MR, npanels = (g->n + NR - 1) / NR;
@@ -145,16 +183,24 @@ INLINE void gemm_body(const Gemm *g, Micro micro, int MR, int NR)
             idx_t kc = k1 - k0;
             if (g->from_c && kc > GEMM_KC)
                 kc = GEMM_KC;
-            for (idx_t p = 0; p < npanels; p++)
-                pack_b(g->bpack + p * kc * NR, g->b, g->bks, g->bcs, k0, kc, p * NR,
-                       g->n - p * NR < NR ? g->n - p * NR : NR, NR);
-            for (idx_t q = 0; q < mtiles; q++)
-                pack_a(g->apack + q * kc * MR, g->a, g->ars, g->aks, q * MR,
-                       g->m - q * MR < MR ? g->m - q * MR : MR, k0, kc, MR);
-            for (idx_t p = 0; p < npanels; p++)
+            for (idx_t q = 0; q < mtiles; q++) {
+                idx_t mr = g->m - q * MR < MR ? g->m - q * MR : MR;
+                if (g->a_rows)
+                    pack_a_gathered(g->apack + q * kc * MR, g->a, g->a_rows, g->a_ks, q * MR, mr,
+                                    k0, kc, MR);
+                else
+                    pack_a(g->apack + q * kc * MR, g->a, g->ars, g->aks, q * MR, mr, k0, kc, MR);
+            }
+            for (idx_t p = 0; p < npanels; p++) { /* each panel packed as it is used */
+                idx_t nr = g->n - p * NR < NR ? g->n - p * NR : NR;
+                if (g->b_ks)
+                    pack_b_gathered(g->bpack, g->b, g->b_ks, g->b_cols, k0, kc, p * NR, nr, NR);
+                else
+                    pack_b(g->bpack, g->b, g->bks, g->bcs, k0, kc, p * NR, nr, NR);
                 for (idx_t q = 0; q < mtiles; q++)
                     gemm_tile(g, &e, micro, MR, NR, q * MR, p * NR, kc, g->apack + q * kc * MR,
-                              g->bpack + p * kc * NR, t);
+                              g->bpack, t);
+            }
             k0 += kc;
         } while (k0 < k1);
     }

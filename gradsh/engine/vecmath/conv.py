@@ -224,16 +224,14 @@ def deconv_backward_bias(gy: np.ndarray) -> np.ndarray:
     return total
 
 # The compiled path: each of oneDNN's chains above is a row of one product of the weights and
-# the input's (or output gradient's) columns, in the chain's order, through the kernels' fused
-# chain (native.chain, the one sgemm.py's blocked products run); a column copy and one call per
-# channel block and slice of samples. Its cost (microseconds): the kernels' multiply-adds and
-# a copy of the columns, measured on the reference machine; the bound it runs under is a
+# the input's (or output gradient's) windows, in the chain's order, through the kernels' general
+# product (native.chain, the one sgemm.py's blocked products run), which packs the windows into
+# its panels straight from the input (a gathered operand: offsets of rows and columns, no column
+# copy); one call per channel block. Its cost (microseconds): the kernels' multiply-adds and the
+# packing of the windows, measured on the reference machine; the bound it runs under is a
 # multiple of the products' (one convolution is many products' work at once).
 _COLUMN_US = 0.002
 _COMPILED_BOUND = 100.0
-# A slice of samples copies at most this many column elements (the kernels' operands stay in
-# the caches, the copies stay small).
-_SLICE_ELEMENTS = 1 << 22
 
 
 def _compiled(multiply_adds: int, columns: int) -> bool:
@@ -242,14 +240,6 @@ def _compiled(multiply_adds: int, columns: int) -> bool:
         return False
     cost = native.cost(multiply_adds) + columns * _COLUMN_US
     return cost <= sgemm.EXACT_MAX_US * _COMPILED_BOUND
-
-
-def _slices(n: int, per_sample: int) -> list[slice]:
-    """Slices of the samples whose columns (`per_sample` elements each) make one copy, refused
-    before it is made when it would pass the memory limit."""
-    step = max(1, _SLICE_ELEMENTS // max(1, per_sample))
-    limits.check((min(n, step), per_sample), 4)
-    return [slice(s, min(n, s + step)) for s in range(0, n, step)]
 
 
 def _blocks(count: int, kw: int) -> list[Piece]:
@@ -266,13 +256,31 @@ def _window_view(x: np.ndarray, kernel: tuple[int, int], out: tuple[int, int],
         writeable=False)
 
 
-def _piece_rows(view: np.ndarray, pieces: list[Piece]) -> np.ndarray:
-    """view (N, C, kh, kw, ...) as rows (kh * kw * C, N * ...): per piece its kernel rows,
-    kernel columns and channels, in that order (the chains' order)."""
-    rows = [view[:, c0:c1, :, j0:j1].transpose(2, 3, 1, 0, *range(4, view.ndim))
+def _offsets(view: np.ndarray, base: np.ndarray, axes: tuple[int, ...],
+             ranges: tuple[range, ...] | None = None) -> np.ndarray:
+    """The element offsets in `base` (C-contiguous, float32, under `view`) of the positions
+    along `axes` of `view`, the last axis fastest (ranges: those positions, default all)."""
+    steps = [view.strides[axis] // 4 for axis in axes]
+    spans = ranges or tuple(range(view.shape[axis]) for axis in axes)
+    total = np.zeros((), np.int64)
+    for step, span in zip(steps, spans, strict=True):
+        total = total[..., None] + np.asarray(span, np.int64) * step
+    return total.reshape(-1)
+
+
+def _first(view: np.ndarray, base: np.ndarray) -> int:
+    """The element offset of view's first element in base."""
+    return (view.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // 4
+
+
+def _piece_rows(view: np.ndarray, base: np.ndarray, pieces: list[Piece]) -> native.Gathered:
+    """view (N, C, kh, kw, ...) over base as the rows (kh * kw * C, N * ...), gathered: per
+    piece its kernel rows, kernel columns and channels, in that order (the chains' order)."""
+    kh = view.shape[2]
+    rows = [_offsets(view, base, (2, 3, 1), (range(kh), range(j0, j1), range(c0, c1)))
             for c0, c1, j0, j1 in pieces]
-    return np.concatenate([r.reshape(-1, view.shape[0] * int(np.prod(view.shape[4:])))
-                           for r in rows])
+    columns = _offsets(view, base, (0, *range(4, view.ndim))) + _first(view, base)
+    return base, np.concatenate(rows), columns
 
 
 def _piece_weights(w: np.ndarray,
@@ -300,12 +308,12 @@ def _compiled_forward(padded: np.ndarray, w: np.ndarray, bias: np.ndarray | None
     o, _, kh, kw = w.shape
     pieces = _blocks(c, kw)
     weights, spans = _piece_weights(w.transpose(1, 2, 3, 0), pieces)
-    view = _window_view(padded, (kh, kw), out, stride, dilation)
-    slices = _slices(n, c * kh * kw * out[0] * out[1])
+    limits.check((n, o, *out), 4, len(spans) * n * o * out[0] * out[1] * 4)  # y and the parts
+    base = np.ascontiguousarray(padded, F32)
+    view = _window_view(base, (kh, kw), out, stride, dilation)
+    parts = native.chain(weights, _piece_rows(view, base, pieces), spans)
     y = np.empty((n, o, *out), F32)
-    for part in slices:
-        parts = native.chain(weights, _piece_rows(view[part], pieces), spans)
-        y[part] = _summed(parts, bias).reshape(o, -1, *out).transpose(1, 0, 2, 3)
+    y[...] = _summed(parts, bias).reshape(o, n, *out).transpose(1, 0, 2, 3)
     return y
 
 
@@ -318,7 +326,7 @@ def _compiled_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, .
     c, kh, kw = w.shape[1:]
     (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
     h, width = x_shape[2], x_shape[3]
-    slices = _slices(n, o * kh * kw * h * width)
+    limits.check((n, c, h, width), 4, (len(pieces) * c + o) * n * h * width * 4)  # parts, spread
     # spread[..., t, u]: gy at the padded input row t - (kh-1)*dh (column likewise), else 0
     top, left = (kh - 1) * dh, (kw - 1) * dw
     spread = np.zeros((n, o, top + h + 2 * ph, left + width + 2 * pw), F32)
@@ -327,10 +335,9 @@ def _compiled_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, .
     view = _window_view(spread[:, :, ph:, pw:], (kh, kw), (h, width), (1, 1), dilation)
     view = view[:, :, ::-1, ::-1]
     weights, spans = _piece_weights(w.transpose(0, 2, 3, 1), pieces)
+    parts = native.chain(weights, _piece_rows(view, spread, pieces), spans)
     gx = np.empty((n, c, h, width), F32)
-    for part in slices:
-        parts = native.chain(weights, _piece_rows(view[part], pieces), spans)
-        gx[part] = _summed(parts, None).reshape(c, -1, h, width).transpose(1, 0, 2, 3)
+    gx[...] = _summed(parts, None).reshape(c, n, h, width).transpose(1, 0, 2, 3)
     return gx
 
 
@@ -338,15 +345,17 @@ def _compiled_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int
                                padding: tuple[int, int], stride: tuple[int, int],
                                dilation: tuple[int, int]) -> np.ndarray:
     """One chain per weight over the samples, output rows and columns: a product over all of
-    them, continued slice by slice of samples."""
+    them, both operands gathered where they lie."""
     n, o, oh, ow = gy.shape
     c, kh, kw = w_shape[1:]
     (ph, pw) = padding
     padded = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))) if ph or pw else x
-    view = _window_view(padded, (kh, kw), (oh, ow), stride, dilation)
+    base = np.ascontiguousarray(padded, F32)
+    view = _window_view(base, (kh, kw), (oh, ow), stride, dilation)
+    g = np.ascontiguousarray(gy, F32)
+    grads = (g, _offsets(g, g, (1,)), _offsets(g, g, (0, 2, 3)))
+    columns = (base, _offsets(view, base, (0, 4, 5)) + _first(view, base),
+               _offsets(view, base, (1, 2, 3)))
     acc = np.zeros((o, c * kh * kw), F32)
-    for part in _slices(n, c * kh * kw * oh * ow):
-        grads = gy[part].transpose(1, 0, 2, 3).reshape(o, -1)
-        columns = view[part].transpose(0, 4, 5, 1, 2, 3).reshape(grads.shape[1], -1)
-        acc = native.chain(grads, columns, [(0, grads.shape[1])], acc)[0]
+    acc = native.chain(grads, columns, [(0, n * oh * ow)], acc)[0]
     return acc.reshape(o, c, kh, kw)

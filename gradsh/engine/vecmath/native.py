@@ -45,12 +45,20 @@ def cost(multiply_adds: int) -> float:
     return CALL_US + multiply_adds * each
 
 
-def chain(a: np.ndarray, b: np.ndarray, blocks: list[tuple[int, int]],
+# A gathered operand of `chain`: (base, rows, columns), element (r, c) at
+# base.flat[rows[r] + columns[c]] (base C-contiguous float32, the offsets int64).
+Gathered = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def chain(a: np.ndarray | Gathered, b: np.ndarray | Gathered, blocks: list[tuple[int, int]],
           start: np.ndarray | None = None) -> np.ndarray:
-    """One fused chain per output and k block, from 0 (or `start`): (len(blocks), m, n)."""
+    """One fused chain per output and k block, from 0 (or `start`): (len(blocks), m, n). An
+    operand may be gathered (a convolution's windows, read where they lie)."""
     assert kernels is not None
     a, b = _f32_view(a), _f32_view(b)
-    parts = np.zeros((len(blocks), a.shape[0], b.shape[1]), F32)
+    m = a[1].size if isinstance(a, tuple) else a.shape[0]
+    n = b[2].size if isinstance(b, tuple) else b.shape[1]
+    parts = np.zeros((len(blocks), m, n), F32)
     if start is not None:
         parts[0] = start
     for i, block in enumerate(blocks):
@@ -71,10 +79,10 @@ def blocked(a: np.ndarray, b: np.ndarray, blocks: tuple[int, ...],
     return out
 
 
-def _f32_view(x: np.ndarray) -> np.ndarray:
+def _f32_view(x: np.ndarray | Gathered) -> np.ndarray | Gathered:
     """x as float32 for the general kernel, which reads any strides: a copy only of another
-    dtype."""
-    return x if x.dtype == _F32 else x.astype(F32)
+    dtype (a gathered operand as it is)."""
+    return x if isinstance(x, tuple) or x.dtype == _F32 else x.astype(F32)
 
 
 def _f32(x: np.ndarray) -> np.ndarray:
