@@ -43,7 +43,11 @@ typedef Py_ssize_t idx_t;
 
 #include "_native_products.h"
 #include "_native_elementwise.h"
-#define GEMM_KC 384 /* the longest piece of a chain packed at once (from_c) */
+#define GEMM_KC 384   /* the longest piece of a chain packed at once (from_c) */
+/* b's panels packed at once: 1 measured best on the convolutions' and the MLP's products (a
+ * panel and a's tiles stay in the first-level cache); more read longer stretches of b's rows
+ * (faster on a product as wide as 144 x 65,536 alone). */
+#define GEMM_PANELS 1
 #include "_native_gemm.h"
 
 /* ---------------------------------------------------------------------------------------- */
@@ -195,6 +199,7 @@ static int gemm_run(Gemm *g)
         const idx_t *table = g->a_rows;
         g->a_rows = g->b_cols, g->b_cols = table;
         table = g->a_ks, g->a_ks = g->b_ks, g->b_ks = table;
+        table = g->c_rows, g->c_rows = g->c_cols, g->c_cols = table;
     }
     idx_t kc = 0;
     for (idx_t block = 0; block < g->count; block++) {
@@ -204,7 +209,7 @@ static int gemm_run(Gemm *g)
     if (g->from_c && kc > GEMM_KC)
         kc = GEMM_KC;
     idx_t rows = (g->m + mr - 1) / mr * mr;
-    size_t floats = (size_t)((rows + nr) * kc) + 1;
+    size_t floats = (size_t)((rows + GEMM_PANELS * nr) * kc) + 1;
     float *buffer = scratch_take(floats);
     if (!buffer) {
         PyErr_NoMemory();
@@ -230,8 +235,9 @@ static PyObject *py_chain(PyObject *self, PyObject *args)
              && holds(&a, m * lda, "a") && holds(&b, k1 * n, "b");
     if (ok) {
         idx_t bounds[2] = {k0, k1};
-        Gemm g = {out.buf, n, 1, a.buf, lda, 1, b.buf, n, 1, m, n, bounds, 1, 1, NULL, 0, 0,
-                  0, 1, 0, NULL, NULL, NULL, NULL, NULL, NULL};
+        Gemm g = {.c = out.buf, .crs = n, .ccs = 1, .a = a.buf, .ars = lda, .aks = 1,
+                  .b = b.buf, .bks = n, .bcs = 1, .m = m, .n = n, .bounds = bounds, .count = 1,
+                  .from_c = 1, .alpha = 1};
         ok = gemm_run(&g);
     } else if (!PyErr_Occurred()) {
         PyErr_SetString(PyExc_ValueError, "chain: bad sizes");
@@ -321,9 +327,11 @@ static PyObject *py_blocked(PyObject *self, PyObject *args)
                                     : start_view(source, &start, m, n, &row_step, &column_step);
     }
     if (ok) {
-        Gemm g = {out.buf, transposed ? 1 : n, transposed ? m : 1, a.buf, k, 1, b.buf, n, 1, m,
-                  n, bounds, count, 0, has_start ? start.buf : NULL, row_step, column_step,
-                  (float)beta, (float)alpha, alpha != 1, NULL, NULL, NULL, NULL, NULL, NULL};
+        Gemm g = {.c = out.buf, .crs = transposed ? 1 : n, .ccs = transposed ? m : 1,
+                  .a = a.buf, .ars = k, .aks = 1, .b = b.buf, .bks = n, .bcs = 1, .m = m,
+                  .n = n, .bounds = bounds, .count = count,
+                  .start = has_start ? start.buf : NULL, .srs = row_step, .scs = column_step,
+                  .beta = (float)beta, .alpha = (float)alpha, .scale = alpha != 1};
         ok = gemm_run(&g);
     } else if (!PyErr_Occurred()) {
         PyErr_SetString(PyExc_ValueError, "blocked: bad sizes");
@@ -396,12 +404,12 @@ static int offsets_view(PyObject *source, Py_buffer *view)
     return 1;
 }
 
-static int operand_view(PyObject *source, Operand *x, const char *what)
+static int operand_view(PyObject *source, Operand *x, int writable, const char *what)
 {
     x->gathered = PyTuple_Check(source);
     x->rs = x->cs = 0;
     if (!x->gathered) {
-        if (!matrix_view(source, &x->view, 0, &x->rs, &x->cs, what))
+        if (!matrix_view(source, &x->view, writable, &x->rs, &x->cs, what))
             return 0;
         x->shape[0] = x->view.shape[0];
         x->shape[1] = x->view.shape[1];
@@ -412,7 +420,8 @@ static int operand_view(PyObject *source, Operand *x, const char *what)
         return 0;
     }
     if (PyObject_GetBuffer(PyTuple_GET_ITEM(source, 0), &x->view,
-                           PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+                           PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0))
+        < 0)
         return 0;
     if (x->view.itemsize != 4 || strcmp(x->view.format, "f") != 0) {
         PyErr_Format(PyExc_ValueError, "gemm: %s's base is not float32", what);
@@ -443,9 +452,10 @@ static int operand_view(PyObject *source, Operand *x, const char *what)
 }
 
 /* gemm(out, a, b, blocks, start, beta, alpha, from_out): `blocked` on 2-D float32 arrays of
- * any strides (views: transposes, slices), out (m x n, written in place) among them, a and b
- * also gathered (see Operand); or with from_out each output's chain continuing from out's
- * value over the blocks in turn (start, beta and alpha then unused). */
+ * any strides (views: transposes, slices), out (m x n, written in place) among them, each
+ * also gathered (see Operand; a gathered out must not name one element twice); or with
+ * from_out each output's chain continuing from out's value over the blocks in turn (start,
+ * beta and alpha then unused). */
 static PyObject *py_gemm(PyObject *self, PyObject *args)
 {
     PyObject *out_source, *a_source, *b_source, *blocks, *source;
@@ -455,18 +465,18 @@ static PyObject *py_gemm(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOOO!Oddp", &out_source, &a_source, &b_source, &PyTuple_Type,
                           &blocks, &source, &beta, &alpha, &from_out))
         return NULL;
-    Py_buffer out, start = {0};
-    Operand a, b;
-    idx_t crs, ccs, row_step = 0, column_step = 0, count = 0;
+    Py_buffer start = {0};
+    Operand out, a, b;
+    idx_t row_step = 0, column_step = 0, count = 0;
     idx_t *bounds = NULL;
-    if (!matrix_view(out_source, &out, 1, &crs, &ccs, "out"))
+    if (!operand_view(out_source, &out, 1, "out"))
         return NULL;
-    if (!operand_view(a_source, &a, "a")) {
-        PyBuffer_Release(&out);
+    if (!operand_view(a_source, &a, 0, "a")) {
+        operand_release(&out);
         return NULL;
     }
-    if (!operand_view(b_source, &b, "b")) {
-        PyBuffer_Release(&out);
+    if (!operand_view(b_source, &b, 0, "b")) {
+        operand_release(&out);
         operand_release(&a);
         return NULL;
     }
@@ -479,17 +489,18 @@ static PyObject *py_gemm(PyObject *self, PyObject *args)
     if (ok && source != Py_None && !from_out)
         ok = has_start = start_view(source, &start, m, n, &row_step, &column_step);
     if (ok) {
-        Gemm g = {out.buf, crs, ccs, a.view.buf, a.rs, a.cs, b.view.buf, b.rs, b.cs, m, n,
-                  bounds, count, from_out, has_start ? start.buf : NULL, row_step, column_step,
-                  (float)beta, (float)alpha, !from_out && alpha != 1, NULL, NULL,
+        Gemm g = {out.view.buf, out.rs, out.cs, a.view.buf, a.rs, a.cs, b.view.buf, b.rs, b.cs,
+                  m, n, bounds, count, from_out, has_start ? start.buf : NULL, row_step,
+                  column_step, (float)beta, (float)alpha, !from_out && alpha != 1, NULL, NULL,
                   a.gathered ? a.rows.buf : NULL, a.gathered ? a.columns.buf : NULL,
-                  b.gathered ? b.rows.buf : NULL, b.gathered ? b.columns.buf : NULL};
+                  b.gathered ? b.rows.buf : NULL, b.gathered ? b.columns.buf : NULL,
+                  out.gathered ? out.rows.buf : NULL, out.gathered ? out.columns.buf : NULL};
         ok = gemm_run(&g);
     }
     PyMem_Free(bounds);
     if (has_start)
         PyBuffer_Release(&start);
-    PyBuffer_Release(&out);
+    operand_release(&out);
     operand_release(&a);
     operand_release(&b);
     return ok ? Py_NewRef(Py_None) : NULL;

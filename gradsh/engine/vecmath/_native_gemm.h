@@ -31,7 +31,33 @@ typedef struct {
     /* Gathered operands (NULL: strided): a's element (i, k) at a[a_rows[i] + a_ks[k]], b's
      * (k, j) at b[b_ks[k] + b_cols[j]] (a convolution's windows, read without a copy). */
     const idx_t *a_rows, *a_ks, *b_ks, *b_cols;
+    const idx_t *c_rows, *c_cols; /* a gathered output: (i, j) at c[c_rows[i] + c_cols[j]] */
 } Gemm;
+
+/* Where output (i, j) lies. */
+INLINE float *gemm_out(const Gemm *g, idx_t i, idx_t j)
+{
+    return g->c_rows ? g->c + g->c_rows[i] + g->c_cols[j] : g->c + i * g->crs + j * g->ccs;
+}
+
+/* Whether the tile at (i0, j0) of mr whole rows lies as rows of consecutive floats, evenly
+ * spaced (their step in *ldc): then the tile reads and writes the output directly. */
+INLINE int gemm_out_direct(const Gemm *g, idx_t i0, idx_t j0, idx_t mr, int NR, idx_t *ldc)
+{
+    if (!g->c_rows) {
+        *ldc = g->crs;
+        return g->ccs == 1;
+    }
+    const idx_t *rows = g->c_rows + i0, *cols = g->c_cols + j0;
+    *ldc = mr > 1 ? rows[1] - rows[0] : 0;
+    for (idx_t l = 1; l < NR; l++)
+        if (cols[l] != cols[0] + l)
+            return 0;
+    for (idx_t r = 2; r < mr; r++)
+        if (rows[r] != rows[0] + r * *ldc)
+            return 0;
+    return 1;
+}
 
 /* What a tile does after its chains (per output, in this order): times alpha (scale); on the
  * first block fma(beta, start, it) (start given); on the later blocks c + it (add). */
@@ -45,32 +71,11 @@ typedef struct {
 
 typedef void (*Micro)(int, idx_t, const float *, const float *, float *, idx_t, const Epi *);
 
-/* b's k0..k0+kc rows, columns j0..j0+nr, as a panel [kc][NR] (columns past nr zero). */
-static void pack_b(float *bp, const float *b, idx_t bks, idx_t bcs, idx_t k0, idx_t kc,
-                   idx_t j0, idx_t nr, int NR)
-{
-    if (bcs == 1 || nr == 1) {
-        for (idx_t k = 0; k < kc; k++) {
-            const float *row = b + (k0 + k) * bks + j0 * bcs;
-            float *to = bp + k * NR;
-            memcpy(to, row, (size_t)nr * sizeof(float));
-            for (idx_t l = nr; l < NR; l++)
-                to[l] = 0;
-        }
-        return;
-    }
-    for (idx_t l = 0; l < nr; l++) {
-        const float *column = b + k0 * bks + (j0 + l) * bcs;
-        for (idx_t k = 0; k < kc; k++)
-            bp[k * NR + l] = column[k * bks];
-    }
-    for (idx_t l = nr; l < NR; l++)
-        for (idx_t k = 0; k < kc; k++)
-            bp[k * NR + l] = 0;
-}
+/* Inlined into gemm_body, where NR and MR are constants: the whole rows' copies then compile
+ * to a few vector moves rather than calls to memcpy. */
 
 /* a's rows i0..i0+mr, k0..k0+kc, as a panel [kc][MR] (rows past mr zero). */
-static void pack_a(float *ap, const float *a, idx_t ars, idx_t aks, idx_t i0, idx_t mr,
+INLINE void pack_a(float *ap, const float *a, idx_t ars, idx_t aks, idx_t i0, idx_t mr,
                    idx_t k0, idx_t kc, int MR)
 {
     if (ars == 1 && mr == MR) {
@@ -88,30 +93,68 @@ static void pack_a(float *ap, const float *a, idx_t ars, idx_t aks, idx_t i0, id
             ap[k * MR + r] = 0;
 }
 
-/* pack_b from a gathered b: the panel's columns copied whole where they are consecutive. */
-static void pack_b_gathered(float *bp, const float *b, const idx_t *ks, const idx_t *cols,
-                            idx_t k0, idx_t kc, idx_t j0, idx_t nr, int NR)
+/* Panels p0..p0+pb of b's rows k0..k0+kc, each as [kc][NR] (columns past n zero), one after
+ * the other. Row by row across all the panels where b's rows are consecutive floats (a long
+ * stretch of each row read at once: the prefetchers follow it), column by column where its
+ * columns are; a gathered b's panels as runs of consecutive columns, each copied whole. */
+INLINE void pack_b_block(const Gemm *g, float *bp, idx_t k0, idx_t kc, idx_t p0, idx_t pb,
+                         int NR)
 {
-    const idx_t *c = cols + j0;
-    int run = 1;
-    for (idx_t l = 1; l < nr && run; l++)
-        run = c[l] == c[0] + l;
-    for (idx_t k = 0; k < kc; k++) {
-        const float *row = b + ks[k0 + k];
-        float *to = bp + k * NR;
-        if (run) {
-            memcpy(to, row + c[0], (size_t)nr * sizeof(float));
-        } else {
-            for (idx_t l = 0; l < nr; l++)
-                to[l] = row[c[l]];
+    idx_t at[GEMM_PANELS][64], length[GEMM_PANELS][64], runs[GEMM_PANELS] = {0};
+    idx_t whole[GEMM_PANELS] = {0};
+    for (idx_t p = 0; p < pb; p++) {
+        idx_t j0 = (p0 + p) * NR, nr = g->n - j0 < NR ? g->n - j0 : NR;
+        const idx_t *c = g->b_cols ? g->b_cols + j0 : NULL;
+        runs[p] = 0;
+        for (idx_t l = 0; l < nr; l++) {
+            idx_t column = c ? c[l] : (j0 + l) * g->bcs;
+            idx_t before = l == 0 ? 0 : c ? c[l - 1] : (j0 + l - 1) * g->bcs;
+            if (runs[p] && column == before + 1) {
+                length[p][runs[p] - 1]++;
+            } else {
+                at[p][runs[p]] = l;
+                length[p][runs[p]++] = 1;
+            }
         }
-        for (idx_t l = nr; l < NR; l++)
-            to[l] = 0;
+        whole[p] = runs[p] == 1 && nr == NR;
+        if (!g->b_ks && runs[p] > 1) { /* b's columns are consecutive: read them down */
+            float *panel = bp + p * kc * NR;
+            for (idx_t l = 0; l < NR; l++) {
+                const float *column = g->b + k0 * g->bks + (j0 + l) * g->bcs;
+                for (idx_t k = 0; k < kc; k++)
+                    panel[k * NR + l] = l < nr ? column[k * g->bks] : 0;
+            }
+            runs[p] = 0; /* done */
+            whole[p] = 0;
+        }
+    }
+    for (idx_t k = 0; k < kc; k++) {
+        const float *row = g->b + (g->b_ks ? g->b_ks[k0 + k] : (k0 + k) * g->bks);
+        for (idx_t p = 0; p < pb; p++) {
+            idx_t j0 = (p0 + p) * NR;
+            const idx_t *c = g->b_cols ? g->b_cols + j0 : NULL;
+            float *to = bp + p * kc * NR + k * NR;
+            if (whole[p]) {
+                memcpy(to, row + (c ? c[0] : j0 * g->bcs), (size_t)NR * sizeof(float));
+                continue;
+            }
+            if (!runs[p])
+                continue;
+            for (idx_t run = 0; run < runs[p]; run++) {
+                idx_t l0 = at[p][run];
+                const float *from = row + (c ? c[l0] : (j0 + l0) * g->bcs);
+                for (idx_t l = 0; l < length[p][run]; l++)
+                    to[l0 + l] = from[l];
+            }
+            idx_t nr = g->n - j0 < NR ? g->n - j0 : NR;
+            for (idx_t l = nr; l < NR; l++)
+                to[l] = 0;
+        }
     }
 }
 
 /* pack_a from a gathered a. */
-static void pack_a_gathered(float *ap, const float *a, const idx_t *rows, const idx_t *ks,
+INLINE void pack_a_gathered(float *ap, const float *a, const idx_t *rows, const idx_t *ks,
                             idx_t i0, idx_t mr, idx_t k0, idx_t kc, int MR)
 {
     for (idx_t k = 0; k < kc; k++) {
@@ -144,29 +187,28 @@ INLINE float epilogue_one(float v, const float *c, const Epi *e, const float *s)
 INLINE void gemm_tile(const Gemm *g, const Epi *block, Micro micro, int MR, int NR, idx_t i0,
                       idx_t j0, idx_t kc, const float *ap, const float *bp, float *t)
 {
-    idx_t mr = g->m - i0 < MR ? g->m - i0 : MR, nr = g->n - j0 < NR ? g->n - j0 : NR;
-    float *c = g->c + i0 * g->crs + j0 * g->ccs;
+    idx_t mr = g->m - i0 < MR ? g->m - i0 : MR, nr = g->n - j0 < NR ? g->n - j0 : NR, ldc;
     const float *s = block->s ? g->start + i0 * g->srs + j0 * g->scs : NULL;
-    if (nr == NR && g->ccs == 1 && (!s || g->scs <= 1)) {
+    if (nr == NR && (!s || g->scs <= 1) && gemm_out_direct(g, i0, j0, mr, NR, &ldc)) {
         Epi e = *block;
         e.s = s;
-        micro((int)mr, kc, ap, bp, c, g->crs, &e);
+        micro((int)mr, kc, ap, bp, gemm_out(g, i0, j0), ldc, &e);
         return;
     }
     Epi raw = {block->from_c, 0, 0, 0, 0, NULL, 0, 0};
     for (idx_t r = 0; r < mr; r++)
         for (idx_t l = 0; l < NR; l++)
-            t[r * NR + l] = block->from_c && l < nr ? c[r * g->crs + l * g->ccs] : 0;
+            t[r * NR + l] = block->from_c && l < nr ? *gemm_out(g, i0 + r, j0 + l) : 0;
     micro((int)mr, kc, ap, bp, t, NR, &raw);
     for (idx_t r = 0; r < mr; r++)
         for (idx_t l = 0; l < nr; l++) {
-            float *o = c + r * g->crs + l * g->ccs;
+            float *o = gemm_out(g, i0 + r, j0 + l);
             *o = epilogue_one(t[r * NR + l], o, block, s ? s + r * g->srs + l * g->scs : NULL);
         }
 }
 
-/* The whole product: per k block (or piece of a chain), all of a packed, then each panel of
- * b packed and held in cache over all of a's tiles. */
+/* The whole product: per k block (or piece of a chain), all of a packed, then b's panels
+ * packed a few at a time, each held in cache over all of a's tiles. */
 INLINE void gemm_body(const Gemm *g, Micro micro, int MR, int NR)
 {
     idx_t mtiles = (g->m + MR - 1) / MR, npanels = (g->n + NR - 1) / NR;
@@ -191,15 +233,13 @@ INLINE void gemm_body(const Gemm *g, Micro micro, int MR, int NR)
                 else
                     pack_a(g->apack + q * kc * MR, g->a, g->ars, g->aks, q * MR, mr, k0, kc, MR);
             }
-            for (idx_t p = 0; p < npanels; p++) { /* each panel packed as it is used */
-                idx_t nr = g->n - p * NR < NR ? g->n - p * NR : NR;
-                if (g->b_ks)
-                    pack_b_gathered(g->bpack, g->b, g->b_ks, g->b_cols, k0, kc, p * NR, nr, NR);
-                else
-                    pack_b(g->bpack, g->b, g->bks, g->bcs, k0, kc, p * NR, nr, NR);
-                for (idx_t q = 0; q < mtiles; q++)
-                    gemm_tile(g, &e, micro, MR, NR, q * MR, p * NR, kc, g->apack + q * kc * MR,
-                              g->bpack, t);
+            for (idx_t p0 = 0; p0 < npanels; p0 += GEMM_PANELS) { /* packed as they are used */
+                idx_t pb = npanels - p0 < GEMM_PANELS ? npanels - p0 : GEMM_PANELS;
+                pack_b_block(g, g->bpack, k0, kc, p0, pb, NR);
+                for (idx_t p = 0; p < pb; p++)
+                    for (idx_t q = 0; q < mtiles; q++)
+                        gemm_tile(g, &e, micro, MR, NR, q * MR, (p0 + p) * NR, kc,
+                                  g->apack + q * kc * MR, g->bpack + p * kc * NR, t);
             }
             k0 += kc;
         } while (k0 < k1);

@@ -203,6 +203,15 @@ def onednn_backward_bias(gy: np.ndarray) -> np.ndarray:
     """The bias gradient oneDNN computes with the weights': per channel a float sum over the
     samples, then the output rows and columns, in order."""
     o = gy.shape[1]
+    if native.kernels is not None and gy.dtype == F32 and gy.size:
+        # the sums as fused chains of products by 1 (each a + 1 * g rounded once: a + g), from
+        # each channel's first value, gy read where it lies
+        g = np.ascontiguousarray(gy)
+        steps = _offsets(g, g, (0, 2, 3))
+        ones = np.broadcast_to(F32(1), (steps.size - 1, 1))
+        first = np.array(g[0, :, 0, 0, None])
+        return native.chain((g, _offsets(g, g, (1,)), steps[1:]), ones, [(0, steps.size - 1)],
+                            first)[0, :, 0]
     values = gy.transpose(1, 0, 2, 3).reshape(o, -1)
     if values.shape[1] == 0:
         return np.zeros(o, F32)
@@ -293,27 +302,26 @@ def _piece_weights(w: np.ndarray,
     return np.concatenate(parts, axis=1), list(zip([0] + ends[:-1], ends))
 
 
-def _summed(parts: np.ndarray, bias: np.ndarray | None) -> np.ndarray:
-    """The blocks' chains added in order, the bias right after the first's."""
-    total = parts[0] if bias is None else parts[0] + bias[:, None]
-    for part in parts[1:]:
-        total += part
-    return total
+def _by_channel(y: np.ndarray) -> native.Gathered:
+    """y (N, C, ...) as the gathered (C, N * ...) product the chains write."""
+    return y, _offsets(y, y, (1,)), _offsets(y, y, (0, *range(2, y.ndim)))
 
 
 def _compiled_forward(padded: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
                       out: tuple[int, int], stride: tuple[int, int],
                       dilation: tuple[int, int]) -> np.ndarray:
+    """The blocks' chains added in order, the bias right after the first's, written into the
+    output where it lies."""
     n, c = padded.shape[:2]
     o, _, kh, kw = w.shape
     pieces = _blocks(c, kw)
     weights, spans = _piece_weights(w.transpose(1, 2, 3, 0), pieces)
-    limits.check((n, o, *out), 4, len(spans) * n * o * out[0] * out[1] * 4)  # y and the parts
+    limits.check((n, o, *out), 4)
     base = np.ascontiguousarray(padded, F32)
     view = _window_view(base, (kh, kw), out, stride, dilation)
-    parts = native.chain(weights, _piece_rows(view, base, pieces), spans)
     y = np.empty((n, o, *out), F32)
-    y[...] = _summed(parts, bias).reshape(o, n, *out).transpose(1, 0, 2, 3)
+    start = None if bias is None else np.asarray(bias, F32)[:, None]
+    native.blocked_into(_by_channel(y), weights, _piece_rows(view, base, pieces), spans, start)
     return y
 
 
@@ -326,18 +334,18 @@ def _compiled_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, .
     c, kh, kw = w.shape[1:]
     (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
     h, width = x_shape[2], x_shape[3]
-    limits.check((n, c, h, width), 4, (len(pieces) * c + o) * n * h * width * 4)  # parts, spread
-    # spread[..., t, u]: gy at the padded input row t - (kh-1)*dh (column likewise), else 0
     top, left = (kh - 1) * dh, (kw - 1) * dw
-    spread = np.zeros((n, o, top + h + 2 * ph, left + width + 2 * pw), F32)
+    spread_shape = (n, o, top + h + 2 * ph, left + width + 2 * pw)
+    limits.check((n, c, h, width), 4, int(np.prod(spread_shape)) * 4)
+    # spread[..., t, u]: gy at the padded input row t - (kh-1)*dh (column likewise), else 0
+    spread = np.zeros(spread_shape, F32)
     spread[:, :, top:top + sh * (oh - 1) + 1:sh, left:left + sw * (ow - 1) + 1:sw] = gy
     # kernel position (i, j) takes input element (y, x) from spread[y + ph + top - i*dh, ...]
     view = _window_view(spread[:, :, ph:, pw:], (kh, kw), (h, width), (1, 1), dilation)
     view = view[:, :, ::-1, ::-1]
     weights, spans = _piece_weights(w.transpose(0, 2, 3, 1), pieces)
-    parts = native.chain(weights, _piece_rows(view, spread, pieces), spans)
     gx = np.empty((n, c, h, width), F32)
-    gx[...] = _summed(parts, None).reshape(c, n, h, width).transpose(1, 0, 2, 3)
+    native.blocked_into(_by_channel(gx), weights, _piece_rows(view, spread, pieces), spans)
     return gx
 
 

@@ -66,6 +66,17 @@ def chain(a: np.ndarray | Gathered, b: np.ndarray | Gathered, blocks: list[tuple
     return parts
 
 
+def blocked_into(out: np.ndarray | Gathered, a: np.ndarray | Gathered,
+                 b: np.ndarray | Gathered, blocks: list[tuple[int, int]],
+                 start: np.ndarray | None = None) -> None:
+    """The general kernel's k blocks written into `out` (an array or gathered, its elements
+    each named once): each block's chains from 0, the first fused with `start` (fma(1, start,
+    it): their sum, rounded once), the others added in turn."""
+    assert kernels is not None
+    flat = tuple(bound for block in blocks for bound in block)
+    kernels.gemm(out, _f32_view(a), _f32_view(b), flat, start, 1.0, 1.0, False)
+
+
 def blocked(a: np.ndarray, b: np.ndarray, blocks: tuple[int, ...],
             start: np.ndarray | None = None, beta: float = 1.0, alpha: float = 1.0) -> np.ndarray:
     """MKL's general kernel in one call, as sgemm.addmm composes it: each k block's chains
