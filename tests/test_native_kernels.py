@@ -446,6 +446,12 @@ def test_gathered_operands_read_what_their_offsets_name(kernels: object) -> None
         assert _same_bits(native.chain(w, (base, rows, columns), [(0, 37)]), expected)
         flipped = native.chain((base, columns, rows), w.T, [(0, 37)])
         assert _same_bits(flipped[0].T, expected[0]), level
+        # a gathered output: the (33, 13) product written transposed into rows of 40 floats
+        target = np.full((13, 40), np.nan, F32)
+        out_rows, out_columns = np.arange(33, dtype=np.int64), np.arange(13) * 40
+        native.blocked_into((target, out_rows, out_columns), w, (base, rows, columns), [(0, 37)])
+        assert _same_bits(target[:, :33].T, expected[0]), level
+        assert np.isnan(target[:, 33:]).all()
     with pytest.raises(ValueError, match="outside"):
         native.chain(w, (base, rows + 10**6, columns), [(0, 37)])
     with pytest.raises(ValueError, match="outside"):
