@@ -141,21 +141,43 @@ static RoundedBody rounded_kernel(int exp)
     return exp ? rounded_exp_portable : rounded_tanh_portable;
 }
 
-/* The positions of the flags set (each flag 0 or 1), as a bytes object of int64 (native
- * order). memchr skips the long runs of zeros. */
-static PyObject *flagged_positions(const uint8_t *flags, idx_t count)
+/* The kernel over x in blocks whose flags stay in the first-level cache (`flags`, a scratch
+ * buffer of at least ROUNDED_BLOCK bytes), the positions of the flags set gathered as it goes
+ * (memchr skips the long runs of zeros): a bytes object of int64 (native order), or NULL with
+ * MemoryError set. Runs without the GIL but for the final bytes object. */
+#define ROUNDED_BLOCK 4096
+static PyObject *rounded_run(RoundedBody body, float *out, uint8_t *flags, const float *x,
+                             idx_t count)
 {
-    idx_t found = 0;
-    const uint8_t *end = flags + count, *at;
-    for (at = flags; at < end && (at = memchr(at, 1, (size_t)(end - at))) != NULL; at++)
-        found++;
-    PyObject *positions = PyBytes_FromStringAndSize(NULL, found * (idx_t)sizeof(int64_t));
+    idx_t found = 0, room = 64;
+    int64_t *positions = PyMem_RawMalloc((size_t)room * sizeof(int64_t));
     if (positions == NULL)
-        return NULL;
-    int64_t *write = (int64_t *)PyBytes_AS_STRING(positions);
-    for (at = flags; found && at < end && (at = memchr(at, 1, (size_t)(end - at))) != NULL; at++)
-        *write++ = (int64_t)(at - flags);
-    return positions;
+        return PyErr_NoMemory();
+    int ok = 1;
+    Py_BEGIN_ALLOW_THREADS
+    for (idx_t start = 0; ok && start < count; start += ROUNDED_BLOCK) {
+        idx_t size = count - start < ROUNDED_BLOCK ? count - start : ROUNDED_BLOCK;
+        body(out + start, flags, x + start, size);
+        const uint8_t *end = flags + size, *at;
+        for (at = flags; at < end && (at = memchr(at, 1, (size_t)(end - at))) != NULL; at++) {
+            if (found == room) {
+                int64_t *grown = PyMem_RawRealloc(positions, (size_t)(2 * room) * sizeof(int64_t));
+                if (grown == NULL) {
+                    ok = 0;
+                    break;
+                }
+                positions = grown;
+                room *= 2;
+            }
+            positions[found++] = (int64_t)(start + (at - flags));
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *result = ok ? PyBytes_FromStringAndSize((const char *)positions,
+                                                      found * (idx_t)sizeof(int64_t))
+                          : PyErr_NoMemory();
+    PyMem_RawFree(positions);
+    return result;
 }
 
 /* rounded(kind, out, flags, x, count): kind "tanh" or "exp"; out float32 and flags uint8 of
@@ -173,15 +195,10 @@ static PyObject *py_rounded(PyObject *self, PyObject *args)
     int ok = (exp || strcmp(kind, "tanh") == 0) && count >= 0 && holds(&out, count, "out")
              && holds(&x, count, "x") && flags.len >= count;
     PyObject *positions = NULL;
-    if (ok) {
-        RoundedBody body = rounded_kernel(exp);
-        Py_BEGIN_ALLOW_THREADS
-        body(out.buf, flags.buf, x.buf, count);
-        Py_END_ALLOW_THREADS
-        positions = flagged_positions(flags.buf, count);
-    } else if (!PyErr_Occurred()) {
+    if (ok)
+        positions = rounded_run(rounded_kernel(exp), out.buf, flags.buf, x.buf, count);
+    else if (!PyErr_Occurred())
         PyErr_SetString(PyExc_ValueError, "rounded: bad kind or sizes");
-    }
     PyBuffer_Release(&out);
     PyBuffer_Release(&flags);
     PyBuffer_Release(&x);
