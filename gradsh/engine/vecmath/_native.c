@@ -68,9 +68,9 @@ typedef struct {
     void (*logf)(float *, const float *, idx_t);
 } Level;
 
-#define DEFINE_LEVEL(SUFFIX, ATTRIBUTE, MR, NR)                                                  \
+#define DEFINE_LEVEL(SUFFIX, ATTRIBUTE, MR, NR, SIMD)                                            \
     ATTRIBUTE static void gemm_##SUFFIX(const Gemm *g)                                           \
-    { gemm_body(g, micro_##SUFFIX, MR, NR); }                                                    \
+    { gemm_body(g, micro_##SUFFIX, MR, NR, SIMD); }                                              \
     ATTRIBUTE static void dot_rows_##SUFFIX(float *o, const float *a, const float *bt, idx_t m,  \
                                             idx_t n, idx_t k, int peel)                          \
     { dot_rows_body(o, a, bt, m, n, k, peel); }                                                  \
@@ -101,10 +101,10 @@ typedef struct {
       axpy_##SUFFIX, unfused_##SUFFIX, fma_##SUFFIX, block_sums_##SUFFIX, expf_##SUFFIX,          \
       logf_##SUFFIX }
 
-DEFINE_LEVEL(portable, , PORTABLE_MR, PORTABLE_NR)
+DEFINE_LEVEL(portable, , PORTABLE_MR, PORTABLE_NR, 0)
 #ifdef GRADSH_X86
-DEFINE_LEVEL(avx2, __attribute__((target("avx2,fma"))), AVX2_MR, 16)
-DEFINE_LEVEL(avx512, __attribute__((target("avx512f,avx2,fma"))), AVX512_MR, 32)
+DEFINE_LEVEL(avx2, __attribute__((target("avx2,fma"))), AVX2_MR, 16, 1)
+DEFINE_LEVEL(avx512, __attribute__((target("avx512f,avx2,fma"))), AVX512_MR, 32, 1)
 #endif
 
 /* Best first; `portable` runs anywhere. */

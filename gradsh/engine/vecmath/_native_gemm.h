@@ -74,18 +74,67 @@ typedef void (*Micro)(int, idx_t, const float *, const float *, float *, idx_t, 
 /* Inlined into gemm_body, where NR and MR are constants: the whole rows' copies then compile
  * to a few vector moves rather than calls to memcpy. */
 
+/* dst[i * ds + j] = src[j * ss + i] for an 8 x 8 block: a transposing copy (no arithmetic,
+ * so no bit depends on it) in AVX's registers, for the packers that read across rows. */
+#ifdef GRADSH_X86
+__attribute__((target("avx2"))) static void transpose8(const float *src, idx_t ss, float *dst,
+                                                       idx_t ds)
+{
+    __m256 r[8], t[8], u[8];
+    for (int i = 0; i < 8; i++)
+        r[i] = _mm256_loadu_ps(src + i * ss);
+    for (int i = 0; i < 4; i++) {
+        t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int i = 0; i < 2; i++) {
+        u[4 * i] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+        u[4 * i + 1] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+        u[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+        u[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+    }
+    for (int i = 0; i < 4; i++) {
+        _mm256_storeu_ps(dst + i * ds, _mm256_permute2f128_ps(u[i], u[i + 4], 0x20));
+        _mm256_storeu_ps(dst + (i + 4) * ds, _mm256_permute2f128_ps(u[i], u[i + 4], 0x31));
+    }
+}
+#endif
+
+/* The 8 x 8 blocks of a transposing copy dst[i * ds + j] = src[j * ss + i], i < rows, j <
+ * cols, through transpose8 where `simd` (an AVX level); returns how many of the rows and
+ * columns it did (multiples of 8), the caller copying the rest. */
+INLINE void transposed_blocks(const float *src, idx_t ss, float *dst, idx_t ds, idx_t rows,
+                              idx_t cols, int simd, idx_t *rows_done, idx_t *cols_done)
+{
+    *rows_done = *cols_done = 0;
+#ifdef GRADSH_X86
+    if (simd && rows >= 8 && cols >= 8) {
+        *rows_done = rows - rows % 8;
+        *cols_done = cols - cols % 8;
+        for (idx_t j = 0; j < *cols_done; j += 8)
+            for (idx_t i = 0; i < *rows_done; i += 8)
+                transpose8(src + j * ss + i, ss, dst + i * ds + j, ds);
+    }
+#else
+    (void)src, (void)ss, (void)dst, (void)ds, (void)rows, (void)cols, (void)simd;
+#endif
+}
+
 /* a's rows i0..i0+mr, k0..k0+kc, as a panel [kc][MR] (rows past mr zero). */
 INLINE void pack_a(float *ap, const float *a, idx_t ars, idx_t aks, idx_t i0, idx_t mr,
-                   idx_t k0, idx_t kc, int MR)
+                   idx_t k0, idx_t kc, int MR, int simd)
 {
     if (ars == 1 && mr == MR) {
         for (idx_t k = 0; k < kc; k++)
             memcpy(ap + k * MR, a + i0 + (k0 + k) * aks, (size_t)MR * sizeof(float));
         return;
     }
+    idx_t done_k = 0, done_r = 0;
+    if (aks == 1) /* rows contiguous along k: 8 x 8 blocks transposed in registers */
+        transposed_blocks(a + i0 * ars + k0, ars, ap, MR, kc, mr, simd, &done_k, &done_r);
     for (idx_t r = 0; r < mr; r++) {
         const float *row = a + (i0 + r) * ars + k0 * aks;
-        for (idx_t k = 0; k < kc; k++)
+        for (idx_t k = r < done_r ? done_k : 0; k < kc; k++)
             ap[k * MR + r] = row[k * aks];
     }
     for (idx_t r = mr; r < MR; r++)
@@ -98,7 +147,7 @@ INLINE void pack_a(float *ap, const float *a, idx_t ars, idx_t aks, idx_t i0, id
  * stretch of each row read at once: the prefetchers follow it), column by column where its
  * columns are; a gathered b's panels as runs of consecutive columns, each copied whole. */
 INLINE void pack_b_block(const Gemm *g, float *bp, idx_t k0, idx_t kc, idx_t p0, idx_t pb,
-                         int NR)
+                         int NR, int simd)
 {
     idx_t at[GEMM_PANELS][64], length[GEMM_PANELS][64], runs[GEMM_PANELS] = {0};
     idx_t whole[GEMM_PANELS] = {0};
@@ -119,9 +168,13 @@ INLINE void pack_b_block(const Gemm *g, float *bp, idx_t k0, idx_t kc, idx_t p0,
         whole[p] = runs[p] == 1 && nr == NR;
         if (!g->b_ks && runs[p] > 1) { /* b's columns are consecutive: read them down */
             float *panel = bp + p * kc * NR;
+            idx_t done_k = 0, done_l = 0;
+            if (g->bks == 1)
+                transposed_blocks(g->b + k0 + j0 * g->bcs, g->bcs, panel, NR, kc, nr, simd,
+                                  &done_k, &done_l);
             for (idx_t l = 0; l < NR; l++) {
                 const float *column = g->b + k0 * g->bks + (j0 + l) * g->bcs;
-                for (idx_t k = 0; k < kc; k++)
+                for (idx_t k = l < done_l ? done_k : 0; k < kc; k++)
                     panel[k * NR + l] = l < nr ? column[k * g->bks] : 0;
             }
             runs[p] = 0; /* done */
@@ -209,7 +262,7 @@ INLINE void gemm_tile(const Gemm *g, const Epi *block, Micro micro, int MR, int 
 
 /* The whole product: per k block (or piece of a chain), all of a packed, then b's panels
  * packed a few at a time, each held in cache over all of a's tiles. */
-INLINE void gemm_body(const Gemm *g, Micro micro, int MR, int NR)
+INLINE void gemm_body(const Gemm *g, Micro micro, int MR, int NR, int simd)
 {
     idx_t mtiles = (g->m + MR - 1) / MR, npanels = (g->n + NR - 1) / NR;
     float t[16 * 64];
@@ -231,11 +284,12 @@ INLINE void gemm_body(const Gemm *g, Micro micro, int MR, int NR)
                     pack_a_gathered(g->apack + q * kc * MR, g->a, g->a_rows, g->a_ks, q * MR, mr,
                                     k0, kc, MR);
                 else
-                    pack_a(g->apack + q * kc * MR, g->a, g->ars, g->aks, q * MR, mr, k0, kc, MR);
+                    pack_a(g->apack + q * kc * MR, g->a, g->ars, g->aks, q * MR, mr, k0, kc, MR,
+                           simd);
             }
             for (idx_t p0 = 0; p0 < npanels; p0 += GEMM_PANELS) { /* packed as they are used */
                 idx_t pb = npanels - p0 < GEMM_PANELS ? npanels - p0 : GEMM_PANELS;
-                pack_b_block(g, g->bpack, k0, kc, p0, pb, NR);
+                pack_b_block(g, g->bpack, k0, kc, p0, pb, NR, simd);
                 for (idx_t p = 0; p < pb; p++)
                     for (idx_t q = 0; q < mtiles; q++)
                         gemm_tile(g, &e, micro, MR, NR, q * MR, (p0 + p) * NR, kc,
