@@ -209,7 +209,7 @@ static int gemm_run(Gemm *g)
     if (g->from_c && kc > GEMM_KC)
         kc = GEMM_KC;
     idx_t rows = (g->m + mr - 1) / mr * mr;
-    size_t floats = (size_t)((rows + GEMM_PANELS * nr) * kc) + 1;
+    size_t floats = (size_t)((rows + GEMM_PANELS * nr + 1) * kc) + 1; /* + done's bytes */
     float *buffer = scratch_take(floats);
     if (!buffer) {
         PyErr_NoMemory();
@@ -217,6 +217,7 @@ static int gemm_run(Gemm *g)
     }
     g->apack = buffer;
     g->bpack = buffer + rows * kc;
+    g->done = (uint8_t *)(g->bpack + GEMM_PANELS * nr * kc);
     Py_BEGIN_ALLOW_THREADS
     current->gemm(g);
     Py_END_ALLOW_THREADS
@@ -489,12 +490,17 @@ static PyObject *py_gemm(PyObject *self, PyObject *args)
     if (ok && source != Py_None && !from_out)
         ok = has_start = start_view(source, &start, m, n, &row_step, &column_step);
     if (ok) {
-        Gemm g = {out.view.buf, out.rs, out.cs, a.view.buf, a.rs, a.cs, b.view.buf, b.rs, b.cs,
-                  m, n, bounds, count, from_out, has_start ? start.buf : NULL, row_step,
-                  column_step, (float)beta, (float)alpha, !from_out && alpha != 1, NULL, NULL,
-                  a.gathered ? a.rows.buf : NULL, a.gathered ? a.columns.buf : NULL,
-                  b.gathered ? b.rows.buf : NULL, b.gathered ? b.columns.buf : NULL,
-                  out.gathered ? out.rows.buf : NULL, out.gathered ? out.columns.buf : NULL};
+        Gemm g = {.c = out.view.buf, .crs = out.rs, .ccs = out.cs, .a = a.view.buf,
+                  .ars = a.rs, .aks = a.cs, .b = b.view.buf, .bks = b.rs, .bcs = b.cs, .m = m,
+                  .n = n, .bounds = bounds, .count = count, .from_c = from_out,
+                  .start = has_start ? start.buf : NULL, .srs = row_step, .scs = column_step,
+                  .beta = (float)beta, .alpha = (float)alpha, .scale = !from_out && alpha != 1,
+                  .a_rows = a.gathered ? a.rows.buf : NULL,
+                  .a_ks = a.gathered ? a.columns.buf : NULL,
+                  .b_ks = b.gathered ? b.rows.buf : NULL,
+                  .b_cols = b.gathered ? b.columns.buf : NULL,
+                  .c_rows = out.gathered ? out.rows.buf : NULL,
+                  .c_cols = out.gathered ? out.columns.buf : NULL};
         ok = gemm_run(&g);
     }
     PyMem_Free(bounds);

@@ -28,6 +28,7 @@ typedef struct {
     float beta, alpha;
     int scale; /* the chains times alpha before anything else */
     float *apack, *bpack;
+    uint8_t *done; /* scratch: a flag per k of a piece */
     /* Gathered operands (NULL: strided): a's element (i, k) at a[a_rows[i] + a_ks[k]], b's
      * (k, j) at b[b_ks[k] + b_cols[j]] (a convolution's windows, read without a copy). */
     const idx_t *a_rows, *a_ks, *b_ks, *b_cols;
@@ -74,15 +75,16 @@ typedef void (*Micro)(int, idx_t, const float *, const float *, float *, idx_t, 
 /* Inlined into gemm_body, where NR and MR are constants: the whole rows' copies then compile
  * to a few vector moves rather than calls to memcpy. */
 
-/* dst[i * ds + j] = src[j * ss + i] for an 8 x 8 block: a transposing copy (no arithmetic,
- * so no bit depends on it) in AVX's registers, for the packers that read across rows. */
+/* dst[i * ds + j] = src[j][i] for an 8 x 8 block (8 rows of 8 consecutive floats each):
+ * a transposing copy (no arithmetic, so no bit depends on it) in AVX's registers, for the
+ * packers that read across rows. */
 #ifdef GRADSH_X86
-__attribute__((target("avx2"))) static void transpose8(const float *src, idx_t ss, float *dst,
+__attribute__((target("avx2"))) static void transpose8(const float *const *src, float *dst,
                                                        idx_t ds)
 {
     __m256 r[8], t[8], u[8];
     for (int i = 0; i < 8; i++)
-        r[i] = _mm256_loadu_ps(src + i * ss);
+        r[i] = _mm256_loadu_ps(src[i]);
     for (int i = 0; i < 4; i++) {
         t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
         t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
@@ -100,6 +102,46 @@ __attribute__((target("avx2"))) static void transpose8(const float *src, idx_t s
 }
 #endif
 
+/* Whether the 8 offsets from `at` are consecutive (a gathered operand's run along k). */
+INLINE int run_of_8(const idx_t *at)
+{
+    for (int i = 1; i < 8; i++)
+        if (at[i] != at[0] + i)
+            return 0;
+    return 1;
+}
+
+/* dst[k * ds + l] = base[ks[k] + cols[l]] for k < kc, l < count (a gathered operand's panel
+ * rows): where `simd` and 8 consecutive k run together, 8 x 8 blocks through transpose8;
+ * returns the multiple of 8 of columns it did for each k in such runs (done[k] set), the
+ * caller copying the rest. */
+INLINE idx_t gathered_blocks(const float *base, const idx_t *ks, const idx_t *cols, float *dst,
+                             idx_t ds, idx_t kc, idx_t count, int simd, uint8_t *done)
+{
+    memset(done, 0, (size_t)kc);
+#ifdef GRADSH_X86
+    idx_t wide = count - count % 8;
+    if (!simd || wide == 0)
+        return 0;
+    for (idx_t k = 0; k + 8 <= kc; k++) {
+        if (!run_of_8(ks + k))
+            continue;
+        for (idx_t l = 0; l < wide; l += 8) {
+            const float *src[8];
+            for (int i = 0; i < 8; i++)
+                src[i] = base + ks[k] + cols[l + i];
+            transpose8(src, dst + k * ds + l, ds);
+        }
+        memset(done + k, 1, 8);
+        k += 7;
+    }
+    return wide;
+#else
+    (void)base, (void)ks, (void)cols, (void)dst, (void)ds, (void)count, (void)simd;
+    return 0;
+#endif
+}
+
 /* The 8 x 8 blocks of a transposing copy dst[i * ds + j] = src[j * ss + i], i < rows, j <
  * cols, through transpose8 where `simd` (an AVX level); returns how many of the rows and
  * columns it did (multiples of 8), the caller copying the rest. */
@@ -112,8 +154,12 @@ INLINE void transposed_blocks(const float *src, idx_t ss, float *dst, idx_t ds, 
         *rows_done = rows - rows % 8;
         *cols_done = cols - cols % 8;
         for (idx_t j = 0; j < *cols_done; j += 8)
-            for (idx_t i = 0; i < *rows_done; i += 8)
-                transpose8(src + j * ss + i, ss, dst + i * ds + j, ds);
+            for (idx_t i = 0; i < *rows_done; i += 8) {
+                const float *rows8[8];
+                for (int r = 0; r < 8; r++)
+                    rows8[r] = src + (j + r) * ss + i;
+                transpose8(rows8, dst + i * ds + j, ds);
+            }
     }
 #else
     (void)src, (void)ss, (void)dst, (void)ds, (void)rows, (void)cols, (void)simd;
@@ -147,7 +193,7 @@ INLINE void pack_a(float *ap, const float *a, idx_t ars, idx_t aks, idx_t i0, id
  * stretch of each row read at once: the prefetchers follow it), column by column where its
  * columns are; a gathered b's panels as runs of consecutive columns, each copied whole. */
 INLINE void pack_b_block(const Gemm *g, float *bp, idx_t k0, idx_t kc, idx_t p0, idx_t pb,
-                         int NR, int simd)
+                         int NR, int simd, uint8_t *done)
 {
     idx_t at[GEMM_PANELS][64], length[GEMM_PANELS][64], runs[GEMM_PANELS] = {0};
     idx_t whole[GEMM_PANELS] = {0};
@@ -166,6 +212,17 @@ INLINE void pack_b_block(const Gemm *g, float *bp, idx_t k0, idx_t kc, idx_t p0,
             }
         }
         whole[p] = runs[p] == 1 && nr == NR;
+        if (g->b_ks && simd && 4 * runs[p] > nr) { /* short runs: read down 8 k at a time */
+            float *panel = bp + p * kc * NR;
+            idx_t wide = gathered_blocks(g->b, g->b_ks + k0, c, panel, NR, kc, nr, simd, done);
+            for (idx_t k = 0; k < kc; k++) {
+                const float *row = g->b + g->b_ks[k0 + k];
+                for (idx_t l = done[k] ? wide : 0; l < NR; l++)
+                    panel[k * NR + l] = l < nr ? row[c[l]] : 0;
+            }
+            runs[p] = 0; /* done */
+            whole[p] = 0;
+        }
         if (!g->b_ks && runs[p] > 1) { /* b's columns are consecutive: read them down */
             float *panel = bp + p * kc * NR;
             idx_t done_k = 0, done_l = 0;
@@ -208,11 +265,13 @@ INLINE void pack_b_block(const Gemm *g, float *bp, idx_t k0, idx_t kc, idx_t p0,
 
 /* pack_a from a gathered a. */
 INLINE void pack_a_gathered(float *ap, const float *a, const idx_t *rows, const idx_t *ks,
-                            idx_t i0, idx_t mr, idx_t k0, idx_t kc, int MR)
+                            idx_t i0, idx_t mr, idx_t k0, idx_t kc, int MR, int simd,
+                            uint8_t *done)
 {
+    idx_t wide = gathered_blocks(a, ks + k0, rows + i0, ap, MR, kc, mr, simd, done);
     for (idx_t k = 0; k < kc; k++) {
         const float *column = a + ks[k0 + k];
-        for (idx_t r = 0; r < mr; r++)
+        for (idx_t r = done[k] ? wide : 0; r < mr; r++)
             ap[k * MR + r] = column[rows[i0 + r]];
         for (idx_t r = mr; r < MR; r++)
             ap[k * MR + r] = 0;
@@ -282,14 +341,14 @@ INLINE void gemm_body(const Gemm *g, Micro micro, int MR, int NR, int simd)
                 idx_t mr = g->m - q * MR < MR ? g->m - q * MR : MR;
                 if (g->a_rows)
                     pack_a_gathered(g->apack + q * kc * MR, g->a, g->a_rows, g->a_ks, q * MR, mr,
-                                    k0, kc, MR);
+                                    k0, kc, MR, simd, g->done);
                 else
                     pack_a(g->apack + q * kc * MR, g->a, g->ars, g->aks, q * MR, mr, k0, kc, MR,
                            simd);
             }
             for (idx_t p0 = 0; p0 < npanels; p0 += GEMM_PANELS) { /* packed as they are used */
                 idx_t pb = npanels - p0 < GEMM_PANELS ? npanels - p0 : GEMM_PANELS;
-                pack_b_block(g, g->bpack, k0, kc, p0, pb, NR, simd);
+                pack_b_block(g, g->bpack, k0, kc, p0, pb, NR, simd, g->done);
                 for (idx_t p = 0; p < pb; p++)
                     for (idx_t q = 0; q < mtiles; q++)
                         gemm_tile(g, &e, micro, MR, NR, q * MR, (p0 + p) * NR, kc,
