@@ -266,7 +266,7 @@ static int start_view(PyObject *source, Py_buffer *view, idx_t rows, idx_t colum
         steps[at] = view->shape[d] == 1 ? 0 : view->strides[d] / 4;
     }
     if (!ok || (sizes[0] != 1 && sizes[0] != rows) || (sizes[1] != 1 && sizes[1] != columns)) {
-        PyErr_SetString(PyExc_ValueError, "blocked: a start that does not broadcast");
+        PyErr_SetString(PyExc_ValueError, "gemm: a start that does not broadcast");
         PyBuffer_Release(view);
         return 0;
     }
@@ -294,56 +294,11 @@ static int block_bounds(PyObject *blocks, idx_t k, idx_t **bounds, idx_t *count)
     }
     if (!ok) {
         if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "blocked: bad k blocks");
+            PyErr_SetString(PyExc_ValueError, "gemm: bad k blocks");
         PyMem_Free(*bounds);
         *bounds = NULL;
     }
     return ok;
-}
-
-/* blocked(out, a, b, m, n, k, blocks, start, beta, alpha, transposed): MKL's general kernel
- * whole, as sgemm.addmm composes it. a (m x k) and b (k x n) are row-major; for each k block
- * of `blocks` (a tuple: k0, k1, k0, k1, ...), the fused chains from 0, times alpha (when not
- * 1); the first block's then fused with beta * start (start: None, or a float32 array that
- * broadcasts to out's shape), the others added in turn. No blocks: a zero product. out holds
- * the m x n result, or with `transposed` its transpose (n x m: a and b are then the operands
- * of the transposed product, and start broadcasts to n x m). */
-static PyObject *py_blocked(PyObject *self, PyObject *args)
-{
-    Py_buffer out, a, b, start = {0};
-    PyObject *blocks, *source;
-    idx_t m, n, k, count = 0, row_step = 0, column_step = 0, *bounds = NULL;
-    double beta, alpha;
-    int transposed;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "w*y*y*nnnO!Oddp", &out, &a, &b, &m, &n, &k, &PyTuple_Type,
-                          &blocks, &source, &beta, &alpha, &transposed))
-        return NULL;
-    int ok = m >= 0 && n >= 0 && k >= 0 && holds(&out, m * n, "out") && holds(&a, m * k, "a")
-             && holds(&b, k * n, "b") && block_bounds(blocks, k, &bounds, &count);
-    int has_start = 0;
-    if (ok && source != Py_None) {
-        /* the start's shape is out's: n x m when transposed, its steps swapped to ours */
-        ok = has_start = transposed ? start_view(source, &start, n, m, &column_step, &row_step)
-                                    : start_view(source, &start, m, n, &row_step, &column_step);
-    }
-    if (ok) {
-        Gemm g = {.c = out.buf, .crs = transposed ? 1 : n, .ccs = transposed ? m : 1,
-                  .a = a.buf, .ars = k, .aks = 1, .b = b.buf, .bks = n, .bcs = 1, .m = m,
-                  .n = n, .bounds = bounds, .count = count,
-                  .start = has_start ? start.buf : NULL, .srs = row_step, .scs = column_step,
-                  .beta = (float)beta, .alpha = (float)alpha, .scale = alpha != 1};
-        ok = gemm_run(&g);
-    } else if (!PyErr_Occurred()) {
-        PyErr_SetString(PyExc_ValueError, "blocked: bad sizes");
-    }
-    PyMem_Free(bounds);
-    if (has_start)
-        PyBuffer_Release(&start);
-    PyBuffer_Release(&out);
-    PyBuffer_Release(&a);
-    PyBuffer_Release(&b);
-    return ok ? Py_NewRef(Py_None) : NULL;
 }
 
 /* A 2-D float32 array's view and its element strides; 0 with ValueError otherwise. */
@@ -452,11 +407,14 @@ static int operand_view(PyObject *source, Operand *x, int writable, const char *
     return 1;
 }
 
-/* gemm(out, a, b, blocks, start, beta, alpha, from_out): `blocked` on 2-D float32 arrays of
- * any strides (views: transposes, slices), out (m x n, written in place) among them, each
- * also gathered (see Operand; a gathered out must not name one element twice); or with
- * from_out each output's chain continuing from out's value over the blocks in turn (start,
- * beta and alpha then unused). */
+/* gemm(out, a, b, blocks, start, beta, alpha, from_out): MKL's general kernel whole, as
+ * sgemm.addmm composes it: for each k block of `blocks` (a tuple: k0, k1, k0, k1, ...) the
+ * fused chains from 0, times alpha (when not 1); the first block's then fused with beta *
+ * start (start: None, or a float32 array that broadcasts to out's shape), the others added in
+ * turn; no blocks: a zero product. out (m x n, written in place), a (m x k) and b (k x n) are
+ * 2-D float32 arrays of any strides (views: transposes, slices), or gathered (see Operand; a
+ * gathered out must not name one element twice). With from_out each output's chain continues
+ * from out's value over the blocks in turn instead (start, beta and alpha then unused). */
 static PyObject *py_gemm(PyObject *self, PyObject *args)
 {
     PyObject *out_source, *a_source, *b_source, *blocks, *source;
@@ -781,12 +739,10 @@ static PyObject *py_use(PyObject *self, PyObject *args)
 static PyMethodDef METHODS[] = {
     {"chain", py_chain, METH_VARARGS,
      "chain(out, a, b, m, n, lda, k0, k1): out += the fused chains over k0..k1 (in place)"},
-    {"blocked", py_blocked, METH_VARARGS,
-     "blocked(out, a, b, m, n, k, blocks, start, beta, alpha, transposed): MKL's general kernel "
-     "whole, its k blocks' chains fused with the start and added"},
     {"gemm", py_gemm, METH_VARARGS,
-     "gemm(out, a, b, blocks, start, beta, alpha, from_out): blocked on arrays of any strides "
-     "(out written in place); from_out: the chains continue from out's values"},
+     "gemm(out, a, b, blocks, start, beta, alpha, from_out): MKL's general kernel whole on "
+     "arrays of any strides or gathered (out written in place); from_out: the chains "
+     "continue from out's values"},
     {"dot_rows", py_dot_rows, METH_VARARGS,
      "dot_rows(out, a, bt, m, n, k, peel): MKL's 16-lane dot kernel on every row pair"},
     {"gemv", py_gemv, METH_VARARGS, "gemv(out, a, bt, m, n, k): MKL's sgemv dot form"},
