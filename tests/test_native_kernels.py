@@ -456,3 +456,16 @@ def test_gathered_operands_read_what_their_offsets_name(kernels: object) -> None
         native.chain(w, (base, rows + 10**6, columns), [(0, 37)])
     with pytest.raises(ValueError, match="outside"):
         native.chain(w, (base, rows - 10**6, columns), [(0, 37)])
+
+
+def test_a_product_taller_than_one_packed_slice(kernels: object) -> None:
+    """More rows than the kernel packs at once (4,032 on AVX-512): every slice of rows gets its
+    chains, in every copy (two-step chains, checked against fp.fma32 directly)."""
+    rng = np.random.default_rng(32)
+    a = _values(rng, (4100, 2), 0)
+    b = _values(rng, (2, 4100), 0)
+    with np.errstate(all="ignore"):
+        expected = fp.fma32(a[:, 1:], b[1:], a[:, :1] * b[:1])
+    for level in kernels.levels():  # type: ignore[attr-defined]
+        kernels.use(level)  # type: ignore[attr-defined]
+        assert _same_bits(native.chain(a, b, [(0, 2)])[0], expected), level

@@ -48,6 +48,7 @@ typedef Py_ssize_t idx_t;
  * panel and a's tiles stay in the first-level cache); more read longer stretches of b's rows
  * (faster on a product as wide as 144 x 65,536 alone). */
 #define GEMM_PANELS 1
+#define GEMM_TILES 336 /* a's row tiles packed at once (4,032 rows of AVX-512's 12) */
 #include "_native_gemm.h"
 
 /* ---------------------------------------------------------------------------------------- */
@@ -208,7 +209,7 @@ static int gemm_run(Gemm *g)
     }
     if (g->from_c && kc > GEMM_KC)
         kc = GEMM_KC;
-    idx_t rows = (g->m + mr - 1) / mr * mr;
+    idx_t tiles = (g->m + mr - 1) / mr, rows = (tiles < GEMM_TILES ? tiles : GEMM_TILES) * mr;
     size_t floats = (size_t)((rows + GEMM_PANELS * nr + 1) * kc) + 1; /* + done's bytes */
     float *buffer = scratch_take(floats);
     if (!buffer) {

@@ -319,8 +319,9 @@ INLINE void gemm_tile(const Gemm *g, const Epi *block, Micro micro, int MR, int 
         }
 }
 
-/* The whole product: per k block (or piece of a chain), all of a packed, then b's panels
- * packed a few at a time, each held in cache over all of a's tiles. */
+/* The whole product: per k block (or piece of a chain) and slice of a's rows (GEMM_TILES
+ * tiles: the packing buffers stay a few megabytes whatever the product), a's rows packed,
+ * then b's panels packed a few at a time, each held in cache over all of the slice's tiles. */
 INLINE void gemm_body(const Gemm *g, Micro micro, int MR, int NR, int simd)
 {
     idx_t mtiles = (g->m + MR - 1) / MR, npanels = (g->n + NR - 1) / NR;
@@ -337,22 +338,25 @@ INLINE void gemm_body(const Gemm *g, Micro micro, int MR, int NR, int simd)
             idx_t kc = k1 - k0;
             if (g->from_c && kc > GEMM_KC)
                 kc = GEMM_KC;
-            for (idx_t q = 0; q < mtiles; q++) {
-                idx_t mr = g->m - q * MR < MR ? g->m - q * MR : MR;
-                if (g->a_rows)
-                    pack_a_gathered(g->apack + q * kc * MR, g->a, g->a_rows, g->a_ks, q * MR, mr,
-                                    k0, kc, MR, simd, g->done);
-                else
-                    pack_a(g->apack + q * kc * MR, g->a, g->ars, g->aks, q * MR, mr, k0, kc, MR,
-                           simd);
-            }
-            for (idx_t p0 = 0; p0 < npanels; p0 += GEMM_PANELS) { /* packed as they are used */
-                idx_t pb = npanels - p0 < GEMM_PANELS ? npanels - p0 : GEMM_PANELS;
-                pack_b_block(g, g->bpack, k0, kc, p0, pb, NR, simd, g->done);
-                for (idx_t p = 0; p < pb; p++)
-                    for (idx_t q = 0; q < mtiles; q++)
-                        gemm_tile(g, &e, micro, MR, NR, q * MR, (p0 + p) * NR, kc,
-                                  g->apack + q * kc * MR, g->bpack + p * kc * NR, t);
+            for (idx_t q0 = 0; q0 < mtiles; q0 += GEMM_TILES) { /* a's rows a slice at a time */
+                idx_t q1 = mtiles - q0 < GEMM_TILES ? mtiles : q0 + GEMM_TILES;
+                for (idx_t q = q0; q < q1; q++) {
+                    idx_t mr = g->m - q * MR < MR ? g->m - q * MR : MR;
+                    float *ap = g->apack + (q - q0) * kc * MR;
+                    if (g->a_rows)
+                        pack_a_gathered(ap, g->a, g->a_rows, g->a_ks, q * MR, mr, k0, kc, MR,
+                                        simd, g->done);
+                    else
+                        pack_a(ap, g->a, g->ars, g->aks, q * MR, mr, k0, kc, MR, simd);
+                }
+                for (idx_t p0 = 0; p0 < npanels; p0 += GEMM_PANELS) { /* packed as used */
+                    idx_t pb = npanels - p0 < GEMM_PANELS ? npanels - p0 : GEMM_PANELS;
+                    pack_b_block(g, g->bpack, k0, kc, p0, pb, NR, simd, g->done);
+                    for (idx_t p = 0; p < pb; p++)
+                        for (idx_t q = q0; q < q1; q++)
+                            gemm_tile(g, &e, micro, MR, NR, q * MR, (p0 + p) * NR, kc,
+                                      g->apack + (q - q0) * kc * MR, g->bpack + p * kc * NR, t);
+                }
             }
             k0 += kc;
         } while (k0 < k1);
