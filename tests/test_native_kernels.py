@@ -393,3 +393,79 @@ def test_log_softmax_rows_match_the_emulation(kernels: object,
                     and _same_bits(vec.log_softmax_backward(g, y), expected_grad)):
                 wrong.append((level, case, shape))
     assert not wrong[:20]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("k", [5, 64, 500])
+def test_packed_kernel_reads_any_strides(kernels: object, monkeypatch: pytest.MonkeyPatch,
+                                         k: int) -> None:
+    """kernels.gemm (the packed general kernel) on views of every kind (transposed, sliced,
+    reversed operands; a transposed or strided output; shapes that run it transposed and cut
+    its tiles short) gives the emulation's chains in every instruction set's copy: from 0 per k
+    block, and continuing from out's values over pieces longer than it packs at once."""
+    rng = np.random.default_rng(30 + k)
+    for case in range(12):
+        m, n = [(40, 70), (70, 3), (3, 70), (13, 33), (1, 1), (25, 17)][case % 6]
+        base_a = _values(rng, (2 * m + 1, 2 * k + 1), case % 5)
+        base_b = _values(rng, (2 * n + 1, 2 * k + 1), (case + 2) % 5)
+        a = [base_a[:m, :k], base_a[::2, ::2][:m, :k], base_a[::-1, ::-1][:m, :k]][case % 3]
+        b = [base_b[:n, :k].T, base_b[::-2, ::2][:n, :k].T,
+             np.ascontiguousarray(base_b[:n, :k].T)][case % 3]
+        start = _values(rng, (m, n), case % 5)
+        blocks = sgemm._kblocks(k)
+        with np.errstate(all="ignore"):
+            expected = _emulated(monkeypatch, lambda: sgemm._chain(a, b, [(0, k)], start))[0]
+            parts = _emulated(monkeypatch, lambda: sgemm._chain(a, b, blocks))
+            summed = np.array(parts[0])
+            for part in parts[1:]:
+                summed += part
+        for level in kernels.levels():  # type: ignore[attr-defined]
+            kernels.use(level)  # type: ignore[attr-defined]
+            wide = np.zeros((n, 2 * m), F32)
+            out = wide[:, ::2].T if case % 2 else np.zeros((m, n), F32)
+            out[...] = start
+            kernels.gemm(out, a, b, (0, k), None, 1.0, 1.0, True)  # type: ignore
+            assert _same_bits(out, expected), (level, case)
+            flat = tuple(bound for block in blocks for bound in block)
+            kernels.gemm(out, a, b, flat, None, 1.0, 1.0, False)  # type: ignore
+            assert _same_bits(out, summed), (level, case)
+
+
+def test_gathered_operands_read_what_their_offsets_name(kernels: object) -> None:
+    """A gathered operand (base, rows, columns) gives the bits of the same matrix as an array,
+    in every copy; offsets that reach outside the base are a ValueError, not a read."""
+    rng = np.random.default_rng(31)
+    base = _values(rng, (5, 40, 41), 0)
+    rows = (np.arange(37) * 41 + 40 * 41 * 2).astype(np.int64)  # 37 rows of the third plane
+    columns = np.array([3, 4, 5, 9, 0, 40, 17, 18, 19, 20, 21, 22, 1], np.int64)
+    matrix = base.reshape(-1)[rows[:, None] + columns[None, :]]
+    w = _values(rng, (33, 37), 0)
+    for level in kernels.levels():  # type: ignore[attr-defined]
+        kernels.use(level)  # type: ignore[attr-defined]
+        expected = native.chain(w, matrix, [(0, 37)])
+        assert _same_bits(native.chain(w, (base, rows, columns), [(0, 37)]), expected)
+        flipped = native.chain((base, columns, rows), w.T, [(0, 37)])
+        assert _same_bits(flipped[0].T, expected[0]), level
+        # a gathered output: the (33, 13) product written transposed into rows of 40 floats
+        target = np.full((13, 40), np.nan, F32)
+        out_rows, out_columns = np.arange(33, dtype=np.int64), np.arange(13) * 40
+        native.blocked_into((target, out_rows, out_columns), w, (base, rows, columns), [(0, 37)])
+        assert _same_bits(target[:, :33].T, expected[0]), level
+        assert np.isnan(target[:, 33:]).all()
+    with pytest.raises(ValueError, match="outside"):
+        native.chain(w, (base, rows + 10**6, columns), [(0, 37)])
+    with pytest.raises(ValueError, match="outside"):
+        native.chain(w, (base, rows - 10**6, columns), [(0, 37)])
+
+
+def test_a_product_taller_than_one_packed_slice(kernels: object) -> None:
+    """More rows than the kernel packs at once (4,032 on AVX-512): every slice of rows gets its
+    chains, in every copy (two-step chains, checked against fp.fma32 directly)."""
+    rng = np.random.default_rng(32)
+    a = _values(rng, (4100, 2), 0)
+    b = _values(rng, (2, 4100), 0)
+    with np.errstate(all="ignore"):
+        expected = fp.fma32(a[:, 1:], b[1:], a[:, :1] * b[:1])
+    for level in kernels.levels():  # type: ignore[attr-defined]
+        kernels.use(level)  # type: ignore[attr-defined]
+        assert _same_bits(native.chain(a, b, [(0, 2)])[0], expected), level

@@ -43,13 +43,21 @@ typedef Py_ssize_t idx_t;
 
 #include "_native_products.h"
 #include "_native_elementwise.h"
+#define GEMM_KC 384   /* the longest piece of a chain packed at once (from_c) */
+/* b's panels packed at once: 1 measured best on the convolutions' and the MLP's products (a
+ * panel and a's tiles stay in the first-level cache); more read longer stretches of b's rows
+ * (faster on a product as wide as 144 x 65,536 alone). */
+#define GEMM_PANELS 1
+#define GEMM_TILES 336 /* a's row tiles packed at once (4,032 rows of AVX-512's 12) */
+#include "_native_gemm.h"
 
 /* ---------------------------------------------------------------------------------------- */
 /* One copy of every kernel per instruction set.                                              */
 
 typedef struct {
     const char *name;
-    void (*chain)(float *, const float *, const float *, idx_t, idx_t, idx_t, idx_t, idx_t);
+    void (*gemm)(const Gemm *);
+    int mr, nr; /* the tile's rows and columns */
     void (*dot_rows)(float *, const float *, const float *, idx_t, idx_t, idx_t, int);
     void (*gemv)(float *, const float *, const float *, idx_t, idx_t, idx_t);
     float (*sdot)(const float *, const float *, idx_t);
@@ -61,10 +69,9 @@ typedef struct {
     void (*logf)(float *, const float *, idx_t);
 } Level;
 
-#define DEFINE_LEVEL(SUFFIX, ATTRIBUTE, WIDTH)                                                   \
-    ATTRIBUTE static void chain_##SUFFIX(float *o, const float *a, const float *b, idx_t m,      \
-                                         idx_t n, idx_t lda, idx_t k0, idx_t k1)                 \
-    { chain_body(o, a, b, m, n, lda, k0, k1, chain_tile_##SUFFIX, WIDTH); }                      \
+#define DEFINE_LEVEL(SUFFIX, ATTRIBUTE, MR, NR, SIMD)                                            \
+    ATTRIBUTE static void gemm_##SUFFIX(const Gemm *g)                                           \
+    { gemm_body(g, micro_##SUFFIX, MR, NR, SIMD); }                                              \
     ATTRIBUTE static void dot_rows_##SUFFIX(float *o, const float *a, const float *bt, idx_t m,  \
                                             idx_t n, idx_t k, int peel)                          \
     { dot_rows_body(o, a, bt, m, n, k, peel); }                                                  \
@@ -90,23 +97,24 @@ typedef struct {
     ATTRIBUTE static void logf_##SUFFIX(float *o, const float *x, idx_t count)                  \
     { logf_body(o, x, count); }
 
-#define LEVEL_ENTRY(NAME, SUFFIX)                                                                \
-    { NAME, chain_##SUFFIX, dot_rows_##SUFFIX, gemv_##SUFFIX, sdot_##SUFFIX, axpy_##SUFFIX,       \
-      unfused_##SUFFIX, fma_##SUFFIX, block_sums_##SUFFIX, expf_##SUFFIX, logf_##SUFFIX }
+#define LEVEL_ENTRY(NAME, SUFFIX, MR, NR)                                                        \
+    { NAME, gemm_##SUFFIX, MR, NR, dot_rows_##SUFFIX, gemv_##SUFFIX, sdot_##SUFFIX,              \
+      axpy_##SUFFIX, unfused_##SUFFIX, fma_##SUFFIX, block_sums_##SUFFIX, expf_##SUFFIX,          \
+      logf_##SUFFIX }
 
-DEFINE_LEVEL(portable, , 4)
+DEFINE_LEVEL(portable, , PORTABLE_MR, PORTABLE_NR, 0)
 #ifdef GRADSH_X86
-DEFINE_LEVEL(avx2, __attribute__((target("avx2,fma"))), 16)
-DEFINE_LEVEL(avx512, __attribute__((target("avx512f,avx2,fma"))), 32)
+DEFINE_LEVEL(avx2, __attribute__((target("avx2,fma"))), AVX2_MR, 16, 1)
+DEFINE_LEVEL(avx512, __attribute__((target("avx512f,avx2,fma"))), AVX512_MR, 32, 1)
 #endif
 
 /* Best first; `portable` runs anywhere. */
 static const Level LEVELS[] = {
 #ifdef GRADSH_X86
-    LEVEL_ENTRY("avx512f", avx512),
-    LEVEL_ENTRY("avx2", avx2),
+    LEVEL_ENTRY("avx512f", avx512, AVX512_MR, 32),
+    LEVEL_ENTRY("avx2", avx2, AVX2_MR, 16),
 #endif
-    LEVEL_ENTRY("portable", portable),
+    LEVEL_ENTRY("portable", portable, PORTABLE_MR, PORTABLE_NR),
 };
 #define LEVEL_COUNT ((int)(sizeof LEVELS / sizeof LEVELS[0]))
 
@@ -139,6 +147,85 @@ static int holds(Py_buffer *view, idx_t count, const char *what)
     return 1;
 }
 
+/* The packing buffers of the general kernel, kept between calls (a product's panels are a few
+ * megabytes: fresh ones would cost their page faults every call). Taken and given back with
+ * the GIL held; a second thread that finds them taken gets buffers of its own. */
+static float *scratch;
+static size_t scratch_floats;
+static int scratch_taken;
+
+static float *scratch_take(size_t floats)
+{
+    if (scratch_taken)
+        return PyMem_RawMalloc(floats * sizeof(float));
+    if (floats > scratch_floats) {
+        PyMem_RawFree(scratch);
+        scratch = PyMem_RawMalloc(floats * sizeof(float));
+        scratch_floats = scratch ? floats : 0;
+        if (!scratch)
+            return NULL;
+    }
+    scratch_taken = 1;
+    return scratch;
+}
+
+static void scratch_give(float *buffer)
+{
+    if (buffer == scratch)
+        scratch_taken = 0;
+    else
+        PyMem_RawFree(buffer);
+}
+
+/* Runs g (its packing buffers found here) on the current level: as C = A B, or as its
+ * transpose C' = B' A' when that fills the tiles better (the vectors then run along C's
+ * columns; the same chains). 0 with MemoryError set when the buffers cannot be had. Called
+ * with the GIL; runs the kernel without it. */
+static int gemm_run(Gemm *g)
+{
+    idx_t mr = current->mr, nr = current->nr;
+    if (g->m == 0 || g->n == 0)
+        return 1;
+    idx_t as_is = (g->n + nr - 1) / nr * nr * ((g->m + mr - 1) / mr * mr);
+    idx_t swapped = (g->m + nr - 1) / nr * nr * ((g->n + mr - 1) / mr * mr);
+    if (swapped < as_is || (swapped == as_is && g->ccs != 1 && g->crs == 1)) {
+        idx_t t;
+        const float *p = g->a;
+        g->a = g->b, g->b = p;
+        t = g->ars, g->ars = g->bcs, g->bcs = t;
+        t = g->aks, g->aks = g->bks, g->bks = t;
+        t = g->crs, g->crs = g->ccs, g->ccs = t;
+        t = g->srs, g->srs = g->scs, g->scs = t;
+        t = g->m, g->m = g->n, g->n = t;
+        const idx_t *table = g->a_rows;
+        g->a_rows = g->b_cols, g->b_cols = table;
+        table = g->a_ks, g->a_ks = g->b_ks, g->b_ks = table;
+        table = g->c_rows, g->c_rows = g->c_cols, g->c_cols = table;
+    }
+    idx_t kc = 0;
+    for (idx_t block = 0; block < g->count; block++) {
+        idx_t length = g->bounds[2 * block + 1] - g->bounds[2 * block];
+        kc = length > kc ? length : kc;
+    }
+    if (g->from_c && kc > GEMM_KC)
+        kc = GEMM_KC;
+    idx_t tiles = (g->m + mr - 1) / mr, rows = (tiles < GEMM_TILES ? tiles : GEMM_TILES) * mr;
+    size_t floats = (size_t)((rows + GEMM_PANELS * nr + 1) * kc) + 1; /* + done's bytes */
+    float *buffer = scratch_take(floats);
+    if (!buffer) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    g->apack = buffer;
+    g->bpack = buffer + rows * kc;
+    g->done = (uint8_t *)(g->bpack + GEMM_PANELS * nr * kc);
+    Py_BEGIN_ALLOW_THREADS
+    current->gemm(g);
+    Py_END_ALLOW_THREADS
+    scratch_give(buffer);
+    return 1;
+}
+
 static PyObject *py_chain(PyObject *self, PyObject *args)
 {
     Py_buffer out, a, b;
@@ -149,9 +236,11 @@ static PyObject *py_chain(PyObject *self, PyObject *args)
     int ok = m >= 0 && n >= 0 && 0 <= k0 && k0 <= k1 && k1 <= lda && holds(&out, m * n, "out")
              && holds(&a, m * lda, "a") && holds(&b, k1 * n, "b");
     if (ok) {
-        Py_BEGIN_ALLOW_THREADS
-        current->chain(out.buf, a.buf, b.buf, m, n, lda, k0, k1);
-        Py_END_ALLOW_THREADS
+        idx_t bounds[2] = {k0, k1};
+        Gemm g = {.c = out.buf, .crs = n, .ccs = 1, .a = a.buf, .ars = lda, .aks = 1,
+                  .b = b.buf, .bks = n, .bcs = 1, .m = m, .n = n, .bounds = bounds, .count = 1,
+                  .from_c = 1, .alpha = 1};
+        ok = gemm_run(&g);
     } else if (!PyErr_Occurred()) {
         PyErr_SetString(PyExc_ValueError, "chain: bad sizes");
     }
@@ -178,7 +267,7 @@ static int start_view(PyObject *source, Py_buffer *view, idx_t rows, idx_t colum
         steps[at] = view->shape[d] == 1 ? 0 : view->strides[d] / 4;
     }
     if (!ok || (sizes[0] != 1 && sizes[0] != rows) || (sizes[1] != 1 && sizes[1] != columns)) {
-        PyErr_SetString(PyExc_ValueError, "blocked: a start that does not broadcast");
+        PyErr_SetString(PyExc_ValueError, "gemm: a start that does not broadcast");
         PyBuffer_Release(view);
         return 0;
     }
@@ -206,111 +295,179 @@ static int block_bounds(PyObject *blocks, idx_t k, idx_t **bounds, idx_t *count)
     }
     if (!ok) {
         if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "blocked: bad k blocks");
+            PyErr_SetString(PyExc_ValueError, "gemm: bad k blocks");
         PyMem_Free(*bounds);
         *bounds = NULL;
     }
     return ok;
 }
 
-/* The product of `blocked` (below) without the GIL: acc (m x n) from the chains, alpha and
- * the start; part and row are scratch (m x n and n floats). */
-static void blocked_run(float *acc, float *part, float *row, const float *a, const float *b,
-                        idx_t m, idx_t n, idx_t k, const idx_t *bounds, idx_t count,
-                        const float *start, idx_t row_step, idx_t column_step, float beta,
-                        float alpha, int scale)
+/* A 2-D float32 array's view and its element strides; 0 with ValueError otherwise. */
+static int matrix_view(PyObject *source, Py_buffer *view, int writable, idx_t *rows_step,
+                       idx_t *columns_step, const char *what)
 {
-    size_t bytes = (size_t)(m * n) * sizeof(float);
-    for (idx_t block = 0; block < (count ? count : 1); block++) {
-        /* the first block goes straight into acc when nothing is fused into it */
-        float *into = block == 0 && !start ? acc : part;
-        memset(into, 0, bytes);
-        if (count)
-            current->chain(into, a, b, m, n, k, bounds[2 * block], bounds[2 * block + 1]);
-        if (scale)
-            for (idx_t i = 0; i < m * n; i++)
-                into[i] = into[i] * alpha;
-        if (block == 0 && start) { /* fma(beta, start, first part), a row at a time */
-            for (idx_t i = 0; i < m; i++) {
-                const float *s = start + i * row_step;
-                idx_t step = column_step == 0 ? 0 : 1;
-                if (column_step != 0 && column_step != 1) {
-                    for (idx_t j = 0; j < n; j++)
-                        row[j] = s[j * column_step];
-                    s = row;
-                }
-                current->fma(acc + i * n, &beta, s, part + i * n, n, 0, step, 1);
-            }
-        } else if (block > 0) {
-            for (idx_t i = 0; i < m * n; i++)
-                acc[i] = acc[i] + part[i];
-        }
+    int flags = PyBUF_STRIDES | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(source, view, flags) < 0)
+        return 0;
+    if (view->ndim != 2 || view->itemsize != 4 || strcmp(view->format, "f") != 0
+        || view->strides[0] % 4 != 0 || view->strides[1] % 4 != 0) {
+        PyErr_Format(PyExc_ValueError, "gemm: %s is not a 2-D float32 array", what);
+        PyBuffer_Release(view);
+        return 0;
+    }
+    *rows_step = view->strides[0] / 4;
+    *columns_step = view->strides[1] / 4;
+    return 1;
+}
+
+/* An operand of gemm: a 2-D float32 array (any strides), or gathered: a tuple (base, rows,
+ * columns) of a C-contiguous float32 array and two int64 arrays of element offsets, element
+ * (r, c) at base[rows[r] + columns[c]], every sum inside base. */
+typedef struct {
+    Py_buffer view, rows, columns;
+    int gathered;
+    idx_t rs, cs, shape[2];
+} Operand;
+
+static void operand_release(Operand *x)
+{
+    PyBuffer_Release(&x->view);
+    if (x->gathered) {
+        PyBuffer_Release(&x->rows);
+        PyBuffer_Release(&x->columns);
     }
 }
 
-/* blocked(out, a, b, m, n, k, blocks, start, beta, alpha, transposed): MKL's general kernel
- * whole, as sgemm.addmm composes it. a (m x k) and b (k x n) are row-major; for each k block
- * of `blocks` (a tuple: k0, k1, k0, k1, ...), the fused chains from 0, times alpha (when not
- * 1); the first block's then fused with beta * start (start: None, or a float32 array that
- * broadcasts to out's shape), the others added in turn. No blocks: a zero product. out holds
- * the m x n result, or with `transposed` its transpose (n x m: a and b are then the operands
- * of the transposed product, and start broadcasts to n x m). */
-static PyObject *py_blocked(PyObject *self, PyObject *args)
+/* The smallest and largest of `count` offsets. */
+static void offsets_range(const idx_t *at, idx_t count, idx_t *low, idx_t *high)
 {
-    Py_buffer out, a, b, start = {0};
-    PyObject *blocks, *source;
-    idx_t m, n, k, count = 0, row_step = 0, column_step = 0, *bounds = NULL;
+    *low = *high = count ? at[0] : 0;
+    for (idx_t i = 1; i < count; i++) {
+        *low = at[i] < *low ? at[i] : *low;
+        *high = at[i] > *high ? at[i] : *high;
+    }
+}
+
+static int offsets_view(PyObject *source, Py_buffer *view)
+{
+    if (PyObject_GetBuffer(source, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return 0;
+    if (view->itemsize != 8 || view->ndim != 1 || (strcmp(view->format, "l") != 0
+                                                   && strcmp(view->format, "q") != 0)) {
+        PyErr_SetString(PyExc_ValueError, "gemm: offsets that are not a 1-D int64 array");
+        PyBuffer_Release(view);
+        return 0;
+    }
+    return 1;
+}
+
+static int operand_view(PyObject *source, Operand *x, int writable, const char *what)
+{
+    x->gathered = PyTuple_Check(source);
+    x->rs = x->cs = 0;
+    if (!x->gathered) {
+        if (!matrix_view(source, &x->view, writable, &x->rs, &x->cs, what))
+            return 0;
+        x->shape[0] = x->view.shape[0];
+        x->shape[1] = x->view.shape[1];
+        return 1;
+    }
+    if (PyTuple_GET_SIZE(source) != 3) {
+        PyErr_Format(PyExc_ValueError, "gemm: %s is not (base, rows, columns)", what);
+        return 0;
+    }
+    if (PyObject_GetBuffer(PyTuple_GET_ITEM(source, 0), &x->view,
+                           PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0))
+        < 0)
+        return 0;
+    if (x->view.itemsize != 4 || strcmp(x->view.format, "f") != 0) {
+        PyErr_Format(PyExc_ValueError, "gemm: %s's base is not float32", what);
+        PyBuffer_Release(&x->view);
+        return 0;
+    }
+    if (!offsets_view(PyTuple_GET_ITEM(source, 1), &x->rows)) {
+        PyBuffer_Release(&x->view);
+        return 0;
+    }
+    if (!offsets_view(PyTuple_GET_ITEM(source, 2), &x->columns)) {
+        PyBuffer_Release(&x->view);
+        PyBuffer_Release(&x->rows);
+        return 0;
+    }
+    x->shape[0] = x->rows.shape[0];
+    x->shape[1] = x->columns.shape[0];
+    idx_t low0, high0, low1, high1;
+    offsets_range(x->rows.buf, x->shape[0], &low0, &high0);
+    offsets_range(x->columns.buf, x->shape[1], &low1, &high1);
+    if (x->shape[0] && x->shape[1]
+        && (low0 + low1 < 0 || high0 + high1 >= x->view.len / (idx_t)sizeof(float))) {
+        PyErr_Format(PyExc_ValueError, "gemm: %s's offsets reach outside its base", what);
+        operand_release(x);
+        return 0;
+    }
+    return 1;
+}
+
+/* gemm(out, a, b, blocks, start, beta, alpha, from_out): MKL's general kernel whole, as
+ * sgemm.addmm composes it: for each k block of `blocks` (a tuple: k0, k1, k0, k1, ...) the
+ * fused chains from 0, times alpha (when not 1); the first block's then fused with beta *
+ * start (start: None, or a float32 array that broadcasts to out's shape), the others added in
+ * turn; no blocks: a zero product. out (m x n, written in place), a (m x k) and b (k x n) are
+ * 2-D float32 arrays of any strides (views: transposes, slices), or gathered (see Operand; a
+ * gathered out must not name one element twice). With from_out each output's chain continues
+ * from out's value over the blocks in turn instead (start, beta and alpha then unused). */
+static PyObject *py_gemm(PyObject *self, PyObject *args)
+{
+    PyObject *out_source, *a_source, *b_source, *blocks, *source;
     double beta, alpha;
-    int transposed;
+    int from_out;
     (void)self;
-    if (!PyArg_ParseTuple(args, "w*y*y*nnnO!Oddp", &out, &a, &b, &m, &n, &k, &PyTuple_Type,
-                          &blocks, &source, &beta, &alpha, &transposed))
+    if (!PyArg_ParseTuple(args, "OOOO!Oddp", &out_source, &a_source, &b_source, &PyTuple_Type,
+                          &blocks, &source, &beta, &alpha, &from_out))
         return NULL;
-    int ok = m >= 0 && n >= 0 && k >= 0 && holds(&out, m * n, "out") && holds(&a, m * k, "a")
-             && holds(&b, k * n, "b") && block_bounds(blocks, k, &bounds, &count);
+    Py_buffer start = {0};
+    Operand out, a, b;
+    idx_t row_step = 0, column_step = 0, count = 0;
+    idx_t *bounds = NULL;
+    if (!operand_view(out_source, &out, 1, "out"))
+        return NULL;
+    if (!operand_view(a_source, &a, 0, "a")) {
+        operand_release(&out);
+        return NULL;
+    }
+    if (!operand_view(b_source, &b, 0, "b")) {
+        operand_release(&out);
+        operand_release(&a);
+        return NULL;
+    }
+    idx_t m = out.shape[0], n = out.shape[1], k = a.shape[1];
+    int ok = a.shape[0] == m && b.shape[0] == k && b.shape[1] == n;
+    if (!ok)
+        PyErr_SetString(PyExc_ValueError, "gemm: shapes that do not multiply");
+    ok = ok && block_bounds(blocks, k, &bounds, &count);
     int has_start = 0;
-    if (ok && source != Py_None) {
-        /* the start's shape is out's: n x m when transposed, its steps swapped to ours */
-        ok = has_start = transposed ? start_view(source, &start, n, m, &column_step, &row_step)
-                                    : start_view(source, &start, m, n, &row_step, &column_step);
-    }
-    float *acc = NULL, *part = NULL, *row = NULL;
+    if (ok && source != Py_None && !from_out)
+        ok = has_start = start_view(source, &start, m, n, &row_step, &column_step);
     if (ok) {
-        size_t cells = (size_t)(m * n) + 1;
-        acc = transposed ? PyMem_Malloc(cells * sizeof(float)) : out.buf;
-        part = PyMem_Malloc(cells * sizeof(float));
-        row = PyMem_Malloc(((size_t)n + 1) * sizeof(float));
-        if (!acc || !part || !row) {
-            PyErr_NoMemory();
-            ok = 0;
-        }
-    } else if (!PyErr_Occurred()) {
-        PyErr_SetString(PyExc_ValueError, "blocked: bad sizes");
+        Gemm g = {.c = out.view.buf, .crs = out.rs, .ccs = out.cs, .a = a.view.buf,
+                  .ars = a.rs, .aks = a.cs, .b = b.view.buf, .bks = b.rs, .bcs = b.cs, .m = m,
+                  .n = n, .bounds = bounds, .count = count, .from_c = from_out,
+                  .start = has_start ? start.buf : NULL, .srs = row_step, .scs = column_step,
+                  .beta = (float)beta, .alpha = (float)alpha, .scale = !from_out && alpha != 1,
+                  .a_rows = a.gathered ? a.rows.buf : NULL,
+                  .a_ks = a.gathered ? a.columns.buf : NULL,
+                  .b_ks = b.gathered ? b.rows.buf : NULL,
+                  .b_cols = b.gathered ? b.columns.buf : NULL,
+                  .c_rows = out.gathered ? out.rows.buf : NULL,
+                  .c_cols = out.gathered ? out.columns.buf : NULL};
+        ok = gemm_run(&g);
     }
-    if (ok) {
-        float beta_f = (float)beta, alpha_f = (float)alpha;
-        Py_BEGIN_ALLOW_THREADS
-        blocked_run(acc, part, row, a.buf, b.buf, m, n, k, bounds, count,
-                    has_start ? start.buf : NULL, row_step, column_step, beta_f, alpha_f,
-                    alpha != 1);
-        if (transposed) {
-            float *o = out.buf;
-            for (idx_t i = 0; i < m; i++)
-                for (idx_t j = 0; j < n; j++)
-                    o[j * m + i] = acc[i * n + j];
-        }
-        Py_END_ALLOW_THREADS
-    }
-    if (transposed)
-        PyMem_Free(acc);
-    PyMem_Free(part);
-    PyMem_Free(row);
     PyMem_Free(bounds);
     if (has_start)
         PyBuffer_Release(&start);
-    PyBuffer_Release(&out);
-    PyBuffer_Release(&a);
-    PyBuffer_Release(&b);
+    operand_release(&out);
+    operand_release(&a);
+    operand_release(&b);
     return ok ? Py_NewRef(Py_None) : NULL;
 }
 
@@ -583,9 +740,10 @@ static PyObject *py_use(PyObject *self, PyObject *args)
 static PyMethodDef METHODS[] = {
     {"chain", py_chain, METH_VARARGS,
      "chain(out, a, b, m, n, lda, k0, k1): out += the fused chains over k0..k1 (in place)"},
-    {"blocked", py_blocked, METH_VARARGS,
-     "blocked(out, a, b, m, n, k, blocks, start, beta, alpha, transposed): MKL's general kernel "
-     "whole, its k blocks' chains fused with the start and added"},
+    {"gemm", py_gemm, METH_VARARGS,
+     "gemm(out, a, b, blocks, start, beta, alpha, from_out): MKL's general kernel whole on "
+     "arrays of any strides or gathered (out written in place); from_out: the chains "
+     "continue from out's values"},
     {"dot_rows", py_dot_rows, METH_VARARGS,
      "dot_rows(out, a, bt, m, n, k, peel): MKL's 16-lane dot kernel on every row pair"},
     {"gemv", py_gemv, METH_VARARGS, "gemv(out, a, bt, m, n, k): MKL's sgemv dot form"},

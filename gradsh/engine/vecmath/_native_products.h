@@ -1,84 +1,8 @@
-/* gradsh's compiled kernels: the matrix products (MKL's sgemm, sgemv and sdot orders, ATen's
- * small bmm loop), as vecmath/sgemm.py emulates them. */
+/* gradsh's compiled kernels: the matrix products other than the general kernel (MKL's sgemv
+ * and sdot orders, its small dot kernel, ATen's small bmm loop), as vecmath/sgemm.py emulates
+ * them; the general kernel is _native_gemm.h. */
 /* Part of _native.c (included there after its common definitions: idx_t, INLINE, IVDEP,
  * GRADSH_X86); not a header of its own. */
-
-/* Four rows by `width` columns of the chains (the portable copy's tile). */
-static void chain_tile_portable(float *out, const float *a, const float *b, idx_t n, idx_t lda,
-                                idx_t k0, idx_t k1)
-{
-    for (int r = 0; r < 4; r++)
-        for (idx_t k = k0; k < k1; k++) {
-            float x = a[r * lda + k];
-            for (idx_t j = 0; j < 4; j++)
-                out[r * n + j] = fmaf(x, b[k * n + j], out[r * n + j]);
-        }
-}
-
-#ifdef GRADSH_X86
-/* The same tiles with the accumulators in vector registers: vfmadd is fmaf on every lane. */
-#define TILE_ROWS(LOAD, STORE, SET1, FMA, VEC, W)                                                \
-    VEC c00 = LOAD(out), c01 = LOAD(out + W), c10 = LOAD(out + n), c11 = LOAD(out + n + W);      \
-    VEC c20 = LOAD(out + 2 * n), c21 = LOAD(out + 2 * n + W);                                    \
-    VEC c30 = LOAD(out + 3 * n), c31 = LOAD(out + 3 * n + W);                                    \
-    for (idx_t k = k0; k < k1; k++) {                                                            \
-        VEC b0 = LOAD(b + k * n), b1 = LOAD(b + k * n + W), x;                                   \
-        x = SET1(a[k]);                                                                          \
-        c00 = FMA(x, b0, c00);                                                                   \
-        c01 = FMA(x, b1, c01);                                                                   \
-        x = SET1(a[lda + k]);                                                                    \
-        c10 = FMA(x, b0, c10);                                                                   \
-        c11 = FMA(x, b1, c11);                                                                   \
-        x = SET1(a[2 * lda + k]);                                                                \
-        c20 = FMA(x, b0, c20);                                                                   \
-        c21 = FMA(x, b1, c21);                                                                   \
-        x = SET1(a[3 * lda + k]);                                                                \
-        c30 = FMA(x, b0, c30);                                                                   \
-        c31 = FMA(x, b1, c31);                                                                   \
-    }                                                                                            \
-    STORE(out, c00), STORE(out + W, c01), STORE(out + n, c10), STORE(out + n + W, c11);          \
-    STORE(out + 2 * n, c20), STORE(out + 2 * n + W, c21);                                        \
-    STORE(out + 3 * n, c30), STORE(out + 3 * n + W, c31);
-
-__attribute__((target("avx2,fma"))) static void chain_tile_avx2(
-    float *out, const float *a, const float *b, idx_t n, idx_t lda, idx_t k0, idx_t k1)
-{
-    TILE_ROWS(_mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_fmadd_ps, __m256, 8)
-}
-
-__attribute__((target("avx512f"))) static void chain_tile_avx512(
-    float *out, const float *a, const float *b, idx_t n, idx_t lda, idx_t k0, idx_t k1)
-{
-    TILE_ROWS(_mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_fmadd_ps, __m512, 16)
-}
-#endif
-
-typedef void (*Tile)(float *, const float *, const float *, idx_t, idx_t, idx_t, idx_t);
-
-/* out[i, j] = fused chain over k in [k0, k1) of a[i, k] * b[k, j], from out[i, j]. a: rows of
- * lda floats; b: rows of n floats; out: m x n. Tiles of four rows by `width` columns (a
- * constant per instruction set: what its registers hold), then the edges a row at a time. */
-INLINE void chain_body(float *out, const float *a, const float *b, idx_t m, idx_t n, idx_t lda,
-                       idx_t k0, idx_t k1, Tile tile, idx_t width)
-{
-    idx_t rows = m - m % 4, columns = n - n % width;
-    for (idx_t j = 0; j < columns; j += width)  /* a panel of b stays in cache over the rows */
-        for (idx_t i = 0; i < rows; i += 4)
-            tile(out + i * n + j, a + i * lda, b + j, n, lda, k0, k1);
-    for (idx_t i = 0; i < m; i++) {
-        idx_t from = i < rows ? columns : 0;
-        if (from == n)
-            continue;
-        float *o = out + i * n;
-        const float *ai = a + i * lda;
-        for (idx_t k = k0; k < k1; k++) {
-            const float *bk = b + k * n;
-            float x = ai[k];
-            IVDEP for (idx_t j = from; j < n; j++)
-                o[j] = fmaf(x, bk[j], o[j]);
-        }
-    }
-}
 
 /* acc[l] = fma(x[l], y[l], acc[l]) for l < count (one 16-lane step). */
 INLINE void lanes_fma(float *acc, const float *x, const float *y, idx_t count)

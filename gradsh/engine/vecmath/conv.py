@@ -203,6 +203,15 @@ def onednn_backward_bias(gy: np.ndarray) -> np.ndarray:
     """The bias gradient oneDNN computes with the weights': per channel a float sum over the
     samples, then the output rows and columns, in order."""
     o = gy.shape[1]
+    if native.kernels is not None and gy.dtype == F32 and gy.size:
+        # the sums as fused chains of products by 1 (each a + 1 * g rounded once: a + g), from
+        # each channel's first value, gy read where it lies
+        g = np.ascontiguousarray(gy)
+        steps = _offsets(g, g, (0, 2, 3))
+        ones = np.broadcast_to(F32(1), (steps.size - 1, 1))
+        first = np.array(g[0, :, 0, 0, None])
+        return native.chain((g, _offsets(g, g, (1,)), steps[1:]), ones, [(0, steps.size - 1)],
+                            first)[0, :, 0]
     values = gy.transpose(1, 0, 2, 3).reshape(o, -1)
     if values.shape[1] == 0:
         return np.zeros(o, F32)
@@ -224,16 +233,14 @@ def deconv_backward_bias(gy: np.ndarray) -> np.ndarray:
     return total
 
 # The compiled path: each of oneDNN's chains above is a row of one product of the weights and
-# the input's (or output gradient's) columns, in the chain's order, through the kernels' fused
-# chain (native.chain, the one sgemm.py's blocked products run); a column copy and one call per
-# channel block and slice of samples. Its cost (microseconds): the kernels' multiply-adds and
-# a copy of the columns, measured on the reference machine; the bound it runs under is a
+# the input's (or output gradient's) windows, in the chain's order, through the kernels' general
+# product (native.chain, the one sgemm.py's blocked products run), which packs the windows into
+# its panels straight from the input (a gathered operand: offsets of rows and columns, no column
+# copy); one call per channel block. Its cost (microseconds): the kernels' multiply-adds and the
+# packing of the windows, measured on the reference machine; the bound it runs under is a
 # multiple of the products' (one convolution is many products' work at once).
 _COLUMN_US = 0.002
 _COMPILED_BOUND = 100.0
-# A slice of samples copies at most this many column elements (the kernels' operands stay in
-# the caches, the copies stay small).
-_SLICE_ELEMENTS = 1 << 22
 
 
 def _compiled(multiply_adds: int, columns: int) -> bool:
@@ -242,14 +249,6 @@ def _compiled(multiply_adds: int, columns: int) -> bool:
         return False
     cost = native.cost(multiply_adds) + columns * _COLUMN_US
     return cost <= sgemm.EXACT_MAX_US * _COMPILED_BOUND
-
-
-def _slices(n: int, per_sample: int) -> list[slice]:
-    """Slices of the samples whose columns (`per_sample` elements each) make one copy, refused
-    before it is made when it would pass the memory limit."""
-    step = max(1, _SLICE_ELEMENTS // max(1, per_sample))
-    limits.check((min(n, step), per_sample), 4)
-    return [slice(s, min(n, s + step)) for s in range(0, n, step)]
 
 
 def _blocks(count: int, kw: int) -> list[Piece]:
@@ -266,13 +265,31 @@ def _window_view(x: np.ndarray, kernel: tuple[int, int], out: tuple[int, int],
         writeable=False)
 
 
-def _piece_rows(view: np.ndarray, pieces: list[Piece]) -> np.ndarray:
-    """view (N, C, kh, kw, ...) as rows (kh * kw * C, N * ...): per piece its kernel rows,
-    kernel columns and channels, in that order (the chains' order)."""
-    rows = [view[:, c0:c1, :, j0:j1].transpose(2, 3, 1, 0, *range(4, view.ndim))
+def _offsets(view: np.ndarray, base: np.ndarray, axes: tuple[int, ...],
+             ranges: tuple[range, ...] | None = None) -> np.ndarray:
+    """The element offsets in `base` (C-contiguous, float32, under `view`) of the positions
+    along `axes` of `view`, the last axis fastest (ranges: those positions, default all)."""
+    steps = [view.strides[axis] // 4 for axis in axes]
+    spans = ranges or tuple(range(view.shape[axis]) for axis in axes)
+    total = np.zeros((), np.int64)
+    for step, span in zip(steps, spans, strict=True):
+        total = total[..., None] + np.asarray(span, np.int64) * step
+    return total.reshape(-1)
+
+
+def _first(view: np.ndarray, base: np.ndarray) -> int:
+    """The element offset of view's first element in base."""
+    return (view.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // 4
+
+
+def _piece_rows(view: np.ndarray, base: np.ndarray, pieces: list[Piece]) -> native.Gathered:
+    """view (N, C, kh, kw, ...) over base as the rows (kh * kw * C, N * ...), gathered: per
+    piece its kernel rows, kernel columns and channels, in that order (the chains' order)."""
+    kh = view.shape[2]
+    rows = [_offsets(view, base, (2, 3, 1), (range(kh), range(j0, j1), range(c0, c1)))
             for c0, c1, j0, j1 in pieces]
-    return np.concatenate([r.reshape(-1, view.shape[0] * int(np.prod(view.shape[4:])))
-                           for r in rows])
+    columns = _offsets(view, base, (0, *range(4, view.ndim))) + _first(view, base)
+    return base, np.concatenate(rows), columns
 
 
 def _piece_weights(w: np.ndarray,
@@ -285,27 +302,26 @@ def _piece_weights(w: np.ndarray,
     return np.concatenate(parts, axis=1), list(zip([0] + ends[:-1], ends))
 
 
-def _summed(parts: np.ndarray, bias: np.ndarray | None) -> np.ndarray:
-    """The blocks' chains added in order, the bias right after the first's."""
-    total = parts[0] if bias is None else parts[0] + bias[:, None]
-    for part in parts[1:]:
-        total += part
-    return total
+def _by_channel(y: np.ndarray) -> native.Gathered:
+    """y (N, C, ...) as the gathered (C, N * ...) product the chains write."""
+    return y, _offsets(y, y, (1,)), _offsets(y, y, (0, *range(2, y.ndim)))
 
 
 def _compiled_forward(padded: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
                       out: tuple[int, int], stride: tuple[int, int],
                       dilation: tuple[int, int]) -> np.ndarray:
+    """The blocks' chains added in order, the bias right after the first's, written into the
+    output where it lies."""
     n, c = padded.shape[:2]
     o, _, kh, kw = w.shape
     pieces = _blocks(c, kw)
     weights, spans = _piece_weights(w.transpose(1, 2, 3, 0), pieces)
-    view = _window_view(padded, (kh, kw), out, stride, dilation)
-    slices = _slices(n, c * kh * kw * out[0] * out[1])
+    limits.check((n, o, *out), 4)
+    base = np.ascontiguousarray(padded, F32)
+    view = _window_view(base, (kh, kw), out, stride, dilation)
     y = np.empty((n, o, *out), F32)
-    for part in slices:
-        parts = native.chain(weights, _piece_rows(view[part], pieces), spans)
-        y[part] = _summed(parts, bias).reshape(o, -1, *out).transpose(1, 0, 2, 3)
+    start = None if bias is None else np.asarray(bias, F32)[:, None]
+    native.blocked_into(_by_channel(y), weights, _piece_rows(view, base, pieces), spans, start)
     return y
 
 
@@ -318,19 +334,18 @@ def _compiled_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, .
     c, kh, kw = w.shape[1:]
     (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
     h, width = x_shape[2], x_shape[3]
-    slices = _slices(n, o * kh * kw * h * width)
-    # spread[..., t, u]: gy at the padded input row t - (kh-1)*dh (column likewise), else 0
     top, left = (kh - 1) * dh, (kw - 1) * dw
-    spread = np.zeros((n, o, top + h + 2 * ph, left + width + 2 * pw), F32)
+    spread_shape = (n, o, top + h + 2 * ph, left + width + 2 * pw)
+    limits.check((n, c, h, width), 4, int(np.prod(spread_shape)) * 4)
+    # spread[..., t, u]: gy at the padded input row t - (kh-1)*dh (column likewise), else 0
+    spread = np.zeros(spread_shape, F32)
     spread[:, :, top:top + sh * (oh - 1) + 1:sh, left:left + sw * (ow - 1) + 1:sw] = gy
     # kernel position (i, j) takes input element (y, x) from spread[y + ph + top - i*dh, ...]
     view = _window_view(spread[:, :, ph:, pw:], (kh, kw), (h, width), (1, 1), dilation)
     view = view[:, :, ::-1, ::-1]
     weights, spans = _piece_weights(w.transpose(0, 2, 3, 1), pieces)
     gx = np.empty((n, c, h, width), F32)
-    for part in slices:
-        parts = native.chain(weights, _piece_rows(view[part], pieces), spans)
-        gx[part] = _summed(parts, None).reshape(c, -1, h, width).transpose(1, 0, 2, 3)
+    native.blocked_into(_by_channel(gx), weights, _piece_rows(view, spread, pieces), spans)
     return gx
 
 
@@ -338,15 +353,17 @@ def _compiled_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int
                                padding: tuple[int, int], stride: tuple[int, int],
                                dilation: tuple[int, int]) -> np.ndarray:
     """One chain per weight over the samples, output rows and columns: a product over all of
-    them, continued slice by slice of samples."""
+    them, both operands gathered where they lie."""
     n, o, oh, ow = gy.shape
     c, kh, kw = w_shape[1:]
     (ph, pw) = padding
     padded = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))) if ph or pw else x
-    view = _window_view(padded, (kh, kw), (oh, ow), stride, dilation)
+    base = np.ascontiguousarray(padded, F32)
+    view = _window_view(base, (kh, kw), (oh, ow), stride, dilation)
+    g = np.ascontiguousarray(gy, F32)
+    grads = (g, _offsets(g, g, (1,)), _offsets(g, g, (0, 2, 3)))
+    columns = (base, _offsets(view, base, (0, 4, 5)) + _first(view, base),
+               _offsets(view, base, (1, 2, 3)))
     acc = np.zeros((o, c * kh * kw), F32)
-    for part in _slices(n, c * kh * kw * oh * ow):
-        grads = gy[part].transpose(1, 0, 2, 3).reshape(o, -1)
-        columns = view[part].transpose(0, 4, 5, 1, 2, 3).reshape(grads.shape[1], -1)
-        acc = native.chain(grads, columns, [(0, grads.shape[1])], acc)[0]
+    acc = native.chain(grads, columns, [(0, n * oh * ow)], acc)[0]
     return acc.reshape(o, c, kh, kw)

@@ -426,6 +426,14 @@ def _tanh_backward_numpy(g: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def tanh_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     """tanh_backward: grad * (1 - y*y), where 1 - y*y is one fused operation on both paths."""
+    kernels = native.kernels
+    if (kernels is not None and grad.__class__ is np.ndarray and y.__class__ is np.ndarray
+            and grad.dtype == F32 and y.dtype == F32 and grad.shape == y.shape
+            and grad.flags.c_contiguous and y.flags.c_contiguous
+            and kernels.level() != "portable"):  # the same formula everywhere: one pass
+        out = np.empty(y.shape, F32)
+        kernels.tanh_backward(out, grad, y, y.size)
+        return out
     return _split2(grad, y, None, _tanh_backward, _tanh_backward)
 
 

@@ -30,8 +30,8 @@ def _load() -> ModuleType | None:
 
 kernels = _load()
 # The cost of a product through the kernels (microseconds), measured on the reference machine:
-# a call's overhead and the multiply-adds (0.03-0.06 ns each in the AVX-512 blocked kernel on
-# large products, 0.1-0.3 ns on narrow or small ones and the dot kernels); the portable copy
+# a call's overhead and the multiply-adds (0.014-0.06 ns each in the AVX-512 packed general
+# kernel, 0.1-0.3 ns in the dot kernels; 0.1 ns is kept as a safe figure); the portable copy
 # calls libm's fmaf for each (about 1 ns with a hardware fma, several without).
 CALL_US = 10.0
 MULTIPLY_ADD_US = 0.0001
@@ -45,31 +45,36 @@ def cost(multiply_adds: int) -> float:
     return CALL_US + multiply_adds * each
 
 
-# Outputs narrower than this fill few of the blocked kernel's tiles (32 columns on AVX-512).
-_NARROW = 32
+# A gathered operand of `chain`: (base, rows, columns), element (r, c) at
+# base.flat[rows[r] + columns[c]] (base C-contiguous float32, the offsets int64).
+Gathered = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
-def _f32(x: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(x, F32)
-
-
-def chain(a: np.ndarray, b: np.ndarray, blocks: list[tuple[int, int]],
+def chain(a: np.ndarray | Gathered, b: np.ndarray | Gathered, blocks: list[tuple[int, int]],
           start: np.ndarray | None = None) -> np.ndarray:
-    """One fused chain per output and k block, from 0 (or `start`): (len(blocks), m, n)."""
+    """One fused chain per output and k block, from 0 (or `start`): (len(blocks), m, n). An
+    operand may be gathered (a convolution's windows, read where they lie)."""
     assert kernels is not None
-    k = a.shape[1]
-    transposed = _transpose(a, b)
-    if transposed:
-        a, b = b.T, a.T
-        start = None if start is None else start.T
-    m, n = a.shape[0], b.shape[1]
+    a, b = _f32_view(a), _f32_view(b)
+    m = a[1].size if isinstance(a, tuple) else a.shape[0]
+    n = b[2].size if isinstance(b, tuple) else b.shape[1]
     parts = np.zeros((len(blocks), m, n), F32)
     if start is not None:
         parts[0] = start
-    a, b = _f32(a), _f32(b)
-    for i, (k0, k1) in enumerate(blocks):
-        kernels.chain(parts[i], a, b, m, n, k, k0, k1)
-    return parts.transpose(0, 2, 1) if transposed else parts
+    for i, block in enumerate(blocks):
+        kernels.gemm(parts[i], a, b, tuple(block), None, 1.0, 1.0, True)
+    return parts
+
+
+def blocked_into(out: np.ndarray | Gathered, a: np.ndarray | Gathered,
+                 b: np.ndarray | Gathered, blocks: list[tuple[int, int]],
+                 start: np.ndarray | None = None) -> None:
+    """The general kernel's k blocks written into `out` (an array or gathered, its elements
+    each named once): each block's chains from 0, the first fused with `start` (fma(1, start,
+    it): their sum, rounded once), the others added in turn."""
+    assert kernels is not None
+    flat = tuple(bound for block in blocks for bound in block)
+    kernels.gemm(out, _f32_view(a), _f32_view(b), flat, start, 1.0, 1.0, False)
 
 
 def blocked(a: np.ndarray, b: np.ndarray, blocks: tuple[int, ...],
@@ -78,32 +83,21 @@ def blocked(a: np.ndarray, b: np.ndarray, blocks: tuple[int, ...],
     (`blocks`: k0, k1, k0, k1, ...) times alpha, the first fused with beta * start (None: no
     start), the others added in turn; a new row-major (m, n) array."""
     assert kernels is not None
-    transposed = _transpose(a, b)
-    if transposed:
-        a, b = b.T, a.T
-    m, n = a.shape[0], b.shape[1]
-    out = np.empty((n, m) if transposed else (m, n), F32)
+    out = np.empty((a.shape[0], b.shape[1]), F32)
     if start is not None and start.dtype != _F32:
         start = start.astype(F32)
-    kernels.blocked(out, _f32(a), _f32(b), m, n, a.shape[1], blocks, start, beta, alpha,
-                    transposed)
+    kernels.gemm(out, _f32_view(a), _f32_view(b), blocks, start, beta, alpha, False)
     return out
 
 
-def _copied(x: np.ndarray) -> int:
-    """How many elements _f32 copies to make x row-major."""
-    return 0 if x.flags.c_contiguous and x.dtype == F32 else x.size
+def _f32_view(x: np.ndarray | Gathered) -> np.ndarray | Gathered:
+    """x as float32 for the general kernel, which reads any strides: a copy only of another
+    dtype (a gathered operand as it is)."""
+    return x if isinstance(x, tuple) or x.dtype == _F32 else x.astype(F32)
 
 
-def _transpose(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether to run a @ b as (b.T @ a.T).T, which has the same chains (a fused product is
-    symmetric): when the output is narrow (a Linear's few features) and its transpose fills the
-    kernel's tiles, else when it copies fewer elements into the kernel's layout (x @ W.T then
-    copies x rather than W)."""
-    m, n = a.shape[0], b.shape[1]
-    if (n < _NARROW) != (m < _NARROW):
-        return n < m
-    return _copied(b.T) + _copied(a.T) < _copied(a) + _copied(b)
+def _f32(x: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(x, F32)
 
 
 def dot_rows(a: np.ndarray, b: np.ndarray, peel: bool) -> np.ndarray:
