@@ -303,7 +303,7 @@ class Function(Node):
             requires = False
             node.release_variables()
         # (read back: an op that moves data, ToCopyBackward0, sets its output device itself)
-        out = Tensor._make(data, node.output_device, node if requires else None)
+        out = _make(Tensor, data, node.output_device, node if requires else None)
         if cls.is_view:
             base = inputs[0]
             out._version_counter = base._version_counter
@@ -401,6 +401,7 @@ class Function(Node):
 
 
 _REDUCED = dtypes.REDUCED_FLOAT_NP
+_DTYPES = dtypes._BY_NP  # numpy dtype -> DType (Tensor.dtype's table)
 
 
 def _apply_in_float32(cls: type[Function], inputs: Sequence[Tensor],
@@ -470,7 +471,8 @@ def _meta(t: Tensor) -> tuple[Any, ...]:
         acc = t._acc()
         if acc is not None:
             return acc.leaf_meta  # type: ignore[attr-defined, no-any-return]
-    key = (t._data.shape, t.dtype, t.device)
+    data = t._data
+    key = (data.shape, _DTYPES.get(data.dtype) or t.dtype, t.device)  # (t.dtype, inline)
     shared = _METAS.get(key)  # (_interned, inline: this is every recorded input's path)
     return shared if shared is not None else _interned(_METAS, key)
 
@@ -489,6 +491,8 @@ def _interned(table: dict[tuple[Any, ...], tuple[Any, ...]],
 
 _META_TUPLES: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 _new = object.__new__
+# Tensor._make without the bound method `Tensor._make` makes at each call (a classmethod)
+_make = Tensor.__dict__["_make"].__func__
 
 
 def check_same_device(method: str, arguments: Sequence[tuple[str, Tensor | None]]) -> str:
