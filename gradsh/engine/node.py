@@ -17,7 +17,7 @@ from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.grad_mode import _LAST, Anomaly, SavedHooks, _GradMode, _sequence, no_grad
 from gradsh.engine.saved_variable import SECOND_BACKWARD_MESSAGE, SavedTensor
 from gradsh.engine.undo import _Undo
-from gradsh.engine.variable import Array, RemovableHandle, Shape, Tensor
+from gradsh.engine.variable import Array, RemovableHandle, Shape, Tensor, _make
 from gradsh.engine.view_rules import creation_meta
 
 _NO_SAVED: Any = MappingProxyType({})  # shared and read-only: a node that saved nothing
@@ -491,8 +491,6 @@ def _interned(table: dict[tuple[Any, ...], tuple[Any, ...]],
 
 _META_TUPLES: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 _new = object.__new__
-# Tensor._make without the bound method `Tensor._make` makes at each call (a classmethod)
-_make = Tensor.__dict__["_make"].__func__
 
 
 def check_same_device(method: str, arguments: Sequence[tuple[str, Tensor | None]]) -> str:
