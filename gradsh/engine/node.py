@@ -19,7 +19,7 @@ from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.grad_mode import _LAST, Anomaly, SavedHooks, _GradMode, _sequence, no_grad
 from gradsh.engine.saved_variable import SECOND_BACKWARD_MESSAGE, SavedTensor
 from gradsh.engine.undo import _Undo
-from gradsh.engine.variable import Array, RemovableHandle, Shape, Tensor
+from gradsh.engine.variable import Array, RemovableHandle, Shape, Tensor, _make
 from gradsh.engine.view_rules import creation_meta
 
 _NO_SAVED: Any = MappingProxyType({})  # shared and read-only: a node that saved nothing
@@ -308,7 +308,7 @@ class Function(Node):
             requires = False
             node.release_variables()
         # (read back: an op that moves data, ToCopyBackward0, sets its output device itself)
-        out = Tensor._make(data, node.output_device, node if requires else None)
+        out = _make(Tensor, data, node.output_device, node if requires else None)
         if cls.is_view:
             base = inputs[0]
             out._version_counter = base._version_counter
@@ -408,6 +408,7 @@ class Function(Node):
 
 
 _REDUCED = dtypes.REDUCED_FLOAT_NP
+_DTYPES = dtypes._BY_NP  # numpy dtype -> DType (Tensor.dtype's table)
 
 
 def _apply_in_float32(cls: type[Function], inputs: Sequence[Tensor],
@@ -487,7 +488,8 @@ def _meta(t: Tensor) -> tuple[Any, ...]:
         acc = t._acc()
         if acc is not None:
             return acc.leaf_meta  # type: ignore[attr-defined, no-any-return]
-    key = (t._data.shape, t.dtype, t.device)
+    data = t._data
+    key = (data.shape, _DTYPES.get(data.dtype) or t.dtype, t.device)  # (t.dtype, inline)
     shared = _METAS.get(key)  # (_interned, inline: this is every recorded input's path)
     return shared if shared is not None else _interned(_METAS, key)
 

@@ -11,7 +11,8 @@ from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.grad_mode import (Anomaly, SavedHooks, _GradMode, _Origin, current_origin,
                                      no_grad)
 from gradsh.engine.undo import _Undo
-from gradsh.engine.variable import InferenceCounter, InferenceMode, Tensor
+from gradsh.engine.variable import (_DTYPES, InferenceCounter, InferenceMode, Tensor,
+                                     VersionCounter)
 
 if TYPE_CHECKING:  # (type names only: gradsh.engine.node sits above this module)
     from gradsh.engine.node import Node
@@ -43,8 +44,10 @@ class SavedTensor:
                  "view_history", "_hooked")
 
     def __init__(self, tensor: Tensor, is_output: bool = False):
-        counter = tensor._version_counter
-        if counter.__class__ is InferenceCounter and InferenceMode.counter is None:
+        counter = tensor._counter  # (tensor._version_counter, inline: made on first use)
+        if counter is None:
+            counter = tensor._counter = VersionCounter()
+        elif counter.__class__ is InferenceCounter and InferenceMode.counter is None:
             raise TorchRuntimeError(
                 "Inference tensors cannot be saved for backward. Please do not use Tensors "
                 "created in inference mode in computation tracked by autograd. To work around "
@@ -57,8 +60,9 @@ class SavedTensor:
         live = _Origin.live  # where it was saved (current_origin, inline)
         self.origin = _Origin.value if live is None else live()
         self.freed_origin: Any = None  # where a backward freed it
-        self.shape = tensor._data.shape
-        self.dtype = tensor.dtype
+        data = tensor._data
+        self.shape = data.shape
+        self.dtype = _DTYPES.get(data.dtype) or tensor.dtype  # (tensor.dtype, inline)
         self.device = tensor.device
         # for an output saved by an in-place op on a view: a weak reference to the view's
         # grad_fn right after the op, which PyTorch's version error names

@@ -129,7 +129,7 @@ class Tensor:
             dtype = dtypes.scalar_dtype(value)
             if kind is int and not -(1 << 63) <= value < (1 << 63):
                 return cls._wrap_big_int(value)
-        t = cls._make(np.array(value, dtype=dtype.np))
+        t = _make(cls, np.array(value, dtype=dtype.np))  # (cls._make, without a bound method)
         t._wrapped = True
         return t
 
@@ -546,6 +546,8 @@ class Tensor:
 
 _DTYPES = dtypes._BY_NP  # numpy dtype -> DType, read directly on the hot path
 _DEVICE_OBJECTS = pytypes._DEVICES  # device name -> Device, likewise
+# Tensor._make as a plain function (calling the classmethod makes a bound method each time)
+_make = Tensor.__dict__["_make"].__func__
 
 # c10's names of the scalar types, as PyTorch's messages print them
 _C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",

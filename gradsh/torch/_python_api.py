@@ -19,6 +19,7 @@ from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch import _settings
 from gradsh.torch._missing import missing
+from gradsh.torch._names import TORCH_NAMES
 
 
 def _legacy_new(dtype: DType, fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Tensor:
@@ -76,9 +77,29 @@ def legacy_type(dtype: DType) -> type:
     return _TensorType(dtype.legacy, (), {"dtype": dtype, "__module__": "torch"})
 
 
-def _tensor_getattr(self: Tensor, name: str) -> Any:
-    """Reached only when the attribute does not exist: say whether PyTorch has it."""
-    raise missing("torch.Tensor", name)
+class _Unimplemented:
+    """A torch.Tensor attribute PyTorch has and gradsh lacks: reading it raises "gradsh does not
+    implement torch.Tensor.<name> yet" (an AttributeError, so hasattr answers False).
+
+    One such descriptor per missing name, rather than a Tensor.__getattr__: a class with
+    __getattr__ has every attribute read go through the slow generic path (CPython specializes
+    attribute access only for classes without it), and the engine reads tensor attributes on
+    every operation."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        raise missing("torch.Tensor", self.name)
+
+
+def _install_unimplemented() -> None:
+    for name in TORCH_NAMES["torch.Tensor"]:
+        # (dunder names stay out: they would fill type slots, __index__ and the like)
+        if not name.startswith("__") and not hasattr(Tensor, name):
+            setattr(Tensor, name, _Unimplemented(name))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -292,7 +313,6 @@ def install() -> None:
     # `type(x)` prints <class 'torch.Tensor'>, as in PyTorch
     Tensor.__module__ = "torch"
     Tensor.__new__ = _tensor_new  # type: ignore[assignment]
-    Tensor.__getattr__ = _tensor_getattr  # type: ignore[attr-defined]
     Tensor.__deepcopy__ = _tensor_deepcopy  # type: ignore[attr-defined]
     Tensor.__reduce_ex__ = _tensor_reduce_ex  # type: ignore[assignment]
     Tensor.__array_wrap__ = _tensor_array_wrap  # type: ignore[attr-defined]
@@ -300,3 +320,4 @@ def install() -> None:
         setattr(Tensor, name, method)
     for name, getter in _TRIVIAL_PROPERTIES:
         setattr(Tensor, name, property(getter))
+    _install_unimplemented()

@@ -98,7 +98,7 @@ class AddBackward0(Function):
         if b._wrapped and alpha == 1 and not a._wrapped and x.__class__ is np.ndarray and \
                 (x.dtype is _F32 or x.dtype is _F64) and x.size < threads.MIN_ELEMENTS:
             # `x + 0.5` on a small float tensor: what the general path below does for it
-            return np.add(x, y.item(), dtype=x.dtype)
+            return np.add(x, y.item(), dtype=x.dtype, out=...)  # (out=...: an array if 0-d)
         if x.shape != y.shape:
             broadcast_shapes(a, b)
         dtype = result_dtype(a, b)
@@ -187,7 +187,7 @@ class MulBackward0(Function):
                 self.save("other", b)
             if need_b:
                 self.save("self", a)
-            return np.multiply(x, y.item(), dtype=x.dtype)
+            return np.multiply(x, y.item(), dtype=x.dtype, out=...)
         if x.shape != y.shape:
             broadcast_shapes(a, b)
         if need_a:

@@ -121,6 +121,7 @@ def add(a: TensorLike, b: TensorLike, alpha: Number = 1) -> Tensor:
 
 
 _SHARED: dict[float, Tensor] = {}  # see _shared_float
+_wrap_scalar = Tensor.wrap_scalar  # bound once: the classmethod binds anew at each call
 
 
 def _shared_float(value: float) -> Tensor:
@@ -129,7 +130,7 @@ def _shared_float(value: float) -> Tensor:
     else ever sees it. Zero (whose sign a dict key would lose) and NaN are wrapped afresh."""
     t = _SHARED.get(value)
     if t is None:
-        t = Tensor.wrap_scalar(value)
+        t = _wrap_scalar(value)
         if value != 0.0 and value == value:
             if len(_SHARED) >= 256:
                 _SHARED.clear()
@@ -201,7 +202,7 @@ def mul(a: TensorLike, b: TensorLike) -> Tensor:
             return MulBackward0.apply(a, b)
         if b.__class__ is float and not ScalarOverloads.active:
             if a._requires_grad or a._grad_fn is not None or a._base is not None:
-                return MulBackward0.apply(a, Tensor.wrap_scalar(b))  # (which it may save)
+                return MulBackward0.apply(a, _wrap_scalar(b))  # (which it may save)
             return MulBackward0.apply(a, _shared_float(b))
     if not isinstance(a, Tensor):
         # torch.mul(2, x): the number wrapped as the first operand (`2 * x` keeps x first).
