@@ -1,0 +1,162 @@
+"""What training scripts from repositories reach for at their top, against PyTorch: torch.pi
+and kin, torch.distributed and DistributedDataParallel without a process group, torch.amp's
+GradScaler (and torch.cuda.amp's deprecated spellings) and autocast where PyTorch disables it,
+and DataLoader's pin_memory warning on a machine without accelerators."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import gradsh.torch as gt
+
+
+def _raises_same(torch, call) -> None:
+    with pytest.raises(Exception) as theirs:
+        call(torch)
+    with pytest.raises(Exception) as ours:
+        call(gt)
+    assert type(ours.value).__name__.replace("Torch", "") == type(theirs.value).__name__
+    assert str(ours.value) == str(theirs.value)
+
+
+def _warnings(call) -> list[tuple[str, str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [(w.category.__name__, str(w.message)) for w in caught]
+
+
+@pytest.mark.parametrize("name", ["pi", "e", "inf", "nan", "newaxis"])
+def test_math_constants_are_torchs(torch, name: str) -> None:
+    ours, theirs = getattr(gt, name), getattr(torch, name)
+    assert type(ours) is type(theirs)
+    assert repr(ours) == repr(theirs)
+
+
+def test_masked_fill_with_minus_torch_inf(torch) -> None:
+    def run(lib):
+        scores = lib.arange(9.0).reshape(3, 3)
+        mask = lib.triu(lib.ones(3, 3), diagonal=1).bool()
+        return lib.softmax(scores.masked_fill(mask, -lib.inf), dim=-1)
+
+    np.testing.assert_array_equal(run(gt).numpy(), run(torch).numpy())
+
+
+def test_distributed_without_a_process_group(torch) -> None:
+    import torch.distributed as tdist
+
+    from gradsh.torch import distributed as gdist
+
+    assert gdist.is_available() == tdist.is_available()
+    assert gdist.is_initialized() == tdist.is_initialized()
+    for name in ("get_rank", "get_world_size", "barrier"):
+        _raises_same(torch, lambda lib, name=name: getattr(lib.distributed, name)())
+    _raises_same(torch, lambda lib: lib.distributed.destroy_process_group())
+    assert gt.distributed is gdist  # an attribute of torch, as PyTorch's is after import torch
+
+
+def test_init_process_group_needs_torchruns_variables(torch, monkeypatch) -> None:
+    monkeypatch.delenv("RANK", raising=False)
+    _raises_same(torch, lambda lib: lib.distributed.init_process_group(backend="gloo"))
+
+
+def test_distributed_data_parallel_needs_a_group(torch) -> None:
+    _raises_same(torch, lambda lib: lib.nn.parallel.DistributedDataParallel(lib.nn.Linear(2, 2)))
+
+
+def _scaled_steps(lib, scaler_args: dict, poison_at: int | None = None):
+    """A few steps of the GradScaler recipe; a gradient is made infinite at step `poison_at`."""
+    lib.manual_seed(0)
+    model = lib.nn.Linear(3, 1)
+    opt = lib.optim.SGD(model.parameters(), lr=0.1)
+    scaler = lib.amp.GradScaler(**scaler_args)
+    record = []
+    for step in range(4):
+        x = lib.arange(6.0).reshape(2, 3) / (step + 1)
+        loss = model(x).pow(2).mean()
+        scaled = scaler.scale(loss)
+        scaled.backward()
+        if step == poison_at:
+            model.weight.grad[0, 0] = float("inf")
+        scaler.unscale_(opt)
+        grad = model.weight.grad.clone()
+        scaler.step(opt)
+        scaler.update()
+        opt.zero_grad()
+        record.append((scaled.item(), grad.tolist(), model.weight.detach().tolist(),
+                       scaler.get_scale()))
+    return record, scaler.state_dict(), scaler.is_enabled()
+
+
+@pytest.mark.parametrize("poison_at", [None, 1])
+@pytest.mark.parametrize("args", [{"device": "cpu"},
+                                  {"device": "cpu", "init_scale": 8.0, "growth_interval": 2},
+                                  {"device": "cpu", "enabled": False}])
+def test_grad_scaler_on_the_cpu_matches_torch(torch, args: dict, poison_at) -> None:
+    # repr: a disabled scaler lets the infinite gradient through, and NaN != NaN
+    assert repr(_scaled_steps(gt, args, poison_at)) == repr(_scaled_steps(torch, args, poison_at))
+
+
+def test_grad_scaler_for_cuda_without_cuda_warns_and_passes_through(torch) -> None:
+    def make(lib):
+        return lib.amp.GradScaler("cuda")
+
+    assert _warnings(lambda: make(gt)) == _warnings(lambda: make(torch))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, theirs = make(gt), make(torch)
+    assert (ours.is_enabled(), ours.get_scale(), ours.state_dict()) == (
+        theirs.is_enabled(), theirs.get_scale(), theirs.state_dict())
+    loss = gt.tensor(2.0)
+    assert ours.scale(loss) is loss
+
+
+def test_grad_scaler_misuse_errors_match_torch(torch) -> None:
+    def unscale_twice(lib):
+        model = lib.nn.Linear(2, 1)
+        opt = lib.optim.SGD(model.parameters(), lr=0.1)
+        scaler = lib.amp.GradScaler("cpu")
+        scaler.scale(model(lib.ones(1, 2)).sum()).backward()
+        scaler.unscale_(opt)
+        scaler.unscale_(opt)
+
+    _raises_same(torch, unscale_twice)
+
+
+def test_cuda_amp_spellings_warn_as_torchs(torch) -> None:
+    def scaler(lib):
+        return lib.cuda.amp.GradScaler(enabled=False)
+
+    def autocast(lib):
+        with lib.cuda.amp.autocast():
+            pass
+
+    for call in (scaler, autocast):
+        ours = _warnings(lambda call=call: call(gt))
+        theirs = _warnings(lambda call=call: call(torch))
+        assert ours == theirs
+
+
+@pytest.mark.parametrize("args", [("cuda",), ("cpu", None, False)])
+def test_autocast_where_torch_disables_it(torch, args: tuple) -> None:
+    def run(lib):
+        with lib.autocast(*args):
+            return (lib.ones(2, 2) @ lib.ones(2, 2)).dtype
+
+    ours, theirs = _warnings(lambda: run(gt)), _warnings(lambda: run(torch))
+    assert ours == theirs
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert str(run(gt)) == str(run(torch))
+
+
+def test_dataloader_pin_memory_warns_without_an_accelerator(torch) -> None:
+    def run(lib):
+        data = lib.utils.data.TensorDataset(lib.arange(4.0))
+        return [batch[0].tolist() for batch in lib.utils.data.DataLoader(data, batch_size=3,
+                                                                         pin_memory=True)]
+
+    assert _warnings(lambda: run(gt)) == _warnings(lambda: run(torch))
