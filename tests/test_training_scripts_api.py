@@ -160,3 +160,55 @@ def test_dataloader_pin_memory_warns_without_an_accelerator(torch) -> None:
                                                                          pin_memory=True)]
 
     assert _warnings(lambda: run(gt)) == _warnings(lambda: run(torch))
+
+
+RESIZE = {
+    "same_numel": lambda lib: lib.arange(12.0).resize_(3, 4),
+    "smaller_then_back": lambda lib: lib.arange(12.0).resize_(2, 2).resize_(3, 4),
+    "size_object": lambda lib: lib.arange(4).resize_(lib.Size([2, 2])),
+    "same_shape_keeps_strides": lambda lib: lib.arange(6.0).reshape(2, 3).t().resize_(3, 2),
+    "resize_as_": lambda lib: lib.zeros(2).resize_as_(lib.zeros(1, 2)),
+}
+
+
+@pytest.mark.parametrize("name", list(RESIZE))
+def test_resize_matches_torch(torch, name: str) -> None:
+    ours, theirs = RESIZE[name](gt), RESIZE[name](torch)
+    assert (ours.shape, ours.stride(), ours.tolist()) == (
+        theirs.shape, theirs.stride(), theirs.tolist())
+
+
+def test_resize_writes_through_to_the_memory_it_shares(torch) -> None:
+    """The Atcold tensor tutorial's steps: r = torch.Tensor(t) shares t's memory, resize_
+    reshapes r over it (growing back within it), and r.zero_() clears t's first elements."""
+    def run(lib):
+        t = lib.arange(12.0)
+        r = lib.Tensor(t)
+        same = r is t
+        r.resize_(3, 4)
+        r.resize_(2, 2)
+        r.resize_(5)
+        r.zero_()
+        grown = lib.arange(3.0)
+        grown.resize_(5)
+        return same, t.tolist(), r.shape, t._version, grown[:3].tolist()
+
+    assert run(gt) == run(torch)
+
+
+def test_resize_errors_match_torch(torch) -> None:
+    _raises_same(torch, lambda lib: lib.ones(2, requires_grad=True).resize_(3))
+
+
+def test_legacy_tensor_of_a_tensor_is_a_view(torch) -> None:
+    def run(lib):
+        t = lib.arange(3.0)
+        r = lib.Tensor(t)
+        r.add_(1)
+        leaf = lib.ones(2, requires_grad=True)
+        alias = lib.Tensor(leaf)
+        ints = lib.Tensor(lib.arange(3))
+        return (r is t, t.tolist(), t._version, alias.grad_fn.name(), alias.is_leaf,
+                str(ints.dtype), lib.FloatTensor(t) is t)
+
+    assert run(gt) == run(torch)
