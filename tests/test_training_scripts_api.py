@@ -212,3 +212,18 @@ def test_legacy_tensor_of_a_tensor_is_a_view(torch) -> None:
                 str(ints.dtype), lib.FloatTensor(t) is t)
 
     assert run(gt) == run(torch)
+
+
+def test_programs_can_hang_attributes_on_tensors(torch) -> None:
+    """fast.ai's "from foundations" lessons keep gradients in `inp.g = ...`; PyTorch's tensors
+    take any attribute (a detached or computed tensor starts without them)."""
+    import copy
+
+    def run(lib):
+        t = lib.ones(2, requires_grad=True)
+        t.g = 2.0 * t.detach()
+        copied = copy.deepcopy(t)
+        return (t.g.tolist(), sorted(vars(t)), (t * 1).__dict__, t.detach().__dict__,
+                copied.g.tolist(), hasattr(t, "h"))
+
+    assert run(gt) == run(torch)
