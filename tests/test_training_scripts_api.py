@@ -227,3 +227,15 @@ def test_programs_can_hang_attributes_on_tensors(torch) -> None:
                 copied.g.tolist(), hasattr(t, "h"))
 
     assert run(gt) == run(torch)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.allclose(lib.ones(2), None),
+    lambda lib: lib.allclose(lib.ones(2), 1.0),
+    lambda lib: lib.ones(2).allclose(None),
+    lambda lib: lib.equal(lib.ones(2), None),
+    lambda lib: lib.ones(2).equal([1.0, 1.0]),
+])
+def test_allclose_and_equal_name_a_non_tensor_other(torch, call) -> None:
+    """fast.ai's test_near(w1.grad, ...) with a gradient that is None: PyTorch's text."""
+    _raises_same(torch, call)

@@ -10,7 +10,7 @@ import numpy as np
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.functions.common import broadcast_shapes, result_dtype, xp_of
 from gradsh.engine.functions.comparison import _Bitwise, _Compare
-from gradsh.engine.ops.arguments import TensorLike, _plain, as_tensor_operand
+from gradsh.engine.ops.arguments import OperandTypeError, TensorLike, _plain, as_tensor_operand
 from gradsh.engine.ops.guard import alias, guarded
 from gradsh.engine.tensor import Tensor, apply_inplace, check_inplace
 
@@ -202,13 +202,21 @@ def isfinite(a: Tensor) -> Tensor:
                   else xp.ones(a.shape, dtype=bool), a.device)
 
 
+def _tensor_other(b: Any) -> None:
+    """equal and allclose take only a tensor as `other` (the guard names it as PyTorch does)."""
+    if not isinstance(b, Tensor):
+        raise OperandTypeError(b)
+
+
 @guarded
 def equal(a: Tensor, b: Tensor) -> bool:
+    _tensor_other(b)
     return a.shape == b.shape and bool(xp_of(a._data).array_equal(a._data, b._data))
 
 
 @guarded
 def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
              equal_nan: bool = False) -> bool:
+    _tensor_other(b)
     return bool(xp_of(a._data).allclose(a._data, b._data, rtol=rtol, atol=atol,
                                            equal_nan=equal_nan))
