@@ -239,3 +239,17 @@ def test_programs_can_hang_attributes_on_tensors(torch) -> None:
 def test_allclose_and_equal_name_a_non_tensor_other(torch, call) -> None:
     """fast.ai's test_near(w1.grad, ...) with a gradient that is None: PyTorch's text."""
     _raises_same(torch, call)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.ones(2).to("cuda:1"),
+    lambda lib: lib.nn.Linear(2, 2).to(lib.device("cuda:1")),
+    lambda lib: lib.zeros(2, device=lib.device("cuda", 2)),
+])
+def test_another_cuda_index_without_cuda_fails_as_torchs(torch, call) -> None:
+    """rasbt's notebooks pick DEVICE = 'cuda:1': PyTorch's CPU build refuses every index alike."""
+    from gradsh.engine import backend
+
+    if backend.sim_cuda_enabled() or backend.cuda_available():
+        pytest.skip("gradsh has a cuda:0 here")
+    _raises_same(torch, call)
