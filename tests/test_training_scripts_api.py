@@ -252,4 +252,8 @@ def test_another_cuda_index_without_cuda_fails_as_torchs(torch, call) -> None:
 
     if backend.sim_cuda_enabled() or backend.cuda_available():
         pytest.skip("gradsh has a cuda:0 here")
-    _raises_same(torch, call)
+    backend.use_torch_errors(True)  # as `gradsh run` has them (pyrun)
+    try:
+        _raises_same(torch, call)
+    finally:
+        backend.use_torch_errors(False)
