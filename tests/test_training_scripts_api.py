@@ -22,6 +22,15 @@ def _raises_same(torch, call) -> None:
     assert str(ours.value) == str(theirs.value)
 
 
+@pytest.fixture
+def no_cuda(monkeypatch):
+    """gradsh without a cuda:0, as the PyTorch CPU build it is compared with (another test in
+    the same process may have turned the simulated one on)."""
+    from gradsh.torch import cuda
+
+    monkeypatch.setattr(cuda, "is_available", lambda: False)
+
+
 def _warnings(call) -> list[tuple[str, str]]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -100,7 +109,7 @@ def test_grad_scaler_on_the_cpu_matches_torch(torch, args: dict, poison_at) -> N
     assert repr(_scaled_steps(gt, args, poison_at)) == repr(_scaled_steps(torch, args, poison_at))
 
 
-def test_grad_scaler_for_cuda_without_cuda_warns_and_passes_through(torch) -> None:
+def test_grad_scaler_for_cuda_without_cuda_warns_and_passes_through(torch, no_cuda) -> None:
     def make(lib):
         return lib.amp.GradScaler("cuda")
 
@@ -126,7 +135,7 @@ def test_grad_scaler_misuse_errors_match_torch(torch) -> None:
     _raises_same(torch, unscale_twice)
 
 
-def test_cuda_amp_spellings_warn_as_torchs(torch) -> None:
+def test_cuda_amp_spellings_warn_as_torchs(torch, no_cuda) -> None:
     def scaler(lib):
         return lib.cuda.amp.GradScaler(enabled=False)
 
@@ -141,7 +150,7 @@ def test_cuda_amp_spellings_warn_as_torchs(torch) -> None:
 
 
 @pytest.mark.parametrize("args", [("cuda",), ("cpu", None, False)])
-def test_autocast_where_torch_disables_it(torch, args: tuple) -> None:
+def test_autocast_where_torch_disables_it(torch, no_cuda, args: tuple) -> None:
     def run(lib):
         with lib.autocast(*args):
             return (lib.ones(2, 2) @ lib.ones(2, 2)).dtype
@@ -153,7 +162,7 @@ def test_autocast_where_torch_disables_it(torch, args: tuple) -> None:
         assert str(run(gt)) == str(run(torch))
 
 
-def test_dataloader_pin_memory_warns_without_an_accelerator(torch) -> None:
+def test_dataloader_pin_memory_warns_without_an_accelerator(torch, no_cuda) -> None:
     def run(lib):
         data = lib.utils.data.TensorDataset(lib.arange(4.0))
         return [batch[0].tolist() for batch in lib.utils.data.DataLoader(data, batch_size=3,
