@@ -1,5 +1,5 @@
-"""The optional compiled kernels (gradsh/engine/vecmath/_native.c); everything else is in
-pyproject.toml. Without a C compiler the build of the extension fails quietly (optional=True)
+"""The optional compiled kernels (gradsh/engine/vecmath/_native.c) and calls into MKL
+(_blas.c); everything else is in pyproject.toml. Without a C compiler the build of the extension fails quietly (optional=True)
 and gradsh uses its NumPy code for the same bits."""
 
 from setuptools import Extension, setup
@@ -26,6 +26,9 @@ setup(
                                     "gradsh/engine/vecmath/_native_rounded.h",
                                     "gradsh/engine/vecmath/_native_sort.h",
                                     "gradsh/engine/vecmath/_native_losses.h"],
+                           optional=True),
+                 # thin calls into MKL where the mkl package is installed (vecmath/blas.py)
+                 Extension("gradsh.engine.vecmath._blas", ["gradsh/engine/vecmath/_blas.c"],
                            optional=True)],
     cmdclass={"build_ext": _BuildExt},
 )

@@ -23,7 +23,7 @@ class _TorchFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self._specs: dict[str, Any] = {}
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        if fullname != "torch" and not fullname.startswith("torch."):
+        if fullname != "torch" and not fullname.startswith("torch.") and fullname != "functorch":
             return None
         return importlib.machinery.ModuleSpec(fullname, self)
 
@@ -76,6 +76,7 @@ def served_torch() -> Iterator[ModuleType]:
         _python_api.restore_class_names()
         if _FINDER in sys.meta_path:
             sys.meta_path.remove(_FINDER)
-        for name in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
+        for name in [n for n in sys.modules if n in ("torch", "functorch")
+                     or n.startswith("torch.")]:
             del sys.modules[name]
         sys.modules.update(before)

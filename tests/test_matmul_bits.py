@@ -7,6 +7,7 @@ test runs twice: through the compiled kernels (vecmath/_native.c) and the NumPy 
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 
 import gradsh.torch as gtorch
-from gradsh.engine.vecmath import native, sgemm
+from gradsh.engine.vecmath import blas, native, sgemm
 
 F32 = np.float32
 
@@ -31,15 +32,24 @@ def torch(torch: Any) -> Iterator[Any]:
     torch.set_num_threads(previous)
 
 
-@pytest.fixture(autouse=True, params=["native", "numpy"])
-def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """The compiled kernels (skipped where they were not built) or the NumPy emulation."""
+@pytest.fixture(autouse=True, params=["mkl", "native", "numpy"])
+def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """MKL itself (vecmath/blas.py; skipped where the mkl package is not loaded), or the
+    emulation: the compiled kernels (skipped where they were not built) or NumPy."""
+    if request.param == "mkl":
+        if not blas.available():
+            if os.environ.get("GRADSH_REQUIRE_MKL"):
+                pytest.fail("GRADSH_REQUIRE_MKL is set but MKL did not load")
+            pytest.skip("MKL (the mkl package) is not loaded")
+        yield "mkl"
+        return
     if request.param == "native" and native.kernels is None:
         pytest.skip("gradsh's compiled kernels are not built")
     if request.param == "numpy":
         monkeypatch.setattr(native, "kernels", None)
         monkeypatch.setenv("GRADSH_NATIVE", "0")
-    return str(request.param)
+    with blas.emulating():
+        yield str(request.param)
 
 
 @pytest.fixture
@@ -204,7 +214,9 @@ def test_matmul_forms(torch: Any, no_bound: None,
     _both(torch, lambda lib, a, b: lib.matmul(a, b), arrays)
 
 
-def test_products_over_the_bound_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_products_over_the_bound_are_numpys(monkeypatch: pytest.MonkeyPatch, path: str) -> None:
+    if path == "mkl":
+        pytest.skip("the bound is the emulation's")
     rng = np.random.default_rng(8)
     a, b = _operands(rng, 20, 20, 20, False, False)
     assert sgemm._exact_kernel(a, b) == "blocked"
@@ -290,7 +302,8 @@ def test_the_bound_comes_from_the_environment(setting: str, exact: bool) -> None
         "b = r.standard_normal((10, 64)).astype(np.float32).T\n"
         "print(sgemm.EXACT_MAX_US > 0, bool((sgemm.mm(a, b) != np.matmul(a, b)).any()))\n"
     )
-    env = dict(os.environ, GRADSH_EXACT_MATMUL_US=setting)
+    # the bound is the emulation's: MKL itself (blas.py), where loaded, has no bound
+    env = dict(os.environ, GRADSH_EXACT_MATMUL_US=setting, GRADSH_MKL="0")
     out = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
                          text=True, check=True).stdout.split()
     assert out == [str(exact), str(exact)]

@@ -251,25 +251,25 @@ def test_errors_the_compiler_finds_stop_the_program_before_it_runs(
 def test_what_gradsh_lacks_is_named(tmp_path: Path) -> None:
     path = write(tmp_path, """
         import torch
-        for expr in ("torch.sparse", "torch.ones(1).stft", "torch.no_such_thing",
+        for expr in ("torch.nested", "torch.ones(1).stft", "torch.no_such_thing",
                      "torch.ones(1).no_such_method", "torch.fft.rfft"):
             try:
                 eval(expr)
             except AttributeError as err:
                 print(type(err).__name__, err)
         try:
-            import torch.sparse
+            import torch.nested
         except ModuleNotFoundError as err:
             print(err)
     """)
     ran = gradsh(path, "--quiet")
     assert ran.stdout.splitlines() == [
-        "NotImplementedInGradsh gradsh does not implement torch.sparse yet",
+        "NotImplementedInGradsh gradsh does not implement torch.nested yet",
         "NotImplementedInGradsh gradsh does not implement torch.Tensor.stft yet",
         "AttributeError module 'torch' has no attribute 'no_such_thing'",
         "AttributeError 'Tensor' object has no attribute 'no_such_method'",
         "NotImplementedInGradsh gradsh does not implement torch.fft.rfft yet",
-        "gradsh does not implement torch.sparse yet",
+        "gradsh does not implement torch.nested yet",
     ]
 
 
@@ -374,17 +374,17 @@ def test_check_compares_a_python_program_with_torch(tmp_path: Path, torch: objec
     ran = subprocess.run([sys.executable, "-m", "gradsh", "check", same.name],
                          capture_output=True, text=True, cwd=tmp_path, env=ENV, timeout=300)
     assert (ran.returncode, ran.stdout) == (0, "prog.py: identical, 5 steps\n"), ran.stderr
-    # a program whose gradsh side differs: gradsh has no sparse tensors
+    # a program whose gradsh side differs: gradsh has no mkldnn tensors
     other = write(tmp_path, """
         import torch
         a = torch.ones(2)
-        print(a.to_sparse() is not None)
+        print(a.to_mkldnn() is not None)
     """, "other.py")
     ran = subprocess.run([sys.executable, "-m", "gradsh", "check", "--keep-going", "--width",
                           "400", other.name], capture_output=True, text=True, cwd=tmp_path,
                          env=ENV, timeout=300)
     assert ran.returncode == 1
-    assert "does not implement torch.Tensor.to_sparse" in ran.stdout
+    assert "does not implement torch.Tensor.to_mkldnn" in ran.stdout
     assert ran.stdout.rstrip().endswith("other.py: 2 differences in 3 steps")
 
 

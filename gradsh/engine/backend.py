@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import dtypes
+from gradsh.engine import dtypes, meta
 from gradsh.engine.exceptions import TorchAssertionError, TorchRuntimeError
 
 TORCH_UNAVAILABLE = "Torch not compiled with CUDA enabled"
@@ -120,7 +120,7 @@ def reset() -> None:
 
 def check(device: str) -> None:
     """Make `device` usable, or raise the error that names both remedies."""
-    if device == "cpu" or _State.sim_cuda:
+    if device == "cpu" or device == "meta" or _State.sim_cuda:
         return
     _load_cupy()  # without CUDA, cuda:1 fails as cuda:0 does (PyTorch's CPU build: any index)
     if device != "cuda:0":
@@ -157,7 +157,7 @@ def cupy_if_loaded() -> ModuleType | None:
 
 def module(device: str) -> Any:
     """The array module computing for `device`: numpy, or cupy for a real cuda:0."""
-    if device == "cpu" or not _State.real:
+    if device == "cpu" or device == "meta" or not _State.real:
         return np
     return _State.cupy
 
@@ -187,6 +187,8 @@ def to_device(array: Any, device: str) -> Any:
     """`array` in `device`'s memory: an explicit copy (creation, .to(), .cuda(), .cpu())."""
     if device == "cpu":
         return to_host(array)
+    if device == "meta":
+        return meta.like(array)
     if not _State.real:
         return array
     _check_gpu_dtype(array)
@@ -213,6 +215,8 @@ def place(array: Any, device: str) -> Any:
             _State.implicit_copies += 1
             return _State.cupy.asnumpy(array)  # type: ignore[union-attr]
         return np.asarray(array)
+    if device == "meta":
+        return meta.like(array)
     if not _State.real or is_device_array(array):
         return array
     _check_gpu_dtype(array)

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine import forward_grad
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.grad_mode import _GradMode
@@ -46,7 +47,7 @@ def check_inplace(target: Tensor, others: Sequence[Any] = ()) -> None:
 
 def check_writable(target: Tensor) -> None:
     data = target._data
-    if isinstance(data, np.ndarray) and not data.flags.writeable:
+    if isinstance(data, np.ndarray) and not data.flags.writeable and target.device != "meta":
         raise TorchRuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation."
@@ -63,6 +64,10 @@ def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params
     check_writable(target)
     alias = Tensor._make(target._data, target.device, grad_fn=target.grad_fn,
                          requires_grad=target._requires_grad)
+    if forward_grad._TANGENTS:  # a dual tensor changed in place: its tangent follows
+        tangent = forward_grad.tangent_of(target)
+        if tangent is not None:
+            forward_grad.set_tangent(alias, tangent)
     out = cls.apply(alias, *others, **params)
     result_dtype = out.dtype
     if result_dtype is not target.dtype and not _can_cast(result_dtype, target.dtype):
@@ -83,6 +88,10 @@ def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params
                 # value (CloneBackward0 in higher-order graphs)
                 node._saved[key] = SavedTensor(alias.clone())  # type: ignore[attr-defined]
     target._inplace_data(out._data)
+    if forward_grad._TANGENTS:
+        tangent = forward_grad.tangent_of(out)
+        if tangent is not None:
+            forward_grad.set_tangent(target, tangent)
     if isinstance(node, Function):
         result = node._saved.get("result")
         if result is not None:

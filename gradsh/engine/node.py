@@ -4,6 +4,7 @@ backward formulas compute with (ArrayOps, TensorOps)."""
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Callable, Sequence
 from types import MappingProxyType
@@ -12,6 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from gradsh.engine import backend, dtypes
+from gradsh.engine import meta as meta_device
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.grad_mode import _LAST, Anomaly, SavedHooks, _GradMode, _sequence, no_grad
@@ -291,11 +293,14 @@ class Function(Node):
                 device = node.common_device(inputs, params)
             if requires:
                 node._activate(inputs)
+        forward = node.forward
         if device != "cpu":
             node.output_device = device  # the class default is "cpu"
-            if backend.state.real:
+            if device == "meta":
+                forward = functools.partial(meta_device.forward, node)
+            elif backend.state.real:
                 inputs = _cpu_scalars_on_device(inputs, device)
-        data = node.forward(*inputs, **params)
+        data = forward(*inputs, **params)
         if data.__class__ is not np.ndarray:  # NumPy makes 0-d results scalars
             data = np.asarray(data) if isinstance(data, np.generic) else _as_array(data)
         if requires and data.dtype.kind not in "fc" and data.dtype != dtypes.BF16_NP:
@@ -332,6 +337,8 @@ class Function(Node):
                 break
         if device == "cpu":
             return device
+        if device == "meta" or any(t.device == "meta" for t in inputs):
+            return _meta_common_device(inputs)
         for t in inputs:
             if t.device != device and not (t.device == "cpu" and t._data.ndim == 0):
                 raise TorchRuntimeError(
@@ -446,6 +453,16 @@ _NEEDS_NONE3 = (False, False, False)
 _METAS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
 
+def _meta_common_device(inputs: Sequence[Tensor]) -> str:
+    """The device of an op one of whose inputs is on meta: the first input's, which every
+    other must share (a 0-d CPU tensor joins any device), as ATen's meta kernels check."""
+    device = next((t.device for t in inputs if t.device != "cpu" or t._data.ndim), "meta")
+    for t in inputs:
+        if t.device != device and not (t.device == "cpu" and t._data.ndim == 0):
+            raise meta_device.mixed_devices(device, t.device)
+    return device
+
+
 def _edge(t: Tensor) -> Edge:
     """`t._gradient_edge()`, with its common cases inline."""
     if t._base is None:
@@ -506,6 +523,12 @@ def check_same_device(method: str, arguments: Sequence[tuple[str, Tensor | None]
         if common is None:
             common = t.device
         elif t.device != common:
+            if "meta" in (common, t.device):
+                # ATen's meta kernels check nothing but cat's inputs: an op runs on the
+                # first argument's device (mm of a CPU and a meta tensor reads no data)
+                if method.endswith("_cat"):
+                    raise meta_device.mixed_devices(common, t.device)
+                return common
             raise TorchRuntimeError(
                 f"Expected all tensors to be on the same device, but got {name} is on "
                 f"{t.device}, different from other tensors on {common} (when checking "

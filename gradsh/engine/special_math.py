@@ -8,9 +8,9 @@ Which code PyTorch 2.13 runs decides how each is computed here:
   operation by operation in float32 (fused multiply-adds where GCC contracts them), with the
   correctly rounded log, sin and exp for glibc's logf, sinf and expf: bit for bit in the sweeps
   of tests/test_special.py. float64 repeats the double code with the platform libm.
-- lgamma and erfinv: MKL's VML (vsLGamma, vsErfInv), whose algorithms are closed; as for the other
-  MKL functions (docs/float32.md) gradsh returns the float64 value rounded once, which agrees
-  with MKL on 95+% of float32 inputs and is never more than an ulp away.
+- erfinv: MKL's VML (vsErfInv / vdErfInv), called where the `mkl` package is loaded
+  (vecmath/mkl.py); elsewhere the float64 value rounded once, which agrees with MKL on 95+% of
+  float32 inputs and is never more than an ulp away. lgamma: the float64 value rounded once.
 - zeta, polygamma(n >= 2), ndtri, erfcx, log_ndtr, the incomplete gamma: float64 (ATen's series
   where it computes in double, a continued fraction for erfcx and the incomplete gamma), rounded
   to the dtype: within an ulp of PyTorch, not bit for bit.
@@ -27,6 +27,7 @@ from collections.abc import Callable
 import numpy as np
 
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP
+from gradsh.engine.vecmath import mkl
 
 F32 = np.float32
 F64 = np.float64
@@ -314,8 +315,15 @@ def _erfinv_double(y: np.ndarray) -> np.ndarray:
     return np.where(y_abs == 1, np.copysign(np.inf, y), x)
 
 
-erfinv = _via_double(_erfinv_double)
-erfinv.__doc__ = "The inverse of erf on [-1, 1] (NaN outside, +-inf at +-1)."
+_erfinv_emulated = _via_double(_erfinv_double)
+
+
+def erfinv(x: np.ndarray) -> np.ndarray:
+    """The inverse of erf on [-1, 1] (NaN outside, +-inf at +-1): MKL's vsErfInv/vdErfInv
+    where it is loaded (vecmath/mkl.py), else calc_erfinv in double, rounded once."""
+    x = np.asarray(x)
+    routine = mkl.function("erfinv", x.dtype) if x.dtype.char in "fd" else None
+    return routine(x) if routine is not None else _erfinv_emulated(x)
 
 
 def _erfcx_scalar(v: float) -> float:

@@ -298,6 +298,7 @@ def format_tensor(
     grad_fn: str | None = None,
     options: PrintOptions | None = None,
     default_device: str = "cpu",
+    tangent: str | None = None,
 ) -> str:
     """The string PyTorch's repr(tensor) / print(tensor) gives.
 
@@ -316,7 +317,12 @@ def format_tensor(
         suffixes.append(f"device='{device}'")
 
     has_default_dtype = dtype in (dtypes.default_float(), dtypes.int64, dtypes.bool_)
-    if data.size == 0:
+    if device == "meta":  # no data: PyTorch shows the size and dtype
+        suffixes.append("size=" + _shape_str(data.shape))
+        if dtype is not dtypes.default_float():
+            suffixes.append(f"dtype={dtype!r}")
+        tensor_str = "..."
+    elif data.size == 0:
         # Only (0,) looks like the printed "[]"; other empty shapes are spelled out.
         if data.ndim != 1:
             suffixes.append("size=" + _shape_str(data.shape))
@@ -335,6 +341,8 @@ def format_tensor(
         suffixes.append(f"grad_fn=<{grad_fn}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:  # a dual tensor's (forward-mode AD)
+        suffixes.append(f"tangent={tangent}")
 
     return _add_suffixes(prefix + tensor_str, suffixes, indent, opts.linewidth, False)
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes, pytypes
+from gradsh.engine import backend, dtypes, forward_grad, meta, pytypes
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchOverflowError,
@@ -446,6 +446,8 @@ class Tensor:
             _Undo.log.record_write(self)
         if isinstance(data, np.ndarray) and data.ndim == 0 and not data.flags.writeable:
             self._data = np.array(value, dtype=data.dtype)
+        elif self.device == "meta":
+            pass  # a meta tensor has no data to write
         else:
             if self.device != "cpu" and isinstance(value, np.ndarray):
                 value = backend.place(value, self.device)
@@ -481,14 +483,14 @@ class Tensor:
         if force:
             self._check_numpy_dtype()
             return np.asarray(backend.to_host(self.detach()._data))
-        if self.requires_grad and _GradMode.enabled:  # PyTorch allows it under no_grad
-            raise TorchRuntimeError("Can't call numpy() on Tensor that requires grad. Use "
-                                    "tensor.detach().numpy() instead.")
-        if self.device != "cpu":
+        if self.device != "cpu":  # (checked first, as tensor_to_numpy does)
             raise TorchTypeError(
                 f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to "
                 "copy the tensor to host memory first."
             )
+        if self.requires_grad and _GradMode.enabled:  # PyTorch allows it under no_grad
+            raise TorchRuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                                    "tensor.detach().numpy() instead.")
         self._check_numpy_dtype()
         return np.asarray(self._data)
 
@@ -497,6 +499,8 @@ class Tensor:
             raise TorchTypeError("Got unsupported ScalarType BFloat16")
 
     def item(self) -> bool | int | float:
+        if self.device == "meta" and self._data.size == 1:
+            raise TorchRuntimeError(meta.ITEM_MESSAGE)
         if self._data.size != 1:
             raise TorchRuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
@@ -519,12 +523,14 @@ class Tensor:
     def __repr__(self) -> str:
         from gradsh.engine.tensor_str import format_tensor
 
+        tangent = forward_grad.tangent_of(self) if forward_grad._TANGENTS else None
         return format_tensor(
             backend.to_host(self._data),
             self.dtype,
             device=self.device,
             requires_grad=self.requires_grad,
             grad_fn=self.grad_fn_name(),
+            tangent=None if tangent is None else repr(tangent),
         )
 
     def __bool__(self) -> bool:
@@ -532,6 +538,8 @@ class Tensor:
             raise TorchRuntimeError(
                 "Boolean value of Tensor with more than one value is ambiguous"
             )
+        if self.device == "meta":
+            raise TorchRuntimeError(meta.ITEM_MESSAGE)
         return bool(self._data.reshape(()))
 
     def __hash__(self) -> int:

@@ -100,6 +100,7 @@ from gradsh.torch import (  # noqa: E402
     nn,
     optim,
     random,
+    sparse,
     special,
     testing,
     utils,

@@ -10,6 +10,7 @@ __getattr__ = module_getattr("torch.linalg")
 
 vector_norm = ops.vector_norm
 matrix_norm = ops.matrix_norm
+matrix_exp = ops.linalg_matrix_exp
 norm = ops.linalg_norm
 inv = ops.linalg_inv
 inv_ex = ops.inv_ex
@@ -29,4 +30,4 @@ pinv = ops.pinv
 
 __all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "inv", "inv_ex", "det",
            "slogdet", "solve", "solve_ex", "solve_triangular", "cholesky", "cholesky_ex", "qr",
-           "svd", "svdvals", "eigh", "eigvalsh", "pinv"]
+           "svd", "svdvals", "eigh", "eigvalsh", "pinv", "matrix_exp"]

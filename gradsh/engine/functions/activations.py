@@ -78,7 +78,7 @@ def _softmax_reduced(x: Array, dim: int) -> Array:
     if x.ndim == 0 or x.size == 0 or dim % x.ndim == x.ndim - 1:
         return _softmax_array(wide, dim).astype(narrow)
     with _quiet():
-        e = pointwise.unary("exp", wide - wide.max(axis=dim, keepdims=True))
+        e = pointwise.unary("exp", wide - wide.max(axis=dim, keepdims=True), op=False)
         total = e.sum(axis=dim, keepdims=True, dtype=np.float32)
         return (e.astype(narrow).astype(np.float32) / total).astype(narrow)
 
@@ -95,8 +95,9 @@ def _log_softmax_reduced(x: Array, dim: int) -> Array:
         return _log_softmax_array(wide, dim).astype(narrow)
     with _quiet():
         shifted = wide - wide.max(axis=-1, keepdims=True)
-        total = pointwise.unary("exp", shifted).sum(axis=-1, keepdims=True, dtype=np.float32)
-        log_total = pointwise.unary("log", total.astype(narrow).astype(np.float32))
+        total = pointwise.unary("exp", shifted, op=False).sum(axis=-1, keepdims=True,
+                                                            dtype=np.float32)
+        log_total = pointwise.unary("log", total.astype(narrow).astype(np.float32), op=False)
         return (shifted - log_total.astype(narrow).astype(np.float32)).astype(narrow)
 
 

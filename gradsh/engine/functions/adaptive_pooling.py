@@ -51,7 +51,11 @@ class AdaptiveMaxPool2DBackward0(MaxPool2DWithIndicesBackward0):
         return values
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        if F.as_tensor or xp_of(grad) is not np:
+        if F.as_tensor:  # (AdaptiveMaxPool2DBackwardBackward0)
+            from gradsh.engine.functions.pooling_double import recorded_pool_backward
+
+            return (recorded_pool_backward(self, grad, adaptive=True),)
+        if xp_of(grad) is not np:
             return super().backward(F, grad)
         # ATen adds each output's gradient in the input's dtype, outputs in order (bins overlap)
         shape = self.input_shape

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes
+from gradsh.engine import backend, dtypes, meta
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import infer_size, xp_of
@@ -39,6 +39,10 @@ class ToCopyBackward0(Function):
     def forward(self, a: Tensor, dtype: DType, device: str) -> Array:
         self.output_device = device
         data = a._data
+        if device == "meta":
+            return meta.array(data.shape, dtype.np)
+        if a.device == "meta":
+            raise meta.no_data()
         if data.dtype == dtypes.BF16_NP and not dtype.is_floating_point:
             # c10 converts BFloat16 to an integer through float (ml_dtypes saturates instead)
             data = data.astype(np.float32)

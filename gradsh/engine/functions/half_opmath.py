@@ -138,7 +138,7 @@ def stepwise_logit(x: Array, eps: float | None) -> Array:
             high = rounded(np.float32(1) - low)
             wide = np.where(wide < low, low, np.where(wide > high, high, wide))
         ratio = rounded(wide / rounded(np.float32(1) - wide))
-        return np.asarray(pointwise.unary("log", ratio)).astype(narrow)
+        return np.asarray(pointwise.unary("log", ratio, op=False)).astype(narrow)
 
 
 def addc_opmath(x: Array, t1: Array, t2: Array, value: float, divide: bool) -> Array | None:

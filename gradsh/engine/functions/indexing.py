@@ -9,7 +9,7 @@ import numpy as np
 
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import infer_size, xp_of
-from gradsh.engine.tensor import Array, Function, Tensor
+from gradsh.engine.tensor import RESULT, Array, Function, Tensor
 
 __all__ = [
     "IndexBackward0", "IndexPutBackward0", "GatherBackward0", "IndexSelectBackward0",
@@ -117,6 +117,10 @@ class GatherBackward0(Function):
             xp.add.at(out, tuple(grid), g)
             return out
 
+        if F.as_tensor and self.shape and self.index.ndim:
+            # gather_backward: zeros.scatter_add(dim, index, grad), recorded
+            return (ScatterAddBackward0.apply(F.zeros(tuple(self.shape), grad), grad,
+                                              dim=self.dim, index=self.saved("index", F)),)
         return (F.detached(scatter_add, grad),)
 
 
@@ -318,9 +322,9 @@ class ScatterBackward0(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_self, need_src = self.needs_input_grad
-        g_self = F.detached(lambda g: _scatter_array(g, self.dim, self.index, 0),
-                            grad) if need_self else None
-        g_src = F.gather(grad, self.dim, self.saved("index", F)) if need_src else None
+        index = self.saved("index", F)
+        g_self = _scatter_zero(F, grad, self.dim, index, self.index) if need_self else None
+        g_src = F.gather(grad, self.dim, index) if need_src else None
         return (g_self, g_src)
 
 
@@ -335,7 +339,7 @@ class ScatterBackward1(Function):
         return _scatter_array(a._data, dim, index._data, value)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (F.detached(lambda g: _scatter_array(g, self.dim, self.index, 0), grad),)
+        return (_scatter_zero(F, grad, self.dim, self.saved("index", F), self.index),)
 
 
 class ScatterReduceNotImplemented(Function):
@@ -384,12 +388,42 @@ def _reduce_identity(reduce: str, dtype: Any) -> Any:
     return xp_info.min if reduce == "amax" else xp_info.max
 
 
+def _scatter_reduce_array(base: Array, values: Array, index: Array, dim: int, reduce: str,
+                          include_self: bool) -> Array:
+    """scatter_reduce on arrays: each value folded into base at its index, in index order as
+    ATen's CPU loop does; without include_self the written places start from the identity."""
+    xp = xp_of(base)
+    grid = list(xp.indices(index.shape, sparse=True))
+    grid[dim] = index
+    taken = values.astype(base.dtype)[tuple(slice(0, n) for n in index.shape)]
+    out = base.copy()
+    if not include_self:
+        out[tuple(grid)] = _reduce_identity(reduce, base.dtype)
+    getattr(xp, _REDUCE_UFUNC[reduce]).at(out, tuple(grid), taken)
+    if reduce == "mean":
+        counts = _mean_counts(base.shape, index, dim, include_self, xp)
+        if np.issubdtype(base.dtype, np.floating):
+            out = (out / counts).astype(base.dtype)
+        else:
+            out = xp.floor_divide(out, counts).astype(base.dtype)
+    return out
+
+
+def _mean_counts(shape: Sequence[int], index: Array, dim: int, include_self: bool,
+                 xp: Any) -> Array:
+    grid = list(xp.indices(index.shape, sparse=True))
+    grid[dim] = index
+    counts = xp.full(tuple(shape), 1 if include_self else 0, dtype=np.int64)
+    xp.add.at(counts, tuple(grid), 1)
+    counts[counts == 0] = 1
+    return counts
+
+
 class ScatterReduceBackward0(Function):
-    """scatter_reduce(dim, index, src, reduce, include_self): each src element folded into
-    self at its index, in index order as ATen's CPU loop does; without include_self the
-    written places start from the reduction's identity. Gradients as PyTorch's
-    scatter_reduce_backward (amax / amin share the gradient among equal maxima; prod assumes
-    no zeros)."""
+    """scatter_reduce(dim, index, src, reduce, include_self): _scatter_reduce_array. The
+    gradients are PyTorch's scatter_reduce_backward, written with F so that they are recorded
+    under create_graph (amax / amin share the gradient among equal maxima; prod handles the
+    zeros as PyTorch does)."""
 
     node_name = "ScatterReduceBackward0"
 
@@ -397,68 +431,87 @@ class ScatterReduceBackward0(Function):
                 include_self: bool) -> Array:
         self.dim, self.reduce, self.include_self = dim, reduce, include_self
         self.index = index._data
-        xp = xp_of(a._data)
-        base, values = a._data, src._data.astype(a._data.dtype)
-        grid = list(xp.indices(self.index.shape, sparse=True))
-        grid[dim] = self.index
-        self.grid = tuple(grid)
-        taken = values[tuple(slice(0, n) for n in self.index.shape)]
-        out = base.copy()
-        if not include_self:
-            out[self.grid] = _reduce_identity(reduce, base.dtype)
-        getattr(xp, _REDUCE_UFUNC[reduce]).at(out, self.grid, taken)
-        self.counts = None
-        if reduce == "mean":
-            counts = xp.full(base.shape, 1 if include_self else 0, dtype=np.int64)
-            xp.add.at(counts, self.grid, 1)
-            counts[counts == 0] = 1
-            self.counts = counts
-            if np.issubdtype(base.dtype, np.floating):
-                out = (out / counts).astype(base.dtype)
-            else:
-                out = xp.floor_divide(out, counts).astype(base.dtype)
-        self.self_data, self.src_data, self.result = base, taken, out
-        return out
+        if any(self.needs_input_grad):
+            self.save("self", a)
+            self.save("src", src)
+            self.save("index", index)
+            self.save("result", RESULT)
+        return _scatter_reduce_array(a._data, src._data, index._data, dim, reduce,
+                                     include_self)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_self, need_src = self.needs_input_grad
-        grid, reduce = self.grid, self.reduce
+        x, src = self.saved("self", F), self.saved("src", F)
+        result, index = self.saved("result", F), self.saved("index", F)
+        dim, reduce = self.dim, self.reduce
+        plain = F.as_array(x) if not F.as_tensor else x._data
+        src_plain = F.as_array(src) if not F.as_tensor else src._data
+        rows = tuple(slice(0, n) for n in self.index.shape)
+        if src_plain.shape != self.index.shape:  # (a src larger than index: its used part)
+            src = F.index(src, rows)
+            src_plain = src_plain[rows]
 
-        def parts(g: Array) -> tuple[Array, Array]:
-            if reduce == "sum":
-                g_self, g_src = g, g[grid]
-            elif reduce == "mean":
-                g_self = g / self.counts
-                g_src = g[grid] / self.counts[grid]
-            elif reduce == "prod":
-                g_self = g * self.result / self.self_data
-                g_src = (g * self.result)[grid] / self.src_data
-            else:  # amax / amin: shared among the places equal to the result
-                self_hit = (self.self_data == self.result).astype(g.dtype)
-                src_hit = (self.src_data == self.result[grid]).astype(g.dtype)
-                shares = self_hit.copy()
-                np.add.at(shares, grid, src_hit)
-                spread = g / shares
-                g_self, g_src = self_hit * spread, src_hit * spread[grid]
-            g_self = g_self.astype(g.dtype)
-            if not self.include_self:
-                g_self = g_self.copy()
-                g_self[grid] = 0
-            return g_self, np.asarray(g_src, dtype=g.dtype)
+        def const(array: Array) -> Any:
+            return Tensor._make(array, grad.device) if F.as_tensor else array
 
-        g_self = F.detached(lambda g: parts(g)[0], grad) if need_self else None
-        g_src = None
-        if need_src:
-            # not padded to a src larger than index: PyTorch's engine then refuses the shape
-            g_src = F.detached(lambda g: parts(g)[1], grad)
-        return (g_self, g_src)
+        def again(base: Any, values: Any) -> Any:  # scatter_reduce, recorded when tensors
+            if F.as_tensor:
+                return ScatterReduceBackward0.apply(base, values, dim=dim, index=index,
+                                                    reduce=reduce,
+                                                    include_self=self.include_self)
+            return _scatter_reduce_array(base, values, self.index, dim, reduce,
+                                         self.include_self)
+
+        xp = xp_of(plain)
+        dtype = plain.dtype
+        if reduce == "sum":
+            g_self, g_src = grad, F.gather(grad, dim, index)
+        elif reduce == "mean":
+            counts = const(_mean_counts(plain.shape, self.index, dim, self.include_self,
+                                        xp).astype(dtype))
+            g_self = grad / counts
+            g_src = F.gather(grad, dim, index) / F.gather(counts, dim, index)
+        elif reduce == "prod":
+            masked_self = F.masked_fill(x, const(plain == 0), 1)
+            g_self = grad * again(masked_self, src) / masked_self
+            src_zero = src_plain == 0
+            zeros = _scatter_array(xp.zeros_like(plain), dim, self.index,
+                                   src_zero.astype(dtype), add=True)
+            single = src_zero & (_gather_array(zeros, dim, self.index) == 1)
+            masked_src = F.masked_fill(src, const(single), 1)
+            g_src = F.where(const(single), F.gather(grad * again(x, masked_src), dim, index),
+                            F.gather(grad * result, dim, index)
+                            / F.masked_fill(src, const(src_zero), 1))
+        else:  # amax / amin
+            result_plain = result._data if F.as_tensor else result
+            value = _gather_array(result_plain, dim, self.index)
+            self_is = (plain == result_plain).astype(dtype)
+            src_is = (src_plain == value).astype(dtype)
+            shares = _scatter_array(self_is, dim, self.index, src_is, add=True)
+            spread = grad / const(shares)
+            g_self = const(self_is) * spread
+            g_src = const(src_is) * F.gather(spread, dim, index)
+        if not self.include_self and need_self:
+            g_self = _scatter_zero(F, g_self, dim, index, self.index)
+        return (g_self if need_self else None), (g_src if need_src else None)
+
+
+def _gather_array(x: Array, dim: int, index: Array) -> Array:
+    return xp_of(x).take_along_axis(x[_gather_index(x, index, dim)], index, axis=dim)
+
+
+def _scatter_zero(F: Any, g: Any, dim: int, index: Any, index_array: Array) -> Any:
+    """g.scatter(dim, index, 0): ScatterBackward1 when recorded."""
+    if F.as_tensor:
+        return ScatterBackward1.apply(g, dim=dim, index=index, value=0)
+    return _scatter_array(g, dim, index_array, 0)
 
 
 class IndexAddBackward0(Function):
     node_name = "IndexAddBackward0"
 
     def forward(self, a: Tensor, source: Tensor, dim: int, index: Tensor, alpha: Any) -> Array:
-        self.dim, self.alpha = dim, alpha
+        self.dim, self.alpha, self.source_shape = dim, alpha, tuple(source.shape)
         self.save("index", index)
         xp = xp_of(a._data)
         out = a._data.copy()
@@ -473,5 +526,6 @@ class IndexAddBackward0(Function):
         g_src = None
         if need_src:
             g_src = F.index_select(grad, self.dim, self.saved("index", F))
+            g_src = F.expand(g_src, self.source_shape)  # (expand_as(source), as PyTorch's)
             g_src = g_src if self.alpha == 1 else g_src * self.alpha
         return (grad if need_self else None, g_src)

@@ -21,6 +21,7 @@ from gradsh.engine.functions.common import (
     xp_of,
 )
 from gradsh.engine.functions.half_opmath import scalar_opmath
+from gradsh.engine.functions.pointwise import vml
 from gradsh.engine.node import RESULT, Function
 from gradsh.engine.variable import Array, Tensor
 
@@ -58,7 +59,11 @@ def _unary_node(name: str, compute: Callable[[Array], Array],
 
 @host_kernel
 def _erfc(x: Array) -> Array:
-    """erfc element-wise: math.erfc in float64, rounded to x's dtype (NumPy has none)."""
+    """erfc element-wise: MKL's vsErfc/vdErfc where VML is loaded, else math.erfc in float64,
+    rounded to x's dtype (NumPy has none)."""
+    routine = vml("erfc", x)
+    if routine is not None:
+        return routine(x)
     return np.frompyfunc(math.erfc, 1, 1)(x.astype(np.float64)).astype(x.dtype)
 
 

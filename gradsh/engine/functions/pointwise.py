@@ -1,9 +1,9 @@
 """Element-wise math and softmax on the engine's arrays, as PyTorch 2.13's CPU kernels compute it.
 
 float32 NumPy arrays go through gradsh.engine.vecmath: bit for bit where PyTorch runs open code
-(SLEEF, glibc, ATen's own loops), correctly rounded where it calls MKL's VML (exp, log, sin,
-tanh ...); either way the result is the same whatever SIMD code NumPy picks on this CPU
-(docs/float32.md). Other dtypes and devices compute with NumPy / CuPy formulas, as before.
+(SLEEF, glibc, ATen's own loops); where it calls MKL's VML (exp, log, sin, tanh ...: float32 and
+float64), VML itself where the `mkl` package is loaded (vecmath/mkl.py), else the correctly
+rounded value, the same whatever SIMD code NumPy picks on this CPU (docs/float32.md). Other dtypes and devices compute with NumPy / CuPy formulas, as before.
 Past 32,768 elements the float32 kernels split their work as PyTorch would among
 threads.torch_threads() threads.
 """
@@ -22,7 +22,7 @@ from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array
 from gradsh.engine.vecmath.layout import loop_mask
 
-__all__ = ["UNARY", "unary", "is_float32", "zero_where"]
+__all__ = ["UNARY", "unary", "vml", "is_float32", "zero_where"]
 
 
 class _Kernels:
@@ -95,8 +95,32 @@ UNARY: dict[str, tuple[Callable[[Array], Array], Callable[[Array], Array]]] = {
 }
 
 
-def unary(name: str, x: Array) -> Array:
-    """The element-wise function `name` (NumPy's spelling: arcsin, not asin) of a float array."""
+# (name, dtype char) -> MKL's VML routine, or None where VML is not loaded (vecmath/mkl.py)
+_VML: dict[tuple[str, str], Callable[[Array], Array] | None] = {}
+
+
+def vml(name: str, x: Array) -> Callable[[Array], Array] | None:
+    """MKL VML's `name` for a float32/float64 NumPy array x, where PyTorch calls VML for it and
+    the library is loaded; None otherwise."""
+    if x.__class__ is not np.ndarray:
+        return None
+    key = (name, x.dtype.char)
+    try:
+        return _VML[key]
+    except KeyError:
+        from gradsh.engine.vecmath import mkl
+
+        found = _VML[key] = mkl.function(name, x.dtype) if x.dtype.char in "fd" else None
+        return found
+
+
+def unary(name: str, x: Array, *, op: bool = True) -> Array:
+    """The element-wise function `name` (NumPy's spelling: arcsin, not asin) of a float array.
+    op: as the tensor op (at::exp ...: MKL's VML where it is loaded); False: the correctly
+    rounded stand-in, for the exp or log inside another kernel (ATen's own vector code)."""
+    routine = vml(name, x) if op else None
+    if routine is not None:
+        return routine(x)
     float32, other = UNARY[name]
     if is_float32(x):
         return float32(x)

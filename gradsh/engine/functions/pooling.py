@@ -100,12 +100,10 @@ class MaxPool2DWithIndicesBackward0(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         shape = self.input_shape
         plane = shape[-1] * shape[-2]
-        if F.as_tensor:
-            lead = tuple(grad.shape[:-2])
-            index = Tensor._make(self.indices.reshape(lead + (-1,)), grad.device)
-            flat = F.scatter_add(F.zeros(lead + (plane,), grad), -1, index,
-                                 F.reshape(grad, lead + (-1,)))
-            return (F.reshape(flat, shape),)
+        if F.as_tensor:  # (MaxPool2DWithIndicesBackwardBackward0)
+            from gradsh.engine.functions.pooling_double import recorded_pool_backward
+
+            return (recorded_pool_backward(self, grad, adaptive=False),)
         xp = xp_of(grad)
         planes = grad.size // max(grad.shape[-1] * grad.shape[-2], 1)
         offsets = xp.arange(planes).reshape(-1, 1) * plane

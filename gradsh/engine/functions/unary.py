@@ -42,6 +42,11 @@ def _float_unary(a: Tensor, ufunc: str) -> Array:
     if x.__class__ is np.ndarray:
         if dtype == np.float32 and ufunc in pointwise.UNARY:
             return pointwise.unary(ufunc, x.astype(dtype, copy=False))
+        if dtype == np.float64:
+            x = x.astype(dtype, copy=False)
+            routine = pointwise.vml(ufunc, x)  # MKL's vmd* where PyTorch calls it
+            if routine is not None:
+                return routine(x)
         return elementwise(getattr(np, ufunc), x, dtype=dtype)
     return getattr(xp_of(x), ufunc)(x, dtype=dtype)
 

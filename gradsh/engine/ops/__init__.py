@@ -67,12 +67,16 @@ from gradsh.engine.ops.pooling3d_extra import *  # noqa: F403
 from gradsh.engine.ops.reductions import *  # noqa: F403
 from gradsh.engine.ops.rms_norm import *  # noqa: F403
 from gradsh.engine.ops.rrelu import *  # noqa: F403
+from gradsh.engine.ops.matrix_exp import *  # noqa: F403
+from gradsh.engine.ops.numeric_extras import *  # noqa: F403
 from gradsh.engine.ops.rnn import *  # noqa: F403
 from gradsh.engine.ops.sampling import *  # noqa: F403
 from gradsh.engine.ops.scatter_views import *  # noqa: F403
 from gradsh.engine.ops.selection import *  # noqa: F403
 from gradsh.engine.ops.shape import *  # noqa: F403
 from gradsh.engine.ops.sorting import *  # noqa: F403
+from gradsh.engine.ops.sparse import *  # noqa: F403
+from gradsh.engine.ops.sparse import install_sparse_methods
 from gradsh.engine.ops.special import *  # noqa: F403
 from gradsh.engine.ops.strided import *  # noqa: F403
 from gradsh.engine.ops.unary import *  # noqa: F403
@@ -97,3 +101,4 @@ half, float_, double, long, short = float16, float32, float64, int64, int16
 # The one registration step: Tensor's methods and operators, and TensorOps.
 install_tensor_methods()
 install_tensor_ops()
+install_sparse_methods()

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes, limits
+from gradsh.engine import backend, dtypes, limits, meta
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError, TorchTypeError
 from gradsh.engine.tensor import Function, Tensor, _as_array, apply_inplace, check_same_device
@@ -239,7 +239,7 @@ def _device_name(device: Any) -> str:
     name = str(device)
     if name == "cuda":
         return "cuda:0"
-    if name == "cpu" or name.startswith("cuda:"):
+    if name == "cpu" or name == "meta" or name.startswith("cuda:"):
         if name.startswith("cuda:") and name != "cuda:0" and _has_cuda():
             raise TorchRuntimeError(f"gradsh has one CUDA device, cuda:0; got {name}")
         return name  # (without CUDA, placing a tensor there fails as on cuda:0: backend.check)
@@ -248,6 +248,12 @@ def _device_name(device: Any) -> str:
         "maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of "
         f"device string: {name}"
     )
+
+
+def allocated_itemsize(dtype: DType, device: Any) -> int:
+    """The bytes an element of a new tensor on `device` takes: none on the meta device (for
+    size_args' memory check)."""
+    return 0 if _device_name(device) == "meta" else dtype.itemsize
 
 
 class DefaultDevice:
@@ -282,7 +288,9 @@ def _new(data: Any, dtype: DType, device: str | None, requires_grad: bool) -> Te
     DeviceHooks.check(dev)
     if requires_grad and not dtype.is_floating_point:
         raise TorchRuntimeError(REQUIRES_GRAD_DTYPE_MESSAGE)
-    if backend.is_device_array(data):
+    if dev == "meta":  # (no data: only the shape is kept)
+        array = meta.array(np.shape(data), dtype.np)
+    elif backend.is_device_array(data):
         array = data.astype(dtype.np, order="C", copy=False)
     else:
         # a dense array keeps its layout (ATen copies with preserve_format: torch.tensor of a

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine import meta
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.functions.common import broadcast_shapes, result_dtype, xp_of
 from gradsh.engine.functions.comparison import _Bitwise, _Compare
@@ -211,6 +212,8 @@ def _tensor_other(b: Any) -> None:
 @guarded
 def equal(a: Tensor, b: Tensor) -> bool:
     _tensor_other(b)
+    if a.device == "meta" or b.device == "meta":
+        raise meta.no_kernel("aten::equal")
     return a.shape == b.shape and bool(xp_of(a._data).array_equal(a._data, b._data))
 
 
@@ -218,5 +221,7 @@ def equal(a: Tensor, b: Tensor) -> bool:
 def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
              equal_nan: bool = False) -> bool:
     _tensor_other(b)
+    if a.device == "meta" or b.device == "meta":  # (PyTorch reads the all() with item())
+        raise TorchRuntimeError(meta.ITEM_MESSAGE)
     return bool(xp_of(a._data).allclose(a._data, b._data, rtol=rtol, atol=atol,
                                            equal_nan=equal_nan))

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes, limits
+from gradsh.engine import backend, dtypes, limits, meta
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchIndexError,
@@ -177,6 +177,8 @@ def size(a: Tensor, dim: Any = None) -> Any:
 
 @guarded
 def tolist(a: Tensor) -> Any:
+    if a.device == "meta":
+        raise meta.no_data()
     # a Python number (24 bytes at least) and a list slot for each element
     limits.reserve(a._data.size * 32, f"the Python list of {a._data.size:,} elements")
     return backend.to_host(a._data).tolist()

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes, limits
+from gradsh.engine import backend, dtypes, limits, meta
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError, warn
 from gradsh.engine.functions.common import fma64
@@ -251,8 +251,9 @@ def Tensor_(*args: Any, device: Any = None, **unexpected: Any) -> Tensor:
 def _filled(fname: str, size: tuple[Any, ...], value: Any, dtype: DType | None, device: Any,
             requires_grad: bool) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
-    shape = size_args(size, fname, d.itemsize)
-    return _new(_module_for(device).full(shape, value, dtype=d.np), d, device, requires_grad)
+    module = _module_for(device)
+    shape = size_args(size, fname, 0 if module is meta.arrays else d.itemsize)
+    return _new(module.full(shape, value, dtype=d.np), d, device, requires_grad)
 
 
 def _module_for(device: Any) -> Any:
@@ -260,7 +261,7 @@ def _module_for(device: Any) -> Any:
     copied there)."""
     dev = _device_name(device)
     DeviceHooks.check(dev)
-    return backend.module(dev)
+    return meta.arrays if dev == "meta" else backend.module(dev)
 
 
 @guarded(tensor_first=False)

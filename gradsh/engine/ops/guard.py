@@ -173,9 +173,13 @@ _TEMPORARIES = {
 }
 
 
-def _check_memory(data: Any, sized: bool, temporaries: int) -> None:
-    """Refuse an operation on `data` whose result (`sized`: as large as `data`) and working
-    memory (`temporaries` times `data`, all told) would pass gradsh's memory limit."""
+def _check_memory(t: Tensor, sized: bool, temporaries: int) -> None:
+    """Refuse an operation on `t` whose result (`sized`: as large as `t`) and working
+    memory (`temporaries` times `t`, all told) would pass gradsh's memory limit. On the meta
+    device an operation takes no memory."""
+    if t.device == "meta":
+        return
+    data = t._data
     if sized:
         extra = max(temporaries - 1, 0) * data.nbytes
         limits.check(data.shape, data.itemsize, extra=extra)
@@ -231,10 +235,10 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
             for value in given:
                 if isinstance(value, Tensor):
                     data = value._data
-                    if data.size > max_reads:
+                    if data.size > max_reads and value.device != "meta":
                         limits.check_reads(data.size, data.shape)
                     if data.nbytes >= measured and (sized or temporaries):
-                        _check_memory(data, sized, temporaries)
+                        _check_memory(value, sized, temporaries)
         if not numpy_data:
             # NumPy scalars read as PyTorch's argument parser reads them (see python_scalar):
             # `t * np.float32(2)`, `torch.zeros(np.int64(3))`. A loop, not any(): this is
@@ -318,16 +322,16 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
             return guarded(self, other, *more, **kwargs)
         if reads:  # as in guarded
             data = self._data
-            if data.size > max_reads:
+            if data.size > max_reads and self.device != "meta":
                 limits.check_reads(data.size, data.shape)
             if data.nbytes >= measured and (sized or temporaries):
-                _check_memory(data, sized, temporaries)
+                _check_memory(self, sized, temporaries)
             if kind is Tensor:
                 data = other._data
-                if data.size > max_reads:
+                if data.size > max_reads and other.device != "meta":
                     limits.check_reads(data.size, data.shape)
                 if data.nbytes >= measured and (sized or temporaries):
-                    _check_memory(data, sized, temporaries)
+                    _check_memory(other, sized, temporaries)
         try:
             return function(self, other)
         except _ARGUMENT_ERRORS as error:

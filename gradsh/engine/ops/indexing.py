@@ -8,9 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes, limits
+from gradsh.engine import backend, dtypes, limits, meta
 from gradsh.engine.exceptions import (
     TorchIndexError,
+    TorchNotImplementedError,
     TorchRuntimeError,
     TorchTypeError,
     TorchValueError,
@@ -790,6 +791,8 @@ def index_put_(t: Tensor, indices: Any, values: Any, accumulate: bool = False) -
 @guarded
 def nonzero(a: Tensor, as_tuple: bool = False) -> Any:
     a = _check_tensor(a, "nonzero")
+    if a.device == "meta":
+        raise TorchNotImplementedError(meta.NONZERO_MESSAGE)
     data = backend.to_host(a._data)
     # the indices of every nonzero element (int64, one per dimension), then their stacking
     count, dims = int(np.count_nonzero(data)), builtins.max(data.ndim, 1)

@@ -37,6 +37,7 @@ from gradsh.engine.ops.copies import clone, detach
 from gradsh.engine.ops.guard import alias, guarded
 from gradsh.engine.ops.reductions import norm, sum
 from gradsh.engine.ops.selection import clamp_min, clamp_min_
+from gradsh.engine.ops.sparse import is_sparse_tensor, spmm
 from gradsh.engine.ops.shape import (
     _unsafe_view,
     contiguous,
@@ -62,6 +63,8 @@ __all__ = [
 @guarded
 def mm(a: Tensor, b: Tensor) -> Tensor:
     _check_tensor(a, "mm")
+    if is_sparse_tensor(a):
+        return spmm(a, b)
     _check_tensor(b, "mm", "mat2", 2)
     _check_kernel_devices("wrapper_CUDA_mm", ("self", a), ("mat2", b))
     if a.ndim != 2:
@@ -219,6 +222,8 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     """torch.matmul with PyTorch's algorithm, so every shape case builds PyTorch's graph."""
     _check_tensor(a, "matmul")
     _check_tensor(b, "matmul", "other", 2)
+    if is_sparse_tensor(a):
+        return spmm(a, b)
     da, db = a.ndim, b.ndim
     if da == 0 or db == 0:
         raise TorchRuntimeError(

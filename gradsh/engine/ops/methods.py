@@ -260,6 +260,8 @@ from gradsh.engine.ops import functional as _functional
 from gradsh.engine.ops import indexing as _indexing
 from gradsh.engine.ops import inplace_views as _inplace_views
 from gradsh.engine.ops import inplace_forms as _inplace_forms
+from gradsh.engine.ops import matrix_exp as _matrix_exp
+from gradsh.engine.ops import numeric_extras as _numeric_extras
 from gradsh.engine.ops import matrix_extras as _matrix_extras
 from gradsh.engine.ops import elementwise_extras as _elementwise_extras
 from gradsh.engine.ops import activations as _activations_module
@@ -744,6 +746,9 @@ _METHODS: dict[str, Any] = {
     **{name: getattr(_inplace_views, name) for name in _inplace_views.__all__},
     **{name: getattr(_inplace_forms, name) for name in _inplace_forms.__all__},
     **{name: getattr(_matrix_extras, name) for name in _MATRIX_EXTRA_METHODS},
+    "matrix_exp": _matrix_exp.matrix_exp,
+    **{name: getattr(_numeric_extras, name) for name in (
+        "renorm", "renorm_", "histogram", "index_reduce", "index_reduce_")},
     **{name: getattr(_elementwise_extras, name) for name in _elementwise_extras.__all__
        if name not in ("unravel_index", "isin")},
     "hardshrink": _activations_module.hardshrink,
@@ -788,8 +793,9 @@ def install_tensor_methods() -> None:
     Tensor.T = property(T)  # type: ignore[attr-defined]
     Tensor.itemsize = property(element_size)  # type: ignore[attr-defined]
     Tensor.nbytes = property(lambda self: self.numel() * self._data.itemsize)  # type: ignore
-    for flag in ("is_sparse", "is_quantized", "is_meta", "is_mkldnn", "is_nested"):
+    for flag in ("is_sparse", "is_quantized", "is_mkldnn", "is_nested"):
         setattr(Tensor, flag, False)
     Tensor.mT = property(mT)  # type: ignore[attr-defined]
     Tensor.H = property(H)  # type: ignore[attr-defined]
-    Tensor.is_cuda = property(lambda self: self.device != "cpu")  # type: ignore[attr-defined]
+    Tensor.is_cuda = property(lambda self: self.device.type == "cuda")  # type: ignore
+    Tensor.is_meta = property(lambda self: self.device == "meta")  # type: ignore

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes, limits
+from gradsh.engine import backend, dtypes, limits, meta
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchNotImplementedError,
@@ -30,6 +30,8 @@ from gradsh.engine.functions.sampling import (
 from gradsh.engine.ops.arguments import (
     REQUIRES_GRAD_DTYPE_MESSAGE,
     _check_tensor,
+    _device_name,
+    allocated_itemsize,
     _new,
     _resolve_dtype,
     _type_name,
@@ -58,7 +60,12 @@ def _generator(generator: Any) -> Any:
     return rng.default_generator
 
 
-def _random_call(draw: Callable[[], np.ndarray]) -> np.ndarray:
+def _random_call(draw: Callable[[], np.ndarray], device: Any = None, shape: Any = (),
+                 dtype: DType | None = None) -> np.ndarray:
+    """`draw()`, or nothing drawn for a tensor on the meta device (which has no data: the
+    generator's state stays as it was, as in PyTorch)."""
+    if dtype is not None and _device_name(device) == "meta":
+        return meta.array(tuple(shape), dtype.np)
     try:
         return draw()
     except ValueError as error:  # the generator words its errors like PyTorch's RuntimeError
@@ -74,9 +81,9 @@ def _check_random_float(dtype: DType, kernel: str) -> None:
 def rand(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
          requires_grad: bool = False, generator: Any = None) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
-    shape = size_args(given_size(shape, size), "rand", d.itemsize)
+    shape = size_args(given_size(shape, size), "rand", allocated_itemsize(d, device))
     _check_random_float(d, "check_uniform_bounds")
-    data = _random_call(lambda: _generator(generator).rand(shape, d))
+    data = _random_call(lambda: _generator(generator).rand(shape, d), device, shape, d)
     return _new(data, d, device, requires_grad)
 
 
@@ -84,9 +91,9 @@ def rand(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any 
 def randn(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
           requires_grad: bool = False, generator: Any = None) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
-    shape = size_args(given_size(shape, size), "randn", d.itemsize)
+    shape = size_args(given_size(shape, size), "randn", allocated_itemsize(d, device))
     _check_random_float(d, "normal_kernel_cpu")
-    data = _random_call(lambda: _generator(generator).randn(shape, d))
+    data = _random_call(lambda: _generator(generator).randn(shape, d), device, shape, d)
     return _new(data, d, device, requires_grad)
 
 
@@ -116,8 +123,9 @@ def randint(*args: Any, low: Any = None, high: Any = None, size: Any = None,
     d = _resolve_dtype(dtype, dtypes.int64)
     if requires_grad and not d.is_floating_point:
         raise TorchRuntimeError(REQUIRES_GRAD_DTYPE_MESSAGE)
-    shape = size_args((size,), "randint", d.itemsize)
-    data = _random_call(lambda: _generator(generator).randint(int(low), int(high), shape, d))
+    shape = size_args((size,), "randint", allocated_itemsize(d, device))
+    data = _random_call(lambda: _generator(generator).randint(int(low), int(high), shape, d),
+                        device, shape, d)
     return _new(data, d, device, requires_grad)
 
 
@@ -127,7 +135,8 @@ def rand_like(t: Tensor, dtype: DType | None = None, device: Any = None,
     _check_tensor(t, "rand_like")
     d = _resolve_dtype(dtype, t.dtype)
     _check_random_float(d, "check_uniform_bounds")
-    data = _random_call(lambda: in_layout_of(t, lambda shape: _generator(None).rand(shape, d)))
+    data = _random_call(lambda: in_layout_of(t, lambda shape: _generator(None).rand(shape, d)),
+                        device or t.device, t.shape, d)
     return _new(data, d, device or t.device, requires_grad)
 
 
@@ -139,7 +148,8 @@ def randn_like(t: Tensor, dtype: DType | None = None, device: Any = None,
     _check_random_float(d, "normal_kernel_cpu")
     contiguous = memory_order(t) is None
     data = _random_call(lambda: in_layout_of(
-        t, lambda shape: _generator(None).randn(shape, d, contiguous)))
+        t, lambda shape: _generator(None).randn(shape, d, contiguous)), device or t.device,
+        t.shape, d)
     return _new(data, d, device or t.device, requires_grad)
 
 
@@ -241,7 +251,7 @@ def uniform_(a: Tensor, low: float = 0.0, high: float = 1.0, generator: Any = No
     a = _check_tensor(a, "uniform_")
     _check_random_float(a.dtype, "check_uniform_bounds")
     draws = _random_call(lambda: _generator(generator).uniform(float(low), float(high), a.shape,
-                                                               a.dtype))
+                                                               a.dtype), a.device, a.shape, a.dtype)
     return apply_inplace(UniformBackward0, a, draws=backend.to_device(draws, a.device))
 
 
@@ -250,7 +260,7 @@ def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = Non
     a = _check_tensor(a, "normal_")
     _check_random_float(a.dtype, "normal_kernel_cpu")
     draws = _random_call(lambda: _generator(generator).normal(float(mean), float(std), a.shape,
-                                                              a.dtype))
+                                                              a.dtype), a.device, a.shape, a.dtype)
     return apply_inplace(NormalBackward0, a, draws=backend.to_device(draws, a.device))
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine import meta
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchIndexError,
@@ -389,11 +390,15 @@ def contiguous(a: Tensor) -> Tensor:
 
 @guarded
 def is_contiguous(a: Tensor) -> bool:
+    if a.device == "meta" and meta.is_broadcast(a._data):
+        return True
     return bool(a._data.flags.c_contiguous)
 
 
 def _element_strides(a: Tensor) -> tuple[int, ...]:
     data = a._data
+    if a.device == "meta" and meta.is_broadcast(a._data):  # (no memory: read as contiguous)
+        return tuple(int(np.prod(data.shape[d + 1:])) for d in range(data.ndim))
     return tuple(int(s) // data.itemsize for s in data.strides)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes
+from gradsh.engine import backend, dtypes, meta
 from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchIndexError, TorchNotImplementedError, TorchRuntimeError
 from gradsh.engine.functions.common import xp_of
@@ -297,6 +297,8 @@ def unique(a: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa
     """torch.unique: the sorted distinct values (of the slices along `dim`), recorded as
     Unique2Backward0 / UniqueDimBackward0, which have no derivative; inverse and counts int64."""
     a = _check_tensor(a, "unique")
+    if a.device == "meta":
+        raise meta.no_kernel("aten::_unique2")
     host = backend.to_host(a._data)
     if dim is None:
         values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True)

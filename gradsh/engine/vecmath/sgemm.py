@@ -23,7 +23,8 @@ EXACT_MAX_US, compute with NumPy's matmul.
 
 The compiled kernels (_native.c, through native.py) run the same chains with fmaf, a hundred
 times faster or more; without them (no C compiler at install, or GRADSH_NATIVE=0) the NumPy
-emulation below gives the same bits.
+emulation below gives the same bits. Where MKL itself is loaded (the `mkl` package, blas.py),
+mm, addmm, bmm, mv and dot call it as ATen does instead: every size and layout, MKL's speed.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gradsh.engine.vecmath import native
+from gradsh.engine.vecmath import blas, native
 from gradsh.engine.vecmath.fp import F32, F64, I64, fma32, round_f64_to_f32
 
 __all__ = ["mm", "addmm", "bmm", "dot", "matmul", "chain", "plan", "cost", "EXACT_MAX_US"]
@@ -416,6 +417,9 @@ def _axpy(x: np.ndarray, rows: np.ndarray, start: np.ndarray | None = None) -> n
 
 def dot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """x . y for float32 vectors as MKL's sdot (a 0-d array)."""
+    out = blas.dot(x, y)
+    if out is not None:
+        return out
     if cost("sdot", 1, 1, x.shape[0]) > EXACT_MAX_US:
         return np.asarray(np.dot(x, y), F32)
     return _run(_sdot, x, y)
@@ -542,6 +546,9 @@ _FLAT_KBLOCKS: dict[tuple[int, bool], tuple[int, ...]] = {}
 
 def mm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a @ b for 2-D float32 arrays with PyTorch's bits where gradsh knows them."""
+    out = blas.mm(a, b)  # MKL itself, where it is loaded
+    if out is not None:
+        return out
     name = _exact_kernel(a, b)
     if name is None:
         return np.matmul(a, b)
@@ -555,6 +562,9 @@ def addmm(bias: np.ndarray, a: np.ndarray, b: np.ndarray, beta: float,
     """beta * bias + alpha * (a @ b), float32, as MKL adds them: the general and small-matrix
     kernels make the first k block's alpha * product (rounded), then fma(beta, bias, it), then
     add the other blocks' in turn; sgemv makes fma(alpha, product, beta * bias (rounded))."""
+    out = blas.addmm(bias, a, b, beta, alpha)
+    if out is not None:
+        return out
     m, n = a.shape[0], b.shape[1]
     name = _exact_kernel(a, b)
     if (name == "blocked" and native.kernels is not None and beta.__class__ in _NUMBERS
@@ -618,6 +628,9 @@ def bmm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
             return np.matmul(a, b)
         with np.errstate(all="ignore"):
             return _unfused_chain(a, b)
+    out = blas.bmm(a, b)
+    if out is not None:
+        return out
     kernel = plan(m, n, k, _layout(a[0]) == "c", _layout(b[0]) == "c") if batch else None
     if kernel is None or batch * cost(kernel, m, n, k) > EXACT_MAX_US:
         return np.matmul(a, b)
@@ -632,6 +645,10 @@ def matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     whose kernel is not reproduced) through NumPy."""
     if a.ndim == 2 and b.ndim == 2:
         return mm(a, b)
+    if a.ndim == 2 and b.ndim == 1:
+        out = blas.mv(a, b)  # sgemv, as ATen's mv calls it
+        if out is not None:
+            return out
     if a.ndim == 2 and b.ndim == 1 and a.shape[0] != 1:
         return mm(a, b[:, None])[:, 0]
     if a.ndim == 3 and b.ndim == 3:

@@ -219,9 +219,22 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
             found = [None] * len(dummies)
         jvps = [torch.zeros_like(o) if j is None else j for j, o in zip(found, flat_out)]
     own = _own_leaves(entered, flat) | {id(d) for d in dummies}
-    result = (_settle(tree_unflatten(flat_out, out_spec), own),
-              _settle(tree_unflatten(jvps, out_spec), own))
+    jvps = _outer_history(_settle(jvps, own), flat)
+    result = (_settle(tree_unflatten(flat_out, out_spec), own), tree_unflatten(jvps, out_spec))
     return (*result, _settle(aux, own)) if has_aux else result
+
+
+def _outer_history(jvps: list[Any], primals: list[Any]) -> list[Any]:
+    """PyTorch's forward formulas read every primal, so with grad mode on a tangent has
+    history whenever a primal requires grad, even where its contribution is zero (a zero
+    tangent times a primal): such tangents are tied to that primal (forward_ad.ZeroTermSum)."""
+    outer = next((p for p in primals if isinstance(p, torch.Tensor) and p.requires_grad), None)
+    if outer is None or not torch.is_grad_enabled():
+        return jvps
+    from gradsh.torch.autograd.forward_ad import ZeroTermSum
+
+    return [ZeroTermSum.apply(j, outer) if isinstance(j, torch.Tensor) and not j.requires_grad
+            and j.dtype.is_floating_point else j for j in jvps]
 
 
 def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..., Any]]:

@@ -16,7 +16,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from gradsh.engine import ops
+from gradsh.engine import forward_grad, ops
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.tensor import (
     Anomaly,
@@ -32,6 +32,7 @@ from gradsh.engine.tensor import (
     _Undo,
     no_grad,
 )
+from gradsh.torch.autograd import forward_ad
 
 __all__ = ["Function", "FunctionCtx", "InplaceFunction", "NestedIOFunction",
            "once_differentiable"]
@@ -267,15 +268,22 @@ class Function(_SingleLevelFunction):
                                      for a in args)
         executable = any(ctx.needs_input_grad)
         node = cls._backward_cls(ctx, args) if executable else None
-        with no_grad():
-            if setup_style:
-                output = cls.forward(*args, **kwargs)
-                cls.setup_context(ctx, args, output)
-            else:
-                output = cls.forward(ctx, *args, **kwargs)
-        if node is None:
-            return output
-        return _wrap_outputs(node, ctx, args, output)
+        dual = bool(forward_grad._TANGENTS) and forward_ad.has_dual_argument(args)
+        forward_grad.state.suspended += dual  # (its jvp gives the tangents, below)
+        try:
+            with no_grad():
+                if setup_style:
+                    output = cls.forward(*args, **kwargs)
+                    cls.setup_context(ctx, args, output)
+                else:
+                    output = cls.forward(ctx, *args, **kwargs)
+        finally:
+            forward_grad.state.suspended -= dual
+        if node is not None:
+            output = _wrap_outputs(node, ctx, args, output)
+        if dual:
+            forward_ad.custom_function_jvp(cls, ctx, args, output)
+        return output
 
 
 def _wrap_outputs(node: BackwardCFunction, ctx: FunctionCtx, args: tuple[Any, ...],

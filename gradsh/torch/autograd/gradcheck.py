@@ -140,13 +140,52 @@ def _not_allclose_message(analytical: Tensor, numerical: Tensor, output_idx: int
             f"{input_idx:d},\nnumerical:{numerical}\nanalytical:{analytical}\n")
 
 
+def _forward_jacobian(func: Callable[..., Any], inputs: tuple[Any, ...]) -> list[list[Tensor]]:
+    """[input][output]: (input numel, output numel), one forward-mode pass (a dual input
+    whose tangent is a basis vector) per input element."""
+    from gradsh.torch.autograd import forward_ad
+
+    result = []
+    for inp in _differentiable(inputs):
+        columns: list[list[Tensor]] = []
+        for k in range(inp.numel()):
+            basis = ops.zeros(inp.numel(), dtype=inp.dtype)
+            basis[k] = 1.0
+            with forward_ad.dual_level():
+                dual = forward_ad.make_dual(inp.detach(), basis.reshape(inp.shape))
+                args = tuple(dual if a is inp else a for a in inputs)
+                outs = _differentiable_or_all(func(*args))
+                tangents = [forward_ad.unpack_dual(o).tangent for o in outs]
+            columns.append([ops.zeros(o.numel(), dtype=o.dtype) if t is None
+                            else t.detach().reshape(-1) for t, o in zip(tangents, outs)])
+        result.append([ops.stack([col[j] for col in columns], 0)
+                       for j in range(len(columns[0]) if columns else 0)])
+    return result
+
+
+def _check_forward_ad(func: Callable[..., Any], inputs: tuple[Any, ...],
+                      numerical: list[list[Tensor]], atol: float, rtol: float) -> None:
+    for j, per_output in enumerate(_forward_jacobian(func, inputs)):
+        for i, analytical in enumerate(per_output):
+            expected = numerical[j][i]
+            if not _allclose(analytical, expected, rtol, atol):
+                raise GradcheckError(
+                    f"Jacobian computed with forward mode mismatch for output {i:d} with "
+                    f"respect to input {j:d},\nnumerical:{expected}\nanalytical:{analytical}\n")
+
+
 def _gradcheck(func: Callable[..., Any], inputs: Any, eps: float, atol: float, rtol: float,
-               nondet_tol: float, check_grad_dtypes: bool) -> bool:
+               nondet_tol: float, check_grad_dtypes: bool, check_forward_ad: bool = False,
+               check_backward_ad: bool = True) -> bool:
     tupled = _as_tuple(inputs)
     _check_inputs(tupled)
     func_out = func(*tupled)
     outputs = _differentiable(_as_tuple(func_out))
     numerical = _numerical_jacobian(func, tupled, eps)
+    if check_forward_ad:
+        _check_forward_ad(func, tupled, numerical, atol, rtol)
+    if not check_backward_ad:
+        return True
     if not outputs:  # nothing to backpropagate: the function must not depend on the inputs
         for per_input in numerical:
             for n in per_input:
@@ -170,11 +209,11 @@ def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol:
               fast_mode: bool = False, masked: bool | None = None) -> bool:
     """Whether func's analytical gradients match finite differences (allclose); raises
     GradcheckError with PyTorch's text unless raise_exception=False."""
-    if check_forward_ad or check_batched_grad or check_batched_forward_grad:
-        raise NotImplementedError("gradsh does not implement gradcheck's forward-mode and "
-                                  "batched checks yet")
+    if check_batched_grad or check_batched_forward_grad:
+        raise NotImplementedError("gradsh does not implement gradcheck's batched checks yet")
     try:
-        return _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_grad_dtypes)
+        return _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_grad_dtypes,
+                          check_forward_ad, check_backward_ad)
     except GradcheckError:
         if raise_exception:
             raise

@@ -9,7 +9,7 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from gradsh.engine import dtypes, ops
+from gradsh.engine import dtypes, meta, ops
 from gradsh.engine.dtypes import DType
 from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch._missing import NotImplementedInGradsh
@@ -621,9 +621,22 @@ class Module:
 
         def convert(t: Tensor) -> Tensor:
             target = dtype if t.dtype.is_floating_point else None
-            return ops.to(t, device=device, dtype=target)  # type: ignore[no-any-return]
+            try:
+                return ops.to(t, device=device, dtype=target)  # type: ignore[no-any-return]
+            except NotImplementedError as error:
+                if str(error) != meta.NO_DATA_MESSAGE:
+                    raise
+                raise NotImplementedError(
+                    f"{error} Please use torch.nn.Module.to_empty() instead of "
+                    "torch.nn.Module.to() when moving module from meta to a different "
+                    "device.") from None
 
         return self._apply(convert)
+
+    def to_empty(self, *, device: Any, recurse: bool = True) -> Module:
+        """Parameters and buffers as uninitialised tensors of their shapes on `device` (the
+        way off the meta device)."""
+        return self._apply(lambda t: ops.empty_like(t, device=device), recurse=recurse)
 
     def share_memory(self) -> Module:
         return self
@@ -734,6 +747,13 @@ class Module:
                             value.requires_grad_(param.requires_grad)
                         setattr(self, name, value)
                     else:
+                        if param.is_meta and not value.is_meta:
+                            warnings.warn(
+                                f"for {key}: copying from a non-meta parameter in the checkpoint "
+                                "to a meta parameter in the current model, which is a no-op. "
+                                "(Did you mean to pass `assign=True` to assign items in the "
+                                "state dictionary to their corresponding key in the module "
+                                "instead of copying them in place?)", stacklevel=2)
                         ops.copy_(param, value)
             except Exception as error:  # noqa: BLE001  (PyTorch reports it in the list)
                 error_msgs.append(

@@ -12,9 +12,10 @@ from gradsh.torch.nn.utils.clip_grad import (
     get_total_norm,
 )
 from gradsh.torch.nn.utils.convert_parameters import parameters_to_vector, vector_to_parameters
+from gradsh.torch.nn.utils.init import skip_init
 
 __getattr__ = module_getattr("torch.nn.utils")
 
 __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_",
            "get_total_norm", "parameters_to_vector", "parametrize", "prune",
-           "rnn", "vector_to_parameters"]
+           "rnn", "skip_init", "vector_to_parameters"]
