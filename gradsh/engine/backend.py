@@ -122,9 +122,9 @@ def check(device: str) -> None:
     """Make `device` usable, or raise the error that names both remedies."""
     if device == "cpu" or device == "meta" or _State.sim_cuda:
         return
+    _load_cupy()  # without CUDA, cuda:1 fails as cuda:0 does (PyTorch's CPU build: any index)
     if device != "cuda:0":
         raise TorchRuntimeError(f"gradsh has one CUDA device, cuda:0; got {device}")
-    _load_cupy()
 
 
 def cuda_available() -> bool:

@@ -79,7 +79,9 @@ class Tensor:
 
     __slots__ = ("_data", "_requires_grad", "_grad_fn", "_grad", "_counter", "_base",
                  "_view_fn", "_view_version", "_acc", "_hooks", "device", "_wrapped",
-                 "_view_creation", "_post_accumulate_hooks", "__weakref__")
+                 "_view_creation", "_post_accumulate_hooks", "__weakref__", "__dict__")
+    # (__dict__: a program may hang its own attributes on a tensor, as fast.ai's `inp.g = ...`
+    # does with PyTorch's; the dict is made only when one is set)
     # (_post_accumulate_hooks is set only by register_post_accumulate_grad_hook, which sets
     # this: until then AccumulateGrad does not look, since reading the unset slot goes
     # through gradsh.torch's __getattr__, which builds an error)

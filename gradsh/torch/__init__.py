@@ -9,6 +9,8 @@ finds gradsh's in the same place. A name PyTorch has and gradsh lacks raises
 
 from __future__ import annotations
 
+import math as _math
+
 from gradsh import pytrace as _pytrace
 from gradsh.engine import dtypes as _dtypes
 from gradsh.engine import exceptions as _exceptions
@@ -67,6 +69,14 @@ int8 = _dtypes.int8
 uint8 = _dtypes.uint8
 bool = _dtypes.bool_  # noqa: A001
 
+# the constants PyTorch re-exports from math (`masked_fill(mask, -torch.inf)`), and numpy's
+# newaxis
+pi = _math.pi
+e = _math.e
+inf = _math.inf
+nan = _math.nan
+newaxis = None
+
 # the legacy typed constructors: torch.FloatTensor([1, 2]), isinstance(x, torch.LongTensor)
 FloatTensor = _python_api.legacy_type(float32)
 DoubleTensor = _python_api.legacy_type(float64)
@@ -101,8 +111,12 @@ from gradsh.torch.storage import UntypedStorage  # noqa: E402
 
 _missing_attribute = _module_getattr("torch")
 # Imported on first use (they cost start-up time every program would pay): torch.distributions,
-# torch.func and torch.fft, as attributes and as `import torch.distributions`.
-_LAZY_SUBMODULES = frozenset({"distributions", "func", "fft"})
+# torch.distributed, torch.amp, torch.func and torch.fft, as attributes and as `import
+# torch.distributions`.
+_LAZY_SUBMODULES = frozenset({"amp", "distributions", "distributed", "func", "fft"})
+
+
+_LAZY_HOMES = {"vmap": "gradsh.torch.func", "autocast": "gradsh.torch.amp"}
 
 
 def __getattr__(name: str) -> object:
@@ -110,16 +124,16 @@ def __getattr__(name: str) -> object:
         import importlib
 
         return importlib.import_module(f"gradsh.torch.{name}")
-    if name == "vmap":  # torch.vmap is torch.func.vmap
+    if name in ("vmap", "autocast"):  # torch.vmap is torch.func.vmap, torch.autocast amp's
         import importlib
 
-        return importlib.import_module("gradsh.torch.func").vmap
+        return getattr(importlib.import_module(_LAZY_HOMES[name]), name)
     return _missing_attribute(name)
 
 
 __all__ = [
     "Generator", "Size", "Tensor", "UntypedStorage", "default_generator", "device", "dtype",
-    "enable_grad",
+    "e", "enable_grad", "inf", "nan", "newaxis", "pi",
     "get_rng_state", "inference_mode", "initial_seed", "is_anomaly_check_nan_enabled",
     "is_inference_mode_enabled",
     "is_anomaly_enabled", "is_grad_enabled", "load",

@@ -16,6 +16,7 @@ from gradsh.engine import backend, dtypes, ops
 from gradsh.engine.dtypes import DType
 from gradsh.engine.pytypes import Device, Size
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
+from gradsh.engine.functions.shape import AliasBackward0
 from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch import _settings
 from gradsh.torch._missing import missing
@@ -23,7 +24,8 @@ from gradsh.torch._names import TORCH_NAMES
 
 
 def _legacy_new(dtype: DType, fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Tensor:
-    """`torch.Tensor(data)` copies data as `dtype`; `torch.Tensor(2, 3)` is uninitialised memory
+    """`torch.Tensor(data)` copies data as `dtype` (a tensor: a view of it, as PyTorch's legacy
+    constructor gives); `torch.Tensor(2, 3)` is uninitialised memory
     (gradsh gives zeros); `torch.Tensor()` is empty."""
     device = kwargs.pop("device", None)
     if kwargs:
@@ -32,11 +34,11 @@ def _legacy_new(dtype: DType, fname: str, args: tuple[Any, ...], kwargs: dict[st
         return ops.zeros(0, dtype=dtype, device=device)
     if len(args) == 1:
         data = args[0]
-        if isinstance(data, Tensor):
-            if data.dtype is not dtype:
+        if isinstance(data, Tensor):  # a view of the whole tensor (AliasBackward0 with grad)
+            if data.dtype is not dtype and fname != "Tensor":  # torch.Tensor takes any dtype
                 raise TorchTypeError(f"expected {dtype.legacy.removesuffix('Tensor')} "
                                      f"(got {data.dtype.short})")
-            return data
+            return AliasBackward0.apply(data)
         if type(data).__name__ == "TypedStorage":  # torch.Tensor(x.storage()): shared memory
             if data.dtype is not dtype:
                 raise TorchTypeError(f"expected {dtype.legacy.removesuffix('Tensor')} "

@@ -212,12 +212,21 @@ def apply_node(inplace: bool, cls: type[Function], *inputs: Tensor, **params: An
     return cls.apply(*inputs, **params)
 
 
+def _has_cuda() -> bool:
+    """gradsh's cuda:0 is there: simulated, or a GPU through CuPy."""
+    import importlib.util
+    import sys
+
+    if backend.sim_cuda_enabled():
+        return True
+    # (CuPy already imported, or a stand-in put in sys.modules, has no spec to find)
+    found = "cupy" in sys.modules or importlib.util.find_spec("cupy") is not None
+    return found and backend.cuda_available()
+
+
 def _accelerator(index: int) -> str:
     """An int device is an index on the current accelerator (PyTorch's CPU build has none)."""
-    import importlib.util
-
-    if backend.sim_cuda_enabled() or (importlib.util.find_spec("cupy") is not None
-                                      and backend.cuda_available()):
+    if _has_cuda():
         return f"cuda:{index}"
     raise TorchRuntimeError("Cannot access accelerator device when none is available.")
 
@@ -231,9 +240,9 @@ def _device_name(device: Any) -> str:
     if name == "cuda":
         return "cuda:0"
     if name == "cpu" or name == "meta" or name.startswith("cuda:"):
-        if name.startswith("cuda:") and name != "cuda:0":
+        if name.startswith("cuda:") and name != "cuda:0" and _has_cuda():
             raise TorchRuntimeError(f"gradsh has one CUDA device, cuda:0; got {name}")
-        return name
+        return name  # (without CUDA, placing a tensor there fails as on cuda:0: backend.check)
     raise TorchRuntimeError(
         "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, "
         "maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of "

@@ -11,7 +11,7 @@ from gradsh.engine import meta
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.functions.common import broadcast_shapes, result_dtype, xp_of
 from gradsh.engine.functions.comparison import _Bitwise, _Compare
-from gradsh.engine.ops.arguments import TensorLike, _plain, as_tensor_operand
+from gradsh.engine.ops.arguments import OperandTypeError, TensorLike, _plain, as_tensor_operand
 from gradsh.engine.ops.guard import alias, guarded
 from gradsh.engine.tensor import Tensor, apply_inplace, check_inplace
 
@@ -203,8 +203,15 @@ def isfinite(a: Tensor) -> Tensor:
                   else xp.ones(a.shape, dtype=bool), a.device)
 
 
+def _tensor_other(b: Any) -> None:
+    """equal and allclose take only a tensor as `other` (the guard names it as PyTorch does)."""
+    if not isinstance(b, Tensor):
+        raise OperandTypeError(b)
+
+
 @guarded
 def equal(a: Tensor, b: Tensor) -> bool:
+    _tensor_other(b)
     if a.device == "meta" or b.device == "meta":
         raise meta.no_kernel("aten::equal")
     return a.shape == b.shape and bool(xp_of(a._data).array_equal(a._data, b._data))
@@ -213,6 +220,7 @@ def equal(a: Tensor, b: Tensor) -> bool:
 @guarded
 def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
              equal_nan: bool = False) -> bool:
+    _tensor_other(b)
     if a.device == "meta" or b.device == "meta":  # (PyTorch reads the all() with item())
         raise TorchRuntimeError(meta.ITEM_MESSAGE)
     return bool(xp_of(a._data).allclose(a._data, b._data, rtol=rtol, atol=atol,

@@ -1,21 +1,27 @@
 """The in-place view ops (unsqueeze_, squeeze_, t_, transpose_ and its aliases): the tensor
 itself takes the view's shape and strides over the same memory, its version goes up by one,
 and a tensor with history gets the view's node under its in-place name (UnsqueezeBackward1,
-SqueezeBackward3 ..., as PyTorch's derivatives.yaml numbers them)."""
+SqueezeBackward3 ..., as PyTorch's derivatives.yaml numbers them). And resize_, which gives a
+tensor without history a new shape over its memory (grown when it needs more)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
+from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.grad_mode import current_origin
 from gradsh.engine.inplace import _move_retain_grad, check_inplace
 from gradsh.engine.node import Node, _compose_view
 from gradsh.engine.ops.guard import guarded
-from gradsh.engine.ops.shape import squeeze, t, transpose, unsqueeze
+from gradsh.engine.ops.shape import _shape_args, squeeze, t, transpose, unsqueeze
 from gradsh.engine.tensor import Tensor
 
-__all__ = ["unsqueeze_", "squeeze_", "t_", "transpose_", "swapdims_", "swapaxes_"]
+__all__ = ["unsqueeze_", "squeeze_", "t_", "transpose_", "swapdims_", "swapaxes_", "resize_",
+           "resize_as_"]
 
 # the out-of-place node -> its in-place form's name
 _IN_PLACE_NAMES = {
@@ -78,3 +84,54 @@ def transpose_(a: Tensor, dim0: int, dim1: int) -> Tensor:
 
 
 swapdims_ = swapaxes_ = transpose_
+
+
+@guarded
+def resize_(a: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
+    """PyTorch's resize_: the same shape is a no-op; another takes contiguous strides over the
+    tensor's memory from its first element (a smaller size a view of it, a larger one new
+    memory that starts with the old elements; PyTorch leaves the rest uninitialized)."""
+    shape = _shape_args(sizes, "resize_")
+    if a.requires_grad:
+        raise TorchRuntimeError("cannot resize variables that require grad")
+    if any(n < 0 for n in shape):
+        raise TorchRuntimeError("numel: integer multiplication overflow")
+    if shape == tuple(a.shape):
+        return a
+    data = a._data
+    if not data.flags.c_contiguous:
+        raise TorchRuntimeError("gradsh does not implement resize_ of a non-contiguous "
+                                 "tensor to another shape yet")
+    numel = math.prod(shape)
+    memory, offset = _memory_of(data)
+    if offset + numel > memory.size:  # new memory: no longer a view of anything
+        grown = np.zeros(numel, data.dtype)
+        grown[:data.size] = data.reshape(-1)
+        a._data = grown.reshape(shape)
+        a._base = a._view_fn = None
+    else:
+        a._data = memory[offset:offset + numel].reshape(shape)
+        base = a._base
+        if base is not None and base._data.flags.c_contiguous:
+            start = offset - _memory_of(base._data)[1]
+            a._view_fn = lambda array: array.reshape(-1)[start:start + numel].reshape(shape)
+    counter = a._version_counter
+    counter.value += 1
+    counter.origin = current_origin()
+    return a
+
+
+@guarded
+def resize_as_(a: Tensor, other: Tensor, memory_format: Any = None) -> Tensor:
+    return resize_(a, tuple(other.shape))
+
+
+def _memory_of(data: np.ndarray) -> tuple[np.ndarray, int]:
+    """The flat memory an array views (its storage, as far as PyTorch's resize_ can reach: the
+    outermost contiguous array of the same dtype) and the array's offset in it."""
+    memory = data
+    while isinstance(memory.base, np.ndarray) and memory.base.dtype == data.dtype \
+            and memory.base.flags.c_contiguous:
+        memory = memory.base
+    flat = memory.reshape(-1)
+    return flat, (data.ctypes.data - flat.ctypes.data) // data.itemsize

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from gradsh.engine.exceptions import warn
+from gradsh.torch import accelerator
 from gradsh.torch.utils.data._utils.collate import default_collate, default_convert
 from gradsh.torch.utils.data._utils.worker import Worker, get_worker_info
 from gradsh.torch.utils.data.dataset import IterableDataset
@@ -230,6 +231,12 @@ class _BaseDataLoaderIter:
         self._num_workers = loader.num_workers
         self._persistent_workers = loader.persistent_workers
         self._sampler_iter = iter(self._index_sampler)
+        if loader.pin_memory and loader.pin_memory_device:
+            warn("pin_memory_device is deprecated, the current accelerator will be used as the "
+                 f"device,ignore pin_memory_device='{loader.pin_memory_device}'.")
+        if loader.pin_memory and not accelerator.is_available():
+            warn("'pin_memory' argument is set as true but no accelerator is found, then device "
+                 "pinned memory won't be used.")
         # PyTorch draws the workers' base seed on every pass, workers or not, before the
         # sampler draws its own: the global generator moves as PyTorch's does.
         self._base_seed = draw_int64(loader.generator)

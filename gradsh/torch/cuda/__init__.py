@@ -8,7 +8,15 @@ from gradsh.engine import backend
 from gradsh.engine.exceptions import TorchAssertionError
 from gradsh.torch._missing import module_getattr
 
-__getattr__ = module_getattr("torch.cuda")
+_missing_attribute = module_getattr("torch.cuda")
+
+
+def __getattr__(name: str) -> Any:
+    if name == "amp":  # imported on first use: torch.cuda.amp.GradScaler after `import torch`
+        import importlib
+
+        return importlib.import_module("gradsh.torch.cuda.amp")
+    return _missing_attribute(name)
 
 
 def is_available() -> bool:
