@@ -9,6 +9,8 @@ finds gradsh's in the same place. A name PyTorch has and gradsh lacks raises
 
 from __future__ import annotations
 
+from math import e, inf, nan, pi
+
 from gradsh import pytrace as _pytrace
 from gradsh.engine import dtypes as _dtypes
 from gradsh.engine import exceptions as _exceptions
@@ -67,6 +69,8 @@ int8 = _dtypes.int8
 uint8 = _dtypes.uint8
 bool = _dtypes.bool_  # noqa: A001
 
+newaxis = None  # x[:, torch.newaxis], as NumPy's
+
 # the legacy typed constructors: torch.FloatTensor([1, 2]), isinstance(x, torch.LongTensor)
 FloatTensor = _python_api.legacy_type(float32)
 DoubleTensor = _python_api.legacy_type(float64)
@@ -118,7 +122,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "Generator", "Size", "Tensor", "UntypedStorage", "default_generator", "device", "dtype",
-    "enable_grad",
+    "e", "enable_grad", "inf", "nan", "newaxis", "pi",
     "get_rng_state", "inference_mode", "initial_seed", "is_anomaly_check_nan_enabled",
     "is_inference_mode_enabled",
     "is_anomaly_enabled", "is_grad_enabled", "load",
