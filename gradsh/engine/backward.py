@@ -21,6 +21,10 @@ from gradsh.engine.undo import _Undo
 from gradsh.engine.variable import Shape, Tensor
 
 _once: set[str] = set()
+# Set while torch.func.vmap runs its function for any but the last index: PyTorch runs a
+# backward inside vmap once, over the batch, so the graph it goes through must outlive gradsh's
+# per-index calls (torch.autograd.grad(y, x, v) under vmap, the Jacobian-by-rows idiom).
+KEEP_GRAPHS = [0]
 
 
 def reset_warn_once() -> None:
@@ -94,6 +98,7 @@ def run_backward(
     """
     if retain_graph is None:
         retain_graph = create_graph
+    retain_graph = retain_graph or KEEP_GRAPHS[0] > 0
     seeds = make_root_grads(outputs, grad_outputs, create_graph)
     roots: list[tuple[Node, Any]] = []
     root_slots: list[int] = []
