@@ -70,6 +70,20 @@ class InferenceMode:
 
 
 
+# NumPy 2's texts for an __array__ without a copy keyword (numpy/_core/src/multiarray/ctors.c)
+_ARRAY_COPY_WARNING = (
+    "__array__ implementation doesn't accept a copy keyword, so passing copy=False failed. "
+    "__array__ must implement 'dtype' and 'copy' keyword arguments. To learn more, see the "
+    "migration guide https://numpy.org/devdocs/numpy_2_0_migration_guide.html"
+    "#adapting-to-changes-in-the-copy-keyword")
+_ARRAY_NO_COPY_ERROR = (
+    "Unable to avoid copy while creating an array as requested.\nIf using "
+    "`np.array(obj, copy=False)` replace it with `np.asarray(obj)` to allow a copy when needed "
+    "(no behavior change in NumPy 1.x).\nFor more details, see "
+    "https://numpy.org/devdocs/numpy_2_0_migration_guide.html"
+    "#adapting-to-changes-in-the-copy-keyword.")
+
+
 class Tensor:
     """An n-dimensional array with PyTorch's autograd attributes.
 
@@ -502,7 +516,16 @@ class Tensor:
         return self._data.reshape(()).item()  # type: ignore[no-any-return]
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
-        """`np.asarray(t)`: the tensor's memory (as numpy() gives it), converted if asked."""
+        """`np.asarray(t)`: the tensor's memory (as numpy() gives it), converted if asked.
+
+        PyTorch's __array__ takes no `copy`: NumPy 2 then warns at each np.array(t) (which
+        passes copy) and cannot promise copy=False; gradsh says and does the same."""
+        if copy is not None:
+            import warnings
+
+            warnings.warn(_ARRAY_COPY_WARNING, DeprecationWarning, stacklevel=2)
+            if copy is False:
+                raise ValueError(_ARRAY_NO_COPY_ERROR)
         array = self.numpy()
         if dtype is not None and np.dtype(dtype) != array.dtype:
             return array.astype(dtype)
