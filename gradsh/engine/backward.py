@@ -199,7 +199,9 @@ def run_backward(
                 grads = node.call_backward(F, grad)
                 if not retain_graph:
                     node.release_variables()
-            if node.post_hooks:
+            if node.post_hooks:  # after validate_outputs, as PyTorch's call_function
+                grads = tuple(g if g is None or edge[0] is None else _validate_grad(node, i, g, F)
+                              for i, (edge, g) in enumerate(zip(node.next_functions, grads)))
                 grads = _run_node_post_hooks(node, grads, grad, create_graph)
             for i, ((child, slot), g) in enumerate(zip(node.next_functions, grads,
                                                        strict=True)):
