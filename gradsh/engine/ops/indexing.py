@@ -445,6 +445,11 @@ def setitem(t: Tensor, key: Any, value: Any) -> Tensor:
     stripped = _strip_leading_ones(v.shape)
     if stripped != v.shape:
         v = view(v, stripped)
+    if v.dtype is not sliced.dtype and len(advanced) == 1 and v.numel() == 1 and \
+            advanced[0][1].dtype is dtypes.bool_ and v.device == "cpu":
+        # ATen's index_put_ fills through one boolean mask with the value's item(), which
+        # takes the destination's dtype (canDispatchToMaskedFill)
+        v = to(v, sliced.dtype)
     if v.dtype is not sliced.dtype:
         raise TorchRuntimeError(
             "Index put requires the source and destination dtypes match, got "
