@@ -397,6 +397,11 @@ def _run_output_hooks(node: Node, grads: list[Any], create_graph: bool) -> list[
         if grad is not None and (slot in hooks or slot in retained):
             grads[slot] = _hooks_then_retain(node, hooks.get(slot, ()), retained.get(slot),
                                              grad, create_graph)
+        elif grad is None:  # an output the backward did not reach: its hooks see None
+            for hook in list(hooks.get(slot, ())):
+                if hook(None) is not None:
+                    raise TorchRuntimeError("can't replace a None gradient with a non-None "
+                                            "value")
     return grads
 
 
