@@ -122,9 +122,9 @@ def check(device: str) -> None:
     """Make `device` usable, or raise the error that names both remedies."""
     if device == "cpu" or _State.sim_cuda:
         return
+    _load_cupy()  # without a GPU: PyTorch's CPU build's "Torch not compiled with CUDA enabled"
     if device != "cuda:0":
         raise TorchRuntimeError(f"gradsh has one CUDA device, cuda:0; got {device}")
-    _load_cupy()
 
 
 def cuda_available() -> bool:

@@ -210,6 +210,15 @@ def _typed_storage(self: Tensor) -> Any:
     return TypedStorage.of(self)
 
 
+def _pinned(tensor: Tensor) -> Tensor:
+    """pin_memory() pins for the accelerator: without one PyTorch refuses (the int device's
+    check), with gradsh's CUDA the tensor is returned as it is."""
+    from gradsh.engine.ops.arguments import _accelerator
+
+    _accelerator(0)
+    return tensor
+
+
 # Methods of a real CPU tensor that PyTorch answers without computing: (name, function).
 _TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
     ("new", _new_like),
@@ -218,7 +227,7 @@ _TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
     ("get_device", lambda self: -1 if self.device == "cpu" else 0),
     ("is_shared", lambda self: False),
     ("share_memory_", lambda self: self),
-    ("pin_memory", lambda self, device=None: self),
+    ("pin_memory", lambda self, device=None: _pinned(self)),
     ("is_pinned", lambda self, device=None: False),
     ("conj", lambda self: self),
     ("conj_physical", lambda self: self.clone()),
