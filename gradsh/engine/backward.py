@@ -25,6 +25,26 @@ _once: set[str] = set()
 # backward inside vmap once, over the batch, so the graph it goes through must outlive gradsh's
 # per-index calls (torch.autograd.grad(y, x, v) under vmap, the Jacobian-by-rows idiom).
 KEEP_GRAPHS = [0]
+# The backward calls running now, innermost last: (id, the nodes it reaches, its roots, the
+# nodes on a path to its `inputs` or None, whether it accumulates into .grad):
+# torch._C._current_graph_task_id and _will_engine_execute_node read them.
+GRAPH_TASKS: list[tuple[int, dict[Node, int], list[Node], set[Node] | None, bool]] = []
+_task_ids = itertools.count()
+
+
+def will_execute(node: Node) -> bool:
+    """Whether the innermost running backward will run `node` (PyTorch's exec_info)."""
+    if not GRAPH_TASKS:
+        raise TorchRuntimeError("_will_engine_execute_node should only be called during the "
+                                "backward pass")
+    _, dependencies, roots, needed, accumulate = GRAPH_TASKS[-1]
+    if not accumulate and isinstance(node, AccumulateGrad):
+        raise TorchRuntimeError("A leaf node was passed to _will_engine_execute_node but we are "
+                                "currently running autograd.grad(). This is currently not "
+                                "supported.")
+    if needed is not None:
+        return node in needed
+    return node in dependencies or node in roots
 
 
 def reset_warn_once() -> None:
@@ -142,6 +162,23 @@ def run_backward(
         else:
             buffers[node] = seed if node not in buffers else buffers[node] + seed
 
+    GRAPH_TASKS.append((next(_task_ids), dependencies, [node for node, _ in roots],
+                        None if needed is None else needed.union(captures), accumulate))
+    try:
+        return _run_graph(roots, dependencies, needed, captures, capture_slots, buffers,
+                          captured, inputs, F, retain_graph, create_graph, accumulate,
+                          allow_unused)
+    finally:
+        GRAPH_TASKS.pop()
+
+
+def _run_graph(roots: list[tuple[Node, Any]], dependencies: dict[Node, int],
+               needed: set[Node] | None, captures: dict[Node, list[int]],
+               capture_slots: dict[int, int], buffers: dict[Node, Any], captured: list[Any],
+               inputs: Sequence[Tensor] | None, F: type[GradOps], retain_graph: bool,
+               create_graph: bool, accumulate: bool,
+               allow_unused: bool) -> list[Tensor | None] | None:
+    """run_backward's sweep: the nodes in PyTorch's order, each once its inputs are in."""
     ready: list[tuple[int, int, Node]] = []
     tie = itertools.count()
     for node, _ in roots:
