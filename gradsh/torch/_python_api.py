@@ -76,6 +76,41 @@ def legacy_type(dtype: DType) -> type:
     return _TensorType(dtype.legacy, (), {"dtype": dtype, "__module__": "torch"})
 
 
+class _CudaTensorType(_TensorType):
+    """torch.cuda.FloatTensor and friends: CUDA tensors of the dtype; PyTorch's CPU build has
+    the types but cannot make one."""
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return super().__instancecheck__(instance) and instance.device != "cpu"
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Tensor:
+        try:
+            backend.check("cuda:0")
+        except AssertionError:
+            raise TorchTypeError(f"type torch.cuda.{cls.__name__} not available. Torch not "
+                                 "compiled with CUDA enabled.") from None
+        return _legacy_new(cls.dtype, cls.__name__, args, {**kwargs, "device": "cuda:0"})
+
+
+def legacy_cuda_type(dtype: DType) -> type:
+    return _CudaTensorType(dtype.legacy, (), {"dtype": dtype, "is_cuda": True,
+                                             "__module__": "torch.cuda"})
+
+
+def _volatile(self: Tensor) -> bool:
+    import warnings
+
+    warnings.warn("volatile was removed (Variable.volatile is always False)", stacklevel=2)
+    return False
+
+
+def _set_volatile(self: Tensor, value: Any) -> None:
+    import warnings
+
+    warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` "
+                  "instead.", stacklevel=2)
+
+
 def _tensor_getattr(self: Tensor, name: str) -> Any:
     """Reached only when the attribute does not exist: say whether PyTorch has it."""
     raise missing("torch.Tensor", name)
@@ -329,3 +364,4 @@ def install() -> None:
         setattr(Tensor, name, method)
     for name, getter in _TRIVIAL_PROPERTIES:
         setattr(Tensor, name, property(getter))
+    Tensor.volatile = property(_volatile, _set_volatile)  # type: ignore[attr-defined]
