@@ -298,6 +298,7 @@ def format_tensor(
     grad_fn: str | None = None,
     options: PrintOptions | None = None,
     default_device: str = "cpu",
+    prefix: str = "tensor(",
 ) -> str:
     """The string PyTorch's repr(tensor) / print(tensor) gives.
 
@@ -307,7 +308,6 @@ def format_tensor(
     """
     opts = PRINT_OPTS if options is None else options
     data = np.asarray(data)
-    prefix = "tensor("
     indent = len(prefix)
     suffixes: list[str] = []
 

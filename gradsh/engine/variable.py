@@ -540,12 +540,16 @@ class Tensor:
     def __repr__(self) -> str:
         from gradsh.engine.tensor_str import format_tensor
 
+        kind = type(self)
+        subclass = kind is not Tensor and kind.__name__ not in ("Parameter", "Buffer") and \
+            not any(base.__name__ == "Parameter" for base in kind.__mro__)
         return format_tensor(
             backend.to_host(self._data),
             self.dtype,
             device=self.device,
             requires_grad=self.requires_grad,
             grad_fn=self.grad_fn_name(),
+            prefix=f"{kind.__name__}(" if subclass else "tensor(",
         )
 
     def __bool__(self) -> bool:

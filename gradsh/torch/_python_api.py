@@ -53,8 +53,11 @@ def _legacy_new(dtype: DType, fname: str, args: tuple[Any, ...], kwargs: dict[st
 
 
 def _tensor_new(cls: type, *args: Any, **kwargs: Any) -> Tensor:
-    if cls is not Tensor:  # a subclass (nn.Parameter defines its own __new__)
-        return object.__new__(cls)
+    if cls is not Tensor:  # a subclass (nn.Parameter defines its own __new__): MyTensor(data)
+        # builds the legacy constructor's tensor, as an instance of the subclass
+        # NOTE: ops on it give plain Tensors (PyTorch keeps the subclass, __torch_function__)
+        made = _legacy_new(kwargs.pop("dtype", None) or dtypes.float32, "Tensor", args, kwargs)
+        return cls._make(made._data, made.device)  # type: ignore[attr-defined, no-any-return]
     return _legacy_new(dtypes.float32 if not kwargs.get("dtype") else kwargs.pop("dtype"),
                        "Tensor", args, kwargs)
 
