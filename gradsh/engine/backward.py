@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import backend
+from gradsh.engine.autocast import Autocast
 from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
 from gradsh.engine.grad_mode import Anomaly, set_grad_enabled
@@ -164,12 +165,14 @@ def run_backward(
 
     GRAPH_TASKS.append((next(_task_ids), dependencies, [node for node, _ in roots],
                         None if needed is None else needed.union(captures), accumulate))
+    region, Autocast.dtype = Autocast.dtype, None  # backward ops run as their forward ran
     try:
         return _run_graph(roots, dependencies, needed, captures, capture_slots, buffers,
                           captured, inputs, F, retain_graph, create_graph, accumulate,
                           allow_unused)
     finally:
         GRAPH_TASKS.pop()
+        Autocast.dtype = region
 
 
 def _run_graph(roots: list[tuple[Node, Any]], dependencies: dict[Node, int],

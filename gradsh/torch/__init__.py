@@ -105,7 +105,12 @@ from gradsh.torch.storage import UntypedStorage  # noqa: E402
 _missing_attribute = _module_getattr("torch")
 # Imported on first use (they cost start-up time every program would pay): torch.distributions,
 # torch.func and torch.fft, as attributes and as `import torch.distributions`.
-_LAZY_SUBMODULES = frozenset({"distributions", "func", "fft"})
+_LAZY_SUBMODULES = frozenset({"distributions", "func", "fft", "amp", "cpu"})
+# torch.autocast and its state queries live in torch.amp, imported on first use
+_AUTOCAST_NAMES = frozenset({
+    "autocast", "is_autocast_enabled", "get_autocast_dtype", "set_autocast_dtype",
+    "is_autocast_cpu_enabled", "get_autocast_cpu_dtype", "clear_autocast_cache",
+    "is_autocast_cache_enabled"})
 
 
 def __getattr__(name: str) -> object:
@@ -113,6 +118,10 @@ def __getattr__(name: str) -> object:
         import importlib
 
         return importlib.import_module(f"gradsh.torch.{name}")
+    if name in _AUTOCAST_NAMES:
+        from gradsh.torch.amp import autocast_mode
+
+        return getattr(autocast_mode, name)
     if name == "vmap":  # torch.vmap is torch.func.vmap
         import importlib
 

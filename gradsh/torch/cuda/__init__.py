@@ -24,6 +24,8 @@ def _legacy_types() -> dict[str, type]:
 
 globals().update(_legacy_types())
 
+from gradsh.torch.cuda import amp  # noqa: E402  (torch.cuda.amp.autocast, GradScaler)
+
 
 def is_available() -> bool:
     """True with --sim-cuda, or when CuPy finds a GPU (checked without importing CuPy when it
