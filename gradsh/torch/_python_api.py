@@ -56,8 +56,11 @@ def _legacy_new(dtype: DType, fname: str, args: tuple[Any, ...], kwargs: dict[st
 
 
 def _tensor_new(cls: type, *args: Any, **kwargs: Any) -> Tensor:
-    if cls is not Tensor:  # a subclass (nn.Parameter defines its own __new__)
-        return object.__new__(cls)
+    if cls is not Tensor:  # a subclass (nn.Parameter defines its own __new__): MyTensor(data)
+        # builds the legacy constructor's tensor, as an instance of the subclass
+        # NOTE: ops on it give plain Tensors (PyTorch keeps the subclass, __torch_function__)
+        made = _legacy_new(kwargs.pop("dtype", None) or dtypes.float32, "Tensor", args, kwargs)
+        return cls._make(made._data, made.device)  # type: ignore[attr-defined, no-any-return]
     return _legacy_new(dtypes.float32 if not kwargs.get("dtype") else kwargs.pop("dtype"),
                        "Tensor", args, kwargs)
 
@@ -102,6 +105,44 @@ def _install_unimplemented() -> None:
         # (dunder names stay out: they would fill type slots, __index__ and the like)
         if not name.startswith("__") and not hasattr(Tensor, name):
             setattr(Tensor, name, _Unimplemented(name))
+class _CudaTensorType(_TensorType):
+    """torch.cuda.FloatTensor and friends: CUDA tensors of the dtype; PyTorch's CPU build has
+    the types but cannot make one."""
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return super().__instancecheck__(instance) and instance.device != "cpu"
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Tensor:
+        try:
+            backend.check("cuda:0")
+        except AssertionError:
+            raise TorchTypeError(f"type torch.cuda.{cls.__name__} not available. Torch not "
+                                 "compiled with CUDA enabled.") from None
+        return _legacy_new(cls.dtype, cls.__name__, args, {**kwargs, "device": "cuda:0"})
+
+
+def legacy_cuda_type(dtype: DType) -> type:
+    return _CudaTensorType(dtype.legacy, (), {"dtype": dtype, "is_cuda": True,
+                                             "__module__": "torch.cuda"})
+
+
+def _volatile(self: Tensor) -> bool:
+    import warnings
+
+    warnings.warn("volatile was removed (Variable.volatile is always False)", stacklevel=2)
+    return False
+
+
+def _set_volatile(self: Tensor, value: Any) -> None:
+    import warnings
+
+    warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` "
+                  "instead.", stacklevel=2)
+
+
+def _tensor_getattr(self: Tensor, name: str) -> Any:
+    """Reached only when the attribute does not exist: say whether PyTorch has it."""
+    raise missing("torch.Tensor", name)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -233,6 +274,33 @@ def _typed_storage(self: Tensor) -> Any:
     return TypedStorage.of(self)
 
 
+def _pinned(tensor: Tensor) -> Tensor:
+    """pin_memory() pins for the accelerator: without one PyTorch refuses (the int device's
+    check), with gradsh's CUDA the tensor is returned as it is."""
+    from gradsh.engine.ops.arguments import _accelerator
+
+    _accelerator(0)
+    return tensor
+
+
+def _resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
+    """Tensor.resize_: the storage's first elements in the new contiguous shape; storage it
+    has to grow holds zeros here (PyTorch leaves it uninitialised)."""
+    shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) \
+        else sizes
+    if self.requires_grad:
+        raise TorchRuntimeError("cannot resize variables that require grad")
+    if any(not isinstance(n, int) or n < 0 for n in shape):
+        raise TorchRuntimeError(f"Trying to create tensor with negative dimension: {list(shape)}")
+    count = int(np.prod(shape, dtype=np.int64))
+    flat = backend.to_host(self._data).ravel(order="K")
+    if count > flat.size:
+        flat = np.concatenate([flat, np.zeros(count - flat.size, flat.dtype)])
+    self._data = backend.to_device(np.ascontiguousarray(flat[:count]).reshape(shape),
+                                   self.device)
+    return self
+
+
 # Methods of a real CPU tensor that PyTorch answers without computing: (name, function).
 _TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
     ("new", _new_like),
@@ -241,7 +309,9 @@ _TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
     ("get_device", lambda self: -1 if self.device == "cpu" else 0),
     ("is_shared", lambda self: False),
     ("share_memory_", lambda self: self),
-    ("pin_memory", lambda self, device=None: self),
+    ("pin_memory", lambda self, device=None: _pinned(self)),
+    ("resize_", _resize_),
+    ("resize_as_", lambda self, other, memory_format=None: _resize_(self, tuple(other.shape))),
     ("is_pinned", lambda self, device=None: False),
     ("conj", lambda self: self),
     ("conj_physical", lambda self: self.clone()),
@@ -322,4 +392,5 @@ def install() -> None:
         setattr(Tensor, name, method)
     for name, getter in _TRIVIAL_PROPERTIES:
         setattr(Tensor, name, property(getter))
+    Tensor.volatile = property(_volatile, _set_volatile)  # type: ignore[attr-defined]
     _install_unimplemented()
