@@ -283,24 +283,6 @@ def _pinned(tensor: Tensor) -> Tensor:
     return tensor
 
 
-def _resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
-    """Tensor.resize_: the storage's first elements in the new contiguous shape; storage it
-    has to grow holds zeros here (PyTorch leaves it uninitialised)."""
-    shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) \
-        else sizes
-    if self.requires_grad:
-        raise TorchRuntimeError("cannot resize variables that require grad")
-    if any(not isinstance(n, int) or n < 0 for n in shape):
-        raise TorchRuntimeError(f"Trying to create tensor with negative dimension: {list(shape)}")
-    count = int(np.prod(shape, dtype=np.int64))
-    flat = backend.to_host(self._data).ravel(order="K")
-    if count > flat.size:
-        flat = np.concatenate([flat, np.zeros(count - flat.size, flat.dtype)])
-    self._data = backend.to_device(np.ascontiguousarray(flat[:count]).reshape(shape),
-                                   self.device)
-    return self
-
-
 # Methods of a real CPU tensor that PyTorch answers without computing: (name, function).
 _TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
     ("new", _new_like),
@@ -310,8 +292,6 @@ _TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
     ("is_shared", lambda self: False),
     ("share_memory_", lambda self: self),
     ("pin_memory", lambda self, device=None: _pinned(self)),
-    ("resize_", _resize_),
-    ("resize_as_", lambda self, other, memory_format=None: _resize_(self, tuple(other.shape))),
     ("is_pinned", lambda self, device=None: False),
     ("conj", lambda self: self),
     ("conj_physical", lambda self: self.clone()),
