@@ -122,7 +122,7 @@ def check(device: str) -> None:
     """Make `device` usable, or raise the error that names both remedies."""
     if device == "cpu" or device == "meta" or _State.sim_cuda:
         return
-    _load_cupy()  # without CUDA, cuda:1 fails as cuda:0 does (PyTorch's CPU build: any index)
+    _load_cupy()  # without a GPU: PyTorch's CPU build's "Torch not compiled with CUDA enabled"
     if device != "cuda:0":
         raise TorchRuntimeError(f"gradsh has one CUDA device, cuda:0; got {device}")
 

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import backend
+from gradsh.engine.autocast import Autocast
 from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
 from gradsh.engine.grad_mode import Anomaly, set_grad_enabled
@@ -21,6 +22,30 @@ from gradsh.engine.undo import _Undo
 from gradsh.engine.variable import Shape, Tensor
 
 _once: set[str] = set()
+# Set while torch.func.vmap runs its function for any but the last index: PyTorch runs a
+# backward inside vmap once, over the batch, so the graph it goes through must outlive gradsh's
+# per-index calls (torch.autograd.grad(y, x, v) under vmap, the Jacobian-by-rows idiom).
+KEEP_GRAPHS = [0]
+# The backward calls running now, innermost last: (id, the nodes it reaches, its roots, the
+# nodes on a path to its `inputs` or None, whether it accumulates into .grad):
+# torch._C._current_graph_task_id and _will_engine_execute_node read them.
+GRAPH_TASKS: list[tuple[int, dict[Node, int], list[Node], set[Node] | None, bool]] = []
+_task_ids = itertools.count()
+
+
+def will_execute(node: Node) -> bool:
+    """Whether the innermost running backward will run `node` (PyTorch's exec_info)."""
+    if not GRAPH_TASKS:
+        raise TorchRuntimeError("_will_engine_execute_node should only be called during the "
+                                "backward pass")
+    _, dependencies, roots, needed, accumulate = GRAPH_TASKS[-1]
+    if not accumulate and isinstance(node, AccumulateGrad):
+        raise TorchRuntimeError("A leaf node was passed to _will_engine_execute_node but we are "
+                                "currently running autograd.grad(). This is currently not "
+                                "supported.")
+    if needed is not None:
+        return node in needed
+    return node in dependencies or node in roots
 
 
 def reset_warn_once() -> None:
@@ -94,6 +119,7 @@ def run_backward(
     """
     if retain_graph is None:
         retain_graph = create_graph
+    retain_graph = retain_graph or KEEP_GRAPHS[0] > 0
     seeds = make_root_grads(outputs, grad_outputs, create_graph)
     roots: list[tuple[Node, Any]] = []
     root_slots: list[int] = []
@@ -137,6 +163,25 @@ def run_backward(
         else:
             buffers[node] = seed if node not in buffers else buffers[node] + seed
 
+    GRAPH_TASKS.append((next(_task_ids), dependencies, [node for node, _ in roots],
+                        None if needed is None else needed.union(captures), accumulate))
+    region, Autocast.dtype = Autocast.dtype, None  # backward ops run as their forward ran
+    try:
+        return _run_graph(roots, dependencies, needed, captures, capture_slots, buffers,
+                          captured, inputs, F, retain_graph, create_graph, accumulate,
+                          allow_unused)
+    finally:
+        GRAPH_TASKS.pop()
+        Autocast.dtype = region
+
+
+def _run_graph(roots: list[tuple[Node, Any]], dependencies: dict[Node, int],
+               needed: set[Node] | None, captures: dict[Node, list[int]],
+               capture_slots: dict[int, int], buffers: dict[Node, Any], captured: list[Any],
+               inputs: Sequence[Tensor] | None, F: type[GradOps], retain_graph: bool,
+               create_graph: bool, accumulate: bool,
+               allow_unused: bool) -> list[Tensor | None] | None:
+    """run_backward's sweep: the nodes in PyTorch's order, each once its inputs are in."""
     ready: list[tuple[int, int, Node]] = []
     tie = itertools.count()
     for node, _ in roots:
@@ -194,7 +239,9 @@ def run_backward(
                 grads = node.call_backward(F, grad)
                 if not retain_graph:
                     node.release_variables()
-            if node.post_hooks:
+            if node.post_hooks:  # after validate_outputs, as PyTorch's call_function
+                grads = tuple(g if g is None or edge[0] is None else _validate_grad(node, i, g, F)
+                              for i, (edge, g) in enumerate(zip(node.next_functions, grads)))
                 grads = _run_node_post_hooks(node, grads, grad, create_graph)
             for i, ((child, slot), g) in enumerate(zip(node.next_functions, grads,
                                                        strict=True)):
@@ -390,6 +437,11 @@ def _run_output_hooks(node: Node, grads: list[Any], create_graph: bool) -> list[
         if grad is not None and (slot in hooks or slot in retained):
             grads[slot] = _hooks_then_retain(node, hooks.get(slot, ()), retained.get(slot),
                                              grad, create_graph)
+        elif grad is None:  # an output the backward did not reach: its hooks see None
+            for hook in list(hooks.get(slot, ())):
+                if hook(None) is not None:
+                    raise TorchRuntimeError("can't replace a None gradient with a non-None "
+                                            "value")
     return grads
 
 

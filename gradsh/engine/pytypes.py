@@ -43,6 +43,12 @@ class Size(tuple):  # type: ignore[type-arg]
         return (Size, (tuple(self),))
 
 
+# c10's device types, in the order its parse error lists them
+_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
+                 "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
+                 "privateuseone")
+
+
 class Device(str):
     """torch.device: prints as `cpu` / `cuda:0`, repr `device(type='cuda', index=0)`.
 
@@ -54,7 +60,15 @@ class Device(str):
     def __new__(cls, type: Any, index: int | None = None) -> Device:  # noqa: A002
         if isinstance(type, Device) and index is None:
             return type
+        if isinstance(type, int) and not isinstance(type, bool) and index is None:
+            from gradsh.engine.ops.arguments import _accelerator  # an index on the accelerator
+
+            type = _accelerator(type)  # noqa: A001
         name = str(type)
+        kind = name.split(":")[0]
+        if kind not in _DEVICE_TYPES:
+            raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start "
+                               f"of device string: {kind}")
         if index is not None:
             if ":" in name:
                 raise RuntimeError(f"type (string) must not include an index because index was "

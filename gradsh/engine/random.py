@@ -107,7 +107,7 @@ class GeneratorCheckpoint:
     def restore(self) -> None:
         """Put the generator back as it was at the checkpoint (nothing to do if unchanged)."""
         if self.state is not None:
-            self.generator.set_state(self.state)
+            self.generator.set_raw_state(self.state)
 
 
 class Generator:
@@ -177,7 +177,7 @@ class Generator:
     def _changing(self) -> None:
         """Called before anything changes the state: live checkpoints take their copy now."""
         if self._checkpoints:
-            state = self.get_state()
+            state = self.raw_state()
             for checkpoint in list(self._checkpoints):
                 checkpoint.state = state
             self._checkpoints.clear()
@@ -187,7 +187,7 @@ class Generator:
         key = np.asarray(state["key"], dtype="<u4").tobytes()
         return GeneratorState(self._seed, key, int(state["pos"]), self._next_double_normal)
 
-    def set_state(self, state: GeneratorState) -> None:
+    def set_state(self, state: GeneratorState) -> Generator:
         key = np.frombuffer(state.key, dtype="<u4").astype(_U32)
         if key.shape != (_MT_N,) or not 0 <= state.pos <= _MT_N:
             raise ValueError("Invalid mt19937 state")
@@ -195,6 +195,11 @@ class Generator:
         self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": state.pos}}
         self._seed = state.seed
         self._next_double_normal = state.next_double_normal
+        return self
+
+    # the engine's own view of the state (torch.Generator's get_state gives PyTorch's bytes)
+    raw_state = get_state
+    set_raw_state = set_state
 
     # ----------------------------------------------------------------------------- raw stream
 

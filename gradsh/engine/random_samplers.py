@@ -44,7 +44,7 @@ class _Draws:
 
     def __init__(self, generator: Any) -> None:
         self.generator = generator
-        self.start = generator.get_state()
+        self.start = generator.raw_state()
         self.cached = self.start.next_double_normal
         self.words: list[int] = []
         self.index = 0
@@ -76,7 +76,7 @@ class _Draws:
         return value + 0.0  # fma(value, 1, 0): the transformation to N(0, 1) (-0 becomes +0)
 
     def close(self) -> None:
-        self.generator.set_state(dataclasses.replace(self.start,
+        self.generator.set_raw_state(dataclasses.replace(self.start,
                                                      next_double_normal=self.cached))
         if self.used:
             self.generator.take_words(self.used)

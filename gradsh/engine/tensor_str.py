@@ -299,6 +299,7 @@ def format_tensor(
     options: PrintOptions | None = None,
     default_device: str = "cpu",
     tangent: str | None = None,
+    prefix: str = "tensor(",
 ) -> str:
     """The string PyTorch's repr(tensor) / print(tensor) gives.
 
@@ -308,7 +309,6 @@ def format_tensor(
     """
     opts = PRINT_OPTS if options is None else options
     data = np.asarray(data)
-    prefix = "tensor("
     indent = len(prefix)
     suffixes: list[str] = []
 

@@ -70,6 +70,20 @@ class InferenceMode:
 
 
 
+# NumPy 2's texts for an __array__ without a copy keyword (numpy/_core/src/multiarray/ctors.c)
+_ARRAY_COPY_WARNING = (
+    "__array__ implementation doesn't accept a copy keyword, so passing copy=False failed. "
+    "__array__ must implement 'dtype' and 'copy' keyword arguments. To learn more, see the "
+    "migration guide https://numpy.org/devdocs/numpy_2_0_migration_guide.html"
+    "#adapting-to-changes-in-the-copy-keyword")
+_ARRAY_NO_COPY_ERROR = (
+    "Unable to avoid copy while creating an array as requested.\nIf using "
+    "`np.array(obj, copy=False)` replace it with `np.asarray(obj)` to allow a copy when needed "
+    "(no behavior change in NumPy 1.x).\nFor more details, see "
+    "https://numpy.org/devdocs/numpy_2_0_migration_guide.html"
+    "#adapting-to-changes-in-the-copy-keyword.")
+
+
 class Tensor:
     """An n-dimensional array with PyTorch's autograd attributes.
 
@@ -508,7 +522,16 @@ class Tensor:
         return self._data.reshape(()).item()  # type: ignore[no-any-return]
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
-        """`np.asarray(t)`: the tensor's memory (as numpy() gives it), converted if asked."""
+        """`np.asarray(t)`: the tensor's memory (as numpy() gives it), converted if asked.
+
+        PyTorch's __array__ takes no `copy`: NumPy 2 then warns at each np.array(t) (which
+        passes copy) and cannot promise copy=False; gradsh says and does the same."""
+        if copy is not None:
+            import warnings
+
+            warnings.warn(_ARRAY_COPY_WARNING, DeprecationWarning, stacklevel=2)
+            if copy is False:
+                raise ValueError(_ARRAY_NO_COPY_ERROR)
         array = self.numpy()
         if dtype is not None and np.dtype(dtype) != array.dtype:
             return array.astype(dtype)
@@ -524,6 +547,9 @@ class Tensor:
         from gradsh.engine.tensor_str import format_tensor
 
         tangent = forward_grad.tangent_of(self) if forward_grad._TANGENTS else None
+        kind = type(self)
+        subclass = kind is not Tensor and kind.__name__ not in ("Parameter", "Buffer") and \
+            not any(base.__name__ == "Parameter" for base in kind.__mro__)
         return format_tensor(
             backend.to_host(self._data),
             self.dtype,
@@ -531,6 +557,7 @@ class Tensor:
             requires_grad=self.requires_grad,
             grad_fn=self.grad_fn_name(),
             tangent=None if tangent is None else repr(tangent),
+            prefix=f"{kind.__name__}(" if subclass else "tensor(",
         )
 
     def __bool__(self) -> bool:

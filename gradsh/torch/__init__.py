@@ -9,7 +9,7 @@ finds gradsh's in the same place. A name PyTorch has and gradsh lacks raises
 
 from __future__ import annotations
 
-import math as _math
+from math import e, inf, nan, pi
 
 from gradsh import pytrace as _pytrace
 from gradsh.engine import dtypes as _dtypes
@@ -69,13 +69,7 @@ int8 = _dtypes.int8
 uint8 = _dtypes.uint8
 bool = _dtypes.bool_  # noqa: A001
 
-# the constants PyTorch re-exports from math (`masked_fill(mask, -torch.inf)`), and numpy's
-# newaxis
-pi = _math.pi
-e = _math.e
-inf = _math.inf
-nan = _math.nan
-newaxis = None
+newaxis = None  # x[:, torch.newaxis], as NumPy's
 
 # the legacy typed constructors: torch.FloatTensor([1, 2]), isinstance(x, torch.LongTensor)
 FloatTensor = _python_api.legacy_type(float32)
@@ -111,12 +105,15 @@ from gradsh.torch.storage import UntypedStorage  # noqa: E402
 
 _missing_attribute = _module_getattr("torch")
 # Imported on first use (they cost start-up time every program would pay): torch.distributions,
-# torch.distributed, torch.amp, torch.func and torch.fft, as attributes and as `import
-# torch.distributions`.
-_LAZY_SUBMODULES = frozenset({"amp", "distributions", "distributed", "func", "fft"})
-
-
-_LAZY_HOMES = {"vmap": "gradsh.torch.func", "autocast": "gradsh.torch.amp"}
+# torch.distributed, torch.amp, torch.cpu, torch.func and torch.fft, as attributes and as
+# `import torch.distributions`.
+_LAZY_SUBMODULES = frozenset({"amp", "cpu", "distributions", "distributed", "func", "fft"})
+# torch.autocast and its state queries live in torch.amp, imported on first use
+_AUTOCAST_NAMES = frozenset({
+    "autocast", "is_autocast_enabled", "get_autocast_dtype", "set_autocast_dtype",
+    "is_autocast_cpu_enabled", "get_autocast_cpu_dtype", "clear_autocast_cache",
+    "is_autocast_cache_enabled"})
+_LAZY_HOMES = {"vmap": "gradsh.torch.func"}
 
 
 def __getattr__(name: str) -> object:
@@ -124,7 +121,11 @@ def __getattr__(name: str) -> object:
         import importlib
 
         return importlib.import_module(f"gradsh.torch.{name}")
-    if name in ("vmap", "autocast"):  # torch.vmap is torch.func.vmap, torch.autocast amp's
+    if name in _AUTOCAST_NAMES:
+        from gradsh.torch.amp import autocast_mode
+
+        return getattr(autocast_mode, name)
+    if name == "vmap":  # torch.vmap is torch.func.vmap
         import importlib
 
         return getattr(importlib.import_module(_LAZY_HOMES[name]), name)

@@ -10,10 +10,10 @@ import numpy as np
 
 from gradsh.engine import dtypes, ops, threads
 from gradsh.engine.dtypes import DType
-from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError
+from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError, warn
 from gradsh.engine.ops.arguments import _type_name
 from gradsh.engine.ops.creation import _numpy_dtype
-from gradsh.engine.tensor import Tensor
+from gradsh.engine.tensor import Tensor, _once
 from gradsh.engine.tensor_str import set_printoptions
 
 # The engine's ops that PyTorch also has as torch.NAME, with the same meaning.
@@ -109,14 +109,26 @@ def as_tensor(data: Any, dtype: DType | None = None, device: Any = None) -> Tens
 
 
 def asarray(obj: Any, *, dtype: DType | None = None, device: Any = None,
-            copy: bool | None = None, requires_grad: bool = False) -> Tensor:
-    """torch.asarray: as_tensor, with copy=True forcing a copy."""
+            copy: bool | None = None, requires_grad: bool | None = None) -> Tensor:
+    """torch.asarray: as_tensor, with copy=True forcing a copy. An unspecified requires_grad
+    is the tensor's own (a warning, once a process); requires_grad=False detaches a non-leaf
+    (tensor_new.cpp's asarray)."""
+    wanted = requires_grad
+    if wanted is None:
+        wanted = isinstance(obj, Tensor) and obj.requires_grad
+        if wanted and "asarray_grad" not in _once:  # TORCH_WARN_ONCE
+            _once.add("asarray_grad")
+            warn("torch.asarray: unspecified requires_grad now defaults to obj.requires_grad "
+                 "instead of False. Pass requires_grad=False explicitly to get the old "
+                 "behavior and silence this warning.")
     result = as_tensor(obj, dtype=dtype, device=device)
     if copy and (result is obj or (isinstance(obj, np.ndarray) and
                                    np.shares_memory(result._data, obj))):
         result = ops.clone(result)
-    if requires_grad:
-        result.requires_grad_(True)
+    if not wanted and not result.is_leaf:
+        return result.detach()
+    if result.requires_grad != wanted:
+        result.requires_grad_(wanted)
     return result
 
 

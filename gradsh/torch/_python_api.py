@@ -56,8 +56,11 @@ def _legacy_new(dtype: DType, fname: str, args: tuple[Any, ...], kwargs: dict[st
 
 
 def _tensor_new(cls: type, *args: Any, **kwargs: Any) -> Tensor:
-    if cls is not Tensor:  # a subclass (nn.Parameter defines its own __new__)
-        return object.__new__(cls)
+    if cls is not Tensor:  # a subclass (nn.Parameter defines its own __new__): MyTensor(data)
+        # builds the legacy constructor's tensor, as an instance of the subclass
+        # NOTE: ops on it give plain Tensors (PyTorch keeps the subclass, __torch_function__)
+        made = _legacy_new(kwargs.pop("dtype", None) or dtypes.float32, "Tensor", args, kwargs)
+        return cls._make(made._data, made.device)  # type: ignore[attr-defined, no-any-return]
     return _legacy_new(dtypes.float32 if not kwargs.get("dtype") else kwargs.pop("dtype"),
                        "Tensor", args, kwargs)
 
@@ -102,6 +105,44 @@ def _install_unimplemented() -> None:
         # (dunder names stay out: they would fill type slots, __index__ and the like)
         if not name.startswith("__") and not hasattr(Tensor, name):
             setattr(Tensor, name, _Unimplemented(name))
+class _CudaTensorType(_TensorType):
+    """torch.cuda.FloatTensor and friends: CUDA tensors of the dtype; PyTorch's CPU build has
+    the types but cannot make one."""
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return super().__instancecheck__(instance) and instance.device != "cpu"
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Tensor:
+        try:
+            backend.check("cuda:0")
+        except AssertionError:
+            raise TorchTypeError(f"type torch.cuda.{cls.__name__} not available. Torch not "
+                                 "compiled with CUDA enabled.") from None
+        return _legacy_new(cls.dtype, cls.__name__, args, {**kwargs, "device": "cuda:0"})
+
+
+def legacy_cuda_type(dtype: DType) -> type:
+    return _CudaTensorType(dtype.legacy, (), {"dtype": dtype, "is_cuda": True,
+                                             "__module__": "torch.cuda"})
+
+
+def _volatile(self: Tensor) -> bool:
+    import warnings
+
+    warnings.warn("volatile was removed (Variable.volatile is always False)", stacklevel=2)
+    return False
+
+
+def _set_volatile(self: Tensor, value: Any) -> None:
+    import warnings
+
+    warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` "
+                  "instead.", stacklevel=2)
+
+
+def _tensor_getattr(self: Tensor, name: str) -> Any:
+    """Reached only when the attribute does not exist: say whether PyTorch has it."""
+    raise missing("torch.Tensor", name)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -233,6 +274,15 @@ def _typed_storage(self: Tensor) -> Any:
     return TypedStorage.of(self)
 
 
+def _pinned(tensor: Tensor) -> Tensor:
+    """pin_memory() pins for the accelerator: without one PyTorch refuses (the int device's
+    check), with gradsh's CUDA the tensor is returned as it is."""
+    from gradsh.engine.ops.arguments import _accelerator
+
+    _accelerator(0)
+    return tensor
+
+
 # Methods of a real CPU tensor that PyTorch answers without computing: (name, function).
 _TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
     ("new", _new_like),
@@ -241,7 +291,7 @@ _TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
     ("get_device", lambda self: -1 if self.device == "cpu" else 0),
     ("is_shared", lambda self: False),
     ("share_memory_", lambda self: self),
-    ("pin_memory", lambda self, device=None: self),
+    ("pin_memory", lambda self, device=None: _pinned(self)),
     ("is_pinned", lambda self, device=None: False),
     ("conj", lambda self: self),
     ("conj_physical", lambda self: self.clone()),
@@ -322,4 +372,5 @@ def install() -> None:
         setattr(Tensor, name, method)
     for name, getter in _TRIVIAL_PROPERTIES:
         setattr(Tensor, name, property(getter))
+    Tensor.volatile = property(_volatile, _set_volatile)  # type: ignore[attr-defined]
     _install_unimplemented()

@@ -29,6 +29,16 @@ class Generator(_engine_random.Generator):
     def __repr__(self) -> str:
         return f"<torch._C.Generator object at {id(self):#x}>"
 
+    def get_state(self) -> Tensor:  # type: ignore[override]
+        """The state as PyTorch's uint8 tensor (torch.get_rng_state's layout)."""
+        return Tensor._make(_encode_state(self.raw_state()), "cpu")
+
+    def set_state(self, new_state: Any) -> Generator:  # type: ignore[override]
+        if not isinstance(new_state, Tensor):
+            raise TorchTypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+        set_rng_state(new_state, self)
+        return self
+
 
 def manual_seed(seed: int) -> _engine_random.Generator:
     """Seed the global generator; returns it, as PyTorch does."""
@@ -84,11 +94,11 @@ def get_rng_state() -> Tensor:
     return Tensor._make(_encode_state(default_generator.get_state()), "cpu")
 
 
-def set_rng_state(new_state: Tensor) -> None:
+def set_rng_state(new_state: Tensor, generator: Any = None) -> None:
     if not isinstance(new_state, Tensor) or new_state.dtype is not dtypes.uint8:
         raise TorchTypeError("RNG state must be a torch.ByteTensor")
     raw = np.ascontiguousarray(new_state._data, dtype=np.uint8).reshape(-1)
     if raw.size != _STATE_SIZE:
         raise TorchRuntimeError(f"Expected a CPUGeneratorImplState of size {_STATE_SIZE} but "
                                 f"found the input RNG state size to be {raw.size}")
-    default_generator.set_state(_decode_state(raw))
+    (generator or default_generator).set_raw_state(_decode_state(raw))

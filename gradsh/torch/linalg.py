@@ -27,7 +27,91 @@ svdvals = ops.svdvals
 eigh = ops.eigh
 eigvalsh = ops.eigvalsh
 pinv = ops.pinv
+matrix_power = ops.matrix_power
+matmul = ops.matmul
+
+
+def cross(input, other, *, dim=-1, out=None):  # noqa: A002  (PyTorch's names)
+    """torch.linalg.cross: torch.cross along dim, which defaults to the last."""
+    return ops.cross(input, other, dim=dim) if out is None else \
+        ops.cross(input, other, dim=dim, out=out)
+
+
+def vecdot(x, y, *, dim=-1):
+    """torch.linalg.vecdot: the dot product along dim (conjugating x, a no-op for reals)."""
+    return ops.sum(ops.mul(x, y), dim)
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):  # noqa: N803  (PyTorch's name)
+    return ops.diagonal(A, offset, dim1, dim2)
+
+
+def multi_dot(tensors, *, out=None):
+    """torch.linalg.multi_dot as ATen's multi_dot_impl: a 1-d first (last) tensor is a row
+    (column) vector, three matrices in the cheaper of the two orders, more in the matrix-chain
+    order, the result viewed to the output's shape."""
+    n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    mats = list(tensors)
+    out_shape = []
+    for end, position in ((0, 0), (n - 1, -1)):
+        t = tensors[end]
+        if t.dim() == 1:
+            mats[end] = ops.unsqueeze(t, position)
+        elif t.dim() == 2:
+            out_shape.append(t.shape[0] if end == 0 else t.shape[1])
+        else:
+            which = "first" if end == 0 else "last"
+            raise RuntimeError(f"multi_dot(): the {which} tensor must be 1D or 2D but got "
+                               f"{t.dim()}D")
+    for i in range(1, n - 1):
+        if tensors[i].dim() != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {tensors[i].dim()}D")
+    for i in range(n - 1):
+        if mats[i].shape[1] != mats[i + 1].shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes "
+                               f"{list(tensors[i].shape)} and {list(tensors[i + 1].shape)} "
+                               "cannot be multiplied")
+    if n == 2:
+        result = ops.mm(mats[0], mats[1])
+    elif n == 3:
+        a, b = mats[0].shape
+        c, d = mats[2].shape
+        if (a * c) * (b + d) > (b * d) * (a + c):
+            result = ops.mm(mats[0], ops.mm(mats[1], mats[2]))
+        else:
+            result = ops.mm(ops.mm(mats[0], mats[1]), mats[2])
+    else:
+        result = _chain(mats, _chain_order(mats), 0, n - 1)
+    return ops.view(result, out_shape)
+
+
+def _chain_order(mats):
+    """ATen's matrix_chain_order: split[i][j], where multiplying mats i..j splits cheapest."""
+    n = len(mats)
+    p = [m.shape[0] for m in mats] + [mats[-1].shape[1]]
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = None
+            for k in range(i, j):
+                q = cost[i][k] + cost[k + 1][j] + p[i] * p[k + 1] * p[j + 1]
+                if cost[i][j] is None or q < cost[i][j]:
+                    cost[i][j], split[i][j] = q, k
+    return split
+
+
+def _chain(mats, split, i, j):
+    if i == j:
+        return mats[i]
+    k = split[i][j]
+    return ops.mm(_chain(mats, split, i, k), _chain(mats, split, k + 1, j))
+
 
 __all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "inv", "inv_ex", "det",
            "slogdet", "solve", "solve_ex", "solve_triangular", "cholesky", "cholesky_ex", "qr",
-           "svd", "svdvals", "eigh", "eigvalsh", "pinv", "matrix_exp"]
+           "svd", "svdvals", "eigh", "eigvalsh", "pinv", "matrix_exp", "matrix_power", "matmul",
+           "cross", "vecdot", "diagonal", "multi_dot"]

@@ -23,6 +23,7 @@ import numpy as np
 from gradsh.engine.functions.cascade_sum import torch_sum
 from gradsh.engine.functions.common import _quiet, fma64
 from gradsh.engine.tensor import Array, Function, Tensor
+from gradsh.engine.vecmath import stdsort
 from gradsh.engine.vecmath.fp import fma32
 
 __all__ = [
@@ -102,61 +103,9 @@ def coalesced_form(indices: Array, values: Array, shape: tuple[int, ...]) -> Coo
 
 
 def std_sort(keys: Array) -> Array:
-    """The permutation libstdc++'s std::sort leaves (introsort: median-of-three quicksort down
-    to runs of 16, then insertion sort), comparing keys only, as ATen's CPU sort does."""
-    key = [int(k) for k in keys]
-    perm = list(range(len(key)))
-
-    def less(i: int, j: int) -> bool:
-        return key[perm[i]] < key[perm[j]]
-
-    def swap(i: int, j: int) -> None:
-        perm[i], perm[j] = perm[j], perm[i]
-
-    stack = [(0, len(perm), 2 * (len(perm).bit_length() - 1) if perm else 0)]
-    while stack:
-        first, last, depth = stack.pop()
-        while last - first > 16:
-            if depth == 0:  # (heapsort in libstdc++; not reached for realistic sizes)
-                perm[first:last] = sorted(perm[first:last], key=lambda p: key[p])
-                break
-            depth -= 1
-            a, b, c = first + 1, first + (last - first) // 2, last - 1
-            if less(a, b):
-                median = b if less(b, c) else (c if less(a, c) else a)
-            else:
-                median = a if less(a, c) else (c if less(b, c) else b)
-            swap(first, median)
-            lo, hi = first + 1, last
-            while True:
-                while less(lo, first):
-                    lo += 1
-                hi -= 1
-                while less(first, hi):
-                    hi -= 1
-                if not lo < hi:
-                    break
-                swap(lo, hi)
-                lo += 1
-            stack.append((lo, last, depth))
-            last = lo
-    _insertion_sort(perm, key)
-    return np.asarray(perm, dtype=np.int64)
-
-
-def _insertion_sort(perm: list[int], key: list[int]) -> None:
-    """std::__final_insertion_sort: a guarded insertion sort of the first 16, unguarded after."""
-    for i in range(1, len(perm)):
-        value = perm[i]
-        if i < 16 and key[value] < key[perm[0]]:
-            perm[1:i + 1] = perm[0:i]
-            perm[0] = value
-            continue
-        j = i
-        while key[value] < key[perm[j - 1]]:
-            perm[j] = perm[j - 1]
-            j -= 1
-        perm[j] = value
+    """The permutation libstdc++'s std::sort leaves, comparing keys only, as ATen's CPU sort
+    does (vecmath/stdsort.py)."""
+    return np.array(stdsort.plain_order([int(k) for k in keys]), np.int64)
 
 
 class SparseCooTensorWithDimsAndTensorsBackward0(Function):

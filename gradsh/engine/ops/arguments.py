@@ -12,7 +12,12 @@ import numpy as np
 
 from gradsh.engine import backend, dtypes, limits, meta
 from gradsh.engine.dtypes import DType
-from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError, TorchTypeError
+from gradsh.engine.exceptions import (
+    TorchAssertionError,
+    TorchIndexError,
+    TorchRuntimeError,
+    TorchTypeError,
+)
 from gradsh.engine.tensor import Function, Tensor, _as_array, apply_inplace, check_same_device
 
 __all__ = [
@@ -243,6 +248,11 @@ def _device_name(device: Any) -> str:
         if name.startswith("cuda:") and name != "cuda:0" and _has_cuda():
             raise TorchRuntimeError(f"gradsh has one CUDA device, cuda:0; got {name}")
         return name  # (without CUDA, placing a tensor there fails as on cuda:0: backend.check)
+    kind = name.split(":")[0]
+    if kind == "mps":
+        raise TorchRuntimeError("PyTorch is not linked with support for mps devices")
+    if kind == "xpu":
+        raise TorchAssertionError("Torch not compiled with XPU enabled")
     raise TorchRuntimeError(
         "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, "
         "maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of "

@@ -352,7 +352,7 @@ def lerp_(start: Tensor, end: Tensor, weight: Any) -> Tensor:
     return apply_inplace(LerpBackward1, start, end, weight)
 
 
-@guarded
+@guarded(tensor_first=False)  # xlogy.Scalar_Self: torch.special.xlogy(2, y)
 def xlogy(a: TensorLike, b: TensorLike) -> Tensor:
     a = as_tensor_operand(a) if not isinstance(a, Tensor) else a
     return XlogyBackward0.apply(a, as_tensor_operand(b))

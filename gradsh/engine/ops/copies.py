@@ -10,6 +10,7 @@ import numpy as np
 from gradsh.engine import backend, dtypes, limits, meta
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
+    TorchAssertionError,
     TorchIndexError,
     TorchNotImplementedError,
     TorchRuntimeError,
@@ -102,15 +103,44 @@ def tensor_type(a: Tensor, dtype: Any = None) -> Any:
     if dtype is None:
         prefix = "torch.cuda." if a.device != "cpu" else "torch."
         return prefix + a.dtype.legacy
+    on_cuda = False
     if isinstance(dtype, str):
-        if dtype not in _TYPE_NAMES:
+        on_cuda = dtype.startswith("torch.cuda.")
+        if on_cuda:
+            _cuda_types_available()
+        name = dtype.replace("torch.cuda.", "torch.", 1)
+        if name not in _TYPE_NAMES:
             raise TorchValueError(f"invalid type: '{dtype}'")
-        dtype = _TYPE_NAMES[dtype]
+        dtype = _TYPE_NAMES[name]
     elif isinstance(getattr(dtype, "dtype", None), DType):  # torch.FloatTensor
+        on_cuda = getattr(dtype, "is_cuda", False) is True  # torch.cuda.FloatTensor
         dtype = dtype.dtype
     elif not isinstance(dtype, DType):
         raise TorchTypeError("dtype must be a type, str, or dtype object")
+    if on_cuda:
+        _cuda_types_available()
+        return to(a, dtype=dtype, device="cuda:0")
     return to(a, dtype)
+
+
+def _cuda_types_available() -> None:
+    try:
+        backend.check("cuda:0")
+    except TorchAssertionError:
+        raise TorchRuntimeError(NO_ATEN_CUDA) from None
+
+
+# PyTorch's CPU build asked for a torch.cuda tensor type by x.type(...)
+NO_ATEN_CUDA = (
+    "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two "
+    "shared libraries: a CPU library and a CUDA library; this error has occurred because you "
+    "are trying to use some CUDA functionality, but the CUDA library has not been loaded by the "
+    "dynamic linker for some reason.  The CUDA library MUST be loaded, EVEN IF you don't "
+    "directly use any symbols from the CUDA library! One common culprit is a lack of "
+    "-Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic "
+    "library dependencies if you don't depend on any of their symbols.  You can check if this "
+    "has occurred by using ldd on your binary to see if there is a dependency on *_cuda.so "
+    "library.")
 
 
 @guarded

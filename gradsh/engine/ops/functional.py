@@ -244,7 +244,14 @@ def flipud(a: Tensor) -> Tensor:
 def repeat_interleave(a: Tensor, repeats: Any = None, dim: int | None = None, *,
                       output_size: int | None = None) -> Tensor:
     """Each element (or slice along dim) repeated: an int repeats as ATen composes it
-    (unsqueeze, expand, clone, view); a tensor of repeats through index_select."""
+    (unsqueeze, expand, clone, view); a tensor of repeats through index_select. Given only a
+    tensor of repeats, each index repeated that many times (repeat_interleave(repeats))."""
+    if repeats is None and dim is None and isinstance(a, Tensor) and \
+            not a.dtype.is_floating_point:
+        if a.ndim != 1:
+            raise TorchRuntimeError("repeat_interleave only accept 1D vector as repeat")
+        indices = Tensor._make(np.arange(a.numel(), dtype=a._data.dtype), a.device)
+        return repeat_interleave(indices, a, 0)
     if dim is None:
         a, d = flatten(a), 0
     else:

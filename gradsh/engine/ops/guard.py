@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import exceptions, limits
+from gradsh.engine import autocast, exceptions, limits
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchTypeError
 from gradsh.engine.ops.arguments import OperandTypeError, _type_name, python_scalar
@@ -211,8 +211,13 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
     temporaries = _TEMPORARIES.get(name, 0)
 
     params: list[tuple[str, ...]] = []  # the implementation's, read at the first keyword call
+    autocasts = name in autocast.LOWER_PRECISION or name in autocast.FP32
 
     def guarded(*given: Any, **kwargs: Any) -> Any:
+        if autocasts and autocast.Autocast.dtype is not None:
+            target = autocast.policy_of(name)
+            if target is not None:
+                given, kwargs = autocast.cast_arguments(target, given, kwargs)
         if kwargs and not _POSITIONAL_KEYS.isdisjoint(kwargs):
             if not params:
                 params.append(_positional_params(function))
@@ -316,7 +321,7 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
         Python number) checked here without packing the arguments."""
         kind = other.__class__
         if more or kwargs or not (kind is float or kind is Tensor or kind is int) or \
-                not isinstance(self, Tensor):
+                not isinstance(self, Tensor) or (autocasts and autocast.Autocast.dtype):
             if other is _ABSENT:
                 return guarded(self, *more, **kwargs)
             return guarded(self, other, *more, **kwargs)

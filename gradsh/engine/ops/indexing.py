@@ -446,6 +446,11 @@ def setitem(t: Tensor, key: Any, value: Any) -> Tensor:
     stripped = _strip_leading_ones(v.shape)
     if stripped != v.shape:
         v = view(v, stripped)
+    if v.dtype is not sliced.dtype and len(advanced) == 1 and v.numel() == 1 and \
+            advanced[0][1].dtype is dtypes.bool_ and v.device == "cpu":
+        # ATen's index_put_ fills through one boolean mask with the value's item(), which
+        # takes the destination's dtype (canDispatchToMaskedFill)
+        v = to(v, sliced.dtype)
     if v.dtype is not sliced.dtype:
         raise TorchRuntimeError(
             "Index put requires the source and destination dtypes match, got "
@@ -473,14 +478,26 @@ def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
     if index.ndim != a.ndim and not (index.ndim <= 1 and a.ndim <= 1):
         raise TorchRuntimeError("Index tensor must have the same number of dimensions as "
                                 "input tensor")
-    d, wrapped = _dim_index(a, d, index)
     for i in range(index.ndim):
         if i != d and a.ndim and index.shape[i] > a.shape[i]:
             raise TorchRuntimeError(
                 f"Size does not match at dimension {i} expected index "
                 f"{list(index.shape)} to be no larger than self {list(a.shape)} apart from "
                 f"dimension {d}")
-    return GatherBackward0.apply(a, dim=d, index=wrapped)
+    _check_gather_bounds(a, d, index)
+    return GatherBackward0.apply(a, dim=d, index=index)
+
+
+def _check_gather_bounds(a: Tensor, d: int, index: Tensor) -> None:
+    """gather's and scatter's kernels take no negative index: the first entry outside
+    [0, size), with dimension d innermost as ATen's loop runs, is the one reported."""
+    size = a.shape[d] if a.ndim else 1
+    data = backend.to_host(index._data)
+    if data.size == 0 or (int(data.min()) >= 0 and int(data.max()) < size):
+        return
+    order = np.moveaxis(data, d, -1).reshape(-1) if data.ndim else data.reshape(-1)
+    bad = int(order[(order < 0) | (order >= size)][0])
+    raise TorchRuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
 
 
 @guarded
@@ -559,28 +576,50 @@ def index_fill_(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     return _index_fill(a, dim, index, value, "index_fill_", inplace=True)
 
 
-def _check_scatter_dims(a: Tensor, index: Tensor) -> None:
-    """ATen's scatter check: as many dimensions in index as in self (0-d counting as 1-d)."""
-    if max(index.ndim, 1) != max(a.ndim, 1):
+def _scatter_checks(a: Tensor, dim: int, index: Any, src: Any) -> tuple[int, Tensor]:
+    """ATen's scatter_meta_impl, in its order (every variant calls itself "scatter"): the dim,
+    the index's and src's dtypes, their numbers of dimensions (0-d counting as 1-d) and sizes,
+    then the kernel's bounds check."""
+    d = wrap_dim(dim, a.ndim)
+    index = _index_tensor(index, "scatter")
+    tensor_src = isinstance(src, Tensor)
+    if tensor_src and src.dtype is not a.dtype:
+        raise TorchRuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    ndim = max(index.ndim, 1)
+    if ndim != max(a.ndim, 1):
         raise TorchRuntimeError("Index tensor must have the same number of dimensions as self "
                                 "tensor")
+    if tensor_src and ndim != max(src.ndim, 1):
+        raise TorchRuntimeError("Index tensor must have the same number of dimensions as src "
+                                "tensor")
+    sizes = [index.shape[i] if index.ndim else 1 for i in range(ndim)]
+    own = [a.shape[i] if a.ndim else 1 for i in range(ndim)]
+    wrong = any(i != d and sizes[i] > own[i] for i in range(ndim))
+    if tensor_src:
+        other = [src.shape[i] if src.ndim else 1 for i in range(ndim)]
+        if wrong or any(sizes[i] > other[i] for i in range(ndim)):
+            raise TorchRuntimeError(
+                f"Expected index {list(index.shape)} to be no larger than self "
+                f"{list(a.shape)} apart from dimension {d} and to be no larger size than src "
+                f"{list(src.shape)}")
+    elif wrong:
+        raise TorchRuntimeError(f"Expected index {list(index.shape)} to be no larger than self "
+                                f"{list(a.shape)} apart from dimension {d}")
+    _check_gather_bounds(a, d, index)
+    return d, index
 
 
 def _scatter(a: Tensor, dim: int, index: Tensor, src: Any, value: Any, fname: str,
              inplace: bool, reduce: str | None = None) -> Tensor:
     a = _check_tensor(a, fname)
-    index = _index_tensor(index, fname)
-    d, wrapped = _dim_index(a, dim, index)
-    _check_scatter_dims(a, index)
     if src is None:
         src = value
-    if isinstance(src, Tensor) and src.dtype is not a.dtype:
-        raise TorchRuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    d, index = _scatter_checks(a, dim, index, src)
     if reduce is not None:
-        return _scatter_with_reduce(a, d, wrapped, src, reduce, inplace)
+        return _scatter_with_reduce(a, d, index, src, reduce, inplace)
     if isinstance(src, Tensor):
-        return apply_node(inplace, ScatterBackward0, a, src, dim=d, index=wrapped)
-    return apply_node(inplace, ScatterBackward1, a, dim=d, index=wrapped, value=src)
+        return apply_node(inplace, ScatterBackward0, a, src, dim=d, index=index)
+    return apply_node(inplace, ScatterBackward1, a, dim=d, index=index, value=src)
 
 
 def _scatter_with_reduce(a: Tensor, dim: int, index: Tensor, src: Any, reduce: str,
@@ -615,11 +654,9 @@ def scatter_(a: Tensor, dim: int, index: Tensor, src: Any = None, value: Any = N
 def _scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor, fname: str,
                  inplace: bool) -> Tensor:
     a = _check_tensor(a, fname)
-    index = _index_tensor(index, fname)
-    src = _check_tensor(src, fname, "src", 4)
-    d, wrapped = _dim_index(a, dim, index)
-    _check_scatter_dims(a, index)
-    return apply_node(inplace, ScatterAddBackward0, a, src, dim=d, index=wrapped)
+    src = _check_tensor(src, fname, "src", 3 if inplace else 4)  # a method counts from dim
+    d, index = _scatter_checks(a, dim, index, src)
+    return apply_node(inplace, ScatterAddBackward0, a, src, dim=d, index=index)
 
 
 @guarded
@@ -635,17 +672,13 @@ def scatter_add_(a: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
 def _scatter_reduce(a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str,
                     include_self: bool, fname: str, inplace: bool) -> Tensor:
     a = _check_tensor(a, fname)
-    index = _index_tensor(index, fname)
-    src = _check_tensor(src, fname, "src", 4)
+    src = _check_tensor(src, fname, "src", 3 if inplace else 4)
     reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # ATen's older names
     if reduce not in ("sum", "prod", "mean", "amax", "amin"):
         raise TorchRuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
                                 f"got {reduce}")
-    if src.dtype is not a.dtype:
-        raise TorchRuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    d, wrapped = _dim_index(a, dim, index)
-    _check_scatter_dims(a, index)
-    return apply_node(inplace, ScatterReduceBackward0, a, src, dim=d, index=wrapped,
+    d, index = _scatter_checks(a, dim, index, src)
+    return apply_node(inplace, ScatterReduceBackward0, a, src, dim=d, index=index,
                       reduce=reduce, include_self=include_self)
 
 

@@ -1,8 +1,10 @@
 """torch.func.vmap, emulated: the function runs once per index of the mapped dimension and the
 results are stacked.
 
-The values are PyTorch's; the graph is not (each result is a StackBackward0 of the
-per-example results, where PyTorch's batched kernels give the op's own node), and randomness
+The values are PyTorch's; the graph is not: each result is a stack of the per-example results
+(PyTorch's batched kernels give the op's own node, whose name the stack's node shows when every
+example's result comes from the same op), and a backward inside the function keeps the graph
+until the last index, as PyTorch's one batched backward would. Randomness
 inside the function is not policed: every call draws afresh, as randomness="different" does
 (PyTorch's default "error" mode raises instead).
 """
@@ -14,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import gradsh.torch as torch
+from gradsh.engine.backward import KEEP_GRAPHS
 from gradsh.torch._functorch.pytree import tree_flatten, tree_unflatten
 
 __all__ = ["vmap"]
@@ -38,9 +41,22 @@ def _dims_per_leaf(in_dims: Any, args: tuple[Any, ...], name: str) -> list[Any]:
                          f"structure {_spec(len(args))}.")
     dims: list[Any] = []
     for dim, arg in zip(in_dims, args):
-        count = len(tree_flatten(arg)[0])
-        dims += _dims_per_leaf(dim, (arg,), name) if isinstance(dim, tuple) else [dim] * count
+        dims += _dims_of_arg(dim, arg, name)
     return dims
+
+
+def _dims_of_arg(dim: Any, arg: Any, name: str) -> list[Any]:
+    """One argument's in_dims entry (an int, None, or a tuple, list or dict shaped like the
+    argument: in_dims=({"x": 0, "y": None},)) for each of its flat leaves."""
+    if isinstance(dim, tuple):
+        return _dims_per_leaf(dim, (arg,), name) if not isinstance(arg, tuple) else \
+            _dims_per_leaf(dim, arg, name)
+    if isinstance(dim, list) and isinstance(arg, list) and len(dim) == len(arg):
+        return [d for sub, a in zip(dim, arg) for d in _dims_of_arg(sub, a, name)]
+    if isinstance(dim, dict) and isinstance(arg, dict) and dim.keys() == arg.keys():
+        # tree_flatten takes a dict's values in the dict's own order
+        return [d for k in arg for d in _dims_of_arg(dim[k], arg[k], name)]
+    return [dim] * len(tree_flatten(arg)[0])
 
 
 def _check_inputs(flat: list[Any], dims: list[Any], where: str) -> None:
@@ -77,14 +93,30 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
         for i in range(sizes[0]):
             sliced = [x.select(d, i) if d is not None and isinstance(x, torch.Tensor) else x
                       for x, d in zip(flat, dims)]
-            results.append(func(*tree_unflatten(sliced, spec), **kwargs))
+            keep = i < sizes[0] - 1
+            KEEP_GRAPHS[0] += keep
+            try:
+                results.append(func(*tree_unflatten(sliced, spec), **kwargs))
+            finally:
+                KEEP_GRAPHS[0] -= keep
         outs = [tree_flatten(r) for r in results]
         out_spec = outs[0][1]
         columns = list(zip(*(leaves for leaves, _ in outs)))
         out_dim_list = ([out_dims] * len(columns) if isinstance(out_dims, int) or
                         out_dims is None else list(out_dims))
-        stacked = [torch.stack(list(column), dim) if dim is not None else column[0]
+        stacked = [_stack(list(column), dim) if dim is not None else column[0]
                    for column, dim in zip(columns, out_dim_list)]
         return tree_unflatten(stacked, out_spec)
 
     return wrapped
+
+
+def _stack(results: list[Any], dim: int) -> Any:
+    """The per-example results stacked; the stack's node is named after the op that made them
+    all (ReluBackward0 for vmap(model) ending in relu), the node PyTorch's batched op gives."""
+    out = torch.stack(results, dim)
+    names = {type(r.grad_fn).__name__ if isinstance(r, torch.Tensor) and r.grad_fn is not None
+             else None for r in results}
+    if out.grad_fn is not None and len(names) == 1 and None not in names:
+        out.grad_fn.node_name = names.pop()
+    return out

@@ -1,16 +1,14 @@
-"""torch.amp.GradScaler: dynamic loss scaling as PyTorch 2.13 does it, with its CUDA-less
-fallback (a scaler for 'cuda' without CUDA warns and is disabled: every method passes through)."""
+"""torch.amp.GradScaler (and the deprecated torch.cuda.amp.GradScaler): loss scaling with
+dynamic growth and backoff, as torch/amp/grad_scaler.py does it. On PyTorch's CPU build a CUDA
+scaler warns and turns itself off (scale() returns its argument, step() just steps)."""
 
 from __future__ import annotations
 
-import math
 import warnings
 from typing import Any
 
-__all__ = ["GradScaler"]
-
-_READY, _UNSCALED, _STEPPED = "ready", "unscaled", "stepped"
-
+from gradsh.engine import dtypes, ops
+from gradsh.engine.tensor import Tensor, no_grad
 
 class GradScaler:
     def __init__(self, device: str = "cuda", init_scale: float = 2.0 ** 16,
@@ -18,133 +16,82 @@ class GradScaler:
                  growth_interval: int = 2000, enabled: bool = True) -> None:
         self._device = device
         self._enabled = enabled
-        if self._device == "cuda" and enabled:
-            from gradsh.torch import cuda
-
-            if not cuda.is_available():
-                warnings.warn("torch.cuda.amp.GradScaler is enabled, but CUDA is not available."
-                              "  Disabling.", UserWarning, stacklevel=2)
-                self._enabled = False
-        if not self._enabled:
-            return
-        if growth_factor <= 1.0:
-            raise AssertionError("The growth factor must be > 1.0.")
-        if backoff_factor >= 1.0:
-            raise AssertionError("The backoff factor must be < 1.0.")
+        if device == "cuda" and enabled:
+            warnings.warn("torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  "
+                          "Disabling.", stacklevel=2)
+            self._enabled = False
         self._init_scale = init_scale
-        self._scale: Any = None
+        self._scale: Tensor | None = None
         self._growth_factor = growth_factor
         self._backoff_factor = backoff_factor
         self._growth_interval = growth_interval
-        self._init_growth_tracker = 0
         self._growth_tracker = 0
-        self._states: dict[int, dict[str, Any]] = {}
+        self._found_inf: dict[int, bool] = {}  # id(optimizer) -> inf or nan in its gradients
 
     def is_enabled(self) -> bool:
         return self._enabled
 
-    def _scale_tensor(self) -> Any:
-        if self._scale is None:  # made on first use, as PyTorch's lazy init
-            from gradsh import torch
-
-            self._scale = torch.full((), self._init_scale, dtype=torch.float32)
+    def _scale_tensor(self) -> Tensor:
+        if self._scale is None:
+            self._scale = ops.full((), self._init_scale, dtype=dtypes.float32)
         return self._scale
-
-    def _state(self, optimizer: Any) -> dict[str, Any]:
-        return self._states.setdefault(id(optimizer), {"stage": _READY, "found_inf": None})
 
     def scale(self, outputs: Any) -> Any:
         if not self._enabled:
             return outputs
-        from gradsh import torch
-
-        if isinstance(outputs, torch.Tensor):
-            return outputs * self._scale_tensor()
-        if isinstance(outputs, (list, tuple)):
-            return type(outputs)(self.scale(v) for v in outputs)
-        if hasattr(outputs, "__iter__"):
-            return map(self.scale, outputs)
-        raise ValueError("outputs must be a Tensor or an iterable of Tensors")
+        if isinstance(outputs, Tensor):
+            return ops.mul(outputs, self._scale_tensor())
+        return type(outputs)(self.scale(o) for o in outputs)
 
     def unscale_(self, optimizer: Any) -> None:
         if not self._enabled:
             return
-        self._check("unscale_")
-        state = self._state(optimizer)
-        if state["stage"] == _UNSCALED:
+        if id(optimizer) in self._found_inf:
             raise RuntimeError("unscale_() has already been called on this optimizer since the "
                                "last update().")
-        if state["stage"] == _STEPPED:
-            raise RuntimeError("unscale_() is being called after step().")
-        from gradsh import torch
-
-        inv_scale = self._scale.double().reciprocal().float()
+        inv = ops.reciprocal(ops.to(self._scale_tensor(), dtypes.float64)).float()
         found = False
-        with torch.no_grad():
+        with no_grad():
             for group in optimizer.param_groups:
-                for param in group["params"]:
-                    if param.grad is None:
+                for p in group["params"]:
+                    if p.grad is None:
                         continue
-                    if param.grad.dtype == torch.float16:
-                        raise ValueError("Attempting to unscale FP16 gradients.")
-                    if not bool(torch.isfinite(param.grad).all()):
+                    if not bool(ops.all(ops.isfinite(p.grad))):
                         found = True
-                    param.grad.mul_(inv_scale)
-        state["found_inf"] = torch.full((), float(found), dtype=torch.float32)
-        state["stage"] = _UNSCALED
+                    p.grad.mul_(inv)
+        self._found_inf[id(optimizer)] = found
 
     def step(self, optimizer: Any, *args: Any, **kwargs: Any) -> Any:
         if not self._enabled:
             return optimizer.step(*args, **kwargs)
-        if "closure" in kwargs:
-            raise RuntimeError("Closure use is not currently supported if GradScaler is enabled.")
-        self._check("step")
-        state = self._state(optimizer)
-        if state["stage"] == _STEPPED:
-            raise RuntimeError("step() has already been called since the last update().")
-        if state["stage"] == _READY:
+        if id(optimizer) not in self._found_inf:
             self.unscale_(optimizer)
-        retval = None
-        if not state["found_inf"].item():
-            retval = optimizer.step(*args, **kwargs)
-        state["stage"] = _STEPPED
-        return retval
+        if not self._found_inf[id(optimizer)]:
+            return optimizer.step(*args, **kwargs)
+        return None
 
     def update(self, new_scale: Any = None) -> None:
         if not self._enabled:
             return
-        self._check("update")
+        scale = self._scale_tensor()
         if new_scale is not None:
-            if isinstance(new_scale, float):
-                self._scale.fill_(new_scale)
-            else:
-                self._scale.copy_(new_scale)
+            value = float(new_scale)
+        elif any(self._found_inf.values()):
+            value = float(scale) * self._backoff_factor
+            self._growth_tracker = 0
         else:
-            found = [s["found_inf"] for s in self._states.values() if s["found_inf"] is not None]
-            if not found:
-                raise AssertionError("No inf checks were recorded prior to update.")
-            if any(bool(f.item()) for f in found):  # torch._amp_update_scale_
-                self._scale.mul_(self._backoff_factor)
+            value = float(scale)
+            self._growth_tracker += 1
+            if self._growth_tracker == self._growth_interval:
+                value *= self._growth_factor
                 self._growth_tracker = 0
-            else:
-                self._growth_tracker += 1
-                if self._growth_tracker == self._growth_interval:
-                    grown = self._scale * self._growth_factor
-                    if math.isfinite(grown.item()):
-                        self._scale.copy_(grown)
-                    self._growth_tracker = 0
-        self._states = {}
-
-    def _check(self, name: str) -> None:
-        if self._scale is None:
-            raise AssertionError(f"Attempted {name} but _scale is None.  This may indicate your "
-                                 "script did not use scaler.scale(loss or outputs) earlier in "
-                                 "the iteration.")
+        self._scale = ops.full((), value, dtype=dtypes.float32)
+        self._found_inf.clear()
 
     def get_scale(self) -> float:
         if not self._enabled:
             return 1.0
-        return self._init_scale if self._scale is None else float(self._scale.item())
+        return self._init_scale if self._scale is None else float(self._scale)
 
     def get_growth_factor(self) -> float:
         return self._growth_factor
@@ -170,9 +117,23 @@ class GradScaler:
             raise RuntimeError("The source state dict is empty, possibly because it was saved "
                                "from a disabled instance of GradScaler.")
         self._init_scale = state_dict["scale"]
-        if self._scale is not None:
-            self._scale.fill_(state_dict["scale"])
+        self._scale = ops.full((), state_dict["scale"], dtype=dtypes.float32)
         self._growth_factor = state_dict["growth_factor"]
         self._backoff_factor = state_dict["backoff_factor"]
         self._growth_interval = state_dict["growth_interval"]
         self._growth_tracker = state_dict["_growth_tracker"]
+
+def _deprecated_cuda_scaler() -> type:
+    class CudaGradScaler(GradScaler):
+        def __init__(self, init_scale: float = 2.0 ** 16, growth_factor: float = 2.0,
+                     backoff_factor: float = 0.5, growth_interval: int = 2000,
+                     enabled: bool = True) -> None:
+            warnings.warn("`torch.cuda.amp.GradScaler(args...)` is deprecated. Please use "
+                          "`torch.amp.GradScaler('cuda', args...)` instead.", FutureWarning,
+                          stacklevel=2)
+            super().__init__("cuda", init_scale, growth_factor, backoff_factor,
+                             growth_interval, enabled)
+
+    CudaGradScaler.__name__ = CudaGradScaler.__qualname__ = "GradScaler"
+    return CudaGradScaler
+

@@ -8,8 +8,10 @@ from typing import Any
 
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.tensor import Node, SavedHooks, Tensor
+from gradsh.torch.autograd._multi_hook import register_multi_grad_hook
 
-__all__ = ["Node", "disable_saved_tensors_hooks", "save_on_cpu", "saved_tensors_hooks"]
+__all__ = ["Node", "disable_saved_tensors_hooks", "register_multi_grad_hook", "save_on_cpu",
+           "saved_tensors_hooks"]
 
 
 class saved_tensors_hooks:  # noqa: N801  (PyTorch's name)

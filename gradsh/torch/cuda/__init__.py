@@ -19,6 +19,22 @@ def __getattr__(name: str) -> Any:
     return _missing_attribute(name)
 
 
+def _legacy_types() -> dict[str, type]:
+    """torch.cuda.FloatTensor and friends (old code picks one: `dtype = torch.cuda.FloatTensor
+    if use_cuda else torch.FloatTensor`)."""
+    from gradsh.engine import dtypes
+    from gradsh.torch._python_api import legacy_cuda_type
+
+    kinds = (dtypes.float32, dtypes.float64, dtypes.float16, dtypes.bfloat16, dtypes.int64,
+             dtypes.int32, dtypes.int16, dtypes.int8, dtypes.uint8, dtypes.bool_)
+    return {d.legacy: legacy_cuda_type(d) for d in kinds}
+
+
+globals().update(_legacy_types())
+
+from gradsh.torch.cuda import amp  # noqa: E402  (torch.cuda.amp.autocast, GradScaler)
+
+
 def is_available() -> bool:
     """True with --sim-cuda, or when CuPy finds a GPU (checked without importing CuPy when it
     is not installed)."""

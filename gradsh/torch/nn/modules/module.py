@@ -13,7 +13,7 @@ from gradsh.engine import dtypes, meta, ops
 from gradsh.engine.dtypes import DType
 from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch._missing import NotImplementedInGradsh
-from gradsh.torch.nn.modules._hooks import BackwardHook
+from gradsh.torch.nn.modules._hooks import BackwardHook, setup_non_full_hooks
 from gradsh.torch.utils.hooks import RemovableHandle
 from gradsh.torch.nn.parameter import Buffer, Parameter
 
@@ -383,9 +383,10 @@ class Module:
         if self._is_full_backward_hook is True:
             raise RuntimeError("Cannot use both regular backward hooks and full backward hooks "
                                "on a single Module. Please use only one of them.")
-        raise NotImplementedInGradsh(
-            "gradsh does not implement torch.nn.Module.register_backward_hook (deprecated: use "
-            "register_full_backward_hook) yet")
+        self._is_full_backward_hook = False
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
 
     def _call_impl(self, *args: Any, **kwargs: Any) -> Any:
         if not (self._backward_hooks or self._backward_pre_hooks or self._forward_hooks
@@ -428,6 +429,12 @@ class Module:
                     hook_result = hook(self, args, result)
                 if hook_result is not None:
                     result = hook_result
+            if self._backward_hooks and self._is_full_backward_hook is False:
+                message = setup_non_full_hooks(self, [*self._backward_hooks.values()], args,
+                                               result)
+                if message is not None:
+                    # one place, as PyTorch's module.py: the default filter shows it once
+                    warnings.warn(message, FutureWarning, stacklevel=1)
             if bw_hook is not None:
                 if not isinstance(result, (Tensor, tuple)):
                     warnings.warn("For backward hooks to be called, module output should be a "
