@@ -1,5 +1,6 @@
-"""MKL's getrf/getrs (gradsh/engine/vecmath/lapack.py): inv, solve, det and slogdet are torch's
-bits, float32 and float64, single and batched, contiguous and transposed inputs.
+"""MKL's getrf/getrs (gradsh/engine/vecmath/lapack.py) and float64 products (blas.py): inv,
+solve, det, slogdet, mm, addmm, mv, dot and bmm are torch's bits, float32 and float64, single
+and batched, contiguous and transposed inputs.
 
 Skipped where the `mkl` package is not loaded, a failure where CI requires it
 (GRADSH_REQUIRE_MKL=1).
@@ -65,3 +66,29 @@ def test_singular_errors_name_torchs_element(mkl_lapack: None, torch: Any) -> No
             messages.append(str(exc).splitlines()[0])
     assert len(messages) == 2 and messages[0] == messages[1]
     assert "element 3 is zero" in messages[0]
+
+
+DOUBLE_PRODUCTS = {
+    "mm": lambda L, a, b, bias, v: L.from_numpy(a) @ L.from_numpy(b),
+    "mm_transposed": lambda L, a, b, bias, v: L.from_numpy(a) @ L.from_numpy(b.T.copy()).T,
+    "addmm": lambda L, a, b, bias, v: L.addmm(L.from_numpy(bias), L.from_numpy(a),
+                                              L.from_numpy(b)),
+    "mv": lambda L, a, b, bias, v: L.from_numpy(a) @ L.from_numpy(v),
+    "dot": lambda L, a, b, bias, v: L.dot(L.from_numpy(v), L.from_numpy(v)),
+    "bmm": lambda L, a, b, bias, v: L.bmm(L.from_numpy(a).expand(3, *a.shape),
+                                          L.from_numpy(b).expand(3, *b.shape)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DOUBLE_PRODUCTS))
+def test_float64_products_match_torch(mkl_lapack: None, one_thread: None, torch: Any,
+                                      name: str) -> None:
+    """float64 mm, addmm, mv, dot and bmm: MKL's dgemm/dgemv/ddot as ATen calls them (and
+    ATen's own unfused loop for a small bmm)."""
+    rng = np.random.default_rng(sorted(DOUBLE_PRODUCTS).index(name))
+    for m, k, n in [(1, 1, 1), (3, 5, 7), (17, 33, 65), (64, 128, 10), (1, 200, 3), (300, 70, 2)]:
+        a, b = rng.standard_normal((m, k)), rng.standard_normal((k, n))
+        bias, v = rng.standard_normal(n), rng.standard_normal(k)
+        ours = DOUBLE_PRODUCTS[name](gt, a, b, bias, v).numpy()
+        theirs = DOUBLE_PRODUCTS[name](torch, a, b, bias, v).numpy()
+        assert np.array_equal(ours, theirs), f"{(m, k, n)}: {(ours != theirs).sum()} differ"

@@ -9,7 +9,7 @@ import numpy as np
 
 from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.tensor import Array, Function, Shape, Tensor
-from gradsh.engine.vecmath import sgemm
+from gradsh.engine.vecmath import blas, sgemm
 
 __all__ = [
     "MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0", "AddmmBackward0",
@@ -18,14 +18,43 @@ __all__ = [
 ]
 
 F32 = np.float32
+F64 = np.float64
 
 
 def product(a: Array, b: Array) -> Array:
     """a @ b (mm, mv, bmm): float32 NumPy arrays with MKL's bits where gradsh reproduces them
-    (vecmath/sgemm.py), everything else with NumPy / CuPy."""
-    if a.__class__ is np.ndarray and b.__class__ is np.ndarray and a.dtype == b.dtype == F32:
-        return sgemm.matmul(a, b)
+    (vecmath/sgemm.py), float64 ones through MKL where it is loaded (vecmath/blas.py),
+    everything else with NumPy / CuPy."""
+    if a.__class__ is np.ndarray and b.__class__ is np.ndarray and a.dtype == b.dtype:
+        if a.dtype == F32:
+            return sgemm.matmul(a, b)
+        if a.dtype == F64:
+            out = _double_product(a, b)
+            if out is not None:
+                return out
     return xp_of(a).matmul(a, b)
+
+
+def _double_product(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """MKL's dgemm / dgemv / ddot as ATen calls them, by dimension (bmm: from 400
+    multiply-adds a matrix, below which ATen runs its own loop); None: NumPy's."""
+    if a.ndim == 2 and b.ndim == 2:
+        return blas.mm(a, b)
+    if a.ndim == 2 and b.ndim == 1:
+        return blas.mv(a, b)
+    if a.ndim == 1 and b.ndim == 1:
+        return blas.dot(a, b)
+    if a.ndim == 3 and b.ndim == 3:
+        if a.shape[1] * a.shape[2] * b.shape[2] >= 400:
+            return blas.bmm(a, b)
+        if not blas.available():
+            return None
+        # ATen's own small bmm loop (baddbmm_cpu_kernel): an unfused chain over k, in order
+        acc = np.zeros(a.shape[:-1] + b.shape[-1:], F64)
+        for k in range(a.shape[-1]):
+            acc += a[..., :, k:k + 1] * b[..., k:k + 1, :]
+        return acc
+    return None
 
 
 def _strides(array: Array) -> tuple[int, ...]:
@@ -96,6 +125,10 @@ class DotBackward0(Function):
         self.save("tensor", b)
         if a._data.__class__ is np.ndarray and a._data.dtype == b._data.dtype == F32:
             return sgemm.dot(a._data, b._data)
+        if a._data.__class__ is np.ndarray and a._data.dtype == b._data.dtype == F64:
+            out = blas.dot(a._data, b._data)
+            if out is not None:
+                return out
         return xp_of(a._data).dot(a._data, b._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -146,6 +179,12 @@ class AddmmBackward0(Function):
                 and m1.dtype == m2.dtype == b.dtype == F32):
             with _quiet():  # a new row-major result, as ATen's (the rank-1 kernel's is not)
                 return np.ascontiguousarray(sgemm.addmm(b, m1, m2, beta, alpha))
+        if (m1.__class__ is np.ndarray and m2.__class__ is np.ndarray and b.__class__ is np.ndarray
+                and m1.dtype == m2.dtype == b.dtype == F64):
+            with _quiet():
+                out = blas.addmm(b, m1, m2, beta, alpha)  # MKL's dgemm where loaded
+            if out is not None:
+                return out
         product = xp.matmul(mat1._data, mat2._data)
         if alpha != 1:
             product = product * alpha

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -24,7 +25,7 @@ from gradsh.engine.vecmath import mkl
 
 _INT_MAX = 2**31 - 1
 _CBLAS_COL_MAJOR, _CBLAS_NO_TRANS, _CBLAS_TRANS = 102, 111, 112
-_F32 = np.dtype(np.float32)
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
 
 class _Routines:
@@ -36,7 +37,7 @@ class _Routines:
     gemm: Callable[..., None] | None = None
     gemv: Callable[..., None] | None = None
     dot: Callable[..., float] | None = None
-    sgemm_batch: Callable[..., None] | None = None
+    gemm_batch: Callable[..., None] | None = None
 
 
 def _bind(lib: ctypes.CDLL) -> None:
@@ -44,7 +45,7 @@ def _bind(lib: ctypes.CDLL) -> None:
     batch = lib.cblas_sgemm_batch
     batch.argtypes = [ctypes.c_int] + [ptr] * 13 + [ctypes.c_int, ptr]
     batch.restype = None
-    _Routines.sgemm_batch = batch
+    _Routines.gemm_batch = batch
     try:
         from gradsh.engine.vecmath import _blas  # type: ignore[attr-defined]
     except ImportError:
@@ -86,7 +87,58 @@ def _routines() -> type[_Routines] | None:
         lib = mkl.library()
         if lib is not None:
             _bind(lib)
+            _bind_double(lib)
     return _Routines if _Routines.gemm is not None and not _Routines.off else None
+
+
+class _Double:
+    """dgemm_, dgemv_, ddot_ and cblas_dgemm_batch (float64; through ctypes)."""
+
+    gemm: Callable[..., None] | None = None
+    gemv: Callable[..., None] | None = None
+    dot: Callable[..., float] | None = None
+    gemm_batch: Callable[..., None] | None = None
+
+
+def _bind_double(lib: ctypes.CDLL) -> None:
+    ptr, i, d = ctypes.c_void_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_double)
+    dgemm, dgemv, ddot, batch = lib.dgemm_, lib.dgemv_, lib.ddot_, lib.cblas_dgemm_batch
+    dgemm.argtypes = [ctypes.c_char_p, ctypes.c_char_p, i, i, i, d, ptr, i, ptr, i, d, ptr, i]
+    dgemv.argtypes = [ctypes.c_char_p, i, i, d, ptr, i, ptr, i, d, ptr, i]
+    ddot.argtypes = [i, ptr, i, ptr, i]
+    batch.argtypes = [ctypes.c_int] + [ptr] * 13 + [ctypes.c_int, ptr]
+    dgemm.restype = dgemv.restype = batch.restype = None
+    ddot.restype = ctypes.c_double
+    c_int, c_double = ctypes.c_int, ctypes.c_double
+
+    def gemm(ta: bool, tb: bool, m: int, n: int, k: int, alpha: float, a: np.ndarray, lda: int,
+             b: np.ndarray, ldb: int, beta: float, c: np.ndarray, ldc: int) -> None:
+        dgemm(b"T" if ta else b"N", b"T" if tb else b"N", c_int(m), c_int(n), c_int(k),
+              c_double(alpha), a.ctypes.data, c_int(lda), b.ctypes.data, c_int(ldb),
+              c_double(beta), c.ctypes.data, c_int(ldc))
+
+    def gemv(t: bool, m: int, n: int, alpha: float, a: np.ndarray, lda: int, x: np.ndarray,
+             incx: int, beta: float, y: np.ndarray, incy: int) -> None:
+        dgemv(b"T" if t else b"N", c_int(m), c_int(n), c_double(alpha), a.ctypes.data,
+              c_int(lda), x.ctypes.data, c_int(incx), c_double(beta), y.ctypes.data, c_int(incy))
+
+    def dot(n: int, x: np.ndarray, incx: int, y: np.ndarray, incy: int) -> float:
+        return ddot(c_int(n), x.ctypes.data, c_int(incx), y.ctypes.data, c_int(incy))
+
+    _Double.gemm, _Double.gemv, _Double.dot, _Double.gemm_batch = gemm, gemv, dot, batch
+
+
+def _calls(*arrays: np.ndarray) -> Any:
+    """The routines for the arrays' common dtype (float32: _Routines, float64: _Double), or
+    None where MKL is not loaded or the dtype is another."""
+    dtype = arrays[0].dtype
+    if any(a.dtype != dtype for a in arrays) or _routines() is None:
+        return None
+    if dtype == _F32:
+        return _Routines
+    if dtype == _F64 and _Double.gemm is not None:
+        return _Double
+    return None
 
 
 def available() -> bool:
@@ -151,12 +203,12 @@ _PLANS: dict[tuple[tuple[int, ...], ...], Plan | None] = {}
 
 
 def _plan(shape1: tuple[int, ...], strides1: tuple[int, ...], shape2: tuple[int, ...],
-          strides2: tuple[int, ...]) -> Plan | None:
+          strides2: tuple[int, ...], item: int) -> Plan | None:
     """addmm_impl_cpu_'s arguments for a new row-major (m, n) result: (swap the operands, trans_a,
     trans_b, m, n, k, lda, ldb, ldc, copy the first, copy the second); None: not BLAS."""
-    if any(s % 4 for s in strides1 + strides2):
+    if any(s % item for s in strides1 + strides2):
         return None
-    s1, s2 = tuple(s // 4 for s in strides1), tuple(s // 4 for s in strides2)
+    s1, s2 = tuple(s // item for s in strides1), tuple(s // item for s in strides2)
     m, k = shape1
     n = shape2[1]
     # "Cast result as matrix c": a row-major result is BLAS's transposed c (the operands swap),
@@ -179,14 +231,14 @@ def addmm(start: np.ndarray | None, m1: np.ndarray, m2: np.ndarray, beta: float,
     """beta * start + alpha * (m1 @ m2) for 2-D float32 arrays as ATen's addmm computes it (a new
     row-major result, `start` broadcast to it and copied in first when beta != 0), or None
     where MKL is not loaded or the shapes have nothing to multiply."""
-    routines = _routines()
-    if routines is None or m1.dtype != _F32 or m2.dtype != _F32:
+    routines = _calls(m1, m2)
+    if routines is None:
         return None
     m, k = m1.shape
     n = m2.shape[1]
     if m == 0 or n == 0 or k == 0:
         return None
-    key = (m1.shape, m1.strides, m2.shape, m2.strides)
+    key = (m1.shape, m1.strides, m2.shape, m2.strides, m1.itemsize)
     try:
         plan = _PLANS[key]
     except KeyError:
@@ -194,7 +246,7 @@ def addmm(start: np.ndarray | None, m1: np.ndarray, m2: np.ndarray, beta: float,
     if plan is None:
         return None
     swap, trans_a, trans_b, big_m, big_n, k, lda, ldb, ldc, copy_a, copy_b = plan
-    result = np.empty((m, n), _F32)
+    result = np.empty((m, n), m1.dtype)
     if beta != 0:
         result[...] = start
     a, b = (m2, m1) if swap else (m1, m2)
@@ -213,8 +265,8 @@ def mm(m1: np.ndarray, m2: np.ndarray) -> np.ndarray | None:
 
 def dot(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
     """x . y for 1-D float32 arrays as dot_impl calls sdot_ (a 0-d array), or None."""
-    routines = _routines()
-    if routines is None or x.dtype != _F32 or y.dtype != _F32:
+    routines = _calls(x, y)
+    if routines is None:
         return None
     n = x.shape[0]
     sx, sy = _strides(x), _strides(y)
@@ -223,16 +275,15 @@ def dot(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
     incx, incy = (1, 1) if n == 1 else (sx[0], sy[0])
     if n > _INT_MAX or not 0 < incx <= _INT_MAX or not 0 < incy <= _INT_MAX:
         return None
-    return np.asarray(routines.dot(n, x, incx, y, incy), _F32)
+    return np.asarray(routines.dot(n, x, incx, y, incy), x.dtype)
 
 
 def mv(mat: np.ndarray, vec: np.ndarray) -> np.ndarray | None:
     """mat @ vec (ATen's mv: addmv_out_cpu with beta 0, then gemv<float> into sgemv_), or None."""
-    routines = _routines()
+    routines = _calls(mat, vec)
     m, n = mat.shape
     s, sv = _strides(mat), _strides(vec)
-    if (routines is None or m == 0 or n == 0 or s is None or sv is None
-            or mat.dtype != _F32 or vec.dtype != _F32):
+    if routines is None or m == 0 or n == 0 or s is None or sv is None:
         return None
 
     def lda_cond(rows: int, cols: int, lda: int) -> bool:
@@ -250,7 +301,7 @@ def mv(mat: np.ndarray, vec: np.ndarray) -> np.ndarray | None:
     incx = sv[0]
     if max(rows, cols, lda) > _INT_MAX or not 0 < incx <= _INT_MAX or lda < max(1, rows):
         return None  # gemv's fallbacks, not BLAS
-    result = np.empty(m, _F32)
+    result = np.empty(m, mat.dtype)
     routines.gemv(trans, rows, cols, 1.0, a, lda, vec, incx, 0.0, result, 1)
     return result
 
@@ -259,14 +310,14 @@ def bmm(batch1: np.ndarray, batch2: np.ndarray) -> np.ndarray | None:
     """batch1 @ batch2 for 3-D float32 arrays from 400 multiply-adds a matrix (ATen's
     bmm_out_or_baddbmm_: MKL's batched gemm on items that are contiguous or transposed, else
     addmm_impl_cpu_ on each), or None."""
-    routines = _routines()
+    routines = _calls(batch1, batch2)
     bs, rows, k = batch1.shape
     cols = batch2.shape[2]
     s1, s2 = _strides(batch1), _strides(batch2)
     if (routines is None or bs == 0 or rows == 0 or cols == 0 or k == 0 or s1 is None
-            or s2 is None or batch1.dtype != _F32 or batch2.dtype != _F32):
+            or s2 is None):
         return None
-    result = np.empty((bs, rows, cols), _F32)
+    result = np.empty((bs, rows, cols), batch1.dtype)
 
     def plain(sizes: tuple[int, ...], strides: tuple[int, ...]) -> bool:
         return ((strides[2] == 1 and (sizes[1] == 1 or strides[1] >= sizes[2]))
@@ -292,17 +343,18 @@ def bmm(batch1: np.ndarray, batch2: np.ndarray) -> np.ndarray | None:
         routines.gemm(trans_a, trans_b, cols, rows, k, 1.0, batch2[0], lda, batch1[0], ldb, 0.0,
                       result[0], ldc)
         return result
-    c_int, c_float, byref = ctypes.c_int, ctypes.c_float, ctypes.byref
+    c_int, byref = ctypes.c_int, ctypes.byref
     # mkl_gemm_batched: cblas_sgemm_batch, one group of bs column-major products
     pointers = ctypes.c_void_p * bs
     base_a, base_b, base_c = batch2.ctypes.data, batch1.ctypes.data, result.ctypes.data
     a_list = pointers(*(base_a + b * batch2.strides[0] for b in range(bs)))
     b_list = pointers(*(base_b + b * batch1.strides[0] for b in range(bs)))
-    c_list = pointers(*(base_c + b * rows * cols * 4 for b in range(bs)))
+    c_list = pointers(*(base_c + b * rows * cols * result.itemsize for b in range(bs)))
     ta, tb = c_int(_CBLAS_TRANS if trans_a else _CBLAS_NO_TRANS), c_int(
         _CBLAS_TRANS if trans_b else _CBLAS_NO_TRANS)
-    routines.sgemm_batch(_CBLAS_COL_MAJOR, byref(ta), byref(tb), byref(c_int(cols)),
-                         byref(c_int(rows)), byref(c_int(k)), byref(c_float(1.0)), a_list,
-                         byref(c_int(lda)), b_list, byref(c_int(ldb)), byref(c_float(0.0)),
-                         c_list, byref(c_int(ldc)), 1, byref(c_int(bs)))
+    scalar = ctypes.c_float if result.dtype == _F32 else ctypes.c_double
+    routines.gemm_batch(_CBLAS_COL_MAJOR, byref(ta), byref(tb), byref(c_int(cols)),
+                        byref(c_int(rows)), byref(c_int(k)), byref(scalar(1.0)), a_list,
+                        byref(c_int(lda)), b_list, byref(c_int(ldb)), byref(scalar(0.0)),
+                        c_list, byref(c_int(ldc)), 1, byref(c_int(bs)))
     return result
