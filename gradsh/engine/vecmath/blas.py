@@ -40,45 +40,52 @@ class _Routines:
     gemm_batch: Callable[..., None] | None = None
 
 
-def _bind(lib: ctypes.CDLL) -> None:
-    ptr, i, f = ctypes.c_void_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_float)
-    batch = lib.cblas_sgemm_batch
+def _ctypes_calls(lib: ctypes.CDLL, prefix: str, scalar: Any) -> tuple[Any, Any, Any, Any]:
+    """(gemm, gemv, dot, gemm_batch) of one precision through ctypes: prefix "s" with c_float,
+    "d" with c_double (the Fortran routines take every argument by reference)."""
+    ptr, i, f = ctypes.c_void_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(scalar)
+    xgemm, xgemv, xdot = (getattr(lib, prefix + name) for name in ("gemm_", "gemv_", "dot_"))
+    batch = getattr(lib, f"cblas_{prefix}gemm_batch")
+    xgemm.argtypes = [ctypes.c_char_p, ctypes.c_char_p, i, i, i, f, ptr, i, ptr, i, f, ptr, i]
+    xgemv.argtypes = [ctypes.c_char_p, i, i, f, ptr, i, ptr, i, f, ptr, i]
+    xdot.argtypes = [i, ptr, i, ptr, i]
     batch.argtypes = [ctypes.c_int] + [ptr] * 13 + [ctypes.c_int, ptr]
-    batch.restype = None
-    _Routines.gemm_batch = batch
+    xgemm.restype = xgemv.restype = batch.restype = None
+    xdot.restype = scalar
+    c_int = ctypes.c_int
+
+    def gemm(ta: bool, tb: bool, m: int, n: int, k: int, alpha: float, a: np.ndarray, lda: int,
+             b: np.ndarray, ldb: int, beta: float, c: np.ndarray, ldc: int) -> None:
+        xgemm(b"T" if ta else b"N", b"T" if tb else b"N", c_int(m), c_int(n), c_int(k),
+              scalar(alpha), a.ctypes.data, c_int(lda), b.ctypes.data, c_int(ldb),
+              scalar(beta), c.ctypes.data, c_int(ldc))
+
+    def gemv(t: bool, m: int, n: int, alpha: float, a: np.ndarray, lda: int, x: np.ndarray,
+             incx: int, beta: float, y: np.ndarray, incy: int) -> None:
+        xgemv(b"T" if t else b"N", c_int(m), c_int(n), scalar(alpha), a.ctypes.data,
+              c_int(lda), x.ctypes.data, c_int(incx), scalar(beta), y.ctypes.data, c_int(incy))
+
+    def dot(n: int, x: np.ndarray, incx: int, y: np.ndarray, incy: int) -> float:
+        return xdot(c_int(n), x.ctypes.data, c_int(incx), y.ctypes.data, c_int(incy))
+
+    return gemm, gemv, dot, batch
+
+
+def _bind(lib: ctypes.CDLL) -> None:
+    """float32 through the _blas extension where it was built (its gemm, gemv and dot; the
+    batched gemm always through ctypes), else ctypes; float64 through ctypes."""
+    gemm, gemv, dot, _Routines.gemm_batch = _ctypes_calls(lib, "s", ctypes.c_float)
     try:
         from gradsh.engine.vecmath import _blas  # type: ignore[attr-defined]
     except ImportError:
         _blas = None
     if _blas is not None:
-        address = [ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
-                   for name in ("sgemm_", "sgemv_", "sdot_")]
-        _blas.bind(*address)
-        _Routines.gemm, _Routines.gemv, _Routines.dot = _blas.gemm, _blas.gemv, _blas.dot
-        return
-    sgemm, sgemv, sdot = lib.sgemm_, lib.sgemv_, lib.sdot_
-    sgemm.argtypes = [ctypes.c_char_p, ctypes.c_char_p, i, i, i, f, ptr, i, ptr, i, f, ptr, i]
-    sgemv.argtypes = [ctypes.c_char_p, i, i, f, ptr, i, ptr, i, f, ptr, i]
-    sdot.argtypes = [i, ptr, i, ptr, i]
-    sgemm.restype = sgemv.restype = None
-    sdot.restype = ctypes.c_float
-    c_int, c_float = ctypes.c_int, ctypes.c_float
-
-    def gemm(ta: bool, tb: bool, m: int, n: int, k: int, alpha: float, a: np.ndarray, lda: int,
-             b: np.ndarray, ldb: int, beta: float, c: np.ndarray, ldc: int) -> None:
-        sgemm(b"T" if ta else b"N", b"T" if tb else b"N", c_int(m), c_int(n), c_int(k),
-              c_float(alpha), a.ctypes.data, c_int(lda), b.ctypes.data, c_int(ldb),
-              c_float(beta), c.ctypes.data, c_int(ldc))
-
-    def gemv(t: bool, m: int, n: int, alpha: float, a: np.ndarray, lda: int, x: np.ndarray,
-             incx: int, beta: float, y: np.ndarray, incy: int) -> None:
-        sgemv(b"T" if t else b"N", c_int(m), c_int(n), c_float(alpha), a.ctypes.data,
-              c_int(lda), x.ctypes.data, c_int(incx), c_float(beta), y.ctypes.data, c_int(incy))
-
-    def dot(n: int, x: np.ndarray, incx: int, y: np.ndarray, incy: int) -> float:
-        return sdot(c_int(n), x.ctypes.data, c_int(incx), y.ctypes.data, c_int(incy))
-
+        _blas.bind(*(ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
+                     for name in ("sgemm_", "sgemv_", "sdot_")))
+        gemm, gemv, dot = _blas.gemm, _blas.gemv, _blas.dot
     _Routines.gemm, _Routines.gemv, _Routines.dot = gemm, gemv, dot
+    _Double.gemm, _Double.gemv, _Double.dot, _Double.gemm_batch = _ctypes_calls(
+        lib, "d", ctypes.c_double)
 
 
 def _routines() -> type[_Routines] | None:
@@ -87,7 +94,6 @@ def _routines() -> type[_Routines] | None:
         lib = mkl.library()
         if lib is not None:
             _bind(lib)
-            _bind_double(lib)
     return _Routines if _Routines.gemm is not None and not _Routines.off else None
 
 
@@ -98,34 +104,6 @@ class _Double:
     gemv: Callable[..., None] | None = None
     dot: Callable[..., float] | None = None
     gemm_batch: Callable[..., None] | None = None
-
-
-def _bind_double(lib: ctypes.CDLL) -> None:
-    ptr, i, d = ctypes.c_void_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_double)
-    dgemm, dgemv, ddot, batch = lib.dgemm_, lib.dgemv_, lib.ddot_, lib.cblas_dgemm_batch
-    dgemm.argtypes = [ctypes.c_char_p, ctypes.c_char_p, i, i, i, d, ptr, i, ptr, i, d, ptr, i]
-    dgemv.argtypes = [ctypes.c_char_p, i, i, d, ptr, i, ptr, i, d, ptr, i]
-    ddot.argtypes = [i, ptr, i, ptr, i]
-    batch.argtypes = [ctypes.c_int] + [ptr] * 13 + [ctypes.c_int, ptr]
-    dgemm.restype = dgemv.restype = batch.restype = None
-    ddot.restype = ctypes.c_double
-    c_int, c_double = ctypes.c_int, ctypes.c_double
-
-    def gemm(ta: bool, tb: bool, m: int, n: int, k: int, alpha: float, a: np.ndarray, lda: int,
-             b: np.ndarray, ldb: int, beta: float, c: np.ndarray, ldc: int) -> None:
-        dgemm(b"T" if ta else b"N", b"T" if tb else b"N", c_int(m), c_int(n), c_int(k),
-              c_double(alpha), a.ctypes.data, c_int(lda), b.ctypes.data, c_int(ldb),
-              c_double(beta), c.ctypes.data, c_int(ldc))
-
-    def gemv(t: bool, m: int, n: int, alpha: float, a: np.ndarray, lda: int, x: np.ndarray,
-             incx: int, beta: float, y: np.ndarray, incy: int) -> None:
-        dgemv(b"T" if t else b"N", c_int(m), c_int(n), c_double(alpha), a.ctypes.data,
-              c_int(lda), x.ctypes.data, c_int(incx), c_double(beta), y.ctypes.data, c_int(incy))
-
-    def dot(n: int, x: np.ndarray, incx: int, y: np.ndarray, incy: int) -> float:
-        return ddot(c_int(n), x.ctypes.data, c_int(incx), y.ctypes.data, c_int(incy))
-
-    _Double.gemm, _Double.gemv, _Double.dot, _Double.gemm_batch = gemm, gemv, dot, batch
 
 
 def _calls(*arrays: np.ndarray) -> Any:
