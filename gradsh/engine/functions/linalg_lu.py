@@ -4,7 +4,7 @@ The factorizations are LAPACK's algorithms written out in NumPy over a stack of 
 (getrf's partial pivoting, getrs, trsm's substitutions, potrf's columns), so that the LU a
 node saves, the pivots, a singular matrix's zero pivot and a failed Cholesky's order are
 PyTorch's. PyTorch runs MKL's getrf and getrs: where the `mkl` package is loaded gradsh calls
-them too (vecmath/lapack.py) and inv, solve, det and lu_factor are PyTorch's bits; elsewhere
+them too (vecmath/lapack.py) and inv, solve, det and slogdet are PyTorch's bits; elsewhere
 NumPy's `linalg` (OpenBLAS) and the NumPy LU agree with PyTorch's to rounding. On cuda:0
 these kernels run on the host too (`backend.host_kernel`), so the device's LU, pivots and
 failures are the CPU's; the backward formulas run where the gradients live.

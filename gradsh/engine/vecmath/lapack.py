@@ -38,8 +38,8 @@ def available(dtype: np.dtype) -> bool:
 def _column_major_batch(a: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """A (count, cols, rows) C-contiguous buffer holding each (rows, cols) matrix of `a` in
     column-major order, 64-byte aligned like PyTorch's allocations: ATen's
-    cloneBatchedColumnMajor. (MKL's kernels take other paths on other alignments: a batch of
-    17 x 17 float32 matrices factored from separately allocated copies differed.)"""
+    cloneBatchedColumnMajor. (The alignment is PyTorch's in case MKL's kernels branch on it;
+    the 17 x 17 LUs that once differed were the threading layer's doing, see mkl.py.)"""
     count, rows, cols = a.shape
     size = count * rows * cols
     raw = np.empty(size + 64 // dtype.itemsize, dtype)
