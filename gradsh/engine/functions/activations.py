@@ -71,16 +71,14 @@ def _log_softmax_array(x: Array, dim: int) -> Array:
 
 def _softmax_reduced(x: Array, dim: int) -> Array:
     """softmax of a float16 or bfloat16 array as ATen's CPU kernels compute it: over the last
-    dimension in float32, rounded once; over another (_vec_softmax) the exponentials are
-    stored in the output's dtype before the division by their float32 sum."""
+    dimension in float32, rounded once; over another, _vec_softmax's vectorised columns
+    likewise, its scalar ones with the exponentials stored in the output's dtype before the
+    division by their float32 sum (which columns are which depends on the thread count)."""
     narrow = x.dtype
     wide = x.astype(np.float32)
     if x.ndim == 0 or x.size == 0 or dim % x.ndim == x.ndim - 1:
         return _softmax_array(wide, dim).astype(narrow)
-    with _quiet():
-        e = pointwise.unary("exp", wide - wide.max(axis=dim, keepdims=True), op=False)
-        total = e.sum(axis=dim, keepdims=True, dtype=np.float32)
-        return (e.astype(narrow).astype(np.float32) / total).astype(narrow)
+    return pointwise.softmax_reduced(wide, dim, narrow)
 
 
 def _log_softmax_reduced(x: Array, dim: int) -> Array:

@@ -251,6 +251,11 @@ def softmax(x: Array, dim: int) -> Array | None:
     return K.softmax(x, dim, threads=_n())
 
 
+def softmax_reduced(wide: Array, dim: int, narrow: Any) -> Array:
+    """softmax over a non-last dimension of bfloat16/float16 values widened to float32."""
+    return K.softmax_reduced(wide, dim, narrow, threads=_n())
+
+
 def log_softmax(x: Array, dim: int) -> Array | None:
     if not is_float32(x) or x.ndim == 0 or x.size == 0:
         return None

@@ -293,13 +293,38 @@ def _softmax_columns(cols: np.ndarray, vector: bool) -> np.ndarray:
     return e / total
 
 
-def _softmax_inner(x: np.ndarray, dim: int, threads: int) -> np.ndarray:
+def softmax_reduced(x: np.ndarray, dim: int, narrow: np.dtype, threads: int = 1) -> np.ndarray:
+    """softmax of bfloat16 or float16 values `x` (given widened to float32) along a dimension
+    other than the last, as the reduced-float _vec_softmax computes it: a vectorised column
+    (32 lanes) keeps its exponentials in float32 and rounds e / sum once; a scalar column
+    (the tail of a thread's range) stores each exponential in the narrow dtype first and
+    divides that by the float32 sum. The split among `threads` decides which is which."""
+    return _softmax_inner(x, dim % x.ndim, threads, lanes=32, out_dtype=narrow,
+                          columns=lambda cols, vector: _reduced_columns(cols, vector, narrow))
+
+
+def _reduced_columns(cols: np.ndarray, vector: bool, narrow: np.dtype) -> np.ndarray:
+    mx = cols[0].copy()
+    for row in cols[1:]:
+        mx = maximum(mx, row) if vector else where(mx < row, row, mx)
+    diff = cols - mx
+    e = sleef.expf_u10(diff) if vector else libm.expf(diff.reshape(-1)).reshape(diff.shape)
+    total = np.zeros_like(mx)
+    for row in e:
+        total = total + row
+    if not vector:
+        e = e.astype(narrow).astype(F32)
+    return (e / total).astype(narrow)
+
+
+def _softmax_inner(x: np.ndarray, dim: int, threads: int, lanes: int = 16, out_dtype: type = F32,
+                   columns: Callable[[np.ndarray, bool], np.ndarray] | None = None) -> np.ndarray:
     shape = x.shape
     outer = int(np.prod(shape[:dim], dtype=np.int64))
     inner = int(np.prod(shape[dim + 1:], dtype=np.int64))
     cube = np.ascontiguousarray(x).reshape(outer, shape[dim], inner)
     vector = np.zeros(outer * inner, bool)  # per column: vectorised or scalar
-    lanes = 16
+    columns = columns or _softmax_columns
     count = outer * inner
     used = max(1, min(threads, count))
     chunk = -(-count // used)
@@ -314,12 +339,12 @@ def _softmax_inner(x: np.ndarray, dim: int, threads: int) -> np.ndarray:
             else:
                 idx += (end - idx) if idx + lanes > end else (inner - inner_idx)
     cols = cube.transpose(1, 0, 2).reshape(shape[dim], count)
-    out = np.empty_like(cols)
+    out = np.empty(cols.shape, out_dtype)
     with np.errstate(all="ignore"):
         for side in (True, False):
             pick = vector if side else ~vector
             if pick.any():
-                out[:, pick] = _softmax_columns(cols[:, pick], side)
+                out[:, pick] = columns(cols[:, pick], side)
     return out.reshape(shape[dim], outer, inner).transpose(1, 0, 2).reshape(shape)
 
 
