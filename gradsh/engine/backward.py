@@ -429,19 +429,19 @@ def _nodes_leading_to(order: list[Node], targets: dict[Node, list[int]]) -> set[
 
 
 def _run_output_hooks(node: Node, grads: list[Any], create_graph: bool) -> list[Any]:
-    """A multi-output node's tensor hooks and retain_grad, each output's on its gradient."""
-    hooks = node.__dict__.get("hooks_by_slot", {})
-    retained = node.__dict__.get("retained_by_slot", {})
+    """A multi-output node's tensor hooks, in the order they were registered, each on its
+    output's gradient (None for an output the backward did not reach), then retain_grad."""
     grads = list(grads)
-    for slot, grad in enumerate(grads):
-        if grad is not None and (slot in hooks or slot in retained):
-            grads[slot] = _hooks_then_retain(node, hooks.get(slot, ()), retained.get(slot),
-                                             grad, create_graph)
-        elif grad is None:  # an output the backward did not reach: its hooks see None
-            for hook in list(hooks.get(slot, ())):
-                if hook(None) is not None:
-                    raise TorchRuntimeError("can't replace a None gradient with a non-None "
-                                            "value")
+    for entry in list(node.__dict__.get("hooks_by_slot", ())):
+        grad = grads[entry.slot]
+        if grad is None:
+            if entry.hook(None) is not None:
+                raise TorchRuntimeError("can't replace a None gradient with a non-None value")
+        else:
+            grads[entry.slot] = _hooks_then_retain(node, (entry.hook,), None, grad, create_graph)
+    for slot, ref in node.__dict__.get("retained_by_slot", {}).items():
+        if grads[slot] is not None:
+            grads[slot] = _hooks_then_retain(node, (), ref, grads[slot], create_graph)
     return grads
 
 

@@ -178,7 +178,6 @@ class Function(Node):
 
     is_view: ClassVar[bool] = False
     multi_output_view: ClassVar[bool] = False
-    output_nr = 0  # which of those views: PyTorch's errors name "Output 1 of Split"
     result_name: ClassVar[str] = "result"  # what `save(..., RESULT)` names the output
     # PyTorch computes these ops on float16 and bfloat16 in float32 and rounds once
     # (at::opmath_type<Half>, <BFloat16>); functions/half_opmath.py lists them.
@@ -581,6 +580,15 @@ def _record_forward(node: Node) -> None:
     node.metadata["traceback_"] = Anomaly.trace()
 
 
+class SlotHook:
+    """A tensor hook of one output of a multi-output node."""
+
+    __slots__ = ("slot", "hook")
+
+    def __init__(self, slot: int, hook: Callable[[Any], Any]) -> None:
+        self.slot, self.hook = slot, hook
+
+
 class OutputSlots:
     """What a node with several outputs (`_outputs`, weak references, and `_output_ids`, the
     ids of their arrays) needs: the output slot a tensor is, and each output's own tensor hooks
@@ -591,6 +599,14 @@ class OutputSlots:
     __dict__: dict[str, Any]
 
     def edge_of(self, t: Tensor) -> tuple[Any, int]:
+        slots = self.__dict__.get("_slot_of_id")
+        if slots is None:  # made once: unbind of a long tensor asks for each of its rows
+            slots = self.__dict__["_slot_of_id"] = {
+                id(ref()): i for i, ref in enumerate(self._outputs)
+                if ref is not None and ref() is not None}
+        i = slots.get(id(t))
+        if i is not None and self._outputs[i]() is t:
+            return (self, i)
         for i, ref in enumerate(self._outputs):
             if ref is not None and ref() is t:
                 return (self, i)
@@ -602,10 +618,13 @@ class OutputSlots:
                 return (self, i)
         return (self, 0)
 
-    def slot_hooks(self, t: Tensor) -> list[Any]:
-        """The hook list of output `t` (register_hook appends to it)."""
-        per_slot = self.__dict__.setdefault("hooks_by_slot", {})
-        return per_slot.setdefault(self.edge_of(t)[1], [])  # type: ignore[no-any-return]
+    def register_slot_hook(self, t: Tensor, hook: Callable[[Any], Any]) -> RemovableHandle:
+        """register_hook on output `t`. The node keeps one list for all its outputs: PyTorch
+        runs a node's tensor hooks in the order they were registered, whichever output."""
+        hooks = self.__dict__.setdefault("hooks_by_slot", [])
+        entry = SlotHook(self.edge_of(t)[1], hook)
+        hooks.append(entry)
+        return RemovableHandle(hooks, entry)
 
     def retain_slot(self, t: Tensor) -> None:
         self.__dict__.setdefault("retained_by_slot", {})[self.edge_of(t)[1]] = weakref.ref(t)

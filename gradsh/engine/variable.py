@@ -330,7 +330,7 @@ class Tensor:
                 self._hooks = []
             hooks = self._hooks
         elif fn.num_outputs != 1:
-            hooks = fn.slot_hooks(self)  # type: ignore[attr-defined]
+            return fn.register_slot_hook(self, hook)  # type: ignore[attr-defined,no-any-return]
         else:
             if not isinstance(fn.pre_hooks, list):
                 fn.pre_hooks = []

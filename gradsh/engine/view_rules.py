@@ -52,15 +52,16 @@ def rebase_error(view: Tensor, indirect: bool) -> TorchRuntimeError:
     modified = "its base or another view of its base has been" if indirect else "is being"
     if creation == NO_GRAD_MODE or fn is None:
         prefix = ("A view was created in" if fn is None else
-                  f"{_output_of(fn)} is a view of a view which was created in")
+                  f"{_output_of(fn, view)} is a view of a view which was created in")
         message = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
     else:
-        message = f"{_output_of(fn)} is a view and {modified} modified inplace."
+        message = f"{_output_of(fn, view)} is a view and {modified} modified inplace."
     message += _MULTI_OUTPUT_SUFFIX if creation == MULTI_OUTPUT_NODE else _NO_GRAD_SUFFIX
     return TorchRuntimeError(message)
 
 
-def _output_of(fn: Node) -> str:
+def _output_of(fn: Node, view: Tensor) -> str:
     from gradsh.engine.saved_variable import _short_node_name  # (a module above this one)
 
-    return f"Output {getattr(fn, 'output_nr', 0)} of {_short_node_name(fn)}"
+    number = fn.edge_of(view)[1] if fn.num_outputs != 1 else 0
+    return f"Output {number} of {_short_node_name(fn)}"

@@ -9,7 +9,7 @@ import numpy as np
 
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import _quiet, xp_of
-from gradsh.engine.functions.linalg_decompositions import MultiOutputFunction
+from gradsh.engine.functions.multi_output import MultiOutputFunction
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = ["AminmaxBackward0", "FrexpBackward0", "LdexpBackward0", "NextafterBackward0"]

@@ -178,6 +178,7 @@ _Namespace.install(
     ufunc=lambda name, g: unary(name, g) if name in UNARY else getattr(xp_of(g), name)(g),
     special=lambda name, *args: ARRAY_SPECIAL[name](*args),
     cat=lambda parts, dim: xp_of(parts[0]).concatenate(parts, axis=dim),
+    stack=lambda parts, dim: xp_of(parts[0]).stack(parts, axis=dim),
     flip=lambda g, dims: xp_of(g).flip(g, dims),
     roll=lambda g, shifts, dims: xp_of(g).roll(g, shifts, dims) if dims else xp_of(g).roll(
         g.reshape(-1), shifts[0]).reshape(g.shape),

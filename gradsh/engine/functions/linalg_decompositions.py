@@ -10,14 +10,11 @@ factorizations run on the host too (`backend.host_kernel`), the backward formula
 
 from __future__ import annotations
 
-import weakref
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend
 from gradsh.engine.backend import host_kernel
-from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchLinAlgError, TorchRuntimeError
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.cascade_sum import torch_sum
@@ -29,68 +26,13 @@ from gradsh.engine.functions.linalg_lu import (
     mT,
     permutation_sign,
 )
-from gradsh.engine.grad_mode import Anomaly, _GradMode
-from gradsh.engine.saved_variable import SavedTensor
-from gradsh.engine.tensor import RESULT, Array, Function, Node, OutputSlots, Tensor
+from gradsh.engine.functions.multi_output import MultiOutputFunction
+from gradsh.engine.tensor import RESULT, Array, Function, Tensor
 
 __all__ = [
     "MultiOutputFunction", "LinalgSlogdetBackward0", "LinalgQrBackward0",
     "LinalgSvdBackward0", "LinalgEighBackward0", "LinalgPinvBackward0", "pinv_array",
 ]
-
-
-class MultiOutputFunction(OutputSlots, Function):
-    """A node with several outputs. Subclasses define `forward` returning a tuple of arrays
-    and `backward(F, grads)` taking one gradient (or None) per output; `differentiable` says
-    which outputs get the node as grad_fn; `save_outputs` keeps outputs for backward."""
-
-    num_outputs: ClassVar[int] = 2
-    differentiable: ClassVar[tuple[bool, ...]] = (True, True)
-    outputs_saved: ClassVar[tuple[str | None, ...]] = ()  # the saved name of each output
-
-    @classmethod
-    def apply_all(cls, *inputs: Tensor, **params: Any) -> tuple[Tensor, ...]:
-        node = cls()
-        enabled = _GradMode.enabled
-        needs = tuple(enabled and t.requires_grad for t in inputs)
-        requires = True in needs
-        node.needs_input_grad = needs
-        if requires:
-            node._activate(inputs)
-        device = inputs[0].device
-        arrays = node.forward(*inputs, **params)
-        outputs = []
-        for data, differentiable in zip(arrays, cls.differentiable, strict=True):
-            if not isinstance(data, np.ndarray) and not backend.is_device_array(data):
-                data = np.asarray(data)
-            floating = is_float_array_dtype(data.dtype)
-            grad_fn = node if requires and differentiable and floating else None
-            outputs.append(Tensor._make(data, device, grad_fn))
-        if requires:
-            node.output_device = device
-            node._outputs = [weakref.ref(t) for t in outputs]
-            node._output_ids = [id(t._data) for t in outputs]
-            for name, t in zip(cls.outputs_saved, outputs, strict=False):
-                if name is not None:
-                    if node._saved is Function._saved:
-                        node._saved = {}
-                    node._saved[name] = SavedTensor(t, is_output=True)
-            if Anomaly.enabled:
-                node.metadata["traceback_"] = Anomaly.trace()
-        return tuple(outputs)
-
-    # A tensor's hooks and retain_grad are kept per output (OutputSlots); the single-output
-    # attributes stay empty.
-    @property  # type: ignore[override]
-    def pre_hooks(self) -> Any:
-        return ()
-
-    @property  # type: ignore[override]
-    def retain_grad_ref(self) -> Any:
-        return None
-
-    def forward(self, *inputs: Tensor, **params: Any) -> tuple[Array, ...]:  # type: ignore[override]
-        raise NotImplementedError
 
 
 @host_kernel

@@ -15,7 +15,7 @@ import numpy as np
 from gradsh.engine import threads
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.functions.common import xp_of
-from gradsh.engine.functions.linalg_decompositions import MultiOutputFunction
+from gradsh.engine.functions.multi_output import MultiOutputFunction
 from gradsh.engine.tensor import (
     Array,
     ArrayOps,

@@ -21,7 +21,7 @@ from gradsh.engine.functions.common import (
     result_dtype,
     xp_of,
 )
-from gradsh.engine.functions.linalg_decompositions import MultiOutputFunction
+from gradsh.engine.functions.multi_output import MultiOutputFunction
 from gradsh.engine.functions.unary import _sign_array
 from gradsh.engine.tensor import RESULT, Array, Function, Shape, Tensor
 from gradsh.engine.vecmath import norms

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine.functions.common import _quiet, xp_of
-from gradsh.engine.functions.linalg_decompositions import MultiOutputFunction
+from gradsh.engine.functions.multi_output import MultiOutputFunction
 from gradsh.engine.functions.pointwise import unary
 from gradsh.engine.grad_mode import is_grad_enabled
 from gradsh.engine.tensor import Array, Function, Tensor

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from gradsh.engine.functions.common import xp_of
+from gradsh.engine.functions.multi_output import MultiViewFunction
 from gradsh.engine.tensor import Array, Function, Shape, Tensor
 
 __all__ = [
@@ -185,34 +187,58 @@ class SliceBackward0(Function):
                                 (self.dim, self.start, self.end, self.step)),)
 
 
-class SplitBackward0(SliceBackward0):
-    """One piece of split/chunk (gradsh gives each piece its own node; see ops.split), the
-    piece `output_nr`."""
+class SplitBackward0(MultiViewFunction):
+    """The pieces of split/chunk with one size (all views, one node): backward concatenates
+    their gradients, zeros for a piece nothing reached."""
 
     node_name = "SplitBackward0"
-    multi_output_view = True
 
-    def forward(self, a: Tensor, dim: int, start: int, end: int,  # type: ignore[override]
-                step: int, output_nr: int = 0) -> Array:
-        self.output_nr = output_nr
-        return super().forward(a, dim, start, end, step)
+    def keys(self, a: Tensor, dim: int, bounds: Sequence[tuple[int, int]],  # type: ignore[override]
+             split_size: int | None = None) -> list[tuple[Any, ...]]:
+        self.self_sizes = a.shape
+        self.dim = dim
+        if split_size is not None:
+            self.split_size = split_size
+        else:
+            self.split_sizes = tuple(end - start for start, end in bounds)
+        self.bounds = tuple(bounds)
+        lead = (slice(None),) * dim
+        return [lead + (slice(start, end),) for start, end in bounds]
+
+    def piece_shape(self, index: int) -> tuple[int, ...]:
+        start, end = self.bounds[index]
+        return tuple(self.self_sizes[:self.dim]) + (end - start,) + tuple(
+            self.self_sizes[self.dim + 1:])
+
+    def backward(self, F: Any, grads: Any) -> tuple[Any, ...]:  # type: ignore[override]
+        parts = self.filled(F, grads)
+        return (None if parts is None else F.cat(parts, self.dim),)
 
 
 class SplitWithSizesBackward0(SplitBackward0):
-    """One piece of split with a list of sizes."""
+    """The pieces of split with a list of sizes."""
 
     node_name = "SplitWithSizesBackward0"
 
 
-class UnbindBackward0(SelectBackward0):
-    """One element of unbind / iteration (each element its own node; see ops.unbind)."""
+class UnbindBackward0(MultiViewFunction):
+    """The elements of unbind / iteration (all views, one node): backward stacks their
+    gradients, zeros for an element nothing reached."""
 
     node_name = "UnbindBackward0"
-    multi_output_view = True
 
-    def forward(self, a: Tensor, dim: int, index: int) -> Array:
-        self.output_nr = index
-        return super().forward(a, dim, index)
+    def keys(self, a: Tensor, dim: int) -> list[tuple[Any, ...]]:  # type: ignore[override]
+        self.self_sizes = a.shape
+        self.dim = dim
+        # (the trailing Ellipsis keeps a 0-d piece a view, not a NumPy scalar copy)
+        return [(slice(None),) * dim + (i, Ellipsis) for i in range(a.shape[dim])]
+
+    def piece_shape(self, index: int) -> tuple[int, ...]:
+        return tuple(self.self_sizes[:self.dim]) + tuple(self.self_sizes[self.dim + 1:])
+
+    def backward(self, F: Any, grads: Any) -> tuple[Any, ...]:  # type: ignore[override]
+        parts = self.filled(F, grads)
+        return (None if parts is None else F.stack(parts, self.dim),)
 
 
 class TBackward0(Function):

@@ -41,7 +41,7 @@ from gradsh.engine.ops.indexing import (
     index_select,
     scatter_add,
 )
-from gradsh.engine.ops.joining import cat, flip, pad, roll
+from gradsh.engine.ops.joining import cat, flip, pad, roll, stack
 from gradsh.engine.ops.linalg import bmm, diag, mm, mv, outer, tril, triu
 from gradsh.engine.ops.reductions import cumsum, mean, prod, sum
 from gradsh.engine.ops.selection import masked_fill, where
@@ -244,6 +244,7 @@ def install_tensor_ops() -> None:
         ufunc=lambda name, g: ufuncs[name](g),
         special=lambda name, *args: TENSOR_SPECIAL[name](*args),
         cat=lambda parts, dim: cat(parts, dim),
+        stack=lambda parts, dim: stack(parts, dim),
         flip=flip,
         roll=lambda g, shifts, dims: roll(g, shifts, dims),
         cumsum=lambda g, dim: cumsum(g, dim),

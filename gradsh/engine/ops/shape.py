@@ -464,7 +464,8 @@ def narrow(a: Tensor, dim: int, start: int, length: int) -> Tensor:
 
 @guarded
 def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
-    """split/chunk pieces are views named SplitBackward0 (each piece has its own node)."""
+    """split/chunk pieces: views of `a` made by one SplitBackward0 (SplitWithSizesBackward0 for
+    a list of sizes)."""
     a = _check_tensor(a, "split")
     if a.ndim == 0:
         raise TorchRuntimeError("split expects at least a 1-dimensional tensor")
@@ -481,7 +482,7 @@ def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor,
                 "split_size can only be 0 if dimension size is 0, but got dimension size of "
                 f"{size}"
             )
-        step = builtins.max(step, 1)
+        given, step = step, builtins.max(step, 1)
         bounds = [(s, builtins.min(s + step, size)) for s in range(0, size, step)] or [(0, 0)]
     else:
         sections = list(split_size_or_sections)
@@ -494,10 +495,8 @@ def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor,
         for s in sections:
             bounds.append((offset, offset + s))
             offset += s
-        return tuple(SplitWithSizesBackward0.apply(a, dim=d, start=s, end=e, step=1, output_nr=i)
-                     for i, (s, e) in enumerate(bounds))
-    return tuple(SplitBackward0.apply(a, dim=d, start=s, end=e, step=1, output_nr=i)
-                 for i, (s, e) in enumerate(bounds))
+        return SplitWithSizesBackward0.apply_views(a, dim=d, bounds=bounds)
+    return SplitBackward0.apply_views(a, dim=d, bounds=bounds, split_size=given)
 
 
 @guarded
@@ -521,8 +520,7 @@ def chunk(a: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     size = a.shape[d]
     step = (size + chunks - 1) // chunks if size else 1
     if size == 0:  # PyTorch splits an empty dimension with sizes [0, ...]
-        return tuple(SplitWithSizesBackward0.apply(a, dim=d, start=0, end=0, step=1, output_nr=i)
-                     for i in range(chunks))
+        return SplitWithSizesBackward0.apply_views(a, dim=d, bounds=[(0, 0)] * chunks)
     return split(a, step, d)
 
 
@@ -531,4 +529,4 @@ def unbind(a: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     if a.ndim == 0:
         raise TorchIndexError("Dimension specified as 0 but tensor has no dimensions")
     d = wrap_dim(dim, a.ndim)
-    return tuple(UnbindBackward0.apply(a, dim=d, index=i) for i in range(a.shape[d]))
+    return UnbindBackward0.apply_views(a, dim=d)
