@@ -105,15 +105,16 @@ from gradsh.torch.storage import UntypedStorage  # noqa: E402
 
 _missing_attribute = _module_getattr("torch")
 # Imported on first use (they cost start-up time every program would pay): torch.distributions,
-# torch.distributed, torch.amp, torch.cpu, torch.func and torch.fft, as attributes and as
-# `import torch.distributions`.
-_LAZY_SUBMODULES = frozenset({"amp", "cpu", "distributions", "distributed", "func", "fft"})
+# torch.distributed, torch.amp, torch.cpu, torch.func, torch.fft, torch.jit, torch._dynamo,
+# torch.compiler and torch.__config__, as attributes and as `import torch.distributions`.
+_LAZY_SUBMODULES = frozenset({"amp", "cpu", "distributions", "distributed", "func", "fft",
+                              "jit", "_dynamo", "compiler", "__config__"})
 # torch.autocast and its state queries live in torch.amp, imported on first use
 _AUTOCAST_NAMES = frozenset({
     "autocast", "is_autocast_enabled", "get_autocast_dtype", "set_autocast_dtype",
     "is_autocast_cpu_enabled", "get_autocast_cpu_dtype", "clear_autocast_cache",
     "is_autocast_cache_enabled"})
-_LAZY_HOMES = {"vmap": "gradsh.torch.func"}
+_LAZY_HOMES = {"vmap": "gradsh.torch.func", "compile": "gradsh.torch._dynamo.eval_frame"}
 
 
 def __getattr__(name: str) -> object:
@@ -125,7 +126,7 @@ def __getattr__(name: str) -> object:
         from gradsh.torch.amp import autocast_mode
 
         return getattr(autocast_mode, name)
-    if name == "vmap":  # torch.vmap is torch.func.vmap
+    if name in _LAZY_HOMES:  # torch.vmap is torch.func.vmap, torch.compile _dynamo's
         import importlib
 
         return getattr(importlib.import_module(_LAZY_HOMES[name]), name)

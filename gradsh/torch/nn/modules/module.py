@@ -536,6 +536,12 @@ class Module:
 
     # -- modes and gradients ------------------------------------------------------------------
 
+    def compile(self, *args: Any, **kwargs: Any) -> None:
+        """Module.compile: torch.compile in place; gradsh runs the module eagerly, as it is."""
+        from gradsh.torch._dynamo.eval_frame import compile as torch_compile
+
+        torch_compile(self, *args, **kwargs)  # (its argument checks)
+
     def train(self, mode: bool = True) -> Module:
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
