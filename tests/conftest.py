@@ -38,14 +38,18 @@ def torch():
 
 @pytest.fixture
 def one_thread(torch: Any) -> Iterator[None]:
-    """PyTorch at one intra-op thread for the test (MKL and oneDNN split some work among
-    threads, which changes their bits; gradsh follows one), restored after."""
-    previous = torch.get_num_threads()
+    """PyTorch and gradsh at one intra-op thread for the test (MKL and oneDNN split some work
+    among threads, which changes their bits), restored after."""
+    from gradsh.engine import threads
+
+    previous, ours = torch.get_num_threads(), threads.torch_threads()
     torch.set_num_threads(1)
+    threads.set_torch_threads(1)
     try:
         yield
     finally:
         torch.set_num_threads(previous)
+        threads.set_torch_threads(ours)
 
 
 @pytest.fixture(params=[1, 2], ids=["1 thread", "2 threads"])

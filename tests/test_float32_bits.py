@@ -36,14 +36,15 @@ def torch(torch: Any) -> Any:
 
 @pytest.fixture
 def one_thread(torch: Any) -> Iterator[None]:
-    """torch with one intra-op thread, as gradsh follows by default; restored afterwards."""
-    previous = torch.get_num_threads()
+    """torch and gradsh with one intra-op thread; restored afterwards."""
+    previous, ours = torch.get_num_threads(), threads.torch_threads()
     torch.set_num_threads(1)
-    assert threads.torch_threads() == 1
+    threads.set_torch_threads(1)
     try:
         yield
     finally:
         torch.set_num_threads(previous)
+        threads.set_torch_threads(ours)
 
 
 def _bits_equal(ours: Any, theirs: Any) -> np.ndarray:
@@ -147,7 +148,7 @@ def test_exact_backward_gives_torchs_bits(torch: Any, one_thread: None, name: st
 def test_large_tensors_follow_torchs_thread_split(torch: Any, count: int) -> None:
     """Past 32,768 elements each thread's range has its own scalar tail, and sums are cut per
     thread: torch.set_num_threads(n) on both sides gives the same bits."""
-    previous = torch.get_num_threads()
+    previous, our_threads = torch.get_num_threads(), threads.torch_threads()
     torch.set_num_threads(count)
     gtorch.set_num_threads(count)
     try:
@@ -163,7 +164,7 @@ def test_large_tensors_follow_torchs_thread_split(torch: Any, count: int) -> Non
         _assert_bits("var", g.var(), t.var(), data)
     finally:
         torch.set_num_threads(previous)
-        gtorch.set_num_threads(1)
+        gtorch.set_num_threads(our_threads)
 
 
 @pytest.mark.parametrize("name,dim", [("softmax", -1), ("softmax", 0), ("log_softmax", -1),

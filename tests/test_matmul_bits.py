@@ -22,14 +22,18 @@ F32 = np.float32
 
 @pytest.fixture(scope="module")
 def torch(torch: Any) -> Iterator[Any]:
-    """conftest's torch on one thread (MKL splits k among threads for some shapes; gradsh
-    follows one), where MKL runs the AVX-512 kernels that gradsh reproduces."""
+    """conftest's torch and gradsh on one thread (MKL splits k among threads for some shapes;
+    the emulation reproduces one), where MKL runs the AVX-512 kernels that gradsh reproduces."""
     if torch.backends.cpu.get_cpu_capability() != "AVX512":
         pytest.skip("gradsh reproduces MKL's AVX-512 kernels; this machine runs others")
-    previous = torch.get_num_threads()
+    from gradsh.engine import threads
+
+    previous, ours = torch.get_num_threads(), threads.torch_threads()
     torch.set_num_threads(1)
+    threads.set_torch_threads(1)
     yield torch
     torch.set_num_threads(previous)
+    threads.set_torch_threads(ours)
 
 
 @pytest.fixture(autouse=True, params=["mkl", "native", "numpy"])

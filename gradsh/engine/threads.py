@@ -18,6 +18,7 @@ everything else, and anything smaller than `MIN_ELEMENTS`, is one ordinary call.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -44,11 +45,43 @@ THREADS = _thread_count()
 
 # The number of threads PyTorch's CPU kernels split a large tensor among
 # (torch.get_num_threads()). It is not about gradsh's speed: past 32,768 elements it decides
-# where element-wise loops hand elements to scalar code and how float sums are cut, hence the
-# last bits of float32 results. gradsh follows PyTorch run with one thread, whatever the machine
-# (PyTorch's default is the number of physical cores, so its own bits differ between machines;
-# tests/programs records with one thread); torch.set_num_threads(n) follows n threads instead.
-_torch_threads = 1
+# where element-wise loops hand elements to scalar code and how float sums are cut, and MKL's
+# sgemm splits k differently with more threads, hence the last bits of float32 results. gradsh
+# starts where PyTorch starts on this machine (OMP_NUM_THREADS or MKL_NUM_THREADS, else the
+# physical cores: torch.get_num_threads() of a fresh PyTorch), so that a program prints what it
+# prints under PyTorch here; torch.set_num_threads(n) follows n threads instead.
+
+
+def default_torch_threads() -> int:
+    """PyTorch's intra-op thread count at start-up (ATen's intraop_default_num_threads):
+    MKL_NUM_THREADS, else OMP_NUM_THREADS, else the number of physical cores (cpuinfo's count:
+    distinct cores among the present processors)."""
+    count = 0
+    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # (the later one wins, as in ATen)
+        value = os.environ.get(name, "").strip()
+        if value.isdigit() and int(value) > 0:
+            count = int(value)
+    return count or _physical_cores()
+
+
+def _physical_cores() -> int:
+    base = "/sys/devices/system/cpu"
+    cores = set()
+    try:
+        for name in os.listdir(base):
+            if name.startswith("cpu") and name[3:].isdigit():
+                topology = f"{base}/{name}/topology"
+                with open(f"{topology}/physical_package_id") as package, \
+                        open(f"{topology}/core_id") as core:
+                    cores.add((package.read().strip(), core.read().strip()))
+    except OSError:
+        cores = set()
+    return len(cores) or os.cpu_count() or 1
+
+
+_torch_threads = default_torch_threads()
+# Called with the new count when it changes (the MKL binding keeps MKL's own count in step).
+_listeners: list[Callable[[int], None]] = []
 
 
 def torch_threads() -> int:
@@ -60,6 +93,15 @@ def set_torch_threads(count: int) -> None:
     """torch.set_num_threads: reproduce PyTorch's results with `count` threads."""
     global _torch_threads
     _torch_threads = max(1, int(count))
+    for listener in _listeners:
+        listener(_torch_threads)
+
+
+def on_torch_threads(listener: Callable[[int], None]) -> None:
+    """Call `listener(count)` whenever torch_threads() changes."""
+    _listeners.append(listener)
+
+
 _pool: ThreadPoolExecutor | None = None
 _pool_pid = 0
 

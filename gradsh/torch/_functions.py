@@ -156,7 +156,8 @@ def set_default_device(device: Any) -> None:
 
 
 def get_num_threads() -> int:
-    """The thread count whose results gradsh reproduces: 1 unless set (engine/threads.py)."""
+    """The thread count whose results gradsh reproduces: PyTorch's start-up count unless set
+    (engine/threads.py)."""
     return threads.torch_threads()
 
 

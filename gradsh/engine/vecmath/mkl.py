@@ -26,7 +26,7 @@ import numpy as np
 VERSION = "2024.2.0"  # oneMKL in PyTorch 2.13's CPU wheels (torch.__config__.show())
 _HA, _FTZDAZ_OFF, _ERRMODE_IGNORE = 0x2, 0x140000, 0x100
 MODE = _HA | _FTZDAZ_OFF | _ERRMODE_IGNORE
-_INTEL, _SEQUENTIAL = 0, 1  # MKL_THREADING_INTEL, MKL_THREADING_SEQUENTIAL
+_INTEL, _SEQUENTIAL, _GNU = 0, 1, 3  # MKL_THREADING_INTEL, _SEQUENTIAL, _GNU
 _MAX_INT = 2**31 - 1  # MKL_INT (LP64): ATen calls VML in pieces of at most this many
 
 # NumPy's spelling -> VML's
@@ -67,17 +67,57 @@ def _load() -> ctypes.CDLL | None:
             lib = ctypes.CDLL(path)
             lib.MKL_Set_Threading_Layer.argtypes = [ctypes.c_int]
             lib.MKL_Set_Num_Threads.argtypes = [ctypes.c_int]
-            # A threaded layer at one thread, as PyTorch runs its MKL (GNU OpenMP) at one:
-            # the sequential layer's getrf takes other paths (a 17 x 17 LU differed in an
-            # element); Intel's OpenMP comes with the mkl package (intel-openmp)
-            if lib.MKL_Set_Threading_Layer(_INTEL) != _INTEL:
+            # PyTorch's MKL runs on GNU OpenMP at torch.get_num_threads() threads: with GNU's
+            # layer at that count sgemm splits k as torch's does (at two threads a (64, 784) @
+            # (784, 128) product differs from one thread's in 7,000 of 8,192 elements; with
+            # Intel's layer at two, in as many). Without libgomp, Intel's layer (the mkl
+            # package's intel-openmp) gives one thread's bits; the sequential layer's getrf
+            # takes other paths (a 17 x 17 LU differed in an element) and is the last resort.
+            layer = _GNU if _load_gomp() else _INTEL
+            if lib.MKL_Set_Threading_Layer(layer) != layer and layer == _GNU:
+                layer = _INTEL if lib.MKL_Set_Threading_Layer(_INTEL) == _INTEL else -1
+            if layer == -1:
                 lib.MKL_Set_Threading_Layer(_SEQUENTIAL)
-            lib.MKL_Set_Num_Threads(1)
+            _state["layer"] = layer
+            _follow_threads(lib, layer)
         except (OSError, AttributeError) as exc:
             _state["error"] = str(exc)
             lib = None
     _state["lib"] = lib
     return lib
+
+
+def _load_gomp() -> bool:
+    """GNU OpenMP's runtime, loaded for MKL's GNU threading layer to find; False without it."""
+    import ctypes.util
+
+    for name in (ctypes.util.find_library("gomp"), "libgomp.so.1"):
+        if name:
+            try:
+                ctypes.CDLL(name, mode=ctypes.RTLD_GLOBAL)
+                return True
+            except OSError:
+                continue
+    return False
+
+
+def _follow_threads(lib: ctypes.CDLL, layer: int) -> None:
+    """MKL at torch.get_num_threads() threads on GNU's layer (the bits follow the count), at
+    one on Intel's (whose splits are not torch's at any other count)."""
+    from gradsh.engine import threads
+
+    def apply(count: int) -> None:
+        lib.MKL_Set_Num_Threads(count if layer == _GNU else 1)
+
+    apply(threads.torch_threads())
+    threads.on_torch_threads(apply)
+
+
+def threading_layer() -> str:
+    """Which threading layer MKL was loaded with ("gnu", "intel", "sequential"), or "none"."""
+    if _load() is None:
+        return "none"
+    return {_GNU: "gnu", _INTEL: "intel"}.get(_state.get("layer"), "sequential")  # type: ignore[arg-type]
 
 
 def _fast_call() -> Callable[..., None] | None:
