@@ -20,7 +20,8 @@ __all__ = ["UnsafeSplitBackward0", "TransposeBackward1", "MkldnnRnnLayerBackward
 
 
 class UnsafeSplitBackward0(Function):
-    """One chunk of unsafe_chunk: a copy, not a view (the cells update it in place)."""
+    """One chunk of unsafe_chunk: the input's memory, but not a view to autograd (no base, its
+    own version counter), as PyTorch's unsafe variant; the cells update the chunks in place."""
 
     node_name = "UnsafeSplitBackward0"
 
@@ -29,7 +30,7 @@ class UnsafeSplitBackward0(Function):
         self.full = a.shape[dim]
         index = [slice(None)] * a.ndim
         index[dim] = slice(start, start + length)
-        return a._data[tuple(index)].copy()
+        return a._data[tuple(index)]
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         after = self.full - self.start - self.length

@@ -21,12 +21,12 @@ from gradsh.engine.functions.rnn import (
 )
 from gradsh.engine.ops import sampling
 from gradsh.engine.ops.arguments import wrap_dim
-from gradsh.engine.ops.arithmetic import add, mul, sub
+from gradsh.engine.ops.arithmetic import add, add_, mul, mul_, sub
 from gradsh.engine.ops.joining import cat, stack
 from gradsh.engine.ops.linalg import linear
 from gradsh.engine.ops.creation import zeros
 from gradsh.engine.ops.shape import contiguous, narrow, select, transpose, unbind
-from gradsh.engine.ops.unary import relu, sigmoid, tanh
+from gradsh.engine.ops.unary import relu, sigmoid, sigmoid_, tanh, tanh_
 from gradsh.engine.tensor import Tensor
 
 # The cells and run_rnn take PyTorch's weights as one sequence, unlike torch.lstm_cell and
@@ -65,22 +65,28 @@ def _hidden_part(h: Tensor, params: Params) -> Tensor:
     return linear(h, params[1], params[3])  # type: ignore[no-any-return]
 
 
+# The cells are RNN.cpp's, in-place steps included: the gate chunks are views of one product
+# (unsafe_chunk), and sigmoid_/add_/mul_ write into them, so each op sees the strided layout
+# PyTorch's does (a 20-wide chunk of a 60-wide row: vectorised 16 at a time, then a scalar tail,
+# which decides float32 bits).
+
+
 def tanh_cell(x: Tensor, h: Tensor, params: Params, precomputed: bool = False) -> Tensor:
-    return tanh(add(_hidden_part(h, params), _input_part(x, params, precomputed)))
+    return tanh(add_(_hidden_part(h, params), _input_part(x, params, precomputed)))
 
 
 def relu_cell(x: Tensor, h: Tensor, params: Params, precomputed: bool = False) -> Tensor:
-    return relu(add(_hidden_part(h, params), _input_part(x, params, precomputed)))
+    return relu(add_(_hidden_part(h, params), _input_part(x, params, precomputed)))
 
 
 def lstm_cell(x: Tensor, hidden: tuple[Tensor, Tensor], params: Params,
               precomputed: bool = False) -> tuple[Tensor, Tensor]:
     hx, cx = hidden
-    gates = add(_hidden_part(hx, params), _input_part(x, params, precomputed))
+    gates = add_(_hidden_part(hx, params), _input_part(x, params, precomputed))
     chunks = unsafe_chunk(gates, 4, 1)
-    ingate, forgetgate = sigmoid(chunks[0]), sigmoid(chunks[1])
-    cellgate, outgate = tanh(chunks[2]), sigmoid(chunks[3])
-    cy = add(mul(forgetgate, cx), mul(ingate, cellgate))
+    ingate, forgetgate = sigmoid_(chunks[0]), sigmoid_(chunks[1])
+    cellgate, outgate = tanh_(chunks[2]), sigmoid_(chunks[3])
+    cy = add_(mul(forgetgate, cx), mul(ingate, cellgate))
     hy = mul(outgate, tanh(cy))
     return hy, cy
 
@@ -88,10 +94,10 @@ def lstm_cell(x: Tensor, hidden: tuple[Tensor, Tensor], params: Params,
 def gru_cell(x: Tensor, h: Tensor, params: Params, precomputed: bool = False) -> Tensor:
     igates = unsafe_chunk(_input_part(x, params, precomputed), 3, 1)
     hgates = unsafe_chunk(_hidden_part(h, params), 3, 1)
-    reset = sigmoid(add(hgates[0], igates[0]))
-    update = sigmoid(add(hgates[1], igates[1]))
-    new = tanh(add(igates[2], mul(hgates[2], reset)))
-    return add(mul(sub(h, new), update), new)  # type: ignore[no-any-return]
+    reset = sigmoid_(add_(hgates[0], igates[0]))
+    update = sigmoid_(add_(hgates[1], igates[1]))
+    new = tanh_(add(igates[2], mul_(hgates[2], reset)))
+    return add_(mul_(sub(h, new), update), new)  # type: ignore[no-any-return]
 
 
 CELLS: dict[str, Callable[..., Any]] = {
