@@ -771,7 +771,7 @@ static PyMethodDef METHODS[] = {
     {"log_softmax_backward_rows", py_log_softmax_backward_rows, METH_VARARGS,
      "log_softmax_backward_rows(out, g, y, rows, n) -> bool: its backward; False on a NaN"},
     {"optim_step", py_optim_step, METH_VARARGS,
-     "optim_step(kind, buffers, count, flags, scalars): one Adam, RMSprop or Adagrad update"},
+     "optim_step(kind, buffers, count, flags, scalars): one Adam, RMSprop, Adagrad or SGD update"},
     {"set_sqrt_table", py_set_sqrt_table, METH_VARARGS,
      "set_sqrt_table(table): VRSQRT14PS's significands for vml_sqrt (vml._SIGNIFICAND17)"},
     {"vml_sqrt", py_vml_sqrt, METH_VARARGS, "vml_sqrt(out, x, count): MKL's vmsSqrt"},

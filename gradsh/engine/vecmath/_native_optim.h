@@ -1,6 +1,6 @@
 /* The optimizers' per-parameter updates in one pass each (gradsh/torch/optim/_fused.py): every
  * element goes through the same float32 operations, in the same order and with the same
- * roundings, as the chain of in-place ops PyTorch's single-tensor Adam, RMSprop and Adagrad
+ * roundings, as the chain of in-place ops PyTorch's single-tensor Adam, RMSprop, Adagrad and SGD
  * make (and gradsh's NumPy path, torch/optim/_kernels.py, makes): a plain * + / and sqrt where
  * ATen's kernel rounds each step, fmaf where it fuses (add with alpha, lerp, addcmul). The
  * scalars arrive already rounded to float32, as ATen's kernels take them.
@@ -20,6 +20,7 @@
 #define OPT_AMSGRAD 8    /* torch.maximum(max_exp_avg_sq, exp_avg_sq, out=max_exp_avg_sq) */
 #define OPT_CENTERED 16  /* RMSprop's grad_avg */
 #define OPT_MOMENTUM 32  /* RMSprop's momentum buffer */
+#define OPT_NESTEROV 64  /* SGD's nesterov */
 
 /* MKL's float32 sqrt (vmsSqrt, VML_HA), which ATen's sqrt calls, as vecmath/vml.py computes
  * it: from y = VRSQRT14PS(m) for m = x / 4**k in [1, 4), s = m * y, one Newton step
@@ -149,6 +150,20 @@ INLINE void adagrad_body(float *p, const float *g, float *sum, idx_t count, int 
     }
 }
 
+/* SGD with a momentum buffer already made; s[0..]: weight_decay, momentum, 1 - dampening, -lr. */
+INLINE void sgd_body(float *p, const float *g, float *buf, idx_t count, int flags,
+                     const float *s)
+{
+    const float wd = s[0], mom = s[1], damp = s[2], lr = s[3];
+    IVDEP for (idx_t i = 0; i < count; i++) {
+        float grad = opt_grad(g[i], p[i], flags, wd);
+        float b = fmaf(grad, damp, buf[i] * mom); /* buf.mul_(momentum).add_(grad, alpha=...) */
+        buf[i] = b;
+        float step = (flags & OPT_NESTEROV) ? fmaf(b, mom, grad) : b;
+        p[i] = fmaf(step, lr, p[i]);              /* param.add_(step, alpha=-lr) */
+    }
+}
+
 /* The options that add a stored stream are constants of each instance (their loops have no
  * branch); the others are selects inside one loop. */
 #define OPTIM_LEVEL(SUFFIX, ATTRIBUTE)                                                           \
@@ -172,7 +187,10 @@ INLINE void adagrad_body(float *p, const float *g, float *sum, idx_t count, int 
     }                                                                                            \
     ATTRIBUTE static void adagrad_##SUFFIX(float *p, const float *g, float *sum, idx_t n,       \
                                            int flags, const float *s)                            \
-    { adagrad_body(p, g, sum, n, flags, s); }
+    { adagrad_body(p, g, sum, n, flags, s); }                                                    \
+    ATTRIBUTE static void sgd_##SUFFIX(float *p, const float *g, float *buf, idx_t n, int flags, \
+                                       const float *s)                                           \
+    { sgd_body(p, g, buf, n, flags, s); }
 
 OPTIM_LEVEL(portable, )
 #ifdef GRADSH_X86
@@ -241,8 +259,9 @@ static PyObject *py_vml_sqrt(PyObject *self, PyObject *args)
 #define OPTIM_MAX_SCALARS 8
 
 /* optim_step(kind, buffers, count, flags, scalars): kind "adam" (param, grad, exp_avg,
- * exp_avg_sq[, max_exp_avg_sq]), "rmsprop" (param, grad, square_avg[, grad_avg][, buf]) or
- * "adagrad" (param, grad, sum); every buffer of count float32, written in place but grad. */
+ * exp_avg_sq[, max_exp_avg_sq]), "rmsprop" (param, grad, square_avg[, grad_avg][, buf]),
+ * "adagrad" (param, grad, sum) or "sgd" (param, grad, momentum_buffer); every buffer of count
+ * float32, written in place but grad. */
 static PyObject *py_optim_step(PyObject *self, PyObject *args)
 {
     const char *kind;
@@ -311,11 +330,15 @@ static PyObject *py_optim_step(PyObject *self, PyObject *args)
                 body(ptr[0], ptr[1], ptr[2], gavg, buf, count, flags, s);
                 Py_END_ALLOW_THREADS
             }
-        } else if (strcmp(kind, "adagrad") == 0 && nbuf == 3) {
+        } else if ((strcmp(kind, "adagrad") == 0 || strcmp(kind, "sgd") == 0) && nbuf == 3) {
+            int sgd = kind[0] == 's';
             void (*body)(float *, const float *, float *, idx_t, int, const float *)
-                = adagrad_portable;
+                = sgd ? sgd_portable : adagrad_portable;
 #ifdef GRADSH_X86
-            body = level == 2 ? adagrad_avx512 : level == 1 ? adagrad_avx2 : body;
+            if (level == 2)
+                body = sgd ? sgd_avx512 : adagrad_avx512;
+            else if (level == 1)
+                body = sgd ? sgd_avx2 : adagrad_avx2;
 #endif
             Py_BEGIN_ALLOW_THREADS
             body(ptr[0], ptr[1], ptr[2], count, flags, s);

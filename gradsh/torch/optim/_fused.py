@@ -26,7 +26,7 @@ _F32 = np.dtype(np.float32)
 # above it one pass saves a dozen (the bits are the same either way).
 MIN_ELEMENTS = 1024
 # The kernel's flags (_native_optim.h's OPT_*).
-MAXIMIZE, L2, DECOUPLED, AMSGRAD, CENTERED, MOMENTUM = 1, 2, 4, 8, 16, 32
+MAXIMIZE, L2, DECOUPLED, AMSGRAD, CENTERED, MOMENTUM, NESTEROV = 1, 2, 4, 8, 16, 32, 64
 
 
 def _arrays(tensors: tuple[Tensor, ...]) -> list[np.ndarray] | None:
@@ -155,3 +155,12 @@ def adagrad(param: Tensor, grad: Tensor, state: dict[str, Any], group: dict[str,
     flags = (MAXIMIZE if group["maximize"] else 0) | (L2 if weight_decay != 0 else 0)
     return _run("adagrad", (param, grad, state["sum"]), (1, 0, 1), flags,
                 (weight_decay, group["eps"], -clr))
+
+
+def sgd(param: Tensor, grad: Tensor, buf: Tensor, group: dict[str, Any], weight_decay: float,
+        lr: float) -> bool:
+    """_sgd_update's work once the momentum buffer exists, in one pass; False: not applicable."""
+    flags = ((MAXIMIZE if group["maximize"] else 0) | (L2 if weight_decay != 0 else 0)
+             | (NESTEROV if group["nesterov"] else 0))
+    return _run("sgd", (param, grad, buf), (1, 0, 2), flags,
+                (weight_decay, group["momentum"], 1 - group["dampening"], -lr))
