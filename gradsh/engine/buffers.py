@@ -63,12 +63,20 @@ def empty(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
                 return array
             free += 1
             free_bytes += array.nbytes
-    if free >= MAX_FREE or free_bytes + nbytes > MAX_FREE_BYTES:
+    if free and (free >= MAX_FREE or free_bytes + nbytes > _max_free_bytes()):
         trim()  # make room: drop the free arrays (of other shapes)
     array = np.empty(shape, dtype)
     _pool.append(array)
     _ids.add(id(array))
     return array
+
+
+def _max_free_bytes() -> int:
+    """MAX_FREE_BYTES, or an eighth of gradsh's memory limit where that is less (the free arrays
+    count as resident memory, which the limit's watchdog reads)."""
+    from gradsh.engine import limits  # (limits imports this module)
+
+    return min(MAX_FREE_BYTES, limits.Limit.current() // 8)
 
 
 def holds(array: Any) -> int:
