@@ -32,7 +32,8 @@ MAXIMIZE, L2, DECOUPLED, AMSGRAD, CENTERED, MOMENTUM, NESTEROV = 1, 2, 4, 8, 16,
 def _arrays(tensors: tuple[Tensor, ...]) -> list[np.ndarray] | None:
     """The tensors' arrays when the kernel can take them: plain float32 C-contiguous CPU arrays
     of one size, each its own storage (no view, no overlap), the written ones (all but the
-    second, the gradient) writeable with an ordinary version counter; else None."""
+    second, the gradient) writeable with an ordinary version counter and Tensor's own in-place
+    ops; else None."""
     if native.kernels is None or _GradMode.enabled:
         return None
     arrays = []
@@ -49,7 +50,9 @@ def _arrays(tensors: tuple[Tensor, ...]) -> list[np.ndarray] | None:
         elif data.size != size:
             return None
         if i != 1 and (t._base is not None or not data.flags.writeable
-                       or t._version_counter.__class__ is not VersionCounter):
+                       or t._version_counter.__class__ is not VersionCounter
+                       or t.__class__.mul_ is not Tensor.mul_  # (a subclass's own ops run)
+                       or t.__class__.add_ is not Tensor.add_):
             return None
         arrays.append(data)
     for i in range(len(arrays)):
