@@ -414,7 +414,52 @@ def retained(impl: str, n: int, retain: int) -> dict[str, float]:
     }
 
 
+# ---------------------------------------------------------------------------------------------
+# An optimizer's step over an MLP's parameters (gradients set once, no backward)
+# ---------------------------------------------------------------------------------------------
+
+OPTIMIZERS = {
+    "adamw": ("AdamW", {"lr": 1e-3}),
+    "adam": ("Adam", {"lr": 1e-3, "amsgrad": True}),
+    "rmsprop": ("RMSprop", {"lr": 1e-3, "momentum": 0.9}),
+    "adagrad": ("Adagrad", {"lr": 1e-2}),
+    "sgd": ("SGD", {"lr": 0.1, "momentum": 0.9}),
+}
+
+
+def optimizer(impl: str, n: int, iters: int, kind: str) -> dict[str, float]:
+    """Seconds per `step()` of optimizer `kind` over Linear(n, 1024), Linear(1024, 2048) and
+    Linear(2048, 10) (2.9M parameters at n = 784), after a seed of 0 and two steps; the
+    parameters' checksum after them (both sides must agree bit for bit)."""
+    if impl == "torch":
+        import torch
+
+        torch.set_num_threads(1)
+    else:
+        from gradsh.cli import tune_process
+
+        tune_process()
+        import gradsh.torch as torch  # type: ignore[no-redef]
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(n, 1024), torch.nn.ReLU(),
+                                torch.nn.Linear(1024, 2048), torch.nn.ReLU(),
+                                torch.nn.Linear(2048, 10))
+    for p in model.parameters():
+        p.grad = torch.randn(*p.shape)
+    name, kwargs = OPTIMIZERS[kind]
+    opt = getattr(torch.optim, name)(model.parameters(), **kwargs)
+    opt.step()
+    opt.step()
+    seconds = _per_iteration(opt.step, iters)
+    total = 0.0
+    for p in model.parameters():
+        total += float(p.detach().double().sum().item())
+    return {"seconds": seconds, "checksum": total,
+            "parameters": float(sum(p.numel() for p in model.parameters()))}
+
+
 PROBES: dict[str, Callable[..., dict[str, float]]] = {
+    "optimizer": optimizer,
     "elementwise": elementwise,
     "matmul": matmul,
     "perop": perop,
@@ -434,10 +479,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iters", type=int, default=None)
     parser.add_argument("--retain", type=int, default=None)
     parser.add_argument("--hidden", type=int, default=None)
+    parser.add_argument("--kind", choices=sorted(OPTIMIZERS), default=None)
     args = parser.parse_args(argv)
     kwargs: dict[str, Any] = {"impl": args.impl, "n": args.n}
     if args.iters is not None:
         kwargs["iters"] = args.iters
+    if args.kind is not None:
+        kwargs["kind"] = args.kind
     if args.retain is not None:
         kwargs["retain"] = args.retain
     if args.hidden is not None:

@@ -1,6 +1,7 @@
 """Rows that time whole training loops and programs: the MLP of benchmarks/programs/mlp.py as a
-.grad `repeat` loop and as a Python program, against PyTorch and NumPy by hand; the tutorials'
-programs of tests/programs, wall time against PyTorch."""
+.grad `repeat` loop and as a Python program, against PyTorch and NumPy by hand; an optimizer's
+step over a 2.9M-parameter MLP against PyTorch's; the tutorials' programs of tests/programs,
+wall time against PyTorch."""
 
 from __future__ import annotations
 
@@ -31,6 +32,32 @@ def row_mlp(cfg: Config) -> list[Result]:
     return (_mlp(cfg, "small", 64, 128, cfg.size(200, 3), {"torch": 1.5})
             + _mlp(cfg, "big", cfg.size(1024, 64), cfg.size(512, 32), cfg.size(30, 2),
                    {"numpy": 1.05, "torch": 2.0}))
+
+
+def row_optim(cfg: Config) -> list[Result]:
+    """optimizer.step() over the same parameters and gradients in gradsh.torch and in torch
+    (one thread each), and whether the parameters after the steps agree bit for bit."""
+    n = cfg.size(784, 8)
+    iters = cfg.size(20, 2)
+    results = []
+    for kind, case in (("adamw", "AdamW"), ("adam", "Adam(amsgrad=True)"),
+                       ("rmsprop", "RMSprop(momentum=0.9)"), ("adagrad", "Adagrad"),
+                       ("sgd", "SGD(momentum=0.9)")):
+        sides = {"gradsh": Side("gradsh.torch"), "torch": torch_side("torch")}
+        alternate(cfg.runs, [(side, (lambda impl=impl, kind=kind: probe(
+            "optimizer", impl, n=n, iters=iters, kind=kind))) for impl, side in sides.items()])
+        seconds = {impl: pick(side, "seconds") for impl, side in sides.items()}
+        for side in seconds.values():
+            side.values = [v * 1e3 for v in side.values]
+        sums = {impl: {run["checksum"] for run in side.values} for impl, side in sides.items()}
+        parameters = int(sides["gradsh"].values[0]["parameters"]) if sides["gradsh"].values \
+            else 0
+        note = "engine only; parameters after the steps bit for bit torch's: " + (
+            "yes" if sums["torch"] and sums["gradsh"] == sums["torch"] else
+            "no" if sums["torch"] else "-")
+        results.append(Result("optim", f"{case}.step() over {parameters:,} parameters", "ms",
+                              seconds["gradsh"], seconds["torch"], goal=1.5, note=note))
+    return results
 
 
 def _mlp(cfg: Config, size: str, batch: int, hidden: int, steps: int,

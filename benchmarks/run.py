@@ -48,7 +48,7 @@ from benchmarks.rows_engine import (  # noqa: E402
     row_perop,
 )
 from benchmarks.rows_session import row_render, row_startup, row_statements  # noqa: E402
-from benchmarks.rows_training import row_mlp, row_programs  # noqa: E402
+from benchmarks.rows_training import row_mlp, row_optim, row_programs  # noqa: E402
 
 __all__ = ["ROWS", "TORCH_MISSING", "Result", "Side", "format_markdown", "format_plain", "main"]
 
@@ -60,6 +60,8 @@ ROWS: dict[str, tuple[str, Callable[[Config], list[Result]]]] = {
     "mlp": ("an MLP's training step, small and big, .grad and .py, vs torch and NumPy by hand",
             row_mlp),
     "large": ("10M-element chain vs NumPy and torch; 2048x2048 matmul vs NumPy", row_large),
+    "optim": ("an optimizer's step over a 2.9M-parameter MLP vs torch's (AdamW, Adam, RMSprop, "
+              "Adagrad, SGD)", row_optim),
     "perop": ("per-op overhead, interpreted and engine-only, vs torch", row_perop),
     "deep": ("a 1,000,000-step chain through the interpreter and the engine: time, peak RSS",
              row_deep),

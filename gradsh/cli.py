@@ -335,9 +335,13 @@ def _tune_malloc() -> None:
 
 
 def tune_process() -> None:
-    """The process settings of a gradsh run: the garbage collector's and malloc's."""
+    """The process settings of a gradsh run: the garbage collector's and malloc's, and large
+    results reused from a pool (gradsh.engine.buffers)."""
+    from gradsh.engine import buffers
+
     _tune_gc()
     _tune_malloc()
+    buffers.enable()
 
 
 # The options that take a value (the value never names the file).

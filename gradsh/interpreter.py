@@ -20,7 +20,7 @@ import numpy as np
 
 from gradsh import ast, suggest
 from gradsh import builtins as table
-from gradsh.engine import dtypes, ops
+from gradsh.engine import buffers, dtypes, ops
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import LimitExceeded, TorchError, set_warning_handler
 from gradsh.engine.tensor import (
@@ -208,6 +208,8 @@ class Interpreter:
         finally:
             set_warning_handler(previous)
             self._outcome = None
+            log = None  # (its copies of changed storage are free now: trimmed with the rest)
+            buffers.trim()  # the large arrays the statement no longer uses go back to the system
         if outcome.error is not None and outcome.rolled_back:
             outcome.error.rolled_back = True
         return outcome

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from gradsh import pytrace, snapshot
+from gradsh.engine import buffers
 from gradsh.engine.tensor import set_origin
 from gradsh.errors import GradshError, Pos
 from gradsh.render import Renderer
@@ -387,6 +388,7 @@ def _execute(program: PythonProgram, stmt: Statement, result: StepResult) -> Non
         result.error = error
     finally:
         set_origin(None)
+        buffers.trim()  # the large arrays the statement no longer uses go back to the system
 
 
 def _exit_code(exit_: SystemExit, err: IO[str]) -> int:

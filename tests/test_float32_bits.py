@@ -410,3 +410,17 @@ def test_gradient_clipping_total_norm(torch: Any, one_thread: None) -> None:
         results.append([total] + [p.grad.numpy().copy() for p in params])
     for theirs, ours in zip(*results, strict=True):
         _assert_bits("clip_grad_norm_", ours, theirs, grads[0])
+
+
+def test_add_with_alpha_rounds_once(torch: Any) -> None:
+    """x + alpha * y is one fused multiply-add in ATen's float32 kernel. 641 * 6700417 is
+    2**32 + 1, so alpha * y below is 2**-24 + 2**-56: 1 + alpha * y lies just above the
+    midpoint between 1 and the next float, where a float64 sum rounded again to float32 lands
+    on the midpoint itself and rounds down to 1."""
+    alpha = 641 / 1024
+    y = np.full(5, 6700417 * 2.0**-46, F32)
+    x = np.ones(5, F32)
+    theirs = torch.add(torch.from_numpy(x), torch.from_numpy(y), alpha=alpha).numpy()
+    ours = gtorch.add(gtorch.from_numpy(x), gtorch.from_numpy(y), alpha=alpha).numpy()
+    assert np.array_equal(theirs.view(np.int32), ours.view(np.int32))
+    assert ours[0] == np.nextafter(F32(1), F32(2))

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend
+from gradsh.engine import backend, buffers
 from gradsh.engine.autocast import Autocast
 from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
@@ -338,13 +338,14 @@ def _add_into(buffer: Any, g: Any) -> bool:
     buffer the same way). False, and nothing done, otherwise.
 
     The references to `buffer` are the ready buffers' entry, run_backward's `previous`, the
-    parameter here and getrefcount's argument: a fifth (a hook that kept it, the same gradient
-    sent along two edges, a view of it) means someone else holds it.
+    parameter here and getrefcount's argument (and the pool of large arrays' list, where it
+    came from there): one more (a hook that kept it, the same gradient sent along two edges, a
+    view of it) means someone else holds it.
     """
     if (_COUNTED_REFERENCES and buffer.__class__ is np.ndarray and g.__class__ is np.ndarray
             and buffer.shape == g.shape and buffer.dtype == g.dtype and buffer.ndim > 0
             and buffer.flags.owndata and buffer.flags.writeable
-            and sys.getrefcount(buffer) == 4):
+            and sys.getrefcount(buffer) == 4 + buffers.holds(buffer)):
         elementwise(np.add, buffer, g, out=buffer)
         return True
     return False

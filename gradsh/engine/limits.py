@@ -24,6 +24,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+from gradsh.engine import buffers
 from gradsh.engine.exceptions import LimitExceeded
 
 _UNITS = {"": 1, "b": 1, "k": 2**10, "kb": 2**10, "kib": 2**10, "m": 2**20, "mb": 2**20,
@@ -181,6 +182,9 @@ def _refuse_over_limit(need: int, what: str, limit: int) -> None:
         raise MemoryLimitError(f"refusing to allocate {what}: gradsh's memory limit is "
                                f"{format_size(limit)} ({_HOW})")
     used = in_use()
+    if used + need > limit:
+        buffers.trim()  # the free large arrays kept for reuse count as resident: not theirs
+        used = in_use()
     if used + need > limit:
         raise MemoryLimitError(
             f"refusing to allocate {what}: the run already uses {format_size(used)} of "

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from gradsh.engine import buffers
+
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
 
@@ -169,25 +171,35 @@ def _plan(operands: tuple[Any, ...], out: Any) -> tuple[tuple[int, ...], list[An
 
 
 def elementwise(ufunc: np.ufunc, *operands: Any, out: Any = None, dtype: Any = None) -> Any:
-    """`ufunc(*operands, out=out, dtype=dtype)`, on every core when the arrays are large."""
-    if THREADS > 1:
+    """`ufunc(*operands, out=out, dtype=dtype)`, on every core when the arrays are large (and
+    a large result, where none is given, in an array of the pool: gradsh.engine.buffers)."""
+    if THREADS > 1 or (out is None and buffers._enabled):
         for operand in operands:
             if operand.__class__ is np.ndarray and operand.size >= MIN_ELEMENTS:
                 plan = _plan(operands, out)
                 if plan is not None:
-                    return _split(ufunc, plan, out, dtype)
+                    if THREADS > 1:
+                        return _split(ufunc, plan, out, dtype)
+                    if ufunc.nout == 1:
+                        out = _result(ufunc, plan, dtype)
                 break
     return ufunc(*operands, out=out, dtype=dtype)
+
+
+def _result(ufunc: np.ufunc, plan: tuple[tuple[int, ...], list[Any]], dtype: Any) -> Any:
+    """An array for the result of the one call `plan` describes, from the pool."""
+    shape, flat = plan
+    # The result's dtype as the one call would choose it (and its errors, raised here).
+    empty = ufunc(*(piece[:0] if piece.__class__ is np.ndarray and piece.ndim else piece
+                    for piece in flat), dtype=dtype)
+    return buffers.empty(shape, empty.dtype)
 
 
 def _split(ufunc: np.ufunc, plan: tuple[tuple[int, ...], list[Any]], out: Any,
            dtype: Any) -> Any:
     shape, flat = plan
     if out is None:
-        # The result's dtype as the one call would choose it (and its errors, raised here).
-        empty = ufunc(*(piece[:0] if piece.__class__ is np.ndarray and piece.ndim else piece
-                        for piece in flat), dtype=dtype)
-        out = np.empty(shape, dtype=empty.dtype)
+        out = _result(ufunc, plan, dtype)
     target = out.reshape(-1)
     size = target.size
     # Chunk boundaries on multiples of 64 elements keep every chunk's start aligned for SIMD.

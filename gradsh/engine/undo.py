@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from gradsh.engine import limits
+import numpy as np
+
+from gradsh.engine import buffers, limits
 from gradsh.engine.grad_mode import _LAST, _sequence
 
 if TYPE_CHECKING:  # (type names only: these modules sit above this one)
@@ -51,7 +53,7 @@ class UndoLog:
         if key not in self._storage and self._predates(data):
             # the copy counts against --max-memory like any allocation (refused: undone)
             limits.reserve(data.nbytes, "the undo log's copy of a tensor changed in place")
-            self._storage[key] = (data, data.copy(), t._version_counter, t._version_value())
+            self._storage[key] = (data, _copy(data), t._version_counter, t._version_value())
 
     def _predates(self, data: Any) -> bool:
         """Whether `data` is (or views) an array that existed before the step."""
@@ -96,6 +98,16 @@ class UndoLog:
         self._storage.clear()
         self._freed.clear()
         self._grads.clear()
+
+
+def _copy(data: Any) -> Any:
+    """data.copy(); a large C-contiguous array into one of the pool's (gradsh.engine.buffers):
+    a statement's first backward then copies its .grad into the forward's freed results."""
+    if data.__class__ is np.ndarray and data.flags.c_contiguous:
+        copy = buffers.empty(data.shape, data.dtype)
+        np.copyto(copy, data)
+        return copy
+    return data.copy()
 
 
 class _Undo:

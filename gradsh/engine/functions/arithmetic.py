@@ -82,8 +82,13 @@ def _add_scaled(x: Any, y: Any, alpha: float | int, dtype: DType, subtract: bool
             return exact.astype(dtype.np)
         if dtype is dtypes.float64:
             return fma64(y, float(a), x)
+        if dtype is dtypes.float32 and x.__class__ is np.ndarray and y.__class__ is np.ndarray \
+                and x.dtype == np.float32 and y.dtype == np.float32:
+            # the kernel's fmadd (opmath float, alpha rounded to float first), in one pass
+            return fma32(y, np.float32(a), x)
         # NOTE: float32 operands multiply exactly in float64, so one rounding to float32
-        # matches the kernel's fmadd (opmath float, alpha rounded to float first).
+        # matches the kernel's fmadd (opmath float, alpha rounded to float first) but for a
+        # float64 sum that lands halfway between two floats (rare; fma32 above decides those).
         alpha32 = float(np.float32(a))
         exact = np.asarray(x, dtype=np.float64) + alpha32 * np.asarray(y, dtype=np.float64)
         return exact.astype(np.float32).astype(dtype.np, copy=False)

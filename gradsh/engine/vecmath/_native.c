@@ -736,6 +736,7 @@ static PyObject *py_use(PyObject *self, PyObject *args)
 
 #include "_native_rounded.h"
 #include "_native_sort.h"
+#include "_native_optim.h"
 
 static PyMethodDef METHODS[] = {
     {"chain", py_chain, METH_VARARGS,
@@ -769,6 +770,11 @@ static PyMethodDef METHODS[] = {
      "log_softmax_rows(out, x, rows, n) -> bool: log_softmax of each row; False on a NaN"},
     {"log_softmax_backward_rows", py_log_softmax_backward_rows, METH_VARARGS,
      "log_softmax_backward_rows(out, g, y, rows, n) -> bool: its backward; False on a NaN"},
+    {"optim_step", py_optim_step, METH_VARARGS,
+     "optim_step(kind, buffers, count, flags, scalars): one Adam, RMSprop, Adagrad or SGD update"},
+    {"set_sqrt_table", py_set_sqrt_table, METH_VARARGS,
+     "set_sqrt_table(table): VRSQRT14PS's significands for vml_sqrt (vml._SIGNIFICAND17)"},
+    {"vml_sqrt", py_vml_sqrt, METH_VARARGS, "vml_sqrt(out, x, count): MKL's vmsSqrt"},
     {"levels", py_levels, METH_NOARGS, "the instruction sets this CPU runs, best first"},
     {"level", py_level, METH_NOARGS, "the instruction set in use"},
     {"use", py_use, METH_VARARGS, "use(name): run the kernels compiled for `name`"},

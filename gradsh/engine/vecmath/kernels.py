@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from gradsh.engine import buffers
 from gradsh.engine.vecmath import fdlibm, libm, native, onednn, rounded, rounded_extra, sleef, vml
 from gradsh.engine.vecmath.fp import F32, F64, I32, I64, deferred_checks, fma32, where
 from gradsh.engine.vecmath.layout import dense_order, dense_segments, loop_mask, mask_for
@@ -456,7 +457,7 @@ def tanh_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
             and grad.dtype == F32 and y.dtype == F32 and grad.shape == y.shape
             and grad.flags.c_contiguous and y.flags.c_contiguous
             and kernels.level() != "portable"):  # the same formula everywhere: one pass
-        out = np.empty(y.shape, F32)
+        out = buffers.empty(y.shape, F32)
         kernels.tanh_backward(out, grad, y, y.size)
         return out
     return _split2(grad, y, None, _tanh_backward, _tanh_backward)

@@ -23,6 +23,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from gradsh.engine import buffers
+
 VERSION = "2024.2.0"  # oneMKL in PyTorch 2.13's CPU wheels (torch.__config__.show())
 _HA, _FTZDAZ_OFF, _ERRMODE_IGNORE = 0x2, 0x140000, 0x100
 MODE = _HA | _FTZDAZ_OFF | _ERRMODE_IGNORE
@@ -164,7 +166,8 @@ def function(name: str, dtype: np.dtype) -> Unary | None:
 
     def run(x: np.ndarray) -> np.ndarray:
         """VML on x's elements; the result has x's layout where x is dense (as ATen's)."""
-        out = np.empty_like(x)
+        # (a contiguous result from the pool of large arrays, gradsh.engine.buffers)
+        out = buffers.empty(x.shape, x.dtype) if x.flags.c_contiguous else np.empty_like(x)
         if out.strides != x.strides or any(s < 0 for s in x.strides):
             x = np.ascontiguousarray(x)
             out = np.empty_like(x)

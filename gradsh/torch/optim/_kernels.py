@@ -18,8 +18,9 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP
-from gradsh.engine.random import _fma32, _fma64
+from gradsh.engine.random import _fma64
 from gradsh.engine.tensor import Tensor
+from gradsh.engine.vecmath.fp import fma32
 
 
 def _fma(a: Any, b: Any, c: Any) -> np.ndarray:
@@ -29,7 +30,7 @@ def _fma(a: Any, b: Any, c: Any) -> np.ndarray:
         a, c = (np.ascontiguousarray(np.broadcast_to(v, shape), dtype=np.float32) for v in (a, c))
         b = np.float32(b) if np.ndim(b) == 0 else np.ascontiguousarray(
             np.broadcast_to(b, shape), dtype=np.float32)
-        return _fma32(a, b, c, tiny_results=True)
+        return fma32(a, b, c)  # (through the compiled kernels where built)
     return _fma64(*(np.broadcast_to(np.asarray(v, dtype=np.float64), shape) for v in (a, b, c)))
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from gradsh.engine import ops
 from gradsh.engine.exceptions import TorchRuntimeError, TorchValueError
 from gradsh.engine.tensor import Tensor
-from gradsh.torch.optim import _kernels
+from gradsh.torch.optim import _fused, _kernels
 from gradsh.torch.optim.optimizer import (
     Optimizer,
     _get_value,
@@ -82,11 +82,13 @@ def _adagrad_update(param: Tensor, grad: Tensor, state: dict[str, Any],
     step_t = state["step"]
     step_t += 1
     step = _get_value(step_t)
+    clr = lr / (1 + (step - 1) * group["lr_decay"])
+    if _fused.adagrad(param, grad, state, group, clr):
+        return
     if group["maximize"]:
         grad = -grad
     if group["weight_decay"] != 0:
         grad = grad.add(param, alpha=group["weight_decay"])
-    clr = lr / (1 + (step - 1) * group["lr_decay"])
     state_sum = state["sum"]
     _kernels.addcmul_(state_sum, grad, grad, value=1)
     std = state_sum.sqrt().add_(group["eps"])

@@ -8,7 +8,7 @@ from typing import Any
 from gradsh.engine import ops
 from gradsh.engine.exceptions import TorchRuntimeError, TorchValueError
 from gradsh.engine.tensor import Tensor
-from gradsh.torch.optim import _kernels
+from gradsh.torch.optim import _fused, _kernels
 from gradsh.torch.optim.optimizer import (
     Optimizer,
     _get_value,
@@ -96,10 +96,12 @@ def _adam_update(param: Tensor, grad: Tensor, state: dict[str, Any],
     lr = _get_value(_to_scalar(group["lr"]))
     beta1, beta2 = (_get_value(b) for b in group["betas"])
     weight_decay, eps = group["weight_decay"], group["eps"]
-    if group["maximize"]:
-        grad = -grad
     exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], state["step"]
     step_t += 1
+    if _fused.adam(param, grad, state, group, lr, beta1, beta2, _get_value(step_t)):
+        return
+    if group["maximize"]:
+        grad = -grad
     if weight_decay != 0:
         if group["decoupled_weight_decay"]:
             param.mul_(1 - lr * weight_decay)

@@ -7,7 +7,7 @@ from typing import Any
 from gradsh.engine import ops
 from gradsh.engine.exceptions import TorchValueError
 from gradsh.engine.tensor import Tensor
-from gradsh.torch.optim import _kernels
+from gradsh.torch.optim import _fused, _kernels
 from gradsh.torch.optim.optimizer import (
     Optimizer,
     _get_value,
@@ -74,10 +74,12 @@ def _rmsprop_update(param: Tensor, grad: Tensor, state: dict[str, Any],
     """torch.optim.rmsprop._single_tensor_rmsprop for one parameter."""
     lr = _get_value(_to_scalar(group["lr"]))
     alpha, eps, momentum = group["alpha"], group["eps"], group["momentum"]
-    if group["maximize"]:
-        grad = -grad
     square_avg = state["square_avg"]
     state["step"] += 1
+    if _fused.rmsprop(param, grad, state, group, lr):
+        return
+    if group["maximize"]:
+        grad = -grad
     if group["weight_decay"] != 0:
         grad = grad.add(param, alpha=group["weight_decay"])
     square_avg.mul_(alpha)

@@ -12,6 +12,7 @@ from gradsh.engine.exceptions import TorchRuntimeError, TorchValueError
 from gradsh.engine.functions.arithmetic import _add_scaled
 from gradsh.engine.ops.arithmetic import add_
 from gradsh.engine.tensor import Tensor, _GradMode
+from gradsh.torch.optim import _fused
 from gradsh.torch.optim.optimizer import Optimizer, _to_scalar, _use_grad_for_differentiable
 
 __all__ = ["SGD"]
@@ -73,6 +74,9 @@ def _sgd_update(param: Tensor, grad: Tensor, buf: Tensor | None,
                 group: dict[str, Any]) -> Tensor | None:
     """torch.optim.sgd._single_tensor_sgd for one parameter; returns the momentum buffer."""
     weight_decay, momentum, lr = group["weight_decay"], group["momentum"], _to_scalar(group["lr"])
+    if buf is not None and momentum != 0 and \
+            _fused.sgd(param, grad, buf, group, _number(weight_decay), _number(lr)):
+        return buf
     if group["maximize"]:
         grad = -grad
     if weight_decay != 0:
