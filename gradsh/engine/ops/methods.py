@@ -288,7 +288,7 @@ _NUMERICS_METHODS = (
     "arcsinh_", "arccosh_", "arctanh_", "erfc", "erfc_", "deg2rad", "rad2deg", "deg2rad_",
     "rad2deg_", "hypot", "hypot_", "logaddexp", "logaddexp2", "copysign", "copysign_", "fmax",
     "fmin", "fix", "fix_", "nansum", "nanmean", "cummax", "cummin", "isclose", "isneginf",
-    "isposinf", "isreal", "signbit",
+    "isposinf", "isreal", "signbit", "angle",
 )
 _FUNCTIONAL_METHODS = (
     "tile", "ravel", "fliplr", "flipud", "repeat_interleave", "tensor_split", "hsplit",

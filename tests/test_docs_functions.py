@@ -1,0 +1,90 @@
+"""torch.* and torch.linalg functions PyTorch's documentation examples use that gradsh lacked:
+vander, nonzero_static, angle (real tensors), linalg.matrix_rank, tensorinv and tensorsolve;
+values, dtypes, grad_fn names and error texts against torch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import gradsh.torch as gtorch
+
+
+def _compare(want: list[Any], have: list[Any]) -> None:
+    assert len(want) == len(have)
+    for w, h in zip(want, have):
+        if hasattr(w, "detach"):
+            assert str(h.dtype) == str(w.dtype) and tuple(h.shape) == tuple(w.shape)
+            np.testing.assert_allclose(h.detach().numpy(), w.detach().numpy(), rtol=1e-6,
+                                       atol=1e-6)
+        else:
+            assert h == w
+
+
+def _vander(T: Any) -> list[Any]:
+    x = T.tensor([1.5, -2.0, 0.5], requires_grad=True)
+    v = T.vander(x, 4)
+    return [T.vander(T.tensor([1, 2, 3])), T.vander(T.tensor([1.0, 2, 3]), N=4, increasing=True),
+            v, type(v.grad_fn).__name__, v.grad_fn.next_functions[0][0].name(),
+            T.vander(T.tensor([2, 3], dtype=T.int8)), T.vander(T.tensor([2.0]), N=0),
+            T.vander(T.tensor([2.0]), N=1)]
+
+
+def _angle_nonzero_static(T: Any) -> list[Any]:
+    a = T.tensor([-1.0, 2.0, 0.0], requires_grad=True)
+    y = a.angle()
+    y.sum().backward()
+    return [T.angle(T.tensor([-1, 0, 2])),
+            T.angle(T.tensor([-1.0, float("nan"), 2.0], dtype=T.float64)), y, a.grad,
+            type(y.grad_fn).__name__,
+            T.nonzero_static(T.tensor([[1, 0], [0, 1]]), size=3),
+            T.nonzero_static(T.tensor([1, 0, 1, 1]), size=2, fill_value=7),
+            T.nonzero_static(T.tensor([0.0, 0.0]), size=2)]
+
+
+def _matrix_rank(T: Any) -> list[Any]:
+    T.manual_seed(0)
+    A = T.randn(4, 3, 3, dtype=T.float64)
+    A[0, 2] = A[0, 1]
+    rank = T.linalg.matrix_rank
+    return [rank(A), rank(A, hermitian=True), rank(A, atol=1.0, rtol=0.0), rank(A, rtol=0.5),
+            rank(A, atol=T.tensor(0.5)), rank(A, tol=0.5), rank(A[0], 0.5), rank(T.eye(10)),
+            rank(T.randn(3, 5, 2))]
+
+
+def _tensorinv_tensorsolve(T: Any) -> list[Any]:
+    T.manual_seed(0)
+    A = T.randn(4, 6, 4, 6, requires_grad=True)
+    Ainv = T.linalg.tensorinv(A, 2)
+    Ainv.sum().backward()
+    B = T.randn(6, 4, 4, 3, 2)
+    C = T.randn(4, 3, 2)
+    E = T.eye(2 * 3 * 4).reshape((2 * 3, 4, 2, 3, 4))
+    F = T.randn(2 * 3, 4)
+    return [Ainv, A.grad, T.linalg.tensorsolve(B, C, dims=(0, 2)), T.linalg.tensorsolve(E, F)]
+
+
+@pytest.mark.parametrize("program", [_vander, _angle_nonzero_static, _matrix_rank,
+                                     _tensorinv_tensorsolve])
+def test_matches_torch(torch: Any, program: Any) -> None:
+    _compare(program(torch), program(gtorch))
+
+
+@pytest.mark.parametrize("call", [
+    lambda T: T.nonzero_static(T.tensor([1]), size=-1),
+    lambda T: T.vander(T.ones(2, 2)),
+    lambda T: T.vander(T.ones(2), N=-1),
+    lambda T: T.linalg.matrix_rank(T.ones(3)),
+    lambda T: T.linalg.tensorinv(T.ones(4, 3, 2), ind=1),
+    lambda T: T.linalg.tensorinv(T.ones(4, 3, 2), ind=0),
+    lambda T: T.linalg.tensorsolve(T.ones(2, 3, 4), T.ones(2)),
+])
+def test_errors_match_torch(torch: Any, call: Any) -> None:
+    with pytest.raises(Exception) as want:
+        call(torch)
+    with pytest.raises(Exception) as have:
+        call(gtorch)
+    assert type(have.value).__name__ == type(want.value).__name__
+    assert str(have.value) == str(want.value)
