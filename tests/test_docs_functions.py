@@ -66,8 +66,17 @@ def _tensorinv_tensorsolve(T: Any) -> list[Any]:
     return [Ainv, A.grad, T.linalg.tensorsolve(B, C, dims=(0, 2)), T.linalg.tensorsolve(E, F)]
 
 
+def _gradient_coordinates(T: Any) -> list[Any]:
+    t = T.tensor([[1, 2, 4, 8], [10, 20, 40, 80]])
+    coords = (T.tensor([0, 2]), T.tensor([0, 3, 6, 9]))
+    values = T.tensor([4.0, 1.0, 1.0, 16.0])
+    x = (T.tensor([-2.0, -1.0, 1.0, 4.0]),)
+    return [*T.gradient(t, spacing=coords), *T.gradient(values, spacing=x),
+            *T.gradient(values, spacing=x, edge_order=2), *T.gradient(t, spacing=coords[1:], dim=1)]
+
+
 @pytest.mark.parametrize("program", [_vander, _angle_nonzero_static, _matrix_rank,
-                                     _tensorinv_tensorsolve])
+                                     _tensorinv_tensorsolve, _gradient_coordinates])
 def test_matches_torch(torch: Any, program: Any) -> None:
     _compare(program(torch), program(gtorch))
 
