@@ -75,7 +75,17 @@ def _gradient_coordinates(T: Any) -> list[Any]:
             *T.gradient(values, spacing=x, edge_order=2), *T.gradient(t, spacing=coords[1:], dim=1)]
 
 
-@pytest.mark.parametrize("program", [_vander, _angle_nonzero_static, _matrix_rank,
+class _Local:
+    pass
+
+
+def _typenames(T: Any) -> list[Any]:
+    return [T.typename(x) for x in (T.nn.Parameter, T.nn.Linear, 3, T.zeros(2), T.Tensor, "a",
+                                    T.nn.Parameter(T.zeros(1)), T.nn.Linear(1, 1), _Local,
+                                    _Local(), T.optim.SGD, _typenames)]
+
+
+@pytest.mark.parametrize("program", [_typenames, _vander, _angle_nonzero_static, _matrix_rank,
                                      _tensorinv_tensorsolve, _gradient_coordinates])
 def test_matches_torch(torch: Any, program: Any) -> None:
     _compare(program(torch), program(gtorch))
