@@ -82,3 +82,25 @@ def test_errors_match_torch(torch: Any, call: Any) -> None:
         call(gtorch)
     assert type(have.value).__name__ == type(want.value).__name__
     assert str(have.value) == str(want.value)
+
+
+@pytest.mark.parametrize("dims", [1, 2, 3])
+def test_nn_grad_matches_torch(torch: Any, dims: int) -> None:
+    """torch.nn.grad.convNd_input / _weight (also F.grad): conv's gradients from outside."""
+    got = []
+    for T in (torch, gtorch):
+        T.manual_seed(0)
+        conv = getattr(T.nn.functional, f"conv{dims}d")
+        x = T.randn(2, 4, *([5] * dims), requires_grad=True)
+        w = T.randn(6, 2, *([3] * dims), requires_grad=True)
+        out = conv(x, w, stride=2, padding=1, groups=2)
+        go = T.randn(out.shape)
+        gi = getattr(T.nn.grad, f"conv{dims}d_input")(x.shape, w, go, stride=2, padding=1,
+                                                      groups=2)
+        gw = getattr(T.nn.functional.grad, f"conv{dims}d_weight")(x, w.shape, go, 2, 1, 1, 2)
+        plain = T.nn.grad.__dict__[f"conv{dims}d_input"](x.shape, w.detach(), go, 2, 1, 1, 2)
+        got.append((gi, gw, gi.requires_grad, plain.requires_grad))
+    (ti, tw, t_req, t_plain), (gi, gw, g_req, g_plain) = got
+    np.testing.assert_allclose(gi.detach().numpy(), ti.detach().numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(gw.detach().numpy(), tw.detach().numpy(), rtol=1e-5, atol=1e-5)
+    assert (g_req, g_plain) == (t_req, t_plain) == (True, False)

@@ -12,6 +12,7 @@ from gradsh.engine.dtypes import DType
 from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch._missing import module_getattr
 from gradsh.torch.nn import _reduction as _reduction_module
+from gradsh.torch.nn import grad  # noqa: F401  (F.grad is torch.nn.grad, as PyTorch's)
 from gradsh.torch.nn._reduction import resolve as _reduction
 from gradsh.torch.nn.functional_attention import *  # noqa: F403  (attention, listed there)
 from gradsh.torch.nn.functional_attention import __all__ as _attention_names
