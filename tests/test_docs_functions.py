@@ -75,6 +75,20 @@ def _gradient_coordinates(T: Any) -> list[Any]:
             *T.gradient(values, spacing=x, edge_order=2), *T.gradient(t, spacing=coords[1:], dim=1)]
 
 
+def _cov_weights(T: Any) -> list[Any]:
+    T.manual_seed(0)
+    x = T.randn(3, 6)
+    fw = T.randint(1, 5, (6,))
+    aw = T.rand(6)
+    xr = T.randn(2, 5, requires_grad=True)
+    c = T.cov(xr, aweights=T.rand(5))
+    c.sum().backward()
+    return [T.cov(x, fweights=fw), T.cov(x, aweights=aw),
+            T.cov(x, fweights=fw, aweights=aw, correction=0),
+            T.cov(x[0], fweights=fw, aweights=aw, correction=2),
+            T.cov(T.tensor([1, 2, 4]), fweights=T.tensor([1, 1, 2])), c, xr.grad]
+
+
 class _Local:
     pass
 
@@ -86,7 +100,8 @@ def _typenames(T: Any) -> list[Any]:
 
 
 @pytest.mark.parametrize("program", [_typenames, _vander, _angle_nonzero_static, _matrix_rank,
-                                     _tensorinv_tensorsolve, _gradient_coordinates])
+                                     _tensorinv_tensorsolve, _gradient_coordinates,
+                                     _cov_weights])
 def test_matches_torch(torch: Any, program: Any) -> None:
     _compare(program(torch), program(gtorch))
 
@@ -99,6 +114,12 @@ def test_matches_torch(torch: Any, program: Any) -> None:
     lambda T: T.linalg.tensorinv(T.ones(4, 3, 2), ind=1),
     lambda T: T.linalg.tensorinv(T.ones(4, 3, 2), ind=0),
     lambda T: T.linalg.tensorsolve(T.ones(2, 3, 4), T.ones(2)),
+    lambda T: T.cov(T.ones(3, 6), fweights=T.rand(6)),
+    lambda T: T.cov(T.ones(3, 6), aweights=T.ones(6, dtype=T.long)),
+    lambda T: T.cov(T.ones(3, 6), fweights=T.ones(3, dtype=T.long)),
+    lambda T: T.cov(T.ones(3, 6), aweights=-T.ones(6)),
+    lambda T: T.cov(T.ones(3, 6), fweights=T.zeros(6, dtype=T.long)),
+    lambda T: T.cov(T.ones(3, 6), fweights=T.ones(2, 3, dtype=T.long)),
 ])
 def test_errors_match_torch(torch: Any, call: Any) -> None:
     with pytest.raises(Exception) as want:

@@ -41,7 +41,7 @@ def _weight_norm(v: Tensor, g: Tensor, dim: int = 0) -> Tensor:
     g = _check_tensor(g, "_weight_norm", "g", 2)
     if not v.dtype.is_floating_point:
         raise TorchRuntimeError(f"\"weight_norm_kernel\" not implemented for "
-                                f"'{v.dtype.short.capitalize()}'")
+                                f"'{v.dtype.short}'")
     fused = dim in (0, v.ndim - 1) and v.dtype in (dtypes.float32, dtypes.float64)
     if fused and v.ndim > 0:
         return WeightNormInterfaceBackward0.apply(contiguous(v), contiguous(g),
