@@ -406,6 +406,25 @@ class Generator:
                 out[start : start + _CHUNK] = values
         return _shaped(out, shape)
 
+    def cauchy(self, median: float, sigma: float, shape: Sequence[int],
+               dtype: DType) -> np.ndarray:
+        """x.cauchy_(median, sigma): cauchy_distribution<double> per entry, median + sigma *
+        tan(pi * (u - 0.5)) from one uniform double u, cast to dtype."""
+        _check_floating(dtype, "cauchy_cpu")
+        n = _numel(shape)
+        out = np.empty(n, dtype=dtype.np)
+        for start in range(0, n, _CHUNK):
+            u = self._unit(min(_CHUNK, n - start), dtypes.float64)
+            # the C library's tan (ATen's std::tan), not NumPy's SIMD one
+            tans = np.fromiter(map(math.tan, (math.pi * (u - 0.5)).tolist()), dtype=np.float64,
+                               count=u.size)
+            with np.errstate(over="ignore"):
+                values = median + sigma * tans
+                if dtype is not dtypes.float64:
+                    values = values.astype(_F32)
+                out[start : start + _CHUNK] = values
+        return _shaped(out, shape)
+
     # ----------------------------------------------------------------------------- integers
 
     def randint(self, low: int, high: int, shape: Sequence[int], dtype: DType) -> np.ndarray:

@@ -14,7 +14,7 @@ cumulative_trapezoid is_same_size float_power ldexp ldexp_ gcd gcd_ lcm lcm_ nex
 frexp aminmax isin unravel_index hann_window hamming_window bartlett_window blackman_window
 kaiser_window select_scatter slice_scatter diagonal_scatter narrow_copy put
 unique_consecutive conv3d max_pool3d addmv addmv_ addr addbmm pdist logcumsumexp matrix_exp sparse_coo_tensor spmm renorm histogram gradient
-index_reduce
+index_reduce angle _weight_norm norm_except_dim
 """.split()
 
 __all__ = list(_FROM_OPS)

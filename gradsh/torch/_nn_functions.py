@@ -18,7 +18,7 @@ __all__ = [
     "prelu", "hardshrink", "threshold", "hinge_embedding_loss", "margin_ranking_loss",
     "cosine_embedding_loss", "triplet_margin_loss", "poisson_nll_loss",
     "scaled_dot_product_attention", "embedding_bag", "affine_grid_generator", "grid_sampler",
-    "grid_sampler_2d",
+    "grid_sampler_2d", "channel_shuffle", "native_channel_shuffle", "feature_alpha_dropout",
 ]
 
 _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
@@ -31,6 +31,7 @@ adaptive_avg_pool1d = ops.adaptive_avg_pool1d
 bilinear = ops.bilinear
 pixel_shuffle = ops.pixel_shuffle
 pixel_unshuffle = ops.pixel_unshuffle
+channel_shuffle = native_channel_shuffle = ops.channel_shuffle
 pairwise_distance = ops.pairwise_distance
 instance_norm = ops.instance_norm
 scaled_dot_product_attention = ops.scaled_dot_product_attention
@@ -100,6 +101,12 @@ def alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
     from gradsh.torch.nn import functional as F
 
     return F.alpha_dropout(input, p, train)
+
+
+def feature_alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
+    from gradsh.torch.nn import functional as F
+
+    return F.feature_alpha_dropout(input, p, train)
 
 
 def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002

@@ -210,10 +210,19 @@ def set_default_tensor_type(t: Any) -> None:
 
 
 def typename(obj: Any) -> str:
+    """PyTorch's typename: a tensor's type(); else the object's own module and qualified name
+    (a class's, a function's), or its class's."""
     if isinstance(obj, Tensor):
         return obj.type()  # type: ignore[attr-defined,no-any-return]
-    module = (getattr(type(obj), "__module__", "") or "").removeprefix("gradsh.")
-    qualname = type(obj).__qualname__
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
+    else:
+        module = type(obj).__module__ or ""
+        qualname = type(obj).__qualname__
+    module = module.removeprefix("gradsh.")
     return qualname if module in ("", "builtins") else f"{module}.{qualname}"
 
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 from gradsh.engine import ops
 from gradsh.engine.exceptions import TorchLinAlgError as LinAlgError
+from gradsh.torch._functions import as_tensor
 from gradsh.torch._missing import module_getattr
+from gradsh.torch._settings import finfo
 
 __getattr__ = module_getattr("torch.linalg")
 
@@ -111,7 +115,65 @@ def _chain(mats, split, i, j):
     return ops.mm(_chain(mats, split, i, k), _chain(mats, split, k + 1, j))
 
 
+def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None, out=None):  # noqa: N803
+    """ATen's linalg_matrix_rank: the singular values (|eigenvalues| when hermitian) above
+    max(atol, rtol * the largest), counted; rtol defaults to eps * max(m, n) unless atol > 0.
+    The old `tol` argument is atol with rtol 0."""
+    if A.dim() < 2:
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least "
+                           "2 dimensions.")
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    S = ops.abs(ops.eigvalsh(A)) if hermitian else ops.svdvals(A)
+    real = S.dtype
+    if atol is None:
+        atol_t = ops.zeros((), dtype=real)
+    else:
+        atol_t = as_tensor(atol, dtype=real)
+    if rtol is None:
+        default = ops.full((), finfo(real).eps * max(A.shape[-1], A.shape[-2]), dtype=real)
+        rtol_t = default if atol is None else ops.where(atol_t > 0, ops.zeros((), dtype=real),
+                                                        default)
+    else:
+        rtol_t = as_tensor(rtol, dtype=real)
+    max_s = ops.amax(S, -1, True)
+    tolerance = ops.maximum(ops.unsqueeze(atol_t, -1), ops.unsqueeze(rtol_t, -1) * max_s)
+    result = ops.sum(S > tolerance, -1)
+    return result if out is None else out.copy_(result)
+
+
+def tensorinv(A, ind=2, *, out=None):  # noqa: N803
+    """The inverse of A read as a prod(shape[:ind]) square matrix, shaped shape[ind:] +
+    shape[:ind]."""
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    start, end = list(A.shape[:ind]), list(A.shape[ind:])
+    n_start, n_end = math.prod(start), math.prod(end)
+    if n_start != n_end:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {n_end} != {n_start}")
+    result = ops.reshape(ops.linalg_inv(ops.reshape(A, (n_end, n_end))), end + start)
+    return result if out is None else out.copy_(result)
+
+
+def tensorsolve(A, B, dims=None, *, out=None):  # noqa: N803
+    """X with tensordot(A, X, X.ndim) == B: A (its `dims` moved last) read as a square
+    matrix, solved against B flattened."""
+    if dims is not None:
+        moved = [d % A.dim() for d in dims]
+        A = ops.permute(A, [d for d in range(A.dim()) if d not in moved] + moved)
+    result_shape = list(A.shape[B.dim():])
+    n_result, n_other = math.prod(result_shape), math.prod(A.shape[:B.dim()])
+    if n_result != n_other:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) "
+                           f"== prod(self.shape[:other.ndim]), but got {n_result} != {n_other}")
+    solved = ops.linalg_solve(ops.reshape(A, (n_result, n_result)), ops.flatten(B))
+    result = ops.reshape(solved, result_shape)
+    return result if out is None else out.copy_(result)
+
+
 __all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "inv", "inv_ex", "det",
            "slogdet", "solve", "solve_ex", "solve_triangular", "cholesky", "cholesky_ex", "qr",
            "svd", "svdvals", "eigh", "eigvalsh", "pinv", "matrix_exp", "matrix_power", "matmul",
-           "cross", "vecdot", "diagonal", "multi_dot"]
+           "cross", "vecdot", "diagonal", "multi_dot", "matrix_rank", "tensorinv",
+           "tensorsolve"]

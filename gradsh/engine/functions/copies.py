@@ -18,13 +18,22 @@ __all__ = [
 ]
 
 
+def in_memory_order(data: Array, order: tuple[int, ...]) -> Array:
+    """A copy of data laid out with its dimensions `order` outermost first (channels_last is
+    (0, 2, 3, 1)), viewed in the logical order."""
+    dense = xp_of(data).ascontiguousarray(data.transpose(order))
+    return dense.transpose([order.index(d) for d in range(data.ndim)])
+
+
 class CloneBackward0(Function):
     """clone: memory_format "preserve" keeps a dense layout (a transposed clone stays
     transposed), "contiguous" is what reshape and contiguous() use."""
 
     node_name = "CloneBackward0"
 
-    def forward(self, a: Tensor, memory_format: str = "preserve") -> Array:
+    def forward(self, a: Tensor, memory_format: Any = "preserve") -> Array:
+        if isinstance(memory_format, tuple):  # a memory order: channels_last's
+            return in_memory_order(a._data, memory_format)
         return a._data.copy(order="K" if memory_format == "preserve" else "C")
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -36,9 +45,10 @@ class ToCopyBackward0(Function):
 
     node_name = "ToCopyBackward0"
 
-    def forward(self, a: Tensor, dtype: DType, device: str) -> Array:
+    def forward(self, a: Tensor, dtype: DType, device: str,
+                order: tuple[int, ...] | None = None) -> Array:
         self.output_device = device
-        data = a._data
+        data = a._data if order is None else in_memory_order(a._data, order)
         if device == "meta":
             return meta.array(data.shape, dtype.np)
         if a.device == "meta":

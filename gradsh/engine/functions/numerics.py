@@ -30,6 +30,7 @@ __all__ = [
     "AtanhBackward1", "ErfcBackward0", "Deg2RadBackward0", "Rad2DegBackward0", "HypotBackward0",
     "LogaddexpBackward0", "Logaddexp2Backward0", "CopysignBackward0", "CopysignBackward1",
     "FmaxBackward0", "FminBackward0", "NansumBackward0", "CummaxBackward0", "CumminBackward0",
+    "AngleBackward0",
 ]
 
 
@@ -116,6 +117,22 @@ class _Scale(Function):
 class Deg2RadBackward0(_Scale):
     node_name = "Deg2RadBackward0"
     factor = math.pi / 180
+
+
+class AngleBackward0(Function):
+    """angle of a real tensor: pi where negative, NaN where NaN, 0 elsewhere (ATen's
+    angle_impl); its gradient is zero (angle_backward of a real input)."""
+
+    node_name = "AngleBackward0"
+
+    def forward(self, a: Tensor) -> Array:
+        def compute(x: Array) -> Array:
+            xp = xp_of(x)
+            return xp.where(xp.isnan(x), x, xp.where(x < 0, x.dtype.type(math.pi), 0))
+        return _float_values(a, compute)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        return (F.zeros_like(grad),)
 
 
 class Rad2DegBackward0(_Scale):

@@ -1,4 +1,5 @@
-"""Nodes of the random in-place fills (bernoulli_, uniform_, normal_, random_, exponential_)
+"""Nodes of the random in-place fills (bernoulli_, uniform_, normal_, random_, exponential_,
+cauchy_)
 and of torch.normal with tensor arguments."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ __all__ = [
     "BernoulliBackward0", "BernoulliBackward1", "BernoulliBackward2", "BernoulliNotImplemented",
     "UniformBackward0", "NormalBackward0", "RandomBackward0",
     "RandomBackward1", "RandomBackward2", "NormalBackward1", "NormalBackward2", "NormalBackward3",
-    "ExponentialBackward0",
+    "ExponentialBackward0", "CauchyBackward0",
 ]
 
 
@@ -111,6 +112,12 @@ class ExponentialBackward0(UniformBackward0):
     """exponential_(lambd) in place; its gradient is zero."""
 
     node_name = "ExponentialBackward0"
+
+
+class CauchyBackward0(UniformBackward0):
+    """cauchy_(median, sigma) in place; its gradient is zero."""
+
+    node_name = "CauchyBackward0"
 
 
 class _NormalOfTensors(Function):

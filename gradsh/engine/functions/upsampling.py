@@ -17,7 +17,7 @@ __all__ = [
     "UpsampleNearest1DBackward0", "UpsampleNearest2DBackward0",
     "UpsampleNearestExact1DBackward0", "UpsampleNearestExact2DBackward0",
     "UpsampleLinear1DBackward0", "UpsampleBilinear2DBackward0", "PixelShuffleBackward0",
-    "PixelUnshuffleBackward0", "MaxUnpool2DBackward0",
+    "PixelUnshuffleBackward0", "MaxUnpool2DBackward0", "ChannelShuffleBackward0",
 ]
 
 
@@ -262,6 +262,27 @@ class PixelUnshuffleBackward0(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         _array_only(F, self.node_name)
         return (shuffle_pixels(grad, self.factor),)
+
+
+def _shuffle_channels(data: Array, groups: int) -> Array:
+    """(b, c, *) with c = groups * k: channel g * k + i moves to i * groups + g (ATen's
+    math_channel_shuffle: a (b, groups, k, -1) view permuted to (b, k, groups, -1))."""
+    b, c = data.shape[:2]
+    moved = data.reshape(b, groups, c // groups, -1).transpose(0, 2, 1, 3)
+    return xp_of(data).ascontiguousarray(moved).reshape(data.shape)
+
+
+class ChannelShuffleBackward0(Function):
+    node_name = "ChannelShuffleBackward0"
+
+    def forward(self, x: Tensor, groups: int) -> Array:
+        self.groups = groups
+        return _shuffle_channels(x._data, groups)
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        _array_only(F, self.node_name)
+        # the inverse permutation is the shuffle with c / groups groups
+        return (_shuffle_channels(grad, grad.shape[1] // self.groups),)
 
 
 class MaxUnpool2DBackward0(Function):

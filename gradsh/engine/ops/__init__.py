@@ -66,6 +66,7 @@ from gradsh.engine.ops.quantile import *  # noqa: F403
 from gradsh.engine.ops.pooling3d_extra import *  # noqa: F403
 from gradsh.engine.ops.reductions import *  # noqa: F403
 from gradsh.engine.ops.rms_norm import *  # noqa: F403
+from gradsh.engine.ops.weight_norm import *  # noqa: F403
 from gradsh.engine.ops.rrelu import *  # noqa: F403
 from gradsh.engine.ops.matrix_exp import *  # noqa: F403
 from gradsh.engine.ops.numeric_extras import *  # noqa: F403

@@ -334,11 +334,46 @@ def memory_order(t: Tensor) -> list[int] | None:
 def in_layout_of(t: Tensor, make: Any) -> Any:
     """make(shape) -> a row-major array, laid out as ATen's *_like(t) would be: made over t's
     dimensions in memory order, then viewed in t's order."""
-    order = memory_order(t)
+    return in_layout(memory_order(t), t.shape, make)
+
+
+_CHANNELS_LAST = {"channels_last": (4, [0, 2, 3, 1]), "channels_last_3d": (5, [0, 2, 3, 4, 1])}
+
+
+def format_order(memory_format: Any, shape: Any, like: Tensor | None = None,
+                 default: str = "preserve") -> list[int] | None:
+    """The memory order (outermost dimension first; None for row-major) a torch.memory_format
+    asks for: preserve keeps `like`'s dense layout, channels_last(_3d) puts the channels
+    innermost; its RuntimeError for a tensor of another rank, as ATen's."""
+    name = default if memory_format is None else getattr(memory_format, "name", memory_format)
+    name = str(name).removesuffix("_format")
+    if name in _CHANNELS_LAST:
+        rank, order = _CHANNELS_LAST[name]
+        if len(shape) != rank:
+            raise TorchRuntimeError(f"required rank {rank} tensor to use {name} format")
+        return order
+    if name == "preserve":
+        if like is None:
+            raise TorchRuntimeError("unsupported memory format Preserve")
+        return memory_order(like)
+    if name != "contiguous":
+        raise TorchRuntimeError(f"unsupported memory format {name}")
+    return None
+
+
+def is_in_memory_order(t: Tensor, order: list[int] | None) -> bool:
+    """Whether t is dense with its dimensions `order` outermost first (None: row-major)."""
+    data = t._data
+    return bool((data if order is None else data.transpose(order)).flags.c_contiguous)
+
+
+def in_layout(order: list[int] | None, shape: Any, make: Any) -> Any:
+    """make(shape) -> a row-major array, laid out in `order` (format_order's): made over the
+    dimensions in memory order, then viewed in the logical order."""
     if order is None:
-        return make(tuple(t.shape))
-    data = make(tuple(t.shape[d] for d in order))
-    return data.transpose([order.index(d) for d in range(t.ndim)])
+        return make(tuple(shape))
+    data = make(tuple(shape[d] for d in order))
+    return data.transpose([order.index(d) for d in range(len(shape))])
 
 
 def _resolve_dtype(dtype: DType | None, default: DType) -> DType:

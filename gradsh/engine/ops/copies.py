@@ -12,7 +12,6 @@ from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchAssertionError,
     TorchIndexError,
-    TorchNotImplementedError,
     TorchRuntimeError,
     TorchTypeError,
     TorchValueError,
@@ -34,6 +33,8 @@ from gradsh.engine.ops.arguments import (
     _device_name,
     _type_name,
     checked_fill,
+    format_order,
+    is_in_memory_order,
     is_number,
     wrap_dim,
 )
@@ -53,10 +54,11 @@ def clone(a: Tensor, memory_format: Any = "preserve") -> Tensor:
     name = getattr(memory_format, "name", None)
     if name in ("preserve_format", "contiguous_format"):
         memory_format = name.removesuffix("_format")
+    a = _check_tensor(a, "clone")
     if memory_format not in ("preserve", "contiguous"):
-        raise TorchNotImplementedError(f"clone with memory_format={memory_format!r} is not "
-                                       "supported by gradsh")
-    return CloneBackward0.apply(_check_tensor(a, "clone"), memory_format=memory_format)
+        order = format_order(memory_format, a.shape, a)  # channels_last(_3d)
+        memory_format = "contiguous" if order is None else tuple(order)
+    return CloneBackward0.apply(a, memory_format=memory_format)
 
 
 _TYPE_NAMES = {f"torch.{d.legacy}": d for d in dtypes.ALL}
@@ -64,7 +66,7 @@ _TYPE_NAMES = {f"torch.{d.legacy}": d for d in dtypes.ALL}
 
 @guarded
 def to(a: Tensor, *args: Any, dtype: DType | None = None, device: Any = None,
-       copy: bool = False, non_blocking: bool = False) -> Tensor:
+       copy: bool = False, non_blocking: bool = False, memory_format: Any = None) -> Tensor:
     flags: list[bool] = []  # non_blocking, copy: the booleans after the first argument
     for i, arg in enumerate(args):
         if isinstance(arg, DType):
@@ -84,10 +86,16 @@ def to(a: Tensor, *args: Any, dtype: DType | None = None, device: Any = None,
     target_device = _device_name(device) if device is not None else a.device
     if target_device != a.device:
         DeviceHooks.check(target_device)
-    if target_dtype is a.dtype and target_device == a.device and not copy:
+    order = None
+    if memory_format is not None and getattr(memory_format, "name", "") != "preserve_format":
+        order = format_order(memory_format, a.shape, a)
+        if is_in_memory_order(a, order):
+            order = None
+    if target_dtype is a.dtype and target_device == a.device and not copy and order is None:
         return a
     limits.check(tuple(a.shape), target_dtype.itemsize)
-    return ToCopyBackward0.apply(a, dtype=target_dtype, device=target_device)
+    return ToCopyBackward0.apply(a, dtype=target_dtype, device=target_device,
+                                 order=None if order is None else tuple(order))
 
 
 def _cast(dtype: DType) -> Callable[[Tensor], Tensor]:

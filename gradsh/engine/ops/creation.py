@@ -23,7 +23,8 @@ from gradsh.engine.ops.arguments import (
     _type_name,
     checked_fill,
     given_size,
-    in_layout_of,
+    format_order,
+    in_layout,
     is_number,
     size_args,
 )
@@ -278,9 +279,15 @@ def ones(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any 
 
 @guarded(tensor_first=False)
 def empty(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
-          requires_grad: bool = False) -> Tensor:
-    """torch.empty: gradsh's uninitialised memory is zeros."""
-    return _filled("empty", given_size(shape, size), 0, dtype, device, requires_grad)
+          requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    """torch.empty: gradsh's uninitialised memory is zeros (laid out as memory_format asks)."""
+    result = _filled("empty", given_size(shape, size), 0, dtype, device, requires_grad)
+    order = format_order(memory_format, result.shape, default="contiguous")
+    if order is None:
+        return result
+    data = in_layout(order, result.shape, lambda s: _module_for(result.device).zeros(
+        s, dtype=result.dtype.np))
+    return _new(data, result.dtype, result.device, requires_grad)
 
 
 @guarded(tensor_first=False)
@@ -297,38 +304,39 @@ def full(size: Any, fill_value: Number, dtype: DType | None = None, device: Any 
 
 
 def _like(fname: str, t: Tensor, value: Any, dtype: DType | None, device: Any,
-          requires_grad: bool) -> Tensor:
+          requires_grad: bool, memory_format: Any = None) -> Tensor:
     _check_tensor(t, fname)
     d = _resolve_dtype(dtype, t.dtype)
     device = device or t.device
     value = checked_fill(value, d)
     module = _module_for(device)
-    return _new(in_layout_of(t, lambda shape: module.full(shape, value, dtype=d.np)), d, device,
-                requires_grad)
+    order = format_order(memory_format, t.shape, t)
+    return _new(in_layout(order, t.shape, lambda shape: module.full(shape, value, dtype=d.np)),
+                d, device, requires_grad)
 
 
 @guarded(tensor_first=False)
 def zeros_like(t: Tensor, dtype: DType | None = None, device: Any = None,
-               requires_grad: bool = False) -> Tensor:
-    return _like("zeros_like", t, 0, dtype, device, requires_grad)
+               requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    return _like("zeros_like", t, 0, dtype, device, requires_grad, memory_format)
 
 
 @guarded(tensor_first=False)
 def ones_like(t: Tensor, dtype: DType | None = None, device: Any = None,
-              requires_grad: bool = False) -> Tensor:
-    return _like("ones_like", t, 1, dtype, device, requires_grad)
+              requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    return _like("ones_like", t, 1, dtype, device, requires_grad, memory_format)
 
 
 @guarded(tensor_first=False)
 def empty_like(t: Tensor, dtype: DType | None = None, device: Any = None,
-               requires_grad: bool = False) -> Tensor:
-    return _like("empty_like", t, 0, dtype, device, requires_grad)
+               requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    return _like("empty_like", t, 0, dtype, device, requires_grad, memory_format)
 
 
 @guarded(tensor_first=False)
 def full_like(t: Tensor, fill_value: Number, dtype: DType | None = None, device: Any = None,
-              requires_grad: bool = False) -> Tensor:
-    return _like("full_like", t, fill_value, dtype, device, requires_grad)
+              requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    return _like("full_like", t, fill_value, dtype, device, requires_grad, memory_format)
 
 
 def _scalar_value(value: Any, name: str) -> float | int:

@@ -14,6 +14,7 @@ from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.functions.common import infer_size, not_implemented_for
 from gradsh.engine.functions.sampling import (
+    CauchyBackward0,
     ExponentialBackward0,
     NormalBackward1,
     NormalBackward2,
@@ -202,6 +203,15 @@ def exponential_(a: Tensor, lambd: float = 1.0, generator: Any = None) -> Tensor
                                                                      a.dtype))
     return apply_inplace(ExponentialBackward0, a,
                          draws=backend.to_device(draws, a.device))
+
+
+@guarded
+def cauchy_(a: Tensor, median: float = 0.0, sigma: float = 1.0, generator: Any = None) -> Tensor:
+    """x.cauchy_(median, sigma): one draw per entry, in place (CauchyBackward0)."""
+    a = _check_tensor(a, "cauchy_")
+    draws = _random_call(lambda: _generator(generator).cauchy(float(median), float(sigma),
+                                                                a.shape, a.dtype))
+    return apply_inplace(CauchyBackward0, a, draws=backend.to_device(draws, a.device))
 
 
 # ----------------------------------------------------------------------------- gamma family

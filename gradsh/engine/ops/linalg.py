@@ -401,10 +401,14 @@ def diag(a: Tensor, diagonal: int = 0) -> Tensor:
 
 
 @guarded
-def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:  # noqa: A002
-    """F.normalize as PyTorch's Python composes it: x / norm(x).clamp_min(eps).expand_as(x)."""
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,  # noqa: A002
+              out: Tensor | None = None) -> Tensor:
+    """F.normalize as PyTorch's Python composes it: x / norm(x).clamp_min(eps).expand_as(x)
+    (into `out` when given, as torch.div(..., out=out))."""
     input = _check_tensor(input, "normalize")
     denominator = expand_as(clamp_min(norm(input, p, dim, keepdim=True), eps), input)
+    if out is not None:
+        return div(input, denominator, out=out)
     return div(input, denominator)
 
 

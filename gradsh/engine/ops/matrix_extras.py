@@ -128,29 +128,59 @@ def chain_matmul(*matrices: Tensor) -> Tensor:
     return view(result, tuple(result.shape))  # type: ignore[no-any-return]
 
 
+def _cov_weights(w: Tensor, kind: str, observations: int) -> Tensor:
+    """ATen's checks of cov's fweights (integral) or aweights (floating point)."""
+    w = _check_tensor(w, "cov", kind, 2)
+    if w.ndim > 1:
+        raise TorchRuntimeError(f"cov(): expected {kind} to have one or fewer dimensions but "
+                                f"got {kind} with {w.ndim} dimensions")
+    integral = kind == "fweights"
+    if (w.dtype.is_floating_point or w.dtype is dtypes.bool_) == integral:
+        raise TorchRuntimeError(f"cov(): expected {kind} to have "
+                                f"{'integral' if integral else 'floating point'} dtype but got "
+                                f"{kind} with {w.dtype.short} dtype")
+    if w.numel() != observations:
+        raise TorchRuntimeError(f"cov(): expected {kind} to have the same numel as there are "
+                                f"observations in the input but got {w.numel()} != "
+                                f"{observations}")
+    if observations and bool((w.min() < 0).item()):
+        raise TorchRuntimeError(f"cov(): {kind} cannot be negative")
+    return w
+
+
 @guarded
 def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,  # noqa: A002
         aweights: Tensor | None = None) -> Tensor:
-    """torch.cov without weights, as ATen: the rows are variables, the columns observations."""
+    """torch.cov as ATen composes it: the rows are variables, the columns observations,
+    weighted by fweights * aweights when given."""
     x = _check_tensor(input, "cov")
     if x.ndim > 2:
         raise TorchRuntimeError(f"cov(): expected input to have two or fewer dimensions but "
                                 f"got an input with {x.ndim} dimensions")
-    if fweights is not None or aweights is not None:
-        from gradsh.engine.exceptions import TorchNotImplementedError
-
-        raise TorchNotImplementedError("gradsh does not implement cov with weights yet")
     rows = x if x.ndim == 2 else view(x, (1, -1))
     observations = rows.shape[1]
-    w_sum = tensor(observations, dtype=dtypes.int64, device=x.device)
-    avg = div(sum(rows, 1), w_sum)
-    norm_factor = sub(w_sum, correction)
-    if int(norm_factor.item()) <= 0:
+    w = None if fweights is None else _cov_weights(fweights, "fweights", observations)
+    if aweights is not None:
+        aw = _cov_weights(aweights, "aweights", observations)
+        w = aw if w is None else mul(w, aw)
+    if w is None:
+        w_sum = tensor(observations, dtype=dtypes.int64, device=x.device)
+    else:
+        w_sum = sum(w)
+        if not bool((w_sum != 0).item()):
+            raise TorchRuntimeError("cov(): weights sum to zero, can't be normalized")
+    avg = div(sum(rows if w is None else mul(rows, w), 1), w_sum)
+    if w is not None and aweights is not None and correction != 0:
+        norm_factor = sub(w_sum, div(mul(sum(mul(w, aweights)), correction), w_sum))
+    else:
+        norm_factor = sub(w_sum, correction)
+    if bool((norm_factor <= 0).item()):
         warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the "
              "number of observations.")
-        norm_factor = tensor(0, dtype=dtypes.int64, device=x.device)
+        norm_factor = mul(norm_factor, 0)
     centred = sub(rows, unsqueeze(avg, 1))
-    return squeeze(div(mm(centred, t(centred)), norm_factor))  # type: ignore[no-any-return]
+    weighted = centred if w is None else mul(centred, w)
+    return squeeze(div(mm(centred, t(weighted)), norm_factor))  # type: ignore[no-any-return]
 
 
 @guarded

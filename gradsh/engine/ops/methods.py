@@ -159,7 +159,7 @@ from gradsh.engine.ops.discrete import heaviside
 from gradsh.engine.ops.unfold import unfold
 from gradsh.engine.ops.linalg_decompositions import pinverse, svd
 from gradsh.engine.ops.linalg_solvers import cholesky, det, inverse, logdet, slogdet
-from gradsh.engine.ops.distributions import exponential_, multinomial
+from gradsh.engine.ops.distributions import cauchy_, exponential_, multinomial
 from gradsh.engine.ops.sampling import bernoulli, bernoulli_, normal_, uniform_
 from gradsh.engine.ops.selection import (
     clamp,
@@ -288,7 +288,7 @@ _NUMERICS_METHODS = (
     "arcsinh_", "arccosh_", "arctanh_", "erfc", "erfc_", "deg2rad", "rad2deg", "deg2rad_",
     "rad2deg_", "hypot", "hypot_", "logaddexp", "logaddexp2", "copysign", "copysign_", "fmax",
     "fmin", "fix", "fix_", "nansum", "nanmean", "cummax", "cummin", "isclose", "isneginf",
-    "isposinf", "isreal", "signbit",
+    "isposinf", "isreal", "signbit", "angle",
 )
 _FUNCTIONAL_METHODS = (
     "tile", "ravel", "fliplr", "flipud", "repeat_interleave", "tensor_split", "hsplit",
@@ -587,6 +587,7 @@ _METHODS: dict[str, Any] = {
     "normal_": normal_,
     "random_": random_,
     "exponential_": exponential_,
+    "cauchy_": cauchy_,
     "multinomial": multinomial,
     "heaviside": heaviside,
     "diagonal": diagonal,

@@ -127,11 +127,13 @@ def _coordinate_gradient(a: Tensor, coordinates: Tensor, d: int, edge_order: int
     cb = reshape(div(sub(dx2, dx1), mul(dx1, dx2)), shape)
     cc = reshape(div(dx1, mul(dx2, add(dx1, dx2))), shape)
     center = add(add(mul(ca, part(0, -2)), mul(cb, part(1, -1))), mul(cc, part(2, None)))
-    first, second, last, before = dx[0], dx[1], dx[-1], dx[-2]
+    first, last = dx[0], dx[-1]
     if edge_order == 1:
         prepend = div(sub(part(1, 2), part(0, 1)), first)
         append = div(sub(part(-1, None), part(-2, -1)), last)
     else:
+        # (a 2-sample dimension has one difference: only edge_order 1 reaches it)
+        second, before = dx[1], dx[-2]
         ca = div(neg(add(mul(first, 2.0), second)), mul(first, add(first, second)))
         cb = div(add(first, second), mul(first, second))
         cc = div(neg(first), mul(second, add(first, second)))

@@ -12,6 +12,7 @@ import numpy as np
 from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.numerics import (
+    AngleBackward0,
     AcoshBackward0,
     AcoshBackward1,
     AsinhBackward0,
@@ -53,7 +54,7 @@ __all__ = [
     "arcsinh_", "arccosh_", "arctanh_", "erfc", "erfc_", "deg2rad", "rad2deg", "deg2rad_",
     "rad2deg_", "hypot", "hypot_", "logaddexp", "logaddexp2", "copysign", "copysign_", "fmax",
     "fmin", "fix", "fix_", "nansum", "nanmean", "cummax", "cummin", "isclose", "isneginf",
-    "isposinf", "isreal", "signbit",
+    "isposinf", "isreal", "signbit", "angle",
 ]
 
 
@@ -68,6 +69,7 @@ def _unary(cls: type, fname: str, inplace: bool = False) -> Callable[[Tensor], T
 
 
 asinh = _unary(AsinhBackward0, "asinh")
+angle = _unary(AngleBackward0, "angle")
 acosh = _unary(AcoshBackward0, "acosh")
 atanh = _unary(AtanhBackward0, "atanh")
 erfc = _unary(ErfcBackward0, "erfc")

@@ -35,8 +35,9 @@ from gradsh.engine.ops.arguments import (
     _new,
     _resolve_dtype,
     _type_name,
+    format_order,
     given_size,
-    in_layout_of,
+    in_layout,
     memory_order,
     size_args,
 )
@@ -131,25 +132,27 @@ def randint(*args: Any, low: Any = None, high: Any = None, size: Any = None,
 
 @guarded(tensor_first=False)
 def rand_like(t: Tensor, dtype: DType | None = None, device: Any = None,
-              requires_grad: bool = False) -> Tensor:
+              requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     _check_tensor(t, "rand_like")
     d = _resolve_dtype(dtype, t.dtype)
     _check_random_float(d, "check_uniform_bounds")
-    data = _random_call(lambda: in_layout_of(t, lambda shape: _generator(None).rand(shape, d)),
+    order = format_order(memory_format, t.shape, t)
+    data = _random_call(lambda: in_layout(order, t.shape,
+                                          lambda shape: _generator(None).rand(shape, d)),
                         device or t.device, t.shape, d)
     return _new(data, d, device or t.device, requires_grad)
 
 
 @guarded(tensor_first=False)
 def randn_like(t: Tensor, dtype: DType | None = None, device: Any = None,
-               requires_grad: bool = False) -> Tensor:
+               requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     _check_tensor(t, "randn_like")
     d = _resolve_dtype(dtype, t.dtype)
     _check_random_float(d, "normal_kernel_cpu")
-    contiguous = memory_order(t) is None
-    data = _random_call(lambda: in_layout_of(
-        t, lambda shape: _generator(None).randn(shape, d, contiguous)), device or t.device,
-        t.shape, d)
+    order = format_order(memory_format, t.shape, t)
+    data = _random_call(lambda: in_layout(
+        order, t.shape, lambda shape: _generator(None).randn(shape, d, order is None)),
+        device or t.device, t.shape, d)
     return _new(data, d, device or t.device, requires_grad)
 
 

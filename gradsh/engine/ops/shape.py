@@ -39,6 +39,8 @@ from gradsh.engine.ops.arguments import (
     _check_tensor,
     _type_name,
     as_int,
+    format_order,
+    is_in_memory_order,
     normalize_dims,
     wrap_dim,
 )
@@ -382,16 +384,28 @@ def squeeze(a: Tensor, dim: Any = None, *dims: int) -> Tensor:
 
 
 @guarded
-def contiguous(a: Tensor) -> Tensor:
-    if a._data.flags.c_contiguous:
+def contiguous(a: Tensor, memory_format: Any = None) -> Tensor:
+    if memory_format is None or memory_format.name == "contiguous_format":
+        if a._data.flags.c_contiguous:
+            return a
+        return clone(a, memory_format="contiguous")
+    if is_contiguous(a, memory_format):
         return a
-    return clone(a, memory_format="contiguous")
+    if memory_format.name == "preserve_format":
+        raise TorchRuntimeError("preserve memory format is unsupported by the contiguous "
+                                "operator")
+    return clone(a, memory_format=memory_format)
 
 
 @guarded
-def is_contiguous(a: Tensor) -> bool:
+def is_contiguous(a: Tensor, memory_format: Any = None) -> bool:
     if a.device == "meta" and meta.is_broadcast(a._data):
         return True
+    name = getattr(memory_format, "name", "contiguous_format")
+    if name in ("channels_last", "channels_last_3d"):
+        if a.ndim != (4 if name == "channels_last" else 5):
+            return False
+        return is_in_memory_order(a, format_order(memory_format, a.shape))
     return bool(a._data.flags.c_contiguous)
 
 

@@ -309,6 +309,8 @@ def _matches(param: _Param, value: Any, name: str) -> bool:
         return isinstance(value, DType)
     if kind == "torch.device":
         return isinstance(value, (str, Device)) or _is_int(value)
+    if kind == "torch.memory_format":  # gradsh.torch's constants (torch.channels_last ...)
+        return type(value).__name__ == "memory_format"
     if kind == "str":
         return isinstance(value, str)
     return kind == "object" or _py_type(value) == kind  # torch.Generator ...

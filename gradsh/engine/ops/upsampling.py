@@ -11,6 +11,7 @@ from gradsh.engine import backend, dtypes
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import not_implemented_for
 from gradsh.engine.functions.upsampling import (
+    ChannelShuffleBackward0,
     UpsampleBilinear2DBackward0,
     UpsampleLinear1DBackward0,
     UpsampleNearest1DBackward0,
@@ -27,7 +28,7 @@ from gradsh.engine.tensor import Tensor
 
 __all__ = ["upsample_nearest1d", "upsample_nearest2d", "_upsample_nearest_exact1d",
            "_upsample_nearest_exact2d", "upsample_linear1d", "upsample_bilinear2d", "pixel_shuffle",
-           "pixel_unshuffle", "max_unpool2d"]
+           "pixel_unshuffle", "channel_shuffle", "max_unpool2d"]
 
 
 def _output_size(x: Tensor, dims: int, output_size: Sequence[int] | None,
@@ -107,6 +108,23 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:  # noqa: A002
             f"square of upscale_factor, but input.size(-3)={input.shape[-3]} is not divisible "
             f"by {r * r}")
     return PixelShuffleBackward0.apply(input, factor=r)
+
+
+@guarded
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:  # noqa: A002
+    """(b, groups * k, *): channel g * k + i to i * groups + g (ChannelShuffleBackward0)."""
+    input = _check_tensor(input, "channel_shuffle")
+    groups = int(groups)
+    if input.ndim <= 2:
+        raise TorchRuntimeError("channel_shuffle expects input with > 2 dims, but got input "
+                                f"with sizes {list(input.shape)}")
+    if groups <= 0:
+        raise TorchRuntimeError("Number of groups to divide channels in must be positive. "
+                                f"Value of groups:{groups}")
+    if input.shape[1] % groups:
+        raise TorchRuntimeError(f"Number of channels must be divisible by groups. Got "
+                                f"{input.shape[1]} channels and {groups} groups.")
+    return ChannelShuffleBackward0.apply(input, groups=groups)
 
 
 @guarded

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gradsh.torch._missing import module_getattr
-from gradsh.torch.nn import functional, init, modules, parallel, parameter, utils
+from gradsh.torch.nn import functional, grad, init, modules, parallel, parameter, utils
 from gradsh.torch.nn.modules import *  # noqa: F403  (the layers, listed there)
 from gradsh.torch.nn.modules import __all__ as _module_names
 from gradsh.torch.nn.parallel import DataParallel
@@ -12,6 +12,6 @@ from gradsh.torch.nn.parameter import Buffer, Parameter, UninitializedBuffer, Un
 __getattr__ = module_getattr("torch.nn")
 
 __all__ = ["Buffer", "DataParallel", "Parameter", "UninitializedBuffer", "UninitializedParameter",
-           "functional", "init", "modules", "parallel",
+           "functional", "grad", "init", "modules", "parallel",
            "parameter", "utils",
            *_module_names]

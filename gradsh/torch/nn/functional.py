@@ -12,6 +12,7 @@ from gradsh.engine.dtypes import DType
 from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch._missing import module_getattr
 from gradsh.torch.nn import _reduction as _reduction_module
+from gradsh.torch.nn import grad  # noqa: F401  (F.grad is torch.nn.grad, as PyTorch's)
 from gradsh.torch.nn._reduction import resolve as _reduction
 from gradsh.torch.nn.functional_attention import *  # noqa: F403  (attention, listed there)
 from gradsh.torch.nn.functional_attention import __all__ as _attention_names
@@ -42,7 +43,8 @@ adaptive_avg_pool3d pdist
 
 __all__ = [*_FROM_OPS, *_FROM_LAYERS, *_FROM_ACTIVATIONS, "relu", "softmax", "log_softmax",
            "softmin", "gumbel_softmax",
-           "softmax2d", "dropout1d", "dropout2d", "alpha_dropout", "binary_cross_entropy",
+           "softmax2d", "dropout1d", "dropout2d", "alpha_dropout", "feature_alpha_dropout",
+           "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "cross_entropy", "kl_div", "l1_loss", "mse_loss",
            "nll_loss", "smooth_l1_loss", "unfold", "instance_norm", "embedding_bag",
            "local_response_norm", "fold", "poisson_nll_loss",
@@ -171,14 +173,36 @@ def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,  # noqa
     an affine correction (ATen's _dropout_impl with alpha=True)."""
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    return _alpha_dropout(input, p, training, inplace, feature=False)
+
+
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,  # noqa: A002
+                          inplace: bool = False) -> Tensor:
+    """alpha_dropout of whole channels: one draw per (sample, channel), as ATen's
+    feature_alpha_dropout."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    return _alpha_dropout(input, p, training, inplace, feature=True)
+
+
+def _alpha_dropout(input: Tensor, p: float, training: bool,  # noqa: A002
+                   inplace: bool, feature: bool) -> Tensor:
+    """ATen's _dropout_impl<feature, alpha=true>: the noise (per entry, or per (sample,
+    channel) with feature) drawn with bernoulli_(1 - p), then input * a noise + b."""
     if p == 0 or not training or input.numel() == 0:
         return input
+    if feature and input.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     if p == 1:
         return (_ops.mul_ if inplace else _ops.mul)(input, _ops.zeros((), dtype=input.dtype))
     alpha = 1.7580993408473766
     a = 1.0 / ((alpha * alpha * p + 1) * (1 - p)) ** 0.5
     with no_grad():
-        noise = _ops.bernoulli_(_ops.empty_like(input), 1 - p)
+        if feature:
+            shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2)
+            noise = _ops.bernoulli_(_ops.new_empty(input, shape), 1 - p)
+        else:
+            noise = _ops.bernoulli_(_ops.empty_like(input), 1 - p)
         b = _ops.mul(_ops.add(noise, -1), alpha * a)
         b = _ops.add(b, alpha * a * p)
         noise = _ops.mul(noise, a)

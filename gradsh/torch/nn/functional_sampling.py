@@ -1,5 +1,5 @@
 """torch.nn.functional's resampling: interpolate (and the deprecated upsample forms),
-pixel_shuffle and pixel_unshuffle, max_unpool2d, grid_sample and affine_grid, with PyTorch's
+pixel_shuffle, pixel_unshuffle and channel_shuffle, max_unpool1d and max_unpool2d, grid_sample and affine_grid, with PyTorch's
 argument handling."""
 
 from __future__ import annotations
@@ -12,10 +12,12 @@ from gradsh.engine import ops as _ops
 from gradsh.engine.tensor import Tensor
 
 __all__ = ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "pixel_shuffle",
-           "pixel_unshuffle", "max_unpool2d", "grid_sample", "affine_grid"]
+           "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle", "max_unpool1d",
+           "max_unpool2d", "grid_sample", "affine_grid"]
 
 pixel_shuffle = _ops.pixel_shuffle
 pixel_unshuffle = _ops.pixel_unshuffle
+channel_shuffle = native_channel_shuffle = _ops.channel_shuffle
 
 _LINEAR_MODES = ("linear", "bilinear", "bicubic", "trilinear")
 
@@ -166,6 +168,21 @@ def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any,  # noqa: A002
     pads = list(_pair(padding))
     size = _unpool_output_size(input, kernel, steps, pads, output_size)
     return _ops.max_unpool2d(input, indices, size)  # type: ignore[no-any-return]
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: Any,  # noqa: A002
+                 stride: Any = None, padding: Any = 0, output_size: Any = None) -> Tensor:
+    """F.max_unpool1d: max_unpool2d of a trailing unit dimension, as PyTorch's."""
+    kernel = list(_single(kernel_size))
+    steps = list(_single(stride)) if stride is not None else kernel
+    pads = list(_single(padding))
+    size = _unpool_output_size(input, kernel, steps, pads, output_size)
+    out = _ops.max_unpool2d(_ops.unsqueeze(input, -1), _ops.unsqueeze(indices, -1), size + [1])
+    return _ops.squeeze(out, -1)  # type: ignore[no-any-return]
+
+
+def _single(value: Any) -> tuple[int]:
+    return tuple(value) if isinstance(value, (list, tuple)) else (value,)  # type: ignore
 
 
 _ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners="

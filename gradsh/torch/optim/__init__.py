@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gradsh.torch._missing import module_getattr
-from gradsh.torch.optim import lr_scheduler
+from gradsh.torch.optim import lr_scheduler, swa_utils
 from gradsh.torch.optim.adadelta import Adadelta
 from gradsh.torch.optim.adagrad import Adagrad
 from gradsh.torch.optim.adam import Adam
@@ -19,4 +19,4 @@ from gradsh.torch.optim.sgd import SGD
 __getattr__ = module_getattr("torch.optim")
 
 __all__ = ["LBFGS", "SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "NAdam", "Optimizer",
-           "RAdam", "RMSprop", "lr_scheduler"]
+           "RAdam", "RMSprop", "lr_scheduler", "swa_utils"]

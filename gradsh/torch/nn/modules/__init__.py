@@ -18,7 +18,7 @@ from gradsh.torch.nn.modules.conv import (
     Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, LazyConv1d, LazyConv2d,
 )
 from gradsh.torch.nn.modules.dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d
-from gradsh.torch.nn.modules.dropout import Dropout3d
+from gradsh.torch.nn.modules.dropout import Dropout3d, FeatureAlphaDropout
 from gradsh.torch.nn.modules.flatten import Flatten, Unflatten
 from gradsh.torch.nn.modules.fold import Fold, Unfold
 from gradsh.torch.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d
@@ -48,14 +48,14 @@ from gradsh.torch.nn.modules.padding import (
     ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
     ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d,
 )
-from gradsh.torch.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
+from gradsh.torch.nn.modules.pixelshuffle import ChannelShuffle, PixelShuffle, PixelUnshuffle
 from gradsh.torch.nn.modules.sparse import Embedding, EmbeddingBag
 from gradsh.torch.nn.modules.transformer import (
     Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
     TransformerEncoderLayer,
 )
 from gradsh.torch.nn.modules.upsampling import (
-    MaxUnpool2d, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d,
+    MaxUnpool1d, MaxUnpool2d, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d,
 )
 
 __all__ = [
@@ -85,5 +85,5 @@ __all__ = [
     "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
     "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
     "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d",
-    "ZeroPad3d",
+    "ZeroPad3d", "ChannelShuffle", "FeatureAlphaDropout", "MaxUnpool1d",
 ]

@@ -627,6 +627,7 @@ class Module:
         return self._cast_floats(dtypes.bfloat16)
 
     def to(self, *args: Any, **kwargs: Any) -> Module:
+        memory_format = kwargs.get("memory_format")
         device, dtype = _parse_to(args, kwargs)
         if dtype is not None and not dtype.is_floating_point:
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got "
@@ -634,8 +635,11 @@ class Module:
 
         def convert(t: Tensor) -> Tensor:
             target = dtype if t.dtype.is_floating_point else None
+            # PyTorch converts the memory format of 4-d and 5-d tensors only
+            layout = memory_format if t.dim() in (4, 5) else None
             try:
-                return ops.to(t, device=device, dtype=target)  # type: ignore[no-any-return]
+                return ops.to(t, device=device, dtype=target,  # type: ignore[no-any-return]
+                              memory_format=layout)
             except NotImplementedError as error:
                 if str(error) != meta.NO_DATA_MESSAGE:
                     raise

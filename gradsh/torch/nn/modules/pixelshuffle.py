@@ -1,4 +1,4 @@
-"""PixelShuffle and PixelUnshuffle."""
+"""PixelShuffle, PixelUnshuffle and ChannelShuffle."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from gradsh.engine.tensor import Tensor
 from gradsh.torch.nn import functional as F
 from gradsh.torch.nn.modules.module import Module
 
-__all__ = ["PixelShuffle", "PixelUnshuffle"]
+__all__ = ["ChannelShuffle", "PixelShuffle", "PixelUnshuffle"]
 
 
 class PixelShuffle(Module):
@@ -31,3 +31,17 @@ class PixelUnshuffle(Module):
 
     def extra_repr(self) -> str:
         return f"downscale_factor={self.downscale_factor}"
+
+
+class ChannelShuffle(Module):
+    """The channels of (N, groups * k, *) regrouped: channel g * k + i to i * groups + g."""
+
+    def __init__(self, groups: int) -> None:
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.channel_shuffle(input, self.groups)
+
+    def extra_repr(self) -> str:
+        return f"groups={self.groups}"

@@ -8,7 +8,7 @@ from gradsh.engine.tensor import Tensor
 from gradsh.torch.nn import functional as F
 from gradsh.torch.nn.modules.module import Module
 
-__all__ = ["MaxUnpool2d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
+__all__ = ["MaxUnpool1d", "MaxUnpool2d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
 
 
 class Upsample(Module):
@@ -50,6 +50,28 @@ class UpsamplingBilinear2d(Upsample):
 
 def _pair(value: Any) -> tuple[int, int]:
     return tuple(value) if isinstance(value, (list, tuple)) else (value, value)  # type: ignore
+
+
+class MaxUnpool1d(Module):
+    """MaxPool1d's partial inverse: the pooled values back at their indices (F.max_unpool1d)."""
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:
+        super().__init__()
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
+
+    def forward(self, input: Tensor, indices: Tensor,  # noqa: A002
+                output_size: Any = None) -> Tensor:
+        return F.max_unpool1d(input, indices, self.kernel_size, self.stride, self.padding,
+                              output_size)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+def _single(value: Any) -> tuple[int, ...]:
+    return tuple(value) if isinstance(value, (list, tuple)) else (value,)
 
 
 class MaxUnpool2d(Module):
