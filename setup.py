@@ -1,5 +1,5 @@
-"""The optional compiled kernels (gradsh/engine/vecmath/_native.c) and calls into MKL
-(_blas.c); everything else is in pyproject.toml. Without a C compiler the build of the extension fails quietly (optional=True)
+"""The optional compiled kernels (gradsh/engine/vecmath/_native.c), calls into MKL (_blas.c) and
+the engine's C fast path (gradsh/engine/_fastpath.c); everything else is in pyproject.toml. Without a C compiler the build of the extension fails quietly (optional=True)
 and gradsh uses its NumPy code for the same bits."""
 
 from setuptools import Extension, setup
@@ -30,6 +30,9 @@ setup(
                            optional=True),
                  # thin calls into MKL where the mkl package is installed (vecmath/blas.py)
                  Extension("gradsh.engine.vecmath._blas", ["gradsh/engine/vecmath/_blas.c"],
+                           optional=True),
+                 # the engine's per-operation work: Tensor._make, Function.apply (fastpath.py)
+                 Extension("gradsh.engine._fastpath", ["gradsh/engine/_fastpath.c"],
                            optional=True)],
     cmdclass={"build_ext": _BuildExt},
 )

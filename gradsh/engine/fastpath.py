@@ -1,0 +1,78 @@
+"""The optional C fast path (_fastpath.c) of Tensor._make and Function.apply: same graphs, bits.
+
+The extension does what node.py's Function.apply and variable.py's Tensor._make do, statement for
+statement, on the same objects, and hands every case it does not handle to the Python code. It
+is installed when gradsh.engine.node is imported, unless it was not built (no C compiler at
+install) or GRADSH_NATIVE=0 is set; `enable(False)` puts the Python code back (the tests run the
+engine both ways).
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+from typing import Any
+
+
+def _load() -> ModuleType | None:
+    if os.environ.get("GRADSH_NATIVE", "").strip() == "0":
+        return None
+    try:
+        from gradsh.engine import _fastpath
+    except ImportError:
+        return None
+    return _fastpath
+
+
+extension = _load()
+_python: dict[str, Any] = {}  # the Python apply and _make, while the C ones are installed
+
+
+def enabled() -> bool:
+    """Whether the C fast path is the one in use."""
+    return bool(_python)
+
+
+def enable(on: bool) -> bool:
+    """Install (or remove) the C fast path; returns whether it was in use before. Without the
+    extension it stays off."""
+    from gradsh.engine import node, variable  # (which calls enable(True) on first import)
+    from gradsh.engine.node import Function
+    from gradsh.engine.variable import Tensor
+
+    before = enabled()
+    if on and not before and extension is not None:
+        _python.update(apply=Function.__dict__["apply"], make=Tensor.__dict__["_make"],
+                       plain_make=variable._make)
+        extension.init(_config())
+        Function.apply = classmethod(extension.apply)  # type: ignore[method-assign,assignment]
+        Tensor._make = classmethod(extension.make)  # type: ignore[method-assign,assignment]
+        variable._make = node._make = extension.make
+    elif not on and before:
+        Function.apply = _python["apply"]  # type: ignore[method-assign]
+        Tensor._make = _python["make"]  # type: ignore[method-assign]
+        variable._make = node._make = _python["plain_make"]
+        _python.clear()
+    return before
+
+
+def _config() -> dict[str, Any]:
+    """What the extension reads and calls: the engine's own objects."""
+    import numpy as np
+
+    from gradsh.engine import backend, dtypes, grad_mode, node, pytypes, variable
+
+    return {
+        "Tensor": variable.Tensor, "ndarray": np.ndarray, "InferenceMode": variable.InferenceMode,
+        "devices": pytypes._DEVICES, "device_of": pytypes.device_of, "place": backend.place,
+        "GradMode": grad_mode._GradMode, "sequence": grad_mode._sequence,
+        "no_edge": node._NO_EDGE, "needs_one_false": node._NEEDS_ONE[False],
+        "needs_one_true": node._NEEDS_ONE[True], "needs_two": node._NEEDS_TWO,
+        "needs_none3": node._NEEDS_NONE3, "edge": node._edge, "meta": node._meta,
+        "shared": node._shared, "interned": node._interned, "metas": node._METAS,
+        "meta_tuples": node._META_TUPLES, "np_dtypes": dtypes._BY_NP,
+        "Anomaly": grad_mode.Anomaly, "result_key": node.RESULT_KEY,
+        "apply": _python["apply"].__func__, "as_data": node._output_array,
+        "finish_view": node._finish_view, "save_result": node._save_result,
+        "record_forward": node._record_forward, "bf16": dtypes.BF16_NP,
+    }
