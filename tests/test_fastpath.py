@@ -181,7 +181,36 @@ def _subclass_and_make() -> Any:
     return [q, p.grad, made, Tensor._make(np.float64(2.0)), type(p * 1.0).__name__]
 
 
-CASES = [_mul_chain, _binary_tensors, _three_inputs, _partial_requires, _views_and_inplace,
+def _saved_tensors() -> Any:
+    from gradsh.engine.grad_mode import _Origin
+    from gradsh.torch.autograd.graph import saved_tensors_hooks
+
+    packed = []
+    x = _leaf([1.0, 2.0, 3.0])
+    _Origin.value = "line 7"
+    try:
+        y = x * 2.0
+        with saved_tensors_hooks(lambda t: packed.append(t.shape) or t, lambda t: t * 1.0):
+            z = y * y
+    finally:
+        _Origin.value = None
+    saved = y.grad_fn._raw_saved_other
+    description = [saved.origin, saved.version, saved.shape, str(saved.dtype), saved.is_output,
+                   saved.released, repr(packed), sorted(z.grad_fn._saved)]
+    z.sum().backward()
+    return [z, x.grad, repr(description), repr(saved.released)]
+
+
+def _inference_save() -> Any:
+    from gradsh.torch import inference_mode
+
+    with inference_mode():
+        w = ops.tensor([1.0, 2.0])
+    x = _leaf([3.0, 4.0])
+    return [x * w]
+
+
+CASES = [_saved_tensors, _inference_save, _mul_chain, _binary_tensors, _three_inputs, _partial_requires, _views_and_inplace,
          _integer_results, _no_grad_and_inference, _float16, _hooks_and_retain_grad, _errors,
          _anomaly, _subclass_and_make]
 

@@ -37,15 +37,26 @@ static PyObject *py_finish_view;    /* node._finish_view(cls, node, inputs, out)
 static PyObject *py_save_result;    /* node._save_result(cls, node, out) */
 static PyObject *py_record_forward; /* node._record_forward */
 static PyObject *bf16;              /* dtypes.BF16_NP */
+static PyTypeObject *saved_type;    /* saved_variable.SavedTensor */
+static PyObject *version_counter;   /* variable.VersionCounter */
+static PyObject *saved_hooks;       /* grad_mode.SavedHooks (its `stack`) */
+static PyObject *origin;            /* grad_mode._Origin (its `live` and `value`) */
+static PyObject *no_saved;          /* node._NO_SAVED */
+static PyObject *result_marker;     /* node.RESULT */
 
 /* Tensor's slots, as offsets into the object (its __slots__ member descriptors) */
 static Py_ssize_t off_data, off_requires_grad, off_grad_fn, off_grad, off_counter, off_base,
     off_view_fn, off_view_version, off_acc, off_hooks, off_device, off_wrapped, off_view_creation;
 
+/* SavedTensor's slots */
+static Py_ssize_t sv_tensor, sv_weak, sv_data, sv_counter, sv_version, sv_is_output,
+    sv_released, sv_origin, sv_freed_origin, sv_shape, sv_dtype, sv_device, sv_view_grad_fn,
+    sv_view_history, sv_hooked;
+
 static PyObject *s_counter, *s_enabled, *s_half_opmath, *s_opmath_dtypes, *s_plain_init, *s_plain_device,
     *s_needs_input_grad, *s_next_functions, *s_input_meta, *s_sequence_nr, *s_forward,
     *s_num_outputs, *s_shape, *s_dtype, *s_kind, *s_output_device, *s_is_view, *s_saved,
-    *s_release_variables, *s_requires_grad, *s_cpu, *empty_tuple, *zero, *one;
+    *s_release_variables, *s_requires_grad, *s_cpu, *s_stack, *s_live, *s_value, *empty_tuple, *zero, *one;
 
 static int ready = 0;
 
@@ -459,6 +470,135 @@ fail:
     return NULL;
 }
 
+/* ---- Function.save ---------------------------------------------------------------- */
+
+/* SavedTensor(tensor) for a tensor saved as an input (not an output), when no
+   saved_tensors_hooks are active: NULL with no error set where the Python class must do it */
+static PyObject *saved_tensor(PyObject *tensor)
+{
+    PyObject *counter, *dtype, *known, *stack, *live, *where, *version, *shape, *saved;
+    int hooks;
+    if (!PyObject_TypeCheck(tensor, tensor_type) || SLOT(tensor, off_counter) == NULL ||
+        SLOT(tensor, off_data) == NULL || SLOT(tensor, off_device) == NULL)
+        return NULL;
+    counter = SLOT(tensor, off_counter);
+    if (counter != Py_None && (PyObject *)Py_TYPE(counter) != version_counter) return NULL;
+    if ((stack = PyObject_GetAttr(saved_hooks, s_stack)) == NULL) return NULL;
+    hooks = PyObject_IsTrue(stack);
+    Py_DECREF(stack);
+    if (hooks != 0) return NULL;  /* (an error, or hooks to pack with: Python's) */
+    if ((dtype = PyObject_GetAttr(SLOT(tensor, off_data), s_dtype)) == NULL) return NULL;
+    known = PyDict_GetItemWithError(np_dtypes, dtype);
+    Py_DECREF(dtype);
+    if (known == NULL) return NULL;  /* (tensor.dtype, in Python) */
+    Py_INCREF(known);
+    if ((live = PyObject_GetAttr(origin, s_live)) == NULL) goto fail_known;
+    where = live == Py_None ? PyObject_GetAttr(origin, s_value) : PyObject_CallNoArgs(live);
+    Py_DECREF(live);
+    if (where == NULL) goto fail_known;
+    if (counter == Py_None) {
+        counter = PyObject_CallNoArgs(version_counter);
+        if (counter == NULL) goto fail_where;
+        set_slot(tensor, off_counter, counter);
+    } else {
+        Py_INCREF(counter);
+    }
+    version = PyObject_GetAttr(counter, s_value);
+    if (version == NULL) goto fail_counter;
+    shape = PyObject_GetAttr(SLOT(tensor, off_data), s_shape);
+    if (shape == NULL) goto fail_version;
+    saved = PyBaseObject_Type.tp_new(saved_type, empty_tuple, NULL);
+    if (saved == NULL) goto fail_shape;
+    set_slot(saved, sv_is_output, Py_False);
+    set_slot(saved, sv_counter, counter);
+    set_slot(saved, sv_version, version);
+    set_slot(saved, sv_released, Py_False);
+    set_slot(saved, sv_origin, where);
+    set_slot(saved, sv_freed_origin, Py_None);
+    set_slot(saved, sv_shape, shape);
+    set_slot(saved, sv_dtype, known);
+    set_slot(saved, sv_device, SLOT(tensor, off_device));
+    set_slot(saved, sv_view_grad_fn, Py_None);
+    set_slot(saved, sv_view_history, Py_None);
+    set_slot(saved, sv_hooked, Py_None);
+    set_slot(saved, sv_tensor, tensor);
+    set_slot(saved, sv_weak, Py_None);
+    set_slot(saved, sv_data, Py_None);
+    Py_DECREF(shape);
+    Py_DECREF(version);
+    Py_DECREF(counter);
+    Py_DECREF(where);
+    Py_DECREF(known);
+    return saved;
+fail_shape:
+    Py_DECREF(shape);
+fail_version:
+    Py_DECREF(version);
+fail_counter:
+    Py_DECREF(counter);
+fail_where:
+    Py_DECREF(where);
+fail_known:
+    Py_DECREF(known);
+    return NULL;
+}
+
+static PyObject *new_saved(PyObject *tensor)
+{
+    PyObject *saved = saved_tensor(tensor);
+    if (saved != NULL || PyErr_Occurred()) return saved;
+    return PyObject_CallOneArg((PyObject *)saved_type, tensor);
+}
+
+/* Function.save(self, name, tensor), node.py's code */
+static PyObject *fp_save(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *name, *tensor, *saved, *value;
+    int r;
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "save() takes 2 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    name = args[0];
+    tensor = args[1];
+    if ((saved = PyObject_GetAttr(self, s_saved)) == NULL) return NULL;
+    if (saved == no_saved) {
+        Py_DECREF(saved);
+        saved = PyDict_New();
+        if (saved == NULL) return NULL;
+        if (tensor != result_marker) {  /* the common first save, in one step */
+            value = new_saved(tensor);
+            if (value == NULL || PyDict_SetItem(saved, name, value) < 0 ||
+                PyObject_SetAttr(self, s_saved, saved) < 0) {
+                Py_XDECREF(value);
+                Py_DECREF(saved);
+                return NULL;
+            }
+            Py_DECREF(value);
+            Py_DECREF(saved);
+            Py_RETURN_NONE;
+        }
+        if (PyObject_SetAttr(self, s_saved, saved) < 0) {
+            Py_DECREF(saved);
+            return NULL;
+        }
+    }
+    if (tensor == result_marker) {
+        r = PyObject_SetItem(saved, result_key, Py_None);
+    } else {
+        value = new_saved(tensor);
+        r = value == NULL ? -1 : PyObject_SetItem(saved, name, value);
+        Py_XDECREF(value);
+    }
+    Py_DECREF(saved);
+    if (r < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef save_def = {
+    "save", (PyCFunction)(void (*)(void))fp_save, METH_FASTCALL,
+    "save(name, tensor): keep `tensor` for backward (RESULT: the output, once it exists)"};
+
 /* ---- init ------------------------------------------------------------------------------- */
 
 static int slot_offset(PyObject *cls, const char *name, Py_ssize_t *offset)
@@ -557,11 +697,49 @@ static PyObject *fp_init(PyObject *self, PyObject *config)
         PyErr_SetString(PyExc_TypeError, "devices, metas, meta_tuples, np_dtypes: dicts");
         return NULL;
     }
+    if (take(config, "SavedTensor", (PyObject **)&saved_type) < 0 ||
+        take(config, "VersionCounter", &version_counter) < 0 ||
+        take(config, "SavedHooks", &saved_hooks) < 0 || take(config, "Origin", &origin) < 0 ||
+        take(config, "no_saved", &no_saved) < 0 || take(config, "RESULT", &result_marker) < 0)
+        return NULL;
+    if (!PyType_Check(saved_type)) {
+        PyErr_SetString(PyExc_TypeError, "SavedTensor must be a class");
+        return NULL;
+    }
+    {
+        PyObject *cls = (PyObject *)saved_type;
+        if (slot_offset(cls, "_tensor", &sv_tensor) < 0 ||
+            slot_offset(cls, "_weak", &sv_weak) < 0 || slot_offset(cls, "_data", &sv_data) < 0 ||
+            slot_offset(cls, "_counter", &sv_counter) < 0 ||
+            slot_offset(cls, "version", &sv_version) < 0 ||
+            slot_offset(cls, "is_output", &sv_is_output) < 0 ||
+            slot_offset(cls, "released", &sv_released) < 0 ||
+            slot_offset(cls, "origin", &sv_origin) < 0 ||
+            slot_offset(cls, "freed_origin", &sv_freed_origin) < 0 ||
+            slot_offset(cls, "shape", &sv_shape) < 0 ||
+            slot_offset(cls, "dtype", &sv_dtype) < 0 ||
+            slot_offset(cls, "device", &sv_device) < 0 ||
+            slot_offset(cls, "view_grad_fn", &sv_view_grad_fn) < 0 ||
+            slot_offset(cls, "view_history", &sv_view_history) < 0 ||
+            slot_offset(cls, "_hooked", &sv_hooked) < 0)
+            return NULL;
+    }
     ready = 1;
     Py_RETURN_NONE;
 }
 
+static PyObject *fp_save_method(PyObject *self, PyObject *cls)
+{
+    if (!PyType_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "save_method() takes the Function class");
+        return NULL;
+    }
+    return PyDescr_NewMethod((PyTypeObject *)cls, &save_def);
+}
+
 static PyMethodDef methods[] = {
+    {"save_method", (PyCFunction)fp_save_method, METH_O,
+     "save_method(Function): Function.save as a method of that class"},
     {"init", (PyCFunction)fp_init, METH_O,
      "init(config): the engine's objects the fast path reads and calls (fastpath.py)"},
     {"make", (PyCFunction)(void (*)(void))fp_make, METH_FASTCALL | METH_KEYWORDS,
@@ -600,6 +778,9 @@ PyMODINIT_FUNC PyInit__fastpath(void)
     INTERN(s_release_variables, "release_variables");
     INTERN(s_requires_grad, "requires_grad");
     INTERN(s_cpu, "cpu");
+    INTERN(s_stack, "stack");
+    INTERN(s_live, "live");
+    INTERN(s_value, "value");
     if ((empty_tuple = PyTuple_New(0)) == NULL) return NULL;
     if ((zero = PyLong_FromLong(0)) == NULL) return NULL;
     if ((one = PyLong_FromLong(1)) == NULL) return NULL;

@@ -1,4 +1,4 @@
-"""The optional C fast path (_fastpath.c) of Tensor._make and Function.apply: same graphs, bits.
+"""The optional C fast path (_fastpath.c) of Tensor._make, Function.apply and Function.save.
 
 The extension does what node.py's Function.apply and variable.py's Tensor._make do, statement for
 statement, on the same objects, and hands every case it does not handle to the Python code. It
@@ -43,14 +43,16 @@ def enable(on: bool) -> bool:
     before = enabled()
     if on and not before and extension is not None:
         _python.update(apply=Function.__dict__["apply"], make=Tensor.__dict__["_make"],
-                       plain_make=variable._make)
+                       plain_make=variable._make, save=Function.__dict__["save"])
         extension.init(_config())
         Function.apply = classmethod(extension.apply)  # type: ignore[method-assign,assignment]
+        Function.save = extension.save_method(Function)  # type: ignore[method-assign]
         Tensor._make = classmethod(extension.make)  # type: ignore[method-assign,assignment]
         variable._make = node._make = extension.make
     elif not on and before:
         Function.apply = _python["apply"]  # type: ignore[method-assign]
         Tensor._make = _python["make"]  # type: ignore[method-assign]
+        Function.save = _python["save"]  # type: ignore[method-assign]
         variable._make = node._make = _python["plain_make"]
         _python.clear()
     return before
@@ -60,7 +62,7 @@ def _config() -> dict[str, Any]:
     """What the extension reads and calls: the engine's own objects."""
     import numpy as np
 
-    from gradsh.engine import backend, dtypes, grad_mode, node, pytypes, variable
+    from gradsh.engine import backend, dtypes, grad_mode, node, pytypes, saved_variable, variable
 
     return {
         "Tensor": variable.Tensor, "ndarray": np.ndarray, "InferenceMode": variable.InferenceMode,
@@ -75,4 +77,7 @@ def _config() -> dict[str, Any]:
         "apply": _python["apply"].__func__, "as_data": node._output_array,
         "finish_view": node._finish_view, "save_result": node._save_result,
         "record_forward": node._record_forward, "bf16": dtypes.BF16_NP,
+        "SavedTensor": saved_variable.SavedTensor, "VersionCounter": variable.VersionCounter,
+        "SavedHooks": grad_mode.SavedHooks, "Origin": grad_mode._Origin,
+        "no_saved": node._NO_SAVED, "RESULT": node.RESULT,
     }
