@@ -146,11 +146,14 @@ def _hooks_and_retain_grad() -> Any:
 def _errors() -> Any:
     a, b = _leaf([1.0, 2.0, 3.0]), _leaf([1.0, 2.0])
     results = []
-    for f in (lambda: a * b, lambda: a + "x", lambda: ops.addmm(a, a, b)):
+    for f in (lambda: a * b, lambda: a + "x", lambda: ops.addmm(a, a, b), lambda: a * [1, 2],
+              lambda: a + b, lambda: a.__mul__(), lambda: a.__add__(b, alpha=2),
+              lambda: Tensor.__mul__(1.0, a)):
         try:
             f()
         except Exception as error:  # noqa: BLE001
-            results.append((type(error).__name__, str(error)))
+            results.append((type(error).__name__, str(error), type(error.__context__).__name__,
+                            type(error.__cause__).__name__, error.__suppress_context__))
     x = _leaf([1.0, 2.0])
     y = x.exp()
     y.add_(1.0)
@@ -210,7 +213,29 @@ def _inference_save() -> Any:
     return [x * w]
 
 
-CASES = [_saved_tensors, _inference_save, _mul_chain, _binary_tensors, _three_inputs, _partial_requires, _views_and_inplace,
+def _operator_operands() -> Any:
+    x = _leaf([1.0, -2.0, 3.0])
+    n = ops.tensor([1, 2, 3])
+    h = ops.tensor(np.array([1.0, 2.0], dtype=np.float16))
+    results = [x * 2, x + 1, x * np.float32(0.5), x + np.float64(0.25), x * True, n * 2.5,
+               n + n, h * 0.1, h + h, x * 0.0, x * -0.0, x + float("nan"), 2.0 * x, x - 1.0,
+               x * ops.tensor(2.0, dtype=ops.float64) if hasattr(ops, "float64") else x,
+               Tensor.__mul__(x, 3.0), Tensor.__add__(x, x), x.detach() * 4.0,
+               x[1:] * 0.5 + 0.5]
+    return results
+
+
+def _double_backward() -> Any:
+    x = _leaf([1.0, 2.0, 3.0])
+    y = (x * x * 2.0 + x * 0.5).sum()
+    y.backward(create_graph=True)
+    first = x.grad
+    x.grad = None
+    first.sum().backward()
+    return [first, x.grad]
+
+
+CASES = [_operator_operands, _double_backward, _saved_tensors, _inference_save, _mul_chain, _binary_tensors, _three_inputs, _partial_requires, _views_and_inplace,
          _integer_results, _no_grad_and_inference, _float16, _hooks_and_retain_grad, _errors,
          _anomaly, _subclass_and_make]
 

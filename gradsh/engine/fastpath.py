@@ -49,13 +49,50 @@ def enable(on: bool) -> bool:
         Function.save = extension.save_method(Function)  # type: ignore[method-assign]
         Tensor._make = classmethod(extension.make)  # type: ignore[method-assign,assignment]
         variable._make = node._make = extension.make
+        install_operators()
     elif not on and before:
+        for name in _OPERATORS:
+            if name in _python:
+                setattr(Tensor, name, _python[name])
         Function.apply = _python["apply"]  # type: ignore[method-assign]
         Tensor._make = _python["make"]  # type: ignore[method-assign]
         Function.save = _python["save"]  # type: ignore[method-assign]
         variable._make = node._make = _python["plain_make"]
         _python.clear()
     return before
+
+
+_OPERATORS = ("__mul__", "__add__")
+
+
+def install_operators() -> None:
+    """Tensor.__mul__ and __add__ through the extension, around the Python operators that
+    gradsh.engine.ops installed (which it calls for every case but the common one)."""
+    from gradsh.engine.variable import Tensor
+
+    if not enabled() or extension is None or not hasattr(Tensor.__dict__.get("__mul__"),
+                                                         "recover"):
+        return  # (off, or gradsh.engine.ops has not installed the operators yet)
+    import numpy as np
+
+    from gradsh.engine.functions.arithmetic import AddBackward0, MulBackward0
+    from gradsh.engine.functions.grad_ops import ScalarOverloads
+    from gradsh.engine.ops import arithmetic, guard
+
+    extension.init_operators({
+        "ScalarOverloads": ScalarOverloads, "shared_floats": arithmetic._SHARED,
+        "shared_float": arithmetic._shared_float, "array": np.array,
+        "float64": np.dtype(np.float64),
+    })
+    for name, node in zip(_OPERATORS, (MulBackward0, AddBackward0), strict=True):
+        python = Tensor.__dict__.get(name)
+        recover = getattr(python, "recover", None)
+        if recover is None or name in _python:
+            continue  # (not installed yet, or not the guard's operator)
+        max_reads, measured = python.read_limits  # type: ignore[union-attr]
+        _python[name] = python
+        setattr(Tensor, name, extension.operator(python, recover, node, guard._ARGUMENT_ERRORS,
+                                                 max_reads, measured, name == "__add__"))
 
 
 def _config() -> dict[str, Any]:
