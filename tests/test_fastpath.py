@@ -235,7 +235,16 @@ def _double_backward() -> Any:
     return [first, x.grad]
 
 
-CASES = [_operator_operands, _double_backward, _saved_tensors, _inference_save, _mul_chain, _binary_tensors, _three_inputs, _partial_requires, _views_and_inplace,
+def _bfloat16() -> Any:
+    from gradsh.engine import dtypes
+
+    x = ops.tensor([1.0, -2.0, 3.0], dtype=dtypes.bfloat16, requires_grad=True)
+    y = (x.relu() * 2.0).exp()  # relu and exp save their results
+    y.sum().backward()
+    return [y, x.grad]
+
+
+CASES = [_bfloat16, _operator_operands, _double_backward, _saved_tensors, _inference_save, _mul_chain, _binary_tensors, _three_inputs, _partial_requires, _views_and_inplace,
          _integer_results, _no_grad_and_inference, _float16, _hooks_and_retain_grad, _errors,
          _anomaly, _subclass_and_make]
 

@@ -36,7 +36,7 @@ static PyObject *py_as_data;        /* node._output_array: a forward's result as
 static PyObject *py_finish_view;    /* node._finish_view(cls, node, inputs, out) */
 static PyObject *py_save_result;    /* node._save_result(cls, node, out) */
 static PyObject *py_record_forward; /* node._record_forward */
-static PyObject *bf16;              /* dtypes.BF16_NP */
+static PyObject *is_float;          /* dtypes.is_float_array_dtype */
 static PyTypeObject *saved_type;    /* saved_variable.SavedTensor */
 static PyObject *version_counter;   /* variable.VersionCounter */
 static PyObject *saved_hooks;       /* grad_mode.SavedHooks (its `stack`) */
@@ -403,8 +403,10 @@ static PyObject *fp_apply(PyObject *self, PyObject *const *args, Py_ssize_t narg
             (PyUnicode_CompareWithASCIIString(kind, "f") == 0 ||
              PyUnicode_CompareWithASCIIString(kind, "c") == 0);
         Py_DECREF(kind);
-        if (!floating) {
-            floating = PyObject_RichCompareBool(dtype, bf16, Py_EQ);
+        if (!floating) {  /* bfloat16's kind is "V" (and its dtype is loaded lazily) */
+            PyObject *answer = PyObject_CallOneArg(is_float, dtype);
+            floating = answer == NULL ? -1 : PyObject_IsTrue(answer);
+            Py_XDECREF(answer);
             if (floating < 0) {
                 Py_DECREF(dtype);
                 goto fail;
@@ -896,7 +898,7 @@ static PyObject *fp_init(PyObject *self, PyObject *config)
         take(config, "finish_view", &py_finish_view) < 0 ||
         take(config, "save_result", &py_save_result) < 0 ||
         take(config, "record_forward", &py_record_forward) < 0 ||
-        take(config, "bf16", &bf16) < 0 || take(config, "needs_one_false", &needs_one[0]) < 0 ||
+        take(config, "is_float", &is_float) < 0 || take(config, "needs_one_false", &needs_one[0]) < 0 ||
         take(config, "needs_one_true", &needs_one[1]) < 0 || take(config, "needs_two", &pair) < 0)
         return NULL;
     /* needs_two: ((ff, ft), (tf, tt)) */

@@ -113,7 +113,7 @@ def _config() -> dict[str, Any]:
         "Anomaly": grad_mode.Anomaly, "result_key": node.RESULT_KEY,
         "apply": _python["apply"].__func__, "as_data": node._output_array,
         "finish_view": node._finish_view, "save_result": node._save_result,
-        "record_forward": node._record_forward, "bf16": dtypes.BF16_NP,
+        "record_forward": node._record_forward, "is_float": dtypes.is_float_array_dtype,
         "SavedTensor": saved_variable.SavedTensor, "VersionCounter": variable.VersionCounter,
         "SavedHooks": grad_mode.SavedHooks, "Origin": grad_mode._Origin,
         "no_saved": node._NO_SAVED, "RESULT": node.RESULT,
