@@ -1,6 +1,7 @@
 """The optional compiled kernels (gradsh/engine/vecmath/_native.c), calls into MKL (_blas.c) and
-the engine's C fast path (gradsh/engine/_fastpath.c); everything else is in pyproject.toml. Without a C compiler the build of the extension fails quietly (optional=True)
-and gradsh uses its NumPy code for the same bits."""
+the engine's C fast path (gradsh/engine/_fastpath.c); everything else is in pyproject.toml.
+Without a C compiler the build of the extensions fails quietly (optional=True) and gradsh uses
+its Python and NumPy code for the same results and bits."""
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -33,6 +34,6 @@ setup(
                            optional=True),
                  # the engine's per-operation work: Tensor._make, Function.apply (fastpath.py)
                  Extension("gradsh.engine._fastpath", ["gradsh/engine/_fastpath.c"],
-                           optional=True)],
+                           depends=["gradsh/engine/_fastpath_operators.h"], optional=True)],
     cmdclass={"build_ext": _BuildExt},
 )

@@ -244,7 +244,8 @@ def _bfloat16() -> Any:
     return [y, x.grad]
 
 
-CASES = [_bfloat16, _operator_operands, _double_backward, _saved_tensors, _inference_save, _mul_chain, _binary_tensors, _three_inputs, _partial_requires, _views_and_inplace,
+CASES = [_bfloat16, _operator_operands, _double_backward, _saved_tensors, _inference_save,
+         _mul_chain, _binary_tensors, _three_inputs, _partial_requires, _views_and_inplace,
          _integer_results, _no_grad_and_inference, _float16, _hooks_and_retain_grad, _errors,
          _anomaly, _subclass_and_make]
 
