@@ -34,6 +34,7 @@ setup(
                            optional=True),
                  # the engine's per-operation work: Tensor._make, Function.apply (fastpath.py)
                  Extension("gradsh.engine._fastpath", ["gradsh/engine/_fastpath.c"],
-                           depends=["gradsh/engine/_fastpath_operators.h"], optional=True)],
+                           depends=["gradsh/engine/_fastpath_forward.h",
+                                    "gradsh/engine/_fastpath_operators.h"], optional=True)],
     cmdclass={"build_ext": _BuildExt},
 )

@@ -244,7 +244,23 @@ def _bfloat16() -> Any:
     return [y, x.grad]
 
 
-CASES = [_bfloat16, _operator_operands, _double_backward, _saved_tensors, _inference_save,
+def _small_forwards() -> Any:
+    from gradsh.engine import threads
+
+    x = _leaf([1.5, -2.0, 3.25])
+    d = _leaf([1.5, -2.0], dtype=np.float64)
+    big = _leaf(np.linspace(-1.0, 1.0, threads.MIN_ELEMENTS))
+    w = Tensor.wrap_scalar(0.3)
+    results = [x * 0.1, d * 0.1, x + 0.1, d + 0.1, big * 0.1, big + 0.1, ops.mul(2.0, x),
+               ops.add(x, 0.5, alpha=1.0), ops.add(x, 0.5, alpha=2),
+               ops.add(x, w, alpha=1), ops.add(w, x), ops.mul(w, x), x.detach() * 0.7,
+               ops.mul(x, w), x * x, x + x]
+    loss = sum(r.sum() for r in results if r.requires_grad)
+    loss.backward()
+    return results + [x.grad, d.grad, repr(sorted(results[0].grad_fn._saved))]
+
+
+CASES = [_small_forwards, _bfloat16, _operator_operands, _double_backward, _saved_tensors, _inference_save,
          _mul_chain, _binary_tensors, _three_inputs, _partial_requires, _views_and_inplace,
          _integer_results, _no_grad_and_inference, _float16, _hooks_and_retain_grad, _errors,
          _anomaly, _subclass_and_make]

@@ -44,6 +44,8 @@ static PyObject *origin;            /* grad_mode._Origin (its `live` and `value`
 static PyObject *no_saved;          /* node._NO_SAVED */
 static PyObject *result_marker;     /* node.RESULT */
 
+static PyObject *mul_node, *add_node; /* MulBackward0, AddBackward0 (init_operators) */
+
 /* Tensor's slots, as offsets into the object (its __slots__ member descriptors) */
 static Py_ssize_t off_data, off_requires_grad, off_grad_fn, off_grad, off_counter, off_base,
     off_view_fn, off_view_version, off_acc, off_hooks, off_device, off_wrapped, off_view_creation;
@@ -260,6 +262,9 @@ static PyObject *fallback(PyObject *const *args, size_t nargsf, PyObject *kwname
     return PyObject_Vectorcall(py_apply, args, PyVectorcall_NARGS(nargsf), kwnames);
 }
 
+static PyObject *small_forward(PyObject *cls, PyObject *node, PyObject *a, PyObject *b,
+                               PyObject *alpha, int need_a, int need_b);
+
 #define MAX_STACK 16
 
 static PyObject *fp_apply(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -381,11 +386,27 @@ static PyObject *fp_apply(PyObject *self, PyObject *const *args, Py_ssize_t narg
         Py_DECREF(seq);
         if (r < 0) goto fail;
     }
-    /* data = node.forward(*inputs, **params) */
-    stack[0] = node;
-    for (Py_ssize_t i = 1; i <= n + nkw; i++) stack[i] = args[i];
-    data = PyObject_VectorcallMethod(s_forward, stack, (size_t)(n + 1), kwnames);
-    if (data == NULL) goto fail;
+    /* data = node.forward(*inputs, **params); MulBackward0's and AddBackward0's first case
+       (a small float tensor and a wrapped number) in C */
+    data = NULL;
+    if (n == 2 && (cls == mul_node || cls == add_node)) {
+        PyObject *alpha = NULL;
+        if (cls == mul_node && nkw == 0) alpha = Py_None;
+        else if (cls == add_node && nkw == 0) alpha = one;
+        else if (cls == add_node && nkw == 1 &&
+                 PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "alpha") == 0)
+            alpha = args[3];
+        if (alpha != NULL) {
+            data = small_forward(cls, node, args[1], args[2], alpha, need[0], need[1]);
+            if (data == NULL && PyErr_Occurred()) goto fail;
+        }
+    }
+    if (data == NULL) {
+        stack[0] = node;
+        for (Py_ssize_t i = 1; i <= n + nkw; i++) stack[i] = args[i];
+        data = PyObject_VectorcallMethod(s_forward, stack, (size_t)(n + 1), kwnames);
+        if (data == NULL) goto fail;
+    }
     if ((PyObject *)Py_TYPE(data) != ndarray_type) {
         PyObject *array = PyObject_CallOneArg(py_as_data, data);
         Py_DECREF(data);
@@ -606,6 +627,7 @@ static PyMethodDef save_def = {
 
 static int take(PyObject *config, const char *name, PyObject **target);
 
+#include "_fastpath_forward.h"
 #include "_fastpath_operators.h"
 
 /* ---- init ------------------------------------------------------------------------------- */
@@ -796,6 +818,12 @@ PyMODINIT_FUNC PyInit__fastpath(void)
     INTERN(s_stack, "stack");
     INTERN(s_live, "live");
     INTERN(s_value, "value");
+    INTERN(s_item, "item");
+    INTERN(s_min_elements, "MIN_ELEMENTS");
+    INTERN(s_alpha, "alpha");
+    INTERN(s_other, "other");
+    INTERN(s_self, "self");
+    if ((ufunc_kwnames = Py_BuildValue("(ss)", "dtype", "out")) == NULL) return NULL;
     INTERN(s_active, "active");
     INTERN(s_size, "size");
     INTERN(s_nbytes, "nbytes");

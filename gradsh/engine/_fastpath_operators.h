@@ -22,7 +22,7 @@ static PyObject *np_array;          /* numpy.array */
 static PyObject *float64;           /* numpy.dtype('float64') */
 static PyObject *dtype_kwnames;     /* ("dtype",) */
 static PyObject *alpha_kwnames;     /* ("alpha",) */
-static PyObject *s_active, *s_size, *s_nbytes, *s_apply;
+static PyObject *s_active, *s_nbytes, *s_apply;
 
 /* whether the guard's read and memory checks would do anything for `t`: -1 error, 1 yes */
 static int needs_checks(Operator *op, PyObject *t)
@@ -210,8 +210,13 @@ static PyObject *fp_init_operators(PyObject *self, PyObject *config)
     if (take(config, "ScalarOverloads", &scalar_overloads) < 0 ||
         take(config, "shared_floats", &shared_floats) < 0 ||
         take(config, "shared_float", &py_shared_float) < 0 ||
-        take(config, "array", &np_array) < 0 || take(config, "float64", &float64) < 0)
+        take(config, "array", &np_array) < 0 || take(config, "float64", &float64) < 0 ||
+        take(config, "MulBackward0", &mul_node) < 0 ||
+        take(config, "AddBackward0", &add_node) < 0 || take(config, "multiply", &np_multiply) < 0 ||
+        take(config, "add", &np_add) < 0 || take(config, "float32", &f32) < 0 ||
+        take(config, "threads", &threads_module) < 0)
         return NULL;
+    Py_XSETREF(f64, Py_NewRef(float64));
     if (!PyDict_CheckExact(shared_floats)) {
         PyErr_SetString(PyExc_TypeError, "shared_floats must be a dict");
         return NULL;

@@ -77,12 +77,15 @@ def install_operators() -> None:
 
     from gradsh.engine.functions.arithmetic import AddBackward0, MulBackward0
     from gradsh.engine.functions.grad_ops import ScalarOverloads
+    from gradsh.engine import threads
     from gradsh.engine.ops import arithmetic, guard
 
     extension.init_operators({
         "ScalarOverloads": ScalarOverloads, "shared_floats": arithmetic._SHARED,
         "shared_float": arithmetic._shared_float, "array": np.array,
-        "float64": np.dtype(np.float64),
+        "float64": np.dtype(np.float64), "float32": np.dtype(np.float32),
+        "MulBackward0": MulBackward0, "AddBackward0": AddBackward0, "multiply": np.multiply,
+        "add": np.add, "threads": threads,
     })
     for name, node in zip(_OPERATORS, (MulBackward0, AddBackward0), strict=True):
         python = Tensor.__dict__.get(name)
