@@ -1,6 +1,7 @@
-"""The optional compiled kernels (gradsh/engine/vecmath/_native.c) and calls into MKL
-(_blas.c); everything else is in pyproject.toml. Without a C compiler the build of the extension fails quietly (optional=True)
-and gradsh uses its NumPy code for the same bits."""
+"""The optional compiled kernels (gradsh/engine/vecmath/_native.c), calls into MKL (_blas.c) and
+the engine's C fast path (gradsh/engine/_fastpath.c); everything else is in pyproject.toml.
+Without a C compiler the build of the extensions fails quietly (optional=True) and gradsh uses
+its Python and NumPy code for the same results and bits."""
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -31,6 +32,10 @@ setup(
                            optional=True),
                  # thin calls into MKL where the mkl package is installed (vecmath/blas.py)
                  Extension("gradsh.engine.vecmath._blas", ["gradsh/engine/vecmath/_blas.c"],
-                           optional=True)],
+                           optional=True),
+                 # the engine's per-operation work: Tensor._make, Function.apply (fastpath.py)
+                 Extension("gradsh.engine._fastpath", ["gradsh/engine/_fastpath.c"],
+                           depends=["gradsh/engine/_fastpath_forward.h",
+                                    "gradsh/engine/_fastpath_operators.h"], optional=True)],
     cmdclass={"build_ext": _BuildExt},
 )

@@ -36,6 +36,20 @@ def torch():
     return torch_module
 
 
+@pytest.fixture(params=["c", "python"])
+def engine_path(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The engine's per-operation path: the C fast path (gradsh/engine/_fastpath.c) and the
+    Python code it stands for, which must behave the same (skipped where the C one is not
+    built)."""
+    from gradsh.engine import fastpath
+
+    if request.param == "c" and fastpath.extension is None:
+        pytest.skip("the C fast path is not built (or GRADSH_NATIVE=0)")
+    before = fastpath.enable(request.param == "c")
+    yield request.param
+    fastpath.enable(before)
+
+
 @pytest.fixture
 def one_thread(torch: Any) -> Iterator[None]:
     """PyTorch and gradsh at one intra-op thread for the test (MKL and oneDNN split some work

@@ -19,6 +19,9 @@ from gradcheck import node_name, run_parity
 
 from gradsh.engine import exceptions, ops
 
+# every test once through the C fast path of Function.apply / Tensor._make, once without
+pytestmark = pytest.mark.usefixtures("engine_path")
+
 F32 = np.float32
 X = np.array([[1.0, -2.0, 3.0], [0.5, 0.25, -1.5]], dtype=F32)
 V = np.array([1.0, 2.0, 3.0], dtype=F32)

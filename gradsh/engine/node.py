@@ -301,7 +301,7 @@ class Function(Node):
                 inputs = _cpu_scalars_on_device(inputs, device)
         data = forward(*inputs, **params)
         if data.__class__ is not np.ndarray:  # NumPy makes 0-d results scalars
-            data = np.asarray(data) if isinstance(data, np.generic) else _as_array(data)
+            data = _output_array(data)
         if requires and data.dtype.kind not in "fc" and data.dtype != dtypes.BF16_NP:
             # Integer and bool results never require grad (`x.long()`, comparisons, argmax).
             requires = False
@@ -309,15 +309,9 @@ class Function(Node):
         # (read back: an op that moves data, ToCopyBackward0, sets its output device itself)
         out = _make(Tensor, data, node.output_device, node if requires else None)
         if cls.is_view:
-            base = inputs[0]
-            out._version_counter = base._version_counter
-            out._base = base._base if base._base is not None else base
-            out._view_fn = _compose_view(base, node.view_fn)
-            out._view_version = base._version_value()
-            out._view_creation = creation_meta(base, cls.multi_output_view, _GradMode.enabled)
+            _finish_view(cls, node, inputs, out)
         if requires and RESULT_KEY in node._saved:
-            node._saved[cls.result_name] = SavedTensor(out, is_output=True)
-            del node._saved[RESULT_KEY]
+            _save_result(cls, node, out)
         if requires and Anomaly.enabled:
             _record_forward(node)
         return out
@@ -569,6 +563,28 @@ def _as_array(data: Any) -> Array:
     return np.asarray(data)
 
 
+def _output_array(data: Any) -> Array:
+    """A forward's result that is not an ndarray as one (NumPy makes 0-d results scalars)."""
+    return np.asarray(data) if isinstance(data, np.generic) else _as_array(data)
+
+
+def _finish_view(cls: type[Function], node: Function, inputs: Sequence[Tensor],
+                 out: Tensor) -> None:
+    """A view op's output: it aliases the first input's storage and version counter."""
+    base = inputs[0]
+    out._version_counter = base._version_counter
+    out._base = base._base if base._base is not None else base
+    out._view_fn = _compose_view(base, node.view_fn)
+    out._view_version = base._version_value()
+    out._view_creation = creation_meta(base, cls.multi_output_view, _GradMode.enabled)
+
+
+def _save_result(cls: type[Function], node: Function, out: Tensor) -> None:
+    """`save(name, RESULT)`: the output, saved once it exists."""
+    node._saved[cls.result_name] = SavedTensor(out, is_output=True)
+    del node._saved[RESULT_KEY]
+
+
 def _compose_view(base: Tensor, view_fn: Callable[[Array], Array]) -> Callable[[Array], Array]:
     if base._view_fn is None:
         return view_fn
@@ -811,3 +827,8 @@ Tensor._view_node = AsStridedBackward0
 
 # A program printing the class sees PyTorch's (`<class 'torch.autograd.graph.Node'>`)
 Node.__module__ = "torch.autograd.graph"
+
+# The C fast path of Function.apply and Tensor._make, where it was built (fastpath.py)
+from gradsh.engine.fastpath import enable as _enable_fastpath  # noqa: E402
+
+_enable_fastpath(True)

@@ -343,6 +343,10 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
             return argument_error(error, (self, other), (self, other), kwargs)
 
     public = binary if operator and not tensor_first and not numpy_data else guarded
+    if public is binary:  # what the C fast path of `*` and `+` needs of it (engine/fastpath.py)
+        binary.recover = lambda error, a, b: argument_error(  # type: ignore[attr-defined]
+            error, (a, b), (a, b), {})
+        binary.read_limits = (max_reads, measured)  # type: ignore[attr-defined]
     public.__name__ = getattr(function, "__name__", name)
     public.__qualname__ = public.__name__
     public.__doc__ = function.__doc__

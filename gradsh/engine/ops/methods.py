@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import dtypes
+from gradsh.engine import dtypes, fastpath
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError, warn
 from gradsh.engine.ops.activations import dim_required, log_softmax, softmax
 from gradsh.engine.functions.grad_ops import ScalarOverloads
@@ -799,4 +799,5 @@ def install_tensor_methods() -> None:
     Tensor.mT = property(mT)  # type: ignore[attr-defined]
     Tensor.H = property(H)  # type: ignore[attr-defined]
     Tensor.is_cuda = property(lambda self: self.device.type == "cuda")  # type: ignore
+    fastpath.install_operators()  # `*` and `+` through the C fast path, where it is on
     Tensor.is_meta = property(lambda self: self.device == "meta")  # type: ignore

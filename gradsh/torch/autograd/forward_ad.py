@@ -22,7 +22,7 @@ __all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_le
            "make_dual", "unpack_dual"]
 
 _current_level = -1
-_PLAIN_APPLY = Function.__dict__["apply"]
+_PLAIN_APPLY = Function.__dict__["apply"]  # Function.apply outside a level (set on entering)
 
 
 class UnpackedDualTensor(namedtuple("UnpackedDualTensor", ["primal", "tangent"])):
@@ -36,10 +36,11 @@ UnpackedDualTensor.__module__ = "torch.autograd.forward_ad"
 
 def enter_dual_level() -> int:
     """Open the dual level (PyTorch has one, 0) and return it."""
-    global _current_level
+    global _current_level, _PLAIN_APPLY
     if forward_grad.state.level is not None:
         raise TorchRuntimeError("Nested forward mode AD is not supported at the moment")
     forward_grad.state.level = _current_level = 0
+    _PLAIN_APPLY = Function.__dict__["apply"]  # the C fast path's or the Python one
     Function.apply = classmethod(_apply_with_tangents)  # type: ignore[method-assign]
     return 0
 
