@@ -128,7 +128,9 @@ def eigh(A: Tensor, UPLO: str = "L") -> Any:  # noqa: N803
 def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:  # noqa: N803
     A = _check_tensor(A, "linalg_eigvalsh")
     _eigh_checks(A, UPLO)
-    return LinalgEighBackward0.apply_all(A, UPLO=UPLO.upper())[0]
+    # eigenvectors only where a gradient may need them (ATen's _may_require_fw_or_bw_grad)
+    return LinalgEighBackward0.apply_all(A, UPLO=UPLO.upper(),
+                                         compute_v=is_grad_enabled() and A.requires_grad)[0]
 
 
 def _pinv_checks(A: Tensor) -> None:

@@ -26,7 +26,7 @@ from gradsh.engine.functions.linalg_lu import (
     LinalgSolveExBackward0,
     LinalgSolveTriangularBackward0,
     batch_prefix,
-    cholesky_lower,
+    cholesky_factor,
     factors_transpose,
     mT,
     torch_lu,
@@ -325,7 +325,7 @@ def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False) -
 def _cholesky_info(A: Tensor, upper: bool) -> Any:
     """potrf's info on the host (see _lu_info)."""
     data = backend.to_host(A._data)
-    return cholesky_lower(mT(data) if upper else data)[1]
+    return cholesky_factor(data, upper)[1]
 
 
 _CHOLESKY_DEPRECATED = (

@@ -1,0 +1,129 @@
+"""MKL's decompositions (vecmath/lapack_decompositions.py): qr, svd, svdvals, eigh, eigvalsh,
+cholesky, solve_triangular, pinv and the spectral norms are torch's bits, float32 and float64,
+single and batched, square and rectangular, contiguous and transposed inputs; their results
+have torch's (column-major) strides.
+
+Skipped where the `mkl` package is not loaded, a failure where CI requires it
+(GRADSH_REQUIRE_MKL=1).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+import pytest
+
+import gradsh.torch as gt
+from gradsh.engine.vecmath import lapack_decompositions
+
+
+@pytest.fixture(scope="module")
+def mkl_lapack() -> None:
+    if not lapack_decompositions.available(np.dtype(np.float32)):
+        if os.environ.get("GRADSH_REQUIRE_MKL"):
+            pytest.fail("GRADSH_REQUIRE_MKL is set but MKL's LAPACK did not load")
+        pytest.skip("MKL (the mkl package) is not loaded")
+
+
+def _sym(L: Any, A: Any) -> Any:
+    return A + A.mT
+
+
+def _spd(L: Any, A: Any) -> Any:
+    return A @ A.mT + A.shape[-1] * L.eye(A.shape[-1], dtype=A.dtype)
+
+
+def _tri(L: Any, A: Any) -> Any:
+    return L.triu(A) + 3 * L.eye(A.shape[-1], dtype=A.dtype)
+
+
+CASES = {
+    "qr": lambda L, A: L.linalg.qr(A),
+    "qr_complete": lambda L, A: L.linalg.qr(A, mode="complete"),
+    "qr_r": lambda L, A: L.linalg.qr(A, mode="r")[1:],
+    "qr_transposed": lambda L, A: L.linalg.qr(A.mT),
+    "svd": lambda L, A: L.linalg.svd(A, full_matrices=False),
+    "svd_full": lambda L, A: L.linalg.svd(A),
+    "svdvals": lambda L, A: (L.linalg.svdvals(A),),
+    "torch_svd": lambda L, A: L.svd(A),
+    "eigh": lambda L, A: L.linalg.eigh(_sym(L, A)),
+    "eigh_upper": lambda L, A: L.linalg.eigh(A, UPLO="U"),
+    "eigvalsh": lambda L, A: (L.linalg.eigvalsh(_sym(L, A)),),
+    "cholesky": lambda L, A: (L.linalg.cholesky(_spd(L, A)),),
+    "cholesky_upper": lambda L, A: (L.linalg.cholesky(_spd(L, A), upper=True),),
+    "cholesky_ex_transposed": lambda L, A: L.linalg.cholesky_ex(_spd(L, A).mT),
+    "solve_triangular": lambda L, A: (L.linalg.solve_triangular(_tri(L, A), A, upper=True),),
+    "solve_triangular_lower_t": lambda L, A: (
+        L.linalg.solve_triangular(_tri(L, A).mT, A, upper=False),),
+    "solve_triangular_right": lambda L, A: (
+        L.linalg.solve_triangular(_tri(L, A), A.mT, upper=True, left=False),),
+    "solve_triangular_row": lambda L, A: (
+        L.linalg.solve_triangular(_tri(L, A), A[..., :1, :], upper=True, left=False),),
+    "solve_triangular_unit": lambda L, A: (
+        L.linalg.solve_triangular(A, A[..., :3], upper=False, unitriangular=True),),
+    "pinv": lambda L, A: (L.linalg.pinv(A),),
+    "pinv_hermitian": lambda L, A: (L.linalg.pinv(_sym(L, A), hermitian=True),),
+    "pinverse_rcond": lambda L, A: (L.pinverse(A, rcond=0.1),),
+    "norm_2": lambda L, A: (L.linalg.matrix_norm(A, ord=2),),
+    "norm_nuc": lambda L, A: (L.linalg.matrix_norm(A, ord="nuc"),),
+}
+SQUARE_ONLY = ("eigh", "eigvalsh", "cholesky", "solve_triangular", "pinv_hermitian")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_bits_match_torch(mkl_lapack: None, one_thread: None, torch: Any, name: str,
+                          dtype: type) -> None:
+    rng = np.random.default_rng(sorted(CASES).index(name))
+    shapes = [(1, 1), (2, 2), (5, 5), (17, 17), (33, 33), (100, 100), (3, 6, 6)]
+    if not name.startswith(SQUARE_ONLY):
+        shapes += [(7, 4), (4, 7), (2, 40, 25)]
+    for shape in shapes:
+        A = rng.standard_normal(shape).astype(dtype)
+        if name == "solve_triangular_unit" and shape[-1] < 3:
+            continue
+        ours = CASES[name](gt, gt.from_numpy(A.copy()))
+        theirs = CASES[name](torch, torch.from_numpy(A.copy()))
+        for o, t in zip(ours, theirs, strict=True):
+            assert o.shape == tuple(t.shape), shape
+            # (a dimension of size 1 has any stride)
+            assert [s for s, n in zip(o.stride(), o.shape) if n > 1] == [
+                s for s, n in zip(t.stride(), t.shape) if n > 1], (shape, o.stride())
+            o, t = o.numpy(), t.numpy()
+            assert np.array_equal(o, t), f"{shape}: {(o != t).sum()} of {t.size} differ"
+
+
+def test_eigvalsh_with_a_gradient_uses_the_vectors_path(mkl_lapack: None, one_thread: None,
+                                                        torch: Any) -> None:
+    """eigvalsh and svdvals of a tensor that requires grad compute the vectors too (jobz 'V'),
+    whose values can differ in the last bit from the values-only path: torch's choice."""
+    A = np.random.default_rng(5).standard_normal((4, 30, 30)).astype(np.float32)
+    for grad in (False, True):
+        for fn in ("eigvalsh", "svdvals"):
+            values = []
+            for L in (gt, torch):
+                x = L.from_numpy(A + A.transpose(0, 2, 1)).requires_grad_(grad)
+                values.append(getattr(L.linalg, fn)(x).detach().numpy())
+            assert np.array_equal(values[0], values[1]), (fn, grad)
+
+
+def test_cholesky_failure_matches_torch(mkl_lapack: None, torch: Any) -> None:
+    """A matrix that is not positive-definite: the error names torch's minor, cholesky_ex
+    returns potrf's partial factor and info."""
+    A = np.array([[[4.0, 2.0, 1.0], [2.0, 1.0, 3.0], [1.0, 3.0, 2.0]]] * 2, np.float32)
+    A[0] = np.diag([1.0, 2.0, 3.0])
+    messages = []
+    for lib in (gt, torch):
+        try:
+            lib.linalg.cholesky(lib.from_numpy(A.copy()), upper=True)
+        except Exception as exc:  # noqa: BLE001 - the two libraries' own error classes
+            messages.append(str(exc).splitlines()[0])
+    assert len(messages) == 2 and messages[0] == messages[1]
+    assert "(Batch element 1)" in messages[0] and "order 2" in messages[0]
+    for upper in (False, True):
+        L, info = gt.linalg.cholesky_ex(gt.from_numpy(A.copy()), upper=upper)
+        tL, tinfo = torch.linalg.cholesky_ex(torch.from_numpy(A.copy()), upper=upper)
+        assert np.array_equal(L.numpy(), tL.numpy(), equal_nan=True)
+        assert info.tolist() == tinfo.tolist()
