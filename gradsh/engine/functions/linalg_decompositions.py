@@ -23,13 +23,14 @@ from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.cascade_sum import torch_sum
 from gradsh.engine.functions.common import _quiet
 from gradsh.engine.functions.linalg_lu import (
+    exact_matmul,
     factors_transpose,
     lu_factor,
     lu_solve,
     mT,
     permutation_sign,
 )
-from gradsh.engine.grad_mode import Anomaly, _GradMode, set_grad_enabled
+from gradsh.engine.grad_mode import Anomaly, _GradMode
 from gradsh.engine.saved_variable import SavedTensor
 from gradsh.engine.tensor import RESULT, Array, Function, Node, OutputSlots, Tensor
 from gradsh.engine.vecmath import lapack_decompositions as mkl_lapack
@@ -411,20 +412,12 @@ def pinv_array(data: Array, atol: Any, rtol: Any, hermitian: bool) -> Array:
             top = s[..., :1]
             tol = np.maximum(atol_, np.asarray(rtol_) * top)
             inv = np.where(s > tol, np.ones((), data.dtype) / s, np.zeros((), data.dtype))
-            return _exact_matmul(mT(vh) * inv[..., None, :], mT(u))
+            return exact_matmul(mT(vh) * inv[..., None, :], mT(u))
         w, v = eigh_array(data, "L")
         absw = np.abs(w)
         tol = np.maximum(atol_, np.asarray(rtol_) * absw.max(-1, keepdims=True))
         inv = np.where(absw > tol, np.ones((), data.dtype) / w, np.zeros((), data.dtype))
-        return _exact_matmul(v * inv[..., None, :], mT(v))
-
-
-def _exact_matmul(a: Array, b: Array) -> Array:
-    """torch.matmul's algorithm and bits (gradsh's matmul on the arrays' own layouts)."""
-    from gradsh.engine.ops.linalg import matmul  # (ops import these nodes)
-
-    with set_grad_enabled(False):
-        return matmul(Tensor._make(a, "cpu"), Tensor._make(b, "cpu"))._data
+        return exact_matmul(v * inv[..., None, :], mT(v))
 
 
 class LinalgPinvBackward0(Function):
@@ -449,9 +442,22 @@ class LinalgPinvBackward0(Function):
             KpinvAh = la.matmul(K, pinvAh)
             return (-la.mH(la.matmul(pinvA, K)) + KpinvAh
                     - la.matmul(la.matmul(A, pinvA), KpinvAh)
-                    + la.matmul(la.matmul(pinvAh, pinvA), gradh - la.matmul(K, A)),)
+                    + la.matmul(la.matmul(pinvAh, pinvA),
+                                _first_layout(F, gradh, gradh - la.matmul(K, A))),)
         K = la.matmul(pinvA, gradh)
         pinvAhK = la.matmul(pinvAh, K)
         return (-la.mH(la.matmul(K, pinvA))
-                + la.matmul(la.matmul(gradh - la.matmul(A, K), pinvA), pinvAh) + pinvAhK
+                + la.matmul(la.matmul(_first_layout(F, gradh, gradh - la.matmul(A, K)), pinvA),
+                            pinvAh) + pinvAhK
                 - la.matmul(la.matmul(pinvAhK, pinvA), A),)
+
+
+def _first_layout(F: Any, first: Any, result: Any) -> Any:
+    """`result` (first - ...) in the memory order PyTorch's TensorIterator gives it, the first
+    operand's, where that is column-major (NumPy's arithmetic answers row-major): the layout
+    the next product's bits depend on."""
+    if F.as_tensor or not isinstance(first, np.ndarray) or first.flags.c_contiguous:
+        return result
+    if not mT(first).flags.c_contiguous:
+        return result
+    return mT(np.ascontiguousarray(mT(result)))

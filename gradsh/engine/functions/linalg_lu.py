@@ -29,6 +29,7 @@ from gradsh.engine.vecmath import lapack_decompositions as mkl_lapack
 
 __all__ = [
     "lu_factor", "lu_solve", "triangular_solve", "cholesky_lower", "cholesky_factor", "mT",
+    "exact_matmul",
     "LinalgInvExBackward0", "LinalgDetBackward0", "LinalgSolveExBackward0",
     "LinalgSolveTriangularBackward0", "LinalgCholeskyExBackward0", "CholeskyBackward0",
     "singular_error", "batch_prefix", "torch_lu", "factors_transpose",
@@ -481,7 +482,7 @@ class ArrayLinalg:
 
     @staticmethod
     def matmul(a: Array, b: Array) -> Array:
-        return a @ b
+        return exact_matmul(a, b)
 
     @staticmethod
     def solve(a: Array, b: Array, left: bool = True) -> Array:
@@ -548,6 +549,18 @@ class ArrayLinalg:
     @staticmethod
     def zeros(shape: tuple[int, ...], like: Array) -> Array:
         return xp_of(like).zeros(shape, like.dtype)
+
+
+def exact_matmul(a: Array, b: Array) -> Array:
+    """torch.matmul's algorithm on the arrays' own layouts (mm, mv, bmm, folding), so the
+    products of PyTorch's backward formulas are its bits (vecmath/sgemm.py, blas.py)."""
+    if a.__class__ is not np.ndarray or b.__class__ is not np.ndarray or a.dtype != b.dtype:
+        return a @ b
+    from gradsh.engine.grad_mode import set_grad_enabled
+    from gradsh.engine.ops.linalg import matmul  # (the ops import these nodes)
+
+    with set_grad_enabled(False):
+        return matmul(Tensor._make(a, "cpu"), Tensor._make(b, "cpu"))._data
 
 
 @host_kernel
