@@ -168,3 +168,42 @@ def test_gradient_bits_match_torch(mkl_lapack: None, one_thread: None, torch: An
             L.autograd.backward(list(outs), seeds)
             grads.append(x.grad.numpy())
         assert np.array_equal(grads[0], grads[1]), f"{shape}: {(grads[0] != grads[1]).sum()}"
+
+
+EDGES = {
+    "slices": lambda L, A: L.linalg.qr(A[::2, 1:, ::2]) + L.linalg.svd(A[::2, 1:, ::2]),
+    "eigh_slice": lambda L, A: L.linalg.eigh(A[:, ::2, ::2]),
+    "broadcast_triangle": lambda L, A: (L.linalg.solve_triangular(
+        L.triu(A[:1]) + 3 * L.eye(10, dtype=A.dtype), A[0, :, :3].expand(4, 10, 3), upper=True),),
+    "rank_one": lambda L, A: L.linalg.svd(A[:, :, :1] @ A[:, :1, :]) + (
+        L.linalg.pinv(A[:, :, :1] @ A[:, :1, :]),),
+    "tolerances": lambda L, A: (L.linalg.pinv(A, atol=1.0), L.linalg.pinv(A, rtol=0.3)),
+    "torch_svd_without_uv": lambda L, A: L.svd(A, compute_uv=False),
+    "eigh_nan": lambda L, A: L.linalg.eigh(A * float("nan")),
+    "svd_nan": lambda L, A: L.linalg.svd(A * float("nan")),
+    "cholesky_ex_nan": lambda L, A: L.linalg.cholesky_ex(A * float("nan")),
+    "empty": lambda L, A: L.linalg.qr(A[:, :0, :], mode="complete") + L.linalg.svd(
+        A[:, :, :0]) + L.linalg.eigh(A[:, :0, :0]),
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("name", sorted(EDGES))
+def test_edge_cases_match_torch(mkl_lapack: None, one_thread: None, torch: Any, name: str,
+                                dtype: type) -> None:
+    """Non-contiguous and broadcast inputs, rank-deficient and empty matrices, non-finite
+    values: torch's bits, or torch's error text."""
+    A = np.random.default_rng(3).standard_normal((6, 10, 10)).astype(dtype)
+    results: list[Any] = []
+    for L in (gt, torch):
+        try:
+            results.append([o.numpy() for o in EDGES[name](L, L.from_numpy(A.copy()))])
+        except Exception as exc:  # noqa: BLE001 - the two libraries' own error classes
+            results.append(str(exc).splitlines()[0])
+    ours, theirs = results
+    if isinstance(theirs, str):
+        assert ours == theirs
+        return
+    assert len(ours) == len(theirs)
+    for o, t in zip(ours, theirs, strict=True):
+        assert o.shape == t.shape and np.array_equal(o, t, equal_nan=True)

@@ -2,9 +2,11 @@
 
 A decomposition's outputs share one node, as in PyTorch (`U.grad_fn is S.grad_fn`): the node
 has `num_outputs` slots, the edge to output i is (node, i), and backward receives one gradient
-per output, None where nothing flowed. NOTE: NumPy's LAPACK (OpenBLAS) and PyTorch's (MKL) may
-pick the opposite sign for a singular vector or an eigenvector; values, singular values,
-eigenvalues and anything invariant under those signs agree to rounding. On cuda:0 the
+per output, None where nothing flowed. Where the `mkl` package is loaded the factorizations are
+MKL's routines called as ATen calls them (vecmath/lapack_decompositions.py): PyTorch's bits,
+signs and column-major strides. NOTE: without it NumPy's LAPACK (OpenBLAS) may pick the
+opposite sign for a singular vector or an eigenvector; values, singular values, eigenvalues
+and anything invariant under those signs agree to rounding. On cuda:0 the
 factorizations run on the host too (`backend.host_kernel`), the backward formulas on the device.
 """
 

@@ -97,7 +97,9 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> Any:  # no
                                 f"{input.ndim} dimensions instead")
     _svd_checks(input, None)
     if not compute_uv:
-        S = LinalgSvdBackward0.apply_all(input, full_matrices=False)[1]
+        S = LinalgSvdBackward0.apply_all(
+            input, full_matrices=False,
+            compute_uv=is_grad_enabled() and input.requires_grad)[1]
         m, n = input.shape[-2:]
         batch = tuple(input.shape[:-2])
         U = zeros(batch + (m, m), dtype=input.dtype, device=input.device)
