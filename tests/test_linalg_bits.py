@@ -9,6 +9,7 @@ Skipped where the `mkl` package is not loaded, a failure where CI requires it
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -207,3 +208,42 @@ def test_edge_cases_match_torch(mkl_lapack: None, one_thread: None, torch: Any, 
     assert len(ours) == len(theirs)
     for o, t in zip(ours, theirs, strict=True):
         assert o.shape == t.shape and np.array_equal(o, t, equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+def test_cond_and_matrix_rank_match_torch(mkl_lapack: None, one_thread: None, torch: Any,
+                                          dtype: type) -> None:
+    """linalg.cond in every order (values, gradients, grad_fn, ATen's error from the
+    inverse it fills in place) and matrix_rank with its tolerances."""
+    rng = np.random.default_rng(11)
+    for shape in [(1, 1), (5, 5), (4, 6, 6), (3, 5)]:
+        A = rng.standard_normal(shape).astype(dtype)
+        for p in [None, 2, -2, 1, -1, math.inf, -math.inf, "fro", "nuc", 1.0]:
+            results: list[Any] = []
+            for L in (gt, torch):
+                x = L.from_numpy(A.copy()).requires_grad_()
+                try:
+                    c = L.linalg.cond(x, p)
+                    c.sum().backward()
+                    results.append((c.detach().numpy(), x.grad.numpy(),
+                                    type(c.grad_fn).__name__))
+                except Exception as exc:  # noqa: BLE001 - the libraries' own error classes
+                    results.append(str(exc).splitlines()[0])
+            ours, theirs = results
+            if isinstance(theirs, str):
+                assert ours == theirs
+                continue
+            assert ours[2] == theirs[2] and np.array_equal(ours[0], theirs[0]), (shape, p)
+            assert np.array_equal(ours[1], theirs[1]), (shape, p)
+        for kwargs in [{}, {"hermitian": True}, {"atol": 0.5}, {"rtol": 0.2}, {"tol": 1.0}]:
+            if kwargs.get("hermitian") and shape[-1] != shape[-2]:
+                continue
+            B = A @ np.swapaxes(A, -1, -2) if kwargs.get("hermitian") else A
+            ours = gt.linalg.matrix_rank(gt.from_numpy(B.copy()), **kwargs)
+            theirs = torch.linalg.matrix_rank(torch.from_numpy(B.copy()), **kwargs)
+            assert ours.dtype == gt.int64 and ours.tolist() == theirs.tolist(), (shape, kwargs)
+    singular = np.eye(3, dtype=dtype)[[0, 0, 1]]
+    for p in [None, 1, "nuc", "fro", -2]:
+        ours = gt.linalg.cond(gt.from_numpy(singular.copy()), p).numpy()
+        theirs = torch.linalg.cond(torch.from_numpy(singular.copy()), p).numpy()
+        assert np.array_equal(ours, theirs, equal_nan=True), p

@@ -27,6 +27,8 @@ svdvals = ops.svdvals
 eigh = ops.eigh
 eigvalsh = ops.eigvalsh
 pinv = ops.pinv
+cond = ops.cond
+matrix_rank = ops.matrix_rank
 matrix_power = ops.matrix_power
 matmul = ops.matmul
 
