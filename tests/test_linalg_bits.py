@@ -247,3 +247,51 @@ def test_cond_and_matrix_rank_match_torch(mkl_lapack: None, one_thread: None, to
         ours = gt.linalg.cond(gt.from_numpy(singular.copy()), p).numpy()
         theirs = torch.linalg.cond(torch.from_numpy(singular.copy()), p).numpy()
         assert np.array_equal(ours, theirs, equal_nan=True), p
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("upper", [False, True], ids=["lower", "upper"])
+def test_cholesky_solve_and_inverse_match_torch(mkl_lapack: None, one_thread: None,
+                                                torch: Any, dtype: type, upper: bool) -> None:
+    """torch.cholesky_solve (potrs, batches broadcast) and cholesky_inverse (potri, -0.0
+    mirrored as ATen copies it): values, strides, grad_fn and both inputs' gradients."""
+    rng = np.random.default_rng(21)
+    for n, b_shape, f_shape in [(1, (1, 2), (1, 1)), (5, (5, 3), (5, 5)), (17, (17, 4), (17, 17)),
+                                (6, (3, 6, 2), (3, 6, 6)), (6, (3, 6, 2), (6, 6)),
+                                (6, (6, 2), (2, 6, 6))]:
+        A = rng.standard_normal(f_shape).astype(dtype)
+        B = rng.standard_normal(b_shape).astype(dtype)
+        results = []
+        for L in (gt, torch):
+            a = L.from_numpy(A.copy())
+            factor = L.linalg.cholesky(a @ a.mT + n * L.eye(n, dtype=a.dtype), upper=upper)
+            factor = factor.detach().requires_grad_()
+            b = L.from_numpy(B.copy()).requires_grad_()
+            x = L.cholesky_solve(b, factor, upper=upper)
+            y = L.cholesky_inverse(factor, upper=upper)
+            (x.sum() + (y * y).sum()).backward()
+            results.append([x.detach().numpy(), y.detach().numpy(), b.grad.numpy(),
+                            factor.grad.numpy(), type(x.grad_fn).__name__,
+                            type(y.grad_fn).__name__, y.stride()])
+        for ours, theirs in zip(*results, strict=True):
+            same = np.array_equal(ours, theirs) if isinstance(ours, np.ndarray) else (
+                ours == theirs)
+            assert same, (b_shape, f_shape)
+    eye = gt.cholesky_inverse(gt.eye(3)).numpy()
+    assert np.array_equal(np.signbit(eye), np.signbit(torch.cholesky_inverse(
+        torch.eye(3)).numpy()))
+
+
+def test_a_matrix_that_requires_grad_is_folded_under_no_grad(torch: Any) -> None:
+    """ATen's should_fold folds a batch with a matrix that requires grad whatever the grad
+    mode (torch.no_grad included), which changes the product's bits."""
+    F = np.random.default_rng(0).standard_normal((6, 6))
+    C = np.random.default_rng(1).standard_normal((3, 6, 6))
+    products = []
+    for L in (gt, torch):
+        matrix = L.from_numpy(F.copy()).requires_grad_()
+        with L.no_grad():
+            products.append(((matrix @ L.from_numpy(C)).numpy(),
+                             (L.from_numpy(C) @ matrix).numpy()))
+    for ours, theirs in zip(*products, strict=True):
+        assert np.array_equal(ours, theirs)

@@ -551,16 +551,21 @@ class ArrayLinalg:
         return xp_of(like).zeros(shape, like.dtype)
 
 
-def exact_matmul(a: Array, b: Array) -> Array:
+def exact_matmul(a: Array, b: Array, requires_grad: tuple[bool, bool] = (False, False)
+                 ) -> Array:
     """torch.matmul's algorithm on the arrays' own layouts (mm, mv, bmm, folding), so the
-    products of PyTorch's backward formulas are its bits (vecmath/sgemm.py, blas.py)."""
+    products of PyTorch's backward formulas are its bits (vecmath/sgemm.py, blas.py).
+    `requires_grad`: whether the saved tensors the formula multiplies require grad (a matrix
+    that does is folded with a batch, whatever the grad mode: ATen's should_fold)."""
     if a.__class__ is not np.ndarray or b.__class__ is not np.ndarray or a.dtype != b.dtype:
         return a @ b
     from gradsh.engine.grad_mode import set_grad_enabled
     from gradsh.engine.ops.linalg import matmul  # (the ops import these nodes)
 
+    ta, tb = Tensor._make(a, "cpu"), Tensor._make(b, "cpu")
+    ta._requires_grad, tb._requires_grad = requires_grad
     with set_grad_enabled(False):
-        return matmul(Tensor._make(a, "cpu"), Tensor._make(b, "cpu"))._data
+        return matmul(ta, tb)._data
 
 
 @host_kernel

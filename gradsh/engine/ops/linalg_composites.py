@@ -1,5 +1,6 @@
-"""torch.linalg's composite functions: cond and matrix_rank, built from the ops ATen composes
-them of (aten/src/ATen/native/LinearAlgebra.cpp), so their graphs and bits are PyTorch's."""
+"""torch.linalg's composite functions cond and matrix_rank, built from the ops ATen composes them
+of (aten/src/ATen/native/LinearAlgebra.cpp), so their graphs and bits are PyTorch's; and
+torch.cholesky_solve and cholesky_inverse (functions/linalg_cholesky.py)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,19 @@ import numpy as np
 
 from gradsh.engine import backend, dtypes
 from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions.common import infer_size
 from gradsh.engine.ops.arguments import _check_tensor
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.linalg_decompositions import eigvalsh, matrix_norm, svdvals
-from gradsh.engine.ops.linalg_solvers import _matrix, _square, inv_ex
+from gradsh.engine.functions.linalg_cholesky import (
+    CholeskyInverseBackward0,
+    CholeskySolveBackward0,
+)
+from gradsh.engine.ops.linalg_solvers import _kernel, _matrix, _square, inv_ex
 from gradsh.engine.ops.shape import narrow, squeeze, unsqueeze
 from gradsh.engine.tensor import Tensor
 
-__all__ = ["cond", "matrix_rank"]
+__all__ = ["cond", "matrix_rank", "cholesky_solve", "cholesky_inverse"]
 
 
 def _ord_text(ord: Any) -> str:  # noqa: A002
@@ -121,3 +127,44 @@ def matrix_rank(A: Tensor, tol: Any = None, hermitian: bool = False, *,  # noqa:
 
 def _number(value: Any) -> float:
     return float(value.item()) if isinstance(value, Tensor) else float(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# cholesky_solve, cholesky_inverse
+# ---------------------------------------------------------------------------------------------
+
+
+@guarded
+def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor:  # noqa: A002
+    """torch.cholesky_solve(B, L): X with (L L^H) X = B (CholeskySolveBackward0), checked in
+    ATen's order (ranks, dtypes, square, sizes, batch broadcast, the kernel's dtypes)."""
+    b = _check_tensor(input, "cholesky_solve")
+    factor = _check_tensor(input2, "cholesky_solve", "input2", 2)
+    for arg, t in (("b", b), ("u", factor)):
+        if t.ndim < 2:
+            raise TorchRuntimeError(f"{arg} should have at least 2 dimensions, but has "
+                                    f"{t.ndim} dimensions instead")
+    if b.dtype is not factor.dtype:
+        raise TorchRuntimeError(
+            f"Expected b and A to have the same dtype, but found b of type {b.dtype.short} and "
+            f"A of type {factor.dtype.short} instead.")
+    n = factor.shape[-1]
+    if factor.shape[-2] != n:
+        raise TorchRuntimeError(f"A must be batches of square matrices, but they are "
+                                f"{factor.shape[-2]} by {n} matrices")
+    if b.shape[-2] != n:
+        raise TorchRuntimeError(
+            f"Incompatible matrix sizes for cholesky_solve: each A matrix is {n} by {n} but each "
+            f"b matrix is {b.shape[-2]} by {b.shape[-1]}")
+    infer_size(tuple(b.shape[:-2]), tuple(factor.shape[:-2]))
+    _kernel(b, "cholesky_solve_cpu")
+    return CholeskySolveBackward0.apply(b, factor, upper=bool(upper))  # type: ignore
+
+
+@guarded
+def cholesky_inverse(input: Tensor, upper: bool = False) -> Tensor:  # noqa: A002
+    """torch.cholesky_inverse(L): (L L^H)^{-1} from the factor (CholeskyInverseBackward0)."""
+    factor = _check_tensor(input, "cholesky_inverse")
+    _square(factor, "cholesky_inverse")
+    _kernel(factor, "cholesky_inverse_out_cpu")
+    return CholeskyInverseBackward0.apply(factor, upper=bool(upper))  # type: ignore

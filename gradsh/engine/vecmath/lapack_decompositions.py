@@ -173,17 +173,18 @@ def potrs(factor: np.ndarray, b: np.ndarray, upper: bool) -> np.ndarray:
 
 def potri(factor: np.ndarray, upper: bool) -> tuple[np.ndarray, np.ndarray]:
     """(A^{-1}, info) from A's Cholesky factor: potri on a column-major copy, then the other
-    triangle mirrored, as apply_cholesky_inverse."""
+    triangle mirrored (apply_reflect_conj_tri_single); column-major like ATen's result."""
     count, n, _ = factor.shape
     x = _column_major_batch(factor, factor.dtype)
     info = np.zeros(count, np.int32)
     for i in range(count):
         _call(_prefix(factor.dtype) + "potri_", b"U" if upper else b"L", n, x[i], max(1, n),
               info[i:])
-    rows = np.ascontiguousarray(_matrices(x))
-    # potri wrote the column-major upper (lower) triangle: rows' lower (upper) one
-    kept = np.tril(rows) if upper else np.triu(rows)
-    return kept + np.swapaxes(np.tril(kept, -1) if upper else np.triu(kept, 1), -1, -2), info
+    # potri wrote the matrix's upper (lower) triangle: the memory's lower (upper) one
+    rows, cols = np.indices((n, n))
+    written = (cols <= rows) if upper else (cols >= rows)
+    full = np.where(written, x, np.swapaxes(x, -1, -2))  # (a copy keeps potri's -0.0)
+    return _matrices(full), info
 
 
 def trsm(a: np.ndarray, b: np.ndarray, upper: bool, left: bool, unit: bool) -> np.ndarray:
