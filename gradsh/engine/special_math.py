@@ -10,7 +10,8 @@ Which code PyTorch 2.13 runs decides how each is computed here:
   of tests/test_special.py. float64 repeats the double code with the platform libm.
 - erfinv: MKL's VML (vsErfInv / vdErfInv), called where the `mkl` package is loaded
   (vecmath/mkl.py); elsewhere the float64 value rounded once, which agrees with MKL on 95+% of
-  float32 inputs and is never more than an ulp away. lgamma: the float64 value rounded once.
+  float32 inputs and is never more than an ulp away. lgamma: the float64 value rounded once
+  (PyTorch's is SLEEF's lgamma u10 on every element).
 - zeta, polygamma(n >= 2), ndtri, erfcx, log_ndtr, the incomplete gamma: float64 (ATen's series
   where it computes in double, a continued fraction for erfcx and the incomplete gamma), rounded
   to the dtype: within an ulp of PyTorch, not bit for bit.
@@ -113,8 +114,36 @@ def _lgamma_scalar(v: float) -> float:
 
 @_via_double
 def lgamma(x: np.ndarray) -> np.ndarray:
-    """log |Gamma(x)|; inf at the poles."""
+    """log |Gamma(x)|; inf at the poles. (PyTorch maps SLEEF's lgamma u10 over every element,
+    Sleef_lgammaf16_u10 / Sleef_lgammad8_u10: checked against the ones libtorch_cpu exports.)"""
     return _mapped(_lgamma_scalar, x)
+
+
+def _libm_lgamma(value: float, single: bool) -> float:
+    """The platform C library's lgamma (lgammaf with `single`), which ATen's scalar code calls
+    (CPython's math.lgamma is its own, other in the last bits); math.lgamma without it."""
+    if "lgamma" not in _LIBM:
+        import ctypes
+        import ctypes.util
+
+        found: dict[str, object] = {}
+        try:
+            lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+            for name, ctype in (("lgamma", ctypes.c_double), ("lgammaf", ctypes.c_float)):
+                routine = getattr(lib, name)
+                routine.restype, routine.argtypes = ctype, [ctype]
+                found[name] = routine
+        except (OSError, AttributeError):
+            found = {}
+        _LIBM["lgamma"] = found
+    routines = _LIBM["lgamma"]
+    routine = routines.get("lgammaf" if single else "lgamma")  # type: ignore[attr-defined]
+    if routine is None:
+        return float(F32(math.lgamma(value))) if single else math.lgamma(value)
+    return float(routine(value))  # type: ignore[operator]
+
+
+_LIBM: dict[str, object] = {}
 
 
 def _log(x: np.ndarray) -> np.ndarray:
@@ -281,12 +310,12 @@ def polygamma(n: int, x: np.ndarray) -> np.ndarray:
             # first term pow(q, -x) in float too (the overload of two floats)
             from gradsh.engine.vecmath import libm
 
-            log_factorial = np.array([math.lgamma(n + 1.0)], F32)
+            log_factorial = np.array([_libm_lgamma(n + 1.0, single=True)], F32)
             factor = F32(sign) * libm.expf(log_factorial)[0]
             firsts = libm.powf(work, np.full(work.shape, -(n + 1.0), F32))
             values = _mapped(lambda q, f: _zeta_scalar(n + 1.0, q, f), work, firsts)
             return (factor * values.astype(F32)).astype(x.dtype)
-        factor = sign * math.exp(math.lgamma(n + 1.0))
+        factor = sign * math.exp(_libm_lgamma(n + 1.0, single=False))  # glibc's exp, lgamma
         return (factor * _mapped(lambda q: _zeta_scalar(n + 1.0, q), work)).astype(x.dtype)
 
 
