@@ -11,7 +11,7 @@ Which code PyTorch 2.13 runs decides how each is computed here:
 - erfinv: MKL's VML (vsErfInv / vdErfInv), called where the `mkl` package is loaded
   (vecmath/mkl.py); elsewhere the float64 value rounded once, which agrees with MKL on 95+% of
   float32 inputs and is never more than an ulp away. lgamma: SLEEF's lgamma u10, which PyTorch
-  maps over every element, bit for bit in float32 (vecmath/sleef_gamma.py); float64 the
+  maps over every element, bit for bit in float32 (vecmath/sleef_extra.py); float64 the
   float64 value of CPython's lgamma.
 - zeta, polygamma(n >= 2), ndtri, erfcx, log_ndtr, the incomplete gamma: float64 (ATen's series
   where it computes in double, a continued fraction for erfcx and the incomplete gamma), rounded
@@ -121,11 +121,11 @@ def _lgamma_double(x: np.ndarray) -> np.ndarray:
 def lgamma(x: np.ndarray) -> np.ndarray:
     """log |Gamma(x)|; inf at the poles. PyTorch maps SLEEF's lgamma u10 over every element
     (Sleef_lgammaf16_u10, Sleef_lgammad8_u10: checked against libtorch_cpu's exports): float32
-    (and float16 / bfloat16, through float32) is SLEEF's bit for bit (vecmath/sleef_gamma.py);
+    (and float16 / bfloat16, through float32) is SLEEF's bit for bit (vecmath/sleef_extra.py);
     float64 the correctly rounded value of CPython's lgamma (within an ulp of SLEEF's)."""
     x = np.asarray(x)
     if _compute_dtype(x) == F32:
-        from gradsh.engine.vecmath.sleef_gamma import lgammaf_u10
+        from gradsh.engine.vecmath.sleef_extra import lgammaf_u10
 
         return lgammaf_u10(x.astype(F32, copy=False)).astype(x.dtype, copy=False)
     return _lgamma_double(x)

@@ -1,9 +1,10 @@
-"""SLEEF's float32 lgamma (Sleef_lgammaf16_u10, `xlgammaf_u1` of sleefsimdsp.c), bit for bit.
+"""SLEEF's float32 lgamma and atanh (Sleef_lgammaf16_u10, Sleef_atanhf16_u10), bit for bit.
 
-PyTorch maps it over every element of a float32 lgamma (`Vectorized<float>::lgamma`, through
-`vec::map`: a partial vector for the tail, so the position does not matter): checked against
-the routine libtorch_cpu exports. Like vecmath/sleef.py this follows the AVX-512 build, every
-multiply-add fused, with its double-float helpers.
+PyTorch maps lgamma over every element of a float32 tensor (`Vectorized<float>::lgamma`
+through `vec::map`: a partial vector for the tail, so the position does not matter) and runs
+atanh's vector blocks through SLEEF (its scalar tail through the C library, vecmath/clib.py):
+both checked against the routines libtorch_cpu exports. Like vecmath/sleef.py this follows the
+AVX-512 build, every multiply-add fused, with its double-float helpers.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from gradsh.engine.vecmath.sleef import (
     df_squ,
 )
 
-__all__ = ["lgammaf_u10"]
+__all__ = ["lgammaf_u10", "atanhf_u10"]
 
 
 def _pair(value: float) -> DF:
@@ -171,3 +172,17 @@ def lgammaf_u10(a: np.ndarray) -> np.ndarray:
         integer = a == np.trunc(a)
         inf = np.isinf(a) | ((a <= F32(0.0)) & integer) | (np.isfinite(a) & np.isnan(r))
         return where(inf, F32(np.inf), r).astype(F32, copy=False).reshape(a.shape)
+
+
+def atanhf_u10(x: np.ndarray) -> np.ndarray:
+    """Sleef_atanhf16_u10 (xatanhf): log((1 + |x|) / (1 - |x|)) / 2 in double-float, the sign
+    of x; nan (all bits set, then x's sign) beyond 1, inf at 1."""
+    x = np.asarray(x, F32)
+    with np.errstate(all="ignore"):
+        y = np.abs(x)
+        d = _logk2f(df_div(df_add2_ff(F32(1.0), y), df_add2_ff(F32(1.0), -y)))
+        y = where(y == F32(1.0), F32(np.inf), (d[0] + d[1]) * F32(0.5))
+        all_ones = np.full(x.shape, -1, I32).view(F32)
+        y = where((np.abs(x) > F32(1.0)) | np.isinf(x) | np.isnan(y), all_ones, y)
+        y = (y.view(I32) ^ (x.view(I32) & I32(-2**31))).view(F32)  # vmulsign
+        return where(np.isnan(x), all_ones, y).astype(F32, copy=False).reshape(x.shape)
