@@ -132,30 +132,15 @@ def lgamma(x: np.ndarray) -> np.ndarray:
 
 
 def _libm_lgamma(value: float, single: bool) -> float:
-    """The platform C library's lgamma (lgammaf with `single`), which ATen's scalar code calls
+    """The C library's lgamma (lgammaf with `single`), which ATen's scalar code calls
     (CPython's math.lgamma is its own, other in the last bits); math.lgamma without it."""
-    if "lgamma" not in _LIBM:
-        import ctypes
-        import ctypes.util
+    from gradsh.engine.vecmath import clib
 
-        found: dict[str, object] = {}
-        try:
-            lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-            for name, ctype in (("lgamma", ctypes.c_double), ("lgammaf", ctypes.c_float)):
-                routine = getattr(lib, name)
-                routine.restype, routine.argtypes = ctype, [ctype]
-                found[name] = routine
-        except (OSError, AttributeError):
-            found = {}
-        _LIBM["lgamma"] = found
-    routines = _LIBM["lgamma"]
-    routine = routines.get("lgammaf" if single else "lgamma")  # type: ignore[attr-defined]
+    dtype = np.dtype(F32 if single else F64)
+    routine = clib.function("lgamma", dtype)
     if routine is None:
         return float(F32(math.lgamma(value))) if single else math.lgamma(value)
-    return float(routine(value))  # type: ignore[operator]
-
-
-_LIBM: dict[str, object] = {}
+    return float(routine(np.array([value], dtype))[0])
 
 
 def _log(x: np.ndarray) -> np.ndarray:
