@@ -332,3 +332,17 @@ def test_inverse_hyperbolics_match_torch(torch: Any, dtype: type) -> None:
             have = getattr(gtorch, name)(view(gtorch.from_numpy(x))).numpy()
             want = getattr(torch, name)(view(torch.from_numpy(x))).numpy()
             assert have.shape == want.shape and np.array_equal(have, want, equal_nan=True), name
+
+
+@pytest.mark.parametrize("eps", [None, 1e-6, 0.25])
+def test_float32_logit_matches_torch(torch: Any, eps: Any) -> None:
+    """logit: MKL's log of x / (1 - x) on a dense tensor, the C library's logf on a strided or
+    0-d one (measured on PyTorch 2.13), the bounds clamped in float32."""
+    rng = np.random.default_rng(6)
+    x = np.concatenate([rng.uniform(0, 1, 20000), [0, 1, 1e-30, 1 - 2**-24, -0.5, 1.5, np.nan]]
+                       ).astype(np.float32)
+    for view in (lambda t: t, lambda t: t[::2], lambda t: t[3], lambda t: t[:20000].reshape(
+            2, -1).T):
+        have = gtorch.logit(view(gtorch.from_numpy(x)), eps).numpy()
+        want = torch.logit(view(torch.from_numpy(x)), eps).numpy()
+        assert have.shape == want.shape and np.array_equal(have, want, equal_nan=True)
