@@ -144,8 +144,14 @@ def _libm_lgamma(value: float, single: bool) -> float:
 
 
 def _log(x: np.ndarray) -> np.ndarray:
-    """log in x's dtype: the correctly rounded float32 log (glibc's logf rounds the same but for
-    rare halfway cases), the platform libm's for float64."""
+    """log in x's dtype as ATen's scalar code calls it (std::log): the C library's logf / log
+    (vecmath/clib.py); without one the correctly rounded float32 log (glibc's logf rounds the
+    same but for rare halfway cases), CPython's for float64."""
+    from gradsh.engine.vecmath import clib
+
+    routine = clib.function("log", x.dtype)
+    if routine is not None:
+        return routine(x)
     if x.dtype == F32:
         return _kernels().log(x)
     return _mapped(_c_log, x)
@@ -210,7 +216,12 @@ def trigamma(x: np.ndarray) -> np.ndarray:
     low = x < t(0.5)
     if low.any():
         sign[low] = -1
-        if x.dtype == F32:
+        from gradsh.engine.vecmath import clib
+
+        sine = clib.function("sin", x.dtype)  # ATen's std::sin: the C library's sinf / sin
+        if sine is not None:
+            s = sine(t(math.pi) * x[low])
+        elif x.dtype == F32:
             s = _kernels().sin(F32(math.pi) * x[low])
         else:
             s = _mapped(_c_sin, math.pi * x[low])
@@ -220,8 +231,9 @@ def trigamma(x: np.ndarray) -> np.ndarray:
         result += t(1) / (x * x)
         x = x + t(1)
     ixx = t(1) / (x * x)
-    inner = t(1) / t(6) - ixx * (t(1) / t(30) - ixx * (t(1) / t(42)))
-    result += (t(1) + t(1) / (t(2) * x) + ixx * inner) / x
+    # the series' multiply-adds are fused as GCC contracts them in ATen's kernel
+    inner = _fma(-ixx, _fma(-ixx, t(1) / t(42), t(1) / t(30)), t(1) / t(6))
+    result += _fma(ixx, inner, t(1) + t(1) / (t(2) * x)) / x
     return sign * result
 
 
