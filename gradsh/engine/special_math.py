@@ -13,9 +13,11 @@ Which code PyTorch 2.13 runs decides how each is computed here:
   float32 inputs and is never more than an ulp away. lgamma: SLEEF's lgamma u10, which PyTorch
   maps over every element, bit for bit in float32 (vecmath/sleef_extra.py); float64 the
   float64 value of CPython's lgamma.
-- zeta, polygamma(n >= 2), ndtri, erfcx, log_ndtr, the incomplete gamma: float64 (ATen's series
-  where it computes in double, a continued fraction for erfcx and the incomplete gamma), rounded
-  to the dtype: within an ulp of PyTorch, not bit for bit.
+- ndtri: calc_ndtri in the dtype with GCC's fused multiply-adds and the C library's double
+  log and sqrt (`::log`, `::sqrt`), bit for bit. zeta and polygamma(n >= 2): ATen's series in
+  double, bit for bit in the sweeps.
+- erfcx, log_ndtr, the incomplete gamma: float64 (a continued fraction for erfcx and the
+  incomplete gamma), rounded to the dtype: within an ulp of PyTorch, not bit for bit.
 
 Every function takes and returns arrays of one floating dtype (float16 computes in float32, as
 ATen's opmath does).
@@ -444,10 +446,13 @@ def ndtri(p: np.ndarray) -> np.ndarray:
     mid = y > exp_m2
     ym = y - t(0.5)
     y2 = ym * ym
-    central = ym + ym * (y2 * _polevl(y2, _NDTRI_P0) / _polevl(y2, _NDTRI_Q0))
+    central = _fma(ym, y2 * _polevl(y2, _NDTRI_P0) / _polevl(y2, _NDTRI_Q0), ym)  # (fused)
     central = central * t(2.50662827463100050242)
-    x = np.sqrt(t(-2) * _log(np.where(mid, t(0.5), y)))
-    x0 = x - _log(x) / x
+    # ::sqrt and ::log are the C library's double functions, whatever T: float32 rounds after
+    wide = np.where(mid, t(0.5), y).astype(F64)
+    x = np.sqrt(-2.0 * _log(wide)).astype(p.dtype)
+    wide = x.astype(F64)
+    x0 = (wide - _log(wide) / wide).astype(p.dtype)
     z = t(1) / x
     x1 = np.where(x < t(8), z * _polevl(z, _NDTRI_P1) / _polevl(z, _NDTRI_Q1),
                   z * _polevl(z, _NDTRI_P2) / _polevl(z, _NDTRI_Q2))
