@@ -295,3 +295,16 @@ def test_a_matrix_that_requires_grad_is_folded_under_no_grad(torch: Any) -> None
                              (L.from_numpy(C) @ matrix).numpy()))
     for ours, theirs in zip(*products, strict=True):
         assert np.array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("shape", [(5, 5), (3, 7), (7, 3), (4, 2, 3), (64, 32)])
+def test_orthogonal_init_is_torchs(mkl_lapack: None, one_thread: None, torch: Any,
+                                   shape: tuple[int, ...]) -> None:
+    """nn.init.orthogonal_ after a seed: PyTorch's matrix bit for bit (its normal draws, QR
+    and sign fix through gradsh's ops)."""
+    for name in ("float32", "float64"):
+        torch.manual_seed(0)
+        gt.manual_seed(0)
+        theirs = torch.nn.init.orthogonal_(torch.empty(shape, dtype=getattr(torch, name)), 1.5)
+        ours = gt.nn.init.orthogonal_(gt.empty(shape, dtype=getattr(gt, name)), 1.5)
+        assert np.array_equal(ours.numpy(), theirs.numpy()), name
