@@ -308,3 +308,42 @@ def test_orthogonal_init_is_torchs(mkl_lapack: None, one_thread: None, torch: An
         theirs = torch.nn.init.orthogonal_(torch.empty(shape, dtype=getattr(torch, name)), 1.5)
         ours = gt.nn.init.orthogonal_(gt.empty(shape, dtype=getattr(gt, name)), 1.5)
         assert np.array_equal(ours.numpy(), theirs.numpy()), name
+
+
+@pytest.mark.parametrize("driver", ["gels", "gelsd", "gelss", "gelsy"])
+def test_lstsq_matches_torch(mkl_lapack: None, one_thread: None, torch: Any,
+                             driver: str) -> None:
+    """linalg.lstsq: solution, residuals, rank, singular values, strides and both gradients
+    (residuals included) are torch's; gelsy's solution only to rounding (PyTorch's gelsy reads
+    uninitialised pivots, its own bits vary between calls)."""
+    rng = np.random.default_rng(31)
+    for dtype in (np.float32, np.float64):
+        for shape, k in [((5, 3), 2), ((3, 5), 2), ((3, 6, 4), 3), ((40, 20), 5), ((6, 3), None),
+                         ((2, 6, 3), None)]:
+            A = rng.standard_normal(shape).astype(dtype)
+            B = rng.standard_normal(shape[:-1] + ((k,) if k else ())).astype(dtype)
+            results = []
+            for L in (gt, torch):
+                a = L.from_numpy(A.copy()).requires_grad_()
+                b = L.from_numpy(B.copy()).requires_grad_()
+                r = L.linalg.lstsq(a, b, driver=driver)
+                loss = r.solution.sum() + (r.residuals.sum() if r.residuals.numel() else 0)
+                loss.backward()
+                results.append([r.solution.detach().numpy(), r.residuals.detach().numpy(),
+                                r.rank.numpy(), r.singular_values.numpy(), a.grad.numpy(),
+                                b.grad.numpy(), type(r.solution.grad_fn).__name__])
+            for i, (ours, theirs) in enumerate(zip(*results, strict=True)):
+                if not isinstance(ours, np.ndarray):
+                    assert ours == theirs
+                elif driver == "gelsy" and i == 0:
+                    np.testing.assert_allclose(ours, theirs, rtol=1e-3, atol=1e-4)
+                else:
+                    assert ours.shape == theirs.shape and np.array_equal(ours, theirs), (
+                        shape, k, i)
+    messages = []
+    for L in (gt, torch):
+        try:
+            L.linalg.lstsq(L.ones(3, 2), L.ones(4, 1))
+        except Exception as exc:  # noqa: BLE001 - the two libraries' own error classes
+            messages.append(str(exc))
+    assert len(messages) == 2 and messages[0] == messages[1]

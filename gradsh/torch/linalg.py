@@ -29,6 +29,7 @@ eigvalsh = ops.eigvalsh
 pinv = ops.pinv
 cond = ops.cond
 matrix_rank = ops.matrix_rank
+lstsq = ops.lstsq
 matrix_power = ops.matrix_power
 matmul = ops.matmul
 

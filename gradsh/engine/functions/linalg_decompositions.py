@@ -433,25 +433,30 @@ class LinalgPinvBackward0(Function):
         return pinv_array(a._data, atol, rtol, hermitian)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        la = F.la
         A = self.saved("self", F)
         pinvA = self.saved("result", F)
-        m, n = self.saved_tensors["self"].shape[-2:]
-        pinvAh = la.mH(pinvA)
-        gradh = la.mH(grad)
-        if m <= n:
-            K = la.matmul(gradh, pinvA)
-            KpinvAh = la.matmul(K, pinvAh)
-            return (-la.mH(la.matmul(pinvA, K)) + KpinvAh
-                    - la.matmul(la.matmul(A, pinvA), KpinvAh)
-                    + la.matmul(la.matmul(pinvAh, pinvA),
-                                _first_layout(F, gradh, gradh - la.matmul(K, A))),)
-        K = la.matmul(pinvA, gradh)
-        pinvAhK = la.matmul(pinvAh, K)
-        return (-la.mH(la.matmul(K, pinvA))
-                + la.matmul(la.matmul(_first_layout(F, gradh, gradh - la.matmul(A, K)), pinvA),
-                            pinvAh) + pinvAhK
-                - la.matmul(la.matmul(pinvAhK, pinvA), A),)
+        return (pinv_backward(F, grad, pinvA, A),)
+
+
+def pinv_backward(F: Any, grad: Any, pinvA: Any, A: Any) -> Any:
+    """FunctionsManual's pinv_backward (linalg.pinv's and linalg.lstsq's A gradient)."""
+    la = F.la
+    m, n = A.shape[-2:]
+    pinvAh = la.mH(pinvA)
+    gradh = la.mH(grad)
+    if m <= n:
+        K = la.matmul(gradh, pinvA)
+        KpinvAh = la.matmul(K, pinvAh)
+        return (-la.mH(la.matmul(pinvA, K)) + KpinvAh
+                - la.matmul(la.matmul(A, pinvA), KpinvAh)
+                + la.matmul(la.matmul(pinvAh, pinvA),
+                            _first_layout(F, gradh, gradh - la.matmul(K, A))))
+    K = la.matmul(pinvA, gradh)
+    pinvAhK = la.matmul(pinvAh, K)
+    return (-la.mH(la.matmul(K, pinvA))
+            + la.matmul(la.matmul(_first_layout(F, gradh, gradh - la.matmul(A, K)), pinvA),
+                        pinvAh) + pinvAhK
+            - la.matmul(la.matmul(pinvAhK, pinvA), A))
 
 
 def _first_layout(F: Any, first: Any, result: Any) -> Any:

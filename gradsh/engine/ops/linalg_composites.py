@@ -1,6 +1,7 @@
 """torch.linalg's composite functions cond and matrix_rank, built from the ops ATen composes them
 of (aten/src/ATen/native/LinearAlgebra.cpp), so their graphs and bits are PyTorch's; and
-torch.cholesky_solve and cholesky_inverse (functions/linalg_cholesky.py)."""
+torch.cholesky_solve and cholesky_inverse (functions/linalg_cholesky.py) and linalg.lstsq
+(functions/linalg_lstsq.py)."""
 
 from __future__ import annotations
 
@@ -19,11 +20,12 @@ from gradsh.engine.functions.linalg_cholesky import (
     CholeskyInverseBackward0,
     CholeskySolveBackward0,
 )
-from gradsh.engine.ops.linalg_solvers import _kernel, _matrix, _square, inv_ex
+from gradsh.engine.functions.linalg_lstsq import LinalgLstsqBackward0
+from gradsh.engine.ops.linalg_solvers import RETURN_TYPES_LINALG, _kernel, _matrix, _square, inv_ex
 from gradsh.engine.ops.shape import narrow, squeeze, unsqueeze
 from gradsh.engine.tensor import Tensor
 
-__all__ = ["cond", "matrix_rank", "cholesky_solve", "cholesky_inverse"]
+__all__ = ["cond", "matrix_rank", "cholesky_solve", "cholesky_inverse", "lstsq"]
 
 
 def _ord_text(ord: Any) -> str:  # noqa: A002
@@ -168,3 +170,46 @@ def cholesky_inverse(input: Tensor, upper: bool = False) -> Tensor:  # noqa: A00
     _square(factor, "cholesky_inverse")
     _kernel(factor, "cholesky_inverse_out_cpu")
     return CholeskyInverseBackward0.apply(factor, upper=bool(upper))  # type: ignore
+
+
+# ---------------------------------------------------------------------------------------------
+# lstsq
+# ---------------------------------------------------------------------------------------------
+
+_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+@guarded(name="linalg_lstsq")
+def lstsq(A: Tensor, B: Tensor, rcond: Any = None, *, driver: Any = None) -> Any:  # noqa: N803
+    """torch.linalg.lstsq: (solution, residuals, rank, singular_values) from one
+    LinalgLstsqBackward0, checked as ATen checks them; the driver defaults to gelsy and rcond
+    to eps * max(m, n)."""
+    A = _check_tensor(A, "linalg_lstsq")
+    B = _check_tensor(B, "linalg_lstsq", "b", 2)
+    name = "torch.linalg.lstsq"
+    if A.dtype is not B.dtype:
+        raise TorchRuntimeError(
+            f"{name}: Expected input and other to have the same dtype, but got input's dtype "
+            f"{A.dtype.short} and other's dtype {B.dtype.short}")
+    if A.ndim < 2:
+        raise TorchRuntimeError(f"{name}: input must have at least 2 dimensions.")
+    if B.ndim < 1:
+        raise TorchRuntimeError(f"{name}: other must have at least 1 dimension.")
+    vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+    if B.shape[-1 if vector else -2] != A.shape[-2]:
+        raise TorchRuntimeError(f"{name}: input.size(-2) should match other.size("
+                                f"{-1 if vector else -2})")
+    if A.dtype not in (dtypes.float32, dtypes.float64):
+        raise TorchRuntimeError("This function doesn't handle types other than float and double")
+    chosen = "gelsy" if driver is None else driver
+    if chosen not in _DRIVERS:
+        raise TorchRuntimeError(f"{name}: parameter `driver` should be one of "
+                                "(gels, gelsy, gelsd, gelss)")
+    m, n = A.shape[-2:]
+    value = float(np.finfo(A.dtype.np).eps) * max(m, n) if rcond is None else float(rcond)
+    if tuple(A.shape[:-2]) != tuple(B.shape[:-1 if vector else -2]):
+        batch = infer_size(tuple(A.shape[:-2]), tuple(B.shape[:-1 if vector else -2]))
+        A = A.expand(batch + tuple(A.shape[-2:]))
+        B = B.expand(batch + tuple(B.shape[-1 if vector else -2:]))
+    outputs = LinalgLstsqBackward0.apply_all(A, B, rcond=value, driver=chosen, vector=vector)
+    return RETURN_TYPES_LINALG["linalg_lstsq"](*outputs)

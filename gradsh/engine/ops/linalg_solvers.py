@@ -70,6 +70,7 @@ RETURN_TYPES_LINALG = {kind: _return_type(kind, fields) for kind, fields in {
     "linalg_solve_ex": ("result", "info"), "linalg_slogdet": ("sign", "logabsdet"),
     "slogdet": ("sign", "logabsdet"), "linalg_qr": ("Q", "R"), "linalg_svd": ("U", "S", "Vh"),
     "svd": ("U", "S", "V"), "linalg_eigh": ("eigenvalues", "eigenvectors"),
+    "linalg_lstsq": ("solution", "residuals", "rank", "singular_values"),
 }.items()}
 
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from gradsh.engine.vecmath.lapack import _column_major_batch, _routine, available
 
-__all__ = ["available", "qr", "gesdd", "syevd", "potrf", "potrs", "potri", "trsm"]
+__all__ = ["available", "qr", "gesdd", "syevd", "potrf", "potrs", "potri", "trsm", "lstsq"]
 
 
 def _aligned(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
@@ -224,3 +224,49 @@ def trsm(a: np.ndarray, b: np.ndarray, upper: bool, left: bool, unit: bool) -> n
         _call(_prefix(dtype) + "trsm_", *args, m_, n_, alpha, buffer[i], max(1, n), x[i],
               max(1, m_))
     return _matrices(x).reshape(batch + (rows, cols))
+
+
+def lstsq(a: np.ndarray, b: np.ndarray, rcond: float, driver: str
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(the column-major (count, max(m, n), k) right sides as the driver leaves them, rank int32
+    (count,), singular values (count, min(m, n))) as apply_lstsq: gels, gelsy, gelsd or gelss
+    on A's column-major copy and B copied into the first m rows of a max(m, n)-row buffer,
+    workspaces from one query; gelsy's jpvt is one array for the whole batch (ATen allocates it
+    once, uninitialised: zero here, then each call's pivots for the next)."""
+    count, m, n = a.shape
+    k = b.shape[-1]
+    p = _prefix(a.dtype)
+    work_a = _column_major_batch(a, a.dtype)
+    rows = max(m, n)
+    work_b = _aligned((count, k, rows), a.dtype)
+    work_b[...] = 0
+    work_b[:, :, :m] = np.swapaxes(b, -1, -2)
+    lda, ldb = max(1, m), max(1, rows)
+    rank = np.zeros(count, np.int32)
+    values = _aligned((count, min(m, n)), a.dtype)
+    info = np.zeros(count, np.int32)
+    r = np.array([rcond], a.dtype)
+    jpvt = np.zeros(max(1, n), np.int32)
+    rank_out = np.zeros(1, np.int32)
+    query, iquery = np.zeros(1, a.dtype), np.zeros(1, np.int32)
+
+    def call(i: int, work: np.ndarray, lwork: int, iwork: np.ndarray | None) -> None:
+        args = (m, n, k, work_a[i], lda, work_b[i], ldb)
+        if driver == "gels":
+            _call(p + "gels_", b"N", *args, work, lwork, info[i:])
+        elif driver == "gelsy":
+            _call(p + "gelsy_", *args, jpvt, r, rank_out, work, lwork, info[i:])
+        elif driver == "gelsd":
+            _call(p + "gelsd_", *args, values[i], r, rank_out, work, lwork, iwork, info[i:])
+        else:
+            _call(p + "gelss_", *args, values[i], r, rank_out, work, lwork, info[i:])
+        rank[i] = rank_out[0]
+
+    call(0, query, -1, iquery)
+    lwork = _work_size(query)
+    work = _aligned((lwork,), a.dtype)
+    iwork = np.empty(max(1, int(iquery[0])), np.int32)
+    info[0] = 0
+    for i in range(count):
+        call(i, work, lwork, iwork)
+    return work_b, rank, values
