@@ -37,12 +37,14 @@ def lstsq_array(a: Array, b: Array, rcond: float, driver: str
     driver does not give them (residuals: m > n, not gelsy, and full rank for gelsd/gelss)."""
     batch, (m, n), k = a.shape[:-2], a.shape[-2:], b.shape[-1]
     empty_float = np.zeros((0,), a.dtype)
-    if a.size == 0 or b.size == 0 or not mkl_lapack.available(a.dtype):
+    if a.size == 0 or b.size == 0:  # (ATen: zero solutions, rank 0)
+        rank = np.zeros(batch if driver != "gels" else (0,), np.int64)
+        return np.zeros(batch + (n, k), a.dtype), empty_float, rank, empty_float
+    if not mkl_lapack.available(a.dtype):
         with _quiet():
             flat_a, flat_b = a.reshape((-1, m, n)), b.reshape((-1, m, k))
             solution = np.stack([np.linalg.lstsq(x, y, rcond=None)[0] for x, y in zip(
-                flat_a, flat_b, strict=True)]) if flat_a.size else np.zeros(
-                (flat_a.shape[0], n, k), a.dtype)
+                flat_a, flat_b, strict=True)])
         rank = np.full(batch, min(m, n), np.int64) if driver != "gels" else np.zeros(
             (0,), np.int64)
         return solution.astype(a.dtype).reshape(batch + (n, k)), empty_float, rank, empty_float
