@@ -732,7 +732,8 @@ BUILTINS: tuple[Builtin, ...] = (
         "empty Q).", "both: grad_fn LinalgQrBackward0 (one node)", "Q, R = qr(A)",
         method=False, torch="torch.linalg.qr"),
     _fn("linalg_svd", "linalg_svd(A, full_matrices=True)", "torch.linalg.svd: (U, S, Vh). "
-        "Singular vectors may differ from PyTorch's in sign (NumPy's LAPACK, not MKL).",
+        "MKL's gesdd as PyTorch calls it: its bits and signs (NumPy's LAPACK without the `mkl` "
+        "package).",
         "all three: grad_fn LinalgSvdBackward0 (one node)", "U, S, Vh = torch.linalg.svd(A)",
         method=False, torch="torch.linalg.svd"),
     _fn("svd", "svd(A, some=True, compute_uv=True)", "torch.svd: (U, S, V), V = Vh.mH.",

@@ -10,10 +10,14 @@ Which code PyTorch 2.13 runs decides how each is computed here:
   of tests/test_special.py. float64 repeats the double code with the platform libm.
 - erfinv: MKL's VML (vsErfInv / vdErfInv), called where the `mkl` package is loaded
   (vecmath/mkl.py); elsewhere the float64 value rounded once, which agrees with MKL on 95+% of
-  float32 inputs and is never more than an ulp away. lgamma: the float64 value rounded once.
-- zeta, polygamma(n >= 2), ndtri, erfcx, log_ndtr, the incomplete gamma: float64 (ATen's series
-  where it computes in double, a continued fraction for erfcx and the incomplete gamma), rounded
-  to the dtype: within an ulp of PyTorch, not bit for bit.
+  float32 inputs and is never more than an ulp away. lgamma: SLEEF's lgamma u10, which PyTorch
+  maps over every element, bit for bit in float32 (vecmath/sleef_extra.py); float64 the
+  float64 value of CPython's lgamma.
+- ndtri: calc_ndtri in the dtype with GCC's fused multiply-adds and the C library's double
+  log and sqrt (`::log`, `::sqrt`), bit for bit. zeta and polygamma(n >= 2): ATen's series in
+  double, bit for bit in the sweeps.
+- erfcx, log_ndtr, the incomplete gamma: float64 (a continued fraction for erfcx and the
+  incomplete gamma), rounded to the dtype: within an ulp of PyTorch, not bit for bit.
 
 Every function takes and returns arrays of one floating dtype (float16 computes in float32, as
 ATen's opmath does).
@@ -112,14 +116,44 @@ def _lgamma_scalar(v: float) -> float:
 
 
 @_via_double
-def lgamma(x: np.ndarray) -> np.ndarray:
-    """log |Gamma(x)|; inf at the poles."""
+def _lgamma_double(x: np.ndarray) -> np.ndarray:
     return _mapped(_lgamma_scalar, x)
 
 
+def lgamma(x: np.ndarray) -> np.ndarray:
+    """log |Gamma(x)|; inf at the poles. PyTorch maps SLEEF's lgamma u10 over every element
+    (Sleef_lgammaf16_u10, Sleef_lgammad8_u10: checked against libtorch_cpu's exports): float32
+    (and float16 / bfloat16, through float32) is SLEEF's bit for bit (vecmath/sleef_extra.py);
+    float64 the correctly rounded value of CPython's lgamma (within an ulp of SLEEF's)."""
+    x = np.asarray(x)
+    if _compute_dtype(x) == F32:
+        from gradsh.engine.vecmath.sleef_extra import lgammaf_u10
+
+        return lgammaf_u10(x.astype(F32, copy=False)).astype(x.dtype, copy=False)
+    return _lgamma_double(x)
+
+
+def _libm_lgamma(value: float, single: bool) -> float:
+    """The C library's lgamma (lgammaf with `single`), which ATen's scalar code calls
+    (CPython's math.lgamma is its own, other in the last bits); math.lgamma without it."""
+    from gradsh.engine.vecmath import clib
+
+    dtype = np.dtype(F32 if single else F64)
+    routine = clib.function("lgamma", dtype)
+    if routine is None:
+        return float(F32(math.lgamma(value))) if single else math.lgamma(value)
+    return float(routine(np.array([value], dtype))[0])
+
+
 def _log(x: np.ndarray) -> np.ndarray:
-    """log in x's dtype: the correctly rounded float32 log (glibc's logf rounds the same but for
-    rare halfway cases), the platform libm's for float64."""
+    """log in x's dtype as ATen's scalar code calls it (std::log): the C library's logf / log
+    (vecmath/clib.py); without one the correctly rounded float32 log (glibc's logf rounds the
+    same but for rare halfway cases), CPython's for float64."""
+    from gradsh.engine.vecmath import clib
+
+    routine = clib.function("log", x.dtype)
+    if routine is not None:
+        return routine(x)
     if x.dtype == F32:
         return _kernels().log(x)
     return _mapped(_c_log, x)
@@ -184,7 +218,12 @@ def trigamma(x: np.ndarray) -> np.ndarray:
     low = x < t(0.5)
     if low.any():
         sign[low] = -1
-        if x.dtype == F32:
+        from gradsh.engine.vecmath import clib
+
+        sine = clib.function("sin", x.dtype)  # ATen's std::sin: the C library's sinf / sin
+        if sine is not None:
+            s = sine(t(math.pi) * x[low])
+        elif x.dtype == F32:
             s = _kernels().sin(F32(math.pi) * x[low])
         else:
             s = _mapped(_c_sin, math.pi * x[low])
@@ -194,8 +233,9 @@ def trigamma(x: np.ndarray) -> np.ndarray:
         result += t(1) / (x * x)
         x = x + t(1)
     ixx = t(1) / (x * x)
-    inner = t(1) / t(6) - ixx * (t(1) / t(30) - ixx * (t(1) / t(42)))
-    result += (t(1) + t(1) / (t(2) * x) + ixx * inner) / x
+    # the series' multiply-adds are fused as GCC contracts them in ATen's kernel
+    inner = _fma(-ixx, _fma(-ixx, t(1) / t(42), t(1) / t(30)), t(1) / t(6))
+    result += _fma(ixx, inner, t(1) + t(1) / (t(2) * x)) / x
     return sign * result
 
 
@@ -281,12 +321,12 @@ def polygamma(n: int, x: np.ndarray) -> np.ndarray:
             # first term pow(q, -x) in float too (the overload of two floats)
             from gradsh.engine.vecmath import libm
 
-            log_factorial = np.array([math.lgamma(n + 1.0)], F32)
+            log_factorial = np.array([_libm_lgamma(n + 1.0, single=True)], F32)
             factor = F32(sign) * libm.expf(log_factorial)[0]
             firsts = libm.powf(work, np.full(work.shape, -(n + 1.0), F32))
             values = _mapped(lambda q, f: _zeta_scalar(n + 1.0, q, f), work, firsts)
             return (factor * values.astype(F32)).astype(x.dtype)
-        factor = sign * math.exp(math.lgamma(n + 1.0))
+        factor = sign * math.exp(_libm_lgamma(n + 1.0, single=False))  # glibc's exp, lgamma
         return (factor * _mapped(lambda q: _zeta_scalar(n + 1.0, q), work)).astype(x.dtype)
 
 
@@ -406,10 +446,13 @@ def ndtri(p: np.ndarray) -> np.ndarray:
     mid = y > exp_m2
     ym = y - t(0.5)
     y2 = ym * ym
-    central = ym + ym * (y2 * _polevl(y2, _NDTRI_P0) / _polevl(y2, _NDTRI_Q0))
+    central = _fma(ym, y2 * _polevl(y2, _NDTRI_P0) / _polevl(y2, _NDTRI_Q0), ym)  # (fused)
     central = central * t(2.50662827463100050242)
-    x = np.sqrt(t(-2) * _log(np.where(mid, t(0.5), y)))
-    x0 = x - _log(x) / x
+    # ::sqrt and ::log are the C library's double functions, whatever T: float32 rounds after
+    wide = np.where(mid, t(0.5), y).astype(F64)
+    x = np.sqrt(-2.0 * _log(wide)).astype(p.dtype)
+    wide = x.astype(F64)
+    x0 = (wide - _log(wide) / wide).astype(p.dtype)
     z = t(1) / x
     x1 = np.where(x < t(8), z * _polevl(z, _NDTRI_P1) / _polevl(z, _NDTRI_Q1),
                   z * _polevl(z, _NDTRI_P2) / _polevl(z, _NDTRI_Q2))

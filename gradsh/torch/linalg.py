@@ -31,6 +31,9 @@ svdvals = ops.svdvals
 eigh = ops.eigh
 eigvalsh = ops.eigvalsh
 pinv = ops.pinv
+cond = ops.cond
+matrix_rank = ops.matrix_rank
+lstsq = ops.lstsq
 matrix_power = ops.matrix_power
 matmul = ops.matmul
 

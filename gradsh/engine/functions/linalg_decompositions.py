@@ -2,9 +2,11 @@
 
 A decomposition's outputs share one node, as in PyTorch (`U.grad_fn is S.grad_fn`): the node
 has `num_outputs` slots, the edge to output i is (node, i), and backward receives one gradient
-per output, None where nothing flowed. NOTE: NumPy's LAPACK (OpenBLAS) and PyTorch's (MKL) may
-pick the opposite sign for a singular vector or an eigenvector; values, singular values,
-eigenvalues and anything invariant under those signs agree to rounding. On cuda:0 the
+per output, None where nothing flowed. Where the `mkl` package is loaded the factorizations are
+MKL's routines called as ATen calls them (vecmath/lapack_decompositions.py): PyTorch's bits,
+signs and column-major strides. NOTE: without it NumPy's LAPACK (OpenBLAS) may pick the
+opposite sign for a singular vector or an eigenvector; values, singular values, eigenvalues
+and anything invariant under those signs agree to rounding. On cuda:0 the
 factorizations run on the host too (`backend.host_kernel`), the backward formulas on the device.
 """
 
@@ -20,6 +22,7 @@ from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.cascade_sum import torch_sum
 from gradsh.engine.functions.common import _quiet
 from gradsh.engine.functions.linalg_lu import (
+    exact_matmul,
     factors_transpose,
     lu_factor,
     lu_solve,
@@ -28,6 +31,7 @@ from gradsh.engine.functions.linalg_lu import (
 )
 from gradsh.engine.functions.multi_output import MultiOutputFunction
 from gradsh.engine.tensor import RESULT, Array, Function, Tensor
+from gradsh.engine.vecmath import lapack_decompositions as mkl_lapack
 
 __all__ = [
     "MultiOutputFunction", "LinalgSlogdetBackward0", "LinalgQrBackward0",
@@ -90,6 +94,15 @@ def _qr_modes(mode: str) -> tuple[bool, bool]:
 
 @host_kernel
 def qr_array(data: Array, mode: str) -> tuple[Array, Array]:
+    """(Q, R), Q empty with mode='r': MKL's geqrf + orgqr as PyTorch calls them where loaded
+    (its bits), else NumPy's LAPACK."""
+    if data.size and mkl_lapack.available(data.dtype):
+        compute_q, reduced = _qr_modes(mode)
+        m, n = data.shape[-2:]
+        q, r = mkl_lapack.qr(data.reshape((-1, m, n)), compute_q, reduced)
+        batch = data.shape[:-2]
+        return (q.reshape(batch + q.shape[1:]) if compute_q else q), r.reshape(
+            batch + r.shape[1:])
     with _quiet():
         if mode == "r":
             r = np.linalg.qr(data, mode="r")
@@ -174,6 +187,21 @@ def svd_array(data: Array, full_matrices: bool, compute_uv: bool) -> tuple[Array
         nan = np.full(data.shape[:-2] + (k,), np.nan, data.dtype)
         return np.zeros(data.shape[:-2] + (m, k), data.dtype), nan, np.zeros(
             data.shape[:-2] + (k, n), data.dtype)
+    if mkl_lapack.available(data.dtype):  # MKL's gesdd as PyTorch calls it: its bits
+        batch = data.shape[:-2]
+        u, s, vh, info = mkl_lapack.gesdd(data.reshape((-1, m, n)), full_matrices, compute_uv)
+        if info.any():
+            failed = int(np.flatnonzero(info)[0])
+            prefix = f"(Batch element {failed}): " if data.ndim > 2 else ""
+            raise TorchLinAlgError(
+                f"linalg.svd: {prefix}The algorithm failed to converge because the input matrix "
+                "is ill-conditioned or has too many repeated singular values (error code: "
+                f"{int(info[failed])}).")
+        if not compute_uv:  # (svdvals: U and Vh are never read)
+            return (np.zeros(batch + (m, k), data.dtype), s.reshape(batch + (k,)),
+                    np.zeros(batch + (k, n), data.dtype))
+        return (u.reshape(batch + u.shape[1:]), s.reshape(batch + (k,)),  # type: ignore
+                vh.reshape(batch + vh.shape[1:]))  # type: ignore[union-attr]
     with _quiet():
         u, s, vh = np.linalg.svd(data, full_matrices=full_matrices)
     return (np.asarray(u, data.dtype), np.asarray(s, data.dtype),
@@ -252,7 +280,22 @@ def svd_backward(F: Any, gU: Any, gS: Any, gVh: Any, U: Any, S: Any, Vh: Any) ->
 
 
 @host_kernel
-def eigh_array(data: Array, UPLO: str) -> tuple[Array, Array]:  # noqa: N803
+def eigh_array(data: Array, UPLO: str, compute_v: bool = True  # noqa: N803
+               ) -> tuple[Array, Array]:
+    """(eigenvalues, eigenvectors): MKL's syevd as PyTorch calls it where loaded (jobz 'N'
+    without compute_v, as eigvalsh of a tensor needing no gradient), else NumPy's LAPACK."""
+    n = data.shape[-1]
+    if data.size and mkl_lapack.available(data.dtype):
+        batch = data.shape[:-2]
+        w, v, info = mkl_lapack.syevd(data.reshape((-1, n, n)), UPLO == "U", compute_v)
+        if info.any():
+            failed = int(np.flatnonzero(info)[0])
+            prefix = f"(Batch element {failed}): " if data.ndim > 2 else ""
+            raise TorchLinAlgError(
+                f"linalg.eigh: {prefix}The algorithm failed to converge because the input "
+                "matrix is ill-conditioned or has too many repeated eigenvalues (error code: "
+                f"{int(info[failed])}).")
+        return w.reshape(batch + (n,)), v.reshape(data.shape)
     with _quiet():
         w, v = np.linalg.eigh(data, UPLO=UPLO)
     return np.asarray(w, data.dtype), np.asarray(v, data.dtype)
@@ -264,8 +307,9 @@ class LinalgEighBackward0(MultiOutputFunction):
     node_name = "LinalgEighBackward0"
     outputs_saved = ("eigenvalues", "eigenvectors")
 
-    def forward(self, a: Tensor, UPLO: str) -> tuple[Array, ...]:  # type: ignore[override]  # noqa: N803
-        return eigh_array(a._data, UPLO)
+    def forward(self, a: Tensor, UPLO: str,  # type: ignore[override]  # noqa: N803
+                compute_v: bool = True) -> tuple[Array, ...]:
+        return eigh_array(a._data, UPLO, compute_v)
 
     def backward(self, F: Any, grads: Any) -> tuple[Any, ...]:  # type: ignore[override]
         gL, gV = grads
@@ -303,19 +347,21 @@ def pinv_array(data: Array, atol: Any, rtol: Any, hermitian: bool) -> Array:
     if not hermitian and not np.isfinite(data).all():
         raise TorchLinAlgError("linalg.svd: The algorithm failed to converge because the input "
                                "matrix contained non-finite values.")
+    # ATen's composite: the tolerances are 1-element float64 tensors, so max(atol, rtol *
+    # largest) and the comparison with it are float64; the reciprocals and the products are
+    # the input dtype's, S^+ scaling V's (or the eigenvectors') columns, then one matmul
     with _quiet():
         if not hermitian:
-            u, s, vh = np.linalg.svd(data, full_matrices=False)
+            u, s, vh = svd_array(data, False, True)
             top = s[..., :1]
-            tol = np.maximum(atol_, (np.asarray(rtol_).astype(data.dtype) * top))
+            tol = np.maximum(atol_, np.asarray(rtol_) * top)
             inv = np.where(s > tol, np.ones((), data.dtype) / s, np.zeros((), data.dtype))
-            return np.matmul(mT(vh) * inv[..., None, :], mT(u)).astype(data.dtype)
-        w, v = np.linalg.eigh(data)
+            return exact_matmul(mT(vh) * inv[..., None, :], mT(u))
+        w, v = eigh_array(data, "L")
         absw = np.abs(w)
-        top = absw.max(-1, keepdims=True)
-        tol = np.maximum(atol_, (np.asarray(rtol_).astype(data.dtype) * top))
+        tol = np.maximum(atol_, np.asarray(rtol_) * absw.max(-1, keepdims=True))
         inv = np.where(absw > tol, np.ones((), data.dtype) / w, np.zeros((), data.dtype))
-        return np.matmul(v * inv[..., None, :], mT(v)).astype(data.dtype)
+        return exact_matmul(v * inv[..., None, :], mT(v))
 
 
 class LinalgPinvBackward0(Function):
@@ -329,20 +375,38 @@ class LinalgPinvBackward0(Function):
         return pinv_array(a._data, atol, rtol, hermitian)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        la = F.la
         A = self.saved("self", F)
         pinvA = self.saved("result", F)
-        m, n = self.saved_tensors["self"].shape[-2:]
-        pinvAh = la.mH(pinvA)
-        gradh = la.mH(grad)
-        if m <= n:
-            K = la.matmul(gradh, pinvA)
-            KpinvAh = la.matmul(K, pinvAh)
-            return (-la.mH(la.matmul(pinvA, K)) + KpinvAh
-                    - la.matmul(la.matmul(A, pinvA), KpinvAh)
-                    + la.matmul(la.matmul(pinvAh, pinvA), gradh - la.matmul(K, A)),)
-        K = la.matmul(pinvA, gradh)
-        pinvAhK = la.matmul(pinvAh, K)
-        return (-la.mH(la.matmul(K, pinvA))
-                + la.matmul(la.matmul(gradh - la.matmul(A, K), pinvA), pinvAh) + pinvAhK
-                - la.matmul(la.matmul(pinvAhK, pinvA), A),)
+        return (pinv_backward(F, grad, pinvA, A),)
+
+
+def pinv_backward(F: Any, grad: Any, pinvA: Any, A: Any) -> Any:
+    """FunctionsManual's pinv_backward (linalg.pinv's and linalg.lstsq's A gradient)."""
+    la = F.la
+    m, n = A.shape[-2:]
+    pinvAh = la.mH(pinvA)
+    gradh = la.mH(grad)
+    if m <= n:
+        K = la.matmul(gradh, pinvA)
+        KpinvAh = la.matmul(K, pinvAh)
+        return (-la.mH(la.matmul(pinvA, K)) + KpinvAh
+                - la.matmul(la.matmul(A, pinvA), KpinvAh)
+                + la.matmul(la.matmul(pinvAh, pinvA),
+                            _first_layout(F, gradh, gradh - la.matmul(K, A))))
+    K = la.matmul(pinvA, gradh)
+    pinvAhK = la.matmul(pinvAh, K)
+    return (-la.mH(la.matmul(K, pinvA))
+            + la.matmul(la.matmul(_first_layout(F, gradh, gradh - la.matmul(A, K)), pinvA),
+                        pinvAh) + pinvAhK
+            - la.matmul(la.matmul(pinvAhK, pinvA), A))
+
+
+def _first_layout(F: Any, first: Any, result: Any) -> Any:
+    """`result` (first - ...) in the memory order PyTorch's TensorIterator gives it, the first
+    operand's, where that is column-major (NumPy's arithmetic answers row-major): the layout
+    the next product's bits depend on."""
+    if F.as_tensor or not isinstance(first, np.ndarray) or first.flags.c_contiguous:
+        return result
+    if not mT(first).flags.c_contiguous:
+        return result
+    return mT(np.ascontiguousarray(mT(result)))

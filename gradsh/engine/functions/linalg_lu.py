@@ -25,9 +25,11 @@ from gradsh.engine.exceptions import TorchLinAlgError
 from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.tensor import RESULT, Array, ArrayOps, Function, Tensor
 from gradsh.engine.vecmath import lapack
+from gradsh.engine.vecmath import lapack_decompositions as mkl_lapack
 
 __all__ = [
-    "lu_factor", "lu_solve", "triangular_solve", "cholesky_lower", "mT",
+    "lu_factor", "lu_solve", "triangular_solve", "cholesky_lower", "cholesky_factor", "mT",
+    "exact_matmul",
     "LinalgInvExBackward0", "LinalgDetBackward0", "LinalgSolveExBackward0",
     "LinalgSolveTriangularBackward0", "LinalgCholeskyExBackward0", "CholeskyBackward0",
     "singular_error", "batch_prefix", "torch_lu", "factors_transpose",
@@ -132,7 +134,10 @@ def _substitute(a: Array, x: Array, lower: bool, unit: bool) -> None:
 
 @host_kernel
 def triangular_solve(a: Array, b: Array, upper: bool, left: bool, unit: bool) -> Array:
-    """X with A X = B (left) or X A = B, A's upper or lower triangle, batches broadcast."""
+    """X with A X = B (left) or X A = B, A's upper or lower triangle, batches broadcast; MKL's
+    trsm on the layouts PyTorch passes where loaded (its bits)."""
+    if a.dtype == b.dtype and a.size and b.size and mkl_lapack.available(a.dtype):
+        return mkl_lapack.trsm(a, b, upper, left, unit)
     if not left:
         return mT(triangular_solve(mT(a), mT(b), not upper, True, unit))
     n = a.shape[-1]
@@ -143,6 +148,18 @@ def triangular_solve(a: Array, b: Array, upper: bool, left: bool, unit: bool) ->
     with _quiet():
         _substitute(a_, x, lower=not upper, unit=unit)
     return x.reshape(batch + (n, k))
+
+
+@host_kernel
+def cholesky_factor(a: Array, upper: bool) -> tuple[Array, Array]:
+    """(the factor, int32 info) as linalg_cholesky_ex: MKL's potrf on A's own triangle where
+    loaded (PyTorch's bits), else cholesky_lower (of A^T for the upper factor)."""
+    if a.size and mkl_lapack.available(a.dtype):
+        n = a.shape[-1]
+        factor, info = mkl_lapack.potrf(a.reshape((-1, n, n)), upper)
+        return factor.reshape(a.shape), info.reshape(a.shape[:-2])
+    lower, info = cholesky_lower(mT(a) if upper else a)
+    return (np.ascontiguousarray(mT(lower)) if upper else lower), info
 
 
 @host_kernel
@@ -438,10 +455,8 @@ class LinalgCholeskyExBackward0(Function):
 
     def forward(self, a: Tensor, upper: bool = False) -> Array:
         self.upper = upper
-        data = a._data
-        lower, _ = cholesky_lower(mT(data) if upper else data)
         self.save(self.result_name, RESULT)
-        return xp_of(lower).ascontiguousarray(mT(lower)) if upper else lower
+        return cholesky_factor(a._data, upper)[0]
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (cholesky_backward(F, grad, self.upper, self.saved(self.result_name, F)),)
@@ -467,7 +482,7 @@ class ArrayLinalg:
 
     @staticmethod
     def matmul(a: Array, b: Array) -> Array:
-        return a @ b
+        return exact_matmul(a, b)
 
     @staticmethod
     def solve(a: Array, b: Array, left: bool = True) -> Array:
@@ -534,6 +549,23 @@ class ArrayLinalg:
     @staticmethod
     def zeros(shape: tuple[int, ...], like: Array) -> Array:
         return xp_of(like).zeros(shape, like.dtype)
+
+
+def exact_matmul(a: Array, b: Array, requires_grad: tuple[bool, bool] = (False, False)
+                 ) -> Array:
+    """torch.matmul's algorithm on the arrays' own layouts (mm, mv, bmm, folding), so the
+    products of PyTorch's backward formulas are its bits (vecmath/sgemm.py, blas.py).
+    `requires_grad`: whether the saved tensors the formula multiplies require grad (a matrix
+    that does is folded with a batch, whatever the grad mode: ATen's should_fold)."""
+    if a.__class__ is not np.ndarray or b.__class__ is not np.ndarray or a.dtype != b.dtype:
+        return a @ b
+    from gradsh.engine.grad_mode import set_grad_enabled
+    from gradsh.engine.ops.linalg import matmul  # (the ops import these nodes)
+
+    ta, tb = Tensor._make(a, "cpu"), Tensor._make(b, "cpu")
+    ta._requires_grad, tb._requires_grad = requires_grad
+    with set_grad_enabled(False):
+        return matmul(ta, tb)._data
 
 
 @host_kernel

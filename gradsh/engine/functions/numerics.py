@@ -10,7 +10,9 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine import threads
 from gradsh.engine.backend import host_kernel
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import (
     _quiet,
@@ -21,9 +23,10 @@ from gradsh.engine.functions.common import (
     xp_of,
 )
 from gradsh.engine.functions.half_opmath import scalar_opmath
-from gradsh.engine.functions.pointwise import vml
+from gradsh.engine.functions.pointwise import K, vml
 from gradsh.engine.node import RESULT, Function
 from gradsh.engine.variable import Array, Tensor
+from gradsh.engine.vecmath import clib
 
 __all__ = [
     "AsinhBackward0", "AcoshBackward0", "AtanhBackward0", "AsinhBackward1", "AcoshBackward1",
@@ -68,13 +71,41 @@ def _erfc(x: Array) -> Array:
     return np.frompyfunc(math.erfc, 1, 1)(x.astype(np.float64)).astype(x.dtype)
 
 
+def _c_library(name: str, numpy_name: str) -> Callable[[Array], Array]:
+    """asinh / acosh as ATen computes them: the C library's function on every element
+    (Vectorized maps std::asinh; vecmath/clib.py), float16 and bfloat16 through float32; NumPy's
+    where no C library loads, and on other arrays."""
+
+    def compute(x: Array) -> Array:
+        if x.__class__ is np.ndarray and (x.dtype.char in "fd" or x.dtype in REDUCED_FLOAT_NP):
+            work = x if x.dtype.char in "fd" else x.astype(np.float32)
+            routine = clib.function(name, work.dtype)
+            if routine is not None:
+                return routine(work).astype(x.dtype, copy=False)
+        return getattr(xp_of(x), numpy_name)(x)
+
+    return compute
+
+
+def _atanh(x: Array) -> Array:
+    """atanh: float32 as ATen's cpu_kernel_vec (SLEEF's vector blocks, the C library's tail:
+    vecmath/kernels.atanh), the rest NumPy's (float64's vector blocks are SLEEF's atanh, which
+    gradsh does not reproduce)."""
+    if x.__class__ is np.ndarray and x.dtype == np.float32:
+        out = K.atanh(x, threads=threads.torch_threads())
+        if out is not None:
+            return out
+    return xp_of(x).arctanh(x)
+
+
 # derivatives.yaml's formulas as written there: self.pow(2) for asinh and atanh (PowBackward0
 # under create_graph), self * self for acosh
-AsinhBackward0 = _unary_node("AsinhBackward0", lambda x: xp_of(x).arcsinh(x),
+_asinh, _acosh = _c_library("asinh", "arcsinh"), _c_library("acosh", "arccosh")
+AsinhBackward0 = _unary_node("AsinhBackward0", _asinh,
                              lambda F, g, x: g * F.ufunc("rsqrt", x ** 2 + 1))
-AcoshBackward0 = _unary_node("AcoshBackward0", lambda x: xp_of(x).arccosh(x),
+AcoshBackward0 = _unary_node("AcoshBackward0", _acosh,
                              lambda F, g, x: g * F.ufunc("rsqrt", x * x - 1))
-AtanhBackward0 = _unary_node("AtanhBackward0", lambda x: xp_of(x).arctanh(x),
+AtanhBackward0 = _unary_node("AtanhBackward0", _atanh,
                              lambda F, g, x: g * 1 / (1 - x ** 2))
 
 
@@ -88,12 +119,9 @@ def _no_inplace_derivative(name: str) -> Callable[[Any, Any, Any], Any]:
 
 # their in-place forms: PyTorch records asinh_, acosh_ and atanh_ under Backward1 nodes
 # without a derivative
-AsinhBackward1 = _unary_node("AsinhBackward1", lambda x: xp_of(x).arcsinh(x),
-                             _no_inplace_derivative("asinh"))
-AcoshBackward1 = _unary_node("AcoshBackward1", lambda x: xp_of(x).arccosh(x),
-                             _no_inplace_derivative("acosh"))
-AtanhBackward1 = _unary_node("AtanhBackward1", lambda x: xp_of(x).arctanh(x),
-                             _no_inplace_derivative("atanh"))
+AsinhBackward1 = _unary_node("AsinhBackward1", _asinh, _no_inplace_derivative("asinh"))
+AcoshBackward1 = _unary_node("AcoshBackward1", _acosh, _no_inplace_derivative("acosh"))
+AtanhBackward1 = _unary_node("AtanhBackward1", _atanh, _no_inplace_derivative("atanh"))
 ErfcBackward0 = _unary_node("ErfcBackward0", _erfc,
                             lambda F, g, x: _times(F.exp(-(x ** 2)), -2 / math.sqrt(math.pi)) * g)
 

@@ -23,6 +23,7 @@ from gradsh.engine.functions.common import (
 )
 from gradsh.engine.node import RESULT, Function
 from gradsh.engine.variable import Array, Tensor
+from gradsh.engine.vecmath import clib
 
 __all__ = [
     "LgammaBackward0", "DigammaBackward0", "PolygammaBackward0", "ErfinvBackward0",
@@ -47,7 +48,10 @@ def _sinc(x: np.ndarray) -> np.ndarray:
     """sinc_kernel: 1 at 0, else sin(pi x) / (pi x) with pi x rounded in x's (opmath) dtype."""
     work = x.astype(special_math._compute_dtype(x), copy=False)
     product = work.dtype.type(math.pi) * work
-    if work.dtype == np.float32:
+    sine_of = clib.function("sin", product.dtype)  # (a scalar kernel: the C library's sin)
+    if sine_of is not None:
+        sine = sine_of(product)
+    elif work.dtype == np.float32:
         from gradsh.engine.vecmath import kernels
 
         sine = kernels.sin(product)

@@ -22,6 +22,8 @@ from gradsh.engine.functions.common import (
 from gradsh.engine.functions.half_opmath import stepwise_logit, vectorized_erf
 from gradsh.engine.tensor import RESULT, Array, Function, Tensor
 from gradsh.engine.threads import elementwise
+from gradsh.engine.vecmath import clib
+from gradsh.engine.vecmath.layout import dense_order
 
 __all__ = [
     "ExpBackward0", "LogBackward0", "Log2Backward0", "Log10Backward0", "SinBackward0",
@@ -432,6 +434,22 @@ class NanToNumBackward0(_SavesSelf):
         return (F.where(x == x, F.where((x - x) == 0, grad, 0.0), 0.0),)
 
 
+def _logit_float32(x: np.ndarray, eps: float | None) -> np.ndarray | None:
+    """float32 logit as PyTorch 2.13 computes it (measured, bit for bit): log(x / (1 - x)), the
+    bounds clamped in float32 first; the log is MKL's (VML) on every element of a dense tensor
+    and the C library's logf on a strided or 0-d one. None: no C library for the latter."""
+    dense = x.ndim > 0 and dense_order(x) is not None
+    if eps is not None:
+        low = np.float32(eps)
+        x = np.minimum(np.float32(1) - low, np.maximum(low, x))
+    with _quiet():
+        q = x / (np.float32(1) - x)
+        if dense:
+            return pointwise.unary("log", q)
+        logf = clib.function("log", q.dtype)
+        return None if logf is None else logf(q)
+
+
 class LogitBackward0(_SavesSelf):
     node_name = "LogitBackward0"
 
@@ -440,6 +458,10 @@ class LogitBackward0(_SavesSelf):
         self.eps = eps
         if a._data.dtype in REDUCED_FLOAT_NP and a._data.__class__ is np.ndarray:
             return stepwise_logit(a._data, eps)
+        if pointwise.is_float32(a._data):
+            out = _logit_float32(a._data, eps)
+            if out is not None:
+                return out
 
         def compute(x: Array) -> Array:
             xp = xp_of(x)

@@ -52,6 +52,7 @@ from gradsh.engine.ops.indexing import *  # noqa: F403
 from gradsh.engine.ops.inplace_forms import *  # noqa: F403
 from gradsh.engine.ops.joining import *  # noqa: F403
 from gradsh.engine.ops.linalg import *  # noqa: F403
+from gradsh.engine.ops.linalg_composites import *  # noqa: F403
 from gradsh.engine.ops.linalg_decompositions import *  # noqa: F403
 from gradsh.engine.ops.linalg_solvers import *  # noqa: F403
 from gradsh.engine.ops.losses import *  # noqa: F403

@@ -52,7 +52,7 @@ from gradsh.engine.ops.shape import (
     unsqueeze,
     view,
 )
-from gradsh.engine.tensor import Function, Tensor, expandable, is_grad_enabled, no_grad
+from gradsh.engine.tensor import Function, Tensor, expandable, no_grad
 
 __all__ = [
     "mm", "mv", "dot", "inner", "bmm", "outer", "ger", "matmul", "addmm", "linear", "bilinear",
@@ -204,7 +204,7 @@ def _should_fold(t1: Tensor, t2: Tensor) -> bool:
     if not (big.ndim >= 3 and dim_small <= 2):
         return False
     small_requires_grad = t2.requires_grad if t1_larger else t1.requires_grad
-    if small_requires_grad and is_grad_enabled():
+    if small_requires_grad:  # (whatever the grad mode: ATen does not read it here)
         return True
     if t1.ndim == 2:
         return False

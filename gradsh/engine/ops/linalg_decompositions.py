@@ -97,7 +97,9 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> Any:  # no
                                 f"{input.ndim} dimensions instead")
     _svd_checks(input, None)
     if not compute_uv:
-        S = LinalgSvdBackward0.apply_all(input, full_matrices=False)[1]
+        S = LinalgSvdBackward0.apply_all(
+            input, full_matrices=False,
+            compute_uv=is_grad_enabled() and input.requires_grad)[1]
         m, n = input.shape[-2:]
         batch = tuple(input.shape[:-2])
         U = zeros(batch + (m, m), dtype=input.dtype, device=input.device)
@@ -128,7 +130,9 @@ def eigh(A: Tensor, UPLO: str = "L") -> Any:  # noqa: N803
 def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:  # noqa: N803
     A = _check_tensor(A, "linalg_eigvalsh")
     _eigh_checks(A, UPLO)
-    return LinalgEighBackward0.apply_all(A, UPLO=UPLO.upper())[0]
+    # eigenvectors only where a gradient may need them (ATen's _may_require_fw_or_bw_grad)
+    return LinalgEighBackward0.apply_all(A, UPLO=UPLO.upper(),
+                                         compute_v=is_grad_enabled() and A.requires_grad)[0]
 
 
 def _pinv_checks(A: Tensor) -> None:

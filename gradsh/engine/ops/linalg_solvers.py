@@ -26,7 +26,7 @@ from gradsh.engine.functions.linalg_lu import (
     LinalgSolveExBackward0,
     LinalgSolveTriangularBackward0,
     batch_prefix,
-    cholesky_lower,
+    cholesky_factor,
     factors_transpose,
     mT,
     torch_lu,
@@ -70,6 +70,7 @@ RETURN_TYPES_LINALG = {kind: _return_type(kind, fields) for kind, fields in {
     "linalg_solve_ex": ("result", "info"), "linalg_slogdet": ("sign", "logabsdet"),
     "slogdet": ("sign", "logabsdet"), "linalg_qr": ("Q", "R"), "linalg_svd": ("U", "S", "Vh"),
     "svd": ("U", "S", "V"), "linalg_eigh": ("eigenvalues", "eigenvectors"),
+    "linalg_lstsq": ("solution", "residuals", "rank", "singular_values"),
 }.items()}
 
 
@@ -325,7 +326,7 @@ def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False) -
 def _cholesky_info(A: Tensor, upper: bool) -> Any:
     """potrf's info on the host (see _lu_info)."""
     data = backend.to_host(A._data)
-    return cholesky_lower(mT(data) if upper else data)[1]
+    return cholesky_factor(data, upper)[1]
 
 
 _CHOLESKY_DEPRECATED = (

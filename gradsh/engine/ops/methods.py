@@ -158,6 +158,7 @@ from gradsh.engine.ops.diagonal import diagonal
 from gradsh.engine.ops.discrete import heaviside
 from gradsh.engine.ops.unfold import unfold
 from gradsh.engine.ops.linalg_decompositions import pinverse, svd
+from gradsh.engine.ops.linalg_composites import cholesky_inverse, cholesky_solve
 from gradsh.engine.ops.linalg_solvers import cholesky, det, inverse, logdet, slogdet
 from gradsh.engine.ops.distributions import cauchy_, exponential_, multinomial
 from gradsh.engine.ops.sampling import bernoulli, bernoulli_, normal_, uniform_
@@ -599,6 +600,8 @@ _METHODS: dict[str, Any] = {
     "pinverse": pinverse,
     "svd": svd,
     "cholesky": cholesky,
+    "cholesky_solve": cholesky_solve,
+    "cholesky_inverse": cholesky_inverse,
     "logit": logit,
     "take": take,
     "index_fill": index_fill,

@@ -419,6 +419,17 @@ def cosh(x: np.ndarray, simd: np.ndarray | None = None, threads: int = 1) -> np.
     return _split(x, simd, sleef.coshf_u10, fdlibm.coshf, threads=threads)
 
 
+def atanh(x: np.ndarray, simd: np.ndarray | None = None, threads: int = 1) -> np.ndarray | None:
+    """atanh's cpu_kernel_vec: SLEEF atanhf in vector blocks, the C library's atanhf in the
+    rest (None where no C library loads)."""
+    from gradsh.engine.vecmath import clib, sleef_extra
+
+    scalar = clib.function("atanh", np.dtype(F32))
+    if scalar is None:
+        return None
+    return _split(x, simd, sleef_extra.atanhf_u10, scalar, threads=threads)
+
+
 # ---- backward formulas that PyTorch evaluates with its own rounding ---------------------------
 
 _EIGHTH = F32(0.125)

@@ -69,7 +69,7 @@ def getrf(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def getrs(lu: np.ndarray, pivots: np.ndarray, b: np.ndarray, transpose: bool) -> np.ndarray:
     """X with A X = B (transpose: A^T X = B) for (count, n, n) LU factors from getrf, their
     pivots and a (count, n, k) right side; LU and B in aligned column-major batches, as
-    ATen's lu_solve passes them."""
+    ATen's lu_solve passes them. X is a view with ATen's column-major strides."""
     count, n, _ = lu.shape
     k = b.shape[-1]
     routine = _routine(("s" if lu.dtype.char == "f" else "d") + "getrs_")
@@ -86,4 +86,4 @@ def getrs(lu: np.ndarray, pivots: np.ndarray, b: np.ndarray, transpose: bool) ->
                 ctypes.c_void_p(f_base + i * n * n * item), byref(size),
                 ctypes.c_void_p(p_base + i * n * 4), ctypes.c_void_p(r_base + i * n * k * item),
                 byref(size), byref(status))
-    return np.ascontiguousarray(np.swapaxes(right, -1, -2))
+    return np.swapaxes(right, -1, -2)  # F-contiguous, as ATen's solutions

@@ -8,7 +8,6 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 
 from gradsh.engine import ops
 from gradsh.engine.tensor import Tensor, no_grad
@@ -209,24 +208,23 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
 
 def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tensor:
     """A (semi-)orthogonal matrix from the QR decomposition of normal draws, signs fixed by R's
-    diagonal. NOTE: NumPy's QR (LAPACK) equals PyTorch's to rounding, not bit for bit."""
+    diagonal: PyTorch's steps with gradsh's ops (linalg.qr is MKL's geqrf + orgqr where the
+    `mkl` package is loaded, so the matrix is PyTorch's bit for bit)."""
     if tensor.ndim < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
         return tensor
     rows = tensor.shape[0]
     cols = tensor.numel() // rows
-    flat = ops.normal_(ops.new_empty(tensor, (rows, cols)), 0, 1, generator=generator)
-    matrix = np.asarray(flat.numpy())
+    flattened = ops.normal_(ops.new_empty(tensor, (rows, cols)), 0, 1, generator=generator)
     if rows < cols:
-        matrix = matrix.T
-    q, r = np.linalg.qr(matrix)
-    q = q * np.sign(np.diag(r))
+        flattened = flattened.t_()
+    q, r = ops.qr(flattened)
+    q *= ops.sign(ops.diag(r, 0))
     if rows < cols:
-        q = q.T
-    values = np.ascontiguousarray(q).reshape(tensor.shape).astype(tensor.dtype.np)
+        q = q.t_()
     with no_grad():
-        ops.copy_(tensor, Tensor._make(values, "cpu"))
+        ops.copy_(tensor.view_as(q), q)
         ops.mul_(tensor, gain)
     return tensor
 
