@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import gradsh.torch as gtorch
-from gradsh.engine.vecmath import conv, native, sgemm
+from gradsh.engine.vecmath import blas, conv, native, sgemm
 
 F32 = np.float32
 
@@ -45,6 +45,26 @@ def test_conv1d_forward_is_torchs(torch: Any) -> None:
     outs = [module.nn.functional.conv1d(module.from_numpy(x), module.from_numpy(w)).numpy()
             for module in (torch, gtorch)]
     assert (outs[0].view(np.uint32) == outs[1].view(np.uint32)).all()
+
+
+def test_big_pointwise_conv1d_is_mkls(torch: Any, one_thread: None) -> None:
+    """A 1x1 Conv1d on one sample (a Transformer's position-wise feed-forward) is slow_conv2d:
+    one MKL sgemm per sample. Past the emulation's bound too, where MKL is loaded, its products
+    are torch's: output and the three gradients (from a transposed input, as the FFN's)."""
+    if not blas.available():
+        pytest.skip("MKL is not loaded: products this big go through NumPy")
+    rng = np.random.default_rng(11)
+    arrays = [rng.standard_normal(s).astype(F32) for s in ((1, 5, 512), (2048, 512, 1), (2048,))]
+    dy = rng.standard_normal((1, 2048, 5)).astype(F32)
+    results = []
+    for module in (torch, gtorch):
+        x, w, b = (module.from_numpy(a.copy()).requires_grad_() for a in arrays)
+        y = module.nn.functional.conv1d(x.transpose(1, 2), w, b)
+        y.backward(module.from_numpy(dy))
+        results.append([y.detach().numpy()] + [t.grad.numpy() for t in (x, w, b)])
+    for theirs, ours in zip(*results, strict=True):
+        assert theirs.shape == ours.shape
+        assert (theirs.view(np.uint32) == ours.view(np.uint32)).all()
 
 
 BACKWARD = [((2, 3, 8, 8), (4, 3, 3, 3), 1, 1), ((2, 20, 7, 7), (6, 20, 3, 3), 1, 2),

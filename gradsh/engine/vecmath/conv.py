@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradsh.engine import limits
-from gradsh.engine.vecmath import native, sgemm
+from gradsh.engine.vecmath import blas, native, sgemm
 from gradsh.engine.vecmath.fp import F32, fma32
 
 IC_BLOCK = 16
@@ -87,11 +87,19 @@ def onednn_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
     return total
 
 
+def _over_bound(m: int, n: int, k: int, count: int = 1) -> bool:
+    """Whether `count` (m x n x k) products of slow_conv2d would take the emulation past the
+    bound; never where MKL itself is loaded (its sgemm is torch's, at MKL's speed)."""
+    if blas.available():
+        return False
+    return count * sgemm.cost("blocked", m, n, k) > sgemm.EXACT_MAX_US
+
+
 def slow_forward(cols: np.ndarray, w: np.ndarray, bias: np.ndarray | None) -> np.ndarray | None:
     """slow_conv2d for one sample: weight (O, K) @ columns (K, OH*OW) by MKL's sgemm, the bias
     (when present) as the product's starting value; None over the bound."""
     weights = w.reshape(w.shape[0], -1)
-    if sgemm.cost("blocked", weights.shape[0], cols.shape[1], cols.shape[0]) > sgemm.EXACT_MAX_US:
+    if _over_bound(weights.shape[0], cols.shape[1], cols.shape[0]):
         return None
     if bias is None:
         return sgemm.mm(weights, cols)
@@ -105,7 +113,7 @@ def slow_backward_columns(gy: np.ndarray, w: np.ndarray) -> np.ndarray | None:
     n, o = gy.shape[:2]
     weights = w.reshape(o, -1)
     rows = gy.reshape(n, o, -1)
-    if n * sgemm.cost("blocked", weights.shape[1], rows.shape[2], o) > sgemm.EXACT_MAX_US:
+    if _over_bound(weights.shape[1], rows.shape[2], o, n):
         return None
     return np.stack([sgemm.mm(weights.T, sample) for sample in rows])
 
@@ -117,7 +125,7 @@ def slow_backward_weights(cols: np.ndarray, gy: np.ndarray) -> np.ndarray | None
     n, o = gy.shape[:2]
     rows = gy.reshape(n, o, -1)
     k = cols.shape[1]
-    if n * sgemm.cost("blocked", o, k, rows.shape[2]) > sgemm.EXACT_MAX_US:
+    if _over_bound(o, k, rows.shape[2], n):
         return None
     acc = np.zeros((o, k), F32)
     for sample, columns in zip(rows, cols, strict=True):
