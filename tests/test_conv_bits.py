@@ -67,6 +67,26 @@ def test_big_pointwise_conv1d_is_mkls(torch: Any, one_thread: None) -> None:
         assert (theirs.view(np.uint32) == ours.view(np.uint32)).all()
 
 
+POINTWISE = [((4, 64, 32, 32), (128, 64, 1, 1), 2), ((2, 40, 8, 8), (8, 40, 1, 1), 2),
+             ((16, 40, 4, 4), (8, 40, 1, 1), 1), ((2, 600, 4, 4), (8, 600, 1, 1), 2),
+             ((2, 300, 6, 6), (20, 300, 1, 1), 3), ((16, 8, 4, 4), (600, 8, 1, 1), 1),
+             ((16, 64, 16, 16), (32, 64, 1, 1), 1)]
+
+
+@pytest.mark.parametrize("x_shape, w_shape, stride", POINTWISE, ids=str)
+def test_pointwise_conv2d_is_onednns_1x1_kernel(torch: Any, one_thread: None,
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                x_shape: tuple[int, ...],
+                                                w_shape: tuple[int, ...], stride: int) -> None:
+    """A 1x1 convolution without padding whose stride divides the input (a ResNet shortcut) runs
+    oneDNN's 1x1 kernels: the forward in chains over 256 input channels from the bias, the
+    weight gradient a chain per sample, the input gradient in chains over 256 output
+    channels. (The time bound lifted: the NumPy emulation too, where the kernels are not
+    built.)"""
+    monkeypatch.setattr(sgemm, "EXACT_MAX_US", 1e9)
+    _assert_gradients_are_torchs(torch, x_shape, w_shape, 0, stride)
+
+
 BACKWARD = [((2, 3, 8, 8), (4, 3, 3, 3), 1, 1), ((2, 20, 7, 7), (6, 20, 3, 3), 1, 2),
             ((3, 16, 6, 6), (20, 16, 2, 2), 0, 1), ((2, 5, 9, 9), (3, 5, 3, 3), 2, 3),
             ((4, 1, 12, 12), (6, 1, 5, 5), 0, 1), ((2, 40, 5, 5), (17, 40, 3, 3), 1, 1),

@@ -63,6 +63,8 @@ def onednn_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
     h, width = padded.shape[2], padded.shape[3]
     oh = (h - dilation[0] * (kh - 1) - 1) // stride[0] + 1
     ow = (width - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    if _pointwise(x.shape, w.shape, padding, stride, (oh, ow)):
+        return _pointwise_forward(x, w, bias, stride)
     outputs = n * o * oh * ow
     steps = c * kh * kw
     if _compiled(outputs * steps, padded.size):
@@ -85,6 +87,62 @@ def onednn_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
         else:
             total += acc
     return total
+
+
+# oneDNN's 1x1 kernels (a 1x1 convolution without padding whose stride divides the input),
+# found by probing torch: forward, the input channels in chunks of 256, each one chain from 0
+# (the first from the bias), the chunks added in order; backward weights, one chain per sample
+# over its output pixels, the samples added in order.
+POINTWISE_CHUNK = 256
+
+
+def _pointwise(x_shape: tuple[int, ...], w_shape: tuple[int, ...], padding: tuple[int, int],
+               stride: tuple[int, int], out: tuple[int, int]) -> bool:
+    """Whether oneDNN runs its 1x1 kernels (the input reduced to unit stride)."""
+    return (w_shape[2] == w_shape[3] == 1 and padding == (0, 0)
+            and (out[0] * stride[0], out[1] * stride[1]) == tuple(x_shape[2:]))
+
+
+def _pointwise_backward_weights(x: np.ndarray, gy: np.ndarray,
+                                stride: tuple[int, int]) -> np.ndarray | None:
+    """oneDNN's 1x1 backward weights, (O, C, 1, 1), or None over the bound."""
+    n, o = gy.shape[:2]
+    c = x.shape[1]
+    pixels = gy.shape[2] * gy.shape[3]
+    if sgemm.cost("chain", o, c, n * pixels) > sgemm.EXACT_MAX_US:
+        return None
+    rows = np.ascontiguousarray(gy.transpose(1, 0, 2, 3), F32).reshape(o, -1)
+    picked = x[:, :, ::stride[0], ::stride[1]]
+    columns = np.ascontiguousarray(picked.transpose(0, 2, 3, 1), F32).reshape(-1, c)
+    parts = sgemm.chain_parts(rows, columns, [(i * pixels, (i + 1) * pixels) for i in range(n)])
+    out = parts[0].copy()
+    for part in parts[1:]:
+        out += part
+    return out.reshape(o, c, 1, 1)
+
+
+def _pointwise_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
+                       stride: tuple[int, int]) -> np.ndarray | None:
+    """oneDNN's 1x1 kernel on float32 NCHW `x` (strided by `stride`), or None over the bound:
+    (O, C) @ (C, N*OH*OW) in POINTWISE_CHUNK chains."""
+    n, c = x.shape[:2]
+    o = w.shape[0]
+    picked = x[:, :, ::stride[0], ::stride[1]]
+    oh, ow = picked.shape[2:]
+    if sgemm.cost("chain", o, n * oh * ow, c) > sgemm.EXACT_MAX_US:
+        return None
+    columns = np.ascontiguousarray(picked.transpose(1, 0, 2, 3)).reshape(c, -1)
+    weights = np.ascontiguousarray(w.reshape(o, c), F32)
+    start = None
+    if bias is not None:
+        start = np.ascontiguousarray(np.broadcast_to(np.asarray(bias, F32)[:, None],
+                                                     (o, columns.shape[1])))
+    chunks = [(k0, min(k0 + POINTWISE_CHUNK, c)) for k0 in range(0, c, POINTWISE_CHUNK)]
+    out = sgemm.chain_parts(weights, columns, chunks[:1], start)[0]
+    if len(chunks) > 1:
+        for part in sgemm.chain_parts(weights, columns, chunks[1:]):
+            out += part
+    return np.ascontiguousarray(out.reshape(o, n, oh, ow).transpose(1, 0, 2, 3))
 
 
 def _over_bound(m: int, n: int, k: int, count: int = 1) -> bool:
@@ -157,6 +215,10 @@ def onednn_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...]
     (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
     h, width = x_shape[2] + 2 * ph, x_shape[3] + 2 * pw
     pieces = data_pieces(o, kw, x_shape[3], stride)
+    if stride == (1, 1) and _pointwise(x_shape, w.shape, padding, stride, (oh, ow)):
+        # the 1x1 kernel: the output channels in chunks of 256 (strided: one chain, as above)
+        pieces = [(start, min(start + POINTWISE_CHUNK, o), 0, 1)
+                  for start in range(0, o, POINTWISE_CHUNK)]
     if _compiled(n * c * h * width * o * kh * kw, n * o * kh * kw * h * width):
         return _compiled_backward_data(gy, w, x_shape, padding, stride, dilation, pieces)
     if o * kh * kw * (_STEP_US + n * c * oh * ow * _ELEMENT_US) > sgemm.EXACT_MAX_US:
@@ -188,6 +250,8 @@ def onednn_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, .
     then the output rows and columns. None over the time bound."""
     n, o, oh, ow = gy.shape
     c, kh, kw = w_shape[1], w_shape[2], w_shape[3]
+    if _pointwise(x.shape, w_shape, padding, stride, (oh, ow)):
+        return _pointwise_backward_weights(x, gy, stride)
     if _compiled(n * oh * ow * o * c * kh * kw, x.size * kh * kw):
         return _compiled_backward_weights(x, gy, w_shape, padding, stride, dilation)
     if n * oh * ow * (_STEP_US + o * c * kh * kw * _ELEMENT_US) > sgemm.EXACT_MAX_US:
