@@ -87,6 +87,31 @@ def test_pointwise_conv2d_is_onednns_1x1_kernel(torch: Any, one_thread: None,
     _assert_gradients_are_torchs(torch, x_shape, w_shape, 0, stride)
 
 
+DEPTHWISE = [((4, 32, 6, 6), 3, 1, 1), ((4, 32, 2, 2), 3, 1, 1), ((4, 32, 8, 8), 3, 2, 1),
+             ((4, 20, 7, 7), 5, 1, 2), ((2, 16, 6, 6), 3, 1, 0)]
+
+
+@pytest.mark.parametrize("x_shape, kernel, stride, padding", DEPTHWISE, ids=str)
+def test_depthwise_conv2d_input_gradient_is_onednns(torch: Any, one_thread: None,
+                                                    x_shape: tuple[int, ...], kernel: int,
+                                                    stride: int, padding: int) -> None:
+    """A depthwise convolution's (MobileNet's) input gradient: oneDNN's depthwise kernel, each
+    input element a chain from 0 over the kernel positions row by row."""
+    rng = np.random.default_rng(sum(x_shape))
+    c = x_shape[1]
+    x = rng.standard_normal(x_shape).astype(F32)
+    w = rng.standard_normal((c, 1, kernel, kernel)).astype(F32)
+    grads = []
+    for module in (torch, gtorch):
+        tx = module.from_numpy(x.copy()).requires_grad_()
+        y = module.nn.functional.conv2d(tx, module.from_numpy(w), stride=stride,
+                                        padding=padding, groups=c)
+        dy = np.random.default_rng(7).standard_normal(tuple(y.shape)).astype(F32)
+        y.backward(module.from_numpy(dy))
+        grads.append(tx.grad.numpy())
+    assert (grads[0].view(np.uint32) == grads[1].view(np.uint32)).all()
+
+
 BACKWARD = [((2, 3, 8, 8), (4, 3, 3, 3), 1, 1), ((2, 20, 7, 7), (6, 20, 3, 3), 1, 2),
             ((3, 16, 6, 6), (20, 16, 2, 2), 0, 1), ((2, 5, 9, 9), (3, 5, 3, 3), 2, 3),
             ((4, 1, 12, 12), (6, 1, 5, 5), 0, 1), ((2, 40, 5, 5), (17, 40, 3, 3), 1, 1),

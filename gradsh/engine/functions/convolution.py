@@ -196,9 +196,15 @@ class ConvolutionBackward0(Function):
         exact = onednn and conv.backward_known(geo.stride, geo.dilation)
         # (a dilated single sample is slow_conv_dilated2d's, another kernel: NumPy's then)
         slow = known and not onednn and geo.dilation == (1, 1)
+        # a depthwise convolution's input gradient: oneDNN's depthwise kernel
+        depthwise = (g.__class__ is np.ndarray and g.dtype == np.float32 and geo.groups > 1
+                     and w_shape[1] == 1 and w_shape[0] == geo.groups == x_shape[1]
+                     and geo.dilation == (1, 1))
         if need_x:
             w = _as_2d(self.saved("weight", F), self.one_d)
-            if exact and w.dtype == np.float32:
+            if depthwise and w.dtype == np.float32:
+                gx = conv.depthwise_backward_data(g, w, x_shape, geo.padding, geo.stride)
+            elif exact and w.dtype == np.float32:
                 gx = conv.onednn_backward_data(g, w, x_shape, geo.padding, geo.stride,
                                                geo.dilation)
             elif slow and w.dtype == np.float32:

@@ -243,6 +243,24 @@ def onednn_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...]
     return np.ascontiguousarray(total[:, :, ph:ph + x_shape[2], pw:pw + x_shape[3]])
 
 
+def depthwise_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...],
+                            padding: tuple[int, int], stride: tuple[int, int]) -> np.ndarray:
+    """oneDNN's depthwise backward data (groups = channels, one filter each, no dilation),
+    found by probing torch: each input element's chain from 0 over the kernel positions that
+    reach it, row by row."""
+    n, c, h, width = x_shape
+    kh, kw = w.shape[2], w.shape[3]
+    (ph, pw), (sh, sw) = padding, stride
+    oh, ow = gy.shape[2], gy.shape[3]
+    acc = np.zeros((n, c, h + 2 * ph, width + 2 * pw), F32)
+    for i in range(kh):
+        for j in range(kw):
+            rows, cols = slice(i, i + sh * (oh - 1) + 1, sh), slice(j, j + sw * (ow - 1) + 1, sw)
+            weights = np.broadcast_to(w[None, :, 0, i, j, None, None], gy.shape)
+            acc[:, :, rows, cols] = fma32(gy, weights, acc[:, :, rows, cols])
+    return np.ascontiguousarray(acc[:, :, ph:ph + h, pw:pw + width])
+
+
 def onednn_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, ...],
                             padding: tuple[int, int], stride: tuple[int, int],
                             dilation: tuple[int, int]) -> np.ndarray | None:
