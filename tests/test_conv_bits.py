@@ -87,6 +87,38 @@ def test_pointwise_conv2d_is_onednns_1x1_kernel(torch: Any, one_thread: None,
     _assert_gradients_are_torchs(torch, x_shape, w_shape, 0, stride)
 
 
+GROUPED = [((4, 24, 8, 8), (24, 8, 3, 3), 1, 1, 3, False),
+           ((4, 24, 8, 8), (24, 8, 3, 3), 2, 1, 3, True),
+           ((4, 64, 8, 8), (64, 32, 3, 3), 1, 1, 2, True),
+           ((4, 32, 8, 8), (32, 1, 3, 3), 1, 1, 32, True),
+           ((4, 40, 8, 8), (40, 1, 3, 3), 2, 1, 40, True),
+           ((2, 16, 7, 7), (16, 1, 5, 5), 1, 2, 16, True),
+           ((2, 16, 8, 8), (32, 1, 3, 3), 1, 1, 16, True),
+           ((2, 24, 8, 8), (24, 8, 1, 1), 1, 0, 3, True),
+           ((16, 24, 4, 4), (24, 8, 1, 1), 1, 0, 3, True),
+           ((2, 96, 4, 4), (48, 48, 1, 1), 1, 0, 2, True)]
+
+
+@pytest.mark.parametrize("x_shape, w_shape, stride, padding, groups, bias", GROUPED, ids=str)
+def test_grouped_conv2d_forward_is_onednns(torch: Any, one_thread: None,
+                                          monkeypatch: pytest.MonkeyPatch,
+                                          x_shape: tuple[int, ...], w_shape: tuple[int, ...],
+                                          stride: int, padding: int, groups: int,
+                                          bias: bool) -> None:
+    """Grouped convolutions (RegNet, ResNeXt) run each group as a convolution of its own (a
+    1x1 group adds its bias after the chains); depthwise ones (MobileNet) oneDNN's depthwise
+    kernel, each output a chain over the kernel positions from the bias. (The time bound
+    lifted: the NumPy emulation too, where the kernels are not built.)"""
+    monkeypatch.setattr(sgemm, "EXACT_MAX_US", 1e9)
+    rng = np.random.default_rng(sum(x_shape) + groups)
+    x, w = rng.standard_normal(x_shape).astype(F32), rng.standard_normal(w_shape).astype(F32)
+    b = rng.standard_normal(w_shape[0]).astype(F32) if bias else None
+    outs = [module.nn.functional.conv2d(
+        module.from_numpy(x), module.from_numpy(w), None if b is None else module.from_numpy(b),
+        stride=stride, padding=padding, groups=groups).numpy() for module in (torch, gtorch)]
+    assert (outs[0].view(np.uint32) == outs[1].view(np.uint32)).all()
+
+
 DEPTHWISE = [((4, 32, 6, 6), 3, 1, 1), ((4, 32, 2, 2), 3, 1, 1), ((4, 32, 8, 8), 3, 2, 1),
              ((4, 20, 7, 7), 5, 1, 2), ((2, 16, 6, 6), 3, 1, 0)]
 

@@ -17,7 +17,8 @@ from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 from gradsh.engine.vecmath import conv
 
-__all__ = ["ConvolutionBackward0", "ConvInputGrad", "ConvWeightGrad", "ConvolutionTransposeBackward0"]
+__all__ = ["ConvolutionBackward0", "ConvInputGrad", "ConvWeightGrad",
+           "ConvolutionTransposeBackward0"]
 
 Pair = tuple[int, int]
 
@@ -132,8 +133,10 @@ def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) ->
     """PyTorch's float32 bits (vecmath/conv.py: oneDNN's direct kernel, or slow_conv2d's MKL
     product for a small single sample) when gradsh reproduces them within the time bound."""
     if (x.__class__ is not np.ndarray or x.dtype != np.float32 or w.dtype != np.float32
-            or geo.groups != 1 or (bias is not None and bias.dtype != np.float32)):
+            or (bias is not None and bias.dtype != np.float32)):
         return None
+    if geo.groups > 1:
+        return _exact_grouped_forward(x, w, bias, geo)
     if conv.uses_onednn(x.shape, w.shape, geo.stride, geo.dilation, geo.groups,
                         threads.torch_threads()):
         return conv.onednn_forward(x, w, bias, geo.padding, geo.stride, geo.dilation)
@@ -145,6 +148,36 @@ def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) ->
             return None
         outputs.append(out)
     return np.stack(outputs).reshape(x.shape[0], w.shape[0], oh, ow)
+
+
+def _depthwise(x_shape: tuple[int, ...], w_shape: tuple[int, ...], geo: ConvGeometry) -> bool:
+    """One filter per channel, no dilation: oneDNN's depthwise kernels."""
+    return (geo.groups > 1 and w_shape[1] == 1 and w_shape[0] == geo.groups == x_shape[1]
+            and geo.dilation == (1, 1))
+
+
+def _exact_grouped_forward(x: Array, w: Array, bias: Array | None,
+                           geo: ConvGeometry) -> Array | None:
+    """oneDNN's grouped forward: the depthwise kernel, or each group as a convolution of its
+    own (found by probing torch); None where a group's emulation is over the bound."""
+    if _depthwise(x.shape, w.shape, geo):
+        return conv.depthwise_forward(x, w, bias, geo.padding, geo.stride)
+    g = geo.groups
+    c, o = x.shape[1] // g, w.shape[0] // g
+    out_size = geo.out_size(x.shape[2], x.shape[3], (w.shape[2], w.shape[3]))
+    # (a group's 1x1 kernel adds the bias after its chains, not as their start)
+    bias_after = conv.pointwise(x.shape, w.shape, geo.padding, geo.stride, out_size)
+    outputs = []
+    for i in range(g):
+        part = None if bias is None else bias[i * o:(i + 1) * o]
+        out = conv.onednn_forward(np.ascontiguousarray(x[:, i * c:(i + 1) * c]),
+                                  np.ascontiguousarray(w[i * o:(i + 1) * o]),
+                                  None if bias_after else part,
+                                  geo.padding, geo.stride, geo.dilation)
+        if out is None:
+            return None
+        outputs.append(out if part is None or not bias_after else out + part[:, None, None])
+    return np.concatenate(outputs, axis=1)
 
 
 def _as_2d(array: Array, one_d: bool) -> Array:
@@ -197,9 +230,8 @@ class ConvolutionBackward0(Function):
         # (a dilated single sample is slow_conv_dilated2d's, another kernel: NumPy's then)
         slow = known and not onednn and geo.dilation == (1, 1)
         # a depthwise convolution's input gradient: oneDNN's depthwise kernel
-        depthwise = (g.__class__ is np.ndarray and g.dtype == np.float32 and geo.groups > 1
-                     and w_shape[1] == 1 and w_shape[0] == geo.groups == x_shape[1]
-                     and geo.dilation == (1, 1))
+        depthwise = (g.__class__ is np.ndarray and g.dtype == np.float32
+                     and _depthwise(x_shape, w_shape, geo))
         if need_x:
             w = _as_2d(self.saved("weight", F), self.one_d)
             if depthwise and w.dtype == np.float32:

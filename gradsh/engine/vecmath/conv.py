@@ -63,7 +63,7 @@ def onednn_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
     h, width = padded.shape[2], padded.shape[3]
     oh = (h - dilation[0] * (kh - 1) - 1) // stride[0] + 1
     ow = (width - dilation[1] * (kw - 1) - 1) // stride[1] + 1
-    if _pointwise(x.shape, w.shape, padding, stride, (oh, ow)):
+    if pointwise(x.shape, w.shape, padding, stride, (oh, ow)):
         return _pointwise_forward(x, w, bias, stride)
     outputs = n * o * oh * ow
     steps = c * kh * kw
@@ -96,7 +96,7 @@ def onednn_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
 POINTWISE_CHUNK = 256
 
 
-def _pointwise(x_shape: tuple[int, ...], w_shape: tuple[int, ...], padding: tuple[int, int],
+def pointwise(x_shape: tuple[int, ...], w_shape: tuple[int, ...], padding: tuple[int, int],
                stride: tuple[int, int], out: tuple[int, int]) -> bool:
     """Whether oneDNN runs its 1x1 kernels (the input reduced to unit stride)."""
     return (w_shape[2] == w_shape[3] == 1 and padding == (0, 0)
@@ -215,7 +215,7 @@ def onednn_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...]
     (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
     h, width = x_shape[2] + 2 * ph, x_shape[3] + 2 * pw
     pieces = data_pieces(o, kw, x_shape[3], stride)
-    if stride == (1, 1) and _pointwise(x_shape, w.shape, padding, stride, (oh, ow)):
+    if stride == (1, 1) and pointwise(x_shape, w.shape, padding, stride, (oh, ow)):
         # the 1x1 kernel: the output channels in chunks of 256 (strided: one chain, as above)
         pieces = [(start, min(start + POINTWISE_CHUNK, o), 0, 1)
                   for start in range(0, o, POINTWISE_CHUNK)]
@@ -243,6 +243,28 @@ def onednn_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...]
     return np.ascontiguousarray(total[:, :, ph:ph + x_shape[2], pw:pw + x_shape[3]])
 
 
+def depthwise_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
+                      padding: tuple[int, int], stride: tuple[int, int]) -> np.ndarray:
+    """oneDNN's depthwise forward (groups = channels, one filter each, no dilation), found by
+    probing torch: each output one chain over the kernel positions row by row, from the bias
+    (or 0)."""
+    n, c = x.shape[:2]
+    kh, kw = w.shape[2], w.shape[3]
+    (ph, pw), (sh, sw) = padding, stride
+    padded = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))) if ph or pw else x
+    oh = (padded.shape[2] - kh) // sh + 1
+    ow = (padded.shape[3] - kw) // sw + 1
+    shape = (n, c, oh, ow)
+    acc = np.zeros(shape, F32)
+    if bias is not None:
+        acc[...] = np.asarray(bias, F32)[None, :, None, None]
+    for i in range(kh):
+        for j in range(kw):
+            window = padded[:, :, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw]
+            acc = fma32(window, np.broadcast_to(w[None, :, 0, i, j, None, None], shape), acc)
+    return acc
+
+
 def depthwise_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...],
                             padding: tuple[int, int], stride: tuple[int, int]) -> np.ndarray:
     """oneDNN's depthwise backward data (groups = channels, one filter each, no dilation),
@@ -268,7 +290,7 @@ def onednn_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, .
     then the output rows and columns. None over the time bound."""
     n, o, oh, ow = gy.shape
     c, kh, kw = w_shape[1], w_shape[2], w_shape[3]
-    if _pointwise(x.shape, w_shape, padding, stride, (oh, ow)):
+    if pointwise(x.shape, w_shape, padding, stride, (oh, ow)):
         return _pointwise_backward_weights(x, gy, stride)
     if _compiled(n * oh * ow * o * c * kh * kw, x.size * kh * kw):
         return _compiled_backward_weights(x, gy, w_shape, padding, stride, dilation)
