@@ -119,6 +119,30 @@ def test_grouped_conv2d_forward_is_onednns(torch: Any, one_thread: None,
     assert (outs[0].view(np.uint32) == outs[1].view(np.uint32)).all()
 
 
+@pytest.mark.parametrize("x_shape, w_shape, groups",
+                         [((4, 24, 8, 8), (24, 8, 3, 3), 3), ((4, 64, 8, 8), (64, 32, 3, 3), 2),
+                          ((4, 48, 4, 4), (48, 8, 3, 3), 6)], ids=str)
+def test_grouped_conv2d_gradients_are_onednns(torch: Any, one_thread: None,
+                                              monkeypatch: pytest.MonkeyPatch,
+                                              x_shape: tuple[int, ...], w_shape: tuple[int, ...],
+                                              groups: int) -> None:
+    """A grouped convolution (stride 1, several channels a group): each group's input and
+    weight gradients are oneDNN's backward kernels on its own channels, the bias gradient the
+    whole output gradient's."""
+    monkeypatch.setattr(sgemm, "EXACT_MAX_US", 1e9)
+    rng = np.random.default_rng(sum(x_shape))
+    arrays = [rng.standard_normal(s).astype(F32) for s in (x_shape, w_shape, w_shape[:1])]
+    results = []
+    for module in (torch, gtorch):
+        x, w, b = (module.from_numpy(a.copy()).requires_grad_() for a in arrays)
+        y = module.nn.functional.conv2d(x, w, b, padding=1, groups=groups)
+        dy = np.random.default_rng(7).standard_normal(tuple(y.shape)).astype(F32)
+        y.backward(module.from_numpy(dy))
+        results.append([y.detach().numpy()] + [t.grad.numpy() for t in (x, w, b)])
+    for theirs, ours in zip(*results, strict=True):
+        assert (theirs.view(np.uint32) == ours.view(np.uint32)).all()
+
+
 DEPTHWISE = [((4, 32, 6, 6), 3, 1, 1), ((4, 32, 2, 2), 3, 1, 1), ((4, 32, 8, 8), 3, 2, 1),
              ((4, 20, 7, 7), 5, 1, 2), ((2, 16, 6, 6), 3, 1, 0)]
 
