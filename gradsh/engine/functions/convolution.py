@@ -156,12 +156,20 @@ def _depthwise(x_shape: tuple[int, ...], w_shape: tuple[int, ...], geo: ConvGeom
             and geo.dilation == (1, 1))
 
 
+def _whole_blocks(w_shape: tuple[int, ...], groups: int) -> bool:
+    """Whether a group's input and output channels are whole blocks of 8, where oneDNN runs
+    each group as a convolution of its own (others take another kernel, not found yet)."""
+    return w_shape[1] % 8 == 0 and (w_shape[0] // groups) % 8 == 0
+
+
 def _exact_grouped_forward(x: Array, w: Array, bias: Array | None,
                            geo: ConvGeometry) -> Array | None:
     """oneDNN's grouped forward: the depthwise kernel, or each group as a convolution of its
     own (found by probing torch); None where a group's emulation is over the bound."""
     if _depthwise(x.shape, w.shape, geo):
         return conv.depthwise_forward(x, w, bias, geo.padding, geo.stride)
+    if not _whole_blocks(w.shape, geo.groups):
+        return None
     g = geo.groups
     c, o = x.shape[1] // g, w.shape[0] // g
     out_size = geo.out_size(x.shape[2], x.shape[3], (w.shape[2], w.shape[3]))
@@ -232,9 +240,10 @@ class ConvolutionBackward0(Function):
         slow = known and not onednn and geo.dilation == (1, 1)
         # a depthwise convolution's input gradient: oneDNN's depthwise kernel
         depthwise = float32 and _depthwise(x_shape, w_shape, geo)
-        # other grouped ones: each group's gradients as a convolution's of its own (found by
-        # probing torch; a strided one's input gradient is another order: NumPy's then)
-        grouped = (float32 and geo.groups > 1 and w_shape[1] > 1
+        # other grouped ones (whole blocks of channels): each group's gradients as a
+        # convolution's of its own (found by probing torch; a strided one's input gradient is
+        # another order: NumPy's then)
+        grouped = (float32 and geo.groups > 1 and _whole_blocks(w_shape, geo.groups)
                    and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation, geo.groups,
                                         threads.torch_threads())
                    and conv.backward_known(geo.stride, geo.dilation))
