@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import gradsh.torch as gtorch
-from gradsh.engine.vecmath import conv, native, sgemm
+from gradsh.engine.vecmath import blas, conv, native, sgemm
 
 F32 = np.float32
 
@@ -45,6 +45,126 @@ def test_conv1d_forward_is_torchs(torch: Any) -> None:
     outs = [module.nn.functional.conv1d(module.from_numpy(x), module.from_numpy(w)).numpy()
             for module in (torch, gtorch)]
     assert (outs[0].view(np.uint32) == outs[1].view(np.uint32)).all()
+
+
+def test_big_pointwise_conv1d_is_mkls(torch: Any, one_thread: None) -> None:
+    """A 1x1 Conv1d on one sample (a Transformer's position-wise feed-forward) is slow_conv2d:
+    one MKL sgemm per sample. Past the emulation's bound too, where MKL is loaded, its products
+    are torch's: output and the three gradients (from a transposed input, as the FFN's)."""
+    if not blas.available():
+        pytest.skip("MKL is not loaded: products this big go through NumPy")
+    rng = np.random.default_rng(11)
+    arrays = [rng.standard_normal(s).astype(F32) for s in ((1, 5, 512), (2048, 512, 1), (2048,))]
+    dy = rng.standard_normal((1, 2048, 5)).astype(F32)
+    results = []
+    for module in (torch, gtorch):
+        x, w, b = (module.from_numpy(a.copy()).requires_grad_() for a in arrays)
+        y = module.nn.functional.conv1d(x.transpose(1, 2), w, b)
+        y.backward(module.from_numpy(dy))
+        results.append([y.detach().numpy()] + [t.grad.numpy() for t in (x, w, b)])
+    for theirs, ours in zip(*results, strict=True):
+        assert theirs.shape == ours.shape
+        assert (theirs.view(np.uint32) == ours.view(np.uint32)).all()
+
+
+POINTWISE = [((4, 64, 32, 32), (128, 64, 1, 1), 2), ((2, 40, 8, 8), (8, 40, 1, 1), 2),
+             ((16, 40, 4, 4), (8, 40, 1, 1), 1), ((2, 600, 4, 4), (8, 600, 1, 1), 2),
+             ((2, 300, 6, 6), (20, 300, 1, 1), 3), ((16, 8, 4, 4), (600, 8, 1, 1), 1),
+             ((16, 64, 16, 16), (32, 64, 1, 1), 1)]
+
+
+@pytest.mark.parametrize("x_shape, w_shape, stride", POINTWISE, ids=str)
+def test_pointwise_conv2d_is_onednns_1x1_kernel(torch: Any, one_thread: None,
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                x_shape: tuple[int, ...],
+                                                w_shape: tuple[int, ...], stride: int) -> None:
+    """A 1x1 convolution without padding whose stride divides the input (a ResNet shortcut) runs
+    oneDNN's 1x1 kernels: the forward in chains over 256 input channels from the bias, the
+    weight gradient a chain per sample, the input gradient in chains over 256 output
+    channels. (The time bound lifted: the NumPy emulation too, where the kernels are not
+    built.)"""
+    monkeypatch.setattr(sgemm, "EXACT_MAX_US", 1e9)
+    _assert_gradients_are_torchs(torch, x_shape, w_shape, 0, stride)
+
+
+GROUPED = [((4, 24, 8, 8), (24, 8, 3, 3), 1, 1, 3, False),
+           ((4, 24, 8, 8), (24, 8, 3, 3), 2, 1, 3, True),
+           ((4, 64, 8, 8), (64, 32, 3, 3), 1, 1, 2, True),
+           ((4, 32, 8, 8), (32, 1, 3, 3), 1, 1, 32, True),
+           ((4, 40, 8, 8), (40, 1, 3, 3), 2, 1, 40, True),
+           ((2, 16, 7, 7), (16, 1, 5, 5), 1, 2, 16, True),
+           ((2, 24, 8, 8), (24, 8, 1, 1), 1, 0, 3, True),
+           ((16, 24, 4, 4), (24, 8, 1, 1), 1, 0, 3, True),
+           ((2, 96, 4, 4), (48, 48, 1, 1), 1, 0, 2, True)]
+
+
+@pytest.mark.parametrize("x_shape, w_shape, stride, padding, groups, bias", GROUPED, ids=str)
+def test_grouped_conv2d_forward_is_onednns(torch: Any, one_thread: None,
+                                          monkeypatch: pytest.MonkeyPatch,
+                                          x_shape: tuple[int, ...], w_shape: tuple[int, ...],
+                                          stride: int, padding: int, groups: int,
+                                          bias: bool) -> None:
+    """Grouped convolutions (RegNet, ResNeXt) run each group as a convolution of its own (a
+    1x1 group adds its bias after the chains); depthwise ones (MobileNet) oneDNN's depthwise
+    kernel, each output a chain over the kernel positions from the bias. (The time bound
+    lifted: the NumPy emulation too, where the kernels are not built.)"""
+    monkeypatch.setattr(sgemm, "EXACT_MAX_US", 1e9)
+    rng = np.random.default_rng(sum(x_shape) + groups)
+    x, w = rng.standard_normal(x_shape).astype(F32), rng.standard_normal(w_shape).astype(F32)
+    b = rng.standard_normal(w_shape[0]).astype(F32) if bias else None
+    outs = [module.nn.functional.conv2d(
+        module.from_numpy(x), module.from_numpy(w), None if b is None else module.from_numpy(b),
+        stride=stride, padding=padding, groups=groups).numpy() for module in (torch, gtorch)]
+    assert (outs[0].view(np.uint32) == outs[1].view(np.uint32)).all()
+
+
+@pytest.mark.parametrize("x_shape, w_shape, groups",
+                         [((4, 24, 8, 8), (24, 8, 3, 3), 3), ((4, 64, 8, 8), (64, 32, 3, 3), 2),
+                          ((4, 48, 4, 4), (48, 8, 3, 3), 6)], ids=str)
+def test_grouped_conv2d_gradients_are_onednns(torch: Any, one_thread: None,
+                                              monkeypatch: pytest.MonkeyPatch,
+                                              x_shape: tuple[int, ...], w_shape: tuple[int, ...],
+                                              groups: int) -> None:
+    """A grouped convolution (stride 1, several channels a group): each group's input and
+    weight gradients are oneDNN's backward kernels on its own channels, the bias gradient the
+    whole output gradient's."""
+    monkeypatch.setattr(sgemm, "EXACT_MAX_US", 1e9)
+    rng = np.random.default_rng(sum(x_shape))
+    arrays = [rng.standard_normal(s).astype(F32) for s in (x_shape, w_shape, w_shape[:1])]
+    results = []
+    for module in (torch, gtorch):
+        x, w, b = (module.from_numpy(a.copy()).requires_grad_() for a in arrays)
+        y = module.nn.functional.conv2d(x, w, b, padding=1, groups=groups)
+        dy = np.random.default_rng(7).standard_normal(tuple(y.shape)).astype(F32)
+        y.backward(module.from_numpy(dy))
+        results.append([y.detach().numpy()] + [t.grad.numpy() for t in (x, w, b)])
+    for theirs, ours in zip(*results, strict=True):
+        assert (theirs.view(np.uint32) == ours.view(np.uint32)).all()
+
+
+DEPTHWISE = [((4, 32, 6, 6), 3, 1, 1), ((4, 32, 2, 2), 3, 1, 1), ((4, 32, 8, 8), 3, 2, 1),
+             ((4, 20, 7, 7), 5, 1, 2), ((2, 16, 6, 6), 3, 1, 0)]
+
+
+@pytest.mark.parametrize("x_shape, kernel, stride, padding", DEPTHWISE, ids=str)
+def test_depthwise_conv2d_input_gradient_is_onednns(torch: Any, one_thread: None,
+                                                    x_shape: tuple[int, ...], kernel: int,
+                                                    stride: int, padding: int) -> None:
+    """A depthwise convolution's (MobileNet's) input gradient: oneDNN's depthwise kernel, each
+    input element a chain from 0 over the kernel positions row by row."""
+    rng = np.random.default_rng(sum(x_shape))
+    c = x_shape[1]
+    x = rng.standard_normal(x_shape).astype(F32)
+    w = rng.standard_normal((c, 1, kernel, kernel)).astype(F32)
+    grads = []
+    for module in (torch, gtorch):
+        tx = module.from_numpy(x.copy()).requires_grad_()
+        y = module.nn.functional.conv2d(tx, module.from_numpy(w), stride=stride,
+                                        padding=padding, groups=c)
+        dy = np.random.default_rng(7).standard_normal(tuple(y.shape)).astype(F32)
+        y.backward(module.from_numpy(dy))
+        grads.append(tx.grad.numpy())
+    assert (grads[0].view(np.uint32) == grads[1].view(np.uint32)).all()
 
 
 BACKWARD = [((2, 3, 8, 8), (4, 3, 3, 3), 1, 1), ((2, 20, 7, 7), (6, 20, 3, 3), 1, 2),

@@ -311,3 +311,28 @@ def test_chain_and_stack_datasets(torch):
                         [_plain(b) for b in lib.utils.data.DataLoader(stacked, batch_size=3)],
                         _plain(lib.utils.data.StackDataset(images, labels)[1])))
     assert results[1] == results[0]
+
+
+def test_distributed_sampler_shares_as_torch(torch) -> None:
+    """DistributedSampler (torch.utils.data.distributed, also in torch.utils.data) with the
+    replicas given: each rank's indices per epoch, shuffled or not, padded or cut; the rank
+    check's ValueError; and torch.multiprocessing imports (annotated-transformer's header)."""
+    import gradsh.torch.multiprocessing as mp
+    from gradsh.torch.utils.data.distributed import DistributedSampler
+
+    assert gt.utils.data.DistributedSampler is DistributedSampler
+    assert mp.get_sharing_strategy() == torch.multiprocessing.get_sharing_strategy()
+    for replicas, rank, shuffle, drop_last in [(3, 0, True, False), (3, 2, True, True),
+                                               (4, 1, False, False), (2, 1, True, False),
+                                               (4, 3, False, True)]:
+        samplers = [s(list(range(10)), num_replicas=replicas, rank=rank, shuffle=shuffle,
+                      seed=1, drop_last=drop_last)
+                    for s in (torch.utils.data.distributed.DistributedSampler,
+                              DistributedSampler)]
+        for epoch in range(3):
+            for s in samplers:
+                s.set_epoch(epoch)
+            theirs, ours = (list(s) for s in samplers)
+            assert ours == theirs and len(samplers[1]) == len(samplers[0])
+    with pytest.raises(ValueError, match=r"Invalid rank 2, rank should be in the interval \[0, 1\]"):
+        DistributedSampler(list(range(4)), num_replicas=2, rank=2)

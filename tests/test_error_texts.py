@@ -223,6 +223,14 @@ OVERLOAD_CALLS += [
 ]
 
 SIZE_AND_OVERFLOW = [
+    # a float size: the first element fails the match, a later one the unpacking (kuangliu's
+    # ShuffleNetG2 builds Conv2d(in, out / 4.0 ...) and torch.empty gets a float size)
+    'torch.empty((2.0, 3))', 'torch.empty((2, 3.0))', 'torch.empty(2.0, 3)',
+    'torch.zeros((2.0,))', 'torch.ones(2.0, 3)', 'torch.randn((2.0, 3))',
+    'torch.full((2.0, 3), 1.0)', 'torch.empty((True, 3))', 'torch.nn.Conv2d(4, 8.0, 1)',
+    'A.reshape((2.0, 2))', 'A.reshape((2, 2.0))', 'A.reshape(2.0, 2)', 'A.reshape(2, 2.0)',
+    'A.reshape(4.0)', 'A.expand(2.0, 2)', 'A.expand((2, 2.0))', 'A.permute((1, 0.0))',
+    'A.permute(1.5)',
     'torch.zeros(-1)',
     'torch.zeros(2, -3)',
     'torch.ones(-1)',

@@ -79,3 +79,26 @@ def test_layernorm_model_trains_as_torch(torch: Any, one_thread: None) -> None:
     assert _same(our_norm, their_norm)
     for mine, reference in zip(ours, theirs, strict=True):
         assert _same(mine, reference)
+
+
+def test_layernorm_of_a_transposed_input_is_torchs(torch: Any, one_thread: None) -> None:
+    """ATen's layer_norm runs its kernel on input.expect_contiguous(): a transposed (B, L, D)
+    input (a Conv1d's output .transpose(1, 2) plus a residual) gives the kernel's bits, and so
+    do its three gradients."""
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((2, 512, 5)).astype(F32)
+    r = rng.standard_normal((2, 5, 512)).astype(F32)
+    g, b = rng.standard_normal(512).astype(F32), rng.standard_normal(512).astype(F32)
+    dy = rng.standard_normal((2, 5, 512)).astype(F32)
+    results = []
+    for module in (torch, gtorch):
+        weight, bias = (module.from_numpy(p.copy()).requires_grad_() for p in (g, b))
+        x = module.from_numpy(a.copy()).requires_grad_()
+        s = x.transpose(1, 2) + module.from_numpy(r)
+        assert not s.is_contiguous()
+        y = module.nn.functional.layer_norm(s, (512,), weight, bias)
+        y.backward(module.from_numpy(dy))
+        results.append([y.detach().numpy(), x.grad.numpy(), weight.grad.numpy(),
+                        bias.grad.numpy()])
+    for theirs, ours in zip(*results, strict=True):
+        assert _same(ours, theirs)

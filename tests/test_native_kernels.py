@@ -414,8 +414,8 @@ def test_packed_kernel_reads_any_strides(kernels: object, monkeypatch: pytest.Mo
         start = _values(rng, (m, n), case % 5)
         blocks = sgemm._kblocks(k)
         with np.errstate(all="ignore"):
-            expected = _emulated(monkeypatch, lambda: sgemm._chain(a, b, [(0, k)], start))[0]
-            parts = _emulated(monkeypatch, lambda: sgemm._chain(a, b, blocks))
+            expected = _emulated(monkeypatch, lambda: sgemm.chain_parts(a, b, [(0, k)], start))[0]
+            parts = _emulated(monkeypatch, lambda: sgemm.chain_parts(a, b, blocks))
             summed = np.array(parts[0])
             for part in parts[1:]:
                 summed += part

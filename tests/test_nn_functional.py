@@ -209,6 +209,25 @@ def test_max_pool_indices_match_torch(torch: Any) -> None:
     np.testing.assert_array_equal(actual.numpy(), expected.numpy())
 
 
+@pytest.mark.parametrize("shape, kernel, stride, padding",
+                         [((4, 64, 8, 8), 3, 1, 1), ((2, 3, 8, 8), 3, 1, 1), ((3, 8, 8), 3, 1, 1),
+                          ((2, 3, 9, 9), 2, 2, 0)])
+def test_max_pool_gradient_bits_match_torch(torch: Any, shape: tuple[int, ...], kernel: int,
+                                            stride: int, padding: int) -> None:
+    """Overlapping windows (GoogLeNet's MaxPool2d(3, stride=1, padding=1)) send several output
+    gradients to one input: ATen adds them in float32 in output order, bit for bit."""
+    rng = np.random.default_rng(sum(shape))
+    x = rng.standard_normal(shape).astype(np.float32)
+    grads = []
+    for module in (torch, gtorch):
+        xt = module.from_numpy(x.copy()).requires_grad_()
+        y = module.nn.functional.max_pool2d(xt, kernel, stride=stride, padding=padding)
+        g = np.random.default_rng(1).standard_normal(tuple(y.shape)).astype(np.float32)
+        y.backward(module.from_numpy(g))
+        grads.append(xt.grad.numpy())
+    assert (grads[0].view(np.uint32) == grads[1].view(np.uint32)).all()
+
+
 def test_batch_norm_updates_running_stats_like_torch(torch: Any) -> None:
     x = RNG.standard_normal((5, 3, 2)).astype(np.float32)
     results = []

@@ -17,7 +17,8 @@ from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 from gradsh.engine.vecmath import conv
 
-__all__ = ["ConvolutionBackward0", "ConvInputGrad", "ConvWeightGrad", "ConvolutionTransposeBackward0"]
+__all__ = ["ConvolutionBackward0", "ConvInputGrad", "ConvWeightGrad",
+           "ConvolutionTransposeBackward0"]
 
 Pair = tuple[int, int]
 
@@ -132,8 +133,10 @@ def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) ->
     """PyTorch's float32 bits (vecmath/conv.py: oneDNN's direct kernel, or slow_conv2d's MKL
     product for a small single sample) when gradsh reproduces them within the time bound."""
     if (x.__class__ is not np.ndarray or x.dtype != np.float32 or w.dtype != np.float32
-            or geo.groups != 1 or (bias is not None and bias.dtype != np.float32)):
+            or (bias is not None and bias.dtype != np.float32)):
         return None
+    if geo.groups > 1:
+        return _exact_grouped_forward(x, w, bias, geo)
     if conv.uses_onednn(x.shape, w.shape, geo.stride, geo.dilation, geo.groups,
                         threads.torch_threads()):
         return conv.onednn_forward(x, w, bias, geo.padding, geo.stride, geo.dilation)
@@ -145,6 +148,44 @@ def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) ->
             return None
         outputs.append(out)
     return np.stack(outputs).reshape(x.shape[0], w.shape[0], oh, ow)
+
+
+def _depthwise(x_shape: tuple[int, ...], w_shape: tuple[int, ...], geo: ConvGeometry) -> bool:
+    """One filter per channel, no dilation: oneDNN's depthwise kernels."""
+    return (geo.groups > 1 and w_shape[1] == 1 and w_shape[0] == geo.groups == x_shape[1]
+            and geo.dilation == (1, 1))
+
+
+def _whole_blocks(w_shape: tuple[int, ...], groups: int) -> bool:
+    """Whether a group's input and output channels are whole blocks of 8, where oneDNN runs
+    each group as a convolution of its own (others take another kernel, not found yet)."""
+    return w_shape[1] % 8 == 0 and (w_shape[0] // groups) % 8 == 0
+
+
+def _exact_grouped_forward(x: Array, w: Array, bias: Array | None,
+                           geo: ConvGeometry) -> Array | None:
+    """oneDNN's grouped forward: the depthwise kernel, or each group as a convolution of its
+    own (found by probing torch); None where a group's emulation is over the bound."""
+    if _depthwise(x.shape, w.shape, geo):
+        return conv.depthwise_forward(x, w, bias, geo.padding, geo.stride)
+    if not _whole_blocks(w.shape, geo.groups):
+        return None
+    g = geo.groups
+    c, o = x.shape[1] // g, w.shape[0] // g
+    out_size = geo.out_size(x.shape[2], x.shape[3], (w.shape[2], w.shape[3]))
+    # (a group's 1x1 kernel adds the bias after its chains, not as their start)
+    bias_after = conv.pointwise(x.shape, w.shape, geo.padding, geo.stride, out_size)
+    outputs = []
+    for i in range(g):
+        part = None if bias is None else bias[i * o:(i + 1) * o]
+        out = conv.onednn_forward(np.ascontiguousarray(x[:, i * c:(i + 1) * c]),
+                                  np.ascontiguousarray(w[i * o:(i + 1) * o]),
+                                  None if bias_after else part,
+                                  geo.padding, geo.stride, geo.dilation)
+        if out is None:
+            return None
+        outputs.append(out if part is None or not bias_after else out + part[:, None, None])
+    return np.concatenate(outputs, axis=1)
 
 
 def _as_2d(array: Array, one_d: bool) -> Array:
@@ -190,17 +231,31 @@ class ConvolutionBackward0(Function):
         geo = self.geo
         x_shape, w_shape = _shape_2d(self.x_shape), _shape_2d(self.w_shape)
         # PyTorch's float32 kernels: oneDNN's, or slow_conv2d's (ATen's im2col and MKL)
-        known = g.__class__ is np.ndarray and g.dtype == np.float32 and geo.groups == 1
+        float32 = g.__class__ is np.ndarray and g.dtype == np.float32
+        known = float32 and geo.groups == 1
         onednn = known and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation,
                                             geo.groups, threads.torch_threads())
         exact = onednn and conv.backward_known(geo.stride, geo.dilation)
         # (a dilated single sample is slow_conv_dilated2d's, another kernel: NumPy's then)
         slow = known and not onednn and geo.dilation == (1, 1)
+        # a depthwise convolution's input gradient: oneDNN's depthwise kernel
+        depthwise = float32 and _depthwise(x_shape, w_shape, geo)
+        # other grouped ones (whole blocks of channels): each group's gradients as a
+        # convolution's of its own (found by probing torch; a strided one's input gradient is
+        # another order: NumPy's then)
+        grouped = (float32 and geo.groups > 1 and _whole_blocks(w_shape, geo.groups)
+                   and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation, geo.groups,
+                                        threads.torch_threads())
+                   and conv.backward_known(geo.stride, geo.dilation))
         if need_x:
             w = _as_2d(self.saved("weight", F), self.one_d)
-            if exact and w.dtype == np.float32:
+            if depthwise and w.dtype == np.float32:
+                gx = conv.depthwise_backward_data(g, w, x_shape, geo.padding, geo.stride)
+            elif exact and w.dtype == np.float32:
                 gx = conv.onednn_backward_data(g, w, x_shape, geo.padding, geo.stride,
                                                geo.dilation)
+            elif grouped and geo.stride == (1, 1) and w.dtype == np.float32:
+                gx = _per_group(conv.onednn_backward_data, g, w, x_shape, geo, 1)
             elif slow and w.dtype == np.float32:
                 cols = conv.slow_backward_columns(g, w)
                 gx = None if cols is None else _col2im(cols, x_shape, w_shape, g.shape[2:], geo)
@@ -212,6 +267,8 @@ class ConvolutionBackward0(Function):
             if exact and x.dtype == np.float32:
                 gw = conv.onednn_backward_weights(x, g, w_shape, geo.padding, geo.stride,
                                                   geo.dilation)
+            elif grouped and x.dtype == np.float32:
+                gw = _per_group(conv.onednn_backward_weights, x, g, w_shape, geo, 0)
             elif slow and x.dtype == np.float32:
                 cols = _columns(x, (w_shape[2], w_shape[3]), geo)[0]
                 gw = conv.slow_backward_weights(cols, g)
@@ -220,13 +277,41 @@ class ConvolutionBackward0(Function):
                 gw = conv_backward_weight(x, g, w_shape, geo)
             gw = gw[:, :, 0, :] if self.one_d else gw
         if need_b:
-            if exact:
+            if exact or grouped:
                 gb = conv.onednn_backward_bias(g)
             elif slow:  # slow_conv2d's grad_bias is at::sum over (N, H, W)
                 gb = torch_sum(g, (0, 2, 3), False, np.float32)
             else:
                 gb = g.sum(axis=(0, 2, 3))
         return gx, gw, gb
+
+
+def _per_group(kernel: Any, a: Array, b: Array, shape: tuple[int, ...], geo: ConvGeometry,
+               axis: int) -> Array | None:
+    """A oneDNN backward kernel (data: a = output gradient, b = weight; weights: a = input,
+    b = output gradient) run on each group's channels, the results joined along `axis` (the
+    result shape's channels); None where a group's is over the bound."""
+    g = geo.groups
+    parts = []
+    for i in range(g):
+        def own(array: Array, channels: int) -> Array:
+            size = array.shape[channels] // g
+            index = [slice(None)] * array.ndim
+            index[channels] = slice(i * size, (i + 1) * size)
+            return np.ascontiguousarray(array[tuple(index)])
+
+        if axis == 1:  # data: (output gradient, weight) -> the input's group
+            group_shape = (shape[0], shape[1] // g, *shape[2:])
+            part = kernel(own(a, 1), own(b, 0), group_shape, geo.padding, geo.stride,
+                          geo.dilation)
+        else:  # weights: (input, output gradient) -> the weight's group
+            group_shape = (shape[0] // g, *shape[1:])
+            part = kernel(own(a, 1), own(b, 1), group_shape, geo.padding, geo.stride,
+                          geo.dilation)
+        if part is None:
+            return None
+        parts.append(part)
+    return np.concatenate(parts, axis=axis)
 
 
 def _shape_2d(shape: tuple[int, ...]) -> tuple[int, ...]:

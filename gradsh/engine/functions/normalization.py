@@ -204,12 +204,14 @@ def _aten_kernel(x: Tensor, weight: Tensor, bias: Tensor, running_mean: Tensor |
                and t._data.flags.c_contiguous for t in present)
 
 
-def _layer_norm_kernel(x: Tensor, weight: Tensor, bias: Tensor,
-                       affine: tuple[bool, bool]) -> bool:
-    """Whether ATen's layer_norm kernel runs on a float32 NumPy input in the default layout
-    with float32 parameters (vecmath/layernorm.py reproduces it)."""
+def _layer_norm_kernel(x: Tensor, weight: Tensor, bias: Tensor, affine: tuple[bool, bool],
+                       any_layout: bool = False) -> bool:
+    """Whether ATen's layer_norm kernel runs on a float32 NumPy input with float32 parameters
+    (vecmath/layernorm.py reproduces it): in the default layout, or in any (`any_layout`: layer
+    norm, which runs it on a contiguous copy, input.expect_contiguous())."""
     data = x._data
-    if data.__class__ is not np.ndarray or data.dtype != np.float32 or not data.flags.c_contiguous:
+    if (data.__class__ is not np.ndarray or data.dtype != np.float32
+            or not (any_layout or data.flags.c_contiguous)):
         return False
     return all(t._data.__class__ is np.ndarray and t._data.dtype == np.float32
                for t, used in ((weight, affine[0]), (bias, affine[1])) if used)
@@ -336,12 +338,12 @@ class NativeLayerNormBackward0(_GroupedNorm):
         affine_shape = (1,) * len(lead) + tuple(x.shape[x.ndim - normalized:])
         if affine[1]:
             self.save("bias", bias)  # (as PyTorch's: an input of the node create_graph makes)
-        self.kernel = _layer_norm_kernel(x, weight, bias, affine)
+        self.kernel = _layer_norm_kernel(x, weight, bias, affine, any_layout=True)
         if not self.kernel:
             return self.normalise(x, weight, bias, grouped, (1,), affine_shape, eps, affine)
-        # float32 in the default layout: ATen's kernel, bit for bit (vecmath/layernorm.py)
+        # float32: ATen's kernel on a contiguous copy, bit for bit (vecmath/layernorm.py)
         self.keep(x, weight, grouped, (1,), affine_shape, eps, affine)
-        y, mean, rstd = layernorm.forward(x._data.reshape(grouped),
+        y, mean, rstd = layernorm.forward(np.ascontiguousarray(x._data).reshape(grouped),
                                           *_flat_params(weight, bias, affine), eps)
         self.mean, self.invstd = mean.reshape(rows, 1), rstd.reshape(rows, 1)
         return y.reshape(x.shape)

@@ -1,7 +1,7 @@
 """Nodes of pooling: max (MaxPool2DWithIndicesBackward0), average (AvgPool2DBackward0) and
 adaptive average (AdaptiveAvgPool2DBackward0), all 2-D (the 1-D forms pool an unsqueezed input,
-as in ATen). Windows come from strided views; the backward scatters with bincount or one
-strided add per kernel position."""
+as in ATen). Windows come from strided views; the backward scatters (float32: np.add.at, in
+ATen's order; else bincount) or one strided add per kernel position."""
 
 from __future__ import annotations
 
@@ -108,6 +108,11 @@ class MaxPool2DWithIndicesBackward0(Function):
         planes = grad.size // max(grad.shape[-1] * grad.shape[-2], 1)
         offsets = xp.arange(planes).reshape(-1, 1) * plane
         where = (self.indices.reshape(planes, -1) + offsets).ravel()
+        if xp is np and grad.dtype == np.float32:
+            # ATen's kernel: grad_input[max index] += grad, in float32, in output order
+            summed = np.zeros(planes * plane, np.float32)
+            np.add.at(summed, where, grad.reshape(-1))
+            return (summed.reshape(shape),)
         summed = xp.bincount(where, weights=grad.reshape(-1), minlength=planes * plane)
         return (summed.astype(grad.dtype, copy=False).reshape(shape),)
 

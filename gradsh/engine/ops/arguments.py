@@ -168,17 +168,31 @@ def checked_fill(value: Any, dtype: DType) -> Any:
     return value
 
 
+# the factories whose only positional parameter is the size (rand and randn have a generator
+# overload too: another message)
+_ONE_SIGNATURE = frozenset({"empty", "zeros", "ones"})
+
+
 def size_args(args: tuple[Any, ...], fname: str = "zeros", itemsize: int = 0) -> tuple[int, ...]:
     """`zeros(2, 3)`, `zeros((2, 3))`, `zeros([2, 3])` and `zeros(size)` all mean shape (2, 3).
 
     With `itemsize`, a shape over gradsh's memory limit is refused before anything is allocated.
     """
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+    sequence = len(args) == 1 and isinstance(args[0], (tuple, list))
+    if sequence:
         args = tuple(args[0])
     shape = []
     for i, item in enumerate(args):
         n = as_int(item)
         if n is None:
+            # PyTorch's parser takes a size whose first element is not an int for no size at all
+            if i == 0 and sequence:
+                raise TorchTypeError(
+                    f"{fname}(): argument 'size' (position 1) must be tuple of ints, but found "
+                    f"element of type {_type_name(item)} at pos 0")
+            if i == 0 and len(args) > 1 and fname in _ONE_SIGNATURE:
+                raise TorchTypeError(
+                    f"{fname}() takes 1 positional argument but {len(args)} were given")
             if len(args) > 1:
                 raise TorchTypeError(
                     f"{fname}(): argument 'size' failed to unpack the object at pos {i + 1} with "

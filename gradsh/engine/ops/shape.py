@@ -86,16 +86,27 @@ def _infer_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
 
 
 def _shape_args(args: tuple[Any, ...], fname: str = "view") -> tuple[int, ...]:
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+    """The shape of `view(2, 3)` or `reshape((2, 3))`, with PyTorch's parser errors: a first
+    element that is not an int fails the match, a later one fails the unpacking."""
+    name = {"reshape": "shape", "permute": "dims"}.get(fname, "size")
+    sequence = len(args) == 1 and isinstance(args[0], (tuple, list))
+    if sequence:
         args = tuple(args[0])
     out = []
     for i, item in enumerate(args):
         n = as_int(item)
         if n is None:
+            kind = _type_name(item)
+            if i > 0:
+                raise TorchTypeError(
+                    f"{fname}(): argument '{name}' failed to unpack the object at pos {i + 1} "
+                    f'with error "type must be tuple of ints,but got {kind}"')
+            if not sequence and len(args) > 1:
+                raise TorchTypeError(
+                    f"{fname}() takes 1 positional argument but {len(args)} were given")
             raise TorchTypeError(
-                f"{fname}(): argument 'size' (position 1) must be tuple of ints, but found "
-                f"element of type {_type_name(item)} at pos {i}"
-            )
+                f"{fname}(): argument '{name}' (position 1) must be tuple of ints, "
+                + (f"but found element of type {kind} at pos 0" if sequence else f"not {kind}"))
         out.append(n)
     return tuple(out)
 

@@ -202,6 +202,11 @@ def _parse(signature: _Signature, name: str, args: tuple[Any, ...], kwargs: dict
             continue
         else:
             where = "" if keyword else f" (position {position + 1})"
+            if (param.type == "tuple of ints" and isinstance(value, (tuple, list)) and value
+                    and not _is_int(value[0])):  # the parser names the first element's type
+                return _fail(raise_error, TorchTypeError(
+                    f"{name}(): argument '{param.name}'{where} must be {param.type}, but found "
+                    f"element of type {_py_type(value[0])} at pos 0"))
             return _fail(raise_error, TorchTypeError(
                 f"{name}(): argument '{param.name}'{where} must be {param.type}, not "
                 f"{_py_type(value)}"))

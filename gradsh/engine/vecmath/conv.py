@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from gradsh.engine import limits
-from gradsh.engine.vecmath import native, sgemm
+from gradsh.engine.vecmath import blas, native, sgemm
 from gradsh.engine.vecmath.fp import F32, fma32
 
 IC_BLOCK = 16
@@ -63,6 +63,8 @@ def onednn_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
     h, width = padded.shape[2], padded.shape[3]
     oh = (h - dilation[0] * (kh - 1) - 1) // stride[0] + 1
     ow = (width - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    if pointwise(x.shape, w.shape, padding, stride, (oh, ow)):
+        return _pointwise_forward(x, w, bias, stride)
     outputs = n * o * oh * ow
     steps = c * kh * kw
     if _compiled(outputs * steps, padded.size):
@@ -87,11 +89,75 @@ def onednn_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
     return total
 
 
+# oneDNN's 1x1 kernels (a 1x1 convolution without padding whose stride divides the input),
+# found by probing torch: forward, the input channels in chunks of 256, each one chain from 0
+# (the first from the bias), the chunks added in order; backward weights, one chain per sample
+# over its output pixels, the samples added in order.
+POINTWISE_CHUNK = 256
+
+
+def pointwise(x_shape: tuple[int, ...], w_shape: tuple[int, ...], padding: tuple[int, int],
+               stride: tuple[int, int], out: tuple[int, int]) -> bool:
+    """Whether oneDNN runs its 1x1 kernels (the input reduced to unit stride)."""
+    return (w_shape[2] == w_shape[3] == 1 and padding == (0, 0)
+            and (out[0] * stride[0], out[1] * stride[1]) == tuple(x_shape[2:]))
+
+
+def _pointwise_backward_weights(x: np.ndarray, gy: np.ndarray,
+                                stride: tuple[int, int]) -> np.ndarray | None:
+    """oneDNN's 1x1 backward weights, (O, C, 1, 1), or None over the bound."""
+    n, o = gy.shape[:2]
+    c = x.shape[1]
+    pixels = gy.shape[2] * gy.shape[3]
+    if sgemm.cost("chain", o, c, n * pixels) > sgemm.EXACT_MAX_US:
+        return None
+    rows = np.ascontiguousarray(gy.transpose(1, 0, 2, 3), F32).reshape(o, -1)
+    picked = x[:, :, ::stride[0], ::stride[1]]
+    columns = np.ascontiguousarray(picked.transpose(0, 2, 3, 1), F32).reshape(-1, c)
+    parts = sgemm.chain_parts(rows, columns, [(i * pixels, (i + 1) * pixels) for i in range(n)])
+    out = parts[0].copy()
+    for part in parts[1:]:
+        out += part
+    return out.reshape(o, c, 1, 1)
+
+
+def _pointwise_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
+                       stride: tuple[int, int]) -> np.ndarray | None:
+    """oneDNN's 1x1 kernel on float32 NCHW `x` (strided by `stride`), or None over the bound:
+    (O, C) @ (C, N*OH*OW) in POINTWISE_CHUNK chains."""
+    n, c = x.shape[:2]
+    o = w.shape[0]
+    picked = x[:, :, ::stride[0], ::stride[1]]
+    oh, ow = picked.shape[2:]
+    if sgemm.cost("chain", o, n * oh * ow, c) > sgemm.EXACT_MAX_US:
+        return None
+    columns = np.ascontiguousarray(picked.transpose(1, 0, 2, 3)).reshape(c, -1)
+    weights = np.ascontiguousarray(w.reshape(o, c), F32)
+    start = None
+    if bias is not None:
+        start = np.ascontiguousarray(np.broadcast_to(np.asarray(bias, F32)[:, None],
+                                                     (o, columns.shape[1])))
+    chunks = [(k0, min(k0 + POINTWISE_CHUNK, c)) for k0 in range(0, c, POINTWISE_CHUNK)]
+    out = sgemm.chain_parts(weights, columns, chunks[:1], start)[0]
+    if len(chunks) > 1:
+        for part in sgemm.chain_parts(weights, columns, chunks[1:]):
+            out += part
+    return np.ascontiguousarray(out.reshape(o, n, oh, ow).transpose(1, 0, 2, 3))
+
+
+def _over_bound(m: int, n: int, k: int, count: int = 1) -> bool:
+    """Whether `count` (m x n x k) products of slow_conv2d would take the emulation past the
+    bound; never where MKL itself is loaded (its sgemm is torch's, at MKL's speed)."""
+    if blas.available():
+        return False
+    return count * sgemm.cost("blocked", m, n, k) > sgemm.EXACT_MAX_US
+
+
 def slow_forward(cols: np.ndarray, w: np.ndarray, bias: np.ndarray | None) -> np.ndarray | None:
     """slow_conv2d for one sample: weight (O, K) @ columns (K, OH*OW) by MKL's sgemm, the bias
     (when present) as the product's starting value; None over the bound."""
     weights = w.reshape(w.shape[0], -1)
-    if sgemm.cost("blocked", weights.shape[0], cols.shape[1], cols.shape[0]) > sgemm.EXACT_MAX_US:
+    if _over_bound(weights.shape[0], cols.shape[1], cols.shape[0]):
         return None
     if bias is None:
         return sgemm.mm(weights, cols)
@@ -105,7 +171,7 @@ def slow_backward_columns(gy: np.ndarray, w: np.ndarray) -> np.ndarray | None:
     n, o = gy.shape[:2]
     weights = w.reshape(o, -1)
     rows = gy.reshape(n, o, -1)
-    if n * sgemm.cost("blocked", weights.shape[1], rows.shape[2], o) > sgemm.EXACT_MAX_US:
+    if _over_bound(weights.shape[1], rows.shape[2], o, n):
         return None
     return np.stack([sgemm.mm(weights.T, sample) for sample in rows])
 
@@ -117,7 +183,7 @@ def slow_backward_weights(cols: np.ndarray, gy: np.ndarray) -> np.ndarray | None
     n, o = gy.shape[:2]
     rows = gy.reshape(n, o, -1)
     k = cols.shape[1]
-    if n * sgemm.cost("blocked", o, k, rows.shape[2]) > sgemm.EXACT_MAX_US:
+    if _over_bound(o, k, rows.shape[2], n):
         return None
     acc = np.zeros((o, k), F32)
     for sample, columns in zip(rows, cols, strict=True):
@@ -149,6 +215,10 @@ def onednn_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...]
     (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
     h, width = x_shape[2] + 2 * ph, x_shape[3] + 2 * pw
     pieces = data_pieces(o, kw, x_shape[3], stride)
+    if stride == (1, 1) and pointwise(x_shape, w.shape, padding, stride, (oh, ow)):
+        # the 1x1 kernel: the output channels in chunks of 256 (strided: one chain, as above)
+        pieces = [(start, min(start + POINTWISE_CHUNK, o), 0, 1)
+                  for start in range(0, o, POINTWISE_CHUNK)]
     if _compiled(n * c * h * width * o * kh * kw, n * o * kh * kw * h * width):
         return _compiled_backward_data(gy, w, x_shape, padding, stride, dilation, pieces)
     if o * kh * kw * (_STEP_US + n * c * oh * ow * _ELEMENT_US) > sgemm.EXACT_MAX_US:
@@ -173,6 +243,46 @@ def onednn_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...]
     return np.ascontiguousarray(total[:, :, ph:ph + x_shape[2], pw:pw + x_shape[3]])
 
 
+def depthwise_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
+                      padding: tuple[int, int], stride: tuple[int, int]) -> np.ndarray:
+    """oneDNN's depthwise forward (groups = channels, one filter each, no dilation), found by
+    probing torch: each output one chain over the kernel positions row by row, from the bias
+    (or 0)."""
+    n, c = x.shape[:2]
+    kh, kw = w.shape[2], w.shape[3]
+    (ph, pw), (sh, sw) = padding, stride
+    padded = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))) if ph or pw else x
+    oh = (padded.shape[2] - kh) // sh + 1
+    ow = (padded.shape[3] - kw) // sw + 1
+    shape = (n, c, oh, ow)
+    acc = np.zeros(shape, F32)
+    if bias is not None:
+        acc[...] = np.asarray(bias, F32)[None, :, None, None]
+    for i in range(kh):
+        for j in range(kw):
+            window = padded[:, :, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw]
+            acc = fma32(window, np.broadcast_to(w[None, :, 0, i, j, None, None], shape), acc)
+    return acc
+
+
+def depthwise_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...],
+                            padding: tuple[int, int], stride: tuple[int, int]) -> np.ndarray:
+    """oneDNN's depthwise backward data (groups = channels, one filter each, no dilation),
+    found by probing torch: each input element's chain from 0 over the kernel positions that
+    reach it, row by row."""
+    n, c, h, width = x_shape
+    kh, kw = w.shape[2], w.shape[3]
+    (ph, pw), (sh, sw) = padding, stride
+    oh, ow = gy.shape[2], gy.shape[3]
+    acc = np.zeros((n, c, h + 2 * ph, width + 2 * pw), F32)
+    for i in range(kh):
+        for j in range(kw):
+            rows, cols = slice(i, i + sh * (oh - 1) + 1, sh), slice(j, j + sw * (ow - 1) + 1, sw)
+            weights = np.broadcast_to(w[None, :, 0, i, j, None, None], gy.shape)
+            acc[:, :, rows, cols] = fma32(gy, weights, acc[:, :, rows, cols])
+    return np.ascontiguousarray(acc[:, :, ph:ph + h, pw:pw + width])
+
+
 def onednn_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, ...],
                             padding: tuple[int, int], stride: tuple[int, int],
                             dilation: tuple[int, int]) -> np.ndarray | None:
@@ -180,6 +290,8 @@ def onednn_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, .
     then the output rows and columns. None over the time bound."""
     n, o, oh, ow = gy.shape
     c, kh, kw = w_shape[1], w_shape[2], w_shape[3]
+    if pointwise(x.shape, w_shape, padding, stride, (oh, ow)):
+        return _pointwise_backward_weights(x, gy, stride)
     if _compiled(n * oh * ow * o * c * kh * kw, x.size * kh * kw):
         return _compiled_backward_weights(x, gy, w_shape, padding, stride, dilation)
     if n * oh * ow * (_STEP_US + o * c * kh * kw * _ELEMENT_US) > sgemm.EXACT_MAX_US:

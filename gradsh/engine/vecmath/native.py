@@ -3,7 +3,7 @@
 `kernels` is the extension module, or None where it was not built (no C compiler at install)
 or GRADSH_NATIVE=0 is set; the callers (sgemm.py, fp.fma32, sleef.py, cascade_sum.py,
 kernels.py's log_softmax, nll_sum.py) then run their NumPy emulation. Each function here takes
-and returns what the emulated function of the same name does (sgemm's `_chain`, `_dot_rows`,
+and returns what the emulated function of the same name does (sgemm's `chain_parts`, `_dot_rows`,
 ...); `blocked` is sgemm's general kernel with its blocks, start and scaling in one call.
 """
 

@@ -218,7 +218,7 @@ def _kblocks(k: int, wide: bool = False) -> list[tuple[int, int]]:
     return blocks
 
 
-def _chain(a: np.ndarray, b: np.ndarray, blocks: list[tuple[int, int]],
+def chain_parts(a: np.ndarray, b: np.ndarray, blocks: list[tuple[int, int]],
            start: np.ndarray | None = None) -> np.ndarray:
     """One fused multiply-add chain per output and k block, from 0 (or from `start`, one
     block), the blocks side by side (the shorter ones padded with 0 * 0, which leaves a sum
@@ -247,7 +247,7 @@ def _blocked_parts(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     blocks = _kblocks(a.shape[1], _wide(a, b))
     if not blocks:
         return np.zeros((1, a.shape[0], b.shape[1]), F32)
-    return _chain(a, b, blocks)
+    return chain_parts(a, b, blocks)
 
 
 def _wide(a: np.ndarray, b: np.ndarray) -> bool:
@@ -383,7 +383,7 @@ def _axpy(x: np.ndarray, rows: np.ndarray, start: np.ndarray | None = None) -> n
     wide = n - n % 16
     y = np.zeros(n, F32) if start is None else np.array(start, F32)
     if n % 16:
-        y[wide:] = _chain(x[None, :], rows[:, wide:], [(0, k)], y[None, wide:])[0, 0]
+        y[wide:] = chain_parts(x[None, :], rows[:, wide:], [(0, k)], y[None, wide:])[0, 0]
     if not wide:
         return y
     x64 = x.astype(F64)
@@ -463,7 +463,7 @@ def _unfused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _fused_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return _chain(a, b, [(0, a.shape[1])])[0]
+    return chain_parts(a, b, [(0, a.shape[1])])[0]
 
 
 def chain(a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None,
@@ -482,9 +482,9 @@ def chain(a: np.ndarray, b: np.ndarray, start: np.ndarray | None = None,
         return np.zeros((m, n), F32) if start is None else np.array(start, F32)
 
     def run(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        parts = _chain(a, b, blocks[:1], start)[0]
+        parts = chain_parts(a, b, blocks[:1], start)[0]
         if len(blocks) > 1:
-            for part in _chain(a, b, blocks[1:]):
+            for part in chain_parts(a, b, blocks[1:]):
                 parts += part
         return parts
 
