@@ -283,6 +283,13 @@ def softmax(x: np.ndarray, dim: int = -1, threads: int = 1) -> np.ndarray:
 
 def _softmax_columns(cols: np.ndarray, vector: bool) -> np.ndarray:
     """One side of _vec_softmax on columns (dim, n): sequential max, exp, sum from 0, divide."""
+    e, total = _column_exponentials(cols, vector)
+    return e / total
+
+
+def _column_exponentials(cols: np.ndarray, vector: bool) -> tuple[np.ndarray, np.ndarray]:
+    """_vec_softmax's first two steps on columns: exp(x - max) (SLEEF's in a vectorised
+    column, the C library's in a scalar one) and their sum from 0 along the columns."""
     mx = cols[0].copy()
     for row in cols[1:]:
         mx = maximum(mx, row) if vector else where(mx < row, row, mx)
@@ -291,7 +298,7 @@ def _softmax_columns(cols: np.ndarray, vector: bool) -> np.ndarray:
     total = np.zeros_like(mx)
     for row in e:
         total = total + row
-    return e / total
+    return e, total
 
 
 def softmax_reduced(x: np.ndarray, dim: int, narrow: np.dtype, threads: int = 1) -> np.ndarray:
@@ -305,14 +312,7 @@ def softmax_reduced(x: np.ndarray, dim: int, narrow: np.dtype, threads: int = 1)
 
 
 def _reduced_columns(cols: np.ndarray, vector: bool, narrow: np.dtype) -> np.ndarray:
-    mx = cols[0].copy()
-    for row in cols[1:]:
-        mx = maximum(mx, row) if vector else where(mx < row, row, mx)
-    diff = cols - mx
-    e = sleef.expf_u10(diff) if vector else libm.expf(diff.reshape(-1)).reshape(diff.shape)
-    total = np.zeros_like(mx)
-    for row in e:
-        total = total + row
+    e, total = _column_exponentials(cols, vector)
     if not vector:
         e = e.astype(narrow).astype(F32)
     return (e / total).astype(narrow)
