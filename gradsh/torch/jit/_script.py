@@ -11,7 +11,7 @@ from typing import Any
 
 from gradsh.torch import nn
 
-__all__ = ["ScriptModule", "RecursiveScriptModule", "ScriptFunction", "script",
+__all__ = ["CopiedModule", "ScriptModule", "RecursiveScriptModule", "ScriptFunction", "script",
            "script_method", "copy_tree"]
 
 
@@ -25,8 +25,9 @@ class ScriptModule(nn.Module):
         save(self, f, **kwargs)
 
 
-class RecursiveScriptModule(ScriptModule):
-    """A scripted module: its original class's behaviour, PyTorch's name and repr."""
+class CopiedModule(ScriptModule):
+    """A module of copy_tree's (scripted or traced): its original class's behaviour, and the
+    `original_name=...` line PyTorch prints for it."""
 
     _original_class: type
 
@@ -34,11 +35,15 @@ class RecursiveScriptModule(ScriptModule):
     def original_name(self) -> str:
         return self._original_class.__name__
 
-    def _get_name(self) -> str:
-        return "RecursiveScriptModule"
-
     def extra_repr(self) -> str:
         return f"original_name={self.original_name}"
+
+
+class RecursiveScriptModule(CopiedModule):
+    """A scripted module: its original class's behaviour, PyTorch's name and repr."""
+
+    def _get_name(self) -> str:
+        return "RecursiveScriptModule"
 
 
 class ScriptFunction:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from gradsh.torch import nn
-from gradsh.torch.jit._script import ScriptFunction, ScriptModule, copy_tree
+from gradsh.torch.jit._script import CopiedModule, ScriptFunction, ScriptModule, copy_tree
 
 __all__ = ["TracedModule", "TopLevelTracedModule", "TracerWarning", "trace", "trace_module",
            "is_tracing"]
@@ -24,18 +24,11 @@ class TracerWarning(Warning):
     pass
 
 
-class TracedModule(ScriptModule):
-    _original_class: type
-
-    @property
-    def original_name(self) -> str:
-        return self._original_class.__name__
+class TracedModule(CopiedModule):
+    """A traced module: printed under its original class's name."""
 
     def _get_name(self) -> str:
         return self._original_class.__name__
-
-    def extra_repr(self) -> str:
-        return f"original_name={self.original_name}"
 
 
 class TopLevelTracedModule(TracedModule):
