@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -50,15 +51,15 @@ def engine_path(request: pytest.FixtureRequest) -> Iterator[str]:
     fastpath.enable(before)
 
 
-@pytest.fixture
-def one_thread(torch: Any) -> Iterator[None]:
-    """PyTorch and gradsh at one intra-op thread for the test (MKL and oneDNN split some work
-    among threads, which changes their bits), restored after."""
+@contextlib.contextmanager
+def pinned_threads(torch: Any, count: int) -> Iterator[None]:
+    """PyTorch and gradsh both at `count` intra-op threads (MKL, oneDNN and ATen's loops split
+    work among threads, which changes their bits), restored after."""
     from gradsh.engine import threads
 
     previous, ours = torch.get_num_threads(), threads.torch_threads()
-    torch.set_num_threads(1)
-    threads.set_torch_threads(1)
+    torch.set_num_threads(count)
+    threads.set_torch_threads(count)
     try:
         yield
     finally:
@@ -66,19 +67,19 @@ def one_thread(torch: Any) -> Iterator[None]:
         threads.set_torch_threads(ours)
 
 
+@pytest.fixture
+def one_thread(torch: Any) -> Iterator[None]:
+    """PyTorch and gradsh at one intra-op thread for the test."""
+    with pinned_threads(torch, 1):
+        yield
+
+
 @pytest.fixture(params=[1, 2], ids=["1 thread", "2 threads"])
 def thread_count(torch: Any, request: Any) -> Iterator[int]:
-    """Runs a test with PyTorch and gradsh both set to 1, then 2 intra-op threads."""
-    from gradsh.engine import threads
-
-    previous, ours = torch.get_num_threads(), threads.torch_threads()
-    torch.set_num_threads(request.param)
-    threads.set_torch_threads(request.param)
-    try:
+    """Runs a test with PyTorch and gradsh both set to 1, then 2 intra-op threads (a test may
+    parametrize `thread_count` indirectly with other counts)."""
+    with pinned_threads(torch, request.param):
         yield request.param
-    finally:
-        torch.set_num_threads(previous)
-        threads.set_torch_threads(ours)
 
 
 def _required(variable: str, what: str, remedy: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import ml_dtypes
@@ -149,28 +149,18 @@ REDUCTIONS: dict[str, Callable[[Any, int], Any]] = {
 }
 
 
-@pytest.fixture(params=[1, 2, 3])
-def intra_op_threads(request: pytest.FixtureRequest, torch: Any) -> Iterator[int]:
-    """PyTorch and gradsh at 1, 2 or 3 intra-op threads: softmax over a dimension other than
-    the last splits its columns among the threads, and a thread's tail columns round their
-    exponentials to the narrow dtype first (a bfloat16 softmax over dim 0 differed from
-    PyTorch's at one thread when gradsh rounded every column that way)."""
-    from gradsh.engine import threads
-
-    previous, ours = torch.get_num_threads(), threads.torch_threads()
-    torch.set_num_threads(request.param)
-    threads.set_torch_threads(request.param)
-    try:
-        yield request.param
-    finally:
-        torch.set_num_threads(previous)
-        threads.set_torch_threads(ours)
+# softmax over a dimension other than the last splits its columns among the threads, and a
+# thread's tail columns round their exponentials to the narrow dtype first (a bfloat16 softmax
+# over dim 0 differed from PyTorch's at one thread when gradsh rounded every column that way):
+# these run with PyTorch and gradsh both at 1, 2 and 3 threads (conftest's thread_count).
+THREE_COUNTS = pytest.mark.parametrize("thread_count", [1, 2, 3], indirect=True)
 
 
+@THREE_COUNTS
 @pytest.mark.parametrize("dim", [0, 1])
 @pytest.mark.parametrize("name", sorted(REDUCTIONS))
 def test_bfloat16_reductions_accumulate_in_float32(name: str, dim: int, torch: Any,
-                                                    intra_op_threads: int) -> None:
+                                                    thread_count: int) -> None:
     x = _batch((64, 37), seed=dim)
     grad = _batch((64, 37) if name in ("cumsum", "softmax", "log_softmax") else
                   ((37,) if dim == 0 else (64,)), seed=5, scale=1.0)
@@ -184,10 +174,11 @@ def test_bfloat16_reductions_accumulate_in_float32(name: str, dim: int, torch: A
         assert _mismatches(t.grad, g.grad) == 0
 
 
+@THREE_COUNTS
 @pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
 @pytest.mark.parametrize("shape, dim", [((3, 100), 0), ((4, 9, 70), 1), ((2, 3, 40, 5), 1)])
 def test_reduced_softmax_over_an_inner_dimension(dtype: str, shape: tuple[int, ...], dim: int,
-                                                  torch: Any, intra_op_threads: int) -> None:
+                                                  torch: Any, thread_count: int) -> None:
     x = np.random.default_rng(len(shape)).standard_normal(shape).astype(np.float32) * 3
     for name in ("softmax", "log_softmax"):
         t = getattr(torch.from_numpy(x).to(getattr(torch, dtype)), name)(dim)

@@ -12,7 +12,7 @@ import hashlib
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -32,19 +32,6 @@ def torch(torch: Any) -> Any:
     if capability != "AVX512":
         pytest.skip(f"gradsh reproduces PyTorch's AVX512 kernels; this torch uses {capability}")
     return torch
-
-
-@pytest.fixture
-def one_thread(torch: Any) -> Iterator[None]:
-    """torch and gradsh with one intra-op thread; restored afterwards."""
-    previous, ours = torch.get_num_threads(), threads.torch_threads()
-    torch.set_num_threads(1)
-    threads.set_torch_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(previous)
-        threads.set_torch_threads(ours)
 
 
 def _bits_equal(ours: Any, theirs: Any) -> np.ndarray:

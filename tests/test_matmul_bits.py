@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import pinned_threads
 
 import gradsh.torch as gtorch
 from gradsh.engine.vecmath import blas, native, sgemm
@@ -26,14 +27,8 @@ def torch(torch: Any) -> Iterator[Any]:
     the emulation reproduces one), where MKL runs the AVX-512 kernels that gradsh reproduces."""
     if torch.backends.cpu.get_cpu_capability() != "AVX512":
         pytest.skip("gradsh reproduces MKL's AVX-512 kernels; this machine runs others")
-    from gradsh.engine import threads
-
-    previous, ours = torch.get_num_threads(), threads.torch_threads()
-    torch.set_num_threads(1)
-    threads.set_torch_threads(1)
-    yield torch
-    torch.set_num_threads(previous)
-    threads.set_torch_threads(ours)
+    with pinned_threads(torch, 1):
+        yield torch
 
 
 @pytest.fixture(autouse=True, params=["mkl", "native", "numpy"])
