@@ -266,7 +266,7 @@ class ConvolutionBackward0(Function):
             x = _as_2d(self.saved("input", F), self.one_d)
             if exact and x.dtype == np.float32:
                 gw = conv.onednn_backward_weights(x, g, w_shape, geo.padding, geo.stride,
-                                                  geo.dilation)
+                                                  geo.dilation, threads.torch_threads())
             elif grouped and x.dtype == np.float32:
                 gw = _per_group(conv.onednn_backward_weights, x, g, w_shape, geo, 0)
             elif slow and x.dtype == np.float32:
@@ -277,7 +277,11 @@ class ConvolutionBackward0(Function):
                 gw = conv_backward_weight(x, g, w_shape, geo)
             gw = gw[:, :, 0, :] if self.one_d else gw
         if need_b:
-            if exact or grouped:
+            if exact:
+                gb = conv.onednn_backward_bias(g, conv.bias_spans(
+                    x_shape, w_shape, geo.padding, geo.stride, geo.dilation,
+                    threads.torch_threads()))
+            elif grouped:  # (oneDNN gives each group a thread of its own: no split)
                 gb = conv.onednn_backward_bias(g)
             elif slow:  # slow_conv2d's grad_bias is at::sum over (N, H, W)
                 gb = torch_sum(g, (0, 2, 3), False, np.float32)

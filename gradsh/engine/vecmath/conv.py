@@ -11,10 +11,12 @@ right after the first block's.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from gradsh.engine import limits
-from gradsh.engine.vecmath import blas, native, sgemm
+from gradsh.engine.vecmath import blas, conv_split, native, sgemm
 from gradsh.engine.vecmath.fp import F32, fma32
 
 IC_BLOCK = 16
@@ -285,50 +287,81 @@ def depthwise_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, .
 
 def onednn_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, ...],
                             padding: tuple[int, int], stride: tuple[int, int],
-                            dilation: tuple[int, int]) -> np.ndarray | None:
+                            dilation: tuple[int, int], threads: int = 1) -> np.ndarray | None:
     """oneDNN's backward-weights kernel: one fused chain per weight, from 0, over the samples,
-    then the output rows and columns. None over the time bound."""
+    then the output rows and columns; at more than one thread that chain cut where the driver
+    splits the minibatch (conv_split.bwd_weights_spans), the threads' chains added in order.
+    None over the time bound."""
     n, o, oh, ow = gy.shape
     c, kh, kw = w_shape[1], w_shape[2], w_shape[3]
     if pointwise(x.shape, w_shape, padding, stride, (oh, ow)):
         return _pointwise_backward_weights(x, gy, stride)
+    spans = conv_split.bwd_weights_spans(x.shape, w_shape, padding, stride, dilation,
+                                         threads) or [(0, n * oh * ow)]
     if _compiled(n * oh * ow * o * c * kh * kw, x.size * kh * kw):
-        return _compiled_backward_weights(x, gy, w_shape, padding, stride, dilation)
+        return _compiled_backward_weights(x, gy, w_shape, padding, stride, dilation, spans)
     if n * oh * ow * (_STEP_US + o * c * kh * kw * _ELEMENT_US) > sgemm.EXACT_MAX_US:
         return None
-    (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
+    (ph, pw) = padding
     padded = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))) if ph or pw else x
     windows = np.stack([np.stack(row, axis=-1) for row in
                         _windows(padded, kh, kw, (oh, ow), stride, dilation)], axis=-2)
-    # windows: (N, C, OH, OW, kh, kw); the chain's step (s, r, q) multiplies gy[s, :, r, q]
+    # windows: (N, C, OH, OW, kh, kw); the chain's step k = (s, r, q) multiplies gy[s, :, r, q]
     # by windows[s, :, r, q]
-    acc = np.zeros((o, c, kh, kw), F32)
-    for s in range(n):
-        for r in range(oh):
-            for q in range(ow):
-                acc = fma32(np.broadcast_to(gy[s, :, r, q][:, None, None, None], acc.shape),
-                            np.broadcast_to(windows[s, :, r, q][None], acc.shape), acc)
-    return acc
+    flat_gy = gy.transpose(0, 2, 3, 1).reshape(-1, o)
+    flat_windows = windows.transpose(0, 2, 3, 1, 4, 5).reshape(-1, c, kh, kw)
+    total = None
+    for begin, end in spans:
+        acc = np.zeros((o, c, kh, kw), F32)
+        for k in range(begin, end):
+            acc = fma32(np.broadcast_to(flat_gy[k][:, None, None, None], acc.shape),
+                        np.broadcast_to(flat_windows[k][None], acc.shape), acc)
+        total = acc if total is None else total + acc
+    return total
 
 
-def onednn_backward_bias(gy: np.ndarray) -> np.ndarray:
+def onednn_backward_bias(gy: np.ndarray,
+                         spans: list[tuple[int, int]] | None = None) -> np.ndarray:
     """The bias gradient oneDNN computes with the weights': per channel a float sum over the
-    samples, then the output rows and columns, in order."""
+    samples, then the output rows and columns, in order; cut into `spans` of those steps where
+    the driver splits them among threads (conv_split.bwd_bias_spans), each span's sum from 0
+    and the sums added in order."""
     o = gy.shape[1]
+    steps_total = gy.shape[0] * gy.shape[2] * gy.shape[3]
+    spans = spans or [(0, steps_total)]
     if native.kernels is not None and gy.dtype == F32 and gy.size:
-        # the sums as fused chains of products by 1 (each a + 1 * g rounded once: a + g), from
-        # each channel's first value, gy read where it lies
+        # the sums as fused chains of products by 1 (each a + 1 * g rounded once: a + g), gy
+        # read where it lies
         g = np.ascontiguousarray(gy)
         steps = _offsets(g, g, (0, 2, 3))
-        ones = np.broadcast_to(F32(1), (steps.size - 1, 1))
-        first = np.array(g[0, :, 0, 0, None])
-        return native.chain((g, _offsets(g, g, (1,)), steps[1:]), ones, [(0, steps.size - 1)],
-                            first)[0, :, 0]
+        ones = np.broadcast_to(F32(1), (steps.size, 1))
+        parts = native.chain((g, _offsets(g, g, (1,)), steps), ones, spans)[:, :, 0]
+        return _added(parts)
     values = gy.transpose(1, 0, 2, 3).reshape(o, -1)
     if values.shape[1] == 0:
         return np.zeros(o, F32)
-    return np.cumsum(values, axis=1, dtype=F32)[:, -1]
+    return _added([np.cumsum(values[:, a:b], axis=1, dtype=F32)[:, -1] for a, b in spans])
 
+
+def bias_spans(x_shape: tuple[int, ...], w_shape: tuple[int, ...], padding: tuple[int, int],
+               stride: tuple[int, int], dilation: tuple[int, int],
+               threads: int) -> list[tuple[int, int]] | None:
+    """How the backward-weights driver that runs this convolution cuts its bias sums among
+    `threads` (onednn_backward_bias's spans; None: one sum)."""
+    n, _, h, width = x_shape
+    out = ((h + 2 * padding[0] - dilation[0] * (w_shape[2] - 1) - 1) // stride[0] + 1,
+           (width + 2 * padding[1] - dilation[1] * (w_shape[3] - 1) - 1) // stride[1] + 1)
+    if pointwise(x_shape, w_shape, padding, stride, out):
+        return None
+    return conv_split.bwd_bias_spans(x_shape, w_shape, padding, stride, dilation, threads)
+
+
+def _added(parts: Any) -> np.ndarray:
+    """Threads' partial results added in thread order (oneDNN's reductions: d += s)."""
+    total = np.array(parts[0], F32)
+    for part in parts[1:]:
+        total += part
+    return total
 
 
 def deconv_backward_bias(gy: np.ndarray) -> np.ndarray:
@@ -463,9 +496,10 @@ def _compiled_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, .
 
 def _compiled_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, ...],
                                padding: tuple[int, int], stride: tuple[int, int],
-                               dilation: tuple[int, int]) -> np.ndarray:
-    """One chain per weight over the samples, output rows and columns: a product over all of
-    them, both operands gathered where they lie."""
+                               dilation: tuple[int, int],
+                               spans: list[tuple[int, int]]) -> np.ndarray:
+    """One chain per weight and span of the samples, output rows and columns (a product over
+    them, both operands gathered where they lie), the spans' results added in order."""
     n, o, oh, ow = gy.shape
     c, kh, kw = w_shape[1:]
     (ph, pw) = padding
@@ -476,6 +510,4 @@ def _compiled_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int
     grads = (g, _offsets(g, g, (1,)), _offsets(g, g, (0, 2, 3)))
     columns = (base, _offsets(view, base, (0, 4, 5)) + _first(view, base),
                _offsets(view, base, (1, 2, 3)))
-    acc = np.zeros((o, c * kh * kw), F32)
-    acc = native.chain(grads, columns, [(0, n * oh * ow)], acc)[0]
-    return acc.reshape(o, c, kh, kw)
+    return _added(native.chain(grads, columns, spans)).reshape(o, c, kh, kw)

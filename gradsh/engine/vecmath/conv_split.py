@@ -1,0 +1,217 @@
+"""How oneDNN v3.12's float32 convolution drivers split work among PyTorch's intra-op threads,
+where the split changes the bits: the reductions a kernel does not own alone.
+
+A chain that one thread runs whole gives the same bits at any thread count; what changes them
+is a reduction cut among threads, each part a chain from 0 and the parts added afterwards in
+the threads' order. oneDNN does that in backward weights (jit_avx512_common_convolution.cpp:
+the minibatch, or the minibatch's output rows, split among `nthr_mb` threads by balance211,
+each into its own buffer, then `diff_weights += buffer[t]` for t = 1, 2, ... in order) and in
+the bias gradient that comes with it. The choice of `nthr_mb` is the kernel's `balance()`
+(jit_avx512_common_conv_kernel.cpp), a search over thread grids by a memory and a compute cost,
+reproduced here integer for integer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SIMD_W = 16
+MIN_OH_REDUCE = 9  # jit_avx512_common_conv_bwd_weights_kernel_f32::min_oh_reduce
+MAX_UR_W = 28
+
+
+def div_up(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def balance211(n: int, team: int, tid: int) -> tuple[int, int]:
+    """oneDNN's balance211: thread `tid` of `team`'s share [start, end) of n items (the first
+    threads one more where n does not divide)."""
+    if team <= 1 or n == 0:
+        return 0, n
+    n1 = div_up(n, team)
+    n2 = n1 - 1
+    t1 = n - n2 * team
+    count = n1 if tid < t1 else n2
+    start = tid * n1 if tid <= t1 else t1 * n1 + (tid - t1) * n2
+    return start, start + count
+
+
+def shares(n: int, team: int) -> list[tuple[int, int]]:
+    """Every thread's balance211 share of n items, in thread order (empty shares left out)."""
+    return [share for share in (balance211(n, team, t) for t in range(team))
+            if share[0] < share[1]]
+
+
+@dataclass(frozen=True)
+class BwdWeightsConf:
+    """The jit_conv_conf_t fields of jit_avx512_common_conv_bwd_weights_kernel_f32 that
+    balance() and the drivers read (a 2-D convolution of one group, plain NCHW tensors)."""
+
+    mb: int
+    ic: int
+    oc: int
+    ih: int
+    iw: int
+    oh: int
+    ow: int
+    kh: int
+    kw: int
+    stride_h: int
+    stride_w: int
+    ic_block: int
+    oc_block: int
+    two_d: bool  # harness_2d_reduction: the reduction runs over (minibatch, output row)
+    hw_transp: bool
+
+    @property
+    def nb_ic(self) -> int:
+        return div_up(self.ic, self.ic_block)
+
+    @property
+    def nb_oc(self) -> int:
+        return div_up(self.oc, self.oc_block)
+
+
+def bwd_weights_conf(x_shape: tuple[int, ...], w_shape: tuple[int, ...],
+                     padding: tuple[int, int], stride: tuple[int, int],
+                     dilation: tuple[int, int]) -> BwdWeightsConf | None:
+    """init_conf of oneDNN's avx512 backward-weights kernel for a one-group 2-D convolution, or
+    None where it declines the problem (another implementation runs it)."""
+    mb, ic, ih, iw = x_shape
+    oc, _, kh, kw = w_shape
+    (ph, pw), (sh, sw) = padding, stride
+    dil_h, dil_w = dilation[0] - 1, dilation[1] - 1
+    ext_kh, ext_kw = (kh - 1) * dilation[0] + 1, (kw - 1) * dilation[1] + 1
+    oh = (ih + 2 * ph - ext_kh) // sh + 1
+    ow = (iw + 2 * pw - ext_kw) // sw + 1
+    if (dil_h and sh != 1) or (dil_h and ext_kh > ih):
+        return None
+    r_pad = max(0, (ow - 1) * sw + ext_kw - iw - pw)
+    b_pad = max(0, (oh - 1) * sh + ext_kh - ih - ph)
+    hw_transp = (14 <= kw < 20 and ow == 1 and kw == iw and sh == sw == 1
+                 and dil_h == dil_w == 0 and ph == pw == r_pad == b_pad == 0)
+    first = ic < 16
+    if first and ic not in (1, 2, 3):
+        return None  # jit:avx2's kernel (8-channel blocks) runs it
+    max_pad_h = ext_kh // 2
+    if not (pw < ext_kw and r_pad < ext_kw and ph <= max_pad_h and b_pad <= max_pad_h
+            and pw <= MAX_UR_W and r_pad <= MAX_UR_W):
+        return None
+    if not hw_transp and kw > 14:
+        return None
+    ic_block = ic if first else SIMD_W
+    padded_ic = ic if first else div_up(ic, SIMD_W) * SIMD_W
+    return BwdWeightsConf(mb, padded_ic, div_up(oc, SIMD_W) * SIMD_W, ih, iw, oh, ow, kh, kw,
+                          sh, sw, ic_block, SIMD_W,
+                          dil_h == 0 and oh > MIN_OH_REDUCE and not hw_transp, hw_transp)
+
+
+def bwd_weights_balance(j: BwdWeightsConf, nthreads: int) -> tuple[int, int, int, int]:
+    """jit_avx512_common_conv_bwd_weights_kernel_f32::balance for one group: (nthr, nthr_mb,
+    nthr_oc_b, nthr_ic_b)."""
+    ih = j.iw if j.hw_transp else j.ih
+    oh = j.ow if j.hw_transp else j.oh
+    iw = j.ih if j.hw_transp else j.iw
+    ow = j.oh if j.hw_transp else j.ow
+    ih_reduce, oh_reduce = (ih, oh) if j.two_d else (1, 1)
+    ih_no_reduce, oh_no_reduce = (1, 1) if j.two_d else (ih, oh)
+    nthr_oh_reduce = max(1, oh_reduce // MIN_OH_REDUCE)
+
+    def mem_cost(nthr_mb: int, nthr_oc_b: int, nthr_ic_b: int) -> int:
+        src = (div_up(j.mb * ih_reduce, nthr_mb) * div_up(j.nb_ic, nthr_ic_b) * j.ic_block
+               * ih_no_reduce * iw // j.stride_h // j.stride_w)
+        dst = div_up(j.mb * oh_reduce, nthr_mb) * div_up(j.nb_oc, nthr_oc_b) * j.oc_block \
+            * oh_no_reduce * ow
+        wei = 8 * div_up(j.nb_oc, nthr_oc_b) * div_up(j.nb_ic, nthr_ic_b) * j.kh * j.kw \
+            * j.ic_block * j.oc_block
+        return src + dst + wei
+
+    def comp_cost(nthr_mb: int, nthr_oc_b: int, nthr_ic_b: int) -> int:
+        return (div_up(j.mb * oh_reduce, nthr_mb) * div_up(j.nb_oc, nthr_oc_b)
+                * div_up(j.nb_ic, nthr_ic_b))
+
+    best = (1, 1, 1)
+    nthr_mb_max = min(nthreads, j.mb * nthr_oh_reduce)
+
+    def grids() -> list[tuple[int, int, int]]:
+        out = []
+        for nthr_mb in range(1, nthr_mb_max + 1):
+            par = nthreads // nthr_mb
+            for nthr_oc_b in range(1, min(par, j.nb_oc) + 1):
+                out.append((nthr_mb, nthr_oc_b, min(par // nthr_oc_b, j.nb_ic)))
+        return out
+
+    best_mem = mem_cost(*best)
+    for grid in grids():  # step 1: the lowest memory cost (the last of equals)
+        cost = mem_cost(*grid)
+        if cost <= best_mem:
+            best_mem, best = cost, grid
+    best_comp = comp_cost(*best)
+    for grid in grids():  # step 2: a lower compute cost within 110% of that memory cost
+        cost, comp = mem_cost(*grid), comp_cost(*grid)
+        opt1 = comp <= best_comp and (j.hw_transp or cost < 1.1 * best_mem)
+        if opt1 or 4 * comp <= 3 * best_comp:
+            best_comp, best = comp, grid
+    nthr_mb, nthr_oc_b, nthr_ic_b = best
+    if nthreads // 2 < nthr_mb < nthreads:
+        nthr_mb = min(j.mb * nthr_oh_reduce, nthreads)
+    return nthr_mb * nthr_oc_b * nthr_ic_b, nthr_mb, nthr_oc_b, nthr_ic_b
+
+
+def bwd_weights_spans(x_shape: tuple[int, ...], w_shape: tuple[int, ...],
+                      padding: tuple[int, int], stride: tuple[int, int],
+                      dilation: tuple[int, int], threads: int) -> list[tuple[int, int]] | None:
+    """The avx512 backward-weights kernel's reduction cut among threads: each thread's chain as
+    a span of the (sample, output row, output column) steps, in thread order; None where that
+    kernel does not run the problem. One span at one thread."""
+    j = bwd_weights_conf(x_shape, w_shape, padding, stride, dilation)
+    if j is None:
+        return None
+    steps = j.oh * j.ow
+    if threads <= 1:
+        return [(0, j.mb * steps)]
+    nthr_mb = bwd_weights_balance(j, threads)[1]
+    if j.two_d:  # rows of (sample, output row)
+        return [(a * j.ow, b * j.ow) for a, b in shares(j.mb * j.oh, nthr_mb)]
+    return [(a * steps, b * steps) for a, b in shares(j.mb, nthr_mb)]
+
+
+def bwd_bias_spans(x_shape: tuple[int, ...], w_shape: tuple[int, ...],
+                   padding: tuple[int, int], stride: tuple[int, int],
+                   dilation: tuple[int, int], threads: int) -> list[tuple[int, int]] | None:
+    """The bias gradient's cut, as bwd_weights_spans: with the 2-D harness the kernel sums the
+    bias with the weights (the same spans); otherwise compute_diff_bias's reducer (one job per
+    16 channels, reduce_balancer_t) splits the minibatch among the threads of a job group."""
+    j = bwd_weights_conf(x_shape, w_shape, padding, stride, dilation)
+    if j is None:
+        return None
+    steps = j.oh * j.ow
+    if threads <= 1:
+        return [(0, j.mb * steps)]
+    nthr, nthr_mb = bwd_weights_balance(j, threads)[:2]
+    if j.two_d:
+        return [(a * j.ow, b * j.ow) for a, b in shares(j.mb * j.oh, nthr_mb)]
+    per_group = reducer_threads_per_group(nthr, j.nb_oc, j.mb, nthr * 3 * 5 * 5 * 16 * 16)
+    return [(a * steps, b * steps) for a, b in shares(j.mb, per_group)]
+
+
+def reducer_threads_per_group(nthr: int, njobs: int, reduction: int, max_buffer: int) -> int:
+    """reduce_balancer_t::balance (lock free, jobs of 16 elements): the threads that share a
+    group of jobs, each a balance211 share of the reduction (max_buffer: the elements of
+    scratch space it may use)."""
+    min_jobs = max(1, njobs // nthr)
+    max_jobs = max(1, max_buffer // (nthr * SIMD_W))
+    groups = min(njobs // min_jobs, nthr)
+    per_group = min(nthr // groups, reduction)
+    complexity = njobs * SIMD_W * reduction
+    for jobs in range(min_jobs, njobs):
+        c_groups = min(njobs // jobs, nthr)
+        c_per_group = min(nthr // c_groups, reduction)
+        ub = div_up(njobs, c_groups)
+        if c_per_group > 1 and ub > max_jobs:
+            continue
+        c_complexity = SIMD_W * ub * (div_up(reduction, c_per_group) + (c_per_group != 1))
+        if c_complexity < complexity:
+            per_group, complexity = c_per_group, c_complexity
+    return per_group
