@@ -139,7 +139,8 @@ def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) ->
         return _exact_grouped_forward(x, w, bias, geo)
     if conv.uses_onednn(x.shape, w.shape, geo.stride, geo.dilation, geo.groups,
                         threads.torch_threads()):
-        return conv.onednn_forward(x, w, bias, geo.padding, geo.stride, geo.dilation)
+        return conv.onednn_forward(x, w, bias, geo.padding, geo.stride, geo.dilation,
+                                   threads.torch_threads())
     cols, (oh, ow) = _columns(x, (w.shape[2], w.shape[3]), geo)
     outputs = []
     for sample in cols:
@@ -181,7 +182,8 @@ def _exact_grouped_forward(x: Array, w: Array, bias: Array | None,
         out = conv.onednn_forward(np.ascontiguousarray(x[:, i * c:(i + 1) * c]),
                                   np.ascontiguousarray(w[i * o:(i + 1) * o]),
                                   None if bias_after else part,
-                                  geo.padding, geo.stride, geo.dilation)
+                                  geo.padding, geo.stride, geo.dilation,
+                                  threads.torch_threads())
         if out is None:
             return None
         outputs.append(out if part is None or not bias_after else out + part[:, None, None])
@@ -253,7 +255,7 @@ class ConvolutionBackward0(Function):
                 gx = conv.depthwise_backward_data(g, w, x_shape, geo.padding, geo.stride)
             elif exact and w.dtype == np.float32:
                 gx = conv.onednn_backward_data(g, w, x_shape, geo.padding, geo.stride,
-                                               geo.dilation)
+                                               geo.dilation, threads.torch_threads())
             elif grouped and geo.stride == (1, 1) and w.dtype == np.float32:
                 gx = _per_group(conv.onednn_backward_data, g, w, x_shape, geo, 1)
             elif slow and w.dtype == np.float32:
@@ -414,7 +416,7 @@ class ConvolutionTransposeBackward0(Function):
         if self.exact:
             # oneDNN's deconvolution is its convolution's backward-data kernel, the bias after
             y = conv.onednn_backward_data(x2, w2, _shape_2d(out_shape), geo.padding, geo.stride,
-                                          geo.dilation)
+                                          geo.dilation, threads.torch_threads())
         if y is None:
             y = conv_backward_input(x2, w2, _shape_2d(out_shape), geo)
         if has_bias:
@@ -444,7 +446,8 @@ class ConvolutionTransposeBackward0(Function):
         if need_x:
             w = _as_2d(self.saved("weight", F), self.one_d)
             if exact:
-                gx = conv.onednn_forward(g, w, None, geo.padding, geo.stride, geo.dilation)
+                gx = conv.onednn_forward(g, w, None, geo.padding, geo.stride, geo.dilation,
+                                         threads.torch_threads())
             if gx is None:
                 gx = conv_forward(g, w, geo)
             gx = gx[:, :, 0, :] if self.one_d else gx
@@ -453,7 +456,7 @@ class ConvolutionTransposeBackward0(Function):
             w_shape = _shape_2d(self.w_shape)
             if exact:
                 gw = conv.onednn_backward_weights(g, x, w_shape, geo.padding, geo.stride,
-                                                  geo.dilation)
+                                                  geo.dilation, threads.torch_threads())
             if gw is None:
                 gw = conv_backward_weight(g, x, w_shape, geo)
             gw = gw[:, :, 0, :] if self.one_d else gw

@@ -55,7 +55,7 @@ def _windows(x: np.ndarray, kh: int, kw: int, out: tuple[int, int], stride: tupl
 
 def onednn_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
                    padding: tuple[int, int], stride: tuple[int, int],
-                   dilation: tuple[int, int]) -> np.ndarray | None:
+                   dilation: tuple[int, int], threads: int = 1) -> np.ndarray | None:
     """oneDNN's direct convolution (groups of 1) on float32 NCHW `x`, or None when its
     emulation would take longer than the bound."""
     n, c = x.shape[0], x.shape[1]
@@ -66,7 +66,7 @@ def onednn_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
     oh = (h - dilation[0] * (kh - 1) - 1) // stride[0] + 1
     ow = (width - dilation[1] * (kw - 1) - 1) // stride[1] + 1
     if pointwise(x.shape, w.shape, padding, stride, (oh, ow)):
-        return _pointwise_forward(x, w, bias, stride)
+        return _pointwise_forward(x, w, bias, stride, threads)
     outputs = n * o * oh * ow
     steps = c * kh * kw
     if _compiled(outputs * steps, padded.size):
@@ -92,10 +92,21 @@ def onednn_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
 
 
 # oneDNN's 1x1 kernels (a 1x1 convolution without padding whose stride divides the input),
-# found by probing torch: forward, the input channels in chunks of 256, each one chain from 0
-# (the first from the bias), the chunks added in order; backward weights, one chain per sample
-# over its output pixels, the samples added in order.
-POINTWISE_CHUNK = 256
+# found by probing torch: forward and backward data, the channels summed in blocks of
+# conv_split.pointwise_reduce_blocking's size (80, 256 or 512 by the image's rows, less where
+# the image is large), each one chain from 0 (forward: the first from the bias), the blocks
+# added in order; backward weights, one chain per sample over its output pixels, the samples
+# added in order.
+POINTWISE_CHUNK = 256  # (the blocks where the kernel's choice is not reproduced)
+
+
+def _pointwise_blocks(mb: int, count: int, produced: int, rows: int, pixels: int,
+                      threads: int) -> list[tuple[int, int]]:
+    """The 1x1 kernel's blocks of the `count` channels it sums, producing `produced` channels
+    of images of `rows` rows and `pixels` pixels."""
+    size = conv_split.pointwise_reduce_blocking(mb, count, produced, rows, pixels, threads)
+    size = size or POINTWISE_CHUNK
+    return [(k0, min(k0 + size, count)) for k0 in range(0, count, size)]
 
 
 def pointwise(x_shape: tuple[int, ...], w_shape: tuple[int, ...], padding: tuple[int, int],
@@ -105,9 +116,11 @@ def pointwise(x_shape: tuple[int, ...], w_shape: tuple[int, ...], padding: tuple
             and (out[0] * stride[0], out[1] * stride[1]) == tuple(x_shape[2:]))
 
 
-def _pointwise_backward_weights(x: np.ndarray, gy: np.ndarray,
-                                stride: tuple[int, int]) -> np.ndarray | None:
-    """oneDNN's 1x1 backward weights, (O, C, 1, 1), or None over the bound."""
+def _pointwise_backward_weights(x: np.ndarray, gy: np.ndarray, stride: tuple[int, int],
+                                threads: int) -> np.ndarray | None:
+    """oneDNN's 1x1 backward weights, (O, C, 1, 1), or None over the bound: its chains over
+    spans of the samples' pixels (conv_split.pointwise_bwd_weights_split), each thread's added
+    in order into its buffer, the buffers added in thread order."""
     n, o = gy.shape[:2]
     c = x.shape[1]
     pixels = gy.shape[2] * gy.shape[3]
@@ -116,17 +129,20 @@ def _pointwise_backward_weights(x: np.ndarray, gy: np.ndarray,
     rows = np.ascontiguousarray(gy.transpose(1, 0, 2, 3), F32).reshape(o, -1)
     picked = x[:, :, ::stride[0], ::stride[1]]
     columns = np.ascontiguousarray(picked.transpose(0, 2, 3, 1), F32).reshape(-1, c)
-    parts = sgemm.chain_parts(rows, columns, [(i * pixels, (i + 1) * pixels) for i in range(n)])
-    out = parts[0].copy()
-    for part in parts[1:]:
-        out += part
-    return out.reshape(o, c, 1, 1)
+    split = conv_split.pointwise_bwd_weights_split(n, c, o, gy.shape[2], gy.shape[3],
+                                                   threads)[0]
+    parts = sgemm.chain_parts(rows, columns, [span for spans in split for span in spans])
+    buffers, at = [], 0
+    for spans in split:
+        buffers.append(_added(parts[at:at + len(spans)]))
+        at += len(spans)
+    return _added(buffers).reshape(o, c, 1, 1)
 
 
 def _pointwise_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
-                       stride: tuple[int, int]) -> np.ndarray | None:
+                       stride: tuple[int, int], threads: int) -> np.ndarray | None:
     """oneDNN's 1x1 kernel on float32 NCHW `x` (strided by `stride`), or None over the bound:
-    (O, C) @ (C, N*OH*OW) in POINTWISE_CHUNK chains."""
+    (O, C) @ (C, N*OH*OW), chains over the kernel's blocks of channels."""
     n, c = x.shape[:2]
     o = w.shape[0]
     picked = x[:, :, ::stride[0], ::stride[1]]
@@ -139,7 +155,7 @@ def _pointwise_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
     if bias is not None:
         start = np.ascontiguousarray(np.broadcast_to(np.asarray(bias, F32)[:, None],
                                                      (o, columns.shape[1])))
-    chunks = [(k0, min(k0 + POINTWISE_CHUNK, c)) for k0 in range(0, c, POINTWISE_CHUNK)]
+    chunks = _pointwise_blocks(n, c, o, oh, oh * ow, threads)
     out = sgemm.chain_parts(weights, columns, chunks[:1], start)[0]
     if len(chunks) > 1:
         for part in sgemm.chain_parts(weights, columns, chunks[1:]):
@@ -209,7 +225,7 @@ def data_pieces(o: int, kw: int, width: int, stride: tuple[int, int]) -> list[Pi
 
 def onednn_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...],
                          padding: tuple[int, int], stride: tuple[int, int],
-                         dilation: tuple[int, int]) -> np.ndarray | None:
+                         dilation: tuple[int, int], threads: int = 1) -> np.ndarray | None:
     """oneDNN's backward-data kernel (data_pieces: the chains from 0 that each input element's
     sum is made of, added in order). None over the time bound."""
     n, o, oh, ow = gy.shape
@@ -218,9 +234,9 @@ def onednn_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...]
     h, width = x_shape[2] + 2 * ph, x_shape[3] + 2 * pw
     pieces = data_pieces(o, kw, x_shape[3], stride)
     if stride == (1, 1) and pointwise(x_shape, w.shape, padding, stride, (oh, ow)):
-        # the 1x1 kernel: the output channels in chunks of 256 (strided: one chain, as above)
-        pieces = [(start, min(start + POINTWISE_CHUNK, o), 0, 1)
-                  for start in range(0, o, POINTWISE_CHUNK)]
+        # the 1x1 kernel: the output channels in its blocks (strided: one chain, as above)
+        pieces = [(start, end, 0, 1)
+                  for start, end in _pointwise_blocks(n, o, c, x_shape[2], oh * ow, threads)]
     if _compiled(n * c * h * width * o * kh * kw, n * o * kh * kw * h * width):
         return _compiled_backward_data(gy, w, x_shape, padding, stride, dilation, pieces)
     if o * kh * kw * (_STEP_US + n * c * oh * ow * _ELEMENT_US) > sgemm.EXACT_MAX_US:
@@ -295,7 +311,7 @@ def onednn_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, .
     n, o, oh, ow = gy.shape
     c, kh, kw = w_shape[1], w_shape[2], w_shape[3]
     if pointwise(x.shape, w_shape, padding, stride, (oh, ow)):
-        return _pointwise_backward_weights(x, gy, stride)
+        return _pointwise_backward_weights(x, gy, stride, threads)
     spans = conv_split.bwd_weights_spans(x.shape, w_shape, padding, stride, dilation,
                                          threads) or [(0, n * oh * ow)]
     if _compiled(n * oh * ow * o * c * kh * kw, x.size * kh * kw):
@@ -352,7 +368,10 @@ def bias_spans(x_shape: tuple[int, ...], w_shape: tuple[int, ...], padding: tupl
     out = ((h + 2 * padding[0] - dilation[0] * (w_shape[2] - 1) - 1) // stride[0] + 1,
            (width + 2 * padding[1] - dilation[1] * (w_shape[3] - 1) - 1) // stride[1] + 1)
     if pointwise(x_shape, w_shape, padding, stride, out):
-        return None
+        per_group = conv_split.pointwise_bwd_weights_split(n, x_shape[1], w_shape[0], *out,
+                                                           threads)[1]
+        return [(a * out[0] * out[1], b * out[0] * out[1])
+                for a, b in conv_split.shares(n, per_group)]
     return conv_split.bwd_bias_spans(x_shape, w_shape, padding, stride, dilation, threads)
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 SIMD_W = 16
 MIN_OH_REDUCE = 9  # jit_avx512_common_conv_bwd_weights_kernel_f32::min_oh_reduce
 MAX_UR_W = 28
@@ -215,3 +217,143 @@ def reducer_threads_per_group(nthr: int, njobs: int, reduction: int, max_buffer:
         if c_complexity < complexity:
             per_group, complexity = c_per_group, c_complexity
     return per_group
+
+
+# --- the 1x1 kernel's reduction blocks (jit_avx512_common_1x1_conv_kernel::init_conf) -------
+# Forward and backward data sum over input (output) channels in blocks of `reduce_blocking`
+# channels: each block a chain from 0, added into the result after the first (the kernel's
+# store: vaddps with the output unless FLAG_REDUCE_FIRST). Its choice depends on the spatial
+# size and, through the register blocking `ur` and a cache-aliasing check, on the image size.
+SMALL_SPATIAL, BIG_SPATIAL = 10, 28
+BIG_LOAD_DIM = 256
+WAY_SIZE, MAX_HITS = 64 * 1024 // 4, 7
+
+
+def _pointwise_ur(spatial: int, os: int, load_dim: int) -> int:
+    """The register blocking over output pixels (the explicit-broadcast kernel's)."""
+    max_regs, min_regs, threshold = 9, 6, 14
+    if 128 < load_dim < BIG_LOAD_DIM and SMALL_SPATIAL < spatial < BIG_SPATIAL:
+        max_regs, min_regs = 6, 5
+    for ur in range(max_regs, min_regs - 1, -1):
+        if (spatial >= threshold and spatial % ur == 0) or (spatial < threshold
+                                                              and os % ur == 0):
+            return ur
+    ur, tail = min(max_regs, os), os % max_regs
+    for i in range(max_regs, min_regs - 1, -1):
+        if os % i > tail or os % i == 0:
+            ur, tail = i, os % i
+            if tail == 0:
+                break
+    return ur
+
+
+def pointwise_reduce_blocking(mb: int, reduce_dim: int, load_dim: int, rows: int,
+                              os: int, threads: int) -> int | None:
+    """The channels each chain of oneDNN's 1x1 forward or backward-data kernel sums (reduce_dim:
+    the channels summed, load_dim: the channels produced, rows: the image's rows (output rows
+    forward, input rows backward), os: its pixels); None where the kernel would not broadcast
+    explicitly (more than 8 threads a sample: not reproduced)."""
+    if 8 * mb // max(1, threads) < 1:
+        return None
+    padded = div_up(reduce_dim, SIMD_W) * SIMD_W
+    if load_dim <= BIG_LOAD_DIM and SMALL_SPATIAL < rows < BIG_SPATIAL:
+        blocking = min(padded, 80)
+    elif rows > SMALL_SPATIAL:
+        blocking = min(padded, 512)
+    else:
+        blocking = min(padded, 256)
+    if os * blocking > WAY_SIZE * MAX_HITS:
+        ur = _pointwise_ur(rows, os, load_dim)
+        lines = WAY_SIZE // SIMD_W
+        for start in range(ur):
+            off, hits = start, 0
+            while off < os * (blocking // SIMD_W):
+                if off % os < ur:
+                    hits += 1
+                    if hits >= MAX_HITS:
+                        blocking = min(blocking, SIMD_W * max(1, (off + lines) // os))
+                        break
+                off += lines
+    return blocking
+
+
+# --- the 1x1 kernel's backward weights (jit_avx512_common_1x1_convolution_bwd_weights_t) ----
+# The reduction runs over (sample, block of `reduce_block` pixels); nthr_mb threads take
+# balance211 shares of those blocks; each thread's kernel calls cover at most
+# nb_reduce_blocking blocks of one sample, each call a chain from 0 added into the thread's
+# buffer (the first stored), then diff_weights += buffer[t] in thread order.
+L1_FLOATS = 48 * 1024 // 4  # the per-core L1 data cache of the reference machine, in floats
+
+
+def best_divider(value: int, min_divider: int, max_divider: int, find_max: bool,
+                 step: int = 1) -> int:
+    """oneDNN's best_divider: the divider in [min, max] wasting the least of `value` when
+    rounded up to its multiple (the largest of equals with find_max, else the smallest)."""
+    max_divider = max(1, min(max_divider, value))
+    min_divider = max(1, min(min_divider, max_divider))
+    best, best_loss = max_divider, float("inf")
+    for divider in range(max_divider, min_divider - 1, -step):
+        padded = div_up(value, divider) * divider
+        loss = float(np.float32(padded - value) / np.float32(padded))
+        if (find_max and loss < best_loss) or (not find_max and loss <= best_loss):
+            best, best_loss = divider, loss
+    return best
+
+
+def pointwise_bwd_weights_split(mb: int, ic: int, oc: int, rows: int, cols: int,
+                                threads: int) -> tuple[list[list[tuple[int, int]]], int]:
+    """The 1x1 backward-weights kernel's chains as spans of the (sample, output pixel) steps,
+    grouped by thread (each thread's added in order, then the threads' in order), and the
+    threads of the bias reducer's job groups (bwd_bias's minibatch split)."""
+    pixels = rows * cols
+    block = best_divider(pixels, 7, 16, True)
+    if pixels % block:
+        block = best_divider(cols, 4, cols, False)
+    if block > 256:
+        block = 1
+    ur = SIMD_W // 2 if block <= 19 else SIMD_W
+    largest = min(L1_FLOATS // ur, pixels)
+    smallest = min(L1_FLOATS // ur, max(cols, rows))
+    blocking = best_divider(pixels, smallest, largest, True)
+    blocking = max(blocking // block * block, block)
+    blocking_max = blocking * 3 // 2 // block * block
+    step, step_max = div_up(blocking, block), div_up(blocking_max, block)
+    nb_reduce = div_up(pixels, block)
+    nb_ic, nb_oc = div_up(ic, SIMD_W), div_up(oc, SIMD_W)
+    nthr, nthr_mb = _pointwise_balance(mb, nb_reduce, nb_ic, nb_oc, block, threads)
+    threads_spans = []
+    for begin, end in shares(mb * nb_reduce, nthr_mb):
+        spans = []
+        at = begin
+        while at < end:
+            sample, first = divmod(at, nb_reduce)
+            remaining = min(nb_reduce - first, end - at)
+            count = remaining if remaining < step_max else step
+            spans.append((sample * pixels + first * block,
+                          sample * pixels + min((first + count) * block, pixels)))
+            at += count
+        threads_spans.append(spans)
+    return threads_spans, reducer_threads_per_group(nthr, nb_oc, mb, nthr * 3 * 5 * 5 * 16 * 16)
+
+
+def _pointwise_balance(mb: int, nb_reduce: int, nb_bcast: int, nb_load: int, block: int,
+                       nthreads: int) -> tuple[int, int]:
+    """jit_avx512_common_1x1_conv_kernel::balance for one group: (nthr, nthr_mb)."""
+    def mem_cost(nthr_mb: int, nthr_oc_b: int, nthr_ic_b: int) -> int:
+        return (div_up(mb * nb_reduce, nthr_mb) * div_up(nb_bcast, nthr_ic_b) * SIMD_W * block
+                + div_up(mb * nb_reduce, nthr_mb) * div_up(nb_load, nthr_oc_b) * SIMD_W * block
+                + 12 * div_up(nb_load, nthr_oc_b) * div_up(nb_bcast, nthr_ic_b)
+                * SIMD_W * SIMD_W)
+
+    best, best_cost = (1, 1, 1), mem_cost(1, 1, 1)
+    for nthr_mb in range(1, min(nthreads, mb * nb_reduce) + 1):
+        par = nthreads // nthr_mb
+        for nthr_oc_b in range(1, min(par, nb_load) + 1):
+            grid = (nthr_mb, nthr_oc_b, min(par // nthr_oc_b, nb_bcast))
+            cost = mem_cost(*grid)
+            if cost <= best_cost:
+                best, best_cost = grid, cost
+    nthr_mb = best[0]
+    if nthreads // 2 < nthr_mb < nthreads:
+        nthr_mb = min(mb, nthreads)
+    return nthr_mb * best[1] * best[2], nthr_mb
