@@ -169,7 +169,7 @@ def bwd_weights_spans(x_shape: tuple[int, ...], w_shape: tuple[int, ...],
     kernel does not run the problem. One span at one thread."""
     j = bwd_weights_conf(x_shape, w_shape, padding, stride, dilation)
     if j is None:
-        return None
+        return _avx2_spans(x_shape, w_shape, padding, stride, dilation, threads, 0)
     steps = j.oh * j.ow
     if threads <= 1:
         return [(0, j.mb * steps)]
@@ -187,7 +187,7 @@ def bwd_bias_spans(x_shape: tuple[int, ...], w_shape: tuple[int, ...],
     16 channels, reduce_balancer_t) splits the minibatch among the threads of a job group."""
     j = bwd_weights_conf(x_shape, w_shape, padding, stride, dilation)
     if j is None:
-        return None
+        return _avx2_spans(x_shape, w_shape, padding, stride, dilation, threads, 1)
     steps = j.oh * j.ow
     if threads <= 1:
         return [(0, j.mb * steps)]
@@ -198,25 +198,71 @@ def bwd_bias_spans(x_shape: tuple[int, ...], w_shape: tuple[int, ...],
     return [(a * steps, b * steps) for a, b in shares(j.mb, per_group)]
 
 
-def reducer_threads_per_group(nthr: int, njobs: int, reduction: int, max_buffer: int) -> int:
-    """reduce_balancer_t::balance (lock free, jobs of 16 elements): the threads that share a
-    group of jobs, each a balance211 share of the reduction (max_buffer: the elements of
+def _avx2_spans(x_shape: tuple[int, ...], w_shape: tuple[int, ...], padding: tuple[int, int],
+                stride: tuple[int, int], dilation: tuple[int, int], threads: int,
+                which: int) -> list[tuple[int, int]] | None:
+    """jit:avx2's minibatch split as spans of steps (which: 0 the weights', 1 the bias')."""
+    split = avx2_bwd_weights_split(x_shape, w_shape, padding, stride, dilation, threads)
+    if split is None:
+        return None
+    oh = (x_shape[2] + 2 * padding[0] - w_shape[2]) // stride[0] + 1
+    ow = (x_shape[3] + 2 * padding[1] - w_shape[3]) // stride[1] + 1
+    return [(a * oh * ow, b * oh * ow) for a, b in shares(x_shape[0], split[which])]
+
+
+def reducer_threads_per_group(nthr: int, njobs: int, reduction: int, max_buffer: int,
+                              job_size: int = SIMD_W) -> int:
+    """reduce_balancer_t::balance (lock free): the threads that share a group of jobs of
+    `job_size` elements, each a balance211 share of the reduction (max_buffer: the elements of
     scratch space it may use)."""
     min_jobs = max(1, njobs // nthr)
-    max_jobs = max(1, max_buffer // (nthr * SIMD_W))
+    max_jobs = max(1, max_buffer // (nthr * job_size))
     groups = min(njobs // min_jobs, nthr)
     per_group = min(nthr // groups, reduction)
-    complexity = njobs * SIMD_W * reduction
+    complexity = njobs * job_size * reduction
     for jobs in range(min_jobs, njobs):
         c_groups = min(njobs // jobs, nthr)
         c_per_group = min(nthr // c_groups, reduction)
         ub = div_up(njobs, c_groups)
         if c_per_group > 1 and ub > max_jobs:
             continue
-        c_complexity = SIMD_W * ub * (div_up(reduction, c_per_group) + (c_per_group != 1))
+        c_complexity = job_size * ub * (div_up(reduction, c_per_group) + (c_per_group != 1))
         if c_complexity < complexity:
             per_group, complexity = c_per_group, c_complexity
     return per_group
+
+
+# --- jit:avx2's backward weights (jit_avx2_convolution_bwd_weights_t), where the avx512 kernel
+# declines (4 to 15 input channels): blocks of 8 channels; the minibatch split among the
+# threads of a job group by cpu_reducer's balancer at the full thread count, each thread's
+# chain over its samples, the threads' buffers added in order (weights and bias alike).
+AVX2_W = 8
+AVX2_BUFFER = 1 << 21
+
+
+def avx2_bwd_weights_split(x_shape: tuple[int, ...], w_shape: tuple[int, ...],
+                           padding: tuple[int, int], stride: tuple[int, int],
+                           dilation: tuple[int, int], threads: int) -> tuple[int, int] | None:
+    """The threads sharing the minibatch for the weights and for the bias in jit:avx2's
+    backward weights, or None where that kernel does not run the problem."""
+    mb, ic, ih, iw = x_shape
+    oc, _, kh, kw = w_shape
+    (ph, pw), (sh, sw) = padding, stride
+    if dilation != (1, 1):
+        return None
+    oh = (ih + 2 * ph - kh) // sh + 1
+    ow = (iw + 2 * pw - kw) // sw + 1
+    r_pad = max(0, (ow - 1) * sw + kw - iw - pw)
+    b_pad = max(0, (oh - 1) * sh + kh - ih - ph)
+    if not (ph < kh and b_pad < kh and pw < kw and r_pad < kw and kw < 14 and kh <= ih):
+        return None
+    nb_ic = 1 if ic == 3 else div_up(ic, AVX2_W)
+    ic_block = ic if ic == 3 else AVX2_W
+    nb_oc = div_up(oc, AVX2_W)
+    weights = reducer_threads_per_group(threads, nb_ic * nb_oc, mb, AVX2_BUFFER,
+                                        kh * kw * ic_block * AVX2_W)
+    bias = reducer_threads_per_group(threads, nb_oc, mb, AVX2_BUFFER, AVX2_W)
+    return weights, bias
 
 
 # --- the 1x1 kernel's reduction blocks (jit_avx512_common_1x1_conv_kernel::init_conf) -------
