@@ -266,7 +266,10 @@ class ConvolutionBackward0(Function):
             gx = gx[:, :, 0, :] if self.one_d else gx
         if need_w:
             x = _as_2d(self.saved("input", F), self.one_d)
-            if exact and x.dtype == np.float32:
+            if depthwise and x.dtype == np.float32:
+                gw = conv.depthwise_backward_weights(x, g, w_shape[2:], geo.padding, geo.stride,
+                                                     threads.torch_threads())
+            elif exact and x.dtype == np.float32:
                 gw = conv.onednn_backward_weights(x, g, w_shape, geo.padding, geo.stride,
                                                   geo.dilation, threads.torch_threads())
             elif grouped and x.dtype == np.float32:
@@ -285,6 +288,10 @@ class ConvolutionBackward0(Function):
                     threads.torch_threads()))
             elif grouped:  # (oneDNN gives each group a thread of its own: no split)
                 gb = conv.onednn_backward_bias(g)
+            elif depthwise and conv.depthwise_bias_spans(x_shape, w_shape[2:], geo.padding,
+                                                         geo.stride, 1):
+                gb = conv.onednn_backward_bias(g, conv.depthwise_bias_spans(
+                    x_shape, w_shape[2:], geo.padding, geo.stride, threads.torch_threads()))
             elif slow:  # slow_conv2d's grad_bias is at::sum over (N, H, W)
                 gb = torch_sum(g, (0, 2, 3), False, np.float32)
             else:

@@ -301,6 +301,60 @@ def depthwise_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, .
     return np.ascontiguousarray(acc[:, :, ph:ph + h, pw:pw + width])
 
 
+def depthwise_backward_weights(x: np.ndarray, gy: np.ndarray, kernel: tuple[int, int],
+                               padding: tuple[int, int], stride: tuple[int, int],
+                               threads: int = 1) -> np.ndarray | None:
+    """oneDNN's depthwise backward weights (groups = channels, one filter each, no dilation),
+    (C, 1, kh, kw): per weight one fused chain from 0 in the kernel's order (samples, blocks of
+    15 output rows, blocks of output columns, the block's rows, its columns), cut where the
+    driver splits the minibatch among threads, the threads' chains added in order. None where
+    that kernel does not run the problem, or the kernels are not built."""
+    nthr_mb = conv_split.dw_bwd_weights_threads(x.shape, kernel, padding, stride, threads)
+    if nthr_mb is None or native.kernels is None:
+        return None
+    n, c, oh, ow = gy.shape
+    (kh, kw), (ph, pw), (sh, sw) = kernel, padding, stride
+    padded = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))) if ph or pw else x
+    base = np.ascontiguousarray(padded, F32)
+    g = np.ascontiguousarray(gy, F32)
+    r_pad = max(0, (ow - 1) * sw + kw - x.shape[3] - pw)
+    # one sample's (row, column) steps in the kernel's order, then every sample's
+    rows, cols = [], []
+    for r0 in range(0, oh, conv_split.DW_OH_BLOCK):
+        block = np.arange(r0, min(r0 + conv_split.DW_OH_BLOCK, oh))
+        for q0, q1 in conv_split.dw_column_blocks(ow, r_pad):
+            rows.append(np.repeat(block, q1 - q0))
+            cols.append(np.tile(np.arange(q0, q1), block.size))
+    r_, q_ = np.concatenate(rows).astype(np.int64), np.concatenate(cols).astype(np.int64)
+    samples = np.arange(n, dtype=np.int64)[:, None]
+    grads = ((samples * g.strides[0] + r_ * g.strides[2] + q_ * g.strides[3]) // 4).ravel()
+    inputs = ((samples * base.strides[0] + r_ * sh * base.strides[2]
+               + q_ * sw * base.strides[3]) // 4).ravel()
+    taps = ((np.arange(kh)[:, None] * base.strides[2] + np.arange(kw)[None] * base.strides[3])
+            // 4).reshape(-1).astype(np.int64)
+    spans = [(a * oh * ow, b * oh * ow) for a, b in conv_split.shares(n, nthr_mb)]
+    out = np.empty((c, kh * kw), F32)
+    for channel in range(c):
+        row = (g, np.array([channel * g.strides[1] // 4], np.int64), grads)
+        columns = (base, inputs + channel * base.strides[1] // 4, taps)
+        out[channel] = _added(native.chain(row, columns, spans))[0]
+    return out.reshape(c, 1, kh, kw)
+
+
+def depthwise_bias_spans(x_shape: tuple[int, ...], kernel: tuple[int, int],
+                         padding: tuple[int, int], stride: tuple[int, int],
+                         threads: int) -> list[tuple[int, int]] | None:
+    """The depthwise kernel's bias sums (with its weights') cut among threads, as
+    onednn_backward_bias's spans."""
+    nthr_mb = conv_split.dw_bwd_weights_threads(x_shape, kernel, padding, stride, threads)
+    if nthr_mb is None:
+        return None
+    n, _, h, width = x_shape
+    oh = (h + 2 * padding[0] - kernel[0]) // stride[0] + 1
+    ow = (width + 2 * padding[1] - kernel[1]) // stride[1] + 1
+    return [(a * oh * ow, b * oh * ow) for a, b in conv_split.shares(n, nthr_mb)]
+
+
 def onednn_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, ...],
                             padding: tuple[int, int], stride: tuple[int, int],
                             dilation: tuple[int, int], threads: int = 1) -> np.ndarray | None:

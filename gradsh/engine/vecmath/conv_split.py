@@ -403,3 +403,47 @@ def _pointwise_balance(mb: int, nb_reduce: int, nb_bcast: int, nb_load: int, blo
     if nthreads // 2 < nthr_mb < nthreads:
         nthr_mb = min(mb, nthreads)
     return nthr_mb * best[1] * best[2], nthr_mb
+
+
+# --- the depthwise kernel's backward weights (jit_uni_dw_convolution_bwd_weights_t, blocked
+# layout): per weight one chain over the samples, blocks of 15 output rows, blocks of output
+# columns, then the block's rows and columns; 16 channels a job, the minibatch split among
+# the threads only where the channels' jobs leave threads over.
+DW_OH_BLOCK = 15
+DW_MAX_UNROLL_W, DW_BLOCK_W = 30, 15
+
+
+def dw_bwd_weights_threads(x_shape: tuple[int, ...], kernel: tuple[int, int],
+                           padding: tuple[int, int], stride: tuple[int, int],
+                           threads: int) -> int | None:
+    """The threads the depthwise backward-weights kernel splits the minibatch among (nthr_mb),
+    or None where the kernel declines the problem."""
+    mb, channels, ih, iw = x_shape
+    (kh, kw), (ph, pw), (sh, sw) = kernel, padding, stride
+    oh = (ih + 2 * ph - kh) // sh + 1
+    ow = (iw + 2 * pw - kw) // sw + 1
+    b_pad = max(0, (oh - 1) * sh + kh - ih - ph)
+    r_pad = max(0, (ow - 1) * sw + kw - iw - pw)
+    if not (kw <= 3 and sw <= kw and ph <= kh // 2 and b_pad <= kh // 2 and pw <= kw // 2
+            and r_pad <= kw // 2 and ih >= kh + (-ph) % sh
+            and (ph <= 1 or ph % sh == 0) and (b_pad <= 1 or b_pad % sh == 0)):
+        return None
+    nthr_g = min(div_up(channels, SIMD_W), threads)
+    return min(max(1, threads // nthr_g), mb)
+
+
+def dw_column_blocks(ow: int, r_pad: int) -> list[tuple[int, int]]:
+    """The depthwise backward-weights kernel's blocks of output columns (its w unrolling)."""
+    if ow <= DW_MAX_UNROLL_W:
+        return [(0, ow)]
+    unroll = min(DW_BLOCK_W, ow)
+    trips, tail = ow // unroll, ow % unroll
+    if (tail == 0 and r_pad != 0) or (r_pad > 0 and r_pad >= tail):
+        if trips > 1:
+            tail += unroll
+            trips -= 1
+        else:
+            tail += unroll - unroll // 2
+            unroll //= 2
+    blocks = [(t * unroll, (t + 1) * unroll) for t in range(trips)]
+    return blocks + ([(trips * unroll, trips * unroll + tail)] if tail else [])
