@@ -1,7 +1,8 @@
 """F.group_norm / nn.GroupNorm in float32 against PyTorch 2.13's bits (vecmath/groupnorm.py):
 the forward (RowwiseMoments per group, rstd in double, fma(scale, x, fma(-scale, mean, beta)))
-and the backward (input, weight and bias gradients, at one thread); affine or not, 1-D to 4-D inputs, groups
-of one channel to all of them, group widths with every remainder modulo 8."""
+and the backward (input, weight and bias gradients, at one and two threads: the group sums' tail
+is another code in parallel_for's threads); affine or not, 1-D to 4-D inputs, groups of one
+channel to all of them, group widths with every remainder modulo 8."""
 
 from __future__ import annotations
 
@@ -18,13 +19,13 @@ CASES = [((4, 8, 5, 5), 2, True), ((2, 6, 7, 3), 3, True), ((3, 32, 8, 8), 4, Tr
          ((4, 8, 5, 5), 2, False), ((2, 4, 3), 2, True), ((16, 64, 14, 14), 32, True),
          ((2, 6), 3, True), ((5, 12, 9), 12, True), ((2, 16, 3, 3), 1, False),
          ((3, 30, 7, 7), 2, True), ((2, 26, 5, 5), 2, False), ((2, 40, 9), 4, True),
-         ((3, 24, 8, 8), 2, True), ((3, 14, 5, 5), 2, True), ((2, 22, 4, 5), 2, True)]
+         ((3, 24, 8, 8), 2, True), ((3, 14, 5, 5), 2, True), ((2, 22, 4, 5), 2, True),
+         ((1, 12, 3, 3), 1, True), ((64, 32, 16, 16), 8, True)]
 
 
 @pytest.mark.parametrize("shape, groups, affine", CASES, ids=str)
-def test_group_norm_is_torchs(torch: Any, one_thread: None, shape: tuple[int, ...],
+def test_group_norm_is_torchs(torch: Any, thread_count: int, shape: tuple[int, ...],
                               groups: int, affine: bool) -> None:
-    # (one_thread: the backward's bits are torch's at one thread)
     rng = np.random.default_rng(sum(shape))
     x = (rng.standard_normal(shape) * 3 + 1).astype(F32)
     params = ([rng.standard_normal(shape[1]).astype(F32) for _ in range(2)] if affine else [])

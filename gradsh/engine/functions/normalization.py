@@ -379,15 +379,14 @@ class NativeGroupNormBackward0(_GroupedNorm):
         return y
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        # ATen's kernel, bit for bit at one thread (with more, torch's own bits move: GCC's
-        # vector code there depends on each thread's rows)
+        # ATen's kernel, bit for bit (its group sums' tail is another code at more threads)
         if (F.as_tensor or not self.kernel or grad.__class__ is not np.ndarray
-                or grad.dtype != np.float32 or threads.torch_threads() != 1):
+                or grad.dtype != np.float32):
             return super().backward(F, grad)
         x = self.saved("input", ArrayOps)
         w = self.saved("weight", ArrayOps).reshape(-1) if self.affine[0] else None
         dx, dw, db = groupnorm.backward(np.ascontiguousarray(grad), x, self.mean[..., 0],
-                                        self.invstd[..., 0], w)
+                                        self.invstd[..., 0], w, threads.torch_threads())
         need_x, need_w, need_b = self.needs_input_grad
         return dx if need_x else None, dw if need_w else None, db if need_b else None
 

@@ -9,7 +9,8 @@ and bias = fma(-scale, mean, beta), y = fma(scale, x, bias).
 Backward: per (sample, channel) ds = sum(dy * x) and db = sum(dy) by vec::reduce_all (products
 rounded first); per group ds_val, db_val = the channels' ds * gamma, db * gamma: 8-lane fused
 accumulators over whole vectors of channels, the lanes added in order from 0, then the other
-channels one at a time (GCC's code: a first 4 of them rounded and added, the rest fused);
+channels one at a time (GCC's code where parallel_for runs inline, at one thread or one row: a
+first 4 of them rounded and added, the rest fused; the code its threads run: all fused);
 c2 = fma(db_val, mean, -ds_val) * rstd * rstd * rstd * s (s = 1 / (D * HxW) in float),
 c3 = fma(-(db_val * rstd), s, -(c2 * mean)), dx = fma(rstd * gamma, dy, c2 * x) + c3;
 dgamma[c] = fma(fma(-db, mean, ds), rstd, dgamma[c]) and dbeta[c] += db, over the samples in
@@ -51,7 +52,7 @@ def forward(x: np.ndarray, groups: int, gamma: np.ndarray | None, beta: np.ndarr
     return y.reshape(x.shape), mean.reshape(n, groups), rstd.reshape(n, groups)
 
 
-def _weighted_sums(values: np.ndarray, gamma: np.ndarray) -> np.ndarray:
+def _weighted_sums(values: np.ndarray, gamma: np.ndarray, serial: bool) -> np.ndarray:
     """CalcDsDb and its tail: per row of (rows, D) the sum of values * gamma, (rows,)."""
     rows, per = values.shape
     whole = per - per % LANES
@@ -63,7 +64,9 @@ def _weighted_sums(values: np.ndarray, gamma: np.ndarray) -> np.ndarray:
         total = total + lanes[:, lane]
     rest = per - whole
     for j in range(whole, per):
-        if rest >= 4 and j - whole < 4:  # GCC's 4-wide epilogue: products rounded, then added
+        if serial and rest >= 4 and j - whole < 4:
+            # GCC's 4-wide epilogue in the code parallel_for runs inline (the code its threads
+            # run fuses every step), the products rounded, then added
             total = total + values[:, j] * gamma[:, j]
         else:
             total = fma32(values[:, j], gamma[:, j], total)
@@ -71,7 +74,7 @@ def _weighted_sums(values: np.ndarray, gamma: np.ndarray) -> np.ndarray:
 
 
 def backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
-             gamma: np.ndarray | None
+             gamma: np.ndarray | None, threads: int = 1
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """GroupNormBackwardKernelImplInternal on float32 contiguous (N, C, *) with mean and rstd
     of (N, G): (dx, dgamma, dbeta), the last two of (C,)."""
@@ -84,8 +87,10 @@ def backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
     db = _reduce_all(dy_rows)
     g = np.ones(c, F32) if gamma is None else gamma
     g_rows = np.broadcast_to(g.reshape(1, groups, per), (n, groups, per)).reshape(n * groups, per)
-    ds_val = _weighted_sums(ds.reshape(n * groups, per), g_rows)
-    db_val = _weighted_sums(db.reshape(n * groups, per), g_rows)
+    # (at::parallel_for runs one row, or one thread, inline: the serial code)
+    serial = threads == 1 or n * groups <= 1
+    ds_val = _weighted_sums(ds.reshape(n * groups, per), g_rows, serial)
+    db_val = _weighted_sums(db.reshape(n * groups, per), g_rows, serial)
     m, r = mean.reshape(-1), rstd.reshape(-1)
     s = F32(1) / F32(per * size)
     c2 = ((fma32(db_val, m, -ds_val) * r) * r) * r * s
