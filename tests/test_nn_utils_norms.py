@@ -1,6 +1,7 @@
 """weight_norm and spectral_norm, both APIs (the forward pre-hooks of torch.nn.utils and the
 parametrizations), and torch._weight_norm's fused kernel (WeightNormInterfaceBackward0, its
-float32 bits for the first and the last dimension): against torch at one thread."""
+float32 bits for the first and the last dimension, at one and two threads: the last dimension's
+column sums are split among at::parallel_for's threads): against torch."""
 
 from __future__ import annotations
 
@@ -29,8 +30,9 @@ def _same(want: list[Any], have: list[Any], exact: bool = True) -> None:
 
 @pytest.mark.parametrize("shape,dim", [((40, 20), 0), ((7, 3, 5), 0), ((4, 33), 0),
                                        ((5, 3), 0), ((6, 5), 1), ((40, 20), 1),
-                                       ((3, 4, 17), 2), ((3, 4, 5), 1), ((5, 4), -1)])
-def test_weight_norm_kernel_bits(torch: Any, one_thread: None, shape: Any, dim: int) -> None:
+                                       ((3, 4, 17), 2), ((3, 4, 5), 1), ((5, 4), -1),
+                                       ((300, 64), 1), ((301, 7, 9), 2)])
+def test_weight_norm_kernel_bits(torch: Any, thread_count: int, shape: Any, dim: int) -> None:
     def run(T: Any) -> list[Any]:
         T.manual_seed(0)
         v = T.randn(*shape, requires_grad=True)

@@ -1,8 +1,9 @@
 """WeightNormInterfaceBackward0: ATen's fused weight norm over the first or the last
 dimension, w = v * (g / ||v||), and its backward, with the CPU kernel's steps (WeightNormKernel:
 for the first dimension each row's squares summed as vec::map_reduce_all sums them; for the last
-each column's summed down the rows in order, as one thread does; one division per norm, then
-products)."""
+each column's summed down the rows: each thread of at::parallel_for(0, rows, 1) into its own
+buffer row after row, the buffers then added in thread order from 0; one division per norm,
+then products)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine import threads
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.tensor import Array, Function, Tensor
+from gradsh.engine.vecmath.batchnorm import parallel_chunks
 from gradsh.engine.vecmath.fp import fma32
 
 __all__ = ["WeightNormInterfaceBackward0"]
@@ -46,12 +49,16 @@ def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 def _dots(a: np.ndarray, b: np.ndarray, last: bool) -> np.ndarray:
     """The sums of a * b: along each row (vec::map2_reduce_all), or with `last` down each
-    column, row after row, each step a fused multiply-add (the one-thread buffer)."""
+    column: per thread's chunk of rows a buffer from 0, row after row, each step a fused
+    multiply-add; the buffers added in thread order from 0."""
     if not last:
         return _row_sums(a * b) if a.dtype == np.float32 else np.einsum("ij,ij->i", a, b)
     total = np.zeros(a.shape[1], dtype=a.dtype)
-    for i in range(a.shape[0]):
-        total = _fma(a[i], b[i], total)
+    for begin, end in parallel_chunks(a.shape[0], threads.torch_threads()):
+        buffer = np.zeros(a.shape[1], dtype=a.dtype)
+        for i in range(begin, end):
+            buffer = _fma(a[i], b[i], buffer)
+        total = total + buffer
     return total
 
 

@@ -59,7 +59,7 @@ def _dot_all(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return _tree(acc)
 
 
-def _split(count: int, threads: int) -> list[tuple[int, int]]:
+def parallel_chunks(count: int, threads: int) -> list[tuple[int, int]]:
     """at::parallel_for(0, count, 1)'s chunks: min(threads, count) chunks of ceil size."""
     used = max(1, min(threads, count))
     size = -(-count // used)
@@ -70,7 +70,7 @@ def _rows_sum(rows: np.ndarray, threads: int) -> np.ndarray:
     """The channels-last kernels' float buffer per thread (its rows added in order), the
     buffers then added in double: (n, C) -> (C,) float64."""
     total = np.zeros(rows.shape[1], F64)
-    for begin, end in _split(rows.shape[0], threads):
+    for begin, end in parallel_chunks(rows.shape[0], threads):
         total += np.cumsum(rows[begin:end], axis=0, dtype=F32)[-1]
     return total
 
@@ -78,7 +78,7 @@ def _rows_sum(rows: np.ndarray, threads: int) -> np.ndarray:
 def _rows_dot(a: np.ndarray, b: np.ndarray, threads: int) -> np.ndarray:
     """The same with buffer = buffer + a * b per row, one fused multiply-add (GCC's)."""
     total = np.zeros(a.shape[1], F64)
-    for begin, end in _split(a.shape[0], threads):
+    for begin, end in parallel_chunks(a.shape[0], threads):
         buffer = np.zeros(a.shape[1], F32)
         for i in range(begin, end):
             buffer = fma32(a[i], b[i], buffer)
