@@ -286,12 +286,11 @@ class ConvolutionBackward0(Function):
                 gb = conv.onednn_backward_bias(g, conv.bias_spans(
                     x_shape, w_shape, geo.padding, geo.stride, geo.dilation,
                     threads.torch_threads()))
-            elif grouped:  # (oneDNN gives each group a thread of its own: no split)
+            elif grouped:  # (below 4 threads, each group its own thread: no split)
                 gb = conv.onednn_backward_bias(g)
-            elif depthwise and conv.depthwise_bias_spans(x_shape, w_shape[2:], geo.padding,
-                                                         geo.stride, 1):
-                gb = conv.onednn_backward_bias(g, conv.depthwise_bias_spans(
-                    x_shape, w_shape[2:], geo.padding, geo.stride, threads.torch_threads()))
+            elif depthwise and (spans := conv.depthwise_bias_spans(
+                    x_shape, w_shape[2:], geo.padding, geo.stride, threads.torch_threads())):
+                gb = conv.onednn_backward_bias(g, spans)  # (with the depthwise kernel's weights)
             elif slow:  # slow_conv2d's grad_bias is at::sum over (N, H, W)
                 gb = torch_sum(g, (0, 2, 3), False, np.float32)
             else:
