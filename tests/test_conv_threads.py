@@ -2,7 +2,8 @@
 forward, input, weight and bias gradients of the layers real CNNs use, where oneDNN's drivers
 split work among threads (vecmath/conv_split.py): the avx512 backward-weights kernel cutting
 the minibatch or its output rows (MNIST, CIFAR, ResNet), jit:avx2's for 4 to 15 input channels,
-the 1x1 kernels' reduce blocks and their backward weights, the depthwise kernel; and a CNN
+the 1x1 kernels' reduce blocks and their backward weights, the depthwise kernel, a grouped 1x1
+convolution (oneDNN's direct kernel, not its 1x1 one); and a CNN
 program run in fresh processes with no thread setting on either side."""
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ LAYERS = {
     "depthwise few channels": ((64, 6, 15, 13), (6, 1, 3, 3), 0, 1, 6),
     "depthwise wide": ((2, 16, 9, 40), (16, 1, 3, 3), 1, 1, 16),
     "grouped": ((8, 32, 16, 16), (32, 8, 3, 3), 1, 1, 4),
+    "grouped 1x1": ((16, 64, 8, 8), (128, 16, 1, 1), 0, 1, 4),
 }
 
 

@@ -174,19 +174,25 @@ def _exact_grouped_forward(x: Array, w: Array, bias: Array | None,
     g = geo.groups
     c, o = x.shape[1] // g, w.shape[0] // g
     out_size = geo.out_size(x.shape[2], x.shape[3], (w.shape[2], w.shape[3]))
-    # (a group's 1x1 kernel adds the bias after its chains, not as their start)
-    bias_after = conv.pointwise(x.shape, w.shape, geo.padding, geo.stride, out_size)
+    # a 1x1 kernel that ATen keeps from oneDNN: its own chains, the bias added after them
+    slow_1x1 = (not conv.uses_onednn(x.shape, w.shape, geo.stride, geo.dilation, g,
+                                     threads.torch_threads())
+                and conv.pointwise(x.shape, w.shape, geo.padding, geo.stride, out_size))
     outputs = []
     for i in range(g):
+        xi = np.ascontiguousarray(x[:, i * c:(i + 1) * c])
+        wi = np.ascontiguousarray(w[i * o:(i + 1) * o])
         part = None if bias is None else bias[i * o:(i + 1) * o]
-        out = conv.onednn_forward(np.ascontiguousarray(x[:, i * c:(i + 1) * c]),
-                                  np.ascontiguousarray(w[i * o:(i + 1) * o]),
-                                  None if bias_after else part,
-                                  geo.padding, geo.stride, geo.dilation,
-                                  threads.torch_threads())
+        if slow_1x1:
+            out = conv.slow_pointwise_forward(xi, wi, geo.stride)
+            if out is not None and part is not None:
+                out = out + part[:, None, None]
+        else:  # oneDNN's direct kernel, even for a 1x1 kernel (its 1x1 ones take no groups)
+            out = conv.onednn_forward(xi, wi, part, geo.padding, geo.stride, geo.dilation,
+                                      threads.torch_threads(), kernel_1x1=False)
         if out is None:
             return None
-        outputs.append(out if part is None or not bias_after else out + part[:, None, None])
+        outputs.append(out)
     return np.concatenate(outputs, axis=1)
 
 
@@ -315,11 +321,11 @@ def _per_group(kernel: Any, a: Array, b: Array, shape: tuple[int, ...], geo: Con
         if axis == 1:  # data: (output gradient, weight) -> the input's group
             group_shape = (shape[0], shape[1] // g, *shape[2:])
             part = kernel(own(a, 1), own(b, 0), group_shape, geo.padding, geo.stride,
-                          geo.dilation)
+                          geo.dilation, kernel_1x1=False)
         else:  # weights: (input, output gradient) -> the weight's group
             group_shape = (shape[0] // g, *shape[1:])
             part = kernel(own(a, 1), own(b, 1), group_shape, geo.padding, geo.stride,
-                          geo.dilation)
+                          geo.dilation, kernel_1x1=False)
         if part is None:
             return None
         parts.append(part)

@@ -55,9 +55,11 @@ def _windows(x: np.ndarray, kh: int, kw: int, out: tuple[int, int], stride: tupl
 
 def onednn_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
                    padding: tuple[int, int], stride: tuple[int, int],
-                   dilation: tuple[int, int], threads: int = 1) -> np.ndarray | None:
+                   dilation: tuple[int, int], threads: int = 1, *,
+                   kernel_1x1: bool = True) -> np.ndarray | None:
     """oneDNN's direct convolution (groups of 1) on float32 NCHW `x`, or None when its
-    emulation would take longer than the bound."""
+    emulation would take longer than the bound. kernel_1x1=False: a group of a grouped
+    convolution, which oneDNN runs through the direct kernel even with a 1x1 kernel."""
     n, c = x.shape[0], x.shape[1]
     o, _, kh, kw = w.shape
     (ph, pw) = padding
@@ -65,7 +67,7 @@ def onednn_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
     h, width = padded.shape[2], padded.shape[3]
     oh = (h - dilation[0] * (kh - 1) - 1) // stride[0] + 1
     ow = (width - dilation[1] * (kw - 1) - 1) // stride[1] + 1
-    if pointwise(x.shape, w.shape, padding, stride, (oh, ow)):
+    if kernel_1x1 and pointwise(x.shape, w.shape, padding, stride, (oh, ow)):
         return _pointwise_forward(x, w, bias, stride, threads)
     outputs = n * o * oh * ow
     steps = c * kh * kw
@@ -139,10 +141,19 @@ def _pointwise_backward_weights(x: np.ndarray, gy: np.ndarray, stride: tuple[int
     return _added(buffers).reshape(o, c, 1, 1)
 
 
+def slow_pointwise_forward(x: np.ndarray, w: np.ndarray,
+                           stride: tuple[int, int]) -> np.ndarray | None:
+    """One group of a grouped 1x1 convolution that ATen keeps from oneDNN (one thread, fewer
+    than 16 samples, unstrided), found by probing: chains over POINTWISE_CHUNK channels at a
+    time, no bias (ATen adds it after); None over the bound."""
+    return _pointwise_forward(x, w, None, stride, 1, POINTWISE_CHUNK)
+
+
 def _pointwise_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
-                       stride: tuple[int, int], threads: int) -> np.ndarray | None:
+                       stride: tuple[int, int], threads: int,
+                       chunk: int | None = None) -> np.ndarray | None:
     """oneDNN's 1x1 kernel on float32 NCHW `x` (strided by `stride`), or None over the bound:
-    (O, C) @ (C, N*OH*OW), chains over the kernel's blocks of channels."""
+    (O, C) @ (C, N*OH*OW), chains over the kernel's blocks of channels (or `chunk`s)."""
     n, c = x.shape[:2]
     o = w.shape[0]
     picked = x[:, :, ::stride[0], ::stride[1]]
@@ -155,7 +166,8 @@ def _pointwise_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
     if bias is not None:
         start = np.ascontiguousarray(np.broadcast_to(np.asarray(bias, F32)[:, None],
                                                      (o, columns.shape[1])))
-    chunks = _pointwise_blocks(n, c, o, oh, oh * ow, threads)
+    chunks = (_pointwise_blocks(n, c, o, oh, oh * ow, threads) if chunk is None
+              else [(k0, min(k0 + chunk, c)) for k0 in range(0, c, chunk)])
     out = sgemm.chain_parts(weights, columns, chunks[:1], start)[0]
     if len(chunks) > 1:
         for part in sgemm.chain_parts(weights, columns, chunks[1:]):
@@ -225,15 +237,17 @@ def data_pieces(o: int, kw: int, width: int, stride: tuple[int, int]) -> list[Pi
 
 def onednn_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...],
                          padding: tuple[int, int], stride: tuple[int, int],
-                         dilation: tuple[int, int], threads: int = 1) -> np.ndarray | None:
+                         dilation: tuple[int, int], threads: int = 1, *,
+                         kernel_1x1: bool = True) -> np.ndarray | None:
     """oneDNN's backward-data kernel (data_pieces: the chains from 0 that each input element's
-    sum is made of, added in order). None over the time bound."""
+    sum is made of, added in order). None over the time bound. kernel_1x1: as onednn_forward's."""
     n, o, oh, ow = gy.shape
     c, kh, kw = w.shape[1], w.shape[2], w.shape[3]
     (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
     h, width = x_shape[2] + 2 * ph, x_shape[3] + 2 * pw
     pieces = data_pieces(o, kw, x_shape[3], stride)
-    if stride == (1, 1) and pointwise(x_shape, w.shape, padding, stride, (oh, ow)):
+    if kernel_1x1 and stride == (1, 1) and pointwise(x_shape, w.shape, padding, stride,
+                                                     (oh, ow)):
         # the 1x1 kernel: the output channels in its blocks (strided: one chain, as above)
         pieces = [(start, end, 0, 1)
                   for start, end in _pointwise_blocks(n, o, c, x_shape[2], oh * ow, threads)]
@@ -357,14 +371,15 @@ def depthwise_bias_spans(x_shape: tuple[int, ...], kernel: tuple[int, int],
 
 def onednn_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, ...],
                             padding: tuple[int, int], stride: tuple[int, int],
-                            dilation: tuple[int, int], threads: int = 1) -> np.ndarray | None:
+                            dilation: tuple[int, int], threads: int = 1, *,
+                            kernel_1x1: bool = True) -> np.ndarray | None:
     """oneDNN's backward-weights kernel: one fused chain per weight, from 0, over the samples,
     then the output rows and columns; at more than one thread that chain cut where the driver
     splits the minibatch (conv_split.bwd_weights_spans), the threads' chains added in order.
-    None over the time bound."""
+    None over the time bound. kernel_1x1: as onednn_forward's."""
     n, o, oh, ow = gy.shape
     c, kh, kw = w_shape[1], w_shape[2], w_shape[3]
-    if pointwise(x.shape, w_shape, padding, stride, (oh, ow)):
+    if kernel_1x1 and pointwise(x.shape, w_shape, padding, stride, (oh, ow)):
         return _pointwise_backward_weights(x, gy, stride, threads)
     spans = conv_split.bwd_weights_spans(x.shape, w_shape, padding, stride, dilation,
                                          threads) or [(0, n * oh * ow)]
