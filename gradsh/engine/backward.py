@@ -293,21 +293,31 @@ class _Sweep:
             grads = tuple(g if g is None or edge[0] is None else _validate_grad(node, i, g, F)
                           for i, (edge, g) in enumerate(zip(node.next_functions, grads)))
             grads = _run_node_post_hooks(node, grads, grad, create_graph)
-        buffers, dependencies, ready, tie = self.buffers, self.dependencies, self.ready, self.tie
+        self.hand_on(node, grads)
+
+    def hand_on(self, node: Node, grads: Sequence[Any]) -> None:
+        """Each gradient of `node`'s backward, checked (validate_outputs), into the buffer of
+        the node its edge leads to; a node whose inputs are all in becomes ready."""
+        buffers, dependencies, ready, tie, F = (self.buffers, self.dependencies, self.ready,
+                                                self.tie, self.F)
+        metas = getattr(node, "input_meta", None)
         for i, ((child, slot), g) in enumerate(zip(node.next_functions, grads, strict=True)):
             if child is None:
                 continue
             if g is not None:
-                g = _validate_grad(node, i, g, F)
+                # (_validate_grad's common case inline: a CPU array that fits)
+                meta = metas[i] if metas is not None and g.__class__ is np.ndarray else False
+                if meta is False or (meta is not None and not (
+                        g.shape == meta[0] and g.dtype == meta[1].np and meta[2] == "cpu")):
+                    g = _validate_grad(node, i, g, F)
                 if child.num_outputs != 1:
                     _deposit_slot(buffers, child, slot, g)
-                    g = None  # deposited: skip the single-output buffer below
-            if g is not None:
-                previous = buffers.get(child)
-                if previous is None:
-                    buffers[child] = g
-                elif not _add_into(previous, g):
-                    buffers[child] = previous + g
+                else:
+                    previous = buffers.get(child)
+                    if previous is None:
+                        buffers[child] = g
+                    elif not _add_into(previous, g):
+                        buffers[child] = previous + g
             remaining = dependencies[child] - 1
             dependencies[child] = remaining
             if remaining == 0:
@@ -316,13 +326,12 @@ class _Sweep:
 
 def _plain_sweep(sweep: _Sweep) -> None:
     """The sweep of loss.backward() (every node, leaves accumulating, no create_graph): a node
-    with a gradient and none of hooks, several outputs or anomaly mode runs here, its
-    gradients checked against its input metadata inline (validate_outputs' common case); any
-    other goes through _Sweep.run. The same steps in the same order either way."""
-    ready, buffers, dependencies, F, tie = (sweep.ready, sweep.buffers, sweep.dependencies,
-                                            sweep.F, sweep.tie)
+    with a gradient and none of hooks, several outputs or anomaly mode runs here, without
+    _Sweep.run's checks for them; any other goes through _Sweep.run. The same steps in the
+    same order either way."""
+    ready, F = sweep.ready, sweep.F
     release = not sweep.retain_graph
-    heappop, heappush, take, ndarray = heapq.heappop, heapq.heappush, buffers.pop, np.ndarray
+    heappop, take = heapq.heappop, sweep.buffers.pop
     while ready:
         node = heappop(ready)[2]
         grad = take(node, None)
@@ -340,27 +349,7 @@ def _plain_sweep(sweep: _Sweep) -> None:
         grads = node.call_backward(F, grad)
         if release:
             node.release_variables()
-        metas = getattr(node, "input_meta", None)
-        for i, ((child, slot), g) in enumerate(zip(node.next_functions, grads, strict=True)):
-            if child is None:
-                continue
-            if g is not None:
-                meta = metas[i] if metas is not None and g.__class__ is ndarray else False
-                if meta is False or (meta is not None and not (
-                        g.shape == meta[0] and g.dtype == meta[1].np and meta[2] == "cpu")):
-                    g = _validate_grad(node, i, g, F)
-                if child.num_outputs != 1:
-                    _deposit_slot(buffers, child, slot, g)
-                else:
-                    previous = buffers.get(child)
-                    if previous is None:
-                        buffers[child] = g
-                    elif not _add_into(previous, g):
-                        buffers[child] = previous + g
-            remaining = dependencies[child] - 1
-            dependencies[child] = remaining
-            if remaining == 0:
-                heappush(ready, (-child.sequence_nr, next(tie), child))
+        sweep.hand_on(node, grads)
 
 
 def _deposit_slot(buffers: dict[Node, Any], node: Node, slot: int, g: Any) -> None:
