@@ -84,7 +84,7 @@ def make_root_grads(outputs: Sequence[Tensor], grads: Sequence[Tensor | None],
             data = out._data
             if not create_graph and data.__class__ is np.ndarray and data.ndim == 0 and \
                     out.device == "cpu":
-                result.append(np.ones((), data.dtype))  # the array ones_like would hold
+                result.append(np.array(1, data.dtype))  # the array ones_like would hold
                 continue
             seed = TensorOps.ones_like(out)
             result.append(seed if create_graph else seed._data)
