@@ -84,7 +84,7 @@ def make_root_grads(outputs: Sequence[Tensor], grads: Sequence[Tensor | None],
             data = out._data
             if not create_graph and data.__class__ is np.ndarray and data.ndim == 0 and \
                     out.device == "cpu":
-                result.append(np.ones((), data.dtype))  # the array ones_like would hold
+                result.append(np.array(1, data.dtype))  # the array ones_like would hold
                 continue
             seed = TensorOps.ones_like(out)
             result.append(seed if create_graph else seed._data)
@@ -182,86 +182,22 @@ def _run_graph(roots: list[tuple[Node, Any]], dependencies: dict[Node, int],
                create_graph: bool, accumulate: bool,
                allow_unused: bool) -> list[Tensor | None] | None:
     """run_backward's sweep: the nodes in PyTorch's order, each once its inputs are in."""
-    ready: list[tuple[int, int, Node]] = []
-    tie = itertools.count()
+    sweep = _Sweep(dependencies, needed, captures, capture_slots, buffers, captured, inputs, F,
+                   retain_graph, create_graph, accumulate)
+    ready = sweep.ready
     for node, _ in roots:
         if dependencies.get(node, 0) == 0 and node not in {n for _, _, n in ready}:
-            heapq.heappush(ready, (-node.sequence_nr, next(tie), node))
+            heapq.heappush(ready, (-node.sequence_nr, next(sweep.tie), node))
 
-    warned_create_graph = False
-    heappop, heappush = heapq.heappop, heapq.heappush
     with set_grad_enabled(create_graph):
-        while ready:
-            node = heappop(ready)[2]
-            grad = buffers.pop(node, None)
-            is_leaf_node = node.__class__ is AccumulateGrad
-            if needed is not None and node not in needed and node not in captures:
-                continue  # not on a path to the inputs: PyTorch never runs it (nor its hooks)
-            if grad is not None and (node.pre_hooks or node.retain_grad_ref is not None or (
-                    is_leaf_node and node.variable._hooks)):  # (a leaf's hooks: its tensor's)
-                grad = _run_tensor_hooks(node, grad, create_graph)
-            elif grad is not None and node.num_outputs != 1 and (
-                    "hooks_by_slot" in node.__dict__ or "retained_by_slot" in node.__dict__):
-                grad = _run_output_hooks(node, grad, create_graph)
-            if grad is not None and node.node_pre_hooks:
-                grad = _run_node_pre_hooks(node, grad, create_graph)
-            if captures and node in captures:
-                for i in captures[node]:
-                    captured[i] = grad if i not in capture_slots else (
-                        grad[capture_slots[i]] if grad is not None else None)
-                if accumulate and grad is not None and not is_leaf_node:
-                    # backward(inputs=[non_leaf]) fills that tensor's .grad, as retain_grad
-                    # would.
-                    for i in captures[node]:
-                        if captured[i] is not None:
-                            _accumulate_into(inputs[i], captured[i],  # type: ignore[index]
-                                             create_graph)
-            if is_leaf_node:
-                if accumulate and (inputs is None or node in captures) and grad is not None:
-                    if create_graph and not warned_create_graph and "create_graph" not in _once:
-                        _once.add("create_graph")
-                        warned_create_graph = True
-                        warn(CREATE_GRAPH_WARNING)
-                    node.accumulate(grad, create_graph)
-                if node.post_hooks:
-                    _run_node_post_hooks(node, (), grad, create_graph)
-                continue
-            if needed is not None and node not in needed:
-                continue
-            grads: tuple[Any, ...]
-            if grad is None:
-                grads = (None,) * len(node.next_functions)
-            elif Anomaly.enabled:
-                grads = _backward_with_anomaly_checks(node, F, grad)
-                if not retain_graph:
-                    node.release_variables()
-            else:
-                grads = node.call_backward(F, grad)
-                if not retain_graph:
-                    node.release_variables()
-            if node.post_hooks:  # after validate_outputs, as PyTorch's call_function
-                grads = tuple(g if g is None or edge[0] is None else _validate_grad(node, i, g, F)
-                              for i, (edge, g) in enumerate(zip(node.next_functions, grads)))
-                grads = _run_node_post_hooks(node, grads, grad, create_graph)
-            for i, ((child, slot), g) in enumerate(zip(node.next_functions, grads,
-                                                       strict=True)):
-                if child is None:
-                    continue
-                if g is not None:
-                    g = _validate_grad(node, i, g, F)
-                    if child.num_outputs != 1:
-                        _deposit_slot(buffers, child, slot, g)
-                        g = None  # deposited: skip the single-output buffer below
-                if g is not None:
-                    previous = buffers.get(child)
-                    if previous is None:
-                        buffers[child] = g
-                    elif not _add_into(previous, g):
-                        buffers[child] = previous + g
-                remaining = dependencies[child] - 1
-                dependencies[child] = remaining
-                if remaining == 0:
-                    heappush(ready, (-child.sequence_nr, next(tie), child))
+        if needed is None and not captures and inputs is None and accumulate \
+                and not create_graph:
+            _plain_sweep(sweep)  # loss.backward(): the same steps, the common nodes inline
+        else:
+            heappop = heapq.heappop
+            while ready:
+                node = heappop(ready)[2]
+                sweep.run(node, buffers.pop(node, None))
 
     if inputs is None or accumulate:
         return None
@@ -279,6 +215,141 @@ def _run_graph(roots: list[tuple[Node, Any]], dependencies: dict[Node, int],
         else:
             results.append(Tensor._make(g, t.device))
     return results
+
+
+class _Sweep:
+    """One backward's state, and what it does with one node: run the node's hooks and its
+    backward, then hand its gradients to the nodes its edges lead to."""
+
+    __slots__ = ("dependencies", "needed", "captures", "capture_slots", "buffers", "captured",
+                 "inputs", "F", "retain_graph", "create_graph", "accumulate", "ready", "tie",
+                 "warned_create_graph")
+
+    def __init__(self, dependencies: dict[Node, int], needed: set[Node] | None,
+                 captures: dict[Node, list[int]], capture_slots: dict[int, int],
+                 buffers: dict[Node, Any], captured: list[Any],
+                 inputs: Sequence[Tensor] | None, F: type[GradOps], retain_graph: bool,
+                 create_graph: bool, accumulate: bool) -> None:
+        self.dependencies, self.needed, self.captures = dependencies, needed, captures
+        self.capture_slots, self.buffers, self.captured = capture_slots, buffers, captured
+        self.inputs, self.F, self.retain_graph = inputs, F, retain_graph
+        self.create_graph, self.accumulate = create_graph, accumulate
+        self.ready: list[tuple[int, int, Node]] = []
+        self.tie = itertools.count()
+        self.warned_create_graph = False
+
+    def run(self, node: Node, grad: Any) -> None:
+        """Every step of one node, whatever it has (hooks, several outputs, anomaly mode)."""
+        needed, captures, captured = self.needed, self.captures, self.captured
+        create_graph, F = self.create_graph, self.F
+        is_leaf_node = node.__class__ is AccumulateGrad
+        if needed is not None and node not in needed and node not in captures:
+            return  # not on a path to the inputs: PyTorch never runs it (nor its hooks)
+        if grad is not None and (node.pre_hooks or node.retain_grad_ref is not None or (
+                is_leaf_node and node.variable._hooks)):  # (a leaf's hooks: its tensor's)
+            grad = _run_tensor_hooks(node, grad, create_graph)
+        elif grad is not None and node.num_outputs != 1 and (
+                "hooks_by_slot" in node.__dict__ or "retained_by_slot" in node.__dict__):
+            grad = _run_output_hooks(node, grad, create_graph)
+        if grad is not None and node.node_pre_hooks:
+            grad = _run_node_pre_hooks(node, grad, create_graph)
+        if captures and node in captures:
+            capture_slots = self.capture_slots
+            for i in captures[node]:
+                captured[i] = grad if i not in capture_slots else (
+                    grad[capture_slots[i]] if grad is not None else None)
+            if self.accumulate and grad is not None and not is_leaf_node:
+                # backward(inputs=[non_leaf]) fills that tensor's .grad, as retain_grad
+                # would.
+                for i in captures[node]:
+                    if captured[i] is not None:
+                        _accumulate_into(self.inputs[i], captured[i],  # type: ignore[index]
+                                         create_graph)
+        if is_leaf_node:
+            if self.accumulate and (self.inputs is None or node in captures) \
+                    and grad is not None:
+                if create_graph and not self.warned_create_graph and "create_graph" not in _once:
+                    _once.add("create_graph")
+                    self.warned_create_graph = True
+                    warn(CREATE_GRAPH_WARNING)
+                node.accumulate(grad, create_graph)
+            if node.post_hooks:
+                _run_node_post_hooks(node, (), grad, create_graph)
+            return
+        if needed is not None and node not in needed:
+            return
+        grads: tuple[Any, ...]
+        if grad is None:
+            grads = (None,) * len(node.next_functions)
+        elif Anomaly.enabled:
+            grads = _backward_with_anomaly_checks(node, F, grad)
+            if not self.retain_graph:
+                node.release_variables()
+        else:
+            grads = node.call_backward(F, grad)
+            if not self.retain_graph:
+                node.release_variables()
+        if node.post_hooks:  # after validate_outputs, as PyTorch's call_function
+            grads = tuple(g if g is None or edge[0] is None else _validate_grad(node, i, g, F)
+                          for i, (edge, g) in enumerate(zip(node.next_functions, grads)))
+            grads = _run_node_post_hooks(node, grads, grad, create_graph)
+        self.hand_on(node, grads)
+
+    def hand_on(self, node: Node, grads: Sequence[Any]) -> None:
+        """Each gradient of `node`'s backward, checked (validate_outputs), into the buffer of
+        the node its edge leads to; a node whose inputs are all in becomes ready."""
+        buffers, dependencies, ready, tie, F = (self.buffers, self.dependencies, self.ready,
+                                                self.tie, self.F)
+        metas = getattr(node, "input_meta", None)
+        for i, ((child, slot), g) in enumerate(zip(node.next_functions, grads, strict=True)):
+            if child is None:
+                continue
+            if g is not None:
+                # (_validate_grad's common case inline: a CPU array that fits)
+                meta = metas[i] if metas is not None and g.__class__ is np.ndarray else False
+                if meta is False or (meta is not None and not (
+                        g.shape == meta[0] and g.dtype == meta[1].np and meta[2] == "cpu")):
+                    g = _validate_grad(node, i, g, F)
+                if child.num_outputs != 1:
+                    _deposit_slot(buffers, child, slot, g)
+                else:
+                    previous = buffers.get(child)
+                    if previous is None:
+                        buffers[child] = g
+                    elif not _add_into(previous, g):
+                        buffers[child] = previous + g
+            remaining = dependencies[child] - 1
+            dependencies[child] = remaining
+            if remaining == 0:
+                heapq.heappush(ready, (-child.sequence_nr, next(tie), child))
+
+
+def _plain_sweep(sweep: _Sweep) -> None:
+    """The sweep of loss.backward() (every node, leaves accumulating, no create_graph): a node
+    with a gradient and none of hooks, several outputs or anomaly mode runs here, without
+    _Sweep.run's checks for them; any other goes through _Sweep.run. The same steps in the
+    same order either way."""
+    ready, F = sweep.ready, sweep.F
+    release = not sweep.retain_graph
+    heappop, take = heapq.heappop, sweep.buffers.pop
+    while ready:
+        node = heappop(ready)[2]
+        grad = take(node, None)
+        if grad is None or node.pre_hooks or node.retain_grad_ref is not None \
+                or node.node_pre_hooks or node.post_hooks or node.num_outputs != 1 \
+                or Anomaly.enabled:
+            sweep.run(node, grad)
+            continue
+        if node.__class__ is AccumulateGrad:
+            if node.variable._hooks:
+                sweep.run(node, grad)
+            else:
+                node.accumulate(grad, False)
+            continue
+        grads = node.call_backward(F, grad)
+        if release:
+            node.release_variables()
+        sweep.hand_on(node, grads)
 
 
 def _deposit_slot(buffers: dict[Node, Any], node: Node, slot: int, g: Any) -> None:

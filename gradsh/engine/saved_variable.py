@@ -149,7 +149,8 @@ class SavedTensor:
         if undoable and _Undo.log is not None:
             _Undo.log.record_release(self)
         if not self.released:
-            self.freed_origin = current_origin()
+            live = _Origin.live  # (current_origin, inline: every saved tensor's release)
+            self.freed_origin = _Origin.value if live is None else live()
         self.released = True
         self._tensor = None
         self._data = None

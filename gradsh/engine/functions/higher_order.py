@@ -62,6 +62,8 @@ def _sigmoid_backward_array(grad: Array, y: Array) -> Array:
 
 
 def _threshold_backward_array(grad: Array, y: Array, threshold: float) -> Array:
+    if threshold == 0 and threshold.__class__ is int:  # (relu's: an int 0, as its backward passes)
+        return pointwise.zero_below(y, grad, True)
     return pointwise.zero_where(y <= threshold, grad)
 
 

@@ -97,8 +97,9 @@ class MmBackward0(Function):
 def _column_major(array: Array) -> bool:
     if array.ndim != 2:
         return False
-    strides = _strides(array)
-    return strides[0] == 1 and strides[1] == array.shape[0]
+    item = array.itemsize  # (_strides' values, without the tuple)
+    first, second = array.strides
+    return first // item == 1 and second // item == array.shape[0]
 
 
 class MvBackward0(Function):

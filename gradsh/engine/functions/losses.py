@@ -155,7 +155,8 @@ class NllLossBackward0(Function):
         every target is a class (none ignored): what the general path computes, in fewer
         steps (each weight is 1, the positions are 0 .. N-1)."""
         n = t.size
-        self.weight = np.ones(x.shape[1], dtype=x.dtype)
+        self.weight = weight = np.empty(x.shape[1], dtype=x.dtype)  # (np.ones, in C)
+        weight.fill(1)
         with _quiet():
             picked = -x[np.arange(n), t] * x.dtype.type(1)  # (-x * weight, as the general path)
             loss = nll_cascade_sum(_all_positions(n), picked, n)

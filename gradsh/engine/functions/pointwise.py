@@ -20,9 +20,10 @@ from gradsh.engine import backend, threads
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.tensor import Array
+from gradsh.engine.vecmath import native
 from gradsh.engine.vecmath.layout import loop_mask
 
-__all__ = ["UNARY", "unary", "vml", "is_float32", "zero_where"]
+__all__ = ["UNARY", "unary", "vml", "is_float32", "zero_where", "zero_below"]
 
 
 class _Kernels:
@@ -147,6 +148,23 @@ def zero_where(mask: Array, values: Array) -> Array:
     bits = _SAME_WIDTH_INT[values.itemsize]
     keep = np.subtract(mask, 1, dtype=bits)  # True -> 0, False -> -1 (every bit set)
     return np.bitwise_and(values.view(bits), keep, out=keep).view(values.dtype)
+
+
+_F32 = np.dtype(np.float32)
+
+
+def zero_below(x: Array, values: Array, inclusive: bool) -> Array:
+    """`zero_where(x < 0, values)` (`x <= 0` when inclusive): relu's forward on x itself and
+    threshold_backward at 0. Contiguous float32 arrays of one shape take the compiled kernel
+    (the same bits in one pass, without the mask and its casts)."""
+    kernels = native.kernels
+    if (kernels is not None and x.__class__ is np.ndarray and values.__class__ is np.ndarray
+            and x.dtype is _F32 and values.dtype is _F32 and x.shape == values.shape
+            and x.ndim and x.flags.c_contiguous and values.flags.c_contiguous):
+        out = np.empty(x.shape, _F32)
+        kernels.zero_below(out, x, values, out.size, inclusive)
+        return out
+    return zero_where(x <= 0 if inclusive else x < x.dtype.type(0), values)  # (as before)
 
 
 # ---- activations ---------------------------------------------------------------------------

@@ -174,7 +174,7 @@ class ReluBackward0(Function):
         if self.needs_input_grad[0]:
             self.save("result", RESULT)
         # NOTE: `x < 0 ? 0 : x`, as PyTorch's clamp_min: NaN and -0.0 pass through unchanged.
-        return pointwise.zero_where(a._data < a._data.dtype.type(0), a._data)
+        return pointwise.zero_below(a._data, a._data, False)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         # NOTE: threshold_backward(grad, result, 0): the gradient at 0 is 0.

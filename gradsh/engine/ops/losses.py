@@ -65,9 +65,10 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noq
     _check_tensor(input, "nll_loss")
     _check_tensor(target, "nll_loss", "target", 2)
     _check_reduction(reduction)
-    if input.ndim < 1:
+    x, t = input._data, target._data  # (their shapes as .shape and .ndim give them)
+    if x.ndim < 1:
         raise TorchValueError(f"Expected 1 or more dimensions (got {input.ndim})")
-    if input.ndim >= 2 and target.ndim >= 1 and input.shape[0] != target.shape[0]:
+    if x.ndim >= 2 and t.ndim >= 1 and x.shape[0] != t.shape[0]:
         raise TorchValueError(  # nll_loss_nd checks the batch before the kernel checks dtypes
             f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
             f"({target.shape[0]})."
@@ -76,11 +77,11 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noq
         raise TorchRuntimeError(
             f"expected target dtype to be Long or Byte, but got {target.dtype.short}"
         )
-    if input.ndim == 1 and target.ndim != 0:
+    if x.ndim == 1 and t.ndim != 0:
         raise TorchRuntimeError(
             "0D or 1D target tensor expected, multi-target not supported"
         )
-    if input.ndim > 2:
+    if x.ndim > 2:
         return _nll_loss_nd(input, target, weight, ignore_index, reduction)
     _check_kernel_devices("wrapper_CUDA_nll_loss_forward", ("self", input), ("target", target),
                           ("weight", weight))
@@ -140,8 +141,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
     _check_tensor(input, "cross_entropy")
     _check_tensor(target, "cross_entropy", "target", 2)
     _check_reduction(reduction)
-    class_dim = 0 if input.ndim == 1 else 1
-    if input.shape == target.shape:
+    class_dim = 0 if input._data.ndim == 1 else 1
+    if input._data.shape == target._data.shape:  # (input.shape == target.shape)
         if not target.dtype.is_floating_point:
             raise TorchRuntimeError("Expected floating point type for target with class "
                                     f"probabilities, got {target.dtype.short}")

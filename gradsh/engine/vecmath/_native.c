@@ -599,6 +599,36 @@ static PyObject *py_fma(PyObject *self, PyObject *args)
     return ok ? Py_NewRef(Py_None) : NULL;
 }
 
+/* zero_below(out, x, values, count, inclusive): out[i] = +0.0 where x[i] < 0 (x[i] <= 0 when
+ * inclusive), else values[i]'s bits: relu's `x < 0 ? 0 : x` and threshold_backward's select at
+ * 0, as pointwise.zero_where's bit masks compute them (NaN and -0.0 kept), in one pass. */
+static PyObject *py_zero_below(PyObject *self, PyObject *args)
+{
+    Py_buffer out, x, values;
+    idx_t count;
+    int inclusive;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "w*y*y*np", &out, &x, &values, &count, &inclusive))
+        return NULL;
+    int ok = holds(&out, count, "out") && holds(&x, count, "x") && holds(&values, count, "values");
+    if (ok) {
+        const float *xs = x.buf;
+        const uint32_t *vs = values.buf;
+        uint32_t *os = out.buf;
+        if (inclusive) {
+            IVDEP for (idx_t i = 0; i < count; i++)
+                os[i] = vs[i] & ((uint32_t)(xs[i] <= 0.0f) - 1u);
+        } else {
+            IVDEP for (idx_t i = 0; i < count; i++)
+                os[i] = vs[i] & ((uint32_t)(xs[i] < 0.0f) - 1u);
+        }
+    }
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&values);
+    return ok ? Py_NewRef(Py_None) : NULL;
+}
+
 /* block_sums(out, block, s0, s1): block is a float32 array (any strides, at least 2-D) of
  * (..., size1, size0); out a contiguous float32 buffer of its size1 * ... sums; s0, s1 the
  * strides (elements) that choose the kernel, as cascade_sum.py's _block_sums. */
@@ -754,6 +784,8 @@ static PyMethodDef METHODS[] = {
      "unfused(out, a, b, batch, m, n, k): ATen's small bmm loop"},
     {"fma", py_fma, METH_VARARGS,
      "fma(out, a, b, c, count): out = fmaf(a, b, c) element-wise (one-float operands broadcast)"},
+    {"zero_below", py_zero_below, METH_VARARGS,
+     "zero_below(out, x, values, count, inclusive): +0.0 where x < 0 (<= 0), else values"},
     {"block_sums", py_block_sums, METH_VARARGS,
      "block_sums(out, block, s0, s1): ATen's float32 cascade sums along the last axis"},
     {"rounded", py_rounded, METH_VARARGS,

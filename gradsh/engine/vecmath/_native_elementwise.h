@@ -36,13 +36,22 @@ static float numpy_nan(float a, float b, float c)
 INLINE void fma_body(float *out, const float *a, const float *b, const float *c, idx_t count,
                      idx_t a_step, idx_t b_step, idx_t c_step)
 {
+    int nans = 0;
     if (a_step && b_step && c_step) {
         IVDEP for (idx_t i = 0; i < count; i++)
             out[i] = fmaf(a[i], b[i], c[i]);
+    } else if (a_step && c_step) {
+        const float scale = *b; /* x + alpha * y: the optimizers' and add's scaled form */
+        IVDEP for (idx_t i = 0; i < count; i++)
+            out[i] = fmaf(a[i], scale, c[i]);
     } else {
         for (idx_t i = 0; i < count; i++)
             out[i] = fmaf(a[i * a_step], b[i * b_step], c[i * c_step]);
     }
+    for (idx_t i = 0; i < count; i++) /* (a vector pass; the fix-up below only on a NaN) */
+        nans |= out[i] != out[i];
+    if (!nans)
+        return;
     for (idx_t i = 0; i < count; i++)
         if (out[i] != out[i])
             out[i] = numpy_nan(a[i * a_step], b[i * b_step], c[i * c_step]);

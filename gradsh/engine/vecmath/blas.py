@@ -110,7 +110,10 @@ def _calls(*arrays: np.ndarray) -> Any:
     """The routines for the arrays' common dtype (float32: _Routines, float64: _Double), or
     None where MKL is not loaded or the dtype is another."""
     dtype = arrays[0].dtype
-    if any(a.dtype != dtype for a in arrays) or _routines() is None:
+    for a in arrays:  # (a loop, not any(): every product's path)
+        if a.dtype != dtype:
+            return None
+    if _routines() is None:
         return None
     if dtype == _F32:
         return _Routines

@@ -154,6 +154,13 @@ def fma32(a: object, b: object, c: object) -> np.ndarray | None:
     """fp.fma32 (a * b + c, one rounding) through fmaf: the same bits; None where an operand is
     not a float32 or float64 array (of float32 values, as fp.fma32 takes them) or a number."""
     assert kernels is not None
+    if (a.__class__ is np.ndarray and c.__class__ is np.ndarray and b.__class__ is F32
+            and a.dtype is _F32 and c.dtype is _F32 and a.shape == c.shape and a.ndim
+            and a.flags.c_contiguous and c.flags.c_contiguous):
+        # x + alpha * y (add's and the optimizers' scaled form), without the general checks
+        out = np.empty(a.shape, F32)
+        kernels.fma(out, a, b, c, out.size)
+        return out
     operands = []
     shape: tuple[int, ...] | None = ()
     for x in (a, b, c):
