@@ -1,0 +1,99 @@
+"""torch.optim's Rprop and ASGD against PyTorch: seeded 50-step runs bit for bit (float32 and
+float64), constructor errors, reprs, state dicts; and dir(torch.optim) as PyTorch's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_optim import _run
+
+import gradsh.torch as gt
+
+CASES = [
+    ("Rprop", {}),
+    ("Rprop", {"lr": 0.05, "etas": (0.3, 1.5), "step_sizes": (1e-3, 0.2)}),
+    ("Rprop", {"lr": 0.02, "maximize": True}),
+    ("ASGD", {}),
+    ("ASGD", {"lr": 0.05, "lambd": 1e-3, "alpha": 0.5, "t0": 10, "weight_decay": 0.1}),
+    ("ASGD", {"lr": 0.03, "t0": 0, "maximize": True}),
+]
+IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in kw.items())}" for name, kw in CASES]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), CASES, ids=IDS)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_fifty_steps_bit_for_bit(torch, name, kwargs, dtype):
+    for step, (theirs, ours) in enumerate(_run(torch, name, kwargs, dtype=dtype)):
+        for a, b in zip(theirs, ours, strict=True):
+            assert a.dtype == b.dtype
+            assert np.array_equal(a, b), f"step {step}: max diff {np.abs(a - b).max()}"
+
+
+def _state(opt, module):
+    """The optimizer's state dict as plain Python/NumPy values, for comparing across libraries."""
+    sd = opt.state_dict()
+    state = {k: {n: (v.detach().numpy() if isinstance(v, module.Tensor) else v)
+                 for n, v in s.items()} for k, s in sd["state"].items()}
+    return state, sd["param_groups"]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), CASES, ids=IDS)
+def test_state_dict_repr_and_reload(torch, name, kwargs):
+    theirs = [torch.ones(3, requires_grad=True), torch.zeros(2, 2, requires_grad=True)]
+    ours = [gt.ones(3, requires_grad=True), gt.zeros(2, 2, requires_grad=True)]
+    their_opt = getattr(torch.optim, name)(theirs, **kwargs)
+    our_opt = getattr(gt.optim, name)(ours, **kwargs)
+    assert repr(our_opt) == repr(their_opt)
+    for _ in range(3):
+        for module, params, opt in ((torch, theirs, their_opt), (gt, ours, our_opt)):
+            (params[0].sin().sum() + (params[1] * 3).cos().sum()).backward()
+            opt.step()
+    (their_state, their_groups), (our_state, our_groups) = _state(their_opt, torch), _state(
+        our_opt, gt)
+    assert our_groups == their_groups
+    assert our_state.keys() == their_state.keys()
+    for k in their_state:
+        assert our_state[k].keys() == their_state[k].keys()
+        for n, v in their_state[k].items():
+            assert np.array_equal(our_state[k][n], v), (k, n)
+            assert np.asarray(our_state[k][n]).dtype == np.asarray(v).dtype
+    fresh = getattr(gt.optim, name)([gt.ones(3, requires_grad=True),
+                                     gt.zeros(2, 2, requires_grad=True)], **kwargs)
+    fresh.load_state_dict(our_opt.state_dict())
+    assert _state(fresh, gt)[1] == our_groups
+
+
+@pytest.mark.parametrize(("name", "kwargs"), [
+    ("Rprop", {"lr": -1.0}), ("Rprop", {"etas": (1.5, 1.2)}), ("Rprop", {"etas": (0.5, 0.9)}),
+    ("ASGD", {"lr": -0.1}), ("ASGD", {"weight_decay": -1.0}),
+])
+def test_construction_errors_match(torch, name, kwargs):
+    with pytest.raises(ValueError) as theirs:
+        getattr(torch.optim, name)([torch.ones(2, requires_grad=True)], **kwargs)
+    with pytest.raises(ValueError) as ours:
+        getattr(gt.optim, name)([gt.ones(2, requires_grad=True)], **kwargs)
+    assert str(ours.value) == str(theirs.value)
+
+
+@pytest.mark.parametrize("name", ["Rprop", "ASGD"])
+def test_tensor_lr(torch, name):
+    """A 0-d tensor learning rate: ASGD's eta recurrence runs in the tensor's arithmetic."""
+    theirs = torch.linspace(-2, 2, 11, requires_grad=True)
+    ours = gt.linspace(-2, 2, 11, requires_grad=True)
+    their_opt = getattr(torch.optim, name)([theirs], lr=torch.tensor(0.07))
+    our_opt = getattr(gt.optim, name)([ours], lr=gt.tensor(0.07))
+    for step in range(10):
+        for param, opt in ((theirs, their_opt), (ours, our_opt)):
+            opt.zero_grad()
+            (param * param * param).sum().backward()
+            opt.step()
+        assert np.array_equal(ours.detach().numpy(), theirs.detach().numpy()), step
+
+
+def test_dir_of_optim_is_torchs(torch):
+    ours = {n for n in dir(gt.optim) if not n.startswith("__")}
+    theirs = {n for n in dir(torch.optim) if not n.startswith("__")}
+    assert ours <= theirs
+    assert {"Rprop", "ASGD", "lr_scheduler", "swa_utils"} <= ours
+    with pytest.raises(AttributeError, match="has no attribute 'adam'"):
+        gt.optim.adam  # noqa: B018
