@@ -37,6 +37,7 @@ from gradsh.engine.ops.convolution import *  # noqa: F403
 from gradsh.engine.ops.convolution3d import *  # noqa: F403
 from gradsh.engine.ops.copies import *  # noqa: F403
 from gradsh.engine.ops.creation import *  # noqa: F403
+from gradsh.engine.ops.ctc import *  # noqa: F403
 from gradsh.engine.ops.diagonal import *  # noqa: F403
 from gradsh.engine.ops.discrete import *  # noqa: F403
 from gradsh.engine.ops.distance import *  # noqa: F403

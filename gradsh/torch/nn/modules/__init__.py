@@ -11,6 +11,7 @@ from gradsh.torch.nn.modules.activation import (
 from gradsh.torch.nn.modules.batchnorm import (
     BatchNorm1d, BatchNorm2d, BatchNorm3d, LazyBatchNorm1d, LazyBatchNorm2d,
 )
+from gradsh.torch.nn.modules.ctc import CTCLoss
 from gradsh.torch.nn.modules.container import (
     ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential,
 )
@@ -59,6 +60,7 @@ from gradsh.torch.nn.modules.upsampling import (
 )
 
 __all__ = [
+    "CTCLoss",
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "RMSNorm",
     "RReLU", "BatchNorm3d", "Dropout3d",
     "InstanceNorm3d", "AvgPool3d", "LPPool1d", "LPPool2d", "TripletMarginWithDistanceLoss",

@@ -1,0 +1,10 @@
+"""More torch.NAME functions: torch.ctc_loss (ATen's signature: the reduction an int, 0 by
+default in PyTorch's bindings)."""
+
+from __future__ import annotations
+
+from gradsh.engine import ops
+
+__all__ = ["ctc_loss"]
+
+ctc_loss = ops.ctc_loss
