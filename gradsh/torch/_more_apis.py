@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gradsh.engine import ops
 
-__all__ = ["ctc_loss"]
+__all__ = ["ctc_loss", "conv_transpose3d"]
 
 ctc_loss = ops.ctc_loss
+conv_transpose3d = ops.conv_transpose3d

@@ -35,6 +35,7 @@ from gradsh.engine.ops.combining import *  # noqa: F403
 from gradsh.engine.ops.comparison import *  # noqa: F403
 from gradsh.engine.ops.convolution import *  # noqa: F403
 from gradsh.engine.ops.convolution3d import *  # noqa: F403
+from gradsh.engine.ops.conv_transpose3d import *  # noqa: F403
 from gradsh.engine.ops.copies import *  # noqa: F403
 from gradsh.engine.ops.creation import *  # noqa: F403
 from gradsh.engine.ops.ctc import *  # noqa: F403

@@ -8,7 +8,9 @@ from typing import Any
 from gradsh.engine import ops as _ops
 from gradsh.engine.tensor import Tensor
 
-__all__ = ["ctc_loss"]
+__all__ = ["ctc_loss", "conv_transpose3d"]
+
+conv_transpose3d = _ops.conv_transpose3d
 
 
 def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any,

@@ -12,6 +12,7 @@ from gradsh.torch.nn.modules.batchnorm import (
     BatchNorm1d, BatchNorm2d, BatchNorm3d, LazyBatchNorm1d, LazyBatchNorm2d,
 )
 from gradsh.torch.nn.modules.ctc import CTCLoss
+from gradsh.torch.nn.modules.conv_transpose3d import ConvTranspose3d
 from gradsh.torch.nn.modules.container import (
     ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential,
 )
@@ -60,7 +61,7 @@ from gradsh.torch.nn.modules.upsampling import (
 )
 
 __all__ = [
-    "CTCLoss",
+    "CTCLoss", "ConvTranspose3d",
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "RMSNorm",
     "RReLU", "BatchNorm3d", "Dropout3d",
     "InstanceNorm3d", "AvgPool3d", "LPPool1d", "LPPool2d", "TripletMarginWithDistanceLoss",
