@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from gradsh.engine import ops
 
-__all__ = ["ctc_loss", "conv_transpose3d"]
+__all__ = ["ctc_loss", "conv_transpose3d", "geqrf", "orgqr"]
 
 ctc_loss = ops.ctc_loss
 conv_transpose3d = ops.conv_transpose3d
+geqrf = ops.geqrf
+orgqr = ops.orgqr

@@ -36,6 +36,7 @@ matrix_rank = ops.matrix_rank
 lstsq = ops.lstsq
 matrix_power = ops.matrix_power
 matmul = ops.matmul
+householder_product = ops.householder_product
 
 
 def cross(input, other, *, dim=-1, out=None):  # noqa: A002  (PyTorch's names)

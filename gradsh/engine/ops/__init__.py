@@ -50,6 +50,7 @@ from gradsh.engine.ops.embeddings import *  # noqa: F403
 from gradsh.engine.ops.functional import *  # noqa: F403
 from gradsh.engine.ops.grad_ops import install_tensor_ops
 from gradsh.engine.ops.grid_sampling import *  # noqa: F403
+from gradsh.engine.ops.householder import *  # noqa: F403
 from gradsh.engine.ops.indexing import *  # noqa: F403
 from gradsh.engine.ops.inplace_forms import *  # noqa: F403
 from gradsh.engine.ops.joining import *  # noqa: F403
