@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from gradsh.engine import ops
 
-__all__ = ["ctc_loss", "conv_transpose3d", "geqrf", "orgqr"]
+__all__ = ["ctc_loss", "conv_transpose3d", "geqrf", "orgqr", "lu", "lu_solve", "lu_unpack"]
 
 ctc_loss = ops.ctc_loss
 conv_transpose3d = ops.conv_transpose3d
 geqrf = ops.geqrf
 orgqr = ops.orgqr
+lu = ops.lu
+lu_solve = ops.lu_solve
+lu_unpack = ops.lu_unpack

@@ -37,6 +37,10 @@ lstsq = ops.lstsq
 matrix_power = ops.matrix_power
 matmul = ops.matmul
 householder_product = ops.householder_product
+lu_factor = ops.linalg_lu_factor
+lu_factor_ex = ops.lu_factor_ex
+lu = ops.linalg_lu
+lu_solve = ops.linalg_lu_solve
 
 
 def cross(input, other, *, dim=-1, out=None):  # noqa: A002  (PyTorch's names)
