@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from gradsh.engine import ops
 
-__all__ = ["ctc_loss", "conv_transpose3d", "geqrf", "orgqr", "lu", "lu_solve", "lu_unpack"]
+__all__ = ["ctc_loss", "conv_transpose3d", "geqrf", "orgqr", "lu", "lu_solve", "lu_unpack",
+           "empty_strided", "frombuffer"]
 
 ctc_loss = ops.ctc_loss
 conv_transpose3d = ops.conv_transpose3d
@@ -14,3 +15,5 @@ orgqr = ops.orgqr
 lu = ops.lu
 lu_solve = ops.lu_solve
 lu_unpack = ops.lu_unpack
+empty_strided = ops.empty_strided
+frombuffer = ops.frombuffer

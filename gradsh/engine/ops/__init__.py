@@ -38,6 +38,7 @@ from gradsh.engine.ops.convolution3d import *  # noqa: F403
 from gradsh.engine.ops.conv_transpose3d import *  # noqa: F403
 from gradsh.engine.ops.copies import *  # noqa: F403
 from gradsh.engine.ops.creation import *  # noqa: F403
+from gradsh.engine.ops.creation_extra import *  # noqa: F403
 from gradsh.engine.ops.ctc import *  # noqa: F403
 from gradsh.engine.ops.diagonal import *  # noqa: F403
 from gradsh.engine.ops.discrete import *  # noqa: F403
