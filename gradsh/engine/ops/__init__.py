@@ -70,6 +70,7 @@ from gradsh.engine.ops.pooling import *  # noqa: F403
 from gradsh.engine.ops.pooling3d import *  # noqa: F403
 from gradsh.engine.ops.quantile import *  # noqa: F403
 from gradsh.engine.ops.pooling3d_extra import *  # noqa: F403
+from gradsh.engine.ops.pooling3d_more import *  # noqa: F403
 from gradsh.engine.ops.reductions import *  # noqa: F403
 from gradsh.engine.ops.rms_norm import *  # noqa: F403
 from gradsh.engine.ops.weight_norm import *  # noqa: F403
