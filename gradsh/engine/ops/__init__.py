@@ -49,6 +49,7 @@ from gradsh.engine.ops.einsum import *  # noqa: F403
 from gradsh.engine.ops.elementwise_extras import *  # noqa: F403
 from gradsh.engine.ops.embeddings import *  # noqa: F403
 from gradsh.engine.ops.functional import *  # noqa: F403
+from gradsh.engine.ops.fractional_pool import *  # noqa: F403
 from gradsh.engine.ops.grad_ops import install_tensor_ops
 from gradsh.engine.ops.grid_sampling import *  # noqa: F403
 from gradsh.engine.ops.householder import *  # noqa: F403
