@@ -41,6 +41,9 @@ lu_factor = ops.linalg_lu_factor
 lu_factor_ex = ops.lu_factor_ex
 lu = ops.linalg_lu
 lu_solve = ops.linalg_lu_solve
+ldl_factor = ops.ldl_factor
+ldl_factor_ex = ops.ldl_factor_ex
+ldl_solve = ops.ldl_solve
 
 
 def cross(input, other, *, dim=-1, out=None):  # noqa: A002  (PyTorch's names)
