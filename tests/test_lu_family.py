@@ -158,3 +158,21 @@ def test_deprecation_warnings_once_each(torch):
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          check=True)
     assert _deprecations(gt) == json.loads(run.stdout)
+
+
+def test_tensor_methods(torch):
+    """Tensor.lu, lu_solve, geqrf and orgqr: the functions' values, plain tuples from lu."""
+    a = np.array([[2.0, 1.0, 0.5], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]], np.float32)
+    results = []
+    for m in (torch, gt):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = m.tensor(a)
+            plain, with_info = x.lu(), x.lu(get_infos=True)
+            factors, tau = x.geqrf()
+            values = [*plain, *with_info, m.ones(3, 2).lu_solve(*plain), factors.orgqr(tau)]
+        results.append(([type(plain).__name__, type(with_info).__name__, len(with_info)],
+                        [v.numpy() for v in values]))
+    assert results[1][0] == results[0][0]
+    for ours, theirs in zip(results[1][1], results[0][1], strict=True):
+        assert ours.dtype == theirs.dtype and np.allclose(ours, theirs, rtol=0, atol=1e-6)

@@ -169,6 +169,11 @@ def lu(A: Tensor, pivot: bool = True, get_infos: bool = False) -> Any:  # noqa: 
     return _LU_WITH_INFO(factors, pivots, info) if get_infos else (factors, pivots)
 
 
+def tensor_lu(self: Tensor, pivot: bool = True, get_infos: bool = False) -> Any:
+    """Tensor.lu: torch.lu's values, a plain tuple either way (and its warning)."""
+    return tuple(lu(self, pivot, get_infos))
+
+
 @guarded
 def lu_solve(b: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:  # noqa: N803
     """The deprecated torch.lu_solve(B, LU, pivots): linalg.lu_solve(LU, pivots, B)."""
