@@ -7,7 +7,7 @@ logf for float32, exp and log for float64), each step rounded in the dtype. Here
 is one vector operation over the batch and the extended target positions `s`, with the same
 roundings; the accumulation of alpha * beta into one character's gradient, sequential over `s`
 (descending) in ATen, runs in "rounds": round k adds the k-th position of every (batch,
-character) group at once, so each group sees its terms in ATen's order.
+character) group at every time step at once, so each group sees its terms in ATen's order.
 """
 
 from __future__ import annotations
@@ -167,7 +167,6 @@ class CtcLossBackward0(Function):
         s_index = self.s_index[None, :]
         has_next = s_index < lengths2[:, None]
         skip_next = (s_index < lengths2[:, None] - 1) & _shifted(self.skip, -2, False)
-        rounds = self._rounds()
         for t in range(steps - 2, -1, -1):
             active = t <= input_lengths - 2
             if not active.any():
@@ -177,16 +176,16 @@ class CtcLossBackward0(Function):
             lb3 = np.where(skip_next, _shifted(nxt, -2, neginf), neginf)
             new = _log_add3(nxt, lb2, lb3) + lp_prime[:, t]
             beta[active, t] = new[active]
-            log_ab = alpha[:, t] + beta[:, t]
-            for bs, ss, cs in rounds:
-                keep = active[bs]
-                bs, ss, cs = bs[keep], ss[keep], cs[keep]
-                if bs.size == 0:
-                    continue
-                current = collected[t, bs, cs]
-                term = log_ab[bs, ss]
-                empty = current == neginf
-                collected[t, bs, cs] = np.where(empty, term, _log_add2(current, term))
+        # the accumulation at every t < input_length - 1 at once (a row's terms depend on
+        # that row's alpha and beta only), round by round
+        log_ab = alpha + beta  # (B, T, S)
+        times = np.arange(max(steps - 1, 0))[:, None]
+        for bs, ss, cs in self._rounds():
+            valid = times <= input_lengths[bs][None, :] - 2
+            current = collected[times, bs[None, :], cs[None, :]]
+            term = log_ab[bs[None, :], times, ss[None, :]]
+            updated = np.where(current == neginf, term, _log_add2(current, term))
+            collected[times, bs[None, :], cs[None, :]] = np.where(valid, updated, current)
         out = np.zeros_like(lp)
         with np.errstate(all="ignore"):
             for b in range(batch):
