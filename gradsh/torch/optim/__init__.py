@@ -5,6 +5,7 @@ from __future__ import annotations
 from gradsh.torch._missing import module_getattr
 from gradsh.torch.optim import lr_scheduler, swa_utils
 from gradsh.torch.optim.adadelta import Adadelta
+from gradsh.torch.optim.adafactor import Adafactor
 from gradsh.torch.optim.adagrad import Adagrad
 from gradsh.torch.optim.adam import Adam
 from gradsh.torch.optim.adamax import Adamax
@@ -20,13 +21,14 @@ from gradsh.torch.optim.sgd import SGD
 
 __getattr__ = module_getattr("torch.optim")
 
-__all__ = ["ASGD", "LBFGS", "SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "NAdam",
-           "Optimizer", "RAdam", "RMSprop", "Rprop", "lr_scheduler", "swa_utils"]
+__all__ = ["ASGD", "Adafactor", "LBFGS", "SGD", "Adadelta", "Adagrad", "Adam", "AdamW",
+           "Adamax", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "lr_scheduler",
+           "swa_utils"]
 
 # as in PyTorch, the submodules' names are not the package's attributes (`torch.optim.adam` is
 # an AttributeError, dir() lists the optimizers), though `import torch.optim.adam` works
-del adadelta, adagrad, adam, adamax, adamw, asgd, lbfgs, nadam, optimizer, radam, rmsprop  # noqa
-del rprop, sgd, _cyclic, _fused, _kernels, annotations, module_getattr  # noqa: F821
+del adadelta, adafactor, adagrad, adam, adamax, adamw, asgd, lbfgs, nadam, optimizer  # noqa
+del radam, rmsprop, rprop, sgd, _cyclic, _fused, _kernels, annotations, module_getattr  # noqa
 
 
 def __dir__() -> list[str]:
