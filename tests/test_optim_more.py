@@ -107,3 +107,33 @@ def test_dir_of_optim_is_torchs(torch):
     assert {"Rprop", "ASGD", "Adafactor", "lr_scheduler", "swa_utils"} <= ours
     with pytest.raises(AttributeError, match="has no attribute 'adam'"):
         gt.optim.adam  # noqa: B018
+
+
+def _flag_outcomes(torch):
+    """Two steps of each optimizer with capturable / differentiable / foreach / maximize on a
+    CPU leaf parameter: the values, or the error PyTorch's update raises."""
+    out = []
+    for name in ["Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Rprop", "ASGD", "Adadelta",
+                 "RMSprop", "SGD", "Adagrad"]:
+        for flags in [{"capturable": True}, {"differentiable": True}, {"foreach": True},
+                      {"foreach": False, "maximize": True}]:
+            try:
+                p = torch.nn.Parameter(torch.tensor([1.0, -2.0, 3.0]))
+                opt = getattr(torch.optim, name)([p], lr=0.1, **flags)
+                for _ in range(2):
+                    opt.zero_grad()
+                    (p * p).sum().backward()
+                    opt.step()
+                out.append((name, flags, "ok", p.detach().numpy().tolist()))
+            except Exception as e:  # noqa: BLE001  (the error is the outcome compared)
+                out.append((name, flags, type(e).__name__, str(e)))
+    return out
+
+
+def test_capturable_differentiable_foreach_flags_on_cpu(torch):
+    for ours, theirs in zip(_flag_outcomes(gt), _flag_outcomes(torch), strict=True):
+        assert ours[:3] == theirs[:3]
+        if ours[2] == "ok":
+            np.testing.assert_allclose(ours[3], theirs[3], rtol=1e-6)
+        else:
+            assert ours[3] == theirs[3]

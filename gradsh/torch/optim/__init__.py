@@ -28,7 +28,8 @@ __all__ = ["ASGD", "Adafactor", "LBFGS", "SGD", "Adadelta", "Adagrad", "Adam", "
 # as in PyTorch, the submodules' names are not the package's attributes (`torch.optim.adam` is
 # an AttributeError, dir() lists the optimizers), though `import torch.optim.adam` works
 del adadelta, adafactor, adagrad, adam, adamax, adamw, asgd, lbfgs, nadam, optimizer  # noqa
-del radam, rmsprop, rprop, sgd, _cyclic, _fused, _kernels, annotations, module_getattr  # noqa
+del radam, rmsprop, rprop, sgd, _cyclic, _flags, _fused, _kernels, annotations  # noqa
+del module_getattr  # noqa: F821
 
 
 def __dir__() -> list[str]:

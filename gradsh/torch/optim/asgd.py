@@ -8,6 +8,7 @@ from typing import Any
 from gradsh.engine import ops
 from gradsh.engine.exceptions import TorchRuntimeError, TorchValueError
 from gradsh.engine.tensor import Tensor
+from gradsh.torch.optim import _flags
 from gradsh.torch.optim.optimizer import (
     _SingleTensorOptimizer,
     _get_value,
@@ -60,6 +61,7 @@ class ASGD(_SingleTensorOptimizer):
 def _asgd_update(param: Tensor, grad: Tensor, state: dict[str, Any],
                  group: dict[str, Any]) -> None:
     """torch.optim.asgd._single_tensor_asgd for one real parameter (capturable=False)."""
+    _flags.check(param, group, "params, mus, etas, and state_steps")
     lr = _get_value(_to_scalar(group["lr"]))
     lambd, alpha, t0 = group["lambd"], group["alpha"], group["t0"]
     if group["maximize"]:

@@ -7,7 +7,7 @@ from typing import Any
 from gradsh.engine import ops
 from gradsh.engine.exceptions import TorchRuntimeError, TorchValueError
 from gradsh.engine.tensor import Tensor
-from gradsh.torch.optim import _kernels
+from gradsh.torch.optim import _flags, _kernels
 from gradsh.torch.optim.optimizer import (
     _SingleTensorOptimizer,
     _get_value,
@@ -60,6 +60,7 @@ class Rprop(_SingleTensorOptimizer):
 def _rprop_update(param: Tensor, grad: Tensor, state: dict[str, Any],
                   group: dict[str, Any]) -> None:
     """torch.optim.rprop._single_tensor_rprop for one real parameter (capturable=False)."""
+    _flags.check(param, group)
     etaminus, etaplus = group["etas"]
     step_size_min, step_size_max = group["step_sizes"]
     if group["maximize"]:
