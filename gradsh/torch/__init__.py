@@ -30,6 +30,8 @@ from gradsh.torch._more_functions import *  # noqa: F403  (torch.ceil_ and kin, 
 from gradsh.torch._more_functions import __all__ as _more_function_names
 from gradsh.torch._composites import *  # noqa: F403  (vander and kin, listed there)
 from gradsh.torch._composites import __all__ as _composite_names
+from gradsh.torch._more_apis import *  # noqa: F403  (torch.ctc_loss and kin, listed there)
+from gradsh.torch._more_apis import __all__ as _more_api_names
 from gradsh.torch._missing import module_getattr as _module_getattr
 from gradsh.torch._random import (
     Generator,
@@ -144,6 +146,6 @@ __all__ = [
     "manual_seed", "no_grad", "save", "seed", "set_grad_enabled", "set_rng_state",
     *_function_names, *_nn_function_names, *_setting_names,
     *_more_function_names,
-    *_composite_names,
+    *_composite_names, *_more_api_names,
 ]
 del _ops, _exceptions, _pytrace

@@ -36,6 +36,14 @@ matrix_rank = ops.matrix_rank
 lstsq = ops.lstsq
 matrix_power = ops.matrix_power
 matmul = ops.matmul
+householder_product = ops.householder_product
+lu_factor = ops.linalg_lu_factor
+lu_factor_ex = ops.lu_factor_ex
+lu = ops.linalg_lu
+lu_solve = ops.linalg_lu_solve
+ldl_factor = ops.ldl_factor
+ldl_factor_ex = ops.ldl_factor_ex
+ldl_solve = ops.ldl_solve
 
 
 def cross(input, other, *, dim=-1, out=None):  # noqa: A002  (PyTorch's names)

@@ -35,8 +35,11 @@ from gradsh.engine.ops.combining import *  # noqa: F403
 from gradsh.engine.ops.comparison import *  # noqa: F403
 from gradsh.engine.ops.convolution import *  # noqa: F403
 from gradsh.engine.ops.convolution3d import *  # noqa: F403
+from gradsh.engine.ops.conv_transpose3d import *  # noqa: F403
 from gradsh.engine.ops.copies import *  # noqa: F403
 from gradsh.engine.ops.creation import *  # noqa: F403
+from gradsh.engine.ops.creation_extra import *  # noqa: F403
+from gradsh.engine.ops.ctc import *  # noqa: F403
 from gradsh.engine.ops.diagonal import *  # noqa: F403
 from gradsh.engine.ops.discrete import *  # noqa: F403
 from gradsh.engine.ops.distance import *  # noqa: F403
@@ -46,14 +49,18 @@ from gradsh.engine.ops.einsum import *  # noqa: F403
 from gradsh.engine.ops.elementwise_extras import *  # noqa: F403
 from gradsh.engine.ops.embeddings import *  # noqa: F403
 from gradsh.engine.ops.functional import *  # noqa: F403
+from gradsh.engine.ops.fractional_pool import *  # noqa: F403
 from gradsh.engine.ops.grad_ops import install_tensor_ops
 from gradsh.engine.ops.grid_sampling import *  # noqa: F403
+from gradsh.engine.ops.householder import *  # noqa: F403
 from gradsh.engine.ops.indexing import *  # noqa: F403
 from gradsh.engine.ops.inplace_forms import *  # noqa: F403
 from gradsh.engine.ops.joining import *  # noqa: F403
 from gradsh.engine.ops.linalg import *  # noqa: F403
 from gradsh.engine.ops.linalg_composites import *  # noqa: F403
 from gradsh.engine.ops.linalg_decompositions import *  # noqa: F403
+from gradsh.engine.ops.linalg_lu_factor import *  # noqa: F403
+from gradsh.engine.ops.linalg_ldl import *  # noqa: F403
 from gradsh.engine.ops.linalg_solvers import *  # noqa: F403
 from gradsh.engine.ops.losses import *  # noqa: F403
 from gradsh.engine.ops.margin_losses import *  # noqa: F403
@@ -65,6 +72,7 @@ from gradsh.engine.ops.pooling import *  # noqa: F403
 from gradsh.engine.ops.pooling3d import *  # noqa: F403
 from gradsh.engine.ops.quantile import *  # noqa: F403
 from gradsh.engine.ops.pooling3d_extra import *  # noqa: F403
+from gradsh.engine.ops.pooling3d_more import *  # noqa: F403
 from gradsh.engine.ops.reductions import *  # noqa: F403
 from gradsh.engine.ops.rms_norm import *  # noqa: F403
 from gradsh.engine.ops.weight_norm import *  # noqa: F403

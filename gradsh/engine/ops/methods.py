@@ -159,6 +159,8 @@ from gradsh.engine.ops.discrete import heaviside
 from gradsh.engine.ops.unfold import unfold
 from gradsh.engine.ops.linalg_decompositions import pinverse, svd
 from gradsh.engine.ops.linalg_composites import cholesky_inverse, cholesky_solve
+from gradsh.engine.ops.householder import geqrf, orgqr
+from gradsh.engine.ops.linalg_lu_factor import lu_solve, tensor_lu
 from gradsh.engine.ops.linalg_solvers import cholesky, det, inverse, logdet, slogdet
 from gradsh.engine.ops.distributions import cauchy_, exponential_, multinomial
 from gradsh.engine.ops.sampling import bernoulli, bernoulli_, normal_, uniform_
@@ -602,6 +604,7 @@ _METHODS: dict[str, Any] = {
     "cholesky": cholesky,
     "cholesky_solve": cholesky_solve,
     "cholesky_inverse": cholesky_inverse,
+    "lu": tensor_lu, "lu_solve": lu_solve, "geqrf": geqrf, "orgqr": orgqr,  # (apis3's)
     "logit": logit,
     "take": take,
     "index_fill": index_fill,

@@ -35,7 +35,9 @@ from gradsh.torch.distributions.inverse_gamma import InverseGamma
 from gradsh.torch.distributions.kl import kl_divergence, register_kl
 from gradsh.torch.distributions.kumaraswamy import Kumaraswamy
 from gradsh.torch.distributions.laplace import Laplace
+from gradsh.torch.distributions.lkj_cholesky import LKJCholesky
 from gradsh.torch.distributions.log_normal import LogNormal
+from gradsh.torch.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
 from gradsh.torch.distributions.multinomial import Multinomial
 from gradsh.torch.distributions.multivariate_normal import MultivariateNormal
 from gradsh.torch.distributions.normal import Normal
@@ -62,7 +64,9 @@ from gradsh.torch.distributions.transforms import (
     identity_transform,
 )
 from gradsh.torch.distributions.uniform import Uniform
+from gradsh.torch.distributions.von_mises import VonMises
 from gradsh.torch.distributions.weibull import Weibull
+from gradsh.torch.distributions.wishart import Wishart
 
 __getattr__ = module_getattr("torch.distributions")
 
@@ -76,5 +80,6 @@ __all__ = [
     "PowerTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical", "SigmoidTransform",
     "SoftplusTransform", "StudentT", "TanhTransform", "Transform", "TransformedDistribution",
     "Uniform", "Weibull", "constraints", "identity_transform", "kl", "kl_divergence",
-    "register_kl", "transforms", "utils",
+    "register_kl", "transforms", "utils", "LowRankMultivariateNormal", "VonMises",
+    "LKJCholesky", "Wishart",
 ]

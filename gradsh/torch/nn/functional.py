@@ -20,6 +20,8 @@ from gradsh.torch.nn.functional_sampling import *  # noqa: F403  (interpolate, l
 from gradsh.torch.nn.functional_sampling import __all__ as _sampling_names
 from gradsh.torch.nn.functional_extra import *  # noqa: F403  (dropout3d ..., listed there)
 from gradsh.torch.nn.functional_extra import __all__ as _extra_names
+from gradsh.torch.nn.functional_more import *  # noqa: F403  (ctc_loss ..., listed there)
+from gradsh.torch.nn.functional_more import __all__ as _more_names
 
 __getattr__ = module_getattr("torch.nn.functional")
 
@@ -51,7 +53,7 @@ __all__ = [*_FROM_OPS, *_FROM_LAYERS, *_FROM_ACTIVATIONS, "relu", "softmax", "lo
            "gaussian_nll_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
            "hinge_embedding_loss", "cosine_embedding_loss", "margin_ranking_loss",
            "multi_margin_loss", "pairwise_distance", "triplet_margin_loss", "rrelu", "rrelu_",
-           *_attention_names, *_extra_names,
+           *_attention_names, *_extra_names, *_more_names,
            *_sampling_names]
 
 _module = globals()

@@ -7,7 +7,7 @@ from typing import Any
 from gradsh.engine import ops
 from gradsh.engine.exceptions import TorchValueError
 from gradsh.engine.tensor import Tensor
-from gradsh.torch.optim import _kernels
+from gradsh.torch.optim import _flags, _kernels
 from gradsh.torch.optim.optimizer import (
     _SingleTensorOptimizer,
     _get_value,
@@ -51,6 +51,7 @@ class Adadelta(_SingleTensorOptimizer):
 def _adadelta_update(param: Tensor, grad: Tensor, state: dict[str, Any],
                      group: dict[str, Any]) -> None:
     """torch.optim.adadelta._single_tensor_adadelta for one parameter."""
+    _flags.check(param, group, devices="['cuda', 'xpu', 'hpu', 'privateuseone']")
     lr = _get_value(_to_scalar(group["lr"]))
     rho, eps = group["rho"], group["eps"]
     state["step"] += 1

@@ -7,7 +7,7 @@ from typing import Any
 from gradsh.engine import ops
 from gradsh.engine.exceptions import TorchRuntimeError, TorchValueError
 from gradsh.engine.tensor import Tensor
-from gradsh.torch.optim import _fused, _kernels
+from gradsh.torch.optim import _flags, _fused, _kernels
 from gradsh.torch.optim.optimizer import (
     Optimizer,
     _get_value,
@@ -78,6 +78,7 @@ class Adagrad(Optimizer):
 def _adagrad_update(param: Tensor, grad: Tensor, state: dict[str, Any],
                     group: dict[str, Any]) -> None:
     """torch.optim.adagrad._single_tensor_adagrad for one dense parameter."""
+    _flags.check(param, group)
     lr = _get_value(_to_scalar(group["lr"]))
     step_t = state["step"]
     step_t += 1

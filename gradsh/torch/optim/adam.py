@@ -8,7 +8,7 @@ from typing import Any
 from gradsh.engine import ops
 from gradsh.engine.exceptions import TorchRuntimeError, TorchValueError
 from gradsh.engine.tensor import Tensor
-from gradsh.torch.optim import _fused, _kernels
+from gradsh.torch.optim import _flags, _fused, _kernels
 from gradsh.torch.optim.optimizer import (
     Optimizer,
     _get_value,
@@ -93,6 +93,7 @@ class Adam(Optimizer):
 def _adam_update(param: Tensor, grad: Tensor, state: dict[str, Any],
                  group: dict[str, Any]) -> None:
     """torch.optim.adam._single_tensor_adam for one parameter (capturable=False)."""
+    _flags.check(param, group)
     lr = _get_value(_to_scalar(group["lr"]))
     beta1, beta2 = (_get_value(b) for b in group["betas"])
     weight_decay, eps = group["weight_decay"], group["eps"]

@@ -7,7 +7,7 @@ from typing import Any
 from gradsh.engine import ops
 from gradsh.engine.exceptions import TorchValueError
 from gradsh.engine.tensor import Tensor
-from gradsh.torch.optim import _kernels
+from gradsh.torch.optim import _flags, _kernels
 from gradsh.torch.optim.optimizer import (
     _SingleTensorOptimizer,
     _check_hyperparameters,
@@ -51,6 +51,7 @@ class NAdam(_SingleTensorOptimizer):
 def _nadam_update(param: Tensor, grad: Tensor, state: dict[str, Any],
                   group: dict[str, Any]) -> None:
     """torch.optim.nadam._single_tensor_nadam for one parameter (capturable=False)."""
+    _flags.check(param, group, "params, mu_products and state_steps")
     lr = _get_value(_to_scalar(group["lr"]))
     beta1, beta2 = group["betas"]
     weight_decay, momentum_decay = group["weight_decay"], group["momentum_decay"]

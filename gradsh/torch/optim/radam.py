@@ -6,7 +6,7 @@ from typing import Any
 
 from gradsh.engine import ops
 from gradsh.engine.tensor import Tensor
-from gradsh.torch.optim import _kernels
+from gradsh.torch.optim import _flags, _kernels
 from gradsh.torch.optim.optimizer import (
     _SingleTensorOptimizer,
     _check_hyperparameters,
@@ -45,6 +45,7 @@ class RAdam(_SingleTensorOptimizer):
 def _radam_update(param: Tensor, grad: Tensor, state: dict[str, Any],
                   group: dict[str, Any]) -> None:
     """torch.optim.radam._single_tensor_radam for one parameter (capturable=False)."""
+    _flags.check(param, group)
     lr = _get_value(_to_scalar(group["lr"]))
     beta1, beta2 = group["betas"]
     weight_decay, eps = group["weight_decay"], group["eps"]

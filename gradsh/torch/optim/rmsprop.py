@@ -7,7 +7,7 @@ from typing import Any
 from gradsh.engine import ops
 from gradsh.engine.exceptions import TorchValueError
 from gradsh.engine.tensor import Tensor
-from gradsh.torch.optim import _fused, _kernels
+from gradsh.torch.optim import _flags, _fused, _kernels
 from gradsh.torch.optim.optimizer import (
     Optimizer,
     _get_value,
@@ -72,6 +72,7 @@ class RMSprop(Optimizer):
 def _rmsprop_update(param: Tensor, grad: Tensor, state: dict[str, Any],
                     group: dict[str, Any]) -> None:
     """torch.optim.rmsprop._single_tensor_rmsprop for one parameter."""
+    _flags.check(param, group)
     lr = _get_value(_to_scalar(group["lr"]))
     alpha, eps, momentum = group["alpha"], group["eps"], group["momentum"]
     square_avg = state["square_avg"]

@@ -11,6 +11,11 @@ from gradsh.torch.nn.modules.activation import (
 from gradsh.torch.nn.modules.batchnorm import (
     BatchNorm1d, BatchNorm2d, BatchNorm3d, LazyBatchNorm1d, LazyBatchNorm2d,
 )
+from gradsh.torch.nn.modules.ctc import CTCLoss
+from gradsh.torch.nn.modules.conv_transpose3d import ConvTranspose3d
+from gradsh.torch.nn.modules.pooling3d_more import AdaptiveMaxPool3d, LPPool3d, MaxUnpool3d
+from gradsh.torch.nn.modules.pooling3d_more import FractionalMaxPool2d, FractionalMaxPool3d
+from gradsh.torch.nn.modules.sync_batchnorm import SyncBatchNorm
 from gradsh.torch.nn.modules.container import (
     ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential,
 )
@@ -59,6 +64,8 @@ from gradsh.torch.nn.modules.upsampling import (
 )
 
 __all__ = [
+    "CTCLoss", "ConvTranspose3d", "AdaptiveMaxPool3d", "LPPool3d", "MaxUnpool3d",
+    "SyncBatchNorm", "FractionalMaxPool2d", "FractionalMaxPool3d",
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "RMSNorm",
     "RReLU", "BatchNorm3d", "Dropout3d",
     "InstanceNorm3d", "AvgPool3d", "LPPool1d", "LPPool2d", "TripletMarginWithDistanceLoss",

@@ -1,5 +1,6 @@
-"""torch.nn.utils.parametrizations: weight_norm and spectral_norm as parametrizations (the
-module's NAME computed from parametrizations.NAME.original*), PyTorch's steps and draws."""
+"""torch.nn.utils.parametrizations: weight_norm, spectral_norm and orthogonal (_orthogonal.py)
+as parametrizations (the module's NAME computed from parametrizations.NAME.original*),
+PyTorch's steps and draws."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from gradsh.torch.nn import functional as F
 from gradsh.torch.nn.modules.module import Module
 from gradsh.torch.nn.utils import parametrize
 
-__all__ = ["spectral_norm", "weight_norm"]
+from gradsh.torch.nn.utils._orthogonal import orthogonal
 
-__getattr__ = module_getattr("torch.nn.utils.parametrizations")  # orthogonal: not yet
+__all__ = ["orthogonal", "spectral_norm", "weight_norm"]
+
+__getattr__ = module_getattr("torch.nn.utils.parametrizations")
 
 
 class _WeightNorm(Module):

@@ -19,7 +19,8 @@ from gradsh.torch.nn.modules.module import Module
 from gradsh.torch.nn.parameter import Parameter
 
 __all__ = ["ParametrizationList", "cached", "is_parametrized", "register_parametrization",
-           "remove_parametrizations", "type_before_parametrizations"]
+           "remove_parametrizations", "transfer_parametrizations_and_params",
+           "type_before_parametrizations"]
 
 _cache_enabled = 0
 _cache: dict[tuple[int, str], Tensor] = {}
@@ -258,3 +259,26 @@ def type_before_parametrizations(module: Module) -> type:
     if is_parametrized(module):
         return module.__class__.__bases__[0]
     return type(module)
+
+
+def transfer_parametrizations_and_params(from_module: Module, to_module: Module,
+                                         tensor_name: str | None = None) -> Module:
+    """Give `to_module` the parametrizations of `from_module` (of `tensor_name`, or all),
+    creating the parametrized tensors it lacks and sharing the originals."""
+    if not is_parametrized(from_module):
+        return to_module
+    names = list(from_module.parametrizations) if tensor_name is None else [tensor_name]
+    for name in names:
+        if not hasattr(to_module, name):
+            setattr(to_module, name, Parameter(getattr(from_module, name)))
+        source = from_module.parametrizations[name]
+        for parametrization in source:
+            register_parametrization(to_module, name, parametrization)
+        target = to_module.parametrizations[name]
+        # the original values are `original`, or `original0`, `original1` ... for several
+        originals = ["original"] if hasattr(source, "original") else []
+        while not hasattr(source, "original") and hasattr(source, f"original{len(originals)}"):
+            originals.append(f"original{len(originals)}")
+        for original in originals:
+            setattr(target, original, getattr(source, original))
+    return to_module
