@@ -108,8 +108,7 @@ class AddBackward0(Function):
             broadcast_shapes(a, b)
         dtype = result_dtype(a, b)
         return first_operand_layout(_add_scaled(
-            x if not a._wrapped else fit_int(x.item(), dtype),
-            y if not b._wrapped else fit_int(y.item(), dtype), alpha, dtype), x)
+            operand(a, dtype), operand(b, dtype), alpha, dtype), x)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -140,8 +139,7 @@ class SubBackward0(Function):
         self.alpha = alpha
         dtype = result_dtype(a, b)
         return first_operand_layout(_add_scaled(
-            x if not a._wrapped else fit_int(x.item(), dtype),
-            y if not b._wrapped else fit_int(y.item(), dtype), alpha, dtype, subtract=True), x)
+            operand(a, dtype), operand(b, dtype), alpha, dtype, subtract=True), x)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -205,8 +203,7 @@ class MulBackward0(Function):
                 return out
         xp = np if x.__class__ is np.ndarray else xp_of(x)
         dtype = result_dtype(a, b)
-        left = x if not a._wrapped else fit_int(x.item(), dtype)
-        right = y if not b._wrapped else fit_int(y.item(), dtype)
+        left, right = operand(a, dtype), operand(b, dtype)
         if xp is np:
             if x.size < threads.MIN_ELEMENTS and y.size < threads.MIN_ELEMENTS:
                 return first_operand_layout(np.multiply(left, right, dtype=dtype.np), x)
@@ -541,11 +538,11 @@ class PowBackward1(Function):
             raise not_implemented_for("pow", dtype)
         with _quiet():
             if dtype.category == 1:
-                exponents = operand(b)
-                xp = xp_of_operands(operand(a), exponents)
+                exponents = operand(b, dtype)
+                xp = xp_of_operands(operand(a, dtype), exponents)
                 if bool(xp.any(xp.asarray(exponents) < 0)):
                     # PyTorch's integer pow: x ** negative is 1 for x == 1, -1 ** odd ...
-                    base = xp.asarray(operand(a), dtype=dtype.np)
+                    base = xp.asarray(operand(a, dtype), dtype=dtype.np)
                     e = xp.asarray(exponents)
                     out = xp.zeros(np.broadcast_shapes(base.shape, e.shape), dtype=dtype.np)
                     e = xp.broadcast_to(e, out.shape)
@@ -560,7 +557,7 @@ class PowBackward1(Function):
                 exact = pointwise.pow_tensor(_as_float32(operand(a)), _as_float32(operand(b)))
                 if exact is not None:
                     return exact
-            return xp_of(a._data).power(operand(a), operand(b), dtype=dtype.np)
+            return xp_of(a._data).power(operand(a, dtype), operand(b, dtype), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
