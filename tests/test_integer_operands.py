@@ -98,3 +98,44 @@ def test_masked_fill_tensor_value_gets_its_gradient(torch: Any) -> None:
                         out.tolist(), a.grad.tolist(), value.grad.item(),
                         type(a.masked_fill(mask, lib.tensor(1.0)).grad_fn).__name__))
     assert results[1] == results[0]
+
+
+EXPRESSIONS = [  # integer and bool tensors in ops whose NumPy counterpart refuses or differs
+    "t.where(u > 0, u, -1)",
+    "t.where(u > 0, -1, u)",
+    "t.where(i > 0, i, 300)",
+    "2 ** i",
+    "2 ** l",
+    "(-1) ** l",
+    "1 ** i",
+    "t.pow(3, l)",
+    "b.topk(1)",
+    "t.topk(b, 2, largest=False)",
+    "b.topk(5)",
+    "b.median()",
+    "b.median(0)",
+    "b.nanmedian()",
+    "b.nanmedian(0)",
+    "b.kthvalue(1)",
+    "b.kthvalue(5)",
+    "t.kthvalue(b, 1, 0)",
+    "b.histc()",
+    "u.histc()",
+    "t.tensor(True).median()",
+]
+
+
+def _value(lib: Any, expression: str) -> Any:
+    names = {"t": lib, "u": lib.tensor([3, 200, 0], dtype=lib.uint8),
+             "b": lib.tensor([True, False, True]), "i": lib.tensor([-3, 7, 0], dtype=lib.int32),
+             "l": lib.tensor([-3, 7, 0])}
+    try:
+        out = eval(expression, names)  # noqa: S307
+    except (RuntimeError, TypeError, NotImplementedError) as exc:
+        return type(exc).__name__, str(exc)
+    return out.tolist(), str(out.dtype)
+
+
+@pytest.mark.parametrize("expression", EXPRESSIONS)
+def test_integer_and_bool_ops_as_torch(torch: Any, expression: str) -> None:
+    assert _value(gtorch, expression) == _value(torch, expression)

@@ -538,20 +538,8 @@ class PowBackward1(Function):
             raise not_implemented_for("pow", dtype)
         with _quiet():
             if dtype.category == 1:
-                exponents = operand(b, dtype)
-                xp = xp_of_operands(operand(a, dtype), exponents)
-                if bool(xp.any(xp.asarray(exponents) < 0)):
-                    # PyTorch's integer pow: x ** negative is 1 for x == 1, -1 ** odd ...
-                    base = xp.asarray(operand(a, dtype), dtype=dtype.np)
-                    e = xp.asarray(exponents)
-                    out = xp.zeros(np.broadcast_shapes(base.shape, e.shape), dtype=dtype.np)
-                    e = xp.broadcast_to(e, out.shape)
-                    bb = xp.broadcast_to(base, out.shape)
-                    nonneg = e >= 0
-                    out[nonneg] = xp.power(bb[nonneg], e[nonneg])
-                    neg = ~nonneg
-                    out[neg & (bb == 1)] = 1
-                    out[neg & (bb == -1)] = xp.where(e[neg & (bb == -1)] % 2 == 0, 1, -1)
+                out = _integer_pow(operand(a, dtype), operand(b, dtype), dtype)
+                if out is not None:
                     return out
             if dtype is dtypes.float32:
                 exact = pointwise.pow_tensor(_as_float32(operand(a)), _as_float32(operand(b)))
@@ -595,6 +583,25 @@ class PowBackward1(Function):
         return ga, gb
 
 
+def _integer_pow(base: Any, exponents: Any, dtype: DType) -> Array | None:
+    """PyTorch's integer pow where an exponent is negative (x ** negative is 1 for x == 1,
+    +-1 for x == -1, else 0; NumPy refuses it); None when none is, for NumPy's power."""
+    xp = xp_of_operands(base, exponents)
+    if not bool(xp.any(xp.asarray(exponents) < 0)):
+        return None
+    base = xp.asarray(base, dtype=dtype.np)
+    e = xp.asarray(exponents)
+    out = xp.zeros(np.broadcast_shapes(base.shape, e.shape), dtype=dtype.np)
+    e = xp.broadcast_to(e, out.shape)
+    bb = xp.broadcast_to(base, out.shape)
+    nonneg = e >= 0
+    out[nonneg] = xp.power(bb[nonneg], e[nonneg])
+    neg = ~nonneg
+    out[neg & (bb == 1)] = 1
+    out[neg & (bb == -1)] = xp.where(e[neg & (bb == -1)] % 2 == 0, 1, -1)
+    return out
+
+
 class PowBackward2(Function):
     """`number ** tensor`."""
 
@@ -613,6 +620,10 @@ class PowBackward2(Function):
             if exact is not None:
                 return exact
         with _quiet():
+            if dtype.category == 1:  # `2 ** int_tensor` with negative exponents
+                out = _integer_pow(fit_int(base, dtype), operand(exponent, dtype), dtype)
+                if out is not None:
+                    return out
             return xp_of(exponent._data).power(base, operand(exponent), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
