@@ -432,3 +432,21 @@ def test_embedding_max_norm_renorms_as_torch(torch: Any, one_thread: None,
         results.append((out.numpy().copy(), w.numpy().copy()))
     for theirs, ours in zip(*results, strict=True):
         _assert_bits("embedding max_norm", ours, theirs, weight)
+
+
+@pytest.mark.parametrize(("shape", "dim"), [((4, 6), -1), ((3, 8, 5), 1), ((64, 40), 0)])
+def test_glu_backward_gives_torchs_bits(torch: Any, one_thread: None, shape: tuple[int, ...],
+                                        dim: int) -> None:
+    """glu's gradient as glu_backward_kernel multiplies: sigmoid(b) * grad for the first half,
+    ((1 - s) * s * a) * grad for the second."""
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal(shape).astype(F32)
+    out_shape = list(shape)
+    out_shape[dim] //= 2
+    weights = rng.standard_normal(out_shape).astype(F32)
+    grads = []
+    for module in (torch, gtorch):
+        t = module.from_numpy(x.copy()).requires_grad_()
+        (module.nn.functional.glu(t, dim) * module.from_numpy(weights)).sum().backward()
+        grads.append(t.grad.numpy().copy())
+    _assert_bits("glu backward", grads[1], grads[0], x)
