@@ -411,3 +411,42 @@ def test_add_with_alpha_rounds_once(torch: Any) -> None:
     ours = gtorch.add(gtorch.from_numpy(x), gtorch.from_numpy(y), alpha=alpha).numpy()
     assert np.array_equal(theirs.view(np.int32), ours.view(np.int32))
     assert ours[0] == np.nextafter(F32(1), F32(2))
+
+
+@pytest.mark.parametrize("norm_type", [2.0])
+def test_embedding_max_norm_renorms_as_torch(torch: Any, one_thread: None,
+                                            norm_type: float) -> None:
+    """embedding(max_norm=...) renormalises the looked-up rows in place as embedding_renorm_:
+    each row's norm by the norm kernel, the scale max_norm / (norm + 1e-7) in double, the row
+    multiplied by that scale cast to float32. (The default norm_type 2 only: gradsh's float32
+    norm with p=1 or 3 does not sum in ATen's order yet, a 9-element row's 1-norm can differ
+    in the last bit.)"""
+    rng = np.random.default_rng(11)
+    weight = (rng.standard_normal((40, 9)) * 3).astype(F32)
+    ids = rng.integers(0, 40, 60)
+    results = []
+    for module in (torch, gtorch):
+        w = module.from_numpy(weight.copy())
+        out = module.nn.functional.embedding(module.from_numpy(ids), w, max_norm=1.25,
+                                             norm_type=norm_type)
+        results.append((out.numpy().copy(), w.numpy().copy()))
+    for theirs, ours in zip(*results, strict=True):
+        _assert_bits("embedding max_norm", ours, theirs, weight)
+
+
+@pytest.mark.parametrize(("shape", "dim"), [((4, 6), -1), ((3, 8, 5), 1), ((64, 40), 0)])
+def test_glu_backward_gives_torchs_bits(torch: Any, one_thread: None, shape: tuple[int, ...],
+                                        dim: int) -> None:
+    """glu's gradient as glu_backward_kernel multiplies: sigmoid(b) * grad for the first half,
+    ((1 - s) * s * a) * grad for the second."""
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal(shape).astype(F32)
+    out_shape = list(shape)
+    out_shape[dim] //= 2
+    weights = rng.standard_normal(out_shape).astype(F32)
+    grads = []
+    for module in (torch, gtorch):
+        t = module.from_numpy(x.copy()).requires_grad_()
+        (module.nn.functional.glu(t, dim) * module.from_numpy(weights)).sum().backward()
+        grads.append(t.grad.numpy().copy())
+    _assert_bits("glu backward", grads[1], grads[0], x)

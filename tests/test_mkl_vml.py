@@ -156,3 +156,15 @@ outs = [x.tanh(), x.double().sin(), x @ w.T, t.nn.functional.linear(x, w, v[:50]
 digest = hashlib.sha256(b"".join(o.numpy().tobytes() for o in outs)).hexdigest()
 print(blas.available(), digest)
 """
+
+
+def test_pow_half_is_torchs_sqrt(vml, torch) -> None:
+    """x ** 0.5 takes pow's sqrt shortcut, which is torch.sqrt (MKL's vmsSqrt): the library's
+    own result, on whatever code path VML picks for this CPU."""
+    rng = np.random.default_rng(21)
+    x = (rng.random(50_000) * 10.0 ** rng.integers(-20, 20, 50_000)).astype(np.float32)
+    theirs = torch.from_numpy(x) ** 0.5
+    ours = gt.from_numpy(x) ** 0.5
+    assert np.array_equal(ours.numpy().view(np.int32), theirs.numpy().view(np.int32))
+    assert np.array_equal(gt.pow(gt.from_numpy(x), 0.5).numpy(),
+                          torch.sqrt(torch.from_numpy(x)).numpy())

@@ -150,6 +150,13 @@ def test_second_derivative_matches_torch(torch: Any, name: str) -> None:
 ERRORS = [
     ("conv2d dtype", lambda t: t.nn.functional.conv2d(t.ones(1, 1, 3, 3, dtype=t.float64),
                                                        t.ones(1, 1, 2, 2))),
+    # a double input with float weight and bias: the bias's type is compared first
+    ("conv2d dtype bias", lambda t: t.nn.functional.conv2d(
+        t.ones(1, 1, 3, 3, dtype=t.float64), t.ones(1, 1, 2, 2), t.ones(1))),
+    ("conv1d dtype weight and bias", lambda t: t.nn.Conv1d(3, 2, 1).double()(
+        t.ones(1, 3, 4))),
+    ("conv_transpose2d dtype bias", lambda t: t.nn.functional.conv_transpose2d(
+        t.ones(1, 1, 3, 3, dtype=t.float64), t.ones(1, 1, 2, 2), t.ones(1))),
     ("conv2d channels", lambda t: t.nn.functional.conv2d(t.ones(2, 3, 5, 5),
                                                           t.ones(4, 2, 3, 3))),
     ("conv2d groups", lambda t: t.nn.functional.conv2d(t.ones(2, 3, 5, 5), t.ones(4, 3, 3, 3),

@@ -101,6 +101,20 @@ ERRORS = [
      [X]),
     ("gaussian_negative_var", lambda m, x: F(m).gaussian_nll_loss(x, x, -m.ones(4, 5)), [X]),
     ("gaussian_var_size", lambda m, x: F(m).gaussian_nll_loss(x, x, m.ones(3)), [X]),
+    # nll_loss_nd's batch check, then the nll_loss_forward meta's in its order
+    ("nll_multi_target", lambda m, x: F(m).nll_loss(x, m.zeros(4, 1, dtype=m.long)), [X]),
+    ("nll_multi_target_float", lambda m, x: F(m).nll_loss(x, m.zeros(4, 1)), [X]),
+    ("nll_1d_input_long_target", lambda m, x: F(m).nll_loss(x[0], m.zeros(3, dtype=m.long)),
+     [X]),
+    ("nll_1d_input_2d_target", lambda m, x: F(m).nll_loss(x[0], m.zeros(1, 1, dtype=m.long)),
+     [X]),
+    ("nll_0d_target_batch", lambda m, x: F(m).nll_loss(x, m.tensor(0)), [X]),
+    ("nll_weight_size", lambda m, x: F(m).nll_loss(x, m.zeros(4, dtype=m.long),
+                                                   weight=m.ones(3)), [X]),
+    ("cross_entropy_multi_target", lambda m, x: F(m).cross_entropy(
+        x, m.zeros(4, 1, dtype=m.long)), [X]),
+    ("cross_entropy_1d_input_target", lambda m, x: F(m).cross_entropy(
+        x[0], m.zeros(2, dtype=m.long)), [X]),
 ]
 
 

@@ -26,6 +26,15 @@ class DType:
     def itemsize(self) -> int:
         return self.np.itemsize
 
+    @property
+    def is_signed(self) -> bool:
+        """torch.dtype.is_signed: every dtype gradsh has but bool and uint8."""
+        return self.name not in ("bool", "uint8")
+
+    @property
+    def is_complex(self) -> bool:
+        return False  # (gradsh has no complex dtypes)
+
     def __repr__(self) -> str:
         return f"torch.{self.name}"
 

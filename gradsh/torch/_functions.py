@@ -55,7 +55,8 @@ triu_indices as_strided quantile nanquantile
 
 __all__ = [*_FROM_OPS, "softmax", "log_softmax", "as_tensor", "from_numpy", "get_default_dtype", "set_default_dtype",
            "get_default_device", "set_default_device", "set_printoptions",
-           "promote_types", "result_type", "can_cast", "is_nonzero", "numel", "asarray", "range",
+           "promote_types", "result_type", "can_cast", "is_nonzero", "is_storage", "numel",
+           "asarray", "range",
            "scalar_tensor", "get_num_threads", "set_num_threads"]
 
 _module = globals()
@@ -170,6 +171,13 @@ def set_num_threads(count: Any) -> None:
     if count <= 0:
         raise TorchRuntimeError("set_num_threads expects a positive integer")
     threads.set_torch_threads(count)
+
+
+def is_storage(obj: Any) -> bool:
+    """Whether obj is a storage (x.untyped_storage(), the deprecated x.storage())."""
+    from gradsh.torch.storage import TypedStorage, UntypedStorage
+
+    return isinstance(obj, (TypedStorage, UntypedStorage))
 
 
 def is_nonzero(input: Tensor) -> bool:  # noqa: A002

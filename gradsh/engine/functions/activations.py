@@ -422,7 +422,8 @@ class GluBackward0(DoubleDifferentiable, _SavesSelf):
         half = x.shape[self.dim] // 2
         first, second = A.narrow(x, self.dim, 0, half), A.narrow(x, self.dim, half, half)
         s = A.ufunc("sigmoid", second)
-        return A.cat([grad * s, grad * first * s * (1 - s)], self.dim)
+        # glu_backward_kernel's order: ((1 - s) * s * first) * grad for the second half
+        return A.cat([grad * s, (1 - s) * s * first * grad], self.dim)
 
 
 class PreluKernelBackward0(Function):

@@ -108,8 +108,7 @@ class AddBackward0(Function):
             broadcast_shapes(a, b)
         dtype = result_dtype(a, b)
         return first_operand_layout(_add_scaled(
-            x if not a._wrapped else fit_int(x.item(), dtype),
-            y if not b._wrapped else fit_int(y.item(), dtype), alpha, dtype), x)
+            operand(a, dtype), operand(b, dtype), alpha, dtype), x)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -140,8 +139,7 @@ class SubBackward0(Function):
         self.alpha = alpha
         dtype = result_dtype(a, b)
         return first_operand_layout(_add_scaled(
-            x if not a._wrapped else fit_int(x.item(), dtype),
-            y if not b._wrapped else fit_int(y.item(), dtype), alpha, dtype, subtract=True), x)
+            operand(a, dtype), operand(b, dtype), alpha, dtype, subtract=True), x)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -205,8 +203,7 @@ class MulBackward0(Function):
                 return out
         xp = np if x.__class__ is np.ndarray else xp_of(x)
         dtype = result_dtype(a, b)
-        left = x if not a._wrapped else fit_int(x.item(), dtype)
-        right = y if not b._wrapped else fit_int(y.item(), dtype)
+        left, right = operand(a, dtype), operand(b, dtype)
         if xp is np:
             if x.size < threads.MIN_ELEMENTS and y.size < threads.MIN_ELEMENTS:
                 return first_operand_layout(np.multiply(left, right, dtype=dtype.np), x)
@@ -541,26 +538,14 @@ class PowBackward1(Function):
             raise not_implemented_for("pow", dtype)
         with _quiet():
             if dtype.category == 1:
-                exponents = operand(b)
-                xp = xp_of_operands(operand(a), exponents)
-                if bool(xp.any(xp.asarray(exponents) < 0)):
-                    # PyTorch's integer pow: x ** negative is 1 for x == 1, -1 ** odd ...
-                    base = xp.asarray(operand(a), dtype=dtype.np)
-                    e = xp.asarray(exponents)
-                    out = xp.zeros(np.broadcast_shapes(base.shape, e.shape), dtype=dtype.np)
-                    e = xp.broadcast_to(e, out.shape)
-                    bb = xp.broadcast_to(base, out.shape)
-                    nonneg = e >= 0
-                    out[nonneg] = xp.power(bb[nonneg], e[nonneg])
-                    neg = ~nonneg
-                    out[neg & (bb == 1)] = 1
-                    out[neg & (bb == -1)] = xp.where(e[neg & (bb == -1)] % 2 == 0, 1, -1)
+                out = _integer_pow(operand(a, dtype), operand(b, dtype), dtype)
+                if out is not None:
                     return out
             if dtype is dtypes.float32:
                 exact = pointwise.pow_tensor(_as_float32(operand(a)), _as_float32(operand(b)))
                 if exact is not None:
                     return exact
-            return xp_of(a._data).power(operand(a), operand(b), dtype=dtype.np)
+            return xp_of(a._data).power(operand(a, dtype), operand(b, dtype), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -598,6 +583,25 @@ class PowBackward1(Function):
         return ga, gb
 
 
+def _integer_pow(base: Any, exponents: Any, dtype: DType) -> Array | None:
+    """PyTorch's integer pow where an exponent is negative (x ** negative is 1 for x == 1,
+    +-1 for x == -1, else 0; NumPy refuses it); None when none is, for NumPy's power."""
+    xp = xp_of_operands(base, exponents)
+    if not bool(xp.any(xp.asarray(exponents) < 0)):
+        return None
+    base = xp.asarray(base, dtype=dtype.np)
+    e = xp.asarray(exponents)
+    out = xp.zeros(np.broadcast_shapes(base.shape, e.shape), dtype=dtype.np)
+    e = xp.broadcast_to(e, out.shape)
+    bb = xp.broadcast_to(base, out.shape)
+    nonneg = e >= 0
+    out[nonneg] = xp.power(bb[nonneg], e[nonneg])
+    neg = ~nonneg
+    out[neg & (bb == 1)] = 1
+    out[neg & (bb == -1)] = xp.where(e[neg & (bb == -1)] % 2 == 0, 1, -1)
+    return out
+
+
 class PowBackward2(Function):
     """`number ** tensor`."""
 
@@ -616,6 +620,10 @@ class PowBackward2(Function):
             if exact is not None:
                 return exact
         with _quiet():
+            if dtype.category == 1:  # `2 ** int_tensor` with negative exponents
+                out = _integer_pow(fit_int(base, dtype), operand(exponent, dtype), dtype)
+                if out is not None:
+                    return out
             return xp_of(exponent._data).power(base, operand(exponent), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:

@@ -37,11 +37,17 @@ def xp_of_operands(*values: Any) -> Any:
 def operand(t: Tensor, dtype: DType | None = None) -> Any:
     """The value a kernel computes with: wrapped Python numbers stay Python numbers, so NumPy
     treats them as weak scalars, like PyTorch's wrapped numbers; given the result's `dtype`,
-    an integer that does not fit it wraps around (fit_int)."""
+    an integer that does not fit it wraps around (fit_int), and an integer or bool tensor of
+    another dtype is cast to an integer result's dtype first, as TensorIterator casts its
+    operands to the common dtype (a 0-d int32 -2 against a uint8 tensor reads as 254, where
+    NumPy would refuse the int32 -> uint8 cast)."""
     if t._wrapped:
         value = t._data.item()
         return value if dtype is None else fit_int(value, dtype)
-    return t._data
+    data = t._data
+    if dtype is not None and dtype.category == 1 and data.dtype != dtype.np:
+        return data.astype(dtype.np)
+    return data
 
 
 def fit_int(value: Any, dtype: DType) -> Any:

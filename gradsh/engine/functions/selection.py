@@ -123,13 +123,15 @@ class ClampBackward0(Function):
         dtype = result_dtype(*present)
         xp = xp_of(a._data)
         x = a._data.astype(dtype.np, copy=False)
-        with _quiet():
-            if has_min:
-                x = xp.where(x < lo._data, lo._data.astype(dtype.np), x)
-                x = xp.where(xp.isnan(lo._data), lo._data.astype(dtype.np), x)
+        with _quiet():  # the bounds compared in the common dtype (a uint8 tensor's min of a
+            if has_min:  # 0-d int32 -2 is 254)
+                low = lo._data.astype(dtype.np)
+                x = xp.where(x < low, low, x)
+                x = xp.where(xp.isnan(low), low, x)
             if has_max:
-                x = xp.where(x > hi._data, hi._data.astype(dtype.np), x)
-                x = xp.where(xp.isnan(hi._data), hi._data.astype(dtype.np), x)
+                high = hi._data.astype(dtype.np)
+                x = xp.where(x > high, high, x)
+                x = xp.where(xp.isnan(high), high, x)
         return x if x is not a._data else x.copy()
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -223,8 +225,8 @@ class WhereBackward0(Function):
         self.save("condition", condition)
         dtype = result_dtype(a, b)
         xp = xp_of(condition._data)
-        x = operand(a)
-        y = operand(b)
+        x = operand(a, dtype)  # (a number wraps into an integer dtype: -1 in uint8 is 255)
+        y = operand(b, dtype)
         x = xp.asarray(x, dtype=dtype.np)
         y = xp.asarray(y, dtype=dtype.np)
         return xp.where(condition._data, x, y)
@@ -248,7 +250,7 @@ class MaskedFillBackward1(Function):
         out = a._data.copy()
         xp = xp_of(out)
         xp.copyto(out, value._data.astype(out.dtype), where=xp.broadcast_to(mask._data, out.shape))
-        return out
+        return out  # (astype: C++'s cast, 2.7 into an integer tensor is 2, 5 into bool True)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -267,7 +269,9 @@ class MaskedFillBackward0(Function):
     def forward(self, a: Tensor, mask: Tensor, value: Any) -> Array:
         self.save("mask", mask)
         out = a._data.copy()
-        xp_of(out).copyto(out, value, where=xp_of(out).broadcast_to(mask._data, out.shape))
+        # casting as C++ casts the Scalar: 2.7 into an integer tensor is 2, 5 into bool True
+        xp_of(out).copyto(out, value, where=xp_of(out).broadcast_to(mask._data, out.shape),
+                          casting="unsafe")
         return out
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:

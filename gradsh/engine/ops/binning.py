@@ -82,8 +82,9 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
     of x is trunc((x - min) * bins / (max - min)) in the input's precision, as ATen's
     LINEAR_INTERPOLATION kernel computes it."""
     a = _check_tensor(input, "histc")
-    if not a.dtype.is_floating_point:
-        raise TorchNotImplementedError(f'"histogram_cpu" not implemented for \'{a.dtype.short}\'')
+    if not a.dtype.is_floating_point:  # (bool fails earlier in ATen, making the bin edges)
+        kernel = "linspace_cpu" if a.dtype is dtypes.bool_ else "histogram_cpu"
+        raise TorchNotImplementedError(f'"{kernel}" not implemented for \'{a.dtype.short}\'')
     if bins <= 0:
         raise TorchRuntimeError(f"torch.histc(): bins must be > 0, but got {bins} for dimension 0")
     x = backend.to_host(a._data).reshape(-1)

@@ -105,12 +105,13 @@ def _pair(values: tuple[int, ...], fill: int) -> Pair:
 def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None,  # noqa: A002
                 stride: tuple[int, ...], padding: tuple[int, ...], dilation: tuple[int, ...],
                 groups: int) -> None:
-    if input.dtype is not weight.dtype:
-        raise TorchRuntimeError(f"expected scalar type {input.dtype.short} but found "
-                                f"{weight.dtype.short}")
+    # (ATen's _convolution compares the bias's type with the input's first)
     if bias is not None and bias.dtype is not input.dtype:
         raise TorchRuntimeError(f"Input type ({_c_name(input.dtype)}) and bias type "
                                 f"({_c_name(bias.dtype)}) should be the same")
+    if input.dtype is not weight.dtype:
+        raise TorchRuntimeError(f"expected scalar type {input.dtype.short} but found "
+                                f"{weight.dtype.short}")
     if any(s <= 0 for s in stride):
         raise TorchRuntimeError("non-positive stride is not supported")
     if any(p < 0 for p in padding):

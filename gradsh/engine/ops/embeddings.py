@@ -17,18 +17,23 @@ __all__ = ["embedding", "embedding_bag", "renorm_embedding_rows"]
 def _renorm_rows(weight: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> None:
     """embedding_renorm_: the rows looked up whose norm exceeds max_norm are scaled down to it,
     in place (not recorded by autograd)."""
+    from gradsh.engine.ops.reductions import norm  # (reductions imports a module importing this)
+
     data = weight._data
     xp = xp_of(data)
     rows = xp.unique(indices._data.reshape(-1))
-    picked = data[rows]
-    norms = xp.sum(xp.abs(picked) ** norm_type, axis=1) ** (1.0 / norm_type)
-    over = norms > max_norm
-    if not bool(over.any()):
-        return
-    scale = (max_norm / (norms[over] + 1e-7)).astype(data.dtype)
-    updated = data.copy()
-    updated[rows[over]] = picked[over] * scale[:, None]
-    weight._inplace_data(updated)
+    updated = None
+    with no_grad():
+        for row in rows.tolist():
+            # ATen: row.norm(norm_type).item() (its float32 reduction), the scale in double,
+            # `row *= scale` multiplying by the scale cast to the weight's dtype
+            value = float(norm(Tensor._make(data[row], weight.device), norm_type).item())
+            if value > max_norm:
+                if updated is None:
+                    updated = data.copy()
+                updated[row] = data[row] * data.dtype.type(max_norm / (value + 1e-7))
+    if updated is not None:
+        weight._inplace_data(updated)
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # noqa: A002

@@ -68,18 +68,19 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noq
     x, t = input._data, target._data  # (their shapes as .shape and .ndim give them)
     if x.ndim < 1:
         raise TorchValueError(f"Expected 1 or more dimensions (got {input.ndim})")
-    if x.ndim >= 2 and t.ndim >= 1 and x.shape[0] != t.shape[0]:
-        raise TorchValueError(  # nll_loss_nd checks the batch before the kernel checks dtypes
-            f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
-            f"({target.shape[0]})."
+    # nll_loss_nd checks the batch before the kernel checks dtypes; a 0-d target's batch
+    # reads as 0 there (torch 2.13: a (4, 10) input with a 0-d target is refused so)
+    target_batch = t.shape[0] if t.ndim >= 1 else 0
+    if x.ndim >= 2 and x.shape[0] != target_batch:
+        raise TorchValueError(
+            f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
+            f"({target_batch})."
         )
-    if target.dtype not in (dtypes.int64, dtypes.uint8):
+    if x.ndim <= 2:
+        _check_nll_loss_forward(input, target, weight)
+    elif target.dtype not in (dtypes.int64, dtypes.uint8):
         raise TorchRuntimeError(
             f"expected target dtype to be Long or Byte, but got {target.dtype.short}"
-        )
-    if x.ndim == 1 and t.ndim != 0:
-        raise TorchRuntimeError(
-            "0D or 1D target tensor expected, multi-target not supported"
         )
     if x.ndim > 2:
         return _nll_loss_nd(input, target, weight, ignore_index, reduction)
@@ -89,6 +90,25 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noq
         raise not_implemented_for("nll_loss_forward_reduce_cuda_kernel_2d_index", input.dtype)
     return NllLossBackward0.apply(input, target=target, weight=weight, reduction=reduction,
                                      ignore_index=ignore_index)
+
+
+def _check_nll_loss_forward(input: Tensor, target: Tensor,  # noqa: A002
+                            weight: Tensor | None) -> None:
+    """The nll_loss_forward meta's checks of a 1-d or 2-d input's target and weight, in its
+    order (the batch sizes nll_loss_nd has compared already)."""
+    if target.ndim > 1:
+        raise TorchRuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if target.dtype not in (dtypes.int64, dtypes.uint8):
+        raise TorchRuntimeError(
+            f"expected target dtype to be Long or Byte, but got {target.dtype.short}"
+        )
+    if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+        raise TorchValueError("For 1D input, 1D target must have size 1, but got target size: "
+                              f"{target.shape[0]}")
+    if weight is not None and (weight.ndim != 1 or weight.numel() != input.shape[-1]):
+        raise TorchRuntimeError(
+            f"weight tensor should be defined either for all {input.shape[-1]} classes or no "
+            f"classes but got weight tensor of shape: {list(weight.shape)}")
 
 
 def _nll_loss_nd(input: Tensor, target: Tensor, weight: Tensor | None,  # noqa: A002

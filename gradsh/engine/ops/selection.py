@@ -13,6 +13,7 @@ from gradsh.engine.functions.selection import (
     ClampMaxBackward0,
     ClampMinBackward0,
     MaskedFillBackward0,
+    MaskedFillBackward1,
     MaximumBackward0,
     MinimumBackward0,
     WhereBackward0,
@@ -118,12 +119,24 @@ def where(condition: Tensor, input: TensorLike | None = None,  # noqa: A002
 
 @guarded
 def masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:
-    if isinstance(value, Tensor):
-        value = value.item()
+    number, tensor_value = _fill_value(value)
     _check_bool_mask(mask)
     infer_size(a.shape, mask.shape)
     _check_mask_device(a, mask)
-    return MaskedFillBackward0.apply(a, mask=mask, value=checked_fill(value, a.dtype))
+    number = checked_fill(number, a.dtype)
+    if tensor_value is not None:  # masked_fill.Tensor: the value is an input (it gets a grad)
+        return MaskedFillBackward1.apply(a, tensor_value, mask=mask)
+    return MaskedFillBackward0.apply(a, mask=mask, value=number)
+
+
+def _fill_value(value: Any) -> tuple[Any, Tensor | None]:
+    """masked_fill's value as a number, and the 0-d tensor it came from (None for a number)."""
+    if not isinstance(value, Tensor):
+        return value, None
+    if value.ndim != 0:
+        raise TorchRuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but "
+                                f"got tensor with {value.ndim} dimension(s).")
+    return value.item(), value
 
 
 def _check_bool_mask(mask: Tensor) -> None:
@@ -167,8 +180,10 @@ def clamp_max_(a: Tensor, max: Any) -> Tensor:  # noqa: A002
 
 @guarded
 def masked_fill_(a: Tensor, mask: Tensor, value: Any) -> Tensor:
-    if isinstance(value, Tensor):
-        value = value.item()
+    number, tensor_value = _fill_value(value)
     _check_bool_mask(mask)
     _check_mask_device(a, mask)
-    return apply_inplace(MaskedFillBackward0, a, mask=mask, value=checked_fill(value, a.dtype))
+    number = checked_fill(number, a.dtype)
+    if tensor_value is not None:
+        return apply_inplace(MaskedFillBackward1, a, tensor_value, mask=mask)
+    return apply_inplace(MaskedFillBackward0, a, mask=mask, value=number)

@@ -126,6 +126,8 @@ def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True,
     size = a.shape[d] if a.ndim else 1
     if not 0 <= k <= size:
         raise TorchRuntimeError("selected index k out of range")
+    if a.dtype is dtypes.bool_:
+        raise TorchRuntimeError("topk does not support bool dtypes on CPU")
     indices = _topk_order(a._data, d, k, largest, sorted)
     values = TopkBackward0.apply(a, dim=d, indices=indices)
     return RETURN_TYPES["topk"](values, Tensor._make(indices, a.device))
@@ -228,8 +230,10 @@ def _selection(kind: str, a: Tensor, dim: int, keepdim: bool, k: int = 0) -> Any
         if not 1 <= k <= size:
             raise TorchRuntimeError(
                 f"kthvalue(): selected number k out of range for dimension {d}")
+        _refuse_bool(a, "kthvalue_cpu")
         indices = backend.to_device(_kthvalue_along(data, axis, k - 1), a.device)
     else:  # median: the stable order's middle (aten's nth_element breaks ties by index)
+        _refuse_bool(a, "median_out")
         position: Any = (size - 1) // 2
         if is_float_array_dtype(data.dtype):
             nan = xp.isnan(data)
@@ -246,10 +250,18 @@ def _selection(kind: str, a: Tensor, dim: int, keepdim: bool, k: int = 0) -> Any
     return RETURN_TYPES[kind](values, Tensor._make(indices, a.device))
 
 
+def _refuse_bool(a: Tensor, kernel: str) -> None:
+    """The selection kernels ATen does not dispatch for bool (topk says so in its words)."""
+    if a.dtype is dtypes.bool_:
+        raise TorchNotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
 @guarded
 def median(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     a = _check_tensor(a, "median")
     if dim is None:
+        if a.numel():
+            _refuse_bool(a, "median_cpu")
         return MedianBackward0.apply(a)
     return _selection("median", a, dim, keepdim)
 
@@ -258,7 +270,10 @@ def median(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
 def nanmedian(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     a = _check_tensor(a, "nanmedian")
     if dim is None:
+        if a.numel():
+            _refuse_bool(a, "median_cpu")
         return NanmedianBackward0.apply(a)
+    _refuse_bool(a, "median_out")
     d = wrap_dim(dim, a.ndim)
     size = a.shape[d] if a.ndim else 1
     if a.ndim and size == 0:

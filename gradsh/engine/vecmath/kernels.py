@@ -14,7 +14,17 @@ from collections.abc import Callable
 import numpy as np
 
 from gradsh.engine import buffers
-from gradsh.engine.vecmath import fdlibm, libm, native, onednn, rounded, rounded_extra, sleef, vml
+from gradsh.engine.vecmath import (
+    fdlibm,
+    libm,
+    mkl,
+    native,
+    onednn,
+    rounded,
+    rounded_extra,
+    sleef,
+    vml,
+)
 from gradsh.engine.vecmath.fp import F32, F64, I32, I64, deferred_checks, fma32, where
 from gradsh.engine.vecmath.layout import dense_order, dense_segments, loop_mask, mask_for
 from gradsh.engine.vecmath.vecreduce import add, dot_last, maximum, reduce_last
@@ -187,8 +197,16 @@ log1p = _flat(sleef.log1pf_u10)
 ONE = F32(1.0)
 
 
-# MKL's vmsSqrt, whose steps are known (vml.py): bit for bit
-sqrt = _flat(vml.sqrt)
+def _vms_sqrt(x: np.ndarray) -> np.ndarray:
+    """MKL's vmsSqrt: the library itself where the `mkl` package is loaded (VML picks its code
+    path by CPU, and the path vml.py models is not every CPU's: on an AVX-512 IFMA machine 17%
+    of random float32 square roots differ from it), else vml.py's model of it."""
+    routine = mkl.function("sqrt", x.dtype)
+    return routine(x) if routine is not None else vml.sqrt(x)
+
+
+# torch.sqrt's float32 kernel (and pow(x, 0.5)'s): MKL's vmsSqrt
+sqrt = _flat(_vms_sqrt)
 
 
 def rsqrt(x: np.ndarray) -> np.ndarray:

@@ -1,4 +1,5 @@
-"""torch.backends: the switches programs read (mps, cudnn); gradsh has neither backend."""
+"""torch.backends: the switches programs read (mps, cudnn: gradsh has neither backend;
+mkldnn, mkl, openmp: on, as in PyTorch's CPU build)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,10 @@ class _Mkldnn:
 
 
 mkldnn = _Mkldnn()
-openmp = SimpleNamespace(is_available=lambda: False)
+# PyTorch's CPU wheel is built with OpenMP and MKL (torch.__config__.show()), which gradsh's
+# float32 results follow (engine/threads.py, vecmath/mkl.py)
+openmp = SimpleNamespace(is_available=lambda: True)
+mkl = SimpleNamespace(is_available=lambda: True)
 
 
 class _Mha:

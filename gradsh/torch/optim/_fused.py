@@ -73,6 +73,33 @@ def _set_sqrt_table() -> None:
     _sqrt_table_set = True
 
 
+_sqrt_is_the_ops: bool | None = None
+# The updates whose kernels take a square root (SGD's does not).
+_SQRT_KINDS = frozenset({"adam", "rmsprop", "adagrad"})
+
+
+def kernel_sqrt_is_the_ops() -> bool:
+    """Whether the kernels' sqrt gives the float32 sqrt op's bits on this machine (checked once).
+
+    The op calls MKL's VML where the `mkl` package is loaded (vecmath/mkl.py), and VML picks
+    its code path by CPU: the kernels compute the path vml.py models, which is not the one VML
+    takes on every CPU (on an AVX-512 IFMA machine 17% of random float32 square roots differed).
+    Where they differ the updates that take a square root run the op chain, which calls VML."""
+    global _sqrt_is_the_ops
+    if _sqrt_is_the_ops is None:
+        if not _sqrt_table_set:
+            _set_sqrt_table()
+        from gradsh.engine.functions import pointwise
+
+        rng = np.random.default_rng(0)  # positive normal floats over the whole exponent range
+        probe = rng.integers(0x00800000, 0x7F800000, 4096, dtype=np.int64).astype(np.int32)
+        x = probe.view(np.float32)
+        out = np.empty_like(x)
+        native.kernels.vml_sqrt(out, x, x.size)
+        _sqrt_is_the_ops = bool(np.array_equal(out, pointwise.unary("sqrt", x)))
+    return _sqrt_is_the_ops
+
+
 def _run(kind: str, tensors: tuple[Tensor, ...], bumps: tuple[int, ...], flags: int,
          scalars: tuple[float, ...]) -> bool:
     """One kernel call over `tensors` (the parameter, its gradient, the state tensors), each
@@ -81,6 +108,8 @@ def _run(kind: str, tensors: tuple[Tensor, ...], bumps: tuple[int, ...], flags: 
         return False  # a hyperparameter given as a tensor: the op chain's tensor arithmetic
     arrays = _arrays(tensors)
     if arrays is None:
+        return False
+    if kind in _SQRT_KINDS and not kernel_sqrt_is_the_ops():
         return False
     if not _sqrt_table_set:
         _set_sqrt_table()
