@@ -14,7 +14,8 @@ from collections.abc import Callable
 import numpy as np
 
 from gradsh.engine import buffers
-from gradsh.engine.vecmath import fdlibm, libm, native, onednn, rounded, rounded_extra, sleef, vml
+from gradsh.engine.vecmath import (fdlibm, libm, mkl, native, onednn, rounded, rounded_extra,
+                                  sleef, vml)
 from gradsh.engine.vecmath.fp import F32, F64, I32, I64, deferred_checks, fma32, where
 from gradsh.engine.vecmath.layout import dense_order, dense_segments, loop_mask, mask_for
 from gradsh.engine.vecmath.vecreduce import add, dot_last, maximum, reduce_last
@@ -189,6 +190,14 @@ ONE = F32(1.0)
 
 # MKL's vmsSqrt, whose steps are known (vml.py): bit for bit
 sqrt = _flat(vml.sqrt)
+
+
+def sqrt_op(x: np.ndarray) -> np.ndarray:
+    """torch.sqrt's kernel: MKL's vmsSqrt itself where it is loaded (its steps differ by CPU:
+    vml.py's are those of Intel's AVX-512 CPUs; on an AMD EPYC 3,629 of 21,000 results
+    differ), else vml.py's emulation."""
+    routine = mkl.function("sqrt", x.dtype)
+    return routine(x) if routine is not None else sqrt(x)
 
 
 def rsqrt(x: np.ndarray) -> np.ndarray:
@@ -699,7 +708,7 @@ def pow(x: np.ndarray, exponent: float | np.ndarray,
         if np.ndim(exponent) == 0:
             e = float(exponent)
             shortcuts = {0.0: lambda v: np.ones_like(v), 1.0: lambda v: v.copy(),
-                         2.0: lambda v: v * v, 3.0: lambda v: (v * v) * v, 0.5: sqrt,
+                         2.0: lambda v: v * v, 3.0: lambda v: (v * v) * v, 0.5: sqrt_op,
                          -0.5: rsqrt, -1.0: lambda v: ONE / v, -2.0: lambda v: ONE / (v * v)}
             if e in shortcuts:
                 return shortcuts[e](x).astype(F32, copy=False)
