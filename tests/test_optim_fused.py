@@ -83,8 +83,10 @@ def test_one_pass_update_is_torch_bit_for_bit(torch, monkeypatch, name, kwargs):
     monkeypatch.setattr(native.kernels, "optim_step", lambda *a: calls.append(a[0]) or real(*a))
     ours, params, opt = _run(gt, name, kwargs, gt.from_numpy)
     theirs, tparams, topt = _run(torch, name, kwargs, torch.from_numpy)
-    # every update took the one pass (SGD's first makes its momentum buffer by a clone)
-    assert len(calls) == 2 * (STEPS - 1 if name == "SGD" else STEPS)
+    # every update took the one pass (SGD's first makes its momentum buffer by a clone), except
+    # where the kernels' sqrt is not this CPU's MKL's: there, none did
+    passes = 2 * (STEPS - 1 if name == "SGD" else STEPS)
+    assert len(calls) == (passes if name == "SGD" or _fused._kernel_sqrt_is_torchs() else 0)
     for step, (a_list, b_list) in enumerate(zip(theirs, ours, strict=True)):
         for a, b in zip(a_list, b_list, strict=True):
             assert _same(a, b), f"step {step}: {np.count_nonzero(a != b)} elements differ"
@@ -99,6 +101,8 @@ def test_one_pass_update_is_torch_bit_for_bit(torch, monkeypatch, name, kwargs):
 @pytest.mark.parametrize(("name", "kwargs"), CASES, ids=IDS)
 def test_one_pass_update_is_the_op_chain(monkeypatch, name, kwargs):
     """The compiled pass and the op chain it replaces (the path without the kernels)."""
+    if name != "SGD" and not _fused._kernel_sqrt_is_torchs():
+        pytest.skip("the kernels' sqrt is MKL's on Intel CPUs; here the op chain runs instead")
     fused, _, _ = _run(gt, name, kwargs, gt.from_numpy)
     monkeypatch.setattr(_fused, "_arrays", lambda tensors: None)
     chain, _, _ = _run(gt, name, kwargs, gt.from_numpy)

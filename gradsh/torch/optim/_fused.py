@@ -19,7 +19,7 @@ from gradsh.engine.grad_mode import current_origin
 from gradsh.engine.tensor import Tensor, _GradMode
 from gradsh.engine.undo import _Undo
 from gradsh.engine.variable import VersionCounter
-from gradsh.engine.vecmath import native, vml
+from gradsh.engine.vecmath import blas, mkl, native, vml
 
 _F32 = np.dtype(np.float32)
 # Below this many elements the op chain's NumPy calls cost less than the checks here matter;
@@ -63,6 +63,17 @@ def _arrays(tensors: tuple[Tensor, ...]) -> list[np.ndarray] | None:
 
 
 _sqrt_table_set = False
+_sqrt_agrees: list[bool] = []
+
+
+def _kernel_sqrt_is_torchs() -> bool:
+    """The kernels' sqrt follows MKL's vmsSqrt as it runs on Intel's CPUs (vml.py). Elsewhere,
+    where MKL is loaded, the op chain's sqrt is MKL itself, torch's on this CPU, and the
+    kernels' is not (on an AMD EPYC 20% of results differ): Adam, RMSprop and Adagrad then
+    take the op chain."""
+    if not _sqrt_agrees:
+        _sqrt_agrees.append(blas.genuine_intel() or mkl.function("sqrt", _F32) is None)
+    return _sqrt_agrees[0]
 
 
 def _set_sqrt_table() -> None:
@@ -79,6 +90,8 @@ def _run(kind: str, tensors: tuple[Tensor, ...], bumps: tuple[int, ...], flags: 
     written one's version counted up by its number of in-place ops in the op chain."""
     if any(value.__class__ not in (float, int) for value in scalars):
         return False  # a hyperparameter given as a tensor: the op chain's tensor arithmetic
+    if kind != "sgd" and not _kernel_sqrt_is_torchs():
+        return False
     arrays = _arrays(tensors)
     if arrays is None:
         return False
