@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from conftest import pinned_threads
 from test_matmul_bits import no_bound, path, torch  # noqa: F401  (the same fixtures)
 
 import gradsh.torch as gtorch
@@ -135,5 +136,28 @@ def test_lstm_backward(torch: Any, no_bound: None, shape: tuple[Any, ...]) -> No
         grads = [t.grad.numpy() for t in leaves]
         grads += [p.grad.numpy() for _, p in sorted(module.named_parameters())]
         results.append(grads)
+    for ours, theirs in zip(results[1], results[0], strict=True):
+        assert np.array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+@pytest.mark.parametrize("hidden", [50, 63, 64, 100, 129])
+def test_lstm_backward_batch_of_one_threads(torch: Any, no_bound: None, threads: int,
+                                            hidden: int) -> None:
+    """A batch of one at 2 and 3 threads: oneDNN cuts dh_prev = dG @ W_hh's k = 4 * hidden
+    among its threads once each gets 128 or more (lstm._row_product); every gradient bit for
+    bit, below and above that size."""
+    shape = (4, 1, 20, hidden, 1, False, True, False)
+    rng = np.random.default_rng(hidden)
+    arrays = [rng.standard_normal(s).astype(F32)
+              for s in [(4, 1, 20), (4, 1, hidden), (4, 1, hidden)]]
+    results = []
+    with pinned_threads(torch, threads):
+        for lib, module in zip((torch, gtorch), _lstm_pair(torch, shape), strict=True):
+            x = lib.tensor(arrays[0], requires_grad=True)
+            out, _ = module(x)
+            (out * lib.tensor(arrays[1])).sum().backward()
+            results.append([x.grad.numpy()] + [p.grad.numpy() for _, p in
+                                               sorted(module.named_parameters())])
     for ours, theirs in zip(results[1], results[0], strict=True):
         assert np.array_equal(ours, theirs)

@@ -11,6 +11,7 @@ import numpy as np
 from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.functions.multi_output import MultiOutputFunction
 from gradsh.engine.functions.pointwise import unary
+from gradsh.engine import threads
 from gradsh.engine.grad_mode import is_grad_enabled
 from gradsh.engine.tensor import Array, Function, Tensor
 from gradsh.engine.vecmath import lstm
@@ -147,8 +148,8 @@ class MkldnnRnnLayerBackward0(MultiOutputFunction):
         x, wi, wh, bi, bh, hx, cx = (a._data if isinstance(a, Tensor) else a for a in arrays)
         if getattr(self, "onednn", False) and all(
                 g is None or g.dtype == np.float32 for g in (g_out, g_hy, g_cy)):
-            dx, dwi, dwh, db, dh, dc = lstm.layer_backward(x, wi, wh, self.trace, g_out, g_hy,
-                                                           g_cy, self.reverse)
+            dx, dwi, dwh, db, dh, dc = lstm.layer_backward(
+                x, wi, wh, self.trace, g_out, g_hy, g_cy, self.reverse, threads.torch_threads())
             return self._results(F, (dx, dwi, dwh, db if bi.size else None,
                                      db.copy() if bh.size else None, dh, dc))
         hidden = wh.shape[1]

@@ -14,15 +14,37 @@ c = fma(i, g, c_prev * f), h = o * tanh(c).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import functools
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
-from gradsh.engine.vecmath import onednn, sgemm
+from gradsh.engine.vecmath import blas, onednn, sgemm
 from gradsh.engine.vecmath.fp import F32, fma32
 
 __all__ = ["layer_forward", "MERGE_BELOW"]
+
+@contextlib.contextmanager
+def _onednn_sgemm() -> Iterator[None]:
+    """oneDNN's LSTM runs its own JIT sgemm, not MKL's. On Intel CPUs MKL's sgemm gives its
+    bits (and MKL's speed); elsewhere MKL dispatches other kernels, so sgemm.py's emulation of
+    the AVX-512 chains stands in (blas.genuine_intel)."""
+    if blas.genuine_intel():
+        yield
+    else:
+        with blas.emulating():
+            yield
+
+
+def _with_onednn_sgemm(function: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(function)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with _onednn_sgemm():
+            return function(*args, **kwargs)
+    return run
+
 
 # oneDNN merges the layer GEMM over time steps for batches below this (rnn_utils.hpp).
 MERGE_BELOW = 128
@@ -68,6 +90,7 @@ def _inference_gates(x: np.ndarray, w_layer: np.ndarray, w_iter: np.ndarray
     return lambda t, h: product(x[t], w_layer) + product(h, w_iter)
 
 
+@_with_onednn_sgemm
 def layer_forward(x: np.ndarray, w_ih: np.ndarray, w_hh: np.ndarray, bias: np.ndarray,
                   h: np.ndarray, c: np.ndarray, reverse: bool, training: bool = True
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[Any, ...]]]:
@@ -100,6 +123,29 @@ def layer_forward(x: np.ndarray, w_ih: np.ndarray, w_hh: np.ndarray, bias: np.nd
     return out, h, c, trace
 
 
+# oneDNN's GEMM splits a one-row product's k over its threads from this many k per thread.
+_K_PER_THREAD = 128
+
+
+def _row_product(row: np.ndarray, w: np.ndarray, threads: int) -> np.ndarray:
+    """A batch of one's dh_prev = dG @ W_hh: one fused chain over k at one thread; with k at
+    least 128 per thread, k cut into `threads` parts as balance211 cuts it (the first k %
+    threads parts one longer), a chain from 0 over each, the parts added in order (probed
+    against PyTorch at 2 to 5 threads, k = 4 * hidden from 128 to 2,048)."""
+    k = row.shape[1]
+    if threads <= 1 or k < _K_PER_THREAD * threads:
+        return sgemm.chain(row, w)
+    longer, shorter = -(-k // threads), k // threads
+    out = None
+    start = 0
+    for part in range(threads):
+        stop = start + (longer if part < k - shorter * threads else shorter)
+        product = sgemm.chain(row[:, start:stop], w[start:stop])
+        out = product if out is None else out + product
+        start = stop
+    return out
+
+
 def _one_minus_square(x: np.ndarray) -> np.ndarray:
     """fl(1 - x * x), one vfnmadd."""
     return fma32(-x, x, np.ones_like(x))
@@ -110,10 +156,11 @@ def _x_minus_square(x: np.ndarray) -> np.ndarray:
     return fma32(-x, x, x)
 
 
+@_with_onednn_sgemm
 def layer_backward(x: np.ndarray, w_ih: np.ndarray, w_hh: np.ndarray,
                    trace: list[tuple[Any, ...]], g_out: np.ndarray | None,
-                   g_hy: np.ndarray | None, g_cy: np.ndarray | None, reverse: bool = False
-                   ) -> tuple[np.ndarray, ...]:
+                   g_hy: np.ndarray | None, g_cy: np.ndarray | None, reverse: bool = False,
+                   threads: int = 1) -> tuple[np.ndarray, ...]:
     """oneDNN's LSTM backward (reference driver, MKL's sgemm) for `layer_forward`'s trace:
     per step from the last computed, the post-GEMM kernel (jit_uni_lstm_cell_postgemm_bwd)
     dh = dy + dh_next, dc = dc_next + ((1 - tanh(c)^2) * dh) * o, dG_o = ((o - o^2) * dh) *
@@ -121,7 +168,8 @@ def layer_backward(x: np.ndarray, w_ih: np.ndarray, w_hh: np.ndarray,
     (i * dc), dc_prev = dc * f (each `x - x^2` one fused step); dh_prev = dG @ W_hh; the bias
     gradient summed in float32 row by row; then over all steps at once, in the order computed,
     dx = dG @ W_ih and the weight gradients x^T @ dG and h_prev^T @ dG (see below). Returns
-    (dx, dw_ih, dw_hh, db, dh0, dc0)."""
+    (dx, dw_ih, dw_hh, db, dh0, dc0). `threads`: PyTorch's intra-op thread count, which
+    splits a batch of one's dh_prev product (`_row_product`)."""
     steps, batch, _ = x.shape
     hidden = w_hh.shape[1]
     w_ih = np.ascontiguousarray(w_ih, F32)
@@ -144,7 +192,7 @@ def layer_backward(x: np.ndarray, w_ih: np.ndarray, w_hh: np.ndarray,
             d_gates[t] = dG
             h_prev[t] = h_before
             dc = dc * f
-            dh = sgemm.mm(dG, w_hh) if batch > 1 else sgemm.chain(dG, w_hh)
+            dh = sgemm.mm(dG, w_hh) if batch > 1 else _row_product(dG, w_hh, threads)
             for row in dG:
                 db += row
         # oneDNN keeps the steps in the order computed (reversed for the second direction)
