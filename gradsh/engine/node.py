@@ -416,7 +416,7 @@ def _apply_in_float32(cls: type[Function], inputs: Sequence[Tensor],
     node.needs_input_grad = needs
     if requires:
         node._activate(inputs)
-    narrow = inputs[0]._data.dtype
+    narrow = node.widened_from = inputs[0]._data.dtype
     wide = [Tensor._make(t._data.astype(np.float32), t.device) if t._data.dtype in _REDUCED
             else t for t in inputs]
     # an accumulation dtype of float16 (cumsum's, mean's) is float32 too

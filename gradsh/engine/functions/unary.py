@@ -187,6 +187,12 @@ class SqrtBackward0(Function):
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
             self.save("result", RESULT)
+        if getattr(self, "widened_from", None) is not None:
+            # float16/bfloat16: Vectorized<Half>::sqrt, IEEE's sqrt in float32 (not MKL's VML,
+            # whose float32 sqrt is not correctly rounded: on an AMD EPYC 15 of the 63,488
+            # finite float16 inputs then round to another float16)
+            with np.errstate(all="ignore"):
+                return np.sqrt(a._data)
         return _float_unary(a, "sqrt")
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
