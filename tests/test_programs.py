@@ -86,7 +86,8 @@ def test_recordings_match_torch(torch) -> None:
         expected = corpus.recording(name).read_text(encoding="utf-8")
         if code != 0:
             problems.append(f"{name}: exit {code} under torch\n{err[-1500:]}")
-        elif out != expected:
+        elif out != expected and blas.genuine_intel():  # (recorded on Intel CPUs: MKL's
+            # bits differ by vendor; elsewhere test_gradsh_matches_torch compares with torch here)
             problems.append(f"{name}: torch's output changed (re-record with "
                             f"tests/programs/record.py {name})\n"
                             + corpus.diff(expected, out, RECORDED, "torch now"))

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from gradsh.engine.vecmath import blas
+
 _HERE = Path(__file__).resolve().parent / "snippets"
 _spec = importlib.util.spec_from_file_location("gradsh_test_snippets_compare",
                                                _HERE / "compare.py")
@@ -32,11 +34,21 @@ def test_every_snippet_has_a_recording() -> None:
 
 @pytest.mark.parametrize("path", SNIPPETS, ids=lambda p: p.stem)
 def test_snippet_prints_what_torch_prints(path: Path) -> None:
+    """The recording, or where torch on this machine prints something else (the recordings
+    were made on an Intel CPU, and MKL's results differ by vendor), what it prints here."""
     expected = path.with_suffix(".torch.out").read_text(encoding="utf-8")
-    assert compare.under_gradsh(path) == expected
+    ours = compare.under_gradsh(path)
+    if ours != expected and importlib.util.find_spec("torch") is not None:
+        expected = compare.under_torch(path)
+    assert ours == expected
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", SNIPPETS, ids=lambda p: p.stem)
 def test_recording_is_torchs(torch: Any, path: Path) -> None:
-    assert compare.under_torch(path) == path.with_suffix(".torch.out").read_text(encoding="utf-8")
+    here = compare.under_torch(path)
+    if here != path.with_suffix(".torch.out").read_text(encoding="utf-8"):
+        if not blas.genuine_intel():
+            pytest.skip("recorded on an Intel CPU; MKL gives other bits on this one (the "
+                        "test above compares gradsh with torch here)")
+        pytest.fail(f"torch's output changed: re-record {path.name} (compare.py --record)")
