@@ -687,6 +687,7 @@ static PyObject *py_logf(PyObject *self, PyObject *args)
 }
 
 #include "_native_losses.h"
+#include "_native_sleef64.h"
 
 static PyObject *py_levels(PyObject *self, PyObject *unused)
 {
@@ -775,6 +776,11 @@ static PyMethodDef METHODS[] = {
     {"set_sqrt_table", py_set_sqrt_table, METH_VARARGS,
      "set_sqrt_table(table): VRSQRT14PS's significands for vml_sqrt (vml._SIGNIFICAND17)"},
     {"vml_sqrt", py_vml_sqrt, METH_VARARGS, "vml_sqrt(out, x, count): MKL's vmsSqrt"},
+    {"sleef64", py_sleef64, METH_VARARGS,
+     "sleef64(which, out, x, count): SLEEF's double routine `which` (exp, log, log1p, expm1, "
+     "sinh, cosh, tanh, exp2, erf, lgamma) element-wise"},
+    {"sleef64_binary", py_sleef64_binary, METH_VARARGS,
+     "sleef64_binary(which, out, a, b, count): SLEEF's double atan2 (0) or pow (1)"},
     {"levels", py_levels, METH_NOARGS, "the instruction sets this CPU runs, best first"},
     {"level", py_level, METH_NOARGS, "the instruction set in use"},
     {"use", py_use, METH_VARARGS, "use(name): run the kernels compiled for `name`"},
