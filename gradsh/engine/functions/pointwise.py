@@ -42,6 +42,39 @@ class _Kernels:
 K = _Kernels()
 
 
+class _DoubleKernels:
+    """gradsh.engine.vecmath.kernels_double (float64), imported when a float64 op first runs;
+    None-like (`ready` False) where the compiled SLEEF routines are missing."""
+
+    module: Any = None
+
+    @property
+    def ready(self) -> bool:
+        if _DoubleKernels.module is None:
+            from gradsh.engine.vecmath import kernels_double, sleef_double
+
+            _DoubleKernels.module = kernels_double if sleef_double.available() else False
+        return bool(_DoubleKernels.module)
+
+    def __getattr__(self, name: str) -> Any:
+        assert self.ready
+        return getattr(_DoubleKernels.module, name)
+
+
+D = _DoubleKernels()
+
+
+def is_float64(x: Any) -> bool:
+    """Whether x is a float64 NumPy array and the float64 kernels (vecmath/kernels_double.py)
+    are there."""
+    return x.__class__ is np.ndarray and x.dtype == np.float64 and D.ready
+
+
+def _float64_pair(grad: Any, x: Any) -> bool:
+    return is_float64(x) and (isinstance(grad, (float, int)) or (
+        grad.__class__ is np.ndarray and grad.dtype == np.float64))
+
+
 def is_float32(x: Any) -> bool:
     """Whether x is a float32 NumPy array: the arrays PyTorch's CPU kernels are reproduced for."""
     return x.__class__ is np.ndarray and x.dtype == np.float32
@@ -245,8 +278,13 @@ def sigmoid_backward(grad: Array, y: Array) -> Array | None:
 
 
 def softmax(x: Array, dim: int) -> Array | None:
-    """softmax along dim for float32 arrays (contiguous result); None for other dtypes."""
-    if not is_float32(x) or x.ndim == 0 or x.size == 0:
+    """softmax along dim for float32 and float64 arrays (contiguous result); None for other
+    dtypes."""
+    if x.__class__ is not np.ndarray or x.ndim == 0 or x.size == 0:
+        return None
+    if is_float64(x):
+        return D.softmax(x, dim, threads=_n())
+    if not is_float32(x):
         return None
     return K.softmax(x, dim, threads=_n())
 
@@ -257,14 +295,22 @@ def softmax_reduced(wide: Array, dim: int, narrow: Any) -> Array:
 
 
 def log_softmax(x: Array, dim: int) -> Array | None:
-    if not is_float32(x) or x.ndim == 0 or x.size == 0:
+    if x.__class__ is not np.ndarray or x.ndim == 0 or x.size == 0:
+        return None
+    if is_float64(x):
+        return D.log_softmax(x, dim)
+    if not is_float32(x):
         return None
     return K.log_softmax(x, dim)
 
 
 def softmax_backward(grad: Array, y: Array, dim: int) -> Array | None:
-    """_softmax_backward_data for float32 arrays, else None."""
-    if not _float32_pair(grad, y) or y.ndim == 0 or y.size == 0:
+    """_softmax_backward_data for float32 and float64 arrays, else None."""
+    if y.__class__ is not np.ndarray or y.ndim == 0 or y.size == 0:
+        return None
+    if _float64_pair(grad, y):
+        return D.softmax_backward(grad, y, dim, threads=_n())
+    if not _float32_pair(grad, y):
         return None
     if dim % y.ndim != y.ndim - 1:
         return K.softmax_backward_dim(grad, y, dim % y.ndim)
@@ -272,7 +318,11 @@ def softmax_backward(grad: Array, y: Array, dim: int) -> Array | None:
 
 
 def log_softmax_backward(grad: Array, y: Array, dim: int) -> Array | None:
-    if not _float32_pair(grad, y) or y.ndim == 0 or y.size == 0:
+    if y.__class__ is not np.ndarray or y.ndim == 0 or y.size == 0:
+        return None
+    if _float64_pair(grad, y):
+        return D.log_softmax_backward(grad, y, dim)
+    if not _float32_pair(grad, y):
         return None
     if dim % y.ndim != y.ndim - 1:
         return K.log_softmax_backward_dim(grad, y, dim % y.ndim)

@@ -781,6 +781,7 @@ static PyMethodDef METHODS[] = {
      "sinh, cosh, tanh, exp2, erf, lgamma) element-wise"},
     {"sleef64_binary", py_sleef64_binary, METH_VARARGS,
      "sleef64_binary(which, out, a, b, count): SLEEF's double atan2 (0) or pow (1)"},
+    {"fma64", py_fma64, METH_VARARGS, "fma64(out, a, b, c, count): float64 fma element-wise"},
     {"levels", py_levels, METH_NOARGS, "the instruction sets this CPU runs, best first"},
     {"level", py_level, METH_NOARGS, "the instruction set in use"},
     {"use", py_use, METH_VARARGS, "use(name): run the kernels compiled for `name`"},

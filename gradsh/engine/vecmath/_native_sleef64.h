@@ -753,7 +753,10 @@ static double sleef_lgamma(double a)
 
 enum {
     SLEEF64_EXP, SLEEF64_LOG, SLEEF64_LOG1P, SLEEF64_EXPM1, SLEEF64_SINH, SLEEF64_COSH,
-    SLEEF64_TANH, SLEEF64_EXP2, SLEEF64_ERF, SLEEF64_LGAMMA, SLEEF64_UNARY_COUNT
+    SLEEF64_TANH, SLEEF64_EXP2, SLEEF64_ERF, SLEEF64_LGAMMA,
+    /* the C library's (ATen's scalar loops call std::exp ...: the same library torch uses) */
+    LIBM_EXP, LIBM_LOG, LIBM_LOG1P, LIBM_EXPM1, LIBM_SINH, LIBM_COSH, LIBM_TANH, LIBM_EXP2,
+    LIBM_ERF, LIBM_LGAMMA, SLEEF64_UNARY_COUNT
 };
 
 static double sleef64_unary(int which, double x)
@@ -768,11 +771,22 @@ static double sleef64_unary(int which, double x)
     case SLEEF64_TANH: return sleef_tanh(x);
     case SLEEF64_EXP2: return sleef_exp2(x);
     case SLEEF64_ERF: return sleef_erf(x);
-    default: return sleef_lgamma(x);
+    case SLEEF64_LGAMMA: return sleef_lgamma(x);
+    case LIBM_EXP: return exp(x);
+    case LIBM_LOG: return log(x);
+    case LIBM_LOG1P: return log1p(x);
+    case LIBM_EXPM1: return expm1(x);
+    case LIBM_SINH: return sinh(x);
+    case LIBM_COSH: return cosh(x);
+    case LIBM_TANH: return tanh(x);
+    case LIBM_EXP2: return exp2(x);
+    case LIBM_ERF: return erf(x);
+    default: return lgamma(x);
     }
 }
 
-/* sleef64(which, out, x, count): the unary routine `which` (the enum's order) element-wise. */
+/* sleef64(which, out, x, count): the unary routine `which` (the enum's order: SLEEF's, then the
+ * C library's) element-wise. */
 static PyObject *py_sleef64(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -798,7 +812,8 @@ static PyObject *py_sleef64(PyObject *self, PyObject *args)
     return ok ? Py_NewRef(Py_None) : NULL;
 }
 
-/* sleef64_binary(which, out, a, b, count): 0 atan2(a, b), 1 pow(a, b), element-wise. */
+/* sleef64_binary(which, out, a, b, count): SLEEF's atan2(a, b) (0) or pow(a, b) (1), the C
+ * library's atan2 (2) or pow (3), element-wise. */
 static PyObject *py_sleef64_binary(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -808,14 +823,15 @@ static PyObject *py_sleef64_binary(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "iw*y*y*n", &which, &out, &a, &b, &count))
         return NULL;
     idx_t bytes = count * (idx_t)sizeof(double);
-    int ok = (which == 0 || which == 1) && count >= 0 && out.len >= bytes && a.len >= bytes
+    int ok = which >= 0 && which <= 3 && count >= 0 && out.len >= bytes && a.len >= bytes
         && b.len >= bytes;
     if (ok) {
         double *o = out.buf;
         const double *p = a.buf, *q = b.buf;
         Py_BEGIN_ALLOW_THREADS
         for (idx_t i = 0; i < count; i++)
-            o[i] = which ? sleef_pow(p[i], q[i]) : sleef_atan2(p[i], q[i]);
+            o[i] = which == 0 ? sleef_atan2(p[i], q[i]) : which == 1 ? sleef_pow(p[i], q[i])
+                 : which == 2 ? atan2(p[i], q[i]) : pow(p[i], q[i]);
         Py_END_ALLOW_THREADS
     } else {
         PyErr_SetString(PyExc_ValueError, "sleef64_binary: bad routine or buffer too small");
@@ -823,5 +839,33 @@ static PyObject *py_sleef64_binary(PyObject *self, PyObject *args)
     PyBuffer_Release(&out);
     PyBuffer_Release(&a);
     PyBuffer_Release(&b);
+    return ok ? Py_NewRef(Py_None) : NULL;
+}
+
+/* fma64(out, a, b, c, count): out = fma(a, b, c) element-wise on float64 buffers (ATen's
+ * kernels where GCC fused a multiply and an add of their vector code). */
+static PyObject *py_fma64(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer out, a, b, c;
+    idx_t count;
+    if (!PyArg_ParseTuple(args, "w*y*y*y*n", &out, &a, &b, &c, &count))
+        return NULL;
+    idx_t bytes = count * (idx_t)sizeof(double);
+    int ok = count >= 0 && out.len >= bytes && a.len >= bytes && b.len >= bytes && c.len >= bytes;
+    if (ok) {
+        double *o = out.buf;
+        const double *p = a.buf, *q = b.buf, *r = c.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (idx_t i = 0; i < count; i++)
+            o[i] = fma(p[i], q[i], r[i]);
+        Py_END_ALLOW_THREADS
+    } else {
+        PyErr_SetString(PyExc_ValueError, "fma64: buffer too small");
+    }
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&a);
+    PyBuffer_Release(&b);
+    PyBuffer_Release(&c);
     return ok ? Py_NewRef(Py_None) : NULL;
 }

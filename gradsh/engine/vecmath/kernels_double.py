@@ -1,0 +1,204 @@
+"""PyTorch 2.13's float64 CPU kernels for softmax and the element-wise activations, bit for bit.
+
+The float64 twins of vecmath/kernels.py: ATen's same loops over `Vectorized<double>` (8 lanes,
+vector blocks of 16 elements), SLEEF's double routines in the vector code and the C library's in
+the scalar tails (vecmath/sleef_double.py). Every function needs sleef_double.available(); the
+callers (functions/pointwise.py) keep their NumPy formulas without it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from gradsh.engine.vecmath import kernels
+from gradsh.engine.vecmath.layout import dense_order, dense_segments, mask_for
+from gradsh.engine.vecmath.sleef_double import fma, libm, sleef
+from gradsh.engine.vecmath.vecreduce import add64, maximum, reduce_last
+
+F64 = np.float64
+LANES = 8  # Vectorized<double>::size() on AVX-512
+BLOCK = 2 * LANES  # cpu_kernel_vec's vector step
+Unary = Callable[[np.ndarray], np.ndarray]
+Binary = Callable[[np.ndarray, np.ndarray], np.ndarray]
+ONE = F64(1.0)
+
+
+# ---- softmax over the last dimension (contiguous rows) ----------------------------------------
+
+def _rows(x: np.ndarray) -> np.ndarray:
+    x = np.ascontiguousarray(x, F64)
+    return x.reshape(-1, x.shape[-1] if x.ndim else 1)
+
+
+def _softmax_rows(rows: np.ndarray) -> np.ndarray:
+    """_vec_softmax_lastdim: exp(x - max) (SLEEF on every element: vec::map loads the tail as
+    a partial vector), its 8-lane sum, times 1 / sum."""
+    mx = reduce_last(rows, maximum, LANES)[:, None]
+    e = sleef("exp", rows - mx)
+    total = reduce_last(e, add64, LANES)[:, None]
+    return e * (ONE / total)
+
+
+def _log_softmax_rows(rows: np.ndarray) -> np.ndarray:
+    """_vec_log_softmax_lastdim: (x - max) - log(sum(exp(x - max))), log by SLEEF."""
+    mx = reduce_last(rows, maximum, LANES)[:, None]
+    total = reduce_last(sleef("exp", rows - mx), add64, LANES)
+    return (rows - mx) - sleef("log", total)[:, None]
+
+
+def softmax(x: np.ndarray, dim: int = -1, threads: int = 1) -> np.ndarray:
+    """softmax along `dim` (float64): _vec_softmax_lastdim for the last dimension, _vec_softmax
+    (vectorised columns by SLEEF, the rest by the C library) for another."""
+    x = np.asarray(x, F64)
+    with np.errstate(all="ignore"):
+        if x.ndim == 0 or dim % x.ndim == x.ndim - 1:
+            return _softmax_rows(_rows(x)).reshape(x.shape)
+        return kernels._softmax_inner(x, dim % x.ndim, threads, lanes=LANES, out_dtype=F64,
+                                      columns=_softmax_columns)
+
+
+def _softmax_columns(cols: np.ndarray, vector: bool) -> np.ndarray:
+    """One side of _vec_softmax on float64 columns (dim, n): sequential max, exp, sum from 0,
+    divide."""
+    mx = cols[0].copy()
+    for row in cols[1:]:
+        mx = maximum(mx, row) if vector else np.where(mx < row, row, mx)
+    e = (sleef if vector else libm)("exp", cols - mx)
+    total = np.zeros_like(mx)
+    for row in e:
+        total = total + row
+    return e / total
+
+
+def log_softmax(x: np.ndarray, dim: int = -1) -> np.ndarray:
+    """log_softmax along `dim` (float64): _vec_log_softmax_lastdim for the last dimension,
+    _vec_logsoftmax for another."""
+    x = np.asarray(x, F64)
+    with np.errstate(all="ignore"):
+        if x.ndim == 0 or dim % x.ndim == x.ndim - 1:
+            return _log_softmax_rows(_rows(x)).reshape(x.shape)
+        return _log_softmax_inner(x, dim % x.ndim)
+
+
+def _log_softmax_inner(x: np.ndarray, dim: int) -> np.ndarray:
+    """_vec_logsoftmax: the inner dimension in chunks, the first multiple of 8 of each chunk
+    vectorised (SLEEF's exp), the rest the C library's exp; log(sum) by SLEEF."""
+    shape = x.shape
+    outer = int(np.prod(shape[:dim], dtype=np.int64))
+    inner = int(np.prod(shape[dim + 1:], dtype=np.int64))
+    dim_size = shape[dim]
+    cube = np.ascontiguousarray(x).reshape(outer, dim_size, inner)
+    vector = _vector_columns(dim_size, inner)
+    mx = np.full((outer, inner), -np.inf, F64)
+    for d in range(dim_size):
+        row = cube[:, d, :]
+        mx = np.where(row > mx, row, mx)
+    total = np.zeros((outer, inner), F64)
+    for d in range(dim_size):
+        total = total + _exp_columns(cube[:, d, :] - mx, vector)
+    logs = sleef("log", total)
+    return ((cube - mx[:, None, :]) - logs[:, None, :]).reshape(shape)
+
+
+def _vector_columns(size: int, inner: int) -> np.ndarray:
+    """Which of `inner` columns the chunked column kernels vectorise: chunks of
+    min(128K / size / 8, inner) rounded down to 8 columns, the first multiple of 8 of each."""
+    chunk = min(max(128 * 1024 // size // 8, LANES) // LANES * LANES, inner)
+    col = np.arange(inner)
+    width = np.minimum(chunk, inner - col // chunk * chunk)
+    return (col % chunk) < width - width % LANES
+
+
+def _exp_columns(v: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """exp of (rows, columns) values: SLEEF's in the vector columns, the C library's in the
+    others."""
+    out = np.empty_like(v)
+    out[..., vector] = sleef("exp", v[..., vector])
+    out[..., ~vector] = libm("exp", v[..., ~vector])
+    return out
+
+
+# ---- softmax backward -------------------------------------------------------------------------
+
+def _pair_rows(grad: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return _rows(np.broadcast_to(np.asarray(grad, F64), np.shape(y))), _rows(y)
+
+
+def softmax_backward(grad: np.ndarray, y: np.ndarray, dim: int, threads: int = 1) -> np.ndarray:
+    """_softmax_backward_data (float64): y * (grad - sum(grad * y))."""
+    y = np.asarray(y, F64)
+    d = dim % max(y.ndim, 1)
+    with np.errstate(all="ignore"):
+        if y.ndim == 0 or d == y.ndim - 1:
+            g, yy = _pair_rows(grad, y)
+            # map2_reduce_all(x * y, x + y): unfused in float64 at any thread count (measured)
+            total = reduce_last(g * yy, add64, LANES)[:, None]
+            return (yy * (g - total)).reshape(y.shape)
+        g3, y3 = _cubes(grad, y, d)
+        total = np.zeros((g3.shape[0], g3.shape[2]), F64)
+        for i in range(g3.shape[1]):
+            total = fma(g3[:, i], y3[:, i], total)
+        return (y3 * (g3 - total[:, None, :])).reshape(y.shape)
+
+
+def _cubes(grad: np.ndarray, y: np.ndarray, dim: int) -> tuple[np.ndarray, np.ndarray]:
+    y = np.ascontiguousarray(y, F64)
+    g = np.ascontiguousarray(np.broadcast_to(np.asarray(grad, F64), y.shape))
+    outer = int(np.prod(y.shape[:dim], dtype=np.int64))
+    return g.reshape(outer, y.shape[dim], -1), y.reshape(outer, y.shape[dim], -1)
+
+
+def log_softmax_backward(grad: np.ndarray, y: np.ndarray, dim: int) -> np.ndarray:
+    """_log_softmax_backward_data (float64): grad - exp(y) * sum(grad), one fused step."""
+    y = np.asarray(y, F64)
+    d = dim % max(y.ndim, 1)
+    with np.errstate(all="ignore"):
+        if y.ndim == 0 or d == y.ndim - 1:
+            g, yy = _pair_rows(grad, y)
+            total = reduce_last(g, add64, LANES)[:, None]
+            return fma(-sleef("exp", yy), total, g).reshape(y.shape)
+        g3, y3 = _cubes(grad, y, d)
+        vector = _vector_columns(g3.shape[1], g3.shape[2])
+        total = np.zeros((g3.shape[0], g3.shape[2]), F64)
+        for i in range(g3.shape[1]):
+            total = total + g3[:, i]
+        e = _exp_columns(y3, vector)
+        return fma(-e, total[:, None, :], g3).reshape(y.shape)
+
+
+# ---- cpu_kernel_vec ops: SLEEF in full vector blocks, the C library in the rest ---------------
+
+def split(x: np.ndarray, vector: Unary, scalar: Unary, threads: int = 1) -> np.ndarray:
+    """Apply `vector` where ATen's float64 loop is vectorised (blocks of 16 elements of each
+    thread's range of a dense tensor, or layout.loop_mask's) and `scalar` on the rest."""
+    x = np.asarray(x, F64)
+    with np.errstate(all="ignore"):
+        if dense_order(x) is not None:
+            src, dst, out = _flat_pair(x)
+            for begin, end, vectorised in dense_segments(x.size, threads, BLOCK):
+                dst[begin:end] = (vector if vectorised else scalar)(src[begin:end])
+            return out
+        simd = mask_for(x, threads, BLOCK)
+        out = np.empty(x.shape, F64)
+        for mask, fn in ((simd, vector), (~simd, scalar)):
+            if mask.any():
+                out[mask] = fn(x[mask])
+    return out
+
+
+def _flat_pair(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(x's elements in memory order, a flat float64 output, the output with x's layout)."""
+    order = dense_order(x)
+    assert order is not None
+    src = x.transpose(order).reshape(-1)
+    dst = np.empty(x.size, F64)
+    out = dst.reshape([x.shape[a] for a in order]).transpose(np.argsort(order))
+    return src, dst, out
+
+
+def sigmoid(x: np.ndarray, threads: int = 1) -> np.ndarray:
+    """sigmoid_kernel: 1 / (1 + exp(0 - x)) (SLEEF's exp), 1 / (1 + std::exp(-x)) in the tail."""
+    return split(x, lambda v: ONE / (sleef("exp", F64(0.0) - v) + ONE),
+                 lambda v: ONE / (ONE + libm("exp", -v)), threads)
