@@ -640,6 +640,12 @@ class Atan2Backward0(Function):
             exact = pointwise.atan2(_as_float32(a._data), _as_float32(b._data))
             if exact is not None:
                 return exact
+        if dtype == np.float64 and a._data.__class__ is np.ndarray \
+                and b._data.__class__ is np.ndarray:
+            exact = pointwise.atan2(a._data.astype(np.float64, copy=False),
+                                    b._data.astype(np.float64, copy=False))
+            if exact is not None:
+                return exact
         return xp_of(a._data).arctan2(a._data, b._data, dtype=dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:

@@ -128,6 +128,17 @@ UNARY: dict[str, tuple[Callable[[Array], Array], Callable[[Array], Array]]] = {
 }
 
 
+# name -> the float64 kernel (vecmath/kernels_double.py) where ATen's is not MKL's
+FLOAT64: dict[str, Callable[[Array], Array]] = {
+    "sigmoid": lambda x: D.sigmoid(x, threads=_n()),
+    "log1p": lambda x: D.log1p(x),
+    "expm1": lambda x: D.expm1(x),
+    "sinh": lambda x: D.sinh(x, threads=_n()),
+    "cosh": lambda x: D.cosh(x, threads=_n()),
+    "exp2": lambda x: D.exp2(x, threads=_n()),
+}
+
+
 # (name, dtype char) -> MKL's VML routine, or None where VML is not loaded (vecmath/mkl.py)
 _VML: dict[tuple[str, str], Callable[[Array], Array] | None] = {}
 
@@ -154,6 +165,8 @@ def unary(name: str, x: Array, *, op: bool = True) -> Array:
     routine = vml(name, x) if op else None
     if routine is not None:
         return routine(x)
+    if name in FLOAT64 and is_float64(x):
+        return FLOAT64[name](x)
     float32, other = UNARY[name]
     if is_float32(x):
         return float32(x)
@@ -192,6 +205,8 @@ def silu(x: Array) -> Array:
 
 
 def softplus(x: Array, beta: float, threshold: float) -> Array:
+    if is_float64(x):
+        return D.softplus(x, beta, threshold, threads=_n())
     if is_float32(x):
         return K.softplus(x, beta, threshold, threads=_n())
     xp = xp_of(x)
@@ -217,6 +232,8 @@ _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
 
 
 def gelu(x: Array, approximate: str) -> Array:
+    if is_float64(x):
+        return D.gelu(x, approximate, threads=_n())
     if is_float32(x):
         return K.gelu(x, approximate, contiguous=x.flags.c_contiguous, threads=_n())
     xp = xp_of(x)
@@ -239,6 +256,8 @@ def silu_backward(grad: Array, x: Array) -> Array | None:
 
 
 def softplus_backward(grad: Array, x: Array, beta: float, threshold: float) -> Array | None:
+    if _float64_pair(grad, x):
+        return D.softplus_backward(grad, x, beta, threshold, threads=_n())
     if not _float32_pair(grad, x):
         return None
     return K.softplus_backward(grad, x, beta, threshold, threads=_n())
@@ -260,6 +279,8 @@ def logsigmoid_backward(grad: Array, x: Array) -> Array | None:
 
 
 def gelu_backward(grad: Array, x: Array, approximate: str) -> Array | None:
+    if _float64_pair(grad, x):
+        return D.gelu_backward(grad, x, approximate, threads=_n())
     if not _float32_pair(grad, x):
         return None
     return K.gelu_backward(grad, x, contiguous=x.flags.c_contiguous, threads=_n(),
@@ -271,6 +292,8 @@ def tanh_backward(grad: Array, y: Array) -> Array | None:
 
 
 def sigmoid_backward(grad: Array, y: Array) -> Array | None:
+    if _float64_pair(grad, y):
+        return D.sigmoid_backward(grad, y, threads=_n())
     return K.sigmoid_backward(grad, y) if _float32_pair(grad, y) else None
 
 
@@ -365,6 +388,8 @@ def rpow(base: float, exponent: Array) -> Array | None:
 
 
 def atan2(y: Array, x: Array) -> Array | None:
+    if is_float64(y) and is_float64(x):
+        return D.atan2(y, x, threads=_n())
     if not (is_float32(y) and is_float32(x)):
         return None
     return K.atan2(y, x, threads=_n())

@@ -49,6 +49,8 @@ def _float_unary(a: Tensor, ufunc: str) -> Array:
             routine = pointwise.vml(ufunc, x)  # MKL's vmd* where PyTorch calls it
             if routine is not None:
                 return routine(x)
+            if ufunc in pointwise.FLOAT64 and pointwise.is_float64(x):  # SLEEF's, libm's
+                return pointwise.unary(ufunc, x)
         return elementwise(getattr(np, ufunc), x, dtype=dtype)
     return getattr(xp_of(x), ufunc)(x, dtype=dtype)
 

@@ -13,8 +13,8 @@ from collections.abc import Callable
 import numpy as np
 
 from gradsh.engine.vecmath import kernels
-from gradsh.engine.vecmath.layout import dense_order, dense_segments, mask_for
-from gradsh.engine.vecmath.sleef_double import fma, libm, sleef
+from gradsh.engine.vecmath.layout import dense_order, dense_segments, loop_mask, mask_for
+from gradsh.engine.vecmath.sleef_double import fma, libm, libm2, sleef, sleef2
 from gradsh.engine.vecmath.vecreduce import add64, maximum, reduce_last
 
 F64 = np.float64
@@ -202,3 +202,153 @@ def sigmoid(x: np.ndarray, threads: int = 1) -> np.ndarray:
     """sigmoid_kernel: 1 / (1 + exp(0 - x)) (SLEEF's exp), 1 / (1 + std::exp(-x)) in the tail."""
     return split(x, lambda v: ONE / (sleef("exp", F64(0.0) - v) + ONE),
                  lambda v: ONE / (ONE + libm("exp", -v)), threads)
+
+
+def split2(a: np.ndarray, b: np.ndarray, vector: Binary, scalar: Binary,
+           threads: int = 1) -> np.ndarray:
+    """`split` for kernels of two inputs (grad and input, y and x), broadcast together: the
+    vector loop needs both contiguous along the run, or one of them a single broadcast value."""
+    a, b = np.broadcast_arrays(np.asarray(a, F64), np.asarray(b, F64))
+    with np.errstate(all="ignore"):
+        order = dense_order(b)
+        if order is not None and (a.strides == b.strides or not any(a.strides)):
+            src_b, dst, out = _flat_pair(b)
+            src_a = np.broadcast_to(a.reshape(-1)[:1], (b.size,)) if not any(a.strides) \
+                else a.transpose(order).reshape(-1)
+            for begin, end, vectorised in dense_segments(b.size, threads, BLOCK):
+                fn = vector if vectorised else scalar
+                dst[begin:end] = fn(src_a[begin:end], src_b[begin:end])
+            return out
+        simd = loop_mask(b.shape, [kernels.strides(a), kernels.strides(b)], threads, block=BLOCK)
+        out = np.empty(b.shape, F64)
+        for mask, fn in ((simd, vector), (~simd, scalar)):
+            if mask.any():
+                out[mask] = fn(a[mask], b[mask])
+    return out
+
+
+def _everywhere(name: str) -> Unary:
+    """An op ATen maps over every element with Vectorized<double> (at::vml's vec::map: the
+    tail as a partial vector), so SLEEF's routine everywhere."""
+    def run(x: np.ndarray) -> np.ndarray:
+        x = np.asarray(x, F64)
+        with np.errstate(all="ignore"):
+            return sleef(name, x).reshape(x.shape)
+    run.__doc__ = f"{name}: Sleef_{name}d8_u10 on every element."
+    return run
+
+
+def _vector_or_scalar(name: str) -> Callable[..., np.ndarray]:
+    """A cpu_kernel_vec op: SLEEF's routine in vector blocks, the C library's in the rest."""
+    def run(x: np.ndarray, threads: int = 1) -> np.ndarray:
+        return split(x, lambda v: sleef(name, v), lambda v: libm(name, v), threads)
+    run.__doc__ = f"{name}_kernel: Sleef_{name}d8_u10 in vector blocks, std::{name} in the rest."
+    return run
+
+
+log1p = _everywhere("log1p")
+expm1 = _everywhere("expm1")
+lgamma = _everywhere("lgamma")
+sinh = _vector_or_scalar("sinh")
+cosh = _vector_or_scalar("cosh")
+exp2 = _vector_or_scalar("exp2")
+
+
+def sigmoid_backward(grad: np.ndarray, y: np.ndarray, threads: int = 1) -> np.ndarray:
+    """sigmoid_backward: (grad * (1 - y)) * y, unfused."""
+    def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return (g * (ONE - v)) * v
+    return split2(grad, y, run, run, threads)
+
+
+def softplus(x: np.ndarray, beta: float = 1.0, threshold: float = 20.0,
+             threads: int = 1) -> np.ndarray:
+    """softplus_kernel: x where x*beta > threshold, else log1p(exp(x*beta)) / beta."""
+    b, t = F64(beta), F64(threshold)
+
+    def vector(v: np.ndarray) -> np.ndarray:
+        z = v * b
+        return np.where(z > t, v, sleef("log1p", sleef("exp", z)) / b)
+
+    def scalar(v: np.ndarray) -> np.ndarray:
+        z = v * b
+        return np.where(z > t, v, libm("log1p", libm("exp", z)) / b)
+
+    return split(x, vector, scalar, threads)
+
+
+def softplus_backward(grad: np.ndarray, x: np.ndarray, beta: float = 1.0,
+                      threshold: float = 20.0, threads: int = 1) -> np.ndarray:
+    """softplus_backward: z = exp(x*beta); x*beta > threshold ? grad : grad * z / (z + 1)."""
+    b, t = F64(beta), F64(threshold)
+
+    def make(exp: Unary) -> Binary:
+        def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+            z = exp(v * b)
+            return np.where(v * b > t, g, g * z / (z + ONE))
+        return run
+
+    return split2(grad, x, make(lambda v: sleef("exp", v)), make(lambda v: libm("exp", v)),
+                  threads)
+
+
+def atan2(y: np.ndarray, x: np.ndarray, threads: int = 1) -> np.ndarray:
+    """atan2_kernel: Sleef_atan2d8_u10 in vector blocks, std::atan2 in the rest."""
+    return split2(y, x, lambda a, b: sleef2("atan2", a, b), lambda a, b: libm2("atan2", a, b),
+                  threads)
+
+
+# ---- gelu ---------------------------------------------------------------------------------------
+
+_M_SQRT2, _M_2_SQRTPI, _M_SQRT1_2 = 1.4142135623730951, 1.1283791670955126, 0.7071067811865476
+_GELU_BETA = F64(_M_SQRT2 * _M_2_SQRTPI * 0.5)
+_GELU_KAPPA = F64(0.044715)
+_PDF_BETA = F64(_M_2_SQRTPI * _M_SQRT1_2 * 0.5)
+_HALF = F64(0.5)
+
+
+def gelu(x: np.ndarray, approximate: str = "none", threads: int = 1) -> np.ndarray:
+    """GeluKernelImpl (float64 never goes to oneDNN): x * 0.5 * (1 + erf(x / sqrt 2)), or the
+    tanh form with its inner polynomial fused; SLEEF in vector blocks, the C library in the
+    rest."""
+    if approximate == "none":
+        def make(erf: Unary) -> Unary:
+            return lambda v: (v * _HALF) * (ONE + erf(v * F64(_M_SQRT1_2)))
+        return split(x, make(lambda v: sleef("erf", v)), make(lambda v: libm("erf", v)), threads)
+
+    def make_tanh(tanh: Unary) -> Unary:
+        def run(v: np.ndarray) -> np.ndarray:
+            inner = _GELU_BETA * fma(_GELU_KAPPA, (v * v) * v, v)
+            return (_HALF * v) * (ONE + tanh(inner))
+        return run
+
+    return split(x, make_tanh(lambda v: sleef("tanh", v)), make_tanh(lambda v: libm("tanh", v)),
+                 threads)
+
+
+def gelu_backward(grad: np.ndarray, x: np.ndarray, approximate: str = "none",
+                  threads: int = 1) -> np.ndarray:
+    """GeluBackwardKernelImpl: grad * (cdf + x * pdf) (fused on the vector path), or the tanh
+    form's derivative with its multiply-adds fused as in float32 (kernels._gelu_tanh_backward)."""
+    if approximate == "tanh":
+        def make_tanh(tanh: Unary) -> Binary:
+            def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+                x_sq = v * v
+                t = tanh(_GELU_BETA * fma(_GELU_KAPPA, v * x_sq, v))
+                left = _HALF * (ONE + t)
+                tanh_derivative = fma(-t, t, ONE)
+                inner_derivative = _GELU_BETA * fma(F64(3) * _GELU_KAPPA, x_sq, ONE)
+                return g * (left + ((_HALF * v) * tanh_derivative) * inner_derivative)
+            return run
+        return split2(grad, x, make_tanh(lambda v: sleef("tanh", v)),
+                      make_tanh(lambda v: libm("tanh", v)), threads)
+
+    def make(erf: Unary, exp: Unary, fused: bool) -> Binary:
+        def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+            cdf = _HALF * (ONE + erf(v * F64(_M_SQRT1_2)))
+            pdf = _PDF_BETA * exp((v * v) * F64(-0.5))
+            return g * (fma(v, pdf, cdf) if fused else cdf + v * pdf)
+        return run
+
+    return split2(grad, x, make(lambda v: sleef("erf", v), lambda v: sleef("exp", v), True),
+                  make(lambda v: libm("erf", v), lambda v: libm("exp", v), False), threads)
