@@ -136,6 +136,7 @@ FLOAT64: dict[str, Callable[[Array], Array]] = {
     "sinh": lambda x: D.sinh(x, threads=_n()),
     "cosh": lambda x: D.cosh(x, threads=_n()),
     "exp2": lambda x: D.exp2(x, threads=_n()),
+    "logsigmoid": lambda x: D.logsigmoid(x),
 }
 
 
@@ -199,6 +200,8 @@ def zero_where(mask: Array, values: Array) -> Array:
 
 
 def silu(x: Array) -> Array:
+    if is_float64(x):
+        return D.silu(x, threads=_n())
     if is_float32(x):
         return K.silu(x, threads=_n())
     return x / (1 + xp_of(x).exp(-x))
@@ -215,6 +218,8 @@ def softplus(x: Array, beta: float, threshold: float) -> Array:
 
 def elu(x: Array, alpha: float, scale: float, input_scale: float) -> Array:
     """elu, selu and celu (celu: input_scale = 1 / alpha)."""
+    if is_float64(x):
+        return D.elu(x, alpha, scale, input_scale, threads=_n())
     if is_float32(x):
         return K.elu(x, alpha, scale, input_scale, threads=_n())
     xp = xp_of(x)
@@ -222,6 +227,8 @@ def elu(x: Array, alpha: float, scale: float, input_scale: float) -> Array:
 
 
 def mish(x: Array) -> Array:
+    if is_float64(x):
+        return D.mish(x, threads=_n())
     if is_float32(x):
         return K.mish(x, threads=_n())
     xp = xp_of(x)
@@ -252,6 +259,8 @@ def _float32_pair(grad: Any, x: Any) -> bool:
 def silu_backward(grad: Array, x: Array) -> Array | None:
     """silu_backward(grad, x) for float32 arrays; None: compute the formula (other dtypes, or
     Tensors under create_graph)."""
+    if _float64_pair(grad, x):
+        return D.silu_backward(grad, x, threads=_n())
     return K.silu_backward(grad, x, threads=_n()) if _float32_pair(grad, x) else None
 
 
@@ -265,16 +274,22 @@ def softplus_backward(grad: Array, x: Array, beta: float, threshold: float) -> A
 
 def elu_backward(grad: Array, x: Array, alpha: float, scale: float,
                  input_scale: float) -> Array | None:
+    if _float64_pair(grad, x):
+        return D.elu_backward(grad, x, alpha, scale, input_scale, threads=_n())
     if not _float32_pair(grad, x):
         return None
     return K.elu_backward(grad, x, alpha, scale, input_scale, threads=_n())
 
 
 def mish_backward(grad: Array, x: Array) -> Array | None:
+    if _float64_pair(grad, x):
+        return D.mish_backward(grad, x, threads=_n())
     return K.mish_backward(grad, x, threads=_n()) if _float32_pair(grad, x) else None
 
 
 def logsigmoid_backward(grad: Array, x: Array) -> Array | None:
+    if _float64_pair(grad, x):
+        return D.logsigmoid_backward(grad, x, threads=_n())
     return K.logsigmoid_backward(grad, x, threads=_n()) if _float32_pair(grad, x) else None
 
 
@@ -288,6 +303,8 @@ def gelu_backward(grad: Array, x: Array, approximate: str) -> Array | None:
 
 
 def tanh_backward(grad: Array, y: Array) -> Array | None:
+    if _float64_pair(grad, y):
+        return D.tanh_backward(grad, y, threads=_n())
     return K.tanh_backward(grad, y) if _float32_pair(grad, y) else None
 
 

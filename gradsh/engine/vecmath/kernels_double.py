@@ -352,3 +352,93 @@ def gelu_backward(grad: np.ndarray, x: np.ndarray, approximate: str = "none",
 
     return split2(grad, x, make(lambda v: sleef("erf", v), lambda v: sleef("exp", v), True),
                   make(lambda v: libm("erf", v), lambda v: libm("exp", v), False), threads)
+
+
+# ---- the other activations (float64 twins of kernels.py's) --------------------------------------
+
+def _exp(v: np.ndarray) -> np.ndarray:
+    return sleef("exp", v)
+
+
+def _c_exp(v: np.ndarray) -> np.ndarray:
+    return libm("exp", v)
+
+
+def tanh_backward(grad: np.ndarray, y: np.ndarray, threads: int = 1) -> np.ndarray:
+    """tanh_backward: grad * (1 - y*y), 1 - y*y one fused operation on both paths."""
+    def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return g * fma(-v, v, ONE)
+    return split2(grad, y, run, run, threads)
+
+
+def silu(x: np.ndarray, threads: int = 1) -> np.ndarray:
+    """silu_kernel: x / (1 + exp(-x))."""
+    return split(x, lambda v: v / (ONE + _exp(-v)), lambda v: v / (ONE + _c_exp(-v)), threads)
+
+
+def silu_backward(grad: np.ndarray, x: np.ndarray, threads: int = 1) -> np.ndarray:
+    """silu_backward: s = 1 / (1 + exp(-x)); grad * s * (1 + x * (1 - s)), fused."""
+    def make(exp: Unary) -> Binary:
+        def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+            s = ONE / (ONE + exp(-v))
+            return (g * s) * fma(v, ONE - s, ONE)
+        return run
+    return split2(grad, x, make(_exp), make(_c_exp), threads)
+
+
+def elu(x: np.ndarray, alpha: float = 1.0, scale: float = 1.0, input_scale: float = 1.0,
+        threads: int = 1) -> np.ndarray:
+    """elu_kernel: x > 0 ? x * scale : expm1(x * input_scale) * (alpha * scale)."""
+    neg, pos, inp = F64(float(alpha) * float(scale)), F64(scale), F64(input_scale)
+
+    def make(expm1: Unary) -> Unary:
+        return lambda v: np.where(v > 0, v * pos, expm1(v * inp) * neg)
+
+    return split(x, make(lambda v: sleef("expm1", v)), make(lambda v: libm("expm1", v)), threads)
+
+
+def elu_backward(grad: np.ndarray, x: np.ndarray, alpha: float = 1.0, scale: float = 1.0,
+                 input_scale: float = 1.0, threads: int = 1) -> np.ndarray:
+    """elu_backward on the input: x > 0 ? grad * scale : grad * input_scale * (alpha*scale) *
+    exp(x * input_scale) (a nan input takes the exponential side: nan, as torch's)."""
+    neg, pos, inp = F64(float(alpha) * float(scale)), F64(scale), F64(input_scale)
+
+    def make(exp: Unary) -> Binary:
+        return lambda g, v: np.where(v > 0, g * pos, ((g * inp) * neg) * exp(v * inp))
+
+    return split2(grad, x, make(_exp), make(_c_exp), threads)
+
+
+def mish(x: np.ndarray, threads: int = 1) -> np.ndarray:
+    """mish_kernel: x * tanh(log1p(exp(x)))."""
+    return split(x, lambda v: v * sleef("tanh", sleef("log1p", _exp(v))),
+                 lambda v: v * libm("tanh", libm("log1p", _c_exp(v))), threads)
+
+
+def mish_backward(grad: np.ndarray, x: np.ndarray, threads: int = 1) -> np.ndarray:
+    """mish_backward: grad * (tsp + x * sigmoid(x) * (1 - tsp*tsp)), both multiply-adds
+    fused."""
+    def make(f: Callable[[str, np.ndarray], np.ndarray]) -> Binary:
+        def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+            s = ONE / (ONE + f("exp", -v))
+            tsp = f("tanh", f("log1p", f("exp", v)))
+            return g * fma(v * s, fma(-tsp, tsp, ONE), tsp)
+        return run
+    return split2(grad, x, make(sleef), make(libm), threads)
+
+
+def logsigmoid(x: np.ndarray) -> np.ndarray:
+    """log_sigmoid_cpu_kernel: min(x, 0) - log1p(exp(-|x|)), vectorised on every element."""
+    x = np.asarray(x, F64)
+    with np.errstate(all="ignore"):
+        return np.minimum(x, F64(0.0)) - sleef("log1p", _exp(-np.abs(x)))
+
+
+def logsigmoid_backward(grad: np.ndarray, x: np.ndarray, threads: int = 1) -> np.ndarray:
+    """log_sigmoid_backward with the forward's buffer b = exp(-|x|):
+    (max_deriv - sign * (b / (1 + b))) * grad."""
+    def run(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+        b = _exp(-np.abs(v))
+        neg = v < 0
+        return (np.where(neg, ONE, F64(0.0)) - np.where(neg, ONE, -ONE) * (b / (ONE + b))) * g
+    return split2(grad, x, run, run, threads)
