@@ -194,7 +194,12 @@ class CeluBackward0(EluBackward0):
     def forward(self, a: Tensor, alpha: float) -> Array:  # type: ignore[override]
         if not a.dtype.is_floating_point:
             raise not_implemented_for("elu_cpu", a.dtype)
-        return super().forward(a, alpha, 1.0, 1.0 / alpha)
+        out = super().forward(a, alpha, 1.0, 1.0 / alpha)
+        # derivatives.yaml's celu: elu_backward(grad, alpha, 1, 1.0 / alpha.toFloat(), ...):
+        # the backward's input scale is the reciprocal of alpha rounded to float32 (float64's
+        # gradients show it)
+        self.input_scale = 1.0 / float(np.float32(alpha))
+        return out
 
 
 class SiluBackward0(_SavesSelf):

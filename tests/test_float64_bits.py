@@ -1,0 +1,177 @@
+"""gradsh's float64 ops against PyTorch 2.13's bits: the kernels ATen runs through SLEEF's double
+routines (Sleef_expd8_u10, Sleef_log1pd8_u10 ...) and the C library (vecmath/kernels_double.py,
+_native_sleef64.h) give torch's bits forward and backward, on random inputs over each op's
+range (normal, large, tiny, negative) plus the special values (inf, nan, -0.0, subnormals),
+contiguous, strided and transposed, at 1 and 2 threads. Float64 is what torch.from_numpy and
+torch.tensor(numpy array) give, so these are the bits of most NumPy-fed programs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import gradsh.torch as gtorch
+
+F64 = np.float64
+N_RANDOM = 6_000  # plus the specials: a length with a tail after the 16-element vector blocks
+
+SPECIALS = np.array(
+    [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, -3.0, 5e-324, -5e-324,
+     2.2250738585072014e-308, -2.2250738585072014e-308, 1e-310, 1.7976931348623157e308,
+     -1.7976931348623157e308, 1e300, -1e300, 2.0**-60, -2.0**-60, 20.0, -20.0, 709.78,
+     709.79, -745.2, -1000.5, 710.5, 18.72, 1e-8, -1e-8, 36.74, -36.74, 1e10, -1e10, 1023.9,
+     1024.0, -2000.5, 2.5, 6.0, 1e307, 2e307, -0.9999999999999999],
+    dtype=F64)
+
+
+def _inputs(seed: int, scale: float, log_lo: float, log_hi: float) -> np.ndarray:
+    """N_RANDOM values (half uniform in +-scale, half log-uniform magnitudes of either sign)
+    plus the special values, shuffled together."""
+    rng = np.random.default_rng(seed)
+    half = N_RANDOM // 2
+    uniform = rng.uniform(-scale, scale, half)
+    logs = rng.choice([-1.0, 1.0], N_RANDOM - half) * 10.0 ** rng.uniform(log_lo, log_hi,
+                                                                         N_RANDOM - half)
+    x = np.concatenate([uniform, logs, SPECIALS])
+    rng.shuffle(x)
+    return x
+
+
+@pytest.fixture(scope="module")
+def torch(torch: Any, kernels: Any) -> Any:
+    """conftest's torch where its kernels are the AVX-512 ones reproduced, with gradsh's
+    compiled SLEEF routines (without them float64 keeps NumPy's formulas)."""
+    capability = torch.backends.cpu.get_cpu_capability()
+    if capability != "AVX512":
+        pytest.skip(f"gradsh reproduces PyTorch's AVX512 kernels; this torch uses {capability}")
+    return torch
+
+
+def _assert_bits(name: str, ours: Any, theirs: Any, x: np.ndarray) -> None:
+    a = np.ascontiguousarray(np.asarray(ours), F64)
+    b = np.ascontiguousarray(np.asarray(theirs), F64)
+    assert a.shape == b.shape, f"{name}: shape {a.shape} != torch {b.shape}"
+    same = (a.view(np.int64) == b.view(np.int64)) | (np.isnan(a) & np.isnan(b))
+    if not same.all():
+        bad = np.flatnonzero(~same.reshape(-1))[:5]
+        flat = x.reshape(-1)
+        pytest.fail(f"{name}: {int((~same).sum())} of {same.size} differ, e.g. x="
+                    f"{flat[bad] if flat.size == same.size else '...'} "
+                    f"ours={a.reshape(-1)[bad]} torch={b.reshape(-1)[bad]}")
+
+
+F = Callable[[Any, Any], Any]
+WIDE, ACTIVATION = (40.0, -300, 2.9), (30.0, -30, 2.5)
+# op -> (function of a torch-like namespace and a tensor, input range, differentiated)
+UNARY: dict[str, tuple[F, tuple[float, float, float], bool]] = {
+    "sigmoid": (lambda m, x: m.sigmoid(x), ACTIVATION, True),
+    "log1p": (lambda m, x: m.log1p(x), (2.0, -300, 307.5), True),
+    "expm1": (lambda m, x: m.expm1(x), (750.0, -300, 2.9), True),
+    "sinh": (lambda m, x: m.sinh(x), (720.0, -300, 2.9), True),
+    "cosh": (lambda m, x: m.cosh(x), (720.0, -300, 2.9), True),
+    "exp2": (lambda m, x: m.exp2(x), (1100.0, -300, 3.3), True),
+    "lgamma": (lambda m, x: m.lgamma(x), (30.0, -300, 300), False),
+    "tanh": (lambda m, x: m.tanh(x), ACTIVATION, True),
+    "softplus": (lambda m, x: m.nn.functional.softplus(x), ACTIVATION, True),
+    "softplus_beta": (lambda m, x: m.nn.functional.softplus(x, 2.0, 5.0), ACTIVATION, True),
+    "gelu": (lambda m, x: m.nn.functional.gelu(x), (8.0, -300, 2.5), True),
+    "gelu_tanh": (lambda m, x: m.nn.functional.gelu(x, approximate="tanh"), (8.0, -30, 2.5),
+                  True),
+    "silu": (lambda m, x: m.nn.functional.silu(x), ACTIVATION, True),
+    "elu": (lambda m, x: m.nn.functional.elu(x, 0.7), ACTIVATION, True),
+    "selu": (lambda m, x: m.nn.functional.selu(x), ACTIVATION, True),
+    "celu": (lambda m, x: m.nn.functional.celu(x, 1.3), ACTIVATION, True),
+    "mish": (lambda m, x: m.nn.functional.mish(x), ACTIVATION, True),
+    "logsigmoid": (lambda m, x: m.nn.functional.logsigmoid(x), ACTIVATION, True),
+    "atan2": (lambda m, x: m.atan2(x, x * 0.75 - 2.5), WIDE, True),
+    "atan2_flip": (lambda m, x: m.atan2(x, x.flip(0)), WIDE, False),
+    "softmax": (lambda m, x: m.softmax(x[:6000].reshape(-1, 100), -1), WIDE, True),
+    "softmax_37": (lambda m, x: m.softmax(x[:37 * 150].reshape(-1, 37), -1), ACTIVATION, True),
+    "softmax_5": (lambda m, x: m.softmax(x[:5 * 1000].reshape(-1, 5), 1), ACTIVATION, True),
+    "softmax_dim0": (lambda m, x: m.softmax(x[:6000].reshape(60, 100), 0), ACTIVATION, True),
+    "log_softmax": (lambda m, x: m.log_softmax(x[:6000].reshape(-1, 100), -1), WIDE, True),
+    "log_softmax_dim0": (lambda m, x: m.log_softmax(x[:6000].reshape(60, -1), 0), ACTIVATION,
+                         True),
+}
+
+
+def _run(torch: Any, fn: F, x: np.ndarray, layout: str, backward: bool) -> list[np.ndarray]:
+    """fn on torch and on gradsh over x laid out as `layout`; with backward, the input's
+    gradient for a random output gradient instead of the output."""
+    results = []
+    for m in (torch, gtorch):
+        base = m.from_numpy(np.repeat(x, 2) if layout == "strided" else x.copy())
+        if backward:
+            base.requires_grad_(True)
+        t = base[::2] if layout == "strided" else base
+        if layout == "transposed":
+            t = base[:100 * 57].reshape(100, 57).T
+        y = fn(m, t)
+        if not backward:
+            results.append(y.detach().numpy())
+            continue
+        g = np.random.default_rng(7).standard_normal(tuple(y.shape))
+        y.backward(m.from_numpy(g))
+        grad = base.grad.numpy()
+        results.append(grad[::2] if layout == "strided" else grad)
+    return results
+
+
+@pytest.mark.parametrize("name", list(UNARY))
+def test_float64_ops_give_torchs_bits(torch: Any, thread_count: int, name: str) -> None:
+    fn, (scale, lo, hi), differentiated = UNARY[name]
+    x = _inputs(sum(map(ord, name)), scale, lo, hi)
+    theirs, ours = _run(torch, fn, x, "contiguous", backward=False)
+    _assert_bits(name, ours, theirs, x)
+    if differentiated:
+        finite = x[np.isfinite(x)]
+        theirs, ours = _run(torch, fn, finite, "contiguous", backward=True)
+        _assert_bits(f"{name} backward", ours, theirs, finite)
+
+
+ELEMENTWISE = [name for name, (_, _, grad) in UNARY.items()
+               if grad and not name.startswith(("softmax", "log_softmax"))]
+
+
+@pytest.mark.parametrize("name", ELEMENTWISE)
+@pytest.mark.parametrize("layout", ["strided", "transposed"])
+def test_float64_layouts_split_vector_and_scalar_like_torch(torch: Any, one_thread: None,
+                                                           name: str, layout: str) -> None:
+    """A strided input runs ATen's scalar loop (the C library) everywhere, a transposed one
+    vector blocks and tails per run: the same bits as torch in both."""
+    fn, (scale, lo, hi), _ = UNARY[name]
+    x = _inputs(sum(map(ord, name)) + 1, scale, lo, hi)
+    theirs, ours = _run(torch, fn, x, layout, backward=False)
+    _assert_bits(f"{name} {layout}", ours, theirs, x)
+    finite = x[np.isfinite(x)]
+    theirs, ours = _run(torch, fn, finite, layout, backward=True)
+    _assert_bits(f"{name} {layout} backward", ours, theirs, finite)
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_float64_large_tensors_follow_torchs_thread_split(torch: Any, count: int) -> None:
+    """Past 32,768 elements each thread's range has its own scalar tail."""
+    from conftest import pinned_threads
+
+    x = _inputs(3, 30.0, -30, 2.5)
+    x = np.concatenate([x] * 12)[:70_001]
+    with pinned_threads(torch, count):
+        for name in ("sigmoid", "sinh", "gelu", "softplus", "silu"):
+            fn = UNARY[name][0]
+            theirs, ours = _run(torch, fn, x, "contiguous", backward=False)
+            _assert_bits(f"{name} at {count} threads", ours, theirs, x)
+
+
+def test_float64_is_what_numpy_arrays_give(torch: Any, one_thread: None) -> None:
+    """torch.tensor(np_array) is float64: a softmax and a sigmoid of one match torch's bits
+    (and the program's printed values)."""
+    x = np.random.default_rng(0).standard_normal((64, 33)) * 4
+    for fn in (lambda m, t: m.softmax(t, 1), lambda m, t: m.sigmoid(t).sum(1),
+               lambda m, t: m.nn.functional.log_softmax(t, 1)):
+        theirs = fn(torch, torch.tensor(x)).numpy()
+        ours = fn(gtorch, gtorch.tensor(x)).numpy()
+        assert ours.dtype == np.float64
+        _assert_bits("numpy-fed", ours, theirs, x)
