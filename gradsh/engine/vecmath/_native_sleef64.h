@@ -253,7 +253,7 @@ INLINE dd_t dd_sel(int o, dd_t a, dd_t b) { return o ? a : b; }
 /* ---- exp ---- */
 
 /* Sleef_expd8_u10 (xexp). */
-static double sleef_exp(double d)
+INLINE double sleef_exp(double d)
 {
     double u = rint(d * SLEEF_R_LN2);
     int32_t q = d_rint_i32(u);
@@ -276,7 +276,7 @@ static double sleef_exp(double d)
 }
 
 /* expk2: e**d of a double-double, as a double-double (sinh, cosh, tanh, expm1). */
-static dd_t sleef_expk2(dd_t d)
+INLINE dd_t sleef_expk2(dd_t d)
 {
     double u = (d.x + d.y) * SLEEF_R_LN2;
     double dq = rint(u);
@@ -300,7 +300,7 @@ static dd_t sleef_expk2(dd_t d)
 }
 
 /* expk: e**d of a double-double, rounded to a double (pow, erf). */
-static double sleef_expk(dd_t d)
+INLINE double sleef_expk(dd_t d)
 {
     double u = (d.x + d.y) * SLEEF_R_LN2;
     double dq = rint(u);
@@ -321,7 +321,7 @@ static double sleef_expk(dd_t d)
 }
 
 /* Sleef_expm1d8_u10 (xexpm1). */
-static double sleef_expm1(double a)
+INLINE double sleef_expm1(double a)
 {
     dd_t d = dd_add2_dd_d(sleef_expk2(dd(a, 0.0)), -1.0);
     double x = d.x + d.y;
@@ -335,7 +335,7 @@ static double sleef_expm1(double a)
 }
 
 /* Sleef_sinhd8_u10, Sleef_coshd8_u10 (xsinh, xcosh): (e**|x| -+ e**-|x|) / 2. */
-static double sleef_sinh_cosh(double x, int cosh_)
+INLINE double sleef_sinh_cosh(double x, int cosh_)
 {
     double y = fabs(x);
     dd_t d = sleef_expk2(dd(y, 0.0));
@@ -349,7 +349,7 @@ static double sleef_sinh_cosh(double x, int cosh_)
 }
 
 /* Sleef_tanhd8_u10 (xtanh). */
-static double sleef_tanh(double x)
+INLINE double sleef_tanh(double x)
 {
     double y = fabs(x);
     dd_t d = sleef_expk2(dd(y, 0.0));
@@ -363,7 +363,7 @@ static double sleef_tanh(double x)
 }
 
 /* Sleef_exp2d8_u10 (xexp2). */
-static double sleef_exp2(double d)
+INLINE double sleef_exp2(double d)
 {
     double u = rint(d);
     int32_t q = d_rint_i32(u);
@@ -386,7 +386,7 @@ static double sleef_exp2(double d)
 /* ---- log ---- */
 
 /* Sleef_logd8_u10 (xlog_u1, AVX-512 branch: vgetexp, vgetmant, vfixupimm). */
-static double sleef_log(double d)
+INLINE double sleef_log(double d)
 {
     double e = d_getexp(d * (1.0 / 0.75));
     if (isinf(e) && e > 0)
@@ -412,7 +412,7 @@ static double sleef_log(double d)
 }
 
 /* Sleef_log1pd8_u10 (xlog1p, AVX-512 branch). */
-static double sleef_log1p(double d)
+INLINE double sleef_log1p(double d)
 {
     double dp1 = d + 1.0;
     double e = d_getexp(dp1 * (1.0 / 0.75));
@@ -441,7 +441,7 @@ static double sleef_log1p(double d)
 }
 
 /* logk: log of a double as a double-double (pow). */
-static dd_t sleef_logk(double d)
+INLINE dd_t sleef_logk(double d)
 {
     double e = d_getexp(d * (1.0 / 0.75));
     if (isinf(e) && e > 0)
@@ -465,7 +465,7 @@ static dd_t sleef_logk(double d)
 }
 
 /* logk2: log of a double-double (lgamma, atanh, asinh); the exponent from vgetexp. */
-static dd_t sleef_logk2(dd_t d)
+INLINE dd_t sleef_logk2(dd_t d)
 {
     int32_t e = d_rint_i32(d_getexp(d.x * (1.0 / 0.75)));
     dd_t m = dd(ldexp2k(d.x, -e), ldexp2k(d.y, -e));
@@ -490,7 +490,7 @@ INLINE int d_is_int(double y) { return rint(y) == y; }
 INLINE int d_is_odd(double y) { return rint(y * 0.5) != y * 0.5; }
 
 /* Sleef_powd8_u10 (xpow). */
-static double sleef_pow(double x, double y)
+INLINE double sleef_pow(double x, double y)
 {
     int yisint = d_is_int(y);
     int yisodd = d_is_odd(y) && yisint;
@@ -512,7 +512,7 @@ static double sleef_pow(double x, double y)
 
 /* ---- atan2 ---- */
 
-static dd_t sleef_atan2k_u1(dd_t y, dd_t x)
+INLINE dd_t sleef_atan2k_u1(dd_t y, dd_t x)
 {
     int32_t q = x.x < 0 ? -2 : 0;
     if (x.x < 0)
@@ -550,7 +550,7 @@ INLINE double d_isinf2(double d, double m)
 }
 
 /* Sleef_atan2d8_u10 (xatan2_u1). */
-static double sleef_atan2(double y, double x)
+INLINE double sleef_atan2(double y, double x)
 {
     if (fabs(x) < 5.5626846462680083984e-309) {
         x *= (double)((uint64_t)1 << 53);
@@ -577,7 +577,7 @@ INLINE dd_t dd_poly4(double x, double c3, dd_t c2, dd_t c1, dd_t c0)
 }
 
 /* Sleef_erfd8_u10 (xerf_u1): a lane's value does not depend on the branch its vector took. */
-static double sleef_erf(double a)
+INLINE double sleef_erf(double a)
 {
     double x = fabs(a);
     double x2 = x * x, x4 = x2 * x2, x8 = x4 * x4, x16 = x8 * x8;
@@ -632,7 +632,7 @@ static double sleef_erf(double a)
 
 /* ---- lgamma ---- */
 
-static dd_t sleef_sinpik(double d)
+INLINE dd_t sleef_sinpik(double d)
 {
     double u = d * 4.0;
     int32_t q = d_trunc_i32(u);
@@ -689,7 +689,7 @@ static const double GAMMA_U[23][3] = {
 };
 
 /* gammak: (log part, ratio part) of Gamma(a). */
-static void sleef_gammak(double a, dd_t *clc_out, dd_t *ratio_out)
+INLINE void sleef_gammak(double a, dd_t *clc_out, dd_t *ratio_out)
 {
     dd_t clc, clln = dd(1.0, 0.0), clld = dd(1.0, 0.0), x, y, z;
     int otiny = fabs(a) < 1e-306, oref = a < 0.5;
@@ -737,7 +737,7 @@ static void sleef_gammak(double a, dd_t *clc_out, dd_t *ratio_out)
 }
 
 /* Sleef_lgammad8_u10 (xlgamma_u1). */
-static double sleef_lgamma(double a)
+INLINE double sleef_lgamma(double a)
 {
     dd_t clc, ratio;
     sleef_gammak(a, &clc, &ratio);
@@ -759,31 +759,71 @@ enum {
     LIBM_ERF, LIBM_LGAMMA, SLEEF64_UNARY_COUNT
 };
 
-static double sleef64_unary(int which, double x)
-{
-    switch (which) {
-    case SLEEF64_EXP: return sleef_exp(x);
-    case SLEEF64_LOG: return sleef_log(x);
-    case SLEEF64_LOG1P: return sleef_log1p(x);
-    case SLEEF64_EXPM1: return sleef_expm1(x);
-    case SLEEF64_SINH: return sleef_sinh_cosh(x, 0);
-    case SLEEF64_COSH: return sleef_sinh_cosh(x, 1);
-    case SLEEF64_TANH: return sleef_tanh(x);
-    case SLEEF64_EXP2: return sleef_exp2(x);
-    case SLEEF64_ERF: return sleef_erf(x);
-    case SLEEF64_LGAMMA: return sleef_lgamma(x);
-    case LIBM_EXP: return exp(x);
-    case LIBM_LOG: return log(x);
-    case LIBM_LOG1P: return log1p(x);
-    case LIBM_EXPM1: return expm1(x);
-    case LIBM_SINH: return sinh(x);
-    case LIBM_COSH: return cosh(x);
-    case LIBM_TANH: return tanh(x);
-    case LIBM_EXP2: return exp2(x);
-    case LIBM_ERF: return erf(x);
-    default: return lgamma(x);
+/* The element-wise loops, compiled once per instruction set: with FMA (x86-64 with AVX2) every
+ * fma() is one instruction, else a call into libm's fma (exact either way). */
+#define SLEEF64_CASE(WHICH, EXPR)                                                                  \
+    case WHICH:                                                                                    \
+        for (idx_t i = 0; i < n; i++) {                                                            \
+            double x = v[i];                                                                       \
+            o[i] = (EXPR);                                                                         \
+        }                                                                                          \
+        break;
+
+#define SLEEF64_LOOPS(SUFFIX, ATTRIBUTE)                                                           \
+    ATTRIBUTE static void sleef64_unary_##SUFFIX(int which, double *o, const double *v, idx_t n)  \
+    {                                                                                              \
+        switch (which) {                                                                           \
+            SLEEF64_CASE(SLEEF64_EXP, sleef_exp(x))                                                \
+            SLEEF64_CASE(SLEEF64_LOG, sleef_log(x))                                                \
+            SLEEF64_CASE(SLEEF64_LOG1P, sleef_log1p(x))                                            \
+            SLEEF64_CASE(SLEEF64_EXPM1, sleef_expm1(x))                                            \
+            SLEEF64_CASE(SLEEF64_SINH, sleef_sinh_cosh(x, 0))                                      \
+            SLEEF64_CASE(SLEEF64_COSH, sleef_sinh_cosh(x, 1))                                      \
+            SLEEF64_CASE(SLEEF64_TANH, sleef_tanh(x))                                              \
+            SLEEF64_CASE(SLEEF64_EXP2, sleef_exp2(x))                                              \
+            SLEEF64_CASE(SLEEF64_ERF, sleef_erf(x))                                                \
+            SLEEF64_CASE(SLEEF64_LGAMMA, sleef_lgamma(x))                                          \
+            SLEEF64_CASE(LIBM_EXP, exp(x))                                                         \
+            SLEEF64_CASE(LIBM_LOG, log(x))                                                         \
+            SLEEF64_CASE(LIBM_LOG1P, log1p(x))                                                     \
+            SLEEF64_CASE(LIBM_EXPM1, expm1(x))                                                     \
+            SLEEF64_CASE(LIBM_SINH, sinh(x))                                                       \
+            SLEEF64_CASE(LIBM_COSH, cosh(x))                                                       \
+            SLEEF64_CASE(LIBM_TANH, tanh(x))                                                       \
+            SLEEF64_CASE(LIBM_EXP2, exp2(x))                                                       \
+            SLEEF64_CASE(LIBM_ERF, erf(x))                                                         \
+            SLEEF64_CASE(LIBM_LGAMMA, lgamma(x))                                                   \
+        }                                                                                          \
+    }                                                                                              \
+    ATTRIBUTE static void sleef64_binary_##SUFFIX(int which, double *o, const double *p,          \
+                                                  const double *q, idx_t n)                       \
+    {                                                                                              \
+        for (idx_t i = 0; i < n; i++)                                                              \
+            o[i] = which == 0 ? sleef_atan2(p[i], q[i]) : which == 1 ? sleef_pow(p[i], q[i])       \
+                 : which == 2 ? atan2(p[i], q[i]) : pow(p[i], q[i]);                               \
+    }                                                                                              \
+    ATTRIBUTE static void fma64_##SUFFIX(double *o, const double *a, const double *b,             \
+                                         const double *c, idx_t n)                                 \
+    {                                                                                              \
+        for (idx_t i = 0; i < n; i++)                                                              \
+            o[i] = fma(a[i], b[i], c[i]);                                                          \
     }
+
+SLEEF64_LOOPS(portable, )
+#ifdef GRADSH_X86
+SLEEF64_LOOPS(fma, __attribute__((target("avx2,fma"))))
+
+static int sleef64_has_fma(void)
+{
+    static int known = -1;
+    if (known < 0)
+        known = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return known;
 }
+#define SLEEF64_PICK(NAME) (sleef64_has_fma() ? NAME##_fma : NAME##_portable)
+#else
+#define SLEEF64_PICK(NAME) NAME##_portable
+#endif
 
 /* sleef64(which, out, x, count): the unary routine `which` (the enum's order: SLEEF's, then the
  * C library's) element-wise. */
@@ -798,11 +838,8 @@ static PyObject *py_sleef64(PyObject *self, PyObject *args)
     int ok = which >= 0 && which < SLEEF64_UNARY_COUNT && count >= 0
         && out.len / (idx_t)sizeof(double) >= count && x.len / (idx_t)sizeof(double) >= count;
     if (ok) {
-        double *o = out.buf;
-        const double *v = x.buf;
         Py_BEGIN_ALLOW_THREADS
-        for (idx_t i = 0; i < count; i++)
-            o[i] = sleef64_unary(which, v[i]);
+        SLEEF64_PICK(sleef64_unary)(which, out.buf, x.buf, count);
         Py_END_ALLOW_THREADS
     } else {
         PyErr_SetString(PyExc_ValueError, "sleef64: bad routine or buffer too small");
@@ -826,12 +863,8 @@ static PyObject *py_sleef64_binary(PyObject *self, PyObject *args)
     int ok = which >= 0 && which <= 3 && count >= 0 && out.len >= bytes && a.len >= bytes
         && b.len >= bytes;
     if (ok) {
-        double *o = out.buf;
-        const double *p = a.buf, *q = b.buf;
         Py_BEGIN_ALLOW_THREADS
-        for (idx_t i = 0; i < count; i++)
-            o[i] = which == 0 ? sleef_atan2(p[i], q[i]) : which == 1 ? sleef_pow(p[i], q[i])
-                 : which == 2 ? atan2(p[i], q[i]) : pow(p[i], q[i]);
+        SLEEF64_PICK(sleef64_binary)(which, out.buf, a.buf, b.buf, count);
         Py_END_ALLOW_THREADS
     } else {
         PyErr_SetString(PyExc_ValueError, "sleef64_binary: bad routine or buffer too small");
@@ -854,11 +887,8 @@ static PyObject *py_fma64(PyObject *self, PyObject *args)
     idx_t bytes = count * (idx_t)sizeof(double);
     int ok = count >= 0 && out.len >= bytes && a.len >= bytes && b.len >= bytes && c.len >= bytes;
     if (ok) {
-        double *o = out.buf;
-        const double *p = a.buf, *q = b.buf, *r = c.buf;
         Py_BEGIN_ALLOW_THREADS
-        for (idx_t i = 0; i < count; i++)
-            o[i] = fma(p[i], q[i], r[i]);
+        SLEEF64_PICK(fma64)(out.buf, a.buf, b.buf, c.buf, count);
         Py_END_ALLOW_THREADS
     } else {
         PyErr_SetString(PyExc_ValueError, "fma64: buffer too small");
