@@ -501,8 +501,8 @@ class PowBackward0(Function):
         if dtype is dtypes.bool_:  # x ** True is x, x ** False is all True
             return a._data.copy() if exponent else xp_of(a._data).ones_like(a._data)
         _check_integer_power(a, exponent, dtype)
-        if dtype is dtypes.float32 and a._data.__class__ is np.ndarray:
-            exact = pointwise.pow_scalar(a._data.astype(np.float32, copy=False), exponent)
+        if dtype in (dtypes.float32, dtypes.float64) and a._data.__class__ is np.ndarray:
+            exact = pointwise.pow_scalar(a._data.astype(dtype.np, copy=False), exponent)
             if exact is not None:
                 return exact
         if dtype is dtypes.bfloat16 and a._data.__class__ is np.ndarray:
@@ -560,13 +560,20 @@ class PowBackward1(Function):
                 exact = pointwise.pow_tensor(_as_float32(operand(a)), _as_float32(operand(b)))
                 if exact is not None:
                     return exact
+            if dtype is dtypes.float64 and operand(a).__class__ is np.ndarray \
+                    and operand(b).__class__ is np.ndarray:
+                exact = pointwise.pow_tensor(operand(a).astype(np.float64, copy=False),
+                                             operand(b).astype(np.float64, copy=False))
+                if exact is not None:
+                    return exact
             return xp_of(a._data).power(operand(a), operand(b), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
         x = self.saved("self", F)
         p = self.saved("exponent", F)
-        if not F.as_tensor and pointwise.is_float32(x) and pointwise.is_float32(p):
+        if not F.as_tensor and ((pointwise.is_float32(x) and pointwise.is_float32(p)) or (
+                pointwise.is_float64(x) and pointwise.is_float64(p))):
             return self._float32_backward(grad, x, p, a, b)
         if a and self._saved["exponent"].dtype is dtypes.bool_:
             # the formula computes `exponent - 1`, which PyTorch refuses for a bool tensor
@@ -584,12 +591,13 @@ class PowBackward1(Function):
 
     def _float32_backward(self, grad: Array, x: Array, p: Array, need_a: bool,
                           need_b: bool) -> tuple[Any, ...]:
-        """pow_backward_self and pow_backward_exponent on float32 arrays, the pow and log as
-        PyTorch's kernels compute them."""
-        zero = np.float32(0.0)
+        """pow_backward_self and pow_backward_exponent on float32 (or float64) arrays, the pow
+        and log as PyTorch's kernels compute them."""
+        kind = x.dtype.type
+        zero = kind(0.0)
         ga = gb = None
         if need_a:
-            base = pointwise.pow_tensor(x, np.asarray(p - np.float32(1), np.float32))
+            base = pointwise.pow_tensor(x, np.asarray(p - kind(1), kind))
             ga = np.where(p == 0.0, zero, grad * (p * base))
         if need_b:
             result = self.saved("result", ArrayOps)
@@ -611,8 +619,9 @@ class PowBackward2(Function):
         dtype = dtypes.result_type([(exponent.dtype, exponent._data.ndim)], [base])
         if dtype is dtypes.bool_:
             raise not_implemented_for("pow", dtype)
-        if dtype is dtypes.float32 and isinstance(base, (int, float)) and base != 1:
-            exact = pointwise.rpow(base, _as_float32(operand(exponent)))
+        if dtype in (dtypes.float32, dtypes.float64) and isinstance(base, (int, float)) \
+                and base != 1 and operand(exponent).__class__ is np.ndarray:
+            exact = pointwise.rpow(base, operand(exponent).astype(dtype.np, copy=False))
             if exact is not None:
                 return exact
         with _quiet():

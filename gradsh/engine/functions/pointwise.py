@@ -373,21 +373,31 @@ def log_softmax_backward(grad: Array, y: Array, dim: int) -> Array | None:
 
 
 def pow_scalar(x: Array, exponent: float) -> Array | None:
-    """torch.pow(float32 tensor, number), else None."""
-    if not is_float32(x) or isinstance(exponent, bool) or not isinstance(exponent, (int, float)):
+    """torch.pow(float32 or float64 tensor, number), else None."""
+    if isinstance(exponent, bool) or not isinstance(exponent, (int, float)):
+        return None
+    if is_float64(x):
+        return D.pow(x, float(exponent), threads=_n())
+    if not is_float32(x):
         return None
     return K.pow(x, float(exponent), threads=_n())
 
 
 def pow_backward(grad: Array, x: Array, exponent: float) -> Array | None:
     """pow_backward(grad, x, number): grad * (exponent * x.pow(exponent - 1)), else None."""
-    if not _float32_pair(grad, x) or isinstance(exponent, bool):
+    if isinstance(exponent, bool):
+        return None
+    if _float64_pair(grad, x):
+        return D.pow_backward(grad, x, float(exponent), threads=_n())
+    if not _float32_pair(grad, x):
         return None
     return K.pow_backward(grad, x, float(exponent), threads=_n())
 
 
 def pow_tensor(x: Array, exponent: Array) -> Array | None:
-    """torch.pow(float32 tensor, float32 tensor), else None."""
+    """torch.pow(float32 tensor, float32 tensor) (or both float64), else None."""
+    if is_float64(x) and is_float64(exponent):
+        return D.pow(x, exponent, threads=_n())
     if not (is_float32(x) and is_float32(exponent)):
         return None
     return K.pow(x, exponent, threads=_n())
@@ -396,6 +406,8 @@ def pow_tensor(x: Array, exponent: Array) -> Array | None:
 def rpow(base: float, exponent: Array) -> Array | None:
     """torch.pow(number, float32 tensor), else None. pow_Scalar allocates its output contiguous
     whatever the exponent's layout, and the loop follows the output."""
+    if is_float64(exponent):
+        return D.rpow(base, exponent, threads=_n())
     if not is_float32(exponent):
         return None
     b = np.broadcast_to(np.asarray(base, np.float32), exponent.shape)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gradsh.engine.vecmath import kernels
+from gradsh.engine.vecmath import kernels, mkl
 from gradsh.engine.vecmath.layout import dense_order, dense_segments, loop_mask, mask_for
 from gradsh.engine.vecmath.sleef_double import fma, libm, libm2, sleef, sleef2
 from gradsh.engine.vecmath.vecreduce import add64, maximum, reduce_last
@@ -442,3 +442,57 @@ def logsigmoid_backward(grad: np.ndarray, x: np.ndarray, threads: int = 1) -> np
         neg = v < 0
         return (np.where(neg, ONE, F64(0.0)) - np.where(neg, ONE, -ONE) * (b / (ONE + b))) * g
     return split2(grad, x, run, run, threads)
+
+
+# ---- pow ----------------------------------------------------------------------------------------
+
+def pow(x: np.ndarray, exponent: float | np.ndarray, threads: int = 1) -> np.ndarray:
+    """torch.pow on float64, exponent a number or an array broadcast against x: a number of 0,
+    1, 2, 3, -0.5, -1 or -2 takes pow_tensor_scalar_optimized_kernel's shortcuts (exact
+    arithmetic), 0.5 is torch.sqrt (MKL's vdSqrt where it is loaded: not always correctly
+    rounded), any other Sleef_powd8_u10 in vector blocks and std::pow in the rest."""
+    x = np.asarray(x, F64)
+    with np.errstate(all="ignore"):
+        if np.ndim(exponent) == 0:
+            e = float(exponent)
+            shortcuts: dict[float, Unary] = {
+                0.0: np.ones_like, 1.0: lambda v: v.copy(), 2.0: lambda v: v * v,
+                3.0: lambda v: (v * v) * v, 0.5: np.sqrt, -0.5: lambda v: ONE / np.sqrt(v),
+                -1.0: lambda v: ONE / v, -2.0: lambda v: ONE / (v * v)}
+            if e == 0.5:
+                vml_sqrt = mkl.function("sqrt", x.dtype)
+                if vml_sqrt is not None:
+                    return vml_sqrt(x)
+            if e in shortcuts:
+                return shortcuts[e](x)
+            p = F64(e)
+            return split(x, lambda v: sleef2("pow", v, p), lambda v: libm2("pow", v, p), threads)
+        return split2(x, exponent, lambda a, b: sleef2("pow", a, b),
+                      lambda a, b: libm2("pow", a, b), threads)
+
+
+def pow_backward(grad: np.ndarray, x: np.ndarray, exponent: float,
+                 threads: int = 1) -> np.ndarray:
+    """pow_backward for a number exponent: grad * (exponent * x.pow(exponent - 1))."""
+    if float(exponent) == 0.0:
+        return np.zeros(np.shape(x), F64)
+    base = pow(x, float(exponent) - 1.0, threads)
+    with np.errstate(all="ignore"):
+        return np.asarray(grad, F64) * (F64(exponent) * base)
+
+
+def rpow(base: float, exponent: np.ndarray, threads: int = 1) -> np.ndarray:
+    """torch.pow(number, float64 tensor): the pow kernel with the base broadcast; its output is
+    allocated contiguous whatever the exponent's layout, and the loop follows the output."""
+    exponent = np.asarray(exponent, F64)
+    b = np.broadcast_to(F64(base), exponent.shape)
+    if dense_order(exponent) is not None and exponent.flags.c_contiguous:
+        return pow(b, exponent, threads)
+    simd = loop_mask(exponent.shape, [(0,) * exponent.ndim, kernels.strides(exponent)], threads,
+                     contiguous_output=True, block=BLOCK)
+    out = np.empty(exponent.shape, F64)
+    with np.errstate(all="ignore"):
+        for mask, fn in ((simd, sleef2), (~simd, libm2)):
+            if mask.any():
+                out[mask] = fn("pow", b[mask], exponent[mask])
+    return out
