@@ -137,6 +137,7 @@ FLOAT64: dict[str, Callable[[Array], Array]] = {
     "cosh": lambda x: D.cosh(x, threads=_n()),
     "exp2": lambda x: D.exp2(x, threads=_n()),
     "logsigmoid": lambda x: D.logsigmoid(x),
+    "arctanh": lambda x: D.atanh(x, threads=_n()),
 }
 
 
@@ -414,6 +415,14 @@ def rpow(base: float, exponent: Array) -> Array | None:
     layout = loop_mask(exponent.shape, [(0,) * exponent.ndim, K.strides(exponent)], _n(),
                          contiguous_output=True)
     return np.ascontiguousarray(K.pow(b, exponent, simd=layout, threads=_n()))
+
+
+def float64_binary(name: str, a: Array, b: Array, **options: Any) -> Array | None:
+    """kernels_double.<name>(a, b) (hypot, logaddexp, ...) where both are float64 NumPy arrays
+    and the float64 kernels are there; None otherwise."""
+    if not (is_float64(a) and is_float64(b)):
+        return None
+    return getattr(D, name)(a, b, threads=_n(), **options)
 
 
 def atan2(y: Array, x: Array) -> Array | None:

@@ -778,9 +778,10 @@ static PyMethodDef METHODS[] = {
     {"vml_sqrt", py_vml_sqrt, METH_VARARGS, "vml_sqrt(out, x, count): MKL's vmsSqrt"},
     {"sleef64", py_sleef64, METH_VARARGS,
      "sleef64(which, out, x, count): SLEEF's double routine `which` (exp, log, log1p, expm1, "
-     "sinh, cosh, tanh, exp2, erf, lgamma) element-wise"},
+     "sinh, cosh, tanh, exp2, erf, lgamma, atanh; then the C library's) element-wise"},
     {"sleef64_binary", py_sleef64_binary, METH_VARARGS,
-     "sleef64_binary(which, out, a, b, count): SLEEF's double atan2 (0) or pow (1)"},
+     "sleef64_binary(which, out, a, b, count): SLEEF's double atan2, pow, hypot (0-2), the C "
+     "library's (3-5)"},
     {"fma64", py_fma64, METH_VARARGS, "fma64(out, a, b, c, count): float64 fma element-wise"},
     {"levels", py_levels, METH_NOARGS, "the instruction sets this CPU runs, best first"},
     {"level", py_level, METH_NOARGS, "the instruction set in use"},

@@ -482,6 +482,48 @@ INLINE dd_t sleef_logk2(dd_t d)
     return dd_add_dd_dd(s, dd_mul_dd_d(dd_mul_dd_dd(x2, x), t));
 }
 
+/* Sleef_atanhd8_u10 (xatanh): log((1 + |x|) / (1 - |x|)) / 2 in double-double, x's sign. */
+INLINE double sleef_atanh(double x)
+{
+    double y = fabs(x);
+    dd_t d = sleef_logk2(dd_div(dd_add2_d_d(1.0, y), dd_add2_d_d(1.0, -y)));
+    y = d_or_nan(y > 1.0, y == 1.0 ? INFINITY : (d.x + d.y) * 0.5);
+    y = d_mulsign(y, x);
+    y = d_or_nan(isinf(x) || y != y, y);
+    return d_or_nan(x != x, y);
+}
+
+INLINE dd_t dd_sqrt(dd_t d)
+{
+    double t = sqrt(d.x + d.y);
+    return dd_scale(dd_mul_dd_dd(dd_add2_dd_dd(d, dd_mul_d_d(t, t)), dd_rec_d(t)), 0.5);
+}
+
+/* Sleef_hypotd8_u05 (xhypot_u05). */
+INLINE double sleef_hypot(double x, double y)
+{
+    x = fabs(x);
+    y = fabs(y);
+    double min = x < y ? x : y, n = min; /* vminpd, vmaxpd (nan handled below) */
+    double max = x > y ? x : y, d = max;
+    if (max < 0x1p-1022) {
+        n *= (double)((uint64_t)1 << 54);
+        d *= (double)((uint64_t)1 << 54);
+    }
+    dd_t t = dd_div(dd(n, 0.0), dd(d, 0.0));
+    t = dd_mul_dd_d(dd_sqrt(dd_add2_dd_d(dd_squ(t), 1.0)), max);
+    double r = t.x + t.y;
+    if (r != r)
+        r = INFINITY;
+    if (min == 0)
+        r = max;
+    if (x != x || y != y)
+        r = NAN;
+    if (x == INFINITY || y == INFINITY)
+        r = INFINITY;
+    return r;
+}
+
 /* ---- pow ---- */
 
 INLINE int d_is_int(double y) { return rint(y) == y; }
@@ -753,10 +795,10 @@ INLINE double sleef_lgamma(double a)
 
 enum {
     SLEEF64_EXP, SLEEF64_LOG, SLEEF64_LOG1P, SLEEF64_EXPM1, SLEEF64_SINH, SLEEF64_COSH,
-    SLEEF64_TANH, SLEEF64_EXP2, SLEEF64_ERF, SLEEF64_LGAMMA,
+    SLEEF64_TANH, SLEEF64_EXP2, SLEEF64_ERF, SLEEF64_LGAMMA, SLEEF64_ATANH,
     /* the C library's (ATen's scalar loops call std::exp ...: the same library torch uses) */
     LIBM_EXP, LIBM_LOG, LIBM_LOG1P, LIBM_EXPM1, LIBM_SINH, LIBM_COSH, LIBM_TANH, LIBM_EXP2,
-    LIBM_ERF, LIBM_LGAMMA, SLEEF64_UNARY_COUNT
+    LIBM_ERF, LIBM_LGAMMA, LIBM_ATANH, SLEEF64_UNARY_COUNT
 };
 
 /* The element-wise loops, compiled once per instruction set: with FMA (x86-64 with AVX2) every
@@ -783,6 +825,7 @@ enum {
             SLEEF64_CASE(SLEEF64_EXP2, sleef_exp2(x))                                              \
             SLEEF64_CASE(SLEEF64_ERF, sleef_erf(x))                                                \
             SLEEF64_CASE(SLEEF64_LGAMMA, sleef_lgamma(x))                                          \
+            SLEEF64_CASE(SLEEF64_ATANH, sleef_atanh(x))                                            \
             SLEEF64_CASE(LIBM_EXP, exp(x))                                                         \
             SLEEF64_CASE(LIBM_LOG, log(x))                                                         \
             SLEEF64_CASE(LIBM_LOG1P, log1p(x))                                                     \
@@ -793,14 +836,20 @@ enum {
             SLEEF64_CASE(LIBM_EXP2, exp2(x))                                                       \
             SLEEF64_CASE(LIBM_ERF, erf(x))                                                         \
             SLEEF64_CASE(LIBM_LGAMMA, lgamma(x))                                                   \
+            SLEEF64_CASE(LIBM_ATANH, atanh(x))                                                     \
         }                                                                                          \
     }                                                                                              \
     ATTRIBUTE static void sleef64_binary_##SUFFIX(int which, double *o, const double *p,          \
                                                   const double *q, idx_t n)                       \
     {                                                                                              \
-        for (idx_t i = 0; i < n; i++)                                                              \
-            o[i] = which == 0 ? sleef_atan2(p[i], q[i]) : which == 1 ? sleef_pow(p[i], q[i])       \
-                 : which == 2 ? atan2(p[i], q[i]) : pow(p[i], q[i]);                               \
+        switch (which) {                                                                           \
+        case 0: for (idx_t i = 0; i < n; i++) o[i] = sleef_atan2(p[i], q[i]); break;               \
+        case 1: for (idx_t i = 0; i < n; i++) o[i] = sleef_pow(p[i], q[i]); break;                 \
+        case 2: for (idx_t i = 0; i < n; i++) o[i] = sleef_hypot(p[i], q[i]); break;               \
+        case 3: for (idx_t i = 0; i < n; i++) o[i] = atan2(p[i], q[i]); break;                     \
+        case 4: for (idx_t i = 0; i < n; i++) o[i] = pow(p[i], q[i]); break;                       \
+        default: for (idx_t i = 0; i < n; i++) o[i] = hypot(p[i], q[i]); break;                    \
+        }                                                                                          \
     }                                                                                              \
     ATTRIBUTE static void fma64_##SUFFIX(double *o, const double *a, const double *b,             \
                                          const double *c, idx_t n)                                 \
@@ -849,8 +898,8 @@ static PyObject *py_sleef64(PyObject *self, PyObject *args)
     return ok ? Py_NewRef(Py_None) : NULL;
 }
 
-/* sleef64_binary(which, out, a, b, count): SLEEF's atan2(a, b) (0) or pow(a, b) (1), the C
- * library's atan2 (2) or pow (3), element-wise. */
+/* sleef64_binary(which, out, a, b, count): SLEEF's atan2(a, b) (0), pow(a, b) (1) or
+ * hypot(a, b) (2, u05), the C library's atan2 (3), pow (4) or hypot (5), element-wise. */
 static PyObject *py_sleef64_binary(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -860,7 +909,7 @@ static PyObject *py_sleef64_binary(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "iw*y*y*n", &which, &out, &a, &b, &count))
         return NULL;
     idx_t bytes = count * (idx_t)sizeof(double);
-    int ok = which >= 0 && which <= 3 && count >= 0 && out.len >= bytes && a.len >= bytes
+    int ok = which >= 0 && which <= 5 && count >= 0 && out.len >= bytes && a.len >= bytes
         && b.len >= bytes;
     if (ok) {
         Py_BEGIN_ALLOW_THREADS

@@ -496,3 +496,34 @@ def rpow(base: float, exponent: np.ndarray, threads: int = 1) -> np.ndarray:
             if mask.any():
                 out[mask] = fn("pow", b[mask], exponent[mask])
     return out
+
+
+# ---- atanh, hypot, logaddexp --------------------------------------------------------------------
+
+atanh = _vector_or_scalar("atanh")
+
+
+def hypot(a: np.ndarray, b: np.ndarray, threads: int = 1) -> np.ndarray:
+    """hypot_kernel: Sleef_hypotd8_u05 in vector blocks, std::hypot in the rest."""
+    return split2(a, b, lambda x, y: sleef2("hypot", x, y), lambda x, y: libm2("hypot", x, y),
+                  threads)
+
+
+_INV_LOG_2 = F64(1.0 / 0.6931471805599453)  # 1.0 / c10::ln_2<double>
+
+
+def logaddexp(a: np.ndarray, b: np.ndarray, base2: bool = False, threads: int = 1) -> np.ndarray:
+    """logaddexp_kernel (logaddexp2_kernel with base2): max + log1p(exp(-|a - b|)) (exp2 and a
+    factor 1 / ln 2 for base 2), a itself where a == b is infinite; the vector max propagates
+    nan, the scalar std::max does not."""
+    def make(f: Callable[[str, np.ndarray], np.ndarray], vector: bool) -> Binary:
+        def run(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+            m = maximum(x, y) if vector else np.where(x < y, y, x)
+            e = -np.abs(x - y)
+            if base2:  # m + log1p(exp2(e)) * (1 / ln 2), contracted by GCC (measured)
+                value = fma(f("log1p", f("exp2", e)), _INV_LOG_2, m)
+            else:
+                value = m + f("log1p", f("exp", e))
+            return np.where((x == y) & (np.abs(x) == np.inf), x, value)
+        return run
+    return split2(a, b, make(sleef, True), make(libm, False), threads)

@@ -17,11 +17,12 @@ from gradsh.engine.vecmath import native
 F64 = np.float64
 
 # The entry point's routine numbers (the enum of _native_sleef64.h)
-_SLEEF = ("exp", "log", "log1p", "expm1", "sinh", "cosh", "tanh", "exp2", "erf", "lgamma")
+_SLEEF = ("exp", "log", "log1p", "expm1", "sinh", "cosh", "tanh", "exp2", "erf", "lgamma",
+          "atanh")
 _UNARY = {name: i for i, name in enumerate(_SLEEF)}
 _LIBM = {name: len(_SLEEF) + i for i, name in enumerate(_SLEEF)}
-_BINARY = {"atan2": 0, "pow": 1}
-_LIBM_BINARY = {"atan2": 2, "pow": 3}
+_BINARY = {"atan2": 0, "pow": 1, "hypot": 2}
+_LIBM_BINARY = {"atan2": 3, "pow": 4, "hypot": 5}
 
 
 def available() -> bool:
@@ -46,7 +47,7 @@ def _run2(which: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def sleef(name: str, x: np.ndarray) -> np.ndarray:
     """Sleef_<name>d8_u10 element-wise (exp, log, log1p, expm1, sinh, cosh, tanh, exp2, erf,
-    lgamma); needs available()."""
+    lgamma, atanh); needs available()."""
     return _run(_UNARY[name], x)
 
 
@@ -56,12 +57,12 @@ def libm(name: str, x: np.ndarray) -> np.ndarray:
 
 
 def sleef2(name: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Sleef_atan2d8_u10(a, b) or Sleef_powd8_u10(a, b), broadcast."""
+    """Sleef_atan2d8_u10(a, b), Sleef_powd8_u10(a, b) or Sleef_hypotd8_u05(a, b), broadcast."""
     return _run2(_BINARY[name], a, b)
 
 
 def libm2(name: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The C library's atan2(a, b) or pow(a, b), broadcast."""
+    """The C library's atan2(a, b), pow(a, b) or hypot(a, b), broadcast."""
     return _run2(_LIBM_BINARY[name], a, b)
 
 
