@@ -744,6 +744,10 @@ class XlogyBackward0(Function):
         x, y = a._data.astype(dtype, copy=False), b._data.astype(dtype, copy=False)
         xp = xp_of(x)
         with _quiet():
+            if pointwise.is_float64(x) and pointwise.is_float64(y):
+                # xlogy_kernel's scalar loop: x * std::log(y), the C library's log
+                x, y = np.broadcast_arrays(x, y)
+                return np.where((x == 0) & ~np.isnan(y), 0.0, x * pointwise.D.c_log(y))
             return xp.asarray(xp.where((x == 0) & ~xp.isnan(y), 0, x * xp.log(y)), dtype=dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:

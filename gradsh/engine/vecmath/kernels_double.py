@@ -527,3 +527,10 @@ def logaddexp(a: np.ndarray, b: np.ndarray, base2: bool = False, threads: int = 
             return np.where((x == y) & (np.abs(x) == np.inf), x, value)
         return run
     return split2(a, b, make(sleef, True), make(libm, False), threads)
+
+
+def c_log(x: np.ndarray) -> np.ndarray:
+    """The C library's log element-wise (xlogy_kernel's scalar loop)."""
+    x = np.asarray(x, F64)
+    with np.errstate(all="ignore"):
+        return libm("log", x).reshape(x.shape)
