@@ -201,3 +201,18 @@ def test_float64_norm_gives_torchs_bits(torch: Any, thread_count: int, shape: tu
         theirs = norm(torch, torch.from_numpy(x)).numpy()
         ours = norm(gtorch, gtorch.from_numpy(x)).numpy()
         _assert_bits(f"norm over {dims}", ours, theirs, x)
+
+
+@pytest.mark.parametrize("shape, dims", [((2000, 100), (1,)), ((40, 50), (0,)), ((20, 30, 5), (0, 2)),
+                                         ((300, 400), None), ((70001,), None), ((3, 40000), (1,))])
+def test_float64_var_std_give_torchs_bits(torch: Any, thread_count: int, shape: tuple[int, ...],
+                                          dims: tuple[int, ...] | None) -> None:
+    """std_var_kernel's Welford in double (var, std and the means of var_mean / std_mean, which
+    are Welford's own, not sum / n), a single long reduction split among the threads."""
+    x = np.random.default_rng(len(shape)).standard_normal(shape) * 3 + 1
+    for name in ("var", "std", "var_mean", "std_mean"):
+        theirs = getattr(torch, name)(torch.from_numpy(x), dim=dims)
+        ours = getattr(gtorch, name)(gtorch.from_numpy(x), dim=dims)
+        for a, b in zip(ours if isinstance(ours, tuple) else (ours,),
+                        theirs if isinstance(theirs, tuple) else (theirs,), strict=True):
+            _assert_bits(f"{name} over {dims}", a.numpy(), b.numpy(), x)

@@ -406,6 +406,8 @@ def _var_array(x: Array, dims: tuple[int, ...] | None, correction: float, keepdi
             return np.full(shape, _var_all(x, correction, take_sqrt), dtype=x.dtype)
         if x.dtype == np.float32:
             return _var_dims(x, dims, correction, keepdim, take_sqrt)
+        if pointwise.is_float64(x):
+            return _var_dims64(x, reduced, correction, keepdim, take_sqrt)[0]
     var = _var_numpy(x, dims, correction, keepdim)
     return xp_of(var).sqrt(var) if take_sqrt else var
 
@@ -492,6 +494,28 @@ def _var_dims(x: np.ndarray, dims: tuple[int, ...], correction: float, keepdim: 
         return (np.sqrt(var) if take_sqrt else var).astype(np.float32)
 
 
+def _var_dims64(x: np.ndarray, dims: tuple[int, ...], correction: float, keepdim: bool,
+                take_sqrt: bool) -> tuple[np.ndarray, np.ndarray]:
+    """std_var_kernel on float64: each output's Welford sequence over its elements in memory
+    order (the reduced dims from the largest stride to the smallest), as binary_kernel_reduce
+    runs it (vecmath/kernels_double.welford_var); a single output of GRAIN_SIZE elements or
+    more is split among the threads, the pieces combined. (var or std, mean)."""
+    reduced = sorted({d % x.ndim for d in dims}, key=lambda d: -abs(x.strides[d]))
+    kept = [d for d in range(x.ndim) if d not in reduced]
+    moved = np.transpose(x, reduced + kept)
+    count = int(np.prod([x.shape[d] for d in reduced], dtype=np.int64))
+    values = moved.reshape((count,) + tuple(x.shape[d] for d in kept))
+    pieces = 1
+    if not kept or all(x.shape[d] == 1 for d in kept):
+        if count >= _GRAIN and threads.torch_threads() > 1:
+            pieces = min(threads.torch_threads(), -(-count // _GRAIN))
+    out, mean = pointwise.D.welford_var(values, correction, take_sqrt, pieces)
+    if keepdim:
+        shape = tuple(1 if d in reduced else n for d, n in enumerate(x.shape))
+        out, mean = out.reshape(shape), mean.reshape(shape)
+    return out, mean
+
+
 def _var_numpy(x: Array, dims: tuple[int, ...] | None, correction: float, keepdim: bool) -> Array:
     xp = xp_of(x)
     axis = dims if dims else None
@@ -574,6 +598,11 @@ class VarMeanBackward0(MultiOutputFunction):
         self.dim, self.correction, self.keepdim = dim, correction, keepdim
         self.self_sizes = a.shape
         self.save("self", a)
+        x = a._data
+        if pointwise.is_float64(x) and x.size:
+            # var_mean's kernel is Welford's for every output, the mean its own (not sum / n)
+            return _var_dims64(x, dim or tuple(range(x.ndim)), correction,
+                               keepdim and dim is not None, self.take_sqrt)
         first = _var_array(a._data, dim, correction, keepdim, take_sqrt=self.take_sqrt)
         with _quiet():
             mean = _mean_array(a._data, dim or None, keepdim and dim is not None,

@@ -783,6 +783,9 @@ static PyMethodDef METHODS[] = {
      "sleef64_binary(which, out, a, b, count): SLEEF's double atan2, pow, hypot (0-2), the C "
      "library's (3-5)"},
     {"fma64", py_fma64, METH_VARARGS, "fma64(out, a, b, c, count): float64 fma element-wise"},
+    {"welford64", py_welford64, METH_VARARGS,
+     "welford64(var, mean, values, reduced, outputs, pieces, correction, take_sqrt): ATen's "
+     "Welford over a (reduced, outputs) float64 matrix's columns"},
     {"levels", py_levels, METH_NOARGS, "the instruction sets this CPU runs, best first"},
     {"level", py_level, METH_NOARGS, "the instruction set in use"},
     {"use", py_use, METH_VARARGS, "use(name): run the kernels compiled for `name`"},

@@ -948,3 +948,70 @@ static PyObject *py_fma64(PyObject *self, PyObject *args)
     PyBuffer_Release(&c);
     return ok ? Py_NewRef(Py_None) : NULL;
 }
+
+/* welford64(var, mean, values, reduced, outputs, pieces, correction, take_sqrt): ATen's
+ * WelfordOps over the columns of a row-major (reduced, outputs) float64 matrix, as
+ * kernels_double.welford_var computes it (the same operations, unfused): each column's
+ * elements in order, in `pieces` equal parts combined left to right. */
+static void welford_column(const double *v, idx_t reduced, idx_t outputs, idx_t column,
+                           idx_t pieces, double *mean_out, double *m2_out)
+{
+    idx_t step = (reduced + pieces - 1) / pieces;
+    double mean = 0, m2 = 0, count = 0;
+    for (idx_t begin = 0; begin < reduced; begin += step) {
+        idx_t end = begin + step < reduced ? begin + step : reduced;
+        double b_mean = 0, b_m2 = 0;
+        for (idx_t i = begin; i < end; i++) {
+            double x = v[i * outputs + column];
+            double delta = x - b_mean;
+            b_mean = b_mean + delta / (double)(i - begin + 1);
+            b_m2 = b_m2 + delta * (x - b_mean);
+        }
+        double b_count = (double)(end - begin);
+        if (begin == 0) {
+            mean = b_mean;
+            m2 = b_m2;
+        } else {
+            double delta = b_mean - mean;
+            double ratio = b_count / (count + b_count);
+            mean = mean + delta * ratio;
+            m2 = m2 + b_m2 + delta * delta * count * ratio;
+        }
+        count += b_count;
+    }
+    *mean_out = mean;
+    *m2_out = m2;
+}
+
+static PyObject *py_welford64(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer var, mean, values;
+    idx_t reduced, outputs, pieces;
+    double correction;
+    int take_sqrt;
+    if (!PyArg_ParseTuple(args, "w*w*y*nnndp", &var, &mean, &values, &reduced, &outputs, &pieces,
+                          &correction, &take_sqrt))
+        return NULL;
+    int ok = reduced > 0 && outputs >= 0 && pieces >= 1
+        && var.len >= outputs * (idx_t)sizeof(double) && mean.len >= outputs * (idx_t)sizeof(double)
+        && values.len / (idx_t)sizeof(double) / (reduced ? reduced : 1) >= outputs;
+    if (ok) {
+        double *v_out = var.buf, *m_out = mean.buf;
+        const double *v = values.buf;
+        Py_BEGIN_ALLOW_THREADS
+        double divisor = (double)reduced > correction ? (double)reduced - correction : 0.0;
+        for (idx_t c = 0; c < outputs; c++) {
+            double m2;
+            welford_column(v, reduced, outputs, c, pieces, &m_out[c], &m2);
+            v_out[c] = take_sqrt ? sqrt(m2 / divisor) : m2 / divisor;
+        }
+        Py_END_ALLOW_THREADS
+    } else {
+        PyErr_SetString(PyExc_ValueError, "welford64: bad sizes");
+    }
+    PyBuffer_Release(&var);
+    PyBuffer_Release(&mean);
+    PyBuffer_Release(&values);
+    return ok ? Py_NewRef(Py_None) : NULL;
+}

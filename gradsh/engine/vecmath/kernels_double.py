@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gradsh.engine.vecmath import kernels, mkl
+from gradsh.engine.vecmath import kernels, mkl, native
 from gradsh.engine.vecmath.layout import dense_order, dense_segments, loop_mask, mask_for
 from gradsh.engine.vecmath.sleef_double import fma, libm, libm2, sleef, sleef2
 from gradsh.engine.vecmath.vecreduce import add64, maximum, reduce_last
@@ -534,3 +534,46 @@ def c_log(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, F64)
     with np.errstate(all="ignore"):
         return libm("log", x).reshape(x.shape)
+
+
+# ---- var / std over some dimensions -------------------------------------------------------------
+
+def welford_var(values: np.ndarray, correction: float, take_sqrt: bool,
+                 pieces: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """std_var_kernel's WelfordOps on float64 (reduced, outputs) values, each output's elements
+    in iteration order along axis 0: mean += delta / n, m2 += delta * (x - mean) unfused
+    (measured); `pieces` > 1: binary_kernel_reduce's parallel_for over the reduced elements
+    (equal pieces, one Welford each, combined in order). Returns (m2 / max(n - correction, 0),
+    or its sqrt for std; the mean)."""
+    n = values.shape[0]
+    if n and native.kernels is not None:  # the same steps in C: one pass, no Python loop
+        flat = np.ascontiguousarray(values.reshape(n, -1), F64)
+        var, mean = np.empty(flat.shape[1], F64), np.empty(flat.shape[1], F64)
+        native.kernels.welford64(var, mean, flat, n, flat.shape[1], max(pieces, 1),
+                                 float(correction), bool(take_sqrt))
+        return var.reshape(values.shape[1:]), mean.reshape(values.shape[1:])
+    step = -(-n // max(pieces, 1))
+    mean, m2, count = _welford(values[:step])
+    with np.errstate(all="ignore"):
+        for begin in range(step, n, step):
+            b_mean, b_m2, b_count = _welford(values[begin:begin + step])
+            delta = b_mean - mean
+            total = F64(count + b_count)
+            ratio = F64(b_count) / total
+            mean = mean + delta * ratio
+            m2 = m2 + b_m2 + delta * delta * F64(count) * ratio
+            count += b_count
+        var = m2 / F64(n - correction if n > correction else 0.0)
+        return (np.sqrt(var) if take_sqrt else var), mean
+
+
+def _welford(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """WelfordOps::reduce over axis 0 from the empty state: (mean, m2, count)."""
+    mean = np.zeros(values.shape[1:], F64)
+    m2 = np.zeros(values.shape[1:], F64)
+    with np.errstate(all="ignore"):
+        for i, row in enumerate(values):
+            delta = row - mean
+            mean = mean + delta / F64(i + 1)
+            m2 = m2 + delta * (row - mean)
+    return mean, m2, values.shape[0]
