@@ -216,3 +216,25 @@ def test_float64_var_std_give_torchs_bits(torch: Any, thread_count: int, shape: 
         for a, b in zip(ours if isinstance(ours, tuple) else (ours,),
                         theirs if isinstance(theirs, tuple) else (theirs,), strict=True):
             _assert_bits(f"{name} over {dims}", a.numpy(), b.numpy(), x)
+
+
+@pytest.mark.parametrize("optimizer", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"])
+def test_float64_training_loop_gives_torchs_bits(torch: Any, one_thread: None,
+                                                 optimizer: str) -> None:
+    """A small float64 tanh network trained 20 steps (tanh's backward, the optimizers'
+    addcmul / addcdiv steps in double): the same weights as torch, bit for bit."""
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((64, 10)), rng.standard_normal((64, 1))
+    w1, w2 = rng.standard_normal((10, 16)) * 0.3, rng.standard_normal((16, 1)) * 0.3
+    results = []
+    for m in (torch, gtorch):
+        p1, p2 = m.tensor(w1, requires_grad=True), m.tensor(w2, requires_grad=True)
+        options = {"lr": 0.01, "momentum": 0.9} if optimizer == "SGD" else {"lr": 0.01}
+        opt = getattr(m.optim, optimizer)([p1, p2], **options)
+        for _ in range(20):
+            opt.zero_grad()
+            loss = ((m.tanh(m.tensor(x) @ p1) @ p2 - m.tensor(y)) ** 2).mean()
+            loss.backward()
+            opt.step()
+        results.append(np.concatenate([p1.detach().numpy().ravel(), p2.detach().numpy().ravel()]))
+    _assert_bits(optimizer, results[1], results[0], results[0])

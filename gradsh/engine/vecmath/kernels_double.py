@@ -15,6 +15,7 @@ import numpy as np
 from gradsh.engine.vecmath import kernels, mkl, native
 from gradsh.engine.vecmath.layout import dense_order, dense_segments, loop_mask, mask_for
 from gradsh.engine.vecmath.sleef_double import fma, libm, libm2, sleef, sleef2
+
 from gradsh.engine.vecmath.vecreduce import add64, maximum, reduce_last
 
 F64 = np.float64
