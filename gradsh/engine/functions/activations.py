@@ -150,6 +150,7 @@ def _kernel_or_formula(F: Any, kernel: Any, formula: Any) -> Any:
 
 
 A = ArrayOps  # what `gradient` computes with: the first derivative on arrays
+_ONE_SIXTH_F32 = float(np.float32(1.0 / 6.0))
 
 
 class LeakyReluBackward0(DoubleDifferentiable, _SavesSelf):
@@ -335,7 +336,8 @@ class HardsigmoidBackward0(DoubleDifferentiable, _SavesSelf):
         return _float_op(a, lambda x: xp_of(x).minimum(xp_of(x).maximum(x + 3, 0), 6) / 6)
 
     def gradient(self, grad: Array, x: Array) -> Array:
-        return A.where((x > -3) & (x < 3), grad * (1 / 6), xp_of(grad).zeros((), grad.dtype))
+        # the kernel's one_sixth is scalar_t(1.0f / 6.0f): float32's 1/6 even in double
+        return A.where((x > -3) & (x < 3), grad * _ONE_SIXTH_F32, xp_of(grad).zeros((), grad.dtype))
 
 
 # ---- the activations torch.nn adds: exact arithmetic, or composed of the kernels above ------
@@ -427,7 +429,8 @@ class GluBackward0(DoubleDifferentiable, _SavesSelf):
         half = x.shape[self.dim] // 2
         first, second = A.narrow(x, self.dim, 0, half), A.narrow(x, self.dim, half, half)
         s = A.ufunc("sigmoid", second)
-        return A.cat([grad * s, grad * first * s * (1 - s)], self.dim)
+        # glu_backward_kernel: (1 - sig) * sig * first * grad, in that order
+        return A.cat([grad * s, (1 - s) * s * first * grad], self.dim)
 
 
 class PreluKernelBackward0(Function):
