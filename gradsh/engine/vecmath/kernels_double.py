@@ -209,22 +209,32 @@ def split2(a: np.ndarray, b: np.ndarray, vector: Binary, scalar: Binary,
            threads: int = 1) -> np.ndarray:
     """`split` for kernels of two inputs (grad and input, y and x), broadcast together: the
     vector loop needs both contiguous along the run, or one of them a single broadcast value."""
-    a, b = np.broadcast_arrays(np.asarray(a, F64), np.asarray(b, F64))
+    return split_n((a, b), vector, scalar, threads)
+
+
+def split_n(arrays: tuple[np.ndarray, ...], vector: Callable[..., np.ndarray],
+            scalar: Callable[..., np.ndarray], threads: int = 1,
+            block: int = BLOCK) -> np.ndarray:
+    """`split` for kernels of several inputs broadcast together, laid out as the last one;
+    `block` 8 for the kernels ATen registers without an AVX-512 build (AVX2's 4 doubles)."""
+    arrays = np.broadcast_arrays(*(np.asarray(v, F64) for v in arrays))
+    last = arrays[-1]
     with np.errstate(all="ignore"):
-        order = dense_order(b)
-        if order is not None and (a.strides == b.strides or not any(a.strides)):
-            src_b, dst, out = _flat_pair(b)
-            src_a = np.broadcast_to(a.reshape(-1)[:1], (b.size,)) if not any(a.strides) \
-                else a.transpose(order).reshape(-1)
-            for begin, end, vectorised in dense_segments(b.size, threads, BLOCK):
+        order = dense_order(last)
+        if order is not None and all(v.strides == last.strides or not any(v.strides)
+                                     for v in arrays):
+            *_, dst, out = _flat_pair(last)
+            flat = [np.broadcast_to(v.reshape(-1)[:1], (last.size,)) if not any(v.strides)
+                    else v.transpose(order).reshape(-1) for v in arrays]
+            for begin, end, vectorised in dense_segments(last.size, threads, block):
                 fn = vector if vectorised else scalar
-                dst[begin:end] = fn(src_a[begin:end], src_b[begin:end])
+                dst[begin:end] = fn(*(v[begin:end] for v in flat))
             return out
-        simd = loop_mask(b.shape, [kernels.strides(a), kernels.strides(b)], threads, block=BLOCK)
-        out = np.empty(b.shape, F64)
+        simd = loop_mask(last.shape, [kernels.strides(v) for v in arrays], threads, block=block)
+        out = np.empty(last.shape, F64)
         for mask, fn in ((simd, vector), (~simd, scalar)):
             if mask.any():
-                out[mask] = fn(a[mask], b[mask])
+                out[mask] = fn(*(v[mask] for v in arrays))
     return out
 
 
@@ -578,3 +588,43 @@ def _welford(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
             mean = mean + delta / F64(i + 1)
             m2 = m2 + delta * (row - mean)
     return mean, m2, values.shape[0]
+
+
+# ---- smooth L1 and Huber losses' backward (PointwiseOpsKernel.cpp: AVX2's build) ----------------
+
+def smooth_l1_backward(x: np.ndarray, t: np.ndarray, grad: np.ndarray, norm: float,
+                       beta: float, threads: int = 1) -> np.ndarray:
+    """smooth_l1_backward_cpu_kernel: the vector path norm * (|d| >= beta ? sign : d / beta)
+    * grad, the scalar one (-norm) * grad, norm * grad or norm * d * grad / beta."""
+    n, b = F64(norm), F64(beta)
+
+    def vector(v: np.ndarray, w: np.ndarray, g: np.ndarray) -> np.ndarray:
+        d = v - w
+        ones = np.where(d > 0, ONE, -ONE)
+        return (n * np.where(np.abs(d) >= b, ones, d / b)) * g
+
+    def scalar(v: np.ndarray, w: np.ndarray, g: np.ndarray) -> np.ndarray:
+        d = v - w
+        return np.where(d <= -b, -n * g, np.where(d >= b, n * g, ((n * d) * g) / b))
+
+    return split_n((grad, t, x), lambda g, w, v: vector(v, w, g),
+                   lambda g, w, v: scalar(v, w, g), threads, block=2 * 4)
+
+
+def huber_backward(x: np.ndarray, t: np.ndarray, grad: np.ndarray, norm: float, delta: float,
+                   threads: int = 1) -> np.ndarray:
+    """huber_backward_cpu_kernel: the vector path norm * (|d| >= delta ? sign * delta : d) *
+    grad, the scalar one (+-norm) * grad * delta or norm * d * grad."""
+    n, dl = F64(norm), F64(delta)
+
+    def vector(v: np.ndarray, w: np.ndarray, g: np.ndarray) -> np.ndarray:
+        d = v - w
+        ones = np.where(d > 0, ONE, -ONE)
+        return (n * np.where(np.abs(d) >= dl, ones * dl, d)) * g
+
+    def scalar(v: np.ndarray, w: np.ndarray, g: np.ndarray) -> np.ndarray:
+        d = v - w
+        return np.where(d <= -dl, (-n * g) * dl, np.where(d >= dl, (n * g) * dl, (n * d) * g))
+
+    return split_n((grad, t, x), lambda g, w, v: vector(v, w, g),
+                   lambda g, w, v: scalar(v, w, g), threads, block=2 * 4)
