@@ -688,6 +688,8 @@ static PyObject *py_logf(PyObject *self, PyObject *args)
 
 #include "_native_losses.h"
 #include "_native_sleef64.h"
+#include "_native_sleef64_gamma.h"
+#include "_native_sleef64_calls.h"
 
 static PyObject *py_levels(PyObject *self, PyObject *unused)
 {
