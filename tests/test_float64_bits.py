@@ -255,3 +255,14 @@ def test_float64_smooth_l1_and_huber_backward_give_torchs_bits(torch: Any, threa
             loss.backward(m.ones_like(loss) * 0.37)
             grads.append(np.concatenate([a.grad.numpy(), b.grad.numpy()]))
         _assert_bits(f"{name} {reduction}", grads[1], grads[0], x)
+
+
+@pytest.mark.parametrize("p", [1, 3, 1.5, -1, 0.5])
+def test_float64_p_norms_give_torchs_bits(torch: Any, one_thread: None, p: float) -> None:
+    """NormOneOps / NormOps in double: each output's |x| (or std::pow(|x|, p)) added in memory
+    order, then std::pow(acc, 1 / p)."""
+    x = np.random.default_rng(2).standard_normal((40, 50)) * 2
+    for dims in ((1,), (0,), None):
+        theirs = torch.linalg.vector_norm(torch.from_numpy(x), ord=p, dim=dims).numpy()
+        ours = gtorch.linalg.vector_norm(gtorch.from_numpy(x), ord=p, dim=dims).numpy()
+        _assert_bits(f"{p}-norm over {dims}", ours, theirs, x)
