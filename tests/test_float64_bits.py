@@ -266,3 +266,21 @@ def test_float64_p_norms_give_torchs_bits(torch: Any, one_thread: None, p: float
         theirs = torch.linalg.vector_norm(torch.from_numpy(x), ord=p, dim=dims).numpy()
         ours = gtorch.linalg.vector_norm(gtorch.from_numpy(x), ord=p, dim=dims).numpy()
         _assert_bits(f"{p}-norm over {dims}", ours, theirs, x)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_prod_gives_torchs_bits(torch: Any, thread_count: int, dtype: str) -> None:
+    """prod's kernel: over trailing elements 4 vectors of AVX2's width side by side, folded, then
+    the rest in order; over another dim each output in order (forward and backward)."""
+    rng = np.random.default_rng(4)
+    for shape, dim in [((400, 50), 1), ((400, 50), 0), ((20, 30, 5), 1), ((20, 30, 5), 2),
+                       ((1001,), None), ((7,), 0)]:
+        x = rng.standard_normal(shape) * 0.3 + 1
+        results = []
+        for m in (torch, gtorch):
+            t = m.tensor(x, dtype=getattr(m, dtype), requires_grad=True)
+            y = t.prod() if dim is None else t.prod(dim)
+            y.backward(m.ones_like(y))
+            results.append(np.concatenate([y.detach().numpy().ravel().astype(np.float64),
+                                           t.grad.numpy().ravel().astype(np.float64)]))
+        _assert_bits(f"prod {shape} over {dim}", results[1], results[0], x)

@@ -26,6 +26,7 @@ from gradsh.engine.functions.unary import _sign_array
 from gradsh.engine.tensor import RESULT, Array, Function, Shape, Tensor
 from gradsh.engine.vecmath import norms
 from gradsh.engine.vecmath.layout import coalesce, iteration_order
+from gradsh.engine.vecmath.vecreduce import inner_reduce128
 
 __all__ = [
     "SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1", "ProdBackward0",
@@ -133,12 +134,46 @@ def _exclusive_products(x: Array, axis: int) -> Array:
     return before * after
 
 
+def _float_prod(x: Array, dim: int | None, keepdim: bool) -> np.ndarray | None:
+    """prod of a C-contiguous float32/float64 array as ATen's kernel multiplies (measured, bit
+    for bit): over trailing elements (the last dim, or all) vecreduce.inner_reduce128 with
+    AVX2's vector (8 floats, 4 doubles); over another dim, each output's elements in order.
+    None elsewhere, and for one output of GRAIN_SIZE or more elements at several threads."""
+    if x.__class__ is not np.ndarray or x.dtype not in (np.float32, np.float64) \
+            or not x.flags.c_contiguous or x.size == 0 or x.ndim == 0:
+        return None
+    with _quiet():
+        if dim is None or all(n == 1 for n in x.shape[dim % x.ndim + 1:]):
+            count = x.size if dim is None else x.shape[dim % x.ndim]
+            if x.size == count and count >= _GRAIN and threads.torch_threads() > 1:
+                return None
+            lanes = 8 if x.dtype == np.float32 else 4
+            out = inner_reduce128(x.reshape(-1, count), np.multiply, 1.0, lanes)
+        else:
+            d = dim % x.ndim
+            moved = np.moveaxis(x, d, 0)
+            out = moved[0].copy()
+            for row in moved[1:]:
+                out = out * row
+        if dim is None:
+            return out.reshape(())
+        shape = list(x.shape)
+        if keepdim:
+            shape[dim % x.ndim] = 1
+        else:
+            del shape[dim % x.ndim]
+        return out.reshape(shape)
+
+
 class ProdBackward0(Function):
     node_name = "ProdBackward0"
 
     def forward(self, a: Tensor) -> Array:
         self.save("self", a)
         self.save("result", RESULT)
+        exact = _float_prod(a._data, None, False) if _sum_dtype(a).np == a._data.dtype else None
+        if exact is not None:
+            return exact
         with _quiet():
             return a._data.prod(dtype=_sum_dtype(a).np)
 
@@ -161,6 +196,9 @@ class ProdBackward1(Function):
         self.dim, self.keepdim = dim, keepdim
         self.save("self", a)
         self.save("result", RESULT)
+        exact = _float_prod(a._data, dim, keepdim) if _sum_dtype(a).np == a._data.dtype else None
+        if exact is not None:
+            return exact
         with _quiet():
             return a._data.prod(axis=dim, keepdims=keepdim, dtype=_sum_dtype(a).np)
 

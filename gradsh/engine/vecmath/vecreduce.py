@@ -104,3 +104,29 @@ def maximum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     propagated from either side. np.maximum leaves the sign of a tied zero unspecified."""
     return np.where(np.isnan(a) | np.isnan(b), F32(np.nan), np.where(a > b, a, b))
 
+
+
+def inner_reduce128(rows: np.ndarray, fold: Fold, identity: float, lanes: int) -> np.ndarray:
+    """binary_kernel_reduce_vec over each contiguous row of (rows, n) (Reduce.h's
+    vectorized_inner_reduction, e.g. prod): groups of 4 vectors of `lanes` accumulate side by
+    side, the four folded as (a0 . a1) . (a2 . a3), its lanes folded into lane 0 left to right,
+    that folded into the identity; the rest of the row folded in order. `lanes`: the kernel's
+    Vectorized size (AVX2's build: 8 floats, 4 doubles)."""
+    n = rows.shape[1]
+    group = 4 * lanes
+    count = n // group
+    out = np.full(rows.shape[0], identity, rows.dtype)
+    if count:
+        acc = [rows[:, j * lanes:(j + 1) * lanes] for j in range(4)]
+        for i in range(1, count):
+            base = i * group
+            acc = [fold(acc[j], rows[:, base + j * lanes:base + (j + 1) * lanes])
+                   for j in range(4)]
+        merged = fold(fold(acc[0], acc[1]), fold(acc[2], acc[3]))
+        lane0 = merged[:, 0]
+        for j in range(1, lanes):
+            lane0 = fold(lane0, merged[:, j])
+        out = fold(out, lane0)
+    for k in range(count * group, n):
+        out = fold(out, rows[:, k])
+    return out
