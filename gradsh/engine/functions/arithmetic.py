@@ -757,7 +757,14 @@ class XlogyBackward0(Function):
             # derivatives.yaml: xlogy(grad, other).masked_fill((self == 0) & (other <= 0), 0):
             # log(y) even where x is 0, unless y <= 0 there
             zero = ((grad == 0) & (y == y)) | ((x == 0) & (y <= 0))
-            gx = F.where(zero, 0.0, grad * F.log(y)) if need_x else None
+            if need_x and not F.as_tensor and pointwise.is_float64(y) \
+                    and pointwise.is_float64(grad):
+                # at::xlogy(grad, other): its kernel's std::log, the C library's
+                log_y = pointwise.D.c_log(np.broadcast_to(y, np.broadcast_shapes(y.shape,
+                                                                                 grad.shape)))
+                gx = F.where(zero, 0.0, grad * log_y)
+            else:
+                gx = F.where(zero, 0.0, grad * F.log(y)) if need_x else None
             gy = grad * x / y if need_y else None
         return (gx, gy)
 
