@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from gradsh.engine import threads
 from gradsh.engine.vecmath.fp import F32, fma32
 
 LANES = 8
@@ -103,13 +102,13 @@ def norm2(x: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool) -> np.ndar
         return np.sqrt(sums).reshape(out_shape)
 
 
-def norm_p64(x: np.ndarray, p: float, dims: tuple[int, ...] | None,
-             keepdim: bool) -> np.ndarray | None:
+def norm_p64(x: np.ndarray, p: float, dims: tuple[int, ...] | None, keepdim: bool,
+             threads: int = 1) -> np.ndarray | None:
     """The float64 p-norm for p other than 0, 2 and +-inf, as binary_kernel_reduce runs
     NormOneOps (p = 1: acc + |x|) and NormOps (acc + std::pow(|x|, p), then
     std::pow(acc, 1 / p)): each output's elements in memory order from 0 (measured: p = 1 and
     3 match torch bit for bit). None for other dtypes, a non-contiguous x or without the
-    compiled kernels (the C library's pow)."""
+    compiled kernels (the C library's pow); `threads`: torch.get_num_threads()."""
     from gradsh.engine.vecmath import sleef_double
 
     if x.dtype != np.float64 or not x.flags.c_contiguous or x.size == 0 \
@@ -117,7 +116,7 @@ def norm_p64(x: np.ndarray, p: float, dims: tuple[int, ...] | None,
         return None
     reduced = sorted(set(range(x.ndim)) if not dims else {d % max(x.ndim, 1) for d in dims})
     kept = [d for d in range(x.ndim) if d not in reduced]
-    if all(x.shape[d] == 1 for d in kept) and x.size >= 32768 and threads.torch_threads() > 1:
+    if all(x.shape[d] == 1 for d in kept) and x.size >= 32768 and threads > 1:
         return None  # one output split among threads: the pieces' combination is not modelled
     moved = np.transpose(x, reduced + kept)
     values = np.abs(moved.reshape((-1,) + tuple(x.shape[d] for d in kept)))
