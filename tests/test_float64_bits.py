@@ -299,3 +299,23 @@ def test_float64_xlogy_backward_uses_the_c_librarys_log(torch: Any, one_thread: 
         m.xlogy(a, b).backward(m.tensor(g))
         grads.append(np.concatenate([a.grad.numpy(), b.grad.numpy()]))
     _assert_bits("xlogy backward", grads[1], grads[0], x)
+
+
+@pytest.mark.parametrize("log_target", [False, True])
+@pytest.mark.parametrize("reduction", ["sum", "batchmean", "none"])
+def test_float64_kl_div_gives_torchs_bits(torch: Any, one_thread: None, reduction: str,
+                                          log_target: bool) -> None:
+    """kl_div's composition records target * input before xlogy(target, target) (GCC's
+    operand order), which orders the target's gradient sum: forward and both gradients."""
+    rng = np.random.default_rng(6)
+    x, y = rng.standard_normal((400, 50)), rng.standard_normal((400, 50))
+    results = []
+    for m in (torch, gtorch):
+        a, b = m.tensor(x, requires_grad=True), m.tensor(y, requires_grad=True)
+        target = b.log_softmax(1) if log_target else b.softmax(1)
+        out = m.nn.functional.kl_div(a.log_softmax(1), target, reduction=reduction,
+                                     log_target=log_target)
+        out.backward(m.ones_like(out))
+        results.append(np.concatenate([out.detach().numpy().ravel(), a.grad.numpy().ravel(),
+                                       b.grad.numpy().ravel()]))
+    _assert_bits(f"kl_div {reduction}", results[1], results[0], x)
