@@ -319,3 +319,19 @@ def test_float64_kl_div_gives_torchs_bits(torch: Any, one_thread: None, reductio
         results.append(np.concatenate([out.detach().numpy().ravel(), a.grad.numpy().ravel(),
                                        b.grad.numpy().ravel()]))
     _assert_bits(f"kl_div {reduction}", results[1], results[0], x)
+
+
+def test_float64_adaptive_avg_pool_gives_torchs_bits(torch: Any, one_thread: None) -> None:
+    """cpu_adaptive_avg_pool in double: each bin summed from 0 in row-major order, / kh / kw."""
+    rng = np.random.default_rng(8)
+    for shape, size in (((40, 5, 10), 3), ((8, 3, 13, 11), (4, 5))):
+        x = rng.standard_normal(shape) * 2
+        results = []
+        for m in (torch, gtorch):
+            t = m.tensor(x, requires_grad=True)
+            pool = m.nn.functional.adaptive_avg_pool1d if len(shape) == 3 else \
+                m.nn.functional.adaptive_avg_pool2d
+            y = pool(t, size)
+            y.backward(m.ones_like(y) * 0.3)
+            results.append(np.concatenate([y.detach().numpy().ravel(), t.grad.numpy().ravel()]))
+        _assert_bits(f"adaptive_avg_pool {shape}", results[1], results[0], x)
