@@ -96,6 +96,7 @@ UNARY: dict[str, tuple[F, tuple[float, float, float], bool]] = {
     "logit_eps": (lambda m, x: m.logit(x * 0.6 + 0.5, 1e-6), (1.0, -300, 0.0), True),
     "xlogy": (lambda m, x: m.xlogy(x, x * 0.5 + 2), WIDE, True),
     "sinc": (lambda m, x: m.sinc(x), (8.0, -300, 2.5), True),
+    "hardswish": (lambda m, x: m.nn.functional.hardswish(x), (6.0, -30, 2.5), True),
     "pow_2.5": (lambda m, x: m.abs(x) ** 2.5, (10.0, -300, 120), True),
     "pow_-1.7": (lambda m, x: x ** -1.7, (10.0, -100, 100), True),
     "pow_0.5": (lambda m, x: x ** 0.5, (10.0, -300, 300), True),

@@ -628,3 +628,18 @@ def huber_backward(x: np.ndarray, t: np.ndarray, grad: np.ndarray, norm: float, 
 
     return split_n((grad, t, x), lambda g, w, v: vector(v, w, g),
                    lambda g, w, v: scalar(v, w, g), threads, block=2 * 4)
+
+
+def hardswish_backward(grad: np.ndarray, x: np.ndarray, threads: int = 1) -> np.ndarray:
+    """hardswish_backward: 0 where x <= -3, grad from 3 on, grad * (x / 3 + 1/2) between; the
+    vector path selects the slope unless x >= 3, so a nan input gives nan there (the scalar
+    path: grad)."""
+    three, half, zero = F64(3.0), F64(0.5), F64(0.0)
+
+    def vector(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return np.where(v <= -three, zero, np.where(v >= three, g, g * (v / three + half)))
+
+    def scalar(g: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return np.where(v <= -three, zero, np.where(v < three, g * (v / three + half), g))
+
+    return split2(grad, x, vector, scalar, threads)
