@@ -28,7 +28,10 @@ setup(
                                     "gradsh/engine/vecmath/_native_sort.h",
                                     "gradsh/engine/vecmath/_native_losses.h",
                                     "gradsh/engine/vecmath/_native_gemm.h",
-                                    "gradsh/engine/vecmath/_native_optim.h"],
+                                    "gradsh/engine/vecmath/_native_optim.h",
+                                    "gradsh/engine/vecmath/_native_sleef64.h",
+                                    "gradsh/engine/vecmath/_native_sleef64_gamma.h",
+                                    "gradsh/engine/vecmath/_native_sleef64_calls.h"],
                            optional=True),
                  # thin calls into MKL where the mkl package is installed (vecmath/blas.py)
                  Extension("gradsh.engine.vecmath._blas", ["gradsh/engine/vecmath/_blas.c"],

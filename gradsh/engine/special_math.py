@@ -124,12 +124,19 @@ def lgamma(x: np.ndarray) -> np.ndarray:
     """log |Gamma(x)|; inf at the poles. PyTorch maps SLEEF's lgamma u10 over every element
     (Sleef_lgammaf16_u10, Sleef_lgammad8_u10: checked against libtorch_cpu's exports): float32
     (and float16 / bfloat16, through float32) is SLEEF's bit for bit (vecmath/sleef_extra.py);
-    float64 the correctly rounded value of CPython's lgamma (within an ulp of SLEEF's)."""
+    float64 SLEEF's too where the compiled routines are (vecmath/sleef_double.py), else the
+    correctly rounded value of CPython's lgamma (within an ulp of SLEEF's)."""
     x = np.asarray(x)
     if _compute_dtype(x) == F32:
         from gradsh.engine.vecmath.sleef_extra import lgammaf_u10
 
         return lgammaf_u10(x.astype(F32, copy=False)).astype(x.dtype, copy=False)
+    if x.dtype == F64:
+        from gradsh.engine.vecmath import sleef_double
+
+        if sleef_double.available():
+            with np.errstate(all="ignore"):
+                return sleef_double.sleef("lgamma", x).reshape(x.shape)
     return _lgamma_double(x)
 
 

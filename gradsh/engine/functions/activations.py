@@ -150,6 +150,7 @@ def _kernel_or_formula(F: Any, kernel: Any, formula: Any) -> Any:
 
 
 A = ArrayOps  # what `gradient` computes with: the first derivative on arrays
+_ONE_SIXTH_F32 = float(np.float32(1.0 / 6.0))
 
 
 class LeakyReluBackward0(DoubleDifferentiable, _SavesSelf):
@@ -194,7 +195,12 @@ class CeluBackward0(EluBackward0):
     def forward(self, a: Tensor, alpha: float) -> Array:  # type: ignore[override]
         if not a.dtype.is_floating_point:
             raise not_implemented_for("elu_cpu", a.dtype)
-        return super().forward(a, alpha, 1.0, 1.0 / alpha)
+        out = super().forward(a, alpha, 1.0, 1.0 / alpha)
+        # derivatives.yaml's celu: elu_backward(grad, alpha, 1, 1.0 / alpha.toFloat(), ...):
+        # the backward's input scale is the reciprocal of alpha rounded to float32 (float64's
+        # gradients show it)
+        self.input_scale = 1.0 / float(np.float32(alpha))
+        return out
 
 
 class SiluBackward0(_SavesSelf):
@@ -330,7 +336,8 @@ class HardsigmoidBackward0(DoubleDifferentiable, _SavesSelf):
         return _float_op(a, lambda x: xp_of(x).minimum(xp_of(x).maximum(x + 3, 0), 6) / 6)
 
     def gradient(self, grad: Array, x: Array) -> Array:
-        return A.where((x > -3) & (x < 3), grad * (1 / 6), xp_of(grad).zeros((), grad.dtype))
+        # the kernel's one_sixth is scalar_t(1.0f / 6.0f): float32's 1/6 even in double
+        return A.where((x > -3) & (x < 3), grad * _ONE_SIXTH_F32, xp_of(grad).zeros((), grad.dtype))
 
 
 # ---- the activations torch.nn adds: exact arithmetic, or composed of the kernels above ------
@@ -368,6 +375,9 @@ class HardswishBackward0(DoubleDifferentiable, _SavesSelf):
 
     def gradient(self, grad: Array, x: Array) -> Array:
         # NOTE: hardswish_backward: 0 where x <= -3, the slope where x < 3, grad from 3 on
+        exact = pointwise.float64_binary("hardswish_backward", grad, x)
+        if exact is not None:  # float64: its vector path's nan too (kernels_double)
+            return exact
         return A.where(x <= -3, A.zeros_like(grad), A.where(x < 3, grad * (x / 3 + 0.5), grad))
 
 

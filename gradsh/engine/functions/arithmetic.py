@@ -498,8 +498,8 @@ class PowBackward0(Function):
         if dtype is dtypes.bool_:  # x ** True is x, x ** False is all True
             return a._data.copy() if exponent else xp_of(a._data).ones_like(a._data)
         _check_integer_power(a, exponent, dtype)
-        if dtype is dtypes.float32 and a._data.__class__ is np.ndarray:
-            exact = pointwise.pow_scalar(a._data.astype(np.float32, copy=False), exponent)
+        if dtype in (dtypes.float32, dtypes.float64) and a._data.__class__ is np.ndarray:
+            exact = pointwise.pow_scalar(a._data.astype(dtype.np, copy=False), exponent)
             if exact is not None:
                 return exact
         if dtype is dtypes.bfloat16 and a._data.__class__ is np.ndarray:
@@ -545,13 +545,20 @@ class PowBackward1(Function):
                 exact = pointwise.pow_tensor(_as_float32(operand(a)), _as_float32(operand(b)))
                 if exact is not None:
                     return exact
+            if dtype is dtypes.float64 and operand(a).__class__ is np.ndarray \
+                    and operand(b).__class__ is np.ndarray:
+                exact = pointwise.pow_tensor(operand(a).astype(np.float64, copy=False),
+                                             operand(b).astype(np.float64, copy=False))
+                if exact is not None:
+                    return exact
             return xp_of(a._data).power(operand(a, dtype), operand(b, dtype), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
         x = self.saved("self", F)
         p = self.saved("exponent", F)
-        if not F.as_tensor and pointwise.is_float32(x) and pointwise.is_float32(p):
+        if not F.as_tensor and ((pointwise.is_float32(x) and pointwise.is_float32(p)) or (
+                pointwise.is_float64(x) and pointwise.is_float64(p))):
             return self._float32_backward(grad, x, p, a, b)
         if a and self._saved["exponent"].dtype is dtypes.bool_:
             # the formula computes `exponent - 1`, which PyTorch refuses for a bool tensor
@@ -569,12 +576,13 @@ class PowBackward1(Function):
 
     def _float32_backward(self, grad: Array, x: Array, p: Array, need_a: bool,
                           need_b: bool) -> tuple[Any, ...]:
-        """pow_backward_self and pow_backward_exponent on float32 arrays, the pow and log as
-        PyTorch's kernels compute them."""
-        zero = np.float32(0.0)
+        """pow_backward_self and pow_backward_exponent on float32 (or float64) arrays, the pow
+        and log as PyTorch's kernels compute them."""
+        kind = x.dtype.type
+        zero = kind(0.0)
         ga = gb = None
         if need_a:
-            base = pointwise.pow_tensor(x, np.asarray(p - np.float32(1), np.float32))
+            base = pointwise.pow_tensor(x, np.asarray(p - kind(1), kind))
             ga = np.where(p == 0.0, zero, grad * (p * base))
         if need_b:
             result = self.saved("result", ArrayOps)
@@ -615,8 +623,9 @@ class PowBackward2(Function):
         dtype = dtypes.result_type([(exponent.dtype, exponent._data.ndim)], [base])
         if dtype is dtypes.bool_:
             raise not_implemented_for("pow", dtype)
-        if dtype is dtypes.float32 and isinstance(base, (int, float)) and base != 1:
-            exact = pointwise.rpow(base, _as_float32(operand(exponent)))
+        if dtype in (dtypes.float32, dtypes.float64) and isinstance(base, (int, float)) \
+                and base != 1 and operand(exponent).__class__ is np.ndarray:
+            exact = pointwise.rpow(base, operand(exponent).astype(dtype.np, copy=False))
             if exact is not None:
                 return exact
         with _quiet():
@@ -646,6 +655,12 @@ class Atan2Backward0(Function):
         dtype = float_result_dtype(a, b).np
         if dtype == np.float32:
             exact = pointwise.atan2(_as_float32(a._data), _as_float32(b._data))
+            if exact is not None:
+                return exact
+        if dtype == np.float64 and a._data.__class__ is np.ndarray \
+                and b._data.__class__ is np.ndarray:
+            exact = pointwise.atan2(a._data.astype(np.float64, copy=False),
+                                    b._data.astype(np.float64, copy=False))
             if exact is not None:
                 return exact
         return xp_of(a._data).arctan2(a._data, b._data, dtype=dtype)
@@ -737,6 +752,10 @@ class XlogyBackward0(Function):
         x, y = a._data.astype(dtype, copy=False), b._data.astype(dtype, copy=False)
         xp = xp_of(x)
         with _quiet():
+            if pointwise.is_float64(x) and pointwise.is_float64(y):
+                # xlogy_kernel's scalar loop: x * std::log(y), the C library's log
+                x, y = np.broadcast_arrays(x, y)
+                return np.where((x == 0) & ~np.isnan(y), 0.0, x * pointwise.D.c_log(y))
             return xp.asarray(xp.where((x == 0) & ~xp.isnan(y), 0, x * xp.log(y)), dtype=dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -746,7 +765,14 @@ class XlogyBackward0(Function):
             # derivatives.yaml: xlogy(grad, other).masked_fill((self == 0) & (other <= 0), 0):
             # log(y) even where x is 0, unless y <= 0 there
             zero = ((grad == 0) & (y == y)) | ((x == 0) & (y <= 0))
-            gx = F.where(zero, 0.0, grad * F.log(y)) if need_x else None
+            if need_x and not F.as_tensor and pointwise.is_float64(y) \
+                    and pointwise.is_float64(grad):
+                # at::xlogy(grad, other): its kernel's std::log, the C library's
+                log_y = pointwise.D.c_log(np.broadcast_to(y, np.broadcast_shapes(y.shape,
+                                                                                 grad.shape)))
+                gx = F.where(zero, 0.0, grad * log_y)
+            else:
+                gx = F.where(zero, 0.0, grad * F.log(y)) if need_x else None
             gy = grad * x / y if need_y else None
         return (gx, gy)
 
@@ -775,6 +801,11 @@ class AddcmulBackward0(Function):
                 shape = np.broadcast_shapes(x.shape, y.shape, z.shape)
                 return np.asarray(fma32(np.float32(value) * y, z, np.broadcast_to(x, shape)),
                                   dtype=np.float32).reshape(shape)
+        if pointwise.is_float64(x) and pointwise.is_float64(y) and pointwise.is_float64(z):
+            # the same fused step in float64 (measured)
+            with _quiet():
+                shape = np.broadcast_shapes(x.shape, y.shape, z.shape)
+                return pointwise.D.fma(np.float64(value) * y, z, x).reshape(shape)
         with _quiet():
             return xp_of(x).asarray(x + value * y * z, dtype=dtype)
 

@@ -7,12 +7,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gradsh.engine import dtypes
+from gradsh.engine import dtypes, threads
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP, DType
 from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError
 from gradsh.engine.functions.cascade_sum import _mean_array, torch_sum
 from gradsh.engine.functions.common import _quiet, result_dtype, xp_of
 from gradsh.engine.functions.nll_sum import nll_cascade_sum
+from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.pointwise import unary
 from gradsh.engine.tensor import Array, ArrayOps, Function, Tensor
 from gradsh.engine.vecmath import fdlibm, libm
@@ -295,6 +296,7 @@ class _PiecewiseLoss(_PairLoss):
         return self.reduce(self.value(xp_of(x), z, width).astype(dtype.np, copy=False), dtype)
 
     double: ClassVar[type[Function]]  # its *_loss_backward recorded under create_graph
+    kernel_name: ClassVar[str]  # its float64 backward kernel in vecmath/kernels_double
     bfloat16_in_float: ClassVar[bool] = False  # whether the backward kernel widens bfloat16
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -315,6 +317,11 @@ class _PiecewiseLoss(_PairLoss):
             norm = np.float32(1 / self.numel if self.reduction == "mean" else 1)
             x, t, grad = x.astype(np.float32), t.astype(np.float32), grad.astype(np.float32)
             return self.slope(F, x - t, grad * norm, self.width)
+        if pointwise.is_float64(x) and pointwise.is_float64(t) and pointwise.is_float64(grad):
+            # float64: ATen's kernel itself, its vector and scalar paths (vecmath/kernels_double)
+            norm = 1.0 / self.numel if self.reduction == "mean" else 1.0
+            kernel = getattr(pointwise.D, self.kernel_name)
+            return kernel(x, t, grad, norm, self.width, threads=threads.torch_threads())
         return self.slope(F, x - t, _loss_scale(grad, self.reduction, self.numel), self.width)
 
     @staticmethod
@@ -401,6 +408,7 @@ class HuberLossBackwardBackward0(_PiecewiseLossBackwardBackward):
 class SmoothL1LossBackward0(_PiecewiseLoss):
     node_name = "SmoothL1LossBackward0"
     double = SmoothL1LossBackwardBackward0
+    kernel_name = "smooth_l1_backward"
     bfloat16_in_float = True
 
     @staticmethod
@@ -415,6 +423,7 @@ class SmoothL1LossBackward0(_PiecewiseLoss):
 class HuberLossBackward0(_PiecewiseLoss):
     node_name = "HuberLossBackward0"
     double = HuberLossBackwardBackward0
+    kernel_name = "huber_backward"
 
     @staticmethod
     def value(xp: Any, z: Array, delta: float) -> Array:

@@ -23,6 +23,7 @@ from gradsh.engine.functions.common import (
     xp_of,
 )
 from gradsh.engine.functions.half_opmath import scalar_opmath
+from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.pointwise import K, vml
 from gradsh.engine.node import RESULT, Function
 from gradsh.engine.variable import Array, Tensor
@@ -88,13 +89,14 @@ def _c_library(name: str, numpy_name: str) -> Callable[[Array], Array]:
 
 
 def _atanh(x: Array) -> Array:
-    """atanh: float32 as ATen's cpu_kernel_vec (SLEEF's vector blocks, the C library's tail:
-    vecmath/kernels.atanh), the rest NumPy's (float64's vector blocks are SLEEF's atanh, which
-    gradsh does not reproduce)."""
+    """atanh: float32 and float64 as ATen's cpu_kernel_vec (SLEEF's vector blocks, the C
+    library's tail: vecmath/kernels.atanh, kernels_double.atanh), the rest NumPy's."""
     if x.__class__ is np.ndarray and x.dtype == np.float32:
         out = K.atanh(x, threads=threads.torch_threads())
         if out is not None:
             return out
+    if pointwise.is_float64(x):
+        return pointwise.unary("arctanh", x)
     return xp_of(x).arctanh(x)
 
 
@@ -178,6 +180,11 @@ def _binary_values(a: Tensor, b: Tensor, compute: Callable[[Array, Array], Array
         return xp_of(x).asarray(compute(x, y), dtype=dtype)
 
 
+def _float64_or(exact: Array | None, formula: Callable[[], Array]) -> Array:
+    """The float64 kernel's result (functions.pointwise.float64_binary), else the formula's."""
+    return exact if exact is not None else formula()
+
+
 class HypotBackward0(Function):
     """hypot(self, other) = sqrt(self^2 + other^2); grads self / result, other / result."""
 
@@ -187,7 +194,8 @@ class HypotBackward0(Function):
         self.save("self", a)
         self.save("other", b)
         self.save("result", RESULT)
-        return _binary_values(a, b, lambda x, y: xp_of(x).hypot(x, y))
+        return _binary_values(a, b, lambda x, y: _float64_or(
+            pointwise.float64_binary("hypot", x, y), lambda: xp_of(x).hypot(x, y)))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_a, need_b = self.needs_input_grad
@@ -207,7 +215,9 @@ class LogaddexpBackward0(Function):
         self.save("self", a)
         self.save("other", b)
         ufunc = "logaddexp" if self.base == "e" else "logaddexp2"
-        return _binary_values(a, b, lambda x, y: getattr(xp_of(x), ufunc)(x, y))
+        return _binary_values(a, b, lambda x, y: _float64_or(
+            pointwise.float64_binary("logaddexp", x, y, base2=self.base == "2"),
+            lambda: getattr(xp_of(x), ufunc)(x, y)))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_a, need_b = self.needs_input_grad
@@ -216,6 +226,12 @@ class LogaddexpBackward0(Function):
             if self.base == "e":
                 return (grad / (1 + F.exp(y - x)) if need_a else None,
                         grad / (1 + F.exp(x - y)) if need_b else None)
+            if not F.as_tensor:  # derivatives.yaml: grad / (1 + pow(2, other - self)) ...
+                power_a = pointwise.rpow(2.0, y - x) if need_a else None
+                power_b = pointwise.rpow(2.0, x - y) if need_b else None
+                if (power_a is not None or not need_a) and (power_b is not None or not need_b):
+                    return (grad / (1 + power_a) if need_a else None,
+                            grad / (1 + power_b) if need_b else None)
             return (grad / (1 + F.exp((y - x) * math.log(2))) if need_a else None,
                     grad / (1 + F.exp((x - y) * math.log(2))) if need_b else None)
 

@@ -43,6 +43,39 @@ class _Kernels:
 K = _Kernels()
 
 
+class _DoubleKernels:
+    """gradsh.engine.vecmath.kernels_double (float64), imported when a float64 op first runs;
+    None-like (`ready` False) where the compiled SLEEF routines are missing."""
+
+    module: Any = None
+
+    @property
+    def ready(self) -> bool:
+        if _DoubleKernels.module is None:
+            from gradsh.engine.vecmath import kernels_double, sleef_double
+
+            _DoubleKernels.module = kernels_double if sleef_double.available() else False
+        return bool(_DoubleKernels.module)
+
+    def __getattr__(self, name: str) -> Any:
+        assert self.ready
+        return getattr(_DoubleKernels.module, name)
+
+
+D = _DoubleKernels()
+
+
+def is_float64(x: Any) -> bool:
+    """Whether x is a float64 NumPy array and the float64 kernels (vecmath/kernels_double.py)
+    are there."""
+    return x.__class__ is np.ndarray and x.dtype == np.float64 and D.ready
+
+
+def _float64_pair(grad: Any, x: Any) -> bool:
+    return is_float64(x) and (isinstance(grad, (float, int)) or (
+        grad.__class__ is np.ndarray and grad.dtype == np.float64))
+
+
 def is_float32(x: Any) -> bool:
     """Whether x is a float32 NumPy array: the arrays PyTorch's CPU kernels are reproduced for."""
     return x.__class__ is np.ndarray and x.dtype == np.float32
@@ -96,6 +129,19 @@ UNARY: dict[str, tuple[Callable[[Array], Array], Callable[[Array], Array]]] = {
 }
 
 
+# name -> the float64 kernel (vecmath/kernels_double.py) where ATen's is not MKL's
+FLOAT64: dict[str, Callable[[Array], Array]] = {
+    "sigmoid": lambda x: D.sigmoid(x, threads=_n()),
+    "log1p": lambda x: D.log1p(x),
+    "expm1": lambda x: D.expm1(x),
+    "sinh": lambda x: D.sinh(x, threads=_n()),
+    "cosh": lambda x: D.cosh(x, threads=_n()),
+    "exp2": lambda x: D.exp2(x, threads=_n()),
+    "logsigmoid": lambda x: D.logsigmoid(x),
+    "arctanh": lambda x: D.atanh(x, threads=_n()),
+}
+
+
 # (name, dtype char) -> MKL's VML routine, or None where VML is not loaded (vecmath/mkl.py)
 _VML: dict[tuple[str, str], Callable[[Array], Array] | None] = {}
 
@@ -122,6 +168,8 @@ def unary(name: str, x: Array, *, op: bool = True) -> Array:
     routine = vml(name, x) if op else None
     if routine is not None:
         return routine(x)
+    if name in FLOAT64 and is_float64(x):
+        return FLOAT64[name](x)
     float32, other = UNARY[name]
     if is_float32(x):
         return float32(x)
@@ -171,12 +219,16 @@ def zero_below(x: Array, values: Array, inclusive: bool) -> Array:
 
 
 def silu(x: Array) -> Array:
+    if is_float64(x):
+        return D.silu(x, threads=_n())
     if is_float32(x):
         return K.silu(x, threads=_n())
     return x / (1 + xp_of(x).exp(-x))
 
 
 def softplus(x: Array, beta: float, threshold: float) -> Array:
+    if is_float64(x):
+        return D.softplus(x, beta, threshold, threads=_n())
     if is_float32(x):
         return K.softplus(x, beta, threshold, threads=_n())
     xp = xp_of(x)
@@ -185,6 +237,8 @@ def softplus(x: Array, beta: float, threshold: float) -> Array:
 
 def elu(x: Array, alpha: float, scale: float, input_scale: float) -> Array:
     """elu, selu and celu (celu: input_scale = 1 / alpha)."""
+    if is_float64(x):
+        return D.elu(x, alpha, scale, input_scale, threads=_n())
     if is_float32(x):
         return K.elu(x, alpha, scale, input_scale, threads=_n())
     xp = xp_of(x)
@@ -192,6 +246,8 @@ def elu(x: Array, alpha: float, scale: float, input_scale: float) -> Array:
 
 
 def mish(x: Array) -> Array:
+    if is_float64(x):
+        return D.mish(x, threads=_n())
     if is_float32(x):
         return K.mish(x, threads=_n())
     xp = xp_of(x)
@@ -202,6 +258,8 @@ _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
 
 
 def gelu(x: Array, approximate: str) -> Array:
+    if is_float64(x):
+        return D.gelu(x, approximate, threads=_n())
     if is_float32(x):
         return K.gelu(x, approximate, contiguous=x.flags.c_contiguous, threads=_n())
     xp = xp_of(x)
@@ -220,10 +278,14 @@ def _float32_pair(grad: Any, x: Any) -> bool:
 def silu_backward(grad: Array, x: Array) -> Array | None:
     """silu_backward(grad, x) for float32 arrays; None: compute the formula (other dtypes, or
     Tensors under create_graph)."""
+    if _float64_pair(grad, x):
+        return D.silu_backward(grad, x, threads=_n())
     return K.silu_backward(grad, x, threads=_n()) if _float32_pair(grad, x) else None
 
 
 def softplus_backward(grad: Array, x: Array, beta: float, threshold: float) -> Array | None:
+    if _float64_pair(grad, x):
+        return D.softplus_backward(grad, x, beta, threshold, threads=_n())
     if not _float32_pair(grad, x):
         return None
     return K.softplus_backward(grad, x, beta, threshold, threads=_n())
@@ -231,20 +293,28 @@ def softplus_backward(grad: Array, x: Array, beta: float, threshold: float) -> A
 
 def elu_backward(grad: Array, x: Array, alpha: float, scale: float,
                  input_scale: float) -> Array | None:
+    if _float64_pair(grad, x):
+        return D.elu_backward(grad, x, alpha, scale, input_scale, threads=_n())
     if not _float32_pair(grad, x):
         return None
     return K.elu_backward(grad, x, alpha, scale, input_scale, threads=_n())
 
 
 def mish_backward(grad: Array, x: Array) -> Array | None:
+    if _float64_pair(grad, x):
+        return D.mish_backward(grad, x, threads=_n())
     return K.mish_backward(grad, x, threads=_n()) if _float32_pair(grad, x) else None
 
 
 def logsigmoid_backward(grad: Array, x: Array) -> Array | None:
+    if _float64_pair(grad, x):
+        return D.logsigmoid_backward(grad, x, threads=_n())
     return K.logsigmoid_backward(grad, x, threads=_n()) if _float32_pair(grad, x) else None
 
 
 def gelu_backward(grad: Array, x: Array, approximate: str) -> Array | None:
+    if _float64_pair(grad, x):
+        return D.gelu_backward(grad, x, approximate, threads=_n())
     if not _float32_pair(grad, x):
         return None
     return K.gelu_backward(grad, x, contiguous=x.flags.c_contiguous, threads=_n(),
@@ -252,10 +322,14 @@ def gelu_backward(grad: Array, x: Array, approximate: str) -> Array | None:
 
 
 def tanh_backward(grad: Array, y: Array) -> Array | None:
+    if _float64_pair(grad, y):
+        return D.tanh_backward(grad, y, threads=_n())
     return K.tanh_backward(grad, y) if _float32_pair(grad, y) else None
 
 
 def sigmoid_backward(grad: Array, y: Array) -> Array | None:
+    if _float64_pair(grad, y):
+        return D.sigmoid_backward(grad, y, threads=_n())
     return K.sigmoid_backward(grad, y) if _float32_pair(grad, y) else None
 
 
@@ -263,8 +337,13 @@ def sigmoid_backward(grad: Array, y: Array) -> Array | None:
 
 
 def softmax(x: Array, dim: int) -> Array | None:
-    """softmax along dim for float32 arrays (contiguous result); None for other dtypes."""
-    if not is_float32(x) or x.ndim == 0 or x.size == 0:
+    """softmax along dim for float32 and float64 arrays (contiguous result); None for other
+    dtypes."""
+    if x.__class__ is not np.ndarray or x.ndim == 0 or x.size == 0:
+        return None
+    if is_float64(x):
+        return D.softmax(x, dim, threads=_n())
+    if not is_float32(x):
         return None
     return K.softmax(x, dim, threads=_n())
 
@@ -275,14 +354,22 @@ def softmax_reduced(wide: Array, dim: int, narrow: Any) -> Array:
 
 
 def log_softmax(x: Array, dim: int) -> Array | None:
-    if not is_float32(x) or x.ndim == 0 or x.size == 0:
+    if x.__class__ is not np.ndarray or x.ndim == 0 or x.size == 0:
+        return None
+    if is_float64(x):
+        return D.log_softmax(x, dim)
+    if not is_float32(x):
         return None
     return K.log_softmax(x, dim)
 
 
 def softmax_backward(grad: Array, y: Array, dim: int) -> Array | None:
-    """_softmax_backward_data for float32 arrays, else None."""
-    if not _float32_pair(grad, y) or y.ndim == 0 or y.size == 0:
+    """_softmax_backward_data for float32 and float64 arrays, else None."""
+    if y.__class__ is not np.ndarray or y.ndim == 0 or y.size == 0:
+        return None
+    if _float64_pair(grad, y):
+        return D.softmax_backward(grad, y, dim, threads=_n())
+    if not _float32_pair(grad, y):
         return None
     if dim % y.ndim != y.ndim - 1:
         return K.softmax_backward_dim(grad, y, dim % y.ndim)
@@ -290,7 +377,11 @@ def softmax_backward(grad: Array, y: Array, dim: int) -> Array | None:
 
 
 def log_softmax_backward(grad: Array, y: Array, dim: int) -> Array | None:
-    if not _float32_pair(grad, y) or y.ndim == 0 or y.size == 0:
+    if y.__class__ is not np.ndarray or y.ndim == 0 or y.size == 0:
+        return None
+    if _float64_pair(grad, y):
+        return D.log_softmax_backward(grad, y, dim)
+    if not _float32_pair(grad, y):
         return None
     if dim % y.ndim != y.ndim - 1:
         return K.log_softmax_backward_dim(grad, y, dim % y.ndim)
@@ -301,21 +392,31 @@ def log_softmax_backward(grad: Array, y: Array, dim: int) -> Array | None:
 
 
 def pow_scalar(x: Array, exponent: float) -> Array | None:
-    """torch.pow(float32 tensor, number), else None."""
-    if not is_float32(x) or isinstance(exponent, bool) or not isinstance(exponent, (int, float)):
+    """torch.pow(float32 or float64 tensor, number), else None."""
+    if isinstance(exponent, bool) or not isinstance(exponent, (int, float)):
+        return None
+    if is_float64(x):
+        return D.pow(x, float(exponent), threads=_n())
+    if not is_float32(x):
         return None
     return K.pow(x, float(exponent), threads=_n())
 
 
 def pow_backward(grad: Array, x: Array, exponent: float) -> Array | None:
     """pow_backward(grad, x, number): grad * (exponent * x.pow(exponent - 1)), else None."""
-    if not _float32_pair(grad, x) or isinstance(exponent, bool):
+    if isinstance(exponent, bool):
+        return None
+    if _float64_pair(grad, x):
+        return D.pow_backward(grad, x, float(exponent), threads=_n())
+    if not _float32_pair(grad, x):
         return None
     return K.pow_backward(grad, x, float(exponent), threads=_n())
 
 
 def pow_tensor(x: Array, exponent: Array) -> Array | None:
-    """torch.pow(float32 tensor, float32 tensor), else None."""
+    """torch.pow(float32 tensor, float32 tensor) (or both float64), else None."""
+    if is_float64(x) and is_float64(exponent):
+        return D.pow(x, exponent, threads=_n())
     if not (is_float32(x) and is_float32(exponent)):
         return None
     return K.pow(x, exponent, threads=_n())
@@ -324,6 +425,8 @@ def pow_tensor(x: Array, exponent: Array) -> Array | None:
 def rpow(base: float, exponent: Array) -> Array | None:
     """torch.pow(number, float32 tensor), else None. pow_Scalar allocates its output contiguous
     whatever the exponent's layout, and the loop follows the output."""
+    if is_float64(exponent):
+        return D.rpow(base, exponent, threads=_n())
     if not is_float32(exponent):
         return None
     b = np.broadcast_to(np.asarray(base, np.float32), exponent.shape)
@@ -332,7 +435,17 @@ def rpow(base: float, exponent: Array) -> Array | None:
     return np.ascontiguousarray(K.pow(b, exponent, simd=layout, threads=_n()))
 
 
+def float64_binary(name: str, a: Array, b: Array, **options: Any) -> Array | None:
+    """kernels_double.<name>(a, b) (hypot, logaddexp, ...) where both are float64 NumPy arrays
+    and the float64 kernels are there; None otherwise."""
+    if not (is_float64(a) and is_float64(b)):
+        return None
+    return getattr(D, name)(a, b, threads=_n(), **options)
+
+
 def atan2(y: Array, x: Array) -> Array | None:
+    if is_float64(y) and is_float64(x):
+        return D.atan2(y, x, threads=_n())
     if not (is_float32(y) and is_float32(x)):
         return None
     return K.atan2(y, x, threads=_n())

@@ -247,12 +247,13 @@ class AdaptiveAvgPool2DBackward0(Function):
         self.output_size = output_size
         self.rows = xp.asarray(_bin_matrix(h, output_size[0], x.dtype))
         self.cols = xp.asarray(_bin_matrix(w, output_size[1], x.dtype))
-        if x.dtype == np.float32 and xp is np:
+        if x.dtype in (np.float32, np.float64) and xp is np:
             return _adaptive_average(x, output_size)
         return xp.ascontiguousarray(self.rows @ x @ self.cols.T)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        if not F.as_tensor and grad.__class__ is np.ndarray and grad.dtype == np.float32:
+        if not F.as_tensor and grad.__class__ is np.ndarray and grad.dtype in (np.float32,
+                                                                                np.float64):
             return (_adaptive_average_grad(grad, self.rows.shape[1], self.cols.shape[1]),)
         if F.as_tensor:
             rows = Tensor._make(self.rows, grad.device)
@@ -270,20 +271,21 @@ def _bins(n: int, out: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _adaptive_average(x: np.ndarray, output_size: Pair) -> np.ndarray:
-    """cpu_adaptive_avg_pool in float32: each bin's sum from 0 in row-major order, then
-    / kh / kw (two divisions). All bins at once, one element offset of the window at a time
-    (a bin shorter than the longest adds +0 there, which changes nothing)."""
+    """cpu_adaptive_avg_pool in float32 (or float64): each bin's sum from 0 in row-major
+    order, then / kh / kw (two divisions). All bins at once, one element offset of the window
+    at a time (a bin shorter than the longest adds +0 there, which changes nothing)."""
     h, w = x.shape[-2:]
+    kind = x.dtype.type
     (h0, kh), (w0, kw) = _bins(h, output_size[0]), _bins(w, output_size[1])
-    total = np.zeros(x.shape[:-2] + (output_size[0], output_size[1]), np.float32)
+    total = np.zeros(x.shape[:-2] + (output_size[0], output_size[1]), kind)
     for i in range(int(kh.max())):
         rows = np.minimum(h0 + i, h - 1)
         row_ok = i < kh
         for j in range(int(kw.max())):
             cols = np.minimum(w0 + j, w - 1)
             part = x[..., rows[:, None], cols[None, :]]
-            total += np.where(row_ok[:, None] & (j < kw)[None, :], part, np.float32(0))
-    return total / kh[:, None].astype(np.float32) / kw[None, :].astype(np.float32)
+            total += np.where(row_ok[:, None] & (j < kw)[None, :], part, kind(0))
+    return total / kh[:, None].astype(kind) / kw[None, :].astype(kind)
 
 
 def _adaptive_average_grad(grad: np.ndarray, h: int, w: int) -> np.ndarray:
@@ -291,8 +293,9 @@ def _adaptive_average_grad(grad: np.ndarray, h: int, w: int) -> np.ndarray:
     outputs in row-major order."""
     oh, ow = grad.shape[-2:]
     (h0, kh), (w0, kw) = _bins(h, oh), _bins(w, ow)
-    delta = grad / kh[:, None].astype(np.float32) / kw[None, :].astype(np.float32)
-    out = np.zeros(grad.shape[:-2] + (h, w), np.float32)
+    kind = grad.dtype.type
+    delta = grad / kh[:, None].astype(kind) / kw[None, :].astype(kind)
+    out = np.zeros(grad.shape[:-2] + (h, w), kind)
     for i in range(oh):
         for j in range(ow):
             out[..., h0[i]:h0[i] + kh[i], w0[j]:w0[j] + kw[j]] += delta[..., i, j, None, None]

@@ -26,6 +26,7 @@ from gradsh.engine.functions.unary import _sign_array
 from gradsh.engine.tensor import RESULT, Array, Function, Shape, Tensor
 from gradsh.engine.vecmath import norms
 from gradsh.engine.vecmath.layout import coalesce, iteration_order
+from gradsh.engine.vecmath.vecreduce import inner_reduce128
 
 __all__ = [
     "SumBackward0", "SumBackward1", "MeanBackward0", "MeanBackward1", "ProdBackward0",
@@ -133,12 +134,46 @@ def _exclusive_products(x: Array, axis: int) -> Array:
     return before * after
 
 
+def _float_prod(x: Array, dim: int | None, keepdim: bool) -> np.ndarray | None:
+    """prod of a C-contiguous float32/float64 array as ATen's kernel multiplies (measured, bit
+    for bit): over trailing elements (the last dim, or all) vecreduce.inner_reduce128 with
+    AVX2's vector (8 floats, 4 doubles); over another dim, each output's elements in order.
+    None elsewhere, and for one output of GRAIN_SIZE or more elements at several threads."""
+    if x.__class__ is not np.ndarray or x.dtype not in (np.float32, np.float64) \
+            or not x.flags.c_contiguous or x.size == 0 or x.ndim == 0:
+        return None
+    with _quiet():
+        if dim is None or all(n == 1 for n in x.shape[dim % x.ndim + 1:]):
+            count = x.size if dim is None else x.shape[dim % x.ndim]
+            if x.size == count and count >= _GRAIN and threads.torch_threads() > 1:
+                return None
+            lanes = 8 if x.dtype == np.float32 else 4
+            out = inner_reduce128(x.reshape(-1, count), np.multiply, 1.0, lanes)
+        else:
+            d = dim % x.ndim
+            moved = np.moveaxis(x, d, 0)
+            out = moved[0].copy()
+            for row in moved[1:]:
+                out = out * row
+        if dim is None:
+            return out.reshape(())
+        shape = list(x.shape)
+        if keepdim:
+            shape[dim % x.ndim] = 1
+        else:
+            del shape[dim % x.ndim]
+        return out.reshape(shape)
+
+
 class ProdBackward0(Function):
     node_name = "ProdBackward0"
 
     def forward(self, a: Tensor) -> Array:
         self.save("self", a)
         self.save("result", RESULT)
+        exact = _float_prod(a._data, None, False) if _sum_dtype(a).np == a._data.dtype else None
+        if exact is not None:
+            return exact
         with _quiet():
             return a._data.prod(dtype=_sum_dtype(a).np)
 
@@ -161,6 +196,9 @@ class ProdBackward1(Function):
         self.dim, self.keepdim = dim, keepdim
         self.save("self", a)
         self.save("result", RESULT)
+        exact = _float_prod(a._data, dim, keepdim) if _sum_dtype(a).np == a._data.dtype else None
+        if exact is not None:
+            return exact
         with _quiet():
             return a._data.prod(axis=dim, keepdims=keepdim, dtype=_sum_dtype(a).np)
 
@@ -336,6 +374,10 @@ class LinalgVectorNormBackward0(Function):
             exact = norms.norm2(x, dim, keepdim)
             if exact is not None:
                 return exact
+        if ord not in (0, 2, math.inf, -math.inf) and x.__class__ is np.ndarray:
+            exact = norms.norm_p64(x, ord, dim, keepdim, threads.torch_threads())
+            if exact is not None:
+                return exact
         with _quiet():
             ax = xp.abs(x)
             if ord == 2:
@@ -406,6 +448,8 @@ def _var_array(x: Array, dims: tuple[int, ...] | None, correction: float, keepdi
             return np.full(shape, _var_all(x, correction, take_sqrt), dtype=x.dtype)
         if x.dtype == np.float32:
             return _var_dims(x, dims, correction, keepdim, take_sqrt)
+        if pointwise.is_float64(x):
+            return _var_dims64(x, reduced, correction, keepdim, take_sqrt)[0]
     var = _var_numpy(x, dims, correction, keepdim)
     return xp_of(var).sqrt(var) if take_sqrt else var
 
@@ -492,6 +536,28 @@ def _var_dims(x: np.ndarray, dims: tuple[int, ...], correction: float, keepdim: 
         return (np.sqrt(var) if take_sqrt else var).astype(np.float32)
 
 
+def _var_dims64(x: np.ndarray, dims: tuple[int, ...], correction: float, keepdim: bool,
+                take_sqrt: bool) -> tuple[np.ndarray, np.ndarray]:
+    """std_var_kernel on float64: each output's Welford sequence over its elements in memory
+    order (the reduced dims from the largest stride to the smallest), as binary_kernel_reduce
+    runs it (vecmath/kernels_double.welford_var); a single output of GRAIN_SIZE elements or
+    more is split among the threads, the pieces combined. (var or std, mean)."""
+    reduced = sorted({d % x.ndim for d in dims}, key=lambda d: -abs(x.strides[d]))
+    kept = [d for d in range(x.ndim) if d not in reduced]
+    moved = np.transpose(x, reduced + kept)
+    count = int(np.prod([x.shape[d] for d in reduced], dtype=np.int64))
+    values = moved.reshape((count,) + tuple(x.shape[d] for d in kept))
+    pieces = 1
+    if not kept or all(x.shape[d] == 1 for d in kept):
+        if count >= _GRAIN and threads.torch_threads() > 1:
+            pieces = min(threads.torch_threads(), -(-count // _GRAIN))
+    out, mean = pointwise.D.welford_var(values, correction, take_sqrt, pieces)
+    if keepdim:
+        shape = tuple(1 if d in reduced else n for d, n in enumerate(x.shape))
+        out, mean = out.reshape(shape), mean.reshape(shape)
+    return out, mean
+
+
 def _var_numpy(x: Array, dims: tuple[int, ...] | None, correction: float, keepdim: bool) -> Array:
     xp = xp_of(x)
     axis = dims if dims else None
@@ -574,6 +640,11 @@ class VarMeanBackward0(MultiOutputFunction):
         self.dim, self.correction, self.keepdim = dim, correction, keepdim
         self.self_sizes = a.shape
         self.save("self", a)
+        x = a._data
+        if pointwise.is_float64(x) and x.size:
+            # var_mean's kernel is Welford's for every output, the mean its own (not sum / n)
+            return _var_dims64(x, dim or tuple(range(x.ndim)), correction,
+                               keepdim and dim is not None, self.take_sqrt)
         first = _var_array(a._data, dim, correction, keepdim, take_sqrt=self.take_sqrt)
         with _quiet():
             mean = _mean_array(a._data, dim or None, keepdim and dim is not None,

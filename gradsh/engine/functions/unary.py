@@ -49,6 +49,8 @@ def _float_unary(a: Tensor, ufunc: str) -> Array:
             routine = pointwise.vml(ufunc, x)  # MKL's vmd* where PyTorch calls it
             if routine is not None:
                 return routine(x)
+            if ufunc in pointwise.FLOAT64 and pointwise.is_float64(x):  # SLEEF's, libm's
+                return pointwise.unary(ufunc, x)
         return elementwise(getattr(np, ufunc), x, dtype=dtype)
     return getattr(xp_of(x), ufunc)(x, dtype=dtype)
 
@@ -441,15 +443,17 @@ class NanToNumBackward0(_SavesSelf):
 
 
 def _logit_float32(x: np.ndarray, eps: float | None) -> np.ndarray | None:
-    """float32 logit as PyTorch 2.13 computes it (measured, bit for bit): log(x / (1 - x)), the
-    bounds clamped in float32 first; the log is MKL's (VML) on every element of a dense tensor
-    and the C library's logf on a strided or 0-d one. None: no C library for the latter."""
+    """float32 (and float64) logit as PyTorch 2.13 computes it (measured, bit for bit):
+    log(x / (1 - x)), the bounds clamped in x's dtype first; the log is MKL's (VML) on every
+    element of a dense tensor and the C library's logf (log) on a strided or 0-d one. None: no
+    C library for the latter."""
     dense = x.ndim > 0 and dense_order(x) is not None
+    kind = x.dtype.type
     if eps is not None:
-        low = np.float32(eps)
-        x = np.minimum(np.float32(1) - low, np.maximum(low, x))
+        low = kind(eps)
+        x = np.minimum(kind(1) - low, np.maximum(low, x))
     with _quiet():
-        q = x / (np.float32(1) - x)
+        q = x / (kind(1) - x)
         if dense:
             return pointwise.unary("log", q)
         logf = clib.function("log", q.dtype)
@@ -464,7 +468,7 @@ class LogitBackward0(_SavesSelf):
         self.eps = eps
         if a._data.dtype in REDUCED_FLOAT_NP and a._data.__class__ is np.ndarray:
             return stepwise_logit(a._data, eps)
-        if pointwise.is_float32(a._data):
+        if pointwise.is_float32(a._data) or pointwise.is_float64(a._data):
             out = _logit_float32(a._data, eps)
             if out is not None:
                 return out

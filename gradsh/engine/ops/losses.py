@@ -364,10 +364,15 @@ def kl_div(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: A002
     for t in (input, target):
         if not t.dtype.is_floating_point:
             raise TorchRuntimeError("kl_div: Integral inputs not supported.")
+    # GCC evaluates an overloaded operator's right operand first: `target * input` (and
+    # `target - input`) is recorded before the other side, which orders the gradients'
+    # accumulation into target (float64 shows it)
     if log_target:
-        output = mul(exp(target), sub(target, input))
+        difference = sub(target, input)
+        output = mul(exp(target), difference)
     else:
-        output = sub(xlogy(target, target), mul(target, input))
+        product = mul(target, input)
+        output = sub(xlogy(target, target), product)
     if reduction == "none":
         return output
     if reduction == "mean":

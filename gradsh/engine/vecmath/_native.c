@@ -717,6 +717,9 @@ static PyObject *py_logf(PyObject *self, PyObject *args)
 }
 
 #include "_native_losses.h"
+#include "_native_sleef64.h"
+#include "_native_sleef64_gamma.h"
+#include "_native_sleef64_calls.h"
 
 static PyObject *py_levels(PyObject *self, PyObject *unused)
 {
@@ -807,6 +810,16 @@ static PyMethodDef METHODS[] = {
     {"set_sqrt_table", py_set_sqrt_table, METH_VARARGS,
      "set_sqrt_table(table): VRSQRT14PS's significands for vml_sqrt (vml._SIGNIFICAND17)"},
     {"vml_sqrt", py_vml_sqrt, METH_VARARGS, "vml_sqrt(out, x, count): MKL's vmsSqrt"},
+    {"sleef64", py_sleef64, METH_VARARGS,
+     "sleef64(which, out, x, count): SLEEF's double routine `which` (exp, log, log1p, expm1, "
+     "sinh, cosh, tanh, exp2, erf, lgamma, atanh; then the C library's) element-wise"},
+    {"sleef64_binary", py_sleef64_binary, METH_VARARGS,
+     "sleef64_binary(which, out, a, b, count): SLEEF's double atan2, pow, hypot (0-2), the C "
+     "library's (3-5)"},
+    {"fma64", py_fma64, METH_VARARGS, "fma64(out, a, b, c, count): float64 fma element-wise"},
+    {"welford64", py_welford64, METH_VARARGS,
+     "welford64(var, mean, values, reduced, outputs, pieces, correction, take_sqrt): ATen's "
+     "Welford over a (reduced, outputs) float64 matrix's columns"},
     {"levels", py_levels, METH_NOARGS, "the instruction sets this CPU runs, best first"},
     {"level", py_level, METH_NOARGS, "the instruction set in use"},
     {"use", py_use, METH_VARARGS, "use(name): run the kernels compiled for `name`"},

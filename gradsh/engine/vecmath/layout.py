@@ -79,13 +79,13 @@ def thread_ranges(numel: int, threads: int) -> list[tuple[int, int]]:
 
 
 def loop_mask(shape: tuple[int, ...], inputs: Sequence[Sequence[int] | None],
-              threads: int = 1, contiguous_output: bool = False) -> np.ndarray:
+              threads: int = 1, contiguous_output: bool = False, block: int = BLOCK) -> np.ndarray:
     """Boolean array of `shape`: True where an element-wise float32 kernel takes the vector path.
 
     `inputs` are the inputs' strides in elements (None: C-contiguous; a broadcast dimension has
     stride 0); the output is the new tensor PyTorch allocates, its dimensions in the inputs'
     order, or C-contiguous (an op that allocates it itself, as pow(number, tensor));
-    `threads` is torch.get_num_threads().
+    `threads` is torch.get_num_threads(); `block` the vector loop's step (16 for float64).
     """
     shape = tuple(int(s) for s in shape)
     numel = int(np.prod(shape, dtype=np.int64))
@@ -121,7 +121,7 @@ def loop_mask(shape: tuple[int, ...], inputs: Sequence[Sequence[int] | None],
             first = begin - begin % inner
             for start in range(first, end, inner):
                 lo, hi = max(start, begin), min(start + inner, end)
-                linear[lo:lo + (hi - lo) // BLOCK * BLOCK] = True
+                linear[lo:lo + (hi - lo) // block * block] = True
     # `linear` follows the iteration order (fastest first): back to the logical order
     if not sizes:
         return linear.reshape(shape)
@@ -132,14 +132,14 @@ def loop_mask(shape: tuple[int, ...], inputs: Sequence[Sequence[int] | None],
 
 
 def simd_mask(shape: tuple[int, ...], strides: tuple[int, ...] | None = None,
-              threads: int = 1) -> np.ndarray:
+              threads: int = 1, block: int = BLOCK) -> np.ndarray:
     """loop_mask for a unary op on one input with `strides` (elements; None: C-contiguous)."""
-    return loop_mask(shape, [strides], threads)
+    return loop_mask(shape, [strides], threads, block=block)
 
 
-def mask_for(x: np.ndarray, threads: int = 1) -> np.ndarray:
+def mask_for(x: np.ndarray, threads: int = 1, block: int = BLOCK) -> np.ndarray:
     """simd_mask for a NumPy array, from its own strides."""
-    return simd_mask(x.shape, tuple(s // x.itemsize for s in x.strides), threads)
+    return simd_mask(x.shape, tuple(s // x.itemsize for s in x.strides), threads, block)
 
 
 def dense_order(x: np.ndarray) -> list[int] | None:
@@ -155,12 +155,13 @@ def dense_order(x: np.ndarray) -> list[int] | None:
     return [a for a in range(x.ndim) if x.shape[a] == 1] + axes
 
 
-def dense_segments(numel: int, threads: int = 1) -> list[tuple[int, int, bool]]:
+def dense_segments(numel: int, threads: int = 1,
+                   block: int = BLOCK) -> list[tuple[int, int, bool]]:
     """For a dense tensor walked in memory order: (start, stop, vectorised) pieces of
     [0, numel), each thread's range a vector part (whole blocks) and a scalar tail."""
     pieces = []
     for begin, end in thread_ranges(numel, threads):
-        cut = begin + (end - begin) // BLOCK * BLOCK
+        cut = begin + (end - begin) // block * block
         if cut > begin:
             pieces.append((begin, cut, True))
         if end > cut:
