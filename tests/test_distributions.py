@@ -169,8 +169,9 @@ def test_distribution_matches_torch(torch: Any, case: str) -> None:
             exact = key in EXACT and case not in CHOLESKY
             if exact or (key.startswith("rsample_grad") and case in EXACT_GRADS):
                 np.testing.assert_array_equal(have, want, err_msg=key)
-            else:
-                np.testing.assert_allclose(have, want, rtol=2e-6, atol=1e-7, err_msg=key)
+            else:  # (atol: Gamma's concentration gradient is log x + log rate - digamma(a),
+                # terms near 3 whose last bits (MKL's log differs by CPU vendor) leave 4e-7)
+                np.testing.assert_allclose(have, want, rtol=2e-6, atol=1e-6, err_msg=key)
         else:
             assert have == want, key
 
