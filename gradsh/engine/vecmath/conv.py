@@ -200,7 +200,7 @@ def slow_backward_columns(gy: np.ndarray, w: np.ndarray) -> np.ndarray | None:
     output gradient (O, OH*OW) by MKL's sgemm, (N, K, OH*OW); None over the bound."""
     n, o = gy.shape[:2]
     weights = w.reshape(o, -1)
-    rows = gy.reshape(n, o, -1)
+    rows = np.ascontiguousarray(gy).reshape(n, o, -1)  # (ATen: grad_output.contiguous())
     if _over_bound(weights.shape[1], rows.shape[2], o, n):
         return None
     return np.stack([sgemm.mm(weights.T, sample) for sample in rows])
