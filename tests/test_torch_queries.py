@@ -27,8 +27,23 @@ QUERIES = [
 ]
 
 
+@pytest.fixture
+def no_simulated_cuda() -> Any:
+    """The answers of a plain CPU run: a test that ran gradsh's CLI in this process with
+    --sim-cuda may have left the simulated cuda:0 on."""
+    from gradsh.engine import backend
+
+    was = backend.sim_cuda_enabled()
+    backend.disable_sim_cuda()
+    try:
+        yield
+    finally:
+        if was:
+            backend.enable_sim_cuda()
+
+
 @pytest.mark.parametrize("expression", QUERIES)
-def test_query_answers_as_torch(torch: Any, expression: str) -> None:
+def test_query_answers_as_torch(torch: Any, no_simulated_cuda: None, expression: str) -> None:
     assert eval(expression, {"t": gtorch}) == eval(expression, {"t": torch})  # noqa: S307
 
 
