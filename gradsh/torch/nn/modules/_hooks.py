@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gradsh.engine import exceptions
+from gradsh.engine.functions.autograd import BackwardHookInputsBackward
 from gradsh.engine.ops.autograd import backward_hook_identity
 from gradsh.engine.tensor import Tensor, is_grad_enabled
 
@@ -22,9 +23,8 @@ class BackwardHook:
     nodes that record grad_output (and run the backward pre-hooks); its tensor inputs pass
     through identity nodes that call the hooks with (module, grad_input, grad_output).
 
-    NOTE: gradsh's nodes have one output each, so a module with several tensor inputs gets one
-    identity node per input; the hooks run when the first of them is reached, seeing that
-    input's gradient (the others are None there).
+    The inputs share one node (all their gradients reach the hooks together); each output has
+    its own.
     """
 
     def __init__(self, module: Any, user_hooks: list[Any], user_pre_hooks: list[Any]) -> None:
@@ -48,30 +48,41 @@ class BackwardHook:
         return tuple(wrapped), index
 
     def setup_input_hook(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        def make_callback(position: int) -> Any:
-            def on_grad_input(grad: Tensor) -> Tensor | None:
-                if self.grad_outputs is None:
-                    return None  # the hooks already ran for this call
-                assert self.input_index is not None
-                grads: list[Any] = [None] * self.n_inputs
-                grads[self.input_index[position]] = grad
-                result = tuple(grads)
-                for hook in self.user_hooks:
-                    out = hook(self.module, result, self.grad_outputs)
-                    if out is None:
-                        continue
-                    if len(out) != len(result):
-                        raise RuntimeError("Backward hook returned an invalid number of "
-                                           f"grad_input, got {len(out)}, but expected "
-                                           f"{len(result)}")
-                    result = tuple(out)
-                self.grad_outputs = None
-                return result[self.input_index[position]]  # type: ignore[no-any-return]
-            return on_grad_input
-
-        result, self.input_index = self._wrap(args, make_callback)
+        """The tensor arguments pass through one identity node together (PyTorch's
+        BackwardHookFunction), whose backward calls the hooks once with every input's
+        gradient."""
+        index = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
         self.n_inputs = len(args)
-        return result
+        if not (is_grad_enabled() and any(args[i].requires_grad for i in index)):
+            self.input_index = None
+            return args
+
+        def on_grad_inputs(grads: tuple[Tensor, ...]) -> tuple[Any, ...]:
+            if self.grad_outputs is None:
+                return grads  # the hooks already ran for this call
+            packed: list[Any] = [None] * self.n_inputs
+            for i, g in zip(index, grads, strict=True):
+                packed[i] = g
+            result = tuple(packed)
+            for hook in self.user_hooks:
+                out = hook(self.module, result, self.grad_outputs)
+                if out is None:
+                    continue
+                if len(out) != len(result):
+                    raise RuntimeError("Backward hook returned an invalid number of "
+                                       f"grad_input, got {len(out)}, but expected "
+                                       f"{len(result)}")
+                result = tuple(out)
+            self.grad_outputs = None
+            return tuple(result[i] for i in index)
+
+        self.input_index = index
+        outputs = BackwardHookInputsBackward.apply_hooked([args[i] for i in index],
+                                                          on_grad_inputs)
+        wrapped = list(args)
+        for i, t in zip(index, outputs, strict=True):
+            wrapped[i] = t
+        return tuple(wrapped)
 
     def setup_output_hook(self, result: Any) -> Any:
         is_tuple = isinstance(result, tuple)
