@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from gradsh import ast as gradsh_ast
 from gradsh import builtins as table
-from gradsh import export
+from gradsh import export, pysafe
 from gradsh.engine.tensor import Tensor
 from gradsh.errors import GradshError
 from gradsh.golden import fresh_state
@@ -284,10 +284,9 @@ def inert_problems(program: str, variables: set[str]) -> list[str]:
                    | {"torch.no_grad", "torch.enable_grad", "torch.set_grad_enabled",
                       "torch.manual_seed", "torch.set_default_device", "torch.set_default_dtype"})
     modules = {p.rsplit(".", 1)[0] for p in torch_paths if "." in p} | set(table.MODULES)
-    value_attributes = table.ATTRIBUTES | table.METHODS | {
-        "next_functions", "name", "metadata", "variable", "is_floating_point", "itemsize",
-        "type", "index", "values", "indices", "step", "zero_grad", "param_groups", "state",
-        "remove"}
+    # the attributes gradsh serves on values (tensors, nodes, dtypes, devices, torch.return_types
+    # and torch.linalg's results such as qr's Q and R, optimizers, hook handles)
+    value_attributes = pysafe.OBJECT_ATTRIBUTES
     problems = [f"variable {v}" for v in variables
                 if v in dir(builtins) or v in allowed or v.startswith("__") and v.strip("_")]
     helpers = {name: ast.unparse(ast.parse(code)) for name, code in export.HELPERS.items()}
