@@ -16,32 +16,24 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from gradsh.engine.vecmath import blas, onednn, sgemm
+from gradsh.engine.vecmath import blas, conv_split, onednn, sgemm
 from gradsh.engine.vecmath.fp import F32, fma32
 
 __all__ = ["layer_forward", "MERGE_BELOW"]
 
-@contextlib.contextmanager
-def _onednn_sgemm() -> Iterator[None]:
+
+def _with_onednn_sgemm(function: Callable[..., Any]) -> Callable[..., Any]:
     """oneDNN's LSTM runs its own JIT sgemm, not MKL's. On Intel CPUs MKL's sgemm gives its
     bits (and MKL's speed); elsewhere MKL dispatches other kernels, so sgemm.py's emulation of
     the AVX-512 chains stands in (blas.genuine_intel)."""
-    if blas.genuine_intel():
-        yield
-    else:
-        with blas.emulating():
-            yield
-
-
-def _with_onednn_sgemm(function: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(function)
     def run(*args: Any, **kwargs: Any) -> Any:
-        with _onednn_sgemm():
+        with contextlib.nullcontext() if blas.genuine_intel() else blas.emulating():
             return function(*args, **kwargs)
     return run
 
@@ -135,14 +127,10 @@ def _row_product(row: np.ndarray, w: np.ndarray, threads: int) -> np.ndarray:
     k = row.shape[1]
     if threads <= 1 or k < _K_PER_THREAD * threads:
         return sgemm.chain(row, w)
-    longer, shorter = -(-k // threads), k // threads
     out = None
-    start = 0
-    for part in range(threads):
-        stop = start + (longer if part < k - shorter * threads else shorter)
+    for start, stop in conv_split.shares(k, threads):
         product = sgemm.chain(row[:, start:stop], w[start:stop])
         out = product if out is None else out + product
-        start = stop
     return out
 
 
