@@ -245,14 +245,17 @@ class _Sweep:
         is_leaf_node = node.__class__ is AccumulateGrad
         if needed is not None and node not in needed and node not in captures:
             return  # not on a path to the inputs: PyTorch never runs it (nor its hooks)
-        if grad is not None and (node.pre_hooks or node.retain_grad_ref is not None or (
-                is_leaf_node and node.variable._hooks)):  # (a leaf's hooks: its tensor's)
-            grad = _run_tensor_hooks(node, grad, create_graph)
-        elif grad is not None and node.num_outputs != 1 and (
-                "hooks_by_slot" in node.__dict__ or "retained_by_slot" in node.__dict__):
-            grad = _run_output_hooks(node, grad, create_graph)
-        if grad is not None and node.node_pre_hooks:
-            grad = _run_node_pre_hooks(node, grad, create_graph)
+        if grad is None:
+            grad = _hooks_on_nothing(node, is_leaf_node, create_graph)
+        else:
+            if node.pre_hooks or node.retain_grad_ref is not None or (
+                    is_leaf_node and node.variable._hooks):  # (a leaf's hooks: its tensor's)
+                grad = _run_tensor_hooks(node, grad, create_graph)
+            elif node.num_outputs != 1 and (
+                    "hooks_by_slot" in node.__dict__ or "retained_by_slot" in node.__dict__):
+                grad = _run_output_hooks(node, grad, create_graph)
+            if node.node_pre_hooks:
+                grad = _run_node_pre_hooks(node, grad, create_graph)
         if captures and node in captures:
             capture_slots = self.capture_slots
             for i in captures[node]:
@@ -279,14 +282,14 @@ class _Sweep:
         if needed is not None and node not in needed:
             return
         grads: tuple[Any, ...]
-        if grad is None:
-            grads = (None,) * len(node.next_functions)
+        if grad is None and not node.runs_without_grad:
+            grads = (None,) * len(node.next_functions)  # ATen's nodes hand None on
         elif Anomaly.enabled:
-            grads = _backward_with_anomaly_checks(node, F, grad)
+            grads = _backward_with_anomaly_checks(node, F, _or_nothing(node, grad))
             if not self.retain_graph:
                 node.release_variables()
         else:
-            grads = node.call_backward(F, grad)
+            grads = node.call_backward(F, _or_nothing(node, grad))
             if not self.retain_graph:
                 node.release_variables()
         if node.post_hooks:  # after validate_outputs, as PyTorch's call_function
@@ -507,14 +510,43 @@ def _run_output_hooks(node: Node, grads: list[Any], create_graph: bool) -> list[
     for entry in list(node.__dict__.get("hooks_by_slot", ())):
         grad = grads[entry.slot]
         if grad is None:
-            if entry.hook(None) is not None:
-                raise TorchRuntimeError("can't replace a None gradient with a non-None value")
+            _call_on_none(entry.hook)
         else:
             grads[entry.slot] = _hooks_then_retain(node, (entry.hook,), None, grad, create_graph)
     for slot, ref in node.__dict__.get("retained_by_slot", {}).items():
         if grads[slot] is not None:
             grads[slot] = _hooks_then_retain(node, (), ref, grads[slot], create_graph)
     return grads
+
+
+def _hooks_on_nothing(node: Node, is_leaf_node: bool, create_graph: bool) -> Any:
+    """The hooks of a node that backward reached with None only (a Function returned None for
+    its edge): the tensor's hooks see None and may not replace it, retain_grad keeps nothing,
+    the node's pre-hooks see (None, ...) and may replace it. The gradient they leave."""
+    several = node.num_outputs != 1
+    if several:
+        if "hooks_by_slot" in node.__dict__:
+            _run_output_hooks(node, [None] * node.num_outputs, create_graph)
+    else:
+        for hook in list((node.variable._hooks if is_leaf_node else node.pre_hooks) or ()):
+            _call_on_none(hook)
+    if not node.node_pre_hooks:
+        return None
+    grad = _run_node_pre_hooks(node, [None] * node.num_outputs if several else None,
+                               create_graph)
+    return None if several and all(g is None for g in grad) else grad
+
+
+def _call_on_none(hook: Any) -> None:
+    """A tensor hook on a gradient backward did not define: it sees None, and keeps it."""
+    if hook(None) is not None:
+        raise TorchRuntimeError("can't replace a None gradient with a non-None value")
+
+
+def _or_nothing(node: Node, grad: Any) -> Any:
+    """The gradient a node's call_backward takes: a list of Nones for a multi-output node that
+    nothing reached."""
+    return [None] * node.num_outputs if grad is None and node.num_outputs != 1 else grad
 
 
 def _run_tensor_hooks(node: Node, grad: Any, create_graph: bool) -> Any:

@@ -55,6 +55,10 @@ class Node:
     qualified_name: ClassVar[str | None] = None  # name(), where it differs from node_name
     # the saved tensors PyTorch's class always shows (`_saved_self` is None when not saved)
     optional_saved: ClassVar[tuple[str, ...]] = ()
+    # A node that backward reaches only with None gradients (a Function returned None for
+    # its edge) still runs, as in PyTorch: its hooks see None, and ATen's nodes hand None on.
+    # A Python Function's node (PyNode) calls its backward, on zeros where it materializes.
+    runs_without_grad: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -9,45 +9,33 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine.functions.multi_output import MultiOutputFunction
-from gradsh.engine.tensor import Array, Function, Tensor
+from gradsh.engine.tensor import Tensor
 
-__all__ = ["BackwardHookFunctionBackward", "BackwardHookInputsBackward"]
-
-
-class BackwardHookFunctionBackward(Function):
-    """PyTorch's BackwardHookFunction: passes its input through unchanged; in backward it hands
-    the incoming gradient (as a Tensor) to `callback`, which may return a replacement."""
-
-    node_name = "BackwardHookFunctionBackward"
-
-    def forward(self, a: Tensor, callback: Callable[[Tensor], Tensor | None]) -> Array:
-        self.callback = callback
-        return a._data
-
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        device = self.input_meta[0][2] if self.input_meta and self.input_meta[0] else "cpu"
-        given = grad if isinstance(grad, Tensor) else Tensor._make(grad, device)
-        result = self.callback(given)
-        if result is None:
-            return (grad,)
-        return (result if F.as_tensor else result._data,)
+__all__ = ["BackwardHookFunctionBackward"]
 
 
-class BackwardHookInputsBackward(MultiOutputFunction):
-    """PyTorch's BackwardHookFunction over all of a module call's tensor inputs at once: one
-    node, one output per input (the input's data, unchanged; an input that does not require
-    grad gives a non-differentiable output). In backward `callback` gets every output's
-    gradient together, zeros for those nothing reached (a custom Function's materialized
-    gradients: a bool mask's are False), and returns the input gradients to pass on."""
+class BackwardHookFunctionBackward(MultiOutputFunction):
+    """PyTorch's BackwardHookFunction (torch/nn/modules/_functions.py): the identity node that
+    nn.Module's full backward hooks put over a module call's tensor inputs, and another over
+    its tensor outputs. One node, one output per tensor (the tensor's data, unchanged; one that
+    does not require grad gives a non-differentiable output). In backward `callback` gets every
+    output's gradient at once and returns the gradients to pass on.
+
+    Over the inputs, a gradient nothing reached is zeros (a custom Function's materialized
+    gradient: a bool mask's are False); over the outputs it stays None and is handed on as
+    None, as PyTorch's output pre-hook leaves it (the nodes below still run, and a tensor hook
+    there sees None)."""
 
     node_name = "BackwardHookFunctionBackward"
+    runs_without_grad = True  # a Python Function's node: it runs when nothing reached it
 
     @classmethod
     def apply_hooked(cls, tensors: Sequence[Tensor],
-                     callback: Callable[[tuple[Tensor, ...]], tuple[Any, ...]]
-                     ) -> tuple[Tensor, ...]:
+                     callback: Callable[[tuple[Tensor | None, ...]], tuple[Any, ...]],
+                     materialize: bool) -> tuple[Tensor, ...]:
         node = cls()
         node.callback = callback
+        node.materialize = materialize
         needs = tuple(t.requires_grad for t in tensors)
         node.needs_input_grad = needs
         node.num_outputs = len(tensors)  # type: ignore[misc]
@@ -65,10 +53,16 @@ class BackwardHookInputsBackward(MultiOutputFunction):
     def backward(self, F: Any, grads: Any) -> tuple[Any, ...]:
         if self.num_outputs == 1:  # the engine hands a one-output node its gradient itself
             grads = (grads,)
-        full = []
+        full: list[Tensor | None] = []
         for g, (shape, dtype, device) in zip(grads, self.like, strict=True):
-            if g is None:
+            if g is None and self.materialize:
                 g = np.zeros(tuple(shape), dtype)
-            full.append(g if isinstance(g, Tensor) else Tensor._make(g, device))
+            full.append(g if g is None or isinstance(g, Tensor) else Tensor._make(g, device))
         result = self.callback(tuple(full))
         return tuple(r if r is None or F.as_tensor else r._data for r in result)
+
+    def __repr__(self) -> str:
+        return f"<torch.autograd.function.{self.node_name} object at {id(self):#x}>"
+
+
+BackwardHookFunctionBackward.__module__ = "torch.autograd.function"  # a Python Function's node

@@ -7,12 +7,11 @@ from collections.abc import Callable
 from typing import Any
 
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
-from gradsh.engine.functions.autograd import BackwardHookFunctionBackward
 from gradsh.engine.ops.creation import zeros_like
 from gradsh.engine.ops.guard import _describe, guarded
-from gradsh.engine.tensor import Tensor, is_grad_enabled, run_backward
+from gradsh.engine.tensor import Tensor, run_backward
 
-__all__ = ["backward", "autograd_backward", "grad", "register_hook", "backward_hook_identity"]
+__all__ = ["backward", "autograd_backward", "grad", "register_hook"]
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -98,10 +97,3 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
 def register_hook(t: Tensor, hook: Callable[[Tensor], Tensor | None]) -> Any:
     return t.register_hook(hook)
 
-
-def backward_hook_identity(t: Tensor, callback: Callable[[Tensor], Tensor | None]) -> Tensor:
-    """`t` passed through a BackwardHookFunctionBackward node (t itself when no graph is being
-    recorded for it)."""
-    if not (is_grad_enabled() and t.requires_grad):
-        return t
-    return BackwardHookFunctionBackward.apply(t, callback=callback)

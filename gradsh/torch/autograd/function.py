@@ -91,6 +91,7 @@ class BackwardCFunction(OutputSlots, Node):
     """The grad_fn of a custom Function's outputs: `<Name>Backward`, one per apply."""
 
     _forward_cls: type[Function]
+    runs_without_grad = True
 
     def __init__(self, ctx: FunctionCtx, args: tuple[Any, ...]) -> None:
         super().__init__()

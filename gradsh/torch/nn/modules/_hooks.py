@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gradsh.engine import exceptions
-from gradsh.engine.functions.autograd import BackwardHookInputsBackward
-from gradsh.engine.ops.autograd import backward_hook_identity
+from gradsh.engine.functions.autograd import BackwardHookFunctionBackward
 from gradsh.engine.tensor import Tensor, is_grad_enabled
 
 
@@ -19,13 +18,11 @@ _NO_INPUT_GRAD_WARNING = (
 
 
 class BackwardHook:
-    """One module call's full backward hooks. The module's tensor outputs pass through identity
-    nodes that record grad_output (and run the backward pre-hooks); its tensor inputs pass
-    through identity nodes that call the hooks with (module, grad_input, grad_output).
-
-    The inputs share one node (all their gradients reach the hooks together); each output has
-    its own.
-    """
+    """One module call's full backward hooks (PyTorch's torch/utils/hooks.py BackwardHook). The
+    module's tensor inputs pass through one identity node, its tensor outputs through another
+    (BackwardHookFunctionBackward). The outputs' node records grad_output and runs the backward
+    pre-hooks, once for all outputs; the inputs' node calls the hooks with (module,
+    grad_input, grad_output)."""
 
     def __init__(self, module: Any, user_hooks: list[Any], user_pre_hooks: list[Any]) -> None:
         self.module = module
@@ -37,33 +34,39 @@ class BackwardHook:
         self.n_inputs = 0
         self.input_index: list[int] | None = None
 
-    def _wrap(self, args: tuple[Any, ...], make_callback: Any) -> tuple[tuple[Any, ...],
-                                                                       list[int] | None]:
+    @staticmethod
+    def _through_node(args: tuple[Any, ...], callback: Any, materialize: bool
+                      ) -> tuple[tuple[Any, ...], list[int] | None]:
+        """PyTorch's _apply_on_tensors: the tensors among `args` through one identity node
+        whose backward calls `callback`; the tensors' positions (None, and `args` as they
+        were, when no tensor requires grad or grad mode is off)."""
         index = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
         if not (is_grad_enabled() and any(args[i].requires_grad for i in index)):
             return args, None
+        outputs = BackwardHookFunctionBackward.apply_hooked([args[i] for i in index], callback,
+                                                            materialize)
         wrapped = list(args)
-        for position, i in enumerate(index):
-            wrapped[i] = backward_hook_identity(args[i], make_callback(position))
+        for i, t in zip(index, outputs, strict=True):
+            wrapped[i] = t
         return tuple(wrapped), index
 
+    @staticmethod
+    def _pack(index: list[int], grads: tuple[Any, ...], size: int) -> tuple[Any, ...]:
+        packed: list[Any] = [None] * size
+        for i, g in zip(index, grads, strict=True):
+            packed[i] = g
+        return tuple(packed)
+
     def setup_input_hook(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        """The tensor arguments pass through one identity node together (PyTorch's
-        BackwardHookFunction), whose backward calls the hooks once with every input's
-        gradient."""
-        index = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        """The tensor arguments pass through one node together, whose backward calls the
+        hooks once with every input's gradient."""
         self.n_inputs = len(args)
-        if not (is_grad_enabled() and any(args[i].requires_grad for i in index)):
-            self.input_index = None
-            return args
 
         def on_grad_inputs(grads: tuple[Tensor, ...]) -> tuple[Any, ...]:
             if self.grad_outputs is None:
                 return grads  # the hooks already ran for this call
-            packed: list[Any] = [None] * self.n_inputs
-            for i, g in zip(index, grads, strict=True):
-                packed[i] = g
-            result = tuple(packed)
+            assert self.input_index is not None
+            result = self._pack(self.input_index, grads, self.n_inputs)
             for hook in self.user_hooks:
                 out = hook(self.module, result, self.grad_outputs)
                 if out is None:
@@ -74,53 +77,46 @@ class BackwardHook:
                                        f"{len(result)}")
                 result = tuple(out)
             self.grad_outputs = None
-            return tuple(result[i] for i in index)
+            return tuple(result[i] for i in self.input_index)
 
-        self.input_index = index
-        outputs = BackwardHookInputsBackward.apply_hooked([args[i] for i in index],
-                                                          on_grad_inputs)
-        wrapped = list(args)
-        for i, t in zip(index, outputs, strict=True):
-            wrapped[i] = t
-        return tuple(wrapped)
+        wrapped, self.input_index = self._through_node(args, on_grad_inputs, True)
+        return wrapped
 
     def setup_output_hook(self, result: Any) -> Any:
+        """The tensor outputs pass through one node together, whose backward records
+        grad_output (None for an output nothing reached) and runs the pre-hooks, once."""
         is_tuple = isinstance(result, tuple)
         outputs = result if is_tuple else (result,)
 
-        def make_callback(position: int) -> Any:
-            def on_grad_output(grad: Tensor) -> Tensor | None:
-                assert self.output_index is not None
-                grads = list(self.grad_outputs or [None] * self.n_outputs)
-                grads[self.output_index[position]] = grad
-                self.grad_outputs = tuple(grads)
-                for pre_hook in self.user_pre_hooks:
-                    out = pre_hook(self.module, self.grad_outputs)
-                    if out is None:
-                        continue
-                    if len(out) != len(self.grad_outputs):
-                        raise RuntimeError("Backward pre hook returned an invalid number of "
-                                           f"grad_output, got {len(out)}, but expected "
-                                           f"{len(self.grad_outputs)}")
-                    self.grad_outputs = tuple(out)
-                local = self.grad_outputs
-                if self.input_index is None:
-                    # an engine warning: attributed to the user's backward() call
-                    exceptions.warn(_NO_INPUT_GRAD_WARNING)
-                    nothing = (None,) * self.n_inputs
-                    for hook in self.user_hooks:
-                        res = hook(self.module, nothing, self.grad_outputs)
-                        if res is not None and not (isinstance(res, tuple)
-                                                    and all(r is None for r in res)):
-                            raise RuntimeError("Backward hook for Modules where no input "
-                                               "requires gradient should always return None "
-                                               "or None for all gradients.")
-                    self.grad_outputs = None
-                return local[self.output_index[position]]  # type: ignore[no-any-return]
-            return on_grad_output
+        def on_grad_outputs(grads: tuple[Tensor | None, ...]) -> tuple[Any, ...]:
+            assert self.output_index is not None
+            self.grad_outputs = self._pack(self.output_index, grads, self.n_outputs)
+            for pre_hook in self.user_pre_hooks:
+                out = pre_hook(self.module, self.grad_outputs)
+                if out is None:
+                    continue
+                if len(out) != len(self.grad_outputs):
+                    raise RuntimeError("Backward pre hook returned an invalid number of "
+                                       f"grad_output, got {len(out)}, but expected "
+                                       f"{len(self.grad_outputs)}")
+                self.grad_outputs = tuple(out)
+            local = self.grad_outputs
+            if self.input_index is None:
+                # an engine warning: attributed to the user's backward() call
+                exceptions.warn(_NO_INPUT_GRAD_WARNING)
+                nothing = (None,) * self.n_inputs
+                for hook in self.user_hooks:
+                    res = hook(self.module, nothing, self.grad_outputs)
+                    if res is not None and not (isinstance(res, tuple)
+                                                and all(r is None for r in res)):
+                        raise RuntimeError("Backward hook for Modules where no input "
+                                           "requires gradient should always return None "
+                                           "or None for all gradients.")
+                self.grad_outputs = None
+            return tuple(local[i] for i in self.output_index)
 
-        wrapped, self.output_index = self._wrap(outputs, make_callback)
         self.n_outputs = len(outputs)
+        wrapped, self.output_index = self._through_node(outputs, on_grad_outputs, False)
         return wrapped if is_tuple else wrapped[0]
 
 
