@@ -43,7 +43,35 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "transposed_greater": lambda L: (_data(L, (4, 3)).t() > _data(L, (3, 4), 1)).float(),
     "reflection_pad": lambda L: L.nn.functional.pad(_data(L, (1, 2, 3, 3)), (1, 2, 0, 1),
                                                     "reflect"),
+    # empty_like(self, Preserve): flip and sort keep a transposed or permuted layout ...
+    "flip_transposed": lambda L: _data(L, (4, 3)).t().flip(0),
+    "flip_permuted_sliced": lambda L: _data(L, (2, 3, 4)).permute(2, 0, 1)[::2].flip(0),
+    "sort_values_transposed": lambda L: _data(L, (4, 3)).t().sort(0)[0],
+    "argsort_permuted": lambda L: _data(L, (2, 3, 4)).permute(2, 0, 1).argsort(-1).float(),
+    "lerp_permuted": lambda L: L.lerp(_data(L, (2, 3, 4)).permute(2, 0, 1),
+                                      _data(L, (2, 3, 4), 1).permute(2, 0, 1), 0.25),
+    "addcmul_transposed": lambda L: L.addcmul(_data(L, (4, 3)).t(), _data(L, (4, 3), 1).t(),
+                                              _data(L, (3, 4), 2), value=0.5),
+    "maximum_transposed": lambda L: L.maximum(_data(L, (4, 3)).t(), _data(L, (4, 3), 1).t()),
+    # ... while these write a fresh row-major result
+    "roll_transposed": lambda L: _data(L, (4, 3)).t().roll(1, 0),
+    "cumsum_permuted": lambda L: _data(L, (2, 3, 4)).permute(2, 0, 1).cumsum(0),
+    "cummax_transposed": lambda L: _data(L, (4, 3)).t().cummax(0)[0],
+    "tril_permuted": lambda L: _data(L, (2, 3, 4)).permute(2, 0, 1).tril(),
+    "repeat_transposed": lambda L: _data(L, (4, 3)).t().repeat(1, 1),
+    "gather_transposed": lambda L: _data(L, (4, 3)).t().gather(
+        0, L.zeros(3, 4, dtype=L.long).t().t()),
+    # AccumulateGrad's layout contract: a dense leaf's .grad has the leaf's strides
+    "grad_of_transposed_leaf": lambda L: _leaf_grad(L, _data(L, (4, 3)).t()),
+    "grad_of_permuted_leaf": lambda L: _leaf_grad(L, _data(L, (2, 3, 4)).permute(2, 0, 1)),
+    "grad_of_sliced_leaf": lambda L: _leaf_grad(L, _data(L, (4, 6))[:, ::2]),
 }
+
+
+def _leaf_grad(L: Any, t: Any) -> Any:
+    leaf = t.requires_grad_()
+    (leaf.flip(0) * L.arange(float(leaf.shape[-1]))).sum().backward()
+    return leaf.grad
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -674,7 +674,7 @@ class AccumulateGrad(Node):
             # the common first accumulation: .grad owns a contiguous copy (as _accumulate's)
             if _Undo.log is not None:
                 _Undo.log.record_grad(leaf)
-            leaf._grad = Tensor._make(_owned_copy(grad, "C"))
+            leaf._grad = Tensor._make(_grad_layout(leaf, grad))
         else:
             self._accumulate(leaf, grad, create_graph)
         if Tensor._post_accumulate_hooks_used:
@@ -693,7 +693,7 @@ class AccumulateGrad(Node):
             if not create_graph:
                 # Never let .grad alias a buffer someone else holds (the same gradient array can
                 # flow to several leaves): own a contiguous copy, as PyTorch clones when needed.
-                new = Tensor._make(_owned_copy(new._data, "C"), leaf.device)
+                new = Tensor._make(_grad_layout(leaf, new._data), leaf.device)
             else:
                 # PyTorch's clone_obey_contract: new_empty_strided(...).copy_(new_grad), so a
                 # differentiable .grad has grad_fn CopyBackwards.
@@ -704,6 +704,20 @@ class AccumulateGrad(Node):
                 leaf._grad._inplace_add(new._data)
         else:
             leaf._grad = leaf._grad + new
+
+
+def _grad_layout(leaf: Tensor, grad: Array) -> Array:
+    """The first .grad of `leaf`: an owned copy of `grad` laid out as the leaf is where the
+    leaf is dense (a transposed or permuted leaf gets a transposed .grad), row-major otherwise:
+    AccumulateGrad's layout contract (clone_obey_contract)."""
+    data = leaf._data
+    if data.flags.c_contiguous or data.ndim < 2:
+        return _owned_copy(grad, "C")
+    order = sorted(range(data.ndim), key=lambda d: -data.strides[d])
+    if not data.transpose(order).flags.c_contiguous:  # overlapping or with gaps
+        return _owned_copy(grad, "C")
+    dense = _owned_copy(grad.transpose(order), "C")
+    return dense.transpose([order.index(d) for d in range(data.ndim)])
 
 
 def _owned_copy(array: Array, order: str = "K") -> Array:

@@ -25,7 +25,7 @@ from gradsh.engine.functions.activations_double import (
     SoftplusBackwardBackward0,
     SoftshrinkBackwardBackward0,
 )
-from gradsh.engine.functions.common import _quiet, not_implemented_for, xp_of
+from gradsh.engine.functions.common import _quiet, c_order, not_implemented_for, xp_of
 from gradsh.engine.functions.unary import _float_op, _SavesSelf
 from gradsh.engine.tensor import RESULT, Array, ArrayOps, Function, Tensor
 
@@ -36,11 +36,6 @@ __all__ = [
     "ThresholdBackward0", "HardswishBackward0", "HardshrinkBackward0", "SoftshrinkBackward0",
     "GluBackward0", "PreluKernelBackward0",
 ]
-
-
-def _c_order(x: Array) -> Array:
-    """x in C order (ascontiguousarray would turn a 0-d array into a 1-d one)."""
-    return x if x.flags.c_contiguous else x.copy(order="C")
 
 
 def _softmax_array(x: Array, dim: int) -> Array:
@@ -107,8 +102,8 @@ class SoftmaxBackward0(Function):
         self.save("result", RESULT)
         # PyTorch's softmax kernels write a contiguous result whatever the input's layout
         if a._data.dtype in REDUCED_FLOAT_NP:
-            return _c_order(_softmax_reduced(a._data, dim))
-        return _c_order(_softmax_array(a._data, dim))
+            return c_order(_softmax_reduced(a._data, dim))
+        return c_order(_softmax_array(a._data, dim))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.softmax_backward(grad, self.saved("result", F), self.dim),)
@@ -121,8 +116,8 @@ class LogSoftmaxBackward0(Function):
         self.dim = dim
         self.save("result", RESULT)
         if a._data.dtype in REDUCED_FLOAT_NP:
-            return _c_order(_log_softmax_reduced(a._data, dim))
-        return _c_order(_log_softmax_array(a._data, dim))
+            return c_order(_log_softmax_reduced(a._data, dim))
+        return c_order(_log_softmax_array(a._data, dim))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.log_softmax_backward(grad, self.saved("result", F), self.dim),)

@@ -706,7 +706,8 @@ class LerpBackward0(Function):
         if a.shape != b.shape:
             broadcast_shapes(a, b)
         self.weight = weight
-        return _lerp_values(a._data, b._data, weight, result_dtype(a, b))
+        return first_operand_layout(_lerp_values(a._data, b._data, weight, result_dtype(a, b)),
+                                    a._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_a, need_b = self.needs_input_grad
@@ -728,7 +729,7 @@ class LerpBackward1(Function):
         if need_w:
             self.save("self", a)
             self.save("end", b)
-        return _lerp_values(a._data, b._data, w._data, a.dtype)
+        return first_operand_layout(_lerp_values(a._data, b._data, w._data, a.dtype), a._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_a, need_b, need_w = self.needs_input_grad
@@ -783,6 +784,9 @@ class AddcmulBackward0(Function):
     node_name = "AddcmulBackward0"
 
     def forward(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
+        return first_operand_layout(self._values(a, t1, t2, value), a._data)
+
+    def _values(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
         _, need_1, need_2 = self.needs_input_grad
         if need_1:
             self.save("tensor2", t2)
@@ -822,6 +826,9 @@ class AddcdivBackward0(Function):
     node_name = "AddcdivBackward0"
 
     def forward(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
+        return first_operand_layout(self._values(a, t1, t2, value), a._data)
+
+    def _values(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
         _, need_1, need_2 = self.needs_input_grad
         if need_1 or need_2:
             self.save("tensor2", t2)

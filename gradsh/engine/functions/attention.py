@@ -7,8 +7,8 @@ import math
 from typing import Any
 
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions.activations import _c_order, _softmax_array
-from gradsh.engine.functions.common import _quiet, xp_of
+from gradsh.engine.functions.activations import _softmax_array
+from gradsh.engine.functions.common import _quiet, c_order, xp_of
 from gradsh.engine.tensor import RESULT, Array, Function, Tensor
 
 __all__ = ["SafeSoftmaxBackward0", "ScaledDotProductFlashAttentionForCpuBackward0",
@@ -35,7 +35,7 @@ class SafeSoftmaxBackward0(Function):
     def forward(self, a: Tensor, dim: int) -> Array:
         self.dim = dim
         self.save("result", RESULT)
-        return _c_order(_safe_softmax_array(a._data, dim))
+        return c_order(_safe_softmax_array(a._data, dim))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.softmax_backward(grad, self.saved("result", F), self.dim),)

@@ -132,6 +132,12 @@ def broadcast_shapes(*tensors: Tensor) -> Shape:
     return shape
 
 
+def c_order(x: Array) -> Array:
+    """x in C order, as ATen's kernels that write a fresh contiguous result give it
+    (ascontiguousarray would turn a 0-d array into a 1-d one)."""
+    return x if x.flags.c_contiguous else x.copy(order="C")
+
+
 def first_operand_layout(out: Any, first: Any) -> Any:
     """TensorIterator lays a result out as its first operand when the operands' layouts
     disagree (a transposed tensor plus a row-major one of the same shape gives a transposed

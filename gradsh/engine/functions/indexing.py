@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions.common import infer_size, xp_of
+from gradsh.engine.functions.common import c_order, infer_size, xp_of
 from gradsh.engine.tensor import RESULT, Array, Function, Tensor
 
 __all__ = [
@@ -101,7 +101,7 @@ class GatherBackward0(Function):
         if index._data.ndim == 0:  # a 0-d index into a vector: one element, 0-d
             return x[index._data]
         part = x[_gather_index(x, index._data, dim)]
-        return xp_of(x).take_along_axis(part, index._data, axis=dim)
+        return c_order(xp_of(x).take_along_axis(part, index._data, axis=dim))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         def scatter_add(g: Array) -> Array:

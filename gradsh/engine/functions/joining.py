@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from gradsh.engine.dtypes import DType
-from gradsh.engine.functions.common import xp_of
+from gradsh.engine.functions.common import c_order, xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = [
@@ -70,7 +70,9 @@ class FlipBackward0(Function):
 
     def forward(self, a: Tensor, dims: tuple[int, ...]) -> Array:
         self.dims = dims
-        return xp_of(a._data).flip(a._data, dims).copy() if dims else a._data.copy()
+        # (laid out as the input, as empty_like(self, Preserve))
+        data = xp_of(a._data).flip(a._data, dims) if dims else a._data
+        return data.copy(order="K")
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.flip(grad, self.dims),)
@@ -83,7 +85,7 @@ class RepeatBackward0(Function):
         self.repeats = repeats
         self.padded = (1,) * (len(repeats) - a.ndim) + a.shape
         self.shape = a.shape
-        return xp_of(a._data).tile(a._data.reshape(self.padded), repeats)
+        return c_order(xp_of(a._data).tile(a._data.reshape(self.padded), repeats))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         split: list[int] = []
@@ -103,7 +105,7 @@ class RollBackward0(Function):
         x = a._data
         if not dims:
             return xp_of(x).roll(x.reshape(-1), shifts[0]).reshape(x.shape)
-        return xp_of(x).roll(x, shifts, dims)
+        return c_order(xp_of(x).roll(x, shifts, dims))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         back = tuple(-s for s in self.shifts)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine.functions.common import _quiet, xp_of
+from gradsh.engine.functions.common import _quiet, c_order, xp_of
 from gradsh.engine.tensor import Array, Function, Shape, Tensor
 from gradsh.engine.vecmath import blas, sgemm
 
@@ -235,7 +235,7 @@ class TrilBackward0(Function):
     def forward(self, a: Tensor, diagonal: int) -> Array:
         self.diagonal = diagonal
         xp = xp_of(a._data)
-        return (xp.triu if self.upper else xp.tril)(a._data, diagonal)
+        return c_order((xp.triu if self.upper else xp.tril)(a._data, diagonal))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.triangle(grad, self.diagonal, self.upper),)

@@ -16,6 +16,7 @@ from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import (
     _quiet,
+    c_order,
     _times,
     broadcast_shapes,
     float_result_dtype,
@@ -336,7 +337,7 @@ class CummaxBackward0(Function):
         xp = xp_of(a._data)
         if a.ndim == 0:
             return a._data.copy()
-        return getattr(xp, self.ufunc).accumulate(a._data, axis=dim)
+        return c_order(getattr(xp, self.ufunc).accumulate(a._data, axis=dim))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         indices = F.as_array(self.saved("indices", F))

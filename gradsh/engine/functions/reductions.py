@@ -17,6 +17,7 @@ from gradsh.engine.functions.common import (
     _quiet,
     _times,
     broadcast_shapes,
+    c_order,
     float_result_dtype,
     result_dtype,
     xp_of,
@@ -728,7 +729,7 @@ class CumsumBackward0(Function):
         x = a._data
         if x.ndim == 0:
             return x.astype(dtype.np)
-        return _cumsum_array(x.astype(dtype.np, copy=False), dim)
+        return c_order(_cumsum_array(x.astype(dtype.np, copy=False), dim))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         if not self.ndim:

@@ -11,7 +11,7 @@ import numpy as np
 from gradsh.engine import backend, dtypes, meta
 from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchIndexError, TorchNotImplementedError, TorchRuntimeError
-from gradsh.engine.functions.common import xp_of
+from gradsh.engine.functions.common import first_operand_layout, xp_of
 from gradsh.engine.functions.sorting import (
     KthvalueBackward0,
     MedianBackward0,
@@ -83,7 +83,8 @@ def _sort_order(data: Any, dim: int, descending: bool, stable: bool = False) -> 
 def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
     a = _check_tensor(a, "sort")
     d = wrap_dim(dim, a.ndim)
-    indices = _sort_order(a._data, d, descending, stable)
+    # (values and indices laid out as the input, as ATen's sort allocates them)
+    indices = first_operand_layout(_sort_order(a._data, d, descending, stable), a._data)
     values = SortBackward0.apply(a, dim=d, indices=indices)
     return RETURN_TYPES["sort"](values, Tensor._make(indices, a.device))
 
@@ -91,8 +92,8 @@ def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = Fals
 @guarded
 def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     a = _check_tensor(a, "argsort")
-    return Tensor._make(_sort_order(a._data, wrap_dim(dim, a.ndim), descending, stable),
-                        a.device)
+    order = _sort_order(a._data, wrap_dim(dim, a.ndim), descending, stable)
+    return Tensor._make(first_operand_layout(order, a._data), a.device)
 
 
 def _topk_order(data: Any, dim: int, k: int, largest: bool, sorted_: bool) -> Any:
