@@ -79,17 +79,17 @@ class ScaledDotProductFlashAttentionForCpuBackward0(Function):
 
     def forward(self, q: Tensor, k: Tensor, v: Tensor, mask: Array | None, is_causal: bool,
                 scale: float, groups: int = 1) -> Array:
-        keys, values = k._data, v._data
-        if groups > 1:  # grouped-query attention: each key/value head serves `groups` heads
-            keys = xp_of(keys).repeat(keys, groups, axis=-3)
-            values = xp_of(values).repeat(values, groups, axis=-3)
         self.scale, self.groups, self.is_causal, self.mask = scale, groups, is_causal, mask
-        self.kernel = flash_attention.available(q._data, keys, values)
+        self.kernel = flash_attention.available(q._data, k._data, v._data)
         if self.kernel:  # ATen's kernel itself (MKL's gemm, its online softmax): its bits
-            out, self.lse = flash_attention.forward(q._data, keys, values, mask, is_causal,
+            out, self.lse = flash_attention.forward(q._data, k._data, v._data, mask, is_causal,
                                                     scale)
             self.out = out
         else:
+            keys, values = k._data, v._data
+            if groups > 1:  # grouped-query attention: each key/value head serves `groups`
+                keys = xp_of(keys).repeat(keys, groups, axis=-3)
+                values = xp_of(values).repeat(values, groups, axis=-3)
             probs = attention_probabilities(q._data, keys, scale, mask, is_causal)
             self.probs = probs
             with _quiet():
@@ -106,16 +106,16 @@ class ScaledDotProductFlashAttentionForCpuBackward0(Function):
                                     "for_cpu_backward is not implemented")
         q, k, v = (self.saved(name, F) for name in ("query", "key", "value"))
         xp = xp_of(grad)
-        if self.groups > 1:
-            k, v = xp.repeat(k, self.groups, axis=-3), xp.repeat(v, self.groups, axis=-3)
         if self.kernel:
             g_q, g_k, g_v = flash_attention.backward(
                 xp.asarray(grad, dtype=q.dtype), q, k, v, self.out, self.lse, self.mask,
                 self.is_causal, self.scale)
         else:
+            if self.groups > 1:
+                k, v = xp.repeat(k, self.groups, axis=-3), xp.repeat(v, self.groups, axis=-3)
             g_q, g_k, g_v = self._composed_backward(grad, q, k, v)
-        if self.groups > 1:
-            g_k, g_v = (_sum_groups(g, self.groups) for g in (g_k, g_v))
+            if self.groups > 1:
+                g_k, g_v = (_sum_groups(g, self.groups) for g in (g_k, g_v))
         need_q, need_k, need_v = self.needs_input_grad
         return (g_q if need_q else None, g_k if need_k else None, g_v if need_v else None)
 

@@ -71,6 +71,21 @@ def _gemm_threads(items: int) -> Iterator[None]:
         local(before)
 
 
+_OFFSET = 0
+
+
+def _aligned(shape: tuple[int, ...], dtype: np.dtype, zero: bool = False) -> np.ndarray:
+    """An array on a 64-byte boundary, as PyTorch's allocator places its buffers (MKL's gemm
+    may take another path for other alignments)."""
+    count = int(np.prod(shape)) * dtype.itemsize
+    raw = np.empty(count + 64 + _OFFSET, np.uint8)
+    start = (-raw.ctypes.data) % 64 + _OFFSET
+    out = raw[start:start + count].view(dtype).reshape(shape)
+    if zero:
+        out[...] = 0
+    return out
+
+
 def _elements(a: np.ndarray) -> tuple[int, ...]:
     return tuple(s // a.itemsize for s in a.strides)
 
@@ -110,11 +125,21 @@ def exp_u20(x: np.ndarray) -> np.ndarray:
         return (res * two_n * F32(2)).astype(F32, copy=False)
 
 
+def _tail_exp(x: np.ndarray) -> np.ndarray:
+    """`exp(a[i] - val)` on a row's tail in _exp_reduce_sum_fusion_kernel: for float, C's
+    double exp rounded to float (measured: glibc's expf there differs from torch's bits on a
+    few elements in ten thousand, the rounded double exp on none)."""
+    wide = sleef_double.libm("exp", np.asarray(x, F64))
+    return wide if x.dtype == F64 else wide.astype(F32)
+
+
 def _std_exp(x: np.ndarray) -> np.ndarray:
+    """std::exp (the rescaling factor exp(old max - new max)): glibc's expf for float."""
     return libm.expf(x) if x.dtype == F32 else sleef_double.libm("exp", x)
 
 
 def _std_log(x: np.ndarray) -> np.ndarray:
+    """std::log (the logsumexp's log of the sum): glibc's logf for float."""
     return libm.logf(x) if x.dtype == F32 else sleef_double.libm("log", x)
 
 
@@ -150,8 +175,8 @@ def _exp_reduce_sum(rows: np.ndarray, row_max: np.ndarray) -> tuple[np.ndarray, 
         for d in range(0, full, lanes):
             acc = fold(acc, out[:, d:d + lanes])
         total = _tree(acc, fold, lanes)
-    if full < n:
-        out[:, full:] = _std_exp(np.ascontiguousarray(shifted[:, full:]))
+    if full < n:  # the tail element by element, added in order
+        out[:, full:] = _tail_exp(shifted[:, full:])
         for j in range(full, n):
             total = fold(total, out[:, j])
     return out, total
@@ -190,125 +215,158 @@ def _pairs(a: np.ndarray) -> list[np.ndarray]:
 
 def _mask_block(mask: np.ndarray | None, shape: tuple[int, ...], m: int, q_block: int, n: int,
                 kv_block: int, dtype: np.dtype) -> np.ndarray | None:
+    """The mask's (pairs, q_block, kv_block) block at (m, n), in the query's dtype."""
     if mask is None:
         return None
     block = np.broadcast_to(mask, shape)[:, :, m:m + q_block, n:n + kv_block]
     return block.astype(dtype).reshape(-1, q_block, kv_block)
 
 
+class _Problem:
+    """One call's sizes, splits, gemm and the (T, D) views of every (batch, head) pair; key and
+    value heads shared by `groups` query heads (grouped-query attention) are looked up by the
+    query pair's kv_of entry."""
+
+    def __init__(self, q: np.ndarray, k: np.ndarray, mask: np.ndarray | None,
+                 is_causal: bool, scale: float) -> None:
+        self.dtype = q.dtype
+        self.batch, self.heads, self.q_len, self.dim = q.shape
+        self.kv_len, kv_heads = k.shape[2], k.shape[1]
+        self.groups = self.heads // kv_heads
+        q_split, kv_split = split_sizes(self.q_len)
+        self.q_split, self.kv_split = min(q_split, self.q_len), min(kv_split, self.kv_len)
+        self.gemm = _Gemm(self.dtype)
+        self.mask, self.is_causal = mask, is_causal
+        self.scale = self.dtype.type(scale)
+        self.pairs = self.batch * self.heads
+        self.kv_of = [b * kv_heads + h // self.groups
+                      for b in range(self.batch) for h in range(self.heads)]
+
+    def blocks(self) -> Iterator[tuple[int, int, int]]:
+        """(m, query block size, number of keys) per query block."""
+        for m in range(0, self.q_len, self.q_split):
+            qb = min(self.q_split, self.q_len - m)
+            yield m, qb, min(m + qb, self.kv_len) if self.is_causal else self.kv_len
+
+    def scores_mask(self, m: int, qb: int, n: int, kvb: int) -> np.ndarray | None:
+        return _mask_block(self.mask, (self.batch, self.heads, self.q_len, self.kv_len), m, qb,
+                           n, kvb, self.dtype)
+
+    def causal_block(self, m: int, qb: int, n: int, kvb: int, num_keys: int) -> bool:
+        return self.is_causal and num_keys - n <= self.kv_split
+
+
 def forward(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None,
             is_causal: bool, scale: float) -> tuple[np.ndarray, np.ndarray]:
     """cpu_flash_attention: (output (B, H, Lq, D), logsumexp (B, H, Lq)) for (B, H, L, D)
-    arrays of one dtype with unit last stride; `mask` broadcasts to (B, H, Lq, Lk)."""
-    dtype = q.dtype
-    batch, heads, q_len, dim = q.shape
-    kv_len = k.shape[2]
-    q_split, kv_split = split_sizes(q_len)
-    q_split, kv_split = min(q_split, q_len), min(kv_split, kv_len)
-    gemm = _Gemm(dtype)
-    s = dtype.type(scale)
-    full_shape = (batch, heads, q_len, kv_len)
-    pairs = batch * heads
+    arrays of one dtype with unit last stride (k and v may have H / groups heads); `mask`
+    broadcasts to (B, H, Lq, Lk)."""
+    pr = _Problem(q, k, mask, is_causal, scale)
+    dtype, pairs, dim, gemm, kv_of = pr.dtype, pr.pairs, pr.dim, pr.gemm, pr.kv_of
     qs, ks, vs = _pairs(q), _pairs(k), _pairs(v)
     q_ld, k_ld, v_ld = _elements(q)[2], _elements(k)[2], _elements(v)[2]
-    out = np.empty((pairs, q_len, dim), dtype)
-    lse = np.empty((pairs, q_len), dtype)
-    slices = -(-q_len // q_split)
+    out = np.empty((pairs, pr.q_len, dim), dtype)
+    lse = np.empty((pairs, pr.q_len), dtype)
+    slices = -(-pr.q_len // pr.q_split)
     with _gemm_threads(pairs * slices), np.errstate(all="ignore"):
-        for m in range(0, q_len, q_split):
-            qb = min(q_split, q_len - m)
-            row_max = np.full((pairs, qb), -np.inf, dtype)
-            row_sum = np.zeros((pairs, qb), dtype)
-            dst = np.zeros((pairs, qb, dim), dtype)
-            num_keys = min(m + qb, kv_len) if is_causal else kv_len
-            for n in range(0, num_keys, kv_split):
-                kvb = min(kv_split, kv_len - n)
-                qk = np.empty((pairs, qb, kvb), dtype)
+        for m, qb, num_keys in pr.blocks():
+            row_max = np.full(pairs * qb, -np.inf, dtype)
+            row_sum = np.zeros(pairs * qb, dtype)
+            dst = _aligned((pairs, qb, dim), dtype, zero=True)
+            for n in range(0, num_keys, pr.kv_split):
+                kvb = min(pr.kv_split, pr.kv_len - n)
+                qk = _aligned((pairs, qb, kvb), dtype)
                 for p in range(pairs):
-                    gemm(True, False, kvb, qb, dim, 1.0, ks[p][n:], k_ld, qs[p][m:], q_ld, 0.0,
-                         qk[p], kvb)
-                if is_causal and num_keys - n <= kv_split:
+                    gemm(True, False, kvb, qb, dim, 1.0, ks[kv_of[p]][n:], k_ld, qs[p][m:], q_ld,
+                         0.0, qk[p], kvb)
+                if pr.causal_block(m, qb, n, kvb, num_keys):
                     qk = np.where(_causal_keep(m, n, qb, kvb), qk, dtype.type(-np.inf))
-                block_mask = _mask_block(mask, full_shape, m, qb, n, kvb, dtype)
-                qk = qk * s if block_mask is None else _fma(qk, s, block_mask)
+                block_mask = pr.scores_mask(m, qb, n, kvb)
+                # no mask: qk * scale; a mask: fma(qk, scale, mask) (GCC fuses the vector code)
+                qk = qk * pr.scale if block_mask is None else _fma(qk, pr.scale, block_mask)
                 rows = qk.reshape(pairs * qb, kvb)
-                old_max = row_max.reshape(-1)
-                new_max = np.maximum(rows.max(axis=1), old_max)
-                new_max = np.where(old_max > new_max, old_max, new_max)
-                live = new_max != -np.inf
+                new_max = np.maximum(rows.max(axis=1), row_max)
+                new_max = np.where(row_max > new_max, row_max, new_max)
+                live = new_max != -np.inf  # a row masked so far keeps zeros (no exp(-inf + inf))
                 probs, sums = _exp_reduce_sum(rows, np.where(live, new_max, 0))
                 probs[~live] = 0
-                factor = _std_exp(old_max - new_max)
-                total = _fma(factor, row_sum.reshape(-1), sums)
-                row_sum = np.where(live, total, row_sum.reshape(-1)).reshape(pairs, qb)
-                row_max = np.where(live, new_max, old_max).reshape(pairs, qb)
+                factor = _std_exp(row_max - new_max)
+                row_sum = np.where(live, _fma(factor, row_sum, sums), row_sum)  # fused
+                row_max = np.where(live, new_max, row_max)
                 if n > 0:
-                    scaled = dst * factor.reshape(pairs, qb, 1)
-                    dst = np.where(live.reshape(pairs, qb, 1), scaled, dst)
+                    grow = live.reshape(pairs, qb, 1)
+                    dst = np.where(grow, dst * factor.reshape(pairs, qb, 1), dst)
                 probs = probs.reshape(pairs, qb, kvb)
                 for p in range(pairs):
-                    gemm(False, False, dim, qb, kvb, 1.0, vs[p][n:], v_ld, probs[p], kvb,
+                    gemm(False, False, dim, qb, kvb, 1.0, vs[kv_of[p]][n:], v_ld, probs[p], kvb,
                          0.0 if n == 0 else 1.0, dst[p], dim)
-            row_max = np.where(row_max == -np.inf, dtype.type(0), row_max)
-            row_sum = np.where(row_sum == 0, dtype.type(1), row_sum)
+            row_max = np.where(row_max == -np.inf, dtype.type(0), row_max).reshape(pairs, qb)
+            row_sum = np.where(row_sum == 0, dtype.type(1), row_sum).reshape(pairs, qb)
             out[:, m:m + qb] = dst * (dtype.type(1) / row_sum)[:, :, None]
             lse[:, m:m + qb] = row_max + _std_log(row_sum)
-    return out.reshape(batch, heads, q_len, dim), lse.reshape(batch, heads, q_len)
+    shape = (pr.batch, pr.heads, pr.q_len)
+    return out.reshape(*shape, dim), lse.reshape(shape)
 
 
 def backward(grad: np.ndarray, q: np.ndarray, k: np.ndarray, v: np.ndarray, out: np.ndarray,
              lse: np.ndarray, mask: np.ndarray | None, is_causal: bool, scale: float
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """cpu_flash_attention_backward: (grad_q, grad_k, grad_v), each (B, H, L, D) laid out as
-    PyTorch's (zeros of (B, L, H, D), transposed)."""
-    dtype = q.dtype
-    batch, heads, q_len, dim = q.shape
-    kv_len = k.shape[2]
-    q_split, kv_split = split_sizes(q_len)
-    q_split, kv_split = min(q_split, q_len), min(kv_split, kv_len)
-    gemm = _Gemm(dtype)
-    s = float(dtype.type(scale))
-    full_shape = (batch, heads, q_len, kv_len)
-    pairs = batch * heads
+    """cpu_flash_attention_backward: (grad_q, grad_k, grad_v) shaped as q, k, v and laid out as
+    PyTorch's (zeros of (B, L, H, D), transposed). Each query pair accumulates into its key and
+    value heads in PyTorch's order: with grouped heads, the query heads sharing a key head take
+    their turns one after another (one round per position in the group)."""
+    pr = _Problem(q, k, mask, is_causal, scale)
+    dtype, dim, batch = pr.dtype, pr.dim, pr.batch
     # grad_out.transpose(1, 2).contiguous(), and the results' zeros, in (B, L, H, D) order
     go = np.ascontiguousarray(grad.transpose(0, 2, 1, 3)).transpose(0, 2, 1, 3)
-    g_q = np.zeros((batch, q_len, heads, dim), dtype).transpose(0, 2, 1, 3)
-    g_k = np.zeros((batch, kv_len, heads, dim), dtype).transpose(0, 2, 1, 3)
-    g_v = np.zeros((batch, kv_len, heads, dim), dtype).transpose(0, 2, 1, 3)
-    qs, ks, vs, gos, gqs, gks, gvs = (_pairs(a) for a in (q, k, v, go, g_q, g_k, g_v))
-    q_ld, k_ld, v_ld = _elements(q)[2], _elements(k)[2], _elements(v)[2]
-    go_ld, gq_ld, gk_ld = _elements(go)[2], _elements(g_q)[2], _elements(g_k)[2]
-    gv_ld = _elements(g_v)[2]
+    g_q = np.zeros((batch, pr.q_len, pr.heads, dim), dtype).transpose(0, 2, 1, 3)
+    g_k = np.zeros((batch, pr.kv_len, k.shape[1], dim), dtype).transpose(0, 2, 1, 3)
+    g_v = np.zeros((batch, pr.kv_len, k.shape[1], dim), dtype).transpose(0, 2, 1, 3)
+    arrays = (q, k, v, go, g_q, g_k, g_v)
+    views = [_pairs(a) for a in arrays]
+    lds = [_elements(a)[2] for a in arrays]
     d_sum = _row_dots(np.ascontiguousarray(go).reshape(-1, dim),
-                      np.ascontiguousarray(out).reshape(-1, dim)).reshape(pairs, q_len)
-    norm = lse.reshape(pairs, q_len)
-    with _gemm_threads(pairs), np.errstate(all="ignore"):
-        for m in range(0, q_len, q_split):
-            qb = min(q_split, q_len - m)
-            num_keys = min(m + qb, kv_len) if is_causal else kv_len
-            for n in range(0, num_keys, kv_split):
-                kvb = min(kv_split, kv_len - n)
-                attn = np.empty((pairs, qb, kvb), dtype)
-                for p in range(pairs):
-                    gemm(True, False, kvb, qb, dim, s, ks[p][n:], k_ld, qs[p][m:], q_ld, 0.0,
-                         attn[p], kvb)
-                block_mask = _mask_block(mask, full_shape, m, qb, n, kvb, dtype)
-                if block_mask is not None:
-                    attn = attn + block_mask
-                attn = _vec_exp(attn - norm[:, m:m + qb, None])
-                if is_causal and num_keys - n <= kv_split:
-                    attn = np.where(_causal_keep(m, n, qb, kvb), attn, dtype.type(0))
-                attn = np.ascontiguousarray(attn)
-                g_attn = np.empty((pairs, qb, kvb), dtype)
-                for p in range(pairs):
-                    gemm(False, True, dim, kvb, qb, 1.0, gos[p][m:], go_ld, attn[p], kvb, 1.0,
-                         gvs[p][n:], gv_ld)
-                    gemm(True, False, kvb, qb, dim, 1.0, vs[p][n:], v_ld, gos[p][m:], go_ld,
-                         0.0, g_attn[p], kvb)
-                g_attn = attn * (g_attn - d_sum[:, m:m + qb, None])
-                for p in range(pairs):
-                    gemm(False, False, dim, qb, kvb, s, ks[p][n:], k_ld, g_attn[p], kvb, 1.0,
-                         gqs[p][m:], gq_ld)
-                    gemm(False, True, dim, kvb, qb, s, qs[p][m:], q_ld, g_attn[p], kvb, 1.0,
-                         gks[p][n:], gk_ld)
+                      np.ascontiguousarray(out).reshape(-1, dim)).reshape(pr.pairs, pr.q_len)
+    norm = lse.reshape(pr.pairs, pr.q_len)
+    with _gemm_threads(pr.pairs), np.errstate(all="ignore"):
+        for turn in range(pr.groups):
+            chosen = [p for p in range(pr.pairs) if p % pr.heads % pr.groups == turn]
+            _backward_pairs(pr, chosen, views, lds, d_sum[chosen], norm[chosen])
     return g_q, g_k, g_v
+
+
+def _backward_pairs(pr: _Problem, chosen: list[int], views: list[list[np.ndarray]],
+                    lds: list[int], d_sum: np.ndarray, norm: np.ndarray) -> None:
+    """The backward's blocks for the chosen query pairs (no two sharing a key head)."""
+    qs, ks, vs, gos, gqs, gks, gvs = views
+    q_ld, k_ld, v_ld, go_ld, gq_ld, gk_ld, gv_ld = lds
+    dtype, dim, gemm, s = pr.dtype, pr.dim, pr.gemm, float(pr.scale)
+    count = len(chosen)
+    for m, qb, num_keys in pr.blocks():
+        for n in range(0, num_keys, pr.kv_split):
+            kvb = min(pr.kv_split, pr.kv_len - n)
+            attn = np.empty((count, qb, kvb), dtype)
+            for i, p in enumerate(chosen):
+                gemm(True, False, kvb, qb, dim, s, ks[pr.kv_of[p]][n:], k_ld, qs[p][m:], q_ld,
+                     0.0, attn[i], kvb)
+            block_mask = pr.scores_mask(m, qb, n, kvb)
+            if block_mask is not None:
+                attn = attn + block_mask[chosen]
+            attn = _vec_exp(attn - norm[:, m:m + qb, None])
+            if pr.causal_block(m, qb, n, kvb, num_keys):
+                attn = np.where(_causal_keep(m, n, qb, kvb), attn, dtype.type(0))
+            attn = np.ascontiguousarray(attn)
+            g_attn = np.empty((count, qb, kvb), dtype)
+            for i, p in enumerate(chosen):
+                kv = pr.kv_of[p]
+                gemm(False, True, dim, kvb, qb, 1.0, gos[p][m:], go_ld, attn[i], kvb, 1.0,
+                     gvs[kv][n:], gv_ld)
+                gemm(True, False, kvb, qb, dim, 1.0, vs[kv][n:], v_ld, gos[p][m:], go_ld, 0.0,
+                     g_attn[i], kvb)
+            g_attn = attn * (g_attn - d_sum[:, m:m + qb, None])
+            for i, p in enumerate(chosen):
+                kv = pr.kv_of[p]
+                gemm(False, False, dim, qb, kvb, s, ks[kv][n:], k_ld, g_attn[i], kvb, 1.0,
+                     gqs[p][m:], gq_ld)
+                gemm(False, True, dim, kvb, qb, s, qs[p][m:], q_ld, g_attn[i], kvb, 1.0,
+                     gks[kv][n:], gk_ld)
