@@ -12,6 +12,7 @@ import numpy as np
 from gradsh.engine import threads
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import _quiet, fma64, xp_of
+from gradsh.engine.functions.joining import _channels_last
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = [
@@ -174,14 +175,6 @@ class UpsampleNearestExact1DBackward0(_Nearest):
 class UpsampleNearestExact2DBackward0(_Nearest):
     node_name = "UpsampleNearestExact2DBackward0"
     exact = True
-
-
-def _channels_last(data: Array) -> bool:
-    """Whether a 4-D array is laid out channels-last (C the fastest-moving dimension)."""
-    n, c, h, w = data.shape
-    item = data.itemsize
-    return c > 1 and data.strides[1] == item and data.strides[3] == c * item and \
-        (h == 1 or data.strides[2] == w * c * item)
 
 
 def _bilinear(data: Array, weights: list[Any]) -> Array:

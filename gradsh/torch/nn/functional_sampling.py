@@ -68,7 +68,7 @@ def _sizes_and_scales(input: Tensor, size: Any, scale_factor: Any,  # noqa: A002
 def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,  # noqa: A002
                 mode: str = "nearest", align_corners: bool | None = None,
                 recompute_scale_factor: bool | None = None, antialias: bool = False) -> Tensor:
-    """F.interpolate: nearest, nearest-exact, area, linear and bilinear (bicubic, trilinear,
+    """F.interpolate: nearest, nearest-exact, area, linear, bilinear and bicubic (trilinear,
     antialiasing and 3-D inputs are not implemented in gradsh)."""
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
@@ -96,6 +96,9 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,  # no
     if (rank, mode) == (4, "bilinear") and not antialias:
         return _ops.upsample_bilinear2d(input, output_size, align_corners,  # type: ignore
                                         scales)
+    if (rank, mode) == (4, "bicubic") and not antialias:
+        return _ops.upsample_bicubic2d(input, output_size, align_corners,  # type: ignore
+                                       scales)
     for got, wanted, needs in ((3, "bilinear", 4), (3, "trilinear", 5), (4, "linear", 3),
                                (4, "trilinear", 5), (5, "linear", 3), (5, "bilinear", 4)):
         if (rank, mode) == (got, wanted):
