@@ -208,12 +208,13 @@ def _layer_norm_kernel(x: Tensor, weight: Tensor, bias: Tensor, affine: tuple[bo
                        any_layout: bool = False) -> bool:
     """Whether ATen's layer_norm kernel runs on a float32 NumPy input with float32 parameters
     (vecmath/layernorm.py reproduces it): in the default layout, or in any (`any_layout`: layer
-    norm, which runs it on a contiguous copy, input.expect_contiguous())."""
+    norm, which runs it on a contiguous copy, input.expect_contiguous(); there float64 too)."""
     data = x._data
-    if (data.__class__ is not np.ndarray or data.dtype != np.float32
+    kinds = (np.float32, np.float64) if any_layout else (np.float32,)
+    if (data.__class__ is not np.ndarray or data.dtype not in kinds
             or not (any_layout or data.flags.c_contiguous)):
         return False
-    return all(t._data.__class__ is np.ndarray and t._data.dtype == np.float32
+    return all(t._data.__class__ is np.ndarray and t._data.dtype == data.dtype
                for t, used in ((weight, affine[0]), (bias, affine[1])) if used)
 
 
@@ -315,7 +316,7 @@ class NativeLayerNormBackward0(_GroupedNorm):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         if (not F.as_tensor and getattr(self, "kernel", False) and grad.__class__ is np.ndarray
-                and grad.dtype == np.float32):
+                and grad.dtype in (np.float32, np.float64)):
             return self._backward_kernel(grad)
         if not F.as_tensor:
             return super().backward(F, grad)
@@ -341,7 +342,7 @@ class NativeLayerNormBackward0(_GroupedNorm):
         self.kernel = _layer_norm_kernel(x, weight, bias, affine, any_layout=True)
         if not self.kernel:
             return self.normalise(x, weight, bias, grouped, (1,), affine_shape, eps, affine)
-        # float32: ATen's kernel on a contiguous copy, bit for bit (vecmath/layernorm.py)
+        # float32, float64: ATen's kernel on a contiguous copy, bit for bit (vecmath/layernorm.py)
         self.keep(x, weight, grouped, (1,), affine_shape, eps, affine)
         y, mean, rstd = layernorm.forward(np.ascontiguousarray(x._data).reshape(grouped),
                                           *_flat_params(weight, bias, affine), eps)
