@@ -1,8 +1,8 @@
 """Layer norm in float32 and float64 against PyTorch 2.13's bits
-(gradsh/engine/vecmath/layernorm.py): the saved mean and rstd (RowwiseMoments' vectorised Welford cascade), the output and the three
-gradients of ATen's kernel for rows of every length from 1 to 40 and longer ones, with and
-without affine parameters, one and two threads; and an nn.LayerNorm model trained for several
-steps keeps every parameter's bits."""
+(gradsh/engine/vecmath/layernorm.py): the saved mean and rstd (RowwiseMoments' vectorised
+Welford cascade), the output and the three gradients of ATen's kernel for rows of every length
+from 1 to 40 and longer ones, with and without affine parameters, one and two threads; and an
+nn.LayerNorm model trained for several steps keeps every parameter's bits."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
 """The node of F.interpolate(mode="bicubic") without antialiasing: ATen's upsample_bicubic2d.
 
 The forward is UpSampleKernel.cpp's non-separable kernel: per output, four rows of four
-inputs, each row weighed along the width (see _weigh), the rows likewise along the height; the weights come from
-get_cubic_upsample_coefficients (A = -0.75) at the source index, with the indices clamped to
-the input. The backward is UpSampleBicubic2d.cpp's scalar loop (a file compiled without fused
-multiply-adds): every output adds (g * y_coeff) * x_coeff into its sixteen clamped inputs, in
-the loop's order.
+inputs, each row weighed along the width (see _weigh), the rows likewise along the height;
+the weights come from get_cubic_upsample_coefficients (A = -0.75) at the source index, with
+the indices clamped to the input. The backward is UpSampleBicubic2d.cpp's scalar loop (a file
+compiled without fused multiply-adds): every output adds (g * y_coeff) * x_coeff into its
+sixteen clamped inputs, in the loop's order.
 """
 
 from __future__ import annotations

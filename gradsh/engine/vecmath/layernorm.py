@@ -1,11 +1,11 @@
-"""ATen's float32 and float64 layer norm on the CPU (layer_norm_kernel.cpp, moments_utils.h), bit
-for bit, for a contiguous input seen as M rows of N.
+"""ATen's float32 and float64 layer norm on the CPU (layer_norm_kernel.cpp, moments_utils.h),
+bit for bit, for a contiguous input seen as M rows of N.
 
-Each row's mean and variance come from RowwiseMoments: Welford's update on 8-float or 4-double
-vectors (the AVX2 build the wheel runs this kernel in) over chunks of 16 vectors, the chunks merged by a
-cascade (a binary counter of partial moments), the elements past the last whole vector by
-scalar Welford steps, and finally the 8 lanes merged into that scalar state one by one.
-rstd = 1 / sqrt(var + eps) in float; y = fma((x - mean) * rstd, gamma, beta). Which
+Each row's mean and variance come from RowwiseMoments: Welford's update on 8-float or
+4-double vectors (the AVX2 build the wheel runs this kernel in) over chunks of 16 vectors, the
+chunks merged by a cascade (a binary counter of partial moments), the elements past the last
+whole vector by scalar Welford steps, and finally the lanes merged into that scalar state one
+by one. rstd = 1 / sqrt(var + eps); y = fma((x - mean) * rstd, gamma, beta). Which
 multiply-adds GCC fused was found by probing torch (each choice below was the only one that
 matched on every row tested; float64 takes the same steps, its backward's row sums folding
 the 4 lanes left to right with a partial last vector fused in).
