@@ -1,10 +1,11 @@
 """F.interpolate's linear, bilinear, bicubic and 3-D modes against PyTorch 2.13's bits
 (gradsh/engine/functions/upsampling.py, upsampling_cubic.py, upsampling3d.py): the output
-and the input's gradient for float32 and float64, 1 to 40 channels (the channels-last kernel's vectorised and
-scalar channels), contiguous and channels-last inputs, output sizes on both sides of the
-kernel choice (height + width <= 128), fractional and integer scales, align_corners, one and
-two threads; trilinear, nearest and area on 5-D inputs; bicubic's and trilinear's gradients
-against float64 finite differences; ATen's error texts for integer inputs and empty outputs."""
+and the input's gradient for float32 and float64, 1 to 40 channels (the channels-last
+kernel's vectorised and scalar channels), contiguous and channels-last inputs, output sizes on
+both sides of the kernel choice (height + width <= 128), fractional and integer scales,
+align_corners, one and two threads; trilinear, nearest and area on 5-D inputs; bicubic's and
+trilinear's gradients against float64 finite differences; ATen's error texts for integer
+inputs and empty outputs."""
 
 from __future__ import annotations
 
