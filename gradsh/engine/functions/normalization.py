@@ -206,12 +206,12 @@ def _aten_kernel(x: Tensor, weight: Tensor, bias: Tensor, running_mean: Tensor |
 
 def _layer_norm_kernel(x: Tensor, weight: Tensor, bias: Tensor, affine: tuple[bool, bool],
                        any_layout: bool = False) -> bool:
-    """Whether ATen's layer_norm kernel runs on a float32 NumPy input with float32 parameters
-    (vecmath/layernorm.py reproduces it): in the default layout, or in any (`any_layout`: layer
-    norm, which runs it on a contiguous copy, input.expect_contiguous(); there float64 too)."""
+    """Whether ATen's layer_norm (or group_norm) kernel runs on a float32 or float64 NumPy
+    input with parameters of its dtype (vecmath/layernorm.py and groupnorm.py reproduce them):
+    in the default layout, or in any (`any_layout`: layer norm, which runs it on a contiguous
+    copy, input.expect_contiguous())."""
     data = x._data
-    kinds = (np.float32, np.float64) if any_layout else (np.float32,)
-    if (data.__class__ is not np.ndarray or data.dtype not in kinds
+    if (data.__class__ is not np.ndarray or data.dtype not in (np.float32, np.float64)
             or not (any_layout or data.flags.c_contiguous)):
         return False
     return all(t._data.__class__ is np.ndarray and t._data.dtype == data.dtype
@@ -372,7 +372,7 @@ class NativeGroupNormBackward0(_GroupedNorm):
         self.kernel = _layer_norm_kernel(x, weight, bias, affine) and x.numel() > 0
         if not self.kernel:
             return self.normalise(x, weight, bias, grouped, (2,), affine_shape, eps, affine)
-        # float32 in the default layout: ATen's kernel, bit for bit (vecmath/groupnorm.py)
+        # float32, float64 in the default layout: ATen's kernel, bit for bit (groupnorm.py)
         self.keep(x, weight, grouped, (2,), affine_shape, eps, affine)
         y, mean, rstd = groupnorm.forward(x._data, groups, *_flat_params(weight, bias, affine),
                                           eps)
@@ -382,7 +382,7 @@ class NativeGroupNormBackward0(_GroupedNorm):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         # ATen's kernel, bit for bit (its group sums' tail is another code at more threads)
         if (F.as_tensor or not self.kernel or grad.__class__ is not np.ndarray
-                or grad.dtype != np.float32):
+                or grad.dtype not in (np.float32, np.float64)):
             return super().backward(F, grad)
         x = self.saved("input", ArrayOps)
         w = self.saved("weight", ArrayOps).reshape(-1) if self.affine[0] else None
