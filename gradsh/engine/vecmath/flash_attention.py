@@ -71,15 +71,12 @@ def _gemm_threads(items: int) -> Iterator[None]:
         local(before)
 
 
-_OFFSET = 0
-
-
 def _aligned(shape: tuple[int, ...], dtype: np.dtype, zero: bool = False) -> np.ndarray:
     """An array on a 64-byte boundary, as PyTorch's allocator places its buffers (MKL's gemm
     may take another path for other alignments)."""
     count = int(np.prod(shape)) * dtype.itemsize
-    raw = np.empty(count + 64 + _OFFSET, np.uint8)
-    start = (-raw.ctypes.data) % 64 + _OFFSET
+    raw = np.empty(count + 64, np.uint8)
+    start = (-raw.ctypes.data) % 64
     out = raw[start:start + count].view(dtype).reshape(shape)
     if zero:
         out[...] = 0
