@@ -110,3 +110,32 @@ def test_batchnorm_layers_train_as_torch(torch: Any, one_thread: None) -> None:
     assert _differ(our_eval, their_eval) == 0
     for mine, reference in zip(ours, theirs, strict=True):
         assert _differ(mine, reference) == 0
+
+
+@pytest.mark.parametrize("shape", [(4, 6, 5, 5), (8, 3, 7), (16, 5), (2, 4, 33), (3, 4, 1)])
+@pytest.mark.parametrize("train", [True, False], ids=["train", "eval"])
+def test_float64_batch_norm_bits(torch: Any, thread_count: int, shape: tuple[int, ...],
+                                 train: bool) -> None:
+    """float64 batch norm (vecmath/batchnorm64.py) through nn.BatchNorm1d/2d: the output, the
+    input's and parameters' gradients and the running statistics, with and without affine
+    parameters (a contiguous output gradient: ATen's contiguous kernels)."""
+    rng = np.random.default_rng(sum(shape))
+    x = rng.standard_normal(shape) * 2 + 0.3
+    grad = rng.standard_normal(shape)
+    for affine in (True, False):
+        results = []
+        for lib in (torch, gtorch):
+            kind = lib.nn.BatchNorm2d if len(shape) == 4 else lib.nn.BatchNorm1d
+            module = kind(shape[1], affine=affine).double()
+            module.train(train)
+            with lib.no_grad():
+                module.running_var.add_(lib.arange(shape[1], dtype=lib.float64) * 0.25)
+            leaf = lib.from_numpy(x.copy()).requires_grad_()
+            out = module(leaf)
+            out.backward(lib.from_numpy(grad.copy()))
+            results.append([out.detach().numpy(), leaf.grad.numpy(),
+                            module.running_mean.numpy().copy(), module.running_var.numpy().copy()]
+                           + ([module.weight.grad.numpy(), module.bias.grad.numpy()]
+                              if affine else []))
+        for theirs, ours in zip(*results, strict=True):
+            assert (ours == theirs).all()

@@ -311,3 +311,25 @@ def test_slow_conv_input_gradient_from_a_transposed_gradient(torch: Any, one_thr
         grads.append((xt.grad.numpy(), wt.grad.numpy()))
     for ours, theirs in zip(grads[1], grads[0], strict=True):
         assert np.array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("per_group", [(4, 4), (4, 8), (8, 4), (4, 12), (12, 12), (16, 4),
+                                       (24, 8), (16, 8), (8, 16)], ids=str)
+def test_grouped_conv_channel_block(torch: Any, thread_count: int,
+                                    per_group: tuple[int, int]) -> None:
+    """A grouped convolution runs each group as a convolution of its own with its channels in
+    blocks of the largest of 16, 8, 4 dividing a group's input and output channels: the
+    forward and (strides of 1) the input gradient bit for bit."""
+    c, o = per_group
+    rng = np.random.default_rng(c * 31 + o)
+    x = rng.standard_normal((2, 2 * c, 10, 10)).astype(np.float32)
+    w = rng.standard_normal((2 * o, c, 3, 3)).astype(np.float32)
+    results = []
+    for lib in (torch, gtorch):
+        leaf = lib.from_numpy(x.copy()).requires_grad_()
+        out = lib.nn.functional.conv2d(leaf, lib.from_numpy(w.copy()), padding=1, groups=2)
+        out.backward(lib.from_numpy(np.cos(np.arange(out.numel())).reshape(tuple(out.shape))
+                                    .astype(np.float32)))
+        results.append((out.detach().numpy(), leaf.grad.numpy()))
+    for theirs, ours in zip(*results):
+        assert (ours == theirs).all()

@@ -49,3 +49,26 @@ def test_group_norm_module_is_torchs(torch: Any) -> None:
         x = module.from_numpy(np.random.default_rng(3).standard_normal((6, 8, 5, 5)).astype(F32))
         outputs.append(norm(x).detach().numpy())
     assert (outputs[0].view(np.uint32) == outputs[1].view(np.uint32)).all()
+
+
+@pytest.mark.parametrize(("shape", "groups"), [
+    ((4, 6, 5, 5), 3), ((2, 8, 7), 4), ((3, 12, 3, 3), 3), ((1, 4, 33), 2), ((2, 20, 6), 4),
+    ((5, 6), 3), ((2, 32, 4, 4), 4), ((2, 18, 5), 3), ((2, 14, 5), 2)])
+def test_float64_group_norm_bits(torch: Any, thread_count: int, shape: tuple[int, ...],
+                                 groups: int) -> None:
+    """float64 group norm through F.group_norm: the output and the three gradients (the
+    kernel's steps on 4-double vectors; ds by map2_reduce_all, its partial block fused)."""
+    rng = np.random.default_rng(sum(shape) + groups)
+    x, dy = rng.standard_normal(shape), rng.standard_normal(shape)
+    w, b = rng.standard_normal(shape[1]), rng.standard_normal(shape[1])
+    for affine in (False, True):
+        results = []
+        for module in (torch, gtorch):
+            leaf = module.from_numpy(x.copy()).requires_grad_()
+            params = [module.from_numpy(p.copy()).requires_grad_() for p in (w, b)]
+            out = module.nn.functional.group_norm(leaf, groups, *(params if affine else ()))
+            out.backward(module.from_numpy(dy))
+            results.append([out.detach().numpy(), leaf.grad.numpy()]
+                           + ([p.grad.numpy() for p in params] if affine else []))
+        for theirs, mine in zip(*results, strict=True):
+            assert (mine == theirs).all()

@@ -1,8 +1,8 @@
-"""Layer norm in float32 against PyTorch 2.13's bits (gradsh/engine/vecmath/layernorm.py): the
-saved mean and rstd (RowwiseMoments' vectorised Welford cascade), the output and the three
-gradients of ATen's kernel for rows of every length from 1 to 40 and longer ones, with and
-without affine parameters, one and two threads; and an nn.LayerNorm model trained for several
-steps keeps every parameter's bits."""
+"""Layer norm in float32 and float64 against PyTorch 2.13's bits
+(gradsh/engine/vecmath/layernorm.py): the saved mean and rstd (RowwiseMoments' vectorised
+Welford cascade), the output and the three gradients of ATen's kernel for rows of every length
+from 1 to 40 and longer ones, with and without affine parameters, one and two threads; and an
+nn.LayerNorm model trained for several steps keeps every parameter's bits."""
 
 from __future__ import annotations
 
@@ -102,3 +102,33 @@ def test_layernorm_of_a_transposed_input_is_torchs(torch: Any, one_thread: None)
                         bias.grad.numpy()])
     for theirs, ours in zip(*results, strict=True):
         assert _same(ours, theirs)
+
+
+@pytest.mark.parametrize("size", list(range(1, 18)) + [33, 64, 127, 300, 1000])
+def test_float64_layer_norm_bits(torch: Any, thread_count: int, size: int) -> None:
+    """float64 takes the float kernel's steps on 4-double vectors (RowwiseMoments' Welford
+    cascade, the fused output); its backward's row sums fold the lanes left to right. The
+    output, the saved statistics and the three gradients, with and without affine
+    parameters, through F.layer_norm."""
+    rng = np.random.default_rng(size + 100)
+    rows = int(rng.integers(1, 9))
+    x = rng.standard_normal((rows, size)) * np.exp(rng.standard_normal()) + 0.3
+    w, b = rng.standard_normal(size), rng.standard_normal(size)
+    dy = rng.standard_normal((rows, size))
+    y, mean, rstd = torch.native_layer_norm(torch.from_numpy(x), (size,), torch.from_numpy(w),
+                                            torch.from_numpy(b), 1e-5)
+    ours = layernorm.forward(x, w, b, 1e-5)
+    assert (ours[0] == y.numpy()).all()
+    assert (ours[1] == mean.numpy().reshape(-1)).all()
+    assert (ours[2] == rstd.numpy().reshape(-1)).all()
+    for affine in (False, True):
+        results = []
+        for module in (torch, gtorch):
+            leaf = module.from_numpy(x.copy()).requires_grad_()
+            params = [module.from_numpy(p.copy()).requires_grad_() for p in (w, b)]
+            out = module.nn.functional.layer_norm(leaf, (size,), *(params if affine else ()))
+            out.backward(module.from_numpy(dy))
+            results.append([out.detach().numpy(), leaf.grad.numpy()]
+                           + ([p.grad.numpy() for p in params] if affine else []))
+        for theirs, mine in zip(*results, strict=True):
+            assert (mine == theirs).all()

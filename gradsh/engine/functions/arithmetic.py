@@ -739,6 +739,13 @@ class LerpBackward1(Function):
                 grad * (self.saved("end", F) - self.saved("self", F)) if need_w else None)
 
 
+def _logf(y: np.ndarray) -> np.ndarray:
+    """glibc's logf element-wise (xlogy's scalar loop on float), in y's shape."""
+    from gradsh.engine.vecmath import libm
+
+    return libm.logf(y).reshape(y.shape)
+
+
 class XlogyBackward0(Function):
     """xlogy(x, y) = x * log(y), 0 where x is 0 (unless y is NaN)."""
 
@@ -757,6 +764,10 @@ class XlogyBackward0(Function):
                 # xlogy_kernel's scalar loop: x * std::log(y), the C library's log
                 x, y = np.broadcast_arrays(x, y)
                 return np.where((x == 0) & ~np.isnan(y), 0.0, x * pointwise.D.c_log(y))
+            if pointwise.is_float32(x) and pointwise.is_float32(y):
+                # the same loop in float: glibc's logf
+                x, y = np.broadcast_arrays(x, y)
+                return np.where((x == 0) & ~np.isnan(y), np.float32(0), x * _logf(y))
             return xp.asarray(xp.where((x == 0) & ~xp.isnan(y), 0, x * xp.log(y)), dtype=dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -771,6 +782,10 @@ class XlogyBackward0(Function):
                 # at::xlogy(grad, other): its kernel's std::log, the C library's
                 log_y = pointwise.D.c_log(np.broadcast_to(y, np.broadcast_shapes(y.shape,
                                                                                  grad.shape)))
+                gx = F.where(zero, 0.0, grad * log_y)
+            elif need_x and not F.as_tensor and pointwise.is_float32(y) \
+                    and pointwise.is_float32(grad):
+                log_y = _logf(np.broadcast_to(y, np.broadcast_shapes(y.shape, grad.shape)))
                 gx = F.where(zero, 0.0, grad * log_y)
             else:
                 gx = F.where(zero, 0.0, grad * F.log(y)) if need_x else None

@@ -10,6 +10,7 @@ from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.activations import _softmax_array
 from gradsh.engine.functions.common import _quiet, c_order, xp_of
 from gradsh.engine.tensor import RESULT, Array, Function, Tensor
+from gradsh.engine.vecmath import flash_attention
 
 __all__ = ["SafeSoftmaxBackward0", "ScaledDotProductFlashAttentionForCpuBackward0",
            "BaddbmmBackward0", "attention_probabilities"]
@@ -78,40 +79,57 @@ class ScaledDotProductFlashAttentionForCpuBackward0(Function):
 
     def forward(self, q: Tensor, k: Tensor, v: Tensor, mask: Array | None, is_causal: bool,
                 scale: float, groups: int = 1) -> Array:
-        keys, values = k._data, v._data
-        if groups > 1:  # grouped-query attention: each key/value head serves `groups` heads
-            keys = xp_of(keys).repeat(keys, groups, axis=-3)
-            values = xp_of(values).repeat(values, groups, axis=-3)
-        probs = attention_probabilities(q._data, keys, scale, mask, is_causal)
-        self.scale, self.groups = scale, groups
-        if any(self.needs_input_grad):
+        self.scale, self.groups, self.is_causal, self.mask = scale, groups, is_causal, mask
+        self.kernel = flash_attention.available(q._data, k._data, v._data)
+        if self.kernel:  # ATen's kernel itself (MKL's gemm, its online softmax): its bits
+            out, self.lse = flash_attention.forward(q._data, k._data, v._data, mask, is_causal,
+                                                    scale)
+            self.out = out
+        else:
+            keys, values = k._data, v._data
+            if groups > 1:  # grouped-query attention: each key/value head serves `groups`
+                keys = xp_of(keys).repeat(keys, groups, axis=-3)
+                values = xp_of(values).repeat(values, groups, axis=-3)
+            probs = attention_probabilities(q._data, keys, scale, mask, is_causal)
             self.probs = probs
+            with _quiet():
+                out = xp_of(probs).matmul(probs, values)
+        if any(self.needs_input_grad):
             self.save("query", q)
             self.save("key", k)
             self.save("value", v)
-        with _quiet():
-            return _like_layout(xp_of(probs).matmul(probs, values), q._data)
+        return _like_layout(out, q._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         if F.as_tensor:
             raise TorchRuntimeError("derivative for aten::_scaled_dot_product_flash_attention_"
                                     "for_cpu_backward is not implemented")
         q, k, v = (self.saved(name, F) for name in ("query", "key", "value"))
+        xp = xp_of(grad)
+        if self.kernel:
+            g_q, g_k, g_v = flash_attention.backward(
+                xp.asarray(grad, dtype=q.dtype), q, k, v, self.out, self.lse, self.mask,
+                self.is_causal, self.scale)
+        else:
+            if self.groups > 1:
+                k, v = xp.repeat(k, self.groups, axis=-3), xp.repeat(v, self.groups, axis=-3)
+            g_q, g_k, g_v = self._composed_backward(grad, q, k, v)
+            if self.groups > 1:
+                g_k, g_v = (_sum_groups(g, self.groups) for g in (g_k, g_v))
+        need_q, need_k, need_v = self.needs_input_grad
+        return (g_q if need_q else None, g_k if need_k else None, g_v if need_v else None)
+
+    def _composed_backward(self, grad: Array, q: Array, k: Array, v: Array
+                           ) -> tuple[Array, Array, Array]:
+        """The gradients from the saved probabilities (without MKL: NumPy's products)."""
         probs = self.probs
         xp = xp_of(grad)
-        if self.groups > 1:
-            k, v = xp.repeat(k, self.groups, axis=-3), xp.repeat(v, self.groups, axis=-3)
         with _quiet():
             g_v = xp.matmul(xp.swapaxes(probs, -1, -2), grad)
             g_p = xp.matmul(grad, xp.swapaxes(v, -1, -2))
             g_s = probs * (g_p - (g_p * probs).sum(axis=-1, keepdims=True))
             g_s = g_s * g_s.dtype.type(self.scale)
-            g_q = xp.matmul(g_s, k)
-            g_k = xp.matmul(xp.swapaxes(g_s, -1, -2), q)
-        if self.groups > 1:
-            g_k, g_v = (_sum_groups(g, self.groups) for g in (g_k, g_v))
-        need_q, need_k, need_v = self.needs_input_grad
-        return (g_q if need_q else None, g_k if need_k else None, g_v if need_v else None)
+            return xp.matmul(g_s, k), xp.matmul(xp.swapaxes(g_s, -1, -2), q), g_v
 
 
 class BaddbmmBackward0(Function):

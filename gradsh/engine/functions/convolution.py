@@ -158,9 +158,21 @@ def _depthwise(x_shape: tuple[int, ...], w_shape: tuple[int, ...], geo: ConvGeom
 
 
 def _whole_blocks(w_shape: tuple[int, ...], groups: int) -> bool:
-    """Whether a group's input and output channels are whole blocks of 8, where oneDNN runs
-    each group as a convolution of its own (others take another kernel, not found yet)."""
+    """Whether a group's input and output channels are whole blocks of 8, where oneDNN's
+    per-group weight gradient is each group's as a convolution of its own."""
     return w_shape[1] % 8 == 0 and (w_shape[0] // groups) % 8 == 0
+
+
+def _group_block(w_shape: tuple[int, ...], groups: int) -> int | None:
+    """oneDNN's channel block for a grouped convolution: the largest of 16, 8 and 4 dividing
+    a group's input and output channels; each group then runs as a convolution of its own with
+    its summed channels in blocks of that size (forward: the input channels; backward data,
+    strides of 1: the output channels). Found by probing torch ((8, 4) channels a group: two
+    chains of 4; (24, 8): three of 8). None: another kernel, not found yet."""
+    for block in (16, 8, 4):
+        if w_shape[1] % block == 0 and (w_shape[0] // groups) % block == 0:
+            return block
+    return None
 
 
 def _exact_grouped_forward(x: Array, w: Array, bias: Array | None,
@@ -169,7 +181,8 @@ def _exact_grouped_forward(x: Array, w: Array, bias: Array | None,
     own (found by probing torch); None where a group's emulation is over the bound."""
     if _depthwise(x.shape, w.shape, geo):
         return conv.depthwise_forward(x, w, bias, geo.padding, geo.stride)
-    if not _whole_blocks(w.shape, geo.groups):
+    block = _group_block(w.shape, geo.groups)
+    if block is None:
         return None
     g = geo.groups
     c, o = x.shape[1] // g, w.shape[0] // g
@@ -189,7 +202,8 @@ def _exact_grouped_forward(x: Array, w: Array, bias: Array | None,
                 out = out + part[:, None, None]
         else:  # oneDNN's direct kernel, even for a 1x1 kernel (its 1x1 ones take no groups)
             out = conv.onednn_forward(xi, wi, part, geo.padding, geo.stride, geo.dilation,
-                                      threads.torch_threads(), kernel_1x1=False)
+                                      threads.torch_threads(), kernel_1x1=False,
+                                      ic_block=block)
         if out is None:
             return None
         outputs.append(out)
@@ -251,7 +265,8 @@ class ConvolutionBackward0(Function):
         # other grouped ones (whole blocks of channels): each group's gradients as a
         # convolution's of its own (found by probing torch; a strided one's input gradient is
         # another order: NumPy's then)
-        grouped = (float32 and geo.groups > 1 and _whole_blocks(w_shape, geo.groups)
+        block = _group_block(w_shape, geo.groups) if geo.groups > 1 else None
+        grouped = (float32 and block is not None
                    and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation, geo.groups,
                                         threads.torch_threads())
                    and conv.backward_known(geo.stride, geo.dilation))
@@ -263,7 +278,7 @@ class ConvolutionBackward0(Function):
                 gx = conv.onednn_backward_data(g, w, x_shape, geo.padding, geo.stride,
                                                geo.dilation, threads.torch_threads())
             elif grouped and geo.stride == (1, 1) and w.dtype == np.float32:
-                gx = _per_group(conv.onednn_backward_data, g, w, x_shape, geo, 1)
+                gx = _per_group(conv.onednn_backward_data, g, w, x_shape, geo, 1, block)
             elif slow and w.dtype == np.float32:
                 cols = conv.slow_backward_columns(g, w)
                 gx = None if cols is None else _col2im(cols, x_shape, w_shape, g.shape[2:], geo)
@@ -278,7 +293,7 @@ class ConvolutionBackward0(Function):
             elif exact and x.dtype == np.float32:
                 gw = conv.onednn_backward_weights(x, g, w_shape, geo.padding, geo.stride,
                                                   geo.dilation, threads.torch_threads())
-            elif grouped and x.dtype == np.float32:
+            elif grouped and _whole_blocks(w_shape, geo.groups) and x.dtype == np.float32:
                 gw = _per_group(conv.onednn_backward_weights, x, g, w_shape, geo, 0)
             elif slow and x.dtype == np.float32:
                 cols = _columns(x, (w_shape[2], w_shape[3]), geo)[0]
@@ -292,7 +307,8 @@ class ConvolutionBackward0(Function):
                 gb = conv.onednn_backward_bias(g, conv.bias_spans(
                     x_shape, w_shape, geo.padding, geo.stride, geo.dilation,
                     threads.torch_threads()))
-            elif grouped:  # (below 4 threads, each group its own thread: no split)
+            elif grouped and _whole_blocks(w_shape, geo.groups):  # (below 4 threads, each
+                # group its own thread: no split)
                 gb = conv.onednn_backward_bias(g)
             elif depthwise and (spans := conv.depthwise_bias_spans(
                     x_shape, w_shape[2:], geo.padding, geo.stride, threads.torch_threads())):
@@ -305,7 +321,7 @@ class ConvolutionBackward0(Function):
 
 
 def _per_group(kernel: Any, a: Array, b: Array, shape: tuple[int, ...], geo: ConvGeometry,
-               axis: int) -> Array | None:
+               axis: int, block: int | None = None) -> Array | None:
     """A oneDNN backward kernel (data: a = output gradient, b = weight; weights: a = input,
     b = output gradient) run on each group's channels, the results joined along `axis` (the
     result shape's channels); None where a group's is over the bound."""
@@ -321,7 +337,7 @@ def _per_group(kernel: Any, a: Array, b: Array, shape: tuple[int, ...], geo: Con
         if axis == 1:  # data: (output gradient, weight) -> the input's group
             group_shape = (shape[0], shape[1] // g, *shape[2:])
             part = kernel(own(a, 1), own(b, 0), group_shape, geo.padding, geo.stride,
-                          geo.dilation, kernel_1x1=False)
+                          geo.dilation, kernel_1x1=False, block=block or conv.IC_BLOCK)
         else:  # weights: (input, output gradient) -> the weight's group
             group_shape = (shape[0] // g, *shape[1:])
             part = kernel(own(a, 1), own(b, 1), group_shape, geo.padding, geo.stride,

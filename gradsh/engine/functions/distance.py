@@ -10,22 +10,78 @@ import numpy as np
 
 from gradsh.engine.exceptions import TorchNotImplementedError
 from gradsh.engine.functions.common import _quiet, xp_of
+from gradsh.engine.functions.cascade_sum import torch_sum
+from gradsh.engine.functions.linalg import product
+from gradsh.engine.functions.pointwise import unary
 from gradsh.engine.tensor import RESULT, Array, Function, Tensor
+from gradsh.engine.vecmath import libm, sleef, sleef_double
+from gradsh.engine.vecmath.fp import fma32
 
 __all__ = ["CdistBackward0", "CdistBackwardBackward0", "EuclideanDistBackward0"]
 
 
-def _pow32(x: Array, p: float) -> Array:
-    """powf(x, p) for float32 (glibc's is correctly rounded: float64 then one rounding)."""
-    xp = xp_of(x)
-    if x.dtype == np.float64:
-        return xp.power(x, p)
-    return xp.power(x.astype(np.float64), float(np.float32(p))).astype(x.dtype)
+def _scalar_pow(x: Array, p: float) -> Array:
+    """std::pow(x, p) on the kernel's scalar_t: glibc's powf for float (p rounded to float), its
+    pow for double; NumPy's power elsewhere (CuPy)."""
+    if x.__class__ is np.ndarray and sleef_double.available():
+        if x.dtype == np.float32:
+            return libm.powf(x, np.full(x.shape, p, np.float32)).reshape(x.shape)
+        return sleef_double.libm2("pow", x, np.full(x.shape, float(p)))
+    return xp_of(x).power(x, x.dtype.type(p))
+
+
+def _vec_pow(x: Array, p: float) -> Array:
+    """Vectorized<scalar_t>::pow (the backward's): SLEEF's powf / pow (u10)."""
+    if x.__class__ is np.ndarray and sleef_double.available():
+        if x.dtype == np.float32:
+            return sleef.powf_u10(x, np.full(x.shape, p, np.float32)).reshape(x.shape)
+        return sleef_double.sleef2("pow", x, np.full(x.shape, float(p)))
+    return xp_of(x).power(x, x.dtype.type(p))
+
+
+def _fma(a: Array, b: Array, c: Array) -> Array:
+    """agg + d * d as GCC contracted the kernel's scalar loop: one fused multiply-add."""
+    if a.__class__ is not np.ndarray:
+        return c + a * b
+    if a.dtype == np.float32:
+        return fma32(a, b, c)
+    return sleef_double.fma(a, b, c)
+
+
+def _squares_sum(diff: Array) -> Array:
+    """The p = 2 kernel's sum of squares over the last axis as GCC vectorised its loop (a
+    model, exact for up to 11 columns and some others, not past 31): blocks of 16 floats (8
+    doubles), then at most one of 8 (4) and one of 4 (2), each block's lanes fused from the
+    running sum in lane 0 and folded left to right, the rest fused one by one."""
+    if diff.__class__ is not np.ndarray:
+        return (diff * diff).sum(-1)
+    m = diff.shape[-1]
+    total = np.zeros(diff.shape[:-1], diff.dtype)
+    pos = 0
+    widths = (16, 8, 4) if diff.dtype == np.float32 else (8, 4, 2)
+    for width in widths:
+        if m - pos < width:
+            continue
+        acc = np.zeros(diff.shape[:-1] + (width,), diff.dtype)
+        acc[..., 0] = total
+        while m - pos >= width:
+            block = diff[..., pos:pos + width]
+            acc = _fma(block, block, acc)
+            pos += width
+            if width != widths[0]:
+                break
+        total = acc[..., 0]
+        for lane in range(1, width):
+            total = total + acc[..., lane]
+    for k in range(pos, m):
+        total = _fma(diff[..., k], diff[..., k], total)
+    return total
 
 
 def cdist_array(x1: Array, x2: Array, p: float) -> Array:
     """(..., r1, m) and (..., r2, m) -> (..., r1, r2): per pair, the column terms added one
-    after another in the input's dtype, then the finish (sqrt, or pow(agg, 1.0 / p) in double)."""
+    after another in the input's dtype (p = 2: _squares_sum), then the finish (sqrt, or
+    pow(agg, 1.0 / p) in double)."""
     xp = xp_of(x1)
     diff = xp.abs(x1[..., :, None, :] - x2[..., None, :, :])
     agg = xp.zeros(diff.shape[:-1], dtype=diff.dtype)
@@ -37,16 +93,18 @@ def cdist_array(x1: Array, x2: Array, p: float) -> Array:
             elif p == 1:
                 agg = agg + d
             elif p == 2:
-                agg = agg + d * d
+                return xp.sqrt(_squares_sum(diff))
             elif math.isinf(p):
                 agg = xp.maximum(agg, d)
             else:
-                agg = agg + _pow32(d, p)
+                agg = agg + _scalar_pow(xp.ascontiguousarray(d), p)
         if p == 2:
             return xp.sqrt(agg)
         if p in (0, 1) or math.isinf(p):
             return agg
-        return xp.power(agg.astype(np.float64), 1.0 / float(np.float32(p))).astype(agg.dtype)
+        # std::pow(agg, 1.0 / p): the double pow of the float sum
+        exponent = 1.0 / float(agg.dtype.type(p))
+        return _scalar_pow(agg.astype(np.float64), exponent).astype(agg.dtype)
 
 
 def cdist_backward_array(grad: Array, x1: Array, x2: Array, p: float, dist: Array) -> Array:
@@ -66,14 +124,14 @@ def cdist_backward_array(grad: Array, x1: Array, x2: Array, p: float, dist: Arra
             if p == 1:
                 term = g * sign
             elif p < 2:
-                value = sign * _pow32(xp.abs(diff), p - 1) * g / _pow32(dj, p - 1)
+                value = sign * _vec_pow(xp.abs(diff), p - 1) * g / _vec_pow(dj, p - 1)
                 term = xp.where((dj == 0) | ((diff == 0) & (p < 1)), 0, value)
             elif p == 2:
                 term = xp.where(dj == 0, 0, g * diff / dj)
             elif math.isinf(p):
                 term = g * sign * (one - xp.minimum(one, xp.ceil(xp.abs(xp.abs(diff) - dj))))
             else:
-                value = diff * _pow32(xp.abs(diff), p - 2) * g / _pow32(dj, p - 1)
+                value = diff * _vec_pow(xp.abs(diff), p - 2) * g / _vec_pow(dj, p - 1)
                 term = xp.where(dj == 0, 0, value)
             out = out + term.astype(x1.dtype)
     return out
@@ -140,16 +198,18 @@ class EuclideanDistBackward0(Function):
         self.save("result", RESULT)
         a, b = x1._data, x2._data
         xp = xp_of(a)
-        a_norm = (a * a).sum(-1, keepdims=True)
-        b_norm = (b * b).sum(-1, keepdims=True)
-        left = xp.concatenate([a * -2, a_norm, xp.ones_like(a_norm)], -1)
+        a_norm = torch_sum(a * a, -1, True, a.dtype)
+        b_norm = torch_sum(b * b, -1, True, b.dtype)
+        left = xp.concatenate([a * a.dtype.type(-2), a_norm, xp.ones_like(a_norm)], -1)
         right = xp.concatenate([b, xp.ones_like(b_norm), b_norm], -1)
-        with _quiet():
-            return xp.sqrt(xp.maximum(left @ xp.swapaxes(right, -1, -2), 0))
+        with _quiet():  # clamp_min_(0).sqrt_(): sqrt as the engine's (MKL's vsSqrt for float)
+            return unary("sqrt", xp.maximum(product(left, xp.swapaxes(right, -1, -2)), 0))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need1, need2 = self.needs_input_grad
         x1, x2, res = self.saved("x1", F), self.saved("x2", F), self.saved("result", F)
+        if not F.as_tensor:
+            return _euclidean_gradients(grad, x1, x2, res, need1, need2)
         with _quiet():
             ratio = F.masked_fill(grad / res, res == 0, 0.0)
         g1 = (x1 * F.sum(ratio, (ratio.ndim - 1,), True) - ratio @ x2) if need1 else None
@@ -160,3 +220,20 @@ class EuclideanDistBackward0(Function):
         else:
             g2 = None
         return g1, g2
+
+
+def _euclidean_gradients(grad: Array, x1: Array, x2: Array, res: Array, need1: bool,
+                         need2: bool) -> tuple[Any, Any]:
+    """_euclidean_dist_backward on arrays with ATen's sums (cascade_sum) and products (MKL):
+    ratio = grad / res (0 where res is), x1 * ratio.sum(-1) - ratio @ x2 and x2 *
+    ratio.sum(-2) - ratio^T @ x1."""
+    xp = xp_of(grad)
+    with _quiet():
+        ratio = xp.where(res == 0, grad.dtype.type(0), grad / res)
+        g1 = g2 = None
+        if need1:
+            g1 = x1 * torch_sum(ratio, -1, True, ratio.dtype) - product(ratio, x2)
+        if need2:
+            column = torch_sum(ratio, -2, False, ratio.dtype)[..., None]
+            g2 = x2 * column - product(xp.swapaxes(ratio, -1, -2), x1)
+    return g1, g2

@@ -25,7 +25,7 @@ from gradsh.engine.tensor import (
     run_backward,
     set_grad_enabled,
 )
-from gradsh.engine.vecmath import batchnorm, groupnorm, layernorm
+from gradsh.engine.vecmath import batchnorm, batchnorm64, groupnorm, layernorm
 
 __all__ = ["NativeBatchNormBackward0", "NativeLayerNormBackward0", "NativeGroupNormBackward0",
            "NativeLayerNormBackwardBackward0"]
@@ -121,8 +121,10 @@ class NativeBatchNormBackward0(Function):
                         running_mean: Tensor | None, running_var: Tensor | None,
                         training: bool, momentum: float, eps: float,
                         affine: tuple[bool, bool]) -> Array:
-        """float32 in the default layout: ATen's batch-norm kernels, bit for bit."""
+        """float32 and float64 in the default layout: ATen's batch-norm kernels, bit for bit
+        (vecmath/batchnorm.py, batchnorm64.py)."""
         data = x._data
+        kernels: Any = batchnorm64 if data.dtype == np.float64 else batchnorm
         self.axes = tuple(d for d in range(data.ndim) if d != 1)
         self.training, self.eps, self.affine = training, eps, affine
         self.save("input", x)
@@ -131,7 +133,7 @@ class NativeBatchNormBackward0(Function):
         if affine[0]:
             self.save("weight", weight)
         if training:
-            mean, invstd = batchnorm.update_stats(
+            mean, invstd = kernels.update_stats(
                 data, None if running_mean is None else running_mean._data,
                 None if running_var is None else running_var._data, momentum, eps,
                 threads.torch_threads())
@@ -141,24 +143,32 @@ class NativeBatchNormBackward0(Function):
             self.save("running_mean", running_mean)
             self.save("running_var", running_var)
             mean = running_mean._data  # type: ignore[union-attr]
-            invstd = batchnorm.eval_invstd(running_var._data, eps)  # type: ignore[union-attr]
+            variance = running_var._data  # type: ignore[union-attr]
             # the backward kernel recomputes invstd in double (batch_norm_cpu_backward)
             with np.errstate(all="ignore"):
+                double = 1.0 / np.sqrt(variance.astype(np.float64) + eps)
+                invstd = double if data.dtype == np.float64 else batchnorm.eval_invstd(
+                    variance, eps)
                 self.kernel_mean = mean.copy()
-                self.kernel_invstd = (1.0 / np.sqrt(running_var._data.astype(np.float64)  # type: ignore[union-attr]
-                                                    + eps)).astype(np.float32)
+                self.kernel_invstd = double.astype(data.dtype)
         shape = _affine_shape(data.ndim, 1, data.shape[1])
         self.mean, self.invstd = mean.reshape(shape), invstd.reshape(shape)
-        return batchnorm.transform(data, w, b, mean, invstd)
+        return kernels.transform(data, w, b, mean, invstd)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_x, need_w, need_b = self.needs_input_grad
         if (self.kernel and not F.as_tensor and grad.__class__ is np.ndarray
-                and grad.dtype == np.float32 and grad.flags.c_contiguous):
+                and grad.dtype in (np.float32, np.float64) and grad.flags.c_contiguous):
             x = self.saved("input", F)
             w = self.saved("weight", F) if self.affine[0] else None
-            gx, gw, gb = batchnorm.backward(grad, x, w, self.kernel_mean, self.kernel_invstd,
-                                            self.training, threads.torch_threads())
+            if grad.dtype == np.float64:
+                gx, gw, gb = batchnorm64.backward(grad, x, w, self.kernel_mean,
+                                                  self.kernel_invstd, self.training,
+                                                  threads.torch_threads())
+            else:
+                gx, gw, gb = batchnorm.backward(grad, x, w, self.kernel_mean,
+                                                self.kernel_invstd, self.training,
+                                                threads.torch_threads())
             return (gx if need_x else None, gw if need_w else None, gb if need_b else None)
         x = self.saved("input", F)
         if not F.as_tensor:  # (the engine rounds float16 and bfloat16 gradients once)
@@ -196,24 +206,26 @@ def _aten_kernel(x: Tensor, weight: Tensor, bias: Tensor, running_mean: Tensor |
     """Whether ATen runs its contiguous float32 kernels here (vecmath/batchnorm.py): a float32
     NumPy input in the default layout, float32 parameters and statistics."""
     data = x._data
-    if data.__class__ is not np.ndarray or data.dtype != np.float32 or not data.flags.c_contiguous:
+    if data.__class__ is not np.ndarray or data.dtype not in (np.float32, np.float64) \
+            or not data.flags.c_contiguous:
         return False
     present = [t for t, used in ((weight, affine[0]), (bias, affine[1])) if used]
     present += [t for t in (running_mean, running_var) if t is not None]
-    return all(t._data.__class__ is np.ndarray and t._data.dtype == np.float32
+    return all(t._data.__class__ is np.ndarray and t._data.dtype == data.dtype
                and t._data.flags.c_contiguous for t in present)
 
 
 def _layer_norm_kernel(x: Tensor, weight: Tensor, bias: Tensor, affine: tuple[bool, bool],
                        any_layout: bool = False) -> bool:
-    """Whether ATen's layer_norm kernel runs on a float32 NumPy input with float32 parameters
-    (vecmath/layernorm.py reproduces it): in the default layout, or in any (`any_layout`: layer
-    norm, which runs it on a contiguous copy, input.expect_contiguous())."""
+    """Whether ATen's layer_norm (or group_norm) kernel runs on a float32 or float64 NumPy
+    input with parameters of its dtype (vecmath/layernorm.py and groupnorm.py reproduce them):
+    in the default layout, or in any (`any_layout`: layer norm, which runs it on a contiguous
+    copy, input.expect_contiguous())."""
     data = x._data
-    if (data.__class__ is not np.ndarray or data.dtype != np.float32
+    if (data.__class__ is not np.ndarray or data.dtype not in (np.float32, np.float64)
             or not (any_layout or data.flags.c_contiguous)):
         return False
-    return all(t._data.__class__ is np.ndarray and t._data.dtype == np.float32
+    return all(t._data.__class__ is np.ndarray and t._data.dtype == data.dtype
                for t, used in ((weight, affine[0]), (bias, affine[1])) if used)
 
 
@@ -315,7 +327,7 @@ class NativeLayerNormBackward0(_GroupedNorm):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         if (not F.as_tensor and getattr(self, "kernel", False) and grad.__class__ is np.ndarray
-                and grad.dtype == np.float32):
+                and grad.dtype in (np.float32, np.float64)):
             return self._backward_kernel(grad)
         if not F.as_tensor:
             return super().backward(F, grad)
@@ -341,7 +353,7 @@ class NativeLayerNormBackward0(_GroupedNorm):
         self.kernel = _layer_norm_kernel(x, weight, bias, affine, any_layout=True)
         if not self.kernel:
             return self.normalise(x, weight, bias, grouped, (1,), affine_shape, eps, affine)
-        # float32: ATen's kernel on a contiguous copy, bit for bit (vecmath/layernorm.py)
+        # float32, float64: ATen's kernel on a contiguous copy, bit for bit (vecmath/layernorm.py)
         self.keep(x, weight, grouped, (1,), affine_shape, eps, affine)
         y, mean, rstd = layernorm.forward(np.ascontiguousarray(x._data).reshape(grouped),
                                           *_flat_params(weight, bias, affine), eps)
@@ -371,7 +383,7 @@ class NativeGroupNormBackward0(_GroupedNorm):
         self.kernel = _layer_norm_kernel(x, weight, bias, affine) and x.numel() > 0
         if not self.kernel:
             return self.normalise(x, weight, bias, grouped, (2,), affine_shape, eps, affine)
-        # float32 in the default layout: ATen's kernel, bit for bit (vecmath/groupnorm.py)
+        # float32, float64 in the default layout: ATen's kernel, bit for bit (groupnorm.py)
         self.keep(x, weight, grouped, (2,), affine_shape, eps, affine)
         y, mean, rstd = groupnorm.forward(x._data, groups, *_flat_params(weight, bias, affine),
                                           eps)
@@ -381,7 +393,7 @@ class NativeGroupNormBackward0(_GroupedNorm):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         # ATen's kernel, bit for bit (its group sums' tail is another code at more threads)
         if (F.as_tensor or not self.kernel or grad.__class__ is not np.ndarray
-                or grad.dtype != np.float32):
+                or grad.dtype not in (np.float32, np.float64)):
             return super().backward(F, grad)
         x = self.saved("input", ArrayOps)
         w = self.saved("weight", ArrayOps).reshape(-1) if self.affine[0] else None

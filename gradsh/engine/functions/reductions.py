@@ -376,7 +376,7 @@ class LinalgVectorNormBackward0(Function):
             if exact is not None:
                 return exact
         if ord not in (0, 2, math.inf, -math.inf) and x.__class__ is np.ndarray:
-            exact = norms.norm_p64(x, ord, dim, keepdim, threads.torch_threads())
+            exact = norms.norm_p(x, ord, dim, keepdim, threads.torch_threads())
             if exact is not None:
                 return exact
         with _quiet():

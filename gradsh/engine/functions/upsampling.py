@@ -9,8 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine import threads
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import _quiet, fma64, xp_of
+from gradsh.engine.functions.joining import _channels_last
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = [
@@ -56,6 +58,20 @@ def _fma(a: Any, b: Any, c: Any) -> Any:
     return wide.astype(a.dtype)
 
 
+def source_index(ratio: Any, out: np.ndarray) -> np.ndarray:
+    """area_pixel_compute_source_index without align_corners, before any clamping: scale *
+    (i + 0.5) - 0.5 as one fused multiply-add."""
+    half = out.dtype.type(0.5)
+    return _fma(np.full_like(out, ratio), out + half, -half)
+
+
+def floor_index(real: np.ndarray, input_size: int) -> np.ndarray:
+    """guard_index_and_lambda's index: min(floorf(real), size - 1). floorf takes a float, so a
+    double index is rounded to float first (a 17 -> 31 resize puts output 15 at
+    7.999999999999999, which floorf sees as 8)."""
+    return np.minimum(np.floor(real.astype(np.float32)).astype(np.int64), input_size - 1)
+
+
 def linear_weights(input_size: int, output_size: int, align_corners: bool,
                    scale: float | None, dtype: Any) -> tuple[np.ndarray, np.ndarray, Array,
                                                              Array]:
@@ -69,10 +85,9 @@ def linear_weights(input_size: int, output_size: int, align_corners: bool,
             else op.type(0)
         real = ratio * out
     else:
-        ratio = _scale(input_size, output_size, scale, op)
-        real = np.maximum(_fma(np.full_like(out, ratio), out + op.type(0.5), op.type(-0.5)),
+        real = np.maximum(source_index(_scale(input_size, output_size, scale, op), out),
                           op.type(0))
-    index0 = np.minimum(np.floor(real).astype(np.int64), input_size - 1)
+    index0 = floor_index(real, input_size)
     lam = np.clip(real - index0.astype(op), op.type(0), op.type(1)).astype(op)
     index1 = index0 + (index0 < input_size - 1)
     return index0, index1, (op.type(1) - lam).astype(op), lam
@@ -162,6 +177,45 @@ class UpsampleNearestExact2DBackward0(_Nearest):
     exact = True
 
 
+def _bilinear(data: Array, weights: list[Any]) -> Array:
+    """upsample_bilinear2d's float kernels. The channels-last one (channels-last input with more
+    than 3 channels, an output of height + width <= 128, or 3 channels at one thread) weighs
+    the four corners by products of the lambdas: vectors of channels as x10 w10, then x11,
+    x01, x00 fused in; the channels past the last multiple of 8 floats or 4 doubles (the part
+    of the scalar tail GCC did not vectorise) as x01 w01, then x00, x10, x11 fused in
+    (measured). The generic kernel interpolates along the width, then the
+    height: t0 w0 + t1 w1 at each level, the second product fused."""
+    (h0, h1, a0, a1), (v0, v1, b0, b1) = weights
+    dtype = data.dtype.type
+    channels = data.shape[-3]
+    if not (channels > 3 and _channels_last(data) or h0.size + v0.size <= 128
+            or threads.torch_threads() == 1 and channels == 3):
+        rows = []
+        for h in (h0, h1):
+            left, right = data[..., h[:, None], v0[None, :]], data[..., h[:, None], v1[None, :]]
+            rows.append(_fma(left, b0.astype(dtype), right * b1.astype(dtype)))
+        return _fma(rows[0], a0.astype(dtype)[:, None], rows[1] * a1.astype(dtype)[:, None])
+
+    def corners(order: tuple[int, ...]) -> Array:
+        picks = ((h0, v0, a0, b0), (h0, v1, a0, b1), (h1, v0, a1, b0), (h1, v1, a1, b1))
+        total = None
+        for k in order:
+            h, v, a, b = picks[k]
+            corner = data[..., h[:, None], v[None, :]]
+            weight = (a[:, None] * b[None, :]).astype(dtype)
+            total = corner * weight if total is None else _fma(corner, weight, total)
+        return total
+
+    vector = corners((2, 3, 1, 0))
+    full = channels - channels % (8 if data.dtype == np.float32 else 4)
+    if full == channels:
+        return vector
+    tail = corners((1, 0, 2, 3))
+    if full == 0:
+        return tail
+    return xp_of(data).concatenate([vector[..., :full, :, :], tail[..., full:, :, :]], axis=-3)
+
+
 class _Linear(Function):
     """Each output is a weighted sum of the 2 (1-D) or 4 (2-D) nearest inputs, each 2-D weight
     the product of its row's and column's."""
@@ -179,15 +233,7 @@ class _Linear(Function):
                 i0, i1, w0, w1 = self.weights[0]
                 return xp_of(data).ascontiguousarray(
                     _fma(data[..., i0], w0.astype(dtype), data[..., i1] * w1.astype(dtype)))
-            (h0, h1, a0, a1), (v0, v1, b0, b1) = self.weights
-            total = None
-            # x01 w01, then x00 w00, x10 w10, x11 w11 fused in: the compiled kernel's order
-            for h, v, a, b in ((h0, v1, a0, b1), (h0, v0, a0, b0), (h1, v0, a1, b0),
-                               (h1, v1, a1, b1)):
-                corner = data[..., h[:, None], v[None, :]]
-                weight = (a[:, None] * b[None, :]).astype(dtype)
-                total = corner * weight if total is None else _fma(corner, weight, total)
-            return xp_of(data).ascontiguousarray(total)
+            return xp_of(data).ascontiguousarray(_bilinear(data, self.weights))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         _array_only(F, self.node_name)

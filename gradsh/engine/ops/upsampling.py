@@ -1,5 +1,6 @@
-"""Upsampling: ATen's upsample_nearest1d/2d, _upsample_nearest_exact1d/2d, upsample_linear1d
-and upsample_bilinear2d (F.interpolate picks one by mode and rank); pixel_shuffle and
+"""Upsampling: ATen's upsample_nearest1d/2d, _upsample_nearest_exact1d/2d, upsample_linear1d,
+upsample_bilinear2d, upsample_bicubic2d, upsample_nearest3d, _upsample_nearest_exact3d and
+upsample_trilinear3d (F.interpolate picks one by mode and rank); pixel_shuffle and
 pixel_unshuffle."""
 
 from __future__ import annotations
@@ -10,6 +11,13 @@ from typing import Any
 from gradsh.engine import backend, dtypes
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import not_implemented_for
+from gradsh.engine.functions.joining import _channels_last
+from gradsh.engine.functions.upsampling3d import (
+    UpsampleNearest3DBackward0,
+    UpsampleNearestExact3DBackward0,
+    UpsampleTrilinear3DBackward0,
+)
+from gradsh.engine.functions.upsampling_cubic import UpsampleBicubic2DBackward0
 from gradsh.engine.functions.upsampling import (
     ChannelShuffleBackward0,
     UpsampleBilinear2DBackward0,
@@ -27,7 +35,9 @@ from gradsh.engine.ops.guard import guarded
 from gradsh.engine.tensor import Tensor
 
 __all__ = ["upsample_nearest1d", "upsample_nearest2d", "_upsample_nearest_exact1d",
-           "_upsample_nearest_exact2d", "upsample_linear1d", "upsample_bilinear2d", "pixel_shuffle",
+           "_upsample_nearest_exact2d", "upsample_linear1d", "upsample_bilinear2d",
+           "upsample_bicubic2d", "upsample_nearest3d", "_upsample_nearest_exact3d",
+           "upsample_trilinear3d", "pixel_shuffle",
            "pixel_unshuffle", "channel_shuffle", "max_unpool2d"]
 
 
@@ -51,11 +61,14 @@ def _output_size(x: Tensor, dims: int, output_size: Sequence[int] | None,
     else:
         raise TorchRuntimeError("Must specify exactly one of output_size and scale_factors")
     if any(n <= 0 for n in sizes):
+        names = ("D", "H", "W")[-dims:]
+
+        def listed(values: Sequence[int]) -> str:
+            return ", ".join(f"{name}: {n}" for name, n in zip(names, values))
+        joint = " and output" if dims == 1 else " output"
         raise TorchRuntimeError(
             f"Input and output sizes should be greater than 0, but got input "
-            f"({', '.join(f'{n}' for n in ('H', 'W')[-dims:])}): "
-            f"({', '.join(str(n) for n in x.shape[2:])}) output "
-            f"({', '.join(str(n) for n in sizes)})")
+            f"({listed(x.shape[2:])}){joint} ({listed(sizes)})")
     return sizes, scales
 
 
@@ -65,8 +78,25 @@ def _nearest(node: type, name: str, dims: int) -> Any:
                  scale_factors: Sequence[float] | None = None) -> Tensor:
         input = _check_tensor(input, name)
         sizes, scales = _output_size(input, dims, output_size, scale_factors)
+        if not (input.dtype.is_floating_point or input.dtype is dtypes.uint8):
+            raise not_implemented_for(_kernel_name(name, input, sizes), input.dtype)
         return node.apply(input, output_size=sizes, scales=scales)  # type: ignore[attr-defined]
     return upsample
+
+
+def _kernel_name(name: str, x: Tensor, sizes: tuple[int, ...]) -> str:
+    """The dispatch name in ATen's "not implemented for" error: the index computation's, or
+    for bilinear the channels-last kernel's where upsample_bilinear2d picks that kernel."""
+    if name == "upsample_bicubic2d":
+        return "compute_indices_weights_cubic"
+    if "nearest" in name:
+        if "2d" in name and (_channels_last(x._data) and x.shape[1] > 3 or sum(sizes) <= 128):
+            return "upsample_nearest2d_channels_last"
+        return "compute_indices_weights_nearest"
+    if name == "upsample_bilinear2d":
+        if _channels_last(x._data) and x.shape[1] > 3 or sum(sizes) <= 128:
+            return "upsample_bilinear2d_channels_last"
+    return "compute_indices_weights_linear"
 
 
 def _linear(node: type, name: str, dims: int) -> Any:
@@ -76,7 +106,7 @@ def _linear(node: type, name: str, dims: int) -> Any:
         input = _check_tensor(input, name)
         sizes, scales = _output_size(input, dims, output_size, scale_factors)
         if not input.dtype.is_floating_point:
-            raise not_implemented_for(f"{name}_out_frame", input.dtype)
+            raise not_implemented_for(_kernel_name(name, input, sizes), input.dtype)
         return node.apply(input, output_size=sizes,  # type: ignore[attr-defined]
                           align_corners=bool(align_corners), scales=scales)
     return upsample
@@ -90,6 +120,11 @@ _upsample_nearest_exact2d = _nearest(UpsampleNearestExact2DBackward0,
                                      "_upsample_nearest_exact2d", 2)
 upsample_linear1d = _linear(UpsampleLinear1DBackward0, "upsample_linear1d", 1)
 upsample_bilinear2d = _linear(UpsampleBilinear2DBackward0, "upsample_bilinear2d", 2)
+upsample_bicubic2d = _linear(UpsampleBicubic2DBackward0, "upsample_bicubic2d", 2)
+upsample_nearest3d = _nearest(UpsampleNearest3DBackward0, "upsample_nearest3d", 3)
+_upsample_nearest_exact3d = _nearest(UpsampleNearestExact3DBackward0,
+                                     "_upsample_nearest_exact3d", 3)
+upsample_trilinear3d = _linear(UpsampleTrilinear3DBackward0, "upsample_trilinear3d", 3)
 
 
 @guarded

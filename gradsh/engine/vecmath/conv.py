@@ -56,10 +56,11 @@ def _windows(x: np.ndarray, kh: int, kw: int, out: tuple[int, int], stride: tupl
 def onednn_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
                    padding: tuple[int, int], stride: tuple[int, int],
                    dilation: tuple[int, int], threads: int = 1, *,
-                   kernel_1x1: bool = True) -> np.ndarray | None:
+                   kernel_1x1: bool = True, ic_block: int = IC_BLOCK) -> np.ndarray | None:
     """oneDNN's direct convolution (groups of 1) on float32 NCHW `x`, or None when its
     emulation would take longer than the bound. kernel_1x1=False: a group of a grouped
-    convolution, which oneDNN runs through the direct kernel even with a 1x1 kernel."""
+    convolution, which oneDNN runs through the direct kernel even with a 1x1 kernel, its input
+    channels in blocks of `ic_block` (a grouped convolution's channel block)."""
     n, c = x.shape[0], x.shape[1]
     o, _, kh, kw = w.shape
     (ph, pw) = padding
@@ -72,16 +73,16 @@ def onednn_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
     outputs = n * o * oh * ow
     steps = c * kh * kw
     if _compiled(outputs * steps, padded.size):
-        return _compiled_forward(padded, w, bias, (oh, ow), stride, dilation)
+        return _compiled_forward(padded, w, bias, (oh, ow), stride, dilation, ic_block)
     if steps * (_STEP_US + outputs * _ELEMENT_US) > sgemm.EXACT_MAX_US:
         return None
     windows = _windows(padded, kh, kw, (oh, ow), stride, dilation)
     total = None
-    for start in range(0, c, IC_BLOCK):
+    for start in range(0, c, ic_block):
         acc = np.zeros((n, o, oh, ow), F32)
         for i in range(kh):
             for j in range(kw):
-                for ic in range(start, min(start + IC_BLOCK, c)):
+                for ic in range(start, min(start + ic_block, c)):
                     inputs = windows[i][j][:, ic][:, None]
                     weights = w[:, ic, i, j][None, :, None, None]
                     acc = fma32(np.broadcast_to(inputs, acc.shape),
@@ -221,7 +222,8 @@ def slow_backward_weights(cols: np.ndarray, gy: np.ndarray) -> np.ndarray | None
     return acc
 
 
-def data_pieces(o: int, kw: int, width: int, stride: tuple[int, int]) -> list[Piece]:
+def data_pieces(o: int, kw: int, width: int, stride: tuple[int, int],
+                block: int = IC_BLOCK) -> list[Piece]:
     """How oneDNN's backward-data kernel splits each input element's sum, found by probing
     torch: with strides of 1, output channels in blocks of 16, each block one chain over the
     kernel rows, kernel columns and its channels; a strided convolution takes all channels at
@@ -229,7 +231,7 @@ def data_pieces(o: int, kw: int, width: int, stride: tuple[int, int]) -> list[Pi
     kernel rows and the channels). Each piece's chain starts from 0; the pieces are added in
     order: (first channel, end, first kernel column, end) each."""
     if stride == (1, 1):
-        return [(start, min(start + IC_BLOCK, o), 0, kw) for start in range(0, o, IC_BLOCK)]
+        return _blocks(o, kw, block)
     if width % stride[1] == 0:
         return [(0, o, j, j + 1) for j in range(kw)]
     return [(0, o, 0, kw)]
@@ -238,14 +240,15 @@ def data_pieces(o: int, kw: int, width: int, stride: tuple[int, int]) -> list[Pi
 def onednn_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...],
                          padding: tuple[int, int], stride: tuple[int, int],
                          dilation: tuple[int, int], threads: int = 1, *,
-                         kernel_1x1: bool = True) -> np.ndarray | None:
+                         kernel_1x1: bool = True, block: int = IC_BLOCK) -> np.ndarray | None:
     """oneDNN's backward-data kernel (data_pieces: the chains from 0 that each input element's
-    sum is made of, added in order). None over the time bound. kernel_1x1: as onednn_forward's."""
+    sum is made of, added in order). None over the time bound. kernel_1x1: as onednn_forward's;
+    block: the output channels' block with strides of 1 (a grouped convolution's)."""
     n, o, oh, ow = gy.shape
     c, kh, kw = w.shape[1], w.shape[2], w.shape[3]
     (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
     h, width = x_shape[2] + 2 * ph, x_shape[3] + 2 * pw
-    pieces = data_pieces(o, kw, x_shape[3], stride)
+    pieces = data_pieces(o, kw, x_shape[3], stride, block)
     if kernel_1x1 and stride == (1, 1) and pointwise(x_shape, w.shape, padding, stride,
                                                      (oh, ow)):
         # the 1x1 kernel: the output channels in its blocks (strided: one chain, as above)
@@ -484,8 +487,8 @@ def _compiled(multiply_adds: int, columns: int) -> bool:
     return cost <= sgemm.EXACT_MAX_US * _COMPILED_BOUND
 
 
-def _blocks(count: int, kw: int) -> list[Piece]:
-    return [(start, min(start + IC_BLOCK, count), 0, kw) for start in range(0, count, IC_BLOCK)]
+def _blocks(count: int, kw: int, block: int = IC_BLOCK) -> list[Piece]:
+    return [(start, min(start + block, count), 0, kw) for start in range(0, count, block)]
 
 
 def _window_view(x: np.ndarray, kernel: tuple[int, int], out: tuple[int, int],
@@ -542,12 +545,12 @@ def _by_channel(y: np.ndarray) -> native.Gathered:
 
 def _compiled_forward(padded: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
                       out: tuple[int, int], stride: tuple[int, int],
-                      dilation: tuple[int, int]) -> np.ndarray:
+                      dilation: tuple[int, int], ic_block: int = IC_BLOCK) -> np.ndarray:
     """The blocks' chains added in order, the bias right after the first's, written into the
     output where it lies."""
     n, c = padded.shape[:2]
     o, _, kh, kw = w.shape
-    pieces = _blocks(c, kw)
+    pieces = _blocks(c, kw, ic_block)
     weights, spans = _piece_weights(w.transpose(1, 2, 3, 0), pieces)
     limits.check((n, o, *out), 4)
     base = np.ascontiguousarray(padded, F32)

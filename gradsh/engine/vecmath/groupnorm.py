@@ -1,5 +1,7 @@
-"""ATen's float32 group norm on the CPU (group_norm_kernel.cpp), bit for bit, for a contiguous
-(N, C, *) input of G groups of D = C / G channels of HxW elements.
+"""ATen's float32 and float64 group norm on the CPU (group_norm_kernel.cpp), bit for bit, for a
+contiguous (N, C, *) input of G groups of D = C / G channels of HxW elements (float64: the
+same steps on 4-double vectors, ds by map2_reduce_all with its partial block fused, the lanes
+folded left to right).
 
 Forward: each group's mean and variance from RowwiseMoments (vecmath/layernorm.py's
 `moments`); rstd = 1 / sqrt(max(var, 0) + eps) in double (eps is a double there), rounded to
@@ -23,87 +25,87 @@ from __future__ import annotations
 import numpy as np
 
 from gradsh.engine.vecmath import layernorm
-from gradsh.engine.vecmath.batchnorm import _reduce_all
-from gradsh.engine.vecmath.fp import F32, fma32
-
-LANES = 8
+from gradsh.engine.vecmath.fp import F32
+from gradsh.engine.vecmath.layernorm import _dot_rows, _fma, _lanes, _sum_rows
 
 
 def forward(x: np.ndarray, groups: int, gamma: np.ndarray | None, beta: np.ndarray | None,
             eps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """GroupNormKernelImplInternal on float32 contiguous (N, C, *): (y, mean, rstd), the
-    statistics of shape (N, G)."""
+    """GroupNormKernelImplInternal on float32 or float64 contiguous (N, C, *): (y, mean,
+    rstd), the statistics of shape (N, G)."""
     n, c = x.shape[0], x.shape[1]
     rows = x.reshape(n * groups, -1)
     mean, var = layernorm.moments(rows)
-    rstd = (1.0 / np.sqrt(np.maximum(var, F32(0)).astype(np.float64) + eps)).astype(F32)
+    rstd = (1.0 / np.sqrt(np.maximum(var, 0).astype(np.float64) + eps)).astype(x.dtype)
     if gamma is None and beta is None:
         y = (rows - mean[:, None]) * rstd[:, None]
         return y.reshape(x.shape), mean.reshape(n, groups), rstd.reshape(n, groups)
     per = c // groups
-    g = np.ones(c, F32) if gamma is None else gamma
-    b = np.zeros(c, F32) if beta is None else beta
+    g = np.ones(c, x.dtype) if gamma is None else gamma
+    b = np.zeros(c, x.dtype) if beta is None else beta
     scale = rstd.reshape(n, groups, 1) * g.reshape(groups, per)  # (N, G, D)
-    shift = fma32(-scale, np.broadcast_to(mean.reshape(n, groups, 1), scale.shape),
-                  np.broadcast_to(b.reshape(groups, per), scale.shape))
+    shift = _fma(-scale, mean.reshape(n, groups, 1), b.reshape(groups, per))
     channels = x.reshape(n, groups, per, -1)
-    y = fma32(np.broadcast_to(scale[..., None], channels.shape), channels,
-              np.broadcast_to(shift[..., None], channels.shape))
+    y = _fma(scale[..., None], channels, shift[..., None])
     return y.reshape(x.shape), mean.reshape(n, groups), rstd.reshape(n, groups)
 
 
 def _weighted_sums(values: np.ndarray, gamma: np.ndarray, serial: bool) -> np.ndarray:
     """CalcDsDb and its tail: per row of (rows, D) the sum of values * gamma, (rows,)."""
     rows, per = values.shape
-    whole = per - per % LANES
-    lanes = np.zeros((rows, LANES), F32)
-    for j in range(0, whole, LANES):
-        lanes = fma32(values[:, j:j + LANES], gamma[:, j:j + LANES], lanes)
-    total = np.zeros(rows, F32)
-    for lane in range(LANES):
+    width = _lanes(values.dtype)
+    whole = per - per % width
+    lanes = np.zeros((rows, width), values.dtype)
+    for j in range(0, whole, width):
+        lanes = _fma(values[:, j:j + width], gamma[:, j:j + width], lanes)
+    total = np.zeros(rows, values.dtype)
+    for lane in range(width):
         total = total + lanes[:, lane]
     rest = per - whole
     for j in range(whole, per):
-        if serial and rest >= 4 and j - whole < 4:
-            # GCC's 4-wide epilogue in the code parallel_for runs inline (the code its threads
-            # run fuses every step), the products rounded, then added
+        if serial and rest >= width // 2 and j - whole < width // 2:
+            # GCC's half-width epilogue in the code parallel_for runs inline (the code its
+            # threads run fuses every step), the products rounded, then added
             total = total + values[:, j] * gamma[:, j]
         else:
-            total = fma32(values[:, j], gamma[:, j], total)
+            total = _fma(values[:, j], gamma[:, j], total)
     return total
 
 
 def backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
              gamma: np.ndarray | None, threads: int = 1
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """GroupNormBackwardKernelImplInternal on float32 contiguous (N, C, *) with mean and rstd
-    of (N, G): (dx, dgamma, dbeta), the last two of (C,)."""
+    """GroupNormBackwardKernelImplInternal on float32 or float64 contiguous (N, C, *) with
+    mean and rstd of (N, G): (dx, dgamma, dbeta), the last two of (C,)."""
     n, c = x.shape[0], x.shape[1]
     groups = mean.shape[1]
     per = c // groups
     size = x.size // max(n * c, 1)
     dy_rows, x_rows = dy.reshape(n * c, size), x.reshape(n * c, size)
-    ds = _reduce_all(dy_rows * x_rows)
-    db = _reduce_all(dy_rows)
-    g = np.ones(c, F32) if gamma is None else gamma
+    # float: the products rounded, then summed; double: map2_reduce_all (a partial last block
+    # fused into the lanes)
+    ds = _sum_rows(dy_rows * x_rows) if x.dtype == F32 else _dot_rows(dy_rows, x_rows)
+    db = _sum_rows(dy_rows)
+    t = x.dtype.type
+    g = np.ones(c, x.dtype) if gamma is None else gamma
     g_rows = np.broadcast_to(g.reshape(1, groups, per), (n, groups, per)).reshape(n * groups, per)
     # (at::parallel_for runs one row, or one thread, inline: the serial code)
     serial = threads == 1 or n * groups <= 1
     ds_val = _weighted_sums(ds.reshape(n * groups, per), g_rows, serial)
     db_val = _weighted_sums(db.reshape(n * groups, per), g_rows, serial)
     m, r = mean.reshape(-1), rstd.reshape(-1)
-    s = F32(1) / F32(per * size)
-    c2 = ((fma32(db_val, m, -ds_val) * r) * r) * r * s
-    c3 = fma32(-(db_val * r), np.full_like(r, s), -(c2 * m))
+    s = t(1) / t(per * size)
+    c2 = ((_fma(db_val, m, -ds_val) * r) * r) * r * s
+    c3 = _fma(-(db_val * r), s, -(c2 * m))
     shape = (n * groups, per, size)
-    c1 = np.broadcast_to((r[:, None] * g_rows)[..., None], shape)
-    dx = fma32(c1, dy.reshape(shape), np.broadcast_to(c2[:, None, None], shape) * x.reshape(shape))
+    c1 = (r[:, None] * g_rows)[..., None]
+    dx = _fma(c1, dy.reshape(shape), c2[:, None, None] * x.reshape(shape))
     dx = dx + c3[:, None, None]
     ds, db = ds.reshape(n, c), db.reshape(n, c)
     m_c, r_c = np.repeat(mean, per, axis=1), np.repeat(rstd, per, axis=1)  # (N, C)
-    dgamma = np.zeros(c, F32)
-    dbeta = np.zeros(c, F32)
+    dgamma = np.zeros(c, x.dtype)
+    dbeta = np.zeros(c, x.dtype)
     for i in range(n):
-        dgamma = fma32(fma32(-db[i], m_c[i], ds[i]), r_c[i], dgamma)
+        dgamma = _fma(_fma(-db[i], m_c[i], ds[i]), r_c[i], dgamma)
         dbeta = dbeta + db[i]
     return dx.reshape(x.shape), dgamma, dbeta

@@ -1,70 +1,123 @@
-"""ATen's float32 layer norm on the CPU (layer_norm_kernel.cpp, moments_utils.h), bit for bit,
-for a contiguous input seen as M rows of N.
+"""ATen's float32 and float64 layer norm on the CPU (layer_norm_kernel.cpp, moments_utils.h),
+bit for bit, for a contiguous input seen as M rows of N.
 
-Each row's mean and variance come from RowwiseMoments: Welford's update on 8-float vectors (the
-AVX2 build the wheel runs this kernel in) over chunks of 16 vectors, the chunks merged by a
-cascade (a binary counter of partial moments), the elements past the last whole vector by
-scalar Welford steps, and finally the 8 lanes merged into that scalar state one by one.
-rstd = 1 / sqrt(var + eps) in float; y = fma((x - mean) * rstd, gamma, beta). Which
+Each row's mean and variance come from RowwiseMoments: Welford's update on 8-float or
+4-double vectors (the AVX2 build the wheel runs this kernel in) over chunks of 16 vectors, the
+chunks merged by a cascade (a binary counter of partial moments), the elements past the last
+whole vector by scalar Welford steps, and finally the lanes merged into that scalar state one
+by one. rstd = 1 / sqrt(var + eps); y = fma((x - mean) * rstd, gamma, beta). Which
 multiply-adds GCC fused was found by probing torch (each choice below was the only one that
-matched on every row tested).
+matched on every row tested; float64 takes the same steps, its backward's row sums folding
+the 4 lanes left to right with a partial last vector fused in).
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
-from gradsh.engine.vecmath.batchnorm import _dot_all as _dot_rows
-from gradsh.engine.vecmath.batchnorm import _reduce_all as _sum_rows
-from gradsh.engine.vecmath.fp import F32, fma32
+from gradsh.engine.vecmath import sleef_double
+from gradsh.engine.vecmath.batchnorm import _dot_all as _dot_rows32
+from gradsh.engine.vecmath.batchnorm import _reduce_all as _sum_rows32
+from gradsh.engine.vecmath.fp import F32, F64, fma32
 
 LANES = 8
 CHUNK = 16
-_RECIPROCALS = [F32(1) / F32(i + 1) for i in range(CHUNK)]
+
+
+def _fma(a: Any, b: Any, c: Any) -> np.ndarray:
+    """a * b + c rounded once in the operands' dtype (float32 or float64), broadcast."""
+    a, b, c = np.broadcast_arrays(np.asarray(a), np.asarray(b), np.asarray(c))
+    return sleef_double.fma(a, b, c) if a.dtype == F64 else fma32(a, b, c)
+
+
+def _lanes(dtype: np.dtype) -> int:
+    return LANES if dtype == F32 else LANES // 2
+
+
+def _sum_rows64(rows: np.ndarray) -> np.ndarray:
+    """vec::reduce_all(+) over each float64 row: 4 lanes block by block (a partial last block
+    into the first lanes), the lanes then folded left to right; short rows in order."""
+    n = rows.shape[1]
+    if n < 4:
+        return np.cumsum(rows, axis=1)[:, -1]
+    acc = rows[:, :4].copy()
+    full = n - n % 4
+    for d in range(4, full, 4):
+        acc += rows[:, d:d + 4]
+    if n > full:
+        acc[:, :n - full] += rows[:, full:]
+    return ((acc[:, 0] + acc[:, 1]) + acc[:, 2]) + acc[:, 3]
+
+
+def _dot_rows64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """vec::map2_reduce_all(a * b, +) over each float64 row, a partial last block fused."""
+    n = a.shape[1]
+    if n < 4 or n % 4 == 0:
+        return _sum_rows64(a * b)
+    full = n - n % 4
+    acc = a[:, :4] * b[:, :4]
+    for d in range(4, full, 4):
+        acc += a[:, d:d + 4] * b[:, d:d + 4]
+    acc[:, :n - full] = sleef_double.fma(a[:, full:], b[:, full:], acc[:, :n - full])
+    return ((acc[:, 0] + acc[:, 1]) + acc[:, 2]) + acc[:, 3]
+
+
+def _dot_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return _dot_rows32(a, b) if a.dtype == F32 else _dot_rows64(a, b)
+
+
+def _sum_rows(rows: np.ndarray) -> np.ndarray:
+    return _sum_rows32(rows) if rows.dtype == F32 else _sum_rows64(rows)
 
 
 def _merge_vectors(m0_add: int, m1_add: np.ndarray, m2_add: np.ndarray, m0: int,
                    m1: np.ndarray, m2: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     """AddMomentsVec: the (count, mean, M2) of a block merged into the running one."""
+    t = m1.dtype.type
     n = m0 + m0_add
-    c = F32(0) if n == 0 else F32(m0_add) / F32(n)
+    c = t(0) if n == 0 else t(m0_add) / t(n)
     delta = m1_add - m1
     m1 = m1 + c * delta
-    m2 = fma32(delta, (delta * c) * F32(m0), m2 + m2_add)
+    m2 = _fma(delta, (delta * c) * t(m0), m2 + m2_add)
     return n, m1, m2
 
 
 def _merge_scalar(m0_add: int, m1_add: np.ndarray, m2_add: np.ndarray, m0: int,
                   m1: np.ndarray, m2: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     """AddMoments (one lane into the scalar state)."""
+    t = m1.dtype.type
     n = m0 + m0_add
-    c = F32(0) if n == 0 else F32(m0_add) / F32(n)
+    c = t(0) if n == 0 else t(m0_add) / t(n)
     delta = m1_add - m1
-    m1 = fma32(np.full_like(delta, c), delta, m1)
+    m1 = _fma(c, delta, m1)
     term = (delta * delta) * c
-    m2 = m2 + fma32(term, np.full_like(term, F32(m0)), m2_add)
+    m2 = m2 + _fma(term, t(m0), m2_add)
     return n, m1, m2
 
 
 def moments(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """RowwiseMoments of each row of float32 (M, N): (mean, biased variance)."""
+    """RowwiseMoments of each row of float32 or float64 (M, N): (mean, biased variance)."""
     rows, size = x.shape
-    vectors = size // LANES
+    t = x.dtype.type
+    lanes = _lanes(x.dtype)
+    reciprocals = [t(1) / t(i + 1) for i in range(CHUNK)]
+    vectors = size // lanes
     chunks = -(-vectors // CHUNK)
     depth = math.ceil(math.log2(chunks)) if chunks > 1 else 0
-    zero = np.zeros((rows, LANES), F32)
+    zero = np.zeros((rows, lanes), x.dtype)
     stack = [(0, zero, zero) for _ in range(max(depth, 1))]
     for i in range(chunks):
         count = min(CHUNK, vectors - i * CHUNK)
         m1, m2 = zero, zero
         for j in range(count):
-            start = (i * CHUNK + j) * LANES
-            v = x[:, start:start + LANES]
+            start = (i * CHUNK + j) * lanes
+            v = x[:, start:start + lanes]
             delta = v - m1
-            m1 = fma32(delta, np.full_like(delta, _RECIPROCALS[j]), m1)
-            m2 = fma32(delta, v - m1, m2)
+            m1 = _fma(delta, reciprocals[j], m1)
+            m2 = _fma(delta, v - m1, m2)
         stack[0] = _merge_vectors(count, m1, m2, *stack[0])
         mask = i + 1
         level = 1
@@ -77,27 +130,28 @@ def moments(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         stack[0] = _merge_vectors(*stack[level], *stack[0])
     lane_m1, lane_m2 = stack[0][1], stack[0][2]
     m0 = 0
-    m1 = np.zeros(rows, F32)
-    m2 = np.zeros(rows, F32)
-    for k in range(vectors * LANES, size):
+    m1 = np.zeros(rows, x.dtype)
+    m2 = np.zeros(rows, x.dtype)
+    for k in range(vectors * lanes, size):
         column = x[:, k]
         delta = column - m1
         m0 += 1
-        m1 = m1 + delta / F32(m0)
+        m1 = m1 + delta / t(m0)
         m2 = m2 + delta * (column - m1)
-    for lane in range(LANES):
+    for lane in range(lanes):
         m0, m1, m2 = _merge_scalar(vectors, lane_m1[:, lane], lane_m2[:, lane], m0, m1, m2)
-    return m1, m2 / F32(size)
+    return m1, m2 / t(size)
 
 
 def forward(x: np.ndarray, gamma: np.ndarray | None, beta: np.ndarray | None,
             eps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """LayerNormKernelImplInternal on float32 (M, N): (y, mean, rstd)."""
+    """LayerNormKernelImplInternal on float32 or float64 (M, N): (y, mean, rstd)."""
+    t = x.dtype.type
     mean, var = moments(x)
-    rstd = F32(1) / np.sqrt(var + F32(eps))
-    g = np.ones(x.shape[1], F32) if gamma is None else gamma
-    b = np.zeros(x.shape[1], F32) if beta is None else beta
-    y = fma32((x - mean[:, None]) * rstd[:, None], np.broadcast_to(g, x.shape),
+    rstd = t(1) / np.sqrt(var + t(eps))
+    g = np.ones(x.shape[1], x.dtype) if gamma is None else gamma
+    b = np.zeros(x.shape[1], x.dtype) if beta is None else beta
+    y = _fma((x - mean[:, None]) * rstd[:, None], np.broadcast_to(g, x.shape),
               np.broadcast_to(b, x.shape))
     return y, mean, rstd
 
@@ -105,30 +159,32 @@ def forward(x: np.ndarray, gamma: np.ndarray | None, beta: np.ndarray | None,
 def backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
              gamma: np.ndarray | None, threads: int = 1
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """LayerNormBackwardKernelImplInternal on float32 (M, N): (dx, dgamma, dbeta)."""
+    """LayerNormBackwardKernelImplInternal on float32 or float64 (M, N): (dx, dgamma,
+    dbeta)."""
     rows, size = x.shape
-    scale = F32(1) / F32(size)
+    t = x.dtype.type
+    scale = t(1) / t(size)
     if gamma is None:
         ds, db = _dot_rows(dy, x), _sum_rows(dy)
     else:
         g = np.broadcast_to(gamma, x.shape)
         ds, db = _dot_rows(dy * x, g), _dot_rows(dy, g)
     a = rstd
-    b = (((fma32(db, mean, -ds) * a) * a) * a) * scale
-    c = fma32(-b, mean, -((db * a) * scale))
+    b = (((_fma(db, mean, -ds) * a) * a) * a) * scale
+    c = _fma(-b, mean, -((db * a) * scale))
     weighted = (a[:, None] * dy) * (1 if gamma is None else gamma)
-    dx = fma32(np.broadcast_to(b[:, None], x.shape), x, weighted) + c[:, None]
+    dx = _fma(b[:, None], x, weighted) + c[:, None]
     # dgamma and dbeta: a float buffer per thread, its rows added in order, then the buffers
-    dgamma = np.zeros(size, F32)
-    dbeta = np.zeros(size, F32)
+    dgamma = np.zeros(size, x.dtype)
+    dbeta = np.zeros(size, x.dtype)
     used = max(1, min(threads, rows))
     chunk = -(-rows // used)
     for start in range(0, rows, chunk):
-        g_buffer = np.zeros(size, F32)
-        b_buffer = np.zeros(size, F32)
+        g_buffer = np.zeros(size, x.dtype)
+        b_buffer = np.zeros(size, x.dtype)
         for i in range(start, min(start + chunk, rows)):
-            shifted = fma32(np.full(size, a[i], F32), x[i], np.full(size, -a[i] * mean[i], F32))
-            g_buffer = fma32(dy[i], shifted, g_buffer)
+            shifted = _fma(a[i], x[i], -a[i] * mean[i])
+            g_buffer = _fma(dy[i], shifted, g_buffer)
             b_buffer += dy[i]
         dgamma += g_buffer
         dbeta += b_buffer

@@ -1,5 +1,5 @@
 """ATen's float32 2-norm reduction (linalg.vector_norm, torch.norm, Tensor.norm) on the CPU, bit
-for bit, for inputs in the default contiguous layout.
+for bit, for inputs in the default contiguous layout; and the other p-norms (norm_p).
 
 norm_kernel_tensor_iterator_impl takes a vectorised path when the reduced elements of each output
 are the trailing, contiguous part of the input (is_reduce_lastdim: a whole-tensor norm, or the
@@ -102,33 +102,50 @@ def norm2(x: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool) -> np.ndar
         return np.sqrt(sums).reshape(out_shape)
 
 
-def norm_p64(x: np.ndarray, p: float, dims: tuple[int, ...] | None, keepdim: bool,
-             threads: int = 1) -> np.ndarray | None:
-    """The float64 p-norm for p other than 0, 2 and +-inf, as binary_kernel_reduce runs
-    NormOneOps (p = 1: acc + |x|) and NormOps (acc + std::pow(|x|, p), then
-    std::pow(acc, 1 / p)): each output's elements in memory order from 0 (measured: p = 1 and
-    3 match torch bit for bit). None for other dtypes, a non-contiguous x or without the
-    compiled kernels (the C library's pow); `threads`: torch.get_num_threads()."""
+def _pow(x: np.ndarray, e: float) -> np.ndarray:
+    """std::pow in the dtype: glibc's powf for float, its pow for double."""
+    if x.dtype == F32:
+        from gradsh.engine.vecmath import libm
+
+        return libm.powf(x, np.full(x.shape, e, F32)).reshape(x.shape)
     from gradsh.engine.vecmath import sleef_double
 
-    if x.dtype != np.float64 or not x.flags.c_contiguous or x.size == 0 \
+    return sleef_double.libm2("pow", x, np.full(x.shape, e))
+
+
+def norm_p(x: np.ndarray, p: float, dims: tuple[int, ...] | None, keepdim: bool,
+           threads: int = 1) -> np.ndarray | None:
+    """The float32 or float64 p-norm for p other than 0, 2 and +-inf, as binary_kernel_reduce
+    runs NormOneOps (p = 1: acc + |x|) and NormOps (acc + std::pow(|x|, p), then
+    std::pow(acc, 1 / p)) with the dtype's accumulator: each output's elements in memory order
+    from 0. One output of 32,768 elements or more at several threads is split as parallel_for
+    splits it, each piece's accumulator from 0, the pieces added in order. None for a
+    non-contiguous x or without the compiled kernels (the C library's pow); `threads`:
+    torch.get_num_threads()."""
+    from gradsh.engine.vecmath import sleef_double
+
+    if x.dtype not in (F32, np.float64) or not x.flags.c_contiguous or x.size == 0 \
             or not sleef_double.available():
         return None
     reduced = sorted(set(range(x.ndim)) if not dims else {d % max(x.ndim, 1) for d in dims})
     kept = [d for d in range(x.ndim) if d not in reduced]
-    if all(x.shape[d] == 1 for d in kept) and x.size >= 32768 and threads > 1:
-        return None  # one output split among threads: the pieces' combination is not modelled
     moved = np.transpose(x, reduced + kept)
     values = np.abs(moved.reshape((-1,) + tuple(x.shape[d] for d in kept)))
     out_shape = tuple(1 if d in reduced else x.shape[d] for d in range(x.ndim)) if keepdim \
         else tuple(x.shape[d] for d in kept)
-    total = np.zeros(values.shape[1:])
+    pieces = [(0, len(values))]
+    if all(x.shape[d] == 1 for d in kept) and x.size >= 32768 and threads > 1:
+        count = min(threads, -(-x.size // 32768))
+        size = -(-x.size // count)
+        pieces = [(start, min(start + size, x.size)) for start in range(0, x.size, size)]
+    total = np.zeros(values.shape[1:], x.dtype)
     with np.errstate(all="ignore"):
+        terms = values if p == 1 else _pow(values, p)
+        for begin, end in pieces:
+            acc = np.zeros(values.shape[1:], x.dtype)
+            for row in terms[begin:end]:
+                acc = acc + row
+            total = total + acc
         if p == 1:
-            for row in values:
-                total = total + row
             return total.reshape(out_shape)
-        exponent = np.full(values.shape[1:], float(p))
-        for row in values:
-            total = total + sleef_double.libm2("pow", row, exponent)
-        return sleef_double.libm2("pow", total, np.full(total.shape, 1.0 / p)).reshape(out_shape)
+        return _pow(total, 1.0 / p).reshape(out_shape)

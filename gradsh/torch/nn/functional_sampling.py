@@ -68,8 +68,8 @@ def _sizes_and_scales(input: Tensor, size: Any, scale_factor: Any,  # noqa: A002
 def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,  # noqa: A002
                 mode: str = "nearest", align_corners: bool | None = None,
                 recompute_scale_factor: bool | None = None, antialias: bool = False) -> Tensor:
-    """F.interpolate: nearest, nearest-exact, area, linear and bilinear (bicubic, trilinear,
-    antialiasing and 3-D inputs are not implemented in gradsh)."""
+    """F.interpolate: nearest, nearest-exact, area, linear, bilinear, bicubic and trilinear
+    (antialiasing is not implemented in gradsh)."""
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
             raise ValueError("align_corners option can only be set with the interpolating "
@@ -83,12 +83,15 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,  # no
                          "modes and requires a 4-D tensor as input")
     rank = input.dim()
     chosen = {(3, "nearest"): _ops.upsample_nearest1d, (4, "nearest"): _ops.upsample_nearest2d,
+              (5, "nearest"): _ops.upsample_nearest3d,
               (3, "nearest-exact"): _ops._upsample_nearest_exact1d,
-              (4, "nearest-exact"): _ops._upsample_nearest_exact2d}.get((rank, mode))
+              (4, "nearest-exact"): _ops._upsample_nearest_exact2d,
+              (5, "nearest-exact"): _ops._upsample_nearest_exact3d}.get((rank, mode))
     if chosen is not None:
         return chosen(input, output_size, scales)  # type: ignore[no-any-return]
-    if mode == "area" and rank in (3, 4):
-        pool = _ops.adaptive_avg_pool1d if rank == 3 else _ops.adaptive_avg_pool2d
+    pool = {3: _ops.adaptive_avg_pool1d, 4: _ops.adaptive_avg_pool2d,
+            5: _ops.adaptive_avg_pool3d}.get(rank) if mode == "area" else None
+    if pool is not None:
         return pool(input, output_size)  # type: ignore[no-any-return]
     if (rank, mode) == (3, "linear"):
         return _ops.upsample_linear1d(input, output_size, align_corners,  # type: ignore
@@ -96,6 +99,12 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,  # no
     if (rank, mode) == (4, "bilinear") and not antialias:
         return _ops.upsample_bilinear2d(input, output_size, align_corners,  # type: ignore
                                         scales)
+    if (rank, mode) == (5, "trilinear"):
+        return _ops.upsample_trilinear3d(input, output_size, align_corners,  # type: ignore
+                                         scales)
+    if (rank, mode) == (4, "bicubic") and not antialias:
+        return _ops.upsample_bicubic2d(input, output_size, align_corners,  # type: ignore
+                                       scales)
     for got, wanted, needs in ((3, "bilinear", 4), (3, "trilinear", 5), (4, "linear", 3),
                                (4, "trilinear", 5), (5, "linear", 3), (5, "bilinear", 4)):
         if (rank, mode) == (got, wanted):

@@ -1,0 +1,44 @@
+"""p-norms other than 0, 2 and +-inf (torch.norm(x, p), linalg.vector_norm) against PyTorch
+2.13's bits (gradsh/engine/vecmath/norms.py's norm_p): binary_kernel_reduce's serial
+accumulation in the dtype (float32 included: L1 regularisation's torch.norm(w, 1)), pow from
+the C library, a single output of 32,768 elements or more split among the threads as
+parallel_for splits it; and the L1 norm's gradient."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("p", [1, 3, 0.5, 1.5, -1])
+def test_p_norm_bits(torch: Any, thread_count: int, dtype: str, p: float) -> None:
+    import gradsh.torch as gtorch
+
+    rng = np.random.default_rng(int(p * 10) + 50)
+    for shape, dims in (((300, 70), (None, 1, 0)), ((70000,), (None,)),
+                        ((5, 7, 9), (None, 1, 0, (0, 1))), ((200, 300), (None, 1))):
+        for dim in dims:
+            x = rng.standard_normal(shape).astype(dtype)
+            theirs = torch.norm(torch.from_numpy(x), p=p, dim=dim).numpy()
+            ours = gtorch.norm(gtorch.from_numpy(x), p=p, dim=dim).numpy()
+            assert (ours == theirs).all(), (shape, dim)
+            theirs = torch.linalg.vector_norm(torch.from_numpy(x), ord=p, dim=dim).numpy()
+            ours = gtorch.linalg.vector_norm(gtorch.from_numpy(x), ord=p, dim=dim).numpy()
+            assert (ours == theirs).all(), (shape, dim)
+
+
+def test_l1_regularisation_gradient(torch: Any, thread_count: int) -> None:
+    import gradsh.torch as gtorch
+
+    x = np.random.default_rng(1).standard_normal((64, 33)).astype(np.float32)
+    results = []
+    for lib in (torch, gtorch):
+        w = lib.from_numpy(x.copy()).requires_grad_()
+        loss = lib.norm(w, 1) * 0.01 + lib.norm(w, p=1, dim=1).sum()
+        loss.backward()
+        results.append((loss.detach().numpy(), w.grad.numpy()))
+    for theirs, ours in zip(*results):
+        assert (ours == theirs).all()
