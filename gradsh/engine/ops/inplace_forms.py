@@ -23,7 +23,7 @@ from gradsh.engine.ops.guard import guarded, unguarded
 from gradsh.engine.ops.linalg import addmm
 from gradsh.engine.ops.strided import as_strided
 from gradsh.engine.tensor import Tensor, apply_inplace, check_inplace
-from gradsh.engine.inplace import check_writable
+from gradsh.engine.inplace import _can_cast, check_writable
 
 __all__ = [
     "tril_", "triu_", "cumsum_", "cumprod_", "eq_", "ne_", "lt_", "le_", "gt_", "ge_",
@@ -129,7 +129,7 @@ def _not_implemented_inplace(a: Tensor, result: Tensor, operands: tuple[Tensor, 
 def floor_divide_(a: Tensor, other: TensorLike) -> Tensor:
     operand = as_tensor_operand(other)
     result = unguarded(floor_divide)(a, operand)
-    if dtypes.promote_types(a.dtype, result.dtype) is not a.dtype:
+    if not _can_cast(result.dtype, a.dtype):
         raise TorchRuntimeError(f"result type {result.dtype.short} can't be cast to the "
                                 f"desired output type {a.dtype.short}")
     return _not_implemented_inplace(a, result, (operand,), "floor_divide_")
