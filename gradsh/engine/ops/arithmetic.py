@@ -52,6 +52,7 @@ from gradsh.engine.ops.arguments import (
     as_tensor_operand,
     checked_fill,
     is_number,
+    tensor_operand,
     wrap_dim,
 )
 from gradsh.engine.ops.guard import alias, guarded
@@ -309,7 +310,7 @@ def square(a: Tensor) -> Tensor:
 @guarded
 def atan2(a: Tensor, b: Tensor) -> Tensor:
     a = _check_tensor(a, "atan2")
-    b = as_tensor_operand(b)
+    b = tensor_operand(b)
     return Atan2Backward0.apply(a, b)
 
 
@@ -459,7 +460,7 @@ def fmod_(a: Tensor, other: TensorLike) -> Tensor:
 
 @guarded
 def atan2_(a: Tensor, other: Tensor) -> Tensor:
-    return apply_inplace(Atan2Backward0, a, as_tensor_operand(other))
+    return apply_inplace(Atan2Backward0, a, tensor_operand(other))
 
 
 @guarded

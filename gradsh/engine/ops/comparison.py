@@ -11,7 +11,8 @@ from gradsh.engine import meta
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.functions.common import broadcast_shapes, result_dtype, xp_of
 from gradsh.engine.functions.comparison import _Bitwise, _Compare
-from gradsh.engine.ops.arguments import OperandTypeError, TensorLike, _plain, as_tensor_operand
+from gradsh.engine.ops.arguments import (OperandTypeError, TensorLike, _plain, as_tensor_operand,
+                                         tensor_operand)
 from gradsh.engine.ops.guard import alias, guarded
 from gradsh.engine.tensor import Tensor, apply_inplace, check_inplace
 
@@ -162,7 +163,7 @@ def logical_not(a: Tensor) -> Tensor:
 
 
 def _logical(op: Callable[..., Any], a: Tensor, b: Tensor) -> Tensor:
-    a_, b_ = as_tensor_operand(a), as_tensor_operand(b)
+    a_, b_ = as_tensor_operand(a), tensor_operand(b)
     broadcast_shapes(a_, b_)
     return _plain(op(a_._data, b_._data), a_.device)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -130,6 +131,23 @@ def _operand_error(name: str, error: OperandTypeError, args: tuple[Any, ...],
             return TorchTypeError(f"{name}(): argument 'other' (position {i if method else i + 1})"
                                   f" must be Tensor, not {_type_name(value)}")
     return error
+
+
+def _method_position(name: str, error: TorchTypeError) -> TorchTypeError:
+    """A function's "argument 'other' (position 2) must be Tensor" as its method form words
+    it: the tensor is self there, so the position counts from the next argument."""
+    text = str(error)
+    head = f"{name}(): argument '"
+    if not text.startswith(head):
+        return error
+    match = _POSITION.match(text, len(head))
+    if match is None or int(match.group(1)) < 2:
+        return error
+    return TorchTypeError(f"{text[:match.start(1)]}{int(match.group(1)) - 1}"
+                          f"{text[match.end(1):]}")
+
+
+_POSITION = re.compile(r"[^']*' \(position (\d+)\)")
 
 
 # What reads no element of its tensors (views and metadata): allowed on a view of any size,
@@ -307,6 +325,8 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
         if isinstance(error, OperandTypeError):
             raise _operand_error(name, error, args, method) from None
         if torch_error:
+            if method and isinstance(error, TorchTypeError):
+                raise _method_position(name, error)
             raise error
         if "got an unexpected keyword argument" in str(error):
             # no overload takes the keyword: PyTorch's parser says so in Python's words

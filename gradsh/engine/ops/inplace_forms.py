@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.attention import BaddbmmBackward0
 from gradsh.engine.functions.inplace_forms import NotImplementedInplace, comparison_node
@@ -137,6 +136,7 @@ def floor_divide_(a: Tensor, other: TensorLike) -> Tensor:
 
 @guarded
 def heaviside_(a: Tensor, values: Tensor) -> Tensor:
+    _check_tensor(values, "heaviside_", "values", 2)
     result = unguarded(heaviside)(a, values)
     return _not_implemented_inplace(a, result, (values,), "heaviside_")
 

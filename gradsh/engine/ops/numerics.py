@@ -41,6 +41,7 @@ from gradsh.engine.ops.arguments import (
     as_tensor_operand,
     is_number,
     normalize_dims,
+    tensor_operand,
     wrap_dim,
 )
 from gradsh.engine.ops.arithmetic import div
@@ -95,7 +96,8 @@ fix_ = alias(trunc_, "fix_")
 
 def _binary(cls: type, fname: str, inplace: bool = False,
             scalar_cls: type | None = None) -> Callable[..., Tensor]:
-    """A binary op; with `scalar_cls`, a number as other is that node's parameter."""
+    """A binary op; with `scalar_cls`, a number as other is that node's parameter, without,
+    other must be a tensor (PyTorch has no Number overload)."""
 
     def op(a: Tensor, other: Any) -> Tensor:
         a = _check_tensor(a, fname)
@@ -103,7 +105,7 @@ def _binary(cls: type, fname: str, inplace: bool = False,
             if inplace:
                 return apply_inplace(scalar_cls, a, other=float(other))
             return scalar_cls.apply(a, other=float(other))
-        b = as_tensor_operand(other)
+        b = tensor_operand(other)
         return apply_inplace(cls, a, b) if inplace else cls.apply(a, b)
 
     op.__name__ = fname
