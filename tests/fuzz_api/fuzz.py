@@ -61,18 +61,21 @@ def mask(text: str) -> str:
 class Side:
     """One implementation of torch, run in this process."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, pin_threads: bool = True) -> None:
+        """`pin_threads`: set one intra-op thread (a test pins both sides itself instead)."""
         self.name = name
         if name == "torch":
             import torch
-            torch.set_num_threads(1)
+            if pin_threads:
+                torch.set_num_threads(1)
             self.module = torch
             self.context = contextlib.nullcontext
         else:
             from gradsh import pyrun
             from gradsh.engine import threads
             import gradsh.torch
-            threads.set_torch_threads(1)
+            if pin_threads:
+                threads.set_torch_threads(1)
             self.module = gradsh.torch
             self.context = pyrun.torch_engine
 
