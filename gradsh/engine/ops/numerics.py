@@ -126,6 +126,8 @@ fmin = _binary(FminBackward0, "fmin")
 @guarded
 def nansum(a: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     a = _check_tensor(a, "nansum")
+    if dtype is None and not a.dtype.is_floating_point:
+        dtype = dtypes.int64  # as sum: integers and bools are summed in int64
     if dtype is not None:
         a = a.to(dtype)
     dims = None if dim is None else (normalize_dims(dim, a.ndim) or None)

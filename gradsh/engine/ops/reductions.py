@@ -17,7 +17,7 @@ from gradsh.engine.exceptions import (
     TorchRuntimeError,
     warn,
 )
-from gradsh.engine.functions.common import xp_of
+from gradsh.engine.functions.common import not_implemented_for, xp_of
 from gradsh.engine.functions.reductions import (
     AmaxBackward0,
     AminBackward0,
@@ -189,8 +189,12 @@ def prod(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: DType | None 
     if dtype is not None:
         a = to(a, dtype)
     if dim is None:
-        return ProdBackward0.apply(a)
-    return ProdBackward1.apply(a, dim=wrap_dim(dim, a.ndim), keepdim=keepdim)
+        result = ProdBackward0.apply(a)
+    else:
+        result = ProdBackward1.apply(a, dim=wrap_dim(dim, a.ndim), keepdim=keepdim)
+    if dtype is not None and result.dtype is not dtype:  # an integer or bool dtype= is kept
+        result = to(result, dtype)
+    return result
 
 
 @guarded
@@ -333,6 +337,8 @@ def cumsum(a: Tensor, dim: int, dtype: DType | None = None) -> Tensor:
     d = wrap_dim(dim, a.ndim)
     if dtype is None:
         dtype = a.dtype if a.dtype.is_floating_point else dtypes.int64
+    elif dtype is dtypes.bool_:
+        raise not_implemented_for("cumsum_out_cpu", dtype)
     return CumsumBackward0.apply(a, dim=d, dtype=dtype)
 
 
@@ -342,6 +348,8 @@ def cumprod(a: Tensor, dim: int, dtype: DType | None = None) -> Tensor:
     d = wrap_dim(dim, a.ndim)
     if dtype is None:
         dtype = a.dtype if a.dtype.is_floating_point else dtypes.int64
+    elif dtype is dtypes.bool_:
+        raise not_implemented_for("cumprod_out_cpu", dtype)
     return CumprodBackward0.apply(a, dim=d, dtype=dtype)
 
 
