@@ -85,6 +85,17 @@ REGRESSIONS = {
                         "torch.ones(2).prod(0, dtype=torch.bool))",
     "nansum_integers_in_int64": "print(repr(torch.tensor([[3], [4]], dtype=torch.uint8).nansum(-2, "
                                 "keepdim=True)), repr(torch.tensor([True]).nansum()))",
+    "rpow_0d": "print(2.0 ** torch.tensor(-2, dtype=torch.int8), 2.5 ** torch.tensor(3.0), "
+               "2.5 ** torch.tensor(3.0, dtype=torch.float64))",
+    # indexing: a string index, index_put's checks in PyTorch's order (shape, dtype, bounds)
+    "string_index": "print(torch.ones(2, 2)['a'])",
+    "string_index_set": "x = torch.ones(2, 2)\nx[0, b'a'] = 1",
+    "index_put_dtype_before_bounds": "a = torch.tensor([-6], dtype=torch.int32)\n"
+                                     "a[[[0, 1]]] = torch.tensor(2.5)",
+    "index_put_shape_before_dtype": "a = torch.tensor([False, True, False])\n"
+                                    "a[[[0, 1]]] = torch.zeros(3)",
+    "index_put_none_list": "a = torch.ones(3)\na[None, [1]] = torch.zeros(3)",
+    "index_put_method_position": "print(torch.ones(2).index_put_((torch.tensor([0]),), 5.))",
 }
 
 

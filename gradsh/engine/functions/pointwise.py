@@ -424,15 +424,17 @@ def pow_tensor(x: Array, exponent: Array) -> Array | None:
 
 def rpow(base: float, exponent: Array) -> Array | None:
     """torch.pow(number, float32 tensor), else None. pow_Scalar allocates its output contiguous
-    whatever the exponent's layout, and the loop follows the output."""
+    whatever the exponent's layout, and the loop follows the output. (The kernels flatten a
+    0-d exponent: the result takes its shape back.)"""
     if is_float64(exponent):
-        return D.rpow(base, exponent, threads=_n())
+        return D.rpow(base, exponent, threads=_n()).reshape(exponent.shape)
     if not is_float32(exponent):
         return None
     b = np.broadcast_to(np.asarray(base, np.float32), exponent.shape)
     layout = loop_mask(exponent.shape, [(0,) * exponent.ndim, K.strides(exponent)], _n(),
                          contiguous_output=True)
-    return np.ascontiguousarray(K.pow(b, exponent, simd=layout, threads=_n()))
+    out = K.pow(b, exponent, simd=layout, threads=_n())
+    return np.ascontiguousarray(out).reshape(exponent.shape)
 
 
 def float64_binary(name: str, a: Array, b: Array, **options: Any) -> Array | None:

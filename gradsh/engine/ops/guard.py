@@ -133,15 +133,19 @@ def _operand_error(name: str, error: OperandTypeError, args: tuple[Any, ...],
     return error
 
 
-def _method_position(name: str, error: TorchTypeError) -> TorchTypeError:
-    """A function's "argument 'other' (position 2) must be Tensor" as its method form words
-    it: the tensor is self there, so the position counts from the next argument."""
+def _method_position(name: str, error: TorchTypeError, given: tuple[Any, ...]) -> TorchTypeError:
+    """A function's "argument 'other' (position 2) must be Tensor, not float" as its method
+    form words it: the tensor is self there, so the position counts from the next argument.
+    (Only where the function's position names the value the message names: `given` has self
+    first, so given[N - 1] is the function's argument N.)"""
     text = str(error)
     head = f"{name}(): argument '"
     if not text.startswith(head):
         return error
     match = _POSITION.match(text, len(head))
-    if match is None or int(match.group(1)) < 2:
+    if match is None or int(match.group(1)) < 2 or int(match.group(1)) > len(given):
+        return error
+    if not text.endswith(f", not {_type_name(given[int(match.group(1)) - 1])}"):
         return error
     return TorchTypeError(f"{text[:match.start(1)]}{int(match.group(1)) - 1}"
                           f"{text[match.end(1):]}")
@@ -374,7 +378,7 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
                 if str(error).startswith(_DIM_TYPE):
                     raise _dim_type_error(name, error, given, keywords, method) from None
                 if method:
-                    raise _method_position(name, error)
+                    raise _method_position(name, error, given)
             raise error
         if not overloaded and isinstance(error, TypeError):
             parser_error = _python_signature_error(name, str(error), method, keywords)

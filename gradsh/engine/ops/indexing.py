@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -65,7 +65,9 @@ __all__ = [
 ]
 
 
-def _index_error(obj: Any) -> TorchIndexError:
+def _index_error(obj: Any) -> TorchIndexError | TorchTypeError:
+    if isinstance(obj, (str, bytes)):  # PyTorch reads a string as a sequence: tensor data
+        return TorchTypeError(f"new(): invalid data type '{_type_name(obj)}'")
     return TorchIndexError(
         "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
         f"valid indices (got {_type_name(obj)})"
@@ -231,11 +233,13 @@ def _normalize_key(key: Any) -> tuple[Any, ...]:
     return (key,)
 
 
-def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
+def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]],
+                  before_bounds: Callable[[tuple[int, ...]], None] | None = None
                   ) -> tuple[tuple[Any, ...], list[Tensor]]:
     """The NumPy key for PyTorch's advanced index step, with its errors in PyTorch's order:
-    the number of indices, each mask's shape, broadcasting, then (only if the result has
-    elements) the bounds, naming the index's ordinal among the index tensors."""
+    the number of indices, each mask's shape, broadcasting, `before_bounds` (given the
+    result's shape: index_put's checks of the value), then (only if the result has elements)
+    the bounds, naming the index's ordinal among the index tensors."""
     entries = advanced[-1][0] + 1
     if entries > sliced.ndim:
         raise TorchIndexError(
@@ -290,7 +294,10 @@ def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
     for d in range(sliced.ndim):
         if d >= len(key) or not isinstance(key[d], np.ndarray):
             rest *= sliced.shape[d]
-    limits.check(_indexed_shape(sliced.shape, key, broadcast), sliced._data.dtype.itemsize)
+    indexed = _indexed_shape(sliced.shape, key, broadcast)
+    limits.check(indexed, sliced._data.dtype.itemsize)
+    if before_bounds is not None:
+        before_bounds(indexed)
     if rest * int(np.prod(broadcast, dtype=np.int64)) > 0:
         # the kernel checks element by element, each index in turn
         bad = [np.broadcast_to((a < -size) | (a >= size), broadcast).reshape(-1)
@@ -442,7 +449,6 @@ def setitem(t: Tensor, key: Any, value: Any) -> Tensor:
     if not advanced:
         _copy_to(sliced, v)
         return t
-    np_key, saved = _advanced_key(sliced, advanced)
     stripped = _strip_leading_ones(v.shape)
     if stripped != v.shape:
         v = view(v, stripped)
@@ -451,11 +457,23 @@ def setitem(t: Tensor, key: Any, value: Any) -> Tensor:
         # ATen's index_put_ fills through one boolean mask with the value's item(), which
         # takes the destination's dtype (canDispatchToMaskedFill)
         v = to(v, sliced.dtype)
-    if v.dtype is not sliced.dtype:
-        raise TorchRuntimeError(
-            "Index put requires the source and destination dtypes match, got "
-            f"{sliced.dtype.short} for the destination and {v.dtype.short} for the source."
-        )
+
+    def check_value(indexed: tuple[int, ...]) -> None:
+        """index_put_'s checks, in its order: the value's shape, then its dtype (before the
+        indices' bounds)."""
+        lead = len(indexed) - v.ndim
+        if lead < 0 or any(n not in (1, m) for n, m in zip(v.shape, indexed[lead:])):
+            raise TorchRuntimeError(
+                f"shape mismatch: value tensor of shape [{', '.join(map(str, v.shape))}] "
+                f"cannot be broadcast to indexing result of shape "
+                f"[{', '.join(map(str, indexed))}]")
+        if v.dtype is not sliced.dtype:
+            raise TorchRuntimeError(
+                "Index put requires the source and destination dtypes match, got "
+                f"{sliced.dtype.short} for the destination and {v.dtype.short} for the source."
+            )
+
+    np_key, saved = _advanced_key(sliced, advanced, check_value)
     apply_inplace(IndexPutBackward0, sliced, v, key=np_key, indices=saved)
     return t
 
