@@ -96,6 +96,20 @@ REGRESSIONS = {
                                     "a[[[0, 1]]] = torch.zeros(3)",
     "index_put_none_list": "a = torch.ones(3)\na[None, [1]] = torch.zeros(3)",
     "index_put_method_position": "print(torch.ones(2).index_put_((torch.tensor([0]),), 5.))",
+    # index functions' checks and texts
+    "index_select_inner_dim_bounds": "print(torch.ones(2, 3).index_select(1, "
+                                     "torch.tensor([0, 7, -1])))",
+    "index_add_float_index": "print(torch.ones(3).index_add(0, torch.tensor([1.0]), "
+                             "torch.ones(1)))",
+    "index_add_count": "print(torch.ones(3).index_add(0, torch.tensor([0, 1]), torch.ones(1)))",
+    "index_add_dtypes": "print(torch.ones(3, dtype=torch.int32).index_add(0, "
+                        "torch.tensor([0, 1]), torch.ones(2, dtype=torch.long)))",
+    "index_add_negative": "print(torch.ones(3).index_add(0, torch.tensor([-1]), torch.ones(1)))",
+    "index_fill_int32_index": "print(torch.ones(3).index_fill(0, torch.tensor([1], "
+                              "dtype=torch.int32), 2))",
+    "take_int32_index": "print(torch.ones(3).take(torch.tensor([1], dtype=torch.int32)))",
+    "take_along_dim_dtype": "print(torch.take_along_dim(torch.ones(3), torch.tensor([1.0]), 0))",
+    "take_along_dim_ndim": "print(torch.take_along_dim(torch.ones(2, 3), torch.tensor([1]), 1))",
 }
 
 

@@ -526,9 +526,14 @@ def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
         raise TorchIndexError("index_select(): Index is supposed to be a vector")
     d = wrap_dim(dim, a.ndim)
     size = a.shape[d] if a.ndim else 1
-    data = index._data.reshape(-1)
+    data = backend.to_host(index._data).reshape(-1)
     if data.size and (int(data.min()) < 0 or int(data.max()) >= size):
-        raise TorchIndexError("index out of range in self")
+        if d == 0 or a.ndim <= 1:
+            raise TorchIndexError("index out of range in self")
+        # the kernel for an inner dim names the first index out of bounds
+        bad = int(data[(data < 0) | (data >= size)][0])
+        raise TorchRuntimeError(f"INDICES element is out of DATA bounds, id={bad} "
+                                f"axis_dim={size}")
     return IndexSelectBackward0.apply(a, dim=d, index=index)
 
 
@@ -545,6 +550,9 @@ def masked_select(a: Tensor, mask: Tensor) -> Tensor:
 @guarded
 def take(a: Tensor, index: Tensor) -> Tensor:
     a = _check_tensor(a, "take")
+    if isinstance(index, Tensor) and index.dtype is not dtypes.int64:
+        raise TorchRuntimeError(f"take(): Expected a long tensor for index, but got "
+                                f"{index.dtype.short}")
     index = _index_tensor(index, "take")
     n = a.numel()
     data = backend.to_host(index._data)
@@ -573,6 +581,8 @@ def _dim_index(a: Tensor, dim: int, index: Tensor,
 def _index_fill(a: Tensor, dim: int, index: Tensor, value: Any, fname: str,
                 inplace: bool) -> Tensor:
     a = _check_tensor(a, fname)
+    if isinstance(index, Tensor) and index.dtype is not dtypes.int64:
+        raise TorchIndexError("index_fill_(): Expected dtype int64 for index.")
     index = _index_tensor(index, fname)
     d, wrapped = _dim_index(a, dim, index, TorchIndexError)
     flat = reshape(wrapped, (-1,))
@@ -712,12 +722,40 @@ def scatter_reduce_(a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str
     return _scatter_reduce(a, dim, index, src, reduce, include_self, "scatter_reduce_", True)
 
 
+def _index_add_meta(a: Tensor, d: int, index: Any, source: Tensor) -> None:
+    """index_add's meta function's checks, in its order (its messages name index_add_)."""
+    if not isinstance(index, Tensor):
+        raise TorchTypeError(f"index_add(): argument 'index' must be Tensor, not "
+                             f"{type(index).__name__}")
+    if index.ndim > 1:
+        raise TorchIndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+                              f"{index.ndim} with type: {index.dtype.short} and size: "
+                              f"[{', '.join(map(str, index.shape))}]")
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise TorchRuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+                                f"{index.dtype.short}")
+    if a.dtype is not source.dtype:
+        raise TorchRuntimeError(f"index_add_(): self ({a.dtype.short}) and source "
+                                f"({source.dtype.short}) must have the same scalar type")
+    if d != 0 and d >= source.ndim:
+        raise TorchRuntimeError(f"index_add_(): Indexing dim {d} is out of bounds of the source "
+                                f"tensor with dim {source.ndim}")
+    count = source.shape[d] if source.ndim else 1
+    if index.numel() != count:
+        raise TorchRuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be "
+                                f"equal to source.size(dim): ({count}), for dim: {d}")
+
+
 def _index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Number, fname: str,
                inplace: bool) -> Tensor:
     a = _check_tensor(a, fname)
-    index = _index_tensor(index, fname)
     source = _check_tensor(source, fname, "source", 4)
-    d, wrapped = _dim_index(a, dim, index, TorchIndexError)
+    d = wrap_dim(dim, a.ndim)
+    _index_add_meta(a, d, index, source)
+    data = backend.to_host(index._data)
+    if data.size and (int(data.min()) < 0 or int(data.max()) >= (a.shape[d] if a.ndim else 1)):
+        raise TorchIndexError("index out of range in self")  # the kernel's: no negative index
+    wrapped = index if index.dtype is dtypes.int64 else to(index, dtypes.int64)
     expected = a.shape[:d] + (index.numel(),) + a.shape[d + 1:] if a.ndim else source.shape
     if source.ndim and source.shape != expected:
         raise TorchRuntimeError(
