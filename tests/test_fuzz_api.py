@@ -110,6 +110,15 @@ REGRESSIONS = {
     "take_int32_index": "print(torch.ones(3).take(torch.tensor([1], dtype=torch.int32)))",
     "take_along_dim_dtype": "print(torch.take_along_dim(torch.ones(3), torch.tensor([1.0]), 0))",
     "take_along_dim_ndim": "print(torch.take_along_dim(torch.ones(2, 3), torch.tensor([1]), 1))",
+    # kernels that refuse a dtype: NotImplementedError in the kernel's name
+    "bitwise_not_float": "print(torch.ones(2).bitwise_not())",
+    "invert_float": "print(~torch.ones(2))",
+    "arange_bool": "print(torch.arange(3, dtype=torch.bool))",
+    "hypot_integers": "print(torch.hypot(torch.ones(2, dtype=torch.int16), "
+                      "torch.ones(2, dtype=torch.int16)))",
+    "logaddexp_integers": "print(torch.logaddexp(torch.ones(2, dtype=torch.long), "
+                          "torch.ones(2, dtype=torch.long)))",
+    "logcumsumexp_integers": "print(torch.tensor([1, 2], dtype=torch.uint8).logcumsumexp(0))",
 }
 
 

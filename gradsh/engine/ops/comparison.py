@@ -9,7 +9,8 @@ import numpy as np
 
 from gradsh.engine import meta
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
-from gradsh.engine.functions.common import broadcast_shapes, result_dtype, xp_of
+from gradsh.engine.functions.common import (broadcast_shapes, not_implemented_for,
+                                           result_dtype, xp_of)
 from gradsh.engine.functions.comparison import _Bitwise, _Compare
 from gradsh.engine.ops.arguments import (OperandTypeError, TensorLike, _plain, as_tensor_operand,
                                          tensor_operand)
@@ -102,11 +103,18 @@ def bitwise_right_shift(a: TensorLike, b: TensorLike) -> Tensor:
 
 @guarded
 def bitwise_not(a: Tensor) -> Tensor:
-    if a.dtype.is_floating_point:
+    if a.dtype.is_floating_point:  # (the ~ operator says it in Python's words: _invert)
+        raise not_implemented_for("bitwise_not_cpu", a.dtype)
+    return _plain(xp_of(a._data).invert(a._data), a.device)
+
+
+def _invert(a: Tensor) -> Tensor:
+    """`~a`: PyTorch's Tensor.__invert__ refuses a floating tensor before its kernel."""
+    if isinstance(a, Tensor) and a.dtype.is_floating_point:
         raise TorchTypeError(
             "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
         )
-    return _plain(xp_of(a._data).invert(a._data), a.device)
+    return bitwise_not(a)
 
 
 def _bitwise_inplace(a: Tensor, b: TensorLike, op: str, kernel: str = "") -> Tensor:

@@ -12,7 +12,7 @@ import numpy as np
 from gradsh.engine import backend, dtypes, limits, meta
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError, warn
-from gradsh.engine.functions.common import fma64
+from gradsh.engine.functions.common import fma64, not_implemented_for
 from gradsh.engine.ops.arguments import (
     DeviceHooks,
     Number,
@@ -369,6 +369,8 @@ def arange(*args: Any, start: Any = None, end: Any = None, step: Any = None,
     step = 1 if step is None else _scalar_value(step, "step")
     any_float = builtins.any(isinstance(v, float) for v in (start, end, step))
     d = _resolve_dtype(dtype, dtypes.default_float() if any_float else dtypes.int64)
+    if d is dtypes.bool_:
+        raise not_implemented_for("arange_cpu", d)
     if step == 0:
         raise TorchRuntimeError("step must be nonzero")
     if not builtins.all(math.isfinite(float(v)) for v in (start, end)):

@@ -41,6 +41,7 @@ from gradsh.engine.ops.arithmetic import (
 )
 from gradsh.engine.ops.autograd import backward
 from gradsh.engine.ops.comparison import (
+    _invert,
     allclose,
     bitwise_and,
     bitwise_and_,
@@ -455,7 +456,7 @@ _METHODS: dict[str, Any] = {
     "__ror__": _reflected(bitwise_or),
     "__xor__": bitwise_xor,
     "__rxor__": _reflected(bitwise_xor),
-    "__invert__": bitwise_not,
+    "__invert__": _invert,
     "__iand__": _inplace_operator(bitwise_and_),
     "__ior__": _inplace_operator(bitwise_or_),
     "__ixor__": _inplace_operator(bitwise_xor_),

@@ -11,6 +11,7 @@ import numpy as np
 
 from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions.common import not_implemented_for, result_dtype
 from gradsh.engine.functions.numerics import (
     AngleBackward0,
     AcoshBackward0,
@@ -95,9 +96,10 @@ fix_ = alias(trunc_, "fix_")
 
 
 def _binary(cls: type, fname: str, inplace: bool = False,
-            scalar_cls: type | None = None) -> Callable[..., Tensor]:
+            scalar_cls: type | None = None, floating: bool = False) -> Callable[..., Tensor]:
     """A binary op; with `scalar_cls`, a number as other is that node's parameter, without,
-    other must be a tensor (PyTorch has no Number overload)."""
+    other must be a tensor (PyTorch has no Number overload). A `floating` op's kernel takes
+    only floating dtypes: integer or bool operands promoting to an integer are refused."""
 
     def op(a: Tensor, other: Any) -> Tensor:
         a = _check_tensor(a, fname)
@@ -106,6 +108,10 @@ def _binary(cls: type, fname: str, inplace: bool = False,
                 return apply_inplace(scalar_cls, a, other=float(other))
             return scalar_cls.apply(a, other=float(other))
         b = tensor_operand(other)
+        if floating:
+            dtype = result_dtype(a, b)
+            if not dtype.is_floating_point:
+                raise not_implemented_for(f"{fname.rstrip('_')}_cpu", dtype)
         return apply_inplace(cls, a, b) if inplace else cls.apply(a, b)
 
     op.__name__ = fname
@@ -113,10 +119,10 @@ def _binary(cls: type, fname: str, inplace: bool = False,
     return guarded(op)
 
 
-hypot = _binary(HypotBackward0, "hypot")
-hypot_ = _binary(HypotBackward0, "hypot_", inplace=True)
-logaddexp = _binary(LogaddexpBackward0, "logaddexp")
-logaddexp2 = _binary(Logaddexp2Backward0, "logaddexp2")
+hypot = _binary(HypotBackward0, "hypot", floating=True)
+hypot_ = _binary(HypotBackward0, "hypot_", inplace=True, floating=True)
+logaddexp = _binary(LogaddexpBackward0, "logaddexp", floating=True)
+logaddexp2 = _binary(Logaddexp2Backward0, "logaddexp2", floating=True)
 copysign = _binary(CopysignBackward0, "copysign", scalar_cls=CopysignBackward1)
 copysign_ = _binary(CopysignBackward0, "copysign_", inplace=True, scalar_cls=CopysignBackward1)
 fmax = _binary(FmaxBackward0, "fmax")
