@@ -119,6 +119,21 @@ REGRESSIONS = {
     "logaddexp_integers": "print(torch.logaddexp(torch.ones(2, dtype=torch.long), "
                           "torch.ones(2, dtype=torch.long)))",
     "logcumsumexp_integers": "print(torch.tensor([1, 2], dtype=torch.uint8).logcumsumexp(0))",
+    # TensorIterator's order: shapes, then dtypes (the in-place cast, the kernel's dtypes)
+    "inplace_shape_before_cast": "a = torch.ones(4, 3, 4, dtype=torch.uint8)\n"
+                                 "a /= torch.ones(3, 4, 3, 4)",
+    "floor_divide_shape_before_cast": "a = torch.ones(1, dtype=torch.int16)\n"
+                                      "a.floor_divide_(torch.ones(2, dtype=torch.bfloat16))",
+    "bitwise_shape_before_kernel": "print(torch.bitwise_and(torch.ones(2, dtype=torch.int8), "
+                                   "torch.ones(3, dtype=torch.float16)))",
+    "bitwise_inplace_shape_first": "a = torch.tensor([[3], [-4]])\n"
+                                   "a.bitwise_and_(torch.ones(5, 2, dtype=torch.bfloat16))",
+    "hypot_shape_before_kernel": "print(torch.hypot(torch.ones(3, 3, dtype=torch.int16), "
+                                 "torch.ones(3, 4, dtype=torch.uint8)))",
+    "shift_bool": "print(torch.ones(2, dtype=torch.bool) << torch.tensor(True))",
+    "bitwise_number_first": "print(torch.bitwise_and(5, torch.tensor([1, 2], dtype=torch.int8)), "
+                            "torch.bitwise_or(False, torch.tensor(True)))",
+    "bitwise_float_number_first": "print(torch.bitwise_xor(7.0, torch.tensor([True])))",
 }
 
 

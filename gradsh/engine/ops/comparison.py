@@ -12,8 +12,8 @@ from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.functions.common import (broadcast_shapes, not_implemented_for,
                                            result_dtype, xp_of)
 from gradsh.engine.functions.comparison import _Bitwise, _Compare
-from gradsh.engine.ops.arguments import (OperandTypeError, TensorLike, _plain, as_tensor_operand,
-                                         tensor_operand)
+from gradsh.engine.ops.arguments import (OperandTypeError, TensorLike, _check_tensor, _plain,
+                                         as_tensor_operand, tensor_operand)
 from gradsh.engine.ops.guard import alias, guarded
 from gradsh.engine.tensor import Tensor, apply_inplace, check_inplace
 
@@ -69,20 +69,26 @@ less_equal = alias(le, "less_equal")
 not_equal = alias(ne, "not_equal")
 
 
-@guarded
+@guarded(tensor_first=False)  # a number first is PyTorch's Scalar-self overload
 def bitwise_and(a: TensorLike, b: TensorLike) -> Tensor:
+    if not isinstance(b, Tensor):
+        a = _check_tensor(a, "bitwise_and")
     return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="bitwise_and",
                           kernel="bitwise_and_cpu")
 
 
-@guarded
+@guarded(tensor_first=False)  # a number first is PyTorch's Scalar-self overload
 def bitwise_or(a: TensorLike, b: TensorLike) -> Tensor:
+    if not isinstance(b, Tensor):
+        a = _check_tensor(a, "bitwise_or")
     return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="bitwise_or",
                           kernel="bitwise_or_cpu")
 
 
-@guarded
+@guarded(tensor_first=False)  # a number first is PyTorch's Scalar-self overload
 def bitwise_xor(a: TensorLike, b: TensorLike) -> Tensor:
+    if not isinstance(b, Tensor):
+        a = _check_tensor(a, "bitwise_xor")
     return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="bitwise_xor",
                           kernel="bitwise_xor_cpu")
 
@@ -119,6 +125,9 @@ def _invert(a: Tensor) -> Tensor:
 
 def _bitwise_inplace(a: Tensor, b: TensorLike, op: str, kernel: str = "") -> Tensor:
     other = as_tensor_operand(b)
+    if broadcast_shapes(a, other) != a.shape:  # TensorIterator's shapes come first
+        raise TorchRuntimeError(f"output with shape {list(a.shape)} doesn't match the "
+                                f"broadcast shape {list(broadcast_shapes(a, other))}")
     dtype = result_dtype(a, other)
     if dtype is not a.dtype and dtype.category > a.dtype.category:
         # PyTorch checks the cast before the kernel: `i |= 4.5` on int64 is this error

@@ -128,6 +128,9 @@ def _not_implemented_inplace(a: Tensor, result: Tensor, operands: tuple[Tensor, 
 def floor_divide_(a: Tensor, other: TensorLike) -> Tensor:
     operand = as_tensor_operand(other)
     result = unguarded(floor_divide)(a, operand)
+    if result.shape != a.shape:
+        raise TorchRuntimeError(f"output with shape {list(a.shape)} doesn't match the "
+                                f"broadcast shape {list(result.shape)}")
     if not _can_cast(result.dtype, a.dtype):
         raise TorchRuntimeError(f"result type {result.dtype.short} can't be cast to the "
                                 f"desired output type {a.dtype.short}")

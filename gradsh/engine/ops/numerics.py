@@ -11,7 +11,7 @@ import numpy as np
 
 from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions.common import not_implemented_for, result_dtype
+from gradsh.engine.functions.common import broadcast_shapes, not_implemented_for, result_dtype
 from gradsh.engine.functions.numerics import (
     AngleBackward0,
     AcoshBackward0,
@@ -109,6 +109,7 @@ def _binary(cls: type, fname: str, inplace: bool = False,
             return scalar_cls.apply(a, other=float(other))
         b = tensor_operand(other)
         if floating:
+            broadcast_shapes(a, b)  # (TensorIterator's shapes come before the kernel's dtypes)
             dtype = result_dtype(a, b)
             if not dtype.is_floating_point:
                 raise not_implemented_for(f"{fname.rstrip('_')}_cpu", dtype)
