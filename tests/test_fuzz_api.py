@@ -134,6 +134,27 @@ REGRESSIONS = {
     "bitwise_number_first": "print(torch.bitwise_and(5, torch.tensor([1, 2], dtype=torch.int8)), "
                             "torch.bitwise_or(False, torch.tensor(True)))",
     "bitwise_float_number_first": "print(torch.bitwise_xor(7.0, torch.tensor([True])))",
+    # dtype=, creation in integer dtypes
+    "mean_half_dtype": "print(repr(torch.ones(2, dtype=torch.float16).mean(dim=[-1], "
+                       "keepdim=True, dtype=torch.float32)))",
+    "arange_float_step_int32": "print(repr(torch.arange(3, 8, 0.5, dtype=torch.int32)))",
+    "arange_float_bounds_uint8": "print(repr(torch.arange(-5, 7, 0.5, dtype=torch.uint8)))",
+    "arange_float_bounds_int64": "print(repr(torch.arange(-2.5, 4, 1.5, dtype=torch.int64)))",
+    "arange_int64_zero_step": "print(repr(torch.arange(0, 4, 0.5, dtype=torch.int64)))",
+    "linspace_uint8_wraps": "print(repr(torch.linspace(-2, 5, 5, dtype=torch.uint8)))",
+    "linspace_bool": "print(repr(torch.linspace(2, 5, 3, dtype=torch.bool)))",
+    # dims and index checks
+    "index_fill_2d_index": "print(torch.ones(3).index_fill(0, torch.tensor([[0, 1]]), 2))",
+    "count_nonzero_repeated_dim": "print(torch.ones(3).count_nonzero(dim=(0, 0)))",
+    "count_nonzero_0d_dims": "print(torch.tensor(2.0).count_nonzero(dim=(0,)))",
+    "all_repeated_dim": "print(torch.ones(3, 3).all(dim=[-2, 0], keepdim=True))",
+    "t_name": "print(torch.ones(2, 2, 2).t_())",
+    # clamp: a 0-d tensor without grad is a Number to PyTorch's parser
+    "clamp_tensor_and_number": "print(torch.clip(torch.tensor([6, -5], dtype=torch.int8), "
+                               "torch.tensor(0.5), 7.0), torch.clamp(torch.tensor([4, -3, 5], "
+                               "dtype=torch.int8), True, torch.tensor(3)))",
+    "clamp_min_none": "print(torch.tensor([True]).clamp_max(None))",
+    "clamp_min_none_function": "print(torch.clamp_min(torch.ones(2), None))",
 }
 
 

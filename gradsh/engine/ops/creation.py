@@ -377,15 +377,18 @@ def arange(*args: Any, start: Any = None, end: Any = None, step: Any = None,
         raise TorchRuntimeError(f"unsupported range: {start} -> {end}")
     if (step > 0 and end < start) or (step < 0 and end > start):
         raise TorchRuntimeError("upper bound and lower bound inconsistent with step sign")
-    n = int(math.ceil((float(end) - float(start)) / float(step)))
+    if d is dtypes.int64 and any_float:
+        # compute_arange_size: int64's bounds and step are int64 (truncated) from here on
+        if int(step) == 0:
+            raise TorchValueError("step must be nonzero")
+        n = int(math.ceil((int(end) - int(start)) / int(step)))
+    else:
+        n = int(math.ceil((float(end) - float(start)) / float(step)))
     n = builtins.max(n, 0)
     limits.check((n,), d.itemsize)
     if d.is_floating_point:
         values = _in_chunks(n, d, lambda idx: _arange_floats(float(start), float(step), idx, n, d))
-    elif any_float:
-        values = _in_chunks(n, d, lambda idx: np.trunc(float(start) + float(step)
-                                                        * idx.astype(np.float64)))
-    else:
+    else:  # an integer dtype's kernel steps in int64: start and step truncated first
         values = _in_chunks(n, d, lambda idx: int(start) + int(step) * idx)
     return _new(values, d, device, requires_grad)
 
@@ -402,6 +405,8 @@ def linspace(start: Any, end: Any, steps: int, dtype: DType | None = None, devic
     if steps < 0:
         raise TorchRuntimeError("number of steps must be non-negative")
     d = _resolve_dtype(dtype, dtypes.default_float())
+    if d is dtypes.bool_:
+        raise not_implemented_for("linspace_cpu", d)
     limits.check((steps,), d.itemsize)
     return _new(_linspace_values(start, end, steps, d), d, device, requires_grad)
 
@@ -481,7 +486,7 @@ def _arange_floats(start: float, step: float, idx: np.ndarray, n: int, d: DType)
 def _linspace_values(start: Any, end: Any, steps: int, d: DType) -> np.ndarray:
     if steps == 1:
         return np.full(1, start, dtype=np.float64).astype(d.np) if d.is_floating_point else \
-            np.full(1, int(start), dtype=d.np)
+            np.array([int(start)]).astype(d.np)
     halfway = steps // 2
     if d.np in dtypes.REDUCED_FLOAT_NP:
         return _linspace_reduced(start, end, steps, d)
@@ -498,7 +503,8 @@ def _linspace_values(start: Any, end: Any, steps: int, d: DType) -> np.ndarray:
             return np.where(idx < halfway, low, high)
 
         return _in_chunks(steps, d, floats)
-    si, ei = int(start), int(end)
+    # the bounds in the integer dtype first (Scalar::to<uint8_t>: -2 is 254), the step double
+    si, ei = (int(np.array(int(v)).astype(d.np)) for v in (start, end))
     int_step = (float(ei) - float(si)) / (steps - 1) if steps > 1 else 0.0
 
     def ints(idx: np.ndarray) -> np.ndarray:

@@ -583,6 +583,8 @@ def _index_fill(a: Tensor, dim: int, index: Tensor, value: Any, fname: str,
     a = _check_tensor(a, fname)
     if isinstance(index, Tensor) and index.dtype is not dtypes.int64:
         raise TorchIndexError("index_fill_(): Expected dtype int64 for index.")
+    if isinstance(index, Tensor) and index.ndim > 1:
+        raise TorchRuntimeError("Index has to be a vector/scalar")
     index = _index_tensor(index, fname)
     d, wrapped = _dim_index(a, dim, index, TorchIndexError)
     flat = reshape(wrapped, (-1,))

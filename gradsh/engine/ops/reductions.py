@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import dtypes
-from gradsh.engine.dtypes import DType
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP, DType
 from gradsh.engine.exceptions import (
     TorchIndexError,
     TorchNotImplementedError,
@@ -86,6 +86,10 @@ def mean(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: DType | None 
             "mean(): could not infer output dtype. Input dtype must be either a floating point "
             f"or complex dtype. Got: {a.dtype.short}"
         )
+    if dtype is not None and dtype is not a.dtype and a.dtype.np in REDUCED_FLOAT_NP:
+        # float16/bfloat16 nodes compute widened and round back to their input's dtype: the
+        # input takes dtype= first (the same float32 sum, divided in dtype)
+        a, dtype = to(a, dtype), None
     if dim is None:
         return MeanBackward0.apply(a, dtype=dtype)
     return MeanBackward1.apply(a, dim=_reduction_dims(dim, a.ndim), keepdim=keepdim,
@@ -318,8 +322,7 @@ def _truth(kind: str) -> Callable[..., Tensor]:
         if dim is None:
             value = reduce(data != 0)
         else:
-            dims = tuple(wrap_dim(d, a.ndim) for d in (dim if isinstance(dim, (tuple, list))
-                                                       else (dim,)))
+            dims = normalize_dims(dim, a.ndim)  # (a repeated dim is PyTorch's error)
             value = reduce(data != 0, axis=dims, keepdims=keepdim) if a.ndim else data != 0
         return Tensor._make(_as_array(xp.asarray(value, dtype=result_dtype.np)), a.device)
 
@@ -367,7 +370,5 @@ def count_nonzero(a: Tensor, dim: Any = None) -> Tensor:
     if dim is None:
         counted = xp.count_nonzero(a._data)
     else:
-        dims = tuple(wrap_dim(d, a.ndim) for d in (dim if isinstance(dim, (tuple, list))
-                                                   else (dim,)))
-        counted = xp.count_nonzero(a._data, axis=dims)
+        counted = xp.count_nonzero(a._data, axis=normalize_dims(dim, a.ndim))
     return Tensor._make(_as_array(xp.asarray(counted, dtype=np.int64)), a.device)

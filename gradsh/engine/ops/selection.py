@@ -42,9 +42,13 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     if min is None and max is None:
         raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        if (min is not None and not isinstance(min, Tensor)) or (
-            max is not None and not isinstance(max, Tensor)
-        ):
+        mixed = (min is not None and not isinstance(min, Tensor)) or (
+            max is not None and not isinstance(max, Tensor))
+        if mixed and all(_plain_scalar(b) for b in (min, max) if isinstance(b, Tensor)):
+            # PyTorch's parser takes a 0-d tensor without grad as a Number: the Number overload
+            min, max = (b.item() if isinstance(b, Tensor) else b for b in (min, max))
+            return clamp(a, min, max)
+        if mixed:
             raise TorchTypeError(
                 "clamp() received an invalid combination of arguments - got (Tensor, "
                 f"{_type_name(min)}, {_type_name(max)}), but expected one of:\n"
@@ -66,6 +70,10 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
 
 
 clip = alias(clamp, "clip")
+
+
+def _plain_scalar(value: Tensor) -> bool:
+    return value.ndim == 0 and not value.requires_grad
 
 
 @guarded

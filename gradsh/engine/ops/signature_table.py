@@ -196,6 +196,26 @@ OVERLOADS: dict[str, Overloads] = {
     ),
     "clamp": _CLAMP,
     "clip": _CLAMP,
+    "clamp_min": (
+        (
+            "(Tensor input, Tensor min, *, Tensor out = None)",
+            "(Tensor input, Number min, *, Tensor out = None)",
+        ),
+        (
+            "(Tensor min)",
+            "(Number min)",
+        ),
+    ),
+    "clamp_max": (
+        (
+            "(Tensor input, Tensor max, *, Tensor out = None)",
+            "(Tensor input, Number max, *, Tensor out = None)",
+        ),
+        (
+            "(Tensor max)",
+            "(Number max)",
+        ),
+    ),
     "view": (
         (),
         (
