@@ -155,6 +155,26 @@ REGRESSIONS = {
                                "dtype=torch.int8), True, torch.tensor(3)))",
     "clamp_min_none": "print(torch.tensor([True]).clamp_max(None))",
     "clamp_min_none_function": "print(torch.clamp_min(torch.ones(2), None))",
+    # scatter's checks: an empty index skips the index's; src's sizes before its dims
+    "scatter_empty_float_index": "t = torch.ones(3)\nprint(t.scatter(0, torch.tensor([]), 2.0), "
+                                 "t.scatter_add(0, torch.tensor([]), torch.ones(3)))",
+    "scatter_empty_index_src_dtype": "print(torch.ones(3).scatter_add(0, torch.tensor([]), "
+                                     "torch.ones(3, dtype=torch.long)))",
+    "scatter_reduce_src_fewer_dims": "print(torch.ones(4, 2).scatter_reduce(0, torch.zeros(4, 2, "
+                                     "dtype=torch.long), torch.ones(4), 'sum'))",
+    "scatter_reduce_src_smaller": "print(torch.ones(4, 2).scatter_reduce(0, torch.zeros(4, 2, "
+                                  "dtype=torch.long), torch.ones(3), 'sum'))",
+    # integer bounds and fills take the dtype, checked
+    "clamp_uint8_negative_bound": "print(repr(torch.clamp(torch.tensor([0, 3, 250], "
+                                  "dtype=torch.uint8), -7, None)))",
+    "setitem_nan_into_int": "a = torch.arange(0, 1)\na[:-1] = float('nan')",
+    "setitem_negative_into_uint8": "a = torch.arange(0, 3, dtype=torch.uint8)\na[1:] = -1\n"
+                                   "print(a)",
+    "argmin_dim_list_bool": "print(torch.tensor([[True], [True]]).argmin(dim=[1, -2]))",
+    "remainder_inplace_shape_first": "a = torch.ones(3, 4, dtype=torch.long)\n"
+                                     "a %= torch.zeros(3, 3, 4, dtype=torch.long)",
+    "floor_divide_inplace_shape_first": "a = torch.tensor(3)\n"
+                                        "a.floor_divide_(torch.tensor([True, False, True]))",
 }
 
 

@@ -132,6 +132,15 @@ def broadcast_shapes(*tensors: Tensor) -> Shape:
     return shape
 
 
+def check_output_shape(target: Tensor, *others: Tensor) -> None:
+    """An in-place element-wise op's first check (TensorIterator's shapes, before its dtypes
+    and before the kernel runs): the operands must broadcast to the target's own shape."""
+    shape = broadcast_shapes(target, *others)
+    if shape != target._data.shape:
+        raise TorchRuntimeError(f"output with shape {list(target.shape)} doesn't match the "
+                                f"broadcast shape {list(shape)}")
+
+
 def first_operand_layout(out: Any, first: Any) -> Any:
     """TensorIterator lays a result out as its first operand when the operands' layouts
     disagree (a transposed tensor plus a row-major one of the same shape gives a transposed

@@ -39,7 +39,7 @@ from gradsh.engine.functions.arithmetic import (
     XlogyBackward0,
     _RemainderScalarTensor,
 )
-from gradsh.engine.functions.common import infer_size, result_dtype, xp_of
+from gradsh.engine.functions.common import check_output_shape, infer_size, result_dtype, xp_of
 from gradsh.engine.functions.grad_ops import ScalarOverloads
 from gradsh.engine.ops.arguments import (
     Number,
@@ -447,6 +447,7 @@ def square_(a: Tensor) -> Tensor:
 @guarded
 def remainder_(a: Tensor, other: TensorLike) -> Tensor:
     if isinstance(other, Tensor):
+        check_output_shape(a, other)  # (before the kernel's ZeroDivisionError)
         return apply_inplace(RemainderBackward1, a, other)
     return apply_inplace(RemainderBackward0, a, other=_number(other, "remainder_"))
 

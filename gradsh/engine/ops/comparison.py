@@ -9,8 +9,8 @@ import numpy as np
 
 from gradsh.engine import meta
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
-from gradsh.engine.functions.common import (broadcast_shapes, not_implemented_for,
-                                           result_dtype, xp_of)
+from gradsh.engine.functions.common import (broadcast_shapes, check_output_shape,
+                                           not_implemented_for, result_dtype, xp_of)
 from gradsh.engine.functions.comparison import _Bitwise, _Compare
 from gradsh.engine.ops.arguments import (OperandTypeError, TensorLike, _check_tensor, _plain,
                                          as_tensor_operand, tensor_operand)
@@ -125,9 +125,7 @@ def _invert(a: Tensor) -> Tensor:
 
 def _bitwise_inplace(a: Tensor, b: TensorLike, op: str, kernel: str = "") -> Tensor:
     other = as_tensor_operand(b)
-    if broadcast_shapes(a, other) != a.shape:  # TensorIterator's shapes come first
-        raise TorchRuntimeError(f"output with shape {list(a.shape)} doesn't match the "
-                                f"broadcast shape {list(broadcast_shapes(a, other))}")
+    check_output_shape(a, other)
     dtype = result_dtype(a, other)
     if dtype is not a.dtype and dtype.category > a.dtype.category:
         # PyTorch checks the cast before the kernel: `i |= 4.5` on int64 is this error

@@ -49,6 +49,7 @@ from gradsh.engine.ops.arguments import (
     _type_name,
     apply_node,
     as_int,
+    checked_fill,
     wrap_dim,
 )
 from gradsh.engine.ops.copies import copy_, fill_, to
@@ -417,6 +418,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> Tensor:
     if isinstance(value, Tensor):
         v = value
     elif isinstance(value, (bool, int, float, np.integer)):  # not other NumPy scalars
+        value = checked_fill(value, t.dtype)  # (fill_'s check: nan into int64 overflows)
         v = Tensor._make(backend.to_device(np.array(value).astype(t._data.dtype), t.device),
                          t.device)
     else:
@@ -609,25 +611,35 @@ def index_fill_(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
 def _scatter_checks(a: Tensor, dim: int, index: Any, src: Any) -> tuple[int, Tensor]:
     """ATen's scatter_meta_impl, in its order (every variant calls itself "scatter"): the dim,
     the index's and src's dtypes, their numbers of dimensions (0-d counting as 1-d) and sizes,
-    then the kernel's bounds check."""
+    then the kernel's bounds check. An empty index skips the index's checks."""
     d = wrap_dim(dim, a.ndim)
-    index = _index_tensor(index, "scatter")
     tensor_src = isinstance(src, Tensor)
+    if isinstance(index, Tensor) and index.numel() == 0:
+        if tensor_src and src.dtype is not a.dtype:
+            raise TorchRuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        return d, index if index.dtype is dtypes.int64 else to(index, dtypes.int64)
+    index = _index_tensor(index, "scatter")
     if tensor_src and src.dtype is not a.dtype:
         raise TorchRuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     ndim = max(index.ndim, 1)
     if ndim != max(a.ndim, 1):
         raise TorchRuntimeError("Index tensor must have the same number of dimensions as self "
                                 "tensor")
-    if tensor_src and ndim != max(src.ndim, 1):
-        raise TorchRuntimeError("Index tensor must have the same number of dimensions as src "
-                                "tensor")
     sizes = [index.shape[i] if index.ndim else 1 for i in range(ndim)]
     own = [a.shape[i] if a.ndim else 1 for i in range(ndim)]
     wrong = any(i != d and sizes[i] > own[i] for i in range(ndim))
     if tensor_src:
-        other = [src.shape[i] if src.ndim else 1 for i in range(ndim)]
-        if wrong or any(sizes[i] > other[i] for i in range(ndim)):
+        for i in range(ndim):  # src.size(i): a src with fewer dims is an IndexError here
+            if wrong:
+                break
+            if src.ndim and i >= src.ndim:
+                raise TorchIndexError(f"Dimension out of range (expected to be in range of "
+                                      f"[{-src.ndim}, {src.ndim - 1}], but got {i})")
+            wrong = sizes[i] > (src.shape[i] if src.ndim else 1)
+        if ndim != max(src.ndim, 1):
+            raise TorchRuntimeError("Index tensor must have the same number of dimensions as "
+                                    "src tensor")
+        if wrong:
             raise TorchRuntimeError(
                 f"Expected index {list(index.shape)} to be no larger than self "
                 f"{list(a.shape)} apart from dimension {d} and to be no larger size than src "

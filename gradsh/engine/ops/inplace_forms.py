@@ -22,6 +22,7 @@ from gradsh.engine.ops.guard import guarded, unguarded
 from gradsh.engine.ops.linalg import addmm
 from gradsh.engine.ops.strided import as_strided
 from gradsh.engine.tensor import Tensor, apply_inplace, check_inplace
+from gradsh.engine.functions.common import check_output_shape
 from gradsh.engine.inplace import _can_cast, check_writable
 
 __all__ = [
@@ -127,10 +128,8 @@ def _not_implemented_inplace(a: Tensor, result: Tensor, operands: tuple[Tensor, 
 @guarded
 def floor_divide_(a: Tensor, other: TensorLike) -> Tensor:
     operand = as_tensor_operand(other)
+    check_output_shape(a, operand)  # (before the kernel's ZeroDivisionError)
     result = unguarded(floor_divide)(a, operand)
-    if result.shape != a.shape:
-        raise TorchRuntimeError(f"output with shape {list(a.shape)} doesn't match the "
-                                f"broadcast shape {list(result.shape)}")
     if not _can_cast(result.dtype, a.dtype):
         raise TorchRuntimeError(f"result type {result.dtype.short} can't be cast to the "
                                 f"desired output type {a.dtype.short}")

@@ -48,6 +48,7 @@ from gradsh.engine.ops.arguments import (
     _check_tensor,
     _plain,
     _reduction_dims,
+    as_int,
     normalize_dims,
     wrap_dim,
 )
@@ -158,6 +159,8 @@ def amin(a: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
 
 def _argextremum(kind: str, a: Tensor, dim: Any, keepdim: bool) -> Tensor:
     a = _check_tensor(a, f"arg{kind}")
+    if dim is not None and as_int(dim) is None:  # the parser's error comes first
+        wrap_dim(dim, a.ndim)
     if a.dtype is dtypes.bool_:
         raise TorchRuntimeError(f"arg{kind}(): does not support bool input")
     if dim is None:

@@ -64,8 +64,11 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
             raise TorchTypeError(
                 f"clamp(): argument 'min' must be Number, not {_type_name(bound)}"
             )
-        if bound.__class__ is int:  # an integer bound takes an integer tensor's type, checked
-            checked_fill(bound, a.dtype)
+    # an integer bound takes an integer tensor's type, checked (uint8: -7 is 249)
+    if min.__class__ is int:
+        min = checked_fill(min, a.dtype)
+    if max.__class__ is int:
+        max = checked_fill(max, a.dtype)
     return ClampBackward1.apply(a, min=min, max=max)
 
 
