@@ -175,6 +175,8 @@ REGRESSIONS = {
                                      "a %= torch.zeros(3, 3, 4, dtype=torch.long)",
     "floor_divide_inplace_shape_first": "a = torch.tensor(3)\n"
                                         "a.floor_divide_(torch.tensor([True, False, True]))",
+    "expand_error_bool_type": "torch.ones(1, 2, dtype=torch.bool).expand(3)",
+    "expand_error_bfloat16_type": "torch.ones(1, 2, dtype=torch.bfloat16).expand(3)",
 }
 
 

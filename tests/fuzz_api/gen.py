@@ -462,8 +462,8 @@ def index_funcs(g: Gen) -> None:
                   "torch.tensor([1.0])"])
     src = g.pick([f"torch.ones_like({a})", f"{a} * 2", "torch.tensor([1.0, 2.0, 3.0])",
                   f"torch.full_like({a}, 5)", f"torch.ones({shape[0]}, dtype=torch.int64)"])
-    full_index = (f"torch.randint(0, {min(shape)}, {g.shape_text(shape)})"
-                  if g.chance(0.7) else ids)
+    in_range = f"torch.randint(0, {min(shape)}, {g.shape_text(shape)})"
+    full_index = in_range if g.chance(0.7) else ids  # (take_along_dim reads out of bounds)
     scatter_mode = g.pick(["add", "multiply"])
     reduce_mode = g.pick(["sum", "prod", "mean", "amax", "amin"])
     forms = [
@@ -484,7 +484,7 @@ def index_funcs(g: Gen) -> None:
         f"{a}[:1])",
         f"torch.take({a}, {ids})", f"{a}.take(torch.tensor([[0, -1]]))",
         f"torch.masked_select({a}, {a} > 0)", f"{a}.masked_select(torch.tensor(True))",
-        f"torch.take_along_dim({a}, {full_index}, {d})", f"{a}.nonzero()",
+        f"torch.take_along_dim({a}, {in_range}, {d})", f"{a}.nonzero()",
         f"torch.nonzero({a}, as_tuple=True)", f"{a}.argwhere()", f"{a}.put(torch.tensor([0]), "
         f"torch.tensor([9], dtype={dt}))",
     ]
@@ -544,7 +544,9 @@ def printing(g: Gen) -> None:
     if g.chance(0.5):
         opts = g.pick(["precision=2", "precision=6", "sci_mode=True", "sci_mode=False",
                        "threshold=5", "edgeitems=1", "linewidth=40", "profile='short'",
-                       "profile='full'", "precision=1, sci_mode=False", "threshold=3, edgeitems=2"])
+                       "profile='full'", "precision=1, sci_mode=False", "threshold=3, edgeitems=2",
+                       "precision=0", "precision=10", "linewidth=20, precision=3",
+                       "sci_mode=True, precision=2", "threshold=10, edgeitems=0"])
         g.emit(f"torch.set_printoptions({opts})")
     dt = g.dtype(FLOATS + ["torch.int64", "torch.bool", "torch.int32", "torch.uint8"])
     if roll < 0.3:
@@ -557,15 +559,20 @@ def printing(g: Gen) -> None:
     elif roll < 0.7:
         vals = [g.pick(["1.0", "-0.0", "0.0", "float('nan')", "float('inf')", "-float('inf')",
                         "1e-8", "123456.0", "1e10", "0.1", "2.5", "-3.0", "1e-4", "65504.0",
-                        "100.0", "1e38", "3.14159", "7", "-1.0e-3"])
-                for _ in range(g.r.randint(1, 6))]
+                        "100.0", "1e38", "3.14159", "7", "-1.0e-3", "1e-45", "3e-39", "1e16",
+                        "99999.5", "0.333333", "-1e-20", "1e8", "12345678.0", "0.5"])
+                for _ in range(g.r.randint(1, 8))]
         shape_hint = g.pick(["", ".reshape(-1, 1)", ".unsqueeze(0)", "[0]"])
         g.emit(f"x = torch.tensor([{', '.join(vals)}], dtype={dt}){shape_hint}")
         g.emit(g.pick(["print(x)", "print(repr(x))", "print(x.tolist())", "print(x.sum().item())",
                        "print(x.shape, x.dtype, x.dim(), x.numel())", "print(f'{x}')",
                        "print(x.requires_grad_() if x.is_floating_point() else x)",
                        "print(x[0].item(), type(x[0].item()).__name__)", "print([x])",
-                       "print(str(x.dtype), x.element_size(), x.is_floating_point())"]))
+                       "print(str(x.dtype), x.element_size(), x.is_floating_point())",
+                       "print(x.max(), x.min(), x.abs().max())", "print(x * 3, x / 7)",
+                       "print(x.float().tolist(), x.double().tolist())", "print(x.view(-1, 1))",
+                       "print(repr(x.unsqueeze(0).expand(3, -1)))", "print(x.item() if "
+                       "x.numel() == 1 else x.tolist()[0])", "print(torch.stack([x, x]))"]))
     else:
         a, shape, dt = g.tensor()
         g.emit(g.pick([f"print({a})", f"print({a}.tolist())", f"print({a}.shape, {a}.size())",
@@ -597,6 +604,14 @@ def autograd(g: Gen) -> None:
     g.emit(f"y = {g.pick(steps)}")
     if g.chance(0.3):
         g.emit(f"y = y * 2 if y.dim() else y + 1")
+    if g.chance(0.3):
+        g.emit(g.pick(["y = y.sum(-1) if y.dim() else y", "y = y[..., :1]", "y = y.t() if "
+                       "y.dim() == 2 else y", "y = torch.cat([y, y])" if shape else "y = y * y",
+                       "y = y.softmax(-1) if y.dim() else y.exp()",
+                       "y = y.log_softmax(0) if y.dim() else y.log()", "y = y.view(-1)",
+                       "y = y.unsqueeze(0).expand(2, *y.shape).sum(0)", "y = y.mean()",
+                       "y = torch.stack([y, y]).max(0).values"]))
+        g.emit("print(type(y.grad_fn).__name__ if y.grad_fn else None)")
     g.emit("print(y.requires_grad, y.is_leaf, type(y.grad_fn).__name__ if y.grad_fn else None)")
     if g.chance(0.3):
         g.emit(f"y.retain_grad()")
@@ -606,6 +621,11 @@ def autograd(g: Gen) -> None:
                    "y.backward(torch.ones_like(y))", "(y * y).sum().backward(retain_graph=True)",
                    f"print(torch.autograd.grad(y.sum(), {a}))"]))
     g.emit(f"print(repr({a}.grad), {a}.is_leaf, {a}.grad_fn, y.grad)")
+    if g.chance(0.3):
+        g.emit(g.pick([f"print({a}.grad.dtype, {a}.grad.stride(), {a}.grad.is_contiguous())",
+                       "print(y.grad_fn.next_functions)", f"print({a}.detach().requires_grad)",
+                       "print(y.requires_grad, y.is_leaf, y.grad_fn.name())",
+                       f"print(torch.autograd.grad(({a} * 2).sum(), {a}))"]))
     if g.chance(0.2):
         g.emit("y.sum().backward()")
         g.emit(f"print({a}.grad)")

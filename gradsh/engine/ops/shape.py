@@ -242,8 +242,11 @@ def expand(a: Tensor, *shape: Any) -> Tensor:
     target = list(_shape_args(shape, "expand"))
     lead = len(target) - a.ndim
     if lead < 0:
+        # (bool and bfloat16 have no legacy Tensor class: the type's toString is CPU<X>Type)
+        kind = f"CPU{a.dtype.short}Type" if a.dtype.name in ("bool", "bfloat16") else \
+            f"torch.{a.dtype.legacy}"
         raise TorchRuntimeError(
-            f"expand(torch.{a.dtype.legacy}{{[{', '.join(map(str, a.shape))}]}}, size="
+            f"expand({kind}{{[{', '.join(map(str, a.shape))}]}}, size="
             f"[{', '.join(map(str, target))}]): the number of sizes provided ({len(target)}) must "
             f"be greater or equal to the number of dimensions in the tensor ({a.ndim})"
         )
