@@ -177,6 +177,24 @@ REGRESSIONS = {
                                         "a.floor_divide_(torch.tensor([True, False, True]))",
     "expand_error_bool_type": "torch.ones(1, 2, dtype=torch.bool).expand(3)",
     "expand_error_bfloat16_type": "torch.ones(1, 2, dtype=torch.bfloat16).expand(3)",
+    "out_into_expanded": "v = torch.ones(3).expand(3, 3)\ntorch.add(v, 1, out=v)",
+    "empty_result_strides": "print(torch.ones(3)[torch.ones(3) > 5].stride(), torch.ones(3, 4)[[]]"
+                            ".stride(), torch.eye(0, 2).stride(), torch.ones(3, 4).narrow(1, 1, 0)"
+                            ".stride())",
+    "bernoulli_0d": "print(repr(torch.bernoulli(torch.full((), 0.5))))",
+    "linspace_bool_one_step": "print(repr(torch.linspace(2, 1, 1, dtype=torch.bool)))",
+    "clamp_nan_bound": "print(torch.tensor([0.75, -1.0]).clamp_max(float('nan')), "
+                       "torch.tensor([0.75, -1.0]).clamp_min(float('nan')))",
+    "log_softmax_inner_dim_kernel": "torch.ones(3, 2, dtype=torch.long).log_softmax(0)",
+    "histc_range_text": "print(torch.histc(torch.tensor([-4.0, float('inf')]), bins=4))",
+    "nanmedian_dim_list_bool": "print(torch.tensor([False, True]).nanmedian(dim=[-1]))",
+    "remainder_inplace_cast_first": "a = torch.tensor([[True, False]])\n"
+                                    "a %= torch.zeros(4, 2, dtype=torch.uint8)",
+    "clamp_inplace_no_promotion": "a = torch.tensor([[-3], [-6]], dtype=torch.int8)\n"
+                                  "a.clamp_(2.5)",
+    "clamp_inplace_bool": "a = torch.tensor(True)\na.clamp_(2)",
+    "clamp_inplace_uint8_bound": "a = torch.tensor([3, 6], dtype=torch.uint8)\na.clamp_(-4)\n"
+                                 "print(a)",
 }
 
 

@@ -405,7 +405,7 @@ def linspace(start: Any, end: Any, steps: int, dtype: DType | None = None, devic
     if steps < 0:
         raise TorchRuntimeError("number of steps must be non-negative")
     d = _resolve_dtype(dtype, dtypes.default_float())
-    if d is dtypes.bool_:
+    if d is dtypes.bool_ and steps > 1:  # (one step is a fill_, which takes bool)
         raise not_implemented_for("linspace_cpu", d)
     limits.check((steps,), d.itemsize)
     return _new(_linspace_values(start, end, steps, d), d, device, requires_grad)

@@ -64,15 +64,17 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
             raise TorchTypeError(
                 f"clamp(): argument 'min' must be Number, not {_type_name(bound)}"
             )
-    # an integer bound takes an integer tensor's type, checked (uint8: -7 is 249)
-    if min.__class__ is int:
-        min = checked_fill(min, a.dtype)
-    if max.__class__ is int:
-        max = checked_fill(max, a.dtype)
+    min, max = _integer_bounds(a, min, max)
     return ClampBackward1.apply(a, min=min, max=max)
 
 
 clip = alias(clamp, "clip")
+
+
+def _integer_bounds(a: Tensor, low: Any, high: Any) -> tuple[Any, Any]:
+    """clamp's number bounds: an integer one takes an integer tensor's type, checked (uint8:
+    -7 is 249; 300 into int8 overflows)."""
+    return tuple(checked_fill(b, a.dtype) if b.__class__ is int else b for b in (low, high))
 
 
 def _plain_scalar(value: Tensor) -> bool:
@@ -173,6 +175,14 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
         return apply_inplace(ClampBackward0, a, min if min is not None else placeholder,
                              max if max is not None else placeholder,
                              has_min=min is not None, has_max=max is not None)
+    if isinstance(a, Tensor) and not a.dtype.is_floating_point:
+        # clamp's meta allows no promotion in place, and names the dtype as C++ does
+        promoted = dtypes.result_type([(a.dtype, a.ndim)], [b for b in (min, max)
+                                                           if b is not None])
+        if promoted is not a.dtype:
+            raise TorchRuntimeError(f"result type {promoted.short} can't be cast to the "
+                                    f"desired output type {_c_name(a.dtype)}")
+    min, max = _integer_bounds(a, min, max)
     return apply_inplace(ClampBackward1, a, min=min, max=max)
 
 
