@@ -904,8 +904,13 @@ def nonzero(a: Tensor, as_tuple: bool = False) -> Any:
     if as_tuple:
         return tuple(_new(np.asarray(i, dtype=np.int64), dtypes.int64, a.device, False)
                      for i in found)
-    stacked = np.stack(found, axis=1) if data.ndim else np.zeros((len(found[0]), 0), np.int64)
-    return _new(stacked.astype(np.int64), dtypes.int64, a.device, False)
+    if not data.ndim:
+        return _new(np.zeros((len(found[0]), 0), np.int64), dtypes.int64, a.device, False)
+    # ATen's CPU kernel fills a (dims, count) buffer and returns its transpose: strides (1, n)
+    if not count:
+        return _new(np.zeros((0, dims), np.int64), dtypes.int64, a.device, False)
+    stacked = np.stack(found, axis=0).astype(np.int64).T
+    return Tensor._make(backend.to_device(stacked, a.device), a.device)
 
 
 @guarded
