@@ -57,7 +57,8 @@ REGRESSIONS = {
     "missing_dim_method": "print(torch.ones(2).cumprod(dtype=torch.float64))",
     "takes_no_positional": "print(torch.ones(2).aminmax(0))",
     # out=: PyTorch's dtype checks, and the functions computed in out's dtype
-    "out_unary_found_dtype": "print(torch.neg(torch.ones(2), out=torch.empty(2, dtype=torch.bool)))",
+    "out_unary_found_dtype": "print(torch.neg(torch.ones(2), "
+                             "out=torch.empty(2, dtype=torch.bool)))",
     "out_abs_wider": "print(torch.abs(torch.ones(2), out=torch.empty(2, dtype=torch.float64)))",
     "out_clamp_numbers": "print(torch.clamp(torch.tensor([1]), 0, 1, out=torch.empty(7)))",
     "out_matmul_expected": "print(torch.matmul(torch.ones(2, 2), torch.ones(2, 2), "
@@ -68,21 +69,25 @@ REGRESSIONS = {
                           "dtype=torch.float64), torch.empty(0, dtype=torch.long))))",
     "out_sort_indices": "print(torch.sort(torch.ones(2), out=(torch.empty(0), "
                         "torch.empty(0, dtype=torch.int32))))",
-    "out_cat_cast": "x = torch.ones(2)\nprint(torch.cat([x, x], out=torch.empty(0, dtype=torch.int32)))",
-    "out_stack_cast": "x = torch.ones(2)\nprint(torch.stack([x, x], out=torch.empty(0, dtype=torch.bool)))",
+    "out_cat_cast": "x = torch.ones(2)\n"
+                    "print(torch.cat([x, x], out=torch.empty(0, dtype=torch.int32)))",
+    "out_stack_cast": "x = torch.ones(2)\n"
+                      "print(torch.stack([x, x], out=torch.empty(0, dtype=torch.bool)))",
     "out_amax": "print(torch.amax(torch.ones(2, 2), 0, out=torch.empty(0, dtype=torch.float64)))",
     "out_nonzero": "print(torch.nonzero(torch.ones(2), out=torch.empty(0, dtype=torch.int32)))",
-    "out_cumsum_in_out_dtype": "print(torch.cumsum(torch.tensor([[1.5], [2.0]], dtype=torch.float64), 0, "
-                               "out=torch.empty(1, dtype=torch.int64)))",
-    "out_prod_in_out_dtype": "print(torch.prod(torch.ones(2, 2), 0, out=torch.empty(0, dtype=torch.long)))",
-    "out_cumsum_bool": "print(torch.cumsum(torch.ones(2), 0, out=torch.empty(0, dtype=torch.bool)))",
+    "out_cumsum_in_out_dtype": "print(torch.cumsum(torch.tensor([[1.5], [2.0]], "
+                               "dtype=torch.float64), 0, out=torch.empty(1, dtype=torch.int64)))",
+    "out_prod_in_out_dtype": "print(torch.prod(torch.ones(2, 2), 0, "
+                             "out=torch.empty(0, dtype=torch.long)))",
+    "out_cumsum_bool": "print(torch.cumsum(torch.ones(2), 0, "
+                       "out=torch.empty(0, dtype=torch.bool)))",
     # reductions' dtypes and signs
     "cumsum_never_negative_zero": "print(torch.tensor([[-3.0, 3.0, -0.0]]).cumsum(0), "
                                   "torch.tensor([-0.0, -0.0]).bfloat16().cumsum(0), "
                                   "torch.tensor(-0.0).cumsum(0))",
     "cumsum_bool_dtype": "print(torch.ones(2).cumprod(0, dtype=torch.bool))",
-    "prod_keeps_dtype": "print(repr(torch.tensor([3, 4], dtype=torch.int32).prod(dtype=torch.int32)), "
-                        "torch.ones(2).prod(0, dtype=torch.bool))",
+    "prod_keeps_dtype": "print(repr(torch.tensor([3, 4], dtype=torch.int32)"
+                        ".prod(dtype=torch.int32)), torch.ones(2).prod(0, dtype=torch.bool))",
     "nansum_integers_in_int64": "print(repr(torch.tensor([[3], [4]], dtype=torch.uint8).nansum(-2, "
                                 "keepdim=True)), repr(torch.tensor([True]).nansum()))",
     "rpow_0d": "print(2.0 ** torch.tensor(-2, dtype=torch.int8), 2.5 ** torch.tensor(3.0), "

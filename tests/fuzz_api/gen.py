@@ -239,7 +239,7 @@ def promotion(g: Gen) -> None:
     if roll < 0.45:
         op = g.pick(ARITH + BITS + COMPARE)
         expr = f"{a} {op} {b}" if g.chance(0.75) else f"{b} {op} {a}"
-        g.show(f"({expr})") if op not in COMPARE or g.chance(0.5) else g.show(f"({expr})")
+        g.show(f"({expr})")
     elif roll < 0.8:
         fn = g.pick(FUNCS)
         if fn == "torch.result_type":
@@ -275,9 +275,9 @@ def int_division(g: Gen) -> None:
     g.emit(f"b = torch.tensor({divs}, dtype={dtype})" if g.chance(0.7)
            else f"b = {g.pick([-3, 2, -2.5, 3, 0, 1.5])}")
     form = g.pick(["a // b", "a % b", "torch.fmod(a, b)", "torch.remainder(a, b)",
-                   "torch.div(a, b, rounding_mode='floor')", "torch.div(a, b, rounding_mode='trunc')",
-                   "torch.floor_divide(a, b)", "a / b", "torch.remainder(-7, b)" if False else "b // a",
-                   "divmod(a, b)"])
+                   "torch.div(a, b, rounding_mode='floor')",
+                   "torch.div(a, b, rounding_mode='trunc')", "torch.floor_divide(a, b)", "a / b",
+                   "b // a", "b % a", "divmod(a, b)", "torch.remainder(-7, b)"])
     if form == "divmod(a, b)":
         g.emit("q, m = divmod(a, b); print(repr(q), repr(m))")
     else:
