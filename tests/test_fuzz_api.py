@@ -203,6 +203,21 @@ REGRESSIONS = {
     "clamp_inplace_bool": "a = torch.tensor(True)\na.clamp_(2)",
     "clamp_inplace_uint8_bound": "a = torch.tensor([3, 6], dtype=torch.uint8)\na.clamp_(-4)\n"
                                  "print(a)",
+    "tensor_mixed_ints_floats_uint8": "print(torch.tensor([[0.5, -4], [3, 2.7]], "
+                                      "dtype=torch.uint8))",
+    "clip_int_and_float_bounds": "print(repr(torch.clip(torch.arange(0, 3, dtype=torch.uint8), "
+                                 "-6, 3.25)))",
+    "clamp_min_uint8_negative": "print(torch.tensor([7, 7, 0], dtype=torch.uint8).clamp_min(-2), "
+                                "torch.tensor([7, 7, 0], dtype=torch.uint8).clamp_max(-7))",
+    "number_mod_uint8": "print(-3 % torch.tensor([3], dtype=torch.uint8), "
+                        "torch.remainder(300, torch.tensor([7], dtype=torch.uint8)))",
+    "put_dtypes": "torch.ones(1, dtype=torch.long).put(torch.tensor([0]), torch.tensor([9.]))",
+    "index_fill_nan_into_int": "print(torch.tensor([-4, 0]).index_fill(0, torch.tensor([1]), "
+                               "float('nan')))",
+    "gather_empty_float_index": "print(torch.gather(torch.arange(4), 0, torch.tensor([])))",
+    "setitem_mask_is_target": "a = torch.tensor([True, False, True, False])\n"
+                              "a[a] = torch.zeros(4)",
+    "setitem_mask_is_target_fill": "a = torch.tensor([True, False])\na[a] = False\nprint(a)",
 }
 
 

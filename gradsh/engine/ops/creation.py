@@ -169,6 +169,8 @@ def _integers_from_data(plain: Any, dtype: DType) -> np.ndarray:
     if wide.dtype.kind == "f":
         finite = np.isfinite(wide).all()
         if not finite or (wide.size and (wide.min() < info.min or wide.max() > info.max)):
+            if finite and info.min == 0:  # each element its own type: an int may wrap
+                return _unsigned_elements(plain, wide.shape, dtype)
             raise _overflow(dtype)
         return np.trunc(wide).astype(dtype.np)
     if wide.size and wide.dtype.kind in "iu":
@@ -176,6 +178,25 @@ def _integers_from_data(plain: Any, dtype: DType) -> np.ndarray:
         if int(wide.min()) < low or int(wide.max()) > int(info.max):
             raise _overflow(dtype)
     return wide.astype(dtype.np)
+
+
+def _unsigned_elements(plain: Any, shape: tuple[int, ...], dtype: DType) -> np.ndarray:
+    """Mixed ints and floats into an unsigned dtype, each converted by its own Python type
+    (a negative int wraps, a negative float overflows), as tensor_new stores them."""
+    flat: list[int] = []
+    pending = [plain]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, (list, tuple)):
+            pending.extend(reversed(item))
+        else:
+            try:
+                value = checked_fill(item if isinstance(item, (bool, int)) else float(item),
+                                     dtype)
+            except TorchRuntimeError:
+                raise _overflow(dtype) from None  # (tensor()'s names the dtype: uint8)
+            flat.append(int(value))
+    return np.array(flat, dtype=np.int64).astype(dtype.np).reshape(shape)
 
 
 def _overflow(dtype: DType) -> TorchRuntimeError:

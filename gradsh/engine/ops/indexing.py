@@ -475,9 +475,26 @@ def setitem(t: Tensor, key: Any, value: Any) -> Tensor:
                 f"{sliced.dtype.short} for the destination and {v.dtype.short} for the source."
             )
 
+    masked_fill = len(advanced) == 1 and advanced[0][1].dtype is dtypes.bool_ and \
+        v.numel() == 1 and v.device == "cpu"  # (ATen's masked_fill_ dispatch checks no overlap)
+    for _, index in advanced:  # index_put_'s assert_no_overlap(self, index), its first check
+        if not masked_fill and _dense_overlap(sliced._data, index._data):
+            raise TorchRuntimeError(
+                "unsupported operation: some elements of the input tensor and the written-to "
+                "tensor refer to a single memory location. Please clone() the tensor before "
+                "performing the operation.")
     np_key, saved = _advanced_key(sliced, advanced, check_value)
     apply_inplace(IndexPutBackward0, sliced, v, key=np_key, indices=saved)
     return t
+
+
+def _dense_overlap(a: Any, b: Any) -> bool:
+    """ATen's get_overlap_status as far as it decides: two non-empty dense arrays whose memory
+    ranges meet (a layout it cannot judge, such as an expanded one, passes)."""
+    if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)) or not (a.size and b.size):
+        return False
+    dense = [x.flags.c_contiguous or x.flags.f_contiguous for x in (a, b)]
+    return all(dense) and np.may_share_memory(a, b)
 
 
 def _index_tensor(index: Any, name: str) -> Tensor:
@@ -493,6 +510,8 @@ def _index_tensor(index: Any, name: str) -> Tensor:
 @guarded
 def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
     a = _check_tensor(a, "gather")
+    if isinstance(index, Tensor) and index.numel() == 0 and index.dtype is not dtypes.int64:
+        index = to(index, dtypes.int64)  # (an empty index skips the dtype check, as in ATen)
     index = _index_tensor(index, "gather")
     d = wrap_dim(dim, a.ndim)
     if index.ndim != a.ndim and not (index.ndim <= 1 and a.ndim <= 1):
@@ -595,6 +614,8 @@ def _index_fill(a: Tensor, dim: int, index: Tensor, value: Any, fname: str,
             raise TorchRuntimeError(f"{fname} only supports a 0-dimensional value tensor, but "
                                     f"got tensor with {value.ndim} dimension(s).")
         return apply_node(inplace, IndexFillBackward1, a, value, dim=d, index=flat)
+    if isinstance(value, (int, float)):  # fill_'s checked conversion (nan into int64 fails)
+        value = checked_fill(value, a.dtype)
     return apply_node(inplace, IndexFillBackward0, a, dim=d, index=flat, value=value)
 
 

@@ -72,9 +72,11 @@ clip = alias(clamp, "clip")
 
 
 def _integer_bounds(a: Tensor, low: Any, high: Any) -> tuple[Any, Any]:
-    """clamp's number bounds: an integer one takes an integer tensor's type, checked (uint8:
-    -7 is 249; 300 into int8 overflows)."""
-    return tuple(checked_fill(b, a.dtype) if b.__class__ is int else b for b in (low, high))
+    """clamp's number bounds: an integer one takes the result's type where that is an integer
+    type, checked (uint8: -7 is 249; 300 into int8 overflows); with a float bound the result
+    is float and the integer stays as it is."""
+    result = dtypes.result_type([(a.dtype, a.ndim)], [b for b in (low, high) if b is not None])
+    return tuple(checked_fill(b, result) if b.__class__ is int else b for b in (low, high))
 
 
 def _plain_scalar(value: Tensor) -> bool:
@@ -85,14 +87,16 @@ def _plain_scalar(value: Tensor) -> bool:
 def clamp_min(a: Tensor, min: Any) -> Tensor:  # noqa: A002
     if isinstance(min, Tensor):
         return clamp(a, min=min)
-    return ClampMinBackward0.apply(_check_tensor(a, "clamp_min"), min=min)
+    a = _check_tensor(a, "clamp_min")
+    return ClampMinBackward0.apply(a, min=_integer_bounds(a, min, None)[0])
 
 
 @guarded
 def clamp_max(a: Tensor, max: Any) -> Tensor:  # noqa: A002
     if isinstance(max, Tensor):
         return clamp(a, max=max)
-    return ClampMaxBackward0.apply(_check_tensor(a, "clamp_max"), max=max)
+    a = _check_tensor(a, "clamp_max")
+    return ClampMaxBackward0.apply(a, max=_integer_bounds(a, None, max)[1])
 
 
 @guarded
