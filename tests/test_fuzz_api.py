@@ -218,6 +218,12 @@ REGRESSIONS = {
     "setitem_mask_is_target": "a = torch.tensor([True, False, True, False])\n"
                               "a[a] = torch.zeros(4)",
     "setitem_mask_is_target_fill": "a = torch.tensor([True, False])\na[a] = False\nprint(a)",
+    "pow_0d_exponent_tensor": "x = torch.tensor([6, -float('inf'), -2.0], dtype=torch.float64)\n"
+                              "print(x.pow(torch.tensor(0.5, dtype=torch.float64)), "
+                              "x.float().pow(torch.tensor(0.5)), x.pow(0.5))",
+    "gather_empty_index_other_ndim": "print(repr(torch.gather(torch.tensor([[2.5], [2.0]]), -1, "
+                                     "torch.tensor([]))))",
+    "logcumsumexp_0d_dim_list": "print(torch.tensor(2.0).logcumsumexp(dim=(0,)))",
 }
 
 

@@ -414,7 +414,11 @@ def pow_backward(grad: Array, x: Array, exponent: float) -> Array | None:
 
 
 def pow_tensor(x: Array, exponent: Array) -> Array | None:
-    """torch.pow(float32 tensor, float32 tensor) (or both float64), else None."""
+    """torch.pow(float32 tensor, float32 tensor) (or both float64), else None. A 0-d exponent
+    tensor is still an element-wise operand on the CPU (the kernels' number shortcuts, such as
+    0.5 as sqrt, are pow(Tensor, Scalar)'s: sqrt(-inf) is nan where pow(-inf, 0.5) is inf)."""
+    if exponent.ndim == 0 and x.ndim:
+        exponent = np.broadcast_to(exponent, x.shape)
     if is_float64(x) and is_float64(exponent):
         return D.pow(x, exponent, threads=_n())
     if not (is_float32(x) and is_float32(exponent)):

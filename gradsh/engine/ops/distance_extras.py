@@ -29,7 +29,8 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:  # noqa: A002
 @guarded
 def logcumsumexp(input: Tensor, dim: int) -> Tensor:  # noqa: A002
     input = _check_tensor(input, "logcumsumexp")
-    d = wrap_dim(dim, max(input.ndim, 1)) if input.ndim else 0
+    d = wrap_dim(dim, max(input.ndim, 1))
+    d = d if input.ndim else 0
     if not input.dtype.is_floating_point:  # the dim is parsed first, then the kernel refuses
         raise not_implemented_for("logcumsumexp_out_cpu", input.dtype)
     return LogcumsumexpBackward0.apply(input, dim=d)  # type: ignore[no-any-return]

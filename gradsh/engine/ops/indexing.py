@@ -514,6 +514,10 @@ def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
         index = to(index, dtypes.int64)  # (an empty index skips the dtype check, as in ATen)
     index = _index_tensor(index, "gather")
     d = wrap_dim(dim, a.ndim)
+    if index.numel() == 0:  # (ATen checks no shape of an empty index)
+        if index.ndim != a.ndim:
+            return _new(np.empty(index.shape, a.dtype.np), a.dtype, a.device, False)
+        return GatherBackward0.apply(a, dim=d, index=index)
     if index.ndim != a.ndim and not (index.ndim <= 1 and a.ndim <= 1):
         raise TorchRuntimeError("Index tensor must have the same number of dimensions as "
                                 "input tensor")
