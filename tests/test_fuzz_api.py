@@ -224,6 +224,10 @@ REGRESSIONS = {
     "gather_empty_index_other_ndim": "print(repr(torch.gather(torch.tensor([[2.5], [2.0]]), -1, "
                                      "torch.tensor([]))))",
     "logcumsumexp_0d_dim_list": "print(torch.tensor(2.0).logcumsumexp(dim=(0,)))",
+    "compare_number_first": "print(torch.eq(2, torch.ones(2)))",
+    "fmod_number_first": "print(torch.fmod(-7, torch.ones(2)))",
+    "compare_method_string": "print(torch.ones(2).ge('a'))",
+    "max_number_first": "print(torch.max(2, torch.ones(2)))",
 }
 
 

@@ -298,6 +298,8 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
             if not given:
                 raise TorchTypeError(f"{name}() missing 1 required positional arguments: "
                                      '"input"')
+            if overloaded:  # no overload takes the call: the parser lists them
+                raise _invalid_arguments(name, given, kwargs, method)
             raise TorchTypeError(
                 f"{name}(): argument 'input' (position 1) must be Tensor, not "
                 f"{_describe(given[0])}"
