@@ -228,6 +228,8 @@ REGRESSIONS = {
     "fmod_number_first": "print(torch.fmod(-7, torch.ones(2)))",
     "compare_method_string": "print(torch.ones(2).ge('a'))",
     "max_number_first": "print(torch.max(2, torch.ones(2)))",
+    "scatter_empty_index_other_ndim": "print(repr(torch.tensor([[4], [-6]]).scatter_add(0, "
+                                      "torch.tensor([]), torch.ones(2, dtype=torch.long))))",
 }
 
 
