@@ -69,16 +69,16 @@ def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params
         if tangent is not None:
             forward_grad.set_tangent(alias, tangent)
     out = cls.apply(alias, *others, **params)
+    if out.shape != target.shape:  # (TensorIterator's shapes come before its dtypes)
+        raise TorchRuntimeError(
+            f"output with shape {list(target.shape)} doesn't match the broadcast shape "
+            f"{list(out.shape)}"
+        )
     result_dtype = out.dtype
     if result_dtype is not target.dtype and not _can_cast(result_dtype, target.dtype):
         raise TorchRuntimeError(
             f"result type {result_dtype.short} can't be cast to the desired output type "
             f"{target.dtype.short}"
-        )
-    if out.shape != target.shape:
-        raise TorchRuntimeError(
-            f"output with shape {list(target.shape)} doesn't match the broadcast shape "
-            f"{list(out.shape)}"
         )
     node = out._grad_fn
     if node is not None:

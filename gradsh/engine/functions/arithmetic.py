@@ -434,6 +434,8 @@ class _RemainderScalarTensor(Function):
         dtype = dtypes.result_type([(a.dtype, a._data.ndim)], [other])
         if dtype.category < 2 and bool((a._data == 0).any()):
             raise TorchRuntimeError("ZeroDivisionError")
+        if dtype.category == 1 and isinstance(other, int):  # the number cast (wrapped) first
+            other = dtype.np.type(np.array(other, dtype=np.int64).astype(dtype.np))
         with np.errstate(all="ignore"):
             return _remainder(other, a._data, dtype)
 

@@ -138,6 +138,20 @@ def c_order(x: Array) -> Array:
     return x if x.flags.c_contiguous else x.copy(order="C")
 
 
+def check_output_shape(target: Tensor, *others: Tensor) -> None:
+    """An in-place element-wise op's first checks (TensorIterator's shapes, then its dtypes,
+    both before the kernel runs): the operands must broadcast to the target's own shape, and
+    their result type must cast into the target's dtype."""
+    shape = broadcast_shapes(target, *others)
+    if shape != target._data.shape:
+        raise TorchRuntimeError(f"output with shape {list(target.shape)} doesn't match the "
+                                f"broadcast shape {list(shape)}")
+    dtype = result_dtype(target, *others)
+    if dtype.category > target.dtype.category:
+        raise TorchRuntimeError(f"result type {dtype.short} can't be cast to the desired output "
+                                f"type {target.dtype.short}")
+
+
 def first_operand_layout(out: Any, first: Any) -> Any:
     """TensorIterator lays a result out as its first operand when the operands' layouts
     disagree (a transposed tensor plus a row-major one of the same shape gives a transposed

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine import dtypes
 from gradsh.engine.functions.common import (
     broadcast_shapes,
     first_operand_layout,
@@ -38,8 +39,8 @@ class _Bitwise(Function):
     node_name = "Bitwise"
 
     def forward(self, a: Tensor, b: Tensor, op: str, kernel: str) -> Any:
+        broadcast_shapes(a, b)  # (TensorIterator's shapes come before the kernel's dtypes)
         dtype = result_dtype(a, b)
-        if dtype.is_floating_point:  # PyTorch names the promoted dtype
-            raise not_implemented_for(kernel, dtype)
-        broadcast_shapes(a, b)
+        if dtype.is_floating_point or dtype is dtypes.bool_ and "shift" in op:
+            raise not_implemented_for(kernel, dtype)  # PyTorch names the promoted dtype
         return getattr(np, op)(operand(a, dtype), operand(b, dtype), dtype=dtype.np)

@@ -182,6 +182,8 @@ def _scatter_array(base: Array, dim: int, index: Array, src: Any, add: bool = Fa
                               src if xp.ndim(src) == 0 else src.reshape(-1), add, multiply)
         return flat.reshape(base.shape)
     out = base.copy()
+    if index.size == 0:  # nothing is written (and src's shape is not read)
+        return out
     grid = list(xp.indices(index.shape, sparse=True))
     grid[dim] = index
     values = src if xp.ndim(src) == 0 else src[tuple(slice(0, n) for n in index.shape)]

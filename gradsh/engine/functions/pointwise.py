@@ -414,7 +414,11 @@ def pow_backward(grad: Array, x: Array, exponent: float) -> Array | None:
 
 
 def pow_tensor(x: Array, exponent: Array) -> Array | None:
-    """torch.pow(float32 tensor, float32 tensor) (or both float64), else None."""
+    """torch.pow(float32 tensor, float32 tensor) (or both float64), else None. A 0-d exponent
+    tensor is still an element-wise operand on the CPU (the kernels' number shortcuts, such as
+    0.5 as sqrt, are pow(Tensor, Scalar)'s: sqrt(-inf) is nan where pow(-inf, 0.5) is inf)."""
+    if exponent.ndim == 0 and x.ndim:
+        exponent = np.broadcast_to(exponent, x.shape)
     if is_float64(x) and is_float64(exponent):
         return D.pow(x, exponent, threads=_n())
     if not (is_float32(x) and is_float32(exponent)):
@@ -424,15 +428,17 @@ def pow_tensor(x: Array, exponent: Array) -> Array | None:
 
 def rpow(base: float, exponent: Array) -> Array | None:
     """torch.pow(number, float32 tensor), else None. pow_Scalar allocates its output contiguous
-    whatever the exponent's layout, and the loop follows the output."""
+    whatever the exponent's layout, and the loop follows the output. (The kernels flatten a
+    0-d exponent: the result takes its shape back.)"""
     if is_float64(exponent):
-        return D.rpow(base, exponent, threads=_n())
+        return D.rpow(base, exponent, threads=_n()).reshape(exponent.shape)
     if not is_float32(exponent):
         return None
     b = np.broadcast_to(np.asarray(base, np.float32), exponent.shape)
     layout = loop_mask(exponent.shape, [(0,) * exponent.ndim, K.strides(exponent)], _n(),
                          contiguous_output=True)
-    return np.ascontiguousarray(K.pow(b, exponent, simd=layout, threads=_n()))
+    out = K.pow(b, exponent, simd=layout, threads=_n())
+    return np.ascontiguousarray(out).reshape(exponent.shape)
 
 
 def float64_binary(name: str, a: Array, b: Array, **options: Any) -> Array | None:

@@ -729,7 +729,10 @@ class CumsumBackward0(Function):
         x = a._data
         if x.ndim == 0:
             return x.astype(dtype.np)
-        return c_order(_cumsum_array(x.astype(dtype.np, copy=False), dim))
+        out = _cumsum_array(x.astype(dtype.np, copy=False), dim)
+        if dtype.is_floating_point:  # PyTorch's running sum starts from +0.0: never -0.0
+            out = out + out.dtype.type(0)
+        return c_order(out)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         if not self.ndim:

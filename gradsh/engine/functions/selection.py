@@ -81,7 +81,7 @@ class ClampMinBackward0(Function):
             raise not_implemented_for("clamp_min_scalar_cpu", dtype)
         x = a._data.astype(dtype.np, copy=False)
         with _quiet():
-            return xp_of(x).where(x < min, dtype.np.type(min), x)
+            return xp_of(x).where((x < min) | (min != min), dtype.np.type(min), x)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.where(self.saved("self", F) >= self.min, grad, 0.0),)
@@ -98,8 +98,8 @@ class ClampMaxBackward0(Function):
         if dtype is dtypes.bool_:
             raise not_implemented_for("clamp_max_scalar_cpu", dtype)
         x = a._data.astype(dtype.np, copy=False)
-        with _quiet():
-            return xp_of(x).where(x > max, dtype.np.type(max), x)
+        with _quiet():  # (a NaN bound makes every value NaN, as in clamp)
+            return xp_of(x).where((x > max) | (max != max), dtype.np.type(max), x)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.where(self.saved("self", F) <= self.max, grad, 0.0),)

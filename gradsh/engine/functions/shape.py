@@ -290,6 +290,28 @@ class PermuteBackward0(Function):
         return (F.permute(grad, tuple(inverse)),)
 
 
+def expanded(array: Array, shape: Shape) -> Array:
+    """`array` expanded to `shape` with PyTorch's strides (inferExpandGeometry): a dimension
+    that keeps its size keeps its stride and a new leading one of size 1 gets the stride of
+    a contiguous step, so only a really broadcast dimension has stride 0. The result is
+    writable unless some dimension of size > 1 has stride 0 (PyTorch's internal overlap)."""
+    if not isinstance(array, np.ndarray):
+        return xp_of(array).broadcast_to(array, shape)
+    lead = len(shape) - array.ndim
+    strides = [0] * len(shape)
+    for i in reversed(range(len(shape))):
+        if i >= lead:
+            have, stride = array.shape[i - lead], array.strides[i - lead]
+        else:
+            have = 1
+            stride = (shape[i + 1] * strides[i + 1] if i + 1 < len(shape) and array.ndim
+                      else 0)
+        strides[i] = stride if have == shape[i] else 0
+    writable = array.flags.writeable and not any(
+        s == 0 and n > 1 for s, n in zip(strides, shape))
+    return np.lib.stride_tricks.as_strided(array, shape, strides, writeable=writable)
+
+
 class ExpandBackward0(Function):
     node_name = "ExpandBackward0"
     is_view = True
@@ -297,10 +319,10 @@ class ExpandBackward0(Function):
     def forward(self, a: Tensor, shape: Shape) -> Array:
         self.self_sizes = a.shape
         self.shape = shape
-        return xp_of(a._data).broadcast_to(a._data, shape)
+        return expanded(a._data, shape)
 
     def view_fn(self, array: Array) -> Array:
-        return xp_of(array).broadcast_to(array, self.shape)
+        return expanded(array, self.shape)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.sum_to(grad, self.self_sizes),)

@@ -80,8 +80,9 @@ def softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
     d = _softmax_dim("softmax", a.ndim, dim)
     if dtype is not None:
         a = to(a, dtype)
-    if not a.dtype.is_floating_point:
-        raise not_implemented_for("softmax_lastdim_kernel_impl", a.dtype)
+    if not a.dtype.is_floating_point:  # (ATen's kernel for the last dim, or any other)
+        kernel = "lastdim_kernel_impl" if d >= a.ndim - 1 else "kernel_impl"
+        raise not_implemented_for(f"softmax_{kernel}", a.dtype)
     return SoftmaxBackward0.apply(a, dim=d)
 
 
@@ -91,8 +92,9 @@ def log_softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tenso
     d = _softmax_dim("log_softmax", a.ndim, dim)
     if dtype is not None:
         a = to(a, dtype)
-    if not a.dtype.is_floating_point:
-        raise not_implemented_for("log_softmax_lastdim_kernel_impl", a.dtype)
+    if not a.dtype.is_floating_point:  # (ATen's kernel for the last dim, or any other)
+        kernel = "lastdim_kernel_impl" if d >= a.ndim - 1 else "kernel_impl"
+        raise not_implemented_for(f"log_softmax_{kernel}", a.dtype)
     return LogSoftmaxBackward0.apply(a, dim=d)
 
 

@@ -95,6 +95,15 @@ def as_tensor_operand(value: TensorLike, like: Tensor | None = None) -> Tensor:
     raise OperandTypeError(value)
 
 
+def tensor_operand(value: Any) -> Tensor:
+    """A Tensor-only operand (atan2, fmax, hypot, logical_and, gcd ...: PyTorch has no Number
+    overload for them): anything else is an OperandTypeError, which the argument guard words
+    as PyTorch's parser does (`fmax(): argument 'other' (position 2) must be Tensor, not int`)."""
+    if isinstance(value, Tensor):
+        return value
+    raise OperandTypeError(value)
+
+
 def unmeasured(*tensors: Any) -> bool:
     """Whether every tensor's data is under the size from which the argument guards measure
     memory: an op whose guard checked them may call other ops behind theirs (`__wrapped__`),

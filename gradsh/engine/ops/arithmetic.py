@@ -39,7 +39,7 @@ from gradsh.engine.functions.arithmetic import (
     XlogyBackward0,
     _RemainderScalarTensor,
 )
-from gradsh.engine.functions.common import infer_size, result_dtype, xp_of
+from gradsh.engine.functions.common import check_output_shape, infer_size, result_dtype, xp_of
 from gradsh.engine.functions.grad_ops import ScalarOverloads
 from gradsh.engine.ops.arguments import (
     Number,
@@ -52,6 +52,7 @@ from gradsh.engine.ops.arguments import (
     as_tensor_operand,
     checked_fill,
     is_number,
+    tensor_operand,
     wrap_dim,
 )
 from gradsh.engine.ops.guard import alias, guarded
@@ -309,7 +310,7 @@ def square(a: Tensor) -> Tensor:
 @guarded
 def atan2(a: Tensor, b: Tensor) -> Tensor:
     a = _check_tensor(a, "atan2")
-    b = as_tensor_operand(b)
+    b = tensor_operand(b)
     return Atan2Backward0.apply(a, b)
 
 
@@ -446,6 +447,7 @@ def square_(a: Tensor) -> Tensor:
 @guarded
 def remainder_(a: Tensor, other: TensorLike) -> Tensor:
     if isinstance(other, Tensor):
+        check_output_shape(a, other)  # (before the kernel's ZeroDivisionError)
         return apply_inplace(RemainderBackward1, a, other)
     return apply_inplace(RemainderBackward0, a, other=_number(other, "remainder_"))
 
@@ -459,7 +461,7 @@ def fmod_(a: Tensor, other: TensorLike) -> Tensor:
 
 @guarded
 def atan2_(a: Tensor, other: Tensor) -> Tensor:
-    return apply_inplace(Atan2Backward0, a, as_tensor_operand(other))
+    return apply_inplace(Atan2Backward0, a, tensor_operand(other))
 
 
 @guarded

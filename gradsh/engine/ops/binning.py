@@ -94,7 +94,8 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
     if low == high:
         low, high = low - 1, high + 1
     if not (np.isfinite(low) and np.isfinite(high)):
-        raise TorchRuntimeError(f"torch.histc: range of [{low}, {high}] is not finite")
+        # (C++'s ostream prints the doubles: -4, inf, 0.5)
+        raise TorchRuntimeError(f"torch.histc: range of [{low:g}, {high:g}] is not finite")
     if low > high:
         raise TorchRuntimeError("torch.histc: max must be larger than min")
     t = a.dtype.np.type

@@ -9,9 +9,11 @@ import numpy as np
 
 from gradsh.engine import meta
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
-from gradsh.engine.functions.common import broadcast_shapes, result_dtype, xp_of
+from gradsh.engine.functions.common import (broadcast_shapes, check_output_shape,
+                                           not_implemented_for, result_dtype, xp_of)
 from gradsh.engine.functions.comparison import _Bitwise, _Compare
-from gradsh.engine.ops.arguments import OperandTypeError, TensorLike, _plain, as_tensor_operand
+from gradsh.engine.ops.arguments import (OperandTypeError, TensorLike, _check_tensor, _plain,
+                                         as_tensor_operand, tensor_operand)
 from gradsh.engine.ops.guard import alias, guarded
 from gradsh.engine.tensor import Tensor, apply_inplace, check_inplace
 
@@ -67,20 +69,26 @@ less_equal = alias(le, "less_equal")
 not_equal = alias(ne, "not_equal")
 
 
-@guarded
+@guarded(tensor_first=False)  # a number first is PyTorch's Scalar-self overload
 def bitwise_and(a: TensorLike, b: TensorLike) -> Tensor:
+    if not isinstance(b, Tensor):
+        a = _check_tensor(a, "bitwise_and")
     return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="bitwise_and",
                           kernel="bitwise_and_cpu")
 
 
-@guarded
+@guarded(tensor_first=False)  # a number first is PyTorch's Scalar-self overload
 def bitwise_or(a: TensorLike, b: TensorLike) -> Tensor:
+    if not isinstance(b, Tensor):
+        a = _check_tensor(a, "bitwise_or")
     return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="bitwise_or",
                           kernel="bitwise_or_cpu")
 
 
-@guarded
+@guarded(tensor_first=False)  # a number first is PyTorch's Scalar-self overload
 def bitwise_xor(a: TensorLike, b: TensorLike) -> Tensor:
+    if not isinstance(b, Tensor):
+        a = _check_tensor(a, "bitwise_xor")
     return _Bitwise.apply(as_tensor_operand(a), as_tensor_operand(b), op="bitwise_xor",
                           kernel="bitwise_xor_cpu")
 
@@ -101,15 +109,23 @@ def bitwise_right_shift(a: TensorLike, b: TensorLike) -> Tensor:
 
 @guarded
 def bitwise_not(a: Tensor) -> Tensor:
-    if a.dtype.is_floating_point:
+    if a.dtype.is_floating_point:  # (the ~ operator says it in Python's words: _invert)
+        raise not_implemented_for("bitwise_not_cpu", a.dtype)
+    return _plain(xp_of(a._data).invert(a._data), a.device)
+
+
+def _invert(a: Tensor) -> Tensor:
+    """`~a`: PyTorch's Tensor.__invert__ refuses a floating tensor before its kernel."""
+    if isinstance(a, Tensor) and a.dtype.is_floating_point:
         raise TorchTypeError(
             "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
         )
-    return _plain(xp_of(a._data).invert(a._data), a.device)
+    return bitwise_not(a)
 
 
 def _bitwise_inplace(a: Tensor, b: TensorLike, op: str, kernel: str = "") -> Tensor:
     other = as_tensor_operand(b)
+    check_output_shape(a, other)
     dtype = result_dtype(a, other)
     if dtype is not a.dtype and dtype.category > a.dtype.category:
         # PyTorch checks the cast before the kernel: `i |= 4.5` on int64 is this error
@@ -162,7 +178,7 @@ def logical_not(a: Tensor) -> Tensor:
 
 
 def _logical(op: Callable[..., Any], a: Tensor, b: Tensor) -> Tensor:
-    a_, b_ = as_tensor_operand(a), as_tensor_operand(b)
+    a_, b_ = as_tensor_operand(a), tensor_operand(b)
     broadcast_shapes(a_, b_)
     return _plain(op(a_._data, b_._data), a_.device)
 

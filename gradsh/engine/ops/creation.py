@@ -12,7 +12,7 @@ import numpy as np
 from gradsh.engine import backend, dtypes, limits, meta
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError, warn
-from gradsh.engine.functions.common import fma64
+from gradsh.engine.functions.common import fma64, not_implemented_for
 from gradsh.engine.ops.arguments import (
     DeviceHooks,
     Number,
@@ -169,6 +169,8 @@ def _integers_from_data(plain: Any, dtype: DType) -> np.ndarray:
     if wide.dtype.kind == "f":
         finite = np.isfinite(wide).all()
         if not finite or (wide.size and (wide.min() < info.min or wide.max() > info.max)):
+            if finite and info.min == 0:  # each element its own type: an int may wrap
+                return _unsigned_elements(plain, wide.shape, dtype)
             raise _overflow(dtype)
         return np.trunc(wide).astype(dtype.np)
     if wide.size and wide.dtype.kind in "iu":
@@ -176,6 +178,25 @@ def _integers_from_data(plain: Any, dtype: DType) -> np.ndarray:
         if int(wide.min()) < low or int(wide.max()) > int(info.max):
             raise _overflow(dtype)
     return wide.astype(dtype.np)
+
+
+def _unsigned_elements(plain: Any, shape: tuple[int, ...], dtype: DType) -> np.ndarray:
+    """Mixed ints and floats into an unsigned dtype, each converted by its own Python type
+    (a negative int wraps, a negative float overflows), as tensor_new stores them."""
+    flat: list[int] = []
+    pending = [plain]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, (list, tuple)):
+            pending.extend(reversed(item))
+        else:
+            try:
+                value = checked_fill(item if isinstance(item, (bool, int)) else float(item),
+                                     dtype)
+            except TorchRuntimeError:
+                raise _overflow(dtype) from None  # (tensor()'s names the dtype: uint8)
+            flat.append(int(value))
+    return np.array(flat, dtype=np.int64).astype(dtype.np).reshape(shape)
 
 
 def _overflow(dtype: DType) -> TorchRuntimeError:
@@ -369,21 +390,26 @@ def arange(*args: Any, start: Any = None, end: Any = None, step: Any = None,
     step = 1 if step is None else _scalar_value(step, "step")
     any_float = builtins.any(isinstance(v, float) for v in (start, end, step))
     d = _resolve_dtype(dtype, dtypes.default_float() if any_float else dtypes.int64)
+    if d is dtypes.bool_:
+        raise not_implemented_for("arange_cpu", d)
     if step == 0:
         raise TorchRuntimeError("step must be nonzero")
     if not builtins.all(math.isfinite(float(v)) for v in (start, end)):
         raise TorchRuntimeError(f"unsupported range: {start} -> {end}")
     if (step > 0 and end < start) or (step < 0 and end > start):
         raise TorchRuntimeError("upper bound and lower bound inconsistent with step sign")
-    n = int(math.ceil((float(end) - float(start)) / float(step)))
+    if d is dtypes.int64 and any_float:
+        # compute_arange_size: int64's bounds and step are int64 (truncated) from here on
+        if int(step) == 0:
+            raise TorchValueError("step must be nonzero")
+        n = int(math.ceil((int(end) - int(start)) / int(step)))
+    else:
+        n = int(math.ceil((float(end) - float(start)) / float(step)))
     n = builtins.max(n, 0)
     limits.check((n,), d.itemsize)
     if d.is_floating_point:
         values = _in_chunks(n, d, lambda idx: _arange_floats(float(start), float(step), idx, n, d))
-    elif any_float:
-        values = _in_chunks(n, d, lambda idx: np.trunc(float(start) + float(step)
-                                                        * idx.astype(np.float64)))
-    else:
+    else:  # an integer dtype's kernel steps in int64: start and step truncated first
         values = _in_chunks(n, d, lambda idx: int(start) + int(step) * idx)
     return _new(values, d, device, requires_grad)
 
@@ -400,6 +426,8 @@ def linspace(start: Any, end: Any, steps: int, dtype: DType | None = None, devic
     if steps < 0:
         raise TorchRuntimeError("number of steps must be non-negative")
     d = _resolve_dtype(dtype, dtypes.default_float())
+    if d is dtypes.bool_ and steps > 1:  # (one step is a fill_, which takes bool)
+        raise not_implemented_for("linspace_cpu", d)
     limits.check((steps,), d.itemsize)
     return _new(_linspace_values(start, end, steps, d), d, device, requires_grad)
 
@@ -479,7 +507,7 @@ def _arange_floats(start: float, step: float, idx: np.ndarray, n: int, d: DType)
 def _linspace_values(start: Any, end: Any, steps: int, d: DType) -> np.ndarray:
     if steps == 1:
         return np.full(1, start, dtype=np.float64).astype(d.np) if d.is_floating_point else \
-            np.full(1, int(start), dtype=d.np)
+            np.array([int(start)]).astype(d.np)
     halfway = steps // 2
     if d.np in dtypes.REDUCED_FLOAT_NP:
         return _linspace_reduced(start, end, steps, d)
@@ -496,7 +524,8 @@ def _linspace_values(start: Any, end: Any, steps: int, d: DType) -> np.ndarray:
             return np.where(idx < halfway, low, high)
 
         return _in_chunks(steps, d, floats)
-    si, ei = int(start), int(end)
+    # the bounds in the integer dtype first (Scalar::to<uint8_t>: -2 is 254), the step double
+    si, ei = (int(np.array(int(v)).astype(d.np)) for v in (start, end))
     int_step = (float(ei) - float(si)) / (steps - 1) if steps > 1 else 0.0
 
     def ints(idx: np.ndarray) -> np.ndarray:

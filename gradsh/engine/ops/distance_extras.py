@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions.common import not_implemented_for
 from gradsh.engine.functions.distance_extras import LogcumsumexpBackward0, PdistBackward0
 from gradsh.engine.ops.arguments import _check_tensor, wrap_dim
 from gradsh.engine.ops.guard import guarded
@@ -28,8 +29,8 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:  # noqa: A002
 @guarded
 def logcumsumexp(input: Tensor, dim: int) -> Tensor:  # noqa: A002
     input = _check_tensor(input, "logcumsumexp")
-    if not input.dtype.is_floating_point:
-        raise TorchRuntimeError(f"logcumsumexp(): expected input to have floating point or "
-                                f"complex dtype but got {input.dtype.short}")
-    d = wrap_dim(dim, max(input.ndim, 1)) if input.ndim else 0
+    d = wrap_dim(dim, max(input.ndim, 1))
+    d = d if input.ndim else 0
+    if not input.dtype.is_floating_point:  # the dim is parsed first, then the kernel refuses
+        raise not_implemented_for("logcumsumexp_out_cpu", input.dtype)
     return LogcumsumexpBackward0.apply(input, dim=d)  # type: ignore[no-any-return]

@@ -21,6 +21,7 @@ from gradsh.engine.ops.arguments import (
     _check_tensor,
     _plain,
     as_tensor_operand,
+    tensor_operand,
     wrap_dim,
 )
 from gradsh.engine.ops.arithmetic import pow, pow_
@@ -93,13 +94,14 @@ def ldexp(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
 
 @guarded
 def ldexp_(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    other = _check_tensor(other, "ldexp_", "other", 2)
     scale = _ldexp_scale(input, other)
     return apply_inplace(LdexpBackward0, input, scale=scale,
                          grad_scale=_ldexp_grad_scale(other, scale))
 
 
 def _integer_op(name: str, a: Tensor, b: TensorLike) -> np.ndarray:
-    other = as_tensor_operand(b)
+    other = tensor_operand(b)
     dtype = result_dtype(a, other)
     if dtype.is_floating_point or dtype is dtypes.bool_:
         raise not_implemented_for(f"{name}_cpu", dtype)
@@ -146,6 +148,7 @@ def nextafter(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
 
 @guarded
 def nextafter_(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    other = _check_tensor(other, "nextafter_", "other", 2)
     return apply_inplace(NextafterBackward0, input, other)
 
 

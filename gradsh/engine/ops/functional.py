@@ -329,6 +329,15 @@ def dsplit(a: Tensor, sections: Any) -> tuple[Tensor, ...]:
 
 @guarded
 def take_along_dim(a: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
+    if isinstance(indices, Tensor) and isinstance(a, Tensor):
+        if indices.dtype is not dtypes.int64:
+            raise TorchRuntimeError("torch.take_along_dim(): dtype of indices should be Long "
+                                    f"but got {indices.dtype.short}")
+        if dim is not None and a.ndim != indices.ndim:
+            raise TorchRuntimeError(
+                "torch.take_along_dim(): input and indices should have the same number of "
+                f"dimensions, but got {a.ndim} dimensions for input, and {indices.ndim} "
+                "dimensions for indices")
     if dim is None:
         return gather(flatten(a), 0, flatten(indices))
     d = wrap_dim(dim, a.ndim)

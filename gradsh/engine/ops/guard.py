@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -132,6 +133,72 @@ def _operand_error(name: str, error: OperandTypeError, args: tuple[Any, ...],
     return error
 
 
+def _method_position(name: str, error: TorchTypeError, given: tuple[Any, ...]) -> TorchTypeError:
+    """A function's "argument 'other' (position 2) must be Tensor, not float" as its method
+    form words it: the tensor is self there, so the position counts from the next argument.
+    (Only where the function's position names the value the message names: `given` has self
+    first, so given[N - 1] is the function's argument N.)"""
+    text = str(error)
+    head = f"{name}(): argument '"
+    if not text.startswith(head):
+        return error
+    match = _POSITION.match(text, len(head))
+    if match is None or int(match.group(1)) < 2 or int(match.group(1)) > len(given):
+        return error
+    if not text.endswith(f", not {_type_name(given[int(match.group(1)) - 1])}"):
+        return error
+    return TorchTypeError(f"{text[:match.start(1)]}{int(match.group(1)) - 1}"
+                          f"{text[match.end(1):]}")
+
+
+_DIM_TYPE = "dim must be an int, got "
+# What takes one int dim (no list of dims): an unexpected keyword is reported after the dim
+_INT_DIM = frozenset({"cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "argmax",
+                      "argmin", "mode", "median", "nanmedian", "kthvalue", "aminmax"})
+
+
+def _dim_type_error(name: str, error: TorchTypeError, given: tuple[Any, ...],
+                    keywords: dict[str, Any], method: bool) -> TorchTypeError:
+    """wrap_dim's "dim must be an int, got list" as PyTorch's parser words it: naming the
+    function, and the position where dim was given by position."""
+    kind = str(error)[len(_DIM_TYPE):]
+    if "dim" in keywords and _type_name(keywords["dim"]) == kind:
+        return TorchTypeError(f"{name}(): argument 'dim' must be int, not {kind}")
+    for i, value in enumerate(given):
+        if i and isinstance(value, (list, tuple)) and _type_name(value) == kind:
+            return TorchTypeError(f"{name}(): argument 'dim' (position {i if method else i + 1}) "
+                                  f"must be int, not {kind}")
+    return error
+
+
+_MISSING = re.compile(r"missing 1 required positional argument: '(\w+)'$")
+_TAKES = re.compile(r"takes (\d+) positional arguments? but (\d+) (?:was|were) given$")
+
+
+def _python_signature_error(name: str, text: str, method: bool,
+                            keywords: dict[str, Any]) -> TorchTypeError | None:
+    """Python's own argument errors for a function PyTorch has one signature of, in the words
+    of PyTorch's parser (`cumsum() missing 1 required positional arguments: "dim"`, `aminmax()
+    takes 0 positional arguments but 1 was given`, counted without self for a method)."""
+    dim = keywords.get("dim")
+    if name in _INT_DIM and isinstance(dim, (list, tuple)):
+        return TorchTypeError(f"{name}(): argument 'dim' must be int, not {_type_name(dim)}")
+    match = _MISSING.search(text)
+    if match is not None and match.group(1) in ("dim", "other"):
+        return TorchTypeError(f'{name}() missing 1 required positional arguments: '
+                              f'"{match.group(1)}"')
+    match = _TAKES.search(text)
+    if match is not None:
+        takes, given = (int(n) - method for n in match.groups())
+        return TorchTypeError(f"{name}() takes {takes} positional argument"
+                              f"{'' if takes == 1 else 's'} but {given} "
+                              f"{'was' if given == 1 else 'were'} given")
+    return None
+
+
+_POSITION = re.compile(r"[^']*' \(position (\d+)\)")
+
+
 # What reads no element of its tensors (views and metadata): allowed on a view of any size,
 # such as `ones(1).expand(10**6, 10**6)`, whose other operations limits.check_reads refuses.
 _READS_NOTHING = frozenset({
@@ -231,6 +298,8 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
             if not given:
                 raise TorchTypeError(f"{name}() missing 1 required positional arguments: "
                                      '"input"')
+            if overloaded:  # no overload takes the call: the parser lists them
+                raise _invalid_arguments(name, given, kwargs, method)
             raise TorchTypeError(
                 f"{name}(): argument 'input' (position 1) must be Tensor, not "
                 f"{_describe(given[0])}"
@@ -307,7 +376,16 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
         if isinstance(error, OperandTypeError):
             raise _operand_error(name, error, args, method) from None
         if torch_error:
+            if isinstance(error, TorchTypeError):
+                if str(error).startswith(_DIM_TYPE):
+                    raise _dim_type_error(name, error, given, keywords, method) from None
+                if method:
+                    raise _method_position(name, error, given)
             raise error
+        if not overloaded and isinstance(error, TypeError):
+            parser_error = _python_signature_error(name, str(error), method, keywords)
+            if parser_error is not None:
+                raise parser_error from None
         if "got an unexpected keyword argument" in str(error):
             # no overload takes the keyword: PyTorch's parser says so in Python's words
             keyword = str(error).split("got an unexpected keyword argument ")[-1]

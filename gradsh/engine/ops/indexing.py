@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -49,6 +49,7 @@ from gradsh.engine.ops.arguments import (
     _type_name,
     apply_node,
     as_int,
+    checked_fill,
     wrap_dim,
 )
 from gradsh.engine.ops.copies import copy_, fill_, to
@@ -65,7 +66,9 @@ __all__ = [
 ]
 
 
-def _index_error(obj: Any) -> TorchIndexError:
+def _index_error(obj: Any) -> TorchIndexError | TorchTypeError:
+    if isinstance(obj, (str, bytes)):  # PyTorch reads a string as a sequence: tensor data
+        return TorchTypeError(f"new(): invalid data type '{_type_name(obj)}'")
     return TorchIndexError(
         "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
         f"valid indices (got {_type_name(obj)})"
@@ -231,11 +234,13 @@ def _normalize_key(key: Any) -> tuple[Any, ...]:
     return (key,)
 
 
-def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
+def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]],
+                  before_bounds: Callable[[tuple[int, ...]], None] | None = None
                   ) -> tuple[tuple[Any, ...], list[Tensor]]:
     """The NumPy key for PyTorch's advanced index step, with its errors in PyTorch's order:
-    the number of indices, each mask's shape, broadcasting, then (only if the result has
-    elements) the bounds, naming the index's ordinal among the index tensors."""
+    the number of indices, each mask's shape, broadcasting, `before_bounds` (given the
+    result's shape: index_put's checks of the value), then (only if the result has elements)
+    the bounds, naming the index's ordinal among the index tensors."""
     entries = advanced[-1][0] + 1
     if entries > sliced.ndim:
         raise TorchIndexError(
@@ -290,7 +295,10 @@ def _advanced_key(sliced: Tensor, advanced: list[tuple[int, Tensor]]
     for d in range(sliced.ndim):
         if d >= len(key) or not isinstance(key[d], np.ndarray):
             rest *= sliced.shape[d]
-    limits.check(_indexed_shape(sliced.shape, key, broadcast), sliced._data.dtype.itemsize)
+    indexed = _indexed_shape(sliced.shape, key, broadcast)
+    limits.check(indexed, sliced._data.dtype.itemsize)
+    if before_bounds is not None:
+        before_bounds(indexed)
     if rest * int(np.prod(broadcast, dtype=np.int64)) > 0:
         # the kernel checks element by element, each index in turn
         bad = [np.broadcast_to((a < -size) | (a >= size), broadcast).reshape(-1)
@@ -410,6 +418,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> Tensor:
     if isinstance(value, Tensor):
         v = value
     elif isinstance(value, (bool, int, float, np.integer)):  # not other NumPy scalars
+        value = checked_fill(value, t.dtype)  # (fill_'s check: nan into int64 overflows)
         v = Tensor._make(backend.to_device(np.array(value).astype(t._data.dtype), t.device),
                          t.device)
     else:
@@ -442,7 +451,6 @@ def setitem(t: Tensor, key: Any, value: Any) -> Tensor:
     if not advanced:
         _copy_to(sliced, v)
         return t
-    np_key, saved = _advanced_key(sliced, advanced)
     stripped = _strip_leading_ones(v.shape)
     if stripped != v.shape:
         v = view(v, stripped)
@@ -451,13 +459,42 @@ def setitem(t: Tensor, key: Any, value: Any) -> Tensor:
         # ATen's index_put_ fills through one boolean mask with the value's item(), which
         # takes the destination's dtype (canDispatchToMaskedFill)
         v = to(v, sliced.dtype)
-    if v.dtype is not sliced.dtype:
-        raise TorchRuntimeError(
-            "Index put requires the source and destination dtypes match, got "
-            f"{sliced.dtype.short} for the destination and {v.dtype.short} for the source."
-        )
+
+    def check_value(indexed: tuple[int, ...]) -> None:
+        """index_put_'s checks, in its order: the value's shape, then its dtype (before the
+        indices' bounds)."""
+        lead = len(indexed) - v.ndim
+        if lead < 0 or any(n not in (1, m) for n, m in zip(v.shape, indexed[lead:])):
+            raise TorchRuntimeError(
+                f"shape mismatch: value tensor of shape [{', '.join(map(str, v.shape))}] "
+                f"cannot be broadcast to indexing result of shape "
+                f"[{', '.join(map(str, indexed))}]")
+        if v.dtype is not sliced.dtype:
+            raise TorchRuntimeError(
+                "Index put requires the source and destination dtypes match, got "
+                f"{sliced.dtype.short} for the destination and {v.dtype.short} for the source."
+            )
+
+    masked_fill = len(advanced) == 1 and advanced[0][1].dtype is dtypes.bool_ and \
+        v.numel() == 1 and v.device == "cpu"  # (ATen's masked_fill_ dispatch checks no overlap)
+    for _, index in advanced:  # index_put_'s assert_no_overlap(self, index), its first check
+        if not masked_fill and _dense_overlap(sliced._data, index._data):
+            raise TorchRuntimeError(
+                "unsupported operation: some elements of the input tensor and the written-to "
+                "tensor refer to a single memory location. Please clone() the tensor before "
+                "performing the operation.")
+    np_key, saved = _advanced_key(sliced, advanced, check_value)
     apply_inplace(IndexPutBackward0, sliced, v, key=np_key, indices=saved)
     return t
+
+
+def _dense_overlap(a: Any, b: Any) -> bool:
+    """ATen's get_overlap_status as far as it decides: two non-empty dense arrays whose memory
+    ranges meet (a layout it cannot judge, such as an expanded one, passes)."""
+    if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)) or not (a.size and b.size):
+        return False
+    dense = [x.flags.c_contiguous or x.flags.f_contiguous for x in (a, b)]
+    return all(dense) and np.may_share_memory(a, b)
 
 
 def _index_tensor(index: Any, name: str) -> Tensor:
@@ -473,8 +510,14 @@ def _index_tensor(index: Any, name: str) -> Tensor:
 @guarded
 def gather(a: Tensor, dim: int, index: Tensor) -> Tensor:
     a = _check_tensor(a, "gather")
+    if isinstance(index, Tensor) and index.numel() == 0 and index.dtype is not dtypes.int64:
+        index = to(index, dtypes.int64)  # (an empty index skips the dtype check, as in ATen)
     index = _index_tensor(index, "gather")
     d = wrap_dim(dim, a.ndim)
+    if index.numel() == 0:  # (ATen checks no shape of an empty index)
+        if index.ndim != a.ndim:
+            return _new(np.empty(index.shape, a.dtype.np), a.dtype, a.device, False)
+        return GatherBackward0.apply(a, dim=d, index=index)
     if index.ndim != a.ndim and not (index.ndim <= 1 and a.ndim <= 1):
         raise TorchRuntimeError("Index tensor must have the same number of dimensions as "
                                 "input tensor")
@@ -508,9 +551,14 @@ def index_select(a: Tensor, dim: int, index: Tensor) -> Tensor:
         raise TorchIndexError("index_select(): Index is supposed to be a vector")
     d = wrap_dim(dim, a.ndim)
     size = a.shape[d] if a.ndim else 1
-    data = index._data.reshape(-1)
+    data = backend.to_host(index._data).reshape(-1)
     if data.size and (int(data.min()) < 0 or int(data.max()) >= size):
-        raise TorchIndexError("index out of range in self")
+        if d == 0 or a.ndim <= 1:
+            raise TorchIndexError("index out of range in self")
+        # the kernel for an inner dim names the first index out of bounds
+        bad = int(data[(data < 0) | (data >= size)][0])
+        raise TorchRuntimeError(f"INDICES element is out of DATA bounds, id={bad} "
+                                f"axis_dim={size}")
     return IndexSelectBackward0.apply(a, dim=d, index=index)
 
 
@@ -527,6 +575,9 @@ def masked_select(a: Tensor, mask: Tensor) -> Tensor:
 @guarded
 def take(a: Tensor, index: Tensor) -> Tensor:
     a = _check_tensor(a, "take")
+    if isinstance(index, Tensor) and index.dtype is not dtypes.int64:
+        raise TorchRuntimeError(f"take(): Expected a long tensor for index, but got "
+                                f"{index.dtype.short}")
     index = _index_tensor(index, "take")
     n = a.numel()
     data = backend.to_host(index._data)
@@ -555,6 +606,10 @@ def _dim_index(a: Tensor, dim: int, index: Tensor,
 def _index_fill(a: Tensor, dim: int, index: Tensor, value: Any, fname: str,
                 inplace: bool) -> Tensor:
     a = _check_tensor(a, fname)
+    if isinstance(index, Tensor) and index.dtype is not dtypes.int64:
+        raise TorchIndexError("index_fill_(): Expected dtype int64 for index.")
+    if isinstance(index, Tensor) and index.ndim > 1:
+        raise TorchRuntimeError("Index has to be a vector/scalar")
     index = _index_tensor(index, fname)
     d, wrapped = _dim_index(a, dim, index, TorchIndexError)
     flat = reshape(wrapped, (-1,))
@@ -563,6 +618,8 @@ def _index_fill(a: Tensor, dim: int, index: Tensor, value: Any, fname: str,
             raise TorchRuntimeError(f"{fname} only supports a 0-dimensional value tensor, but "
                                     f"got tensor with {value.ndim} dimension(s).")
         return apply_node(inplace, IndexFillBackward1, a, value, dim=d, index=flat)
+    if isinstance(value, (int, float)):  # fill_'s checked conversion (nan into int64 fails)
+        value = checked_fill(value, a.dtype)
     return apply_node(inplace, IndexFillBackward0, a, dim=d, index=flat, value=value)
 
 
@@ -579,25 +636,35 @@ def index_fill_(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
 def _scatter_checks(a: Tensor, dim: int, index: Any, src: Any) -> tuple[int, Tensor]:
     """ATen's scatter_meta_impl, in its order (every variant calls itself "scatter"): the dim,
     the index's and src's dtypes, their numbers of dimensions (0-d counting as 1-d) and sizes,
-    then the kernel's bounds check."""
+    then the kernel's bounds check. An empty index skips the index's checks."""
     d = wrap_dim(dim, a.ndim)
-    index = _index_tensor(index, "scatter")
     tensor_src = isinstance(src, Tensor)
+    if isinstance(index, Tensor) and index.numel() == 0:
+        if tensor_src and src.dtype is not a.dtype:
+            raise TorchRuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        return d, index if index.dtype is dtypes.int64 else to(index, dtypes.int64)
+    index = _index_tensor(index, "scatter")
     if tensor_src and src.dtype is not a.dtype:
         raise TorchRuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     ndim = max(index.ndim, 1)
     if ndim != max(a.ndim, 1):
         raise TorchRuntimeError("Index tensor must have the same number of dimensions as self "
                                 "tensor")
-    if tensor_src and ndim != max(src.ndim, 1):
-        raise TorchRuntimeError("Index tensor must have the same number of dimensions as src "
-                                "tensor")
     sizes = [index.shape[i] if index.ndim else 1 for i in range(ndim)]
     own = [a.shape[i] if a.ndim else 1 for i in range(ndim)]
     wrong = any(i != d and sizes[i] > own[i] for i in range(ndim))
     if tensor_src:
-        other = [src.shape[i] if src.ndim else 1 for i in range(ndim)]
-        if wrong or any(sizes[i] > other[i] for i in range(ndim)):
+        for i in range(ndim):  # src.size(i): a src with fewer dims is an IndexError here
+            if wrong:
+                break
+            if src.ndim and i >= src.ndim:
+                raise TorchIndexError(f"Dimension out of range (expected to be in range of "
+                                      f"[{-src.ndim}, {src.ndim - 1}], but got {i})")
+            wrong = sizes[i] > (src.shape[i] if src.ndim else 1)
+        if ndim != max(src.ndim, 1):
+            raise TorchRuntimeError("Index tensor must have the same number of dimensions as "
+                                    "src tensor")
+        if wrong:
             raise TorchRuntimeError(
                 f"Expected index {list(index.shape)} to be no larger than self "
                 f"{list(a.shape)} apart from dimension {d} and to be no larger size than src "
@@ -694,12 +761,40 @@ def scatter_reduce_(a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str
     return _scatter_reduce(a, dim, index, src, reduce, include_self, "scatter_reduce_", True)
 
 
+def _index_add_meta(a: Tensor, d: int, index: Any, source: Tensor) -> None:
+    """index_add's meta function's checks, in its order (its messages name index_add_)."""
+    if not isinstance(index, Tensor):
+        raise TorchTypeError(f"index_add(): argument 'index' must be Tensor, not "
+                             f"{type(index).__name__}")
+    if index.ndim > 1:
+        raise TorchIndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+                              f"{index.ndim} with type: {index.dtype.short} and size: "
+                              f"[{', '.join(map(str, index.shape))}]")
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise TorchRuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+                                f"{index.dtype.short}")
+    if a.dtype is not source.dtype:
+        raise TorchRuntimeError(f"index_add_(): self ({a.dtype.short}) and source "
+                                f"({source.dtype.short}) must have the same scalar type")
+    if d != 0 and d >= source.ndim:
+        raise TorchRuntimeError(f"index_add_(): Indexing dim {d} is out of bounds of the source "
+                                f"tensor with dim {source.ndim}")
+    count = source.shape[d] if source.ndim else 1
+    if index.numel() != count:
+        raise TorchRuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be "
+                                f"equal to source.size(dim): ({count}), for dim: {d}")
+
+
 def _index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Number, fname: str,
                inplace: bool) -> Tensor:
     a = _check_tensor(a, fname)
-    index = _index_tensor(index, fname)
     source = _check_tensor(source, fname, "source", 4)
-    d, wrapped = _dim_index(a, dim, index, TorchIndexError)
+    d = wrap_dim(dim, a.ndim)
+    _index_add_meta(a, d, index, source)
+    data = backend.to_host(index._data)
+    if data.size and (int(data.min()) < 0 or int(data.max()) >= (a.shape[d] if a.ndim else 1)):
+        raise TorchIndexError("index out of range in self")  # the kernel's: no negative index
+    wrapped = index if index.dtype is dtypes.int64 else to(index, dtypes.int64)
     expected = a.shape[:d] + (index.numel(),) + a.shape[d + 1:] if a.ndim else source.shape
     if source.ndim and source.shape != expected:
         raise TorchRuntimeError(
@@ -834,8 +929,13 @@ def nonzero(a: Tensor, as_tuple: bool = False) -> Any:
     if as_tuple:
         return tuple(_new(np.asarray(i, dtype=np.int64), dtypes.int64, a.device, False)
                      for i in found)
-    stacked = np.stack(found, axis=1) if data.ndim else np.zeros((len(found[0]), 0), np.int64)
-    return _new(stacked.astype(np.int64), dtypes.int64, a.device, False)
+    if not data.ndim:
+        return _new(np.zeros((len(found[0]), 0), np.int64), dtypes.int64, a.device, False)
+    # ATen's CPU kernel fills a (dims, count) buffer and returns its transpose: strides (1, n)
+    if not count:
+        return _new(np.zeros((0, dims), np.int64), dtypes.int64, a.device, False)
+    stacked = np.stack(found, axis=0).astype(np.int64).T
+    return Tensor._make(backend.to_device(stacked, a.device), a.device)
 
 
 @guarded

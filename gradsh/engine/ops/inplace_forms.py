@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.attention import BaddbmmBackward0
 from gradsh.engine.functions.inplace_forms import NotImplementedInplace, comparison_node
@@ -23,7 +22,8 @@ from gradsh.engine.ops.guard import guarded, unguarded
 from gradsh.engine.ops.linalg import addmm
 from gradsh.engine.ops.strided import as_strided
 from gradsh.engine.tensor import Tensor, apply_inplace, check_inplace
-from gradsh.engine.inplace import check_writable
+from gradsh.engine.functions.common import check_output_shape
+from gradsh.engine.inplace import _can_cast, check_writable
 
 __all__ = [
     "tril_", "triu_", "cumsum_", "cumprod_", "eq_", "ne_", "lt_", "le_", "gt_", "ge_",
@@ -128,8 +128,9 @@ def _not_implemented_inplace(a: Tensor, result: Tensor, operands: tuple[Tensor, 
 @guarded
 def floor_divide_(a: Tensor, other: TensorLike) -> Tensor:
     operand = as_tensor_operand(other)
+    check_output_shape(a, operand)  # (before the kernel's ZeroDivisionError)
     result = unguarded(floor_divide)(a, operand)
-    if dtypes.promote_types(a.dtype, result.dtype) is not a.dtype:
+    if not _can_cast(result.dtype, a.dtype):
         raise TorchRuntimeError(f"result type {result.dtype.short} can't be cast to the "
                                 f"desired output type {a.dtype.short}")
     return _not_implemented_inplace(a, result, (operand,), "floor_divide_")
@@ -137,6 +138,7 @@ def floor_divide_(a: Tensor, other: TensorLike) -> Tensor:
 
 @guarded
 def heaviside_(a: Tensor, values: Tensor) -> Tensor:
+    _check_tensor(values, "heaviside_", "values", 2)
     result = unguarded(heaviside)(a, values)
     return _not_implemented_inplace(a, result, (values,), "heaviside_")
 

@@ -75,6 +75,9 @@ def squeeze_(a: Tensor, dim: Any = None) -> Tensor:
 
 @guarded
 def t_(a: Tensor) -> Tensor:
+    if isinstance(a, Tensor) and a.ndim > 2:
+        raise TorchRuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
+                                f"{a.ndim}D")
     return _view_in_place(a, t)
 
 

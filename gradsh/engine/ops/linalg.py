@@ -185,6 +185,7 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
 
 @guarded
 def outer(a: Tensor, b: Tensor) -> Tensor:
+    a, b = _check_tensor(a, "outer"), _check_tensor(b, "outer", "vec2", 2)
     if a.ndim != 1 or b.ndim != 1:
         raise TorchRuntimeError(
             f"outer: Expected 1-D argument self, but got {a.ndim}-D" if a.ndim != 1 else

@@ -30,6 +30,7 @@ from gradsh.engine.ops.arithmetic import (
     pow,
     pow_,
     remainder,
+    remainder_,
     rsub,
     scalar_filled,
     square,
@@ -40,6 +41,7 @@ from gradsh.engine.ops.arithmetic import (
 )
 from gradsh.engine.ops.autograd import backward
 from gradsh.engine.ops.comparison import (
+    _invert,
     allclose,
     bitwise_and,
     bitwise_and_,
@@ -98,6 +100,7 @@ from gradsh.engine.ops.copies import (
 )
 from gradsh.engine.ops.creation import new_empty, new_full, new_ones, new_tensor, new_zeros
 from gradsh.engine.ops.guard import _guard, reads_numpy_data, unguarded
+from gradsh.engine.ops.inplace_forms import floor_divide_
 from gradsh.engine.ops.indexing import (
     gather,
     index,
@@ -429,8 +432,10 @@ _METHODS: dict[str, Any] = {
     "__itruediv__": _inplace_operator(div_),
     "__floordiv__": floor_divide,
     "__rfloordiv__": _rfloordiv,
+    "__ifloordiv__": _inplace_operator(floor_divide_),
     "__mod__": remainder,
     "__rmod__": _reflected(remainder),
+    "__imod__": _inplace_operator(remainder_),
     "__pow__": pow,
     "__rpow__": _reflected(pow),
     "__ipow__": _inplace_operator(pow_),
@@ -451,7 +456,7 @@ _METHODS: dict[str, Any] = {
     "__ror__": _reflected(bitwise_or),
     "__xor__": bitwise_xor,
     "__rxor__": _reflected(bitwise_xor),
-    "__invert__": bitwise_not,
+    "__invert__": _invert,
     "__iand__": _inplace_operator(bitwise_and_),
     "__ior__": _inplace_operator(bitwise_or_),
     "__ixor__": _inplace_operator(bitwise_xor_),
@@ -780,7 +785,7 @@ _UNGUARDED_METHODS = frozenset({"backward", "__getitem__", "__setitem__", "__ite
 _OPERATORS = frozenset({
     "__add__", "__radd__", "__iadd__", "__sub__", "__rsub__", "__isub__", "__mul__", "__rmul__",
     "__imul__", "__truediv__", "__rtruediv__", "__itruediv__", "__floordiv__", "__rfloordiv__",
-    "__mod__", "__rmod__", "__pow__", "__rpow__", "__ipow__", "__matmul__", "__rmatmul__",
+    "__ifloordiv__", "__mod__", "__rmod__", "__imod__", "__pow__", "__rpow__", "__ipow__", "__matmul__", "__rmatmul__",
     "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__rand__", "__or__",
     "__ror__", "__xor__", "__rxor__", "__lshift__", "__rlshift__", "__rshift__", "__rrshift__",
 })

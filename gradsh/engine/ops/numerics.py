@@ -11,6 +11,7 @@ import numpy as np
 
 from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions.common import broadcast_shapes, not_implemented_for, result_dtype
 from gradsh.engine.functions.numerics import (
     AngleBackward0,
     AcoshBackward0,
@@ -41,6 +42,7 @@ from gradsh.engine.ops.arguments import (
     as_tensor_operand,
     is_number,
     normalize_dims,
+    tensor_operand,
     wrap_dim,
 )
 from gradsh.engine.ops.arithmetic import div
@@ -94,8 +96,10 @@ fix_ = alias(trunc_, "fix_")
 
 
 def _binary(cls: type, fname: str, inplace: bool = False,
-            scalar_cls: type | None = None) -> Callable[..., Tensor]:
-    """A binary op; with `scalar_cls`, a number as other is that node's parameter."""
+            scalar_cls: type | None = None, floating: bool = False) -> Callable[..., Tensor]:
+    """A binary op; with `scalar_cls`, a number as other is that node's parameter, without,
+    other must be a tensor (PyTorch has no Number overload). A `floating` op's kernel takes
+    only floating dtypes: integer or bool operands promoting to an integer are refused."""
 
     def op(a: Tensor, other: Any) -> Tensor:
         a = _check_tensor(a, fname)
@@ -103,7 +107,12 @@ def _binary(cls: type, fname: str, inplace: bool = False,
             if inplace:
                 return apply_inplace(scalar_cls, a, other=float(other))
             return scalar_cls.apply(a, other=float(other))
-        b = as_tensor_operand(other)
+        b = tensor_operand(other)
+        if floating:
+            broadcast_shapes(a, b)  # (TensorIterator's shapes come before the kernel's dtypes)
+            dtype = result_dtype(a, b)
+            if not dtype.is_floating_point:
+                raise not_implemented_for(f"{fname.rstrip('_')}_cpu", dtype)
         return apply_inplace(cls, a, b) if inplace else cls.apply(a, b)
 
     op.__name__ = fname
@@ -111,10 +120,10 @@ def _binary(cls: type, fname: str, inplace: bool = False,
     return guarded(op)
 
 
-hypot = _binary(HypotBackward0, "hypot")
-hypot_ = _binary(HypotBackward0, "hypot_", inplace=True)
-logaddexp = _binary(LogaddexpBackward0, "logaddexp")
-logaddexp2 = _binary(Logaddexp2Backward0, "logaddexp2")
+hypot = _binary(HypotBackward0, "hypot", floating=True)
+hypot_ = _binary(HypotBackward0, "hypot_", inplace=True, floating=True)
+logaddexp = _binary(LogaddexpBackward0, "logaddexp", floating=True)
+logaddexp2 = _binary(Logaddexp2Backward0, "logaddexp2", floating=True)
 copysign = _binary(CopysignBackward0, "copysign", scalar_cls=CopysignBackward1)
 copysign_ = _binary(CopysignBackward0, "copysign_", inplace=True, scalar_cls=CopysignBackward1)
 fmax = _binary(FmaxBackward0, "fmax")
@@ -124,6 +133,8 @@ fmin = _binary(FminBackward0, "fmin")
 @guarded
 def nansum(a: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     a = _check_tensor(a, "nansum")
+    if dtype is None and not a.dtype.is_floating_point:
+        dtype = dtypes.int64  # as sum: integers and bools are summed in int64
     if dtype is not None:
         a = a.to(dtype)
     dims = None if dim is None else (normalize_dims(dim, a.ndim) or None)

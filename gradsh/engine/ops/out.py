@@ -11,7 +11,8 @@ from typing import Any
 
 from gradsh.engine import backend
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
-from gradsh.engine.ops.arguments import RETURN_TYPES, ReturnTuple, _type_name
+from gradsh.engine.inplace import check_writable
+from gradsh.engine.ops.arguments import RETURN_TYPES, ReturnTuple, _c_name, _type_name
 from gradsh.engine.tensor import Tensor, is_grad_enabled
 
 __all__ = ["OUT_FUNCTIONS", "call_with_out"]
@@ -38,6 +39,44 @@ where xlogy zeros
 """.split())
 
 
+# PyTorch's own checks of out='s dtype, which come before its casting rule:
+# unary ops built as TensorIterator's unary op (and clamp with number bounds) want the input's
+# dtype exactly; these structured kernels want the result's dtype (a tuple out's indices: long)
+_FOUND_DTYPE = frozenset("abs bitwise_not ceil fix floor frac neg negative round sgn sign trunc "
+                         "clamp clamp_min clamp_max clip".split())
+_EXPECTED_DTYPE = frozenset("diag isin matmul mm msort take_along_dim tril triu max min sort "
+                            "topk kthvalue mode median nanmedian cummax cummin".split())
+# the joining functions: cat's TypeError; the ones computed in out's dtype
+_JOINING = frozenset("cat concat concatenate stack hstack vstack dstack column_stack "
+                     "row_stack".split())
+_IN_OUT_DTYPE = frozenset({"cumsum", "cumprod", "prod"})
+
+
+def _check_dtype(name: str, result: Tensor, out: Tensor, args: tuple[Any, ...]) -> None:
+    if out.dtype is result.dtype:
+        return
+    if name in _FOUND_DTYPE and not any(isinstance(a, Tensor) for a in args[1:]):
+        raise TorchRuntimeError(f"Found dtype {out.dtype.short} but expected "
+                                f"{result.dtype.short}")
+    if name in ("dot", "vdot") or name == "matmul" and all(
+            isinstance(a, Tensor) and a.ndim == 1 for a in args[:2]):
+        raise TorchRuntimeError(f"result dtype {out.dtype.short} does not match input dtype "
+                                f"{result.dtype.short}")
+    if name in _EXPECTED_DTYPE:
+        raise TorchRuntimeError(f"Expected out tensor to have dtype {_c_name(result.dtype)}, "
+                                f"but got {_c_name(out.dtype)} instead")
+    if name in ("amax", "amin"):
+        raise TorchRuntimeError(f"Expected the dtype for input and out to match, but got "
+                                f"{result.dtype.short} for input's dtype and {out.dtype.short} "
+                                "for out's dtype.")
+    if name == "nonzero":
+        raise TorchRuntimeError("nonzero: Expected out tensor to have scalar type Long but got "
+                                f"scalar type{out.dtype.short}")
+    if name in _JOINING and result.dtype.category > out.dtype.category:
+        raise TorchTypeError(f"torch.cat(): input types can't be cast to the desired output "
+                             f"type {out.dtype.short}")
+
+
 def _requires_grad(values: Any) -> bool:
     for value in values:
         if isinstance(value, Tensor) and value.requires_grad:
@@ -61,25 +100,28 @@ def call_with_out(name: str, function: Callable[..., Any], args: tuple[Any, ...]
             f"{name}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad."
         )
+    if name in _IN_OUT_DTYPE and isinstance(out, Tensor) and kwargs.get("dtype") is None:
+        kwargs["dtype"] = out.dtype  # computed in out's dtype (PyTorch's meta function)
     result = function(*args, **kwargs)
     if isinstance(out, (tuple, list)) and isinstance(result, tuple):
         if len(out) != len(result):
             raise TorchTypeError(f"{name}(): argument 'out' must be tuple of {len(result)} "
                                  f"Tensors, not {len(out)}")
         for r, o in zip(result, out):
-            _write(name, r, o)
+            _write(name, r, o, args)
         if isinstance(result, ReturnTuple):
             return RETURN_TYPES[type(result).__name__ + "_out"](*out)
         return tuple(out)
-    _write(name, result, out)
+    _write(name, result, out, args)
     return out
 
 
-def _write(name: str, result: Any, out: Any) -> None:
+def _write(name: str, result: Any, out: Any, args: tuple[Any, ...]) -> None:
     if not isinstance(out, Tensor):
         raise TorchTypeError(f"{name}(): argument 'out' must be Tensor, not {_type_name(out)}")
     if not isinstance(result, Tensor):
         raise TorchTypeError(f"{name}(): gradsh gives no tensor to write into out=")
+    _check_dtype(name, result, out, args)
     if result.dtype.category > out.dtype.category:
         raise TorchRuntimeError(f"result type {result.dtype.short} can't be cast to the desired "
                                 f"output type {out.dtype.short}")
@@ -97,4 +139,6 @@ def _write(name: str, result: Any, out: Any) -> None:
                  "resizing it, inplace, to zero elements with t.resize_(0).")
         # a resized tensor has new storage (its old views no longer see it), as in PyTorch
         out._data = backend.module(str(out.device)).empty(result.shape, dtype=out.dtype.np)
+    else:
+        check_writable(out)  # (an expanded out: PyTorch's internal-overlap error)
     out._inplace_data(data)

@@ -10,14 +10,14 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import dtypes
-from gradsh.engine.dtypes import DType
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP, DType
 from gradsh.engine.exceptions import (
     TorchIndexError,
     TorchNotImplementedError,
     TorchRuntimeError,
     warn,
 )
-from gradsh.engine.functions.common import xp_of
+from gradsh.engine.functions.common import not_implemented_for, xp_of
 from gradsh.engine.functions.reductions import (
     AmaxBackward0,
     AminBackward0,
@@ -48,6 +48,7 @@ from gradsh.engine.ops.arguments import (
     _check_tensor,
     _plain,
     _reduction_dims,
+    as_int,
     normalize_dims,
     wrap_dim,
 )
@@ -86,6 +87,10 @@ def mean(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: DType | None 
             "mean(): could not infer output dtype. Input dtype must be either a floating point "
             f"or complex dtype. Got: {a.dtype.short}"
         )
+    if dtype is not None and dtype is not a.dtype and a.dtype.np in REDUCED_FLOAT_NP:
+        # float16/bfloat16 nodes compute widened and round back to their input's dtype: the
+        # input takes dtype= first (the same float32 sum, divided in dtype)
+        a, dtype = to(a, dtype), None
     if dim is None:
         return MeanBackward0.apply(a, dtype=dtype)
     return MeanBackward1.apply(a, dim=_reduction_dims(dim, a.ndim), keepdim=keepdim,
@@ -154,6 +159,8 @@ def amin(a: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
 
 def _argextremum(kind: str, a: Tensor, dim: Any, keepdim: bool) -> Tensor:
     a = _check_tensor(a, f"arg{kind}")
+    if dim is not None and as_int(dim) is None:  # the parser's error comes first
+        wrap_dim(dim, a.ndim)
     if a.dtype is dtypes.bool_:
         raise TorchRuntimeError(f"arg{kind}(): does not support bool input")
     if dim is None:
@@ -189,8 +196,12 @@ def prod(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: DType | None 
     if dtype is not None:
         a = to(a, dtype)
     if dim is None:
-        return ProdBackward0.apply(a)
-    return ProdBackward1.apply(a, dim=wrap_dim(dim, a.ndim), keepdim=keepdim)
+        result = ProdBackward0.apply(a)
+    else:
+        result = ProdBackward1.apply(a, dim=wrap_dim(dim, a.ndim), keepdim=keepdim)
+    if dtype is not None and result.dtype is not dtype:  # an integer or bool dtype= is kept
+        result = to(result, dtype)
+    return result
 
 
 @guarded
@@ -314,8 +325,7 @@ def _truth(kind: str) -> Callable[..., Tensor]:
         if dim is None:
             value = reduce(data != 0)
         else:
-            dims = tuple(wrap_dim(d, a.ndim) for d in (dim if isinstance(dim, (tuple, list))
-                                                       else (dim,)))
+            dims = normalize_dims(dim, a.ndim)  # (a repeated dim is PyTorch's error)
             value = reduce(data != 0, axis=dims, keepdims=keepdim) if a.ndim else data != 0
         return Tensor._make(_as_array(xp.asarray(value, dtype=result_dtype.np)), a.device)
 
@@ -333,6 +343,8 @@ def cumsum(a: Tensor, dim: int, dtype: DType | None = None) -> Tensor:
     d = wrap_dim(dim, a.ndim)
     if dtype is None:
         dtype = a.dtype if a.dtype.is_floating_point else dtypes.int64
+    elif dtype is dtypes.bool_:
+        raise not_implemented_for("cumsum_out_cpu", dtype)
     return CumsumBackward0.apply(a, dim=d, dtype=dtype)
 
 
@@ -342,6 +354,8 @@ def cumprod(a: Tensor, dim: int, dtype: DType | None = None) -> Tensor:
     d = wrap_dim(dim, a.ndim)
     if dtype is None:
         dtype = a.dtype if a.dtype.is_floating_point else dtypes.int64
+    elif dtype is dtypes.bool_:
+        raise not_implemented_for("cumprod_out_cpu", dtype)
     return CumprodBackward0.apply(a, dim=d, dtype=dtype)
 
 
@@ -359,7 +373,5 @@ def count_nonzero(a: Tensor, dim: Any = None) -> Tensor:
     if dim is None:
         counted = xp.count_nonzero(a._data)
     else:
-        dims = tuple(wrap_dim(d, a.ndim) for d in (dim if isinstance(dim, (tuple, list))
-                                                   else (dim,)))
-        counted = xp.count_nonzero(a._data, axis=dims)
+        counted = xp.count_nonzero(a._data, axis=normalize_dims(dim, a.ndim))
     return Tensor._make(_as_array(xp.asarray(counted, dtype=np.int64)), a.device)

@@ -203,7 +203,7 @@ def _bernoulli_draws(p: Tensor, generator: Any) -> Any:
         raise TorchNotImplementedError(str(error)) from None
     except ValueError as error:
         raise TorchRuntimeError(str(error)) from None
-    return drawn.astype(p._data.dtype, copy=False)
+    return drawn.astype(p._data.dtype, copy=False).reshape(data.shape)  # (0-d stays 0-d)
 
 
 @guarded

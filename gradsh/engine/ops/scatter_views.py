@@ -84,6 +84,10 @@ def _put_index(input: Tensor, index: Tensor, source: Tensor) -> np.ndarray:
     if index.dtype.is_floating_point:
         raise TorchRuntimeError(f"put_(): Expected a long tensor for index, but got "
                                 f"{index.dtype.short}")
+    if input.dtype is not source.dtype:
+        raise TorchRuntimeError(f"put_(): self and source expected to have the same dtype, but "
+                                f"got self.dtype = {input.dtype.short} and source.dtype = "
+                                f"{source.dtype.short}")
     if index.numel() != source.numel():
         raise TorchRuntimeError(f"put_(): Expected source and index to have the same number of "
                                 f"elements, but got source.numel() = {source.numel()}, "

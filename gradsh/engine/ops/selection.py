@@ -42,9 +42,13 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     if min is None and max is None:
         raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        if (min is not None and not isinstance(min, Tensor)) or (
-            max is not None and not isinstance(max, Tensor)
-        ):
+        mixed = (min is not None and not isinstance(min, Tensor)) or (
+            max is not None and not isinstance(max, Tensor))
+        if mixed and all(_plain_scalar(b) for b in (min, max) if isinstance(b, Tensor)):
+            # PyTorch's parser takes a 0-d tensor without grad as a Number: the Number overload
+            min, max = (b.item() if isinstance(b, Tensor) else b for b in (min, max))
+            return clamp(a, min, max)
+        if mixed:
             raise TorchTypeError(
                 "clamp() received an invalid combination of arguments - got (Tensor, "
                 f"{_type_name(min)}, {_type_name(max)}), but expected one of:\n"
@@ -60,26 +64,39 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
             raise TorchTypeError(
                 f"clamp(): argument 'min' must be Number, not {_type_name(bound)}"
             )
-        if bound.__class__ is int:  # an integer bound takes an integer tensor's type, checked
-            checked_fill(bound, a.dtype)
+    min, max = _integer_bounds(a, min, max)
     return ClampBackward1.apply(a, min=min, max=max)
 
 
 clip = alias(clamp, "clip")
 
 
+def _integer_bounds(a: Tensor, low: Any, high: Any) -> tuple[Any, Any]:
+    """clamp's number bounds: an integer one takes the result's type where that is an integer
+    type, checked (uint8: -7 is 249; 300 into int8 overflows); with a float bound the result
+    is float and the integer stays as it is."""
+    result = dtypes.result_type([(a.dtype, a.ndim)], [b for b in (low, high) if b is not None])
+    return tuple(checked_fill(b, result) if b.__class__ is int else b for b in (low, high))
+
+
+def _plain_scalar(value: Tensor) -> bool:
+    return value.ndim == 0 and not value.requires_grad
+
+
 @guarded
 def clamp_min(a: Tensor, min: Any) -> Tensor:  # noqa: A002
     if isinstance(min, Tensor):
         return clamp(a, min=min)
-    return ClampMinBackward0.apply(_check_tensor(a, "clamp_min"), min=min)
+    a = _check_tensor(a, "clamp_min")
+    return ClampMinBackward0.apply(a, min=_integer_bounds(a, min, None)[0])
 
 
 @guarded
 def clamp_max(a: Tensor, max: Any) -> Tensor:  # noqa: A002
     if isinstance(max, Tensor):
         return clamp(a, max=max)
-    return ClampMaxBackward0.apply(_check_tensor(a, "clamp_max"), max=max)
+    a = _check_tensor(a, "clamp_max")
+    return ClampMaxBackward0.apply(a, max=_integer_bounds(a, None, max)[1])
 
 
 @guarded
@@ -162,6 +179,14 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
         return apply_inplace(ClampBackward0, a, min if min is not None else placeholder,
                              max if max is not None else placeholder,
                              has_min=min is not None, has_max=max is not None)
+    if isinstance(a, Tensor) and not a.dtype.is_floating_point:
+        # clamp's meta allows no promotion in place, and names the dtype as C++ does
+        promoted = dtypes.result_type([(a.dtype, a.ndim)], [b for b in (min, max)
+                                                           if b is not None])
+        if promoted is not a.dtype:
+            raise TorchRuntimeError(f"result type {promoted.short} can't be cast to the "
+                                    f"desired output type {_c_name(a.dtype)}")
+    min, max = _integer_bounds(a, min, max)
     return apply_inplace(ClampBackward1, a, min=min, max=max)
 
 

@@ -242,8 +242,11 @@ def expand(a: Tensor, *shape: Any) -> Tensor:
     target = list(_shape_args(shape, "expand"))
     lead = len(target) - a.ndim
     if lead < 0:
+        # (bool and bfloat16 have no legacy Tensor class: the type's toString is CPU<X>Type)
+        kind = f"CPU{a.dtype.short}Type" if a.dtype.name in ("bool", "bfloat16") else \
+            f"torch.{a.dtype.legacy}"
         raise TorchRuntimeError(
-            f"expand(torch.{a.dtype.legacy}{{[{', '.join(map(str, a.shape))}]}}, size="
+            f"expand({kind}{{[{', '.join(map(str, a.shape))}]}}, size="
             f"[{', '.join(map(str, target))}]): the number of sizes provided ({len(target)}) must "
             f"be greater or equal to the number of dimensions in the tensor ({a.ndim})"
         )
@@ -424,6 +427,14 @@ def _element_strides(a: Tensor) -> tuple[int, ...]:
     data = a._data
     if a.device == "meta" and meta.is_broadcast(a._data):  # (no memory: read as contiguous)
         return tuple(int(np.prod(data.shape[d + 1:])) for d in range(data.ndim))
+    if data.size == 0 and 0 in data.strides:
+        # an empty result NumPy gave zero strides (a mask that selected nothing): PyTorch's
+        # empty tensors have contiguous strides, counting a 0 size as 1
+        strides, step = [], 1
+        for n in reversed(data.shape):
+            strides.append(step)
+            step *= max(n, 1)
+        return tuple(reversed(strides))
     return tuple(int(s) // data.itemsize for s in data.strides)
 
 

@@ -55,6 +55,17 @@ _CLAMP: Overloads = (
         "(Number min = None, Number max = None)",
     ),
 )
+# the comparisons and fmod: a tensor or a number as other (a number first is no overload)
+_COMPARE: Overloads = (
+    (
+        "(Tensor input, Tensor other, *, Tensor out = None)",
+        "(Tensor input, Number other, *, Tensor out = None)",
+    ),
+    (
+        "(Tensor other)",
+        "(Number other)",
+    ),
+)
 # rand, randn: the same overloads
 _RAND: Overloads = (
     (
@@ -196,6 +207,28 @@ OVERLOADS: dict[str, Overloads] = {
     ),
     "clamp": _CLAMP,
     "clip": _CLAMP,
+    **{name: _COMPARE for name in ("eq", "ne", "lt", "le", "gt", "ge", "greater",
+                                   "greater_equal", "less", "less_equal", "not_equal", "fmod")},
+    "clamp_min": (
+        (
+            "(Tensor input, Tensor min, *, Tensor out = None)",
+            "(Tensor input, Number min, *, Tensor out = None)",
+        ),
+        (
+            "(Tensor min)",
+            "(Number min)",
+        ),
+    ),
+    "clamp_max": (
+        (
+            "(Tensor input, Tensor max, *, Tensor out = None)",
+            "(Tensor input, Number max, *, Tensor out = None)",
+        ),
+        (
+            "(Tensor max)",
+            "(Number max)",
+        ),
+    ),
     "view": (
         (),
         (

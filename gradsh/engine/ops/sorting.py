@@ -274,8 +274,8 @@ def nanmedian(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
         if a.numel():
             _refuse_bool(a, "median_cpu")
         return NanmedianBackward0.apply(a)
+    d = wrap_dim(dim, a.ndim)  # (the parser's error on dim comes first)
     _refuse_bool(a, "median_out")
-    d = wrap_dim(dim, a.ndim)
     size = a.shape[d] if a.ndim else 1
     if a.ndim and size == 0:
         raise TorchIndexError(f"nanmedian(): Expected reduction dim {d} to have non-zero size.")

@@ -32,7 +32,8 @@ from gradsh.engine.functions.special import (
 )
 from gradsh.engine.functions.unary import RoundBackward1
 from gradsh.engine.inplace import apply_inplace
-from gradsh.engine.ops.arguments import _check_tensor, as_int, as_tensor_operand, is_number
+from gradsh.engine.ops.arguments import (_check_tensor, as_int, as_tensor_operand, is_number,
+                                         tensor_operand)
 from gradsh.engine.ops.arithmetic import add, mul
 from gradsh.engine.ops.copies import to
 from gradsh.engine.ops.creation import arange
@@ -135,7 +136,9 @@ def _binary(cls: type, fname: str, inplace: bool = False) -> Callable[..., Tenso
         if not isinstance(a, Tensor) and not isinstance(other, Tensor):
             _check_tensor(a, fname)
         if inplace:
-            return apply_inplace(cls, _check_tensor(a, fname), as_tensor_operand(other))
+            return apply_inplace(cls, _check_tensor(a, fname), tensor_operand(other))
+        if cls not in _SCALAR_FIRST:  # igamma, igammac: tensors only, as in PyTorch
+            return cls.apply(_check_tensor(a, fname), tensor_operand(other))
         if is_number(a):
             return _SCALAR_FIRST[cls].apply(as_tensor_operand(a), as_tensor_operand(other))
         if is_number(other):
@@ -160,9 +163,7 @@ _SCALAR_FIRST: dict[type, type] = {}
 _SCALAR_SECOND: dict[type, type] = {}
 for _cls in (SpecialXlog1PyBackward0, SpecialZetaBackward0):
     _SCALAR_FIRST[_cls], _SCALAR_SECOND[_cls] = _scalar_overloads(_cls)
-# igamma has no scalar overloads: a number is wrapped and takes the tensor node
-_SCALAR_FIRST[IgammaBackward0] = _SCALAR_SECOND[IgammaBackward0] = IgammaBackward0
-_SCALAR_FIRST[IgammacBackward0] = _SCALAR_SECOND[IgammacBackward0] = IgammacBackward0
+# igamma, igammac have no scalar overloads: a number is refused (see _binary)
 
 special_xlog1py = _binary(SpecialXlog1PyBackward0, "special_xlog1py")
 special_zeta = _binary(SpecialZetaBackward0, "special_zeta")
