@@ -16,7 +16,7 @@ from gradsh.engine.functions.common import (
     _scalar_op,
     _times,
     broadcast_shapes,
-    first_operand_layout,
+    iterator_layout,
     fit_int,
     float_result_dtype,
     fma64,
@@ -107,8 +107,8 @@ class AddBackward0(Function):
         if x.shape != y.shape:
             broadcast_shapes(a, b)
         dtype = result_dtype(a, b)
-        return first_operand_layout(_add_scaled(
-            operand(a, dtype), operand(b, dtype), alpha, dtype), x)
+        return iterator_layout(_add_scaled(
+            operand(a, dtype), operand(b, dtype), alpha, dtype), x, y)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -138,8 +138,8 @@ class SubBackward0(Function):
             broadcast_shapes(a, b)
         self.alpha = alpha
         dtype = result_dtype(a, b)
-        return first_operand_layout(_add_scaled(
-            operand(a, dtype), operand(b, dtype), alpha, dtype, subtract=True), x)
+        return iterator_layout(_add_scaled(
+            operand(a, dtype), operand(b, dtype), alpha, dtype, subtract=True), x, y)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -206,8 +206,8 @@ class MulBackward0(Function):
         left, right = operand(a, dtype), operand(b, dtype)
         if xp is np:
             if x.size < threads.MIN_ELEMENTS and y.size < threads.MIN_ELEMENTS:
-                return first_operand_layout(np.multiply(left, right, dtype=dtype.np), x)
-            return first_operand_layout(elementwise(np.multiply, left, right, dtype=dtype.np), x)
+                return iterator_layout(np.multiply(left, right, dtype=dtype.np), x, y)
+            return iterator_layout(elementwise(np.multiply, left, right, dtype=dtype.np), x, y)
         return xp.multiply(left, right, dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -251,8 +251,9 @@ class DivBackward0(Function):
             if out is not None:
                 return out
         with _quiet():
-            return first_operand_layout(
-                xp_of(a._data).true_divide(operand(a), operand(b), dtype=dtype.np), a._data)
+            return iterator_layout(
+                xp_of(a._data).true_divide(operand(a), operand(b), dtype=dtype.np), a._data,
+                b._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -706,8 +707,8 @@ class LerpBackward0(Function):
         if a.shape != b.shape:
             broadcast_shapes(a, b)
         self.weight = weight
-        return first_operand_layout(_lerp_values(a._data, b._data, weight, result_dtype(a, b)),
-                                    a._data)
+        return iterator_layout(_lerp_values(a._data, b._data, weight, result_dtype(a, b)),
+                               a._data, b._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_a, need_b = self.needs_input_grad
@@ -729,7 +730,8 @@ class LerpBackward1(Function):
         if need_w:
             self.save("self", a)
             self.save("end", b)
-        return first_operand_layout(_lerp_values(a._data, b._data, w._data, a.dtype), a._data)
+        return iterator_layout(_lerp_values(a._data, b._data, w._data, a.dtype), a._data, b._data,
+                               w._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_a, need_b, need_w = self.needs_input_grad
@@ -784,7 +786,7 @@ class AddcmulBackward0(Function):
     node_name = "AddcmulBackward0"
 
     def forward(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
-        return first_operand_layout(self._values(a, t1, t2, value), a._data)
+        return iterator_layout(self._values(a, t1, t2, value), a._data, t1._data, t2._data)
 
     def _values(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
         _, need_1, need_2 = self.needs_input_grad
@@ -826,7 +828,7 @@ class AddcdivBackward0(Function):
     node_name = "AddcdivBackward0"
 
     def forward(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
-        return first_operand_layout(self._values(a, t1, t2, value), a._data)
+        return iterator_layout(self._values(a, t1, t2, value), a._data, t1._data, t2._data)
 
     def _values(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
         _, need_1, need_2 = self.needs_input_grad

@@ -12,6 +12,7 @@ from gradsh.engine.dtypes import REDUCED_FLOAT_NP, DType
 from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
 from gradsh.engine.tensor import Array, Shape, Tensor
 from gradsh.engine.threads import elementwise
+from gradsh.engine.vecmath import layout
 
 __all__ = [
     "xp_of", "xp_of_operands", "operand", "result_dtype", "float_result_dtype", "infer_size",
@@ -133,31 +134,62 @@ def broadcast_shapes(*tensors: Tensor) -> Shape:
 
 
 def c_order(x: Array) -> Array:
-    """x in C order, as ATen's kernels that write a fresh contiguous result give it
-    (ascontiguousarray would turn a 0-d array into a 1-d one)."""
-    return x if x.flags.c_contiguous else x.copy(order="C")
+    """x in C order, as ATen's kernels that write a fresh contiguous result give it, size-1
+    dimensions' strides included (ascontiguousarray would turn a 0-d array into a 1-d one)."""
+    if x.flags.c_contiguous and (1 not in x.shape or _elements(x) == layout.row_major(x.shape)):
+        return x
+    return x.copy(order="C")
 
 
-def first_operand_layout(out: Any, first: Any) -> Any:
-    """TensorIterator lays a result out as its first operand when the operands' layouts
-    disagree (a transposed tensor plus a row-major one of the same shape gives a transposed
-    result, which .view refuses and a sum walks in that order); NumPy's ufuncs give a row-major
-    one. `out` copied into `first`'s layout in that case only."""
-    if (out.__class__ is not np.ndarray or first.__class__ is not np.ndarray or out.ndim < 2
-            or first.flags.c_contiguous or not out.flags.c_contiguous
-            or first.shape != out.shape):
+def _elements(x: np.ndarray) -> tuple[int, ...]:
+    item = x.itemsize
+    return tuple(s // item for s in x.strides)
+
+
+def same_layout(out: Any, like: Any) -> Any:
+    """`out` laid out as the dense array `like` of the same shape (values written where an op
+    put its indices)."""
+    return out if out.ndim == 0 else with_strides(out, _elements(like))
+
+
+def with_strides(out: Any, strides: tuple[int, ...]) -> Any:
+    """`out` with these element strides (a dense layout): itself when it has them, else a copy
+    in a new array laid out so."""
+    if _elements(out) == strides:
         return out
-    strides = first.strides
-    order = sorted(range(first.ndim), key=lambda d: -strides[d])
-    expected = first.itemsize
-    for d in reversed(order):
-        if first.shape[d] != 1 and strides[d] != expected:
-            return out  # not dense: left as NumPy lays it out
-        expected *= first.shape[d]
-    laid = np.empty([out.shape[d] for d in order], out.dtype)
-    laid = laid.transpose([order.index(d) for d in range(out.ndim)])
+    buffer = np.empty(out.size, out.dtype)
+    item = out.itemsize
+    laid = np.lib.stride_tricks.as_strided(buffer, out.shape, tuple(s * item for s in strides))
     laid[...] = out
     return laid
+
+
+def iterator_layout(out: Any, *operands: Any) -> Any:
+    """`out`, the result of an element-wise op on `operands` (arrays; Python numbers and NumPy
+    scalars are 0-d), laid out as TensorIterator lays its output out (layout.iterator_strides);
+    NumPy's ufuncs choose their own order ("K"), which differs for size-1 dimensions, operands
+    of different layouts and broadcasts."""
+    if out.__class__ is not np.ndarray or out.ndim == 0 or out.size == 0:
+        return out
+    if out.flags.c_contiguous and 1 not in out.shape:
+        for x in operands:
+            if x.__class__ is np.ndarray and not x.flags.c_contiguous:
+                break
+        else:
+            return out  # row-major operands give a row-major result
+    shapes = [(x.shape, _elements(x)) if x.__class__ is np.ndarray else ((), ())
+              for x in operands]
+    return with_strides(out, layout.iterator_strides(out.shape, shapes))
+
+
+def preserve_layout(out: Any, like: Any) -> Any:
+    """`out` laid out as empty_like(like) (preserve_format) allocates: like's strides when it is
+    dense, else its dimensions' order by stride (clone, *_like, copies that ops write into)."""
+    if (out.__class__ is not np.ndarray or like.__class__ is not np.ndarray or out.ndim == 0
+            or out.size == 0 or (like.flags.c_contiguous and 1 not in like.shape
+                                 and out.flags.c_contiguous)):
+        return out
+    return with_strides(out, layout.preserve_strides(like.shape, _elements(like)))
 
 
 def not_implemented_for(kernel: str, dtype: DType) -> TorchNotImplementedError:
