@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any
 
@@ -10,7 +11,7 @@ import numpy as np
 from gradsh.engine import backend, dtypes, limits
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP, DType
 from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
-from gradsh.engine.tensor import Array, Shape, Tensor
+from gradsh.engine.tensor import Array, Function, Shape, Tensor
 from gradsh.engine.threads import elementwise
 from gradsh.engine.vecmath import layout
 
@@ -190,6 +191,44 @@ def preserve_layout(out: Any, like: Any) -> Any:
                                  and out.flags.c_contiguous)):
         return out
     return with_strides(out, layout.preserve_strides(like.shape, _elements(like)))
+
+
+def _arrays(inputs: tuple[Any, ...]) -> list[Any]:
+    return [t._data for t in inputs if isinstance(t, Tensor)]
+
+
+def laid_out(rule: str) -> Callable[[type[Function]], type[Function]]:
+    """Class decorator: the node's forward result laid out as ATen allocates that op's output.
+    "iterator": a TensorIterator op of its tensor inputs (iterator_layout); "scalar": one of its
+    tensor inputs and a Python number (a 0-d operand, which takes the slow path: `t * 2`);
+    "preserve": empty_like(first input) (preserve_layout); "row_major": a fresh contiguous
+    tensor (reductions over dimensions, kernels that allocate their output themselves)."""
+
+    def decorate(cls: type[Function]) -> type[Function]:
+        forward = cls.forward
+        if getattr(forward, "laid_out", None) == rule:
+            return cls  # inherited, already laid out
+        if rule == "iterator":
+            def laid(self: Function, *inputs: Any, **params: Any) -> Any:
+                return iterator_layout(forward(self, *inputs, **params), *_arrays(inputs))
+        elif rule == "scalar":
+            def laid(self: Function, *inputs: Any, **params: Any) -> Any:
+                return iterator_layout(forward(self, *inputs, **params), *_arrays(inputs), 0)
+        elif rule == "preserve":
+            def laid(self: Function, *inputs: Any, **params: Any) -> Any:
+                return preserve_layout(forward(self, *inputs, **params), inputs[0]._data)
+        else:
+            assert rule == "row_major", rule
+
+            def laid(self: Function, *inputs: Any, **params: Any) -> Any:
+                out = forward(self, *inputs, **params)
+                return c_order(out) if out.__class__ is np.ndarray else out
+        laid.__doc__, laid.__wrapped__ = forward.__doc__, forward  # type: ignore[attr-defined]
+        laid.laid_out = rule  # type: ignore[attr-defined]
+        cls.forward = laid  # type: ignore[method-assign]
+        return cls
+
+    return decorate
 
 
 def not_implemented_for(kernel: str, dtype: DType) -> TorchNotImplementedError:

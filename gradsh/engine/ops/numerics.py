@@ -11,6 +11,7 @@ import numpy as np
 
 from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions.common import c_order
 from gradsh.engine.functions.numerics import (
     AngleBackward0,
     AcoshBackward0,
@@ -163,7 +164,7 @@ def _running_extremum(cls: type, fname: str, a: Tensor, dim: int) -> Any:
             take &= ~np.isnan(best) | np.isnan(moved[..., k])
             best = np.where(take, moved[..., k], best)
             idx[..., k] = np.where(take, k, idx[..., k - 1])
-        indices = np.moveaxis(idx, -1, d)
+        indices = c_order(np.moveaxis(idx, -1, d))  # (a fresh contiguous tensor in ATen)
     index_tensor = _plain(indices, a.device)
     values = cls.apply(a, dim=d, indices=index_tensor)
     kind = "cummax" if cls is CummaxBackward0 else "cummin"
