@@ -16,7 +16,7 @@ from gradsh.engine.functions.common import (
     _scalar_op,
     _times,
     broadcast_shapes,
-    iterator_layout,
+    laid_out,
     fit_int,
     float_result_dtype,
     fma64,
@@ -107,8 +107,7 @@ class AddBackward0(Function):
         if x.shape != y.shape:
             broadcast_shapes(a, b)
         dtype = result_dtype(a, b)
-        return iterator_layout(_add_scaled(
-            operand(a, dtype), operand(b, dtype), alpha, dtype), x, y)
+        return _add_scaled(operand(a, dtype), operand(b, dtype), alpha, dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -138,8 +137,7 @@ class SubBackward0(Function):
             broadcast_shapes(a, b)
         self.alpha = alpha
         dtype = result_dtype(a, b)
-        return iterator_layout(_add_scaled(
-            operand(a, dtype), operand(b, dtype), alpha, dtype, subtract=True), x, y)
+        return _add_scaled(operand(a, dtype), operand(b, dtype), alpha, dtype, subtract=True)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -206,8 +204,8 @@ class MulBackward0(Function):
         left, right = operand(a, dtype), operand(b, dtype)
         if xp is np:
             if x.size < threads.MIN_ELEMENTS and y.size < threads.MIN_ELEMENTS:
-                return iterator_layout(np.multiply(left, right, dtype=dtype.np), x, y)
-            return iterator_layout(elementwise(np.multiply, left, right, dtype=dtype.np), x, y)
+                return np.multiply(left, right, dtype=dtype.np)
+            return elementwise(np.multiply, left, right, dtype=dtype.np)
         return xp.multiply(left, right, dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -251,9 +249,7 @@ class DivBackward0(Function):
             if out is not None:
                 return out
         with _quiet():
-            return iterator_layout(
-                xp_of(a._data).true_divide(operand(a), operand(b), dtype=dtype.np), a._data,
-                b._data)
+            return xp_of(a._data).true_divide(operand(a), operand(b), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -707,8 +703,7 @@ class LerpBackward0(Function):
         if a.shape != b.shape:
             broadcast_shapes(a, b)
         self.weight = weight
-        return iterator_layout(_lerp_values(a._data, b._data, weight, result_dtype(a, b)),
-                               a._data, b._data)
+        return _lerp_values(a._data, b._data, weight, result_dtype(a, b))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_a, need_b = self.needs_input_grad
@@ -730,8 +725,7 @@ class LerpBackward1(Function):
         if need_w:
             self.save("self", a)
             self.save("end", b)
-        return iterator_layout(_lerp_values(a._data, b._data, w._data, a.dtype), a._data, b._data,
-                               w._data)
+        return _lerp_values(a._data, b._data, w._data, a.dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_a, need_b, need_w = self.needs_input_grad
@@ -786,7 +780,7 @@ class AddcmulBackward0(Function):
     node_name = "AddcmulBackward0"
 
     def forward(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
-        return iterator_layout(self._values(a, t1, t2, value), a._data, t1._data, t2._data)
+        return self._values(a, t1, t2, value)
 
     def _values(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
         _, need_1, need_2 = self.needs_input_grad
@@ -828,7 +822,7 @@ class AddcdivBackward0(Function):
     node_name = "AddcdivBackward0"
 
     def forward(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
-        return iterator_layout(self._values(a, t1, t2, value), a._data, t1._data, t2._data)
+        return self._values(a, t1, t2, value)
 
     def _values(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
         _, need_1, need_2 = self.needs_input_grad
@@ -879,3 +873,18 @@ class LinalgCrossBackward0(Function):
         g_a = F.cross(self.saved("other", F), grad, self.dim) if need_a else None
         g_b = F.cross(grad, self.saved("self", F), self.dim) if need_b else None
         return (g_a, g_b)
+
+
+# TensorIterator ops of their tensor operands (a wrapped number among them is a 0-d operand);
+# the Scalar overloads compute with a wrapped number too (`t - 1`, `t / 3`, `t % 0.3`) except
+# pow(Tensor, Scalar) and pow(Scalar, Tensor), unary ops of the tensor; linalg.cross writes a
+# fresh contiguous result
+for _name in ("AddBackward0", "SubBackward0", "MulBackward0", "DivBackward0", "DivBackward2",
+              "RemainderBackward1", "FmodBackward1", "PowBackward0", "PowBackward1",
+              "PowBackward2", "Atan2Backward0", "LerpBackward0", "LerpBackward1",
+              "XlogyBackward0", "AddcmulBackward0", "AddcdivBackward0"):
+    laid_out("iterator")(globals()[_name])
+for _name in ("AddBackward1", "SubBackward1", "RsubBackward1", "MulBackward1", "DivBackward1",
+              "RemainderBackward0", "FmodBackward0"):
+    laid_out("scalar")(globals()[_name])
+laid_out("row_major")(LinalgCrossBackward0)
