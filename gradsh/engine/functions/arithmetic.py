@@ -877,14 +877,15 @@ class LinalgCrossBackward0(Function):
 
 # TensorIterator ops of their tensor operands (a wrapped number among them is a 0-d operand);
 # the Scalar overloads compute with a wrapped number too (`t - 1`, `t / 3`, `t % 0.3`) except
-# pow(Tensor, Scalar) and pow(Scalar, Tensor), unary ops of the tensor; linalg.cross writes a
+# pow(Tensor, Scalar), a unary op of the tensor; linalg.cross and pow(Scalar, Tensor) write a
 # fresh contiguous result
 for _name in ("AddBackward0", "SubBackward0", "MulBackward0", "DivBackward0", "DivBackward2",
               "RemainderBackward1", "FmodBackward1", "PowBackward0", "PowBackward1",
-              "PowBackward2", "Atan2Backward0", "LerpBackward0", "LerpBackward1",
+              "Atan2Backward0", "LerpBackward0", "LerpBackward1",
               "XlogyBackward0", "AddcmulBackward0", "AddcdivBackward0"):
     laid_out("iterator")(globals()[_name])
 for _name in ("AddBackward1", "SubBackward1", "RsubBackward1", "MulBackward1", "DivBackward1",
               "RemainderBackward0", "FmodBackward0"):
     laid_out("scalar")(globals()[_name])
 laid_out("row_major")(LinalgCrossBackward0)
+laid_out("row_major")(PowBackward2)

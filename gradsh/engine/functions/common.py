@@ -222,6 +222,8 @@ def laid_out(rule: str) -> Callable[[type[Function]], type[Function]]:
 
             def laid(self: Function, *inputs: Any, **params: Any) -> Any:
                 out = forward(self, *inputs, **params)
+                if out.__class__ is tuple:  # (a MultiOutputFunction's results)
+                    return tuple(c_order(o) if o.__class__ is np.ndarray else o for o in out)
                 return c_order(out) if out.__class__ is np.ndarray else out
         laid.__doc__, laid.__wrapped__ = forward.__doc__, forward  # type: ignore[attr-defined]
         laid.laid_out = rule  # type: ignore[attr-defined]

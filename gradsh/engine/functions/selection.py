@@ -231,7 +231,7 @@ class WhereBackward0(Function):
         y = operand(b, dtype)
         x = xp.asarray(x, dtype=dtype.np)
         y = xp.asarray(y, dtype=dtype.np)
-        return xp.where(condition._data, x, y)
+        return iterator_layout(xp.where(condition._data, x, y), condition._data, a._data, b._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad

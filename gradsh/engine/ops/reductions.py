@@ -17,7 +17,7 @@ from gradsh.engine.exceptions import (
     TorchRuntimeError,
     warn,
 )
-from gradsh.engine.functions.common import xp_of
+from gradsh.engine.functions.common import c_order, xp_of
 from gradsh.engine.functions.reductions import (
     AmaxBackward0,
     AminBackward0,
@@ -317,7 +317,8 @@ def _truth(kind: str) -> Callable[..., Tensor]:
             dims = tuple(wrap_dim(d, a.ndim) for d in (dim if isinstance(dim, (tuple, list))
                                                        else (dim,)))
             value = reduce(data != 0, axis=dims, keepdims=keepdim) if a.ndim else data != 0
-        return Tensor._make(_as_array(xp.asarray(value, dtype=result_dtype.np)), a.device)
+        value = _as_array(xp.asarray(value, dtype=result_dtype.np))
+        return Tensor._make(c_order(value) if value.__class__ is np.ndarray else value, a.device)
 
     op.__name__ = kind
     return guarded(op)
