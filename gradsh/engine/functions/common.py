@@ -149,8 +149,13 @@ def _elements(x: np.ndarray) -> tuple[int, ...]:
 
 def same_layout(out: Any, like: Any) -> Any:
     """`out` laid out as the dense array `like` of the same shape (values written where an op
-    put its indices)."""
-    return out if out.ndim == 0 else with_strides(out, _elements(like))
+    put its indices); as it is where `like` is not a dense NumPy array."""
+    if out.__class__ is not np.ndarray or like.__class__ is not np.ndarray or out.ndim == 0:
+        return out
+    strides = _elements(like)
+    if not layout.is_non_overlapping_and_dense(like.shape, strides):
+        return out
+    return with_strides(out, strides)
 
 
 def with_strides(out: Any, strides: tuple[int, ...]) -> Any:
