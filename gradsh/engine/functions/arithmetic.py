@@ -16,6 +16,7 @@ from gradsh.engine.functions.common import (
     _scalar_op,
     _times,
     broadcast_shapes,
+    iterator_layout,
     laid_out,
     fit_int,
     float_result_dtype,
@@ -308,6 +309,9 @@ class FloorDivideNotImplemented(Function):
     qualified_name = "torch::autograd::NotImplemented"
 
     def forward(self, *inputs: Tensor, left: Tensor, right: Tensor) -> Array:
+        return iterator_layout(self._quotient(left, right), left._data, right._data)
+
+    def _quotient(self, left: Tensor, right: Tensor) -> Array:
         broadcast_shapes(left, right)
         dtype = result_dtype(left, right)
         if dtype is dtypes.bool_:
@@ -885,7 +889,7 @@ for _name in ("AddBackward0", "SubBackward0", "MulBackward0", "DivBackward0", "D
               "XlogyBackward0", "AddcmulBackward0", "AddcdivBackward0"):
     laid_out("iterator")(globals()[_name])
 for _name in ("AddBackward1", "SubBackward1", "RsubBackward1", "MulBackward1", "DivBackward1",
-              "RemainderBackward0", "FmodBackward0"):
+              "RemainderBackward0", "FmodBackward0", "_RemainderScalarTensor"):
     laid_out("scalar")(globals()[_name])
 laid_out("row_major")(LinalgCrossBackward0)
 laid_out("row_major")(PowBackward2)

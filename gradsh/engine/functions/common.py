@@ -14,6 +14,7 @@ from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
 from gradsh.engine.tensor import Array, Function, Shape, Tensor
 from gradsh.engine.threads import elementwise
 from gradsh.engine.vecmath import layout
+from gradsh.engine.vecmath.layout import element_strides, with_strides
 
 __all__ = [
     "xp_of", "xp_of_operands", "operand", "result_dtype", "float_result_dtype", "infer_size",
@@ -137,14 +138,9 @@ def broadcast_shapes(*tensors: Tensor) -> Shape:
 def c_order(x: Array) -> Array:
     """x in C order, as ATen's kernels that write a fresh contiguous result give it, size-1
     dimensions' strides included (ascontiguousarray would turn a 0-d array into a 1-d one)."""
-    if x.flags.c_contiguous and (1 not in x.shape or _elements(x) == layout.row_major(x.shape)):
+    if x.flags.c_contiguous and (1 not in x.shape or element_strides(x) == layout.row_major(x.shape)):
         return x
     return x.copy(order="C")
-
-
-def _elements(x: np.ndarray) -> tuple[int, ...]:
-    item = x.itemsize
-    return tuple(s // item for s in x.strides)
 
 
 def same_layout(out: Any, like: Any) -> Any:
@@ -152,22 +148,10 @@ def same_layout(out: Any, like: Any) -> Any:
     put its indices); as it is where `like` is not a dense NumPy array."""
     if out.__class__ is not np.ndarray or like.__class__ is not np.ndarray or out.ndim == 0:
         return out
-    strides = _elements(like)
+    strides = element_strides(like)
     if not layout.is_non_overlapping_and_dense(like.shape, strides):
         return out
     return with_strides(out, strides)
-
-
-def with_strides(out: Any, strides: tuple[int, ...]) -> Any:
-    """`out` with these element strides (a dense layout): itself when it has them, else a copy
-    in a new array laid out so."""
-    if _elements(out) == strides:
-        return out
-    buffer = np.empty(out.size, out.dtype)
-    item = out.itemsize
-    laid = np.lib.stride_tricks.as_strided(buffer, out.shape, tuple(s * item for s in strides))
-    laid[...] = out
-    return laid
 
 
 def iterator_layout(out: Any, *operands: Any) -> Any:
@@ -183,7 +167,7 @@ def iterator_layout(out: Any, *operands: Any) -> Any:
                 break
         else:
             return out  # row-major operands give a row-major result
-    shapes = [(x.shape, _elements(x)) if x.__class__ is np.ndarray else ((), ())
+    shapes = [(x.shape, element_strides(x)) if x.__class__ is np.ndarray else ((), ())
               for x in operands]
     return with_strides(out, layout.iterator_strides(out.shape, shapes))
 
@@ -195,7 +179,7 @@ def preserve_layout(out: Any, like: Any) -> Any:
             or out.size == 0 or (like.flags.c_contiguous and 1 not in like.shape
                                  and out.flags.c_contiguous)):
         return out
-    return with_strides(out, layout.preserve_strides(like.shape, _elements(like)))
+    return with_strides(out, layout.preserve_strides(like.shape, element_strides(like)))
 
 
 def _arrays(inputs: tuple[Any, ...]) -> list[Any]:

@@ -284,3 +284,34 @@ def preserve_strides(sizes: Sequence[int], strides: Sequence[int]) -> tuple[int,
         if sizes[d] > 1:
             step *= sizes[d]
     return tuple(out)
+
+
+def element_strides(x: np.ndarray) -> tuple[int, ...]:
+    """x's strides in elements, as Tensor.stride() gives them."""
+    item = x.itemsize
+    return tuple(s // item for s in x.strides)
+
+
+def with_strides(x: np.ndarray, strides: tuple[int, ...]) -> np.ndarray:
+    """x with these element strides (a dense layout): itself when it has them, else a copy in
+    a new array laid out so."""
+    if element_strides(x) == strides:
+        return x
+    buffer = np.empty(x.size, x.dtype)
+    item = x.itemsize
+    laid = np.lib.stride_tricks.as_strided(buffer, x.shape, tuple(s * item for s in strides))
+    laid[...] = x
+    return laid
+
+
+def grad_strides(sizes: Sequence[int], leaf: Sequence[int], grad: Sequence[int]
+                 ) -> tuple[int, ...] | None:
+    """The strides of a leaf's first .grad (AccumulateGrad): the gradient's own when it obeys
+    the layout contract (obeys_layout_contract: the leaf's strides where the leaf is dense,
+    size-1 dimensions free but not 0; contiguous where it is not), and PyTorch keeps it; else
+    clone_obey_contract's: the leaf's strides (dense leaf) or None, row-major."""
+    if is_non_overlapping_and_dense(sizes, leaf):
+        if all((g != 0) if n == 1 else (g == s) for n, s, g in zip(sizes, leaf, grad)):
+            return tuple(grad)
+        return tuple(leaf)
+    return tuple(grad) if is_contiguous(sizes, grad) else None
