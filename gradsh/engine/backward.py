@@ -569,11 +569,12 @@ def _hooks_then_retain(node: Node, hooks: Any, ref: Any, grad: Any, create_graph
             if _Undo.log is not None:
                 _Undo.log.record_grad(tensor)
             if isinstance(grad, Tensor):
-                # grad.clone() (CloneBackward0 under create_graph), or .grad + grad
-                tensor._grad = (grad.clone() if tensor._grad is None  # type: ignore[attr-defined]
-                                else tensor._grad + grad)
+                # grad.clone(contiguous_format) (CloneBackward0 under create_graph), or
+                # .grad + grad
+                tensor._grad = (grad.clone(memory_format="contiguous")  # type: ignore[attr-defined]
+                                if tensor._grad is None else tensor._grad + grad)
             elif tensor._grad is None:
-                tensor._grad = Tensor._make(_owned_copy(grad), tensor.device)
+                tensor._grad = Tensor._make(_owned_copy(grad, "C"), tensor.device)
             else:
                 tensor._grad = Tensor._make(tensor._grad._data + grad, tensor.device)
     return grad

@@ -11,7 +11,7 @@ import numpy as np
 
 from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions.common import c_order
+from gradsh.engine.functions.common import c_order, preserve_layout
 from gradsh.engine.functions.numerics import (
     AngleBackward0,
     AcoshBackward0,
@@ -204,7 +204,9 @@ def isposinf(a: Tensor) -> Tensor:
 
 @guarded
 def isreal(a: Tensor) -> Tensor:
-    return _plain(np.ones(_check_tensor(a, "isreal").shape, dtype=bool), a.device)
+    # (ones_like(self, kBool): the input's layout)
+    ones = np.ones(_check_tensor(a, "isreal").shape, dtype=bool)
+    return _plain(preserve_layout(ones, a._data), a.device)
 
 
 @guarded
