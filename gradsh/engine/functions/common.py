@@ -186,6 +186,23 @@ def _arrays(inputs: tuple[Any, ...]) -> list[Any]:
     return [t._data for t in inputs if isinstance(t, Tensor)]
 
 
+def _iterator_result(out: Any, inputs: tuple[Any, ...], *numbers: Any) -> Any:
+    """iterator_layout(out, the tensor inputs' arrays, *numbers), its early exit first (the
+    nodes' hot path): a row-major result without size-1 dimensions of row-major tensor inputs
+    is laid out as ATen's already."""
+    if out.__class__ is not np.ndarray:
+        return out
+    if out.flags.c_contiguous and 1 not in out.shape:
+        for t in inputs:
+            if t.__class__ is Tensor or isinstance(t, Tensor):
+                data = t._data
+                if data.__class__ is np.ndarray and not data.flags.c_contiguous:
+                    break
+        else:
+            return out
+    return iterator_layout(out, *_arrays(inputs), *numbers)
+
+
 def laid_out(rule: str) -> Callable[[type[Function]], type[Function]]:
     """Class decorator: the node's forward result laid out as ATen allocates that op's output.
     "iterator": a TensorIterator op of its tensor inputs (iterator_layout); "scalar": one of its
@@ -199,10 +216,10 @@ def laid_out(rule: str) -> Callable[[type[Function]], type[Function]]:
             return cls  # inherited, already laid out
         if rule == "iterator":
             def laid(self: Function, *inputs: Any, **params: Any) -> Any:
-                return iterator_layout(forward(self, *inputs, **params), *_arrays(inputs))
+                return _iterator_result(forward(self, *inputs, **params), inputs)
         elif rule == "scalar":
             def laid(self: Function, *inputs: Any, **params: Any) -> Any:
-                return iterator_layout(forward(self, *inputs, **params), *_arrays(inputs), 0)
+                return _iterator_result(forward(self, *inputs, **params), inputs, 0)
         elif rule == "preserve":
             def laid(self: Function, *inputs: Any, **params: Any) -> Any:
                 return preserve_layout(forward(self, *inputs, **params), inputs[0]._data)
