@@ -11,7 +11,7 @@ import numpy as np
 from gradsh.engine import backend
 from gradsh.engine.dtypes import DType, is_float_array_dtype
 from gradsh.engine.functions.cascade_sum import _mean_array, torch_sum
-from gradsh.engine.functions.common import _quiet, iterator_layout, xp_of
+from gradsh.engine.functions.common import _quiet, iterator_layout, preserve_layout, xp_of
 from gradsh.engine.functions.linalg import product
 from gradsh.engine.functions.higher_order import (
     _array_index_put_acc,
@@ -181,7 +181,8 @@ _Namespace.install(
     special=lambda name, *args: ARRAY_SPECIAL[name](*args),
     cat=lambda parts, dim: xp_of(parts[0]).concatenate(parts, axis=dim),
     stack=lambda parts, dim: xp_of(parts[0]).stack(parts, axis=dim),
-    flip=lambda g, dims: xp_of(g).flip(g, dims),
+    # (flip writes into empty_like(grad): a copy in grad's layout, not NumPy's reversed view)
+    flip=lambda g, dims: preserve_layout(xp_of(g).flip(g, dims).copy(order="K"), g),
     roll=lambda g, shifts, dims: xp_of(g).roll(g, shifts, dims) if dims else xp_of(g).roll(
         g.reshape(-1), shifts[0]).reshape(g.shape),
     cumsum=_cumsum_array,
