@@ -203,12 +203,27 @@ def _iterator_result(out: Any, inputs: tuple[Any, ...], *numbers: Any) -> Any:
     return iterator_layout(out, *_arrays(inputs), *numbers)
 
 
+def suggested_layout(out: Any, *likes: Any) -> Any:
+    """`out` laid out as empty_like(x, x.suggest_memory_format()) allocates it, the kernels of
+    convolution, batch norm and pooling: channels-last where one of `likes` of out's rank is
+    channels-last (and not contiguous), else row-major."""
+    if out.__class__ is not np.ndarray or out.ndim not in (4, 5):
+        return c_order(out) if out.__class__ is np.ndarray else out
+    for like in likes:
+        if like.__class__ is np.ndarray and like.ndim == out.ndim and \
+                not like.flags.c_contiguous and \
+                layout.is_channels_last(like.shape, element_strides(like)):
+            return with_strides(out, layout.channels_last(out.shape))
+    return c_order(out)
+
+
 def laid_out(rule: str) -> Callable[[type[Function]], type[Function]]:
     """Class decorator: the node's forward result laid out as ATen allocates that op's output.
     "iterator": a TensorIterator op of its tensor inputs (iterator_layout); "scalar": one of its
     tensor inputs and a Python number (a 0-d operand, which takes the slow path: `t * 2`);
-    "preserve": empty_like(first input) (preserve_layout); "row_major": a fresh contiguous
-    tensor (reductions over dimensions, kernels that allocate their output themselves)."""
+    "preserve": empty_like(first input) (preserve_layout); "suggested": channels-last after a
+    channels-last input (suggested_layout); "row_major": a fresh contiguous tensor (reductions
+    over dimensions, kernels that allocate their output themselves)."""
 
     def decorate(cls: type[Function]) -> type[Function]:
         forward = cls.forward
@@ -223,6 +238,9 @@ def laid_out(rule: str) -> Callable[[type[Function]], type[Function]]:
         elif rule == "preserve":
             def laid(self: Function, *inputs: Any, **params: Any) -> Any:
                 return preserve_layout(forward(self, *inputs, **params), inputs[0]._data)
+        elif rule == "suggested":
+            def laid(self: Function, *inputs: Any, **params: Any) -> Any:
+                return suggested_layout(forward(self, *inputs, **params), *_arrays(inputs))
         else:
             assert rule == "row_major", rule
 
