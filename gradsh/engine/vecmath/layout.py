@@ -11,6 +11,7 @@ broadcast scalar there); otherwise the whole run goes to the scalar op.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 import numpy as np
@@ -294,14 +295,24 @@ def element_strides(x: np.ndarray) -> tuple[int, ...]:
 
 def with_strides(x: np.ndarray, strides: tuple[int, ...]) -> np.ndarray:
     """x with these element strides (a dense layout): itself when it has them, else a copy in
-    a new array laid out so."""
+    a new array laid out so (a view of a 1-d buffer that only it holds)."""
     if element_strides(x) == strides:
         return x
-    buffer = np.empty(x.size, x.dtype)
     item = x.itemsize
-    laid = np.lib.stride_tricks.as_strided(buffer, x.shape, tuple(s * item for s in strides))
+    laid = np.ndarray(x.shape, x.dtype, np.empty(x.size, x.dtype),
+                      strides=tuple(s * item for s in strides))
     laid[...] = x
     return laid
+
+
+def owns_memory(x: np.ndarray) -> bool:
+    """Whether x owns its memory or is the only holder of the 1-d buffer it views (an array
+    with_strides laid out): writing into it changes no other array."""
+    if x.flags.owndata:
+        return True
+    base = x.base
+    return (base.__class__ is np.ndarray and base.ndim == 1 and base.flags.owndata
+            and sys.getrefcount(base) == 2)  # (x's reference and getrefcount's argument)
 
 
 def grad_strides(sizes: Sequence[int], leaf: Sequence[int], grad: Sequence[int]
