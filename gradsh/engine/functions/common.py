@@ -138,7 +138,8 @@ def broadcast_shapes(*tensors: Tensor) -> Shape:
 def c_order(x: Array) -> Array:
     """x in C order, as ATen's kernels that write a fresh contiguous result give it, size-1
     dimensions' strides included (ascontiguousarray would turn a 0-d array into a 1-d one)."""
-    if x.flags.c_contiguous and (1 not in x.shape or element_strides(x) == layout.row_major(x.shape)):
+    if x.flags.c_contiguous and (1 not in x.shape
+                                 or element_strides(x) == layout.row_major(x.shape)):
         return x
     return x.copy(order="C")
 
