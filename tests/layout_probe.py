@@ -14,7 +14,7 @@ INPUTS = (("x", x), ("p", p), ("s", s), ("c", c))
 unary = ("abs acos asin atan ceil cos cosh deg2rad digamma erf erfc erfinv exp exp2 expm1 floor "
          "frac lgamma log log10 log1p log2 logit neg rad2deg reciprocal round rsqrt sigmoid sign "
          "sin sinc sinh sqrt square tan tanh trunc relu nan_to_num signbit isfinite isinf angle "
-         "positive asinh acosh atanh fix i0 isnan isreal sgn logical_not conj clone "
+         "positive asinh acosh atanh fix i0 isnan isreal sgn logical_not clone "
          "special.expit special.ndtr special.ndtri special.log_ndtr special.erfcx special.i0e "
          "special.i1 special.i1e special.entr special.sinc special.xlogy_half").split()
 fns = {}
