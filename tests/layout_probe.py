@@ -322,3 +322,67 @@ for name, f in more.items():
         print(name, tuple(r.shape), r.stride(), r.dtype)
     except Exception as e:
         print(name, type(e).__name__, str(e)[:80])
+
+# a second round: F.* functions, matrix products, mixed broadcasts, in-place ops
+y = torch.arange(1., 25.).reshape(4, 6).t()[:, :4] / 30  # (6, 4)[:, :4]: (4, 4) strides (1, 6)
+q = torch.arange(1., 49.).reshape(2, 4, 6).permute(0, 2, 1)[:, :4] / 50  # (2, 4, 4)
+img = torch.arange(1., 97.).reshape(2, 4, 4, 3).permute(0, 3, 1, 2) / 100  # NHWC strides
+ROUND2 = (("y", y), ("q", q), ("img", img))
+fns2 = {
+    "layer_norm": lambda t: F.layer_norm(t, t.shape[-1:]),
+    "group_norm": lambda t: F.group_norm(t, 1) if t.dim() > 2 else F.group_norm(t, 1),
+    "pad": lambda t: F.pad(t, (1, 1)),
+    "pad_reflect": lambda t: F.pad(t, (1, 1), mode="reflect"),
+    "interp": lambda t: F.interpolate(t, scale_factor=2) if t.dim() == 4 else t * 1,
+    "softmax_last": lambda t: F.softmax(t, -1),
+    "log_softmax_0": lambda t: F.log_softmax(t, 0),
+    "cross_entropy_none": lambda t: F.cross_entropy(t, torch.zeros(t.shape[0], *t.shape[2:],
+                                                                  dtype=torch.long),
+                                                    reduction="none"),
+    "nll_none": lambda t: F.nll_loss(t, torch.zeros(t.shape[0], *t.shape[2:], dtype=torch.long),
+                                     reduction="none"),
+    "cosine_sim": lambda t: F.cosine_similarity(t, t + 1, dim=-1),
+    "pairwise": lambda t: F.pairwise_distance(t, t + 1),
+    "one_hot": lambda t: F.one_hot((t * 10).long() % 3, 3).float(),
+    "embedding_t": lambda t: F.embedding((t * 10).long() % 5, torch.randn(5, 2)),
+    "matmul": lambda t: t @ t,
+    "mm_t": lambda t: t.reshape(-1, t.shape[-1]).t() @ t.reshape(-1, t.shape[-1]),
+    "addmm": lambda t: torch.addmm(t.reshape(-1, t.shape[-1])[:4, :4], t.reshape(-1, 4)[:4],
+                                   t.reshape(-1, 4)[:4]),
+    "bmm": lambda t: torch.bmm(t.reshape(-1, 4, 4)[:2], t.reshape(-1, 4, 4)[:2]),
+    "linear_f": lambda t: F.linear(t, torch.ones(3, t.shape[-1]), torch.ones(3)),
+    "logaddexp": lambda t: torch.logaddexp(t, t.contiguous()),
+    "lerp_bcast": lambda t: torch.lerp(t, t[..., :1], 0.3),
+    "masked_fill_bcast": lambda t: t.masked_fill(t[..., :1] > 0.2, 0.),
+    "clamp_bcast": lambda t: t.clamp(min=t[..., :1]),
+    "where_bcast": lambda t: torch.where(t[..., :1] > 0.2, t, t.contiguous()),
+    "add_bcast_c": lambda t: t.contiguous()[..., :1] + t,
+    "mul_bcast_t": lambda t: t * t[..., :1].contiguous(),
+    "sub_inplace": lambda t: t.clone().sub_(t[..., :1]),
+    "addcmul_bcast": lambda t: torch.addcmul(t[..., :1], t, t.contiguous()),
+    "relu_inplace": lambda t: F.relu(t.clone(), inplace=True),
+    "exp_inplace": lambda t: t.clone().exp_(),
+    "tril": lambda t: t.tril(),
+    "triu_inplace": lambda t: t.clone().triu_(),
+    "diag": lambda t: torch.diagonal(t, 0, -2, -1).clone(),
+    "roll": lambda t: t.roll(1, -1),
+    "repeat_interleave": lambda t: t.repeat_interleave(2, dim=0),
+    "unfold": lambda t: t.unfold(-1, 2, 1).clone(),
+    "flatten_clone": lambda t: t.flatten().clone(),
+    "movedim_exp": lambda t: t.movedim(0, -1).exp(),
+    "mean_grad": lambda t: _grad(t, lambda v: v.mean()),
+    "ln_grad": lambda t: _grad(t, lambda v: F.layer_norm(v, v.shape[-1:]).pow(2).sum()),
+    "matmul_grad": lambda t: _grad(t, lambda v: (v @ v).sum()),
+    "softmax_last_grad": lambda t: _grad(t, lambda v: (F.softmax(v, -1) * v.detach()).sum()),
+    "sum_dim_grad": lambda t: _grad(t, lambda v: v.sum(-1).pow(2).sum()),
+    "amax_grad": lambda t: _grad(t, lambda v: v.amax(-1).sum()),
+    "where_grad": lambda t: _grad(t, lambda v: torch.where(v > 0.2, v, v * 2).sum()),
+}
+for name, f in fns2.items():
+    for nm, t in ROUND2:
+        torch.manual_seed(3)
+        try:
+            r = f(t)
+            print(name, nm, tuple(r.shape), r.stride(), r.dtype)
+        except Exception as e:
+            print(name, nm, type(e).__name__, str(e)[:80])

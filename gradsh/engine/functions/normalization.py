@@ -443,3 +443,4 @@ class NativeLayerNormBackwardBackward0(MultiOutputFunction):
 
 # empty_like(input, input.suggest_memory_format()): row-major but for a channels-last input
 laid_out("suggested")(NativeBatchNormBackward0)
+laid_out("suggested")(NativeGroupNormBackward0)
