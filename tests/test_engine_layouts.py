@@ -127,7 +127,23 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "grad_of_size1_column_sigmoid": lambda L: _grad_of(
         L, _column(L), lambda v: (v.sigmoid() * v.detach()).sum()),
     "retained_grad_of_transposed": lambda L: _retained_grad(L, _data(L, (4, 3)).t()),
+    "grad_of_column_used_twice": lambda L: _grad_of(L, _column(L),
+                                                    lambda v: (v * v.contiguous()).sum()),
+    # kernels that allocate in the input's suggested memory format (channels-last or not)
+    "conv2d_channels_last": lambda L: L.nn.functional.conv2d(_nhwc(L), _data(L, (4, 3, 3, 3), 1)),
+    "max_pool_channels_last": lambda L: L.nn.functional.max_pool2d(_nhwc(L), 2),
+    "avg_pool_channels_last": lambda L: L.nn.functional.avg_pool2d(_nhwc(L), 2),
+    "pad_channels_last": lambda L: L.nn.functional.pad(_nhwc(L), (1, 1)),
+    "upsample_channels_last": lambda L: L.nn.functional.interpolate(_nhwc(L), scale_factor=2),
+    "roll_channels_last": lambda L: _nhwc(L).roll(1, -1),
+    "one_hot_transposed": lambda L: L.nn.functional.one_hot(
+        (_data(L, (4, 3)).t().abs() * 2).long() % 3, 3).float(),
 }
+
+
+def _nhwc(L: Any) -> Any:
+    """A (2, 3, 4, 4) batch laid out channels-last."""
+    return _data(L, (2, 4, 4, 3)).permute(0, 3, 1, 2)
 
 
 def _column(L: Any) -> Any:
