@@ -65,7 +65,103 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "grad_of_transposed_leaf": lambda L: _leaf_grad(L, _data(L, (4, 3)).t()),
     "grad_of_permuted_leaf": lambda L: _leaf_grad(L, _data(L, (2, 3, 4)).permute(2, 0, 1)),
     "grad_of_sliced_leaf": lambda L: _leaf_grad(L, _data(L, (4, 6))[:, ::2]),
+    # TensorIterator's fast setup: contiguous operands (size-1 dimensions' strides aside) give a
+    # contiguous result; a wrapped number makes it take the slow path, which keeps the strides
+    "exp_of_size1_column": lambda L: _column(L).exp(),
+    "sigmoid_of_size1_column": lambda L: _column(L).sigmoid(),
+    "times_number_of_size1_column": lambda L: _column(L) * 2,
+    "over_number_of_size1_column": lambda L: _column(L) / 3,
+    "minus_number_of_size1_column": lambda L: 1 - _column(L),
+    "floor_divide_size1_column": lambda L: _column(L) // 0.3,
+    "pow_of_size1_column": lambda L: _column(L) ** 0.5,
+    "deg2rad_of_size1_column": lambda L: _column(L).deg2rad(),
+    "unsqueezed_transposed_times_number": lambda L: _data(L, (3, 4)).t().unsqueeze(1) * 2,
+    "clone_of_size1_column": lambda L: _column(L).clone(),
+    "to_double_of_size1_column": lambda L: _column(L).double(),
+    "zeros_like_size1_column": lambda L: L.zeros_like(_column(L)) + _column(L),
+    "rand_like_size1_column": lambda L: L.rand_like(_column(L)),
+    "hardtanh_of_size1_column": lambda L: L.nn.functional.hardtanh(_column(L)),
+    "nan_to_num_of_size1_column": lambda L: _column(L).nan_to_num(),
+    # unary ops keep a transposed or permuted input's layout ...
+    "lgamma_transposed": lambda L: _data(L, (4, 3)).t().abs().lgamma(),
+    "sinc_permuted": lambda L: _data(L, (2, 3, 4)).permute(2, 0, 1).sinc(),
+    "asinh_transposed": lambda L: _data(L, (4, 3)).t().asinh(),
+    "i0_permuted": lambda L: L.i0(_data(L, (2, 3, 4)).permute(2, 0, 1)),
+    "glu_of_transposed": lambda L: L.nn.functional.glu(_data(L, (3, 4)).t(), 0),
+    "index_fill_transposed": lambda L: _data(L, (4, 3)).t().index_fill(0, L.tensor([0]), 1.0),
+    "put_permuted": lambda L: _data(L, (2, 3, 4)).permute(2, 0, 1).put(L.tensor([0]),
+                                                                       L.tensor([9.0])),
+    "index_put_transposed": lambda L: _data(L, (4, 3)).t().index_put((L.tensor([0]),),
+                                                                     L.tensor(5.0)),
+    "bce_none_transposed": lambda L: L.nn.functional.binary_cross_entropy(
+        _data(L, (4, 3)).t().sigmoid(), _data(L, (4, 3), 1).t().sigmoid(), reduction="none"),
+    "where_contiguous_first": lambda L: L.where(_data(L, (4, 3)).t() > 0,
+                                                _data(L, (3, 4), 1), _data(L, (4, 3)).t()),
+    "where_number_transposed": lambda L: L.where(_data(L, (4, 3)).t() > 0, 1.0,
+                                                 _data(L, (4, 3)).t()),
+    "exp_out_resized": lambda L: L.exp(_data(L, (4, 3)).t(), out=L.empty(0)),
+    "expand_plus_transposed": lambda L: _data(L, (1, 3)).expand(4, 3) + _data(L, (3, 4)).t(),
+    "channels_last_plus_bias": lambda L: _data(L, (2, 4, 5, 3)).permute(0, 3, 1, 2)
+    + _data(L, (1, 3, 1, 1), 1),
+    "contiguous_plus_channels_last": lambda L: _data(L, (2, 3, 4, 5))
+    + _data(L, (2, 4, 5, 3), 1).permute(0, 3, 1, 2),
+    # ... while these write a fresh row-major result
+    "logsigmoid_transposed": lambda L: L.nn.functional.logsigmoid(_data(L, (4, 3)).t()),
+    "cumprod_permuted": lambda L: _data(L, (2, 3, 4)).permute(2, 0, 1).cumprod(0),
+    "logcumsumexp_transposed": lambda L: _data(L, (4, 3)).t().logcumsumexp(0),
+    "cummax_indices_transposed": lambda L: _data(L, (4, 3)).t().cummax(0)[1].float(),
+    "renorm_transposed": lambda L: _data(L, (4, 3)).t().renorm(2, 0, 1),
+    "amax_keepdim_transposed": lambda L: _data(L, (4, 3)).t().amax(1, keepdim=True),
+    "prod_keepdim_permuted": lambda L: _data(L, (2, 3, 4)).permute(2, 0, 1).prod(1, True),
+    "norm_dim_permuted": lambda L: _data(L, (2, 3, 4)).permute(2, 0, 1).norm(dim=1),
+    "var_mean_permuted": lambda L: L.var_mean(_data(L, (2, 3, 4)).permute(2, 0, 1), 1)[0],
+    "all_dim_permuted": lambda L: (_data(L, (2, 3, 4)).permute(2, 0, 1) > 0).all(1).float(),
+    "clone_of_expanded": lambda L: _data(L, (1, 3)).t().expand(3, 4).clone(),
+    "cross_transposed": lambda L: L.linalg.cross((_data(L, (3, 3)) * 4).round().t(),
+                                                 (_data(L, (3, 3), 1) * 4).round().t(), dim=0),
+    "rpow_transposed": lambda L: 2 ** _data(L, (4, 3)).t(),
+    "topk_indices_transposed": lambda L: _data(L, (4, 3)).t().topk(1, 0)[1].float(),
+    # AccumulateGrad keeps a gradient that obeys the contract; retain_grad clones contiguous
+    "grad_of_size1_column_sum": lambda L: _leaf_grad(L, _column(L)),
+    "grad_of_size1_column_exp": lambda L: _grad_of(L, _column(L), lambda v: v.exp().sum()),
+    "grad_of_size1_column_sigmoid": lambda L: _grad_of(
+        L, _column(L), lambda v: (v.sigmoid() * v.detach()).sum()),
+    "retained_grad_of_transposed": lambda L: _retained_grad(L, _data(L, (4, 3)).t()),
+    "grad_of_column_used_twice": lambda L: _grad_of(L, _column(L),
+                                                    lambda v: (v * v.contiguous()).sum()),
+    # kernels that allocate in the input's suggested memory format (channels-last or not)
+    "conv2d_channels_last": lambda L: L.nn.functional.conv2d(_nhwc(L), _data(L, (4, 3, 3, 3), 1)),
+    "max_pool_channels_last": lambda L: L.nn.functional.max_pool2d(_nhwc(L), 2),
+    "avg_pool_channels_last": lambda L: L.nn.functional.avg_pool2d(_nhwc(L), 2),
+    "pad_channels_last": lambda L: L.nn.functional.pad(_nhwc(L), (1, 1)),
+    "upsample_channels_last": lambda L: L.nn.functional.interpolate(_nhwc(L), scale_factor=2),
+    "roll_channels_last": lambda L: _nhwc(L).roll(1, -1),
+    "one_hot_transposed": lambda L: L.nn.functional.one_hot(
+        (_data(L, (4, 3)).t().abs() * 2).long() % 3, 3).float(),
 }
+
+
+def _nhwc(L: Any) -> Any:
+    """A (2, 3, 4, 4) batch laid out channels-last."""
+    return _data(L, (2, 4, 4, 3)).permute(0, 3, 1, 2)
+
+
+def _column(L: Any) -> Any:
+    """A (4, 1) column of a transposed tensor: contiguous, its size-1 dimension's stride 4."""
+    return _data(L, (3, 4)).t()[:, :1] / 10
+
+
+def _grad_of(L: Any, t: Any, loss: Callable[[Any], Any]) -> Any:
+    leaf = t.detach().requires_grad_()
+    loss(leaf).backward()
+    return leaf.grad
+
+
+def _retained_grad(L: Any, t: Any) -> Any:
+    mid = t.detach().requires_grad_() * 2
+    mid.retain_grad()
+    (mid.exp() * mid.detach()).sum().backward()
+    return mid.grad
 
 
 def _leaf_grad(L: Any, t: Any) -> Any:

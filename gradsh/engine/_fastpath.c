@@ -826,6 +826,8 @@ PyMODINIT_FUNC PyInit__fastpath(void)
     if ((ufunc_kwnames = Py_BuildValue("(ss)", "dtype", "out")) == NULL) return NULL;
     INTERN(s_active, "active");
     INTERN(s_size, "size");
+    INTERN(s_strides, "strides");
+    INTERN(s_itemsize, "itemsize");
     INTERN(s_nbytes, "nbytes");
     INTERN(s_apply, "apply");
     if ((dtype_kwnames = Py_BuildValue("(s)", "dtype")) == NULL) return NULL;

@@ -5,12 +5,46 @@ static PyObject *np_multiply, *np_add;  /* the ufuncs */
 static PyObject *f32, *f64;             /* numpy.dtype('float32'), ('float64') */
 static PyObject *threads_module;        /* gradsh.engine.threads (its MIN_ELEMENTS) */
 static PyObject *s_size, *s_item, *s_min_elements, *s_alpha, *s_other, *s_self, *ufunc_kwnames;
+static PyObject *s_strides, *s_itemsize;
+
+/* Whether the array x has a size-1 dimension and strides other than row-major ones (-1: an
+   error): NumPy lays `x * 2` out otherwise than TensorIterator there (a size-1 dimension's
+   stride), so the Python forward, which lays its result out as ATen, runs */
+static int unusual_unit_strides(PyObject *x)
+{
+    PyObject *shape, *strides = NULL, *v = NULL;
+    Py_ssize_t n, i, step, size;
+    int unit = 0, unusual = 0;
+    if ((shape = PyObject_GetAttr(x, s_shape)) == NULL) return -1;
+    n = PyTuple_GET_SIZE(shape);
+    for (i = 0; i < n; i++)
+        if (PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i)) == 1) unit = 1;
+    if (unit) {
+        if ((strides = PyObject_GetAttr(x, s_strides)) == NULL ||
+            (v = PyObject_GetAttr(x, s_itemsize)) == NULL) {
+            Py_DECREF(shape);
+            Py_XDECREF(strides);
+            return -1;
+        }
+        step = PyLong_AsSsize_t(v);
+        for (i = n - 1; i >= 0; i--) {
+            if (PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, i)) != step) unusual = 1;
+            size = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i));
+            step *= size > 1 ? size : 1;
+        }
+        Py_DECREF(strides);
+        Py_DECREF(v);
+    }
+    Py_DECREF(shape);
+    return unusual;
+}
 
 /* Whether the first case applies (-1: an error); `data` is a's array */
 static int small_case(PyObject *a, PyObject *b, PyObject **data)
 {
     PyObject *x, *dtype, *v;
     Py_ssize_t size, limit;
+    int r;
     if (!PyObject_TypeCheck(a, tensor_type) || !PyObject_TypeCheck(b, tensor_type)) return 0;
     if (SLOT(b, off_wrapped) != Py_True || SLOT(a, off_wrapped) != Py_False) return 0;
     x = SLOT(a, off_data);
@@ -28,7 +62,9 @@ static int small_case(PyObject *a, PyObject *b, PyObject **data)
     Py_DECREF(v);
     if (limit == -1 && PyErr_Occurred()) return -1;
     *data = x;
-    return size < limit;
+    if (size >= limit) return 0;
+    if ((r = unusual_unit_strides(x)) != 0) return r < 0 ? -1 : 0;
+    return 1;
 }
 
 static PyObject *save_as(PyObject *node, PyObject *name, PyObject *tensor)

@@ -20,6 +20,7 @@ from gradsh.engine.node import AccumulateGrad, GradOps, Node, TensorOps, _owned_
 from gradsh.engine.threads import elementwise
 from gradsh.engine.undo import _Undo
 from gradsh.engine.variable import Shape, Tensor
+from gradsh.engine.vecmath import layout
 
 _once: set[str] = set()
 # Set while torch.func.vmap runs its function for any but the last index: PyTorch runs a
@@ -320,7 +321,7 @@ class _Sweep:
                     if previous is None:
                         buffers[child] = g
                     elif not _add_into(previous, g):
-                        buffers[child] = previous + g
+                        buffers[child] = _sum(previous, g)
             remaining = dependencies[child] - 1
             dependencies[child] = remaining
             if remaining == 0:
@@ -406,6 +407,23 @@ def _describe_trace(trace: Any) -> str:
 _COUNTED_REFERENCES = sys.version_info < (3, 14)
 
 
+def _sum(previous: Any, g: Any) -> Any:
+    """InputBuffer::accumulate's sum where `previous += g` cannot be done here: laid out as
+    PyTorch's, which adds in place into the old gradient (or the new one) when dense and held
+    by the engine alone (as mostly, gradsh's references aside), else `old + new`, laid out as
+    TensorIterator's add."""
+    total = previous + g
+    if total.__class__ is np.ndarray and previous.__class__ is np.ndarray and \
+            g.__class__ is np.ndarray and total.ndim:
+        operands = [(x.shape, layout.element_strides(x)) for x in (previous, g)]
+        for shape, strides in operands:
+            if shape == total.shape and layout.is_non_overlapping_and_dense(shape, strides) \
+                    and min(strides) > 0:
+                return layout.with_strides(total, strides)
+        return layout.with_strides(total, layout.iterator_strides(total.shape, operands))
+    return total
+
+
 def _add_into(buffer: Any, g: Any) -> bool:
     """`buffer += g` when that is the same as `buffer + g` and no one else can see it: the
     buffer is a gradient array the engine alone holds (PyTorch's InputBuffer steals its
@@ -418,7 +436,7 @@ def _add_into(buffer: Any, g: Any) -> bool:
     """
     if (_COUNTED_REFERENCES and buffer.__class__ is np.ndarray and g.__class__ is np.ndarray
             and buffer.shape == g.shape and buffer.dtype == g.dtype and buffer.ndim > 0
-            and buffer.flags.owndata and buffer.flags.writeable
+            and (buffer.flags.owndata or layout.owns_memory(buffer)) and buffer.flags.writeable
             and sys.getrefcount(buffer) == 4 + buffers.holds(buffer)):
         elementwise(np.add, buffer, g, out=buffer)
         return True
@@ -569,11 +587,12 @@ def _hooks_then_retain(node: Node, hooks: Any, ref: Any, grad: Any, create_graph
             if _Undo.log is not None:
                 _Undo.log.record_grad(tensor)
             if isinstance(grad, Tensor):
-                # grad.clone() (CloneBackward0 under create_graph), or .grad + grad
-                tensor._grad = (grad.clone() if tensor._grad is None  # type: ignore[attr-defined]
-                                else tensor._grad + grad)
+                # grad.clone(contiguous_format) (CloneBackward0 under create_graph), or
+                # .grad + grad
+                tensor._grad = (grad.clone(memory_format="contiguous")  # type: ignore[attr-defined]
+                                if tensor._grad is None else tensor._grad + grad)
             elif tensor._grad is None:
-                tensor._grad = Tensor._make(_owned_copy(grad), tensor.device)
+                tensor._grad = Tensor._make(_owned_copy(grad, "C"), tensor.device)
             else:
                 tensor._grad = Tensor._make(tensor._grad._data + grad, tensor.device)
     return grad

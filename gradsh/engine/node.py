@@ -20,6 +20,7 @@ from gradsh.engine.grad_mode import _LAST, Anomaly, SavedHooks, _GradMode, _sequ
 from gradsh.engine.saved_variable import SECOND_BACKWARD_MESSAGE, SavedTensor
 from gradsh.engine.undo import _Undo
 from gradsh.engine.variable import Array, RemovableHandle, Shape, Tensor, _make
+from gradsh.engine.vecmath import layout
 from gradsh.engine.view_rules import creation_meta
 
 _NO_SAVED: Any = MappingProxyType({})  # shared and read-only: a node that saved nothing
@@ -707,17 +708,19 @@ class AccumulateGrad(Node):
 
 
 def _grad_layout(leaf: Tensor, grad: Array) -> Array:
-    """The first .grad of `leaf`: an owned copy of `grad` laid out as the leaf is where the
-    leaf is dense (a transposed or permuted leaf gets a transposed .grad), row-major otherwise:
-    AccumulateGrad's layout contract (clone_obey_contract)."""
+    """The first .grad of `leaf`: an owned copy of `grad` laid out by AccumulateGrad's layout
+    contract (layout.grad_strides: the gradient's own layout where it obeys it, else the
+    leaf's where the leaf is dense, a transposed or permuted leaf getting a transposed .grad;
+    row-major otherwise)."""
     data = leaf._data
-    if data.flags.c_contiguous or data.ndim < 2:
+    if (data.flags.c_contiguous and 1 not in data.shape) or data.ndim < 2 or \
+            grad.__class__ is not np.ndarray:
         return _owned_copy(grad, "C")
-    order = sorted(range(data.ndim), key=lambda d: -data.strides[d])
-    if not data.transpose(order).flags.c_contiguous:  # overlapping or with gaps
+    strides = layout.grad_strides(data.shape, layout.element_strides(data),
+                                  layout.element_strides(grad))
+    if strides is None:
         return _owned_copy(grad, "C")
-    dense = _owned_copy(grad.transpose(order), "C")
-    return dense.transpose([order.index(d) for d in range(data.ndim)])
+    return layout.with_strides(_owned_copy(grad, "K"), strides)
 
 
 def _owned_copy(array: Array, order: str = "K") -> Array:

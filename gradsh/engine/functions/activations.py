@@ -25,7 +25,14 @@ from gradsh.engine.functions.activations_double import (
     SoftplusBackwardBackward0,
     SoftshrinkBackwardBackward0,
 )
-from gradsh.engine.functions.common import _quiet, c_order, not_implemented_for, xp_of
+from gradsh.engine.functions.common import (
+    _quiet,
+    c_order,
+    iterator_layout,
+    laid_out,
+    not_implemented_for,
+    xp_of,
+)
 from gradsh.engine.functions.unary import _float_op, _SavesSelf
 from gradsh.engine.tensor import RESULT, Array, ArrayOps, Function, Tensor
 
@@ -421,7 +428,8 @@ class GluBackward0(DoubleDifferentiable, _SavesSelf):
         self.dim = dim
         x = _float_values(a, "glu_cpu")
         first, second = xp_of(x).split(x, 2, axis=dim)
-        return first * pointwise.unary("sigmoid", second)
+        # (glu_out: a TensorIterator over the two halves)
+        return iterator_layout(first * pointwise.unary("sigmoid", second), first, second)
 
     def gradient(self, grad: Array, x: Array) -> Array:
         half = x.shape[self.dim] // 2
@@ -447,3 +455,15 @@ class PreluKernelBackward0(Function):
         gx = F.where(positive, grad, w * grad) if need_x else None
         gw = F.where(positive, F.zeros_like(grad), x * grad) if need_w else None
         return gx, gw
+
+
+# TensorIterator ops of their input; hardtanh (relu6) and prelu write into empty_like(self),
+# log_sigmoid into a contiguous buffer
+for _name in ("LeakyReluBackward0", "EluBackward0", "CeluBackward0", "SiluBackward0",
+              "SoftplusBackward0", "GeluBackward0", "MishBackward0", "HardsigmoidBackward0",
+              "ThresholdBackward0", "HardswishBackward0", "HardshrinkBackward0",
+              "SoftshrinkBackward0"):
+    laid_out("iterator")(globals()[_name])
+laid_out("preserve")(HardtanhBackward0)
+laid_out("preserve")(PreluKernelBackward0)
+laid_out("row_major")(LogSigmoidBackward0)

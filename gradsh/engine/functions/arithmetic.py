@@ -16,7 +16,8 @@ from gradsh.engine.functions.common import (
     _scalar_op,
     _times,
     broadcast_shapes,
-    first_operand_layout,
+    iterator_layout,
+    laid_out,
     fit_int,
     float_result_dtype,
     fma64,
@@ -107,8 +108,7 @@ class AddBackward0(Function):
         if x.shape != y.shape:
             broadcast_shapes(a, b)
         dtype = result_dtype(a, b)
-        return first_operand_layout(_add_scaled(
-            operand(a, dtype), operand(b, dtype), alpha, dtype), x)
+        return _add_scaled(operand(a, dtype), operand(b, dtype), alpha, dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -138,8 +138,7 @@ class SubBackward0(Function):
             broadcast_shapes(a, b)
         self.alpha = alpha
         dtype = result_dtype(a, b)
-        return first_operand_layout(_add_scaled(
-            operand(a, dtype), operand(b, dtype), alpha, dtype, subtract=True), x)
+        return _add_scaled(operand(a, dtype), operand(b, dtype), alpha, dtype, subtract=True)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -206,8 +205,8 @@ class MulBackward0(Function):
         left, right = operand(a, dtype), operand(b, dtype)
         if xp is np:
             if x.size < threads.MIN_ELEMENTS and y.size < threads.MIN_ELEMENTS:
-                return first_operand_layout(np.multiply(left, right, dtype=dtype.np), x)
-            return first_operand_layout(elementwise(np.multiply, left, right, dtype=dtype.np), x)
+                return np.multiply(left, right, dtype=dtype.np)
+            return elementwise(np.multiply, left, right, dtype=dtype.np)
         return xp.multiply(left, right, dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -251,8 +250,7 @@ class DivBackward0(Function):
             if out is not None:
                 return out
         with _quiet():
-            return first_operand_layout(
-                xp_of(a._data).true_divide(operand(a), operand(b), dtype=dtype.np), a._data)
+            return xp_of(a._data).true_divide(operand(a), operand(b), dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
@@ -311,6 +309,9 @@ class FloorDivideNotImplemented(Function):
     qualified_name = "torch::autograd::NotImplemented"
 
     def forward(self, *inputs: Tensor, left: Tensor, right: Tensor) -> Array:
+        return iterator_layout(self._quotient(left, right), left._data, right._data)
+
+    def _quotient(self, left: Tensor, right: Tensor) -> Array:
         broadcast_shapes(left, right)
         dtype = result_dtype(left, right)
         if dtype is dtypes.bool_:
@@ -708,8 +709,7 @@ class LerpBackward0(Function):
         if a.shape != b.shape:
             broadcast_shapes(a, b)
         self.weight = weight
-        return first_operand_layout(_lerp_values(a._data, b._data, weight, result_dtype(a, b)),
-                                    a._data)
+        return _lerp_values(a._data, b._data, weight, result_dtype(a, b))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_a, need_b = self.needs_input_grad
@@ -731,7 +731,7 @@ class LerpBackward1(Function):
         if need_w:
             self.save("self", a)
             self.save("end", b)
-        return first_operand_layout(_lerp_values(a._data, b._data, w._data, a.dtype), a._data)
+        return _lerp_values(a._data, b._data, w._data, a.dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_a, need_b, need_w = self.needs_input_grad
@@ -801,7 +801,7 @@ class AddcmulBackward0(Function):
     node_name = "AddcmulBackward0"
 
     def forward(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
-        return first_operand_layout(self._values(a, t1, t2, value), a._data)
+        return self._values(a, t1, t2, value)
 
     def _values(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
         _, need_1, need_2 = self.needs_input_grad
@@ -843,7 +843,7 @@ class AddcdivBackward0(Function):
     node_name = "AddcdivBackward0"
 
     def forward(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
-        return first_operand_layout(self._values(a, t1, t2, value), a._data)
+        return self._values(a, t1, t2, value)
 
     def _values(self, a: Tensor, t1: Tensor, t2: Tensor, value: float) -> Array:
         _, need_1, need_2 = self.needs_input_grad
@@ -894,3 +894,19 @@ class LinalgCrossBackward0(Function):
         g_a = F.cross(self.saved("other", F), grad, self.dim) if need_a else None
         g_b = F.cross(grad, self.saved("self", F), self.dim) if need_b else None
         return (g_a, g_b)
+
+
+# TensorIterator ops of their tensor operands (a wrapped number among them is a 0-d operand);
+# the Scalar overloads compute with a wrapped number too (`t - 1`, `t / 3`, `t % 0.3`) except
+# pow(Tensor, Scalar), a unary op of the tensor; linalg.cross and pow(Scalar, Tensor) write a
+# fresh contiguous result
+for _name in ("AddBackward0", "SubBackward0", "MulBackward0", "DivBackward0", "DivBackward2",
+              "RemainderBackward1", "FmodBackward1", "PowBackward0", "PowBackward1",
+              "Atan2Backward0", "LerpBackward0", "LerpBackward1",
+              "XlogyBackward0", "AddcmulBackward0", "AddcdivBackward0"):
+    laid_out("iterator")(globals()[_name])
+for _name in ("AddBackward1", "SubBackward1", "RsubBackward1", "MulBackward1", "DivBackward1",
+              "RemainderBackward0", "FmodBackward0", "_RemainderScalarTensor"):
+    laid_out("scalar")(globals()[_name])
+laid_out("row_major")(LinalgCrossBackward0)
+laid_out("row_major")(PowBackward2)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any
 
@@ -10,8 +11,10 @@ import numpy as np
 from gradsh.engine import backend, dtypes, limits
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP, DType
 from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
-from gradsh.engine.tensor import Array, Shape, Tensor
+from gradsh.engine.tensor import Array, Function, Shape, Tensor
 from gradsh.engine.threads import elementwise
+from gradsh.engine.vecmath import layout
+from gradsh.engine.vecmath.layout import element_strides, with_strides
 
 __all__ = [
     "xp_of", "xp_of_operands", "operand", "result_dtype", "float_result_dtype", "infer_size",
@@ -133,9 +136,12 @@ def broadcast_shapes(*tensors: Tensor) -> Shape:
 
 
 def c_order(x: Array) -> Array:
-    """x in C order, as ATen's kernels that write a fresh contiguous result give it
-    (ascontiguousarray would turn a 0-d array into a 1-d one)."""
-    return x if x.flags.c_contiguous else x.copy(order="C")
+    """x in C order, as ATen's kernels that write a fresh contiguous result give it, size-1
+    dimensions' strides included (ascontiguousarray would turn a 0-d array into a 1-d one)."""
+    if x.flags.c_contiguous and (1 not in x.shape
+                                 or element_strides(x) == layout.row_major(x.shape)):
+        return x
+    return x.copy(order="C")
 
 
 def check_output_shape(target: Tensor, *others: Tensor) -> None:
@@ -152,26 +158,118 @@ def check_output_shape(target: Tensor, *others: Tensor) -> None:
                                 f"type {target.dtype.short}")
 
 
-def first_operand_layout(out: Any, first: Any) -> Any:
-    """TensorIterator lays a result out as its first operand when the operands' layouts
-    disagree (a transposed tensor plus a row-major one of the same shape gives a transposed
-    result, which .view refuses and a sum walks in that order); NumPy's ufuncs give a row-major
-    one. `out` copied into `first`'s layout in that case only."""
-    if (out.__class__ is not np.ndarray or first.__class__ is not np.ndarray or out.ndim < 2
-            or first.flags.c_contiguous or not out.flags.c_contiguous
-            or first.shape != out.shape):
+def same_layout(out: Any, like: Any) -> Any:
+    """`out` laid out as the dense array `like` of the same shape (values written where an op
+    put its indices); as it is where `like` is not a dense NumPy array."""
+    if out.__class__ is not np.ndarray or like.__class__ is not np.ndarray or out.ndim == 0:
         return out
-    strides = first.strides
-    order = sorted(range(first.ndim), key=lambda d: -strides[d])
-    expected = first.itemsize
-    for d in reversed(order):
-        if first.shape[d] != 1 and strides[d] != expected:
-            return out  # not dense: left as NumPy lays it out
-        expected *= first.shape[d]
-    laid = np.empty([out.shape[d] for d in order], out.dtype)
-    laid = laid.transpose([order.index(d) for d in range(out.ndim)])
-    laid[...] = out
-    return laid
+    strides = element_strides(like)
+    if not layout.is_non_overlapping_and_dense(like.shape, strides):
+        return out
+    return with_strides(out, strides)
+
+
+def iterator_layout(out: Any, *operands: Any) -> Any:
+    """`out`, the result of an element-wise op on `operands` (arrays; Python numbers and NumPy
+    scalars are 0-d), laid out as TensorIterator lays its output out (layout.iterator_strides);
+    NumPy's ufuncs choose their own order ("K"), which differs for size-1 dimensions, operands
+    of different layouts and broadcasts."""
+    if out.__class__ is not np.ndarray or out.ndim == 0 or out.size == 0:
+        return out
+    if out.flags.c_contiguous and 1 not in out.shape:
+        for x in operands:
+            if x.__class__ is np.ndarray and not x.flags.c_contiguous:
+                break
+        else:
+            return out  # row-major operands give a row-major result
+    shapes = [(x.shape, element_strides(x)) if x.__class__ is np.ndarray else ((), ())
+              for x in operands]
+    return with_strides(out, layout.iterator_strides(out.shape, shapes))
+
+
+def preserve_layout(out: Any, like: Any) -> Any:
+    """`out` laid out as empty_like(like) (preserve_format) allocates: like's strides when it is
+    dense, else its dimensions' order by stride (clone, *_like, copies that ops write into)."""
+    if (out.__class__ is not np.ndarray or like.__class__ is not np.ndarray or out.ndim == 0
+            or out.size == 0 or (like.flags.c_contiguous and 1 not in like.shape
+                                 and out.flags.c_contiguous)):
+        return out
+    return with_strides(out, layout.preserve_strides(like.shape, element_strides(like)))
+
+
+def _arrays(inputs: tuple[Any, ...]) -> list[Any]:
+    return [t._data for t in inputs if isinstance(t, Tensor)]
+
+
+def _iterator_result(out: Any, inputs: tuple[Any, ...], *numbers: Any) -> Any:
+    """iterator_layout(out, the tensor inputs' arrays, *numbers), its early exit first (the
+    nodes' hot path): a row-major result without size-1 dimensions of row-major tensor inputs
+    is laid out as ATen's already."""
+    if out.__class__ is not np.ndarray:
+        return out
+    if out.flags.c_contiguous and 1 not in out.shape:
+        for t in inputs:
+            if t.__class__ is Tensor or isinstance(t, Tensor):
+                data = t._data
+                if data.__class__ is np.ndarray and not data.flags.c_contiguous:
+                    break
+        else:
+            return out
+    return iterator_layout(out, *_arrays(inputs), *numbers)
+
+
+def suggested_layout(out: Any, *likes: Any) -> Any:
+    """`out` laid out as empty_like(x, x.suggest_memory_format()) allocates it, the kernels of
+    convolution, batch norm and pooling: channels-last where one of `likes` of out's rank is
+    channels-last (and not contiguous), else row-major."""
+    if out.__class__ is not np.ndarray or out.ndim not in (4, 5):
+        return c_order(out) if out.__class__ is np.ndarray else out
+    for like in likes:
+        if like.__class__ is np.ndarray and like.ndim == out.ndim and \
+                not like.flags.c_contiguous and \
+                layout.is_channels_last(like.shape, element_strides(like)):
+            return with_strides(out, layout.channels_last(out.shape))
+    return c_order(out)
+
+
+def laid_out(rule: str) -> Callable[[type[Function]], type[Function]]:
+    """Class decorator: the node's forward result laid out as ATen allocates that op's output.
+    "iterator": a TensorIterator op of its tensor inputs (iterator_layout); "scalar": one of its
+    tensor inputs and a Python number (a 0-d operand, which takes the slow path: `t * 2`);
+    "preserve": empty_like(first input) (preserve_layout); "suggested": channels-last after a
+    channels-last input (suggested_layout); "row_major": a fresh contiguous tensor (reductions
+    over dimensions, kernels that allocate their output themselves)."""
+
+    def decorate(cls: type[Function]) -> type[Function]:
+        forward = cls.forward
+        if getattr(forward, "laid_out", None) == rule:
+            return cls  # inherited, already laid out
+        if rule == "iterator":
+            def laid(self: Function, *inputs: Any, **params: Any) -> Any:
+                return _iterator_result(forward(self, *inputs, **params), inputs)
+        elif rule == "scalar":
+            def laid(self: Function, *inputs: Any, **params: Any) -> Any:
+                return _iterator_result(forward(self, *inputs, **params), inputs, 0)
+        elif rule == "preserve":
+            def laid(self: Function, *inputs: Any, **params: Any) -> Any:
+                return preserve_layout(forward(self, *inputs, **params), inputs[0]._data)
+        elif rule == "suggested":
+            def laid(self: Function, *inputs: Any, **params: Any) -> Any:
+                return suggested_layout(forward(self, *inputs, **params), *_arrays(inputs))
+        else:
+            assert rule == "row_major", rule
+
+            def laid(self: Function, *inputs: Any, **params: Any) -> Any:
+                out = forward(self, *inputs, **params)
+                if out.__class__ is tuple:  # (a MultiOutputFunction's results)
+                    return tuple(c_order(o) if o.__class__ is np.ndarray else o for o in out)
+                return c_order(out) if out.__class__ is np.ndarray else out
+        laid.__doc__, laid.__wrapped__ = forward.__doc__, forward  # type: ignore[attr-defined]
+        laid.laid_out = rule  # type: ignore[attr-defined]
+        cls.forward = laid  # type: ignore[method-assign]
+        return cls
+
+    return decorate
 
 
 def not_implemented_for(kernel: str, dtype: DType) -> TorchNotImplementedError:
@@ -192,7 +290,7 @@ def _quiet() -> Any:
 def _times(x: Any, y: Any) -> Any:
     """`x * y` for gradient formulas: on every core when both are large NumPy arrays."""
     if x.__class__ is np.ndarray and y.__class__ is np.ndarray:
-        return elementwise(np.multiply, x, y)
+        return iterator_layout(elementwise(np.multiply, x, y), x, y)
     if y.__class__ is float and x.__class__ is np.ndarray and x.dtype in REDUCED_FLOAT_NP:
         # mul(Tensor, Scalar) keeps the number in float32 for float16 and bfloat16 (NumPy would
         # round it to the array's dtype first)

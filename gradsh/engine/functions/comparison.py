@@ -9,7 +9,7 @@ import numpy as np
 from gradsh.engine import dtypes
 from gradsh.engine.functions.common import (
     broadcast_shapes,
-    first_operand_layout,
+    iterator_layout,
     not_implemented_for,
     operand,
     result_dtype,
@@ -32,7 +32,7 @@ class _Compare(Function):
         if not isinstance(y, (int, float, bool)):
             y = y.astype(dtype.np, copy=False)
         with np.errstate(all="ignore"):
-            return first_operand_layout(getattr(xp_of_operands(x, y), op)(x, y), a._data)
+            return iterator_layout(getattr(xp_of_operands(x, y), op)(x, y), a._data, b._data)
 
 
 class _Bitwise(Function):

@@ -13,7 +13,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from gradsh.engine import limits, threads
 from gradsh.engine.functions.cascade_sum import torch_sum
-from gradsh.engine.functions.common import xp_of
+from gradsh.engine.functions.common import laid_out, xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 from gradsh.engine.vecmath import conv
 
@@ -501,3 +501,6 @@ def _transpose_exact(x: Array, w: Array, geo: ConvGeometry) -> bool:
             and geo.groups == 1 and geo.dilation == (1, 1)
             and conv.uses_onednn(x.shape, w.shape, geo.stride, geo.dilation, geo.groups,
                                  threads.torch_threads()))
+
+
+laid_out("suggested")(ConvolutionBackward0)  # (channels-last in, channels-last out)

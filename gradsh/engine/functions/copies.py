@@ -9,7 +9,7 @@ import numpy as np
 from gradsh.engine import backend, dtypes, meta
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions.common import infer_size, xp_of
+from gradsh.engine.functions.common import c_order, infer_size, preserve_layout, xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = [
@@ -34,7 +34,9 @@ class CloneBackward0(Function):
     def forward(self, a: Tensor, memory_format: Any = "preserve") -> Array:
         if isinstance(memory_format, tuple):  # a memory order: channels_last's
             return in_memory_order(a._data, memory_format)
-        return a._data.copy(order="K" if memory_format == "preserve" else "C")
+        if memory_format == "preserve":
+            return preserve_layout(a._data.copy(order="K"), a._data)
+        return c_order(a._data.copy(order="C"))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (grad,)
@@ -56,7 +58,8 @@ class ToCopyBackward0(Function):
         if data.dtype == dtypes.BF16_NP and not dtype.is_floating_point:
             # c10 converts BFloat16 to an integer through float (ml_dtypes saturates instead)
             data = data.astype(np.float32)
-        return backend.to_device(data.astype(dtype.np, copy=True), device)
+        out = data.astype(dtype.np, copy=True)
+        return backend.to_device(out if order is not None else preserve_layout(out, data), device)
 
     def common_device(self, inputs: Any, params: Any) -> str:  # the device is a parameter
         return inputs[0].device

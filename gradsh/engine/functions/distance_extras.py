@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions.common import _quiet
+from gradsh.engine.functions.common import _quiet, c_order
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = ["LogcumsumexpBackward0", "PdistBackward0"]
@@ -99,7 +99,7 @@ class LogcumsumexpBackward0(Function):
             self.result = x
             return a._data.copy()
         self.result = _logcumsumexp(x, dim)
-        return self.result.astype(a._data.dtype)
+        return c_order(self.result.astype(a._data.dtype))  # (a new contiguous tensor in ATen)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         _no_double_backward(F, "logcumsumexp")

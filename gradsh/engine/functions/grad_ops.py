@@ -11,7 +11,7 @@ import numpy as np
 from gradsh.engine import backend
 from gradsh.engine.dtypes import DType, is_float_array_dtype
 from gradsh.engine.functions.cascade_sum import _mean_array, torch_sum
-from gradsh.engine.functions.common import _quiet, xp_of
+from gradsh.engine.functions.common import _quiet, iterator_layout, preserve_layout, xp_of
 from gradsh.engine.functions.linalg import product
 from gradsh.engine.functions.higher_order import (
     _array_index_put_acc,
@@ -166,9 +166,11 @@ _Namespace.install(
     index=lambda g, key: g[key],
     value_selecting_backward=lambda g, dim, idx, shape, keepdim: _array_value_selecting(
         g, dim, idx, shape, keepdim),
-    tanh_backward=_tanh_backward_array,
-    sigmoid_backward=_sigmoid_backward_array,
-    threshold_backward=_threshold_backward_array,
+    # (TensorIterator ops of the gradient and the saved tensor, laid out as its output)
+    tanh_backward=lambda g, y: iterator_layout(_tanh_backward_array(g, y), g, y),
+    sigmoid_backward=lambda g, y: iterator_layout(_sigmoid_backward_array(g, y), g, y),
+    threshold_backward=lambda g, y, threshold: iterator_layout(
+        _threshold_backward_array(g, y, threshold), g, y),
     softmax_backward=_softmax_backward_array,
     log_softmax_backward=_log_softmax_backward_array,
     mse_loss_backward=_mse_backward_array,
@@ -179,7 +181,8 @@ _Namespace.install(
     special=lambda name, *args: ARRAY_SPECIAL[name](*args),
     cat=lambda parts, dim: xp_of(parts[0]).concatenate(parts, axis=dim),
     stack=lambda parts, dim: xp_of(parts[0]).stack(parts, axis=dim),
-    flip=lambda g, dims: xp_of(g).flip(g, dims),
+    # (flip writes into empty_like(grad): a copy in grad's layout, not NumPy's reversed view)
+    flip=lambda g, dims: preserve_layout(xp_of(g).flip(g, dims).copy(order="K"), g),
     roll=lambda g, shifts, dims: xp_of(g).roll(g, shifts, dims) if dims else xp_of(g).roll(
         g.reshape(-1), shifts[0]).reshape(g.shape),
     cumsum=_cumsum_array,

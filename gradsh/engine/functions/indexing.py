@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions.common import c_order, infer_size, xp_of
+from gradsh.engine.functions.common import c_order, infer_size, laid_out, xp_of
 from gradsh.engine.tensor import RESULT, Array, Function, Tensor
 
 __all__ = [
@@ -531,3 +531,8 @@ class IndexAddBackward0(Function):
             g_src = F.expand(g_src, self.source_shape)  # (expand_as(source), as PyTorch's)
             g_src = g_src if self.alpha == 1 else g_src * self.alpha
         return (grad if need_self else None, g_src)
+
+
+# index_put and index_fill write into self.clone(preserve_format): a dense input's strides
+for _cls in (IndexPutBackward0, IndexFillBackward0, IndexFillBackward1):
+    laid_out("preserve")(_cls)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from gradsh.engine.dtypes import DType
-from gradsh.engine.functions.common import c_order, xp_of
+from gradsh.engine.functions.common import c_order, laid_out, suggested_layout, xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = [
@@ -105,7 +105,8 @@ class RollBackward0(Function):
         x = a._data
         if not dims:
             return xp_of(x).roll(x.reshape(-1), shifts[0]).reshape(x.shape)
-        return c_order(xp_of(x).roll(x, shifts, dims))
+        # (roll concatenates two narrowed parts: cat's suggested memory format)
+        return suggested_layout(xp_of(x).roll(x, shifts, dims), x)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         back = tuple(-s for s in self.shifts)
@@ -140,3 +141,7 @@ class ConstantPadNdBackward0(Function):
         return (F.constant_pad(F.index(grad, self.inner),
                                tuple(x for lo, hi in reversed(self.pairs)
                                      for x in (max(-lo, 0), max(-hi, 0))), self.shape),)
+
+
+# constant_pad_nd allocates in self.suggest_memory_format()
+laid_out("suggested")(ConstantPadNdBackward0)

@@ -11,7 +11,7 @@ from gradsh.engine import dtypes, threads
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP, DType
 from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError
 from gradsh.engine.functions.cascade_sum import _mean_array, torch_sum
-from gradsh.engine.functions.common import _quiet, result_dtype, xp_of
+from gradsh.engine.functions.common import _quiet, laid_out, result_dtype, xp_of
 from gradsh.engine.functions.nll_sum import nll_cascade_sum
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.pointwise import unary
@@ -432,3 +432,11 @@ class HuberLossBackward0(_PiecewiseLoss):
     @staticmethod
     def slope(F: Any, d: Any, g: Any, delta: float) -> Any:
         return F.where(d < -delta, -g * delta, F.where(d > delta, g * delta, g * d))
+
+
+# reduction='none': binary_cross_entropy and huber_loss write into empty_like(input);
+# binary_cross_entropy_with_logits is composed of ops on the target and a number ((1 - target)
+# first: the slow path)
+laid_out("preserve")(BinaryCrossEntropyBackward0)
+laid_out("preserve")(HuberLossBackward0)
+laid_out("scalar")(BinaryCrossEntropyWithLogitsBackward0)

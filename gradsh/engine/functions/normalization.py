@@ -14,7 +14,7 @@ import numpy as np
 
 from gradsh.engine import threads
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP
-from gradsh.engine.functions.common import xp_of
+from gradsh.engine.functions.common import laid_out, xp_of
 from gradsh.engine.functions.multi_output import MultiOutputFunction
 from gradsh.engine.tensor import (
     Array,
@@ -451,3 +451,8 @@ class NativeLayerNormBackwardBackward0(MultiOutputFunction):
         for i, g in zip(wanted, found or [None] * len(wanted), strict=True):
             result[i] = g if g is None or F.as_tensor else g._data
         return tuple(result)
+
+
+# empty_like(input, input.suggest_memory_format()): row-major but for a channels-last input
+laid_out("suggested")(NativeBatchNormBackward0)
+laid_out("suggested")(NativeGroupNormBackward0)

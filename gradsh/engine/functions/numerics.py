@@ -20,6 +20,7 @@ from gradsh.engine.functions.common import (
     _times,
     broadcast_shapes,
     float_result_dtype,
+    laid_out,
     result_dtype,
     xp_of,
 )
@@ -358,3 +359,15 @@ class CummaxBackward0(Function):
 class CumminBackward0(CummaxBackward0):
     node_name = "CumminBackward0"
     ufunc = "minimum"
+
+
+# TensorIterator ops of their tensor inputs; deg2rad, rad2deg and copysign(Tensor, Scalar)
+# multiply by a wrapped number (the slow path); nansum reduces into a fresh contiguous result
+for _name in ("AsinhBackward0", "AcoshBackward0", "AtanhBackward0", "AsinhBackward1",
+              "AcoshBackward1", "AtanhBackward1", "ErfcBackward0", "HypotBackward0",
+              "LogaddexpBackward0", "Logaddexp2Backward0", "CopysignBackward0", "FmaxBackward0",
+              "FminBackward0", "AngleBackward0"):
+    laid_out("iterator")(globals()[_name])
+for _name in ("Deg2RadBackward0", "Rad2DegBackward0", "CopysignBackward1"):
+    laid_out("scalar")(globals()[_name])
+laid_out("row_major")(NansumBackward0)

@@ -12,7 +12,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from gradsh.engine import limits
 from gradsh.engine.dtypes import is_float_array_dtype
-from gradsh.engine.functions.common import xp_of
+from gradsh.engine.functions.common import laid_out, xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = [
@@ -300,3 +300,8 @@ def _adaptive_average_grad(grad: np.ndarray, h: int, w: int) -> np.ndarray:
         for j in range(ow):
             out[..., h0[i]:h0[i] + kh[i], w0[j]:w0[j] + kw[j]] += delta[..., i, j, None, None]
     return out
+
+
+# (channels-last in, channels-last out)
+laid_out("suggested")(MaxPool2DWithIndicesBackward0)
+laid_out("suggested")(AvgPool2DBackward0)

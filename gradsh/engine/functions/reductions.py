@@ -19,6 +19,7 @@ from gradsh.engine.functions.common import (
     broadcast_shapes,
     c_order,
     float_result_dtype,
+    laid_out,
     result_dtype,
     xp_of,
 )
@@ -789,3 +790,12 @@ class CumprodBackward0(Function):
             with _quiet():
                 return (flipped / x,)
         return (F.detached(lambda g: _cumprod_grad_array(g, F.as_array(x), self.dim), grad),)
+
+
+# reductions over dimensions (and the running products) write a fresh contiguous result, its
+# size-1 dimensions' strides included; NumPy's keep the input's order (sum and mean already
+# give ATen's layout)
+for _name in ("ProdBackward1", "MaxBackward0", "MinBackward0", "AmaxBackward0", "AminBackward0",
+              "LogsumexpBackward0", "LinalgVectorNormBackward0", "VarBackward0", "StdBackward0",
+              "VarMeanBackward0", "StdMeanBackward0", "CumprodBackward0"):
+    laid_out("row_major")(globals()[_name])

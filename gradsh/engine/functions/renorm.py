@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions.common import _quiet
+from gradsh.engine.functions.common import _quiet, c_order
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = ["RenormBackward0"]
@@ -29,7 +29,7 @@ class RenormBackward0(Function):
             self.save("self", a)
         self.norm, self.p, self.dims, self.maxnorm = norm, p, dims, maxnorm
         with _quiet():
-            return a._data * factor
+            return c_order(a._data * factor)  # (renorm's output is a new contiguous tensor)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         if F.as_tensor:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions.common import xp_of
+from gradsh.engine.functions.common import laid_out, xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = ["DiagonalScatterBackward0", "NarrowCopyBackward0", "PutBackward0",
@@ -105,3 +105,6 @@ class PutBackward0(Function):
             rest[self.index] = 0
             rest = rest.reshape(grad.shape)
         return rest, flat[self.index].reshape(self.source_shape)
+
+
+laid_out("preserve")(PutBackward0)  # (put writes into self.clone(preserve_format))

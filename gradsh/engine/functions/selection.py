@@ -10,7 +10,7 @@ from gradsh.engine.dtypes import DType
 from gradsh.engine.functions.common import (
     _quiet,
     broadcast_shapes,
-    first_operand_layout,
+    iterator_layout,
     not_implemented_for,
     operand,
     result_dtype,
@@ -177,8 +177,8 @@ class MaximumBackward0(Function):
         broadcast_shapes(a, b)
         self.save("self", a)
         self.save("other", b)
-        return first_operand_layout(
-            _extremum_array(operand(a), operand(b), result_dtype(a, b), "max"), a._data)
+        return iterator_layout(
+            _extremum_array(operand(a), operand(b), result_dtype(a, b), "max"), a._data, b._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         # NOTE: ties split the gradient in half, as PyTorch's maximum does.
@@ -231,7 +231,7 @@ class WhereBackward0(Function):
         y = operand(b, dtype)
         x = xp.asarray(x, dtype=dtype.np)
         y = xp.asarray(y, dtype=dtype.np)
-        return xp.where(condition._data, x, y)
+        return iterator_layout(xp.where(condition._data, x, y), condition._data, a._data, b._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad

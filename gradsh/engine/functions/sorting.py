@@ -6,7 +6,7 @@ from typing import Any
 
 from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchNotImplementedError
-from gradsh.engine.functions.common import first_operand_layout, xp_of
+from gradsh.engine.functions.common import same_layout, xp_of
 from gradsh.engine.functions.reductions import _DimExtremum, _FullExtremum
 from gradsh.engine.tensor import RESULT, Array, Function, Tensor
 
@@ -88,8 +88,7 @@ class SortBackward0(Function):
         self.save("indices", Tensor._make(indices, a.device))
         if a.ndim == 0:
             return a._data.copy()
-        return first_operand_layout(
-            xp_of(a._data).take_along_axis(a._data, indices, axis=dim), a._data)
+        return same_layout(xp_of(a._data).take_along_axis(a._data, indices, axis=dim), indices)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         if not self.self_sizes:

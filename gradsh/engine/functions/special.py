@@ -19,6 +19,7 @@ from gradsh.engine.functions.common import (
     _quiet,
     broadcast_shapes,
     float_result_dtype,
+    laid_out,
     xp_of,
 )
 from gradsh.engine.node import RESULT, Function
@@ -111,8 +112,8 @@ def _unary(name: str, compute: Callable[[np.ndarray], np.ndarray], saves: str,
         with _quiet():
             return (formula(F, grad, x, y),)
 
-    return type(name, (Function,), {"node_name": name, "forward": forward, "backward": backward,
-                                    "__module__": __name__})
+    return laid_out("iterator")(type(name, (Function,), {
+        "node_name": name, "forward": forward, "backward": backward, "__module__": __name__}))
 
 
 def _i1_backward(F: Any, grad: Any, x: Any, y: Any, scaled: bool) -> Any:

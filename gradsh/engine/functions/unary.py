@@ -16,6 +16,7 @@ from gradsh.engine.functions.common import (
     _quiet,
     _times,
     float_result_dtype,
+    laid_out,
     not_implemented_for,
     xp_of,
 )
@@ -491,3 +492,8 @@ class LogitBackward0(_SavesSelf):
             inside = F.detached(lambda v: (v >= low) & (v <= high), x)
             filled = F.detached(lambda v: xp_of(v).full((), outside, v.dtype), x)
             return (F.where(inside, grad / (x * (1.0 - x)), filled),)
+
+
+# TensorIterator unary ops (nan_to_num writes into empty_like(self))
+for _name in __all__:
+    laid_out("preserve" if _name == "NanToNumBackward0" else "iterator")(globals()[_name])

@@ -11,7 +11,7 @@ import numpy as np
 
 from gradsh.engine import threads
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions.common import _quiet, fma64, xp_of
+from gradsh.engine.functions.common import _quiet, fma64, laid_out, xp_of
 from gradsh.engine.functions.joining import _channels_last
 from gradsh.engine.tensor import Array, Function, Tensor
 
@@ -355,3 +355,9 @@ class MaxUnpool2DBackward0(Function):
         flat = grad.reshape(self.indices.shape[0], -1)
         gathered = xp_of(grad).take_along_axis(flat, self.indices, axis=1)
         return (gathered.reshape(self.input_shape),)
+
+
+# (channels-last in, channels-last out)
+for _cls in (UpsampleNearest2DBackward0, UpsampleNearestExact2DBackward0,
+             UpsampleBilinear2DBackward0):
+    laid_out("suggested")(_cls)

@@ -18,6 +18,7 @@ from gradsh.engine.exceptions import (
     TorchRuntimeError,
     TorchTypeError,
 )
+from gradsh.engine.functions.common import preserve_layout
 from gradsh.engine.tensor import Function, Tensor, _as_array, apply_inplace, check_same_device
 
 __all__ = [
@@ -331,7 +332,7 @@ def _new(data: Any, dtype: DType, device: str | None, requires_grad: bool) -> Te
         array = np.asarray(data, dtype=dtype.np, order="K")
         if not array.flags.writeable or (isinstance(data, np.ndarray) and array is data
                                          and data.base is not None):
-            array = array.copy(order="K")
+            array = preserve_layout(array.copy(order="K"), array)  # (size-1 dims' strides too)
     array = backend.to_device(array, dev)  # made (or drawn) on the host, then copied
     t = Tensor._make(array, dev)
     t._requires_grad = bool(requires_grad)

@@ -17,7 +17,7 @@ from gradsh.engine.exceptions import (
     TorchValueError,
     warn,
 )
-from gradsh.engine.functions.common import infer_size, xp_of
+from gradsh.engine.functions.common import c_order, infer_size, xp_of
 from gradsh.engine.functions.indexing import (
     GatherBackward0,
     IndexAddBackward0,
@@ -954,4 +954,4 @@ def one_hot(a: Tensor, num_classes: int = -1) -> Tensor:
         raise TorchRuntimeError("Class values must be smaller than num_classes.")
     limits.check((*data.shape, num_classes), 8, extra=data.size * num_classes)
     out = (data[..., None] == np.arange(num_classes)).astype(np.int64)
-    return _new(out, dtypes.int64, a.device, False)
+    return _new(c_order(out), dtypes.int64, a.device, False)  # (a new contiguous tensor)

@@ -11,7 +11,13 @@ import numpy as np
 
 from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions.common import broadcast_shapes, not_implemented_for, result_dtype
+from gradsh.engine.functions.common import (
+    broadcast_shapes,
+    c_order,
+    not_implemented_for,
+    preserve_layout,
+    result_dtype,
+)
 from gradsh.engine.functions.numerics import (
     AngleBackward0,
     AcoshBackward0,
@@ -174,7 +180,7 @@ def _running_extremum(cls: type, fname: str, a: Tensor, dim: int) -> Any:
             take &= ~np.isnan(best) | np.isnan(moved[..., k])
             best = np.where(take, moved[..., k], best)
             idx[..., k] = np.where(take, k, idx[..., k - 1])
-        indices = np.moveaxis(idx, -1, d)
+        indices = c_order(np.moveaxis(idx, -1, d))  # (a fresh contiguous tensor in ATen)
     index_tensor = _plain(indices, a.device)
     values = cls.apply(a, dim=d, indices=index_tensor)
     kind = "cummax" if cls is CummaxBackward0 else "cummin"
@@ -214,7 +220,9 @@ def isposinf(a: Tensor) -> Tensor:
 
 @guarded
 def isreal(a: Tensor) -> Tensor:
-    return _plain(np.ones(_check_tensor(a, "isreal").shape, dtype=bool), a.device)
+    # (ones_like(self, kBool): the input's layout)
+    ones = np.ones(_check_tensor(a, "isreal").shape, dtype=bool)
+    return _plain(preserve_layout(ones, a._data), a.device)
 
 
 @guarded

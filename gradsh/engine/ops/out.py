@@ -11,6 +11,7 @@ from typing import Any
 
 from gradsh.engine import backend
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
+from gradsh.engine.functions.common import same_layout
 from gradsh.engine.inplace import check_writable
 from gradsh.engine.ops.arguments import RETURN_TYPES, ReturnTuple, _c_name, _type_name
 from gradsh.engine.tensor import Tensor, is_grad_enabled
@@ -137,8 +138,10 @@ def _write(name: str, result: Any, out: Any, args: tuple[Any, ...]) -> None:
                  "deprecated, and in a future PyTorch release outputs will not be resized "
                  "unless they have zero elements. You can explicitly reuse an out tensor t by "
                  "resizing it, inplace, to zero elements with t.resize_(0).")
-        # a resized tensor has new storage (its old views no longer see it), as in PyTorch
-        out._data = backend.module(str(out.device)).empty(result.shape, dtype=out.dtype.np)
+        # a resized tensor has new storage (its old views no longer see it), as in PyTorch,
+        # laid out as the op lays out its result (resize_out restrides a resized output)
+        out._data = same_layout(backend.module(str(out.device)).empty(result.shape,
+                                                                     dtype=out.dtype.np), data)
     else:
         check_writable(out)  # (an expanded out: PyTorch's internal-overlap error)
     out._inplace_data(data)

@@ -17,7 +17,7 @@ from gradsh.engine.exceptions import (
     TorchRuntimeError,
     warn,
 )
-from gradsh.engine.functions.common import not_implemented_for, xp_of
+from gradsh.engine.functions.common import c_order, not_implemented_for, xp_of
 from gradsh.engine.functions.reductions import (
     AmaxBackward0,
     AminBackward0,
@@ -327,7 +327,8 @@ def _truth(kind: str) -> Callable[..., Tensor]:
         else:
             dims = normalize_dims(dim, a.ndim)  # (a repeated dim is PyTorch's error)
             value = reduce(data != 0, axis=dims, keepdims=keepdim) if a.ndim else data != 0
-        return Tensor._make(_as_array(xp.asarray(value, dtype=result_dtype.np)), a.device)
+        value = _as_array(xp.asarray(value, dtype=result_dtype.np))
+        return Tensor._make(c_order(value) if value.__class__ is np.ndarray else value, a.device)
 
     op.__name__ = kind
     return guarded(op)

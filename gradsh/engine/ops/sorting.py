@@ -11,7 +11,7 @@ import numpy as np
 from gradsh.engine import backend, dtypes, meta
 from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchIndexError, TorchNotImplementedError, TorchRuntimeError
-from gradsh.engine.functions.common import first_operand_layout, xp_of
+from gradsh.engine.functions.common import c_order, preserve_layout, xp_of
 from gradsh.engine.functions.sorting import (
     KthvalueBackward0,
     MedianBackward0,
@@ -84,7 +84,7 @@ def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = Fals
     a = _check_tensor(a, "sort")
     d = wrap_dim(dim, a.ndim)
     # (values and indices laid out as the input, as ATen's sort allocates them)
-    indices = first_operand_layout(_sort_order(a._data, d, descending, stable), a._data)
+    indices = preserve_layout(_sort_order(a._data, d, descending, stable), a._data)
     values = SortBackward0.apply(a, dim=d, indices=indices)
     return RETURN_TYPES["sort"](values, Tensor._make(indices, a.device))
 
@@ -93,7 +93,7 @@ def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = Fals
 def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     a = _check_tensor(a, "argsort")
     order = _sort_order(a._data, wrap_dim(dim, a.ndim), descending, stable)
-    return Tensor._make(first_operand_layout(order, a._data), a.device)
+    return Tensor._make(preserve_layout(order, a._data), a.device)
 
 
 def _topk_order(data: Any, dim: int, k: int, largest: bool, sorted_: bool) -> Any:
@@ -105,7 +105,8 @@ def _topk_order(data: Any, dim: int, k: int, largest: bool, sorted_: bool) -> An
         return order
     first_k = (builtins.slice(None),) * dim + (builtins.slice(0, k),)
     if xp_of(data) is not np or k == 0:
-        return xp_of(order).ascontiguousarray(order[first_k])
+        return c_order(order[first_k]) if xp_of(data) is np else xp_of(order).ascontiguousarray(
+            order[first_k])
     keys = np.moveaxis(data, dim, -1)
     rows = np.moveaxis(order, dim, -1)
     n = keys.shape[-1]
@@ -116,7 +117,7 @@ def _topk_order(data: Any, dim: int, k: int, largest: bool, sorted_: bool) -> An
     out = np.array(rows[..., :k])
     for at in map(tuple, np.argwhere(redo)):
         out[at] = stdsort.topk_order(keys[at], k, largest, sorted_)
-    return np.ascontiguousarray(np.moveaxis(out, -1, dim))
+    return c_order(np.moveaxis(out, -1, dim))
 
 
 @guarded

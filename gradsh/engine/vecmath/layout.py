@@ -11,6 +11,7 @@ broadcast scalar there); otherwise the whole run goes to the scalar op.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 import numpy as np
@@ -167,3 +168,161 @@ def dense_segments(numel: int, threads: int = 1,
         if end > cut:
             pieces.append((cut, end, False))
     return pieces
+
+
+# Result layouts: the strides (in elements) ATen gives a new tensor.
+
+def is_non_overlapping_and_dense(sizes: Sequence[int], strides: Sequence[int]) -> bool:
+    """TensorImpl's compute_non_overlapping_and_dense: the dimensions of size 2 or more, by
+    stride, cover memory without gaps or overlap (size-1 dimensions' strides do not matter)."""
+    step = 1
+    for stride, size in sorted((s, n) for n, s in zip(sizes, strides) if n >= 2):
+        if stride != step:
+            return False
+        step *= size
+    return True
+
+
+def is_contiguous(sizes: Sequence[int], strides: Sequence[int]) -> bool:
+    """TensorImpl's compute_contiguous (size-1 dimensions' strides do not matter)."""
+    step = 1
+    for size, stride in zip(reversed(sizes), reversed(strides)):
+        if size == 0:
+            return True
+        if size != 1:
+            if stride != step:
+                return False
+            step *= size
+    return True
+
+
+def is_channels_last(sizes: Sequence[int], strides: Sequence[int]) -> bool:
+    """compute_channels_last_contiguous_2d/3d: NHWC (NDHWC) order, size-1 dimensions ignored."""
+    if len(sizes) not in (4, 5):
+        return False
+    step = 1
+    for d in (1, 3, 2, 0) if len(sizes) == 4 else (1, 4, 3, 2, 0):
+        if sizes[d] != 1:
+            if strides[d] != step:
+                return False
+            step *= sizes[d]
+    return True
+
+
+def row_major(sizes: Sequence[int]) -> tuple[int, ...]:
+    """Contiguous strides (c10's contiguous_strides: a size-0 or 1 dimension counts as 1)."""
+    strides, step = [], 1
+    for size in reversed(sizes):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def channels_last(sizes: Sequence[int]) -> tuple[int, ...]:
+    """get_channels_last_strides_2d/3d: channels fastest, then width, height (depth), batch."""
+    strides = [0] * len(sizes)
+    step = 1
+    for d in (1, 3, 2, 0) if len(sizes) == 4 else (1, 4, 3, 2, 0):
+        strides[d] = step
+        step *= max(sizes[d], 1)
+    return tuple(strides)
+
+
+def permuted(sizes: Sequence[int], perm: Sequence[int]) -> tuple[int, ...]:
+    """Dense strides with the dimensions in `perm`'s order, fastest first (TensorIterator's
+    compatible_stride, inverted)."""
+    strides = [0] * len(sizes)
+    step = 1
+    for d in perm:
+        strides[d] = step
+        step *= sizes[d]
+    return tuple(strides)
+
+
+def iterator_strides(sizes: Sequence[int],
+                     operands: Sequence[tuple[Sequence[int], Sequence[int]]]) -> tuple[int, ...]:
+    """The strides TensorIterator gives the output of an element-wise op over `operands`
+    ((sizes, strides) each; a Python number is a 0-d operand): compute_fast_setup_type when
+    every operand has the result's sizes (all contiguous: contiguous; all channels-last:
+    channels-last; all non-overlapping and dense with equal strides: those strides), else the
+    operands' broadcast strides ordered by reorder_dimensions."""
+    sizes = tuple(sizes)
+    if all(tuple(shape) == sizes for shape, _ in operands):
+        if all(is_contiguous(sizes, strides) for _, strides in operands):
+            return row_major(sizes)
+        if all(is_channels_last(sizes, strides) for _, strides in operands):
+            return channels_last(sizes)
+        first = tuple(operands[0][1])
+        if all(tuple(strides) == first for _, strides in operands) and \
+                is_non_overlapping_and_dense(sizes, first):
+            return first
+    ndim = len(sizes)
+    broadcast = []
+    for shape, strides in operands:
+        if not shape:
+            continue  # 0-d: strides 0 throughout, never decides the order
+        lead = ndim - len(shape)
+        broadcast.append([0] * lead + [
+            0 if n == 1 and sizes[lead + i] != 1 else s
+            for i, (n, s) in enumerate(zip(shape, strides))])
+    perm = iteration_order(sizes, broadcast)
+    if perm == list(range(ndim - 1, -1, -1)):
+        return row_major(sizes)
+    return permuted(sizes, perm)
+
+
+def preserve_strides(sizes: Sequence[int], strides: Sequence[int]) -> tuple[int, ...]:
+    """empty_like(self, preserve_format)'s strides: self's own when non-overlapping and dense,
+    else infer_dense_strides (self's dimensions ordered by stride, 0 strides undecided: an
+    expanded tensor's copy is row-major)."""
+    if is_non_overlapping_and_dense(sizes, strides):
+        return tuple(strides)
+    perm = iteration_order(sizes, [strides])
+    out = [0] * len(sizes)
+    step = 1
+    for d in perm:
+        out[d] = step
+        if sizes[d] > 1:
+            step *= sizes[d]
+    return tuple(out)
+
+
+def element_strides(x: np.ndarray) -> tuple[int, ...]:
+    """x's strides in elements, as Tensor.stride() gives them."""
+    item = x.itemsize
+    return tuple(s // item for s in x.strides)
+
+
+def with_strides(x: np.ndarray, strides: tuple[int, ...]) -> np.ndarray:
+    """x with these element strides (a dense layout): itself when it has them, else a copy in
+    a new array laid out so (a view of a 1-d buffer that only it holds)."""
+    if element_strides(x) == strides:
+        return x
+    item = x.itemsize
+    laid = np.ndarray(x.shape, x.dtype, np.empty(x.size, x.dtype),
+                      strides=tuple(s * item for s in strides))
+    laid[...] = x
+    return laid
+
+
+def owns_memory(x: np.ndarray) -> bool:
+    """Whether x owns its memory or is the only holder of the 1-d buffer it views (an array
+    with_strides laid out): writing into it changes no other array."""
+    if x.flags.owndata:
+        return True
+    base = x.base
+    return (base.__class__ is np.ndarray and base.ndim == 1 and base.flags.owndata
+            and sys.getrefcount(base) == 2)  # (x's reference and getrefcount's argument)
+
+
+def grad_strides(sizes: Sequence[int], leaf: Sequence[int], grad: Sequence[int]
+                 ) -> tuple[int, ...] | None:
+    """The strides of a leaf's first .grad (AccumulateGrad): the gradient's own when it obeys
+    the layout contract (obeys_layout_contract: the leaf's strides where the leaf is dense,
+    size-1 dimensions free but not 0; contiguous where it is not), and PyTorch keeps it; else
+    clone_obey_contract's: the leaf's strides (dense leaf) or None, row-major."""
+    if is_non_overlapping_and_dense(sizes, leaf):
+        if all((g != 0) if n == 1 else (g == s) for n, s, g in zip(sizes, leaf, grad)):
+            return tuple(grad)
+        return tuple(leaf)
+    return tuple(grad) if is_contiguous(sizes, grad) else None
