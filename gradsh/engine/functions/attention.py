@@ -6,10 +6,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.activations import _c_order, _softmax_array
 from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.tensor import RESULT, Array, Function, Tensor
+from gradsh.engine.vecmath import flash
 
 __all__ = ["SafeSoftmaxBackward0", "ScaledDotProductFlashAttentionForCpuBackward0",
            "BaddbmmBackward0", "attention_probabilities"]
@@ -82,15 +85,22 @@ class ScaledDotProductFlashAttentionForCpuBackward0(Function):
         if groups > 1:  # grouped-query attention: each key/value head serves `groups` heads
             keys = xp_of(keys).repeat(keys, groups, axis=-3)
             values = xp_of(values).repeat(values, groups, axis=-3)
-        probs = attention_probabilities(q._data, keys, scale, mask, is_causal)
         self.scale, self.groups = scale, groups
+        probs = None
         if any(self.needs_input_grad):
-            self.probs = probs
+            probs = self.probs = attention_probabilities(q._data, keys, scale, mask, is_causal)
             self.save("query", q)
             self.save("key", k)
             self.save("value", v)
-        with _quiet():
-            return _like_layout(xp_of(probs).matmul(probs, values), q._data)
+        out = None
+        if xp_of(keys) is np:  # ATen's kernel, to the bit (None where MKL is not loaded)
+            out = flash.attention(q._data, keys, values, mask, is_causal, scale)
+        if out is None:
+            if probs is None:
+                probs = attention_probabilities(q._data, keys, scale, mask, is_causal)
+            with _quiet():
+                out = xp_of(probs).matmul(probs, values)
+        return _like_layout(out, q._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         if F.as_tensor:
