@@ -95,3 +95,29 @@ def test_exp_u20_is_its_polynomial() -> None:
     assert np.max(np.abs(got - want) / ulp) <= 20
     assert got[-1] == 1.0
     np.testing.assert_array_equal(flash.exp_u20(np.array([-88.0, -100.0, -np.inf], F32)), 0.0)
+
+
+def _layouts(lib: Any) -> list[Any]:
+    """The strides of batch_first MultiheadAttention outputs: on PyTorch's fast path (eval,
+    no grad, self-attention) a new contiguous tensor, else the transposed view; `.view` works
+    on the first."""
+    lib.manual_seed(0)
+    attention = lib.nn.MultiheadAttention(16, 4, batch_first=True)
+    x = lib.randn(2, 5, 16)
+    found = []
+    for train, grad, need in ((False, False, False), (False, False, True), (True, False, False),
+                              (False, True, False)):
+        attention.train(train)
+        with lib.set_grad_enabled(grad):
+            out, weights = attention(x, x, x, need_weights=need)
+        found.append((out.stride(), None if weights is None else weights.stride()))
+    attention.eval()
+    with lib.no_grad():
+        out = attention(x, x, x.clone(), need_weights=False)[0]  # not self-attention
+        found.append(out.stride())
+        found.append(attention(x, x, x)[0].view(-1).shape)
+    return found
+
+
+def test_multihead_attention_fast_path_layout(torch: Any) -> None:
+    assert _layouts(gtorch) == _layouts(torch)
