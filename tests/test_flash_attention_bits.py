@@ -1,7 +1,8 @@
-"""scaled_dot_product_attention's CPU flash kernel to the bit (vecmath/flash.py): outputs of
-F.scaled_dot_product_attention (masks, causal, scale, online rescaling past 512 keys, larger
-query blocks), nn.MultiheadAttention without weights and a TransformerDecoderLayer, against
-PyTorch at one and two threads, and exp_u20 against its definition."""
+"""scaled_dot_product_attention's CPU flash kernel to the bit (vecmath/flash.py,
+flash_backward.py): outputs and gradients of F.scaled_dot_product_attention (masks, causal,
+scale, online rescaling past 512 keys, larger query blocks), nn.MultiheadAttention without
+weights and a TransformerDecoderLayer, against PyTorch at one and two threads, and exp_u20
+against its definition."""
 
 from __future__ import annotations
 
@@ -62,6 +63,25 @@ def _sdpa(lib: Any, case: str) -> np.ndarray:
 def test_sdpa_outputs_are_torchs_bits(torch: Any, thread_count: int, case: str) -> None:
     ours, theirs = _sdpa(gtorch, case), _sdpa(torch, case)
     np.testing.assert_array_equal(ours.view(np.uint32), theirs.view(np.uint32))
+
+
+def _sdpa_grads(lib: Any, case: str) -> list[np.ndarray]:
+    """grad_q, grad_k, grad_v of a weighted sum of the output (the flash backward)."""
+    _, _, _, causal, scale = CASES[case]
+    arrays = _inputs(case)
+    tensors = [lib.tensor(a, requires_grad=True) for a in arrays[:3]]
+    mask = lib.tensor(arrays[3]) if len(arrays) > 3 else None
+    out = lib.nn.functional.scaled_dot_product_attention(
+        *tensors, attn_mask=mask, is_causal=causal, scale=scale)
+    weights = np.random.default_rng(7).standard_normal(out.shape).astype(F32)
+    (out * lib.tensor(weights)).sum().backward()
+    return [t.grad.numpy() for t in tensors]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_sdpa_gradients_are_torchs_bits(torch: Any, thread_count: int, case: str) -> None:
+    for ours, theirs in zip(_sdpa_grads(gtorch, case), _sdpa_grads(torch, case), strict=True):
+        np.testing.assert_array_equal(ours.view(np.uint32), theirs.view(np.uint32))
 
 
 def _layers(lib: Any) -> list[np.ndarray]:

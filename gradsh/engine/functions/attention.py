@@ -12,7 +12,7 @@ from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.activations import _c_order, _softmax_array
 from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.tensor import RESULT, Array, Function, Tensor
-from gradsh.engine.vecmath import flash
+from gradsh.engine.vecmath import flash, flash_backward
 
 __all__ = ["SafeSoftmaxBackward0", "ScaledDotProductFlashAttentionForCpuBackward0",
            "BaddbmmBackward0", "attention_probabilities"]
@@ -94,7 +94,11 @@ class ScaledDotProductFlashAttentionForCpuBackward0(Function):
             self.save("value", v)
         out = None
         if xp_of(keys) is np:  # ATen's kernel, to the bit (None where MKL is not loaded)
-            out = flash.attention(q._data, keys, values, mask, is_causal, scale)
+            kernel = flash.attention(q._data, keys, values, mask, is_causal, scale)
+            if kernel is not None:
+                out = kernel[0]
+                if probs is not None and groups == 1:  # what its backward starts from
+                    self.flash = (out, kernel[1], mask, is_causal)
         if out is None:
             if probs is None:
                 probs = attention_probabilities(q._data, keys, scale, mask, is_causal)
@@ -107,6 +111,14 @@ class ScaledDotProductFlashAttentionForCpuBackward0(Function):
             raise TorchRuntimeError("derivative for aten::_scaled_dot_product_flash_attention_"
                                     "for_cpu_backward is not implemented")
         q, k, v = (self.saved(name, F) for name in ("query", "key", "value"))
+        kernel = getattr(self, "flash", None)
+        if kernel is not None and xp_of(grad) is np:
+            out, lse, mask, is_causal = kernel
+            grads = flash_backward.attention_backward(np.asarray(grad), q, k, v, out, lse,
+                                                      mask, is_causal, self.scale)
+            if grads is not None:
+                return tuple(g if need else None
+                             for g, need in zip(grads, self.needs_input_grad, strict=True))
         probs = self.probs
         xp = xp_of(grad)
         if self.groups > 1:

@@ -20,13 +20,16 @@ strides are not ones sgemm takes.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import numpy as np
 
 from gradsh.engine import threads
 from gradsh.engine.vecmath import blas, mkl
 from gradsh.engine.vecmath.fp import F32, I32, fma32
 from gradsh.engine.vecmath.lapack_decompositions import _aligned
-from gradsh.engine.vecmath.libm import expf
+from gradsh.engine.vecmath.libm import expf, logf
 from gradsh.engine.vecmath.vecreduce import LANES, add
 from gradsh.engine.vecmath.vecreduce import _tree as _lane_tree
 
@@ -93,20 +96,46 @@ def _q_split(q_size: int) -> int:
     return 256 if q_size >= 768 else 64 if q_size >= 192 else 32
 
 
-def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None,
-              is_causal: bool, scale: float) -> np.ndarray | None:
-    """softmax(q k^T * scale + mask) v for (batch, heads, rows, head size) float32 arrays, as
-    ATen's flash kernel computes it (row-major result), or None where it cannot."""
+def kernel_setup(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None,
+                 scale: float) -> tuple[type, np.ndarray | None, np.float32, int, int] | None:
+    """What both kernels start from: MKL's routines, the mask broadcast to (batch, heads,
+    rows, keys) in float32, the float32 scale and the block sizes; None without MKL or with
+    strides sgemm does not take."""
     routines = blas._calls(q, k, v)
     if routines is None or not _usable(q, k, v):
         return None
-    batch, heads, q_size, head_size = q.shape
+    batch, heads, q_size, _ = q.shape
     kv_size = k.shape[2]
     if mask is not None:
         mask = np.broadcast_to(np.asarray(mask, F32), (batch, heads, q_size, kv_size))
-    factor = F32(scale)
-    q_split = min(_q_split(q_size), q_size)
-    kv_split = min(_KV_SPLIT, kv_size)
+    return (routines, mask, F32(scale), min(_q_split(q_size), q_size),
+            min(_KV_SPLIT, kv_size))
+
+
+@contextlib.contextmanager
+def mkl_sequential(blocks: int, count: int) -> Iterator[None]:
+    """MKL at one thread while the block loop runs, where ATen's parallel_for runs it inside
+    an OpenMP region (more than one block and thread), where MKL is sequential."""
+    library = mkl.library()
+    sequential = library is not None and blocks > 1 and count > 1
+    previous = library.MKL_Set_Num_Threads_Local(1) if sequential else None
+    try:
+        yield
+    finally:
+        if sequential:
+            library.MKL_Set_Num_Threads_Local(previous)
+
+
+def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None,
+              is_causal: bool, scale: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """softmax(q k^T * scale + mask) v for (batch, heads, rows, head size) float32 arrays, as
+    ATen's flash kernel computes it (row-major result), with the rows' logsumexp (batch,
+    heads, rows) the backward starts from; None where it cannot."""
+    setup = kernel_setup(q, k, v, mask, scale)
+    if setup is None:
+        return None
+    routines, mask, factor, q_split, kv_split = setup
+    batch, heads, q_size, head_size = q.shape
     # ATen runs the blocks in at::parallel_for, each thread in its part of one scratch buffer
     # (qk, max, sum, dst; 64-byte aligned): MKL's sgemm rounds differently at other
     # alignments, so each block uses the part its thread would
@@ -116,12 +145,8 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | No
     per_thread = q_split * kv_split + 2 * q_split + q_split * head_size
     buf = _aligned((count * per_thread,), np.dtype(F32))
     out = np.empty(q.shape, F32)
-    # and with more than one block and thread, each sgemm runs inside the OpenMP region,
-    # where MKL is sequential
-    library = mkl.library()
-    sequential = library is not None and blocks > 1 and count > 1
-    previous = library.MKL_Set_Num_Threads_Local(1) if sequential else None
-    try:
+    lse = np.empty(q.shape[:3], F32)
+    with mkl_sequential(blocks, count):
         index = 0
         for i in range(batch):
             for j in range(heads):
@@ -131,21 +156,19 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | No
                     start = index // chunk * per_thread
                     scratch = (buf[start:start + q_split * kv_split],
                                buf[start + q_split * kv_split + 2 * q_split:start + per_thread])
-                    out[i, j, m:m + rows] = _query_block(
+                    out[i, j, m:m + rows], lse[i, j, m:m + rows] = _query_block(
                         routines, (q[i, j, m:], k[i, j], v[i, j]), scratch, rows, m,
                         block_mask, is_causal, factor)
                     index += 1
-    finally:
-        if sequential:
-            library.MKL_Set_Num_Threads_Local(previous)
-    return out
+    return out, lse
 
 
 def _query_block(routines: type, qkv: tuple[np.ndarray, np.ndarray, np.ndarray],
                  buffers: tuple[np.ndarray, np.ndarray], rows: int, m: int,
-                 mask: np.ndarray | None, is_causal: bool, factor: np.float32) -> np.ndarray:
+                 mask: np.ndarray | None, is_causal: bool,
+                 factor: np.float32) -> tuple[np.ndarray, np.ndarray]:
     """One block of query rows against every block of keys (the kernel's inner loop), with
-    qk and dst in the scratch buffers."""
+    qk and dst in the scratch buffers: the output rows and their logsumexp."""
     q, k, v = qkv
     kv_size, head_size = k.shape
     row_max = np.full(rows, -np.inf, F32)
@@ -178,4 +201,5 @@ def _query_block(routines: type, qkv: tuple[np.ndarray, np.ndarray, np.ndarray],
             routines.gemm(False, False, head_size, rows, cols, 1.0, v[n:], _ld(v, 0), qk, cols,
                           0.0 if n == 0 else 1.0, dst, head_size)
         row_sum = np.where(row_sum == 0, F32(1.0), row_sum)
-        return dst * (F32(1.0) / row_sum)[:, None]
+        row_max = np.where(row_max == -np.inf, F32(0.0), row_max)
+        return dst * (F32(1.0) / row_sum)[:, None], row_max + logf(row_sum)
