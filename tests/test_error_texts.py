@@ -299,6 +299,15 @@ DTYPE_NAMES = [
     'torch.matmul(I, D)',
     'L.mean()',
     'torch.addmm(A, A, L)',
+    # addmm checks the dtypes before the dimensions and the shapes (F.linear with a bias
+    # calls it for 2-D and flattened inputs): a uint8 image into a float Linear
+    'torch.addmm(A[0], U.view(4, 1), A)',
+    'torch.addmm(A, U.view(1, 2, 2), A)',
+    'torch.addmm(D[0], A.view(4, 1), A)',
+    'torch.nn.functional.linear(U.view(1, 4), A, A[0])',
+    'torch.nn.functional.linear(U.view(1, 1, 4), A, A[0])',
+    'torch.nn.functional.linear(U.view(4), A, A[0])',
+    'torch.nn.functional.linear(A.view(2, 1, 2), D, A[0])',
     'A.lerp(D, 0.5)',
     'A.copy_(L)',
     'torch.outer(A[0], L[0])',

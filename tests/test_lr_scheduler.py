@@ -196,3 +196,33 @@ def test_cosine_warm_restarts_at_fractional_epochs_and_cyclic_with_adam(torch):
             trace.append((cyclic.get_last_lr(), adam.param_groups[0]["betas"]))
         traces.append(trace)
     assert traces[1] == traces[0]
+
+
+def test_old_base_class_name_for_custom_schedulers(torch):
+    """Tutorials subclass `_LRScheduler` (LRScheduler's old name) and override get_lr: the same
+    lrs step by step, and the same class relationships, as PyTorch."""
+
+    def trace(lib):
+        class Warmup(lib.optim.lr_scheduler._LRScheduler):
+            def __init__(self, optimizer, warmup, max_iters):
+                self.warmup, self.max_iters = warmup, max_iters
+                super().__init__(optimizer)
+
+            def get_lr(self):
+                factor = 0.5 * (1 + math.cos(math.pi * self.last_epoch / self.max_iters))
+                if self.last_epoch <= self.warmup:
+                    factor *= self.last_epoch / self.warmup
+                return [base_lr * factor for base_lr in self.base_lrs]
+
+        opt = _optimizer(lib)
+        scheduler = Warmup(opt, warmup=5, max_iters=30)
+        lrs = [scheduler.get_last_lr()]
+        for _ in range(30):
+            opt.step()
+            scheduler.step()
+            lrs.append(scheduler.get_last_lr())
+        module = lib.optim.lr_scheduler
+        return (lrs, issubclass(module._LRScheduler, module.LRScheduler),
+                "_LRScheduler" in module.__all__, module._LRScheduler.__name__)
+
+    assert trace(gt) == trace(torch)

@@ -110,10 +110,11 @@ from gradsh.torch.storage import UntypedStorage  # noqa: E402
 _missing_attribute = _module_getattr("torch")
 # Imported on first use (they cost start-up time every program would pay): torch.distributions,
 # torch.distributed, torch.amp, torch.cpu, torch.func, torch.fft, torch.jit, torch._dynamo,
-# torch.compiler, torch.__config__, torch.xpu and torch.mps, as attributes and as
+# torch.compiler, torch.__config__, torch.xpu, torch.mps and torch.types, as attributes and as
 # `import torch.distributions`.
 _LAZY_SUBMODULES = frozenset({"amp", "cpu", "distributions", "distributed", "func", "fft",
-                              "jit", "_dynamo", "compiler", "__config__", "xpu", "mps"})
+                              "jit", "_dynamo", "compiler", "__config__", "xpu", "mps",
+                              "types"})
 # torch.autocast and its state queries live in torch.amp, imported on first use
 _AUTOCAST_NAMES = frozenset({
     "autocast", "is_autocast_enabled", "get_autocast_dtype", "set_autocast_dtype",

@@ -294,22 +294,22 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, beta: Number = 1,  # noqa: 
     _check_tensor(input, "addmm")
     _check_tensor(mat1, "addmm", "mat1", 2)
     _check_tensor(mat2, "addmm", "mat2", 3)
-    for name, m in (("mat1", mat1), ("mat2", mat2)):
-        if m.ndim != 2:
-            raise TorchRuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
     # (the arrays' own shapes and dtypes: what .shape and .dtype give, without their objects)
     first, second, start = mat1._data, mat2._data, input._data
-    if first.shape[1] != second.shape[0]:
-        raise TorchRuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
-            f"{mat2.shape[0]}x{mat2.shape[1]})")
     if start.dtype is not second.dtype or first.dtype is not second.dtype:
-        if input.dtype is not mat2.dtype:  # addmm's checks, in its order
+        if input.dtype is not mat2.dtype:  # addmm's checks, in its order: dtypes first
             raise TorchRuntimeError(f"self and mat2 must have the same dtype, but got "
                                     f"{input.dtype.short} and {mat2.dtype.short}")
         if mat1.dtype is not mat2.dtype:
             raise TorchRuntimeError(f"mat1 and mat2 must have the same dtype, but got "
                                     f"{mat1.dtype.short} and {mat2.dtype.short}")
+    for name, m in (("mat1", mat1), ("mat2", mat2)):
+        if m.ndim != 2:
+            raise TorchRuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
+    if first.shape[1] != second.shape[0]:
+        raise TorchRuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
+            f"{mat2.shape[0]}x{mat2.shape[1]})")
     shape = (first.shape[0], second.shape[1])
     if start.shape != shape and not expandable(start.shape, shape):
         with no_grad():

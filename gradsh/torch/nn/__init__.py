@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from gradsh.torch._missing import module_getattr
-from gradsh.torch.nn import functional, grad, init, modules, parallel, parameter, utils
+from gradsh.torch.nn import (common_types, functional, grad, init, modules, parallel,
+                             parameter, utils)
 from gradsh.torch.nn.modules import *  # noqa: F403  (the layers, listed there)
 from gradsh.torch.nn.modules import __all__ as _module_names
 from gradsh.torch.nn.parallel import DataParallel

@@ -176,6 +176,11 @@ class LRScheduler:
         return _param_groups_val_list(self.optimizer, "lr")
 
 
+class _LRScheduler(LRScheduler):
+    """LRScheduler's old name, still subclassed by custom schedulers in tutorials (PyTorch
+    keeps it as an empty subclass, outside __all__)."""
+
+
 class _LambdaScheduler(LRScheduler):
     """LambdaLR and MultiplicativeLR: one function of the epoch per param group."""
 

@@ -59,6 +59,7 @@ from gradsh.torch.nn.modules.transformer import (
     Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
     TransformerEncoderLayer,
 )
+from gradsh.torch.nn.modules import utils
 from gradsh.torch.nn.modules.upsampling import (
     MaxUnpool1d, MaxUnpool2d, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d,
 )

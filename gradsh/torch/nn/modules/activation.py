@@ -355,14 +355,15 @@ class MultiheadAttention(Module):
                 key_padding_mask: Tensor | None = None, need_weights: bool = True,
                 attn_mask: Tensor | None = None, average_attn_weights: bool = True,
                 is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
-        # PyTorch's fast path (_native_multi_head_attention: eval, no grad) computes the same
-        # values without a graph; gradsh takes the ordinary path, whose result is the same
         is_batched = query.dim() == 3
         key_padding_mask = F._canonical_mask(key_padding_mask, "key_padding_mask",
                                              F._none_or_dtype(attn_mask), "attn_mask",
                                              query.dtype)
         attn_mask = F._canonical_mask(attn_mask, "attn_mask", None, "", query.dtype,
                                       check_other=False)
+        # PyTorch's fast path (_native_multi_head_attention) computes without a graph, in its
+        # own kernels (the values can differ in the last bits); its result is contiguous
+        fast = self._fast_path(query, key, value)
         if self.batch_first and is_batched:
             if key is value:
                 if query is key:
@@ -384,8 +385,34 @@ class MultiheadAttention(Module):
             key_padding_mask=key_padding_mask, need_weights=need_weights, attn_mask=attn_mask,
             average_attn_weights=average_attn_weights, is_causal=is_causal, **separate)
         if self.batch_first and is_batched:
-            return attn_output.transpose(1, 0), weights
+            # the fast path's result (transform0213_gemm_nt_bias) is a new (B, T, E) tensor
+            attn_output = attn_output.transpose(1, 0)
+            return (attn_output.contiguous() if fast else attn_output), weights
         return attn_output, weights
+
+    def _fast_path(self, query: Tensor, key: Tensor, value: Tensor) -> bool:
+        """Whether PyTorch's forward takes _native_multi_head_attention (its checks, in
+        nn.MultiheadAttention.forward): batched self-attention in eval mode, batch_first, an
+        even head count, packed projections with biases, and nothing needing a graph."""
+        if query.dim() != 3 or query is not key or key is not value or self.training:
+            return False
+        if self.in_proj_weight is None or self.in_proj_bias is None:
+            return False
+        if query.dtype is not self.in_proj_bias.dtype or query.dtype is not \
+                self.in_proj_weight.dtype:
+            return False
+        if self.num_heads % 2 or not self.batch_first or self.bias_k is not None \
+                or self.bias_v is not None or self.add_zero_attn \
+                or not self._qkv_same_embed_dim:
+            return False
+        from gradsh.torch.amp.autocast_mode import is_autocast_enabled
+
+        if is_autocast_enabled():
+            return False
+        tensors = (query, self.in_proj_weight, self.in_proj_bias, self.out_proj.weight,
+                   self.out_proj.bias)
+        return not (ops.is_grad_enabled() and any(t is not None and t.requires_grad
+                                                  for t in tensors))
 
     def merge_masks(self, attn_mask: Tensor | None, key_padding_mask: Tensor | None,
                     query: Tensor) -> tuple[Tensor | None, int | None]:

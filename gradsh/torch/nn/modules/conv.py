@@ -3,6 +3,7 @@ PyTorch's _ConvNd.reset_parameters does."""
 
 from __future__ import annotations
 
+import types
 from typing import Any
 
 from gradsh.engine.tensor import Tensor, no_grad
@@ -22,16 +23,18 @@ def _ntuple(value: Any, n: int) -> tuple[Any, ...]:
 
 
 class _ConvNd(Module):
+    """The base of the convolutions, with PyTorch's signature: the sizes come as tuples
+    (Conv2d's __init__ makes them so), and custom layers subclass it the same way."""
+
     _dims = 0
     _transposed = False  # the weight is (in, out / groups, *kernel)
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
-                 padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
-                 padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: tuple[int, ...],
+                 stride: tuple[int, ...], padding: str | tuple[int, ...],
+                 dilation: tuple[int, ...], transposed: bool, output_padding: tuple[int, ...],
+                 groups: int, bias: bool, padding_mode: str, device: Any = None,
+                 dtype: Any = None) -> None:
         super().__init__()
-        n = self._dims
-        kernel_t, stride_t, dilation_t = (_ntuple(v, n) for v in (kernel_size, stride, dilation))
-        padding_v = padding if isinstance(padding, str) else _ntuple(padding, n)
         if groups <= 0:
             raise ValueError("groups must be a positive integer")
         if in_channels % groups != 0:
@@ -39,34 +42,35 @@ class _ConvNd(Module):
         if out_channels % groups != 0:
             raise ValueError("out_channels must be divisible by groups")
         valid_strings = {"same", "valid"}
-        if isinstance(padding_v, str):
-            if padding_v not in valid_strings:
-                raise ValueError(f"Invalid padding string {padding_v!r}, should be one of "
+        if isinstance(padding, str):
+            if padding not in valid_strings:
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of "
                                  f"{valid_strings}")
-            if padding_v == "same" and any(s != 1 for s in stride_t):
+            if padding == "same" and any(s != 1 for s in stride):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         modes = {"zeros", "reflect", "replicate", "circular"}
         if padding_mode not in modes:
             raise ValueError(f"padding_mode must be one of {modes}, but got "
                              f"padding_mode='{padding_mode}'")
         self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size, self.stride = kernel_t, stride_t
-        self.padding, self.dilation = padding_v, dilation_t
-        self.transposed, self.output_padding = False, (0,) * n
+        self.kernel_size, self.stride = kernel_size, stride
+        self.padding, self.dilation = padding, dilation
+        self.transposed, self.output_padding = transposed, output_padding
         self.groups, self.padding_mode = groups, padding_mode
-        if isinstance(padding_v, str):
+        n = len(kernel_size)
+        if isinstance(padding, str):
             self._reversed_padding_repeated_twice = [0, 0] * n
-            if padding_v == "same":
-                for d, k, i in zip(dilation_t, kernel_t, range(n - 1, -1, -1), strict=False):
+            if padding == "same":
+                for d, k, i in zip(dilation, kernel_size, range(n - 1, -1, -1), strict=False):
                     total = d * (k - 1)
                     self._reversed_padding_repeated_twice[2 * i] = total // 2
                     self._reversed_padding_repeated_twice[2 * i + 1] = total - total // 2
         else:
-            self._reversed_padding_repeated_twice = [p for p in reversed(padding_v)
-                                                     for _ in range(2)]
-        channels = ((in_channels, out_channels // groups) if self._transposed
+            self._reversed_padding_repeated_twice = tuple(p for p in reversed(padding)
+                                                          for _ in range(2))
+        channels = ((in_channels, out_channels // groups) if transposed
                     else (out_channels, in_channels // groups))
-        weight_and_bias(self, (*channels, *kernel_t), out_channels, bias, device, dtype)
+        weight_and_bias(self, (*channels, *kernel_size), out_channels, bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -101,31 +105,55 @@ class _ConvNd(Module):
         return self._conv_forward(input, self.weight, self.bias)
 
 
+def _named_init(owner: str, init: Any) -> Any:
+    """A copy of the shared `init` named `owner.__init__`, so that a wrong call's TypeError
+    reads "Conv2d.__init__() missing ..." as PyTorch's does."""
+    copy = types.FunctionType(init.__code__, init.__globals__, "__init__", init.__defaults__,
+                              init.__closure__)
+    copy.__kwdefaults__, copy.__doc__ = init.__kwdefaults__, init.__doc__
+    copy.__qualname__ = f"{owner}.__init__"
+    return copy
+
+
+def _conv_init(self: Any, in_channels: int, out_channels: int, kernel_size: Any,
+               stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1,
+               bias: bool = True, padding_mode: str = "zeros", device: Any = None,
+               dtype: Any = None) -> None:
+    """Conv1d/2d/3d's __init__: the sizes made tuples of the class's dimension count."""
+    n = self._dims
+    kernel_t, stride_t, dilation_t = (_ntuple(v, n) for v in (kernel_size, stride, dilation))
+    padding_v = padding if isinstance(padding, str) else _ntuple(padding, n)
+    _ConvNd.__init__(self, in_channels, out_channels, kernel_t, stride_t, padding_v, dilation_t,
+                     False, _ntuple(0, n), groups, bias, padding_mode, device, dtype)
+
+
 class Conv1d(_ConvNd):
     _dims = 1
+    __init__ = _named_init("Conv1d", _conv_init)
 
 
 class Conv2d(_ConvNd):
     _dims = 2
+    __init__ = _named_init("Conv2d", _conv_init)
 
 
 class Conv3d(_ConvNd):
     _dims = 3
+    __init__ = _named_init("Conv3d", _conv_init)
 
 
 class _ConvTransposeNd(_ConvNd):
     _transposed = True
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
-                 padding: Any = 0, output_padding: Any = 0, groups: int = 1, bias: bool = True,
-                 dilation: Any = 1, padding_mode: str = "zeros", device: Any = None,
-                 dtype: Any = None) -> None:
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: tuple[int, ...],
+                 stride: tuple[int, ...], padding: tuple[int, ...], dilation: tuple[int, ...],
+                 transposed: bool, output_padding: tuple[int, ...], groups: int, bias: bool,
+                 padding_mode: str, device: Any = None, dtype: Any = None) -> None:
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for '
                              f"{self.__class__.__name__}")
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
-                         groups, bias, padding_mode, device, dtype)
-        self.transposed, self.output_padding = True, _ntuple(output_padding, self._dims)
+                         transposed, output_padding, groups, bias, padding_mode, device, dtype)
 
     def _output_padding(self, input: Tensor, output_size: Any) -> tuple[int, ...]:  # noqa: A002
         """The output_padding that gives `output_size` (PyTorch's checks and message)."""
@@ -155,12 +183,27 @@ class _ConvTransposeNd(_ConvNd):
                     self._output_padding(input, output_size), self.groups, self.dilation)
 
 
+def _conv_transpose_init(self: Any, in_channels: int, out_channels: int, kernel_size: Any,
+                         stride: Any = 1, padding: Any = 0, output_padding: Any = 0,
+                         groups: int = 1, bias: bool = True, dilation: Any = 1,
+                         padding_mode: str = "zeros", device: Any = None,
+                         dtype: Any = None) -> None:
+    """ConvTranspose1d/2d/3d's __init__: the sizes made tuples of the dimension count."""
+    n = self._dims
+    _ConvTransposeNd.__init__(self, in_channels, out_channels, _ntuple(kernel_size, n),
+                              _ntuple(stride, n), _ntuple(padding, n), _ntuple(dilation, n),
+                              True, _ntuple(output_padding, n), groups, bias, padding_mode,
+                              device, dtype)
+
+
 class ConvTranspose1d(_ConvTransposeNd):
     _dims = 1
+    __init__ = _named_init("ConvTranspose1d", _conv_transpose_init)
 
 
 class ConvTranspose2d(_ConvTransposeNd):
     _dims = 2
+    __init__ = _named_init("ConvTranspose2d", _conv_transpose_init)
 
 
 class _LazyConvXdMixin(LazyModuleMixin):
