@@ -73,6 +73,12 @@ def _softmax_dim(fname: str, ndim: int, dim: Any) -> int:
     return wrap_dim(dim, ndim)
 
 
+def _softmax_kernel(name: str, ndim: int, dim: int) -> str:
+    """The CPU kernel PyTorch names when it refuses a dtype: its last-dim kernel for the
+    last dimension (or a 0-d tensor), its strided one otherwise."""
+    return f"{name}_lastdim_kernel_impl" if dim >= ndim - 1 else f"{name}_kernel_impl"
+
+
 @guarded
 def softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
     """F.softmax (torch.softmax when dim is given): SoftmaxBackward0."""
@@ -81,7 +87,7 @@ def softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
     if dtype is not None:
         a = to(a, dtype)
     if not a.dtype.is_floating_point:
-        raise not_implemented_for("softmax_lastdim_kernel_impl", a.dtype)
+        raise not_implemented_for(_softmax_kernel("softmax", a.ndim, d), a.dtype)
     return SoftmaxBackward0.apply(a, dim=d)
 
 
@@ -92,7 +98,7 @@ def log_softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tenso
     if dtype is not None:
         a = to(a, dtype)
     if not a.dtype.is_floating_point:
-        raise not_implemented_for("log_softmax_lastdim_kernel_impl", a.dtype)
+        raise not_implemented_for(_softmax_kernel("log_softmax", a.ndim, d), a.dtype)
     return LogSoftmaxBackward0.apply(a, dim=d)
 
 
