@@ -14,18 +14,11 @@ from gradsh.engine.tensor import Array, Function, Tensor
 __all__ = ["BackwardHookFunctionBackward", "BackwardHookInputsBackward"]
 
 
-def _python_node_repr(node: Any) -> str:
-    """PyTorch's BackwardHookFunction is a Python autograd.Function: its node prints with the
-    module of Python-defined nodes, not as a C++ node does."""
-    return f"<torch.autograd.function.{node.node_name} object at {id(node):#x}>"
-
-
 class BackwardHookFunctionBackward(Function):
     """PyTorch's BackwardHookFunction: passes its input through unchanged; in backward it hands
     the incoming gradient (as a Tensor) to `callback`, which may return a replacement."""
 
     node_name = "BackwardHookFunctionBackward"
-    __repr__ = _python_node_repr
 
     def forward(self, a: Tensor, callback: Callable[[Tensor], Tensor | None]) -> Array:
         self.callback = callback
@@ -48,7 +41,6 @@ class BackwardHookInputsBackward(MultiOutputFunction):
     gradients: a bool mask's are False), and returns the input gradients to pass on."""
 
     node_name = "BackwardHookFunctionBackward"
-    __repr__ = _python_node_repr
 
     @classmethod
     def apply_hooked(cls, tensors: Sequence[Tensor],
