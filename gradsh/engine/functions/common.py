@@ -170,9 +170,11 @@ def _quiet() -> Any:
 
 
 def _times(x: Any, y: Any) -> Any:
-    """`x * y` for gradient formulas: on every core when both are large NumPy arrays."""
+    """`x * y` for gradient formulas: on every core when both are large NumPy arrays, laid out
+    as `x` (the incoming gradient, which PyTorch's formulas put first), as TensorIterator does:
+    the sum that reduces it to a broadcast input's shape walks that layout."""
     if x.__class__ is np.ndarray and y.__class__ is np.ndarray:
-        return elementwise(np.multiply, x, y)
+        return first_operand_layout(elementwise(np.multiply, x, y), x)
     if y.__class__ is float and x.__class__ is np.ndarray and x.dtype in REDUCED_FLOAT_NP:
         # mul(Tensor, Scalar) keeps the number in float32 for float16 and bfloat16 (NumPy would
         # round it to the array's dtype first)
