@@ -21,6 +21,17 @@ from gradsh.engine.tensor import Tensor, no_grad
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm"]
 
+# How many torch.func.vmap calls are running (vmap counts itself in and out): PyTorch's batched
+# batch norm refuses to update running statistics that are not batched themselves. gradsh's
+# vmap runs the function per example, so a batch norm inside counts as fed a batched input.
+VMAP_LEVELS = [0]
+_BATCHED_RUNNING_STATS = (
+    "Batch norm got a batched tensor as input while the running_mean or running_var, which "
+    "will be updated in place, were not batched.\nIf you are using a module and do not need "
+    "eval mode, please set `track_running_stats` to be False.If you are using a prebuilt module "
+    "and do not need eval mode, please see the functorch website for resources on how to patch "
+    "your module to work with vmap")
+
 
 def _placeholder(like: Tensor) -> Tensor:
     """What the node receives for an absent weight or bias."""
@@ -71,6 +82,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
             raise TorchRuntimeError(f"{name} should contain {channels} elements not "
                                     f"{t.numel()}")
     _check_dtypes(input, "batch_norm", (weight, bias, running_mean, running_var), True)
+    if VMAP_LEVELS[0] and training and (running_mean is not None or running_var is not None):
+        raise TorchRuntimeError(_BATCHED_RUNNING_STATS)
     return NativeBatchNormBackward0.apply(
         input, _or_placeholder(weight, input), _or_placeholder(bias, input),
         running_mean=running_mean, running_var=running_var, training=training,

@@ -23,6 +23,7 @@ import gradsh.torch as torch
 from gradsh.engine import random as engine_random
 from gradsh.engine.backward import KEEP_GRAPHS
 from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.ops.normalization import VMAP_LEVELS
 from gradsh.torch._functorch.pytree import tree_flatten, tree_unflatten
 
 __all__ = ["vmap"]
@@ -110,6 +111,7 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
         forbidden = engine_random.DRAWS_FORBIDDEN[0]
         if randomness == "error":
             engine_random.DRAWS_FORBIDDEN[0] = _RANDOM_IN_ERROR_MODE
+        VMAP_LEVELS[0] += 1
         try:
             for i in range(sizes[0]):
                 sliced = [x.select(d, i) if d is not None and isinstance(x, torch.Tensor)
@@ -124,6 +126,7 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
                     KEEP_GRAPHS[0] -= keep
         finally:
             engine_random.DRAWS_FORBIDDEN[0] = forbidden
+            VMAP_LEVELS[0] -= 1
         outs = [tree_flatten(r) for r in results]
         out_spec = outs[0][1]
         columns = list(zip(*(leaves for leaves, _ in outs)))
