@@ -43,9 +43,13 @@ import numpy as np
 
 from gradsh.engine import dtypes
 from gradsh.engine.dtypes import DType
-from gradsh.engine.exceptions import warn
+from gradsh.engine.exceptions import TorchRuntimeError, warn
 
 __all__ = ["Generator", "GeneratorCheckpoint", "GeneratorState", "default_generator"]
+
+# A message while no draw is allowed (torch.func.vmap's randomness="error" mode sets it around
+# the mapped function): every draw from any generator raises it as a RuntimeError, before drawing.
+DRAWS_FORBIDDEN: list[str | None] = [None]
 
 _MT_N = 624  # words of mt19937 state
 _U32 = np.uint32
@@ -205,11 +209,15 @@ class Generator:
 
     def _random(self, n: int) -> np.ndarray:
         """n outputs of CPUGeneratorImpl::random(), as uint32."""
+        if DRAWS_FORBIDDEN[0] is not None:
+            raise TorchRuntimeError(DRAWS_FORBIDDEN[0])
         self._changing()
         return self._bits.random_raw(n).astype(_U32)
 
     def _random64(self, n: int) -> np.ndarray:
         """n outputs of CPUGeneratorImpl::random64(): two draws, the first is the high word."""
+        if DRAWS_FORBIDDEN[0] is not None:
+            raise TorchRuntimeError(DRAWS_FORBIDDEN[0])
         self._changing()
         words = self._bits.random_raw(2 * n)
         return (words[0::2] << _U64(32)) | words[1::2]

@@ -3,6 +3,7 @@ PyTorch's errors for a saved tensor modified in place or already freed."""
 
 from __future__ import annotations
 
+import sys
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,22 @@ def _short_node_name(node: Node) -> str:
     return f"torch::autograd::{name}"
 
 
+def _saving_node_records() -> bool:
+    """Whether the node saving a tensor now records a graph (an input needs a gradient). Ops
+    save an index whatever the grad mode, but PyTorch saves nothing for a node it does not
+    record, so it refuses an inference tensor only when the node records. The node is the
+    `self` of the forward (or Node.save) calling: the compiled save passes no node."""
+    frame = sys._getframe(2)
+    for _ in range(4):
+        if frame is None:
+            break
+        needs = getattr(frame.f_locals.get("self"), "needs_input_grad", None)
+        if isinstance(needs, tuple):
+            return True in needs
+        frame = frame.f_back
+    return True
+
+
 class SavedTensor:
     """A tensor saved for backward: the alias, the version it had, and whether it was freed.
 
@@ -47,7 +64,8 @@ class SavedTensor:
         counter = tensor._counter  # (tensor._version_counter, inline: made on first use)
         if counter is None:
             counter = tensor._counter = VersionCounter()
-        elif counter.__class__ is InferenceCounter and InferenceMode.counter is None:
+        elif counter.__class__ is InferenceCounter and InferenceMode.counter is None and \
+                _saving_node_records():
             raise TorchRuntimeError(
                 "Inference tensors cannot be saved for backward. Please do not use Tensors "
                 "created in inference mode in computation tracked by autograd. To work around "

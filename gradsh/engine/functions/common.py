@@ -288,7 +288,9 @@ def _quiet() -> Any:
 
 
 def _times(x: Any, y: Any) -> Any:
-    """`x * y` for gradient formulas: on every core when both are large NumPy arrays."""
+    """`x * y` for gradient formulas: on every core when both are large NumPy arrays, laid out
+    as `x` (the incoming gradient, which PyTorch's formulas put first), as TensorIterator does:
+    the sum that reduces it to a broadcast input's shape walks that layout."""
     if x.__class__ is np.ndarray and y.__class__ is np.ndarray:
         return iterator_layout(elementwise(np.multiply, x, y), x, y)
     if y.__class__ is float and x.__class__ is np.ndarray and x.dtype in REDUCED_FLOAT_NP:

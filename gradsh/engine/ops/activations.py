@@ -73,6 +73,12 @@ def _softmax_dim(fname: str, ndim: int, dim: Any) -> int:
     return wrap_dim(dim, ndim)
 
 
+def _softmax_kernel(name: str, ndim: int, dim: int) -> str:
+    """The CPU kernel PyTorch names when it refuses a dtype: its last-dim kernel for the
+    last dimension (or a 0-d tensor), its strided one otherwise."""
+    return f"{name}_lastdim_kernel_impl" if dim >= ndim - 1 else f"{name}_kernel_impl"
+
+
 @guarded
 def softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
     """F.softmax (torch.softmax when dim is given): SoftmaxBackward0."""
@@ -80,9 +86,8 @@ def softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
     d = _softmax_dim("softmax", a.ndim, dim)
     if dtype is not None:
         a = to(a, dtype)
-    if not a.dtype.is_floating_point:  # (ATen's kernel for the last dim, or any other)
-        kernel = "lastdim_kernel_impl" if d >= a.ndim - 1 else "kernel_impl"
-        raise not_implemented_for(f"softmax_{kernel}", a.dtype)
+    if not a.dtype.is_floating_point:
+        raise not_implemented_for(_softmax_kernel("softmax", a.ndim, d), a.dtype)
     return SoftmaxBackward0.apply(a, dim=d)
 
 
@@ -92,9 +97,8 @@ def log_softmax(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tenso
     d = _softmax_dim("log_softmax", a.ndim, dim)
     if dtype is not None:
         a = to(a, dtype)
-    if not a.dtype.is_floating_point:  # (ATen's kernel for the last dim, or any other)
-        kernel = "lastdim_kernel_impl" if d >= a.ndim - 1 else "kernel_impl"
-        raise not_implemented_for(f"log_softmax_{kernel}", a.dtype)
+    if not a.dtype.is_floating_point:
+        raise not_implemented_for(_softmax_kernel("log_softmax", a.ndim, d), a.dtype)
     return LogSoftmaxBackward0.apply(a, dim=d)
 
 

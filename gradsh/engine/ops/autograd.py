@@ -9,6 +9,7 @@ from typing import Any
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.ops.creation import zeros_like
 from gradsh.engine.ops.guard import _describe, guarded
+from gradsh.engine.ops.joining import stack
 from gradsh.engine.tensor import Tensor, run_backward
 
 __all__ = ["backward", "autograd_backward", "grad", "register_hook"]
@@ -65,9 +66,6 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
          create_graph: bool = False, only_inputs: bool = True,
          allow_unused: bool | None = None, is_grads_batched: bool = False,
          materialize_grads: bool = False) -> Any:
-    if is_grads_batched:
-        raise TorchRuntimeError("gradsh does not implement torch.autograd.grad("
-                                "is_grads_batched=True) yet")
     names = list(inputs) if type(inputs) is dict else None
     outs = _outputs(outputs)
     ins = _inputs(list(inputs.values()) if names is not None else inputs)
@@ -82,15 +80,60 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
         raise TorchRuntimeError(
             f"grad_outputs should be a sequence of length {len(outs)}, got {len(gouts)}"
         )
-    result = run_backward(outs, gouts, retain_graph=retain_graph, create_graph=create_graph,
-                          inputs=ins, allow_unused=bool(allow_unused) or materialize_grads,
-                          accumulate=False)
+    unused = bool(allow_unused) or materialize_grads
+    if is_grads_batched:
+        result = _batched_grads(outs, gouts, ins, retain_graph, create_graph, unused)
+    else:
+        result = run_backward(outs, gouts, retain_graph=retain_graph,
+                              create_graph=create_graph, inputs=ins, allow_unused=unused,
+                              accumulate=False)
     assert result is not None
     if materialize_grads:
         result = [zeros_like(i) if g is None else g for g, i in zip(result, ins, strict=True)]
     if names is not None:  # inputs given as a dict: the gradients under the same keys
         return dict(zip(names, result, strict=True))
     return tuple(result)
+
+
+def _batched_grads(outs: list[Tensor], gouts: list[Any], ins: list[Tensor],
+                   retain_graph: bool | None, create_graph: bool, unused: bool) -> list[Any]:
+    """grad(is_grads_batched=True): PyTorch vmaps the backward over the first dimension of
+    every grad_output; here one backward per index (the graph kept until the last), each
+    input's gradients stacked (None stays None). A mismatched grad_output is reported with
+    the shape PyTorch's message gives: its first row's, less one more leading dimension."""
+    for i, (g, o) in enumerate(zip(gouts, outs, strict=True)):
+        if g is not None and tuple(g.shape[1:]) != tuple(o.shape):
+            raise TorchRuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each "
+                "grad_output as the batch dimension. The sizes of the remaining dimensions are "
+                "expected to match the shape of corresponding output, but a mismatch was "
+                f"detected: grad_output[{i}] has a shape of {g[0].shape[1:]} and output[{i}] "
+                f"has a "
+                f"shape of {o.shape}. If you only want some tensors in `grad_output` to be "
+                "considered batched, consider using vmap.")
+    sizes = {g.shape[0] for g in gouts if g is not None}
+    count = sizes.pop() if len(sizes) == 1 else 0
+    keep = create_graph if retain_graph is None else retain_graph
+    rows: list[list[Any]] = []
+    for b in range(count):
+        picked = [None if g is None else g[b] for g in gouts]
+        found = run_backward(outs, picked, retain_graph=True if b < count - 1 else keep,
+                             create_graph=create_graph, inputs=ins, allow_unused=unused,
+                             accumulate=False)
+        assert found is not None
+        rows.append(found)
+    return [None if any(r[k] is None for r in rows) else _stacked([r[k] for r in rows])
+            for k in range(len(ins))]
+
+
+def _stacked(rows: list[Tensor]) -> Tensor:
+    """The rows stacked; under create_graph the stack's node takes the name of the node every
+    row ends in, the last op of PyTorch's one batched backward."""
+    out = stack(rows)
+    names = {r.grad_fn.node_name for r in rows if r.grad_fn is not None}
+    if out.grad_fn is not None and len(names) == 1 and all(r.grad_fn for r in rows):
+        out.grad_fn.node_name = names.pop()
+    return out
 
 
 @guarded

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError, TorchValueError
+from gradsh.engine.functions.common import not_implemented_for
 from gradsh.engine.functions.normalization import (
     NativeBatchNormBackward0,
     NativeGroupNormBackward0,
@@ -19,6 +21,17 @@ from gradsh.engine.tensor import Tensor, no_grad
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm"]
 
+# How many torch.func.vmap calls are running (vmap counts itself in and out): PyTorch's batched
+# batch norm refuses to update running statistics that are not batched themselves. gradsh's
+# vmap runs the function per example, so a batch norm inside counts as fed a batched input.
+VMAP_LEVELS = [0]
+_BATCHED_RUNNING_STATS = (
+    "Batch norm got a batched tensor as input while the running_mean or running_var, which "
+    "will be updated in place, were not batched.\nIf you are using a module and do not need "
+    "eval mode, please set `track_running_stats` to be False.If you are using a prebuilt module "
+    "and do not need eval mode, please see the functorch website for resources on how to patch "
+    "your module to work with vmap")
+
 
 def _placeholder(like: Tensor) -> Tensor:
     """What the node receives for an absent weight or bias."""
@@ -27,6 +40,25 @@ def _placeholder(like: Tensor) -> Tensor:
 
 def _or_placeholder(t: Tensor | None, like: Tensor) -> Tensor:
     return t if t is not None else _placeholder(like)
+
+
+def _check_dtypes(input: Tensor, kernel: str, params: tuple[Tensor | None, ...],  # noqa: A002
+                  kernel_first: bool) -> None:
+    """PyTorch's CPU dtype checks of a normalisation: a floating input (else `kernel` is "not
+    implemented for" its dtype), and parameters (weight, bias, running statistics) of the
+    input's dtype, or float32 ones under a float16/bfloat16 input (ATen's mixed_dtype.h).
+    batch_norm checks the input's dtype first, layer_norm and group_norm the parameters."""
+    if kernel_first and not input.dtype.is_floating_point:
+        raise not_implemented_for(kernel, input.dtype)
+    kinds = {t.dtype for t in params if t is not None}
+    if kinds and kinds != {input.dtype}:
+        if kinds != {dtypes.float32}:
+            raise TorchRuntimeError("mixed dtype (CPU): expect parameter to have scalar type of "
+                                    "Float")
+        if input.dtype not in (dtypes.float16, dtypes.bfloat16):
+            raise TorchRuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    if not input.dtype.is_floating_point:
+        raise not_implemented_for(kernel, input.dtype)
 
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,  # noqa
@@ -49,6 +81,9 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         if t is not None and t.numel() != channels:
             raise TorchRuntimeError(f"{name} should contain {channels} elements not "
                                     f"{t.numel()}")
+    _check_dtypes(input, "batch_norm", (weight, bias, running_mean, running_var), True)
+    if VMAP_LEVELS[0] and training and (running_mean is not None or running_var is not None):
+        raise TorchRuntimeError(_BATCHED_RUNNING_STATS)
     return NativeBatchNormBackward0.apply(
         input, _or_placeholder(weight, input), _or_placeholder(bias, input),
         running_mean=running_mean, running_var=running_var, training=training,
@@ -70,6 +105,7 @@ def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = Non
             raise TorchRuntimeError(f"Expected {name} to be of same shape as normalized_shape, "
                                     f"but got {name} of shape {list(t.shape)} and "
                                     f"normalized_shape = {list(shape)}")
+    _check_dtypes(input, "LayerNormKernelImpl", (weight, bias), False)
     return NativeLayerNormBackward0.apply(
         input, _or_placeholder(weight, input), _or_placeholder(bias, input), normalized=n,
         eps=eps, affine=(weight is not None, bias is not None))
@@ -85,6 +121,7 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,  # 
         raise TorchRuntimeError(
             "Expected number of channels in input to be divisible by num_groups, but got input "
             f"of shape {list(input.shape)} and num_groups={num_groups}")
+    _check_dtypes(input, "GroupNormKernelImpl", (weight, bias), False)
     return NativeGroupNormBackward0.apply(
         input, _or_placeholder(weight, input), _or_placeholder(bias, input), groups=num_groups,
         eps=eps, affine=(weight is not None, bias is not None))

@@ -41,6 +41,7 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     a = _check_tensor(a, "clamp")
     if min is None and max is None:
         raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    min, max = _number_overload(min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         mixed = (min is not None and not isinstance(min, Tensor)) or (
             max is not None and not isinstance(max, Tensor))
@@ -170,10 +171,41 @@ def _check_mask_device(a: Tensor, mask: Tensor) -> None:
         )
 
 
+# The C++ type names (GCC's) that clamp_'s cast check quotes for an integral tensor.
+_CPP_TYPE_NAMES = {"int64": "long int", "int32": "int", "int16": "short int",
+                   "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+
+def _number_overload(min: Any, max: Any) -> tuple[Any, Any]:  # noqa: A002
+    """A Python number with a 0-dim tensor that does not require grad (`gj.clamp_(0, gain[3] -
+    1)`): PyTorch's parser takes the tensor as a Number, so the call is the Number overload's;
+    other mixes stay as given (the Tensor path refuses them, as PyTorch does)."""
+    for number, tensor in ((min, max), (max, min)):
+        if isinstance(tensor, Tensor) and is_number(number) and tensor.ndim == 0 and \
+                not tensor.requires_grad:
+            value = tensor.item()
+            return (number, value) if number is min else (value, number)
+    return min, max
+
+
+def _check_scalar_bounds(a: Tensor, *bounds: Any) -> None:
+    """clamp_ with Python number bounds on an integral tensor: PyTorch's check that the result
+    type casts back, worded with the tensor's C++ type name (`long int`), not its short one."""
+    scalars = [b for b in bounds if b is not None and not isinstance(b, Tensor)]
+    if not scalars or a.dtype.is_floating_point or a.dtype.name not in _CPP_TYPE_NAMES:
+        return
+    result = dtypes.result_type([(a.dtype, a.ndim)], scalars)
+    if result.category > a.dtype.category:
+        raise TorchRuntimeError(f"result type {result.short} can't be cast to the desired output "
+                                f"type {_CPP_TYPE_NAMES[a.dtype.name]}")
+
+
 @guarded
 def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     if min is None and max is None:
         raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    min, max = _number_overload(min, max)
+    _check_scalar_bounds(a, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         placeholder = Tensor._make(xp_of(a._data).zeros((), dtype=a._data.dtype), a.device)
         return apply_inplace(ClampBackward0, a, min if min is not None else placeholder,
@@ -195,11 +227,13 @@ clip_ = alias(clamp_, "clip_")
 
 @guarded
 def clamp_min_(a: Tensor, min: Any) -> Tensor:  # noqa: A002
+    _check_scalar_bounds(a, min)
     return apply_inplace(ClampMinBackward0, a, min=min)
 
 
 @guarded
 def clamp_max_(a: Tensor, max: Any) -> Tensor:  # noqa: A002
+    _check_scalar_bounds(a, max)
     return apply_inplace(ClampMaxBackward0, a, max=max)
 
 

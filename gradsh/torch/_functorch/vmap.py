@@ -4,9 +4,13 @@ results are stacked.
 The values are PyTorch's; the graph is not: each result is a stack of the per-example results
 (PyTorch's batched kernels give the op's own node, whose name the stack's node shows when every
 example's result comes from the same op), and a backward inside the function keeps the graph
-until the last index, as PyTorch's one batched backward would. Randomness
-inside the function is not policed: every call draws afresh, as randomness="different" does
-(PyTorch's default "error" mode raises instead).
+until the last index, as PyTorch's one batched backward would. Randomness follows the
+`randomness` flag: "error" (the default) makes any draw inside the function raise PyTorch's
+error; "same" restarts the global generator at its state before the first index for every
+index, so each draws what the first did and the generator ends one draw on, as PyTorch's single
+unbatched draw leaves it; "different" lets every index draw afresh (the same values as PyTorch's
+one batched draw for uniforms and for normals of under 16 elements in all; PyTorch draws bigger
+normals as one NormalFill16 over the batch, whose values per-index draws do not give).
 """
 
 from __future__ import annotations
@@ -16,10 +20,19 @@ from collections.abc import Callable
 from typing import Any
 
 import gradsh.torch as torch
+from gradsh.engine import random as engine_random
 from gradsh.engine.backward import KEEP_GRAPHS
+from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.ops.normalization import VMAP_LEVELS
 from gradsh.torch._functorch.pytree import tree_flatten, tree_unflatten
 
 __all__ = ["vmap"]
+
+_RANDOMNESS = ("error", "different", "same")
+_RANDOM_IN_ERROR_MODE = (
+    "vmap: called random operation while in randomness error mode. Please either use the "
+    "'same' or 'different' randomness flags on vmap or perform the randomness operation out "
+    "of vmap")
 
 
 def _spec(count: int) -> str:
@@ -76,6 +89,9 @@ def _check_inputs(flat: list[Any], dims: list[Any], where: str) -> None:
 def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
          randomness: str = "error", *, chunk_size: int | None = None) -> Callable[..., Any]:
     """func mapped over dimension in_dims of its inputs; outputs stacked at out_dims."""
+    if randomness not in _RANDOMNESS:
+        raise TorchRuntimeError("Only allowed values for randomness are 'error', 'different', "
+                                f"or 'same'. Got {randomness}")
 
     @functools.wraps(func)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
@@ -90,15 +106,27 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
             raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
                              f"dimension, got sizes {sizes} for the mapped dimension")
         results = []
-        for i in range(sizes[0]):
-            sliced = [x.select(d, i) if d is not None and isinstance(x, torch.Tensor) else x
-                      for x, d in zip(flat, dims)]
-            keep = i < sizes[0] - 1
-            KEEP_GRAPHS[0] += keep
-            try:
-                results.append(func(*tree_unflatten(sliced, spec), **kwargs))
-            finally:
-                KEEP_GRAPHS[0] -= keep
+        generator = engine_random.default_generator
+        start = generator.raw_state() if randomness == "same" else None
+        forbidden = engine_random.DRAWS_FORBIDDEN[0]
+        if randomness == "error":
+            engine_random.DRAWS_FORBIDDEN[0] = _RANDOM_IN_ERROR_MODE
+        VMAP_LEVELS[0] += 1
+        try:
+            for i in range(sizes[0]):
+                sliced = [x.select(d, i) if d is not None and isinstance(x, torch.Tensor)
+                          else x for x, d in zip(flat, dims)]
+                if start is not None:
+                    generator.set_raw_state(start)
+                keep = i < sizes[0] - 1
+                KEEP_GRAPHS[0] += keep
+                try:
+                    results.append(func(*tree_unflatten(sliced, spec), **kwargs))
+                finally:
+                    KEEP_GRAPHS[0] -= keep
+        finally:
+            engine_random.DRAWS_FORBIDDEN[0] = forbidden
+            VMAP_LEVELS[0] -= 1
         outs = [tree_flatten(r) for r in results]
         out_spec = outs[0][1]
         columns = list(zip(*(leaves for leaves, _ in outs)))

@@ -4,7 +4,9 @@ also decorators, as in torch/autograd/grad_mode.py."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import inspect
+import sys
+from collections.abc import Callable, Generator
 from typing import Any
 
 from gradsh.engine.tensor import _GradMode, is_grad_enabled
@@ -16,15 +18,44 @@ __all__ = ["enable_grad", "inference_mode", "is_grad_enabled", "is_inference_mod
 
 class _DecoratorContextManager:
     """Usable as `with no_grad():` and as `@no_grad()` (each call of the decorated function runs
-    in a fresh context)."""
+    in a fresh context; a decorated generator function runs each of its steps in one, as
+    torch/utils/_contextlib.py's _wrap_generator does)."""
 
     def __call__(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        if inspect.isgeneratorfunction(func):
+            return self._wrap_generator(func)
+
         @functools.wraps(func)
         def decorated(*args: Any, **kwargs: Any) -> Any:
             with self.clone():
                 return func(*args, **kwargs)
 
         return decorated
+
+    def _wrap_generator(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(func)
+        def generator_context(*args: Any, **kwargs: Any) -> Generator[Any, Any, Any]:
+            gen = func(*args, **kwargs)
+            try:
+                with self.clone():
+                    response = gen.send(None)
+                while True:
+                    try:
+                        request = yield response
+                    except GeneratorExit:
+                        with self.clone():
+                            gen.close()
+                        raise
+                    except BaseException:
+                        with self.clone():
+                            response = gen.throw(*sys.exc_info())
+                    else:
+                        with self.clone():
+                            response = gen.send(request)
+            except StopIteration as e:
+                return e.value
+
+        return generator_context
 
     def clone(self) -> _DecoratorContextManager:
         return self.__class__()

@@ -14,6 +14,7 @@ from gradsh.torch._functorch.eager_transforms import (
     linearize,
     vjp,
 )
+from gradsh.torch._functorch.batch_norm_replacement import replace_all_batch_norm_modules_
 from gradsh.torch._functorch.functional_call import functional_call, stack_module_state
 from gradsh.torch._functorch.vmap import vmap
 from gradsh.torch._missing import module_getattr
@@ -21,4 +22,4 @@ from gradsh.torch._missing import module_getattr
 __getattr__ = module_getattr("torch.func")
 
 __all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
-           "linearize", "stack_module_state", "vjp", "vmap"]
+           "linearize", "replace_all_batch_norm_modules_", "stack_module_state", "vjp", "vmap"]
