@@ -333,3 +333,21 @@ def test_grouped_conv_channel_block(torch: Any, thread_count: int,
         results.append((out.detach().numpy(), leaf.grad.numpy()))
     for theirs, ours in zip(*results):
         assert (ours == theirs).all()
+
+
+@pytest.mark.skipif(not blas.available(), reason="float64 convolution is MKL's dgemm; MKL is not "
+                    "loaded here")
+@pytest.mark.parametrize("x_shape, w_shape, padding, stride", [
+    ((4, 3, 8, 8), (16, 3, 3, 3), 1, 1), ((1, 3, 32, 32), (16, 3, 3, 3), 1, 1),
+    ((8, 16, 12, 12), (32, 16, 3, 3), 0, 2), ((2, 1, 28, 28), (6, 1, 5, 5), 2, 1)])
+def test_float64_conv2d_forward_is_slow_conv2ds(torch: Any, thread_count: int,
+                                                 x_shape: tuple[int, ...],
+                                                 w_shape: tuple[int, ...], padding: int,
+                                                 stride: int) -> None:
+    """oneDNN has no float64: PyTorch runs slow_conv2d (im2col, MKL's dgemm per sample)."""
+    rng = np.random.default_rng(len(x_shape) + x_shape[1])
+    x, w, b = (rng.standard_normal(s) for s in (x_shape, w_shape, w_shape[:1]))
+    got, want = (lib.nn.functional.conv2d(lib.tensor(x), lib.tensor(w), lib.tensor(b),
+                                          padding=padding, stride=stride).numpy()
+                 for lib in (gtorch, torch))
+    np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))

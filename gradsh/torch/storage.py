@@ -21,10 +21,15 @@ _REMOVAL = ("TypedStorage is deprecated. It will be removed in the future and Un
 
 
 def _root(data: Any) -> Any:
-    """The array owning `data`'s memory (a view's base, followed to the end)."""
-    while isinstance(getattr(data, "base", None), type(data)):
-        data = data.base
-    return data
+    """The array owning `data`'s memory (a view's base, followed to the end; as_strided's
+    views, expand's, hold theirs behind a DummyArray)."""
+    while True:
+        base = getattr(data, "base", None)
+        if not isinstance(base, type(data)):
+            base = getattr(base, "base", None)  # (the DummyArray's own base)
+            if not isinstance(base, type(data)):
+                return data
+        data = base
 
 
 class UntypedStorage:

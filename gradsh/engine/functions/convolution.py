@@ -15,7 +15,7 @@ from gradsh.engine import limits, threads
 from gradsh.engine.functions.cascade_sum import torch_sum
 from gradsh.engine.functions.common import laid_out, xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
-from gradsh.engine.vecmath import conv
+from gradsh.engine.vecmath import blas, conv
 
 __all__ = ["ConvolutionBackward0", "ConvInputGrad", "ConvWeightGrad",
            "ConvolutionTransposeBackward0"]
@@ -132,8 +132,14 @@ def conv_backward_weight(x: Array, grad: Array, w_shape: tuple[int, ...],
 def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) -> Array | None:
     """PyTorch's float32 bits (vecmath/conv.py: oneDNN's direct kernel, or slow_conv2d's MKL
     product for a small single sample) when gradsh reproduces them within the time bound."""
-    if (x.__class__ is not np.ndarray or x.dtype != np.float32 or w.dtype != np.float32
-            or (bias is not None and bias.dtype != np.float32)):
+    if x.__class__ is not np.ndarray or w.dtype != x.dtype or (
+            bias is not None and bias.dtype != x.dtype):
+        return None
+    if x.dtype == np.float64:  # oneDNN has no float64: slow_conv2d, through MKL's dgemm
+        if geo.groups > 1 or not blas.available():
+            return None
+        return _slow_forward(x, w, bias, geo)
+    if x.dtype != np.float32:
         return None
     if geo.groups > 1:
         return _exact_grouped_forward(x, w, bias, geo)
@@ -141,6 +147,11 @@ def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) ->
                         threads.torch_threads()):
         return conv.onednn_forward(x, w, bias, geo.padding, geo.stride, geo.dilation,
                                    threads.torch_threads())
+    return _slow_forward(x, w, bias, geo)
+
+
+def _slow_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) -> Array | None:
+    """slow_conv2d: per sample, the weight matrix times its im2col columns."""
     cols, (oh, ow) = _columns(x, (w.shape[2], w.shape[3]), geo)
     outputs = []
     for sample in cols:
