@@ -16,7 +16,8 @@ from gradsh.engine.autocast import Autocast
 from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
 from gradsh.engine.grad_mode import Anomaly, set_grad_enabled
-from gradsh.engine.node import AccumulateGrad, GradOps, Node, TensorOps, _owned_copy, grad_ops
+from gradsh.engine.node import (_COUNTED_REFERENCES, AccumulateGrad, GradOps, Node, TensorOps,
+                                _owned_copy, grad_ops)
 from gradsh.engine.threads import elementwise
 from gradsh.engine.undo import _Undo
 from gradsh.engine.variable import Shape, Tensor
@@ -350,6 +351,7 @@ def _plain_sweep(sweep: _Sweep) -> None:
         if release:
             node.release_variables()
         sweep.hand_on(node, grads)
+        grads = None  # (the gradients are the buffers' alone now: a leaf can take its own)
 
 
 def _deposit_slot(buffers: dict[Node, Any], node: Node, slot: int, g: Any) -> None:
@@ -396,11 +398,6 @@ def _describe_trace(trace: Any) -> str:
         return f"  {trace}"
     source = getattr(trace, "source", None)
     return f"  line {pos.line}" + (f": {source}" if source else "")
-
-
-# sys.getrefcount counts every reference to an object up to Python 3.13; later versions may
-# borrow references from the interpreter's stack, so the count would prove nothing there.
-_COUNTED_REFERENCES = sys.version_info < (3, 14)
 
 
 def _add_into(buffer: Any, g: Any) -> bool:
