@@ -6,12 +6,12 @@ from __future__ import annotations
 import heapq
 import itertools
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend, buffers
+from gradsh.engine import backend, buffers, fastpath
 from gradsh.engine.autocast import Autocast
 from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
@@ -193,7 +193,7 @@ def _run_graph(roots: list[tuple[Node, Any]], dependencies: dict[Node, int],
     with set_grad_enabled(create_graph):
         if needed is None and not captures and inputs is None and accumulate \
                 and not create_graph:
-            _plain_sweep(sweep)  # loss.backward(): the same steps, the common nodes inline
+            plain_sweep(sweep)  # loss.backward(): the same steps, the common nodes inline
         else:
             heappop = heapq.heappop
             while ready:
@@ -660,3 +660,9 @@ def expandable(shape: Shape, to: Shape) -> bool:
         if a != b and a != 1:
             return False
     return True
+
+
+# _plain_sweep, or the C fast path's copy of it (_fastpath_sweep.h), installed with the rest of
+# the fast path (fastpath.enable)
+plain_sweep: Callable[[_Sweep], None] = _plain_sweep
+fastpath.install_sweep()
