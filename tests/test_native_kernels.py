@@ -497,9 +497,9 @@ def test_a_product_taller_than_one_packed_slice(kernels: object) -> None:
 
 @pytest.mark.parametrize("n", [1, 7, 8192, 100_003])
 def test_zero_below_is_torch_relu_and_its_backward(kernels: object, torch: Any, n: int) -> None:
-    """relu's forward and threshold_backward at 0 through the zero_below kernel: torch's bits
-    (NaN, -0.0, subnormals and infinities among random bit patterns), and the NumPy masks'
-    that arrays the kernel does not take (float64, strided) still go through."""
+    """relu's forward and threshold_backward at 0 through the zero_below kernel, in every
+    instruction set's copy: torch's bits (NaN, -0.0, subnormals and infinities among random bit
+    patterns), and the NumPy masks' that arrays the kernel does not take (float64, strided) still go through."""
     from gradsh.engine import ops
     from gradsh.engine.functions import pointwise
 
@@ -508,13 +508,15 @@ def test_zero_below_is_torch_relu_and_its_backward(kernels: object, torch: Any, 
     x[: min(n, 8)] = np.array([0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, 1e-45, -1e-45],
                               F32)[: min(n, 8)]
     g = rng.permutation(x)
-    expected = torch.relu(torch.from_numpy(x)).numpy()
-    assert pointwise.zero_below(x, x, False).view(np.uint32).tobytes() == \
-        expected.view(np.uint32).tobytes()
-    expected = torch.ops.aten.threshold_backward(torch.from_numpy(g), torch.from_numpy(x),
-                                                 0).numpy()
-    assert pointwise.zero_below(x, g, True).view(np.uint32).tobytes() == \
-        expected.view(np.uint32).tobytes()
+    relu = torch.relu(torch.from_numpy(x)).numpy()
+    threshold = torch.ops.aten.threshold_backward(torch.from_numpy(g), torch.from_numpy(x),
+                                                  0).numpy()
+    for level in kernels.levels():  # type: ignore[attr-defined]
+        kernels.use(level)  # type: ignore[attr-defined]
+        assert pointwise.zero_below(x, x, False).view(np.uint32).tobytes() == \
+            relu.view(np.uint32).tobytes(), level
+        assert pointwise.zero_below(x, g, True).view(np.uint32).tobytes() == \
+            threshold.view(np.uint32).tobytes(), level
     leaf = ops.tensor(x.astype(np.float64)[::2], requires_grad=True)  # (not the kernel's)
     ours = ops.relu(leaf)
     ours.sum().backward()
