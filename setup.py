@@ -39,6 +39,7 @@ setup(
                  # the engine's per-operation work: Tensor._make, Function.apply (fastpath.py)
                  Extension("gradsh.engine._fastpath", ["gradsh/engine/_fastpath.c"],
                            depends=["gradsh/engine/_fastpath_forward.h",
-                                    "gradsh/engine/_fastpath_operators.h"], optional=True)],
+                                    "gradsh/engine/_fastpath_operators.h",
+                                    "gradsh/engine/_fastpath_sweep.h"], optional=True)],
     cmdclass={"build_ext": _BuildExt},
 )

@@ -291,6 +291,14 @@ def _scalar_chain(impl: str) -> tuple[Any, Callable[[Any], Any]]:
 
 
 def perop(impl: str, n: int) -> dict[str, float]:
+    """Microseconds per op of the growing chain, the engine's with the process set as `gradsh
+    run` sets it for a program that calls it (the garbage collector's thresholds: at Python's
+    defaults its passes over the chain's nodes cost a fifth of each op; PyTorch's nodes are
+    not Python objects, so the collector never sees them)."""
+    if impl != "torch":
+        from gradsh.cli import tune_process
+
+        tune_process()
     leaf, step = _scalar_chain(impl)
     y = leaf
     for _ in range(min(n, 1000)):  # warm-up

@@ -30,7 +30,6 @@ from gradsh.engine.tensor import (
     _Origin,
     reset_warn_once,
     set_grad_enabled,
-    set_origin,
     undo_log,
 )
 from gradsh import interp_names as names
@@ -241,8 +240,8 @@ class Interpreter:
         method = _EXEC.get(stmt.__class__)
         if method is None:  # not a statement node: the AttributeError of a missing method
             getattr(self, f"_exec_{type(stmt).__name__}")
-        set_origin(stmt)  # what the engine records with saved tensors, in-place changes, frees
-        method(self, stmt)  # type: ignore[misc]
+        _Origin.value = stmt  # (set_origin: what the engine records with saved tensors,
+        method(self, stmt)  # type: ignore[misc]  in-place changes and frees)
 
     def _exec_Assign(self, stmt: ast.Assign) -> None:
         value = self.eval(stmt.value)
@@ -639,8 +638,8 @@ class Interpreter:
                 if err.pos == callee.pos:
                     err.hint = err.hint_when(True)
                 raise
-        args = [self.eval(a) for a in expr.args]
-        kwargs = {k.name: self.eval(k.value) for k in expr.kwargs}
+        args = [*map(self.eval, expr.args)]  # (no comprehension's frame: every call)
+        kwargs = {k.name: self.eval(k.value) for k in expr.kwargs} if expr.kwargs else {}
         try:
             return self._call(func, args, kwargs)
         except _LOCATED as err:

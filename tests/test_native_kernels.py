@@ -189,6 +189,29 @@ def test_fma32_matches_the_emulation(kernels: object, monkeypatch: pytest.Monkey
                                   fp.fma32(a, b, -product).view(np.uint32))
 
 
+@pytest.mark.parametrize("n", [1, 10, 255, 256, 257, 20_000])
+def test_fma32_into_writes_fma32s_bits_in_place(kernels: object, n: int) -> None:
+    """fp.fma32_into (an optimizer's c += alpha * a, written into c a block at a time) leaves
+    in c what fp.fma32 returns, NaNs and their payloads included (the fix-up of a NaN still
+    reads c's own value), in every instruction set's copy, also when a is c itself."""
+    rng = np.random.default_rng(n)
+    with np.errstate(all="ignore"):
+        for a, b, c in _fma_pools(rng, n):
+            for alpha in (F32(b[-1]), F32(np.nan), F32(-0.1)):
+                for level in kernels.levels():  # type: ignore[attr-defined]
+                    kernels.use(level)  # type: ignore[attr-defined]
+                    for first, third in ((a, c.copy()), (None, c.copy())):
+                        first = third if first is None else first
+                        expected = fp.fma32(first, alpha, third)
+                        assert fp.fma32_into(first, alpha, third)
+                        assert np.array_equal(third.view(np.uint32),
+                                              expected.view(np.uint32)), level
+        part = np.arange(8, dtype=F32)  # an operand overlapping c: not written in place
+        assert not fp.fma32_into(part[2:6], F32(2), part[:4])
+        assert np.array_equal(part, np.arange(8, dtype=F32))
+        assert not fp.fma32_into(part, 2.0, part.copy())  # (a Python float: fma32's own way)
+
+
 def _sum_cases(rng: np.random.Generator, count: int) -> Iterator[tuple[np.ndarray, object]]:
     """(array, axis) pairs: 1-3 dimensions, transposed and strided layouts, values of a few
     magnitudes with specials sprinkled in, every axis choice."""
@@ -474,9 +497,9 @@ def test_a_product_taller_than_one_packed_slice(kernels: object) -> None:
 
 @pytest.mark.parametrize("n", [1, 7, 8192, 100_003])
 def test_zero_below_is_torch_relu_and_its_backward(kernels: object, torch: Any, n: int) -> None:
-    """relu's forward and threshold_backward at 0 through the zero_below kernel: torch's bits
-    (NaN, -0.0, subnormals and infinities among random bit patterns), and the NumPy masks'
-    that arrays the kernel does not take (float64, strided) still go through."""
+    """relu's forward and threshold_backward at 0 through the zero_below kernel, in every
+    instruction set's copy: torch's bits (NaN, -0.0, subnormals and infinities among random bit
+    patterns), and the NumPy masks' that arrays the kernel does not take (float64, strided) still go through."""
     from gradsh.engine import ops
     from gradsh.engine.functions import pointwise
 
@@ -485,13 +508,15 @@ def test_zero_below_is_torch_relu_and_its_backward(kernels: object, torch: Any, 
     x[: min(n, 8)] = np.array([0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, 1e-45, -1e-45],
                               F32)[: min(n, 8)]
     g = rng.permutation(x)
-    expected = torch.relu(torch.from_numpy(x)).numpy()
-    assert pointwise.zero_below(x, x, False).view(np.uint32).tobytes() == \
-        expected.view(np.uint32).tobytes()
-    expected = torch.ops.aten.threshold_backward(torch.from_numpy(g), torch.from_numpy(x),
-                                                 0).numpy()
-    assert pointwise.zero_below(x, g, True).view(np.uint32).tobytes() == \
-        expected.view(np.uint32).tobytes()
+    relu = torch.relu(torch.from_numpy(x)).numpy()
+    threshold = torch.ops.aten.threshold_backward(torch.from_numpy(g), torch.from_numpy(x),
+                                                  0).numpy()
+    for level in kernels.levels():  # type: ignore[attr-defined]
+        kernels.use(level)  # type: ignore[attr-defined]
+        assert pointwise.zero_below(x, x, False).view(np.uint32).tobytes() == \
+            relu.view(np.uint32).tobytes(), level
+        assert pointwise.zero_below(x, g, True).view(np.uint32).tobytes() == \
+            threshold.view(np.uint32).tobytes(), level
     leaf = ops.tensor(x.astype(np.float64)[::2], requires_grad=True)  # (not the kernel's)
     ours = ops.relu(leaf)
     ours.sum().backward()

@@ -629,6 +629,7 @@ static int take(PyObject *config, const char *name, PyObject **target);
 
 #include "_fastpath_forward.h"
 #include "_fastpath_operators.h"
+#include "_fastpath_sweep.h"
 
 /* ---- init ------------------------------------------------------------------------------- */
 
@@ -783,6 +784,10 @@ static PyMethodDef methods[] = {
      "make(cls, data, device='cpu', grad_fn=None, requires_grad=False): Tensor._make"},
     {"apply", (PyCFunction)(void (*)(void))fp_apply, METH_FASTCALL | METH_KEYWORDS,
      "apply(cls, *inputs, **params): Function.apply"},
+    {"init_sweep", (PyCFunction)fp_init_sweep, METH_O,
+     "init_sweep(config): what the backward sweep calls (fastpath.py)"},
+    {"plain_sweep", (PyCFunction)fp_plain_sweep, METH_O,
+     "plain_sweep(sweep): backward._plain_sweep, loss.backward()'s sweep"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -832,6 +837,7 @@ PyMODINIT_FUNC PyInit__fastpath(void)
     INTERN(s_apply, "apply");
     if ((dtype_kwnames = Py_BuildValue("(s)", "dtype")) == NULL) return NULL;
     if ((alpha_kwnames = Py_BuildValue("(s)", "alpha")) == NULL) return NULL;
+    if (intern_sweep_names() < 0) return NULL;
     if (PyType_Ready(&OperatorType) < 0) return NULL;
     if ((empty_tuple = PyTuple_New(0)) == NULL) return NULL;
     if ((zero = PyLong_FromLong(0)) == NULL) return NULL;

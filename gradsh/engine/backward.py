@@ -6,17 +6,18 @@ from __future__ import annotations
 import heapq
 import itertools
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from gradsh.engine import backend, buffers
+from gradsh.engine import backend, buffers, fastpath
 from gradsh.engine.autocast import Autocast
 from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
 from gradsh.engine.grad_mode import Anomaly, set_grad_enabled
-from gradsh.engine.node import AccumulateGrad, GradOps, Node, TensorOps, _owned_copy, grad_ops
+from gradsh.engine.node import (_COUNTED_REFERENCES, AccumulateGrad, GradOps, Node, TensorOps,
+                                _owned_copy, grad_ops)
 from gradsh.engine.threads import elementwise
 from gradsh.engine.undo import _Undo
 from gradsh.engine.variable import Shape, Tensor
@@ -193,7 +194,7 @@ def _run_graph(roots: list[tuple[Node, Any]], dependencies: dict[Node, int],
     with set_grad_enabled(create_graph):
         if needed is None and not captures and inputs is None and accumulate \
                 and not create_graph:
-            _plain_sweep(sweep)  # loss.backward(): the same steps, the common nodes inline
+            plain_sweep(sweep)  # loss.backward(): the same steps, the common nodes inline
         else:
             heappop = heapq.heappop
             while ready:
@@ -354,6 +355,7 @@ def _plain_sweep(sweep: _Sweep) -> None:
         if release:
             node.release_variables()
         sweep.hand_on(node, grads)
+        grads = None  # (the gradients are the buffers' alone now: a leaf can take its own)
 
 
 def _deposit_slot(buffers: dict[Node, Any], node: Node, slot: int, g: Any) -> None:
@@ -400,11 +402,6 @@ def _describe_trace(trace: Any) -> str:
         return f"  {trace}"
     source = getattr(trace, "source", None)
     return f"  line {pos.line}" + (f": {source}" if source else "")
-
-
-# sys.getrefcount counts every reference to an object up to Python 3.13; later versions may
-# borrow references from the interpreter's stack, so the count would prove nothing there.
-_COUNTED_REFERENCES = sys.version_info < (3, 14)
 
 
 def _sum(previous: Any, g: Any) -> Any:
@@ -714,3 +711,9 @@ def expandable(shape: Shape, to: Shape) -> bool:
         if a != b and a != 1:
             return False
     return True
+
+
+# _plain_sweep, or the C fast path's copy of it (_fastpath_sweep.h), installed with the rest of
+# the fast path (fastpath.enable)
+plain_sweep: Callable[[_Sweep], None] = _plain_sweep
+fastpath.install_sweep()

@@ -45,6 +45,7 @@ def enable(on: bool) -> bool:
         _python.update(apply=Function.__dict__["apply"], make=Tensor.__dict__["_make"],
                        plain_make=variable._make, save=Function.__dict__["save"])
         extension.init(_config())
+        install_sweep()
         Function.apply = classmethod(extension.apply)  # type: ignore[method-assign,assignment]
         Function.save = extension.save_method(Function)  # type: ignore[method-assign]
         Tensor._make = classmethod(extension.make)  # type: ignore[method-assign,assignment]
@@ -58,6 +59,10 @@ def enable(on: bool) -> bool:
         Tensor._make = _python["make"]  # type: ignore[method-assign]
         Function.save = _python["save"]  # type: ignore[method-assign]
         variable._make = node._make = _python["plain_make"]
+        if "plain_sweep" in _python:
+            from gradsh.engine import backward
+
+            backward.plain_sweep = _python["plain_sweep"]
         _python.clear()
     return before
 
@@ -96,6 +101,26 @@ def install_operators() -> None:
         _python[name] = python
         setattr(Tensor, name, extension.operator(python, recover, node, guard._ARGUMENT_ERRORS,
                                                  max_reads, measured, name == "__add__"))
+
+
+def install_sweep() -> None:
+    """backward's plain_sweep (loss.backward()'s sweep) through the extension, once
+    gradsh.engine.backward is imported (it calls this when it is imported after enable)."""
+    import sys
+
+    backward = sys.modules.get("gradsh.engine.backward")
+    if not enabled() or extension is None or "plain_sweep" in _python \
+            or not hasattr(backward, "plain_sweep"):  # (not imported yet, or half-way)
+        return
+    import heapq
+
+    extension.init_sweep({
+        "AccumulateGrad": backward.AccumulateGrad, "heappush": heapq.heappush,
+        "heappop": heapq.heappop, "add_into": backward._add_into, "sum": backward._sum,
+        "validate_grad": backward._validate_grad, "deposit_slot": backward._deposit_slot,
+    })
+    _python["plain_sweep"] = backward.plain_sweep
+    backward.plain_sweep = extension.plain_sweep
 
 
 def _config() -> dict[str, Any]:

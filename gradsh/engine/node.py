@@ -5,6 +5,7 @@ backward formulas compute with (ArrayOps, TensorOps)."""
 from __future__ import annotations
 
 import functools
+import sys
 import weakref
 from collections.abc import Callable, Sequence
 from types import MappingProxyType
@@ -12,7 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from gradsh.engine import backend, dtypes
+from gradsh.engine import backend, buffers, dtypes
 from gradsh.engine import meta as meta_device
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError
@@ -23,6 +24,10 @@ from gradsh.engine.variable import Array, RemovableHandle, Shape, Tensor, _make
 from gradsh.engine.vecmath import layout
 from gradsh.engine.view_rules import creation_meta
 
+# sys.getrefcount counts every reference to an object up to Python 3.13; later versions may
+# borrow references from the interpreter's stack, so the count would prove nothing there.
+# (AccumulateGrad and backward's buffers take an array no one else holds instead of a copy.)
+_COUNTED_REFERENCES = sys.version_info < (3, 14)
 _NO_SAVED: Any = MappingProxyType({})  # shared and read-only: a node that saved nothing
 _MISSING = object()
 # What a node's `_saved_<name>` shows besides tensors: the plain arguments it kept
@@ -400,7 +405,8 @@ class Function(Node):
 
     def release_variables(self) -> None:
         log = _Undo.log
-        undoable = log is not None and log.predates(self)
+        # (log.predates(self), inline: every node's release asks)
+        undoable = log is not None and getattr(self, "sequence_nr", _LAST) < log.first_node
         for saved in self._saved.values():
             saved.release(undoable)
 
@@ -672,10 +678,21 @@ class AccumulateGrad(Node):
         leaf = self.variable
         if leaf._grad is None and not create_graph and grad.__class__ is np.ndarray and \
                 leaf.device == "cpu":
-            # the common first accumulation: .grad owns a contiguous copy (as _accumulate's)
+            # The common first accumulation: .grad owns a contiguous array (as _accumulate's):
+            # the gradient array itself where no one else holds it, as PyTorch's AccumulateGrad
+            # steals a gradient tensor no one else uses (a view of another's storage too),
+            # else a copy. The references to `grad` are then the caller's variable, the
+            # parameter here and getrefcount's argument (and the pool of large arrays' list,
+            # where it came from there: see backward._add_into).
             if _Undo.log is not None:
                 _Undo.log.record_grad(leaf)
-            leaf._grad = Tensor._make(_grad_layout(leaf, grad))
+            data = leaf._data
+            if (_COUNTED_REFERENCES and data.flags.c_contiguous and 1 not in data.shape
+                    and grad.flags.c_contiguous and grad.flags.writeable
+                    and sys.getrefcount(grad) == 3 + buffers.holds(grad)):
+                leaf._grad = Tensor._make(grad)
+            else:  # a copy, laid out by AccumulateGrad's layout contract
+                leaf._grad = Tensor._make(_grad_layout(leaf, grad))
         else:
             self._accumulate(leaf, grad, create_graph)
         if Tensor._post_accumulate_hooks_used:

@@ -466,6 +466,12 @@ class Tensor:
             if self.device != "cpu" and isinstance(value, np.ndarray):
                 value = backend.place(value, self.device)
             data[...] = value
+        self._inplace_written()
+
+    def _inplace_written(self) -> None:
+        """What follows a write into this tensor's storage: its version counted, where it
+        happened recorded, an inference tensor's error (the caller logged the write for undo
+        before it: `_Undo.log.record_write(self)`)."""
         self._version_counter.value += 1
         self._version_counter.origin = current_origin()
         if self._counter is INFERENCE:  # PyTorch checks after the kernel wrote
@@ -481,10 +487,7 @@ class Tensor:
             if _Undo.log is not None:
                 _Undo.log.record_write(self)
             elementwise(np.add, data, value, out=data)
-            self._version_counter.value += 1
-            self._version_counter.origin = current_origin()
-            if self._counter is INFERENCE:
-                self._check_inference_inplace()
+            self._inplace_written()
         else:
             self._inplace_data(data + value)
 

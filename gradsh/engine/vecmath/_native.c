@@ -67,7 +67,22 @@ typedef struct {
     void (*block_sums)(float *, const float *, idx_t, idx_t, idx_t, idx_t, int);
     void (*expf)(float *, const float *, idx_t);
     void (*logf)(float *, const float *, idx_t);
+    void (*zero_below)(uint32_t *, const float *, const uint32_t *, idx_t, int);
 } Level;
+
+/* zero_below's loop (py_zero_below): +0.0 where x[i] < 0 (<= 0 when inclusive), else the
+ * value's own bits: one bit mask an element. */
+INLINE void zero_below_body(uint32_t *os, const float *xs, const uint32_t *vs, idx_t count,
+                            int inclusive)
+{
+    if (inclusive) {
+        IVDEP for (idx_t i = 0; i < count; i++)
+            os[i] = vs[i] & ((uint32_t)(xs[i] <= 0.0f) - 1u);
+    } else {
+        IVDEP for (idx_t i = 0; i < count; i++)
+            os[i] = vs[i] & ((uint32_t)(xs[i] < 0.0f) - 1u);
+    }
+}
 
 #define DEFINE_LEVEL(SUFFIX, ATTRIBUTE, MR, NR, SIMD)                                            \
     ATTRIBUTE static void gemm_##SUFFIX(const Gemm *g)                                           \
@@ -95,12 +110,15 @@ typedef struct {
     ATTRIBUTE static void expf_##SUFFIX(float *o, const float *x, idx_t count)                  \
     { expf_body(o, x, count); }                                                                  \
     ATTRIBUTE static void logf_##SUFFIX(float *o, const float *x, idx_t count)                  \
-    { logf_body(o, x, count); }
+    { logf_body(o, x, count); }                                                                  \
+    ATTRIBUTE static void zero_below_##SUFFIX(uint32_t *o, const float *x, const uint32_t *v,   \
+                                              idx_t count, int inclusive)                        \
+    { zero_below_body(o, x, v, count, inclusive); }
 
 #define LEVEL_ENTRY(NAME, SUFFIX, MR, NR)                                                        \
     { NAME, gemm_##SUFFIX, MR, NR, dot_rows_##SUFFIX, gemv_##SUFFIX, sdot_##SUFFIX,              \
       axpy_##SUFFIX, unfused_##SUFFIX, fma_##SUFFIX, block_sums_##SUFFIX, expf_##SUFFIX,          \
-      logf_##SUFFIX }
+      logf_##SUFFIX, zero_below_##SUFFIX }
 
 DEFINE_LEVEL(portable, , PORTABLE_MR, PORTABLE_NR, 0)
 #ifdef GRADSH_X86
@@ -611,18 +629,8 @@ static PyObject *py_zero_below(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "w*y*y*np", &out, &x, &values, &count, &inclusive))
         return NULL;
     int ok = holds(&out, count, "out") && holds(&x, count, "x") && holds(&values, count, "values");
-    if (ok) {
-        const float *xs = x.buf;
-        const uint32_t *vs = values.buf;
-        uint32_t *os = out.buf;
-        if (inclusive) {
-            IVDEP for (idx_t i = 0; i < count; i++)
-                os[i] = vs[i] & ((uint32_t)(xs[i] <= 0.0f) - 1u);
-        } else {
-            IVDEP for (idx_t i = 0; i < count; i++)
-                os[i] = vs[i] & ((uint32_t)(xs[i] < 0.0f) - 1u);
-        }
-    }
+    if (ok)
+        current->zero_below(out.buf, x.buf, values.buf, count, inclusive);
     PyBuffer_Release(&out);
     PyBuffer_Release(&x);
     PyBuffer_Release(&values);

@@ -32,9 +32,9 @@ static float numpy_nan(float a, float b, float c)
 }
 
 /* out[i] = fmaf(a[i], b[i], c[i]) (vecmath/fp.py fma32), NaNs as fma32 makes them; an operand
- * of step 0 is one value broadcast over all. */
-INLINE void fma_body(float *out, const float *a, const float *b, const float *c, idx_t count,
-                     idx_t a_step, idx_t b_step, idx_t c_step)
+ * of step 0 is one value broadcast over all; `out` is none of them. */
+INLINE void fma_apart(float *out, const float *a, const float *b, const float *c, idx_t count,
+                      idx_t a_step, idx_t b_step, idx_t c_step)
 {
     int nans = 0;
     if (a_step && b_step && c_step) {
@@ -55,6 +55,26 @@ INLINE void fma_body(float *out, const float *a, const float *b, const float *c,
     for (idx_t i = 0; i < count; i++)
         if (out[i] != out[i])
             out[i] = numpy_nan(a[i * a_step], b[i * b_step], c[i * c_step]);
+}
+
+#define FMA_BLOCK 256 /* floats of an in-place fma's buffer (1 KiB, in L1) */
+
+/* fma_apart, where `out` may also be `c` itself, all `count` of it (an optimizer's update,
+ * c + alpha * a written into c): then each block goes through a buffer, so that a NaN's
+ * fix-up still reads c's own value. */
+INLINE void fma_body(float *out, const float *a, const float *b, const float *c, idx_t count,
+                     idx_t a_step, idx_t b_step, idx_t c_step)
+{
+    if (out != c || !c_step) {
+        fma_apart(out, a, b, c, count, a_step, b_step, c_step);
+        return;
+    }
+    float block[FMA_BLOCK];
+    for (idx_t start = 0; start < count; start += FMA_BLOCK) {
+        idx_t n = count - start < FMA_BLOCK ? count - start : FMA_BLOCK;
+        fma_apart(block, a + start * a_step, b + start * b_step, c + start, n, a_step, b_step, 1);
+        memcpy(out + start, block, (size_t)n * sizeof(float));
+    }
 }
 
 /* ATen's float32 cascade sum (SumKernel.cpp; functions/cascade_sum.py emulates it): the same

@@ -62,6 +62,13 @@ def _f64(x: object) -> object:
     return F64(F32(x))  # type: ignore[arg-type]
 
 
+def fma32_into(a: np.ndarray, b: np.floating, c: np.ndarray) -> bool:
+    """c = fma32(a, b, c) in c's own storage where the compiled kernels take the operands
+    (contiguous float32 arrays of one shape, a float32 scalar; native.fma32_into); False, and
+    nothing done, where not (the caller writes fma32's result)."""
+    return native.kernels is not None and native.fma32_into(a, b, c)
+
+
 def fma32(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     """float32 fused multiply-add a*b + c with one rounding, as the CPU's vfmadd does.
 

@@ -154,11 +154,9 @@ def fma32(a: object, b: object, c: object) -> np.ndarray | None:
     """fp.fma32 (a * b + c, one rounding) through fmaf: the same bits; None where an operand is
     not a float32 or float64 array (of float32 values, as fp.fma32 takes them) or a number."""
     assert kernels is not None
-    if (a.__class__ is np.ndarray and c.__class__ is np.ndarray and b.__class__ is F32
-            and a.dtype is _F32 and c.dtype is _F32 and a.shape == c.shape and a.ndim
-            and a.flags.c_contiguous and c.flags.c_contiguous):
+    if _scaled_form(a, b, c):
         # x + alpha * y (add's and the optimizers' scaled form), without the general checks
-        out = np.empty(a.shape, F32)
+        out = np.empty(a.shape, F32)  # type: ignore[attr-defined]
         kernels.fma(out, a, b, c, out.size)
         return out
     operands = []
@@ -185,6 +183,27 @@ def fma32(a: object, b: object, c: object) -> np.ndarray | None:
     kernels.fma(out, *[x if x.flags.c_contiguous else np.ascontiguousarray(x)
                        for x in operands], out.size)
     return out if out.ndim else out[()]
+
+
+def fma32_into(a: object, b: object, c: np.ndarray) -> bool:
+    """c = fma32(a, b, c), written into c's own storage (an optimizer's in-place update: no
+    result array, no copy into the parameter), when the operands are fma32's scaled form, c is
+    writeable and a is not part of c (the kernel writes c a block at a time); False, and
+    nothing done, otherwise."""
+    assert kernels is not None
+    if _scaled_form(a, b, c) and c.flags.writeable and (a is c or not np.may_share_memory(a, c)):
+        kernels.fma(c, a, b, c, c.size)
+        return True
+    return False
+
+
+def _scaled_form(a: object, b: object, c: object) -> bool:
+    """Whether a * b + c is x + alpha * y: contiguous float32 arrays of one shape (not 0-d) and
+    a float32 scalar."""
+    return (a.__class__ is np.ndarray and c.__class__ is np.ndarray and b.__class__ is F32
+            and a.dtype is _F32 and c.dtype is _F32  # type: ignore[attr-defined]
+            and a.shape == c.shape and a.ndim  # type: ignore[attr-defined]
+            and a.flags.c_contiguous and c.flags.c_contiguous)  # type: ignore[attr-defined]
 
 
 def log_softmax_rows(rows: np.ndarray) -> np.ndarray | None:

@@ -12,7 +12,8 @@ from gradsh.engine.exceptions import TorchRuntimeError, TorchValueError
 from gradsh.engine.functions.arithmetic import _add_scaled
 from gradsh.engine.ops.arithmetic import add_
 from gradsh.engine.tensor import Tensor, _GradMode
-from gradsh.engine.vecmath.fp import fma32
+from gradsh.engine.undo import _Undo
+from gradsh.engine.vecmath.fp import fma32, fma32_into
 from gradsh.torch.optim import _fused
 from gradsh.torch.optim.optimizer import Optimizer, _to_scalar, _use_grad_for_differentiable
 
@@ -110,9 +111,17 @@ def _add_in_place(param: Tensor, update: Tensor, alpha: Any) -> None:
                 and data.flags.writeable and param.device == "cpu" and not update._wrapped):
             # What add_ does with grad mode off (no node, no checks that can fail): the
             # kernel's sum written into the parameter's storage, its version counted (its
-            # fmadd straight away: _add_scaled's float32 case when alpha is not 1)
-            param._inplace_data(fma32(values, np.float32(alpha), data) if alpha != 1
-                                else _add_scaled(data, values, alpha, dtypes.float32))
+            # fmadd straight away: _add_scaled's float32 case when alpha is not 1, computed
+            # in the storage itself where the kernel can)
+            if alpha == 1:
+                param._inplace_data(_add_scaled(data, values, alpha, dtypes.float32))
+                return
+            if _Undo.log is not None:
+                _Undo.log.record_write(param)
+            if fma32_into(values, np.float32(alpha), data):
+                param._inplace_written()
+            else:
+                param._inplace_data(fma32(values, np.float32(alpha), data))
         else:
             _ADD_IN_PLACE(param, update, alpha=alpha)
     else:
