@@ -33,7 +33,21 @@ _OWNER_CLASSES = (("Module", "gradsh.torch.nn", "Module"),
 def public_members(obj: Any) -> frozenset[str] | None:
     """What a script may read or call on `obj`, a value that is neither a tensor, a node nor a
     namespace: the builtin table's members of its class (an nn module, an optimizer), a hook
-    handle's remove(); None for any other object (no attribute of it is reachable)."""
+    handle's remove(); None for any other object (no attribute of it is reachable). Found once
+    per class (`opt.step` and `opt.zero_grad()` ask at every step of a training loop)."""
+    members = _MEMBERS_BY_CLASS.get(obj.__class__)
+    if members is None:
+        members = _public_members(obj)
+        if members is not None:  # (what decides it is the class: isinstance, its name)
+            _MEMBERS_BY_CLASS[obj.__class__] = members
+    return members
+
+
+_MEMBERS_BY_CLASS: dict[type, frozenset[str]] = {}
+
+
+def _public_members(obj: Any) -> frozenset[str] | None:
+    """public_members' answer for an object of a class not seen before."""
     if isinstance(obj, RemovableHandle) or is_instance(obj, "gradsh.torch.utils.hooks",
                                                          "RemovableHandle"):
         return _HANDLE_MEMBERS

@@ -300,3 +300,50 @@ def test_make_arguments() -> None:
         Tensor._make(data, "cpu", None, False, 1)
     with pytest.raises(TypeError):
         Tensor._make(data, colour="red")
+
+
+def _saved_result_fields(c: bool) -> list[Any]:
+    """The SavedTensor an op saves of its own output (exp, relu, log_softmax, tanh), made by
+    the C apply or by node._save_result: every slot that says what was saved."""
+    before = fastpath.enable(c)
+    try:
+        x = _leaf([[0.5, -1.0, 2.0], [1.5, 0.0, -0.25]])
+        rows = []
+        for out in (x.exp(), ops.relu(x), ops.log_softmax(x, 1), x.tanh()):
+            node = out.grad_fn
+            saved = node._saved
+            (name, record), = saved.items()
+            rows.append((type(node).__name__, name, record.is_output, record.version,
+                         record.released, record.shape, str(record.dtype), record.device,
+                         record._tensor, record._weak() is out, record._data is out._data,
+                         record.view_grad_fn, record._hooked, record.origin,
+                         record._counter is out._version_counter))
+            out.sum().backward()
+            rows.append(x.grad._data.tobytes())
+        return rows
+    finally:
+        fastpath.enable(before)
+
+
+def test_saved_result_as_python_saves_it() -> None:
+    assert _saved_result_fields(True) == _saved_result_fields(False)
+
+
+def test_dependencies_as_python_counts_them() -> None:
+    """backward._dependencies in C: the same counts in the same order (the sweep's ready order
+    does not depend on it, but the dict is the Python function's, item for item)."""
+    from gradsh.engine import backward
+
+    x, w = _leaf([1.0, 2.0, 3.0]), _leaf([0.5, 0.25, 2.0])
+    y = (x * w + x).exp() * w
+    z = y.sum() + (x * 2.0).sum() + (y * y).sum()
+    roots = [z.grad_fn, y.grad_fn]
+    before = fastpath.enable(True)
+    try:
+        assert "built-in" in repr(backward._dependencies)
+        c = list(backward._dependencies(roots).items())
+        fastpath.enable(False)
+        assert "built-in" not in repr(backward._dependencies)
+        assert c == list(backward._dependencies(roots).items())
+    finally:
+        fastpath.enable(before)

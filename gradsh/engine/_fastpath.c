@@ -58,7 +58,8 @@ static Py_ssize_t sv_tensor, sv_weak, sv_data, sv_counter, sv_version, sv_is_out
 static PyObject *s_counter, *s_enabled, *s_half_opmath, *s_opmath_dtypes, *s_plain_init,
     *s_plain_device, *s_needs_input_grad, *s_next_functions, *s_input_meta, *s_sequence_nr,
     *s_forward, *s_num_outputs, *s_shape, *s_dtype, *s_kind, *s_output_device, *s_is_view,
-    *s_saved, *s_release_variables, *s_requires_grad, *s_cpu, *s_stack, *s_live, *s_value,
+    *s_saved, *s_result_name, *s_release_variables, *s_requires_grad, *s_cpu, *s_stack,
+    *s_live, *s_value,
     *empty_tuple, *zero, *one;
 
 static int ready = 0;
@@ -179,6 +180,32 @@ static PyObject *fp_make(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         return NULL;
     }
     return make((PyTypeObject *)values[0], values[1], values[2], values[3], values[4]);
+}
+
+static PyObject *saved_tensor(PyObject *tensor, int is_output);
+
+/* node._save_result(cls, node, out): `node._saved[cls.result_name] = SavedTensor(out,
+   is_output=True)`, then `del node._saved[RESULT_KEY]` (the Python function where the C
+   SavedTensor cannot be made: hooks, an inference tensor's counter) */
+static int save_result(PyObject *cls, PyObject *node, PyObject *out)
+{
+    PyObject *value = saved_tensor(out, 1);
+    if (value == NULL) {
+        if (PyErr_Occurred()) return -1;
+        PyObject *done = PyObject_CallFunctionObjArgs(py_save_result, cls, node, out, NULL);
+        if (done == NULL) return -1;
+        Py_DECREF(done);
+        return 0;
+    }
+    PyObject *name = PyObject_GetAttr(cls, s_result_name), *saved = NULL;
+    int r = -1;
+    if (name != NULL && (saved = PyObject_GetAttr(node, s_saved)) != NULL &&
+        PyObject_SetItem(saved, name, value) == 0)
+        r = PyObject_DelItem(saved, result_key);
+    Py_XDECREF(saved);
+    Py_XDECREF(name);
+    Py_DECREF(value);
+    return r;
 }
 
 /* ---- Function.apply ------------------------------------------------------------------- */
@@ -469,11 +496,7 @@ static PyObject *fp_apply(PyObject *self, PyObject *const *args, Py_ssize_t narg
         r = PySequence_Contains(saved, result_key);
         Py_DECREF(saved);
         if (r < 0) goto fail;
-        if (r) {
-            PyObject *done = PyObject_CallFunctionObjArgs(py_save_result, cls, node, out, NULL);
-            if (done == NULL) goto fail;
-            Py_DECREF(done);
-        }
+        if (r && (r = save_result(cls, node, out)) < 0) goto fail;
         if ((r = truth_attr(anomaly, s_enabled)) != 0) {
             PyObject *done;
             if (r < 0) goto fail;
@@ -498,9 +521,10 @@ fail:
 
 /* ---- Function.save ---------------------------------------------------------------- */
 
-/* SavedTensor(tensor) for a tensor saved as an input (not an output), when no
-   saved_tensors_hooks are active: NULL with no error set where the Python class must do it */
-static PyObject *saved_tensor(PyObject *tensor)
+/* SavedTensor(tensor, is_output) when no saved_tensors_hooks are active: NULL with no error
+   set where the Python class must do it. An input keeps the tensor; an output (saved by its
+   own node) a weak reference to it and its array */
+static PyObject *saved_tensor(PyObject *tensor, int is_output)
 {
     PyObject *counter, *dtype, *known, *stack, *live, *where, *version, *shape, *saved;
     int hooks;
@@ -535,7 +559,7 @@ static PyObject *saved_tensor(PyObject *tensor)
     if (shape == NULL) goto fail_version;
     saved = PyBaseObject_Type.tp_new(saved_type, empty_tuple, NULL);
     if (saved == NULL) goto fail_shape;
-    set_slot(saved, sv_is_output, Py_False);
+    set_slot(saved, sv_is_output, is_output ? Py_True : Py_False);
     set_slot(saved, sv_counter, counter);
     set_slot(saved, sv_version, version);
     set_slot(saved, sv_released, Py_False);
@@ -547,9 +571,21 @@ static PyObject *saved_tensor(PyObject *tensor)
     set_slot(saved, sv_view_grad_fn, Py_None);
     set_slot(saved, sv_view_history, Py_None);
     set_slot(saved, sv_hooked, Py_None);
-    set_slot(saved, sv_tensor, tensor);
-    set_slot(saved, sv_weak, Py_None);
-    set_slot(saved, sv_data, Py_None);
+    if (is_output) {
+        PyObject *weak = PyWeakref_NewRef(tensor, NULL);
+        if (weak == NULL) {
+            Py_DECREF(saved);
+            goto fail_shape;
+        }
+        set_slot(saved, sv_tensor, Py_None);
+        set_slot(saved, sv_weak, weak);
+        set_slot(saved, sv_data, SLOT(tensor, off_data));
+        Py_DECREF(weak);
+    } else {
+        set_slot(saved, sv_tensor, tensor);
+        set_slot(saved, sv_weak, Py_None);
+        set_slot(saved, sv_data, Py_None);
+    }
     Py_DECREF(shape);
     Py_DECREF(version);
     Py_DECREF(counter);
@@ -571,7 +607,7 @@ fail_known:
 
 static PyObject *new_saved(PyObject *tensor)
 {
-    PyObject *saved = saved_tensor(tensor);
+    PyObject *saved = saved_tensor(tensor, 0);
     if (saved != NULL || PyErr_Occurred()) return saved;
     return PyObject_CallOneArg((PyObject *)saved_type, tensor);
 }
@@ -788,6 +824,8 @@ static PyMethodDef methods[] = {
      "init_sweep(config): what the backward sweep calls (fastpath.py)"},
     {"plain_sweep", (PyCFunction)fp_plain_sweep, METH_O,
      "plain_sweep(sweep): backward._plain_sweep, loss.backward()'s sweep"},
+    {"dependencies", (PyCFunction)fp_dependencies, METH_O,
+     "dependencies(roots): backward._dependencies, the edges entering each reachable node"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -807,6 +845,7 @@ PyMODINIT_FUNC PyInit__fastpath(void)
     INTERN(s_plain_device, "_plain_device");
     INTERN(s_needs_input_grad, "needs_input_grad");
     INTERN(s_next_functions, "next_functions");
+    INTERN(s_result_name, "result_name");
     INTERN(s_input_meta, "input_meta");
     INTERN(s_sequence_nr, "sequence_nr");
     INTERN(s_forward, "forward");

@@ -338,6 +338,92 @@ done:
     Py_RETURN_NONE;
 }
 
+/* dependencies(roots): backward._dependencies, how many edges enter each node reachable from
+ * `roots` (a list), in the same order of visits (an explicit stack, popped from its end) so
+ * that the dict's order is the Python function's */
+static PyObject *fp_dependencies(PyObject *self, PyObject *roots)
+{
+    (void)self;
+    if (!PyList_Check(roots)) {
+        PyErr_SetString(PyExc_TypeError, "dependencies() takes a list");
+        return NULL;
+    }
+    PyObject *dependencies = PyDict_New(), *seen = PySet_New(roots), *stack = NULL;
+    if (dependencies == NULL || seen == NULL) goto fail;
+    stack = PySequence_List(seen);  /* list(seen) */
+    if (stack == NULL) goto fail;
+    while (PyList_GET_SIZE(stack) > 0) {
+        Py_ssize_t last = PyList_GET_SIZE(stack) - 1;
+        PyObject *node = Py_NewRef(PyList_GET_ITEM(stack, last));
+        if (PyList_SetSlice(stack, last, last + 1, NULL) < 0) {
+            Py_DECREF(node);
+            goto fail;
+        }
+        PyObject *edges = PyObject_GetAttr(node, s_next_functions);
+        Py_DECREF(node);
+        if (edges == NULL) goto fail;
+        PyObject *iter = PyObject_GetIter(edges);
+        Py_DECREF(edges);
+        if (iter == NULL) goto fail;
+        PyObject *edge;
+        while ((edge = PyIter_Next(iter)) != NULL) {
+            PyObject *child;
+            if (PyTuple_CheckExact(edge) && PyTuple_GET_SIZE(edge) == 2) {
+                child = Py_NewRef(PyTuple_GET_ITEM(edge, 0));
+            } else {  /* `for child, _ in ...`: any pair */
+                PyObject *pair = PySequence_Tuple(edge);
+                if (pair == NULL || PyTuple_GET_SIZE(pair) != 2) {
+                    if (pair != NULL)
+                        PyErr_SetString(PyExc_ValueError, "an edge is not a pair");
+                    Py_XDECREF(pair);
+                    Py_DECREF(edge);
+                    Py_DECREF(iter);
+                    goto fail;
+                }
+                child = Py_NewRef(PyTuple_GET_ITEM(pair, 0));
+                Py_DECREF(pair);
+            }
+            Py_DECREF(edge);
+            int status = 0;
+            if (child != Py_None) {
+                PyObject *count = PyDict_GetItemWithError(dependencies, child);
+                if (count != NULL) {
+                    PyObject *more = PyNumber_Add(count, one);
+                    status = more == NULL ? -1 : PyDict_SetItem(dependencies, child, more);
+                    Py_XDECREF(more);
+                } else if (PyErr_Occurred()) {
+                    status = -1;
+                } else {
+                    status = PyDict_SetItem(dependencies, child, one);
+                    if (status == 0) {
+                        int known = PySet_Contains(seen, child);
+                        if (known < 0)
+                            status = -1;
+                        else if (!known && (PySet_Add(seen, child) < 0 ||
+                                            PyList_Append(stack, child) < 0))
+                            status = -1;
+                    }
+                }
+            }
+            Py_DECREF(child);
+            if (status < 0) {
+                Py_DECREF(iter);
+                goto fail;
+            }
+        }
+        Py_DECREF(iter);
+        if (PyErr_Occurred()) goto fail;
+    }
+    Py_DECREF(seen);
+    Py_DECREF(stack);
+    return dependencies;
+fail:
+    Py_XDECREF(dependencies);
+    Py_XDECREF(seen);
+    Py_XDECREF(stack);
+    return NULL;
+}
+
 /* init_sweep(config): what the sweep calls (fastpath.py) */
 static PyObject *fp_init_sweep(PyObject *self, PyObject *config)
 {

@@ -63,6 +63,7 @@ def enable(on: bool) -> bool:
             from gradsh.engine import backward
 
             backward.plain_sweep = _python["plain_sweep"]
+            backward._dependencies = _python["dependencies"]
         _python.clear()
     return before
 
@@ -104,7 +105,8 @@ def install_operators() -> None:
 
 
 def install_sweep() -> None:
-    """backward's plain_sweep (loss.backward()'s sweep) through the extension, once
+    """backward's plain_sweep (loss.backward()'s sweep) and _dependencies (the edges entering
+    each node, counted before it) through the extension, once
     gradsh.engine.backward is imported (it calls this when it is imported after enable)."""
     import sys
 
@@ -120,7 +122,9 @@ def install_sweep() -> None:
         "validate_grad": backward._validate_grad, "deposit_slot": backward._deposit_slot,
     })
     _python["plain_sweep"] = backward.plain_sweep
+    _python["dependencies"] = backward._dependencies
     backward.plain_sweep = extension.plain_sweep
+    backward._dependencies = extension.dependencies
 
 
 def _config() -> dict[str, Any]:

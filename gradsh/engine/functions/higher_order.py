@@ -12,7 +12,7 @@ from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.common import _numel, _quiet, _times, result_dtype, xp_of
 from gradsh.engine.functions.linalg import _array_diagonal_scatter
-from gradsh.engine.functions.losses import NllLossBackward0, nll_rows
+from gradsh.engine.functions.losses import NllLossBackward0, _all_positions, nll_rows
 from gradsh.engine.tensor import Array, Function, Shape, Tensor
 from gradsh.engine.threads import elementwise
 
@@ -273,10 +273,14 @@ def _nll_backward_array(grad: Array, target: Array, node: NllLossBackward0,
     rows_shape = (_numel(shape) // shape[1], shape[1]) if len(shape) > 1 else (1, shape[0])
     flat = xp.zeros(rows_shape, dtype=grad.dtype)
     t = target.reshape(-1)
-    valid = t != node.ignore_index
-    rows = xp.arange(flat.shape[0])[valid]
-    cols = t[valid]
-    w = node.weight[cols].astype(grad.dtype)
+    if node.every_target_counted:  # forward found every target a class: none is ignored
+        valid = None
+        rows, cols = _all_positions(flat.shape[0]), t
+    else:
+        valid = t != node.ignore_index
+        rows = xp.arange(flat.shape[0])[valid]
+        cols = t[valid]
+    w = node.weight[cols].astype(grad.dtype, copy=False)  # (a new array: indexed)
     if node.reduction == "none":
         g = grad.reshape(-1)[valid]
     elif node.reduction == "sum":

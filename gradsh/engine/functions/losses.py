@@ -102,12 +102,14 @@ def _all_positions(n: int) -> np.ndarray:
 
 
 _POSITIONS: dict[int, np.ndarray] = {}
+_MINIMUM, _MAXIMUM = np.minimum.reduce, np.maximum.reduce
 
 
 class NllLossBackward0(Function):
     """nll_loss over (N, C) or (C,) log-probabilities with class-index targets."""
 
     node_name = "NllLossBackward0"
+    every_target_counted = False  # (set by _every_target_counted: backward skips the masks)
 
     def forward(self, a: Tensor, target: Tensor, weight: Tensor | None, reduction: str,
                 ignore_index: int) -> Array:
@@ -119,7 +121,8 @@ class NllLossBackward0(Function):
         t = target._data.reshape(-1)
         if (weight is None and reduction != "none" and x.__class__ is np.ndarray
                 and x.ndim == 2 and t.size == x.shape[0] > 0 and t.__class__ is np.ndarray):
-            low, high = int(t.min()), int(t.max())
+            # (the reductions themselves: ndarray.min and .max go through NumPy's Python wrappers)
+            low, high = int(_MINIMUM(t)), int(_MAXIMUM(t))
             if 0 <= low and high < x.shape[1] and not low <= ignore_index <= high:
                 return self._every_target_counted(a, x, t, reduction)
         xp = xp_of(x)
@@ -156,11 +159,13 @@ class NllLossBackward0(Function):
         every target is a class (none ignored): what the general path computes, in fewer
         steps (each weight is 1, the positions are 0 .. N-1)."""
         n = t.size
+        positions = _all_positions(n)
+        self.every_target_counted = True
         self.weight = weight = np.empty(x.shape[1], dtype=x.dtype)  # (np.ones, in C)
         weight.fill(1)
         with _quiet():
-            picked = -x[np.arange(n), t] * x.dtype.type(1)  # (-x * weight, as the general path)
-            loss = nll_cascade_sum(_all_positions(n), picked, n)
+            picked = -x[positions, t] * x.dtype.type(1)  # (-x * weight, as the general path)
+            loss = nll_cascade_sum(positions, picked, n)
         self.total_weight = x.dtype.type(n)
         self.save("total_weight", Tensor._make(np.asarray(self.total_weight), a.device))
         with _quiet():

@@ -313,8 +313,10 @@ def _check_kernel_devices(method: str, *arguments: tuple[str, Tensor | None]) ->
     """The device check of an op whose CUDA kernel checks its arguments one by one (mm, bmm,
     dot, addmv, cat, nll_loss), with that wrapper's words; TensorIterator ops check in
     Function.common_device instead. Only a kernel on CUDA checks: all-CPU arguments pass."""
-    if builtins.any(t is not None and t.device != "cpu" for _, t in arguments):
-        check_same_device(method, arguments)
+    for _, t in arguments:  # (a loop, not any() over a generator: nll_loss's every call)
+        if t is not None and t.device != "cpu":
+            check_same_device(method, arguments)
+            return
 
 
 def _new(data: Any, dtype: DType, device: str | None, requires_grad: bool) -> Tensor:
