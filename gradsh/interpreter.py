@@ -628,7 +628,19 @@ class Interpreter:
     def _eval_Call(self, expr: ast.Call) -> Any:
         callee = expr.func
         func: Any
-        if isinstance(callee, ast.Name) and callee.id in CONVERSIONS and callee.id not in self.env:
+        if callee.__class__ is ast.Attribute:  # `opt.step()`: _eval_Attribute's steps, inline
+            try:
+                obj = self.eval(callee.obj)  # type: ignore[attr-defined]
+                try:
+                    func = self._get_attribute(obj, callee.name)  # type: ignore[attr-defined]
+                except _LOCATED as err:
+                    raise self._located(err, callee) from None
+            except suggest.TypoError as err:  # `a.backwrd()`: what can be called
+                if err.pos == callee.pos:
+                    err.hint = err.hint_when(True)
+                raise
+        elif isinstance(callee, ast.Name) and callee.id in CONVERSIONS and \
+                callee.id not in self.env:
             # `int(x)` is Python's int; the bare name `int` stays the dtype torch.int
             func = _CONVERSION_FUNCTIONS[callee.id]
         else:
@@ -717,7 +729,10 @@ class Interpreter:
         right = right.value if kind is ast.Number else (
             self._lookup(right) if kind is ast.Name else self.eval(right))  # type: ignore
         try:
-            return _check_value(_BINARY[expr.op](left, right))
+            value = _BINARY[expr.op](left, right)
+            if value is NotImplemented:  # (neither operand's operator took the other)
+                raise GradshError("TypeError", "unsupported operand types")
+            return value
         except _LOCATED as err:
             raise self._located(err, expr) from None
 
@@ -847,12 +862,6 @@ class _python_warnings:  # noqa: N801
 # ---------------------------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------------------------
-
-
-def _check_value(value: Any) -> Any:
-    if value is NotImplemented:
-        raise GradshError("TypeError", "unsupported operand types")
-    return value
 
 
 def _unpack(value: Any, count: int) -> list[Any]:

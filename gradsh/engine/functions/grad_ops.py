@@ -12,7 +12,7 @@ from gradsh.engine import backend
 from gradsh.engine.dtypes import DType, is_float_array_dtype
 from gradsh.engine.functions.cascade_sum import _mean_array, torch_sum
 from gradsh.engine.functions.common import _quiet, iterator_layout, preserve_layout, xp_of
-from gradsh.engine.functions.linalg import product
+from gradsh.engine.functions.linalg import matrix_product, product
 from gradsh.engine.functions.higher_order import (
     _array_index_put_acc,
     _array_scatter_view,
@@ -152,7 +152,7 @@ _Namespace.install(
     sum=_array_sum,
     mean=_array_mean,
     unsqueeze_dims=_array_unsqueeze_dims,
-    mm=product,
+    mm=matrix_product,
     mv=product,
     bmm=product,
     outer=lambda a, b: xp_of(a).outer(a, b),

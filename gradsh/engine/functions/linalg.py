@@ -35,6 +35,18 @@ def product(a: Array, b: Array) -> Array:
     return xp_of(a).matmul(a, b)
 
 
+def matrix_product(a: Array, b: Array) -> Array:
+    """mm's product (backward formulas' F.mm): two float32 NumPy matrices straight to MKL's
+    sgemm where it is loaded (what product reaches through sgemm.matmul and sgemm.mm, three
+    calls later: every linear layer's backward makes two or three), else product."""
+    if (a.__class__ is np.ndarray and b.__class__ is np.ndarray and a.dtype == F32
+            and b.dtype == F32 and a.ndim == 2 and b.ndim == 2):
+        out = blas.mm(a, b)
+        if out is not None:
+            return out
+    return product(a, b)
+
+
 def _double_product(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     """MKL's dgemm / dgemv / ddot as ATen calls them, by dimension (bmm: from 400
     multiply-adds a matrix, below which ATen runs its own loop); None: NumPy's."""
@@ -172,14 +184,15 @@ class AddmmBackward0(Function):
         if need_2:
             self.save("mat1", mat1)
         self.beta, self.alpha = beta, alpha
-        self.mat1_column_major = _column_major(mat1._data)
-        self.mat2_column_major = _column_major(mat2._data)
-        xp = xp_of(mat1._data)
         m1, m2, b = mat1._data, mat2._data, bias._data
+        self.mat1_column_major = _column_major(m1)
+        self.mat2_column_major = _column_major(m2)
         if (m1.__class__ is np.ndarray and m2.__class__ is np.ndarray and b.__class__ is np.ndarray
                 and m1.dtype == m2.dtype == b.dtype == F32):
-            with _quiet():  # a new row-major result, as ATen's (the rank-1 kernel's is not)
-                return np.ascontiguousarray(sgemm.addmm(b, m1, m2, beta, alpha))
+            # (NumPy's warnings are off engine-wide: see _quiet) a new row-major result, as
+            # ATen's (the rank-1 kernel's is not)
+            return np.ascontiguousarray(sgemm.addmm(b, m1, m2, beta, alpha))
+        xp = xp_of(m1)
         if (m1.__class__ is np.ndarray and m2.__class__ is np.ndarray and b.__class__ is np.ndarray
                 and m1.dtype == m2.dtype == b.dtype == F64):
             with _quiet():

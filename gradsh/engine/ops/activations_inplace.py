@@ -22,7 +22,7 @@ from gradsh.engine.functions.activations_inplace import (
     ThresholdBackward1,
 )
 from gradsh.engine.functions.common import not_implemented_for
-from gradsh.engine.ops.arguments import _check_tensor
+from gradsh.engine.ops.arguments import _check_tensor, unmeasured
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.unary import relu, relu_
 from gradsh.engine.tensor import Tensor, apply_inplace
@@ -107,7 +107,14 @@ def mish_(a: Tensor) -> Tensor:
 
 def _functional_relu(a: Tensor, inplace: bool = False) -> Tensor:
     """F.relu(input, inplace=False): relu, or relu_ in place."""
-    return relu_(a) if inplace else relu(a)
+    if inplace:
+        return relu_(a)
+    if a.__class__ is Tensor and unmeasured(a):
+        return _RELU(a)  # (relu's guard would check the same tensor as F.relu's has)
+    return relu(a)
+
+
+_RELU = relu.__wrapped__  # the op behind its argument guard
 
 
 functional_relu = guarded(_functional_relu, name="relu")
