@@ -16,6 +16,7 @@ import pytest
 from gradsh.engine import fastpath, ops
 from gradsh.engine.grad_mode import Anomaly, no_grad
 from gradsh.engine.node import Function
+from gradsh.engine.saved_variable import SavedTensor
 from gradsh.engine.variable import InferenceMode, Tensor
 
 pytestmark = pytest.mark.skipif(fastpath.extension is None,
@@ -276,9 +277,11 @@ def test_installed_and_removed() -> None:
     try:
         assert fastpath.enabled()
         assert "built-in" in repr(Function.__dict__["apply"].__func__)
+        assert "of 'SavedTensor' objects" in repr(SavedTensor.__dict__["unpack"])
         fastpath.enable(False)
         assert not fastpath.enabled()
         assert Function.__dict__["apply"].__func__.__module__ == "gradsh.engine.node"
+        assert SavedTensor.__dict__["unpack"].__module__ == "gradsh.engine.saved_variable"
     finally:
         fastpath.enable(before)
 

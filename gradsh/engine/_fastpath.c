@@ -806,6 +806,58 @@ static PyObject *fp_save_method(PyObject *self, PyObject *cls)
     return PyDescr_NewMethod((PyTypeObject *)cls, &save_def);
 }
 
+/* ---- SavedTensor.unpack ------------------------------------------------------------- */
+
+static PyObject *py_unpack; /* saved_variable.SavedTensor.unpack, the Python function */
+
+/* SavedTensor.unpack(self, owner, as_tensor), saved_variable.py's code, for what backward
+   formulas read most: the array (as_tensor False) of a saved tensor that is still there, at
+   the version it was saved at, without hooks (an output's array, or an input's unless it is
+   a wrapped number); everything else, errors included, is the Python method's */
+static PyObject *fp_unpack(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs == 2 && args[1] == Py_False && Py_IS_TYPE(self, saved_type) &&
+        SLOT(self, sv_released) == Py_False && SLOT(self, sv_hooked) == Py_None) {
+        PyObject *counter = SLOT(self, sv_counter), *version = SLOT(self, sv_version),
+                 *is_output = SLOT(self, sv_is_output);
+        if (counter != NULL && version != NULL && is_output != NULL &&
+            (PyObject *)Py_TYPE(counter) == version_counter) {
+            PyObject *value = PyObject_GetAttr(counter, s_value);
+            if (value == NULL) return NULL;
+            int same = PyObject_RichCompareBool(value, version, Py_EQ);
+            Py_DECREF(value);
+            if (same < 0) return NULL;
+            if (same && is_output == Py_True && SLOT(self, sv_data) != NULL)
+                return Py_NewRef(SLOT(self, sv_data));
+            if (same && is_output == Py_False) {
+                PyObject *tensor = SLOT(self, sv_tensor);
+                if (tensor != NULL && Py_IS_TYPE(tensor, tensor_type) &&
+                    SLOT(tensor, off_wrapped) == Py_False && SLOT(tensor, off_data) != NULL)
+                    return Py_NewRef(SLOT(tensor, off_data));
+            }
+        }
+    }
+    PyObject *call[3] = {self, nargs > 0 ? args[0] : NULL, nargs > 1 ? args[1] : NULL};
+    if (nargs > 2) {
+        PyErr_Format(PyExc_TypeError, "unpack() takes 2 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    return PyObject_Vectorcall(py_unpack, call, (size_t)nargs + 1, NULL);
+}
+
+static PyMethodDef unpack_def = {
+    "unpack", (PyCFunction)(void (*)(void))fp_unpack, METH_FASTCALL,
+    "unpack(owner, as_tensor): the saved tensor (or its array) for a backward formula"};
+
+/* unpack_method(SavedTensor, python_unpack): SavedTensor.unpack as a method of that class */
+static PyObject *fp_unpack_method(PyObject *self, PyObject *args)
+{
+    PyObject *cls, *python;
+    if (!PyArg_ParseTuple(args, "O!O:unpack_method", &PyType_Type, &cls, &python)) return NULL;
+    Py_XSETREF(py_unpack, Py_NewRef(python));
+    return PyDescr_NewMethod((PyTypeObject *)cls, &unpack_def);
+}
+
 static PyMethodDef methods[] = {
     {"operator", (PyCFunction)fp_operator, METH_VARARGS,
      "operator(binary, recover, node, errors, max_reads, measured, add): Tensor.__mul__ or "
@@ -824,6 +876,8 @@ static PyMethodDef methods[] = {
      "init_sweep(config): what the backward sweep calls (fastpath.py)"},
     {"plain_sweep", (PyCFunction)fp_plain_sweep, METH_O,
      "plain_sweep(sweep): backward._plain_sweep, loss.backward()'s sweep"},
+    {"unpack_method", (PyCFunction)fp_unpack_method, METH_VARARGS,
+     "unpack_method(SavedTensor, python_unpack): SavedTensor.unpack as a method of that class"},
     {"dependencies", (PyCFunction)fp_dependencies, METH_O,
      "dependencies(roots): backward._dependencies, the edges entering each reachable node"},
     {NULL, NULL, 0, NULL},

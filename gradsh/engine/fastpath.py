@@ -1,4 +1,5 @@
-"""The optional C fast path (_fastpath.c) of Tensor._make, Function.apply and Function.save.
+"""The optional C fast path (_fastpath.c) of Tensor._make, Function.apply, Function.save and
+SavedTensor.unpack.
 
 The extension does what node.py's Function.apply and variable.py's Tensor._make do, statement for
 statement, on the same objects, and hands every case it does not handle to the Python code. It
@@ -38,13 +39,17 @@ def enable(on: bool) -> bool:
     extension it stays off."""
     from gradsh.engine import node, variable  # (which calls enable(True) on first import)
     from gradsh.engine.node import Function
+    from gradsh.engine.saved_variable import SavedTensor
     from gradsh.engine.variable import Tensor
 
     before = enabled()
     if on and not before and extension is not None:
         _python.update(apply=Function.__dict__["apply"], make=Tensor.__dict__["_make"],
-                       plain_make=variable._make, save=Function.__dict__["save"])
+                       plain_make=variable._make, save=Function.__dict__["save"],
+                       unpack=SavedTensor.__dict__["unpack"])
         extension.init(_config())
+        SavedTensor.unpack = extension.unpack_method(  # type: ignore[method-assign]
+            SavedTensor, _python["unpack"])
         install_sweep()
         Function.apply = classmethod(extension.apply)  # type: ignore[method-assign,assignment]
         Function.save = extension.save_method(Function)  # type: ignore[method-assign]
@@ -58,6 +63,7 @@ def enable(on: bool) -> bool:
         Function.apply = _python["apply"]  # type: ignore[method-assign]
         Tensor._make = _python["make"]  # type: ignore[method-assign]
         Function.save = _python["save"]  # type: ignore[method-assign]
+        SavedTensor.unpack = _python["unpack"]  # type: ignore[method-assign]
         variable._make = node._make = _python["plain_make"]
         if "plain_sweep" in _python:
             from gradsh.engine import backward

@@ -476,6 +476,11 @@ def _edge(t: Tensor) -> Edge:
             return (fn, 0) if fn.num_outputs == 1 else fn.edge_of(t)
         if not t._requires_grad:
             return _NO_EDGE
+        acc = t._acc  # a leaf's AccumulateGrad, while it lives (a parameter's, every step)
+        if acc is not None:
+            acc = acc()
+            if acc is not None:
+                return (acc, 0)
     return t._gradient_edge()
 
 
