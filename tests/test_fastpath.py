@@ -350,3 +350,42 @@ def test_dependencies_as_python_counts_them() -> None:
         assert c == list(backward._dependencies(roots).items())
     finally:
         fastpath.enable(before)
+
+
+def _released_fields(c: bool) -> list[Any]:
+    """What backward's release of a node's saved tensors leaves (released, where it was freed,
+    nothing kept), outside an undo log and inside one that predates the graph (undoable: the
+    release is recorded and undone) or not, in C and in Python."""
+    from gradsh.engine.grad_mode import _Origin
+    from gradsh.engine.undo import undo_log
+
+    before = fastpath.enable(c)
+    rows: list[Any] = []
+    try:
+        for where in ("plain", "log before the graph", "graph inside the log"):
+            _Origin.value = f"made {where}"
+            x = _leaf([0.5, -1.0, 2.0])
+            if where == "log before the graph":
+                y = (x * x).exp()
+            with undo_log() as log:
+                if where != "log before the graph":
+                    y = (x * x).exp()
+                _Origin.value = f"freed {where}"
+                nodes = [y.grad_fn, y.grad_fn.next_functions[0][0]]
+                records = [list(n._saved.values()) for n in nodes]
+                y.sum().backward()
+                rows.append([(r.released, r.freed_origin, r._tensor, r._data, r.origin)
+                             for saved in records for r in saved])
+                rows.append(x.grad._data.tobytes())
+                if where == "log before the graph":
+                    log.rollback()
+                    rows.append([(r.released, r._tensor is not None, r._data is not None,
+                                  r.freed_origin) for saved in records for r in saved])
+        return rows
+    finally:
+        _Origin.value = None
+        fastpath.enable(before)
+
+
+def test_release_as_python_releases() -> None:
+    assert _released_fields(True) == _released_fields(False)

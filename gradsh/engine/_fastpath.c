@@ -858,6 +858,104 @@ static PyObject *fp_unpack_method(PyObject *self, PyObject *args)
     return PyDescr_NewMethod((PyTypeObject *)cls, &unpack_def);
 }
 
+/* ---- Function.release_variables ----------------------------------------------------- */
+
+static PyObject *py_release_variables; /* node.Function.release_variables, the Python function */
+static PyObject *undo_state;            /* undo._Undo (its `log`) */
+static PyObject *last_sequence;         /* grad_mode._LAST */
+static PyObject *s_log, *s_first_node, *s_release;
+
+/* SavedTensor.release(saved, False), saved_variable.py's code: where it was freed (the first
+   time), then nothing kept */
+static int release_saved(PyObject *saved)
+{
+    if (!Py_IS_TYPE(saved, saved_type) || SLOT(saved, sv_released) == NULL) {
+        PyObject *done = PyObject_CallMethodOneArg(saved, s_release, Py_False);
+        Py_XDECREF(done);
+        return done == NULL ? -1 : 0;
+    }
+    int released = PyObject_IsTrue(SLOT(saved, sv_released));
+    if (released < 0) return -1;
+    if (!released) {
+        PyObject *live = PyObject_GetAttr(origin, s_live), *where;
+        if (live == NULL) return -1;
+        where = live == Py_None ? PyObject_GetAttr(origin, s_value) : PyObject_CallNoArgs(live);
+        Py_DECREF(live);
+        if (where == NULL) return -1;
+        set_slot(saved, sv_freed_origin, where);
+        Py_DECREF(where);
+    }
+    set_slot(saved, sv_released, Py_True);
+    set_slot(saved, sv_tensor, Py_None);
+    set_slot(saved, sv_data, Py_None);
+    set_slot(saved, sv_view_history, Py_None);
+    set_slot(saved, sv_hooked, Py_None);
+    return 0;
+}
+
+/* Function.release_variables(self), node.py's code: every saved tensor released, not
+   undoably (a node the running statement's undo log predates goes to the Python method,
+   which records the releases) */
+static PyObject *fp_release_variables(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    PyObject *log = PyObject_GetAttr(undo_state, s_log);
+    if (log == NULL) return NULL;
+    if (log != Py_None) {
+        /* getattr(self, "sequence_nr", _LAST) < log.first_node */
+        PyObject *sequence = PyObject_GetAttr(self, s_sequence_nr), *first = NULL;
+        int undoable = -1;
+        if (sequence == NULL && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Clear();
+            sequence = Py_NewRef(last_sequence);
+        }
+        if (sequence != NULL && (first = PyObject_GetAttr(log, s_first_node)) != NULL)
+            undoable = PyObject_RichCompareBool(sequence, first, Py_LT);
+        Py_XDECREF(sequence);
+        Py_XDECREF(first);
+        Py_DECREF(log);
+        if (undoable < 0) return NULL;
+        if (undoable) return PyObject_CallOneArg(py_release_variables, self);
+    } else {
+        Py_DECREF(log);
+    }
+    PyObject *saved = PyObject_GetAttr(self, s_saved);
+    if (saved == NULL) return NULL;
+    if (!PyDict_CheckExact(saved)) {  /* (_NO_SAVED, or another mapping: the Python loop) */
+        Py_DECREF(saved);
+        return PyObject_CallOneArg(py_release_variables, self);
+    }
+    PyObject *values = PyDict_Values(saved);  /* (a list: the loop's order, held) */
+    Py_DECREF(saved);
+    if (values == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(values); i++) {
+        if (release_saved(PyList_GET_ITEM(values, i)) < 0) {
+            Py_DECREF(values);
+            return NULL;
+        }
+    }
+    Py_DECREF(values);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef release_def = {
+    "release_variables", (PyCFunction)fp_release_variables, METH_NOARGS,
+    "release_variables(): free what the node saved for backward"};
+
+/* release_method(Function, python_release_variables, _Undo, _LAST): Function.release_variables
+   as a method of that class */
+static PyObject *fp_release_method(PyObject *self, PyObject *args)
+{
+    PyObject *cls, *python, *undo, *last;
+    if (!PyArg_ParseTuple(args, "O!OOO:release_method", &PyType_Type, &cls, &python, &undo,
+                          &last))
+        return NULL;
+    Py_XSETREF(py_release_variables, Py_NewRef(python));
+    Py_XSETREF(undo_state, Py_NewRef(undo));
+    Py_XSETREF(last_sequence, Py_NewRef(last));
+    return PyDescr_NewMethod((PyTypeObject *)cls, &release_def);
+}
+
 static PyMethodDef methods[] = {
     {"operator", (PyCFunction)fp_operator, METH_VARARGS,
      "operator(binary, recover, node, errors, max_reads, measured, add): Tensor.__mul__ or "
@@ -878,6 +976,8 @@ static PyMethodDef methods[] = {
      "plain_sweep(sweep): backward._plain_sweep, loss.backward()'s sweep"},
     {"unpack_method", (PyCFunction)fp_unpack_method, METH_VARARGS,
      "unpack_method(SavedTensor, python_unpack): SavedTensor.unpack as a method of that class"},
+    {"release_method", (PyCFunction)fp_release_method, METH_VARARGS,
+     "release_method(Function, python, _Undo, _LAST): Function.release_variables in C"},
     {"dependencies", (PyCFunction)fp_dependencies, METH_O,
      "dependencies(roots): backward._dependencies, the edges entering each reachable node"},
     {NULL, NULL, 0, NULL},
@@ -900,6 +1000,9 @@ PyMODINIT_FUNC PyInit__fastpath(void)
     INTERN(s_needs_input_grad, "needs_input_grad");
     INTERN(s_next_functions, "next_functions");
     INTERN(s_result_name, "result_name");
+    INTERN(s_log, "log");
+    INTERN(s_first_node, "first_node");
+    INTERN(s_release, "release");
     INTERN(s_input_meta, "input_meta");
     INTERN(s_sequence_nr, "sequence_nr");
     INTERN(s_forward, "forward");

@@ -1,5 +1,5 @@
-"""The optional C fast path (_fastpath.c) of Tensor._make, Function.apply, Function.save and
-SavedTensor.unpack.
+"""The optional C fast path (_fastpath.c) of Tensor._make, Function.apply, Function.save,
+Function.release_variables and SavedTensor.unpack.
 
 The extension does what node.py's Function.apply and variable.py's Tensor._make do, statement for
 statement, on the same objects, and hands every case it does not handle to the Python code. It
@@ -39,17 +39,22 @@ def enable(on: bool) -> bool:
     extension it stays off."""
     from gradsh.engine import node, variable  # (which calls enable(True) on first import)
     from gradsh.engine.node import Function
+    from gradsh.engine.grad_mode import _LAST
     from gradsh.engine.saved_variable import SavedTensor
+    from gradsh.engine.undo import _Undo
     from gradsh.engine.variable import Tensor
 
     before = enabled()
     if on and not before and extension is not None:
         _python.update(apply=Function.__dict__["apply"], make=Tensor.__dict__["_make"],
                        plain_make=variable._make, save=Function.__dict__["save"],
-                       unpack=SavedTensor.__dict__["unpack"])
+                       unpack=SavedTensor.__dict__["unpack"],
+                       release_variables=Function.__dict__["release_variables"])
         extension.init(_config())
         SavedTensor.unpack = extension.unpack_method(  # type: ignore[method-assign]
             SavedTensor, _python["unpack"])
+        Function.release_variables = extension.release_method(  # type: ignore[method-assign]
+            Function, _python["release_variables"], _Undo, _LAST)
         install_sweep()
         Function.apply = classmethod(extension.apply)  # type: ignore[method-assign,assignment]
         Function.save = extension.save_method(Function)  # type: ignore[method-assign]
@@ -64,6 +69,7 @@ def enable(on: bool) -> bool:
         Tensor._make = _python["make"]  # type: ignore[method-assign]
         Function.save = _python["save"]  # type: ignore[method-assign]
         SavedTensor.unpack = _python["unpack"]  # type: ignore[method-assign]
+        Function.release_variables = _python["release_variables"]  # type: ignore[method-assign]
         variable._make = node._make = _python["plain_make"]
         if "plain_sweep" in _python:
             from gradsh.engine import backward
