@@ -40,6 +40,7 @@ setup(
                  Extension("gradsh.engine._fastpath", ["gradsh/engine/_fastpath.c"],
                            depends=["gradsh/engine/_fastpath_forward.h",
                                     "gradsh/engine/_fastpath_operators.h",
-                                    "gradsh/engine/_fastpath_sweep.h"], optional=True)],
+                                    "gradsh/engine/_fastpath_sweep.h",
+                                    "gradsh/engine/_fastpath_saved.h"], optional=True)],
     cmdclass={"build_ext": _BuildExt},
 )
