@@ -41,6 +41,7 @@ setup(
                            depends=["gradsh/engine/_fastpath_forward.h",
                                     "gradsh/engine/_fastpath_operators.h",
                                     "gradsh/engine/_fastpath_sweep.h",
-                                    "gradsh/engine/_fastpath_saved.h"], optional=True)],
+                                    "gradsh/engine/_fastpath_saved.h",
+                                    "gradsh/engine/_fastpath_origin.h"], optional=True)],
     cmdclass={"build_ext": _BuildExt},
 )

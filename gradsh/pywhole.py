@@ -9,7 +9,9 @@ import dis
 import sys
 import types
 import warnings
+from collections.abc import Callable
 
+from gradsh.engine import fastpath
 from gradsh.engine.grad_mode import _Origin
 from gradsh.pyrun import _FUTURE_FLAGS, PythonProgram, Statement, StepResult, _exit_code
 
@@ -26,7 +28,7 @@ class _WholeProgram:
         self.program = program
         self.codes = codes
         self._ids = {id(code) for code in codes}
-        self.frame: types.FrameType | None = None  # the running piece's frame, once found
+        self._frame: types.FrameType | None = None  # the running piece's frame, once found
         self._statements: list[Statement] | None = None
         self._starts: list[tuple[int, int]] = []
         self._at: dict[int, dict[int, int]] = {}  # id(code) -> offset -> statement index
@@ -34,6 +36,21 @@ class _WholeProgram:
         # id(code) -> offset -> the statement there, and that table of the running frame's code
         self._origins: dict[int, dict[int, Statement]] = {}
         self._here: dict[int, Statement] = {}
+        # what _Origin.live calls: origin's common case in C where the fast path is built
+        # (_fastpath_origin.h: the same lookup, this frame and table), else origin itself
+        here = getattr(fastpath.extension, "Here", None)
+        self._native = here(self.origin) if here is not None else None
+        self.live: Callable[[], Statement | None] = self._native or self.origin
+
+    @property
+    def frame(self) -> types.FrameType | None:
+        return self._frame
+
+    @frame.setter
+    def frame(self, frame: types.FrameType | None) -> None:
+        self._frame = frame
+        if self._native is not None:
+            self._native.frame = frame
 
     @property
     def statements(self) -> list[Statement]:
@@ -84,6 +101,8 @@ class _WholeProgram:
                 return None
             self.frame = frame
             self._here = self._origins.setdefault(id(frame.f_code), {})
+            if self._native is not None:
+                self._native.table = self._here
         statements = self.statements
         if not statements:
             return None
@@ -195,7 +214,7 @@ def run_whole(program: PythonProgram, whole: _WholeProgram) -> tuple[int, StepRe
     from gradsh.runner import ScriptTimeout
 
     program.namespace.setdefault("__name__", "__main__")
-    _Origin.live = whole.origin
+    _Origin.live = whole.live
     try:
         for code in whole.codes:
             whole.frame = None

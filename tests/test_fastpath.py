@@ -389,3 +389,22 @@ def _released_fields(c: bool) -> list[Any]:
 
 def test_release_as_python_releases() -> None:
     assert _released_fields(True) == _released_fields(False)
+
+
+def test_here_answers_from_the_running_frame() -> None:
+    """pywhole's _Origin.live in C: the statement at the frame's instruction offset, from its
+    table; where there is no frame or no entry yet, the Python method (`find`)."""
+    found: list[str] = []
+    here = fastpath.extension.Here(lambda: found.append("find") or "from find")
+    assert here() == "from find" and found == ["find"]  # no frame yet
+    frame = sys._getframe()
+    here.frame = frame
+    here.table = {}
+    assert here() == "from find" and found == ["find"] * 2  # an offset not in the table
+    here.table = {offset: f"statement at {offset}"
+                  for offset in range(0, len(frame.f_code.co_code) + 2, 2)}
+    answer = here()
+    assert answer.startswith("statement at ") and found == ["find"] * 2
+    assert int(answer.split()[-1]) < frame.f_lasti  # (the call's offset: before this line's)
+    with pytest.raises(TypeError):
+        here(1)

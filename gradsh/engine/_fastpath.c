@@ -500,6 +500,7 @@ static int take(PyObject *config, const char *name, PyObject **target);
 #include "_fastpath_forward.h"
 #include "_fastpath_operators.h"
 #include "_fastpath_sweep.h"
+#include "_fastpath_origin.h"
 
 /* ---- init ------------------------------------------------------------------------------- */
 
@@ -719,8 +720,14 @@ PyMODINIT_FUNC PyInit__fastpath(void)
     if ((alpha_kwnames = Py_BuildValue("(s)", "alpha")) == NULL) return NULL;
     if (intern_sweep_names() < 0) return NULL;
     if (PyType_Ready(&OperatorType) < 0) return NULL;
+    if (PyType_Ready(&HereType) < 0) return NULL;
     if ((empty_tuple = PyTuple_New(0)) == NULL) return NULL;
     if ((zero = PyLong_FromLong(0)) == NULL) return NULL;
     if ((one = PyLong_FromLong(1)) == NULL) return NULL;
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddObjectRef(m, "Here", (PyObject *)&HereType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }
