@@ -262,6 +262,10 @@ static int release_saved(PyObject *saved)
 static PyObject *fp_release_variables(PyObject *self, PyObject *unused)
 {
     (void)unused;
+    PyObject *saved = PyObject_GetAttr(self, s_saved);
+    if (saved == NULL) return NULL;
+    Py_DECREF(saved);  /* (the node holds it) */
+    if (saved == no_saved) Py_RETURN_NONE;  /* nothing saved: nothing to release */
     PyObject *log = PyObject_GetAttr(undo_state, s_log);
     if (log == NULL) return NULL;
     if (log != Py_None) {
@@ -282,7 +286,7 @@ static PyObject *fp_release_variables(PyObject *self, PyObject *unused)
     } else {
         Py_DECREF(log);
     }
-    PyObject *saved = PyObject_GetAttr(self, s_saved);
+    saved = PyObject_GetAttr(self, s_saved);
     if (saved == NULL) return NULL;
     if (!PyDict_CheckExact(saved)) {  /* (_NO_SAVED, or another mapping: the Python loop) */
         Py_DECREF(saved);
