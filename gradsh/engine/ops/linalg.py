@@ -303,9 +303,10 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, beta: Number = 1,  # noqa: 
         if mat1.dtype is not mat2.dtype:
             raise TorchRuntimeError(f"mat1 and mat2 must have the same dtype, but got "
                                     f"{mat1.dtype.short} and {mat2.dtype.short}")
-    for name, m in (("mat1", mat1), ("mat2", mat2)):
-        if m.ndim != 2:
-            raise TorchRuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
+    if first.ndim != 2 or second.ndim != 2:  # (the arrays' ndim: no property call each)
+        for name, m in (("mat1", mat1), ("mat2", mat2)):
+            if m.ndim != 2:
+                raise TorchRuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
     if first.shape[1] != second.shape[0]:
         raise TorchRuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
@@ -328,7 +329,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     _check_tensor(weight, "linear", "weight", 2)
     if bias is None:
         return matmul(input, t(weight))
-    if input.ndim == 2:
+    if input._data.ndim == 2:  # (input.ndim)
         if isinstance(bias, Tensor) and unmeasured(input, weight, bias):
             # linear's guard has checked what t's and addmm's would (the same three tensors,
             # small enough that no guard measures memory): the ops behind their guards
