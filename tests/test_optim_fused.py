@@ -150,6 +150,22 @@ def test_kernels_sqrt_is_vml_sqrt():
         assert np.array_equal(np.signbit(out), np.signbit(expected))
 
 
+def test_kernels_roots_without_mkl_are_vml_model():
+    """Where the check keeps vml.py's model (no MKL call set), the kernels' roots of a block are
+    vml.sqrt's, at any offset (this machine may call MKL's vmsSqrt instead: set it aside)."""
+    _fused.kernel_sqrt_is_the_ops()
+    native.kernels.set_mkl_sqrt(0, 0)
+    try:
+        rng = np.random.default_rng(6)
+        x = rng.integers(0, 0x7F800000, 10_007, dtype=np.int64).astype(np.int32).view(np.float32)
+        for offset in (0, 5, 2048):
+            out = np.empty_like(x[offset:])
+            native.kernels.optim_sqrt(out, x[offset:], out.size)
+            assert np.array_equal(out, vml.sqrt(x[offset:]))
+    finally:
+        native.kernels.set_mkl_sqrt(_fused.mkl_sqrt_address or 0, mkl.MODE)
+
+
 def test_undo_log_restores_what_the_pass_wrote():
     params = [gt.from_numpy(a.copy()).requires_grad_() for a in _initial()]
     opt = gt.optim.Adam(params, lr=0.1, amsgrad=True)

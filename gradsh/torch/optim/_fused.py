@@ -109,7 +109,14 @@ def kernel_sqrt_is_the_ops() -> bool:
             _sqrt_is_the_ops = bool(np.array_equal(out, expected))
             if not _sqrt_is_the_ops:
                 native.kernels.set_mkl_sqrt(0, 0)
+                address = None
+        global mkl_sqrt_address
+        mkl_sqrt_address = address
     return _sqrt_is_the_ops
+
+
+# The vmsSqrt the kernels call (set_mkl_sqrt), once the check has picked it; else None.
+mkl_sqrt_address: int | None = None
 
 
 def _run(kind: str, tensors: tuple[Tensor, ...], bumps: tuple[int, ...], flags: int,
