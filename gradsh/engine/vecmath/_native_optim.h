@@ -201,7 +201,14 @@ INLINE void optim_roots(const float *arg, float *root, idx_t count)
 }
 
 /* The blocks of an update: `at` the first element of each, `k` its size. */
-#define OPT_BLOCKS(n, BODY)                                                                          do {                                                                                                 float arg[OPT_BLOCK], root[OPT_BLOCK];                                                           for (idx_t at = 0; at < (n); at += OPT_BLOCK) {                                                      idx_t k = (n) - at < OPT_BLOCK ? (n) - at : OPT_BLOCK;                                           BODY                                                                                         }                                                                                            } while (0)
+#define OPT_BLOCKS(n, BODY)                                                                      \
+    do {                                                                                         \
+        float arg[OPT_BLOCK], root[OPT_BLOCK];                                                   \
+        for (idx_t at = 0; at < (n); at += OPT_BLOCK) {                                          \
+            idx_t k = (n) - at < OPT_BLOCK ? (n) - at : OPT_BLOCK;                               \
+            BODY                                                                                 \
+        }                                                                                        \
+    } while (0)
 
 /* SGD with a momentum buffer already made; s[0..]: weight_decay, momentum, 1 - dampening, -lr. */
 INLINE void sgd_body(float *p, const float *g, float *buf, idx_t count, int flags,
