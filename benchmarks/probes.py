@@ -405,6 +405,15 @@ def retained(impl: str, n: int, retain: int) -> dict[str, float]:
         from gradsh.engine import ops
 
         x, w, b = (ops.rand(n, requires_grad=True) for _ in range(3))
+    # A warm-up, as every probe warms up: the libraries and modules the first backward loads
+    # (MKL's, NumPy's, gradsh's kernels) and the worker threads the first large op starts are
+    # not memory the graph keeps. 2**18 elements (1 MiB a tensor): large enough for both
+    # sides' element-wise ops to start their threads (ATen's grain is 32,768 elements,
+    # gradsh.engine.threads' 2**18).
+    small = [t.detach()[:1 << 18].clone().requires_grad_() for t in (x, w, b)]
+    ((small[0] * small[1] + small[2]).tanh() * small[0]).sum().backward(
+        retain_graph=bool(retain))
+    del small
     gc.collect()
     base = rss_bytes()
     loss = ((x * w + b).tanh() * x).sum()

@@ -41,7 +41,8 @@ STEPS = 8
 def _initial() -> list[np.ndarray]:
     rng = np.random.default_rng(28)
     return [rng.standard_normal((40, 50)).astype(np.float32),
-            rng.standard_normal(1500).astype(np.float32)]
+            rng.standard_normal(1500).astype(np.float32),
+            rng.standard_normal(5001).astype(np.float32)]  # the kernels' blocks of 2,048 and a part
 
 
 def _gradient(param: np.ndarray, step: int) -> np.ndarray:
@@ -86,9 +87,9 @@ def test_one_pass_update_is_torch_bit_for_bit(torch, monkeypatch, name, kwargs):
     # every update took the one pass (SGD's first makes its momentum buffer by a clone), but
     # for those with a square root where the kernels' sqrt is not this machine's VML's
     if name == "SGD":
-        assert len(calls) == 2 * (STEPS - 1)
+        assert len(calls) == len(params) * (STEPS - 1)
     else:
-        assert len(calls) == (2 * STEPS if _fused.kernel_sqrt_is_the_ops() else 0)
+        assert len(calls) == (len(params) * STEPS if _fused.kernel_sqrt_is_the_ops() else 0)
     for step, (a_list, b_list) in enumerate(zip(theirs, ours, strict=True)):
         for a, b in zip(a_list, b_list, strict=True):
             assert _same(a, b), f"step {step}: {np.count_nonzero(a != b)} elements differ"
@@ -113,17 +114,22 @@ def test_one_pass_update_is_the_op_chain(monkeypatch, name, kwargs):
 
 def test_kernel_sqrt_check_is_torch_sqrt(torch):
     """The check that picks the kernels (kernel_sqrt_is_the_ops) says True only where the
-    kernels' sqrt is torch's own on this machine: random positive float32 across exponents.
-    (Without MKL's VML the op itself is vml.py's model, and the check says True.)"""
+    kernels' sqrt, as they take it (vml.py's model, or MKL's vmsSqrt on blocks where the model
+    is not this CPU's VML path), is torch's own on this machine: random positive float32 across
+    exponents, from every offset in a block (VML's results must not depend on an element's
+    place or on how many it is given). (Without MKL's VML the op itself is vml.py's model.)"""
     if not mkl.available():
         pytest.skip(mkl.reason())
-    _fused._set_sqrt_table()
+    check = _fused.kernel_sqrt_is_the_ops()
     rng = np.random.default_rng(9)
-    x = rng.integers(1, 0x7F800000, 100_000, dtype=np.int64).astype(np.int32).view(np.float32)
-    out = np.empty_like(x)
-    native.kernels.vml_sqrt(out, x, x.size)
-    same = np.array_equal(out, torch.sqrt(torch.from_numpy(x)).numpy())
-    assert _fused.kernel_sqrt_is_the_ops() == same
+    x = rng.integers(1, 0x7F800000, 100_003, dtype=np.int64).astype(np.int32).view(np.float32)
+    expected = torch.sqrt(torch.from_numpy(x)).numpy()
+    same = True
+    for offset in (0, 1, 3, 2047, 2049):
+        out = np.empty_like(x[offset:])
+        native.kernels.optim_sqrt(out, x[offset:], out.size)
+        same = same and np.array_equal(out.view(np.int32), expected[offset:].view(np.int32))
+    assert check == same
 
 
 def test_kernels_sqrt_is_vml_sqrt():
@@ -142,6 +148,22 @@ def test_kernels_sqrt_is_vml_sqrt():
         expected = vml.sqrt(x)
         assert np.array_equal(out, expected, equal_nan=True)
         assert np.array_equal(np.signbit(out), np.signbit(expected))
+
+
+def test_kernels_roots_without_mkl_are_vml_model():
+    """Where the check keeps vml.py's model (no MKL call set), the kernels' roots of a block are
+    vml.sqrt's, at any offset (this machine may call MKL's vmsSqrt instead: set it aside)."""
+    _fused.kernel_sqrt_is_the_ops()
+    native.kernels.set_mkl_sqrt(0, 0)
+    try:
+        rng = np.random.default_rng(6)
+        x = rng.integers(0, 0x7F800000, 10_007, dtype=np.int64).astype(np.int32).view(np.float32)
+        for offset in (0, 5, 2048):
+            out = np.empty_like(x[offset:])
+            native.kernels.optim_sqrt(out, x[offset:], out.size)
+            assert np.array_equal(out, vml.sqrt(x[offset:]))
+    finally:
+        native.kernels.set_mkl_sqrt(_fused.mkl_sqrt_address or 0, mkl.MODE)
 
 
 def test_undo_log_restores_what_the_pass_wrote():

@@ -818,6 +818,10 @@ static PyMethodDef METHODS[] = {
     {"set_sqrt_table", py_set_sqrt_table, METH_VARARGS,
      "set_sqrt_table(table): VRSQRT14PS's significands for vml_sqrt (vml._SIGNIFICAND17)"},
     {"vml_sqrt", py_vml_sqrt, METH_VARARGS, "vml_sqrt(out, x, count): MKL's vmsSqrt"},
+    {"set_mkl_sqrt", py_set_mkl_sqrt, METH_VARARGS,
+     "set_mkl_sqrt(address, mode): the optimizers' roots from this vmsSqrt (0: vml_sqrt)"},
+    {"optim_sqrt", py_optim_sqrt, METH_VARARGS,
+     "optim_sqrt(out, x, count): the optimizers' square roots as their kernels take them"},
     {"sleef64", py_sleef64, METH_VARARGS,
      "sleef64(which, out, x, count): SLEEF's double routine `which` (exp, log, log1p, expm1, "
      "sinh, cosh, tanh, exp2, erf, lgamma, atanh; then the C library's) element-wise"},

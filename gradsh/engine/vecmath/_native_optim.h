@@ -80,13 +80,19 @@ INLINE float opt_max(float a, float b)
     return a != a ? a : (b != b ? b : (a > b ? a : b));
 }
 
+/* Each update in two passes over a block of at most OPT_BLOCK elements (L1-resident), around
+ * the square root of the block: _pre writes the state and the values whose root is taken (arg),
+ * _post reads the roots and writes the parameter (it recomputes what it needs from what _pre
+ * left: the same float32 operations on the same values, so the bits are those of one pass). The
+ * roots come from MKL's vmsSqrt itself where Python handed its address (set_mkl_sqrt: the op's
+ * own sqrt, on CPUs where vml_sqrt's model is not VML's path), else from vml_sqrt. */
+
 /* s[0..]: decay (AdamW's 1 - lr*wd, or Adam's weight_decay), 1 - beta1, (1 - beta1) - 1, beta2,
  * 1 - beta2, sqrt of bias correction 2, eps, -step_size. */
-INLINE void adam_body(float *p, const float *g, float *m, float *v, float *vmax, idx_t count,
-                      int flags, const float *s, const int amsgrad)
+INLINE void adam_pre(const float *p, const float *g, float *m, float *v, float *vmax,
+                     idx_t count, int flags, const float *s, const int amsgrad, float *arg)
 {
-    const float decay = s[0], w = s[1], w1 = s[2], beta2 = s[3], c2 = s[4], bc2 = s[5];
-    const float eps = s[6], step = s[7];
+    const float decay = s[0], w = s[1], w1 = s[2], beta2 = s[3], c2 = s[4];
     const int low = fabsf(w) < 0.5f;
     IVDEP for (idx_t i = 0; i < count; i++) {
         float param = p[i];
@@ -101,32 +107,50 @@ INLINE void adam_body(float *p, const float *g, float *m, float *v, float *vmax,
             sq = opt_max(vmax[i], sq);
             vmax[i] = sq;
         }
-        float denom = vml_sqrt(sq) / bc2 + eps;
-        p[i] = param + (step * avg) / denom;
+        arg[i] = sq;
+    }
+}
+
+INLINE void adam_post(float *p, const float *m, const float *root, idx_t count, int flags,
+                      const float *s)
+{
+    const float decay = s[0], bc2 = s[5], eps = s[6], step = s[7];
+    IVDEP for (idx_t i = 0; i < count; i++) {
+        float param = p[i];
+        if (flags & OPT_DECOUPLED)
+            param = param * decay;
+        float denom = root[i] / bc2 + eps;
+        p[i] = param + (step * m[i]) / denom;
     }
 }
 
 /* s[0..]: weight_decay, alpha, 1 - alpha, (1 - alpha) - 1, eps, momentum, -lr. */
-INLINE void rmsprop_body(float *p, const float *g, float *sq, float *gavg, float *buf,
-                         idx_t count, int flags, const float *s, const int centered,
-                         const int momentum)
+INLINE void rmsprop_pre(const float *p, const float *g, float *sq, float *gavg, idx_t count,
+                        int flags, const float *s, const int centered, float *arg)
 {
-    const float wd = s[0], alpha = s[1], c = s[2], c1 = s[3], eps = s[4], mom = s[5];
-    const float lr = s[6];
+    const float wd = s[0], alpha = s[1], c = s[2], c1 = s[3];
     const int low = fabsf(c) < 0.5f;
     IVDEP for (idx_t i = 0; i < count; i++) {
         float grad = opt_grad(g[i], p[i], flags, wd);
         float square = fmaf(c * grad, grad, sq[i] * alpha);
         sq[i] = square;
-        float avg;
         if (centered) {
             float ga = opt_lerp(gavg[i], grad, c, c1, low);
             gavg[i] = ga;
-            avg = vml_sqrt(fmaf(-ga, ga, square)); /* addcmul_(ga, ga, value=-1) on a clone */
+            arg[i] = fmaf(-ga, ga, square); /* addcmul_(ga, ga, value=-1) on a clone */
         } else {
-            avg = vml_sqrt(square);
+            arg[i] = square;
         }
-        avg = avg + eps;
+    }
+}
+
+INLINE void rmsprop_post(float *p, const float *g, float *buf, const float *root, idx_t count,
+                         int flags, const float *s, const int momentum)
+{
+    const float wd = s[0], eps = s[4], mom = s[5], lr = s[6];
+    IVDEP for (idx_t i = 0; i < count; i++) {
+        float grad = opt_grad(g[i], p[i], flags, wd);
+        float avg = root[i] + eps;
         if (momentum) {
             float b = buf[i] * mom + grad / avg; /* addcdiv_ with value 1: 1 * grad exact */
             buf[i] = b;
@@ -138,17 +162,53 @@ INLINE void rmsprop_body(float *p, const float *g, float *sq, float *gavg, float
 }
 
 /* s[0..]: weight_decay, eps, -clr. */
-INLINE void adagrad_body(float *p, const float *g, float *sum, idx_t count, int flags,
+INLINE void adagrad_pre(const float *p, const float *g, float *sum, idx_t count, int flags,
+                        const float *s, float *arg)
+{
+    const float wd = s[0];
+    IVDEP for (idx_t i = 0; i < count; i++) {
+        float grad = opt_grad(g[i], p[i], flags, wd);
+        float total = fmaf(grad, grad, sum[i]); /* addcmul_(grad, grad, value=1) */
+        sum[i] = total;
+        arg[i] = total;
+    }
+}
+
+INLINE void adagrad_post(float *p, const float *g, const float *root, idx_t count, int flags,
                          const float *s)
 {
     const float wd = s[0], eps = s[1], clr = s[2];
     IVDEP for (idx_t i = 0; i < count; i++) {
         float grad = opt_grad(g[i], p[i], flags, wd);
-        float total = fmaf(grad, grad, sum[i]); /* addcmul_(grad, grad, value=1) */
-        sum[i] = total;
-        p[i] = p[i] + (clr * grad) / (vml_sqrt(total) + eps);
+        p[i] = p[i] + (clr * grad) / (root[i] + eps);
     }
 }
+
+/* The kernels' square roots of a block: MKL's vmsSqrt where set, else vml_sqrt's model. */
+typedef void (*optim_vml_fn)(int, const float *, float *, long long);
+static optim_vml_fn mkl_sqrt;
+static long long mkl_sqrt_mode;
+#define OPT_BLOCK 2048
+
+INLINE void optim_roots(const float *arg, float *root, idx_t count)
+{
+    if (mkl_sqrt) {
+        mkl_sqrt((int)count, arg, root, mkl_sqrt_mode);
+    } else {
+        IVDEP for (idx_t i = 0; i < count; i++)
+            root[i] = vml_sqrt(arg[i]);
+    }
+}
+
+/* The blocks of an update: `at` the first element of each, `k` its size. */
+#define OPT_BLOCKS(n, BODY)                                                                      \
+    do {                                                                                         \
+        float arg[OPT_BLOCK], root[OPT_BLOCK];                                                   \
+        for (idx_t at = 0; at < (n); at += OPT_BLOCK) {                                          \
+            idx_t k = (n) - at < OPT_BLOCK ? (n) - at : OPT_BLOCK;                               \
+            BODY                                                                                 \
+        }                                                                                        \
+    } while (0)
 
 /* SGD with a momentum buffer already made; s[0..]: weight_decay, momentum, 1 - dampening, -lr. */
 INLINE void sgd_body(float *p, const float *g, float *buf, idx_t count, int flags,
@@ -170,24 +230,39 @@ INLINE void sgd_body(float *p, const float *g, float *buf, idx_t count, int flag
     ATTRIBUTE static void adam_##SUFFIX(float *p, const float *g, float *m, float *v,           \
                                         float *vmax, idx_t n, int flags, const float *s)         \
     {                                                                                            \
-        if (flags & OPT_AMSGRAD)                                                                 \
-            adam_body(p, g, m, v, vmax, n, flags, s, 1);                                         \
-        else                                                                                     \
-            adam_body(p, g, m, v, vmax, n, flags, s, 0);                                         \
+        OPT_BLOCKS(n, {                                                                          \
+            if (flags & OPT_AMSGRAD)                                                             \
+                adam_pre(p + at, g + at, m + at, v + at, vmax + at, k, flags, s, 1, arg);        \
+            else                                                                                 \
+                adam_pre(p + at, g + at, m + at, v + at, NULL, k, flags, s, 0, arg);             \
+            optim_roots(arg, root, k);                                                           \
+            adam_post(p + at, m + at, root, k, flags, s);                                        \
+        });                                                                                      \
     }                                                                                            \
     ATTRIBUTE static void rmsprop_##SUFFIX(float *p, const float *g, float *sq, float *ga,      \
                                            float *buf, idx_t n, int flags, const float *s)       \
     {                                                                                            \
-        switch (flags & (OPT_CENTERED | OPT_MOMENTUM)) {                                         \
-        case 0: rmsprop_body(p, g, sq, ga, buf, n, flags, s, 0, 0); break;                       \
-        case OPT_CENTERED: rmsprop_body(p, g, sq, ga, buf, n, flags, s, 1, 0); break;            \
-        case OPT_MOMENTUM: rmsprop_body(p, g, sq, ga, buf, n, flags, s, 0, 1); break;            \
-        default: rmsprop_body(p, g, sq, ga, buf, n, flags, s, 1, 1); break;                      \
-        }                                                                                        \
+        OPT_BLOCKS(n, {                                                                          \
+            if (flags & OPT_CENTERED)                                                            \
+                rmsprop_pre(p + at, g + at, sq + at, ga + at, k, flags, s, 1, arg);              \
+            else                                                                                 \
+                rmsprop_pre(p + at, g + at, sq + at, NULL, k, flags, s, 0, arg);                 \
+            optim_roots(arg, root, k);                                                           \
+            if (flags & OPT_MOMENTUM)                                                            \
+                rmsprop_post(p + at, g + at, buf + at, root, k, flags, s, 1);                    \
+            else                                                                                 \
+                rmsprop_post(p + at, g + at, NULL, root, k, flags, s, 0);                        \
+        });                                                                                      \
     }                                                                                            \
     ATTRIBUTE static void adagrad_##SUFFIX(float *p, const float *g, float *sum, idx_t n,       \
                                            int flags, const float *s)                            \
-    { adagrad_body(p, g, sum, n, flags, s); }                                                    \
+    {                                                                                            \
+        OPT_BLOCKS(n, {                                                                          \
+            adagrad_pre(p + at, g + at, sum + at, k, flags, s, arg);                             \
+            optim_roots(arg, root, k);                                                           \
+            adagrad_post(p + at, g + at, root, k, flags, s);                                     \
+        });                                                                                      \
+    }                                                                                            \
     ATTRIBUTE static void sgd_##SUFFIX(float *p, const float *g, float *buf, idx_t n, int flags, \
                                        const float *s)                                           \
     { sgd_body(p, g, buf, n, flags, s); }
@@ -255,6 +330,44 @@ static PyObject *py_vml_sqrt(PyObject *self, PyObject *args)
     return ok ? Py_NewRef(Py_None) : NULL;
 }
 
+/* set_mkl_sqrt(address, mode): the kernels take their square roots from the VML routine at
+ * `address` (vmsSqrt, called with `mode` on blocks); address 0: vml_sqrt's model again. */
+static PyObject *py_set_mkl_sqrt(PyObject *self, PyObject *args)
+{
+    unsigned long long address;
+    long long mode;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "KL", &address, &mode))
+        return NULL;
+    mkl_sqrt = (optim_vml_fn)(uintptr_t)address;
+    mkl_sqrt_mode = mode;
+    return Py_NewRef(Py_None);
+}
+
+/* optim_sqrt(out, x, count): the square roots the kernels take (MKL's routine where set). */
+static PyObject *py_optim_sqrt(PyObject *self, PyObject *args)
+{
+    Py_buffer out, x;
+    idx_t count;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "w*y*n", &out, &x, &count))
+        return NULL;
+    int ok = (rsqrt14_ready || mkl_sqrt) && holds(&out, count, "out") && holds(&x, count, "x");
+    if (ok) {
+        float *o = out.buf;
+        const float *v = x.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (idx_t at = 0; at < count; at += OPT_BLOCK)
+            optim_roots(v + at, o + at, count - at < OPT_BLOCK ? count - at : OPT_BLOCK);
+        Py_END_ALLOW_THREADS
+    } else if (!PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, "optim_sqrt: no table set");
+    }
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&x);
+    return ok ? Py_NewRef(Py_None) : NULL;
+}
+
 #define OPTIM_MAX_BUFFERS 5
 #define OPTIM_MAX_SCALARS 8
 
@@ -296,7 +409,7 @@ static PyObject *py_optim_step(PyObject *self, PyObject *args)
         ok = holds(&views[taken], count, "optim_step");
         ptr[taken] = views[taken].buf;
     }
-    if (ok && !rsqrt14_ready) {
+    if (ok && !rsqrt14_ready && !mkl_sqrt) {
         PyErr_SetString(PyExc_ValueError, "optim_step: no sqrt table set");
         ok = 0;
     }

@@ -150,6 +150,15 @@ def reason() -> str:
     return _state.get("error") or f"the package mkl=={VERSION} is not installed"  # type: ignore
 
 
+def routine_address(name: str, dtype: np.dtype) -> int | None:
+    """The address of VML's routine `name` (NumPy's spelling) for float32 or float64, called
+    as (n, x, y, mode) with MODE, for compiled kernels to call on their own blocks; or None."""
+    if name not in NAMES or dtype.char not in "fd" or _load() is None:
+        return None
+    routine = getattr(_state["lib"], ("vms" if dtype.char == "f" else "vmd") + NAMES[name])
+    return ctypes.cast(routine, ctypes.c_void_p).value
+
+
 def function(name: str, dtype: np.dtype) -> Unary | None:
     """VML's `name` (NumPy's spelling) for float32 or float64 host arrays, or None."""
     key = (name, dtype.char)

@@ -19,7 +19,7 @@ from gradsh.engine.grad_mode import current_origin
 from gradsh.engine.tensor import Tensor, _GradMode
 from gradsh.engine.undo import _Undo
 from gradsh.engine.variable import VersionCounter
-from gradsh.engine.vecmath import native, vml
+from gradsh.engine.vecmath import mkl, native, vml
 
 _F32 = np.dtype(np.float32)
 # Below this many elements the op chain's NumPy calls cost less than the checks here matter;
@@ -83,8 +83,12 @@ def kernel_sqrt_is_the_ops() -> bool:
 
     The op calls MKL's VML where the `mkl` package is loaded (vecmath/mkl.py), and VML picks
     its code path by CPU: the kernels compute the path vml.py models, which is not the one VML
-    takes on every CPU (on an AVX-512 IFMA machine 17% of random float32 square roots differed).
-    Where they differ the updates that take a square root run the op chain, which calls VML."""
+    takes on every CPU (on an AVX-512 IFMA machine 17% of random float32 square roots differed,
+    and on AMD's EPYC as many). Where the model differs and VML is loaded, the kernels call
+    VML's vmsSqrt itself on blocks of their values (VML's results do not depend on where an
+    element lies in the array or how many it is given, tests/test_optim_fused.py checks), and
+    the check is made again; where that differs too, the updates that take a square root run
+    the op chain."""
     global _sqrt_is_the_ops
     if _sqrt_is_the_ops is None:
         if not _sqrt_table_set:
@@ -94,10 +98,25 @@ def kernel_sqrt_is_the_ops() -> bool:
         rng = np.random.default_rng(0)  # positive normal floats over the whole exponent range
         probe = rng.integers(0x00800000, 0x7F800000, 4096, dtype=np.int64).astype(np.int32)
         x = probe.view(np.float32)
+        expected = pointwise.unary("sqrt", x)
         out = np.empty_like(x)
         native.kernels.vml_sqrt(out, x, x.size)
-        _sqrt_is_the_ops = bool(np.array_equal(out, pointwise.unary("sqrt", x)))
+        _sqrt_is_the_ops = bool(np.array_equal(out, expected))
+        address = None if _sqrt_is_the_ops else mkl.routine_address("sqrt", x.dtype)
+        if address is not None:
+            native.kernels.set_mkl_sqrt(address, mkl.MODE)
+            native.kernels.optim_sqrt(out, x, x.size)
+            _sqrt_is_the_ops = bool(np.array_equal(out, expected))
+            if not _sqrt_is_the_ops:
+                native.kernels.set_mkl_sqrt(0, 0)
+                address = None
+        global mkl_sqrt_address
+        mkl_sqrt_address = address
     return _sqrt_is_the_ops
+
+
+# The vmsSqrt the kernels call (set_mkl_sqrt), once the check has picked it; else None.
+mkl_sqrt_address: int | None = None
 
 
 def _run(kind: str, tensors: tuple[Tensor, ...], bumps: tuple[int, ...], flags: int,
