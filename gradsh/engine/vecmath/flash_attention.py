@@ -83,6 +83,29 @@ def _aligned(shape: tuple[int, ...], dtype: np.dtype, zero: bool = False) -> np.
     return out
 
 
+def _thread_of(items: int) -> list[int]:
+    """The OpenMP thread at::parallel_for (grain 1) gives each of `items`: contiguous chunks of
+    ceil(items / threads); all on thread 0 where it runs inline (one item or one thread)."""
+    count = threads.torch_threads()
+    if count <= 1 or items <= 1:
+        return [0] * items
+    chunk = -(-items // min(count, items))
+    return [i // chunk for i in range(items)]
+
+
+def _placed(shape: tuple[int, ...], dtype: np.dtype, offsets: list[int],
+            zero: bool = False) -> list[np.ndarray]:
+    """One array of `shape` per item, each `offsets[i]` elements past a 64-byte boundary: where
+    the kernel's per-thread buffer (at::empty({num_thread, size_per_thread}), 64-byte aligned)
+    puts that item's block. MKL's gemm peels a misaligned output's first columns into another
+    code path, so the block's alignment is part of its bits (an odd key count misaligns dst)."""
+    size = int(np.prod(shape)) * dtype.itemsize
+    slot = -(-size // 64) * 64 + 64
+    raw = _aligned((len(offsets) * slot,), np.dtype(np.uint8), zero)
+    return [raw[i * slot + start:i * slot + start + size].view(dtype).reshape(shape)
+            for i, start in enumerate(off * dtype.itemsize % 64 for off in offsets)]
+
+
 def _elements(a: np.ndarray) -> tuple[int, ...]:
     return tuple(s // a.itemsize for s in a.strides)
 
@@ -265,17 +288,23 @@ def forward(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None
     out = np.empty((pairs, pr.q_len, dim), dtype)
     lse = np.empty((pairs, pr.q_len), dtype)
     slices = -(-pr.q_len // pr.q_split)
+    # each item's per-thread buffer: qk (q_split x kv_split), max, sum, then dst (q_split x D)
+    per_thread = pr.q_split * pr.kv_split + 2 * pr.q_split + pr.q_split * dim
+    tids = _thread_of(pairs * slices)
     with _gemm_threads(pairs * slices), np.errstate(all="ignore"):
-        for m, qb, num_keys in pr.blocks():
+        for index, (m, qb, num_keys) in enumerate(pr.blocks()):
+            starts = [tids[p * slices + index] * per_thread for p in range(pairs)]
             row_max = np.full(pairs * qb, -np.inf, dtype)
             row_sum = np.zeros(pairs * qb, dtype)
-            dst = _aligned((pairs, qb, dim), dtype, zero=True)
+            dst = _placed((qb, dim), dtype, [s + per_thread - pr.q_split * dim for s in starts],
+                          zero=True)
             for n in range(0, num_keys, pr.kv_split):
                 kvb = min(pr.kv_split, pr.kv_len - n)
-                qk = _aligned((pairs, qb, kvb), dtype)
+                qk_blocks = _placed((qb, kvb), dtype, starts)
                 for p in range(pairs):
                     gemm(True, False, kvb, qb, dim, 1.0, ks[kv_of[p]][n:], k_ld, qs[p][m:], q_ld,
-                         0.0, qk[p], kvb)
+                         0.0, qk_blocks[p], kvb)
+                qk = np.stack(qk_blocks)
                 if pr.causal_block(m, qb, n, kvb, num_keys):
                     qk = np.where(_causal_keep(m, n, qb, kvb), qk, dtype.type(-np.inf))
                 block_mask = pr.scores_mask(m, qb, n, kvb)
@@ -290,16 +319,18 @@ def forward(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None
                 factor = _std_exp(row_max - new_max)
                 row_sum = np.where(live, _fma(factor, row_sum, sums), row_sum)  # fused
                 row_max = np.where(live, new_max, row_max)
-                if n > 0:
-                    grow = live.reshape(pairs, qb, 1)
-                    dst = np.where(grow, dst * factor.reshape(pairs, qb, 1), dst)
+                grow = live.reshape(pairs, qb, 1)
+                scaled = factor.reshape(pairs, qb, 1)
                 probs = probs.reshape(pairs, qb, kvb)
                 for p in range(pairs):
-                    gemm(False, False, dim, qb, kvb, 1.0, vs[kv_of[p]][n:], v_ld, probs[p], kvb,
-                         0.0 if n == 0 else 1.0, dst[p], dim)
+                    if n > 0:
+                        dst[p][...] = np.where(grow[p], dst[p] * scaled[p], dst[p])
+                    qk_blocks[p][...] = probs[p]  # the kernel's exp writes over qk in place
+                    gemm(False, False, dim, qb, kvb, 1.0, vs[kv_of[p]][n:], v_ld, qk_blocks[p],
+                         kvb, 0.0 if n == 0 else 1.0, dst[p], dim)
             row_max = np.where(row_max == -np.inf, dtype.type(0), row_max).reshape(pairs, qb)
             row_sum = np.where(row_sum == 0, dtype.type(1), row_sum).reshape(pairs, qb)
-            out[:, m:m + qb] = dst * (dtype.type(1) / row_sum)[:, :, None]
+            out[:, m:m + qb] = np.stack(dst) * (dtype.type(1) / row_sum)[:, :, None]
             lse[:, m:m + qb] = row_max + _std_log(row_sum)
     shape = (pr.batch, pr.heads, pr.q_len)
     return out.reshape(*shape, dim), lse.reshape(shape)
@@ -316,9 +347,9 @@ def backward(grad: np.ndarray, q: np.ndarray, k: np.ndarray, v: np.ndarray, out:
     dtype, dim, batch = pr.dtype, pr.dim, pr.batch
     # grad_out.transpose(1, 2).contiguous(), and the results' zeros, in (B, L, H, D) order
     go = np.ascontiguousarray(grad.transpose(0, 2, 1, 3)).transpose(0, 2, 1, 3)
-    g_q = np.zeros((batch, pr.q_len, pr.heads, dim), dtype).transpose(0, 2, 1, 3)
-    g_k = np.zeros((batch, pr.kv_len, k.shape[1], dim), dtype).transpose(0, 2, 1, 3)
-    g_v = np.zeros((batch, pr.kv_len, k.shape[1], dim), dtype).transpose(0, 2, 1, 3)
+    g_q = _aligned((batch, pr.q_len, pr.heads, dim), dtype, True).transpose(0, 2, 1, 3)
+    g_k = _aligned((batch, pr.kv_len, k.shape[1], dim), dtype, True).transpose(0, 2, 1, 3)
+    g_v = _aligned((batch, pr.kv_len, k.shape[1], dim), dtype, True).transpose(0, 2, 1, 3)
     arrays = (q, k, v, go, g_q, g_k, g_v)
     views = [_pairs(a) for a in arrays]
     lds = [_elements(a)[2] for a in arrays]
@@ -338,32 +369,37 @@ def _backward_pairs(pr: _Problem, chosen: list[int], views: list[list[np.ndarray
     qs, ks, vs, gos, gqs, gks, gvs = views
     q_ld, k_ld, v_ld, go_ld, gq_ld, gk_ld, gv_ld = lds
     dtype, dim, gemm, s = pr.dtype, pr.dim, pr.gemm, float(pr.scale)
-    count = len(chosen)
+    # each pair's per-thread buffer: attn, then grad_attn (q_split x kv_split each)
+    block = pr.q_split * pr.kv_split
+    tids = _thread_of(pr.pairs)
+    starts = [tids[p] * 2 * block for p in chosen]
     for m, qb, num_keys in pr.blocks():
         for n in range(0, num_keys, pr.kv_split):
             kvb = min(pr.kv_split, pr.kv_len - n)
-            attn = np.empty((count, qb, kvb), dtype)
+            attn_blocks = _placed((qb, kvb), dtype, starts)
             for i, p in enumerate(chosen):
                 gemm(True, False, kvb, qb, dim, s, ks[pr.kv_of[p]][n:], k_ld, qs[p][m:], q_ld,
-                     0.0, attn[i], kvb)
+                     0.0, attn_blocks[i], kvb)
+            attn = np.stack(attn_blocks)
             block_mask = pr.scores_mask(m, qb, n, kvb)
             if block_mask is not None:
                 attn = attn + block_mask[chosen]
             attn = _vec_exp(attn - norm[:, m:m + qb, None])
             if pr.causal_block(m, qb, n, kvb, num_keys):
                 attn = np.where(_causal_keep(m, n, qb, kvb), attn, dtype.type(0))
-            attn = np.ascontiguousarray(attn)
-            g_attn = np.empty((count, qb, kvb), dtype)
+            g_attn_blocks = _placed((qb, kvb), dtype, [start + block for start in starts])
             for i, p in enumerate(chosen):
                 kv = pr.kv_of[p]
-                gemm(False, True, dim, kvb, qb, 1.0, gos[p][m:], go_ld, attn[i], kvb, 1.0,
-                     gvs[kv][n:], gv_ld)
+                attn_blocks[i][...] = attn[i]
+                gemm(False, True, dim, kvb, qb, 1.0, gos[p][m:], go_ld, attn_blocks[i], kvb,
+                     1.0, gvs[kv][n:], gv_ld)
                 gemm(True, False, kvb, qb, dim, 1.0, vs[kv][n:], v_ld, gos[p][m:], go_ld, 0.0,
-                     g_attn[i], kvb)
-            g_attn = attn * (g_attn - d_sum[:, m:m + qb, None])
+                     g_attn_blocks[i], kvb)
+            g_attn = attn * (np.stack(g_attn_blocks) - d_sum[:, m:m + qb, None])
             for i, p in enumerate(chosen):
                 kv = pr.kv_of[p]
-                gemm(False, False, dim, qb, kvb, s, ks[kv][n:], k_ld, g_attn[i], kvb, 1.0,
+                g_attn_blocks[i][...] = g_attn[i]
+                gemm(False, False, dim, qb, kvb, s, ks[kv][n:], k_ld, g_attn_blocks[i], kvb, 1.0,
                      gqs[p][m:], gq_ld)
-                gemm(False, True, dim, kvb, qb, s, qs[p][m:], q_ld, g_attn[i], kvb, 1.0,
+                gemm(False, True, dim, kvb, qb, s, qs[p][m:], q_ld, g_attn_blocks[i], kvb, 1.0,
                      gks[kv][n:], gk_ld)
