@@ -13,9 +13,9 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from gradsh.engine import limits, threads
 from gradsh.engine.functions.cascade_sum import torch_sum
-from gradsh.engine.functions.common import laid_out, xp_of
+from gradsh.engine.functions.common import element_strides, laid_out, xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
-from gradsh.engine.vecmath import blas, conv
+from gradsh.engine.vecmath import blas, conv, conv_gemm, conv_split, layout
 
 __all__ = ["ConvolutionBackward0", "ConvInputGrad", "ConvWeightGrad",
            "ConvolutionTransposeBackward0"]
@@ -168,6 +168,13 @@ def _depthwise(x_shape: tuple[int, ...], w_shape: tuple[int, ...], geo: ConvGeom
             and geo.dilation == (1, 1))
 
 
+def _channels_last(*arrays: Array) -> bool:
+    """mkldnn_conv_use_channels_last: the input or the weight suggests channels-last (a
+    channels-last, not contiguous 4-D array), so oneDNN runs on NHWC data."""
+    return any(a.__class__ is np.ndarray and a.ndim == 4 and not a.flags.c_contiguous
+               and layout.is_channels_last(a.shape, element_strides(a)) for a in arrays)
+
+
 def _whole_blocks(w_shape: tuple[int, ...], groups: int) -> bool:
     """Whether a group's input and output channels are whole blocks of 8, where oneDNN's
     per-group weight gradient is each group's as a convolution of its own."""
@@ -191,7 +198,8 @@ def _exact_grouped_forward(x: Array, w: Array, bias: Array | None,
     """oneDNN's grouped forward: the depthwise kernel, or each group as a convolution of its
     own (found by probing torch); None where a group's emulation is over the bound."""
     if _depthwise(x.shape, w.shape, geo):
-        return conv.depthwise_forward(x, w, bias, geo.padding, geo.stride)
+        return conv.depthwise_forward(x, w, bias, geo.padding, geo.stride,
+                                      channels_last=_channels_last(x, w))
     block = _group_block(w.shape, geo.groups)
     if block is None:
         return None
@@ -238,6 +246,7 @@ class ConvolutionBackward0(Function):
         if need_x:
             self.save("weight", w)
         self.geo, self.one_d = geo, x.ndim == 3
+        self.channels_last = _channels_last(x._data, w._data)
         self.x_shape, self.w_shape = tuple(x.shape), tuple(w.shape)
         x2, w2 = _as_2d(x._data, self.one_d), _as_2d(w._data, self.one_d)
         y = _exact_forward(x2, w2, bias._data if has_bias else None, geo)
@@ -273,6 +282,10 @@ class ConvolutionBackward0(Function):
         slow = known and not onednn and geo.dilation == (1, 1)
         # a depthwise convolution's input gradient: oneDNN's depthwise kernel
         depthwise = float32 and _depthwise(x_shape, w_shape, geo)
+        # its weight and bias gradients where that kernel declines (NCHW): the gemm-based one
+        dw_gemm = depthwise and not self.channels_last and (
+            conv_split.dw_bwd_weights_threads(x_shape, w_shape[2:], geo.padding, geo.stride,
+                                              threads.torch_threads()) is None)
         # other grouped ones (whole blocks of channels): each group's gradients as a
         # convolution's of its own (found by probing torch; a strided one's input gradient is
         # another order: NumPy's then)
@@ -298,7 +311,10 @@ class ConvolutionBackward0(Function):
             gx = gx[:, :, 0, :] if self.one_d else gx
         if need_w:
             x = _as_2d(self.saved("input", F), self.one_d)
-            if depthwise and x.dtype == np.float32:
+            if dw_gemm and x.dtype == np.float32:
+                gw = conv_gemm.depthwise_backward_weights(x, g, w_shape[2:], geo.padding,
+                                                          geo.stride)
+            elif depthwise and x.dtype == np.float32:
                 gw = conv.depthwise_backward_weights(x, g, w_shape[2:], geo.padding, geo.stride,
                                                      threads.torch_threads())
             elif exact and x.dtype == np.float32:
@@ -321,6 +337,8 @@ class ConvolutionBackward0(Function):
             elif grouped and _whole_blocks(w_shape, geo.groups):  # (below 4 threads, each
                 # group its own thread: no split)
                 gb = conv.onednn_backward_bias(g)
+            elif dw_gemm:
+                gb = conv_gemm.backward_bias(g)
             elif depthwise and (spans := conv.depthwise_bias_spans(
                     x_shape, w_shape[2:], geo.padding, geo.stride, threads.torch_threads())):
                 gb = conv.onednn_backward_bias(g, spans)  # (with the depthwise kernel's weights)

@@ -279,10 +279,12 @@ def onednn_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...]
 
 
 def depthwise_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
-                      padding: tuple[int, int], stride: tuple[int, int]) -> np.ndarray:
+                      padding: tuple[int, int], stride: tuple[int, int],
+                      channels_last: bool = False) -> np.ndarray:
     """oneDNN's depthwise forward (groups = channels, one filter each, no dilation), found by
     probing torch: each output one chain over the kernel positions row by row, from the bias
-    (or 0)."""
+    (or 0). channels_last: the brdgmm_dw kernel PyTorch runs on NHWC data, its chain from 0
+    and the bias added after it."""
     n, c = x.shape[:2]
     kh, kw = w.shape[2], w.shape[3]
     (ph, pw), (sh, sw) = padding, stride
@@ -291,12 +293,14 @@ def depthwise_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
     ow = (padded.shape[3] - kw) // sw + 1
     shape = (n, c, oh, ow)
     acc = np.zeros(shape, F32)
-    if bias is not None:
+    if bias is not None and not channels_last:
         acc[...] = np.asarray(bias, F32)[None, :, None, None]
     for i in range(kh):
         for j in range(kw):
             window = padded[:, :, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw]
             acc = fma32(window, np.broadcast_to(w[None, :, 0, i, j, None, None], shape), acc)
+    if bias is not None and channels_last:
+        acc += np.asarray(bias, F32)[None, :, None, None]
     return acc
 
 
