@@ -1,8 +1,9 @@
 """Depthwise convolutions (groups == channels, one filter a channel) against PyTorch's bits at
 one and two threads: on NCHW data every gradient, the weight and bias ones of kernels wider than
 3 columns from oneDNN's gemm-based backward (vecmath/conv_gemm.py: jit_avx_gemv_t_f32_kern's
-dot products, the bias a plain loop per output row); on channels-last data the forward
-(oneDNN's brdgmm_dw: each output's chain from 0, the bias after it) and the output's layout."""
+dot products, the bias a plain loop per output row), the forward of images too small for the
+depthwise kernel from the gemm-based one; on channels-last data the forward (oneDNN's
+brdgmm_dw: each output's chain from 0, the bias after it) and the output's layout."""
 
 from __future__ import annotations
 
@@ -19,7 +20,11 @@ F32 = np.float32
 # (N, C, H, W), kernel, stride, padding
 SHAPES = [((2, 8, 9, 9), 5, 1, 2), ((1, 24, 14, 14), 7, 1, 3), ((3, 16, 11, 13), 7, 2, 3),
           ((2, 8, 17, 17), 5, 2, 2), ((2, 12, 6, 6), 3, 1, 1), ((2, 8, 10, 10), 5, 1, 0),
-          ((2, 8, 9, 9), 3, 4, 1)]
+          ((2, 8, 9, 9), 3, 4, 1),
+          # images smaller than the kernel's reach (ConvNeXt's last stages): the depthwise
+          # forward kernel declines, oneDNN's gemm-based forward adds the bias after the chain
+          ((4, 24, 2, 2), 7, 1, 3), ((4, 32, 1, 1), 7, 1, 3), ((2, 16, 3, 3), 5, 2, 4),
+          ((2, 8, 4, 4), 3, 3, 2)]
 
 
 def _run(lib: Any, arrays: list[np.ndarray], stride: int, padding: int, channels_last: bool,

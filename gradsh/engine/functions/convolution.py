@@ -198,8 +198,11 @@ def _exact_grouped_forward(x: Array, w: Array, bias: Array | None,
     """oneDNN's grouped forward: the depthwise kernel, or each group as a convolution of its
     own (found by probing torch); None where a group's emulation is over the bound."""
     if _depthwise(x.shape, w.shape, geo):
-        return conv.depthwise_forward(x, w, bias, geo.padding, geo.stride,
-                                      channels_last=_channels_last(x, w))
+        # the chain from 0 and the bias after it: NHWC's brdgmm_dw kernel, or the gemm-based
+        # convolution where the NCHW depthwise kernel declines
+        after = _channels_last(x, w) or not conv_split.dw_forward_takes(
+            x.shape, (w.shape[2], w.shape[3]), geo.padding, geo.stride)
+        return conv.depthwise_forward(x, w, bias, geo.padding, geo.stride, bias_after=after)
     block = _group_block(w.shape, geo.groups)
     if block is None:
         return None

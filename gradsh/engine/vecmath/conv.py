@@ -280,11 +280,12 @@ def onednn_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...]
 
 def depthwise_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
                       padding: tuple[int, int], stride: tuple[int, int],
-                      channels_last: bool = False) -> np.ndarray:
+                      bias_after: bool = False) -> np.ndarray:
     """oneDNN's depthwise forward (groups = channels, one filter each, no dilation), found by
     probing torch: each output one chain over the kernel positions row by row, from the bias
-    (or 0). channels_last: the brdgmm_dw kernel PyTorch runs on NHWC data, its chain from 0
-    and the bias added after it."""
+    (or 0). bias_after: the chain from 0 and the bias added after it, as the brdgmm_dw kernel
+    (NHWC data) and the gemm-based convolution (jit_sse41_gemv_n_f32_kern's fused chain over
+    the kernel positions, then the bias) have it."""
     n, c = x.shape[:2]
     kh, kw = w.shape[2], w.shape[3]
     (ph, pw), (sh, sw) = padding, stride
@@ -293,13 +294,13 @@ def depthwise_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
     ow = (padded.shape[3] - kw) // sw + 1
     shape = (n, c, oh, ow)
     acc = np.zeros(shape, F32)
-    if bias is not None and not channels_last:
+    if bias is not None and not bias_after:
         acc[...] = np.asarray(bias, F32)[None, :, None, None]
     for i in range(kh):
         for j in range(kw):
             window = padded[:, :, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw]
             acc = fma32(window, np.broadcast_to(w[None, :, 0, i, j, None, None], shape), acc)
-    if bias is not None and channels_last:
+    if bias is not None and bias_after:
         acc += np.asarray(bias, F32)[None, :, None, None]
     return acc
 
