@@ -216,7 +216,7 @@ def slow_backward_weights(cols: np.ndarray, gy: np.ndarray) -> np.ndarray | None
     k = cols.shape[1]
     if _over_bound(o, k, rows.shape[2], n):
         return None
-    acc = np.zeros((o, k), F32)
+    acc = np.zeros((o, k), gy.dtype)
     for sample, columns in zip(rows, cols, strict=True):
         acc = sgemm.addmm(acc, sample, columns.T, 1.0, 1.0)
     return acc
