@@ -116,6 +116,9 @@ def trilinear(i1: np.ndarray, i2: np.ndarray, i3: np.ndarray, expand1: Sequence[
               expand2: Sequence[int], expand3: Sequence[int], sumdim: Sequence[int],
               unroll_dim: int = 1) -> np.ndarray:
     """at::_trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim)."""
+    # (ATen's strides are never negative: a flipped view is a copy there)
+    i1, i2, i3 = (np.ascontiguousarray(a) if any(s < 0 for s in a.strides) else a
+                  for a in (i1, i2, i3))
     total = i1.ndim + len(expand1)
     output_size = []
     sum_12: list[int] = []
