@@ -139,3 +139,25 @@ def test_float64_batch_norm_bits(torch: Any, thread_count: int, shape: tuple[int
                               if affine else []))
         for theirs, ours in zip(*results, strict=True):
             assert (ours == theirs).all()
+
+
+@pytest.mark.parametrize("shape", [(4, 6, 5, 5), (16, 10), (3, 4, 7), (2, 3, 4, 4, 4), (64, 8, 3)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("train", [True, False], ids=["train", "eval"])
+def test_expanded_output_gradient_is_torchs(torch: Any, thread_count: int,
+                                            shape: tuple[int, ...], dtype: str,
+                                            train: bool) -> None:
+    """An output gradient that is not contiguous (out.sum() or out.mean() backward: an expanded
+    one) takes ATen's generic backward (batchnorm.backward_generic): dx, dweight and dbias."""
+    rng = np.random.default_rng(sum(shape))
+    arrays = [rng.standard_normal(s).astype(dtype) for s in (shape, shape[1:2], shape[1:2])]
+    for reduce in ("sum", "mean"):
+        results = []
+        for lib in (torch, gtorch):
+            x, w, b = (lib.from_numpy(a.copy()).requires_grad_() for a in arrays)
+            stats = [lib.zeros(shape[1], dtype=x.dtype), lib.ones(shape[1], dtype=x.dtype)]
+            out = lib.nn.functional.batch_norm(x, *stats, w, b, training=train)
+            getattr(out, reduce)().backward()
+            results.append([t.grad.numpy() for t in (x, w, b)])
+        for theirs, ours in zip(*results, strict=True):
+            np.testing.assert_array_equal(ours, theirs)

@@ -35,17 +35,6 @@ CASES = {
 }
 
 
-# Keys 9 long (no whole 16-lane vector, more than 8): gradsh's kernel (vecmath/flash_attention.py)
-# differs from torch in 12-14 of 96 output elements; 5, 16 and 20 keys are exact. The cause is
-# not found (corpus9's separate port matched these and failed most of test_sdpa_bits).
-_SHORT_ROWS = {"cross, scale", "float mask"}
-
-
-def _known_gap(case: str) -> list[Any]:
-    return [pytest.mark.xfail(strict=False, reason="9-key rows: not torch's bits yet")] \
-        if case in _SHORT_ROWS else []
-
-
 def _inputs(case: str) -> tuple[np.ndarray, ...]:
     q_shape, kv_shape, mask_kind, _, _ = CASES[case]
     rng = np.random.default_rng(sorted(CASES).index(case))
@@ -71,7 +60,7 @@ def _sdpa(lib: Any, case: str) -> np.ndarray:
     return out.numpy()
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, marks=_known_gap(c)) for c in sorted(CASES)])
+@pytest.mark.parametrize("case", sorted(CASES))
 def test_sdpa_outputs_are_torchs_bits(torch: Any, thread_count: int, case: str) -> None:
     ours, theirs = _sdpa(gtorch, case), _sdpa(torch, case)
     np.testing.assert_array_equal(ours.view(np.uint32), theirs.view(np.uint32))
@@ -90,10 +79,40 @@ def _sdpa_grads(lib: Any, case: str) -> list[np.ndarray]:
     return [t.grad.numpy() for t in tensors]
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, marks=_known_gap(c)) for c in sorted(CASES)])
+@pytest.mark.parametrize("case", sorted(CASES))
 def test_sdpa_gradients_are_torchs_bits(torch: Any, thread_count: int, case: str) -> None:
     for ours, theirs in zip(_sdpa_grads(gtorch, case), _sdpa_grads(torch, case), strict=True):
         np.testing.assert_array_equal(ours.view(np.uint32), theirs.view(np.uint32))
+
+
+def _key_sweep(lib: Any, keys: int, shape: tuple[int, int, int, int], kind: str
+               ) -> list[np.ndarray]:
+    """Output and gradients of one (B, H, L, D) query against `keys` keys, plain, masked or
+    causal: odd key counts misalign the kernel's dst block in its per-thread buffer."""
+    rng = np.random.default_rng(keys)
+    batch, heads, rows, dim = shape
+    arrays = [rng.standard_normal(s).astype(F32)
+              for s in (shape, (batch, heads, keys, dim), (batch, heads, keys, dim))]
+    mask = lib.tensor(rng.standard_normal((rows, keys)).astype(F32)) if kind == "mask" else None
+    tensors = [lib.tensor(a, requires_grad=True) for a in arrays]
+    out = lib.nn.functional.scaled_dot_product_attention(
+        *tensors, attn_mask=mask, is_causal=kind == "causal")
+    weights = np.random.default_rng(7).standard_normal(out.shape).astype(F32)
+    (out * lib.tensor(weights)).sum().backward()
+    return [out.detach().numpy()] + [t.grad.numpy() for t in tensors]
+
+
+@pytest.mark.parametrize("shape", [(1, 2, 6, 8), (2, 3, 7, 12), (1, 1, 33, 16)])
+def test_sdpa_key_counts_are_torchs_bits(torch: Any, thread_count: int,
+                                         shape: tuple[int, int, int, int]) -> None:
+    """Every key count 1..40 (whole 16-lane vectors, tails, odd counts), plain and masked, and
+    causal where keys and queries match."""
+    for keys in range(1, 41):
+        for kind in ("plain", "mask") + (("causal",) if keys == shape[2] else ()):
+            theirs = _key_sweep(torch, keys, shape, kind)
+            for ours, want in zip(_key_sweep(gtorch, keys, shape, kind), theirs, strict=True):
+                np.testing.assert_array_equal(ours.view(np.uint32), want.view(np.uint32),
+                                              err_msg=f"{keys} keys, {kind}")
 
 
 def _layers(lib: Any) -> list[np.ndarray]:

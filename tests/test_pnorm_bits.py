@@ -42,3 +42,27 @@ def test_l1_regularisation_gradient(torch: Any, thread_count: int) -> None:
         results.append((loss.detach().numpy(), w.grad.numpy()))
     for theirs, ours in zip(*results):
         assert (ours == theirs).all()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("p", [0.5, 0.3, 1.5, 2.5, 3, 4, -1, -0.5])
+def test_p_norm_gradient_bits(torch: Any, thread_count: int, dtype: str, p: float) -> None:
+    """norm_backward's formula for p other than 0, 1, 2 and inf, its x.abs().pow(p - 1) and
+    norm.pow(...) through ATen's pow kernel (NumPy's power differs in the last bit), a zero
+    element included; and over dimensions of size 1, where linalg_vector_norm is abs(x)."""
+    import gradsh.torch as gtorch
+
+    for shape, dims in (((6, 50), (None, 1, 0)), ((3, 4, 5), (None, 1, (0, 2))),
+                        ((1, 7), (0, None)), ((4, 1, 3), (1,))):
+        for dim in dims:
+            x = np.random.default_rng(len(shape)).standard_normal(shape).astype(dtype)
+            x.flat[3] = 0
+            results = []
+            for lib in (torch, gtorch):
+                leaf = lib.from_numpy(x.copy()).requires_grad_()
+                norm = lib.norm(leaf, p=p, dim=dim)
+                weights = np.random.default_rng(2).standard_normal(tuple(norm.shape))
+                norm.backward(lib.from_numpy(weights.astype(dtype)))
+                results.append((norm.detach().numpy(), leaf.grad.numpy()))
+            for theirs, ours in zip(*results, strict=True):
+                np.testing.assert_array_equal(ours, theirs, err_msg=f"{shape} {dim}")

@@ -13,9 +13,9 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from gradsh.engine import limits, threads
 from gradsh.engine.functions.cascade_sum import torch_sum
-from gradsh.engine.functions.common import laid_out, xp_of
+from gradsh.engine.functions.common import element_strides, laid_out, xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
-from gradsh.engine.vecmath import blas, conv
+from gradsh.engine.vecmath import blas, conv, conv_gemm, conv_slow, conv_split, layout
 
 __all__ = ["ConvolutionBackward0", "ConvInputGrad", "ConvWeightGrad",
            "ConvolutionTransposeBackward0"]
@@ -136,9 +136,14 @@ def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) ->
             bias is not None and bias.dtype != x.dtype):
         return None
     if x.dtype == np.float64:  # oneDNN has no float64: slow_conv2d, through MKL's dgemm
-        if geo.groups > 1 or not blas.available():
+        if not blas.available():
             return None
-        return _slow_forward(x, w, bias, geo)
+        if geo.groups == 1:
+            return _slow_forward(x, w, bias, geo)
+        # each group a convolution of its own on contiguous copies, the outputs concatenated
+        parts = zip(_group_parts(x, 1, geo.groups), _group_parts(w, 0, geo.groups),
+                    _group_parts(bias, 0, geo.groups), strict=True)
+        return np.concatenate([_slow_forward(xg, wg, bg, geo) for xg, wg, bg in parts], axis=1)
     if x.dtype != np.float32:
         return None
     if geo.groups > 1:
@@ -153,6 +158,8 @@ def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) ->
 def _slow_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) -> Array | None:
     """slow_conv2d: per sample, the weight matrix times its im2col columns."""
     cols, (oh, ow) = _columns(x, (w.shape[2], w.shape[3]), geo)
+    if conv_slow.available(x, w):
+        return conv_slow.forward(cols, w, bias).reshape(x.shape[0], w.shape[0], oh, ow)
     outputs = []
     for sample in cols:
         out = conv.slow_forward(np.ascontiguousarray(sample), w, bias)
@@ -166,6 +173,13 @@ def _depthwise(x_shape: tuple[int, ...], w_shape: tuple[int, ...], geo: ConvGeom
     """One filter per channel, no dilation: oneDNN's depthwise kernels."""
     return (geo.groups > 1 and w_shape[1] == 1 and w_shape[0] == geo.groups == x_shape[1]
             and geo.dilation == (1, 1))
+
+
+def _channels_last(*arrays: Array) -> bool:
+    """mkldnn_conv_use_channels_last: the input or the weight suggests channels-last (a
+    channels-last, not contiguous 4-D array), so oneDNN runs on NHWC data."""
+    return any(a.__class__ is np.ndarray and a.ndim == 4 and not a.flags.c_contiguous
+               and layout.is_channels_last(a.shape, element_strides(a)) for a in arrays)
 
 
 def _whole_blocks(w_shape: tuple[int, ...], groups: int) -> bool:
@@ -191,7 +205,11 @@ def _exact_grouped_forward(x: Array, w: Array, bias: Array | None,
     """oneDNN's grouped forward: the depthwise kernel, or each group as a convolution of its
     own (found by probing torch); None where a group's emulation is over the bound."""
     if _depthwise(x.shape, w.shape, geo):
-        return conv.depthwise_forward(x, w, bias, geo.padding, geo.stride)
+        # the chain from 0 and the bias after it: NHWC's brdgmm_dw kernel, or the gemm-based
+        # convolution where the NCHW depthwise kernel declines
+        after = _channels_last(x, w) or not conv_split.dw_forward_takes(
+            x.shape, (w.shape[2], w.shape[3]), geo.padding, geo.stride)
+        return conv.depthwise_forward(x, w, bias, geo.padding, geo.stride, bias_after=after)
     block = _group_block(w.shape, geo.groups)
     if block is None:
         return None
@@ -238,6 +256,7 @@ class ConvolutionBackward0(Function):
         if need_x:
             self.save("weight", w)
         self.geo, self.one_d = geo, x.ndim == 3
+        self.channels_last = _channels_last(x._data, w._data)
         self.x_shape, self.w_shape = tuple(x.shape), tuple(w.shape)
         x2, w2 = _as_2d(x._data, self.one_d), _as_2d(w._data, self.one_d)
         y = _exact_forward(x2, w2, bias._data if has_bias else None, geo)
@@ -269,10 +288,24 @@ class ConvolutionBackward0(Function):
         onednn = known and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation,
                                             geo.groups, threads.torch_threads())
         exact = onednn and conv.backward_known(geo.stride, geo.dilation)
-        # (a dilated single sample is slow_conv_dilated2d's, another kernel: NumPy's then)
-        slow = known and not onednn and geo.dilation == (1, 1)
+        # (a dilated single sample is slow_conv_dilated2d's, another kernel: NumPy's then);
+        # float64 always slow_conv2d's (oneDNN has no float64; its products MKL's dgemm)
+        double = (g.__class__ is np.ndarray and g.dtype == np.float64
+                  and geo.dilation == (1, 1) and blas.available())
+        if (known and not onednn and geo.dilation == (1, 1)) or double:
+            x = _as_2d(self.saved("input", F), self.one_d) if need_w else None
+            w = _as_2d(self.saved("weight", F), self.one_d) if need_x else None
+            gx, gw, gb = _slow_gradients(g, x, w, x_shape, w_shape, geo, need_b)
+            if self.one_d:
+                gx = None if gx is None else gx[:, :, 0, :]
+                gw = None if gw is None else gw[:, :, 0, :]
+            return gx, gw, gb
         # a depthwise convolution's input gradient: oneDNN's depthwise kernel
         depthwise = float32 and _depthwise(x_shape, w_shape, geo)
+        # its weight and bias gradients where that kernel declines (NCHW): the gemm-based one
+        dw_gemm = depthwise and not self.channels_last and (
+            conv_split.dw_bwd_weights_threads(x_shape, w_shape[2:], geo.padding, geo.stride,
+                                              threads.torch_threads()) is None)
         # other grouped ones (whole blocks of channels): each group's gradients as a
         # convolution's of its own (found by probing torch; a strided one's input gradient is
         # another order: NumPy's then)
@@ -290,15 +323,15 @@ class ConvolutionBackward0(Function):
                                                geo.dilation, threads.torch_threads())
             elif grouped and geo.stride == (1, 1) and w.dtype == np.float32:
                 gx = _per_group(conv.onednn_backward_data, g, w, x_shape, geo, 1, block)
-            elif slow and w.dtype == np.float32:
-                cols = conv.slow_backward_columns(g, w)
-                gx = None if cols is None else _col2im(cols, x_shape, w_shape, g.shape[2:], geo)
             if gx is None:
                 gx = conv_backward_input(g, w, x_shape, geo)
             gx = gx[:, :, 0, :] if self.one_d else gx
         if need_w:
             x = _as_2d(self.saved("input", F), self.one_d)
-            if depthwise and x.dtype == np.float32:
+            if dw_gemm and x.dtype == np.float32:
+                gw = conv_gemm.depthwise_backward_weights(x, g, w_shape[2:], geo.padding,
+                                                          geo.stride)
+            elif depthwise and x.dtype == np.float32:
                 gw = conv.depthwise_backward_weights(x, g, w_shape[2:], geo.padding, geo.stride,
                                                      threads.torch_threads())
             elif exact and x.dtype == np.float32:
@@ -306,10 +339,6 @@ class ConvolutionBackward0(Function):
                                                   geo.dilation, threads.torch_threads())
             elif grouped and _whole_blocks(w_shape, geo.groups) and x.dtype == np.float32:
                 gw = _per_group(conv.onednn_backward_weights, x, g, w_shape, geo, 0)
-            elif slow and x.dtype == np.float32:
-                cols = _columns(x, (w_shape[2], w_shape[3]), geo)[0]
-                gw = conv.slow_backward_weights(cols, g)
-                gw = None if gw is None else gw.reshape(w_shape)
             if gw is None:
                 gw = conv_backward_weight(x, g, w_shape, geo)
             gw = gw[:, :, 0, :] if self.one_d else gw
@@ -321,14 +350,54 @@ class ConvolutionBackward0(Function):
             elif grouped and _whole_blocks(w_shape, geo.groups):  # (below 4 threads, each
                 # group its own thread: no split)
                 gb = conv.onednn_backward_bias(g)
+            elif dw_gemm:
+                gb = conv_gemm.backward_bias(g)
             elif depthwise and (spans := conv.depthwise_bias_spans(
                     x_shape, w_shape[2:], geo.padding, geo.stride, threads.torch_threads())):
                 gb = conv.onednn_backward_bias(g, spans)  # (with the depthwise kernel's weights)
-            elif slow:  # slow_conv2d's grad_bias is at::sum over (N, H, W)
-                gb = torch_sum(g, (0, 2, 3), False, np.float32)
             else:
                 gb = g.sum(axis=(0, 2, 3))
         return gx, gw, gb
+
+
+def _group_parts(a: Array | None, axis: int, groups: int) -> list[Array | None]:
+    """ATen's subtensor: each group's slice of `a` along `axis`, a contiguous copy (one group:
+    `a` itself)."""
+    if a is None or groups == 1:
+        return [a] * groups
+    return [np.ascontiguousarray(part) for part in np.split(a, groups, axis=axis)]
+
+
+def _slow_gradients(g: Array, x: Array | None, w: Array | None, x_shape: tuple[int, ...],
+                    w_shape: tuple[int, ...], geo: ConvGeometry, need_b: bool
+                    ) -> tuple[Array | None, Array | None, Array | None]:
+    """slow_conv2d's gradients (input where `w` is given, weight where `x` is, bias): per
+    group (convolution_backward's loop over subtensors), each the MKL products of
+    vecmath/conv_slow.py (or sgemm.py's emulation), col2im, and at::sum for the bias; NumPy's
+    where over the emulation's bound."""
+    groups = geo.groups
+    one = ConvGeometry(geo.stride, geo.padding, geo.dilation, 1)
+    x_group = (x_shape[0], x_shape[1] // groups, *x_shape[2:])
+    w_group = (w_shape[0] // groups, *w_shape[1:])
+    found: list[list[Array]] = [[], [], []]
+    for gg, xg, wg in zip(_group_parts(g, 1, groups), _group_parts(x, 1, groups),
+                          _group_parts(w, 0, groups), strict=True):
+        if wg is not None:
+            cols = (conv_slow.backward_columns(gg, wg) if conv_slow.available(gg, wg)
+                    else conv.slow_backward_columns(gg, wg))
+            found[0].append(conv_backward_input(gg, wg, x_group, one) if cols is None
+                            else _col2im(cols, x_group, w_group, gg.shape[2:], one))
+        if xg is not None:
+            cols = _columns(xg, (w_shape[2], w_shape[3]), one)[0]
+            gw = (conv_slow.backward_weights(cols, gg) if conv_slow.available(gg, xg)
+                  else conv.slow_backward_weights(cols, gg))
+            found[1].append(conv_backward_weight(xg, gg, w_group, one) if gw is None
+                            else gw.reshape(w_group))
+        if need_b:  # slow_conv2d's grad_bias is at::sum over (N, H, W)
+            found[2].append(torch_sum(gg, (0, 2, 3), False, gg.dtype.type))
+    return (np.concatenate(found[0], axis=1) if found[0] else None,
+            np.concatenate(found[1], axis=0) if found[1] else None,
+            np.concatenate(found[2]) if found[2] else None)
 
 
 def _per_group(kernel: Any, a: Array, b: Array, shape: tuple[int, ...], geo: ConvGeometry,

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from gradsh.engine.functions import trilinear
 from gradsh.engine.functions.common import _quiet, c_order, xp_of
 from gradsh.engine.tensor import Array, Function, Shape, Tensor
 from gradsh.engine.vecmath import blas, sgemm
@@ -303,8 +304,11 @@ class TrilinearBackward0(Function):
         self.save("i1", x1)
         self.save("i2", weight)
         self.save("i3", x2)
+        arrays = (x1._data, weight._data, x2._data)
+        if _exact_trilinear(*arrays):
+            return trilinear.trilinear(*arrays, (1, 3), (0,), (1, 2), (2, 3))
         xp = xp_of(x1._data)
-        return xp.einsum("bi,oij,bj->bo", x1._data, weight._data, x2._data, optimize=True)
+        return xp.einsum("bi,oij,bj->bo", *arrays, optimize=True)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         x1, w, x2 = (self.saved(k, F) for k in ("i1", "i2", "i3"))
@@ -320,7 +324,19 @@ class TrilinearBackward0(Function):
             if n2:
                 g2 = F.sum(gw * unsqueeze(w, 0) * unsqueeze(unsqueeze(x1, 1), 3), (1, 2), False)
             return g1, g_w, g2
+        if _exact_trilinear(grad, x1, w, x2):  # _trilinear_backward: three more _trilinear
+            e1, e2, e3, sums = (1, 3), (0,), (1, 2), (2, 3)
+            return (trilinear.trilinear(grad, w, x2, sums, e2, e3, e1) if n1 else None,
+                    trilinear.trilinear(x1, grad, x2, e1, sums, e3, e2) if nw else None,
+                    trilinear.trilinear(x1, w, grad, e1, e2, sums, e3) if n2 else None)
         xp = xp_of(grad)
         return (xp.einsum("bo,oij,bj->bi", grad, w, x2, optimize=True) if n1 else None,
                 xp.einsum("bo,bi,bj->oij", grad, x1, x2, optimize=True) if nw else None,
                 xp.einsum("bo,oij,bi->bj", grad, w, x1, optimize=True) if n2 else None)
+
+
+def _exact_trilinear(*arrays: Array) -> bool:
+    """Whether _trilinear runs step for step (functions/trilinear.py): float32 or float64 NumPy
+    arrays of one dtype."""
+    return all(a.__class__ is np.ndarray for a in arrays) and arrays[0].dtype in (F32, F64) \
+        and all(a.dtype == arrays[0].dtype for a in arrays)

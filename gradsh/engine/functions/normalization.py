@@ -14,6 +14,7 @@ import numpy as np
 
 from gradsh.engine import threads
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP
+from gradsh.engine.functions.cascade_sum import torch_sum
 from gradsh.engine.functions.common import laid_out, xp_of
 from gradsh.engine.functions.multi_output import MultiOutputFunction
 from gradsh.engine.tensor import (
@@ -169,6 +170,15 @@ class NativeBatchNormBackward0(Function):
                 gx, gw, gb = batchnorm.backward(grad, x, w, self.kernel_mean,
                                                 self.kernel_invstd, self.training,
                                                 threads.torch_threads())
+            return (gx if need_x else None, gw if need_w else None, gb if need_b else None)
+        if (self.kernel and not F.as_tensor and grad.__class__ is np.ndarray
+                and grad.dtype in (np.float32, np.float64)):
+            # a gradient not contiguous (expanded: out.sum().backward()): ATen's generic path
+            x = self.saved("input", F)
+            w = self.saved("weight", F) if self.affine[0] else None
+            sums = torch_sum(grad, tuple(self.axes), False, grad.dtype.type)
+            gx, gw, gb = batchnorm.backward_generic(grad, x, w, self.kernel_mean,
+                                                    self.kernel_invstd, self.training, sums)
             return (gx if need_x else None, gw if need_w else None, gb if need_b else None)
         x = self.saved("input", F)
         if not F.as_tensor:  # (the engine rounds float16 and bfloat16 gradients once)

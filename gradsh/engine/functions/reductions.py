@@ -372,6 +372,12 @@ class LinalgVectorNormBackward0(Function):
         x = a._data
         xp = xp_of(x)
         axis = dim if dim else None
+        reduced = tuple(d % x.ndim for d in dim) if dim else tuple(range(x.ndim))
+        if all(x.shape[d] == 1 for d in reduced):
+            # linalg_vector_norm over dimensions of size 1: abs(x) (x != 0 for ord 0), no pow
+            out = xp.abs(x) if ord != 0 else (x != 0).astype(x.dtype)
+            return out if keepdim else out.reshape(
+                tuple(n for d, n in enumerate(x.shape) if d not in reduced))
         if ord == 2 and x.__class__ is np.ndarray:
             exact = norms.norm2(x, dim, keepdim)
             if exact is not None:
@@ -423,13 +429,23 @@ def _norm_backward(F: Any, grad: Any, x: Any, norm: Any, p: float, dims: tuple[i
             mask = (ax == norm) | F.isnan(ax)
             return F.sgn(x) * ((grad / F.sum(mask, dims or None, True)) * mask)
         if p < 1:
-            scaled = F.sgn(x) * F.masked_fill(F.abs(x) ** (p - 1), x == 0, 0.0)
-            return scaled * grad * norm ** (1 - p)
+            scaled = F.sgn(x) * F.masked_fill(_pow(F, F.abs(x), p - 1), x == 0, 0.0)
+            return scaled * grad * _pow(F, norm, 1 - p)
         if p < 2:
-            scaled = F.sgn(x) * F.abs(x) ** (p - 1)
+            scaled = F.sgn(x) * _pow(F, F.abs(x), p - 1)
         else:
-            scaled = x * F.abs(x) ** (p - 2)
-        return scaled * F.masked_fill(grad / norm ** (p - 1), norm == 0, 0.0)
+            scaled = x * _pow(F, F.abs(x), p - 2)
+        return scaled * F.masked_fill(grad / _pow(F, norm, p - 1), norm == 0, 0.0)
+
+
+def _pow(F: Any, x: Any, exponent: float) -> Any:
+    """x.pow(exponent) in a backward formula: on arrays ATen's pow_tensor_scalar kernel (its
+    shortcuts and Sleef's powf: NumPy's power differs in the last bit), else `**`."""
+    if not F.as_tensor:
+        exact = pointwise.pow_scalar(x, exponent)
+        if exact is not None:
+            return exact
+    return x ** exponent
 
 
 def _reduced_count(shape: Shape, dims: tuple[int, ...] | None) -> int:

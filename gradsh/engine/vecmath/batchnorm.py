@@ -197,3 +197,32 @@ def backward(grad: np.ndarray, x: np.ndarray, weight: np.ndarray | None, mean: n
     else:
         gx = grad * invstd.reshape(shape) * w.reshape(shape)
     return gx.astype(F32, copy=False), gw, gb
+
+
+def backward_generic(grad: np.ndarray, x: np.ndarray, weight: np.ndarray | None,
+                     mean: np.ndarray, invstd: np.ndarray, train: bool,
+                     sums: np.ndarray) -> Stats:
+    """batch_norm_backward_cpu_template's generic path, which ATen takes where the output
+    gradient is not contiguous (an expanded one: `out.sum().backward()`), float32 or float64:
+    per channel, in the input's order, dotp += (x - mean) * dy (the product in the dtype, the
+    sum in double); k = (dtype) dotp * invstd * invstd / n; dx = (dy - sum / n - (x - mean) *
+    k) * invstd * w, each step rounded; grad_weight = dotp * invstd rounded once; grad_bias
+    the at::sum of dy over (N, H, W), which the caller passes as `sums`."""
+    n, c = x.shape[0], x.shape[1]
+    count = x.size // c
+    dtype = x.dtype.type
+    w = weight if weight is not None else np.ones(c, dtype)
+    xs = _by_channel(x)
+    dys = _by_channel(np.ascontiguousarray(grad))
+    with np.errstate(all="ignore"):
+        centred = xs - mean[:, None]
+        dotp = np.cumsum((centred * dys).astype(F64), axis=1)[:, -1]
+        gw = (dotp * invstd.astype(F64)).astype(dtype)
+        if train:
+            k = dotp.astype(dtype) * invstd * invstd / dtype(count)
+            grad_mean = sums / dtype(count)
+            gx = (dys - grad_mean[:, None] - centred * k[:, None]) * invstd[:, None] * w[:, None]
+        else:
+            gx = dys * invstd[:, None] * w[:, None]
+    gx = gx.reshape((c, n) + x.shape[2:])
+    return np.ascontiguousarray(np.moveaxis(gx, 0, 1)), gw, np.asarray(sums, dtype)

@@ -216,7 +216,7 @@ def slow_backward_weights(cols: np.ndarray, gy: np.ndarray) -> np.ndarray | None
     k = cols.shape[1]
     if _over_bound(o, k, rows.shape[2], n):
         return None
-    acc = np.zeros((o, k), F32)
+    acc = np.zeros((o, k), gy.dtype)
     for sample, columns in zip(rows, cols, strict=True):
         acc = sgemm.addmm(acc, sample, columns.T, 1.0, 1.0)
     return acc
@@ -279,10 +279,13 @@ def onednn_backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...]
 
 
 def depthwise_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
-                      padding: tuple[int, int], stride: tuple[int, int]) -> np.ndarray:
+                      padding: tuple[int, int], stride: tuple[int, int],
+                      bias_after: bool = False) -> np.ndarray:
     """oneDNN's depthwise forward (groups = channels, one filter each, no dilation), found by
     probing torch: each output one chain over the kernel positions row by row, from the bias
-    (or 0)."""
+    (or 0). bias_after: the chain from 0 and the bias added after it, as the brdgmm_dw kernel
+    (NHWC data) and the gemm-based convolution (jit_sse41_gemv_n_f32_kern's fused chain over
+    the kernel positions, then the bias) have it."""
     n, c = x.shape[:2]
     kh, kw = w.shape[2], w.shape[3]
     (ph, pw), (sh, sw) = padding, stride
@@ -291,12 +294,14 @@ def depthwise_forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None,
     ow = (padded.shape[3] - kw) // sw + 1
     shape = (n, c, oh, ow)
     acc = np.zeros(shape, F32)
-    if bias is not None:
+    if bias is not None and not bias_after:
         acc[...] = np.asarray(bias, F32)[None, :, None, None]
     for i in range(kh):
         for j in range(kw):
             window = padded[:, :, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw]
             acc = fma32(window, np.broadcast_to(w[None, :, 0, i, j, None, None], shape), acc)
+    if bias is not None and bias_after:
+        acc += np.asarray(bias, F32)[None, :, None, None]
     return acc
 
 

@@ -432,6 +432,30 @@ def dw_bwd_weights_threads(x_shape: tuple[int, ...], kernel: tuple[int, int],
     return min(max(1, threads // nthr_g), mb)
 
 
+def _end_padding(start: int, out: int, size: int, stride: int, kernel: int) -> int:
+    """calculate_end_padding: the padding past the input's end that the last output reads."""
+    return (out - 1) * stride + kernel - (size + start)
+
+
+def dw_forward_takes(x_shape: tuple[int, ...], kernel: tuple[int, int],
+                     padding: tuple[int, int], stride: tuple[int, int]) -> bool:
+    """Whether the depthwise forward kernel (jit_uni_dw_conv_fwd_kernel, NCHW's blocked layout,
+    AVX-512: 6 output columns unrolled) takes the problem: not where a padding covers the
+    whole kernel, nor where a side's padding is wider than the unrolled columns (a tiny
+    image under a wide kernel: then oneDNN's gemm-based convolution)."""
+    _, _, ih, iw = x_shape
+    (kh, kw), (ph, pw), (sh, sw) = kernel, padding, stride
+    oh = (ih + 2 * ph - kh) // sh + 1
+    ow = (iw + 2 * pw - kw) // sw + 1
+    r_pad = _end_padding(pw, ow, iw, sw, kw)
+    b_pad = _end_padding(ph, oh, ih, sh, kh)
+    if kw <= pw or kw <= r_pad or kh <= ph or kh <= b_pad:
+        return False
+    ur_w = min(6, ow)
+    r_pad_no_tail = max(0, _end_padding(pw, ow - ow % ur_w, iw, sw, kw))
+    return pw <= ur_w and r_pad_no_tail <= ur_w
+
+
 def dw_column_blocks(ow: int, r_pad: int) -> list[tuple[int, int]]:
     """The depthwise backward-weights kernel's blocks of output columns (its w unrolling)."""
     if ow <= DW_MAX_UNROLL_W:

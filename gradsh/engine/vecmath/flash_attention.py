@@ -12,22 +12,20 @@ accumulates grad_v, grad_q, grad_k with MKL's gemm, per (batch, head) in order o
 
 Each block's numbers are the same at any thread count; PyTorch's loop over (batch, head,
 block) runs inside an OpenMP region where there is more than one item and more than one thread,
-and MKL then runs on one thread, as `_gemm_threads` arranges here. Everything vectorises over
+and MKL then runs on one thread, as `gemm_calls.sequential_in_region` arranges here. Everything vectorises over
 the (batch, head) pairs: one gemm call per pair and block, the element-wise steps on all of
 them at once.
 """
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from gradsh.engine import threads
-from gradsh.engine.vecmath import blas, libm, mkl, sleef, sleef_double
+from gradsh.engine.vecmath import blas, gemm_calls, libm, sleef, sleef_double
 from gradsh.engine.vecmath.fp import F32, F64, fma32
 from gradsh.engine.vecmath.vecreduce import _tree, add, add64
 
@@ -54,53 +52,27 @@ def available(*arrays: np.ndarray) -> bool:
         arrays[0].dtype == F32 or sleef_double.available())
 
 
-@contextlib.contextmanager
-def _gemm_threads(items: int) -> Iterator[None]:
-    """MKL on one thread while PyTorch's parallel_for would run the items in an OpenMP region
-    (more than one item and thread: MKL inside a parallel region runs sequentially)."""
-    lib = mkl.library()
-    if lib is None or threads.torch_threads() <= 1 or items <= 1:
-        yield
-        return
-    local = lib.MKL_Set_Num_Threads_Local
-    local.argtypes, local.restype = [ctypes.c_int], ctypes.c_int
-    before = local(1)
-    try:
-        yield
-    finally:
-        local(before)
+def _thread_of(items: int) -> list[int]:
+    """The OpenMP thread at::parallel_for (grain 1) gives each of `items`: contiguous chunks of
+    ceil(items / threads); all on thread 0 where it runs inline (one item or one thread)."""
+    count = threads.torch_threads()
+    if count <= 1 or items <= 1:
+        return [0] * items
+    chunk = -(-items // min(count, items))
+    return [i // chunk for i in range(items)]
 
 
-def _aligned(shape: tuple[int, ...], dtype: np.dtype, zero: bool = False) -> np.ndarray:
-    """An array on a 64-byte boundary, as PyTorch's allocator places its buffers (MKL's gemm
-    may take another path for other alignments)."""
-    count = int(np.prod(shape)) * dtype.itemsize
-    raw = np.empty(count + 64, np.uint8)
-    start = (-raw.ctypes.data) % 64
-    out = raw[start:start + count].view(dtype).reshape(shape)
-    if zero:
-        out[...] = 0
-    return out
-
-
-def _elements(a: np.ndarray) -> tuple[int, ...]:
-    return tuple(s // a.itemsize for s in a.strides)
-
-
-class _Gemm:
-    """cpublas::gemm (column-major, normalize_last_dims) for one dtype through MKL."""
-
-    def __init__(self, dtype: np.dtype) -> None:
-        self.call = blas._calls(np.empty(0, dtype)).gemm
-        self.dtype = dtype
-
-    def __call__(self, ta: bool, tb: bool, m: int, n: int, k: int, alpha: float,
-                 a: np.ndarray, lda: int, b: np.ndarray, ldb: int, beta: float,
-                 c: np.ndarray, ldc: int) -> None:
-        lds = blas._normalized(ta, tb, m, n, k, lda, ldb, ldc)
-        if lds is None:
-            raise RuntimeError("flash attention: leading dimensions BLAS does not take")
-        self.call(ta, tb, m, n, k, alpha, a, lds[0], b, lds[1], beta, c, lds[2])
+def _placed(shape: tuple[int, ...], dtype: np.dtype, offsets: list[int],
+            zero: bool = False) -> list[np.ndarray]:
+    """One array of `shape` per item, each `offsets[i]` elements past a 64-byte boundary: where
+    the kernel's per-thread buffer (at::empty({num_thread, size_per_thread}), 64-byte aligned)
+    puts that item's block. MKL's gemm peels a misaligned output's first columns into another
+    code path, so the block's alignment is part of its bits (an odd key count misaligns dst)."""
+    size = int(np.prod(shape)) * dtype.itemsize
+    slot = -(-size // 64) * 64 + 64
+    raw = gemm_calls.aligned((len(offsets) * slot,), np.dtype(np.uint8), zero)
+    return [raw[i * slot + start:i * slot + start + size].view(dtype).reshape(shape)
+            for i, start in enumerate(off * dtype.itemsize % 64 for off in offsets)]
 
 
 def exp_u20(x: np.ndarray) -> np.ndarray:
@@ -232,7 +204,7 @@ class _Problem:
         self.groups = self.heads // kv_heads
         q_split, kv_split = split_sizes(self.q_len)
         self.q_split, self.kv_split = min(q_split, self.q_len), min(kv_split, self.kv_len)
-        self.gemm = _Gemm(self.dtype)
+        self.gemm = gemm_calls.Gemm(self.dtype)
         self.mask, self.is_causal = mask, is_causal
         self.scale = self.dtype.type(scale)
         self.pairs = self.batch * self.heads
@@ -261,21 +233,27 @@ def forward(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None
     pr = _Problem(q, k, mask, is_causal, scale)
     dtype, pairs, dim, gemm, kv_of = pr.dtype, pr.pairs, pr.dim, pr.gemm, pr.kv_of
     qs, ks, vs = _pairs(q), _pairs(k), _pairs(v)
-    q_ld, k_ld, v_ld = _elements(q)[2], _elements(k)[2], _elements(v)[2]
+    q_ld, k_ld, v_ld = gemm_calls.elements(q)[2], gemm_calls.elements(k)[2], gemm_calls.elements(v)[2]
     out = np.empty((pairs, pr.q_len, dim), dtype)
     lse = np.empty((pairs, pr.q_len), dtype)
     slices = -(-pr.q_len // pr.q_split)
-    with _gemm_threads(pairs * slices), np.errstate(all="ignore"):
-        for m, qb, num_keys in pr.blocks():
+    # each item's per-thread buffer: qk (q_split x kv_split), max, sum, then dst (q_split x D)
+    per_thread = pr.q_split * pr.kv_split + 2 * pr.q_split + pr.q_split * dim
+    tids = _thread_of(pairs * slices)
+    with gemm_calls.sequential_in_region(pairs * slices), np.errstate(all="ignore"):
+        for index, (m, qb, num_keys) in enumerate(pr.blocks()):
+            starts = [tids[p * slices + index] * per_thread for p in range(pairs)]
             row_max = np.full(pairs * qb, -np.inf, dtype)
             row_sum = np.zeros(pairs * qb, dtype)
-            dst = _aligned((pairs, qb, dim), dtype, zero=True)
+            dst = _placed((qb, dim), dtype, [s + per_thread - pr.q_split * dim for s in starts],
+                          zero=True)
             for n in range(0, num_keys, pr.kv_split):
                 kvb = min(pr.kv_split, pr.kv_len - n)
-                qk = _aligned((pairs, qb, kvb), dtype)
+                qk_blocks = _placed((qb, kvb), dtype, starts)
                 for p in range(pairs):
                     gemm(True, False, kvb, qb, dim, 1.0, ks[kv_of[p]][n:], k_ld, qs[p][m:], q_ld,
-                         0.0, qk[p], kvb)
+                         0.0, qk_blocks[p], kvb)
+                qk = np.stack(qk_blocks)
                 if pr.causal_block(m, qb, n, kvb, num_keys):
                     qk = np.where(_causal_keep(m, n, qb, kvb), qk, dtype.type(-np.inf))
                 block_mask = pr.scores_mask(m, qb, n, kvb)
@@ -290,16 +268,18 @@ def forward(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None
                 factor = _std_exp(row_max - new_max)
                 row_sum = np.where(live, _fma(factor, row_sum, sums), row_sum)  # fused
                 row_max = np.where(live, new_max, row_max)
-                if n > 0:
-                    grow = live.reshape(pairs, qb, 1)
-                    dst = np.where(grow, dst * factor.reshape(pairs, qb, 1), dst)
+                grow = live.reshape(pairs, qb, 1)
+                scaled = factor.reshape(pairs, qb, 1)
                 probs = probs.reshape(pairs, qb, kvb)
                 for p in range(pairs):
-                    gemm(False, False, dim, qb, kvb, 1.0, vs[kv_of[p]][n:], v_ld, probs[p], kvb,
-                         0.0 if n == 0 else 1.0, dst[p], dim)
+                    if n > 0:
+                        dst[p][...] = np.where(grow[p], dst[p] * scaled[p], dst[p])
+                    qk_blocks[p][...] = probs[p]  # the kernel's exp writes over qk in place
+                    gemm(False, False, dim, qb, kvb, 1.0, vs[kv_of[p]][n:], v_ld, qk_blocks[p],
+                         kvb, 0.0 if n == 0 else 1.0, dst[p], dim)
             row_max = np.where(row_max == -np.inf, dtype.type(0), row_max).reshape(pairs, qb)
             row_sum = np.where(row_sum == 0, dtype.type(1), row_sum).reshape(pairs, qb)
-            out[:, m:m + qb] = dst * (dtype.type(1) / row_sum)[:, :, None]
+            out[:, m:m + qb] = np.stack(dst) * (dtype.type(1) / row_sum)[:, :, None]
             lse[:, m:m + qb] = row_max + _std_log(row_sum)
     shape = (pr.batch, pr.heads, pr.q_len)
     return out.reshape(*shape, dim), lse.reshape(shape)
@@ -316,16 +296,16 @@ def backward(grad: np.ndarray, q: np.ndarray, k: np.ndarray, v: np.ndarray, out:
     dtype, dim, batch = pr.dtype, pr.dim, pr.batch
     # grad_out.transpose(1, 2).contiguous(), and the results' zeros, in (B, L, H, D) order
     go = np.ascontiguousarray(grad.transpose(0, 2, 1, 3)).transpose(0, 2, 1, 3)
-    g_q = np.zeros((batch, pr.q_len, pr.heads, dim), dtype).transpose(0, 2, 1, 3)
-    g_k = np.zeros((batch, pr.kv_len, k.shape[1], dim), dtype).transpose(0, 2, 1, 3)
-    g_v = np.zeros((batch, pr.kv_len, k.shape[1], dim), dtype).transpose(0, 2, 1, 3)
+    g_q = gemm_calls.aligned((batch, pr.q_len, pr.heads, dim), dtype, True).transpose(0, 2, 1, 3)
+    g_k = gemm_calls.aligned((batch, pr.kv_len, k.shape[1], dim), dtype, True).transpose(0, 2, 1, 3)
+    g_v = gemm_calls.aligned((batch, pr.kv_len, k.shape[1], dim), dtype, True).transpose(0, 2, 1, 3)
     arrays = (q, k, v, go, g_q, g_k, g_v)
     views = [_pairs(a) for a in arrays]
-    lds = [_elements(a)[2] for a in arrays]
+    lds = [gemm_calls.elements(a)[2] for a in arrays]
     d_sum = _row_dots(np.ascontiguousarray(go).reshape(-1, dim),
                       np.ascontiguousarray(out).reshape(-1, dim)).reshape(pr.pairs, pr.q_len)
     norm = lse.reshape(pr.pairs, pr.q_len)
-    with _gemm_threads(pr.pairs), np.errstate(all="ignore"):
+    with gemm_calls.sequential_in_region(pr.pairs), np.errstate(all="ignore"):
         for turn in range(pr.groups):
             chosen = [p for p in range(pr.pairs) if p % pr.heads % pr.groups == turn]
             _backward_pairs(pr, chosen, views, lds, d_sum[chosen], norm[chosen])
@@ -338,32 +318,37 @@ def _backward_pairs(pr: _Problem, chosen: list[int], views: list[list[np.ndarray
     qs, ks, vs, gos, gqs, gks, gvs = views
     q_ld, k_ld, v_ld, go_ld, gq_ld, gk_ld, gv_ld = lds
     dtype, dim, gemm, s = pr.dtype, pr.dim, pr.gemm, float(pr.scale)
-    count = len(chosen)
+    # each pair's per-thread buffer: attn, then grad_attn (q_split x kv_split each)
+    block = pr.q_split * pr.kv_split
+    tids = _thread_of(pr.pairs)
+    starts = [tids[p] * 2 * block for p in chosen]
     for m, qb, num_keys in pr.blocks():
         for n in range(0, num_keys, pr.kv_split):
             kvb = min(pr.kv_split, pr.kv_len - n)
-            attn = np.empty((count, qb, kvb), dtype)
+            attn_blocks = _placed((qb, kvb), dtype, starts)
             for i, p in enumerate(chosen):
                 gemm(True, False, kvb, qb, dim, s, ks[pr.kv_of[p]][n:], k_ld, qs[p][m:], q_ld,
-                     0.0, attn[i], kvb)
+                     0.0, attn_blocks[i], kvb)
+            attn = np.stack(attn_blocks)
             block_mask = pr.scores_mask(m, qb, n, kvb)
             if block_mask is not None:
                 attn = attn + block_mask[chosen]
             attn = _vec_exp(attn - norm[:, m:m + qb, None])
             if pr.causal_block(m, qb, n, kvb, num_keys):
                 attn = np.where(_causal_keep(m, n, qb, kvb), attn, dtype.type(0))
-            attn = np.ascontiguousarray(attn)
-            g_attn = np.empty((count, qb, kvb), dtype)
+            g_attn_blocks = _placed((qb, kvb), dtype, [start + block for start in starts])
             for i, p in enumerate(chosen):
                 kv = pr.kv_of[p]
-                gemm(False, True, dim, kvb, qb, 1.0, gos[p][m:], go_ld, attn[i], kvb, 1.0,
-                     gvs[kv][n:], gv_ld)
+                attn_blocks[i][...] = attn[i]
+                gemm(False, True, dim, kvb, qb, 1.0, gos[p][m:], go_ld, attn_blocks[i], kvb,
+                     1.0, gvs[kv][n:], gv_ld)
                 gemm(True, False, kvb, qb, dim, 1.0, vs[kv][n:], v_ld, gos[p][m:], go_ld, 0.0,
-                     g_attn[i], kvb)
-            g_attn = attn * (g_attn - d_sum[:, m:m + qb, None])
+                     g_attn_blocks[i], kvb)
+            g_attn = attn * (np.stack(g_attn_blocks) - d_sum[:, m:m + qb, None])
             for i, p in enumerate(chosen):
                 kv = pr.kv_of[p]
-                gemm(False, False, dim, qb, kvb, s, ks[kv][n:], k_ld, g_attn[i], kvb, 1.0,
+                g_attn_blocks[i][...] = g_attn[i]
+                gemm(False, False, dim, qb, kvb, s, ks[kv][n:], k_ld, g_attn_blocks[i], kvb, 1.0,
                      gqs[p][m:], gq_ld)
-                gemm(False, True, dim, kvb, qb, s, qs[p][m:], q_ld, g_attn[i], kvb, 1.0,
+                gemm(False, True, dim, kvb, qb, s, qs[p][m:], q_ld, g_attn_blocks[i], kvb, 1.0,
                      gks[kv][n:], gk_ld)
