@@ -17,6 +17,7 @@ from gradsh.engine.grad_mode import _GradMode
 from gradsh.engine.node import AsStridedBackward0, CopySlices, Function, Node
 from gradsh.engine.saved_variable import SavedTensor
 from gradsh.engine.variable import Tensor
+from gradsh.engine.vecmath.layout import writable_alias
 from gradsh.engine.view_rules import rebase_error
 
 LEAF_INPLACE_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -45,13 +46,52 @@ def check_inplace(target: Tensor, others: Sequence[Any] = ()) -> None:
         raise TorchRuntimeError(LEAF_INPLACE_MESSAGE)
 
 
+OVERLAP_MESSAGE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a "
+    "single memory location. Please clone() the tensor before performing the operation."
+)
+
+
 def check_writable(target: Tensor) -> None:
+    """PyTorch's internal-overlap check before a write. gradsh's views of overlapping memory
+    (a broadcasting expand, overlapping unfold windows) are read-only NumPy arrays, and so is
+    any view taken of them; one that does not overlap itself (expand(2, 3)[0]) gets a writable
+    alias of the same memory here, as PyTorch writes it."""
     data = target._data
     if isinstance(data, np.ndarray) and not data.flags.writeable and target.device != "meta":
-        raise TorchRuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation."
-        )
+        alias = writable_alias(data) if not _overlaps(data) else None
+        if alias is None:
+            raise TorchRuntimeError(OVERLAP_MESSAGE)
+        target._data = alias
+
+
+def _overlaps(data: np.ndarray) -> bool:
+    """Whether two elements of `data` may share memory: dimensions sorted by stride, each
+    must step past all the elements of the ones inside it (a conservative test)."""
+    extent = 1
+    for stride, size in sorted((abs(s) // data.itemsize, n) for s, n in
+                               zip(data.strides, data.shape) if n > 1):
+        if stride < extent:
+            return True
+        extent = stride * (size - 1) + extent
+    return False
+
+
+def write_overlapping(target: Tensor, write: Any) -> Tensor:
+    """`write(target)` where PyTorch skips the overlap check (fill_, zero_: every element
+    gets the same value, so overlapping memory is no ambiguity)."""
+    data = target._data
+    if not isinstance(data, np.ndarray) or data.flags.writeable:
+        return write(target)
+    alias = writable_alias(data)
+    if alias is None:
+        return write(target)
+    target._data = alias
+    try:
+        return write(target)
+    finally:
+        if target._data is alias:
+            target._data = data
 
 
 def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params: Any) -> Tensor:
