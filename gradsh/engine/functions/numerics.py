@@ -71,7 +71,7 @@ def _erfc(x: Array) -> Array:
     routine = vml("erfc", x)
     if routine is not None:
         return routine(x)
-    return np.frompyfunc(math.erfc, 1, 1)(x.astype(np.float64)).astype(x.dtype)
+    return np.asarray(np.frompyfunc(math.erfc, 1, 1)(x.astype(np.float64))).astype(x.dtype)
 
 
 def _c_library(name: str, numpy_name: str) -> Callable[[Array], Array]:

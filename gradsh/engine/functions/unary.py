@@ -407,7 +407,7 @@ class ErfBackward0(_SavesSelf):
         self.save_input(a)
         x = a._data
         if x.dtype in REDUCED_FLOAT_NP and x.__class__ is np.ndarray:
-            return vectorized_erf(x.astype(np.float32)).astype(x.dtype)
+            return vectorized_erf(x.astype(np.float32)).astype(x.dtype).reshape(x.shape)
         return _float_op(a, lambda x: pointwise.unary("erf", x))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -420,6 +420,8 @@ class FracBackward0(Function):
     node_name = "FracBackward0"
 
     def forward(self, a: Tensor) -> Array:
+        if not a.dtype.is_floating_point:
+            raise not_implemented_for("frac_cpu", a.dtype)
         x = a._data
         return x - xp_of(x).trunc(x)
 

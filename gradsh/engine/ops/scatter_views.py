@@ -23,6 +23,7 @@ from gradsh.engine.ops.diagonal import diagonal
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.shape import narrow, select
 from gradsh.engine.tensor import Tensor, apply_inplace
+from gradsh.engine.inplace import check_no_overlap
 
 __all__ = ["select_scatter", "slice_scatter", "diagonal_scatter", "narrow_copy", "put", "put_",
            "unique_consecutive", "new_empty_strided"]
@@ -114,8 +115,9 @@ def put(input: Tensor, index: Tensor, source: Tensor,  # noqa: A002
 def put_(input: Tensor, index: Tensor, source: Tensor,  # noqa: A002
          accumulate: bool = False) -> Tensor:
     source = _check_tensor(source, "put_", "source", 3)
-    return apply_inplace(PutBackward0, input, source, index=_put_index(input, index, source),
-                         accumulate=bool(accumulate))
+    flat = _put_index(input, index, source)
+    check_no_overlap(input, source)
+    return apply_inplace(PutBackward0, input, source, index=flat, accumulate=bool(accumulate))
 
 
 @guarded
