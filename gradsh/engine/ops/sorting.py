@@ -318,7 +318,8 @@ def unique(a: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa
         raise meta.no_kernel("aten::_unique2")
     host = backend.to_host(a._data)
     if dim is None:
-        values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True)
+        values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True,
+                                            equal_nan=False)  # (each NaN its own value)
         inverse = inverse.reshape(host.shape)
         node: type[Unique2Backward0] = Unique2Backward0
     else:
