@@ -40,6 +40,10 @@ def autograd_sem(g: Gen) -> None:
                        "y.register_hook(lambda g: g + 1)", "print(y.retains_grad)"]))
     roll = g.r.random()
     if roll < 0.25:
+        _autograd_scenario(g, a, b)
+        return
+    roll = g.r.random()
+    if roll < 0.25:
         opts = g.pick(["", "retain_graph=True", "create_graph=True", "allow_unused=True",
                        "retain_graph=True, allow_unused=True",
                        "grad_outputs=torch.ones_like(y)", "grad_outputs=[torch.ones_like(y)]"])
@@ -79,6 +83,72 @@ def autograd_sem(g: Gen) -> None:
         g.emit(g.pick(["y.sum().backward()", "y.backward(torch.ones_like(y))",
                        f"print(torch.autograd.grad(y.sum(), {a}))"]))
         g.emit(f"print({a}.grad)")
+
+
+def _autograd_scenario(g: Gen, a: str, b: str) -> None:
+    """The errors and states PyTorch's autograd is known for: a saved tensor changed in
+    place (the version counter's message), a second backward, .grad of a non-leaf,
+    requires_grad_ of a non-leaf, hooks, grad modes, double backward, accumulation."""
+    g.emit(g.pick([
+        f"y = {a}.exp(); y.add_(1); y.sum().backward()",
+        f"y = {a}.sigmoid(); y.mul_(2); y.sum().backward()",
+        f"y = {a} * {b}; {b}.add_(1) if not {b}.requires_grad else {b}.data.add_(1); "
+        f"y.sum().backward(); print({a}.grad)",
+        f"y = ({a} * 2).pow(2); z = y.sum(); z.backward(); z.backward()",
+        f"y = ({a} * 2).tanh(); y.sum().backward(retain_graph=True); y.sum().backward(); "
+        f"print({a}.grad)",
+        f"y = {a} * 2; y.sum().backward(); print(y.grad)",
+        f"y = {a} * 2; y.requires_grad_(False)",
+        f"y = {a} * 2; y.detach_(); print(y.requires_grad, y.grad_fn)",
+        f"y = {a}.view(-1); y.detach_()",
+        f"{b}.detach().register_hook(lambda g: g)",
+        f"print(torch.autograd.grad(({a} * 2).sum(), [{a}, {b}]))",
+        f"print(torch.autograd.grad(({a} * 2).sum(), [{a}, {b}], allow_unused=True))",
+        f"print(torch.autograd.grad(({a} * 2).sum(), [{a}, {b}], allow_unused=True, "
+        f"materialize_grads=True))",
+        f"print(torch.autograd.grad({b}.detach().sum(), {a}))",
+        f"({a}.detach() * 2).sum().backward()",
+        f"with torch.no_grad(): y = {a} * 2\n    print(y.requires_grad, y.grad_fn)",
+        f"with torch.inference_mode(): y = {a} * 2\n    print(y.requires_grad, "
+        f"y.is_inference()); y.add_(1); print(y)",
+        f"with torch.inference_mode(): y = {a} * 2\n    (y * {a}).sum().backward()",
+        f"torch.set_grad_enabled(False); y = {a} * 2; torch.set_grad_enabled(True); "
+        f"print(y.requires_grad)",
+        f"with torch.enable_grad(): y = {a} * 2\n    print(y.grad_fn.name())",
+        f"y = ({a} ** 3).sum(); (g1,) = torch.autograd.grad(y, {a}, create_graph=True); "
+        f"print(g1); g1.sum().backward(); print({a}.grad)",
+        f"y = {a}.sin().sum(); (g1,) = torch.autograd.grad(y, {a}, create_graph=True); "
+        f"(g2,) = torch.autograd.grad(g1.sum(), {a}); print(g1.grad_fn.name(), g2)",
+        f"({a} * 2).sum().backward(); ({a} * 3).sum().backward(); print({a}.grad)",
+        f"{a}.register_hook(lambda g: g * 10); ({a} * 2).sum().backward(); print({a}.grad)",
+        f"{a}.register_hook(lambda g: print('h1', g)); {a}.register_hook(lambda g: print('h2'))"
+        f"; ({a}.sum() * 2).backward()",
+        f"y = {a} * 2; y.retain_grad(); z = y * y; z.sum().backward(); print(y.grad, "
+        f"y.retains_grad, z.retains_grad)",
+        f"y = {a}[0]; y.retain_grad(); y.sum().backward(); print(y.grad, {a}.grad)",
+        f"{a}.grad = torch.ones_like({a}); ({a} * 2).sum().backward(); print({a}.grad)",
+        f"{a}.grad = torch.ones(7)",
+        f"{a}.grad = torch.ones_like({a}, dtype=torch.int64)",
+        f"y = {a}.clone(); y[0] = 0; y.sum().backward(); print({a}.grad, y.grad_fn.name())",
+        f"y = {a} * 1; v = y[0]; v.mul_(3); print(y.grad_fn.name(), v.grad_fn.name()); "
+        f"y.sum().backward(); print({a}.grad)",
+        f"y = {a} * 1; v = y.view(-1); y.add_(1); print(v.grad_fn.name(), v._version)",
+        f"y = {a}.detach(); y.requires_grad = True; (y * 2).sum().backward(); "
+        f"print(y.grad, {a}.grad)",
+        f"print({a}.data is {a}, {a}.data.requires_grad, {a}.detach().is_leaf, "
+        f"({a} * 2).is_leaf, {a}.requires_grad)",
+        f"y = {a} * 2; print(y.grad_fn.next_functions); print(y.grad_fn.next_functions[0][0]"
+        f".variable is {a})",
+        f"y = {a}.sum(); y.backward(torch.tensor(2.0)); print({a}.grad)",
+        f"y = {a} * 2; y.backward(torch.ones(7))",
+        f"y = {a} * 2; y.backward()",
+        f"torch.autograd.backward(({a} * 2).sum(), inputs=[{b}])",
+        f"y = {a}.exp(); del_ = y.grad_fn._saved_result; print(del_.equal(y))",
+        f"y = {a} * {b}; print(y.grad_fn._saved_self is not None, "
+        f"y.grad_fn._saved_other.shape)",
+    ]))
+    if g.chance(0.5):
+        g.emit(f"print({a}.grad, {a}._version)")
 
 
 def nn_functional(g: Gen) -> None:
@@ -194,6 +264,47 @@ def nn_functional(g: Gen) -> None:
             "F.batch_norm(torch.arange(6.0).reshape(3, 2), torch.zeros(2), torch.ones(2))",
             "F.instance_norm(torch.arange(8.0).reshape(1, 2, 4))",
             "F.local_response_norm(torch.arange(8.0).reshape(1, 4, 2), 2)",
+            "F.conv1d(torch.arange(10.0).reshape(1, 2, 5), torch.ones(3, 2, 2))",
+            "F.conv1d(torch.arange(10.0).reshape(1, 2, 5), torch.ones(2, 1, 3), groups=2, "
+            "padding='same')",
+            "F.conv2d(torch.arange(16.0).reshape(1, 1, 4, 4), torch.ones(1, 1, 2, 2), "
+            "stride=2, dilation=1)",
+            "F.conv2d(torch.ones(1, 2, 3, 3), torch.ones(1, 3, 2, 2))",
+            "F.conv_transpose1d(torch.ones(1, 1, 3), torch.ones(1, 2, 2), stride=2)",
+            "F.embedding_bag(torch.tensor([0, 2, 1, 3]), torch.arange(8.0).reshape(4, 2), "
+            "torch.tensor([0, 2]), mode='mean')",
+            "F.embedding_bag(torch.tensor([[0, 2], [1, 1]]), torch.arange(8.0).reshape(4, 2), "
+            "mode='max')",
+            "F.fold(torch.arange(8.0).reshape(1, 4, 2), (2, 3), 2)",
+            "F.unfold(torch.arange(9.0).reshape(1, 1, 3, 3), 2, padding=1)",
+            "F.interpolate(torch.arange(4.0).reshape(1, 1, 4), size=6, mode='linear', "
+            "align_corners=True)",
+            "F.interpolate(torch.arange(4.0).reshape(1, 1, 2, 2), scale_factor=1.5, "
+            "mode='bilinear')",
+            "F.pixel_shuffle(torch.arange(8.0).reshape(1, 4, 1, 2), 2)",
+            "F.pixel_unshuffle(torch.arange(16.0).reshape(1, 1, 4, 4), 2)",
+            "F.cross_entropy(torch.zeros(2, 3), torch.tensor([0, 3]))",
+            "F.cross_entropy(torch.zeros(2, 3), torch.tensor([0, -1]))",
+            "F.nll_loss(torch.zeros(2, 3), torch.tensor([[0], [1]]))",
+            "F.mse_loss(torch.zeros(2, 3), torch.zeros(3))",
+            "F.mse_loss(torch.zeros(2, 3), torch.zeros(2, 2))",
+            "F.binary_cross_entropy(torch.tensor([0.5, 1.5]), torch.tensor([0.0, 1.0]))",
+            "F.binary_cross_entropy(torch.tensor([0.0, 1.0]), torch.tensor([0.0, 1.0]))",
+            "F.cross_entropy(torch.zeros(0, 3), torch.zeros(0, dtype=torch.long))",
+            "F.cross_entropy(torch.tensor([[1.0, 2.0]]), torch.tensor([1]), ignore_index=1)",
+            "F.nll_loss(torch.zeros(2, 3), torch.tensor([1, 1]), ignore_index=1, "
+            "reduction='mean')",
+            "F.softmax(torch.tensor([[1, 2], [3, 4]]), dim=1)",
+            "F.log_softmax(torch.tensor([1.0, 2.0]), dim=0, dtype=torch.float64)",
+            "F.gumbel_softmax(torch.zeros(2, 3), hard=True).sum(-1)",
+            "F.one_hot(torch.arange(3) % 2).float() @ torch.ones(2, 2)",
+            "F.pad(torch.ones(2, 2), (1, 1, 1, 1), mode='reflect')",
+            "F.pad(torch.ones(1, 2, 2), (3, 3), mode='reflect')",
+            "F.pad(torch.arange(4.0).reshape(1, 1, 4), (2, 1), mode='circular')",
+            "F.max_pool2d(torch.arange(16.0).reshape(1, 4, 4), 2, return_indices=True)",
+            "F.avg_pool2d(torch.arange(16.0).reshape(1, 1, 4, 4), 3, stride=2, padding=1)",
+            "F.adaptive_avg_pool1d(torch.arange(10.0).reshape(1, 2, 5), 3)",
+            "F.adaptive_max_pool2d(torch.arange(25.0).reshape(1, 5, 5), (2, 3))",
         ])
         g.emit(f"r = {fn}")
         g.emit("print(r if not isinstance(r, torch.Tensor) else repr(r))")
@@ -231,7 +342,18 @@ def reprs(g: Gen) -> None:
             "torch.finfo(torch.float32)", "torch.iinfo(torch.int8)", "torch.finfo(torch.half).eps",
             "torch.Size([2, 3]) + (4,)", "torch.Size([2, 3]).numel()",
             "torch.ones(2, 3).shape == (2, 3)", "torch.zeros(0).shape", "torch.float64.itemsize",
-            "torch.long.is_signed", "torch.uint8.is_signed", "str(torch.int16)"]))
+            "torch.long.is_signed", "torch.uint8.is_signed", "str(torch.int16)",
+            "torch.ones(2, 3).size()", "torch.ones(()).shape", "torch.Size((1,))",
+            "torch.ones(2, 3).shape[-1:] + torch.Size([5])", "torch.ones(2).device.type",
+            "torch.device('cpu:0')", "torch.tensor([1, 2]).dtype", "torch.tensor(1.5).dtype",
+            "torch.tensor(True).dtype", "torch.tensor([1, 2.5]).dtype", "type(torch.ones(1))",
+            "type(torch.ones(1).shape)", "type(torch.float32)", "torch.ones(2).layout",
+            "torch.zeros(2, 3).stride()", "torch.zeros(2, 3).t().stride()",
+            "torch.ones(2, 3).shape.numel()", "torch.Size([2, 3])[1]",
+            "list(torch.Size([2, 3]))", "torch.ones(3).type()", "torch.ones(3).long().type()",
+            "torch.ones(1).is_floating_point()", "torch.ones(2).element_size()",
+            "torch.finfo(torch.bfloat16)", "torch.iinfo(torch.int64).max",
+            "torch.finfo().tiny", "torch.iinfo(torch.uint8)"]))
         g.emit(g.pick(["print(x)", "print(repr(x))", "print(str(x), type(x).__name__)",
                        "print([x])", "print(f'{x}')"]))
     elif roll < 0.8:
@@ -256,7 +378,14 @@ def reprs(g: Gen) -> None:
         g.emit(g.pick(["print(x)", "print(x[0])", "print(x.sum())", "print(x * 1000)",
                        "print(x.to(torch.float64) / 3)", "print(x.unsqueeze(1))",
                        "print(x.max(), x.argmax())", "print(x.tolist())",
-                       "print(x.abs().requires_grad_())", "print(x.mean().item())"]))
+                       "print(x.abs().requires_grad_())", "print(x.mean().item())",
+                       "print(x.abs().requires_grad_() * 2)", "print(f'{x[0]:.3f}')",
+                       "print('{:.2e}'.format(x[0]))", "print(format(x[0], '10.4f'))",
+                       "print(x.int(), x.long().tolist())", "print(x.numpy())",
+                       "print(x.half(), x.bfloat16())", "print(str(x.dtype), repr(x.shape))",
+                       "print(x.view(1, -1).expand(2, -1))", "print(x[0].item().__repr__())",
+                       "print(torch.tensor(x.tolist()))", "print(x.clone().fill_(7.25))",
+                       "print(x.round(decimals=1))", "print(x.to(torch.int32))"]))
 
 
 def sorting(g: Gen) -> None:
@@ -289,6 +418,17 @@ def sorting(g: Gen) -> None:
         "x.max(-1)", "x.min(0)", "x.argmax()", "x.argmin(-1)", "torch.mode(x)",
         "torch.sort(x, -1, True)", "x.sort(dim=0, descending=True).indices",
         "torch.topk(x.flatten(), 1)", "x.cummax(-1)", "x.amax(-1)",
+        "x.repeat(3, 2).sort(dim=-1, stable=True)", "x.repeat(2, 3).topk(2, dim=-1)",
+        "x.repeat(2, 3).topk(3, largest=False, sorted=True)", "x.flatten().topk(0)",
+        "x.repeat(4, 1).argsort(dim=0)", "x.repeat(3, 3).kthvalue(2, dim=0)",
+        "x.repeat(2, 2).median(dim=0)", "x.repeat(2, 2).nanmedian(dim=-1)",
+        "x.repeat(3, 2).mode(dim=-1)", "torch.unique(x.repeat(2, 2), dim=1)",
+        "torch.unique(x.repeat(3, 1), dim=0, return_inverse=True)",
+        "torch.unique_consecutive(x.repeat(1, 2), dim=-1)", "x.flatten().argmax()",
+        "torch.msort(x.repeat(2, 2))", "x.flatten().sort().values.unique_consecutive()",
+        "torch.searchsorted(x.flatten().sort().values, x.flatten(), sorter=None, right=True)",
+        "torch.bucketize(x.float().flatten(), torch.tensor([-1.0, 1.0]), out_int32=True)",
+        "torch.histc(x.float(), bins=3, min=-1, max=3)", "x.flatten().float().sort(stable=False)",
     ])
     g.emit(f"r = {fn}")
     g.emit(g.pick(["print(r)", "print(r if not isinstance(r, torch.Tensor) else repr(r))"]))
@@ -327,6 +467,21 @@ def scatter_gather(g: Gen) -> None:
         "x.index_fill(1, torch.tensor([0, 0]), -1)",
         "x.take(j)", "torch.take_along_dim(x, i, 0)",
         "x.put(j, torch.arange(j.numel(), dtype=x.dtype), accumulate=True)",
+        "x.put(j, torch.arange(j.numel(), dtype=x.dtype))",
+        "x.index_put((j,), torch.arange(j.numel(), dtype=x.dtype)[:, None].expand(-1, "
+        "x.shape[1]))",
+        "x.index_put((j, torch.zeros_like(j)), torch.arange(j.numel(), dtype=x.dtype), "
+        "accumulate=True)",
+        f"x.index_reduce(0, j % x.shape[0], torch.ones(j.numel(), x.shape[1], dtype=x.dtype), "
+        f"{g.pick(['prod', 'mean', 'amax', 'amin'])!r}, include_self={g.pick(['True', 'False'])})",
+        "x.index_copy(0, torch.zeros_like(j), torch.arange(j.numel() * x.shape[1], "
+        "dtype=x.dtype).reshape(j.numel(), -1))",
+        "x.scatter(1, torch.zeros(x.shape[0], 3, dtype=torch.long), 7)",
+        "x.scatter(-1, i[:, :1] % x.shape[1], src[:, :1])", "x.gather(1, i % x.shape[1])",
+        "x.gather(0, torch.tensor([[x.shape[0]]]))", "x.scatter_add(0, i, src.double())",
+        "x.scatter(0, i.int(), src)", "x.index_select(1, j % x.shape[1])",
+        "x[torch.tensor([True] * x.shape[0])]", "x[:, j % x.shape[1]]",
+        "x.masked_fill(x > 2, -1)", "x.masked_select(x % 4 == 0)",
     ])
     if grad or g.chance(0.3):
         inplace = g.pick(["x = x.clone(); x[j] += 1", "x = x.clone(); x.index_put_((j,), "
@@ -369,8 +524,29 @@ def promotion_ops(g: Gen) -> None:
         f"torch.heaviside({a}, {other})", f"torch.bitwise_and({a}, {other})",
         f"torch.true_divide({a}, {other})", f"{a}.add({other}, alpha=2)",
         f"{a}.mul_({other})", f"torch.result_type({a}, {other})",
-        f"torch.promote_types({dt}, torch.tensor({other}).dtype if not isinstance({other}, "
-        f"torch.Tensor) else {other}.dtype)",
+        f"torch.where({a} > 0, 1, 0.5)", f"torch.where({a} > 0, {a}, 2.5)",
+        f"torch.where({a} > 0, True, {other})", f"({a} > 0).sum()", f"({a} > 0).float().mean()",
+        f"{a}.sum(dtype=torch.int32)", f"{a}.mean()", f"{a}.cumsum(0)" if shape else f"{a} + 0",
+        f"{a}.prod(dtype=torch.float64)", f"{a} + 300", f"{a} * 1e10", f"{a} - True",
+        f"{a}.to(torch.uint8) - 1", f"{a} // 0.5", f"{a} ** 0.5", f"{a} ** -1",
+        f"{a}.clamp(min=0.5)", f"{a}.clamp(-1, 1.5)", f"torch.clamp({a}, {other}, {third})",
+        f"torch.full_like({a}, 2.7)", f"torch.full({shape}, 3)", f"torch.full({shape}, True)",
+        f"torch.arange(3) * {other}", f"torch.tensor(2) * {a}", f"torch.tensor(2.5) + {a}",
+        f"torch.tensor(2.5, dtype=torch.float64) * {a}", f"torch.tensor([2.5]) + {a}",
+        f"{a}.float() + torch.tensor(1, dtype=torch.float64)", f"{a}.half() * 1e5",
+        f"{a}.bfloat16() + 0.1", f"torch.cat([{a}.reshape(-1), torch.tensor([0.5])])",
+        f"torch.stack([{a}, {a}.bool()])", f"torch.max({a}, torch.tensor(0.5))",
+        f"torch.eq({a}, 1.0)", f"{a} == True", f"{a}.any()", f"{a}.all()",
+        f"torch.mm({a}.reshape(1, -1).float(), {a}.reshape(-1, 1).double())",
+        f"torch.matmul({a}.reshape(-1).int(), {a}.reshape(-1).int())",
+        f"torch.linalg.norm({a}.float())", f"torch.norm({a})", f"{a}.std()",
+        f"torch.softmax({a}, -1)" if shape else f"torch.softmax({a}, 0)",
+        f"torch.nn.functional.relu({a})", f"torch.sigmoid({a}.int())",
+        f"torch.lerp({a}.float(), torch.ones(()), {other})",
+        f"torch.addmv(torch.zeros(1), {a}.reshape(1, -1).float(), {a}.reshape(-1).float())",
+        f"{a}.abs_()", f"{a}.neg_()", f"{a}.sqrt_()", f"{a}.add_(0.5)", f"{a}.div_(2)",
+        f"{a}.floor_divide_(2)", f"{a}.float().div_({other})",
+        f"torch.promote_types({dt}, torch.as_tensor({other}).dtype)",
     ])
     g.show(fn) if not fn.startswith(("torch.result_type", "torch.promote_types")) else \
         g.emit(f"print({fn})")
@@ -423,7 +599,36 @@ def random_sequences(g: Gen) -> None:
             "torch.nn.init.kaiming_uniform_(torch.empty(3, 2))",
             "torch.nn.init.xavier_normal_(torch.empty(2, 3))",
             "torch.nn.Linear(3, 2).weight", "torch.get_rng_state()[:8]",
-            "torch.initial_seed()",
+            "torch.initial_seed()", f"torch.randn({g.r.randint(15, 40)})",
+            f"torch.rand({g.r.randint(15, 40)}, dtype=torch.float64)",
+            f"torch.randn({g.r.randint(15, 40)}, dtype=torch.float16)",
+            f"torch.randperm({g.r.randint(40, 300)})[:10]",
+            "torch.empty(4, 6).t().normal_()", "torch.empty(20, 2)[:, 0].normal_()",
+            "torch.empty(5).random_()[:2]", "torch.empty(3, dtype=torch.int32).random_(-5, 5)",
+            "torch.empty(4).bernoulli_(torch.tensor([0.1, 0.5, 0.9, 1.0]))",
+            "torch.nn.Conv2d(1, 2, 2).bias", "torch.nn.Embedding(3, 2).weight",
+            "torch.nn.LSTM(2, 2).weight_hh_l0[0]", "torch.nn.init.uniform_(torch.empty(2, 2))",
+            "torch.nn.init.normal_(torch.empty(3), std=0.1)",
+            "torch.nn.init.trunc_normal_(torch.empty(4))",
+            "torch.nn.init.orthogonal_(torch.empty(2, 2))",
+            "torch.nn.init.sparse_(torch.empty(3, 2), 0.5)",
+            "torch.multinomial(torch.tensor([0.0, 0.0, 1.0, 1.0]), 2)",
+            "torch.multinomial(torch.ones(20), 5)", "torch.multinomial(torch.ones(3), 4)",
+            "torch.randint(0, 2, (3,), dtype=torch.bool)", "torch.randint(5, (2,))",
+            f"torch.utils.data.random_split(range(10), [3, 7], generator="
+            f"torch.Generator().manual_seed({g.r.randint(0, 9)}))[1].indices",
+            f"list(torch.utils.data.DataLoader(range({g.r.randint(3, 9)}), batch_size=2, "
+            f"shuffle=True, generator=torch.Generator().manual_seed(1)))",
+            "(lambda s: (torch.rand(2), torch.set_rng_state(s), torch.rand(2)))"
+            "(torch.get_rng_state())",
+            "(lambda gen: (torch.rand(2, generator=gen), gen.get_state()[:4]))"
+            "(torch.Generator().manual_seed(5))",
+            "torch.nn.functional.dropout(torch.ones(40), 0.5).sum()",
+            "torch.nn.functional.dropout(torch.ones(3, 5), 0.5, training=False)",
+            "torch.nn.functional.dropout1d(torch.ones(2, 3, 4), 0.5)",
+            "torch.nn.functional.dropout3d(torch.ones(1, 3, 1, 2, 2), 0.5)",
+            "torch.nn.functional.feature_alpha_dropout(torch.ones(2, 3, 2), 0.5, True)",
+            "torch.rand(2, 3).uniform_(-2, 2).floor()",
         ])
         g.emit(f"print({fn})")
 

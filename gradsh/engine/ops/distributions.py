@@ -204,8 +204,8 @@ def _with_replacement(rows: np.ndarray, n_sample: int, gen: Any) -> np.ndarray:
 def exponential_(a: Tensor, lambd: float = 1.0, generator: Any = None) -> Tensor:
     """x.exponential_(lambd): one draw per entry, in place (ExponentialBackward0)."""
     a = _check_tensor(a, "exponential_")
-    draws = _random_call(lambda: _generator(generator).exponential(float(lambd), a.shape,
-                                                                     a.dtype))
+    draws = _random_call(lambda: in_layout_of(a, lambda shape: _generator(
+        generator).exponential(float(lambd), shape, a.dtype)))
     return apply_inplace(ExponentialBackward0, a,
                          draws=backend.to_device(draws, a.device))
 
@@ -214,8 +214,8 @@ def exponential_(a: Tensor, lambd: float = 1.0, generator: Any = None) -> Tensor
 def cauchy_(a: Tensor, median: float = 0.0, sigma: float = 1.0, generator: Any = None) -> Tensor:
     """x.cauchy_(median, sigma): one draw per entry, in place (CauchyBackward0)."""
     a = _check_tensor(a, "cauchy_")
-    draws = _random_call(lambda: _generator(generator).cauchy(float(median), float(sigma),
-                                                                a.shape, a.dtype))
+    draws = _random_call(lambda: in_layout_of(a, lambda shape: _generator(generator).cauchy(
+        float(median), float(sigma), shape, a.dtype)))
     return apply_inplace(CauchyBackward0, a, draws=backend.to_device(draws, a.device))
 
 
@@ -254,12 +254,13 @@ def geometric_(a: Tensor, p: float, generator: Any = None) -> Tensor:
 
 
 def _drawn(values: np.ndarray, a: Tensor) -> Any:
-    """Doubles as static_cast<scalar_t> makes them (c10::Half and BFloat16 through float),
-    shaped as `a`, on its device."""
+    """Doubles drawn in TensorIterator's order (memory order for a permuted `a`) as
+    static_cast<scalar_t> makes them (c10::Half and BFloat16 through float), laid out as `a`,
+    on its device."""
     with np.errstate(over="ignore", invalid="ignore"):
         if a.dtype.is_floating_point and a.dtype is not dtypes.float64:
             values = values.astype(np.float32)
-        values = values.astype(a.dtype.np).reshape(a.shape)
+        values = in_layout_of(a, lambda shape: values.astype(a.dtype.np).reshape(shape))
     return backend.to_device(values, a.device)
 
 

@@ -123,19 +123,39 @@ def put_(input: Tensor, index: Tensor, source: Tensor,  # noqa: A002
 @guarded
 def unique_consecutive(input: Tensor, return_inverse: bool = False,  # noqa: A002
                        return_counts: bool = False, dim: int | None = None) -> Any:
-    """Consecutive duplicates collapsed (of the flattened input; a dim is not supported yet)."""
+    """Consecutive duplicates collapsed: of the flattened input, or the slices along `dim`
+    (a slice equal to the one before it, element by element with !=, so NaN never is)."""
     input = _check_tensor(input, "unique_consecutive")
-    if dim is not None:
-        raise TorchNotImplementedError("gradsh does not implement unique_consecutive with dim "
-                                       "yet")
-    flat = input._data.reshape(-1)
-    starts = np.ones(flat.shape, dtype=bool)
-    if flat.size:
-        starts[1:] = flat[1:] != flat[:-1]
-    values = flat[starts]
-    outputs = [_plain(np.ascontiguousarray(values), input.device)]
+    data = input._data
+    if dim is None:
+        flat = data.reshape(-1)
+        starts = np.ones(flat.shape, dtype=bool)
+        if flat.size:
+            starts[1:] = flat[1:] != flat[:-1]
+        values = np.ascontiguousarray(flat[starts])
+        inverse_shape = input.shape
+    else:
+        if input.ndim == 0:
+            raise TorchIndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        d = wrap_dim(dim, input.ndim)
+        if data.size == 0:
+            if data.shape[d] != 0:
+                raise TorchRuntimeError("There are 0 sized dimensions, and they aren't "
+                                        "selected, so unique cannot be applied")
+            found = [_plain(data.copy(), input.device)] + [
+                _plain(np.empty(0, np.int64), input.device)
+                for _ in range(return_inverse + return_counts)]
+            return found[0] if len(found) == 1 else tuple(found)
+        moved = np.moveaxis(data, d, 0)
+        rows = moved.reshape(moved.shape[0], -1)
+        starts = np.ones(rows.shape[0], dtype=bool)
+        if rows.shape[0]:
+            starts[1:] = (rows[1:] != rows[:-1]).any(axis=1)
+        values = np.ascontiguousarray(np.moveaxis(moved[starts], 0, d))
+        inverse_shape = (rows.shape[0],)
+    outputs = [_plain(values, input.device)]
     if return_inverse:
-        outputs.append(_plain((np.cumsum(starts) - 1).astype(np.int64).reshape(input.shape),
+        outputs.append(_plain((np.cumsum(starts) - 1).astype(np.int64).reshape(inverse_shape),
                               input.device))
     if return_counts:
         positions = np.flatnonzero(np.append(starts, True))
