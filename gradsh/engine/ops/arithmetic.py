@@ -333,6 +333,10 @@ def lerp(start: Tensor, end: Tensor, weight: Any) -> Tensor:
     if not start.dtype.is_floating_point:
         raise TorchNotImplementedError(
             f"\"lerp_kernel_tensor\" not implemented for '{start.dtype.short}'")
+    if start.ndim == end.ndim == weight.ndim == 0 and weight.dtype is not start.dtype:
+        # every operand 0-d: TensorIterator's common dtype takes the weight's in too
+        common = dtypes.promote_types(start.dtype, weight.dtype)
+        start, end = start.to(common), end.to(common)
     return LerpBackward1.apply(start, end, weight)
 
 
