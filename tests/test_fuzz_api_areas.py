@@ -88,6 +88,11 @@ REGRESSIONS = {
                          "torch.tensor([True])))",
     "unique_each_nan": "print(torch.unique(torch.tensor([float('nan'), 1.0, float('nan')]), "
                        "return_inverse=True, return_counts=True))",
+    "unique_dim_nan_std_sort": "print(torch.unique(torch.tensor([float('inf'), float('nan'), "
+                               "float('inf'), 2.0]), dim=0, return_counts=True))\n"
+                               "print(torch.unique(torch.tensor([2.0, 1.0, float('nan'), 2.0])"
+                               ".reshape(-1, 1).repeat(3, 1), dim=0, return_inverse=True))",
+    "isclose_broadcast_error": "print(torch.isclose(torch.ones(3), torch.ones(2)))",
     "unique_consecutive_dim": "print(torch.unique_consecutive(torch.tensor([[1, 1, 2, 2, 1], "
                               "[3, 3, 4, 4, 3]]), dim=1, return_counts=True, "
                               "return_inverse=True))",
@@ -132,10 +137,7 @@ def test_pickled_types_come_back(torch):
 # The fixed seed's batch of the newer areas: mismatches still there (case number: cause), a
 # strict list: a case that passes must leave it.
 SEED, CASES = 41, 300
-KNOWN: dict[int, str] = {
-    262: "unique(dim=) with a NaN: ATen sorts the slices with std::sort and a `<` comparator, "
-         "whose order NaN leaves to the sort's steps; gradsh sorts as NumPy (NaN last)",
-}
+KNOWN: dict[int, str] = {}
 
 
 def test_fixed_seed_batch(sides):
