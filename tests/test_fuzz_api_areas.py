@@ -64,6 +64,13 @@ REGRESSIONS = {
                    "torch.i0(torch.tensor(1, dtype=torch.bfloat16)))",
     "lerp_all_0d_promotes": "print(torch.lerp(torch.tensor(2.0), torch.ones(()), "
                             "torch.tensor(-4.0, dtype=torch.float64)))",
+    "lerp_integer_with_float_0d_weight": "print(torch.lerp(torch.ones(3, dtype=torch.int8), "
+                                         "torch.full((3,), 3, dtype=torch.int8), "
+                                         "torch.tensor(0.5)))\ntorch.lerp(torch.ones(3, "
+                                         "dtype=torch.int8), torch.ones(3, dtype=torch.int8), 0.5)",
+    "relu6_negative_zero": "import torch.nn.functional as F\n"
+                           "x = torch.tensor([-0.0, 0.0, -1.0, 7.0, float('nan')] * 4)\n"
+                           "print(F.relu6(x), F.hardtanh(x.half(), 0.0, 6.0))",
     "prelu_dtype": "import torch.nn.functional as F\n"
                    "print(F.prelu(torch.ones(3, dtype=torch.float64), torch.tensor([0.25])))",
     # nn.functional

@@ -82,7 +82,10 @@ class Side:
 
     def run(self, seed: int, lines: list[str]) -> str:
         """The case's stdout (masked)."""
-        code = compile(wrap(seed, lines), f"<case {seed}>", "exec")
+        try:
+            code = compile(wrap(seed, lines), f"<case {seed}>", "exec")
+        except SyntaxError as error:  # a generator's slip: the same on both sides
+            return f"!! SyntaxError: {error.msg}\n"
         out = io.StringIO()
         namespace = {"torch": self.module, "__name__": "__case__"}
         previous = signal.signal(signal.SIGALRM, _alarm)

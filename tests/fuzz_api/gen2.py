@@ -509,8 +509,8 @@ def promotion_ops(g: Gen) -> None:
         f"torch.sigmoid({a})", f"torch.abs({a})", f"torch.neg({a})", f"torch.floor({a})",
         f"torch.round({a})", f"torch.sign({a})", f"torch.reciprocal({a})",
         f"torch.where({a} > 0, {other}, {third})", f"torch.clamp({a}, {other})",
-        f"torch.clamp({a}, max={other})", f"torch.cat([{a}.reshape(-1), {other}.reshape(-1) "
-        f"if isinstance({other}, torch.Tensor) else {a}.reshape(-1)])",
+        f"torch.clamp({a}, max={other})",
+        f"torch.cat([{a}.reshape(-1), torch.as_tensor({other}).reshape(-1)])",
         f"torch.stack([{a}, {a}.to(torch.float64)])", f"torch.lerp({a}, {other}, 0.5)",
         f"torch.addcmul({a}, {other}, {third})" if True else "",
         f"torch.addcdiv({a}, {a}, {other}, value=2)", f"torch.maximum({a}, {other})",

@@ -257,6 +257,15 @@ class LogSigmoidBackward0(DoubleDifferentiable, _SavesSelf):
                                   lambda: grad * A.ufunc("sigmoid", -x))
 
 
+def _clamp(x: Array, low: float, high: float) -> Array:
+    """ATen's clamp (hardtanh is clamp): std::min(std::max(x, low), high), which keeps x where
+    it equals a bound (-0.0 at a bound of 0: relu6(-0.0) is -0.0) and NaN."""
+    xp = xp_of(x)
+    low_, high_ = x.dtype.type(low), x.dtype.type(high)
+    x = xp.where(x < low_, low_, x)
+    return xp.where(high_ < x, high_, x)
+
+
 class HardtanhBackward0(DoubleDifferentiable, _SavesSelf):
     node_name = "HardtanhBackward0"
     double = HardtanhBackwardBackward0
@@ -265,7 +274,7 @@ class HardtanhBackward0(DoubleDifferentiable, _SavesSelf):
     def forward(self, a: Tensor, min_val: float, max_val: float) -> Array:
         self.save_input(a)
         self.min_val, self.max_val = min_val, max_val
-        return _float_op(a, lambda x: xp_of(x).minimum(xp_of(x).maximum(x, min_val), max_val))
+        return _float_op(a, lambda x: _clamp(x, min_val, max_val))
 
     def gradient(self, grad: Array, x: Array) -> Array:
         outside = (x <= self.min_val) | (x >= self.max_val)
