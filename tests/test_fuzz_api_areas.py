@@ -99,6 +99,11 @@ REGRESSIONS = {
                                "float('inf'), 2.0]), dim=0, return_counts=True))\n"
                                "print(torch.unique(torch.tensor([2.0, 1.0, float('nan'), 2.0])"
                                ".reshape(-1, 1).repeat(3, 1), dim=0, return_inverse=True))",
+    "median_signed_zero_tie": "x = torch.tensor([float('inf'), -1.0, -0.0, 3.0, 0.0])\n"
+                              "print(x.median(), x.nanmedian(), x.double().median())",
+    "round_decimals_half_in_float": "x = torch.tensor([0.000123, 10000.0, 65000.0], "
+                                    "dtype=torch.float16)\nprint(x.round(decimals=1), "
+                                    "x.bfloat16().round(decimals=2))",
     "isclose_broadcast_error": "print(torch.isclose(torch.ones(3), torch.ones(2)))",
     "unique_consecutive_dim": "print(torch.unique_consecutive(torch.tensor([[1, 1, 2, 2, 1], "
                               "[3, 3, 4, 4, 3]]), dim=1, return_counts=True, "

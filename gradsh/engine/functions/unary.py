@@ -335,10 +335,12 @@ class RoundBackward1(Function):
             raise not_implemented_for("round_cpu", a.dtype)
         self.decimals = decimals
         xp, data = xp_of(a._data), a._data
-        scale = data.dtype.type(10.0 ** abs(decimals))
-        if decimals < 0:
-            return xp.rint(data / scale) * scale
-        return xp.rint(data * scale) / scale
+        work = data.astype(np.float32) if data.dtype in REDUCED_FLOAT_NP else data  # (opmath)
+        scale = work.dtype.type(10.0 ** abs(decimals))
+        with _quiet():
+            if decimals < 0:
+                return (xp.rint(work / scale) * scale).astype(data.dtype)
+            return (xp.rint(work * scale) / scale).astype(data.dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.zeros_like(grad),)

@@ -218,6 +218,15 @@ def lexicographic_order(rows: list[list[float]]) -> list[int]:
     return [index for _, index in pairs]
 
 
+def median_value(values: list[float]) -> float:
+    """ATen's median_impl on a copy (in memory order) with no NaN: std::nth_element with `<`
+    at (count - 1) / 2. Which of two equal values lands there (-0.0 or 0.0) is its steps'."""
+    pairs = [(v, i) for i, v in enumerate(values)]
+    middle = (len(pairs) - 1) // 2
+    _Sorter(pairs, False, less=lambda x, y: x < y).nth_element(0, middle, len(pairs))
+    return pairs[middle][0]
+
+
 def nth_index(n: int, nth: int) -> int:
     """The index std::nth_element leaves at `nth` among n elements that all compare equivalent
     (ATen's nanmedian on a row of NaN only)."""
