@@ -186,7 +186,8 @@ def nn_functional(g: Gen) -> None:
         g.emit(f"t = torch.tensor({target})")
         g.emit(f"p = torch.tensor({[[g.r.randint(0, 4) / 4 for _ in range(c)] for _ in range(n)]})")
         red = g.pick(["", ", reduction='sum'", ", reduction='none'", ", reduction='mean'"])
-        weight = g.pick(["", "", f", weight=torch.tensor({[g.r.randint(1, 4) / 2 for _ in range(c)]})"])
+        weights = [g.r.randint(1, 4) / 2 for _ in range(c)]
+        weight = g.pick(["", "", f", weight=torch.tensor({weights})"])
         fn = g.pick([
             f"F.cross_entropy(x, t{red}{weight})",
             f"F.cross_entropy(x, t, ignore_index={g.pick([-100, 1, 0])}{red})",
@@ -200,7 +201,8 @@ def nn_functional(g: Gen) -> None:
             f"F.binary_cross_entropy(torch.sigmoid(x), p{red}{weight})",
             f"F.binary_cross_entropy_with_logits(x, p{red})",
             f"F.binary_cross_entropy_with_logits(x, p, pos_weight=torch.ones({c}) * 2{red})",
-            f"F.kl_div(F.log_softmax(x, 1), p, reduction={g.pick(['batchmean', 'sum', 'none', 'mean'])!r})",
+            f"F.kl_div(F.log_softmax(x, 1), p, "
+            f"reduction={g.pick(['batchmean', 'sum', 'none', 'mean'])!r})",
             f"F.soft_margin_loss(x, p.sign(){red})", f"F.multi_margin_loss(x, t{red})",
             f"F.multilabel_soft_margin_loss(x, p{red})",
             f"F.poisson_nll_loss(x, p{red})", f"F.gaussian_nll_loss(x, p, torch.ones_like(x){red})",
@@ -257,7 +259,8 @@ def nn_functional(g: Gen) -> None:
             "torch.tensor([[2.0, 1.0], [1.0, 1.0]]))",
             "F.pairwise_distance(torch.tensor([[1.0, 2.0]]), torch.tensor([[2.0, 0.0]]))",
             "F.normalize(torch.tensor([[0.0, 0.0], [3.0, 4.0]]))",
-            "F.linear(torch.ones(2, 3), torch.arange(6.0).reshape(2, 3), torch.tensor([1.0, -1.0]))",
+            "F.linear(torch.ones(2, 3), torch.arange(6.0).reshape(2, 3), "
+            "torch.tensor([1.0, -1.0]))",
             "F.bilinear(torch.ones(1, 2), torch.ones(1, 3), torch.ones(4, 2, 3))",
             "F.layer_norm(torch.arange(6.0).reshape(2, 3), (3,))",
             "F.group_norm(torch.arange(8.0).reshape(1, 4, 2), 2)",
@@ -410,9 +413,11 @@ def sorting(g: Gen) -> None:
         "torch.unique(x, dim=0)", "torch.unique_consecutive(x, return_counts=True)",
         "x.unique(return_counts=True, dim=-1)",
         "torch.searchsorted(x.flatten().sort().values, torch.tensor([1.0, 0.0, 5.0]).to(x.dtype))",
-        "torch.searchsorted(x.flatten().sort().values, torch.tensor([1, 2]).to(x.dtype), right=True)",
+        "torch.searchsorted(x.flatten().sort().values, torch.tensor([1, 2]).to(x.dtype), "
+        "right=True)",
         "torch.searchsorted(x.flatten().sort().values, 2)",
-        "torch.searchsorted(x.flatten().sort().values, torch.tensor([2.0]).to(x.dtype), side='right')",
+        "torch.searchsorted(x.flatten().sort().values, torch.tensor([2.0]).to(x.dtype), "
+        "side='right')",
         "torch.bucketize(torch.tensor([0.5, 1.0, 3.0]), torch.tensor([0.0, 1.0, 2.0]))",
         "torch.bucketize(x.float(), torch.tensor([0.0, 1.0, 2.0]), right=True)",
         "x.max(-1)", "x.min(0)", "x.argmax()", "x.argmin(-1)", "torch.mode(x)",
