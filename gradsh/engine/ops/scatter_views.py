@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine.exceptions import TorchIndexError, TorchNotImplementedError, TorchRuntimeError
+from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError
 from gradsh.engine.functions.scatter_views import (
     DiagonalScatterBackward0,
     NarrowCopyBackward0,
