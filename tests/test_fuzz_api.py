@@ -245,6 +245,11 @@ REGRESSIONS = {
                          "print(v, v.stride(), v._base is a)",
     "resize_sliced_writes_base": "a = torch.arange(6.0).reshape(2, 3)\nv = a[:, 1:]\n"
                                  "v.resize_(3)\nv[0] = 9\nprint(v, a)",
+    "add_integer_float_alpha_shapes_first": "print(torch.add(torch.ones(2, 2, dtype=torch.int16), "
+                                            "torch.ones(3, dtype=torch.int16), alpha=-1.5))",
+    "histc_nan_range": "print(torch.histc(torch.tensor([float('nan'), 1.0]), bins=4))",
+    "histc_nan_given_range": "print(torch.histc(torch.tensor([1.0]), bins=4, min=float('nan'), "
+                             "max=1))",
     "nansum_bfloat16": "print(torch.tensor([[-3.0, float('nan'), 2.0]], "
                        "dtype=torch.bfloat16).nansum(-1))",
 }

@@ -87,6 +87,9 @@ def _check_alpha(a: Tensor, b: TensorLike, alpha: Any) -> None:
     if not is_number(alpha):
         raise TorchTypeError(f"alpha must be a number, not {_type_name(alpha)}")
     dtype = result_dtype(a, as_tensor_operand(b))
+    if (isinstance(alpha, bool) and dtype is not dtypes.bool_ or isinstance(alpha, float)
+            and not dtype.is_floating_point) and isinstance(b, Tensor):
+        infer_size(a.shape, b.shape)  # (TensorIterator's broadcast error comes first)
     if isinstance(alpha, bool) and dtype is not dtypes.bool_:
         raise TorchRuntimeError("Boolean alpha only supported for Boolean results.")
     if isinstance(alpha, float) and not dtype.is_floating_point:

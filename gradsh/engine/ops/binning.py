@@ -115,8 +115,12 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
     if low == high:
         low, high = low - 1, high + 1
     if not (np.isfinite(low) and np.isfinite(high)):
-        # (C++'s ostream prints the doubles: -4, inf, 0.5)
-        raise TorchRuntimeError(f"torch.histc: range of [{low:g}, {high:g}] is not finite")
+        # (C++'s ostream prints the doubles: -4, inf, 0.5; a NaN the data's min/max reduction
+        # made has its sign bit set, x86's default NaN: -nan)
+        shown = [f"{v:g}" if v == v or given else "-nan"
+                 for v, given in ((low, float(min) != float(max)),
+                                  (high, float(min) != float(max)))]
+        raise TorchRuntimeError(f"torch.histc: range of [{shown[0]}, {shown[1]}] is not finite")
     if low > high:
         raise TorchRuntimeError("torch.histc: max must be larger than min")
     t = a.dtype.np.type
