@@ -261,7 +261,7 @@ def _clamp(x: Array, low: float, high: float) -> Array:
     """ATen's clamp (hardtanh is clamp): std::min(std::max(x, low), high), which keeps x where
     it equals a bound (-0.0 at a bound of 0: relu6(-0.0) is -0.0) and NaN."""
     xp = xp_of(x)
-    low_, high_ = x.dtype.type(low), x.dtype.type(high)
+    low_, high_ = xp.asarray(low, dtype=x.dtype), xp.asarray(high, dtype=x.dtype)
     x = xp.where(x < low_, low_, x)
     return xp.where(high_ < x, high_, x)
 
