@@ -78,9 +78,9 @@ def overlap_status(a: Any, b: Any) -> str | None:
     if a is b:
         return "full"
     if a.__class__ is not np.ndarray or b.__class__ is not np.ndarray or (
-            a.base is None and b.base is None) or not (a.size and b.size):
-        return None
-    if not (_dense(a) and _dense(b)):
+            a.base is None and b.base is None) or not np.may_share_memory(a, b):
+        return None  # (may_share_memory: their memory ranges meet, no more asked)
+    if not (a.size and b.size and _dense(a) and _dense(b)):
         return None
     a0, b0 = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
     a1, b1 = a0 + a.nbytes, b0 + b.nbytes
