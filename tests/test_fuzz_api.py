@@ -230,6 +230,28 @@ REGRESSIONS = {
     "max_number_first": "print(torch.max(2, torch.ones(2)))",
     "scatter_empty_index_other_ndim": "print(repr(torch.tensor([[4], [-6]]).scatter_add(0, "
                                       "torch.tensor([]), torch.ones(2, dtype=torch.long))))",
+    # writes PyTorch allows into overlapping memory: fill_ with a number and zero_ (its kernel
+    # skips the overlap check), and a view of an expand that does not overlap itself
+    "fill_unfold_windows": "a = torch.tensor([1.0, 2.0, 3.0, 4.0])\na.unfold(0, 2, 1).fill_(7)\n"
+                           "print(a)",
+    "fill_expand_number_not_tensor": "a = torch.zeros(3)\ne = a.expand(2, 3)\ne.fill_(5)\n"
+                                     "e[:, 1].zero_()\nprint(a)\ne.fill_(torch.tensor(2.0))",
+    "setitem_expand_row": "a = torch.zeros(3)\ne = a.expand(2, 3)\ne[1] = 3\ne[0, 1] = 4\n"
+                          "e[1].add_(1)\nprint(a)\ne[:, 1] = 2",
+    "fill_unfold_backward": "x = torch.zeros(4, requires_grad=True)\ny = x * 1\n"
+                            "y.unfold(0, 2, 1).fill_(3)\ny.sum().backward()\nprint(x.grad, y)",
+    # resize_ of a non-contiguous view reads its storage in memory order from its offset
+    "resize_transposed": "a = torch.arange(6.0).reshape(2, 3)\nv = a.t()\nv.resize_(2)\n"
+                         "print(v, v.stride(), v._base is a)",
+    "resize_sliced_writes_base": "a = torch.arange(6.0).reshape(2, 3)\nv = a[:, 1:]\n"
+                                 "v.resize_(3)\nv[0] = 9\nprint(v, a)",
+    "add_integer_float_alpha_shapes_first": "print(torch.add(torch.ones(2, 2, dtype=torch.int16), "
+                                            "torch.ones(3, dtype=torch.int16), alpha=-1.5))",
+    "histc_nan_range": "print(torch.histc(torch.tensor([float('nan'), 1.0]), bins=4))",
+    "histc_nan_given_range": "print(torch.histc(torch.tensor([1.0]), bins=4, min=float('nan'), "
+                             "max=1))",
+    "nansum_bfloat16": "print(torch.tensor([[-3.0, float('nan'), 2.0]], "
+                       "dtype=torch.bfloat16).nansum(-1))",
 }
 
 
@@ -255,9 +277,6 @@ SEED, CASES = 11, 400
 KNOWN: dict[int, str] = {
     198: "t[...] = a 0-d tensor that requires grad: PyTorch records FillBackward3 even into a "
          "bool tensor; gradsh records nothing for a non-float target",
-    272: "resize_ of a non-contiguous view to another shape: not implemented in gradsh",
-    300: "fill_ of an unfold view (overlapping windows): PyTorch's fill_ skips the overlap "
-         "check; gradsh refuses every write into overlapping memory",
 }
 
 

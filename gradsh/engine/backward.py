@@ -139,9 +139,10 @@ def run_backward(
     capture_slots: dict[int, int] = {}  # input index -> output slot of a multi-output node
     if inputs is not None:
         for i, t in enumerate(inputs):
-            if not t.requires_grad:
+            if not t.requires_grad:  # (backward's inputs: the engine's retain_grad() fails)
                 raise TorchRuntimeError(
-                    "One of the differentiated Tensors does not require grad"
+                    "can't retain_grad on Tensor that has requires_grad=False" if accumulate
+                    else "One of the differentiated Tensors does not require grad"
                 )
             node, slot = t._gradient_edge()
             assert node is not None

@@ -44,6 +44,15 @@ class DType:
     def __deepcopy__(self, memo: dict) -> DType:
         return self
 
+    def __reduce__(self) -> tuple:
+        """Pickled by name, unpickled as the one instance of that dtype."""
+        return (named, (self.name,))
+
+
+# type(torch.float32) prints as PyTorch's class, <class 'torch.dtype'> (torch.save pickles
+# the instances by name, so no pickle names the class)
+DType.__module__, DType.__name__, DType.__qualname__ = "torch", "dtype", "dtype"
+
 
 def _make(name: str, category: int, legacy: str, short: str) -> DType:
     return DType(name, np.dtype(name), category, legacy, short)
@@ -59,6 +68,9 @@ class _LazyDType(DType):
     @property  # type: ignore[override]
     def np(self) -> np.dtype:  # noqa: F811  (the dataclass field, made lazy)
         return _load_bfloat16()
+
+
+_LazyDType.__module__, _LazyDType.__name__, _LazyDType.__qualname__ = "torch", "dtype", "dtype"
 
 
 def _lazy(name: str, category: int, legacy: str, short: str) -> DType:
@@ -85,6 +97,11 @@ float64 = _make("float64", 2, "DoubleTensor", "Double")
 ALL: tuple[DType, ...] = (bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32,
                           float64)
 BY_NAME: dict[str, DType] = {d.name: d for d in ALL}
+
+
+def named(name: str) -> DType:
+    """The dtype of this name (how a pickled dtype comes back)."""
+    return BY_NAME[name]
 # PyTorch's aliases: torch.float is float32, torch.double float64, torch.long int64, ...
 BY_NAME.update(
     {

@@ -17,6 +17,7 @@ from gradsh.engine.grad_mode import _GradMode
 from gradsh.engine.node import AsStridedBackward0, CopySlices, Function, Node
 from gradsh.engine.saved_variable import SavedTensor
 from gradsh.engine.variable import Tensor
+from gradsh.engine.vecmath.layout import writable_alias
 from gradsh.engine.view_rules import rebase_error
 
 LEAF_INPLACE_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -45,13 +46,96 @@ def check_inplace(target: Tensor, others: Sequence[Any] = ()) -> None:
         raise TorchRuntimeError(LEAF_INPLACE_MESSAGE)
 
 
+OVERLAP_MESSAGE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a "
+    "single memory location. Please clone() the tensor before performing the operation."
+)
+
+
 def check_writable(target: Tensor) -> None:
+    """PyTorch's internal-overlap check before a write. gradsh's views of overlapping memory
+    (a broadcasting expand, overlapping unfold windows) are read-only NumPy arrays, and so is
+    any view taken of them; one that does not overlap itself (expand(2, 3)[0]) gets a writable
+    alias of the same memory here, as PyTorch writes it."""
     data = target._data
     if isinstance(data, np.ndarray) and not data.flags.writeable and target.device != "meta":
-        raise TorchRuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation."
-        )
+        alias = writable_alias(data) if not _overlaps(data) else None
+        if alias is None:
+            raise TorchRuntimeError(OVERLAP_MESSAGE)
+        target._data = alias
+
+
+OPERAND_OVERLAP_MESSAGE = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation."
+)
+
+
+def overlap_status(a: Any, b: Any) -> str | None:
+    """ATen's get_overlap_status of two arrays: "full" (the same elements, the same strides),
+    "partial" (memory ranges that meet otherwise) or None (apart, or a layout it cannot judge:
+    one that is not dense, such as a slice with gaps or an expand)."""
+    if a is b:
+        return "full"
+    if a.__class__ is not np.ndarray or b.__class__ is not np.ndarray or (
+            a.base is None and b.base is None) or not np.may_share_memory(a, b):
+        return None  # (may_share_memory: their memory ranges meet, no more asked)
+    if not (a.size and b.size and _dense(a) and _dense(b)):
+        return None
+    a0, b0 = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
+    a1, b1 = a0 + a.nbytes, b0 + b.nbytes
+    if a0 == b0 and a1 == b1:
+        return "full" if a.strides == b.strides else "partial"
+    return "partial" if a0 < b1 and b0 < a1 else None
+
+
+def _dense(a: np.ndarray) -> bool:
+    """is_non_overlapping_and_dense: the elements fill their memory exactly, in any order."""
+    if a.flags.c_contiguous or a.flags.f_contiguous:
+        return True
+    expected = a.itemsize
+    for stride, size in sorted((s, n) for s, n in zip(a.strides, a.shape) if n != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def check_no_overlap(target: Tensor, other: Any) -> None:
+    """ATen's assert_no_overlap(self, source) of the index kernels (index_add_, index_copy_,
+    scatter_, put_): a source that shares any of self's elements is refused, all of them too
+    (TensorIterator's ops refuse only a partial overlap: apply_inplace)."""
+    if isinstance(other, Tensor) and overlap_status(target._data, other._data) is not None:
+        raise TorchRuntimeError(OPERAND_OVERLAP_MESSAGE)
+
+
+def _overlaps(data: np.ndarray) -> bool:
+    """Whether two elements of `data` may share memory: dimensions sorted by stride, each
+    must step past all the elements of the ones inside it (a conservative test)."""
+    extent = 1
+    for stride, size in sorted((abs(s) // data.itemsize, n) for s, n in
+                               zip(data.strides, data.shape) if n > 1):
+        if stride < extent:
+            return True
+        extent = stride * (size - 1) + extent
+    return False
+
+
+def write_overlapping(target: Tensor, write: Any) -> Tensor:
+    """`write(target)` where PyTorch skips the overlap check (fill_, zero_: every element
+    gets the same value, so overlapping memory is no ambiguity)."""
+    data = target._data
+    if not isinstance(data, np.ndarray) or data.flags.writeable:
+        return write(target)
+    alias = writable_alias(data)
+    if alias is None:
+        return write(target)
+    target._data = alias
+    try:
+        return write(target)
+    finally:
+        if target._data is alias:
+            target._data = data
 
 
 def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params: Any) -> Tensor:
@@ -62,6 +146,11 @@ def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params
     """
     check_inplace(target, others + tuple(params.values()))
     check_writable(target)
+    if others and getattr(cls, "operand_overlap_check", True):
+        data = target._data
+        for other in others:  # TensorIterator's assert_no_partial_overlap (x.add_(x[0]))
+            if isinstance(other, Tensor) and overlap_status(data, other._data) == "partial":
+                raise TorchRuntimeError(OPERAND_OVERLAP_MESSAGE)
     alias = Tensor._make(target._data, target.device, grad_fn=target.grad_fn,
                          requires_grad=target._requires_grad)
     if forward_grad._TANGENTS:  # a dual tensor changed in place: its tangent follows

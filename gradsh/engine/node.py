@@ -681,7 +681,9 @@ class AccumulateGrad(Node):
 
     def accumulate(self, grad: Any, create_graph: bool) -> None:
         leaf = self.variable
-        if leaf._grad is None and not create_graph and grad.__class__ is np.ndarray and \
+        if not leaf._requires_grad:
+            pass  # requires_grad_(False) or detach_() after the forward: no .grad (hooks run)
+        elif leaf._grad is None and not create_graph and grad.__class__ is np.ndarray and \
                 leaf.device == "cpu":
             # The common first accumulation: .grad owns a contiguous array (as _accumulate's):
             # the gradient array itself where no one else holds it, as PyTorch's AccumulateGrad

@@ -40,7 +40,7 @@ class Size(tuple):  # type: ignore[type-arg]
         return n
 
     def __reduce__(self) -> Any:
-        return (Size, (tuple(self),))
+        return (_size, (tuple(self),))
 
 
 # c10's device types, in the order its parse error lists them
@@ -97,7 +97,7 @@ class Device(str):
         return f"device(type='{self.type}', index={self.index})"
 
     def __reduce__(self) -> Any:
-        return (Device, (str.__str__(self),))
+        return (_device, (str.__str__(self),))
 
     def __enter__(self) -> Device:
         """`with torch.device(d):` factory calls without a device create on d (PyTorch's
@@ -124,3 +124,19 @@ def device_of(name: str) -> Device:
     if device is None:
         device = _DEVICES[name] = Device(name)
     return device
+
+
+def _size(dims: tuple[int, ...]) -> Size:
+    """How a pickled Size comes back (pickles name this function, not the class, which
+    carries PyTorch's module name)."""
+    return Size(dims)
+
+
+def _device(name: str) -> Device:
+    """How a pickled device comes back."""
+    return Device(name)
+
+
+# type(x.shape) and type(x.device) print as PyTorch's classes (<class 'torch.Size'>)
+Size.__module__ = "torch"
+Device.__module__, Device.__name__, Device.__qualname__ = "torch", "device", "device"

@@ -910,7 +910,7 @@ def _fma64(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
         unsure |= (np.abs(p) < 2.0**-960) & (a != 0) & (b != 0)
     # A zero result keeps IEEE's sign rules for a sum: p + c has them (p is exact then).
     result = np.where(r == 0, p + c, r)
-    for index in zip(*np.nonzero(unsure), strict=True):
+    for index in map(tuple, np.argwhere(unsure)):  # (argwhere: a 0-d array's index is ())
         result[index] = _exact_fma(float(a[index]), float(b[index]), float(c[index]))
     return result
 

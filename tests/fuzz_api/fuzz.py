@@ -30,6 +30,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import gen  # noqa: E402
+import gen2  # noqa: E402
 
 CASE_TIMEOUT_S = 10
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
@@ -81,7 +82,10 @@ class Side:
 
     def run(self, seed: int, lines: list[str]) -> str:
         """The case's stdout (masked)."""
-        code = compile(wrap(seed, lines), f"<case {seed}>", "exec")
+        try:
+            code = compile(wrap(seed, lines), f"<case {seed}>", "exec")
+        except SyntaxError as error:  # a generator's slip: the same on both sides
+            return f"!! SyntaxError: {error.msg}\n"
         out = io.StringIO()
         namespace = {"torch": self.module, "__name__": "__case__"}
         previous = signal.signal(signal.SIGALRM, _alarm)
@@ -193,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cases", type=int, default=200)
     parser.add_argument("--only", default="", help="comma-separated categories: "
-                        + ", ".join(gen.CATEGORIES))
+                        + ", ".join(gen.CATEGORIES) + "; gen2's (or `new` for all of them): "
+                        + ", ".join(gen2.AREAS))
     parser.add_argument("--via-run", action="store_true",
                         help="run both sides as processes (`gradsh run`), no shrinking")
     parser.add_argument("--no-shrink", action="store_true")
@@ -214,7 +219,12 @@ def main(argv: list[str] | None = None) -> int:
             print("--- torch\n" + expected + "--- gradsh\n" + actual)
     print(f"{len(cases)} cases, {len(found)} mismatches")
     for (category, what), n in sorted(tally.items()):
-        print(f"  {category:12s} {what:18s} {n}")
+        print(f"  {category:14s} {what:18s} {n}")
+    per_area = collections.Counter(category for category, _ in cases)
+    missed = collections.Counter(category for _, category, _, _, _ in found)
+    for category, n in sorted(per_area.items()):
+        print(f"  {category:14s} {missed[category]:4d} / {n:4d} cases differ "
+              f"({100 * missed[category] / n:.1f}%)")
     return 1 if found else 0
 
 

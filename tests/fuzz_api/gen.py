@@ -641,14 +641,20 @@ WEIGHTS = {"promotion": 3, "views": 2, "indexing": 2, "reductions": 2, "printing
 
 
 def generate(seed: int, count: int, only: list[str] | None = None) -> list[tuple[str, list[str]]]:
-    """`count` cases from `seed`: (category, lines) each; the same seed gives the same cases."""
+    """`count` cases from `seed`: (category, lines) each; the same seed gives the same cases.
+    Without `only`, the thirteen areas here; gen2.py's areas run when named (`new`: all of
+    them)."""
+    import gen2
+
+    areas = {**CATEGORIES, **gen2.AREAS}
+    names = [n for name in (only or list(CATEGORIES))
+             for n in (list(gen2.AREAS) if name == "new" else [name])]
     rng = random.Random(seed)
-    names = only or list(CATEGORIES)
     weighted = [n for n in names for _ in range(WEIGHTS.get(n, 1))]
     cases = []
     for _ in range(count):
         category = rng.choice(weighted)
         g = Gen(random.Random(rng.getrandbits(64)))
-        CATEGORIES[category](g)
+        areas[category](g)
         cases.append((category, g.lines))
     return cases

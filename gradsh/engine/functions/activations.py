@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import dtypes
+from gradsh.engine import dtypes, threads
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.activations_double import (
@@ -35,6 +35,7 @@ from gradsh.engine.functions.common import (
 )
 from gradsh.engine.functions.unary import _float_op, _SavesSelf
 from gradsh.engine.tensor import RESULT, Array, ArrayOps, Function, Tensor
+from gradsh.engine.vecmath.layout import mask_for
 
 __all__ = [
     "SoftmaxBackward0", "LogSoftmaxBackward0", "LeakyReluBackward0", "EluBackward0",
@@ -256,6 +257,15 @@ class LogSigmoidBackward0(DoubleDifferentiable, _SavesSelf):
                                   lambda: grad * A.ufunc("sigmoid", -x))
 
 
+def _clamp(x: Array, low: float, high: float) -> Array:
+    """ATen's clamp (hardtanh is clamp): std::min(std::max(x, low), high), which keeps x where
+    it equals a bound (-0.0 at a bound of 0: relu6(-0.0) is -0.0) and NaN."""
+    xp = xp_of(x)
+    low_, high_ = xp.asarray(low, dtype=x.dtype), xp.asarray(high, dtype=x.dtype)
+    x = xp.where(x < low_, low_, x)
+    return xp.where(high_ < x, high_, x)
+
+
 class HardtanhBackward0(DoubleDifferentiable, _SavesSelf):
     node_name = "HardtanhBackward0"
     double = HardtanhBackwardBackward0
@@ -264,7 +274,7 @@ class HardtanhBackward0(DoubleDifferentiable, _SavesSelf):
     def forward(self, a: Tensor, min_val: float, max_val: float) -> Array:
         self.save_input(a)
         self.min_val, self.max_val = min_val, max_val
-        return _float_op(a, lambda x: xp_of(x).minimum(xp_of(x).maximum(x, min_val), max_val))
+        return _float_op(a, lambda x: _clamp(x, min_val, max_val))
 
     def gradient(self, grad: Array, x: Array) -> Array:
         outside = (x <= self.min_val) | (x >= self.max_val)
@@ -414,8 +424,16 @@ class SoftshrinkBackward0(_Shrink):
         self.lambd = lambd
         x = _float_values(a, "softshrink_cpu")
         xp = xp_of(x)
-        return xp.where(x > lambd, x - lambd, xp.where(x < -lambd, x + lambd,
-                                                       xp.zeros((), x.dtype))).astype(x.dtype)
+        with _quiet():
+            out = xp.where(x > lambd, x - lambd, xp.where(x < -lambd, x + lambd,
+                                                          x * x.dtype.type(0))).astype(x.dtype)
+        if x.__class__ is np.ndarray and x.size:
+            # ATen's scalar loop gives `x * 0` inside (-0.0 for a negative x, NaN for NaN), its
+            # vector loop +0.0 (NaN for NaN): the whole vectors of each run take the vector one
+            block = {2: 32, 4: 16, 8: 8}[x.itemsize]  # Vectorized<scalar_t>::size(), AVX-512
+            vector = mask_for(x, threads.torch_threads(), block) & (x >= -lambd) & (x <= lambd)
+            out = np.where(vector, x.dtype.type(0), out)
+        return out
 
 
 class GluBackward0(DoubleDifferentiable, _SavesSelf):

@@ -95,6 +95,8 @@ class FillBackward2(Function):
 class FillBackward3(Function):
     """fill_(0-d tensor): the value is an input and receives the sum of the gradient."""
 
+    operand_overlap_check = False  # (ATen reads the value first: no overlap check)
+
     node_name = "FillBackward3"
 
     def forward(self, a: Tensor, value: Tensor) -> Array:

@@ -33,6 +33,7 @@ from gradsh.engine.functions.pointwise import UNARY, unary
 from gradsh.engine.functions.special import ARRAY_SPECIAL
 from gradsh.engine.functions.unary import _sign_array
 from gradsh.engine.tensor import Array, ArrayOps, Shape
+from gradsh.engine.vecmath.layout import writable_alias
 
 __all__ = ["ScalarOverloads"]
 
@@ -59,7 +60,10 @@ def _array_view_split(grad: Array, view_fn: Callable[[Array], Array]) -> tuple[A
 
 
 def _array_view_fill(result: Array, view_fn: Callable[[Array], Array], part: Array | None) -> Array:
-    view_fn(result)[...] = 0 if part is None else part
+    view = view_fn(result)
+    if isinstance(view, np.ndarray) and not view.flags.writeable:  # overlapping windows
+        view = writable_alias(view)
+    view[...] = 0 if part is None else part
     return result
 
 

@@ -235,6 +235,8 @@ class IndexFillBackward1(Function):
     """index_fill(dim, index, value) with a 0-d tensor value, which receives the gradient of
     every filled position."""
 
+    operand_overlap_check = False  # (ATen reads the value first: no overlap check)
+
     node_name = "IndexFillBackward1"
 
     def forward(self, a: Tensor, value: Tensor, dim: int, index: Tensor) -> Array:
@@ -280,6 +282,8 @@ class IndexCopyBackward0(Function):
 class MaskedScatterBackward0(Function):
     """masked_scatter(mask, source): the masked positions, in order, take source's first
     elements."""
+
+    operand_overlap_check = False  # (ATen checks no overlap with the source)
 
     node_name = "MaskedScatterBackward0"
 

@@ -108,7 +108,8 @@ class MultiMarginLossBackward0(Function):
                     h = h * self.weight[idx][:, None]
                 active = (z > 0) & (np.arange(dim)[None, :] != idx[:, None])
                 out = np.where(active, h, dtype(0))
-                out[rows, idx] = -np.cumsum(out, axis=1, dtype=x2.dtype)[:, -1]
+                # (ATen's target entry starts at 0 and subtracts: +0.0 where none is active)
+                out[rows, idx] = dtype(0) - np.cumsum(out, axis=1, dtype=x2.dtype)[:, -1]
                 scale = np.asarray(g_out, dtype=x2.dtype)
                 out = out * (scale.reshape(-1, 1) if scale.ndim else scale)
             return out.reshape(x.shape)

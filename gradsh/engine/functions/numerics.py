@@ -71,7 +71,7 @@ def _erfc(x: Array) -> Array:
     routine = vml("erfc", x)
     if routine is not None:
         return routine(x)
-    return np.frompyfunc(math.erfc, 1, 1)(x.astype(np.float64)).astype(x.dtype)
+    return np.asarray(np.frompyfunc(math.erfc, 1, 1)(x.astype(np.float64))).astype(x.dtype)
 
 
 def _c_library(name: str, numpy_name: str) -> Callable[[Array], Array]:
@@ -315,7 +315,10 @@ class NansumBackward0(Function):
         self.save("self", a)
         self.dim, self.keepdim, self.self_sizes = dim, keepdim, a.shape
         xp = xp_of(a._data)
-        return xp.asarray(xp.nansum(a._data, axis=dim, keepdims=keepdim), dtype=a._data.dtype)
+        data = a._data
+        if data.dtype in REDUCED_FLOAT_NP and data.dtype.kind == "V":
+            data = data.astype(np.float32)  # bfloat16: NumPy's nansum sees no NaN in it
+        return xp.asarray(xp.nansum(data, axis=dim, keepdims=keepdim), dtype=a._data.dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         x = self.saved("self", F)

@@ -1,6 +1,5 @@
 """Nodes of the random in-place fills (bernoulli_, uniform_, normal_, random_, exponential_,
-cauchy_)
-and of torch.normal with tensor arguments."""
+cauchy_, log_normal_, geometric_) and of torch.normal with tensor arguments."""
 
 from __future__ import annotations
 
@@ -14,7 +13,7 @@ __all__ = [
     "BernoulliBackward0", "BernoulliBackward1", "BernoulliBackward2", "BernoulliNotImplemented",
     "UniformBackward0", "NormalBackward0", "RandomBackward0",
     "RandomBackward1", "RandomBackward2", "NormalBackward1", "NormalBackward2", "NormalBackward3",
-    "ExponentialBackward0", "CauchyBackward0",
+    "ExponentialBackward0", "CauchyBackward0", "LogNormalBackward0", "GeometricBackward0",
 ]
 
 
@@ -118,6 +117,18 @@ class CauchyBackward0(UniformBackward0):
     """cauchy_(median, sigma) in place; its gradient is zero."""
 
     node_name = "CauchyBackward0"
+
+
+class LogNormalBackward0(UniformBackward0):
+    """log_normal_(mean, std) in place; its gradient is zero."""
+
+    node_name = "LogNormalBackward0"
+
+
+class GeometricBackward0(UniformBackward0):
+    """geometric_(p) in place; its gradient is zero."""
+
+    node_name = "GeometricBackward0"
 
 
 class _NormalOfTensors(Function):

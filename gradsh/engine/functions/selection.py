@@ -245,6 +245,8 @@ class WhereBackward0(Function):
 class MaskedFillBackward1(Function):
     """masked_fill with a 0-d tensor value (edges: self, value); the mask is a parameter."""
 
+    operand_overlap_check = False  # (ATen reads the value first: no overlap check)
+
     node_name = "MaskedFillBackward1"
 
     def forward(self, a: Tensor, value: Tensor, mask: Tensor) -> Array:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.exceptions import TorchNotImplementedError
 from gradsh.engine.functions.common import same_layout, xp_of
 from gradsh.engine.functions.reductions import _DimExtremum, _FullExtremum
 from gradsh.engine.tensor import RESULT, Array, Function, Tensor
+from gradsh.engine.vecmath import stdsort
 
 __all__ = [
     "MedianBackward0", "NanmedianBackward0", "MedianBackward1", "KthvalueBackward0",
@@ -49,7 +52,13 @@ class MedianBackward0(_FullExtremum):
             flat = flat[~nan]
             if flat.size == 0:
                 return xp.asarray(xp.nan, dtype=a._data.dtype)
-        return xp.sort(flat)[(flat.size - 1) // 2].copy()
+        value = xp.sort(flat)[(flat.size - 1) // 2].copy()
+        if value == 0 and nan is not None and flat.__class__ is np.ndarray and \
+                flat.size == a._data.size and bool(np.signbit(flat[flat == 0]).any()):
+            # -0.0 and 0.0 tie (no NaN): the one ATen's nth_element leaves in the middle
+            memory = np.ravel(a._data, order="K").astype(np.float64).tolist()
+            value = np.asarray(stdsort.median_value(memory), a._data.dtype)
+        return value
 
 
 class NanmedianBackward0(MedianBackward0):

@@ -335,10 +335,12 @@ class RoundBackward1(Function):
             raise not_implemented_for("round_cpu", a.dtype)
         self.decimals = decimals
         xp, data = xp_of(a._data), a._data
-        scale = data.dtype.type(10.0 ** abs(decimals))
-        if decimals < 0:
-            return xp.rint(data / scale) * scale
-        return xp.rint(data * scale) / scale
+        work = data.astype(np.float32) if data.dtype in REDUCED_FLOAT_NP else data  # (opmath)
+        scale = work.dtype.type(10.0 ** abs(decimals))
+        with _quiet():
+            if decimals < 0:
+                return (xp.rint(work / scale) * scale).astype(data.dtype)
+            return (xp.rint(work * scale) / scale).astype(data.dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.zeros_like(grad),)
@@ -407,7 +409,7 @@ class ErfBackward0(_SavesSelf):
         self.save_input(a)
         x = a._data
         if x.dtype in REDUCED_FLOAT_NP and x.__class__ is np.ndarray:
-            return vectorized_erf(x.astype(np.float32)).astype(x.dtype)
+            return vectorized_erf(x.astype(np.float32)).astype(x.dtype).reshape(x.shape)
         return _float_op(a, lambda x: pointwise.unary("erf", x))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -420,6 +422,8 @@ class FracBackward0(Function):
     node_name = "FracBackward0"
 
     def forward(self, a: Tensor) -> Array:
+        if not a.dtype.is_floating_point:
+            raise not_implemented_for("frac_cpu", a.dtype)
         x = a._data
         return x - xp_of(x).trunc(x)
 

@@ -307,6 +307,9 @@ def prelu(a: Tensor, weight: Tensor) -> Tensor:
         if a.ndim > 1:
             shape[1] = count
         weight = reshape(weight, tuple(shape))
+    if weight.dtype is not a.dtype:  # (_prelu_kernel's check)
+        raise TorchRuntimeError(f"prelu: Type promoting not supported. Got {a.dtype.short} "
+                                f"and {weight.dtype.short}")
     return PreluKernelBackward0.apply(a, weight)
 
 

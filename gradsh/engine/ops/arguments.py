@@ -69,6 +69,8 @@ def _type_name(value: Any) -> str:
     """The type's name as PyTorch's messages print it (CPython's tp_name): a built-in or a
     Python class by its name, an extension type with its module (`numpy.ndarray`)."""
     kind = type(value)
+    if kind.__module__ == "torch" and kind.__name__ in ("dtype", "device", "Size"):
+        return f"torch.{kind.__name__}"  # (C types in PyTorch, Python classes in gradsh)
     if kind.__module__ == "builtins" or kind.__flags__ & _HEAP_TYPE:
         return kind.__name__
     return f"{kind.__module__}.{kind.__name__}"

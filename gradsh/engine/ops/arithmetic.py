@@ -87,6 +87,9 @@ def _check_alpha(a: Tensor, b: TensorLike, alpha: Any) -> None:
     if not is_number(alpha):
         raise TorchTypeError(f"alpha must be a number, not {_type_name(alpha)}")
     dtype = result_dtype(a, as_tensor_operand(b))
+    if (isinstance(alpha, bool) and dtype is not dtypes.bool_ or isinstance(alpha, float)
+            and not dtype.is_floating_point) and isinstance(b, Tensor):
+        infer_size(a.shape, b.shape)  # (TensorIterator's broadcast error comes first)
     if isinstance(alpha, bool) and dtype is not dtypes.bool_:
         raise TorchRuntimeError("Boolean alpha only supported for Boolean results.")
     if isinstance(alpha, float) and not dtype.is_floating_point:
@@ -325,11 +328,21 @@ def lerp(start: Tensor, end: Tensor, weight: Any) -> Tensor:
         raise TorchRuntimeError(f"expected dtype {_c_name(start.dtype)} for `end` but got "
                                 f"dtype {_c_name(end.dtype)}")
     if not isinstance(weight, Tensor):
+        if not start.dtype.is_floating_point:
+            raise TorchNotImplementedError(
+                f"\"lerp_kernel_scalar\" not implemented for '{start.dtype.short}'")
         return LerpBackward0.apply(start, end, weight=float(weight))
     # A 0-d weight of any dtype passes (its value is read in the math type, as a Scalar's)
     if weight.ndim > 0 and weight.dtype is not start.dtype:
         raise TorchRuntimeError(f"expected dtype {_c_name(start.dtype)} for `weight` but got "
                                 f"dtype {_c_name(weight.dtype)}")
+    if weight.ndim == 0 and weight.dtype is not start.dtype:
+        # TensorIterator's common dtype takes a 0-d weight in by its priority group: every
+        # operand 0-d, or integers with a float weight, compute in the weight's dtype
+        common = dtypes.result_type([(start.dtype, start.ndim), (end.dtype, end.ndim),
+                                     (weight.dtype, 0)], [])
+        if common is not start.dtype and common.is_floating_point:
+            start, end = start.to(common), end.to(common)
     if not start.dtype.is_floating_point:
         raise TorchNotImplementedError(
             f"\"lerp_kernel_tensor\" not implemented for '{start.dtype.short}'")

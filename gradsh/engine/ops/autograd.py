@@ -25,6 +25,22 @@ def _as_list(value: Any) -> list[Any]:
     return list(value)
 
 
+def _gradients(value: Any, count: int) -> list[Any]:
+    """torch.autograd's _tensor_or_tensors_to_tuple: None for each output, one tensor, or
+    any iterable's items (a number is 'float' object is not iterable; a string's characters
+    are no tensors)."""
+    if value is None:
+        return [None] * count
+    if isinstance(value, Tensor):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    try:
+        return list(iter(value))
+    except TypeError:
+        raise TorchTypeError(f"'{_describe(value)}' object is not iterable") from None
+
+
 def _outputs(value: Any) -> list[Tensor]:
     outs = _as_list(value)
     for t in outs:
@@ -50,14 +66,14 @@ def backward(t: Tensor, gradient: Tensor | None = None, retain_graph: bool | Non
     ins = _inputs(inputs) if inputs is not None else None
     if ins is not None and not ins:
         raise TorchRuntimeError("`inputs` argument to `backward()` cannot be empty.")
-    run_backward([t], [gradient], retain_graph=retain_graph, create_graph=create_graph,
-                 inputs=ins)
+    run_backward([t], _gradients(gradient, 1), retain_graph=retain_graph,
+                 create_graph=create_graph, inputs=ins)
 
 
 def autograd_backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None = None,
                       create_graph: bool = False, inputs: Any = None) -> None:
     outs = _outputs(tensors)
-    grads: list[Any] = [None] * len(outs) if grad_tensors is None else _as_list(grad_tensors)
+    grads = _gradients(grad_tensors, len(outs))
     ins = _inputs(inputs) if inputs is not None else None
     run_backward(outs, grads, retain_graph=retain_graph, create_graph=create_graph, inputs=ins)
 
@@ -75,7 +91,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). "
                       "To accumulate gradient for other parts of the graph, please use "
                       "torch.autograd.backward.", FutureWarning, stacklevel=2)
-    gouts: list[Any] = [None] * len(outs) if grad_outputs is None else _as_list(grad_outputs)
+    gouts = _gradients(grad_outputs, len(outs))
     if len(gouts) != len(outs):
         raise TorchRuntimeError(
             f"grad_outputs should be a sequence of length {len(outs)}, got {len(gouts)}"

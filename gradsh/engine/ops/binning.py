@@ -46,9 +46,11 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
     boundaries = backend.to_host(seq._data)
     if sorter is not None:
         boundaries = np.take_along_axis(boundaries, backend.to_host(sorter._data), axis=-1)
-    how = "right" if right else "left"
+    if seq.dtype is dtypes.bool_ and (values.dtype == np.bool_):  # (the common dtype's kernel)
+        raise TorchNotImplementedError("\"searchsorted_out_cpu\" not implemented for 'Bool'")
     if boundaries.ndim == 1:
-        result = np.searchsorted(boundaries, values, side=how)
+        result = _binary_search(boundaries.reshape(1, -1), values.reshape(1, -1),
+                                right).reshape(values.shape)
     else:
         if scalar or boundaries.shape[:-1] != values.shape[:-1]:
             raise TorchRuntimeError(
@@ -58,10 +60,29 @@ def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False
                 f"{list(values.shape)}")
         rows = boundaries.reshape(-1, boundaries.shape[-1])
         vals = values.reshape(rows.shape[0], -1)
-        result = np.stack([np.searchsorted(r, v, side=how) for r, v in zip(rows, vals)])
-        result = result.reshape(values.shape)
+        result = _binary_search(rows, vals, right).reshape(values.shape)
     d = _index_dtype(out_int32)
     return _new(np.asarray(result, dtype=d.np), d, seq.device, False)
+
+
+def _binary_search(rows: np.ndarray, values: np.ndarray, right: bool) -> np.ndarray:
+    """ATen's cus_lower_bound / cus_upper_bound for every value of each row at once: the
+    first slot whose boundary is not below (not above, with right) the value, by the same
+    halving and the same comparisons, so a NaN among the boundaries or the values lands where
+    PyTorch's search puts it (NumPy's searchsorted sorts NaN last instead)."""
+    count, width = values.shape[-1], rows.shape[-1]
+    start = np.zeros(values.shape, dtype=np.int64)
+    end = np.full(values.shape, width, dtype=np.int64)
+    which = np.arange(rows.shape[0])[:, None]
+    with np.errstate(invalid="ignore"):
+        while count and width and bool((start < end).any()):
+            active = start < end
+            mid = start + ((end - start) >> 1)
+            bound = rows[which, np.minimum(mid, width - 1)]
+            below = ~(bound > values) if right else ~(bound >= values)
+            start = np.where(active & below, mid + 1, start)
+            end = np.where(active & ~below, mid, end)
+    return start
 
 
 @guarded(tensor_first=False)
@@ -94,8 +115,12 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
     if low == high:
         low, high = low - 1, high + 1
     if not (np.isfinite(low) and np.isfinite(high)):
-        # (C++'s ostream prints the doubles: -4, inf, 0.5)
-        raise TorchRuntimeError(f"torch.histc: range of [{low:g}, {high:g}] is not finite")
+        # (C++'s ostream prints the doubles: -4, inf, 0.5; a NaN the data's min/max reduction
+        # made has its sign bit set, x86's default NaN: -nan)
+        shown = [f"{v:g}" if v == v or given else "-nan"
+                 for v, given in ((low, float(min) != float(max)),
+                                  (high, float(min) != float(max)))]
+        raise TorchRuntimeError(f"torch.histc: range of [{shown[0]}, {shown[1]}] is not finite")
     if low > high:
         raise TorchRuntimeError("torch.histc: max must be larger than min")
     t = a.dtype.np.type

@@ -40,6 +40,7 @@ from gradsh.engine.ops.arguments import (
 )
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.tensor import Tensor, apply_inplace
+from gradsh.engine.inplace import write_overlapping
 
 __all__ = [
     "clone", "to", "tensor_type", "type_as", "cuda", "cpu", "detach", "Variable", "numel", "size",
@@ -269,18 +270,22 @@ def is_tensor(value: Any) -> bool:
 
 @guarded
 def zero_(a: Tensor) -> Tensor:
-    return apply_inplace(ZeroBackward0, a)
+    return write_overlapping(a, lambda t: apply_inplace(ZeroBackward0, t))
 
 
 @guarded
 def fill_(a: Tensor, value: TensorLike) -> Tensor:
+    """fill_ with a number writes into overlapping memory too (an expand, unfold windows):
+    PyTorch's kernel skips the internal-overlap check, every element taking the same value
+    (with a tensor value, as in `t[...] = v`, it checks)."""
     if isinstance(value, Tensor):
         return apply_inplace(FillBackward3, a, value)
     if not is_number(value):
         raise TorchTypeError(
             f"fill_() received an invalid combination of arguments - got ({_type_name(value)})"
         )
-    return apply_inplace(FillBackward2, a, value=checked_fill(value, a.dtype))
+    value = checked_fill(value, a.dtype)
+    return write_overlapping(a, lambda t: apply_inplace(FillBackward2, t, value=value))
 
 
 @guarded

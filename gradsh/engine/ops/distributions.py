@@ -5,6 +5,7 @@ CPU's numbers after a seed."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -16,6 +17,8 @@ from gradsh.engine.functions.common import infer_size, not_implemented_for
 from gradsh.engine.functions.sampling import (
     CauchyBackward0,
     ExponentialBackward0,
+    GeometricBackward0,
+    LogNormalBackward0,
     NormalBackward1,
     NormalBackward2,
     NormalBackward3,
@@ -40,6 +43,8 @@ from gradsh.engine.ops.reductions import argmax
 from gradsh.engine.ops.reductions import sum as sum_
 from gradsh.engine.ops.sampling import _generator, _random_call
 from gradsh.engine.ops.sorting import topk
+from gradsh.engine.inplace import check_inplace
+from gradsh.engine.random import _fmt
 from gradsh.engine.tensor import Tensor, apply_inplace, no_grad
 
 __all__ = ["normal", "multinomial", "randint_like", "exponential_", "_standard_gamma",
@@ -199,8 +204,8 @@ def _with_replacement(rows: np.ndarray, n_sample: int, gen: Any) -> np.ndarray:
 def exponential_(a: Tensor, lambd: float = 1.0, generator: Any = None) -> Tensor:
     """x.exponential_(lambd): one draw per entry, in place (ExponentialBackward0)."""
     a = _check_tensor(a, "exponential_")
-    draws = _random_call(lambda: _generator(generator).exponential(float(lambd), a.shape,
-                                                                     a.dtype))
+    draws = _random_call(lambda: in_layout_of(a, lambda shape: _generator(
+        generator).exponential(float(lambd), shape, a.dtype)))
     return apply_inplace(ExponentialBackward0, a,
                          draws=backend.to_device(draws, a.device))
 
@@ -209,9 +214,54 @@ def exponential_(a: Tensor, lambd: float = 1.0, generator: Any = None) -> Tensor
 def cauchy_(a: Tensor, median: float = 0.0, sigma: float = 1.0, generator: Any = None) -> Tensor:
     """x.cauchy_(median, sigma): one draw per entry, in place (CauchyBackward0)."""
     a = _check_tensor(a, "cauchy_")
-    draws = _random_call(lambda: _generator(generator).cauchy(float(median), float(sigma),
-                                                                a.shape, a.dtype))
+    draws = _random_call(lambda: in_layout_of(a, lambda shape: _generator(generator).cauchy(
+        float(median), float(sigma), shape, a.dtype)))
     return apply_inplace(CauchyBackward0, a, draws=backend.to_device(draws, a.device))
+
+
+@guarded
+def log_normal_(a: Tensor, mean: float = 1.0, std: float = 2.0, generator: Any = None) -> Tensor:
+    """x.log_normal_(mean, std): ATen's serial kernel, exp of normal_distribution<double> per
+    entry (sharing normal's cached second Box-Muller sample), cast to the dtype
+    (LogNormalBackward0)."""
+    a = _check_tensor(a, "log_normal_")
+    check_inplace(a)  # (autograd's check comes before the kernel draws)
+    if not float(std) > 0.0:
+        raise TorchRuntimeError(f"log_normal_ expects std > 0.0, but found std={_fmt(std)}")
+    if not a.dtype.is_floating_point:
+        raise not_implemented_for("log_normal_cpu", a.dtype)
+    normals = _generator(generator)._normal_scalar(a.numel(), float(mean), float(std))
+    with np.errstate(over="ignore"):
+        values = np.fromiter(map(math.exp, normals.tolist()), np.float64, normals.size)
+    return apply_inplace(LogNormalBackward0, a, draws=_drawn(values, a))
+
+
+@guarded
+def geometric_(a: Tensor, p: float, generator: Any = None) -> Tensor:
+    """x.geometric_(p): ATen's serial kernel, ceil(log(u) / log1p(-p)) from one uniform double
+    u per entry, cast to the dtype (integers too; GeometricBackward0)."""
+    a = _check_tensor(a, "geometric_")
+    check_inplace(a)
+    p = float(p)
+    if not 0 < p < 1:
+        raise TorchRuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_fmt(p)}")
+    if a.dtype is dtypes.bool_:
+        raise not_implemented_for("geometric_cpu", a.dtype)
+    u = _generator(generator).uniform_doubles(a.numel()).tolist()
+    logs = np.array([math.log(x) if x > 0 else -math.inf for x in u], dtype=np.float64)
+    values = np.ceil(logs / math.log1p(-p))
+    return apply_inplace(GeometricBackward0, a, draws=_drawn(values, a))
+
+
+def _drawn(values: np.ndarray, a: Tensor) -> Any:
+    """Doubles drawn in TensorIterator's order (memory order for a permuted `a`) as
+    static_cast<scalar_t> makes them (c10::Half and BFloat16 through float), laid out as `a`,
+    on its device."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if a.dtype.is_floating_point and a.dtype is not dtypes.float64:
+            values = values.astype(np.float32)
+        values = in_layout_of(a, lambda shape: values.astype(a.dtype.np).reshape(shape))
+    return backend.to_device(values, a.device)
 
 
 # ----------------------------------------------------------------------------- gamma family

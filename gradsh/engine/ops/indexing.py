@@ -57,6 +57,7 @@ from gradsh.engine.ops.creation import tensor, zeros
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.shape import expand, reshape, view
 from gradsh.engine.tensor import Tensor, _once, apply_inplace
+from gradsh.engine.inplace import check_no_overlap
 
 __all__ = [
     "index", "setitem", "index_put", "index_put_", "gather", "index_select", "masked_select",
@@ -477,7 +478,9 @@ def setitem(t: Tensor, key: Any, value: Any) -> Tensor:
 
     masked_fill = len(advanced) == 1 and advanced[0][1].dtype is dtypes.bool_ and \
         v.numel() == 1 and v.device == "cpu"  # (ATen's masked_fill_ dispatch checks no overlap)
-    for _, index in advanced:  # index_put_'s assert_no_overlap(self, index), its first check
+    if not masked_fill:  # index_put_'s assert_no_overlap(self, value), then (self, index)
+        check_no_overlap(sliced, v)
+    for _, index in advanced:
         if not masked_fill and _dense_overlap(sliced._data, index._data):
             raise TorchRuntimeError(
                 "unsupported operation: some elements of the input tensor and the written-to "
@@ -633,10 +636,12 @@ def index_fill_(a: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     return _index_fill(a, dim, index, value, "index_fill_", inplace=True)
 
 
-def _scatter_checks(a: Tensor, dim: int, index: Any, src: Any) -> tuple[int, Tensor]:
+def _scatter_checks(a: Tensor, dim: int, index: Any, src: Any,
+                    inplace: bool = False) -> tuple[int, Tensor]:
     """ATen's scatter_meta_impl, in its order (every variant calls itself "scatter"): the dim,
     the index's and src's dtypes, their numbers of dimensions (0-d counting as 1-d) and sizes,
-    then the kernel's bounds check. An empty index skips the index's checks."""
+    in place src's overlap with self, then the kernel's bounds check. An empty index skips the
+    index's checks."""
     d = wrap_dim(dim, a.ndim)
     tensor_src = isinstance(src, Tensor)
     if isinstance(index, Tensor) and index.numel() == 0:
@@ -672,6 +677,8 @@ def _scatter_checks(a: Tensor, dim: int, index: Any, src: Any) -> tuple[int, Ten
     elif wrong:
         raise TorchRuntimeError(f"Expected index {list(index.shape)} to be no larger than self "
                                 f"{list(a.shape)} apart from dimension {d}")
+    if inplace:
+        check_no_overlap(a, src)
     _check_gather_bounds(a, d, index)
     return d, index
 
@@ -681,7 +688,7 @@ def _scatter(a: Tensor, dim: int, index: Tensor, src: Any, value: Any, fname: st
     a = _check_tensor(a, fname)
     if src is None:
         src = value
-    d, index = _scatter_checks(a, dim, index, src)
+    d, index = _scatter_checks(a, dim, index, src, inplace)
     if reduce is not None:
         return _scatter_with_reduce(a, d, index, src, reduce, inplace)
     if isinstance(src, Tensor):
@@ -722,7 +729,7 @@ def _scatter_add(a: Tensor, dim: int, index: Tensor, src: Tensor, fname: str,
                  inplace: bool) -> Tensor:
     a = _check_tensor(a, fname)
     src = _check_tensor(src, fname, "src", 3 if inplace else 4)  # a method counts from dim
-    d, index = _scatter_checks(a, dim, index, src)
+    d, index = _scatter_checks(a, dim, index, src, inplace)
     return apply_node(inplace, ScatterAddBackward0, a, src, dim=d, index=index)
 
 
@@ -744,7 +751,7 @@ def _scatter_reduce(a: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str
     if reduce not in ("sum", "prod", "mean", "amax", "amin"):
         raise TorchRuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
                                 f"got {reduce}")
-    d, index = _scatter_checks(a, dim, index, src)
+    d, index = _scatter_checks(a, dim, index, src, inplace)
     return apply_node(inplace, ScatterReduceBackward0, a, src, dim=d, index=index,
                       reduce=reduce, include_self=include_self)
 
@@ -800,6 +807,8 @@ def _index_add(a: Tensor, dim: int, index: Tensor, source: Tensor, alpha: Number
         raise TorchRuntimeError(
             "source tensor shape must match self tensor shape, excluding the specified "
             f"dimension. Got self.shape = {list(a.shape)} source.shape = {list(source.shape)}")
+    if inplace:
+        check_no_overlap(a, source)
     return apply_node(inplace, IndexAddBackward0, a, source, dim=d, index=wrapped, alpha=alpha)
 
 
@@ -837,6 +846,8 @@ def _index_copy(a: Tensor, dim: int, index: Tensor, source: Tensor, inplace: boo
         raise TorchRuntimeError(f"{fname}(): self and source expected to have the same dtype, "
                                 f"but got (self) {a.dtype.short} and (source) "
                                 f"{source.dtype.short}")
+    if inplace:
+        check_no_overlap(a, source)
     return apply_node(inplace, IndexCopyBackward0, a, source, dim=d, index=wrapped)
 
 
@@ -901,6 +912,9 @@ def _index_put(t: Tensor, indices: Any, values: Any, accumulate: bool, fname: st
             f"{t.dtype.short} for the destination and {values.dtype.short} for the source.")
     if not advanced:
         raise TorchRuntimeError(f"{fname}(): gradsh needs at least one index tensor")
+    if inplace and not (len(advanced) == 1 and advanced[0][1].dtype is dtypes.bool_
+                        and values.numel() == 1 and not accumulate):
+        check_no_overlap(t, values)  # (not where ATen dispatches to masked_fill_)
     np_key, saved = _advanced_key(sliced, advanced)
     return apply_node(inplace, IndexPutBackward0, t, values, key=np_key, indices=saved,
                       accumulate=accumulate)

@@ -93,7 +93,9 @@ swapdims_ = swapaxes_ = transpose_
 def resize_(a: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
     """PyTorch's resize_: the same shape is a no-op; another takes contiguous strides over the
     tensor's memory from its first element (a smaller size a view of it, a larger one new
-    memory that starts with the old elements; PyTorch leaves the rest uninitialized)."""
+    memory that starts with the old elements; PyTorch leaves the rest uninitialized). A
+    non-contiguous view reads its storage in memory order from its offset (a.t().resize_(2)
+    is the storage's first two elements)."""
     shape = _shape_args(sizes, "resize_")
     if a.requires_grad:
         raise TorchRuntimeError("cannot resize variables that require grad")
@@ -102,14 +104,12 @@ def resize_(a: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
     if shape == tuple(a.shape):
         return a
     data = a._data
-    if not data.flags.c_contiguous:
-        raise TorchRuntimeError("gradsh does not implement resize_ of a non-contiguous "
-                                 "tensor to another shape yet")
     numel = math.prod(shape)
     memory, offset = _memory_of(data)
     if offset + numel > memory.size:  # new memory: no longer a view of anything
         grown = np.zeros(numel, data.dtype)
-        grown[:data.size] = data.reshape(-1)
+        kept = memory[offset:] if not data.flags.c_contiguous else data.reshape(-1)
+        grown[:kept.size] = kept
         a._data = grown.reshape(shape)
         a._base = a._view_fn = None
     else:

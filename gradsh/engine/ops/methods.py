@@ -165,7 +165,9 @@ from gradsh.engine.ops.linalg_composites import cholesky_inverse, cholesky_solve
 from gradsh.engine.ops.householder import geqrf, orgqr
 from gradsh.engine.ops.linalg_lu_factor import lu_solve, tensor_lu
 from gradsh.engine.ops.linalg_solvers import cholesky, det, inverse, logdet, slogdet
-from gradsh.engine.ops.distributions import cauchy_, exponential_, multinomial
+from gradsh.engine.ops.distributions import (
+    cauchy_, exponential_, geometric_, log_normal_, multinomial,
+)
 from gradsh.engine.ops.sampling import bernoulli, bernoulli_, normal_, uniform_
 from gradsh.engine.ops.selection import (
     clamp,
@@ -596,6 +598,8 @@ _METHODS: dict[str, Any] = {
     "random_": random_,
     "exponential_": exponential_,
     "cauchy_": cauchy_,
+    "geometric_": geometric_,
+    "log_normal_": log_normal_,
     "multinomial": multinomial,
     "heaviside": heaviside,
     "diagonal": diagonal,

@@ -14,6 +14,7 @@ from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import (
     broadcast_shapes,
     c_order,
+    infer_size,
     not_implemented_for,
     preserve_layout,
     result_dtype,
@@ -204,6 +205,7 @@ def isclose(a: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
     b = _check_tensor(other, "isclose", "other", 2)
     if a.dtype is not b.dtype:
         raise TorchRuntimeError(f"{a.dtype.short} did not match {b.dtype.short}")
+    infer_size(a.shape, b.shape)  # (its broadcast error, before NumPy's)
     x, y = np.asarray(a._data), np.asarray(b._data)
     return _plain(np.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan), a.device)
 

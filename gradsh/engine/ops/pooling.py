@@ -117,9 +117,39 @@ def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
     return squeeze(out, -2), squeeze(indices, -2)
 
 
+def _check_max_pool1d(input: Tensor, kernel_size: Any, stride: Any, padding: Any,  # noqa: A002
+                      dilation: Any, ceil_mode: bool) -> None:
+    """ATen's max_pool1d (the op without indices) and its check_max_pool1d, in their order,
+    before the pooling they share with max_pool1d_with_indices."""
+    input = _check_tensor(input, "max_pool1d")
+    shape = input.shape
+    if not (input.ndim == 2 and shape[0] and shape[1] or input.ndim == 3 and shape[1]
+            and shape[2]):
+        raise TorchRuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with "
+                                f"optional 0 dim batch size for input, but got:{list(shape)}")
+    k = _one(kernel_size)
+    s = _one(stride) if stride not in (None, (), []) else k
+    p, d = _one(padding), _one(dilation)
+    for value, what, bound in ((k, "kernel_size", "greater than zero"),
+                               (s, "stride", "greater than zero"),
+                               (p, "padding", "non-negative")):
+        if value < 0 or value == 0 and bound != "non-negative":
+            raise TorchRuntimeError(f"max_pool1d() {what} must be {bound}, but got {value}")
+    if p > k // 2:
+        raise TorchRuntimeError(f"max_pool1d() padding should be at most half of kernel size, "
+                                f"but got padding={p} and kernel_size={k}")
+    if d <= 0:
+        raise TorchRuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
+    width = _window((1, k), (1, s), (0, p), (1, d), ceil_mode).out_size(1, shape[-1])[1]
+    if width <= 0:
+        raise TorchRuntimeError(f"max_pool1d() Invalid computed output size: {width}")
+
+
 def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None,  # noqa: A002
                padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
                return_indices: bool = False) -> Any:
+    if not return_indices:
+        _check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
     out, indices = max_pool1d_with_indices(input, kernel_size, stride, padding, dilation,
                                            ceil_mode)
     return (out, indices) if return_indices else out

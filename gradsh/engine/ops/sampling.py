@@ -38,6 +38,7 @@ from gradsh.engine.ops.arguments import (
     format_order,
     given_size,
     in_layout,
+    in_layout_of,
     memory_order,
     size_args,
 )
@@ -181,7 +182,10 @@ def bernoulli_(a: Tensor, p: Any = 0.5, generator: Any = None) -> Tensor:
     a = _check_tensor(a, "bernoulli_")
     if isinstance(p, Tensor):
         probabilities = p if p.shape == a.shape else expand(p, a.shape)
-        draws = _bernoulli_draws(probabilities, generator).astype(a._data.dtype, copy=False)
+        order = memory_order(a)  # (the serial kernel walks a permuted self in memory order)
+        draws = in_layout(order, a.shape, lambda shape: _bernoulli_draws(
+            probabilities if order is None else permute(probabilities, order), generator))
+        draws = draws.astype(a._data.dtype, copy=False)
         return apply_inplace(BernoulliBackward1, a, p, draws=backend.to_device(draws, a.device))
     return apply_inplace(BernoulliBackward2, a, p=float(p), draws=_uniform_draws(a, p, generator))
 
@@ -190,7 +194,8 @@ def _uniform_draws(a: Tensor, p: Any, generator: Any) -> Any:
     """bernoulli_'s uniform doubles for the entries of `a`, checking p first."""
     if not 0 <= float(p) <= 1:
         raise TorchRuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={float(p):g}")
-    uniform = _random_call(lambda: _generator(generator).rand(a.shape, dtypes.float64))
+    uniform = _random_call(lambda: in_layout_of(
+        a, lambda shape: _generator(generator).rand(shape, dtypes.float64)))
     return backend.to_device(uniform, a.device)
 
 
@@ -253,8 +258,8 @@ def _empty_in_memory_order(like: Tensor) -> tuple[Tensor, list[int] | None]:
 def uniform_(a: Tensor, low: float = 0.0, high: float = 1.0, generator: Any = None) -> Tensor:
     a = _check_tensor(a, "uniform_")
     _check_random_float(a.dtype, "check_uniform_bounds")
-    draws = _random_call(lambda: _generator(generator).uniform(float(low), float(high), a.shape,
-                                                               a.dtype), a.device, a.shape, a.dtype)
+    draws = _random_call(lambda: in_layout_of(a, lambda shape: _generator(generator).uniform(
+        float(low), float(high), shape, a.dtype)), a.device, a.shape, a.dtype)
     return apply_inplace(UniformBackward0, a, draws=backend.to_device(draws, a.device))
 
 
@@ -262,8 +267,9 @@ def uniform_(a: Tensor, low: float = 0.0, high: float = 1.0, generator: Any = No
 def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
     a = _check_tensor(a, "normal_")
     _check_random_float(a.dtype, "normal_kernel_cpu")
-    draws = _random_call(lambda: _generator(generator).normal(float(mean), float(std), a.shape,
-                                                              a.dtype), a.device, a.shape, a.dtype)
+    contiguous = a.is_contiguous()  # (normal_fill's vector path; else serial, as below)
+    draws = _random_call(lambda: in_layout_of(a, lambda shape: _generator(generator).normal(
+        float(mean), float(std), shape, a.dtype, contiguous)), a.device, a.shape, a.dtype)
     return apply_inplace(NormalBackward0, a, draws=backend.to_device(draws, a.device))
 
 
@@ -278,9 +284,11 @@ def random_(a: Tensor, *bounds: Any, to: Any = None, generator: Any = None) -> T
         raise TorchTypeError(f"random_() takes at most 2 bounds, got {len(bounds)}")
     gen = _generator(generator)
     if not bounds:
-        draws, node = _random_call(lambda: gen.random(a.shape, a.dtype)), RandomBackward2
+        draws = _random_call(lambda: in_layout_of(a, lambda shape: gen.random(shape, a.dtype)))
+        node = RandomBackward2
     else:
         low, high = (0, bounds[0]) if len(bounds) == 1 else bounds
-        draws = _random_call(lambda: gen.randint(int(low), int(high), a.shape, a.dtype))
+        draws = _random_call(lambda: in_layout_of(a, lambda shape: gen.randint(
+            int(low), int(high), shape, a.dtype)))
         node = RandomBackward1 if len(bounds) == 1 else RandomBackward0
     return apply_inplace(node, a, draws=backend.to_device(draws, a.device))

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine.exceptions import TorchIndexError, TorchNotImplementedError, TorchRuntimeError
+from gradsh.engine.exceptions import TorchIndexError, TorchRuntimeError
 from gradsh.engine.functions.scatter_views import (
     DiagonalScatterBackward0,
     NarrowCopyBackward0,
@@ -23,6 +23,7 @@ from gradsh.engine.ops.diagonal import diagonal
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.shape import narrow, select
 from gradsh.engine.tensor import Tensor, apply_inplace
+from gradsh.engine.inplace import check_no_overlap
 
 __all__ = ["select_scatter", "slice_scatter", "diagonal_scatter", "narrow_copy", "put", "put_",
            "unique_consecutive", "new_empty_strided"]
@@ -114,26 +115,47 @@ def put(input: Tensor, index: Tensor, source: Tensor,  # noqa: A002
 def put_(input: Tensor, index: Tensor, source: Tensor,  # noqa: A002
          accumulate: bool = False) -> Tensor:
     source = _check_tensor(source, "put_", "source", 3)
-    return apply_inplace(PutBackward0, input, source, index=_put_index(input, index, source),
-                         accumulate=bool(accumulate))
+    flat = _put_index(input, index, source)
+    check_no_overlap(input, source)
+    return apply_inplace(PutBackward0, input, source, index=flat, accumulate=bool(accumulate))
 
 
 @guarded
 def unique_consecutive(input: Tensor, return_inverse: bool = False,  # noqa: A002
                        return_counts: bool = False, dim: int | None = None) -> Any:
-    """Consecutive duplicates collapsed (of the flattened input; a dim is not supported yet)."""
+    """Consecutive duplicates collapsed: of the flattened input, or the slices along `dim`
+    (a slice equal to the one before it, element by element with !=, so NaN never is)."""
     input = _check_tensor(input, "unique_consecutive")
-    if dim is not None:
-        raise TorchNotImplementedError("gradsh does not implement unique_consecutive with dim "
-                                       "yet")
-    flat = input._data.reshape(-1)
-    starts = np.ones(flat.shape, dtype=bool)
-    if flat.size:
-        starts[1:] = flat[1:] != flat[:-1]
-    values = flat[starts]
-    outputs = [_plain(np.ascontiguousarray(values), input.device)]
+    data = input._data
+    if dim is None:
+        flat = data.reshape(-1)
+        starts = np.ones(flat.shape, dtype=bool)
+        if flat.size:
+            starts[1:] = flat[1:] != flat[:-1]
+        values = np.ascontiguousarray(flat[starts])
+        inverse_shape = input.shape
+    else:
+        if input.ndim == 0:
+            raise TorchIndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        d = wrap_dim(dim, input.ndim)
+        if data.size == 0:
+            if data.shape[d] != 0:
+                raise TorchRuntimeError("There are 0 sized dimensions, and they aren't "
+                                        "selected, so unique cannot be applied")
+            found = [_plain(data.copy(), input.device)] + [
+                _plain(np.empty(0, np.int64), input.device)
+                for _ in range(return_inverse + return_counts)]
+            return found[0] if len(found) == 1 else tuple(found)
+        moved = np.moveaxis(data, d, 0)
+        rows = moved.reshape(moved.shape[0], -1)
+        starts = np.ones(rows.shape[0], dtype=bool)
+        if rows.shape[0]:
+            starts[1:] = (rows[1:] != rows[:-1]).any(axis=1)
+        values = np.ascontiguousarray(np.moveaxis(moved[starts], 0, d))
+        inverse_shape = (rows.shape[0],)
+    outputs = [_plain(values, input.device)]
     if return_inverse:
-        outputs.append(_plain((np.cumsum(starts) - 1).astype(np.int64).reshape(input.shape),
+        outputs.append(_plain((np.cumsum(starts) - 1).astype(np.int64).reshape(inverse_shape),
                               input.device))
     if return_counts:
         positions = np.flatnonzero(np.append(starts, True))

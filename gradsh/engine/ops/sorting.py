@@ -318,13 +318,17 @@ def unique(a: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa
         raise meta.no_kernel("aten::_unique2")
     host = backend.to_host(a._data)
     if dim is None:
-        values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True)
+        values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True,
+                                            equal_nan=False)  # (each NaN its own value)
         inverse = inverse.reshape(host.shape)
         node: type[Unique2Backward0] = Unique2Backward0
     else:
         axis = wrap_dim(dim, a.ndim)
-        values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True,
-                                            axis=axis)
+        if host.size and host.dtype.kind in "fV" and bool(np.isnan(host).any()):
+            values, inverse, counts = _unique_dim_with_nan(host, axis)
+        else:
+            values, inverse, counts = np.unique(host, return_inverse=True, return_counts=True,
+                                                axis=axis)
         inverse = inverse.reshape(-1)
         node = UniqueDimBackward0
     out = [node.apply(a, values=backend.to_device(values.astype(host.dtype), a.device))]
@@ -333,6 +337,28 @@ def unique(a: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa
     if return_counts:
         out.append(_new(counts.astype(np.int64), dtypes.int64, a.device, False))
     return out[0] if len(out) == 1 else tuple(out)
+
+
+def _unique_dim_with_nan(host: np.ndarray, axis: int) -> tuple[np.ndarray, ...]:
+    """ATen's _unique_dim_cpu_template where a NaN makes the order depend on the sort: the
+    slices sorted by std::sort with its comparator, then each kept unless equal (==, so never
+    with a NaN) to the last one kept; values, inverse indices and counts."""
+    moved = np.moveaxis(host, axis, 0)
+    rows = moved.reshape(moved.shape[0], -1)
+    order = stdsort.lexicographic_order(rows.astype(np.float64).tolist())
+    inverse = np.empty(len(order), np.int64)
+    kept, counts, previous = [order[0]], [], 0
+    inverse[order[0]] = 0
+    for position in range(1, len(order)):
+        current = order[position]
+        if not bool((rows[current] == rows[kept[-1]]).all()):
+            kept.append(current)
+            counts.append(position - previous)
+            previous = position
+        inverse[current] = len(kept) - 1
+    counts.append(len(order) - previous)
+    values = np.moveaxis(moved[kept], 0, axis)
+    return values, inverse, np.array(counts, np.int64)
 
 
 @guarded

@@ -9,6 +9,7 @@ from typing import Any
 
 from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions.common import not_implemented_for
 from gradsh.engine.functions.grad_ops import ScalarOverloads
 from gradsh.engine.functions.special import (
     DigammaBackward0,
@@ -70,9 +71,24 @@ special_i0e = _unary(SpecialI0EBackward0, "special_i0e")
 special_i1 = _unary(SpecialI1Backward0, "special_i1")
 special_i1e = _unary(SpecialI1EBackward0, "special_i1e")
 special_entr = _unary(SpecialEntrBackward0, "special_entr")
-special_ndtri = _unary(SpecialNdtriBackward0, "special_ndtri")
-special_log_ndtr = _unary(SpecialLogNdtrBackward0, "special_log_ndtr")
-special_erfcx = _unary(SpecialErfcxBackward0, "special_erfcx")
+
+
+def _float32_64(op: Callable[[Tensor], Tensor], kernel: str) -> Callable[[Tensor], Tensor]:
+    """`op`, whose ATen kernel has no float16 or bfloat16 (integers promote first)."""
+
+    def checked(a: Tensor) -> Tensor:
+        if isinstance(a, Tensor) and a.dtype in (dtypes.float16, dtypes.bfloat16):
+            raise not_implemented_for(kernel, a.dtype)
+        return op(a)
+
+    checked.__name__, checked.__doc__ = op.__name__, op.__doc__
+    return checked
+
+
+special_ndtri = _float32_64(_unary(SpecialNdtriBackward0, "special_ndtri"), "ndtri_cpu")
+special_log_ndtr = _float32_64(_unary(SpecialLogNdtrBackward0, "special_log_ndtr"),
+                               "log_ndtr_cpu")
+special_erfcx = _float32_64(_unary(SpecialErfcxBackward0, "special_erfcx"), "erfcx_cpu")
 
 
 class PolygammaBackward1(PolygammaBackward0):
@@ -105,7 +121,10 @@ def polygamma_(a: Tensor, n: int) -> Tensor:
 
 
 def _mvlgamma_check(a: Tensor, p: Any) -> int:
-    """PyTorch 2.13 checks p only: elements at or below (p - 1) / 2 give inf or NaN."""
+    """PyTorch 2.13 checks a bool input and p only: elements at or below (p - 1) / 2 give
+    inf or NaN."""
+    if a.dtype is dtypes.bool_:
+        raise TorchRuntimeError("The input tensor may not be a boolean tensor.")
     order = as_int(p)
     if order is None or order < 1:
         raise TorchRuntimeError("p has to be greater than or equal to 1")

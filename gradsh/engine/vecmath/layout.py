@@ -326,3 +326,17 @@ def grad_strides(sizes: Sequence[int], leaf: Sequence[int], grad: Sequence[int]
             return tuple(grad)
         return tuple(leaf)
     return tuple(grad) if is_contiguous(sizes, grad) else None
+
+
+def writable_alias(data: np.ndarray) -> np.ndarray | None:
+    """A writable array over the memory the read-only view `data` reads, or None where that
+    memory is itself read-only (a NumPy array the program passed in, a snapshot)."""
+    root: object = data
+    while getattr(root, "base", None) is not None and hasattr(root.base, "__array_interface__"):
+        root = root.base
+    if not isinstance(root, np.ndarray) or not root.flags.writeable \
+            or not root.flags.c_contiguous:
+        return None
+    offset = data.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    return np.ndarray(data.shape, data.dtype, buffer=root.reshape(-1).view(np.uint8),
+                      offset=offset, strides=data.strides)

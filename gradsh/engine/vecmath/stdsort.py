@@ -200,6 +200,33 @@ def plain_order(keys: list[float]) -> list[int]:
     return [index for _, index in pairs]
 
 
+def lexicographic_order(rows: list[list[float]]) -> list[int]:
+    """std::sort of row indices by ATen's unique_dim comparator (the first element where two
+    rows differ by < or >; NaN is neither, so it leaves the order to the sort's steps). The
+    indices in the final order."""
+
+    def less(a: list[float], b: list[float]) -> bool:
+        for x, y in zip(a, b):
+            if x < y:
+                return True
+            if x > y:
+                return False
+        return False
+
+    pairs = list(zip(rows, range(len(rows))))
+    _Sorter(pairs, False, less=less).sort(0, len(pairs))  # type: ignore[arg-type]
+    return [index for _, index in pairs]
+
+
+def median_value(values: list[float]) -> float:
+    """ATen's median_impl on a copy (in memory order) with no NaN: std::nth_element with `<`
+    at (count - 1) / 2. Which of two equal values lands there (-0.0 or 0.0) is its steps'."""
+    pairs = [(v, i) for i, v in enumerate(values)]
+    middle = (len(pairs) - 1) // 2
+    _Sorter(pairs, False, less=lambda x, y: x < y).nth_element(0, middle, len(pairs))
+    return pairs[middle][0]
+
+
 def nth_index(n: int, nth: int) -> int:
     """The index std::nth_element leaves at `nth` among n elements that all compare equivalent
     (ATen's nanmedian on a row of NaN only)."""
