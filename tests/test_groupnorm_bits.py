@@ -72,3 +72,42 @@ def test_float64_group_norm_bits(torch: Any, thread_count: int, shape: tuple[int
                            + ([p.grad.numpy() for p in params] if affine else []))
         for theirs, mine in zip(*results, strict=True):
             assert (mine == theirs).all()
+
+
+# (shape, groups, affine, how the input gets its channels-last strides): HxW under 1024, from
+# 1024 (the forward's second kernel) and from 2048 (the backward's too); group widths of 2, 3, 4,
+# 10, 16 and 24 channels (whole 8-lane blocks and partial ones)
+CHANNELS_LAST = [((4, 64, 4, 4), 32, True, "permute"), ((2, 32, 5, 5), 8, True, "format"),
+                 ((2, 48, 3, 3), 3, False, "format"), ((1, 40, 6, 6), 4, True, "permute"),
+                 ((2, 16, 32, 32), 4, True, "format"), ((1, 12, 48, 48), 3, True, "format"),
+                 ((2, 20, 46, 46), 5, False, "format"), ((2, 24, 3, 4, 5), 1, True, "format3d"),
+                 ((3, 6, 9, 1), 2, True, "format")]
+
+
+@pytest.mark.parametrize("shape, groups, affine, how", CHANNELS_LAST, ids=str)
+def test_channels_last_group_norm_is_torchs(torch: Any, thread_count: int,
+                                            shape: tuple[int, ...], groups: int, affine: bool,
+                                            how: str) -> None:
+    """An input whose strides suggest channels_last takes ATen's channels-last kernels
+    (vecmath/groupnorm_cl.py): output, its layout, and every gradient, bit for bit. "permute" is
+    an attention block's (N, HW, C).permute(0, 2, 1).view(N, C, H, W)."""
+    rng = np.random.default_rng(sum(shape))
+    x = (rng.standard_normal(shape) * 2 + 0.5).astype(F32)
+    params = ([rng.standard_normal(shape[1]).astype(F32) for _ in range(2)] if affine else [])
+    dy = rng.standard_normal(shape).astype(F32)
+    results = []
+    for module in (torch, gtorch):
+        leaves = [module.from_numpy(a.copy()).requires_grad_() for a in [x, *params]]
+        if how == "permute":
+            n, c, h, w = shape
+            rows = leaves[0].permute(0, 2, 3, 1).reshape(n, h * w, c)
+            inp = rows.permute(0, 2, 1).view(n, c, h, w)
+        else:
+            fmt = module.channels_last_3d if how == "format3d" else module.channels_last
+            inp = leaves[0].contiguous(memory_format=fmt)
+        y = module.nn.functional.group_norm(inp, groups, *leaves[1:])
+        y.backward(module.from_numpy(dy))
+        results.append([y.stride()] + [y.detach().numpy()] + [t.grad.numpy() for t in leaves])
+    assert results[0][0] == results[1][0]
+    for theirs, ours in zip(results[0][1:], results[1][1:], strict=True):
+        assert (theirs.view(np.uint32) == ours.view(np.uint32)).all()

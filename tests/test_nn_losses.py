@@ -142,3 +142,49 @@ def test_multi_margin_loss_is_bit_for_bit(torch: Any) -> None:
             values.append((loss.detach().numpy(), xt.grad.numpy()))
         for theirs, ours in zip(values[0], values[1], strict=True):
             assert np.array_equal(theirs, ours)
+
+
+def _reduction_outcomes(m: Any) -> list[str]:
+    """Every loss PyTorch hands ATen a reduction enum for (_Reduction.get_enum), under the
+    deprecated 'elementwise_mean' (a warning, then 'mean') and an unknown reduction (a
+    ValueError); huber_loss's weighted form, which checks the reduction itself; the warnings
+    each call raises. Before: 'elementwise_mean' was a ValueError for l1, mse, smooth_l1,
+    huber, nll, cross_entropy, bce (with logits), kl_div, and multilabel_margin_loss took any
+    reduction as 'mean'."""
+    import warnings
+
+    f = NN(m).functional
+    x, y = m.tensor(X), m.tensor(Y)
+    t, b = m.tensor([1, 0, 3, 4]), m.tensor((X > 0).astype(np.float32))
+    calls = {
+        "l1": lambda r: f.l1_loss(x, y, reduction=r),
+        "mse": lambda r: f.mse_loss(x, y, reduction=r),
+        "smooth_l1": lambda r: f.smooth_l1_loss(x, y, reduction=r),
+        "huber": lambda r: f.huber_loss(x, y, reduction=r, delta=0.5),
+        "huber_weighted": lambda r: f.huber_loss(x, y, reduction=r, weight=m.tensor(POS)),
+        "nll": lambda r: f.nll_loss(x.log_softmax(1), t, reduction=r),
+        "cross_entropy": lambda r: f.cross_entropy(x, t, reduction=r),
+        "bce": lambda r: f.binary_cross_entropy(x.sigmoid(), b, reduction=r),
+        "bce_logits": lambda r: f.binary_cross_entropy_with_logits(x, b, reduction=r),
+        "kl_div": lambda r: f.kl_div(x.log_softmax(1), y.softmax(1), reduction=r),
+        "kl_module": lambda r: NN(m).KLDivLoss(reduction=r)(x.log_softmax(1), y.softmax(1)),
+        "multilabel_margin": lambda r: f.multilabel_margin_loss(
+            x, m.tensor([[3, 0, -1, 1, 2]] * 4), reduction=r),
+        "soft_margin": lambda r: f.soft_margin_loss(x, m.tensor(SIGNS), reduction=r),
+        "poisson": lambda r: f.poisson_nll_loss(x, m.tensor(POS), reduction=r),
+    }
+    lines = []
+    for name, call in calls.items():
+        for reduction in ("elementwise_mean", "bogus"):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                try:
+                    lines.append(f"{name} {reduction} {call(reduction).item():.6f}")
+                except ValueError as e:
+                    lines.append(f"{name} {reduction} ValueError: {e}")
+            lines += [f"  warning: {w.message}" for w in caught]
+    return lines
+
+
+def test_reduction_names_match_torch(torch: Any) -> None:
+    assert _reduction_outcomes(gt) == _reduction_outcomes(torch)

@@ -26,7 +26,8 @@ from gradsh.engine.tensor import (
     run_backward,
     set_grad_enabled,
 )
-from gradsh.engine.vecmath import batchnorm, batchnorm64, groupnorm, layernorm
+from gradsh.engine.vecmath import batchnorm, batchnorm64, groupnorm, groupnorm_cl, layernorm
+from gradsh.engine.vecmath.layout import element_strides
 
 __all__ = ["NativeBatchNormBackward0", "NativeLayerNormBackward0", "NativeGroupNormBackward0",
            "NativeLayerNormBackwardBackward0"]
@@ -390,6 +391,20 @@ class NativeGroupNormBackward0(_GroupedNorm):
                 affine: tuple[bool, bool]) -> Array:
         grouped = (x.shape[0], groups, x.numel() // max(x.shape[0] * groups, 1))
         affine_shape = _affine_shape(x.ndim, 1, x.shape[1])
+        self.channels_last = (_layer_norm_kernel(x, weight, bias, affine, any_layout=True)
+                              and x._data.dtype == np.float32 and x.numel() > 0
+                              and not x._data.flags.c_contiguous
+                              and groupnorm_cl.suggests_channels_last(
+                                  tuple(x.shape), element_strides(x._data)))
+        if self.channels_last:
+            # float32 whose strides suggest channels_last: ATen's channels-last kernel
+            self.keep(x, weight, grouped, (2,), affine_shape, eps, affine)
+            self.kernel = True
+            y, mean, rstd = groupnorm_cl.forward(
+                groupnorm_cl.rows_of(x._data), groups, *_flat_params(weight, bias, affine), eps,
+                threads.torch_threads())
+            self.mean, self.invstd = mean[..., None], rstd[..., None]
+            return groupnorm_cl.unrows(y, tuple(x.shape))
         self.kernel = _layer_norm_kernel(x, weight, bias, affine) and x.numel() > 0
         if not self.kernel:
             return self.normalise(x, weight, bias, grouped, (2,), affine_shape, eps, affine)
@@ -407,8 +422,14 @@ class NativeGroupNormBackward0(_GroupedNorm):
             return super().backward(F, grad)
         x = self.saved("input", ArrayOps)
         w = self.saved("weight", ArrayOps).reshape(-1) if self.affine[0] else None
-        dx, dw, db = groupnorm.backward(np.ascontiguousarray(grad), x, self.mean[..., 0],
-                                        self.invstd[..., 0], w, threads.torch_threads())
+        if self.channels_last:
+            dx, dw, db = groupnorm_cl.backward(
+                groupnorm_cl.rows_of(grad), groupnorm_cl.rows_of(x), self.mean[..., 0],
+                self.invstd[..., 0], w, threads.torch_threads())
+            dx = groupnorm_cl.unrows(dx, x.shape)
+        else:
+            dx, dw, db = groupnorm.backward(np.ascontiguousarray(grad), x, self.mean[..., 0],
+                                            self.invstd[..., 0], w, threads.torch_threads())
         need_x, need_w, need_b = self.needs_input_grad
         return dx if need_x else None, dw if need_w else None, db if need_b else None
 

@@ -8,6 +8,7 @@ dtypes, and every GRU and RNN, get the composed graph."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any
@@ -23,7 +24,7 @@ from gradsh.engine.ops import sampling
 from gradsh.engine.ops.arguments import wrap_dim
 from gradsh.engine.ops.arithmetic import add, add_, mul, mul_, sub
 from gradsh.engine.ops.joining import cat, stack
-from gradsh.engine.ops.linalg import linear
+from gradsh.engine.ops.linalg import linear, matmul
 from gradsh.engine.ops.creation import zeros
 from gradsh.engine.ops.shape import contiguous, narrow, select, transpose, unbind
 from gradsh.engine.ops.unary import relu, sigmoid, sigmoid_, tanh, tanh_
@@ -88,6 +89,8 @@ def lstm_cell(x: Tensor, hidden: tuple[Tensor, Tensor], params: Params,
     cellgate, outgate = tanh_(chunks[2]), sigmoid_(chunks[3])
     cy = add_(mul(forgetgate, cx), mul(ingate, cellgate))
     hy = mul(outgate, tanh(cy))
+    if len(params) > 4 and params[4] is not None:  # CellParams::matmul_hr: the projection
+        hy = matmul(hy, transpose(params[4], 0, 1))
     return hy, cy
 
 
@@ -132,12 +135,16 @@ def run_rnn(mode: str, input: Tensor, hx: Hidden, weights: Sequence[Tensor | Non
             num_layers: int, dropout: float, train: bool, bidirectional: bool,
             batch_first: bool) -> tuple[Tensor, Hidden]:
     """_VF.rnn_tanh / rnn_relu / lstm / gru: (output, h_n) or (output, (h_n, c_n)).
-    `weights` holds w_ih, w_hh, b_ih, b_hh per layer and direction (None for absent biases)."""
+    `weights` holds w_ih, w_hh, b_ih, b_hh per layer and direction (None for absent biases),
+    then w_hr for an LSTM with projections (which never runs through oneDNN)."""
     cell = CELLS[mode]
     directions = 2 if bidirectional else 1
     if mode == "LSTM" and _use_mkldnn(input, weights):
-        return _mkldnn_lstm(input, hx, weights, num_layers, dropout, train, directions,
-                            batch_first)
+        if len(weights) > 4 * num_layers * directions:
+            _warn_projections()
+        else:
+            return _mkldnn_lstm(input, hx, weights, num_layers, dropout, train, directions,
+                                batch_first)
     layer_input = transpose(input, 0, 1) if batch_first else input
     output, h_n = _stacked(mode, layer_input, hx, weights, num_layers, dropout, train,
                            directions, layer_input.ndim - 1,
@@ -160,11 +167,12 @@ def _stacked(mode: str, layer_input: Tensor, hx: Hidden, weights: Sequence[Tenso
     else:
         hiddens = list(unbind(hx, 0))
     finals: list[Hidden] = []
+    per = len(weights) // (num_layers * directions)  # 4, or 5 with an LSTM's projections
     for layer in range(num_layers):
         outputs = []
         for direction in range(directions):
             index = layer * directions + direction
-            params = weights[4 * index:4 * index + 4]
+            params = weights[per * index:per * index + per]
             out, final = run_layer(layer_input, hiddens[index], params, direction == 1)
             outputs.append(out)
             finals.append(final)
@@ -242,6 +250,17 @@ def run_packed_rnn(mode: str, data: Tensor, batch_sizes: Sequence[int], hx: Hidd
     return _stacked(mode, data, hx, weights, num_layers, dropout, train, directions, -1,
                     lambda x, hidden, params, reverse: _packed_layer(cell, x, batch_sizes,
                                                                      hidden, params, reverse))
+
+
+_WARNED = SimpleNamespace(projections=False)
+
+
+def _warn_projections() -> None:
+    """ATen's TORCH_WARN_ONCE when a float32 LSTM with projections skips oneDNN."""
+    if not _WARNED.projections:
+        _WARNED.projections = True
+        warnings.warn("LSTM with projections is not supported with oneDNN. Using default "
+                      "implementation.", UserWarning, stacklevel=4)
 
 
 def _use_mkldnn(input: Tensor, weights: Sequence[Tensor | None]) -> bool:  # noqa: A002

@@ -101,11 +101,20 @@ def backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
     c1 = (r[:, None] * g_rows)[..., None]
     dx = _fma(c1, dy.reshape(shape), c2[:, None, None] * x.reshape(shape))
     dx = dx + c3[:, None, None]
-    ds, db = ds.reshape(n, c), db.reshape(n, c)
+    dgamma, dbeta = gamma_beta_backward(ds.reshape(n, c), db.reshape(n, c), mean, rstd)
+    return dx.reshape(x.shape), dgamma, dbeta
+
+
+def gamma_beta_backward(ds: np.ndarray, db: np.ndarray, mean: np.ndarray,
+                        rstd: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """GammaBackward and BetaBackward from the per (sample, channel) ds and db of (N, C) and
+    the statistics of (N, G): both memory formats' kernels end so."""
+    n, c = ds.shape
+    per = c // mean.shape[1]
     m_c, r_c = np.repeat(mean, per, axis=1), np.repeat(rstd, per, axis=1)  # (N, C)
-    dgamma = np.zeros(c, x.dtype)
-    dbeta = np.zeros(c, x.dtype)
+    dgamma = np.zeros(c, ds.dtype)
+    dbeta = np.zeros(c, ds.dtype)
     for i in range(n):
         dgamma = _fma(_fma(-db[i], m_c[i], ds[i]), r_c[i], dgamma)
         dbeta = dbeta + db[i]
-    return dx.reshape(x.shape), dgamma, dbeta
+    return dgamma, dbeta

@@ -48,6 +48,15 @@ def legacy_get_string(size_average: bool | None, reduce: bool | None,
     return result
 
 
+def resolve_enum(size_average: bool | None, reduce: bool | None, reduction: str) -> str:
+    """The reduction of a loss PyTorch hands to ATen as an enum (_Reduction.get_enum): an
+    unknown one is a ValueError, the deprecated 'elementwise_mean' warns and means 'mean'."""
+    if size_average is not None or reduce is not None:
+        return legacy_get_string(size_average, reduce)
+    get_enum(reduction)
+    return "mean" if reduction == "elementwise_mean" else reduction
+
+
 def resolve(size_average: bool | None, reduce: bool | None, reduction: str) -> str:
     if size_average is not None or reduce is not None:
         return legacy_get_string(size_average, reduce)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from builtins import sum as builtins_sum
 from typing import Any
 
@@ -26,7 +27,7 @@ from gradsh.torch.nn.functional_more import __all__ as _more_names
 __getattr__ = module_getattr("torch.nn.functional")
 
 _FROM_OPS = """
-cosine_similarity dropout elu elu_ gelu hardsigmoid hardtanh hardtanh_ huber_loss leaky_relu
+cosine_similarity dropout elu elu_ gelu hardsigmoid hardtanh hardtanh_ leaky_relu
 leaky_relu_ linear logsigmoid mish normalize one_hot pad relu6 relu_ selu_ celu_ sigmoid silu
 softplus tanh threshold_
 """.split()
@@ -48,7 +49,7 @@ __all__ = [*_FROM_OPS, *_FROM_LAYERS, *_FROM_ACTIVATIONS, "relu", "softmax", "lo
            "softmax2d", "dropout1d", "dropout2d", "alpha_dropout", "feature_alpha_dropout",
            "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "cross_entropy", "kl_div", "l1_loss", "mse_loss",
-           "nll_loss", "smooth_l1_loss", "unfold", "instance_norm", "embedding_bag",
+           "nll_loss", "smooth_l1_loss", "huber_loss", "unfold", "instance_norm", "embedding_bag",
            "local_response_norm", "fold", "poisson_nll_loss",
            "gaussian_nll_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
            "hinge_embedding_loss", "cosine_embedding_loss", "margin_ranking_loss",
@@ -264,26 +265,45 @@ def softmax2d(input: Tensor) -> Tensor:  # noqa: A002
 
 def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,  # noqa: A002
             reduce: bool | None = None, reduction: str = "mean") -> Tensor:
-    return _ops.l1_loss(input, target, _reduction(size_average, reduce, reduction))  # type: ignore
+    return _ops.l1_loss(input, target,  # type: ignore[no-any-return]
+                        _reduction_enum(size_average, reduce, reduction))
 
 
 def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,  # noqa: A002
              reduce: bool | None = None, reduction: str = "mean") -> Tensor:
-    return _ops.mse_loss(input, target, _reduction(size_average, reduce, reduction))  # type: ignore
+    return _ops.mse_loss(input, target,  # type: ignore[no-any-return]
+                         _reduction_enum(size_average, reduce, reduction))
 
 
 def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,  # noqa: A002
                    reduce: bool | None = None, reduction: str = "mean",
                    beta: float = 1.0) -> Tensor:
     return _ops.smooth_l1_loss(input, target,  # type: ignore[no-any-return]
-                               _reduction(size_average, reduce, reduction), beta)
+                               _reduction_enum(size_average, reduce, reduction), beta)
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: A002
+               delta: float = 1.0, weight: Tensor | None = None) -> Tensor:
+    if weight is None:
+        return _ops.huber_loss(input, target,  # type: ignore[no-any-return]
+                               _reduction_enum(None, None, reduction), delta)
+    # PyTorch's weighted form: the unreduced loss times the weight, then reduced
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
+    loss = _ops.mul(_ops.huber_loss(input, target, "none", delta), weight)
+    if reduction == "none":
+        return loss  # type: ignore[no-any-return]
+    if reduction in ("sum", "mean"):
+        return (_ops.sum if reduction == "sum" else _ops.mean)(loss)  # type: ignore
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', "
+                     "'sum'.")
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
              size_average: bool | None = None, ignore_index: int = -100,
              reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     return _ops.nll_loss(input, target, weight, ignore_index,  # type: ignore[no-any-return]
-                         _reduction(size_average, reduce, reduction))
+                         _reduction_enum(size_average, reduce, reduction))
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
@@ -291,14 +311,14 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
                   reduce: bool | None = None, reduction: str = "mean",
                   label_smoothing: float = 0.0) -> Tensor:
     return _ops.cross_entropy(input, target, weight, ignore_index,  # type: ignore
-                              _reduction(size_average, reduce, reduction), label_smoothing)
+                              _reduction_enum(size_average, reduce, reduction), label_smoothing)
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor,  # noqa: A002
                          weight: Tensor | None = None, size_average: bool | None = None,
                          reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     return _ops.binary_cross_entropy(input, target, weight,  # type: ignore[no-any-return]
-                                     _reduction(size_average, reduce, reduction))
+                                     _reduction_enum(size_average, reduce, reduction))
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A002
@@ -307,14 +327,22 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A00
                                      reduce: bool | None = None, reduction: str = "mean",
                                      pos_weight: Tensor | None = None) -> Tensor:
     return _ops.binary_cross_entropy_with_logits(  # type: ignore[no-any-return]
-        input, target, weight, _reduction(size_average, reduce, reduction), pos_weight)
+        input, target, weight, _reduction_enum(size_average, reduce, reduction), pos_weight)
 
 
 def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,  # noqa: A002
            reduce: bool | None = None, reduction: str = "mean",
            log_target: bool = False) -> Tensor:
-    return _ops.kl_div(input, target,  # type: ignore[no-any-return]
-                       _reduction(size_average, reduce, reduction), log_target)
+    legacy = size_average is not None or reduce is not None
+    if legacy or reduction != "batchmean":
+        resolved = _reduction_enum(size_average, reduce, reduction)
+        if legacy or reduction == "elementwise_mean":  # PyTorch warns about 'mean' only
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", "reduction: 'mean' divides")
+                return _ops.kl_div(input, target, resolved,  # type: ignore[no-any-return]
+                                   log_target)
+        reduction = resolved
+    return _ops.kl_div(input, target, reduction, log_target)  # type: ignore[no-any-return]
 
 
 def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True,  # noqa: A002
@@ -355,12 +383,7 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor | float,  # noq
     return loss.sum() if reduction == "sum" else loss
 
 
-def _reduction_enum(size_average: bool | None, reduce: bool | None, reduction: str) -> str:
-    """The reduction the enum-taking losses use (an unknown one is a ValueError first)."""
-    if size_average is not None or reduce is not None:
-        return _reduction(size_average, reduce, reduction)
-    _reduction_module.get_enum(reduction)
-    return "mean" if reduction == "elementwise_mean" else reduction
+_reduction_enum = _reduction_module.resolve_enum  # the losses ATen gets an enum for
 
 
 def soft_margin_loss(input: Tensor, target: Tensor,  # noqa: A002

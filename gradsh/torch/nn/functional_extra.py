@@ -90,7 +90,7 @@ def triplet_margin_with_distance_loss(
 
 def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = None,  # noqa: A002
                            reduce: Any = None, reduction: str = "mean") -> Tensor:
-    from gradsh.torch.nn._reduction import resolve
+    from gradsh.torch.nn._reduction import resolve_enum
 
     return _ops.multilabel_margin_loss(input, target,  # type: ignore[no-any-return]
-                                       resolve(size_average, reduce, reduction))
+                                       resolve_enum(size_average, reduce, reduction))

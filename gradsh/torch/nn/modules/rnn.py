@@ -53,22 +53,25 @@ class RNNBase(Module):
                              "projections")
         if proj_size >= hidden_size:
             raise ValueError("proj_size has to be smaller than hidden_size")
-        if proj_size:
-            raise NotImplementedError("gradsh does not implement LSTM's proj_size yet")
+        if proj_size and mode != "LSTM":
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         if mode not in _GATES:
             raise ValueError("Unrecognized RNN mode: " + mode)
         gate_size = _GATES[mode] * hidden_size
         kwargs = factory(device, dtype)
         self._flat_weights_names: list[str] = []
         self._all_weights: list[list[str]] = []
+        real_hidden_size = proj_size if proj_size > 0 else hidden_size
         for layer in range(num_layers):
             for direction in range(directions):
-                layer_input = input_size if layer == 0 else hidden_size * directions
+                layer_input = input_size if layer == 0 else real_hidden_size * directions
                 suffix = "_reverse" if direction == 1 else ""
                 params = [("weight_ih", (gate_size, layer_input)),
-                          ("weight_hh", (gate_size, hidden_size))]
+                          ("weight_hh", (gate_size, real_hidden_size))]
                 if bias:
                     params += [("bias_ih", (gate_size,)), ("bias_hh", (gate_size,))]
+                if proj_size > 0:
+                    params += [("weight_hr", (proj_size, hidden_size))]
                 names = [f"{kind}_l{layer}{suffix}" for kind, _ in params]
                 for name, (_, shape) in zip(names, params, strict=True):
                     setattr(self, name, Parameter(ops.empty(shape, **kwargs)))
@@ -93,11 +96,14 @@ class RNNBase(Module):
             init.uniform_(weight, -stdv, stdv)
 
     def _weights_per_layer(self) -> list[Tensor | None]:
-        """w_ih, w_hh, b_ih, b_hh for each layer and direction (None without biases)."""
+        """w_ih, w_hh, b_ih, b_hh for each layer and direction (None without biases), and
+        w_hr after them when the LSTM has projections."""
         weights: list[Tensor | None] = []
         for names in self._all_weights:
-            values = [getattr(self, name) for name in names]
-            weights += values if len(values) == 4 else values + [None, None]
+            values: list[Tensor | None] = [getattr(self, name) for name in names]
+            if not self.bias:
+                values[2:2] = [None, None]
+            weights += values
         return weights
 
     def check_input(self, input: Tensor) -> None:  # noqa: A002
@@ -114,6 +120,11 @@ class RNNBase(Module):
 
     def get_expected_hidden_size(self, input: Tensor) -> tuple[int, int, int]:  # noqa: A002
         batch = input.shape[0] if self.batch_first else input.shape[1]
+        return (self.num_layers * (2 if self.bidirectional else 1), batch,
+                self.proj_size if self.proj_size > 0 else self.hidden_size)
+
+    def get_expected_cell_size(self, input: Tensor) -> tuple[int, int, int]:  # noqa: A002
+        batch = input.shape[0] if self.batch_first else input.shape[1]
         return (self.num_layers * (2 if self.bidirectional else 1), batch, self.hidden_size)
 
     def check_hidden_size(self, hx: Tensor, expected: tuple[int, int, int],
@@ -125,8 +136,8 @@ class RNNBase(Module):
         self.check_input(input)
         self.check_hidden_size(hidden, self.get_expected_hidden_size(input))
 
-    def _zeros(self, input: Tensor) -> Tensor:  # noqa: A002
-        shape = self.get_expected_hidden_size(input)
+    def _zeros(self, input: Tensor, cell: bool = False) -> Tensor:  # noqa: A002
+        shape = (self.get_expected_cell_size if cell else self.get_expected_hidden_size)(input)
         return ops.zeros(shape, dtype=input.dtype, device=input.device)  # type: ignore
 
     def _prepare(self, input: Tensor, hx: Tensor | None, name: str) -> tuple[Tensor, Any, bool]:
@@ -164,16 +175,18 @@ class RNNBase(Module):
         if self.input_size != data.shape[-1]:
             raise RuntimeError("input.size(-1) must be equal to input_size. Expected "
                                f"{self.input_size}, got {data.shape[-1]}")
-        expected = (self.num_layers * (2 if self.bidirectional else 1), sizes[0],
-                    self.hidden_size)
+        expected_cell = (self.num_layers * (2 if self.bidirectional else 1), sizes[0],
+                         self.hidden_size)
+        expected = expected_cell[:2] + (self.proj_size or self.hidden_size,)
         if hx is None:
             zero = ops.zeros(expected, dtype=data.dtype, device=data.device)
-            hx = (zero, ops.zeros(expected, dtype=data.dtype, device=data.device)) if lstm else zero
+            hx = ((zero, ops.zeros(expected_cell, dtype=data.dtype, device=data.device)) if lstm
+                  else zero)
         else:
             hx = _permute_hidden(hx, sorted_indices)
         if lstm:
             self.check_hidden_size(hx[0], expected, "Expected hidden[0] size {}, got {}")
-            self.check_hidden_size(hx[1], expected, "Expected hidden[1] size {}, got {}")
+            self.check_hidden_size(hx[1], expected_cell, "Expected hidden[1] size {}, got {}")
         else:
             self.check_hidden_size(hx, expected)
         output, hidden = rnn_ops.run_packed_rnn(self.mode, data, sizes, hx,
@@ -259,9 +272,10 @@ class LSTM(RNNBase):
 
     def check_forward_args(self, input: Tensor, hidden: Any) -> None:  # noqa: A002
         self.check_input(input)
-        expected = self.get_expected_hidden_size(input)
-        self.check_hidden_size(hidden[0], expected, "Expected hidden[0] size {}, got {}")
-        self.check_hidden_size(hidden[1], expected, "Expected hidden[1] size {}, got {}")
+        self.check_hidden_size(hidden[0], self.get_expected_hidden_size(input),
+                               "Expected hidden[0] size {}, got {}")
+        self.check_hidden_size(hidden[1], self.get_expected_cell_size(input),
+                               "Expected hidden[1] size {}, got {}")
 
     def forward(self, input: Tensor, hx: Any = None) -> tuple[Tensor, Any]:  # noqa: A002
         if isinstance(input, tuple):  # a PackedSequence
@@ -273,7 +287,7 @@ class LSTM(RNNBase):
         if not batched:
             input = ops.unsqueeze(input, batch_dim)
         if hx is None:
-            hx = (self._zeros(input), self._zeros(input))
+            hx = (self._zeros(input), self._zeros(input, cell=True))
         else:
             want = 3 if batched else 2
             if hx[0].ndim != want or hx[1].ndim != want:
