@@ -120,6 +120,49 @@ def test_gradcheck_needs_an_input_requiring_grad(torch):
     assert texts[1] == texts[0]
 
 
+def test_gradcheck_calls_func_as_often_and_checks_undefined_grads(torch):
+    """gradcheck runs func once more at the end (once more per output with several) for its
+    undefined-gradient check, as a print in forward shows; a backward that answers zero
+    output gradients with non-zero input gradients fails, with PyTorch's text."""
+    import warnings
+
+    for outputs in (1, 2):
+        counts = []
+        for lib in (torch, gt):
+            calls = []
+
+            def f(x, y, lib=lib, calls=calls):
+                calls.append(1)
+                return (x * y).sin() if outputs == 1 else ((x * y).sin(), x.exp() + y)
+
+            x, y = _inputs(lib)
+            assert lib.autograd.gradcheck(f, (x.requires_grad_(), y.requires_grad_()))
+            assert lib.autograd.gradgradcheck(f, (x, y))
+            gradcheck_only = len(calls)
+            assert lib.autograd.gradcheck(f, (x, y), check_undefined_grad=False)
+            counts.append((gradcheck_only, len(calls) - gradcheck_only))
+        assert counts[1] == counts[0]
+
+    texts = []
+    for lib in (torch, gt):
+        class Offset(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * 2 + 1e-30
+
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(RuntimeError) as info:
+                lib.autograd.gradcheck(Offset.apply, (x,))
+        texts.append((type(info.value).__name__, str(info.value)))
+    assert texts[1] == texts[0]
+
+
 def test_grad_takes_every_keyword_of_pytorchs(torch):
     """autograd.grad's full signature: only_inputs=False warns (FutureWarning) and is ignored,
     inputs as a dict give a dict, and empty inputs have PyTorch's error."""
