@@ -180,3 +180,46 @@ def test_grad_takes_every_keyword_of_pytorchs(torch):
         assert list(named) == ["a"] and named["a"].tolist() == [3.0, 3.0]
         with pytest.raises(RuntimeError, match="`inputs` argument to `grad\\(\\)` cannot be "):
             lib.autograd.grad((x * 3).sum(), [])
+
+
+def test_grad_and_backward_take_any_iterable(torch):
+    """autograd.grad / backward take tuple() of any iterable as PyTorch does: a generator
+    (model.parameters()), dict values (MAML's OrderedDict of fast weights), a map; a
+    non-iterable or a string has PyTorch's error."""
+    from collections import OrderedDict
+
+    from call_outcomes import outcomes
+
+    def cases(lib):
+        lib.manual_seed(0)
+        lin = lib.nn.Linear(3, 2)
+        x = lib.randn(4, 3)
+
+        def loss():
+            return lin(x).pow(2).sum()
+
+        def backward_inputs():
+            lin.zero_grad()
+            lib.autograd.backward((t for t in [loss()]), grad_tensors=iter([lib.tensor(2.0)]),
+                                  inputs=(p for p in lin.parameters()))
+            return lin.weight.grad, lin.bias.grad
+
+        def tensor_backward():
+            lin.zero_grad()
+            loss().backward(inputs=iter([lin.bias]))
+            return lin.weight.grad, lin.bias.grad
+
+        return outcomes([
+            lambda: lib.autograd.grad(loss(), lin.parameters()),
+            lambda: lib.autograd.grad(loss(), OrderedDict(lin.named_parameters()).values(),
+                                      create_graph=True),
+            lambda: lib.autograd.grad(iter([loss()]), map(lambda p: p, [lin.bias]),
+                                      grad_outputs=(g for g in [lib.tensor(3.0)])),
+            backward_inputs,
+            tensor_backward,
+            lambda: lib.autograd.grad(loss(), 5),
+            lambda: lib.autograd.grad(loss(), "ab"),
+            lambda: lib.autograd.grad(loss(), iter([])),
+        ])
+
+    assert cases(gt) == cases(torch)
