@@ -304,7 +304,7 @@ def _node_ref(node: Node, names: Names, saved_as: list[str] | None = None) -> st
 
 
 def _saved_name(node: Node, saved: SavedTensor) -> str:
-    for key, value in node.saved_tensors.items():
+    for key, value in node.saved_records.items():
         if value is saved:
             return key
     return "?"
@@ -317,7 +317,7 @@ def _graph_state(root: Node, names: Names, say: _Say, mentioned: set[int]) -> st
     count = 0
     for node in walk([root]):
         node_freed = False
-        for saved in node.saved_tensors.values():
+        for saved in node.saved_records.values():
             count += 1
             mentioned.add(id(saved))  # this sentence covers them: the storage one need not
             state = saved_state(saved)
@@ -376,7 +376,7 @@ def _storage(t: Tensor, x: str, env: dict[str, Any], names: Names, say: _Say,
     unchanged: list[tuple[Node, SavedTensor]] = []
     changed: list[tuple[Node, SavedTensor]] = []
     for node in walk(roots):
-        for saved in node.saved_tensors.values():
+        for saved in node.saved_records.values():
             if saved._counter is not t._version_counter or id(saved) in mentioned:
                 continue
             state = saved_state(saved)

@@ -207,7 +207,7 @@ def node_info(node: Node, number: int, names: Names) -> NodeInfo:
         number=number,
         name=node.node_name,
         holders=names.of_node(node),
-        saved=[saved_info(n, s, names) for n, s in node.saved_tensors.items()],
+        saved=[saved_info(n, s, names) for n, s in node.saved_records.items()],
     )
     if isinstance(node, AccumulateGrad):
         leaf = node.variable

@@ -91,7 +91,7 @@ def _node_attribute(node: Node, name: str) -> Any:
     if name == "metadata":
         return node.metadata
     if name.startswith("_saved_"):
-        saved = node.saved_tensors.get(name[len("_saved_"):])
+        saved = node.saved_records.get(name[len("_saved_"):])
         if saved is None:
             raise GradshError("AttributeError", f"'{node.node_name}' object has no attribute '{name}'")
         return saved.unpack(node, True)

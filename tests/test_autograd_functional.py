@@ -120,6 +120,49 @@ def test_gradcheck_needs_an_input_requiring_grad(torch):
     assert texts[1] == texts[0]
 
 
+def test_gradcheck_calls_func_as_often_and_checks_undefined_grads(torch):
+    """gradcheck runs func once more at the end (once more per output with several) for its
+    undefined-gradient check, as a print in forward shows; a backward that answers zero
+    output gradients with non-zero input gradients fails, with PyTorch's text."""
+    import warnings
+
+    for outputs in (1, 2):
+        counts = []
+        for lib in (torch, gt):
+            calls = []
+
+            def f(x, y, lib=lib, calls=calls):
+                calls.append(1)
+                return (x * y).sin() if outputs == 1 else ((x * y).sin(), x.exp() + y)
+
+            x, y = _inputs(lib)
+            assert lib.autograd.gradcheck(f, (x.requires_grad_(), y.requires_grad_()))
+            assert lib.autograd.gradgradcheck(f, (x, y))
+            gradcheck_only = len(calls)
+            assert lib.autograd.gradcheck(f, (x, y), check_undefined_grad=False)
+            counts.append((gradcheck_only, len(calls) - gradcheck_only))
+        assert counts[1] == counts[0]
+
+    texts = []
+    for lib in (torch, gt):
+        class Offset(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * 2 + 1e-30
+
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(RuntimeError) as info:
+                lib.autograd.gradcheck(Offset.apply, (x,))
+        texts.append((type(info.value).__name__, str(info.value)))
+    assert texts[1] == texts[0]
+
+
 def test_grad_takes_every_keyword_of_pytorchs(torch):
     """autograd.grad's full signature: only_inputs=False warns (FutureWarning) and is ignored,
     inputs as a dict give a dict, and empty inputs have PyTorch's error."""
@@ -137,3 +180,46 @@ def test_grad_takes_every_keyword_of_pytorchs(torch):
         assert list(named) == ["a"] and named["a"].tolist() == [3.0, 3.0]
         with pytest.raises(RuntimeError, match="`inputs` argument to `grad\\(\\)` cannot be "):
             lib.autograd.grad((x * 3).sum(), [])
+
+
+def test_grad_and_backward_take_any_iterable(torch):
+    """autograd.grad / backward take tuple() of any iterable as PyTorch does: a generator
+    (model.parameters()), dict values (MAML's OrderedDict of fast weights), a map; a
+    non-iterable or a string has PyTorch's error."""
+    from collections import OrderedDict
+
+    from call_outcomes import outcomes
+
+    def cases(lib):
+        lib.manual_seed(0)
+        lin = lib.nn.Linear(3, 2)
+        x = lib.randn(4, 3)
+
+        def loss():
+            return lin(x).pow(2).sum()
+
+        def backward_inputs():
+            lin.zero_grad()
+            lib.autograd.backward((t for t in [loss()]), grad_tensors=iter([lib.tensor(2.0)]),
+                                  inputs=(p for p in lin.parameters()))
+            return lin.weight.grad, lin.bias.grad
+
+        def tensor_backward():
+            lin.zero_grad()
+            loss().backward(inputs=iter([lin.bias]))
+            return lin.weight.grad, lin.bias.grad
+
+        return outcomes([
+            lambda: lib.autograd.grad(loss(), lin.parameters()),
+            lambda: lib.autograd.grad(loss(), OrderedDict(lin.named_parameters()).values(),
+                                      create_graph=True),
+            lambda: lib.autograd.grad(iter([loss()]), map(lambda p: p, [lin.bias]),
+                                      grad_outputs=(g for g in [lib.tensor(3.0)])),
+            backward_inputs,
+            tensor_backward,
+            lambda: lib.autograd.grad(loss(), 5),
+            lambda: lib.autograd.grad(loss(), "ab"),
+            lambda: lib.autograd.grad(loss(), iter([])),
+        ])
+
+    assert cases(gt) == cases(torch)

@@ -166,3 +166,60 @@ def test_grad_against_finite_differences() -> None:
     finite differences (the second derivative check exercises the nested graph)."""
     inner = gtorch.func.grad(lambda x: (x.sin() * x.exp()).sum())
     check_grads(lambda x: inner(x), np.array([0.3, -0.7, 1.2]))
+
+
+def test_functionalize_matches_torch(torch: Any) -> None:
+    """torch.func.functionalize run eagerly: the same values, input mutations kept, an input
+    returned as an output comes back as a new tensor (a view of an input stays a view), the
+    wrapper keeps the function's name, and an invalid `remove` has PyTorch's error."""
+    from call_outcomes import outcomes
+
+    def cases(T: Any) -> list[tuple[str, str]]:
+        def chained(t: Any) -> Any:
+            y = t.clone()
+            y.add_(1)
+            y.mul_(2)
+            return y
+
+        def mutates_input(t: Any) -> Any:
+            t.add_(1)
+            t[0].mul_(2)
+            return t
+
+        def run_mutation() -> Any:
+            x = T.zeros(2, 2)
+            out = T.func.functionalize(mutates_input)(x)
+            return x, out, out is x, out.data_ptr() == x.data_ptr()
+
+        def run_view() -> Any:
+            x = T.arange(6.0).view(2, 3)
+            out = T.func.functionalize(lambda t: t.view(-1))(x)
+            return out, out.data_ptr() == x.data_ptr(), out._base is x
+
+        a = T.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        return outcomes([
+            lambda: T.func.functionalize(chained)(a),
+            lambda: type(T.func.functionalize(chained, remove="mutations_and_views")(a).grad_fn)
+            .__name__,
+            run_mutation,
+            run_view,
+            lambda: T.func.functionalize(chained).__name__,
+            lambda: T.func.functionalize(chained, remove="views"),
+        ])
+
+    assert cases(gtorch) == cases(torch)
+
+
+def test_vmap_of_linear_gives_the_decomposition_node(torch: Any) -> None:
+    """Under vmap, F.linear with a bias is functorch's linear_decomp (matmul, then add): the
+    batched result's node is AddBackward0 whatever the example's rank (gradsh's stack node
+    takes that name), not the unbatched op's ViewBackward0 / AddmmBackward0."""
+    names = []
+    for T in (torch, gtorch):
+        T.manual_seed(0)
+        lin = T.nn.Linear(3, 2)
+        got = [T.func.vmap(lin)(x).grad_fn.name() for x in (T.randn(4, 3), T.randn(4, 5, 3))]
+        values = T.func.vmap(lin)(T.randn(4, 3)).detach().numpy()
+        names.append((got, values))
+    assert names[1][0] == names[0][0]
+    np.testing.assert_array_equal(names[1][1], names[0][1])

@@ -98,6 +98,13 @@ class Node:
     def saved_tensors(self) -> dict[str, SavedTensor]:
         return {}
 
+    @property
+    def saved_records(self) -> dict[str, SavedTensor]:
+        """The saved tensors by name, for gradsh's own views (explain, graph, completion):
+        saved_tensors, except on a custom Function's node, whose saved_tensors is PyTorch's
+        tuple (an error once backward freed it)."""
+        return self.saved_tensors
+
     def register_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         """hook(grad_inputs, grad_outputs) after this node's backward ran: tuples of gradients
         (None where an input needs none); a tuple it returns replaces grad_inputs."""

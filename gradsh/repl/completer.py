@@ -201,7 +201,7 @@ def _members(obj: Any, globals_: Mapping[str, Any]) -> tuple[list[str], Callable
         return list(TENSOR_MEMBERS), _tensor_member_meta
     if isinstance(obj, Node):
         names = list(NODE_MEMBERS)
-        names += sorted(f"_saved_{key}" for key in obj.saved_tensors if key.isidentifier())
+        names += sorted(f"_saved_{key}" for key in obj.saved_records if key.isidentifier())
         if hasattr(obj, "variable"):
             names.append("variable")
         return sorted(names), lambda n: "grad_fn"

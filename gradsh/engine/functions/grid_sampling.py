@@ -10,6 +10,7 @@ import numpy as np
 
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import _quiet, xp_of
+from gradsh.engine.special_math import _fma as fma
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = ["AffineGridGeneratorBackward0", "GridSampler2DBackward0"]
@@ -25,7 +26,11 @@ def _steps(n: int, align_corners: bool, dtype: Any) -> np.ndarray:
     align_corners."""
     if n <= 1:
         return np.zeros(max(n, 1), dtype=dtype)
-    steps = np.linspace(-1, 1, n).astype(dtype)
+    # torch.linspace's own values in that dtype (not NumPy's float64 ones rounded)
+    from gradsh.engine import dtypes
+    from gradsh.engine.ops.creation import _linspace_values
+
+    steps = _linspace_values(-1, 1, n, dtypes.from_numpy(np.dtype(dtype)))
     if not align_corners:
         steps = (steps * dtype.type(n - 1) / dtype.type(n)).astype(dtype)
     return steps
@@ -49,8 +54,12 @@ class AffineGridGeneratorBackward0(Function):
         n, _, h, w = size
         self.base = base_grid(h, w, align_corners, data.dtype).reshape(1, h * w, 3)
         self.size = size
+        base = self.base
         with _quiet():
-            out = xp_of(data).matmul(self.base, xp_of(data).swapaxes(data, 1, 2))
+            # the three-term sums in order, without FMA, as ATen's bmm of base_grid and
+            # theta^T comes out (x * t0 + y * t1) + 1 * t2
+            out = (base[..., 0:1] * data[:, None, :, 0] + base[..., 1:2] * data[:, None, :, 1]
+                   + base[..., 2:3] * data[:, None, :, 2])
         return out.reshape(n, h, w, 2)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -61,50 +70,60 @@ class AffineGridGeneratorBackward0(Function):
             return (xp_of(grad).matmul(xp_of(grad).swapaxes(flat, 1, 2), self.base),)
 
 
-def _reflect(coord: Array, twice_low: int, twice_high: int) -> tuple[Array, Array]:
-    """reflect_coordinates and the sign its derivative takes."""
-    if twice_low == twice_high:
+def _reflect(coord: Array, low: float, twice_span: float) -> tuple[Array, Array]:
+    """ComputeLocationBase::reflect_coordinates_get_grad of ATen's vectorized CPU kernel:
+    the coordinate folded into [low, low + span] and the sign its derivative takes."""
+    dtype = coord.dtype.type
+    if twice_span == 0:  # (align_corners with one pixel: everything maps to 0)
         return np.zeros_like(coord), np.zeros_like(coord)
-    low = coord.dtype.type(twice_low / 2)
-    span = coord.dtype.type((twice_high - twice_low) / 2)
-    shifted = coord - low
-    sign = np.where(shifted < 0, -1, 1).astype(coord.dtype)
-    shifted = np.abs(shifted)
-    extra = np.fmod(shifted, span)
-    flips = np.floor(shifted / span)
-    even = np.fmod(flips, 2) == 0
-    reflected = np.where(even, extra + low, span - extra + low)
-    return reflected.astype(coord.dtype), np.where(even, sign, -sign).astype(coord.dtype)
+    low_, twice = dtype(low), dtype(twice_span)
+    in_minus_low = coord - low_
+    negative = in_minus_low < 0
+    abs_in = np.abs(in_minus_low)
+    extra = abs_in - np.trunc(abs_in / twice) * twice
+    reflected = twice - extra
+    flip = extra > reflected
+    folded = np.where(flip, reflected, extra) + low_
+    return folded.astype(coord.dtype), np.where(flip ^ negative, dtype(-1), dtype(1))
 
 
 def source_index(coord: Array, size: int, padding: str, align_corners: bool
                  ) -> tuple[Array, Array]:
-    """grid_sampler_compute_source_index_set_grad: the pixel coordinate of a grid value in
-    [-1, 1] and d(pixel)/d(grid value)."""
+    """ComputeLocation::apply_get_grad of ATen's vectorized CPU kernel (GridSamplerKernel.cpp,
+    which the CPU's 2-D grid_sample runs): the pixel coordinate of a grid value in [-1, 1] and
+    d(pixel)/d(grid value)."""
     dtype = coord.dtype.type
     if align_corners:
-        scale = dtype((size - 1) / 2)
+        scale = dtype(size - 1) / dtype(2)
         pixel = (coord + dtype(1)) * scale
     else:
-        scale = dtype(size / 2)
-        pixel = ((coord + dtype(1)) * dtype(size) - dtype(1)) / dtype(2)
+        scale = dtype(size) / dtype(2)
+        pixel = fma(coord + dtype(1), scale, dtype(-0.5))  # (GCC contracts it: -mfma)
     mult = np.full_like(coord, scale)
     if padding == "reflection":
         if align_corners:
-            pixel, sign = _reflect(pixel, 0, 2 * (size - 1))
+            pixel, sign = _reflect(pixel, 0.0, 2.0 * (size - 1))
         else:
-            pixel, sign = _reflect(pixel, -1, 2 * size - 1)
+            pixel, sign = _reflect(pixel, -0.5, 2.0 * size)
         mult = mult * sign
     if padding in ("border", "reflection"):
-        inside = (pixel > 0) & (pixel < size - 1)
-        mult = np.where(inside, mult, dtype(0))
-        pixel = np.clip(pixel, dtype(0), dtype(size - 1))
+        # clip_coordinates_get_grad: the borders count as outside; NaN clamps to 0
+        bounded = np.where(pixel > 0, pixel, dtype(0))
+        pixel = np.minimum(bounded, dtype(size - 1))
+        mult = np.where((bounded != 0) & (pixel != dtype(size - 1)), mult, dtype(0))
     return pixel.astype(coord.dtype), mult.astype(coord.dtype)
+
+
+# Vectorized<float>::size() of the kernel PyTorch's CPU dispatch runs (its AVX2 one, also on
+# this AVX-512 machine: measured, tests/test_nn_grid_sample.py): the backward scatters the four
+# corners' gradients chunk by chunk of this many grid points
+_VEC_POINTS = 8
 
 
 class GridSampler2DBackward0(Function):
     """grid_sample of (N, C, H, W) at (N, Ho, Wo, 2) points: each output the bilinear blend of
-    its four neighbours (the ones outside the image count 0) or its nearest pixel."""
+    its four neighbours (the ones outside the image count 0) or its nearest pixel, with the
+    arithmetic of ATen's vectorized CPU kernel (ApplyGridSample in GridSamplerKernel.cpp)."""
 
     node_name = "GridSampler2DBackward0"
 
@@ -118,64 +137,101 @@ class GridSampler2DBackward0(Function):
         self.shapes = (tuple(data.shape), tuple(points.shape))
         self.mode, self.ix, self.iy, self.mx, self.my = mode, ix, iy, mx, my
         self.save("input", x)
-        out = np.zeros(data.shape[:2] + points.shape[1:3], dtype=data.dtype)
-        for xs, ys, weight, _, _ in self._corners(ix, iy, width, height):
-            out += self._gather(data, xs, ys) * weight[:, None]
+        out = None
+        with _quiet():
+            for xs, ys, weight, ok in self._corners(ix, iy, width, height):
+                # nw_val * nw + ne_val * ne + sw_val * sw + se_val * se, contracted into
+                # multiply-adds as GCC builds ATen's kernel
+                value = self._gather(data, xs, ys, ok)
+                out = value * weight[:, None] if out is None else \
+                    fma(value, weight[:, None], out)
         return out
 
     def _corners(self, ix: Array, iy: Array, width: int, height: int) -> list[Any]:
-        """(x index, y index, weight, d weight/d ix, d weight/d iy) of each neighbour, the
-        weight 0 where the neighbour is outside the image."""
-        dtype = ix.dtype.type
+        """(x index, y index, weight, inside) of each neighbour (nw, ne, sw, se), the weights
+        as compute_interp_params makes them."""
         if self.mode == "nearest":
             xs, ys = np.rint(ix).astype(np.int64), np.rint(iy).astype(np.int64)
             ok = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-            zero = np.zeros_like(ix)
-            return [(xs, ys, ok.astype(ix.dtype), zero, zero)]
+            return [(xs, ys, np.ones_like(ix), ok)]
+        one = ix.dtype.type(1)
         x0, y0 = np.floor(ix), np.floor(iy)
-        x1, y1 = x0 + dtype(1), y0 + dtype(1)
+        w, n = ix - x0, iy - y0
+        e, s = one - w, one - n
+        xw, yn = x0.astype(np.int64), y0.astype(np.int64)
         corners = []
-        for xs, ys, wx, wy, dwx, dwy in (
-                (x0, y0, x1 - ix, y1 - iy, -(y1 - iy), -(x1 - ix)),
-                (x1, y0, ix - x0, y1 - iy, y1 - iy, -(ix - x0)),
-                (x0, y1, x1 - ix, iy - y0, -(iy - y0), x1 - ix),
-                (x1, y1, ix - x0, iy - y0, iy - y0, ix - x0)):
-            xi, yi = xs.astype(np.int64), ys.astype(np.int64)
-            ok = ((xi >= 0) & (xi < width) & (yi >= 0) & (yi < height)).astype(ix.dtype)
-            corners.append((xi, yi, wx * wy * ok, dwx * ok, dwy * ok))
+        for xi, yi, weight in ((xw, yn, s * e), (xw + 1, yn, s * w),
+                               (xw, yn + 1, n * e), (xw + 1, yn + 1, n * w)):
+            ok = (xi >= 0) & (xi < width) & (yi >= 0) & (yi < height)
+            corners.append((xi, yi, weight, ok))
         return corners
 
     @staticmethod
-    def _gather(data: Array, xs: np.ndarray, ys: np.ndarray) -> Array:
-        """data[n, :, ys[n, i, j], xs[n, i, j]] as (N, C, Ho, Wo), clipped indices (their
-        weight is 0 outside)."""
+    def _gather(data: Array, xs: np.ndarray, ys: np.ndarray, ok: np.ndarray) -> Array:
+        """data[n, :, ys[n, i, j], xs[n, i, j]] as (N, C, Ho, Wo), 0 outside the image
+        (mask_gather)."""
         n = np.arange(data.shape[0])[:, None, None]
         ys = np.clip(ys, 0, data.shape[2] - 1)
         xs = np.clip(xs, 0, data.shape[3] - 1)
-        return np.moveaxis(data[n, :, ys, xs], -1, 1)
+        values = np.moveaxis(data[n, :, ys, xs], -1, 1)
+        return np.where(ok[:, None], values, data.dtype.type(0))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         _array_only(F, self.node_name)
         data = self.saved("input", F)
         (n, c, height, width), grid_shape = self.shapes
         need_input, need_grid = self.needs_input_grad
-        g_input = np.zeros((n, c, height, width), dtype=grad.dtype) if need_input else None
-        gix = np.zeros(grid_shape[:3], dtype=grad.dtype)
-        giy = np.zeros(grid_shape[:3], dtype=grad.dtype)
-        batch = np.broadcast_to(np.arange(n)[:, None, None], grid_shape[:3])
         with _quiet():
-            for xs, ys, weight, dwx, dwy in self._corners(self.ix, self.iy, width, height):
-                if need_input:
-                    inside = weight != 0
-                    contribution = np.moveaxis(grad * weight[:, None], 1, -1)[inside]
-                    flat = g_input.reshape(n, c, -1)
-                    target = (ys * width + xs)[inside]
-                    np.add.at(np.moveaxis(flat, 1, -1), (batch[inside], target), contribution)
-                if need_grid and self.mode != "nearest":
-                    values = (self._gather(data, xs, ys) * grad).sum(axis=1)
-                    gix += values * dwx
-                    giy += values * dwy
-        g_grid = None
-        if need_grid:
-            g_grid = np.stack([gix * self.mx, giy * self.my], axis=-1).astype(grad.dtype)
+            corners = self._corners(self.ix, self.iy, width, height)
+            g_input = self._input_grad(grad, corners, (n, c, height, width)) \
+                if need_input else None
+            g_grid = None
+            if need_grid:
+                g_grid = np.zeros(grid_shape, dtype=grad.dtype)
+                if self.mode != "nearest":
+                    g_grid = self._grid_grad(data, grad, corners)
         return g_input, g_grid
+
+    @staticmethod
+    def _input_grad(grad: Array, corners: list[Any], shape: tuple[int, ...]) -> Array:
+        """mask_scatter_add of weight * gOut: chunk by chunk of grid points, the nw, ne, sw
+        and se contributions of a chunk in turn, each in point order."""
+        n, c, height, width = shape
+        g_input = np.zeros((n, c, height * width), dtype=grad.dtype)
+        points = grad.shape[2] * grad.shape[3]
+        p = np.arange(points)
+        order_key = np.concatenate([(p // _VEC_POINTS) * (4 * _VEC_POINTS) + k * _VEC_POINTS
+                                    + p % _VEC_POINTS for k in range(len(corners))])
+        order = np.argsort(order_key, kind="stable")
+        flat_grad = grad.reshape(n, c, points)
+        targets = np.concatenate([(yi * width + xi).reshape(n, points)
+                                  for xi, yi, _, _ in corners], axis=1)[:, order]
+        inside = np.concatenate([ok.reshape(n, points) for _, _, _, ok in corners],
+                                axis=1)[:, order]
+        values = np.concatenate([flat_grad * weight.reshape(n, 1, points)
+                                 for _, _, weight, _ in corners], axis=2)[:, :, order]
+        for b in range(n):
+            keep = inside[b]
+            np.add.at(g_input[b], (slice(None), targets[b][keep]), values[b][:, keep])
+        return g_input.reshape(n, c, height, width)
+
+    def _grid_grad(self, data: Array, grad: Array, corners: list[Any]) -> Array:
+        """gx += ((ne - nw) * s + (se - sw) * n) * gOut over the channels (gy likewise with
+        e and w; multiply-adds where GCC contracts them), then times d(pixel)/d(grid
+        value)."""
+        (nw_x, nw_y, _, nw_ok), (ne_x, ne_y, _, ne_ok), (sw_x, sw_y, _, sw_ok), \
+            (se_x, se_y, _, se_ok) = corners
+        nw = self._gather(data, nw_x, nw_y, nw_ok)
+        ne = self._gather(data, ne_x, ne_y, ne_ok)
+        sw = self._gather(data, sw_x, sw_y, sw_ok)
+        se = self._gather(data, se_x, se_y, se_ok)
+        one = self.ix.dtype.type(1)
+        w, nn = self.ix - np.floor(self.ix), self.iy - np.floor(self.iy)
+        e, s = one - w, one - nn
+        gx = np.zeros(grad.shape[:1] + grad.shape[2:], dtype=grad.dtype)
+        gy = np.zeros_like(gx)
+        for ch in range(grad.shape[1]):
+            g = grad[:, ch]
+            gx = fma(fma(se[:, ch] - sw[:, ch], nn, (ne[:, ch] - nw[:, ch]) * s), g, gx)
+            gy = fma(fma(se[:, ch] - ne[:, ch], w, (sw[:, ch] - nw[:, ch]) * e), g, gy)
+        return np.stack([gx * self.mx, gy * self.my], axis=-1).astype(grad.dtype)

@@ -20,9 +20,12 @@ def _as_list(value: Any) -> list[Any]:
         return []
     if isinstance(value, Tensor):
         return [value]
-    if not isinstance(value, (list, tuple)):
-        raise TorchTypeError(f"'{_describe(value)}' object is not iterable")
-    return list(value)
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    try:  # PyTorch takes tuple() of any iterable: model.parameters(), params.values() ...
+        return list(iter(value))
+    except TypeError:
+        raise TorchTypeError(f"'{_describe(value)}' object is not iterable") from None
 
 
 def _gradients(value: Any, count: int) -> list[Any]:

@@ -21,6 +21,7 @@ from gradsh.engine.ops.arguments import (
     _new,
     _resolve_dtype,
     _type_name,
+    as_int,
     checked_fill,
     given_size,
     format_order,
@@ -419,10 +420,14 @@ def linspace(start: Any, end: Any, steps: int, dtype: DType | None = None, devic
              requires_grad: bool = False) -> Tensor:
     start = _scalar_value(start, "start")
     end = _scalar_value(end, "end")
-    if not isinstance(steps, int) or isinstance(steps, bool):
+    # an int64 parameter: an int, or a 0-dim integer tensor outside autograd
+    count = None if isinstance(steps, Tensor) and (steps.ndim or steps.requires_grad) \
+        else as_int(steps)
+    if count is None:
         raise TorchTypeError(
             f"linspace(): argument 'steps' (position 3) must be int, not {_type_name(steps)}"
         )
+    steps = count
     if steps < 0:
         raise TorchRuntimeError("number of steps must be non-negative")
     d = _resolve_dtype(dtype, dtypes.default_float())
@@ -560,11 +565,17 @@ def _linspace_reduced(start: Any, end: Any, steps: int, d: DType) -> np.ndarray:
 @guarded(tensor_first=False)
 def eye(n: int, m: int | None = None, dtype: DType | None = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
-    for value, name in ((n, "n"), (m, "m")):
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise TorchTypeError(f"eye(): argument '{name}' must be int, not {_type_name(value)}")
-        if value is not None and value < 0:
-            raise TorchRuntimeError(f"{name} must be greater or equal to 0, got {value}")
+    sizes = []
+    for position, (value, name) in enumerate(((n, "n"), (m, "m")), 1):
+        # SymInt parameters: an int or a one-element integer tensor
+        size = None if value is None else as_int(value)
+        if value is not None and size is None:
+            raise TorchTypeError(f"eye(): argument '{name}' (position {position}) must be int, "
+                                 f"not {_type_name(value)}")
+        if size is not None and size < 0:
+            raise TorchRuntimeError(f"{name} must be greater or equal to 0, got {size}")
+        sizes.append(size)
+    n, m = sizes
     d = _resolve_dtype(dtype, dtypes.default_float())
     limits.check((n, n if m is None else m), d.itemsize)
     return _new(np.eye(n, n if m is None else m, dtype=d.np), d, device, requires_grad)

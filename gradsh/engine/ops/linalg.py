@@ -35,6 +35,7 @@ from gradsh.engine.ops.arguments import (
 from gradsh.engine.ops.arithmetic import add, add_, div, mul
 from gradsh.engine.ops.copies import clone, detach
 from gradsh.engine.ops.guard import alias, guarded
+from gradsh.engine.ops.normalization import VMAP_LEVELS
 from gradsh.engine.ops.reductions import norm, sum
 from gradsh.engine.ops.selection import clamp_min, clamp_min_
 from gradsh.engine.ops.sparse import is_sparse_tensor, spmm
@@ -329,6 +330,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     _check_tensor(weight, "linear", "weight", 2)
     if bias is None:
         return matmul(input, t(weight))
+    if VMAP_LEVELS[0]:
+        # functorch's linear_decomp under vmap: matmul, then an out-of-place add of the bias
+        # (AddBackward0 the batched result's node)
+        return add(matmul(input, t(weight)), bias)
     if input._data.ndim == 2:  # (input.ndim)
         if isinstance(bias, Tensor) and unmeasured(input, weight, bias):
             # linear's guard has checked what t's and addmm's would (the same three tensors,

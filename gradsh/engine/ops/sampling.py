@@ -35,6 +35,7 @@ from gradsh.engine.ops.arguments import (
     _new,
     _resolve_dtype,
     _type_name,
+    as_int,
     format_order,
     given_size,
     in_layout,
@@ -165,9 +166,11 @@ def manual_seed(seed: int) -> None:
 def randperm(n: int, dtype: DType | None = None, device: Any = None,
              requires_grad: bool = False, generator: Any = None) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.int64)
-    if not isinstance(n, int) or isinstance(n, bool):
+    count = as_int(n)  # a SymInt: an int or a one-element integer tensor
+    if count is None:
         raise TorchTypeError(f"randperm(): argument 'n' (position 1) must be int, not "
                              f"{_type_name(n)}")
+    n = count
     if n > 0:
         limits.check((n,), d.itemsize, extra=8 * n)  # the shuffle itself works on int64
     data = _random_call(lambda: _generator(generator).randperm(n, d))

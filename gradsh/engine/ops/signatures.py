@@ -197,13 +197,13 @@ def _parse(signature: _Signature, name: str, args: tuple[Any, ...], kwargs: dict
                 f"{'s' if len(missing) == 1 else ''}: {', '.join(missing)}"))
         elif _matches(param, value, name):
             pass
-        elif varargs and position == 0 and not keyword and _is_int(args[0]):
+        elif varargs and position == 0 and not keyword and _is_index(args[0]):
             position = len(args)  # view(2, 3): the positional ints are the size
             continue
         else:
             where = "" if keyword else f" (position {position + 1})"
             if (param.type == "tuple of ints" and isinstance(value, (tuple, list)) and value
-                    and not _is_int(value[0])):  # the parser names the first element's type
+                    and not _is_index(value[0])):  # the parser names the first element's type
                 return _fail(raise_error, TorchTypeError(
                     f"{name}(): argument '{param.name}'{where} must be {param.type}, but found "
                     f"element of type {_py_type(value[0])} at pos 0"))
@@ -235,7 +235,7 @@ def _unpack_error(signature: _Signature, name: str, args: tuple[Any, ...],
         if not isinstance(values, (tuple, list)):
             continue
         for k, value in enumerate(values):
-            if not _is_int(value):
+            if not _is_index(value):
                 return TorchTypeError(
                     f"{name}(): argument '{param.name}' failed to unpack the object at pos "
                     f'{k + 1} with error "type must be tuple of ints,but got {_py_type(value)}"')
@@ -284,6 +284,14 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+def _is_index(value: Any) -> bool:
+    """An element of an int list (is_int_or_symint): an int, or a one-element integer tensor
+    (`torch.randint(1, 5, (lengths.sum(),))`, `x.view(n, -1)` with n a tensor), which the
+    parser reads through __index__."""
+    return _is_int(value) or (isinstance(value, Tensor) and value.dtype.category == 1
+                              and value.numel() == 1)
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float, complex, np.number, np.bool_))
 
@@ -306,7 +314,7 @@ def _matches(param: _Param, value: Any, name: str) -> bool:
         return isinstance(value, (bool, np.bool_))
     if kind == "tuple of ints":
         if isinstance(value, (tuple, list)):
-            return not value or _is_int(value[0])  # (PyTorch looks at the first element)
+            return not value or _is_index(value[0])  # (PyTorch looks at the first element)
         return param.name == "dim" and _is_int(value)  # an int[1] takes one int
     if kind == "tuple of Tensors":
         return isinstance(value, (tuple, list)) and all(isinstance(v, Tensor) for v in value)

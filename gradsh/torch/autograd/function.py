@@ -142,7 +142,13 @@ class BackwardCFunction(OutputSlots, Node):
         self.__dict__["_retain_grad_ref"] = ref
 
     @property
-    def saved_tensors(self) -> dict[str, SavedTensor]:  # type: ignore[override]
+    def saved_tensors(self) -> tuple[Tensor | None, ...]:  # type: ignore[override]
+        """`y.grad_fn.saved_tensors`: what backward's ctx.saved_tensors gives (PyTorch's node
+        is the ctx), an error once backward freed them."""
+        return self.ctx.saved_tensors
+
+    @property
+    def saved_records(self) -> dict[str, SavedTensor]:
         """For the table, graph and explain: the saved tensors by position."""
         return self._saved_records
 

@@ -176,7 +176,7 @@ def _check_forward_ad(func: Callable[..., Any], inputs: tuple[Any, ...],
 
 def _gradcheck(func: Callable[..., Any], inputs: Any, eps: float, atol: float, rtol: float,
                nondet_tol: float, check_grad_dtypes: bool, check_forward_ad: bool = False,
-               check_backward_ad: bool = True) -> bool:
+               check_backward_ad: bool = True, check_undefined_grad: bool = True) -> bool:
     tupled = _as_tuple(inputs)
     _check_inputs(tupled)
     func_out = func(*tupled)
@@ -198,7 +198,53 @@ def _gradcheck(func: Callable[..., Any], inputs: Any, eps: float, atol: float, r
             n = numerical[j][i]
             if not _allclose(a, n, rtol, atol):
                 raise GradcheckError(_not_allclose_message(a, n, i, j))
+    _check_backward_mul_by_grad_output(outputs, tupled)
+    if check_undefined_grad:
+        _check_undefined_grad(func, tupled, len(outputs))
     return True
+
+
+def _check_backward_mul_by_grad_output(outputs: list[Tensor], inputs: tuple[Any, ...]) -> None:
+    """PyTorch's _test_backward_mul_by_grad_output: zero output gradients through the graph
+    already built must give zero input gradients, of the inputs' dtype and size."""
+    diff_inputs = _differentiable(inputs)
+    grads = ops.grad(outputs, diff_inputs, [ops.zeros_like(o) for o in outputs],
+                     allow_unused=True)
+    for g, inp in zip(grads, diff_inputs, strict=True):
+        if g is None:
+            continue
+        if not bool(g.eq(0).all()):
+            raise GradcheckError("backward not multiplied by grad_output")
+        if g.dtype is not inp.dtype:
+            raise GradcheckError("grad is incorrect type")
+        if g.size() != inp.size():
+            raise GradcheckError("grad is incorrect size")
+
+
+def _check_undefined_grad(func: Callable[..., Any], inputs: tuple[Any, ...],
+                          num_outputs: int) -> None:
+    """PyTorch's _test_undefined_backward_mode: func runs again (once more per output when
+    there are several: PyTorch leaves each one's gradient undefined in turn) and backward
+    with zero gradients must give the inputs none or zeros. gradsh passes zeros where PyTorch
+    passes undefined gradients: what a custom Function's backward gets either way while its
+    grads are materialized."""
+    diff_inputs = _differentiable(inputs)
+    for _ in range(1 + (num_outputs if num_outputs > 1 else 0)):
+        outputs = _differentiable(_as_tuple(func(*inputs)))
+        try:
+            grads_input = ops.grad(outputs, diff_inputs, [ops.zeros_like(o) for o in outputs],
+                                   allow_unused=True)
+        except RuntimeError as error:
+            raise GradcheckError(
+                "Expected backward function to handle undefined output grads. Please look at "
+                '"Notes about undefined output gradients" in "tools/autograd/derivatives.yaml"'
+            ) from error
+        for g in grads_input:
+            if g is not None and not bool(g.eq(0).all()):
+                raise GradcheckError(
+                    "Expected all input grads to be undefined or zero when all output grads "
+                    'are undefined or zero. Please look at "Notes about undefined output '
+                    'gradients" in "tools/autograd/derivatives.yaml"')
 
 
 def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol: float = 1e-5,
@@ -213,7 +259,7 @@ def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol:
         raise NotImplementedError("gradsh does not implement gradcheck's batched checks yet")
     try:
         return _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_grad_dtypes,
-                          check_forward_ad, check_backward_ad)
+                          check_forward_ad, check_backward_ad, check_undefined_grad)
     except GradcheckError:
         if raise_exception:
             raise
@@ -252,4 +298,5 @@ def gradgradcheck(func: Callable[..., Any], inputs: Any, grad_outputs: Any = Non
         return True
     return gradcheck(new_func, tupled + tupled_grads, eps=eps, atol=atol, rtol=rtol,
                      raise_exception=raise_exception, nondet_tol=nondet_tol,
+                     check_undefined_grad=check_undefined_grad,
                      check_grad_dtypes=check_grad_dtypes)
