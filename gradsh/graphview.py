@@ -170,8 +170,7 @@ def saved_info(name: str, saved: SavedTensor, names: Names) -> SavedInfo:
     state = saved_state(saved)
     value = None
     if state != FREED and _numel(saved.shape) <= SMALL:
-        data = saved._data if saved.is_output else (
-            saved._tensor._data if saved._tensor is not None else None)
+        data = saved._data if saved.is_output else saved.peek_array()
         value = to_host(data) if data is not None else None
     return SavedInfo(
         name=name,

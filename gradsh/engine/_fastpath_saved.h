@@ -5,12 +5,28 @@
 
 /* ---- Function.save ---------------------------------------------------------------- */
 
+static PyObject *unchanged;      /* saved_variable.UNCHANGED (unpack_method sets it) */
+static PyObject *number_dtypes;  /* saved_variable._NUMBER_DTYPES */
+static PyObject *s_item_name;    /* "item" */
+
+/* Whether `tensor` (whose counter is None) is a wrapped number SavedTensor keeps as its
+   value: saved_variable.py's test, less the hooks (checked before); -1: an error */
+static int kept_as_number(PyObject *tensor, PyObject *dtype, int is_output)
+{
+    if (is_output || unchanged == NULL || number_dtypes == NULL ||
+        SLOT(tensor, off_wrapped) != Py_True ||
+        (PyObject *)Py_TYPE(SLOT(tensor, off_data)) != ndarray_type)
+        return 0;
+    return PySet_Contains(number_dtypes, dtype);
+}
+
 /* SavedTensor(tensor, is_output) when no saved_tensors_hooks are active: NULL with no error
    set where the Python class must do it. An input keeps the tensor; an output (saved by its
    own node) a weak reference to it and its array */
 static PyObject *saved_tensor(PyObject *tensor, int is_output)
 {
     PyObject *counter, *dtype, *known, *stack, *live, *where, *version, *shape, *saved;
+    PyObject *number = NULL;
     int hooks;
     if (!PyObject_TypeCheck(tensor, tensor_type) || SLOT(tensor, off_counter) == NULL ||
         SLOT(tensor, off_data) == NULL || SLOT(tensor, off_device) == NULL)
@@ -23,6 +39,12 @@ static PyObject *saved_tensor(PyObject *tensor, int is_output)
     if (hooks != 0) return NULL;  /* (an error, or hooks to pack with: Python's) */
     if ((dtype = PyObject_GetAttr(SLOT(tensor, off_data), s_dtype)) == NULL) return NULL;
     known = PyDict_GetItemWithError(np_dtypes, dtype);
+    if (known != NULL && counter == Py_None) {
+        int r = kept_as_number(tensor, dtype, is_output);
+        if (r < 0) known = NULL;
+        else if (r) number = PyObject_CallMethodNoArgs(SLOT(tensor, off_data), s_item_name);
+        if (r && number == NULL) known = NULL;
+    }
     Py_DECREF(dtype);
     if (known == NULL) return NULL;  /* (tensor.dtype, in Python) */
     Py_INCREF(known);
@@ -30,7 +52,9 @@ static PyObject *saved_tensor(PyObject *tensor, int is_output)
     where = live == Py_None ? PyObject_GetAttr(origin, s_value) : PyObject_CallNoArgs(live);
     Py_DECREF(live);
     if (where == NULL) goto fail_known;
-    if (counter == Py_None) {
+    if (number != NULL) {
+        counter = Py_NewRef(unchanged);  /* (the tensor keeps no counter) */
+    } else if (counter == Py_None) {
         counter = PyObject_CallNoArgs(version_counter);
         if (counter == NULL) goto fail_where;
         set_slot(tensor, off_counter, counter);
@@ -65,6 +89,11 @@ static PyObject *saved_tensor(PyObject *tensor, int is_output)
         set_slot(saved, sv_weak, weak);
         set_slot(saved, sv_data, SLOT(tensor, off_data));
         Py_DECREF(weak);
+    } else if (number != NULL) {  /* a wrapped number: kept as its value */
+        set_slot(saved, sv_tensor, Py_None);
+        set_slot(saved, sv_weak, Py_None);
+        set_slot(saved, sv_data, number);
+        Py_CLEAR(number);
     } else {
         set_slot(saved, sv_tensor, tensor);
         set_slot(saved, sv_weak, Py_None);
@@ -86,6 +115,7 @@ fail_where:
     Py_DECREF(where);
 fail_known:
     Py_DECREF(known);
+    Py_XDECREF(number);
     return NULL;
 }
 
@@ -192,6 +222,10 @@ static PyObject *fp_unpack(PyObject *self, PyObject *const *args, Py_ssize_t nar
             if (same < 0) return NULL;
             if (same && is_output == Py_True && SLOT(self, sv_data) != NULL)
                 return Py_NewRef(SLOT(self, sv_data));
+            if (same && is_output == Py_False && SLOT(self, sv_tensor) == Py_None &&
+                SLOT(self, sv_weak) == Py_None && SLOT(self, sv_data) != NULL &&
+                SLOT(self, sv_data) != Py_None)
+                return Py_NewRef(SLOT(self, sv_data));  /* a wrapped number's value */
             if (same && is_output == Py_False) {
                 PyObject *tensor = SLOT(self, sv_tensor);
                 if (tensor != NULL && Py_IS_TYPE(tensor, tensor_type) &&
@@ -212,12 +246,19 @@ static PyMethodDef unpack_def = {
     "unpack", (PyCFunction)(void (*)(void))fp_unpack, METH_FASTCALL,
     "unpack(owner, as_tensor): the saved tensor (or its array) for a backward formula"};
 
-/* unpack_method(SavedTensor, python_unpack): SavedTensor.unpack as a method of that class */
+/* unpack_method(SavedTensor, python_unpack, UNCHANGED, _NUMBER_DTYPES): SavedTensor.unpack
+   as a method of that class (and what saving a wrapped number as its value reads) */
 static PyObject *fp_unpack_method(PyObject *self, PyObject *args)
 {
-    PyObject *cls, *python;
-    if (!PyArg_ParseTuple(args, "O!O:unpack_method", &PyType_Type, &cls, &python)) return NULL;
+    PyObject *cls, *python, *counter, *kinds;
+    if (!PyArg_ParseTuple(args, "O!OOO!:unpack_method", &PyType_Type, &cls, &python, &counter,
+                          &PyFrozenSet_Type, &kinds))
+        return NULL;
+    if (s_item_name == NULL && (s_item_name = PyUnicode_InternFromString("item")) == NULL)
+        return NULL;
     Py_XSETREF(py_unpack, Py_NewRef(python));
+    Py_XSETREF(unchanged, Py_NewRef(counter));
+    Py_XSETREF(number_dtypes, Py_NewRef(kinds));
     return PyDescr_NewMethod((PyTypeObject *)cls, &unpack_def);
 }
 

@@ -40,6 +40,7 @@ def enable(on: bool) -> bool:
     from gradsh.engine import node, variable  # (which calls enable(True) on first import)
     from gradsh.engine.node import Function
     from gradsh.engine.grad_mode import _LAST
+    from gradsh.engine import saved_variable
     from gradsh.engine.saved_variable import SavedTensor
     from gradsh.engine.undo import _Undo
     from gradsh.engine.variable import Tensor
@@ -52,7 +53,8 @@ def enable(on: bool) -> bool:
                        release_variables=Function.__dict__["release_variables"])
         extension.init(_config())
         SavedTensor.unpack = extension.unpack_method(  # type: ignore[method-assign]
-            SavedTensor, _python["unpack"])
+            SavedTensor, _python["unpack"], saved_variable.UNCHANGED,
+            saved_variable._NUMBER_DTYPES)
         Function.release_variables = extension.release_method(  # type: ignore[method-assign]
             Function, _python["release_variables"], _Undo, _LAST)
         install_sweep()

@@ -8,12 +8,21 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.grad_mode import (Anomaly, SavedHooks, _GradMode, _Origin, current_origin,
                                      no_grad)
 from gradsh.engine.undo import _Undo
 from gradsh.engine.variable import (_DTYPES, InferenceCounter, InferenceMode, Tensor,
                                      VersionCounter)
+
+# The dtypes of wrapped Python numbers that a SavedTensor may keep as the number itself:
+# `np.array(number, dtype)` gives back the same bits (see SavedTensor.__init__)
+_NUMBER_DTYPES = frozenset(np.dtype(name) for name in ("float64", "int64", "bool", "complex128"))
+# The version counter of a saved wrapped number until its tensor is made: at version 0
+# for ever, since no tensor shares it (nothing may change it)
+UNCHANGED = VersionCounter()
 
 if TYPE_CHECKING:  # (type names only: gradsh.engine.node sits above this module)
     from gradsh.engine.node import Node
@@ -63,7 +72,12 @@ class SavedTensor:
     def __init__(self, tensor: Tensor, is_output: bool = False):
         counter = tensor._counter  # (tensor._version_counter, inline: made on first use)
         if counter is None:
-            counter = tensor._counter = VersionCounter()
+            data = tensor._data
+            if tensor._wrapped and not is_output and not SavedHooks.stack and \
+                    data.__class__ is np.ndarray and data.dtype in _NUMBER_DTYPES:
+                counter = UNCHANGED  # a wrapped number, kept as its value (see below)
+            else:
+                counter = tensor._counter = VersionCounter()
         elif counter.__class__ is InferenceCounter and InferenceMode.counter is None and \
                 _saving_node_records():
             raise TorchRuntimeError(
@@ -94,6 +108,15 @@ class SavedTensor:
             self._tensor = None
             self._weak = weakref.ref(tensor)
             self._data = tensor._data
+        elif counter is UNCHANGED:
+            # A Python number the op wrapped (`y * 1.0001` saves 1.0001), never changed and
+            # held by no one else: kept as the number (what backward formulas read), not as
+            # a tensor, its array and its version counter (a third of a deep chain's memory).
+            # The tensor is made again the first time someone asks for it (`_saved_other`,
+            # a higher-order backward); see `_number_tensor`.
+            self._tensor = None
+            self._weak = None
+            self._data = tensor._data.item()
         else:
             self._tensor = tensor
             self._weak = None
@@ -156,7 +179,31 @@ class SavedTensor:
         """The saved tensor if it still exists (for display); None once released."""
         if self.released:
             return None
-        return self._tensor if self._tensor is not None else self._weak()  # type: ignore[misc]
+        if self._tensor is not None:
+            return self._tensor
+        if self._weak is None and self._hooked is None:
+            return self._number_tensor()
+        return self._weak()  # type: ignore[misc]
+
+    def _number_tensor(self) -> Tensor:
+        """The tensor of a wrapped number saved as its value: made once, with the dtype it had
+        (`np.array(number, dtype)` gives back its bits: float64, int64, bool, complex128), and
+        from then on the one every unpack returns, its changes in place tracked as any
+        saved tensor's."""
+        t = Tensor._make(np.array(self._data, dtype=self.dtype.np))
+        t._wrapped = True
+        self._counter = t._counter = VersionCounter()  # at version 0, the saved version
+        self._tensor = t
+        return t
+
+    def peek_array(self) -> Any:
+        """The saved array of an input, for display (None once freed or packed by a hook),
+        without making a wrapped number's tensor."""
+        if self._tensor is not None:
+            return self._tensor._data
+        if self._weak is None and self._hooked is None and self._data is not None:
+            return np.array(self._data, dtype=self.dtype.np)
+        return None
 
     @property
     def is_stale(self) -> bool:
@@ -196,7 +243,10 @@ class SavedTensor:
             # the output of `owner`, so a higher-order graph flows through it.
             return Tensor._make(self._data, owner.output_device, grad_fn=owner)
         tensor = self._tensor
-        assert tensor is not None
+        if tensor is None:  # a wrapped number kept as its value
+            if not as_tensor:
+                return self._data
+            tensor = self._number_tensor()
         if as_tensor:
             return tensor
         # A wrapped Python number unpacks as a Python number, so NumPy keeps it a weak scalar.
