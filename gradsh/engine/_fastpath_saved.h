@@ -297,12 +297,56 @@ static int release_saved(PyObject *saved)
     return 0;
 }
 
-/* Function.release_variables(self), node.py's code: every saved tensor released, not
-   undoably (a node the running statement's undo log predates goes to the Python method,
-   which records the releases) */
+static PyObject *s_freed; /* "_freed" */
+
+/* SavedTensor.release(saved, True) under an undo log, saved_variable.py's code: the log's
+   record_release (the record undo.py's rollback reads, appended to `freed`, the log's list),
+   then release_saved */
+static int release_recorded(PyObject *saved, PyObject *freed)
+{
+    PyObject *record;
+    if (!Py_IS_TYPE(saved, saved_type) || SLOT(saved, sv_tensor) == NULL ||
+        SLOT(saved, sv_data) == NULL || SLOT(saved, sv_view_history) == NULL ||
+        SLOT(saved, sv_released) == NULL) {
+        PyObject *done = PyObject_CallMethodOneArg(saved, s_release, Py_True);
+        Py_XDECREF(done);
+        return done == NULL ? -1 : 0;
+    }
+    /* ("release", saved, saved._tensor, saved._data, saved.view_history, saved.released,
+       getattr(saved, "freed_origin", None)) */
+    record = PyTuple_Pack(7, s_release, saved, SLOT(saved, sv_tensor), SLOT(saved, sv_data),
+                          SLOT(saved, sv_view_history), SLOT(saved, sv_released),
+                          SLOT(saved, sv_freed_origin) != NULL ? SLOT(saved, sv_freed_origin)
+                                                               : Py_None);
+    if (record == NULL) return -1;
+    int r = PyList_Append(freed, record);
+    Py_DECREF(record);
+    return r < 0 ? -1 : release_saved(saved);
+}
+
+/* every saved tensor of `saved` (the node's dict) released, recorded in `freed` when it is
+   not NULL */
+static PyObject *release_all(PyObject *saved, PyObject *freed)
+{
+    PyObject *values = PyDict_Values(saved);  /* (a list: the loop's order, held) */
+    if (values == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(values); i++) {
+        PyObject *one = PyList_GET_ITEM(values, i);
+        if ((freed != NULL ? release_recorded(one, freed) : release_saved(one)) < 0) {
+            Py_DECREF(values);
+            return NULL;
+        }
+    }
+    Py_DECREF(values);
+    Py_RETURN_NONE;
+}
+
+/* Function.release_variables(self), node.py's code: every saved tensor released, undoably
+   (recorded in the running statement's undo log) where that log predates the node */
 static PyObject *fp_release_variables(PyObject *self, PyObject *unused)
 {
     (void)unused;
+    PyObject *freed = NULL, *done;
     PyObject *saved = PyObject_GetAttr(self, s_saved);
     if (saved == NULL) return NULL;
     Py_DECREF(saved);  /* (the node holds it) */
@@ -321,29 +365,34 @@ static PyObject *fp_release_variables(PyObject *self, PyObject *unused)
             undoable = PyObject_RichCompareBool(sequence, first, Py_LT);
         Py_XDECREF(sequence);
         Py_XDECREF(first);
+        if (undoable > 0) {
+            if (s_freed == NULL) s_freed = PyUnicode_InternFromString("_freed");
+            freed = s_freed == NULL ? NULL : PyObject_GetAttr(log, s_freed);
+            if (freed == NULL) undoable = -1;
+        }
         Py_DECREF(log);
         if (undoable < 0) return NULL;
-        if (undoable) return PyObject_CallOneArg(py_release_variables, self);
+        if (undoable && !PyList_CheckExact(freed)) {  /* (another log: the Python method) */
+            Py_DECREF(freed);
+            return PyObject_CallOneArg(py_release_variables, self);
+        }
     } else {
         Py_DECREF(log);
     }
     saved = PyObject_GetAttr(self, s_saved);
-    if (saved == NULL) return NULL;
+    if (saved == NULL) {
+        Py_XDECREF(freed);
+        return NULL;
+    }
     if (!PyDict_CheckExact(saved)) {  /* (_NO_SAVED, or another mapping: the Python loop) */
         Py_DECREF(saved);
+        Py_XDECREF(freed);
         return PyObject_CallOneArg(py_release_variables, self);
     }
-    PyObject *values = PyDict_Values(saved);  /* (a list: the loop's order, held) */
+    done = release_all(saved, freed);
     Py_DECREF(saved);
-    if (values == NULL) return NULL;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(values); i++) {
-        if (release_saved(PyList_GET_ITEM(values, i)) < 0) {
-            Py_DECREF(values);
-            return NULL;
-        }
-    }
-    Py_DECREF(values);
-    Py_RETURN_NONE;
+    Py_XDECREF(freed);
+    return done;
 }
 
 static PyMethodDef release_def = {

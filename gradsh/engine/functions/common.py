@@ -300,7 +300,14 @@ def _times(x: Any, y: Any) -> Any:
             return (x.astype(np.float32) * np.float32(y)).astype(x.dtype)
     if x.__class__ is float and y.__class__ is np.ndarray:
         return _times(y, x)
+    if x.__class__ is np.ndarray and y.__class__ in _NUMBERS:
+        # (out=...: a 0-d result stays an array, as validate_outputs wants it; NumPy would
+        # make it a scalar, which the engine then turns back into an array, in Python)
+        return np.multiply(x, y, out=...)
     return x * y
+
+
+_NUMBERS = frozenset({float, int, bool, complex})  # what a saved wrapped number unpacks as
 
 
 def _scalar_op(x: Any, ufunc: str, other: Any, dtype: DType) -> Array:
