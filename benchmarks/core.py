@@ -53,7 +53,10 @@ class Result:
     """One line of the table: gradsh's side against the comparator's, and the goal.
 
     `goal` bounds the ratio gradsh / comparator; with `absolute`, it bounds gradsh's own value
-    (the rendering budget) and the comparator column shows the budget.
+    (the rendering budget) and the comparator column shows the budget. `resolution`, in the
+    row's unit, is the smallest difference the measurement can tell from noise: gradsh meets
+    the goal when it is at most goal x comparator + resolution (memory read as RSS: pages,
+    allocator arenas).
     """
 
     row: str
@@ -64,6 +67,7 @@ class Result:
     goal: float | None = None
     absolute: bool = False
     note: str = ""
+    resolution: float = 0.0
 
     @property
     def ratio(self) -> float | None:
@@ -78,8 +82,14 @@ class Result:
     def met(self) -> bool | None:
         if self.goal is None:
             return None
-        value = self.gradsh.median if self.absolute else self.ratio
-        return None if value is None else value <= self.goal
+        if self.absolute:
+            value = self.gradsh.median
+            return None if value is None else value <= self.goal
+        a = self.gradsh.median
+        b = self.comparator.median if self.comparator is not None else None
+        if a is None or b is None:
+            return None
+        return a <= self.goal * b + self.resolution
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -90,6 +100,7 @@ class Result:
             "comparator_noise": self.comparator.noise if self.comparator else None,
             "comparator_missing": self.comparator.missing if self.comparator else None,
             "ratio": self.ratio, "goal": self.goal, "absolute": self.absolute, "met": self.met,
+            "resolution": self.resolution,
             "runs": len(self.gradsh.values), "note": self.note,
         }
 

@@ -340,6 +340,10 @@ def statements(impl: str, n: int) -> dict[str, float]:
 def deep(impl: str, n: int) -> dict[str, float]:
     if impl == "gradsh":
         return _deep_script(n)
+    if impl == "engine":  # the process as `gradsh run` sets it (see perop)
+        from gradsh.cli import tune_process
+
+        tune_process()
     leaf, step = _scalar_chain(impl)
     gc.collect()
     base = rss_bytes()

@@ -107,6 +107,8 @@ def _goal(result: Result) -> str:
         return "report"
     verdict = {True: "met", False: "NOT met", None: "-"}[result.met]
     target = f"< {result.goal:g} {result.unit}" if result.absolute else f"≤ {result.goal:g}"
+    if result.resolution:
+        target += f" (±{result.resolution:g} {result.unit})"
     return f"{target}: {verdict}"
 
 

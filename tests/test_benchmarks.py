@@ -50,6 +50,22 @@ def test_a_missing_comparator_says_why() -> None:
     assert "torch not installed" in table and "2.00 µs/op ±50%" in table
 
 
+def test_a_memory_goal_is_checked_to_its_resolution() -> None:
+    """A difference below the row's resolution (a page of RSS) is no miss; one above it is."""
+    def met(gradsh: float, torch: float, resolution: float) -> bool | None:
+        return run.Result("memory", "case", "MiB", run.Side("gradsh", [gradsh]),
+                          run.Side("torch", [torch]), goal=1.0, resolution=resolution).met
+
+    assert met(0.0083, 0.0044, 0.0) is False  # the strict check
+    assert met(0.0083, 0.0044, 1.0) is True
+    assert met(229.4, 229.1, 1.0) is True
+    assert met(231.0, 229.1, 1.0) is False
+    assert met(0.0, 0.0, 0.0) is True
+    result = run.Result("memory", "case", "MiB", run.Side("gradsh", [1.0]),
+                        run.Side("torch", [1.0]), goal=1.0, resolution=1.0)
+    assert "±1 MiB" in run.table_rows([result])[0][5]
+
+
 def test_the_mlp_program_runs_under_gradsh_and_torch_alike(torch: object) -> None:
     # benchmarks/programs/mlp.py is one program for both sides; tiny sizes, same last loss
     import subprocess
