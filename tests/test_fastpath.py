@@ -278,9 +278,11 @@ def test_installed_and_removed() -> None:
         assert fastpath.enabled()
         assert "built-in" in repr(Function.__dict__["apply"].__func__)
         assert "of 'SavedTensor' objects" in repr(SavedTensor.__dict__["unpack"])
+        assert "of 'Function' objects" in repr(Function.__dict__["call_backward"])
         fastpath.enable(False)
         assert not fastpath.enabled()
         assert Function.__dict__["apply"].__func__.__module__ == "gradsh.engine.node"
+        assert Function.__dict__["call_backward"].__module__ == "gradsh.engine.node"
         assert SavedTensor.__dict__["unpack"].__module__ == "gradsh.engine.saved_variable"
     finally:
         fastpath.enable(before)

@@ -501,6 +501,7 @@ static int take(PyObject *config, const char *name, PyObject **target);
 #include "_fastpath_operators.h"
 #include "_fastpath_sweep.h"
 #include "_fastpath_origin.h"
+#include "_fastpath_call.h"
 
 /* ---- init ------------------------------------------------------------------------------- */
 
@@ -663,6 +664,8 @@ static PyMethodDef methods[] = {
      "unpack_method(SavedTensor, python_unpack): SavedTensor.unpack as a method of that class"},
     {"release_method", (PyCFunction)fp_release_method, METH_VARARGS,
      "release_method(Function, python, _Undo, _LAST): Function.release_variables in C"},
+    {"call_backward_method", (PyCFunction)fp_call_backward_method, METH_VARARGS,
+     "call_backward_method(Function, python, SavedHooks): Function.call_backward in C"},
     {"dependencies", (PyCFunction)fp_dependencies, METH_O,
      "dependencies(roots): backward._dependencies, the edges entering each reachable node"},
     {NULL, NULL, 0, NULL},

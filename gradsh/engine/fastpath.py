@@ -39,7 +39,7 @@ def enable(on: bool) -> bool:
     extension it stays off."""
     from gradsh.engine import node, variable  # (which calls enable(True) on first import)
     from gradsh.engine.node import Function
-    from gradsh.engine.grad_mode import _LAST
+    from gradsh.engine.grad_mode import _LAST, SavedHooks
     from gradsh.engine import saved_variable
     from gradsh.engine.saved_variable import SavedTensor
     from gradsh.engine.undo import _Undo
@@ -50,13 +50,16 @@ def enable(on: bool) -> bool:
         _python.update(apply=Function.__dict__["apply"], make=Tensor.__dict__["_make"],
                        plain_make=variable._make, save=Function.__dict__["save"],
                        unpack=SavedTensor.__dict__["unpack"],
-                       release_variables=Function.__dict__["release_variables"])
+                       release_variables=Function.__dict__["release_variables"],
+                       call_backward=Function.__dict__["call_backward"])
         extension.init(_config())
         SavedTensor.unpack = extension.unpack_method(  # type: ignore[method-assign]
             SavedTensor, _python["unpack"], saved_variable.UNCHANGED,
             saved_variable._NUMBER_DTYPES)
         Function.release_variables = extension.release_method(  # type: ignore[method-assign]
             Function, _python["release_variables"], _Undo, _LAST)
+        Function.call_backward = extension.call_backward_method(  # type: ignore[method-assign]
+            Function, _python["call_backward"], SavedHooks)
         install_sweep()
         Function.apply = classmethod(extension.apply)  # type: ignore[method-assign,assignment]
         Function.save = extension.save_method(Function)  # type: ignore[method-assign]
@@ -72,6 +75,7 @@ def enable(on: bool) -> bool:
         Function.save = _python["save"]  # type: ignore[method-assign]
         SavedTensor.unpack = _python["unpack"]  # type: ignore[method-assign]
         Function.release_variables = _python["release_variables"]  # type: ignore[method-assign]
+        Function.call_backward = _python["call_backward"]  # type: ignore[method-assign]
         variable._make = node._make = _python["plain_make"]
         if "plain_sweep" in _python:
             from gradsh.engine import backward
