@@ -15,20 +15,41 @@ static PyObject *s_pre_hooks, *s_retain_grad_ref, *s_node_pre_hooks, *s_post_hoo
     *s_variable, *s_hooks, *s_accumulate, *s_call_backward, *s_run, *s_hand_on, *s_np,
     *s_ready, *s_buffers, *s_dependencies, *s_tie, *s_F, *s_retain_graph;
 
+/* node.<name> for what the sweep reads of a node (its hooks, edges, metadata, leaf): what
+ * PyObject_GetAttr finds, by object.__getattribute__'s lookup itself. PyObject_GetAttr goes
+ * through Node.__getattr__'s slot first (two type lookups a read, and in 3.11 a miss's
+ * AttributeError formatted before the hook runs), and that hook answers only PyTorch's
+ * _saved_ and _raw_saved_ names, which the sweep never reads; no gradsh class overrides
+ * __getattribute__. */
+static PyObject *node_attr(PyObject *node, PyObject *name)
+{
+    return PyObject_GenericGetAttr(node, name);
+}
+
+/* `bool(node.<name>)` */
+static int node_truth(PyObject *node, PyObject *name)
+{
+    PyObject *v = node_attr(node, name);
+    if (v == NULL) return -1;
+    int r = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return r;
+}
+
 /* `node.<name> is not None` */
 static int not_none_attr(PyObject *o, PyObject *name)
 {
-    PyObject *v = PyObject_GetAttr(o, name);
+    PyObject *v = node_attr(o, name);
     if (v == NULL) return -1;
     int r = v != Py_None;
     Py_DECREF(v);
     return r;
 }
 
-/* `o.<name> != 1` */
+/* `node.<name> != 1` */
 static int not_one_attr(PyObject *o, PyObject *name)
 {
-    PyObject *v = PyObject_GetAttr(o, name);
+    PyObject *v = node_attr(o, name);
     if (v == NULL) return -1;
     int r = PyObject_RichCompareBool(v, one, Py_NE);
     Py_DECREF(v);
@@ -139,7 +160,7 @@ static int count_down(PyObject *dependencies, PyObject *ready_list, PyObject *ti
     int last = r < 0 ? -1 : PyObject_RichCompareBool(remaining, zero, Py_EQ);
     Py_DECREF(remaining);
     if (last <= 0) return last;
-    PyObject *nr = PyObject_GetAttr(child, s_sequence_nr);
+    PyObject *nr = node_attr(child, s_sequence_nr);
     if (nr == NULL) return -1;
     PyObject *key = PyNumber_Negative(nr);
     Py_DECREF(nr);
@@ -165,7 +186,7 @@ static int count_down(PyObject *dependencies, PyObject *ready_list, PyObject *ti
 static int hand_on(PyObject *sweep, PyObject *node, PyObject *grads, PyObject *buffers,
                    PyObject *dependencies, PyObject *ready_list, PyObject *tie, PyObject *F)
 {
-    PyObject *edges = PyObject_GetAttr(node, s_next_functions);
+    PyObject *edges = node_attr(node, s_next_functions);
     if (edges == NULL) return -1;
     Py_ssize_t n = PyTuple_CheckExact(edges) ? PyTuple_GET_SIZE(edges) : -1;
     int plain = n >= 0 && PyTuple_CheckExact(grads) && PyTuple_GET_SIZE(grads) == n;
@@ -180,7 +201,7 @@ static int hand_on(PyObject *sweep, PyObject *node, PyObject *grads, PyObject *b
         Py_DECREF(r);
         return 0;
     }
-    PyObject *metas = PyObject_GetAttr(node, s_input_meta); /* getattr(node, "input_meta", None) */
+    PyObject *metas = node_attr(node, s_input_meta); /* getattr(node, "input_meta", None) */
     if (metas == NULL) {
         if (!PyErr_ExceptionMatches(PyExc_AttributeError)) {
             Py_DECREF(edges);
@@ -226,10 +247,10 @@ static int hand_on(PyObject *sweep, PyObject *node, PyObject *grads, PyObject *b
 static int needs_run(PyObject *node)
 {
     int r;
-    if ((r = truth_attr(node, s_pre_hooks)) != 0) return r;
+    if ((r = node_truth(node, s_pre_hooks)) != 0) return r;
     if ((r = not_none_attr(node, s_retain_grad_ref)) != 0) return r;
-    if ((r = truth_attr(node, s_node_pre_hooks)) != 0) return r;
-    if ((r = truth_attr(node, s_post_hooks)) != 0) return r;
+    if ((r = node_truth(node, s_node_pre_hooks)) != 0) return r;
+    if ((r = node_truth(node, s_post_hooks)) != 0) return r;
     if ((r = not_one_attr(node, s_num_outputs)) != 0) return r;
     return truth_attr(anomaly, s_enabled);
 }
@@ -255,7 +276,7 @@ static int sweep_node(PyObject *sweep, PyObject *node, PyObject *grad, int relea
     int run = grad == Py_None ? 1 : needs_run(node);
     if (run != 0) return run < 0 ? -1 : call_method(sweep, s_run, node, grad);
     if ((PyObject *)Py_TYPE(node) == accumulate_grad_cls) {
-        PyObject *leaf = PyObject_GetAttr(node, s_variable);
+        PyObject *leaf = node_attr(node, s_variable);
         if (leaf == NULL) return -1;
         int hooked = truth_attr(leaf, s_hooks);
         Py_DECREF(leaf);
@@ -359,7 +380,7 @@ static PyObject *fp_dependencies(PyObject *self, PyObject *roots)
             Py_DECREF(node);
             goto fail;
         }
-        PyObject *edges = PyObject_GetAttr(node, s_next_functions);
+        PyObject *edges = node_attr(node, s_next_functions);
         Py_DECREF(node);
         if (edges == NULL) goto fail;
         PyObject *iter = PyObject_GetIter(edges);

@@ -46,9 +46,9 @@ def _array_unsqueeze_dims(grad: Array, dims: tuple[int, ...], ndim: int) -> Arra
 
 def _array_sum_to(grad: Array, shape: Shape) -> Array:
     lead = grad.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(
-        i + lead for i, n in enumerate(shape) if n == 1 and grad.shape[i + lead] != 1
-    )
+    axes = tuple(range(lead))
+    if 1 in shape:  # (a generator only where a size-1 dimension may be summed: a bias's never)
+        axes += tuple(i + lead for i, n in enumerate(shape) if n == 1 and grad.shape[i + lead] != 1)
     if axes:
         grad = torch_sum(grad, axes, True, grad.dtype)
     return grad.reshape(shape)

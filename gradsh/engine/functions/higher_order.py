@@ -280,15 +280,19 @@ def _nll_backward_array(grad: Array, target: Array, node: NllLossBackward0,
         valid = t != node.ignore_index
         rows = xp.arange(flat.shape[0])[valid]
         cols = t[valid]
-    w = node.weight[cols].astype(grad.dtype, copy=False)  # (a new array: indexed)
     if node.reduction == "none":
         g = grad.reshape(-1)[valid]
     elif node.reduction == "sum":
         g = grad
     else:
-        with _quiet():
-            g = grad / node.total_weight
-    flat[rows, cols] = -w * g
+        g = grad / node.total_weight  # (NumPy's warnings are off engine-wide: see _quiet)
+    if valid is None and node.reduction != "none":
+        # every weight is 1: -w * g is g times -1 in each place (the same product, NaN's
+        # sign included, which a negation would flip), without indexing the weights
+        flat[rows, cols] = g * -1
+    else:
+        w = node.weight[cols].astype(grad.dtype, copy=False)  # (a new array: indexed)
+        flat[rows, cols] = -w * g
     if len(shape) == 4:  # (N, H, W, C) back to (N, C, H, W)
         moved = (shape[0], shape[2], shape[3], shape[1])
         return xp.ascontiguousarray(xp.moveaxis(flat.reshape(moved), -1, 1))

@@ -53,12 +53,13 @@ def nll_cascade_sum(positions: np.ndarray, negated: np.ndarray, numiter: int) ->
     power = max(4, _ceil_log2(numiter) // _LEVELS)
     if positions.size == numiter > 0:  # no target ignored: the positions are 0 .. numiter-1
         if native.kernels is not None and negated.dtype == _F32:  # the same adds, compiled
-            total = np.asarray(_F32.type(native.kernels.nll_sum(
-                np.ascontiguousarray(negated), numiter, power)))
+            value = native.kernels.nll_sum(np.ascontiguousarray(negated), numiter, power)
+            if value == value:  # (not NaN: a Python float's test, not np.isnan's ufunc)
+                return np.asarray(_F32.type(value))
         else:
             total = _contiguous_cascade_sum(negated, power)
-        if not np.isnan(total):
-            return total
+            if not np.isnan(total):
+                return total
         # which NaN comes out depends on the order NaNs meet in: the levels' own order decides
     return _cascade_sum(positions, negated, power)
 

@@ -305,24 +305,22 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
                 f"{_describe(given[0])}"
             )
         args, keywords = given, kwargs
-        if reads:  # a view too large to ever read is refused at once (limits.check_reads)
-            for value in given:
-                if isinstance(value, Tensor):
+        # One loop over the arguments, every operation's path (not any(), not two loops):
+        # a view too large to ever read is refused at once (limits.check_reads); NumPy
+        # scalars read as PyTorch's argument parser reads them (see python_scalar):
+        # `t * np.float32(2)`, `torch.zeros(np.int64(3))`.
+        for value in given:
+            if value.__class__ is Tensor or isinstance(value, Tensor):
+                if reads:
                     data = value._data
                     if data.size > max_reads and value.device != "meta":
                         limits.check_reads(data.size, data.shape)
                     if data.nbytes >= measured and (sized or temporaries):
                         _check_memory(value, sized, temporaries)
-        if not numpy_data:
-            # NumPy scalars read as PyTorch's argument parser reads them (see python_scalar):
-            # `t * np.float32(2)`, `torch.zeros(np.int64(3))`. A loop, not any(): this is
-            # every operation's path.
-            for value in given:
-                if isinstance(value, scalar):
-                    args = tuple(map(python_scalar, given))
-                    break
-            if kwargs:
-                kwargs = _python_keywords(kwargs)
+            elif not numpy_data and args is given and isinstance(value, scalar):
+                args = tuple(map(python_scalar, given))
+        if kwargs and not numpy_data:
+            kwargs = _python_keywords(kwargs)
         if overloaded:
             return parsed_call(args, kwargs, given, keywords)
         try:

@@ -313,7 +313,8 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, beta: Number = 1,  # noqa: 
             f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
             f"{mat2.shape[0]}x{mat2.shape[1]})")
     shape = (first.shape[0], second.shape[1])
-    if start.shape != shape and not expandable(start.shape, shape):
+    if start.shape != shape and start.shape != shape[1:] and not expandable(start.shape, shape):
+        # (a bias of the result's row shape expands: F.linear's, without a call)
         with no_grad():
             expand(detach(input), shape)  # PyTorch expands the input: its error if it cannot
     return AddmmBackward0.apply(input, mat1, mat2, beta=beta, alpha=alpha)

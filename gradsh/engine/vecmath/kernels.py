@@ -375,7 +375,7 @@ def log_softmax(x: np.ndarray, dim: int = -1) -> np.ndarray:
         if native.kernels is not None and x.size:
             out = native.log_softmax_rows(_rows(x))
             if out is not None:
-                return out.reshape(np.shape(x))
+                return out.reshape(x.shape)  # (x an array: not np.shape's Python wrapper)
         return _by_rows(_log_softmax_rows, x)
     return _log_softmax_inner(x, dim % x.ndim)
 
@@ -622,12 +622,13 @@ def softmax_backward(grad: np.ndarray, y: np.ndarray, threads: int = 1) -> np.nd
 
 def log_softmax_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
     """_vec_log_softmax_backward (last dim): grad - exp(y) * sum(grad), one fused step."""
-    if native.kernels is not None and np.size(y):
+    shape = np.asarray(y).shape  # (np.size and np.shape without their Python wrappers)
+    if native.kernels is not None and 0 not in shape:
         g = np.asarray(grad, F32)
-        if g.shape == np.shape(y):
+        if g.shape == shape:
             out = native.log_softmax_backward_rows(_rows(g), _rows(y))
             if out is not None:
-                return out.reshape(np.shape(y))
+                return out.reshape(shape)
 
     @deferred_checks
     def run(g: np.ndarray, yy: np.ndarray) -> np.ndarray:

@@ -310,8 +310,11 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
                   size_average: bool | None = None, ignore_index: int = -100,
                   reduce: bool | None = None, reduction: str = "mean",
                   label_smoothing: float = 0.0) -> Tensor:
+    if size_average is not None or reduce is not None or reduction.__class__ is not str \
+            or reduction not in _PLAIN_REDUCTIONS:
+        reduction = _reduction_enum(size_average, reduce, reduction)
     return _ops.cross_entropy(input, target, weight, ignore_index,  # type: ignore
-                              _reduction_enum(size_average, reduce, reduction), label_smoothing)
+                              reduction, label_smoothing)
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor,  # noqa: A002
@@ -384,6 +387,7 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor | float,  # noq
 
 
 _reduction_enum = _reduction_module.resolve_enum  # the losses ATen gets an enum for
+_PLAIN_REDUCTIONS = frozenset(("mean", "sum", "none"))  # (what resolve_enum returns as it is)
 
 
 def soft_margin_loss(input: Tensor, target: Tensor,  # noqa: A002
