@@ -15,7 +15,8 @@ from gradsh.engine import limits, threads
 from gradsh.engine.functions.cascade_sum import torch_sum
 from gradsh.engine.functions.common import element_strides, laid_out, xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
-from gradsh.engine.vecmath import blas, conv, conv_gemm, conv_slow, conv_split, layout
+from gradsh.engine.vecmath import (blas, conv, conv_gemm, conv_nhwc, conv_slow, conv_split,
+                                   layout)
 
 __all__ = ["ConvolutionBackward0", "ConvInputGrad", "ConvWeightGrad",
            "ConvolutionTransposeBackward0"]
@@ -150,6 +151,8 @@ def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) ->
         return _exact_grouped_forward(x, w, bias, geo)
     if conv.uses_onednn(x.shape, w.shape, geo.stride, geo.dilation, geo.groups,
                         threads.torch_threads()):
+        if _nhwc(x.shape, w.shape, geo, _channels_last(x, w)):
+            return conv_nhwc.forward(x, w, bias, geo.padding, geo.stride)
         return conv.onednn_forward(x, w, bias, geo.padding, geo.stride, geo.dilation,
                                    threads.torch_threads())
     return _slow_forward(x, w, bias, geo)
@@ -180,6 +183,15 @@ def _channels_last(*arrays: Array) -> bool:
     channels-last, not contiguous 4-D array), so oneDNN runs on NHWC data."""
     return any(a.__class__ is np.ndarray and a.ndim == 4 and not a.flags.c_contiguous
                and layout.is_channels_last(a.shape, element_strides(a)) for a in arrays)
+
+
+def _nhwc(x_shape: tuple[int, ...], w_shape: tuple[int, ...], geo: ConvGeometry,
+          channels_last: bool) -> bool:
+    """Whether oneDNN runs this one-group float32 convolution (channels-last data) through its
+    brgemm kernels that vecmath/conv_nhwc.py follows: not dilated, not its 1x1 kernels."""
+    out = geo.out_size(x_shape[2], x_shape[3], (w_shape[2], w_shape[3]))
+    return (channels_last and geo.dilation == (1, 1)
+            and not conv.pointwise(x_shape, w_shape, geo.padding, geo.stride, out))
 
 
 def _whole_blocks(w_shape: tuple[int, ...], groups: int) -> bool:
@@ -288,6 +300,8 @@ class ConvolutionBackward0(Function):
         onednn = known and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation,
                                             geo.groups, threads.torch_threads())
         exact = onednn and conv.backward_known(geo.stride, geo.dilation)
+        # channels-last data: oneDNN's brgemm kernels (vecmath/conv_nhwc.py)
+        nhwc = onednn and _nhwc(x_shape, w_shape, geo, self.channels_last)
         # (a dilated single sample is slow_conv_dilated2d's, another kernel: NumPy's then);
         # float64 always slow_conv2d's (oneDNN has no float64; its products MKL's dgemm)
         double = (g.__class__ is np.ndarray and g.dtype == np.float64
@@ -318,6 +332,9 @@ class ConvolutionBackward0(Function):
             w = _as_2d(self.saved("weight", F), self.one_d)
             if depthwise and w.dtype == np.float32:
                 gx = conv.depthwise_backward_data(g, w, x_shape, geo.padding, geo.stride)
+            elif nhwc and w.dtype == np.float32:
+                gx = conv_nhwc.backward_data(g, w, x_shape, geo.padding, geo.stride,
+                                             threads.torch_threads())
             elif exact and w.dtype == np.float32:
                 gx = conv.onednn_backward_data(g, w, x_shape, geo.padding, geo.stride,
                                                geo.dilation, threads.torch_threads())
@@ -334,6 +351,10 @@ class ConvolutionBackward0(Function):
             elif depthwise and x.dtype == np.float32:
                 gw = conv.depthwise_backward_weights(x, g, w_shape[2:], geo.padding, geo.stride,
                                                      threads.torch_threads())
+            elif nhwc and x.dtype == np.float32 and conv_nhwc.weights_known(
+                    x_shape, w_shape, geo.padding, geo.stride):
+                gw = conv_nhwc.backward_weights(x, g, w_shape, geo.padding, geo.stride,
+                                                threads.torch_threads())
             elif exact and x.dtype == np.float32:
                 gw = conv.onednn_backward_weights(x, g, w_shape, geo.padding, geo.stride,
                                                   geo.dilation, threads.torch_threads())
