@@ -1,0 +1,92 @@
+"""Convolutions on channels-last data against PyTorch's bits at one and two threads: oneDNN's
+brgemm kernels (vecmath/conv_nhwc.py) for the forward and the input gradient, its NHWC
+backward-weights kernel for the weight gradient, and the output's channels-last layout."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import gradsh.torch as gtorch
+from gradsh.engine.vecmath import conv_nhwc, native
+
+F32 = np.float32
+
+pytestmark = pytest.mark.skipif(native.kernels is None, reason="the compiled kernels are not built")
+
+# (N, C, H, W), (O, kernel), stride, padding
+SHAPES = [((4, 64, 4, 4), (64, 3), 1, 1),  # labml's DDPM UNet block
+          ((2, 32, 7, 7), (48, 3), 1, 1), ((2, 20, 6, 6), (12, 3), 1, 0),
+          ((2, 16, 6, 6), (16, 3), 1, 0), ((2, 3, 8, 8), (16, 3), 1, 1),
+          ((2, 16, 28, 28), (8, 3), 1, 0), ((2, 16, 28, 28), (8, 5), 1, 1),
+          ((3, 32, 20, 20), (32, 3), 1, 1), ((2, 8, 64, 64), (8, 3), 1, 0),
+          ((2, 512, 8, 8), (16, 3), 1, 1), ((2, 16, 5, 5), (512, 3), 1, 1),
+          # exec_base: padding the output row outgrows the input by
+          ((2, 16, 4, 4), (8, 3), 1, 2),
+          # strided
+          ((2, 16, 9, 9), (24, 3), 2, 1), ((2, 24, 10, 10), (40, 5), 2, 2),
+          ((2, 8, 13, 13), (8, 3), 2, 0)]
+
+
+def _arrays(x_shape: tuple[int, ...], o: int, kernel: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(sum(x_shape) + o + kernel)
+    shapes = (x_shape, (o, x_shape[1], kernel, kernel), (o,))
+    return [rng.standard_normal(s).astype(F32) for s in shapes]
+
+
+def _run(lib: Any, arrays: list[np.ndarray], stride: int, padding: int, grad: np.ndarray,
+         permuted: bool = False) -> tuple[list[np.ndarray], tuple[int, ...]]:
+    """The output, the three gradients and the output's strides; the input channels-last by
+    .contiguous(memory_format=...) or (permuted) as a permute of an NHWC tensor."""
+    x, w, b = (lib.from_numpy(a.copy()) for a in arrays)
+    if permuted:
+        x = lib.from_numpy(np.ascontiguousarray(arrays[0].transpose(0, 2, 3, 1)))
+    for t in (x, w, b):
+        t.requires_grad_()
+    x_in = x.permute(0, 3, 1, 2) if permuted else x.contiguous(memory_format=lib.channels_last)
+    y = lib.nn.functional.conv2d(x_in, w, b, stride=stride, padding=padding)
+    y.backward(lib.from_numpy(grad))
+    x_grad = x.grad.numpy().transpose(0, 3, 1, 2) if permuted else x.grad.numpy()
+    return [y.detach().numpy(), x_grad, w.grad.numpy(), b.grad.numpy()], tuple(y.stride())
+
+
+def _compare(torch: Any, x_shape: tuple[int, ...], o: int, kernel: int, stride: int,
+             padding: int, permuted: bool = False) -> None:
+    arrays = _arrays(x_shape, o, kernel)
+    with torch.no_grad():
+        shape = torch.nn.functional.conv2d(torch.from_numpy(arrays[0]), torch.from_numpy(
+            arrays[1]), stride=stride, padding=padding).shape
+    grad = np.random.default_rng(7).standard_normal(tuple(shape)).astype(F32)
+    theirs, their_strides = _run(torch, arrays, stride, padding, grad, permuted)
+    ours, our_strides = _run(gtorch, arrays, stride, padding, grad, permuted)
+    assert our_strides == their_strides
+    for name, mine, want in zip(("output", "input grad", "weight grad", "bias grad"), ours,
+                                theirs, strict=True):
+        differ = int((mine.view(np.uint32) != want.view(np.uint32)).sum())
+        assert differ == 0, f"{name}: {differ} of {want.size} elements differ"
+
+
+@pytest.mark.parametrize("x_shape, out, stride, padding", SHAPES, ids=str)
+def test_channels_last_conv2d_is_torchs(torch: Any, thread_count: int, x_shape: tuple[int, ...],
+                                        out: tuple[int, int], stride: int, padding: int) -> None:
+    _compare(torch, x_shape, out[0], out[1], stride, padding)
+
+
+def test_permuted_nhwc_input_is_torchs(torch: Any, thread_count: int) -> None:
+    """An NHWC tensor permuted to NCHW (channels-last strides, as a transformer block's output
+    reshaped back into an image) takes the same kernels."""
+    _compare(torch, (4, 64, 4, 4), 64, 3, 1, 1, permuted=True)
+
+
+@pytest.mark.parametrize("iw, ow, kw, l_pad, want", [
+    (8, 8, 3, 1, [(0, ((0, 3),))]),  # exec_vpad: one call
+    (6, 4, 3, 0, [(0, ((0, 3),))]),  # no padding: one call
+    # the output row outgrows the input: one call per kernel column, each on its outputs
+    (4, 6, 3, 2, [(0, ((2, 3),)), (1, ((1, 2), (2, 3))), (2, ((0, 1), (1, 2), (2, 3))),
+                  (4, ((0, 1), (1, 2))), (5, ((0, 1),))]),
+])
+def test_column_calls(iw: int, ow: int, kw: int, l_pad: int, want: list[Any]) -> None:
+    """ker_base's calls per run of output columns, from get_kw_range / get_ow_range."""
+    assert conv_nhwc.column_calls(iw, ow, kw, 1, l_pad) == want
