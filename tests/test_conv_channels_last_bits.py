@@ -1,6 +1,8 @@
 """Convolutions on channels-last data against PyTorch's bits at one and two threads: oneDNN's
 brgemm kernels (vecmath/conv_nhwc.py) for the forward and the input gradient, its NHWC
-backward-weights kernel for the weight gradient, and the output's channels-last layout."""
+backward-weights kernel for the weight gradient, slow_conv2d's channels-last products where
+oneDNN does not run (vecmath/conv_slow_cl.py: float64, a small single sample, a 1x1 kernel at
+one thread), and the output's channels-last layout."""
 
 from __future__ import annotations
 
@@ -30,10 +32,11 @@ SHAPES = [((4, 64, 4, 4), (64, 3), 1, 1),  # labml's DDPM UNet block
           ((2, 8, 13, 13), (8, 3), 2, 0)]
 
 
-def _arrays(x_shape: tuple[int, ...], o: int, kernel: int) -> list[np.ndarray]:
+def _arrays(x_shape: tuple[int, ...], o: int, kernel: int,
+            dtype: type = F32) -> list[np.ndarray]:
     rng = np.random.default_rng(sum(x_shape) + o + kernel)
     shapes = (x_shape, (o, x_shape[1], kernel, kernel), (o,))
-    return [rng.standard_normal(s).astype(F32) for s in shapes]
+    return [rng.standard_normal(s).astype(dtype) for s in shapes]
 
 
 def _run(lib: Any, arrays: list[np.ndarray], stride: int, padding: int, grad: np.ndarray,
@@ -53,18 +56,20 @@ def _run(lib: Any, arrays: list[np.ndarray], stride: int, padding: int, grad: np
 
 
 def _compare(torch: Any, x_shape: tuple[int, ...], o: int, kernel: int, stride: int,
-             padding: int, permuted: bool = False) -> None:
-    arrays = _arrays(x_shape, o, kernel)
+             padding: int, permuted: bool = False, dtype: type = F32) -> None:
+    arrays = _arrays(x_shape, o, kernel, dtype)
     with torch.no_grad():
         shape = torch.nn.functional.conv2d(torch.from_numpy(arrays[0]), torch.from_numpy(
             arrays[1]), stride=stride, padding=padding).shape
-    grad = np.random.default_rng(7).standard_normal(tuple(shape)).astype(F32)
+    grad = np.random.default_rng(7).standard_normal(tuple(shape)).astype(dtype)
     theirs, their_strides = _run(torch, arrays, stride, padding, grad, permuted)
     ours, our_strides = _run(gtorch, arrays, stride, padding, grad, permuted)
     assert our_strides == their_strides
     for name, mine, want in zip(("output", "input grad", "weight grad", "bias grad"), ours,
                                 theirs, strict=True):
-        differ = int((mine.view(np.uint32) != want.view(np.uint32)).sum())
+        bits = f"u{want.itemsize}"
+        differ = int((np.ascontiguousarray(mine).view(bits)
+                      != np.ascontiguousarray(want).view(bits)).sum())
         assert differ == 0, f"{name}: {differ} of {want.size} elements differ"
 
 
@@ -78,6 +83,27 @@ def test_permuted_nhwc_input_is_torchs(torch: Any, thread_count: int) -> None:
     """An NHWC tensor permuted to NCHW (channels-last strides, as a transformer block's output
     reshaped back into an image) takes the same kernels."""
     _compare(torch, (4, 64, 4, 4), 64, 3, 1, 1, permuted=True)
+
+
+# slow_conv2d's channels-last path: (N, C, H, W), (O, kernel), stride, padding
+SLOW = [((1, 64, 6, 6), (32, 3), 1, 1), ((1, 16, 5, 7), (8, 3), 1, 0),
+        ((1, 128, 3, 3), (16, 3), 1, 1), ((1, 3, 7, 5), (5, 3), 2, 0),
+        ((4, 8, 12, 5), (8, 1), 1, 2), ((4, 8, 12, 4), (33, 1), 1, 0)]
+
+
+@pytest.mark.parametrize("x_shape, out, stride, padding", SLOW, ids=str)
+def test_slow_conv2d_channels_last_is_torchs(torch: Any, one_thread: None,
+                                             x_shape: tuple[int, ...], out: tuple[int, int],
+                                             stride: int, padding: int) -> None:
+    _compare(torch, x_shape, out[0], out[1], stride, padding)
+
+
+@pytest.mark.parametrize("x_shape, out, stride, padding", SLOW[:4] + SHAPES[:3], ids=str)
+def test_float64_channels_last_is_torchs(torch: Any, thread_count: int,
+                                         x_shape: tuple[int, ...], out: tuple[int, int],
+                                         stride: int, padding: int) -> None:
+    """oneDNN has no float64: slow_conv2d's channels-last products through MKL's dgemm."""
+    _compare(torch, x_shape, out[0], out[1], stride, padding, dtype=np.float64)
 
 
 @pytest.mark.parametrize("iw, ow, kw, l_pad, want", [

@@ -15,8 +15,8 @@ from gradsh.engine import limits, threads
 from gradsh.engine.functions.cascade_sum import torch_sum
 from gradsh.engine.functions.common import element_strides, laid_out, xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
-from gradsh.engine.vecmath import (blas, conv, conv_gemm, conv_nhwc, conv_slow, conv_split,
-                                   layout)
+from gradsh.engine.vecmath import (blas, conv, conv_gemm, conv_nhwc, conv_slow, conv_slow_cl,
+                                   conv_split, layout)
 
 __all__ = ["ConvolutionBackward0", "ConvInputGrad", "ConvWeightGrad",
            "ConvolutionTransposeBackward0"]
@@ -159,8 +159,13 @@ def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) ->
 
 
 def _slow_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) -> Array | None:
-    """slow_conv2d: per sample, the weight matrix times its im2col columns."""
-    cols, (oh, ow) = _columns(x, (w.shape[2], w.shape[3]), geo)
+    """slow_conv2d: per sample, the weight matrix times its im2col columns (channels-last
+    data: its channels-last products, vecmath/conv_slow_cl.py)."""
+    kernel = (w.shape[2], w.shape[3])
+    if _slow_channels_last(x, w, geo, _channels_last(x, w)):
+        cols = conv_slow_cl.columns(x, kernel, geo.padding, geo.stride)
+        return conv_slow_cl.forward(cols, w, bias, geo.out_size(x.shape[2], x.shape[3], kernel))
+    cols, (oh, ow) = _columns(x, kernel, geo)
     if conv_slow.available(x, w):
         return conv_slow.forward(cols, w, bias).reshape(x.shape[0], w.shape[0], oh, ow)
     outputs = []
@@ -170,6 +175,12 @@ def _slow_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) -> 
             return None
         outputs.append(out)
     return np.stack(outputs).reshape(x.shape[0], w.shape[0], oh, ow)
+
+
+def _slow_channels_last(x: Array, w: Array, geo: ConvGeometry, channels_last: bool) -> bool:
+    """thnn_conv_use_channels_last for one group (not dilated), MKL loaded."""
+    return (channels_last and geo.groups == 1 and geo.dilation == (1, 1)
+            and conv_slow.available(x, w))
 
 
 def _depthwise(x_shape: tuple[int, ...], w_shape: tuple[int, ...], geo: ConvGeometry) -> bool:
@@ -309,7 +320,11 @@ class ConvolutionBackward0(Function):
         if (known and not onednn and geo.dilation == (1, 1)) or double:
             x = _as_2d(self.saved("input", F), self.one_d) if need_w else None
             w = _as_2d(self.saved("weight", F), self.one_d) if need_x else None
-            gx, gw, gb = _slow_gradients(g, x, w, x_shape, w_shape, geo, need_b)
+            if _slow_channels_last(g, g, geo, self.channels_last):
+                gx, gw, gb = _slow_channels_last_gradients(g, x, w, x_shape, w_shape, geo,
+                                                           need_b)
+            else:
+                gx, gw, gb = _slow_gradients(g, x, w, x_shape, w_shape, geo, need_b)
             if self.one_d:
                 gx = None if gx is None else gx[:, :, 0, :]
                 gw = None if gw is None else gw[:, :, 0, :]
@@ -419,6 +434,22 @@ def _slow_gradients(g: Array, x: Array | None, w: Array | None, x_shape: tuple[i
     return (np.concatenate(found[0], axis=1) if found[0] else None,
             np.concatenate(found[1], axis=0) if found[1] else None,
             np.concatenate(found[2]) if found[2] else None)
+
+
+def _slow_channels_last_gradients(g: Array, x: Array | None, w: Array | None,
+                                  x_shape: tuple[int, ...], w_shape: tuple[int, ...],
+                                  geo: ConvGeometry, need_b: bool
+                                  ) -> tuple[Array | None, Array | None, Array | None]:
+    """slow_conv2d's channels-last gradients (one group): vecmath/conv_slow_cl.py's MKL
+    products and its window adds, at::sum for the bias."""
+    gx = None if w is None else conv_slow_cl.backward_input(g, w, x_shape, geo.padding,
+                                                            geo.stride)
+    gw = None
+    if x is not None:
+        cols = conv_slow_cl.columns(x, w_shape[2:], geo.padding, geo.stride)
+        gw = conv_slow_cl.backward_weights(cols, g, w_shape)
+    gb = torch_sum(g, (0, 2, 3), False, g.dtype.type) if need_b else None
+    return gx, gw, gb
 
 
 def _per_group(kernel: Any, a: Array, b: Array, shape: tuple[int, ...], geo: ConvGeometry,
