@@ -130,7 +130,8 @@ def conv_backward_weight(x: Array, grad: Array, w_shape: tuple[int, ...],
     return flat.reshape(w_shape)
 
 
-def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) -> Array | None:
+def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry,
+                   channels_last: bool = False) -> Array | None:
     """PyTorch's float32 bits (vecmath/conv.py: oneDNN's direct kernel, or slow_conv2d's MKL
     product for a small single sample) when gradsh reproduces them within the time bound."""
     if x.__class__ is not np.ndarray or w.dtype != x.dtype or (
@@ -140,7 +141,7 @@ def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) ->
         if not blas.available():
             return None
         if geo.groups == 1:
-            return _slow_forward(x, w, bias, geo)
+            return _slow_forward(x, w, bias, geo, channels_last)
         # each group a convolution of its own on contiguous copies, the outputs concatenated
         parts = zip(_group_parts(x, 1, geo.groups), _group_parts(w, 0, geo.groups),
                     _group_parts(bias, 0, geo.groups), strict=True)
@@ -151,18 +152,19 @@ def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) ->
         return _exact_grouped_forward(x, w, bias, geo)
     if conv.uses_onednn(x.shape, w.shape, geo.stride, geo.dilation, geo.groups,
                         threads.torch_threads()):
-        if _nhwc(x.shape, w.shape, geo, _channels_last(x, w)):
+        if _nhwc(x.shape, w.shape, geo, channels_last):
             return conv_nhwc.forward(x, w, bias, geo.padding, geo.stride)
         return conv.onednn_forward(x, w, bias, geo.padding, geo.stride, geo.dilation,
                                    threads.torch_threads())
-    return _slow_forward(x, w, bias, geo)
+    return _slow_forward(x, w, bias, geo, channels_last)
 
 
-def _slow_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) -> Array | None:
+def _slow_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry,
+                  channels_last: bool = False) -> Array | None:
     """slow_conv2d: per sample, the weight matrix times its im2col columns (channels-last
     data: its channels-last products, vecmath/conv_slow_cl.py)."""
     kernel = (w.shape[2], w.shape[3])
-    if _slow_channels_last(x, w, geo, _channels_last(x, w)):
+    if _slow_channels_last(x, w, geo, channels_last):
         cols = conv_slow_cl.columns(x, kernel, geo.padding, geo.stride)
         return conv_slow_cl.forward(cols, w, bias, geo.out_size(x.shape[2], x.shape[3], kernel))
     cols, (oh, ow) = _columns(x, kernel, geo)
@@ -282,7 +284,9 @@ class ConvolutionBackward0(Function):
         self.channels_last = _channels_last(x._data, w._data)
         self.x_shape, self.w_shape = tuple(x.shape), tuple(w.shape)
         x2, w2 = _as_2d(x._data, self.one_d), _as_2d(w._data, self.one_d)
-        y = _exact_forward(x2, w2, bias._data if has_bias else None, geo)
+        # (channels-last: of the 4-D arrays given; a 1-D convolution's input is made
+        # contiguous)
+        y = _exact_forward(x2, w2, bias._data if has_bias else None, geo, self.channels_last)
         if y is None:
             y = conv_forward(x2, w2, geo)
             if has_bias:
