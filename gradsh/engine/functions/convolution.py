@@ -152,7 +152,7 @@ def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry,
         return _exact_grouped_forward(x, w, bias, geo)
     if conv.uses_onednn(x.shape, w.shape, geo.stride, geo.dilation, geo.groups,
                         threads.torch_threads()):
-        if _nhwc(x.shape, w.shape, geo, channels_last):
+        if _nhwc(geo, channels_last):
             return conv_nhwc.forward(x, w, bias, geo.padding, geo.stride)
         return conv.onednn_forward(x, w, bias, geo.padding, geo.stride, geo.dilation,
                                    threads.torch_threads())
@@ -198,13 +198,11 @@ def _channels_last(*arrays: Array) -> bool:
                and layout.is_channels_last(a.shape, element_strides(a)) for a in arrays)
 
 
-def _nhwc(x_shape: tuple[int, ...], w_shape: tuple[int, ...], geo: ConvGeometry,
-          channels_last: bool) -> bool:
+def _nhwc(geo: ConvGeometry, channels_last: bool) -> bool:
     """Whether oneDNN runs this one-group float32 convolution (channels-last data) through its
-    brgemm kernels that vecmath/conv_nhwc.py follows: not dilated, not its 1x1 kernels."""
-    out = geo.out_size(x_shape[2], x_shape[3], (w_shape[2], w_shape[3]))
-    return (channels_last and geo.dilation == (1, 1)
-            and not conv.pointwise(x_shape, w_shape, geo.padding, geo.stride, out))
+    brgemm kernels that vecmath/conv_nhwc.py follows (forward and input gradient; 1x1 ones
+    too, brgconv_1x1: the same single chain): not dilated."""
+    return channels_last and geo.dilation == (1, 1)
 
 
 def _whole_blocks(w_shape: tuple[int, ...], groups: int) -> bool:
@@ -316,7 +314,7 @@ class ConvolutionBackward0(Function):
                                             geo.groups, threads.torch_threads())
         exact = onednn and conv.backward_known(geo.stride, geo.dilation)
         # channels-last data: oneDNN's brgemm kernels (vecmath/conv_nhwc.py)
-        nhwc = onednn and _nhwc(x_shape, w_shape, geo, self.channels_last)
+        nhwc = onednn and _nhwc(geo, self.channels_last)
         # (a dilated single sample is slow_conv_dilated2d's, another kernel: NumPy's then);
         # float64 always slow_conv2d's (oneDNN has no float64; its products MKL's dgemm)
         double = (g.__class__ is np.ndarray and g.dtype == np.float64
@@ -383,7 +381,10 @@ class ConvolutionBackward0(Function):
                 gw = conv_backward_weight(x, g, w_shape, geo)
             gw = gw[:, :, 0, :] if self.one_d else gw
         if need_b:
-            if exact:
+            if nhwc and conv_nhwc.weights_known(x_shape, w_shape, geo.padding, geo.stride):
+                gb = conv.onednn_backward_bias(g, conv_nhwc.bias_spans(
+                    x_shape, w_shape, geo.padding, geo.stride, threads.torch_threads()))
+            elif exact:
                 gb = conv.onednn_backward_bias(g, conv.bias_spans(
                     x_shape, w_shape, geo.padding, geo.stride, geo.dilation,
                     threads.torch_threads()))

@@ -22,6 +22,8 @@ elements differ).
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from gradsh.engine import limits
@@ -158,9 +160,36 @@ def weights_known(x_shape: tuple[int, ...], w_shape: tuple[int, ...], padding: t
     """Whether backward_weights is the kernel torch runs: jit:avx512_core's on 16-channel
     blocks (conv_split.bwd_weights_conf, at least 16 input channels), strides of 1. Not found
     yet: fewer channels (its Acdb16a variant), strided ones, and the jit:avx2 and gemm kernels
-    wider padding takes."""
+    wider padding takes. A 1x1 kernel's (jit_1x1) is conv.py's, as on NCHW data."""
     conf = conv_split.bwd_weights_conf(x_shape, w_shape, padding, stride, (1, 1))
-    return stride == (1, 1) and conf is not None and x_shape[1] >= 16
+    out = tuple(size + 2 * pad - k + 1 for size, pad, k in zip(x_shape[2:], padding, w_shape[2:]))
+    return (stride == (1, 1) and conf is not None and x_shape[1] >= 16
+            and not conv.pointwise(x_shape, w_shape, padding, stride, out))
+
+
+def _spans(x_shape: tuple[int, ...], w_shape: tuple[int, ...], padding: tuple[int, int],
+           stride: tuple[int, int], threads: int, bias: bool) -> list[tuple[int, int]]:
+    """The kernel's minibatch split among threads (harness_mb_reduction: NHWC data never takes
+    the 2-D harness; balance() on the unpadded channel counts) as each thread's span of the
+    (sample, output row, output column) steps: the weights' (bias False), or compute_diff_bias'
+    (its reducer's threads per job group, as conv_split.bwd_bias_spans)."""
+    conf = conv_split.bwd_weights_conf(x_shape, w_shape, padding, stride, (1, 1))
+    assert conf is not None
+    steps = conf.oh * conf.ow
+    if threads <= 1:
+        return [(0, conf.mb * steps)]
+    conf = dataclasses.replace(conf, ic=x_shape[1], oc=w_shape[0], two_d=False)
+    nthr, nthr_mb = conv_split.bwd_weights_balance(conf, threads)[:2]
+    if bias:
+        nthr_mb = conv_split.reducer_threads_per_group(nthr, conf.nb_oc, conf.mb,
+                                                       nthr * 3 * 5 * 5 * 16 * 16)
+    return [(a * steps, b * steps) for a, b in conv_split.shares(conf.mb, nthr_mb)]
+
+
+def bias_spans(x_shape: tuple[int, ...], w_shape: tuple[int, ...], padding: tuple[int, int],
+               stride: tuple[int, int], threads: int) -> list[tuple[int, int]]:
+    """The bias gradient's sums (where weights_known) as conv.onednn_backward_bias's spans."""
+    return _spans(x_shape, w_shape, padding, stride, threads, True)
 
 
 def backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, ...],
@@ -174,7 +203,7 @@ def backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, ...],
     c, kh, kw = w_shape[1:]
     if not _usable(x.size * kh * kw, n * oh * ow * o * c * kh * kw) or not gy.size:
         return None
-    spans = conv_split.bwd_weights_spans(x.shape, w_shape, padding, stride, (1, 1), threads)
+    spans = _spans(x.shape, w_shape, padding, stride, threads, False)
     (ph, pw) = padding
     padded = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))) if ph or pw else x
     base = np.ascontiguousarray(padded, F32)
