@@ -33,7 +33,10 @@ SHAPES = [((4, 64, 4, 4), (64, 3), 1, 1),  # labml's DDPM UNet block
           # the weights' and bias' minibatch split at two threads; 1x1 kernels (brgconv_1x1)
           ((3, 16, 13, 6), (16, 5), 1, 2), ((2, 20, 12, 10), (16, 3), 1, 1),
           ((4, 20, 13, 13), (8, 3), 1, 1), ((4, 20, 5, 6), (16, 1), 1, 0),
-          ((4, 8, 12, 4), (33, 1), 1, 0), ((16, 40, 4, 4), (8, 1), 1, 0)]
+          ((4, 8, 12, 4), (33, 1), 1, 0), ((16, 40, 4, 4), (8, 1), 1, 0),
+          # fewer than 16 input channels (is_1stconv: one weight chain a thread)
+          ((2, 8, 7, 8), (4, 3), 1, 1), ((4, 3, 13, 7), (8, 3), 1, 0),
+          ((2, 8, 7, 6), (33, 5), 1, 0)]
 
 
 def _arrays(x_shape: tuple[int, ...], o: int, kernel: int,

@@ -22,8 +22,6 @@ elements differ).
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 from gradsh.engine import limits
@@ -155,15 +153,31 @@ def backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...],
     return _chains(padded, flipped, None, (x_shape[2], x_shape[3]), (1, 1), runs)
 
 
+def _weights_conf(x_shape: tuple[int, ...], w_shape: tuple[int, ...], padding: tuple[int, int],
+                  stride: tuple[int, int]) -> conv_split.BwdWeightsConf | None:
+    """init_conf of jit:avx512_core's backward weights on NHWC data (one group, no dilation):
+    the channels unpadded, fewer than 16 input channels one block (is_1stconv), never the 2-D
+    harness; None where its boundary checks decline (the jit:avx2 or gemm kernel then)."""
+    mb, ic, ih, iw = x_shape
+    oc, _, kh, kw = w_shape
+    (ph, pw), (sh, sw) = padding, stride
+    oh, ow = (ih + 2 * ph - kh) // sh + 1, (iw + 2 * pw - kw) // sw + 1
+    r_pad = max(0, (ow - 1) * sw + kw - iw - pw)
+    b_pad = max(0, (oh - 1) * sh + kh - ih - ph)
+    if not (pw < kw and r_pad < kw and ph <= kh // 2 and b_pad <= kh // 2
+            and pw <= conv_split.MAX_UR_W and r_pad <= conv_split.MAX_UR_W and kw <= 14):
+        return None
+    return conv_split.BwdWeightsConf(mb, ic, oc, ih, iw, oh, ow, kh, kw, sh, sw,
+                                     min(ic, conv_split.SIMD_W), conv_split.SIMD_W, False, False)
+
+
 def weights_known(x_shape: tuple[int, ...], w_shape: tuple[int, ...], padding: tuple[int, int],
                   stride: tuple[int, int]) -> bool:
-    """Whether backward_weights is the kernel torch runs: jit:avx512_core's on 16-channel
-    blocks (conv_split.bwd_weights_conf, at least 16 input channels), strides of 1. Not found
-    yet: fewer channels (its Acdb16a variant), strided ones, and the jit:avx2 and gemm kernels
-    wider padding takes. A 1x1 kernel's (jit_1x1) is conv.py's, as on NCHW data."""
-    conf = conv_split.bwd_weights_conf(x_shape, w_shape, padding, stride, (1, 1))
+    """Whether backward_weights is the kernel torch runs: jit:avx512_core's (_weights_conf),
+    strides of 1. Not found yet: strided ones, and the jit:avx2 and gemm kernels wider padding
+    takes. A 1x1 kernel's (jit_1x1) is conv.py's, as on NCHW data."""
     out = tuple(size + 2 * pad - k + 1 for size, pad, k in zip(x_shape[2:], padding, w_shape[2:]))
-    return (stride == (1, 1) and conf is not None and x_shape[1] >= 16
+    return (stride == (1, 1) and _weights_conf(x_shape, w_shape, padding, stride) is not None
             and not conv.pointwise(x_shape, w_shape, padding, stride, out))
 
 
@@ -173,12 +187,11 @@ def _spans(x_shape: tuple[int, ...], w_shape: tuple[int, ...], padding: tuple[in
     the 2-D harness; balance() on the unpadded channel counts) as each thread's span of the
     (sample, output row, output column) steps: the weights' (bias False), or compute_diff_bias'
     (its reducer's threads per job group, as conv_split.bwd_bias_spans)."""
-    conf = conv_split.bwd_weights_conf(x_shape, w_shape, padding, stride, (1, 1))
+    conf = _weights_conf(x_shape, w_shape, padding, stride)
     assert conf is not None
     steps = conf.oh * conf.ow
     if threads <= 1:
         return [(0, conf.mb * steps)]
-    conf = dataclasses.replace(conf, ic=x_shape[1], oc=w_shape[0], two_d=False)
     nthr, nthr_mb = conv_split.bwd_weights_balance(conf, threads)[:2]
     if bias:
         nthr_mb = conv_split.reducer_threads_per_group(nthr, conf.nb_oc, conf.mb,
@@ -197,8 +210,8 @@ def backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, ...],
                      threads: int) -> np.ndarray | None:
     """The NHWC backward-weights kernel (where weights_known): per weight a chain from 0 per
     output row, the rows added in order (samples, then rows) into each thread's buffer (its
-    span of the rows, conv_split.bwd_weights_spans), the buffers added in thread order. None
-    over the bound."""
+    span of the samples, _spans), the buffers added in thread order; with fewer than 16 input
+    channels (is_1stconv) one chain over the thread's span. None over the bound."""
     n, o, oh, ow = gy.shape
     c, kh, kw = w_shape[1:]
     if not _usable(x.size * kh * kw, n * oh * ow * o * c * kh * kw) or not gy.size:
@@ -213,8 +226,10 @@ def backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, ...],
     columns = (base, conv._offsets(view, base, (0, 4, 5)) + conv._first(view, base),
                conv._offsets(view, base, (1, 2, 3)))
     total = None
-    for begin, end in spans or [(0, n * oh * ow)]:
+    for begin, end in spans:
         out = np.empty((o, c * kh * kw), F32)
-        native.blocked_into(out, grads, columns, [(r, r + ow) for r in range(begin, end, ow)])
+        # (is_1stconv, fewer than 16 input channels: one chain over the span)
+        rows = [(begin, end)] if c < 16 else [(r, r + ow) for r in range(begin, end, ow)]
+        native.blocked_into(out, grads, columns, rows)
         total = out if total is None else total + out
     return total.reshape(o, c, kh, kw)
