@@ -337,6 +337,18 @@ class ConvolutionBackward0(Function):
         dw_gemm = depthwise and not self.channels_last and (
             conv_split.dw_bwd_weights_threads(x_shape, w_shape[2:], geo.padding, geo.stride,
                                               threads.torch_threads()) is None)
+        # channels-last grouped ones (depthwise where that kernel declines): jit:avx512_core's
+        # NHWC weight gradient per group, the bias one chain a channel
+        grouped_nhwc = (float32 and geo.groups > 1 and self.channels_last
+                        and geo.dilation == (1, 1)
+                        and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation,
+                                             geo.groups, threads.torch_threads())
+                        and (not depthwise or conv_split.dw_bwd_weights_threads(
+                            x_shape, w_shape[2:], geo.padding, geo.stride,
+                            threads.torch_threads()) is None)
+                        and conv_nhwc.grouped_weights_known(x_shape, w_shape, geo.groups,
+                                                            geo.padding, geo.stride,
+                                                            threads.torch_threads()))
         # other grouped ones (whole blocks of channels): each group's gradients as a
         # convolution's of its own (found by probing torch; a strided one's input gradient is
         # another order: NumPy's then)
@@ -362,7 +374,10 @@ class ConvolutionBackward0(Function):
             gx = gx[:, :, 0, :] if self.one_d else gx
         if need_w:
             x = _as_2d(self.saved("input", F), self.one_d)
-            if dw_gemm and x.dtype == np.float32:
+            if grouped_nhwc and x.dtype == np.float32:
+                gw = conv_nhwc.grouped_backward_weights(x, g, w_shape, geo.groups, geo.padding,
+                                                        geo.stride)
+            elif dw_gemm and x.dtype == np.float32:
                 gw = conv_gemm.depthwise_backward_weights(x, g, w_shape[2:], geo.padding,
                                                           geo.stride)
             elif depthwise and x.dtype == np.float32:
@@ -388,10 +403,15 @@ class ConvolutionBackward0(Function):
                 gb = conv.onednn_backward_bias(g, conv.bias_spans(
                     x_shape, w_shape, geo.padding, geo.stride, geo.dilation,
                     threads.torch_threads()))
-            elif grouped and _whole_blocks(w_shape, geo.groups):  # (below 4 threads, each
-                # group its own thread: no split)
-                gb = conv.onednn_backward_bias(g)
-            elif dw_gemm:
+            elif grouped_nhwc or (grouped and _whole_blocks(w_shape, geo.groups)):
+                gb = conv.onednn_backward_bias(g)  # (each group its own thread: no split)
+            elif dw_gemm or (float32 and geo.groups >= max(2, threads.torch_threads())
+                             and not depthwise and not self.channels_last
+                             and not _whole_blocks(w_shape, geo.groups)
+                             and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation,
+                                                  geo.groups, threads.torch_threads())):
+                # (other grouped NCHW ones: oneDNN's gemm-based backward weights, x64:gemm:jit,
+                # each group one thread's)
                 gb = conv_gemm.backward_bias(g)
             elif depthwise and (spans := conv.depthwise_bias_spans(
                     x_shape, w_shape[2:], geo.padding, geo.stride, threads.torch_threads())):

@@ -217,6 +217,16 @@ def backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, ...],
     if not _usable(x.size * kh * kw, n * oh * ow * o * c * kh * kw) or not gy.size:
         return None
     spans = _spans(x.shape, w_shape, padding, stride, threads, False)
+    return _row_chains(x, gy, w_shape, padding, stride, spans, first=c < 16)
+
+
+def _row_chains(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, ...],
+                padding: tuple[int, int], stride: tuple[int, int], spans: list[tuple[int, int]],
+                first: bool) -> np.ndarray:
+    """Per span of the (sample, row, column) steps a buffer of the rows' chains added in
+    order (first: one chain over the span), the buffers added in order; (O, C, kh, kw)."""
+    n, o, oh, ow = gy.shape
+    c, kh, kw = w_shape[1:]
     (ph, pw) = padding
     padded = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))) if ph or pw else x
     base = np.ascontiguousarray(padded, F32)
@@ -228,8 +238,35 @@ def backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, ...],
     total = None
     for begin, end in spans:
         out = np.empty((o, c * kh * kw), F32)
-        # (is_1stconv, fewer than 16 input channels: one chain over the span)
-        rows = [(begin, end)] if c < 16 else [(r, r + ow) for r in range(begin, end, ow)]
+        rows = [(begin, end)] if first else [(r, r + ow) for r in range(begin, end, ow)]
         native.blocked_into(out, grads, columns, rows)
         total = out if total is None else total + out
     return total.reshape(o, c, kh, kw)
+
+
+def grouped_weights_known(x_shape: tuple[int, ...], w_shape: tuple[int, ...], groups: int,
+                          padding: tuple[int, int], stride: tuple[int, int],
+                          threads: int) -> bool:
+    """Whether grouped_backward_weights is torch's: jit:avx512_core on NHWC data with groups
+    (a depthwise convolution where oneDNN's depthwise kernel declines, or any grouped one),
+    strides of 1, at least as many groups as threads (balance() gives each group its own
+    thread: no minibatch split)."""
+    group_x = (x_shape[0], x_shape[1] // groups, *x_shape[2:])
+    return (stride == (1, 1) and groups >= threads
+            and _weights_conf(group_x, w_shape, padding, stride) is not None)
+
+
+def grouped_backward_weights(x: np.ndarray, gy: np.ndarray, w_shape: tuple[int, ...],
+                             groups: int, padding: tuple[int, int],
+                             stride: tuple[int, int]) -> np.ndarray | None:
+    """Each group's weight gradient as backward_weights' row chains (never is_1stconv's single
+    chain: that takes one group), the groups joined; None over the bound."""
+    n, o, oh, ow = gy.shape
+    c, kh, kw = w_shape[1:]
+    if not _usable(x.size * kh * kw, n * oh * ow * o * c * kh * kw) or not gy.size:
+        return None
+    og = o // groups
+    parts = [_row_chains(x[:, i * c:(i + 1) * c], gy[:, i * og:(i + 1) * og],
+                         (og, *w_shape[1:]), padding, stride, [(0, n * oh * ow)], False)
+             for i in range(groups)]
+    return np.concatenate(parts)
