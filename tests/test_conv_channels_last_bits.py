@@ -160,3 +160,31 @@ def test_grouped_gemm_bias_gradient_is_torchs(torch: Any, thread_count: int,
 def test_column_calls(iw: int, ow: int, kw: int, l_pad: int, want: list[Any]) -> None:
     """ker_base's calls per run of output columns, from get_kw_range / get_ow_range."""
     assert conv_nhwc.column_calls(iw, ow, kw, 1, l_pad) == want
+
+
+@pytest.mark.parametrize("x_shape, out, kernel, options", [
+    ((2, 16, 5, 5), 8, 4, {"stride": 2, "padding": 1}), ((2, 16, 6, 6), 16, 3, {"padding": 1}),
+    ((3, 32, 4, 4), 16, 2, {"stride": 2}),
+    ((2, 8, 7, 7), 24, 3, {"stride": 2, "padding": 1, "output_padding": 1}),
+    ((2, 20, 5, 6), 12, 3, {})], ids=str)
+def test_channels_last_conv_transpose_is_torchs(torch: Any, thread_count: int,
+                                                x_shape: tuple[int, ...], out: int, kernel: int,
+                                                options: dict[str, Any]) -> None:
+    """ConvTranspose2d on channels-last data: its output channels-last, the output and input
+    gradient by the brgemm kernels (backward data, forward), the weight gradient by the NHWC
+    weights kernel with input and output swapped, the bias as per-sample sums added in turn."""
+    results = []
+    for lib in (torch, gtorch):
+        lib.manual_seed(0)
+        layer = lib.nn.ConvTranspose2d(x_shape[1], out, kernel, **options)
+        data = np.random.default_rng(sum(x_shape)).standard_normal(x_shape).astype(F32)
+        x = lib.from_numpy(data).contiguous(memory_format=lib.channels_last).requires_grad_()
+        y = layer(x)
+        y.backward(lib.from_numpy(np.random.default_rng(3).standard_normal(
+            tuple(y.shape)).astype(F32)))
+        results.append(([y.detach().numpy(), x.grad.numpy(), layer.weight.grad.numpy(),
+                         layer.bias.grad.numpy()], tuple(y.stride())))
+    (theirs, their_strides), (ours, our_strides) = results
+    assert our_strides == their_strides
+    assert [int((a.view(np.uint32) != b.view(np.uint32)).sum())
+            for a, b in zip(ours, theirs, strict=True)] == [0] * 4

@@ -597,8 +597,12 @@ class ConvolutionTransposeBackward0(Function):
         self.w_shape = tuple(w.shape)
         x2, w2 = _as_2d(x._data, self.one_d), _as_2d(w._data, self.one_d)
         self.exact = _transpose_exact(x2, w2, geo)
+        self.channels_last = _channels_last(x._data, w._data)
         y = None
-        if self.exact:
+        if self.exact and self.channels_last:  # (the brgemm kernels' backward data)
+            y = conv_nhwc.backward_data(x2, w2, _shape_2d(out_shape), geo.padding, geo.stride,
+                                        threads.torch_threads())
+        if self.exact and y is None:
             # oneDNN's deconvolution is its convolution's backward-data kernel, the bias after
             y = conv.onednn_backward_data(x2, w2, _shape_2d(out_shape), geo.padding, geo.stride,
                                           geo.dilation, threads.torch_threads())
@@ -630,7 +634,9 @@ class ConvolutionTransposeBackward0(Function):
         exact = self.exact and g.__class__ is np.ndarray and g.dtype == np.float32
         if need_x:
             w = _as_2d(self.saved("weight", F), self.one_d)
-            if exact:
+            if exact and self.channels_last:
+                gx = conv_nhwc.forward(g, w, None, geo.padding, geo.stride)
+            elif exact:
                 gx = conv.onednn_forward(g, w, None, geo.padding, geo.stride, geo.dilation,
                                          threads.torch_threads())
             if gx is None:
@@ -639,14 +645,19 @@ class ConvolutionTransposeBackward0(Function):
         if need_w:
             x = _as_2d(self.saved("input", F), self.one_d)
             w_shape = _shape_2d(self.w_shape)
-            if exact:
+            if exact and self.channels_last and conv_nhwc.weights_known(
+                    g.shape, w_shape, geo.padding, geo.stride):
+                gw = conv_nhwc.backward_weights(g, x, w_shape, geo.padding, geo.stride,
+                                                threads.torch_threads())
+            elif exact:
                 gw = conv.onednn_backward_weights(g, x, w_shape, geo.padding, geo.stride,
                                                   geo.dilation, threads.torch_threads())
             if gw is None:
                 gw = conv_backward_weight(g, x, w_shape, geo)
             gw = gw[:, :, 0, :] if self.one_d else gw
         if need_b:
-            gb = conv.deconv_backward_bias(g) if exact else g.sum(axis=(0, 2, 3))
+            gb = (conv.deconv_backward_bias(g, self.channels_last) if exact
+                  else g.sum(axis=(0, 2, 3)))
         return gx, gw, gb
 
 
@@ -661,3 +672,4 @@ def _transpose_exact(x: Array, w: Array, geo: ConvGeometry) -> bool:
 
 
 laid_out("suggested")(ConvolutionBackward0)  # (channels-last in, channels-last out)
+laid_out("suggested")(ConvolutionTransposeBackward0)

@@ -174,10 +174,13 @@ def _weights_conf(x_shape: tuple[int, ...], w_shape: tuple[int, ...], padding: t
 def weights_known(x_shape: tuple[int, ...], w_shape: tuple[int, ...], padding: tuple[int, int],
                   stride: tuple[int, int]) -> bool:
     """Whether backward_weights is the kernel torch runs: jit:avx512_core's (_weights_conf),
-    strides of 1. Not found yet: strided ones, and the jit:avx2 and gemm kernels wider padding
-    takes. A 1x1 kernel's (jit_1x1) is conv.py's, as on NCHW data."""
-    out = tuple(size + 2 * pad - k + 1 for size, pad, k in zip(x_shape[2:], padding, w_shape[2:]))
-    return (stride == (1, 1) and _weights_conf(x_shape, w_shape, padding, stride) is not None
+    strides of 1, or any with fewer than 16 input channels (is_1stconv's single chains). Not
+    found yet: other strided ones, and the jit:avx2 and gemm kernels wider padding takes. A 1x1
+    kernel's (jit_1x1) is conv.py's, as on NCHW data."""
+    out = tuple((size + 2 * pad - k) // s + 1
+                for size, pad, k, s in zip(x_shape[2:], padding, w_shape[2:], stride))
+    return ((stride == (1, 1) or x_shape[1] < 16)
+            and _weights_conf(x_shape, w_shape, padding, stride) is not None
             and not conv.pointwise(x_shape, w_shape, padding, stride, out))
 
 
