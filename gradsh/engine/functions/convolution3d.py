@@ -1,6 +1,8 @@
 """The 3-D convolution node (ConvolutionBackward0 for conv3d): windows of the padded input
 contracted with the weight per group, in the input's dtype through NumPy's products (values
-within float32 rounding of PyTorch's, not its bits: oneDNN's blocking is not reproduced).
+within float32 rounding of PyTorch's, not its bits), except oneDNN's float32 forward of one
+group, which vecmath/conv3d.py reproduces; a channels-last-3d input gives a channels-last-3d
+output.
 Its gradients are recorded under create_graph as ConvolutionBackwardBackward0 nodes (one per
 gradient, as the 2-D ones in convolution.py)."""
 
@@ -12,8 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine.functions.common import _quiet
+from gradsh.engine import threads
+from gradsh.engine.functions.common import _quiet, element_strides, laid_out
 from gradsh.engine.tensor import Array, Function, Tensor
+from gradsh.engine.vecmath import conv3d, layout
 
 __all__ = ["Convolution3dBackward0"]
 
@@ -99,6 +103,20 @@ def conv3d_weight_grad(data: Array, grad: Array, w_shape: tuple[int, ...],
     return gw.reshape((o, c // groups) + kernel)
 
 
+def _exact_forward(x: Array, w: Array, bias: Array | None, geo: Geometry3d) -> Array | None:
+    """oneDNN's float32 forward (vecmath/conv3d.py) where ATen runs it: one group, not
+    dilated; None elsewhere."""
+    if (x.__class__ is not np.ndarray or x.dtype != np.float32 or w.dtype != np.float32
+            or (bias is not None and bias.dtype != np.float32) or geo.groups != 1
+            or geo.dilation != (1, 1, 1)
+            or not conv3d.uses_onednn(x.shape, w.shape, geo.stride, geo.dilation, geo.groups,
+                                      threads.torch_threads())):
+        return None
+    channels_last = (not x.flags.c_contiguous
+                     and layout.is_channels_last(x.shape, element_strides(x)))
+    return conv3d.forward(x, w, bias, geo.padding, geo.stride, channels_last)
+
+
 class Convolution3dBackward0(Function):
     node_name = "ConvolutionBackward0"
 
@@ -110,6 +128,9 @@ class Convolution3dBackward0(Function):
             self.save("weight", w)
         if self.needs_input_grad[1]:
             self.save("input", x)
+        result = _exact_forward(x._data, w._data, bias._data if has_bias else None, self.geo)
+        if result is not None:
+            return result
         result = conv3d_array(x._data, w._data, self.geo)
         if has_bias:
             result += bias._data.reshape(1, -1, 1, 1, 1)
@@ -195,3 +216,6 @@ class Conv3dWeightGrad(Function):
         gx = conv3d_input_grad(grad, h, x.shape, self.geo) if need_x else None
         gg = conv3d_array(x, h, self.geo) if need_g else None
         return gx, gg
+
+
+laid_out("suggested")(Convolution3dBackward0)  # (channels-last-3d in, channels-last-3d out)
