@@ -103,18 +103,14 @@ def conv3d_weight_grad(data: Array, grad: Array, w_shape: tuple[int, ...],
     return gw.reshape((o, c // groups) + kernel)
 
 
-def _exact_forward(x: Array, w: Array, bias: Array | None, geo: Geometry3d) -> Array | None:
-    """oneDNN's float32 forward (vecmath/conv3d.py) where ATen runs it: one group, not
-    dilated; None elsewhere."""
-    if (x.__class__ is not np.ndarray or x.dtype != np.float32 or w.dtype != np.float32
-            or (bias is not None and bias.dtype != np.float32) or geo.groups != 1
-            or geo.dilation != (1, 1, 1)
-            or not conv3d.uses_onednn(x.shape, w.shape, geo.stride, geo.dilation, geo.groups,
-                                      threads.torch_threads())):
-        return None
-    channels_last = (not x.flags.c_contiguous
-                     and layout.is_channels_last(x.shape, element_strides(x)))
-    return conv3d.forward(x, w, bias, geo.padding, geo.stride, channels_last)
+def _onednn(x: Array, w: Array, bias: Array | None, geo: Geometry3d) -> bool:
+    """Whether ATen runs oneDNN's float32 kernels that vecmath/conv3d.py follows: one group,
+    not dilated, ConvParams::use_mkldnn."""
+    return (x.__class__ is np.ndarray and x.dtype == np.float32 and w.dtype == np.float32
+            and (bias is None or bias.dtype == np.float32) and geo.groups == 1
+            and geo.dilation == (1, 1, 1)
+            and conv3d.uses_onednn(x.shape, w.shape, geo.stride, geo.dilation, geo.groups,
+                                   threads.torch_threads()))
 
 
 class Convolution3dBackward0(Function):
@@ -128,7 +124,12 @@ class Convolution3dBackward0(Function):
             self.save("weight", w)
         if self.needs_input_grad[1]:
             self.save("input", x)
-        result = _exact_forward(x._data, w._data, bias._data if has_bias else None, self.geo)
+        self.exact = _onednn(x._data, w._data, bias._data if has_bias else None, self.geo)
+        self.channels_last = (self.exact and not x._data.flags.c_contiguous
+                              and layout.is_channels_last(x.shape, element_strides(x._data)))
+        result = (conv3d.forward(x._data, w._data, bias._data if has_bias else None,
+                                 self.geo.padding, self.geo.stride, self.channels_last)
+                  if self.exact else None)
         if result is not None:
             return result
         result = conv3d_array(x._data, w._data, self.geo)
@@ -150,7 +151,12 @@ class Convolution3dBackward0(Function):
                 gb = F.sum(grad, (0, 2, 3, 4), False)
             return gx, gw, gb
         if need_x:
-            gx = conv3d_input_grad(grad, self.saved("weight", F), self.x_shape, self.geo)
+            w = self.saved("weight", F)
+            if self.exact and self.geo.stride == (1, 1, 1) and grad.dtype == np.float32:
+                gx = conv3d.backward_data(grad, w, self.x_shape, self.geo.padding,
+                                          self.channels_last)
+            if gx is None:
+                gx = conv3d_input_grad(grad, w, self.x_shape, self.geo)
         if need_w:
             gw = conv3d_weight_grad(self.saved("input", F), grad, self.w_shape, self.geo)
         if need_b:

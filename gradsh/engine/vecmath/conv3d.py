@@ -4,7 +4,10 @@ channels-last-3d): one fused multiply-add chain per output, from 0, over the ker
 rows and columns and, per kernel position, the block's input channels; NCDHW data sums its
 input channels in blocks of 16, the blocks' chains added in order, the bias right after the
 first (as conv.py's 2-D kernel); channels-last-3d data takes every channel in one chain, the
-bias after it (conv_nhwc's exec_vpad call). The gradients are not reproduced yet.
+bias after it (conv_nhwc's exec_vpad call). The input gradient with strides of 1 likewise
+(probed): NCDHW, per 16 output channels one chain over the kernel positions in order; channels-
+last-3d (brg_conv_bwd: the forward on the flipped weight), one chain over all output channels
+with the kernel positions reversed. The weight gradient is not reproduced yet.
 """
 
 from __future__ import annotations
@@ -70,3 +73,50 @@ def forward(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None, padding: Trip
     native.blocked_into(target, np.ascontiguousarray(np.concatenate(weights, axis=1), F32),
                         (padded, np.concatenate(rows), columns), spans, start)
     return y
+
+
+def backward_data(gy: np.ndarray, w: np.ndarray, x_shape: tuple[int, ...], padding: Triple,
+                  channels_last: bool) -> np.ndarray | None:
+    """The input gradient (N, C, D, H, W) of a convolution with strides of 1, or None (no
+    compiled kernels, over their bound, a 1x1x1 kernel, padding wider than the kernel's
+    reach, or channels-last padding that splits the brgemm calls)."""
+    n, o = gy.shape[:2]
+    c, kd, kh, kw = w.shape[1:]
+    kernel = (kd, kh, kw)
+    reach = tuple(k - 1 - p for k, p in zip(kernel, padding))
+    if native.kernels is None or kd * kh * kw == 1 or min(reach) < 0 or gy.size == 0:
+        return None
+    if channels_last and len(conv_nhwc.column_calls(gy.shape[4], x_shape[4], kw, 1,
+                                                     reach[2])) != 1:
+        return None
+    if not conv._compiled(int(np.prod(x_shape)) * o * kd * kh * kw, gy.size * kd * kh * kw):
+        return None
+    limits.check(tuple(x_shape), 4)
+    # spread: gy placed kernel - 1 in from the start of each axis, zeros elsewhere
+    tops = tuple(k - 1 for k in kernel)
+    spread = np.zeros((n, o) + tuple(t + size + 2 * p for t, size, p
+                                     in zip(tops, x_shape[2:], padding)), F32)
+    spread[(slice(None), slice(None)) + tuple(slice(t, t + g) for t, g
+                                              in zip(tops, gy.shape[2:]))] = gy
+    base = spread[(slice(None), slice(None)) + tuple(slice(p, None) for p in padding)]
+    s = base.strides
+    view = np.lib.stride_tricks.as_strided(base, (n, o, *kernel, *x_shape[2:]),
+                                           (s[0], s[1], s[2], s[3], s[4], s[2], s[3], s[4]),
+                                           writeable=False)
+    if channels_last:  # the flipped weight's positions in order: the view as it lies
+        weight, block = w[:, :, ::-1, ::-1, ::-1], o
+    else:  # the kernel's positions in order: the view reversed
+        view, weight, block = view[:, :, ::-1, ::-1, ::-1], w, conv.IC_BLOCK
+    rows, parts = [], []
+    for o0 in range(0, o, block):
+        rows.append(conv._offsets(view, spread, (2, 3, 4, 1),
+                                  (range(kd), range(kh), range(kw), range(o0, min(o0 + block, o)))))
+        parts.append(weight[o0:o0 + block].transpose(1, 2, 3, 4, 0).reshape(c, -1))
+    ends = np.cumsum([part.shape[1] for part in parts]).tolist()
+    spans = list(zip([0] + ends[:-1], ends))
+    columns = conv._offsets(view, spread, (0, 5, 6, 7)) + conv._first(view, spread)
+    gx = np.empty((n, c) + tuple(x_shape[2:]), F32)
+    target = (gx, conv._offsets(gx, gx, (1,)), conv._offsets(gx, gx, (0, 2, 3, 4)))
+    native.blocked_into(target, np.ascontiguousarray(np.concatenate(parts, axis=1), F32),
+                        (spread, np.concatenate(rows), columns), spans)
+    return gx
