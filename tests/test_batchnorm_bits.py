@@ -161,3 +161,42 @@ def test_expanded_output_gradient_is_torchs(torch: Any, thread_count: int,
             results.append([t.grad.numpy() for t in (x, w, b)])
         for theirs, ours in zip(*results, strict=True):
             np.testing.assert_array_equal(ours, theirs)
+
+
+def _channels_last_run(lib: Any, shape: tuple[int, ...], train: bool,
+                       grad_channels_last: bool) -> tuple[list[Any], tuple[int, ...]]:
+    """BatchNorm on a channels-last input: output, the three gradients, the running stats."""
+    lib.manual_seed(0)
+    layer = (lib.nn.BatchNorm2d if len(shape) == 4 else lib.nn.BatchNorm3d)(shape[1])
+    if not train:
+        layer.eval()
+        layer.running_mean.add_(0.3)
+        layer.running_var.mul_(1.7)
+    fmt = lib.channels_last if len(shape) == 4 else lib.channels_last_3d
+    rng = np.random.default_rng(sum(shape))
+    x = lib.from_numpy(rng.standard_normal(shape).astype(F32) * 2 + 0.5)
+    x = x.contiguous(memory_format=fmt).requires_grad_()
+    y = layer(x)
+    grad = lib.from_numpy(np.random.default_rng(5).standard_normal(shape).astype(F32))
+    if grad_channels_last:
+        grad = grad.contiguous(memory_format=fmt)
+    y.backward(grad)
+    results = [y.detach().numpy(), x.grad.numpy(), layer.weight.grad.numpy(),
+               layer.bias.grad.numpy(), layer.running_mean.numpy(), layer.running_var.numpy()]
+    return results, tuple(y.stride())
+
+
+@pytest.mark.parametrize("shape", [(3, 12, 5, 7), (2, 16, 4, 4), (4, 20, 3, 5), (2, 3, 9, 9),
+                                   (8, 64, 4, 4), (2, 8, 3, 4, 5)], ids=str)
+@pytest.mark.parametrize("train", [True, False], ids=["train", "eval"])
+@pytest.mark.parametrize("grad_channels_last", [True, False], ids=["grad nhwc", "grad nchw"])
+def test_channels_last_batch_norm_is_torchs(torch: Any, thread_count: int,
+                                            shape: tuple[int, ...], train: bool,
+                                            grad_channels_last: bool) -> None:
+    """A channels-last input takes ATen's channels-last kernels: statistics from per-thread
+    float buffers of the (N*H*W, C) rows, the backward's sums likewise (the (N, C) input's
+    kernels on every pixel's row); the output stays channels-last."""
+    theirs, their_strides = _channels_last_run(torch, shape, train, grad_channels_last)
+    ours, our_strides = _channels_last_run(gtorch, shape, train, grad_channels_last)
+    assert our_strides == their_strides
+    assert [_differ(a, b) for a, b in zip(ours, theirs, strict=True)] == [0] * 6

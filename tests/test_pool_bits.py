@@ -43,3 +43,25 @@ def test_average_pooling_is_torchs(torch: Any, name: str) -> None:
     for ours, theirs in zip(results[1], results[0], strict=True):
         assert ours.shape == theirs.shape
         assert (ours.view(np.uint32) == theirs.view(np.uint32)).all()
+
+
+@pytest.mark.parametrize("shape, out", [((2, 8, 7, 5), (3, 2)), ((2, 16, 9, 9), (4, 4)),
+                                        ((1, 3, 13, 11), (5, 3)), ((2, 12, 6, 6), (2, 2))],
+                         ids=str)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+def test_channels_last_adaptive_average_is_torchs(torch: Any, thread_count: int,
+                                                  shape: tuple[int, ...], out: tuple[int, int],
+                                                  dtype: Any) -> None:
+    """cpu_adaptive_avg_pool_channels_last: each sum divided by kh * kw once on the channels of
+    whole vectors, / kh / kw on the rest; the output channels-last; the backward as NCHW's."""
+    results = []
+    for lib in (torch, gtorch):
+        data = np.random.default_rng(sum(shape)).standard_normal(shape).astype(dtype)
+        x = lib.from_numpy(data).contiguous(memory_format=lib.channels_last).requires_grad_()
+        y = lib.nn.functional.adaptive_avg_pool2d(x, out)
+        y.backward(lib.from_numpy(np.random.default_rng(3).standard_normal(
+            tuple(y.shape)).astype(dtype)))
+        results.append((y.detach().numpy(), x.grad.numpy(), tuple(y.stride())))
+    (y1, g1, s1), (y2, g2, s2) = results
+    assert s1 == s2
+    assert (y1 == y2).all() and (g1 == g2).all()

@@ -15,7 +15,8 @@ from gradsh.engine import limits, threads
 from gradsh.engine.functions.cascade_sum import torch_sum
 from gradsh.engine.functions.common import element_strides, laid_out, xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
-from gradsh.engine.vecmath import blas, conv, conv_gemm, conv_slow, conv_split, layout
+from gradsh.engine.vecmath import (blas, conv, conv_gemm, conv_nhwc, conv_slow, conv_slow_cl,
+                                   conv_split, layout)
 
 __all__ = ["ConvolutionBackward0", "ConvInputGrad", "ConvWeightGrad",
            "ConvolutionTransposeBackward0"]
@@ -129,7 +130,8 @@ def conv_backward_weight(x: Array, grad: Array, w_shape: tuple[int, ...],
     return flat.reshape(w_shape)
 
 
-def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) -> Array | None:
+def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry,
+                   channels_last: bool = False) -> Array | None:
     """PyTorch's float32 bits (vecmath/conv.py: oneDNN's direct kernel, or slow_conv2d's MKL
     product for a small single sample) when gradsh reproduces them within the time bound."""
     if x.__class__ is not np.ndarray or w.dtype != x.dtype or (
@@ -139,7 +141,7 @@ def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) ->
         if not blas.available():
             return None
         if geo.groups == 1:
-            return _slow_forward(x, w, bias, geo)
+            return _slow_forward(x, w, bias, geo, channels_last)
         # each group a convolution of its own on contiguous copies, the outputs concatenated
         parts = zip(_group_parts(x, 1, geo.groups), _group_parts(w, 0, geo.groups),
                     _group_parts(bias, 0, geo.groups), strict=True)
@@ -150,14 +152,22 @@ def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) ->
         return _exact_grouped_forward(x, w, bias, geo)
     if conv.uses_onednn(x.shape, w.shape, geo.stride, geo.dilation, geo.groups,
                         threads.torch_threads()):
+        if _nhwc(geo, channels_last):
+            return conv_nhwc.forward(x, w, bias, geo.padding, geo.stride)
         return conv.onednn_forward(x, w, bias, geo.padding, geo.stride, geo.dilation,
                                    threads.torch_threads())
-    return _slow_forward(x, w, bias, geo)
+    return _slow_forward(x, w, bias, geo, channels_last)
 
 
-def _slow_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) -> Array | None:
-    """slow_conv2d: per sample, the weight matrix times its im2col columns."""
-    cols, (oh, ow) = _columns(x, (w.shape[2], w.shape[3]), geo)
+def _slow_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry,
+                  channels_last: bool = False) -> Array | None:
+    """slow_conv2d: per sample, the weight matrix times its im2col columns (channels-last
+    data: its channels-last products, vecmath/conv_slow_cl.py)."""
+    kernel = (w.shape[2], w.shape[3])
+    if _slow_channels_last(x, w, geo, channels_last):
+        cols = conv_slow_cl.columns(x, kernel, geo.padding, geo.stride)
+        return conv_slow_cl.forward(cols, w, bias, geo.out_size(x.shape[2], x.shape[3], kernel))
+    cols, (oh, ow) = _columns(x, kernel, geo)
     if conv_slow.available(x, w):
         return conv_slow.forward(cols, w, bias).reshape(x.shape[0], w.shape[0], oh, ow)
     outputs = []
@@ -167,6 +177,12 @@ def _slow_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) -> 
             return None
         outputs.append(out)
     return np.stack(outputs).reshape(x.shape[0], w.shape[0], oh, ow)
+
+
+def _slow_channels_last(x: Array, w: Array, geo: ConvGeometry, channels_last: bool) -> bool:
+    """thnn_conv_use_channels_last for one group (not dilated), MKL loaded."""
+    return (channels_last and geo.groups == 1 and geo.dilation == (1, 1)
+            and conv_slow.available(x, w))
 
 
 def _depthwise(x_shape: tuple[int, ...], w_shape: tuple[int, ...], geo: ConvGeometry) -> bool:
@@ -180,6 +196,13 @@ def _channels_last(*arrays: Array) -> bool:
     channels-last, not contiguous 4-D array), so oneDNN runs on NHWC data."""
     return any(a.__class__ is np.ndarray and a.ndim == 4 and not a.flags.c_contiguous
                and layout.is_channels_last(a.shape, element_strides(a)) for a in arrays)
+
+
+def _nhwc(geo: ConvGeometry, channels_last: bool) -> bool:
+    """Whether oneDNN runs this one-group float32 convolution (channels-last data) through its
+    brgemm kernels that vecmath/conv_nhwc.py follows (forward and input gradient; 1x1 ones
+    too, brgconv_1x1: the same single chain): not dilated."""
+    return channels_last and geo.dilation == (1, 1)
 
 
 def _whole_blocks(w_shape: tuple[int, ...], groups: int) -> bool:
@@ -259,7 +282,9 @@ class ConvolutionBackward0(Function):
         self.channels_last = _channels_last(x._data, w._data)
         self.x_shape, self.w_shape = tuple(x.shape), tuple(w.shape)
         x2, w2 = _as_2d(x._data, self.one_d), _as_2d(w._data, self.one_d)
-        y = _exact_forward(x2, w2, bias._data if has_bias else None, geo)
+        # (channels-last: of the 4-D arrays given; a 1-D convolution's input is made
+        # contiguous)
+        y = _exact_forward(x2, w2, bias._data if has_bias else None, geo, self.channels_last)
         if y is None:
             y = conv_forward(x2, w2, geo)
             if has_bias:
@@ -288,6 +313,8 @@ class ConvolutionBackward0(Function):
         onednn = known and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation,
                                             geo.groups, threads.torch_threads())
         exact = onednn and conv.backward_known(geo.stride, geo.dilation)
+        # channels-last data: oneDNN's brgemm kernels (vecmath/conv_nhwc.py)
+        nhwc = onednn and _nhwc(geo, self.channels_last)
         # (a dilated single sample is slow_conv_dilated2d's, another kernel: NumPy's then);
         # float64 always slow_conv2d's (oneDNN has no float64; its products MKL's dgemm)
         double = (g.__class__ is np.ndarray and g.dtype == np.float64
@@ -295,7 +322,11 @@ class ConvolutionBackward0(Function):
         if (known and not onednn and geo.dilation == (1, 1)) or double:
             x = _as_2d(self.saved("input", F), self.one_d) if need_w else None
             w = _as_2d(self.saved("weight", F), self.one_d) if need_x else None
-            gx, gw, gb = _slow_gradients(g, x, w, x_shape, w_shape, geo, need_b)
+            if _slow_channels_last(g, g, geo, self.channels_last):
+                gx, gw, gb = _slow_channels_last_gradients(g, x, w, x_shape, w_shape, geo,
+                                                           need_b)
+            else:
+                gx, gw, gb = _slow_gradients(g, x, w, x_shape, w_shape, geo, need_b)
             if self.one_d:
                 gx = None if gx is None else gx[:, :, 0, :]
                 gw = None if gw is None else gw[:, :, 0, :]
@@ -306,6 +337,18 @@ class ConvolutionBackward0(Function):
         dw_gemm = depthwise and not self.channels_last and (
             conv_split.dw_bwd_weights_threads(x_shape, w_shape[2:], geo.padding, geo.stride,
                                               threads.torch_threads()) is None)
+        # channels-last grouped ones (depthwise where that kernel declines): jit:avx512_core's
+        # NHWC weight gradient per group, the bias one chain a channel
+        grouped_nhwc = (float32 and geo.groups > 1 and self.channels_last
+                        and geo.dilation == (1, 1)
+                        and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation,
+                                             geo.groups, threads.torch_threads())
+                        and (not depthwise or conv_split.dw_bwd_weights_threads(
+                            x_shape, w_shape[2:], geo.padding, geo.stride,
+                            threads.torch_threads()) is None)
+                        and conv_nhwc.grouped_weights_known(x_shape, w_shape, geo.groups,
+                                                            geo.padding, geo.stride,
+                                                            threads.torch_threads()))
         # other grouped ones (whole blocks of channels): each group's gradients as a
         # convolution's of its own (found by probing torch; a strided one's input gradient is
         # another order: NumPy's then)
@@ -318,6 +361,9 @@ class ConvolutionBackward0(Function):
             w = _as_2d(self.saved("weight", F), self.one_d)
             if depthwise and w.dtype == np.float32:
                 gx = conv.depthwise_backward_data(g, w, x_shape, geo.padding, geo.stride)
+            elif nhwc and w.dtype == np.float32:
+                gx = conv_nhwc.backward_data(g, w, x_shape, geo.padding, geo.stride,
+                                             threads.torch_threads())
             elif exact and w.dtype == np.float32:
                 gx = conv.onednn_backward_data(g, w, x_shape, geo.padding, geo.stride,
                                                geo.dilation, threads.torch_threads())
@@ -328,12 +374,19 @@ class ConvolutionBackward0(Function):
             gx = gx[:, :, 0, :] if self.one_d else gx
         if need_w:
             x = _as_2d(self.saved("input", F), self.one_d)
-            if dw_gemm and x.dtype == np.float32:
+            if grouped_nhwc and x.dtype == np.float32:
+                gw = conv_nhwc.grouped_backward_weights(x, g, w_shape, geo.groups, geo.padding,
+                                                        geo.stride)
+            elif dw_gemm and x.dtype == np.float32:
                 gw = conv_gemm.depthwise_backward_weights(x, g, w_shape[2:], geo.padding,
                                                           geo.stride)
             elif depthwise and x.dtype == np.float32:
                 gw = conv.depthwise_backward_weights(x, g, w_shape[2:], geo.padding, geo.stride,
                                                      threads.torch_threads())
+            elif nhwc and x.dtype == np.float32 and conv_nhwc.weights_known(
+                    x_shape, w_shape, geo.padding, geo.stride):
+                gw = conv_nhwc.backward_weights(x, g, w_shape, geo.padding, geo.stride,
+                                                threads.torch_threads())
             elif exact and x.dtype == np.float32:
                 gw = conv.onednn_backward_weights(x, g, w_shape, geo.padding, geo.stride,
                                                   geo.dilation, threads.torch_threads())
@@ -343,14 +396,22 @@ class ConvolutionBackward0(Function):
                 gw = conv_backward_weight(x, g, w_shape, geo)
             gw = gw[:, :, 0, :] if self.one_d else gw
         if need_b:
-            if exact:
+            if nhwc and conv_nhwc.weights_known(x_shape, w_shape, geo.padding, geo.stride):
+                gb = conv.onednn_backward_bias(g, conv_nhwc.bias_spans(
+                    x_shape, w_shape, geo.padding, geo.stride, threads.torch_threads()))
+            elif exact:
                 gb = conv.onednn_backward_bias(g, conv.bias_spans(
                     x_shape, w_shape, geo.padding, geo.stride, geo.dilation,
                     threads.torch_threads()))
-            elif grouped and _whole_blocks(w_shape, geo.groups):  # (below 4 threads, each
-                # group its own thread: no split)
-                gb = conv.onednn_backward_bias(g)
-            elif dw_gemm:
+            elif grouped_nhwc or (grouped and _whole_blocks(w_shape, geo.groups)):
+                gb = conv.onednn_backward_bias(g)  # (each group its own thread: no split)
+            elif dw_gemm or (float32 and geo.groups >= max(2, threads.torch_threads())
+                             and not depthwise and not self.channels_last
+                             and not _whole_blocks(w_shape, geo.groups)
+                             and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation,
+                                                  geo.groups, threads.torch_threads())):
+                # (other grouped NCHW ones: oneDNN's gemm-based backward weights, x64:gemm:jit,
+                # each group one thread's)
                 gb = conv_gemm.backward_bias(g)
             elif depthwise and (spans := conv.depthwise_bias_spans(
                     x_shape, w_shape[2:], geo.padding, geo.stride, threads.torch_threads())):
@@ -398,6 +459,22 @@ def _slow_gradients(g: Array, x: Array | None, w: Array | None, x_shape: tuple[i
     return (np.concatenate(found[0], axis=1) if found[0] else None,
             np.concatenate(found[1], axis=0) if found[1] else None,
             np.concatenate(found[2]) if found[2] else None)
+
+
+def _slow_channels_last_gradients(g: Array, x: Array | None, w: Array | None,
+                                  x_shape: tuple[int, ...], w_shape: tuple[int, ...],
+                                  geo: ConvGeometry, need_b: bool
+                                  ) -> tuple[Array | None, Array | None, Array | None]:
+    """slow_conv2d's channels-last gradients (one group): vecmath/conv_slow_cl.py's MKL
+    products and its window adds, at::sum for the bias."""
+    gx = None if w is None else conv_slow_cl.backward_input(g, w, x_shape, geo.padding,
+                                                            geo.stride)
+    gw = None
+    if x is not None:
+        cols = conv_slow_cl.columns(x, w_shape[2:], geo.padding, geo.stride)
+        gw = conv_slow_cl.backward_weights(cols, g, w_shape)
+    gb = torch_sum(g, (0, 2, 3), False, g.dtype.type) if need_b else None
+    return gx, gw, gb
 
 
 def _per_group(kernel: Any, a: Array, b: Array, shape: tuple[int, ...], geo: ConvGeometry,
@@ -520,8 +597,12 @@ class ConvolutionTransposeBackward0(Function):
         self.w_shape = tuple(w.shape)
         x2, w2 = _as_2d(x._data, self.one_d), _as_2d(w._data, self.one_d)
         self.exact = _transpose_exact(x2, w2, geo)
+        self.channels_last = _channels_last(x._data, w._data)
         y = None
-        if self.exact:
+        if self.exact and self.channels_last:  # (the brgemm kernels' backward data)
+            y = conv_nhwc.backward_data(x2, w2, _shape_2d(out_shape), geo.padding, geo.stride,
+                                        threads.torch_threads())
+        if self.exact and y is None:
             # oneDNN's deconvolution is its convolution's backward-data kernel, the bias after
             y = conv.onednn_backward_data(x2, w2, _shape_2d(out_shape), geo.padding, geo.stride,
                                           geo.dilation, threads.torch_threads())
@@ -553,7 +634,9 @@ class ConvolutionTransposeBackward0(Function):
         exact = self.exact and g.__class__ is np.ndarray and g.dtype == np.float32
         if need_x:
             w = _as_2d(self.saved("weight", F), self.one_d)
-            if exact:
+            if exact and self.channels_last:
+                gx = conv_nhwc.forward(g, w, None, geo.padding, geo.stride)
+            elif exact:
                 gx = conv.onednn_forward(g, w, None, geo.padding, geo.stride, geo.dilation,
                                          threads.torch_threads())
             if gx is None:
@@ -562,14 +645,19 @@ class ConvolutionTransposeBackward0(Function):
         if need_w:
             x = _as_2d(self.saved("input", F), self.one_d)
             w_shape = _shape_2d(self.w_shape)
-            if exact:
+            if exact and self.channels_last and conv_nhwc.weights_known(
+                    g.shape, w_shape, geo.padding, geo.stride):
+                gw = conv_nhwc.backward_weights(g, x, w_shape, geo.padding, geo.stride,
+                                                threads.torch_threads())
+            elif exact:
                 gw = conv.onednn_backward_weights(g, x, w_shape, geo.padding, geo.stride,
                                                   geo.dilation, threads.torch_threads())
             if gw is None:
                 gw = conv_backward_weight(g, x, w_shape, geo)
             gw = gw[:, :, 0, :] if self.one_d else gw
         if need_b:
-            gb = conv.deconv_backward_bias(g) if exact else g.sum(axis=(0, 2, 3))
+            gb = (conv.deconv_backward_bias(g, self.channels_last) if exact
+                  else g.sum(axis=(0, 2, 3)))
         return gx, gw, gb
 
 
@@ -584,3 +672,4 @@ def _transpose_exact(x: Array, w: Array, geo: ConvGeometry) -> bool:
 
 
 laid_out("suggested")(ConvolutionBackward0)  # (channels-last in, channels-last out)
+laid_out("suggested")(ConvolutionTransposeBackward0)

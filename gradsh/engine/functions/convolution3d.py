@@ -1,6 +1,8 @@
 """The 3-D convolution node (ConvolutionBackward0 for conv3d): windows of the padded input
 contracted with the weight per group, in the input's dtype through NumPy's products (values
-within float32 rounding of PyTorch's, not its bits: oneDNN's blocking is not reproduced).
+within float32 rounding of PyTorch's, not its bits), except oneDNN's float32 forward of one
+group, which vecmath/conv3d.py reproduces; a channels-last-3d input gives a channels-last-3d
+output.
 Its gradients are recorded under create_graph as ConvolutionBackwardBackward0 nodes (one per
 gradient, as the 2-D ones in convolution.py)."""
 
@@ -12,8 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine.functions.common import _quiet
+from gradsh.engine import threads
+from gradsh.engine.functions.common import _quiet, element_strides, laid_out
 from gradsh.engine.tensor import Array, Function, Tensor
+from gradsh.engine.vecmath import conv3d, layout
 
 __all__ = ["Convolution3dBackward0"]
 
@@ -99,6 +103,16 @@ def conv3d_weight_grad(data: Array, grad: Array, w_shape: tuple[int, ...],
     return gw.reshape((o, c // groups) + kernel)
 
 
+def _onednn(x: Array, w: Array, bias: Array | None, geo: Geometry3d) -> bool:
+    """Whether ATen runs oneDNN's float32 kernels that vecmath/conv3d.py follows: one group,
+    not dilated, ConvParams::use_mkldnn."""
+    return (x.__class__ is np.ndarray and x.dtype == np.float32 and w.dtype == np.float32
+            and (bias is None or bias.dtype == np.float32) and geo.groups == 1
+            and geo.dilation == (1, 1, 1)
+            and conv3d.uses_onednn(x.shape, w.shape, geo.stride, geo.dilation, geo.groups,
+                                   threads.torch_threads()))
+
+
 class Convolution3dBackward0(Function):
     node_name = "ConvolutionBackward0"
 
@@ -110,6 +124,14 @@ class Convolution3dBackward0(Function):
             self.save("weight", w)
         if self.needs_input_grad[1]:
             self.save("input", x)
+        self.exact = _onednn(x._data, w._data, bias._data if has_bias else None, self.geo)
+        self.channels_last = (self.exact and not x._data.flags.c_contiguous
+                              and layout.is_channels_last(x.shape, element_strides(x._data)))
+        result = (conv3d.forward(x._data, w._data, bias._data if has_bias else None,
+                                 self.geo.padding, self.geo.stride, self.channels_last)
+                  if self.exact else None)
+        if result is not None:
+            return result
         result = conv3d_array(x._data, w._data, self.geo)
         if has_bias:
             result += bias._data.reshape(1, -1, 1, 1, 1)
@@ -129,7 +151,12 @@ class Convolution3dBackward0(Function):
                 gb = F.sum(grad, (0, 2, 3, 4), False)
             return gx, gw, gb
         if need_x:
-            gx = conv3d_input_grad(grad, self.saved("weight", F), self.x_shape, self.geo)
+            w = self.saved("weight", F)
+            if self.exact and self.geo.stride == (1, 1, 1) and grad.dtype == np.float32:
+                gx = conv3d.backward_data(grad, w, self.x_shape, self.geo.padding,
+                                          self.channels_last)
+            if gx is None:
+                gx = conv3d_input_grad(grad, w, self.x_shape, self.geo)
         if need_w:
             gw = conv3d_weight_grad(self.saved("input", F), grad, self.w_shape, self.geo)
         if need_b:
@@ -195,3 +222,6 @@ class Conv3dWeightGrad(Function):
         gx = conv3d_input_grad(grad, h, x.shape, self.geo) if need_x else None
         gg = conv3d_array(x, h, self.geo) if need_g else None
         return gx, gg
+
+
+laid_out("suggested")(Convolution3dBackward0)  # (channels-last-3d in, channels-last-3d out)

@@ -49,30 +49,29 @@ def _fma(a: Array, b: Array, c: Array) -> Array:
 
 
 def _squares_sum(diff: Array) -> Array:
-    """The p = 2 kernel's sum of squares over the last axis as GCC vectorised its loop (a
-    model, exact for up to 11 columns and some others, not past 31): blocks of 16 floats (8
-    doubles), then at most one of 8 (4) and one of 4 (2), each block's lanes fused from the
-    running sum in lane 0 and folded left to right, the rest fused one by one."""
+    """The p = 2 kernel's sum of squares over the last axis as GCC vectorised its scalar loop
+    (read from libtorch_cpu's AVX2 Dist<float>/<double>::run_parallel_cdist<tdist_calc>): whole
+    blocks of 8 floats (4 doubles) squared in a vector (each square rounded) and their lanes
+    added to the sum one by one in order, then at most one block of 4 (2) the same way, the rest
+    fused one by one (sum + d * d rounded once)."""
     if diff.__class__ is not np.ndarray:
         return (diff * diff).sum(-1)
     m = diff.shape[-1]
     total = np.zeros(diff.shape[:-1], diff.dtype)
     pos = 0
-    widths = (16, 8, 4) if diff.dtype == np.float32 else (8, 4, 2)
-    for width in widths:
-        if m - pos < width:
-            continue
-        acc = np.zeros(diff.shape[:-1] + (width,), diff.dtype)
-        acc[..., 0] = total
-        while m - pos >= width:
-            block = diff[..., pos:pos + width]
-            acc = _fma(block, block, acc)
-            pos += width
-            if width != widths[0]:
-                break
-        total = acc[..., 0]
-        for lane in range(1, width):
-            total = total + acc[..., lane]
+    wide, narrow = (8, 4) if diff.dtype == np.float32 else (4, 2)
+    while m - pos >= wide:
+        block = diff[..., pos:pos + wide]
+        squares = block * block
+        for lane in range(wide):
+            total = total + squares[..., lane]
+        pos += wide
+    if m - pos >= narrow:
+        block = diff[..., pos:pos + narrow]
+        squares = block * block
+        for lane in range(narrow):
+            total = total + squares[..., lane]
+        pos += narrow
     for k in range(pos, m):
         total = _fma(diff[..., k], diff[..., k], total)
     return total

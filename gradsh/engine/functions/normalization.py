@@ -86,6 +86,7 @@ class NativeBatchNormBackward0(Function):
                 running_var: Tensor | None, training: bool, momentum: float, eps: float,
                 affine: tuple[bool, bool]) -> Array:
         self.kernel = _aten_kernel(x, weight, bias, running_mean, running_var, affine)
+        self.channels_last = self.kernel and _batch_norm_channels_last(x._data)
         if self.kernel:
             return self._forward_kernel(x, weight, bias, running_mean, running_var, training,
                                         momentum, eps, affine)
@@ -128,6 +129,9 @@ class NativeBatchNormBackward0(Function):
         data = x._data
         kernels: Any = batchnorm64 if data.dtype == np.float64 else batchnorm
         self.axes = tuple(d for d in range(data.ndim) if d != 1)
+        # channels-last float32: the channels-last kernels on the (N*H*W, C) rows, as the
+        # (N, C) input of one pixel takes them
+        stats_data = _bn_rows(data) if self.channels_last else data
         self.training, self.eps, self.affine = training, eps, affine
         self.save("input", x)
         w = weight._data if affine[0] else None
@@ -136,7 +140,7 @@ class NativeBatchNormBackward0(Function):
             self.save("weight", weight)
         if training:
             mean, invstd = kernels.update_stats(
-                data, None if running_mean is None else running_mean._data,
+                stats_data, None if running_mean is None else running_mean._data,
                 None if running_var is None else running_var._data, momentum, eps,
                 threads.torch_threads())
             # the backward kernel's inputs; and the formula's, shaped for broadcasting
@@ -160,10 +164,17 @@ class NativeBatchNormBackward0(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_x, need_w, need_b = self.needs_input_grad
         if (self.kernel and not F.as_tensor and grad.__class__ is np.ndarray
-                and grad.dtype in (np.float32, np.float64) and grad.flags.c_contiguous):
+                and grad.dtype in (np.float32, np.float64)
+                and (_batch_norm_channels_last(grad) if self.channels_last
+                     else grad.flags.c_contiguous)):
             x = self.saved("input", F)
             w = self.saved("weight", F) if self.affine[0] else None
-            if grad.dtype == np.float64:
+            if self.channels_last:
+                gx, gw, gb = batchnorm.backward(_bn_rows(grad), _bn_rows(x), w,
+                                                self.kernel_mean, self.kernel_invstd,
+                                                self.training, threads.torch_threads())
+                gx = groupnorm_cl.unrows(gx, x.shape)
+            elif grad.dtype == np.float64:
                 gx, gw, gb = batchnorm64.backward(grad, x, w, self.kernel_mean,
                                                   self.kernel_invstd, self.training,
                                                   threads.torch_threads())
@@ -212,13 +223,27 @@ class NativeBatchNormBackward0(Function):
         return gx, gw, gb
 
 
+def _batch_norm_channels_last(data: Array) -> bool:
+    """A float32 4-D or 5-D array in the channels-last layout (not contiguous in the default
+    one): batch norm's channels-last kernels."""
+    return (data.__class__ is np.ndarray and data.dtype == np.float32
+            and not data.flags.c_contiguous and data.ndim in (4, 5)
+            and groupnorm_cl.suggests_channels_last(tuple(data.shape), element_strides(data)))
+
+
+def _bn_rows(data: Array) -> Array:
+    """(N, C, *) as the (N * H * W, C) rows the channels-last kernels read."""
+    return groupnorm_cl.rows_of(data).reshape(-1, data.shape[1])
+
+
 def _aten_kernel(x: Tensor, weight: Tensor, bias: Tensor, running_mean: Tensor | None,
                  running_var: Tensor | None, affine: tuple[bool, bool]) -> bool:
     """Whether ATen runs its contiguous float32 kernels here (vecmath/batchnorm.py): a float32
-    NumPy input in the default layout, float32 parameters and statistics."""
+    NumPy input in the default layout (or float32 channels-last), float32 parameters and
+    statistics."""
     data = x._data
     if data.__class__ is not np.ndarray or data.dtype not in (np.float32, np.float64) \
-            or not data.flags.c_contiguous:
+            or not (data.flags.c_contiguous or _batch_norm_channels_last(data)):
         return False
     present = [t for t, used in ((weight, affine[0]), (bias, affine[1])) if used]
     present += [t for t in (running_mean, running_var) if t is not None]

@@ -12,8 +12,9 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from gradsh.engine import limits
 from gradsh.engine.dtypes import is_float_array_dtype
-from gradsh.engine.functions.common import laid_out, xp_of
+from gradsh.engine.functions.common import element_strides, laid_out, xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
+from gradsh.engine.vecmath import layout
 
 __all__ = [
     "MaxPool2DWithIndicesBackward0", "AvgPool2DBackward0", "AvgPoolInputGrad",
@@ -247,8 +248,11 @@ class AdaptiveAvgPool2DBackward0(Function):
         self.output_size = output_size
         self.rows = xp.asarray(_bin_matrix(h, output_size[0], x.dtype))
         self.cols = xp.asarray(_bin_matrix(w, output_size[1], x.dtype))
+        # cpu_adaptive_avg_pool_channels_last divides each sum by kh * kw once
+        self.channels_last = (xp is np and x.ndim == 4 and not x.flags.c_contiguous
+                              and layout.is_channels_last(x.shape, element_strides(x)))
         if x.dtype in (np.float32, np.float64) and xp is np:
-            return _adaptive_average(x, output_size)
+            return _adaptive_average(x, output_size, self.channels_last)
         return xp.ascontiguousarray(self.rows @ x @ self.cols.T)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -270,10 +274,12 @@ def _bins(n: int, out: int) -> tuple[np.ndarray, np.ndarray]:
     return starts, ends - starts
 
 
-def _adaptive_average(x: np.ndarray, output_size: Pair) -> np.ndarray:
+def _adaptive_average(x: np.ndarray, output_size: Pair,
+                      channels_last: bool = False) -> np.ndarray:
     """cpu_adaptive_avg_pool in float32 (or float64): each bin's sum from 0 in row-major
-    order, then / kh / kw (two divisions). All bins at once, one element offset of the window
-    at a time (a bin shorter than the longest adds +0 there, which changes nothing)."""
+    order, then / kh / kw (two divisions; channels-last: / (kh * kw), one). All bins at once,
+    one element offset of the window at a time (a bin shorter than the longest adds +0 there,
+    which changes nothing)."""
     h, w = x.shape[-2:]
     kind = x.dtype.type
     (h0, kh), (w0, kw) = _bins(h, output_size[0]), _bins(w, output_size[1])
@@ -285,7 +291,11 @@ def _adaptive_average(x: np.ndarray, output_size: Pair) -> np.ndarray:
             cols = np.minimum(w0 + j, w - 1)
             part = x[..., rows[:, None], cols[None, :]]
             total += np.where(row_ok[:, None] & (j < kw)[None, :], part, kind(0))
-    return total / kh[:, None].astype(kind) / kw[None, :].astype(kind)
+    out = total / kh[:, None].astype(kind) / kw[None, :].astype(kind)
+    if channels_last:  # the channels of whole vectors (8 floats, 4 doubles): one division
+        full = x.shape[1] - x.shape[1] % (32 // x.itemsize)
+        out[:, :full] = total[:, :full] / (kh[:, None] * kw[None, :]).astype(kind)
+    return out
 
 
 def _adaptive_average_grad(grad: np.ndarray, h: int, w: int) -> np.ndarray:
@@ -305,3 +315,4 @@ def _adaptive_average_grad(grad: np.ndarray, h: int, w: int) -> np.ndarray:
 # (channels-last in, channels-last out)
 laid_out("suggested")(MaxPool2DWithIndicesBackward0)
 laid_out("suggested")(AvgPool2DBackward0)
+laid_out("suggested")(AdaptiveAvgPool2DBackward0)

@@ -460,12 +460,13 @@ def _added(parts: Any) -> np.ndarray:
     return total
 
 
-def deconv_backward_bias(gy: np.ndarray) -> np.ndarray:
+def deconv_backward_bias(gy: np.ndarray, channels_last: bool = False) -> np.ndarray:
     """A transposed convolution's bias gradient (oneDNN's deconvolution, probed): with fewer
-    than 4 output channels a float sum per sample (rows, then columns) and those sums added in
-    sample order; with more, the convolution's (onednn_backward_bias)."""
+    than 4 output channels (or on channels-last data) a float sum per sample (rows, then
+    columns) and those sums added in sample order; with more, the convolution's
+    (onednn_backward_bias)."""
     n, o = gy.shape[:2]
-    if o >= 4 or gy.size == 0:
+    if (o >= 4 and not channels_last) or gy.size == 0:
         return onednn_backward_bias(gy)
     sums = np.cumsum(gy.reshape(n, o, -1), axis=2, dtype=F32)[:, :, -1]
     total = np.zeros(o, F32)
