@@ -273,7 +273,7 @@ class Extension:
         shell.ast_transformers.append(self.transformer)
         shell.set_custom_exc((Exception,), self.show_error)
         earlier = [name for name, value in visible(shell.user_ns).items()
-                   if getattr(value, "__name__", None) == "torch"]
+                   if getattr(getattr(value, "__spec__", None), "name", None) == "torch"]
         if earlier:  # a real PyTorch, imported before: its tensors are not gradsh's
             print(f"gradsh: `{earlier[0]}` is the torch imported before %load_ext gradsh; "
                   "`import torch` again for gradsh's")

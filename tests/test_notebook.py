@@ -198,7 +198,7 @@ EXTENSION_CELLS: list[str | tuple[str, list[str]]] = [
     # 2
     "c.retain_grad()\nd.backward(retain_graph=True)",
     # 3
-    "from gradsh.engine.tensor import Tensor\nprint(torch.__name__, isinstance(a, Tensor))",
+    "from gradsh.engine.tensor import Tensor\nprint(torch.__spec__.name, isinstance(a, Tensor))",
     "%gradsh changed",
     # 5
     "e = a * 3",
@@ -328,7 +328,7 @@ def test_unloading_stops_the_tables(extension_run: Any) -> None:
 def test_a_torch_imported_before_is_pointed_out(jupyter: Any, torch: Any) -> None:
     """A real torch imported before the extension stays the user's `torch`: loading says so."""
     cells = execute(code_notebook("import torch as pt", "%load_ext gradsh",
-                                  "import torch\nprint(torch.__name__)")).cells
+                                  "import torch\nprint(torch.__spec__.name)")).cells
     assert stream(cells[1]) == ("gradsh: `pt` is the torch imported before %load_ext gradsh; "
                                 "`import torch` again for gradsh's\n")
     assert stream(cells[2]) == "gradsh.torch\n"

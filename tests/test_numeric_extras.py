@@ -91,3 +91,29 @@ def test_gradient_against_numpy() -> None:
     ours = gtorch.gradient(gtorch.tensor(data), spacing=[0.5, 2.0], edge_order=2)
     for mine, theirs in zip(ours, np.gradient(data, 0.5, 2.0, edge_order=2), strict=True):
         np.testing.assert_allclose(mine.numpy(), theirs, rtol=1e-12)
+
+
+def _histogram_autograd(lib: Any) -> list[str]:
+    """histogram of operands that require grad: one NotImplemented node for hist and
+    bin_edges (an edge per such operand) that refuses backward; a bins tensor is copied."""
+    lib.manual_seed(4)
+    t = lib.randn(20, requires_grad=True)
+    w = lib.rand(20, requires_grad=True)
+    b = lib.tensor([-1.0, 0.0, 1.0], requires_grad=True)
+    plain = lib.tensor([-1.0, 0.0, 1.5])
+    seen = []
+    for args, kwargs in (((t,), {"bins": 4, "density": True}),
+                         ((t.detach(),), {"bins": 3, "weight": w}),
+                         ((t,), {"bins": b, "weight": w}),
+                         ((t.detach(),), {"bins": plain})):
+        hist, edges = lib.histogram(*args, **kwargs)
+        seen += [repr(hist), repr(edges), str(hist.grad_fn is edges.grad_fn),
+                 str(len(hist.grad_fn.next_functions) if hist.grad_fn else None),
+                 str(edges is kwargs["bins"]), _outcome(lambda: hist.sum().backward())]
+    with lib.no_grad():
+        seen.append(repr(lib.histogram(t, bins=2)))
+    return seen
+
+
+def test_histogram_autograd_matches_torch(torch: Any) -> None:
+    assert _histogram_autograd(gtorch) == _histogram_autograd(torch)

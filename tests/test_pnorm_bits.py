@@ -66,3 +66,28 @@ def test_p_norm_gradient_bits(torch: Any, thread_count: int, dtype: str, p: floa
                 results.append((norm.detach().numpy(), leaf.grad.numpy()))
             for theirs, ours in zip(*results, strict=True):
                 np.testing.assert_array_equal(ours, theirs, err_msg=f"{shape} {dim}")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("p", [2, 1, 3])
+def test_norm_of_expanded_input_bits(torch: Any, one_thread: None, dtype: str, p: float) -> None:
+    """A norm over an input broadcast along kept dimensions (x[:, None, :].expand(...), as
+    F.cosine_similarity(f[:, None], f[None], dim=-1) reduces it) gives each output the norm
+    of its un-broadcast row, as PyTorch does; and cosine_similarity's values and gradient."""
+    import gradsh.torch as gtorch
+
+    f = np.random.default_rng(7).standard_normal((20, 8)).astype(dtype) * 3
+    h = np.random.default_rng(8).standard_normal((4, 1, 13)).astype(dtype)
+    for lib_index, lib in enumerate((torch, gtorch)):
+        a, b = lib.from_numpy(f.copy()), lib.from_numpy(h.copy())
+        cases = [(a[:, None, :].expand(20, 20, 8), -1), (a[None].expand(3, 20, 8), (1, 2)),
+                 (a[:, None, :].expand(20, 5, 8), (0, 2)), (b.expand(4, 6, 13), -1)]
+        values = [lib.linalg.vector_norm(x, p, dim=dim).numpy() for x, dim in cases]
+        x = lib.from_numpy(f.copy()).requires_grad_()
+        y = lib.nn.functional.cosine_similarity(x[:, None, :], x[None, :, :], dim=-1)
+        (y * lib.arange(400.0, dtype=y.dtype).reshape(20, 20)).sum().backward()
+        values += [y.detach().numpy(), x.grad.numpy()]
+        if lib_index == 0:
+            theirs = values
+    for mine, expected in zip(values, theirs, strict=True):
+        assert (mine == expected).all()

@@ -139,13 +139,15 @@ def test_import_torch_is_gradsh_even_with_torch_installed(tmp_path: Path) -> Non
     path = write(tmp_path, """
         import torch, torch.nn.functional as F
         from torch import autograd
-        print(torch.__file__.split("/")[-2], F.__name__, autograd.__name__)
+        print(torch.__file__.split("/")[-2], F.__spec__.name, autograd.__spec__.name)
+        print(F.__name__, autograd.__name__)
         print(torch.__version__)
     """)
     ran = gradsh(path, "--quiet")
     assert ran.returncode == 0, ran.stderr
-    first, version = ran.stdout.splitlines()
+    first, names, version = ran.stdout.splitlines()
     assert first == "torch gradsh.torch.nn.functional gradsh.torch.autograd"
+    assert names == "torch.nn.functional torch.autograd"  # PyTorch's __name__, as programs see
     assert version == "2.13.0+cpu"  # PyTorch's CPU wheel's, as programs print it
 
 

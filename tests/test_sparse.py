@@ -98,3 +98,19 @@ def test_gradients_against_finite_differences() -> None:
         assert gtorch.autograd.gradcheck(
             lambda v: gtorch.sparse.sum(gtorch.sparse_coo_tensor(idx, v, (4, 5))) * 3,
             (values,))
+
+
+def _strided(lib: Any) -> list[str]:
+    """The sparse accessors on a strided tensor: present as methods (PINN code reads
+    torch.mean(x, dim=0).values without calling it), PyTorch's layout errors when called."""
+    x = lib.arange(6.0).reshape(2, 3)
+    seen = [repr(callable(x.values)), repr(x.sparse_dim()), repr(x.dense_dim()),
+            repr(lib.mean(x, dim=0).values is not None)]
+    for name in ("values", "indices", "coalesce", "is_coalesced", "crow_indices",
+                 "col_indices"):
+        seen.append(_outcome(getattr(x, name)))
+    return seen
+
+
+def test_strided_sparse_accessors_match_torch(torch: Any) -> None:
+    assert _strided(gtorch) == _strided(torch)

@@ -315,6 +315,7 @@ _TRIVIAL_PROPERTIES: tuple[tuple[str, Any], ...] = (
 # class -> the __module__, __name__ and __qualname__ it has outside `gradsh run`
 _RENAMED: dict[type, tuple[str, str, str]] = {}
 _SERVED = [0]  # how many served_torch blocks are running (they may nest)
+_RENAMED_MODULES: dict[ModuleType, str] = {}  # module -> its gradsh name
 
 
 def _rename(cls: type, module: str, name: str | None = None) -> None:
@@ -329,12 +330,17 @@ def torch_class_names(module: ModuleType) -> None:
     as PyTorch's (`<class 'torch.nn.modules.linear.Linear'>`): their __module__ loses the
     `gradsh.` prefix, which gradsh.torch's layout makes PyTorch's module, and which the served
     sys.modules resolves (so pickle finds them). Private modules (`_random`) keep theirs."""
-    name = module.__name__
+    name = _RENAMED_MODULES.get(module, module.__name__)
     if not name.startswith("gradsh.torch") or any(p.startswith("_") for p in name.split(".")):
         return
     for value in list(vars(module).values()):
         if isinstance(value, type) and value.__module__ == name:
             _rename(value, name[len("gradsh."):])
+    # the module's own __name__ too (d2l tells PyTorch's schedulers from its own with
+    # `scheduler.__module__ == lr_scheduler.__name__`); imports resolve through __spec__ and
+    # __package__, which keep gradsh's names
+    _RENAMED_MODULES.setdefault(module, name)
+    module.__name__ = name[len("gradsh."):]
 
 
 def serve_class_names() -> None:
@@ -359,6 +365,9 @@ def restore_class_names() -> None:
     for cls, (module, name, qualname) in _RENAMED.items():
         cls.__module__, cls.__name__, cls.__qualname__ = module, name, qualname
     _RENAMED.clear()
+    for served, name in _RENAMED_MODULES.items():
+        served.__name__ = name
+    _RENAMED_MODULES.clear()
 
 
 def install() -> None:

@@ -1,4 +1,4 @@
-"""Nodes of step functions PyTorch gives no derivative: heaviside."""
+"""Nodes of functions PyTorch gives no derivative: heaviside, histogram."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ from typing import Any
 
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import broadcast_shapes, xp_of
+from gradsh.engine.functions.multi_output import MultiOutputFunction
 from gradsh.engine.tensor import Array, Function, Tensor
 
-__all__ = ["HeavisideNotImplemented"]
+__all__ = ["HeavisideNotImplemented", "HistogramNotImplemented"]
 
 
 class HeavisideNotImplemented(Function):
@@ -27,3 +28,18 @@ class HeavisideNotImplemented(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         raise TorchRuntimeError("derivative for aten::heaviside is not implemented")
+
+
+class HistogramNotImplemented(MultiOutputFunction):
+    """torch.histogram of an input, bins tensor or weight that requires grad: PyTorch records
+    one NotImplemented node for both outputs (hist and bin_edges), with an edge per operand
+    that requires grad, which raises when reached. The arrays are computed by the caller."""
+
+    node_name = "NotImplemented"
+    qualified_name = "torch::autograd::NotImplemented"
+
+    def forward(self, *inputs: Tensor, hist: Array, edges: Array) -> tuple[Array, Array]:
+        return hist, edges
+
+    def backward(self, F: Any, grads: Any) -> tuple[Any, ...]:
+        raise TorchRuntimeError("derivative for aten::histogram is not implemented")

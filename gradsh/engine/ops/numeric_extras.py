@@ -15,6 +15,7 @@ from gradsh.engine.exceptions import (
     TorchRuntimeError,
     warn,
 )
+from gradsh.engine.functions.discrete import HistogramNotImplemented
 from gradsh.engine.functions.index_reduce import IndexReduceBackward0
 from gradsh.engine.functions.renorm import RenormBackward0
 from gradsh.engine.ops.arguments import _check_tensor, _new, apply_node, wrap_dim
@@ -112,7 +113,12 @@ def histogram(input: Tensor, bins: Any = 100, *, range: Sequence[float] | None =
             total = sum_(result).item()
             result = div(div(result, total), sub(slice_(edges, 0, 1, n + 1),
                                                  slice_(edges, 0, 0, n)))
-    return HistogramResult(result, edges)
+    # Both outputs are new tensors (a bins tensor is copied), with one NotImplemented node
+    # when an operand requires grad.
+    operands = [t for t in (a, bins, weight) if isinstance(t, Tensor) and t.requires_grad]
+    hist_out, edges_out = HistogramNotImplemented.apply_all(
+        *(operands or [a]), hist=result._data, edges=edges._data.copy())
+    return HistogramResult(hist_out, edges_out)
 
 
 def _coordinate_gradient(a: Tensor, coordinates: Tensor, d: int, edge_order: int,

@@ -287,6 +287,24 @@ def install_sparse_methods() -> None:
         setattr(SparseCOO, name, method)
     SparseCOO.is_sparse = True  # type: ignore[attr-defined]
     Tensor.to_sparse = to_sparse  # type: ignore[attr-defined]
+    # A strided tensor has these methods too (`x.values` is a bound method; code reads it
+    # without calling it); calling one is PyTorch's layout error.
+    for name, layout in (("values", "sparse tensor"), ("indices", "sparse coordinate tensor"),
+                         ("coalesce", "sparse coordinate tensor"),
+                         ("is_coalesced", "sparse coordinate tensor"),
+                         ("crow_indices", "sparse row compressed tensor"),
+                         ("col_indices", "sparse row compressed tensor")):
+        setattr(Tensor, name, _strided_refusal(name, layout))
+    Tensor.sparse_dim = lambda a: 0  # type: ignore[attr-defined]
+    Tensor.dense_dim = lambda a: a.ndim  # type: ignore[attr-defined]
+
+
+def _strided_refusal(name: str, layout: str) -> Any:
+    def method(a: Tensor, *args: Any, **kwargs: Any) -> Any:
+        raise TorchRuntimeError(f"{name} expected {layout} layout but got Strided")
+
+    method.__name__ = name
+    return method
 
 
 def _repr(a: Tensor) -> str:

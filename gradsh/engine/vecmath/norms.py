@@ -15,6 +15,8 @@ unfused, and the remaining (fewer than 4) squares each added by a fused multiply
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from gradsh.engine.vecmath.fp import F32, fma32
@@ -71,12 +73,36 @@ def _serial(values: np.ndarray) -> np.ndarray:
     return total
 
 
+def _broadcast_norm(kernel: Any, x: np.ndarray, dims: tuple[int, ...] | None,
+                    keepdim: bool) -> np.ndarray | None:
+    """kernel's norms of an x whose only non-contiguous dimensions are broadcast (stride 0,
+    from expand) kept ones: each output reduces the same elements in the same order as the
+    first along such a dimension (torch gives x[:, None].expand(...) the norms of x), so the
+    norms are taken once with those dimensions cut to size 1 and broadcast back. None for
+    any other layout."""
+    reduced = set(range(x.ndim)) if not dims else {d % max(x.ndim, 1) for d in dims}
+    index = tuple(slice(0, 1) if d not in reduced and x.strides[d] == 0 and x.shape[d] > 1
+                  else slice(None) for d in range(x.ndim))
+    compact = x[index]
+    if compact.shape == x.shape or not compact.flags.c_contiguous:
+        return None
+    out = kernel(compact, dims, True)
+    if out is None:
+        return None
+    full = tuple(1 if d in reduced else n for d, n in enumerate(x.shape))
+    out = np.ascontiguousarray(np.broadcast_to(out, full))
+    return out if keepdim else out.reshape(tuple(n for d, n in enumerate(x.shape)
+                                                 if d not in reduced))
+
+
 def norm2(x: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool) -> np.ndarray | None:
     """The float32 (or float64) 2-norm of C-contiguous `x` over `dims` (None: all), or None
     where ATen would iterate in another order (a non-contiguous input), or for float64 without
     the compiled kernels."""
-    if x.dtype not in (np.float32, np.float64) or not x.flags.c_contiguous or x.size == 0:
+    if x.dtype not in (np.float32, np.float64) or x.size == 0:
         return None
+    if not x.flags.c_contiguous:
+        return _broadcast_norm(norm2, x, dims, keepdim)
     lastdim = _lastdim
     if x.dtype == np.float64:
         from gradsh.engine.vecmath import sleef_double
@@ -124,9 +150,11 @@ def norm_p(x: np.ndarray, p: float, dims: tuple[int, ...] | None, keepdim: bool,
     torch.get_num_threads()."""
     from gradsh.engine.vecmath import sleef_double
 
-    if x.dtype not in (F32, np.float64) or not x.flags.c_contiguous or x.size == 0 \
-            or not sleef_double.available():
+    if x.dtype not in (F32, np.float64) or x.size == 0 or not sleef_double.available():
         return None
+    if not x.flags.c_contiguous:
+        # (a broadcast dimension is a kept one of size > 1: one piece, as in norm_p's split)
+        return _broadcast_norm(lambda c, d, k: norm_p(c, p, d, k), x, dims, keepdim)
     reduced = sorted(set(range(x.ndim)) if not dims else {d % max(x.ndim, 1) for d in dims})
     kept = [d for d in range(x.ndim) if d not in reduced]
     moved = np.transpose(x, reduced + kept)

@@ -12,6 +12,7 @@ from gradsh.torch.optim.adamax import Adamax
 from gradsh.torch.optim.adamw import AdamW
 from gradsh.torch.optim.asgd import ASGD
 from gradsh.torch.optim.lbfgs import LBFGS
+from gradsh.torch.optim.muon import Muon
 from gradsh.torch.optim.nadam import NAdam
 from gradsh.torch.optim.optimizer import Optimizer
 from gradsh.torch.optim.radam import RAdam
@@ -22,12 +23,13 @@ from gradsh.torch.optim.sgd import SGD
 __getattr__ = module_getattr("torch.optim")
 
 __all__ = ["ASGD", "Adafactor", "LBFGS", "SGD", "Adadelta", "Adagrad", "Adam", "AdamW",
-           "Adamax", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "lr_scheduler",
+           "Adamax", "Muon", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "lr_scheduler",
            "swa_utils"]
 
 # as in PyTorch, the submodules' names are not the package's attributes (`torch.optim.adam` is
 # an AttributeError, dir() lists the optimizers), though `import torch.optim.adam` works
-del adadelta, adafactor, adagrad, adam, adamax, adamw, asgd, lbfgs, nadam, optimizer  # noqa
+del adadelta, adafactor, adagrad, adam, adamax, adamw, asgd, lbfgs, muon, nadam  # noqa
+del optimizer  # noqa: F821
 del radam, rmsprop, rprop, sgd, _cyclic, _flags, _fused, _kernels, annotations  # noqa
 del module_getattr  # noqa: F821
 
