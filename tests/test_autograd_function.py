@@ -348,3 +348,97 @@ def test_hooks_and_retain_grad_on_each_output_of_a_custom_function(torch):
         (a.sum() * 5 + b.sum()).backward()
         results.append((a.grad.tolist(), x.grad.tolist(), a.retains_grad, b.retains_grad))
     assert results[1] == results[0] == ([5.0, 5.0], [40.0, 40.0], True, False)
+
+
+def _view_outputs_scenario(torch, rec):
+    """A custom Function's outputs that are views (an input returned as is, a view made in
+    forward): in-place changes raise PyTorch's view+inplace error, directly or through the
+    base; an input marked dirty may still be changed; gradients still flow."""
+
+    class Same(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class Pieces(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x, y[0], (x * 2)[1:], x * 3
+
+        @staticmethod
+        def backward(ctx, *grads):
+            return grads[0], None
+
+    class Doubled(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            return x.mul_(2)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    def attempt(action):
+        try:
+            rec(action())
+        except RuntimeError as error:
+            rec(f"RuntimeError: {error}")
+
+    a = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    y = Same.apply(a.clone())
+    rec(y._base is not None)
+    attempt(lambda: y.relu_())
+    leaf_out = Same.apply(a)
+    rec((leaf_out is a, leaf_out._base is a))
+    attempt(lambda: leaf_out.add_(1))
+    (leaf_out * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    rec(a.grad)
+    for out in Pieces.apply(a.clone(), torch.arange(3.0)):
+        attempt(lambda: out.mul_(2))
+    base = a.clone()
+    out = Pieces.apply(base, torch.zeros(3))[0]
+    base.mul_(2)
+    attempt(lambda: out.grad_fn)
+    out = Same.apply(a.clone())
+    attempt(lambda: out[:2].mul_(2))
+    with torch.no_grad():
+        free = Same.apply(a.clone())
+    rec(free.mul_(2))
+    dirty = Doubled.apply(a.clone())
+    rec(dirty.add_(1))
+
+
+def test_custom_function_view_outputs_match_torch(torch):
+    assert _run(gt, _view_outputs_scenario) == _run(torch, _view_outputs_scenario)
+
+
+def _hook_inplace_scenario(torch, rec):
+    """nn.Module full backward hooks pass the module's inputs through BackwardHookFunction:
+    an in-place module (ReLU(inplace=True)) then modifies that Function's output and raises."""
+    torch.manual_seed(0)
+    mod = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(inplace=True))
+    x = torch.randn(2, 3)
+    handle = mod[1].register_full_backward_hook(lambda m, gi, go: rec(gi[0].shape))
+    try:
+        mod(x)
+    except RuntimeError as error:
+        rec(f"RuntimeError: {error}")
+    handle.remove()
+    handle = mod.register_full_backward_hook(lambda m, gi, go: rec(go[0]))
+    out = mod(x)
+    rec(out._base is not None)
+    try:
+        out.add_(1)
+    except RuntimeError as error:
+        rec(f"RuntimeError: {error}")
+    out.sum().backward()
+    rec(mod[0].weight.grad)
+
+
+def test_full_backward_hook_with_inplace_module_matches_torch(torch):
+    assert _run(gt, _hook_inplace_scenario) == _run(torch, _hook_inplace_scenario)

@@ -32,6 +32,7 @@ from gradsh.engine.tensor import (
     _Undo,
     no_grad,
 )
+from gradsh.engine.view_rules import IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, alias_view
 from gradsh.torch.autograd import forward_ad
 
 __all__ = ["Function", "FunctionCtx", "InplaceFunction", "NestedIOFunction",
@@ -117,6 +118,11 @@ class BackwardCFunction(OutputSlots, Node):
 
     def __repr__(self) -> str:
         return f"<torch.autograd.function.{self.node_name} object at {id(self):#x}>"
+
+    @property
+    def function_name(self) -> str:
+        """The Function's own class name, which PyTorch's view+inplace error names."""
+        return self._forward_cls.__name__
 
     def apply(self, *grads: Any) -> Any:
         """`y.grad_fn.apply(g)`: the Function's own backward (or vjp) on `g`, its result as
@@ -319,7 +325,8 @@ def _wrap_outputs(node: BackwardCFunction, ctx: FunctionCtx, args: tuple[Any, ..
                 raise TorchRuntimeError(_DIRTY_LEAF_MESSAGE)
             out._version_counter.value += 1  # mark_dirty counts a change, as PyTorch's does
         elif id(out) in inputs or out._base is not None:
-            out = _alias(out)  # an input returned as is: a new tensor of the same storage
+            # an input returned as is, or a view made in forward: a view of the same memory
+            out = alias_view(Tensor._make(out._data, out.device), out)
         node._outputs.append(weakref.ref(out))
         node._output_ids.append(id(out._data))
         node._output_meta.append((tuple(out.shape), out.dtype, out.device))
@@ -328,6 +335,7 @@ def _wrap_outputs(node: BackwardCFunction, ctx: FunctionCtx, args: tuple[Any, ..
             out._requires_grad = False
             node.output_device = out.device
         wrapped.append(out)
+    _mark_views(wrapped, non_differentiable, dirty)
     if Anomaly.enabled:
         _record_forward(node)
     _save(node, ctx, wrapped)
@@ -335,10 +343,16 @@ def _wrap_outputs(node: BackwardCFunction, ctx: FunctionCtx, args: tuple[Any, ..
     return tuple(wrapped) if is_tuple else wrapped[0]
 
 
-def _alias(t: Tensor) -> Tensor:
-    alias = Tensor._make(t._data, t.device)
-    alias._version_counter = t._version_counter
-    return alias
+def _mark_views(outputs: list[Any], non_differentiable: set[int], dirty: set[int]) -> None:
+    """PyTorch's _process_backward_mode_ad: a differentiable output that is a view (not an
+    input marked dirty) may not be modified in place (view_rules): IN_CUSTOM_FUNCTION, or
+    MULTI_OUTPUT_NODE when the Function has more than one differentiable output."""
+    differentiable = [t for t in outputs if isinstance(t, Tensor) and t._grad_fn is not None
+                      and id(t) not in non_differentiable]
+    creation = MULTI_OUTPUT_NODE if len(differentiable) > 1 else IN_CUSTOM_FUNCTION
+    for t in differentiable:
+        if t._base is not None and id(t) not in dirty:
+            t._view_creation = creation
 
 
 def _save(node: BackwardCFunction, ctx: FunctionCtx, outputs: list[Any]) -> None:
