@@ -6,7 +6,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
+from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError
 from gradsh.engine.ops.creation import zeros_like
 from gradsh.engine.ops.guard import _describe, guarded
 from gradsh.engine.ops.joining import stack
@@ -85,6 +85,9 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
          create_graph: bool = False, only_inputs: bool = True,
          allow_unused: bool | None = None, is_grads_batched: bool = False,
          materialize_grads: bool = False) -> Any:
+    if materialize_grads and allow_unused is False:  # checked first, as in PyTorch
+        raise TorchValueError("Expected allow_unused to be True or not passed when "
+                              "materialize_grads=True, but got: allow_unused=False.")
     names = list(inputs) if type(inputs) is dict else None
     outs = _outputs(outputs)
     ins = _inputs(list(inputs.values()) if names is not None else inputs)
