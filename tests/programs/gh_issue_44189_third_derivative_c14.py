@@ -30,8 +30,8 @@ x = torch.tensor(1.0, dtype=dtype).requires_grad_()
 try:
     d3func1 = get_3rd_derx(a, x, func1)
     print(d3func1)
-except RuntimeError as e:
-    print(e)
+except (RuntimeError, AssertionError) as e:  # 2.13: the second derivative is (None,)
+    print(type(e).__name__, e)
 d3func2 = get_3rd_derx(a, x, func2)
 print(d3func2)
 print(get_3rd_derx(a, x, func1, materialize_grads=True))

@@ -6,7 +6,8 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError
+from gradsh.engine.exceptions import (TorchAssertionError, TorchRuntimeError, TorchTypeError,
+                                      TorchValueError)
 from gradsh.engine.ops.creation import zeros_like
 from gradsh.engine.ops.guard import _describe, guarded
 from gradsh.engine.ops.joining import stack
@@ -16,8 +17,7 @@ __all__ = ["backward", "autograd_backward", "grad", "register_hook"]
 
 
 def _as_list(value: Any) -> list[Any]:
-    if value is None:
-        return []
+    """PyTorch's `(t,) if is_tensor_like(t) else tuple(t)`: None is not iterable either."""
     if isinstance(value, Tensor):
         return [value]
     if isinstance(value, (list, tuple)):
@@ -47,8 +47,8 @@ def _gradients(value: Any, count: int) -> list[Any]:
 def _outputs(value: Any) -> list[Tensor]:
     outs = _as_list(value)
     for t in outs:
-        if not isinstance(t, Tensor):
-            raise TorchTypeError("Expected output to be a torch.Tensor")
+        if not isinstance(t, Tensor):  # (_make_grads's assert, as in PyTorch)
+            raise TorchAssertionError("Expected output to be a torch.Tensor")
     return outs
 
 
