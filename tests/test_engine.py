@@ -661,6 +661,9 @@ GRAD = [
     case("grad_materialized", lambda m: _grad_materialized(m, None)),
     case("grad_materialized_allowed", lambda m: _grad_materialized(m, True)),
     case("grad_materialized_not_allowed", lambda m: _grad_materialized(m, False)),
+    case("grad_materialized_create_graph", lambda m: m.grad(
+        (m.ones(1, requires_grad=True) * 2).sum(), m.ones(2, requires_grad=True),
+        materialize_grads=True, create_graph=True)),
     case("grad_of_none_output", lambda m: m.grad((None,), m.ones(1, requires_grad=True))),
     case("grad_outputs_none", lambda m: m.grad(None, m.ones(1, requires_grad=True))),
     case("grad_inputs_none", lambda m: m.grad(m.ones(1, requires_grad=True).sum(), None)),

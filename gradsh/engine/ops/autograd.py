@@ -111,7 +111,9 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
                               accumulate=False)
     assert result is not None
     if materialize_grads:
-        result = [zeros_like(i) if g is None else g for g, i in zip(result, ins, strict=True)]
+        # (a leaf that requires grad when create_graph, as in PyTorch)
+        result = [zeros_like(i, requires_grad=create_graph) if g is None else g
+                  for g, i in zip(result, ins, strict=True)]
     if names is not None:  # inputs given as a dict: the gradients under the same keys
         return dict(zip(names, result, strict=True))
     return tuple(result)
