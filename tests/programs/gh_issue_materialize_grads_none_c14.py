@@ -21,7 +21,7 @@ class Foo(torch.autograd.Function):
     def backward(ctx, grad0, grad1):
         x, = ctx.saved_tensors
         print("backward got", grad0, grad1)
-        return grad0 * x.cos(), grad1 * x.cos()
+        return grad0 * x.cos(), grad1 * x.cos()  # (as in the issue: two for one input)
 
 
 class FooSafe(Foo):
@@ -41,6 +41,12 @@ class FooMaterialized(Foo):
     def forward(ctx, x):
         ctx.save_for_backward(x)
         return x.sin(), x.sin()
+
+    @staticmethod
+    def backward(ctx, grad0, grad1):
+        x, = ctx.saved_tensors
+        print("backward got", grad0, grad1)
+        return grad0 * x.cos() + grad1 * x.cos()
 
 
 def f(fn, x):
