@@ -442,3 +442,52 @@ def _hook_inplace_scenario(torch, rec):
 
 def test_full_backward_hook_with_inplace_module_matches_torch(torch):
     assert _run(gt, _hook_inplace_scenario) == _run(torch, _hook_inplace_scenario)
+
+
+def _gradient_edge_scenario(torch, rec):
+    """torch.autograd.grad w.r.t. GradientEdges (get_gradient_edge or built by hand): an op's
+    node, a leaf's AccumulateGrad, one output of a two-output node, a custom Function, and a
+    tensor modified in place after its edge was taken; errors and an unused edge."""
+    GradientEdge = torch.autograd.graph.GradientEdge
+    get_gradient_edge = torch.autograd.graph.get_gradient_edge
+
+    class Double(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    a = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    h = a.exp()
+    var, mean = torch.var_mean(h * torch.arange(1.0, 4.0))
+    out = var * 3 + mean * h.sum()
+    for t in (h, a, var, mean):
+        edge = get_gradient_edge(t)
+        rec((type(edge.node).__name__, edge.output_nr, edge.ownership_token))
+        rec(torch.autograd.grad(out, edge, retain_graph=True))
+        rec(torch.autograd.grad(out, GradientEdge(edge.node, t.output_nr), retain_graph=True))
+    c = Double.apply(a)
+    edge = get_gradient_edge(c)
+    rec((type(edge.node).__name__, edge.ownership_token is not None))
+    rec(torch.autograd.grad((c * c).sum(), [edge, a]))
+    b = a * 3
+    edge = get_gradient_edge(b)
+    b.mul_(5)
+    rec(torch.autograd.grad((b * b).sum(), [edge, b]))
+    try:
+        get_gradient_edge(torch.ones(2))
+    except RuntimeError as error:
+        rec(f"RuntimeError: {error}")
+    unused = get_gradient_edge(torch.ones(2, requires_grad=True) * 1)
+    rec(torch.autograd.grad((a * a).sum(), [a, unused], allow_unused=True))
+    try:
+        torch.autograd.grad((a * a).sum(), unused, materialize_grads=True)
+    except RuntimeError as error:
+        rec(f"RuntimeError: {error}")
+
+
+def test_grad_with_respect_to_gradient_edges_matches_torch(torch):
+    assert _run(gt, _gradient_edge_scenario) == _run(torch, _gradient_edge_scenario)
