@@ -412,6 +412,26 @@ def _view_outputs_scenario(torch, rec):
     dirty = Doubled.apply(a.clone())
     rec(dirty.add_(1))
 
+    class Marked(torch.autograd.Function):  # an input returned as is, non-differentiable
+        @staticmethod
+        def forward(ctx, x, y):
+            ctx.mark_non_differentiable(y)
+            return x, y
+
+        @staticmethod
+        def backward(ctx, gx, gy):
+            return gx * 3, None
+
+    plain = torch.tensor([4.0, 5.0, 6.0])
+    x, y = Marked.apply(a, plain)
+    rec((x.requires_grad, y.requires_grad, y.grad_fn, x._base is a, y._base is plain))
+    rec(y.add_(1))
+    attempt(lambda: x.add_(1))
+    x.retain_grad()
+    a.grad = None
+    (x * 2).sum().backward()
+    rec((a.grad, x.grad))
+
 
 def test_custom_function_view_outputs_match_torch(torch):
     assert _run(gt, _view_outputs_scenario) == _run(torch, _view_outputs_scenario)

@@ -313,6 +313,8 @@ def _wrap_outputs(node: BackwardCFunction, ctx: FunctionCtx, args: tuple[Any, ..
     non_differentiable = {id(t) for t in ctx.non_differentiable}
     inputs = {id(a) for a in args if isinstance(a, Tensor)}
     wrapped: list[Any] = []
+    views: list[Tensor] = []  # differentiable outputs that are views (view_rules)
+    n_differentiable = 0
     for out in outputs:
         if not isinstance(out, Tensor):
             wrapped.append(out)
@@ -320,7 +322,9 @@ def _wrap_outputs(node: BackwardCFunction, ctx: FunctionCtx, args: tuple[Any, ..
             node._output_ids.append(None)
             node._output_meta.append(None)
             continue
-        if id(out) in dirty:
+        differentiable = id(out) not in non_differentiable and out.dtype.is_floating_point
+        is_dirty = id(out) in dirty
+        if is_dirty:
             if out._grad_fn is None and out._requires_grad:
                 raise TorchRuntimeError(_DIRTY_LEAF_MESSAGE)
             out._version_counter.value += 1  # mark_dirty counts a change, as PyTorch's does
@@ -330,29 +334,23 @@ def _wrap_outputs(node: BackwardCFunction, ctx: FunctionCtx, args: tuple[Any, ..
         node._outputs.append(weakref.ref(out))
         node._output_ids.append(id(out._data))
         node._output_meta.append((tuple(out.shape), out.dtype, out.device))
-        if id(out) not in non_differentiable and out.dtype.is_floating_point:
+        if differentiable:
             out._grad_fn = node
             out._requires_grad = False
             node.output_device = out.device
+            n_differentiable += 1
+            if out._base is not None and not is_dirty:
+                views.append(out)
         wrapped.append(out)
-    _mark_views(wrapped, non_differentiable, dirty)
+    # PyTorch's _process_backward_mode_ad: such a view may not be modified in place
+    # (IN_CUSTOM_FUNCTION; MULTI_OUTPUT_NODE with more than one differentiable output)
+    for out in views:
+        out._view_creation = MULTI_OUTPUT_NODE if n_differentiable > 1 else IN_CUSTOM_FUNCTION
     if Anomaly.enabled:
         _record_forward(node)
     _save(node, ctx, wrapped)
     ctx._node_ref = weakref.ref(node)  # type: ignore[attr-defined]
     return tuple(wrapped) if is_tuple else wrapped[0]
-
-
-def _mark_views(outputs: list[Any], non_differentiable: set[int], dirty: set[int]) -> None:
-    """PyTorch's _process_backward_mode_ad: a differentiable output that is a view (not an
-    input marked dirty) may not be modified in place (view_rules): IN_CUSTOM_FUNCTION, or
-    MULTI_OUTPUT_NODE when the Function has more than one differentiable output."""
-    differentiable = [t for t in outputs if isinstance(t, Tensor) and t._grad_fn is not None
-                      and id(t) not in non_differentiable]
-    creation = MULTI_OUTPUT_NODE if len(differentiable) > 1 else IN_CUSTOM_FUNCTION
-    for t in differentiable:
-        if t._base is not None and id(t) not in dirty:
-            t._view_creation = creation
 
 
 def _save(node: BackwardCFunction, ctx: FunctionCtx, outputs: list[Any]) -> None:
