@@ -77,7 +77,10 @@ class FunctionCtx:
     @property
     def saved_tensors(self) -> tuple[Tensor | None, ...]:
         """The tensors saved for backward, checked (freed by backward, modified in place) as
-        PyTorch checks them."""
+        PyTorch checks them; in jvp, those saved for forward (forward_ad)."""
+        in_jvp = self.__dict__.get("_jvp_saved")
+        if in_jvp is not None:
+            return in_jvp
         if self._saved is None:  # forward, or an apply that recorded no graph
             return tuple(self.to_save)
         node = self._node()
