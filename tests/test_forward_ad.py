@@ -268,3 +268,32 @@ def test_functorch_is_served_as_pytorchs(tmp_path: Any, torch: Any) -> None:
                             cwd=tmp_path, env=env, timeout=300)
     assert ours.returncode == 0, ours.stderr
     assert ours.stdout == theirs.stdout
+
+
+def _view_jvps(lib: Any) -> list[str]:
+    """A Function whose forward returns a view (or an input as is) must give a tangent that is
+    a view of the tangent it was given: PyTorch's two errors otherwise."""
+    fw = lib.autograd.forward_ad
+    seen = []
+    jvps = [lambda t: t.view_as(t), lambda t: t * 1, lambda t: t.clone().view_as(t),
+            lambda t: t[:], lambda t: t]
+    forwards = [lambda x: x, lambda x: x.view(2), lambda x: x * 2]
+    with fw.dual_level():
+        for tangent_fn in jvps:
+            for forward_fn in forwards:
+                class Fn(lib.autograd.Function):
+                    @staticmethod
+                    def forward(ctx: Any, x: Any, run: Any = forward_fn) -> Any:
+                        return run(x)
+
+                    @staticmethod
+                    def jvp(ctx: Any, x_t: Any, _: Any = None, run: Any = tangent_fn) -> Any:
+                        return run(x_t)
+
+                dual = fw.make_dual(lib.ones(2), lib.tensor([1.0, 2.0]))
+                seen.append(_outcome(lambda: fw.unpack_dual(Fn.apply(dual)).tangent))
+    return seen
+
+
+def test_custom_function_view_output_needs_a_view_tangent(torch: Any) -> None:
+    assert _view_jvps(gtorch) == _view_jvps(torch)

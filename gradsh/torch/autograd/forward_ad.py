@@ -222,9 +222,23 @@ def custom_function_jvp(cls: Any, ctx: Any, args: tuple[Any, ...], output: Any) 
         del ctx._jvp_saved
     outputs = output if isinstance(output, tuple) else (output,)
     results = result if isinstance(result, tuple) else (result,)
+    given = [t for t in tangents if t is not None]
     for out, tangent in zip(outputs, results, strict=False):
         if isinstance(out, Tensor) and isinstance(tangent, Tensor):
+            if out._base is not None:  # (forward returned a view, or an input as is)
+                _check_view_tangent(tangent, given)
             set_tangent(out, tangent)
+
+
+def _check_view_tangent(tangent: Tensor, given: list[Tensor]) -> None:
+    """PyTorch's check of a jvp for a Function whose output is a view: the tangent must be a
+    view of one of the tangents jvp was given."""
+    if tangent._base is None:
+        raise TorchRuntimeError("A custom Function's forward is returning a view (or an input "
+                                "as-is) but the jvp is not returning a view.")
+    if not any(tangent._base is (t._base if t._base is not None else t) for t in given):
+        raise TorchRuntimeError("A custom Function is returning a view but the jvp is not "
+                                "returning a view of the given grad input.")
 
 
 def _saved_primal(dual: Tensor) -> Tensor:
