@@ -348,3 +348,166 @@ def test_hooks_and_retain_grad_on_each_output_of_a_custom_function(torch):
         (a.sum() * 5 + b.sum()).backward()
         results.append((a.grad.tolist(), x.grad.tolist(), a.retains_grad, b.retains_grad))
     assert results[1] == results[0] == ([5.0, 5.0], [40.0, 40.0], True, False)
+
+
+def _view_outputs_scenario(torch, rec):
+    """A custom Function's outputs that are views (an input returned as is, a view made in
+    forward): in-place changes raise PyTorch's view+inplace error, directly or through the
+    base; an input marked dirty may still be changed; gradients still flow."""
+
+    class Same(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class Pieces(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x, y[0], (x * 2)[1:], x * 3
+
+        @staticmethod
+        def backward(ctx, *grads):
+            return grads[0], None
+
+    class Doubled(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            return x.mul_(2)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    def attempt(action):
+        try:
+            rec(action())
+        except RuntimeError as error:
+            rec(f"RuntimeError: {error}")
+
+    a = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    y = Same.apply(a.clone())
+    rec(y._base is not None)
+    attempt(lambda: y.relu_())
+    leaf_out = Same.apply(a)
+    rec((leaf_out is a, leaf_out._base is a))
+    attempt(lambda: leaf_out.add_(1))
+    (leaf_out * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    rec(a.grad)
+    for out in Pieces.apply(a.clone(), torch.arange(3.0)):
+        attempt(lambda: out.mul_(2))
+    base = a.clone()
+    out = Pieces.apply(base, torch.zeros(3))[0]
+    base.mul_(2)
+    attempt(lambda: out.grad_fn)
+    out = Same.apply(a.clone())
+    attempt(lambda: out[:2].mul_(2))
+    with torch.no_grad():
+        free = Same.apply(a.clone())
+    rec(free.mul_(2))
+    dirty = Doubled.apply(a.clone())
+    rec(dirty.add_(1))
+
+    class Marked(torch.autograd.Function):  # an input returned as is, non-differentiable
+        @staticmethod
+        def forward(ctx, x, y):
+            ctx.mark_non_differentiable(y)
+            return x, y
+
+        @staticmethod
+        def backward(ctx, gx, gy):
+            return gx * 3, None
+
+    plain = torch.tensor([4.0, 5.0, 6.0])
+    x, y = Marked.apply(a, plain)
+    rec((x.requires_grad, y.requires_grad, y.grad_fn, x._base is a, y._base is plain))
+    rec(y.add_(1))
+    attempt(lambda: x.add_(1))
+    x.retain_grad()
+    a.grad = None
+    (x * 2).sum().backward()
+    rec((a.grad, x.grad))
+
+
+def test_custom_function_view_outputs_match_torch(torch):
+    assert _run(gt, _view_outputs_scenario) == _run(torch, _view_outputs_scenario)
+
+
+def _hook_inplace_scenario(torch, rec):
+    """nn.Module full backward hooks pass the module's inputs through BackwardHookFunction:
+    an in-place module (ReLU(inplace=True)) then modifies that Function's output and raises."""
+    torch.manual_seed(0)
+    mod = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(inplace=True))
+    x = torch.randn(2, 3)
+    handle = mod[1].register_full_backward_hook(lambda m, gi, go: rec(gi[0].shape))
+    try:
+        mod(x)
+    except RuntimeError as error:
+        rec(f"RuntimeError: {error}")
+    handle.remove()
+    handle = mod.register_full_backward_hook(lambda m, gi, go: rec(go[0]))
+    out = mod(x)
+    rec(out._base is not None)
+    try:
+        out.add_(1)
+    except RuntimeError as error:
+        rec(f"RuntimeError: {error}")
+    out.sum().backward()
+    rec(mod[0].weight.grad)
+
+
+def test_full_backward_hook_with_inplace_module_matches_torch(torch):
+    assert _run(gt, _hook_inplace_scenario) == _run(torch, _hook_inplace_scenario)
+
+
+def _gradient_edge_scenario(torch, rec):
+    """torch.autograd.grad w.r.t. GradientEdges (get_gradient_edge or built by hand): an op's
+    node, a leaf's AccumulateGrad, one output of a two-output node, a custom Function, and a
+    tensor modified in place after its edge was taken; errors and an unused edge."""
+    GradientEdge = torch.autograd.graph.GradientEdge
+    get_gradient_edge = torch.autograd.graph.get_gradient_edge
+
+    class Double(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    a = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    h = a.exp()
+    var, mean = torch.var_mean(h * torch.arange(1.0, 4.0))
+    out = var * 3 + mean * h.sum()
+    for t in (h, a, var, mean):
+        edge = get_gradient_edge(t)
+        rec((type(edge.node).__name__, edge.output_nr, edge.ownership_token))
+        rec(torch.autograd.grad(out, edge, retain_graph=True))
+        rec(torch.autograd.grad(out, GradientEdge(edge.node, t.output_nr), retain_graph=True))
+    c = Double.apply(a)
+    edge = get_gradient_edge(c)
+    rec((type(edge.node).__name__, edge.ownership_token is not None))
+    rec(torch.autograd.grad((c * c).sum(), [edge, a]))
+    b = a * 3
+    edge = get_gradient_edge(b)
+    b.mul_(5)
+    rec(torch.autograd.grad((b * b).sum(), [edge, b]))
+    try:
+        get_gradient_edge(torch.ones(2))
+    except RuntimeError as error:
+        rec(f"RuntimeError: {error}")
+    unused = get_gradient_edge(torch.ones(2, requires_grad=True) * 1)
+    rec(torch.autograd.grad((a * a).sum(), [a, unused], allow_unused=True))
+    try:
+        torch.autograd.grad((a * a).sum(), unused, materialize_grads=True)
+    except RuntimeError as error:
+        rec(f"RuntimeError: {error}")
+
+
+def test_grad_with_respect_to_gradient_edges_matches_torch(torch):
+    assert _run(gt, _gradient_edge_scenario) == _run(torch, _gradient_edge_scenario)

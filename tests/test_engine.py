@@ -613,6 +613,15 @@ def _grad_unused(m: Any, allow: bool) -> Any:
     return m.grad((x * 2).sum(), [x, z], allow_unused=allow)
 
 
+def _grad_materialized(m: Any, allow: Any) -> Any:
+    """materialize_grads: zeros for an unused input; with allow_unused=False, a ValueError."""
+    x = m.tensor([1.0, 2.0], requires_grad=True)
+    z = m.tensor([1.0], requires_grad=True)
+    if allow is None:
+        return m.grad((x * 2).sum(), [x, z], materialize_grads=True)
+    return m.grad((x * 2).sum(), [x, z], allow_unused=allow, materialize_grads=True)
+
+
 def _grad_outputs(m: Any) -> Any:
     x = m.tensor([1.0, 2.0], requires_grad=True)
     return m.grad(x * x, x, grad_outputs=m.tensor([1.0, -1.0]))
@@ -649,6 +658,15 @@ GRAD = [
     case("grad_nonleaf_input", _grad_nonleaf_input),
     case("grad_unused_error", lambda m: _grad_unused(m, False)),
     case("grad_unused_allowed", lambda m: _grad_unused(m, True)),
+    case("grad_materialized", lambda m: _grad_materialized(m, None)),
+    case("grad_materialized_allowed", lambda m: _grad_materialized(m, True)),
+    case("grad_materialized_not_allowed", lambda m: _grad_materialized(m, False)),
+    case("grad_materialized_create_graph", lambda m: m.grad(
+        (m.ones(1, requires_grad=True) * 2).sum(), m.ones(2, requires_grad=True),
+        materialize_grads=True, create_graph=True)),
+    case("grad_of_none_output", lambda m: m.grad((None,), m.ones(1, requires_grad=True))),
+    case("grad_outputs_none", lambda m: m.grad(None, m.ones(1, requires_grad=True))),
+    case("grad_inputs_none", lambda m: m.grad(m.ones(1, requires_grad=True).sum(), None)),
     case("grad_outputs", _grad_outputs),
     case("grad_no_grad_input", lambda m: m.grad((m.ones(1, requires_grad=True) * 2).sum(),
                                                 m.ones(1))),

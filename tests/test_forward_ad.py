@@ -161,6 +161,54 @@ def test_custom_function_jvp_matches_torch(torch: Any) -> None:
     assert _custom(gtorch) == _custom(torch)
 
 
+def _jvp_saved(lib: Any) -> list[str]:
+    """In jvp, ctx.saved_tensors holds the primals of what forward gave save_for_forward, and
+    nothing when it only called save_for_backward (that is backward's); backward still sees
+    its own."""
+    fw = lib.autograd.forward_ad
+    seen: list[str] = []
+
+    class Scaled(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any, y: Any) -> Any:
+            ctx.save_for_backward(x, y)
+            ctx.save_for_forward(x)
+            return x.exp() * y
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            seen.append(f"backward saved {len(ctx.saved_tensors)}")
+            x, y = ctx.saved_tensors
+            return g * x.exp() * y, g * x.exp()
+
+        @staticmethod
+        def jvp(ctx: Any, tx: Any, ty: Any) -> Any:
+            saved = ctx.saved_tensors
+            seen.append(repr([(s, fw.unpack_dual(s).tangent) for s in saved]))
+            return tx * saved[0].exp() * 2
+
+    class BackwardOnly(Scaled):
+        @staticmethod
+        def forward(ctx: Any, x: Any, y: Any) -> Any:
+            ctx.save_for_backward(x, y)
+            return x.exp() * y
+
+    x = lib.tensor([0.5, -1.0], requires_grad=True)
+    y = lib.tensor([2.0, 3.0])
+    with fw.dual_level():
+        dual = fw.make_dual(x, lib.tensor([1.0, 2.0]))
+        out = Scaled.apply(dual, y)
+        seen.append(repr(fw.unpack_dual(out)))
+        out.sum().backward()
+        seen.append(repr(x.grad))
+        seen.append(_outcome(lambda: BackwardOnly.apply(dual, y)))
+    return seen
+
+
+def test_custom_function_jvp_sees_what_forward_saved_for_it(torch: Any) -> None:
+    assert _jvp_saved(gtorch) == _jvp_saved(torch)
+
+
 def test_gradcheck_forward_ad_reports_a_wrong_jvp() -> None:
     class Wrong(gtorch.autograd.Function):
         @staticmethod
@@ -220,3 +268,32 @@ def test_functorch_is_served_as_pytorchs(tmp_path: Any, torch: Any) -> None:
                             cwd=tmp_path, env=env, timeout=300)
     assert ours.returncode == 0, ours.stderr
     assert ours.stdout == theirs.stdout
+
+
+def _view_jvps(lib: Any) -> list[str]:
+    """A Function whose forward returns a view (or an input as is) must give a tangent that is
+    a view of the tangent it was given: PyTorch's two errors otherwise."""
+    fw = lib.autograd.forward_ad
+    seen = []
+    jvps = [lambda t: t.view_as(t), lambda t: t * 1, lambda t: t.clone().view_as(t),
+            lambda t: t[:], lambda t: t]
+    forwards = [lambda x: x, lambda x: x.view(2), lambda x: x * 2]
+    with fw.dual_level():
+        for tangent_fn in jvps:
+            for forward_fn in forwards:
+                class Fn(lib.autograd.Function):
+                    @staticmethod
+                    def forward(ctx: Any, x: Any, run: Any = forward_fn) -> Any:
+                        return run(x)
+
+                    @staticmethod
+                    def jvp(ctx: Any, x_t: Any, _: Any = None, run: Any = tangent_fn) -> Any:
+                        return run(x_t)
+
+                dual = fw.make_dual(lib.ones(2), lib.tensor([1.0, 2.0]))
+                seen.append(_outcome(lambda: fw.unpack_dual(Fn.apply(dual)).tangent))
+    return seen
+
+
+def test_custom_function_view_output_needs_a_view_tangent(torch: Any) -> None:
+    assert _view_jvps(gtorch) == _view_jvps(torch)

@@ -10,6 +10,7 @@ import numpy as np
 
 from gradsh.engine.functions.multi_output import MultiOutputFunction
 from gradsh.engine.tensor import Tensor
+from gradsh.engine.view_rules import IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, alias_view
 
 __all__ = ["BackwardHookFunctionBackward"]
 
@@ -27,6 +28,7 @@ class BackwardHookFunctionBackward(MultiOutputFunction):
     there sees None)."""
 
     node_name = "BackwardHookFunctionBackward"
+    function_name = "BackwardHookFunction"  # the name PyTorch's view+inplace error gives
     runs_without_grad = True  # a Python Function's node: it runs when nothing reached it
 
     @classmethod
@@ -42,9 +44,14 @@ class BackwardHookFunctionBackward(MultiOutputFunction):
         node.like = [(t.shape, t._data.dtype, t.device) for t in tensors]
         node._activate(tuple(tensors))
         # (each output its own array object over the input's memory: one tensor passed twice
-        # gives two outputs)
-        outputs = tuple(Tensor._make(t._data.view(), t.device, node if need else None)
-                        for t, need in zip(tensors, needs, strict=True))
+        # gives two outputs), a view of its input as a Function's input returned as is; one
+        # that requires grad may not be modified in place (view_rules)
+        creation = IN_CUSTOM_FUNCTION if sum(needs) == 1 else MULTI_OUTPUT_NODE
+        outputs = tuple(alias_view(Tensor._make(t._data.view(), t.device, node if need else None),
+                                   t) for t, need in zip(tensors, needs, strict=True))
+        for t, need in zip(outputs, needs, strict=True):
+            if need:
+                t._view_creation = creation
         node.output_device = tensors[0].device
         node._outputs = [weakref.ref(t) for t in outputs]
         node._output_ids = [id(t._data) for t in outputs]

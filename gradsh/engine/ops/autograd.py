@@ -4,20 +4,45 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
-from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
+from gradsh.engine.exceptions import (TorchAssertionError, TorchRuntimeError, TorchTypeError,
+                                      TorchValueError)
 from gradsh.engine.ops.creation import zeros_like
 from gradsh.engine.ops.guard import _describe, guarded
 from gradsh.engine.ops.joining import stack
 from gradsh.engine.tensor import Tensor, run_backward
 
-__all__ = ["backward", "autograd_backward", "grad", "register_hook"]
+__all__ = ["GradientEdge", "backward", "autograd_backward", "grad", "register_hook"]
+
+
+class GradientEdge(NamedTuple):
+    """torch.autograd.graph.GradientEdge: where a gradient flows into the graph (a node and
+    its output number), which torch.autograd.grad takes as an input in place of a tensor."""
+
+    node: Any
+    output_nr: int
+    ownership_token: Any = None
+
+
+GradientEdge.__module__ = "torch.autograd.graph"
+
+
+class _EdgeInput:
+    """A GradientEdge among grad's inputs, as run_backward reads an input tensor."""
+
+    requires_grad = True
+
+    def __init__(self, edge: GradientEdge) -> None:
+        self.edge = edge
+        self.device = getattr(edge.node, "output_device", "cpu")
+
+    def _gradient_edge(self) -> tuple[Any, int]:
+        return self.edge.node, self.edge.output_nr
 
 
 def _as_list(value: Any) -> list[Any]:
-    if value is None:
-        return []
+    """PyTorch's `(t,) if is_tensor_like(t) else tuple(t)`: None is not iterable either."""
     if isinstance(value, Tensor):
         return [value]
     if isinstance(value, (list, tuple)):
@@ -47,15 +72,20 @@ def _gradients(value: Any, count: int) -> list[Any]:
 def _outputs(value: Any) -> list[Tensor]:
     outs = _as_list(value)
     for t in outs:
-        if not isinstance(t, Tensor):
-            raise TorchTypeError("Expected output to be a torch.Tensor")
+        if not isinstance(t, Tensor):  # (_make_grads's assert, as in PyTorch)
+            raise TorchAssertionError("Expected output to be a torch.Tensor")
     return outs
 
 
-def _inputs(value: Any) -> list[Tensor]:
+def _inputs(value: Any, edges: bool = False) -> list[Tensor]:
+    """The inputs as a list of tensors; with `edges` (autograd.grad), a GradientEdge too."""
+    if edges and isinstance(value, GradientEdge):
+        value = [value]
     ins = _as_list(value)
-    for t in ins:
-        if not isinstance(t, Tensor):
+    for k, t in enumerate(ins):
+        if edges and isinstance(t, GradientEdge):
+            ins[k] = _EdgeInput(t)  # type: ignore[call-overload]
+        elif not isinstance(t, Tensor):
             raise TorchRuntimeError(
                 f"all inputs have to be Tensors or GradientEdges, but got {_describe(t)}"
             )
@@ -85,9 +115,12 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
          create_graph: bool = False, only_inputs: bool = True,
          allow_unused: bool | None = None, is_grads_batched: bool = False,
          materialize_grads: bool = False) -> Any:
+    if materialize_grads and allow_unused is False:  # checked first, as in PyTorch
+        raise TorchValueError("Expected allow_unused to be True or not passed when "
+                              "materialize_grads=True, but got: allow_unused=False.")
     names = list(inputs) if type(inputs) is dict else None
     outs = _outputs(outputs)
-    ins = _inputs(list(inputs.values()) if names is not None else inputs)
+    ins = _inputs(list(inputs.values()) if names is not None else inputs, edges=True)
     if not ins:
         raise TorchRuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if not only_inputs:
@@ -108,7 +141,12 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
                               accumulate=False)
     assert result is not None
     if materialize_grads:
-        result = [zeros_like(i) if g is None else g for g, i in zip(result, ins, strict=True)]
+        if any(g is None and isinstance(i, _EdgeInput) for g, i in zip(result, ins, strict=True)):
+            raise TorchRuntimeError("materialize_grads cannot be used when the given input is "
+                                    "a GradientEdge")
+        # (a leaf that requires grad when create_graph, as in PyTorch)
+        result = [zeros_like(i, requires_grad=create_graph) if g is None else g
+                  for g, i in zip(result, ins, strict=True)]
     if names is not None:  # inputs given as a dict: the gradients under the same keys
         return dict(zip(names, result, strict=True))
     return tuple(result)

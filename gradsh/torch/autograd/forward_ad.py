@@ -211,12 +211,45 @@ def custom_function_jvp(cls: Any, ctx: Any, args: tuple[Any, ...], output: Any) 
     """A custom autograd.Function's outputs get the tangents its `jvp` staticmethod returns
     for the inputs' tangents (None for an input without one)."""
     tangents = [tangent_of(a) if isinstance(a, Tensor) else None for a in args]
-    result = cls.jvp(ctx, *tangents)
+    # in jvp, ctx.saved_tensors are the primals of what forward gave save_for_forward (none
+    # otherwise: what it saved for backward is not there yet), as in PyTorch
+    saved = getattr(ctx, "saved_for_forward", ())
+    ctx._jvp_saved = tuple(t if t is None or tangent_of(t) is None else _saved_primal(t)
+                           for t in saved)
+    try:
+        result = cls.jvp(ctx, *tangents)
+    finally:
+        del ctx._jvp_saved
     outputs = output if isinstance(output, tuple) else (output,)
     results = result if isinstance(result, tuple) else (result,)
+    given = [t for t in tangents if t is not None]
     for out, tangent in zip(outputs, results, strict=False):
         if isinstance(out, Tensor) and isinstance(tangent, Tensor):
+            if out._base is not None:  # (forward returned a view, or an input as is)
+                _check_view_tangent(tangent, given)
             set_tangent(out, tangent)
+
+
+def _check_view_tangent(tangent: Tensor, given: list[Tensor]) -> None:
+    """PyTorch's check of a jvp for a Function whose output is a view: the tangent must be a
+    view of one of the tangents jvp was given."""
+    if tangent._base is None:
+        raise TorchRuntimeError("A custom Function's forward is returning a view (or an input "
+                                "as-is) but the jvp is not returning a view.")
+    if not any(tangent._base is (t._base if t._base is not None else t) for t in given):
+        raise TorchRuntimeError("A custom Function is returning a view but the jvp is not "
+                                "returning a view of the given grad input.")
+
+
+def _saved_primal(dual: Tensor) -> Tensor:
+    """What PyTorch's jvp reads for a dual tensor saved for forward: a view of its primal
+    without tangent (of make_dual's input, for a dual made by make_dual)."""
+    forward_grad.state.suspended += 1
+    try:
+        source = dual._base if dual._base is not None else dual
+        return source.view_as(source)
+    finally:
+        forward_grad.state.suspended -= 1
 
 
 def has_dual_argument(args: tuple[Any, ...]) -> bool:

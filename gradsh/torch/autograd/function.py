@@ -32,6 +32,7 @@ from gradsh.engine.tensor import (
     _Undo,
     no_grad,
 )
+from gradsh.engine.view_rules import IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, alias_view
 from gradsh.torch.autograd import forward_ad
 
 __all__ = ["Function", "FunctionCtx", "InplaceFunction", "NestedIOFunction",
@@ -76,7 +77,10 @@ class FunctionCtx:
     @property
     def saved_tensors(self) -> tuple[Tensor | None, ...]:
         """The tensors saved for backward, checked (freed by backward, modified in place) as
-        PyTorch checks them."""
+        PyTorch checks them; in jvp, those saved for forward (forward_ad)."""
+        in_jvp = self.__dict__.get("_jvp_saved")
+        if in_jvp is not None:
+            return in_jvp
         if self._saved is None:  # forward, or an apply that recorded no graph
             return tuple(self.to_save)
         node = self._node()
@@ -117,6 +121,11 @@ class BackwardCFunction(OutputSlots, Node):
 
     def __repr__(self) -> str:
         return f"<torch.autograd.function.{self.node_name} object at {id(self):#x}>"
+
+    @property
+    def function_name(self) -> str:
+        """The Function's own class name, which PyTorch's view+inplace error names."""
+        return self._forward_cls.__name__
 
     def apply(self, *grads: Any) -> Any:
         """`y.grad_fn.apply(g)`: the Function's own backward (or vjp) on `g`, its result as
@@ -307,6 +316,8 @@ def _wrap_outputs(node: BackwardCFunction, ctx: FunctionCtx, args: tuple[Any, ..
     non_differentiable = {id(t) for t in ctx.non_differentiable}
     inputs = {id(a) for a in args if isinstance(a, Tensor)}
     wrapped: list[Any] = []
+    views: list[Tensor] = []  # differentiable outputs that are views (view_rules)
+    n_differentiable = 0
     for out in outputs:
         if not isinstance(out, Tensor):
             wrapped.append(out)
@@ -314,31 +325,35 @@ def _wrap_outputs(node: BackwardCFunction, ctx: FunctionCtx, args: tuple[Any, ..
             node._output_ids.append(None)
             node._output_meta.append(None)
             continue
-        if id(out) in dirty:
+        differentiable = id(out) not in non_differentiable and out.dtype.is_floating_point
+        is_dirty = id(out) in dirty
+        if is_dirty:
             if out._grad_fn is None and out._requires_grad:
                 raise TorchRuntimeError(_DIRTY_LEAF_MESSAGE)
             out._version_counter.value += 1  # mark_dirty counts a change, as PyTorch's does
         elif id(out) in inputs or out._base is not None:
-            out = _alias(out)  # an input returned as is: a new tensor of the same storage
+            # an input returned as is, or a view made in forward: a view of the same memory
+            out = alias_view(Tensor._make(out._data, out.device), out)
         node._outputs.append(weakref.ref(out))
         node._output_ids.append(id(out._data))
         node._output_meta.append((tuple(out.shape), out.dtype, out.device))
-        if id(out) not in non_differentiable and out.dtype.is_floating_point:
+        if differentiable:
             out._grad_fn = node
             out._requires_grad = False
             node.output_device = out.device
+            n_differentiable += 1
+            if out._base is not None and not is_dirty:
+                views.append(out)
         wrapped.append(out)
+    # PyTorch's _process_backward_mode_ad: such a view may not be modified in place
+    # (IN_CUSTOM_FUNCTION; MULTI_OUTPUT_NODE with more than one differentiable output)
+    for out in views:
+        out._view_creation = MULTI_OUTPUT_NODE if n_differentiable > 1 else IN_CUSTOM_FUNCTION
     if Anomaly.enabled:
         _record_forward(node)
     _save(node, ctx, wrapped)
     ctx._node_ref = weakref.ref(node)  # type: ignore[attr-defined]
     return tuple(wrapped) if is_tuple else wrapped[0]
-
-
-def _alias(t: Tensor) -> Tensor:
-    alias = Tensor._make(t._data, t.device)
-    alias._version_counter = t._version_counter
-    return alias
 
 
 def _save(node: BackwardCFunction, ctx: FunctionCtx, outputs: list[Any]) -> None:

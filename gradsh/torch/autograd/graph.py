@@ -7,11 +7,28 @@ from collections.abc import Callable
 from typing import Any
 
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.tensor import Node, SavedHooks, Tensor
+from gradsh.engine.ops.autograd import GradientEdge
+from gradsh.engine.tensor import Node, SavedHooks, Tensor, enable_grad
 from gradsh.torch.autograd._multi_hook import register_multi_grad_hook
+from gradsh.torch.autograd.function import BackwardCFunction
 
-__all__ = ["Node", "disable_saved_tensors_hooks", "register_multi_grad_hook", "save_on_cpu",
-           "saved_tensors_hooks"]
+__all__ = ["GradientEdge", "Node", "disable_saved_tensors_hooks", "get_gradient_edge",
+           "register_multi_grad_hook", "save_on_cpu", "saved_tensors_hooks"]
+
+
+def get_gradient_edge(tensor: Tensor) -> GradientEdge:
+    """The edge where `tensor`'s gradient is computed: its grad_fn (its AccumulateGrad node for
+    a leaf) and its output number; for a custom Function's output, a view node holding the
+    graph, PyTorch's ownership token."""
+    if not tensor.requires_grad:
+        raise TorchRuntimeError("It is not possible to get the gradient edge for a Tensor that "
+                                "does not require gradients")
+    node, output_nr = tensor._gradient_edge()
+    token = None
+    if isinstance(node, BackwardCFunction):
+        with enable_grad():
+            token = tensor.view_as(tensor).grad_fn
+    return GradientEdge(node, output_nr, ownership_token=token)
 
 
 class saved_tensors_hooks:  # noqa: N801  (PyTorch's name)
