@@ -61,7 +61,10 @@ class NextafterBackward0(Function):
     def forward(self, a: Tensor, b: Tensor) -> Array:
         self.other_shape = tuple(b.shape)
         x, y = np.broadcast_arrays(a._data, b._data)
-        return np.nextafter(x, y.astype(x.dtype, copy=False))
+        y = y.astype(x.dtype, copy=False)
+        if x.dtype.itemsize == 2:  # (NumPy's half nextafter returns x where x == y: -0 to +0)
+            return np.where(x == y, y, np.nextafter(x, y))
+        return np.nextafter(x, y)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (grad, F.zeros(self.other_shape, grad))

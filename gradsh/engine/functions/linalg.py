@@ -10,7 +10,7 @@ import numpy as np
 from gradsh.engine.functions import trilinear
 from gradsh.engine.functions.common import _quiet, c_order, xp_of
 from gradsh.engine.tensor import Array, Function, Shape, Tensor
-from gradsh.engine.vecmath import blas, sgemm
+from gradsh.engine.vecmath import blas, half_gemm, sgemm
 
 __all__ = [
     "MmBackward0", "MvBackward0", "DotBackward0", "BmmBackward0", "AddmmBackward0",
@@ -200,6 +200,9 @@ class AddmmBackward0(Function):
                 out = blas.addmm(b, m1, m2, beta, alpha)  # MKL's dgemm where loaded
             if out is not None:
                 return out
+        if m1.dtype == m2.dtype == b.dtype == np.float16 and m1.__class__ is np.ndarray:
+            with _quiet():  # ATen's reduced-float gemm: float32 sums, rounded once
+                return half_gemm.addmm_half(b, m1, m2, beta, alpha)
         product = xp.matmul(mat1._data, mat2._data)
         if alpha != 1:
             product = product * alpha

@@ -659,6 +659,14 @@ class VarMeanBackward0(MultiOutputFunction):
         self.self_sizes = a.shape
         self.save("self", a)
         x = a._data
+        if x.dtype in dtypes.REDUCED_FLOAT_NP:
+            # (opmath: both outputs computed in float32 and rounded once, as var and std are;
+            # Function.apply widens single-output nodes, half_opmath.py)
+            with _quiet():
+                wide = Tensor._make(x.astype(np.float32), a.device)
+                first, mean = type(self).forward(self, wide, dim, correction, keepdim)
+                self.save("self", a)
+                return first.astype(x.dtype), mean.astype(x.dtype)
         if pointwise.is_float64(x) and x.size:
             # var_mean's kernel is Welford's for every output, the mean its own (not sum / n)
             return _var_dims64(x, dim or tuple(range(x.ndim)), correction,

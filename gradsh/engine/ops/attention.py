@@ -17,6 +17,7 @@ from gradsh.engine.functions.attention import (
 from gradsh.engine.ops.activations import _softmax_dim
 from gradsh.engine.ops.arguments import _check_tensor
 from gradsh.engine.ops.arithmetic import add_
+from gradsh.engine.ops.blas_extras import check_baddbmm_input
 from gradsh.engine.ops.comparison import logical_not
 from gradsh.engine.ops.creation import ones, zeros_like
 from gradsh.engine.ops.functional import repeat_interleave
@@ -44,6 +45,7 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1,  
     """torch.baddbmm: beta * input + alpha * batch1 @ batch2 (BaddbmmBackward0)."""
     batch1 = _check_tensor(batch1, "baddbmm", "batch1", 2)
     batch2 = _check_tensor(batch2, "baddbmm", "batch2", 3)
+    check_baddbmm_input(input, batch1, batch2)
     if batch1.ndim != 3:
         raise TorchRuntimeError("batch1 must be a 3D tensor")
     if batch2.ndim != 3:

@@ -125,9 +125,16 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Ten
         raise TorchRuntimeError("torch.histc: max must be larger than min")
     t = a.dtype.np.type
     left, right = t(low), t(high)
+    with np.errstate(all="ignore"):
+        if not np.isfinite(right - left):  # linspace's edges are NaN: nothing falls inside
+            return _new(np.zeros(bins, a.dtype.np), a.dtype, a.device, False)
     inside = x[(x >= left) & (x <= right)]
-    pos = ((inside - left) * t(bins) / (right - left)).astype(np.int64)
+    with np.errstate(all="ignore"):
+        pos = ((inside - left) * t(bins) / (right - left)).astype(np.int64)
     pos[pos == bins] = bins - 1
+    # (a product that overflows to inf converts to INT64_MIN, x86's cvttss2si; ATen's
+    # pointer arithmetic with it, times the element size, wraps round to the first bin)
+    pos[pos < 0] = 0
     counts = np.bincount(pos, minlength=bins).astype(a.dtype.np)
     return _new(counts, a.dtype, a.device, False)
 

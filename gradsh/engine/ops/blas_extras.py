@@ -6,8 +6,9 @@ from typing import Any
 
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.blas_extras import AddbmmBackward0, AddmvBackward0, AddrBackward0
-from gradsh.engine.ops.arguments import _check_tensor
+from gradsh.engine.ops.arguments import _check_tensor, wrap_dim
 from gradsh.engine.ops.guard import guarded
+from gradsh.engine.ops.shape import expand
 from gradsh.engine.tensor import Function, Tensor, apply_inplace
 
 __all__ = ["addmv", "addmv_", "addr", "addr_", "addbmm", "addbmm_"]
@@ -31,14 +32,22 @@ def _check_addr(input: Tensor, vec1: Tensor, vec2: Tensor) -> tuple[int, ...]:  
     return (vec1.shape[0], vec2.shape[0])
 
 
+def batch_sizes_read(b1: Tensor, b2: Tensor) -> None:
+    """addbmm/baddbmm read batch1.size(1) and batch2.size(2) for the result's shape before
+    they check the batches are 3-D: a tensor of too few dimensions is that IndexError."""
+    wrap_dim(1, b1.ndim)
+    wrap_dim(2, b2.ndim)
+
+
 def _check_addbmm(input: Tensor, b1: Tensor, b2: Tensor) -> tuple[int, ...]:  # noqa: A002
+    batch_sizes_read(b1, b2)
+    shape = (b1.shape[1], b2.shape[2])
+    if tuple(input.shape) != shape:  # ATen expands the input before it checks the batches
+        _broadcastable(input, shape, "addbmm")
     if b1.ndim != 3:
         raise TorchRuntimeError("batch1 must be a 3D tensor")
     if b2.ndim != 3:
         raise TorchRuntimeError("batch2 must be a 3D tensor")
-    shape = (b1.shape[1], b2.shape[2])
-    if tuple(input.shape) != shape:  # ATen expands the input before it compares the batches
-        _broadcastable(input, shape, "addbmm")
     if b1.shape[0] != b2.shape[0] or b1.shape[2] != b2.shape[1]:
         raise TorchRuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{b1.shape[0]}, "
@@ -70,14 +79,16 @@ def _apply(name: str, input: Tensor, a: Tensor, b: Tensor, beta: Any, alpha: Any
 
 
 def _broadcastable(input: Tensor, shape: tuple[int, ...], name: str) -> None:  # noqa: A002
-    dims = tuple(input.shape)
-    ok = len(dims) <= len(shape) and all(
-        d in (1, s) for d, s in zip(dims[::-1], shape[::-1], strict=False))
-    if not ok:
-        raise TorchRuntimeError(f"The expanded size of the tensor ({shape[-1]}) must match the "
-                                f"existing size ({dims[-1]}) at non-singleton dimension "
-                                f"{len(shape) - 1}.  Target sizes: {list(shape)}.  Tensor "
-                                f"sizes: {list(dims)}")
+    """expand_size's check of the input against the result's shape: expand's own errors."""
+    expand(input, *shape)
+
+
+def check_baddbmm_input(input: Tensor, b1: Tensor, b2: Tensor) -> None:  # noqa: A002
+    """baddbmm's reads of the batch sizes and its expand of the input, before the 3-D checks."""
+    batch_sizes_read(b1, b2)
+    shape = (b1.shape[0], b1.shape[1], b2.shape[2])
+    if tuple(input.shape) != shape:
+        _broadcastable(input, shape, "baddbmm")
 
 
 @guarded

@@ -9,7 +9,7 @@ import numpy as np
 
 from gradsh.engine import meta
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
-from gradsh.engine.functions.common import (broadcast_shapes, check_output_shape,
+from gradsh.engine.functions.common import (broadcast_shapes, check_output_shape, infer_size,
                                            not_implemented_for, result_dtype, xp_of)
 from gradsh.engine.functions.comparison import _Bitwise, _Compare
 from gradsh.engine.ops.arguments import (OperandTypeError, TensorLike, _check_tensor, _plain,
@@ -237,6 +237,9 @@ def equal(a: Tensor, b: Tensor) -> bool:
 def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
              equal_nan: bool = False) -> bool:
     _tensor_other(b)
+    if a.dtype is not b.dtype:  # (isclose's check: allclose is isclose(...).all())
+        raise TorchRuntimeError(f"{a.dtype.short} did not match {b.dtype.short}")
+    infer_size(a.shape, b.shape)  # (its broadcast error)
     if a.device == "meta" or b.device == "meta":  # (PyTorch reads the all() with item())
         raise TorchRuntimeError(meta.ITEM_MESSAGE)
     return bool(xp_of(a._data).allclose(a._data, b._data, rtol=rtol, atol=atol,

@@ -138,11 +138,15 @@ def _tensordot_dims(a: Tensor, b: Tensor, dims: Any) -> tuple[list[int], list[in
         if count > builtins.min(a.ndim, b.ndim):
             raise TorchRuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got "
                                     f"dims={count}")
-        return list(range(a.ndim - count, a.ndim)), list(range(count))
+        return list(range(-count, 0)), list(range(count))  # (ATen's, as its errors name them)
     dims_a, dims_b = dims
     dims_a = [dims_a] if as_int(dims_a) is not None else list(dims_a)
     dims_b = [dims_b] if as_int(dims_b) is not None else list(dims_b)
-    return ([wrap_dim(d, a.ndim) for d in dims_a], [wrap_dim(d, b.ndim) for d in dims_b])
+    for d in dims_a:
+        wrap_dim(d, a.ndim)
+    for d in dims_b:
+        wrap_dim(d, b.ndim)
+    return dims_a, dims_b  # (as given: the size error names them so)
 
 
 @guarded
@@ -158,6 +162,8 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
             raise TorchRuntimeError(
                 f"contracted dimensions need to match, but first has size {a.shape[da]} in dim "
                 f"{da} and second has size {b.shape[db]} in dim {db}")
+    dims_a = [wrap_dim(d, a.ndim) for d in dims_a]
+    dims_b = [wrap_dim(d, b.ndim) for d in dims_b]
     free_a = [d for d in range(a.ndim) if d not in dims_a]
     free_b = [d for d in range(b.ndim) if d not in dims_b]
     size = 1

@@ -120,8 +120,22 @@ def chain_matmul(*matrices: Tensor) -> Tensor:
          "rather than multiple parameters.")
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = tuple(matrices[0])
+    for m in matrices:  # (checkAllSameDim, then linalg_multi_dot's checks)
+        if m.ndim != 2:
+            raise TorchRuntimeError(f"Tensor dimension is {m.ndim}, expected 2 instead.")
+    if not matrices:
+        raise TorchRuntimeError("chain_matmul(): Expected one or more matrices")
     if len(matrices) == 1:
         return clone(matrices[0])  # type: ignore[no-any-return]
+    for i in range(len(matrices) - 1):
+        if matrices[i].shape[1] != matrices[i + 1].shape[0]:
+            raise TorchRuntimeError(
+                f"multi_dot(): tensors {i} and {i + 1} with shapes {list(matrices[i].shape)} "
+                f"and {list(matrices[i + 1].shape)} cannot be multiplied")
+    if len(matrices) == 3:  # multi_dot's cheaper order of three
+        (a, b), (c, d) = matrices[0].shape, matrices[2].shape
+        if (a * c) * (b + d) > (b * d) * (a + c):
+            return mm(matrices[0], mm(matrices[1], matrices[2]))  # type: ignore[no-any-return]
     result = mm(matrices[0], matrices[1])
     for m in matrices[2:]:
         result = mm(result, m)

@@ -17,7 +17,7 @@ from gradsh.engine.exceptions import (
     TorchRuntimeError,
     warn,
 )
-from gradsh.engine.functions.common import c_order, not_implemented_for, xp_of
+from gradsh.engine.functions.common import c_order, not_implemented_for, result_dtype, xp_of
 from gradsh.engine.functions.reductions import (
     AmaxBackward0,
     AminBackward0,
@@ -364,6 +364,14 @@ def cumprod(a: Tensor, dim: int, dtype: DType | None = None) -> Tensor:
 def dist(a: Tensor, b: Tensor, p: Number = 2) -> Tensor:
     a = _check_tensor(a, "dist")
     b = _check_tensor(b, "dist", "other", 2)
+    # ATen's dist is norm(self - other): the subtraction's bool errors, then norm's dtype check
+    from gradsh.engine.ops.arithmetic import _check_bool_sub
+
+    _check_bool_sub(a, b)
+    kind = result_dtype(a, b)
+    if not (kind.is_floating_point or kind.is_complex):
+        raise TorchRuntimeError("norm(): input dtype should be either floating point or "
+                                f"complex. Got {kind.short} instead.")
     return DistBackward0.apply(a, b, p=float(p))
 
 

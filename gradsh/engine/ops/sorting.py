@@ -232,7 +232,8 @@ def _selection(kind: str, a: Tensor, dim: int, keepdim: bool, k: int = 0) -> Any
         if not 1 <= k <= size:
             raise TorchRuntimeError(
                 f"kthvalue(): selected number k out of range for dimension {d}")
-        _refuse_bool(a, "kthvalue_cpu")
+        if a.ndim:  # a 0-d tensor is copied before the kernel's dispatch
+            _refuse_bool(a, "kthvalue_cpu")
         indices = backend.to_device(_kthvalue_along(data, axis, k - 1), a.device)
     else:  # median: the stable order's middle (aten's nth_element breaks ties by index)
         _refuse_bool(a, "median_out")

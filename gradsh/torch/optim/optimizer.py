@@ -291,8 +291,9 @@ class Optimizer:
         def pack_group(group: dict[str, Any]) -> dict[str, Any]:
             nonlocal start
             packed = {k: v for k, v in group.items() if k != "params"}
-            for i, p in enumerate(group["params"], start):
-                mapping.setdefault(id(p), i)
+            # (PyTorch's dict comprehension: a parameter twice in a group takes its last index)
+            mapping.update({id(p): i for i, p in enumerate(group["params"], start)
+                            if id(p) not in mapping})
             packed["params"] = [mapping[id(p)] for p in group["params"]]
             start += len(packed["params"])
             return packed
