@@ -46,7 +46,7 @@ deg2rad_ rad2deg_ hypot logaddexp logaddexp2 copysign fmax fmin fix fix_ nansum 
 cummin isclose isneginf isposinf isreal signbit bincount searchsorted bucketize histc scatter_reduce
 tril_indices triu_indices
 heaviside multinomial randint_like selu_ celu_ threshold_ cdist einsum diagonal
-inverse det slogdet logdet svd cholesky pinverse cholesky_solve cholesky_inverse
+inverse det slogdet logdet svd cholesky pinverse cholesky_solve cholesky_inverse triangular_solve
 lgamma digamma polygamma mvlgamma erfinv i0 i0_ sinc sinc_ igamma igammac poisson binomial
 _standard_gamma _standard_gamma_grad _sample_dirichlet _dirichlet_grad
 baddbmm _safe_softmax kron block_diag combinations searchsorted bucketize histc tril_indices

@@ -110,10 +110,57 @@ def _model(g: Gen) -> str:
     return "m"
 
 
+# layers with an input they take (after the case's seed), for their forward and backward
+_FORWARD = [
+    ("nn.Linear(3, 2)", "torch.randn(4, 3)"), ("nn.Linear(3, 2, bias=False)", "torch.randn(3)"),
+    ("nn.Conv1d(2, 3, 2, padding=1)", "torch.randn(1, 2, 5)"),
+    ("nn.Conv2d(1, 2, 3, padding='same', padding_mode='reflect')", "torch.randn(1, 1, 4, 4)"),
+    ("nn.Conv2d(2, 2, 2, stride=2, dilation=1, groups=2)", "torch.randn(2, 2, 4, 4)"),
+    ("nn.ConvTranspose1d(2, 1, 3, stride=2)", "torch.randn(1, 2, 3)"),
+    ("nn.BatchNorm1d(3)", "torch.randn(4, 3)"), ("nn.BatchNorm2d(2)", "torch.randn(2, 2, 2, 2)"),
+    ("nn.BatchNorm1d(3, track_running_stats=False)", "torch.randn(5, 3)"),
+    ("nn.LayerNorm(3)", "torch.randn(2, 3)"), ("nn.GroupNorm(2, 4)", "torch.randn(2, 4, 3)"),
+    ("nn.InstanceNorm1d(2)", "torch.randn(1, 2, 5)"), ("nn.Embedding(5, 2)", "torch.tensor([1, 4, 1])"),
+    ("nn.Embedding(5, 2, max_norm=1.0)", "torch.tensor([[0, 2], [2, 3]])"),
+    ("nn.GRU(3, 2, batch_first=True)", "torch.randn(2, 4, 3)"), ("nn.LSTM(2, 3)", "torch.randn(3, 1, 2)"),
+    ("nn.RNN(2, 2, nonlinearity='relu')", "torch.randn(2, 2)"), ("nn.GRUCell(2, 3)", "torch.randn(4, 2)"),
+    ("nn.MultiheadAttention(4, 2, batch_first=True)", "(torch.randn(1, 3, 4),) * 3"),
+    ("nn.Bilinear(2, 3, 1)", "(torch.randn(2, 2), torch.randn(2, 3))"), ("nn.PReLU()", "torch.randn(3)"),
+    ("nn.Dropout(0.5)", "torch.ones(8)"), ("nn.AlphaDropout(0.5)", "torch.ones(6)"),
+    ("nn.MaxPool1d(2, return_indices=True)", "torch.randn(1, 2, 4)"),
+    ("nn.AvgPool2d(2, ceil_mode=True)", "torch.randn(1, 1, 3, 3)"),
+    ("nn.AdaptiveMaxPool1d(2)", "torch.randn(1, 1, 5)"), ("nn.Softmax(dim=-1)", "torch.randn(2, 3)"),
+    ("nn.Upsample(scale_factor=2, mode='bilinear', align_corners=False)", "torch.randn(1, 1, 2, 2)"),
+    ("nn.Flatten(0)", "torch.randn(2, 3)"), ("nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0)",
+                                              "torch.randn(3, 1, 4)"),
+    ("nn.CrossEntropyLoss()", "(torch.randn(3, 4), torch.tensor([0, 3, 1]))"),
+    ("nn.BCEWithLogitsLoss(pos_weight=torch.tensor([2.0]))", "(torch.randn(3), torch.ones(3))"),
+    ("nn.Sequential(nn.Conv2d(1, 2, 2), nn.ReLU(), nn.Flatten(), nn.LazyLinear(2))",
+     "torch.randn(2, 1, 3, 3)"),
+]
+
+
 def modules(g: Gen) -> None:
     """nn layers and models as programs build and inspect them."""
     roll = g.r.random()
-    if roll < 0.3:
+    if roll < 0.15:
+        g.emit("import torch.nn as nn")
+        layer, arg = g.pick(_FORWARD)
+        g.emit(f"m = {layer}")
+        g.emit(g.pick(["", "m.eval()", "m.double()", "m.train()"]))
+        g.emit(f"x = {arg}")
+        if "double" in g.lines[-2]:
+            g.emit("x = tuple(t.double() if t.is_floating_point() else t for t in x) if "
+                   "isinstance(x, tuple) else x.double() if x.is_floating_point() else x")
+        g.emit("y = m(*x) if isinstance(x, tuple) else m(x)")
+        g.emit(g.pick(["print(y)", "print(y[0] if isinstance(y, tuple) else y.shape, y[0].grad_fn "
+                       "if isinstance(y, tuple) else y.grad_fn)",
+                       "print(m.state_dict())", "print([b for b in m.buffers()])"]))
+        if g.chance(0.5):
+            g.emit("(y[0] if isinstance(y, tuple) else y).sum().backward(); "
+                   "print([(n, p.grad) for n, p in m.named_parameters()][:2])")
+        return
+    if roll < 0.4:
         g.emit("import torch.nn as nn")
         layer = g.pick(_LAYERS)
         g.emit(f"m = {layer}")
@@ -319,7 +366,8 @@ def optim_sched(g: Gen) -> None:
         groups = g.pick(["[w, b]", "[w, b]", "[{'params': [w]}, {'params': [b], 'lr': 0.3}]",
                          "[{'params': [w], 'weight_decay': 0.1}, {'params': b}]",
                          "[{'params': [w]}, {'params': [b], 'momentum': 0.5}]",
-                         "(p for p in [w, b])", "[w, w]", "[]", "w"])
+                         "(p for p in [w, b])", "[w, b]", "[]" if g.chance(0.3) else "[w]",
+                         "w" if g.chance(0.3) else "[b, w]"])
         opt = g.pick(_OPTIMIZERS).format(p=groups)
         g.emit(f"opt = {opt}")
         x = f"torch.tensor({_small(g, (3, 2))})"
@@ -339,6 +387,7 @@ def optim_sched(g: Gen) -> None:
             g.emit(f"for i in range({steps}):\n        opt.zero_grad()\n        loss = {loss}\n"
                    f"        loss.backward()\n        opt.step(){show}")
         g.emit(g.pick(["print(w, b)", "print(w.data, b.grad)", "print(opt.state_dict())",
+                       "print(w.tolist(), b.tolist())", "print(loss.item(), w.tolist())",
                        "print(opt.state_dict()['param_groups'])",
                        "print({k: sorted(v) for k, v in opt.state_dict()['state'].items()})",
                        "print(repr(opt))", "print(opt)",

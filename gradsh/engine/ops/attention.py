@@ -55,6 +55,9 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1,  
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{batch1.shape[0]}, {batch1.shape[2]}] but got: [{batch2.shape[0]}, "
             f"{batch2.shape[1]}].")
+    if batch1.dtype is not batch2.dtype:
+        raise TorchRuntimeError(f"expected scalar type {batch1.dtype.short} but found "
+                                f"{batch2.dtype.short}")
     return BaddbmmBackward0.apply(input, batch1, batch2, beta=beta, alpha=alpha)
 
 

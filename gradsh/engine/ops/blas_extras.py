@@ -10,6 +10,7 @@ from gradsh.engine.ops.arguments import _check_tensor, wrap_dim
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.shape import expand
 from gradsh.engine.tensor import Function, Tensor, apply_inplace
+from gradsh.engine.variable import _C_TYPE_NAMES
 
 __all__ = ["addmv", "addmv_", "addr", "addr_", "addbmm", "addbmm_"]
 
@@ -48,10 +49,19 @@ def _check_addbmm(input: Tensor, b1: Tensor, b2: Tensor) -> tuple[int, ...]:  # 
         raise TorchRuntimeError("batch1 must be a 3D tensor")
     if b2.ndim != 3:
         raise TorchRuntimeError("batch2 must be a 3D tensor")
-    if b1.shape[0] != b2.shape[0] or b1.shape[2] != b2.shape[1]:
-        raise TorchRuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: [{b1.shape[0]}, "
-            f"{b1.shape[2]}] but got: [{b2.shape[0]}, {b2.shape[1]}].")
+    if b1.shape[0] != b2.shape[0]:
+        raise TorchRuntimeError(f"batch1 and batch2 must have same number of batches, got "
+                                f"{b1.shape[0]} and {b2.shape[0]}")
+    if b1.shape[2] != b2.shape[1]:
+        raise TorchRuntimeError(f"Incompatible matrix sizes for bmm ({b1.shape[1]}x{b1.shape[2]} "
+                                f"and {b2.shape[1]}x{b2.shape[2]})")
+    if b1.shape[0]:  # (addmm_ of each batch into the result: addmm's dtype checks)
+        if input.dtype is not b2.dtype:
+            raise TorchRuntimeError(f"self and mat2 must have the same dtype, but got "
+                                    f"{input.dtype.short} and {b2.dtype.short}")
+        if b1.dtype is not b2.dtype:
+            raise TorchRuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                                    f"{b1.dtype.short} and {b2.dtype.short}")
     return shape
 
 
@@ -84,11 +94,16 @@ def _broadcastable(input: Tensor, shape: tuple[int, ...], name: str) -> None:  #
 
 
 def check_baddbmm_input(input: Tensor, b1: Tensor, b2: Tensor) -> None:  # noqa: A002
-    """baddbmm's reads of the batch sizes and its expand of the input, before the 3-D checks."""
+    """baddbmm's reads of the batch sizes, its expand of the input and its check of the input's
+    dtype against batch1's, before the 3-D checks (TORCH_META_FUNC(baddbmm))."""
     batch_sizes_read(b1, b2)
     shape = (b1.shape[0], b1.shape[1], b2.shape[2])
     if tuple(input.shape) != shape:
         _broadcastable(input, shape, "baddbmm")
+    if input.dtype is not b1.dtype:
+        names = [_C_TYPE_NAMES[t.dtype.name] for t in (input, b1, b2)]
+        raise TorchRuntimeError("Input dtypes must be the same, got: input {}, batch1: {}, "
+                                "batch2: {}".format(*names))
 
 
 @guarded

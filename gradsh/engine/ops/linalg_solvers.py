@@ -41,7 +41,7 @@ from gradsh.engine.tensor import Tensor
 __all__ = [
     "linalg_inv", "inv_ex", "inverse", "det", "slogdet", "linalg_slogdet", "logdet",
     "linalg_solve", "solve_ex", "solve_triangular", "linalg_cholesky", "cholesky_ex",
-    "cholesky", "RETURN_TYPES_LINALG",
+    "cholesky", "triangular_solve", "RETURN_TYPES_LINALG",
 ]
 
 
@@ -71,6 +71,7 @@ RETURN_TYPES_LINALG = {kind: _return_type(kind, fields) for kind, fields in {
     "slogdet": ("sign", "logabsdet"), "linalg_qr": ("Q", "R"), "linalg_svd": ("U", "S", "Vh"),
     "svd": ("U", "S", "V"), "linalg_eigh": ("eigenvalues", "eigenvectors"),
     "linalg_lstsq": ("solution", "residuals", "rank", "singular_values"),
+    "triangular_solve": ("solution", "cloned_coefficient"),
 }.items()}
 
 
@@ -275,6 +276,49 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True,  #
         B = to(B, A.dtype)
     return LinalgSolveTriangularBackward0.apply(A, B, upper=bool(upper), left=bool(left),
                                                 unitriangular=bool(unitriangular))
+
+
+_WARNED: set[str] = set()
+
+
+@guarded(name="triangular_solve")
+def triangular_solve(b: Tensor, A: Tensor, upper: bool = True, transpose: bool = False,  # noqa: N803
+                     unitriangular: bool = False) -> Any:
+    """torch.triangular_solve (deprecated): (solution of op(A) X = b, a copy of A broadcast to
+    the batch), through linalg.solve_triangular (its grad_fn, not TriangularSolveBackward0)."""
+    b = _check_tensor(b, "triangular_solve")
+    A = _check_tensor(A, "triangular_solve", "A", 2)
+    if "triangular_solve" not in _WARNED:  # TORCH_WARN_ONCE
+        _WARNED.add("triangular_solve")
+        warn("torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangular"
+             "and will be removed in a future PyTorch release.\ntorch.linalg.solve_triangular "
+             "has its arguments reversed and does not return a copy of one of the inputs.\nX = "
+             "torch.triangular_solve(B, A).solution\nshould be replaced with\nX = "
+             "torch.linalg.solve_triangular(A, B).")
+    for label, t in (("b", b), ("A", A)):
+        if t.ndim < 2:
+            raise TorchRuntimeError(f"torch.triangular_solve: Expected {label} to have at least 2 "
+                                    f"dimensions, but it has {t.ndim} dimensions instead")
+    if b.dtype is not A.dtype:
+        raise TorchRuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                                f"{b.dtype.short} and A of type {A.dtype.short} instead.")
+    if A.shape[-1] != A.shape[-2]:
+        raise TorchRuntimeError(f"A must be batches of square matrices, but they are "
+                                f"{A.shape[-2]} by {A.shape[-1]} matrices")
+    if A.shape[-1] != b.shape[-2]:
+        raise TorchRuntimeError(f"Incompatible matrix sizes for triangular_solve: each A matrix "
+                                f"is {A.shape[-1]} by {A.shape[-1]} but each b matrix is "
+                                f"{b.shape[-2]} by {b.shape[-1]}")
+    _kernel(A, "triangular_solve_cpu")
+    from gradsh.engine.ops.copies import clone
+    from gradsh.engine.ops.shape import expand, transpose as swap
+
+    batch = tuple(np.broadcast_shapes(tuple(A.shape[:-2]), tuple(b.shape[:-2])))
+    coefficient = clone(expand(A, *(batch + tuple(A.shape[-2:]))))
+    op = swap(A, -2, -1) if transpose else A
+    solution = solve_triangular(op, b, upper=bool(upper) != bool(transpose),
+                                unitriangular=unitriangular)
+    return RETURN_TYPES_LINALG["triangular_solve"](solution, coefficient)
 
 
 # ---------------------------------------------------------------------------------------------

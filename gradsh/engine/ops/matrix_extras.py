@@ -214,9 +214,18 @@ def _ends(y: Tensor, dim: int) -> tuple[Tensor, Tensor]:
     return slice(y, dim, 0, builtins.max(n - 1, 0)), slice(y, dim, builtins.min(1, n), n)
 
 
+def _refuse_bool(name: str, y: Tensor, x: Any) -> None:
+    """ATen's trapezoid family refuses bool samples and spacings."""
+    for label, value in (("y", y), ("x", x)):
+        if isinstance(value, Tensor) and value.dtype is dtypes.bool_:
+            raise TorchRuntimeError(f"{name}: received a bool input for `{label}`, but bool is "
+                                    "not supported")
+
+
 @guarded
 def trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Tensor:
     y = _check_tensor(y, "trapezoid", "y")
+    _refuse_bool("trapezoid", y, x)
     d = wrap_dim(dim, y.ndim)
     if isinstance(x, Tensor):
         if x.ndim == 1:
@@ -246,6 +255,7 @@ def trapz(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Tensor:
 def cumulative_trapezoid(y: Tensor, x: Any = None, *, dx: Any = None,
                          dim: int = -1) -> Tensor:
     y = _check_tensor(y, "cumulative_trapezoid", "y")
+    _refuse_bool("cumulative_trapezoid", y, x)
     d = wrap_dim(dim, y.ndim)
     y_left, y_right = _ends(y, d)
     if isinstance(x, Tensor):

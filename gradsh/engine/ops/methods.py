@@ -164,7 +164,7 @@ from gradsh.engine.ops.linalg_decompositions import pinverse, svd
 from gradsh.engine.ops.linalg_composites import cholesky_inverse, cholesky_solve
 from gradsh.engine.ops.householder import geqrf, orgqr
 from gradsh.engine.ops.linalg_lu_factor import lu_solve, tensor_lu
-from gradsh.engine.ops.linalg_solvers import cholesky, det, inverse, logdet, slogdet
+from gradsh.engine.ops.linalg_solvers import cholesky, det, inverse, logdet, slogdet, triangular_solve
 from gradsh.engine.ops.distributions import (
     cauchy_, exponential_, geometric_, log_normal_, multinomial,
 )
@@ -606,6 +606,7 @@ _METHODS: dict[str, Any] = {
     "unfold": unfold,
     "det": det,
     "slogdet": slogdet,
+    "triangular_solve": triangular_solve,
     "logdet": logdet,
     "inverse": inverse,
     "pinverse": pinverse,

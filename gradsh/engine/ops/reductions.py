@@ -13,7 +13,6 @@ from gradsh.engine import dtypes
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP, DType
 from gradsh.engine.exceptions import (
     TorchIndexError,
-    TorchNotImplementedError,
     TorchRuntimeError,
     warn,
 )
@@ -207,11 +206,17 @@ def prod(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: DType | None 
 @guarded
 def norm(a: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
          dtype: DType | None = None) -> Tensor:
-    """torch.norm: vector norms (p='fro' is 2) as linalg.vector_norm (LinalgVectorNormBackward0)."""
+    """torch.norm: vector norms (p='fro' is 2) as linalg.vector_norm (LinalgVectorNormBackward0);
+    'nuc' (or 'fro' over more than two dims) as linalg.matrix_norm over dim, all dims when
+    none is given (torch.functional.norm's routing, errors and all)."""
     a = _check_tensor(a, "norm")
     if isinstance(p, str):
-        if p != "fro":
-            raise TorchNotImplementedError(f"norm with p={p!r} is not supported by gradsh")
+        if p != "fro" or not (dim is None or isinstance(dim, int) or len(dim) <= 2):
+            from gradsh.engine.ops.linalg_decompositions import matrix_norm  # (imports us)
+
+            dims = list(range(a.ndim)) if dim is None else [dim] if isinstance(dim, int) \
+                else list(dim)
+            return matrix_norm(a, p, dims, keepdim, dtype=dtype)  # type: ignore[no-any-return]
         p = 2
     if p is None:
         p = 2
