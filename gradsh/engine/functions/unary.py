@@ -440,6 +440,17 @@ class NanToNumBackward0(_SavesSelf):
         x = a._data
         if not is_float_array_dtype(x.dtype):
             return x.copy()
+        if x.dtype.kind != "f" and x.__class__ is np.ndarray:
+            # bfloat16 (ml_dtypes): NumPy's nan_to_num reads no finfo of it and leaves the
+            # infinities alone; the replacements rounded to bfloat16, as ATen's kernel does
+            import ml_dtypes
+
+            info = ml_dtypes.finfo(x.dtype)
+            top = info.max if posinf is None else posinf
+            bottom = info.min if neginf is None else neginf
+            out = np.where(np.isnan(x), np.asarray(nan).astype(x.dtype), x)
+            out = np.where(np.isposinf(x), np.asarray(top).astype(x.dtype), out)
+            return np.where(np.isneginf(x), np.asarray(bottom).astype(x.dtype), out)
         return xp_of(x).nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:

@@ -140,9 +140,14 @@ def lcm_(input: Tensor, other: TensorLike) -> Tensor:  # noqa: A002
 def nextafter(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     input = _check_tensor(input, "nextafter")
     other = _check_tensor(other, "nextafter", "other", 2)
-    if input.dtype is not other.dtype or not input.dtype.is_floating_point:
-        raise TorchRuntimeError("nextafter: expected both arguments to be floating point "
-                                "tensors of the same dtype")
+    # (a binary TensorIterator op: the operands promoted, the kernel floating-point only)
+    common = result_dtype(input, other)
+    if not common.is_floating_point:
+        raise not_implemented_for("nextafter_cpu", common)
+    if input.dtype is not common:
+        input = to(input, common)
+    if other.dtype is not common:
+        other = to(other, common)
     return NextafterBackward0.apply(input, other)  # type: ignore[no-any-return]
 
 
