@@ -8,12 +8,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).resolve().parent / "fuzz_api"))
 
 import fuzz  # noqa: E402
-import gen  # noqa: E402
 
 # Shrunk cases the fuzzer found, each a program over `torch` (lines split on "\n").
 REGRESSIONS = {
@@ -115,21 +112,6 @@ REGRESSIONS = {
 }
 
 
-@pytest.fixture(scope="module")
-def sides(torch):
-    """PyTorch and gradsh, run in this process (both at one thread)."""
-    from conftest import pinned_threads
-
-    with pinned_threads(torch, 1):
-        yield fuzz.Side("torch", pin_threads=False), fuzz.Side("gradsh", pin_threads=False)
-
-
-@pytest.mark.parametrize("name", sorted(REGRESSIONS))
-def test_fixed_case(sides, name):
-    lines = REGRESSIONS[name].split("\n")
-    expected, actual = (side.run(0, lines) for side in sides)
-    assert actual == expected, f"{name}:\n{REGRESSIONS[name]}"
-
 
 def test_pickled_types_come_back(torch):
     """dtypes, Sizes and devices pickle by a function of gradsh's, not by their class, which
@@ -152,16 +134,5 @@ SEED, CASES = 41, 300
 KNOWN: dict[int, str] = {}
 
 
-def test_fixed_seed_batch(sides):
-    cases = gen.generate(SEED, CASES, ["new"])
-    differing = {}
-    for k, (category, lines) in enumerate(cases):
-        expected, actual = (side.run(SEED * 100_000 + k, lines) for side in sides)
-        if expected != actual:
-            differing[k] = (category, "\n".join(lines), expected, actual)
-    unexpected = {k: v for k, v in differing.items() if k not in KNOWN}
-    fixed = sorted(set(KNOWN) - set(differing))
-    assert not unexpected, "\n\n".join(
-        f"case {k} ({c}):\n{code}\n--- torch\n{e}--- gradsh\n{a}"
-        for k, (c, code, e, a) in unexpected.items())
-    assert not fixed, f"cases {fixed} pass now: remove them from KNOWN"
+sides, test_fixed_case, test_fixed_seed_batch = fuzz.test_parts(
+    REGRESSIONS, SEED, CASES, ["new"], KNOWN)

@@ -8,12 +8,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).resolve().parent / "fuzz_api"))
 
 import fuzz  # noqa: E402
-import gen  # noqa: E402
 
 # Shrunk cases the fuzzer found, each a program over `torch` (lines split on "\n").
 REGRESSIONS = {
@@ -64,6 +61,12 @@ REGRESSIONS = {
                                      "dims=1)",
     "tensordot_negative_dims": "torch.tensordot(torch.ones(2, 3), torch.ones(2, 3), "
                                "dims=([-1], [-2]))",
+    "tensordot_size_one_broadcasts": "a = torch.tensor([[[[1.0], [2.0]]], [[[2.0], [1.0]]]], "
+                                     "requires_grad=True)\nb = torch.tensor([[[[0.0, 1.5]]], "
+                                     "[[[-1.5, 1.5]]]], requires_grad=True)\n"
+                                     "r = torch.tensordot(a, b, dims=1)\nr.sum().backward()\n"
+                                     "print(r.shape, a.grad, b.grad)",
+    "eigh_integer_kernel": "torch.linalg.eigh(torch.tensor([[1, 2], [3, 4]], dtype=torch.int32))",
     "cross_dim_named_as_given": "torch.cross(torch.ones(2, 2), torch.ones(2, 2), dim=-1)",
     "baddbmm_batch1_one_dim": "torch.baddbmm(torch.zeros(1), torch.ones(3), torch.ones(2, 3, 4))",
     "baddbmm_batch2_one_dim": "torch.baddbmm(torch.zeros(1), torch.ones(1, 2, 2), torch.ones(2))",
@@ -108,21 +111,6 @@ REGRESSIONS = {
 }
 
 
-@pytest.fixture(scope="module")
-def sides(torch):
-    """PyTorch and gradsh, run in this process (both at one thread)."""
-    from conftest import pinned_threads
-
-    with pinned_threads(torch, 1):
-        yield fuzz.Side("torch", pin_threads=False), fuzz.Side("gradsh", pin_threads=False)
-
-
-@pytest.mark.parametrize("name", sorted(REGRESSIONS))
-def test_fixed_case(sides, name):
-    lines = REGRESSIONS[name].split("\n")
-    expected, actual = (side.run(0, lines) for side in sides)
-    assert actual == expected, f"{name}:\n{REGRESSIONS[name]}\n--- torch\n{expected}--- gradsh\n{actual}"
-
 
 def test_linear_half_many_shapes(torch):
     """F.linear and addmm in float16 against PyTorch over random shapes: addmm with a row-major
@@ -157,16 +145,5 @@ KNOWN: dict[int, str] = {
 }
 
 
-def test_fixed_seed_batch(sides):
-    cases = gen.generate(SEED, CASES, ["gen3"])
-    differing = {}
-    for k, (category, lines) in enumerate(cases):
-        expected, actual = (side.run(SEED * 100_000 + k, lines) for side in sides)
-        if expected != actual:
-            differing[k] = (category, "\n".join(lines), expected, actual)
-    unexpected = {k: v for k, v in differing.items() if k not in KNOWN}
-    fixed = sorted(set(KNOWN) - set(differing))
-    assert not unexpected, "\n\n".join(
-        f"case {k} ({c}):\n{code}\n--- torch\n{e}--- gradsh\n{a}"
-        for k, (c, code, e, a) in unexpected.items())
-    assert not fixed, f"cases {fixed} pass now: remove them from KNOWN"
+sides, test_fixed_case, test_fixed_seed_batch = fuzz.test_parts(
+    REGRESSIONS, SEED, CASES, ["gen3"], KNOWN)

@@ -110,6 +110,63 @@ def _quiet_warnings():
         yield
 
 
+@contextlib.contextmanager
+def pinned_sides(torch_module: Any):
+    """For the test files: PyTorch and gradsh run in this process, both at one thread (the
+    tests' conftest pins PyTorch's threads and restores them after)."""
+    from conftest import pinned_threads
+
+    with pinned_threads(torch_module, 1):
+        yield Side("torch", pin_threads=False), Side("gradsh", pin_threads=False)
+
+
+def assert_same(sides: tuple[Side, Side], name: str, code: str) -> None:
+    """A shrunk case (lines split on newlines) prints the same under both."""
+    lines = code.split("\n")
+    expected, actual = (side.run(0, lines) for side in sides)
+    assert actual == expected, f"{name}:\n{code}\n--- torch\n{expected}--- gradsh\n{actual}"
+
+
+def assert_batch(sides: tuple[Side, Side], seed: int, count: int, only: list[str] | None,
+                 known: dict[int, str]) -> None:
+    """A fixed seed's batch: the cases that differ are exactly the known ones (a strict list:
+    one that starts to pass must leave it)."""
+    differing = {}
+    for k, (category, lines) in enumerate(gen.generate(seed, count, only)):
+        expected, actual = (side.run(seed * 100_000 + k, lines) for side in sides)
+        if expected != actual:
+            differing[k] = (category, "\n".join(lines), expected, actual)
+    unexpected = {k: v for k, v in differing.items() if k not in known}
+    fixed = sorted(set(known) - set(differing))
+    assert not unexpected, "\n\n".join(
+        f"case {k} ({c}):\n{code}\n--- torch\n{e}--- gradsh\n{a}"
+        for k, (c, code, e, a) in unexpected.items())
+    assert not fixed, f"cases {fixed} pass now: remove them from KNOWN"
+
+
+def test_parts(regressions: dict[str, str], seed: int, count: int, only: list[str] | None,
+               known: dict[int, str]) -> tuple[Any, Any, Any]:
+    """A test file's pytest parts: the `sides` fixture, test_fixed_case over `regressions`
+    (name: shrunk case) and test_fixed_seed_batch over the batch of (seed, count, only) with
+    its known differences. Bound at the test module's top level under these names."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def sides(torch):
+        """PyTorch and gradsh, run in this process (both at one thread)."""
+        with pinned_sides(torch) as pair:
+            yield pair
+
+    @pytest.mark.parametrize("name", sorted(regressions))
+    def test_fixed_case(sides, name):
+        assert_same(sides, name, regressions[name])
+
+    def test_fixed_seed_batch(sides):
+        assert_batch(sides, seed, count, only, known)
+
+    return sides, test_fixed_case, test_fixed_seed_batch
+
+
 def kind(expected: str, actual: str) -> str:
     """A mismatch's kind: an error on one side only, different error texts, different values."""
     def is_error(text: str) -> bool:

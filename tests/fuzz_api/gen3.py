@@ -120,17 +120,23 @@ _FORWARD = [
     ("nn.BatchNorm1d(3)", "torch.randn(4, 3)"), ("nn.BatchNorm2d(2)", "torch.randn(2, 2, 2, 2)"),
     ("nn.BatchNorm1d(3, track_running_stats=False)", "torch.randn(5, 3)"),
     ("nn.LayerNorm(3)", "torch.randn(2, 3)"), ("nn.GroupNorm(2, 4)", "torch.randn(2, 4, 3)"),
-    ("nn.InstanceNorm1d(2)", "torch.randn(1, 2, 5)"), ("nn.Embedding(5, 2)", "torch.tensor([1, 4, 1])"),
+    ("nn.InstanceNorm1d(2)", "torch.randn(1, 2, 5)"),
+    ("nn.Embedding(5, 2)", "torch.tensor([1, 4, 1])"),
     ("nn.Embedding(5, 2, max_norm=1.0)", "torch.tensor([[0, 2], [2, 3]])"),
-    ("nn.GRU(3, 2, batch_first=True)", "torch.randn(2, 4, 3)"), ("nn.LSTM(2, 3)", "torch.randn(3, 1, 2)"),
-    ("nn.RNN(2, 2, nonlinearity='relu')", "torch.randn(2, 2)"), ("nn.GRUCell(2, 3)", "torch.randn(4, 2)"),
+    ("nn.GRU(3, 2, batch_first=True)", "torch.randn(2, 4, 3)"),
+    ("nn.LSTM(2, 3)", "torch.randn(3, 1, 2)"), ("nn.RNN(2, 2, nonlinearity='relu')",
+                                                "torch.randn(2, 2)"),
+    ("nn.GRUCell(2, 3)", "torch.randn(4, 2)"),
     ("nn.MultiheadAttention(4, 2, batch_first=True)", "(torch.randn(1, 3, 4),) * 3"),
-    ("nn.Bilinear(2, 3, 1)", "(torch.randn(2, 2), torch.randn(2, 3))"), ("nn.PReLU()", "torch.randn(3)"),
+    ("nn.Bilinear(2, 3, 1)", "(torch.randn(2, 2), torch.randn(2, 3))"),
+    ("nn.PReLU()", "torch.randn(3)"),
     ("nn.Dropout(0.5)", "torch.ones(8)"), ("nn.AlphaDropout(0.5)", "torch.ones(6)"),
     ("nn.MaxPool1d(2, return_indices=True)", "torch.randn(1, 2, 4)"),
     ("nn.AvgPool2d(2, ceil_mode=True)", "torch.randn(1, 1, 3, 3)"),
-    ("nn.AdaptiveMaxPool1d(2)", "torch.randn(1, 1, 5)"), ("nn.Softmax(dim=-1)", "torch.randn(2, 3)"),
-    ("nn.Upsample(scale_factor=2, mode='bilinear', align_corners=False)", "torch.randn(1, 1, 2, 2)"),
+    ("nn.AdaptiveMaxPool1d(2)", "torch.randn(1, 1, 5)"),
+    ("nn.Softmax(dim=-1)", "torch.randn(2, 3)"),
+    ("nn.Upsample(scale_factor=2, mode='bilinear', align_corners=False)",
+     "torch.randn(1, 1, 2, 2)"),
     ("nn.Flatten(0)", "torch.randn(2, 3)"), ("nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0)",
                                               "torch.randn(3, 1, 4)"),
     ("nn.CrossEntropyLoss()", "(torch.randn(3, 4), torch.tensor([0, 3, 1]))"),
@@ -412,7 +418,8 @@ def optim_sched(g: Gen) -> None:
     if g.chance(0.15):
         g.emit("sched = ReduceLROnPlateau(opt" + g.pick([
             "", ", mode='max'", ", patience=1, factor=0.5", ", patience=0, cooldown=1",
-            ", threshold=0.1, threshold_mode='abs', patience=1", ", min_lr=0.05, patience=0"]) + ")")
+            ", threshold=0.1, threshold_mode='abs', patience=1",
+            ", min_lr=0.05, patience=0"]) + ")")
         metrics = [g.pick([1.0, 0.9, 0.95, 1.2, 0.5]) for _ in range(g.r.randint(3, 8))]
         g.emit(f"for v in {metrics}: opt.step(); sched.step(v); "
                f"print(opt.param_groups[0]['lr'], sched.num_bad_epochs)")
@@ -504,7 +511,8 @@ def math_special(g: Gen) -> None:
                   "x.cummax(0)", "x.cummin(0)", "x.sort()", "x.median()", "x.nanmedian()",
                   "x.mode()", "x.count_nonzero()", "x.any()", "x.all()", "x.sum(0, True)",
                   "torch.linalg.vector_norm(x)", "x.softmax(0)", "x.log_softmax(0)",
-                  "x.mean(dtype=torch.float64)", "torch.trapezoid(x)", "x.cumsum(0, dtype=torch.int64)",
+                  "x.mean(dtype=torch.float64)", "torch.trapezoid(x)",
+                  "x.cumsum(0, dtype=torch.int64)",
                   "x.quantile(0.5)", "x.histc(4)", "x.unique()", "x.topk(1)"]
     pool = g.pick([unary, unary, binary, binary, reductions, reductions])
     for _ in range(g.r.randint(1, 3)):
@@ -554,7 +562,8 @@ def linalg(g: Gen) -> None:
             "torch.linalg.norm(x)", "torch.linalg.norm(x, {o})", "torch.linalg.vector_norm(x, {o})",
             "torch.linalg.vector_norm(x, {o}, dim=-1, keepdim=True)",
             "torch.linalg.matrix_norm(x, {m})", "torch.linalg.norm(x, {m})", "x.norm({o})",
-            "torch.norm(x, {mo})", "torch.norm(x, dim=0)", "torch.linalg.vector_norm(x, dim=(0, -1))",
+            "torch.norm(x, {mo})", "torch.norm(x, dim=0)",
+            "torch.linalg.vector_norm(x, dim=(0, -1))",
             "torch.linalg.norm(x, {o}, dim=0)", "torch.linalg.matrix_norm(x, {m}, keepdim=True)",
             "torch.linalg.vector_norm(x, {o}, dtype=torch.float64)", "torch.renorm(x, 2, 0, 1.0)",
             "torch.nn.functional.normalize(x, p={o}, dim=-1)", "torch.cdist(x.view(1, -1, "
@@ -600,7 +609,8 @@ def linalg(g: Gen) -> None:
            "torch.linalg.matrix_power(A, -1)", "torch.linalg.matrix_exp(A)", "torch.trace(A)",
            "torch.linalg.lstsq(A, B).solution", "torch.linalg.lu_factor(A)", "torch.linalg.lu(A)",
            "torch.triangular_solve(B, A, upper=False)", "torch.linalg.solve_triangular(A, B, "
-           "upper=True)", "torch.linalg.eigvals(A)", "torch.linalg.eig(A)", "torch.linalg.diagonal(A)",
+           "upper=True)", "torch.linalg.eigvals(A)", "torch.linalg.eig(A)",
+           "torch.linalg.diagonal(A)",
            "torch.linalg.tensorinv(A, ind=1)", "torch.linalg.householder_product(A, A[..., 0])"]
     op = g.pick(ops)
     shows = [f"print({op})", f"r = {op}; print(r)",
@@ -697,7 +707,8 @@ def _distributions(g: Gen) -> None:
         "D.Normal(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 0.5]))", "D.Normal(0.0, 1.0)",
         "D.Normal(torch.zeros(2, 3), 2.0)", "D.Categorical(probs=torch.tensor([0.1, 0.2, 0.7]))",
         "D.Categorical(logits=torch.tensor([[0.0, 1.0, -1.0], [2.0, 0.0, 0.0]]))",
-        "D.Categorical(torch.tensor([1.0, 1.0, 2.0]))", "D.Bernoulli(probs=torch.tensor([0.3, 0.9]))",
+        "D.Categorical(torch.tensor([1.0, 1.0, 2.0]))",
+        "D.Bernoulli(probs=torch.tensor([0.3, 0.9]))",
         "D.Bernoulli(logits=torch.tensor([0.0, -2.0, 3.0]))", "D.Bernoulli(0.5)",
         "D.Uniform(torch.tensor([0.0, -1.0]), torch.tensor([1.0, 1.0]))", "D.Uniform(2.0, 5.0)",
         "D.MultivariateNormal(torch.zeros(2), torch.eye(2))",
@@ -705,7 +716,8 @@ def _distributions(g: Gen) -> None:
         "0.5], [0.5, 1.0]]))",
         "D.MultivariateNormal(torch.zeros(2), scale_tril=torch.tensor([[1.0, 0.0], [0.5, 2.0]]))",
         "D.Normal(torch.tensor([0.0]), torch.tensor([-1.0]))", "D.Categorical(torch.tensor([]))",
-        "D.Exponential(torch.tensor([1.0, 2.0]))", "D.Beta(torch.tensor([2.0]), torch.tensor([3.0]))",
+        "D.Exponential(torch.tensor([1.0, 2.0]))",
+        "D.Beta(torch.tensor([2.0]), torch.tensor([3.0]))",
         "D.Poisson(torch.tensor([3.0]))", "D.Gamma(torch.tensor([2.0]), torch.tensor([1.0]))",
         "D.Laplace(0.0, 1.0)", "D.OneHotCategorical(torch.tensor([0.2, 0.8]))",
         "D.Independent(D.Normal(torch.zeros(2), torch.ones(2)), 1)",

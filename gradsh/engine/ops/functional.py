@@ -158,7 +158,12 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     if len(dims_a) != len(dims_b):
         raise TorchRuntimeError("both dimension lists should have same length")
     for da, db in zip(dims_a, dims_b, strict=True):
-        if a.shape[da] != b.shape[db]:
+        # a contracted dimension of size 1 broadcasts: the other side is summed over it first
+        if b.shape[db] == 1:
+            a = sum(a, wrap_dim(da, a.ndim), True)
+        elif a.shape[da] == 1:
+            b = sum(b, wrap_dim(db, b.ndim), True)
+        elif a.shape[da] != b.shape[db]:
             raise TorchRuntimeError(
                 f"contracted dimensions need to match, but first has size {a.shape[da]} in dim "
                 f"{da} and second has size {b.shape[db]} in dim {db}")

@@ -282,8 +282,8 @@ _WARNED: set[str] = set()
 
 
 @guarded(name="triangular_solve")
-def triangular_solve(b: Tensor, A: Tensor, upper: bool = True, transpose: bool = False,  # noqa: N803
-                     unitriangular: bool = False) -> Any:
+def triangular_solve(b: Tensor, A: Tensor, upper: bool = True,  # noqa: N803
+                     transpose: bool = False, unitriangular: bool = False) -> Any:
     """torch.triangular_solve (deprecated): (solution of op(A) X = b, a copy of A broadcast to
     the batch), through linalg.solve_triangular (its grad_fn, not TriangularSolveBackward0)."""
     b = _check_tensor(b, "triangular_solve")

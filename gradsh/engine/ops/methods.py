@@ -164,7 +164,8 @@ from gradsh.engine.ops.linalg_decompositions import pinverse, svd
 from gradsh.engine.ops.linalg_composites import cholesky_inverse, cholesky_solve
 from gradsh.engine.ops.householder import geqrf, orgqr
 from gradsh.engine.ops.linalg_lu_factor import lu_solve, tensor_lu
-from gradsh.engine.ops.linalg_solvers import cholesky, det, inverse, logdet, slogdet, triangular_solve
+from gradsh.engine.ops.linalg_solvers import (cholesky, det, inverse, logdet, slogdet,
+                                              triangular_solve)
 from gradsh.engine.ops.distributions import (
     cauchy_, exponential_, geometric_, log_normal_, multinomial,
 )
