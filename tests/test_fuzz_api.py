@@ -247,6 +247,9 @@ REGRESSIONS = {
     "histc_nan_range": "print(torch.histc(torch.tensor([float('nan'), 1.0]), bins=4))",
     "histc_nan_given_range": "print(torch.histc(torch.tensor([1.0]), bins=4, min=float('nan'), "
                              "max=1))",
+    "empty_view_data_ptr": "t = torch.arange(3.0).reshape(1, 3)\nr = t[1:]\n"
+                           "print(r.data_ptr() == t.data_ptr(), r.data_ptr(), "
+                           "torch.empty(0).data_ptr(), t[:, 3:].data_ptr())",
     "nansum_bfloat16": "print(torch.tensor([[-3.0, float('nan'), 2.0]], "
                        "dtype=torch.bfloat16).nansum(-1))",
 }

@@ -235,8 +235,11 @@ def element_size(a: Tensor) -> int:
 
 @guarded
 def data_ptr(a: Tensor) -> int:
-    """The address of the first element: tensors sharing memory there have the same one."""
+    """The address of the first element: tensors sharing memory there have the same one; 0
+    for a tensor of no elements (PyTorch's null data pointer)."""
     data = a._data
+    if not data.size:
+        return 0
     if isinstance(data, np.ndarray):
         return int(data.__array_interface__["data"][0])
     return int(data.data.ptr)  # a CuPy array
