@@ -56,6 +56,15 @@ REGRESSIONS = {
                           "torch.tensor(1.0, dtype=torch.float64), torch.tensor([2.0])), "
                           "torch.nextafter(torch.tensor([1.0]).half(), torch.tensor([2.0])"
                           ".bfloat16()))\ntorch.nextafter(torch.tensor([1]), torch.tensor([2]))",
+    "clamp_bool_both_tensor_bounds": "x = torch.tensor([True, False])\n"
+                                     "print(torch.clamp(x, min=x), x.clamp(max=x), "
+                                     "x.clone().clamp_(x), torch.clamp(x, min=x.int()))\n"
+                                     "try:\n    x.clone().clamp_(x, x)\nexcept Exception as e:\n"
+                                     "    print(e)\ntorch.clamp(x, min=x, max=x)",
+    # modules
+    "lazy_state_dict_uninitialized": "m = torch.nn.Sequential(torch.nn.Conv2d(1, 2, 2), "
+                                     "torch.nn.LazyLinear(2))\nprint(m.state_dict())\n"
+                                     "print(torch.nn.LazyBatchNorm1d().state_dict())",
     # linear algebra
     "tensordot_dims_named_as_given": "torch.tensordot(torch.ones(2, 3), torch.ones(2, 3), "
                                      "dims=1)",

@@ -6,7 +6,7 @@ from typing import Any
 
 from gradsh.engine import dtypes
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
-from gradsh.engine.functions.common import infer_size, xp_of
+from gradsh.engine.functions.common import infer_size, not_implemented_for, result_dtype, xp_of
 from gradsh.engine.functions.selection import (
     ClampBackward0,
     ClampBackward1,
@@ -56,6 +56,10 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
                 " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
                 " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n"
             )
+        # both bounds: ATen's clamp kernel, which has no bool (one bound is clamp_min's or
+        # clamp_max's, which have)
+        if min is not None and max is not None and result_dtype(a, min, max) is dtypes.bool_:
+            raise not_implemented_for("clamp_cpu", dtypes.bool_)
         placeholder = Tensor._make(xp_of(a._data).zeros((), dtype=a._data.dtype), a.device)
         return ClampBackward0.apply(a, min if min is not None else placeholder,
                                        max if max is not None else placeholder,
@@ -207,6 +211,8 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     min, max = _number_overload(min, max)
     _check_scalar_bounds(a, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
+        if min is not None and max is not None and result_dtype(a, min, max) is dtypes.bool_:
+            raise not_implemented_for("clamp_cpu", dtypes.bool_)  # (as clamp's)
         placeholder = Tensor._make(xp_of(a._data).zeros((), dtype=a._data.dtype), a.device)
         return apply_inplace(ClampBackward0, a, min if min is not None else placeholder,
                              max if max is not None else placeholder,

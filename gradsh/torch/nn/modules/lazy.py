@@ -43,6 +43,18 @@ class LazyModuleMixin:
         if module.cls_to_become is not None:
             module.__class__ = module.cls_to_become
 
+    def _save_to_state_dict(self, destination: dict[str, Any], prefix: str,
+                            keep_vars: bool) -> None:
+        """As Module's, but an uninitialized parameter or buffer is saved itself (it prints
+        as <UninitializedParameter>), not detached."""
+        for store, skipped in ((self._parameters, ()),  # type: ignore[attr-defined]
+                               (self._buffers,  # type: ignore[attr-defined]
+                                self._non_persistent_buffers_set)):  # type: ignore[attr-defined]
+            for name, value in store.items():
+                if value is not None and name not in skipped:
+                    keep = is_lazy(value) or keep_vars
+                    destination[prefix + name] = value if keep else value.detach()
+
     def _replicate_for_data_parallel(self) -> Any:
         raise RuntimeError("Modules with uninitialized parameters can't be used with "
                            "`DataParallel`. Run a dummy forward pass to correctly initialize "
