@@ -567,6 +567,11 @@ class Interpreter:
         return Device(expr.value)
 
     def _eval_Name(self, expr: ast.Name) -> Any:
+        env = self.env
+        if env.__class__ is dict:  # _lookup's common case inline: every name of every statement
+            value = env.get(expr.id, _UNBOUND)
+            if value is not _UNBOUND and value.__class__ is not ModuleType:
+                return value
         return self._lookup(expr)
 
     def _lookup(self, name: ast.Name) -> Any:
@@ -806,6 +811,7 @@ def _dispatch(prefix: str) -> dict[type, Callable[..., Any]]:
 
 
 _EVAL = _dispatch("_eval_")
+_UNBOUND = object()  # (_eval_Name: a name the environment does not hold)
 _EXEC = _dispatch("_exec_")
 
 

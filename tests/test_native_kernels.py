@@ -288,7 +288,10 @@ def test_sleef_routines_match_the_emulation(kernels: object, monkeypatch: pytest
 
     rng = np.random.default_rng(n)
     specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1e-40, 88.72283,
-                         88.7229, -103.97208, -104.0, 100.0, 100.00001, 3.4028235e38, -1.0], F32)
+                         88.7229, -103.97208, -104.0, 100.0, 100.00001, 3.4028235e38, -1.0,
+                         # around expf's clamp of its input at 200 in size
+                         200.0, 200.00002, -200.0, -200.00002, 150.0, -150.0, 1e10, -1e10],
+                        F32)
     pools = [rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32).view(F32),
              rng.standard_normal(n).astype(F32) * F32(30),
              rng.uniform(-110.0, -80.0, n).astype(F32),

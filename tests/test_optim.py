@@ -312,3 +312,29 @@ def test_step_hooks_run_around_step():
     handle.remove()
     opt.step()
     assert calls == ["pre", "post", "post"]
+
+
+def test_plain_sgd_group_updates_as_torch(torch):
+    """SGD's short path for a group with only a float lr (momentum 0, no weight decay, no
+    maximize): float32 and float64 parameters, a transposed leaf, one without a grad, and a
+    group that takes the general path beside it, bit for bit torch's after several steps."""
+    rng = np.random.default_rng(7)
+    shapes = [(3, 4), (5,), (4, 3), (2,)]
+    arrays = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    grads = [[rng.standard_normal(s).astype(np.float32) for s in shapes] for _ in range(3)]
+    results = []
+    for lib in (torch, gt):
+        ps = [lib.tensor(a).requires_grad_() for a in arrays]
+        ps[2] = lib.tensor(arrays[2].T.copy()).t().requires_grad_()  # non-contiguous leaf
+        ps[1] = lib.tensor(arrays[1].astype(np.float64)).requires_grad_()
+        opt = lib.optim.SGD([{"params": ps[:3]}, {"params": ps[3:], "weight_decay": 0.5}],
+                            lr=0.37)
+        for k, step in enumerate(grads):
+            for p, g in zip(ps, step, strict=True):
+                p.grad = lib.tensor(g).to(p.dtype)
+            if k == 0:
+                ps[0].grad = None  # skipped on the first step
+            opt.step()
+        results.append([p.detach().numpy().copy() for p in ps])
+    for theirs, ours in zip(*results, strict=True):
+        assert theirs.dtype == ours.dtype and theirs.tobytes() == ours.tobytes()

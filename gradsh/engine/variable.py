@@ -472,8 +472,9 @@ class Tensor:
         """What follows a write into this tensor's storage: its version counted, where it
         happened recorded, an inference tensor's error (the caller logged the write for undo
         before it: `_Undo.log.record_write(self)`)."""
-        self._version_counter.value += 1
-        self._version_counter.origin = current_origin()
+        counter = self._version_counter  # (the property once: every in-place write)
+        counter.value += 1
+        counter.origin = current_origin()
         if self._counter is INFERENCE:  # PyTorch checks after the kernel wrote
             self._check_inference_inplace()
 

@@ -182,12 +182,26 @@ INLINE void block_sums_body(float *out, const float *x, idx_t rows, idx_t size0,
  * result is left for sleef.py to make (which NaN a chain of operations passes on depends on
  * the instruction forms). */
 
-/* float32 from its bits. */
+/* float32 from its bits, and back. */
 static float from_bits(uint32_t bits)
 {
     float x;
     memcpy(&x, &bits, sizeof x);
     return x;
+}
+
+INLINE uint32_t to_bits(float x)
+{
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return bits;
+}
+
+/* All ones where `flag` (a comparison's 0 or 1), else 0: a select GCC vectorises as masks
+ * (a float ?: it keeps as a branch unless it may assume no floating-point traps). */
+INLINE uint32_t mask_of(int flag)
+{
+    return 0u - (uint32_t)flag;
 }
 
 /* 2**q from its exponent bits, q wrapping as int32 arithmetic does (fp.pow2i32). */
@@ -203,21 +217,20 @@ INLINE float ldexp2(float d, int32_t e)
     return (d * pow2i(half)) * pow2i((int32_t)((uint32_t)e - (uint32_t)half));
 }
 
-/* Round half to even to int32 (cvtps2dq, fp.rint_i32): NaN and out of range give INT_MIN. */
-INLINE int32_t rint_i32(float x)
-{
-    float r = nearbyintf(x);
-    return fabsf(r) < 2147483648.0f ? (int32_t)r : INT32_MIN;
-}
-
 INLINE float expf_one(float d)
 {
     const float c0 = (float)0.000198527617612853646278381, c1 = (float)0.00139304355252534151077271,
                 c2 = (float)0.00833336077630519866943359, c3 = (float)0.0416664853692054748535156,
                 c4 = (float)0.166666671633720397949219, c5 = 0.5f;
-    int32_t q = rint_i32(d * (float)1.442695040888963407359924681001892137);
-    float qf = (float)q;
-    float s = fmaf(qf, -(float)0.693145751953125, d);
+    /* q = rint(d * log2(e)) as cvtps2dq rounds it. Outside [-104, 100] the result is
+     * replaced below, so d is first taken to 0 beyond 200 in size (a NaN stays NaN): then
+     * |d * log2(e)| < 2**22, where adding and taking away 1.5 * 2**23 rounds half to even
+     * exactly. Branch-free (masks for selects), so that the loop vectorises: the same bits as
+     * the scalar form with nearbyintf and branches, checked over every float32. */
+    float in = from_bits(to_bits(d) & ~mask_of(fabsf(d) > 200.0f));
+    float qf = (in * (float)1.442695040888963407359924681001892137 + 12582912.0f) - 12582912.0f;
+    int32_t q = (int32_t)qf;
+    float s = fmaf(qf, -(float)0.693145751953125, in);
     s = fmaf(qf, -(float)1.428606765330187045e-06, s);
     float u = fmaf(c0, s, c1);
     u = fmaf(u, s, c2);
@@ -226,11 +239,8 @@ INLINE float expf_one(float d)
     u = fmaf(u, s, c5);
     u = 1.0f + fmaf(s * s, u, s);
     u = ldexp2(u, q);
-    if (d < -104.0f)
-        u = 0.0f;
-    if (100.0f < d)
-        u = INFINITY;
-    return u;
+    uint32_t bits = to_bits(u) & ~mask_of(d < -104.0f), huge = mask_of(100.0f < d);
+    return from_bits((bits & ~huge) | (0x7f800000u & huge));
 }
 
 INLINE float logf_one(float d)
