@@ -1,6 +1,7 @@
-"""torch.distributions' LowRankMultivariateNormal, VonMises, LKJCholesky and Wishart against
+"""torch.distributions' LowRankMultivariateNormal, VonMises, LKJCholesky, Wishart and
+MixtureSameFamily against
 PyTorch after the same seed: samples bit for bit (VonMises's rejection sampler, LKJ's onion
-method, Wishart's Bartlett draws and retries), log_prob, entropy, the moments, the gradients
+method, Wishart's Bartlett draws and retries, a mixture's component draws), log_prob, entropy, the moments, the gradients
 of log_prob and entropy, expand, reprs (float32 and float64)."""
 
 from __future__ import annotations
@@ -71,8 +72,33 @@ def _wishart(torch, dtype):
     return values, [repr(d), d.batch_shape, d.event_shape, [str(w.message) for w in caught]]
 
 
+def _mixture(torch, dtype):
+    torch.manual_seed(13)
+    D = torch.distributions  # noqa: N806
+    logits = torch.randn(4, dtype=dtype, requires_grad=True)
+    loc = torch.randn(4, dtype=dtype, requires_grad=True)
+    scale = (torch.rand(4, dtype=dtype) + 0.3).requires_grad_()
+    gmm = D.MixtureSameFamily(D.Categorical(logits=logits), D.Normal(loc, scale))
+    x = torch.linspace(-2, 2, 5, dtype=dtype)
+    lp = gmm.log_prob(x)
+    (lp.sum() + gmm.mean + gmm.variance + gmm.cdf(x).sum()).backward()
+    batched = D.MixtureSameFamily(
+        D.Categorical(probs=torch.rand(3, 2, dtype=dtype)),
+        D.Independent(D.Normal(torch.randn(3, 2, 2, dtype=dtype),
+                               torch.rand(3, 2, 2, dtype=dtype) + 0.5), 1))
+    shared = D.MixtureSameFamily(D.Categorical(torch.ones(2, dtype=dtype)),
+                                 D.Normal(torch.zeros(3, 2, dtype=dtype),
+                                          torch.ones(3, 2, dtype=dtype)))
+    values = [gmm.sample((6,)), lp, gmm.mean, gmm.variance, logits.grad, loc.grad, scale.grad,
+              batched.sample((2,)), batched.log_prob(torch.zeros(2, 3, 2, dtype=dtype)),
+              batched.mean, batched.variance, batched.expand((4, 3)).sample(), shared.mean,
+              shared.variance]
+    return values, [repr(gmm), repr(batched), gmm.batch_shape, batched.batch_shape,
+                    batched.event_shape, gmm.support, gmm.has_rsample]
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("case", [_lowrank, _von_mises, _lkj, _wishart])
+@pytest.mark.parametrize("case", [_lowrank, _von_mises, _lkj, _wishart, _mixture])
 def test_matches_pytorch_after_a_seed(torch, case, dtype):
     their_values, their_rest = case(torch, getattr(torch, dtype))
     our_values, our_rest = case(gt, getattr(gt, dtype))
@@ -100,6 +126,11 @@ def test_argument_errors_match(torch):
             lambda: D.Wishart(5.0),
             lambda: D.Wishart(5.0, m.ones(3)),
             lambda: D.VonMises(0.0, -1.0, validate_args=True),
+            lambda: D.MixtureSameFamily(D.Normal(0.0, 1.0), D.Normal(m.zeros(2), 1.0)),
+            lambda: D.MixtureSameFamily(D.Categorical(m.ones(2)), m.zeros(2)),
+            lambda: D.MixtureSameFamily(D.Categorical(m.ones(3)), D.Normal(m.zeros(2), 1.0)),
+            lambda: D.MixtureSameFamily(D.Categorical(m.ones(2, 2)),
+                                        D.Normal(m.zeros(3, 2), 1.0)),
         ]
 
     from call_outcomes import outcomes

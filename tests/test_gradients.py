@@ -593,6 +593,25 @@ def test_kink(f: Callable[..., Any], arrays: list[np.ndarray], torch: Any) -> No
     run_parity(torch, f, arrays)
 
 
+@pytest.mark.parametrize("values", [[-2.0, 0.0, 3.0, 0.0], [0.0, -1.0, 0.0], [-1.0, 0.0, 2.0]])
+def test_prod_gradient_at_zeros_signs_and_graph(values: list[float], torch: Any) -> None:
+    """prod's gradient at zeros, printed (so the signs of zeros count): two zeros or more give
+    ATen's zeros_like (+0.) on a first backward; under create_graph the product of the others,
+    computed over the flattened input and viewed back (ViewBackward0)."""
+    import gradsh.torch as gt
+
+    def run(m: Any) -> list[str]:
+        x = m.tensor(values, requires_grad=True)
+        (x * 1).prod().backward()
+        y = m.tensor(values, dtype=m.float64, requires_grad=True)
+        g, = m.autograd.grad(y.prod(), y, create_graph=True)
+        z = m.tensor([values], requires_grad=True)
+        z.prod(1).sum().backward()
+        return [str(x.grad), str(g), str(z.grad)]
+
+    assert run(gt) == run(torch)
+
+
 # ---------------------------------------------------------------------------------------------
 # Higher-order gradients: create_graph results, their graphs and the second derivatives
 # ---------------------------------------------------------------------------------------------

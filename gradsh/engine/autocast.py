@@ -2,7 +2,8 @@
 AutocastCPU kernel lists (aten/src/ATen/autocast_mode.cpp) take their floating inputs in the
 region's lower precision (products, convolutions) or in float32 (losses, reductions that need
 range); float64 inputs are left alone. The argument guard (ops/guard.py) asks `policy_of` for
-each op it runs and casts through `cast_arguments`; backward passes run without autocast.
+each op it runs and casts through `cast_arguments`; the convolutions, which it does not wrap,
+cast through `lower`; backward passes run without autocast.
 """
 
 from __future__ import annotations
@@ -73,3 +74,12 @@ def cast_arguments(target: DType, args: tuple[Any, ...],
                    kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
     return (tuple(_cast(a, target) for a in args),
             {k: _cast(v, target) for k, v in kwargs.items()})
+
+
+def lower(*tensors: Any) -> tuple[Any, ...]:
+    """A lower-precision op's tensor arguments as the active region casts them (the
+    convolutions, whose entry points call this themselves); unchanged outside a region."""
+    target = Autocast.dtype
+    if target is None:
+        return tensors
+    return tuple(_cast(t, target) for t in tensors)

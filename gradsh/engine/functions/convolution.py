@@ -262,6 +262,16 @@ def _exact_grouped_forward(x: Array, w: Array, bias: Array | None,
     return np.concatenate(outputs, axis=1)
 
 
+def bias_gradient(grad: Array, axes: tuple[int, ...]) -> Array:
+    """A convolution's bias gradient where no kernel of PyTorch's is emulated: the sum of
+    grad over `axes`; half-precision (bfloat16, float16) gradients accumulate in float32 and
+    round once, as oneDNN's and at::sum's reductions do (a sum in the dtype itself stalls:
+    bfloat16 stops growing at 4 when adding 0.01s)."""
+    if grad.dtype == np.float16 or str(grad.dtype) == "bfloat16":
+        return grad.sum(axis=axes, dtype=np.float32).astype(grad.dtype)
+    return grad.sum(axis=axes)
+
+
 def _as_2d(array: Array, one_d: bool) -> Array:
     return array[:, :, None, :] if one_d else array
 
@@ -417,7 +427,7 @@ class ConvolutionBackward0(Function):
                     x_shape, w_shape[2:], geo.padding, geo.stride, threads.torch_threads())):
                 gb = conv.onednn_backward_bias(g, spans)  # (with the depthwise kernel's weights)
             else:
-                gb = g.sum(axis=(0, 2, 3))
+                gb = bias_gradient(g, (0, 2, 3))
         return gx, gw, gb
 
 
@@ -657,7 +667,7 @@ class ConvolutionTransposeBackward0(Function):
             gw = gw[:, :, 0, :] if self.one_d else gw
         if need_b:
             gb = (conv.deconv_backward_bias(g, self.channels_last) if exact
-                  else g.sum(axis=(0, 2, 3)))
+                  else bias_gradient(g, (0, 2, 3)))
         return gx, gw, gb
 
 

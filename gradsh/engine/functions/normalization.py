@@ -101,6 +101,12 @@ class NativeBatchNormBackward0(Function):
             self.save("weight", weight)
         if training:
             mean, invstd = _statistics(data, self.axes, eps)
+            if x._data.dtype == np.float16 and all(
+                    t._data.dtype == np.float16 for t, used in zip((weight, bias), affine) if used):
+                # float16 without float32 parameters: the kernel's mean and invstd are float16
+                # tensors, rounded before the transform (measured: bit for bit); bfloat16's
+                # differs again (not emulated)
+                mean, invstd = (v.astype(np.float16).astype(np.float32) for v in (mean, invstd))
             count = data.size // channels
             if running_mean is not None:
                 _update_running(running_mean, mean.reshape(-1), momentum)

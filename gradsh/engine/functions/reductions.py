@@ -25,7 +25,7 @@ from gradsh.engine.functions.common import (
 )
 from gradsh.engine.functions.multi_output import MultiOutputFunction
 from gradsh.engine.functions.unary import _sign_array
-from gradsh.engine.tensor import RESULT, Array, Function, Shape, Tensor
+from gradsh.engine.tensor import RESULT, Array, ArrayOps, Function, Shape, Tensor
 from gradsh.engine.vecmath import norms
 from gradsh.engine.vecmath.layout import coalesce, iteration_order
 from gradsh.engine.vecmath.vecreduce import inner_reduce128
@@ -184,11 +184,17 @@ class ProdBackward0(Function):
         if x.ndim == 0:
             return (grad,)
         result = self.saved("result", F)
-        if F.count_zeros(x) == 0:
+        zeros = F.count_zeros(x)
+        if zeros == 0:
             with _quiet():
                 return (grad * (result / x),)
-        # NOTE: with zeros, result / x is 0/0: use the product of the other elements
-        return (grad * F.reshape(F.prod_others(F.reshape(x, (-1,)), 0), x.shape),)
+        if zeros > 1 and F is ArrayOps:
+            # ATen's prod_backward: two zeros or more outside grad mode give zeros_like (+0.,
+            # where the product of the others would give -0. for a negative factor)
+            return (F.zeros_like(x),)
+        # NOTE: with zeros, result / x is 0/0: use the product of the other elements, over
+        # the flattened input, then viewed back (ATen's order: the graph ends in a view)
+        return (F.reshape(grad * F.prod_others(F.reshape(x, (-1,)), 0), x.shape),)
 
 
 class ProdBackward1(Function):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gradsh.engine import autocast
 from gradsh.engine.exceptions import TorchRuntimeError, warn
 from gradsh.engine.functions.convolution import (
     ConvGeometry,
@@ -139,11 +140,13 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None,  # noqa: A00
 
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None,  # noqa: A002
            stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    input, weight, bias = autocast.lower(input, weight, bias)  # noqa: A001
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,  # noqa: A002
            stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    input, weight, bias = autocast.lower(input, weight, bias)  # noqa: A001
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
@@ -185,6 +188,7 @@ def _conv_transpose(input: Tensor, weight: Tensor, bias: Tensor | None, stride: 
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None,  # noqa: A002
                      stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1,
                      dilation: Any = 1) -> Tensor:
+    input, weight, bias = autocast.lower(input, weight, bias)  # noqa: A001
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
                            dilation, 1)
 
@@ -192,5 +196,6 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,  # noqa: A002
                      stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1,
                      dilation: Any = 1) -> Tensor:
+    input, weight, bias = autocast.lower(input, weight, bias)  # noqa: A001
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
                            dilation, 2)

@@ -4,10 +4,10 @@ after a seed), log-densities, entropies and KL divergences, laid out as PyTorch 
 
 Served: Bernoulli, Beta, Binomial, Categorical, Cauchy, Chi2, Dirichlet, Exponential,
 FisherSnedecor, Gamma, Geometric, Gumbel, HalfCauchy, HalfNormal, Independent, InverseGamma,
-Kumaraswamy, Laplace, LogNormal, Multinomial, MultivariateNormal, Normal, OneHotCategorical (and
-its StraightThrough variant), Pareto, Poisson, RelaxedBernoulli, RelaxedOneHotCategorical,
-StudentT, Uniform, Weibull, TransformedDistribution with the common transforms. The others
-PyTorch has raise `gradsh does not implement torch.distributions.NAME yet`.
+Kumaraswamy, Laplace, LogNormal, MixtureSameFamily, Multinomial, MultivariateNormal, Normal,
+OneHotCategorical (and its StraightThrough variant), Pareto, Poisson, RelaxedBernoulli,
+RelaxedOneHotCategorical, StudentT, Uniform, Weibull, TransformedDistribution with the common
+transforms. The others PyTorch has raise `gradsh does not implement torch.distributions.NAME yet`.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from gradsh.torch.distributions.laplace import Laplace
 from gradsh.torch.distributions.lkj_cholesky import LKJCholesky
 from gradsh.torch.distributions.log_normal import LogNormal
 from gradsh.torch.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
+from gradsh.torch.distributions.mixture_same_family import MixtureSameFamily
 from gradsh.torch.distributions.multinomial import Multinomial
 from gradsh.torch.distributions.multivariate_normal import MultivariateNormal
 from gradsh.torch.distributions.normal import Normal
@@ -75,7 +76,7 @@ __all__ = [
     "Chi2", "ComposeTransform", "Dirichlet", "Distribution",
     "ExpTransform", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma", "Geometric",
     "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma", "Kumaraswamy",
-    "Laplace", "LogNormal", "Multinomial", "MultivariateNormal",
+    "Laplace", "LogNormal", "MixtureSameFamily", "Multinomial", "MultivariateNormal",
     "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto", "Poisson",
     "PowerTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical", "SigmoidTransform",
     "SoftplusTransform", "StudentT", "TanhTransform", "Transform", "TransformedDistribution",
