@@ -152,8 +152,10 @@ def _copies(monkeypatch: pytest.MonkeyPatch) -> list:
 def test_a_statement_adds_into_grad_without_copying_it(pool: None, monkeypatch) -> None:
     """A statement's first accumulation into a .grad it did not make: the undo log keeps the old
     array instead of a copy (UndoLog.add_into), and the .grad is back in its own memory when
-    the statement ends, holding old + new (here the same gradient twice: exactly double)."""
-    source = f"seed 0\nx = rand({N}, grad)\nw = rand({N}, grad)\nloss = (x * w).sum(); loss.backward()\n"
+    the statement ends, holding old + new (here the same gradient three times over: exactly
+    three times the first)."""
+    source = (f"seed 0\nx = rand({N}, grad)\nw = rand({N}, grad)\n"
+              "loss = (x * w).sum(); loss.backward()\n")
     interp = Interpreter("<test>", source)
     _run(interp, source)
     # (ids: a reference held here would make the arrays someone else's)
@@ -188,7 +190,8 @@ def test_a_view_of_grad_sees_the_accumulation(pool: None, monkeypatch) -> None:
 def test_an_undone_accumulation_restores_the_grad_array(pool: None, monkeypatch) -> None:
     """A statement undone after adding into .grad without a copy: .grad holds its old array and
     values and version again."""
-    source = f"x = rand({N}, grad)\nw = rand({N}, grad)\nloss = (x * w).tanh().sum(); loss.backward()\n"
+    source = (f"x = rand({N}, grad)\nw = rand({N}, grad)\n"
+              "loss = (x * w).tanh().sum(); loss.backward()\n")
     interp = Interpreter("<test>", source)
     _run(interp, source)
     grad = interp.env["x"].grad
