@@ -132,3 +132,76 @@ def test_an_undone_statement_restores_the_grads(pool: None) -> None:
     outcome = interp.run_statement(stmt)
     assert not outcome.ok and outcome.rolled_back
     assert np.array_equal(interp.env["x"].grad.numpy(), before)
+
+
+def _copies(monkeypatch: pytest.MonkeyPatch) -> list:
+    """The arrays the undo log copies from here on (gradsh.engine.undo._copy's arguments)."""
+    from gradsh.engine import undo
+
+    copied: list = []
+    original = undo._copy
+
+    def counting(data):  # noqa: ANN001, ANN202
+        copied.append(data.shape)
+        return original(data)
+
+    monkeypatch.setattr(undo, "_copy", counting)
+    return copied
+
+
+def test_a_statement_adds_into_grad_without_copying_it(pool: None, monkeypatch) -> None:
+    """A statement's first accumulation into a .grad it did not make: the undo log keeps the old
+    array instead of a copy (UndoLog.add_into), and the .grad is back in its own memory when
+    the statement ends, holding old + new (here the same gradient three times over: exactly
+    three times the first)."""
+    source = (f"seed 0\nx = rand({N}, grad)\nw = rand({N}, grad)\n"
+              "loss = (x * w).sum(); loss.backward()\n")
+    interp = Interpreter("<test>", source)
+    _run(interp, source)
+    # (ids: a reference held here would make the arrays someone else's)
+    arrays = {name: id(interp.env[name].grad._data) for name in "xw"}
+    before = {name: interp.env[name].grad.numpy().copy() for name in "xw"}
+    versions = {name: interp.env[name].grad._version for name in "xw"}
+    copied = _copies(monkeypatch)
+    _run(interp, "repeat 2 { loss = (x * w).sum(); loss.backward() }\n")
+    assert copied == []
+    for name in "xw":
+        grad = interp.env[name].grad
+        assert id(grad._data) == arrays[name]
+        assert np.array_equal(grad.numpy(), before[name] * np.float32(3))
+        assert grad._version == versions[name] + 2
+
+
+def test_a_view_of_grad_sees_the_accumulation(pool: None, monkeypatch) -> None:
+    """Where someone else holds the .grad's array (a view of it), the sum goes into it in place
+    (copied first for the undo), as PyTorch's: the view sees it."""
+    source = (f"seed 0\nx = rand({N}, grad)\nw = rand({N}, grad)\n"
+              "loss = (x * w).sum(); loss.backward()\nv = x.grad[0:3]\n")
+    interp = Interpreter("<test>", source)
+    _run(interp, source)
+    first = interp.env["v"].numpy().copy()
+    copied = _copies(monkeypatch)
+    _run(interp, "loss = (x * w).sum(); loss.backward()\n")
+    assert copied == [(N,)]  # x's (w's array is no one else's)
+    assert np.array_equal(interp.env["v"].numpy(), first * np.float32(2))
+    assert np.array_equal(interp.env["x"].grad.numpy()[:3], first * np.float32(2))
+
+
+def test_an_undone_accumulation_restores_the_grad_array(pool: None, monkeypatch) -> None:
+    """A statement undone after adding into .grad without a copy: .grad holds its old array and
+    values and version again."""
+    source = (f"x = rand({N}, grad)\nw = rand({N}, grad)\n"
+              "loss = (x * w).tanh().sum(); loss.backward()\n")
+    interp = Interpreter("<test>", source)
+    _run(interp, source)
+    grad = interp.env["x"].grad
+    array, values, version = id(grad._data), grad.numpy().copy(), grad._version
+    copied = _copies(monkeypatch)
+    stmt = parse("repeat 1 { loss = (x * w).tanh().sum(); loss.backward(); "
+                 "y = zeros(100000, 100000, 100000) }\n", "<test>").body[0]
+    outcome = interp.run_statement(stmt)
+    assert not outcome.ok and outcome.rolled_back
+    assert copied == []
+    assert interp.env["x"].grad is grad and id(grad._data) == array
+    assert grad._version == version
+    assert np.array_equal(grad.numpy(), values)
