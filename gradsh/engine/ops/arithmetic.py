@@ -512,7 +512,7 @@ def cross(a: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
         raise TorchRuntimeError("linalg.cross: inputs must have the same number of dimensions.")
     d = wrap_dim(dim, a.ndim)
     if a.shape[d] != 3 or b.shape[d] != 3:
-        raise TorchRuntimeError(f"linalg.cross: inputs dimension {d} must have length 3. Got "
+        raise TorchRuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
                                 f"{a.shape[d]} and {b.shape[d]}")
     infer_size(a.shape, b.shape)
     return LinalgCrossBackward0.apply(a, b, dim=d)
