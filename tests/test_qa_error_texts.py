@@ -1,8 +1,10 @@
-"""Masks that broadcast, and the errors Q&A programs catch and print, against PyTorch 2.13:
+"""Errors Q&A programs catch and print, and masks that broadcast, against PyTorch 2.13:
 masked_fill / masked_select / masked_scatter name the mask as tensor a of the size mismatch
 (expand_outplace(mask, self)); out-of-place masked_fill broadcasts self to a larger mask (its
 gradient summed back, no Expand node) while masked_fill_ refuses to grow self; bool() of an
-empty tensor says "no values"; linalg.cross names the dim as given."""
+empty tensor says "no values"; linalg.cross names the dim as given; autograd.grad / backward
+with fewer gradients than outputs say "got N tensors and M gradients" (extra ones are
+dropped, as _make_grads's zip drops them)."""
 
 from __future__ import annotations
 
@@ -30,11 +32,19 @@ CALLS = [
     "torch.cross(torch.ones(2, 2), torch.ones(2, 2), dim=-2)",
     "torch.linalg.cross(torch.ones(2, 3), torch.ones(2, 2))",
     "torch.linalg.cross(torch.ones(2, 2), torch.ones(2, 2), dim=0)",
+    "torch.autograd.grad([w * 2, w * 3], w, [torch.ones(2)])",
+    "torch.autograd.grad(w * 2, w, [torch.ones(2), torch.ones(2)])",
+    "torch.autograd.grad([w * 2, w * 3], w, torch.ones(2))",
+    "torch.autograd.backward([w * 2, w * 3], [torch.ones(2)])",
+    "torch.autograd.backward([w * 2], [torch.ones(2), torch.ones(2)])",
+    "torch.autograd.grad([w * 2, w * 3], w, [torch.ones(2), None])",
+    "torch.autograd.grad([w * 2, w * 3], w, [torch.ones(2, 2)], is_grads_batched=True)",
+    "torch.autograd.grad([w * 2], w, [torch.ones(3, 2), torch.ones(3, 2)], is_grads_batched=True)",
 ]
 
 
 def _outcome(lib: Any, expression: str) -> str:
-    scope = {"torch": lib, "x": lib.arange(6.0).view(2, 3),
+    scope = {"torch": lib, "x": lib.arange(6.0).view(2, 3), "w": lib.ones(2, requires_grad=True),
              "m23": lib.tensor([[True, False, True], [False, False, True]])}
     try:
         return repr(eval(expression, scope))  # noqa: S307  (the listed expressions above)
