@@ -85,3 +85,14 @@ def test_ldexp_exponent_gradient_against_finite_differences() -> None:
                 np.array([3.0, -1.0, 0.25]))
     check_grads(lambda y: gtorch.special.xlog1py(gtorch.tensor([2.0, 0.5], dtype=gtorch.float64),
                                                  y), np.array([-0.5, 1.5]))
+
+
+def _large_float64(lib: Any) -> list[str]:
+    x = lib.tensor([1e30, -1e30, 700.0, 1e308, -1e-310], dtype=lib.float64)
+    return [_outcome(lambda f=f: f(x)) for f in (
+        lib.i0, lib.special.i0e, lib.special.i1, lib.special.i1e, lib.special.ndtri)]
+
+
+def test_bessel_family_of_huge_float64_values(torch: Any) -> None:
+    """Their float64 kernels' exact fma overflowed converting a Fraction's sign (1e30)."""
+    assert _large_float64(gtorch) == _large_float64(torch)
