@@ -176,3 +176,28 @@ def test_tensor_methods(torch):
     assert results[1][0] == results[0][0]
     for ours, theirs in zip(results[1][1], results[0][1], strict=True):
         assert ours.dtype == theirs.dtype and np.allclose(ours, theirs, rtol=0, atol=1e-6)
+
+
+def _det_edge_grads(m):
+    """det's gradients where PyTorch 2.13 special-cases the shape: 1x1 matrices (gradient 1
+    even at 0, pytorch#171225; an ExpandBackward0 under create_graph) and empty ones (an
+    empty gradient, not None)."""
+    rows = []
+    for value, dtype in (([[0.0]], m.float64), ([[0.1]], m.float32),
+                         ([[[0.0]], [[3.0]]], m.float64), ([[-7.0]], m.float32)):
+        x = m.tensor(value, dtype=dtype, requires_grad=True)
+        (m.linalg.det(x) * 0.3).sum().backward()
+        g, = m.autograd.grad((m.det(x) ** 2).sum(), x, create_graph=True)
+        gg, = m.autograd.grad(g.sum(), x)
+        rows.append((x.grad, x.grad.stride(), g, type(g.grad_fn).__name__, gg))
+    for shape in ((0, 0), (3, 0, 0), (0, 2, 2)):
+        x = m.zeros(*shape, requires_grad=True)
+        m.det(x).sum().backward()
+        rows.append((m.det(x), x.grad))
+    return rows
+
+
+def test_det_gradient_of_1x1_and_empty_matrices(torch):
+    ours, theirs = _det_edge_grads(gt), _det_edge_grads(torch)
+    assert repr(ours) == repr(theirs)
+    check_grads(lambda x: gt.det(x), np.array([[[0.0]], [[2.5]]]))

@@ -236,3 +236,49 @@ def test_float32_lstm_is_one_onednn_node_per_layer(torch: Any, kwargs: dict) -> 
     for a, b, c in zip(theirs, ours, composed, strict=True):
         np.testing.assert_allclose(b, c, rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(b, a, rtol=1e-4, atol=1e-5)
+
+
+def _empty_batch_norm(lib: Any) -> list[str]:
+    seen = []
+    for affine in (True, False):
+        bn = lib.nn.BatchNorm1d(3, affine=affine)
+        x = lib.zeros(0, 3, requires_grad=True)
+        y = bn(x)
+        y.sum().backward()
+        seen += [repr(y), repr(x.grad), repr(bn.running_mean), repr(bn.num_batches_tracked),
+                 repr(None if not affine else (bn.weight.grad, bn.bias.grad))]
+        bn.eval()
+        seen.append(repr(bn(lib.zeros(0, 3))))
+    bn2 = lib.nn.BatchNorm2d(2)
+    seen += [repr(bn2(lib.zeros(3, 2, 0, 4)).shape), repr(bn2.running_var)]
+    layers = [lib.nn.InstanceNorm1d(3), lib.nn.Conv2d(3, 2, 3, padding=1), lib.nn.MaxPool2d(2),
+              lib.nn.MaxPool1d(2), lib.nn.AvgPool2d(2), lib.nn.LPPool2d(2, 2),
+              lib.nn.AdaptiveMaxPool2d(2), lib.nn.LayerNorm(4), lib.nn.GroupNorm(1, 3)]
+    shapes = [(0, 3, 10), (0, 3, 4, 4), (0, 3, 4, 4), (0, 3, 4), (0, 3, 4, 4), (0, 3, 4, 4),
+              (0, 3, 4, 4), (0, 4), (0, 3, 4, 4)]
+    for layer, shape in zip(layers, shapes, strict=True):
+        x = lib.zeros(shape, requires_grad=True)
+        out = layer(x)
+        out.sum().backward()
+        seen.append(repr((out.shape, type(out.grad_fn).__name__, x.grad.shape,
+                          [p.grad for p in layer.parameters()])))
+    for call in (lambda: lib.nn.MaxPool2d(2)(lib.zeros(3, 0, 4, 4)),
+                 lambda: lib.nn.AvgPool2d(2)(lib.zeros(0, 4, 4)),
+                 lambda: lib.nn.MaxPool2d(2)(lib.zeros(0, 3, 4, 4, 4)),
+                 lambda: lib.nn.AdaptiveMaxPool2d(2)(lib.zeros(3, 0, 4, 4))):
+        try:
+            call()
+        except RuntimeError as error:
+            seen.append(str(error))
+    return seen
+
+
+def test_layers_on_an_empty_batch(torch: Any) -> None:
+    """Zero-size batches (pytorch#12013): batch norm's empty-input path (clone * weight[0] +
+    bias[0], running statistics untouched; was a ZeroDivisionError), instance norm, the
+    convolution's, max pooling's, adaptive max pooling's and layer norm's backward (zero
+    gradients; were reshape / range errors), pooling's shape check (only a 4-D batch may be
+    empty, PyTorch's words)."""
+    from gradsh import torch as gtorch
+
+    assert _empty_batch_norm(gtorch) == _empty_batch_norm(torch)

@@ -123,6 +123,9 @@ def run_backward(
         retain_graph = create_graph
     retain_graph = retain_graph or KEEP_GRAPHS[0] > 0
     seeds = make_root_grads(outputs, grad_outputs, create_graph)
+    if len(seeds) != len(outputs):  # (_make_grads zips, dropping extra gradients; the
+        # engine then counts)
+        raise TorchRuntimeError(f"got {len(outputs)} tensors and {len(seeds)} gradients")
     roots: list[tuple[Node, Any]] = []
     root_slots: list[int] = []
     for i, (out, seed) in enumerate(zip(outputs, seeds, strict=True)):

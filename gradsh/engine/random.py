@@ -929,8 +929,8 @@ def _exact_fma(a: float, b: float, c: float) -> float:
         return a * b + c  # a zero's sign follows the sum's rules
     try:
         return float(exact)  # int / int division in Python rounds correctly
-    except OverflowError:
-        return math.copysign(math.inf, exact)
+    except OverflowError:  # (the Fraction's sign: copysign would convert it, overflowing)
+        return math.inf if exact > 0 else -math.inf
 
 
 default_generator = Generator()

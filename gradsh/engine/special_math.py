@@ -74,6 +74,14 @@ _c_log, _c_sin, _c_tan, _c_exp, _c_erf = (_c(f) for f in (math.log, math.sin, ma
                                                          math.exp, math.erf))
 
 
+def c_log1p(v: float) -> float:
+    """C's log1p: -inf at -1 and NaN below it, where Python's math.log1p raises."""
+    try:
+        return math.log1p(v)
+    except ValueError:
+        return -math.inf if v == -1.0 else math.nan
+
+
 def _compute_dtype(x: np.ndarray) -> np.dtype:
     return np.dtype(F32) if x.dtype in REDUCED_FLOAT_NP else x.dtype
 

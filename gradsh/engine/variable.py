@@ -30,6 +30,12 @@ Array = Any  # a numpy.ndarray, or a cupy.ndarray on the cuda device
 Shape = tuple[int, ...]
 
 
+def ambiguous_bool_message(numel: int) -> str:
+    """PyTorch's error for bool() (is_nonzero) of a tensor that is not one element."""
+    return "Boolean value of Tensor with " + (
+        "no values is ambiguous" if numel == 0 else "more than one value is ambiguous")
+
+
 class VersionCounter:
     """Shared by every tensor aliasing one storage through autograd-visible means."""
 
@@ -566,9 +572,7 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
-            raise TorchRuntimeError(
-                "Boolean value of Tensor with more than one value is ambiguous"
-            )
+            raise TorchRuntimeError(ambiguous_bool_message(self._data.size))
         if self.device == "meta":
             raise TorchRuntimeError(meta.ITEM_MESSAGE)
         return bool(self._data.reshape(()))

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import dtypes, ops, threads
+from gradsh.engine.variable import ambiguous_bool_message
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError, warn
 from gradsh.engine.ops.arguments import _type_name
@@ -182,7 +183,7 @@ def is_storage(obj: Any) -> bool:
 
 def is_nonzero(input: Tensor) -> bool:  # noqa: A002
     if input.numel() != 1:
-        raise TorchRuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        raise TorchRuntimeError(ambiguous_bool_message(input.numel()))
     return bool(input)
 
 

@@ -6,6 +6,7 @@ import math
 
 from gradsh.engine import ops
 from gradsh.engine.exceptions import TorchLinAlgError as LinAlgError
+from gradsh.engine.ops.guard import prefixed_names
 from gradsh.torch._functions import as_tensor
 from gradsh.torch._missing import module_getattr
 from gradsh.torch._settings import finfo
@@ -188,3 +189,4 @@ __all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "inv", "inv_ex",
            "svd", "svdvals", "eigh", "eigvalsh", "pinv", "matrix_exp", "matrix_power", "matmul",
            "cross", "vecdot", "diagonal", "multi_dot", "matrix_rank", "tensorinv",
            "tensorsolve"]
+globals().update(prefixed_names(globals(), "linalg_", __all__))

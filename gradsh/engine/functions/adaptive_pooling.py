@@ -30,7 +30,7 @@ class AdaptiveMaxPool2DBackward0(MaxPool2DWithIndicesBackward0):
         values = xp.empty((n, c, oh, ow), dtype=x.dtype)
         indices = np.empty((n, c, oh, ow), dtype=np.int64)
         floating = x.dtype.kind in "fc" or x.dtype.name == "bfloat16"
-        for i in range(oh):
+        for i in range(oh if x.size else 0):  # (an empty batch: nothing to reduce)
             h0, h1 = _bin(i, oh, h)
             for j in range(ow):
                 w0, w1 = _bin(j, ow, w)
@@ -55,7 +55,7 @@ class AdaptiveMaxPool2DBackward0(MaxPool2DWithIndicesBackward0):
             from gradsh.engine.functions.pooling_double import recorded_pool_backward
 
             return (recorded_pool_backward(self, grad, adaptive=True),)
-        if xp_of(grad) is not np:
+        if xp_of(grad) is not np or grad.size == 0:
             return super().backward(F, grad)
         # ATen adds each output's gradient in the input's dtype, outputs in order (bins overlap)
         shape = self.input_shape

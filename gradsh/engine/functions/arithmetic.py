@@ -644,7 +644,9 @@ class PowBackward2(Function):
             if self.base == 0:
                 p = self.saved("exponent", F)
                 return (grad * F.where(p >= 0, 0.0, result * float("-inf")),)
-            return (grad * (result * math.log(self.base)),)
+            # Scalar::log as C's: NaN for a negative base ((-2.0) ** x), where math.log raises
+            log_base = math.log(self.base) if self.base > 0 else math.nan
+            return (grad * (result * log_base),)
 
 
 class Atan2Backward0(Function):

@@ -314,6 +314,11 @@ class ConvolutionBackward0(Function):
             if need_b:
                 gb = F.sum(grad, (0, 2) if self.one_d else (0, 2, 3), False)
             return gx, gw, gb
+        if grad.size == 0:  # an empty batch: zero gradients (the kernels below index samples)
+            zeros = xp_of(grad).zeros
+            return (zeros(self.x_shape, grad.dtype) if need_x else None,
+                    zeros(self.w_shape, grad.dtype) if need_w else None,
+                    zeros((self.w_shape[0],), grad.dtype) if need_b else None)
         g = _as_2d(grad, self.one_d)
         geo = self.geo
         x_shape, w_shape = _shape_2d(self.x_shape), _shape_2d(self.w_shape)

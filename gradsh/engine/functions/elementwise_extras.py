@@ -3,6 +3,7 @@ NextafterBackward0, AminmaxBackward0."""
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
 
 import numpy as np
@@ -10,28 +11,39 @@ import numpy as np
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.functions.multi_output import MultiOutputFunction
-from gradsh.engine.tensor import Array, Function, Tensor
+from gradsh.engine.tensor import RESULT, Array, Function, Tensor
 
 __all__ = ["AminmaxBackward0", "FrexpBackward0", "LdexpBackward0", "NextafterBackward0"]
 
 
 class LdexpBackward0(Function):
-    """x * 2 ** e: exact scaling by a power of two; e gets no gradient. The gradient is
-    grad * pow(2, e) as derivatives.yaml writes it: in integers for an integer e, so 0 where e
-    is negative."""
+    """x * 2 ** e, as derivatives.yaml's ldexp: x's gradient is grad * pow(2, e) (in integers
+    for an integer e, so 0 where e is negative; PowBackward2 under create_graph where e
+    requires grad), e's is grad * result * ln 2."""
 
     node_name = "LdexpBackward0"
 
-    def forward(self, a: Tensor, scale: Array, grad_scale: Array) -> Array:
+    def forward(self, a: Tensor, other: Tensor, scale: Array, grad_scale: Array) -> Array:
         self.grad_scale = grad_scale
+        if self.needs_input_grad[1]:
+            self.save("other", other)
+            self.save("result", RESULT)
         with _quiet():
             return a._data.astype(scale.dtype, copy=False) * scale
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        scale = self.grad_scale
-        if F.as_tensor:
-            scale = Tensor._make(scale, grad.device)
-        return (grad * scale,)
+        need_x, need_e = self.needs_input_grad
+        gx = ge = None
+        if need_x:
+            scale = self.grad_scale
+            if F.as_tensor:
+                scale = 2.0 ** self.saved("other", F) if need_e else \
+                    Tensor._make(scale, grad.device)
+            gx = grad * scale
+        if need_e:
+            with _quiet():
+                ge = grad * self.saved("result", F) * math.log(2.0)
+        return gx, ge
 
 
 class FrexpBackward0(MultiOutputFunction):

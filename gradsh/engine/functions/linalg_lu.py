@@ -324,11 +324,15 @@ class LinalgDetBackward0(Function):
         lu = self.saved("LU", F)
         pivots = self.saved("pivots", F)
         det = self.saved("result", F)
-        if 0 in self.saved_tensors["A"].shape:
-            return (None,)
         la = F.la
+        shape = tuple(self.saved_tensors["A"].shape)
+        if 0 in shape:  # PyTorch 2.13: an empty gradient of A's shape, not None
+            return (la.zeros(shape, grad),)
+        n = shape[-1]
+        if n == 1:  # PyTorch 2.13 (pytorch#171225): d det(A) / dA = 1 for 1x1 matrices, even
+            # at A = 0, as grad.unsqueeze(-1).unsqueeze(-1).expand_as(A) (ExpandBackward0)
+            return (la.expand(la.unsqueeze(la.unsqueeze(grad, -1), -1), shape),)
         eps = float(np.finfo(self.saved_tensors["A"].dtype.np).eps)
-        n = self.saved_tensors["A"].shape[-1]
         d = la.diag_embed(la.expand_last(grad * det, n))
         if not F.as_tensor:
             return (perturbed_lu_solve(lu, pivots, d, eps, not self.use_a_t),)
@@ -521,7 +525,12 @@ class ArrayLinalg:
 
     @staticmethod
     def unsqueeze(a: Array, dim: int) -> Array:
-        return xp_of(a).expand_dims(a, dim)
+        xp = xp_of(a)
+        return xp.expand_dims(xp.asarray(a), dim)
+
+    @staticmethod
+    def expand(a: Array, shape: tuple[int, ...]) -> Array:
+        return xp_of(a).broadcast_to(a, shape)
 
     @staticmethod
     def squeeze_last(a: Array) -> Array:

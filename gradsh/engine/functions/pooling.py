@@ -106,6 +106,8 @@ class MaxPool2DWithIndicesBackward0(Function):
 
             return (recorded_pool_backward(self, grad, adaptive=False),)
         xp = xp_of(grad)
+        if grad.size == 0:  # an empty batch
+            return (xp.zeros(shape, grad.dtype),)
         planes = grad.size // max(grad.shape[-1] * grad.shape[-2], 1)
         offsets = xp.arange(planes).reshape(-1, 1) * plane
         where = (self.indices.reshape(planes, -1) + offsets).ravel()

@@ -272,7 +272,10 @@ class MaskedFillBackward0(Function):
 
     def forward(self, a: Tensor, mask: Tensor, value: Any) -> Array:
         self.save("mask", mask)
-        out = a._data.copy()
+        # out of place, self broadcasts to the mask's shape (expand_outplace(mask, self))
+        shape = broadcast_shapes(a, mask)
+        out = a._data.copy() if shape == a._data.shape else \
+            xp_of(a._data).broadcast_to(a._data, shape).copy()
         # casting as C++ casts the Scalar: 2.7 into an integer tensor is 2, 5 into bool True
         xp_of(out).copyto(out, value, where=xp_of(out).broadcast_to(mask._data, out.shape),
                           casting="unsafe")

@@ -184,13 +184,15 @@ class PolygammaBackward0(Function):
 
 
 def _xlog1py(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """x * log1p(y), 0 where x is 0 (unless y is NaN)."""
+    """x * log1p(y), 0 where x is 0 (unless y is NaN). A number y (a backward formula's
+    wrapped Scalar) is taken in x's dtype."""
+    y = np.asarray(y, dtype=x.dtype)
     if x.dtype == np.float32:  # std::log1p(float): glibc's log1pf, fdlibm's code
         from gradsh.engine.vecmath import fdlibm
 
         log1p = fdlibm.log1pf(np.ascontiguousarray(y).reshape(-1)).reshape(y.shape)
     else:
-        log1p = special_math._mapped(math.log1p, y) if y.size else np.log1p(y)
+        log1p = special_math._mapped(special_math.c_log1p, y) if y.size else np.log1p(y)
     return np.where((x == 0) & ~np.isnan(y), x.dtype.type(0), x * log1p).astype(x.dtype)
 
 

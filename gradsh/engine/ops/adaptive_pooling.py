@@ -39,11 +39,12 @@ def adaptive_max_pool2d_with_indices(input: Tensor, output_size: Any,  # noqa: A
         raise TorchRuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
                                 f"{list(input.shape)}")
     out_size = _output_pair(output_size, input)
-    if any(n <= 0 for n in input.shape[-2:]):
+    empty = [d for d in range(input.ndim - 3, input.ndim) if input.shape[d] == 0]
+    if empty:  # (only a 4-D input's batch may be empty)
         raise TorchRuntimeError(
             "adaptive_max_pool2d(): Expected input to have non-zero size for non-batch "
             f"dimensions, but input has sizes {list(input.shape)} with dimension "
-            f"{input.ndim - 2 if input.shape[-2] == 0 else input.ndim - 1} being empty")
+            f"{empty[0]} being empty")
     out = AdaptiveMaxPool2DBackward0.apply(input, output_size=out_size)
     node = out.grad_fn
     if not isinstance(node, AdaptiveMaxPool2DBackward0):  # not recorded: compute the indices

@@ -128,10 +128,6 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
                       "To accumulate gradient for other parts of the graph, please use "
                       "torch.autograd.backward.", FutureWarning, stacklevel=2)
     gouts = _gradients(grad_outputs, len(outs))
-    if len(gouts) != len(outs):
-        raise TorchRuntimeError(
-            f"grad_outputs should be a sequence of length {len(outs)}, got {len(gouts)}"
-        )
     unused = bool(allow_unused) or materialize_grads
     if is_grads_batched:
         result = _batched_grads(outs, gouts, ins, retain_graph, create_graph, unused)
@@ -158,6 +154,9 @@ def _batched_grads(outs: list[Tensor], gouts: list[Any], ins: list[Tensor],
     every grad_output; here one backward per index (the graph kept until the last), each
     input's gradients stacked (None stays None). A mismatched grad_output is reported with
     the shape PyTorch's message gives: its first row's, less one more leading dimension."""
+    if len(gouts) < len(outs):
+        raise TorchRuntimeError(f"got {len(outs)} tensors and {len(gouts)} gradients")
+    gouts = gouts[:len(outs)]
     for i, (g, o) in enumerate(zip(gouts, outs, strict=True)):
         if g is not None and tuple(g.shape[1:]) != tuple(o.shape):
             raise TorchRuntimeError(

@@ -71,16 +71,12 @@ def _ldexp_grad_scale(other: Tensor, like: np.ndarray) -> np.ndarray:
 
 
 def _ldexp_scale(input: Tensor, other: Tensor) -> np.ndarray:
-    """pow(2., other) in its dtype (the default float for integer exponents), as ATen's ldexp
-    multiplies by it."""
-    power = other.dtype if other.dtype.is_floating_point else dtypes.default_float()
-    dtype = dtypes.promote_types(input.dtype, power)
-    if not dtype.is_floating_point:
-        dtype = dtypes.default_float()
-    with np.errstate(all="ignore"):
-        return np.ldexp(np.ones((), dtype.np), other._data.astype(np.int64)).astype(dtype.np) \
-            if not other.dtype.is_floating_point else np.power(dtype.np.type(2),
-                                                               other._data.astype(dtype.np))
+    """pow(2., other) as ATen's ldexp computes it (at::mul(self, at::pow(2., other))): the
+    power in other's float dtype (the default float for integer exponents), then cast to the
+    product's dtype."""
+    power = pow(2.0, _plain(other._data, other.device))
+    dtype = dtypes.promote_types(input.dtype, power.dtype)
+    return power._data.astype(dtype.np, copy=False)  # type: ignore[no-any-return]
 
 
 @guarded
@@ -88,7 +84,7 @@ def ldexp(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     input = _check_tensor(input, "ldexp")
     other = _check_tensor(other, "ldexp", "other", 2)
     scale = _ldexp_scale(input, other)
-    return LdexpBackward0.apply(input, scale=scale,  # type: ignore[no-any-return]
+    return LdexpBackward0.apply(input, other, scale=scale,  # type: ignore[no-any-return]
                                 grad_scale=_ldexp_grad_scale(other, scale))
 
 
@@ -96,7 +92,7 @@ def ldexp(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
 def ldexp_(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
     other = _check_tensor(other, "ldexp_", "other", 2)
     scale = _ldexp_scale(input, other)
-    return apply_inplace(LdexpBackward0, input, scale=scale,
+    return apply_inplace(LdexpBackward0, input, other, scale=scale,
                          grad_scale=_ldexp_grad_scale(other, scale))
 
 

@@ -423,7 +423,7 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
         binary.recover = lambda error, a, b: argument_error(  # type: ignore[attr-defined]
             error, (a, b), (a, b), {})
         binary.read_limits = (max_reads, measured)  # type: ignore[attr-defined]
-    public.__name__ = getattr(function, "__name__", name)
+    public.__name__ = name
     public.__qualname__ = public.__name__
     public.__doc__ = function.__doc__
     public.__wrapped__ = function  # type: ignore[attr-defined]
@@ -464,6 +464,18 @@ def alias(function: Callable[..., Any], name: str) -> Callable[..., Any]:
     errors say `name`, as PyTorch's do."""
     raw, tensor_first, numpy_data = _UNGUARDED[function]
     return guarded(raw, name=name, tensor_first=tensor_first, numpy_data=numpy_data)
+
+
+def prefixed_names(namespace: dict[str, Any], prefix: str, names: Any) -> dict[str, Any]:
+    """The guarded functions of a submodule namespace renamed as PyTorch names them there
+    (torch.special.expit is special_expit, torch.linalg.det linalg_det): their __name__ and
+    argument errors. Functions already so named, and unguarded ones, are left as they are."""
+    renamed = {}
+    for name in names:
+        function = namespace.get(name)
+        if function in _UNGUARDED and function.__name__ != prefix + name:
+            renamed[name] = alias(function, prefix + name)
+    return renamed
 
 
 def reads_numpy_data(function: Callable[..., Any]) -> bool:

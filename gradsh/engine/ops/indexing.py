@@ -571,7 +571,7 @@ def masked_select(a: Tensor, mask: Tensor) -> Tensor:
     mask = _check_tensor(mask, "masked_select", "mask", 2)
     if mask.dtype is not dtypes.bool_:
         raise TorchRuntimeError("masked_select: expected BoolTensor for mask")
-    infer_size(a.shape, mask.shape)
+    infer_size(mask.shape, a.shape)  # (expand_outplace(mask, self): the mask is tensor a)
     return MaskedSelectBackward0.apply(a, mask=mask)
 
 
@@ -876,7 +876,7 @@ def _masked_scatter(a: Tensor, mask: Tensor, source: Tensor, inplace: bool) -> T
             raise TorchRuntimeError(f"masked_scatter_: mask of shape {list(mask.shape)} cannot "
                                     f"be broadcast to self of shape {list(a.shape)}")
         return apply_inplace(MaskedScatterBackward0, a, source, mask=mask)
-    shape = infer_size(a.shape, mask.shape)
+    shape = infer_size(mask.shape, a.shape)  # (expand_outplace(mask, self))
     return MaskedScatterBackward0.apply(expand(a, shape) if shape != a.shape else a, source,
                                         mask=mask)
 

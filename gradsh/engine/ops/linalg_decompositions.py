@@ -309,6 +309,10 @@ class TensorLinalg:
         return unsqueeze(a, dim)
 
     @staticmethod
+    def expand(a: Tensor, shape: tuple[int, ...]) -> Tensor:
+        return expand(a, shape)
+
+    @staticmethod
     def squeeze_last(a: Tensor) -> Tensor:
         return squeeze(a, -1)
 

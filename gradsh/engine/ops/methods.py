@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import dtypes, fastpath
+from gradsh.engine.variable import ambiguous_bool_message
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError, warn
 from gradsh.engine.ops.activations import dim_required, log_softmax, softmax
 from gradsh.engine.functions.grad_ops import ScalarOverloads
@@ -411,7 +412,7 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
 
 def _is_nonzero(self: Tensor) -> bool:
     if self.numel() != 1:
-        raise TorchRuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        raise TorchRuntimeError(ambiguous_bool_message(self.numel()))
     return bool(self.item())
 
 

@@ -3,6 +3,7 @@ checks."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from gradsh.engine import dtypes
@@ -14,9 +15,11 @@ from gradsh.engine.functions.normalization import (
     NativeLayerNormBackward0,
 )
 from gradsh.engine.ops.arguments import _check_tensor
+from gradsh.engine.ops.arithmetic import add, mul
+from gradsh.engine.ops.copies import clone
 from gradsh.engine.ops.creation import zeros
 from gradsh.engine.ops.joining import repeat
-from gradsh.engine.ops.shape import contiguous, view
+from gradsh.engine.ops.shape import contiguous, select, view
 from gradsh.engine.tensor import Tensor, no_grad
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "group_norm"]
@@ -68,7 +71,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     if input.ndim < 2:
         raise TorchValueError(f"expected 2D or 3D input (got {input.ndim}D input)")
     if training:
-        size = input.numel() // input.shape[1]
+        size = math.prod(input.shape[:1] + input.shape[2:])  # (_verify_batch_size's product)
         if size == 1:
             raise TorchValueError("Expected more than 1 value per channel when training, got "
                                   f"input size {input.shape}")
@@ -84,10 +87,24 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     _check_dtypes(input, "batch_norm", (weight, bias, running_mean, running_var), True)
     if VMAP_LEVELS[0] and training and (running_mean is not None or running_var is not None):
         raise TorchRuntimeError(_BATCHED_RUNNING_STATS)
+    if input.numel() == 0:
+        return _empty_batch_norm(input, weight, bias)
     return NativeBatchNormBackward0.apply(
         input, _or_placeholder(weight, input), _or_placeholder(bias, input),
         running_mean=running_mean, running_var=running_var, training=training,
         momentum=momentum, eps=eps, affine=(weight is not None, bias is not None))
+
+
+def _empty_batch_norm(input: Tensor, weight: Tensor | None,  # noqa: A002
+                      bias: Tensor | None) -> Tensor:
+    """ATen's _batch_norm_impl_index for an empty input: a clone, times weight[0] and plus
+    bias[0] where given (so the graph reaches them); the running statistics are untouched."""
+    out = clone(input)
+    if weight is not None:
+        out = mul(out, select(weight, 0, 0))
+    if bias is not None:
+        out = add(out, select(bias, 0, 0))
+    return out
 
 
 def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,  # noqa: A002

@@ -38,9 +38,13 @@ def _window(kernel_size: Any, stride: Any, padding: Any, dilation: Any,
                   _pair(padding), _pair(dilation), ceil_mode)
 
 
-def _check_pool(x: Tensor, win: Window) -> None:
-    if x.ndim not in (3, 4) or x.numel() == 0:
+def _check_pool(x: Tensor, win: Window, max_pool: bool = False) -> None:
+    if max_pool and x.ndim not in (3, 4):  # (max_pool2d's own check comes first)
         raise TorchRuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    # pool2d_shape_check: only a 4-D input's batch may be empty
+    if x.ndim not in (3, 4) or 0 in x.shape[x.ndim - 3:]:
+        raise TorchRuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim "
+                                f"batch size for input, but got:{list(x.shape)}")
     if any(s == 0 for s in win.stride):
         raise TorchRuntimeError("stride should not be zero")
     for k, p, d in zip(win.kernel, win.padding, win.dilation, strict=True):
@@ -76,7 +80,7 @@ def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
                             return_indices: bool = True) -> tuple[Tensor, Tensor]:
     input = _check_tensor(input, "max_pool2d")
     window = _window(kernel_size, stride, padding, dilation, ceil_mode)
-    _check_pool(input, window)
+    _check_pool(input, window, max_pool=True)
     node_out = MaxPool2DWithIndicesBackward0.apply(input, window=window)
     indices = _last_indices(node_out, input, window)
     return node_out, indices
@@ -101,7 +105,7 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None,  # noqa: A00
         return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
     input = _check_tensor(input, "max_pool2d")
     window = _window(kernel_size, stride, padding, dilation, ceil_mode)
-    _check_pool(input, window)
+    _check_pool(input, window, max_pool=True)
     return MaxPool2DWithIndicesBackward0.apply(input, window=window)
 
 

@@ -143,7 +143,7 @@ def where(condition: Tensor, input: TensorLike | None = None,  # noqa: A002
 def masked_fill(a: Tensor, mask: Tensor, value: Any) -> Tensor:
     number, tensor_value = _fill_value(value)
     _check_bool_mask(mask)
-    infer_size(a.shape, mask.shape)
+    infer_size(mask.shape, a.shape)  # expand_outplace(mask, self): the mask is tensor a
     _check_mask_device(a, mask)
     number = checked_fill(number, a.dtype)
     if tensor_value is not None:  # masked_fill.Tensor: the value is an input (it gets a grad)
@@ -247,6 +247,9 @@ def clamp_max_(a: Tensor, max: Any) -> Tensor:  # noqa: A002
 def masked_fill_(a: Tensor, mask: Tensor, value: Any) -> Tensor:
     number, tensor_value = _fill_value(value)
     _check_bool_mask(mask)
+    if infer_size(a.shape, mask.shape) != a.shape:
+        raise TorchRuntimeError(f"output with shape {list(a.shape)} doesn't match the "
+                                f"broadcast shape {list(infer_size(a.shape, mask.shape))}")
     _check_mask_device(a, mask)
     number = checked_fill(number, a.dtype)
     if tensor_value is not None:

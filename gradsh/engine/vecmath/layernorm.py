@@ -178,7 +178,7 @@ def backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
     dgamma = np.zeros(size, x.dtype)
     dbeta = np.zeros(size, x.dtype)
     used = max(1, min(threads, rows))
-    chunk = -(-rows // used)
+    chunk = max(1, -(-rows // used))  # (no rows: an empty batch, zero gradients)
     for start in range(0, rows, chunk):
         g_buffer = np.zeros(size, x.dtype)
         b_buffer = np.zeros(size, x.dtype)

@@ -8,6 +8,7 @@ laguerre_*, legendre_*), which PyTorch gives no gradient either.
 from __future__ import annotations
 
 from gradsh.engine import ops
+from gradsh.engine.ops.guard import prefixed_names
 from gradsh.engine.tensor import Tensor
 from gradsh.torch._missing import module_getattr
 
@@ -60,3 +61,6 @@ __all__ = [
     "logit", "logsumexp", "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round", "sinc",
     "softmax", "xlog1py", "xlogy", "zeta",
 ]
+globals().update(prefixed_names(globals(), "special_", __all__))
+softmax.__name__ = softmax.__qualname__ = "special_softmax"
+log_softmax.__name__ = log_softmax.__qualname__ = "special_log_softmax"
