@@ -178,7 +178,6 @@ class Interpreter:
         try:
             with undo_log() as log, _python_warnings(self._on_warning), _statement_origins():
                 log.protected = before.protected_arrays  # made at the first in-place write
-                log.held = before.held_arrays
                 try:
                     self._exec(stmt)
                 except BaseException as err:

@@ -121,11 +121,6 @@ class SessionState:
                 array = getattr(array, "base", None)
         return ids
 
-    def held_arrays(self) -> set[int]:
-        """The ids of the arrays this state itself holds (each tensor's array when the state
-        was taken): one reference more to each, which UndoLog.add_into allows for."""
-        return {id(attributes[0]) for _, attributes in self.tensors}
-
     def restore(self, env: dict[str, Any]) -> None:
         env.clear()
         env.update(self.env)

@@ -707,14 +707,6 @@ class AccumulateGrad(Node):
                 leaf._grad = Tensor._make(grad)
             else:  # a copy, laid out by AccumulateGrad's layout contract
                 leaf._grad = Tensor._make(_grad_layout(leaf, grad))
-        elif (_Undo.log is not None and not create_graph and grad.__class__ is np.ndarray
-              and leaf._grad is not None and _COUNTED_REFERENCES
-              and sys.getrefcount(grad) == 3 + buffers.holds(grad)):
-            # Where the statement's undo log would copy .grad before adding into it: the sum
-            # into the gradient array instead, which no one else holds (UndoLog.add_into)
-            _Undo.log.record_grad(leaf)
-            if not _Undo.log.add_into(leaf._grad, grad):
-                self._accumulate(leaf, grad, create_graph)
         else:
             self._accumulate(leaf, grad, create_graph)
         if Tensor._post_accumulate_hooks_used:

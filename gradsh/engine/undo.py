@@ -3,7 +3,6 @@ caller can put it back."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +10,6 @@ import numpy as np
 
 from gradsh.engine import buffers, limits
 from gradsh.engine.grad_mode import _LAST, _sequence
-from gradsh.engine.threads import elementwise
 
 if TYPE_CHECKING:  # (type names only: these modules sit above this one)
     from gradsh.engine.node import CopySlices, Node
@@ -36,7 +34,6 @@ class UndoLog:
         self._storage: dict[int, tuple[Any, Any, VersionCounter, int]] = {}
         self._freed: list[tuple[Any, ...]] = []
         self._grads: dict[int, tuple[Tensor, Any]] = {}
-        self._swapped: list[tuple[Tensor, Any, VersionCounter, int]] = []
         self.first_node = next(_sequence)  # nodes numbered from here on are the step's own
         # The ids of the arrays that existed before the step (and the arrays they view), when
         # the caller knows them: a write into any other array is into storage the step made,
@@ -45,9 +42,6 @@ class UndoLog:
         # caller may give a function that makes the set, called at the first write only (most
         # statements write nothing in place).
         self.protected: set[int] | Callable[[], set[int]] | None = None
-        # The ids of the arrays the caller's own snapshot of the session holds (one reference
-        # each, dropped with the snapshot), where it keeps one: see add_into.
-        self.held: set[int] | Callable[[], set[int]] | None = None
 
     def predates(self, node: Node) -> bool:
         """Whether `node` existed before the log was opened (and so must be restorable)."""
@@ -60,51 +54,6 @@ class UndoLog:
             # the copy counts against --max-memory like any allocation (refused: undone)
             limits.reserve(data.nbytes, "the undo log's copy of a tensor changed in place")
             self._storage[key] = (data, _copy(data), t._version_counter, t._version_value())
-
-    def add_into(self, t: Tensor, increment: np.ndarray) -> bool:
-        """`t += increment` (a `.grad` accumulating) without the copy record_write would make,
-        where it would make one: t's array predates the step and no one else holds it (no view,
-        no other tensor), and `increment` is a gradient array no one else holds (the caller
-        checked it), of t's shape, dtype and C layout. The sum, `t + increment` in that operand
-        order as PyTorch's in-place add, is written into the increment's array, which becomes
-        t's; t's old array, never written, is what the log keeps instead of a copy. So the
-        first accumulation of a statement neither copies nor touches memory that was not in
-        use already (a fresh 40 MB copy of a 10M-element .grad cost ~300 ms of page faults on
-        this project's virtual machine). False, nothing done, where this does not apply."""
-        data = t._data
-        if (data.__class__ is not np.ndarray or increment.__class__ is not np.ndarray
-                or id(data) in self._storage or data.shape != increment.shape
-                or data.dtype != increment.dtype or data.base is not None
-                or increment.base is not None or not data.flags.c_contiguous
-                or not increment.flags.c_contiguous or not data.flags.writeable
-                or not increment.flags.writeable or data.ndim == 0
-                or not self._predates(data)):
-            return False
-        held = self.held
-        if callable(held):
-            held = self.held = held()
-        # t's array, this name and getrefcount's argument (the pool's list, the snapshot)
-        if sys.getrefcount(data) != 3 + buffers.holds(data) + (held is not None
-                                                               and id(data) in held):
-            return False
-        self._swapped.append((t, data, t._version_counter, t._version_value()))
-        elementwise(np.add, data, increment, out=increment)
-        t._data = increment
-        t._inplace_written()
-        return True
-
-    def settle(self) -> None:
-        """At the end of the step (undone or not): each array add_into gave a tensor goes back
-        into the tensor's old array, its values copied there, where nothing else took hold of
-        it meanwhile, so that a `.grad`'s memory (its data_ptr()) stays where PyTorch's
-        in-place accumulation keeps it; one copy between arrays in use, no fresh memory."""
-        for t, old, _, _ in self._swapped:
-            data = t._data
-            # t's array, this name and getrefcount's argument (and the pool's list)
-            if data.__class__ is np.ndarray and sys.getrefcount(data) == 3 + buffers.holds(data):
-                np.copyto(old, data)
-                t._data = old
-        self._swapped.clear()
 
     def _predates(self, data: Any) -> bool:
         """Whether `data` is (or views) an array that existed before the step."""
@@ -136,9 +85,6 @@ class UndoLog:
         for data, old, counter, version in reversed(list(self._storage.values())):
             data[...] = old
             counter.value = version
-        for t, old, counter, version in reversed(self._swapped):
-            t._data = old
-            counter.value = version
         for entry in reversed(self._freed):
             if entry[0] == "drop":
                 entry[1].fn = entry[2]
@@ -150,7 +96,6 @@ class UndoLog:
         for t, grad in self._grads.values():
             t._grad = grad
         self._storage.clear()
-        self._swapped.clear()
         self._freed.clear()
         self._grads.clear()
 
@@ -181,7 +126,4 @@ class undo_log:  # noqa: N801  (a context manager, named as one)
         return log
 
     def __exit__(self, *exc: object) -> None:
-        log = _Undo.log
         _Undo.log = self.previous
-        if log is not None and log._swapped:
-            log.settle()
