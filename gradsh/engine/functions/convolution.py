@@ -324,9 +324,12 @@ class ConvolutionBackward0(Function):
         x_shape, w_shape = _shape_2d(self.x_shape), _shape_2d(self.w_shape)
         # PyTorch's float32 kernels: oneDNN's, or slow_conv2d's (ATen's im2col and MKL)
         float32 = g.__class__ is np.ndarray and g.dtype == np.float32
+        n_threads = threads.torch_threads()
+        # (any number of groups: oneDNN's kernels or PyTorch's own)
+        by_onednn = float32 and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation,
+                                                 geo.groups, n_threads)
         known = float32 and geo.groups == 1
-        onednn = known and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation,
-                                            geo.groups, threads.torch_threads())
+        onednn = known and by_onednn
         exact = onednn and conv.backward_known(geo.stride, geo.dilation)
         # channels-last data: oneDNN's brgemm kernels (vecmath/conv_nhwc.py)
         nhwc = onednn and _nhwc(geo, self.channels_last)
@@ -349,28 +352,20 @@ class ConvolutionBackward0(Function):
         # a depthwise convolution's input gradient: oneDNN's depthwise kernel
         depthwise = float32 and _depthwise(x_shape, w_shape, geo)
         # its weight and bias gradients where that kernel declines (NCHW): the gemm-based one
-        dw_gemm = depthwise and not self.channels_last and (
-            conv_split.dw_bwd_weights_threads(x_shape, w_shape[2:], geo.padding, geo.stride,
-                                              threads.torch_threads()) is None)
+        dw_declines = depthwise and conv_split.dw_bwd_weights_threads(
+            x_shape, w_shape[2:], geo.padding, geo.stride, n_threads) is None
+        dw_gemm = dw_declines and not self.channels_last
         # channels-last grouped ones (depthwise where that kernel declines): jit:avx512_core's
         # NHWC weight gradient per group, the bias one chain a channel
-        grouped_nhwc = (float32 and geo.groups > 1 and self.channels_last
-                        and geo.dilation == (1, 1)
-                        and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation,
-                                             geo.groups, threads.torch_threads())
-                        and (not depthwise or conv_split.dw_bwd_weights_threads(
-                            x_shape, w_shape[2:], geo.padding, geo.stride,
-                            threads.torch_threads()) is None)
+        grouped_nhwc = (by_onednn and geo.groups > 1 and self.channels_last
+                        and geo.dilation == (1, 1) and (not depthwise or dw_declines)
                         and conv_nhwc.grouped_weights_known(x_shape, w_shape, geo.groups,
-                                                            geo.padding, geo.stride,
-                                                            threads.torch_threads()))
+                                                            geo.padding, geo.stride, n_threads))
         # other grouped ones (whole blocks of channels): each group's gradients as a
         # convolution's of its own (found by probing torch; a strided one's input gradient is
         # another order: NumPy's then)
         block = _group_block(w_shape, geo.groups) if geo.groups > 1 else None
-        grouped = (float32 and block is not None
-                   and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation, geo.groups,
-                                        threads.torch_threads())
+        grouped = (by_onednn and block is not None
                    and conv.backward_known(geo.stride, geo.dilation))
         if need_x:
             w = _as_2d(self.saved("weight", F), self.one_d)
@@ -378,10 +373,10 @@ class ConvolutionBackward0(Function):
                 gx = conv.depthwise_backward_data(g, w, x_shape, geo.padding, geo.stride)
             elif nhwc and w.dtype == np.float32:
                 gx = conv_nhwc.backward_data(g, w, x_shape, geo.padding, geo.stride,
-                                             threads.torch_threads())
+                                             n_threads)
             elif exact and w.dtype == np.float32:
                 gx = conv.onednn_backward_data(g, w, x_shape, geo.padding, geo.stride,
-                                               geo.dilation, threads.torch_threads())
+                                               geo.dilation, n_threads)
             elif grouped and geo.stride == (1, 1) and w.dtype == np.float32:
                 gx = _per_group(conv.onednn_backward_data, g, w, x_shape, geo, 1, block)
             if gx is None:
@@ -397,14 +392,14 @@ class ConvolutionBackward0(Function):
                                                           geo.stride)
             elif depthwise and x.dtype == np.float32:
                 gw = conv.depthwise_backward_weights(x, g, w_shape[2:], geo.padding, geo.stride,
-                                                     threads.torch_threads())
+                                                     n_threads)
             elif nhwc and x.dtype == np.float32 and conv_nhwc.weights_known(
                     x_shape, w_shape, geo.padding, geo.stride):
                 gw = conv_nhwc.backward_weights(x, g, w_shape, geo.padding, geo.stride,
-                                                threads.torch_threads())
+                                                n_threads)
             elif exact and x.dtype == np.float32:
                 gw = conv.onednn_backward_weights(x, g, w_shape, geo.padding, geo.stride,
-                                                  geo.dilation, threads.torch_threads())
+                                                  geo.dilation, n_threads)
             elif grouped and _whole_blocks(w_shape, geo.groups) and x.dtype == np.float32:
                 gw = _per_group(conv.onednn_backward_weights, x, g, w_shape, geo, 0)
             if gw is None:
@@ -413,23 +408,21 @@ class ConvolutionBackward0(Function):
         if need_b:
             if nhwc and conv_nhwc.weights_known(x_shape, w_shape, geo.padding, geo.stride):
                 gb = conv.onednn_backward_bias(g, conv_nhwc.bias_spans(
-                    x_shape, w_shape, geo.padding, geo.stride, threads.torch_threads()))
+                    x_shape, w_shape, geo.padding, geo.stride, n_threads))
             elif exact:
                 gb = conv.onednn_backward_bias(g, conv.bias_spans(
                     x_shape, w_shape, geo.padding, geo.stride, geo.dilation,
-                    threads.torch_threads()))
+                    n_threads))
             elif grouped_nhwc or (grouped and _whole_blocks(w_shape, geo.groups)):
                 gb = conv.onednn_backward_bias(g)  # (each group its own thread: no split)
-            elif dw_gemm or (float32 and geo.groups >= max(2, threads.torch_threads())
+            elif dw_gemm or (by_onednn and geo.groups >= max(2, n_threads)
                              and not depthwise and not self.channels_last
-                             and not _whole_blocks(w_shape, geo.groups)
-                             and conv.uses_onednn(x_shape, w_shape, geo.stride, geo.dilation,
-                                                  geo.groups, threads.torch_threads())):
+                             and not _whole_blocks(w_shape, geo.groups)):
                 # (other grouped NCHW ones: oneDNN's gemm-based backward weights, x64:gemm:jit,
                 # each group one thread's)
                 gb = conv_gemm.backward_bias(g)
             elif depthwise and (spans := conv.depthwise_bias_spans(
-                    x_shape, w_shape[2:], geo.padding, geo.stride, threads.torch_threads())):
+                    x_shape, w_shape[2:], geo.padding, geo.stride, n_threads)):
                 gb = conv.onednn_backward_bias(g, spans)  # (with the depthwise kernel's weights)
             else:
                 gb = bias_gradient(g, (0, 2, 3))
