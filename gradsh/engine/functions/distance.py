@@ -60,18 +60,15 @@ def _squares_sum(diff: Array) -> Array:
     total = np.zeros(diff.shape[:-1], diff.dtype)
     pos = 0
     wide, narrow = (8, 4) if diff.dtype == np.float32 else (4, 2)
-    while m - pos >= wide:
-        block = diff[..., pos:pos + wide]
+    blocks = [wide] * ((m - pos) // wide)
+    if m - len(blocks) * wide >= narrow:
+        blocks.append(narrow)
+    for width in blocks:
+        block = diff[..., pos:pos + width]
         squares = block * block
-        for lane in range(wide):
+        for lane in range(width):
             total = total + squares[..., lane]
-        pos += wide
-    if m - pos >= narrow:
-        block = diff[..., pos:pos + narrow]
-        squares = block * block
-        for lane in range(narrow):
-            total = total + squares[..., lane]
-        pos += narrow
+        pos += width
     for k in range(pos, m):
         total = _fma(diff[..., k], diff[..., k], total)
     return total
