@@ -315,9 +315,9 @@ def test_step_hooks_run_around_step():
 
 
 def test_plain_sgd_group_updates_as_torch(torch):
-    """SGD's short path for a group with only a float lr (momentum 0, no weight decay, no
-    maximize): float32 and float64 parameters, a transposed leaf, one without a grad, and a
-    group that takes the general path beside it, bit for bit torch's after several steps."""
+    """SGD with a group that has only a float lr (momentum 0, no weight decay, no maximize):
+    float32 and float64 parameters, a transposed leaf, one without a grad, and a group with
+    weight decay beside it, bit for bit torch's after several steps."""
     rng = np.random.default_rng(7)
     shapes = [(3, 4), (5,), (4, 3), (2,)]
     arrays = [rng.standard_normal(s).astype(np.float32) for s in shapes]

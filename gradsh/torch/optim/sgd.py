@@ -60,19 +60,6 @@ class SGD(Optimizer):
         loss = self._closure_loss(closure)
         for group in self.param_groups:
             momentum = group["momentum"]
-            if momentum == 0 and _plain(group):
-                # _sgd_update's one step for a group that has nothing but a float lr: each
-                # grad added in place, times -lr. Tensor's .grad is read once (it warns only
-                # where it is None, and then there is nothing more to read).
-                alpha = -group["lr"]
-                for p in group["params"]:
-                    grad = p.grad
-                    if grad is None:
-                        continue
-                    if p.__class__.grad is not _TENSOR_GRAD:
-                        grad = p.grad  # a subclass's own .grad: read again, as below
-                    _add_in_place(p, grad, alpha)
-                continue
             for p in group["params"]:
                 if p.grad is None:
                     continue
@@ -83,18 +70,6 @@ class SGD(Optimizer):
                 state["momentum_buffer"] = _sgd_update(p, p.grad, state.get("momentum_buffer"),
                                                        group)
         return loss
-
-
-_TENSOR_GRAD = Tensor.grad
-_PLAIN_NUMBERS = (int, float)
-
-
-def _plain(group: dict[str, Any]) -> bool:
-    """Whether _sgd_update's only step for this group (momentum 0) is the update by a float lr:
-    no weight decay (a plain 0), no maximize."""
-    weight_decay = group["weight_decay"]
-    return (group["lr"].__class__ is float and weight_decay.__class__ in _PLAIN_NUMBERS
-            and weight_decay == 0 and group["maximize"] is False)
 
 
 def _sgd_update(param: Tensor, grad: Tensor, buf: Tensor | None,
