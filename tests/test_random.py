@@ -243,8 +243,20 @@ def test_uniform(torch, low, high, dtype):
     assert_same(g.uniform(low, high, (20000,), dtype), theirs)
 
 
+@pytest.fixture(params=["compiled", "python"])
+def shuffle_kernels(request, monkeypatch):
+    """randperm's swaps walked by the compiled kernels (where built) and by the Python loop."""
+    from gradsh.engine.vecmath import native
+
+    if request.param == "python":
+        monkeypatch.setattr(native, "kernels", None)
+    elif native.kernels is None:
+        pytest.skip("the compiled kernels (vecmath/_native.c) are not built here")
+    return request.param
+
+
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 10, 1000, 100003])
-def test_randperm(torch, n):
+def test_randperm(torch, n, shuffle_kernels):
     g = seeded(torch, 9)
     assert_same(g.randperm(n), torch.randperm(n))
     assert_same(g.rand((3,), dtypes.float32), torch.rand(3))
@@ -262,7 +274,7 @@ def randperm_inside_out(draws: list[int], n: int) -> list[int]:
     return r
 
 
-def test_randperm_for_large_n_is_the_inside_out_shuffle(monkeypatch):
+def test_randperm_for_large_n_is_the_inside_out_shuffle(monkeypatch, shuffle_kernels):
     # PyTorch switches algorithm at n >= (2**32 - 1) // 20 (checked against torch once by hand:
     # see docs); here the switch is lowered so the loop runs on a small n.
     import gradsh.engine.random as rng

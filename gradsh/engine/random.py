@@ -44,6 +44,7 @@ import numpy as np
 from gradsh.engine import dtypes
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError, warn
+from gradsh.engine.vecmath import native
 
 __all__ = ["Generator", "GeneratorCheckpoint", "GeneratorState", "default_generator"]
 
@@ -507,31 +508,44 @@ class Generator:
         if n >= _RANDPERM_MAX:
             return self._randperm_inside_out(n).astype(dtype.np)
         # Step i swaps position i with i + random() % (n - i), for i < n - 1; the draws come in
-        # chunks, and the permutation is an array of int64, not a list of Python ints.
-        perm = array.array("q", np.arange(n, dtype=np.int64).tobytes())
+        # chunks, and the permutation is an array of int64, not a list of Python ints. The
+        # compiled kernels walk a chunk's swaps (a Python loop is ~0.5 us a step).
+        shuffle = native.kernels.shuffle if native.kernels is not None else None
+        perm = np.arange(n, dtype=np.int64)
+        walk = perm if shuffle else array.array("q", perm.tobytes())
         for start in range(0, n - 1, _CHUNK):
             count = min(_CHUNK, n - 1 - start)
             draws = self._random(count).astype(np.int64)
-            jumps = (draws % np.arange(n - start, n - start - count, -1, dtype=np.int64)).tolist()
-            for i, z in enumerate(jumps, start):
-                perm[i], perm[i + z] = perm[i + z], perm[i]
-        return np.array(np.frombuffer(perm, dtype=np.int64), dtype=dtype.np)  # (owns its data)
+            jumps = draws % np.arange(n - start, n - start - count, -1, dtype=np.int64)
+            if shuffle:
+                shuffle(perm, jumps, start, False)
+                continue
+            for i, z in enumerate(jumps.tolist(), start):
+                walk[i], walk[i + z] = walk[i + z], walk[i]
+        if not shuffle:
+            perm = np.frombuffer(walk, dtype=np.int64)
+        return perm.astype(dtype.np)  # (a copy: owns its data)
 
     def _randperm_inside_out(self, n: int) -> np.ndarray:
         """The large-n shuffle (n >= (2**32 - 1) // 20, where random() % n would be visibly
         biased): the "inside-out" Fisher-Yates with 64-bit draws, step i swapping positions i
         and random64() % (i + 1) of an array whose entry i is still i. The draws come in chunks
         so that only the result is n long."""
-        perm = array.array("q", bytes(8 * n))
+        shuffle = native.kernels.shuffle if native.kernels is not None else None
+        perm = np.zeros(n, dtype=np.int64)
+        walk = perm if shuffle else array.array("q", bytes(8 * n))
         chunk = 1 << 20
         for start in range(0, n, chunk):
             count = min(chunk, n - start)
             bound = np.arange(start + 1, start + count + 1, dtype=np.uint64)
-            swaps = (self._random64(count) % bound).astype(np.int64).tolist()
-            for i, z in enumerate(swaps, start):
-                perm[i] = perm[z]
-                perm[z] = i
-        return np.frombuffer(perm, dtype=np.int64)
+            swaps = (self._random64(count) % bound).astype(np.int64)
+            if shuffle:
+                shuffle(perm, swaps, start, True)
+                continue
+            for i, z in enumerate(swaps.tolist(), start):
+                walk[i] = walk[z]
+                walk[z] = i
+        return perm if shuffle else np.frombuffer(walk, dtype=np.int64)
 
     def bernoulli(self, p: np.ndarray) -> np.ndarray:
         """torch.bernoulli(p) for a floating array of probabilities, in C order (float16 and

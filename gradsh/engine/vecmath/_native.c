@@ -637,6 +637,42 @@ static PyObject *py_zero_below(PyObject *self, PyObject *args)
     return ok ? Py_NewRef(Py_None) : NULL;
 }
 
+/* shuffle(perm, jumps, start, inside_out): randperm's Fisher-Yates steps start .. start +
+ * len(jumps) - 1 over the int64 array perm, in place (random.py's Generator.randperm): step i
+ * swaps perm[i] and perm[i + jumps[k]]; inside_out: perm[i] = perm[z]; perm[z] = i, z = jumps[k]
+ * <= i (the large-n form). A jump out of range is an error, not a write outside perm. */
+static PyObject *py_shuffle(PyObject *self, PyObject *args)
+{
+    Py_buffer perm, jumps;
+    idx_t start;
+    int inside_out;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "w*y*np", &perm, &jumps, &start, &inside_out))
+        return NULL;
+    int64_t *p = (int64_t *)perm.buf;
+    const int64_t *z = (const int64_t *)jumps.buf;
+    idx_t n = perm.len / 8, count = jumps.len / 8;
+    int ok = start >= 0 && start + count <= n;
+    for (idx_t k = 0; ok && k < count; k++) {
+        idx_t i = start + k, j = inside_out ? z[k] : i + z[k];
+        if (j < 0 || j >= n || (inside_out && j > i)) {
+            ok = 0;
+        } else if (inside_out) {
+            p[i] = p[j];
+            p[j] = i;
+        } else {
+            int64_t t = p[i];
+            p[i] = p[j];
+            p[j] = t;
+        }
+    }
+    if (!ok)
+        PyErr_SetString(PyExc_ValueError, "shuffle: a step outside the permutation");
+    PyBuffer_Release(&perm);
+    PyBuffer_Release(&jumps);
+    return ok ? Py_NewRef(Py_None) : NULL;
+}
+
 /* block_sums(out, block, s0, s1): block is a float32 array (any strides, at least 2-D) of
  * (..., size1, size0); out a contiguous float32 buffer of its size1 * ... sums; s0, s1 the
  * strides (elements) that choose the kernel, as cascade_sum.py's _block_sums. */
@@ -797,6 +833,8 @@ static PyMethodDef METHODS[] = {
      "fma(out, a, b, c, count): out = fmaf(a, b, c) element-wise (one-float operands broadcast)"},
     {"zero_below", py_zero_below, METH_VARARGS,
      "zero_below(out, x, values, count, inclusive): +0.0 where x < 0 (<= 0), else values"},
+    {"shuffle", py_shuffle, METH_VARARGS,
+     "shuffle(perm, jumps, start, inside_out): randperm's swaps over an int64 array, in place"},
     {"block_sums", py_block_sums, METH_VARARGS,
      "block_sums(out, block, s0, s1): ATen's float32 cascade sums along the last axis"},
     {"rounded", py_rounded, METH_VARARGS,
