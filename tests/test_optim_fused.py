@@ -132,15 +132,19 @@ def test_kernel_sqrt_check_is_torch_sqrt(torch):
     assert check == same
 
 
-def test_kernels_sqrt_is_vml_sqrt():
+@pytest.mark.parametrize("step", [
+    pytest.param(1, marks=pytest.mark.slow, id="every"),
+    pytest.param(61, id="every-61st")])
+def test_kernels_sqrt_is_vml_sqrt(step):
     """The kernels' sqrt is MKL's vmsSqrt as vml.py computes it: every float32 in [1, 4) (the
-    rest scales by the exponent) and random bit patterns, subnormals and specials."""
+    rest scales by the exponent) and every third subnormal with the slow tests, else every 61st
+    of those; random bit patterns and specials."""
     _fused._set_sqrt_table()
-    whole = np.arange(np.float32(1).view(np.int32), np.float32(4).view(np.int32),
+    whole = np.arange(np.float32(1).view(np.int32), np.float32(4).view(np.int32), step,
                       dtype=np.int32).view(np.float32)
     rng = np.random.default_rng(5)
     random = rng.integers(0, 2**32, 200_000, dtype=np.uint64).astype(np.uint32).view(np.float32)
-    tiny = np.arange(0, 1 << 24, 3, dtype=np.int32).view(np.float32)
+    tiny = np.arange(0, 1 << 24, 3 * step, dtype=np.int32).view(np.float32)
     specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -1.0, 1e-45, 3.4e38], np.float32)
     for x in (whole, random, tiny, specials):
         out = np.empty_like(x)
