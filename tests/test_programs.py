@@ -62,6 +62,11 @@ def test_corpus_is_complete() -> None:
     orphans = sorted(p.name for p in corpus.HERE.glob("*.torch.out")
                      if p.name.removesuffix(".torch.out") not in NAMES)
     assert not orphans, f"recordings without a program: {orphans}"
+    for path in corpus.HERE.glob("*.torch.*.out"):
+        name, kind = path.name.removesuffix(".out").split(".torch.")
+        assert name in NAMES and kind in ("intel", "amd"), f"{path.name}: not a CPU variant"
+        assert path.read_bytes() != corpus.recording(name).read_bytes(), (
+            f"{path.name} is {name}.torch.out: delete it")
     assert all(EXPECTED.values()), "every EXPECTED_FAILURES.txt line needs a reason"
 
 
@@ -76,20 +81,23 @@ def test_features_md_is_current() -> None:
 
 @pytest.mark.slow
 def test_recordings_match_torch(torch) -> None:
-    """Each NAME.torch.out is still exactly what real torch prints for NAME.py. It checks the
-    recordings rather than gradsh, and runs every program under torch (about 35 s of CPU):
-    CI runs it with the slow tests."""
+    """Each NAME.torch.out (or this CPU vendor's NAME.torch.KIND.out) is still exactly what
+    real torch prints for NAME.py here. It checks the recordings rather than gradsh, and runs
+    every program under torch (a few minutes of CPU): CI runs it with the slow tests."""
     results = corpus.run_under_torch(NAMES)
     problems = []
     for name in NAMES:
         code, out, err = results[name]
-        expected = corpus.recording(name).read_text(encoding="utf-8")
+        kept = corpus.recording_here(name)
+        expected = kept.read_text(encoding="utf-8")
         if code != 0:
             problems.append(f"{name}: exit {code} under torch\n{err[-1500:]}")
-        elif out != expected and blas.genuine_intel():  # (recorded on Intel CPUs: MKL's
-            # bits differ by vendor; elsewhere test_gradsh_matches_torch compares with torch here)
-            problems.append(f"{name}: torch's output changed (re-record with "
-                            f"tests/programs/record.py {name})\n"
+        elif out != expected and corpus.cpu_kind() is not None:  # (MKL's bits differ by
+            # vendor: where there is no recording for this one, test_gradsh_matches_torch
+            # compares with torch here)
+            problems.append(f"{name}: torch's output is not {kept.name} (re-record with "
+                            f"tests/programs/record.py {name}, or where it differs only on "
+                            f"this CPU's vendor, record.py --cpu-variant {name})\n"
                             + corpus.diff(expected, out, RECORDED, "torch now"))
     assert not problems, "\n\n".join(problems)
 
@@ -143,7 +151,7 @@ def _torch_here(name: str, recorded: str) -> str | None:
 def test_gradsh_matches_torch(name: str) -> None:
     """gradsh's stdout for the program is exactly torch's: the recording, or where torch on
     this machine prints something else, what it prints."""
-    expected = corpus.recording(name).read_text(encoding="utf-8")
+    expected = corpus.recording_here(name).read_text(encoding="utf-8")
     proc = corpus.run_gradsh(name)
     if proc.stdout == expected:
         return

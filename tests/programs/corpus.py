@@ -48,6 +48,35 @@ def recording(name: str) -> Path:
     return HERE / f"{name}.torch.out"
 
 
+def cpu_kind() -> str | None:
+    """"intel" or "amd" from /proc/cpuinfo's vendor_id, else None. MKL picks its kernels by
+    vendor (gradsh/engine/vecmath/blas.py, genuine_intel), so for some programs torch prints
+    other last digits on one vendor's CPUs than on the other's."""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as info:
+            for line in info:
+                if line.startswith("vendor_id"):
+                    vendor = line.split(":", 1)[1].strip()
+                    return {"GenuineIntel": "intel", "AuthenticAMD": "amd"}.get(vendor)
+    except OSError:
+        pass
+    return None
+
+
+def variant(name: str, kind: str) -> Path:
+    """Where torch's stdout on `kind`'s CPUs is kept when it is not NAME.torch.out's."""
+    return HERE / f"{name}.torch.{kind}.out"
+
+
+def recording_here(name: str) -> Path:
+    """The recording torch's output on this CPU is compared with: NAME.torch.KIND.out where
+    there is one for this CPU's vendor (record.py --cpu-variant), else NAME.torch.out."""
+    kind = cpu_kind()
+    if kind is not None and variant(name, kind).exists():
+        return variant(name, kind)
+    return recording(name)
+
+
 def mask(text: str) -> str:
     """Replace object addresses, which change from run to run."""
     return _ADDRESS.sub(" object at 0x...>", text)

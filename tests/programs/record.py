@@ -3,12 +3,18 @@
     python tests/programs/record.py              # all programs
     python tests/programs/record.py NAME ...     # only these (file stems)
     python tests/programs/record.py --check      # compare with the recordings, write nothing
+    python tests/programs/record.py --cpu-variant NAME ...  # this CPU vendor's recording
 
 Each program runs twice: once as a user runs it (`python NAME.py`, a fresh interpreter per
 program, in parallel) and once through corpus.run_under_torch (the forking runner the test
 suite uses). Both outputs must be identical, which checks at once that the program is
 deterministic and that the runner sees what a user sees; a program that exits non-zero, or
 differs between the two runs, is reported and not recorded. Needs torch 2.13 (the oracle).
+
+MKL picks kernels by CPU vendor, so torch prints other last digits for some programs on Intel's
+CPUs than on AMD's. --cpu-variant keeps such a program's output on this CPU in
+NAME.torch.KIND.out (KIND: intel or amd) beside NAME.torch.out, which stays as it is; the
+tests compare with the variant for the CPU they run on (corpus.recording_here).
 """
 
 from __future__ import annotations
@@ -28,6 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="program file stems (default: all)")
     parser.add_argument("--check", action="store_true", help="compare only, write nothing")
+    parser.add_argument("--cpu-variant", action="store_true",
+                        help="write NAME.torch.KIND.out for this CPU's vendor where its output "
+                             "differs from NAME.torch.out (and delete it where it does not)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
 
@@ -59,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
                   + corpus.diff(proc.stdout, out, "fresh", "runner"))
             continue
         target = corpus.recording(name)
+        if args.cpu_variant:
+            problems += _keep_variant(name, out, target)
+            continue
         old = target.read_text(encoding="utf-8") if target.exists() else None
         if args.check:
             if old != out:
@@ -71,6 +83,23 @@ def main(argv: list[str] | None = None) -> int:
     verb = "checked" if args.check else "recorded"
     print(f"{len(names) - problems} {verb}, {problems} with problems")
     return 1 if problems else 0
+
+
+def _keep_variant(name: str, out: str, target: Path) -> int:
+    """Write or delete NAME.torch.KIND.out for --cpu-variant; 1 where that cannot be done."""
+    kind = corpus.cpu_kind()
+    if kind is None or not target.exists():
+        print(f"{name}: {'no recording to differ from' if kind else 'unknown CPU vendor'}")
+        return 1
+    path = corpus.variant(name, kind)
+    if out == target.read_text(encoding="utf-8"):
+        if path.exists():
+            path.unlink()
+            print(f"{name}: {path.name} deleted (the output is {target.name})")
+    elif not path.exists() or path.read_text(encoding="utf-8") != out:
+        path.write_text(out, encoding="utf-8")
+        print(f"{name}: {path.name} written")
+    return 0
 
 
 if __name__ == "__main__":
