@@ -15,7 +15,9 @@ cudnn = SimpleNamespace(enabled=True, benchmark=False, deterministic=False,
                         is_available=lambda: False, version=lambda: None,
                         allow_tf32=True)
 cuda = SimpleNamespace(is_built=lambda: False,
-                       matmul=SimpleNamespace(allow_tf32=False, allow_fp16_reduced_precision_reduction=True))
+                       matmul=SimpleNamespace(allow_tf32=False, allow_fp16_reduced_precision_reduction=True,
+                                              allow_bf16_reduced_precision_reduction=True,
+                                              allow_fp16_accumulation=False))
 
 
 class _Mkldnn:
