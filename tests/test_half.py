@@ -122,3 +122,31 @@ def test_half_batch_norm_training_matches_torch(torch: Any) -> None:
         else:
             np.testing.assert_allclose(a.astype(np.float32), b.astype(np.float32), rtol=2e-2,
                                        atol=1e-6)
+
+
+@pytest.mark.parametrize("layout", ["row_row", "row_col", "col_row", "col_col"])
+@pytest.mark.parametrize("op", ["mm", "addmm", "linear"])
+def test_half_matrix_products_by_layout(layout: str, op: str, torch: Any) -> None:
+    """Each layout takes its own ATen gemm loop (vecmath/half_gemm.py): every element equal,
+    for inner sizes that cover the scalar tail, the 16-element and the 64-element blocks."""
+    rng = np.random.default_rng(len(layout) + len(op))
+    shapes = [(1, 130, 1)] + [tuple(int(v) for v in rng.integers(1, 40, 3)) for _ in range(30)]
+    for m, k, n in shapes + [(8, int(k), 8) for k in rng.integers(40, 300, 8)]:
+        a = rng.standard_normal((m, k)).astype(np.float16)
+        b = rng.standard_normal((k, n)).astype(np.float16)
+        bias = rng.standard_normal(n).astype(np.float16)
+
+        def run(lib: Any) -> Any:
+            x, y = lib.tensor(a), lib.tensor(b)
+            if layout.startswith("col"):
+                x = x.t().contiguous().t()
+            if layout.endswith("col"):
+                y = y.t().contiguous().t()
+            if op == "mm":
+                return x @ y
+            if op == "addmm":
+                return lib.addmm(lib.tensor(bias), x, y, beta=0.5, alpha=2.0)
+            return lib.nn.functional.linear(x, y.t(), lib.tensor(bias))
+
+        np.testing.assert_array_equal(np.array(run(gtorch).float().tolist()),
+                                      run(torch).float().numpy())
