@@ -150,3 +150,25 @@ def test_half_matrix_products_by_layout(layout: str, op: str, torch: Any) -> Non
 
         np.testing.assert_array_equal(np.array(run(gtorch).float().tolist()),
                                       run(torch).float().numpy())
+
+
+@pytest.mark.parametrize("bias", [True, False])
+def test_half_convolution_is_slow_conv2ds_gemm(bias: bool, torch: Any) -> None:
+    """float16 Conv2d/Conv1d forward: the bias first, four partial sums per dot, rounded once."""
+    rng = np.random.default_rng(3)
+    for cin, cout, k, pad, stride in [(1, 4, 3, 1, 1), (3, 5, 2, 0, 2), (6, 2, 3, 1, 1),
+                                      (8, 8, 1, 0, 1)]:
+        x = rng.standard_normal((2, cin, 7, 6)).astype(np.float16)
+        w = (rng.standard_normal((cout, cin, k, k)) * 0.5).astype(np.float16)
+        b = rng.standard_normal(cout).astype(np.float16)
+
+        def run(lib: Any) -> Any:
+            F = lib.nn.functional
+            out2 = F.conv2d(lib.tensor(x), lib.tensor(w), lib.tensor(b) if bias else None,
+                            stride=stride, padding=pad)
+            out1 = F.conv1d(lib.tensor(x[:, :, 0]), lib.tensor(w[:, :, 0]),
+                            lib.tensor(b) if bias else None, padding=pad)
+            return np.concatenate([np.array(out2.float().tolist()).ravel(),
+                                   np.array(out1.float().tolist()).ravel()])
+
+        np.testing.assert_array_equal(run(gtorch), run(torch))
