@@ -172,3 +172,41 @@ def test_half_convolution_is_slow_conv2ds_gemm(bias: bool, torch: Any) -> None:
                                    np.array(out1.float().tolist()).ravel()])
 
         np.testing.assert_array_equal(run(gtorch), run(torch))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape", [(4, 5), (3, 40), (9, 70), (2, 3, 33)])
+def test_reduced_layer_norm_affine_gradients(dtype: str, shape: tuple[int, ...],
+                                             torch: Any) -> None:
+    """LayerNorm's dgamma/dbeta on float16/bfloat16: per-thread buffers in the input's dtype,
+    rounded after every row (ATen allocates them with X's options)."""
+    rng = np.random.default_rng(sum(shape))
+    x = rng.standard_normal(shape).astype(np.float32)
+    g = rng.standard_normal(shape).astype(np.float32)
+
+    def run(lib: Any) -> list[Any]:
+        dt = getattr(lib, dtype)
+        ln = lib.nn.LayerNorm(shape[-1]).to(dt)
+        t = lib.tensor(x).to(dt).requires_grad_()
+        ln(t).backward(lib.tensor(g).to(dt))
+        return [np.array(v.float().tolist()) for v in (ln.weight.grad, ln.bias.grad, t.grad)]
+
+    for got, want in zip(run(gtorch), run(torch), strict=True):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_half_convolution_weight_gradient(torch: Any) -> None:
+    """float16 Conv2d's weight gradient: per sample, added to the float16 gradient through
+    fp16_dot_with_fp32_arith."""
+    rng = np.random.default_rng(5)
+    for n, cin, cout, k, pad, size in [(4, 3, 4, 3, 1, 8), (2, 2, 3, 2, 0, 17), (3, 1, 5, 3, 1, 12)]:
+        x = rng.standard_normal((n, cin, size, size)).astype(np.float16)
+        w = rng.standard_normal((cout, cin, k, k)).astype(np.float16)
+
+        def run(lib: Any) -> Any:
+            weight = lib.tensor(w).requires_grad_()
+            out = lib.nn.functional.conv2d(lib.tensor(x), weight, padding=pad)
+            out.backward(lib.ones_like(out) * 0.5 + out.detach() * 0.01)
+            return np.array(weight.grad.float().tolist())
+
+        np.testing.assert_array_equal(run(gtorch), run(torch))

@@ -174,7 +174,18 @@ def backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
     c = _fma(-b, mean, -((db * a) * scale))
     weighted = (a[:, None] * dy) * (1 if gamma is None else gamma)
     dx = _fma(b[:, None], x, weighted) + c[:, None]
-    # dgamma and dbeta: a float buffer per thread, its rows added in order, then the buffers
+    dgamma, dbeta = affine_gradients(dy, x, mean, rstd, threads)
+    return dx, dgamma, dbeta
+
+
+def affine_gradients(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
+                     threads: int = 1, narrow: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """dgamma and dbeta of the (M, N) rows: a buffer per thread, its rows added in order
+    (dgamma += dy * (rstd * x - rstd * mean), fused), then the buffers. A float16 or bfloat16
+    layer norm runs the same loop on float32 copies of dy and x, its buffers in the input's
+    dtype (`narrow`: ATen allocates them so), rounded after every row."""
+    rows, size = x.shape
+    a = rstd
     dgamma = np.zeros(size, x.dtype)
     dbeta = np.zeros(size, x.dtype)
     used = max(1, min(threads, rows))
@@ -186,6 +197,9 @@ def backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
             shifted = _fma(a[i], x[i], -a[i] * mean[i])
             g_buffer = _fma(dy[i], shifted, g_buffer)
             b_buffer += dy[i]
+            if narrow is not None:
+                g_buffer = g_buffer.astype(narrow).astype(x.dtype)
+                b_buffer = b_buffer.astype(narrow).astype(x.dtype)
         dgamma += g_buffer
         dbeta += b_buffer
-    return dx, dgamma, dbeta
+    return dgamma, dbeta
