@@ -210,3 +210,28 @@ def test_half_convolution_weight_gradient(torch: Any) -> None:
             return np.array(weight.grad.float().tolist())
 
         np.testing.assert_array_equal(run(gtorch), run(torch))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("size", [10, 16, 23, 40, 77])
+def test_reduced_layer_norm_input_gradient_kernel(dtype: str, size: int, torch: Any) -> None:
+    """vecmath.layernorm.reduced_input_gradient from PyTorch's own saved mean and rstd
+    (torch.native_layer_norm) gives PyTorch's float16/bfloat16 input gradient bit for bit."""
+    from gradsh.engine.vecmath import layernorm
+
+    dt = getattr(torch, dtype)
+    gen = torch.Generator().manual_seed(size)
+    for affine in (True, False):
+        x = torch.randn(12, size, generator=gen).to(dt).requires_grad_()
+        g = (torch.randn(12, size, generator=gen) * 0.1).to(dt)
+        w = (torch.rand(size, generator=gen) + 0.5).to(dt) if affine else None
+        out, mean, rstd = torch.native_layer_norm(x, [size], w, None, 1e-5)
+        out.backward(g)
+
+        def f(t: Any) -> np.ndarray:
+            return t.detach().float().numpy()
+
+        got = layernorm.reduced_input_gradient(f(g), f(x), f(mean).reshape(-1),
+                                               f(rstd).reshape(-1), None if w is None else f(w))
+        want = f(x.grad)
+        np.testing.assert_array_equal(torch.tensor(got).to(dt).float().numpy(), want)

@@ -385,6 +385,15 @@ class NativeLayerNormBackward0(_GroupedNorm):
                 shape = tuple(n for n in self.affine_shape if n != 1) or (1,)
                 gw = dw.reshape(shape) if gw is not None else None
                 gb = db.reshape(shape) if gb is not None else None
+            if gx is not None and grad.__class__ is np.ndarray and x.dtype in REDUCED_FLOAT_NP:
+                w = self.saved("weight", ArrayOps) if self.affine[0] else None
+                if w is None or w.dtype == x.dtype:  # (float32 parameters: another kernel)
+                    gx = layernorm.reduced_input_gradient(
+                        np.ascontiguousarray(grad, np.float32).reshape(self.grouped),
+                        np.ascontiguousarray(x, np.float32).reshape(self.grouped),
+                        self.mean.reshape(-1), self.invstd.reshape(-1),
+                        None if w is None else w.astype(np.float32).reshape(-1)
+                    ).reshape(x.shape)
             return gx, gw, gb
         # under create_graph: native_layer_norm_backward, one op of three results
         x = self.saved("input", F)
