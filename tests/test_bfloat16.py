@@ -256,6 +256,31 @@ def test_add_with_alpha_fuses_on_vector_blocks_only(n: int, dtype: str, torch: A
     np.testing.assert_array_equal(np.array(g.float().tolist()), t.float().numpy())
 
 
+@pytest.mark.parametrize("layout", ["1", "3", "40", "63", "100", "1000", "transposed",
+                                    "columns", "rms_stats"])
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_rsqrt_scalar_tails_round_twice(layout: str, dtype: str, torch: Any) -> None:
+    """rsqrt's scalar loop (each run's tail past its 32-element blocks) computes 1 / sqrt(x)
+    with the square root rounded to the dtype first; the vector loop rounds once."""
+    rng = np.random.default_rng(len(layout))
+    a = (rng.random(1200) * 4 + 0.25).astype(np.float32)
+
+    def run(lib: Any) -> Any:
+        x = lib.tensor(a, dtype=getattr(lib, dtype))
+        if layout == "transposed":
+            x = x[:120].view(10, 12).t()
+        elif layout == "columns":
+            x = x[:120].view(10, 12)[:, 1:7]
+        elif layout == "rms_stats":  # an RMSNorm's mean of squares, (batch, seq, 1)
+            x = x[:96].view(1, 3, 32).pow(2).mean(dim=-1, keepdim=True) + 1e-5
+        else:
+            x = x[:int(layout)]
+        return lib.rsqrt(x)
+
+    np.testing.assert_array_equal(np.array(run(gtorch).float().tolist()),
+                                  run(torch).float().numpy())
+
+
 @pytest.mark.parametrize("steps", [7, 50, 1000, 70000])
 @pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
 def test_linspace_in_the_dtypes_arithmetic(steps: int, dtype: str, torch: Any) -> None:

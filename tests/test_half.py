@@ -122,3 +122,116 @@ def test_half_batch_norm_training_matches_torch(torch: Any) -> None:
         else:
             np.testing.assert_allclose(a.astype(np.float32), b.astype(np.float32), rtol=2e-2,
                                        atol=1e-6)
+
+
+@pytest.mark.parametrize("layout", ["row_row", "row_col", "col_row", "col_col"])
+@pytest.mark.parametrize("op", ["mm", "addmm", "linear"])
+def test_half_matrix_products_by_layout(layout: str, op: str, torch: Any) -> None:
+    """Each layout takes its own ATen gemm loop (vecmath/half_gemm.py): every element equal,
+    for inner sizes that cover the scalar tail, the 16-element and the 64-element blocks."""
+    rng = np.random.default_rng(len(layout) + len(op))
+    shapes = [(1, 130, 1)] + [tuple(int(v) for v in rng.integers(1, 40, 3)) for _ in range(30)]
+    for m, k, n in shapes + [(8, int(k), 8) for k in rng.integers(40, 300, 8)]:
+        a = rng.standard_normal((m, k)).astype(np.float16)
+        b = rng.standard_normal((k, n)).astype(np.float16)
+        bias = rng.standard_normal(n).astype(np.float16)
+
+        def run(lib: Any) -> Any:
+            x, y = lib.tensor(a), lib.tensor(b)
+            if layout.startswith("col"):
+                x = x.t().contiguous().t()
+            if layout.endswith("col"):
+                y = y.t().contiguous().t()
+            if op == "mm":
+                return x @ y
+            if op == "addmm":
+                return lib.addmm(lib.tensor(bias), x, y, beta=0.5, alpha=2.0)
+            return lib.nn.functional.linear(x, y.t(), lib.tensor(bias))
+
+        np.testing.assert_array_equal(np.array(run(gtorch).float().tolist()),
+                                      run(torch).float().numpy())
+
+
+@pytest.mark.parametrize("bias", [True, False])
+def test_half_convolution_is_slow_conv2ds_gemm(bias: bool, torch: Any) -> None:
+    """float16 Conv2d/Conv1d forward: the bias first, four partial sums per dot, rounded once."""
+    rng = np.random.default_rng(3)
+    for cin, cout, k, pad, stride in [(1, 4, 3, 1, 1), (3, 5, 2, 0, 2), (6, 2, 3, 1, 1),
+                                      (8, 8, 1, 0, 1)]:
+        x = rng.standard_normal((2, cin, 7, 6)).astype(np.float16)
+        w = (rng.standard_normal((cout, cin, k, k)) * 0.5).astype(np.float16)
+        b = rng.standard_normal(cout).astype(np.float16)
+
+        def run(lib: Any) -> Any:
+            F = lib.nn.functional
+            out2 = F.conv2d(lib.tensor(x), lib.tensor(w), lib.tensor(b) if bias else None,
+                            stride=stride, padding=pad)
+            out1 = F.conv1d(lib.tensor(x[:, :, 0]), lib.tensor(w[:, :, 0]),
+                            lib.tensor(b) if bias else None, padding=pad)
+            return np.concatenate([np.array(out2.float().tolist()).ravel(),
+                                   np.array(out1.float().tolist()).ravel()])
+
+        np.testing.assert_array_equal(run(gtorch), run(torch))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape", [(4, 5), (3, 40), (9, 70), (2, 3, 33)])
+def test_reduced_layer_norm_affine_gradients(dtype: str, shape: tuple[int, ...],
+                                             torch: Any) -> None:
+    """LayerNorm's dgamma/dbeta on float16/bfloat16: per-thread buffers in the input's dtype,
+    rounded after every row (ATen allocates them with X's options)."""
+    rng = np.random.default_rng(sum(shape))
+    x = rng.standard_normal(shape).astype(np.float32)
+    g = rng.standard_normal(shape).astype(np.float32)
+
+    def run(lib: Any) -> list[Any]:
+        dt = getattr(lib, dtype)
+        ln = lib.nn.LayerNorm(shape[-1]).to(dt)
+        t = lib.tensor(x).to(dt).requires_grad_()
+        ln(t).backward(lib.tensor(g).to(dt))
+        return [np.array(v.float().tolist()) for v in (ln.weight.grad, ln.bias.grad, t.grad)]
+
+    for got, want in zip(run(gtorch), run(torch), strict=True):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_half_convolution_weight_gradient(torch: Any) -> None:
+    """float16 Conv2d's weight gradient: per sample, added to the float16 gradient through
+    fp16_dot_with_fp32_arith."""
+    rng = np.random.default_rng(5)
+    for n, cin, cout, k, pad, size in [(4, 3, 4, 3, 1, 8), (2, 2, 3, 2, 0, 17), (3, 1, 5, 3, 1, 12)]:
+        x = rng.standard_normal((n, cin, size, size)).astype(np.float16)
+        w = rng.standard_normal((cout, cin, k, k)).astype(np.float16)
+
+        def run(lib: Any) -> Any:
+            weight = lib.tensor(w).requires_grad_()
+            out = lib.nn.functional.conv2d(lib.tensor(x), weight, padding=pad)
+            out.backward(lib.ones_like(out) * 0.5 + out.detach() * 0.01)
+            return np.array(weight.grad.float().tolist())
+
+        np.testing.assert_array_equal(run(gtorch), run(torch))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("size", [10, 16, 23, 40, 77])
+def test_reduced_layer_norm_input_gradient_kernel(dtype: str, size: int, torch: Any) -> None:
+    """vecmath.layernorm.reduced_input_gradient from PyTorch's own saved mean and rstd
+    (torch.native_layer_norm) gives PyTorch's float16/bfloat16 input gradient bit for bit."""
+    from gradsh.engine.vecmath import layernorm
+
+    dt = getattr(torch, dtype)
+    gen = torch.Generator().manual_seed(size)
+    for affine in (True, False):
+        x = torch.randn(12, size, generator=gen).to(dt).requires_grad_()
+        g = (torch.randn(12, size, generator=gen) * 0.1).to(dt)
+        w = (torch.rand(size, generator=gen) + 0.5).to(dt) if affine else None
+        out, mean, rstd = torch.native_layer_norm(x, [size], w, None, 1e-5)
+        out.backward(g)
+
+        def f(t: Any) -> np.ndarray:
+            return t.detach().float().numpy()
+
+        got = layernorm.reduced_input_gradient(f(g), f(x), f(mean).reshape(-1),
+                                               f(rstd).reshape(-1), None if w is None else f(w))
+        want = f(x.grad)
+        np.testing.assert_array_equal(torch.tensor(got).to(dt).float().numpy(), want)

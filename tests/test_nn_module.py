@@ -77,3 +77,47 @@ def test_optimizers_hold_the_same_parameters_across_moves() -> None:
     model(gtorch.ones(1, 2, dtype=gtorch.float64)).sum().backward()
     opt.step()
     np.testing.assert_allclose(model.weight.detach().numpy(), before.numpy() - 0.5)
+
+
+def _state_dict_hook_trace(lib: Any) -> list[Any]:
+    """The private state_dict / load_state_dict hook APIs libraries use for old checkpoints."""
+    lib.manual_seed(0)
+    net = lib.nn.Sequential(lib.nn.Linear(3, 2), lib.nn.Linear(2, 1))
+    out: list[Any] = []
+
+    def rename(module: Any, state_dict: Any, prefix: str, metadata: Any) -> Any:
+        return {k.replace("weight", "w"): v for k, v in state_dict.items()}
+
+    handle = net._register_state_dict_hook(rename)
+    out.append(sorted(net.state_dict()))
+    handle.remove()
+    handle = net[0]._register_state_dict_hook(rename)  # only the root's return value counts
+    out.append((sorted(net.state_dict()), sorted(net[0].state_dict())))
+    handle.remove()
+    net.register_state_dict_post_hook(rename)
+    try:
+        net.state_dict()
+    except RuntimeError as error:
+        out.append(str(error))
+    try:
+        net._register_state_dict_hook(rename)
+    except RuntimeError as error:
+        out.append(str(error))
+    net._state_dict_hooks.clear()
+    legacy = {f"{k}_old": v.clone() + 1 for k, v in net.state_dict().items()}
+
+    def unrename(*args: Any) -> None:
+        module, (state_dict, prefix) = (args[0], args[1:3]) if len(args) == 8 else (None, args[:2])
+        out.append((module is net[1], prefix))
+        for key in [k for k in state_dict if k.startswith(prefix) and k.endswith("_old")]:
+            state_dict[key[:-4]] = state_dict.pop(key)
+
+    net[0]._register_load_state_dict_pre_hook(unrename)
+    net[1]._register_load_state_dict_pre_hook(unrename, with_module=True)
+    out.append(str(net.load_state_dict(legacy)))
+    out.append(net[1].bias.detach().numpy().tolist())
+    return out
+
+
+def test_private_state_dict_hooks_as_pytorch(torch: Any) -> None:
+    assert _state_dict_hook_trace(gtorch) == _state_dict_hook_trace(torch)

@@ -14,6 +14,11 @@ QUERIES = [
     "t.backends.openmp.is_available()",
     "t.backends.mkldnn.is_available()",
     "t.backends.mps.is_available()",
+    # the flags PyTorch's "Numerical accuracy" note names
+    "(t.backends.cuda.matmul.allow_tf32, t.backends.cudnn.allow_tf32)",
+    "t.backends.cuda.matmul.allow_fp16_reduced_precision_reduction",
+    "t.backends.cuda.matmul.allow_bf16_reduced_precision_reduction",
+    "t.backends.cuda.matmul.allow_fp16_accumulation",
     "t.cuda.is_available()",
     "t.xpu.is_available()",
     "t.xpu.device_count()",

@@ -434,7 +434,12 @@ def _apply_in_float32(cls: type[Function], inputs: Sequence[Tensor],
     node.needs_input_grad = needs
     if requires:
         node._activate(inputs)
-    narrow = node.widened_from = inputs[0]._data.dtype
+    first = inputs[0]._data
+    narrow = node.widened_from = first.dtype
+    # (the widened copies are compact: where a kernel's vector/scalar split matters, the
+    # input's own layout, in elements)
+    node.widened_strides = (tuple(s // first.itemsize for s in first.strides)
+                            if first.__class__ is np.ndarray else None)
     wide = [Tensor._make(t._data.astype(np.float32), t.device) if t._data.dtype in _REDUCED
             else t for t in inputs]
     # an accumulation dtype of float16 (cumsum's, mean's) is float32 too

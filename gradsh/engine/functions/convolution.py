@@ -16,7 +16,7 @@ from gradsh.engine.functions.cascade_sum import torch_sum
 from gradsh.engine.functions.common import element_strides, laid_out, xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 from gradsh.engine.vecmath import (blas, conv, conv_gemm, conv_nhwc, conv_slow, conv_slow_cl,
-                                   conv_split, layout)
+                                   conv_split, half_gemm, layout)
 
 __all__ = ["ConvolutionBackward0", "ConvInputGrad", "ConvWeightGrad",
            "ConvolutionTransposeBackward0"]
@@ -122,6 +122,15 @@ def conv_backward_weight(x: Array, grad: Array, w_shape: tuple[int, ...],
     xp = xp_of(x)
     n, o, g = x.shape[0], w_shape[0], geo.groups
     cols, _ = _columns(x, (w_shape[2], w_shape[3]), geo)
+    if x.dtype == np.float16 and g == 1 and xp is np:
+        # slow_conv2d's backward on float16: per sample, the weight gradient (float16) plus
+        # that sample's products through fp16_dot_with_fp32_arith (gemm_transa_), rounded
+        # (measured: 930 elements of 20 random convolutions equal)
+        total = np.zeros((o, cols.shape[1]), np.float32)
+        for sample, rows in zip(cols, grad.reshape(n, o, -1), strict=True):
+            total = (total + half_gemm.dot_fp32_arith(rows, sample.T)).astype(np.float16)
+            total = total.astype(np.float32)
+        return total.astype(np.float16).reshape(w_shape)
     rows = grad.reshape(n, g, o // g, -1)
     cols = cols.reshape(n, g, -1, cols.shape[2])
     # one (O x P) @ (P x K) product per sample, summed: BLAS reads the transposed columns in
@@ -146,6 +155,8 @@ def _exact_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry,
         parts = zip(_group_parts(x, 1, geo.groups), _group_parts(w, 0, geo.groups),
                     _group_parts(bias, 0, geo.groups), strict=True)
         return np.concatenate([_slow_forward(xg, wg, bg, geo) for xg, wg, bg in parts], axis=1)
+    if x.dtype == np.float16 and geo.groups == 1 and not channels_last:
+        return _half_slow_forward(x, w, bias, geo)
     if x.dtype != np.float32:
         return None
     if geo.groups > 1:
@@ -177,6 +188,22 @@ def _slow_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry,
             return None
         outputs.append(out)
     return np.stack(outputs).reshape(x.shape[0], w.shape[0], oh, ow)
+
+
+def _half_slow_forward(x: Array, w: Array, bias: Array | None, geo: ConvGeometry) -> Array:
+    """slow_conv2d on float16 (oneDNN takes float16 only with AVX512-FP16): the output filled
+    with the bias, then ATen's reduced-float gemm_notrans_ per sample, each dot through sum()'s
+    four partial sums and bias + dot rounded once (measured: every element of 30 random
+    convolutions equal; adding a rounded product to the bias differed in 1 of 4)."""
+    cols, (oh, ow) = _columns(x, (w.shape[2], w.shape[3]), geo)
+    weights = w.reshape(w.shape[0], -1)
+    out = np.empty((x.shape[0], w.shape[0], oh * ow), np.float16)
+    for i, sample in enumerate(cols):
+        wide = half_gemm.ilp4_product(weights, sample)
+        if bias is not None:
+            wide += bias.astype(np.float32)[:, None]
+        out[i] = wide
+    return out.reshape(x.shape[0], w.shape[0], oh, ow)
 
 
 def _slow_channels_last(x: Array, w: Array, geo: ConvGeometry, channels_last: bool) -> bool:

@@ -17,7 +17,7 @@ from gradsh.engine.dtypes import BF16_ONLY, REDUCED_FLOAT_NP, DType
 from gradsh.engine.functions import pointwise
 from gradsh.engine.tensor import Array, Function
 from gradsh.engine.vecmath.fp import fma32
-from gradsh.engine.vecmath.layout import loop_mask
+from gradsh.engine.vecmath.layout import loop_mask, simd_mask
 from gradsh.engine.vecmath.sleef import expf_u10
 
 __all__: list[str] = []  # (helpers for the node modules)
@@ -95,6 +95,21 @@ def bfloat16_pow(x: Array, exponent: float) -> Array:
             exact = pointwise.pow_scalar(wide, p)
             out = np.power(wide, np.float32(p)) if exact is None else exact
         return np.asarray(out).astype(bf16)
+
+
+def rsqrt_tails(wide: Array, once: Array, narrow: Any, strides: tuple[int, ...]) -> Array:
+    """rsqrt of float16/bfloat16 values (widened to float32 in `wide`) as ATen's rsqrt kernel
+    computes it: the vector loop (Vectorized<Half/BFloat16>::rsqrt) in float32, rounded once
+    (`once`), while the scalar loop, which takes each run's tail past its last 32-element
+    block (layout.loop_mask), evaluates `1 / std::sqrt(x)` in c10's reduced-float arithmetic:
+    the square root rounded to the dtype, then the quotient. Measured against torch: the two
+    roundings differ on about a quarter of bfloat16 inputs (rsqrt(1.0078125) is 1.0, not
+    0.99609375, in an RMSNorm's (batch, seq, 1) statistics); no other unary op showed it.
+    `strides`: the float16/bfloat16 input's, in elements (the widened copy is compact)."""
+    with np.errstate(all="ignore"):
+        root = np.sqrt(wide).astype(narrow).astype(np.float32)
+        scalar = (np.float32(1) / root).astype(narrow).astype(np.float32)
+    return np.where(simd_mask(wide.shape, strides, threads.torch_threads()), once, scalar)
 
 
 _ERF_P = np.float32(0.3275911)

@@ -33,6 +33,19 @@ def product(a: Array, b: Array) -> Array:
             out = _double_product(a, b)
             if out is not None:
                 return out
+        if a.dtype == np.float16 and a.ndim == 2 and b.ndim == 2 \
+                and _column_major(a) == _column_major(b):
+            # ATen's reduced-float gemm_notrans_ (both row-major, or both column-major): each
+            # dot through sum()'s four partial sums, rounded once; a column-major a with a
+            # row-major b (gemm_transa_) adds in order, as NumPy's loop does
+            with _quiet():
+                return half_gemm.ilp4_product(a, b).astype(np.float16)
+        if a.dtype == np.float16 and a.ndim == 2 and b.ndim == 2 and _column_major(a):
+            with _quiet():
+                return half_gemm.ordered_product(a, b).astype(np.float16)
+        if a.dtype == np.float16 and a.ndim == 2 and b.ndim == 2 and _column_major(b):
+            with _quiet():
+                return half_gemm.dot_fp32_arith(a, b).astype(np.float16)
     return xp_of(a).matmul(a, b)
 
 

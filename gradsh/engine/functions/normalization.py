@@ -372,7 +372,29 @@ class NativeLayerNormBackward0(_GroupedNorm):
                 and grad.dtype in (np.float32, np.float64)):
             return self._backward_kernel(grad)
         if not F.as_tensor:
-            return super().backward(F, grad)
+            gx, gw, gb = super().backward(F, grad)
+            x = self.saved("input", ArrayOps)
+            if (gw is not None or gb is not None) and grad.__class__ is np.ndarray \
+                    and x.dtype in REDUCED_FLOAT_NP:
+                # float16/bfloat16: the kernel's float32 buffers, row by row (vecmath/layernorm.py)
+                dw, db = layernorm.affine_gradients(
+                    np.ascontiguousarray(grad, np.float32).reshape(self.grouped),
+                    np.ascontiguousarray(x, np.float32).reshape(self.grouped),
+                    self.mean.reshape(-1), self.invstd.reshape(-1), threads.torch_threads(),
+                    narrow=x.dtype)
+                shape = tuple(n for n in self.affine_shape if n != 1) or (1,)
+                gw = dw.reshape(shape) if gw is not None else None
+                gb = db.reshape(shape) if gb is not None else None
+            if gx is not None and grad.__class__ is np.ndarray and x.dtype in REDUCED_FLOAT_NP:
+                w = self.saved("weight", ArrayOps) if self.affine[0] else None
+                if w is None or w.dtype == x.dtype:  # (float32 parameters: another kernel)
+                    gx = layernorm.reduced_input_gradient(
+                        np.ascontiguousarray(grad, np.float32).reshape(self.grouped),
+                        np.ascontiguousarray(x, np.float32).reshape(self.grouped),
+                        self.mean.reshape(-1), self.invstd.reshape(-1),
+                        None if w is None else w.astype(np.float32).reshape(-1)
+                    ).reshape(x.shape)
+            return gx, gw, gb
         # under create_graph: native_layer_norm_backward, one op of three results
         x = self.saved("input", F)
         constant = [Tensor._make(a, x.device) for a in (self.mean, self.invstd)]

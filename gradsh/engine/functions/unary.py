@@ -20,7 +20,7 @@ from gradsh.engine.functions.common import (
     not_implemented_for,
     xp_of,
 )
-from gradsh.engine.functions.half_opmath import stepwise_logit, vectorized_erf
+from gradsh.engine.functions.half_opmath import rsqrt_tails, stepwise_logit, vectorized_erf
 from gradsh.engine.tensor import RESULT, Array, Function, Tensor
 from gradsh.engine.threads import elementwise
 from gradsh.engine.vecmath import clib
@@ -210,7 +210,11 @@ class RsqrtBackward0(Function):
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
             self.save("result", RESULT)
-        return _float_op(a, lambda x: pointwise.unary("rsqrt", x))
+        once = _float_op(a, lambda x: pointwise.unary("rsqrt", x))
+        narrow = getattr(self, "widened_from", None)
+        if narrow is not None and self.widened_strides is not None:
+            return rsqrt_tails(a._data, once, narrow, self.widened_strides)
+        return once
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         result = self.saved("result", F)

@@ -68,6 +68,13 @@ def _boolean_mask_to_float(mask: Tensor | None, dtype: dtypes.DType) -> Tensor |
     return masked_fill_(zeros_like(mask, dtype=dtype), logical_not(mask), -math.inf)
 
 
+# The SDPA backend switches (torch._C._set_sdp_use_*, which torch.nn.attention.sdpa_kernel and
+# torch.backends.cuda.enable_*_sdp set): the CPU has the flash kernel and the math composition;
+# the other backends' switches are kept only to be read back.
+SDP_ENABLED = {"cudnn": True, "flash": True, "mem_efficient": True, "math": True,
+               "overrideable": True}
+
+
 def _uses_flash(q: Tensor, k: Tensor, v: Tensor, dropout_p: float, groups: int) -> bool:
     """PyTorch's CPU choice of the flash kernel: 4-D inputs of one batch, head count and head
     size, unit stride on the last dimension, no dropout; the math composition otherwise."""
@@ -107,6 +114,9 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
                                  enable_gqa: bool = False) -> Tensor:
     """F.scaled_dot_product_attention: softmax(q k^T scale + mask) v, on the CPU flash kernel
     where PyTorch picks it (ScaledDotProductFlashAttentionForCpuBackward0), else the math."""
+    dispatch = getattr(type(attn_mask), "_sdpa_dispatch", None)
+    if dispatch is not None:  # torch.nn.attention.bias.CausalBias takes the call over
+        return dispatch(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
     query = _check_tensor(query, "scaled_dot_product_attention", "query", 1)
     key = _check_tensor(key, "scaled_dot_product_attention", "key", 2)
     value = _check_tensor(value, "scaled_dot_product_attention", "value", 3)
@@ -135,11 +145,17 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
             raise TorchRuntimeError(
                 "Number of heads in key and value must divide the number of heads in query")
         groups = query.shape[-3] // key.shape[-3]
-    if _uses_flash(query, key, value, dropout_p, groups):
+    if not SDP_ENABLED["flash"] and not SDP_ENABLED["math"]:
+        raise TorchRuntimeError(
+            "No viable backend for scaled_dot_product_attention was found. This is likely due "
+            "to turning off both the math kernel and the fused kernels.")
+    if SDP_ENABLED["flash"] and _uses_flash(query, key, value, dropout_p, groups):
         mask_data = None if mask is None else mask._data
         return ScaledDotProductFlashAttentionForCpuBackward0.apply(
             query, key, value, mask=mask_data, is_causal=is_causal, scale=chosen_scale,
             groups=groups)
+    if not SDP_ENABLED["math"]:  # select_sdp_backend_cpp: flash on, but not for these inputs
+        raise TorchRuntimeError("No available kernel.  Aborting execution.")
     if groups > 1:  # ATen's pre_process_group_query_attention_input
         key = repeat_interleave(key, groups, -3)
         value = repeat_interleave(value, groups, -3)

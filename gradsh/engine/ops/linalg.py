@@ -326,7 +326,9 @@ _ADDMM, _T = addmm.__wrapped__, t.__wrapped__  # the ops behind their argument g
 @guarded
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
     """F.linear as aten's linear builds it: addmm for a 2-D input with a bias, a flattened
-    addmm for other contiguous inputs with a bias, matmul otherwise (then add_ the bias)."""
+    addmm for other contiguous inputs whose bias is "likely fusable" (contiguous, one
+    dimension once squeezed), matmul otherwise (then add_ the bias: so a 0-dim or integer
+    bias, F.linear(x, w, torch.tensor(0)), adds in place instead of entering addmm)."""
     _check_tensor(input, "linear")
     _check_tensor(weight, "linear", "weight", 2)
     if bias is None:
@@ -341,7 +343,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             # small enough that no guard measures memory): the ops behind their guards
             return _ADDMM(bias, input, _T(weight))
         return addmm(bias, input, t(weight))
-    if is_contiguous(input) and input.ndim > 0:
+    fusable = isinstance(bias, Tensor) and is_contiguous(bias) and (
+        bias.ndim == 1 or builtins.sum(n != 1 for n in bias.shape) == 1)
+    if fusable and is_contiguous(input) and input.ndim > 0:
         rows = 1
         for n in input.shape[:-1]:
             rows *= n

@@ -174,7 +174,18 @@ def backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
     c = _fma(-b, mean, -((db * a) * scale))
     weighted = (a[:, None] * dy) * (1 if gamma is None else gamma)
     dx = _fma(b[:, None], x, weighted) + c[:, None]
-    # dgamma and dbeta: a float buffer per thread, its rows added in order, then the buffers
+    dgamma, dbeta = affine_gradients(dy, x, mean, rstd, threads)
+    return dx, dgamma, dbeta
+
+
+def affine_gradients(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
+                     threads: int = 1, narrow: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """dgamma and dbeta of the (M, N) rows: a buffer per thread, its rows added in order
+    (dgamma += dy * (rstd * x - rstd * mean), fused), then the buffers. A float16 or bfloat16
+    layer norm runs the same loop on float32 copies of dy and x, its buffers in the input's
+    dtype (`narrow`: ATen allocates them so), rounded after every row."""
+    rows, size = x.shape
+    a = rstd
     dgamma = np.zeros(size, x.dtype)
     dbeta = np.zeros(size, x.dtype)
     used = max(1, min(threads, rows))
@@ -186,6 +197,68 @@ def backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
             shifted = _fma(a[i], x[i], -a[i] * mean[i])
             g_buffer = _fma(dy[i], shifted, g_buffer)
             b_buffer += dy[i]
+            if narrow is not None:
+                g_buffer = g_buffer.astype(narrow).astype(x.dtype)
+                b_buffer = b_buffer.astype(narrow).astype(x.dtype)
         dgamma += g_buffer
         dbeta += b_buffer
-    return dx, dgamma, dbeta
+    return dgamma, dbeta
+
+
+_HALF_LANES = 16  # Vectorized<float>::size() on AVX-512; a float16/bfloat16 vector is 32
+_TREE = [np.arange(_HALF_LANES) ^ step for step in (8, 4, 2, 1)]
+
+
+def _reduced_reduce_all(values: np.ndarray) -> np.ndarray:
+    """Row sums of float32 `values` (M, N) as ATen's vec::map*_reduce_all<Half/BFloat16> add
+    them: a row shorter than 32 as two 16-lane halves (the second added into the first's
+    leading lanes) summed lane by lane in order; a longer row in two 16-lane accumulators over
+    32-element blocks (a partial last block into the leading lanes), joined, then the AVX-512
+    lane tree (i ^ 8, ^ 4, ^ 2, ^ 1)."""
+    rows, size = values.shape
+    lanes = _HALF_LANES
+    if size < 2 * lanes:
+        if size > lanes:
+            first = values[:, :lanes].copy()
+            first[:, :size - lanes] += values[:, lanes:]
+        else:
+            first = values
+        total = first[:, 0].copy()
+        for i in range(1, first.shape[1]):
+            total += first[:, i]
+        return total
+    acc0, acc1 = values[:, :lanes].copy(), values[:, lanes:2 * lanes].copy()
+    d, whole = 2 * lanes, size - size % (2 * lanes)
+    while d < whole:
+        acc0 += values[:, d:d + lanes]
+        acc1 += values[:, d + lanes:d + 2 * lanes]
+        d += 2 * lanes
+    rest = size - d
+    if rest > lanes:
+        acc0 += values[:, d:d + lanes]
+        acc1[:, :rest - lanes] += values[:, d + lanes:]
+    elif rest > 0:
+        acc0[:, :rest] += values[:, d:]
+    acc0 += acc1
+    for partner in _TREE:
+        acc0 = acc0 + acc0[:, partner]
+    return acc0[:, 0]
+
+
+def reduced_input_gradient(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
+                           gamma: np.ndarray | None) -> np.ndarray:
+    """dX of a float16/bfloat16 layer norm whose parameters share its dtype (ATen's generic
+    layer_norm_backward_frame<T, T, float>), in float32 from float32 copies of dy, x, gamma
+    and the dtype-rounded mean and rstd: ds = sum(dy * x * gamma), db = sum(dy * gamma) by
+    _reduced_reduce_all, then the float kernel's b, c and dx formulas (rounded by the caller)."""
+    size = x.shape[1]
+    scale = np.float32(1) / np.float32(size)
+    if gamma is None:
+        ds, db = _reduced_reduce_all(dy * x), _reduced_reduce_all(dy)
+    else:
+        ds, db = _reduced_reduce_all((dy * x) * gamma), _reduced_reduce_all(dy * gamma)
+    a = rstd
+    b = (((_fma(db, mean, -ds) * a) * a) * a) * scale
+    c = _fma(-b, mean, -((db * a) * scale))
+    weighted = (a[:, None] * dy) * (1 if gamma is None else gamma)
+    return _fma(b[:, None], x, weighted) + c[:, None]

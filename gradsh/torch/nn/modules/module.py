@@ -665,16 +665,34 @@ class Module:
         self._state_dict_pre_hooks[handle.id] = hook
         return handle
 
-    def register_state_dict_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+    def _register_state_dict_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """The older state_dict post-hook: one that returns a dictionary replaces the state
+        dict (respected where state_dict was called on this module)."""
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError("Cannot register the same function as the state dict post hook "
+                               "that was previously registered via "
+                               "register_state_dict_post_hook")
         handle = RemovableHandle(self._state_dict_hooks)
         self._state_dict_hooks[handle.id] = hook
         return handle
 
-    def register_load_state_dict_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+    def register_state_dict_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        hook._from_public_api = True  # type: ignore[attr-defined]  (it must return None)
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
+
+    def _register_load_state_dict_pre_hook(self, hook: Callable[..., Any],
+                                           with_module: bool = False) -> RemovableHandle:
+        """register_load_state_dict_pre_hook's older form: the module is the hook's first
+        argument only `with_module`."""
         handle = RemovableHandle(self._load_state_dict_pre_hooks)
         self._load_state_dict_pre_hooks[handle.id] = (
-            lambda *args: hook(self, *args))
+            (lambda *args: hook(self, *args)) if with_module else hook)
         return handle
+
+    def register_load_state_dict_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
     def register_load_state_dict_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         handle = RemovableHandle(self._load_state_dict_post_hooks)
@@ -721,7 +739,12 @@ class Module:
                 module.state_dict(destination=destination, prefix=prefix + name + ".",
                                   keep_vars=keep_vars)
         for hook in self._state_dict_hooks.values():
-            hook(self, destination, prefix, local_metadata)
+            hook_result = hook(self, destination, prefix, local_metadata)
+            if not getattr(hook, "_from_public_api", False):
+                if hook_result is not None:
+                    destination = hook_result
+            elif hook_result is not None:
+                raise RuntimeError("state_dict post-hook must return None")
         return destination
 
     def _load_from_state_dict(self, state_dict: dict[str, Any], prefix: str,
