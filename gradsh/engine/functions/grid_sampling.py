@@ -180,16 +180,20 @@ class GridSampler2DBackward0(Function):
         _array_only(F, self.node_name)
         data = self.saved("input", F)
         (n, c, height, width), grid_shape = self.shapes
-        need_input, need_grid = self.needs_input_grad
         with _quiet():
-            corners = self._corners(self.ix, self.iy, width, height)
-            g_input = self._input_grad(grad, corners, (n, c, height, width)) \
-                if need_input else None
-            g_grid = None
-            if need_grid:
-                g_grid = np.zeros(grid_shape, dtype=grad.dtype)
-                if self.mode != "nearest":
-                    g_grid = self._grid_grad(data, grad, corners)
+            return self._grads(data, grad, (n, c, height, width), grid_shape)
+
+    def _grads(self, data: Array, grad: Array, shape: tuple[int, ...],
+               grid_shape: tuple[int, ...]) -> tuple[Any, Any]:
+        """(the input's gradient, the grid's), each None where not needed."""
+        need_input, need_grid = self.needs_input_grad
+        corners = self._corners(self.ix, self.iy, shape[3], shape[2])
+        g_input = self._input_grad(grad, corners, shape) if need_input else None
+        g_grid = None
+        if need_grid:
+            g_grid = np.zeros(grid_shape, dtype=grad.dtype)
+            if self.mode != "nearest":
+                g_grid = self._grid_grad(data, grad, corners)
         return g_input, g_grid
 
     @staticmethod
