@@ -23,7 +23,7 @@ import numpy as np
 
 from gradsh.engine.functions.common import _quiet
 from gradsh.engine.functions.grid_sampling import GridSampler2DBackward0 as _Sampler
-from gradsh.engine.functions.grid_sampling import _reflect
+from gradsh.engine.functions.grid_sampling import _VEC_BYTES, _reflect
 from gradsh.engine.special_math import _fma
 from gradsh.engine.tensor import Array, Tensor
 
@@ -126,7 +126,7 @@ class GridSampler2DBackward0(_Sampler):
                             shape: tuple[int, ...]) -> Array:
         n, c, height, width = shape
         points = grad.shape[2] * grad.shape[3]
-        vec = 32 // grad.dtype.itemsize
+        vec = _VEC_BYTES // grad.dtype.itemsize
         flat_grad = grad.reshape(n, c, points)
         targets, inside, values = [], [], []
         for i, (xx, okx) in enumerate(self.xs):
