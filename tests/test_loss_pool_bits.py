@@ -3,7 +3,8 @@ huber_loss's float32 backward (PointwiseOpsKernel.cpp's vector path in blocks of
 its scalar tail comparing with and scaling by the double beta / delta; the mean's 1/N rounded
 to float first), reductions and widths whose rounding shows it, one and two threads (a range
 split across threads has two tails); avg_pool2d's float64 window sums (element by element,
-row by row, as the float32 ones)."""
+row by row, as the float32 ones); torch.dist as at::norm(self - other, p) (linalg_vector_norm's
+kernels on the difference, not a float64 sum)."""
 
 from __future__ import annotations
 
@@ -50,3 +51,18 @@ def test_avg_pool2d_float64_bits(torch: Any, kwargs: dict[str, Any]) -> None:
     theirs = torch.nn.functional.avg_pool2d(torch.tensor(x), **kwargs).numpy()
     ours = gtorch.nn.functional.avg_pool2d(gtorch.tensor(x), **kwargs).numpy()
     assert (ours == theirs).all(), int((ours != theirs).sum())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_dist_bits(torch: Any, dtype: str) -> None:
+    rng = np.random.default_rng(4)
+    x, y = (rng.standard_normal((4, 7)).astype(dtype) for _ in range(2))
+    for p in (1.5, 3.0, 2.0, 1.0, 0.5, 4.5):
+        seen = []
+        for lib in (torch, gtorch):
+            a, b = lib.tensor(x, requires_grad=True), lib.tensor(y, requires_grad=True)
+            out = lib.dist(a, b, p)
+            out.backward()
+            seen.append([out.detach().numpy(), a.grad.numpy(), b.grad.numpy()])
+        for ours, theirs in zip(seen[1], seen[0]):
+            assert (ours == theirs).all(), p
