@@ -97,3 +97,21 @@ def test_grid_sample_bits_match_torch(torch: Any, one_thread: Any, mode: str, pa
     np.testing.assert_array_equal(grid_g, grid_t)
     np.testing.assert_array_equal(out_g, out_t)
     np.testing.assert_array_equal(gx_g, gx_t)
+
+
+@pytest.mark.parametrize("padding", ["zeros", "border", "reflection"])
+def test_grid_sample_float64_input_grad_bits(torch: Any, one_thread: Any, padding: str) -> None:
+    """float64's vector holds 4 grid points, not 8: the input gradient's scatter order (many
+    points on a 3x3 input share its pixels)."""
+    rng = np.random.default_rng(9)
+    x_np = rng.standard_normal((1, 2, 3, 3))
+    grid_np = rng.uniform(-1.3, 1.3, (1, 6, 7, 2))
+    weights = rng.standard_normal((1, 2, 6, 7))
+    grads = []
+    for t in (torch, gtorch):
+        x = t.from_numpy(x_np.copy()).requires_grad_()
+        out = t.nn.functional.grid_sample(x, t.from_numpy(grid_np.copy()), padding_mode=padding,
+                                          align_corners=False)
+        (out * t.from_numpy(weights.copy())).sum().backward()
+        grads.append(x.grad.numpy())
+    np.testing.assert_array_equal(grads[1], grads[0])

@@ -16,7 +16,7 @@ from gradsh.engine.functions.cascade_sum import torch_sum
 from gradsh.engine.functions.common import element_strides, laid_out, xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 from gradsh.engine.vecmath import (blas, conv, conv_gemm, conv_nhwc, conv_slow, conv_slow_cl,
-                                   conv_split, half_gemm, layout)
+                                   conv_split, conv_transpose_slow, half_gemm, layout)
 
 __all__ = ["ConvolutionBackward0", "ConvInputGrad", "ConvWeightGrad",
            "ConvolutionTransposeBackward0"]
@@ -633,7 +633,15 @@ class ConvolutionTransposeBackward0(Function):
         x2, w2 = _as_2d(x._data, self.one_d), _as_2d(w._data, self.one_d)
         self.exact = _transpose_exact(x2, w2, geo)
         self.channels_last = _channels_last(x._data, w._data)
+        # float64 (one group, contiguous): slow_conv_transpose2d's gemm and col2im
+        self.slow = (not self.exact and not self.channels_last and geo.groups == 1
+                     and x2.__class__ is np.ndarray and x2.dtype == np.float64
+                     and w2.dtype == np.float64 and conv_slow.available(x2))
+        self.x_shape = tuple(x2.shape)
         y = None
+        if self.slow:
+            y = conv_transpose_slow.forward(x2, w2, _shape_2d(out_shape)[-2:], geo.stride,
+                                            geo.padding, geo.dilation)
         if self.exact and self.channels_last:  # (the brgemm kernels' backward data)
             y = conv_nhwc.backward_data(x2, w2, _shape_2d(out_shape), geo.padding, geo.stride,
                                         threads.torch_threads())
@@ -667,9 +675,13 @@ class ConvolutionTransposeBackward0(Function):
         # oneDNN's: the input gradient by its forward kernel, the weight's by its weight kernel
         # with input and output swapped
         exact = self.exact and g.__class__ is np.ndarray and g.dtype == np.float32
+        slow = self.slow and g.__class__ is np.ndarray and g.dtype == np.float64
         if need_x:
             w = _as_2d(self.saved("weight", F), self.one_d)
-            if exact and self.channels_last:
+            if slow:
+                gx = conv_transpose_slow.backward_input(g, w, self.x_shape, geo.stride,
+                                                        geo.padding, geo.dilation)
+            elif exact and self.channels_last:
                 gx = conv_nhwc.forward(g, w, None, geo.padding, geo.stride)
             elif exact:
                 gx = conv.onednn_forward(g, w, None, geo.padding, geo.stride, geo.dilation,
@@ -680,7 +692,10 @@ class ConvolutionTransposeBackward0(Function):
         if need_w:
             x = _as_2d(self.saved("input", F), self.one_d)
             w_shape = _shape_2d(self.w_shape)
-            if exact and self.channels_last and conv_nhwc.weights_known(
+            if slow:
+                gw = conv_transpose_slow.backward_weight(g, x, w_shape, geo.stride,
+                                                         geo.padding, geo.dilation)
+            elif exact and self.channels_last and conv_nhwc.weights_known(
                     g.shape, w_shape, geo.padding, geo.stride):
                 gw = conv_nhwc.backward_weights(g, x, w_shape, geo.padding, geo.stride,
                                                 threads.torch_threads())
@@ -691,8 +706,11 @@ class ConvolutionTransposeBackward0(Function):
                 gw = conv_backward_weight(g, x, w_shape, geo)
             gw = gw[:, :, 0, :] if self.one_d else gw
         if need_b:
-            gb = (conv.deconv_backward_bias(g, self.channels_last) if exact
-                  else bias_gradient(g, (0, 2, 3)))
+            if slow:  # (at::sum over the batch and the pixels)
+                gb = torch_sum(g, (0, 2, 3), False, g.dtype)
+            else:
+                gb = (conv.deconv_backward_bias(g, self.channels_last) if exact
+                      else bias_gradient(g, (0, 2, 3)))
         return gx, gw, gb
 
 

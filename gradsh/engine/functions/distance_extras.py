@@ -8,8 +8,10 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.common import _quiet, c_order
 from gradsh.engine.tensor import Array, Function, Tensor
+from gradsh.engine.vecmath.sleef_double import libm
 
 __all__ = ["LogcumsumexpBackward0", "PdistBackward0"]
 
@@ -70,11 +72,13 @@ class PdistBackward0(Function):
 
 
 def _log_add_exp(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """ATen's _log_add_exp_helper: log1p(exp(min - max)) + max, x where both are the same
-    infinity."""
+    """ATen's _log_add_exp_helper in double: log1p(exp(min - max)) + max, x where both are the
+    same infinity."""
     low, high = np.minimum(x, y), np.maximum(x, y)
-    with _quiet():
-        value = np.log1p(np.exp(low - high)) + high
+    with _quiet():  # (std::log1p and std::exp: the C library's, in double)
+        gap = np.asarray(low - high, np.float64)
+        flat = np.ascontiguousarray(gap.reshape(-1))
+        value = libm("log1p", libm("exp", flat)).reshape(gap.shape) + high
     same_infinite = (low == high) & ~np.isfinite(low)
     return np.where(same_infinite, x, value)
 
@@ -90,32 +94,36 @@ def _logcumsumexp(x: np.ndarray, axis: int) -> np.ndarray:
 
 
 class LogcumsumexpBackward0(Function):
+    """logcumsumexp: the forward accumulates in double (acc_type of float on the CPU) and rounds
+    each result; the backward is logcumsumexp_backward's composite of tensor ops in the dtype
+    (log|g|, the positive and negative parts through a reversed logcumsumexp, + self, exp)."""
+
     node_name = "LogcumsumexpBackward0"
 
     def forward(self, a: Tensor, dim: int) -> Array:
         x = a._data.astype(np.float64)
-        self.x, self.dim, self.dtype = x, dim, a._data.dtype
+        self.input, self.dim, self.dtype = a._data, dim, a._data.dtype
         if x.ndim == 0:
-            self.result = x
             return a._data.copy()
-        self.result = _logcumsumexp(x, dim)
-        return c_order(self.result.astype(a._data.dtype))  # (a new contiguous tensor in ATen)
+        self.output = c_order(_logcumsumexp(x, dim).astype(a._data.dtype))
+        return self.output  # (a new contiguous tensor in ATen)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         _no_double_backward(F, "logcumsumexp")
-        if self.x.ndim == 0:
+        if self.input.ndim == 0:
             return (grad,)
-        g = np.asarray(grad, dtype=np.float64)
-        dim = self.dim
-        lowest = np.finfo(np.float64).min
+        dim, dtype = self.dim, self.dtype
+        g = np.asarray(grad, dtype=dtype)
+        lowest = np.finfo(dtype).min
         with _quiet():
-            log_abs = np.log(np.abs(g))
-            positive = np.where(g > 0, log_abs, lowest)
-            negative = np.where(g < 0, log_abs, lowest)
+            log_abs = pointwise.unary("log", np.abs(g))
+            positive = np.where(g > 0, log_abs, lowest).astype(dtype)
+            negative = np.where(g < 0, log_abs, lowest).astype(dtype)
 
-            def reverse(t: np.ndarray) -> np.ndarray:
-                return np.flip(_logcumsumexp(np.flip(t, dim), dim), dim)
+            def part(t: np.ndarray) -> np.ndarray:
+                flipped = np.flip((t - self.output).astype(dtype), dim).astype(np.float64)
+                summed = np.flip(_logcumsumexp(flipped, dim).astype(dtype), dim)
+                return pointwise.unary("exp", np.ascontiguousarray(summed + self.input))
 
-            out = (np.exp(reverse(positive - self.result) + self.x)
-                   - np.exp(reverse(negative - self.result) + self.x))
-        return (out.astype(self.dtype),)
+            out = part(positive) - part(negative)
+        return (out.astype(dtype),)

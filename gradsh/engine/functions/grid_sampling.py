@@ -114,10 +114,11 @@ def source_index(coord: Array, size: int, padding: str, align_corners: bool
     return pixel.astype(coord.dtype), mult.astype(coord.dtype)
 
 
-# Vectorized<float>::size() of the kernel PyTorch's CPU dispatch runs (its AVX2 one, also on
-# this AVX-512 machine: measured, tests/test_nn_grid_sample.py): the backward scatters the four
-# corners' gradients chunk by chunk of this many grid points
-_VEC_POINTS = 8
+# The byte width of Vectorized<scalar_t> in the kernel PyTorch's CPU dispatch runs (its AVX2
+# one, also on this AVX-512 machine: measured, tests/test_nn_grid_sample.py): the backward
+# scatters the corners' gradients chunk by chunk of one vector of grid points (8 floats, 4
+# doubles)
+_VEC_BYTES = 32
 
 
 class GridSampler2DBackward0(Function):
@@ -180,16 +181,20 @@ class GridSampler2DBackward0(Function):
         _array_only(F, self.node_name)
         data = self.saved("input", F)
         (n, c, height, width), grid_shape = self.shapes
-        need_input, need_grid = self.needs_input_grad
         with _quiet():
-            corners = self._corners(self.ix, self.iy, width, height)
-            g_input = self._input_grad(grad, corners, (n, c, height, width)) \
-                if need_input else None
-            g_grid = None
-            if need_grid:
-                g_grid = np.zeros(grid_shape, dtype=grad.dtype)
-                if self.mode != "nearest":
-                    g_grid = self._grid_grad(data, grad, corners)
+            return self._grads(data, grad, (n, c, height, width), grid_shape)
+
+    def _grads(self, data: Array, grad: Array, shape: tuple[int, ...],
+               grid_shape: tuple[int, ...]) -> tuple[Any, Any]:
+        """(the input's gradient, the grid's), each None where not needed."""
+        need_input, need_grid = self.needs_input_grad
+        corners = self._corners(self.ix, self.iy, shape[3], shape[2])
+        g_input = self._input_grad(grad, corners, shape) if need_input else None
+        g_grid = None
+        if need_grid:
+            g_grid = np.zeros(grid_shape, dtype=grad.dtype)
+            if self.mode != "nearest":
+                g_grid = self._grid_grad(data, grad, corners)
         return g_input, g_grid
 
     @staticmethod
@@ -200,8 +205,9 @@ class GridSampler2DBackward0(Function):
         g_input = np.zeros((n, c, height * width), dtype=grad.dtype)
         points = grad.shape[2] * grad.shape[3]
         p = np.arange(points)
-        order_key = np.concatenate([(p // _VEC_POINTS) * (4 * _VEC_POINTS) + k * _VEC_POINTS
-                                    + p % _VEC_POINTS for k in range(len(corners))])
+        vec = _VEC_BYTES // grad.dtype.itemsize
+        order_key = np.concatenate([(p // vec) * (4 * vec) + k * vec + p % vec
+                                    for k in range(len(corners))])
         order = np.argsort(order_key, kind="stable")
         flat_grad = grad.reshape(n, c, points)
         targets = np.concatenate([(yi * width + xi).reshape(n, points)

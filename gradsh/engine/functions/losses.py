@@ -326,7 +326,24 @@ class _PiecewiseLoss(_PairLoss):
             norm = 1.0 / self.numel if self.reduction == "mean" else 1.0
             kernel = getattr(pointwise.D, self.kernel_name)
             return kernel(x, t, grad, norm, self.width, threads=threads.torch_threads())
+        if all(v.__class__ is np.ndarray and v.dtype == np.float32 for v in (x, t, grad)):
+            norm = 1.0 / self.numel if self.reduction == "mean" else 1.0
+            result = _float32_kernel(x, t, grad, np.float32(norm), float(self.width),
+                                     self.vector32, self.scalar32)
+            if result is not None:
+                return result
         return self.slope(F, x - t, _loss_scale(grad, self.reduction, self.numel), self.width)
+
+    @staticmethod
+    def vector32(d: np.ndarray, g: np.ndarray, norm: np.float32, width: float) -> np.ndarray:
+        """The float32 backward kernel's vector path (Vectorized<float>, the width rounded
+        to float)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def scalar32(d: np.ndarray, g: np.ndarray, norm: np.float32, width: float) -> np.ndarray:
+        """The float32 backward kernel's scalar path (the tails of its vector loop)."""
+        raise NotImplementedError
 
     @staticmethod
     def value(xp: Any, z: Array, width: float) -> Array:
@@ -335,6 +352,31 @@ class _PiecewiseLoss(_PairLoss):
     @staticmethod
     def slope(F: Any, d: Any, g: Any, width: float) -> Any:
         raise NotImplementedError
+
+
+def _float32_kernel(x: np.ndarray, t: np.ndarray, grad: np.ndarray, norm: np.float32,
+                    width: float, vector: Any, scalar: Any) -> np.ndarray | None:
+    """smooth_l1's or huber's float32 backward kernel (PointwiseOpsKernel.cpp) where the input
+    and target are C-contiguous and the gradient too or one broadcast value (a reduced loss):
+    each thread's range in vector blocks of 2 x 8 floats, its tail scalar. None elsewhere."""
+    from gradsh.engine.vecmath.layout import dense_segments
+
+    if x.shape != t.shape or not (x.flags.c_contiguous and t.flags.c_contiguous):
+        return None
+    g = np.broadcast_to(grad, x.shape)
+    if g.flags.c_contiguous:
+        flat_g = g.reshape(-1)
+    elif not any(g.strides):
+        flat_g = np.broadcast_to(g.reshape(-1)[:1], (x.size,))
+    else:
+        return None
+    d = (x - t).reshape(-1)
+    out = np.empty(x.size, np.float32)
+    with _quiet():
+        for begin, end, vectorised in dense_segments(x.size, threads.torch_threads(), 16):
+            fn = vector if vectorised else scalar
+            out[begin:end] = fn(d[begin:end], flat_g[begin:end], norm, width)
+    return out.reshape(x.shape)
 
 
 class _PiecewiseLossBackwardBackward(Function):
@@ -423,6 +465,19 @@ class SmoothL1LossBackward0(_PiecewiseLoss):
     def slope(F: Any, d: Any, g: Any, beta: float) -> Any:
         return F.where(d < -beta, -g, F.where(d > beta, g, g * d / beta))
 
+    @staticmethod
+    def vector32(d: np.ndarray, g: np.ndarray, norm: np.float32, width: float) -> np.ndarray:
+        beta = np.float32(width)
+        sign = np.where(d > 0, np.float32(1), np.float32(-1))
+        return (norm * np.where(np.abs(d) >= beta, sign, d / beta)) * g
+
+    @staticmethod
+    def scalar32(d: np.ndarray, g: np.ndarray, norm: np.float32, width: float) -> np.ndarray:
+        """The scalar lambda compares with and divides by the double beta (measured)."""
+        beta, wide = np.float64(width), d.astype(np.float64)
+        slope = (((norm * d) * g).astype(np.float64) / beta).astype(np.float32)
+        return np.where(wide <= -beta, -norm * g, np.where(wide >= beta, norm * g, slope))
+
 
 class HuberLossBackward0(_PiecewiseLoss):
     node_name = "HuberLossBackward0"
@@ -436,6 +491,20 @@ class HuberLossBackward0(_PiecewiseLoss):
     @staticmethod
     def slope(F: Any, d: Any, g: Any, delta: float) -> Any:
         return F.where(d < -delta, -g * delta, F.where(d > delta, g * delta, g * d))
+
+    @staticmethod
+    def vector32(d: np.ndarray, g: np.ndarray, norm: np.float32, width: float) -> np.ndarray:
+        delta = np.float32(width)
+        sign = np.where(d > 0, np.float32(1), np.float32(-1))
+        return (norm * np.where(np.abs(d) >= delta, sign * delta, d)) * g
+
+    @staticmethod
+    def scalar32(d: np.ndarray, g: np.ndarray, norm: np.float32, width: float) -> np.ndarray:
+        """The scalar lambda compares with and multiplies by the double delta (measured)."""
+        delta, wide = np.float64(width), d.astype(np.float64)
+        low = ((-norm * g).astype(np.float64) * delta).astype(np.float32)
+        high = ((norm * g).astype(np.float64) * delta).astype(np.float32)
+        return np.where(wide <= -delta, low, np.where(wide >= delta, high, (norm * d) * g))
 
 
 # reduction='none': binary_cross_entropy and huber_loss write into empty_like(input);

@@ -154,7 +154,7 @@ class AvgPool2DBackward0(Function):
         self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
         divisor = _divisors(window, h, w, out, count_include_pad, divisor_override)
         self.divisor = divisor
-        if x.dtype == np.float32 and xp is np:
+        if x.dtype in (np.float32, np.float64) and xp is np:
             sums = _window_sum(view)
         else:
             sums = view.sum(axis=(-2, -1), dtype=x.dtype)
@@ -171,10 +171,10 @@ class AvgPool2DBackward0(Function):
 
 
 def _window_sum(view: np.ndarray) -> np.ndarray:
-    """Each window's float32 sum as ATen's cpu_avg_pool adds it: from 0, row by row, element by
-    element (a padded position adds +0, which changes nothing)."""
+    """Each window's float32 or float64 sum as ATen's cpu_avg_pool adds it: from 0, row by row,
+    element by element (a padded position adds +0, which changes nothing)."""
     kh, kw = view.shape[-2:]
-    total = np.zeros(view.shape[:-2], np.float32)
+    total = np.zeros(view.shape[:-2], view.dtype)
     for i in range(kh):
         for j in range(kw):
             total += view[..., i, j]

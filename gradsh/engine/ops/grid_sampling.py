@@ -10,6 +10,9 @@ from gradsh.engine.functions.grid_sampling import (
     AffineGridGeneratorBackward0,
     GridSampler2DBackward0,
 )
+from gradsh.engine.functions.grid_sampling_cubic import (
+    GridSampler2DBackward0 as GridSampler2DBicubic,
+)
 from gradsh.engine.ops.arguments import _check_tensor
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.tensor import Tensor
@@ -47,8 +50,7 @@ def grid_sampler_2d(input: Tensor, grid: Tensor, interpolation_mode: int,  # noq
             "grid_sampler(): expected grid and input to have same batch size, but got input "
             f"with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}")
     mode = _MODES[interpolation_mode]
-    if mode == "bicubic":
-        raise TorchRuntimeError("gradsh does not implement grid_sample's bicubic mode yet")
-    return GridSampler2DBackward0.apply(  # type: ignore[no-any-return]
+    node = GridSampler2DBicubic if mode == "bicubic" else GridSampler2DBackward0
+    return node.apply(  # type: ignore[no-any-return]
         input, grid, mode=mode, padding=_PADDINGS[padding_mode],
         align_corners=bool(align_corners))

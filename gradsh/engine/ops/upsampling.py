@@ -1,6 +1,7 @@
 """Upsampling: ATen's upsample_nearest1d/2d, _upsample_nearest_exact1d/2d, upsample_linear1d,
-upsample_bilinear2d, upsample_bicubic2d, upsample_nearest3d, _upsample_nearest_exact3d and
-upsample_trilinear3d (F.interpolate picks one by mode and rank); pixel_shuffle and
+upsample_bilinear2d, upsample_bicubic2d, upsample_nearest3d, _upsample_nearest_exact3d,
+upsample_trilinear3d and the antialiased _upsample_bilinear2d_aa and _upsample_bicubic2d_aa
+(F.interpolate picks one by mode, rank and antialias); pixel_shuffle and
 pixel_unshuffle."""
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ from gradsh.engine.functions.upsampling3d import (
     UpsampleNearest3DBackward0,
     UpsampleNearestExact3DBackward0,
     UpsampleTrilinear3DBackward0,
+)
+from gradsh.engine.functions.upsampling_aa import (
+    UpsampleBicubic2DAaBackward0,
+    UpsampleBilinear2DAaBackward0,
 )
 from gradsh.engine.functions.upsampling_cubic import UpsampleBicubic2DBackward0
 from gradsh.engine.functions.upsampling import (
@@ -37,7 +42,8 @@ from gradsh.engine.tensor import Tensor
 __all__ = ["upsample_nearest1d", "upsample_nearest2d", "_upsample_nearest_exact1d",
            "_upsample_nearest_exact2d", "upsample_linear1d", "upsample_bilinear2d",
            "upsample_bicubic2d", "upsample_nearest3d", "_upsample_nearest_exact3d",
-           "upsample_trilinear3d", "pixel_shuffle",
+           "upsample_trilinear3d", "_upsample_bilinear2d_aa", "_upsample_bicubic2d_aa",
+           "pixel_shuffle",
            "pixel_unshuffle", "channel_shuffle", "max_unpool2d"]
 
 
@@ -89,6 +95,8 @@ def _kernel_name(name: str, x: Tensor, sizes: tuple[int, ...]) -> str:
     for bilinear the channels-last kernel's where upsample_bilinear2d picks that kernel."""
     if name == "upsample_bicubic2d":
         return "compute_indices_weights_cubic"
+    if name.endswith("_aa"):
+        return "compute_index_ranges_weights"
     if "nearest" in name:
         if "2d" in name and (_channels_last(x._data) and x.shape[1] > 3 or sum(sizes) <= 128):
             return "upsample_nearest2d_channels_last"
@@ -105,7 +113,10 @@ def _linear(node: type, name: str, dims: int) -> Any:
                  align_corners: bool, scale_factors: Sequence[float] | None = None) -> Tensor:
         input = _check_tensor(input, name)
         sizes, scales = _output_size(input, dims, output_size, scale_factors)
-        if not input.dtype.is_floating_point:
+        if name.endswith("_aa") and input.dtype is dtypes.uint8:
+            raise TorchRuntimeError(f"gradsh does not implement {name} on uint8 yet")
+        if not input.dtype.is_floating_point or (
+                name.endswith("_aa") and input.dtype not in (dtypes.float32, dtypes.float64)):
             raise not_implemented_for(_kernel_name(name, input, sizes), input.dtype)
         return node.apply(input, output_size=sizes,  # type: ignore[attr-defined]
                           align_corners=bool(align_corners), scales=scales)
@@ -125,6 +136,8 @@ upsample_nearest3d = _nearest(UpsampleNearest3DBackward0, "upsample_nearest3d", 
 _upsample_nearest_exact3d = _nearest(UpsampleNearestExact3DBackward0,
                                      "_upsample_nearest_exact3d", 3)
 upsample_trilinear3d = _linear(UpsampleTrilinear3DBackward0, "upsample_trilinear3d", 3)
+_upsample_bilinear2d_aa = _linear(UpsampleBilinear2DAaBackward0, "_upsample_bilinear2d_aa", 2)
+_upsample_bicubic2d_aa = _linear(UpsampleBicubic2DAaBackward0, "_upsample_bicubic2d_aa", 2)
 
 
 @guarded

@@ -68,8 +68,8 @@ def _sizes_and_scales(input: Tensor, size: Any, scale_factor: Any,  # noqa: A002
 def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,  # noqa: A002
                 mode: str = "nearest", align_corners: bool | None = None,
                 recompute_scale_factor: bool | None = None, antialias: bool = False) -> Tensor:
-    """F.interpolate: nearest, nearest-exact, area, linear, bilinear, bicubic and trilinear
-    (antialiasing is not implemented in gradsh)."""
+    """F.interpolate: nearest, nearest-exact, area, linear, bilinear, bicubic and trilinear;
+    antialias for bilinear and bicubic (not lanczos)."""
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
             raise ValueError("align_corners option can only be set with the interpolating "
@@ -102,6 +102,12 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,  # no
     if (rank, mode) == (5, "trilinear"):
         return _ops.upsample_trilinear3d(input, output_size, align_corners,  # type: ignore
                                          scales)
+    if antialias and (rank, mode) == (4, "bilinear"):
+        return _ops._upsample_bilinear2d_aa(input, output_size, align_corners,  # type: ignore
+                                            scales)
+    if antialias and (rank, mode) == (4, "bicubic"):
+        return _ops._upsample_bicubic2d_aa(input, output_size, align_corners,  # type: ignore
+                                           scales)
     if (rank, mode) == (4, "bicubic") and not antialias:
         return _ops.upsample_bicubic2d(input, output_size, align_corners,  # type: ignore
                                        scales)
