@@ -274,6 +274,13 @@ def _typed_storage(self: Tensor) -> Any:
     return TypedStorage.of(self)
 
 
+def _is_set_to(self: Tensor, other: Tensor) -> bool:
+    """x.is_set_to(y): the same storage, offset, sizes and strides (ATen's is_set_to)."""
+    return bool(_untyped_storage(self).data_ptr() == _untyped_storage(other).data_ptr()
+                and self.storage_offset() == other.storage_offset()
+                and self.shape == other.shape and self.stride() == other.stride())
+
+
 def _pinned(tensor: Tensor) -> Tensor:
     """pin_memory() pins for the accelerator: without one PyTorch refuses (the int device's
     check), with gradsh's CUDA the tensor is returned as it is."""
@@ -300,6 +307,8 @@ _TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
     ("is_conj", lambda self: False),
     ("is_neg", lambda self: False),
     ("adjoint", lambda self: self.mT),
+    ("_is_view", lambda self: self._base is not None),
+    ("is_set_to", _is_set_to),
 )
 
 _TRIVIAL_PROPERTIES: tuple[tuple[str, Any], ...] = (

@@ -58,6 +58,7 @@ _SAFE_GLOBALS = {
     ("gradsh.torch.nn.parameter", "_rebuild_parameter"),
     ("numpy", "dtype"), ("numpy", "ndarray"), ("numpy._core.multiarray", "_reconstruct"),
     ("numpy.core.multiarray", "_reconstruct"),
+    ("ml_dtypes", "bfloat16"),  # the NumPy scalar type of gradsh's bfloat16 arrays
 }
 _SAFE_TORCH = {"Size", "Tensor", "device", "dtype", "Parameter", "float16", "float32", "float64",
                "int8", "int16", "int32", "int64", "uint8", "bool"}

@@ -39,11 +39,14 @@ __all__ = [
 ]
 
 
-def _infer_data(data: Any) -> tuple[Any, DType]:
+def _infer_data(data: Any, dtype: DType | None = None) -> tuple[Any, DType]:
     """The data of torch.tensor (nested sequences of numbers, NumPy scalars and arrays, one-
     element tensors) -> (data, inferred dtype), with PyTorch's errors. As PyTorch's
     infer_scalar_type, the dtype is promoted over every element: a Python float counts as the
     default dtype, an int as int64, a bool as bool, a NumPy value or a tensor as its own dtype.
+    A tensor of several elements inside fails when its value is stored, as the result's dtype
+    (`dtype`, else the inferred one) reads it: __index__'s TypeError for an integral or bool
+    result, __float__'s ValueError otherwise.
     """
     if isinstance(data, np.ndarray):
         return data, _numpy_dtype(data.dtype)
@@ -52,6 +55,7 @@ def _infer_data(data: Any) -> tuple[Any, DType]:
     # Iterative walk: a deeply nested literal must not hit the recursion limit.
     stack: list[tuple[Any, int]] = [(data, 0)]
     dims: dict[int, int] = {}
+    several = False  # a tensor of several elements inside
     while stack:
         item, depth = stack.pop()  # depth-first, in order: PyTorch reports the first mismatch
         if isinstance(item, (list, tuple, range)):
@@ -68,9 +72,16 @@ def _infer_data(data: Any) -> tuple[Any, DType]:
                 _check_length(dims, depth + k, n)
         kind = _element_dtype(item, depth)
         inferred = kind if inferred is None else dtypes.promote_types(inferred, kind)
+        several = several or isinstance(item, Tensor) and item.numel() != 1 and depth > 0
     if len(dims) > _MAX_DIMS:
         raise TorchValueError("too many dimensions 'list'")
-    return data, inferred or dtypes.default_float()  # tensor([]) is float32
+    inferred = inferred or dtypes.default_float()  # tensor([]) is float32
+    if several:
+        if (dtype if isinstance(dtype, DType) else inferred).category in (0, 1):
+            raise TorchTypeError("only integer tensors of a single element can be converted "
+                                 "to an index")
+        raise TorchValueError("only one element tensors can be converted to Python scalars")
+    return data, inferred
 
 
 def _check_length(dims: dict[int, int], depth: int, length: int) -> None:
@@ -113,8 +124,6 @@ def _element_dtype(item: Any, depth: int) -> DType:
     if isinstance(item, float):
         return dtypes.default_float()
     if isinstance(item, Tensor):
-        if item.numel() != 1 and depth > 0:
-            raise TorchValueError("only one element tensors can be converted to Python scalars")
         if item.requires_grad and "scalar_grad" not in _once:
             # Each element becomes a Python number, as `float(t)` would: TORCH_WARN_ONCE.
             _once.add("scalar_grad")
@@ -234,7 +243,7 @@ def _tensor(data: Any, dtype: DType | None, device: Any, requires_grad: bool) ->
         out_dtype = _resolve_dtype(dtype, data.dtype)
         return _new(data._data.astype(out_dtype.np, copy=True), out_dtype,
                     device if device is not None else data.device, requires_grad)
-    _, inferred = _infer_data(data)
+    _, inferred = _infer_data(data, dtype)
     out_dtype = _resolve_dtype(dtype, inferred)
     return _new(_array_from_data(data, out_dtype), out_dtype, device, requires_grad)
 
@@ -264,7 +273,7 @@ def Tensor_(*args: Any, device: Any = None, **unexpected: Any) -> Tensor:
             raise TorchTypeError(
                 f"new(): data must be a sequence (got {_type_name(data)})"
             )
-        _infer_data(data)
+        _infer_data(data, default)
         return _new(_array_from_data(data, default), default, device, requires_grad)
     shape = size_args(args, "Tensor", default.itemsize)
     return _new(_module_for(device).zeros(shape, dtype=default.np), default, device,
