@@ -44,9 +44,8 @@ def _infer_data(data: Any, dtype: DType | None = None) -> tuple[Any, DType]:
     element tensors) -> (data, inferred dtype), with PyTorch's errors. As PyTorch's
     infer_scalar_type, the dtype is promoted over every element: a Python float counts as the
     default dtype, an int as int64, a bool as bool, a NumPy value or a tensor as its own dtype.
-    A tensor of several elements inside fails when its value is stored, as the result's dtype
-    (`dtype`, else the inferred one) reads it: __index__'s TypeError for an integral or bool
-    result, __float__'s ValueError otherwise.
+    Some elements fail only when their value is stored, as the result's dtype (`dtype`, else
+    the inferred one) reads them: see _store_error.
     """
     if isinstance(data, np.ndarray):
         return data, _numpy_dtype(data.dtype)
@@ -56,6 +55,7 @@ def _infer_data(data: Any, dtype: DType | None = None) -> tuple[Any, DType]:
     stack: list[tuple[Any, int]] = [(data, 0)]
     dims: dict[int, int] = {}
     several = False  # a tensor of several elements inside
+    odd: dict[str, Any] = {}  # the first NumPy bool, the first NumPy float but float64
     while stack:
         item, depth = stack.pop()  # depth-first, in order: PyTorch reports the first mismatch
         if isinstance(item, (list, tuple, range)):
@@ -73,15 +73,33 @@ def _infer_data(data: Any, dtype: DType | None = None) -> tuple[Any, DType]:
         kind = _element_dtype(item, depth)
         inferred = kind if inferred is None else dtypes.promote_types(inferred, kind)
         several = several or isinstance(item, Tensor) and item.numel() != 1 and depth > 0
+        if isinstance(item, (np.bool_, np.floating)) and not isinstance(item, float):
+            odd.setdefault("bool" if isinstance(item, np.bool_) else "float", (len(odd), item))
     if len(dims) > _MAX_DIMS:
         raise TorchValueError("too many dimensions 'list'")
     inferred = inferred or dtypes.default_float()  # tensor([]) is float32
+    if several or odd:
+        _store_error(several, odd, dtype if isinstance(dtype, DType) else inferred)
+    return data, inferred
+
+
+def _store_error(several: bool, odd: dict[str, Any], result: DType) -> None:
+    """What storing the elements into `result` raises (tensor_new's store_scalar): an integral
+    or bool result reads each element through __index__, which a tensor of several elements,
+    a NumPy bool (into integers) and a NumPy float but float64 (a Python float's subclass)
+    refuse; a floating result reads a tensor through __float__, which one of several refuses."""
+    integral = result.category in (0, 1)
     if several:
-        if (dtype if isinstance(dtype, DType) else inferred).category in (0, 1):
+        if integral:
             raise TorchTypeError("only integer tensors of a single element can be converted "
                                  "to an index")
         raise TorchValueError("only one element tensors can be converted to Python scalars")
-    return data, inferred
+    found = [odd[k] for k in ("bool", "float") if k in odd and integral
+             and (k == "float" or result.category == 1)]
+    if found:
+        item = min(found, key=lambda pair: pair[0])[1]
+        raise TorchTypeError(f"'numpy.{type(item).__name__}' object cannot be interpreted as an "
+                             "integer")
 
 
 def _check_length(dims: dict[int, int], depth: int, length: int) -> None:

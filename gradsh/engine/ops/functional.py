@@ -262,7 +262,7 @@ def repeat_interleave(a: Tensor, repeats: Any = None, dim: int | None = None, *,
         if a.ndim != 1:
             raise TorchRuntimeError("repeat_interleave only accept 1D vector as repeat")
         indices = Tensor._make(np.arange(a.numel(), dtype=a._data.dtype), a.device)
-        return repeat_interleave(indices, a, 0)
+        return repeat_interleave(indices, a, 0, output_size=output_size)
     if dim is None:
         a, d = flatten(a), 0
     else:
@@ -272,13 +272,19 @@ def repeat_interleave(a: Tensor, repeats: Any = None, dim: int | None = None, *,
         if count < 0:
             raise TorchRuntimeError("repeats can not be negative")
         shape = list(a.shape)
+        if output_size is not None and output_size != shape[d] * count:
+            raise TorchRuntimeError(f"repeat_interleave: Invalid output_size, expected "
+                                    f"{shape[d] * count} but got {output_size}")
         expanded = expand(unsqueeze(a, d + 1), *shape[:d + 1], count, *shape[d + 1:])
         shape[d] *= count
         return view(clone(expanded, memory_format="contiguous"), *shape)
     counts = repeats._data.reshape(-1)
     if counts.size != a.shape[d]:
         raise TorchRuntimeError("repeats must have the same size as input along dim")
-    limits.check((int(counts.astype(np.int64).sum()),), 8)
+    total = int(counts.astype(np.int64).sum())
+    if output_size is not None and output_size != total:
+        raise TorchRuntimeError("allocated size does not match required size")
+    limits.check((total,), 8)
     positions = Tensor._make(np.repeat(np.arange(counts.size), counts.astype(np.int64)),
                              a.device)
     return index_select(a, d, positions)
