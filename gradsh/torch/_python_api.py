@@ -185,6 +185,9 @@ def _tensor_deepcopy(self: Tensor, memo: dict[int, Any]) -> Tensor:
 
     data = self._data
     found = _storage(data) if isinstance(data, np.ndarray) else None
+    if found is None and isinstance(data, np.ndarray) and data.base is None \
+            and data.flags.c_contiguous:
+        found = data, 0  # its own storage, which views copied with it share
     if found is None:
         new_data = data.copy()
     else:

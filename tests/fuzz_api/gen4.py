@@ -151,6 +151,14 @@ def _shape_ops(g: Gen, shape: tuple[int, ...]) -> list[str]:
         f"torch.hsplit(x, {k})", f"torch.vsplit(x, {k})", "x.view_as(x.reshape(-1))",
         f"x.reshape_as(torch.empty({other}, {numel // other}))", "x.mH",
         f"torch.flatten(x, start_dim={d})", f"x.moveaxis({d}, -1)",
+        f"torch.meshgrid(x.flatten()[:{k}], torch.arange({k}.0), indexing="
+        f"{g.pick(['ij', 'xy'])!r})", "torch.meshgrid(x.flatten(), x.flatten()[:2])",
+        f"torch.meshgrid([x.flatten()[:2], torch.arange(3), torch.arange({k})], indexing='xy')",
+        "torch.meshgrid(x, x, indexing='ij')", f"x.unsqueeze({d}).squeeze(({d}, -1))",
+        f"x.view(-1).index_select(0, torch.tensor([0, {numel - 1}]))", "x.tile((2,))",
+        f"torch.broadcast_tensors(x, x[:1])", f"x.new_empty(0).reshape(0, {other})",
+        f"x.T.contiguous().view(-1)", f"x.squeeze_() if x.dim() else x", "x.t_()",
+        f"x.transpose_({d}, {e})", f"x.unsqueeze_({d})", f"x.resize_({other}, -1)",
     ]
 
 

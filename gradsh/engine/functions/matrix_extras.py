@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions.common import preserve_layout, xp_of
+from gradsh.engine.functions.common import c_order, preserve_layout, xp_of
 from gradsh.engine.functions.grad_ops import ArrayOps
 from gradsh.engine.functions.linalg import DotBackward0
 from gradsh.engine.tensor import Array, Function, Tensor
@@ -74,7 +74,7 @@ class DiagEmbedDimsBackward0(Function):
         order = [d for d in range(out.ndim - 2)]
         for position, source in sorted(((dim1, out.ndim - 2), (dim2, out.ndim - 1))):
             order.insert(position, source)
-        return xp.ascontiguousarray(xp.transpose(out, order))
+        return c_order(xp.transpose(out, order))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         if F.as_tensor:

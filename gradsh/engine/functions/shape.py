@@ -10,6 +10,7 @@ import numpy as np
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.functions.multi_output import MultiViewFunction
 from gradsh.engine.tensor import Array, Function, Shape, Tensor
+from gradsh.engine.vecmath.layout import sliced
 
 __all__ = [
     "ViewBackward0", "ReshapeAliasBackward0", "UnsafeViewBackward0", "AliasBackward0",
@@ -226,14 +227,14 @@ class SelectBackward0(Function):
         self.self_sizes = a.shape
         self.dim = dim
         self.index = index
-        return a._data[self._key()]
+        return sliced(a._data, self._key())
 
     def _key(self) -> tuple[Any, ...]:
         # The trailing Ellipsis keeps a 0-d result a view (not a NumPy scalar copy).
         return (slice(None),) * self.dim + (self.index, Ellipsis)
 
     def view_fn(self, array: Array) -> Array:
-        return array[self._key()]
+        return sliced(array, self._key())
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.view_backward(grad, self.self_sizes, self.view_fn, "select",
@@ -248,13 +249,13 @@ class SliceBackward0(Function):
         self.self_sizes = a.shape
         self.dim = dim
         self.start, self.end, self.step = start, end, step
-        return a._data[self._key()]
+        return sliced(a._data, self._key())
 
     def _key(self) -> tuple[Any, ...]:
         return (slice(None),) * self.dim + (slice(self.start, self.end, self.step),)
 
     def view_fn(self, array: Array) -> Array:
-        return array[self._key()]
+        return sliced(array, self._key())
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.view_backward(grad, self.self_sizes, self.view_fn, "slice",
