@@ -63,7 +63,8 @@ REGRESSIONS = {
                          "print(x._is_view(), torch.ones(2)._is_view(), (x * 2)._is_view(), "
                          "x.is_set_to(x), x.is_set_to(b), b.is_set_to(b.view(2, 3)))",
     "meshgrid_dtypes": "for ts in ((torch.ones(2, 2), torch.arange(3)), (torch.arange(2), "
-                       "torch.ones(2)), ()):\n    try:\n        torch.meshgrid(*ts, indexing='ij')\n"
+                       "torch.ones(2)), ()):\n    try:\n"
+                       "        torch.meshgrid(*ts, indexing='ij')\n"
                        "    except Exception as e:\n        print(e)",
     "diag_embed_row_major": "print(torch.diag_embed(torch.arange(2.0).reshape(2, 1), 0, 0, 1)"
                             ".stride(), torch.diag_embed(torch.ones(2, 3).t(), 0, 1, 2).stride())",

@@ -101,7 +101,7 @@ def _shape_ops(g: Gen, shape: tuple[int, ...]) -> list[str]:
     starts = sorted(g.r.randint(0, size) for _ in range(g.r.randint(1, 3)))
     src = tuple(sorted(g.r.sample(range(nd), min(nd, g.r.randint(1, 2)))))
     dst = tuple(g.r.sample(range(-nd, nd), len(src)))
-    idx = [[g.r.randrange(max(size, 1)) for _ in range(2)]]
+    idx = [[g.r.randrange(shape[-1]) for _ in range(2)]]  # (in range: PyTorch reads past)
     return [
         f"x.reshape(-1, {other})", f"x.reshape({other}, -1)", f"x.view(-1)",
         f"x.view({other}, -1)", "x.view(-1, 2)", f"x.view({tuple(reversed(shape))})",
