@@ -98,6 +98,14 @@ REGRESSIONS = {
       "(z * torch.tensor([1.0, 2.0, 3.0])).sum().backward(); print(x.grad)\n"
       "Double_.apply(x[:1])",
     # nn.functional
+    "area_interpolate_to_nothing": "import torch.nn.functional as F\n"
+                                   "x = torch.randn(1, 2, 1, 1, requires_grad=True)\n"
+                                   "r = F.interpolate(x, scale_factor=(0.5, 1.5), "
+                                   "recompute_scale_factor=True, mode='area')\nprint(r)\n"
+                                   "r.sum().backward()",
+    "adaptive_avg_pool3d_empty_grad": "x = torch.randn(1, 1, 4, 1, 4, requires_grad=True)\n"
+                                      "r = torch.nn.functional.adaptive_avg_pool3d(x, (2, 0, 2))"
+                                      "\nprint(r.shape)\nr.sum().backward()",
     "sdpa_mask_and_causal": "import torch.nn.functional as F\n"
                             "q = torch.randn(1, 2, 3, 2, requires_grad=True)\n"
                             "k, v = torch.randn(1, 2, 4, 2), torch.randn(1, 2, 4, 2)\n"
