@@ -84,6 +84,10 @@ REGRESSIONS = {
     "load_bfloat16_weights_only": "import io\nbuf = io.BytesIO()\ntorch.save({'a': torch.tensor("
                                   "[1.25], dtype=torch.bfloat16), 'l': [torch.tensor(6.0).half()]}"
                                   ", buf)\nbuf.seek(0)\nprint(torch.load(buf))",
+    "load_empty_tensors_weights_only": "import io\nbuf = io.BytesIO()\n"
+                                       "torch.save({'w': torch.zeros(0, 3), 'b': torch.tensor([],"
+                                       " dtype=torch.int64)}, buf)\nbuf.seek(0)\n"
+                                       "print(torch.load(buf))",
     "deepcopy_keeps_shared_view": "import copy\nt = torch.tensor([1, 9]); v = t[::2]\n"
                                   "c = copy.deepcopy([t, v]); c[0][...] = 7; print(c)\n"
                                   "c = copy.deepcopy([v, t]); c[1][...] = 7; print(c)",

@@ -53,6 +53,7 @@ _SAFE_GLOBALS = {
     ("builtins", "set"), ("builtins", "frozenset"), ("builtins", "bytearray"),
     ("builtins", "slice"), ("builtins", "complex"), ("builtins", "range"),
     ("__builtin__", "set"), ("__builtin__", "frozenset"),
+    ("builtins", "bytes"), ("__builtin__", "bytes"),  # (protocol 2's empty bytes: b"")
     ("gradsh.torch._python_api", "_rebuild_tensor"), ("gradsh.engine.dtypes", "named"),
     ("gradsh.engine.pytypes", "_size"), ("gradsh.engine.pytypes", "_device"),
     ("gradsh.torch.nn.parameter", "_rebuild_parameter"),
