@@ -62,6 +62,15 @@ REGRESSIONS = {
     "is_view_is_set_to": "b = torch.arange(6.0).reshape(2, 3)\nx = b.t()\n"
                          "print(x._is_view(), torch.ones(2)._is_view(), (x * 2)._is_view(), "
                          "x.is_set_to(x), x.is_set_to(b), b.is_set_to(b.view(2, 3)))",
+    "ravel_contiguous_then_view": "y = torch.arange(6.0).reshape(3, 2).t().requires_grad_()\n"
+                                  "for r in (y.ravel(), torch.arange(12.0).reshape(3, 4)[:, ::2]"
+                                  ".ravel(), torch.ones(2, 1).expand(2, 3).ravel()):\n"
+                                  "    print(r, r.stride(), r.is_contiguous(), r._base is not "
+                                  "None)",
+    "adjoint_errors": "x = torch.arange(3.0)\nfor f in (lambda: x.mH, lambda: x.adjoint(), "
+                      "lambda: torch.adjoint(x)):\n    try:\n        f()\n"
+                      "    except Exception as e:\n        print(e)\n"
+                      "print(torch.adjoint(torch.ones(2, 3)).shape)",
     "meshgrid_dtypes": "for ts in ((torch.ones(2, 2), torch.arange(3)), (torch.arange(2), "
                        "torch.ones(2)), ()):\n    try:\n"
                        "        torch.meshgrid(*ts, indexing='ij')\n"

@@ -22,6 +22,7 @@ from gradsh.engine.ops.joining import cat, flip, meshgrid, repeat, stack
 from gradsh.engine.ops.linalg import dot, mm
 from gradsh.engine.ops.reductions import sum
 from gradsh.engine.ops.shape import (
+    contiguous,
     expand,
     flatten,
     narrow,
@@ -234,7 +235,9 @@ def tile(a: Tensor, *dims: Any) -> Tensor:
 
 @guarded
 def ravel(a: Tensor) -> Tensor:
-    return reshape(a, (-1,))
+    """ATen's contiguous().view(-1): a view of the input or of its contiguous copy (reshape
+    would keep a viewable non-contiguous layout, x[:, ::2].ravel() of stride 2)."""
+    return view(contiguous(a), (-1,))
 
 
 @guarded
