@@ -51,6 +51,14 @@ REGRESSIONS = {
     "as_strided_storage_bounds": "b = torch.arange(9.0).reshape(3, 3)\ntry:\n"
                                  "    b.as_strided((2,), (1,), 9)\nexcept Exception as e:\n"
                                  "    print(e)\nb.half().t().as_strided((3, 2), (1, 6), 1)",
+    "as_strided_of_strided_input": "b = torch.arange(24.0).reshape(4, 2, 3).requires_grad_()\n"
+                                   "x = b.transpose(0, -1)\n"
+                                   "for args in (((2, 2), (1, 2), 1), ((2,), (1,), 3), "
+                                   "((2, 2), (0, 1), 2)):\n    r = x[1:].as_strided(*args)\n"
+                                   "    (r * torch.arange(1.0, r.numel() + 1).reshape(r.shape))"
+                                   ".sum().backward()\n    print(r, r.storage_offset(), b.grad)"
+                                   "\n    b.grad = None\ny = torch.arange(6.0).reshape(2, 3).t()"
+                                   ".clone()\ny.as_strided((2,), (1,), 1).fill_(-1)\nprint(y)",
     "storage_offset_of_strided_views": "b = torch.arange(16.0).reshape(4, 4)\n"
                                        "print(b.as_strided((2, 2), (1, 2), 1).storage_offset(), "
                                        "b[1:].diagonal().storage_offset(), b[1:].unfold(0, 2, 1)"
@@ -135,7 +143,6 @@ REGRESSIONS = {
 # list: a case that passes must leave it.
 SEED, CASES = 104, 150
 KNOWN: dict[int, str] = {
-    40: "as_strided of a non-contiguous tensor (x.t().as_strided(...)): not implemented",
     76: "F.interpolate(mode='bicubic', antialias=True): not implemented (bilinear's neither)",
     124: "AF.hvp of softmax(x).sum(), a constant: float32 rounding noise (-2.7e-10 vs 0.0), the "
          "double backward's summation order",

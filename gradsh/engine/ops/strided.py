@@ -7,7 +7,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
-from gradsh.engine.functions.strided import AsStridedViewBackward0
+from gradsh.engine.functions.strided import (
+    AsStridedStorageBackward0,
+    AsStridedViewBackward0,
+    storage_root,
+)
 from gradsh.engine.ops.arguments import _check_tensor
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.shape import storage_offset as _storage_offset_of
@@ -33,7 +37,7 @@ def as_strided(input: Tensor, size: Sequence[int], stride: Sequence[int],  # noq
     span = sum((n - 1) * s for n, s in zip(sizes, strides, strict=True))
     item = x._data.itemsize
     root = x._data
-    while isinstance(getattr(root, "base", None), np.ndarray):
+    while hasattr(getattr(root, "base", None), "__array_interface__"):  # (as_strided's too)
         root = root.base
     storage = root.nbytes if isinstance(root, np.ndarray) else x.numel() * item
     if all(sizes) and (offset + span + 1) * item > storage:  # ATen's setStorage check
@@ -41,12 +45,13 @@ def as_strided(input: Tensor, size: Sequence[int], stride: Sequence[int],  # noq
             f"setStorage: sizes {list(sizes)}, strides {list(strides)}, storage offset "
             f"{offset}, and itemsize {item} requiring a storage size of "
             f"{(offset + span + 1) * item} are out of bounds for storage of size {storage}")
-    if not x._data.flags.c_contiguous:
-        raise TorchNotImplementedError("gradsh does not implement as_strided of a "
-                                       "non-contiguous tensor yet")
     relative = offset - start
-    if relative < 0 or relative + span >= max(x.numel(), 1) and all(sizes):
-        raise TorchNotImplementedError("gradsh does not implement as_strided beyond the "
-                                       "input's own elements yet")
-    return AsStridedViewBackward0.apply(x, size=sizes, stride=strides,  # type: ignore
-                                        offset=relative)
+    if x._data.flags.c_contiguous and not (
+            relative < 0 or relative + span >= max(x.numel(), 1) and all(sizes)):
+        return AsStridedViewBackward0.apply(x, size=sizes, stride=strides,  # type: ignore
+                                            offset=relative)
+    if relative < 0 and storage_root(x._data) is None:
+        raise TorchNotImplementedError("gradsh does not implement as_strided of this "
+                                       "tensor's memory yet")
+    return AsStridedStorageBackward0.apply(x, size=sizes, stride=strides,  # type: ignore
+                                           offset=relative)
