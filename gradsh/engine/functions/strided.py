@@ -50,6 +50,14 @@ def storage_root(array: Any) -> Any:
     return root if isinstance(root, np.ndarray) and root.dtype == array.dtype else None
 
 
+def _places(shape: tuple[int, ...], strides: tuple[int, ...], start: int) -> np.ndarray:
+    """Each element's place in the storage (in elements), row-major order."""
+    out = np.full(shape, start, dtype=np.int64)
+    for d, (n, s) in enumerate(zip(shape, strides)):
+        out = out + (np.arange(n, dtype=np.int64) * s).reshape((n,) + (1,) * (len(shape) - d - 1))
+    return out.reshape(-1)
+
+
 class AsStridedStorageBackward0(AsStridedViewBackward0):
     """as_strided of a non-contiguous input, or reaching outside the input's own elements: a
     view of its storage (offset in elements from the input's first element, negative too);
@@ -77,14 +85,8 @@ class AsStridedStorageBackward0(AsStridedViewBackward0):
         if F.as_tensor:
             raise TorchRuntimeError("gradsh does not implement the double backward of "
                                     "as_strided yet")
-        def places(shape: tuple[int, ...], strides: tuple[int, ...], start: int) -> Any:
-            out = np.full(shape, start, dtype=np.int64)
-            for d, (n, s) in enumerate(zip(shape, strides)):
-                out = out + (np.arange(n, dtype=np.int64) * s).reshape(
-                    (n,) + (1,) * (len(shape) - d - 1))
-            return out.reshape(-1)
-        inside = places(self.input_shape, self.input_strides, 0)
-        read = places(self.size, self.stride, self.offset)
+        inside = _places(self.input_shape, self.input_strides, 0)
+        read = _places(self.size, self.stride, self.offset)
         order = np.argsort(inside, kind="stable")
         found = np.searchsorted(inside[order], read).clip(0, max(inside.size - 1, 0))
         hit = inside[order][found] == read if inside.size else np.zeros(read.size, bool)
