@@ -113,6 +113,11 @@ REGRESSIONS = {
                         "torch.ones(0, 2)), tf.vmap(lambda t: t.sum())(torch.ones(0, 2)))\n"
                         "print(tf.vmap(lambda a, b: a * b, in_dims=(1, None))(torch.ones(3, 0), "
                         "torch.ones(3)).shape)",
+    "hvp_strict_linear_function": "import torch.autograd.functional as AF\n"
+                                  "x, v = torch.tensor([-2.0, 0.0]), torch.tensor([-0.5, 1.5])\n"
+                                  "for fn in (AF.hvp, AF.vhp):\n    try:\n"
+                                  "        fn(lambda t: t.cumsum(0).sum(), x, v, strict=True)\n"
+                                  "    except Exception as e:\n        print(e)",
     "mark_dirty_view_rebases_base": _DOUBLE_IN_PLACE
     + "x = torch.tensor([2.0, -1.0, 3.0], requires_grad=True)\n"
       "z = x * 1; y = Double_.apply(z[:1]); print(y, z)\n"
