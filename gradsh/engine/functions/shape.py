@@ -73,7 +73,8 @@ def view_as_shape(array: Array, shape: Shape) -> Array:
     """array.reshape(shape) as a view has ATen's strides: only a result with a dimension of
     size 1 can differ from NumPy's (the common case returns NumPy's reshape at once)."""
     out = array.reshape(shape)
-    if 1 not in shape or not isinstance(out, np.ndarray) or not out.size:
+    if 1 not in shape or out.__class__ is not np.ndarray or not out.size or (
+            array.flags.c_contiguous and 1 not in array.shape):  # (NumPy's are ATen's then)
         return out
     item = array.itemsize
     found = aten_view_strides(array.shape, [s // item for s in array.strides], shape)
@@ -84,7 +85,8 @@ def unsqueezed(array: Array, dim: int) -> Array:
     """expand_dims with ATen's stride for the new dimension (its neighbour's size times
     stride, 1 at the end) and every other stride kept."""
     out = xp_of(array).expand_dims(array, dim)
-    if not isinstance(out, np.ndarray) or not out.size:
+    if out.__class__ is not np.ndarray or not out.size or (
+            array.flags.c_contiguous and 1 not in array.shape):  # (NumPy's are ATen's then)
         return out
     strides = [s // array.itemsize for s in array.strides]
     strides.insert(dim, array.shape[dim] * strides[dim] if dim < array.ndim else 1)
