@@ -189,14 +189,7 @@ def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params
             _move_retain_grad(target, node)
             target._grad_fn = node
         else:
-            base = target._base
-            copy_slices = CopySlices(base, target._view_fn, node)
-            _move_retain_grad(base, copy_slices)
-            base._grad_fn = copy_slices
-            view_fn = AsStridedBackward0(base, target._view_fn, target.shape)
-            _move_retain_grad(target, view_fn)
-            target._grad_fn = view_fn
-            target._view_version = target._version_value()
+            base = rebase_view(target, node)
             if result is not None:
                 saved = node._saved["result"]
                 saved.view_grad_fn = weakref.ref(target._grad_fn)
@@ -204,6 +197,21 @@ def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params
                     AsStridedBackward0.from_history, base._grad_fn, target._view_fn, base.shape,
                     base.dtype, base.device)
     return target
+
+
+def rebase_view(target: Tensor, node: Node) -> Tensor:
+    """The history of a view `node` changed in place: its base's grad_fn becomes CopySlices
+    over node, the view's an AsStridedBackward0 of that (PyTorch's rebase_history, for in-place
+    ops and for a custom Function's mark_dirty). Returns the base."""
+    base = target._base
+    copy_slices = CopySlices(base, target._view_fn, node)
+    _move_retain_grad(base, copy_slices)
+    base._grad_fn = copy_slices
+    view_fn = AsStridedBackward0(base, target._view_fn, target.shape)
+    _move_retain_grad(target, view_fn)
+    target._grad_fn = view_fn
+    target._view_version = target._version_value()
+    return base  # type: ignore[no-any-return]
 
 
 def _move_retain_grad(t: Tensor, new_fn: Node) -> None:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from gradsh.engine import ops
 
 _FROM_OPS = """
@@ -23,3 +25,11 @@ _module = globals()
 for _name in _FROM_OPS:
     _module[_name] = getattr(ops, _name)
 del _module, _name
+
+
+def adjoint(input: Any) -> Any:  # noqa: A002  (PyTorch's name)
+    """torch.adjoint(x): x.adjoint(), the transpose of the last two dimensions."""
+    return input.adjoint()
+
+
+__all__.append("adjoint")

@@ -185,6 +185,9 @@ def _tensor_deepcopy(self: Tensor, memo: dict[int, Any]) -> Tensor:
 
     data = self._data
     found = _storage(data) if isinstance(data, np.ndarray) else None
+    if found is None and isinstance(data, np.ndarray) and data.base is None \
+            and data.flags.c_contiguous:
+        found = data, 0  # its own storage, which views copied with it share
     if found is None:
         new_data = data.copy()
     else:
@@ -274,6 +277,21 @@ def _typed_storage(self: Tensor) -> Any:
     return TypedStorage.of(self)
 
 
+def _is_set_to(self: Tensor, other: Tensor) -> bool:
+    """x.is_set_to(y): the same storage, offset, sizes and strides (ATen's is_set_to)."""
+    return bool(_untyped_storage(self).data_ptr() == _untyped_storage(other).data_ptr()
+                and self.storage_offset() == other.storage_offset()
+                and self.shape == other.shape and self.stride() == other.stride())
+
+
+def _adjoint(self: Tensor, name: str = "adjoint()") -> Tensor:
+    """x.mH, x.adjoint(): the transpose of the last two dimensions (real dtypes)."""
+    if self.ndim < 2:
+        raise TorchRuntimeError(f"tensor.{name} is only supported on matrices or batches of "
+                                f"matrices. Got {self.ndim}-D tensor.")
+    return self.mT
+
+
 def _pinned(tensor: Tensor) -> Tensor:
     """pin_memory() pins for the accelerator: without one PyTorch refuses (the int device's
     check), with gradsh's CUDA the tensor is returned as it is."""
@@ -299,7 +317,9 @@ _TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
     ("resolve_neg", lambda self: self),
     ("is_conj", lambda self: False),
     ("is_neg", lambda self: False),
-    ("adjoint", lambda self: self.mT),
+    ("adjoint", _adjoint),
+    ("_is_view", lambda self: self._base is not None),
+    ("is_set_to", _is_set_to),
 )
 
 _TRIVIAL_PROPERTIES: tuple[tuple[str, Any], ...] = (
@@ -307,7 +327,7 @@ _TRIVIAL_PROPERTIES: tuple[tuple[str, Any], ...] = (
     ("real", lambda self: self),
     ("imag", _no_imaginary),
     ("output_nr", _output_nr),
-    ("mH", lambda self: self.mT),
+    ("mH", lambda self: _adjoint(self, "mH")),
     ("layout", lambda self: _settings.strided),
 )
 

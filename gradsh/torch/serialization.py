@@ -53,11 +53,13 @@ _SAFE_GLOBALS = {
     ("builtins", "set"), ("builtins", "frozenset"), ("builtins", "bytearray"),
     ("builtins", "slice"), ("builtins", "complex"), ("builtins", "range"),
     ("__builtin__", "set"), ("__builtin__", "frozenset"),
+    ("builtins", "bytes"), ("__builtin__", "bytes"),  # (protocol 2's empty bytes: b"")
     ("gradsh.torch._python_api", "_rebuild_tensor"), ("gradsh.engine.dtypes", "named"),
     ("gradsh.engine.pytypes", "_size"), ("gradsh.engine.pytypes", "_device"),
     ("gradsh.torch.nn.parameter", "_rebuild_parameter"),
     ("numpy", "dtype"), ("numpy", "ndarray"), ("numpy._core.multiarray", "_reconstruct"),
     ("numpy.core.multiarray", "_reconstruct"),
+    ("ml_dtypes", "bfloat16"),  # the NumPy scalar type of gradsh's bfloat16 arrays
 }
 _SAFE_TORCH = {"Size", "Tensor", "device", "dtype", "Parameter", "float16", "float32", "float64",
                "int8", "int16", "int32", "int64", "uint8", "bool"}

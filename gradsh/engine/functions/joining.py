@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from gradsh.engine.dtypes import DType
-from gradsh.engine.functions.common import c_order, laid_out, suggested_layout, xp_of
+from gradsh.engine.functions.common import (
+    c_order,
+    laid_out,
+    preserve_layout,
+    suggested_layout,
+    xp_of,
+)
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = [
@@ -72,7 +78,7 @@ class FlipBackward0(Function):
         self.dims = dims
         # (laid out as the input, as empty_like(self, Preserve))
         data = xp_of(a._data).flip(a._data, dims) if dims else a._data
-        return data.copy(order="K")
+        return preserve_layout(data.copy(order="K"), a._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.flip(grad, self.dims),)

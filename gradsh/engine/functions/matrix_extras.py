@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions.common import xp_of
+from gradsh.engine.functions.common import c_order, preserve_layout, xp_of
 from gradsh.engine.functions.grad_ops import ArrayOps
 from gradsh.engine.functions.linalg import DotBackward0
 from gradsh.engine.tensor import Array, Function, Tensor
@@ -32,8 +34,16 @@ class Rot90Backward0(Function):
     node_name = "Rot90Backward0"
 
     def forward(self, a: Tensor, k: int, dims: tuple[int, int]) -> Array:
+        """Laid out as ATen's: a flip (as empty_like(self) allocates), transposed for an odd
+        k; no turn is a contiguous clone."""
         self.k, self.dims = k, dims
-        return xp_of(a._data).ascontiguousarray(rotate(ArrayOps, a._data, k, dims))
+        x = a._data
+        if k % 4 == 0 or x.__class__ is not np.ndarray:
+            return xp_of(x).ascontiguousarray(rotate(ArrayOps, x, k, dims))
+        d0, d1 = dims
+        flipped = np.flip(x, {1: (d1,), 2: (d0, d1), 3: (d0,)}[k % 4]).copy(order="K")
+        flipped = preserve_layout(flipped, x)
+        return flipped if k % 4 == 2 else np.swapaxes(flipped, d0, d1)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (rotate(F, grad, -self.k, self.dims),)
@@ -64,7 +74,7 @@ class DiagEmbedDimsBackward0(Function):
         order = [d for d in range(out.ndim - 2)]
         for position, source in sorted(((dim1, out.ndim - 2), (dim2, out.ndim - 1))):
             order.insert(position, source)
-        return xp.ascontiguousarray(xp.transpose(out, order))
+        return c_order(xp.transpose(out, order))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         if F.as_tensor:

@@ -16,6 +16,7 @@ from gradsh.engine.grad_mode import Anomaly, _GradMode
 from gradsh.engine.node import _compose_view
 from gradsh.engine.saved_variable import SavedTensor
 from gradsh.engine.tensor import Array, Function, OutputSlots, Tensor
+from gradsh.engine.vecmath.layout import sliced
 from gradsh.engine.view_rules import creation_meta
 
 __all__ = ["MultiOutputFunction", "MultiViewFunction"]
@@ -102,7 +103,7 @@ class MultiViewFunction(MultiOutputFunction):
         version, creation = a._version_value(), creation_meta(a, True, enabled)
         outputs = []
         for key in keys:
-            out = Tensor._make(data[key], device, node if requires else None)
+            out = Tensor._make(sliced(data, key), device, node if requires else None)
             out._version_counter = a._version_counter
             out._base = base
             out._view_fn = _compose_view(a, _Take(key))
@@ -143,4 +144,4 @@ class _Take:
         self.key = key
 
     def __call__(self, array: Array) -> Array:
-        return array[self.key]
+        return sliced(array, self.key)

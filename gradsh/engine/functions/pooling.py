@@ -13,6 +13,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from gradsh.engine import limits
 from gradsh.engine.dtypes import is_float_array_dtype
 from gradsh.engine.functions.common import element_strides, laid_out, xp_of
+from gradsh.engine.functions.pooling3d_extra import check_grad_not_empty
 from gradsh.engine.tensor import Array, Function, Tensor
 from gradsh.engine.vecmath import layout
 
@@ -253,11 +254,14 @@ class AdaptiveAvgPool2DBackward0(Function):
         # cpu_adaptive_avg_pool_channels_last divides each sum by kh * kw once
         self.channels_last = (xp is np and x.ndim == 4 and not x.flags.c_contiguous
                               and layout.is_channels_last(x.shape, element_strides(x)))
+        if not (x.size and all(output_size)):  # (an empty result: no bins to average)
+            return xp.zeros(x.shape[:-2] + tuple(output_size), dtype=x.dtype)
         if x.dtype in (np.float32, np.float64) and xp is np:
             return _adaptive_average(x, output_size, self.channels_last)
         return xp.ascontiguousarray(self.rows @ x @ self.cols.T)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        check_grad_not_empty(grad, "adaptive_avg_pool2d_backward")
         if not F.as_tensor and grad.__class__ is np.ndarray and grad.dtype in (np.float32,
                                                                                 np.float64):
             return (_adaptive_average_grad(grad, self.rows.shape[1], self.cols.shape[1]),)

@@ -72,6 +72,16 @@ class MaxPool3DWithIndicesBackward0(Function):
         return (result.reshape(shape),)
 
 
+def check_grad_not_empty(grad: Any, name: str) -> None:
+    """adaptive_avg_pool{2,3}d_backward's check: no empty dimension after the first."""
+    for i, n in enumerate(grad.shape):
+        if i and not n:
+            raise TorchRuntimeError(
+                f"{name}(): Expected grad_output to have non-zero size for non-batch "
+                f"dimensions, but grad_output has sizes {list(grad.shape)} with dimension {i} "
+                "being empty")
+
+
 def _bin(index: int, out: int, size: int) -> tuple[int, int]:
     return (index * size) // out, -(-((index + 1) * size) // out)
 
@@ -98,6 +108,7 @@ class AdaptiveAvgPool3DBackward0(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         _no_double_backward(F, "adaptive_avg_pool3d")
+        check_grad_not_empty(grad, "adaptive_avg_pool3d_backward")
         g = _five(grad)
         size = _five(np.empty(self.input_shape, dtype=np.int8)).shape
         result = np.zeros(size, dtype=grad.dtype)

@@ -10,6 +10,7 @@ import numpy as np
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.functions.multi_output import MultiViewFunction
 from gradsh.engine.tensor import Array, Function, Shape, Tensor
+from gradsh.engine.vecmath.layout import sliced
 
 __all__ = [
     "ViewBackward0", "ReshapeAliasBackward0", "UnsafeViewBackward0", "AliasBackward0",
@@ -20,6 +21,78 @@ __all__ = [
 ]
 
 
+def aten_view_strides(old_shape: Shape, old_strides: Sequence[int],
+                      new_shape: Shape) -> list[int] | None:
+    """The strides (in elements) ATen's computeStride gives a view of old_shape/old_strides
+    as new_shape, or None where no view exists. NumPy's reshape agrees on every dimension but
+    those of size 1, whose stride it picks its own way (x[::2][:1].view(1, 1): (2, 2) here)."""
+    if not old_shape:
+        return [1] * len(new_shape)
+    new = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk = old_strides[-1]
+    tensor_numel = view_numel = 1
+    for d in range(len(old_shape) - 1, -1, -1):
+        tensor_numel *= old_shape[d]
+        if d == 0 or old_shape[d - 1] != 1 and old_strides[d - 1] != tensor_numel * chunk:
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new[view_d] = view_numel * chunk
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if d > 0:
+                chunk, tensor_numel, view_numel = old_strides[d - 1], 1, 1
+    return new if view_d == -1 else None
+
+
+def restrided(out: Array, strides: Sequence[int], like: Array) -> Array:
+    """`out` (a view NumPy made of `like`'s memory) with these strides in elements of size-1
+    dimensions where they differ; other arrays (CuPy, empty ones) as they are."""
+    if not isinstance(out, np.ndarray) or not out.size:
+        return out
+    item = out.itemsize
+    want = tuple(s * item for s in strides)
+    if out.strides == want:
+        return out
+    root = like
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if not root.flags.c_contiguous:
+        return np.lib.stride_tricks.as_strided(out, out.shape, want,
+                                               writeable=out.flags.writeable)
+    offset = out.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    fixed = np.ndarray(out.shape, out.dtype, buffer=root.reshape(-1).view(np.uint8),
+                       offset=offset, strides=want)
+    if not out.flags.writeable:
+        fixed.flags.writeable = False
+    return fixed
+
+
+def view_as_shape(array: Array, shape: Shape) -> Array:
+    """array.reshape(shape) as a view has ATen's strides: only a result with a dimension of
+    size 1 can differ from NumPy's (the common case returns NumPy's reshape at once)."""
+    out = array.reshape(shape)
+    if 1 not in shape or out.__class__ is not np.ndarray or not out.size or (
+            array.flags.c_contiguous and 1 not in array.shape):  # (NumPy's are ATen's then)
+        return out
+    item = array.itemsize
+    found = aten_view_strides(array.shape, [s // item for s in array.strides], shape)
+    return out if found is None else restrided(out, found, array)
+
+
+def unsqueezed(array: Array, dim: int) -> Array:
+    """expand_dims with ATen's stride for the new dimension (its neighbour's size times
+    stride, 1 at the end) and every other stride kept."""
+    out = xp_of(array).expand_dims(array, dim)
+    if out.__class__ is not np.ndarray or not out.size or (
+            array.flags.c_contiguous and 1 not in array.shape):  # (NumPy's are ATen's then)
+        return out
+    strides = [s // array.itemsize for s in array.strides]
+    strides.insert(dim, array.shape[dim] * strides[dim] if dim < array.ndim else 1)
+    return restrided(out, strides, array)
+
+
 class ViewBackward0(Function):
     node_name = "ViewBackward0"
     is_view = True
@@ -27,10 +100,10 @@ class ViewBackward0(Function):
     def forward(self, a: Tensor, shape: Shape) -> Array:
         self.self_sizes = a.shape
         self.shape = shape
-        return a._data.reshape(shape)
+        return view_as_shape(a._data, shape)
 
     def view_fn(self, array: Array) -> Array:
-        return array.reshape(self.shape)
+        return view_as_shape(array, self.shape)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.reshape(grad, self.self_sizes),)
@@ -44,8 +117,7 @@ class ReshapeAliasBackward0(ViewBackward0):
     def forward(self, a: Tensor, shape: Shape) -> Array:
         self.self_sizes = a.shape
         self.shape = shape
-        return np.reshape(a._data, shape, copy=False) if isinstance(a._data, np.ndarray) \
-            else a._data.reshape(shape)
+        return view_as_shape(a._data, shape)  # (a view: reshape's caller checked)
 
 
 class UnsafeViewBackward0(Function):
@@ -83,10 +155,10 @@ class UnsqueezeBackward0(Function):
 
     def forward(self, a: Tensor, dim: int) -> Array:
         self.dim = dim
-        return xp_of(a._data).expand_dims(a._data, dim)
+        return unsqueezed(a._data, dim)
 
     def view_fn(self, array: Array) -> Array:
-        return xp_of(array).expand_dims(array, self.dim)
+        return unsqueezed(array, self.dim)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.squeeze(grad, self.dim),)
@@ -98,13 +170,18 @@ class _Squeeze(Function):
     def forward(self, a: Tensor, dims: tuple[int, ...]) -> Array:
         self.self_sizes = a.shape
         self.dims = tuple(d for d in dims if a.shape[d] == 1) if a.ndim else ()
-        return a._data.reshape(self._out_shape(a.shape))
+        return self.view_fn(a._data)
 
     def _out_shape(self, shape: Shape) -> Shape:
         return tuple(n for i, n in enumerate(shape) if i not in self.dims)
 
     def view_fn(self, array: Array) -> Array:
-        return array.reshape(self._out_shape(array.shape))
+        """The other dimensions keep their strides (ATen's inferSqueezeGeometry)."""
+        out = array.reshape(self._out_shape(array.shape))
+        if 1 not in out.shape or not isinstance(out, np.ndarray):
+            return out
+        return restrided(out, [s // array.itemsize for i, s in enumerate(array.strides)
+                               if i not in self.dims], array)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.reshape(grad, self.self_sizes),)
@@ -152,14 +229,14 @@ class SelectBackward0(Function):
         self.self_sizes = a.shape
         self.dim = dim
         self.index = index
-        return a._data[self._key()]
+        return sliced(a._data, self._key())
 
     def _key(self) -> tuple[Any, ...]:
         # The trailing Ellipsis keeps a 0-d result a view (not a NumPy scalar copy).
         return (slice(None),) * self.dim + (self.index, Ellipsis)
 
     def view_fn(self, array: Array) -> Array:
-        return array[self._key()]
+        return sliced(array, self._key())
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.view_backward(grad, self.self_sizes, self.view_fn, "select",
@@ -174,13 +251,13 @@ class SliceBackward0(Function):
         self.self_sizes = a.shape
         self.dim = dim
         self.start, self.end, self.step = start, end, step
-        return a._data[self._key()]
+        return sliced(a._data, self._key())
 
     def _key(self) -> tuple[Any, ...]:
         return (slice(None),) * self.dim + (slice(self.start, self.end, self.step),)
 
     def view_fn(self, array: Array) -> Array:
-        return array[self._key()]
+        return sliced(array, self._key())
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         return (F.view_backward(grad, self.self_sizes, self.view_fn, "slice",

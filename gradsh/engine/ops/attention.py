@@ -93,6 +93,9 @@ def _uses_flash(q: Tensor, k: Tensor, v: Tensor, dropout_p: float, groups: int) 
 def _math_attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, dropout_p: float,
                     is_causal: bool, scale: float) -> Tensor:
     """ATen's _scaled_dot_product_attention_math, step for step (so its graph is PyTorch's)."""
+    if is_causal and mask is not None:  # (the flash kernel takes both: their intersection)
+        raise TorchRuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not "
+                                "be set when is_causal=True")
     factor = math.sqrt(scale)
     q = MulBackward1.apply(q, other=factor)
     if is_causal:
@@ -129,9 +132,6 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
             "Expected query, key, and value to all be  at least 2 dimensional, but got "
             f"query.dim: {query.ndim} key.dim: {key.ndim} and value.dim: {value.ndim} "
             "instead.")
-    if is_causal and attn_mask is not None:
-        raise TorchRuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not "
-                                "be set when is_causal=True")
     if attn_mask is not None and attn_mask.dtype is not dtypes.bool_ \
             and not attn_mask.dtype.is_floating_point:
         raise TorchRuntimeError(

@@ -39,11 +39,13 @@ __all__ = [
 ]
 
 
-def _infer_data(data: Any) -> tuple[Any, DType]:
+def _infer_data(data: Any, dtype: DType | None = None) -> tuple[Any, DType]:
     """The data of torch.tensor (nested sequences of numbers, NumPy scalars and arrays, one-
     element tensors) -> (data, inferred dtype), with PyTorch's errors. As PyTorch's
     infer_scalar_type, the dtype is promoted over every element: a Python float counts as the
     default dtype, an int as int64, a bool as bool, a NumPy value or a tensor as its own dtype.
+    Some elements fail only when their value is stored, as the result's dtype (`dtype`, else
+    the inferred one) reads them: see _store_error.
     """
     if isinstance(data, np.ndarray):
         return data, _numpy_dtype(data.dtype)
@@ -52,6 +54,8 @@ def _infer_data(data: Any) -> tuple[Any, DType]:
     # Iterative walk: a deeply nested literal must not hit the recursion limit.
     stack: list[tuple[Any, int]] = [(data, 0)]
     dims: dict[int, int] = {}
+    several = False  # a tensor of several elements inside
+    odd: dict[str, Any] = {}  # the first NumPy bool, the first NumPy float but float64
     while stack:
         item, depth = stack.pop()  # depth-first, in order: PyTorch reports the first mismatch
         if isinstance(item, (list, tuple, range)):
@@ -68,9 +72,34 @@ def _infer_data(data: Any) -> tuple[Any, DType]:
                 _check_length(dims, depth + k, n)
         kind = _element_dtype(item, depth)
         inferred = kind if inferred is None else dtypes.promote_types(inferred, kind)
+        several = several or isinstance(item, Tensor) and item.numel() != 1 and depth > 0
+        if isinstance(item, (np.bool_, np.floating)) and not isinstance(item, float):
+            odd.setdefault("bool" if isinstance(item, np.bool_) else "float", (len(odd), item))
     if len(dims) > _MAX_DIMS:
         raise TorchValueError("too many dimensions 'list'")
-    return data, inferred or dtypes.default_float()  # tensor([]) is float32
+    inferred = inferred or dtypes.default_float()  # tensor([]) is float32
+    if several or odd:
+        _store_error(several, odd, dtype if isinstance(dtype, DType) else inferred)
+    return data, inferred
+
+
+def _store_error(several: bool, odd: dict[str, Any], result: DType) -> None:
+    """What storing the elements into `result` raises (tensor_new's store_scalar): an integral
+    or bool result reads each element through __index__, which a tensor of several elements,
+    a NumPy bool (into integers) and a NumPy float but float64 (a Python float's subclass)
+    refuse; a floating result reads a tensor through __float__, which one of several refuses."""
+    integral = result.category in (0, 1)
+    if several:
+        if integral:
+            raise TorchTypeError("only integer tensors of a single element can be converted "
+                                 "to an index")
+        raise TorchValueError("only one element tensors can be converted to Python scalars")
+    found = [odd[k] for k in ("bool", "float") if k in odd and integral
+             and (k == "float" or result.category == 1)]
+    if found:
+        item = min(found, key=lambda pair: pair[0])[1]
+        raise TorchTypeError(f"'numpy.{type(item).__name__}' object cannot be interpreted as an "
+                             "integer")
 
 
 def _check_length(dims: dict[int, int], depth: int, length: int) -> None:
@@ -113,8 +142,6 @@ def _element_dtype(item: Any, depth: int) -> DType:
     if isinstance(item, float):
         return dtypes.default_float()
     if isinstance(item, Tensor):
-        if item.numel() != 1 and depth > 0:
-            raise TorchValueError("only one element tensors can be converted to Python scalars")
         if item.requires_grad and "scalar_grad" not in _once:
             # Each element becomes a Python number, as `float(t)` would: TORCH_WARN_ONCE.
             _once.add("scalar_grad")
@@ -234,7 +261,7 @@ def _tensor(data: Any, dtype: DType | None, device: Any, requires_grad: bool) ->
         out_dtype = _resolve_dtype(dtype, data.dtype)
         return _new(data._data.astype(out_dtype.np, copy=True), out_dtype,
                     device if device is not None else data.device, requires_grad)
-    _, inferred = _infer_data(data)
+    _, inferred = _infer_data(data, dtype)
     out_dtype = _resolve_dtype(dtype, inferred)
     return _new(_array_from_data(data, out_dtype), out_dtype, device, requires_grad)
 
@@ -264,7 +291,7 @@ def Tensor_(*args: Any, device: Any = None, **unexpected: Any) -> Tensor:
             raise TorchTypeError(
                 f"new(): data must be a sequence (got {_type_name(data)})"
             )
-        _infer_data(data)
+        _infer_data(data, default)
         return _new(_array_from_data(data, default), default, device, requires_grad)
     shape = size_args(args, "Tensor", default.itemsize)
     return _new(_module_for(device).zeros(shape, dtype=default.np), default, device,

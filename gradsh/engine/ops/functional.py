@@ -22,6 +22,7 @@ from gradsh.engine.ops.joining import cat, flip, meshgrid, repeat, stack
 from gradsh.engine.ops.linalg import dot, mm
 from gradsh.engine.ops.reductions import sum
 from gradsh.engine.ops.shape import (
+    contiguous,
     expand,
     flatten,
     narrow,
@@ -234,7 +235,9 @@ def tile(a: Tensor, *dims: Any) -> Tensor:
 
 @guarded
 def ravel(a: Tensor) -> Tensor:
-    return reshape(a, (-1,))
+    """ATen's contiguous().view(-1): a view of the input or of its contiguous copy (reshape
+    would keep a viewable non-contiguous layout, x[:, ::2].ravel() of stride 2)."""
+    return view(contiguous(a), (-1,))
 
 
 @guarded
@@ -262,7 +265,7 @@ def repeat_interleave(a: Tensor, repeats: Any = None, dim: int | None = None, *,
         if a.ndim != 1:
             raise TorchRuntimeError("repeat_interleave only accept 1D vector as repeat")
         indices = Tensor._make(np.arange(a.numel(), dtype=a._data.dtype), a.device)
-        return repeat_interleave(indices, a, 0)
+        return repeat_interleave(indices, a, 0, output_size=output_size)
     if dim is None:
         a, d = flatten(a), 0
     else:
@@ -272,13 +275,19 @@ def repeat_interleave(a: Tensor, repeats: Any = None, dim: int | None = None, *,
         if count < 0:
             raise TorchRuntimeError("repeats can not be negative")
         shape = list(a.shape)
+        if output_size is not None and output_size != shape[d] * count:
+            raise TorchRuntimeError(f"repeat_interleave: Invalid output_size, expected "
+                                    f"{shape[d] * count} but got {output_size}")
         expanded = expand(unsqueeze(a, d + 1), *shape[:d + 1], count, *shape[d + 1:])
         shape[d] *= count
         return view(clone(expanded, memory_format="contiguous"), *shape)
     counts = repeats._data.reshape(-1)
     if counts.size != a.shape[d]:
         raise TorchRuntimeError("repeats must have the same size as input along dim")
-    limits.check((int(counts.astype(np.int64).sum()),), 8)
+    total = int(counts.astype(np.int64).sum())
+    if output_size is not None and output_size != total:
+        raise TorchRuntimeError("allocated size does not match required size")
+    limits.check((total,), 8)
     positions = Tensor._make(np.repeat(np.arange(counts.size), counts.astype(np.int64)),
                              a.device)
     return index_select(a, d, positions)

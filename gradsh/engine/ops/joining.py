@@ -167,6 +167,11 @@ def roll(a: Tensor, shifts: Any, dims: Any = None) -> Tensor:
 def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
     if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)):
         tensors = tuple(tensors[0])
+    if not tensors:
+        raise TorchRuntimeError("meshgrid expects a non-empty TensorList")
+    ts = [_check_tensor(t, "meshgrid") for t in tensors]
+    if any(t.dtype is not ts[0].dtype for t in ts):  # (before the indexing and dim checks)
+        raise TorchRuntimeError("meshgrid expects all tensors to have the same dtype")
     if indexing is None:
         warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
              "argument.")
@@ -174,7 +179,6 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
     if indexing not in ("ij", "xy"):
         raise TorchRuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", "
                                 f"but received: {indexing}")
-    ts = [_check_tensor(t, "meshgrid") for t in tensors]
     for t in ts:
         if t.ndim > 1:
             raise TorchRuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list "

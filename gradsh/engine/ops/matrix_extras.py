@@ -40,9 +40,9 @@ def rot90(input: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:  # noqa: A00
     if input.ndim < 2:
         raise TorchRuntimeError(f"expected total dims >= 2, but got total dims = {input.ndim}")
     d0, d1 = wrap_dim(dims[0], input.ndim), wrap_dim(dims[1], input.ndim)
-    if d0 == d1:
-        raise TorchRuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} "
-                                f"and dim1 = {d1}")
+    if d0 == d1:  # (ATen names the dims as given)
+        raise TorchRuntimeError(f"expected rotation dims to be different, but got dim0 = "
+                                f"{dims[0]} and dim1 = {dims[1]}")
     return Rot90Backward0.apply(input, k=int(k), dims=(d0, d1))  # type: ignore[no-any-return]
 
 

@@ -368,8 +368,12 @@ def movedim(a: Tensor, source: Any, destination: Any) -> Tensor:
         raise TorchRuntimeError(
             f"movedim: Invalid source or destination dims: source ({list(src)} dims) should "
             f"contain the same number of dims as destination ({list(dst)} dims)")
+    given = src, dst
     src = tuple(wrap_dim(d, a.ndim) for d in src)
     dst = tuple(wrap_dim(d, a.ndim) for d in dst)
+    for name, wrapped, raw in (("source", src, given[0]), ("destination", dst, given[1])):
+        if len(set(wrapped)) != len(wrapped):
+            raise TorchRuntimeError(f"movedim: repeated dim in `{name}` ({list(raw)})")
     order = [d for d in range(a.ndim) if d not in src]
     for d_dst, d_src in sorted(zip(dst, src, strict=True)):
         order.insert(d_dst, d_src)
@@ -451,9 +455,10 @@ def storage_offset(a: Tensor) -> int:
     a = _check_tensor(a, "storage_offset")
     data = a._data
     root = data
-    while isinstance(getattr(root, "base", None), np.ndarray):
+    # (through as_strided's DummyArray too: diagonal, unfold and as_strided views)
+    while hasattr(getattr(root, "base", None), "__array_interface__"):
         root = root.base
-    if not isinstance(data, np.ndarray) or not isinstance(root, np.ndarray):
+    if not isinstance(data, np.ndarray):
         return 0
     start = data.__array_interface__["data"][0]
     return (start - root.__array_interface__["data"][0]) // data.itemsize
@@ -525,7 +530,7 @@ def split(a: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor,
         if builtins.sum(sections) != size:
             raise TorchRuntimeError(
                 f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
-                f"size at dimension {d}), but got split_sizes={sections}"
+                f"size at dimension {dim}), but got split_sizes={sections}"
             )
         bounds, offset = [], 0
         for s in sections:

@@ -7,7 +7,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
-from gradsh.engine.functions.strided import AsStridedViewBackward0
+from gradsh.engine.functions.strided import (
+    AsStridedStorageBackward0,
+    AsStridedViewBackward0,
+    storage_root,
+)
 from gradsh.engine.ops.arguments import _check_tensor
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.shape import storage_offset as _storage_offset_of
@@ -28,22 +32,26 @@ def as_strided(input: Tensor, size: Sequence[int], stride: Sequence[int],  # noq
     if any(s < 0 for s in strides):
         raise TorchRuntimeError(f"as_strided: Negative strides are not supported at the moment,"
                                 f" got strides: {list(strides)}")
-    if not x._data.flags.c_contiguous:
-        raise TorchNotImplementedError("gradsh does not implement as_strided of a "
-                                       "non-contiguous tensor yet")
     start = int(_storage_offset_of(x))
     offset = start if storage_offset is None else int(storage_offset)
+    span = sum((n - 1) * s for n, s in zip(sizes, strides, strict=True))
+    item = x._data.itemsize
+    root = x._data
+    while hasattr(getattr(root, "base", None), "__array_interface__"):  # (as_strided's too)
+        root = root.base
+    storage = root.nbytes if isinstance(root, np.ndarray) else x.numel() * item
+    if all(sizes) and (offset + span + 1) * item > storage:  # ATen's setStorage check
+        raise TorchRuntimeError(
+            f"setStorage: sizes {list(sizes)}, strides {list(strides)}, storage offset "
+            f"{offset}, and itemsize {item} requiring a storage size of "
+            f"{(offset + span + 1) * item} are out of bounds for storage of size {storage}")
     relative = offset - start
-    last = relative + sum((n - 1) * s for n, s in zip(sizes, strides, strict=True)) \
-        if all(sizes) else relative
-    if relative < 0 or last >= max(x.numel(), 1) and all(sizes):
-        if not isinstance(getattr(x._data, "base", None), np.ndarray):  # x is its storage
-            item = x._data.itemsize
-            raise TorchRuntimeError(
-                f"setStorage: sizes {list(sizes)}, strides {list(strides)}, storage offset "
-                f"{offset}, and itemsize {item} requiring a storage size of {(last + 1) * item} "
-                f"are out of bounds for storage of size {x.numel() * item}")
-        raise TorchNotImplementedError("gradsh does not implement as_strided beyond the "
-                                       "input's own elements yet")
-    return AsStridedViewBackward0.apply(x, size=sizes, stride=strides,  # type: ignore
-                                        offset=relative)
+    if x._data.flags.c_contiguous and not (
+            relative < 0 or relative + span >= max(x.numel(), 1) and all(sizes)):
+        return AsStridedViewBackward0.apply(x, size=sizes, stride=strides,  # type: ignore
+                                            offset=relative)
+    if relative < 0 and storage_root(x._data) is None:
+        raise TorchNotImplementedError("gradsh does not implement as_strided of this "
+                                       "tensor's memory yet")
+    return AsStridedStorageBackward0.apply(x, size=sizes, stride=strides,  # type: ignore
+                                           offset=relative)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -340,3 +341,27 @@ def writable_alias(data: np.ndarray) -> np.ndarray | None:
     offset = data.__array_interface__["data"][0] - root.__array_interface__["data"][0]
     return np.ndarray(data.shape, data.dtype, buffer=root.reshape(-1).view(np.uint8),
                       offset=offset, strides=data.strides)
+
+
+def sliced(array: Any, key: tuple[Any, ...]) -> Any:
+    """array[key] (slices and ints, then perhaps an Ellipsis), an empty result kept where ATen
+    puts it in memory (start * stride on, its storage_offset): NumPy starts an empty slice at
+    the array's own start. Other arrays and non-empty results as NumPy gives them."""
+    out = array[key]
+    if out.size or out.__class__ is not np.ndarray or not array.size:
+        return out
+    offset = array.__array_interface__["data"][0]
+    for dim, k in enumerate(key):
+        if k is Ellipsis:
+            break
+        start = k.indices(array.shape[dim])[0] if isinstance(k, slice) else \
+            int(k) % array.shape[dim]
+        offset += start * array.strides[dim]
+    root = array
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    offset -= root.__array_interface__["data"][0]
+    if not root.flags.c_contiguous or not 0 <= offset <= root.nbytes:
+        return out
+    return np.ndarray(out.shape, out.dtype, buffer=root.reshape(-1).view(np.uint8),
+                      offset=offset, strides=out.strides)

@@ -113,8 +113,8 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
             engine_random.DRAWS_FORBIDDEN[0] = _RANDOM_IN_ERROR_MODE
         VMAP_LEVELS[0] += 1
         try:
-            for i in range(sizes[0]):
-                sliced = [x.select(d, i) if d is not None and isinstance(x, torch.Tensor)
+            for i in range(max(sizes[0], 1)):
+                sliced = [_example(x, d, i) if d is not None and isinstance(x, torch.Tensor)
                           else x for x, d in zip(flat, dims)]
                 if start is not None:
                     generator.set_raw_state(start)
@@ -132,17 +132,28 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
         columns = list(zip(*(leaves for leaves, _ in outs)))
         out_dim_list = ([out_dims] * len(columns) if isinstance(out_dims, int) or
                         out_dims is None else list(out_dims))
-        stacked = [_stack(list(column), dim) if dim is not None else column[0]
+        stacked = [_stack(list(column), dim, sizes[0]) if dim is not None else column[0]
                    for column, dim in zip(columns, out_dim_list)]
         return tree_unflatten(stacked, out_spec)
 
     return wrapped
 
 
-def _stack(results: list[Any], dim: int) -> Any:
+def _example(x: Any, dim: int, i: int) -> Any:
+    """Example i of x along dim; of a batch of none, zeros of an example's shape (PyTorch runs
+    the function once over the empty batch, so it sees an example's shape and dtype)."""
+    if x.shape[dim] == 0:
+        return x.new_zeros(x.shape[:dim % x.dim()] + x.shape[dim % x.dim() + 1:])
+    return x.select(dim, i)
+
+
+def _stack(results: list[Any], dim: int, size: int) -> Any:
     """The per-example results stacked; the stack's node is named after the op that made them
-    all (ReluBackward0 for vmap(model) ending in relu), the node PyTorch's batched op gives."""
+    all (ReluBackward0 for vmap(model) ending in relu), the node PyTorch's batched op gives.
+    A batch of none stacks none of the one result run on zeros."""
     out = torch.stack(results, dim)
+    if size == 0:
+        out = out.narrow(dim, 0, 0)
     names = {type(r.grad_fn).__name__ if isinstance(r, torch.Tensor) and r.grad_fn is not None
              else None for r in results}
     if out.grad_fn is not None and len(names) == 1 and None not in names:

@@ -32,6 +32,7 @@ from gradsh.engine.tensor import (
     _Undo,
     no_grad,
 )
+from gradsh.engine.inplace import VIEW_OF_LEAF_INPLACE_MESSAGE, rebase_view
 from gradsh.engine.view_rules import IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, alias_view
 from gradsh.torch.autograd import forward_ad
 
@@ -330,6 +331,9 @@ def _wrap_outputs(node: BackwardCFunction, ctx: FunctionCtx, args: tuple[Any, ..
         if is_dirty:
             if out._grad_fn is None and out._requires_grad:
                 raise TorchRuntimeError(_DIRTY_LEAF_MESSAGE)
+            base = out._base
+            if base is not None and base._grad_fn is None and base._requires_grad:
+                raise TorchRuntimeError(VIEW_OF_LEAF_INPLACE_MESSAGE)
             out._version_counter.value += 1  # mark_dirty counts a change, as PyTorch's does
         elif id(out) in inputs or out._base is not None:
             # an input returned as is, or a view made in forward: a view of the same memory
@@ -344,6 +348,8 @@ def _wrap_outputs(node: BackwardCFunction, ctx: FunctionCtx, args: tuple[Any, ..
             n_differentiable += 1
             if out._base is not None and not is_dirty:
                 views.append(out)
+            elif out._base is not None:  # a view changed in place: its base's history too
+                rebase_view(out, node)
         wrapped.append(out)
     # PyTorch's _process_backward_mode_ad: such a view may not be modified in place
     # (IN_CUSTOM_FUNCTION; MULTI_OUTPUT_NODE with more than one differentiable output)

@@ -251,7 +251,19 @@ def _scalar_function_jacobian(func: Func, ins: tuple[Tensor, ...], name: str,
     if outs[0].numel() != 1:
         raise TorchRuntimeError(f"The Tensor returned by the function given to {name} should "
                                 "contain a single element")
-    return outs, is_outputs_tuple, _autograd_grad(outs, ins, create_graph=True)
+    jac = _autograd_grad(outs, ins, create_graph=True)
+    if strict:  # _check_requires_grad(jac, "jacobian")
+        for i, g in enumerate(jac):
+            if g is None:
+                raise TorchRuntimeError(_STRICT_MESSAGES["back"].format(i=i))
+            if not g.requires_grad:
+                raise TorchRuntimeError(
+                    f"While computing the hessian, found that the jacobian of the user-provided "
+                    f"function with respect to input {i} is independent of the input. This is "
+                    "not allowed in strict mode. You should ensure that your function is twice "
+                    "differentiable and that the jacobian depends on the inputs (this would be "
+                    "violated by a linear function for example).")
+    return outs, is_outputs_tuple, jac
 
 
 def vhp(func: Func, inputs: Any, v: Any = None, create_graph: bool = False,
