@@ -5,7 +5,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 cases = [
-    ("MaxPool3d unbatched empty", lambda: nn.MaxPool3d(2)(torch.empty(0, 4, 4, 4))),
+    ("MaxPool3d unbatched empty",
+     lambda: nn.MaxPool3d(2)(torch.empty(0, 4, 4, 4))),
     ("MaxPool3d batched empty", lambda: nn.MaxPool3d(2)(torch.empty(0, 1, 4, 4, 4))),
     ("MaxPool3d empty C", lambda: nn.MaxPool3d(2)(torch.empty(1, 0, 4, 4, 4))),
     ("MaxPool3d empty spatial", lambda: nn.MaxPool3d(2)(torch.empty(1, 1, 0, 4, 4))),

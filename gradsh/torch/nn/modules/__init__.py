@@ -66,7 +66,8 @@ from gradsh.torch.nn.modules.upsampling import (
 )
 
 __all__ = [
-    "AdaptiveLogSoftmaxWithLoss", "CTCLoss", "ConvTranspose3d", "AdaptiveMaxPool3d", "LPPool3d", "MaxUnpool3d",
+    "AdaptiveLogSoftmaxWithLoss",
+    "CTCLoss", "ConvTranspose3d", "AdaptiveMaxPool3d", "LPPool3d", "MaxUnpool3d",
     "SyncBatchNorm", "FractionalMaxPool2d", "FractionalMaxPool3d",
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "RMSNorm",
     "RReLU", "BatchNorm3d", "Dropout3d",
