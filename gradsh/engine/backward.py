@@ -413,6 +413,10 @@ def _sum(previous: Any, g: Any) -> Any:
     PyTorch's, which adds in place into the old gradient (or the new one) when dense and held
     by the engine alone (as mostly, gradsh's references aside), else `old + new`, laid out as
     TensorIterator's add."""
+    if getattr(previous, "is_sparse", False) or getattr(g, "is_sparse", False):
+        from gradsh.engine.ops.sparse_grad import buffer_sum  # (ops import the engine)
+
+        return buffer_sum(previous, g)
     total = previous + g
     if total.__class__ is np.ndarray and previous.__class__ is np.ndarray and \
             g.__class__ is np.ndarray and total.ndim:

@@ -726,6 +726,12 @@ class AccumulateGrad(Node):
             new = Tensor._make(grad, leaf.device)
         if _Undo.log is not None:
             _Undo.log.record_grad(leaf)
+        if not create_graph and (getattr(new, "is_sparse", False) or
+                                 getattr(leaf._grad, "is_sparse", False)):
+            from gradsh.engine.ops.sparse_grad import accumulate_sparse  # (ops import this)
+
+            accumulate_sparse(leaf, new)
+            return
         if leaf._grad is None:
             if not create_graph:
                 # Never let .grad alias a buffer someone else holds (the same gradient array can

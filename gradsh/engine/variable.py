@@ -90,7 +90,15 @@ _ARRAY_NO_COPY_ERROR = (
     "#adapting-to-changes-in-the-copy-keyword.")
 
 
-class Tensor:
+class _TensorMeta(type):
+    """Tensor's metaclass, by PyTorch's name (`type(torch.Tensor)` is torch._C._TensorMeta);
+    it adds nothing."""
+
+
+_TensorMeta.__module__ = "torch._C"
+
+
+class Tensor(metaclass=_TensorMeta):
     """An n-dimensional array with PyTorch's autograd attributes.
 
     Public attributes mirror PyTorch: requires_grad, is_leaf, grad_fn, grad, retains_grad, data,

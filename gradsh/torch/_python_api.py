@@ -7,7 +7,7 @@ registration step from this layer (the engine's own methods are attached by its 
 
 from __future__ import annotations
 
-from types import ModuleType
+from types import FunctionType, ModuleType
 from typing import Any
 
 import numpy as np
@@ -354,7 +354,11 @@ def torch_class_names(module: ModuleType) -> None:
     if not name.startswith("gradsh.torch") or any(p.startswith("_") for p in name.split(".")):
         return
     for value in list(vars(module).values()):
-        if isinstance(value, type) and value.__module__ == name:
+        if (isinstance(value, type) or (isinstance(value, FunctionType)
+                                         and not value.__name__.startswith("_"))) \
+                and value.__module__ == name:
+            # (public functions too: F.cross_entropy.__module__; private ones, which gradsh's
+            # pickles name, keep theirs)
             _rename(value, name[len("gradsh."):])
     # the module's own __name__ too (d2l tells PyTorch's schedulers from its own with
     # `scheduler.__module__ == lr_scheduler.__name__`); imports resolve through __spec__ and

@@ -17,8 +17,9 @@ class EmbeddingBackward0(Function):
     node_name = "EmbeddingBackward0"
 
     def forward(self, weight: Tensor, indices: Tensor, padding_idx: int,
-                scale_grad_by_freq: bool) -> Array:
+                scale_grad_by_freq: bool, sparse: bool = False) -> Array:
         self.save("indices", indices)
+        self.sparse = sparse
         self.num_weights = weight.shape[0]
         self.padding_idx = padding_idx
         self.scale_grad_by_freq = scale_grad_by_freq
@@ -26,6 +27,12 @@ class EmbeddingBackward0(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         flat = F.as_array(self.saved("indices", F)).reshape(-1)
+        if self.sparse:  # a sparse COO gradient (embedding_sparse_backward)
+            from gradsh.engine.ops.sparse_grad import embedding_sparse_grad
+
+            return (embedding_sparse_grad(flat, F.as_array(grad), self.num_weights,
+                                          self.padding_idx, self.scale_grad_by_freq,
+                                          self.output_device),)
         xp = xp_of(flat)
         dim = grad.shape[-1]
         keep = flat != self.padding_idx
@@ -76,8 +83,10 @@ class EmbeddingBagBackward0(Function):
     node_name = "EmbeddingBagBackward0"
 
     def forward(self, weight: Tensor, *per_sample: Tensor, indices: Array, offsets: Array,
-                mode: int, padding_idx: int, scale_grad_by_freq: bool) -> Array:
+                mode: int, padding_idx: int, scale_grad_by_freq: bool,
+                sparse: bool = False) -> Array:
         w = weight._data
+        self.sparse, self.padding_idx = sparse, padding_idx
         xp = xp_of(w)
         bags = offsets.shape[0]
         ids = bag_ids(offsets, indices.shape[0], bags)
@@ -131,6 +140,10 @@ class EmbeddingBagBackward0(Function):
                 g_weights = xp.where(keep, (rows * self.rows).sum(axis=1), 0).astype(
                     weights.dtype)
             scale = scale * weights.astype(xp.float64)
+        if self.sparse:
+            several = len(self.needs_input_grad) > 1
+            return (self._sparse_grad(grad, rows, weights if several else None),) + (
+                (g_weights,) if several else ())
         if self.scale_grad_by_freq:
             scale = scale / _frequency_divisors(self.indices, self.num_weights)
         if self.mode == 1:
@@ -140,3 +153,16 @@ class EmbeddingBagBackward0(Function):
         if len(self.needs_input_grad) > 1:
             return out, g_weights
         return (out,)
+
+    def _sparse_grad(self, grad: Array, rows: Array, weights: Array | None) -> Any:
+        """_embedding_bag_sparse_backward: each lookup's bag gradient row (divided by the bag's
+        size in mean mode, times its per-sample weight), as embedding's sparse gradient."""
+        from gradsh.engine.ops.sparse_grad import embedding_sparse_grad
+
+        xp = xp_of(grad)
+        if self.mode == 1:
+            rows = rows / xp.maximum(self.counts, 1).astype(grad.dtype)[self.ids][:, None]
+        if weights is not None:
+            rows = rows * weights[:, None]
+        return embedding_sparse_grad(self.indices, rows, self.num_weights, self.padding_idx,
+                                     self.scale_grad_by_freq, self.output_device)

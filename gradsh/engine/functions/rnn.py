@@ -11,10 +11,16 @@ import numpy as np
 from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.functions.multi_output import MultiOutputFunction
 from gradsh.engine.functions.pointwise import unary
-from gradsh.engine import threads
+from gradsh.engine import dtypes, threads
 from gradsh.engine.grad_mode import is_grad_enabled
 from gradsh.engine.tensor import Array, Function, Tensor
 from gradsh.engine.vecmath import lstm
+
+
+def _is_bf16(array: Any) -> bool:
+    """A bfloat16 array, without importing ml_dtypes (which only bfloat16's use loads)."""
+    return array.dtype.name == "bfloat16"
+
 
 __all__ = ["UnsafeSplitBackward0", "TransposeBackward1", "MkldnnRnnLayerBackward0",
            "PackPaddedSequenceBackward0"]
@@ -116,6 +122,9 @@ class MkldnnRnnLayerBackward0(MultiOutputFunction):
         steps, batch = x.shape[0], x.shape[1]
         hidden = wh.shape[1]
         arrays = (x._data, wi, wh, hx._data, cx._data)
+        if all(type(a) is np.ndarray and _is_bf16(a) for a in arrays + (
+                b_ih._data, b_hh._data)):
+            return self._bfloat16_forward(arrays, bi, bh, reverse)
         if all(type(a) is np.ndarray and a.dtype == np.float32 for a in arrays):
             with _quiet():  # ATen adds the biases once (zeros without them)
                 bias = bi + bh if bi is not None else np.zeros(4 * hidden, np.float32)
@@ -140,9 +149,27 @@ class MkldnnRnnLayerBackward0(MultiOutputFunction):
                 out[t] = h
         return out, h, c
 
+    def _bfloat16_forward(self, arrays: tuple[Array, ...], bi: Array | None, bh: Array | None,
+                          reverse: bool) -> tuple[Array, ...]:
+        """mkldnn_rnn_layer on bfloat16 tensors (an LSTM under CPU autocast): ATen's bias
+        b_ih + b_hh in bfloat16, oneDNN's float32 chain on the bfloat16 values, h and c
+        rounded to bfloat16 at each step (vecmath/lstm.py)."""
+        x, wi, wh, hx, cx = (a.astype(np.float32) for a in arrays)
+        bf16 = dtypes.bfloat16.np
+        hidden = wh.shape[1]
+        bias = (bi + bh).astype(np.float32) if bi is not None else np.zeros(4 * hidden,
+                                                                             np.float32)
+        out, h, c, self.trace = lstm.layer_forward(
+            x, wi, wh, bias, hx, cx, reverse, is_grad_enabled(),
+            rounded=lambda a: a.astype(bf16).astype(np.float32))
+        self.onednn = True
+        return out.astype(bf16), h.astype(bf16), c.astype(bf16)
+
     def backward(self, F: Any, grads: Any) -> tuple[Any, ...]:  # type: ignore[override]
         g_out, g_hy, g_cy = (None if g is None else np.asarray(
             g._data if isinstance(g, Tensor) else g) for g in grads)
+        if any(g is not None and _is_bf16(g) for g in (g_out, g_hy, g_cy)):
+            return self._bfloat16_backward(F, g_out, g_hy, g_cy)
         arrays = [self.saved(name, F) for name in
                   ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_")]
         x, wi, wh, bi, bh, hx, cx = (a._data if isinstance(a, Tensor) else a for a in arrays)
@@ -177,6 +204,22 @@ class MkldnnRnnLayerBackward0(MultiOutputFunction):
                 dc = dc * f
         return self._results(F, (dx, dwi, dwh, dgates_sum if bi.size else None,
                                  dgates_sum.copy() if bh.size else None, dh, dc))
+
+    def _bfloat16_backward(self, F: Any, g_out: Array | None, g_hy: Array | None,
+                           g_cy: Array | None) -> tuple[Any, ...]:
+        """The bfloat16 layer's backward: the float32 one on the float32 values, each
+        gradient rounded to bfloat16 (the inputs' dtype). oneDNN's bf16 backward rounds at
+        points not found yet: these gradients are within a few bfloat16 units of PyTorch's,
+        not its bits."""
+        x, wi, wh, bi, bh = (np.asarray(self.saved(name, F)._data if F.as_tensor else
+                                        self.saved(name, F)).astype(np.float32)
+                             for name in ("input", "weight0", "weight1", "weight2", "weight3"))
+        up = [None if g is None else g.astype(np.float32) for g in (g_out, g_hy, g_cy)]
+        dx, dwi, dwh, db, dh, dc = lstm.layer_backward(
+            x, wi, wh, self.trace, up[0], up[1], up[2], self.reverse, threads.torch_threads())
+        bf16 = dtypes.bfloat16.np
+        return self._results(F, tuple(None if r is None else r.astype(bf16) for r in (
+            dx, dwi, dwh, db if bi.size else None, db.copy() if bh.size else None, dh, dc)))
 
     def _results(self, F: Any, results: tuple[Any, ...]) -> tuple[Any, ...]:
         needs = self.needs_input_grad

@@ -2,11 +2,12 @@
 
 A SparseCOO is a Tensor whose `_data` is the dense array it stands for (shape, dtype, device
 and every value read by a dense op come from it) and which also keeps its COO form: indices
-(sparse_dim, nnz) int64, values (nnz,), and whether they are coalesced (sorted, no duplicate).
-The COO form lives in a side table keyed by the tensor (SparseCOO adds no slot, so a node's
-result can become one in place). Only fully sparse tensors exist (no dense dimensions in
-values). Gradients flowing to a sparse tensor are dense arrays of its shape: the node that
-made it (sparse_coo_tensor, to_sparse, coalesce ...) reads them where its entries are.
+(sparse_dim, nnz) int64, values (nnz, *dense sizes), and whether they are coalesced (sorted, no
+duplicate). The COO form lives in a side table keyed by the tensor (SparseCOO adds no slot, so a
+node's result can become one in place). Values with dense dimensions (a hybrid tensor) are
+nn.Embedding(sparse=True)'s gradient rows (ops/sparse_grad.py). Gradients flowing to a sparse
+tensor are dense arrays of its shape: the node that made it (sparse_coo_tensor, to_sparse,
+coalesce ...) reads them where its entries are.
 
 sparse @ dense is ATen's kernel (s_addmm_out_sparse_dense_worker): the result rows start at
 zero and each stored entry, in stored order, adds value * dense row to its row (BLAS axpy).
@@ -31,7 +32,7 @@ __all__ = [
     "ToSparseBackward0", "CoalesceBackward0", "ValuesBackward0", "SparseMmBackward",
     "SparseSumBackward0", "SparseFullSumBackward", "SparseScaleBackward", "SparseTBackward",
     "SparseAddBackward",
-    "coo_of", "make_sparse", "coalesced_form", "sparse_dense_product",
+    "coo_of", "make_sparse", "coalesced_form", "sparse_dense_product", "sum_form", "densify",
 ]
 
 
@@ -40,8 +41,11 @@ class Coo:
     """The COO form of a sparse tensor."""
 
     indices: Array  # (sparse_dim, nnz) int64
-    values: Array  # (nnz,)
+    values: Array  # (nnz, *dense sizes)
     coalesced: bool
+    # whether the values tensor is contiguous (ATen takes other paths for one that is not: an
+    # embedding's gradient rows reshaped from an expanded gradient are not)
+    contiguous: bool = True
 
 
 _COO: dict[int, tuple[weakref.ref[Any], Coo]] = {}
@@ -85,7 +89,8 @@ def coalesced_form(indices: Array, values: Array, shape: tuple[int, ...]) -> Coo
     coalesce)."""
     if indices.shape[1] == 0:
         return Coo(indices.copy(), values.copy(), True)
-    linear = np.ravel_multi_index(tuple(indices), shape)
+    sparse_shape = shape[:indices.shape[0]]
+    linear = np.ravel_multi_index(tuple(indices), sparse_shape)
     # ATen sorts the linear indices with at::sort: radix sort (stable) from 32768 entries,
     # std::sort (unstable: it decides the order duplicates are summed in) below
     order = np.argsort(linear, kind="stable") if len(linear) >= 32768 else std_sort(linear)
@@ -97,9 +102,69 @@ def coalesced_form(indices: Array, values: Array, shape: tuple[int, ...]) -> Coo
         for j in range(starts[k] + 1, ends[k]):
             acc = acc + values[order[j]]
         summed[k] = acc
-    new_indices = np.array(np.unravel_index(keys, shape), dtype=np.int64).reshape(
-        len(shape), len(keys))
+    new_indices = np.array(np.unravel_index(keys, sparse_shape), dtype=np.int64).reshape(
+        len(sparse_shape), len(keys))
     return Coo(new_indices, summed, True)
+
+
+def sum_form(left: Coo, right: Coo, alpha: Any, shape: tuple[int, ...], same: bool) -> Coo:
+    """The COO form of sparse + alpha * sparse, as ATen's add_out_sparse_contiguous: one walk
+    through both entry lists, as a merge of sorted lists would (an entry of `left` whose index
+    is smaller goes first; equal indices share one entry, left's values plus alpha times
+    right's: BLAS axpy), so uncoalesced operands are walked as stored; coalesced when both are.
+    The same tensor twice: its values times 1 + alpha, its indices as they are."""
+    dtype = np.result_type(left.values, right.values)
+    if same:
+        return Coo(left.indices, left.values * dtype.type(1 + alpha), left.coalesced)
+    if right.indices.shape[1] == 0:
+        return Coo(left.indices, left.values.astype(dtype), left.coalesced)
+    if left.indices.shape[1] == 0:
+        return Coo(right.indices, right.values.astype(dtype) * dtype.type(alpha),
+                   right.coalesced)
+    if not (left.contiguous and right.contiguous):
+        return _concatenated_sum(left, right, alpha, shape, dtype)
+    t_keys = [tuple(column) for column in left.indices.T.tolist()]
+    s_keys = [tuple(column) for column in right.indices.T.tolist()]
+    t_of, s_of, keys = [], [], []
+    t_i = s_i = 0
+    while t_i < len(t_keys) or s_i < len(s_keys):
+        if t_i >= len(t_keys):
+            cmp = -1
+        elif s_i >= len(s_keys):
+            cmp = 1
+        else:
+            cmp = (t_keys[t_i] < s_keys[s_i]) - (t_keys[t_i] > s_keys[s_i])
+        t_of.append(t_i if cmp >= 0 else -1)
+        s_of.append(s_i if cmp <= 0 else -1)
+        keys.append(t_keys[t_i] if cmp >= 0 else s_keys[s_i])
+        t_i += cmp >= 0
+        s_i += cmp <= 0
+    t_at, s_at = np.array(t_of), np.array(s_of)
+    values = np.zeros((len(keys),) + left.values.shape[1:], dtype=dtype)
+    fused = fma32 if dtype == np.float32 else fma64 if dtype == np.float64 else None
+    with _quiet():
+        for at, source, scale in ((t_at, left.values, 1), (s_at, right.values, alpha)):
+            rows = np.nonzero(at >= 0)[0]
+            taken = source[at[rows]].astype(dtype)
+            factor = dtype.type(scale)
+            values[rows] = fused(taken, np.full_like(taken, factor), values[rows]) \
+                if fused is not None else values[rows] + taken * factor
+    indices = np.array(keys, dtype=np.int64).T.reshape(left.indices.shape[0], len(keys))
+    return Coo(indices, values, left.coalesced and right.coalesced)
+
+
+def _concatenated_sum(left: Coo, right: Coo, alpha: Any, shape: tuple[int, ...],
+                      dtype: Any) -> Coo:
+    """add_out_sparse_non_contiguous: the entries of both concatenated (right's values times
+    alpha), coalesced only where there are more entries than elements."""
+    scaled = right.values.astype(dtype) * dtype.type(alpha) if alpha != 1 else \
+        right.values.astype(dtype)
+    indices = np.concatenate([left.indices, right.indices], axis=1)
+    values = np.concatenate([left.values.astype(dtype), scaled])
+    if indices.shape[1] > int(np.prod(shape)):
+        form = coalesced_form(indices, values, shape)
+        indices, values = form.indices, form.values
+    return Coo(indices, values, indices.shape[1] < 2)
 
 
 def std_sort(keys: Array) -> Array:

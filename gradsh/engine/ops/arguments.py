@@ -15,6 +15,7 @@ from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import (
     TorchAssertionError,
     TorchIndexError,
+    TorchOverflowError,
     TorchRuntimeError,
     TorchTypeError,
 )
@@ -162,9 +163,18 @@ _C_INTEGER_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "i
                     "int64": "int64_t"}
 
 
+def check_scalar_int(value: Any) -> None:
+    """A Python int as PyTorch's parser takes it for a Scalar: an int64, or below 2**64 an
+    unsigned 64-bit number; beyond, PyLong_AsUnsignedLongLong's OverflowError."""
+    if value.__class__ is int and not -(1 << 63) <= value < (1 << 64):
+        raise TorchOverflowError("can't convert negative int to unsigned" if value < 0
+                                 else "int too big to convert")
+
+
 def checked_fill(value: Any, dtype: DType) -> Any:
     """A fill value (full, fill_, masked_fill) as c10::checked_convert takes it into an integer
     dtype: out of range raises; a negative integer wraps into an unsigned type down to -max."""
+    check_scalar_int(value)
     if dtype.category != 1 or isinstance(value, (bool, np.bool_)):
         return value
     info = np.iinfo(dtype.np)

@@ -56,7 +56,7 @@ from gradsh.engine.ops.arguments import (
     wrap_dim,
 )
 from gradsh.engine.ops.guard import alias, guarded
-from gradsh.engine.tensor import Function, Tensor, _once, apply_inplace
+from gradsh.engine.tensor import Function, Tensor, _GradMode, _once, apply_inplace
 
 __all__ = [
     "add", "sub", "rsub", "mul", "div", "true_divide", "divide", "multiply", "subtract",
@@ -415,7 +415,25 @@ def add_(a: Tensor, b: TensorLike, alpha: Number = 1) -> Tensor:
     if alpha.__class__ is Tensor:
         alpha = _alpha_number(alpha, "add_")
     _check_alpha(a, b, alpha)
+    if getattr(b, "is_sparse", False) and not (_GradMode.enabled and (
+            a.requires_grad or b.requires_grad)):
+        return _add_sparse_into(a, b, alpha)
     return apply_inplace(AddBackward0, a, as_tensor_operand(b), alpha=alpha)
+
+
+def _add_sparse_into(a: Tensor, b: Tensor, alpha: Number) -> Tensor:
+    """dense.add_(sparse) (sparse.add_(sparse) is the sparse tensor's own method): each stored
+    entry in stored order, as ATen's add_out_dense_sparse_cpu."""
+    from gradsh.engine.functions.sparse import coo_of
+    from gradsh.engine.ops.sparse_grad import add_dense_sparse
+
+    if tuple(a.shape) != tuple(b.shape):
+        raise TorchRuntimeError(f"add: expected 'self' and 'other' to have same size, but self "
+                                f"has size {list(a.shape)} while other has size "
+                                f"{list(b.shape)} (FYI: dense-sparse addition does not "
+                                "currently support broadcasting)")
+    a._inplace_data(add_dense_sparse(a._data, coo_of(b), alpha))
+    return a
 
 
 @guarded

@@ -420,6 +420,10 @@ def arange(*args: Any, start: Any = None, end: Any = None, step: Any = None,
     d = _resolve_dtype(dtype, dtypes.default_float() if any_float else dtypes.int64)
     if d is dtypes.bool_:
         raise not_implemented_for("arange_cpu", d)
+    if d is dtypes.int64:  # (an unsigned Scalar from 2**63 on: the kernel's int64 refuses it)
+        for v in (start, end, step):
+            if isinstance(v, int):
+                checked_fill(v, d)
     if step == 0:
         raise TorchRuntimeError("step must be nonzero")
     if not builtins.all(math.isfinite(float(v)) for v in (start, end)):

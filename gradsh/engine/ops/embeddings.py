@@ -59,8 +59,6 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # 
             "arguments for embedding)")
     if weight.ndim != 2:
         raise TorchRuntimeError("'weight' must be 2-D")
-    if sparse:
-        raise TorchRuntimeError("gradsh does not implement sparse gradients (sparse=True)")
     limits.check((*input.shape, weight.shape[1]), weight._data.dtype.itemsize)
     host = backend.to_host(input._data)
     if host.size and (int(host.max()) >= weight.shape[0] or int(host.min()) < 0):
@@ -69,7 +67,8 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # 
         with no_grad():
             _renorm_rows(weight, input, max_norm, norm_type)
     return EmbeddingBackward0.apply(weight, padding_idx=padding_idx,  # type: ignore[call-arg]
-                                    indices=input, scale_grad_by_freq=scale_grad_by_freq)
+                                    indices=input, scale_grad_by_freq=scale_grad_by_freq,
+                                    sparse=sparse)
 
 
 def renorm_embedding_rows(weight: Tensor, indices: Tensor, max_norm: float,
@@ -108,6 +107,7 @@ def embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor,
     pad = -1 if padding_idx is None else padding_idx
     extra = () if per_sample_weights is None else (per_sample_weights,)
     out = EmbeddingBagBackward0.apply(weight, *extra, indices=flat, offsets=starts, mode=mode,
-                                      padding_idx=pad, scale_grad_by_freq=scale_grad_by_freq)
+                                      padding_idx=pad, scale_grad_by_freq=scale_grad_by_freq,
+                                      sparse=sparse)
     empty = zeros(0, dtype=dtypes.int64)
     return out, empty, empty, empty

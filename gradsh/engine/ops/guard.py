@@ -12,7 +12,8 @@ import numpy as np
 from gradsh.engine import autocast, exceptions, limits
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchTypeError
-from gradsh.engine.ops.arguments import OperandTypeError, _type_name, python_scalar
+from gradsh.engine.ops.arguments import (OperandTypeError, _type_name, check_scalar_int,
+                                         python_scalar)
 from gradsh.engine.ops.out import OUT_FUNCTIONS, call_with_out
 from gradsh.engine.ops.signatures import (call_key, deprecated_call, explain, has_overloads,
                                          scalar_positions)
@@ -111,9 +112,27 @@ _ARGUMENT_ERRORS = (TypeError, ValueError, AttributeError, IndexError, KeyError,
 _NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim"}
 
 
-def _python_keywords(kwargs: dict[str, Any]) -> dict[str, Any]:
+_INT_LOW, _INT_END = -(1 << 63), 1 << 63
+# the functions whose int parameters are int64 (sizes, bounds), not Scalars: PyTorch's parser
+# unpacks them with THPUtils_unpackLong
+_INT64_PARAMETERS = frozenset({"randint", "randint_like", "randperm", "view", "reshape",
+                               "expand", "narrow", "select", "repeat", "tile", "manual_seed"})
+
+
+def _refuse_big_int(name: str, value: int) -> None:
+    """PyTorch's parser on a Python int beyond int64: an int64 parameter takes none; a
+    Scalar one below 2**64 (arguments.check_scalar_int)."""
+    if name in _INT64_PARAMETERS:
+        raise exceptions.TorchValueError("Overflow when unpacking long long")
+    check_scalar_int(value)
+
+
+def _python_keywords(kwargs: dict[str, Any], name: str = "") -> dict[str, Any]:
     """Keyword arguments with NumPy scalars read as Python numbers and NumPy's keyword names
-    as PyTorch's."""
+    as PyTorch's (a Python int beyond what PyTorch's parser takes refused)."""
+    for value in kwargs.values():
+        if value.__class__ is int and not _INT_LOW <= value < _INT_END:
+            _refuse_big_int(name, value)
     for value in kwargs.values():
         if isinstance(value, np.generic):
             kwargs = {k: python_scalar(v) for k, v in kwargs.items()}
@@ -319,8 +338,11 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
                         _check_memory(value, sized, temporaries)
             elif not numpy_data and args is given and isinstance(value, scalar):
                 args = tuple(map(python_scalar, given))
+            elif value.__class__ is int and not _INT_LOW <= value < _INT_END and \
+                    not numpy_data:
+                _refuse_big_int(name, value)
         if kwargs and not numpy_data:
-            kwargs = _python_keywords(kwargs)
+            kwargs = _python_keywords(kwargs, name)
         if overloaded:
             return parsed_call(args, kwargs, given, keywords)
         try:

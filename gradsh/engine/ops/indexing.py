@@ -415,6 +415,8 @@ def _copy_to(dst: Tensor, src: Tensor) -> None:
 @guarded(numpy_data=True)  # the value's NumPy type matters (a numpy.float32 is refused)
 def setitem(t: Tensor, key: Any, value: Any) -> Tensor:
     """`t[key] = value` exactly as PyTorch's Tensor.__setitem__ (in place)."""
+    if value.__class__ is int and not -(1 << 63) <= value < (1 << 63):
+        raise TorchValueError("Overflow when unpacking long long")
     key = _plain_key(key)
     if isinstance(value, Tensor):
         v = value

@@ -210,6 +210,12 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A00
     out = _output_pair(output_size, h, w)
     if out == (1, 1):
         return mean(input, dim=(-1, -2), keepdim=True)
+    for i in (input.ndim - 2, input.ndim - 1):  # (ATen checks the two spatial ones only)
+        if input.shape[i] == 0:
+            raise TorchRuntimeError(
+                "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch "
+                f"dimensions, but input has sizes {list(input.shape)} with dimension {i} being "
+                "empty")
     if not input.dtype.is_floating_point:
         raise TorchRuntimeError(f'"adaptive_avg_pool2d" not implemented for '
                                 f"'{input.dtype.short}'")
@@ -219,7 +225,8 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A00
 def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A002
     input = _check_tensor(input, "adaptive_avg_pool1d")
     if input.ndim not in (2, 3):
-        raise TorchRuntimeError("adaptive_avg_pool1d(): Expected 2D or 3D tensor, but got "
-                                f"{list(input.shape)}")
+        raise TorchRuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional "
+                                "tensor for argument #1 'self' (while checking arguments for "
+                                "adaptive_avg_pool1d)")
     out = adaptive_avg_pool2d(unsqueeze(input, -2), (1, _one(output_size)))
     return squeeze(out, -2)

@@ -22,6 +22,17 @@ def _triple(value: Any) -> tuple[int, int, int]:
     return (int(value),) * 3
 
 
+def check_non_batch_positive(input: Tensor, fname: str) -> None:  # noqa: A002
+    """pool3d_shape_check: every dimension but a 5-D input's batch must have elements. (ATen
+    prints the empty dimension's size, 0, where it means to name the dimension.)"""
+    for i, n in enumerate(input.shape):
+        if n == 0 and not (input.ndim == 5 and i == 0):
+            raise TorchRuntimeError(f"{fname}: Expected input's non-batch dimensions to have "
+                                    f"positive length, but input has a shape of "
+                                    f"{list(input.shape)} and non-batch dimension {n} has "
+                                    "length zero!")
+
+
 @guarded
 def avg_pool3d(input: Tensor, kernel_size: Any, stride: Any = None,  # noqa: A002
                padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True,
@@ -36,6 +47,7 @@ def avg_pool3d(input: Tensor, kernel_size: Any, stride: Any = None,  # noqa: A00
 
         raise TorchNotImplementedError("gradsh does not implement avg_pool3d with padding or "
                                        "ceil_mode yet")
+    check_non_batch_positive(input, "avg_pool3d()")
     out = tuple((n - k) // s + 1 for n, k, s in zip(input.shape[-3:], kernel, steps,
                                                      strict=True))
     if any(n <= 0 for n in out):

@@ -11,7 +11,7 @@ from gradsh.engine.functions.pooling3d_extra import (
 )
 from gradsh.engine.ops.arguments import _check_tensor
 from gradsh.engine.ops.guard import guarded
-from gradsh.engine.ops.pooling3d import _triple
+from gradsh.engine.ops.pooling3d import _triple, check_non_batch_positive
 from gradsh.engine.ops.reductions import mean
 from gradsh.engine.tensor import Tensor
 
@@ -40,6 +40,7 @@ def max_pool3d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
         if p > k // 2:
             raise TorchRuntimeError(f"pad should be at most half of effective kernel size, but "
                                     f"got pad={p}, kernel_size={k} and dilation=1")
+    check_non_batch_positive(input, "max_pool3d_with_indices_out_cpu_template()")
     out = tuple(_out_size(n, k, s, p, d, ceil_mode) for n, k, s, p, d in
                 zip(input.shape[-3:], kernel, steps, pads, dilations, strict=True))
     if any(o <= 0 for o in out):
@@ -78,4 +79,10 @@ def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A00
                 for k, v in enumerate(sizes))
     if out == (1, 1, 1):  # ATen takes the mean for a single output (MeanBackward1)
         return mean(input, (-1, -2, -3), keepdim=True)  # type: ignore[no-any-return]
+    for i in range(1, input.ndim):  # (from 1: an unbatched input's channels too may be 0)
+        if input.shape[i] == 0:
+            raise TorchRuntimeError(
+                "adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch "
+                f"dimensions, but input has sizes {list(input.shape)} with dimension {i} being "
+                "empty")
     return AdaptiveAvgPool3DBackward0.apply(input, output_size=out)  # type: ignore

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any
 
-from gradsh.engine import dtypes
+from gradsh.engine import autocast, dtypes
 from gradsh.engine.functions.rnn import (
     MkldnnRnnLayerBackward0,
     PackPaddedSequenceBackward0,
@@ -284,10 +284,11 @@ def _mkldnn_lstm(input: Tensor, hx: Hidden, weights: Sequence[Tensor | None],  #
         for direction in range(directions):
             index = layer * directions + direction
             w_ih, w_hh, b_ih, b_hh = weights[4 * index:4 * index + 4]
-            out, hy, cy = MkldnnRnnLayerBackward0.apply_all(
-                layer_input, w_ih, w_hh, no_bias if b_ih is None else b_ih,
-                no_bias if b_hh is None else b_hh, select(hx[0], 0, index),
-                select(hx[1], 0, index), reverse=direction == 1)
+            # (mkldnn_rnn_layer is on CPU autocast's lower-precision list)
+            args = autocast.lower(layer_input, w_ih, w_hh, no_bias if b_ih is None else b_ih,
+                                  no_bias if b_hh is None else b_hh, select(hx[0], 0, index),
+                                  select(hx[1], 0, index))
+            out, hy, cy = MkldnnRnnLayerBackward0.apply_all(*args, reverse=direction == 1)
             outputs.append(out)
             hs.append(hy)
             cs.append(cy)

@@ -29,11 +29,13 @@ from gradsh.engine.functions.sparse import (
     coalesced_form,
     coo_of,
     make_sparse,
+    sum_form,
 )
 from gradsh.engine.ops.arguments import _device_name, _resolve_dtype, wrap_dim
 from gradsh.engine.ops.copies import to
 from gradsh.engine.ops.creation import tensor as make_tensor
 from gradsh.engine.ops.guard import guarded
+from gradsh.engine.ops.sparse_grad import install_sparse_grad_methods
 from gradsh.engine.tensor import Tensor, no_grad
 
 __all__ = ["sparse_coo_tensor", "to_sparse", "sparse_mm", "spmm", "sparse_sum",
@@ -72,22 +74,22 @@ def sparse_coo_tensor(indices: Any, values: Any, size: Any = None, *, dtype: DTy
     if index.ndim != 2:
         raise TorchRuntimeError(f"indices must be sparse_dim x nnz, but got: "
                                 f"{list(indices.shape)}")
-    if values.ndim != 1:
-        raise TorchRuntimeError("gradsh's sparse tensors hold one value per index (no dense "
-                                "dimensions)")
+    if values.ndim == 0:
+        raise TorchRuntimeError("values has incorrect size, expected at least one dimension "
+                                "(nnz)")
     if index.shape[1] != values.shape[0]:
         raise TorchRuntimeError(f"indices and values must have same nnz, but got nnz from "
                                 f"indices: {index.shape[1]}, nnz from values: "
                                 f"{values.shape[0]}")
     if size is None:
-        shape = tuple(int(n) + 1 for n in index.max(axis=1)) if index.shape[1] else (
-            0,) * index.shape[0]
+        shape = (tuple(int(n) + 1 for n in index.max(axis=1)) if index.shape[1] else (
+            0,) * index.shape[0]) + tuple(values.shape[1:])
     else:
         shape = tuple(int(n) for n in size)
-        if len(shape) != index.shape[0]:
+        if len(shape) != index.shape[0] + values.ndim - 1:
             raise TorchRuntimeError(f"number of dimensions must be sparse_dim "
-                                    f"({index.shape[0]}) + dense_dim (0), but got "
-                                    f"{len(shape)}")
+                                    f"({index.shape[0]}) + dense_dim ({values.ndim - 1}), but "
+                                    f"got {len(shape)}")
     target = _resolve_dtype(dtype, values.dtype)
     if target is not values.dtype:
         values = to(values, target)
@@ -172,7 +174,7 @@ def sparse_dim(a: Tensor) -> int:
 
 
 def dense_dim(a: Tensor) -> int:
-    return 0
+    return int(_check_sparse(a, "dense_dim").values.ndim - 1)
 
 
 def _product(a: Tensor, b: Tensor, node: type[SparseMmBackward]) -> Tensor:
@@ -245,19 +247,7 @@ def _add(a: Tensor, other: Any, alpha: Any = 1) -> Tensor:
                                 f"has size {list(a.shape)} while other has size "
                                 f"{list(other.shape)} (FYI: dense-sparse addition does not "
                                 "currently support broadcasting)")
-    left, right = coo_of(a), coo_of(other)
-    dtype = np.result_type(left.values, right.values)
-    if other is a:  # (ATen: the values times 1 + alpha, the indices as they are)
-        form = Coo(left.indices, left.values * dtype.type(1 + alpha), left.coalesced)
-        return make_sparse(SparseAddBackward.apply(a, other, alpha=alpha), form)
-    scaled = right.values.astype(dtype) * dtype.type(alpha) if alpha != 1 else \
-        right.values.astype(dtype)
-    indices = np.concatenate([left.indices, right.indices], axis=1)
-    values = np.concatenate([left.values.astype(dtype), scaled])
-    if left.coalesced and right.coalesced:
-        form = coalesced_form(indices, values, tuple(a.shape))
-    else:
-        form = Coo(indices, values, False)
+    form = sum_form(coo_of(a), coo_of(other), alpha, tuple(a.shape), other is a)
     return make_sparse(SparseAddBackward.apply(a, other, alpha=alpha), form)
 
 
@@ -295,6 +285,7 @@ def install_sparse_methods() -> None:
                          ("crow_indices", "sparse row compressed tensor"),
                          ("col_indices", "sparse row compressed tensor")):
         setattr(Tensor, name, _strided_refusal(name, layout))
+    install_sparse_grad_methods()
     Tensor.sparse_dim = lambda a: 0  # type: ignore[attr-defined]
     Tensor.dense_dim = lambda a: a.ndim  # type: ignore[attr-defined]
 

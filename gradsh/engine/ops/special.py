@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gradsh.engine import dtypes
+from gradsh.engine import backend, dtypes, special_bessel
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import not_implemented_for
 from gradsh.engine.functions.grad_ops import ScalarOverloads
@@ -50,7 +50,8 @@ __all__ = [
     "mvlgamma_", "erfinv", "erfinv_", "i0", "i0_", "sinc", "sinc_", "igamma", "igamma_",
     "igammac", "igammac_", "special_i0e", "special_i1", "special_i1e", "special_entr",
     "special_ndtri", "special_ndtr", "special_log_ndtr", "special_erfcx", "special_xlog1py",
-    "special_zeta", "special_round", "TENSOR_SPECIAL",
+    "special_zeta", "special_round", "TENSOR_SPECIAL", *(
+        f"special_{name}" for name in special_bessel.__all__),
 ]
 
 
@@ -89,6 +90,40 @@ special_ndtri = _float32_64(_unary(SpecialNdtriBackward0, "special_ndtri"), "ndt
 special_log_ndtr = _float32_64(_unary(SpecialLogNdtrBackward0, "special_log_ndtr"),
                                "log_ndtr_cpu")
 special_erfcx = _float32_64(_unary(SpecialErfcxBackward0, "special_erfcx"), "erfcx_cpu")
+
+
+def _not_differentiable(name: str) -> Callable[[Tensor], Tensor]:
+    """torch.special.NAME of the Bessel family: ATen's float32/float64 kernel (integers
+    promote to the default float, float16 and bfloat16 are refused); the result has no
+    grad_fn, as PyTorch defines no derivative for these."""
+    compute = getattr(special_bessel, name)
+    fname = f"special_{name}"
+    # (PyTorch's schema names the argument x for these three, input for the others)
+    argument = "x" if name in ("scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+                               "spherical_bessel_j0") else "input"
+
+    def compute_on(a: Tensor) -> Tensor:
+        a = _check_tensor(a, fname, argument, 1)
+        if a.dtype in (dtypes.float16, dtypes.bfloat16):
+            raise not_implemented_for(f"{name}_cpu", a.dtype)
+        target = a.dtype if a.dtype.is_floating_point else dtypes.default_float()
+        host = backend.to_host(a._data).astype(target.np, copy=False)
+        return Tensor._make(backend.place(compute(host), a.device), a.device)
+
+    if argument == "x":
+        def op(x: Tensor) -> Tensor:
+            return compute_on(x)
+    else:
+        def op(a: Tensor) -> Tensor:  # (input=: the guard moves it to its place)
+            return compute_on(a)
+
+    op.__name__ = fname
+    op.__doc__ = f"torch.special.{name}: {compute.__doc__ or 'ATen' + chr(39) + 's kernel.'}"
+    return guarded(op, tensor_first=argument == "input")
+
+
+for _name in special_bessel.__all__:
+    globals()[f"special_{_name}"] = _not_differentiable(_name)
 
 
 class PolygammaBackward1(PolygammaBackward0):

@@ -84,13 +84,18 @@ def _inference_gates(x: np.ndarray, w_layer: np.ndarray, w_iter: np.ndarray
 
 @_with_onednn_sgemm
 def layer_forward(x: np.ndarray, w_ih: np.ndarray, w_hh: np.ndarray, bias: np.ndarray,
-                  h: np.ndarray, c: np.ndarray, reverse: bool, training: bool = True
+                  h: np.ndarray, c: np.ndarray, reverse: bool, training: bool = True,
+                  rounded: Callable[[np.ndarray], np.ndarray] | None = None
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[Any, ...]]]:
     """One direction of one layer: x (T, N, I), w_ih (4H, I), w_hh (4H, H), bias (4H,)
     (b_ih + b_hh, or zeros), h and c (N, H), all float32; `training`: ATen asks for oneDNN's
     forward_training primitive (grad mode on), else forward_inference. Returns the outputs
     (T, N, H), the last h and c and, per step in the order computed, (t, h_prev, c_prev, i, f,
-    g, o, tanh(c))."""
+    g, o, tanh(c)).
+
+    `rounded` (bfloat16 under autocast: the float32 values of the inputs' bfloat16 numbers):
+    the same float32 arithmetic, each step's h rounded by it, and c after h is computed from
+    it (probed: oneDNN's bf16 cell keeps c in the destination's precision between steps)."""
     steps, batch, _ = x.shape
     hidden = w_hh.shape[1]
     x = np.ascontiguousarray(x, F32)
@@ -111,6 +116,8 @@ def layer_forward(x: np.ndarray, w_ih: np.ndarray, w_hh: np.ndarray, bias: np.nd
             tanh_c = onednn.tanh(c_next)
             trace.append((t, h, c, i, f, g, o, tanh_c))
             h, c = o * tanh_c, c_next
+            if rounded is not None:
+                h, c = rounded(h), rounded(c)
             out[t] = h
     return out, h, c, trace
 
@@ -181,6 +188,7 @@ def layer_backward(x: np.ndarray, w_ih: np.ndarray, w_hh: np.ndarray,
             h_prev[t] = h_before
             dc = dc * f
             dh = sgemm.mm(dG, w_hh) if batch > 1 else _row_product(dG, w_hh, threads)
+
             for row in dG:
                 db += row
         # oneDNN keeps the steps in the order computed (reversed for the second direction)

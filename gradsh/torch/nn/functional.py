@@ -525,8 +525,6 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
             "embedding_bag: per_sample_weights was not None. per_sample_weights is only "
             f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
             "GitHub.")
-    if sparse:
-        raise RuntimeError("gradsh does not implement sparse gradients (sparse=True)")
     return _ops.embedding_bag(weight, input, offsets, scale_grad_by_freq,  # type: ignore
                               modes[mode], sparse, per_sample_weights, include_last_offset,
                               padding_idx)[0]

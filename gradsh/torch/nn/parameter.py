@@ -17,7 +17,18 @@ def _alias(cls: type, data: Tensor, requires_grad: bool) -> Tensor:
     return t  # type: ignore[no-any-return]
 
 
-class Parameter(Tensor):
+class _ParameterMeta(type(Tensor)):  # type: ignore[misc]
+    """Parameter's metaclass, by PyTorch's name."""
+
+
+class _BufferMeta(type(Tensor)):  # type: ignore[misc]
+    """Buffer's metaclass, by PyTorch's name."""
+
+
+_ParameterMeta.__module__ = _BufferMeta.__module__ = "torch.nn.parameter"
+
+
+class Parameter(Tensor, metaclass=_ParameterMeta):
     """A tensor that a Module registers as a parameter when it is assigned as an attribute.
 
     It shares storage with the tensor it wraps, is always a leaf, and requires grad by default
@@ -57,7 +68,7 @@ def _rebuild_parameter(cls: type, data: Tensor, requires_grad: bool,
     return param  # type: ignore[no-any-return]
 
 
-class Buffer(Tensor):
+class Buffer(Tensor, metaclass=_BufferMeta):
     """A tensor that a Module registers as a buffer when it is assigned as an attribute
     (`persistent=False` keeps it out of the state_dict)."""
 

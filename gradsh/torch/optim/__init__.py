@@ -19,18 +19,19 @@ from gradsh.torch.optim.radam import RAdam
 from gradsh.torch.optim.rmsprop import RMSprop
 from gradsh.torch.optim.rprop import Rprop
 from gradsh.torch.optim.sgd import SGD
+from gradsh.torch.optim.sparse_adam import SparseAdam
 
 __getattr__ = module_getattr("torch.optim")
 
 __all__ = ["ASGD", "Adafactor", "LBFGS", "SGD", "Adadelta", "Adagrad", "Adam", "AdamW",
-           "Adamax", "Muon", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "lr_scheduler",
-           "swa_utils"]
+           "Adamax", "Muon", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "SparseAdam",
+           "lr_scheduler", "swa_utils"]
 
 # as in PyTorch, the submodules' names are not the package's attributes (`torch.optim.adam` is
 # an AttributeError, dir() lists the optimizers), though `import torch.optim.adam` works
 del adadelta, adafactor, adagrad, adam, adamax, adamw, asgd, lbfgs, muon, nadam  # noqa
 del optimizer  # noqa: F821
-del radam, rmsprop, rprop, sgd, _cyclic, _flags, _fused, _kernels, annotations  # noqa
+del radam, rmsprop, rprop, sgd, sparse_adam, _cyclic, _flags, _fused, _kernels, annotations  # noqa
 del module_getattr  # noqa: F821
 
 

@@ -19,6 +19,7 @@ __all__ = ["Adadelta"]
 
 
 class Adadelta(_SingleTensorOptimizer):
+    _sparse_error = "Adadelta does not support sparse gradients"
     _group_defaults = (("foreach", None), ("maximize", False), ("differentiable", False),
                        ("capturable", False))
 

@@ -23,6 +23,7 @@ __all__ = ["Adafactor"]
 
 
 class Adafactor(_SingleTensorOptimizer):
+    _sparse_error = "Adafactor does not support sparse gradients"
     _group_defaults = (("foreach", None),)
 
     def __init__(self, params: Any, lr: float | Tensor = 1e-2, beta2_decay: float = -0.8,

@@ -84,13 +84,31 @@ def _adagrad_update(param: Tensor, grad: Tensor, state: dict[str, Any],
     step_t += 1
     step = _get_value(step_t)
     clr = lr / (1 + (step - 1) * group["lr_decay"])
-    if _fused.adagrad(param, grad, state, group, clr):
+    if not grad.is_sparse and _fused.adagrad(param, grad, state, group, clr):
         return
     if group["maximize"]:
         grad = -grad
     if group["weight_decay"] != 0:
+        if grad.is_sparse:
+            raise TorchRuntimeError("weight_decay option is not compatible with sparse "
+                                    "gradients")
         grad = grad.add(param, alpha=group["weight_decay"])
+    if grad.is_sparse:
+        _sparse_adagrad_update(param, grad, state["sum"], group["eps"], clr)
+        return
     state_sum = state["sum"]
     _kernels.addcmul_(state_sum, grad, grad, value=1)
     std = state_sum.sqrt().add_(group["eps"])
     _kernels.addcdiv_(param, grad, std, value=-clr)
+
+
+def _sparse_adagrad_update(param: Tensor, grad: Tensor, state_sum: Tensor, eps: float,
+                           clr: float) -> None:
+    """_single_tensor_adagrad's sparse branch: the coalesced gradient's squares added to the
+    sum at its places, the update there divided by the square root of the sum there, plus
+    eps."""
+    grad = grad.coalesce()  # the update is non-linear so indices must be unique
+    indices, values = grad._indices(), grad._values()
+    state_sum.add_(ops.sparse_coo_tensor(indices, values.pow(2), grad.size()))
+    std_values = state_sum.sparse_mask(grad)._values().sqrt_().add_(eps)
+    param.add_(ops.sparse_coo_tensor(indices, values / std_values, grad.size()), alpha=-clr)

@@ -21,6 +21,9 @@ __all__ = ["Adam"]
 
 
 class Adam(Optimizer):
+    _sparse_error = ("Adam does not support sparse gradients, please consider SparseAdam "
+                     "instead")
+
     def __init__(self, params: Any, lr: float | Tensor = 1e-3,
                  betas: tuple[float | Tensor, float | Tensor] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0, amsgrad: bool = False, *, foreach: bool | None = None,
@@ -83,6 +86,7 @@ class Adam(Optimizer):
         """One update of every parameter that has a gradient; returns the closure's loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
+            self._refuse_sparse(group)
             for p in group["params"]:
                 if p.grad is None:
                     continue

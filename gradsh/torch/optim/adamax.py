@@ -19,6 +19,7 @@ __all__ = ["Adamax"]
 
 
 class Adamax(_SingleTensorOptimizer):
+    _sparse_error = "Adamax does not support sparse gradients"
     _group_defaults = (("foreach", None), ("maximize", False), ("differentiable", False),
                        ("capturable", False))
 

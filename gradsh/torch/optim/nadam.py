@@ -21,6 +21,7 @@ __all__ = ["NAdam"]
 
 
 class NAdam(_SingleTensorOptimizer):
+    _sparse_error = "NAdam does not support sparse gradients"
     _group_defaults = (("maximize", False), ("foreach", None), ("capturable", False),
                        ("differentiable", False), ("decoupled_weight_decay", False))
 

@@ -392,6 +392,7 @@ class Optimizer:
         gradient, its state made by `init_state(param, state)` on its first gradient."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
+            self._refuse_sparse(group)
             for p in group["params"]:
                 if p.grad is None:
                     continue
@@ -400,6 +401,16 @@ class Optimizer:
                     init_state(p, state)
                 update(p, p.grad, state, group)
         return loss
+
+    # PyTorch's error for a sparse gradient (its _init_group's, before any update of the group);
+    # None: the optimizer takes sparse gradients or says so elsewhere
+    _sparse_error: str | None = None
+
+    def _refuse_sparse(self, group: dict[str, Any]) -> None:
+        if self._sparse_error is not None:
+            for p in group["params"]:
+                if p.grad is not None and p.grad.is_sparse:
+                    raise TorchRuntimeError(self._sparse_error)
 
     def _closure_loss(self, closure: Callable[[], Any] | None) -> Any:
         """The closure's loss, computed with grad mode on (step itself runs without)."""

@@ -20,6 +20,7 @@ __all__ = ["RAdam"]
 
 
 class RAdam(_SingleTensorOptimizer):
+    _sparse_error = "RAdam does not support sparse gradients"
     _group_defaults = (("foreach", None), ("maximize", False), ("differentiable", False),
                        ("capturable", False), ("decoupled_weight_decay", False))
 

@@ -20,6 +20,8 @@ __all__ = ["RMSprop"]
 
 
 class RMSprop(Optimizer):
+    _sparse_error = "RMSprop does not support sparse gradients"
+
     def __init__(self, params: Any, lr: float | Tensor = 1e-2, alpha: float = 0.99,
                  eps: float = 1e-8, weight_decay: float = 0, momentum: float = 0,
                  centered: bool = False, capturable: bool = False, foreach: bool | None = None,
@@ -62,6 +64,7 @@ class RMSprop(Optimizer):
         """One update of every parameter that has a gradient; returns the closure's loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
+            self._refuse_sparse(group)
             for p in group["params"]:
                 if p.grad is None:
                     continue

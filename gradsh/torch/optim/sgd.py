@@ -76,7 +76,7 @@ def _sgd_update(param: Tensor, grad: Tensor, buf: Tensor | None,
                 group: dict[str, Any]) -> Tensor | None:
     """torch.optim.sgd._single_tensor_sgd for one parameter; returns the momentum buffer."""
     weight_decay, momentum, lr = group["weight_decay"], group["momentum"], _to_scalar(group["lr"])
-    if buf is not None and momentum != 0 and \
+    if buf is not None and momentum != 0 and not grad.is_sparse and \
             _fused.sgd(param, grad, buf, group, _number(weight_decay), _number(lr)):
         return buf
     if group["maximize"]:

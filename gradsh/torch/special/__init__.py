@@ -1,8 +1,9 @@
 """torch.special: the special functions under SciPy's names (gammaln, psi, expit, ndtr ...).
 
-What gradsh does not compute yet raises `gradsh does not implement torch.special.NAME yet`:
-the Airy and Bessel J/Y/K functions and the orthogonal polynomials (chebyshev_*, hermite_*,
-laguerre_*, legendre_*), which PyTorch gives no gradient either.
+The Bessel family (bessel_j0 ... spherical_bessel_j0) is ATen's kernels (engine/special_bessel.py),
+without a gradient as in PyTorch. What gradsh does not compute yet raises `gradsh does not
+implement torch.special.NAME yet`: airy_ai and the orthogonal polynomials (chebyshev_*,
+hermite_*, laguerre_*, legendre_*), which PyTorch gives no gradient either.
 """
 
 from __future__ import annotations
@@ -43,6 +44,17 @@ sinc = ops.sinc
 xlog1py = ops.special_xlog1py
 xlogy = ops.xlogy
 zeta = ops.special_zeta
+bessel_j0 = ops.special_bessel_j0
+bessel_j1 = ops.special_bessel_j1
+bessel_y0 = ops.special_bessel_y0
+bessel_y1 = ops.special_bessel_y1
+modified_bessel_i0 = ops.special_modified_bessel_i0
+modified_bessel_i1 = ops.special_modified_bessel_i1
+modified_bessel_k0 = ops.special_modified_bessel_k0
+modified_bessel_k1 = ops.special_modified_bessel_k1
+scaled_modified_bessel_k0 = ops.special_scaled_modified_bessel_k0
+scaled_modified_bessel_k1 = ops.special_scaled_modified_bessel_k1
+spherical_bessel_j0 = ops.special_spherical_bessel_j0
 
 
 def softmax(input: Tensor, dim: int, *, dtype: object = None) -> Tensor:  # noqa: A002
@@ -59,7 +71,9 @@ __all__ = [
     "digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2", "expit", "expm1", "gammainc",
     "gammaincc", "gammaln", "i0", "i0e", "i1", "i1e", "log1p", "log_ndtr", "log_softmax",
     "logit", "logsumexp", "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round", "sinc",
-    "softmax", "xlog1py", "xlogy", "zeta",
+    "softmax", "xlog1py", "xlogy", "zeta", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
+    "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
+    "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0",
 ]
 globals().update(prefixed_names(globals(), "special_", __all__))
 softmax.__name__ = softmax.__qualname__ = "special_softmax"

@@ -11,6 +11,7 @@ from gradsh.torch.nn.modules.activation import (
 from gradsh.torch.nn.modules.batchnorm import (
     BatchNorm1d, BatchNorm2d, BatchNorm3d, LazyBatchNorm1d, LazyBatchNorm2d,
 )
+from gradsh.torch.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss
 from gradsh.torch.nn.modules.ctc import CTCLoss
 from gradsh.torch.nn.modules.conv_transpose3d import ConvTranspose3d
 from gradsh.torch.nn.modules.pooling3d_more import AdaptiveMaxPool3d, LPPool3d, MaxUnpool3d
@@ -65,6 +66,7 @@ from gradsh.torch.nn.modules.upsampling import (
 )
 
 __all__ = [
+    "AdaptiveLogSoftmaxWithLoss",
     "CTCLoss", "ConvTranspose3d", "AdaptiveMaxPool3d", "LPPool3d", "MaxUnpool3d",
     "SyncBatchNorm", "FractionalMaxPool2d", "FractionalMaxPool3d",
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "RMSNorm",

@@ -570,7 +570,10 @@ class Module:
                     p.grad.detach_()
                 else:
                     p.grad.requires_grad_(False)
-                ops.zero_(p.grad)
+                if p.grad.is_sparse:
+                    p.grad.zero_()  # (no entries left)
+                else:
+                    ops.zero_(p.grad)
 
     # -- moves and casts ----------------------------------------------------------------------
 
