@@ -147,6 +147,8 @@ class Tensor:
         kind = value.__class__
         if kind is float:  # the common case first, without the call
             dtype = dtypes.float64
+        elif kind is complex:  # kept double too
+            dtype = dtypes.complex128
         else:
             dtype = dtypes.scalar_dtype(value)
             if kind is int and not -(1 << 63) <= value < (1 << 63):

@@ -44,6 +44,7 @@ __all__ = [
 
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)  # (NumPy's one instance of each)
+_C128 = np.dtype(np.complex128)  # a wrapped Python complex's
 
 
 def _as_float32(x: Any) -> Any:
@@ -102,7 +103,8 @@ class AddBackward0(Function):
         x, y = a._data, b._data
         self.alpha = alpha
         if b._wrapped and alpha == 1 and not a._wrapped and x.__class__ is np.ndarray and \
-                (x.dtype is _F32 or x.dtype is _F64) and x.size < threads.MIN_ELEMENTS:
+                (x.dtype is _F32 or x.dtype is _F64) and x.size < threads.MIN_ELEMENTS \
+                and y.dtype is not _C128:
             # `x + 0.5` on a small float tensor: what the general path below does for it
             return np.add(x, y.item(), dtype=x.dtype, out=...)  # (out=...: an array if 0-d)
         if x.shape != y.shape:
@@ -183,7 +185,8 @@ class MulBackward0(Function):
         x, y = a._data, b._data
         need_a, need_b = self.needs_input_grad
         if b._wrapped and not a._wrapped and x.__class__ is np.ndarray and \
-                (x.dtype is _F32 or x.dtype is _F64) and x.size < threads.MIN_ELEMENTS:
+                (x.dtype is _F32 or x.dtype is _F64) and x.size < threads.MIN_ELEMENTS \
+                and y.dtype is not _C128:
             # `x * 0.5` on a small float tensor: what the general path below does for it
             if need_a:
                 self.save("other", b)

@@ -385,6 +385,15 @@ def torch_sum(x: Array, axis: tuple[int, ...] | int | None, keepdims: bool, dtyp
         if plan is not None:
             return _serial_sum(x, plan)
     dtype = np.dtype(dtype)
+    if dtype.kind == "c" and isinstance(x, np.ndarray):
+        # complex addition is the real parts' and the imaginary parts' apart
+        x = x.astype(dtype, copy=False)
+        part = np.dtype(dtype.char.lower())
+        real = torch_sum(np.ascontiguousarray(x.real), axis, keepdims, part)
+        out = np.empty(np.shape(real), dtype)
+        out.real = real
+        out.imag = torch_sum(np.ascontiguousarray(x.imag), axis, keepdims, part)
+        return out
     if dtype in REDUCED_FLOAT_NP and isinstance(x, np.ndarray):
         # float16 and bfloat16 accumulate in float32 (the kernel's acc_type), rounded once
         return torch_sum(x.astype(np.float32), axis, keepdims, np.float32).astype(dtype)

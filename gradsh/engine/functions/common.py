@@ -76,7 +76,7 @@ def result_dtype(*tensors: Tensor) -> DType:
             if not b._wrapped:
                 if da == b._data.dtype:
                     return a.dtype
-            elif da.kind == "f" or (da.kind in "iu" and b._data.dtype.kind in "iub") or (
+            elif (da.kind == "f" and b._data.dtype.kind != "c") or (da.kind in "iu" and b._data.dtype.kind in "iub") or (
                 da.kind == "b" and b._data.dtype.kind == "b"
             ):
                 return a.dtype
@@ -92,9 +92,9 @@ def result_dtype(*tensors: Tensor) -> DType:
 
 def float_result_dtype(*tensors: Tensor) -> DType:
     """Like result_dtype, but integers and bools promote to the default float (true division,
-    exp, sqrt ...)."""
+    exp, sqrt ...); complex stays complex."""
     dtype = result_dtype(*tensors)
-    return dtype if dtype.is_floating_point else dtypes.default_float()
+    return dtype if dtype.category >= 2 else dtypes.default_float()
 
 
 def infer_size(a: Shape, b: Shape) -> Shape:

@@ -41,7 +41,7 @@ __all__ = [
 
 def _sum_dtype(a: Tensor) -> DType:
     # Integer and bool sums accumulate in int64, as PyTorch's sum does.
-    return a.dtype if a.dtype.is_floating_point else dtypes.int64
+    return a.dtype if a.dtype.category >= 2 else dtypes.int64
 
 
 def _restore_reduced(F: Any, grad: Any, dims: tuple[int, ...] | None, keepdim: bool,

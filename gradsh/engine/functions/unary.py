@@ -11,6 +11,7 @@ import numpy as np
 from gradsh.engine import dtypes
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP, is_float_array_dtype
 from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions.complex_nodes import abs_backward
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.common import (
     _quiet,
@@ -231,7 +232,10 @@ class AbsBackward0(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         # NOTE: sgn(0) = 0, so the gradient of abs at 0 is 0.
-        return (grad * F.sgn(self.saved("self", F)),)
+        z = self.saved("self", F)
+        if z.dtype.kind == "c" if z.__class__ is np.ndarray else z.dtype.is_complex:
+            return (abs_backward(F, grad, z),)
+        return (grad * F.sgn(z),)
 
 
 def _sign_array(x: Array) -> Array:

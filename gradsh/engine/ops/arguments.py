@@ -35,7 +35,8 @@ TensorLike = Tensor | Number
 
 def is_number(value: Any) -> bool:
     """A Python number, or a NumPy scalar (which PyTorch's argument parser reads as one)."""
-    return isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating)) \
+    return isinstance(value, (bool, int, float, complex, np.bool_, np.integer, np.floating,
+                              np.complexfloating)) \
         and not isinstance(value, Tensor)
 
 
@@ -47,6 +48,8 @@ def python_scalar(value: Any) -> Any:
             return int(value)
         if isinstance(value, (np.floating, np.bool_)):
             return float(value)
+        if isinstance(value, np.complexfloating):
+            return complex(value)
     return value
 
 

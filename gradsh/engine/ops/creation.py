@@ -112,6 +112,8 @@ def _element_dtype(item: Any, depth: int) -> DType:
         return dtypes.int64
     if isinstance(item, float):
         return dtypes.default_float()
+    if isinstance(item, complex):
+        return dtypes.default_complex()
     if isinstance(item, Tensor):
         if item.numel() != 1 and depth > 0:
             raise TorchValueError("only one element tensors can be converted to Python scalars")

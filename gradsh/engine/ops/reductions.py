@@ -76,12 +76,12 @@ def sum(a: Tensor, dim: Any = None, keepdim: bool = False,  # noqa: A001
 @guarded
 def mean(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: DType | None = None) -> Tensor:
     a = _check_tensor(a, "mean")
-    if dtype is not None and not dtype.is_floating_point:
+    if dtype is not None and dtype.category < 2:
         raise TorchRuntimeError(
             "mean(): could not infer output dtype. Optional dtype must be either a floating point "
             f"or complex dtype. Got: {dtype.short}"
         )
-    if dtype is None and not a.dtype.is_floating_point:
+    if dtype is None and a.dtype.category < 2:
         raise TorchRuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point "
             f"or complex dtype. Got: {a.dtype.short}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable
 from typing import Any
 
@@ -95,6 +97,11 @@ def randn(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any
           requires_grad: bool = False, generator: Any = None) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
     shape = size_args(given_size(shape, size), "randn", allocated_itemsize(d, device))
+    if d.is_complex:  # normal_: the view_as_real draws, each with variance 1/2
+        real = dtypes.TO_REAL[d]
+        data = _random_call(lambda: _generator(generator).normal(
+            0.0, 1.0 / math.sqrt(2.0), (*shape, 2), real).view(d.np)[..., 0], device, shape, d)
+        return _new(data, d, device, requires_grad)
     _check_random_float(d, "normal_kernel_cpu")
     data = _random_call(lambda: _generator(generator).randn(shape, d), device, shape, d)
     return _new(data, d, device, requires_grad)
