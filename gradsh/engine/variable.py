@@ -266,7 +266,7 @@ class Tensor:
                     + NON_LEAF_REQUIRES_GRAD_SUFFIX
                 )
             return self
-        if requires_grad and not self.dtype.is_floating_point:
+        if requires_grad and self.dtype.category < 2:
             raise TorchRuntimeError("only Tensors of floating point dtype can require gradients")
         if requires_grad and self._counter is INFERENCE and InferenceMode.counter is None:
             raise TorchRuntimeError(INFERENCE_REQUIRES_GRAD_MESSAGE)

@@ -13,6 +13,7 @@ from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.common import (
     _quiet,
+    cj,
     _scalar_op,
     _times,
     broadcast_shapes,
@@ -215,8 +216,8 @@ class MulBackward0(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
         return (
-            _times(grad, self.saved("other", F)) if a else None,
-            _times(grad, self.saved("self", F)) if b else None,
+            _times(grad, cj(self.saved("other", F))) if a else None,
+            _times(grad, cj(self.saved("self", F))) if b else None,
         )
 
 
@@ -234,7 +235,7 @@ class MulBackward1(Function):
         return _scalar_op(a._data, "multiply", other, dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (_times(grad, self.other),)
+        return (_times(grad, cj(self.other)),)
 
 
 class DivBackward0(Function):
@@ -259,8 +260,8 @@ class DivBackward0(Function):
         a, b = self.needs_input_grad
         other = self.saved("other", F)
         with _quiet():
-            ga = _over(grad, other) if a else None
-            gb = -grad * ((self.saved("self", F) / other) / other) if b else None
+            ga = _over(grad, cj(other)) if a else None
+            gb = -grad * cj((self.saved("self", F) / other) / other) if b else None
         return ga, gb
 
 
@@ -281,7 +282,7 @@ class DivBackward1(Function):
             return xp_of(a._data).true_divide(a._data, other, dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (_over(grad, self.other),)
+        return (_over(grad, cj(self.other)),)
 
 
 def _over(grad: Any, other: Any) -> Any:

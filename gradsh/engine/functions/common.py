@@ -287,6 +287,18 @@ def _quiet() -> Any:
     return _NO_ERRSTATE
 
 
+def cj(x: Any) -> Any:
+    """x's conjugate where x is complex (a saved operand in a gradient formula: PyTorch's
+    formulas multiply by other.conj()); x itself otherwise, at the cost of one check."""
+    if x.__class__ is np.ndarray:
+        return np.conj(x) if x.dtype.kind == "c" else x
+    if x.__class__ is complex:
+        return x.conjugate()
+    if isinstance(x, Tensor) and x.dtype.is_complex:
+        return x.conj()
+    return x
+
+
 def _times(x: Any, y: Any) -> Any:
     """`x * y` for gradient formulas: on every core when both are large NumPy arrays, laid out
     as `x` (the incoming gradient, which PyTorch's formulas put first), as TensorIterator does:

@@ -24,9 +24,9 @@ from gradsh.engine.tensor import Array, Function, Tensor
 from gradsh.engine.vecmath.layout import element_strides
 
 __all__ = [
-    "ViewAsRealBackward0", "ViewAsComplexBackward0", "RealBackward0", "ImagBackward0",
+    "ViewAsRealBackward0", "ViewAsComplexBackward0",
     "ComplexBackward0", "PolarBackward0", "ConjBackward0", "ConjPhysicalBackward0",
-    "complex_sgn", "arrays_only", "angle_backward", "abs_backward", "real_view", "complex_view",
+    "complex_sgn", "arrays_only", "holomorphic", "angle_backward", "abs_backward", "real_view", "complex_view",
 ]
 
 _REAL_OF = {np.dtype(np.complex64): np.dtype(np.float32),
@@ -58,6 +58,26 @@ def complex_sgn(z: Array) -> Array:
     magnitude = np.abs(z)
     out = np.divide(z, magnitude, where=magnitude != 0, out=np.zeros_like(z))
     return out
+
+
+def holomorphic(cls: type) -> type:
+    """A node whose real formula is grad * f'(x) (exp, sin, sqrt, pow ...), made right for a
+    complex input: PyTorch's grad * conj(f'(z)), that is conj(formula(conj(grad)))."""
+    backward = cls.backward
+
+    def complex_aware(self: Any, F: Any, grad: Any) -> tuple[Any, ...]:
+        if grad.__class__ is np.ndarray:
+            if grad.dtype.kind != "c":
+                return backward(self, F, grad)  # type: ignore[no-any-return]
+            return tuple(None if g is None else np.conj(g)
+                         for g in backward(self, F, np.conj(grad)))
+        if grad.dtype.is_complex:
+            arrays_only(F, cls.node_name)  # type: ignore[attr-defined]
+        return backward(self, F, grad)  # type: ignore[no-any-return]
+
+    complex_aware.__doc__ = backward.__doc__
+    cls.backward = complex_aware
+    return cls
 
 
 def angle_backward(F: Any, grad: Any, z: Array) -> Array:
@@ -103,39 +123,6 @@ class ViewAsComplexBackward0(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         arrays_only(F, self.node_name)
         return (np.ascontiguousarray(real_view(np.asarray(grad))),)
-
-
-class RealBackward0(Function):
-    node_name = "RealBackward0"
-    is_view = True
-
-    def forward(self, a: Tensor) -> Array:
-        return a._data.real
-
-    def view_fn(self, array: Array) -> Array:
-        return array.real
-
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        arrays_only(F, self.node_name)
-        return (np.asarray(grad).real.astype(_COMPLEX_OF[grad.dtype]),)
-
-
-class ImagBackward0(Function):
-    node_name = "ImagBackward0"
-    is_view = True
-
-    def forward(self, a: Tensor) -> Array:
-        return a._data.imag
-
-    def view_fn(self, array: Array) -> Array:
-        return array.imag
-
-    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        arrays_only(F, self.node_name)
-        g = np.asarray(grad).real
-        out = np.zeros(g.shape, _COMPLEX_OF[g.dtype])
-        out.imag = g
-        return (out,)
 
 
 def _check_pair(a: Tensor, b: Tensor, fname: str) -> dtypes.DType:

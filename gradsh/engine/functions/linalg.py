@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine.functions import trilinear
-from gradsh.engine.functions.common import _quiet, c_order, xp_of
+from gradsh.engine.functions.common import _quiet, c_order, cj, xp_of
 from gradsh.engine.tensor import Array, Function, Shape, Tensor
 from gradsh.engine.vecmath import blas, half_gemm, sgemm
 
@@ -93,13 +93,13 @@ class MmBackward0(Function):
         a, b = self.needs_input_grad
         ga = gb = None
         if a:
-            mat2 = self.saved("mat2", F)
+            mat2 = cj(self.saved("mat2", F))
             if self.self_column_major:
                 ga = F.t(F.mm(mat2, F.t(grad)))
             else:
                 ga = F.mm(grad, F.t(mat2))
         if b:
-            mat1 = self.saved("self", F)
+            mat1 = cj(self.saved("self", F))
             if self.mat2_column_major:
                 gb = F.t(F.mm(F.t(grad), mat1))
             else:
@@ -126,8 +126,8 @@ class MvBackward0(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
         return (
-            F.outer(grad, self.saved("vec", F)) if a else None,
-            F.mv(F.t(self.saved("self", F)), grad) if b else None,
+            F.outer(grad, cj(self.saved("vec", F))) if a else None,
+            F.mv(F.t(cj(self.saved("self", F))), grad) if b else None,
         )
 
 
@@ -148,8 +148,8 @@ class DotBackward0(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
         return (
-            grad * self.saved("tensor", F) if a else None,
-            grad * self.saved("self", F) if b else None,
+            grad * cj(self.saved("tensor", F)) if a else None,
+            grad * cj(self.saved("self", F)) if b else None,
         )
 
 
@@ -166,8 +166,8 @@ class BmmBackward0(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
         return (
-            F.bmm(grad, F.transpose(self.saved("mat2", F), 1, 2)) if a else None,
-            F.bmm(F.transpose(self.saved("self", F), 1, 2), grad) if b else None,
+            F.bmm(grad, F.transpose(cj(self.saved("mat2", F)), 1, 2)) if a else None,
+            F.bmm(F.transpose(cj(self.saved("self", F)), 1, 2), grad) if b else None,
         )
 
 

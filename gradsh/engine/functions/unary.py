@@ -289,6 +289,8 @@ class ReciprocalBackward0(Function):
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
             self.save("result", RESULT)
+        if a._data.dtype.kind == "c":  # 1 / z, as ATen divides (NumPy's reciprocal signs 0s)
+            return np.divide(1, a._data)
         return _float_unary(a, "reciprocal")
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:

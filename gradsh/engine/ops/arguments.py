@@ -327,7 +327,7 @@ def _check_kernel_devices(method: str, *arguments: tuple[str, Tensor | None]) ->
 def _new(data: Any, dtype: DType, device: str | None, requires_grad: bool) -> Tensor:
     dev = _device_name(device)
     DeviceHooks.check(dev)
-    if requires_grad and not dtype.is_floating_point:
+    if requires_grad and dtype.category < 2:
         raise TorchRuntimeError(REQUIRES_GRAD_DTYPE_MESSAGE)
     if dev == "meta":  # (no data: only the shape is kept)
         array = meta.array(np.shape(data), dtype.np)

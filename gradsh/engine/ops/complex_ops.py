@@ -12,12 +12,12 @@ from gradsh.engine.functions.complex_nodes import (
     ComplexBackward0,
     ConjBackward0,
     ConjPhysicalBackward0,
-    ImagBackward0,
     PolarBackward0,
-    RealBackward0,
     ViewAsComplexBackward0,
     ViewAsRealBackward0,
 )
+from gradsh.engine.functions import arithmetic as _arithmetic, unary as _unary
+from gradsh.engine.functions.complex_nodes import holomorphic
 from gradsh.engine.ops.arguments import _check_tensor
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.tensor import Tensor
@@ -80,7 +80,7 @@ def real(a: Tensor) -> Tensor:
     a = _check_tensor(a, "real")
     if not a.dtype.is_complex:
         return a
-    return RealBackward0.apply(resolve_conj(a))
+    return view_as_real(resolve_conj(a)).select(-1, 0)  # (SelectBackward0, as PyTorch's)
 
 
 @guarded
@@ -88,7 +88,7 @@ def imag(a: Tensor) -> Tensor:
     a = _check_tensor(a, "imag")
     if not a.dtype.is_complex:
         raise TorchRuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    return ImagBackward0.apply(resolve_conj(a))
+    return view_as_real(resolve_conj(a)).select(-1, 1)
 
 
 def set_real(a: Tensor, value: Any) -> None:
@@ -134,3 +134,13 @@ def resolve_conj(a: Tensor) -> Tensor:
 def is_conj(a: Tensor) -> bool:
     d = getattr(a, "__dict__", None)
     return bool(d) and d.get(_CONJ, False)
+
+
+# The element-wise nodes whose gradient at a complex input is grad * conj(f'(z))
+for _node in (_unary.ExpBackward0, _unary.LogBackward0, _unary.Log2Backward0,
+              _unary.Log10Backward0, _unary.SinBackward0, _unary.CosBackward0,
+              _unary.TanBackward0, _unary.TanhBackward0, _unary.SigmoidBackward0,
+              _unary.SqrtBackward0, _unary.RsqrtBackward0, _unary.ReciprocalBackward0,
+              _arithmetic.PowBackward0):
+    holomorphic(_node)
+del _node

@@ -131,7 +131,7 @@ def randint(*args: Any, low: Any = None, high: Any = None, size: Any = None,
         )
     low = 0 if low is None else low
     d = _resolve_dtype(dtype, dtypes.int64)
-    if requires_grad and not d.is_floating_point:
+    if requires_grad and d.category < 2:
         raise TorchRuntimeError(REQUIRES_GRAD_DTYPE_MESSAGE)
     shape = size_args((size,), "randint", allocated_itemsize(d, device))
     data = _random_call(lambda: _generator(generator).randint(int(low), int(high), shape, d),
