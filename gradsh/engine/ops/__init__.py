@@ -60,6 +60,7 @@ from gradsh.engine.ops.joining import *  # noqa: F403
 from gradsh.engine.ops.linalg import *  # noqa: F403
 from gradsh.engine.ops.linalg_composites import *  # noqa: F403
 from gradsh.engine.ops.linalg_decompositions import *  # noqa: F403
+from gradsh.engine.ops.linalg_eig import *  # noqa: F403
 from gradsh.engine.ops.linalg_lu_factor import *  # noqa: F403
 from gradsh.engine.ops.linalg_ldl import *  # noqa: F403
 from gradsh.engine.ops.linalg_solvers import *  # noqa: F403
