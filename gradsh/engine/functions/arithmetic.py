@@ -10,7 +10,7 @@ import numpy as np
 from gradsh.engine import dtypes, threads
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions import pointwise
+from gradsh.engine.functions import complex_kernels, pointwise
 from gradsh.engine.functions.common import (
     _quiet,
     cj,
@@ -208,6 +208,8 @@ class MulBackward0(Function):
         dtype = result_dtype(a, b)
         left, right = operand(a, dtype), operand(b, dtype)
         if xp is np:
+            if dtype.category == 3:
+                return complex_kernels.mul(left, right, dtype.np)
             if x.size < threads.MIN_ELEMENTS and y.size < threads.MIN_ELEMENTS:
                 return np.multiply(left, right, dtype=dtype.np)
             return elementwise(np.multiply, left, right, dtype=dtype.np)

@@ -109,6 +109,8 @@ def _array_select(g: Array, dim: int, index: int) -> Array:
 
 def _array_to_copy(g: Array, dtype: DType | None, device: str) -> Array:
     if dtype is not None and g.dtype != dtype.np:
+        if g.dtype.kind == "c" and not dtype.is_complex:
+            g = g.real  # _to_copy_backward: a real input's gradient is the real part
         g = g.astype(dtype.np)
     return backend.to_device(g, device)
 

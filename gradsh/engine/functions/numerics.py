@@ -24,6 +24,7 @@ from gradsh.engine.functions.common import (
     result_dtype,
     xp_of,
 )
+from gradsh.engine.functions import complex_kernels
 from gradsh.engine.functions.complex_nodes import angle_backward
 from gradsh.engine.functions.half_opmath import scalar_opmath
 from gradsh.engine.functions import pointwise
@@ -163,7 +164,7 @@ class AngleBackward0(Function):
         if a.dtype.is_complex:  # arg(z), with its gradient (complex_nodes.angle_backward)
             self.complex_input = True
             self.save("self", a)
-            return np.angle(a._data)
+            return complex_kernels.angle(a._data)
 
         def compute(x: Array) -> Array:
             xp = xp_of(x)

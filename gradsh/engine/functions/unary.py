@@ -11,6 +11,7 @@ import numpy as np
 from gradsh.engine import dtypes
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP, is_float_array_dtype
 from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions import complex_kernels
 from gradsh.engine.functions.complex_nodes import abs_backward
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.common import (
@@ -228,6 +229,8 @@ class AbsBackward0(Function):
             raise not_implemented_for("abs_cpu", a.dtype)
         if self.needs_input_grad[0]:
             self.save("self", a)
+        if a._data.dtype.kind == "c":
+            return complex_kernels.abs_(a._data)
         return xp_of(a._data).abs(a._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
