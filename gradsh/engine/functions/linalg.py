@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine.functions import trilinear
+from gradsh.engine.functions import complex_kernels
 from gradsh.engine.functions.common import _quiet, c_order, cj, xp_of
 from gradsh.engine.tensor import Array, Function, Shape, Tensor
 from gradsh.engine.vecmath import blas, half_gemm, sgemm
@@ -29,7 +30,7 @@ def product(a: Array, b: Array) -> Array:
     if a.__class__ is np.ndarray and b.__class__ is np.ndarray and a.dtype == b.dtype:
         if a.dtype == F32:
             return sgemm.matmul(a, b)
-        if a.dtype == F64:
+        if a.dtype == F64 or a.dtype.kind == "c":  # (complex: cgemm_ / zgemm_ for mm, bmm)
             out = _double_product(a, b)
             if out is not None:
                 return out
@@ -63,9 +64,12 @@ def _double_product(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
         if not blas.available():
             return None
         # ATen's own small bmm loop (baddbmm_cpu_kernel): an unfused chain over k, in order
-        acc = np.zeros(a.shape[:-1] + b.shape[-1:], F64)
+        acc = np.zeros(a.shape[:-1] + b.shape[-1:], a.dtype)
         for k in range(a.shape[-1]):
-            acc += a[..., :, k:k + 1] * b[..., k:k + 1, :]
+            if a.dtype.kind == "c":
+                acc += complex_kernels.mul(a[..., :, k:k + 1], b[..., k:k + 1, :], a.dtype)
+            else:
+                acc += a[..., :, k:k + 1] * b[..., k:k + 1, :]
         return acc
     return None
 
