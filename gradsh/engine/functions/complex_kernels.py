@@ -39,19 +39,27 @@ def _parts(z: object, real_dtype: np.dtype) -> tuple[Array, Array]:
 
 
 def abs_(z: Array) -> Array:
-    return np.hypot(z.real, z.imag)
+    if z.dtype == np.complex64 or z.size == 0:  # (NumPy's hypotf agrees with Sleef's here)
+        return np.hypot(z.real, z.imag)
+    return _blocks(z, lambda y, x: sleef2("hypot", x, y), lambda y, x: libm2("hypot", x, y))
 
 
 def angle(z: Array) -> Array:
+    if z.dtype == np.complex64:
+        return _blocks(z, sleef.atan2f_u10, fdlibm.atan2f)
+    return _blocks(z, lambda y, x: sleef2("atan2", y, x), lambda y, x: libm2("atan2", y, x))
+
+
+def _blocks(z: Array, vector: object, scalar: object) -> Array:
+    """f(imag, real) of each element: `vector` (Sleef) in the kernel's vectorised blocks of
+    2 * Vec::size() elements, `scalar` (the C library) in the rest."""
     flat = np.ascontiguousarray(z).reshape(-1)
     single = z.dtype == np.complex64
     block = 16 if single else 8
     head = flat.size // block * block
     out = np.empty(flat.size, np.float32 if single else np.float64)
-    vector = sleef.atan2f_u10 if single else (lambda y, x: sleef2("atan2", y, x))
-    scalar = fdlibm.atan2f if single else (lambda y, x: libm2("atan2", y, x))
     if head:
-        out[:head] = vector(flat.imag[:head], flat.real[:head])
+        out[:head] = vector(flat.imag[:head], flat.real[:head])  # type: ignore[operator]
     if head < flat.size:
-        out[head:] = scalar(flat.imag[head:], flat.real[head:])
+        out[head:] = scalar(flat.imag[head:], flat.real[head:])  # type: ignore[operator]
     return out.reshape(z.shape)

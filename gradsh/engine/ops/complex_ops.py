@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from gradsh.engine import dtypes
-from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
 from gradsh.engine.functions.complex_nodes import (
     ComplexBackward0,
     ConjBackward0,
@@ -46,8 +46,8 @@ def view_as_real(a: Tensor) -> Tensor:
 @guarded
 def view_as_complex(a: Tensor) -> Tensor:
     a = _check_tensor(a, "view_as_complex")
-    if a.dtype not in (dtypes.float32, dtypes.float64):
-        raise TorchRuntimeError("view_as_complex is only supported for float and double "
+    if a.dtype not in (dtypes.float32, dtypes.float64, dtypes.float16):
+        raise TorchRuntimeError("view_as_complex is only supported for half, float and double "
                                 f"tensors, but got a tensor of scalar type: {a.dtype.short}")
     if a.ndim == 0 or a.shape[-1] != 2:
         raise TorchRuntimeError("Tensor must have a last dimension of size 2")
@@ -57,6 +57,9 @@ def view_as_complex(a: Tensor) -> Tensor:
     if any(s % 2 for s in strides[:-1]):
         raise TorchRuntimeError("Tensor must have a stride divisible by 2 for all but last "
                                 "dimension")
+    if a.dtype is dtypes.float16:
+        raise TorchNotImplementedError("gradsh does not implement complex32 (torch.chalf) "
+                                       "tensors yet")
     return ViewAsComplexBackward0.apply(a)
 
 

@@ -23,16 +23,13 @@ _EIG = _return_type("linalg_eig", ("eigenvalues", "eigenvectors"))
 def _checks(A: Tensor, name: str) -> None:  # noqa: N803
     _square(A, name)
     if A.dtype.category < 2 or A.dtype.itemsize < 4 or A.dtype is dtypes.bfloat16:
-        if A.dtype.category < 2:
-            raise TorchRuntimeError(f"{name}: Expected a floating point or complex tensor as "
-                                    f"input. Got {A.dtype.short}")
+        if A.dtype.category < 2:  # (ATen makes the complex result's dtype first)
+            raise TorchRuntimeError(f"Unknown Complex ScalarType for {A.dtype.short}")
         raise TorchNotImplementedError(f'"linalg_eig_cpu" not implemented for '
                                        f"'{A.dtype.short}'")
     if A.requires_grad and is_grad_enabled():
         raise TorchNotImplementedError(f"gradsh does not implement the gradient of "
                                        f"torch.{name} yet")
-    if A._data.size and not np.isfinite(A._data).all():
-        raise TorchRuntimeError(f"{name}: input tensor should not contain infs or NaNs.")
 
 
 def _geev(A: Tensor, vectors: bool) -> tuple[Tensor, Tensor | None]:  # noqa: N803
@@ -51,6 +48,9 @@ def eig(A: Tensor, *, out: Any = None) -> Any:  # noqa: N803
     LAPACK's phase (each one's largest component real)."""
     A = _check_tensor(A, "linalg_eig")
     _checks(A, "linalg.eig")
+    if A._data.size and not np.isfinite(A._data).all():  # (eigvals does not check)
+        raise TorchRuntimeError("torch.linalg.eig: input tensor should not contain infs or "
+                                "NaNs.")
     return _EIG(*_geev(A, True))
 
 
