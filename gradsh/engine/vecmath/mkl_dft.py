@@ -92,6 +92,7 @@ def execute(x: np.ndarray, out_shape: tuple[int, ...], dims: list[int], norm: in
             forward: bool, kind: str) -> np.ndarray:
     """_exec_fft: the transform of x over dims into a fresh array of out_shape (its layout as
     ATen's as_strided_ leaves it: batch dimensions in x's stride order)."""
+    x = _aligned_like(x)
     ndim = x.ndim
     transformed = set(dims)
     batch = [d for d in range(ndim) if d not in transformed]
@@ -107,20 +108,49 @@ def execute(x: np.ndarray, out_shape: tuple[int, ...], dims: list[int], norm: in
     real = np.float64 if x.dtype in (np.float64, np.complex128) else np.float32
     out_dtype = np.dtype(np.complex128 if real is np.float64 else np.complex64) \
         if complex_out else np.dtype(real)
-    out = np.zeros([count] + [out_shape[d] for d in dims], out_dtype)
     lib = _lib()
     if lib is not None and count and all(sizes):
-        if kind == "c2r":
-            batched = batched.copy()  # (MKL's c2r may overwrite its input)
+        # a 64-byte aligned output, as ATen's allocator gives: DFTI's code path (and so its
+        # bits) depends on the alignment and the strides (an input was aligned by _aligned_like)
+        out = _aligned([count] + [out_shape[d] for d in dims], out_dtype)
         _run_mkl(lib, batched, out, sizes, norm, forward, complex_in, complex_out)
-    elif count and all(sizes):
-        y = _pocketfft(batched, sizes, norm, forward, kind)
-        out[(Ellipsis, slice(0, y.shape[-1]))] = y  # (r2c: the onesided half)
+    else:
+        out = np.zeros([count] + [out_shape[d] for d in dims], out_dtype)
+        if count and all(sizes):
+            y = _pocketfft(batched, sizes, norm, forward, kind)
+            out[(Ellipsis, slice(0, y.shape[-1]))] = y  # (r2c: the onesided half)
     # back to x's dimension order, the batch dimensions in their stride order
     batch_shape = [out_shape[d] for d in batch]
     full = out.reshape(batch_shape + list(out.shape[1:]))
     inverse = np.argsort(permute)
     return full.transpose(inverse)
+
+
+def _aligned(shape: list[int] | tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """A zeroed C-contiguous array at a 64-byte boundary."""
+    size = math.prod(shape)
+    raw = np.zeros(size + 64 // dtype.itemsize, dtype)
+    offset = (-raw.ctypes.data % 64) // dtype.itemsize
+    return raw[offset:offset + size].reshape(shape)
+
+
+def _aligned_like(x: np.ndarray) -> np.ndarray:
+    """x itself where it starts at a 64-byte boundary or is not dense; else a copy in the same
+    memory order at one (ATen's tensors start aligned: NumPy's arrays need not)."""
+    if 0 in x.strides and x.size:  # an expanded gradient: DFTI refuses zero strides
+        copy = _aligned(x.shape, x.dtype)
+        copy[...] = x
+        return copy
+    if x.ctypes.data % 64 == 0 or x.size == 0 or any(s < 0 for s in x.strides):
+        return x
+    order = sorted(range(x.ndim), key=lambda d: -x.strides[d])
+    dense = np.empty([x.shape[d] for d in order], x.dtype).strides
+    if any(x.strides[d] != dense[i] for i, d in enumerate(order) if x.shape[d] > 1):
+        return x
+    buffer = _aligned([x.shape[d] for d in order], x.dtype)
+    copy = buffer.transpose(np.argsort(order))
+    copy[...] = x
+    return copy
 
 
 def _pocketfft(x: np.ndarray, sizes: list[int], norm: int, forward: bool,
