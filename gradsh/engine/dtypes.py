@@ -98,11 +98,36 @@ float64 = _make("float64", 2, "DoubleTensor", "Double")
 complex64 = _make("complex64", 3, "ComplexFloatTensor", "ComplexFloat")
 complex128 = _make("complex128", 3, "ComplexDoubleTensor", "ComplexDouble")
 
+
+
+class _NameOnlyDType(DType):
+    """complex32 (torch.chalf): a name, its attributes and promotions; gradsh makes no tensor
+    of it, so asking for its NumPy dtype (what any tensor of it needs) raises PyTorch-style."""
+
+    @property  # type: ignore[override]
+    def np(self) -> np.dtype:  # noqa: F811  (the dataclass field, made an error)
+        from gradsh.engine.exceptions import TorchNotImplementedError
+
+        raise TorchNotImplementedError(f"gradsh does not implement {self.name} (torch.chalf) "
+                                       "tensors yet")
+
+    @property
+    def itemsize(self) -> int:
+        return 4
+
+
+_NameOnlyDType.__module__, _NameOnlyDType.__name__ = "torch", "dtype"
+_NameOnlyDType.__qualname__ = "dtype"
+complex32 = object.__new__(_NameOnlyDType)
+for _field, _value in (("name", "complex32"), ("category", 3), ("legacy", "ComplexHalfTensor"),
+                       ("short", "ComplexHalf")):
+    object.__setattr__(complex32, _field, _value)
+
 ALL: tuple[DType, ...] = (bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32,
-                          float64, complex64, complex128)
+                          float64, complex32, complex64, complex128)
 # complex <-> real of the same precision (x.real.dtype, torch.complex's result)
-TO_REAL: dict[DType, DType] = {complex64: float32, complex128: float64}
-TO_COMPLEX: dict[DType, DType] = {float32: complex64, float64: complex128}
+TO_REAL: dict[DType, DType] = {complex32: float16, complex64: float32, complex128: float64}
+TO_COMPLEX: dict[DType, DType] = {float16: complex32, float32: complex64, float64: complex128}
 BY_NAME: dict[str, DType] = {d.name: d for d in ALL}
 
 
@@ -118,11 +143,12 @@ BY_NAME.update(
         "long": int64,
         "int": int32,
         "short": int16,
+        "chalf": complex32,
         "cfloat": complex64,
         "cdouble": complex128,
     }
 )
-_BY_NP: dict[np.dtype, DType] = {d.np: d for d in ALL if d is not bfloat16}
+_BY_NP: dict[np.dtype, DType] = {d.np: d for d in ALL if d not in (bfloat16, complex32)}
 # bfloat16's NumPy dtype once ml_dtypes is loaded; until then a dtype no array of gradsh's has,
 # so that `array.dtype == dtypes.BF16_NP` is False without loading it. Read it as
 # `dtypes.BF16_NP` (the module's attribute), never bound to a name of another module.
@@ -172,6 +198,8 @@ def promote_types(a: DType, b: DType) -> DType:
         if high.category == 3 and low.category == 2:  # complex64 with float64: complex128
             return to_complex(promote_types(TO_REAL[high], low))
         return high
+    if a.category == 3:  # the wider complex dtype (complex32's NumPy dtype does not exist)
+        return TO_COMPLEX[promote_types(TO_REAL[a], TO_REAL[b])]
     # (NumPy, with ml_dtypes, promotes bfloat16 with float16 to float32, as PyTorch does)
     return from_numpy(np.promote_types(a.np, b.np))
 

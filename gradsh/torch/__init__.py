@@ -74,6 +74,7 @@ uint8 = _dtypes.uint8
 bool = _dtypes.bool_  # noqa: A001
 complex64 = cfloat = _dtypes.complex64
 complex128 = cdouble = _dtypes.complex128
+complex32 = chalf = _dtypes.complex32
 
 newaxis = None  # x[:, torch.newaxis], as NumPy's
 
