@@ -184,6 +184,14 @@ def test_conj(torch: Any) -> None:
     (lambda L: L.ones(2, dtype=L.cfloat) >= 1, RuntimeError),
     (lambda L: L.ones(2, dtype=L.cfloat, requires_grad=True).sum().backward(), RuntimeError),
     (lambda L: L.randn(2, 2, dtype=L.int64), RuntimeError),
+    (lambda L: L.ones(2, dtype=L.cfloat).sign(), NotImplementedError),
+    (lambda L: L.ones(2, dtype=L.cfloat).max(), NotImplementedError),
+    (lambda L: L.ones(2, dtype=L.cfloat).sort(), RuntimeError),
+    (lambda L: L.ones(2, dtype=L.cfloat).clamp(0, 1), NotImplementedError),
+    (lambda L: L.relu(L.ones(2, dtype=L.cfloat)), NotImplementedError),
+    (lambda L: L.arange(3, dtype=L.cfloat), NotImplementedError),
+    (lambda L: float(L.tensor(1 + 1j)), RuntimeError),
+    (lambda L: int(L.tensor([2j])), RuntimeError),
 ])
 def test_errors(torch: Any, call: Callable[[Any], Any], kind: type) -> None:
     with pytest.raises(kind) as theirs:
@@ -191,6 +199,33 @@ def test_errors(torch: Any, call: Callable[[Any], Any], kind: type) -> None:
     with pytest.raises(kind) as ours:
         call(gt)
     assert str(ours.value) == str(theirs.value)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, z: z.var(), lambda L, z: z.std(0), lambda L, z: L.vdot(z, z.flip(0)),
+    lambda L, z: z.cumsum(0), lambda L, z: L.isreal(L.cat([z, z.real])), lambda L, z: z.sgn(),
+    lambda L, z: z.norm(), lambda L, z: L.dist(z, z.flip(0)), lambda L, z: z.float(),
+    lambda L, z: L.tensor(complex(z[0])), lambda L, z: L.tensor(float(z[0].real)),
+    lambda L, z: L.diag(z), lambda L, z: L.outer(z, z), lambda L, z: z.repeat(2),
+    lambda L, z: L.linalg.inv(L.outer(z, z) + L.eye(3)), lambda L, z: L.zeros_like(z),
+    lambda L, z: z.unsqueeze(0).expand(2, 3), lambda L, z: z.type(L.complex128),
+])
+@pytest.mark.filterwarnings("ignore:Casting complex values to real")
+def test_more_functions(torch: Any, call: Callable[[Any, Any], Any]) -> None:
+    z, tz = _pair(torch, 3, dtype="complex128", seed=6)
+    ours, theirs = call(gt, z), call(torch, tz)
+    assert str(ours.dtype) == str(theirs.dtype)
+    np.testing.assert_allclose(_np(ours), _np(theirs), rtol=1e-12, atol=1e-12)
+
+
+def test_uniform_draws(torch: Any) -> None:
+    for L in (gt, torch):
+        L.manual_seed(5)
+    _same(gt.rand(2, 3, dtype=gt.cfloat), torch.rand(2, 3, dtype=torch.cfloat))
+    ours = gt.nn.Linear(3, 2, dtype=gt.cfloat)
+    theirs = torch.nn.Linear(3, 2, dtype=torch.cfloat)
+    _same(ours.weight, theirs.weight)
+    _same(ours.bias, theirs.bias)
 
 
 # ---- arithmetic and math --------------------------------------------------------------------

@@ -18,20 +18,27 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import dtypes
-from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
+from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError, warn
 from gradsh.engine.functions.common import broadcast_shapes
-from gradsh.engine.tensor import Array, Function, Tensor
+from gradsh.engine.tensor import Array, Function, Tensor, _once
 from gradsh.engine.vecmath.layout import element_strides
 
 __all__ = [
     "ViewAsRealBackward0", "ViewAsComplexBackward0",
     "ComplexBackward0", "PolarBackward0", "ConjBackward0", "ConjPhysicalBackward0",
-    "complex_sgn", "arrays_only", "holomorphic", "angle_backward", "abs_backward", "real_view", "complex_view",
+    "complex_sgn", "arrays_only", "warn_discarding_imaginary", "holomorphic", "angle_backward", "abs_backward", "real_view", "complex_view",
 ]
 
 _REAL_OF = {np.dtype(np.complex64): np.dtype(np.float32),
             np.dtype(np.complex128): np.dtype(np.float64)}
 _COMPLEX_OF = {v: k for k, v in _REAL_OF.items()}
+
+
+def warn_discarding_imaginary() -> None:
+    """TORCH_WARN_ONCE of a complex to real copy (x.float(), x.to(torch.float64) ...)."""
+    if "complex_to_real" not in _once:
+        _once.add("complex_to_real")
+        warn("Casting complex values to real discards the imaginary part")
 
 
 def arrays_only(F: Any, node: str) -> None:

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions.complex_nodes import arrays_only
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.functions.grad_ops import ArrayOps
 from gradsh.engine.functions.linalg import DotBackward0
@@ -40,9 +43,24 @@ class Rot90Backward0(Function):
 
 
 class VdotBackward0(DotBackward0):
-    """vdot of real vectors: dot (the conjugate is the vector itself)."""
+    """vdot: dot of the first vector's conjugate with the second (of real vectors, dot)."""
 
     node_name = "VdotBackward0"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        if a._data.dtype.kind != "c":
+            return super().forward(a, b)
+        self.save("self", a)
+        self.save("tensor", b)
+        return np.asarray(np.vdot(a._data, b._data))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        if grad.dtype.kind == "c" if grad.__class__ is np.ndarray else grad.dtype.is_complex:
+            arrays_only(F, self.node_name)  # self: conj(grad) * other, other: grad * self
+            a, b = self.needs_input_grad
+            return (np.conj(grad) * self.saved("tensor", F) if a else None,
+                    grad * self.saved("self", F) if b else None)
+        return super().backward(F, grad)
 
 
 class DiagEmbedDimsBackward0(Function):

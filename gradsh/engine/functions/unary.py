@@ -10,9 +10,9 @@ import numpy as np
 
 from gradsh.engine import dtypes
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP, is_float_array_dtype
-from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
 from gradsh.engine.functions import complex_kernels
-from gradsh.engine.functions.complex_nodes import abs_backward
+from gradsh.engine.functions.complex_nodes import abs_backward, arrays_only, complex_sgn
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.common import (
     _quiet,
@@ -176,6 +176,8 @@ class ReluBackward0(Function):
     def forward(self, a: Tensor) -> Array:
         if a.dtype is dtypes.bool_:
             raise TorchRuntimeError("Boolean inputs not supported for relu")
+        if a.dtype.is_complex:  # (relu is clamp_min)
+            raise TorchNotImplementedError("clamp is not supported for complex types")
         if self.needs_input_grad[0]:
             self.save("result", RESULT)
         # NOTE: `x < 0 ? 0 : x`, as PyTorch's clamp_min: NaN and -0.0 pass through unchanged.
@@ -253,6 +255,9 @@ class SignBackward0(Function):
     node_name = "SignBackward0"
 
     def forward(self, a: Tensor) -> Array:
+        if a.dtype.is_complex:
+            raise TorchNotImplementedError("Unlike NumPy, torch.sign is not intended to support "
+                                           "complex numbers. Please use torch.sgn instead.")
         return _sign_array(a._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -265,9 +270,18 @@ class SgnBackward0(Function):
     node_name = "SgnBackward0"
 
     def forward(self, a: Tensor) -> Array:
+        if a._data.dtype.kind == "c":  # z / |z|, 0 at 0
+            self.complex_input = True
+            return complex_sgn(a._data)
         return _sign_array(a._data)
 
+    complex_input = False
+
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        if self.complex_input:
+            arrays_only(F, self.node_name)
+            raise TorchNotImplementedError("gradsh does not implement the gradient of sgn of a "
+                                           "complex tensor yet")
         return (F.zeros_like(grad),)
 
 

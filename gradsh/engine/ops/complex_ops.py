@@ -4,6 +4,7 @@ conj, conj_physical, resolve_conj, is_conj."""
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 from gradsh.engine import dtypes
@@ -25,7 +26,7 @@ from gradsh.engine.vecmath.layout import element_strides
 
 __all__ = [
     "view_as_real", "view_as_complex", "complex", "polar", "real", "imag", "conj",
-    "conj_physical", "resolve_conj", "is_conj", "set_real", "set_imag",
+    "conj_physical", "resolve_conj", "is_conj", "set_real", "set_imag", "real_scalar",
 ]
 
 _CONJ = "_gradsh_conj"  # the flag a conj() result carries in its __dict__ (is_conj())
@@ -132,6 +133,15 @@ def resolve_conj(a: Tensor) -> Tensor:
     out = a.view(a.shape)
     out.__dict__.pop(_CONJ, None)
     return out
+
+
+def real_scalar(a: Tensor, c_type: str) -> float:
+    """float(z) / int(z) of a one-element complex tensor: its real part, if its imaginary part
+    is 0 (c10's checked conversion)."""
+    value = builtins.complex(a._data.reshape(()).item())
+    if value.imag != 0:
+        raise TorchRuntimeError(f"value cannot be converted to type {c_type} without overflow")
+    return value.real
 
 
 def is_conj(a: Tensor) -> bool:
