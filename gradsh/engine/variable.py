@@ -523,6 +523,9 @@ class Tensor:
     def _check_numpy_dtype(self) -> None:
         if self._data.dtype == dtypes.BF16_NP:
             raise TorchTypeError("Got unsupported ScalarType BFloat16")
+        if self._data.dtype.kind == "c" and self.__dict__.get("_gradsh_conj"):  # (conj())
+            raise TorchRuntimeError("Can't call numpy() on Tensor that has conjugate bit set. "
+                                    "Use tensor.resolve_conj().numpy() instead.")
 
     def item(self) -> bool | int | float:
         if self.device == "meta" and self._data.size == 1:
