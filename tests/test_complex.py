@@ -321,6 +321,10 @@ LOSSES = {
     "sqrt_recip": lambda L, z, w: (L.sqrt(z) * z.reciprocal()).imag.sum(),
     "square": lambda L, z, w: (z ** 2 * w).abs().pow(2).sum(),
     "mean": lambda L, z, w: (z - w.mean()).abs().mean(),
+    "prod": lambda L, z, w: (z.reshape(2, 3).prod(1) * w[:2]).abs().sum() + z.prod().real,
+    "pow_tensor": lambda L, z, w: (z ** (w * 0.5)).abs().sum() + (2 ** z).imag.sum(),
+    "cumprod": lambda L, z, w: z.cumprod(0).abs().sum(),
+    "trig": lambda L, z, w: (L.sin(z) * L.cos(w) + L.tanh(z) + L.sigmoid(z)).real.sum(),
 }
 
 

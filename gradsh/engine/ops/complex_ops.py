@@ -17,7 +17,8 @@ from gradsh.engine.functions.complex_nodes import (
     ViewAsComplexBackward0,
     ViewAsRealBackward0,
 )
-from gradsh.engine.functions import arithmetic as _arithmetic, unary as _unary
+from gradsh.engine.functions import arithmetic as _arithmetic, reductions as _reductions
+from gradsh.engine.functions import unary as _unary
 from gradsh.engine.functions.complex_nodes import holomorphic
 from gradsh.engine.ops.arguments import _check_tensor
 from gradsh.engine.ops.guard import guarded
@@ -154,6 +155,8 @@ for _node in (_unary.ExpBackward0, _unary.LogBackward0, _unary.Log2Backward0,
               _unary.Log10Backward0, _unary.SinBackward0, _unary.CosBackward0,
               _unary.TanBackward0, _unary.TanhBackward0, _unary.SigmoidBackward0,
               _unary.SqrtBackward0, _unary.RsqrtBackward0, _unary.ReciprocalBackward0,
-              _arithmetic.PowBackward0):
+              _arithmetic.PowBackward0, _arithmetic.PowBackward1, _arithmetic.PowBackward2,
+              _reductions.ProdBackward0, _reductions.ProdBackward1,
+              _reductions.CumprodBackward0):
     holomorphic(_node)
 del _node

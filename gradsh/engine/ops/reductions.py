@@ -388,7 +388,7 @@ def cumprod(a: Tensor, dim: int, dtype: DType | None = None) -> Tensor:
     a = _check_tensor(a, "cumprod")
     d = wrap_dim(dim, a.ndim)
     if dtype is None:
-        dtype = a.dtype if a.dtype.is_floating_point else dtypes.int64
+        dtype = a.dtype if a.dtype.category >= 2 else dtypes.int64
     elif dtype is dtypes.bool_:
         raise not_implemented_for("cumprod_out_cpu", dtype)
     return CumprodBackward0.apply(a, dim=d, dtype=dtype)
