@@ -26,12 +26,21 @@ from gradsh.engine.vecmath.layout import element_strides
 __all__ = [
     "ViewAsRealBackward0", "ViewAsComplexBackward0",
     "ComplexBackward0", "PolarBackward0", "ConjBackward0", "ConjPhysicalBackward0",
-    "complex_sgn", "arrays_only", "warn_discarding_imaginary", "holomorphic", "angle_backward", "abs_backward", "real_view", "complex_view",
+    "complex_sgn", "arrays_only", "complex_valued", "warn_discarding_imaginary", "holomorphic", "angle_backward", "abs_backward", "real_view", "complex_view",
 ]
 
 _REAL_OF = {np.dtype(np.complex64): np.dtype(np.float32),
             np.dtype(np.complex128): np.dtype(np.float64)}
 _COMPLEX_OF = {v: k for k, v in _REAL_OF.items()}
+
+
+def complex_valued(x: Any) -> bool:
+    """Whether a gradient or saved value (a NumPy or CuPy array, a NumPy scalar, a Tensor, a
+    Python number) is complex."""
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        return isinstance(x, complex)
+    return dtype.is_complex if isinstance(dtype, dtypes.DType) else np.dtype(dtype).kind == "c"
 
 
 def warn_discarding_imaginary() -> None:
@@ -73,14 +82,13 @@ def holomorphic(cls: type) -> type:
     backward = cls.backward
 
     def complex_aware(self: Any, F: Any, grad: Any) -> tuple[Any, ...]:
-        if grad.__class__ is np.ndarray:
-            if grad.dtype.kind != "c":
-                return backward(self, F, grad)  # type: ignore[no-any-return]
-            return tuple(None if g is None else np.conj(g)
-                         for g in backward(self, F, np.conj(grad)))
-        if grad.dtype.is_complex:
-            arrays_only(F, cls.node_name)  # type: ignore[attr-defined]
-        return backward(self, F, grad)  # type: ignore[no-any-return]
+        if grad.__class__ is np.ndarray and grad.dtype.kind != "c":  # (the common case first)
+            return backward(self, F, grad)  # type: ignore[no-any-return]
+        if not complex_valued(grad):
+            return backward(self, F, grad)  # type: ignore[no-any-return]
+        arrays_only(F, cls.node_name)  # type: ignore[attr-defined]
+        return tuple(None if g is None else np.conj(g)
+                     for g in backward(self, F, np.conj(grad)))
 
     complex_aware.__doc__ = backward.__doc__
     cls.backward = complex_aware

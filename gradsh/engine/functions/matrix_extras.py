@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions.complex_nodes import arrays_only
+from gradsh.engine.functions.complex_nodes import arrays_only, complex_valued
 from gradsh.engine.functions.common import xp_of
 from gradsh.engine.functions.grad_ops import ArrayOps
 from gradsh.engine.functions.linalg import DotBackward0
@@ -55,7 +55,7 @@ class VdotBackward0(DotBackward0):
         return np.asarray(np.vdot(a._data, b._data))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        if grad.dtype.kind == "c" if grad.__class__ is np.ndarray else grad.dtype.is_complex:
+        if complex_valued(grad):
             arrays_only(F, self.node_name)  # self: conj(grad) * other, other: grad * self
             a, b = self.needs_input_grad
             return (np.conj(grad) * self.saved("tensor", F) if a else None,

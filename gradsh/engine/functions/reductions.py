@@ -11,6 +11,7 @@ from gradsh.engine import dtypes, threads
 from gradsh.engine.dtypes import DType, is_float_array_dtype
 from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
 from gradsh.engine.functions import complex_kernels, pointwise
+from gradsh.engine.functions.complex_nodes import complex_valued
 from gradsh.engine.functions.cascade_sum import _GRAIN, _mean_array, torch_sum
 from gradsh.engine.functions.common import (
     _numel,
@@ -768,7 +769,7 @@ class DistBackward0(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_a, need_b = self.needs_input_grad
         d = self.saved("self", F) - self.saved("other", F)
-        if d.dtype.kind == "c" if d.__class__ is np.ndarray else d.dtype.is_complex:
+        if complex_valued(d):
             raise TorchNotImplementedError("gradsh does not implement the gradient of dist of "
                                            "complex tensors yet")
         norm = self.saved("result", F)

@@ -12,7 +12,8 @@ from gradsh.engine import dtypes
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP, is_float_array_dtype
 from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
 from gradsh.engine.functions import complex_kernels
-from gradsh.engine.functions.complex_nodes import abs_backward, arrays_only, complex_sgn
+from gradsh.engine.functions.complex_nodes import (abs_backward, arrays_only, complex_sgn,
+                                                  complex_valued)
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.common import (
     _quiet,
@@ -238,7 +239,7 @@ class AbsBackward0(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         # NOTE: sgn(0) = 0, so the gradient of abs at 0 is 0.
         z = self.saved("self", F)
-        if z.dtype.kind == "c" if z.__class__ is np.ndarray else z.dtype.is_complex:
+        if complex_valued(z):
             return (abs_backward(F, grad, z),)
         return (grad * F.sgn(z),)
 
