@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gradsh.engine.exceptions import TorchTypeError
+from gradsh.engine.exceptions import TorchNotImplementedError, TorchTypeError
 
 
 @dataclass(frozen=True, eq=False)
@@ -99,15 +99,12 @@ complex64 = _make("complex64", 3, "ComplexFloatTensor", "ComplexFloat")
 complex128 = _make("complex128", 3, "ComplexDoubleTensor", "ComplexDouble")
 
 
-
 class _NameOnlyDType(DType):
     """complex32 (torch.chalf): a name, its attributes and promotions; gradsh makes no tensor
     of it, so asking for its NumPy dtype (what any tensor of it needs) raises PyTorch-style."""
 
     @property  # type: ignore[override]
     def np(self) -> np.dtype:  # noqa: F811  (the dataclass field, made an error)
-        from gradsh.engine.exceptions import TorchNotImplementedError
-
         raise TorchNotImplementedError(f"gradsh does not implement {self.name} (torch.chalf) "
                                        "tensors yet")
 
