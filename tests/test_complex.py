@@ -246,6 +246,9 @@ BITS = {  # reproduced to the bit
     "index": lambda L, a, b: a.reshape(32, 16)[[1, 3], 2:], "flip": lambda L, a, b: a.flip(0),
     "where": lambda L, a, b: L.where(a.real > 0, a, b),
     "isclose": lambda L, a, b: L.isclose(a, a + 1e-7), "eq": lambda L, a, b: a == b,
+    "sum": lambda L, a, b: a.sum(), "mean": lambda L, a, b: a.mean(),
+    "sum_dim": lambda L, a, b: a.reshape(16, 32).sum(0) + a.reshape(16, 32).t().sum(1),
+    "mean_dim": lambda L, a, b: a.reshape(4, 8, 16).mean((0, 2)),
 }
 
 
@@ -261,7 +264,6 @@ def test_math_bits(torch: Any, one_thread: None, name: str, dtype: str) -> None:
 
 CLOSE = {  # NumPy's algorithm, not ATen's: equal within a few ulps
     "div": lambda L, a, b: a / b, "reciprocal": lambda L, a, b: a.reciprocal(),
-    "sum": lambda L, a, b: a.sum(), "mean": lambda L, a, b: a.mean(0),
     "prod": lambda L, a, b: a[:8].prod(), "pow": lambda L, a, b: a ** 0.5,
     "sigmoid": lambda L, a, b: L.sigmoid(a), "einsum": lambda L, a, b: L.einsum("i,i->", a, b),
     "dot_via_sum": lambda L, a, b: (a * b).sum(-1),
