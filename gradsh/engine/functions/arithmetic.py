@@ -513,6 +513,10 @@ class PowBackward0(Function):
                 return exact
         if dtype is dtypes.bfloat16 and a._data.__class__ is np.ndarray:
             return bfloat16_pow(a._data.astype(dtype.np, copy=False), exponent)
+        if dtype.category == 3 and a._data.__class__ is np.ndarray:
+            exact = complex_kernels.pow_scalar(a._data.astype(dtype.np, copy=False), exponent)
+            if exact is not None:
+                return exact
         with _quiet():
             return xp_of(a._data).power(operand(a), exponent, dtype=dtype.np)
 

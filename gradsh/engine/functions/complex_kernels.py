@@ -16,7 +16,7 @@ from gradsh.engine.tensor import Array
 from gradsh.engine.vecmath import fdlibm, sleef
 from gradsh.engine.vecmath.sleef_double import libm2, sleef2
 
-__all__ = ["mul", "abs_", "angle"]
+__all__ = ["mul", "abs_", "angle", "pow_scalar"]
 
 
 def mul(x: object, y: object, dtype: np.dtype) -> Array:
@@ -30,6 +30,22 @@ def mul(x: object, y: object, dtype: np.dtype) -> Array:
     out.real = ar * br - ai * bi
     out.imag = ar * bi + ai * br
     return out
+
+
+def pow_scalar(z: Array, exponent: object) -> Array | None:
+    """z ** number as ATen's pow_tensor_scalar kernel special-cases it: 0.5 is sqrt, 2 and 3
+    products (mul's rounding), -0.5 and -1 divisions; None for the general std::pow."""
+    if exponent == 0.5:
+        return np.sqrt(z)
+    if exponent == 2:
+        return mul(z, z, z.dtype)
+    if exponent == 3:
+        return mul(mul(z, z, z.dtype), z, z.dtype)
+    if exponent == -0.5:
+        return np.divide(1, np.sqrt(z))
+    if exponent == -1:
+        return np.divide(1, z)
+    return None
 
 
 def _parts(z: object, real_dtype: np.dtype) -> tuple[Array, Array]:
