@@ -149,9 +149,7 @@ def test_linear_half_many_shapes(torch):
 # The fixed seed's batch of gen3's areas: mismatches still there (case number: cause), a strict
 # list: a case that passes must leave it.
 SEED, CASES = 75, 250
-KNOWN: dict[int, str] = {
-    1: "torch.linalg.eigvals: complex results (gradsh has no complex dtypes; eig, eigvals left)",
-}
+KNOWN: dict[int, str] = {}
 
 
 sides, test_fixed_case, test_fixed_seed_batch = fuzz.test_parts(

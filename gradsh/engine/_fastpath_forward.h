@@ -86,18 +86,29 @@ static PyObject *small_forward(PyObject *cls, PyObject *node, PyObject *a, PyObj
         if ((r = PyObject_RichCompareBool(alpha, one, Py_EQ)) <= 0) return NULL;
     }
     if ((r = small_case(a, b, &x)) <= 0) return NULL;
+    /* np.multiply(x, y.item(), dtype=x.dtype, out=...) (np.add); a Python complex number
+       makes a complex result: the Python forward's */
+    if ((item = PyObject_CallMethodNoArgs(SLOT(b, off_data), s_item)) == NULL) return NULL;
+    if (PyComplex_Check(item)) {
+        Py_DECREF(item);
+        return NULL;
+    }
     if (cls == mul_node) {
         if (need_a) {
-            if ((done = save_as(node, s_other, b)) == NULL) return NULL;
+            if ((done = save_as(node, s_other, b)) == NULL) {
+                Py_DECREF(item);
+                return NULL;
+            }
             Py_DECREF(done);
         }
         if (need_b) {
-            if ((done = save_as(node, s_self, a)) == NULL) return NULL;
+            if ((done = save_as(node, s_self, a)) == NULL) {
+                Py_DECREF(item);
+                return NULL;
+            }
             Py_DECREF(done);
         }
     }
-    /* np.multiply(x, y.item(), dtype=x.dtype, out=...) (np.add) */
-    if ((item = PyObject_CallMethodNoArgs(SLOT(b, off_data), s_item)) == NULL) return NULL;
     if ((dtype = PyObject_GetAttr(x, s_dtype)) == NULL) {
         Py_DECREF(item);
         return NULL;

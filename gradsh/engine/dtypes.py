@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gradsh.engine.exceptions import TorchNotImplementedError, TorchTypeError
+
 
 @dataclass(frozen=True, eq=False)
 class DType:
@@ -14,7 +16,7 @@ class DType:
 
     name: str  # "float32"
     np: np.dtype  # numpy.dtype("float32")
-    category: int  # 0 bool, 1 integer, 2 floating: the order of PyTorch's promotion categories
+    category: int  # 0 bool, 1 integer, 2 floating, 3 complex: PyTorch's promotion categories
     legacy: str  # "FloatTensor": the name in `[torch.FloatTensor [3]]`
     short: str  # "Float": the name in messages such as "Got: Long"
 
@@ -33,7 +35,7 @@ class DType:
 
     @property
     def is_complex(self) -> bool:
-        return False  # (gradsh has no complex dtypes)
+        return self.category == 3
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
@@ -93,9 +95,36 @@ float16 = _make("float16", 2, "HalfTensor", "Half")
 bfloat16 = _lazy("bfloat16", 2, "BFloat16Tensor", "BFloat16")
 float32 = _make("float32", 2, "FloatTensor", "Float")
 float64 = _make("float64", 2, "DoubleTensor", "Double")
+complex64 = _make("complex64", 3, "ComplexFloatTensor", "ComplexFloat")
+complex128 = _make("complex128", 3, "ComplexDoubleTensor", "ComplexDouble")
+
+
+class _NameOnlyDType(DType):
+    """complex32 (torch.chalf): a name, its attributes and promotions; gradsh makes no tensor
+    of it, so asking for its NumPy dtype (what any tensor of it needs) raises PyTorch-style."""
+
+    @property  # type: ignore[override]
+    def np(self) -> np.dtype:  # noqa: F811  (the dataclass field, made an error)
+        raise TorchNotImplementedError(f"gradsh does not implement {self.name} (torch.chalf) "
+                                       "tensors yet")
+
+    @property
+    def itemsize(self) -> int:
+        return 4
+
+
+_NameOnlyDType.__module__, _NameOnlyDType.__name__ = "torch", "dtype"
+_NameOnlyDType.__qualname__ = "dtype"
+complex32 = object.__new__(_NameOnlyDType)
+for _field, _value in (("name", "complex32"), ("category", 3), ("legacy", "ComplexHalfTensor"),
+                       ("short", "ComplexHalf")):
+    object.__setattr__(complex32, _field, _value)
 
 ALL: tuple[DType, ...] = (bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32,
-                          float64)
+                          float64, complex32, complex64, complex128)
+# complex <-> real of the same precision (x.real.dtype, torch.complex's result)
+TO_REAL: dict[DType, DType] = {complex32: float16, complex64: float32, complex128: float64}
+TO_COMPLEX: dict[DType, DType] = {float16: complex32, float32: complex64, float64: complex128}
 BY_NAME: dict[str, DType] = {d.name: d for d in ALL}
 
 
@@ -111,9 +140,12 @@ BY_NAME.update(
         "long": int64,
         "int": int32,
         "short": int16,
+        "chalf": complex32,
+        "cfloat": complex64,
+        "cdouble": complex128,
     }
 )
-_BY_NP: dict[np.dtype, DType] = {d.np: d for d in ALL if d is not bfloat16}
+_BY_NP: dict[np.dtype, DType] = {d.np: d for d in ALL if d not in (bfloat16, complex32)}
 # bfloat16's NumPy dtype once ml_dtypes is loaded; until then a dtype no array of gradsh's has,
 # so that `array.dtype == dtypes.BF16_NP` is False without loading it. Read it as
 # `dtypes.BF16_NP` (the module's attribute), never bound to a name of another module.
@@ -159,7 +191,12 @@ def promote_types(a: DType, b: DType) -> DType:
     if a is b:
         return a
     if a.category != b.category:
-        return a if a.category > b.category else b
+        high, low = (a, b) if a.category > b.category else (b, a)
+        if high.category == 3 and low.category == 2:  # complex64 with float64: complex128
+            return to_complex(promote_types(TO_REAL[high], low))
+        return high
+    if a.category == 3:  # the wider complex dtype (complex32's NumPy dtype does not exist)
+        return TO_COMPLEX[promote_types(TO_REAL[a], TO_REAL[b])]
     # (NumPy, with ml_dtypes, promotes bfloat16 with float16 to float32, as PyTorch does)
     return from_numpy(np.promote_types(a.np, b.np))
 
@@ -174,18 +211,34 @@ def default_float() -> DType:
     return DefaultDtype.value
 
 
+def default_complex() -> DType:
+    """The default complex dtype: complex128 when the default float dtype is float64."""
+    return complex128 if DefaultDtype.value is float64 else complex64
+
+
+def to_complex(dtype: DType) -> DType:
+    """c10::toComplexType: the complex dtype of a floating one (complex ones are themselves)."""
+    if dtype.category == 3:
+        return dtype
+    if dtype not in TO_COMPLEX:
+        raise TorchTypeError(f"Unknown Complex ScalarType for {dtype.short}")
+    return TO_COMPLEX[dtype]
+
+
 def set_default_dtype(dtype: DType) -> None:
     if not dtype.is_floating_point:
         raise TypeError("only floating-point types are supported as the default type")
     DefaultDtype.value = dtype
 
 
-def scalar_dtype(value: bool | int | float) -> DType:
+def scalar_dtype(value: bool | int | float | complex) -> DType:
     """The dtype PyTorch gives a Python scalar turned into a tensor (`tensor(2.)` -> float32)."""
     if isinstance(value, bool):
         return bool_
     if isinstance(value, int):
         return int64
+    if isinstance(value, complex):
+        return default_complex()
     return default_float()
 
 
@@ -215,6 +268,9 @@ def result_type(tensors: list[tuple[DType, int]], scalars: list[bool | int | flo
             continue
         if result is None:
             result = group
+        elif group.category > result.category and group.category == 3 \
+                and result.category == 2:
+            result = to_complex(result)  # combine_categories keeps the float's precision
         elif group.category > result.category:
             # A higher category from a lower-priority group: a float scalar makes an integer
             # tensor the default float dtype; a float64 zero-dim tensor makes it float64.
@@ -224,6 +280,8 @@ def result_type(tensors: list[tuple[DType, int]], scalars: list[bool | int | flo
 
 
 def _scalar_category_dtype(d: DType) -> DType:
+    if d.category == 3:
+        return default_complex()
     if d.category == 2:
         return default_float()
     if d.category == 1:

@@ -808,6 +808,12 @@ class AsStridedBackward0(Function):
         return node
 
     def backward(self, F: GradOps, grad: Any) -> tuple[Any, ...]:
+        if self.base_dtype.is_complex and not F.as_tensor and grad.dtype.kind != "c":
+            # a real view of a complex base (.real, .imag, view_as_real): zeros of the base's
+            # dtype, the gradient written through the view
+            result = np.zeros(self.base_shape, self.base_dtype.np)
+            self.view_fn_(result)[...] = grad  # type: ignore[misc]
+            return (result,)
         return (F.view_scatter(grad, self.base_shape, self.view_fn_),)  # type: ignore[attr-defined]
 
 

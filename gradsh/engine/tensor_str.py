@@ -5,8 +5,10 @@ The structure follows PyTorch's module function by function so the two can be re
 lays out the nested brackets, and `_add_suffixes` appends `device=`, `size=`, `dtype=`,
 `requires_grad=` and `grad_fn=` in PyTorch's order.
 
-Only strided dense CPU/CUDA tensors of real dtypes exist in gradsh, so the sparse, quantized,
-nested, complex, functorch and meta branches of the original have no counterpart here.
+Only strided dense CPU/CUDA tensors exist in gradsh, so the sparse, quantized, nested,
+functorch and meta branches of the original have no counterpart here. A complex tensor is
+printed with two formatters, one for the real parts and one for the imaginary parts, as
+PyTorch's `formatter1` / `formatter2`.
 """
 
 from __future__ import annotations
@@ -175,11 +177,24 @@ class _Formatter:
         return (self.max_width - len(ret)) * " " + ret
 
 
+def _complex_str(value: complex, real: _Formatter, imag: _Formatter) -> str:
+    """One complex element: `1.5000+2.0000j`, the imaginary part's sign joining the two."""
+    imag_str = (imag.format(value.imag) + "j").lstrip()
+    if imag_str[0] in "+-":  # (negative numbers, and -0.)
+        return real.format(value.real) + imag_str
+    return real.format(value.real) + "+" + imag_str
+
+
 def _vector_str(
-    data: np.ndarray, indent: int, summarize: bool, formatter: _Formatter, opts: PrintOptions
+    data: np.ndarray, indent: int, summarize: bool, formatter: _Formatter, opts: PrintOptions,
+    imag: _Formatter | None = None,
 ) -> str:
-    # Each element takes its width plus ", ".
+    # Each element takes its width plus ", " (and a complex one its imaginary part and "j").
     element_length = formatter.width() + 2
+    if imag is not None:
+        element_length += imag.width() + 1
+        real = formatter
+        formatter = _ComplexFormatter(real, imag)  # type: ignore[assignment]
     elements_per_line = max(1, math.floor((opts.linewidth - indent) / element_length))
 
     edge = opts.edgeitems
@@ -202,32 +217,47 @@ def _vector_str(
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
 
+class _ComplexFormatter:
+    """A real and an imaginary formatter as one, for _vector_str's elements."""
+
+    def __init__(self, real: _Formatter, imag: _Formatter) -> None:
+        self.real, self.imag = real, imag
+
+    def format(self, value: complex) -> str:
+        return _complex_str(value, self.real, self.imag)
+
+
 def _tensor_str_with_formatter(
-    data: np.ndarray, indent: int, summarize: bool, formatter: _Formatter, opts: PrintOptions
+    data: np.ndarray, indent: int, summarize: bool, formatter: _Formatter, opts: PrintOptions,
+    imag: _Formatter | None = None,
 ) -> str:
     dim = data.ndim
     if dim == 0:
+        if imag is not None:
+            return _complex_str(complex(data.item()), formatter, imag)
         return formatter.format(data.item())
     if dim == 1:
-        return _vector_str(data, indent, summarize, formatter, opts)
+        return _vector_str(data, indent, summarize, formatter, opts, imag)
 
     edge = opts.edgeitems
     size = data.shape[0]
     if summarize and size > 2 * edge:
         slices = (
             [
-                _tensor_str_with_formatter(data[i], indent + 1, summarize, formatter, opts)
+                _tensor_str_with_formatter(data[i], indent + 1, summarize, formatter, opts,
+                                           imag)
                 for i in range(edge)
             ]
             + ["..."]
             + [
-                _tensor_str_with_formatter(data[i], indent + 1, summarize, formatter, opts)
+                _tensor_str_with_formatter(data[i], indent + 1, summarize, formatter, opts,
+                                           imag)
                 for i in range(size - edge, size)
             ]
         )
     else:
         slices = [
-            _tensor_str_with_formatter(data[i], indent + 1, summarize, formatter, opts)
+            _tensor_str_with_formatter(data[i], indent + 1, summarize, formatter, opts, imag)
             for i in range(size)
         ]
 
@@ -259,6 +289,10 @@ def _tensor_str(data: np.ndarray, floating: bool, indent: int, opts: PrintOption
     if data.size == 0:
         return "[]"
     summarize = data.size > opts.threshold
+    if data.dtype.kind == "c":
+        shown = _get_summarized_data(data, opts) if summarize else data
+        real, imag = _Formatter(shown.real, True, opts), _Formatter(shown.imag, True, opts)
+        return _tensor_str_with_formatter(data, indent, summarize, real, opts, imag)
     formatter = _Formatter(
         _get_summarized_data(data, opts) if summarize else data, floating, opts
     )
@@ -316,7 +350,8 @@ def format_tensor(
     if device.split(":")[0] != default_device.split(":")[0]:
         suffixes.append(f"device='{device}'")
 
-    has_default_dtype = dtype in (dtypes.default_float(), dtypes.int64, dtypes.bool_)
+    has_default_dtype = dtype in (dtypes.default_float(), dtypes.default_complex(), dtypes.int64,
+                                  dtypes.bool_)
     if device == "meta":  # no data: PyTorch shows the size and dtype
         suffixes.append("size=" + _shape_str(data.shape))
         if dtype is not dtypes.default_float():
@@ -368,6 +403,8 @@ def format_scalar(value: Any, dtype: DType) -> str:
     widened to double, as .item() returns it: 0.1 in float32 prints `0.10000000149011612`.
     """
     scalar = np.asarray(value, dtype=dtype.np).item()
+    if dtype.is_complex:
+        return repr(complex(scalar))
     if dtype.is_floating_point:
         return repr(float(scalar))
     if dtype is dtypes.bool_:

@@ -155,6 +155,8 @@ class Tensor(metaclass=_TensorMeta):
         kind = value.__class__
         if kind is float:  # the common case first, without the call
             dtype = dtypes.float64
+        elif kind is complex:  # kept double too
+            dtype = dtypes.complex128
         else:
             dtype = dtypes.scalar_dtype(value)
             if kind is int and not -(1 << 63) <= value < (1 << 63):
@@ -272,7 +274,7 @@ class Tensor(metaclass=_TensorMeta):
                     + NON_LEAF_REQUIRES_GRAD_SUFFIX
                 )
             return self
-        if requires_grad and not self.dtype.is_floating_point:
+        if requires_grad and self.dtype.category < 2:
             raise TorchRuntimeError("only Tensors of floating point dtype can require gradients")
         if requires_grad and self._counter is INFERENCE and InferenceMode.counter is None:
             raise TorchRuntimeError(INFERENCE_REQUIRES_GRAD_MESSAGE)
@@ -529,6 +531,9 @@ class Tensor(metaclass=_TensorMeta):
     def _check_numpy_dtype(self) -> None:
         if self._data.dtype == dtypes.BF16_NP:
             raise TorchTypeError("Got unsupported ScalarType BFloat16")
+        if self._data.dtype.kind == "c" and self.__dict__.get("_gradsh_conj"):  # (conj())
+            raise TorchRuntimeError("Can't call numpy() on Tensor that has conjugate bit set. "
+                                    "Use tensor.resolve_conj().numpy() instead.")
 
     def item(self) -> bool | int | float:
         if self.device == "meta" and self._data.size == 1:

@@ -72,6 +72,9 @@ int16 = short = _dtypes.int16
 int8 = _dtypes.int8
 uint8 = _dtypes.uint8
 bool = _dtypes.bool_  # noqa: A001
+complex64 = cfloat = _dtypes.complex64
+complex128 = cdouble = _dtypes.complex128
+complex32 = chalf = _dtypes.complex32
 
 newaxis = None  # x[:, torch.newaxis], as NumPy's
 

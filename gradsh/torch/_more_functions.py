@@ -17,6 +17,7 @@ frexp aminmax isin unravel_index hann_window hamming_window bartlett_window blac
 kaiser_window select_scatter slice_scatter diagonal_scatter narrow_copy put
 unique_consecutive conv3d max_pool3d addmv addmv_ addr addbmm pdist logcumsumexp matrix_exp sparse_coo_tensor spmm renorm histogram gradient
 index_reduce angle _weight_norm norm_except_dim
+view_as_real view_as_complex complex polar real imag conj conj_physical resolve_conj is_conj
 """.split()
 
 __all__ = list(_FROM_OPS)

@@ -17,6 +17,7 @@ from gradsh.engine.dtypes import DType
 from gradsh.engine.pytypes import Device, Size
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.functions.shape import AliasBackward0
+from gradsh.engine.ops import complex_ops as _complex_ops
 from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch import _settings
 from gradsh.torch._missing import missing
@@ -261,10 +262,6 @@ def _output_nr(self: Tensor) -> int:
     return self._gradient_edge()[1] if self.grad_fn is not None else 0
 
 
-def _no_imaginary(self: Tensor) -> Tensor:
-    raise TorchRuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-
-
 def _untyped_storage(self: Tensor) -> Any:
     from gradsh.torch.storage import UntypedStorage
 
@@ -311,11 +308,11 @@ _TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
     ("share_memory_", lambda self: self),
     ("pin_memory", lambda self, device=None: _pinned(self)),
     ("is_pinned", lambda self, device=None: False),
-    ("conj", lambda self: self),
-    ("conj_physical", lambda self: self.clone()),
-    ("resolve_conj", lambda self: self),
+    ("conj", _complex_ops.conj),
+    ("conj_physical", _complex_ops.conj_physical),
+    ("resolve_conj", _complex_ops.resolve_conj),
     ("resolve_neg", lambda self: self),
-    ("is_conj", lambda self: False),
+    ("is_conj", _complex_ops.is_conj),
     ("is_neg", lambda self: False),
     ("adjoint", _adjoint),
     ("_is_view", lambda self: self._base is not None),
@@ -324,8 +321,8 @@ _TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
 
 _TRIVIAL_PROPERTIES: tuple[tuple[str, Any], ...] = (
     ("is_cpu", lambda self: self.device == "cpu"),
-    ("real", lambda self: self),
-    ("imag", _no_imaginary),
+    ("real", _complex_ops.real, _complex_ops.set_real),
+    ("imag", _complex_ops.imag, _complex_ops.set_imag),
     ("output_nr", _output_nr),
     ("mH", lambda self: _adjoint(self, "mH")),
     ("layout", lambda self: _settings.strided),
@@ -403,7 +400,7 @@ def install() -> None:
     Tensor.__array_wrap__ = _tensor_array_wrap  # type: ignore[attr-defined]
     for name, method in _TRIVIAL_METHODS:
         setattr(Tensor, name, method)
-    for name, getter in _TRIVIAL_PROPERTIES:
-        setattr(Tensor, name, property(getter))
+    for name, getter, *setter in _TRIVIAL_PROPERTIES:
+        setattr(Tensor, name, property(getter, *setter))
     Tensor.volatile = property(_volatile, _set_volatile)  # type: ignore[attr-defined]
     _install_unimplemented()

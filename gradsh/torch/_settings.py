@@ -37,6 +37,8 @@ class finfo:  # noqa: N801  (PyTorch's name)
 
     def __init__(self, type: DType | None = None) -> None:  # noqa: A002
         d = dtypes.default_float() if type is None else type
+        if isinstance(d, DType) and d.is_complex:  # its parts' dtype
+            d = dtypes.TO_REAL[d]
         if not isinstance(d, DType) or not d.is_floating_point:
             raise TorchTypeError("torch.finfo() requires a floating point input type. Use "
                                  "torch.iinfo to handle 'torch.finfo'")

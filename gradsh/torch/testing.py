@@ -260,7 +260,7 @@ def make_tensor(*shape: Any, dtype: Any, device: Any, low: float | None = None,
     uniform_ for floats, as PyTorch's (same random numbers after a seed)."""
     if len(shape) == 1 and isinstance(shape[0], Sequence):
         shape = tuple(shape[0])
-    if requires_grad and not dtype.is_floating_point:
+    if requires_grad and dtype.category < 2:
         raise ValueError("`requires_grad=True` is not supported for boolean and integral dtypes, "
                          f"but got dtype={dtype}")
     if dtype is dtypes.bool_:

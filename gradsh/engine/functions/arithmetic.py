@@ -10,9 +10,10 @@ import numpy as np
 from gradsh.engine import dtypes, threads
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions import pointwise
+from gradsh.engine.functions import complex_kernels, pointwise
 from gradsh.engine.functions.common import (
     _quiet,
+    cj,
     _scalar_op,
     _times,
     broadcast_shapes,
@@ -44,6 +45,7 @@ __all__ = [
 
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)  # (NumPy's one instance of each)
+_C128 = np.dtype(np.complex128)  # a wrapped Python complex's
 
 
 def _as_float32(x: Any) -> Any:
@@ -102,7 +104,8 @@ class AddBackward0(Function):
         x, y = a._data, b._data
         self.alpha = alpha
         if b._wrapped and alpha == 1 and not a._wrapped and x.__class__ is np.ndarray and \
-                (x.dtype is _F32 or x.dtype is _F64) and x.size < threads.MIN_ELEMENTS:
+                (x.dtype is _F32 or x.dtype is _F64) and x.size < threads.MIN_ELEMENTS \
+                and y.dtype is not _C128:
             # `x + 0.5` on a small float tensor: what the general path below does for it
             return np.add(x, y.item(), dtype=x.dtype, out=...)  # (out=...: an array if 0-d)
         if x.shape != y.shape:
@@ -183,7 +186,8 @@ class MulBackward0(Function):
         x, y = a._data, b._data
         need_a, need_b = self.needs_input_grad
         if b._wrapped and not a._wrapped and x.__class__ is np.ndarray and \
-                (x.dtype is _F32 or x.dtype is _F64) and x.size < threads.MIN_ELEMENTS:
+                (x.dtype is _F32 or x.dtype is _F64) and x.size < threads.MIN_ELEMENTS \
+                and y.dtype is not _C128:
             # `x * 0.5` on a small float tensor: what the general path below does for it
             if need_a:
                 self.save("other", b)
@@ -204,6 +208,8 @@ class MulBackward0(Function):
         dtype = result_dtype(a, b)
         left, right = operand(a, dtype), operand(b, dtype)
         if xp is np:
+            if dtype.category == 3:
+                return complex_kernels.mul(left, right, dtype.np)
             if x.size < threads.MIN_ELEMENTS and y.size < threads.MIN_ELEMENTS:
                 return np.multiply(left, right, dtype=dtype.np)
             return elementwise(np.multiply, left, right, dtype=dtype.np)
@@ -212,8 +218,8 @@ class MulBackward0(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
         return (
-            _times(grad, self.saved("other", F)) if a else None,
-            _times(grad, self.saved("self", F)) if b else None,
+            _times(grad, cj(self.saved("other", F))) if a else None,
+            _times(grad, cj(self.saved("self", F))) if b else None,
         )
 
 
@@ -231,7 +237,7 @@ class MulBackward1(Function):
         return _scalar_op(a._data, "multiply", other, dtype)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (_times(grad, self.other),)
+        return (_times(grad, cj(self.other)),)
 
 
 class DivBackward0(Function):
@@ -256,8 +262,8 @@ class DivBackward0(Function):
         a, b = self.needs_input_grad
         other = self.saved("other", F)
         with _quiet():
-            ga = _over(grad, other) if a else None
-            gb = -grad * ((self.saved("self", F) / other) / other) if b else None
+            ga = _over(grad, cj(other)) if a else None
+            gb = -grad * cj((self.saved("self", F) / other) / other) if b else None
         return ga, gb
 
 
@@ -278,7 +284,7 @@ class DivBackward1(Function):
             return xp_of(a._data).true_divide(a._data, other, dtype=dtype.np)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        return (_over(grad, self.other),)
+        return (_over(grad, cj(self.other)),)
 
 
 def _over(grad: Any, other: Any) -> Any:
@@ -507,6 +513,10 @@ class PowBackward0(Function):
                 return exact
         if dtype is dtypes.bfloat16 and a._data.__class__ is np.ndarray:
             return bfloat16_pow(a._data.astype(dtype.np, copy=False), exponent)
+        if dtype.category == 3 and a._data.__class__ is np.ndarray:
+            exact = complex_kernels.pow_scalar(a._data.astype(dtype.np, copy=False), exponent)
+            if exact is not None:
+                return exact
         with _quiet():
             return xp_of(a._data).power(operand(a), exponent, dtype=dtype.np)
 

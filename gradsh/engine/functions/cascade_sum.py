@@ -36,6 +36,10 @@ __all__ = ["torch_sum"]
 # The thread count is threads.torch_threads() (1 unless torch.set_num_threads says otherwise).
 
 _VECTOR_BYTES = 32
+# the dtypes summed by the cascade below (complex ones too: Vectorized<c10::complex<T>> holds
+# 32 bytes as well, and complex addition is its parts' apart)
+_CASCADED = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64),
+             np.dtype(np.complex128))
 _GRAIN = 32768
 
 
@@ -388,7 +392,7 @@ def torch_sum(x: Array, axis: tuple[int, ...] | int | None, keepdims: bool, dtyp
     if dtype in REDUCED_FLOAT_NP and isinstance(x, np.ndarray):
         # float16 and bfloat16 accumulate in float32 (the kernel's acc_type), rounded once
         return torch_sum(x.astype(np.float32), axis, keepdims, np.float32).astype(dtype)
-    if not isinstance(x, np.ndarray) or dtype not in (np.float32, np.float64) or x.size == 0:
+    if not isinstance(x, np.ndarray) or dtype not in _CASCADED or x.size == 0:
         return x.sum(axis=axis, keepdims=keepdims, dtype=dtype)
     if isinstance(axis, int):
         axis = (axis,)

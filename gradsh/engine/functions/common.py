@@ -76,7 +76,7 @@ def result_dtype(*tensors: Tensor) -> DType:
             if not b._wrapped:
                 if da == b._data.dtype:
                     return a.dtype
-            elif da.kind == "f" or (da.kind in "iu" and b._data.dtype.kind in "iub") or (
+            elif (da.kind == "f" and b._data.dtype.kind != "c") or (da.kind in "iu" and b._data.dtype.kind in "iub") or (
                 da.kind == "b" and b._data.dtype.kind == "b"
             ):
                 return a.dtype
@@ -92,9 +92,9 @@ def result_dtype(*tensors: Tensor) -> DType:
 
 def float_result_dtype(*tensors: Tensor) -> DType:
     """Like result_dtype, but integers and bools promote to the default float (true division,
-    exp, sqrt ...)."""
+    exp, sqrt ...); complex stays complex."""
     dtype = result_dtype(*tensors)
-    return dtype if dtype.is_floating_point else dtypes.default_float()
+    return dtype if dtype.category >= 2 else dtypes.default_float()
 
 
 def infer_size(a: Shape, b: Shape) -> Shape:
@@ -285,6 +285,18 @@ _NO_ERRSTATE = nullcontext()
 def _quiet() -> Any:
     """Where NumPy might warn: a no-op, errors are ignored engine-wide (see np.seterr above)."""
     return _NO_ERRSTATE
+
+
+def cj(x: Any) -> Any:
+    """x's conjugate where x is complex (a saved operand in a gradient formula: PyTorch's
+    formulas multiply by other.conj()); x itself otherwise, at the cost of one check."""
+    if x.__class__ is np.ndarray:
+        return np.conj(x) if x.dtype.kind == "c" else x
+    if x.__class__ is complex:
+        return x.conjugate()
+    if isinstance(x, Tensor) and x.dtype.is_complex:
+        return x.conj()
+    return x
 
 
 def _times(x: Any, y: Any) -> Any:

@@ -9,6 +9,7 @@ import numpy as np
 from gradsh.engine import backend, dtypes, meta
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions import complex_nodes
 from gradsh.engine.functions.common import c_order, infer_size, preserve_layout, xp_of
 from gradsh.engine.tensor import Array, Function, Tensor
 
@@ -58,6 +59,9 @@ class ToCopyBackward0(Function):
         if data.dtype == dtypes.BF16_NP and not dtype.is_floating_point:
             # c10 converts BFloat16 to an integer through float (ml_dtypes saturates instead)
             data = data.astype(np.float32)
+        if data.dtype.kind == "c" and not dtype.is_complex:
+            complex_nodes.warn_discarding_imaginary()
+            data = data.real
         out = data.astype(dtype.np, copy=True)
         return backend.to_device(out if order is not None else preserve_layout(out, data), device)
 

@@ -109,6 +109,8 @@ def _array_select(g: Array, dim: int, index: int) -> Array:
 
 def _array_to_copy(g: Array, dtype: DType | None, device: str) -> Array:
     if dtype is not None and g.dtype != dtype.np:
+        if g.dtype.kind == "c" and not dtype.is_complex:
+            g = g.real  # _to_copy_backward: a real input's gradient is the real part
         g = g.astype(dtype.np)
     return backend.to_device(g, device)
 
@@ -150,7 +152,8 @@ _Namespace.install(
     zeros_like=lambda g: xp_of(g).zeros_like(g),
     ones_like=lambda g: xp_of(g).ones_like(g),
     zeros=lambda shape, like: xp_of(like).zeros(shape, dtype=like.dtype),
-    cast=lambda g, dtype: g.astype(dtype.np),
+    cast=lambda g, dtype: (g.real if g.dtype.kind == "c" and not dtype.is_complex else g
+                           ).astype(dtype.np),
     to_copy=_array_to_copy,
     sum_to=_array_sum_to,
     sum=_array_sum,

@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine.functions import trilinear
-from gradsh.engine.functions.common import _quiet, c_order, xp_of
+from gradsh.engine.functions import complex_kernels
+from gradsh.engine.functions.common import _quiet, c_order, cj, xp_of
 from gradsh.engine.tensor import Array, Function, Shape, Tensor
 from gradsh.engine.vecmath import blas, half_gemm, sgemm
 
@@ -29,7 +30,7 @@ def product(a: Array, b: Array) -> Array:
     if a.__class__ is np.ndarray and b.__class__ is np.ndarray and a.dtype == b.dtype:
         if a.dtype == F32:
             return sgemm.matmul(a, b)
-        if a.dtype == F64:
+        if a.dtype == F64 or a.dtype.kind == "c":  # (complex: cgemm_ / zgemm_ for mm, bmm)
             out = _double_product(a, b)
             if out is not None:
                 return out
@@ -76,9 +77,12 @@ def _double_product(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
         if not blas.available():
             return None
         # ATen's own small bmm loop (baddbmm_cpu_kernel): an unfused chain over k, in order
-        acc = np.zeros(a.shape[:-1] + b.shape[-1:], F64)
+        acc = np.zeros(a.shape[:-1] + b.shape[-1:], a.dtype)
         for k in range(a.shape[-1]):
-            acc += a[..., :, k:k + 1] * b[..., k:k + 1, :]
+            if a.dtype.kind == "c":
+                acc += complex_kernels.mul(a[..., :, k:k + 1], b[..., k:k + 1, :], a.dtype)
+            else:
+                acc += a[..., :, k:k + 1] * b[..., k:k + 1, :]
         return acc
     return None
 
@@ -106,13 +110,13 @@ class MmBackward0(Function):
         a, b = self.needs_input_grad
         ga = gb = None
         if a:
-            mat2 = self.saved("mat2", F)
+            mat2 = cj(self.saved("mat2", F))
             if self.self_column_major:
                 ga = F.t(F.mm(mat2, F.t(grad)))
             else:
                 ga = F.mm(grad, F.t(mat2))
         if b:
-            mat1 = self.saved("self", F)
+            mat1 = cj(self.saved("self", F))
             if self.mat2_column_major:
                 gb = F.t(F.mm(F.t(grad), mat1))
             else:
@@ -139,8 +143,8 @@ class MvBackward0(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
         return (
-            F.outer(grad, self.saved("vec", F)) if a else None,
-            F.mv(F.t(self.saved("self", F)), grad) if b else None,
+            F.outer(grad, cj(self.saved("vec", F))) if a else None,
+            F.mv(F.t(cj(self.saved("self", F))), grad) if b else None,
         )
 
 
@@ -161,8 +165,8 @@ class DotBackward0(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
         return (
-            grad * self.saved("tensor", F) if a else None,
-            grad * self.saved("self", F) if b else None,
+            grad * cj(self.saved("tensor", F)) if a else None,
+            grad * cj(self.saved("self", F)) if b else None,
         )
 
 
@@ -179,8 +183,8 @@ class BmmBackward0(Function):
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         a, b = self.needs_input_grad
         return (
-            F.bmm(grad, F.transpose(self.saved("mat2", F), 1, 2)) if a else None,
-            F.bmm(F.transpose(self.saved("self", F), 1, 2), grad) if b else None,
+            F.bmm(grad, F.transpose(cj(self.saved("mat2", F)), 1, 2)) if a else None,
+            F.bmm(F.transpose(cj(self.saved("self", F)), 1, 2), grad) if b else None,
         )
 
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import c_order, preserve_layout, xp_of
+from gradsh.engine.functions.complex_nodes import arrays_only, complex_valued
 from gradsh.engine.functions.grad_ops import ArrayOps
 from gradsh.engine.functions.linalg import DotBackward0
 from gradsh.engine.tensor import Array, Function, Tensor
@@ -50,9 +51,24 @@ class Rot90Backward0(Function):
 
 
 class VdotBackward0(DotBackward0):
-    """vdot of real vectors: dot (the conjugate is the vector itself)."""
+    """vdot: dot of the first vector's conjugate with the second (of real vectors, dot)."""
 
     node_name = "VdotBackward0"
+
+    def forward(self, a: Tensor, b: Tensor) -> Array:
+        if a._data.dtype.kind != "c":
+            return super().forward(a, b)
+        self.save("self", a)
+        self.save("tensor", b)
+        return np.asarray(np.vdot(a._data, b._data))
+
+    def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        if complex_valued(grad):
+            arrays_only(F, self.node_name)  # self: conj(grad) * other, other: grad * self
+            a, b = self.needs_input_grad
+            return (np.conj(grad) * self.saved("tensor", F) if a else None,
+                    grad * self.saved("self", F) if b else None)
+        return super().backward(F, grad)
 
 
 class DiagEmbedDimsBackward0(Function):

@@ -24,6 +24,8 @@ from gradsh.engine.functions.common import (
     result_dtype,
     xp_of,
 )
+from gradsh.engine.functions import complex_kernels
+from gradsh.engine.functions.complex_nodes import angle_backward
 from gradsh.engine.functions.half_opmath import scalar_opmath
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.pointwise import K, vml
@@ -156,14 +158,22 @@ class AngleBackward0(Function):
     angle_impl); its gradient is zero (angle_backward of a real input)."""
 
     node_name = "AngleBackward0"
+    complex_input = False
 
     def forward(self, a: Tensor) -> Array:
+        if a.dtype.is_complex:  # arg(z), with its gradient (complex_nodes.angle_backward)
+            self.complex_input = True
+            self.save("self", a)
+            return complex_kernels.angle(a._data)
+
         def compute(x: Array) -> Array:
             xp = xp_of(x)
             return xp.where(xp.isnan(x), x, xp.where(x < 0, x.dtype.type(math.pi), 0))
         return _float_values(a, compute)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        if self.complex_input:
+            return (angle_backward(F, grad, self.saved("self", F)),)
         return (F.zeros_like(grad),)
 
 

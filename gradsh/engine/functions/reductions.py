@@ -9,8 +9,9 @@ import numpy as np
 
 from gradsh.engine import dtypes, threads
 from gradsh.engine.dtypes import DType, is_float_array_dtype
-from gradsh.engine.exceptions import TorchRuntimeError
-from gradsh.engine.functions import pointwise
+from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
+from gradsh.engine.functions import complex_kernels, pointwise
+from gradsh.engine.functions.complex_nodes import complex_valued
 from gradsh.engine.functions.cascade_sum import _GRAIN, _mean_array, torch_sum
 from gradsh.engine.functions.common import (
     _numel,
@@ -41,7 +42,7 @@ __all__ = [
 
 def _sum_dtype(a: Tensor) -> DType:
     # Integer and bool sums accumulate in int64, as PyTorch's sum does.
-    return a.dtype if a.dtype.is_floating_point else dtypes.int64
+    return a.dtype if a.dtype.category >= 2 else dtypes.int64
 
 
 def _restore_reduced(F: Any, grad: Any, dims: tuple[int, ...] | None, keepdim: bool,
@@ -376,6 +377,9 @@ class LinalgVectorNormBackward0(Function):
         self.save("self", a)
         self.save("result", RESULT)
         x = a._data
+        if x.dtype.kind == "c":  # the norm of complex values is their magnitudes' (real)
+            self.complex_input = True
+            x = complex_kernels.abs_(x)
         xp = xp_of(x)
         axis = dim if dim else None
         reduced = tuple(d % x.ndim for d in dim) if dim else tuple(range(x.ndim))
@@ -408,7 +412,12 @@ class LinalgVectorNormBackward0(Function):
                 out = xp.sum(ax ** ord, axis=axis, keepdims=keepdim) ** (1.0 / ord)
         return xp.asarray(out, dtype=x.dtype)
 
+    complex_input = False
+
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        if self.complex_input:
+            raise TorchNotImplementedError("gradsh does not implement the gradient of the norm "
+                                           "of a complex tensor yet")
         # norm_backward, formula for formula
         x = self.saved("self", F)
         norm = self.saved("result", F)
@@ -762,11 +771,14 @@ class DistBackward0(Function):
                 value = diff.max() if p > 0 else diff.min()
             else:
                 value = (diff.astype(np.float64) ** p).sum() ** (1 / p)
-        return xp.asarray(value, dtype=dtype)
+        return xp.asarray(value, dtype=diff.dtype)  # (of complex operands: real)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_a, need_b = self.needs_input_grad
         d = self.saved("self", F) - self.saved("other", F)
+        if complex_valued(d):
+            raise TorchNotImplementedError("gradsh does not implement the gradient of dist of "
+                                           "complex tensors yet")
         norm = self.saved("result", F)
         p = self.p
         if p == 0:  # PyTorch's norm backward gives no tensor for p = 0, and says so

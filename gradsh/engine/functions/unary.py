@@ -10,7 +10,10 @@ import numpy as np
 
 from gradsh.engine import dtypes
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP, is_float_array_dtype
-from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError
+from gradsh.engine.functions import complex_kernels
+from gradsh.engine.functions.complex_nodes import (abs_backward, arrays_only, complex_sgn,
+                                                  complex_valued)
 from gradsh.engine.functions import pointwise
 from gradsh.engine.functions.common import (
     _quiet,
@@ -174,6 +177,8 @@ class ReluBackward0(Function):
     def forward(self, a: Tensor) -> Array:
         if a.dtype is dtypes.bool_:
             raise TorchRuntimeError("Boolean inputs not supported for relu")
+        if a.dtype.is_complex:  # (relu is clamp_min)
+            raise TorchNotImplementedError("clamp is not supported for complex types")
         if self.needs_input_grad[0]:
             self.save("result", RESULT)
         # NOTE: `x < 0 ? 0 : x`, as PyTorch's clamp_min: NaN and -0.0 pass through unchanged.
@@ -231,11 +236,16 @@ class AbsBackward0(Function):
             raise not_implemented_for("abs_cpu", a.dtype)
         if self.needs_input_grad[0]:
             self.save("self", a)
+        if a._data.dtype.kind == "c":
+            return complex_kernels.abs_(a._data)
         return xp_of(a._data).abs(a._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         # NOTE: sgn(0) = 0, so the gradient of abs at 0 is 0.
-        return (grad * F.sgn(self.saved("self", F)),)
+        z = self.saved("self", F)
+        if complex_valued(z):
+            return (abs_backward(F, grad, z),)
+        return (grad * F.sgn(z),)
 
 
 def _sign_array(x: Array) -> Array:
@@ -250,6 +260,9 @@ class SignBackward0(Function):
     node_name = "SignBackward0"
 
     def forward(self, a: Tensor) -> Array:
+        if a.dtype.is_complex:
+            raise TorchNotImplementedError("Unlike NumPy, torch.sign is not intended to support "
+                                           "complex numbers. Please use torch.sgn instead.")
         return _sign_array(a._data)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
@@ -262,9 +275,18 @@ class SgnBackward0(Function):
     node_name = "SgnBackward0"
 
     def forward(self, a: Tensor) -> Array:
+        if a._data.dtype.kind == "c":  # z / |z|, 0 at 0
+            self.complex_input = True
+            return complex_sgn(a._data)
         return _sign_array(a._data)
 
+    complex_input = False
+
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
+        if self.complex_input:
+            arrays_only(F, self.node_name)
+            raise TorchNotImplementedError("gradsh does not implement the gradient of sgn of a "
+                                           "complex tensor yet")
         return (F.zeros_like(grad),)
 
 
@@ -289,6 +311,8 @@ class ReciprocalBackward0(Function):
     def forward(self, a: Tensor) -> Array:
         if self.needs_input_grad[0]:
             self.save("result", RESULT)
+        if a._data.dtype.kind == "c":  # 1 / z, as ATen divides (NumPy's reciprocal signs 0s)
+            return np.divide(1, a._data)
         return _float_unary(a, "reciprocal")
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:

@@ -32,6 +32,7 @@ from gradsh.engine.ops.binning import *  # noqa: F403
 from gradsh.engine.ops.blas_extras import *  # noqa: F403
 from gradsh.engine.ops.autograd import *  # noqa: F403
 from gradsh.engine.ops.combining import *  # noqa: F403
+from gradsh.engine.ops.complex_ops import *  # noqa: F403
 from gradsh.engine.ops.comparison import *  # noqa: F403
 from gradsh.engine.ops.convolution import *  # noqa: F403
 from gradsh.engine.ops.convolution3d import *  # noqa: F403
@@ -59,6 +60,7 @@ from gradsh.engine.ops.joining import *  # noqa: F403
 from gradsh.engine.ops.linalg import *  # noqa: F403
 from gradsh.engine.ops.linalg_composites import *  # noqa: F403
 from gradsh.engine.ops.linalg_decompositions import *  # noqa: F403
+from gradsh.engine.ops.linalg_eig import *  # noqa: F403
 from gradsh.engine.ops.linalg_lu_factor import *  # noqa: F403
 from gradsh.engine.ops.linalg_ldl import *  # noqa: F403
 from gradsh.engine.ops.linalg_solvers import *  # noqa: F403
@@ -106,6 +108,7 @@ bfloat16 = dtypes.bfloat16
 int8, int16, int32, int64 = dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64
 uint8 = dtypes.uint8
 bool_ = dtypes.bool_
+complex64, complex128 = dtypes.complex64, dtypes.complex128
 half, float_, double, long, short = float16, float32, float64, int64, int16
 
 # The one registration step: Tensor's methods and operators, and TensorOps.

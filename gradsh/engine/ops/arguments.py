@@ -36,7 +36,8 @@ TensorLike = Tensor | Number
 
 def is_number(value: Any) -> bool:
     """A Python number, or a NumPy scalar (which PyTorch's argument parser reads as one)."""
-    return isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating)) \
+    return isinstance(value, (bool, int, float, complex, np.bool_, np.integer, np.floating,
+                              np.complexfloating)) \
         and not isinstance(value, Tensor)
 
 
@@ -48,6 +49,8 @@ def python_scalar(value: Any) -> Any:
             return int(value)
         if isinstance(value, (np.floating, np.bool_)):
             return float(value)
+        if isinstance(value, np.complexfloating):
+            return complex(value)
     return value
 
 
@@ -334,7 +337,7 @@ def _check_kernel_devices(method: str, *arguments: tuple[str, Tensor | None]) ->
 def _new(data: Any, dtype: DType, device: str | None, requires_grad: bool) -> Tensor:
     dev = _device_name(device)
     DeviceHooks.check(dev)
-    if requires_grad and not dtype.is_floating_point:
+    if requires_grad and dtype.category < 2:
         raise TorchRuntimeError(REQUIRES_GRAD_DTYPE_MESSAGE)
     if dev == "meta":  # (no data: only the shape is kept)
         array = meta.array(np.shape(data), dtype.np)

@@ -29,7 +29,14 @@ __all__ = [
 def _compare(op: str, a: TensorLike, b: TensorLike) -> Tensor:
     if not isinstance(a, Tensor) and not isinstance(b, Tensor):
         raise TorchTypeError("comparison needs at least one tensor")
-    return _Compare.apply(as_tensor_operand(a), as_tensor_operand(b), op=op)
+    a, b = as_tensor_operand(a), as_tensor_operand(b)
+    if op in _ORDERING and (a._data.dtype.kind == "c" or b._data.dtype.kind == "c"):
+        raise not_implemented_for(_ORDERING[op], result_dtype(a, b))  # complex: no order
+    return _Compare.apply(a, b, op=op)
+
+
+_ORDERING = {"less": "lt_cpu", "less_equal": "le_cpu", "greater": "gt_cpu",
+             "greater_equal": "ge_cpu"}
 
 
 @guarded

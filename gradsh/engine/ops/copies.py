@@ -191,7 +191,7 @@ def Variable(data: Tensor | None = None, requires_grad: bool = False,  # noqa: N
         raise TorchRuntimeError(
             "_grad_fn argument to legacy Variable constructor is no longer supported.  Instead, "
             "please invoke your _grad_fn to produce a variable with it as the _grad_fn.")
-    if requires_grad and not leaf.dtype.is_floating_point:
+    if requires_grad and leaf.dtype.category < 2:
         raise TorchRuntimeError(
             "Only Tensors of floating point and complex dtype can require gradients"
         )
@@ -252,7 +252,7 @@ def is_floating_point(a: Tensor) -> bool:
 
 @guarded
 def is_complex(a: Tensor) -> bool:
-    return False  # gradsh has no complex dtypes
+    return a.dtype.is_complex
 
 
 @guarded

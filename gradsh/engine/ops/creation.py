@@ -11,7 +11,8 @@ import numpy as np
 
 from gradsh.engine import backend, dtypes, limits, meta
 from gradsh.engine.dtypes import DType
-from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, TorchValueError, warn
+from gradsh.engine.exceptions import (TorchNotImplementedError, TorchRuntimeError, TorchTypeError,
+                                     TorchValueError, warn)
 from gradsh.engine.functions.common import fma64, not_implemented_for
 from gradsh.engine.ops.arguments import (
     DeviceHooks,
@@ -141,6 +142,8 @@ def _element_dtype(item: Any, depth: int) -> DType:
         return dtypes.int64
     if isinstance(item, float):
         return dtypes.default_float()
+    if isinstance(item, complex):
+        return dtypes.default_complex()
     if isinstance(item, Tensor):
         if item.requires_grad and "scalar_grad" not in _once:
             # Each element becomes a Python number, as `float(t)` would: TORCH_WARN_ONCE.
@@ -413,6 +416,8 @@ def arange(*args: Any, start: Any = None, end: Any = None, step: Any = None,
         step = values.get("step", step)
     if end is None:
         raise TorchTypeError("arange() missing required argument 'end' (pos 1)")
+    if dtype is not None and dtype.is_complex:
+        raise TorchNotImplementedError(f'"arange_cpu" not implemented for \'{dtype.short}\'')
     start = 0 if start is None else _scalar_value(start, "start")
     end = _scalar_value(end, "end")
     step = 1 if step is None else _scalar_value(step, "step")

@@ -44,7 +44,7 @@ def empty_strided(size: Any, stride: Any, *, dtype: DType | None = None, device:
                                            tuple(s * d.itemsize for s in strides))
     if _device_name(device) != "cpu":
         return _new(data, d, device, requires_grad)  # type: ignore[no-any-return]
-    if requires_grad and not d.is_floating_point:
+    if requires_grad and d.category < 2:
         raise TorchRuntimeError("Only Tensors of floating point and complex dtype can require "
                                 "gradients")
     result = Tensor._make(data, "cpu")  # (_new would copy the view into a dense layout)
@@ -88,7 +88,7 @@ def frombuffer(buffer: Any, *, dtype: DType, count: int = -1, offset: int = 0,
                 "make it writable before converting it to a tensor. This type of warning will be "
                 "suppressed for the rest of this program.", UserWarning, stacklevel=3)
         data = data.copy()
-    if requires_grad and not dtype.is_floating_point:
+    if requires_grad and dtype.category < 2:
         raise TorchRuntimeError("Only Tensors of floating point and complex dtype can require "
                                 "gradients")
     result = Tensor._make(data, "cpu")

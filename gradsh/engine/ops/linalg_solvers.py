@@ -36,7 +36,7 @@ from gradsh.engine.ops.comparison import eq
 from gradsh.engine.ops.copies import to
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.selection import where
-from gradsh.engine.tensor import Tensor
+from gradsh.engine.tensor import Tensor, is_grad_enabled
 
 __all__ = [
     "linalg_inv", "inv_ex", "inverse", "det", "slogdet", "linalg_slogdet", "logdet",
@@ -120,6 +120,16 @@ def _info(values: Any, device: str) -> Tensor:
 
 def _inv_checks(a: Tensor) -> None:
     _square(a, "linalg.inv")
+    if a.dtype.is_complex:  # (NumPy's LAPACK inverse; a singular one raises as PyTorch's)
+        if a.requires_grad and is_grad_enabled():
+            raise TorchNotImplementedError("gradsh does not implement the gradient of "
+                                           "torch.linalg.inv of complex matrices yet")
+        if a._data.size and not all(np.linalg.matrix_rank(m) == m.shape[-1]
+                                    for m in np.asarray(a._data).reshape((-1,) + a.shape[-2:])):
+            raise TorchLinAlgError("linalg.inv: The diagonal element 1 is zero, the inversion "
+                                   "could not be completed because the input matrix is "
+                                   "singular.")
+        return
     _floating(a, "linalg.inv", low_precision=False)
 
 

@@ -41,6 +41,7 @@ from gradsh.engine.ops.arithmetic import (
     xlogy,
 )
 from gradsh.engine.ops.autograd import backward
+from gradsh.engine.ops.complex_ops import real_scalar
 from gradsh.engine.ops.comparison import (
     _invert,
     allclose,
@@ -358,6 +359,8 @@ def _method_min(self: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
 def _int(self: Tensor) -> int:
     if self.numel() != 1:
         raise TorchValueError("only one element tensors can be converted to Python scalars")
+    if self._data.dtype.kind == "c":
+        return int(real_scalar(self, "int64_t"))
     return int(self.item())
 
 
@@ -369,6 +372,8 @@ def _float(self: Tensor) -> float:
         _once.add("scalar_grad")
         warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
              "behavior.\nConsider using tensor.detach() first.")
+    if self._data.dtype.kind == "c":
+        return real_scalar(self, "double")
     return float(self.item())
 
 
@@ -480,6 +485,7 @@ _METHODS: dict[str, Any] = {
     "__iter__": _iter,
     "__int__": _int,
     "__float__": _float,
+    "__complex__": lambda self: complex(self.item()),
     "__index__": _index_method,
     # arithmetic
     "add": add,

@@ -224,6 +224,8 @@ def isposinf(a: Tensor) -> Tensor:
 def isreal(a: Tensor) -> Tensor:
     # (ones_like(self, kBool): the input's layout)
     ones = np.ones(_check_tensor(a, "isreal").shape, dtype=bool)
+    if a._data.dtype.kind == "c":  # imag == 0
+        ones = np.asarray(a._data).imag == 0
     return _plain(preserve_layout(ones, a._data), a.device)
 
 

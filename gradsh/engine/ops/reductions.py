@@ -13,6 +13,7 @@ from gradsh.engine import dtypes
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP, DType
 from gradsh.engine.exceptions import (
     TorchIndexError,
+    TorchNotImplementedError,
     TorchRuntimeError,
     warn,
 )
@@ -51,10 +52,11 @@ from gradsh.engine.ops.arguments import (
     normalize_dims,
     wrap_dim,
 )
+from gradsh.engine.ops.complex_ops import imag, real
 from gradsh.engine.ops.copies import to
 from gradsh.engine.ops.guard import guarded
 from gradsh.engine.ops.selection import maximum, minimum
-from gradsh.engine.tensor import Tensor, _as_array
+from gradsh.engine.tensor import Tensor, _as_array, is_grad_enabled, no_grad
 
 __all__ = [
     "sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "prod", "norm", "vector_norm",
@@ -76,12 +78,12 @@ def sum(a: Tensor, dim: Any = None, keepdim: bool = False,  # noqa: A001
 @guarded
 def mean(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: DType | None = None) -> Tensor:
     a = _check_tensor(a, "mean")
-    if dtype is not None and not dtype.is_floating_point:
+    if dtype is not None and dtype.category < 2:
         raise TorchRuntimeError(
             "mean(): could not infer output dtype. Optional dtype must be either a floating point "
             f"or complex dtype. Got: {dtype.short}"
         )
-    if dtype is None and not a.dtype.is_floating_point:
+    if dtype is None and a.dtype.category < 2:
         raise TorchRuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point "
             f"or complex dtype. Got: {a.dtype.short}"
@@ -97,6 +99,9 @@ def mean(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: DType | None 
 
 
 def _extremum(kind: str, a: Tensor, dim: Any, keepdim: bool) -> Any:
+    if a.dtype.is_complex:  # complex numbers have no order
+        kernel = f"{kind}_all" if dim is None else f"{kind}_cpu"
+        raise not_implemented_for(kernel, a.dtype)
     if isinstance(dim, Tensor):
         other = dim
         return maximum(a, other) if kind == "max" else minimum(a, other)
@@ -226,7 +231,7 @@ def norm(a: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
 @guarded
 def vector_norm(a: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,  # noqa: A002
                 dtype: DType | None = None) -> Tensor:
-    if not a.dtype.is_floating_point:
+    if a.dtype.category < 2:
         raise TorchRuntimeError(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
             f"{a.dtype.short}"
@@ -244,6 +249,8 @@ def vector_norm(a: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,
 
 def _variance_args(fname: str, a: Tensor, dim: Any, unbiased: Any, keepdim: bool,
                    correction: Any) -> tuple[tuple[int, ...] | None, float, bool]:
+    if a.dtype.is_complex and fname in ("var", "std"):
+        raise _ComplexVariance()
     if not a.dtype.is_floating_point:
         what = fname if fname.endswith("_mean") else "std and var"
         raise TorchRuntimeError(f"{what} only support floating point and complex dtypes")
@@ -273,10 +280,29 @@ def _variance_args(fname: str, a: Tensor, dim: Any, unbiased: Any, keepdim: bool
     return dims, float(correction), keepdim
 
 
+class _ComplexVariance(Exception):
+    """var / std of a complex tensor: computed from its parts (see _complex_variance)."""
+
+
+def _complex_variance(fname: str, a: Tensor, args: tuple[Any, ...]) -> Tensor:
+    """var(z) = var(z.real) + var(z.imag), real (std its square root); values only: with a
+    gradient to record, PyTorch's single node is not reproduced."""
+    if a.requires_grad and is_grad_enabled():
+        raise TorchNotImplementedError(f"gradsh does not implement the gradient of {fname} of a "
+                                       "complex tensor yet")
+    with no_grad():
+        parts = var(real(a), *args[:3], correction=args[3]) + var(imag(a), *args[:3],
+                                                                   correction=args[3])
+        return parts.sqrt() if fname == "std" else parts
+
+
 @guarded
 def var(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
         correction: Any = None) -> Tensor:
-    dims, correction, keepdim = _variance_args("var", a, dim, unbiased, keepdim, correction)
+    try:
+        dims, correction, keepdim = _variance_args("var", a, dim, unbiased, keepdim, correction)
+    except _ComplexVariance:
+        return _complex_variance("var", a, (dim, unbiased, keepdim, correction))
     return VarBackward0.apply(a, dim=dims, correction=correction, keepdim=keepdim)
 
 
@@ -301,7 +327,10 @@ def std_mean(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = F
 @guarded
 def std(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
         correction: Any = None) -> Tensor:
-    dims, correction, keepdim = _variance_args("std", a, dim, unbiased, keepdim, correction)
+    try:
+        dims, correction, keepdim = _variance_args("std", a, dim, unbiased, keepdim, correction)
+    except _ComplexVariance:
+        return _complex_variance("std", a, (dim, unbiased, keepdim, correction))
     return StdBackward0.apply(a, dim=dims, correction=correction, keepdim=keepdim)
 
 
@@ -348,7 +377,7 @@ def cumsum(a: Tensor, dim: int, dtype: DType | None = None) -> Tensor:
     a = _check_tensor(a, "cumsum")
     d = wrap_dim(dim, a.ndim)
     if dtype is None:
-        dtype = a.dtype if a.dtype.is_floating_point else dtypes.int64
+        dtype = a.dtype if a.dtype.category >= 2 else dtypes.int64
     elif dtype is dtypes.bool_:
         raise not_implemented_for("cumsum_out_cpu", dtype)
     return CumsumBackward0.apply(a, dim=d, dtype=dtype)
@@ -359,7 +388,7 @@ def cumprod(a: Tensor, dim: int, dtype: DType | None = None) -> Tensor:
     a = _check_tensor(a, "cumprod")
     d = wrap_dim(dim, a.ndim)
     if dtype is None:
-        dtype = a.dtype if a.dtype.is_floating_point else dtypes.int64
+        dtype = a.dtype if a.dtype.category >= 2 else dtypes.int64
     elif dtype is dtypes.bool_:
         raise not_implemented_for("cumprod_out_cpu", dtype)
     return CumprodBackward0.apply(a, dim=d, dtype=dtype)

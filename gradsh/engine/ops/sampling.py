@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable
 from typing import Any
 
@@ -85,6 +87,10 @@ def rand(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any 
          requires_grad: bool = False, generator: Any = None) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
     shape = size_args(given_size(shape, size), "rand", allocated_itemsize(d, device))
+    if d.is_complex:  # uniform_ of the view_as_real
+        data = _random_call(lambda: _generator(generator).rand(
+            (*shape, 2), dtypes.TO_REAL[d]).view(d.np)[..., 0], device, shape, d)
+        return _new(data, d, device, requires_grad)
     _check_random_float(d, "check_uniform_bounds")
     data = _random_call(lambda: _generator(generator).rand(shape, d), device, shape, d)
     return _new(data, d, device, requires_grad)
@@ -95,6 +101,11 @@ def randn(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any
           requires_grad: bool = False, generator: Any = None) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
     shape = size_args(given_size(shape, size), "randn", allocated_itemsize(d, device))
+    if d.is_complex:  # normal_: the view_as_real draws, each with variance 1/2
+        real = dtypes.TO_REAL[d]
+        data = _random_call(lambda: _generator(generator).normal(
+            0.0, 1.0 / math.sqrt(2.0), (*shape, 2), real).view(d.np)[..., 0], device, shape, d)
+        return _new(data, d, device, requires_grad)
     _check_random_float(d, "normal_kernel_cpu")
     data = _random_call(lambda: _generator(generator).randn(shape, d), device, shape, d)
     return _new(data, d, device, requires_grad)
@@ -124,7 +135,7 @@ def randint(*args: Any, low: Any = None, high: Any = None, size: Any = None,
         )
     low = 0 if low is None else low
     d = _resolve_dtype(dtype, dtypes.int64)
-    if requires_grad and not d.is_floating_point:
+    if requires_grad and d.category < 2:
         raise TorchRuntimeError(REQUIRES_GRAD_DTYPE_MESSAGE)
     shape = size_args((size,), "randint", allocated_itemsize(d, device))
     data = _random_call(lambda: _generator(generator).randint(int(low), int(high), shape, d),
@@ -260,6 +271,12 @@ def _empty_in_memory_order(like: Tensor) -> tuple[Tensor, list[int] | None]:
 @guarded
 def uniform_(a: Tensor, low: float = 0.0, high: float = 1.0, generator: Any = None) -> Tensor:
     a = _check_tensor(a, "uniform_")
+    if a.dtype.is_complex:  # the view_as_real's draws
+        real = dtypes.TO_REAL[a.dtype]
+        draws = _random_call(lambda: in_layout_of(a, lambda shape: _generator(
+            generator).uniform(float(low), float(high), (*shape, 2), real).view(
+            a.dtype.np)[..., 0]), a.device, a.shape, a.dtype)
+        return apply_inplace(UniformBackward0, a, draws=backend.to_device(draws, a.device))
     _check_random_float(a.dtype, "check_uniform_bounds")
     draws = _random_call(lambda: in_layout_of(a, lambda shape: _generator(generator).uniform(
         float(low), float(high), shape, a.dtype)), a.device, a.shape, a.dtype)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from gradsh.engine import dtypes
-from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
+from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError, TorchTypeError
 from gradsh.engine.functions.common import infer_size, not_implemented_for, result_dtype, xp_of
 from gradsh.engine.functions.selection import (
     ClampBackward0,
@@ -39,6 +39,8 @@ __all__ = [
 @guarded
 def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     a = _check_tensor(a, "clamp")
+    if a.dtype.is_complex:
+        raise TorchNotImplementedError("clamp is not supported for complex types")
     if min is None and max is None:
         raise TorchRuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     min, max = _number_overload(min, max)

@@ -82,6 +82,8 @@ def _sort_order(data: Any, dim: int, descending: bool, stable: bool = False) -> 
 @guarded
 def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
     a = _check_tensor(a, "sort")
+    if a.dtype.is_complex:
+        raise TorchRuntimeError(" Sort does not support complex dtypes on CPU")
     d = wrap_dim(dim, a.ndim)
     # (values and indices laid out as the input, as ATen's sort allocates them)
     indices = preserve_layout(_sort_order(a._data, d, descending, stable), a._data)

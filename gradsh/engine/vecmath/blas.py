@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine.vecmath import mkl
+from gradsh.engine.vecmath import blas_complex, mkl
 
 _INT_MAX = 2**31 - 1
 _CBLAS_COL_MAJOR, _CBLAS_NO_TRANS, _CBLAS_TRANS = 102, 111, 112
@@ -120,6 +120,8 @@ def _calls(*arrays: np.ndarray) -> Any:
         return _Routines
     if dtype == _F64 and _Double.gemm is not None:
         return _Double
+    if dtype.kind == "c":  # cgemm_ / zgemm_ (gemm only)
+        return blas_complex.routines(dtype)
     return None
 
 
@@ -265,7 +267,7 @@ def mm(m1: np.ndarray, m2: np.ndarray) -> np.ndarray | None:
 def dot(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
     """x . y for 1-D float32 arrays as dot_impl calls sdot_ (a 0-d array), or None."""
     routines = _calls(x, y)
-    if routines is None:
+    if routines is None or routines.dot is None:
         return None
     n = x.shape[0]
     sx, sy = _strides(x), _strides(y)
@@ -282,7 +284,7 @@ def mv(mat: np.ndarray, vec: np.ndarray) -> np.ndarray | None:
     routines = _calls(mat, vec)
     m, n = mat.shape
     s, sv = _strides(mat), _strides(vec)
-    if routines is None or m == 0 or n == 0 or s is None or sv is None:
+    if routines is None or m == 0 or n == 0 or s is None or sv is None or routines.gemv is None:
         return None
 
     def lda_cond(rows: int, cols: int, lda: int) -> bool:
@@ -338,7 +340,13 @@ def bmm(batch1: np.ndarray, batch2: np.ndarray) -> np.ndarray | None:
     if lds is None:
         return None
     lda, ldb, ldc = lds
-    if bs == 1:  # gemm_batched_with_stride: one product is cpublas::gemm's
+    if bs == 1 or routines.gemm_batch is None:  # gemm_batched_with_stride: one product is
+        # cpublas::gemm's (complex operands: one gemm per matrix)
+        if bs > 1:
+            for b in range(bs):
+                routines.gemm(trans_a, trans_b, cols, rows, k, 1.0, batch2[b], lda, batch1[b],
+                              ldb, 0.0, result[b], ldc)
+            return result
         routines.gemm(trans_a, trans_b, cols, rows, k, 1.0, batch2[0], lda, batch1[0], ldb, 0.0,
                       result[0], ldc)
         return result

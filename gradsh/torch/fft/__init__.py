@@ -1,6 +1,6 @@
-"""torch.fft, the parts that need no complex numbers: fftfreq, rfftfreq, fftshift and
-ifftshift. gradsh has no complex dtype, so the transforms themselves (fft, rfft, ifft ...)
-raise `gradsh does not implement torch.fft.NAME yet`."""
+"""torch.fft: the transforms (fft, ifft, rfft, irfft, hfft, ihfft and their 2-D and n-D forms,
+in transforms.py) and the helpers fftfreq, rfftfreq, fftshift and ifftshift. hfft2 / ihfft2 /
+hfftn / ihfftn raise `gradsh does not implement torch.fft.NAME yet`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,26 @@ from gradsh.torch._missing import module_getattr
 
 __getattr__ = module_getattr("torch.fft")
 
-__all__ = ["fftfreq", "rfftfreq", "fftshift", "ifftshift"]
+from gradsh.torch.fft.transforms import (  # noqa: E402
+    fft,
+    fft2,
+    fftn,
+    hfft,
+    ifft,
+    ifft2,
+    ifftn,
+    ihfft,
+    irfft,
+    irfft2,
+    irfftn,
+    rfft,
+    rfft2,
+    rfftn,
+)
+
+__all__ = ["fftfreq", "rfftfreq", "fftshift", "ifftshift", "fft", "ifft", "rfft", "irfft",
+           "hfft", "ihfft", "fft2", "ifft2", "fftn", "ifftn", "rfft2", "irfft2", "rfftn",
+           "irfftn"]
 
 
 def _frequencies(steps: np.ndarray, n: int, d: float, dtype: Any, device: Any,

@@ -40,7 +40,7 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
             data = ops.empty(0)
         if not isinstance(data, Tensor):
             raise TypeError(f"Parameter.__new__() expected a Tensor, got {type(data).__name__}")
-        if requires_grad and not data.dtype.is_floating_point:
+        if requires_grad and data.dtype.category < 2:
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients")
         return _alias(cls, data, requires_grad)  # type: ignore[return-value]
