@@ -148,7 +148,6 @@ REGRESSIONS = {
 # list: a case that passes must leave it.
 SEED, CASES = 104, 150
 KNOWN: dict[int, str] = {
-    76: "F.interpolate(mode='bicubic', antialias=True): not implemented (bilinear's neither)",
     124: "AF.hvp of softmax(x).sum(), a constant: float32 rounding noise (-2.7e-10 vs 0.0), the "
          "double backward's summation order",
 }
