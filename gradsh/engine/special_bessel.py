@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gradsh.engine.special_math import _I0E_A, _I0E_B, _I1E_A, _I1E_B, _fma, _in_dtype
+from gradsh.engine.special_math import (_I0E_A, _I0E_B, _I1E_A, _I1E_B, _chbevl, _fma,
+                                        _in_dtype)
 from gradsh.engine.vecmath import clib
 
 __all__ = ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0",
@@ -38,19 +39,6 @@ def _horner(z: Array, table: tuple[float, ...]) -> Array:
     for c in table[1:]:
         p = _fma(p, z, t(c))
     return p
-
-
-def _chebyshev(y: Array, table: tuple[float, ...]) -> tuple[Array, Array]:
-    """The Clenshaw loop of the modified Bessel kernels, `a = y * q - p + T[i]` (the product
-    fused with `- p`): the last a and p."""
-    t = y.dtype.type
-    a = np.full_like(y, t(table[0]))
-    q = np.zeros_like(y)
-    p = q
-    for c in table[1:]:
-        p, q = q, a
-        a = _fma(y, q, -p) + t(c)
-    return a, p
 
 
 def _where(pieces: list[tuple[Array, Callable[[Array], Array]]], x: Array) -> Array:
@@ -233,24 +221,20 @@ _K1_B = (-5.75674448366501715755e-18, 1.79405087314755922667e-17, -5.68946255844
          2.72062619048444266945e+00)
 
 
-def _half(a: Array, p: Array) -> Array:
-    return a.dtype.type(0.5) * (a - p)
-
-
 def _i_value(x: Array, order: int) -> Array:
     """modified_bessel_i0/i1_forward (sign included)."""
     t = x.dtype.type
     ax = np.abs(x)
 
     def small(v: Array) -> Array:
-        a, p = _chebyshev(v / t(2) - t(2), _I0_A if order == 0 else _I1_A)
+        series = _chbevl(v / t(2) - t(2), _I0_A if order == 0 else _I1_A)
         if order == 0:
-            return _libm("exp", v) * _half(a, p)
-        return _half(a, p) * v * _libm("exp", v)
+            return _libm("exp", v) * series
+        return series * v * _libm("exp", v)
 
     def large(v: Array) -> Array:
-        b, p = _chebyshev(t(32) / v - t(2), _I0_B if order == 0 else _I1_B)
-        return _libm("exp", v) * _half(b, p) / np.sqrt(v)
+        series = _chbevl(t(32) / v - t(2), _I0_B if order == 0 else _I1_B)
+        return _libm("exp", v) * series / np.sqrt(v)
 
     out = _where([(ax <= 8, small), (~(ax <= 8), large)], ax)
     return np.where(x < 0, -out, out) if order == 1 else out
@@ -271,25 +255,25 @@ def _k_value(x: Array, order: int, scaled: bool) -> Array:
     t = x.dtype.type
 
     def small(v: Array) -> Array:
-        a, p = _chebyshev(_fma(v, v, -t(2)), _K0_A if order == 0 else _K1_A)
+        series = _chbevl(_fma(v, v, -t(2)), _K0_A if order == 0 else _K1_A)
         bessel_i = _i_value(v, order)
         if scaled or order == 1:  # T(0.5) * x
             log = _libm("log", t(0.5) * v)
         else:  # k0's double literal 0.5: log in double, the rest in double too
             log = _libm("log", np.float64(0.5) * v.astype(np.float64))
         if order == 0:
-            out = _fma(-log, bessel_i.astype(log.dtype), _half(a, p).astype(log.dtype))
+            out = _fma(-log, bessel_i.astype(log.dtype), series.astype(log.dtype))
         else:
-            out = _fma(log, bessel_i, _half(a, p) / v)
+            out = _fma(log, bessel_i, series / v)
         if scaled:
             return out * _libm("exp", v)
         return np.asarray(out).astype(v.dtype)
 
     def large(v: Array) -> Array:
-        b, p = _chebyshev(t(8) / v - t(2), _K0_B if order == 0 else _K1_B)
+        series = _chbevl(t(8) / v - t(2), _K0_B if order == 0 else _K1_B)
         if scaled:
-            return _half(b, p) / np.sqrt(v)
-        return _libm("exp", -v) * _half(b, p) / np.sqrt(v)
+            return series / np.sqrt(v)
+        return _libm("exp", -v) * series / np.sqrt(v)
 
     return _where([((x > 0) & (x <= 2), small), (x > 2, large),
                    (x == 0, lambda v: np.full_like(v, t(np.inf))),
