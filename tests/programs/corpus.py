@@ -51,16 +51,11 @@ def recording(name: str) -> Path:
 def cpu_kind() -> str | None:
     """"intel" or "amd" from /proc/cpuinfo's vendor_id, else None. MKL picks its kernels by
     vendor (gradsh/engine/vecmath/blas.py, genuine_intel), so for some programs torch prints
-    other last digits on one vendor's CPUs than on the other's."""
-    try:
-        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as info:
-            for line in info:
-                if line.startswith("vendor_id"):
-                    vendor = line.split(":", 1)[1].strip()
-                    return {"GenuineIntel": "intel", "AuthenticAMD": "amd"}.get(vendor)
-    except OSError:
-        pass
-    return None
+    other last digits on one vendor's CPUs than on the other's. (Imported here, not at the
+    top: the forking runner below runs programs under torch and needs no gradsh.)"""
+    from gradsh.engine.vecmath.blas import cpu_vendor
+
+    return {"GenuineIntel": "intel", "AuthenticAMD": "amd"}.get(cpu_vendor() or "")
 
 
 def variant(name: str, kind: str) -> Path:

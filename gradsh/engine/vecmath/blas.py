@@ -145,15 +145,20 @@ def genuine_intel() -> bool:
     set: on Intel's AVX-512 CPUs its sgemm gives the bits of oneDNN's own JIT sgemm (which
     PyTorch's LSTM runs), on AMD's AVX-512 CPUs it takes other kernels while oneDNN's JIT code
     stays the same (measured on an AMD EPYC: 483,428 of 560,000 elements of a (700, 200) @
-    (200, 800) product differ). Read from /proc/cpuinfo; False where that cannot be read."""
+    (200, 800) product differ). False where the vendor cannot be read."""
+    return cpu_vendor() == "GenuineIntel"
+
+
+def cpu_vendor() -> str | None:
+    """/proc/cpuinfo's vendor_id ("GenuineIntel", "AuthenticAMD" ...), or None."""
     try:
         with open("/proc/cpuinfo", encoding="ascii", errors="replace") as info:
             for line in info:
                 if line.startswith("vendor_id"):
-                    return line.split(":", 1)[1].strip() == "GenuineIntel"
+                    return line.split(":", 1)[1].strip()
     except OSError:
         pass
-    return False
+    return None
 
 
 def _strides(x: np.ndarray) -> tuple[int, ...] | None:
