@@ -207,8 +207,8 @@ class Interpreter:
         finally:
             set_warning_handler(previous)
             self._outcome = None
-            log = None  # (its copies of changed storage are free now: trimmed with the rest)
-            buffers.trim()  # the large arrays the statement no longer uses go back to the system
+            log = None  # (its copies of changed storage are free now: settled with the rest)
+            buffers.settle()  # large arrays unused for a whole statement go back to the system
         if outcome.error is not None and outcome.rolled_back:
             outcome.error.rolled_back = True
         return outcome

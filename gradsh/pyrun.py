@@ -388,7 +388,7 @@ def _execute(program: PythonProgram, stmt: Statement, result: StepResult) -> Non
         result.error = error
     finally:
         set_origin(None)
-        buffers.trim()  # the large arrays the statement no longer uses go back to the system
+        buffers.settle()  # large arrays unused for a whole statement go back to the system
 
 
 def _exit_code(exit_: SystemExit, err: IO[str]) -> int:

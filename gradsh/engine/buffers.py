@@ -9,8 +9,14 @@ references (sys.getrefcount says so): a tensor that died gives its storage to th
 the same size. Nothing else changes: every element of a result is written before it is read.
 
 Off by default (a library user's process keeps NumPy's own behaviour); `gradsh run` and the
-interpreter turn it on (cli.tune_process) and `trim()` hands the free arrays back after each
-top-level statement, so memory that a statement no longer uses is not kept past it.
+interpreter turn it on (cli.tune_process), and `settle()` runs after each top-level statement:
+it hands back the free arrays that went unused for a whole statement and keeps the ones the
+statement just freed for the next one. So memory is kept at most one statement past its last
+use, and a loop written as statements in turn (a `repeat` after its warm-up, the cells of a
+session) does not give its arrays back only to map them again: on a virtual machine that
+hands freed memory back to its host, touching those pages anew cost up to 250-300 ms of system
+time per 40 MB (the 10M-element chain of `benchmarks`' large row), far more than the
+arithmetic on them.
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ _COUNTED_REFERENCES = sys.version_info < (3, 14)
 _enabled = False
 _pool: list[np.ndarray] = []
 _ids: set[int] = set()
+# The ids of the pool's arrays that were free at the last settle() and not reused since.
+_idle: set[int] = set()
 
 
 def enable(on: bool = True) -> None:
@@ -60,6 +68,7 @@ def empty(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
     for array in _pool:
         if sys.getrefcount(array) == _FREE:
             if array.dtype == dtype and array.shape == shape and array.flags.writeable:
+                _idle.discard(id(array))
                 return array
             free += 1
             free_bytes += array.nbytes
@@ -86,7 +95,26 @@ def holds(array: Any) -> int:
 
 def trim() -> None:
     """Drop the arrays no one else uses any more (their memory goes back to the system)."""
-    keep = [array for array in _pool if sys.getrefcount(array) != _FREE]
-    _pool[:] = keep
+    _keep([array for array in _pool if sys.getrefcount(array) != _FREE])
+
+
+def settle() -> None:
+    """At the end of a top-level statement: drop the free arrays that were free at the last
+    settle too and not reused since; the ones freed since stay for the next statement."""
+    keep = []
+    for array in _pool:
+        if sys.getrefcount(array) != _FREE:
+            _idle.discard(id(array))  # in use
+            keep.append(array)
+        elif id(array) not in _idle:
+            _idle.add(id(array))  # freed during this statement: kept one statement more
+            keep.append(array)
+    _keep(keep)
+
+
+def _keep(arrays: list[np.ndarray]) -> None:
+    """Make `arrays` the pool."""
+    _pool[:] = arrays
     _ids.clear()
-    _ids.update(id(array) for array in keep)
+    _ids.update(id(array) for array in arrays)
+    _idle.intersection_update(_ids)
