@@ -334,3 +334,25 @@ def test_graph_writes_to_an_unquoted_path(script, tmp_path: Path) -> None:
                                           "wrote the graph of c to named.dot"]
     for name in ("c.dot", "out-c.dot", "named.dot"):
         assert (tmp_path / name).read_text().startswith("digraph")
+
+
+def test_the_collector_runs_as_tuned_once_gradsh_has_started(script) -> None:
+    """main pauses Python's garbage collector while gradsh imports itself; the program then
+    runs with it on, at the thresholds cli._tune_gc sets, and a caller's setting comes back."""
+    import gc
+
+    program = script("import gc\nprint(gc.isenabled(), gc.get_threshold()[0] >= 10_000)\n",
+                     "p.py")
+    result = gradsh("run", "--quiet", str(program))
+    assert (result.returncode, result.stdout) == (0, "True True\n"), result.stderr
+    from gradsh.cli import main
+
+    thresholds = gc.get_threshold()
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            assert main(["run", "--quiet", str(program)]) == 0
+            assert gc.isenabled() is enabled
+    finally:
+        gc.enable()
+        gc.set_threshold(*thresholds)
