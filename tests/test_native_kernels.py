@@ -528,3 +528,30 @@ def test_zero_below_is_torch_relu_and_its_backward(kernels: object, torch: Any, 
     out.sum().backward()
     assert ours._data.tobytes() == out.detach().numpy().tobytes()
     assert leaf.grad._data.tobytes() == theirs.grad.numpy().tobytes()
+
+
+@pytest.mark.parametrize("name", ["expf", "logf", "log1pf"])
+@pytest.mark.parametrize("n", [1, 7, 100_000])
+def test_glibc_routines_match_the_emulation(kernels: object, monkeypatch: pytest.MonkeyPatch,
+                                            name: str, n: int) -> None:
+    """glibc's expf and logf (FMA builds) and log1pf (fdlibm's) through the kernels: the NumPy
+    emulation's bits and result types (NaN for NaN) on random bit patterns, ordinary values,
+    both ends of each routine's range, subnormals and the special values, in any layout."""
+    from gradsh.engine.vecmath import fdlibm, libm
+
+    function = fdlibm.log1pf if name == "log1pf" else getattr(libm, name)
+    rng = np.random.default_rng(n)
+    specials = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1e-40,
+                         2.0 ** -126, 88.0, 88.72283, 88.7229, -103.97208, -104.0, -87.9, 0.41422,
+                         -0.2929, 2.0 ** -29, -(2.0 ** -54), 3.4028235e38, -3.4028235e38,
+                         1e10, -0.99999994], F32)
+    pools = [rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32).view(F32),
+             rng.standard_normal(n).astype(F32) * F32(30),
+             rng.uniform(-1.0, 1.0, n).astype(F32), rng.uniform(-110.0, 90.0, n).astype(F32),
+             (rng.uniform(0.0, 1.0, n) * 1e-38).astype(F32), np.resize(specials, n)]
+    with np.errstate(all="ignore"):
+        for x in pools + [np.resize(specials, (5, 5)).T, F32(0.5), np.array(F32(-2.0))]:
+            expected = _emulated(monkeypatch, lambda x=x: function(x))
+            ours = function(x)
+            assert _same_bits(ours, expected), name
+            assert type(ours) is type(expected) and np.shape(ours) == np.shape(expected)

@@ -764,6 +764,7 @@ static PyObject *py_logf(PyObject *self, PyObject *args)
 #include "_native_sleef64.h"
 #include "_native_sleef64_gamma.h"
 #include "_native_sleef64_calls.h"
+#include "_native_glibc32.h"
 
 static PyObject *py_levels(PyObject *self, PyObject *unused)
 {
@@ -866,6 +867,8 @@ static PyMethodDef METHODS[] = {
     {"sleef64_binary", py_sleef64_binary, METH_VARARGS,
      "sleef64_binary(which, out, a, b, count): SLEEF's double atan2, pow, hypot (0-2), the C "
      "library's (3-5)"},
+    {"glibc32", py_glibc32, METH_VARARGS,
+     "glibc32(which, out, x, count): glibc's float expf, logf (FMA builds), log1pf (0-2)"},
     {"fma64", py_fma64, METH_VARARGS, "fma64(out, a, b, c, count): float64 fma element-wise"},
     {"welford64", py_welford64, METH_VARARGS,
      "welford64(var, mean, values, reduced, outputs, pieces, correction, take_sqrt): ATen's "

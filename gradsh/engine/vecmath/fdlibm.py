@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from gradsh.engine.vecmath import native
 from gradsh.engine.vecmath.fp import F32, where
-from gradsh.engine.vecmath.libm import expf
+from gradsh.engine.vecmath.libm import compiled, expf
 
 
 # ---- the fdlibm-derived float routines (pure float32 arithmetic, no FMA build) ---------------
@@ -30,7 +31,15 @@ def _float(i: np.ndarray) -> np.ndarray:
 
 
 def log1pf(x: np.ndarray) -> np.ndarray:
-    """glibc log1pf (s_log1pf.c), element-wise."""
+    """glibc log1pf (s_log1pf.c), element-wise, flattened; through the compiled kernels where
+    they were built."""
+    if native.kernels is not None:
+        return compiled(2, x, _log1pf).reshape(-1)
+    return _log1pf(x)
+
+
+def _log1pf(x: np.ndarray) -> np.ndarray:
+    """glibc log1pf, element-wise, flattened, emulated."""
     x = np.asarray(x, F32).reshape(-1)
     one = F32(1.0)
     with np.errstate(all="ignore"):

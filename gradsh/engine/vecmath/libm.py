@@ -10,10 +10,12 @@ boundary is recomputed exactly with the fused operations (rare: about 1 in 10**6
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal, localcontext
 
 import numpy as np
 
+from gradsh.engine.vecmath import native
 from gradsh.engine.vecmath.fp import (
     F32,
     F64,
@@ -67,8 +69,31 @@ def _expf_exact(x: float) -> float:
     return fraction_to_f64(exact(y) * exact(s))
 
 
+def compiled(which: int, x: object, emulated: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """The compiled kernels' glibc routine `which` (0 expf, 1 logf, 2 log1pf: _native_glibc32.h)
+    on x, shaped as x; the elements it leaves NaN from `emulated`, whose NaN (sign and payload)
+    it does not reproduce."""
+    d = np.asarray(x, F32)
+    if not d.flags.c_contiguous:
+        d = d.copy()
+    out = np.empty(d.shape, F32)
+    native.kernels.glibc32(which, out, d, d.size)  # type: ignore[union-attr]
+    nan = np.isnan(out)
+    if nan.any():
+        out[nan] = emulated(d[nan])
+    return out
+
+
 def expf(x: np.ndarray) -> np.ndarray:
-    """glibc expf, element-wise."""
+    """glibc expf, element-wise; through the compiled kernels where they were built."""
+    if native.kernels is not None:
+        out = compiled(0, x, _expf)
+        return out if out.ndim else out[()]  # (a number for a number, as the emulation's)
+    return _expf(x)
+
+
+def _expf(x: np.ndarray) -> np.ndarray:
+    """glibc expf, element-wise, emulated."""
     x = np.asarray(x, F32)
     xd = x.astype(F64)
     with np.errstate(all="ignore"):
@@ -316,7 +341,15 @@ def _logf_exact(z: float, k: float, i: int) -> float:
 
 
 def logf(x: np.ndarray) -> np.ndarray:
-    """glibc logf (0.82 ulp, not correctly rounded), element-wise."""
+    """glibc logf (0.82 ulp, not correctly rounded), element-wise; through the compiled kernels
+    where they were built."""
+    if native.kernels is not None:
+        return compiled(1, x, _logf)
+    return _logf(x)
+
+
+def _logf(x: np.ndarray) -> np.ndarray:
+    """glibc logf, element-wise, emulated."""
     x = np.asarray(x, F32)
     shape = x.shape
     x = x.reshape(-1)
