@@ -48,6 +48,29 @@ def test_kernel_against_aten(torch: Any, thread_count: int, size: int) -> None:
             assert _same(dw, gw) and _same(db, gb)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_affine_gradients_of_many_rows_against_aten(torch: Any, thread_count: int,
+                                                    dtype: type) -> None:
+    """dgamma and dbeta summed over 3,000 rows (a transformer's batch x sequence), one column
+    of dy all -0.0 and one with an infinity: ATen's row-after-row sums, bit for bit."""
+    rng = np.random.default_rng(5)
+    rows, size = 3000, 24
+    x = (rng.standard_normal((rows, size)) * 3 + 1).astype(dtype)
+    dy = rng.standard_normal((rows, size)).astype(dtype)
+    dy[:, 0] = -0.0
+    dy[7, 1] = np.inf
+    weight, bias = rng.standard_normal(size).astype(dtype), rng.standard_normal(size).astype(dtype)
+    _, mean, rstd = torch.native_layer_norm(torch.from_numpy(x), (size,), torch.from_numpy(weight),
+                                            torch.from_numpy(bias), 1e-5)
+    _, gw, gb = torch.ops.aten.native_layer_norm_backward(
+        torch.from_numpy(dy), torch.from_numpy(x), (size,), mean, rstd, torch.from_numpy(weight),
+        torch.from_numpy(bias), [True, True, True])
+    ours = layernorm.forward(x, weight, bias, 1e-5)
+    _, dw, db = layernorm.backward(dy, x, ours[1], ours[2], weight, thread_count)
+    for a, b in ((dw, gw.numpy()), (db, gb.numpy())):
+        assert a.dtype == b.dtype and np.array_equal(a.view(np.uint8), b.view(np.uint8))
+
+
 _TRAINING = """
 torch.manual_seed(0)
 model = torch.nn.Sequential(torch.nn.Linear(12, 24), torch.nn.LayerNorm(24), torch.nn.ReLU(),

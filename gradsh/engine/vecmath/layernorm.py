@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine.vecmath import sleef_double
+from gradsh.engine.vecmath import native, sleef_double
 from gradsh.engine.vecmath.batchnorm import _dot_all as _dot_rows32
 from gradsh.engine.vecmath.batchnorm import _reduce_all as _sum_rows32
 from gradsh.engine.vecmath.fp import F32, F64, fma32
@@ -191,18 +191,47 @@ def affine_gradients(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.n
     used = max(1, min(threads, rows))
     chunk = max(1, -(-rows // used))  # (no rows: an empty batch, zero gradients)
     for start in range(0, rows, chunk):
+        stop = min(start + chunk, rows)
+        if narrow is None:
+            g_buffer, b_buffer = _row_sums(dy[start:stop], x[start:stop], a[start:stop],
+                                           mean[start:stop])
+            dgamma += g_buffer
+            dbeta += b_buffer
+            continue
         g_buffer = np.zeros(size, x.dtype)
         b_buffer = np.zeros(size, x.dtype)
-        for i in range(start, min(start + chunk, rows)):
+        for i in range(start, stop):
             shifted = _fma(a[i], x[i], -a[i] * mean[i])
             g_buffer = _fma(dy[i], shifted, g_buffer)
             b_buffer += dy[i]
-            if narrow is not None:
-                g_buffer = g_buffer.astype(narrow).astype(x.dtype)
-                b_buffer = b_buffer.astype(narrow).astype(x.dtype)
+            g_buffer = g_buffer.astype(narrow).astype(x.dtype)
+            b_buffer = b_buffer.astype(narrow).astype(x.dtype)
         dgamma += g_buffer
         dbeta += b_buffer
     return dgamma, dbeta
+
+
+def _row_sums(dy: np.ndarray, x: np.ndarray, a: np.ndarray,
+              mean: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One thread's buffers of affine_gradients: from zero, row after row, g = fma(dy, a x -
+    a mean, g) (its inner product fused) and b += dy. The rows' shifted values are computed
+    at once (element-wise, the same bits); b's running sums are cumsum's down the columns (the
+    same additions in the same order; + 0.0 gives the zero the loop's first 0 + dy makes)."""
+    rows, size = x.shape
+    g = np.zeros(size, x.dtype)
+    if not rows:
+        return g, g.copy()
+    shifted = _fma(a[:, None], x, (-a * mean)[:, None])
+    dy = np.ascontiguousarray(dy)
+    if x.dtype in (F32, F64) and native.kernels is not None:
+        fma = native.kernels.fma if x.dtype == F32 else native.kernels.fma64
+        shifted = np.ascontiguousarray(shifted, x.dtype)
+        for i in range(rows):
+            fma(g, dy[i], shifted[i], g, size)  # (in place: each element read, then written)
+    else:
+        for i in range(rows):
+            g = _fma(dy[i], shifted[i], g)
+    return g, np.cumsum(dy, axis=0)[-1] + x.dtype.type(0.0)
 
 
 _HALF_LANES = 16  # Vectorized<float>::size() on AVX-512; a float16/bfloat16 vector is 32
