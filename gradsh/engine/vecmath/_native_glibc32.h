@@ -4,7 +4,8 @@
  * binary_cross_entropy's). vecmath/libm.py and vecmath/fdlibm.py compute the same in NumPy;
  * here each element is one call, the fused steps of the FMA builds written as fma(), so the
  * bits do not depend on the CPU (fma() is exact with or without the instruction).
- * Part of _native.c (included there after its common definitions); not a header of its own. */
+ * Part of _native.c (included there after _native_elementwise.h's to_bits/from_bits and
+ * _native_sleef64.h's d2u/u2d); not a header of its own. */
 
 /* __exp2f_data.tab: bits of 2^(i/32), minus i << 47 */
 static const uint64_t GLIBC_EXP2F_TAB[32] = {
@@ -32,29 +33,15 @@ static const double GLIBC_LOGF_LOGC[16] = {
     0x1.526e57720db08p-3, 0x1.bc2860d224770p-3, 0x1.1058bc8a07ee1p-2, 0x1.4043057b6ee09p-2,
 };
 
-static uint32_t f32_bits(float x)
-{
-    uint32_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    return bits;
-}
-
-static float f32_from(uint32_t bits)
-{
-    float x;
-    memcpy(&x, &bits, sizeof x);
-    return x;
-}
-
 /* e_expf.c, its FMA build */
 static float glibc_expf(float x)
 {
     const double invln2n = 0x1.71547652b82fep+5, shift = 0x1.8p+52;
     const double c0 = 0x1.c6af84b912394p-20, c1 = 0x1.ebfce50fac4f3p-13,
                  c2 = 0x1.62e42ff0c52d6p-6;
-    uint32_t abstop = (f32_bits(x) >> 20) & 0x7ff;
+    uint32_t abstop = (to_bits(x) >> 20) & 0x7ff;
     if (abstop >= 0x42b) { /* |x| >= 88, infinities and NaN */
-        if (f32_bits(x) == 0xff800000u)
+        if (to_bits(x) == 0xff800000u)
             return 0.0f;
         if (abstop >= 0x7f8)
             return x + x;
@@ -65,13 +52,10 @@ static float glibc_expf(float x)
     }
     double xd = (double)x;
     double kd = fma(invln2n, xd, shift);
-    uint64_t ki;
-    memcpy(&ki, &kd, sizeof ki);
+    uint64_t ki = d2u(kd);
     kd -= shift;
     double r = fma(invln2n, xd, -kd);
-    uint64_t t = GLIBC_EXP2F_TAB[ki % 32] + (ki << 47);
-    double s;
-    memcpy(&s, &t, sizeof s);
+    double s = u2d(GLIBC_EXP2F_TAB[ki % 32] + (ki << 47));
     double z = fma(c0, r, c1);
     double r2 = r * r;
     double y = fma(c2, r, 1.0);
@@ -85,7 +69,7 @@ static float glibc_logf(float x)
     const double ln2 = 0x1.62e42fefa39efp-1;
     const double a0 = -0x1.00ea348b88334p-2, a1 = 0x1.5575b0be00b6ap-2,
                  a2 = -0x1.ffffef20a4123p-2;
-    uint32_t ix = f32_bits(x);
+    uint32_t ix = to_bits(x);
     if (ix == 0x3f800000u)
         return 0.0f;
     if (ix - 0x00800000u >= 0x7f800000u - 0x00800000u) { /* x < 0x1p-126, inf or NaN */
@@ -95,13 +79,13 @@ static float glibc_logf(float x)
             return x;
         if ((ix & 0x80000000u) || ix * 2 >= 0xff000000u)
             return (x - x) / (x - x);
-        ix = f32_bits(x * 0x1p23f) - (23u << 23); /* a subnormal: normalised */
+        ix = to_bits(x * 0x1p23f) - (23u << 23); /* a subnormal: normalised */
     }
     uint32_t tmp = ix - 0x3f330000u;
     int i = (int)((tmp >> 19) % 16);
     int32_t k = (int32_t)tmp >> 23;
     uint32_t iz = ix - (tmp & 0xff800000u);
-    double z = (double)f32_from(iz);
+    double z = (double)from_bits(iz);
     double r = fma(z, GLIBC_LOGF_INVC[i], -1.0);
     double y0 = fma((double)k, ln2, GLIBC_LOGF_LOGC[i]);
     double r2 = r * r;
@@ -120,7 +104,7 @@ static float fdlibm_log1pf(float x)
                 lp7 = 1.4798198640e-01f;
     float hfsq, f = 0.0f, c = 0.0f, s, z, r, u;
     int32_t k = 1, hu = 0;
-    int32_t hx = (int32_t)f32_bits(x);
+    int32_t hx = (int32_t)to_bits(x);
     int32_t ax = hx & 0x7fffffff;
     if (hx < 0x3ed413d7) { /* x < 0.41422 */
         if (ax >= 0x3f800000) /* x <= -1.0 */
@@ -138,22 +122,22 @@ static float fdlibm_log1pf(float x)
     if (k != 0) {
         if (hx < 0x5a000000) {
             u = 1.0f + x;
-            hu = (int32_t)f32_bits(u);
+            hu = (int32_t)to_bits(u);
             k = (hu >> 23) - 127;
             c = k > 0 ? 1.0f - (u - x) : x - (u - 1.0f); /* the rounding of 1 + x */
             c /= u;
         } else {
             u = x;
-            hu = (int32_t)f32_bits(u);
+            hu = (int32_t)to_bits(u);
             k = (hu >> 23) - 127;
             c = 0.0f;
         }
         hu &= 0x007fffff;
         if (hu < 0x3504f7) {
-            u = f32_from((uint32_t)hu | 0x3f800000u); /* u normalised */
+            u = from_bits((uint32_t)hu | 0x3f800000u); /* u normalised */
         } else {
             k += 1;
-            u = f32_from((uint32_t)hu | 0x3f000000u); /* u/2 normalised */
+            u = from_bits((uint32_t)hu | 0x3f000000u); /* u/2 normalised */
             hu = (0x00800000 - hu) >> 2;
         }
         f = u - 1.0f;
