@@ -141,3 +141,17 @@ def test_a_loop_run_statement_after_statement_reuses_its_arrays(pool: None) -> N
     finally:
         buffers.np = np
     assert counts[0] > 0 and counts[2:] == [0, 0]
+
+
+def test_what_a_statement_keeps_is_bounded(pool: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A statement that held many large arrays at once keeps at most _max_free_bytes of them
+    for the next statement."""
+    monkeypatch.setattr(buffers, "MAX_FREE_BYTES", 4 * N * 4)  # four arrays' worth
+    buffers.trim()
+    arrays = [buffers.empty((N,), np.float32) for _ in range(10)]
+    ours = {id(array) for array in arrays}
+    del arrays
+    buffers.settle()
+    assert sum(id(array) in ours for array in buffers._pool) == 4
+    buffers.settle()  # unused for a whole statement: given back
+    assert not any(id(array) in ours for array in buffers._pool)

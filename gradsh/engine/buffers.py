@@ -100,15 +100,19 @@ def trim() -> None:
 
 def settle() -> None:
     """At the end of a top-level statement: drop the free arrays that were free at the last
-    settle too and not reused since; the ones freed since stay for the next statement."""
+    settle too and not reused since; the ones freed since stay for the next statement, up to
+    _max_free_bytes() of them (empty() bounds the free ones between two results the same)."""
     keep = []
+    held = 0
+    limit = _max_free_bytes()
     for array in _pool:
         if sys.getrefcount(array) != _FREE:
             _idle.discard(id(array))  # in use
             keep.append(array)
-        elif id(array) not in _idle:
+        elif id(array) not in _idle and held + array.nbytes <= limit:
             _idle.add(id(array))  # freed during this statement: kept one statement more
             keep.append(array)
+            held += array.nbytes
     _keep(keep)
 
 
