@@ -32,7 +32,8 @@ setup(
                                     "gradsh/engine/vecmath/_native_sleef64.h",
                                     "gradsh/engine/vecmath/_native_sleef64_gamma.h",
                                     "gradsh/engine/vecmath/_native_sleef64_calls.h",
-                                    "gradsh/engine/vecmath/_native_glibc32.h"],
+                                    "gradsh/engine/vecmath/_native_glibc32.h",
+                                    "gradsh/engine/vecmath/_native_sleef_powf.h"],
                            optional=True),
                  # thin calls into MKL where the mkl package is installed (vecmath/blas.py)
                  Extension("gradsh.engine.vecmath._blas", ["gradsh/engine/vecmath/_blas.c"],

@@ -555,3 +555,34 @@ def test_glibc_routines_match_the_emulation(kernels: object, monkeypatch: pytest
             ours = function(x)
             assert _same_bits(ours, expected), name
             assert type(ours) is type(expected) and np.shape(ours) == np.shape(expected)
+
+
+@pytest.mark.parametrize("exponent", [4.0, 5.0, -2.5, 0.25, 33.3, "array", "bits"])
+def test_sleef_powf_matches_the_emulation(kernels: object, monkeypatch: pytest.MonkeyPatch,
+                                          exponent: object) -> None:
+    """SLEEF's powf through the kernels (_native_sleef_powf.h): the emulation's bits (NaN for
+    NaN) for random bit patterns, ordinary and special bases, one exponent or one each,
+    broadcast shapes, and every pair of special values."""
+    from gradsh.engine.vecmath import sleef
+
+    rng = np.random.default_rng(len(str(exponent)))
+    n = 20_000
+    specials = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 2.0,
+                         -2.0, 0.5, 3e38, -3e38, 1e-38, 2.0 ** 24, 2.0 ** 31], F32)
+    bases = [rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32).view(F32),
+             rng.standard_normal(n).astype(F32) * F32(4), np.resize(specials, n)]
+    for x in bases:
+        if exponent == "array":
+            y = rng.standard_normal(n).astype(F32) * F32(3)
+        elif exponent == "bits":
+            y = rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32).view(F32)
+        else:
+            y = F32(exponent)
+        with np.errstate(all="ignore"):
+            expected = _emulated(monkeypatch, lambda x=x, y=y: sleef.powf_u10(x, y))
+            assert _same_bits(sleef.powf_u10(x, y), expected), exponent
+    pairs = np.array([(a, b) for a in specials for b in specials], F32)
+    with np.errstate(all="ignore"):
+        x, y = pairs[:, 0].reshape(-1, 1), pairs[:, 1].reshape(1, -1)  # (289, 1) ** (1, 289)
+        expected = _emulated(monkeypatch, lambda: sleef.powf_u10(x, y))
+        assert _same_bits(sleef.powf_u10(x, y), expected)

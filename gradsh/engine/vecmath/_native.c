@@ -765,6 +765,7 @@ static PyObject *py_logf(PyObject *self, PyObject *args)
 #include "_native_sleef64_gamma.h"
 #include "_native_sleef64_calls.h"
 #include "_native_glibc32.h"
+#include "_native_sleef_powf.h"
 
 static PyObject *py_levels(PyObject *self, PyObject *unused)
 {
@@ -869,6 +870,8 @@ static PyMethodDef METHODS[] = {
      "library's (3-5)"},
     {"glibc32", py_glibc32, METH_VARARGS,
      "glibc32(which, out, x, count): glibc's float expf, logf (FMA builds), log1pf (0-2)"},
+    {"sleef_powf", py_sleef_powf, METH_VARARGS,
+     "sleef_powf(out, x, y, count, y_step): SLEEF's powf (u10), y[i * y_step] (0: one y)"},
     {"fma64", py_fma64, METH_VARARGS, "fma64(out, a, b, c, count): float64 fma element-wise"},
     {"welford64", py_welford64, METH_VARARGS,
      "welford64(var, mean, values, reduced, outputs, pieces, correction, take_sqrt): ATen's "

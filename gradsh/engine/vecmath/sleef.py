@@ -413,9 +413,27 @@ def _expkf(d: DF) -> np.ndarray:
     return where(d[0] < F32(-104.0), F32(0.0), u)
 
 
-@deferred_checks
 def powf_u10(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Sleef_powf16_u10 (xpowf)."""
+    """Sleef_powf16_u10 (xpowf); through the compiled kernels where they were built (the
+    elements they leave NaN from the emulation, whose NaN they do not reproduce)."""
+    if native.kernels is None:
+        return _powf_u10(x, y)
+    x, y = np.asarray(x, F32), np.asarray(y, F32)
+    shape = np.broadcast_shapes(x.shape, y.shape)
+    base = np.ascontiguousarray(np.broadcast_to(x, shape))
+    one = y.size == 1
+    exponent = np.ascontiguousarray(y.reshape(1) if one else np.broadcast_to(y, shape))
+    out = np.empty(shape, F32)
+    native.kernels.sleef_powf(out, base, exponent, out.size, 0 if one else 1)
+    nan = np.isnan(out)
+    if nan.any():
+        out[nan] = _powf_u10(base[nan], exponent[0] if one else exponent[nan])
+    return out if out.ndim else out[()]  # (a number for numbers, as the emulation's)
+
+
+@deferred_checks
+def _powf_u10(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Sleef_powf16_u10 (xpowf), emulated."""
     x, y = np.broadcast_arrays(np.asarray(x, F32), np.asarray(y, F32))
     one, inf, nan = F32(1.0), F32(np.inf), F32(np.nan)
     with np.errstate(all="ignore"):
