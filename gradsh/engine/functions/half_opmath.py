@@ -37,6 +37,7 @@ LinalgVectorNormBackward0
 # rounding); ml_dtypes' bfloat16 matmul returns float32. (float16 keeps NumPy's own loops.)
 _WIDENED_BF16 = frozenset("""
 MmBackward0 MvBackward0 DotBackward0 BmmBackward0 AddmmBackward0 ConvolutionBackward0
+BaddbmmBackward0
 """.split())
 
 
