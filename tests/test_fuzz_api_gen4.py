@@ -85,6 +85,13 @@ REGRESSIONS = {
                        "    except Exception as e:\n        print(e)",
     "diag_embed_row_major": "print(torch.diag_embed(torch.arange(2.0).reshape(2, 1), 0, 0, 1)"
                             ".stride(), torch.diag_embed(torch.ones(2, 3).t(), 0, 1, 2).stride())",
+    "cat_suggested_memory_format": "x = torch.arange(4.0).reshape(2, 2, 1, 1).transpose(0, -1)\n"
+                                   "z = torch.randn(2, 3, 4, 5).to(memory_format="
+                                   "torch.channels_last)\nw = torch.ones(1, 2, 1, 2)"
+                                   ".transpose(1, 3)\nfor r in (torch.hstack((x, x)), "
+                                   "torch.cat((x, x), 0), torch.cat((z, z), 1), torch.cat((z, "
+                                   "z.contiguous())), torch.cat((w, w), 1)):\n"
+                                   "    print(r.shape, r.stride())",
     # Python interop
     "tensor_of_multi_element_tensors": "for data in ([torch.tensor([1, 2]), torch.tensor([3, 4])], "
                                        "[torch.tensor([1.0, 2.0])], [torch.tensor([True, False])]"
