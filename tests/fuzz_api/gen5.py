@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gen import Gen
-from gen3 import _small
+from gen3 import _small, block
 
 _TRY = "try:\n    {stmt}\nexcept Exception as e:\n    print(type(e).__name__, e)"
 _WARN = ("with warnings.catch_warnings(record=True) as ws:\n    warnings.simplefilter('always')"
@@ -146,9 +146,75 @@ def _scheduler(g: Gen, steps: int) -> str:
 _NORM_TYPES = ["float('inf')", "1", "2.0"]
 
 
+_SEQ_MODEL = '''
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(7, 3{pad})
+        self.rnn = nn.{rnn}(3, 4, batch_first=True{bi})
+        self.fc = nn.Linear({width}, {c})
+    def forward(self, x):
+        out, _ = self.rnn(self.emb(x))
+        return self.fc({pool})
+'''
+
+
+def _custom_training(g: Gen) -> None:
+    """A sequence classifier (Embedding, RNN, Linear) or an MLP with initialised weights,
+    trained with gradient accumulation, checkpointed through state_dict, evaluated."""
+    c = g.r.randint(2, 3)
+    if g.chance(0.5):
+        bi = g.chance(0.4)
+        block(g, _SEQ_MODEL.format(pad=g.pick(["", ", padding_idx=0"]),
+                                   rnn=g.pick(["RNN", "LSTM", "GRU"]),
+                                   bi=", bidirectional=True" if bi else "",
+                                   width=8 if bi else 4, c=c,
+                                   pool=g.pick(["out[:, -1]", "out.mean(1)", "out.amax(1)"])))
+        g.emit("model = Net()")
+        g.emit(f"x = torch.randint(0, 7, ({g.r.randint(2, 4)}, {g.r.randint(2, 5)}))")
+    else:
+        g.emit(f"model = nn.Sequential(nn.Linear(4, 5), nn.{g.pick(['ReLU', 'Tanh', 'GELU'])}(), "
+               f"nn.Linear(5, {c}))")
+        init = g.pick(["nn.init.xavier_uniform_(m.weight)", "nn.init.kaiming_normal_(m.weight)",
+                       "nn.init.normal_(m.weight, 0, 0.1)", "nn.init.orthogonal_(m.weight)",
+                       "nn.init.kaiming_uniform_(m.weight, nonlinearity='relu')",
+                       "nn.init.trunc_normal_(m.weight, std=0.2)"])
+        zero = g.pick(["nn.init.zeros_(m.bias)", "nn.init.constant_(m.bias, 0.1)"])
+        g.emit(f"for m in model.modules():\n        if isinstance(m, nn.Linear):\n"
+               f"            {init}\n            {zero}")
+        g.emit(f"x = torch.randn({g.r.randint(2, 6)}, 4)")
+    g.emit(f"y = torch.randint(0, {c}, (x.shape[0],))")
+    g.emit(f"crit = nn.CrossEntropyLoss({g.pick(['', 'label_smoothing=0.1'])})")
+    g.emit(f"opt = {_optimizer(g, 4)}")
+    accum = g.r.randint(1, 2)
+    g.emit("best = float('inf')")
+    g.emit(f"for step in range({g.r.randint(3, 6)}):\n"
+           f"        model.train()\n        loss = crit(model(x), y) / {accum}\n"
+           f"        loss.backward()\n        if (step + 1) % {accum} == 0:\n"
+           f"            opt.step()\n            opt.zero_grad()\n"
+           f"        if loss.item() < best:\n            best = loss.item()\n"
+           f"            snapshot = copy.deepcopy(model.state_dict())\n"
+           f"        print(step, loss.item(), sum(p.grad.abs().sum().item() for p in "
+           f"model.parameters() if p.grad is not None))")
+    g.emit(g.pick([
+        "model.load_state_dict(snapshot); model.eval()\n    with torch.no_grad():\n"
+        "        pred = model(x).argmax(1)\n    print(best, (pred == y).sum().item(), pred)",
+        "buf = io.BytesIO(); torch.save(model.state_dict(), buf); buf.seek(0)\n"
+        "    state = torch.load(buf); print(sorted(state), list(state.values())[0].dtype)",
+        "print(sum(p.numel() for p in model.parameters() if p.requires_grad), best)",
+        "print([(n, tuple(p.shape)) for n, p in model.named_parameters()])",
+        "model.eval()\n    print(torch.softmax(model(x), dim=1).sum(1), model(x).argmax(dim=1))",
+    ]))
+
+
 def training(g: Gen) -> None:
     """A whole tiny training loop after the case's seed."""
     g.emit("import torch.nn as nn")
+    if g.chance(0.3):
+        g.emit("from torch.optim import *")
+        g.emit("import copy, io")
+        _custom_training(g)
+        return
     g.emit("from torch.optim import *")
     g.emit("from torch.optim.lr_scheduler import *")
     body, x, c = _model(g)
@@ -441,6 +507,9 @@ def half_ops(g: Gen) -> None:
     if g.chance(0.35):
         _autocast(g, dt)
         return
+    if g.chance(0.25):
+        _half_model(g, dt)
+        return
     make = g.pick([f"torch.randn({rows}, {cols})", f"torch.randn({rows}, {cols}) * 100",
                    f"torch.tensor({_small(g, (rows, cols), -9, 9, 4)})",
                    f"torch.linspace(-3, 3, {rows * cols}).reshape({rows}, {cols})"])
@@ -472,6 +541,40 @@ def half_ops(g: Gen) -> None:
                        f"print(torch.full((2,), 2049.0, dtype={dt}) + 1)"]))
 
 
+_HALF_OPTIMIZERS = ["SGD(m.parameters(), lr=0.1)", "Adam(m.parameters(), lr=0.01)",
+                    "SGD(m.parameters(), lr=0.1, momentum=0.9)", "AdamW(m.parameters(), lr=0.01)"]
+
+
+def _half_model(g: Gen, dt: str) -> None:
+    """Layers moved to float16/bfloat16 (model.half(), .to(dtype)), forward and backward, an
+    optimizer step on reduced-precision parameters."""
+    layer, x = g.pick([("torch.nn.Linear(4, 3)", "torch.randn(2, 4)"),
+                       ("torch.nn.Conv1d(2, 3, 3, padding=1)", "torch.randn(2, 2, 5)"),
+                       ("torch.nn.Conv2d(1, 2, 3)", "torch.randn(1, 1, 4, 4)"),
+                       ("torch.nn.LayerNorm(4)", "torch.randn(3, 4)"),
+                       ("torch.nn.Embedding(5, 3)", "torch.tensor([[0, 4, 2]])"),
+                       ("torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.GELU(), "
+                        "torch.nn.Linear(4, 2))", "torch.randn(3, 4)"),
+                       ("torch.nn.BatchNorm1d(4)", "torch.randn(3, 4)"),
+                       ("torch.nn.GroupNorm(2, 4)", "torch.randn(2, 4, 3)")])
+    move = g.pick([f".to({dt})", ".half()" if dt == "torch.float16" else ".bfloat16()"])
+    g.emit(f"m = {layer}{move}")
+    g.emit(f"x = {x}")
+    g.emit(f"x = x.to({dt}) if x.is_floating_point() else x")
+    g.emit("out = m(x)")
+    g.emit("print(out, out.dtype)")
+    g.emit(g.pick(["loss = out.float().pow(2).mean()", "loss = out.sum()",
+                   "loss = torch.nn.functional.mse_loss(out, torch.zeros_like(out))",
+                   "loss = out.logsumexp(-1).mean()"]))
+    g.emit("loss.backward()")
+    g.emit("print(loss, [(n, p.grad.dtype, p.grad.view(-1)[:3].tolist()) for n, p in "
+           "m.named_parameters()])")
+    if g.chance(0.5):
+        g.emit(f"opt = torch.optim.{g.pick(_HALF_OPTIMIZERS)}")
+        g.emit("opt.step()")
+        g.emit("print([p.view(-1)[:3].tolist() for p in m.parameters()])")
+
+
 def _autocast(g: Gen, dt: str) -> None:
     g.emit("import torch.nn.functional as F")
     g.emit("lin = torch.nn.Linear(4, 3)")
@@ -500,10 +603,80 @@ def _autocast(g: Gen, dt: str) -> None:
 
 # -- beginners' mistakes -----------------------------------------------------------------------
 
+_MORE_MISTAKES = [
+    "print(torch.tensor([1, 2, 3]).mean())",
+    "print(torch.tensor([1, 2, 3]).float().mean(), torch.tensor([1, 2, 3]).sum() / 3)",
+    "x = torch.ones(2, 3)\n    print(x.to('cuda'))",
+    "print(torch.cuda.is_available(), torch.device('cuda' if torch.cuda.is_available() else "
+    "'cpu'))",
+    "print(torch.ones(2).cuda())",
+    "import numpy as np\n    print(torch.nn.Linear(2, 1)(torch.from_numpy(np.array([[1.0, 2.0]]))))",
+    "import numpy as np\n    print(torch.tensor(np.array([0.5, 1.5])).dtype, "
+    "torch.tensor([0.5, 1.5]).dtype)",
+    "m = torch.nn.Linear(2, 2)\n    print(m.load_state_dict({'weight': torch.ones(2, 2)}))",
+    "m = torch.nn.Linear(2, 2)\n    print(m.load_state_dict({'weight': torch.ones(2, 2)}, "
+    "strict=False))",
+    "m = torch.nn.Linear(2, 2)\n    m.load_state_dict({'weight': torch.ones(3, 2), "
+    "'bias': torch.ones(2), 'extra': torch.ones(1)})",
+    "torch.optim.SGD(torch.nn.Linear(2, 2).parameters, lr=0.1)",
+    "print(torch.nn.Softmax()(torch.tensor([[1.0, 2.0]])))",
+    "print(torch.nn.functional.log_softmax(torch.tensor([[1.0, 2.0], [0.5, 0.0]])))",
+    "v, i = torch.max(torch.tensor([[1.0, 5.0], [3.0, 2.0]]), 1)\n    print(v, i, "
+    "torch.max(torch.tensor([[1.0, 5.0]]), dim=1))",
+    "print(torch.randn(6).view(-1, 4))",
+    "print(torch.zeros(2, 3).reshape(4, -1))",
+    "print(torch.tensor([[1, 2], [3]]))",
+    "print(torch.tensor([True, False]).sum(), torch.tensor([True, False]).float().mean())",
+    "print(torch.ones(3) == None, torch.ones(3) is None)",
+    "print(torch.nn.functional.cross_entropy(torch.randn(2, 3), torch.tensor([[0], [2]])))",
+    "print(torch.nn.functional.nll_loss(torch.randn(2, 3), torch.tensor([0, 3])))",
+    "print(torch.nn.functional.binary_cross_entropy(torch.tensor([0.5, 1.5]), "
+    "torch.tensor([1.0, 0.0])))",
+    "print(torch.nn.functional.mse_loss(torch.randn(2, 3), torch.randn(3, 2)))",
+    "print(torch.matmul(torch.randn(3), torch.randn(4)))",
+    "print(torch.randn(2, 3).dot(torch.randn(2, 3)))",
+    "print(torch.cat([torch.ones(2), torch.ones(2, 1)]))",
+    "print(torch.stack([torch.ones(2, 3), torch.ones(2, 3)], dim=3))",
+    "print(torch.ones(2, 3)[torch.tensor([0, 1, 2])])",
+    "print(torch.ones(2, 3)[:, torch.tensor([True, False])])",
+    "print(torch.gather(torch.ones(2, 3), 1, torch.tensor([[0, 3]])))",
+    "print(torch.nn.Conv2d(1, 2, 5)(torch.randn(1, 1, 3, 3)))",
+    "print(torch.nn.MaxPool2d(2)(torch.randn(1, 1, 1, 1)))",
+    "print(torch.nn.LSTM(3, 4)(torch.randn(2, 5)))",
+    "print(torch.nn.LSTM(3, 4)(torch.randn(5, 2, 4)))",
+    "print(torch.nn.Embedding(5, 2)(torch.tensor([1.0, 2.0])))",
+    "print(torch.nn.Embedding(5, 2)(torch.tensor([-1, 2])))",
+    "print(torch.ones(2, 2, dtype=torch.int64) / 2, torch.ones(2, dtype=torch.int64) // 2)",
+    "t = torch.ones(2, dtype=torch.int64)\n    t += 0.5",
+    "t = torch.ones(2, dtype=torch.int64)\n    t /= 2",
+    "print(torch.arange(5)[5], 1)",
+    "print(torch.randn(2, 2).numpy().dtype, torch.ones(2).tolist())",
+    "x = torch.ones(3)\n    x.resize(2)",
+    "print(torch.ones(3).unsqueeze(2))",
+    "print(torch.ones(2, 3).permute(1, 0, 2))",
+    "print(torch.ones(2, 3).transpose(1, 2))",
+    "print(torch.ones(2, 3).squeeze(3))",
+    "print(torch.randn(2, 3).mean(dim=(0, 3)))",
+    "print(torch.randn(3).max(dim=1))",
+    "print(torch.zeros(0).max())",
+    "print(torch.zeros(0).mean(), torch.zeros(0).sum())",
+    "print(torch.ones(2, 3).expand(3, 3))",
+    "print(torch.ones(2, 3).repeat(2))",
+    "print(torch.multinomial(torch.tensor([0.0, 0.0]), 1))",
+    "print(torch.randint(5, 2, (3,)))",
+    "print(torch.normal(0.0, -1.0, (2,)))",
+    "print(torch.nn.Dropout(1.5))",
+    "print(torch.nn.functional.one_hot(torch.tensor([0, 3]), 3))",
+    "print(torch.nn.functional.one_hot(torch.tensor([0.0, 1.0])))",
+]
+
+
 def _mistake(g: Gen) -> str:
     """One mistake (its statement rows, for _try), after the setup it needs."""
     n, m = g.r.randint(2, 4), g.r.randint(2, 4)
-    kind = g.r.randrange(34)
+    kind = g.r.randrange(34 + len(_MORE_MISTAKES))
+    if kind >= 34:
+        return _MORE_MISTAKES[kind - 34]
     if kind == 0:
         return f"torch.randn({n}, {m}) @ torch.randn({n}, {m})"
     if kind == 1:
@@ -579,7 +752,32 @@ def _mistake(g: Gen) -> str:
 def _autograd_mistake(g: Gen) -> None:
     """Mistakes with the graph, each followed by the state it leaves."""
     g.emit("w = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)")
-    kind = g.r.randrange(12)
+    kind = g.r.randrange(15)
+    if kind == 12:  # an RNN's hidden state carried across steps without detach
+        g.emit("rnn = torch.nn.RNN(1, 2)")
+        g.emit("h = torch.zeros(1, 1, 2)")
+        _try(g, "for step in range(3):\n        out, h = rnn(torch.ones(2, 1, 1) * step, h)\n"
+             "        out.sum().backward()\n        print(step, rnn.weight_hh_l0.grad.sum())"
+             + g.pick(["", "\n        h = h.detach()"]))
+        return
+    if kind == 13:  # the optimizer stepped before any backward; zero_grad forgotten
+        g.emit("m = torch.nn.Linear(3, 1)")
+        g.emit("opt = torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)")
+        g.emit("opt.step(); print(m.bias.grad, len(opt.state))")
+        g.emit("for i in range(3):\n        m(torch.ones(2, 3)).sum().backward()\n"
+               "        opt.step()\n        print(m.bias.grad, m.bias.data)")
+        return
+    if kind == 14:  # an in-place activation on a tensor a later op saved
+        _try(g, g.pick(["y = torch.sigmoid(w)\n    z = y * 2\n    y.add_(1)\n"
+                        "    z.sum().backward()\n    print(w.grad)",
+                        "y = w.exp()\n    torch.nn.functional.relu(y, inplace=True)\n"
+                        "    y.sum().backward()\n    print(w.grad)",
+                        "y = w * 2\n    z = y.tanh()\n    y += 1\n    z.sum().backward()\n"
+                        "    print(w.grad)",
+                        "m = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.ReLU(inplace=True),"
+                        " torch.nn.Sigmoid())\n    out = m(w)\n    out.sum().backward()\n"
+                        "    print(m[0].bias.grad)"]))
+        return
     if kind == 0:
         g.emit("y = (w * w).sum()")
         g.emit("y.backward()")
