@@ -55,7 +55,8 @@ REGRESSIONS = {
     # recurrent_attention: MultiheadAttention's masked scores go through baddbmm
     "mha_masks_through_baddbmm": "mha = torch.nn.MultiheadAttention(4, 2, batch_first=True, "
                                  "bias=False)\nq = torch.randn(2, 3, 4).requires_grad_()\n"
-                                 "kp = torch.tensor([[False, False, True], [False, False, False]])\n"
+                                 "kp = torch.tensor([[False, False, True], "
+                                 "[False, False, False]])\n"
                                  "am = torch.tensor([[False, False, False], [False, False, True], "
                                  "[False, False, True]])\n"
                                  "for kw in (dict(key_padding_mask=kp), dict(attn_mask=am), "

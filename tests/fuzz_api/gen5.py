@@ -18,7 +18,8 @@ from gen3 import _small, block
 
 _TRY = "try:\n    {stmt}\nexcept Exception as e:\n    print(type(e).__name__, e)"
 _WARN = ("with warnings.catch_warnings(record=True) as ws:\n    warnings.simplefilter('always')"
-         "\n    {stmt}\nfor wm in ws: print(wm.category.__name__, str(wm.message).split(' (Triggered internally')[0])")
+         "\n    {stmt}\nfor wm in ws: print(wm.category.__name__, "
+         "str(wm.message).split(' (Triggered internally')[0])")
 
 
 def _indent(text: str) -> str:
@@ -513,7 +514,12 @@ def half_ops(g: Gen) -> None:
     make = g.pick([f"torch.randn({rows}, {cols})", f"torch.randn({rows}, {cols}) * 100",
                    f"torch.tensor({_small(g, (rows, cols), -9, 9, 4)})",
                    f"torch.linspace(-3, 3, {rows * cols}).reshape({rows}, {cols})"])
-    g.emit(f"x = ({make}).to({dt})" if g.chance(0.6) else f"x = {make.replace(')', f', dtype={dt})', 1) if make.startswith('torch.randn') else make + f'.to({dt})'}")
+    if g.chance(0.6):
+        g.emit(f"x = ({make}).to({dt})")
+    elif make.startswith("torch.randn"):
+        g.emit("x = " + make.replace(")", f", dtype={dt})", 1))
+    else:
+        g.emit(f"x = {make}.to({dt})")
     g.emit(f"y = torch.randn({rows}, {cols}).to({dt})")
     grad = g.chance(0.3)
     if grad:
@@ -610,7 +616,8 @@ _MORE_MISTAKES = [
     "print(torch.cuda.is_available(), torch.device('cuda' if torch.cuda.is_available() else "
     "'cpu'))",
     "print(torch.ones(2).cuda())",
-    "import numpy as np\n    print(torch.nn.Linear(2, 1)(torch.from_numpy(np.array([[1.0, 2.0]]))))",
+    "import numpy as np\n    print(torch.nn.Linear(2, 1)(torch.from_numpy(np.array([[1.0, "
+    "2.0]]))))",
     "import numpy as np\n    print(torch.tensor(np.array([0.5, 1.5])).dtype, "
     "torch.tensor([0.5, 1.5]).dtype)",
     "m = torch.nn.Linear(2, 2)\n    print(m.load_state_dict({'weight': torch.ones(2, 2)}))",
@@ -774,9 +781,9 @@ def _autograd_mistake(g: Gen) -> None:
                         "    y.sum().backward()\n    print(w.grad)",
                         "y = w * 2\n    z = y.tanh()\n    y += 1\n    z.sum().backward()\n"
                         "    print(w.grad)",
-                        "m = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.ReLU(inplace=True),"
-                        " torch.nn.Sigmoid())\n    out = m(w)\n    out.sum().backward()\n"
-                        "    print(m[0].bias.grad)"]))
+                        "m = torch.nn.Sequential(torch.nn.Linear(3, 3), "
+                        "torch.nn.ReLU(inplace=True), torch.nn.Sigmoid())\n    out = m(w)\n"
+                        "    out.sum().backward()\n    print(m[0].bias.grad)"]))
         return
     if kind == 0:
         g.emit("y = (w * w).sum()")
