@@ -65,6 +65,19 @@ REGRESSIONS = {
                                  "    out.sum().backward()\n"
                                  "    print(out.view(-1).tolist(), w.view(-1).tolist(), "
                                  "q.grad.view(-1).tolist())",
+    # mistakes: the deprecated non-in-place resize
+    "tensor_resize": "import warnings\nwith warnings.catch_warnings(record=True) as ws:\n"
+                     "    warnings.simplefilter('always')\n"
+                     "    x = torch.arange(6.0).requires_grad_()\n    r = x.resize(2, 3)\n"
+                     "    y = torch.arange(6.0).reshape(2, 3).t()\n"
+                     "    print(y.resize(6), y.resize(3, 2).is_contiguous(), "
+                     "y.resize_as(torch.ones(6)))\n"
+                     "    for shape in ((2,), (2, 2)):\n        try:\n"
+                     "            torch.ones(3).resize(*shape)\n"
+                     "        except Exception as e:\n"
+                     "            print(type(e).__name__, e)\n"
+                     "print([str(w.message) for w in ws])\n"
+                     "r.sum().backward()\nprint(r, type(r.grad_fn).__name__, x.grad)",
     # training: foreach=True optimizers take the multi-tensor update's order
     "nadam_foreach": _LOOP.format(opt="NAdam(model.parameters(), lr=0.01, weight_decay=0.01, "
                                       "foreach=True)"),
