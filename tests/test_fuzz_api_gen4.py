@@ -130,6 +130,16 @@ REGRESSIONS = {
       "z = x * 1; y = Double_.apply(z[:1]); print(y, z)\n"
       "(z * torch.tensor([1.0, 2.0, 3.0])).sum().backward(); print(x.grad)\n"
       "Double_.apply(x[:1])",
+    "hessian_jacobian_strict_texts": "import torch.autograd.functional as AF\n"
+                                     "x = torch.tensor([-1.5, 0.5, 0.0])\n"
+                                     "for f in (lambda t: t.cumsum(0), lambda t: t.sin()):\n"
+                                     "    for call in (lambda: AF.hessian(lambda t: f(t).sum(), x,"
+                                     " strict=True), lambda: AF.jacobian(f, x, create_graph=True,"
+                                     " strict=True), lambda: AF.jacobian(lambda a, b: a * b, (x, "
+                                     "x), create_graph=True, strict=True)):\n"
+                                     "        try:\n            print(call())\n"
+                                     "        except Exception as e:\n"
+                                     "            print(type(e).__name__, e)",
     # nn.functional
     "area_interpolate_to_nothing": "import torch.nn.functional as F\n"
                                    "x = torch.randn(1, 2, 1, 1, requires_grad=True)\n"
