@@ -78,6 +78,11 @@ REGRESSIONS = {
                      "            print(type(e).__name__, e)\n"
                      "print([str(w.message) for w in ws])\n"
                      "r.sum().backward()\nprint(r, type(r.grad_fn).__name__, x.grad)",
+    # recurrent_attention: oneDNN's LSTM weight gradients accumulate into zeros (no -0.0)
+    "lstm_weight_grads_no_negative_zero": "m = torch.nn.LSTM(3, 4)\n"
+                                          "x = torch.randn(1, 3, requires_grad=True)\n"
+                                          "out, h = m(x)\nh[0].sum().backward()\n"
+                                          "print(m.weight_ih_l0.grad, m.weight_hh_l0.grad)",
     # training: foreach=True optimizers take the multi-tensor update's order
     "nadam_foreach": _LOOP.format(opt="NAdam(model.parameters(), lr=0.01, weight_decay=0.01, "
                                       "foreach=True)"),
