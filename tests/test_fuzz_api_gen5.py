@@ -87,6 +87,9 @@ REGRESSIONS = {
     "nadam_foreach": _LOOP.format(opt="NAdam(model.parameters(), lr=0.01, weight_decay=0.01, "
                                       "foreach=True)"),
     "radam_foreach": _LOOP.format(opt="RAdam(model.parameters(), lr=0.01, foreach=True)"),
+    "sgd_nesterov_foreach_updates_grad": _LOOP.format(
+        opt="SGD(model.parameters(), lr=0.1, momentum=0.9, nesterov=True, foreach=True)")
+    + "\n    print(model[0].weight.grad.view(-1)[:3].tolist())",
 }
 
 
