@@ -38,6 +38,13 @@ REGRESSIONS = {
                                "    print(a, v, a.grad_fn.name(), v.grad_fn.name())\n"
                                "    (a.float().sum() + v.float().sum()).backward()\n"
                                "    print(x.grad, x.grad.dtype)",
+    "bfloat16_products_from_zero": "for dt in (torch.bfloat16, torch.float16, torch.float32):\n"
+                                   "    a = torch.tensor([[1.5], [0.0], [-0.5]]).to(dt)\n"
+                                   "    b = torch.tensor([[-0.0, 2.0]]).to(dt)\n"
+                                   "    print(dt, (a @ a.T).float().tolist(), torch.mm(a, b)"
+                                   ".float().tolist(), torch.addmm(torch.tensor([-0.0, -0.0])"
+                                   ".to(dt), a, b).float().tolist(), torch.nn.functional."
+                                   "linear(a, b.T).float().tolist())",
     # the baddbmm and addbmm kernels: small products' dots in order, one gemm per batch (not
     # float32 baddbmm above 400 multiply-adds: MKL's batched gemm differs now and then)
     "baddbmm_addbmm_kernels": "for dt in (torch.float32, torch.float64, torch.float16, "
