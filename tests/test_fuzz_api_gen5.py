@@ -90,6 +90,23 @@ REGRESSIONS = {
                                           "x = torch.randn(1, 3, requires_grad=True)\n"
                                           "out, h = m(x)\nh[0].sum().backward()\n"
                                           "print(m.weight_ih_l0.grad, m.weight_hh_l0.grad)",
+    "packed_lstm_equal_lengths_through_onednn": "from torch.nn.utils.rnn import "
+                                                "pack_padded_sequence, pad_packed_sequence\n"
+                                                "m = torch.nn.LSTM(3, 3, num_layers=2, "
+                                                "bidirectional=True)\n"
+                                                "for lengths in ([2], [2, 2], [2, 1]):\n"
+                                                "    x = torch.randn(2, len(lengths), 3)\n"
+                                                "    out, h = m(pack_padded_sequence(x, lengths))\n"
+                                                "    out, lens = pad_packed_sequence(out)\n"
+                                                "    (out ** 2).mean().backward()\n"
+                                                "    print(out, h, out.grad_fn.name(), "
+                                                "m.weight_ih_l0.grad)",
+    # an in-place op under no_grad reads a view's history as it stands (no rebase)
+    "no_grad_inplace_on_chunks": "w = torch.ones(1, 12, requires_grad=True)\nhh = w * 1\n"
+                                 "with torch.no_grad():\n    ch = hh.chunk(4, 1)\n"
+                                 "    print(ch[0].sigmoid_(), ch[1].sigmoid_())\n"
+                                 "    hh[:, :2].mul_(2)\n    print(hh)\nprint(hh.grad_fn)\n"
+                                 "print(ch[1].grad_fn)",
     # training: foreach=True optimizers take the multi-tensor update's order
     "nadam_foreach": _LOOP.format(opt="NAdam(model.parameters(), lr=0.01, weight_decay=0.01, "
                                       "foreach=True)"),
