@@ -14,6 +14,15 @@ import fuzz  # noqa: E402
 
 # Shrunk cases the fuzzer found, each a program over `torch` (lines split on "\n").
 REGRESSIONS = {
+    # linalg: a matrix A's singular error has no batch prefix; solve_ex's info is A's batch
+    "solve_singular_matrix_with_batched_b": "for A, B in ((torch.zeros(3, 3), torch.ones(2, 3, 2)),"
+                                            " (torch.zeros(1, 3, 3), torch.ones(2, 3, 1)), "
+                                            "(torch.stack([torch.eye(3), torch.zeros(3, 3)]), "
+                                            "torch.ones(3, 2))):\n"
+                                            "    print(torch.linalg.solve_ex(A, B)[1])\n"
+                                            "    try:\n        torch.linalg.solve(A, B)\n"
+                                            "    except Exception as e:\n"
+                                            "        print(type(e).__name__, e)",
     # reductions and special values
     "kthvalue_0d_bool": "print(torch.tensor(True).kthvalue(1), torch.tensor(False).kthvalue(1, 0, "
                         "True))\nprint(torch.tensor([True, False]).kthvalue(1))",

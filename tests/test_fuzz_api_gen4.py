@@ -85,6 +85,13 @@ REGRESSIONS = {
                        "    except Exception as e:\n        print(e)",
     "diag_embed_row_major": "print(torch.diag_embed(torch.arange(2.0).reshape(2, 1), 0, 0, 1)"
                             ".stride(), torch.diag_embed(torch.ones(2, 3).t(), 0, 1, 2).stride())",
+    "cat_suggested_memory_format": "x = torch.arange(4.0).reshape(2, 2, 1, 1).transpose(0, -1)\n"
+                                   "z = torch.randn(2, 3, 4, 5).to(memory_format="
+                                   "torch.channels_last)\nw = torch.ones(1, 2, 1, 2)"
+                                   ".transpose(1, 3)\nfor r in (torch.hstack((x, x)), "
+                                   "torch.cat((x, x), 0), torch.cat((z, z), 1), torch.cat((z, "
+                                   "z.contiguous())), torch.cat((w, w), 1)):\n"
+                                   "    print(r.shape, r.stride())",
     # Python interop
     "tensor_of_multi_element_tensors": "for data in ([torch.tensor([1, 2]), torch.tensor([3, 4])], "
                                        "[torch.tensor([1.0, 2.0])], [torch.tensor([True, False])]"
@@ -123,6 +130,16 @@ REGRESSIONS = {
       "z = x * 1; y = Double_.apply(z[:1]); print(y, z)\n"
       "(z * torch.tensor([1.0, 2.0, 3.0])).sum().backward(); print(x.grad)\n"
       "Double_.apply(x[:1])",
+    "hessian_jacobian_strict_texts": "import torch.autograd.functional as AF\n"
+                                     "x = torch.tensor([-1.5, 0.5, 0.0])\n"
+                                     "for f in (lambda t: t.cumsum(0), lambda t: t.sin()):\n"
+                                     "    for call in (lambda: AF.hessian(lambda t: f(t).sum(), x,"
+                                     " strict=True), lambda: AF.jacobian(f, x, create_graph=True,"
+                                     " strict=True), lambda: AF.jacobian(lambda a, b: a * b, (x, "
+                                     "x), create_graph=True, strict=True)):\n"
+                                     "        try:\n            print(call())\n"
+                                     "        except Exception as e:\n"
+                                     "            print(type(e).__name__, e)",
     # nn.functional
     "area_interpolate_to_nothing": "import torch.nn.functional as F\n"
                                    "x = torch.randn(1, 2, 1, 1, requires_grad=True)\n"

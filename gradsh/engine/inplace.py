@@ -151,7 +151,10 @@ def apply_inplace(cls: type[Function], target: Tensor, *others: Tensor, **params
         for other in others:  # TensorIterator's assert_no_partial_overlap (x.add_(x[0]))
             if isinstance(other, Tensor) and overlap_status(data, other._data) == "partial":
                 raise TorchRuntimeError(OPERAND_OVERLAP_MESSAGE)
-    alias = Tensor._make(target._data, target.device, grad_fn=target.grad_fn,
+    # (with grad mode off, the history as it stands: reading grad_fn would rebase a view
+    # whose base changed, which PyTorch's in-place ops under no_grad do not)
+    alias = Tensor._make(target._data, target.device,
+                         grad_fn=target.grad_fn if _GradMode.enabled else target._grad_fn,
                          requires_grad=target._requires_grad)
     if forward_grad._TANGENTS:  # a dual tensor changed in place: its tangent follows
         tangent = forward_grad.tangent_of(target)

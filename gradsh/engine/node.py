@@ -200,6 +200,8 @@ class Function(Node):
     # (at::opmath_type<Half>, <BFloat16>); functions/half_opmath.py lists them.
     half_opmath: ClassVar[bool] = False
     opmath_dtypes: ClassVar[frozenset[np.dtype]] = frozenset()  # the dtypes it widens
+    # a widened product whose kernel (oneDNN's) sums from zeroed memory: -0.0 comes out +0.0
+    opmath_from_zero: ClassVar[bool] = False
     _plain_device: ClassVar[bool] = True
     _plain_init: ClassVar[bool] = True
     needs_input_grad: tuple[bool, ...] = ()
@@ -447,6 +449,8 @@ def _apply_in_float32(cls: type[Function], inputs: Sequence[Tensor],
               for k, v in params.items()}
     data = _as_array(node.forward(*wide, **params))
     if data.dtype == np.float32:
+        if cls.opmath_from_zero:
+            data = data + np.float32(0.0)
         data = data.astype(narrow)
     if not requires:
         return Tensor._make(data, inputs[0].device)

@@ -19,7 +19,7 @@ from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.functions.shape import AliasBackward0
 from gradsh.engine.ops import complex_ops as _complex_ops
 from gradsh.engine.tensor import Tensor, no_grad
-from gradsh.torch import _settings
+from gradsh.torch import _resize, _settings
 from gradsh.torch._missing import missing
 from gradsh.torch._names import TORCH_NAMES
 
@@ -317,6 +317,8 @@ _TRIVIAL_METHODS: tuple[tuple[str, Any], ...] = (
     ("adjoint", _adjoint),
     ("_is_view", lambda self: self._base is not None),
     ("is_set_to", _is_set_to),
+    ("resize", _resize.resize),
+    ("resize_as", _resize.resize_as),
 )
 
 _TRIVIAL_PROPERTIES: tuple[tuple[str, Any], ...] = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from gradsh.engine import ops
+from gradsh.engine import autocast, ops
 from gradsh.engine.exceptions import TorchLinAlgError as LinAlgError
 from gradsh.engine.ops.guard import prefixed_names
 from gradsh.torch._functions import as_tensor
@@ -56,7 +56,9 @@ def cross(input, other, *, dim=-1, out=None):  # noqa: A002  (PyTorch's names)
 
 
 def vecdot(x, y, *, dim=-1):
-    """torch.linalg.vecdot: the dot product along dim (conjugating x, a no-op for reals)."""
+    """torch.linalg.vecdot: the dot product along dim (conjugating x, a no-op for reals); in
+    a CPU autocast region its inputs in the lower precision (AutocastCPU lists it)."""
+    x, y = autocast.lower(x, y)
     return ops.sum(ops.mul(x, y), dim)
 
 

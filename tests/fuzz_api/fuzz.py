@@ -33,6 +33,7 @@ import gen  # noqa: E402
 import gen2  # noqa: E402
 import gen3  # noqa: E402
 import gen4  # noqa: E402
+import gen5  # noqa: E402
 
 CASE_TIMEOUT_S = 10
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
@@ -259,7 +260,8 @@ def main(argv: list[str] | None = None) -> int:
                         + ", ".join(gen.CATEGORIES) + "; gen2's (or `new` for all of them): "
                         + ", ".join(gen2.AREAS) + "; gen3's (`gen3` for all): "
                         + ", ".join(gen3.AREAS) + "; gen4's (`gen4` for all): "
-                        + ", ".join(gen4.AREAS))
+                        + ", ".join(gen4.AREAS) + "; gen5's (`gen5` for all): "
+                        + ", ".join(gen5.AREAS))
     parser.add_argument("--via-run", action="store_true",
                         help="run both sides as processes (`gradsh run`), no shrinking")
     parser.add_argument("--no-shrink", action="store_true")

@@ -642,14 +642,16 @@ WEIGHTS = {"promotion": 3, "views": 2, "indexing": 2, "reductions": 2, "printing
 
 def generate(seed: int, count: int, only: list[str] | None = None) -> list[tuple[str, list[str]]]:
     """`count` cases from `seed`: (category, lines) each; the same seed gives the same cases.
-    Without `only`, the thirteen areas here; gen2.py's, gen3.py's and gen4.py's areas run
-    when named (`new`: all of gen2's, `gen3`: all of gen3's, `gen4`: all of gen4's)."""
+    Without `only`, the thirteen areas here; gen2.py's to gen5.py's areas run when named
+    (`new`: all of gen2's, `gen3`, `gen4`, `gen5`: all of that file's)."""
     import gen2
     import gen3
     import gen4
+    import gen5
 
-    areas = {**CATEGORIES, **gen2.AREAS, **gen3.AREAS, **gen4.AREAS}
-    groups = {"new": list(gen2.AREAS), "gen3": list(gen3.AREAS), "gen4": list(gen4.AREAS)}
+    areas = {**CATEGORIES, **gen2.AREAS, **gen3.AREAS, **gen4.AREAS, **gen5.AREAS}
+    groups = {"new": list(gen2.AREAS), "gen3": list(gen3.AREAS), "gen4": list(gen4.AREAS),
+              "gen5": list(gen5.AREAS)}
     names = [n for name in (only or list(CATEGORIES)) for n in groups.get(name, [name])]
     rng = random.Random(seed)
     weighted = [n for n in names for _ in range(WEIGHTS.get(n, 1))]

@@ -6,11 +6,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.activations import _softmax_array
 from gradsh.engine.functions.common import _quiet, c_order, xp_of
 from gradsh.engine.tensor import RESULT, Array, Function, Tensor
-from gradsh.engine.vecmath import flash_attention
+from gradsh.engine.vecmath import blas, flash_attention, half_gemm, sgemm
 
 __all__ = ["SafeSoftmaxBackward0", "ScaledDotProductFlashAttentionForCpuBackward0",
            "BaddbmmBackward0", "attention_probabilities"]
@@ -132,6 +134,41 @@ class ScaledDotProductFlashAttentionForCpuBackward0(Function):
             return xp.matmul(g_s, k), xp.matmul(xp.swapaxes(g_s, -1, -2), q), g_v
 
 
+_KERNEL_DTYPES = frozenset({np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)})
+
+
+_GEMMS = {np.dtype(np.float16): half_gemm.addmm_half, np.dtype(np.float32): sgemm.addmm,
+          np.dtype(np.float64): blas.addmm}
+
+
+def _baddbmm_cpu(bias: Array, b1: Array, b2: Array, beta: float, alpha: float) -> Array | None:
+    """baddbmm of float NumPy arrays as ATen's CPU kernels, where gradsh reproduces them: below
+    400 multiply-adds per batch baddbmm_cpu_kernel (each dot in order in the op math type,
+    float32 for float16, then r * beta + alpha * dot, rounded once); above, float16's one
+    reduced-float gemm per batch (half_gemm.addmm_half), float32's and float64's MKL gemm per
+    batch (sgemm.addmm, blas.addmm: MKL's batched gemm's bits differ now and then). None:
+    NumPy's product will do."""
+    small = b1.shape[1] * b1.shape[2] * b2.shape[2] < 400
+    if not len(b1):
+        return None
+    out = np.broadcast_to(bias, (b1.shape[0], b1.shape[1], b2.shape[2]))
+    with _quiet():
+        if not small:
+            gemm = _GEMMS[b1.dtype]
+            pieces = [gemm(np.ascontiguousarray(out[i]), b1[i], b2[i], beta, alpha)
+                      for i in range(len(b1))]
+            return None if pieces[0] is None else np.stack(pieces)
+        acc = np.float64 if b1.dtype == np.float64 else np.float32
+        # (the products of each dot summed in order: add.accumulate's last partial sum)
+        terms = b1.astype(acc)[:, :, :, None] * b2.astype(acc)[:, None, :, :]
+        wide = np.add.accumulate(terms, axis=2)[:, :, -1] if b1.shape[2] else \
+            np.zeros(out.shape, acc)
+        wide = wide * acc(alpha)
+        if beta != 0:
+            wide = out.astype(acc) * acc(beta) + wide
+        return wide.astype(b1.dtype)
+
+
 class BaddbmmBackward0(Function):
     """baddbmm(input, b1, b2, beta, alpha) = beta * input + alpha * (b1 @ b2), batched; input
     broadcasts to the product's shape."""
@@ -147,6 +184,10 @@ class BaddbmmBackward0(Function):
             self.save("batch1", b1)
         self.beta, self.alpha, self.bias_shape = beta, alpha, tuple(bias.shape)
         xp = xp_of(b1._data)
+        if b1._data.dtype in _KERNEL_DTYPES and b1._data.__class__ is np.ndarray:
+            out = _baddbmm_cpu(bias._data, b1._data, b2._data, beta, alpha)
+            if out is not None:
+                return out
         with _quiet():
             product = xp.matmul(b1._data, b2._data)
             if alpha != 1:

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.functions.common import _quiet, xp_of
 from gradsh.engine.functions.linalg import product
+from gradsh.engine.vecmath import blas, half_gemm, sgemm
 from gradsh.engine.tensor import Array, Function, Tensor
 
 __all__ = ["AddbmmBackward0", "AddmvBackward0", "AddrBackward0"]
@@ -68,8 +72,45 @@ class AddrBackward0(_Fused):
         return F.mv(grad, b), F.mv(F.t(grad), a)
 
 
+_WIDE = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
+
+
 class AddbmmBackward0(_Fused):
     node_name = "AddbmmBackward0"
+
+    def forward(self, inp: Tensor, a: Tensor, b: Tensor, beta: float, alpha: float) -> Array:
+        m1, m2 = a._data, b._data
+        if (m1.dtype not in _WIDE and m1.dtype not in REDUCED_FLOAT_NP) or m1.__class__ is not np.ndarray or not len(m1) \
+                or m2.__class__ is not np.ndarray or m2.dtype != m1.dtype:
+            return super().forward(inp, a, b, beta, alpha)
+        # ATen's addbmm_impl_: one addmm_ per batch into the result, each rounded to the dtype
+        # (float32's and float64's through MKL's gemm, bfloat16's through float32, float16's
+        # through its own gemm)
+        self.beta, self.alpha, self.input_shape = beta, alpha, tuple(inp.shape)
+        self.save("a", a)
+        self.save("b", b)
+        out = np.broadcast_to(inp._data, (m1.shape[1], m2.shape[2]))
+        with _quiet():
+            for i in range(len(m1)):
+                scale = beta if i == 0 else 1
+                if m1.dtype == np.float16:
+                    out = half_gemm.addmm_half(out, m1[i], m2[i], scale, alpha)
+                    continue
+                if m1.dtype == np.float32:
+                    out = sgemm.addmm(np.ascontiguousarray(out), m1[i], m2[i], scale, alpha)
+                    continue
+                if m1.dtype == np.float64:
+                    wide = blas.addmm(np.ascontiguousarray(out), m1[i], m2[i], scale, alpha)
+                    if wide is None:
+                        return super().forward(inp, a, b, beta, alpha)
+                    out = wide
+                    continue
+                wide = np.matmul(m1[i].astype(np.float32), m2[i].astype(np.float32))
+                wide = _scale(wide, np.float32(alpha))
+                if scale != 0:
+                    wide = wide + _scale(out.astype(np.float32), np.float32(scale))
+                out = wide.astype(m1.dtype)
+        return np.ascontiguousarray(out)
 
     def product(self, a: Array, b: Array) -> Array:
         return product(a, b).sum(axis=0)

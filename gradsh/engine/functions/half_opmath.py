@@ -37,7 +37,11 @@ LinalgVectorNormBackward0
 # rounding); ml_dtypes' bfloat16 matmul returns float32. (float16 keeps NumPy's own loops.)
 _WIDENED_BF16 = frozenset("""
 MmBackward0 MvBackward0 DotBackward0 BmmBackward0 AddmmBackward0 ConvolutionBackward0
+BaddbmmBackward0
 """.split())
+# of those, the products oneDNN's matmul sums into zeroed accumulators (a -0.0 sum is +0.0;
+# bmm, mv, dot and the convolutions already give +0.0)
+_FROM_ZERO_BF16 = frozenset({"MmBackward0", "AddmmBackward0"})
 
 
 def mark_widened_ops() -> None:
@@ -51,6 +55,7 @@ def mark_widened_ops() -> None:
             cls.half_opmath, cls.opmath_dtypes = True, REDUCED_FLOAT_NP
         elif name in _WIDENED_BF16:
             cls.half_opmath, cls.opmath_dtypes = True, BF16_ONLY
+            cls.opmath_from_zero = name in _FROM_ZERO_BF16
 
 
 def scalar_opmath(ufunc: Any, x: Array, scalar: Any, dtype: DType) -> Array | None:

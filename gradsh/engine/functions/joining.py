@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from gradsh.engine.dtypes import DType
 from gradsh.engine.functions.common import (
     c_order,
@@ -13,6 +15,8 @@ from gradsh.engine.functions.common import (
     xp_of,
 )
 from gradsh.engine.tensor import Array, Function, Tensor
+from gradsh.engine.vecmath import layout
+from gradsh.engine.vecmath.layout import element_strides, with_strides
 
 __all__ = [
     "CatBackward0", "StackBackward0", "FlipBackward0", "RepeatBackward0", "RollBackward0",
@@ -25,10 +29,14 @@ def _channels_last(array: Array) -> bool:
 
 
 def _joined_layout(arrays: list[Array], out: Array) -> Array:
-    """cat's output layout: channels-last if every input is, row-major otherwise (NumPy keeps
-    the inputs' order: transposed inputs gave a transposed result, which .view refuses)."""
-    if all(_channels_last(a) for a in arrays) and _channels_last(out):
-        return out
+    """cat's output layout (cat_compute_output_memory_format): channels-last where every input
+    suggests it (strides like channels-last, size-1 dimensions' strides counted), row-major
+    otherwise (NumPy keeps the inputs' order: transposed inputs gave a transposed result, which
+    .view refuses)."""
+    if out.__class__ is np.ndarray and out.ndim in (4, 5) and all(
+            a.__class__ is np.ndarray and a.ndim == out.ndim
+            and layout.strides_like_channels_last(a.shape, element_strides(a)) for a in arrays):
+        return with_strides(out, layout.channels_last(out.shape))
     return xp_of(out).ascontiguousarray(out)
 
 

@@ -407,9 +407,9 @@ def solve_array(A: Array, B: Array, left: bool, vector: bool, use_a_t: bool,  # 
     if need_lu or result is None:
         lu, pivots, info = torch_lu(A, use_a_t)
         if result is None:
-            info = np.broadcast_to(info, batch)
-            if check_errors and info.any():
+            if check_errors and np.any(info):  # (A's own batch: a matrix A has no prefix)
                 raise singular_error("linalg.solve", info, inverse=False)
+            info = np.broadcast_to(info, batch)
             # A X = B reads A^T's LU adjoint; X A = B is A^T X^T = B^T
             result = lu_solve(lu, pivots, B_, adjoint=use_a_t == left)
     if not left:

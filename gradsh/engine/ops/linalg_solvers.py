@@ -264,10 +264,8 @@ def solve_ex(A: Tensor, B: Tensor, *, left: bool = True,  # noqa: N803
     _kernel(A, "lu_cpu")
     result = LinalgSolveExBackward0.apply(A, B, left=left, vector=vector,
                                           check_errors=check_errors)
-    batch = np.broadcast_shapes(tuple(A.shape[:-2]),
-                                tuple(B.shape[:-1] if vector else B.shape[:-2]))
-    info = np.broadcast_to(_lu_info(A), batch)
-    return RETURN_TYPES_LINALG["linalg_solve_ex"](result, _info(info, A.device))
+    # (info is the LU factorisation's of A: A's own batch shape, not the broadcast one)
+    return RETURN_TYPES_LINALG["linalg_solve_ex"](result, _info(_lu_info(A), A.device))
 
 
 @guarded(name="linalg_solve_triangular")

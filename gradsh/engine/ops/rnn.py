@@ -26,7 +26,7 @@ from gradsh.engine.ops.arithmetic import add, add_, mul, mul_, sub
 from gradsh.engine.ops.joining import cat, stack
 from gradsh.engine.ops.linalg import linear, matmul
 from gradsh.engine.ops.creation import zeros
-from gradsh.engine.ops.shape import contiguous, narrow, select, transpose, unbind
+from gradsh.engine.ops.shape import contiguous, narrow, reshape, select, transpose, unbind
 from gradsh.engine.ops.unary import relu, sigmoid, sigmoid_, tanh, tanh_
 from gradsh.engine.tensor import Tensor
 
@@ -243,10 +243,18 @@ def _packed_layer(cell: Callable[..., Any], data: Tensor, batch_sizes: Sequence[
 def run_packed_rnn(mode: str, data: Tensor, batch_sizes: Sequence[int], hx: Hidden,
                    weights: Sequence[Tensor | None], num_layers: int, dropout: float,
                    train: bool, bidirectional: bool) -> tuple[Tensor, Hidden]:
-    """_VF.rnn_tanh / rnn_relu / lstm / gru on a PackedSequence's data (never oneDNN): the
-    packed output data and h_n (or (h_n, c_n))."""
+    """_VF.rnn_tanh / rnn_relu / lstm / gru on a PackedSequence's data: the packed output data
+    and h_n (or (h_n, c_n)). A float32 LSTM whose sequences all have the same length runs
+    through oneDNN as the padded batch would (bit for bit the unpacked LSTM's, measured against
+    torch 2.13); other packed sequences through RNN.cpp's PackedLayer."""
     cell = CELLS[mode]
     directions = 2 if bidirectional else 1
+    if (mode == "LSTM" and len(set(batch_sizes)) == 1 and _use_mkldnn(data, weights)
+            and len(weights) == 4 * num_layers * directions):
+        steps, batch = len(batch_sizes), batch_sizes[0]
+        output, h_n = _mkldnn_lstm(reshape(data, (steps, batch, data.shape[-1])), hx, weights,
+                                   num_layers, dropout, train, directions, False)
+        return reshape(output, (steps * batch, output.shape[-1])), h_n
     return _stacked(mode, data, hx, weights, num_layers, dropout, train, directions, -1,
                     lambda x, hidden, params, reverse: _packed_layer(cell, x, batch_sizes,
                                                                      hidden, params, reverse))

@@ -210,6 +210,20 @@ def is_channels_last(sizes: Sequence[int], strides: Sequence[int]) -> bool:
     return True
 
 
+def strides_like_channels_last(sizes: Sequence[int], strides: Sequence[int]) -> bool:
+    """is_channels_last_strides_2d_s4/3d_s5 (suggest_memory_format's test): strides that grow
+    from channels to width, height (depth) and batch, a size-1 dimension's stride counted as
+    is; ambiguous layouts (N111, a trivial channel stride) are row-major."""
+    if len(sizes) not in (4, 5) or strides[1] == 0:
+        return False
+    low = 0
+    for d in (1, 3, 2, 0) if len(sizes) == 4 else (1, 4, 3, 2, 0):
+        if sizes[d] == 0 or strides[d] < low or (d == 0 and low == strides[1]):
+            return False
+        low = strides[d] * (sizes[d] if sizes[d] > 1 else 1)
+    return True
+
+
 def row_major(sizes: Sequence[int]) -> tuple[int, ...]:
     """Contiguous strides (c10's contiguous_strides: a size-0 or 1 dimension counts as 1)."""
     strides, step = [], 1

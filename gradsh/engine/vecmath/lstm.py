@@ -214,4 +214,8 @@ def layer_backward(x: np.ndarray, w_ih: np.ndarray, w_hh: np.ndarray,
                 dw_hh_t = sgemm.addmm(dw_hh_t, first, rows[:batch], 1.0, 1.0)
         else:
             dw_hh_t = sgemm.mm(first, rows)
+    # (oneDNN accumulates the weight gradients into zeroed memory with beta = 1: a product
+    # of -0.0 comes out +0.0)
+    dw_ih = dw_ih + F32(0.0)
+    dw_hh_t = dw_hh_t + F32(0.0)
     return dx, np.ascontiguousarray(dw_ih), np.ascontiguousarray(dw_hh_t.T), db, dh, dc

@@ -46,7 +46,12 @@ class autocast:  # noqa: N801  (PyTorch's name)
         self._saved: list[tuple[Any, ...]] = []
 
     def __enter__(self) -> None:
-        self._saved.append((Autocast.dtype, Autocast.cache_enabled))
+        # (PyTorch sets the device's autocast dtype for the region, enabled or not:
+        # torch.get_autocast_dtype reads the region's)
+        self._saved.append((Autocast.dtype, Autocast.cache_enabled,
+                            DEFAULT_DTYPES.get(self.device)))
+        if self.device in DEFAULT_DTYPES:
+            DEFAULT_DTYPES[self.device] = self.fast_dtype
         if self.device == "cpu":
             Autocast.dtype = self.fast_dtype if self._enabled else None
             Autocast.cache_enabled = self._cache_enabled
@@ -56,7 +61,9 @@ class autocast:  # noqa: N801  (PyTorch's name)
         Autocast.nesting -= 1
         if Autocast.nesting == 0:
             Autocast.cache.clear()
-        Autocast.dtype, Autocast.cache_enabled = self._saved.pop()
+        Autocast.dtype, Autocast.cache_enabled, previous = self._saved.pop()
+        if previous is not None:
+            DEFAULT_DTYPES[self.device] = previous
 
     def __call__(self, func: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(func)
@@ -96,10 +103,14 @@ def set_autocast_dtype(device_type: str, dtype: DType) -> None:
 
 
 def is_autocast_cpu_enabled() -> bool:
+    warnings.warn("torch.is_autocast_cpu_enabled() is deprecated. Please use "
+                  "torch.is_autocast_enabled('cpu') instead.", DeprecationWarning, stacklevel=2)
     return Autocast.dtype is not None
 
 
 def get_autocast_cpu_dtype() -> DType:
+    warnings.warn("torch.get_autocast_cpu_dtype() is deprecated. Please use "
+                  "torch.get_autocast_dtype('cpu') instead.", DeprecationWarning, stacklevel=2)
     return DEFAULT_DTYPES["cpu"]
 
 

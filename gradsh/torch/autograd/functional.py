@@ -205,6 +205,12 @@ def jacobian(func: Func, inputs: Any, create_graph: bool = False, strict: bool =
             for j in range(out.numel()):
                 vj = _autograd_grad((flat[j],), ins, retain_graph=True, create_graph=create_graph)
                 for k, (column, g, inp) in enumerate(zip(columns, vj, ins, strict=True)):
+                    if g is not None and strict and create_graph and not g.requires_grad:
+                        # (PyTorch's text names the output's index as the input's)
+                        raise TorchRuntimeError(
+                            f"The jacobian of the user-provided function is independent of "
+                            f"input {i}. This is not allowed in strict mode when "
+                            "create_graph=True.")
                     if g is None:
                         if strict:
                             raise TorchRuntimeError(
@@ -235,7 +241,9 @@ def hessian(func: Func, inputs: Any, create_graph: bool = False, strict: bool = 
         return out.squeeze()
 
     def jac_func(*inp: Tensor) -> Any:
-        return jacobian(ensure_single_output_function, inp, create_graph=True)
+        jac = jacobian(ensure_single_output_function, inp, create_graph=True)
+        _check_jacobian_requires_grad(jac, strict)
+        return jac
 
     result = jacobian(jac_func, ins, create_graph=create_graph, strict=strict,
                       vectorize=vectorize, strategy=outer_jacobian_strategy)
@@ -252,18 +260,25 @@ def _scalar_function_jacobian(func: Func, ins: tuple[Tensor, ...], name: str,
         raise TorchRuntimeError(f"The Tensor returned by the function given to {name} should "
                                 "contain a single element")
     jac = _autograd_grad(outs, ins, create_graph=True)
-    if strict:  # _check_requires_grad(jac, "jacobian")
-        for i, g in enumerate(jac):
-            if g is None:
-                raise TorchRuntimeError(_STRICT_MESSAGES["back"].format(i=i))
-            if not g.requires_grad:
-                raise TorchRuntimeError(
-                    f"While computing the hessian, found that the jacobian of the user-provided "
-                    f"function with respect to input {i} is independent of the input. This is "
-                    "not allowed in strict mode. You should ensure that your function is twice "
-                    "differentiable and that the jacobian depends on the inputs (this would be "
-                    "violated by a linear function for example).")
+    _check_jacobian_requires_grad(jac, strict)
     return outs, is_outputs_tuple, jac
+
+
+def _check_jacobian_requires_grad(jac: tuple[Any, ...], strict: bool) -> None:
+    """_check_requires_grad(jac, "jacobian", strict): hessian's inner jacobian must depend on
+    the inputs."""
+    if not strict:
+        return
+    for i, g in enumerate(jac):
+        if g is None:
+            raise TorchRuntimeError(_STRICT_MESSAGES["back"].format(i=i))
+        if not g.requires_grad:
+            raise TorchRuntimeError(
+                f"While computing the hessian, found that the jacobian of the user-provided "
+                f"function with respect to input {i} is independent of the input. This is "
+                "not allowed in strict mode. You should ensure that your function is twice "
+                "differentiable and that the jacobian depends on the inputs (this would be "
+                "violated by a linear function for example).")
 
 
 def vhp(func: Func, inputs: Any, v: Any = None, create_graph: bool = False,

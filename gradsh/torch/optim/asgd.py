@@ -8,7 +8,7 @@ from typing import Any
 from gradsh.engine import ops
 from gradsh.engine.exceptions import TorchRuntimeError, TorchValueError
 from gradsh.engine.tensor import Tensor
-from gradsh.torch.optim import _flags
+from gradsh.torch.optim import _flags, _kernels
 from gradsh.torch.optim.optimizer import (
     _SingleTensorOptimizer,
     _get_value,
@@ -60,7 +60,8 @@ class ASGD(_SingleTensorOptimizer):
 
 def _asgd_update(param: Tensor, grad: Tensor, state: dict[str, Any],
                  group: dict[str, Any]) -> None:
-    """torch.optim.asgd._single_tensor_asgd for one real parameter (capturable=False)."""
+    """torch.optim.asgd._single_tensor_asgd for one real parameter (capturable=False); with
+    foreach=True the multi-tensor update's order."""
     _flags.check(param, group, "params, mus, etas, and state_steps")
     lr = _get_value(_to_scalar(group["lr"]))
     lambd, alpha, t0 = group["lambd"], group["alpha"], group["t0"]
@@ -70,13 +71,17 @@ def _asgd_update(param: Tensor, grad: Tensor, state: dict[str, Any],
     step_t += 1
     if group["weight_decay"] != 0:
         grad = grad.add(param, alpha=group["weight_decay"])
-    eta_value = _get_value(eta)
-    param.mul_(1 - lambd * eta_value)  # decay term
-    param.add_(grad, alpha=-eta_value)
-    if mu.item() != 1:  # averaging
-        ax.add_(param.sub(ax).mul_(mu))
+    if group["foreach"]:  # _multi_tensor_asgd: param -= eta * (grad + lambd * param), ...
+        _kernels.addcmul_(param, grad.add(param, alpha=lambd), eta, value=-1)
+        _kernels.addcmul_(ax, param.sub(ax), mu)  # ... ax += mu * (param - ax), always
     else:
-        ax.copy_(param)
+        eta_value = _get_value(eta)
+        param.mul_(1 - lambd * eta_value)  # decay term
+        param.add_(grad, alpha=-eta_value)
+        if mu.item() != 1:  # averaging
+            ax.add_(param.sub(ax).mul_(mu))
+        else:
+            ax.copy_(param)
     step = _get_value(step_t)
     lr_t = _to_scalar(group["lr"])
     if isinstance(lr_t, Tensor):  # a tensor lr: the arithmetic is the tensor's

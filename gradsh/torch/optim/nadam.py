@@ -1,4 +1,5 @@
-"""torch.optim.NAdam: PyTorch's single-tensor update (the CPU path), operation for operation."""
+"""torch.optim.NAdam: PyTorch's single-tensor update (the CPU path), operation for operation;
+with foreach=True the multi-tensor update's order."""
 
 from __future__ import annotations
 
@@ -51,7 +52,8 @@ class NAdam(_SingleTensorOptimizer):
 
 def _nadam_update(param: Tensor, grad: Tensor, state: dict[str, Any],
                   group: dict[str, Any]) -> None:
-    """torch.optim.nadam._single_tensor_nadam for one parameter (capturable=False)."""
+    """torch.optim.nadam._single_tensor_nadam for one parameter (capturable=False), or with
+    foreach=True _multi_tensor_nadam's order (the CPU's foreach ops run tensor by tensor)."""
     _flags.check(param, group, "params, mu_products and state_steps")
     lr = _get_value(_to_scalar(group["lr"]))
     beta1, beta2 = group["betas"]
@@ -68,7 +70,10 @@ def _nadam_update(param: Tensor, grad: Tensor, state: dict[str, Any],
     mu_product *= mu
     _kernels.lerp_(exp_avg, grad, 1 - beta1)
     _kernels.addcmul_(exp_avg_sq.mul_(beta2), grad, grad, value=1 - beta2)
-    denom = exp_avg_sq.div(bias_correction2).sqrt()
+    if group["foreach"]:  # _multi_tensor_nadam: sqrt(v) / sqrt(1 - beta2 ** step)
+        denom = exp_avg_sq.sqrt().div_(bias_correction2**0.5)
+    else:
+        denom = exp_avg_sq.div(bias_correction2).sqrt()
     mu_product_next = _get_value(mu_product) * mu_next
     denom.add_(group["eps"])
     _kernels.addcdiv_(param, grad, denom,

@@ -45,7 +45,8 @@ class RAdam(_SingleTensorOptimizer):
 
 def _radam_update(param: Tensor, grad: Tensor, state: dict[str, Any],
                   group: dict[str, Any]) -> None:
-    """torch.optim.radam._single_tensor_radam for one parameter (capturable=False)."""
+    """torch.optim.radam._single_tensor_radam for one parameter (capturable=False); with
+    foreach=True the multi-tensor update's order."""
     _flags.check(param, group)
     lr = _get_value(_to_scalar(group["lr"]))
     beta1, beta2 = group["betas"]
@@ -63,6 +64,9 @@ def _radam_update(param: Tensor, grad: Tensor, state: dict[str, Any],
     bias_corrected_exp_avg = exp_avg / bias_correction1
     rho_inf = 2 / (1 - beta2) - 1
     rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
+    if group["foreach"]:
+        _multi_tensor_step(param, exp_avg, exp_avg_sq, lr, step, rho_t, rho_inf, group)
+        return
     if rho_t > 5.0:
         rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
                 / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
@@ -70,6 +74,22 @@ def _radam_update(param: Tensor, grad: Tensor, state: dict[str, Any],
         param.add_(bias_corrected_exp_avg * lr * adaptive_lr * rect, alpha=-1.0)
     else:
         param.add_(bias_corrected_exp_avg * lr, alpha=-1.0)
+
+
+def _multi_tensor_step(param: Tensor, exp_avg: Tensor, exp_avg_sq: Tensor, lr: float,
+                       step: float, rho_t: float, rho_inf: float, group: dict[str, Any]) -> None:
+    """_multi_tensor_radam's update (capturable=False), whose order differs from the single
+    tensor's: param += exp_avg * (1 / ((sqrt(v) + eps) / bias_correction2) + unrect_step),
+    its factors folded into Python numbers first."""
+    beta1, beta2 = group["betas"]
+    rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
+            / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5 if rho_t > 5 else 0
+    unrectified = 0 if rect > 0 else 1.0
+    bias_correction1 = 1 - beta1**step
+    unrect_step_size = (lr * unrectified / bias_correction1) * -1
+    bias_correction2 = ((1 - beta2**step) ** 0.5) * (lr * rect / bias_correction1) * -1
+    buffer = exp_avg_sq.sqrt().add_(group["eps"]).div_(bias_correction2).reciprocal_()
+    _kernels.addcmul_(param, exp_avg, buffer.add_(unrect_step_size))
 
 
 # the class above updates a parameter with this function

@@ -74,10 +74,16 @@ class SGD(Optimizer):
 
 def _sgd_update(param: Tensor, grad: Tensor, buf: Tensor | None,
                 group: dict[str, Any]) -> Tensor | None:
-    """torch.optim.sgd._single_tensor_sgd for one parameter; returns the momentum buffer."""
+    """torch.optim.sgd._single_tensor_sgd for one parameter; returns the momentum buffer.
+    With foreach=True and nesterov, _multi_tensor_sgd adds momentum * buf into the gradient
+    itself (p.grad) where no weight decay or maximize made a copy of it first."""
     weight_decay, momentum, lr = group["weight_decay"], group["momentum"], _to_scalar(group["lr"])
+    into_grad = (group["foreach"] and group["nesterov"] and momentum != 0
+                 and weight_decay == 0 and not group["maximize"] and not grad.is_sparse)
     if buf is not None and momentum != 0 and not grad.is_sparse and \
             _fused.sgd(param, grad, buf, group, _number(weight_decay), _number(lr)):
+        if into_grad:
+            grad.add_(buf, alpha=momentum)
         return buf
     if group["maximize"]:
         grad = -grad
@@ -88,7 +94,10 @@ def _sgd_update(param: Tensor, grad: Tensor, buf: Tensor | None,
             buf = grad.detach().clone()
         else:
             buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
-        grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+        if into_grad:
+            grad = grad.add_(buf, alpha=momentum)
+        else:
+            grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
     _add_in_place(param, grad, -_number(lr))
     return buf
 
