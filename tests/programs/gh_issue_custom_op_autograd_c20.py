@@ -1,9 +1,9 @@
-# Corpus program modelled on the pytorch forum / GitHub discussions of torch.library.custom_op
-# with register_autograd (https://github.com/pytorch/pytorch/issues/129496 and the "Python
-# Custom Operators" tutorial it refers to,
-# https://pytorch.org/tutorials/advanced/python_custom_ops.html): a NumPy-backed sin wrapped as
-# a custom op, its fake (meta) kernel, setup_context saving inputs, the backward formula,
-# torch.autograd.gradcheck on it, and opcheck-style comparisons with torch.sin.
+# Corpus program modelled on pytorch/pytorch PR #123110 ("Add register_autograd to register
+# backward formulas for custom ops", https://github.com/pytorch/pytorch/pull/123110: its
+# numpy_sin docstring example) and issue #168393's torch.library docs example
+# (https://github.com/pytorch/pytorch/issues/168393): a NumPy-backed sin as a custom op, its
+# fake kernel, setup_context saving inputs, the backward formula, gradcheck, torch.ops
+# access, a multi-input op with a float argument, and a mutating op.
 # Changed: a unique namespace, small inputs with a seed; float64 for gradcheck.
 import numpy as np
 import torch

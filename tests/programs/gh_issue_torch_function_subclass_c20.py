@@ -1,10 +1,10 @@
-# Corpus program modelled on the Stack Overflow question "How to subclass torch.Tensor and keep
-# the subclass through operations?" and pytorch/pytorch's docs example it is answered with
-# (https://pytorch.org/docs/stable/notes/extending.html#subclassing-torch-tensor, discussed in
-# https://github.com/pytorch/pytorch/issues/47051): a Tensor subclass with a
-# __torch_function__ that logs the functions it sees, keeps its type through arithmetic and
-# indexing, carries an attribute, and Parameter-like behaviour with requires_grad. Changed: the
-# log is printed per step; small tensors with a seed.
+# Corpus program modelled on pytorch/pytorch issue #47117 (its LoggingTensor, copied from the
+# "Extending PyTorch" notes, https://github.com/pytorch/pytorch/issues/47117) and issue #28361
+# ("preserving subclasses on function/method calls", https://github.com/pytorch/pytorch/issues/28361):
+# a Tensor subclass with a __torch_function__ that logs the functions it sees and keeps its
+# type through arithmetic and indexing, a subclass carrying an attribute made with
+# _make_subclass, and one with __torch_function__ disabled. Changed: the log is printed per
+# step; small tensors with a seed.
 import torch
 
 torch.manual_seed(0)

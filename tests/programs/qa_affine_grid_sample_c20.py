@@ -1,9 +1,10 @@
-# Corpus program modelled on the Stack Overflow question "How to use PyTorch's affine_grid and
-# grid_sample to rotate / translate an image?" and its answers
-# (https://stackoverflow.com/questions/64197754): theta is a (N, 2, 3) matrix in normalised
-# coordinates, identity theta reproduces the input with align_corners=False, translation by
-# 0.5 shifts a quarter width, a 90-degree rotation transposes, and the gradient flows back to
-# theta (the spatial-transformer use). Changed: a small arange "image", a seed; printed grids.
+# Corpus program modelled on the "Rotating non-square images using affine_grid" forum
+# discussion (as collected in https://huggingface.co/datasets/nvidia/Nemotron-CC-Math-v1) and
+# F.affine_grid's documentation (https://pytorch.org/docs/main/generated/torch.nn.functional.affine_grid.html):
+# theta is a (N, 2, 3) matrix in normalised coordinates, identity theta reproduces the input
+# with align_corners=False, translation by 0.5 shifts a quarter width, a 90-degree rotation
+# transposes, padding modes, a 3-D grid, and the gradient flows back to theta (the
+# spatial-transformer use). Changed: a small arange "image", a seed; printed grids.
 import math
 import torch
 import torch.nn.functional as F

@@ -1,6 +1,7 @@
-# Corpus program modelled on the Stack Overflow question "Pytorch: How to get the last hidden
-# state of a bidirectional LSTM?" / "What's the difference between output and h_n of a
-# bidirectional LSTM?" (https://stackoverflow.com/questions/53010465) and its accepted answer:
+# Corpus program modelled on the discuss.pytorch.org thread "BiLSTM : Output & Hidden State
+# Mismatch" (https://discuss.pytorch.org/t/bilstm-output-hidden-state-mismatch/49825) and
+# "Concatnation of h(t) of forward and h(0) of backward in Bidirection LSTM output"
+# (https://discuss.pytorch.org/t/concatnation-of-h-t-of-forward-and-h-0-of-backward-in-bidirection-lstm-output/10333):
 # h_n is (num_layers * num_directions, batch, hidden); h_n.view(num_layers, 2, batch, hidden)
 # separates the directions; the forward direction's last step is output[-1, :, :hidden] while
 # the backward direction's final state is output[0, :, hidden:]. Also GRU, batch_first and a

@@ -1,9 +1,11 @@
-# Corpus program modelled on the Stack Overflow question "What is the difference between
-# CrossEntropyLoss and NLLLoss?" (https://stackoverflow.com/questions/65192475) and its answers:
-# CrossEntropyLoss = LogSoftmax + NLLLoss, checked numerically; plus the features the answers
-# list: class weights (the weighted mean divides by the summed weights), ignore_index,
-# reduction='none', K-dimensional inputs (N, C, d1), probability ("soft") targets and
-# label_smoothing. Changed: random logits with a seed; small shapes.
+# Corpus program modelled on the Q&A notes "Cross-entropy loss vs negative log likelihood loss"
+# (https://ajkdrag.in/2-Zettels/cross-entropy-loss-vs-negative-log-likelihood-loss) and James
+# McCaffrey's "PyTorch CrossEntropyLoss vs. NLLLoss"
+# (https://jamesmccaffreyblog.com/2020/06/11/pytorch-crossentropyloss-vs-nllloss-cross-entropy-loss-vs-negative-log-likelihood-loss/):
+# CrossEntropyLoss = LogSoftmax + NLLLoss, checked numerically; plus what the first lists as the
+# difference: probability (one-hot or soft) targets and label smoothing, with class weights
+# (the weighted mean divides by the summed weights), ignore_index, reduction='none' and
+# K-dimensional inputs (N, C, d1). Changed: random logits with a seed; small shapes.
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -1,10 +1,10 @@
-# Corpus program modelled on the discuss.pytorch.org threads on nn.Embedding(sparse=True) with
-# optim.SparseAdam ("Sparse embedding + SparseAdam", e.g.
-# https://discuss.pytorch.org/t/backprop-through-sparse-dense-matmul/1244/2 and the note at
-# https://cheesebytes.com/cave/sparse-embedding-layer): the weight's gradient is a sparse COO
-# tensor holding only the looked-up rows (repeats uncoalesced), SparseAdam updates only those
-# rows, and plain Adam refuses sparse gradients. Changed: a tiny vocabulary and a seed; the
-# error texts caught and printed.
+# Corpus program modelled on the discuss.pytorch.org answer that sparse gradients "are
+# implemented in the Embedding module" (https://discuss.pytorch.org/t/backprop-through-sparse-dense-matmul/1244/2),
+# the note "Sparse Embedding Layer" (https://cheesebytes.com/cave/sparse-embedding-layer) and
+# torch.optim.SparseAdam's documentation (https://pytorch.org/docs/master/generated/torch.optim.SparseAdam.html):
+# nn.Embedding(sparse=True)'s weight gradient is a sparse COO tensor holding only the looked-up
+# rows (repeats uncoalesced), SparseAdam updates only those rows, and plain Adam refuses sparse
+# gradients. Changed: a tiny vocabulary and a seed; the error texts caught and printed.
 import torch
 import torch.nn as nn
 

@@ -1,10 +1,10 @@
-# Corpus program modelled on the Stack Overflow question "How to fuse Conv2d and BatchNorm2d in
-# PyTorch for inference?" and its answers (the folding formula w * gamma / sqrt(var + eps),
-# b' = (b - mean) * gamma / sqrt(var + eps) + beta, and torch.nn.utils.fusion.fuse_conv_bn_eval;
-# https://stackoverflow.com/questions/49536856): fold a trained BatchNorm into the preceding
-# convolution by hand and with the utility, compare outputs, and show that fusing a training
-# module is refused. Changed: random weights and running stats from a few training batches,
-# with a seed; small sizes.
+# Corpus program modelled on the discuss.pytorch.org question "Here is a question about fuse
+# torch.nn.BatchNorm2d" (https://discuss.pytorch.org/t/here-is-a-question-about-fuse-torch-nn-batchnorm2d/139598)
+# and the folding formula of the cnblogs answer "卷积层和BN层融合"
+# (https://cnblogs.com/nowgood/p/juan-ji-ceng-he-liang-hua-ceng-rong-he.html): w * gamma /
+# sqrt(var + eps), b' = (b - mean) * gamma / sqrt(var + eps) + beta, by hand and with
+# torch.nn.utils.fusion.fuse_conv_bn_eval; outputs compared; fusing a training module refused.
+# Changed: random weights and running stats from a few training batches, with a seed; small sizes.
 import torch
 import torch.nn as nn
 from torch.nn.utils.fusion import fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval

@@ -1,11 +1,9 @@
-# Corpus program modelled on the discuss.pytorch.org question "Difference between
-# requires_grad_(False) and torch.no_grad() for freezing / inference"
-# (https://discuss.pytorch.org/t/requires-grad-false-vs-torch-no-grad/71536 and the Stack
-# Overflow question https://stackoverflow.com/questions/63785319): no_grad builds no graph at
-# all (outputs have requires_grad False even for trainable inputs), requires_grad_(False)
-# freezes parameters but gradients still flow to earlier layers and inputs, set_grad_enabled,
-# inference_mode's tensors, the decorator form, and the error when backward finds no graph.
-# Changed: a tiny two-layer model with a seed; errors caught and printed.
+# Corpus program modelled on the Q&A "PyTorch torch.no_grad versus requires_grad=False"
+# (https://codemia.io/knowledge-hub/path/pytorch_torchno_grad_versus_requires_gradfalse):
+# no_grad builds no graph at all (outputs have requires_grad False even for trainable inputs),
+# requires_grad_(False) freezes parameters but gradients still flow to earlier layers and
+# inputs, set_grad_enabled, inference_mode's tensors, the decorator form, and the error when
+# backward finds no graph. Changed: a tiny two-layer model with a seed; errors caught and printed.
 import torch
 import torch.nn as nn
 

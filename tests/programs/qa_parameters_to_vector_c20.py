@@ -1,9 +1,9 @@
-# Corpus program modelled on the discuss.pytorch.org question "How to flatten and then
-# unflatten all model parameters?" and its answers pointing to torch.nn.utils
-# parameters_to_vector / vector_to_parameters (https://discuss.pytorch.org/t/how-to-flatten-and-then-unflatten-all-model-parameters/34730,
-# with the usage in https://runebook.dev/ru/docs/pytorch/generated/torch.nn.utils.vector_to_parameters):
-# the manual torch.cat of p.view(-1), a flat gradient vector, a perturbation written back, and
-# the errors for a wrong length or a non-tensor. Changed: a small MLP with a seed.
+# Corpus program modelled on the Q&A guide to torch.nn.utils.vector_to_parameters
+# (https://runebook.dev/ru/docs/pytorch/generated/torch.nn.utils.vector_to_parameters) and
+# "PyTorch Flatten Parameters" (https://www.codegenes.net/blog/pytorch-flatten-parameters):
+# parameters_to_vector against the manual torch.cat of p.view(-1), a flat gradient vector, a
+# step written back with vector_to_parameters, and the errors for a wrong length or a
+# non-tensor. Changed: a small MLP with a seed.
 import torch
 import torch.nn as nn
 from torch.nn.utils import parameters_to_vector, vector_to_parameters

@@ -1,9 +1,8 @@
-# Corpus program modelled on the Stack Overflow question "How do I print the full (not
-# truncated) tensor in PyTorch?" and its answers (https://stackoverflow.com/questions/52673610):
-# the default summarisation over 1000 elements, torch.set_printoptions(profile="full"),
-# threshold/edgeitems/linewidth/precision/sci_mode, and profile="default" to restore; the
-# answers' examples use int, float64 and bool tensors. Changed: arange/seeded data instead of
-# the question's model outputs.
+# Corpus program modelled on the Q&A "打印PyTorch张量的精确值" (how to print a PyTorch tensor fully
+# and precisely, https://duoke360.com/post/34274) and the printing questions it answers: the default
+# summarisation past 1000 elements, torch.set_printoptions(profile="full"), threshold /
+# edgeitems / linewidth / precision / sci_mode, and profile="default" to restore; int,
+# float64 and bool tensors. Changed: arange/seeded data instead of the question's tensors.
 import torch
 
 torch.manual_seed(0)

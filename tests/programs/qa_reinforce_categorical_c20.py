@@ -1,9 +1,8 @@
-# Corpus program modelled on the Stack Overflow question "How does torch.distributions
-# Categorical log_prob work in a policy gradient (REINFORCE)?" and its answers
-# (https://stackoverflow.com/questions/55351226; the loss -log_prob(action) * return as in
-# pytorch/examples' reinforce.py): a policy network's softmax probabilities into Categorical,
-# sample actions, log_prob, entropy, discounted normalised returns, and the policy loss's
-# gradient; the answer's check that log_prob equals log(probs[action]).
+# Corpus program modelled on the discuss.pytorch.org thread "Vanilla REINFORCE for continuous
+# distributions" (https://discuss.pytorch.org/t/vanilla-reinforce-for-continuous-distributions/25718)
+# and pytorch/examples' reinforcement_learning/reinforce.py it is answered with: a policy
+# network's probabilities into Categorical, sampled actions, log_prob, entropy, discounted
+# normalised returns and the loss -log_prob * return; Normal.log_prob for the continuous case.
 # Changed: a synthetic 2-armed bandit "environment" with a seed instead of gym CartPole.
 import torch
 import torch.nn as nn

@@ -1,11 +1,9 @@
-# Corpus program modelled on the discuss.pytorch.org question "How to see which tensors autograd
-# saves for backward (and their memory)?" answered with torch.autograd.graph.saved_tensors_hooks
-# (https://discuss.pytorch.org/t/how-to-check-the-saved-tensors-for-backward/150617 and the
-# "Hooks for saved tensors" tutorial it links,
-# https://pytorch.org/tutorials/intermediate/autograd_saved_tensors_hooks_tutorial.html):
-# pack/unpack hooks that print shapes, count the saved tensors of a small network, store them
-# compressed (as float16) or on "disk" (a dict), and the grad_fn._saved_* attributes they feed.
-# Changed: tiny sizes and a seed; a dict instead of temporary files.
+# Corpus program modelled on the "Hooks for autograd saved tensors" tutorial
+# (https://pytorch.org/tutorials/intermediate/autograd_saved_tensors_hooks_tutorial.html) and
+# the pack-to-disk example of pytorch/pytorch PR #62563
+# (https://github.com/pytorch/pytorch/pull/62563): pack/unpack hooks that print shapes, count
+# the saved tensors of a small network, store them compressed (as float16) or in a store keyed
+# by id, and save_on_cpu. Changed: tiny sizes and a seed; a dict instead of temporary files.
 import torch
 import torch.nn as nn
 

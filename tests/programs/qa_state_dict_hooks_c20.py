@@ -1,9 +1,8 @@
-# Corpus program modelled on the discuss.pytorch.org question "How to rename keys when loading a
-# state_dict (load_state_dict pre hook)?" and the public module hooks its answers use
-# (https://discuss.pytorch.org/t/how-to-use-register-load-state-dict-pre-hook/147013,
-# nn.Module.register_state_dict_post_hook / register_load_state_dict_pre_hook /
-# register_load_state_dict_post_hook): a checkpoint saved with old key names is renamed on the
-# fly, a post hook reports missing/unexpected keys, and a state_dict post hook drops a buffer.
+# Corpus program modelled on the Q&A guides to nn.Module's state_dict hooks
+# (https://runebook.dev/en/docs/pytorch/generated/torch.nn.module/torch.nn.Module.register_load_state_dict_post_hook
+# and https://runebook.dev/zh/docs/pytorch/generated/torch.nn.module/torch.nn.Module.register_state_dict_pre_hook):
+# a checkpoint saved with old key names is renamed on the fly by a load_state_dict pre hook, a
+# post hook reports missing/unexpected keys, and a state_dict post hook drops a buffer.
 # Changed: tiny modules with a seed; the hooks print what they see.
 import torch
 import torch.nn as nn

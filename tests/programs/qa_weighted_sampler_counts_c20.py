@@ -1,9 +1,10 @@
-# Corpus program modelled on the Stack Overflow question "How to use WeightedRandomSampler in
-# PyTorch" and the androidkt walk-through it is often answered with
+# Corpus program modelled on the androidkt answer "Deal with an imbalanced dataset using
+# WeightedRandomSampler in PyTorch"
 # (https://androidkt.com/deal-with-an-imbalanced-dataset-using-weightedrandomsampler-in-pytorch/):
-# a dummy 8:2 imbalanced dataset, class counts per batch with shuffle=True, then sample weights
-# 1/class_count per sample in a WeightedRandomSampler and the balanced counts per batch.
-# Changed: 200 samples and batch 40 instead of 1000/100, a seed, counts printed instead of plots.
+# SequentialSampler and RandomSampler, a dummy 8:2 imbalanced dataset, class counts per batch
+# with shuffle=True, then sample weights 1/class_count in a WeightedRandomSampler and the
+# balanced counts per batch. Changed: 200 samples and batch 40 instead of 1000/100, a seed,
+# counts printed instead of plots; a torch-only bincount variant and the argument errors.
 import numpy as np
 import torch
 from torch.utils.data import DataLoader, TensorDataset, WeightedRandomSampler, SequentialSampler, RandomSampler

@@ -1,9 +1,8 @@
-# Corpus program modelled on CSDN 问答 / 博客园 answers to "PyTorch 中 torch.sort、torch.topk、
-# torch.unique 的返回值和 stable 参数怎么理解" (e.g. https://www.cnblogs.com/wanghui-garcia/p/11266298.html,
-# https://blog.csdn.net/weixin_43135178/article/details/120500000): sort's values and indices,
-# descending and stable with ties, argsort, topk's largest/sorted flags, kthvalue, unique with
-# sorted/return_inverse/return_counts/dim, unique_consecutive, and gradients through sort and
-# topk going back to the selected positions. Changed: small tensors with a seed.
+# Corpus program modelled on the Chinese Q&A article on torch.sort from 《深入浅出Pytorch函数》
+# (https://e-com-net.com/article/1683901066078400512.htm) and the questions it answers about
+# sort's values/indices and the stable flag, extended here to topk, kthvalue, unique
+# (sorted/return_inverse/return_counts/dim), unique_consecutive, and gradients through sort
+# and topk going back to the selected positions. Changed: small tensors with a seed.
 import torch
 
 torch.manual_seed(0)
