@@ -113,12 +113,12 @@ from gradsh.torch.storage import UntypedStorage  # noqa: E402
 _missing_attribute = _module_getattr("torch")
 # Imported on first use (they cost start-up time every program would pay): torch.distributions,
 # torch.distributed, torch.amp, torch.cpu, torch.func, torch.fft, torch.jit, torch._dynamo,
-# torch.library (and torch.ops, its namespaces),
+# torch.library (and torch.ops, its namespaces), torch.overrides, torch._C,
 # torch.compiler, torch.__config__, torch.xpu, torch.mps and torch.types, as attributes and as
 # `import torch.distributions`.
 _LAZY_SUBMODULES = frozenset({"amp", "cpu", "distributions", "distributed", "func", "fft",
                               "jit", "_dynamo", "compiler", "__config__", "xpu", "mps",
-                              "types", "library"})
+                              "types", "library", "overrides", "_C"})
 # torch.autocast and its state queries live in torch.amp, imported on first use
 _AUTOCAST_NAMES = frozenset({
     "autocast", "is_autocast_enabled", "get_autocast_dtype", "set_autocast_dtype",
