@@ -1,10 +1,9 @@
 # Corpus program modelled on pytorch/pytorch PR #1439 ("Implements Cumprod function for
 # autograd", https://github.com/pytorch/pytorch/pull/1439, for issue #1095): cumprod's gradient
 # is easy through a division by the input but needs special care where the input has zeros;
-# the PR's tests compare with
-# finite differences for inputs with one zero, several zeros and a zero in the first place, and
-# the same for prod. Changed: float64 inputs with a seed; torch.autograd.gradcheck and
-# gradgradcheck stand in for the gist's hand-written checks; printed grads.
+# the PR's tests compare with finite differences for inputs with one zero, several zeros and a
+# zero in the first place, and the same for prod. Changed: float64 inputs with a seed;
+# torch.autograd.gradcheck and gradgradcheck stand in for the gist's hand-written checks.
 import torch
 
 torch.manual_seed(0)
