@@ -78,3 +78,25 @@ def test_no_dispatch_without_a_subclass() -> None:
     torch_function.State.active = False
     gtorch.nn.Parameter(gtorch.ones(2)) * 2
     assert not torch_function.State.active
+
+
+def _unrelated(lib: Any) -> list[str]:
+    class A(lib.Tensor):
+        pass
+
+    class B(lib.Tensor):
+        pass
+
+    a, b = lib.ones(2).as_subclass(A), lib.ones(2).as_subclass(B)
+    seen = []
+    for call in (lambda: lib.add(a, b), lambda: a.add(b), lambda: lib.cat([a, b]),
+                 lambda: a * b, lambda: a - b):
+        try:
+            seen.append(repr(call()))
+        except TypeError as error:  # operators: Python's own text, after NotImplemented
+            seen.append(str(error))
+    return seen
+
+
+def test_unrelated_subclasses_fail_as_in_torch(torch: Any) -> None:
+    assert _unrelated(gtorch) == _unrelated(torch)

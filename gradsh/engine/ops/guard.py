@@ -337,7 +337,12 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
         if subclasses.active and not subclasses.disabled:
             if not dispatch_as:
                 dispatch_as.append(_dispatch_function(name, method, guarded))
-            handled = torch_function.dispatch(dispatch_as[0], given, kwargs)
+            try:
+                handled = torch_function.dispatch(dispatch_as[0], given, kwargs)
+            except TypeError as error:
+                if operator and str(error).startswith(torch_function.DISPATCH_FAILED):
+                    return NotImplemented
+                raise
             if handled is not torch_function.NOT_HANDLED:
                 return handled
         if autocasts and autocast.Autocast.dtype is not None:

@@ -157,9 +157,21 @@ def dispatch(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, 
         result = cls.__torch_function__(func, types, args, kwargs)  # type: ignore[attr-defined]
         if result is not NotImplemented:
             return result
+    raise TorchTypeError(dispatch_failed(func, types))
+
+
+DISPATCH_FAILED = "Multiple dispatch failed for "
+
+
+def dispatch_failed(func: Callable[..., Any], types: tuple[type, ...]) -> str:
+    """PyTorch's text where every handler returned NotImplemented (an operator's guard turns
+    it into NotImplemented, so that Python's own TypeError follows)."""
     name = getattr(func, "__name__", str(func))
-    raise TorchTypeError(f"no implementation found for '{name}' on types that implement "
-                         f"__torch_function__: {list(types)}")
+    where = "torch.Tensor." if getattr(Tensor, name, None) is func else "torch."
+    handlers = "".join(f"  - tensor subclass {t}\n" for t in types)
+    return (f"{DISPATCH_FAILED}'{where}{name}'; all __torch_function__ handlers returned "
+            f"NotImplemented:\n\n{handlers}\nFor more information, try re-running with "
+            "TORCH_LOGS=not_implemented")
 
 
 def _init_subclass(cls: type, **kwargs: Any) -> None:
