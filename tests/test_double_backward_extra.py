@@ -97,3 +97,22 @@ def test_conv3d_double_backward_values_match_torch(torch: Any) -> None:
             gx.pow(2).sum() + gw.sum(), (x, w))])
     for ours, theirs in zip(*results, strict=True):
         np.testing.assert_allclose(ours, theirs, rtol=1e-10)
+
+
+def _cumprod_zeros(lib: Any, dim: int) -> list[str]:
+    """cumprod's gradient under create_graph where the input holds zeros: ATen's O(n^2) form
+    (a CopySlices graph), differentiable again."""
+    x = lib.tensor([[2.0, 0.0, 3.0, 4.0], [1.5, 2.0, 0.0, 0.0], [0.0, -1.0, 2.5, 0.5]],
+                   dtype=lib.float64, requires_grad=True)
+    g = lib.arange(1.0, 13.0, dtype=lib.float64).reshape(3, 4).requires_grad_()
+    (gx,) = lib.autograd.grad(lib.cumprod(x, dim), x, g, create_graph=True)
+    seconds = lib.autograd.grad((gx * gx.detach().flip(0)).sum(), (x, g))
+    return [repr(gx), repr(seconds)]
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_cumprod_with_zeros_double_backward_matches_torch(torch: Any, dim: int) -> None:
+    assert _cumprod_zeros(gtorch, dim) == _cumprod_zeros(torch, dim)
+    x = gtorch.tensor([[2.0, 0.0, 3.0], [0.0, 0.0, 1.5]], dtype=gtorch.float64,
+                      requires_grad=True)
+    assert gtorch.autograd.gradgradcheck(lambda t: gtorch.cumprod(t, dim), (x,))

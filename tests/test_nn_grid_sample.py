@@ -115,3 +115,31 @@ def test_grid_sample_float64_input_grad_bits(torch: Any, one_thread: Any, paddin
         (out * t.from_numpy(weights.copy())).sum().backward()
         grads.append(x.grad.numpy())
     np.testing.assert_array_equal(grads[1], grads[0])
+
+
+@pytest.mark.parametrize("size", [(2, 1, 3, 4, 5), (1, 2, 1, 6, 2), (2, 1, 20, 30)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("align", [False, True])
+def test_affine_grid_bits_match_torch(torch: Any, one_thread: Any, size: tuple[int, ...],
+                                      dtype: str, align: bool) -> None:
+    """The 3-D grid (N, D, H, W, 3) too; theta's gradient is ATen's bmm of the transposed base
+    grid and the incoming gradient (its summation order, not NumPy's)."""
+    rng = np.random.default_rng(5)
+    theta = rng.standard_normal((size[0], len(size) - 2, len(size) - 1)).astype(dtype)
+    seen = []
+    for t in (torch, gtorch):
+        th = t.from_numpy(theta.copy()).requires_grad_()
+        grid = t.nn.functional.affine_grid(th, size, align_corners=align)
+        weights = rng.standard_normal(tuple(grid.shape)).astype(dtype)
+        (grid * t.from_numpy(weights)).sum().backward()
+        seen.append([grid.detach().numpy(), th.grad.numpy()])
+        rng = np.random.default_rng(5)
+        rng.standard_normal(theta.shape)
+    for ours, theirs in zip(seen[1], seen[0], strict=True):
+        assert ours.shape == theirs.shape
+        assert ours.tobytes() == theirs.tobytes()
+
+
+def test_affine_grid_3d_gradient_is_the_derivative() -> None:
+    check_grads(lambda theta: ops.affine_grid_generator(theta, (2, 1, 2, 3, 4), True),
+                r.standard_normal((2, 3, 4)))

@@ -115,6 +115,15 @@ ERRORS = [
         x, m.zeros(4, 1, dtype=m.long)), [X]),
     ("cross_entropy_1d_input_target", lambda m, x: F(m).cross_entropy(
         x[0], m.zeros(2, dtype=m.long)), [X]),
+    # the composite's broadcasts: (pos_weight - 1) * target, then loss.sub_ / loss.mul_(weight)
+    ("bce_logits_pos_weight_size", lambda m, x: F(m).binary_cross_entropy_with_logits(
+        x, m.ones(4, 5), pos_weight=m.ones(3)), [X]),
+    ("bce_logits_pos_weight_grows", lambda m, x: F(m).binary_cross_entropy_with_logits(
+        x, m.ones(4, 5), pos_weight=m.ones(2, 4, 5)), [X]),
+    ("bce_logits_weight_size", lambda m, x: F(m).binary_cross_entropy_with_logits(
+        x, m.ones(4, 5), weight=m.ones(3)), [X]),
+    ("bce_logits_weight_grows", lambda m, x: F(m).binary_cross_entropy_with_logits(
+        x, m.ones(4, 5), weight=m.ones(2, 1, 5), pos_weight=m.ones(5)), [X]),
 ]
 
 

@@ -114,3 +114,27 @@ def _strided(lib: Any) -> list[str]:
 
 def test_strided_sparse_accessors_match_torch(torch: Any) -> None:
     assert _strided(gtorch) == _strided(torch)
+
+
+def _hybrid_sums(lib: Any) -> list[str]:
+    """torch.sparse.sum over a hybrid tensor (two sparse, two dense dimensions): dense
+    dimensions reduce the values, and with every sparse dimension summed the result is dense."""
+    lib.manual_seed(0)
+    indices = lib.tensor([[2, 3, 0, 2], [7, 9, 0, 7]])
+    v = lib.randn(4, 2, 3, requires_grad=True)
+    seen = []
+    for dims in [(0, 1), (0,), (1,), (2,), (0, 2), (1, 3), (0, 1, 2), (2, 3), (-1,)]:
+        h = lib.sparse_coo_tensor(indices, v, (10, 10, 2, 3))
+        g = lib.sparse.sum(h, dim=dims)
+        plain = g.to_dense() if g.is_sparse else g
+        (plain * lib.arange(plain.numel(), dtype=plain.dtype).view(plain.shape)).sum().backward()
+        seen += [repr(g.is_sparse), str(g.shape), type(g.grad_fn).__name__, repr(plain),
+                 repr(v.grad)]
+        v.grad = None
+    return seen
+
+
+def test_hybrid_sparse_sum_matches_torch(torch: Any) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _hybrid_sums(gtorch) == _hybrid_sums(torch)

@@ -113,17 +113,19 @@ from gradsh.torch.storage import UntypedStorage  # noqa: E402
 _missing_attribute = _module_getattr("torch")
 # Imported on first use (they cost start-up time every program would pay): torch.distributions,
 # torch.distributed, torch.amp, torch.cpu, torch.func, torch.fft, torch.jit, torch._dynamo,
+# torch.library (and torch.ops, its namespaces), torch.overrides, torch._C,
 # torch.compiler, torch.__config__, torch.xpu, torch.mps and torch.types, as attributes and as
 # `import torch.distributions`.
 _LAZY_SUBMODULES = frozenset({"amp", "cpu", "distributions", "distributed", "func", "fft",
                               "jit", "_dynamo", "compiler", "__config__", "xpu", "mps",
-                              "types"})
+                              "types", "library", "overrides", "_C"})
 # torch.autocast and its state queries live in torch.amp, imported on first use
 _AUTOCAST_NAMES = frozenset({
     "autocast", "is_autocast_enabled", "get_autocast_dtype", "set_autocast_dtype",
     "is_autocast_cpu_enabled", "get_autocast_cpu_dtype", "clear_autocast_cache",
     "is_autocast_cache_enabled"})
-_LAZY_HOMES = {"vmap": "gradsh.torch.func", "compile": "gradsh.torch._dynamo.eval_frame"}
+_LAZY_HOMES = {"vmap": "gradsh.torch.func", "compile": "gradsh.torch._dynamo.eval_frame",
+               "ops": "gradsh.torch.library"}
 
 
 def __getattr__(name: str) -> object:

@@ -10,6 +10,7 @@ import numpy as np
 
 from gradsh.engine.exceptions import TorchRuntimeError
 from gradsh.engine.functions.common import _quiet, xp_of
+from gradsh.engine.functions.linalg import product
 from gradsh.engine.special_math import _fma as fma
 from gradsh.engine.tensor import Array, Function, Tensor
 
@@ -36,38 +37,61 @@ def _steps(n: int, align_corners: bool, dtype: Any) -> np.ndarray:
     return steps
 
 
-def base_grid(height: int, width: int, align_corners: bool, dtype: Any) -> np.ndarray:
-    """(H, W, 3): x, y and 1 at each output position."""
-    grid = np.ones((height, width, 3), dtype=dtype)
-    grid[..., 0] = _steps(width, align_corners, dtype)[None, :]
-    grid[..., 1] = _steps(height, align_corners, dtype)[:, None]
+def base_grid(height: int, width: int, align_corners: bool, dtype: Any,
+              depth: int | None = None) -> np.ndarray:
+    """(H, W, 3): x, y and 1 at each output position; with a depth, (D, H, W, 4): x, y, z
+    and 1 (ATen's make_base_grid_4D / _5D)."""
+    if depth is None:
+        grid = np.ones((height, width, 3), dtype=dtype)
+        grid[..., 0] = _steps(width, align_corners, dtype)[None, :]
+        grid[..., 1] = _steps(height, align_corners, dtype)[:, None]
+        return grid
+    grid = np.ones((depth, height, width, 4), dtype=dtype)
+    grid[..., 0] = _steps(width, align_corners, dtype)[None, None, :]
+    grid[..., 1] = _steps(height, align_corners, dtype)[None, :, None]
+    grid[..., 2] = _steps(depth, align_corners, dtype)[:, None, None]
     return grid
 
 
 class AffineGridGeneratorBackward0(Function):
-    """affine_grid: base_grid (H*W, 3) @ theta^T for each batch item -> (N, H, W, 2)."""
+    """affine_grid: base_grid (H*W, 3) @ theta^T for each batch item -> (N, H, W, 2); in 3-D,
+    (D*H*W, 4) @ theta^T -> (N, D, H, W, 3)."""
 
     node_name = "AffineGridGeneratorBackward0"
 
     def forward(self, theta: Tensor, size: tuple[int, ...], align_corners: bool) -> Array:
         data = theta._data
-        n, _, h, w = size
-        self.base = base_grid(h, w, align_corners, data.dtype).reshape(1, h * w, 3)
+        spatial = size[2:]
+        depth = spatial[0] if len(spatial) == 3 else None
+        h, w = spatial[-2:]
+        points = int(np.prod(spatial))
+        columns = len(spatial) + 1
+        self.base = base_grid(h, w, align_corners, data.dtype, depth).reshape(1, points, columns)
         self.size = size
         base = self.base
         with _quiet():
-            # the three-term sums in order, without FMA, as ATen's bmm of base_grid and
-            # theta^T comes out (x * t0 + y * t1) + 1 * t2
-            out = (base[..., 0:1] * data[:, None, :, 0] + base[..., 1:2] * data[:, None, :, 1]
-                   + base[..., 2:3] * data[:, None, :, 2])
-        return out.reshape(n, h, w, 2)
+            # the terms summed in order, without FMA, as ATen's bmm of base_grid and theta^T
+            # comes out ((x * t0 + y * t1) [+ z * t2]) + 1 * t_last
+            out = base[..., 0:1] * data[:, None, :, 0]
+            for k in range(1, columns):
+                out = out + base[..., k:k + 1] * data[:, None, :, k]
+        return out.reshape(size[0], *spatial, len(spatial))
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         _array_only(F, self.node_name)
-        n, _, h, w = self.size
-        flat = grad.reshape(n, h * w, 2)
+        spatial = self.size[2:]
+        n = self.size[0]
+        flat = grad.reshape(n, int(np.prod(spatial)), len(spatial))
+        xp = xp_of(grad)
+        if xp is not np:
+            with _quiet():
+                return (xp.matmul(xp.swapaxes(flat, 1, 2), self.base),)
+        # ATen's affine_grid_generator_backward: base_grid (N copies).view(N, P, k)
+        # .transpose(1, 2).bmm(grad_grid), transposed back: the bmm's own summation order
+        base = np.ascontiguousarray(np.broadcast_to(self.base, (n,) + self.base.shape[1:]))
         with _quiet():
-            return (xp_of(grad).matmul(xp_of(grad).swapaxes(flat, 1, 2), self.base),)
+            theta_t = product(base.transpose(0, 2, 1), np.ascontiguousarray(flat))
+        return (theta_t.transpose(0, 2, 1),)
 
 
 def _reflect(coord: Array, low: float, twice_span: float) -> tuple[Array, Array]:

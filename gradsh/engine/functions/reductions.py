@@ -856,6 +856,8 @@ class CumprodBackward0(Function):
             flipped = F.flip(F.cumsum(F.flip(out * grad, (self.dim,)), self.dim), (self.dim,))
             with _quiet():
                 return (flipped / x,)
+        if F.as_tensor:  # create_graph: ATen's differentiable O(n^2) form
+            return (F.cumprod_zeros_grad(grad, x, self.dim % self.ndim),)
         return (F.detached(lambda g: _cumprod_grad_array(g, F.as_array(x), self.dim), grad),)
 
 

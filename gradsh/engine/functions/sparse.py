@@ -296,8 +296,11 @@ class SparseSumBackward0(Function):
 
     node_name = "SparseSumBackward0"
 
-    def forward(self, a: Tensor, dims: tuple[int, ...], form: Coo) -> Array:
+    def forward(self, a: Tensor, dims: tuple[int, ...], form: Coo | None,
+                dense: Array | None = None) -> Array:
         self.dims, self.shape = dims, tuple(a.shape)
+        if form is None:  # every sparse dimension summed: the dense result itself
+            return dense  # type: ignore[return-value]
         kept = tuple(n for d, n in enumerate(a.shape) if d not in dims)
         return densify(form.indices, form.values, kept)
 

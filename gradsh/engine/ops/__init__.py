@@ -52,6 +52,7 @@ from gradsh.engine.ops.embeddings import *  # noqa: F403
 from gradsh.engine.ops.functional import *  # noqa: F403
 from gradsh.engine.ops.fractional_pool import *  # noqa: F403
 from gradsh.engine.ops.grad_ops import install_tensor_ops
+from gradsh.engine.ops import torch_function as _torch_function
 from gradsh.engine.ops.grid_sampling import *  # noqa: F403
 from gradsh.engine.ops.householder import *  # noqa: F403
 from gradsh.engine.ops.indexing import *  # noqa: F403
@@ -113,5 +114,6 @@ half, float_, double, long, short = float16, float32, float64, int64, int16
 
 # The one registration step: Tensor's methods and operators, and TensorOps.
 install_tensor_methods()
+_torch_function.install()
 install_tensor_ops()
 install_sparse_methods()

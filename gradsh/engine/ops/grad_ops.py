@@ -43,7 +43,7 @@ from gradsh.engine.ops.indexing import (
 )
 from gradsh.engine.ops.joining import cat, flip, pad, roll, stack
 from gradsh.engine.ops.linalg import bmm, diag, mm, mv, outer, tril, triu
-from gradsh.engine.ops.reductions import cumsum, mean, prod, sum
+from gradsh.engine.ops.reductions import cumprod, cumsum, mean, prod, sum
 from gradsh.engine.ops.selection import masked_fill, where
 from gradsh.engine.ops.special import TENSOR_SPECIAL
 from gradsh.engine.ops.shape import (
@@ -141,6 +141,28 @@ def install_tensor_ops() -> None:
         for i, d in enumerate(order):
             inverse[d] = i
         return permute(others, tuple(inverse))
+
+    def cumprod_zeros_grad(g: Tensor, x: Tensor, dim: int) -> Tensor:
+        # ATen's cumprod_backward in grad mode with zeros in the input (the O(n^2) form, "Note
+        # [Gradient formula for cumprod with zeros]"): for each k, the products of x with x_k
+        # left out, summed against grad[k:] and copied into row k of a zeros tensor
+        n = x.shape[dim]
+        result = zeros(x.shape, dtype=g.dtype, device=g.device)
+        ones_size = list(x.shape)
+        ones_size[dim] = 1
+        ones = expand(ones_like(zeros((1,), dtype=g.dtype, device=g.device)), tuple(ones_size))
+        for k in range(n):
+            if k == 0:
+                omitted = cat([ones, cumprod(slice(x, dim, 1, n, 1), dim)], dim)
+            else:
+                until_k = prod(slice(x, dim, 0, k, 1), dim, True)
+                if k == n - 1:
+                    omitted = until_k
+                else:
+                    from_k1 = cumprod(slice(x, dim, k + 1, n, 1), dim)
+                    omitted = cat([until_k, mul(expand(until_k, from_k1.shape), from_k1)], dim)
+            copy_(select(result, dim, k), sum(mul(slice(g, dim, k, n, 1), omitted), dim))
+        return result
 
     def value_selecting_backward(g: Tensor, dim: int, idx: Any, shape: tuple[int, ...],
                                  keepdim: bool) -> Tensor:
@@ -262,6 +284,7 @@ def install_tensor_ops() -> None:
         diagonal_scatter=lambda g, shape, k: DiagonalBackwardBackward0.apply(
             g, shape=shape, k=k),
         prod_others=prod_others,
+        cumprod_zeros_grad=cumprod_zeros_grad,
         view_split=view_split,
         view_fill=view_fill,
     )

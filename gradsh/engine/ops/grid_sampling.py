@@ -26,8 +26,6 @@ _PADDINGS = {0: "zeros", 1: "border", 2: "reflection"}
 @guarded
 def affine_grid_generator(theta: Tensor, size: Sequence[int], align_corners: bool) -> Tensor:
     theta = _check_tensor(theta, "affine_grid_generator", "theta")
-    if len(size) != 4:
-        raise TorchRuntimeError("gradsh does not implement the 3-D affine_grid yet")
     return AffineGridGeneratorBackward0.apply(  # type: ignore[no-any-return]
         theta, size=tuple(int(n) for n in size), align_corners=bool(align_corners))
 

@@ -14,6 +14,7 @@ from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchTypeError
 from gradsh.engine.ops.arguments import (OperandTypeError, _type_name, check_scalar_int,
                                          python_scalar)
+from gradsh.engine.ops import torch_function
 from gradsh.engine.ops.out import OUT_FUNCTIONS, call_with_out
 from gradsh.engine.ops.signatures import (call_key, deprecated_call, explain, has_overloads,
                                          scalar_positions)
@@ -275,6 +276,36 @@ def _check_memory(t: Tensor, sized: bool, temporaries: int) -> None:
                        "elements")
 
 
+# The operators' `func` under __torch_function__, by PyTorch's names (the guard's name is the
+# dunder name stripped): the commutative reflections are the plain methods.
+_DISPATCH_NAMES = {
+    "mul": "mul", "rmul": "mul", "add": "add", "radd": "add", "sub": "sub",
+    "rsub": "__rsub__", "truediv": "div", "rtruediv": "__rdiv__", "pow": "pow",
+    "rpow": "__rpow__", "mod": "remainder", "rmod": "__rmod__", "floordiv": "__floordiv__",
+    "rfloordiv": "__rfloordiv__", "matmul": "matmul", "rmatmul": "__rmatmul__",
+    "eq": "__eq__", "ne": "__ne__", "lt": "__lt__", "le": "__le__", "gt": "__gt__",
+    "ge": "__ge__", "and": "__and__", "or": "__or__", "xor": "__xor__", "iadd": "__iadd__",
+    "isub": "__isub__", "imul": "__imul__", "itruediv": "__itruediv__",
+}
+
+
+def _dispatch_function(name: str, method: bool,
+                       guarded: Callable[..., Any]) -> Callable[..., Any]:
+    """What a __torch_function__ receives as `func`: the Tensor method (Tensor.mul for
+    `t * 2`, as PyTorch passes it), else the operation under its public name."""
+    if method:
+        name = _DISPATCH_NAMES.get(name, name)
+        found = getattr(Tensor, name, None) if not name.startswith("__") else None
+        if callable(found):
+            return found  # type: ignore[no-any-return]
+
+    def operation(*args: Any, **kwargs: Any) -> Any:
+        return guarded(*args, **kwargs)
+
+    operation.__name__ = operation.__qualname__ = name
+    return operation
+
+
 def _guard(name: str, function: Callable[..., Any], *, method: bool,
            tensor_first: bool, numpy_data: bool = False,
            operator: bool = False) -> Callable[..., Any]:
@@ -299,7 +330,21 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
     params: list[tuple[str, ...]] = []  # the implementation's, read at the first keyword call
     autocasts = name in autocast.LOWER_PRECISION or name in autocast.FP32
 
+    dispatch_as: list[Callable[..., Any]] = []  # `func` for a subclass's __torch_function__
+    subclasses = torch_function.State  # (active once a program defines a dispatching subclass)
+
     def guarded(*given: Any, **kwargs: Any) -> Any:
+        if subclasses.active and not subclasses.disabled:
+            if not dispatch_as:
+                dispatch_as.append(_dispatch_function(name, method, guarded))
+            try:
+                handled = torch_function.dispatch(dispatch_as[0], given, kwargs)
+            except TypeError as error:
+                if operator and str(error).startswith(torch_function.DISPATCH_FAILED):
+                    return NotImplemented
+                raise
+            if handled is not torch_function.NOT_HANDLED:
+                return handled
         if autocasts and autocast.Autocast.dtype is not None:
             target = autocast.policy_of(name)
             if target is not None:
@@ -419,7 +464,8 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
         Python number) checked here without packing the arguments."""
         kind = other.__class__
         if more or kwargs or not (kind is float or kind is Tensor or kind is int) or \
-                not isinstance(self, Tensor) or (autocasts and autocast.Autocast.dtype):
+                not isinstance(self, Tensor) or (autocasts and autocast.Autocast.dtype) or \
+                subclasses.active:
             if other is _ABSENT:
                 return guarded(self, *more, **kwargs)
             return guarded(self, other, *more, **kwargs)

@@ -340,8 +340,21 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A00
         # PyTorch's kernel computes (1 - target).mul_(input): an integer target cannot hold it
         raise TorchRuntimeError(f"result type {input.dtype.short} can't be cast to the desired "
                                 f"output type {target.dtype.short}")
+    # PyTorch's composite: (pos_weight - 1).mul(target), then in place into the loss
+    # (input's shape), then loss.mul_(weight): its broadcast errors, in that order
+    if pos_weight is not None:
+        _check_inplace_broadcast(input.shape, infer_size(pos_weight.shape, target.shape))
+    if weight is not None:
+        _check_inplace_broadcast(input.shape, infer_size(input.shape, weight.shape))
     return BinaryCrossEntropyWithLogitsBackward0.apply(
         input, target, weight=weight, pos_weight=pos_weight, reduction=reduction)
+
+
+def _check_inplace_broadcast(out: tuple[int, ...], broadcast: tuple[int, ...]) -> None:
+    """An in-place op's error where its operands broadcast past the output's shape."""
+    if tuple(broadcast) != tuple(out):
+        raise TorchRuntimeError(f"output with shape {list(out)} doesn't match the broadcast "
+                                f"shape {list(broadcast)}")
 
 
 _KL_MEAN_WARNING = (

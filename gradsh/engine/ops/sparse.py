@@ -11,6 +11,7 @@ import numpy as np
 from gradsh.engine import dtypes
 from gradsh.engine.dtypes import DType
 from gradsh.engine.exceptions import TorchRuntimeError
+from gradsh.engine.functions.cascade_sum import torch_sum
 from gradsh.engine.functions.sparse import (
     CoalesceBackward0,
     Coo,
@@ -209,8 +210,19 @@ def sparse_sum(a: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor
     keep = [d for d in range(a.ndim) if d not in dims]
     if not keep:
         return SparseFullSumBackward.apply(a)
-    # ATen: the summed dimensions dropped from the indices as stored, then coalesced
-    form = coalesced_form(coo.indices[keep], coo.values, tuple(a.shape[d] for d in keep))
+    # ATen's _sparse_sum: summed dense dimensions reduce the values; the summed sparse
+    # dimensions are dropped from the indices as stored, then coalesced; with every sparse
+    # dimension summed the result is the values summed over their entries, a dense tensor
+    sparse_dim = coo.indices.shape[0]
+    values = coo.values
+    dense_axes = tuple(d - sparse_dim + 1 for d in dims if d >= sparse_dim)
+    if dense_axes:
+        values = torch_sum(values, dense_axes, False, values.dtype)
+    kept_sparse = [d for d in keep if d < sparse_dim]
+    if not kept_sparse:
+        return SparseSumBackward0.apply(a, dims=dims, form=None,
+                                        dense=torch_sum(values, 0, False, values.dtype))
+    form = coalesced_form(coo.indices[kept_sparse], values, tuple(a.shape[d] for d in keep))
     return make_sparse(SparseSumBackward0.apply(a, dims=dims, form=form), form)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from gradsh.engine import ops
+from gradsh.engine.ops.torch_function import disabled_torch_function_impl as _disabled_torch_function_impl
 from gradsh.engine.tensor import Tensor, no_grad
 
 __all__ = ["Buffer", "Parameter", "UninitializedBuffer", "UninitializedParameter", "is_lazy"]
@@ -34,6 +35,9 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
     It shares storage with the tensor it wraps, is always a leaf, and requires grad by default
     (even under no_grad). Operations on it give plain Tensors.
     """
+
+    # operations on a Parameter give plain Tensors: no subclass dispatch (PyTorch's setting)
+    __torch_function__ = _disabled_torch_function_impl
 
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
         if data is None:
