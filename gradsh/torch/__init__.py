@@ -154,3 +154,7 @@ __all__ = [
     *_composite_names, *_more_api_names,
 ]
 del _ops, _exceptions, _pytrace
+
+from gradsh.torch._builtins import as_torchs as _as_torchs  # noqa: E402
+
+_as_torchs(globals(), "torch")  # PyTorch's C functions as builtins (torch.relu's repr)

@@ -73,3 +73,8 @@ def ifftshift(input: Tensor, dim: Any = None) -> Tensor:  # noqa: A002
     """fftshift's inverse: a roll by (size + 1) // 2 along each dim."""
     dims = _dims(input, dim)
     return ops.roll(input, [(input.shape[d] + 1) // 2 for d in dims], dims)  # type: ignore
+
+
+from gradsh.torch._builtins import as_torchs as _as_torchs  # noqa: E402
+
+_as_torchs(globals(), "torch.fft")  # PyTorch's C functions as builtins (their reprs)
