@@ -117,7 +117,7 @@ _missing_attribute = _module_getattr("torch")
 # `import torch.distributions`.
 _LAZY_SUBMODULES = frozenset({"amp", "cpu", "distributions", "distributed", "func", "fft",
                               "jit", "_dynamo", "compiler", "__config__", "xpu", "mps",
-                              "types"})
+                              "types", "return_types"})
 # torch.autocast and its state queries live in torch.amp, imported on first use
 _AUTOCAST_NAMES = frozenset({
     "autocast", "is_autocast_enabled", "get_autocast_dtype", "set_autocast_dtype",
