@@ -71,6 +71,7 @@ int32 = int = _dtypes.int32  # noqa: A001
 int16 = short = _dtypes.int16
 int8 = _dtypes.int8
 uint8 = _dtypes.uint8
+uint16, uint32, uint64 = _dtypes.uint16, _dtypes.uint32, _dtypes.uint64
 bool = _dtypes.bool_  # noqa: A001
 complex64 = cfloat = _dtypes.complex64
 complex128 = cdouble = _dtypes.complex128
