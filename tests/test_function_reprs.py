@@ -33,33 +33,26 @@ def _module(lib: Any, dotted: str) -> Any:
     return lib
 
 
-def _ours(value: Any) -> bool:
-    """Whether a gradsh.torch attribute is one of gradsh's Python functions (or a builtin made
-    of one): what the table may describe."""
-    return isinstance(value, types.FunctionType) or _builtins.python_function(value) is not value
-
-
 def harvest(torch: Any) -> tuple[dict[str, dict[str, tuple[str, str, str]]],
                                  dict[str, dict[str, tuple[str, str, str]]]]:
-    """For each module, the names gradsh defines as Python functions that are builtins in
-    PyTorch, with (__name__, what holds them: _VariableFunctionsClass or a module's name,
-    __module__),
-    and those that are Python functions in PyTorch, with (__name__, __module__,
-    __qualname__ or "" where that is __name__)."""
+    """For each module, PyTorch's public builtins, with (__name__, what holds them:
+    _VariableFunctionsClass or a module's name, __module__), and its Python functions, with
+    (__name__, __module__, __qualname__ or "" where that is __name__): whichever gradsh
+    defines (now or later) take those names."""
     builtins: dict[str, dict[str, tuple[str, str, str]]] = {}
     functions: dict[str, dict[str, tuple[str, str, str]]] = {}
     for dotted in MODULES:
-        theirs, ours = _module(torch, dotted), _module(gtorch, dotted)
+        theirs = _module(torch, dotted)
         builtins[dotted], functions[dotted] = {}, {}
-        for name in sorted(vars(ours)):
-            value, their = vars(ours)[name], getattr(theirs, name, None)
-            if name.startswith("__") or not _ours(value) or their is None:
+        for name in sorted(vars(theirs)):
+            their = vars(theirs)[name]
+            if name.startswith("__"):
                 continue
             if type(their) is types.BuiltinFunctionType:
                 owner = getattr(their.__self__, "__name__", None) or \
                     their.__qualname__.partition(".")[0]
                 builtins[dotted][name] = (their.__name__, owner, their.__module__ or "")
-            elif type(their) is types.FunctionType:
+            elif type(their) is types.FunctionType and their.__module__.startswith("torch"):
                 qualname = their.__qualname__  # (left out where it is the name)
                 functions[dotted][name] = (their.__name__, their.__module__,
                                            "" if qualname == their.__name__ else qualname)
@@ -148,7 +141,9 @@ def test_function_reprs_are_torchs(torch: Any) -> None:
 
     names = [(dotted, name) for dotted in MODULES
              for name in (*_function_kinds.table("BUILTINS")[dotted],
-                          *_function_kinds.table("FUNCTIONS")[dotted])]
+                          *_function_kinds.table("FUNCTIONS")[dotted])
+             if isinstance(_builtins.python_function(vars(_module(gtorch, dotted)).get(name)),
+                           types.FunctionType)]  # (the names gradsh defines as functions)
     with served_torch():
         ours = {key: _describe(getattr(_module(gtorch, key[0]), key[1])) for key in names}
     for dotted, name in names:
