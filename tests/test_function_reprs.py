@@ -48,7 +48,9 @@ def harvest(torch: Any) -> tuple[dict[str, dict[str, tuple[str, str, str]]],
             their = vars(theirs)[name]
             if name.startswith("__"):
                 continue
-            if type(their) is types.BuiltinFunctionType:
+            if type(their) is types.BuiltinFunctionType and (
+                    their.__self__ is None or isinstance(their.__self__, types.ModuleType)):
+                # (not pybind11's, whose __self__ is its own record)
                 owner = getattr(their.__self__, "__name__", None) or \
                     their.__qualname__.partition(".")[0]
                 builtins[dotted][name] = (their.__name__, owner, their.__module__ or "")

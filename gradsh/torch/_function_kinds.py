@@ -175,22 +175,6 @@ true_divide trunc trunc_ unbind unbind_copy unflatten unfold_copy unsafe_chunk
 unsafe_split unsafe_split_with_sizes unsqueeze unsqueeze_copy values_copy vander var
 var_mean vdot view_as_complex view_as_complex_copy view_as_real view_as_real_copy
 view_copy vsplit vstack where xlogy xlogy_ zero_ zeros zeros_like""",
-        ('pybind11_detail_function_record_v1_system_libstdcpp_gxx_abi_1xxx_use_cxx11_abi_1', 'torch'): """
-_disable_functionalization _enable_functionalization _freeze_functional_tensor
-_from_functional_tensor _functionalize_are_all_mutations_hidden_from_autograd
-_functionalize_are_all_mutations_under_no_grad_or_inference_mode
-_functionalize_commit_update _functionalize_enable_reapply_views
-_functionalize_get_storage_size _functionalize_has_data_mutation
-_functionalize_has_metadata_mutation _functionalize_inductor_storage_resized_counter
-_functionalize_is_multi_output_view _functionalize_is_symbolic
-_functionalize_mark_mutation_hidden_from_autograd _functionalize_mark_storage_changed
-_functionalize_mutation_counter _functionalize_replace
-_functionalize_storage_changed_counter _functionalize_sync _functionalize_unsafe_set
-_functionalize_was_inductor_storage_resized _functionalize_was_storage_changed
-_is_functional_tensor _is_functional_tensor_base _mirror_autograd_meta_to
-_to_functional_tensor fork import_ir_module import_ir_module_from_buffer
-init_num_threads merge_type_from_type_comment parse_ir parse_schema parse_type_comment
-unify_type_list wait""",
         ('torch._C', 'torch._C'): """
 _initExtension to_dlpack""",
         ('torch._C', 'torch'): """
