@@ -45,6 +45,7 @@ setup(
                                     "gradsh/engine/_fastpath_sweep.h",
                                     "gradsh/engine/_fastpath_saved.h",
                                     "gradsh/engine/_fastpath_origin.h",
-                                    "gradsh/engine/_fastpath_call.h"], optional=True)],
+                                    "gradsh/engine/_fastpath_call.h",
+                                    "gradsh/engine/_fastpath_builtin.h"], optional=True)],
     cmdclass={"build_ext": _BuildExt},
 )

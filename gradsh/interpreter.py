@@ -617,7 +617,7 @@ class Interpreter:
             return getattr(obj, name)
         if isinstance(obj, Size) and name == "numel":
             return BoundMethod(obj, name, obj.numel)
-        if isinstance(obj, tuple) and hasattr(obj, "_fields") and name in obj._fields:
+        if isinstance(obj, tuple) and name in getattr(type(obj), "__match_args__", ()):
             return getattr(obj, name)
         public = public_members(obj)
         if public is not None and name in public:

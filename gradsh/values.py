@@ -112,8 +112,9 @@ def py_repr(value: Any, _open: frozenset[int] = frozenset()) -> str:
     if isinstance(value, (tuple, list)) and kind not in (tuple, list) and (
             kind.__module__ != "torch.return_types"):
         return repr(value)  # a subclass with its own repr (load_state_dict's _IncompatibleKeys)
-    if isinstance(value, tuple) and hasattr(value, "_fields"):
-        fields = ",\n".join(f"{k}={py_repr(getattr(value, k), inner)}" for k in value._fields)
+    if isinstance(value, tuple) and kind.__module__ == "torch.return_types":
+        fields = ",\n".join(f"{k}={py_repr(getattr(value, k), inner)}"
+                            for k in kind.__match_args__)  # type: ignore[attr-defined]
         return f"torch.return_types.{type(value).__name__}(\n{fields})"
     if isinstance(value, tuple):
         if len(value) == 1:

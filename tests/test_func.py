@@ -223,3 +223,50 @@ def test_vmap_of_linear_gives_the_decomposition_node(torch: Any) -> None:
         names.append((got, values))
     assert names[1][0] == names[0][0]
     np.testing.assert_array_equal(names[1][1], names[0][1])
+
+
+def _scaled_jvp(lib: Any) -> Any:
+    """A custom Function whose jvp staticmethod is not its derivative (3 * tangent where the
+    derivative is 2x): what forward mode reads shows which path ran."""
+
+    class Square(lib.autograd.Function):
+        generate_vmap_rule = True  # (jacfwd vmaps in PyTorch)
+
+        @staticmethod
+        def forward(x: Any) -> Any:
+            return x * x
+
+        @staticmethod
+        def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
+            ctx.save_for_forward(inputs[0])
+            ctx.save_for_backward(inputs[0])
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            (x,) = ctx.saved_tensors
+            return 2 * x * g
+
+        @staticmethod
+        def jvp(ctx: Any, t: Any) -> Any:
+            return 3 * t
+
+    return Square
+
+
+def test_forward_transforms_call_a_custom_jvp(torch: Any) -> None:
+    """jvp and jacfwd run forward-mode AD as PyTorch's do (the Function's jvp is called);
+    nested in another transform (jvp(grad(f)), jacfwd(jacfwd(f))) they still match."""
+    results = []
+    for lib in (torch, gtorch):
+        square = _scaled_jvp(lib)
+        x = lib.tensor([1.0, -2.0, 0.5])
+        f = lambda v, square=square: square.apply(v).sum()  # noqa: E731
+        results.append([
+            lib.func.jvp(square.apply, (x,), (lib.ones(3),))[1],
+            lib.func.jacfwd(square.apply)(x),
+            lib.func.jvp(lib.func.grad(lambda v: (v.sin() * v).sum()), (x,), (lib.ones(3),))[1],
+            lib.func.jacfwd(lib.func.jacfwd(lambda v: v.sin() * v))(x),
+            lib.func.jacrev(f)(x),
+        ])
+    for theirs, ours in zip(*results, strict=True):
+        assert np.allclose(theirs.numpy(), ours.numpy(), atol=1e-6), (theirs, ours)

@@ -8,10 +8,9 @@ from typing import Any
 
 import gradsh.torch as gtorch
 
-# torch.* and F.* functions whose names still differ from PyTorch's (its C++ spellings:
-# F.logsigmoid is log_sigmoid, F.threshold is _threshold ...).
-KNOWN = {"torch.grid_sampler", "torch.native_channel_shuffle", "torch.orgqr", "torch.row_stack",
-         "F.logsigmoid", "F.native_channel_shuffle", "F.rrelu", "F.threshold"}
+# F.* functions whose names still differ from PyTorch's outside `gradsh run` (which names them
+# as PyTorch's, gradsh/torch/_builtins.py; the C functions are PyTorch's names everywhere).
+KNOWN = {"F.rrelu", "F.threshold"}
 
 
 def _names(lib: Any) -> dict[str, str]:

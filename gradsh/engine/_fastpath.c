@@ -502,6 +502,7 @@ static int take(PyObject *config, const char *name, PyObject **target);
 #include "_fastpath_sweep.h"
 #include "_fastpath_origin.h"
 #include "_fastpath_call.h"
+#include "_fastpath_builtin.h"
 
 /* ---- init ------------------------------------------------------------------------------- */
 
@@ -668,6 +669,10 @@ static PyMethodDef methods[] = {
      "call_backward_method(Function, python, SavedHooks): Function.call_backward in C"},
     {"dependencies", (PyCFunction)fp_dependencies, METH_O,
      "dependencies(roots): backward._dependencies, the edges entering each reachable node"},
+    {"builtin", (PyCFunction)fp_builtin, METH_VARARGS,
+     "builtin(name, function, owner, module, doc): function as a builtin_function_or_method"},
+    {"builtin_target", (PyCFunction)fp_builtin_target, METH_O,
+     "builtin_target(f): the Python function a builtin() calls, else None"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gradsh.engine.exceptions import TorchNotImplementedError, TorchTypeError
+from gradsh.engine.exceptions import TorchNotImplementedError, TorchRuntimeError, TorchTypeError
 
 
 @dataclass(frozen=True, eq=False)
@@ -30,8 +30,8 @@ class DType:
 
     @property
     def is_signed(self) -> bool:
-        """torch.dtype.is_signed: every dtype gradsh has but bool and uint8."""
-        return self.name not in ("bool", "uint8")
+        """torch.dtype.is_signed: every dtype gradsh has but bool and the unsigned ones."""
+        return self.name != "bool" and not self.name.startswith("uint")
 
     @property
     def is_complex(self) -> bool:
@@ -89,6 +89,12 @@ int8 = _make("int8", 1, "CharTensor", "Char")
 int16 = _make("int16", 1, "ShortTensor", "Short")
 int32 = _make("int32", 1, "IntTensor", "Int")
 int64 = _make("int64", 1, "LongTensor", "Long")
+# PyTorch 2.13's "barebones" unsigned dtypes: tensors of them, conversions, comparisons and a
+# few kernels; no promotion with another integer dtype (promote_types)
+uint16 = _make("uint16", 1, "UInt16Tensor", "UInt16")
+uint32 = _make("uint32", 1, "UInt32Tensor", "UInt32")
+uint64 = _make("uint64", 1, "UInt64Tensor", "UInt64")
+BAREBONES_UNSIGNED = frozenset({uint16, uint32, uint64})
 float16 = _make("float16", 2, "HalfTensor", "Half")
 # NumPy has no bfloat16: ml_dtypes gives it one (conversions round to nearest even; its ufuncs
 # compute in float32 and round, as PyTorch's element-wise CPU kernels do).
@@ -121,7 +127,7 @@ for _field, _value in (("name", "complex32"), ("category", 3), ("legacy", "Compl
     object.__setattr__(complex32, _field, _value)
 
 ALL: tuple[DType, ...] = (bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32,
-                          float64, complex32, complex64, complex128)
+                          float64, complex32, complex64, complex128, uint16, uint32, uint64)
 # complex <-> real of the same precision (x.real.dtype, torch.complex's result)
 TO_REAL: dict[DType, DType] = {complex32: float16, complex64: float32, complex128: float64}
 TO_COMPLEX: dict[DType, DType] = {float16: complex32, float32: complex64, float64: complex128}
@@ -190,6 +196,11 @@ def promote_types(a: DType, b: DType) -> DType:
     """torch.promote_types: the smallest dtype both convert to without losing category."""
     if a is b:
         return a
+    if a in BAREBONES_UNSIGNED or b in BAREBONES_UNSIGNED:
+        if a.category == 2 or b.category == 2:  # (c10::promoteTypes: only with a float)
+            return a if a.category == 2 else b
+        raise TorchRuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                                f"attempted to promote {a.short} and {b.short}")
     if a.category != b.category:
         high, low = (a, b) if a.category > b.category else (b, a)
         if high.category == 3 and low.category == 2:  # complex64 with float64: complex128

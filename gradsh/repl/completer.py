@@ -218,8 +218,8 @@ def _members(obj: Any, globals_: Mapping[str, Any]) -> tuple[list[str], Callable
         return ["index", "type"], lambda n: "device"
     if isinstance(obj, Size):
         return ["numel"], lambda n: "torch.Size"
-    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
-        return list(obj._fields), lambda n: ""
+    if isinstance(obj, tuple) and hasattr(type(obj), "__match_args__"):  # (return_types too)
+        return list(type(obj).__match_args__), lambda n: ""
     public = public_members(obj)
     if public is not None:
         kind = kind_of(obj)

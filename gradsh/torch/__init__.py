@@ -71,6 +71,7 @@ int32 = int = _dtypes.int32  # noqa: A001
 int16 = short = _dtypes.int16
 int8 = _dtypes.int8
 uint8 = _dtypes.uint8
+uint16, uint32, uint64 = _dtypes.uint16, _dtypes.uint32, _dtypes.uint64
 bool = _dtypes.bool_  # noqa: A001
 complex64 = cfloat = _dtypes.complex64
 complex128 = cdouble = _dtypes.complex128
@@ -113,12 +114,12 @@ from gradsh.torch.storage import UntypedStorage  # noqa: E402
 _missing_attribute = _module_getattr("torch")
 # Imported on first use (they cost start-up time every program would pay): torch.distributions,
 # torch.distributed, torch.amp, torch.cpu, torch.func, torch.fft, torch.jit, torch._dynamo,
-# torch.library (and torch.ops, its namespaces), torch.overrides, torch._C,
+# torch.library (and torch.ops, its namespaces), torch.overrides, torch._C, torch.return_types,
 # torch.compiler, torch.__config__, torch.xpu, torch.mps and torch.types, as attributes and as
 # `import torch.distributions`.
 _LAZY_SUBMODULES = frozenset({"amp", "cpu", "distributions", "distributed", "func", "fft",
                               "jit", "_dynamo", "compiler", "__config__", "xpu", "mps",
-                              "types", "library", "overrides", "_C"})
+                              "types", "library", "overrides", "_C", "return_types"})
 # torch.autocast and its state queries live in torch.amp, imported on first use
 _AUTOCAST_NAMES = frozenset({
     "autocast", "is_autocast_enabled", "get_autocast_dtype", "set_autocast_dtype",
@@ -156,3 +157,7 @@ __all__ = [
     *_composite_names, *_more_api_names,
 ]
 del _ops, _exceptions, _pytrace
+
+from gradsh.torch._builtins import as_torchs as _as_torchs  # noqa: E402
+
+_as_torchs(globals(), "torch")  # PyTorch's C functions as builtins (torch.relu's repr)

@@ -20,6 +20,7 @@ from gradsh.engine.functions.shape import AliasBackward0
 from gradsh.engine.ops import complex_ops as _complex_ops
 from gradsh.engine.tensor import Tensor, no_grad
 from gradsh.torch import _resize, _settings
+from gradsh.torch._builtins import torch_function_names
 from gradsh.torch._missing import missing
 from gradsh.torch._names import TORCH_NAMES
 
@@ -359,6 +360,12 @@ def torch_class_names(module: ModuleType) -> None:
             # (public functions too: F.cross_entropy.__module__; private ones, which gradsh's
             # pickles name, keep theirs)
             _rename(value, name[len("gradsh."):])
+    # PyTorch's module and qualified name for the functions gradsh defines elsewhere (F.relu's
+    # guard, made in gradsh.engine.ops): `<function relu at 0x...>`, F.relu.__module__
+    for function, torch_module, torch_name, qualname in torch_function_names(
+            name[len("gradsh."):], vars(module)):
+        _rename(function, torch_module, torch_name)  # type: ignore[arg-type]
+        function.__qualname__ = qualname
     # the module's own __name__ too (d2l tells PyTorch's schedulers from its own with
     # `scheduler.__module__ == lr_scheduler.__name__`); imports resolve through __spec__ and
     # __package__, which keep gradsh's names

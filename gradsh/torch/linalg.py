@@ -194,3 +194,8 @@ __all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "inv", "inv_ex",
            "cross", "vecdot", "diagonal", "multi_dot", "matrix_rank", "tensorinv",
            "tensorsolve"]
 globals().update(prefixed_names(globals(), "linalg_", __all__))
+
+
+from gradsh.torch._builtins import as_torchs as _as_torchs  # noqa: E402
+
+_as_torchs(globals(), "torch.linalg")  # PyTorch's C functions as builtins (their reprs)

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from gradsh.engine import threads
+from gradsh.engine import dtypes, threads
 from gradsh.engine.dtypes import REDUCED_FLOAT_NP
 from gradsh.engine.functions.cascade_sum import torch_sum
 from gradsh.engine.functions.common import laid_out, xp_of
@@ -99,14 +99,22 @@ class NativeBatchNormBackward0(Function):
         self.save("input", x)
         if affine[0]:
             self.save("weight", weight)
+        narrow = x._data.dtype
+        reduced = narrow in REDUCED_FLOAT_NP and all(
+            t._data.dtype == narrow for t, used in zip((weight, bias), affine) if used)
         if training:
             mean, invstd = _statistics(data, self.axes, eps)
-            if x._data.dtype == np.float16 and all(
-                    t._data.dtype == np.float16 for t, used in zip((weight, bias), affine) if used):
-                # float16 without float32 parameters: the kernel's mean and invstd are float16
-                # tensors, rounded before the transform (measured: bit for bit); bfloat16's
-                # differs again (not emulated)
-                mean, invstd = (v.astype(np.float16).astype(np.float32) for v in (mean, invstd))
+            if reduced and narrow == dtypes.BF16_NP:
+                # bfloat16 without float32 parameters: the kernel keeps the sum of squares and
+                # the variance in bfloat16 (each rounded); float16 (below) does not
+                # (measured: bit for bit)
+                centred = data - mean
+                total = (centred * centred).sum(axis=self.axes, keepdims=True)
+                var = (total.astype(narrow).astype(np.float32) / np.float32(data.size // channels)
+                       ).astype(narrow).astype(np.float32)
+                invstd = (1 / np.sqrt(var + np.float32(eps))).astype(np.float32)
+            if reduced:  # (either: mean and invstd rounded before the transform)
+                mean, invstd = (v.astype(narrow).astype(np.float32) for v in (mean, invstd))
             count = data.size // channels
             if running_mean is not None:
                 _update_running(running_mean, mean.reshape(-1), momentum)
@@ -119,6 +127,14 @@ class NativeBatchNormBackward0(Function):
             self.save("running_mean", running_mean)
             self.save("running_var", running_var)
         self.mean, self.invstd = mean, invstd
+        if reduced and training:
+            # the kernel's x * alpha + beta, alpha = invstd * w, beta = b - mean * alpha
+            # (in eval mode (x - mean) * invstd * w + b: measured closer, bfloat16 exact)
+            alpha = invstd * _opmath(weight._data).reshape(shape) if affine[0] else invstd
+            beta = -mean * alpha
+            if affine[1]:
+                beta = _opmath(bias._data).reshape(shape) + beta
+            return (data * alpha + beta).astype(narrow)
         y = (data - mean) * invstd
         if affine[0]:
             y = y * _opmath(weight._data).reshape(shape)
@@ -298,19 +314,34 @@ class _GroupedNorm(Function):
     """Normalise x reshaped to `grouped` over `axes`; weight and bias (of `affine_shape`,
     broadcast against x) scale and shift afterwards."""
 
+    row_moments = False  # float16/bfloat16 statistics as layer norm's kernel computes them
+
     def normalise(self, x: Tensor, weight: Tensor, bias: Tensor, grouped: tuple[int, ...],
                   axes: Axes, affine_shape: tuple[int, ...], eps: float,
                   affine: tuple[bool, bool]) -> Array:
         self.keep(x, weight, grouped, axes, affine_shape, eps, affine)
         data = _opmath(x._data).reshape(grouped)
-        mean, invstd = _statistics(data, axes, eps)
-        self.mean, self.invstd = mean, invstd
         narrow = x._data.dtype
+        rows = narrow in REDUCED_FLOAT_NP and self.row_moments and axes == (1,)
+        if rows:
+            # float16/bfloat16 layer norm: ATen's RowwiseMoments on the rows converted to float
+            # (vecmath/layernorm.moments), bit for bit
+            mean, var = layernorm.moments(np.ascontiguousarray(data), halves=2)
+            mean = mean[:, None]
+            invstd = np.float32(1) / np.sqrt(var[:, None] + np.float32(eps))
+        else:
+            mean, invstd = _statistics(data, axes, eps)
+        self.mean, self.invstd = mean, invstd
         if narrow in REDUCED_FLOAT_NP and all(
                 t._data.dtype == narrow for t, used in zip((weight, bias), affine) if used):
             # without float32 parameters the kernel saves mean and rstd in the input's dtype,
             # and its backward reads them so (the forward used them unrounded)
             self.mean, self.invstd = (v.astype(narrow).astype(np.float32) for v in (mean, invstd))
+        if rows:  # the kernel's fma(fma(x, rstd, -rstd * mean), gamma, beta) (probed)
+            return layernorm.reduced_forward(
+                data, mean, invstd, *(_opmath(t._data).reshape(-1) if used else None
+                                      for t, used in zip((weight, bias), affine))
+            ).reshape(x.shape).astype(narrow)
         y = ((data - mean) * invstd).reshape(x.shape)
         if affine[0]:
             y = y * _opmath(weight._data).reshape(affine_shape)
@@ -366,6 +397,7 @@ class _GroupedNorm(Function):
 
 class NativeLayerNormBackward0(_GroupedNorm):
     node_name = "NativeLayerNormBackward0"
+    row_moments = True
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         if (not F.as_tensor and getattr(self, "kernel", False) and grad.__class__ is np.ndarray

@@ -20,12 +20,13 @@ from gradsh.engine.exceptions import (
     TorchTypeError,
 )
 from gradsh.engine.functions.common import preserve_layout
+from gradsh.engine.ops.return_types import return_type
 from gradsh.engine.tensor import Function, Tensor, _as_array, apply_inplace, check_same_device
 
 __all__ = [
     "Number", "TensorLike", "is_number", "python_scalar", "as_int", "OperandTypeError",
     "as_tensor_operand", "wrap_dim", "normalize_dims", "size_args", "given_size", "DefaultDevice",
-    "DeviceHooks", "REQUIRES_GRAD_DTYPE_MESSAGE", "ReturnTuple", "RETURN_TYPES", "apply_node",
+    "DeviceHooks", "REQUIRES_GRAD_DTYPE_MESSAGE", "RETURN_TYPES", "apply_node",
     "unmeasured",
 ]
 
@@ -430,37 +431,13 @@ def _plain(data: Any, device: str) -> Tensor:
     return Tensor._make(_as_array(data), device)
 
 
-class ReturnTuple(tuple):  # type: ignore[type-arg]
-    """torch.return_types.max and friends: a (values, indices) tuple with named fields. Each
-    kind is its own subclass named as PyTorch's (`type(x.max(0)).__name__ == "max"`)."""
-
-    _fields: tuple[str, ...] = ("values", "indices")
-
-    def __new__(cls, values: Tensor, indices: Tensor) -> ReturnTuple:
-        return super().__new__(cls, (values, indices))
-
-    @property
-    def values(self) -> Tensor:  # type: ignore[override]
-        return self[0]  # type: ignore[no-any-return]
-
-    @property
-    def indices(self) -> Tensor:
-        return self[1]  # type: ignore[no-any-return]
-
-    def __repr__(self) -> str:
-        return (f"torch.return_types.{builtins.type(self).__name__}(\nvalues={self[0]!r},\n"
-                f"indices={self[1]!r})")
-
-    def __getnewargs__(self) -> tuple[Any, ...]:
-        return tuple(self)
-
-
-RETURN_TYPES: dict[str, type[ReturnTuple]] = {
-    kind + suffix: builtins.type(kind + suffix, (ReturnTuple,),
-                                 {"__module__": "torch.return_types"})
+# torch.return_types.max and friends: (values, indices); the `_out` kinds are what a call with
+# out= returns
+RETURN_TYPES: dict[str, type] = {
+    kind + suffix: return_type(kind + suffix, ("values", "indices"))
     for kind in ("max", "min", "sort", "topk", "median", "nanmedian", "kthvalue", "mode",
                  "cummax", "cummin")
-    for suffix in ("", "_out")  # the `_out` kinds are what a call with out= returns
+    for suffix in ("", "_out")
 }
 
 

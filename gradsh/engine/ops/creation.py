@@ -194,7 +194,8 @@ def _integers_from_data(plain: Any, dtype: DType) -> np.ndarray:
     if isinstance(plain, np.ndarray):
         return plain.astype(dtype.np)
     wide = np.array(plain)
-    if wide.dtype == object or wide.dtype == np.uint64:  # beyond int64: THPUtils_unpackLong
+    if wide.dtype == object or (wide.dtype == np.uint64 and dtype is not dtypes.uint64):
+        # beyond int64 (uint64's, up to 2**64 - 1): THPUtils_unpackLong
         raise TorchValueError("Overflow when unpacking long long")
     info = np.iinfo(dtype.np)
     if wide.dtype.kind == "f":
@@ -416,7 +417,7 @@ def arange(*args: Any, start: Any = None, end: Any = None, step: Any = None,
         step = values.get("step", step)
     if end is None:
         raise TorchTypeError("arange() missing required argument 'end' (pos 1)")
-    if dtype is not None and dtype.is_complex:
+    if dtype is not None and (dtype.is_complex or dtype in dtypes.BAREBONES_UNSIGNED):
         raise TorchNotImplementedError(f'"arange_cpu" not implemented for \'{dtype.short}\'')
     start = 0 if start is None else _scalar_value(start, "start")
     end = _scalar_value(end, "end")

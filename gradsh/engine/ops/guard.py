@@ -10,12 +10,13 @@ from typing import Any
 import numpy as np
 
 from gradsh.engine import autocast, exceptions, limits
-from gradsh.engine.dtypes import DType
+from gradsh.engine.dtypes import BAREBONES_UNSIGNED, DType
 from gradsh.engine.exceptions import TorchTypeError
 from gradsh.engine.ops.arguments import (OperandTypeError, _type_name, check_scalar_int,
                                          python_scalar)
 from gradsh.engine.ops import torch_function
 from gradsh.engine.ops.out import OUT_FUNCTIONS, call_with_out
+from gradsh.engine.ops.unsigned_kernels import UNSIGNED_KERNELS
 from gradsh.engine.ops.signatures import (call_key, deprecated_call, explain, has_overloads,
                                          scalar_positions)
 from gradsh.engine.tensor import Tensor
@@ -306,6 +307,28 @@ def _dispatch_function(name: str, method: bool,
     return operation
 
 
+# The operators' guards by the function whose kernel PyTorch names refusing unsigned tensors
+_OPERATOR_FUNCTIONS = {
+    "radd": "add", "iadd": "add", "rsub": "sub", "isub": "sub", "lshift": "bitwise_left_shift",
+    "rlshift": "bitwise_left_shift", "ilshift": "bitwise_left_shift",
+    "rshift": "bitwise_right_shift", "rrshift": "bitwise_right_shift",
+    "irshift": "bitwise_right_shift", "rpow": "pow", "ipow": "pow", "mod": "remainder",
+    "rmod": "remainder", "imod": "remainder", "floordiv": "floor_divide",
+    "rfloordiv": "floor_divide", "ifloordiv": "floor_divide", "rmatmul": "matmul",
+    "invert": "bitwise_not",
+}
+_UNSIGNED_NP = {dtype.np: dtype for dtype in BAREBONES_UNSIGNED}
+# (NumPy's native dtypes are singletons: `is` tests them, cheaper than a lookup)
+_U16, _U32, _U64 = (dtype.np for dtype in sorted(BAREBONES_UNSIGNED, key=lambda d: d.itemsize))
+
+
+def _refuse_unsigned(kernel: str, dtype: np.dtype) -> None:
+    """PyTorch's error for an op it has no kernel of for uint16, uint32 and uint64 tensors
+    (the guards test each tensor's dtype, about 40 ns, for the ops the table lists only)."""
+    raise exceptions.TorchNotImplementedError(
+        f"\"{kernel}\" not implemented for '{_UNSIGNED_NP[dtype].short}'")
+
+
 def _guard(name: str, function: Callable[..., Any], *, method: bool,
            tensor_first: bool, numpy_data: bool = False,
            operator: bool = False) -> Callable[..., Any]:
@@ -329,6 +352,7 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
 
     params: list[tuple[str, ...]] = []  # the implementation's, read at the first keyword call
     autocasts = name in autocast.LOWER_PRECISION or name in autocast.FP32
+    unsigned_kernel = UNSIGNED_KERNELS.get(_OPERATOR_FUNCTIONS.get(name, name))
 
     dispatch_as: list[Callable[..., Any]] = []  # `func` for a subclass's __torch_function__
     subclasses = torch_function.State  # (active once a program defines a dispatching subclass)
@@ -375,6 +399,10 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
         # `t * np.float32(2)`, `torch.zeros(np.int64(3))`.
         for value in given:
             if value.__class__ is Tensor or isinstance(value, Tensor):
+                if unsigned_kernel is not None:
+                    kind = value._data.dtype
+                    if kind is _U16 or kind is _U32 or kind is _U64:
+                        _refuse_unsigned(unsigned_kernel, kind)
                 if reads:
                     data = value._data
                     if data.size > max_reads and value.device != "meta":
@@ -481,6 +509,11 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
                     limits.check_reads(data.size, data.shape)
                 if data.nbytes >= measured and (sized or temporaries):
                     _check_memory(other, sized, temporaries)
+        if unsigned_kernel is not None:
+            for value in (self, other) if kind is Tensor else (self,):
+                dtype = value._data.dtype
+                if dtype is _U16 or dtype is _U32 or dtype is _U64:
+                    _refuse_unsigned(unsigned_kernel, dtype)
         try:
             return function(self, other)
         except _ARGUMENT_ERRORS as error:

@@ -43,6 +43,7 @@ from gradsh.engine.functions.shape import (
     UnsqueezeBackward0,
 )
 from gradsh.engine.ops.arguments import (
+    _C_INTEGER_NAMES,
     Number,
     _check_tensor,
     _new,
@@ -412,6 +413,23 @@ def _copy_to(dst: Tensor, src: Tensor) -> None:
     copy_(dst, src_view)
 
 
+# c10::checked_convert's names for a complex value into a real dtype (the reduced floats
+# convert through double)
+_C_REAL_NAMES = {**_C_INTEGER_NAMES, "float32": "float", "float64": "double",
+                 "float16": "double", "bfloat16": "double"}
+
+
+def _real_fill(value: complex, dtype: dtypes.DType) -> Any:
+    """A complex assigned into a real tensor: its real part, where its imaginary part is 0
+    (any value into bool: whether it is nonzero); else PyTorch's overflow error."""
+    if dtype is dtypes.bool_:
+        return bool(value)
+    if value.imag != 0:
+        raise TorchRuntimeError(f"value cannot be converted to type "
+                                f"{_C_REAL_NAMES.get(dtype.name, dtype.name)} without overflow")
+    return value.real if dtype.is_floating_point else int(value.real)
+
+
 @guarded(numpy_data=True)  # the value's NumPy type matters (a numpy.float32 is refused)
 def setitem(t: Tensor, key: Any, value: Any) -> Tensor:
     """`t[key] = value` exactly as PyTorch's Tensor.__setitem__ (in place)."""
@@ -420,7 +438,9 @@ def setitem(t: Tensor, key: Any, value: Any) -> Tensor:
     key = _plain_key(key)
     if isinstance(value, Tensor):
         v = value
-    elif isinstance(value, (bool, int, float, np.integer)):  # not other NumPy scalars
+    elif isinstance(value, (bool, int, float, complex, np.integer)):  # not other NumPy scalars
+        if value.__class__ is complex and not t.dtype.is_complex:
+            value = _real_fill(value, t.dtype)
         value = checked_fill(value, t.dtype)  # (fill_'s check: nan into int64 overflows)
         v = Tensor._make(backend.to_device(np.array(value).astype(t._data.dtype), t.device),
                          t.device)

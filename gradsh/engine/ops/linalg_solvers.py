@@ -4,7 +4,6 @@ texts); the torch.return_types they return and the checks linalg_decompositions 
 
 from __future__ import annotations
 
-import builtins
 import math
 from typing import Any
 
@@ -35,6 +34,7 @@ from gradsh.engine.ops.arguments import _check_tensor
 from gradsh.engine.ops.comparison import eq
 from gradsh.engine.ops.copies import to
 from gradsh.engine.ops.guard import guarded
+from gradsh.engine.ops.return_types import return_type
 from gradsh.engine.ops.selection import where
 from gradsh.engine.tensor import Tensor, is_grad_enabled
 
@@ -45,24 +45,7 @@ __all__ = [
 ]
 
 
-def _return_type(kind: str, fields: tuple[str, ...]) -> type:
-    """A torch.return_types named tuple (`torch.return_types.linalg_svd(U=..., S=..., Vh=...)`)."""
-
-    def new(cls: type, *values: Any) -> Any:
-        return tuple.__new__(cls, values)  # type: ignore[type-var]
-
-    def representation(self: tuple[Any, ...]) -> str:
-        body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self, strict=True))
-        return f"torch.return_types.{kind}(\n{body})"
-
-    namespace: dict[str, Any] = {
-        "__module__": "torch.return_types", "__slots__": (), "_fields": fields,
-        "__new__": new, "__repr__": representation,
-        "__getnewargs__": lambda self: tuple(self),
-    }
-    for i, field in enumerate(fields):
-        namespace[field] = property(lambda self, i=i: self[i])
-    return builtins.type(kind, (tuple,), namespace)
+_return_type = return_type  # (the name the linalg modules import)
 
 
 RETURN_TYPES_LINALG = {kind: _return_type(kind, fields) for kind, fields in {

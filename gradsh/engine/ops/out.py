@@ -13,7 +13,7 @@ from gradsh.engine import backend
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError, warn
 from gradsh.engine.functions.common import same_layout
 from gradsh.engine.inplace import check_writable
-from gradsh.engine.ops.arguments import RETURN_TYPES, ReturnTuple, _c_name, _type_name
+from gradsh.engine.ops.arguments import RETURN_TYPES, _c_name, _type_name
 from gradsh.engine.tensor import Tensor, is_grad_enabled
 
 __all__ = ["OUT_FUNCTIONS", "call_with_out"]
@@ -110,7 +110,7 @@ def call_with_out(name: str, function: Callable[..., Any], args: tuple[Any, ...]
                                  f"Tensors, not {len(out)}")
         for r, o in zip(result, out):
             _write(name, r, o, args)
-        if isinstance(result, ReturnTuple):
+        if type(result).__name__ + "_out" in RETURN_TYPES:  # (max, sort ...: values, indices)
             return RETURN_TYPES[type(result).__name__ + "_out"](*out)
         return tuple(out)
     _write(name, result, out, args)

@@ -98,27 +98,32 @@ def _merge_scalar(m0_add: int, m1_add: np.ndarray, m2_add: np.ndarray, m0: int,
     return n, m1, m2
 
 
-def moments(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """RowwiseMoments of each row of float32 or float64 (M, N): (mean, biased variance)."""
+def moments(x: np.ndarray, halves: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """RowwiseMoments of each row of float32 or float64 (M, N): (mean, biased variance).
+    `halves=2`: float16 or bfloat16 rows (given as float32): ATen loads 16 of them a vector
+    and updates the two 8-float halves apart, each merged into the running moments in turn,
+    so every lane counts two updates a vector."""
     rows, size = x.shape
     t = x.dtype.type
     lanes = _lanes(x.dtype)
     reciprocals = [t(1) / t(i + 1) for i in range(CHUNK)]
-    vectors = size // lanes
+    width = lanes * halves  # the elements one loaded vector holds
+    vectors = size // width
     chunks = -(-vectors // CHUNK)
     depth = math.ceil(math.log2(chunks)) if chunks > 1 else 0
     zero = np.zeros((rows, lanes), x.dtype)
     stack = [(0, zero, zero) for _ in range(max(depth, 1))]
     for i in range(chunks):
         count = min(CHUNK, vectors - i * CHUNK)
-        m1, m2 = zero, zero
-        for j in range(count):
-            start = (i * CHUNK + j) * lanes
-            v = x[:, start:start + lanes]
-            delta = v - m1
-            m1 = _fma(delta, reciprocals[j], m1)
-            m2 = _fma(delta, v - m1, m2)
-        stack[0] = _merge_vectors(count, m1, m2, *stack[0])
+        for half in range(halves):
+            m1, m2 = zero, zero
+            for j in range(count):
+                start = (i * CHUNK + j) * width + half * lanes
+                v = x[:, start:start + lanes]
+                delta = v - m1
+                m1 = _fma(delta, reciprocals[j], m1)
+                m2 = _fma(delta, v - m1, m2)
+            stack[0] = _merge_vectors(count, m1, m2, *stack[0])
         mask = i + 1
         level = 1
         while level < depth and mask & 1 == 0:
@@ -132,14 +137,15 @@ def moments(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     m0 = 0
     m1 = np.zeros(rows, x.dtype)
     m2 = np.zeros(rows, x.dtype)
-    for k in range(vectors * lanes, size):
+    for k in range(vectors * width, size):
         column = x[:, k]
         delta = column - m1
         m0 += 1
         m1 = m1 + delta / t(m0)
         m2 = m2 + delta * (column - m1)
     for lane in range(lanes):
-        m0, m1, m2 = _merge_scalar(vectors, lane_m1[:, lane], lane_m2[:, lane], m0, m1, m2)
+        m0, m1, m2 = _merge_scalar(vectors * halves, lane_m1[:, lane], lane_m2[:, lane], m0,
+                                   m1, m2)
     return m1, m2 / t(size)
 
 
@@ -154,6 +160,19 @@ def forward(x: np.ndarray, gamma: np.ndarray | None, beta: np.ndarray | None,
     y = _fma((x - mean[:, None]) * rstd[:, None], np.broadcast_to(g, x.shape),
               np.broadcast_to(b, x.shape))
     return y, mean, rstd
+
+
+def reduced_forward(x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
+                    gamma: np.ndarray | None, beta: np.ndarray | None) -> np.ndarray:
+    """The float16/bfloat16 kernel's y in float32 (to be rounded) from float32 rows (M, N)
+    and their (M, 1) statistics: fma(fma(x, rstd, -rstd * mean), gamma, beta), found by
+    probing torch (the only form of eight that matched every row, either parameter dtype)."""
+    shifted = _fma(x, rstd, -rstd * mean)
+    if gamma is None and beta is None:
+        return shifted
+    g = np.ones(x.shape[1], x.dtype) if gamma is None else gamma
+    b = np.zeros(x.shape[1], x.dtype) if beta is None else beta
+    return _fma(shifted, g, b)
 
 
 def backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,

@@ -7,10 +7,13 @@ history), always with create_graph, so transforms nest (grad(grad(f)), hessian) 
 an outer backward. A result is detached when its graph reaches no tensor outside the transform
 (then it is an ordinary tensor, as PyTorch's: requires_grad False, grad_fn None).
 
-Forward mode (jvp, jacfwd, hessian's outer jacobian) uses the double-backward trick: the JVP is
-the derivative of a VJP in its cotangent. The values are the JVP's, but they are summed in the
-backward formulas' order, so they can differ from PyTorch's forward-mode formulas in the last
-bits (and in the sign of a zero).
+Forward mode (jvp, jacfwd) runs under forward-mode AD (torch.autograd.forward_ad: dual tensors,
+one pass per tangent), so a custom autograd.Function's jvp staticmethod is called, as PyTorch's
+is. Where a dual level is open already (gradsh has one level) and for hessian's outer jacobian
+over a reverse-mode one, it uses the double-backward trick: the JVP is the derivative of a VJP
+in its cotangent. The values are the JVP's, but they are summed in the backward formulas'
+order, so they can differ from PyTorch's forward-mode formulas in the last bits (and in the sign
+of a zero).
 """
 
 from __future__ import annotations
@@ -26,6 +29,46 @@ from gradsh.torch._functorch.pytree import tree_flatten, tree_unflatten
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "linearize", "jacrev", "jacfwd", "hessian"]
 
 Argnums = int | tuple[int, ...]
+
+
+class _Nested(BaseException):
+    """A transform entered while forward-mode AD runs jvp or jacfwd: gradsh has one dual level,
+    and its tangents carry no reverse-mode graph, so the outer transform is run again by
+    double backward (a BaseException, which a user's `except Exception` lets through)."""
+
+
+_RUNNING = {"dual": 0, "any": 0}  # forward-AD passes, and transforms of any kind, running
+
+
+def _transform(function: Callable[..., Any]) -> Callable[..., Any]:
+    """A transform's call: refused inside a forward-AD pass (_Nested), else counted."""
+
+    @functools.wraps(function)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        if _RUNNING["dual"]:
+            raise _Nested
+        _RUNNING["any"] += 1
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _RUNNING["any"] -= 1
+
+    return run
+
+
+def _forward_mode(attempt: Callable[[], Any]) -> tuple[bool, Any]:
+    """(True, attempt()) where forward-mode AD can run the outermost jvp or jacfwd and no
+    transform ran inside it; (False, None) where double backward must."""
+    from gradsh.engine import forward_grad
+
+    if _RUNNING["dual"]:
+        raise _Nested
+    if _RUNNING["any"] or forward_grad.state.level is not None:
+        return False, None
+    try:
+        return True, attempt()
+    except _Nested:
+        return False, None
 
 
 def _enter(x: Any) -> Any:
@@ -135,7 +178,7 @@ def grad_and_value(func: Callable[..., Any], argnums: Argnums = 0,
             return result, (output, _settle(aux, own))
         return result, output
 
-    return wrapper
+    return _transform(wrapper)
 
 
 def grad(func: Callable[..., Any], argnums: Argnums = 0,
@@ -154,6 +197,7 @@ def grad(func: Callable[..., Any], argnums: Argnums = 0,
     return wrapper
 
 
+@_transform
 def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> Any:
     """(func(*primals), vjp_fn[, aux]): vjp_fn(cotangents) gives one gradient per primal."""
     flat, spec = tree_flatten(primals)
@@ -193,15 +237,61 @@ def _check_primals(primals: Any, tangents: Any, name: str) -> None:
                            "to call f(*primals).")
 
 
+def _dual_pass(func: Callable[..., Any], args: list[Any], tangents: dict[int, Any],
+               has_aux: bool) -> tuple[list[Any], Any, list[Any], Any]:
+    """func(*args) under forward-mode AD, args[i] given tangents[i]: (its flat outputs, their
+    structure, their tangents (zeros where none), aux)."""
+    from gradsh.torch.autograd import forward_ad
+
+    _RUNNING["dual"] += 1
+    try:
+        with forward_ad.dual_level():
+            return _dual_call(func, args, tangents, has_aux, forward_ad)
+    finally:
+        _RUNNING["dual"] -= 1
+
+
+def _dual_call(func: Callable[..., Any], args: list[Any], tangents: dict[int, Any],
+               has_aux: bool, forward_ad: Any) -> tuple[list[Any], Any, list[Any], Any]:
+    """_dual_pass's call, inside the level."""
+    duals = [forward_ad.make_dual(a, tangents[i]) if i in tangents else a
+             for i, a in enumerate(args)]
+    output = func(*duals)
+    aux = None
+    if has_aux:
+        output, aux = output
+    flat_out, out_spec = tree_flatten(output)
+    unpacked = [forward_ad.unpack_dual(o) if isinstance(o, torch.Tensor) else (o, None)
+                for o in flat_out]
+    primals = [p for p, _ in unpacked]
+    jvps = [torch.zeros_like(p) if t is None and isinstance(p, torch.Tensor) else t
+            for p, t in unpacked]
+    return primals, out_spec, jvps, aux
+
+
 def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool = False,
         has_aux: bool = False) -> Any:
-    """(func(*primals), the Jacobian-vector product with tangents), by double backward."""
+    """(func(*primals), the Jacobian-vector product with tangents): forward-mode AD (a custom
+    Function's jvp called), or double backward where transforms nest (_forward_mode)."""
     _check_primals(primals, tangents, "jvp(f, primals, tangents)")
     flat, spec = tree_flatten(primals)
     flat_tangents, _ = tree_flatten(tangents)
     if len(flat_tangents) != len(flat):
         raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have "
                            "the same python structure.")
+    done, passed = _forward_mode(lambda: _dual_pass(
+        lambda *a: func(*tree_unflatten(list(a), spec)), flat, dict(enumerate(flat_tangents)),
+        has_aux))
+    if done:
+        outputs, out_spec, jvps, aux = passed
+        result = (tree_unflatten(outputs, out_spec), tree_unflatten(jvps, out_spec))
+        return (*result, aux) if has_aux else result
+    return _jvp_by_double_backward(func, flat, spec, flat_tangents, has_aux)
+
+
+@_transform
+def _jvp_by_double_backward(func: Callable[..., Any], flat: list[Any], spec: Any,
+                            flat_tangents: list[Any], has_aux: bool) -> Any:
     entered = [_enter(x) for x in flat]
     with torch.enable_grad():
         output = func(*tree_unflatten(entered, spec))
@@ -280,7 +370,7 @@ def _jacobian(func: Callable[..., Any], argnums: Argnums, has_aux: bool, name: s
         result = _settle(tree_unflatten(per_output, out_spec), own)
         return (result, _settle(aux, own)) if has_aux else result
 
-    return wrapper
+    return _transform(wrapper)
 
 
 def _basis(t: Any) -> list[Any]:
@@ -329,10 +419,77 @@ def jacrev(func: Callable[..., Any], argnums: Argnums = 0, *, has_aux: bool = Fa
 
 def jacfwd(func: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False, *,
            randomness: str = "error") -> Callable[..., Any]:
-    """The Jacobian of func in args[argnums] by forward mode (one JVP per input element)."""
-    return _jacobian(func, argnums, has_aux, "jacfwd", forward=True)
+    """The Jacobian of func in args[argnums] by forward mode (one JVP per input element, under
+    forward-mode AD where no dual level is open: a custom Function's jvp is called)."""
+    by_double_backward = _jacobian(func, argnums, has_aux, "jacfwd", forward=True)
+
+    @functools.wraps(func)
+    def wrapper(*args: Any) -> Any:
+        done, result = _forward_mode(lambda: _dual_jacobian(func, argnums, has_aux, args))
+        return result if done else by_double_backward(*args)
+
+    return wrapper
+
+
+def _dual_jacobian(func: Callable[..., Any], argnums: Argnums, has_aux: bool,
+                   args: tuple[Any, ...]) -> Any:
+    """jacfwd by forward-mode AD: func run once per element of the differentiated inputs, with
+    that element's basis tangent; each block output.shape + input.shape."""
+    numbers = _argnums_tuple(argnums, len(args), "jacfwd")
+    trees = {n: tree_flatten(args[n]) for n in numbers}
+    slots = [(n, k) for n in numbers for k in range(len(trees[n][0]))]
+    flat_args: list[Any] = []
+    where: dict[tuple[int, int], int] = {}
+    call = list(args)
+    for n in range(len(args)):
+        if n in trees:
+            for k, leaf in enumerate(trees[n][0]):
+                where[n, k] = len(flat_args)
+                flat_args.append(leaf)
+        else:
+            flat_args.append(args[n])
+
+    def run(*flat: Any) -> Any:
+        for n in numbers:
+            call[n] = tree_unflatten([flat[where[n, k]] for k in range(len(trees[n][0]))],
+                                     trees[n][1])
+        return func(*[call[n] if n in trees else flat[_plain_index(where, n, trees)]
+                      for n in range(len(args))])
+
+    outputs, out_spec, aux = None, None, None
+    columns: dict[tuple[int, int], list[list[Any]]] = {}
+    for slot in slots:
+        x = flat_args[where[slot]]
+        columns[slot] = []
+        for e in _basis(x):
+            outputs, out_spec, jvps, aux = _dual_pass(run, flat_args, {where[slot]: e},
+                                                       has_aux)
+            columns[slot].append(jvps)
+    if outputs is None:  # (no element to differentiate: call once for the output's shape)
+        outputs, out_spec, _, aux = _dual_pass(run, flat_args, {}, has_aux)
+    per_output = []
+    for k, o in enumerate(outputs):
+        per_arg, start = [], 0
+        for n in numbers:
+            blocks = []
+            for j in range(len(trees[n][0])):
+                x = flat_args[where[n, j]]
+                cols = [c[k] for c in columns[n, j]]
+                stacked = torch.stack(cols, -1) if cols else torch.zeros(
+                    o.shape + (0,), dtype=o.dtype)
+                blocks.append(stacked.reshape(o.shape + x.shape))
+            per_arg.append(tree_unflatten(blocks, trees[n][1]))
+            start += len(trees[n][0])
+        per_output.append(per_arg[0] if isinstance(argnums, int) else tuple(per_arg))
+    result = tree_unflatten(per_output, out_spec)
+    return (result, aux) if has_aux else result
+
+
+def _plain_index(where: dict[tuple[int, int], int], n: int, trees: dict[int, Any]) -> int:
+    """The place in the flat arguments of args[n], an argument not differentiated."""
+    return n + sum(len(trees[m][0]) - 1 for m in trees if m < n)
 
 
 def hessian(func: Callable[..., Any], argnums: Argnums = 0) -> Callable[..., Any]:
-    """jacfwd(jacrev(func)), as PyTorch composes it."""
-    return jacfwd(jacrev(func, argnums), argnums)
+    """jacfwd(jacrev(func)), as PyTorch composes it (the outer jacobian by double backward)."""
+    return _jacobian(jacrev(func, argnums), argnums, False, "jacfwd", forward=True)

@@ -1,6 +1,5 @@
 """torch.fft: the transforms (fft, ifft, rfft, irfft, hfft, ihfft and their 2-D and n-D forms,
-in transforms.py) and the helpers fftfreq, rfftfreq, fftshift and ifftshift. hfft2 / ihfft2 /
-hfftn / ihfftn raise `gradsh does not implement torch.fft.NAME yet`."""
+in transforms.py) and the helpers fftfreq, rfftfreq, fftshift and ifftshift."""
 
 from __future__ import annotations
 
@@ -19,10 +18,14 @@ from gradsh.torch.fft.transforms import (  # noqa: E402
     fft2,
     fftn,
     hfft,
+    hfft2,
+    hfftn,
     ifft,
     ifft2,
     ifftn,
     ihfft,
+    ihfft2,
+    ihfftn,
     irfft,
     irfft2,
     irfftn,
@@ -33,7 +36,7 @@ from gradsh.torch.fft.transforms import (  # noqa: E402
 
 __all__ = ["fftfreq", "rfftfreq", "fftshift", "ifftshift", "fft", "ifft", "rfft", "irfft",
            "hfft", "ihfft", "fft2", "ifft2", "fftn", "ifftn", "rfft2", "irfft2", "rfftn",
-           "irfftn"]
+           "irfftn", "hfft2", "hfftn", "ihfft2", "ihfftn"]
 
 
 def _frequencies(steps: np.ndarray, n: int, d: float, dtype: Any, device: Any,
@@ -73,3 +76,8 @@ def ifftshift(input: Tensor, dim: Any = None) -> Tensor:  # noqa: A002
     """fftshift's inverse: a roll by (size + 1) // 2 along each dim."""
     dims = _dims(input, dim)
     return ops.roll(input, [(input.shape[d] + 1) // 2 for d in dims], dims)  # type: ignore
+
+
+from gradsh.torch._builtins import as_torchs as _as_torchs  # noqa: E402
+
+_as_torchs(globals(), "torch.fft")  # PyTorch's C functions as builtins (their reprs)

@@ -16,7 +16,7 @@ from gradsh.engine.ops.guard import guarded
 from gradsh.engine.tensor import Tensor
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "fftn", "ifftn",
-           "rfft2", "irfft2", "rfftn", "irfftn"]
+           "rfft2", "irfft2", "rfftn", "irfftn", "hfftn", "hfft2", "ihfftn", "ihfft2"]
 
 _NONE, _BY_ROOT_N, _BY_N = 0, 1, 2
 
@@ -247,3 +247,63 @@ def irfftn(input: Tensor, s: Any = None, dim: Any = None, norm: Any = None, *,  
 def irfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: Any = None, *,  # noqa: A002
            out: Any = None) -> Tensor:
     return _irfftn("fft_irfft2", input, s, dim, norm)
+
+
+def _hfftn(name: str, input: Tensor, s: Any, dim: Any, norm: Any) -> Tensor:  # noqa: A002
+    """fft_hfftn: a forward c2c over all the dims but the last, conjugated, then the c2r of
+    the last dim, both in the forward direction's norm (SpectralOps.cpp)."""
+    x = _check_tensor(input, name)
+    shape, dims = _shape_and_dims(x, s, dim)
+    if not shape:
+        raise TorchRuntimeError("hfftn must transform at least one axis")
+    last = 2 * (x.shape[dims[-1]] - 1) if s is None or list(s)[-1] == -1 else shape[-1]
+    _points(last)
+    shape[-1] = last // 2 + 1
+    x = _resize(_promote(x, require_complex=True), dims, shape)
+    mode = _norm(norm, True)
+    if len(dims) > 1:
+        x = FftC2CBackward0.apply(x, dims=dims[:-1], norm=mode, forward=True)
+    return FftC2RBackward0.apply(ops.conj(x), dims=dims[-1:], norm=mode, last_dim_size=last)
+
+
+def _ihfftn(name: str, input: Tensor, s: Any, dim: Any, norm: Any) -> Tensor:  # noqa: A002
+    """fft_ihfftn: the r2c of the last dim, conjugated (physically, before more dims), then a
+    backward c2c over the others, in the backward direction's norm."""
+    x = _check_tensor(input, name)
+    if x.dtype.is_complex:
+        raise TorchRuntimeError(f"Only supports floating-point dtypes, but found: "
+                                f"{x.dtype.short}")
+    shape, dims = _shape_and_dims(x, s, dim)
+    if not shape:
+        raise TorchRuntimeError("ihfftn must transform at least one axis")
+    x = _resize(_promote(x), dims, shape)
+    mode = _norm(norm, False)
+    out = FftR2CBackward0.apply(x, dims=dims[-1:], norm=mode, onesided=True)
+    if len(dims) == 1:
+        return ops.conj(out)
+    return FftC2CBackward0.apply(ops.conj_physical(out), dims=dims[:-1], norm=mode,
+                                 forward=False)
+
+
+@guarded(name="fft_hfftn")
+def hfftn(input: Tensor, s: Any = None, dim: Any = None, norm: Any = None, *,  # noqa: A002
+          out: Any = None) -> Tensor:
+    return _hfftn("fft_hfftn", input, s, dim, norm)
+
+
+@guarded(name="fft_hfft2")
+def hfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: Any = None, *,  # noqa: A002
+          out: Any = None) -> Tensor:
+    return _hfftn("fft_hfft2", input, s, dim, norm)
+
+
+@guarded(name="fft_ihfftn")
+def ihfftn(input: Tensor, s: Any = None, dim: Any = None, norm: Any = None, *,  # noqa: A002
+           out: Any = None) -> Tensor:
+    return _ihfftn("fft_ihfftn", input, s, dim, norm)
+
+
+@guarded(name="fft_ihfft2")
+def ihfft2(input: Tensor, s: Any = None, dim: Any = (-2, -1), norm: Any = None, *,  # noqa: A002
+           out: Any = None) -> Tensor:
+    return _ihfftn("fft_ihfft2", input, s, dim, norm)

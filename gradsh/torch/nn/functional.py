@@ -528,3 +528,8 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
     return _ops.embedding_bag(weight, input, offsets, scale_grad_by_freq,  # type: ignore
                               modes[mode], sparse, per_sample_weights, include_last_offset,
                               padding_idx)[0]
+
+
+from gradsh.torch._builtins import as_torchs as _as_torchs  # noqa: E402
+
+_as_torchs(globals(), "torch.nn.functional")  # PyTorch's C functions as builtins (their reprs)

@@ -78,3 +78,8 @@ __all__ = [
 globals().update(prefixed_names(globals(), "special_", __all__))
 softmax.__name__ = softmax.__qualname__ = "special_softmax"
 log_softmax.__name__ = log_softmax.__qualname__ = "special_log_softmax"
+
+
+from gradsh.torch._builtins import as_torchs as _as_torchs  # noqa: E402
+
+_as_torchs(globals(), "torch.special")  # PyTorch's C functions as builtins (their reprs)

@@ -1,0 +1,30 @@
+# torch.return_types are structseq types, not namedtuples: n_fields, construction from a
+# sequence, pickling, no _fields (gaps3: gradsh had namedtuple-like classes without them).
+import torch, pickle, copy
+x = torch.tensor([[3., 1.], [2., 5.]])
+r = torch.max(x, 0)
+print(type(r), type(r).__name__, type(r).__module__, type(r).__qualname__)
+print(r.n_fields, r.n_sequence_fields, r.n_unnamed_fields)
+print(repr(r))
+print(torch.return_types.max, torch.return_types.sort, torch.return_types.topk)
+print(isinstance(r, tuple), r._fields if hasattr(r, '_fields') else 'no _fields', len(r), r[0], r.values, r.indices)
+print(pickle.loads(pickle.dumps(r)))
+print(copy.deepcopy(r))
+print(r == (r.values, r.indices), list(r), tuple(r)[1])
+print(type(r).__bases__, type(r).__mro__)
+v, i = r
+print(v, i, r.__reduce__()[0])
+print(torch.return_types.max((torch.tensor(1.), torch.tensor(0))))
+print(torch.sort(x).indices, torch.return_types.sort.__doc__ is None)
+print(dir(r)[-6:])
+print(hasattr(r, '_asdict'), hasattr(r, '_replace'))
+print(torch.linalg.slogdet(x), torch.linalg.eigh(x @ x.T).__class__.__name__, torch.aminmax(x))
+print(torch.topk(x, 1)._fields if hasattr(torch.topk(x, 1), '_fields') else 'nofields')
+print(r[:1], r[-1], r.__class__.__name__)
+try: r.values = 1
+except Exception as e: print(type(e).__name__, e)
+try: torch.return_types.max((1,2,3))
+except Exception as e: print(type(e).__name__, e)
+try: torch.return_types.max((1,))
+except Exception as e: print(type(e).__name__, e)
+print(hash(torch.return_types.max((1, 2))) == hash((1, 2)))
