@@ -580,3 +580,22 @@ def test_the_benchmark_times_cuda_where_there_is_one(cuda_arrays: Any,
     assert all(r["speedup"] is not None and r["note"] == "" for r in rows[1::2])
     assert bench.main(["--size", "100", "--matmul", "4", "--repeat", "1"]) == 0
     assert "elementwise chain  cuda" in capsys.readouterr().out
+
+
+def test_cuda_stream_and_event_classes_on_a_cpu_build(torch: Any) -> None:
+    """torch.cuda.Stream and Event exist without CUDA (annotations name them), and making one
+    fails as on PyTorch's CPU build."""
+    import gradsh.torch as gt
+
+    if gt.cuda.is_available():
+        pytest.skip("a CUDA device (or --sim-cuda) is on here")
+
+    def outcome(lib: Any) -> list[str]:
+        seen = [repr(lib.cuda.Stream), repr(lib.cuda.Event)]
+        for make in (lib.cuda.Stream, lib.cuda.Event):
+            with pytest.raises(RuntimeError) as caught:
+                make()
+            seen.append(str(caught.value))
+        return seen
+
+    assert outcome(gt) == outcome(torch)

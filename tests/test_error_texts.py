@@ -421,3 +421,16 @@ def test_the_nullable_parameters_are_torchs(torch: Any) -> None:
             found[name] = frozenset(names & optional)
     assert found == NULLABLE
 
+
+
+def test_backward_is_named_as_pytorchs_python_method(torch: Any) -> None:
+    """Tensor.backward is a Python method in PyTorch: a keyword it does not take (old
+    programs' retain_variables=True) is Python's error naming `Tensor.backward`."""
+    def outcome(lib: Any) -> tuple[str, str]:
+        x = lib.ones(2, requires_grad=True)
+        loss = (x * 2).sum()
+        with pytest.raises(TypeError) as caught:
+            loss.backward(retain_variables=True)
+        return str(caught.value), re.sub(r"tensor\(.*\)", "", repr(loss.backward))
+
+    assert outcome(gtorch) == outcome(torch)

@@ -1,5 +1,5 @@
 """torch.save and torch.load: objects holding tensors, pickled in gradsh's own format (not
-PyTorch's zip files; gradsh reads what gradsh wrote)."""
+PyTorch's zip files); torch.load also reads the files PyTorch writes (_pytorch_format)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import importlib.util
 import io
 import pickle
 from typing import Any
+
+from gradsh.torch import _pytorch_format
 
 _MAGIC = b"GRADSH-PICKLE-1\n"
 
@@ -143,6 +145,37 @@ class safe_globals:  # noqa: N801  (PyTorch's name)
         _user_safe_globals[:] = self._before
 
 
+class _TorchFormatWeightsUnpickler(_WeightsUnpickler):
+    """weights_only=True for a file PyTorch wrote: its tensor-building globals are gradsh's,
+    its torch classes pass only where a weights-only load allows them."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        found = _pytorch_format.torch_global(module, name)
+        if found is not None:
+            return found
+        if module == "torch" or module.startswith("torch."):
+            try:
+                return _safe_torch_class(module, name)
+            except (ImportError, AttributeError):
+                raise _refusal(f"{module}.{name}") from None
+        return super().find_class(module, name)
+
+
+class _TorchFormatUnpickler(pickle.Unpickler):
+    """weights_only=False for a file PyTorch wrote: PyTorch's classes are gradsh's."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        found = _pytorch_format.torch_global(module, name)
+        if found is not None:
+            return found
+        if module == "torch" or module.startswith("torch."):
+            try:
+                return _torch_class(module, name)
+            except (ImportError, AttributeError):
+                pass
+        return super().find_class(module, name)
+
+
 def load(f: Any, map_location: Any = None, pickle_module: Any = pickle, *,
          weights_only: bool | None = None, **_: Any) -> Any:
     if isinstance(f, (str, bytes)) or hasattr(f, "__fspath__"):
@@ -151,6 +184,12 @@ def load(f: Any, map_location: Any = None, pickle_module: Any = pickle, *,
     else:
         data = f.read()
     if not data.startswith(_MAGIC):
+        unpickler = _TorchFormatUnpickler if weights_only is False else \
+            _TorchFormatWeightsUnpickler
+        if data[:4] == b"PK\x03\x04":
+            return _pytorch_format.load_zip(data, unpickler, map_location)
+        if _pytorch_format.is_legacy(data):
+            return _pytorch_format.load_legacy(data, unpickler, map_location)
         raise RuntimeError("gradsh can only load files written by gradsh's torch.save (PyTorch's "
                            "zip format is not implemented)")
     payload = io.BytesIO(data[len(_MAGIC):])

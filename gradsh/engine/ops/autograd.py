@@ -103,6 +103,11 @@ def backward(t: Tensor, gradient: Tensor | None = None, retain_graph: bool | Non
                  create_graph=create_graph, inputs=ins)
 
 
+# Tensor.backward is a Python method in PyTorch: Python's own argument errors and the bound
+# method's repr name it `Tensor.backward` (an old program's retain_variables=True)
+backward.__qualname__ = "Tensor.backward"
+
+
 def autograd_backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None = None,
                       create_graph: bool = False, inputs: Any = None) -> None:
     outs = _outputs(tensors)

@@ -85,3 +85,36 @@ def synchronize(device: Any = None) -> None:
 
 def empty_cache() -> None:
     """Nothing is cached."""
+
+
+class Stream:
+    """torch.cuda.Stream: named in annotations and `if cuda` branches (labml's ZeRO-3 layer
+    declares `Optional[torch.cuda.Stream]`); making one needs CUDA, as on PyTorch's CPU build.
+    With --sim-cuda a stream is one queue, so its operations do nothing."""
+
+    def __init__(self, device: Any = None, priority: int = 0, **kwargs: Any) -> None:
+        if not is_available():
+            from gradsh.engine.exceptions import TorchRuntimeError
+
+            raise TorchRuntimeError("torch.cuda.Stream requires CUDA support")
+
+    def synchronize(self) -> None:
+        pass
+
+    def wait_stream(self, stream: Any) -> None:
+        pass
+
+    def query(self) -> bool:
+        return True
+
+
+class Event:
+    """torch.cuda.Event: on PyTorch's CPU build a dummy base class that refuses to be made."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from gradsh.engine.exceptions import TorchRuntimeError
+
+        raise TorchRuntimeError("Tried to instantiate dummy base class Event")
+
+
+Stream.__module__ = Event.__module__ = "torch.cuda.streams"
