@@ -103,12 +103,18 @@ def backward(t: Tensor, gradient: Tensor | None = None, retain_graph: bool | Non
                  create_graph=create_graph, inputs=ins)
 
 
+backward.__qualname__ = "Tensor.backward"  # a Python method in PyTorch: its TypeErrors say so
+
+
 def autograd_backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None = None,
                       create_graph: bool = False, inputs: Any = None) -> None:
     outs = _outputs(tensors)
     grads = _gradients(grad_tensors, len(outs))
     ins = _inputs(inputs) if inputs is not None else None
     run_backward(outs, grads, retain_graph=retain_graph, create_graph=create_graph, inputs=ins)
+
+
+autograd_backward.__qualname__ = "backward"  # torch.autograd.backward, for its TypeErrors
 
 
 def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool | None = None,
