@@ -20,7 +20,7 @@ from gradsh.engine.functions.shape import AliasBackward0
 from gradsh.engine.ops import complex_ops as _complex_ops
 from gradsh.engine.ops.arguments import NO_SELF, self_tensor
 from gradsh.engine.tensor import Tensor, no_grad
-from gradsh.torch import _settings
+from gradsh.torch import _linalg_utils, _settings
 from gradsh.torch._missing import missing
 from gradsh.torch._names import TORCH_NAMES
 
@@ -405,4 +405,6 @@ def install() -> None:
     for name, getter, *setter in _TRIVIAL_PROPERTIES:
         setattr(Tensor, name, property(getter, *setter))
     Tensor.volatile = property(_volatile, _set_volatile)  # type: ignore[attr-defined]
+    for name, method in _linalg_utils.METHODS.items():  # removed since 1.9: their errors
+        setattr(Tensor, name, method)
     _install_unimplemented()
