@@ -200,3 +200,28 @@ def test_channels_last_batch_norm_is_torchs(torch: Any, thread_count: int,
     ours, our_strides = _channels_last_run(gtorch, shape, train, grad_channels_last)
     assert our_strides == their_strides
     assert [_differ(a, b) for a, b in zip(ours, theirs, strict=True)] == [0] * 6
+
+
+@pytest.mark.parametrize("shape", [(16, 64, 4, 4), (8, 10), (4, 6, 5, 5)], ids=str)
+@pytest.mark.parametrize("train", [True, False], ids=["train", "eval"])
+def test_create_graph_gradients_are_the_kernels(torch: Any, one_thread: None,
+                                                shape: tuple[int, ...], train: bool) -> None:
+    """With create_graph=True the gradients are built from the formula, differentiably, but
+    hold the backward kernel's values (PyTorch's native_batch_norm_backward either way); their
+    own gradients (double backward) follow the formula's graph."""
+    rng = np.random.default_rng(sum(shape))
+    arrays = [rng.standard_normal(s).astype(F32) for s in (shape, shape[1:2], shape[1:2])]
+    dy = rng.standard_normal(shape).astype(F32)
+    results = []
+    for lib in (torch, gtorch):
+        x, w, b = (lib.from_numpy(a.copy()).requires_grad_() for a in arrays)
+        stats = [lib.zeros(shape[1]), lib.ones(shape[1])]
+        out = lib.nn.functional.batch_norm(x, *stats, w, b, training=train)
+        grads = lib.autograd.grad(out, (x, w, b), lib.from_numpy(dy), create_graph=True)
+        penalty = sum((g ** 2).sum() for g in grads)
+        second = lib.autograd.grad(penalty, (x, w))
+        results.append([g.detach().numpy() for g in grads] + [s.numpy() for s in second])
+    for theirs, ours in zip(results[0][:3], results[1][:3], strict=True):
+        assert _differ(ours, theirs) == 0
+    for theirs, ours in zip(results[0][3:], results[1][3:], strict=True):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)

@@ -351,3 +351,27 @@ def test_float64_conv2d_forward_is_slow_conv2ds(torch: Any, thread_count: int,
                                           padding=padding, stride=stride).numpy()
                  for lib in (gtorch, torch))
     np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))
+
+
+@pytest.mark.parametrize("x_shape, w_shape, padding, stride", BACKWARD[:3] + [
+    ((16, 1, 16, 16), (32, 1, 4, 4), 1, 2), ((16, 32, 8, 8), (64, 32, 4, 4), 1, 2)], ids=str)
+def test_create_graph_gradients_are_the_kernels(torch: Any, one_thread: None,
+                                                x_shape: tuple[int, ...],
+                                                w_shape: tuple[int, ...], padding: int,
+                                                stride: int) -> None:
+    """With create_graph=True the input and weight gradients are differentiable nodes, and
+    their values are still the backward kernels' (PyTorch's convolution_backward gives the same
+    bits either way): a gradient penalty reads them (labml's WGAN-GP)."""
+    rng = np.random.default_rng(sum(x_shape) + 1)
+    arrays = [rng.standard_normal(s).astype(F32) for s in (x_shape, w_shape)]
+    results = []
+    for module in (torch, gtorch):
+        x, w = (module.from_numpy(a.copy()).requires_grad_() for a in arrays)
+        y = module.nn.functional.conv2d(x, w, stride=stride, padding=padding)
+        dy = module.from_numpy(np.random.default_rng(7).standard_normal(tuple(y.shape))
+                               .astype(F32))
+        gx, gw = module.autograd.grad(y, (x, w), dy, create_graph=True)
+        assert gx.requires_grad and gw.requires_grad
+        results.append([gx.detach().numpy(), gw.detach().numpy()])
+    for theirs, ours in zip(*results, strict=True):
+        assert (theirs.view(np.uint32) == ours.view(np.uint32)).all()

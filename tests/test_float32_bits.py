@@ -253,6 +253,24 @@ def test_reductions_give_torchs_bits_for_any_layout(torch: Any, one_thread: None
                      scaled_t.cumprod(dim).numpy(), data)
 
 
+@pytest.mark.parametrize("shape, dims", [((20, 250), (1,)), ((40, 50), (0,)), ((6, 7, 5), (0, 2)),
+                                         ((300, 400), None), ((70001,), None), ((3, 40000), (1,))])
+def test_var_mean_means_are_welfords(torch: Any, thread_count: int, shape: tuple[int, ...],
+                                     dims: tuple[int, ...] | None) -> None:
+    """var_mean and std_mean on float32 run std_var_kernel's Welford in double for both outputs:
+    their mean is Welford's rounded once (not mean()'s float32 cascade sum), a single long
+    reduction split among the threads; an infinity makes the mean NaN (inf - inf)."""
+    data = (np.random.default_rng(sum(shape)).standard_normal(shape) * 3 + 0.7).astype(F32)
+    if dims is None:
+        data.reshape(-1)[len(data.reshape(-1)) // 3] = np.inf
+    t, g = _pair(torch, data)
+    for name in ("var_mean", "std_mean"):
+        theirs = getattr(torch, name)(t, dim=dims, keepdim=True)
+        ours = getattr(gtorch, name)(g, dim=dims, keepdim=True)
+        for a, b in zip(ours, theirs, strict=True):
+            _assert_bits(f"{name} over {dims}", a.numpy(), b.numpy(), data)
+
+
 def test_logsumexp_and_mse_give_torchs_bits(torch: Any, one_thread: None) -> None:
     data = (np.random.default_rng(3).standard_normal((300, 40)) * 4).astype(F32)
     target = np.random.default_rng(4).standard_normal((300, 40)).astype(F32)

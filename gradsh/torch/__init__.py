@@ -32,6 +32,7 @@ from gradsh.torch._composites import *  # noqa: F403  (vander and kin, listed th
 from gradsh.torch._composites import __all__ as _composite_names
 from gradsh.torch._more_apis import *  # noqa: F403  (torch.ctc_loss and kin, listed there)
 from gradsh.torch._more_apis import __all__ as _more_api_names
+from gradsh.torch._linalg_utils import eig, lstsq, matrix_rank, solve, symeig
 from gradsh.torch._missing import module_getattr as _module_getattr
 from gradsh.torch._random import (
     Generator,

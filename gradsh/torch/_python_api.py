@@ -18,8 +18,9 @@ from gradsh.engine.pytypes import Device, Size
 from gradsh.engine.exceptions import TorchRuntimeError, TorchTypeError
 from gradsh.engine.functions.shape import AliasBackward0
 from gradsh.engine.ops import complex_ops as _complex_ops
+from gradsh.engine.ops.arguments import NO_SELF, self_tensor
 from gradsh.engine.tensor import Tensor, no_grad
-from gradsh.torch import _resize, _settings
+from gradsh.torch import _linalg_utils, _resize, _settings
 from gradsh.torch._builtins import torch_function_names
 from gradsh.torch._missing import missing
 from gradsh.torch._names import TORCH_NAMES
@@ -61,10 +62,10 @@ def _tensor_new(cls: type, *args: Any, **kwargs: Any) -> Tensor:
     if cls is not Tensor:  # a subclass (nn.Parameter defines its own __new__): MyTensor(data)
         # builds the legacy constructor's tensor, as an instance of the subclass
         # NOTE: ops on it give plain Tensors (PyTorch keeps the subclass, __torch_function__)
-        made = _legacy_new(kwargs.pop("dtype", None) or dtypes.float32, "Tensor", args, kwargs)
+        made = _legacy_new(dtypes.float32, "Tensor", args, kwargs)
         return cls._make(made._data, made.device)  # type: ignore[attr-defined, no-any-return]
-    return _legacy_new(dtypes.float32 if not kwargs.get("dtype") else kwargs.pop("dtype"),
-                       "Tensor", args, kwargs)
+    # (no dtype= either: the legacy constructor's "invalid combination" error)
+    return _legacy_new(dtypes.float32, "Tensor", args, kwargs)
 
 
 class _TensorType(type):
@@ -253,8 +254,9 @@ def _tensor_array_wrap(self: Tensor, array: np.ndarray) -> Tensor:
     return Tensor._make(array, "cpu")
 
 
-def _new_like(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+def _new_like(self: Tensor = NO_SELF, *args: Any, **kwargs: Any) -> Tensor:
     """x.new(...): the legacy constructor with x's dtype and device."""
+    self_tensor(self, "new")  # (torch.Tensor.new(5, ...): the method descriptor's TypeError)
     kwargs.setdefault("device", self.device)
     return _legacy_new(self.dtype, "new", args, kwargs)
 
@@ -412,4 +414,6 @@ def install() -> None:
     for name, getter, *setter in _TRIVIAL_PROPERTIES:
         setattr(Tensor, name, property(getter, *setter))
     Tensor.volatile = property(_volatile, _set_volatile)  # type: ignore[attr-defined]
+    for name, method in _linalg_utils.METHODS.items():  # removed since 1.9: their errors
+        setattr(Tensor, name, method)
     _install_unimplemented()

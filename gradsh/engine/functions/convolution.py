@@ -330,17 +330,27 @@ class ConvolutionBackward0(Function):
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
         need_x, need_w, need_b = self.needs_input_grad
-        gx = gw = gb = None
+        x = self.saved("input", F) if need_w else None
+        w = self.saved("weight", F) if need_x else None
         if F.as_tensor:
-            if need_x:
-                gx = ConvInputGrad.apply(grad, self.saved("weight", F), geo=self.geo,
-                                         x_shape=self.x_shape)
-            if need_w:
-                gw = ConvWeightGrad.apply(self.saved("input", F), grad, geo=self.geo,
-                                          w_shape=self.w_shape)
-            if need_b:
-                gb = F.sum(grad, (0, 2) if self.one_d else (0, 2, 3), False)
+            # (create_graph: differentiable nodes whose values are the kernels' below, as
+            # PyTorch's convolution_backward gives the same values either way)
+            gx_value, gw_value, _ = self._array_backward(
+                grad._data, None if x is None else x._data, None if w is None else w._data)
+            gx = ConvInputGrad.apply(grad, w, geo=self.geo, x_shape=self.x_shape,
+                                     value=gx_value) if need_x else None
+            gw = ConvWeightGrad.apply(x, grad, geo=self.geo, w_shape=self.w_shape,
+                                      value=gw_value) if need_w else None
+            gb = F.sum(grad, (0, 2) if self.one_d else (0, 2, 3), False) if need_b else None
             return gx, gw, gb
+        return self._array_backward(grad, x, w)
+
+    def _array_backward(self, grad: Array, x_saved: Array | None, w_saved: Array | None
+                        ) -> tuple[Array | None, Array | None, Array | None]:
+        """The gradients as PyTorch's kernels compute them, from arrays (the saved input and
+        weight where their gradients' partners are needed)."""
+        need_x, need_w, need_b = self.needs_input_grad
+        gx = gw = gb = None
         if grad.size == 0:  # an empty batch: zero gradients (the kernels below index samples)
             zeros = xp_of(grad).zeros
             return (zeros(self.x_shape, grad.dtype) if need_x else None,
@@ -365,8 +375,8 @@ class ConvolutionBackward0(Function):
         double = (g.__class__ is np.ndarray and g.dtype == np.float64
                   and geo.dilation == (1, 1) and blas.available())
         if (known and not onednn and geo.dilation == (1, 1)) or double:
-            x = _as_2d(self.saved("input", F), self.one_d) if need_w else None
-            w = _as_2d(self.saved("weight", F), self.one_d) if need_x else None
+            x = _as_2d(x_saved, self.one_d) if need_w else None
+            w = _as_2d(w_saved, self.one_d) if need_x else None
             if _slow_channels_last(g, g, geo, self.channels_last):
                 gx, gw, gb = _slow_channels_last_gradients(g, x, w, x_shape, w_shape, geo,
                                                            need_b)
@@ -395,7 +405,7 @@ class ConvolutionBackward0(Function):
         grouped = (by_onednn and block is not None
                    and conv.backward_known(geo.stride, geo.dilation))
         if need_x:
-            w = _as_2d(self.saved("weight", F), self.one_d)
+            w = _as_2d(w_saved, self.one_d)
             if depthwise and w.dtype == np.float32:
                 gx = conv.depthwise_backward_data(g, w, x_shape, geo.padding, geo.stride)
             elif nhwc and w.dtype == np.float32:
@@ -410,7 +420,7 @@ class ConvolutionBackward0(Function):
                 gx = conv_backward_input(g, w, x_shape, geo)
             gx = gx[:, :, 0, :] if self.one_d else gx
         if need_w:
-            x = _as_2d(self.saved("input", F), self.one_d)
+            x = _as_2d(x_saved, self.one_d)
             if grouped_nhwc and x.dtype == np.float32:
                 gw = conv_nhwc.grouped_backward_weights(x, g, w_shape, geo.groups, geo.padding,
                                                         geo.stride)
@@ -551,10 +561,12 @@ class ConvInputGrad(Function):
     node_name = "ConvolutionBackwardBackward0"
 
     def forward(self, grad: Tensor, w: Tensor, geo: ConvGeometry,
-                x_shape: tuple[int, ...]) -> Array:
+                x_shape: tuple[int, ...], value: Array | None = None) -> Array:
         self.save("grad", grad)
         self.save("weight", w)
         self.geo, self.one_d = geo, len(x_shape) == 3
+        if value is not None:  # computed by the caller's kernels
+            return value
         gx = conv_backward_input(_as_2d(grad._data, self.one_d), _as_2d(w._data, self.one_d),
                                  _shape_2d(x_shape), geo)
         return gx[:, :, 0, :] if self.one_d else gx
@@ -585,10 +597,12 @@ class ConvWeightGrad(Function):
     node_name = "ConvolutionBackwardBackward0"
 
     def forward(self, x: Tensor, grad: Tensor, geo: ConvGeometry,
-                w_shape: tuple[int, ...]) -> Array:
+                w_shape: tuple[int, ...], value: Array | None = None) -> Array:
         self.save("input", x)
         self.save("grad", grad)
         self.geo, self.one_d = geo, x.ndim == 3
+        if value is not None:  # computed by the caller's kernels
+            return value
         gw = conv_backward_weight(_as_2d(x._data, self.one_d), _as_2d(grad._data, self.one_d),
                                   _shape_2d(w_shape), geo)
         return gw[:, :, 0, :] if self.one_d else gw

@@ -184,13 +184,35 @@ class NativeBatchNormBackward0(Function):
         return kernels.transform(data, w, b, mean, invstd)
 
     def backward(self, F: Any, grad: Any) -> tuple[Any, ...]:
-        need_x, need_w, need_b = self.needs_input_grad
-        if (self.kernel and not F.as_tensor and grad.__class__ is np.ndarray
-                and grad.dtype in (np.float32, np.float64)
-                and (_batch_norm_channels_last(grad) if self.channels_last
-                     else grad.flags.c_contiguous)):
+        if F.as_tensor and self.kernel:
+            # create_graph: the formula's graph below, with the values ATen's backward kernel
+            # gives (native_batch_norm_backward computes them either way; the formula's
+            # float32 rounding differs)
             x = self.saved("input", F)
             w = self.saved("weight", F) if self.affine[0] else None
+            exact = self._kernel_backward(grad._data, x._data, None if w is None else w._data)
+            grads = self._formula_backward(F, grad, x, w)
+            if exact is not None:
+                for g, value in zip(grads, exact):
+                    if g is not None and value is not None and g.shape == value.shape:
+                        g._data = value.astype(g._data.dtype, copy=False)
+            return grads
+        x = self.saved("input", F)
+        w = self.saved("weight", F) if self.affine[0] else None
+        if self.kernel:
+            exact = self._kernel_backward(grad, x, w)
+            if exact is not None:
+                return exact
+        return self._formula_backward(F, grad, x, w)
+
+    def _kernel_backward(self, grad: Any, x: Any, w: Any
+                         ) -> tuple[Any, Any, Any] | None:
+        """ATen's backward kernels on arrays (None where they do not apply)."""
+        need_x, need_w, need_b = self.needs_input_grad
+        if (grad.__class__ is np.ndarray and grad.dtype in (np.float32, np.float64)
+                and x.__class__ is np.ndarray
+                and (_batch_norm_channels_last(grad) if self.channels_last
+                     else grad.flags.c_contiguous)):
             if self.channels_last:
                 gx, gw, gb = batchnorm.backward(_bn_rows(grad), _bn_rows(x), w,
                                                 self.kernel_mean, self.kernel_invstd,
@@ -205,16 +227,18 @@ class NativeBatchNormBackward0(Function):
                                                 self.kernel_invstd, self.training,
                                                 threads.torch_threads())
             return (gx if need_x else None, gw if need_w else None, gb if need_b else None)
-        if (self.kernel and not F.as_tensor and grad.__class__ is np.ndarray
-                and grad.dtype in (np.float32, np.float64)):
+        if (grad.__class__ is np.ndarray and grad.dtype in (np.float32, np.float64)
+                and x.__class__ is np.ndarray):
             # a gradient not contiguous (expanded: out.sum().backward()): ATen's generic path
-            x = self.saved("input", F)
-            w = self.saved("weight", F) if self.affine[0] else None
             sums = torch_sum(grad, tuple(self.axes), False, grad.dtype.type)
             gx, gw, gb = batchnorm.backward_generic(grad, x, w, self.kernel_mean,
                                                     self.kernel_invstd, self.training, sums)
             return (gx if need_x else None, gw if need_w else None, gb if need_b else None)
-        x = self.saved("input", F)
+        return None
+
+    def _formula_backward(self, F: Any, grad: Any, x: Any, w: Any) -> tuple[Any, Any, Any]:
+        """The backward formula, on arrays or (create_graph) differentiably."""
+        need_x, need_w, need_b = self.needs_input_grad
         if not F.as_tensor:  # (the engine rounds float16 and bfloat16 gradients once)
             x, grad = _opmath(x), _opmath(grad)
         ndim = len(x.shape)
@@ -230,7 +254,7 @@ class NativeBatchNormBackward0(Function):
         else:
             invstd = self.invstd
             x_hat = (x - self.mean) * invstd
-        w = F.reshape(self.saved("weight", F), shape) if self.affine[0] else None
+        w = F.reshape(w, shape) if w is not None else None
         if w is not None and not F.as_tensor:
             w = _opmath(w)
         g_hat = grad * w if w is not None else grad

@@ -661,22 +661,6 @@ class StdBackward0(Function):
                               self.keepdim),)
 
 
-def _welford_mean(x: np.ndarray, dim: tuple[int, ...] | None, keepdim: bool) -> np.ndarray:
-    """var_mean's mean as its Welford kernel runs it, element by element in memory order
-    (mean += (x - mean) / n): where an infinity is followed by any value, inf - inf makes
-    it NaN (sum / n keeps inf). Called only for inputs with an infinity."""
-    dims = tuple(range(x.ndim)) if not dim else dim
-    kept = [d for d in range(x.ndim) if d not in dims]
-    rows = np.transpose(x, kept + list(dims)).astype(np.float64)
-    rows = rows.reshape(rows.shape[:len(kept)] + (-1,))
-    mean = np.zeros(rows.shape[:-1])
-    for i in range(rows.shape[-1]):
-        mean = mean + (rows[..., i] - mean) / (i + 1)
-    if keepdim:
-        mean = mean.reshape([1 if d in dims else n for d, n in enumerate(x.shape)])
-    return mean
-
-
 class VarMeanBackward0(MultiOutputFunction):
     """var_mean: (var, mean) from one node, as PyTorch records it; var_mean_backward is
     var_backward of the first gradient plus mean_backward of the second."""
@@ -698,16 +682,17 @@ class VarMeanBackward0(MultiOutputFunction):
                 first, mean = type(self).forward(self, wide, dim, correction, keepdim)
                 self.save("self", a)
                 return first.astype(x.dtype), mean.astype(x.dtype)
-        if pointwise.is_float64(x) and x.size:
-            # var_mean's kernel is Welford's for every output, the mean its own (not sum / n)
-            return _var_dims64(x, dim or tuple(range(x.ndim)), correction,
-                               keepdim and dim is not None, self.take_sqrt)
+        if (pointwise.is_float64(x) or x.__class__ is np.ndarray and x.dtype == np.float32) \
+                and x.size:
+            # var_mean's kernel is Welford's for every output, the mean its own (not sum / n),
+            # accumulated in float64 for float32 data and rounded once
+            first, mean = _var_dims64(x.astype(np.float64, copy=False),
+                                      dim or tuple(range(x.ndim)), correction,
+                                      keepdim, self.take_sqrt)
+            return first.astype(x.dtype, copy=False), mean.astype(x.dtype, copy=False)
         first = _var_array(a._data, dim, correction, keepdim, take_sqrt=self.take_sqrt)
         with _quiet():
-            mean = _mean_array(a._data, dim or None, keepdim and dim is not None,
-                               a.dtype.np)
-            if x.__class__ is np.ndarray and np.isinf(x).any():
-                mean = _welford_mean(x, dim, keepdim and dim is not None).astype(mean.dtype)
+            mean = _mean_array(a._data, dim or None, keepdim, a.dtype.np)
         return first, mean
 
     def backward(self, F: Any, grads: Any) -> tuple[Any, ...]:

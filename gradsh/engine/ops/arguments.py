@@ -122,6 +122,28 @@ def unmeasured(*tensors: Any) -> bool:
     return True
 
 
+NO_SELF: Any = object()  # the default of a method's self: called through the class with nothing
+
+
+def self_tensor(value: Any, name: str) -> Tensor:
+    """The self of a Tensor method that has no torch.* function (new_zeros ...): anything else
+    came through the class (torch.Tensor.new_empty((3, 4))), and the TensorBase method
+    descriptor refuses it with Python's TypeError."""
+    if value is NO_SELF:
+        raise TorchTypeError(f"unbound method TensorBase.{name}() needs an argument")
+    if not isinstance(value, Tensor):
+        raise TorchTypeError(f"descriptor '{name}' for 'torch._C.TensorBase' objects doesn't "
+                             f"apply to a '{type(value).__name__}' object")
+    return value
+
+
+def missing_arguments(name: str, names: list[str]) -> TorchTypeError:
+    """PyTorch's parser's text for required arguments not given (plural for one, as it is)."""
+    return TorchTypeError(f"{name}() missing {len(names)} required positional argument"
+                          f"{'s' if len(names) == 1 else ''}: "
+                          + ", ".join(f'"{n}"' for n in names))
+
+
 def _check_tensor(value: Any, fname: str, arg: str = "input", position: int = 1) -> Tensor:
     if not isinstance(value, Tensor):
         raise TorchTypeError(
@@ -241,12 +263,12 @@ def size_args(args: tuple[Any, ...], fname: str = "zeros", itemsize: int = 0) ->
     return tuple(shape)
 
 
-def given_size(positional: tuple[Any, ...], size: Any) -> tuple[Any, ...]:
+def given_size(positional: tuple[Any, ...], size: Any, name: str) -> tuple[Any, ...]:
     """The size of `zeros(2, 3)` or of `zeros(size=(2, 3))`, for size_args."""
     if size is None:
         return positional
     if positional:
-        raise TorchTypeError("argument 'size' given by name and by position")
+        raise TorchTypeError(f"{name}() got multiple values for argument 'size'")
     return (size,)
 
 

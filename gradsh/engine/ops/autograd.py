@@ -116,6 +116,9 @@ def autograd_backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool
     run_backward(outs, grads, retain_graph=retain_graph, create_graph=create_graph, inputs=ins)
 
 
+autograd_backward.__qualname__ = "backward"  # torch.autograd.backward, for its TypeErrors
+
+
 def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool | None = None,
          create_graph: bool = False, only_inputs: bool = True,
          allow_unused: bool | None = None, is_grads_batched: bool = False,

@@ -15,6 +15,7 @@ from gradsh.engine.exceptions import (TorchNotImplementedError, TorchRuntimeErro
                                      TorchValueError, warn)
 from gradsh.engine.functions.common import fma64, not_implemented_for
 from gradsh.engine.ops.arguments import (
+    NO_SELF,
     DeviceHooks,
     Number,
     _check_tensor,
@@ -28,9 +29,12 @@ from gradsh.engine.ops.arguments import (
     format_order,
     in_layout,
     is_number,
+    missing_arguments,
+    self_tensor,
     size_args,
 )
 from gradsh.engine.ops.guard import guarded
+from gradsh.engine.ops.signatures import _invalid_combination
 from gradsh.engine.tensor import Tensor, _once
 
 __all__ = [
@@ -270,21 +274,19 @@ def _tensor(data: Any, dtype: DType | None, device: Any, requires_grad: bool) ->
     return _new(_array_from_data(data, out_dtype), out_dtype, device, requires_grad)
 
 
+# The legacy constructor's overloads, as its "invalid combination" error lists them
+_NEW_OPTIONS = ["(*, torch.device device = None)", "(torch.Storage storage)", "(Tensor other)",
+                "(tuple of ints size, *, torch.device device = None)",
+                "(object data, *, torch.device device = None)"]
+
+
 @guarded(tensor_first=False, numpy_data=True)
 def Tensor_(*args: Any, device: Any = None, **unexpected: Any) -> Tensor:
     """torch.Tensor: float32 from data (`Tensor([2, 3])`), or uninitialised sizes (`Tensor(2, 3)`,
     which gradsh fills with zeros). Like PyTorch's legacy constructor it takes no
     requires_grad (gradsh's `Tensor(data, grad)` flag calls requires_grad_() afterwards)."""
     if unexpected:
-        got = ", ".join([_type_name(a) for a in args]
-                        + [f"{k}={_type_name(v)}" for k, v in sorted(unexpected.items())])
-        raise TorchTypeError(
-            f"new() received an invalid combination of arguments - got ({got}), but expected "
-            "one of:\n * (*, torch.device device = None)\n      didn't match because some of "
-            f"the keywords were incorrect: {', '.join(sorted(unexpected))}\n * (torch.Storage "
-            "storage)\n * (Tensor other)\n * (tuple of ints size, *, torch.device device = "
-            "None)\n * (object data, *, torch.device device = None)\n"
-        )
+        raise TorchTypeError(_invalid_combination("new()", args, unexpected, _NEW_OPTIONS))
     requires_grad = False
     default = dtypes.float32
     if len(args) == 1 and isinstance(args[0], (list, np.ndarray, Tensor, float, bool)):
@@ -321,20 +323,20 @@ def _module_for(device: Any) -> Any:
 @guarded(tensor_first=False)
 def zeros(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:
-    return _filled("zeros", given_size(shape, size), 0, dtype, device, requires_grad)
+    return _filled("zeros", given_size(shape, size, "zeros"), 0, dtype, device, requires_grad)
 
 
 @guarded(tensor_first=False)
 def ones(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
-    return _filled("ones", given_size(shape, size), 1, dtype, device, requires_grad)
+    return _filled("ones", given_size(shape, size, "ones"), 1, dtype, device, requires_grad)
 
 
 @guarded(tensor_first=False)
 def empty(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
           requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """torch.empty: gradsh's uninitialised memory is zeros (laid out as memory_format asks)."""
-    result = _filled("empty", given_size(shape, size), 0, dtype, device, requires_grad)
+    result = _filled("empty", given_size(shape, size, "empty"), 0, dtype, device, requires_grad)
     order = format_order(memory_format, result.shape, default="contiguous")
     if order is None:
         return result
@@ -619,15 +621,18 @@ def eye(n: int, m: int | None = None, dtype: DType | None = None, device: Any = 
 
 
 def _new_like(kind: str) -> Callable[..., Tensor]:
-    def op(a: Tensor, *size: Any, dtype: DType | None = None, device: Any = None,
-           requires_grad: bool = False) -> Tensor:
-        a = _check_tensor(a, f"new_{kind}")
+    def op(a: Tensor = NO_SELF, *shape: Any, size: Any = None, dtype: DType | None = None,
+           device: Any = None, requires_grad: bool = False) -> Tensor:
+        a = self_tensor(a, f"new_{kind}")
+        shape = given_size(shape, size, f"new_{kind}")
+        if not shape:
+            raise missing_arguments(f"new_{kind}", ["size"])
         dtype = a.dtype if dtype is None else dtype
         device = a.device if device is None else device
         if kind == "zeros":  # (not zeros(): only at::zeros has its own negative-size text)
-            return _filled("new_zeros", given_size(size, None), 0, dtype, device, requires_grad)
+            return _filled("new_zeros", shape, 0, dtype, device, requires_grad)
         maker = ones if kind == "ones" else empty
-        return maker(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+        return maker(*shape, dtype=dtype, device=device, requires_grad=requires_grad)
 
     op.__name__ = f"new_{kind}"
     return guarded(op)
@@ -639,17 +644,22 @@ new_empty = _new_like("empty")
 
 
 @guarded
-def new_full(a: Tensor, size: Any, fill_value: Number, dtype: DType | None = None,
-             device: Any = None, requires_grad: bool = False) -> Tensor:
-    a = _check_tensor(a, "new_full")
+def new_full(a: Tensor = NO_SELF, size: Any = NO_SELF, fill_value: Number = NO_SELF,
+             dtype: DType | None = None, device: Any = None, requires_grad: bool = False
+             ) -> Tensor:
+    a = self_tensor(a, "new_full")
+    if size is NO_SELF or fill_value is NO_SELF:
+        raise missing_arguments("new_full", ["size", "fill_value"][size is not NO_SELF:])
     return full(size, fill_value, dtype=a.dtype if dtype is None else dtype,
                 device=a.device if device is None else device, requires_grad=requires_grad)
 
 
 @guarded(numpy_data=True)
-def new_tensor(a: Tensor, data: Any, dtype: DType | None = None, device: Any = None,
-               requires_grad: bool = False) -> Tensor:
-    a = _check_tensor(a, "new_tensor")
+def new_tensor(a: Tensor = NO_SELF, data: Any = NO_SELF, dtype: DType | None = None,
+               device: Any = None, requires_grad: bool = False) -> Tensor:
+    a = self_tensor(a, "new_tensor")
+    if data is NO_SELF:
+        raise missing_arguments("new_tensor", ["data"])
     if isinstance(data, Tensor):
         warn(_COPY_CONSTRUCT.format("tensor.new_tensor"))
     return _tensor(data, a.dtype if dtype is None else dtype,

@@ -329,6 +329,14 @@ def _refuse_unsigned(kernel: str, dtype: np.dtype) -> None:
         f"\"{kernel}\" not implemented for '{_UNSIGNED_NP[dtype].short}'")
 
 
+# The Tensor methods torch/_tensor.py defines in Python (Python's own argument errors name
+# them `Tensor.norm()`); the others are TensorBase's, checked by PyTorch's parser
+_PYTHON_METHODS = frozenset({
+    "dim_order", "is_shared", "istft", "lu", "module_load", "norm", "resize", "resize_as",
+    "share_memory_", "split", "stft", "storage", "storage_type", "to_sparse_coo", "unflatten",
+    "unique", "unique_consecutive"})
+
+
 def _guard(name: str, function: Callable[..., Any], *, method: bool,
            tensor_first: bool, numpy_data: bool = False,
            operator: bool = False) -> Callable[..., Any]:
@@ -480,9 +488,11 @@ def _guard(name: str, function: Callable[..., Any], *, method: bool,
             if parser_error is not None:
                 raise parser_error from None
         if "got an unexpected keyword argument" in str(error):
-            # no overload takes the keyword: PyTorch's parser says so in Python's words
+            # no overload takes the keyword: PyTorch's parser says so in Python's words (a
+            # method PyTorch writes in Python: Python's, which names the class)
             keyword = str(error).split("got an unexpected keyword argument ")[-1]
-            raise TorchTypeError(f"{name}() got an unexpected keyword argument {keyword}"
+            qualified = f"Tensor.{name}" if method and name in _PYTHON_METHODS else name
+            raise TorchTypeError(f"{qualified}() got an unexpected keyword argument {keyword}"
                                  ) from None
         raise _invalid_arguments(name, given[1:] if method else given, keywords,
                                  method) from error

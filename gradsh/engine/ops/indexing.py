@@ -112,10 +112,20 @@ def _sequence_as_tuple(key: list[Any]) -> bool:
     return False
 
 
+def _is_other_sequence(obj: Any) -> bool:
+    """PySequence_Check for what the index code has no branch of its own: an object of a
+    Python class with __getitem__ that is not a dict (a torch.utils.data.Subset, a
+    UserList). PyTorch reads it as it reads a list: data for an index tensor."""
+    return not isinstance(obj, (Tensor, list, tuple, range, str, bytes, dict, np.ndarray)) \
+        and hasattr(type(obj), "__getitem__") and hasattr(type(obj), "__len__")
+
+
 def _plain_key(key: Any) -> Any:
     """An index as PyTorch reads it before indexing: a NumPy integer as an int, an array as an
     index tensor (a 0-d integer one then indexes as an int), a uint8 tensor as a bool mask
     (deprecated, with PyTorch's warning)."""
+    if _is_other_sequence(key):
+        key = list(key)
     if isinstance(key, list) and _sequence_as_tuple(key):
         key = tuple(key)
     if isinstance(key, tuple):
@@ -195,7 +205,7 @@ def _apply_slicing(t: Tensor, items: Sequence[Any], optimize: bool = True
                                  t.device)
             advanced.append((dim, index))
             dim += 1
-        elif isinstance(item, (Tensor, list, tuple, range)):
+        elif isinstance(item, (Tensor, list, tuple, range)) or _is_other_sequence(item):
             index = _as_index_tensor(item, t.device)
             advanced.append((dim, index))
             dim += index.ndim if index.dtype is dtypes.bool_ else 1

@@ -86,7 +86,7 @@ def _check_random_float(dtype: DType, kernel: str) -> None:
 def rand(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
          requires_grad: bool = False, generator: Any = None) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
-    shape = size_args(given_size(shape, size), "rand", allocated_itemsize(d, device))
+    shape = size_args(given_size(shape, size, "rand"), "rand", allocated_itemsize(d, device))
     if d.is_complex:  # uniform_ of the view_as_real
         data = _random_call(lambda: _generator(generator).rand(
             (*shape, 2), dtypes.TO_REAL[d]).view(d.np)[..., 0], device, shape, d)
@@ -100,7 +100,7 @@ def rand(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any 
 def randn(*shape: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
           requires_grad: bool = False, generator: Any = None) -> Tensor:
     d = _resolve_dtype(dtype, dtypes.default_float())
-    shape = size_args(given_size(shape, size), "randn", allocated_itemsize(d, device))
+    shape = size_args(given_size(shape, size, "randn"), "randn", allocated_itemsize(d, device))
     if d.is_complex:  # normal_: the view_as_real draws, each with variance 1/2
         real = dtypes.TO_REAL[d]
         data = _random_call(lambda: _generator(generator).normal(
