@@ -52,6 +52,9 @@ def symeig(input: Any, eigenvectors: bool = False, upper: bool = True, *, out: A
         "L, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')")
 
 
+symeig.__name__ = "_symeig"  # (PyTorch's torch.symeig is torch._linalg_utils._symeig)
+
+
 def eig(self: Any, eigenvectors: bool = False, *, e: Any = None, v: Any = None) -> Any:
     raise TorchRuntimeError(
         f"{_REMOVED} `torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` "
