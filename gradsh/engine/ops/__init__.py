@@ -56,6 +56,7 @@ from gradsh.engine.ops import torch_function as _torch_function
 from gradsh.engine.ops.grid_sampling import *  # noqa: F403
 from gradsh.engine.ops.householder import *  # noqa: F403
 from gradsh.engine.ops.indexing import *  # noqa: F403
+from gradsh.engine.ops.scatter import *  # noqa: F403
 from gradsh.engine.ops.inplace_forms import *  # noqa: F403
 from gradsh.engine.ops.joining import *  # noqa: F403
 from gradsh.engine.ops.linalg import *  # noqa: F403

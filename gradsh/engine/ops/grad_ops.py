@@ -39,8 +39,8 @@ from gradsh.engine.ops.indexing import (
     gather,
     index_add,
     index_select,
-    scatter_add,
 )
+from gradsh.engine.ops.scatter import scatter_add
 from gradsh.engine.ops.joining import cat, flip, pad, roll, stack
 from gradsh.engine.ops.linalg import bmm, diag, mm, mv, outer, tril, triu
 from gradsh.engine.ops.reductions import cumprod, cumsum, mean, prod, sum

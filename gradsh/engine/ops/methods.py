@@ -114,12 +114,11 @@ from gradsh.engine.ops.indexing import (
     masked_scatter,
     masked_select,
     nonzero,
-    scatter,
-    scatter_add,
-    scatter_reduce,
     setitem,
     take,
 )
+from gradsh.engine.ops.scatter import (scatter, scatter_, scatter_add, scatter_add_,
+                                       scatter_reduce, scatter_reduce_)
 from gradsh.engine.ops.attention import baddbmm
 from gradsh.engine.ops.combining import kron
 from gradsh.engine.ops.strided import as_strided
@@ -310,10 +309,8 @@ _SPECIAL_METHODS = (
     "lgamma", "lgamma_", "digamma", "digamma_", "polygamma_", "mvlgamma", "mvlgamma_", "erfinv",
     "erfinv_", "i0", "i0_", "sinc", "sinc_", "igamma", "igamma_", "igammac", "igammac_",
 )
-_INDEXING_IN_PLACE = (
-    "index_add_", "index_fill_", "scatter_", "scatter_add_", "index_copy_", "masked_scatter_",
-    "index_put_", "scatter_reduce_",
-)
+_INDEXING_IN_PLACE = ("index_add_", "index_fill_", "index_copy_", "masked_scatter_",
+                      "index_put_")
 _MATRIX_EXTRA_METHODS = ("rot90", "vdot", "diag_embed", "diagflat", "matrix_power", "cov",
                          "corrcoef", "is_same_size")
 _UNARY_IN_PLACE = (
@@ -768,6 +765,7 @@ _METHODS: dict[str, Any] = {
     **{name: getattr(_unary, name) for name in _UNARY_IN_PLACE},
     **{name: getattr(_arithmetic, name) for name in _ARITHMETIC_IN_PLACE},
     **{name: getattr(_indexing, name) for name in _INDEXING_IN_PLACE},
+    "scatter_": scatter_, "scatter_add_": scatter_add_, "scatter_reduce_": scatter_reduce_,
     **{name: getattr(_inplace_views, name) for name in _inplace_views.__all__},
     **{name: getattr(_inplace_forms, name) for name in _inplace_forms.__all__},
     **{name: getattr(_matrix_extras, name) for name in _MATRIX_EXTRA_METHODS},
