@@ -82,9 +82,8 @@ def _rows_dot(a: np.ndarray, b: np.ndarray, threads: int) -> np.ndarray:
     for begin, end in parallel_chunks(a.shape[0], threads):
         buffer = np.zeros(a.shape[1], F32)
         if native.kernels is not None:  # the same fmaf, in place without fma32's checks
-            a32, b32 = (np.ascontiguousarray(v[begin:end], F32) for v in (a, b))
-            for i in range(end - begin):
-                native.kernels.fma(buffer, a32[i], b32[i], buffer, buffer.size)
+            native.fma_rows_into(buffer, *(np.ascontiguousarray(v[begin:end], F32)
+                                           for v in (a, b)))
         else:
             for i in range(begin, end):
                 buffer = fma32(a[i], b[i], buffer)

@@ -243,10 +243,7 @@ def _row_sums(dy: np.ndarray, x: np.ndarray, a: np.ndarray,
     shifted = _fma(a[:, None], x, (-a * mean)[:, None])
     dy = np.ascontiguousarray(dy)
     if x.dtype in (F32, F64) and native.kernels is not None:
-        fma = native.kernels.fma if x.dtype == F32 else native.kernels.fma64
-        shifted = np.ascontiguousarray(shifted, x.dtype)
-        for i in range(rows):
-            fma(g, dy[i], shifted[i], g, size)  # (in place: each element read, then written)
+        native.fma_rows_into(g, dy, np.ascontiguousarray(shifted, x.dtype))
     else:
         for i in range(rows):
             g = _fma(dy[i], shifted[i], g)

@@ -10,6 +10,7 @@ boundary is recomputed exactly with the fused operations (rare: about 1 in 10**6
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from decimal import Decimal, localcontext
 
@@ -71,17 +72,9 @@ def _expf_exact(x: float) -> float:
 
 def compiled(which: int, x: object, emulated: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     """The compiled kernels' glibc routine `which` (0 expf, 1 logf, 2 log1pf: _native_glibc32.h)
-    on x, shaped as x; the elements it leaves NaN from `emulated`, whose NaN (sign and payload)
-    it does not reproduce."""
-    d = np.asarray(x, F32)
-    if not d.flags.c_contiguous:
-        d = d.copy()
-    out = np.empty(d.shape, F32)
-    native.kernels.glibc32(which, out, d, d.size)  # type: ignore[union-attr]
-    nan = np.isnan(out)
-    if nan.any():
-        out[nan] = emulated(d[nan])
-    return out
+    on x through native.elementwise (NaN elements from `emulated`), shaped as x."""
+    routine = functools.partial(native.kernels.glibc32, which)  # type: ignore[union-attr]
+    return native.elementwise(routine, x, emulated).reshape(np.shape(x))
 
 
 def expf(x: np.ndarray) -> np.ndarray:

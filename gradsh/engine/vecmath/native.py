@@ -185,6 +185,15 @@ def fma32(a: object, b: object, c: object) -> np.ndarray | None:
     return out if out.ndim else out[()]
 
 
+def fma_rows_into(acc: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    """acc = fma(a[i], b[i], acc) for each row i in turn, in place: a float32 (fmaf) or float64
+    (fma) accumulator and C-contiguous rows of its dtype (a reduction's row-after-row buffer)."""
+    assert kernels is not None
+    fma = kernels.fma if acc.dtype == F32 else kernels.fma64
+    for i in range(a.shape[0]):
+        fma(acc, a[i], b[i], acc, acc.size)  # (in place: each element read, then written)
+
+
 def fma32_into(a: object, b: object, c: np.ndarray) -> bool:
     """c = fma32(a, b, c), written into c's own storage (an optimizer's in-place update: no
     result array, no copy into the parameter), when the operands are fma32's scaled form, c is
