@@ -586,3 +586,7 @@ def test_sleef_powf_matches_the_emulation(kernels: object, monkeypatch: pytest.M
         x, y = pairs[:, 0].reshape(-1, 1), pairs[:, 1].reshape(1, -1)  # (289, 1) ** (1, 289)
         expected = _emulated(monkeypatch, lambda: sleef.powf_u10(x, y))
         assert _same_bits(sleef.powf_u10(x, y), expected)
+        for a, b in ((F32(2.0), F32(3.5)), (np.array(F32(-8.0)), F32(1 / 3))):  # numbers
+            ours = sleef.powf_u10(a, b)
+            theirs = _emulated(monkeypatch, lambda a=a, b=b: sleef.powf_u10(a, b))
+            assert _same_bits(ours, theirs) and np.shape(ours) == np.shape(theirs)

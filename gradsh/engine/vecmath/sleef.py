@@ -420,15 +420,15 @@ def powf_u10(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         return _powf_u10(x, y)
     x, y = np.asarray(x, F32), np.asarray(y, F32)
     shape = np.broadcast_shapes(x.shape, y.shape)
-    base = np.ascontiguousarray(np.broadcast_to(x, shape))
+    base = np.broadcast_to(x, shape).reshape(-1)  # (flat, contiguous: a copy where needed)
     one = y.size == 1
-    exponent = np.ascontiguousarray(y.reshape(1) if one else np.broadcast_to(y, shape))
-    out = np.empty(shape, F32)
+    exponent = y.reshape(1) if one else np.broadcast_to(y, shape).reshape(-1)
+    out = np.empty(base.size, F32)
     native.kernels.sleef_powf(out, base, exponent, out.size, 0 if one else 1)
     nan = np.isnan(out)
     if nan.any():
         out[nan] = _powf_u10(base[nan], exponent[0] if one else exponent[nan])
-    return out if out.ndim else out[()]  # (a number for numbers, as the emulation's)
+    return out.reshape(shape) if shape else out  # (numbers give one element, as emulated)
 
 
 @deferred_checks
