@@ -420,9 +420,9 @@ def powf_u10(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         return _powf_u10(x, y)
     x, y = np.asarray(x, F32), np.asarray(y, F32)
     shape = np.broadcast_shapes(x.shape, y.shape)
-    base = np.broadcast_to(x, shape).reshape(-1)  # (flat, contiguous: a copy where needed)
+    base = np.ascontiguousarray(np.broadcast_to(x, shape).reshape(-1))  # (flat)
     one = y.size == 1
-    exponent = y.reshape(1) if one else np.broadcast_to(y, shape).reshape(-1)
+    exponent = np.ascontiguousarray(y.reshape(1) if one else np.broadcast_to(y, shape).reshape(-1))
     out = np.empty(base.size, F32)
     native.kernels.sleef_powf(out, base, exponent, out.size, 0 if one else 1)
     nan = np.isnan(out)
